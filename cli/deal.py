@@ -1,0 +1,37 @@
+"""``stich deal``: seeded random deals as a .tbn file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from solver.formats.tbn import format_record
+from solver.generate import random_records
+
+from .errors import input_errors
+from .output import atomic_writer
+
+
+def deal(
+    game: str = typer.Option(..., "--game", "-g", help="Zwanzigerrufen, Schafkopf or Kratzen (or an alias)."),
+    contract: Optional[str] = typer.Option(None, "--contract", "-c",
+                                           help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed: the same seed gives the same deals."),
+    count: int = typer.Option(1, "-n", "--count", min=1, help="Number of deals."),
+    declarer: int = typer.Option(1, "--declarer", min=1, max=6, help="The declaring seat."),
+    seats: Optional[int] = typer.Option(None, "--seats", min=3, max=6, help="Kratzen: number of players."),
+    first_board: int = typer.Option(1, "--first-board", min=1, help="Number of the first board."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
+) -> None:
+    """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for)."""
+    with input_errors():
+        records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
+                                 first_board=first_board)
+        with atomic_writer(out) as stream:
+            for number, record in enumerate(records):
+                if number:
+                    stream.write("\n")
+                stream.write(format_record(record))

@@ -1,0 +1,37 @@
+"""Exit codes and the one place where library errors become messages on stderr.
+
+0 ok, 1 bad input (``file:line:col: message``, never a traceback), 2 usage (Typer's own).
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+import typer
+
+from solver.errors import StichError
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2
+
+
+def message(text: str) -> None:
+    """A message for people: stderr, so that stdout carries only data."""
+    print(text, file=sys.stderr)
+
+
+@contextmanager
+def input_errors() -> Iterator[None]:
+    """Turn bad input into a one-line message and exit code 1; OSError (missing file, ...) likewise."""
+    try:
+        yield
+    except StichError as error:
+        message(f"stich: {error}")
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except OSError as error:
+        name = getattr(error, "filename", None) or ""
+        message(f"stich: {name}: {error.strerror or error}" if name else f"stich: {error}")
+        raise typer.Exit(EXIT_BAD_INPUT) from None

@@ -1,0 +1,40 @@
+"""The Typer app behind the ``stich`` command. Each command lives in its own module."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from solver import __version__
+
+from . import deal as deal_command
+
+app = typer.Typer(
+    name="stich",
+    help="Exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"stich {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Optional[bool] = typer.Option(None, "--version", callback=_version, is_eager=True,
+                                           help="Print the version and exit."),
+) -> None:
+    """Exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen."""
+
+
+app.command("deal")(deal_command.deal)
+
+
+def main() -> None:
+    app()

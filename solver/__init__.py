@@ -1,0 +1,32 @@
+"""stich: exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen.
+
+The public API::
+
+    import solver
+    position = solver.parse_positions(open("examples/valat.tbn").read())[0]
+    result = solver.solve(position, "valat", cards=True)
+    result.success, result.card_names()
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .api import iter_positions, parse_positions, perft, read_positions, solve
+from .cards import Card, CardSet, Pack
+from .deal import Deal
+from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, ParseError, StichError,
+                     UnknownCardError, UnknownGameError, VariantError)
+from .games import GAMES, Contract, Game, Kratzen, Objective, Rules, Schafkopf, Zwanzigerrufen, get_game
+from .position import Position, make_position, position_from_record
+from .search.results import CardValue, SolveResult
+from .state import PlayState, Trick
+from .variant import Flag, Variant
+
+__all__ = [
+    "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
+    "InvalidContractError", "InvalidDealError", "Kratzen", "Objective", "Pack", "ParseError", "PlayState",
+    "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
+    "Variant", "VariantError", "Zwanzigerrufen", "__version__", "get_game", "iter_positions", "make_position",
+    "parse_positions", "perft", "position_from_record", "read_positions", "solve",
+]

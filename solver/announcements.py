@@ -1,0 +1,80 @@
+"""The ``[Announcements]`` tag: who announced what, and the Kontra levels (Zwanzigerrufen).
+
+Grammar (case-insensitive; documented in docs/format.md)::
+
+    announcements := entry (";" entry)*
+    entry         := seat ":" item ("," item)*
+    item          := level [bonus]              a Kontra level on the game, or on an announced bonus
+                   | bonus ["dagegen"]          a bonus announced (by the defenders with "dagegen")
+    level         := "Kontra" | "Retour" | "Rekontra" | "Supra" | "Resupra"
+    bonus         := "Absolut" | "Pagat" ["Ultimo"] | "PagatUltimo" | "Valat" | "Trull" | "Koenige" | "4Kings"
+                     | "Mondfang"
+
+Play only needs the Pagat announcer (flag ``hard_pagat_reservation``); scoring reads the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import StichError
+
+LEVELS = {"kontra": 2, "retour": 4, "rekontra": 4, "supra": 8, "resupra": 16}
+BONUSES = {
+    "absolut": "absolut", "pagat": "pagat_ultimo", "pagatultimo": "pagat_ultimo", "ultimo": "pagat_ultimo",
+    "valat": "valat", "trull": "trull", "koenige": "four_kings", "könige": "four_kings", "4kings": "four_kings",
+    "kings": "four_kings", "mondfang": "mondfang", "game": "game", "spiel": "game",
+}
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """One item: ``level`` 1 for an announcement, 2/4/8/16 for a Kontra level on ``bonus`` (``game`` if unnamed)."""
+
+    seat: int  # 1-based
+    bonus: str
+    against: bool = False
+    level: int = 1
+
+
+def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
+    """Parse the tag value; StichError naming the entry that does not parse."""
+    result: list[Announcement] = []
+    for entry in filter(None, (e.strip() for e in text.split(";"))):
+        seat_text, colon, items = entry.partition(":")
+        if not colon or not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= seats:
+            raise StichError(f"announcement {entry!r} does not start with a seat and a colon (e.g. '2: Kontra')")
+        seat = int(seat_text)
+        for item in filter(None, (i.strip() for i in items.split(","))):
+            result.append(_parse_item(seat, item))
+    return result
+
+
+def _parse_item(seat: int, item: str) -> Announcement:
+    words = [w.lower() for w in item.split()]
+    if words and words[0] in LEVELS:
+        bonus = "game"
+        if len(words) == 2 and words[1] in BONUSES:
+            bonus = BONUSES[words[1]]
+        elif len(words) == 3 and words[1] == "pagat" and words[2] == "ultimo":
+            bonus = "pagat_ultimo"
+        elif len(words) != 1:
+            raise StichError(f"announcement {item!r}: expected a Kontra level, optionally followed by a bonus")
+        return Announcement(seat, bonus, level=LEVELS[words[0]])
+    against = bool(words) and words[-1] == "dagegen"
+    if against:
+        words = words[:-1]
+    if words[:2] == ["pagat", "ultimo"]:
+        words = ["pagatultimo"] + words[2:]
+    if len(words) != 1 or words[0] not in BONUSES:
+        raise StichError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, Koenige, "
+                         f"Mondfang) optionally followed by 'dagegen', or Kontra/Retour/Supra/Resupra")
+    return Announcement(seat, BONUSES[words[0]], against=against)
+
+
+def pagat_announcer(announcements: list[Announcement]) -> int | None:
+    """The seat (1-based) that announced Pagat Ultimo, if any."""
+    for item in announcements:
+        if item.bonus == "pagat_ultimo" and item.level == 1:
+            return item.seat
+    return None

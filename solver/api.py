@@ -1,0 +1,57 @@
+"""The functions users call: load positions from files, solve them, count play sequences."""
+
+from __future__ import annotations
+
+import os
+from typing import IO, Iterator, Mapping
+
+from .errors import ParseError, StichError
+from .formats.tbn import iter_records, parse_records, read_records
+from .position import Position, make_position, position_from_record
+from .search import reference
+from .search.results import SolveResult
+
+
+def read_positions(source: str | os.PathLike | IO, *, variant: Mapping[str, object] | None = None,
+                   name: str | None = None) -> Iterator[Position]:
+    """Every record of a file (path or open text stream) as a Position; the first bad record raises ParseError."""
+    for record in read_records(source, name=name):
+        yield position_from_record(record, variant=variant)
+
+
+def iter_positions(source: str | os.PathLike | IO, *, variant: Mapping[str, object] | None = None,
+                   name: str | None = None) -> Iterator[Position | StichError]:
+    """Like :func:`read_positions`, but a bad record is yielded as its error and reading goes on (batch use)."""
+    for item in iter_records(source, name=name):
+        if isinstance(item, ParseError):
+            yield item
+            continue
+        try:
+            yield position_from_record(item, variant=variant)
+        except StichError as error:
+            yield error
+
+
+def parse_positions(text: str, *, variant: Mapping[str, object] | None = None,
+                    name: str = "<string>") -> list[Position]:
+    """Every record of a string as a Position."""
+    return [position_from_record(r, variant=variant) for r in parse_records(text, name=name)]
+
+
+def solve(position: Position, objective: str = "points", *, seat: int | None = None, cards: bool = False,
+          line: bool = False) -> SolveResult:
+    """The double-dummy answer to ``objective`` from ``position``.
+
+    ``seat`` (1-based) picks the seat for Kratzen's per-seat question; ``cards`` adds the value of every legal card,
+    ``line`` a principal variation to the end of the deal.
+    """
+    goal = position.objective(objective, seat)
+    return reference.solve(position.state, goal, cards=cards, line=line)
+
+
+def perft(position: Position, depth: int) -> int:
+    """The number of legal play sequences of ``depth`` cards from the position."""
+    return reference.perft(position.state, depth)
+
+
+__all__ = ["iter_positions", "make_position", "parse_positions", "perft", "read_positions", "solve"]

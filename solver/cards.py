@@ -1,0 +1,211 @@
+"""Cards, packs and card sets.
+
+A card is an index into its game's pack (0..63), and a set of cards is a plain ``int`` bitmask with bit ``i`` for
+card ``i``: the same representation the compiled engine uses, so nothing is converted on the way in. :class:`Card`
+and :class:`CardSet` are small immutable wrappers for the Python side, in the manner of python-chess.
+
+Each pack lists its cards from the strongest suit and rank down, so that sorting a hand by index displays it the way
+players sort their hands.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from .errors import UnknownCardError
+
+MAX_CARDS = 64
+
+#: Unicode suit signs, white and black, by the English suit they show.
+_SIGN_SUITS = {
+    "♠": "spades", "♤": "spades", "♣": "clubs", "♧": "clubs",
+    "♥": "hearts", "♡": "hearts", "♦": "diamonds", "♢": "diamonds",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of a pack.
+
+    ``suit`` is the printed suit letter (``"T"`` for a tarock); ``order`` is the card's rank within its printed suit,
+    higher is stronger, as the pack's natural order gives it (contracts may reorder: a Schafkopf Ober is a trump).
+    """
+
+    index: int
+    name: str
+    suit: str
+    rank: str
+    points: int
+    order: int
+
+    @property
+    def mask(self) -> int:
+        return 1 << self.index
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Card({self.name})"
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+@dataclass(frozen=True)
+class Pack:
+    """The cards of one game, with every token that names them.
+
+    ``sign_letters`` maps a Unicode suit sign's suit (spades, clubs, hearts, diamonds) to this pack's suit letter, so
+    that ``♠K`` and ``K♠`` read as the pack's own token.
+    """
+
+    game: str
+    cards: tuple[Card, ...]
+    aliases: dict[str, int]
+    sign_letters: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.cards) > MAX_CARDS:
+            raise ValueError("a pack holds at most 64 cards")
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __getitem__(self, index: int) -> Card:
+        return self.cards[index]
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << len(self.cards)) - 1
+
+    def parse(self, token: str) -> Card:
+        """The card a token names (case-insensitive, aliases and Unicode suit signs allowed)."""
+        index = self.lookup(token)
+        if index is None:
+            raise UnknownCardError(f"{token!r} is not a card of the {self.game} pack")
+        return self.cards[index]
+
+    def lookup(self, token: str) -> int | None:
+        """The index a token names, or None."""
+        key = unicodedata.normalize("NFC", token.strip()).upper()
+        if key in self.aliases:
+            return self.aliases[key]
+        for sign, suit in _SIGN_SUITS.items():
+            if sign in key and suit in self.sign_letters:
+                letter = self.sign_letters[suit]
+                rest = key.replace(sign, "", 1)
+                for candidate in (letter + rest, rest + letter):
+                    if candidate in self.aliases:
+                        return self.aliases[candidate]
+        return None
+
+    def card_set(self, tokens: Iterable[str] | str) -> "CardSet":
+        """A card set from tokens (a string is split on white space)."""
+        if isinstance(tokens, str):
+            tokens = tokens.split()
+        mask = 0
+        for token in tokens:
+            mask |= 1 << self.parse(token).index
+        return CardSet(self, mask)
+
+    def names(self, mask: int) -> list[str]:
+        return [self.cards[i].name for i in bits(mask)]
+
+    def points(self, mask: int) -> int:
+        return sum(self.cards[i].points for i in bits(mask))
+
+
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    """An immutable set of cards of one pack: an int mask with the pack that reads it."""
+
+    pack: Pack
+    mask: int
+
+    def __iter__(self) -> Iterator[Card]:
+        return (self.pack.cards[i] for i in bits(self.mask))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        if isinstance(card, Card):
+            return bool(self.mask >> card.index & 1)
+        if isinstance(card, str):
+            index = self.pack.lookup(card)
+            return index is not None and bool(self.mask >> index & 1)
+        return False
+
+    def __or__(self, other: "CardSet") -> "CardSet":
+        return CardSet(self.pack, self.mask | other.mask)
+
+    def __and__(self, other: "CardSet") -> "CardSet":
+        return CardSet(self.pack, self.mask & other.mask)
+
+    def __sub__(self, other: "CardSet") -> "CardSet":
+        return CardSet(self.pack, self.mask & ~other.mask)
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    @property
+    def points(self) -> int:
+        return self.pack.points(self.mask)
+
+    def names(self) -> list[str]:
+        return self.pack.names(self.mask)
+
+    def __str__(self) -> str:
+        return " ".join(self.names())
+
+    def __repr__(self) -> str:
+        return f"CardSet({self})"
+
+
+def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]]]],
+               sign_letters: dict[str, str], suit_aliases: dict[str, list[str]] | None = None,
+               extra: list[tuple[str, str, str, int, int, list[str]]] = ()) -> Pack:
+    """Build a pack from its suits, strongest first.
+
+    ``suits`` lists (suit letter, [(rank, points, rank aliases), ...] strongest rank first). Each card's canonical token
+    is suit letter + rank; the aliases combine every spelling of the suit with every spelling of the rank.
+    ``extra`` lists cards outside the suit grid: (name, suit, rank, points, order, aliases), placed first.
+    """
+    suit_aliases = suit_aliases or {}
+    cards: list[Card] = []
+    aliases: dict[str, int] = {}
+
+    def add_alias(token: str, index: int) -> None:
+        key = token.upper()
+        if key in aliases and aliases[key] != index:
+            raise ValueError(f"alias {token} names two cards")
+        aliases[key] = index
+
+    for name, suit, rank, points, order, names in extra:
+        index = len(cards)
+        cards.append(Card(index, name, suit, rank, points, order))
+        for token in [name, *names]:
+            add_alias(token, index)
+    for suit, ranks in suits:
+        for position, (rank, points, rank_aliases) in enumerate(ranks):
+            index = len(cards)
+            cards.append(Card(index, suit + rank, suit, rank, points, len(ranks) - position))
+            for s in [suit, *suit_aliases.get(suit, [])]:
+                for r in [rank, *rank_aliases]:
+                    add_alias(s + r, index)
+    return Pack(game, tuple(cards), aliases, sign_letters)

@@ -1,0 +1,122 @@
+"""Deals: the hands of 3 to 6 seats, whole or an ending.
+
+A :class:`Deal` is the cards each seat holds at the start of the position (a whole deal, or an ending of equal
+shorter hands). It is validated once, here, with a reason a player can act on: duplicated cards, cards of another
+game's pack, unequal hands, a seat count the game does not have.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cards import Pack
+from .errors import InvalidDealError, UnknownCardError
+
+MIN_SEATS = 3
+MAX_SEATS = 6
+
+_PREFIX = re.compile(r"^\s*([0-9]+)\s*:")
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The hands, seat 1 first, as int masks over ``pack``."""
+
+    pack: Pack
+    hands: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        validate_hands(self.pack, self.hands)
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def hand_size(self) -> int:
+        return self.hands[0].bit_count()
+
+    @property
+    def cards(self) -> int:
+        mask = 0
+        for hand in self.hands:
+            mask |= hand
+        return mask
+
+    def holder(self, card: int) -> int | None:
+        """The seat index (0-based) holding card index ``card``, or None."""
+        for seat, hand in enumerate(self.hands):
+            if hand >> card & 1:
+                return seat
+        return None
+
+    def hand_names(self, seat: int) -> list[str]:
+        return self.pack.names(self.hands[seat])
+
+    def text(self) -> str:
+        """The deal as a ``[Deal]`` tag value: ``1: ... / ... / ...``."""
+        return "1: " + " / ".join(" ".join(self.hand_names(s)) for s in range(self.seats))
+
+    @classmethod
+    def from_text(cls, pack: Pack, text: str) -> "Deal":
+        """Read ``"[N:] hand / hand / ..."`` (cards separated by spaces; ``N:`` names the seat of the first hand)."""
+        first = 1
+        match = _PREFIX.match(text)
+        if match:
+            first = int(match.group(1))
+            text = text[match.end():]
+        parts = text.split("/")
+        if not MIN_SEATS <= len(parts) <= MAX_SEATS:
+            raise InvalidDealError(f"a deal has {MIN_SEATS} to {MAX_SEATS} hands separated by '/', found {len(parts)}")
+        if not 1 <= first <= len(parts):
+            raise InvalidDealError(f"the first hand's seat {first} is not a seat of a {len(parts)}-hand deal")
+        hands = [0] * len(parts)
+        for offset, part in enumerate(parts):
+            seat = (first - 1 + offset) % len(parts)
+            hands[seat] = parse_hand(pack, part, seat)
+        return cls(pack, tuple(hands))
+
+    @classmethod
+    def from_lists(cls, pack: Pack, hands: list[list[str]] | list[str]) -> "Deal":
+        """Hands as lists of tokens or as space-separated strings, seat 1 first."""
+        masks = []
+        for seat, hand in enumerate(hands):
+            masks.append(parse_hand(pack, hand if isinstance(hand, str) else " ".join(hand), seat))
+        return cls(pack, tuple(masks))
+
+
+def parse_hand(pack: Pack, text: str, seat: int) -> int:
+    """One hand's cards as a mask; duplicates within the hand and unknown tokens are errors naming the seat."""
+    mask = 0
+    for token in text.split():
+        try:
+            card = pack.parse(token)
+        except UnknownCardError:
+            raise InvalidDealError(f"seat {seat + 1}: {token!r} is not a card of the {pack.game} pack") from None
+        if mask >> card.index & 1:
+            raise InvalidDealError(f"seat {seat + 1}: {card.name} appears twice")
+        mask |= card.mask
+    return mask
+
+
+def validate_hands(pack: Pack, hands: tuple[int, ...]) -> None:
+    """Reject what no game allows: too few or many seats, foreign bits, a card in two hands, unequal hands."""
+    if not MIN_SEATS <= len(hands) <= MAX_SEATS:
+        raise InvalidDealError(f"a deal has {MIN_SEATS} to {MAX_SEATS} hands, not {len(hands)}")
+    seen = 0
+    for seat, hand in enumerate(hands):
+        if not isinstance(hand, int) or hand < 0 or hand & ~pack.full_mask:
+            raise InvalidDealError(f"seat {seat + 1}: the hand holds cards outside the {pack.game} pack")
+        twice = seen & hand
+        if twice:
+            names = ", ".join(pack.names(twice))
+            raise InvalidDealError(f"seat {seat + 1}: {names} already dealt to another seat")
+        seen |= hand
+    sizes = [hand.bit_count() for hand in hands]
+    if len(set(sizes)) != 1:
+        listing = ", ".join(f"seat {s + 1} has {n}" for s, n in enumerate(sizes))
+        raise InvalidDealError(f"hands of unequal length: {listing}")
+    if sizes[0] == 0:
+        raise InvalidDealError("the hands are empty")
+

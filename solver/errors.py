@@ -1,0 +1,71 @@
+"""The stich error family.
+
+Every error caused by user input subclasses :class:`StichError`, itself a :class:`ValueError`, and names the input
+it rejects. Errors that point into a text file carry its name, line and column (1-based), the offending token and what
+was expected, so that the CLI can print ``file:line:col: message`` and nothing else.
+"""
+
+from __future__ import annotations
+
+
+class StichError(ValueError):
+    """Base of every error caused by bad input (a deal, a file, a flag, a card)."""
+
+
+class ParseError(StichError):
+    """A text record that does not follow the format: where, which token, and what was expected."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str = "<input>",
+        line: int = 0,
+        column: int = 0,
+        token: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        self.token = token
+        self.expected = expected
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        text = f"{self.source}:{self.line}:{self.column}: {self.message}"
+        if self.token is not None:
+            text += f" (got {self.token!r}"
+            text += f", expected {self.expected})" if self.expected else ")"
+        elif self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+
+class UnknownGameError(StichError):
+    """A game name that no registered game module answers to."""
+
+
+class UnknownCardError(StichError):
+    """A card token that is not in the game's pack."""
+
+
+class InvalidDealError(StichError):
+    """A deal that breaks the pack: duplicated or foreign cards, unequal hands, wrong number of seats."""
+
+
+class InvalidContractError(StichError):
+    """A contract that cannot be played with this deal (bad called card, failed bid check, unknown name)."""
+
+
+class VariantError(StichError):
+    """An unknown variant flag, or a value the flag does not take."""
+
+
+class IllegalPlayError(StichError):
+    """A card played that is not in the player's hand or that the rules forbid at that moment."""
+
+
+class EngineError(RuntimeError):
+    """An internal fault of the compiled engine. Never raised for bad user input."""

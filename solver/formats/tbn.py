@@ -1,0 +1,879 @@
+"""The tbn deal file format: the syntax layer.
+
+This module turns text into records of tags and card tokens, each with its exact place in the file, and turns records
+back into text. It knows nothing about games: which tags are required, what a card is and which seat leads are the
+game layer's business. Keeping the two apart lets the game layer point every error of its own (a foreign card in
+``[Deal "..."]``, an illegal card in the Play section) at the line and column where the user wrote it.
+
+Reading is streaming: files are read line by line and each record is handed out as soon as the blank line after it
+(or the end of the input) is read, so a batch of any size needs the memory of one record only. Comments are kept
+with the place they stood in, so that ``parse -> format -> parse`` keeps every tag, play token and comment.
+
+The format itself (syntax, limits, error messages) is described in ``docs/format.md``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import IO, Iterable, Iterator, TextIO
+
+from ..errors import ParseError
+
+__all__ = [
+    "MAX_BRACE_COMMENT_LENGTH",
+    "MAX_COMMENTS",
+    "MAX_COMMENT_CHARS",
+    "MAX_LINE_LENGTH",
+    "MAX_PLAY_LINES",
+    "MAX_TAGS",
+    "Comment",
+    "PlaySection",
+    "Record",
+    "Tag",
+    "Token",
+    "format_record",
+    "iter_records",
+    "parse_records",
+    "read_records",
+    "write_records",
+]
+
+# Limits that keep hostile input from exhausting memory. Each one is named in the error it raises.
+MAX_LINE_LENGTH = 100_000  # characters in one line, line break not counted
+MAX_TAGS = 1_000  # tags in one record
+MAX_PLAY_LINES = 200  # card lines in one Play section
+MAX_BRACE_COMMENT_LENGTH = 100_000  # characters of one {...} comment, braces and line breaks included
+MAX_COMMENTS = 10_000  # comments in one record
+MAX_COMMENT_CHARS = 1_000_000  # characters of all comments of one record together
+
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+_SPECIAL = '[]{}"%;'  # characters that can never be part of a card token
+_LINE_COMMENT_STARTS = "%;"
+_RESYNC_STARTS = ("[", "%", ";", "{")  # what the first line of a new record may begin with
+_READ_LIMIT = 4 * MAX_LINE_LENGTH + 2  # a line of MAX_LINE_LENGTH 4-byte characters and a CR LF still fits
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Data model
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of the input with its place, so that an error about it can point at it."""
+
+    text: str
+    line: int  # 1-based
+    column: int  # 1-based, counted in characters
+
+
+@dataclass
+class Tag:
+    """One ``[Name "value"]`` pair.
+
+    ``line``/``column`` give the place of the ``[``; ``value_line``/``value_column`` the place of the first character
+    of the value, so that a word inside the value can be located (see :meth:`words`). Tags made by a program carry 0.
+    """
+
+    name: str
+    value: str
+    line: int = 0
+    column: int = 0
+    value_line: int = 0
+    value_column: int = 0
+    raw: str | None = field(default=None, repr=False, compare=False)  # the value as written, escapes included
+
+    def words(self) -> list[Token]:
+        """The whitespace-separated words of the value (as ``str.split()`` finds them), each with its file place."""
+        offsets = _raw_offsets(self)
+        words = []
+        value = self.value
+        i = 0
+        while i < len(value):
+            if value[i].isspace():
+                i += 1
+                continue
+            start = i
+            while i < len(value) and not value[i].isspace():
+                i += 1
+            words.append(Token(value[start:i], self.value_line, self.value_column + offsets[start]))
+        return words
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The (line, column) of the value's character number ``offset`` (0-based) in the file.
+
+        Escapes make the written value longer than the value itself, so plain addition would drift after a ``\\"``.
+        ``offset == len(value)`` gives the place of the closing quote.
+        """
+        offsets = _raw_offsets(self)
+        if not 0 <= offset < len(offsets):
+            raise IndexError(f"offset {offset} outside the value of tag {self.name}")
+        return self.value_line, self.value_column + offsets[offset]
+
+
+@dataclass
+class PlaySection:
+    """The cards played, one list per card line, in the order written."""
+
+    leader: Token  # the value of [Play "N"] (the seat as written) with its place
+    tricks: list[list[Token]] = field(default_factory=list)  # a partial last line is a trick in progress
+    terminated: bool = False  # True when a '*' ended the section
+
+
+@dataclass
+class Comment:
+    """A comment, kept with its place in the record so that writing the record puts it back there.
+
+    ``text`` is the comment as written, delimiters included: ``% note``, ``; note`` or ``{note}``.
+    ``after_tags`` counts the record's tags written before it. Inside the Play section, ``play_line`` is the card
+    line it stands in (or before, when it has a line of its own) and ``play_token`` counts that line's cards before
+    it; outside the Play section ``play_line`` is None.
+    """
+
+    text: str
+    line: int = 0
+    column: int = 0
+    after_tags: int = 0
+    play_line: int | None = None
+    play_token: int = 0
+
+
+@dataclass
+class Record:
+    """One game record: its tags in file order, its Play section and its comments."""
+
+    tags: list[Tag]
+    play: PlaySection | None = None
+    source: str = "<string>"
+    line: int = 0  # line of the first tag
+    comments: list[Comment] = field(default_factory=list)
+
+    def tag(self, name: str) -> Tag | None:
+        """The tag called ``name`` (case-insensitive), or None."""
+        key = name.lower()
+        for tag in self.tags:
+            if tag.name.lower() == key:
+                return tag
+        return None
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        """The value of the tag called ``name`` (case-insensitive), or ``default``."""
+        tag = self.tag(name)
+        return default if tag is None else tag.value
+
+    def set(self, name: str, value: str) -> None:
+        """Give tag ``name`` the value ``value``: in place (keeping its spelling and position) or appended.
+
+        Setting ``Play`` also sets the leader of the Play section (creating an empty one if there is none), so that
+        the tag and the section never disagree.
+        """
+        _check_tag_name(name)
+        _check_tag_value(name, value)
+        tag = self.tag(name)
+        if tag is None:
+            tag = Tag(name, value)
+            self.tags.append(tag)
+        else:
+            tag.value = value
+            tag.raw = None
+        if name.lower() == "play":
+            leader = _leader(tag)
+            if self.play is None:
+                self.play = PlaySection(leader)
+            else:
+                self.play.leader = leader
+
+    def remove(self, name: str) -> None:
+        """Remove the tag called ``name`` (case-insensitive) if present; removing ``Play`` drops the Play section.
+
+        Comments keep standing where they stood: those after the removed tag move one place up, and comments that
+        stood inside a removed Play section become plain comments after the tag before it.
+        """
+        key = name.lower()
+        for index, tag in enumerate(self.tags):
+            if tag.name.lower() == key:
+                break
+        else:
+            return
+        del self.tags[index]
+        for comment in self.comments:
+            if comment.after_tags > index:
+                comment.after_tags -= 1
+                if key == "play" and comment.play_line is not None:
+                    comment.play_line = None
+                    comment.play_token = 0
+        if key == "play":
+            self.play = None
+
+    def value_token(self, name: str, index: int) -> Token:
+        """The ``index``-th word of tag ``name``'s value with its exact place in the file.
+
+        This is how the game layer points an error at one card inside ``[Deal "..."]``. Raises KeyError when the tag
+        is missing and IndexError when the value has fewer words.
+        """
+        tag = self.tag(name)
+        if tag is None:
+            raise KeyError(name)
+        return tag.words()[index]
+
+
+def _raw_offsets(tag: Tag) -> list[int]:
+    """For each character of the value, its offset in the value as written; one more entry for the closing quote.
+
+    A stale ``raw`` (the value was changed by a program) is ignored, and the escaped form is used instead.
+    """
+    raw = tag.raw if tag.raw is not None and _unescape(tag.raw) == tag.value else _escape(tag.value)
+    offsets = []
+    i = 0
+    while i < len(raw):
+        offsets.append(i)
+        i += 2 if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in '"\\' else 1
+    offsets.append(len(raw))
+    return offsets
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(raw: str) -> str:
+    out = []
+    i = 0
+    while i < len(raw):
+        if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in '"\\':
+            out.append(raw[i + 1])
+            i += 2
+        else:
+            out.append(raw[i])
+            i += 1
+    return "".join(out)
+
+
+def _leader(tag: Tag) -> Token:
+    """The Play tag's value as a token: the seat as written, surrounding spaces left out."""
+    text = tag.value.strip()
+    if not text:
+        return Token("", tag.value_line, tag.value_column)
+    lead = len(tag.value) - len(tag.value.lstrip())
+    return Token(text, *tag.position(lead))
+
+
+def _shorten(text: str | None, limit: int = 40) -> str | None:
+    """Keep error messages readable when the offending token is a whole long line."""
+    if text is None or len(text) <= limit:
+        return text
+    return text[:limit] + "..."
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Lexer: one physical line into tags, words and comments
+
+
+@dataclass
+class _OpenBrace:
+    """A {...} comment that has not been closed on the line it started on."""
+
+    line: int
+    column: int
+    parts: list[str]
+    length: int
+
+
+class _Lexer:
+    """Splits lines into events: :class:`Tag`, :class:`Token` (a word) and :class:`Comment`.
+
+    The only state carried from line to line is an open brace comment.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.brace: _OpenBrace | None = None
+
+    def error(self, message: str, line: int, index: int, token: str | None, expected: str | None) -> ParseError:
+        """A ParseError at 0-based ``index`` of ``line``."""
+        return ParseError(
+            message, source=self.source, line=line, column=index + 1, token=_shorten(token), expected=expected
+        )
+
+    def unclosed_brace(self) -> ParseError:
+        brace = self.brace
+        assert brace is not None
+        return ParseError(
+            "unclosed brace comment",
+            source=self.source,
+            line=brace.line,
+            column=brace.column,
+            token=_shorten(brace.parts[0], 20),
+            expected="a closing '}' before the next blank line",
+        )
+
+    def blank_line(self) -> None:
+        """A blank line always ends a record, so it may not stand inside a brace comment."""
+        if self.brace is not None:
+            raise self.unclosed_brace()
+
+    def end(self) -> None:
+        if self.brace is not None:
+            raise self.unclosed_brace()
+
+    def line(self, number: int, text: str) -> list[Tag | Token | Comment]:
+        events: list[Tag | Token | Comment] = []
+        i = self._continue_brace(number, text, 0, events) if self.brace is not None else 0
+        while i < len(text):
+            char = text[i]
+            if char.isspace():
+                i += 1
+            elif char == "{":
+                self.brace = _OpenBrace(number, i + 1, [], 0)
+                i = self._continue_brace(number, text, i, events)
+            elif char in _LINE_COMMENT_STARTS:
+                events.append(Comment(text[i:], number, i + 1))
+                break
+            elif char == "[":
+                tag, i = self._tag(number, text, i)
+                events.append(tag)
+            elif char == "}":
+                raise self.error("'}' without a '{'", number, i, char, "a tag, a card or a comment")
+            elif char in ']"':
+                raise self.error(f"unexpected {char!r} outside a tag", number, i, char, "a tag, a card or a comment")
+            else:
+                end = _word_end(text, i)
+                events.append(Token(text[i:end], number, i + 1))
+                i = end
+        return events
+
+    def _continue_brace(self, number: int, text: str, start: int, events: list) -> int:
+        """Add this line's part of the open brace comment; emit the comment when its '}' is on this line."""
+        brace = self.brace
+        assert brace is not None
+        close = text.find("}", start)
+        piece = text[start:] if close < 0 else text[start : close + 1]
+        brace.length += len(piece) + (1 if brace.parts else 0)
+        if brace.length > MAX_BRACE_COMMENT_LENGTH:
+            raise ParseError(
+                f"brace comment longer than {MAX_BRACE_COMMENT_LENGTH} characters",
+                source=self.source,
+                line=brace.line,
+                column=brace.column,
+                token=_shorten(brace.parts[0] if brace.parts else piece, 20),
+                expected=f"a closing '}}' within {MAX_BRACE_COMMENT_LENGTH} characters",
+            )
+        brace.parts.append(piece)
+        if close < 0:
+            return len(text)
+        events.append(Comment("\n".join(brace.parts), brace.line, brace.column))
+        self.brace = None
+        return close + 1
+
+    def _tag(self, number: int, text: str, start: int) -> tuple[Tag, int]:
+        """Read ``[Name "value"]`` from ``start`` (the '['); return the tag and the index after its ']'."""
+        i = _skip_space(text, start + 1)
+        name_start = i
+        while i < len(text) and not text[i].isspace() and text[i] not in '"]':
+            i += 1
+        name = text[name_start:i]
+        if not name:
+            got = text[name_start] if name_start < len(text) else None
+            raise self.error("empty tag name", number, name_start, got, "a tag name (letters, digits, '_')")
+        if not _TAG_NAME.fullmatch(name):
+            raise self.error("tag name is not a word", number, name_start, name, "letters, digits or '_'")
+        i = _skip_space(text, i)
+        if i >= len(text) or text[i] != '"':
+            got = text[i:_word_end(text, i + 1)] if i < len(text) else None
+            raise self.error(f"missing '\"' before the value of tag {name}", number, i, got, "'\"'")
+        quote = i
+        close = _closing_quote(text, quote + 1)
+        if close < 0:
+            raise self.error("unterminated tag value", number, quote, text[quote:], "a closing '\"'")
+        raw = text[quote + 1 : close]
+        i = _skip_space(text, close + 1)
+        if i >= len(text) or text[i] != "]":
+            got = text[i:_word_end(text, i + 1)] if i < len(text) else None
+            raise self.error(f"missing ']' after the value of tag {name}", number, i, got, "']'")
+        tag = Tag(name, _unescape(raw), number, start + 1, number, quote + 2, raw=raw)
+        return tag, i + 1
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    return i
+
+
+def _word_end(text: str, i: int) -> int:
+    """Index after the card token starting at ``i``: it runs to whitespace or a character of the syntax."""
+    while i < len(text) and not text[i].isspace() and text[i] not in _SPECIAL:
+        i += 1
+    return i
+
+
+def _closing_quote(text: str, i: int) -> int:
+    """Index of the quote that ends a tag value starting at ``i``, skipping ``\\"`` and ``\\\\``; -1 if none."""
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in '"\\':
+            i += 2
+        elif text[i] == '"':
+            return i
+        else:
+            i += 1
+    return -1
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Builder: events into one record
+
+_TAGS, _PLAY, _AFTER_PLAY = "tags", "play", "after play"
+
+
+class _Builder:
+    """Collects the events of one record and checks the record-level rules (order, duplicates, limits)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.tags: list[Tag] = []
+        self.first: dict[str, Tag] = {}
+        self.comments: list[Comment] = []
+        self.comment_chars = 0
+        self.play: PlaySection | None = None
+        self.state = _TAGS
+        self.line_open = False  # a card line is in progress (its physical line, or a brace comment on it, goes on)
+        self.star_line = 0  # physical line of the '*' that ended the Play section
+
+    def error(self, message: str, line: int, column: int, token: str | None, expected: str | None) -> ParseError:
+        return ParseError(
+            message, source=self.source, line=line, column=column, token=_shorten(token), expected=expected
+        )
+
+    def feed(self, events: list[Tag | Token | Comment], continues: bool) -> None:
+        """Take the events of one physical line. Tags and cards may not share a line.
+
+        ``continues`` is true when the line ends inside a brace comment: a card line then goes on after the comment,
+        so that a long remark does not split a trick in two.
+        """
+        kind = None
+        for event in events:
+            if isinstance(event, Tag):
+                if kind == "cards":
+                    raise self.error(
+                        "a tag after cards on the same line", event.line, event.column, "[" + event.name,
+                        "a card, '*' or a new line",
+                    )
+                kind = "tag"
+                self.add_tag(event)
+            elif isinstance(event, Token):
+                if kind == "tag":
+                    raise self.error(
+                        "unexpected text after a tag", event.line, event.column, event.text,
+                        "another tag, a comment or a new line",
+                    )
+                kind = "cards"
+                self.add_card(event)
+            else:
+                self.add_comment(event)
+        if not continues:
+            self.line_open = False
+
+    def add_tag(self, tag: Tag) -> None:
+        key = tag.name.lower()
+        first = self.first.get(key)
+        if first is not None:
+            raise self.error(
+                f"duplicate tag {tag.name}, first at line {first.line}", tag.line, tag.column, tag.name,
+                "each tag once per record",
+            )
+        if len(self.tags) >= MAX_TAGS:
+            raise self.error(
+                f"more than {MAX_TAGS} tags in one record", tag.line, tag.column, tag.name,
+                f"at most {MAX_TAGS} tags",
+            )
+        if self.state == _PLAY:
+            self.state = _AFTER_PLAY  # a tag ends the Play section, which stays unterminated
+        self.tags.append(tag)
+        self.first[key] = tag
+        if key == "play":
+            self.play = PlaySection(_leader(tag))
+            self.state = _PLAY
+
+    def add_card(self, token: Token) -> None:
+        if not self.tags:
+            raise self.error("cards before any tag", token.line, token.column, token.text, "a tag such as [Game \"...\"]")
+        if self.state == _TAGS:
+            raise self.error(
+                "Play section without a [Play] tag", token.line, token.column, token.text,
+                "a [Play \"seat\"] tag before the card lines",
+            )
+        if self.state == _AFTER_PLAY:
+            if token.line == self.star_line:
+                raise self.error("unexpected text after '*'", token.line, token.column, token.text, "a new line")
+            raise self.error(
+                "cards after the end of the Play section", token.line, token.column, token.text,
+                "a tag, a comment or a blank line",
+            )
+        assert self.play is not None
+        if token.text == "*":
+            self.play.terminated = True
+            self.state = _AFTER_PLAY
+            self.star_line = token.line
+            self.line_open = False
+            return
+        if not self.line_open:
+            if len(self.play.tricks) >= MAX_PLAY_LINES:
+                raise self.error(
+                    f"more than {MAX_PLAY_LINES} lines in the Play section", token.line, token.column, token.text,
+                    f"at most {MAX_PLAY_LINES} card lines",
+                )
+            self.play.tricks.append([])
+            self.line_open = True
+        self.play.tricks[-1].append(token)
+
+    def add_comment(self, comment: Comment) -> None:
+        """Keep the comment with its place: after how many tags, and where in the Play section."""
+        self.comment_chars += len(comment.text)
+        if len(self.comments) >= MAX_COMMENTS or self.comment_chars > MAX_COMMENT_CHARS:
+            raise self.error(
+                f"more than {MAX_COMMENTS} comments or {MAX_COMMENT_CHARS} characters of comments in one record",
+                comment.line, comment.column, _shorten(comment.text, 20), "fewer comments",
+            )
+        comment.after_tags = len(self.tags)
+        if self.state == _PLAY:
+            assert self.play is not None
+            tricks = self.play.tricks
+            if self.line_open:
+                comment.play_line, comment.play_token = len(tricks) - 1, len(tricks[-1])
+            else:
+                comment.play_line, comment.play_token = len(tricks), 0
+        self.comments.append(comment)
+
+    def finish(self) -> Record:
+        return Record(self.tags, self.play, self.source, self.tags[0].line, self.comments)
+
+
+def _attach_trailing(record: Record, comments: list[Comment]) -> None:
+    """Comments after the last record belong to it: they go to its end, where writing it puts them back."""
+    play = record.play
+    open_play = (
+        play is not None and not play.terminated and bool(record.tags) and record.tags[-1].name.lower() == "play"
+    )
+    for comment in comments:
+        comment.after_tags = len(record.tags)
+        comment.play_line = len(play.tricks) if open_play and play is not None else None
+        comment.play_token = 0
+        record.comments.append(comment)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> Iterator[Record]:
+    """Yield the records of a file, a path or an open stream, each as soon as it is complete.
+
+    A path (``str`` or ``os.PathLike``) is opened as UTF-8 bytes; a stream may give text or bytes (bytes give exact
+    places for encoding errors). The first syntax error raises :class:`ParseError` and ends the reading.
+    """
+    with _opened(source, name) as (stream, label):
+        yield from _read(stream, label, recover=False)  # type: ignore[misc]
+
+
+def iter_records(source: str | os.PathLike | IO, *, name: str | None = None) -> Iterator[Record | ParseError]:
+    """Like :func:`read_records`, but a bad record is yielded as its ParseError and reading goes on.
+
+    After an error the reader skips to a blank line followed by a line that starts a record (a tag or a comment),
+    so one bad record costs only itself in a batch.
+    """
+    with _opened(source, name) as (stream, label):
+        yield from _read(stream, label, recover=True)
+
+
+def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
+    """All records of ``text``; raises ParseError at the first syntax error."""
+    return list(_read(io.StringIO(text, newline="\n"), name, recover=False))  # type: ignore[arg-type]
+
+
+@contextmanager
+def _opened(source: str | os.PathLike | IO, name: str | None) -> Iterator[tuple[IO, str]]:
+    """Open a path (and close it afterwards); a stream given by the caller is used and left open."""
+    if isinstance(source, (str, os.PathLike)):
+        label = name or str(os.fspath(source))
+        with open(source, "rb") as stream:
+            yield stream, label
+    else:
+        label = name or _stream_name(source)
+        yield source, label
+
+
+def _stream_name(stream: IO) -> str:
+    stream_name = getattr(stream, "name", None)
+    return stream_name if isinstance(stream_name, str) else "<stream>"
+
+
+_NO_SKIP, _SKIP_TO_BLANK, _SKIP_AFTER_BLANK = 0, 1, 2
+
+
+def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseError]:
+    """The reading loop: physical lines -> lexer -> builder -> records, with resynchronisation after errors."""
+    lexer = _Lexer(source)
+    builder = _Builder(source)
+    last: Record | None = None
+    skip = _NO_SKIP
+    for number, text in _physical_lines(stream, source):
+        if skip != _NO_SKIP:
+            skip = _resync(skip, text)
+            if skip != _NO_SKIP:
+                continue
+        blank = isinstance(text, str) and not text.strip()
+        done: Record | None = None
+        try:
+            if isinstance(text, ParseError):
+                raise text
+            if blank:
+                lexer.blank_line()
+                if builder.tags:
+                    done = builder.finish()
+                    builder = _Builder(source)
+            else:
+                events = lexer.line(number, text)
+                builder.feed(events, continues=lexer.brace is not None)
+        except ParseError as error:
+            if not recover:
+                raise
+            lexer, builder = _Lexer(source), _Builder(source)
+            skip = _SKIP_AFTER_BLANK if blank else _SKIP_TO_BLANK
+            yield error
+            continue
+        if done is not None:
+            last = done
+            yield done
+    if skip != _NO_SKIP:
+        return
+    try:
+        lexer.end()
+    except ParseError as error:
+        if not recover:
+            raise
+        yield error
+        return
+    if builder.tags:
+        yield builder.finish()
+    elif builder.comments and last is not None:
+        _attach_trailing(last, builder.comments)
+
+
+def _resync(skip: int, text: str | ParseError) -> int:
+    """After an error: wait for a blank line, then for a line that can start a record."""
+    if isinstance(text, ParseError):
+        return _SKIP_TO_BLANK
+    stripped = text.strip()
+    if skip == _SKIP_TO_BLANK:
+        return _SKIP_AFTER_BLANK if not stripped else _SKIP_TO_BLANK
+    if not stripped:
+        return _SKIP_AFTER_BLANK
+    return _NO_SKIP if stripped.startswith(_RESYNC_STARTS) else _SKIP_TO_BLANK
+
+
+def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseError]]:
+    """Yield (line number, text without its line break) or (line number, ParseError) for a line that cannot be read.
+
+    Reads one line at a time with a size limit, so neither a huge file nor a huge line is ever held in memory.
+    """
+    number = 0
+    while True:
+        try:
+            chunk = stream.readline(_READ_LIMIT)
+        except UnicodeDecodeError as exc:  # a text stream's own decoder; it cannot tell the column
+            yield number + 1, ParseError(
+                f"invalid UTF-8 ({exc.reason})", source=source, line=number + 1, column=1, expected="UTF-8 text"
+            )
+            return
+        if not chunk:
+            return
+        number += 1
+        if len(chunk) == _READ_LIMIT and not _ends_line(chunk):
+            _drain_line(stream)
+            yield number, _too_long(source, number)
+            continue
+        yield number, _decode_line(chunk, number, source)
+
+
+def _ends_line(chunk: str | bytes) -> bool:
+    return chunk.endswith(b"\n" if isinstance(chunk, bytes) else "\n")
+
+
+def _drain_line(stream: IO) -> None:
+    """Skip the rest of an overlong line piece by piece."""
+    while True:
+        piece = stream.readline(65536)
+        if not piece or _ends_line(piece):
+            return
+
+
+def _too_long(source: str, number: int) -> ParseError:
+    return ParseError(
+        f"line longer than {MAX_LINE_LENGTH} characters",
+        source=source,
+        line=number,
+        column=MAX_LINE_LENGTH + 1,
+        expected=f"at most {MAX_LINE_LENGTH} characters per line",
+    )
+
+
+def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:
+    """Strip the line break (LF or CR LF) and a leading BOM, decode bytes strictly, reject NUL and overlong lines."""
+    if isinstance(chunk, bytes):
+        body = chunk[:-1] if chunk.endswith(b"\n") else chunk
+        body = body[:-1] if body.endswith(b"\r") else body
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            column = len(body[: exc.start].decode("utf-8")) + 1
+            bad = body[exc.start : exc.end].hex(" ")
+            return ParseError(
+                f"invalid UTF-8 (byte {bad})", source=source, line=number, column=column, expected="UTF-8 text"
+            )
+    else:
+        text = chunk[:-1] if chunk.endswith("\n") else chunk
+        text = text[:-1] if text.endswith("\r") else text
+    if number == 1 and text.startswith("\ufeff"):
+        text = text[1:]
+    if len(text) > MAX_LINE_LENGTH:
+        return _too_long(source, number)
+    nul = text.find("\x00")
+    if nul >= 0:
+        return ParseError(
+            "NUL character in the input", source=source, line=number, column=nul + 1, token="\x00", expected="text"
+        )
+    return text
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Writing
+
+
+def format_record(record: Record) -> str:
+    """The text of one record, ending with a line break: one tag per line, the Play section after its tag.
+
+    Every comment is written back at its place (see :class:`Comment`); reading the text again gives the same tags,
+    play tokens and comments. Raises ValueError for what cannot be written so that it reads back the same (a tag
+    name that is not a word, a line break in a value, a card token with spaces or syntax characters).
+    """
+    tags = list(record.tags)
+    play = record.play
+    play_index = next((i for i, tag in enumerate(tags) if tag.name.lower() == "play"), None)
+    if play is not None and play_index is None:
+        tags.append(Tag("Play", play.leader.text))
+        play_index = len(tags) - 1
+    tag_slots, play_slots = _comment_slots(record, tags, play_index)
+    out: list[str] = []
+    for index, tag in enumerate(tags):
+        out.extend(_checked_comment(c) for c in tag_slots.get(index, []))
+        out.append(_format_tag(tag))
+        if index == play_index and play is not None:
+            _format_play(play, play_slots, out)
+    out.extend(_checked_comment(c) for c in tag_slots.get(len(tags), []))
+    return "\n".join(out) + "\n"
+
+
+def write_records(records: Iterable[Record], dest: str | os.PathLike | TextIO) -> None:
+    """Write records separated by one blank line to a path (UTF-8, LF line breaks) or a text stream."""
+    if isinstance(dest, (str, os.PathLike)):
+        with open(dest, "w", encoding="utf-8", newline="\n") as stream:
+            _write(records, stream)
+    else:
+        _write(records, dest)
+
+
+def _write(records: Iterable[Record], stream: TextIO) -> None:
+    for count, record in enumerate(records):
+        if count:
+            stream.write("\n")
+        stream.write(format_record(record))
+
+
+def _comment_slots(
+    record: Record, tags: list[Tag], play_index: int | None
+) -> tuple[dict[int, list[Comment]], dict[tuple[int, int], list[Comment]]]:
+    """Sort comments into places: before tag k (k = len(tags): at the end) or at (card line, card) in the play."""
+    tag_slots: dict[int, list[Comment]] = {}
+    play_slots: dict[tuple[int, int], list[Comment]] = {}
+    play = record.play
+    for comment in record.comments:
+        after = min(max(comment.after_tags, 0), len(tags))
+        in_play = (
+            comment.play_line is not None and play is not None and play_index is not None and after == play_index + 1
+        )
+        if in_play:
+            assert play is not None and comment.play_line is not None
+            line = min(max(comment.play_line, 0), len(play.tricks))
+            cards = len(play.tricks[line]) if line < len(play.tricks) else 0
+            play_slots.setdefault((line, min(max(comment.play_token, 0), cards)), []).append(comment)
+        else:
+            tag_slots.setdefault(after, []).append(comment)
+    return tag_slots, play_slots
+
+
+def _format_play(play: PlaySection, slots: dict[tuple[int, int], list[Comment]], out: list[str]) -> None:
+    """Card lines with their comments; comments before a line get lines of their own."""
+    for line, cards in enumerate(play.tricks):
+        out.extend(_checked_comment(c) for c in slots.get((line, 0), []))
+        if not cards:
+            continue  # an empty card line cannot be written (it would end the record)
+        parts: list[str] = []
+        for position, card in enumerate(cards):
+            if position:
+                parts.extend(_checked_comment(c) for c in slots.get((line, position), []))
+            parts.append(_checked_card(card.text))
+        parts.extend(_checked_comment(c) for c in slots.get((line, len(cards)), []))
+        out.extend(_join_parts(parts))
+    out.extend(_checked_comment(c) for c in slots.get((len(play.tricks), 0), []))
+    if play.terminated:
+        out.append("*")
+
+
+def _join_parts(parts: list[str]) -> list[str]:
+    """Join the parts of a card line with spaces; a '%' or ';' comment runs to the end of a line, so break after it."""
+    lines: list[str] = []
+    current: list[str] = []
+    for part in parts:
+        current.append(part)
+        if part[0] in _LINE_COMMENT_STARTS:
+            lines.append(" ".join(current))
+            current = []
+    if current:
+        lines.append(" ".join(current))
+    return lines
+
+
+def _format_tag(tag: Tag) -> str:
+    _check_tag_name(tag.name)
+    _check_tag_value(tag.name, tag.value)
+    return f'[{tag.name} "{_escape(tag.value)}"]'
+
+
+def _check_tag_name(name: str) -> None:
+    if not _TAG_NAME.fullmatch(name):
+        raise ValueError(f"tag name {name!r} is not a word (letters, digits, '_')")
+
+
+def _check_tag_value(name: str, value: str) -> None:
+    if any(char in value for char in "\n\r\x00"):
+        raise ValueError(f"the value of tag {name} contains a line break or NUL")
+
+
+def _checked_card(text: str) -> str:
+    if not text or text == "*" or _word_end(text, 0) != len(text):
+        raise ValueError(f"{text!r} cannot be written as a card token")
+    return text
+
+
+def _checked_comment(comment: Comment) -> str:
+    """The comment's text, if it reads back as exactly this one comment."""
+    text = comment.text
+    if text[:1] in _LINE_COMMENT_STARTS and "\n" not in text and "\r" not in text and "\x00" not in text:
+        return text
+    if text[:1] == "{" and text.endswith("}") and "}" not in text[:-1] and "\x00" not in text:
+        if all(line.strip() for line in text.split("\n")[1:-1]) and len(text) <= MAX_BRACE_COMMENT_LENGTH:
+            return text
+    raise ValueError(f"{_shorten(text)!r} is not a comment that can be written")

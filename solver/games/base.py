@@ -1,0 +1,307 @@
+"""What every game module provides: a static game description, contracts, rules and objectives.
+
+A game is one module with three layers (see docs/architecture.md):
+
+1. **Static description**: a :class:`Game` subclass with class-level metadata (name, aliases, pack, seat counts,
+   hand size, variant flags) and the contract parser.
+2. **Rule methods** written straight from RULES.md on a :class:`Rules` subclass, one per game: ``legal_cards``,
+   ``trick_winner``, ``next_flags``. They drive :class:`~solver.state.PlayState`, perft and the reference solver.
+3. **Objectives** as data (:class:`Objective`): which seats maximise, and what each completed trick is worth to
+   them. Every question the solver answers is "the most reward the maximising side can force", optionally compared
+   with a target; yes/no questions (Valat, Pagat Ultimo, ...) are rewards of 0 or 1 per trick event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Mapping
+
+from ..cards import Pack, bits
+from ..deal import Deal
+from ..errors import InvalidContractError, InvalidDealError
+from ..state import PlayState, Trick
+from ..variant import Flag, Variant
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A contract of one game: its kind (``normal``, ``rufer``, ``trump``, ...), and its suit or called card."""
+
+    game: str
+    kind: str
+    suit: str | None = None
+    card: int | None = None  # the called card's index (Zwanzigerrufen Normal), when named
+    modifier: str | None = None  # Kratzen: muss / sevenmuss
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class TrickEvent:
+    """A reward for a trick in which certain cards fall and a certain card wins.
+
+    The event happens when every card of ``present`` is in the trick, none of ``absent`` is, the winning card is
+    ``winner_card`` (when >= 0) and not ``loser_card`` (when >= 0), and, with ``last_only``, the trick is the deal's
+    last. It pays ``reward`` to the maximising side whoever takes the trick.
+    """
+
+    present: int
+    absent: int = 0
+    winner_card: int = -1
+    not_winner_card: int = -1
+    last_only: bool = False
+    reward: int = 1
+
+    def happens(self, trick: tuple[int, ...], winner_card: int, last: bool) -> bool:
+        mask = 0
+        for card in trick:
+            mask |= 1 << card
+        if mask & self.present != self.present or mask & self.absent:
+            return False
+        if self.winner_card >= 0 and winner_card != self.winner_card:
+            return False
+        if self.not_winner_card >= 0 and winner_card == self.not_winner_card:
+            return False
+        return not self.last_only or last
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A question the solver answers: the most reward ``maximiser`` can force from a position.
+
+    The reward of a completed trick won by a seat of ``maximiser`` is ``points_weight`` x its card points plus
+    ``trick_weight``; every :class:`TrickEvent` adds its reward whoever wins. With a ``target`` the objective is a
+    yes/no question: does the total (what is already won plus the rest) reach it?
+    """
+
+    name: str
+    maximiser: frozenset[int]
+    description: str
+    points_weight: int = 0
+    trick_weight: int = 0
+    events: tuple[TrickEvent, ...] = ()
+    target: int | None = None
+    maximum: int = 0  # the largest total possible from the deal's start
+
+    def trick_reward(self, rules: "Rules", trick: Trick, last: bool) -> int:
+        reward = 0
+        if trick.winner in self.maximiser:
+            reward += self.trick_weight + self.points_weight * sum(rules.points[c] for c in trick.cards)
+        if self.events:
+            position = (trick.winner - trick.leader) % rules.seats
+            winner_card = trick.cards[position]
+            for event in self.events:
+                if event.happens(trick.cards, winner_card, last):
+                    reward += event.reward
+        return reward
+
+    def achieved(self, rules: "Rules", state: PlayState) -> int:
+        """The reward already earned by the completed tricks of ``state``."""
+        total = 0
+        count = len(state.history)
+        for number, trick in enumerate(state.history):
+            total += self.trick_reward(rules, trick, last=number == count - 1 and state.is_over)
+        return total
+
+    @property
+    def is_yes_no(self) -> bool:
+        return self.target is not None
+
+
+class Rules:
+    """The static rules of one deal: game, contract, variant, sides, first leader, and the rule methods.
+
+    Subclasses implement ``legal_cards``, ``trick_winner`` and (where history matters) ``next_flags``, and list their
+    objectives in ``objective``.
+    """
+
+    game: "type[Game]"
+
+    def __init__(self, game: "type[Game]", deal: Deal, contract: Contract, declarer: int, variant: Variant,
+                 leader: int, flags: int = 0) -> None:
+        self.game = game
+        self.pack: Pack = game.pack
+        self.deal = deal
+        self.contract = contract
+        self.declarer = declarer
+        self.variant = variant
+        self.seats = deal.seats
+        self.first_leader = leader
+        self.initial_flags = flags
+        self.points: tuple[int, ...] = tuple(card.points for card in game.pack)
+        self.declaring_side: frozenset[int] = frozenset({declarer})
+
+    # Rule methods ------------------------------------------------------------------------------------------------
+
+    def legal_cards(self, state: PlayState) -> int:
+        raise NotImplementedError
+
+    def trick_winner(self, trick: tuple[int, ...]) -> int:
+        """The position (0 = the leader's card) of the card that wins a complete trick."""
+        raise NotImplementedError
+
+    def next_flags(self, flags: int, trick: tuple[int, ...]) -> int:
+        """The rule-history word after a completed trick (0 for games without history)."""
+        return flags
+
+    # Sides and objectives ---------------------------------------------------------------------------------------
+
+    @property
+    def defending_side(self) -> frozenset[int]:
+        return frozenset(range(self.seats)) - self.declaring_side
+
+    def objective_names(self) -> list[str]:
+        raise NotImplementedError
+
+    def objective(self, name: str, seat: int | None = None) -> Objective:
+        raise NotImplementedError
+
+    def start(self) -> PlayState:
+        zeros = (0,) * self.seats
+        return PlayState(self, self.deal.hands, self.first_leader, (), self.initial_flags, zeros, zeros, ())
+
+    @property
+    def tricks_in_deal(self) -> int:
+        return self.deal.hand_size
+
+    def side_of(self, seat: int) -> frozenset[int]:
+        return self.declaring_side if seat in self.declaring_side else self.defending_side
+
+    def describe_side(self, side: frozenset[int]) -> str:
+        return "+".join(str(s + 1) for s in sorted(side))
+
+    # Helpers for subclasses ----------------------------------------------------------------------------------------
+
+    def mask_of(self, *names: str) -> int:
+        mask = 0
+        for name in names:
+            mask |= self.pack.parse(name).mask
+        return mask
+
+    def highest(self, cards: list[int], order: Mapping[int, int]) -> int:
+        """The card of ``cards`` with the greatest ``order``."""
+        return max(cards, key=lambda c: order[c])
+
+
+class Game:
+    """A game's static description. Subclasses set the class metadata and implement the contract parser and
+    ``make_rules``; nothing else in stich needs to know which game it plays."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    pack: ClassVar[Pack]
+    seat_counts: ClassVar[tuple[int, ...]] = (4,)
+    hand_size: ClassVar[int]
+    flags: ClassVar[dict[str, Flag]] = {}
+    contract_help: ClassVar[str] = ""
+
+    @classmethod
+    def variant(cls, values: Mapping[str, object] | str | None = None) -> Variant:
+        if isinstance(values, str):
+            values = Variant.parse_pairs(values)
+        return Variant(cls.flags, values)
+
+    @classmethod
+    def parse_contract(cls, text: str) -> Contract:
+        raise NotImplementedError
+
+    @classmethod
+    def parse_deal(cls, text: str) -> Deal:
+        deal = Deal.from_text(cls.pack, text)
+        cls.check_deal(deal)
+        return deal
+
+    @classmethod
+    def check_deal(cls, deal: Deal) -> None:
+        if deal.pack is not cls.pack:
+            raise InvalidDealError(f"the deal is not of the {cls.name} pack")
+        if deal.seats not in cls.seat_counts:
+            counts = " or ".join(str(n) for n in cls.seat_counts)
+            raise InvalidDealError(f"{cls.name} is played by {counts} seats, the deal has {deal.seats} hands")
+        if deal.hand_size > cls.hand_size:
+            raise InvalidDealError(
+                f"{cls.name} hands hold at most {cls.hand_size} cards, these hold {deal.hand_size}")
+
+    @classmethod
+    def is_whole(cls, deal: Deal) -> bool:
+        return deal.hand_size == cls.hand_size
+
+    @classmethod
+    def rules(cls, deal: Deal, contract: Contract | str, *, declarer: int = 1,
+              variant: Variant | Mapping[str, object] | str | None = None, leader: int | None = None,
+              **state_tags: object) -> Rules:
+        """The rules of a deal under a contract. ``declarer`` and ``leader`` are 1-based seats; ``state_tags`` carry
+        rule state an ending cannot derive (``called_suit_led``, ``partner``) and scoring input that changes play
+        (``pagat_announcer``). Raises InvalidContractError / InvalidDealError / VariantError with the reason."""
+        if isinstance(contract, str):
+            contract = cls.parse_contract(contract)
+        if not isinstance(variant, Variant):
+            variant = cls.variant(variant)
+        cls.check_deal(deal)
+        if not 1 <= declarer <= deal.seats:
+            raise InvalidContractError(f"declarer seat {declarer} is not a seat of this {deal.seats}-seat deal")
+        if leader is not None and not 1 <= leader <= deal.seats:
+            raise InvalidContractError(f"leader seat {leader} is not a seat of this {deal.seats}-seat deal")
+        return cls.make_rules(deal, contract, declarer - 1, variant, None if leader is None else leader - 1,
+                              dict(state_tags))
+
+    @classmethod
+    def make_rules(cls, deal: Deal, contract: Contract, declarer: int, variant: Variant, leader: int | None,
+                   state_tags: dict[str, object]) -> Rules:
+        raise NotImplementedError
+
+    @classmethod
+    def default_contracts(cls, rng) -> list[str]:
+        """The everyday contracts a random deal is dealt for when none is asked for, tried in order."""
+        raise NotImplementedError
+
+    @classmethod
+    def contracts(cls, deal: Deal) -> list[tuple[Contract, int]]:
+        """Every (contract, declarer seat 1-based) that could be bid on a whole deal."""
+        raise NotImplementedError
+
+    @classmethod
+    def deal_random(cls, rng, seats: int | None = None) -> Deal:
+        """A uniformly random whole deal."""
+        seats = seats or cls.seat_counts[0]
+        if seats not in cls.seat_counts:
+            raise InvalidDealError(f"{cls.name} is played by {cls.seat_counts} seats, not {seats}")
+        cards = list(range(len(cls.pack)))
+        rng.shuffle(cards)
+        hands = []
+        for seat in range(seats):
+            mask = 0
+            for card in cards[seat * cls.hand_size:(seat + 1) * cls.hand_size]:
+                mask |= 1 << card
+            hands.append(mask)
+        return Deal(cls.pack, tuple(hands))
+
+
+def parse_words(text: str) -> list[str]:
+    return text.replace("-", " ").split()
+
+
+def require(condition: bool, message: str) -> None:
+    if not condition:
+        raise InvalidContractError(message)
+
+
+def points_objective(rules: Rules, side: frozenset[int], name: str, description: str, target: int | None,
+                     total: int) -> Objective:
+    return Objective(name, side, description, points_weight=1, target=target, maximum=total)
+
+
+def tricks_objective(rules: Rules, side: frozenset[int], name: str, description: str, target: int | None) -> Objective:
+    return Objective(name, side, description, trick_weight=1, target=target, maximum=rules.tricks_in_deal)
+
+
+def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
+    known = ", ".join(rules.objective_names())
+    return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
+                                f"(choose from: {known})")
+
+
+def cards_in(mask: int) -> list[int]:
+    return list(bits(mask))

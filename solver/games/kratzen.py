@@ -1,0 +1,150 @@
+"""Kratzen: RULES.md section 3.
+
+Three to six seats, 33 cards (German suits E G H S, ranks A K O U Z 9 8 7, and the Weli S6, a permanent trump second
+only to the trump ace), 4 cards a hand, every player for himself: tricks count, no card points. Players must follow
+suit and beat, else trump and overtrump.
+"""
+
+from __future__ import annotations
+
+from ..cards import build_pack
+from ..deal import Deal
+from ..errors import InvalidContractError
+from ..state import PlayState
+from ..variant import Flag
+from .base import Contract, Game, Objective, Rules, parse_words, require, tricks_objective, unknown_objective
+
+_RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
+          ("9", 0, []), ("8", 0, []), ("7", 0, [])]
+
+PACK = build_pack(
+    "Kratzen",
+    [(s, _RANKS) for s in "EGHS"],
+    sign_letters={"clubs": "E", "spades": "G", "hearts": "H", "diamonds": "S"},
+    suit_aliases={"G": ["L", "B"]},
+    extra=[("S6", "S", "6", 0, 0, ["W", "WELI"])],
+)
+
+WELI = PACK.parse("S6").index
+SUITS = "EGHS"
+
+
+class KratzenRules(Rules):
+    """Rule methods of RULES.md 3.2: follow and beat, else trump and overtrump."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        trump = self.contract.suit
+        self.trump_suit = trump
+        order = "AKOUZ987"
+        ranks = {c.index: len(order) - order.index(c.rank) for c in self.pack if c.index != WELI}
+        # Trump order: A > Weli > K > ... ; give the trump ace 20, the Weli 19, the rest their plain rank + 10.
+        self.trump_rank = {c: r + 10 for c, r in ranks.items() if self.pack[c].suit == trump}
+        self.trump_rank[PACK.parse(trump + "A").index] = 20
+        self.trump_rank[WELI] = 19
+        self.plain_rank = ranks
+        self.trump_mask = sum(1 << c for c in self.trump_rank)
+        self.effective = {c.index: "T" if c.index in self.trump_rank else c.suit for c in self.pack}
+        self.eff_masks = {s: sum(1 << c for c, e in self.effective.items() if e == s) for s in "T" + SUITS}
+        if self.variant["weli_also_bells"] and trump != "S":
+            self.eff_masks["S"] |= 1 << WELI  # the Weli may (and must) follow a bells lead as well
+
+    def power(self, card: int, led_suit: str) -> int:
+        if card in self.trump_rank:
+            return 100 + self.trump_rank[card]
+        return self.plain_rank[card] if self.effective[card] == led_suit else 0
+
+    def winning_position(self, trick: tuple[int, ...]) -> int:
+        led = self.effective[trick[0]]
+        powers = [self.power(c, led) for c in trick]
+        return powers.index(max(powers))
+
+    def legal_cards(self, state: PlayState) -> int:
+        hand = state.hands[state.to_move]
+        if not state.trick:
+            return hand
+        led = self.effective[state.trick[0]]
+        best = self.power(state.trick[self.winning_position(state.trick)], led)
+        follow = hand & self.eff_masks[led]
+        if follow:  # follow, and beat if you can
+            return self._beating(follow, led, best) or follow
+        trumps = hand & self.trump_mask
+        if trumps:  # trump, and overtrump if you can
+            return self._beating(trumps, led, best) or (trumps if self.variant["must_undertrump"] else hand)
+        return hand
+
+    def _beating(self, cards: int, led: str, best: int) -> int:
+        mask = 0
+        while cards:
+            low = cards & -cards
+            card = low.bit_length() - 1
+            if self.power(card, led) > best:
+                mask |= low
+            cards ^= low
+        return mask
+
+    def trick_winner(self, trick: tuple[int, ...]) -> int:
+        return self.winning_position(trick)
+
+    # RULES.md 3.3 ----------------------------------------------------------------------------------------------
+
+    def target(self, seat: int) -> int:
+        """Tricks a seat needs: the attacker 2, everyone else 1; in a Seven-Muss everyone 1."""
+        if seat == self.declarer and self.contract.modifier != "sevenmuss":
+            return 2
+        return 1
+
+    def objective_names(self) -> list[str]:
+        return ["tricks"]
+
+    def objective(self, name: str, seat: int | None = None) -> Objective:
+        if name != "tricks":
+            raise unknown_objective(self, name)
+        if seat is None or not 0 <= seat < self.seats:
+            raise InvalidContractError(f"the Kratzen objective 'tricks' needs a seat from 1 to {self.seats}")
+        return tricks_objective(self, frozenset({seat}), name,
+                                f"tricks seat {seat + 1} can guarantee against everyone", self.target(seat))
+
+
+class Kratzen(Game):
+    name = "Kratzen"
+    aliases = ("kratzen", "kr", "krotzn")
+    pack = PACK
+    seat_counts = (3, 4, 5, 6)
+    hand_size = 4
+    contract_help = "Trump E|G|H|S [Muss|SevenMuss]"
+    flags = {f.name: f for f in [
+        Flag("weli_also_bells", bool, False, "the Weli also counts as a bell for following"),
+        Flag("first_leader", ("attacker", "forehand"), "attacker", "who leads to trick 1"),
+        Flag("must_undertrump", bool, True, "a void player who cannot overtrump must still trump"),
+    ]}
+
+    @classmethod
+    def parse_contract(cls, text: str) -> Contract:
+        words = parse_words(text)
+        if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
+            raise InvalidContractError(f"unknown Kratzen contract {text!r} (expected {cls.contract_help})")
+        index = PACK.lookup(words[1] + "A")
+        require(index is not None, f"contract {text!r}: {words[1]!r} is not a suit (E, G, H or S)")
+        suit = PACK[index].suit  # type: ignore[index]
+        modifier = None
+        if len(words) == 3:
+            modifier = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss"}.get(words[2].lower())
+            require(modifier is not None, f"contract {text!r}: {words[2]!r} is not Muss or SevenMuss")
+        require(len(words) <= 3, f"contract {text!r}: expected {cls.contract_help}")
+        label = f"Trump {suit}" + {None: "", "muss": " Muss", "sevenmuss": " SevenMuss"}[modifier]
+        return Contract(cls.name, "trump", suit=suit, modifier=modifier, text=label)
+
+    @classmethod
+    def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):
+        if leader is None:
+            leader = declarer if variant["first_leader"] == "attacker" else 0
+        return KratzenRules(cls, deal, contract, declarer, variant, leader=leader)
+
+    @classmethod
+    def default_contracts(cls, rng) -> list[str]:
+        return [f"Trump {rng.choice(SUITS)}"]
+
+    @classmethod
+    def contracts(cls, deal: Deal) -> list[tuple[Contract, int]]:
+        return [(cls.parse_contract(f"Trump {s}"), 1) for s in SUITS]

@@ -1,0 +1,235 @@
+"""Schafkopf as the CARDAVIA site plays it: RULES.md section 2.
+
+Four seats, 32 cards (Salisburghesi pack: acorns E, leaves G, hearts H, bells S), 8 tricks, 120 card points.
+Contracts: Rufer (call an ace), Wenz, Solo in a suit, the two Touts, Sie.
+"""
+
+from __future__ import annotations
+
+from ..cards import build_pack
+from ..deal import Deal
+from ..errors import InvalidContractError
+from ..state import PlayState
+from ..variant import Flag
+from .base import Contract, Game, Objective, Rules, parse_words, points_objective, require, tricks_objective, \
+    unknown_objective
+
+_RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
+          ("9", 0, []), ("8", 0, []), ("7", 0, [])]
+
+PACK = build_pack(
+    "Schafkopf",
+    [(s, _RANKS) for s in "EGHS"],
+    sign_letters={"clubs": "E", "spades": "G", "hearts": "H", "diamonds": "S"},
+    suit_aliases={"G": ["L", "B"]},
+)
+
+TOTAL_POINTS = 120
+SUITS = "EGHS"
+PLAIN_ORDER = "AZKOU987"  # plain ranks, highest first; trumps (Obers, Unters) never use it
+
+#: The first flag bit: a trick has been led with a plain card of the called suit (RULES.md 2.3, ``r_led``).
+CALLED_SUIT_LED = 1
+
+
+def trump_order(kind: str, suit: str | None) -> list[str]:
+    """The trumps of a contract, highest first (RULES.md 2.2)."""
+    unters = [s + "U" for s in SUITS]
+    if kind in ("wenz", "wenztout"):
+        return unters
+    obers = [s + "O" for s in SUITS]
+    return obers + unters + [suit + r for r in "AZK987"]
+
+
+class SchafkopfRules(Rules):
+    """Rule methods of RULES.md 2.3, including the called-ace rules of a Rufer."""
+
+    def __init__(self, *args, partner: int | None, runaway_allowed_at_deal: bool, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        kind, pack = self.contract.kind, self.pack
+        trump_suit = self.contract.suit if kind != "rufer" else "H"
+        if kind == "sie":
+            trump_suit = "H"  # Sie is not played; its cards are ranked as a hearts Solo
+        trumps = trump_order("solo" if kind == "sie" else kind, trump_suit)
+        self.trump_rank = {pack.parse(n).index: len(trumps) - i for i, n in enumerate(trumps)}
+        self.trump_mask = sum(1 << c for c in self.trump_rank)
+        # effective suit: 'T' for trump, else the printed suit; plain order within a suit
+        self.effective = {c.index: "T" if c.index in self.trump_rank else c.suit for c in pack}
+        self.eff_masks = {s: sum(1 << c for c, e in self.effective.items() if e == s) for s in "TEGHS"}
+        self.plain_rank = {c.index: len(PLAIN_ORDER) - PLAIN_ORDER.index(c.rank) for c in pack}
+        side = {self.declarer}
+        if partner is not None:
+            side.add(partner)
+        self.declaring_side = frozenset(side)
+        self.partner = partner
+        self.rufer = kind == "rufer"
+        if self.rufer:
+            self.called_suit = self.contract.suit
+            self.called_ace = pack.parse(self.called_suit + "A").index
+            self.called_plain = self.eff_masks[self.called_suit]
+            self.runaway_allowed_at_deal = runaway_allowed_at_deal
+
+    # RULES.md 2.3 ----------------------------------------------------------------------------------------------
+
+    def legal_cards(self, state: PlayState) -> int:
+        seat = state.to_move
+        hand = state.hands[seat]
+        holds_ace = self.rufer and seat == self.partner and hand >> self.called_ace & 1
+        r_led = state.flags & CALLED_SUIT_LED
+        if not state.trick:
+            legal = hand
+            if holds_ace and not r_led:
+                # Rule 3: leading the called suit before it was led: with rA + 3 he may run away, else only rA.
+                if self.variant["runaway_count_at"] == "lead":
+                    may_run = (hand & self.called_plain).bit_count() >= 4
+                else:
+                    may_run = self.runaway_allowed_at_deal
+                if not may_run:
+                    legal &= ~(self.called_plain & ~(1 << self.called_ace))
+            return legal
+        led_suit = self.effective[state.trick[0]]
+        legal = hand & self.eff_masks[led_suit] or hand
+        if holds_ace and not r_led:
+            if led_suit == self.called_suit:
+                return 1 << self.called_ace  # Rule 1: the called ace must be played to the first called-suit trick
+            if hand.bit_count() > 1:
+                legal &= ~(1 << self.called_ace)  # Rule 2: no discarding the called ace before the suit was led
+        return legal
+
+    def power(self, card: int, led_suit: str) -> int:
+        """0 = cannot win; a trump always outranks a card of the led suit."""
+        if card in self.trump_rank:
+            return 100 + self.trump_rank[card]
+        return self.plain_rank[card] if self.effective[card] == led_suit else 0
+
+    def trick_winner(self, trick: tuple[int, ...]) -> int:
+        led_suit = self.effective[trick[0]]
+        powers = [self.power(c, led_suit) for c in trick]
+        return powers.index(max(powers))
+
+    def next_flags(self, flags: int, trick: tuple[int, ...]) -> int:
+        if self.rufer and self.effective[trick[0]] == self.called_suit:
+            flags |= CALLED_SUIT_LED
+        return flags
+
+    # RULES.md 2.4 ----------------------------------------------------------------------------------------------
+
+    def objective_names(self) -> list[str]:
+        names = ["points", "game", "schneider", "schneider_against", "schwarz", "schwarz_against"]
+        if self.contract.kind in ("wenztout", "solotout"):
+            names.append("tout")
+        return names
+
+    def objective(self, name: str, seat: int | None = None) -> Objective:
+        d, o = self.declaring_side, self.defending_side
+        if name == "points":
+            return points_objective(self, d, name, "card points the declaring side can force", None, TOTAL_POINTS)
+        if name == "game":
+            return points_objective(self, d, name, "the declaring side reaches 61", 61, TOTAL_POINTS)
+        if name == "schneider":
+            return points_objective(self, d, name, "the declaring side reaches 91 (Schneider)", 91, TOTAL_POINTS)
+        if name == "schneider_against":
+            return points_objective(self, o, name, "the declarers are held to 30 or less", 90, TOTAL_POINTS)
+        if name == "schwarz":
+            return tricks_objective(self, d, name, "the declaring side takes every trick (Schwarz)",
+                                    self.tricks_in_deal)
+        if name == "schwarz_against":
+            return tricks_objective(self, o, name, "the defenders take every trick", self.tricks_in_deal)
+        if name == "tout" and self.contract.kind in ("wenztout", "solotout"):
+            return tricks_objective(self, d, name, "the declarer takes every trick (Tout)", self.tricks_in_deal)
+        raise unknown_objective(self, name)
+
+
+class Schafkopf(Game):
+    name = "Schafkopf"
+    aliases = ("schafkopf", "sk", "schafkopfen", "cardavia")
+    pack = PACK
+    seat_counts = (4,)
+    hand_size = 8
+    contract_help = "Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie"
+    flags = {f.name: f for f in [
+        Flag("solo_requires_plain_trump_card", bool, True, "a Solo declarer must hold a plain card of the trump suit"),
+        Flag("runaway_count_at", ("lead", "deal"), "lead", "when the called-suit cards are counted for running away"),
+        Flag("laufende_mode", ("standard", "only_if_holder_wins"), "standard", "when Laufende raise the value"),
+    ]}
+
+    @classmethod
+    def parse_contract(cls, text: str) -> Contract:
+        words = parse_words(text)
+        if not words:
+            raise InvalidContractError(f"empty contract (expected {cls.contract_help})")
+        kind = words[0].lower()
+        suit = None
+        if len(words) == 2:
+            suit = PACK.lookup(words[1] + "A")
+            suit = PACK[suit].suit if suit is not None else None
+            if suit is None:
+                raise InvalidContractError(f"contract {text!r}: {words[1]!r} is not a suit (E, G, H or S)")
+        if kind in ("rufer", "ruf", "sauspiel", "call"):
+            require(suit is not None, f"contract {text!r}: name the called ace's suit (Rufer E, G or S)")
+            require(suit != "H", "hearts cannot be called in a Rufer")
+            return Contract(cls.name, "rufer", suit=suit, text=f"Rufer {suit}")
+        if kind in ("solo", "solotout"):
+            require(suit is not None, f"contract {text!r}: name the trump suit (E, G, H or S)")
+            name = "Solo" if kind == "solo" else "SoloTout"
+            return Contract(cls.name, kind, suit=suit, text=f"{name} {suit}")
+        if kind in ("wenz", "wenztout", "sie") and suit is None:
+            return Contract(cls.name, kind, text={"wenz": "Wenz", "wenztout": "WenzTout", "sie": "Sie"}[kind])
+        if kind == "wenz" and len(words) == 2 and words[1].lower() == "tout":
+            return Contract(cls.name, "wenztout", text="WenzTout")
+        raise InvalidContractError(f"unknown Schafkopf contract {text!r} (expected {cls.contract_help})")
+
+    @classmethod
+    def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):
+        whole = cls.is_whole(deal)
+        hand = deal.hands[declarer]
+        partner = None
+        runaway_at_deal = False
+        flags = 0
+        if contract.kind == "rufer":
+            ace = PACK.parse(contract.suit + "A").index
+            plain = sum(1 << c.index for c in PACK if c.suit == contract.suit and c.rank not in "OU")
+            if whole:
+                require(not hand >> ace & 1, f"the caller (seat {declarer + 1}) holds the called ace {PACK[ace].name}")
+                require(bool(hand & plain & ~(1 << ace)),
+                        f"the caller (seat {declarer + 1}) holds no plain {contract.suit} card: that ace cannot be called")
+            partner = deal.holder(ace)
+            if state_tags.get("partner") is not None:
+                named = int(state_tags["partner"]) - 1  # type: ignore[arg-type]
+                require(partner is None or partner == named,
+                        f"the partner is the holder of {PACK[ace].name}, seat {partner and partner + 1}")
+                partner = named
+            if partner is None:
+                raise InvalidContractError(
+                    f"the called ace {PACK[ace].name} is in no hand: name the partner with [Partner \"N\"]")
+            require(partner != declarer, f"the caller holds the called ace {PACK[ace].name}")
+            runaway_at_deal = (deal.hands[partner] & plain).bit_count() >= 4
+            if state_tags.get("called_suit_led"):
+                flags |= CALLED_SUIT_LED
+        if contract.kind in ("solo", "solotout") and whole and variant["solo_requires_plain_trump_card"]:
+            plain_trump = sum(1 << c.index for c in PACK if c.suit == contract.suit and c.rank not in "OU")
+            require(bool(hand & plain_trump),
+                    f"a Solo declarer must hold a plain {contract.suit} card; seat {declarer + 1} holds none")
+        if contract.kind == "sie" and whole:
+            ou = sum(1 << c.index for c in PACK if c.rank in "OU")
+            require(hand & ou == ou, f"Sie needs all four Obers and Unters; seat {declarer + 1} lacks some")
+        return SchafkopfRules(cls, deal, contract, declarer, variant, leader=0 if leader is None else leader,
+                              flags=flags, partner=partner, runaway_allowed_at_deal=runaway_at_deal)
+
+    @classmethod
+    def default_contracts(cls, rng) -> list[str]:
+        return ["Rufer E", "Rufer G", "Rufer S"]
+
+    @classmethod
+    def contracts(cls, deal: Deal) -> list[tuple[Contract, int]]:
+        result = []
+        for seat in range(1, 5):
+            for text in ["Rufer E", "Rufer G", "Rufer S", "Wenz", "Solo E", "Solo G", "Solo H", "Solo S",
+                         "WenzTout", "SoloTout E", "SoloTout G", "SoloTout H", "SoloTout S", "Sie"]:
+                contract = cls.parse_contract(text)
+                try:
+                    cls.rules(deal, contract, declarer=seat)
+                except InvalidContractError:
+                    continue
+                result.append((contract, seat))
+        return result

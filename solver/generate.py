@@ -1,0 +1,47 @@
+"""Seeded random deals, written as records.
+
+Board ``k`` of seed ``s`` is drawn from its own generator, seeded with the text ``"stich:s:k"``, so a board can be
+regenerated alone and does not change when more boards are asked for. A deal on which the requested contract cannot
+be bid (RULES.md bid checks) is redrawn from the same generator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+from .errors import InvalidContractError, StichError
+from .formats.tbn import Record, Tag
+from .games import get_game
+from .games.base import Game
+
+MAX_REDEALS = 10_000
+
+
+def random_record(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
+                  declarer: int = 1, seats: int | None = None) -> Record:
+    """Board ``board`` of seed ``seed``: a whole deal on which ``contract`` can be bid by ``declarer``."""
+    game = get_game(game)
+    rng = random.Random(f"stich:{seed}:{board}")
+    if contract is not None:
+        game.parse_contract(contract)  # a bad contract name fails at once, not after MAX_REDEALS tries
+    for _ in range(MAX_REDEALS):
+        deal = game.deal_random(rng, seats)
+        for text in [contract] if contract else game.default_contracts(rng):
+            try:
+                rules = game.rules(deal, text, declarer=declarer)
+            except InvalidContractError:
+                continue
+            tags = [Tag("Game", game.name), Tag("Board", str(board)), Tag("Seed", str(seed))]
+            if len(game.seat_counts) > 1:
+                tags.append(Tag("Seats", str(deal.seats)))
+            tags += [Tag("Deal", deal.text()), Tag("Contract", str(rules.contract)), Tag("Declarer", str(declarer))]
+            return Record(tags)
+    raise StichError(f"no deal in {MAX_REDEALS} tries lets seat {declarer} bid {contract} in {game.name}")
+
+
+def random_records(game: str | type[Game], seed: int, count: int, *, contract: str | None = None,
+                   declarer: int = 1, seats: int | None = None, first_board: int = 1) -> Iterator[Record]:
+    """``count`` boards of seed ``seed``, numbered from ``first_board``."""
+    for board in range(first_board, first_board + count):
+        yield random_record(game, seed, board, contract=contract, declarer=declarer, seats=seats)

@@ -1,0 +1,261 @@
+"""Positions: a deal under a contract, with the cards already played.
+
+A :class:`Position` is what every solver call starts from: the game, its :class:`~solver.games.base.Rules` and the
+:class:`~solver.state.PlayState` reached after the record's Play section. It is built either from a ``.tbn`` record
+(:func:`position_from_record`, every error pointing at file, line and column) or from Python values
+(:func:`make_position`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from .announcements import pagat_announcer, parse_announcements
+from .deal import MAX_SEATS, MIN_SEATS, Deal
+from .errors import IllegalPlayError, ParseError, StichError
+from .formats.tbn import Record, Tag, Token
+from .games import get_game
+from .games.base import Game, Objective, Rules
+from .state import PlayState
+from .variant import Variant
+
+
+@dataclass
+class Position:
+    """A position to solve: the rules of the deal, the state after the cards played, and where it came from."""
+
+    game: type[Game]
+    rules: Rules
+    state: PlayState
+    played: tuple[int, ...] = ()
+    record: Record | None = field(default=None, repr=False)
+
+    @property
+    def pack(self):
+        return self.rules.pack
+
+    def objective(self, name: str, seat: int | None = None) -> Objective:
+        """An objective of this position's rules by name; ``seat`` (1-based) for Kratzen's per-seat question."""
+        return self.rules.objective(name, None if seat is None else seat - 1)
+
+    @property
+    def label(self) -> str:
+        if self.record is not None:
+            board = self.record.get("Board")
+            if board:
+                return f"board {board}"
+            return f"{self.record.source}:{self.record.line}"
+        return "position"
+
+
+def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: int = 1,
+                  variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str] | str = (),
+                  leader: int | None = None, **state_tags: object) -> Position:
+    """A position from Python values: ``deal`` as text (``"1: TS T21 ... / ..."``), a list of hands, or a Deal;
+    ``play`` as card tokens in playing order from the first trick. Raises a StichError naming what is wrong."""
+    game = get_game(game)
+    if isinstance(deal, str):
+        deal = game.parse_deal(deal)
+    elif not isinstance(deal, Deal):
+        deal = Deal.from_lists(game.pack, list(deal))
+    rules = game.rules(deal, contract, declarer=declarer, variant=variant, leader=leader, **state_tags)
+    state = rules.start()
+    tokens = play.split() if isinstance(play, str) else list(play)
+    played = []
+    for number, token in enumerate(tokens, 1):
+        card = game.pack.parse(token).index
+        try:
+            state = state.play(card)
+        except IllegalPlayError as error:
+            raise IllegalPlayError(f"card {number} of the play ({token}): {error}") from None
+        played.append(card)
+    return Position(game, rules, state, tuple(played))
+
+
+# --- records ------------------------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\s/]+|/")
+
+
+def _error(record: Record, message: str, line: int, column: int, token: str | None = None,
+           expected: str | None = None) -> ParseError:
+    return ParseError(message, source=record.source, line=line, column=column, token=token, expected=expected)
+
+
+def _tag_error(record: Record, tag: Tag, message: str, expected: str | None = None) -> ParseError:
+    return _error(record, message, tag.value_line, tag.value_column, tag.value, expected)
+
+
+def _value_words(tag: Tag) -> list[tuple[str, int]]:
+    """The words of a tag value with their columns ('/' is a word of its own)."""
+    return [(m.group(0), tag.position(m.start())[1]) for m in _WORD.finditer(tag.value)]
+
+
+def _required(record: Record, name: str) -> Tag:
+    tag = record.tag(name)
+    if tag is None:
+        raise _error(record, f"the record has no [{name}] tag", record.line, 1, None, f"a [{name} \"...\"] tag")
+    return tag
+
+
+def _seat_number(record: Record, tag: Tag, seats: int) -> int:
+    text = tag.value.strip()
+    if not text.isdigit() or not 1 <= int(text) <= seats:
+        raise _tag_error(record, tag, f"[{tag.name}] is not a seat", f"a seat number from 1 to {seats}")
+    return int(text)
+
+
+def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
+    """The Deal tag, with every error pointing at the card or separator that causes it."""
+    words = _value_words(tag)
+    first = 1
+    if words and re.fullmatch(r"[0-9]+:", words[0][0]):
+        first = int(words[0][0][:-1])
+        words = words[1:]
+    elif len(words) >= 2 and words[0][0].isdigit() and words[1][0].startswith(":"):
+        first = int(words[0][0])
+        rest = words[1][0][1:]
+        words = ([(rest, words[1][1] + 1)] if rest else []) + words[2:]
+    hands: list[list[tuple[str, int]]] = [[]]
+    for word, column in words:
+        if word == "/":
+            hands.append([])
+        else:
+            hands[-1].append((word, column))
+    if not MIN_SEATS <= len(hands) <= MAX_SEATS or len(hands) not in game.seat_counts:
+        counts = " or ".join(str(n) for n in game.seat_counts)
+        raise _tag_error(record, tag, f"{game.name} deals have {counts} hands separated by '/', found {len(hands)}",
+                         f"{counts} hands")
+    if not 1 <= first <= len(hands):
+        raise _tag_error(record, tag, f"the first hand's seat {first} is not a seat", f"1..{len(hands)}")
+    masks = [0] * len(hands)
+    seen: dict[int, int] = {}
+    for offset, hand in enumerate(hands):
+        seat = (first - 1 + offset) % len(hands)
+        for word, column in hand:
+            index = game.pack.lookup(word)
+            if index is None:
+                raise _error(record, f"seat {seat + 1}: not a card of the {game.name} pack", tag.value_line, column,
+                             word, f"a {game.name} card")
+            if index in seen:
+                raise _error(record, f"duplicate card {game.pack[index].name} (also in seat {seen[index] + 1})",
+                             tag.value_line, column, word, "each card once")
+            seen[index] = seat
+            masks[seat] |= 1 << index
+    sizes = [m.bit_count() for m in masks]
+    if len(set(sizes)) != 1 or sizes[0] == 0:
+        listing = ", ".join(f"seat {s + 1} has {n}" for s, n in enumerate(sizes))
+        raise _tag_error(record, tag, f"hands of unequal length: {listing}", "hands of equal length")
+    if sizes[0] > game.hand_size:
+        raise _tag_error(record, tag, f"{game.name} hands hold at most {game.hand_size} cards",
+                         f"at most {game.hand_size} cards a hand")
+    return Deal(game.pack, tuple(masks))
+
+
+def position_from_record(record: Record, *, variant: Mapping[str, object] | None = None) -> Position:
+    """The position after the record's Play section (or the ending it gives).
+
+    ``variant`` overrides the record's ``[Variant]`` tag flag by flag. Every error is a ParseError with the file,
+    line, column, offending token and what was expected.
+    """
+    game_tag = _required(record, "Game")
+    try:
+        game = get_game(game_tag.value)
+    except StichError as error:
+        raise _tag_error(record, game_tag, str(error), "Zwanzigerrufen, Schafkopf or Kratzen") from None
+    deal_tag = _required(record, "Deal")
+    deal = _read_deal(record, game, deal_tag)
+    seats_tag = record.tag("Seats")
+    if seats_tag is not None and seats_tag.value.strip() != str(deal.seats):
+        raise _tag_error(record, seats_tag, f"[Seats] disagrees with the deal's {deal.seats} hands",
+                         str(deal.seats))
+
+    def tag_value(name: str, parse, expected: str):
+        tag = record.tag(name)
+        if tag is None:
+            return None
+        try:
+            return parse(tag)
+        except StichError as error:
+            if isinstance(error, ParseError):
+                raise
+            raise _tag_error(record, tag, str(error), expected) from None
+
+    contract_tag = _required(record, "Contract")
+    contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)
+    declarer = tag_value("Declarer", lambda t: _seat_number(record, t, deal.seats), "a seat") or 1
+    leader = tag_value("Leader", lambda t: _seat_number(record, t, deal.seats), "a seat")
+    if leader is not None and game.is_whole(deal):
+        leader_tag = record.tag("Leader")
+        raise _tag_error(record, leader_tag, "[Leader] is for endings; a whole deal is led as the rules say",  # type: ignore[arg-type]
+                         "no [Leader] tag on a whole deal")
+    flags: dict[str, object] = dict(tag_value("Variant", lambda t: Variant.parse_pairs(t.value),
+                                              "name=value pairs") or {})
+    flags.update(variant or {})
+    variant_tag = record.tag("Variant") or contract_tag
+    try:
+        chosen = game.variant(flags)
+    except StichError as error:
+        raise _tag_error(record, variant_tag, str(error), "flags of RULES.md") from None
+    state_tags: dict[str, object] = {}
+    partner = tag_value("Partner", lambda t: _seat_number(record, t, deal.seats), "a seat")
+    if partner is not None:
+        state_tags["partner"] = partner
+    called_led = record.tag("CalledSuitLed")
+    if called_led is not None:
+        value = called_led.value.strip().lower()
+        if value not in ("yes", "no", "true", "false"):
+            raise _tag_error(record, called_led, "[CalledSuitLed] is yes or no", "yes or no")
+        state_tags["called_suit_led"] = value in ("yes", "true")
+    announcements = tag_value("Announcements", lambda t: parse_announcements(t.value, deal.seats),
+                              "seat: announcement; ...")
+    if announcements:
+        state_tags["pagat_announcer"] = pagat_announcer(announcements)
+    try:
+        rules = game.rules(deal, contract, declarer=declarer, variant=chosen, leader=leader, **state_tags)
+    except StichError as error:
+        raise _tag_error(record, contract_tag, str(error), game.contract_help) from None
+    state, played = _replay(record, rules)
+    return Position(game, rules, state, played, record)
+
+
+def _replay(record: Record, rules: Rules) -> tuple[PlayState, tuple[int, ...]]:
+    """Play the record's Play section, checking every card against the hands and the rules."""
+    state = rules.start()
+    play = record.play
+    if play is None:
+        return state, ()
+    leader = play.leader
+    if not leader.text.strip().isdigit() or not 1 <= int(leader.text) <= rules.seats:
+        raise _error(record, "[Play] does not name a seat", leader.line, leader.column, leader.text,
+                     f"a seat number from 1 to {rules.seats}")
+    if int(leader.text) - 1 != state.leader:
+        raise _error(record, f"the first trick is led by seat {state.leader + 1} under these rules",
+                     leader.line, leader.column, leader.text, str(state.leader + 1))
+    played = []
+    for number, line in enumerate(play.tricks):
+        if len(line) > rules.seats or (len(line) < rules.seats and number < len(play.tricks) - 1):
+            token = line[-1] if line else leader
+            raise _error(record, f"a trick has {rules.seats} cards; this line has {len(line)}", token.line,
+                         token.column, token.text, f"{rules.seats} cards (only the last line may be shorter)")
+        for token in line:
+            index = rules.pack.lookup(token.text)
+            if index is None:
+                raise _error(record, f"not a card of the {rules.game.name} pack", token.line, token.column,
+                             token.text, f"a {rules.game.name} card")
+            if state.is_over:
+                raise _error(record, "the deal is over", token.line, token.column, token.text, "no more cards")
+            seat = state.to_move
+            if not state.hands[seat] >> index & 1:
+                raise _error(record, f"seat {seat + 1} does not hold this card", token.line, token.column,
+                             token.text, f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
+            legal = state.legal_cards()
+            if not legal >> index & 1:
+                raise _error(record, f"seat {seat + 1} may not play this card here", token.line, token.column,
+                             token.text, f"one of {' '.join(rules.pack.names(legal))}")
+            state = state.advance(index)
+            played.append(index)
+    return state, tuple(played)
+

@@ -1,0 +1,1 @@
+"""Searches over play states: the pure-Python reference solver and perft."""

@@ -1,0 +1,60 @@
+"""Result types shared by the reference solver and the compiled engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cards import Pack
+from ..games.base import Objective
+
+
+@dataclass(frozen=True)
+class CardValue:
+    """The value of the rest of the deal (for the maximising side) if this card is played now."""
+
+    card: int
+    value: int
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer to one objective from one position.
+
+    ``achieved`` is the reward already earned by completed tricks, ``future`` the double-dummy value of the rest,
+    ``total`` their sum. For a yes/no objective ``success`` says whether the maximising side can force the target.
+    """
+
+    objective: Objective
+    achieved: int
+    future: int
+    card_values: tuple[CardValue, ...] = ()
+    line: tuple[int, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    to_move: int = 0
+    pack: Pack | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def total(self) -> int:
+        return self.achieved + self.future
+
+    @property
+    def success(self) -> bool | None:
+        target = self.objective.target
+        return None if target is None else self.total >= target
+
+    def card_success(self, value: int) -> bool | None:
+        target = self.objective.target
+        return None if target is None else self.achieved + value >= target
+
+    def best_cards(self) -> list[int]:
+        """The cards that keep the value (all of them when card values were not asked for)."""
+        return [cv.card for cv in self.card_values if cv.value == self.future]
+
+    def card_names(self) -> dict[str, int]:
+        assert self.pack is not None
+        return {self.pack[cv.card].name: cv.value for cv in self.card_values}
+
+    def line_names(self) -> list[str]:
+        assert self.pack is not None
+        return [self.pack[c].name for c in self.line]

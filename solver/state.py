@@ -1,0 +1,121 @@
+"""The dynamic play state: whose turn, what is on the table, who has won what.
+
+:class:`PlayState` is game-agnostic (OpenSpiel's split): everything static about the game, contract, deal and flags
+lives in the :class:`~solver.games.base.Rules` it points to, and every rule question (which cards are legal, who
+wins a trick, what a trick changes in the rule history) is asked of those rules. States are immutable; ``play``
+returns a new state, so a search can keep any state it has seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import bits
+from .errors import IllegalPlayError
+
+if TYPE_CHECKING:
+    from .games.base import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: who led it, the cards in playing order, and the seat that won it (seats 0-based)."""
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+    def seat_of(self, position: int, seats: int) -> int:
+        return (self.leader + position) % seats
+
+
+@dataclass(frozen=True, slots=True)
+class PlayState:
+    """One position of the play. Seats are 0-based here; the text layer shows them 1-based."""
+
+    rules: "Rules"
+    hands: tuple[int, ...]
+    leader: int
+    trick: tuple[int, ...] = ()
+    flags: int = 0
+    points: tuple[int, ...] = ()
+    tricks: tuple[int, ...] = ()
+    history: tuple[Trick, ...] = ()
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % len(self.hands)
+
+    @property
+    def is_over(self) -> bool:
+        return not self.trick and not any(self.hands)
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still in the hands (the trick on the table not counted)."""
+        mask = 0
+        for hand in self.hands:
+            mask |= hand
+        return mask
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be completed, the one in progress included."""
+        return self.hands[self.to_move].bit_count() if not self.is_over else 0
+
+    def key(self) -> tuple:
+        """Everything the rest of the play depends on (not what was already won)."""
+        return (self.hands, self.leader, self.trick, self.flags)
+
+    def legal_cards(self) -> int:
+        """The mask of cards the player to move may play."""
+        if self.is_over:
+            return 0
+        return self.rules.legal_cards(self)
+
+    def play(self, card: int) -> "PlayState":
+        """The state after the player to move plays ``card`` (an index); IllegalPlayError if the rules forbid it."""
+        seat = self.to_move
+        if self.is_over:
+            raise IllegalPlayError("the deal is over: no card can be played")
+        if not self.hands[seat] >> card & 1:
+            name = self.rules.pack[card].name if 0 <= card < len(self.rules.pack) else str(card)
+            raise IllegalPlayError(f"seat {seat + 1} does not hold {name}")
+        if not self.legal_cards() >> card & 1:
+            legal = " ".join(self.rules.pack.names(self.legal_cards()))
+            raise IllegalPlayError(
+                f"seat {seat + 1} may not play {self.rules.pack[card].name} here (legal: {legal})")
+        return self.advance(card)
+
+    def advance(self, card: int) -> "PlayState":
+        """``play`` without the checks, for searches that only play legal cards."""
+        seat = self.to_move
+        hands = list(self.hands)
+        hands[seat] &= ~(1 << card)
+        trick = self.trick + (card,)
+        if len(trick) < len(hands):
+            return PlayState(self.rules, tuple(hands), self.leader, trick, self.flags,
+                             self.points, self.tricks, self.history)
+        rules = self.rules
+        winner = (self.leader + rules.trick_winner(trick)) % len(hands)
+        points = list(self.points)
+        tricks = list(self.tricks)
+        points[winner] += sum(rules.points[c] for c in trick)
+        tricks[winner] += 1
+        done = Trick(self.leader, trick, winner)
+        return PlayState(rules, tuple(hands), winner, (), rules.next_flags(self.flags, trick),
+                         tuple(points), tuple(tricks), self.history + (done,))
+
+    def legal_list(self) -> list[int]:
+        return list(bits(self.legal_cards()))
+
+    def side_points(self, side: frozenset[int]) -> int:
+        return sum(self.points[s] for s in side)
+
+    def side_tricks(self, side: frozenset[int]) -> int:
+        return sum(self.tricks[s] for s in side)

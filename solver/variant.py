@@ -1,0 +1,124 @@
+"""Variant flags: the named readings of RULES.md that a user can switch.
+
+A game declares its flags as class-level metadata (:class:`Flag`); a :class:`Variant` is an immutable mapping from
+every flag of the game to its value, defaults filled in. Values are parsed from text the same way whether they come
+from a ``[Variant "..."]`` tag, ``--variant name=value`` on the command line, or a keyword of the API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Mapping
+
+from .errors import VariantError
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One variant flag: its name, the values it takes (a tuple of words, ``bool`` or ``int``) and its default."""
+
+    name: str
+    kind: object  # tuple[str, ...] | type[bool] | type[int]
+    default: object
+    doc: str = ""
+    minimum: int = 0
+    maximum: int = 99
+
+    def parse(self, value: object) -> object:
+        """The flag's value from text (or an already typed value); VariantError if it is not one the flag takes."""
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in _TRUE:
+                return True
+            if text in _FALSE:
+                return False
+            raise VariantError(f"variant flag {self.name} takes true or false, not {value!r}")
+        if self.kind is int:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                raise VariantError(f"variant flag {self.name} takes a whole number, not {value!r}") from None
+            if not self.minimum <= number <= self.maximum:
+                raise VariantError(
+                    f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, not {number}")
+            return number
+        text = str(value).strip().lower()
+        if text not in self.kind:  # type: ignore[operator]
+            choices = " | ".join(self.kind)  # type: ignore[arg-type]
+            raise VariantError(f"variant flag {self.name} takes {choices}, not {value!r}")
+        return text
+
+    def describe(self) -> str:
+        if self.kind is bool:
+            return "true | false"
+        if self.kind is int:
+            return f"{self.minimum}..{self.maximum}"
+        return " | ".join(self.kind)  # type: ignore[arg-type]
+
+
+class Variant(Mapping[str, object]):
+    """Every flag of one game with its value; immutable and hashable."""
+
+    __slots__ = ("_flags", "_values")
+
+    def __init__(self, flags: Mapping[str, Flag], values: Mapping[str, object] | None = None) -> None:
+        chosen: dict[str, object] = {name: flag.default for name, flag in flags.items()}
+        for name, value in (values or {}).items():
+            key = name.strip().lower()
+            if key not in flags:
+                known = ", ".join(sorted(flags)) or "none"
+                raise VariantError(f"unknown variant flag {name!r} (this game's flags: {known})")
+            chosen[key] = flags[key].parse(value)
+        self._flags = dict(flags)
+        self._values = chosen
+
+    @staticmethod
+    def parse_pairs(text: str | Iterable[str]) -> dict[str, str]:
+        """``"a=b, c=d"`` (or a list of ``"a=b"``) as a dict; VariantError on a pair without ``=``."""
+        items = text.split(",") if isinstance(text, str) else list(text)
+        pairs: dict[str, str] = {}
+        for item in items:
+            item = item.strip()
+            if not item:
+                continue
+            if "=" not in item:
+                raise VariantError(f"variant {item!r} is not of the form name=value")
+            name, value = item.split("=", 1)
+            pairs[name.strip().lower()] = value.strip()
+        return pairs
+
+    def replace(self, **values: object) -> "Variant":
+        merged = dict(self._values)
+        merged.update(values)
+        return Variant(self._flags, merged)
+
+    def changed(self) -> dict[str, object]:
+        """The flags whose value is not the default."""
+        return {k: v for k, v in self._values.items() if v != self._flags[k].default}
+
+    def text(self) -> str:
+        """The non-default flags as a ``[Variant]`` tag value."""
+        return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in self.changed().items())
+
+    def __getitem__(self, name: str) -> object:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted((k, str(v)) for k, v in self._values.items())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Variant) and self._values == other._values
+
+    def __repr__(self) -> str:
+        return f"Variant({self.text() or 'defaults'})"

@@ -1,0 +1,527 @@
+"""Tests of the tbn syntax layer: reading, writing, positions, errors, limits and streaming."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from solver.errors import ParseError
+from solver.formats.tbn import (
+    MAX_BRACE_COMMENT_LENGTH,
+    MAX_LINE_LENGTH,
+    MAX_PLAY_LINES,
+    MAX_TAGS,
+    Comment,
+    PlaySection,
+    Record,
+    Tag,
+    Token,
+    format_record,
+    iter_records,
+    parse_records,
+    read_records,
+    write_records,
+)
+
+SAMPLE = r"""% A file with two records.
+; Both comment styles.
+[Game "Zwanzigerrufen"]
+[Event "Club \"Zum Stich\", table 3 \\ back room"]
+[Board "7"] [Site "Wien"] {two tags on one line}
+[Deal "1: TS T21 T20 T12 / T19 SJ / T9 T10 / T7 SK"]
+[MyOwnTag "kept as it is"]
+[Play "1"]
+% trick one
+T9 {a remark} T19 T10 T7 ; the lead
+SJ SG {a remark
+over two lines} T5 SK
+*
+; after the play
+
+% the second record: a trick in progress
+[Game "Schafkopf"]
+[Deal "EO GO / HO SO"]
+[Play "2"]
+EO GO
+HO
+"""
+
+
+def summary(record: Record) -> dict:
+    """What must survive a round trip: tags in order, play tokens, leader, termination and comments with places."""
+    play = record.play
+    return {
+        "tags": [(tag.name, tag.value) for tag in record.tags],
+        "leader": None if play is None else play.leader.text,
+        "tricks": None if play is None else [[card.text for card in line] for line in play.tricks],
+        "terminated": None if play is None else play.terminated,
+        "comments": [(c.text, c.after_tags, c.play_line, c.play_token) for c in record.comments],
+    }
+
+
+def error_of(text: str, name: str = "game.tbn") -> ParseError:
+    with pytest.raises(ParseError) as info:
+        parse_records(text, name=name)
+    return info.value
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Reading
+
+
+def test_sample_is_read_with_tags_play_and_comments():
+    first, second = parse_records(SAMPLE, name="sample.tbn")
+    assert first.source == "sample.tbn"
+    assert first.line == 3
+    assert [tag.name for tag in first.tags] == ["Game", "Event", "Board", "Site", "Deal", "MyOwnTag", "Play"]
+    assert first.get("event") == 'Club "Zum Stich", table 3 \\ back room'
+    assert first.get("SITE") == "Wien"
+    assert first.play is not None
+    assert first.play.leader == Token("1", 8, 8)
+    assert [[c.text for c in line] for line in first.play.tricks] == [
+        ["T9", "T19", "T10", "T7"],
+        ["SJ", "SG", "T5", "SK"],  # the two-line remark does not split the trick
+    ]
+    assert first.play.tricks[0][1] == Token("T19", 10, 15)
+    assert first.play.tricks[1][2] == Token("T5", 12, 17)
+    assert first.play.terminated is True
+    assert [c.text for c in first.comments] == [
+        "% A file with two records.",
+        "; Both comment styles.",
+        "{two tags on one line}",
+        "% trick one",
+        "{a remark}",
+        "; the lead",
+        "{a remark\nover two lines}",
+        "; after the play",
+    ]
+    assert summary(second)["tricks"] == [["EO", "GO"], ["HO"]]
+    assert second.play is not None and second.play.terminated is False
+    assert second.comments[0].text == "% the second record: a trick in progress"
+    assert second.line == 17
+
+
+def test_comment_places():
+    first = parse_records(SAMPLE)[0]
+    places = {c.text: (c.line, c.column, c.after_tags, c.play_line, c.play_token) for c in first.comments}
+    assert places["{two tags on one line}"] == (5, 27, 4, None, 0)
+    assert places["% trick one"] == (9, 1, 7, 0, 0)
+    assert places["{a remark}"] == (10, 4, 7, 0, 1)
+    assert places["; the lead"] == (10, 26, 7, 0, 4)
+    assert places["{a remark\nover two lines}"] == (11, 7, 7, 1, 2)
+    assert places["; after the play"] == (14, 1, 7, None, 0)
+
+
+def test_round_trip_keeps_tags_tokens_and_comments():
+    records = parse_records(SAMPLE)
+    out = io.StringIO()
+    write_records(records, out)
+    again = parse_records(out.getvalue())
+    assert [summary(r) for r in again] == [summary(r) for r in records]
+    # Writing is stable: the second writing is the same text.
+    out2 = io.StringIO()
+    write_records(again, out2)
+    assert out2.getvalue() == out.getvalue()
+
+
+def test_format_record_text():
+    text = '[Game "Kratzen"]\n[Result "a \\"b\\" c"]\n[Play "3"]\nEA {x} E7 ; y\n*\n'
+    (record,) = parse_records(text)
+    assert format_record(record) == text
+
+
+def test_records_separated_by_one_blank_line_on_writing(tmp_path):
+    records = parse_records('[A "1"]\n\n\n\n[B "2"]\n')
+    path = tmp_path / "out.tbn"
+    write_records(records, path)
+    assert path.read_text(encoding="utf-8") == '[A "1"]\n\n[B "2"]\n'
+    assert [summary(r) for r in read_records(path)] == [summary(r) for r in records]
+
+
+def test_play_section_ended_by_a_tag_and_tags_after_star():
+    text = '[Game "x"]\n[Play "1"]\nT1 T2\n[Result "3"]\n\n[Game "y"]\n[Play "2"]\nT3\n*\n[Result "4"]\n'
+    open_play, closed = parse_records(text)
+    assert open_play.play is not None and open_play.play.terminated is False
+    assert summary(open_play)["tricks"] == [["T1", "T2"]]
+    assert open_play.get("Result") == "3"
+    assert closed.play is not None and closed.play.terminated is True
+    assert closed.get("Result") == "4"
+    again = parse_records("\n".join(format_record(r) for r in (open_play, closed)))
+    assert [summary(r) for r in again] == [summary(open_play), summary(closed)]
+
+
+def test_star_may_close_the_last_card_line():
+    (record,) = parse_records('[Play "4"]\nT1 T2 *\n')
+    assert record.play is not None
+    assert summary(record)["tricks"] == [["T1", "T2"]]
+    assert record.play.terminated is True
+
+
+def test_play_tag_with_no_cards():
+    (record,) = parse_records('[Game "x"]\n[Play " 2 "]\n')
+    assert record.play == PlaySection(Token("2", 2, 9), [], False)
+
+
+def test_comment_block_before_a_record_belongs_to_it():
+    (record,) = parse_records("% about board 2\n\n{and more}\n\n[Board \"2\"]\n")
+    assert [(c.text, c.after_tags) for c in record.comments] == [("% about board 2", 0), ("{and more}", 0)]
+
+
+def test_comments_after_the_last_record_are_kept():
+    records = parse_records('[A "1"]\n\n% the end\n')
+    assert [c.text for c in records[0].comments] == ["% the end"]
+    text = format_record(records[0])
+    assert text == '[A "1"]\n% the end\n'
+    # ... also behind an open Play section, where they read back as part of it.
+    (record,) = parse_records('[Play "1"]\nT1\n\n% the end\n')
+    (again,) = parse_records(format_record(record))
+    assert summary(again) == summary(record)
+
+
+def test_empty_input_and_comments_only():
+    assert parse_records("") == []
+    assert parse_records("\n\n% nothing here\n") == []
+
+
+def test_tag_spacing_variants():
+    (record,) = parse_records('[ Game   "x" ]\t[Seats"5"]\n')
+    assert [(t.name, t.value) for t in record.tags] == [("Game", "x"), ("Seats", "5")]
+    assert record.tags[1].column == 16
+
+
+def test_other_backslashes_are_kept():
+    (record,) = parse_records(r'[Note "a\nb \x"]' + "\n")
+    assert record.get("Note") == r"a\nb \x"
+    (again,) = parse_records(format_record(record))
+    assert again.get("Note") == r"a\nb \x"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Positions inside tag values
+
+
+def test_value_token_at_column_one():
+    (record,) = parse_records('[Game "x"]\n[Deal "1: TS T21 T20 / T19"]\n')
+    assert record.value_token("Deal", 0) == Token("1:", 2, 8)
+    assert record.value_token("deal", 3) == Token("T20", 2, 18)
+
+
+def test_value_token_when_tag_is_indented_or_second_on_its_line():
+    (record,) = parse_records('[Game "x"]\n   [Board "1"]  [Deal "1:  TS T21 T20"]\n')
+    third_card = record.value_token("DEAL", 3)
+    assert third_card == Token("T20", 2, 35)
+    line = '   [Board "1"]  [Deal "1:  TS T21 T20"]'
+    assert line[third_card.column - 1 : third_card.column - 1 + 3] == "T20"
+
+
+def test_value_token_counts_escapes_as_written():
+    line = r'[Deal "\"q\" \\ TS T21"]'
+    (record,) = parse_records(line + "\n")
+    assert record.get("Deal") == '"q" \\ TS T21'
+    token = record.value_token("Deal", 3)
+    assert token.text == "T21"
+    assert line[token.column - 1 : token.column + 2] == "T21"
+    assert record.tag("Deal").position(0) == (1, 8)  # type: ignore[union-attr]
+
+
+def test_value_token_errors():
+    (record,) = parse_records('[Deal "a b"]\n')
+    with pytest.raises(KeyError):
+        record.value_token("Contract", 0)
+    with pytest.raises(IndexError):
+        record.value_token("Deal", 2)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Errors: message, line, column, token, expected
+
+ERRORS = [
+    # text, line, column, message start, token
+    ('[Game "x"]\n[Deal "TS T21\n', 2, 7, "unterminated tag value", '"TS T21'),
+    ('[Game "x"]\n[Deal TS T21"]\n', 2, 7, "missing '\"'", "TS"),
+    ('[Game "x"]\n[Deal\n', 2, 6, "missing '\"'", None),
+    ('[Game "x"]\n[Deal "TS" T21\n', 2, 12, "missing ']'", "T21"),
+    ('[Game "x"]\n  [Deal "TS"\n', 2, 13, "missing ']'", None),
+    ('[Game "x"] junk\n', 1, 12, "unexpected text after a tag", "junk"),
+    ('[Game "x"] {ok} junk\n', 1, 17, "unexpected text after a tag", "junk"),
+    ('[Ga-me "x"]\n', 1, 2, "tag name is not a word", "Ga-me"),
+    ('[ "x"]\n', 1, 3, "empty tag name", '"'),
+    ("[]\n", 1, 2, "empty tag name", "]"),
+    ('[Game "x"]\n[Board "1"]\n[game "y"]\n', 3, 1, "duplicate tag game, first at line 1", "game"),
+    ('[Game "x"] [GAME "y"]\n', 1, 12, "duplicate tag GAME, first at line 1", "GAME"),
+    ('[Game "x"]\nT9 T19\n', 2, 1, "Play section without a [Play] tag", "T9"),
+    ('[Game "x"]\n*\n', 2, 1, "Play section without a [Play] tag", "*"),
+    ("% c\nT9 T19\n[Game \"x\"]\n", 2, 1, "cards before any tag", "T9"),
+    ('[Game "x"]\n[Play "1"]\nT9 * T19\n', 3, 6, "unexpected text after '*'", "T19"),
+    ('[Game "x"]\n[Play "1"]\n*\nT9\n', 4, 1, "cards after the end of the Play section", "T9"),
+    ('[Game "x"]\n[Play "1"]\nT9 [Result "1"]\n', 3, 4, "a tag after cards on the same line", "[Result"),
+    ('[Game "x"] {never closed\n[Deal "x"]\n', 1, 12, "unclosed brace comment", "{never closed"),
+    ('[Game "x"]\n{open\n\n[Game "y"]\n', 2, 1, "unclosed brace comment", "{open"),
+    ('[Game "x"]\nT9 }\n', 2, 4, "'}' without a '{'", "}"),
+    ('[Game "x"]\n[Play "1"]\nT9 ]\n', 3, 4, "unexpected ']' outside a tag", "]"),
+]
+
+
+@pytest.mark.parametrize("text, line, column, message, token", ERRORS)
+def test_syntax_errors(text, line, column, message, token):
+    error = error_of(text)
+    assert (error.source, error.line, error.column, error.token) == ("game.tbn", line, column, token)
+    assert error.message.startswith(message)
+    assert error.expected
+    assert str(error).startswith(f"game.tbn:{line}:{column}: {message}")
+
+
+def test_error_text_in_full():
+    error = error_of('[Game "x"]\n[Deal "TS T21\n')
+    assert str(error) == "game.tbn:2:7: unterminated tag value (got '\"TS T21', expected a closing '\"')"
+    error = error_of('[Game "x"]\n[game "y"]\n')
+    assert str(error) == "game.tbn:2:1: duplicate tag game, first at line 1 (got 'game', expected each tag once per record)"
+
+
+def test_default_source_name():
+    with pytest.raises(ParseError) as info:
+        parse_records("T9\n")
+    assert str(info.value).startswith("<string>:1:1: cards before any tag")
+
+
+def test_long_tokens_are_shortened_in_messages():
+    error = error_of('[Deal "' + "x" * 500 + "\n")
+    assert error.token is not None and len(error.token) < 50 and error.token.endswith("...")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Limits and hostile input
+
+
+def test_line_length_limit():
+    text = '[Game "x"]\n[Note "' + "a" * MAX_LINE_LENGTH + '"]\n'
+    error = error_of(text)
+    assert (error.line, error.column) == (2, MAX_LINE_LENGTH + 1)
+    assert str(MAX_LINE_LENGTH) in error.message
+
+
+def test_very_long_line_is_not_read_whole_and_batch_goes_on():
+    text = '[A "1"]\n' + "x" * (5 * MAX_LINE_LENGTH) + '\n\n[B "2"]\n'
+    results = list(iter_records(io.StringIO(text)))
+    assert isinstance(results[0], ParseError) and results[0].line == 2
+    assert "longer than" in results[0].message
+    assert isinstance(results[1], Record) and results[1].get("B") == "2"
+
+
+def test_tag_limit():
+    text = "".join(f'[T{i} "v"]\n' for i in range(MAX_TAGS + 1))
+    error = error_of(text)
+    assert (error.line, error.column) == (MAX_TAGS + 1, 1)
+    assert str(MAX_TAGS) in error.message
+    assert len(parse_records(text.rsplit("[", 1)[0])[0].tags) == MAX_TAGS
+
+
+def test_play_line_limit():
+    text = '[Play "1"]\n' + "T1\n" * (MAX_PLAY_LINES + 1)
+    error = error_of(text)
+    assert (error.line, error.column) == (MAX_PLAY_LINES + 2, 1)
+    assert str(MAX_PLAY_LINES) in error.message
+
+
+def test_brace_comment_limit_over_lines():
+    body = ("b" * 50_000 + "\n") * 3
+    error = error_of('[A "1"]\n  {' + body + "}\n")
+    assert (error.line, error.column) == (2, 3)
+    assert str(MAX_BRACE_COMMENT_LENGTH) in error.message
+
+
+def test_nul_byte():
+    error = error_of('[A "1"]\n[B "x\x00y"]\n')
+    assert (error.line, error.column, error.token) == (2, 6, "\x00")
+
+
+def test_invalid_utf8_from_path(tmp_path):
+    path = tmp_path / "bad.tbn"
+    path.write_bytes('[A "ü"]\n[B "äx'.encode() + b"\xff" + b'"]\n\n[C "3"]\n')
+    with pytest.raises(ParseError) as info:
+        list(read_records(path))
+    error = info.value
+    assert (error.source, error.line, error.column) == (str(path), 2, 7)
+    assert "UTF-8" in error.message
+    results = list(iter_records(path, name="named.tbn"))
+    assert isinstance(results[0], ParseError) and results[0].source == "named.tbn"
+    assert isinstance(results[1], Record) and results[1].get("C") == "3"
+
+
+def test_invalid_utf8_from_text_stream():
+    stream = io.TextIOWrapper(io.BytesIO(b'[A "1"]\n[B "\xff"]\n'), encoding="utf-8", errors="strict")
+    with pytest.raises(ParseError) as info:
+        list(read_records(stream))
+    assert "UTF-8" in info.value.message
+
+
+def test_bom_and_crlf(tmp_path):
+    data = '\ufeff[Game "x"]\r\n[Deal "1: TS T21"]\r\n[Play "1"]\r\nTS T19\r\n*\r\n\r\n[Game "y"]\r\n'
+    path = tmp_path / "dos.tbn"
+    path.write_bytes(data.encode("utf-8"))
+    for source in (path, io.BytesIO(data.encode("utf-8")), io.StringIO(data, newline="")):
+        first, second = read_records(source)
+        assert first.tags[0] == Tag("Game", "x", 1, 1, 1, 8)
+        assert first.value_token("Deal", 2) == Token("T21", 2, 14)
+        assert summary(first)["tricks"] == [["TS", "T19"]]
+        assert first.play is not None and first.play.terminated
+        assert second.get("Game") == "y"
+    (record,) = parse_records(data.split("\r\n\r\n")[0])
+    assert record.get("Game") == "x"
+
+
+def test_bom_error_columns_do_not_count_it():
+    error = error_of('\ufeff[Game "x"] junk\n')
+    assert (error.line, error.column) == (1, 12)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Batches and streaming
+
+
+def test_iter_records_skips_a_bad_record():
+    text = (
+        '[Game "a"]\n\n'
+        '[Game "b"]\n[Deal "oops]\n[Play "1"]\nT1\n\n'
+        'T2 T3\n\n'  # cards after a blank line still belong to the bad record: skipped
+        '% record c\n[Game "c"]\n\n'
+        '[Game "d"]\n[Game "d2"]\n'
+        '\n[Game "e"]\n'
+    )
+    results = list(iter_records(io.StringIO(text), name="batch.tbn"))
+    kinds = [r.get("Game") if isinstance(r, Record) else (r.line, r.column) for r in results]
+    assert kinds == ["a", (4, 7), "c", (14, 1), "e"]
+    c = results[2]
+    assert isinstance(c, Record) and [x.text for x in c.comments] == ["% record c"]
+    with pytest.raises(ParseError) as info:
+        list(read_records(io.StringIO(text), name="batch.tbn"))
+    assert (info.value.line, info.value.column) == (4, 7)
+
+
+def test_iter_records_after_unclosed_brace():
+    text = '[Game "a"] {oops\n\n[Game "b"]\n'
+    results = list(iter_records(io.StringIO(text)))
+    assert isinstance(results[0], ParseError) and (results[0].line, results[0].column) == (1, 12)
+    assert isinstance(results[1], Record) and results[1].get("Game") == "b"
+
+
+def test_iter_records_unclosed_brace_at_end():
+    results = list(iter_records(io.StringIO('[A "1"]\n\n[B "2"] {oops\n')))
+    assert isinstance(results[0], Record)
+    assert isinstance(results[1], ParseError) and results[1].message == "unclosed brace comment"
+
+
+class GuardedStream(io.StringIO):
+    """A stream that fails the test if more than ``allowed`` lines are read."""
+
+    def __init__(self, text: str, allowed: int) -> None:
+        super().__init__(text)
+        self.allowed = allowed
+        self.lines_read = 0
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.lines_read >= self.allowed:
+            raise AssertionError("read past the first record")
+        self.lines_read += 1
+        return super().readline(size)
+
+    def read(self, size: int | None = -1) -> str:  # type: ignore[override]
+        raise AssertionError("the reader must not read the whole stream")
+
+
+def test_first_record_is_yielded_before_the_stream_is_exhausted():
+    text = '[Game "a"]\n[Play "1"]\nT1 T2\n*\n\n[Game "b"]\n' + "".join(f'[X{i} "y"]\n' for i in range(999))
+    stream = GuardedStream(text, allowed=5)
+    records = read_records(stream)
+    first = next(records)
+    assert first.get("Game") == "a"
+    assert stream.lines_read == 5
+    stream.allowed = 10_000
+    assert next(records).get("Game") == "b"
+
+
+def test_iter_records_is_streaming_too():
+    stream = GuardedStream('[Game "a"]\n\n[Game "b"]\n', allowed=2)
+    assert next(iter_records(stream)).get("Game") == "a"  # type: ignore[union-attr]
+
+
+def test_read_records_from_path_and_stream_names(tmp_path):
+    path = tmp_path / "g.tbn"
+    path.write_text('[Game "x"]\nT1\n', encoding="utf-8")
+    with pytest.raises(ParseError) as info:
+        list(read_records(str(path)))
+    assert info.value.source == str(path)
+    with path.open(encoding="utf-8") as stream:
+        with pytest.raises(ParseError) as info:
+            list(read_records(stream))
+    assert info.value.source == str(path)
+    with pytest.raises(ParseError) as info:
+        list(read_records(io.StringIO("T1\n")))
+    assert info.value.source == "<stream>"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The Record API
+
+
+def test_get_set_remove():
+    (record,) = parse_records('[Game "x"]\n[Result "old"]\n[Play "1"]\nT1\n*\n')
+    assert record.get("missing") is None and record.get("missing", "d") == "d"
+    record.set("RESULT", "new")
+    assert record.tags[1].name == "Result" and record.get("result") == "new"
+    record.set("Event", "appended")
+    assert record.tags[-1].name == "Event"
+    record.set("play", "3")
+    assert record.play is not None and record.play.leader.text == "3" and record.get("Play") == "3"
+    record.remove("result")
+    assert record.tag("Result") is None and [t.name for t in record.tags] == ["Game", "Play", "Event"]
+    record.remove("nothing")
+    (again,) = parse_records(format_record(record))
+    assert summary(again) == summary(record)
+
+
+def test_remove_play_keeps_its_comments():
+    (record,) = parse_records('[Game "x"]\n[Play "1"]\nT1 {c}\n*\n')
+    record.remove("Play")
+    assert record.play is None
+    assert format_record(record) == '[Game "x"]\n{c}\n'
+
+
+def test_set_play_creates_a_section():
+    record = Record([Tag("Game", "x")])
+    record.set("Play", "2")
+    assert record.play == PlaySection(Token("2", 0, 0))
+    assert format_record(record) == '[Game "x"]\n[Play "2"]\n'
+
+
+def test_set_rejects_what_cannot_be_written():
+    record = Record([])
+    with pytest.raises(ValueError):
+        record.set("bad name", "x")
+    with pytest.raises(ValueError):
+        record.set("Note", "two\nlines")
+
+
+def test_built_record_is_written():
+    play = PlaySection(Token("1", 0, 0), [[Token("T1", 0, 0), Token("T2", 0, 0)], []], terminated=False)
+    record = Record([Tag("Game", "x")], play, comments=[Comment("% top"), Comment("{mid}", after_tags=2, play_line=0, play_token=1)])
+    assert format_record(record) == '% top\n[Game "x"]\n[Play "1"]\nT1 {mid} T2\n'
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        Record([Tag("Game", 'x"y\n')]),
+        Record([Tag("Ga me", "x")]),
+        Record([Tag("Play", "1")], PlaySection(Token("1", 0, 0), [[Token("T 1", 0, 0)]])),
+        Record([Tag("Play", "1")], PlaySection(Token("1", 0, 0), [[Token("*", 0, 0)]])),
+        Record([Tag("Game", "x")], comments=[Comment("no delimiter")]),
+        Record([Tag("Game", "x")], comments=[Comment("{a } b}")]),
+        Record([Tag("Game", "x")], comments=[Comment("{a\n\nb}")]),
+        Record([Tag("Game", "x")], comments=[Comment("% two\nlines")]),
+    ],
+)
+def test_format_rejects_unwritable_records(record):
+    with pytest.raises(ValueError):
+        format_record(record)
