@@ -63,12 +63,12 @@ def popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Pack:
     """The cards of one game, with every token that names them.
 
     ``sign_letters`` maps a Unicode suit sign's suit (spades, clubs, hearts, diamonds) to this pack's suit letter, so
-    that ``♠K`` and ``K♠`` read as the pack's own token.
+    that ``♠K`` and ``K♠`` read as the pack's own token. Packs compare and hash by identity: there is one per game.
     """
 
     game: str
@@ -108,10 +108,9 @@ class Pack:
         for sign, suit in _SIGN_SUITS.items():
             if sign in key and suit in self.sign_letters:
                 letter = self.sign_letters[suit]
-                rest = key.replace(sign, "", 1)
-                for candidate in (letter + rest, rest + letter):
-                    if candidate in self.aliases:
-                        return self.aliases[candidate]
+                candidate = letter + key.replace(sign, "", 1)  # the sign before or after the rank
+                if candidate in self.aliases:
+                    return self.aliases[candidate]
         return None
 
     def card_set(self, tokens: Iterable[str] | str) -> "CardSet":

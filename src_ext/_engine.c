@@ -1273,6 +1273,8 @@ static int __Pyx_init_tpflags_variables(void) {
 #define __PYX_HAVE_API__solver___engine
 /* Early includes */
 #include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif /* _OPENMP */
@@ -1491,6 +1493,7 @@ static const char * const __pyx_cfilenm = __FILE__;
 
 static const char* const __pyx_f[] = {
   "src_ext/_engine.pyx",
+  "(tree fragment)",
 };
 /* #### Code section: utility_code_proto_before_types ### */
 /* Atomics.proto (used by UnpackUnboundCMethod) */
@@ -1659,14 +1662,260 @@ static const char* const __pyx_f[] = {
 #define __Pyx_END_CRITICAL_SECTION Py_END_CRITICAL_SECTION
 #endif
 
+/* NoFastGil.proto */
+#define __Pyx_PyGILState_Ensure PyGILState_Ensure
+#define __Pyx_PyGILState_Release PyGILState_Release
+#define __Pyx_FastGIL_Remember()
+#define __Pyx_FastGIL_Forget()
+#define __Pyx_FastGilFuncInit()
+
 /* IncludeStructmemberH.proto (used by CythonFunctionShared) */
 #include <structmember.h>
+
+/* ForceInitThreads.proto */
+#ifndef __PYX_FORCE_INIT_THREADS
+  #define __PYX_FORCE_INIT_THREADS 0
+#endif
 
 /* #### Code section: numeric_typedefs ### */
 /* #### Code section: complex_type_declarations ### */
 /* #### Code section: type_declarations ### */
 
 /*--- Type declarations ---*/
+struct __pyx_obj_6solver_7_engine_Engine;
+struct __pyx_t_5types_Tables;
+typedef struct __pyx_t_5types_Tables __pyx_t_5types_Tables;
+struct __pyx_t_5types_Objective;
+typedef struct __pyx_t_5types_Objective __pyx_t_5types_Objective;
+struct __pyx_t_5types_State;
+typedef struct __pyx_t_5types_State __pyx_t_5types_State;
+
+/* "types.pxd":10
+ * from libc.stdint cimport uint64_t, uint32_t, int32_t
+ * 
+ * cdef enum:             # <<<<<<<<<<<<<<
+ *     MAX_CARDS = 64
+ *     MAX_SEATS = 6
+*/
+enum  {
+  __pyx_e_5types_MAX_CARDS = 64,
+  __pyx_e_5types_MAX_SEATS = 6,
+  __pyx_e_5types_MAX_CLASSES = 8,
+  __pyx_e_5types_MAX_LEVELS = 4,
+  __pyx_e_5types_MAX_SPECIALS = 4,
+  __pyx_e_5types_MAX_ORDER = 4,
+  __pyx_e_5types_MAX_EVENTS = 8,
+  __pyx_e_5types_MAX_RESERVATIONS = 4,
+  __pyx_e_5types_NO_CARD = 0xFF,
+  __pyx_e_5types_INFINITY = 0x7530
+};
+
+/* "types.pxd":22
+ *     INFINITY = 30000                          # beyond every value; fits the table's int16 bounds
+ * 
+ * ctypedef struct Tables:             # <<<<<<<<<<<<<<
+ *     int n_cards
+ *     int n_seats
+*/
+struct __pyx_t_5types_Tables {
+  int n_cards;
+  int n_seats;
+  int n_classes;
+  int points[__pyx_e_5types_MAX_CARDS];
+  int card_class[__pyx_e_5types_MAX_CARDS];
+  uint64_t class_mask[__pyx_e_5types_MAX_CLASSES];
+  uint64_t stronger[__pyx_e_5types_MAX_CARDS];
+  int signature[__pyx_e_5types_MAX_CARDS];
+  int power[__pyx_e_5types_MAX_CLASSES][__pyx_e_5types_MAX_CARDS];
+  int n_follow[__pyx_e_5types_MAX_CLASSES];
+  uint64_t follow_mask[__pyx_e_5types_MAX_CLASSES][__pyx_e_5types_MAX_LEVELS];
+  int follow_beat[__pyx_e_5types_MAX_CLASSES][__pyx_e_5types_MAX_LEVELS];
+  int n_lead;
+  uint64_t lead_mask[__pyx_e_5types_MAX_LEVELS];
+  int n_specials;
+  uint64_t special_cards[__pyx_e_5types_MAX_SPECIALS];
+  int special_winner[__pyx_e_5types_MAX_SPECIALS];
+  int special_order_len[__pyx_e_5types_MAX_SPECIALS];
+  int special_order[__pyx_e_5types_MAX_SPECIALS][__pyx_e_5types_MAX_ORDER];
+  uint64_t special_order_mask[__pyx_e_5types_MAX_SPECIALS];
+  uint32_t special_led[__pyx_e_5types_MAX_SPECIALS];
+  int called_card;
+  int called_holder;
+  int called_class;
+  int called_runaway_min;
+  int called_runaway_at_deal;
+  uint32_t called_flag;
+  int n_reservations;
+  int reservation_card[__pyx_e_5types_MAX_RESERVATIONS];
+  int reservation_seat[__pyx_e_5types_MAX_RESERVATIONS];
+  uint32_t led_flags[__pyx_e_5types_MAX_CLASSES];
+};
+
+/* "types.pxd":55
+ *     uint32_t led_flags[MAX_CLASSES]
+ * 
+ * ctypedef struct Objective:             # <<<<<<<<<<<<<<
+ *     uint32_t max_side                         # bit per seat of the maximising side
+ *     int points_weight
+*/
+struct __pyx_t_5types_Objective {
+  uint32_t max_side;
+  int points_weight;
+  int trick_weight;
+  int n_events;
+  uint64_t event_present[__pyx_e_5types_MAX_EVENTS];
+  uint64_t event_absent[__pyx_e_5types_MAX_EVENTS];
+  int event_winner[__pyx_e_5types_MAX_EVENTS];
+  int event_not_winner[__pyx_e_5types_MAX_EVENTS];
+  int event_last[__pyx_e_5types_MAX_EVENTS];
+  int event_reward[__pyx_e_5types_MAX_EVENTS];
+};
+
+/* "types.pxd":67
+ *     int event_reward[MAX_EVENTS]
+ * 
+ * ctypedef struct State:             # <<<<<<<<<<<<<<
+ *     uint64_t hands[MAX_SEATS]
+ *     uint64_t live                             # union of the hands (the trick on the table not included)
+*/
+struct __pyx_t_5types_State {
+  uint64_t hands[__pyx_e_5types_MAX_SEATS];
+  uint64_t live;
+  uint64_t trick_mask;
+  int trick[__pyx_e_5types_MAX_SEATS];
+  int trick_len;
+  int trick_points;
+  int points_left;
+  int leader;
+  uint32_t flags;
+};
+struct __pyx_t_2tt_Entry;
+typedef struct __pyx_t_2tt_Entry __pyx_t_2tt_Entry;
+struct __pyx_t_2tt_Table;
+typedef struct __pyx_t_2tt_Table __pyx_t_2tt_Table;
+
+/* "tt.pxd":27
+ * from cardset cimport popcount
+ * 
+ * cdef enum:             # <<<<<<<<<<<<<<
+ *     BUCKET = 4
+ * 
+*/
+enum  {
+  __pyx_e_2tt_BUCKET = 4
+};
+
+/* "tt.pxd":30
+ *     BUCKET = 4
+ * 
+ * ctypedef struct Entry:             # <<<<<<<<<<<<<<
+ *     uint64_t remaining
+ *     int16_t lower
+*/
+struct __pyx_t_2tt_Entry {
+  uint64_t remaining;
+  int16_t lower;
+  int16_t upper;
+  uint16_t generation;
+  uint8_t leader_flags;
+  uint8_t best;
+};
+
+/* "tt.pxd":38
+ *     uint8_t best
+ * 
+ * ctypedef struct Table:             # <<<<<<<<<<<<<<
+ *     Entry* entries
+ *     uint64_t bucket_mask
+*/
+struct __pyx_t_2tt_Table {
+  __pyx_t_2tt_Entry *entries;
+  uint64_t bucket_mask;
+  uint64_t n_buckets;
+  uint16_t generation;
+  uint64_t used;
+};
+struct __pyx_t_6search_Options;
+typedef struct __pyx_t_6search_Options __pyx_t_6search_Options;
+struct __pyx_t_6search_Search;
+typedef struct __pyx_t_6search_Search __pyx_t_6search_Search;
+
+/* "search.pxd":18
+ * from tt cimport Table, Entry, table_probe, table_store
+ * 
+ * cdef enum:             # <<<<<<<<<<<<<<
+ *     DRIVER_MTDF = 0
+ *     DRIVER_BISECT = 1
+*/
+enum  {
+  __pyx_e_6search_DRIVER_MTDF = 0,
+  __pyx_e_6search_DRIVER_BISECT = 1,
+  __pyx_e_6search_DRIVER_WINDOW = 2
+};
+
+/* "search.pxd":23
+ *     DRIVER_WINDOW = 2
+ * 
+ * ctypedef struct Options:             # <<<<<<<<<<<<<<
+ *     int use_table
+ *     int use_equivalence
+*/
+struct __pyx_t_6search_Options {
+  int use_table;
+  int use_equivalence;
+  int use_bounds;
+  int use_ordering;
+  int driver;
+};
+
+/* "search.pxd":30
+ *     int driver
+ * 
+ * ctypedef struct Search:             # <<<<<<<<<<<<<<
+ *     const Tables* t
+ *     const Objective* o
+*/
+struct __pyx_t_6search_Search {
+  __pyx_t_5types_Tables const *t;
+  __pyx_t_5types_Objective const *o;
+  __pyx_t_5types_State s;
+  __pyx_t_2tt_Table *table;
+  __pyx_t_6search_Options opt;
+  uint64_t nodes;
+  uint64_t table_hits;
+  uint64_t cutoffs;
+};
+
+/* "src_ext/_engine.pyx":51
+ * 
+ * 
+ * cdef class Engine:             # <<<<<<<<<<<<<<
+ *     """One engine: rule tables, an objective, a root position and a transposition table of fixed size."""
+ * 
+*/
+struct __pyx_obj_6solver_7_engine_Engine {
+  PyObject_HEAD
+  struct __pyx_vtabstruct_6solver_7_engine_Engine *__pyx_vtab;
+  __pyx_t_5types_Tables tables;
+  __pyx_t_5types_Objective objective;
+  __pyx_t_5types_State root;
+  __pyx_t_2tt_Table table;
+  __pyx_t_6search_Options options;
+  int loaded;
+  uint64_t nodes;
+  uint64_t table_hits;
+  uint64_t cutoffs;
+  uint64_t table_bytes;
+};
+
+
+
+struct __pyx_vtabstruct_6solver_7_engine_Engine {
+  void (*_begin)(struct __pyx_obj_6solver_7_engine_Engine *, __pyx_t_6search_Search *);
+  void (*_end)(struct __pyx_obj_6solver_7_engine_Engine *, __pyx_t_6search_Search *);
+  int (*_check_root)(struct __pyx_obj_6solver_7_engine_Engine *);
+};
+static struct __pyx_vtabstruct_6solver_7_engine_Engine *__pyx_vtabptr_6solver_7_engine_Engine;
 /* #### Code section: utility_code_proto ### */
 
 /* --- Runtime support code (head) --- */
@@ -1742,6 +1991,95 @@ static const char* const __pyx_f[] = {
     } while (0)
 #define __Pyx_CLEAR(r)    do { PyObject* tmp = ((PyObject*)(r)); r = NULL; __Pyx_DECREF(tmp);} while(0)
 #define __Pyx_XCLEAR(r)   do { if((r) != NULL) {PyObject* tmp = ((PyObject*)(r)); r = NULL; __Pyx_DECREF(tmp);}} while(0)
+
+/* FastTypeChecks.proto (used by GivenExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+#define __Pyx_TypeCheck(obj, type) __Pyx_IsSubtype(Py_TYPE(obj), (PyTypeObject *)type)
+#define __Pyx_TypeCheck2(obj, type1, type2) __Pyx_IsAnySubtype2(Py_TYPE(obj), (PyTypeObject *)type1, (PyTypeObject *)type2)
+static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b);
+static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b);
+#define __Pyx_PyAnySet_Check(obj)  __Pyx_TypeCheck2(obj, &PySet_Type, &PyFrozenSet_Type)
+#else
+#define __Pyx_TypeCheck(obj, type) PyObject_TypeCheck(obj, (PyTypeObject *)type)
+#define __Pyx_TypeCheck2(obj, type1, type2) (PyObject_TypeCheck(obj, (PyTypeObject *)type1) || PyObject_TypeCheck(obj, (PyTypeObject *)type2))
+#define __Pyx_PyAnySet_Check(obj)  PyAnySet_Check(obj)
+#endif
+
+/* PyThreadStateGet.proto (used by PyErrFetchRestore) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_PyThreadState_declare  PyThreadState *__pyx_tstate;
+#define __Pyx_PyThreadState_assign  __pyx_tstate = __Pyx_PyThreadState_Current;
+#if PY_VERSION_HEX >= 0x030C00A6
+#define __Pyx_PyErr_Occurred()  (__pyx_tstate->current_exception != NULL)
+#define __Pyx_PyErr_CurrentExceptionType()  (__pyx_tstate->current_exception ? (PyObject*) Py_TYPE(__pyx_tstate->current_exception) : (PyObject*) NULL)
+#else
+#define __Pyx_PyErr_Occurred()  (__pyx_tstate->curexc_type != NULL)
+#define __Pyx_PyErr_CurrentExceptionType()  (__pyx_tstate->curexc_type)
+#endif
+#else
+#define __Pyx_PyThreadState_declare
+#define __Pyx_PyThreadState_assign
+#define __Pyx_PyErr_Occurred()  (PyErr_Occurred() != NULL)
+#define __Pyx_PyErr_CurrentExceptionType()  PyErr_Occurred()
+#endif
+
+/* PyErrFetchRestore.proto (used by GivenExceptionMatches) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_PyErr_Clear() __Pyx_ErrRestore(NULL, NULL, NULL)
+#define __Pyx_ErrRestoreWithState(type, value, tb)  __Pyx_ErrRestoreInState(PyThreadState_GET(), type, value, tb)
+#define __Pyx_ErrFetchWithState(type, value, tb)    __Pyx_ErrFetchInState(PyThreadState_GET(), type, value, tb)
+#define __Pyx_ErrRestore(type, value, tb)  __Pyx_ErrRestoreInState(__pyx_tstate, type, value, tb)
+#define __Pyx_ErrFetch(type, value, tb)    __Pyx_ErrFetchInState(__pyx_tstate, type, value, tb)
+static CYTHON_INLINE void __Pyx_ErrRestoreInState(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb);
+static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A6
+#define __Pyx_PyErr_SetNone(exc) (Py_INCREF(exc), __Pyx_ErrRestore((exc), NULL, NULL))
+#else
+#define __Pyx_PyErr_SetNone(exc) PyErr_SetNone(exc)
+#endif
+#else
+#define __Pyx_PyErr_Clear() PyErr_Clear()
+#define __Pyx_PyErr_SetNone(exc) PyErr_SetNone(exc)
+#define __Pyx_ErrRestoreWithState(type, value, tb)  PyErr_Restore(type, value, tb)
+#define __Pyx_ErrFetchWithState(type, value, tb)  PyErr_Fetch(type, value, tb)
+#define __Pyx_ErrRestoreInState(tstate, type, value, tb)  PyErr_Restore(type, value, tb)
+#define __Pyx_ErrFetchInState(tstate, type, value, tb)  PyErr_Fetch(type, value, tb)
+#define __Pyx_ErrRestore(type, value, tb)  PyErr_Restore(type, value, tb)
+#define __Pyx_ErrFetch(type, value, tb)  PyErr_Fetch(type, value, tb)
+#endif
+
+/* GivenExceptionMatches.proto (used by PyErrExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject *type);
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2);
+#else
+#define __Pyx_PyErr_GivenExceptionMatches(err, type) PyErr_GivenExceptionMatches(err, type)
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2) {
+    return PyErr_GivenExceptionMatches(err, type1) || PyErr_GivenExceptionMatches(err, type2);
+}
+#endif
+#define __Pyx_PyErr_ExceptionMatches2(err1, err2)  __Pyx_PyErr_GivenExceptionMatches2(__Pyx_PyErr_CurrentExceptionType(), err1, err2)
+
+/* PyErrExceptionMatches.proto (used by PyObjectGetAttrStrNoError) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_PyErr_ExceptionMatches(err) __Pyx_PyErr_ExceptionMatchesInState(__pyx_tstate, err)
+static CYTHON_INLINE int __Pyx_PyErr_ExceptionMatchesInState(PyThreadState* tstate, PyObject* err);
+#else
+#define __Pyx_PyErr_ExceptionMatches(err)  PyErr_ExceptionMatches(err)
+#endif
+
+/* PyObjectGetAttrStr.proto (used by PyObjectGetAttrStrNoError) */
+#if CYTHON_USE_TYPE_SLOTS
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStr(PyObject* obj, PyObject* attr_name);
+#else
+#define __Pyx_PyObject_GetAttrStr(o,n) PyObject_GetAttr(o,n)
+#endif
+
+/* PyObjectGetAttrStrNoError.proto (used by GetBuiltinName) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, PyObject* attr_name);
+
+/* GetBuiltinName.proto */
+static PyObject *__Pyx_GetBuiltinName(PyObject *name);
 
 /* CopyObjectArray.proto (used by TupleOrListFromArrayImpl) */
 #if CYTHON_COMPILING_IN_CPYTHON
@@ -1871,26 +2209,6 @@ typedef struct {
 static CYTHON_INLINE int __Pyx_IgnoreGivenException(PyObject *given_exception, PyObject *ignorable_exception);
 #define __Pyx_IgnoreException(ignorable_exception) __Pyx_IgnoreGivenException(NULL, ignorable_exception)
 
-/* FastTypeChecks.proto (used by UnpackUnboundCMethod_impl) */
-#if CYTHON_COMPILING_IN_CPYTHON
-#define __Pyx_TypeCheck(obj, type) __Pyx_IsSubtype(Py_TYPE(obj), (PyTypeObject *)type)
-#define __Pyx_TypeCheck2(obj, type1, type2) __Pyx_IsAnySubtype2(Py_TYPE(obj), (PyTypeObject *)type1, (PyTypeObject *)type2)
-static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b);
-static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b);
-#define __Pyx_PyAnySet_Check(obj)  __Pyx_TypeCheck2(obj, &PySet_Type, &PyFrozenSet_Type)
-#else
-#define __Pyx_TypeCheck(obj, type) PyObject_TypeCheck(obj, (PyTypeObject *)type)
-#define __Pyx_TypeCheck2(obj, type1, type2) (PyObject_TypeCheck(obj, (PyTypeObject *)type1) || PyObject_TypeCheck(obj, (PyTypeObject *)type2))
-#define __Pyx_PyAnySet_Check(obj)  PyAnySet_Check(obj)
-#endif
-
-/* PyObjectGetAttrStr.proto (used by UnpackUnboundCMethod_impl) */
-#if CYTHON_USE_TYPE_SLOTS
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStr(PyObject* obj, PyObject* attr_name);
-#else
-#define __Pyx_PyObject_GetAttrStr(o,n) PyObject_GetAttr(o,n)
-#endif
-
 /* UnpackUnboundCMethod_impl.export */
 static int __Pyx_TryUnpackUnboundCMethod(__Pyx_CachedCFunction* target);
 
@@ -2001,6 +2319,357 @@ static CYTHON_INLINE int __Pyx_PyList_Append(PyObject* list, PyObject* x);
 #else
 #define __Pyx_PyList_Append(L,x) PyList_Append(L,x)
 #endif
+
+/* PyObjectCompare.proto */
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLe_int_object(PyObject *op1, PyObject *op2, int pyop);
+
+/* PyObjectCompare.proto */
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLe_object_int(PyObject *op1, PyObject *op2, int pyop);
+
+/* PyValueError_Check.proto */
+#define __Pyx_PyExc_ValueError_Check(obj)  __Pyx_TypeCheck(obj, PyExc_ValueError)
+
+/* PyUnicode_Unicode.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyUnicode_Unicode(PyObject *obj);
+
+/* PyObjectFormatAndDecref.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_FormatSimpleAndDecref(PyObject* s, PyObject* f);
+static CYTHON_INLINE PyObject* __Pyx_PyObject_FormatAndDecref(PyObject* s, PyObject* f);
+
+/* BuildPyUnicode.proto (used by COrdinalToPyUnicode) */
+static PyObject* __Pyx_PyUnicode_BuildFromAscii(Py_ssize_t ulength, const char* chars, int clength,
+                                                int prepend_sign, char padding_char);
+
+/* COrdinalToPyUnicode.proto (used by CIntToPyUnicode) */
+static CYTHON_INLINE int __Pyx_CheckUnicodeValue(int value);
+static CYTHON_INLINE PyObject* __Pyx_PyUnicode_FromOrdinal_Padded(int value, Py_ssize_t width, char padding_char);
+
+/* GCCDiagnostics.proto (used by CIntToPyUnicode) */
+#if !defined(__INTEL_COMPILER) && defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 6))
+#define __Pyx_HAS_GCC_DIAGNOSTIC
+#endif
+
+/* IncludeStdlibH.proto (used by CIntToPyUnicode) */
+#include <stdlib.h>
+
+/* CIntToPyUnicode.proto */
+#define __Pyx_PyUnicode_From_int(value, width, padding_char, format_char) (\
+    ((format_char) == ('c')) ?\
+        __Pyx_uchar___Pyx_PyUnicode_From_int(value, width, padding_char) :\
+        __Pyx____Pyx_PyUnicode_From_int(value, width, padding_char, format_char)\
+    )
+static CYTHON_INLINE PyObject* __Pyx_uchar___Pyx_PyUnicode_From_int(int value, Py_ssize_t width, char padding_char);
+static CYTHON_INLINE PyObject* __Pyx____Pyx_PyUnicode_From_int(int value, Py_ssize_t width, char padding_char, char format_char);
+
+/* JoinPyUnicode.proto */
+#define __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH\
+    (!CYTHON_COMPILING_IN_GRAAL && !CYTHON_COMPILING_IN_PYPY && !CYTHON_COMPILING_IN_LIMITED_API)
+
+/* JoinPyUnicode.export */
+static PyObject* __Pyx_PyUnicode_Join(PyObject** values, Py_ssize_t value_count, Py_ssize_t result_ulength, int kind);
+
+/* RaiseException.export */
+static void __Pyx_Raise(PyObject *type, PyObject *value, PyObject *tb, PyObject *cause);
+
+/* PyObjectCompare.proto */
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_object_int(PyObject *op1, PyObject *op2, int pyop);
+
+/* ArgTypeTestError.export */
+static void __Pyx_ArgTypeError(PyObject *obj, PyTypeObject *type, const char *name, int exact);
+
+/* ArgTypeTest.proto */
+static CYTHON_INLINE int __Pyx_ArgTypeTest(PyObject *obj, PyTypeObject *type, int none_allowed, const char *name, int exact);
+
+/* PyDictVersioning.proto (used by GetModuleGlobalName) */
+#if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
+#define __PYX_DICT_VERSION_INIT  ((PY_UINT64_T) -1)
+#define __PYX_GET_DICT_VERSION(dict)  (((PyDictObject*)(dict))->ma_version_tag)
+#define __PYX_UPDATE_DICT_CACHE(dict, value, cache_var, version_var)\
+    (version_var) = __PYX_GET_DICT_VERSION(dict);\
+    (cache_var) = (value);
+#define __PYX_PY_DICT_LOOKUP_IF_MODIFIED(VAR, DICT, LOOKUP) {\
+    static PY_UINT64_T __pyx_dict_version = 0;\
+    static PyObject *__pyx_dict_cached_value = NULL;\
+    if (likely(__PYX_GET_DICT_VERSION(DICT) == __pyx_dict_version)) {\
+        (VAR) = __Pyx_XNewRef(__pyx_dict_cached_value);\
+    } else {\
+        (VAR) = __pyx_dict_cached_value = (LOOKUP);\
+        __pyx_dict_version = __PYX_GET_DICT_VERSION(DICT);\
+    }\
+}
+static CYTHON_INLINE PY_UINT64_T __Pyx_get_tp_dict_version(PyObject *obj);
+static CYTHON_INLINE PY_UINT64_T __Pyx_get_object_dict_version(PyObject *obj);
+static CYTHON_INLINE int __Pyx_object_dict_version_matches(PyObject* obj, PY_UINT64_T tp_dict_version, PY_UINT64_T obj_dict_version);
+#else
+#define __PYX_GET_DICT_VERSION(dict)  (0)
+#define __PYX_UPDATE_DICT_CACHE(dict, value, cache_var, version_var)
+#define __PYX_PY_DICT_LOOKUP_IF_MODIFIED(VAR, DICT, LOOKUP)  (VAR) = (LOOKUP);
+#endif
+
+/* GetModuleGlobalName.proto */
+#if CYTHON_USE_DICT_VERSIONS
+#define __Pyx_GetModuleGlobalName(var, name)  do {\
+    static PY_UINT64_T __pyx_dict_version = 0;\
+    static PyObject *__pyx_dict_cached_value = NULL;\
+    (var) = (likely(__pyx_dict_version == __PYX_GET_DICT_VERSION(__pyx_mstate_global->__pyx_d))) ?\
+        (likely(__pyx_dict_cached_value) ? __Pyx_NewRef(__pyx_dict_cached_value) : __Pyx_GetBuiltinName(name)) :\
+        __Pyx__GetModuleGlobalName(name, &__pyx_dict_version, &__pyx_dict_cached_value);\
+} while(0)
+#define __Pyx_GetModuleGlobalNameUncached(var, name)  do {\
+    PY_UINT64_T __pyx_dict_version;\
+    PyObject *__pyx_dict_cached_value;\
+    (var) = __Pyx__GetModuleGlobalName(name, &__pyx_dict_version, &__pyx_dict_cached_value);\
+} while(0)
+static PyObject *__Pyx__GetModuleGlobalName(PyObject *name, PY_UINT64_T *dict_version, PyObject **dict_cached_value);
+#else
+#define __Pyx_GetModuleGlobalName(var, name)  (var) = __Pyx__GetModuleGlobalName(name)
+#define __Pyx_GetModuleGlobalNameUncached(var, name)  (var) = __Pyx__GetModuleGlobalName(name)
+static CYTHON_INLINE PyObject *__Pyx__GetModuleGlobalName(PyObject *name);
+#endif
+
+/* PySequenceContains.proto */
+static CYTHON_INLINE int __Pyx_PySequence_ContainsTF(PyObject* item, PyObject* seq, int eq) {
+    int result = PySequence_Contains(seq, item);
+    return unlikely(result < 0) ? result : (result == (eq == Py_EQ));
+}
+
+/* PyMemoryError_Check.proto */
+#define __Pyx_PyExc_MemoryError_Check(obj)  __Pyx_TypeCheck(obj, PyExc_MemoryError)
+
+/* PyFrozenDict.proto (used by DictGetItem) */
+#if CYTHON_COMPILING_IN_LIMITED_API
+#define __Pyx_PyFrozenDict_TypePtr  ((PyTypeObject*) __pyx_mstate_global->__Pyx_PyFrozenDictType)
+#define __Pyx_PyFrozenDict_New(it)  __Pyx__PyFrozenDict_New(__pyx_mstate_global->__Pyx_PyFrozenDictType, it)
+static CYTHON_INLINE PyObject* __Pyx__PyFrozenDict_New(PyObject* frozendict_type, PyObject* it);
+#define __Pyx_PyFrozenDict_NewEmpty()  __Pyx_PyFrozenDict_New(NULL)
+#define __Pyx_PyFrozenDict_Check(obj)  PyObject_TypeCheck((obj), __Pyx_PyFrozenDict_TypePtr)
+#define __Pyx_PyFrozenDict_CheckExact(obj)  Py_IS_TYPE((obj), __Pyx_PyFrozenDict_TypePtr)
+#define __Pyx_PyAnyDict_Check(obj)   __Pyx__PyAnyDict_Check(obj, __Pyx_PyFrozenDict_TypePtr)
+static CYTHON_INLINE int __Pyx__PyAnyDict_Check(PyObject *obj, PyTypeObject* frozendict_type) {
+    return PyObject_TypeCheck(obj, &PyDict_Type) || PyObject_TypeCheck(obj, frozendict_type);
+}
+#define __Pyx_PyAnyDict_CheckExact(obj)  __Pyx__PyAnyDict_CheckExact(obj, __Pyx_PyFrozenDict_TypePtr)
+static CYTHON_INLINE int __Pyx__PyAnyDict_CheckExact(PyObject *obj, PyTypeObject* frozendict_type) {
+    return Py_IS_TYPE(obj, &PyDict_Type) || Py_IS_TYPE(obj, frozendict_type);
+}
+#elif PY_VERSION_HEX >= 0x030f00a6 ||\
+    (defined(PyFrozenDict_Check) && defined(PyAnyDict_Check) && defined(PyFrozenDict_New))
+#define __Pyx_PyFrozenDict_TypePtr  (&PyFrozenDict_Type)
+#define __Pyx_PyFrozenDict_New(it)  PyFrozenDict_New(it)
+#define __Pyx_PyFrozenDict_NewEmpty()  PyFrozenDict_New(NULL)
+#define __Pyx_PyFrozenDict_Check(obj)  PyFrozenDict_Check(obj)
+#define __Pyx_PyFrozenDict_CheckExact(obj)  PyFrozenDict_CheckExact(obj)
+#define __Pyx_PyAnyDict_Check(obj)  PyAnyDict_Check(obj)
+#define __Pyx_PyAnyDict_CheckExact(obj)  PyAnyDict_CheckExact(obj)
+#else
+#define __Pyx_PyFrozenDict_TypePtr  (&PyDict_Type)
+static CYTHON_INLINE PyObject* __Pyx_PyFrozenDict_New(PyObject* it) {
+    if (!it) {
+        return PyDict_New();
+    } else if (PyDict_Check(it)) {
+        return PyDict_Copy(it);
+    } else {
+        PyObject *dict = PyDict_New();
+        if (!dict) return NULL;
+        PyObject *result = PyNumber_InPlaceOr(dict, it);
+        Py_DECREF(dict);
+        return result;
+    }
+}
+#define __Pyx_PyFrozenDict_NewEmpty()  PyDict_New()
+#define __Pyx_PyFrozenDict_Check(obj)  PyDict_Check(obj)
+#define __Pyx_PyFrozenDict_CheckExact(obj)  PyDict_CheckExact(obj)
+#define __Pyx_PyAnyDict_Check(obj)  PyDict_Check(obj)
+#define __Pyx_PyAnyDict_CheckExact(obj)  PyDict_CheckExact(obj)
+#endif
+
+/* DictGetItem.proto */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject *__Pyx_PyDict_GetItem(PyObject *d, PyObject* key);
+#define __Pyx_PyObject_Dict_GetItem(obj, name)\
+    (likely(__Pyx_PyAnyDict_CheckExact(obj)) ?\
+     __Pyx_PyDict_GetItem(obj, name) : PyObject_GetItem(obj, name))
+#else
+#define __Pyx_PyDict_GetItem(d, key) PyObject_GetItem(d, key)
+#define __Pyx_PyObject_Dict_GetItem(obj, name)  PyObject_GetItem(obj, name)
+#endif
+
+/* GetItemInt.proto */
+#define __Pyx_GetItemInt(o, i, type, is_signed, to_py_func, wraparound, boundscheck, has_gil, unsafe_shared)\
+    (__Pyx_fits_Py_ssize_t(i, type, is_signed) ?\
+    __Pyx_GetItemInt_Fast(o, (Py_ssize_t)i, wraparound, boundscheck, unsafe_shared) :\
+    __Pyx_GetItemInt_Generic(o, to_py_func(i)))
+#define __Pyx_GetItemInt_List(o, i, type, is_signed, to_py_func, wraparound, boundscheck, has_gil, unsafe_shared)\
+    (__Pyx_fits_Py_ssize_t(i, type, is_signed) ?\
+    __Pyx_GetItemInt_List_Fast(o, (Py_ssize_t)i, wraparound, boundscheck, unsafe_shared) :\
+    (PyErr_SetString(PyExc_IndexError, "list index out of range"), (PyObject*)NULL))
+static CYTHON_INLINE PyObject *__Pyx_GetItemInt_List_Fast(PyObject *o, Py_ssize_t i,
+                                                              int wraparound, int boundscheck, int unsafe_shared);
+#define __Pyx_GetItemInt_Tuple(o, i, type, is_signed, to_py_func, wraparound, boundscheck, has_gil, unsafe_shared)\
+    (__Pyx_fits_Py_ssize_t(i, type, is_signed) ?\
+    __Pyx_GetItemInt_Tuple_Fast(o, (Py_ssize_t)i, wraparound, boundscheck, unsafe_shared) :\
+    (PyErr_SetString(PyExc_IndexError, "tuple index out of range"), (PyObject*)NULL))
+static CYTHON_INLINE PyObject *__Pyx_GetItemInt_Tuple_Fast(PyObject *o, Py_ssize_t i,
+                                                              int wraparound, int boundscheck, int unsafe_shared);
+static PyObject *__Pyx_GetItemInt_Generic(PyObject *o, PyObject* j);
+static CYTHON_INLINE PyObject *__Pyx_GetItemInt_Fast(PyObject *o, Py_ssize_t i,
+                                                     int wraparound, int boundscheck, int unsafe_shared);
+
+/* RaiseTooManyValuesToUnpack.proto */
+static CYTHON_INLINE void __Pyx_RaiseTooManyValuesError(Py_ssize_t expected);
+
+/* RaiseNeedMoreValuesToUnpack.proto */
+static CYTHON_INLINE void __Pyx_RaiseNeedMoreValuesError(Py_ssize_t index);
+
+/* IterFinish.proto */
+static CYTHON_INLINE int __Pyx_IterFinish(void);
+
+/* UnpackItemEndCheck.proto */
+static int __Pyx_IternextUnpackEndCheck(PyObject *retval, Py_ssize_t expected);
+
+/* FormatTypeName.proto (used by RaiseErrorWithObjectTypes) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+typedef PyObject *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%N"
+#define __Pyx_PyType_GetFullyQualifiedName(tp) Py_NewRef((PyObject*)tp)
+#define __Pyx_DECREF_TypeName(obj) Py_DECREF(obj)
+#elif CYTHON_COMPILING_IN_LIMITED_API
+typedef PyObject *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%U"
+#define __Pyx_DECREF_TypeName(obj) Py_XDECREF(obj)
+static __Pyx_TypeName __Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp);
+#else  // !LIMITED_API
+typedef const char *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%.200s"
+#define __Pyx_PyType_GetFullyQualifiedName(tp) ((tp)->tp_name)
+#define __Pyx_DECREF_TypeName(obj)
+#endif
+
+/* RaiseErrorWithObjectTypes.proto (used by PyNumberBinop) */
+#define __Pyx_RaiseErrorWithObjectTypes1(exc_type, message, arg, obj1, obj2) __Pyx_RaiseErrorWithTypes1(exc_type, message, arg, Py_TYPE(obj1), Py_TYPE(obj2))
+#define __Pyx_RaiseTypeErrorWithObjectTypes(message, obj1, obj2) __Pyx_RaiseTypeErrorWithTypes(message, Py_TYPE(obj1), Py_TYPE(obj2))
+#define __Pyx_RaiseTypeErrorWithTypes(message, type_obj1, type_obj2) __Pyx_RaiseErrorWithTypes1(PyExc_TypeError, "%.1s" message, "", type_obj1, type_obj2)
+CYTHON_UNUSED
+static void __Pyx_RaiseErrorWithTypes1(PyObject* exc_type, const char *message, const char *arg, PyTypeObject *type_obj1, PyTypeObject *type_obj2);
+
+/* PyNumberBinop.proto */
+#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API
+#define __Pyx_PyNumber_And_object_int(op1, op2)  PyNumber_And(op1, op2)
+#define __Pyx_PyNumber_InPlaceAnd_object_int(op1, op2)  PyNumber_InPlaceAnd(op1, op2)
+#else
+#define __Pyx_PyNumber_And_object_int(op1, op2)  __Pyx__PyNumber_And_object_int(op1, op2, 0)
+#define __Pyx_PyNumber_InPlaceAnd_object_int(op1, op2)  __Pyx__PyNumber_And_object_int(op1, op2, 1)
+static CYTHON_INLINE PyObject* __Pyx__PyNumber_And_object_int(PyObject *op1, PyObject *op2, int inplace);
+#endif
+
+/* PyLongBinop.proto */
+#if !CYTHON_COMPILING_IN_PYPY
+static CYTHON_INLINE PyObject* __Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check);
+#else
+#define __Pyx_PyLong_AndObjC(op1, op2, intval, inplace, zerodivision_check)\
+    (inplace ? PyNumber_InPlaceAnd(op1, op2) : PyNumber_And(op1, op2))
+#endif
+
+/* PyNumberBinop.proto */
+#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API
+#define __Pyx_PyNumber_Or_int_object(op1, op2)  PyNumber_Or(op1, op2)
+#define __Pyx_PyNumber_InPlaceOr_int_object(op1, op2)  PyNumber_InPlaceOr(op1, op2)
+#else
+#define __Pyx_PyNumber_Or_int_object(op1, op2)  __Pyx__PyNumber_Or_int_object(op1, op2, 0)
+#define __Pyx_PyNumber_InPlaceOr_int_object(op1, op2)  __Pyx__PyNumber_Or_int_object(op1, op2, 1)
+static CYTHON_INLINE PyObject* __Pyx__PyNumber_Or_int_object(PyObject *op1, PyObject *op2, int inplace);
+#endif
+
+/* RejectKeywords.export */
+static void __Pyx_RejectKeywords(const char* function_name, PyObject *kwds);
+
+/* PyTypeError_Check.proto */
+#define __Pyx_PyExc_TypeError_Check(obj)  __Pyx_TypeCheck(obj, PyExc_TypeError)
+
+/* AllocateExtensionType.proto */
+static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final);
+
+/* CallSlotAsVectorcall.proto */
+#if CYTHON_VECTORCALL_TPNEW
+typedef PyObject * (*__Pyx_tpnewvectorcallfunc)(PyTypeObject* o, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+static PyObject * __Pyx_CallTpnewAsVectorcall(__Pyx_tpnewvectorcallfunc f, PyTypeObject* o, PyObject *a, PyObject *k);
+#endif
+
+/* RaiseErrorWithObjectType.proto (used by CallNewInitFromVectorcall) */
+#define __Pyx_RaiseTypeErrorWithObjectType(message, obj)  __Pyx_RaiseErrorWithObjectType(PyExc_TypeError, message, obj)
+#define __Pyx_RaiseErrorWithObjectType(exc_type, message, obj)  __Pyx_RaiseErrorWithType(exc_type, message, Py_TYPE(obj))
+CYTHON_UNUSED
+static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj);
+
+/* CallNewInitFromVectorcall.proto */
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__Pyx_CallNewInitFromVectorcall(PyTypeObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+#endif
+
+/* DeallocKeepAlive.proto */
+#if CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
+#define __Pyx_DeallocKeepAliveBegin(o) do {\
+        _Py_atomic_store_uintptr_relaxed(&(o)->ob_tid, _Py_ThreadId());\
+        _Py_atomic_store_uint32_relaxed(&(o)->ob_ref_local, 1);\
+        _Py_atomic_store_ssize_relaxed(&(o)->ob_ref_shared, 0);\
+    } while (0)
+#define __Pyx_DeallocKeepAliveEnd(o)\
+        _Py_atomic_store_uint32_relaxed(&(o)->ob_ref_local, 0)
+#else
+#define __Pyx_DeallocKeepAliveBegin(o) Py_SET_REFCNT(o, Py_REFCNT(o) + 1)
+#define __Pyx_DeallocKeepAliveEnd(o)   Py_SET_REFCNT(o, Py_REFCNT(o) - 1)
+#endif
+
+/* PyObjectCallMethod0.proto (used by PyType_Ready) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod0(PyObject* obj, PyObject* method_name);
+
+/* GetTypeDictOffset.proto (used by ValidateBasesTuple) */
+#if !CYTHON_USE_TYPE_SLOTS
+CYTHON_UNUSED static Py_ssize_t __Pyx_GetTypeDictOffset(PyObject *tp, int require_cython_valid_result);
+#endif
+
+/* RaiseErrorWithObjectType1.proto (used by ValidateBasesTuple) */
+#define __Pyx_RaiseTypeErrorWithObjectType1(message, arg, obj) __Pyx_RaiseErrorWithObjectType1(PyExc_TypeError, message, arg, obj)
+#define __Pyx_RaiseErrorWithObjectType1(exc_type, message, arg, obj) __Pyx_RaiseErrorWithType1(exc_type, message, arg, Py_TYPE(obj))
+CYTHON_UNUSED
+static void __Pyx_RaiseErrorWithType1(PyObject* exc_type, const char* message, const char *arg, PyTypeObject *type_obj);
+
+/* ValidateBasesTuple.proto (used by PyType_Ready) */
+#if CYTHON_COMPILING_IN_CPYTHON || CYTHON_COMPILING_IN_LIMITED_API || CYTHON_USE_TYPE_SPECS
+static int __Pyx_validate_bases_tuple(const char *type_name, int has_dictoffset, PyObject *bases);
+#endif
+
+/* PyType_Ready.export */
+CYTHON_UNUSED static int __Pyx_PyType_Ready(PyTypeObject *t);
+
+/* GetVTable.proto (used by MergeVTables) */
+static int __Pyx_GetVtable(PyTypeObject *type, void** table);
+
+/* MergeVTables.proto (used by SetVTable) */
+static int __Pyx_MergeVtables(PyTypeObject *type);
+
+/* SetVTable.export */
+static int __Pyx_SetVtable(PyTypeObject* typeptr , void* vtable);
+
+/* LimitedApiGetTypeTypeDict.proto (used by DelItemOnTypeDict) */
+#if CYTHON_COMPILING_IN_LIMITED_API
+static PyObject *__Pyx_GetTypeTypeDict(PyTypeObject *tp);
+#endif
+
+/* DelItemOnTypeDict.proto (used by SetupReduce) */
+#define __Pyx_DelItemOnTypeDict(tp, k) __Pyx__DelItemOnTypeDict((PyTypeObject*)tp, k)
+
+/* DelItemOnTypeDict.export */
+static int __Pyx__DelItemOnTypeDict(PyTypeObject *tp, PyObject *k);
+
+/* SetItemOnTypeDict.proto (used by SetupReduce) */
+#define __Pyx_SetItemOnTypeDict(tp, k, v) __Pyx__SetItemOnTypeDict((PyTypeObject*)tp, k, v)
+
+/* SetItemOnTypeDict.export */
+static int __Pyx__SetItemOnTypeDict(PyTypeObject *tp, PyObject *k, PyObject *v);
+
+/* SetupReduce.export */
+static int __Pyx_setup_reduce(PyObject* type_obj);
 
 /* dict_setdefault.proto (used by FetchCommonType) */
 static CYTHON_INLINE PyObject *__Pyx_PyDict_SetDefault(PyObject *d, PyObject *key, PyObject *default_value);
@@ -2159,98 +2828,6 @@ static PyObject *__Pyx_CyFunction_New(PyMethodDef *ml,
                                       PyObject* code);
 static PyTypeObject *__Pyx_Get_CyFunction_Type(void);
 
-/* PyDictVersioning.proto (used by CLineInTraceback) */
-#if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
-#define __PYX_DICT_VERSION_INIT  ((PY_UINT64_T) -1)
-#define __PYX_GET_DICT_VERSION(dict)  (((PyDictObject*)(dict))->ma_version_tag)
-#define __PYX_UPDATE_DICT_CACHE(dict, value, cache_var, version_var)\
-    (version_var) = __PYX_GET_DICT_VERSION(dict);\
-    (cache_var) = (value);
-#define __PYX_PY_DICT_LOOKUP_IF_MODIFIED(VAR, DICT, LOOKUP) {\
-    static PY_UINT64_T __pyx_dict_version = 0;\
-    static PyObject *__pyx_dict_cached_value = NULL;\
-    if (likely(__PYX_GET_DICT_VERSION(DICT) == __pyx_dict_version)) {\
-        (VAR) = __Pyx_XNewRef(__pyx_dict_cached_value);\
-    } else {\
-        (VAR) = __pyx_dict_cached_value = (LOOKUP);\
-        __pyx_dict_version = __PYX_GET_DICT_VERSION(DICT);\
-    }\
-}
-static CYTHON_INLINE PY_UINT64_T __Pyx_get_tp_dict_version(PyObject *obj);
-static CYTHON_INLINE PY_UINT64_T __Pyx_get_object_dict_version(PyObject *obj);
-static CYTHON_INLINE int __Pyx_object_dict_version_matches(PyObject* obj, PY_UINT64_T tp_dict_version, PY_UINT64_T obj_dict_version);
-#else
-#define __PYX_GET_DICT_VERSION(dict)  (0)
-#define __PYX_UPDATE_DICT_CACHE(dict, value, cache_var, version_var)
-#define __PYX_PY_DICT_LOOKUP_IF_MODIFIED(VAR, DICT, LOOKUP)  (VAR) = (LOOKUP);
-#endif
-
-/* PyThreadStateGet.proto (used by PyErrFetchRestore) */
-#if CYTHON_FAST_THREAD_STATE
-#define __Pyx_PyThreadState_declare  PyThreadState *__pyx_tstate;
-#define __Pyx_PyThreadState_assign  __pyx_tstate = __Pyx_PyThreadState_Current;
-#if PY_VERSION_HEX >= 0x030C00A6
-#define __Pyx_PyErr_Occurred()  (__pyx_tstate->current_exception != NULL)
-#define __Pyx_PyErr_CurrentExceptionType()  (__pyx_tstate->current_exception ? (PyObject*) Py_TYPE(__pyx_tstate->current_exception) : (PyObject*) NULL)
-#else
-#define __Pyx_PyErr_Occurred()  (__pyx_tstate->curexc_type != NULL)
-#define __Pyx_PyErr_CurrentExceptionType()  (__pyx_tstate->curexc_type)
-#endif
-#else
-#define __Pyx_PyThreadState_declare
-#define __Pyx_PyThreadState_assign
-#define __Pyx_PyErr_Occurred()  (PyErr_Occurred() != NULL)
-#define __Pyx_PyErr_CurrentExceptionType()  PyErr_Occurred()
-#endif
-
-/* PyErrFetchRestore.proto (used by GivenExceptionMatches) */
-#if CYTHON_FAST_THREAD_STATE
-#define __Pyx_PyErr_Clear() __Pyx_ErrRestore(NULL, NULL, NULL)
-#define __Pyx_ErrRestoreWithState(type, value, tb)  __Pyx_ErrRestoreInState(PyThreadState_GET(), type, value, tb)
-#define __Pyx_ErrFetchWithState(type, value, tb)    __Pyx_ErrFetchInState(PyThreadState_GET(), type, value, tb)
-#define __Pyx_ErrRestore(type, value, tb)  __Pyx_ErrRestoreInState(__pyx_tstate, type, value, tb)
-#define __Pyx_ErrFetch(type, value, tb)    __Pyx_ErrFetchInState(__pyx_tstate, type, value, tb)
-static CYTHON_INLINE void __Pyx_ErrRestoreInState(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb);
-static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
-#if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A6
-#define __Pyx_PyErr_SetNone(exc) (Py_INCREF(exc), __Pyx_ErrRestore((exc), NULL, NULL))
-#else
-#define __Pyx_PyErr_SetNone(exc) PyErr_SetNone(exc)
-#endif
-#else
-#define __Pyx_PyErr_Clear() PyErr_Clear()
-#define __Pyx_PyErr_SetNone(exc) PyErr_SetNone(exc)
-#define __Pyx_ErrRestoreWithState(type, value, tb)  PyErr_Restore(type, value, tb)
-#define __Pyx_ErrFetchWithState(type, value, tb)  PyErr_Fetch(type, value, tb)
-#define __Pyx_ErrRestoreInState(tstate, type, value, tb)  PyErr_Restore(type, value, tb)
-#define __Pyx_ErrFetchInState(tstate, type, value, tb)  PyErr_Fetch(type, value, tb)
-#define __Pyx_ErrRestore(type, value, tb)  PyErr_Restore(type, value, tb)
-#define __Pyx_ErrFetch(type, value, tb)  PyErr_Fetch(type, value, tb)
-#endif
-
-/* GivenExceptionMatches.proto (used by PyErrExceptionMatches) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject *type);
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2);
-#else
-#define __Pyx_PyErr_GivenExceptionMatches(err, type) PyErr_GivenExceptionMatches(err, type)
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2) {
-    return PyErr_GivenExceptionMatches(err, type1) || PyErr_GivenExceptionMatches(err, type2);
-}
-#endif
-#define __Pyx_PyErr_ExceptionMatches2(err1, err2)  __Pyx_PyErr_GivenExceptionMatches2(__Pyx_PyErr_CurrentExceptionType(), err1, err2)
-
-/* PyErrExceptionMatches.proto (used by PyObjectGetAttrStrNoError) */
-#if CYTHON_FAST_THREAD_STATE
-#define __Pyx_PyErr_ExceptionMatches(err) __Pyx_PyErr_ExceptionMatchesInState(__pyx_tstate, err)
-static CYTHON_INLINE int __Pyx_PyErr_ExceptionMatchesInState(PyThreadState* tstate, PyObject* err);
-#else
-#define __Pyx_PyErr_ExceptionMatches(err)  PyErr_ExceptionMatches(err)
-#endif
-
-/* PyObjectGetAttrStrNoError.proto (used by CLineInTraceback) */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, PyObject* attr_name);
-
 /* CLineInTraceback.proto (used by AddTraceback) */
 #if CYTHON_CLINE_IN_TRACEBACK && CYTHON_CLINE_IN_TRACEBACK_RUNTIME
 static int __Pyx_CLineForTraceback(PyThreadState *tstate, int c_line);
@@ -2284,14 +2861,6 @@ static void __pyx_insert_code_object(int code_line, __Pyx_CachedCodeObjectType* 
 static void __Pyx_AddTraceback(const char *funcname, int c_line,
                                int py_line, const char *filename);
 
-/* GCCDiagnostics.proto */
-#if !defined(__INTEL_COMPILER) && defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 6))
-#define __Pyx_HAS_GCC_DIAGNOSTIC
-#endif
-
-/* CIntFromPy.proto */
-static CYTHON_INLINE uint64_t __Pyx_PyLong_As_uint64_t(PyObject *);
-
 /* PyObjectVectorcallKwds.proto (used by PyObjectVectorcallMethodKwds) */
 #if CYTHON_VECTORCALL
 #define __Pyx_Object_VectorcallKwds PyObject_Vectorcall
@@ -2310,34 +2879,37 @@ static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *con
 #endif
 
 /* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From___pyx_anon_enum(int value);
+
+/* CIntFromPy.proto */
+static CYTHON_INLINE uint64_t __Pyx_PyLong_As_uint64_t(PyObject *);
+
+/* CIntFromPy.proto */
+static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
+
+/* CIntFromPy.proto */
+static CYTHON_INLINE uint32_t __Pyx_PyLong_As_uint32_t(PyObject *);
+
+/* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value);
 
-/* FormatTypeName.proto */
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-typedef PyObject *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%N"
-#define __Pyx_PyType_GetFullyQualifiedName(tp) Py_NewRef((PyObject*)tp)
-#define __Pyx_DECREF_TypeName(obj) Py_DECREF(obj)
-#elif CYTHON_COMPILING_IN_LIMITED_API
-typedef PyObject *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%U"
-#define __Pyx_DECREF_TypeName(obj) Py_XDECREF(obj)
-static __Pyx_TypeName __Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp);
-#else  // !LIMITED_API
-typedef const char *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%.200s"
-#define __Pyx_PyType_GetFullyQualifiedName(tp) ((tp)->tp_name)
-#define __Pyx_DECREF_TypeName(obj)
-#endif
+/* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value);
+
+/* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint32_t(uint32_t value);
+
+/* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int16_t(int16_t value);
+
+/* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint8_t(uint8_t value);
 
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
 
 /* CIntFromPy.proto */
 static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *);
-
-/* CIntFromPy.proto */
-static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
 
 /* GetRuntimeVersion.proto */
 #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
@@ -2350,6 +2922,12 @@ static unsigned long __Pyx_get_runtime_version(void);
 
 /* CheckBinaryVersion.proto */
 static int __Pyx_check_binary_version(unsigned long ct_version, unsigned long rt_version, int allow_newer);
+
+/* DecompressString.proto */
+static PyObject *__Pyx_DecompressString(const char *s, Py_ssize_t length, int algo);
+
+/* DecompressString_LZSS.proto */
+static PyObject *__Pyx_DecompressString_LZSS(const char *s, size_t compressed_length, size_t uncompressed_length);
 
 /* MultiPhaseInitModuleState.proto */
 #if CYTHON_PEP489_MULTI_PHASE_INIT && CYTHON_USE_MODULE_STATE
@@ -2423,15 +3001,55 @@ static int __Pyx_State_RemoveModule(void*);
 #define __PYX_ABI_MODULE_NAME "_cython_" CYTHON_ABI
 #define __PYX_TYPE_MODULE_PREFIX __PYX_ABI_MODULE_NAME "."
 
+static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, __pyx_t_6search_Search *__pyx_v_S); /* proto*/
+static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, __pyx_t_6search_Search *__pyx_v_S); /* proto*/
+static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto*/
 
 /* Module declarations from "libc.stdint" */
+
+/* Module declarations from "libc.string" */
 
 /* Module declarations from "cardset" */
 static CYTHON_INLINE int __pyx_f_7cardset_popcount(uint64_t); /*proto*/
 static CYTHON_INLINE int __pyx_f_7cardset_lowest(uint64_t); /*proto*/
 static CYTHON_INLINE uint64_t __pyx_f_7cardset_drop_lowest(uint64_t); /*proto*/
 
+/* Module declarations from "types" */
+
+/* Module declarations from "movegen" */
+static CYTHON_INLINE int __pyx_f_7movegen_current_winner(__pyx_t_5types_Tables const *, int const *, int); /*proto*/
+static CYTHON_INLINE uint64_t __pyx_f_7movegen_beating(__pyx_t_5types_Tables const *, uint64_t, int, int); /*proto*/
+static CYTHON_INLINE uint64_t __pyx_f_7movegen_legal_cards(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *); /*proto*/
+static CYTHON_INLINE uint64_t __pyx_f_7movegen_representatives(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *, uint64_t); /*proto*/
+
+/* Module declarations from "bounds" */
+static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *); /*proto*/
+static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *); /*proto*/
+
+/* Module declarations from "libc.stdlib" */
+
+/* Module declarations from "tt" */
+static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t); /*proto*/
+static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *, uint64_t); /*proto*/
+static CYTHON_INLINE void __pyx_f_2tt_table_free(__pyx_t_2tt_Table *); /*proto*/
+static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *); /*proto*/
+static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_bucket(__pyx_t_2tt_Table const *, uint64_t, uint8_t); /*proto*/
+static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Table const *, uint64_t, uint8_t); /*proto*/
+static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *, uint64_t, uint8_t, int, int, int); /*proto*/
+
+/* Module declarations from "order" */
+static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *, int); /*proto*/
+static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *, uint64_t, int, int *); /*proto*/
+
+/* Module declarations from "search" */
+static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *, int); /*proto*/
+static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *, int, int); /*proto*/
+static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *, int); /*proto*/
+static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *, int); /*proto*/
+
 /* Module declarations from "solver._engine" */
+static int __pyx_f_6solver_7_engine__check(PyObject *, int, int, PyObject *); /*proto*/
+static uint64_t __pyx_f_6solver_7_engine__mask(PyObject *, int, PyObject *); /*proto*/
 /* #### Code section: typeinfo ### */
 /* #### Code section: before_global_var ### */
 #define __Pyx_MODULE_NAME "solver._engine"
@@ -2440,11 +3058,58 @@ int __pyx_module_is_main_solver___engine = 0;
 
 /* Implementation of "solver._engine" */
 /* #### Code section: global_var ### */
+static PyObject *__pyx_builtin_enumerate;
 /* #### Code section: string_decls ### */
-static const char __pyx_k_solver__engine_the_compiled_engi[] = "solver._engine: the compiled engine. At this stage: the card-set primitives, exposed for tests.";
+static const char __pyx_k_solver__engine_the_compiled_doub[] = "solver._engine: the compiled double-dummy engine, and its only Python boundary.\n\nEverything is loaded as plain Python ints and lists by solver/search/engine.py, which validates the input first;\nthe loaders here check every index and count again before it touches a C array, so no input can crash the\ninterpreter. The searches themselves run without the GIL over plain C data (see search.pxd).\n";
 /* #### Code section: decls ### */
 static PyObject *__pyx_pf_6solver_7_engine_card_count(CYTHON_UNUSED PyObject *__pyx_self, uint64_t __pyx_v_mask); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_2card_indices(CYTHON_UNUSED PyObject *__pyx_self, uint64_t __pyx_v_mask); /* proto */
+static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_tt_megabytes, int __pyx_v_use_table, int __pyx_v_use_equivalence, int __pyx_v_use_bounds, int __pyx_v_use_ordering, PyObject *__pyx_v_driver); /* proto */
+static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_d); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint32_t __pyx_v_max_side, int __pyx_v_points_weight, int __pyx_v_trick_weight, PyObject *__pyx_v_events); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_hands, int __pyx_v_leader, PyObject *__pyx_v_trick, uint32_t __pyx_v_flags); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_12upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_14legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_28to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_5nodes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_32__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_34__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_tp_new__initialisation_6solver_7_engine_Engine(PyObject *o, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+static PyObject *__pyx_tp_new_vectorcall_6solver_7_engine_Engine(PyTypeObject *t, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_new_6solver_7_engine_Engine(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
+#endif
+#if !CYTHON_VECTORCALL_TPNEW
+#define __pyx_tp_new_6solver_7_engine_Engine __pyx_tp_new_vectorcall_6solver_7_engine_Engine
+#endif
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_vectorcall_6solver_7_engine_Engine(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
+#endif
 /* #### Code section: late_includes ### */
 /* #### Code section: module_state ### */
 /* SmallCodeConfig */
@@ -2468,12 +3133,21 @@ namespace {
     PyObject *__pyx_empty_tuple;
     PyObject *__pyx_empty_bytes;
     PyObject *__pyx_empty_unicode;
+    PyObject *__pyx_type_6solver_7_engine_Engine;
+    PyTypeObject *__pyx_ptype_6solver_7_engine_Engine;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_items;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
-    PyObject *__pyx_codeobj_tab[2];
-    PyObject *__pyx_string_tab[24];
+    PyObject *__pyx_tuple[1];
+    PyObject *__pyx_codeobj_tab[18];
+    PyObject *__pyx_string_tab[203];
+    PyObject *__pyx_number_tab[3];
 /* #### Code section: module_state_contents ### */
+/* PyFrozenDict.module_state_decls */
+#if CYTHON_COMPILING_IN_LIMITED_API
+PyObject *__Pyx_PyFrozenDictType;
+#endif
+
 /* CommonTypesMetaclass.module_state_decls */
 PyTypeObject *__pyx_CommonTypesMetaclassType;
 
@@ -2516,30 +3190,212 @@ static __pyx_mstatetype __pyx_mstate_global_static =
 static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_static;
 #endif
 /* #### Code section: constant_name_defines ### */
-#define __pyx_kp_u_ __pyx_string_tab[0]
-#define __pyx_kp_u_src_ext__engine_pyx __pyx_string_tab[1]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[2]
-#define __pyx_n_u_annotate __pyx_string_tab[3]
-#define __pyx_n_u_func __pyx_string_tab[4]
-#define __pyx_n_u_main __pyx_string_tab[5]
-#define __pyx_n_u_module __pyx_string_tab[6]
-#define __pyx_n_u_name __pyx_string_tab[7]
-#define __pyx_n_u_qualname __pyx_string_tab[8]
-#define __pyx_n_u_test __pyx_string_tab[9]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[10]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[11]
-#define __pyx_n_u_card_count __pyx_string_tab[12]
-#define __pyx_n_u_card_indices __pyx_string_tab[13]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[14]
-#define __pyx_n_u_items __pyx_string_tab[15]
-#define __pyx_n_u_mask __pyx_string_tab[16]
-#define __pyx_n_u_pop __pyx_string_tab[17]
-#define __pyx_n_u_result __pyx_string_tab[18]
-#define __pyx_n_u_setdefault __pyx_string_tab[19]
-#define __pyx_n_u_solver__engine __pyx_string_tab[20]
-#define __pyx_n_u_values __pyx_string_tab[21]
-#define __pyx_kp_b_iso88591_81A __pyx_string_tab[22]
-#define __pyx_kp_b_iso88591_Q_gQfAQ_1_1 __pyx_string_tab[23]
+#define __pyx_kp_u_allowed __pyx_string_tab[0]
+#define __pyx_kp_u_ __pyx_string_tab[1]
+#define __pyx_kp_u_MB_transposition_table __pyx_string_tab[2]
+#define __pyx_kp_u_holds_a_card_beyond __pyx_string_tab[3]
+#define __pyx_kp_u_tree_fragment __pyx_string_tab[4]
+#define __pyx_kp_u__3 __pyx_string_tab[5]
+#define __pyx_kp_u__4 __pyx_string_tab[6]
+#define __pyx_kp_u_not __pyx_string_tab[7]
+#define __pyx_kp_u__2 __pyx_string_tab[8]
+#define __pyx_kp_u__5 __pyx_string_tab[9]
+#define __pyx_kp_u_None __pyx_string_tab[10]
+#define __pyx_kp_u_Note_that_Cython_is_deliberately __pyx_string_tab[11]
+#define __pyx_kp_u_add_note __pyx_string_tab[12]
+#define __pyx_kp_u_called_card __pyx_string_tab[13]
+#define __pyx_kp_u_called_class __pyx_string_tab[14]
+#define __pyx_kp_u_called_flag __pyx_string_tab[15]
+#define __pyx_kp_u_called_holder __pyx_string_tab[16]
+#define __pyx_kp_u_cannot_allocate_a __pyx_string_tab[17]
+#define __pyx_kp_u_card_on_the_table __pyx_string_tab[18]
+#define __pyx_kp_u_cards_on_the_table __pyx_string_tab[19]
+#define __pyx_kp_u_disable __pyx_string_tab[20]
+#define __pyx_kp_u_driver_must_be_one_of __pyx_string_tab[21]
+#define __pyx_kp_u_enable __pyx_string_tab[22]
+#define __pyx_kp_u_engine_input_out_of_range __pyx_string_tab[23]
+#define __pyx_kp_u_engine_input_a_card_is_both_on_t __pyx_string_tab[24]
+#define __pyx_kp_u_engine_input_a_card_is_in_two_ha __pyx_string_tab[25]
+#define __pyx_kp_u_engine_input_not_a_legal_card_at __pyx_string_tab[26]
+#define __pyx_kp_u_engine_input_the_hands_do_not_fi __pyx_string_tab[27]
+#define __pyx_kp_u_event_absent_cards __pyx_string_tab[28]
+#define __pyx_kp_u_event_cards __pyx_string_tab[29]
+#define __pyx_kp_u_event_not_winner __pyx_string_tab[30]
+#define __pyx_kp_u_event_reward __pyx_string_tab[31]
+#define __pyx_kp_u_event_winner __pyx_string_tab[32]
+#define __pyx_kp_u_follow_levels __pyx_string_tab[33]
+#define __pyx_kp_u_follow_mask __pyx_string_tab[34]
+#define __pyx_kp_u_gc __pyx_string_tab[35]
+#define __pyx_kp_u_isenabled __pyx_string_tab[36]
+#define __pyx_kp_u_lead_levels __pyx_string_tab[37]
+#define __pyx_kp_u_lead_mask __pyx_string_tab[38]
+#define __pyx_kp_u_load_tables_and_load_state_first __pyx_string_tab[39]
+#define __pyx_kp_u_load_tables_first __pyx_string_tab[40]
+#define __pyx_kp_u_no_default___reduce___due_to_non __pyx_string_tab[41]
+#define __pyx_kp_u_number_of_hands __pyx_string_tab[42]
+#define __pyx_kp_u_reserved_card __pyx_string_tab[43]
+#define __pyx_kp_u_reserved_seat __pyx_string_tab[44]
+#define __pyx_kp_u_runaway_at_deal __pyx_string_tab[45]
+#define __pyx_kp_u_runaway_minimum __pyx_string_tab[46]
+#define __pyx_kp_u_special_cards __pyx_string_tab[47]
+#define __pyx_kp_u_special_order __pyx_string_tab[48]
+#define __pyx_kp_u_special_order_card __pyx_string_tab[49]
+#define __pyx_kp_u_special_winner __pyx_string_tab[50]
+#define __pyx_kp_u_src_ext__engine_pyx __pyx_string_tab[51]
+#define __pyx_n_u_DRIVERS __pyx_string_tab[52]
+#define __pyx_n_u_Engine __pyx_string_tab[53]
+#define __pyx_n_u_Engine___reduce_cython __pyx_string_tab[54]
+#define __pyx_n_u_Engine___setstate_cython __pyx_string_tab[55]
+#define __pyx_n_u_Engine_after __pyx_string_tab[56]
+#define __pyx_n_u_Engine_groups __pyx_string_tab[57]
+#define __pyx_n_u_Engine_is_over __pyx_string_tab[58]
+#define __pyx_n_u_Engine_legal __pyx_string_tab[59]
+#define __pyx_n_u_Engine_load_objective __pyx_string_tab[60]
+#define __pyx_n_u_Engine_load_state __pyx_string_tab[61]
+#define __pyx_n_u_Engine_load_tables __pyx_string_tab[62]
+#define __pyx_n_u_Engine_play __pyx_string_tab[63]
+#define __pyx_n_u_Engine_reaches __pyx_string_tab[64]
+#define __pyx_n_u_Engine_reset_counters __pyx_string_tab[65]
+#define __pyx_n_u_Engine_table_lookup __pyx_string_tab[66]
+#define __pyx_n_u_Engine_to_move __pyx_string_tab[67]
+#define __pyx_n_u_Engine_upper_bound __pyx_string_tab[68]
+#define __pyx_n_u_Engine_value __pyx_string_tab[69]
+#define __pyx_n_u_LIMITS __pyx_string_tab[70]
+#define __pyx_n_u_S __pyx_string_tab[71]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[72]
+#define __pyx_n_u_annotate __pyx_string_tab[73]
+#define __pyx_n_u_func __pyx_string_tab[74]
+#define __pyx_n_u_getstate __pyx_string_tab[75]
+#define __pyx_n_u_main __pyx_string_tab[76]
+#define __pyx_n_u_module __pyx_string_tab[77]
+#define __pyx_n_u_name __pyx_string_tab[78]
+#define __pyx_n_u_pyx_state __pyx_string_tab[79]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[80]
+#define __pyx_n_u_qualname __pyx_string_tab[81]
+#define __pyx_n_u_reduce __pyx_string_tab[82]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[83]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[84]
+#define __pyx_n_u_set_name __pyx_string_tab[85]
+#define __pyx_n_u_setstate __pyx_string_tab[86]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[87]
+#define __pyx_n_u_test __pyx_string_tab[88]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[89]
+#define __pyx_n_u_absent __pyx_string_tab[90]
+#define __pyx_n_u_after __pyx_string_tab[91]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[92]
+#define __pyx_n_u_at_deal __pyx_string_tab[93]
+#define __pyx_n_u_beat __pyx_string_tab[94]
+#define __pyx_n_u_bisect __pyx_string_tab[95]
+#define __pyx_n_u_c __pyx_string_tab[96]
+#define __pyx_n_u_called __pyx_string_tab[97]
+#define __pyx_n_u_card __pyx_string_tab[98]
+#define __pyx_n_u_card_class __pyx_string_tab[99]
+#define __pyx_n_u_card_count __pyx_string_tab[100]
+#define __pyx_n_u_card_indices __pyx_string_tab[101]
+#define __pyx_n_u_cards __pyx_string_tab[102]
+#define __pyx_n_u_class_mask __pyx_string_tab[103]
+#define __pyx_n_u_classes __pyx_string_tab[104]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[105]
+#define __pyx_n_u_cls __pyx_string_tab[106]
+#define __pyx_n_u_d __pyx_string_tab[107]
+#define __pyx_n_u_driver __pyx_string_tab[108]
+#define __pyx_n_u_entry __pyx_string_tab[109]
+#define __pyx_n_u_enumerate __pyx_string_tab[110]
+#define __pyx_n_u_events __pyx_string_tab[111]
+#define __pyx_n_u_flag __pyx_string_tab[112]
+#define __pyx_n_u_flags __pyx_string_tab[113]
+#define __pyx_n_u_follow __pyx_string_tab[114]
+#define __pyx_n_u_groups __pyx_string_tab[115]
+#define __pyx_n_u_guess __pyx_string_tab[116]
+#define __pyx_n_u_hand __pyx_string_tab[117]
+#define __pyx_n_u_hands __pyx_string_tab[118]
+#define __pyx_n_u_holder __pyx_string_tab[119]
+#define __pyx_n_u_i __pyx_string_tab[120]
+#define __pyx_n_u_is_over __pyx_string_tab[121]
+#define __pyx_n_u_items __pyx_string_tab[122]
+#define __pyx_n_u_j __pyx_string_tab[123]
+#define __pyx_n_u_k __pyx_string_tab[124]
+#define __pyx_n_u_last __pyx_string_tab[125]
+#define __pyx_n_u_lead __pyx_string_tab[126]
+#define __pyx_n_u_leader __pyx_string_tab[127]
+#define __pyx_n_u_led __pyx_string_tab[128]
+#define __pyx_n_u_led_flags __pyx_string_tab[129]
+#define __pyx_n_u_legal __pyx_string_tab[130]
+#define __pyx_n_u_levels __pyx_string_tab[131]
+#define __pyx_n_u_live __pyx_string_tab[132]
+#define __pyx_n_u_load_objective __pyx_string_tab[133]
+#define __pyx_n_u_load_state __pyx_string_tab[134]
+#define __pyx_n_u_load_tables __pyx_string_tab[135]
+#define __pyx_n_u_mask __pyx_string_tab[136]
+#define __pyx_n_u_max_side __pyx_string_tab[137]
+#define __pyx_n_u_mtdf __pyx_string_tab[138]
+#define __pyx_n_u_n __pyx_string_tab[139]
+#define __pyx_n_u_n_cards __pyx_string_tab[140]
+#define __pyx_n_u_n_classes __pyx_string_tab[141]
+#define __pyx_n_u_n_seats __pyx_string_tab[142]
+#define __pyx_n_u_not_winner __pyx_string_tab[143]
+#define __pyx_n_u_o __pyx_string_tab[144]
+#define __pyx_n_u_order __pyx_string_tab[145]
+#define __pyx_n_u_play __pyx_string_tab[146]
+#define __pyx_n_u_points __pyx_string_tab[147]
+#define __pyx_n_u_points_weight __pyx_string_tab[148]
+#define __pyx_n_u_pop __pyx_string_tab[149]
+#define __pyx_n_u_power __pyx_string_tab[150]
+#define __pyx_n_u_present __pyx_string_tab[151]
+#define __pyx_n_u_reaches __pyx_string_tab[152]
+#define __pyx_n_u_reps __pyx_string_tab[153]
+#define __pyx_n_u_reservations __pyx_string_tab[154]
+#define __pyx_n_u_reset_counters __pyx_string_tab[155]
+#define __pyx_n_u_result __pyx_string_tab[156]
+#define __pyx_n_u_reward __pyx_string_tab[157]
+#define __pyx_n_u_runaway_min __pyx_string_tab[158]
+#define __pyx_n_u_s __pyx_string_tab[159]
+#define __pyx_n_u_seat __pyx_string_tab[160]
+#define __pyx_n_u_seats __pyx_string_tab[161]
+#define __pyx_n_u_seen __pyx_string_tab[162]
+#define __pyx_n_u_self __pyx_string_tab[163]
+#define __pyx_n_u_setdefault __pyx_string_tab[164]
+#define __pyx_n_u_signature __pyx_string_tab[165]
+#define __pyx_n_u_size __pyx_string_tab[166]
+#define __pyx_n_u_solver__engine __pyx_string_tab[167]
+#define __pyx_n_u_specials __pyx_string_tab[168]
+#define __pyx_n_u_stronger __pyx_string_tab[169]
+#define __pyx_n_u_t __pyx_string_tab[170]
+#define __pyx_n_u_table_lookup __pyx_string_tab[171]
+#define __pyx_n_u_target __pyx_string_tab[172]
+#define __pyx_n_u_to_move __pyx_string_tab[173]
+#define __pyx_n_u_trick __pyx_string_tab[174]
+#define __pyx_n_u_trick_weight __pyx_string_tab[175]
+#define __pyx_n_u_tt_megabytes __pyx_string_tab[176]
+#define __pyx_n_u_upper_bound __pyx_string_tab[177]
+#define __pyx_n_u_use_bounds __pyx_string_tab[178]
+#define __pyx_n_u_use_equivalence __pyx_string_tab[179]
+#define __pyx_n_u_use_ordering __pyx_string_tab[180]
+#define __pyx_n_u_use_table __pyx_string_tab[181]
+#define __pyx_n_u_value __pyx_string_tab[182]
+#define __pyx_n_u_values __pyx_string_tab[183]
+#define __pyx_n_u_window __pyx_string_tab[184]
+#define __pyx_n_u_winner __pyx_string_tab[185]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[186]
+#define __pyx_kp_b_iso88591_81A __pyx_string_tab[187]
+#define __pyx_kp_b_iso88591_Q_gQfAQ_1_1 __pyx_string_tab[188]
+#define __pyx_kp_b_iso88591_A_IQ_N_Kq __pyx_string_tab[189]
+#define __pyx_kp_b_iso88591_A_t5_c_4t5_3a __pyx_string_tab[190]
+#define __pyx_kp_b_iso88591_A_E_4uL_gQ __pyx_string_tab[191]
+#define __pyx_kp_b_iso88591_A_1D_a __pyx_string_tab[192]
+#define __pyx_kp_b_iso88591_A_4y_a __pyx_string_tab[193]
+#define __pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs __pyx_string_tab[194]
+#define __pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A __pyx_string_tab[195]
+#define __pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a __pyx_string_tab[196]
+#define __pyx_kp_b_iso88591_A_Kq_XV_WCvUXXY_6_A_1_uHE_a __pyx_string_tab[197]
+#define __pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa __pyx_string_tab[198]
+#define __pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ __pyx_string_tab[199]
+#define __pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A __pyx_string_tab[200]
+#define __pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q __pyx_string_tab[201]
+#define __pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E __pyx_string_tab[202]
+#define __pyx_int_0 __pyx_number_tab[0]
+#define __pyx_int_1 __pyx_number_tab[1]
+#define __pyx_int_4294967295 __pyx_number_tab[2]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
 static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
@@ -2554,11 +3410,15 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   #if CYTHON_PEP489_MULTI_PHASE_INIT
   __Pyx_State_RemoveModule(NULL);
   #endif
+  Py_CLEAR(clear_module_state->__pyx_ptype_6solver_7_engine_Engine);
+  Py_CLEAR(clear_module_state->__pyx_type_6solver_7_engine_Engine);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<24; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<18; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<203; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
 Py_CLEAR(clear_module_state->__pyx_CommonTypesMetaclassType);
@@ -2581,11 +3441,15 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_tuple);
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_bytes);
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_unicode);
+  Py_VISIT(traverse_module_state->__pyx_ptype_6solver_7_engine_Engine);
+  Py_VISIT(traverse_module_state->__pyx_type_6solver_7_engine_Engine);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<24; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<18; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<203; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
 Py_VISIT(traverse_module_state->__pyx_CommonTypesMetaclassType);
@@ -2710,7 +3574,5087 @@ static CYTHON_INLINE uint64_t __pyx_f_7cardset_drop_lowest(uint64_t __pyx_v_mask
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":8
+/* "movegen.pxd":8
+ * 
+ * 
+ * cdef inline int current_winner(const Tables* t, const int* trick, int n) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Position of the card winning the (possibly incomplete) trick: a special winner, else the greatest power."""
+ *     cdef int led = t.card_class[trick[0]]
+*/
+
+static CYTHON_INLINE int __pyx_f_7movegen_current_winner(__pyx_t_5types_Tables const *__pyx_v_t, int const *__pyx_v_trick, int __pyx_v_n) {
+  int __pyx_v_led;
+  uint64_t __pyx_v_mask;
+  int __pyx_v_i;
+  int __pyx_v_k;
+  int __pyx_v_seen;
+  int __pyx_v_best;
+  int __pyx_v_best_power;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+
+  /* "movegen.pxd":10
+ * cdef inline int current_winner(const Tables* t, const int* trick, int n) noexcept nogil:
+ *     """Position of the card winning the (possibly incomplete) trick: a special winner, else the greatest power."""
+ *     cdef int led = t.card_class[trick[0]]             # <<<<<<<<<<<<<<
+ *     cdef uint64_t mask = 0
+ *     cdef int i, k, seen, best, best_power
+*/
+  __pyx_v_led = (__pyx_v_t->card_class[(__pyx_v_trick[0])]);
+
+  /* "movegen.pxd":11
+ *     """Position of the card winning the (possibly incomplete) trick: a special winner, else the greatest power."""
+ *     cdef int led = t.card_class[trick[0]]
+ *     cdef uint64_t mask = 0             # <<<<<<<<<<<<<<
+ *     cdef int i, k, seen, best, best_power
+ *     for i in range(n):
+*/
+  __pyx_v_mask = 0;
+
+  /* "movegen.pxd":13
+ *     cdef uint64_t mask = 0
+ *     cdef int i, k, seen, best, best_power
+ *     for i in range(n):             # <<<<<<<<<<<<<<
+ *         mask |= (<uint64_t>1) << trick[i]
+ *     for k in range(t.n_specials):
+*/
+
+  __pyx_t_1 = __pyx_v_n;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "movegen.pxd":14
+ *     cdef int i, k, seen, best, best_power
+ *     for i in range(n):
+ *         mask |= (<uint64_t>1) << trick[i]             # <<<<<<<<<<<<<<
+ *     for k in range(t.n_specials):
+ *         if not (t.special_led[k] >> led) & 1:
+*/
+    __pyx_v_mask = (__pyx_v_mask | (((uint64_t)1) << (__pyx_v_trick[__pyx_v_i])));
+  }
+
+
+  /* "movegen.pxd":15
+ *     for i in range(n):
+ *         mask |= (<uint64_t>1) << trick[i]
+ *     for k in range(t.n_specials):             # <<<<<<<<<<<<<<
+ *         if not (t.special_led[k] >> led) & 1:
+ *             continue
+*/
+
+  __pyx_t_1 = __pyx_v_t->n_specials;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_k = __pyx_t_3;
+
+    /* "movegen.pxd":16
+ *         mask |= (<uint64_t>1) << trick[i]
+ *     for k in range(t.n_specials):
+ *         if not (t.special_led[k] >> led) & 1:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if mask & t.special_cards[k] != t.special_cards[k]:
+*/
+    __pyx_t_4 = (!((((__pyx_v_t->special_led[__pyx_v_k]) >> __pyx_v_led) & 1) != 0));
+
+    if (__pyx_t_4) {
+
+
+      /* "movegen.pxd":17
+ *     for k in range(t.n_specials):
+ *         if not (t.special_led[k] >> led) & 1:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if mask & t.special_cards[k] != t.special_cards[k]:
+ *             continue
+*/
+      goto __pyx_L5_continue;
+
+      /* "movegen.pxd":16
+ *         mask |= (<uint64_t>1) << trick[i]
+ *     for k in range(t.n_specials):
+ *         if not (t.special_led[k] >> led) & 1:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if mask & t.special_cards[k] != t.special_cards[k]:
+*/
+    }
+
+    /* "movegen.pxd":18
+ *         if not (t.special_led[k] >> led) & 1:
+ *             continue
+ *         if mask & t.special_cards[k] != t.special_cards[k]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if t.special_order_len[k]:
+*/
+    __pyx_t_4 = ((__pyx_v_mask & (__pyx_v_t->special_cards[__pyx_v_k])) != (__pyx_v_t->special_cards[__pyx_v_k]));
+
+    if (__pyx_t_4) {
+
+
+      /* "movegen.pxd":19
+ *             continue
+ *         if mask & t.special_cards[k] != t.special_cards[k]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if t.special_order_len[k]:
+ *             seen = 0
+*/
+      goto __pyx_L5_continue;
+
+      /* "movegen.pxd":18
+ *         if not (t.special_led[k] >> led) & 1:
+ *             continue
+ *         if mask & t.special_cards[k] != t.special_cards[k]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if t.special_order_len[k]:
+*/
+    }
+
+    /* "movegen.pxd":20
+ *         if mask & t.special_cards[k] != t.special_cards[k]:
+ *             continue
+ *         if t.special_order_len[k]:             # <<<<<<<<<<<<<<
+ *             seen = 0
+ *             for i in range(n):
+*/
+    __pyx_t_4 = ((__pyx_v_t->special_order_len[__pyx_v_k]) != 0);
+
+    if (__pyx_t_4) {
+
+
+      /* "movegen.pxd":21
+ *             continue
+ *         if t.special_order_len[k]:
+ *             seen = 0             # <<<<<<<<<<<<<<
+ *             for i in range(n):
+ *                 if (t.special_order_mask[k] >> trick[i]) & 1:
+*/
+      __pyx_v_seen = 0;
+
+      /* "movegen.pxd":22
+ *         if t.special_order_len[k]:
+ *             seen = 0
+ *             for i in range(n):             # <<<<<<<<<<<<<<
+ *                 if (t.special_order_mask[k] >> trick[i]) & 1:
+ *                     if trick[i] != t.special_order[k][seen]:
+*/
+
+      __pyx_t_5 = __pyx_v_n;
+      __pyx_t_6 = __pyx_t_5;
+
+      for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+        __pyx_v_i = __pyx_t_7;
+
+        /* "movegen.pxd":23
+ *             seen = 0
+ *             for i in range(n):
+ *                 if (t.special_order_mask[k] >> trick[i]) & 1:             # <<<<<<<<<<<<<<
+ *                     if trick[i] != t.special_order[k][seen]:
+ *                         seen = -1  # the cards fell out of the order
+*/
+        __pyx_t_4 = ((((__pyx_v_t->special_order_mask[__pyx_v_k]) >> (__pyx_v_trick[__pyx_v_i])) & 1) != 0);
+
+        if (__pyx_t_4) {
+
+
+          /* "movegen.pxd":24
+ *             for i in range(n):
+ *                 if (t.special_order_mask[k] >> trick[i]) & 1:
+ *                     if trick[i] != t.special_order[k][seen]:             # <<<<<<<<<<<<<<
+ *                         seen = -1  # the cards fell out of the order
+ *                         break
+*/
+          __pyx_t_4 = ((__pyx_v_trick[__pyx_v_i]) != ((__pyx_v_t->special_order[__pyx_v_k])[__pyx_v_seen]));
+
+          if (__pyx_t_4) {
+
+
+            /* "movegen.pxd":25
+ *                 if (t.special_order_mask[k] >> trick[i]) & 1:
+ *                     if trick[i] != t.special_order[k][seen]:
+ *                         seen = -1  # the cards fell out of the order             # <<<<<<<<<<<<<<
+ *                         break
+ *                     seen += 1
+*/
+            __pyx_v_seen = -1;
+
+            /* "movegen.pxd":26
+ *                     if trick[i] != t.special_order[k][seen]:
+ *                         seen = -1  # the cards fell out of the order
+ *                         break             # <<<<<<<<<<<<<<
+ *                     seen += 1
+ *             if seen != t.special_order_len[k]:
+*/
+            goto __pyx_L11_break;
+
+            /* "movegen.pxd":24
+ *             for i in range(n):
+ *                 if (t.special_order_mask[k] >> trick[i]) & 1:
+ *                     if trick[i] != t.special_order[k][seen]:             # <<<<<<<<<<<<<<
+ *                         seen = -1  # the cards fell out of the order
+ *                         break
+*/
+          }
+
+          /* "movegen.pxd":27
+ *                         seen = -1  # the cards fell out of the order
+ *                         break
+ *                     seen += 1             # <<<<<<<<<<<<<<
+ *             if seen != t.special_order_len[k]:
+ *                 continue
+*/
+          __pyx_v_seen = (__pyx_v_seen + 1);
+
+          /* "movegen.pxd":23
+ *             seen = 0
+ *             for i in range(n):
+ *                 if (t.special_order_mask[k] >> trick[i]) & 1:             # <<<<<<<<<<<<<<
+ *                     if trick[i] != t.special_order[k][seen]:
+ *                         seen = -1  # the cards fell out of the order
+*/
+        }
+      }
+      __pyx_L11_break:;
+
+
+      /* "movegen.pxd":28
+ *                         break
+ *                     seen += 1
+ *             if seen != t.special_order_len[k]:             # <<<<<<<<<<<<<<
+ *                 continue
+ *         for i in range(n):
+*/
+      __pyx_t_4 = (__pyx_v_seen != (__pyx_v_t->special_order_len[__pyx_v_k]));
+
+      if (__pyx_t_4) {
+
+
+        /* "movegen.pxd":29
+ *                     seen += 1
+ *             if seen != t.special_order_len[k]:
+ *                 continue             # <<<<<<<<<<<<<<
+ *         for i in range(n):
+ *             if trick[i] == t.special_winner[k]:
+*/
+        goto __pyx_L5_continue;
+
+        /* "movegen.pxd":28
+ *                         break
+ *                     seen += 1
+ *             if seen != t.special_order_len[k]:             # <<<<<<<<<<<<<<
+ *                 continue
+ *         for i in range(n):
+*/
+      }
+
+      /* "movegen.pxd":20
+ *         if mask & t.special_cards[k] != t.special_cards[k]:
+ *             continue
+ *         if t.special_order_len[k]:             # <<<<<<<<<<<<<<
+ *             seen = 0
+ *             for i in range(n):
+*/
+    }
+
+    /* "movegen.pxd":30
+ *             if seen != t.special_order_len[k]:
+ *                 continue
+ *         for i in range(n):             # <<<<<<<<<<<<<<
+ *             if trick[i] == t.special_winner[k]:
+ *                 return i
+*/
+
+    __pyx_t_5 = __pyx_v_n;
+    __pyx_t_6 = __pyx_t_5;
+
+    for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+      __pyx_v_i = __pyx_t_7;
+
+      /* "movegen.pxd":31
+ *                 continue
+ *         for i in range(n):
+ *             if trick[i] == t.special_winner[k]:             # <<<<<<<<<<<<<<
+ *                 return i
+ *     best = 0
+*/
+      __pyx_t_4 = ((__pyx_v_trick[__pyx_v_i]) == (__pyx_v_t->special_winner[__pyx_v_k]));
+
+      if (__pyx_t_4) {
+
+
+        /* "movegen.pxd":32
+ *         for i in range(n):
+ *             if trick[i] == t.special_winner[k]:
+ *                 return i             # <<<<<<<<<<<<<<
+ *     best = 0
+ *     best_power = t.power[led][trick[0]]
+*/
+        {
+
+          __pyx_r = __pyx_v_i;
+        }
+        goto __pyx_L0;
+
+        /* "movegen.pxd":31
+ *                 continue
+ *         for i in range(n):
+ *             if trick[i] == t.special_winner[k]:             # <<<<<<<<<<<<<<
+ *                 return i
+ *     best = 0
+*/
+      }
+    }
+
+    __pyx_L5_continue:;
+  }
+
+
+  /* "movegen.pxd":33
+ *             if trick[i] == t.special_winner[k]:
+ *                 return i
+ *     best = 0             # <<<<<<<<<<<<<<
+ *     best_power = t.power[led][trick[0]]
+ *     for i in range(1, n):
+*/
+  __pyx_v_best = 0;
+
+  /* "movegen.pxd":34
+ *                 return i
+ *     best = 0
+ *     best_power = t.power[led][trick[0]]             # <<<<<<<<<<<<<<
+ *     for i in range(1, n):
+ *         if t.power[led][trick[i]] > best_power:
+*/
+  __pyx_v_best_power = ((__pyx_v_t->power[__pyx_v_led])[(__pyx_v_trick[0])]);
+
+  /* "movegen.pxd":35
+ *     best = 0
+ *     best_power = t.power[led][trick[0]]
+ *     for i in range(1, n):             # <<<<<<<<<<<<<<
+ *         if t.power[led][trick[i]] > best_power:
+ *             best_power = t.power[led][trick[i]]
+*/
+
+  __pyx_t_1 = __pyx_v_n;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 1; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "movegen.pxd":36
+ *     best_power = t.power[led][trick[0]]
+ *     for i in range(1, n):
+ *         if t.power[led][trick[i]] > best_power:             # <<<<<<<<<<<<<<
+ *             best_power = t.power[led][trick[i]]
+ *             best = i
+*/
+    __pyx_t_4 = (((__pyx_v_t->power[__pyx_v_led])[(__pyx_v_trick[__pyx_v_i])]) > __pyx_v_best_power);
+
+    if (__pyx_t_4) {
+
+
+      /* "movegen.pxd":37
+ *     for i in range(1, n):
+ *         if t.power[led][trick[i]] > best_power:
+ *             best_power = t.power[led][trick[i]]             # <<<<<<<<<<<<<<
+ *             best = i
+ *     return best
+*/
+      __pyx_v_best_power = ((__pyx_v_t->power[__pyx_v_led])[(__pyx_v_trick[__pyx_v_i])]);
+
+      /* "movegen.pxd":38
+ *         if t.power[led][trick[i]] > best_power:
+ *             best_power = t.power[led][trick[i]]
+ *             best = i             # <<<<<<<<<<<<<<
+ *     return best
+ * 
+*/
+      __pyx_v_best = __pyx_v_i;
+
+      /* "movegen.pxd":36
+ *     best_power = t.power[led][trick[0]]
+ *     for i in range(1, n):
+ *         if t.power[led][trick[i]] > best_power:             # <<<<<<<<<<<<<<
+ *             best_power = t.power[led][trick[i]]
+ *             best = i
+*/
+    }
+  }
+
+
+  /* "movegen.pxd":39
+ *             best_power = t.power[led][trick[i]]
+ *             best = i
+ *     return best             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_best;
+  }
+  goto __pyx_L0;
+
+  /* "movegen.pxd":8
+ * 
+ * 
+ * cdef inline int current_winner(const Tables* t, const int* trick, int n) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Position of the card winning the (possibly incomplete) trick: a special winner, else the greatest power."""
+ *     cdef int led = t.card_class[trick[0]]
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "movegen.pxd":42
+ * 
+ * 
+ * cdef inline uint64_t beating(const Tables* t, uint64_t cards, int led, int best_power) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef uint64_t result = 0
+ *     cdef int c
+*/
+
+static CYTHON_INLINE uint64_t __pyx_f_7movegen_beating(__pyx_t_5types_Tables const *__pyx_v_t, uint64_t __pyx_v_cards, int __pyx_v_led, int __pyx_v_best_power) {
+  uint64_t __pyx_v_result;
+  int __pyx_v_c;
+  uint64_t __pyx_r;
+  int __pyx_t_1;
+
+
+  /* "movegen.pxd":43
+ * 
+ * cdef inline uint64_t beating(const Tables* t, uint64_t cards, int led, int best_power) noexcept nogil:
+ *     cdef uint64_t result = 0             # <<<<<<<<<<<<<<
+ *     cdef int c
+ *     while cards:
+*/
+  __pyx_v_result = 0;
+
+  /* "movegen.pxd":45
+ *     cdef uint64_t result = 0
+ *     cdef int c
+ *     while cards:             # <<<<<<<<<<<<<<
+ *         c = lowest(cards)
+ *         if t.power[led][c] > best_power:
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_cards != 0);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "movegen.pxd":46
+ *     cdef int c
+ *     while cards:
+ *         c = lowest(cards)             # <<<<<<<<<<<<<<
+ *         if t.power[led][c] > best_power:
+ *             result |= (<uint64_t>1) << c
+*/
+    __pyx_v_c = __pyx_f_7cardset_lowest(__pyx_v_cards);
+
+    /* "movegen.pxd":47
+ *     while cards:
+ *         c = lowest(cards)
+ *         if t.power[led][c] > best_power:             # <<<<<<<<<<<<<<
+ *             result |= (<uint64_t>1) << c
+ *         cards = drop_lowest(cards)
+*/
+    __pyx_t_1 = (((__pyx_v_t->power[__pyx_v_led])[__pyx_v_c]) > __pyx_v_best_power);
+
+    if (__pyx_t_1) {
+
+
+      /* "movegen.pxd":48
+ *         c = lowest(cards)
+ *         if t.power[led][c] > best_power:
+ *             result |= (<uint64_t>1) << c             # <<<<<<<<<<<<<<
+ *         cards = drop_lowest(cards)
+ *     return result
+*/
+      __pyx_v_result = (__pyx_v_result | (((uint64_t)1) << __pyx_v_c));
+
+      /* "movegen.pxd":47
+ *     while cards:
+ *         c = lowest(cards)
+ *         if t.power[led][c] > best_power:             # <<<<<<<<<<<<<<
+ *             result |= (<uint64_t>1) << c
+ *         cards = drop_lowest(cards)
+*/
+    }
+
+    /* "movegen.pxd":49
+ *         if t.power[led][c] > best_power:
+ *             result |= (<uint64_t>1) << c
+ *         cards = drop_lowest(cards)             # <<<<<<<<<<<<<<
+ *     return result
+ * 
+*/
+    __pyx_v_cards = __pyx_f_7cardset_drop_lowest(__pyx_v_cards);
+  }
+
+  /* "movegen.pxd":50
+ *             result |= (<uint64_t>1) << c
+ *         cards = drop_lowest(cards)
+ *     return result             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_result;
+  }
+  goto __pyx_L0;
+
+  /* "movegen.pxd":42
+ * 
+ * 
+ * cdef inline uint64_t beating(const Tables* t, uint64_t cards, int led, int best_power) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef uint64_t result = 0
+ *     cdef int c
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+  return __pyx_r;
+}
+
+/* "movegen.pxd":53
+ * 
+ * 
+ * cdef inline uint64_t legal_cards(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The cards the seat to move may play."""
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+*/
+
+static CYTHON_INLINE uint64_t __pyx_f_7movegen_legal_cards(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s) {
+  int __pyx_v_seat;
+  uint64_t __pyx_v_hand;
+  uint64_t __pyx_v_legal;
+  uint64_t __pyx_v_cards;
+  uint64_t __pyx_v_beat;
+  uint64_t __pyx_v_class_cards;
+  int __pyx_v_i;
+  int __pyx_v_led;
+  int __pyx_v_best_power;
+  int __pyx_v_holds_called;
+  int __pyx_v_may_run;
+  uint64_t __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+
+  /* "movegen.pxd":55
+ * cdef inline uint64_t legal_cards(const Tables* t, const State* s) noexcept nogil:
+ *     """The cards the seat to move may play."""
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
+ *     cdef uint64_t hand = s.hands[seat]
+ *     cdef uint64_t legal = hand, cards, beat, class_cards
+*/
+  __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
+
+  /* "movegen.pxd":56
+ *     """The cards the seat to move may play."""
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+ *     cdef uint64_t hand = s.hands[seat]             # <<<<<<<<<<<<<<
+ *     cdef uint64_t legal = hand, cards, beat, class_cards
+ *     cdef int i, led, best_power, holds_called = 0, may_run
+*/
+  __pyx_v_hand = (__pyx_v_s->hands[__pyx_v_seat]);
+
+  /* "movegen.pxd":57
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+ *     cdef uint64_t hand = s.hands[seat]
+ *     cdef uint64_t legal = hand, cards, beat, class_cards             # <<<<<<<<<<<<<<
+ *     cdef int i, led, best_power, holds_called = 0, may_run
+ *     if t.called_card >= 0 and seat == t.called_holder and (hand >> t.called_card) & 1 \
+*/
+  __pyx_v_legal = __pyx_v_hand;
+
+  /* "movegen.pxd":58
+ *     cdef uint64_t hand = s.hands[seat]
+ *     cdef uint64_t legal = hand, cards, beat, class_cards
+ *     cdef int i, led, best_power, holds_called = 0, may_run             # <<<<<<<<<<<<<<
+ *     if t.called_card >= 0 and seat == t.called_holder and (hand >> t.called_card) & 1 \
+ *             and not (s.flags & t.called_flag):
+*/
+  __pyx_v_holds_called = 0;
+
+  /* "movegen.pxd":59
+ *     cdef uint64_t legal = hand, cards, beat, class_cards
+ *     cdef int i, led, best_power, holds_called = 0, may_run
+ *     if t.called_card >= 0 and seat == t.called_holder and (hand >> t.called_card) & 1 \             # <<<<<<<<<<<<<<
+ *             and not (s.flags & t.called_flag):
+ *         holds_called = 1
+*/
+  __pyx_t_2 = (__pyx_v_t->called_card >= 0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_seat == __pyx_v_t->called_holder);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+
+  /* "movegen.pxd":60
+ *     cdef int i, led, best_power, holds_called = 0, may_run
+ *     if t.called_card >= 0 and seat == t.called_holder and (hand >> t.called_card) & 1 \
+ *             and not (s.flags & t.called_flag):             # <<<<<<<<<<<<<<
+ *         holds_called = 1
+ *     if s.trick_len == 0:
+*/
+  __pyx_t_2 = (((__pyx_v_hand >> __pyx_v_t->called_card) & 1) != 0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (!((__pyx_v_s->flags & __pyx_v_t->called_flag) != 0));
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+
+  /* "movegen.pxd":59
+ *     cdef uint64_t legal = hand, cards, beat, class_cards
+ *     cdef int i, led, best_power, holds_called = 0, may_run
+ *     if t.called_card >= 0 and seat == t.called_holder and (hand >> t.called_card) & 1 \             # <<<<<<<<<<<<<<
+ *             and not (s.flags & t.called_flag):
+ *         holds_called = 1
+*/
+  if (__pyx_t_1) {
+
+
+    /* "movegen.pxd":61
+ *     if t.called_card >= 0 and seat == t.called_holder and (hand >> t.called_card) & 1 \
+ *             and not (s.flags & t.called_flag):
+ *         holds_called = 1             # <<<<<<<<<<<<<<
+ *     if s.trick_len == 0:
+ *         for i in range(t.n_lead):
+*/
+    __pyx_v_holds_called = 1;
+
+    /* "movegen.pxd":59
+ *     cdef uint64_t legal = hand, cards, beat, class_cards
+ *     cdef int i, led, best_power, holds_called = 0, may_run
+ *     if t.called_card >= 0 and seat == t.called_holder and (hand >> t.called_card) & 1 \             # <<<<<<<<<<<<<<
+ *             and not (s.flags & t.called_flag):
+ *         holds_called = 1
+*/
+  }
+
+  /* "movegen.pxd":62
+ *             and not (s.flags & t.called_flag):
+ *         holds_called = 1
+ *     if s.trick_len == 0:             # <<<<<<<<<<<<<<
+ *         for i in range(t.n_lead):
+ *             cards = hand & t.lead_mask[i]
+*/
+  __pyx_t_1 = (__pyx_v_s->trick_len == 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "movegen.pxd":63
+ *         holds_called = 1
+ *     if s.trick_len == 0:
+ *         for i in range(t.n_lead):             # <<<<<<<<<<<<<<
+ *             cards = hand & t.lead_mask[i]
+ *             if cards:
+*/
+
+    __pyx_t_3 = __pyx_v_t->n_lead;
+    __pyx_t_4 = __pyx_t_3;
+
+    for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+      __pyx_v_i = __pyx_t_5;
+
+      /* "movegen.pxd":64
+ *     if s.trick_len == 0:
+ *         for i in range(t.n_lead):
+ *             cards = hand & t.lead_mask[i]             # <<<<<<<<<<<<<<
+ *             if cards:
+ *                 legal = cards
+*/
+      __pyx_v_cards = (__pyx_v_hand & (__pyx_v_t->lead_mask[__pyx_v_i]));
+
+      /* "movegen.pxd":65
+ *         for i in range(t.n_lead):
+ *             cards = hand & t.lead_mask[i]
+ *             if cards:             # <<<<<<<<<<<<<<
+ *                 legal = cards
+ *                 break
+*/
+      __pyx_t_1 = (__pyx_v_cards != 0);
+
+      if (__pyx_t_1) {
+
+
+        /* "movegen.pxd":66
+ *             cards = hand & t.lead_mask[i]
+ *             if cards:
+ *                 legal = cards             # <<<<<<<<<<<<<<
+ *                 break
+ *         if holds_called:
+*/
+        __pyx_v_legal = __pyx_v_cards;
+
+        /* "movegen.pxd":67
+ *             if cards:
+ *                 legal = cards
+ *                 break             # <<<<<<<<<<<<<<
+ *         if holds_called:
+ *             class_cards = hand & t.class_mask[t.called_class]
+*/
+        goto __pyx_L10_break;
+
+        /* "movegen.pxd":65
+ *         for i in range(t.n_lead):
+ *             cards = hand & t.lead_mask[i]
+ *             if cards:             # <<<<<<<<<<<<<<
+ *                 legal = cards
+ *                 break
+*/
+      }
+    }
+    __pyx_L10_break:;
+
+
+    /* "movegen.pxd":68
+ *                 legal = cards
+ *                 break
+ *         if holds_called:             # <<<<<<<<<<<<<<
+ *             class_cards = hand & t.class_mask[t.called_class]
+ *             may_run = t.called_runaway_at_deal == 1 or (
+*/
+    __pyx_t_1 = (__pyx_v_holds_called != 0);
+
+    if (__pyx_t_1) {
+
+
+      /* "movegen.pxd":69
+ *                 break
+ *         if holds_called:
+ *             class_cards = hand & t.class_mask[t.called_class]             # <<<<<<<<<<<<<<
+ *             may_run = t.called_runaway_at_deal == 1 or (
+ *                 t.called_runaway_at_deal == -1 and popcount(class_cards) >= t.called_runaway_min)
+*/
+      __pyx_v_class_cards = (__pyx_v_hand & (__pyx_v_t->class_mask[__pyx_v_t->called_class]));
+
+      /* "movegen.pxd":70
+ *         if holds_called:
+ *             class_cards = hand & t.class_mask[t.called_class]
+ *             may_run = t.called_runaway_at_deal == 1 or (             # <<<<<<<<<<<<<<
+ *                 t.called_runaway_at_deal == -1 and popcount(class_cards) >= t.called_runaway_min)
+ *             if not may_run:
+*/
+      __pyx_t_1 = (__pyx_v_t->called_runaway_at_deal == 1);
+
+      if (!__pyx_t_1) {
+
+      } else {
+
+        __pyx_t_3 = __pyx_t_1;
+
+        goto __pyx_L13_bool_binop_done;
+      }
+
+      /* "movegen.pxd":71
+ *             class_cards = hand & t.class_mask[t.called_class]
+ *             may_run = t.called_runaway_at_deal == 1 or (
+ *                 t.called_runaway_at_deal == -1 and popcount(class_cards) >= t.called_runaway_min)             # <<<<<<<<<<<<<<
+ *             if not may_run:
+ *                 legal &= ~(t.class_mask[t.called_class] & ~((<uint64_t>1) << t.called_card))
+*/
+      __pyx_t_1 = (__pyx_v_t->called_runaway_at_deal == -1L);
+
+      if (__pyx_t_1) {
+
+      } else {
+
+        __pyx_t_3 = __pyx_t_1;
+
+        goto __pyx_L13_bool_binop_done;
+      }
+      __pyx_t_1 = (__pyx_f_7cardset_popcount(__pyx_v_class_cards) >= __pyx_v_t->called_runaway_min);
+
+
+      __pyx_t_3 = __pyx_t_1;
+
+      __pyx_L13_bool_binop_done:;
+      __pyx_v_may_run = __pyx_t_3;
+
+      /* "movegen.pxd":72
+ *             may_run = t.called_runaway_at_deal == 1 or (
+ *                 t.called_runaway_at_deal == -1 and popcount(class_cards) >= t.called_runaway_min)
+ *             if not may_run:             # <<<<<<<<<<<<<<
+ *                 legal &= ~(t.class_mask[t.called_class] & ~((<uint64_t>1) << t.called_card))
+ *     else:
+*/
+      __pyx_t_1 = (!(__pyx_v_may_run != 0));
+
+      if (__pyx_t_1) {
+
+
+        /* "movegen.pxd":73
+ *                 t.called_runaway_at_deal == -1 and popcount(class_cards) >= t.called_runaway_min)
+ *             if not may_run:
+ *                 legal &= ~(t.class_mask[t.called_class] & ~((<uint64_t>1) << t.called_card))             # <<<<<<<<<<<<<<
+ *     else:
+ *         led = t.card_class[s.trick[0]]
+*/
+        __pyx_v_legal = (__pyx_v_legal & (~((__pyx_v_t->class_mask[__pyx_v_t->called_class]) & (~(((uint64_t)1) << __pyx_v_t->called_card)))));
+
+        /* "movegen.pxd":72
+ *             may_run = t.called_runaway_at_deal == 1 or (
+ *                 t.called_runaway_at_deal == -1 and popcount(class_cards) >= t.called_runaway_min)
+ *             if not may_run:             # <<<<<<<<<<<<<<
+ *                 legal &= ~(t.class_mask[t.called_class] & ~((<uint64_t>1) << t.called_card))
+ *     else:
+*/
+      }
+
+      /* "movegen.pxd":68
+ *                 legal = cards
+ *                 break
+ *         if holds_called:             # <<<<<<<<<<<<<<
+ *             class_cards = hand & t.class_mask[t.called_class]
+ *             may_run = t.called_runaway_at_deal == 1 or (
+*/
+    }
+
+    /* "movegen.pxd":62
+ *             and not (s.flags & t.called_flag):
+ *         holds_called = 1
+ *     if s.trick_len == 0:             # <<<<<<<<<<<<<<
+ *         for i in range(t.n_lead):
+ *             cards = hand & t.lead_mask[i]
+*/
+    goto __pyx_L8;
+  }
+
+  /* "movegen.pxd":75
+ *                 legal &= ~(t.class_mask[t.called_class] & ~((<uint64_t>1) << t.called_card))
+ *     else:
+ *         led = t.card_class[s.trick[0]]             # <<<<<<<<<<<<<<
+ *         best_power = t.power[led][s.trick[current_winner(t, s.trick, s.trick_len)]]
+ *         for i in range(t.n_follow[led]):
+*/
+  /*else*/ {
+    __pyx_v_led = (__pyx_v_t->card_class[(__pyx_v_s->trick[0])]);
+
+    /* "movegen.pxd":76
+ *     else:
+ *         led = t.card_class[s.trick[0]]
+ *         best_power = t.power[led][s.trick[current_winner(t, s.trick, s.trick_len)]]             # <<<<<<<<<<<<<<
+ *         for i in range(t.n_follow[led]):
+ *             cards = hand & t.follow_mask[led][i]
+*/
+    __pyx_v_best_power = ((__pyx_v_t->power[__pyx_v_led])[(__pyx_v_s->trick[__pyx_f_7movegen_current_winner(__pyx_v_t, __pyx_v_s->trick, __pyx_v_s->trick_len)])]);
+
+    /* "movegen.pxd":77
+ *         led = t.card_class[s.trick[0]]
+ *         best_power = t.power[led][s.trick[current_winner(t, s.trick, s.trick_len)]]
+ *         for i in range(t.n_follow[led]):             # <<<<<<<<<<<<<<
+ *             cards = hand & t.follow_mask[led][i]
+ *             if not cards:
+*/
+
+    __pyx_t_3 = (__pyx_v_t->n_follow[__pyx_v_led]);
+    __pyx_t_4 = __pyx_t_3;
+
+    for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+      __pyx_v_i = __pyx_t_5;
+
+      /* "movegen.pxd":78
+ *         best_power = t.power[led][s.trick[current_winner(t, s.trick, s.trick_len)]]
+ *         for i in range(t.n_follow[led]):
+ *             cards = hand & t.follow_mask[led][i]             # <<<<<<<<<<<<<<
+ *             if not cards:
+ *                 continue
+*/
+      __pyx_v_cards = (__pyx_v_hand & ((__pyx_v_t->follow_mask[__pyx_v_led])[__pyx_v_i]));
+
+      /* "movegen.pxd":79
+ *         for i in range(t.n_follow[led]):
+ *             cards = hand & t.follow_mask[led][i]
+ *             if not cards:             # <<<<<<<<<<<<<<
+ *                 continue
+ *             if t.follow_beat[led][i]:
+*/
+      __pyx_t_1 = (!(__pyx_v_cards != 0));
+
+      if (__pyx_t_1) {
+
+
+        /* "movegen.pxd":80
+ *             cards = hand & t.follow_mask[led][i]
+ *             if not cards:
+ *                 continue             # <<<<<<<<<<<<<<
+ *             if t.follow_beat[led][i]:
+ *                 beat = beating(t, cards, led, best_power)
+*/
+        goto __pyx_L17_continue;
+
+        /* "movegen.pxd":79
+ *         for i in range(t.n_follow[led]):
+ *             cards = hand & t.follow_mask[led][i]
+ *             if not cards:             # <<<<<<<<<<<<<<
+ *                 continue
+ *             if t.follow_beat[led][i]:
+*/
+      }
+
+      /* "movegen.pxd":81
+ *             if not cards:
+ *                 continue
+ *             if t.follow_beat[led][i]:             # <<<<<<<<<<<<<<
+ *                 beat = beating(t, cards, led, best_power)
+ *                 if beat:
+*/
+      __pyx_t_1 = (((__pyx_v_t->follow_beat[__pyx_v_led])[__pyx_v_i]) != 0);
+
+      if (__pyx_t_1) {
+
+
+        /* "movegen.pxd":82
+ *                 continue
+ *             if t.follow_beat[led][i]:
+ *                 beat = beating(t, cards, led, best_power)             # <<<<<<<<<<<<<<
+ *                 if beat:
+ *                     legal = beat
+*/
+        __pyx_v_beat = __pyx_f_7movegen_beating(__pyx_v_t, __pyx_v_cards, __pyx_v_led, __pyx_v_best_power);
+
+        /* "movegen.pxd":83
+ *             if t.follow_beat[led][i]:
+ *                 beat = beating(t, cards, led, best_power)
+ *                 if beat:             # <<<<<<<<<<<<<<
+ *                     legal = beat
+ *                 elif t.follow_beat[led][i] == 1:
+*/
+        __pyx_t_1 = (__pyx_v_beat != 0);
+
+        if (__pyx_t_1) {
+
+
+          /* "movegen.pxd":84
+ *                 beat = beating(t, cards, led, best_power)
+ *                 if beat:
+ *                     legal = beat             # <<<<<<<<<<<<<<
+ *                 elif t.follow_beat[led][i] == 1:
+ *                     legal = cards
+*/
+          __pyx_v_legal = __pyx_v_beat;
+
+          /* "movegen.pxd":83
+ *             if t.follow_beat[led][i]:
+ *                 beat = beating(t, cards, led, best_power)
+ *                 if beat:             # <<<<<<<<<<<<<<
+ *                     legal = beat
+ *                 elif t.follow_beat[led][i] == 1:
+*/
+          goto __pyx_L21;
+        }
+
+        /* "movegen.pxd":85
+ *                 if beat:
+ *                     legal = beat
+ *                 elif t.follow_beat[led][i] == 1:             # <<<<<<<<<<<<<<
+ *                     legal = cards
+ *                 else:
+*/
+        __pyx_t_1 = (((__pyx_v_t->follow_beat[__pyx_v_led])[__pyx_v_i]) == 1);
+
+        if (__pyx_t_1) {
+
+
+          /* "movegen.pxd":86
+ *                     legal = beat
+ *                 elif t.follow_beat[led][i] == 1:
+ *                     legal = cards             # <<<<<<<<<<<<<<
+ *                 else:
+ *                     legal = hand
+*/
+          __pyx_v_legal = __pyx_v_cards;
+
+          /* "movegen.pxd":85
+ *                 if beat:
+ *                     legal = beat
+ *                 elif t.follow_beat[led][i] == 1:             # <<<<<<<<<<<<<<
+ *                     legal = cards
+ *                 else:
+*/
+          goto __pyx_L21;
+        }
+
+        /* "movegen.pxd":88
+ *                     legal = cards
+ *                 else:
+ *                     legal = hand             # <<<<<<<<<<<<<<
+ *             else:
+ *                 legal = cards
+*/
+        /*else*/ {
+          __pyx_v_legal = __pyx_v_hand;
+        }
+        __pyx_L21:;
+
+        /* "movegen.pxd":81
+ *             if not cards:
+ *                 continue
+ *             if t.follow_beat[led][i]:             # <<<<<<<<<<<<<<
+ *                 beat = beating(t, cards, led, best_power)
+ *                 if beat:
+*/
+        goto __pyx_L20;
+      }
+
+      /* "movegen.pxd":90
+ *                     legal = hand
+ *             else:
+ *                 legal = cards             # <<<<<<<<<<<<<<
+ *             break
+ *         if holds_called:
+*/
+      /*else*/ {
+        __pyx_v_legal = __pyx_v_cards;
+      }
+      __pyx_L20:;
+
+      /* "movegen.pxd":91
+ *             else:
+ *                 legal = cards
+ *             break             # <<<<<<<<<<<<<<
+ *         if holds_called:
+ *             if led == t.called_class:
+*/
+      goto __pyx_L18_break;
+      __pyx_L17_continue:;
+    }
+    __pyx_L18_break:;
+
+
+    /* "movegen.pxd":92
+ *                 legal = cards
+ *             break
+ *         if holds_called:             # <<<<<<<<<<<<<<
+ *             if led == t.called_class:
+ *                 return (<uint64_t>1) << t.called_card
+*/
+    __pyx_t_1 = (__pyx_v_holds_called != 0);
+
+    if (__pyx_t_1) {
+
+
+      /* "movegen.pxd":93
+ *             break
+ *         if holds_called:
+ *             if led == t.called_class:             # <<<<<<<<<<<<<<
+ *                 return (<uint64_t>1) << t.called_card
+ *             if popcount(hand) > 1:
+*/
+      __pyx_t_1 = (__pyx_v_led == __pyx_v_t->called_class);
+
+      if (__pyx_t_1) {
+
+
+        /* "movegen.pxd":94
+ *         if holds_called:
+ *             if led == t.called_class:
+ *                 return (<uint64_t>1) << t.called_card             # <<<<<<<<<<<<<<
+ *             if popcount(hand) > 1:
+ *                 legal &= ~((<uint64_t>1) << t.called_card)
+*/
+        {
+
+          __pyx_r = (((uint64_t)1) << __pyx_v_t->called_card);
+        }
+        goto __pyx_L0;
+
+        /* "movegen.pxd":93
+ *             break
+ *         if holds_called:
+ *             if led == t.called_class:             # <<<<<<<<<<<<<<
+ *                 return (<uint64_t>1) << t.called_card
+ *             if popcount(hand) > 1:
+*/
+      }
+
+      /* "movegen.pxd":95
+ *             if led == t.called_class:
+ *                 return (<uint64_t>1) << t.called_card
+ *             if popcount(hand) > 1:             # <<<<<<<<<<<<<<
+ *                 legal &= ~((<uint64_t>1) << t.called_card)
+ *     for i in range(t.n_reservations):
+*/
+      __pyx_t_1 = (__pyx_f_7cardset_popcount(__pyx_v_hand) > 1);
+
+      if (__pyx_t_1) {
+
+
+        /* "movegen.pxd":96
+ *                 return (<uint64_t>1) << t.called_card
+ *             if popcount(hand) > 1:
+ *                 legal &= ~((<uint64_t>1) << t.called_card)             # <<<<<<<<<<<<<<
+ *     for i in range(t.n_reservations):
+ *         if seat == t.reservation_seat[i] and (legal >> t.reservation_card[i]) & 1 and popcount(hand) > 1 \
+*/
+        __pyx_v_legal = (__pyx_v_legal & (~(((uint64_t)1) << __pyx_v_t->called_card)));
+
+        /* "movegen.pxd":95
+ *             if led == t.called_class:
+ *                 return (<uint64_t>1) << t.called_card
+ *             if popcount(hand) > 1:             # <<<<<<<<<<<<<<
+ *                 legal &= ~((<uint64_t>1) << t.called_card)
+ *     for i in range(t.n_reservations):
+*/
+      }
+
+      /* "movegen.pxd":92
+ *                 legal = cards
+ *             break
+ *         if holds_called:             # <<<<<<<<<<<<<<
+ *             if led == t.called_class:
+ *                 return (<uint64_t>1) << t.called_card
+*/
+    }
+  }
+  __pyx_L8:;
+
+  /* "movegen.pxd":97
+ *             if popcount(hand) > 1:
+ *                 legal &= ~((<uint64_t>1) << t.called_card)
+ *     for i in range(t.n_reservations):             # <<<<<<<<<<<<<<
+ *         if seat == t.reservation_seat[i] and (legal >> t.reservation_card[i]) & 1 and popcount(hand) > 1 \
+ *                 and legal != ((<uint64_t>1) << t.reservation_card[i]):
+*/
+
+  __pyx_t_3 = __pyx_v_t->n_reservations;
+  __pyx_t_4 = __pyx_t_3;
+
+  for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+    __pyx_v_i = __pyx_t_5;
+
+    /* "movegen.pxd":98
+ *                 legal &= ~((<uint64_t>1) << t.called_card)
+ *     for i in range(t.n_reservations):
+ *         if seat == t.reservation_seat[i] and (legal >> t.reservation_card[i]) & 1 and popcount(hand) > 1 \             # <<<<<<<<<<<<<<
+ *                 and legal != ((<uint64_t>1) << t.reservation_card[i]):
+ *             legal &= ~((<uint64_t>1) << t.reservation_card[i])
+*/
+    __pyx_t_2 = (__pyx_v_seat == (__pyx_v_t->reservation_seat[__pyx_v_i]));
+
+    if (__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L28_bool_binop_done;
+    }
+    __pyx_t_2 = (((__pyx_v_legal >> (__pyx_v_t->reservation_card[__pyx_v_i])) & 1) != 0);
+
+    if (__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L28_bool_binop_done;
+    }
+
+    /* "movegen.pxd":99
+ *     for i in range(t.n_reservations):
+ *         if seat == t.reservation_seat[i] and (legal >> t.reservation_card[i]) & 1 and popcount(hand) > 1 \
+ *                 and legal != ((<uint64_t>1) << t.reservation_card[i]):             # <<<<<<<<<<<<<<
+ *             legal &= ~((<uint64_t>1) << t.reservation_card[i])
+ *     return legal
+*/
+    __pyx_t_2 = (__pyx_f_7cardset_popcount(__pyx_v_hand) > 1);
+
+    if (__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L28_bool_binop_done;
+    }
+    __pyx_t_2 = (__pyx_v_legal != (((uint64_t)1) << (__pyx_v_t->reservation_card[__pyx_v_i])));
+
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L28_bool_binop_done:;
+
+    /* "movegen.pxd":98
+ *                 legal &= ~((<uint64_t>1) << t.called_card)
+ *     for i in range(t.n_reservations):
+ *         if seat == t.reservation_seat[i] and (legal >> t.reservation_card[i]) & 1 and popcount(hand) > 1 \             # <<<<<<<<<<<<<<
+ *                 and legal != ((<uint64_t>1) << t.reservation_card[i]):
+ *             legal &= ~((<uint64_t>1) << t.reservation_card[i])
+*/
+    if (__pyx_t_1) {
+
+
+      /* "movegen.pxd":100
+ *         if seat == t.reservation_seat[i] and (legal >> t.reservation_card[i]) & 1 and popcount(hand) > 1 \
+ *                 and legal != ((<uint64_t>1) << t.reservation_card[i]):
+ *             legal &= ~((<uint64_t>1) << t.reservation_card[i])             # <<<<<<<<<<<<<<
+ *     return legal
+ * 
+*/
+      __pyx_v_legal = (__pyx_v_legal & (~(((uint64_t)1) << (__pyx_v_t->reservation_card[__pyx_v_i]))));
+
+      /* "movegen.pxd":98
+ *                 legal &= ~((<uint64_t>1) << t.called_card)
+ *     for i in range(t.n_reservations):
+ *         if seat == t.reservation_seat[i] and (legal >> t.reservation_card[i]) & 1 and popcount(hand) > 1 \             # <<<<<<<<<<<<<<
+ *                 and legal != ((<uint64_t>1) << t.reservation_card[i]):
+ *             legal &= ~((<uint64_t>1) << t.reservation_card[i])
+*/
+    }
+  }
+
+
+  /* "movegen.pxd":101
+ *                 and legal != ((<uint64_t>1) << t.reservation_card[i]):
+ *             legal &= ~((<uint64_t>1) << t.reservation_card[i])
+ *     return legal             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_legal;
+  }
+  goto __pyx_L0;
+
+  /* "movegen.pxd":53
+ * 
+ * 
+ * cdef inline uint64_t legal_cards(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The cards the seat to move may play."""
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "movegen.pxd":104
+ * 
+ * 
+ * cdef inline uint64_t representatives(const Tables* t, const State* s, uint64_t legal) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """One card of each group of equivalent legal cards (the strongest): cards of one hand with the same signature
+ *     and no live card of their class between them, counting the cards on the table as live."""
+*/
+
+static CYTHON_INLINE uint64_t __pyx_f_7movegen_representatives(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s, uint64_t __pyx_v_legal) {
+  uint64_t __pyx_v_live;
+  uint64_t __pyx_v_result;
+  uint64_t __pyx_v_rest;
+  uint64_t __pyx_v_above;
+  int __pyx_v_c;
+  int __pyx_v_h;
+  uint64_t __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "movegen.pxd":107
+ *     """One card of each group of equivalent legal cards (the strongest): cards of one hand with the same signature
+ *     and no live card of their class between them, counting the cards on the table as live."""
+ *     cdef uint64_t live = s.live | s.trick_mask             # <<<<<<<<<<<<<<
+ *     cdef uint64_t result = 0, rest = legal, above
+ *     cdef int c, h
+*/
+  __pyx_v_live = (__pyx_v_s->live | __pyx_v_s->trick_mask);
+
+  /* "movegen.pxd":108
+ *     and no live card of their class between them, counting the cards on the table as live."""
+ *     cdef uint64_t live = s.live | s.trick_mask
+ *     cdef uint64_t result = 0, rest = legal, above             # <<<<<<<<<<<<<<
+ *     cdef int c, h
+ *     while rest:
+*/
+  __pyx_v_result = 0;
+  __pyx_v_rest = __pyx_v_legal;
+
+  /* "movegen.pxd":110
+ *     cdef uint64_t result = 0, rest = legal, above
+ *     cdef int c, h
+ *     while rest:             # <<<<<<<<<<<<<<
+ *         c = lowest(rest)
+ *         rest = drop_lowest(rest)
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_rest != 0);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "movegen.pxd":111
+ *     cdef int c, h
+ *     while rest:
+ *         c = lowest(rest)             # <<<<<<<<<<<<<<
+ *         rest = drop_lowest(rest)
+ *         above = live & t.stronger[c]
+*/
+    __pyx_v_c = __pyx_f_7cardset_lowest(__pyx_v_rest);
+
+    /* "movegen.pxd":112
+ *     while rest:
+ *         c = lowest(rest)
+ *         rest = drop_lowest(rest)             # <<<<<<<<<<<<<<
+ *         above = live & t.stronger[c]
+ *         if above:
+*/
+    __pyx_v_rest = __pyx_f_7cardset_drop_lowest(__pyx_v_rest);
+
+    /* "movegen.pxd":113
+ *         c = lowest(rest)
+ *         rest = drop_lowest(rest)
+ *         above = live & t.stronger[c]             # <<<<<<<<<<<<<<
+ *         if above:
+ *             h = lowest(above)
+*/
+    __pyx_v_above = (__pyx_v_live & (__pyx_v_t->stronger[__pyx_v_c]));
+
+    /* "movegen.pxd":114
+ *         rest = drop_lowest(rest)
+ *         above = live & t.stronger[c]
+ *         if above:             # <<<<<<<<<<<<<<
+ *             h = lowest(above)
+ *             if (legal >> h) & 1 and t.signature[h] == t.signature[c]:
+*/
+    __pyx_t_1 = (__pyx_v_above != 0);
+
+    if (__pyx_t_1) {
+
+
+      /* "movegen.pxd":115
+ *         above = live & t.stronger[c]
+ *         if above:
+ *             h = lowest(above)             # <<<<<<<<<<<<<<
+ *             if (legal >> h) & 1 and t.signature[h] == t.signature[c]:
+ *                 continue
+*/
+      __pyx_v_h = __pyx_f_7cardset_lowest(__pyx_v_above);
+
+      /* "movegen.pxd":116
+ *         if above:
+ *             h = lowest(above)
+ *             if (legal >> h) & 1 and t.signature[h] == t.signature[c]:             # <<<<<<<<<<<<<<
+ *                 continue
+ *         result |= (<uint64_t>1) << c
+*/
+      __pyx_t_2 = (((__pyx_v_legal >> __pyx_v_h) & 1) != 0);
+
+      if (__pyx_t_2) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_2;
+
+        goto __pyx_L7_bool_binop_done;
+      }
+      __pyx_t_2 = ((__pyx_v_t->signature[__pyx_v_h]) == (__pyx_v_t->signature[__pyx_v_c]));
+
+
+      __pyx_t_1 = __pyx_t_2;
+
+      __pyx_L7_bool_binop_done:;
+      if (__pyx_t_1) {
+
+
+        /* "movegen.pxd":117
+ *             h = lowest(above)
+ *             if (legal >> h) & 1 and t.signature[h] == t.signature[c]:
+ *                 continue             # <<<<<<<<<<<<<<
+ *         result |= (<uint64_t>1) << c
+ *     return result
+*/
+        goto __pyx_L3_continue;
+
+        /* "movegen.pxd":116
+ *         if above:
+ *             h = lowest(above)
+ *             if (legal >> h) & 1 and t.signature[h] == t.signature[c]:             # <<<<<<<<<<<<<<
+ *                 continue
+ *         result |= (<uint64_t>1) << c
+*/
+      }
+
+      /* "movegen.pxd":114
+ *         rest = drop_lowest(rest)
+ *         above = live & t.stronger[c]
+ *         if above:             # <<<<<<<<<<<<<<
+ *             h = lowest(above)
+ *             if (legal >> h) & 1 and t.signature[h] == t.signature[c]:
+*/
+    }
+
+    /* "movegen.pxd":118
+ *             if (legal >> h) & 1 and t.signature[h] == t.signature[c]:
+ *                 continue
+ *         result |= (<uint64_t>1) << c             # <<<<<<<<<<<<<<
+ *     return result
+*/
+    __pyx_v_result = (__pyx_v_result | (((uint64_t)1) << __pyx_v_c));
+    __pyx_L3_continue:;
+  }
+
+  /* "movegen.pxd":119
+ *                 continue
+ *         result |= (<uint64_t>1) << c
+ *     return result             # <<<<<<<<<<<<<<
+*/
+  {
+
+    __pyx_r = __pyx_v_result;
+  }
+  goto __pyx_L0;
+
+  /* "movegen.pxd":104
+ * 
+ * 
+ * cdef inline uint64_t representatives(const Tables* t, const State* s, uint64_t legal) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """One card of each group of equivalent legal cards (the strongest): cards of one hand with the same signature
+ *     and no live card of their class between them, counting the cards on the table as live."""
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "bounds.pxd":13
+ * 
+ * 
+ * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Tricks still to be completed, the one on the table included."""
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+*/
+
+static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s) {
+  int __pyx_v_seat;
+  int __pyx_v_left;
+  int __pyx_r;
+
+  /* "bounds.pxd":15
+ * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:
+ *     """Tricks still to be completed, the one on the table included."""
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
+ *     cdef int left = popcount(s.hands[seat])
+ *     return left
+*/
+  __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
+
+  /* "bounds.pxd":16
+ *     """Tricks still to be completed, the one on the table included."""
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+ *     cdef int left = popcount(s.hands[seat])             # <<<<<<<<<<<<<<
+ *     return left
+ * 
+*/
+  __pyx_v_left = __pyx_f_7cardset_popcount((__pyx_v_s->hands[__pyx_v_seat]));
+
+  /* "bounds.pxd":17
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+ *     cdef int left = popcount(s.hands[seat])
+ *     return left             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_left;
+  }
+  goto __pyx_L0;
+
+  /* "bounds.pxd":13
+ * 
+ * 
+ * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Tricks still to be completed, the one on the table included."""
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+  return __pyx_r;
+}
+
+/* "bounds.pxd":20
+ * 
+ * 
+ * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef uint64_t in_play = s.live | s.trick_mask
+ *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
+*/
+
+static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, __pyx_t_5types_State const *__pyx_v_s) {
+  uint64_t __pyx_v_in_play;
+  int __pyx_v_bound;
+  int __pyx_v_i;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+
+  /* "bounds.pxd":21
+ * 
+ * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
+ *     cdef uint64_t in_play = s.live | s.trick_mask             # <<<<<<<<<<<<<<
+ *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
+ *     cdef int i
+*/
+  __pyx_v_in_play = (__pyx_v_s->live | __pyx_v_s->trick_mask);
+
+  /* "bounds.pxd":22
+ * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
+ *     cdef uint64_t in_play = s.live | s.trick_mask
+ *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)             # <<<<<<<<<<<<<<
+ *     cdef int i
+ *     for i in range(o.n_events):
+*/
+  __pyx_v_bound = ((__pyx_v_o->points_weight * __pyx_v_s->points_left) + (__pyx_v_o->trick_weight * __pyx_f_6bounds_tricks_to_play(__pyx_v_t, __pyx_v_s)));
+
+  /* "bounds.pxd":24
+ *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
+ *     cdef int i
+ *     for i in range(o.n_events):             # <<<<<<<<<<<<<<
+ *         if in_play & o.event_present[i] == o.event_present[i]:
+ *             bound += o.event_reward[i]
+*/
+
+  __pyx_t_1 = __pyx_v_o->n_events;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "bounds.pxd":25
+ *     cdef int i
+ *     for i in range(o.n_events):
+ *         if in_play & o.event_present[i] == o.event_present[i]:             # <<<<<<<<<<<<<<
+ *             bound += o.event_reward[i]
+ *     return bound
+*/
+    __pyx_t_4 = ((__pyx_v_in_play & (__pyx_v_o->event_present[__pyx_v_i])) == (__pyx_v_o->event_present[__pyx_v_i]));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":26
+ *     for i in range(o.n_events):
+ *         if in_play & o.event_present[i] == o.event_present[i]:
+ *             bound += o.event_reward[i]             # <<<<<<<<<<<<<<
+ *     return bound
+*/
+      __pyx_v_bound = (__pyx_v_bound + (__pyx_v_o->event_reward[__pyx_v_i]));
+
+      /* "bounds.pxd":25
+ *     cdef int i
+ *     for i in range(o.n_events):
+ *         if in_play & o.event_present[i] == o.event_present[i]:             # <<<<<<<<<<<<<<
+ *             bound += o.event_reward[i]
+ *     return bound
+*/
+    }
+  }
+
+
+  /* "bounds.pxd":27
+ *         if in_play & o.event_present[i] == o.event_present[i]:
+ *             bound += o.event_reward[i]
+ *     return bound             # <<<<<<<<<<<<<<
+*/
+  {
+
+    __pyx_r = __pyx_v_bound;
+  }
+  goto __pyx_L0;
+
+  /* "bounds.pxd":20
+ * 
+ * 
+ * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef uint64_t in_play = s.live | s.trick_mask
+ *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+  return __pyx_r;
+}
+
+/* "tt.pxd":46
+ * 
+ * 
+ * cdef inline uint64_t mix(uint64_t x) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     # splitmix64's finaliser: every key bit reaches every bucket-index bit
+ *     x ^= x >> 30
+*/
+
+static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
+  uint64_t __pyx_r;
+
+
+  /* "tt.pxd":48
+ * cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+ *     # splitmix64's finaliser: every key bit reaches every bucket-index bit
+ *     x ^= x >> 30             # <<<<<<<<<<<<<<
+ *     x *= <uint64_t>0xbf58476d1ce4e5b9
+ *     x ^= x >> 27
+*/
+  __pyx_v_x = (__pyx_v_x ^ (__pyx_v_x >> 30));
+
+  /* "tt.pxd":49
+ *     # splitmix64's finaliser: every key bit reaches every bucket-index bit
+ *     x ^= x >> 30
+ *     x *= <uint64_t>0xbf58476d1ce4e5b9             # <<<<<<<<<<<<<<
+ *     x ^= x >> 27
+ *     x *= <uint64_t>0x94d049bb133111eb
+*/
+  __pyx_v_x = (__pyx_v_x * ((uint64_t)0xbf58476d1ce4e5b9));
+
+  /* "tt.pxd":50
+ *     x ^= x >> 30
+ *     x *= <uint64_t>0xbf58476d1ce4e5b9
+ *     x ^= x >> 27             # <<<<<<<<<<<<<<
+ *     x *= <uint64_t>0x94d049bb133111eb
+ *     x ^= x >> 31
+*/
+  __pyx_v_x = (__pyx_v_x ^ (__pyx_v_x >> 27));
+
+  /* "tt.pxd":51
+ *     x *= <uint64_t>0xbf58476d1ce4e5b9
+ *     x ^= x >> 27
+ *     x *= <uint64_t>0x94d049bb133111eb             # <<<<<<<<<<<<<<
+ *     x ^= x >> 31
+ *     return x
+*/
+  __pyx_v_x = (__pyx_v_x * ((uint64_t)0x94d049bb133111eb));
+
+  /* "tt.pxd":52
+ *     x ^= x >> 27
+ *     x *= <uint64_t>0x94d049bb133111eb
+ *     x ^= x >> 31             # <<<<<<<<<<<<<<
+ *     return x
+ * 
+*/
+  __pyx_v_x = (__pyx_v_x ^ (__pyx_v_x >> 31));
+
+  /* "tt.pxd":53
+ *     x *= <uint64_t>0x94d049bb133111eb
+ *     x ^= x >> 31
+ *     return x             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_x;
+  }
+  goto __pyx_L0;
+
+  /* "tt.pxd":46
+ * 
+ * 
+ * cdef inline uint64_t mix(uint64_t x) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     # splitmix64's finaliser: every key bit reaches every bucket-index bit
+ *     x ^= x >> 30
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "tt.pxd":56
+ * 
+ * 
+ * cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Allocate; returns 0 when the memory could not be had."""
+ *     cdef uint64_t bytes_ = megabytes * 1024 * 1024
+*/
+
+static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table, uint64_t __pyx_v_megabytes) {
+  uint64_t __pyx_v_bytes_;
+  uint64_t __pyx_v_buckets;
+  int __pyx_r;
+  int __pyx_t_1;
+
+  /* "tt.pxd":58
+ * cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
+ *     """Allocate; returns 0 when the memory could not be had."""
+ *     cdef uint64_t bytes_ = megabytes * 1024 * 1024             # <<<<<<<<<<<<<<
+ *     cdef uint64_t buckets = 1
+ *     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
+*/
+  __pyx_v_bytes_ = ((__pyx_v_megabytes * 0x400) * 0x400);
+
+  /* "tt.pxd":59
+ *     """Allocate; returns 0 when the memory could not be had."""
+ *     cdef uint64_t bytes_ = megabytes * 1024 * 1024
+ *     cdef uint64_t buckets = 1             # <<<<<<<<<<<<<<
+ *     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
+ *         buckets *= 2
+*/
+  __pyx_v_buckets = 1;
+
+  /* "tt.pxd":60
+ *     cdef uint64_t bytes_ = megabytes * 1024 * 1024
+ *     cdef uint64_t buckets = 1
+ *     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:             # <<<<<<<<<<<<<<
+ *         buckets *= 2
+ *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
+*/
+  while (1) {
+    __pyx_t_1 = ((((__pyx_v_buckets * 2) * __pyx_e_2tt_BUCKET) * (sizeof(__pyx_t_2tt_Entry))) <= __pyx_v_bytes_);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "tt.pxd":61
+ *     cdef uint64_t buckets = 1
+ *     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
+ *         buckets *= 2             # <<<<<<<<<<<<<<
+ *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
+ *     if table.entries == NULL:
+*/
+    __pyx_v_buckets = (__pyx_v_buckets * 2);
+  }
+
+  /* "tt.pxd":62
+ *     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
+ *         buckets *= 2
+ *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))             # <<<<<<<<<<<<<<
+ *     if table.entries == NULL:
+ *         return 0
+*/
+  __pyx_v_table->entries = ((__pyx_t_2tt_Entry *)calloc((__pyx_v_buckets * __pyx_e_2tt_BUCKET), (sizeof(__pyx_t_2tt_Entry))));
+
+  /* "tt.pxd":63
+ *         buckets *= 2
+ *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
+ *     if table.entries == NULL:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     table.n_buckets = buckets
+*/
+  __pyx_t_1 = (__pyx_v_table->entries == NULL);
+
+  if (__pyx_t_1) {
+
+
+    /* "tt.pxd":64
+ *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
+ *     if table.entries == NULL:
+ *         return 0             # <<<<<<<<<<<<<<
+ *     table.n_buckets = buckets
+ *     table.bucket_mask = buckets - 1
+*/
+    {
+
+      __pyx_r = 0;
+    }
+    goto __pyx_L0;
+
+    /* "tt.pxd":63
+ *         buckets *= 2
+ *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
+ *     if table.entries == NULL:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     table.n_buckets = buckets
+*/
+  }
+
+  /* "tt.pxd":65
+ *     if table.entries == NULL:
+ *         return 0
+ *     table.n_buckets = buckets             # <<<<<<<<<<<<<<
+ *     table.bucket_mask = buckets - 1
+ *     table.generation = 1
+*/
+  __pyx_v_table->n_buckets = __pyx_v_buckets;
+
+  /* "tt.pxd":66
+ *         return 0
+ *     table.n_buckets = buckets
+ *     table.bucket_mask = buckets - 1             # <<<<<<<<<<<<<<
+ *     table.generation = 1
+ *     table.used = 0
+*/
+  __pyx_v_table->bucket_mask = (__pyx_v_buckets - 1);
+
+  /* "tt.pxd":67
+ *     table.n_buckets = buckets
+ *     table.bucket_mask = buckets - 1
+ *     table.generation = 1             # <<<<<<<<<<<<<<
+ *     table.used = 0
+ *     return 1
+*/
+  __pyx_v_table->generation = 1;
+
+  /* "tt.pxd":68
+ *     table.bucket_mask = buckets - 1
+ *     table.generation = 1
+ *     table.used = 0             # <<<<<<<<<<<<<<
+ *     return 1
+ * 
+*/
+  __pyx_v_table->used = 0;
+
+  /* "tt.pxd":69
+ *     table.generation = 1
+ *     table.used = 0
+ *     return 1             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = 1;
+  }
+  goto __pyx_L0;
+
+  /* "tt.pxd":56
+ * 
+ * 
+ * cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Allocate; returns 0 when the memory could not be had."""
+ *     cdef uint64_t bytes_ = megabytes * 1024 * 1024
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+  return __pyx_r;
+}
+
+/* "tt.pxd":72
+ * 
+ * 
+ * cdef inline void table_free(Table* table) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     free(table.entries)
+ *     table.entries = NULL
+*/
+
+static CYTHON_INLINE void __pyx_f_2tt_table_free(__pyx_t_2tt_Table *__pyx_v_table) {
+
+  /* "tt.pxd":73
+ * 
+ * cdef inline void table_free(Table* table) noexcept nogil:
+ *     free(table.entries)             # <<<<<<<<<<<<<<
+ *     table.entries = NULL
+ * 
+*/
+  free(__pyx_v_table->entries);
+
+  /* "tt.pxd":74
+ * cdef inline void table_free(Table* table) noexcept nogil:
+ *     free(table.entries)
+ *     table.entries = NULL             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_v_table->entries = NULL;
+
+  /* "tt.pxd":72
+ * 
+ * 
+ * cdef inline void table_free(Table* table) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     free(table.entries)
+ *     table.entries = NULL
+*/
+
+  /* function exit code */
+}
+
+/* "tt.pxd":77
+ * 
+ * 
+ * cdef inline void table_new_generation(Table* table) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     table.generation += 1
+ *     table.used = 0
+*/
+
+static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__pyx_v_table) {
+  int __pyx_t_1;
+
+  /* "tt.pxd":78
+ * 
+ * cdef inline void table_new_generation(Table* table) noexcept nogil:
+ *     table.generation += 1             # <<<<<<<<<<<<<<
+ *     table.used = 0
+ *     if table.generation == 0:  # wrapped: old entries could look current
+*/
+  __pyx_v_table->generation = (__pyx_v_table->generation + 1);
+
+  /* "tt.pxd":79
+ * cdef inline void table_new_generation(Table* table) noexcept nogil:
+ *     table.generation += 1
+ *     table.used = 0             # <<<<<<<<<<<<<<
+ *     if table.generation == 0:  # wrapped: old entries could look current
+ *         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
+*/
+  __pyx_v_table->used = 0;
+
+  /* "tt.pxd":80
+ *     table.generation += 1
+ *     table.used = 0
+ *     if table.generation == 0:  # wrapped: old entries could look current             # <<<<<<<<<<<<<<
+ *         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
+ *         table.generation = 1
+*/
+  __pyx_t_1 = (__pyx_v_table->generation == 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "tt.pxd":81
+ *     table.used = 0
+ *     if table.generation == 0:  # wrapped: old entries could look current
+ *         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))             # <<<<<<<<<<<<<<
+ *         table.generation = 1
+ * 
+*/
+    (void)(memset(__pyx_v_table->entries, 0, ((__pyx_v_table->n_buckets * __pyx_e_2tt_BUCKET) * (sizeof(__pyx_t_2tt_Entry)))));
+
+    /* "tt.pxd":82
+ *     if table.generation == 0:  # wrapped: old entries could look current
+ *         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
+ *         table.generation = 1             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+    __pyx_v_table->generation = 1;
+
+    /* "tt.pxd":80
+ *     table.generation += 1
+ *     table.used = 0
+ *     if table.generation == 0:  # wrapped: old entries could look current             # <<<<<<<<<<<<<<
+ *         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
+ *         table.generation = 1
+*/
+  }
+
+  /* "tt.pxd":77
+ * 
+ * 
+ * cdef inline void table_new_generation(Table* table) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     table.generation += 1
+ *     table.used = 0
+*/
+
+  /* function exit code */
+}
+
+/* "tt.pxd":85
+ * 
+ * 
+ * cdef inline Entry* table_bucket(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     return table.entries + (mix(remaining ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
+ * 
+*/
+
+static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_bucket(__pyx_t_2tt_Table const *__pyx_v_table, uint64_t __pyx_v_remaining, uint8_t __pyx_v_leader_flags) {
+  __pyx_t_2tt_Entry *__pyx_r;
+
+  /* "tt.pxd":86
+ * 
+ * cdef inline Entry* table_bucket(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:
+ *     return table.entries + (mix(remaining ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = (__pyx_v_table->entries + ((__pyx_f_2tt_mix(((__pyx_v_remaining ^ (((uint64_t)__pyx_v_leader_flags) << 56)) ^ __pyx_v_leader_flags)) & __pyx_v_table->bucket_mask) * __pyx_e_2tt_BUCKET));
+  }
+  goto __pyx_L0;
+
+  /* "tt.pxd":85
+ * 
+ * 
+ * cdef inline Entry* table_bucket(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     return table.entries + (mix(remaining ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
+ * 
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+  return __pyx_r;
+}
+
+/* "tt.pxd":89
+ * 
+ * 
+ * cdef inline Entry* table_probe(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ *     cdef int i
+*/
+
+static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Table const *__pyx_v_table, uint64_t __pyx_v_remaining, uint8_t __pyx_v_leader_flags) {
+  __pyx_t_2tt_Entry *__pyx_v_bucket;
+  int __pyx_v_i;
+  __pyx_t_2tt_Entry *__pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+
+  /* "tt.pxd":90
+ * 
+ * cdef inline Entry* table_probe(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)             # <<<<<<<<<<<<<<
+ *     cdef int i
+ *     for i in range(BUCKET):
+*/
+  __pyx_v_bucket = __pyx_f_2tt_table_bucket(__pyx_v_table, __pyx_v_remaining, __pyx_v_leader_flags);
+
+  /* "tt.pxd":92
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ *     cdef int i
+ *     for i in range(BUCKET):             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *                 and bucket[i].leader_flags == leader_flags:
+*/
+
+  __pyx_t_1 = __pyx_e_2tt_BUCKET;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "tt.pxd":93
+ *     cdef int i
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             return &bucket[i]
+*/
+    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).generation == __pyx_v_table->generation);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_5;
+
+      goto __pyx_L6_bool_binop_done;
+    }
+
+    /* "tt.pxd":94
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *                 and bucket[i].leader_flags == leader_flags:             # <<<<<<<<<<<<<<
+ *             return &bucket[i]
+ *     return NULL
+*/
+    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).remaining == __pyx_v_remaining);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_5;
+
+      goto __pyx_L6_bool_binop_done;
+    }
+    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).leader_flags == __pyx_v_leader_flags);
+
+
+    __pyx_t_4 = __pyx_t_5;
+
+    __pyx_L6_bool_binop_done:;
+
+    /* "tt.pxd":93
+ *     cdef int i
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             return &bucket[i]
+*/
+    if (__pyx_t_4) {
+
+
+      /* "tt.pxd":95
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             return &bucket[i]             # <<<<<<<<<<<<<<
+ *     return NULL
+ * 
+*/
+      {
+
+        __pyx_r = (&(__pyx_v_bucket[__pyx_v_i]));
+      }
+      goto __pyx_L0;
+
+      /* "tt.pxd":93
+ *     cdef int i
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             return &bucket[i]
+*/
+    }
+  }
+
+
+  /* "tt.pxd":96
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             return &bucket[i]
+ *     return NULL             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = NULL;
+  }
+  goto __pyx_L0;
+
+  /* "tt.pxd":89
+ * 
+ * 
+ * cdef inline Entry* table_probe(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ *     cdef int i
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+  return __pyx_r;
+}
+
+/* "tt.pxd":99
+ * 
+ * 
+ * cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_flags, int lower, int upper,             # <<<<<<<<<<<<<<
+ *                              int best) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+*/
+
+static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_table, uint64_t __pyx_v_remaining, uint8_t __pyx_v_leader_flags, int __pyx_v_lower, int __pyx_v_upper, int __pyx_v_best) {
+  __pyx_t_2tt_Entry *__pyx_v_bucket;
+  __pyx_t_2tt_Entry *__pyx_v_slot;
+  int __pyx_v_i;
+  int __pyx_v_fewest;
+  int __pyx_v_cards;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  uint16_t __pyx_t_6;
+
+  /* "tt.pxd":101
+ * cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_flags, int lower, int upper,
+ *                              int best) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)             # <<<<<<<<<<<<<<
+ *     cdef Entry* slot = NULL
+ *     cdef int i, fewest = 1000, cards
+*/
+  __pyx_v_bucket = __pyx_f_2tt_table_bucket(__pyx_v_table, __pyx_v_remaining, __pyx_v_leader_flags);
+
+  /* "tt.pxd":102
+ *                              int best) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ *     cdef Entry* slot = NULL             # <<<<<<<<<<<<<<
+ *     cdef int i, fewest = 1000, cards
+ *     for i in range(BUCKET):
+*/
+  __pyx_v_slot = NULL;
+
+  /* "tt.pxd":103
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ *     cdef Entry* slot = NULL
+ *     cdef int i, fewest = 1000, cards             # <<<<<<<<<<<<<<
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+*/
+  __pyx_v_fewest = 0x3E8;
+
+  /* "tt.pxd":104
+ *     cdef Entry* slot = NULL
+ *     cdef int i, fewest = 1000, cards
+ *     for i in range(BUCKET):             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *                 and bucket[i].leader_flags == leader_flags:
+*/
+
+  __pyx_t_1 = __pyx_e_2tt_BUCKET;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "tt.pxd":105
+ *     cdef int i, fewest = 1000, cards
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             # merge: both bounds are true, keep the tighter of each
+*/
+    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).generation == __pyx_v_table->generation);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_5;
+
+      goto __pyx_L6_bool_binop_done;
+    }
+
+    /* "tt.pxd":106
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *                 and bucket[i].leader_flags == leader_flags:             # <<<<<<<<<<<<<<
+ *             # merge: both bounds are true, keep the tighter of each
+ *             if lower > bucket[i].lower:
+*/
+    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).remaining == __pyx_v_remaining);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_5;
+
+      goto __pyx_L6_bool_binop_done;
+    }
+    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).leader_flags == __pyx_v_leader_flags);
+
+
+    __pyx_t_4 = __pyx_t_5;
+
+    __pyx_L6_bool_binop_done:;
+
+    /* "tt.pxd":105
+ *     cdef int i, fewest = 1000, cards
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             # merge: both bounds are true, keep the tighter of each
+*/
+    if (__pyx_t_4) {
+
+
+      /* "tt.pxd":108
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             # merge: both bounds are true, keep the tighter of each
+ *             if lower > bucket[i].lower:             # <<<<<<<<<<<<<<
+ *                 bucket[i].lower = lower
+ *             if upper < bucket[i].upper:
+*/
+      __pyx_t_4 = (__pyx_v_lower > (__pyx_v_bucket[__pyx_v_i]).lower);
+
+      if (__pyx_t_4) {
+
+
+        /* "tt.pxd":109
+ *             # merge: both bounds are true, keep the tighter of each
+ *             if lower > bucket[i].lower:
+ *                 bucket[i].lower = lower             # <<<<<<<<<<<<<<
+ *             if upper < bucket[i].upper:
+ *                 bucket[i].upper = upper
+*/
+        (__pyx_v_bucket[__pyx_v_i]).lower = __pyx_v_lower;
+
+        /* "tt.pxd":108
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             # merge: both bounds are true, keep the tighter of each
+ *             if lower > bucket[i].lower:             # <<<<<<<<<<<<<<
+ *                 bucket[i].lower = lower
+ *             if upper < bucket[i].upper:
+*/
+      }
+
+      /* "tt.pxd":110
+ *             if lower > bucket[i].lower:
+ *                 bucket[i].lower = lower
+ *             if upper < bucket[i].upper:             # <<<<<<<<<<<<<<
+ *                 bucket[i].upper = upper
+ *             if best != 255:
+*/
+      __pyx_t_4 = (__pyx_v_upper < (__pyx_v_bucket[__pyx_v_i]).upper);
+
+      if (__pyx_t_4) {
+
+
+        /* "tt.pxd":111
+ *                 bucket[i].lower = lower
+ *             if upper < bucket[i].upper:
+ *                 bucket[i].upper = upper             # <<<<<<<<<<<<<<
+ *             if best != 255:
+ *                 bucket[i].best = best
+*/
+        (__pyx_v_bucket[__pyx_v_i]).upper = __pyx_v_upper;
+
+        /* "tt.pxd":110
+ *             if lower > bucket[i].lower:
+ *                 bucket[i].lower = lower
+ *             if upper < bucket[i].upper:             # <<<<<<<<<<<<<<
+ *                 bucket[i].upper = upper
+ *             if best != 255:
+*/
+      }
+
+      /* "tt.pxd":112
+ *             if upper < bucket[i].upper:
+ *                 bucket[i].upper = upper
+ *             if best != 255:             # <<<<<<<<<<<<<<
+ *                 bucket[i].best = best
+ *             return
+*/
+      __pyx_t_4 = (__pyx_v_best != 0xFF);
+
+      if (__pyx_t_4) {
+
+
+        /* "tt.pxd":113
+ *                 bucket[i].upper = upper
+ *             if best != 255:
+ *                 bucket[i].best = best             # <<<<<<<<<<<<<<
+ *             return
+ *     for i in range(BUCKET):
+*/
+        (__pyx_v_bucket[__pyx_v_i]).best = __pyx_v_best;
+
+        /* "tt.pxd":112
+ *             if upper < bucket[i].upper:
+ *                 bucket[i].upper = upper
+ *             if best != 255:             # <<<<<<<<<<<<<<
+ *                 bucket[i].best = best
+ *             return
+*/
+      }
+
+      /* "tt.pxd":114
+ *             if best != 255:
+ *                 bucket[i].best = best
+ *             return             # <<<<<<<<<<<<<<
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation != table.generation:
+*/
+      {
+      }
+      goto __pyx_L0;
+
+      /* "tt.pxd":105
+ *     cdef int i, fewest = 1000, cards
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *                 and bucket[i].leader_flags == leader_flags:
+ *             # merge: both bounds are true, keep the tighter of each
+*/
+    }
+  }
+
+
+  /* "tt.pxd":115
+ *                 bucket[i].best = best
+ *             return
+ *     for i in range(BUCKET):             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation != table.generation:
+ *             slot = &bucket[i]
+*/
+
+  __pyx_t_1 = __pyx_e_2tt_BUCKET;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "tt.pxd":116
+ *             return
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation != table.generation:             # <<<<<<<<<<<<<<
+ *             slot = &bucket[i]
+ *             table.used += 1
+*/
+    __pyx_t_4 = ((__pyx_v_bucket[__pyx_v_i]).generation != __pyx_v_table->generation);
+
+    if (__pyx_t_4) {
+
+
+      /* "tt.pxd":117
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation != table.generation:
+ *             slot = &bucket[i]             # <<<<<<<<<<<<<<
+ *             table.used += 1
+ *             break
+*/
+      __pyx_v_slot = (&(__pyx_v_bucket[__pyx_v_i]));
+
+      /* "tt.pxd":118
+ *         if bucket[i].generation != table.generation:
+ *             slot = &bucket[i]
+ *             table.used += 1             # <<<<<<<<<<<<<<
+ *             break
+ *         cards = popcount(bucket[i].remaining)
+*/
+      __pyx_v_table->used = (__pyx_v_table->used + 1);
+
+      /* "tt.pxd":119
+ *             slot = &bucket[i]
+ *             table.used += 1
+ *             break             # <<<<<<<<<<<<<<
+ *         cards = popcount(bucket[i].remaining)
+ *         if cards < fewest:
+*/
+      goto __pyx_L13_break;
+
+      /* "tt.pxd":116
+ *             return
+ *     for i in range(BUCKET):
+ *         if bucket[i].generation != table.generation:             # <<<<<<<<<<<<<<
+ *             slot = &bucket[i]
+ *             table.used += 1
+*/
+    }
+
+    /* "tt.pxd":120
+ *             table.used += 1
+ *             break
+ *         cards = popcount(bucket[i].remaining)             # <<<<<<<<<<<<<<
+ *         if cards < fewest:
+ *             fewest = cards
+*/
+    __pyx_v_cards = __pyx_f_7cardset_popcount((__pyx_v_bucket[__pyx_v_i]).remaining);
+
+    /* "tt.pxd":121
+ *             break
+ *         cards = popcount(bucket[i].remaining)
+ *         if cards < fewest:             # <<<<<<<<<<<<<<
+ *             fewest = cards
+ *             slot = &bucket[i]
+*/
+    __pyx_t_4 = (__pyx_v_cards < __pyx_v_fewest);
+
+    if (__pyx_t_4) {
+
+
+      /* "tt.pxd":122
+ *         cards = popcount(bucket[i].remaining)
+ *         if cards < fewest:
+ *             fewest = cards             # <<<<<<<<<<<<<<
+ *             slot = &bucket[i]
+ *     slot.remaining = remaining
+*/
+      __pyx_v_fewest = __pyx_v_cards;
+
+      /* "tt.pxd":123
+ *         if cards < fewest:
+ *             fewest = cards
+ *             slot = &bucket[i]             # <<<<<<<<<<<<<<
+ *     slot.remaining = remaining
+ *     slot.lower = lower
+*/
+      __pyx_v_slot = (&(__pyx_v_bucket[__pyx_v_i]));
+
+      /* "tt.pxd":121
+ *             break
+ *         cards = popcount(bucket[i].remaining)
+ *         if cards < fewest:             # <<<<<<<<<<<<<<
+ *             fewest = cards
+ *             slot = &bucket[i]
+*/
+    }
+  }
+  __pyx_L13_break:;
+
+
+  /* "tt.pxd":124
+ *             fewest = cards
+ *             slot = &bucket[i]
+ *     slot.remaining = remaining             # <<<<<<<<<<<<<<
+ *     slot.lower = lower
+ *     slot.upper = upper
+*/
+  __pyx_v_slot->remaining = __pyx_v_remaining;
+
+  /* "tt.pxd":125
+ *             slot = &bucket[i]
+ *     slot.remaining = remaining
+ *     slot.lower = lower             # <<<<<<<<<<<<<<
+ *     slot.upper = upper
+ *     slot.generation = table.generation
+*/
+  __pyx_v_slot->lower = __pyx_v_lower;
+
+  /* "tt.pxd":126
+ *     slot.remaining = remaining
+ *     slot.lower = lower
+ *     slot.upper = upper             # <<<<<<<<<<<<<<
+ *     slot.generation = table.generation
+ *     slot.leader_flags = leader_flags
+*/
+  __pyx_v_slot->upper = __pyx_v_upper;
+
+  /* "tt.pxd":127
+ *     slot.lower = lower
+ *     slot.upper = upper
+ *     slot.generation = table.generation             # <<<<<<<<<<<<<<
+ *     slot.leader_flags = leader_flags
+ *     slot.best = best
+*/
+  __pyx_t_6 = __pyx_v_table->generation;
+
+  __pyx_v_slot->generation = __pyx_t_6;
+
+  /* "tt.pxd":128
+ *     slot.upper = upper
+ *     slot.generation = table.generation
+ *     slot.leader_flags = leader_flags             # <<<<<<<<<<<<<<
+ *     slot.best = best
+*/
+  __pyx_v_slot->leader_flags = __pyx_v_leader_flags;
+
+  /* "tt.pxd":129
+ *     slot.generation = table.generation
+ *     slot.leader_flags = leader_flags
+ *     slot.best = best             # <<<<<<<<<<<<<<
+*/
+  __pyx_v_slot->best = __pyx_v_best;
+
+  /* "tt.pxd":99
+ * 
+ * 
+ * cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_flags, int lower, int upper,             # <<<<<<<<<<<<<<
+ *                              int best) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+}
+
+/* "order.pxd":14
+ * 
+ * 
+ * cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
+ *     if s.trick_len == 0:
+*/
+
+static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, __pyx_t_5types_State const *__pyx_v_s, int __pyx_v_card) {
+  int __pyx_v_seat;
+  int __pyx_v_my_side;
+  int __pyx_v_wpos;
+  int __pyx_v_wseat;
+  int __pyx_v_led;
+  int __pyx_v_p;
+  int __pyx_v_best_power;
+  int __pyx_v_last;
+  int __pyx_r;
+  int __pyx_t_1;
+  long __pyx_t_2;
+
+  /* "order.pxd":16
+ * cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:
+ *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
+ *     if s.trick_len == 0:             # <<<<<<<<<<<<<<
+ *         if (s.live & t.stronger[card]) == 0:
+ *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
+*/
+  __pyx_t_1 = (__pyx_v_s->trick_len == 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "order.pxd":17
+ *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
+ *     if s.trick_len == 0:
+ *         if (s.live & t.stronger[card]) == 0:             # <<<<<<<<<<<<<<
+ *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
+ *         return t.power[t.card_class[card]][card] - 16 * t.points[card]
+*/
+    __pyx_t_1 = ((__pyx_v_s->live & (__pyx_v_t->stronger[__pyx_v_card])) == 0);
+
+    if (__pyx_t_1) {
+
+
+      /* "order.pxd":18
+ *     if s.trick_len == 0:
+ *         if (s.live & t.stronger[card]) == 0:
+ *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]             # <<<<<<<<<<<<<<
+ *         return t.power[t.card_class[card]][card] - 16 * t.points[card]
+ *     seat = (s.leader + s.trick_len) % t.n_seats
+*/
+      {
+
+        __pyx_r = ((0xFA0 + (16 * (__pyx_v_t->points[__pyx_v_card]))) + ((__pyx_v_t->power[(__pyx_v_t->card_class[__pyx_v_card])])[__pyx_v_card]));
+      }
+      goto __pyx_L0;
+
+      /* "order.pxd":17
+ *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
+ *     if s.trick_len == 0:
+ *         if (s.live & t.stronger[card]) == 0:             # <<<<<<<<<<<<<<
+ *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
+ *         return t.power[t.card_class[card]][card] - 16 * t.points[card]
+*/
+    }
+
+    /* "order.pxd":19
+ *         if (s.live & t.stronger[card]) == 0:
+ *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
+ *         return t.power[t.card_class[card]][card] - 16 * t.points[card]             # <<<<<<<<<<<<<<
+ *     seat = (s.leader + s.trick_len) % t.n_seats
+ *     my_side = (o.max_side >> seat) & 1
+*/
+    {
+
+      __pyx_r = (((__pyx_v_t->power[(__pyx_v_t->card_class[__pyx_v_card])])[__pyx_v_card]) - (16 * (__pyx_v_t->points[__pyx_v_card])));
+    }
+    goto __pyx_L0;
+
+    /* "order.pxd":16
+ * cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:
+ *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
+ *     if s.trick_len == 0:             # <<<<<<<<<<<<<<
+ *         if (s.live & t.stronger[card]) == 0:
+ *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
+*/
+  }
+
+  /* "order.pxd":20
+ *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
+ *         return t.power[t.card_class[card]][card] - 16 * t.points[card]
+ *     seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
+ *     my_side = (o.max_side >> seat) & 1
+ *     led = t.card_class[s.trick[0]]
+*/
+  __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
+
+  /* "order.pxd":21
+ *         return t.power[t.card_class[card]][card] - 16 * t.points[card]
+ *     seat = (s.leader + s.trick_len) % t.n_seats
+ *     my_side = (o.max_side >> seat) & 1             # <<<<<<<<<<<<<<
+ *     led = t.card_class[s.trick[0]]
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+*/
+  __pyx_v_my_side = ((__pyx_v_o->max_side >> __pyx_v_seat) & 1);
+
+  /* "order.pxd":22
+ *     seat = (s.leader + s.trick_len) % t.n_seats
+ *     my_side = (o.max_side >> seat) & 1
+ *     led = t.card_class[s.trick[0]]             # <<<<<<<<<<<<<<
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+ *     wseat = (s.leader + wpos) % t.n_seats
+*/
+  __pyx_v_led = (__pyx_v_t->card_class[(__pyx_v_s->trick[0])]);
+
+  /* "order.pxd":23
+ *     my_side = (o.max_side >> seat) & 1
+ *     led = t.card_class[s.trick[0]]
+ *     wpos = current_winner(t, s.trick, s.trick_len)             # <<<<<<<<<<<<<<
+ *     wseat = (s.leader + wpos) % t.n_seats
+ *     best_power = t.power[led][s.trick[wpos]]
+*/
+  __pyx_v_wpos = __pyx_f_7movegen_current_winner(__pyx_v_t, __pyx_v_s->trick, __pyx_v_s->trick_len);
+
+  /* "order.pxd":24
+ *     led = t.card_class[s.trick[0]]
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+ *     wseat = (s.leader + wpos) % t.n_seats             # <<<<<<<<<<<<<<
+ *     best_power = t.power[led][s.trick[wpos]]
+ *     p = t.power[led][card]
+*/
+  __pyx_v_wseat = ((__pyx_v_s->leader + __pyx_v_wpos) % __pyx_v_t->n_seats);
+
+  /* "order.pxd":25
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+ *     wseat = (s.leader + wpos) % t.n_seats
+ *     best_power = t.power[led][s.trick[wpos]]             # <<<<<<<<<<<<<<
+ *     p = t.power[led][card]
+ *     last = s.trick_len == t.n_seats - 1
+*/
+  __pyx_v_best_power = ((__pyx_v_t->power[__pyx_v_led])[(__pyx_v_s->trick[__pyx_v_wpos])]);
+
+  /* "order.pxd":26
+ *     wseat = (s.leader + wpos) % t.n_seats
+ *     best_power = t.power[led][s.trick[wpos]]
+ *     p = t.power[led][card]             # <<<<<<<<<<<<<<
+ *     last = s.trick_len == t.n_seats - 1
+ *     if ((o.max_side >> wseat) & 1) != my_side:
+*/
+  __pyx_v_p = ((__pyx_v_t->power[__pyx_v_led])[__pyx_v_card]);
+
+  /* "order.pxd":27
+ *     best_power = t.power[led][s.trick[wpos]]
+ *     p = t.power[led][card]
+ *     last = s.trick_len == t.n_seats - 1             # <<<<<<<<<<<<<<
+ *     if ((o.max_side >> wseat) & 1) != my_side:
+ *         if p > best_power:
+*/
+  __pyx_v_last = (__pyx_v_s->trick_len == (__pyx_v_t->n_seats - 1));
+
+  /* "order.pxd":28
+ *     p = t.power[led][card]
+ *     last = s.trick_len == t.n_seats - 1
+ *     if ((o.max_side >> wseat) & 1) != my_side:             # <<<<<<<<<<<<<<
+ *         if p > best_power:
+ *             return 3000 + (16 * t.points[card] if last else 0) - p
+*/
+  __pyx_t_1 = (((__pyx_v_o->max_side >> __pyx_v_wseat) & 1) != __pyx_v_my_side);
+
+  if (__pyx_t_1) {
+
+
+    /* "order.pxd":29
+ *     last = s.trick_len == t.n_seats - 1
+ *     if ((o.max_side >> wseat) & 1) != my_side:
+ *         if p > best_power:             # <<<<<<<<<<<<<<
+ *             return 3000 + (16 * t.points[card] if last else 0) - p
+ *         return 1000 - 16 * t.points[card] - p
+*/
+    __pyx_t_1 = (__pyx_v_p > __pyx_v_best_power);
+
+    if (__pyx_t_1) {
+
+
+      /* "order.pxd":30
+ *     if ((o.max_side >> wseat) & 1) != my_side:
+ *         if p > best_power:
+ *             return 3000 + (16 * t.points[card] if last else 0) - p             # <<<<<<<<<<<<<<
+ *         return 1000 - 16 * t.points[card] - p
+ *     if p > best_power:
+*/
+      __pyx_t_1 = (__pyx_v_last != 0);
+
+      if (__pyx_t_1) {
+
+        __pyx_t_2 = (16 * (__pyx_v_t->points[__pyx_v_card]));
+      } else {
+
+        __pyx_t_2 = 0;
+      }
+
+      {
+
+        __pyx_r = ((0xBB8 + __pyx_t_2) - __pyx_v_p);
+      }
+
+      goto __pyx_L0;
+
+      /* "order.pxd":29
+ *     last = s.trick_len == t.n_seats - 1
+ *     if ((o.max_side >> wseat) & 1) != my_side:
+ *         if p > best_power:             # <<<<<<<<<<<<<<
+ *             return 3000 + (16 * t.points[card] if last else 0) - p
+ *         return 1000 - 16 * t.points[card] - p
+*/
+    }
+
+    /* "order.pxd":31
+ *         if p > best_power:
+ *             return 3000 + (16 * t.points[card] if last else 0) - p
+ *         return 1000 - 16 * t.points[card] - p             # <<<<<<<<<<<<<<
+ *     if p > best_power:
+ *         return 1500 - p
+*/
+    {
+
+      __pyx_r = ((0x3E8 - (16 * (__pyx_v_t->points[__pyx_v_card]))) - __pyx_v_p);
+    }
+    goto __pyx_L0;
+
+    /* "order.pxd":28
+ *     p = t.power[led][card]
+ *     last = s.trick_len == t.n_seats - 1
+ *     if ((o.max_side >> wseat) & 1) != my_side:             # <<<<<<<<<<<<<<
+ *         if p > best_power:
+ *             return 3000 + (16 * t.points[card] if last else 0) - p
+*/
+  }
+
+  /* "order.pxd":32
+ *             return 3000 + (16 * t.points[card] if last else 0) - p
+ *         return 1000 - 16 * t.points[card] - p
+ *     if p > best_power:             # <<<<<<<<<<<<<<
+ *         return 1500 - p
+ *     return 2000 + 16 * t.points[card] - p
+*/
+  __pyx_t_1 = (__pyx_v_p > __pyx_v_best_power);
+
+  if (__pyx_t_1) {
+
+
+    /* "order.pxd":33
+ *         return 1000 - 16 * t.points[card] - p
+ *     if p > best_power:
+ *         return 1500 - p             # <<<<<<<<<<<<<<
+ *     return 2000 + 16 * t.points[card] - p
+ * 
+*/
+    {
+
+      __pyx_r = (0x5DC - __pyx_v_p);
+    }
+    goto __pyx_L0;
+
+    /* "order.pxd":32
+ *             return 3000 + (16 * t.points[card] if last else 0) - p
+ *         return 1000 - 16 * t.points[card] - p
+ *     if p > best_power:             # <<<<<<<<<<<<<<
+ *         return 1500 - p
+ *     return 2000 + 16 * t.points[card] - p
+*/
+  }
+
+  /* "order.pxd":34
+ *     if p > best_power:
+ *         return 1500 - p
+ *     return 2000 + 16 * t.points[card] - p             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = ((0x7D0 + (16 * (__pyx_v_t->points[__pyx_v_card]))) - __pyx_v_p);
+  }
+  goto __pyx_L0;
+
+  /* "order.pxd":14
+ * 
+ * 
+ * cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
+ *     if s.trick_len == 0:
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "order.pxd":37
+ * 
+ * 
+ * cdef inline int order_moves(const Tables* t, const Objective* o, const State* s, uint64_t moves, int first,             # <<<<<<<<<<<<<<
+ *                             int* out) noexcept nogil:
+ *     """Write the moves into ``out`` best first (``first``, when a move, leads); returns their number."""
+*/
+
+static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, __pyx_t_5types_State const *__pyx_v_s, uint64_t __pyx_v_moves, int __pyx_v_first, int *__pyx_v_out) {
+  int __pyx_v_scores[__pyx_e_5types_MAX_CARDS];
+  int __pyx_v_n;
+  int __pyx_v_i;
+  int __pyx_v_card;
+  int __pyx_v_score;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+
+
+  /* "order.pxd":41
+ *     """Write the moves into ``out`` best first (``first``, when a move, leads); returns their number."""
+ *     cdef int scores[MAX_CARDS]
+ *     cdef int n = 0, i, j, card, score             # <<<<<<<<<<<<<<
+ *     while moves:
+ *         card = lowest(moves)
+*/
+  __pyx_v_n = 0;
+
+  /* "order.pxd":42
+ *     cdef int scores[MAX_CARDS]
+ *     cdef int n = 0, i, j, card, score
+ *     while moves:             # <<<<<<<<<<<<<<
+ *         card = lowest(moves)
+ *         moves = drop_lowest(moves)
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_moves != 0);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "order.pxd":43
+ *     cdef int n = 0, i, j, card, score
+ *     while moves:
+ *         card = lowest(moves)             # <<<<<<<<<<<<<<
+ *         moves = drop_lowest(moves)
+ *         score = 1 << 20 if card == first else card_score(t, o, s, card)
+*/
+    __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_moves);
+
+    /* "order.pxd":44
+ *     while moves:
+ *         card = lowest(moves)
+ *         moves = drop_lowest(moves)             # <<<<<<<<<<<<<<
+ *         score = 1 << 20 if card == first else card_score(t, o, s, card)
+ *         i = n
+*/
+    __pyx_v_moves = __pyx_f_7cardset_drop_lowest(__pyx_v_moves);
+
+    /* "order.pxd":45
+ *         card = lowest(moves)
+ *         moves = drop_lowest(moves)
+ *         score = 1 << 20 if card == first else card_score(t, o, s, card)             # <<<<<<<<<<<<<<
+ *         i = n
+ *         while i > 0 and scores[i - 1] < score:
+*/
+    __pyx_t_1 = (__pyx_v_card == __pyx_v_first);
+
+    if (__pyx_t_1) {
+
+      __pyx_t_2 = 0x100000;
+    } else {
+
+      __pyx_t_2 = __pyx_f_5order_card_score(__pyx_v_t, __pyx_v_o, __pyx_v_s, __pyx_v_card);
+    }
+
+    __pyx_v_score = __pyx_t_2;
+
+    /* "order.pxd":46
+ *         moves = drop_lowest(moves)
+ *         score = 1 << 20 if card == first else card_score(t, o, s, card)
+ *         i = n             # <<<<<<<<<<<<<<
+ *         while i > 0 and scores[i - 1] < score:
+ *             scores[i] = scores[i - 1]
+*/
+    __pyx_v_i = __pyx_v_n;
+
+    /* "order.pxd":47
+ *         score = 1 << 20 if card == first else card_score(t, o, s, card)
+ *         i = n
+ *         while i > 0 and scores[i - 1] < score:             # <<<<<<<<<<<<<<
+ *             scores[i] = scores[i - 1]
+ *             out[i] = out[i - 1]
+*/
+    while (1) {
+      __pyx_t_3 = (__pyx_v_i > 0);
+
+      if (__pyx_t_3) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_3;
+
+        goto __pyx_L7_bool_binop_done;
+      }
+      __pyx_t_3 = ((__pyx_v_scores[(__pyx_v_i - 1)]) < __pyx_v_score);
+
+
+      __pyx_t_1 = __pyx_t_3;
+
+      __pyx_L7_bool_binop_done:;
+
+      if (!__pyx_t_1) break;
+
+      /* "order.pxd":48
+ *         i = n
+ *         while i > 0 and scores[i - 1] < score:
+ *             scores[i] = scores[i - 1]             # <<<<<<<<<<<<<<
+ *             out[i] = out[i - 1]
+ *             i -= 1
+*/
+      (__pyx_v_scores[__pyx_v_i]) = (__pyx_v_scores[(__pyx_v_i - 1)]);
+
+      /* "order.pxd":49
+ *         while i > 0 and scores[i - 1] < score:
+ *             scores[i] = scores[i - 1]
+ *             out[i] = out[i - 1]             # <<<<<<<<<<<<<<
+ *             i -= 1
+ *         scores[i] = score
+*/
+      (__pyx_v_out[__pyx_v_i]) = (__pyx_v_out[(__pyx_v_i - 1)]);
+
+      /* "order.pxd":50
+ *             scores[i] = scores[i - 1]
+ *             out[i] = out[i - 1]
+ *             i -= 1             # <<<<<<<<<<<<<<
+ *         scores[i] = score
+ *         out[i] = card
+*/
+      __pyx_v_i = (__pyx_v_i - 1);
+    }
+
+    /* "order.pxd":51
+ *             out[i] = out[i - 1]
+ *             i -= 1
+ *         scores[i] = score             # <<<<<<<<<<<<<<
+ *         out[i] = card
+ *         n += 1
+*/
+    (__pyx_v_scores[__pyx_v_i]) = __pyx_v_score;
+
+    /* "order.pxd":52
+ *             i -= 1
+ *         scores[i] = score
+ *         out[i] = card             # <<<<<<<<<<<<<<
+ *         n += 1
+ *     return n
+*/
+    (__pyx_v_out[__pyx_v_i]) = __pyx_v_card;
+
+    /* "order.pxd":53
+ *         scores[i] = score
+ *         out[i] = card
+ *         n += 1             # <<<<<<<<<<<<<<
+ *     return n
+*/
+    __pyx_v_n = (__pyx_v_n + 1);
+  }
+
+  /* "order.pxd":54
+ *         out[i] = card
+ *         n += 1
+ *     return n             # <<<<<<<<<<<<<<
+*/
+  {
+
+    __pyx_r = __pyx_v_n;
+  }
+  goto __pyx_L0;
+
+  /* "order.pxd":37
+ * 
+ * 
+ * cdef inline int order_moves(const Tables* t, const Objective* o, const State* s, uint64_t moves, int first,             # <<<<<<<<<<<<<<
+ *                             int* out) noexcept nogil:
+ *     """Write the moves into ``out`` best first (``first``, when a move, leads); returns their number."""
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "search.pxd":41
+ * 
+ * 
+ * cdef inline int play_card(Search* S, int card) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
+ *     cdef const Tables* t = S.t
+*/
+
+static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx_v_S, int __pyx_v_card) {
+  __pyx_t_5types_Tables const *__pyx_v_t;
+  __pyx_t_5types_Objective const *__pyx_v_o;
+  __pyx_t_5types_State *__pyx_v_s;
+  uint64_t __pyx_v_bit;
+  int __pyx_v_seat;
+  int __pyx_v_wpos;
+  int __pyx_v_winner;
+  int __pyx_v_reward;
+  int __pyx_v_i;
+  int __pyx_v_wcard;
+  int __pyx_r;
+  __pyx_t_5types_Tables const *__pyx_t_1;
+  __pyx_t_5types_Objective const *__pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+
+  /* "search.pxd":43
+ * cdef inline int play_card(Search* S, int card) noexcept nogil:
+ *     """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
+ *     cdef const Tables* t = S.t             # <<<<<<<<<<<<<<
+ *     cdef const Objective* o = S.o
+ *     cdef State* s = &S.s
+*/
+  __pyx_t_1 = __pyx_v_S->t;
+
+  __pyx_v_t = __pyx_t_1;
+
+  /* "search.pxd":44
+ *     """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
+ *     cdef const Tables* t = S.t
+ *     cdef const Objective* o = S.o             # <<<<<<<<<<<<<<
+ *     cdef State* s = &S.s
+ *     cdef uint64_t bit = (<uint64_t>1) << card
+*/
+  __pyx_t_2 = __pyx_v_S->o;
+
+  __pyx_v_o = __pyx_t_2;
+
+  /* "search.pxd":45
+ *     cdef const Tables* t = S.t
+ *     cdef const Objective* o = S.o
+ *     cdef State* s = &S.s             # <<<<<<<<<<<<<<
+ *     cdef uint64_t bit = (<uint64_t>1) << card
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+*/
+  __pyx_v_s = (&__pyx_v_S->s);
+
+  /* "search.pxd":46
+ *     cdef const Objective* o = S.o
+ *     cdef State* s = &S.s
+ *     cdef uint64_t bit = (<uint64_t>1) << card             # <<<<<<<<<<<<<<
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+ *     cdef int wpos, winner, reward = 0, i, wcard
+*/
+  __pyx_v_bit = (((uint64_t)1) << __pyx_v_card);
+
+  /* "search.pxd":47
+ *     cdef State* s = &S.s
+ *     cdef uint64_t bit = (<uint64_t>1) << card
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
+ *     cdef int wpos, winner, reward = 0, i, wcard
+ *     s.hands[seat] &= ~bit
+*/
+  __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
+
+  /* "search.pxd":48
+ *     cdef uint64_t bit = (<uint64_t>1) << card
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+ *     cdef int wpos, winner, reward = 0, i, wcard             # <<<<<<<<<<<<<<
+ *     s.hands[seat] &= ~bit
+ *     s.live &= ~bit
+*/
+  __pyx_v_reward = 0;
+
+  /* "search.pxd":49
+ *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
+ *     cdef int wpos, winner, reward = 0, i, wcard
+ *     s.hands[seat] &= ~bit             # <<<<<<<<<<<<<<
+ *     s.live &= ~bit
+ *     s.trick[s.trick_len] = card
+*/
+
+  __pyx_t_3 = __pyx_v_seat;
+  (__pyx_v_s->hands[__pyx_t_3]) = ((__pyx_v_s->hands[__pyx_t_3]) & (~__pyx_v_bit));
+
+  /* "search.pxd":50
+ *     cdef int wpos, winner, reward = 0, i, wcard
+ *     s.hands[seat] &= ~bit
+ *     s.live &= ~bit             # <<<<<<<<<<<<<<
+ *     s.trick[s.trick_len] = card
+ *     s.trick_len += 1
+*/
+  __pyx_v_s->live = (__pyx_v_s->live & (~__pyx_v_bit));
+
+  /* "search.pxd":51
+ *     s.hands[seat] &= ~bit
+ *     s.live &= ~bit
+ *     s.trick[s.trick_len] = card             # <<<<<<<<<<<<<<
+ *     s.trick_len += 1
+ *     s.trick_mask |= bit
+*/
+  (__pyx_v_s->trick[__pyx_v_s->trick_len]) = __pyx_v_card;
+
+  /* "search.pxd":52
+ *     s.live &= ~bit
+ *     s.trick[s.trick_len] = card
+ *     s.trick_len += 1             # <<<<<<<<<<<<<<
+ *     s.trick_mask |= bit
+ *     s.trick_points += t.points[card]
+*/
+  __pyx_v_s->trick_len = (__pyx_v_s->trick_len + 1);
+
+  /* "search.pxd":53
+ *     s.trick[s.trick_len] = card
+ *     s.trick_len += 1
+ *     s.trick_mask |= bit             # <<<<<<<<<<<<<<
+ *     s.trick_points += t.points[card]
+ *     if s.trick_len < t.n_seats:
+*/
+  __pyx_v_s->trick_mask = (__pyx_v_s->trick_mask | __pyx_v_bit);
+
+  /* "search.pxd":54
+ *     s.trick_len += 1
+ *     s.trick_mask |= bit
+ *     s.trick_points += t.points[card]             # <<<<<<<<<<<<<<
+ *     if s.trick_len < t.n_seats:
+ *         return 0
+*/
+  __pyx_v_s->trick_points = (__pyx_v_s->trick_points + (__pyx_v_t->points[__pyx_v_card]));
+
+  /* "search.pxd":55
+ *     s.trick_mask |= bit
+ *     s.trick_points += t.points[card]
+ *     if s.trick_len < t.n_seats:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+*/
+  __pyx_t_4 = (__pyx_v_s->trick_len < __pyx_v_t->n_seats);
+
+  if (__pyx_t_4) {
+
+
+    /* "search.pxd":56
+ *     s.trick_points += t.points[card]
+ *     if s.trick_len < t.n_seats:
+ *         return 0             # <<<<<<<<<<<<<<
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+ *     winner = (s.leader + wpos) % t.n_seats
+*/
+    {
+
+      __pyx_r = 0;
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":55
+ *     s.trick_mask |= bit
+ *     s.trick_points += t.points[card]
+ *     if s.trick_len < t.n_seats:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+*/
+  }
+
+  /* "search.pxd":57
+ *     if s.trick_len < t.n_seats:
+ *         return 0
+ *     wpos = current_winner(t, s.trick, s.trick_len)             # <<<<<<<<<<<<<<
+ *     winner = (s.leader + wpos) % t.n_seats
+ *     wcard = s.trick[wpos]
+*/
+  __pyx_v_wpos = __pyx_f_7movegen_current_winner(__pyx_v_t, __pyx_v_s->trick, __pyx_v_s->trick_len);
+
+  /* "search.pxd":58
+ *         return 0
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+ *     winner = (s.leader + wpos) % t.n_seats             # <<<<<<<<<<<<<<
+ *     wcard = s.trick[wpos]
+ *     if (o.max_side >> winner) & 1:
+*/
+  __pyx_v_winner = ((__pyx_v_s->leader + __pyx_v_wpos) % __pyx_v_t->n_seats);
+
+  /* "search.pxd":59
+ *     wpos = current_winner(t, s.trick, s.trick_len)
+ *     winner = (s.leader + wpos) % t.n_seats
+ *     wcard = s.trick[wpos]             # <<<<<<<<<<<<<<
+ *     if (o.max_side >> winner) & 1:
+ *         reward = o.points_weight * s.trick_points + o.trick_weight
+*/
+  __pyx_v_wcard = (__pyx_v_s->trick[__pyx_v_wpos]);
+
+  /* "search.pxd":60
+ *     winner = (s.leader + wpos) % t.n_seats
+ *     wcard = s.trick[wpos]
+ *     if (o.max_side >> winner) & 1:             # <<<<<<<<<<<<<<
+ *         reward = o.points_weight * s.trick_points + o.trick_weight
+ *     for i in range(o.n_events):
+*/
+  __pyx_t_4 = (((__pyx_v_o->max_side >> __pyx_v_winner) & 1) != 0);
+
+  if (__pyx_t_4) {
+
+
+    /* "search.pxd":61
+ *     wcard = s.trick[wpos]
+ *     if (o.max_side >> winner) & 1:
+ *         reward = o.points_weight * s.trick_points + o.trick_weight             # <<<<<<<<<<<<<<
+ *     for i in range(o.n_events):
+ *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
+*/
+    __pyx_v_reward = ((__pyx_v_o->points_weight * __pyx_v_s->trick_points) + __pyx_v_o->trick_weight);
+
+    /* "search.pxd":60
+ *     winner = (s.leader + wpos) % t.n_seats
+ *     wcard = s.trick[wpos]
+ *     if (o.max_side >> winner) & 1:             # <<<<<<<<<<<<<<
+ *         reward = o.points_weight * s.trick_points + o.trick_weight
+ *     for i in range(o.n_events):
+*/
+  }
+
+  /* "search.pxd":62
+ *     if (o.max_side >> winner) & 1:
+ *         reward = o.points_weight * s.trick_points + o.trick_weight
+ *     for i in range(o.n_events):             # <<<<<<<<<<<<<<
+ *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
+ *             continue
+*/
+
+  __pyx_t_3 = __pyx_v_o->n_events;
+  __pyx_t_5 = __pyx_t_3;
+
+  for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
+    __pyx_v_i = __pyx_t_6;
+
+    /* "search.pxd":63
+ *         reward = o.points_weight * s.trick_points + o.trick_weight
+ *     for i in range(o.n_events):
+ *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+*/
+    __pyx_t_7 = ((__pyx_v_s->trick_mask & (__pyx_v_o->event_present[__pyx_v_i])) != (__pyx_v_o->event_present[__pyx_v_i]));
+
+    if (!__pyx_t_7) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_7;
+
+      goto __pyx_L8_bool_binop_done;
+    }
+    __pyx_t_7 = ((__pyx_v_s->trick_mask & (__pyx_v_o->event_absent[__pyx_v_i])) != 0);
+
+
+    __pyx_t_4 = __pyx_t_7;
+
+    __pyx_L8_bool_binop_done:;
+    if (__pyx_t_4) {
+
+
+      /* "search.pxd":64
+ *     for i in range(o.n_events):
+ *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+ *             continue
+*/
+      goto __pyx_L5_continue;
+
+      /* "search.pxd":63
+ *         reward = o.points_weight * s.trick_points + o.trick_weight
+ *     for i in range(o.n_events):
+ *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+*/
+    }
+
+    /* "search.pxd":65
+ *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+*/
+    __pyx_t_7 = ((__pyx_v_o->event_winner[__pyx_v_i]) >= 0);
+
+    if (__pyx_t_7) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_7;
+
+      goto __pyx_L11_bool_binop_done;
+    }
+    __pyx_t_7 = (__pyx_v_wcard != (__pyx_v_o->event_winner[__pyx_v_i]));
+
+
+    __pyx_t_4 = __pyx_t_7;
+
+    __pyx_L11_bool_binop_done:;
+    if (__pyx_t_4) {
+
+
+      /* "search.pxd":66
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+ *             continue
+*/
+      goto __pyx_L5_continue;
+
+      /* "search.pxd":65
+ *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+*/
+    }
+
+    /* "search.pxd":67
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_last[i] and s.live:
+*/
+    __pyx_t_7 = ((__pyx_v_o->event_not_winner[__pyx_v_i]) >= 0);
+
+    if (__pyx_t_7) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_7;
+
+      goto __pyx_L14_bool_binop_done;
+    }
+    __pyx_t_7 = (__pyx_v_wcard == (__pyx_v_o->event_not_winner[__pyx_v_i]));
+
+
+    __pyx_t_4 = __pyx_t_7;
+
+    __pyx_L14_bool_binop_done:;
+    if (__pyx_t_4) {
+
+
+      /* "search.pxd":68
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if o.event_last[i] and s.live:
+ *             continue
+*/
+      goto __pyx_L5_continue;
+
+      /* "search.pxd":67
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_last[i] and s.live:
+*/
+    }
+
+    /* "search.pxd":69
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+ *             continue
+ *         if o.event_last[i] and s.live:             # <<<<<<<<<<<<<<
+ *             continue
+ *         reward += o.event_reward[i]
+*/
+    __pyx_t_7 = ((__pyx_v_o->event_last[__pyx_v_i]) != 0);
+
+    if (__pyx_t_7) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_7;
+
+      goto __pyx_L17_bool_binop_done;
+    }
+    __pyx_t_7 = (__pyx_v_s->live != 0);
+
+
+    __pyx_t_4 = __pyx_t_7;
+
+    __pyx_L17_bool_binop_done:;
+    if (__pyx_t_4) {
+
+
+      /* "search.pxd":70
+ *             continue
+ *         if o.event_last[i] and s.live:
+ *             continue             # <<<<<<<<<<<<<<
+ *         reward += o.event_reward[i]
+ *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
+*/
+      goto __pyx_L5_continue;
+
+      /* "search.pxd":69
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+ *             continue
+ *         if o.event_last[i] and s.live:             # <<<<<<<<<<<<<<
+ *             continue
+ *         reward += o.event_reward[i]
+*/
+    }
+
+    /* "search.pxd":71
+ *         if o.event_last[i] and s.live:
+ *             continue
+ *         reward += o.event_reward[i]             # <<<<<<<<<<<<<<
+ *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
+ *     s.points_left -= s.trick_points
+*/
+    __pyx_v_reward = (__pyx_v_reward + (__pyx_v_o->event_reward[__pyx_v_i]));
+    __pyx_L5_continue:;
+  }
+
+
+  /* "search.pxd":72
+ *             continue
+ *         reward += o.event_reward[i]
+ *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]             # <<<<<<<<<<<<<<
+ *     s.points_left -= s.trick_points
+ *     s.leader = winner
+*/
+  __pyx_v_s->flags = (__pyx_v_s->flags | (__pyx_v_t->led_flags[(__pyx_v_t->card_class[(__pyx_v_s->trick[0])])]));
+
+  /* "search.pxd":73
+ *         reward += o.event_reward[i]
+ *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
+ *     s.points_left -= s.trick_points             # <<<<<<<<<<<<<<
+ *     s.leader = winner
+ *     s.trick_len = 0
+*/
+  __pyx_v_s->points_left = (__pyx_v_s->points_left - __pyx_v_s->trick_points);
+
+  /* "search.pxd":74
+ *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
+ *     s.points_left -= s.trick_points
+ *     s.leader = winner             # <<<<<<<<<<<<<<
+ *     s.trick_len = 0
+ *     s.trick_mask = 0
+*/
+  __pyx_v_s->leader = __pyx_v_winner;
+
+  /* "search.pxd":75
+ *     s.points_left -= s.trick_points
+ *     s.leader = winner
+ *     s.trick_len = 0             # <<<<<<<<<<<<<<
+ *     s.trick_mask = 0
+ *     s.trick_points = 0
+*/
+  __pyx_v_s->trick_len = 0;
+
+  /* "search.pxd":76
+ *     s.leader = winner
+ *     s.trick_len = 0
+ *     s.trick_mask = 0             # <<<<<<<<<<<<<<
+ *     s.trick_points = 0
+ *     return reward
+*/
+  __pyx_v_s->trick_mask = 0;
+
+  /* "search.pxd":77
+ *     s.trick_len = 0
+ *     s.trick_mask = 0
+ *     s.trick_points = 0             # <<<<<<<<<<<<<<
+ *     return reward
+ * 
+*/
+  __pyx_v_s->trick_points = 0;
+
+  /* "search.pxd":78
+ *     s.trick_mask = 0
+ *     s.trick_points = 0
+ *     return reward             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_reward;
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":41
+ * 
+ * 
+ * cdef inline int play_card(Search* S, int card) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
+ *     cdef const Tables* t = S.t
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "search.pxd":81
+ * 
+ * 
+ * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef State saved
+ *     cdef int boundary = S.s.trick_len == 0
+*/
+
+static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_S, int __pyx_v_alpha, int __pyx_v_beta) {
+  __pyx_t_5types_State __pyx_v_saved;
+  int __pyx_v_boundary;
+  int __pyx_v_lower;
+  int __pyx_v_upper;
+  int __pyx_v_best;
+  int __pyx_v_best_card;
+  int __pyx_v_tt_card;
+  int __pyx_v_n;
+  int __pyx_v_i;
+  int __pyx_v_card;
+  int __pyx_v_reward;
+  int __pyx_v_value;
+  int __pyx_v_maximising;
+  int __pyx_v_seat;
+  int __pyx_v_moves[__pyx_e_5types_MAX_CARDS];
+  uint64_t __pyx_v_legal;
+  uint8_t __pyx_v_leader_flags;
+  __pyx_t_2tt_Entry *__pyx_v_entry;
+  int __pyx_v_a;
+  int __pyx_v_b;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int16_t __pyx_t_3;
+  uint8_t __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  __pyx_t_5types_State __pyx_t_8;
+
+
+
+  /* "search.pxd":83
+ * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
+ *     cdef State saved
+ *     cdef int boundary = S.s.trick_len == 0             # <<<<<<<<<<<<<<
+ *     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
+ *     cdef int n, i, card, reward, value, maximising, seat
+*/
+  __pyx_v_boundary = (__pyx_v_S->s.trick_len == 0);
+
+  /* "search.pxd":84
+ *     cdef State saved
+ *     cdef int boundary = S.s.trick_len == 0
+ *     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD             # <<<<<<<<<<<<<<
+ *     cdef int n, i, card, reward, value, maximising, seat
+ *     cdef int moves[MAX_CARDS]
+*/
+  __pyx_v_lower = 0;
+  __pyx_v_upper = __pyx_e_5types_INFINITY;
+  __pyx_v_best_card = __pyx_e_5types_NO_CARD;
+  __pyx_v_tt_card = __pyx_e_5types_NO_CARD;
+
+  /* "search.pxd":88
+ *     cdef int moves[MAX_CARDS]
+ *     cdef uint64_t legal
+ *     cdef uint8_t leader_flags = 0             # <<<<<<<<<<<<<<
+ *     cdef Entry* entry
+ *     # Step 1. The deal is over: nothing more to win.
+*/
+  __pyx_v_leader_flags = 0;
+
+  /* "search.pxd":91
+ *     cdef Entry* entry
+ *     # Step 1. The deal is over: nothing more to win.
+ *     if boundary and S.s.live == 0:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     S.nodes += 1
+*/
+  __pyx_t_2 = (__pyx_v_boundary != 0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_S->s.live == 0);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":92
+ *     # Step 1. The deal is over: nothing more to win.
+ *     if boundary and S.s.live == 0:
+ *         return 0             # <<<<<<<<<<<<<<
+ *     S.nodes += 1
+ *     if boundary:
+*/
+    {
+
+      __pyx_r = 0;
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":91
+ *     cdef Entry* entry
+ *     # Step 1. The deal is over: nothing more to win.
+ *     if boundary and S.s.live == 0:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     S.nodes += 1
+*/
+  }
+
+  /* "search.pxd":93
+ *     if boundary and S.s.live == 0:
+ *         return 0
+ *     S.nodes += 1             # <<<<<<<<<<<<<<
+ *     if boundary:
+ *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+*/
+  __pyx_v_S->nodes = (__pyx_v_S->nodes + 1);
+
+  /* "search.pxd":94
+ *         return 0
+ *     S.nodes += 1
+ *     if boundary:             # <<<<<<<<<<<<<<
+ *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+ *         if S.opt.use_bounds:
+*/
+  __pyx_t_1 = (__pyx_v_boundary != 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":96
+ *     if boundary:
+ *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+ *         if S.opt.use_bounds:             # <<<<<<<<<<<<<<
+ *             upper = future_upper_bound(S.t, S.o, &S.s)
+ *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+*/
+    __pyx_t_1 = (__pyx_v_S->opt.use_bounds != 0);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":97
+ *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+ *         if S.opt.use_bounds:
+ *             upper = future_upper_bound(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
+ *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+ *         if S.opt.use_table:
+*/
+      __pyx_v_upper = __pyx_f_6bounds_future_upper_bound(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
+
+      /* "search.pxd":96
+ *     if boundary:
+ *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+ *         if S.opt.use_bounds:             # <<<<<<<<<<<<<<
+ *             upper = future_upper_bound(S.t, S.o, &S.s)
+ *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+*/
+    }
+
+    /* "search.pxd":99
+ *             upper = future_upper_bound(S.t, S.o, &S.s)
+ *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+ *         if S.opt.use_table:             # <<<<<<<<<<<<<<
+ *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
+ *             entry = table_probe(S.table, S.s.live, leader_flags)
+*/
+    __pyx_t_1 = (__pyx_v_S->opt.use_table != 0);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":100
+ *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+ *         if S.opt.use_table:
+ *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))             # <<<<<<<<<<<<<<
+ *             entry = table_probe(S.table, S.s.live, leader_flags)
+ *             if entry != NULL:
+*/
+      __pyx_v_leader_flags = ((uint8_t)(__pyx_v_S->s.leader | (__pyx_v_S->s.flags << 3)));
+
+      /* "search.pxd":101
+ *         if S.opt.use_table:
+ *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
+ *             entry = table_probe(S.table, S.s.live, leader_flags)             # <<<<<<<<<<<<<<
+ *             if entry != NULL:
+ *                 S.table_hits += 1
+*/
+      __pyx_v_entry = __pyx_f_2tt_table_probe(__pyx_v_S->table, __pyx_v_S->s.live, __pyx_v_leader_flags);
+
+      /* "search.pxd":102
+ *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
+ *             entry = table_probe(S.table, S.s.live, leader_flags)
+ *             if entry != NULL:             # <<<<<<<<<<<<<<
+ *                 S.table_hits += 1
+ *                 if entry.lower > lower:
+*/
+      __pyx_t_1 = (__pyx_v_entry != NULL);
+
+      if (__pyx_t_1) {
+
+
+        /* "search.pxd":103
+ *             entry = table_probe(S.table, S.s.live, leader_flags)
+ *             if entry != NULL:
+ *                 S.table_hits += 1             # <<<<<<<<<<<<<<
+ *                 if entry.lower > lower:
+ *                     lower = entry.lower
+*/
+        __pyx_v_S->table_hits = (__pyx_v_S->table_hits + 1);
+
+        /* "search.pxd":104
+ *             if entry != NULL:
+ *                 S.table_hits += 1
+ *                 if entry.lower > lower:             # <<<<<<<<<<<<<<
+ *                     lower = entry.lower
+ *                 if entry.upper < upper:
+*/
+        __pyx_t_1 = (__pyx_v_entry->lower > __pyx_v_lower);
+
+        if (__pyx_t_1) {
+
+
+          /* "search.pxd":105
+ *                 S.table_hits += 1
+ *                 if entry.lower > lower:
+ *                     lower = entry.lower             # <<<<<<<<<<<<<<
+ *                 if entry.upper < upper:
+ *                     upper = entry.upper
+*/
+          __pyx_t_3 = __pyx_v_entry->lower;
+
+          __pyx_v_lower = __pyx_t_3;
+
+          /* "search.pxd":104
+ *             if entry != NULL:
+ *                 S.table_hits += 1
+ *                 if entry.lower > lower:             # <<<<<<<<<<<<<<
+ *                     lower = entry.lower
+ *                 if entry.upper < upper:
+*/
+        }
+
+        /* "search.pxd":106
+ *                 if entry.lower > lower:
+ *                     lower = entry.lower
+ *                 if entry.upper < upper:             # <<<<<<<<<<<<<<
+ *                     upper = entry.upper
+ *                 tt_card = entry.best
+*/
+        __pyx_t_1 = (__pyx_v_entry->upper < __pyx_v_upper);
+
+        if (__pyx_t_1) {
+
+
+          /* "search.pxd":107
+ *                     lower = entry.lower
+ *                 if entry.upper < upper:
+ *                     upper = entry.upper             # <<<<<<<<<<<<<<
+ *                 tt_card = entry.best
+ *         if lower >= beta or lower == upper:
+*/
+          __pyx_t_3 = __pyx_v_entry->upper;
+
+          __pyx_v_upper = __pyx_t_3;
+
+          /* "search.pxd":106
+ *                 if entry.lower > lower:
+ *                     lower = entry.lower
+ *                 if entry.upper < upper:             # <<<<<<<<<<<<<<
+ *                     upper = entry.upper
+ *                 tt_card = entry.best
+*/
+        }
+
+        /* "search.pxd":108
+ *                 if entry.upper < upper:
+ *                     upper = entry.upper
+ *                 tt_card = entry.best             # <<<<<<<<<<<<<<
+ *         if lower >= beta or lower == upper:
+ *             return lower
+*/
+        __pyx_t_4 = __pyx_v_entry->best;
+
+        __pyx_v_tt_card = __pyx_t_4;
+
+        /* "search.pxd":102
+ *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
+ *             entry = table_probe(S.table, S.s.live, leader_flags)
+ *             if entry != NULL:             # <<<<<<<<<<<<<<
+ *                 S.table_hits += 1
+ *                 if entry.lower > lower:
+*/
+      }
+
+      /* "search.pxd":99
+ *             upper = future_upper_bound(S.t, S.o, &S.s)
+ *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+ *         if S.opt.use_table:             # <<<<<<<<<<<<<<
+ *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
+ *             entry = table_probe(S.table, S.s.live, leader_flags)
+*/
+    }
+
+    /* "search.pxd":109
+ *                     upper = entry.upper
+ *                 tt_card = entry.best
+ *         if lower >= beta or lower == upper:             # <<<<<<<<<<<<<<
+ *             return lower
+ *         if upper <= alpha:
+*/
+    __pyx_t_2 = (__pyx_v_lower >= __pyx_v_beta);
+
+    if (!__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L13_bool_binop_done;
+    }
+    __pyx_t_2 = (__pyx_v_lower == __pyx_v_upper);
+
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L13_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":110
+ *                 tt_card = entry.best
+ *         if lower >= beta or lower == upper:
+ *             return lower             # <<<<<<<<<<<<<<
+ *         if upper <= alpha:
+ *             return upper
+*/
+      {
+
+        __pyx_r = __pyx_v_lower;
+      }
+      goto __pyx_L0;
+
+      /* "search.pxd":109
+ *                     upper = entry.upper
+ *                 tt_card = entry.best
+ *         if lower >= beta or lower == upper:             # <<<<<<<<<<<<<<
+ *             return lower
+ *         if upper <= alpha:
+*/
+    }
+
+    /* "search.pxd":111
+ *         if lower >= beta or lower == upper:
+ *             return lower
+ *         if upper <= alpha:             # <<<<<<<<<<<<<<
+ *             return upper
+ *         if lower > alpha:
+*/
+    __pyx_t_1 = (__pyx_v_upper <= __pyx_v_alpha);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":112
+ *             return lower
+ *         if upper <= alpha:
+ *             return upper             # <<<<<<<<<<<<<<
+ *         if lower > alpha:
+ *             alpha = lower
+*/
+      {
+
+        __pyx_r = __pyx_v_upper;
+      }
+      goto __pyx_L0;
+
+      /* "search.pxd":111
+ *         if lower >= beta or lower == upper:
+ *             return lower
+ *         if upper <= alpha:             # <<<<<<<<<<<<<<
+ *             return upper
+ *         if lower > alpha:
+*/
+    }
+
+    /* "search.pxd":113
+ *         if upper <= alpha:
+ *             return upper
+ *         if lower > alpha:             # <<<<<<<<<<<<<<
+ *             alpha = lower
+ *         if upper < beta:
+*/
+    __pyx_t_1 = (__pyx_v_lower > __pyx_v_alpha);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":114
+ *             return upper
+ *         if lower > alpha:
+ *             alpha = lower             # <<<<<<<<<<<<<<
+ *         if upper < beta:
+ *             beta = upper
+*/
+      __pyx_v_alpha = __pyx_v_lower;
+
+      /* "search.pxd":113
+ *         if upper <= alpha:
+ *             return upper
+ *         if lower > alpha:             # <<<<<<<<<<<<<<
+ *             alpha = lower
+ *         if upper < beta:
+*/
+    }
+
+    /* "search.pxd":115
+ *         if lower > alpha:
+ *             alpha = lower
+ *         if upper < beta:             # <<<<<<<<<<<<<<
+ *             beta = upper
+ *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+*/
+    __pyx_t_1 = (__pyx_v_upper < __pyx_v_beta);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":116
+ *             alpha = lower
+ *         if upper < beta:
+ *             beta = upper             # <<<<<<<<<<<<<<
+ *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+ *     legal = legal_cards(S.t, &S.s)
+*/
+      __pyx_v_beta = __pyx_v_upper;
+
+      /* "search.pxd":115
+ *         if lower > alpha:
+ *             alpha = lower
+ *         if upper < beta:             # <<<<<<<<<<<<<<
+ *             beta = upper
+ *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+*/
+    }
+
+    /* "search.pxd":94
+ *         return 0
+ *     S.nodes += 1
+ *     if boundary:             # <<<<<<<<<<<<<<
+ *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+ *         if S.opt.use_bounds:
+*/
+  }
+
+  /* "search.pxd":118
+ *             beta = upper
+ *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+ *     legal = legal_cards(S.t, &S.s)             # <<<<<<<<<<<<<<
+ *     if S.opt.use_equivalence:
+ *         legal = representatives(S.t, &S.s, legal)
+*/
+  __pyx_v_legal = __pyx_f_7movegen_legal_cards(__pyx_v_S->t, (&__pyx_v_S->s));
+
+  /* "search.pxd":119
+ *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+ *     legal = legal_cards(S.t, &S.s)
+ *     if S.opt.use_equivalence:             # <<<<<<<<<<<<<<
+ *         legal = representatives(S.t, &S.s, legal)
+ *     if S.opt.use_ordering:
+*/
+  __pyx_t_1 = (__pyx_v_S->opt.use_equivalence != 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":120
+ *     legal = legal_cards(S.t, &S.s)
+ *     if S.opt.use_equivalence:
+ *         legal = representatives(S.t, &S.s, legal)             # <<<<<<<<<<<<<<
+ *     if S.opt.use_ordering:
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+*/
+    __pyx_v_legal = __pyx_f_7movegen_representatives(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_legal);
+
+    /* "search.pxd":119
+ *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+ *     legal = legal_cards(S.t, &S.s)
+ *     if S.opt.use_equivalence:             # <<<<<<<<<<<<<<
+ *         legal = representatives(S.t, &S.s, legal)
+ *     if S.opt.use_ordering:
+*/
+  }
+
+  /* "search.pxd":121
+ *     if S.opt.use_equivalence:
+ *         legal = representatives(S.t, &S.s, legal)
+ *     if S.opt.use_ordering:             # <<<<<<<<<<<<<<
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+ *     else:
+*/
+  __pyx_t_1 = (__pyx_v_S->opt.use_ordering != 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":122
+ *         legal = representatives(S.t, &S.s, legal)
+ *     if S.opt.use_ordering:
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)             # <<<<<<<<<<<<<<
+ *     else:
+ *         n = 0
+*/
+    __pyx_v_n = __pyx_f_5order_order_moves(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s), __pyx_v_legal, __pyx_v_tt_card, __pyx_v_moves);
+
+    /* "search.pxd":121
+ *     if S.opt.use_equivalence:
+ *         legal = representatives(S.t, &S.s, legal)
+ *     if S.opt.use_ordering:             # <<<<<<<<<<<<<<
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+ *     else:
+*/
+    goto __pyx_L19;
+  }
+
+  /* "search.pxd":124
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+ *     else:
+ *         n = 0             # <<<<<<<<<<<<<<
+ *         while legal:
+ *             moves[n] = lowest(legal)
+*/
+  /*else*/ {
+    __pyx_v_n = 0;
+
+    /* "search.pxd":125
+ *     else:
+ *         n = 0
+ *         while legal:             # <<<<<<<<<<<<<<
+ *             moves[n] = lowest(legal)
+ *             legal = drop_lowest(legal)
+*/
+    while (1) {
+      __pyx_t_1 = (__pyx_v_legal != 0);
+
+
+      if (!__pyx_t_1) break;
+
+      /* "search.pxd":126
+ *         n = 0
+ *         while legal:
+ *             moves[n] = lowest(legal)             # <<<<<<<<<<<<<<
+ *             legal = drop_lowest(legal)
+ *             n += 1
+*/
+      (__pyx_v_moves[__pyx_v_n]) = __pyx_f_7cardset_lowest(__pyx_v_legal);
+
+      /* "search.pxd":127
+ *         while legal:
+ *             moves[n] = lowest(legal)
+ *             legal = drop_lowest(legal)             # <<<<<<<<<<<<<<
+ *             n += 1
+ *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
+*/
+      __pyx_v_legal = __pyx_f_7cardset_drop_lowest(__pyx_v_legal);
+
+      /* "search.pxd":128
+ *             moves[n] = lowest(legal)
+ *             legal = drop_lowest(legal)
+ *             n += 1             # <<<<<<<<<<<<<<
+ *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+*/
+      __pyx_v_n = (__pyx_v_n + 1);
+    }
+  }
+  __pyx_L19:;
+
+  /* "search.pxd":130
+ *             n += 1
+ *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats             # <<<<<<<<<<<<<<
+ *     maximising = (S.o.max_side >> seat) & 1
+ *     best = -INFINITY if maximising else INFINITY
+*/
+  __pyx_v_seat = ((__pyx_v_S->s.leader + __pyx_v_S->s.trick_len) % __pyx_v_S->t->n_seats);
+
+  /* "search.pxd":131
+ *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+ *     maximising = (S.o.max_side >> seat) & 1             # <<<<<<<<<<<<<<
+ *     best = -INFINITY if maximising else INFINITY
+ *     cdef int a = alpha, b = beta
+*/
+  __pyx_v_maximising = ((__pyx_v_S->o->max_side >> __pyx_v_seat) & 1);
+
+  /* "search.pxd":132
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+ *     maximising = (S.o.max_side >> seat) & 1
+ *     best = -INFINITY if maximising else INFINITY             # <<<<<<<<<<<<<<
+ *     cdef int a = alpha, b = beta
+ *     for i in range(n):
+*/
+  __pyx_t_1 = (__pyx_v_maximising != 0);
+
+  if (__pyx_t_1) {
+
+    __pyx_t_5 = (-__pyx_e_5types_INFINITY);
+  } else {
+
+    __pyx_t_5 = __pyx_e_5types_INFINITY;
+  }
+
+  __pyx_v_best = __pyx_t_5;
+
+  /* "search.pxd":133
+ *     maximising = (S.o.max_side >> seat) & 1
+ *     best = -INFINITY if maximising else INFINITY
+ *     cdef int a = alpha, b = beta             # <<<<<<<<<<<<<<
+ *     for i in range(n):
+ *         card = moves[i]
+*/
+  __pyx_v_a = __pyx_v_alpha;
+  __pyx_v_b = __pyx_v_beta;
+
+  /* "search.pxd":134
+ *     best = -INFINITY if maximising else INFINITY
+ *     cdef int a = alpha, b = beta
+ *     for i in range(n):             # <<<<<<<<<<<<<<
+ *         card = moves[i]
+ *         saved = S.s
+*/
+
+  __pyx_t_5 = __pyx_v_n;
+  __pyx_t_6 = __pyx_t_5;
+
+  for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+    __pyx_v_i = __pyx_t_7;
+
+    /* "search.pxd":135
+ *     cdef int a = alpha, b = beta
+ *     for i in range(n):
+ *         card = moves[i]             # <<<<<<<<<<<<<<
+ *         saved = S.s
+ *         reward = play_card(S, card)
+*/
+    __pyx_v_card = (__pyx_v_moves[__pyx_v_i]);
+
+    /* "search.pxd":136
+ *     for i in range(n):
+ *         card = moves[i]
+ *         saved = S.s             # <<<<<<<<<<<<<<
+ *         reward = play_card(S, card)
+ *         value = reward + search(S, a - reward, b - reward)
+*/
+    __pyx_t_8 = __pyx_v_S->s;
+
+    __pyx_v_saved = __pyx_t_8;
+
+    /* "search.pxd":137
+ *         card = moves[i]
+ *         saved = S.s
+ *         reward = play_card(S, card)             # <<<<<<<<<<<<<<
+ *         value = reward + search(S, a - reward, b - reward)
+ *         S.s = saved
+*/
+    __pyx_v_reward = __pyx_f_6search_play_card(__pyx_v_S, __pyx_v_card);
+
+    /* "search.pxd":138
+ *         saved = S.s
+ *         reward = play_card(S, card)
+ *         value = reward + search(S, a - reward, b - reward)             # <<<<<<<<<<<<<<
+ *         S.s = saved
+ *         if maximising:
+*/
+    __pyx_v_value = (__pyx_v_reward + __pyx_f_6search_search(__pyx_v_S, (__pyx_v_a - __pyx_v_reward), (__pyx_v_b - __pyx_v_reward)));
+
+    /* "search.pxd":139
+ *         reward = play_card(S, card)
+ *         value = reward + search(S, a - reward, b - reward)
+ *         S.s = saved             # <<<<<<<<<<<<<<
+ *         if maximising:
+ *             if value > best:
+*/
+    __pyx_v_S->s = __pyx_v_saved;
+
+    /* "search.pxd":140
+ *         value = reward + search(S, a - reward, b - reward)
+ *         S.s = saved
+ *         if maximising:             # <<<<<<<<<<<<<<
+ *             if value > best:
+ *                 best = value
+*/
+    __pyx_t_1 = (__pyx_v_maximising != 0);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":141
+ *         S.s = saved
+ *         if maximising:
+ *             if value > best:             # <<<<<<<<<<<<<<
+ *                 best = value
+ *                 best_card = card
+*/
+      __pyx_t_1 = (__pyx_v_value > __pyx_v_best);
+
+      if (__pyx_t_1) {
+
+
+        /* "search.pxd":142
+ *         if maximising:
+ *             if value > best:
+ *                 best = value             # <<<<<<<<<<<<<<
+ *                 best_card = card
+ *                 if best > a:
+*/
+        __pyx_v_best = __pyx_v_value;
+
+        /* "search.pxd":143
+ *             if value > best:
+ *                 best = value
+ *                 best_card = card             # <<<<<<<<<<<<<<
+ *                 if best > a:
+ *                     a = best
+*/
+        __pyx_v_best_card = __pyx_v_card;
+
+        /* "search.pxd":144
+ *                 best = value
+ *                 best_card = card
+ *                 if best > a:             # <<<<<<<<<<<<<<
+ *                     a = best
+ *         else:
+*/
+        __pyx_t_1 = (__pyx_v_best > __pyx_v_a);
+
+        if (__pyx_t_1) {
+
+
+          /* "search.pxd":145
+ *                 best_card = card
+ *                 if best > a:
+ *                     a = best             # <<<<<<<<<<<<<<
+ *         else:
+ *             if value < best:
+*/
+          __pyx_v_a = __pyx_v_best;
+
+          /* "search.pxd":144
+ *                 best = value
+ *                 best_card = card
+ *                 if best > a:             # <<<<<<<<<<<<<<
+ *                     a = best
+ *         else:
+*/
+        }
+
+        /* "search.pxd":141
+ *         S.s = saved
+ *         if maximising:
+ *             if value > best:             # <<<<<<<<<<<<<<
+ *                 best = value
+ *                 best_card = card
+*/
+      }
+
+      /* "search.pxd":140
+ *         value = reward + search(S, a - reward, b - reward)
+ *         S.s = saved
+ *         if maximising:             # <<<<<<<<<<<<<<
+ *             if value > best:
+ *                 best = value
+*/
+      goto __pyx_L24;
+    }
+
+    /* "search.pxd":147
+ *                     a = best
+ *         else:
+ *             if value < best:             # <<<<<<<<<<<<<<
+ *                 best = value
+ *                 best_card = card
+*/
+    /*else*/ {
+      __pyx_t_1 = (__pyx_v_value < __pyx_v_best);
+
+      if (__pyx_t_1) {
+
+
+        /* "search.pxd":148
+ *         else:
+ *             if value < best:
+ *                 best = value             # <<<<<<<<<<<<<<
+ *                 best_card = card
+ *                 if best < b:
+*/
+        __pyx_v_best = __pyx_v_value;
+
+        /* "search.pxd":149
+ *             if value < best:
+ *                 best = value
+ *                 best_card = card             # <<<<<<<<<<<<<<
+ *                 if best < b:
+ *                     b = best
+*/
+        __pyx_v_best_card = __pyx_v_card;
+
+        /* "search.pxd":150
+ *                 best = value
+ *                 best_card = card
+ *                 if best < b:             # <<<<<<<<<<<<<<
+ *                     b = best
+ *         if a >= b:
+*/
+        __pyx_t_1 = (__pyx_v_best < __pyx_v_b);
+
+        if (__pyx_t_1) {
+
+
+          /* "search.pxd":151
+ *                 best_card = card
+ *                 if best < b:
+ *                     b = best             # <<<<<<<<<<<<<<
+ *         if a >= b:
+ *             S.cutoffs += 1
+*/
+          __pyx_v_b = __pyx_v_best;
+
+          /* "search.pxd":150
+ *                 best = value
+ *                 best_card = card
+ *                 if best < b:             # <<<<<<<<<<<<<<
+ *                     b = best
+ *         if a >= b:
+*/
+        }
+
+        /* "search.pxd":147
+ *                     a = best
+ *         else:
+ *             if value < best:             # <<<<<<<<<<<<<<
+ *                 best = value
+ *                 best_card = card
+*/
+      }
+    }
+    __pyx_L24:;
+
+    /* "search.pxd":152
+ *                 if best < b:
+ *                     b = best
+ *         if a >= b:             # <<<<<<<<<<<<<<
+ *             S.cutoffs += 1
+ *             break
+*/
+    __pyx_t_1 = (__pyx_v_a >= __pyx_v_b);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":153
+ *                     b = best
+ *         if a >= b:
+ *             S.cutoffs += 1             # <<<<<<<<<<<<<<
+ *             break
+ *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
+*/
+      __pyx_v_S->cutoffs = (__pyx_v_S->cutoffs + 1);
+
+      /* "search.pxd":154
+ *         if a >= b:
+ *             S.cutoffs += 1
+ *             break             # <<<<<<<<<<<<<<
+ *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
+ *     if boundary and S.opt.use_table:
+*/
+      goto __pyx_L23_break;
+
+      /* "search.pxd":152
+ *                 if best < b:
+ *                     b = best
+ *         if a >= b:             # <<<<<<<<<<<<<<
+ *             S.cutoffs += 1
+ *             break
+*/
+    }
+  }
+  __pyx_L23_break:;
+
+
+  /* "search.pxd":156
+ *             break
+ *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
+ *     if boundary and S.opt.use_table:             # <<<<<<<<<<<<<<
+ *         if best <= alpha:
+ *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+*/
+  __pyx_t_2 = (__pyx_v_boundary != 0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L31_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_S->opt.use_table != 0);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L31_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":157
+ *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
+ *     if boundary and S.opt.use_table:
+ *         if best <= alpha:             # <<<<<<<<<<<<<<
+ *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *         elif best >= beta:
+*/
+    __pyx_t_1 = (__pyx_v_best <= __pyx_v_alpha);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":158
+ *     if boundary and S.opt.use_table:
+ *         if best <= alpha:
+ *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)             # <<<<<<<<<<<<<<
+ *         elif best >= beta:
+ *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+*/
+      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_S->s.live, __pyx_v_leader_flags, __pyx_v_lower, __pyx_v_best, __pyx_v_best_card);
+
+      /* "search.pxd":157
+ *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
+ *     if boundary and S.opt.use_table:
+ *         if best <= alpha:             # <<<<<<<<<<<<<<
+ *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *         elif best >= beta:
+*/
+      goto __pyx_L33;
+    }
+
+    /* "search.pxd":159
+ *         if best <= alpha:
+ *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *         elif best >= beta:             # <<<<<<<<<<<<<<
+ *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+ *         else:
+*/
+    __pyx_t_1 = (__pyx_v_best >= __pyx_v_beta);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":160
+ *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *         elif best >= beta:
+ *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)             # <<<<<<<<<<<<<<
+ *         else:
+ *             table_store(S.table, S.s.live, leader_flags, best, best, best_card)
+*/
+      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_S->s.live, __pyx_v_leader_flags, __pyx_v_best, __pyx_v_upper, __pyx_v_best_card);
+
+      /* "search.pxd":159
+ *         if best <= alpha:
+ *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *         elif best >= beta:             # <<<<<<<<<<<<<<
+ *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+ *         else:
+*/
+      goto __pyx_L33;
+    }
+
+    /* "search.pxd":162
+ *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+ *         else:
+ *             table_store(S.table, S.s.live, leader_flags, best, best, best_card)             # <<<<<<<<<<<<<<
+ *     return best
+ * 
+*/
+    /*else*/ {
+      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_S->s.live, __pyx_v_leader_flags, __pyx_v_best, __pyx_v_best, __pyx_v_best_card);
+    }
+    __pyx_L33:;
+
+    /* "search.pxd":156
+ *             break
+ *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
+ *     if boundary and S.opt.use_table:             # <<<<<<<<<<<<<<
+ *         if best <= alpha:
+ *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+*/
+  }
+
+  /* "search.pxd":163
+ *         else:
+ *             table_store(S.table, S.s.live, leader_flags, best, best, best_card)
+ *     return best             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_best;
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":81
+ * 
+ * 
+ * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef State saved
+ *     cdef int boundary = S.s.trick_len == 0
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "search.pxd":166
+ * 
+ * 
+ * cdef inline int exact_value(Search* S, int guess) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The exact future value by the chosen driver, starting from ``guess``."""
+ *     cdef int lower = 0
+*/
+
+static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__pyx_v_S, int __pyx_v_guess) {
+  int __pyx_v_lower;
+  int __pyx_v_upper;
+  int __pyx_v_g;
+  int __pyx_v_beta;
+  int __pyx_r;
+  int __pyx_t_1;
+  long __pyx_t_2;
+
+
+  /* "search.pxd":168
+ * cdef inline int exact_value(Search* S, int guess) noexcept nogil:
+ *     """The exact future value by the chosen driver, starting from ``guess``."""
+ *     cdef int lower = 0             # <<<<<<<<<<<<<<
+ *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
+ *     cdef int g, beta, mid
+*/
+  __pyx_v_lower = 0;
+
+  /* "search.pxd":169
+ *     """The exact future value by the chosen driver, starting from ``guess``."""
+ *     cdef int lower = 0
+ *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
+ *     cdef int g, beta, mid
+ *     if S.opt.driver == DRIVER_WINDOW:
+*/
+  __pyx_v_upper = __pyx_f_6bounds_future_upper_bound(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
+
+  /* "search.pxd":171
+ *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
+ *     cdef int g, beta, mid
+ *     if S.opt.driver == DRIVER_WINDOW:             # <<<<<<<<<<<<<<
+ *         return search(S, lower - 1, upper + 1)
+ *     if guess < lower:
+*/
+  __pyx_t_1 = (__pyx_v_S->opt.driver == __pyx_e_6search_DRIVER_WINDOW);
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":172
+ *     cdef int g, beta, mid
+ *     if S.opt.driver == DRIVER_WINDOW:
+ *         return search(S, lower - 1, upper + 1)             # <<<<<<<<<<<<<<
+ *     if guess < lower:
+ *         guess = lower
+*/
+    {
+
+      __pyx_r = __pyx_f_6search_search(__pyx_v_S, (__pyx_v_lower - 1), (__pyx_v_upper + 1));
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":171
+ *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
+ *     cdef int g, beta, mid
+ *     if S.opt.driver == DRIVER_WINDOW:             # <<<<<<<<<<<<<<
+ *         return search(S, lower - 1, upper + 1)
+ *     if guess < lower:
+*/
+  }
+
+  /* "search.pxd":173
+ *     if S.opt.driver == DRIVER_WINDOW:
+ *         return search(S, lower - 1, upper + 1)
+ *     if guess < lower:             # <<<<<<<<<<<<<<
+ *         guess = lower
+ *     if guess > upper:
+*/
+  __pyx_t_1 = (__pyx_v_guess < __pyx_v_lower);
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":174
+ *         return search(S, lower - 1, upper + 1)
+ *     if guess < lower:
+ *         guess = lower             # <<<<<<<<<<<<<<
+ *     if guess > upper:
+ *         guess = upper
+*/
+    __pyx_v_guess = __pyx_v_lower;
+
+    /* "search.pxd":173
+ *     if S.opt.driver == DRIVER_WINDOW:
+ *         return search(S, lower - 1, upper + 1)
+ *     if guess < lower:             # <<<<<<<<<<<<<<
+ *         guess = lower
+ *     if guess > upper:
+*/
+  }
+
+  /* "search.pxd":175
+ *     if guess < lower:
+ *         guess = lower
+ *     if guess > upper:             # <<<<<<<<<<<<<<
+ *         guess = upper
+ *     g = guess
+*/
+  __pyx_t_1 = (__pyx_v_guess > __pyx_v_upper);
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":176
+ *         guess = lower
+ *     if guess > upper:
+ *         guess = upper             # <<<<<<<<<<<<<<
+ *     g = guess
+ *     while lower < upper:
+*/
+    __pyx_v_guess = __pyx_v_upper;
+
+    /* "search.pxd":175
+ *     if guess < lower:
+ *         guess = lower
+ *     if guess > upper:             # <<<<<<<<<<<<<<
+ *         guess = upper
+ *     g = guess
+*/
+  }
+
+  /* "search.pxd":177
+ *     if guess > upper:
+ *         guess = upper
+ *     g = guess             # <<<<<<<<<<<<<<
+ *     while lower < upper:
+ *         if S.opt.driver == DRIVER_BISECT:
+*/
+  __pyx_v_g = __pyx_v_guess;
+
+  /* "search.pxd":178
+ *         guess = upper
+ *     g = guess
+ *     while lower < upper:             # <<<<<<<<<<<<<<
+ *         if S.opt.driver == DRIVER_BISECT:
+ *             beta = (lower + upper + 1) // 2
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_lower < __pyx_v_upper);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "search.pxd":179
+ *     g = guess
+ *     while lower < upper:
+ *         if S.opt.driver == DRIVER_BISECT:             # <<<<<<<<<<<<<<
+ *             beta = (lower + upper + 1) // 2
+ *         else:
+*/
+    __pyx_t_1 = (__pyx_v_S->opt.driver == __pyx_e_6search_DRIVER_BISECT);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":180
+ *     while lower < upper:
+ *         if S.opt.driver == DRIVER_BISECT:
+ *             beta = (lower + upper + 1) // 2             # <<<<<<<<<<<<<<
+ *         else:
+ *             beta = g + 1 if g == lower else g
+*/
+      __pyx_v_beta = (((__pyx_v_lower + __pyx_v_upper) + 1) / 2);
+
+      /* "search.pxd":179
+ *     g = guess
+ *     while lower < upper:
+ *         if S.opt.driver == DRIVER_BISECT:             # <<<<<<<<<<<<<<
+ *             beta = (lower + upper + 1) // 2
+ *         else:
+*/
+      goto __pyx_L8;
+    }
+
+    /* "search.pxd":182
+ *             beta = (lower + upper + 1) // 2
+ *         else:
+ *             beta = g + 1 if g == lower else g             # <<<<<<<<<<<<<<
+ *         g = search(S, beta - 1, beta)
+ *         if g < beta:
+*/
+    /*else*/ {
+      __pyx_t_1 = (__pyx_v_g == __pyx_v_lower);
+
+      if (__pyx_t_1) {
+
+        __pyx_t_2 = (__pyx_v_g + 1);
+      } else {
+
+        __pyx_t_2 = __pyx_v_g;
+      }
+
+      __pyx_v_beta = __pyx_t_2;
+    }
+    __pyx_L8:;
+
+    /* "search.pxd":183
+ *         else:
+ *             beta = g + 1 if g == lower else g
+ *         g = search(S, beta - 1, beta)             # <<<<<<<<<<<<<<
+ *         if g < beta:
+ *             upper = g
+*/
+    __pyx_v_g = __pyx_f_6search_search(__pyx_v_S, (__pyx_v_beta - 1), __pyx_v_beta);
+
+    /* "search.pxd":184
+ *             beta = g + 1 if g == lower else g
+ *         g = search(S, beta - 1, beta)
+ *         if g < beta:             # <<<<<<<<<<<<<<
+ *             upper = g
+ *         else:
+*/
+    __pyx_t_1 = (__pyx_v_g < __pyx_v_beta);
+
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":185
+ *         g = search(S, beta - 1, beta)
+ *         if g < beta:
+ *             upper = g             # <<<<<<<<<<<<<<
+ *         else:
+ *             lower = g
+*/
+      __pyx_v_upper = __pyx_v_g;
+
+      /* "search.pxd":184
+ *             beta = g + 1 if g == lower else g
+ *         g = search(S, beta - 1, beta)
+ *         if g < beta:             # <<<<<<<<<<<<<<
+ *             upper = g
+ *         else:
+*/
+      goto __pyx_L9;
+    }
+
+    /* "search.pxd":187
+ *             upper = g
+ *         else:
+ *             lower = g             # <<<<<<<<<<<<<<
+ *     return lower
+ * 
+*/
+    /*else*/ {
+      __pyx_v_lower = __pyx_v_g;
+    }
+    __pyx_L9:;
+  }
+
+  /* "search.pxd":188
+ *         else:
+ *             lower = g
+ *     return lower             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_lower;
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":166
+ * 
+ * 
+ * cdef inline int exact_value(Search* S, int guess) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The exact future value by the chosen driver, starting from ``guess``."""
+ *     cdef int lower = 0
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "search.pxd":191
+ * 
+ * 
+ * cdef inline int reaches(Search* S, int target) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Can the maximising side still win at least ``target``? One null-window search."""
+ *     if target <= 0:
+*/
+
+static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v_S, int __pyx_v_target) {
+  int __pyx_r;
+  int __pyx_t_1;
+
+  /* "search.pxd":193
+ * cdef inline int reaches(Search* S, int target) noexcept nogil:
+ *     """Can the maximising side still win at least ``target``? One null-window search."""
+ *     if target <= 0:             # <<<<<<<<<<<<<<
+ *         return 1
+ *     return search(S, target - 1, target) >= target
+*/
+  __pyx_t_1 = (__pyx_v_target <= 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":194
+ *     """Can the maximising side still win at least ``target``? One null-window search."""
+ *     if target <= 0:
+ *         return 1             # <<<<<<<<<<<<<<
+ *     return search(S, target - 1, target) >= target
+*/
+    {
+
+      __pyx_r = 1;
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":193
+ * cdef inline int reaches(Search* S, int target) noexcept nogil:
+ *     """Can the maximising side still win at least ``target``? One null-window search."""
+ *     if target <= 0:             # <<<<<<<<<<<<<<
+ *         return 1
+ *     return search(S, target - 1, target) >= target
+*/
+  }
+
+  /* "search.pxd":195
+ *     if target <= 0:
+ *         return 1
+ *     return search(S, target - 1, target) >= target             # <<<<<<<<<<<<<<
+*/
+  {
+
+    __pyx_r = (__pyx_f_6search_search(__pyx_v_S, (__pyx_v_target - 1), __pyx_v_target) >= __pyx_v_target);
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":191
+ * 
+ * 
+ * cdef inline int reaches(Search* S, int target) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Can the maximising side still win at least ``target``? One null-window search."""
+ *     if target <= 0:
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":25
  * 
  * 
  * def card_count(uint64_t mask):             # <<<<<<<<<<<<<<
@@ -2758,32 +8702,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 8, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 25, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 8, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 25, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "card_count", 0) < (0)) __PYX_ERR(0, 8, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "card_count", 0) < (0)) __PYX_ERR(0, 25, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("card_count", 1, 1, 1, i); __PYX_ERR(0, 8, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("card_count", 1, 1, 1, i); __PYX_ERR(0, 25, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 8, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 25, __pyx_L3_error)
     }
-    __pyx_v_mask = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_mask == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 8, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_mask == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 25, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("card_count", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 8, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("card_count", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 25, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -2814,14 +8758,14 @@ static PyObject *__pyx_pf_6solver_7_engine_card_count(CYTHON_UNUSED PyObject *__
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("card_count", 0);
 
-  /* "src_ext/_engine.pyx":10
+  /* "src_ext/_engine.pyx":27
  * def card_count(uint64_t mask):
  *     """Number of cards in a mask."""
  *     return popcount(mask)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_7cardset_popcount(__pyx_v_mask)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 10, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_7cardset_popcount(__pyx_v_mask)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 27, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -2834,7 +8778,7 @@ static PyObject *__pyx_pf_6solver_7_engine_card_count(CYTHON_UNUSED PyObject *__
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":8
+  /* "src_ext/_engine.pyx":25
  * 
  * 
  * def card_count(uint64_t mask):             # <<<<<<<<<<<<<<
@@ -2853,7 +8797,7 @@ static PyObject *__pyx_pf_6solver_7_engine_card_count(CYTHON_UNUSED PyObject *__
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":13
+/* "src_ext/_engine.pyx":30
  * 
  * 
  * def card_indices(uint64_t mask):             # <<<<<<<<<<<<<<
@@ -2901,32 +8845,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 13, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 30, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 13, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 30, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "card_indices", 0) < (0)) __PYX_ERR(0, 13, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "card_indices", 0) < (0)) __PYX_ERR(0, 30, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("card_indices", 1, 1, 1, i); __PYX_ERR(0, 13, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("card_indices", 1, 1, 1, i); __PYX_ERR(0, 30, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 13, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 30, __pyx_L3_error)
     }
-    __pyx_v_mask = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_mask == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 13, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_mask == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 30, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("card_indices", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 13, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("card_indices", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 30, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -2961,19 +8905,19 @@ static PyObject *__pyx_pf_6solver_7_engine_2card_indices(CYTHON_UNUSED PyObject 
   __Pyx_RefNannySetupContext("card_indices", 0);
 
 
-  /* "src_ext/_engine.pyx":15
+  /* "src_ext/_engine.pyx":32
  * def card_indices(uint64_t mask):
  *     """The card indices of a mask, lowest first."""
  *     result = []             # <<<<<<<<<<<<<<
  *     while mask:
  *         result.append(lowest(mask))
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 15, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 32, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_result = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src_ext/_engine.pyx":16
+  /* "src_ext/_engine.pyx":33
  *     """The card indices of a mask, lowest first."""
  *     result = []
  *     while mask:             # <<<<<<<<<<<<<<
@@ -2986,32 +8930,35 @@ static PyObject *__pyx_pf_6solver_7_engine_2card_indices(CYTHON_UNUSED PyObject 
 
     if (!__pyx_t_2) break;
 
-    /* "src_ext/_engine.pyx":17
+    /* "src_ext/_engine.pyx":34
  *     result = []
  *     while mask:
  *         result.append(lowest(mask))             # <<<<<<<<<<<<<<
  *         mask = drop_lowest(mask)
  *     return result
 */
-    __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_7cardset_lowest(__pyx_v_mask)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 17, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_7cardset_lowest(__pyx_v_mask)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 34, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyList_Append(__pyx_v_result, __pyx_t_1); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 17, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyList_Append(__pyx_v_result, __pyx_t_1); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 34, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "src_ext/_engine.pyx":18
+    /* "src_ext/_engine.pyx":35
  *     while mask:
  *         result.append(lowest(mask))
  *         mask = drop_lowest(mask)             # <<<<<<<<<<<<<<
  *     return result
+ * 
 */
     __pyx_v_mask = __pyx_f_7cardset_drop_lowest(__pyx_v_mask);
   }
 
-  /* "src_ext/_engine.pyx":19
+  /* "src_ext/_engine.pyx":36
  *         result.append(lowest(mask))
  *         mask = drop_lowest(mask)
  *     return result             # <<<<<<<<<<<<<<
+ * 
+ * 
 */
   {
     PyObject *__pyx_temp;
@@ -3024,7 +8971,7 @@ static PyObject *__pyx_pf_6solver_7_engine_2card_indices(CYTHON_UNUSED PyObject 
   }
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":13
+  /* "src_ext/_engine.pyx":30
  * 
  * 
  * def card_indices(uint64_t mask):             # <<<<<<<<<<<<<<
@@ -3044,7 +8991,6938 @@ static PyObject *__pyx_pf_6solver_7_engine_2card_indices(CYTHON_UNUSED PyObject 
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
+
+/* "src_ext/_engine.pyx":39
+ * 
+ * 
+ * cdef int _check(object value, int low, int high, str what) except -1:             # <<<<<<<<<<<<<<
+ *     if not (low <= value <= high):
+ *         raise ValueError(f"engine input out of range: {what} = {value!r} (allowed {low}..{high})")
+*/
+
+static int __pyx_f_6solver_7_engine__check(PyObject *__pyx_v_value, int __pyx_v_low, int __pyx_v_high, PyObject *__pyx_v_what) {
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_t_4;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  PyObject *__pyx_t_9[9];
+  Py_ssize_t __pyx_t_10;
+  int __pyx_t_11;
+  PyObject *__pyx_t_12 = NULL;
+  size_t __pyx_t_13;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("_check", 0);
+
+  /* "src_ext/_engine.pyx":40
+ * 
+ * cdef int _check(object value, int low, int high, str what) except -1:
+ *     if not (low <= value <= high):             # <<<<<<<<<<<<<<
+ *         raise ValueError(f"engine input out of range: {what} = {value!r} (allowed {low}..{high})")
+ *     return 0
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_low); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 40, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_t_1, __pyx_v_value, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 40, __pyx_L1_error)
+  if (__pyx_t_2) {
+    __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_high); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 40, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __pyx_t_2 = __Pyx_PyObject_CompareBoolLe_object_int(__pyx_v_value, __pyx_t_3, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 40, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  }
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_t_4 = (!__pyx_t_2);
+
+
+  if (unlikely(__pyx_t_4)) {
+
+
+    /* "src_ext/_engine.pyx":41
+ * cdef int _check(object value, int low, int high, str what) except -1:
+ *     if not (low <= value <= high):
+ *         raise ValueError(f"engine input out of range: {what} = {value!r} (allowed {low}..{high})")             # <<<<<<<<<<<<<<
+ *     return 0
+ * 
+*/
+    __pyx_t_3 = NULL;
+    __pyx_t_5 = __Pyx_PyUnicode_Unicode(__pyx_v_what); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 41, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_6 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_value), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 41, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = __Pyx_PyUnicode_From_int(__pyx_v_low, 0, ' ', 'd'); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 41, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __pyx_t_8 = __Pyx_PyUnicode_From_int(__pyx_v_high, 0, ' ', 'd'); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 41, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_8);
+    __pyx_t_9[0] = __pyx_mstate_global->__pyx_kp_u_engine_input_out_of_range;
+    __pyx_t_9[1] = __pyx_t_5;
+    __pyx_t_9[2] = __pyx_mstate_global->__pyx_kp_u_;
+    __pyx_t_9[3] = __pyx_t_6;
+    __pyx_t_9[4] = __pyx_mstate_global->__pyx_kp_u_allowed;
+    __pyx_t_9[5] = __pyx_t_7;
+    __pyx_t_9[6] = __pyx_mstate_global->__pyx_kp_u__2;
+    __pyx_t_9[7] = __pyx_t_8;
+    __pyx_t_9[8] = __pyx_mstate_global->__pyx_kp_u__3;
+    __pyx_t_10 = 43;
+    #if __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH
+    for (Py_ssize_t i=1; i <= 7; i += 2) {
+      Py_ssize_t l = __Pyx_PyUnicode_GET_LENGTH(__pyx_t_9[i]);
+      __pyx_t_10 += l;
+    }
+    #endif
+    __pyx_t_11 = 0;
+    #if __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH
+    __pyx_t_11 |= __Pyx_PyUnicode_KIND_04(__pyx_t_9[1]) | __Pyx_PyUnicode_KIND_04(__pyx_t_9[3]);
+    #endif
+    __pyx_t_12 = __Pyx_PyUnicode_Join(__pyx_t_9, 9, __pyx_t_10, __pyx_t_11);
+    if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 41, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_12);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+    __pyx_t_13 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_t_12};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_13, (2-__pyx_t_13) | (__pyx_t_13*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 41, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    __Pyx_Raise(__pyx_t_1, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __PYX_ERR(0, 41, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":40
+ * 
+ * cdef int _check(object value, int low, int high, str what) except -1:
+ *     if not (low <= value <= high):             # <<<<<<<<<<<<<<
+ *         raise ValueError(f"engine input out of range: {what} = {value!r} (allowed {low}..{high})")
+ *     return 0
+*/
+  }
+
+  /* "src_ext/_engine.pyx":42
+ *     if not (low <= value <= high):
+ *         raise ValueError(f"engine input out of range: {what} = {value!r} (allowed {low}..{high})")
+ *     return 0             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = 0;
+  }
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":39
+ * 
+ * 
+ * cdef int _check(object value, int low, int high, str what) except -1:             # <<<<<<<<<<<<<<
+ *     if not (low <= value <= high):
+ *         raise ValueError(f"engine input out of range: {what} = {value!r} (allowed {low}..{high})")
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __Pyx_XDECREF(__pyx_t_12);
+  __Pyx_AddTraceback("solver._engine._check", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1;
+  __pyx_L0:;
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":45
+ * 
+ * 
+ * cdef uint64_t _mask(object value, int n_cards, str what) except? 0:             # <<<<<<<<<<<<<<
+ *     if value < 0 or value >> n_cards:
+ *         raise ValueError(f"engine input out of range: {what} holds a card beyond {n_cards}")
+*/
+
+static uint64_t __pyx_f_6solver_7_engine__mask(PyObject *__pyx_v_value, int __pyx_v_n_cards, PyObject *__pyx_v_what) {
+  uint64_t __pyx_r;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7[4];
+  Py_ssize_t __pyx_t_8;
+  int __pyx_t_9;
+  PyObject *__pyx_t_10 = NULL;
+  size_t __pyx_t_11;
+  uint64_t __pyx_t_12;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("_mask", 0);
+
+  /* "src_ext/_engine.pyx":46
+ * 
+ * cdef uint64_t _mask(object value, int n_cards, str what) except? 0:
+ *     if value < 0 or value >> n_cards:             # <<<<<<<<<<<<<<
+ *         raise ValueError(f"engine input out of range: {what} holds a card beyond {n_cards}")
+ *     return <uint64_t>value
+*/
+  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_object_int(__pyx_v_value, __pyx_mstate_global->__pyx_int_0, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 46, __pyx_L1_error)
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_n_cards); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 46, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_4 = PyNumber_Rshift(__pyx_v_value, __pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 46, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 46, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (unlikely(__pyx_t_1)) {
+
+
+    /* "src_ext/_engine.pyx":47
+ * cdef uint64_t _mask(object value, int n_cards, str what) except? 0:
+ *     if value < 0 or value >> n_cards:
+ *         raise ValueError(f"engine input out of range: {what} holds a card beyond {n_cards}")             # <<<<<<<<<<<<<<
+ *     return <uint64_t>value
+ * 
+*/
+    __pyx_t_3 = NULL;
+    __pyx_t_5 = __Pyx_PyUnicode_Unicode(__pyx_v_what); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 47, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_n_cards, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 47, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7[0] = __pyx_mstate_global->__pyx_kp_u_engine_input_out_of_range;
+    __pyx_t_7[1] = __pyx_t_5;
+    __pyx_t_7[2] = __pyx_mstate_global->__pyx_kp_u_holds_a_card_beyond;
+    __pyx_t_7[3] = __pyx_t_6;
+    __pyx_t_8 = 48;
+    #if __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH
+    __pyx_t_8 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_7[1]) + __Pyx_PyUnicode_GET_LENGTH(__pyx_t_7[3]);
+    #endif
+    __pyx_t_9 = 0;
+    #if __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH
+    __pyx_t_9 |= __Pyx_PyUnicode_KIND_04(__pyx_t_7[1]);
+    #endif
+    __pyx_t_10 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_8, __pyx_t_9);
+    if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 47, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_10);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __pyx_t_11 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_t_10};
+      __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 47, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_4);
+    }
+    __Pyx_Raise(__pyx_t_4, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __PYX_ERR(0, 47, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":46
+ * 
+ * cdef uint64_t _mask(object value, int n_cards, str what) except? 0:
+ *     if value < 0 or value >> n_cards:             # <<<<<<<<<<<<<<
+ *         raise ValueError(f"engine input out of range: {what} holds a card beyond {n_cards}")
+ *     return <uint64_t>value
+*/
+  }
+
+  /* "src_ext/_engine.pyx":48
+ *     if value < 0 or value >> n_cards:
+ *         raise ValueError(f"engine input out of range: {what} holds a card beyond {n_cards}")
+ *     return <uint64_t>value             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_12 = __Pyx_PyLong_As_uint64_t(__pyx_v_value); if (unlikely((__pyx_t_12 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 48, __pyx_L1_error)
+  {
+
+    __pyx_r = ((uint64_t)__pyx_t_12);
+  }
+
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":45
+ * 
+ * 
+ * cdef uint64_t _mask(object value, int n_cards, str what) except? 0:             # <<<<<<<<<<<<<<
+ *     if value < 0 or value >> n_cards:
+ *         raise ValueError(f"engine input out of range: {what} holds a card beyond {n_cards}")
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_10);
+  __Pyx_AddTraceback("solver._engine._mask", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = 0;
+  __pyx_L0:;
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":65
+ *     cdef readonly uint64_t table_bytes
+ * 
+ *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
+*/
+
+/* Python wrapper */
+static int __pyx_pw_6solver_7_engine_6Engine_1__cinit__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL_TPNEW
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static int __pyx_pw_6solver_7_engine_6Engine_1__cinit__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL_TPNEW
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  int __pyx_v_tt_megabytes;
+  int __pyx_v_use_table;
+  int __pyx_v_use_equivalence;
+  int __pyx_v_use_bounds;
+  int __pyx_v_use_ordering;
+  PyObject *__pyx_v_driver = 0;
+  #if !CYTHON_VECTORCALL_TPNEW
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[6] = {0,0,0,0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__cinit__ (wrapper)", 0);
+  #if !CYTHON_VECTORCALL_TPNEW
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return -1;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL_TPNEW(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_tt_megabytes,&__pyx_mstate_global->__pyx_n_u_use_table,&__pyx_mstate_global->__pyx_n_u_use_equivalence,&__pyx_mstate_global->__pyx_n_u_use_bounds,&__pyx_mstate_global->__pyx_n_u_use_ordering,&__pyx_mstate_global->__pyx_n_u_driver,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 65, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  6:
+        values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  5:
+        values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(0, 65, __pyx_L3_error)
+      if (!values[5]) values[5] = __Pyx_NewRef(((PyObject*)__pyx_mstate_global->__pyx_n_u_mtdf));
+    } else {
+      switch (__pyx_nargs) {
+        case  6:
+        values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  5:
+        values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 65, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      if (!values[5]) values[5] = __Pyx_NewRef(((PyObject*)__pyx_mstate_global->__pyx_n_u_mtdf));
+    }
+    if (values[0]) {
+      __pyx_v_tt_megabytes = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_tt_megabytes == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 65, __pyx_L3_error)
+    } else {
+      __pyx_v_tt_megabytes = ((int)64);
+    }
+    if (values[1]) {
+      __pyx_v_use_table = __Pyx_PyObject_IsTrue(values[1]); if (unlikely((__pyx_v_use_table == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 65, __pyx_L3_error)
+    } else {
+      __pyx_v_use_table = ((int)1);
+    }
+    if (values[2]) {
+      __pyx_v_use_equivalence = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_use_equivalence == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 65, __pyx_L3_error)
+    } else {
+      __pyx_v_use_equivalence = ((int)1);
+    }
+    if (values[3]) {
+      __pyx_v_use_bounds = __Pyx_PyObject_IsTrue(values[3]); if (unlikely((__pyx_v_use_bounds == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 66, __pyx_L3_error)
+    } else {
+
+      /* "src_ext/_engine.pyx":66
+ * 
+ *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):             # <<<<<<<<<<<<<<
+ *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
+ *         if driver not in DRIVERS:
+*/
+      __pyx_v_use_bounds = ((int)1);
+    }
+    if (values[4]) {
+      __pyx_v_use_ordering = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_use_ordering == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 66, __pyx_L3_error)
+    } else {
+      __pyx_v_use_ordering = ((int)1);
+    }
+    __pyx_v_driver = ((PyObject*)values[5]);
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 6, __pyx_nargs); __PYX_ERR(0, 65, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.__cinit__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return -1;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_driver), (&PyUnicode_Type), 1, "driver", 1))) __PYX_ERR(0, 66, __pyx_L1_error)
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine___cinit__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_tt_megabytes, __pyx_v_use_table, __pyx_v_use_equivalence, __pyx_v_use_bounds, __pyx_v_use_ordering, __pyx_v_driver);
+
+  /* "src_ext/_engine.pyx":65
+ *     cdef readonly uint64_t table_bytes
+ * 
+ *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
+*/
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = -1;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+
+
+
+
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_tt_megabytes, int __pyx_v_use_table, int __pyx_v_use_equivalence, int __pyx_v_use_bounds, int __pyx_v_use_ordering, PyObject *__pyx_v_driver) {
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7[4];
+  Py_ssize_t __pyx_t_8;
+  PyObject *__pyx_t_9 = NULL;
+  size_t __pyx_t_10;
+  PyObject *__pyx_t_11[3];
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__cinit__", 0);
+
+  /* "src_ext/_engine.pyx":67
+ *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *         _check(tt_megabytes, 1, 4096, "tt_megabytes")             # <<<<<<<<<<<<<<
+ *         if driver not in DRIVERS:
+ *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_tt_megabytes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 67, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, 0x1000, __pyx_mstate_global->__pyx_n_u_tt_megabytes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 67, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":68
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
+ *         if driver not in DRIVERS:             # <<<<<<<<<<<<<<
+ *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
+ *         if not table_init(&self.table, tt_megabytes):
+*/
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 68, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_3 = (__Pyx_PySequence_ContainsTF(__pyx_v_driver, __pyx_t_1, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 68, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  if (unlikely(__pyx_t_3)) {
+
+
+    /* "src_ext/_engine.pyx":69
+ *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
+ *         if driver not in DRIVERS:
+ *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")             # <<<<<<<<<<<<<<
+ *         if not table_init(&self.table, tt_megabytes):
+ *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+*/
+    __pyx_t_4 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 69, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_6 = PyUnicode_Join(__pyx_mstate_global->__pyx_kp_u__4, __pyx_t_5); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 69, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_t_5 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_driver), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 69, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_7[0] = __pyx_mstate_global->__pyx_kp_u_driver_must_be_one_of;
+    __pyx_t_7[1] = __pyx_t_6;
+    __pyx_t_7[2] = __pyx_mstate_global->__pyx_kp_u_not;
+    __pyx_t_7[3] = __pyx_t_5;
+    __pyx_t_8 = 28;
+    #if __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH
+    __pyx_t_8 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_7[1]) + __Pyx_PyUnicode_GET_LENGTH(__pyx_t_7[3]);
+    #endif
+    __pyx_t_2 = 0;
+    #if __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH
+    __pyx_t_2 |= __Pyx_PyUnicode_KIND_04(__pyx_t_7[1]) | __Pyx_PyUnicode_KIND_04(__pyx_t_7[3]);
+    #endif
+    __pyx_t_9 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_8, __pyx_t_2);
+    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 69, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_9);
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_t_10 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_t_9};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 69, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    __Pyx_Raise(__pyx_t_1, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __PYX_ERR(0, 69, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":68
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
+ *         if driver not in DRIVERS:             # <<<<<<<<<<<<<<
+ *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
+ *         if not table_init(&self.table, tt_megabytes):
+*/
+  }
+
+  /* "src_ext/_engine.pyx":70
+ *         if driver not in DRIVERS:
+ *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
+ *         if not table_init(&self.table, tt_megabytes):             # <<<<<<<<<<<<<<
+ *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+ *         self.table_bytes = self.table.n_buckets * 4 * 16
+*/
+  __pyx_t_3 = (!(__pyx_f_2tt_table_init((&__pyx_v_self->table), __pyx_v_tt_megabytes) != 0));
+
+  if (unlikely(__pyx_t_3)) {
+
+
+    /* "src_ext/_engine.pyx":71
+ *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
+ *         if not table_init(&self.table, tt_megabytes):
+ *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")             # <<<<<<<<<<<<<<
+ *         self.table_bytes = self.table.n_buckets * 4 * 16
+ *         self.options.use_table = use_table
+*/
+    __pyx_t_9 = NULL;
+    __pyx_t_4 = __Pyx_PyUnicode_From_int(__pyx_v_tt_megabytes, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 71, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_11[0] = __pyx_mstate_global->__pyx_kp_u_cannot_allocate_a;
+    __pyx_t_11[1] = __pyx_t_4;
+    __pyx_t_11[2] = __pyx_mstate_global->__pyx_kp_u_MB_transposition_table;
+    __pyx_t_8 = 41;
+    #if __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH
+    __pyx_t_8 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_11[1]);
+    #endif
+    __pyx_t_2 = 0;
+    __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_11, 3, __pyx_t_8, __pyx_t_2);
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 71, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_10 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_9, __pyx_t_5};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_MemoryError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    __Pyx_Raise(__pyx_t_1, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __PYX_ERR(0, 71, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":70
+ *         if driver not in DRIVERS:
+ *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
+ *         if not table_init(&self.table, tt_megabytes):             # <<<<<<<<<<<<<<
+ *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+ *         self.table_bytes = self.table.n_buckets * 4 * 16
+*/
+  }
+
+  /* "src_ext/_engine.pyx":72
+ *         if not table_init(&self.table, tt_megabytes):
+ *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+ *         self.table_bytes = self.table.n_buckets * 4 * 16             # <<<<<<<<<<<<<<
+ *         self.options.use_table = use_table
+ *         self.options.use_equivalence = use_equivalence
+*/
+  __pyx_v_self->table_bytes = ((__pyx_v_self->table.n_buckets * 4) * 16);
+
+  /* "src_ext/_engine.pyx":73
+ *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+ *         self.table_bytes = self.table.n_buckets * 4 * 16
+ *         self.options.use_table = use_table             # <<<<<<<<<<<<<<
+ *         self.options.use_equivalence = use_equivalence
+ *         self.options.use_bounds = use_bounds
+*/
+  __pyx_v_self->options.use_table = __pyx_v_use_table;
+
+  /* "src_ext/_engine.pyx":74
+ *         self.table_bytes = self.table.n_buckets * 4 * 16
+ *         self.options.use_table = use_table
+ *         self.options.use_equivalence = use_equivalence             # <<<<<<<<<<<<<<
+ *         self.options.use_bounds = use_bounds
+ *         self.options.use_ordering = use_ordering
+*/
+  __pyx_v_self->options.use_equivalence = __pyx_v_use_equivalence;
+
+  /* "src_ext/_engine.pyx":75
+ *         self.options.use_table = use_table
+ *         self.options.use_equivalence = use_equivalence
+ *         self.options.use_bounds = use_bounds             # <<<<<<<<<<<<<<
+ *         self.options.use_ordering = use_ordering
+ *         self.options.driver = DRIVERS[driver]
+*/
+  __pyx_v_self->options.use_bounds = __pyx_v_use_bounds;
+
+  /* "src_ext/_engine.pyx":76
+ *         self.options.use_equivalence = use_equivalence
+ *         self.options.use_bounds = use_bounds
+ *         self.options.use_ordering = use_ordering             # <<<<<<<<<<<<<<
+ *         self.options.driver = DRIVERS[driver]
+ *         self.loaded = 0
+*/
+  __pyx_v_self->options.use_ordering = __pyx_v_use_ordering;
+
+  /* "src_ext/_engine.pyx":77
+ *         self.options.use_bounds = use_bounds
+ *         self.options.use_ordering = use_ordering
+ *         self.options.driver = DRIVERS[driver]             # <<<<<<<<<<<<<<
+ *         self.loaded = 0
+ * 
+*/
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 77, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_5 = __Pyx_PyObject_Dict_GetItem(__pyx_t_1, __pyx_v_driver); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 77, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 77, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __pyx_v_self->options.driver = __pyx_t_2;
+
+  /* "src_ext/_engine.pyx":78
+ *         self.options.use_ordering = use_ordering
+ *         self.options.driver = DRIVERS[driver]
+ *         self.loaded = 0             # <<<<<<<<<<<<<<
+ * 
+ *     def __dealloc__(self):
+*/
+  __pyx_v_self->loaded = 0;
+
+  /* "src_ext/_engine.pyx":65
+ *     cdef readonly uint64_t table_bytes
+ * 
+ *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
+*/
+
+  /* function exit code */
+  __pyx_r = 0;
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_AddTraceback("solver._engine.Engine.__cinit__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1;
+  __pyx_L0:;
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":80
+ *         self.loaded = 0
+ * 
+ *     def __dealloc__(self):             # <<<<<<<<<<<<<<
+ *         table_free(&self.table)
+ * 
+*/
+
+/* Python wrapper */
+static void __pyx_pw_6solver_7_engine_6Engine_3__dealloc__(PyObject *__pyx_v_self); /*proto*/
+static void __pyx_pw_6solver_7_engine_6Engine_3__dealloc__(PyObject *__pyx_v_self) {
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__dealloc__ (wrapper)", 0);
+  __pyx_kwvalues = __Pyx_KwValues_VARARGS(__pyx_args, __pyx_nargs);
+  __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+}
+
+static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+
+  /* "src_ext/_engine.pyx":81
+ * 
+ *     def __dealloc__(self):
+ *         table_free(&self.table)             # <<<<<<<<<<<<<<
+ * 
+ *     @property
+*/
+  __pyx_f_2tt_table_free((&__pyx_v_self->table));
+
+  /* "src_ext/_engine.pyx":80
+ *         self.loaded = 0
+ * 
+ *     def __dealloc__(self):             # <<<<<<<<<<<<<<
+ *         table_free(&self.table)
+ * 
+*/
+
+  /* function exit code */
+
+}
+
+/* "src_ext/_engine.pyx":83
+ *         table_free(&self.table)
+ * 
+ *     @property             # <<<<<<<<<<<<<<
+ *     def table_entries_used(self):
+ *         """Entries written in the current generation (the table's fill for the last question)."""
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_18table_entries_used_1__get__(PyObject *__pyx_v_self); /*proto*/
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_18table_entries_used_1__get__(PyObject *__pyx_v_self) {
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__get__ (wrapper)", 0);
+  __pyx_kwvalues = __Pyx_KwValues_VARARGS(__pyx_args, __pyx_nargs);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__get__", 0);
+
+  /* "src_ext/_engine.pyx":86
+ *     def table_entries_used(self):
+ *         """Entries written in the current generation (the table's fill for the last question)."""
+ *         return self.table.used             # <<<<<<<<<<<<<<
+ * 
+ *     def load_tables(self, dict d):
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table.used); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 86, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_1;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":83
+ *         table_free(&self.table)
+ * 
+ *     @property             # <<<<<<<<<<<<<<
+ *     def table_entries_used(self):
+ *         """Entries written in the current generation (the table's fill for the last question)."""
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_AddTraceback("solver._engine.Engine.table_entries_used.__get__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":88
+ *         return self.table.used
+ * 
+ *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
+ *         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
+ *         cdef Tables* t = &self.tables
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_5load_tables(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_4load_tables, "Load a deal\047s rule tables (engine card indices). Starts a new table generation.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_5load_tables = {"load_tables", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_5load_tables, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_4load_tables};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_5load_tables(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_d = 0;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[1] = {0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("load_tables (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_d,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 88, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 88, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_tables", 0) < (0)) __PYX_ERR(0, 88, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, i); __PYX_ERR(0, 88, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 1)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 88, __pyx_L3_error)
+    }
+    __pyx_v_d = ((PyObject*)values[0]);
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 88, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.load_tables", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_d), (&PyDict_Type), 1, "d", 1))) __PYX_ERR(0, 88, __pyx_L1_error)
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_4load_tables(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_d);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_d) {
+  __pyx_t_5types_Tables *__pyx_v_t;
+  int __pyx_v_n;
+  int __pyx_v_c;
+  int __pyx_v_k;
+  int __pyx_v_i;
+  int __pyx_v_j;
+  PyObject *__pyx_v_levels = NULL;
+  PyObject *__pyx_v_mask = NULL;
+  PyObject *__pyx_v_beat = NULL;
+  PyObject *__pyx_v_cards = NULL;
+  PyObject *__pyx_v_winner = NULL;
+  PyObject *__pyx_v_order = NULL;
+  PyObject *__pyx_v_led = NULL;
+  PyObject *__pyx_v_called = NULL;
+  PyObject *__pyx_v_card = NULL;
+  PyObject *__pyx_v_holder = NULL;
+  PyObject *__pyx_v_cls = NULL;
+  PyObject *__pyx_v_runaway_min = NULL;
+  PyObject *__pyx_v_at_deal = NULL;
+  PyObject *__pyx_v_flag = NULL;
+  PyObject *__pyx_v_seat = NULL;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  PyObject *__pyx_t_5 = NULL;
+  int __pyx_t_6;
+  uint64_t __pyx_t_7;
+  uint32_t __pyx_t_8;
+  int __pyx_t_9;
+  int __pyx_t_10;
+  int __pyx_t_11;
+  Py_ssize_t __pyx_t_12;
+  PyObject *(*__pyx_t_13)(PyObject *);
+  PyObject *__pyx_t_14 = NULL;
+  PyObject *__pyx_t_15 = NULL;
+  PyObject *__pyx_t_16 = NULL;
+  PyObject *(*__pyx_t_17)(PyObject *);
+  PyObject *__pyx_t_18 = NULL;
+  PyObject *__pyx_t_19 = NULL;
+  Py_ssize_t __pyx_t_20;
+  PyObject *(*__pyx_t_21)(PyObject *);
+  int __pyx_t_22;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("load_tables", 0);
+
+  /* "src_ext/_engine.pyx":90
+ *     def load_tables(self, dict d):
+ *         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
+ *         cdef Tables* t = &self.tables             # <<<<<<<<<<<<<<
+ *         cdef int n, c, k, i, j
+ *         memset(t, 0, sizeof(Tables))
+*/
+  __pyx_v_t = (&__pyx_v_self->tables);
+
+  /* "src_ext/_engine.pyx":92
+ *         cdef Tables* t = &self.tables
+ *         cdef int n, c, k, i, j
+ *         memset(t, 0, sizeof(Tables))             # <<<<<<<<<<<<<<
+ *         n = d["n_cards"]
+ *         _check(n, 1, MAX_CARDS, "n_cards")
+*/
+  (void)(memset(__pyx_v_t, 0, (sizeof(__pyx_t_5types_Tables))));
+
+  /* "src_ext/_engine.pyx":93
+ *         cdef int n, c, k, i, j
+ *         memset(t, 0, sizeof(Tables))
+ *         n = d["n_cards"]             # <<<<<<<<<<<<<<
+ *         _check(n, 1, MAX_CARDS, "n_cards")
+ *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 93, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 93, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_n = __pyx_t_2;
+
+  /* "src_ext/_engine.pyx":94
+ *         memset(t, 0, sizeof(Tables))
+ *         n = d["n_cards"]
+ *         _check(n, 1, MAX_CARDS, "n_cards")             # <<<<<<<<<<<<<<
+ *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
+ *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_n); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 94, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 94, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":95
+ *         n = d["n_cards"]
+ *         _check(n, 1, MAX_CARDS, "n_cards")
+ *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")             # <<<<<<<<<<<<<<
+ *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
+ *         t.n_cards = n
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 95, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 95, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 3, __pyx_e_5types_MAX_SEATS, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 95, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":96
+ *         _check(n, 1, MAX_CARDS, "n_cards")
+ *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
+ *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")             # <<<<<<<<<<<<<<
+ *         t.n_cards = n
+ *         t.n_seats = d["n_seats"]
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 96, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 96, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CLASSES, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 96, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":97
+ *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
+ *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
+ *         t.n_cards = n             # <<<<<<<<<<<<<<
+ *         t.n_seats = d["n_seats"]
+ *         t.n_classes = d["n_classes"]
+*/
+  __pyx_v_t->n_cards = __pyx_v_n;
+
+  /* "src_ext/_engine.pyx":98
+ *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
+ *         t.n_cards = n
+ *         t.n_seats = d["n_seats"]             # <<<<<<<<<<<<<<
+ *         t.n_classes = d["n_classes"]
+ *         for c in range(n):
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 98, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 98, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_t->n_seats = __pyx_t_2;
+
+  /* "src_ext/_engine.pyx":99
+ *         t.n_cards = n
+ *         t.n_seats = d["n_seats"]
+ *         t.n_classes = d["n_classes"]             # <<<<<<<<<<<<<<
+ *         for c in range(n):
+ *             _check(d["points"][c], 0, 1000, "points")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 99, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 99, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 99, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_t->n_classes = __pyx_t_2;
+
+  /* "src_ext/_engine.pyx":100
+ *         t.n_seats = d["n_seats"]
+ *         t.n_classes = d["n_classes"]
+ *         for c in range(n):             # <<<<<<<<<<<<<<
+ *             _check(d["points"][c], 0, 1000, "points")
+ *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
+*/
+
+  __pyx_t_2 = __pyx_v_n;
+  __pyx_t_3 = __pyx_t_2;
+
+  for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
+    __pyx_v_c = __pyx_t_4;
+
+    /* "src_ext/_engine.pyx":101
+ *         t.n_classes = d["n_classes"]
+ *         for c in range(n):
+ *             _check(d["points"][c], 0, 1000, "points")             # <<<<<<<<<<<<<<
+ *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
+ *             _check(d["signature"][c], 0, 1 << 20, "signature")
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 101, __pyx_L1_error)
+    }
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 101, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 101, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x3E8, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 101, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+
+    /* "src_ext/_engine.pyx":102
+ *         for c in range(n):
+ *             _check(d["points"][c], 0, 1000, "points")
+ *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")             # <<<<<<<<<<<<<<
+ *             _check(d["signature"][c], 0, 1 << 20, "signature")
+ *             t.points[c] = d["points"][c]
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 102, __pyx_L1_error)
+    }
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 102, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 102, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 102, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+    /* "src_ext/_engine.pyx":103
+ *             _check(d["points"][c], 0, 1000, "points")
+ *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
+ *             _check(d["signature"][c], 0, 1 << 20, "signature")             # <<<<<<<<<<<<<<
+ *             t.points[c] = d["points"][c]
+ *             t.card_class[c] = d["card_class"][c]
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 103, __pyx_L1_error)
+    }
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 103, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 103, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x100000, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 103, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+
+    /* "src_ext/_engine.pyx":104
+ *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
+ *             _check(d["signature"][c], 0, 1 << 20, "signature")
+ *             t.points[c] = d["points"][c]             # <<<<<<<<<<<<<<
+ *             t.card_class[c] = d["card_class"][c]
+ *             t.signature[c] = d["signature"][c]
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 104, __pyx_L1_error)
+    }
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 104, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 104, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 104, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    (__pyx_v_t->points[__pyx_v_c]) = __pyx_t_6;
+
+
+    /* "src_ext/_engine.pyx":105
+ *             _check(d["signature"][c], 0, 1 << 20, "signature")
+ *             t.points[c] = d["points"][c]
+ *             t.card_class[c] = d["card_class"][c]             # <<<<<<<<<<<<<<
+ *             t.signature[c] = d["signature"][c]
+ *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 105, __pyx_L1_error)
+    }
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 105, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 105, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 105, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    (__pyx_v_t->card_class[__pyx_v_c]) = __pyx_t_6;
+
+
+    /* "src_ext/_engine.pyx":106
+ *             t.points[c] = d["points"][c]
+ *             t.card_class[c] = d["card_class"][c]
+ *             t.signature[c] = d["signature"][c]             # <<<<<<<<<<<<<<
+ *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
+ *         for k in range(t.n_classes):
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 106, __pyx_L1_error)
+    }
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 106, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 106, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 106, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    (__pyx_v_t->signature[__pyx_v_c]) = __pyx_t_6;
+
+
+    /* "src_ext/_engine.pyx":107
+ *             t.card_class[c] = d["card_class"][c]
+ *             t.signature[c] = d["signature"][c]
+ *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")             # <<<<<<<<<<<<<<
+ *         for k in range(t.n_classes):
+ *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 107, __pyx_L1_error)
+    }
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 107, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 107, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_5, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 107, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    (__pyx_v_t->stronger[__pyx_v_c]) = __pyx_t_7;
+
+  }
+
+
+  /* "src_ext/_engine.pyx":108
+ *             t.signature[c] = d["signature"][c]
+ *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
+ *         for k in range(t.n_classes):             # <<<<<<<<<<<<<<
+ *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
+ *             t.led_flags[k] = d["led_flags"][k]
+*/
+
+  __pyx_t_2 = __pyx_v_t->n_classes;
+  __pyx_t_3 = __pyx_t_2;
+
+  for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
+    __pyx_v_k = __pyx_t_4;
+
+    /* "src_ext/_engine.pyx":109
+ *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
+ *         for k in range(t.n_classes):
+ *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")             # <<<<<<<<<<<<<<
+ *             t.led_flags[k] = d["led_flags"][k]
+ *             _check(t.led_flags[k], 0, 31, "led_flags")
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 109, __pyx_L1_error)
+    }
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 109, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 109, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_1, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 109, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    (__pyx_v_t->class_mask[__pyx_v_k]) = __pyx_t_7;
+
+
+    /* "src_ext/_engine.pyx":110
+ *         for k in range(t.n_classes):
+ *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
+ *             t.led_flags[k] = d["led_flags"][k]             # <<<<<<<<<<<<<<
+ *             _check(t.led_flags[k], 0, 31, "led_flags")
+ *             for c in range(n):
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 110, __pyx_L1_error)
+    }
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 110, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 110, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 110, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    (__pyx_v_t->led_flags[__pyx_v_k]) = __pyx_t_8;
+
+
+    /* "src_ext/_engine.pyx":111
+ *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
+ *             t.led_flags[k] = d["led_flags"][k]
+ *             _check(t.led_flags[k], 0, 31, "led_flags")             # <<<<<<<<<<<<<<
+ *             for c in range(n):
+ *                 _check(d["power"][k][c], 0, 1 << 16, "power")
+*/
+    __pyx_t_5 = __Pyx_PyLong_From_uint32_t((__pyx_v_t->led_flags[__pyx_v_k])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 111, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 31, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 111, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+
+    /* "src_ext/_engine.pyx":112
+ *             t.led_flags[k] = d["led_flags"][k]
+ *             _check(t.led_flags[k], 0, 31, "led_flags")
+ *             for c in range(n):             # <<<<<<<<<<<<<<
+ *                 _check(d["power"][k][c], 0, 1 << 16, "power")
+ *                 t.power[k][c] = d["power"][k][c]
+*/
+
+    __pyx_t_6 = __pyx_v_n;
+    __pyx_t_9 = __pyx_t_6;
+
+    for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
+      __pyx_v_c = __pyx_t_10;
+
+      /* "src_ext/_engine.pyx":113
+ *             _check(t.led_flags[k], 0, 31, "led_flags")
+ *             for c in range(n):
+ *                 _check(d["power"][k][c], 0, 1 << 16, "power")             # <<<<<<<<<<<<<<
+ *                 t.power[k][c] = d["power"][k][c]
+ *             levels = d["follow"][k]
+*/
+      if (unlikely(__pyx_v_d == Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+        __PYX_ERR(0, 113, __pyx_L1_error)
+      }
+      __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 113, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 113, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 113, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+      __pyx_t_11 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x10000, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 113, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+
+      /* "src_ext/_engine.pyx":114
+ *             for c in range(n):
+ *                 _check(d["power"][k][c], 0, 1 << 16, "power")
+ *                 t.power[k][c] = d["power"][k][c]             # <<<<<<<<<<<<<<
+ *             levels = d["follow"][k]
+ *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
+*/
+      if (unlikely(__pyx_v_d == Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+        __PYX_ERR(0, 114, __pyx_L1_error)
+      }
+      __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 114, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 114, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 114, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+      __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 114, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      ((__pyx_v_t->power[__pyx_v_k])[__pyx_v_c]) = __pyx_t_11;
+
+    }
+
+
+    /* "src_ext/_engine.pyx":115
+ *                 _check(d["power"][k][c], 0, 1 << 16, "power")
+ *                 t.power[k][c] = d["power"][k][c]
+ *             levels = d["follow"][k]             # <<<<<<<<<<<<<<
+ *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
+ *             t.n_follow[k] = len(levels)
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 115, __pyx_L1_error)
+    }
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_follow); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 115, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 115, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_levels, __pyx_t_1);
+    __pyx_t_1 = 0;
+
+    /* "src_ext/_engine.pyx":116
+ *                 t.power[k][c] = d["power"][k][c]
+ *             levels = d["follow"][k]
+ *             _check(len(levels), 0, MAX_LEVELS, "follow levels")             # <<<<<<<<<<<<<<
+ *             t.n_follow[k] = len(levels)
+ *             for i, (mask, beat) in enumerate(levels):
+*/
+    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 116, __pyx_L1_error)
+    __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 116, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_follow_levels); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 116, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+    /* "src_ext/_engine.pyx":117
+ *             levels = d["follow"][k]
+ *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
+ *             t.n_follow[k] = len(levels)             # <<<<<<<<<<<<<<
+ *             for i, (mask, beat) in enumerate(levels):
+ *                 _check(beat, 0, 2, "beat")
+*/
+    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 117, __pyx_L1_error)
+    (__pyx_v_t->n_follow[__pyx_v_k]) = __pyx_t_12;
+
+
+    /* "src_ext/_engine.pyx":118
+ *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
+ *             t.n_follow[k] = len(levels)
+ *             for i, (mask, beat) in enumerate(levels):             # <<<<<<<<<<<<<<
+ *                 _check(beat, 0, 2, "beat")
+ *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
+*/
+
+    __pyx_t_6 = 0;
+    if (likely(PyList_CheckExact(__pyx_v_levels)) || PyTuple_CheckExact(__pyx_v_levels)) {
+      __pyx_t_1 = __pyx_v_levels; __Pyx_INCREF(__pyx_t_1);
+      __pyx_t_12 = 0;
+      __pyx_t_13 = NULL;
+    } else {
+      __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_levels); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 118, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+      __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 118, __pyx_L1_error)
+    }
+    for (;;) {
+      if (likely(!__pyx_t_13)) {
+        if (likely(PyList_CheckExact(__pyx_t_1))) {
+          {
+            Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
+            #if !CYTHON_ASSUME_SAFE_SIZE
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 118, __pyx_L1_error)
+            #endif
+            if (__pyx_t_12 >= __pyx_temp) break;
+          }
+          __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_1, __pyx_t_12, __Pyx_ReferenceSharing_OwnStrongReference);
+          ++__pyx_t_12;
+        } else {
+          {
+            Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
+            #if !CYTHON_ASSUME_SAFE_SIZE
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 118, __pyx_L1_error)
+            #endif
+            if (__pyx_t_12 >= __pyx_temp) break;
+          }
+          #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+          __pyx_t_5 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_1, __pyx_t_12));
+          #else
+          __pyx_t_5 = __Pyx_PySequence_ITEM(__pyx_t_1, __pyx_t_12);
+          #endif
+          ++__pyx_t_12;
+        }
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 118, __pyx_L1_error)
+      } else {
+        __pyx_t_5 = __pyx_t_13(__pyx_t_1);
+        if (unlikely(!__pyx_t_5)) {
+          PyObject* exc_type = PyErr_Occurred();
+          if (exc_type) {
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 118, __pyx_L1_error)
+            PyErr_Clear();
+          }
+          break;
+        }
+      }
+      __Pyx_GOTREF(__pyx_t_5);
+      if ((likely(PyTuple_CheckExact(__pyx_t_5))) || (PyList_CheckExact(__pyx_t_5))) {
+        PyObject* sequence = __pyx_t_5;
+        Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
+        if (unlikely(size != 2)) {
+          if (size > 2) __Pyx_RaiseTooManyValuesError(2);
+          else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
+          __PYX_ERR(0, 118, __pyx_L1_error)
+        }
+        #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+        if (likely(PyTuple_CheckExact(sequence))) {
+          __pyx_t_14 = PyTuple_GET_ITEM(sequence, 0);
+          __Pyx_INCREF(__pyx_t_14);
+          __pyx_t_15 = PyTuple_GET_ITEM(sequence, 1);
+          __Pyx_INCREF(__pyx_t_15);
+        } else {
+          __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
+          if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 118, __pyx_L1_error)
+          __Pyx_XGOTREF(__pyx_t_14);
+          __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
+          if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 118, __pyx_L1_error)
+          __Pyx_XGOTREF(__pyx_t_15);
+        }
+        #else
+        __pyx_t_14 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 118, __pyx_L1_error)
+        __Pyx_GOTREF(__pyx_t_14);
+        __pyx_t_15 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 118, __pyx_L1_error)
+        __Pyx_GOTREF(__pyx_t_15);
+        #endif
+        __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      } else {
+        Py_ssize_t index = -1;
+        __pyx_t_16 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 118, __pyx_L1_error)
+        __Pyx_GOTREF(__pyx_t_16);
+        __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+        __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_16);
+        index = 0; __pyx_t_14 = __pyx_t_17(__pyx_t_16); if (unlikely(!__pyx_t_14)) goto __pyx_L11_unpacking_failed;
+        __Pyx_GOTREF(__pyx_t_14);
+        index = 1; __pyx_t_15 = __pyx_t_17(__pyx_t_16); if (unlikely(!__pyx_t_15)) goto __pyx_L11_unpacking_failed;
+        __Pyx_GOTREF(__pyx_t_15);
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_16), 2) < (0)) __PYX_ERR(0, 118, __pyx_L1_error)
+        __pyx_t_17 = NULL;
+        __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
+        goto __pyx_L12_unpacking_done;
+        __pyx_L11_unpacking_failed:;
+        __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
+        __pyx_t_17 = NULL;
+        if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
+        __PYX_ERR(0, 118, __pyx_L1_error)
+        __pyx_L12_unpacking_done:;
+      }
+      __Pyx_XDECREF_SET(__pyx_v_mask, __pyx_t_14);
+      __pyx_t_14 = 0;
+      __Pyx_XDECREF_SET(__pyx_v_beat, __pyx_t_15);
+      __pyx_t_15 = 0;
+      __pyx_v_i = __pyx_t_6;
+      __pyx_t_6 = (__pyx_t_6 + 1);
+
+      /* "src_ext/_engine.pyx":119
+ *             t.n_follow[k] = len(levels)
+ *             for i, (mask, beat) in enumerate(levels):
+ *                 _check(beat, 0, 2, "beat")             # <<<<<<<<<<<<<<
+ *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
+ *                 t.follow_beat[k][i] = beat
+*/
+      __pyx_t_9 = __pyx_f_6solver_7_engine__check(__pyx_v_beat, 0, 2, __pyx_mstate_global->__pyx_n_u_beat); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 119, __pyx_L1_error)
+
+
+      /* "src_ext/_engine.pyx":120
+ *             for i, (mask, beat) in enumerate(levels):
+ *                 _check(beat, 0, 2, "beat")
+ *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")             # <<<<<<<<<<<<<<
+ *                 t.follow_beat[k][i] = beat
+ *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
+*/
+      __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_follow_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 120, __pyx_L1_error)
+      ((__pyx_v_t->follow_mask[__pyx_v_k])[__pyx_v_i]) = __pyx_t_7;
+
+
+      /* "src_ext/_engine.pyx":121
+ *                 _check(beat, 0, 2, "beat")
+ *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
+ *                 t.follow_beat[k][i] = beat             # <<<<<<<<<<<<<<
+ *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
+ *         t.n_lead = len(d["lead"])
+*/
+      __pyx_t_9 = __Pyx_PyLong_As_int(__pyx_v_beat); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 121, __pyx_L1_error)
+      ((__pyx_v_t->follow_beat[__pyx_v_k])[__pyx_v_i]) = __pyx_t_9;
+
+
+      /* "src_ext/_engine.pyx":118
+ *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
+ *             t.n_follow[k] = len(levels)
+ *             for i, (mask, beat) in enumerate(levels):             # <<<<<<<<<<<<<<
+ *                 _check(beat, 0, 2, "beat")
+ *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
+*/
+    }
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  }
+
+
+  /* "src_ext/_engine.pyx":122
+ *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
+ *                 t.follow_beat[k][i] = beat
+ *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")             # <<<<<<<<<<<<<<
+ *         t.n_lead = len(d["lead"])
+ *         for i, mask in enumerate(d["lead"]):
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 122, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 122, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 122, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 122, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_lead_levels); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 122, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":123
+ *                 t.follow_beat[k][i] = beat
+ *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
+ *         t.n_lead = len(d["lead"])             # <<<<<<<<<<<<<<
+ *         for i, mask in enumerate(d["lead"]):
+ *             t.lead_mask[i] = _mask(mask, n, "lead mask")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 123, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 123, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 123, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_t->n_lead = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":124
+ *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
+ *         t.n_lead = len(d["lead"])
+ *         for i, mask in enumerate(d["lead"]):             # <<<<<<<<<<<<<<
+ *             t.lead_mask[i] = _mask(mask, n, "lead mask")
+ *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
+*/
+
+  __pyx_t_2 = 0;
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 124, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 124, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if (likely(PyList_CheckExact(__pyx_t_1)) || PyTuple_CheckExact(__pyx_t_1)) {
+    __pyx_t_5 = __pyx_t_1; __Pyx_INCREF(__pyx_t_5);
+    __pyx_t_12 = 0;
+    __pyx_t_13 = NULL;
+  } else {
+    __pyx_t_12 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 124, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 124, __pyx_L1_error)
+  }
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  for (;;) {
+    if (likely(!__pyx_t_13)) {
+      if (likely(PyList_CheckExact(__pyx_t_5))) {
+        {
+          Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
+          #if !CYTHON_ASSUME_SAFE_SIZE
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 124, __pyx_L1_error)
+          #endif
+          if (__pyx_t_12 >= __pyx_temp) break;
+        }
+        __pyx_t_1 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_5, __pyx_t_12, __Pyx_ReferenceSharing_OwnStrongReference);
+        ++__pyx_t_12;
+      } else {
+        {
+          Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
+          #if !CYTHON_ASSUME_SAFE_SIZE
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 124, __pyx_L1_error)
+          #endif
+          if (__pyx_t_12 >= __pyx_temp) break;
+        }
+        #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+        __pyx_t_1 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_5, __pyx_t_12));
+        #else
+        __pyx_t_1 = __Pyx_PySequence_ITEM(__pyx_t_5, __pyx_t_12);
+        #endif
+        ++__pyx_t_12;
+      }
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 124, __pyx_L1_error)
+    } else {
+      __pyx_t_1 = __pyx_t_13(__pyx_t_5);
+      if (unlikely(!__pyx_t_1)) {
+        PyObject* exc_type = PyErr_Occurred();
+        if (exc_type) {
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 124, __pyx_L1_error)
+          PyErr_Clear();
+        }
+        break;
+      }
+    }
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_XDECREF_SET(__pyx_v_mask, __pyx_t_1);
+    __pyx_t_1 = 0;
+    __pyx_v_i = __pyx_t_2;
+    __pyx_t_2 = (__pyx_t_2 + 1);
+
+    /* "src_ext/_engine.pyx":125
+ *         t.n_lead = len(d["lead"])
+ *         for i, mask in enumerate(d["lead"]):
+ *             t.lead_mask[i] = _mask(mask, n, "lead mask")             # <<<<<<<<<<<<<<
+ *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
+ *         t.n_specials = len(d["specials"])
+*/
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_lead_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 125, __pyx_L1_error)
+    (__pyx_v_t->lead_mask[__pyx_v_i]) = __pyx_t_7;
+
+
+    /* "src_ext/_engine.pyx":124
+ *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
+ *         t.n_lead = len(d["lead"])
+ *         for i, mask in enumerate(d["lead"]):             # <<<<<<<<<<<<<<
+ *             t.lead_mask[i] = _mask(mask, n, "lead mask")
+ *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
+*/
+  }
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+  /* "src_ext/_engine.pyx":126
+ *         for i, mask in enumerate(d["lead"]):
+ *             t.lead_mask[i] = _mask(mask, n, "lead mask")
+ *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")             # <<<<<<<<<<<<<<
+ *         t.n_specials = len(d["specials"])
+ *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 126, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 126, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 126, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 126, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_SPECIALS, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 126, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+
+  /* "src_ext/_engine.pyx":127
+ *             t.lead_mask[i] = _mask(mask, n, "lead mask")
+ *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
+ *         t.n_specials = len(d["specials"])             # <<<<<<<<<<<<<<
+ *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
+ *             t.special_cards[i] = _mask(cards, n, "special cards")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 127, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 127, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 127, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __pyx_v_t->n_specials = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":128
+ *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
+ *         t.n_specials = len(d["specials"])
+ *         for i, (cards, winner, order, led) in enumerate(d["specials"]):             # <<<<<<<<<<<<<<
+ *             t.special_cards[i] = _mask(cards, n, "special cards")
+ *             _check(winner, 0, n - 1, "special winner")
+*/
+
+  __pyx_t_2 = 0;
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 128, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 128, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  if (likely(PyList_CheckExact(__pyx_t_5)) || PyTuple_CheckExact(__pyx_t_5)) {
+    __pyx_t_1 = __pyx_t_5; __Pyx_INCREF(__pyx_t_1);
+    __pyx_t_12 = 0;
+    __pyx_t_13 = NULL;
+  } else {
+    __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 128, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 128, __pyx_L1_error)
+  }
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  for (;;) {
+    if (likely(!__pyx_t_13)) {
+      if (likely(PyList_CheckExact(__pyx_t_1))) {
+        {
+          Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
+          #if !CYTHON_ASSUME_SAFE_SIZE
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
+          #endif
+          if (__pyx_t_12 >= __pyx_temp) break;
+        }
+        __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_1, __pyx_t_12, __Pyx_ReferenceSharing_OwnStrongReference);
+        ++__pyx_t_12;
+      } else {
+        {
+          Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
+          #if !CYTHON_ASSUME_SAFE_SIZE
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
+          #endif
+          if (__pyx_t_12 >= __pyx_temp) break;
+        }
+        #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+        __pyx_t_5 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_1, __pyx_t_12));
+        #else
+        __pyx_t_5 = __Pyx_PySequence_ITEM(__pyx_t_1, __pyx_t_12);
+        #endif
+        ++__pyx_t_12;
+      }
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 128, __pyx_L1_error)
+    } else {
+      __pyx_t_5 = __pyx_t_13(__pyx_t_1);
+      if (unlikely(!__pyx_t_5)) {
+        PyObject* exc_type = PyErr_Occurred();
+        if (exc_type) {
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 128, __pyx_L1_error)
+          PyErr_Clear();
+        }
+        break;
+      }
+    }
+    __Pyx_GOTREF(__pyx_t_5);
+    if ((likely(PyTuple_CheckExact(__pyx_t_5))) || (PyList_CheckExact(__pyx_t_5))) {
+      PyObject* sequence = __pyx_t_5;
+      Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
+      if (unlikely(size != 4)) {
+        if (size > 4) __Pyx_RaiseTooManyValuesError(4);
+        else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
+        __PYX_ERR(0, 128, __pyx_L1_error)
+      }
+      #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+      if (likely(PyTuple_CheckExact(sequence))) {
+        __pyx_t_15 = PyTuple_GET_ITEM(sequence, 0);
+        __Pyx_INCREF(__pyx_t_15);
+        __pyx_t_14 = PyTuple_GET_ITEM(sequence, 1);
+        __Pyx_INCREF(__pyx_t_14);
+        __pyx_t_16 = PyTuple_GET_ITEM(sequence, 2);
+        __Pyx_INCREF(__pyx_t_16);
+        __pyx_t_18 = PyTuple_GET_ITEM(sequence, 3);
+        __Pyx_INCREF(__pyx_t_18);
+      } else {
+        __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 128, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_15);
+        __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 128, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_14);
+        __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 128, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_16);
+        __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 128, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_18);
+      }
+      #else
+      {
+        Py_ssize_t i;
+        PyObject** temps[4] = {&__pyx_t_15,&__pyx_t_14,&__pyx_t_16,&__pyx_t_18};
+        for (i=0; i < 4; i++) {
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 128, __pyx_L1_error)
+          __Pyx_GOTREF(item);
+          *(temps[i]) = item;
+        }
+      }
+      #endif
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    } else {
+      Py_ssize_t index = -1;
+      PyObject** temps[4] = {&__pyx_t_15,&__pyx_t_14,&__pyx_t_16,&__pyx_t_18};
+      __pyx_t_19 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 128, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_19);
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_19);
+      for (index=0; index < 4; index++) {
+        PyObject* item = __pyx_t_17(__pyx_t_19); if (unlikely(!item)) goto __pyx_L19_unpacking_failed;
+        __Pyx_GOTREF(item);
+        *(temps[index]) = item;
+      }
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 4) < (0)) __PYX_ERR(0, 128, __pyx_L1_error)
+      __pyx_t_17 = NULL;
+      __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
+      goto __pyx_L20_unpacking_done;
+      __pyx_L19_unpacking_failed:;
+      __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
+      __pyx_t_17 = NULL;
+      if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
+      __PYX_ERR(0, 128, __pyx_L1_error)
+      __pyx_L20_unpacking_done:;
+    }
+    __Pyx_XDECREF_SET(__pyx_v_cards, __pyx_t_15);
+    __pyx_t_15 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_winner, __pyx_t_14);
+    __pyx_t_14 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_order, __pyx_t_16);
+    __pyx_t_16 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_led, __pyx_t_18);
+    __pyx_t_18 = 0;
+    __pyx_v_i = __pyx_t_2;
+    __pyx_t_2 = (__pyx_t_2 + 1);
+
+    /* "src_ext/_engine.pyx":129
+ *         t.n_specials = len(d["specials"])
+ *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
+ *             t.special_cards[i] = _mask(cards, n, "special cards")             # <<<<<<<<<<<<<<
+ *             _check(winner, 0, n - 1, "special winner")
+ *             t.special_winner[i] = winner
+*/
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_cards, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_special_cards); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 129, __pyx_L1_error)
+    (__pyx_v_t->special_cards[__pyx_v_i]) = __pyx_t_7;
+
+
+    /* "src_ext/_engine.pyx":130
+ *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
+ *             t.special_cards[i] = _mask(cards, n, "special cards")
+ *             _check(winner, 0, n - 1, "special winner")             # <<<<<<<<<<<<<<
+ *             t.special_winner[i] = winner
+ *             _check(len(order), 0, MAX_ORDER, "special order")
+*/
+    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_winner); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 130, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":131
+ *             t.special_cards[i] = _mask(cards, n, "special cards")
+ *             _check(winner, 0, n - 1, "special winner")
+ *             t.special_winner[i] = winner             # <<<<<<<<<<<<<<
+ *             _check(len(order), 0, MAX_ORDER, "special order")
+ *             t.special_order_len[i] = len(order)
+*/
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 131, __pyx_L1_error)
+    (__pyx_v_t->special_winner[__pyx_v_i]) = __pyx_t_3;
+
+
+    /* "src_ext/_engine.pyx":132
+ *             _check(winner, 0, n - 1, "special winner")
+ *             t.special_winner[i] = winner
+ *             _check(len(order), 0, MAX_ORDER, "special order")             # <<<<<<<<<<<<<<
+ *             t.special_order_len[i] = len(order)
+ *             for j, c in enumerate(order):
+*/
+    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 132, __pyx_L1_error)
+    __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_20); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 132, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+
+    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_ORDER, __pyx_mstate_global->__pyx_kp_u_special_order); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 132, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+
+    /* "src_ext/_engine.pyx":133
+ *             t.special_winner[i] = winner
+ *             _check(len(order), 0, MAX_ORDER, "special order")
+ *             t.special_order_len[i] = len(order)             # <<<<<<<<<<<<<<
+ *             for j, c in enumerate(order):
+ *                 _check(c, 0, n - 1, "special order card")
+*/
+    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 133, __pyx_L1_error)
+    (__pyx_v_t->special_order_len[__pyx_v_i]) = __pyx_t_20;
+
+
+    /* "src_ext/_engine.pyx":134
+ *             _check(len(order), 0, MAX_ORDER, "special order")
+ *             t.special_order_len[i] = len(order)
+ *             for j, c in enumerate(order):             # <<<<<<<<<<<<<<
+ *                 _check(c, 0, n - 1, "special order card")
+ *                 t.special_order[i][j] = c
+*/
+
+    __pyx_t_3 = 0;
+    if (likely(PyList_CheckExact(__pyx_v_order)) || PyTuple_CheckExact(__pyx_v_order)) {
+      __pyx_t_5 = __pyx_v_order; __Pyx_INCREF(__pyx_t_5);
+      __pyx_t_20 = 0;
+      __pyx_t_21 = NULL;
+    } else {
+      __pyx_t_20 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_order); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 134, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      __pyx_t_21 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_21)) __PYX_ERR(0, 134, __pyx_L1_error)
+    }
+    for (;;) {
+      if (likely(!__pyx_t_21)) {
+        if (likely(PyList_CheckExact(__pyx_t_5))) {
+          {
+            Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
+            #if !CYTHON_ASSUME_SAFE_SIZE
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 134, __pyx_L1_error)
+            #endif
+            if (__pyx_t_20 >= __pyx_temp) break;
+          }
+          __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_5, __pyx_t_20, __Pyx_ReferenceSharing_OwnStrongReference);
+          ++__pyx_t_20;
+        } else {
+          {
+            Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
+            #if !CYTHON_ASSUME_SAFE_SIZE
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 134, __pyx_L1_error)
+            #endif
+            if (__pyx_t_20 >= __pyx_temp) break;
+          }
+          #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+          __pyx_t_18 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_5, __pyx_t_20));
+          #else
+          __pyx_t_18 = __Pyx_PySequence_ITEM(__pyx_t_5, __pyx_t_20);
+          #endif
+          ++__pyx_t_20;
+        }
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 134, __pyx_L1_error)
+      } else {
+        __pyx_t_18 = __pyx_t_21(__pyx_t_5);
+        if (unlikely(!__pyx_t_18)) {
+          PyObject* exc_type = PyErr_Occurred();
+          if (exc_type) {
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 134, __pyx_L1_error)
+            PyErr_Clear();
+          }
+          break;
+        }
+      }
+      __Pyx_GOTREF(__pyx_t_18);
+      __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_18); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 134, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
+      __pyx_v_c = __pyx_t_4;
+      __pyx_v_j = __pyx_t_3;
+      __pyx_t_3 = (__pyx_t_3 + 1);
+
+      /* "src_ext/_engine.pyx":135
+ *             t.special_order_len[i] = len(order)
+ *             for j, c in enumerate(order):
+ *                 _check(c, 0, n - 1, "special order card")             # <<<<<<<<<<<<<<
+ *                 t.special_order[i][j] = c
+ *                 t.special_order_mask[i] |= (<uint64_t>1) << c
+*/
+      __pyx_t_18 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 135, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_18);
+      __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_t_18, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_order_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 135, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
+
+
+      /* "src_ext/_engine.pyx":136
+ *             for j, c in enumerate(order):
+ *                 _check(c, 0, n - 1, "special order card")
+ *                 t.special_order[i][j] = c             # <<<<<<<<<<<<<<
+ *                 t.special_order_mask[i] |= (<uint64_t>1) << c
+ *             t.special_led[i] = <uint32_t>(led & 0xffffffff)
+*/
+      ((__pyx_v_t->special_order[__pyx_v_i])[__pyx_v_j]) = __pyx_v_c;
+
+      /* "src_ext/_engine.pyx":137
+ *                 _check(c, 0, n - 1, "special order card")
+ *                 t.special_order[i][j] = c
+ *                 t.special_order_mask[i] |= (<uint64_t>1) << c             # <<<<<<<<<<<<<<
+ *             t.special_led[i] = <uint32_t>(led & 0xffffffff)
+ *         called = d["called"]
+*/
+
+      __pyx_t_4 = __pyx_v_i;
+      (__pyx_v_t->special_order_mask[__pyx_t_4]) = ((__pyx_v_t->special_order_mask[__pyx_t_4]) | (((uint64_t)1) << __pyx_v_c));
+
+      /* "src_ext/_engine.pyx":134
+ *             _check(len(order), 0, MAX_ORDER, "special order")
+ *             t.special_order_len[i] = len(order)
+ *             for j, c in enumerate(order):             # <<<<<<<<<<<<<<
+ *                 _check(c, 0, n - 1, "special order card")
+ *                 t.special_order[i][j] = c
+*/
+    }
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+    /* "src_ext/_engine.pyx":138
+ *                 t.special_order[i][j] = c
+ *                 t.special_order_mask[i] |= (<uint64_t>1) << c
+ *             t.special_led[i] = <uint32_t>(led & 0xffffffff)             # <<<<<<<<<<<<<<
+ *         called = d["called"]
+ *         t.called_card = -1
+*/
+    __pyx_t_5 = __Pyx_PyNumber_And_object_int(__pyx_v_led, __pyx_mstate_global->__pyx_int_4294967295); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 138, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    (__pyx_v_t->special_led[__pyx_v_i]) = ((uint32_t)__pyx_t_8);
+
+
+    /* "src_ext/_engine.pyx":128
+ *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
+ *         t.n_specials = len(d["specials"])
+ *         for i, (cards, winner, order, led) in enumerate(d["specials"]):             # <<<<<<<<<<<<<<
+ *             t.special_cards[i] = _mask(cards, n, "special cards")
+ *             _check(winner, 0, n - 1, "special winner")
+*/
+  }
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+  /* "src_ext/_engine.pyx":139
+ *                 t.special_order_mask[i] |= (<uint64_t>1) << c
+ *             t.special_led[i] = <uint32_t>(led & 0xffffffff)
+ *         called = d["called"]             # <<<<<<<<<<<<<<
+ *         t.called_card = -1
+ *         if called is not None:
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 139, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_called); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 139, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_v_called = __pyx_t_1;
+  __pyx_t_1 = 0;
+
+  /* "src_ext/_engine.pyx":140
+ *             t.special_led[i] = <uint32_t>(led & 0xffffffff)
+ *         called = d["called"]
+ *         t.called_card = -1             # <<<<<<<<<<<<<<
+ *         if called is not None:
+ *             card, holder, cls, runaway_min, at_deal, flag = called
+*/
+  __pyx_v_t->called_card = -1;
+
+  /* "src_ext/_engine.pyx":141
+ *         called = d["called"]
+ *         t.called_card = -1
+ *         if called is not None:             # <<<<<<<<<<<<<<
+ *             card, holder, cls, runaway_min, at_deal, flag = called
+ *             _check(card, 0, n - 1, "called card")
+*/
+  __pyx_t_22 = (__pyx_v_called != Py_None);
+  if (__pyx_t_22) {
+
+
+    /* "src_ext/_engine.pyx":142
+ *         t.called_card = -1
+ *         if called is not None:
+ *             card, holder, cls, runaway_min, at_deal, flag = called             # <<<<<<<<<<<<<<
+ *             _check(card, 0, n - 1, "called card")
+ *             _check(holder, 0, t.n_seats - 1, "called holder")
+*/
+    if ((likely(PyTuple_CheckExact(__pyx_v_called))) || (PyList_CheckExact(__pyx_v_called))) {
+      PyObject* sequence = __pyx_v_called;
+      Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
+      if (unlikely(size != 6)) {
+        if (size > 6) __Pyx_RaiseTooManyValuesError(6);
+        else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
+        __PYX_ERR(0, 142, __pyx_L1_error)
+      }
+      #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+      if (likely(PyTuple_CheckExact(sequence))) {
+        __pyx_t_1 = PyTuple_GET_ITEM(sequence, 0);
+        __Pyx_INCREF(__pyx_t_1);
+        __pyx_t_5 = PyTuple_GET_ITEM(sequence, 1);
+        __Pyx_INCREF(__pyx_t_5);
+        __pyx_t_18 = PyTuple_GET_ITEM(sequence, 2);
+        __Pyx_INCREF(__pyx_t_18);
+        __pyx_t_16 = PyTuple_GET_ITEM(sequence, 3);
+        __Pyx_INCREF(__pyx_t_16);
+        __pyx_t_14 = PyTuple_GET_ITEM(sequence, 4);
+        __Pyx_INCREF(__pyx_t_14);
+        __pyx_t_15 = PyTuple_GET_ITEM(sequence, 5);
+        __Pyx_INCREF(__pyx_t_15);
+      } else {
+        __pyx_t_1 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 142, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_1);
+        __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 142, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_5);
+        __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 142, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_18);
+        __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 142, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_16);
+        __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 142, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_14);
+        __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 142, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_15);
+      }
+      #else
+      {
+        Py_ssize_t i;
+        PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_5,&__pyx_t_18,&__pyx_t_16,&__pyx_t_14,&__pyx_t_15};
+        for (i=0; i < 6; i++) {
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 142, __pyx_L1_error)
+          __Pyx_GOTREF(item);
+          *(temps[i]) = item;
+        }
+      }
+      #endif
+    } else {
+      Py_ssize_t index = -1;
+      PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_5,&__pyx_t_18,&__pyx_t_16,&__pyx_t_14,&__pyx_t_15};
+      __pyx_t_19 = PyObject_GetIter(__pyx_v_called); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 142, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_19);
+      __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_19);
+      for (index=0; index < 6; index++) {
+        PyObject* item = __pyx_t_17(__pyx_t_19); if (unlikely(!item)) goto __pyx_L26_unpacking_failed;
+        __Pyx_GOTREF(item);
+        *(temps[index]) = item;
+      }
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 142, __pyx_L1_error)
+      __pyx_t_17 = NULL;
+      __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
+      goto __pyx_L27_unpacking_done;
+      __pyx_L26_unpacking_failed:;
+      __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
+      __pyx_t_17 = NULL;
+      if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
+      __PYX_ERR(0, 142, __pyx_L1_error)
+      __pyx_L27_unpacking_done:;
+    }
+    __pyx_v_card = __pyx_t_1;
+    __pyx_t_1 = 0;
+    __pyx_v_holder = __pyx_t_5;
+    __pyx_t_5 = 0;
+    __pyx_v_cls = __pyx_t_18;
+    __pyx_t_18 = 0;
+    __pyx_v_runaway_min = __pyx_t_16;
+    __pyx_t_16 = 0;
+    __pyx_v_at_deal = __pyx_t_14;
+    __pyx_t_14 = 0;
+    __pyx_v_flag = __pyx_t_15;
+    __pyx_t_15 = 0;
+
+    /* "src_ext/_engine.pyx":143
+ *         if called is not None:
+ *             card, holder, cls, runaway_min, at_deal, flag = called
+ *             _check(card, 0, n - 1, "called card")             # <<<<<<<<<<<<<<
+ *             _check(holder, 0, t.n_seats - 1, "called holder")
+ *             _check(cls, 0, t.n_classes - 1, "called class")
+*/
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_called_card); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 143, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":144
+ *             card, holder, cls, runaway_min, at_deal, flag = called
+ *             _check(card, 0, n - 1, "called card")
+ *             _check(holder, 0, t.n_seats - 1, "called holder")             # <<<<<<<<<<<<<<
+ *             _check(cls, 0, t.n_classes - 1, "called class")
+ *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
+*/
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_holder, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_called_holder); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 144, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":145
+ *             _check(card, 0, n - 1, "called card")
+ *             _check(holder, 0, t.n_seats - 1, "called holder")
+ *             _check(cls, 0, t.n_classes - 1, "called class")             # <<<<<<<<<<<<<<
+ *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
+ *             _check(at_deal, -1, 1, "runaway at deal")
+*/
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_cls, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_kp_u_called_class); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 145, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":146
+ *             _check(holder, 0, t.n_seats - 1, "called holder")
+ *             _check(cls, 0, t.n_classes - 1, "called class")
+ *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")             # <<<<<<<<<<<<<<
+ *             _check(at_deal, -1, 1, "runaway at deal")
+ *             _check(flag, 1, 31, "called flag")
+*/
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_runaway_min, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_runaway_minimum); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 146, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":147
+ *             _check(cls, 0, t.n_classes - 1, "called class")
+ *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
+ *             _check(at_deal, -1, 1, "runaway at deal")             # <<<<<<<<<<<<<<
+ *             _check(flag, 1, 31, "called flag")
+ *             t.called_card, t.called_holder, t.called_class = card, holder, cls
+*/
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_at_deal, -1, 1, __pyx_mstate_global->__pyx_kp_u_runaway_at_deal); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 147, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":148
+ *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
+ *             _check(at_deal, -1, 1, "runaway at deal")
+ *             _check(flag, 1, 31, "called flag")             # <<<<<<<<<<<<<<
+ *             t.called_card, t.called_holder, t.called_class = card, holder, cls
+ *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
+*/
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_flag, 1, 31, __pyx_mstate_global->__pyx_kp_u_called_flag); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 148, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":149
+ *             _check(at_deal, -1, 1, "runaway at deal")
+ *             _check(flag, 1, 31, "called flag")
+ *             t.called_card, t.called_holder, t.called_class = card, holder, cls             # <<<<<<<<<<<<<<
+ *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+*/
+    __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_holder); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_cls); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
+    __pyx_v_t->called_card = __pyx_t_2;
+    __pyx_v_t->called_holder = __pyx_t_3;
+    __pyx_v_t->called_class = __pyx_t_4;
+
+    /* "src_ext/_engine.pyx":150
+ *             _check(flag, 1, 31, "called flag")
+ *             t.called_card, t.called_holder, t.called_class = card, holder, cls
+ *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag             # <<<<<<<<<<<<<<
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])
+*/
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_runaway_min); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 150, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_at_deal); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 150, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_v_flag); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 150, __pyx_L1_error)
+    __pyx_v_t->called_runaway_min = __pyx_t_4;
+    __pyx_v_t->called_runaway_at_deal = __pyx_t_3;
+    __pyx_v_t->called_flag = __pyx_t_8;
+
+    /* "src_ext/_engine.pyx":141
+ *         called = d["called"]
+ *         t.called_card = -1
+ *         if called is not None:             # <<<<<<<<<<<<<<
+ *             card, holder, cls, runaway_min, at_deal, flag = called
+ *             _check(card, 0, n - 1, "called card")
+*/
+  }
+
+  /* "src_ext/_engine.pyx":151
+ *             t.called_card, t.called_holder, t.called_class = card, holder, cls
+ *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")             # <<<<<<<<<<<<<<
+ *         t.n_reservations = len(d["reservations"])
+ *         for i, (card, seat) in enumerate(d["reservations"]):
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 151, __pyx_L1_error)
+  }
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 151, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+  __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 151, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+  __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 151, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+
+  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_15, 0, __pyx_e_5types_MAX_RESERVATIONS, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 151, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+
+
+  /* "src_ext/_engine.pyx":152
+ *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])             # <<<<<<<<<<<<<<
+ *         for i, (card, seat) in enumerate(d["reservations"]):
+ *             _check(card, 0, n - 1, "reserved card")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 152, __pyx_L1_error)
+  }
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 152, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+  __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 152, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+  __pyx_v_t->n_reservations = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":153
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])
+ *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
+ *             _check(card, 0, n - 1, "reserved card")
+ *             _check(seat, 0, t.n_seats - 1, "reserved seat")
+*/
+
+  __pyx_t_3 = 0;
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 153, __pyx_L1_error)
+  }
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 153, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+  if (likely(PyList_CheckExact(__pyx_t_15)) || PyTuple_CheckExact(__pyx_t_15)) {
+    __pyx_t_14 = __pyx_t_15; __Pyx_INCREF(__pyx_t_14);
+    __pyx_t_12 = 0;
+    __pyx_t_13 = NULL;
+  } else {
+    __pyx_t_12 = -1; __pyx_t_14 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 153, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_14);
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_14); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 153, __pyx_L1_error)
+  }
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+  for (;;) {
+    if (likely(!__pyx_t_13)) {
+      if (likely(PyList_CheckExact(__pyx_t_14))) {
+        {
+          Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_14);
+          #if !CYTHON_ASSUME_SAFE_SIZE
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 153, __pyx_L1_error)
+          #endif
+          if (__pyx_t_12 >= __pyx_temp) break;
+        }
+        __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_14, __pyx_t_12, __Pyx_ReferenceSharing_OwnStrongReference);
+        ++__pyx_t_12;
+      } else {
+        {
+          Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_14);
+          #if !CYTHON_ASSUME_SAFE_SIZE
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 153, __pyx_L1_error)
+          #endif
+          if (__pyx_t_12 >= __pyx_temp) break;
+        }
+        #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+        __pyx_t_15 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_14, __pyx_t_12));
+        #else
+        __pyx_t_15 = __Pyx_PySequence_ITEM(__pyx_t_14, __pyx_t_12);
+        #endif
+        ++__pyx_t_12;
+      }
+      if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 153, __pyx_L1_error)
+    } else {
+      __pyx_t_15 = __pyx_t_13(__pyx_t_14);
+      if (unlikely(!__pyx_t_15)) {
+        PyObject* exc_type = PyErr_Occurred();
+        if (exc_type) {
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 153, __pyx_L1_error)
+          PyErr_Clear();
+        }
+        break;
+      }
+    }
+    __Pyx_GOTREF(__pyx_t_15);
+    if ((likely(PyTuple_CheckExact(__pyx_t_15))) || (PyList_CheckExact(__pyx_t_15))) {
+      PyObject* sequence = __pyx_t_15;
+      Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
+      if (unlikely(size != 2)) {
+        if (size > 2) __Pyx_RaiseTooManyValuesError(2);
+        else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
+        __PYX_ERR(0, 153, __pyx_L1_error)
+      }
+      #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+      if (likely(PyTuple_CheckExact(sequence))) {
+        __pyx_t_16 = PyTuple_GET_ITEM(sequence, 0);
+        __Pyx_INCREF(__pyx_t_16);
+        __pyx_t_18 = PyTuple_GET_ITEM(sequence, 1);
+        __Pyx_INCREF(__pyx_t_18);
+      } else {
+        __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 153, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_16);
+        __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 153, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_18);
+      }
+      #else
+      __pyx_t_16 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 153, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_16);
+      __pyx_t_18 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 153, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_18);
+      #endif
+      __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+    } else {
+      Py_ssize_t index = -1;
+      __pyx_t_5 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 153, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+      __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5);
+      index = 0; __pyx_t_16 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_16)) goto __pyx_L30_unpacking_failed;
+      __Pyx_GOTREF(__pyx_t_16);
+      index = 1; __pyx_t_18 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_18)) goto __pyx_L30_unpacking_failed;
+      __Pyx_GOTREF(__pyx_t_18);
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_5), 2) < (0)) __PYX_ERR(0, 153, __pyx_L1_error)
+      __pyx_t_17 = NULL;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      goto __pyx_L31_unpacking_done;
+      __pyx_L30_unpacking_failed:;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      __pyx_t_17 = NULL;
+      if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
+      __PYX_ERR(0, 153, __pyx_L1_error)
+      __pyx_L31_unpacking_done:;
+    }
+    __Pyx_XDECREF_SET(__pyx_v_card, __pyx_t_16);
+    __pyx_t_16 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_seat, __pyx_t_18);
+    __pyx_t_18 = 0;
+    __pyx_v_i = __pyx_t_3;
+    __pyx_t_3 = (__pyx_t_3 + 1);
+
+    /* "src_ext/_engine.pyx":154
+ *         t.n_reservations = len(d["reservations"])
+ *         for i, (card, seat) in enumerate(d["reservations"]):
+ *             _check(card, 0, n - 1, "reserved card")             # <<<<<<<<<<<<<<
+ *             _check(seat, 0, t.n_seats - 1, "reserved seat")
+ *             t.reservation_card[i] = card
+*/
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_reserved_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 154, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":155
+ *         for i, (card, seat) in enumerate(d["reservations"]):
+ *             _check(card, 0, n - 1, "reserved card")
+ *             _check(seat, 0, t.n_seats - 1, "reserved seat")             # <<<<<<<<<<<<<<
+ *             t.reservation_card[i] = card
+ *             t.reservation_seat[i] = seat
+*/
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_seat, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_reserved_seat); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 155, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":156
+ *             _check(card, 0, n - 1, "reserved card")
+ *             _check(seat, 0, t.n_seats - 1, "reserved seat")
+ *             t.reservation_card[i] = card             # <<<<<<<<<<<<<<
+ *             t.reservation_seat[i] = seat
+ *         self.loaded = 1
+*/
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 156, __pyx_L1_error)
+    (__pyx_v_t->reservation_card[__pyx_v_i]) = __pyx_t_4;
+
+
+    /* "src_ext/_engine.pyx":157
+ *             _check(seat, 0, t.n_seats - 1, "reserved seat")
+ *             t.reservation_card[i] = card
+ *             t.reservation_seat[i] = seat             # <<<<<<<<<<<<<<
+ *         self.loaded = 1
+ *         table_new_generation(&self.table)
+*/
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 157, __pyx_L1_error)
+    (__pyx_v_t->reservation_seat[__pyx_v_i]) = __pyx_t_4;
+
+
+    /* "src_ext/_engine.pyx":153
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])
+ *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
+ *             _check(card, 0, n - 1, "reserved card")
+ *             _check(seat, 0, t.n_seats - 1, "reserved seat")
+*/
+  }
+  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+
+  /* "src_ext/_engine.pyx":158
+ *             t.reservation_card[i] = card
+ *             t.reservation_seat[i] = seat
+ *         self.loaded = 1             # <<<<<<<<<<<<<<
+ *         table_new_generation(&self.table)
+ * 
+*/
+  __pyx_v_self->loaded = 1;
+
+  /* "src_ext/_engine.pyx":159
+ *             t.reservation_seat[i] = seat
+ *         self.loaded = 1
+ *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
+ * 
+ *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
+*/
+  __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
+
+  /* "src_ext/_engine.pyx":88
+ *         return self.table.used
+ * 
+ *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
+ *         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
+ *         cdef Tables* t = &self.tables
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_14);
+  __Pyx_XDECREF(__pyx_t_15);
+  __Pyx_XDECREF(__pyx_t_16);
+  __Pyx_XDECREF(__pyx_t_18);
+  __Pyx_XDECREF(__pyx_t_19);
+  __Pyx_AddTraceback("solver._engine.Engine.load_tables", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+
+
+
+
+  __Pyx_XDECREF(__pyx_v_levels);
+  __Pyx_XDECREF(__pyx_v_mask);
+  __Pyx_XDECREF(__pyx_v_beat);
+  __Pyx_XDECREF(__pyx_v_cards);
+  __Pyx_XDECREF(__pyx_v_winner);
+  __Pyx_XDECREF(__pyx_v_order);
+  __Pyx_XDECREF(__pyx_v_led);
+  __Pyx_XDECREF(__pyx_v_called);
+  __Pyx_XDECREF(__pyx_v_card);
+  __Pyx_XDECREF(__pyx_v_holder);
+  __Pyx_XDECREF(__pyx_v_cls);
+  __Pyx_XDECREF(__pyx_v_runaway_min);
+  __Pyx_XDECREF(__pyx_v_at_deal);
+  __Pyx_XDECREF(__pyx_v_flag);
+  __Pyx_XDECREF(__pyx_v_seat);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":161
+ *         table_new_generation(&self.table)
+ * 
+ *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
+ *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
+ *         cdef Objective* o = &self.objective
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_7load_objective(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_6load_objective, "Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_7load_objective = {"load_objective", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_7load_objective, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_6load_objective};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_7load_objective(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  uint32_t __pyx_v_max_side;
+  int __pyx_v_points_weight;
+  int __pyx_v_trick_weight;
+  PyObject *__pyx_v_events = 0;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[4] = {0,0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("load_objective (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_max_side,&__pyx_mstate_global->__pyx_n_u_points_weight,&__pyx_mstate_global->__pyx_n_u_trick_weight,&__pyx_mstate_global->__pyx_n_u_events,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 161, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 161, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 161, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 161, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 161, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_objective", 0) < (0)) __PYX_ERR(0, 161, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, i); __PYX_ERR(0, 161, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 4)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 161, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 161, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 161, __pyx_L3_error)
+      values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 161, __pyx_L3_error)
+    }
+    __pyx_v_max_side = __Pyx_PyLong_As_uint32_t(values[0]); if (unlikely((__pyx_v_max_side == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 161, __pyx_L3_error)
+    __pyx_v_points_weight = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_points_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 161, __pyx_L3_error)
+    __pyx_v_trick_weight = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_trick_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 161, __pyx_L3_error)
+    __pyx_v_events = ((PyObject*)values[3]);
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 161, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.load_objective", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_events), (&PyList_Type), 1, "events", 1))) __PYX_ERR(0, 161, __pyx_L1_error)
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_6load_objective(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_max_side, __pyx_v_points_weight, __pyx_v_trick_weight, __pyx_v_events);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+
+
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint32_t __pyx_v_max_side, int __pyx_v_points_weight, int __pyx_v_trick_weight, PyObject *__pyx_v_events) {
+  __pyx_t_5types_Objective *__pyx_v_o;
+  int __pyx_v_i;
+  PyObject *__pyx_v_present = NULL;
+  PyObject *__pyx_v_absent = NULL;
+  PyObject *__pyx_v_winner = NULL;
+  PyObject *__pyx_v_not_winner = NULL;
+  PyObject *__pyx_v_last = NULL;
+  PyObject *__pyx_v_reward = NULL;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  PyObject *__pyx_t_9 = NULL;
+  PyObject *__pyx_t_10 = NULL;
+  PyObject *__pyx_t_11 = NULL;
+  PyObject *(*__pyx_t_12)(PyObject *);
+  uint64_t __pyx_t_13;
+  int __pyx_t_14;
+  int __pyx_t_15;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("load_objective", 0);
+
+  /* "src_ext/_engine.pyx":163
+ *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
+ *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
+ *         cdef Objective* o = &self.objective             # <<<<<<<<<<<<<<
+ *         cdef int i
+ *         memset(o, 0, sizeof(Objective))
+*/
+  __pyx_v_o = (&__pyx_v_self->objective);
+
+  /* "src_ext/_engine.pyx":165
+ *         cdef Objective* o = &self.objective
+ *         cdef int i
+ *         memset(o, 0, sizeof(Objective))             # <<<<<<<<<<<<<<
+ *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
+ *         _check(points_weight, 0, 100, "points_weight")
+*/
+  (void)(memset(__pyx_v_o, 0, (sizeof(__pyx_t_5types_Objective))));
+
+  /* "src_ext/_engine.pyx":166
+ *         cdef int i
+ *         memset(o, 0, sizeof(Objective))
+ *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")             # <<<<<<<<<<<<<<
+ *         _check(points_weight, 0, 100, "points_weight")
+ *         _check(trick_weight, 0, 100, "trick_weight")
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_uint32_t(__pyx_v_max_side); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 166, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, ((1 << __pyx_e_5types_MAX_SEATS) - 1), __pyx_mstate_global->__pyx_n_u_max_side); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 166, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":167
+ *         memset(o, 0, sizeof(Objective))
+ *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
+ *         _check(points_weight, 0, 100, "points_weight")             # <<<<<<<<<<<<<<
+ *         _check(trick_weight, 0, 100, "trick_weight")
+ *         _check(len(events), 0, MAX_EVENTS, "events")
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_points_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 167, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_points_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":168
+ *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
+ *         _check(points_weight, 0, 100, "points_weight")
+ *         _check(trick_weight, 0, 100, "trick_weight")             # <<<<<<<<<<<<<<
+ *         _check(len(events), 0, MAX_EVENTS, "events")
+ *         o.max_side = max_side
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_trick_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 168, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_trick_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 168, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":169
+ *         _check(points_weight, 0, 100, "points_weight")
+ *         _check(trick_weight, 0, 100, "trick_weight")
+ *         _check(len(events), 0, MAX_EVENTS, "events")             # <<<<<<<<<<<<<<
+ *         o.max_side = max_side
+ *         o.points_weight = points_weight
+*/
+  if (unlikely(__pyx_v_events == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 169, __pyx_L1_error)
+  }
+  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 169, __pyx_L1_error)
+  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 169, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_EVENTS, __pyx_mstate_global->__pyx_n_u_events); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 169, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+
+  /* "src_ext/_engine.pyx":170
+ *         _check(trick_weight, 0, 100, "trick_weight")
+ *         _check(len(events), 0, MAX_EVENTS, "events")
+ *         o.max_side = max_side             # <<<<<<<<<<<<<<
+ *         o.points_weight = points_weight
+ *         o.trick_weight = trick_weight
+*/
+  __pyx_v_o->max_side = __pyx_v_max_side;
+
+  /* "src_ext/_engine.pyx":171
+ *         _check(len(events), 0, MAX_EVENTS, "events")
+ *         o.max_side = max_side
+ *         o.points_weight = points_weight             # <<<<<<<<<<<<<<
+ *         o.trick_weight = trick_weight
+ *         o.n_events = len(events)
+*/
+  __pyx_v_o->points_weight = __pyx_v_points_weight;
+
+  /* "src_ext/_engine.pyx":172
+ *         o.max_side = max_side
+ *         o.points_weight = points_weight
+ *         o.trick_weight = trick_weight             # <<<<<<<<<<<<<<
+ *         o.n_events = len(events)
+ *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+*/
+  __pyx_v_o->trick_weight = __pyx_v_trick_weight;
+
+  /* "src_ext/_engine.pyx":173
+ *         o.points_weight = points_weight
+ *         o.trick_weight = trick_weight
+ *         o.n_events = len(events)             # <<<<<<<<<<<<<<
+ *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+ *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+*/
+  if (unlikely(__pyx_v_events == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 173, __pyx_L1_error)
+  }
+  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 173, __pyx_L1_error)
+  __pyx_v_o->n_events = __pyx_t_3;
+
+  /* "src_ext/_engine.pyx":174
+ *         o.trick_weight = trick_weight
+ *         o.n_events = len(events)
+ *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):             # <<<<<<<<<<<<<<
+ *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+ *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
+*/
+
+  __pyx_t_2 = 0;
+  __pyx_t_1 = __pyx_v_events; __Pyx_INCREF(__pyx_t_1);
+  __pyx_t_3 = 0;
+  for (;;) {
+    {
+      Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
+      #if !CYTHON_ASSUME_SAFE_SIZE
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 174, __pyx_L1_error)
+      #endif
+      if (__pyx_t_3 >= __pyx_temp) break;
+    }
+    __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_1, __pyx_t_3, __Pyx_ReferenceSharing_OwnStrongReference);
+    ++__pyx_t_3;
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 174, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    if ((likely(PyTuple_CheckExact(__pyx_t_4))) || (PyList_CheckExact(__pyx_t_4))) {
+      PyObject* sequence = __pyx_t_4;
+      Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
+      if (unlikely(size != 6)) {
+        if (size > 6) __Pyx_RaiseTooManyValuesError(6);
+        else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
+        __PYX_ERR(0, 174, __pyx_L1_error)
+      }
+      #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+      if (likely(PyTuple_CheckExact(sequence))) {
+        __pyx_t_5 = PyTuple_GET_ITEM(sequence, 0);
+        __Pyx_INCREF(__pyx_t_5);
+        __pyx_t_6 = PyTuple_GET_ITEM(sequence, 1);
+        __Pyx_INCREF(__pyx_t_6);
+        __pyx_t_7 = PyTuple_GET_ITEM(sequence, 2);
+        __Pyx_INCREF(__pyx_t_7);
+        __pyx_t_8 = PyTuple_GET_ITEM(sequence, 3);
+        __Pyx_INCREF(__pyx_t_8);
+        __pyx_t_9 = PyTuple_GET_ITEM(sequence, 4);
+        __Pyx_INCREF(__pyx_t_9);
+        __pyx_t_10 = PyTuple_GET_ITEM(sequence, 5);
+        __Pyx_INCREF(__pyx_t_10);
+      } else {
+        __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 174, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_5);
+        __pyx_t_6 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 174, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_6);
+        __pyx_t_7 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 174, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_7);
+        __pyx_t_8 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 174, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_8);
+        __pyx_t_9 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 174, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_9);
+        __pyx_t_10 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 174, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_10);
+      }
+      #else
+      {
+        Py_ssize_t i;
+        PyObject** temps[6] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10};
+        for (i=0; i < 6; i++) {
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 174, __pyx_L1_error)
+          __Pyx_GOTREF(item);
+          *(temps[i]) = item;
+        }
+      }
+      #endif
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    } else {
+      Py_ssize_t index = -1;
+      PyObject** temps[6] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10};
+      __pyx_t_11 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 174, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_11);
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __pyx_t_12 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_11);
+      for (index=0; index < 6; index++) {
+        PyObject* item = __pyx_t_12(__pyx_t_11); if (unlikely(!item)) goto __pyx_L5_unpacking_failed;
+        __Pyx_GOTREF(item);
+        *(temps[index]) = item;
+      }
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_12(__pyx_t_11), 6) < (0)) __PYX_ERR(0, 174, __pyx_L1_error)
+      __pyx_t_12 = NULL;
+      __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+      goto __pyx_L6_unpacking_done;
+      __pyx_L5_unpacking_failed:;
+      __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+      __pyx_t_12 = NULL;
+      if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
+      __PYX_ERR(0, 174, __pyx_L1_error)
+      __pyx_L6_unpacking_done:;
+    }
+    __Pyx_XDECREF_SET(__pyx_v_present, __pyx_t_5);
+    __pyx_t_5 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_absent, __pyx_t_6);
+    __pyx_t_6 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_winner, __pyx_t_7);
+    __pyx_t_7 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_not_winner, __pyx_t_8);
+    __pyx_t_8 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_last, __pyx_t_9);
+    __pyx_t_9 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_reward, __pyx_t_10);
+    __pyx_t_10 = 0;
+    __pyx_v_i = __pyx_t_2;
+    __pyx_t_2 = (__pyx_t_2 + 1);
+
+    /* "src_ext/_engine.pyx":175
+ *         o.n_events = len(events)
+ *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+ *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")             # <<<<<<<<<<<<<<
+ *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
+ *             _check(winner, -1, MAX_CARDS - 1, "event winner")
+*/
+    __pyx_t_13 = __pyx_f_6solver_7_engine__mask(__pyx_v_present, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_cards); if (unlikely(__pyx_t_13 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 175, __pyx_L1_error)
+    (__pyx_v_o->event_present[__pyx_v_i]) = __pyx_t_13;
+
+
+    /* "src_ext/_engine.pyx":176
+ *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+ *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+ *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")             # <<<<<<<<<<<<<<
+ *             _check(winner, -1, MAX_CARDS - 1, "event winner")
+ *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
+*/
+    __pyx_t_13 = __pyx_f_6solver_7_engine__mask(__pyx_v_absent, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_absent_cards); if (unlikely(__pyx_t_13 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 176, __pyx_L1_error)
+    (__pyx_v_o->event_absent[__pyx_v_i]) = __pyx_t_13;
+
+
+    /* "src_ext/_engine.pyx":177
+ *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+ *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
+ *             _check(winner, -1, MAX_CARDS - 1, "event winner")             # <<<<<<<<<<<<<<
+ *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
+ *             _check(reward, 0, 1000, "event reward")
+*/
+    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_winner); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 177, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":178
+ *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
+ *             _check(winner, -1, MAX_CARDS - 1, "event winner")
+ *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")             # <<<<<<<<<<<<<<
+ *             _check(reward, 0, 1000, "event reward")
+ *             o.event_winner[i] = winner
+*/
+    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_not_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_not_winner); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 178, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":179
+ *             _check(winner, -1, MAX_CARDS - 1, "event winner")
+ *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
+ *             _check(reward, 0, 1000, "event reward")             # <<<<<<<<<<<<<<
+ *             o.event_winner[i] = winner
+ *             o.event_not_winner[i] = not_winner
+*/
+    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_reward, 0, 0x3E8, __pyx_mstate_global->__pyx_kp_u_event_reward); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 179, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":180
+ *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
+ *             _check(reward, 0, 1000, "event reward")
+ *             o.event_winner[i] = winner             # <<<<<<<<<<<<<<
+ *             o.event_not_winner[i] = not_winner
+ *             o.event_last[i] = 1 if last else 0
+*/
+    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 180, __pyx_L1_error)
+    (__pyx_v_o->event_winner[__pyx_v_i]) = __pyx_t_14;
+
+
+    /* "src_ext/_engine.pyx":181
+ *             _check(reward, 0, 1000, "event reward")
+ *             o.event_winner[i] = winner
+ *             o.event_not_winner[i] = not_winner             # <<<<<<<<<<<<<<
+ *             o.event_last[i] = 1 if last else 0
+ *             o.event_reward[i] = reward
+*/
+    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_not_winner); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 181, __pyx_L1_error)
+    (__pyx_v_o->event_not_winner[__pyx_v_i]) = __pyx_t_14;
+
+
+    /* "src_ext/_engine.pyx":182
+ *             o.event_winner[i] = winner
+ *             o.event_not_winner[i] = not_winner
+ *             o.event_last[i] = 1 if last else 0             # <<<<<<<<<<<<<<
+ *             o.event_reward[i] = reward
+ *         table_new_generation(&self.table)
+*/
+    __pyx_t_15 = __Pyx_PyObject_IsTrue(__pyx_v_last); if (unlikely((__pyx_t_15 < 0))) __PYX_ERR(0, 182, __pyx_L1_error)
+    if (__pyx_t_15) {
+
+      __pyx_t_14 = 1;
+    } else {
+
+      __pyx_t_14 = 0;
+    }
+
+    (__pyx_v_o->event_last[__pyx_v_i]) = __pyx_t_14;
+
+
+    /* "src_ext/_engine.pyx":183
+ *             o.event_not_winner[i] = not_winner
+ *             o.event_last[i] = 1 if last else 0
+ *             o.event_reward[i] = reward             # <<<<<<<<<<<<<<
+ *         table_new_generation(&self.table)
+ * 
+*/
+    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_reward); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 183, __pyx_L1_error)
+    (__pyx_v_o->event_reward[__pyx_v_i]) = __pyx_t_14;
+
+
+    /* "src_ext/_engine.pyx":174
+ *         o.trick_weight = trick_weight
+ *         o.n_events = len(events)
+ *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):             # <<<<<<<<<<<<<<
+ *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+ *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
+*/
+  }
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+  /* "src_ext/_engine.pyx":184
+ *             o.event_last[i] = 1 if last else 0
+ *             o.event_reward[i] = reward
+ *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
+ * 
+ *     def load_state(self, list hands, int leader, list trick, uint32_t flags):
+*/
+  __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
+
+  /* "src_ext/_engine.pyx":161
+ *         table_new_generation(&self.table)
+ * 
+ *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
+ *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
+ *         cdef Objective* o = &self.objective
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_XDECREF(__pyx_t_10);
+  __Pyx_XDECREF(__pyx_t_11);
+  __Pyx_AddTraceback("solver._engine.Engine.load_objective", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XDECREF(__pyx_v_present);
+  __Pyx_XDECREF(__pyx_v_absent);
+  __Pyx_XDECREF(__pyx_v_winner);
+  __Pyx_XDECREF(__pyx_v_not_winner);
+  __Pyx_XDECREF(__pyx_v_last);
+  __Pyx_XDECREF(__pyx_v_reward);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":186
+ *         table_new_generation(&self.table)
+ * 
+ *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
+ *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
+ *         cdef State* s = &self.root
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_9load_state(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_8load_state, "Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_9load_state = {"load_state", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_9load_state, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_8load_state};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_9load_state(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_hands = 0;
+  int __pyx_v_leader;
+  PyObject *__pyx_v_trick = 0;
+  uint32_t __pyx_v_flags;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[4] = {0,0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("load_state (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_hands,&__pyx_mstate_global->__pyx_n_u_leader,&__pyx_mstate_global->__pyx_n_u_trick,&__pyx_mstate_global->__pyx_n_u_flags,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 186, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 186, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 186, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 186, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 186, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_state", 0) < (0)) __PYX_ERR(0, 186, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, i); __PYX_ERR(0, 186, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 4)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 186, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 186, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 186, __pyx_L3_error)
+      values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 186, __pyx_L3_error)
+    }
+    __pyx_v_hands = ((PyObject*)values[0]);
+    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 186, __pyx_L3_error)
+    __pyx_v_trick = ((PyObject*)values[2]);
+    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 186, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 186, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.load_state", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 186, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_trick), (&PyList_Type), 1, "trick", 1))) __PYX_ERR(0, 186, __pyx_L1_error)
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_8load_state(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_hands, __pyx_v_leader, __pyx_v_trick, __pyx_v_flags);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_hands, int __pyx_v_leader, PyObject *__pyx_v_trick, uint32_t __pyx_v_flags) {
+  __pyx_t_5types_State *__pyx_v_s;
+  __pyx_t_5types_Tables *__pyx_v_t;
+  int __pyx_v_i;
+  int __pyx_v_seat;
+  int __pyx_v_size;
+  uint64_t __pyx_v_seen;
+  uint64_t __pyx_v_mask;
+  PyObject *__pyx_v_card = NULL;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  size_t __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_t_8;
+  uint64_t __pyx_t_9;
+  PyObject *__pyx_t_10 = NULL;
+  PyObject *__pyx_t_11 = NULL;
+  Py_ssize_t __pyx_t_12;
+  int __pyx_t_13;
+  long __pyx_t_14;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("load_state", 0);
+
+  /* "src_ext/_engine.pyx":188
+ *     def load_state(self, list hands, int leader, list trick, uint32_t flags):
+ *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
+ *         cdef State* s = &self.root             # <<<<<<<<<<<<<<
+ *         cdef Tables* t = &self.tables
+ *         cdef int i, seat, size
+*/
+  __pyx_v_s = (&__pyx_v_self->root);
+
+  /* "src_ext/_engine.pyx":189
+ *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
+ *         cdef State* s = &self.root
+ *         cdef Tables* t = &self.tables             # <<<<<<<<<<<<<<
+ *         cdef int i, seat, size
+ *         cdef uint64_t seen = 0, mask
+*/
+  __pyx_v_t = (&__pyx_v_self->tables);
+
+  /* "src_ext/_engine.pyx":191
+ *         cdef Tables* t = &self.tables
+ *         cdef int i, seat, size
+ *         cdef uint64_t seen = 0, mask             # <<<<<<<<<<<<<<
+ *         if not self.loaded:
+ *             raise ValueError("load_tables first")
+*/
+  __pyx_v_seen = 0;
+
+  /* "src_ext/_engine.pyx":192
+ *         cdef int i, seat, size
+ *         cdef uint64_t seen = 0, mask
+ *         if not self.loaded:             # <<<<<<<<<<<<<<
+ *             raise ValueError("load_tables first")
+ *         memset(s, 0, sizeof(State))
+*/
+  __pyx_t_1 = (!(__pyx_v_self->loaded != 0));
+
+  if (unlikely(__pyx_t_1)) {
+
+
+    /* "src_ext/_engine.pyx":193
+ *         cdef uint64_t seen = 0, mask
+ *         if not self.loaded:
+ *             raise ValueError("load_tables first")             # <<<<<<<<<<<<<<
+ *         memset(s, 0, sizeof(State))
+ *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
+*/
+    __pyx_t_3 = NULL;
+    __pyx_t_4 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_load_tables_first};
+      __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 193, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_2);
+    }
+    __Pyx_Raise(__pyx_t_2, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __PYX_ERR(0, 193, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":192
+ *         cdef int i, seat, size
+ *         cdef uint64_t seen = 0, mask
+ *         if not self.loaded:             # <<<<<<<<<<<<<<
+ *             raise ValueError("load_tables first")
+ *         memset(s, 0, sizeof(State))
+*/
+  }
+
+  /* "src_ext/_engine.pyx":194
+ *         if not self.loaded:
+ *             raise ValueError("load_tables first")
+ *         memset(s, 0, sizeof(State))             # <<<<<<<<<<<<<<
+ *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
+ *         _check(leader, 0, t.n_seats - 1, "leader")
+*/
+  (void)(memset(__pyx_v_s, 0, (sizeof(__pyx_t_5types_State))));
+
+  /* "src_ext/_engine.pyx":195
+ *             raise ValueError("load_tables first")
+ *         memset(s, 0, sizeof(State))
+ *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")             # <<<<<<<<<<<<<<
+ *         _check(leader, 0, t.n_seats - 1, "leader")
+ *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
+*/
+  if (unlikely(__pyx_v_hands == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 195, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_hands); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 195, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 195, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, __pyx_v_t->n_seats, __pyx_v_t->n_seats, __pyx_mstate_global->__pyx_kp_u_number_of_hands); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 195, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+
+  /* "src_ext/_engine.pyx":196
+ *         memset(s, 0, sizeof(State))
+ *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
+ *         _check(leader, 0, t.n_seats - 1, "leader")             # <<<<<<<<<<<<<<
+ *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
+ *         _check(flags, 0, 31, "flags")
+*/
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_leader); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 196, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_n_u_leader); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 196, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+
+  /* "src_ext/_engine.pyx":197
+ *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
+ *         _check(leader, 0, t.n_seats - 1, "leader")
+ *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")             # <<<<<<<<<<<<<<
+ *         _check(flags, 0, 31, "flags")
+ *         for i in range(t.n_seats):
+*/
+  if (unlikely(__pyx_v_trick == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 197, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 197, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 197, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_cards_on_the_table); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 197, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+
+  /* "src_ext/_engine.pyx":198
+ *         _check(leader, 0, t.n_seats - 1, "leader")
+ *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
+ *         _check(flags, 0, 31, "flags")             # <<<<<<<<<<<<<<
+ *         for i in range(t.n_seats):
+ *             mask = _mask(hands[i], t.n_cards, "hand")
+*/
+  __pyx_t_2 = __Pyx_PyLong_From_uint32_t(__pyx_v_flags); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 198, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, 31, __pyx_mstate_global->__pyx_n_u_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 198, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+
+  /* "src_ext/_engine.pyx":199
+ *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
+ *         _check(flags, 0, 31, "flags")
+ *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
+ *             mask = _mask(hands[i], t.n_cards, "hand")
+ *             if mask & seen:
+*/
+
+  __pyx_t_6 = __pyx_v_t->n_seats;
+  __pyx_t_7 = __pyx_t_6;
+
+  for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+    __pyx_v_i = __pyx_t_8;
+
+    /* "src_ext/_engine.pyx":200
+ *         _check(flags, 0, 31, "flags")
+ *         for i in range(t.n_seats):
+ *             mask = _mask(hands[i], t.n_cards, "hand")             # <<<<<<<<<<<<<<
+ *             if mask & seen:
+ *                 raise ValueError("engine input: a card is in two hands")
+*/
+    if (unlikely(__pyx_v_hands == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 200, __pyx_L1_error)
+    }
+    __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_hands, __pyx_v_i);
+    __Pyx_INCREF(__pyx_t_2);
+    __pyx_t_9 = __pyx_f_6solver_7_engine__mask(__pyx_t_2, __pyx_v_t->n_cards, __pyx_mstate_global->__pyx_n_u_hand); if (unlikely(__pyx_t_9 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 200, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __pyx_v_mask = __pyx_t_9;
+
+    /* "src_ext/_engine.pyx":201
+ *         for i in range(t.n_seats):
+ *             mask = _mask(hands[i], t.n_cards, "hand")
+ *             if mask & seen:             # <<<<<<<<<<<<<<
+ *                 raise ValueError("engine input: a card is in two hands")
+ *             seen |= mask
+*/
+    __pyx_t_1 = ((__pyx_v_mask & __pyx_v_seen) != 0);
+
+    if (unlikely(__pyx_t_1)) {
+
+
+      /* "src_ext/_engine.pyx":202
+ *             mask = _mask(hands[i], t.n_cards, "hand")
+ *             if mask & seen:
+ *                 raise ValueError("engine input: a card is in two hands")             # <<<<<<<<<<<<<<
+ *             seen |= mask
+ *             s.hands[i] = mask
+*/
+      __pyx_t_3 = NULL;
+      __pyx_t_4 = 1;
+      {
+        PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_engine_input_a_card_is_in_two_ha};
+        __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+        __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 202, __pyx_L1_error)
+        __Pyx_GOTREF(__pyx_t_2);
+      }
+      __Pyx_Raise(__pyx_t_2, 0, 0, 0);
+      __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+      __PYX_ERR(0, 202, __pyx_L1_error)
+
+      /* "src_ext/_engine.pyx":201
+ *         for i in range(t.n_seats):
+ *             mask = _mask(hands[i], t.n_cards, "hand")
+ *             if mask & seen:             # <<<<<<<<<<<<<<
+ *                 raise ValueError("engine input: a card is in two hands")
+ *             seen |= mask
+*/
+    }
+
+    /* "src_ext/_engine.pyx":203
+ *             if mask & seen:
+ *                 raise ValueError("engine input: a card is in two hands")
+ *             seen |= mask             # <<<<<<<<<<<<<<
+ *             s.hands[i] = mask
+ *         for i, card in enumerate(trick):
+*/
+    __pyx_v_seen = (__pyx_v_seen | __pyx_v_mask);
+
+    /* "src_ext/_engine.pyx":204
+ *                 raise ValueError("engine input: a card is in two hands")
+ *             seen |= mask
+ *             s.hands[i] = mask             # <<<<<<<<<<<<<<
+ *         for i, card in enumerate(trick):
+ *             _check(card, 0, t.n_cards - 1, "card on the table")
+*/
+    (__pyx_v_s->hands[__pyx_v_i]) = __pyx_v_mask;
+  }
+
+
+  /* "src_ext/_engine.pyx":205
+ *             seen |= mask
+ *             s.hands[i] = mask
+ *         for i, card in enumerate(trick):             # <<<<<<<<<<<<<<
+ *             _check(card, 0, t.n_cards - 1, "card on the table")
+ *             if seen >> card & 1:
+*/
+
+  __pyx_t_6 = 0;
+  __pyx_t_2 = __pyx_v_trick; __Pyx_INCREF(__pyx_t_2);
+  __pyx_t_5 = 0;
+  for (;;) {
+    {
+      Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_2);
+      #if !CYTHON_ASSUME_SAFE_SIZE
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 205, __pyx_L1_error)
+      #endif
+      if (__pyx_t_5 >= __pyx_temp) break;
+    }
+    __pyx_t_3 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_2, __pyx_t_5, __Pyx_ReferenceSharing_OwnStrongReference);
+    ++__pyx_t_5;
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 205, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __Pyx_XDECREF_SET(__pyx_v_card, __pyx_t_3);
+    __pyx_t_3 = 0;
+    __pyx_v_i = __pyx_t_6;
+    __pyx_t_6 = (__pyx_t_6 + 1);
+
+    /* "src_ext/_engine.pyx":206
+ *             s.hands[i] = mask
+ *         for i, card in enumerate(trick):
+ *             _check(card, 0, t.n_cards - 1, "card on the table")             # <<<<<<<<<<<<<<
+ *             if seen >> card & 1:
+ *                 raise ValueError("engine input: a card is both on the table and in a hand")
+*/
+    __pyx_t_7 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_t->n_cards - 1), __pyx_mstate_global->__pyx_kp_u_card_on_the_table); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 206, __pyx_L1_error)
+
+
+    /* "src_ext/_engine.pyx":207
+ *         for i, card in enumerate(trick):
+ *             _check(card, 0, t.n_cards - 1, "card on the table")
+ *             if seen >> card & 1:             # <<<<<<<<<<<<<<
+ *                 raise ValueError("engine input: a card is both on the table and in a hand")
+ *             seen |= (<uint64_t>1) << card
+*/
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 207, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __pyx_t_10 = PyNumber_Rshift(__pyx_t_3, __pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 207, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_10);
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __pyx_t_3 = __Pyx_PyLong_AndObjC(__pyx_t_10, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 207, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 207, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    if (unlikely(__pyx_t_1)) {
+
+
+      /* "src_ext/_engine.pyx":208
+ *             _check(card, 0, t.n_cards - 1, "card on the table")
+ *             if seen >> card & 1:
+ *                 raise ValueError("engine input: a card is both on the table and in a hand")             # <<<<<<<<<<<<<<
+ *             seen |= (<uint64_t>1) << card
+ *             s.trick[i] = card
+*/
+      __pyx_t_10 = NULL;
+      __pyx_t_4 = 1;
+      {
+        PyObject *__pyx_callargs[2] = {__pyx_t_10, __pyx_mstate_global->__pyx_kp_u_engine_input_a_card_is_both_on_t};
+        __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+        __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 208, __pyx_L1_error)
+        __Pyx_GOTREF(__pyx_t_3);
+      }
+      __Pyx_Raise(__pyx_t_3, 0, 0, 0);
+      __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __PYX_ERR(0, 208, __pyx_L1_error)
+
+      /* "src_ext/_engine.pyx":207
+ *         for i, card in enumerate(trick):
+ *             _check(card, 0, t.n_cards - 1, "card on the table")
+ *             if seen >> card & 1:             # <<<<<<<<<<<<<<
+ *                 raise ValueError("engine input: a card is both on the table and in a hand")
+ *             seen |= (<uint64_t>1) << card
+*/
+    }
+
+    /* "src_ext/_engine.pyx":209
+ *             if seen >> card & 1:
+ *                 raise ValueError("engine input: a card is both on the table and in a hand")
+ *             seen |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
+ *             s.trick[i] = card
+ *             s.trick_mask |= (<uint64_t>1) << card
+*/
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 209, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 209, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_10);
+    __pyx_t_11 = PyNumber_Lshift(__pyx_t_10, __pyx_v_card); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 209, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_11);
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __pyx_t_10 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_3, __pyx_t_11); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 209, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_10);
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_10); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 209, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __pyx_v_seen = __pyx_t_9;
+
+    /* "src_ext/_engine.pyx":210
+ *                 raise ValueError("engine input: a card is both on the table and in a hand")
+ *             seen |= (<uint64_t>1) << card
+ *             s.trick[i] = card             # <<<<<<<<<<<<<<
+ *             s.trick_mask |= (<uint64_t>1) << card
+ *             s.trick_points += t.points[card]
+*/
+    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 210, __pyx_L1_error)
+    (__pyx_v_s->trick[__pyx_v_i]) = __pyx_t_7;
+
+
+    /* "src_ext/_engine.pyx":211
+ *             seen |= (<uint64_t>1) << card
+ *             s.trick[i] = card
+ *             s.trick_mask |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
+ *             s.trick_points += t.points[card]
+ *         # the seats that played to the trick on the table hold one card fewer than those still to play
+*/
+    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_s->trick_mask); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 211, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_10);
+    __pyx_t_11 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 211, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_11);
+    __pyx_t_3 = PyNumber_Lshift(__pyx_t_11, __pyx_v_card); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 211, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+    __pyx_t_11 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_10, __pyx_t_3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 211, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_11);
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_11); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 211, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+    __pyx_v_s->trick_mask = __pyx_t_9;
+
+    /* "src_ext/_engine.pyx":212
+ *             s.trick[i] = card
+ *             s.trick_mask |= (<uint64_t>1) << card
+ *             s.trick_points += t.points[card]             # <<<<<<<<<<<<<<
+ *         # the seats that played to the trick on the table hold one card fewer than those still to play
+ *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
+*/
+    __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_v_card); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 212, __pyx_L1_error)
+    __pyx_v_s->trick_points = (__pyx_v_s->trick_points + (__pyx_v_t->points[__pyx_t_12]));
+
+
+    /* "src_ext/_engine.pyx":205
+ *             seen |= mask
+ *             s.hands[i] = mask
+ *         for i, card in enumerate(trick):             # <<<<<<<<<<<<<<
+ *             _check(card, 0, t.n_cards - 1, "card on the table")
+ *             if seen >> card & 1:
+*/
+  }
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":214
+ *             s.trick_points += t.points[card]
+ *         # the seats that played to the trick on the table hold one card fewer than those still to play
+ *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])             # <<<<<<<<<<<<<<
+ *         if len(trick) and size == 0:
+ *             raise ValueError("engine input: the hands do not fit the trick on the table")
+*/
+  if (unlikely(__pyx_v_trick == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 214, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 214, __pyx_L1_error)
+  __pyx_v_size = __pyx_f_7cardset_popcount((__pyx_v_s->hands[((__pyx_v_leader + __pyx_t_5) % __pyx_v_t->n_seats)]));
+
+
+  /* "src_ext/_engine.pyx":215
+ *         # the seats that played to the trick on the table hold one card fewer than those still to play
+ *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
+ *         if len(trick) and size == 0:             # <<<<<<<<<<<<<<
+ *             raise ValueError("engine input: the hands do not fit the trick on the table")
+ *         for i in range(t.n_seats):
+*/
+  if (unlikely(__pyx_v_trick == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 215, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 215, __pyx_L1_error)
+  __pyx_t_13 = (__pyx_t_5 != 0);
+
+
+  if (__pyx_t_13) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_13;
+
+    goto __pyx_L12_bool_binop_done;
+  }
+  __pyx_t_13 = (__pyx_v_size == 0);
+
+
+  __pyx_t_1 = __pyx_t_13;
+
+  __pyx_L12_bool_binop_done:;
+  if (unlikely(__pyx_t_1)) {
+
+
+    /* "src_ext/_engine.pyx":216
+ *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
+ *         if len(trick) and size == 0:
+ *             raise ValueError("engine input: the hands do not fit the trick on the table")             # <<<<<<<<<<<<<<
+ *         for i in range(t.n_seats):
+ *             seat = (leader + i) % t.n_seats
+*/
+    __pyx_t_11 = NULL;
+    __pyx_t_4 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_11, __pyx_mstate_global->__pyx_kp_u_engine_input_the_hands_do_not_fi};
+      __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 216, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_2);
+    }
+    __Pyx_Raise(__pyx_t_2, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __PYX_ERR(0, 216, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":215
+ *         # the seats that played to the trick on the table hold one card fewer than those still to play
+ *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
+ *         if len(trick) and size == 0:             # <<<<<<<<<<<<<<
+ *             raise ValueError("engine input: the hands do not fit the trick on the table")
+ *         for i in range(t.n_seats):
+*/
+  }
+
+  /* "src_ext/_engine.pyx":217
+ *         if len(trick) and size == 0:
+ *             raise ValueError("engine input: the hands do not fit the trick on the table")
+ *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
+ *             seat = (leader + i) % t.n_seats
+ *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
+*/
+
+  __pyx_t_6 = __pyx_v_t->n_seats;
+  __pyx_t_7 = __pyx_t_6;
+
+  for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+    __pyx_v_i = __pyx_t_8;
+
+    /* "src_ext/_engine.pyx":218
+ *             raise ValueError("engine input: the hands do not fit the trick on the table")
+ *         for i in range(t.n_seats):
+ *             seat = (leader + i) % t.n_seats             # <<<<<<<<<<<<<<
+ *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
+ *                 raise ValueError("engine input: the hands do not fit the trick on the table")
+*/
+    __pyx_v_seat = ((__pyx_v_leader + __pyx_v_i) % __pyx_v_t->n_seats);
+
+    /* "src_ext/_engine.pyx":219
+ *         for i in range(t.n_seats):
+ *             seat = (leader + i) % t.n_seats
+ *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):             # <<<<<<<<<<<<<<
+ *                 raise ValueError("engine input: the hands do not fit the trick on the table")
+ *         s.trick_len = len(trick)
+*/
+    if (unlikely(__pyx_v_trick == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+      __PYX_ERR(0, 219, __pyx_L1_error)
+    }
+    __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 219, __pyx_L1_error)
+    __pyx_t_1 = (__pyx_v_i < __pyx_t_5);
+
+
+    if (__pyx_t_1) {
+
+      __pyx_t_14 = 1;
+    } else {
+
+      __pyx_t_14 = 0;
+    }
+
+    __pyx_t_1 = (__pyx_f_7cardset_popcount((__pyx_v_s->hands[__pyx_v_seat])) != (__pyx_v_size - __pyx_t_14));
+
+
+    if (unlikely(__pyx_t_1)) {
+
+
+      /* "src_ext/_engine.pyx":220
+ *             seat = (leader + i) % t.n_seats
+ *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
+ *                 raise ValueError("engine input: the hands do not fit the trick on the table")             # <<<<<<<<<<<<<<
+ *         s.trick_len = len(trick)
+ *         s.leader = leader
+*/
+      __pyx_t_11 = NULL;
+      __pyx_t_4 = 1;
+      {
+        PyObject *__pyx_callargs[2] = {__pyx_t_11, __pyx_mstate_global->__pyx_kp_u_engine_input_the_hands_do_not_fi};
+        __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+        __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 220, __pyx_L1_error)
+        __Pyx_GOTREF(__pyx_t_2);
+      }
+      __Pyx_Raise(__pyx_t_2, 0, 0, 0);
+      __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+      __PYX_ERR(0, 220, __pyx_L1_error)
+
+      /* "src_ext/_engine.pyx":219
+ *         for i in range(t.n_seats):
+ *             seat = (leader + i) % t.n_seats
+ *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):             # <<<<<<<<<<<<<<
+ *                 raise ValueError("engine input: the hands do not fit the trick on the table")
+ *         s.trick_len = len(trick)
+*/
+    }
+  }
+
+
+  /* "src_ext/_engine.pyx":221
+ *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
+ *                 raise ValueError("engine input: the hands do not fit the trick on the table")
+ *         s.trick_len = len(trick)             # <<<<<<<<<<<<<<
+ *         s.leader = leader
+ *         s.flags = flags
+*/
+  if (unlikely(__pyx_v_trick == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 221, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 221, __pyx_L1_error)
+  __pyx_v_s->trick_len = __pyx_t_5;
+
+  /* "src_ext/_engine.pyx":222
+ *                 raise ValueError("engine input: the hands do not fit the trick on the table")
+ *         s.trick_len = len(trick)
+ *         s.leader = leader             # <<<<<<<<<<<<<<
+ *         s.flags = flags
+ *         for i in range(t.n_seats):
+*/
+  __pyx_v_s->leader = __pyx_v_leader;
+
+  /* "src_ext/_engine.pyx":223
+ *         s.trick_len = len(trick)
+ *         s.leader = leader
+ *         s.flags = flags             # <<<<<<<<<<<<<<
+ *         for i in range(t.n_seats):
+ *             s.live |= s.hands[i]
+*/
+  __pyx_v_s->flags = __pyx_v_flags;
+
+  /* "src_ext/_engine.pyx":224
+ *         s.leader = leader
+ *         s.flags = flags
+ *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
+ *             s.live |= s.hands[i]
+ *         mask = s.live | s.trick_mask
+*/
+
+  __pyx_t_6 = __pyx_v_t->n_seats;
+  __pyx_t_7 = __pyx_t_6;
+
+  for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+    __pyx_v_i = __pyx_t_8;
+
+    /* "src_ext/_engine.pyx":225
+ *         s.flags = flags
+ *         for i in range(t.n_seats):
+ *             s.live |= s.hands[i]             # <<<<<<<<<<<<<<
+ *         mask = s.live | s.trick_mask
+ *         while mask:
+*/
+    __pyx_v_s->live = (__pyx_v_s->live | (__pyx_v_s->hands[__pyx_v_i]));
+  }
+
+
+  /* "src_ext/_engine.pyx":226
+ *         for i in range(t.n_seats):
+ *             s.live |= s.hands[i]
+ *         mask = s.live | s.trick_mask             # <<<<<<<<<<<<<<
+ *         while mask:
+ *             s.points_left += t.points[lowest(mask)]
+*/
+  __pyx_v_mask = (__pyx_v_s->live | __pyx_v_s->trick_mask);
+
+  /* "src_ext/_engine.pyx":227
+ *             s.live |= s.hands[i]
+ *         mask = s.live | s.trick_mask
+ *         while mask:             # <<<<<<<<<<<<<<
+ *             s.points_left += t.points[lowest(mask)]
+ *             mask = drop_lowest(mask)
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_mask != 0);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "src_ext/_engine.pyx":228
+ *         mask = s.live | s.trick_mask
+ *         while mask:
+ *             s.points_left += t.points[lowest(mask)]             # <<<<<<<<<<<<<<
+ *             mask = drop_lowest(mask)
+ * 
+*/
+    __pyx_v_s->points_left = (__pyx_v_s->points_left + (__pyx_v_t->points[__pyx_f_7cardset_lowest(__pyx_v_mask)]));
+
+    /* "src_ext/_engine.pyx":229
+ *         while mask:
+ *             s.points_left += t.points[lowest(mask)]
+ *             mask = drop_lowest(mask)             # <<<<<<<<<<<<<<
+ * 
+ *     cdef void _begin(self, Search* S) noexcept:
+*/
+    __pyx_v_mask = __pyx_f_7cardset_drop_lowest(__pyx_v_mask);
+  }
+
+  /* "src_ext/_engine.pyx":186
+ *         table_new_generation(&self.table)
+ * 
+ *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
+ *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
+ *         cdef State* s = &self.root
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_10);
+  __Pyx_XDECREF(__pyx_t_11);
+  __Pyx_AddTraceback("solver._engine.Engine.load_state", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+
+
+
+
+
+  __Pyx_XDECREF(__pyx_v_card);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":231
+ *             mask = drop_lowest(mask)
+ * 
+ *     cdef void _begin(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
+ *         S.t = &self.tables
+ *         S.o = &self.objective
+*/
+
+static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, __pyx_t_6search_Search *__pyx_v_S) {
+  __pyx_t_5types_State __pyx_t_1;
+  __pyx_t_6search_Options __pyx_t_2;
+
+  /* "src_ext/_engine.pyx":232
+ * 
+ *     cdef void _begin(self, Search* S) noexcept:
+ *         S.t = &self.tables             # <<<<<<<<<<<<<<
+ *         S.o = &self.objective
+ *         S.s = self.root
+*/
+  __pyx_v_S->t = (&__pyx_v_self->tables);
+
+  /* "src_ext/_engine.pyx":233
+ *     cdef void _begin(self, Search* S) noexcept:
+ *         S.t = &self.tables
+ *         S.o = &self.objective             # <<<<<<<<<<<<<<
+ *         S.s = self.root
+ *         S.table = &self.table
+*/
+  __pyx_v_S->o = (&__pyx_v_self->objective);
+
+  /* "src_ext/_engine.pyx":234
+ *         S.t = &self.tables
+ *         S.o = &self.objective
+ *         S.s = self.root             # <<<<<<<<<<<<<<
+ *         S.table = &self.table
+ *         S.opt = self.options
+*/
+  __pyx_t_1 = __pyx_v_self->root;
+
+  __pyx_v_S->s = __pyx_t_1;
+
+  /* "src_ext/_engine.pyx":235
+ *         S.o = &self.objective
+ *         S.s = self.root
+ *         S.table = &self.table             # <<<<<<<<<<<<<<
+ *         S.opt = self.options
+ *         S.nodes = 0
+*/
+  __pyx_v_S->table = (&__pyx_v_self->table);
+
+  /* "src_ext/_engine.pyx":236
+ *         S.s = self.root
+ *         S.table = &self.table
+ *         S.opt = self.options             # <<<<<<<<<<<<<<
+ *         S.nodes = 0
+ *         S.table_hits = 0
+*/
+  __pyx_t_2 = __pyx_v_self->options;
+
+  __pyx_v_S->opt = __pyx_t_2;
+
+  /* "src_ext/_engine.pyx":237
+ *         S.table = &self.table
+ *         S.opt = self.options
+ *         S.nodes = 0             # <<<<<<<<<<<<<<
+ *         S.table_hits = 0
+ *         S.cutoffs = 0
+*/
+  __pyx_v_S->nodes = 0;
+
+  /* "src_ext/_engine.pyx":238
+ *         S.opt = self.options
+ *         S.nodes = 0
+ *         S.table_hits = 0             # <<<<<<<<<<<<<<
+ *         S.cutoffs = 0
+ * 
+*/
+  __pyx_v_S->table_hits = 0;
+
+  /* "src_ext/_engine.pyx":239
+ *         S.nodes = 0
+ *         S.table_hits = 0
+ *         S.cutoffs = 0             # <<<<<<<<<<<<<<
+ * 
+ *     cdef void _end(self, Search* S) noexcept:
+*/
+  __pyx_v_S->cutoffs = 0;
+
+  /* "src_ext/_engine.pyx":231
+ *             mask = drop_lowest(mask)
+ * 
+ *     cdef void _begin(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
+ *         S.t = &self.tables
+ *         S.o = &self.objective
+*/
+
+  /* function exit code */
+
+}
+
+/* "src_ext/_engine.pyx":241
+ *         S.cutoffs = 0
+ * 
+ *     cdef void _end(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
+ *         self.nodes += S.nodes
+ *         self.table_hits += S.table_hits
+*/
+
+static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, __pyx_t_6search_Search *__pyx_v_S) {
+
+  /* "src_ext/_engine.pyx":242
+ * 
+ *     cdef void _end(self, Search* S) noexcept:
+ *         self.nodes += S.nodes             # <<<<<<<<<<<<<<
+ *         self.table_hits += S.table_hits
+ *         self.cutoffs += S.cutoffs
+*/
+  __pyx_v_self->nodes = (__pyx_v_self->nodes + __pyx_v_S->nodes);
+
+  /* "src_ext/_engine.pyx":243
+ *     cdef void _end(self, Search* S) noexcept:
+ *         self.nodes += S.nodes
+ *         self.table_hits += S.table_hits             # <<<<<<<<<<<<<<
+ *         self.cutoffs += S.cutoffs
+ * 
+*/
+  __pyx_v_self->table_hits = (__pyx_v_self->table_hits + __pyx_v_S->table_hits);
+
+  /* "src_ext/_engine.pyx":244
+ *         self.nodes += S.nodes
+ *         self.table_hits += S.table_hits
+ *         self.cutoffs += S.cutoffs             # <<<<<<<<<<<<<<
+ * 
+ *     def reset_counters(self):
+*/
+  __pyx_v_self->cutoffs = (__pyx_v_self->cutoffs + __pyx_v_S->cutoffs);
+
+  /* "src_ext/_engine.pyx":241
+ *         S.cutoffs = 0
+ * 
+ *     cdef void _end(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
+ *         self.nodes += S.nodes
+ *         self.table_hits += S.table_hits
+*/
+
+  /* function exit code */
+
+}
+
+/* "src_ext/_engine.pyx":246
+ *         self.cutoffs += S.cutoffs
+ * 
+ *     def reset_counters(self):             # <<<<<<<<<<<<<<
+ *         self.nodes = 0
+ *         self.table_hits = 0
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_11reset_counters(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_11reset_counters = {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_11reset_counters(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("reset_counters (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("reset_counters", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("reset_counters", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_10reset_counters(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("reset_counters", 0);
+
+  /* "src_ext/_engine.pyx":247
+ * 
+ *     def reset_counters(self):
+ *         self.nodes = 0             # <<<<<<<<<<<<<<
+ *         self.table_hits = 0
+ *         self.cutoffs = 0
+*/
+  __pyx_v_self->nodes = 0;
+
+  /* "src_ext/_engine.pyx":248
+ *     def reset_counters(self):
+ *         self.nodes = 0
+ *         self.table_hits = 0             # <<<<<<<<<<<<<<
+ *         self.cutoffs = 0
+ * 
+*/
+  __pyx_v_self->table_hits = 0;
+
+  /* "src_ext/_engine.pyx":249
+ *         self.nodes = 0
+ *         self.table_hits = 0
+ *         self.cutoffs = 0             # <<<<<<<<<<<<<<
+ * 
+ *     def upper_bound(self):
+*/
+  __pyx_v_self->cutoffs = 0;
+
+  /* "src_ext/_engine.pyx":246
+ *         self.cutoffs += S.cutoffs
+ * 
+ *     def reset_counters(self):             # <<<<<<<<<<<<<<
+ *         self.nodes = 0
+ *         self.table_hits = 0
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":251
+ *         self.cutoffs = 0
+ * 
+ *     def upper_bound(self):             # <<<<<<<<<<<<<<
+ *         """Everything still in play for the maximising side (the quick bound)."""
+ *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_13upper_bound(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_12upper_bound, "Everything still in play for the maximising side (the quick bound).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_13upper_bound = {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_12upper_bound};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_13upper_bound(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("upper_bound (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("upper_bound", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("upper_bound", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_12upper_bound(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_12upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("upper_bound", 0);
+
+  /* "src_ext/_engine.pyx":253
+ *     def upper_bound(self):
+ *         """Everything still in play for the maximising side (the quick bound)."""
+ *         return future_upper_bound(&self.tables, &self.objective, &self.root)             # <<<<<<<<<<<<<<
+ * 
+ *     def legal(self):
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_6bounds_future_upper_bound((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 253, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_1;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":251
+ *         self.cutoffs = 0
+ * 
+ *     def upper_bound(self):             # <<<<<<<<<<<<<<
+ *         """Everything still in play for the maximising side (the quick bound)."""
+ *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_AddTraceback("solver._engine.Engine.upper_bound", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":255
+ *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+ * 
+ *     def legal(self):             # <<<<<<<<<<<<<<
+ *         """Legal cards at the root (engine mask)."""
+ *         return legal_cards(&self.tables, &self.root)
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_15legal(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_14legal, "Legal cards at the root (engine mask).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_15legal = {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_14legal};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_15legal(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("legal (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("legal", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("legal", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_14legal(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_14legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("legal", 0);
+
+  /* "src_ext/_engine.pyx":257
+ *     def legal(self):
+ *         """Legal cards at the root (engine mask)."""
+ *         return legal_cards(&self.tables, &self.root)             # <<<<<<<<<<<<<<
+ * 
+ *     def groups(self):
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 257, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_1;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":255
+ *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+ * 
+ *     def legal(self):             # <<<<<<<<<<<<<<
+ *         """Legal cards at the root (engine mask)."""
+ *         return legal_cards(&self.tables, &self.root)
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_AddTraceback("solver._engine.Engine.legal", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":259
+ *         return legal_cards(&self.tables, &self.root)
+ * 
+ *     def groups(self):             # <<<<<<<<<<<<<<
+ *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
+ *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_17groups(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_16groups, "Representatives of the legal cards\047 equivalence groups at the root, and each legal card\047s group.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_17groups = {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16groups};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_17groups(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("groups (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("groups", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("groups", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_16groups(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  uint64_t __pyx_v_legal;
+  uint64_t __pyx_v_reps;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  uint64_t __pyx_t_1;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("groups", 0);
+
+  /* "src_ext/_engine.pyx":261
+ *     def groups(self):
+ *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
+ *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)             # <<<<<<<<<<<<<<
+ *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
+ *             else legal
+*/
+  __pyx_v_legal = __pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root));
+
+  /* "src_ext/_engine.pyx":262
+ *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
+ *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
+ *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \             # <<<<<<<<<<<<<<
+ *             else legal
+ *         return legal, reps
+*/
+  __pyx_t_2 = (__pyx_v_self->options.use_equivalence != 0);
+
+  if (__pyx_t_2) {
+
+    __pyx_t_1 = __pyx_f_7movegen_representatives((&__pyx_v_self->tables), (&__pyx_v_self->root), __pyx_v_legal);
+  } else {
+
+    /* "src_ext/_engine.pyx":263
+ *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
+ *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
+ *             else legal             # <<<<<<<<<<<<<<
+ *         return legal, reps
+ * 
+*/
+
+    __pyx_t_1 = __pyx_v_legal;
+  }
+
+  __pyx_v_reps = __pyx_t_1;
+
+  /* "src_ext/_engine.pyx":264
+ *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
+ *             else legal
+ *         return legal, reps             # <<<<<<<<<<<<<<
+ * 
+ *     def value(self, int guess=0):
+*/
+  __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_legal); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 264, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_4 = __Pyx_PyLong_From_uint64_t(__pyx_v_reps); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 264, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 264, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __Pyx_GIVEREF(__pyx_t_3);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 264, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_4);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 264, __pyx_L1_error);
+  __pyx_t_3 = 0;
+  __pyx_t_4 = 0;
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_5;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_5 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":259
+ *         return legal_cards(&self.tables, &self.root)
+ * 
+ *     def groups(self):             # <<<<<<<<<<<<<<
+ *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
+ *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_AddTraceback("solver._engine.Engine.groups", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":266
+ *         return legal, reps
+ * 
+ *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
+ *         """The exact future value of the root."""
+ *         cdef Search S
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_19value(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_18value, "The exact future value of the root.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_19value = {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18value};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_19value(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  int __pyx_v_guess;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[1] = {0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("value (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_guess,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 266, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 266, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "value", 0) < (0)) __PYX_ERR(0, 266, __pyx_L3_error)
+    } else {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 266, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+    }
+    if (values[0]) {
+      __pyx_v_guess = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 266, __pyx_L3_error)
+    } else {
+      __pyx_v_guess = ((int)0);
+    }
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("value", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 266, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.value", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_18value(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_guess);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess) {
+  __pyx_t_6search_Search __pyx_v_S;
+  int __pyx_v_result;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("value", 0);
+
+  /* "src_ext/_engine.pyx":270
+ *         cdef Search S
+ *         cdef int result
+ *         self._check_root()             # <<<<<<<<<<<<<<
+ *         self._begin(&S)
+ *         with nogil:
+*/
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 270, __pyx_L1_error)
+
+
+  /* "src_ext/_engine.pyx":271
+ *         cdef int result
+ *         self._check_root()
+ *         self._begin(&S)             # <<<<<<<<<<<<<<
+ *         with nogil:
+ *             result = exact_value(&S, guess)
+*/
+  ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
+
+  /* "src_ext/_engine.pyx":272
+ *         self._check_root()
+ *         self._begin(&S)
+ *         with nogil:             # <<<<<<<<<<<<<<
+ *             result = exact_value(&S, guess)
+ *         self._end(&S)
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "src_ext/_engine.pyx":273
+ *         self._begin(&S)
+ *         with nogil:
+ *             result = exact_value(&S, guess)             # <<<<<<<<<<<<<<
+ *         self._end(&S)
+ *         return result
+*/
+        __pyx_v_result = __pyx_f_6search_exact_value((&__pyx_v_S), __pyx_v_guess);
+      }
+
+      /* "src_ext/_engine.pyx":272
+ *         self._check_root()
+ *         self._begin(&S)
+ *         with nogil:             # <<<<<<<<<<<<<<
+ *             result = exact_value(&S, guess)
+ *         self._end(&S)
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "src_ext/_engine.pyx":274
+ *         with nogil:
+ *             result = exact_value(&S, guess)
+ *         self._end(&S)             # <<<<<<<<<<<<<<
+ *         return result
+ * 
+*/
+  ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
+
+  /* "src_ext/_engine.pyx":275
+ *             result = exact_value(&S, guess)
+ *         self._end(&S)
+ *         return result             # <<<<<<<<<<<<<<
+ * 
+ *     def reaches(self, int target):
+*/
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 275, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_2;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_2 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":266
+ *         return legal, reps
+ * 
+ *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
+ *         """The exact future value of the root."""
+ *         cdef Search S
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("solver._engine.Engine.value", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":277
+ *         return result
+ * 
+ *     def reaches(self, int target):             # <<<<<<<<<<<<<<
+ *         """Can the maximising side still win at least ``target`` from the root?"""
+ *         cdef Search S
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_21reaches(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_20reaches, "Can the maximising side still win at least ``target`` from the root?");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_21reaches = {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20reaches};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_21reaches(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  int __pyx_v_target;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[1] = {0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("reaches (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_target,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 277, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 277, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches", 0) < (0)) __PYX_ERR(0, 277, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, i); __PYX_ERR(0, 277, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 1)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 277, __pyx_L3_error)
+    }
+    __pyx_v_target = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 277, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 277, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.reaches", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_20reaches(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_target);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target) {
+  __pyx_t_6search_Search __pyx_v_S;
+  int __pyx_v_result;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("reaches", 0);
+
+  /* "src_ext/_engine.pyx":281
+ *         cdef Search S
+ *         cdef int result
+ *         self._check_root()             # <<<<<<<<<<<<<<
+ *         self._begin(&S)
+ *         with nogil:
+*/
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 281, __pyx_L1_error)
+
+
+  /* "src_ext/_engine.pyx":282
+ *         cdef int result
+ *         self._check_root()
+ *         self._begin(&S)             # <<<<<<<<<<<<<<
+ *         with nogil:
+ *             result = reaches(&S, target)
+*/
+  ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
+
+  /* "src_ext/_engine.pyx":283
+ *         self._check_root()
+ *         self._begin(&S)
+ *         with nogil:             # <<<<<<<<<<<<<<
+ *             result = reaches(&S, target)
+ *         self._end(&S)
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "src_ext/_engine.pyx":284
+ *         self._begin(&S)
+ *         with nogil:
+ *             result = reaches(&S, target)             # <<<<<<<<<<<<<<
+ *         self._end(&S)
+ *         return bool(result)
+*/
+        __pyx_v_result = __pyx_f_6search_reaches((&__pyx_v_S), __pyx_v_target);
+      }
+
+      /* "src_ext/_engine.pyx":283
+ *         self._check_root()
+ *         self._begin(&S)
+ *         with nogil:             # <<<<<<<<<<<<<<
+ *             result = reaches(&S, target)
+ *         self._end(&S)
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "src_ext/_engine.pyx":285
+ *         with nogil:
+ *             result = reaches(&S, target)
+ *         self._end(&S)             # <<<<<<<<<<<<<<
+ *         return bool(result)
+ * 
+*/
+  ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
+
+  /* "src_ext/_engine.pyx":286
+ *             result = reaches(&S, target)
+ *         self._end(&S)
+ *         return bool(result)             # <<<<<<<<<<<<<<
+ * 
+ *     def after(self, int card, int guess=0):
+*/
+  __pyx_t_2 = __Pyx_PyBool_FromLong((!(!(__pyx_v_result != 0)))); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 286, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_2;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_2 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":277
+ *         return result
+ * 
+ *     def reaches(self, int target):             # <<<<<<<<<<<<<<
+ *         """Can the maximising side still win at least ``target`` from the root?"""
+ *         cdef Search S
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("solver._engine.Engine.reaches", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":288
+ *         return bool(result)
+ * 
+ *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
+ *         """(reward of the trick the card completes, exact future value after it) for a legal root card."""
+ *         cdef Search S
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_23after(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_22after, "(reward of the trick the card completes, exact future value after it) for a legal root card.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_23after = {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22after};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_23after(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  int __pyx_v_card;
+  int __pyx_v_guess;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[2] = {0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("after (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_card,&__pyx_mstate_global->__pyx_n_u_guess,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 288, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 288, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 288, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "after", 0) < (0)) __PYX_ERR(0, 288, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, i); __PYX_ERR(0, 288, __pyx_L3_error) }
+      }
+    } else {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 288, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 288, __pyx_L3_error)
+        break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+    }
+    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L3_error)
+    if (values[1]) {
+      __pyx_v_guess = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L3_error)
+    } else {
+      __pyx_v_guess = ((int)0);
+    }
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 288, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.after", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_22after(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card, __pyx_v_guess);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess) {
+  __pyx_t_6search_Search __pyx_v_S;
+  int __pyx_v_reward;
+  int __pyx_v_result;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  size_t __pyx_t_5;
+  PyObject *__pyx_t_6 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("after", 0);
+
+  /* "src_ext/_engine.pyx":292
+ *         cdef Search S
+ *         cdef int reward, result
+ *         self._check_root()             # <<<<<<<<<<<<<<
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+ *             raise ValueError("engine input: not a legal card at the root")
+*/
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 292, __pyx_L1_error)
+
+
+  /* "src_ext/_engine.pyx":293
+ *         cdef int reward, result
+ *         self._check_root()
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
+ *             raise ValueError("engine input: not a legal card at the root")
+ *         self._begin(&S)
+*/
+  __pyx_t_2 = (!(((__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root)) >> __pyx_v_card) & 1) != 0));
+
+  if (unlikely(__pyx_t_2)) {
+
+
+    /* "src_ext/_engine.pyx":294
+ *         self._check_root()
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+ *             raise ValueError("engine input: not a legal card at the root")             # <<<<<<<<<<<<<<
+ *         self._begin(&S)
+ *         reward = play_card(&S, card)
+*/
+    __pyx_t_4 = NULL;
+    __pyx_t_5 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_engine_input_not_a_legal_card_at};
+      __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 294, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_3);
+    }
+    __Pyx_Raise(__pyx_t_3, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __PYX_ERR(0, 294, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":293
+ *         cdef int reward, result
+ *         self._check_root()
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
+ *             raise ValueError("engine input: not a legal card at the root")
+ *         self._begin(&S)
+*/
+  }
+
+  /* "src_ext/_engine.pyx":295
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+ *             raise ValueError("engine input: not a legal card at the root")
+ *         self._begin(&S)             # <<<<<<<<<<<<<<
+ *         reward = play_card(&S, card)
+ *         with nogil:
+*/
+  ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
+
+  /* "src_ext/_engine.pyx":296
+ *             raise ValueError("engine input: not a legal card at the root")
+ *         self._begin(&S)
+ *         reward = play_card(&S, card)             # <<<<<<<<<<<<<<
+ *         with nogil:
+ *             result = exact_value(&S, guess - reward)
+*/
+  __pyx_v_reward = __pyx_f_6search_play_card((&__pyx_v_S), __pyx_v_card);
+
+  /* "src_ext/_engine.pyx":297
+ *         self._begin(&S)
+ *         reward = play_card(&S, card)
+ *         with nogil:             # <<<<<<<<<<<<<<
+ *             result = exact_value(&S, guess - reward)
+ *         self._end(&S)
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "src_ext/_engine.pyx":298
+ *         reward = play_card(&S, card)
+ *         with nogil:
+ *             result = exact_value(&S, guess - reward)             # <<<<<<<<<<<<<<
+ *         self._end(&S)
+ *         return reward, result
+*/
+        __pyx_v_result = __pyx_f_6search_exact_value((&__pyx_v_S), (__pyx_v_guess - __pyx_v_reward));
+      }
+
+      /* "src_ext/_engine.pyx":297
+ *         self._begin(&S)
+ *         reward = play_card(&S, card)
+ *         with nogil:             # <<<<<<<<<<<<<<
+ *             result = exact_value(&S, guess - reward)
+ *         self._end(&S)
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L6;
+        }
+        __pyx_L6:;
+      }
+  }
+
+  /* "src_ext/_engine.pyx":299
+ *         with nogil:
+ *             result = exact_value(&S, guess - reward)
+ *         self._end(&S)             # <<<<<<<<<<<<<<
+ *         return reward, result
+ * 
+*/
+  ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
+
+  /* "src_ext/_engine.pyx":300
+ *             result = exact_value(&S, guess - reward)
+ *         self._end(&S)
+ *         return reward, result             # <<<<<<<<<<<<<<
+ * 
+ *     def play(self, int card):
+*/
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_GIVEREF(__pyx_t_3);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 300, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_4);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 300, __pyx_L1_error);
+  __pyx_t_3 = 0;
+  __pyx_t_4 = 0;
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_6;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_6 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":288
+ *         return bool(result)
+ * 
+ *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
+ *         """(reward of the trick the card completes, exact future value after it) for a legal root card."""
+ *         cdef Search S
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_AddTraceback("solver._engine.Engine.after", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":302
+ *         return reward, result
+ * 
+ *     def play(self, int card):             # <<<<<<<<<<<<<<
+ *         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
+ *         cdef Search S
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_25play(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_24play, "Make a legal card the new root (for walking a line); returns the reward of a completed trick.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_25play = {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24play};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_25play(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  int __pyx_v_card;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[1] = {0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("play (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_card,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 302, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 302, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 302, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, i); __PYX_ERR(0, 302, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 1)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 302, __pyx_L3_error)
+    }
+    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 302, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 302, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.play", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_24play(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card) {
+  __pyx_t_6search_Search __pyx_v_S;
+  int __pyx_v_reward;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  size_t __pyx_t_5;
+  __pyx_t_5types_State __pyx_t_6;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("play", 0);
+
+  /* "src_ext/_engine.pyx":306
+ *         cdef Search S
+ *         cdef int reward
+ *         self._check_root()             # <<<<<<<<<<<<<<
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+ *             raise ValueError("engine input: not a legal card at the root")
+*/
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 306, __pyx_L1_error)
+
+
+  /* "src_ext/_engine.pyx":307
+ *         cdef int reward
+ *         self._check_root()
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
+ *             raise ValueError("engine input: not a legal card at the root")
+ *         self._begin(&S)
+*/
+  __pyx_t_2 = (!(((__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root)) >> __pyx_v_card) & 1) != 0));
+
+  if (unlikely(__pyx_t_2)) {
+
+
+    /* "src_ext/_engine.pyx":308
+ *         self._check_root()
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+ *             raise ValueError("engine input: not a legal card at the root")             # <<<<<<<<<<<<<<
+ *         self._begin(&S)
+ *         reward = play_card(&S, card)
+*/
+    __pyx_t_4 = NULL;
+    __pyx_t_5 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_engine_input_not_a_legal_card_at};
+      __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 308, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_3);
+    }
+    __Pyx_Raise(__pyx_t_3, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __PYX_ERR(0, 308, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":307
+ *         cdef int reward
+ *         self._check_root()
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
+ *             raise ValueError("engine input: not a legal card at the root")
+ *         self._begin(&S)
+*/
+  }
+
+  /* "src_ext/_engine.pyx":309
+ *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+ *             raise ValueError("engine input: not a legal card at the root")
+ *         self._begin(&S)             # <<<<<<<<<<<<<<
+ *         reward = play_card(&S, card)
+ *         self.root = S.s
+*/
+  ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
+
+  /* "src_ext/_engine.pyx":310
+ *             raise ValueError("engine input: not a legal card at the root")
+ *         self._begin(&S)
+ *         reward = play_card(&S, card)             # <<<<<<<<<<<<<<
+ *         self.root = S.s
+ *         return reward
+*/
+  __pyx_v_reward = __pyx_f_6search_play_card((&__pyx_v_S), __pyx_v_card);
+
+  /* "src_ext/_engine.pyx":311
+ *         self._begin(&S)
+ *         reward = play_card(&S, card)
+ *         self.root = S.s             # <<<<<<<<<<<<<<
+ *         return reward
+ * 
+*/
+  __pyx_t_6 = __pyx_v_S.s;
+
+  __pyx_v_self->root = __pyx_t_6;
+
+  /* "src_ext/_engine.pyx":312
+ *         reward = play_card(&S, card)
+ *         self.root = S.s
+ *         return reward             # <<<<<<<<<<<<<<
+ * 
+ *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):
+*/
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 312, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_3;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_3 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":302
+ *         return reward, result
+ * 
+ *     def play(self, int card):             # <<<<<<<<<<<<<<
+ *         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
+ *         cdef Search S
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_AddTraceback("solver._engine.Engine.play", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":314
+ *         return reward
+ * 
+ *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
+ *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
+ *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_27table_lookup(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_26table_lookup, "The table\047s (lower, upper, best card) for a trick-boundary position, or None (for tests).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_27table_lookup = {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26table_lookup};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_27table_lookup(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  uint64_t __pyx_v_live;
+  int __pyx_v_leader;
+  uint32_t __pyx_v_flags;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("table_lookup (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_live,&__pyx_mstate_global->__pyx_n_u_leader,&__pyx_mstate_global->__pyx_n_u_flags,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 314, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 314, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 314, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 314, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "table_lookup", 0) < (0)) __PYX_ERR(0, 314, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, i); __PYX_ERR(0, 314, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 3)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 314, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 314, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 314, __pyx_L3_error)
+    }
+    __pyx_v_live = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_live == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 314, __pyx_L3_error)
+    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 314, __pyx_L3_error)
+    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[2]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 314, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 314, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.table_lookup", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_26table_lookup(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_live, __pyx_v_leader, __pyx_v_flags);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+
+
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags) {
+  __pyx_t_2tt_Entry *__pyx_v_entry;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("table_lookup", 0);
+
+  /* "src_ext/_engine.pyx":316
+ *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):
+ *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
+ *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))             # <<<<<<<<<<<<<<
+ *         if entry == NULL:
+ *             return None
+*/
+  __pyx_v_entry = __pyx_f_2tt_table_probe((&__pyx_v_self->table), __pyx_v_live, ((uint8_t)(__pyx_v_leader | (__pyx_v_flags << 3))));
+
+  /* "src_ext/_engine.pyx":317
+ *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
+ *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+ *         if entry == NULL:             # <<<<<<<<<<<<<<
+ *             return None
+ *         return entry.lower, entry.upper, entry.best
+*/
+  __pyx_t_1 = (__pyx_v_entry == NULL);
+
+  if (__pyx_t_1) {
+
+
+    /* "src_ext/_engine.pyx":318
+ *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+ *         if entry == NULL:
+ *             return None             # <<<<<<<<<<<<<<
+ *         return entry.lower, entry.upper, entry.best
+ * 
+*/
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    goto __pyx_L0;
+
+    /* "src_ext/_engine.pyx":317
+ *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
+ *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+ *         if entry == NULL:             # <<<<<<<<<<<<<<
+ *             return None
+ *         return entry.lower, entry.upper, entry.best
+*/
+  }
+
+  /* "src_ext/_engine.pyx":319
+ *         if entry == NULL:
+ *             return None
+ *         return entry.lower, entry.upper, entry.best             # <<<<<<<<<<<<<<
+ * 
+ *     def to_move(self):
+*/
+  __pyx_t_2 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->lower); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_3 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->upper); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_4 = __Pyx_PyLong_From_uint8_t(__pyx_v_entry->best); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __Pyx_GIVEREF(__pyx_t_2);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 319, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_3);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 319, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_4);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 319, __pyx_L1_error);
+  __pyx_t_2 = 0;
+  __pyx_t_3 = 0;
+  __pyx_t_4 = 0;
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_5;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_5 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":314
+ *         return reward
+ * 
+ *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
+ *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
+ *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_AddTraceback("solver._engine.Engine.table_lookup", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":321
+ *         return entry.lower, entry.upper, entry.best
+ * 
+ *     def to_move(self):             # <<<<<<<<<<<<<<
+ *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
+ * 
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_29to_move(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_29to_move = {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_29to_move(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("to_move (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("to_move", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("to_move", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_28to_move(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_28to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("to_move", 0);
+
+  /* "src_ext/_engine.pyx":322
+ * 
+ *     def to_move(self):
+ *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats             # <<<<<<<<<<<<<<
+ * 
+ *     def is_over(self):
+*/
+  __pyx_t_1 = __Pyx_PyLong_From_int(((__pyx_v_self->root.leader + __pyx_v_self->root.trick_len) % __pyx_v_self->tables.n_seats)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 322, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_1;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":321
+ *         return entry.lower, entry.upper, entry.best
+ * 
+ *     def to_move(self):             # <<<<<<<<<<<<<<
+ *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
+ * 
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_AddTraceback("solver._engine.Engine.to_move", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":324
+ *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
+ * 
+ *     def is_over(self):             # <<<<<<<<<<<<<<
+ *         return self.root.live == 0 and self.root.trick_len == 0
+ * 
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_31is_over(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_31is_over = {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_31is_over(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("is_over (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("is_over", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("is_over", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_30is_over(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("is_over", 0);
+
+  /* "src_ext/_engine.pyx":325
+ * 
+ *     def is_over(self):
+ *         return self.root.live == 0 and self.root.trick_len == 0             # <<<<<<<<<<<<<<
+ * 
+ *     cdef int _check_root(self) except -1:
+*/
+  __pyx_t_2 = (__pyx_v_self->root.live == 0);
+
+  if (__pyx_t_2) {
+
+  } else {
+    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 325, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __pyx_t_1 = __pyx_t_3;
+    __pyx_t_3 = 0;
+
+    goto __pyx_L3_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_self->root.trick_len == 0);
+
+  __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 325, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_1 = __pyx_t_3;
+  __pyx_t_3 = 0;
+
+  __pyx_L3_bool_binop_done:;
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_1;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":324
+ *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
+ * 
+ *     def is_over(self):             # <<<<<<<<<<<<<<
+ *         return self.root.live == 0 and self.root.trick_len == 0
+ * 
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_AddTraceback("solver._engine.Engine.is_over", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":327
+ *         return self.root.live == 0 and self.root.trick_len == 0
+ * 
+ *     cdef int _check_root(self) except -1:             # <<<<<<<<<<<<<<
+ *         if not self.loaded:
+ *             raise ValueError("load_tables and load_state first")
+*/
+
+static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  size_t __pyx_t_4;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("_check_root", 0);
+
+  /* "src_ext/_engine.pyx":328
+ * 
+ *     cdef int _check_root(self) except -1:
+ *         if not self.loaded:             # <<<<<<<<<<<<<<
+ *             raise ValueError("load_tables and load_state first")
+ *         return 0
+*/
+  __pyx_t_1 = (!(__pyx_v_self->loaded != 0));
+
+  if (unlikely(__pyx_t_1)) {
+
+
+    /* "src_ext/_engine.pyx":329
+ *     cdef int _check_root(self) except -1:
+ *         if not self.loaded:
+ *             raise ValueError("load_tables and load_state first")             # <<<<<<<<<<<<<<
+ *         return 0
+*/
+    __pyx_t_3 = NULL;
+    __pyx_t_4 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_load_tables_and_load_state_first};
+      __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 329, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_2);
+    }
+    __Pyx_Raise(__pyx_t_2, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __PYX_ERR(0, 329, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":328
+ * 
+ *     cdef int _check_root(self) except -1:
+ *         if not self.loaded:             # <<<<<<<<<<<<<<
+ *             raise ValueError("load_tables and load_state first")
+ *         return 0
+*/
+  }
+
+  /* "src_ext/_engine.pyx":330
+ *         if not self.loaded:
+ *             raise ValueError("load_tables and load_state first")
+ *         return 0             # <<<<<<<<<<<<<<
+*/
+  {
+
+    __pyx_r = 0;
+  }
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":327
+ *         return self.root.live == 0 and self.root.trick_len == 0
+ * 
+ *     cdef int _check_root(self) except -1:             # <<<<<<<<<<<<<<
+ *         if not self.loaded:
+ *             raise ValueError("load_tables and load_state first")
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_AddTraceback("solver._engine.Engine._check_root", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1;
+  __pyx_L0:;
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":60
+ *     cdef Options options
+ *     cdef int loaded
+ *     cdef readonly uint64_t nodes             # <<<<<<<<<<<<<<
+ *     cdef readonly uint64_t table_hits
+ *     cdef readonly uint64_t cutoffs
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_5nodes_1__get__(PyObject *__pyx_v_self); /*proto*/
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_5nodes_1__get__(PyObject *__pyx_v_self) {
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__get__ (wrapper)", 0);
+  __pyx_kwvalues = __Pyx_KwValues_VARARGS(__pyx_args, __pyx_nargs);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_5nodes___get__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_5nodes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__get__", 0);
+  {
+      __Pyx_PyCriticalSection __pyx_cs;
+      __pyx_t_1 = ((PyObject *)__pyx_v_self);
+      __Pyx_INCREF(__pyx_t_1);
+      __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
+      /*try:*/ {
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->nodes); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 60, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_2);
+        {
+          PyObject *__pyx_temp;
+          {
+            __pyx_temp = __pyx_r;
+            __pyx_r = __pyx_t_2;
+          }
+          __Pyx_XDECREF(__pyx_temp);
+        }
+        __pyx_t_2 = 0;
+        __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+        goto __pyx_L3_return;
+      }
+      /*finally:*/ {
+        __pyx_L3_return: {
+          __pyx_t_3 = __pyx_r;
+          __pyx_r = 0;
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          __pyx_r = __pyx_t_3;
+          __pyx_t_3 = 0;
+          goto __pyx_L0;
+        }
+        __pyx_L4_error: {
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          goto __pyx_L1_error;
+        }
+      }
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  }
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("solver._engine.Engine.nodes.__get__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":61
+ *     cdef int loaded
+ *     cdef readonly uint64_t nodes
+ *     cdef readonly uint64_t table_hits             # <<<<<<<<<<<<<<
+ *     cdef readonly uint64_t cutoffs
+ *     cdef readonly uint64_t table_bytes
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_10table_hits_1__get__(PyObject *__pyx_v_self); /*proto*/
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_10table_hits_1__get__(PyObject *__pyx_v_self) {
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__get__ (wrapper)", 0);
+  __pyx_kwvalues = __Pyx_KwValues_VARARGS(__pyx_args, __pyx_nargs);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__get__", 0);
+  {
+      __Pyx_PyCriticalSection __pyx_cs;
+      __pyx_t_1 = ((PyObject *)__pyx_v_self);
+      __Pyx_INCREF(__pyx_t_1);
+      __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
+      /*try:*/ {
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table_hits); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 61, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_2);
+        {
+          PyObject *__pyx_temp;
+          {
+            __pyx_temp = __pyx_r;
+            __pyx_r = __pyx_t_2;
+          }
+          __Pyx_XDECREF(__pyx_temp);
+        }
+        __pyx_t_2 = 0;
+        __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+        goto __pyx_L3_return;
+      }
+      /*finally:*/ {
+        __pyx_L3_return: {
+          __pyx_t_3 = __pyx_r;
+          __pyx_r = 0;
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          __pyx_r = __pyx_t_3;
+          __pyx_t_3 = 0;
+          goto __pyx_L0;
+        }
+        __pyx_L4_error: {
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          goto __pyx_L1_error;
+        }
+      }
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  }
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("solver._engine.Engine.table_hits.__get__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":62
+ *     cdef readonly uint64_t nodes
+ *     cdef readonly uint64_t table_hits
+ *     cdef readonly uint64_t cutoffs             # <<<<<<<<<<<<<<
+ *     cdef readonly uint64_t table_bytes
+ * 
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_7cutoffs_1__get__(PyObject *__pyx_v_self); /*proto*/
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_7cutoffs_1__get__(PyObject *__pyx_v_self) {
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__get__ (wrapper)", 0);
+  __pyx_kwvalues = __Pyx_KwValues_VARARGS(__pyx_args, __pyx_nargs);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__get__", 0);
+  {
+      __Pyx_PyCriticalSection __pyx_cs;
+      __pyx_t_1 = ((PyObject *)__pyx_v_self);
+      __Pyx_INCREF(__pyx_t_1);
+      __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
+      /*try:*/ {
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->cutoffs); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 62, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_2);
+        {
+          PyObject *__pyx_temp;
+          {
+            __pyx_temp = __pyx_r;
+            __pyx_r = __pyx_t_2;
+          }
+          __Pyx_XDECREF(__pyx_temp);
+        }
+        __pyx_t_2 = 0;
+        __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+        goto __pyx_L3_return;
+      }
+      /*finally:*/ {
+        __pyx_L3_return: {
+          __pyx_t_3 = __pyx_r;
+          __pyx_r = 0;
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          __pyx_r = __pyx_t_3;
+          __pyx_t_3 = 0;
+          goto __pyx_L0;
+        }
+        __pyx_L4_error: {
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          goto __pyx_L1_error;
+        }
+      }
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  }
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("solver._engine.Engine.cutoffs.__get__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":63
+ *     cdef readonly uint64_t table_hits
+ *     cdef readonly uint64_t cutoffs
+ *     cdef readonly uint64_t table_bytes             # <<<<<<<<<<<<<<
+ * 
+ *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_11table_bytes_1__get__(PyObject *__pyx_v_self); /*proto*/
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_11table_bytes_1__get__(PyObject *__pyx_v_self) {
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__get__ (wrapper)", 0);
+  __pyx_kwvalues = __Pyx_KwValues_VARARGS(__pyx_args, __pyx_nargs);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__get__", 0);
+  {
+      __Pyx_PyCriticalSection __pyx_cs;
+      __pyx_t_1 = ((PyObject *)__pyx_v_self);
+      __Pyx_INCREF(__pyx_t_1);
+      __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
+      /*try:*/ {
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table_bytes); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 63, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_2);
+        {
+          PyObject *__pyx_temp;
+          {
+            __pyx_temp = __pyx_r;
+            __pyx_r = __pyx_t_2;
+          }
+          __Pyx_XDECREF(__pyx_temp);
+        }
+        __pyx_t_2 = 0;
+        __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+        goto __pyx_L3_return;
+      }
+      /*finally:*/ {
+        __pyx_L3_return: {
+          __pyx_t_3 = __pyx_r;
+          __pyx_r = 0;
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          __pyx_r = __pyx_t_3;
+          __pyx_t_3 = 0;
+          goto __pyx_L0;
+        }
+        __pyx_L4_error: {
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          goto __pyx_L1_error;
+        }
+      }
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  }
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("solver._engine.Engine.table_bytes.__get__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "(tree fragment)":1
+ * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+ * def __setstate_cython__(self, __pyx_state):
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_33__reduce_cython__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_33__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_33__reduce_cython__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__reduce_cython__ (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("__reduce_cython__", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_32__reduce_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_32__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__reduce_cython__", 0);
+
+  /* "(tree fragment)":2
+ * def __reduce_cython__(self):
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"             # <<<<<<<<<<<<<<
+ * def __setstate_cython__(self, __pyx_state):
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+*/
+  __Pyx_Raise(((PyObject *)(((PyTypeObject*)PyExc_TypeError))), __pyx_mstate_global->__pyx_kp_u_no_default___reduce___due_to_non, 0, 0);
+  __PYX_ERR(1, 2, __pyx_L1_error)
+
+  /* "(tree fragment)":1
+ * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+ * def __setstate_cython__(self, __pyx_state):
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("solver._engine.Engine.__reduce_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "(tree fragment)":3
+ * def __reduce_cython__(self):
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+ * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_35__setstate_cython__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_35__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_35__setstate_cython__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  CYTHON_UNUSED PyObject *__pyx_v___pyx_state = 0;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[1] = {0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__setstate_cython__ (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_pyx_state,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 3, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 3, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__setstate_cython__", 0) < (0)) __PYX_ERR(1, 3, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, i); __PYX_ERR(1, 3, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 1)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 3, __pyx_L3_error)
+    }
+    __pyx_v___pyx_state = values[0];
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 3, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.__setstate_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_34__setstate_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v___pyx_state);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_34__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__setstate_cython__", 0);
+
+  /* "(tree fragment)":4
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+ * def __setstate_cython__(self, __pyx_state):
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"             # <<<<<<<<<<<<<<
+*/
+  __Pyx_Raise(((PyObject *)(((PyTypeObject*)PyExc_TypeError))), __pyx_mstate_global->__pyx_kp_u_no_default___reduce___due_to_non, 0, 0);
+  __PYX_ERR(1, 4, __pyx_L1_error)
+
+  /* "(tree fragment)":3
+ * def __reduce_cython__(self):
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+ * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("solver._engine.Engine.__setstate_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
 /* #### Code section: module_exttypes ### */
+static struct __pyx_vtabstruct_6solver_7_engine_Engine __pyx_vtable_6solver_7_engine_Engine;
+
+static PyObject *__pyx_tp_new__initialisation_6solver_7_engine_Engine(PyObject *o, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+) {
+  struct __pyx_obj_6solver_7_engine_Engine *p = ((struct __pyx_obj_6solver_7_engine_Engine *)o);
+  p->__pyx_vtab = __pyx_vtabptr_6solver_7_engine_Engine;
+  {
+    int cinit_result = __pyx_pw_6solver_7_engine_6Engine_1__cinit__(o, 
+#if CYTHON_VECTORCALL_TPNEW
+    args, nargs, kwnames
+#else
+    a, k
+#endif
+);
+    if (unlikely(cinit_result)) goto bad;
+  }
+  return o;
+  bad:
+  Py_DECREF(o); o = 0;
+  return NULL;
+}
+
+static PyObject *__pyx_tp_new_vectorcall_6solver_7_engine_Engine(PyTypeObject *t, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+) {
+  PyObject *o;
+  o = __Pyx_AllocateExtensionType(t, 0);
+  if (unlikely(!o)) return 0;
+  return __pyx_tp_new__initialisation_6solver_7_engine_Engine(o, 
+#if CYTHON_VECTORCALL_TPNEW
+    args, nargs, kwnames
+#else
+    a, k
+#endif
+);
+}
+
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_new_6solver_7_engine_Engine(PyTypeObject *t, PyObject *a, PyObject *k) {
+  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_6solver_7_engine_Engine, t, a, k);
+}
+#endif
+
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_vectorcall_6solver_7_engine_Engine(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
+    return __Pyx_CallNewInitFromVectorcall((PyTypeObject*)t, args, nargsf, kwnames);
+  }
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  PyObject *o = __pyx_tp_new_vectorcall_6solver_7_engine_Engine((PyTypeObject*)t, args, nargs, kwnames);
+  return o;
+}
+#endif
+
+static void __pyx_tp_dealloc_6solver_7_engine_Engine(PyObject *o) {
+  #if CYTHON_USE_TP_FINALIZE
+  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && (!PyType_IS_GC(Py_TYPE(o)) || !__Pyx_PyObject_GC_IsFinalized(o))) {
+    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_6solver_7_engine_Engine) {
+      if (PyObject_CallFinalizerFromDealloc(o)) return;
+    }
+  }
+  #endif
+  {
+    PyObject *etype, *eval, *etb;
+    __Pyx_PyErr_FetchException(&etype, &eval, &etb);
+    __Pyx_DeallocKeepAliveBegin(o);
+    __pyx_pw_6solver_7_engine_6Engine_3__dealloc__(o);
+    __Pyx_DeallocKeepAliveEnd(o);
+    __Pyx_PyErr_RestoreException(etype, eval, etb);
+  }
+  PyTypeObject *tp = Py_TYPE(o);
+  #if CYTHON_USE_TYPE_SLOTS
+  (*tp->tp_free)(o);
+  #else
+  {
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    if (tp_free) tp_free(o);
+  }
+  #endif
+  #if CYTHON_USE_TYPE_SPECS
+  Py_DECREF(tp);
+  #endif
+}
+
+static PyObject *__pyx_getprop_6solver_7_engine_6Engine_table_entries_used(PyObject *o, CYTHON_UNUSED void *x) {
+  return __pyx_pw_6solver_7_engine_6Engine_18table_entries_used_1__get__(o);
+}
+
+static PyObject *__pyx_getprop_6solver_7_engine_6Engine_nodes(PyObject *o, CYTHON_UNUSED void *x) {
+  return __pyx_pw_6solver_7_engine_6Engine_5nodes_1__get__(o);
+}
+
+static PyObject *__pyx_getprop_6solver_7_engine_6Engine_table_hits(PyObject *o, CYTHON_UNUSED void *x) {
+  return __pyx_pw_6solver_7_engine_6Engine_10table_hits_1__get__(o);
+}
+
+static PyObject *__pyx_getprop_6solver_7_engine_6Engine_cutoffs(PyObject *o, CYTHON_UNUSED void *x) {
+  return __pyx_pw_6solver_7_engine_6Engine_7cutoffs_1__get__(o);
+}
+
+static PyObject *__pyx_getprop_6solver_7_engine_6Engine_table_bytes(PyObject *o, CYTHON_UNUSED void *x) {
+  return __pyx_pw_6solver_7_engine_6Engine_11table_bytes_1__get__(o);
+}
+
+static PyMethodDef __pyx_methods_6solver_7_engine_Engine[] = {
+  {"load_tables", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_5load_tables, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_4load_tables},
+  {"load_objective", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_7load_objective, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_6load_objective},
+  {"load_state", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_9load_state, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_8load_state},
+  {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_12upper_bound},
+  {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_14legal},
+  {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16groups},
+  {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18value},
+  {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20reaches},
+  {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22after},
+  {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24play},
+  {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26table_lookup},
+  {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {0, 0, 0, 0}
+};
+
+static struct PyGetSetDef __pyx_getsets_6solver_7_engine_Engine[] = {
+  {"table_entries_used", __pyx_getprop_6solver_7_engine_6Engine_table_entries_used, 0, PyDoc_STR("Entries written in the current generation (the table\047s fill for the last question)."), 0},
+  {"nodes", __pyx_getprop_6solver_7_engine_6Engine_nodes, 0, 0, 0},
+  {"table_hits", __pyx_getprop_6solver_7_engine_6Engine_table_hits, 0, 0, 0},
+  {"cutoffs", __pyx_getprop_6solver_7_engine_6Engine_cutoffs, 0, 0, 0},
+  {"table_bytes", __pyx_getprop_6solver_7_engine_6Engine_table_bytes, 0, 0, 0},
+  {0, 0, 0, 0, 0}
+};
+#if CYTHON_USE_TYPE_SPECS
+static PyType_Slot __pyx_type_6solver_7_engine_Engine_slots[] = {
+  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_6solver_7_engine_Engine},
+  {Py_tp_doc, (void *)PyDoc_STR("One engine: rule tables, an objective, a root position and a transposition table of fixed size.")},
+  {Py_tp_methods, (void *)__pyx_methods_6solver_7_engine_Engine},
+  {Py_tp_getset, (void *)__pyx_getsets_6solver_7_engine_Engine},
+  {Py_tp_new, (void *)__pyx_tp_new_6solver_7_engine_Engine},
+  #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
+  #if CYTHON_VECTORCALL_TPNEW
+  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_6solver_7_engine_Engine},
+  #endif
+  #endif
+  {0, 0},
+};
+static PyType_Spec __pyx_type_6solver_7_engine_Engine_spec = {
+  "solver._engine.Engine",
+  sizeof(struct __pyx_obj_6solver_7_engine_Engine),
+  0,
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE,
+  __pyx_type_6solver_7_engine_Engine_slots,
+};
+#else
+
+static PyTypeObject __pyx_type_6solver_7_engine_Engine = {
+  PyVarObject_HEAD_INIT(0, 0)
+  "solver._engine.""Engine", /*tp_name*/
+  sizeof(struct __pyx_obj_6solver_7_engine_Engine), /*tp_basicsize*/
+  0, /*tp_itemsize*/
+  __pyx_tp_dealloc_6solver_7_engine_Engine, /*tp_dealloc*/
+  0, /*tp_vectorcall_offset*/
+  0, /*tp_getattr*/
+  0, /*tp_setattr*/
+  0, /*tp_as_async*/
+  0, /*tp_repr*/
+  0, /*tp_as_number*/
+  0, /*tp_as_sequence*/
+  0, /*tp_as_mapping*/
+  0, /*tp_hash*/
+  0, /*tp_call*/
+  0, /*tp_str*/
+  0, /*tp_getattro*/
+  0, /*tp_setattro*/
+  0, /*tp_as_buffer*/
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE, /*tp_flags*/
+  PyDoc_STR("One engine: rule tables, an objective, a root position and a transposition table of fixed size."), /*tp_doc*/
+  0, /*tp_traverse*/
+  0, /*tp_clear*/
+  0, /*tp_richcompare*/
+  0, /*tp_weaklistoffset*/
+  0, /*tp_iter*/
+  0, /*tp_iternext*/
+  __pyx_methods_6solver_7_engine_Engine, /*tp_methods*/
+  0, /*tp_members*/
+  __pyx_getsets_6solver_7_engine_Engine, /*tp_getset*/
+  0, /*tp_base*/
+  0, /*tp_dict*/
+  0, /*tp_descr_get*/
+  0, /*tp_descr_set*/
+  #if !CYTHON_USE_TYPE_SPECS
+  0, /*tp_dictoffset*/
+  #endif
+  0, /*tp_init*/
+  0, /*tp_alloc*/
+  __pyx_tp_new_6solver_7_engine_Engine, /*tp_new*/
+  0, /*tp_free*/
+  0, /*tp_is_gc*/
+  0, /*tp_bases*/
+  0, /*tp_mro*/
+  0, /*tp_cache*/
+  0, /*tp_subclasses*/
+  0, /*tp_weaklist*/
+  0, /*tp_del*/
+  0, /*tp_version_tag*/
+  #if CYTHON_USE_TP_FINALIZE
+  0, /*tp_finalize*/
+  #else
+  NULL, /*tp_finalize*/
+  #endif
+  #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
+  #if CYTHON_VECTORCALL_TPNEW
+  __pyx_tp_vectorcall_6solver_7_engine_Engine, /*tp_vectorcall*/
+  #else
+  NULL, /*tp_vectorcall*/
+  #endif
+  #endif
+  #if __PYX_NEED_TP_PRINT_SLOT == 1
+  0, /*tp_print*/
+  #endif
+  #if PY_VERSION_HEX >= 0x030C0000
+  0, /*tp_watched*/
+  #endif
+  #if PY_VERSION_HEX >= 0x030d00A4
+  0, /*tp_versions_used*/
+  #endif
+  #if CYTHON_COMPILING_IN_PYPY && PY_VERSION_HEX < 0x030a0000
+  0, /*tp_pypy_flags*/
+  #endif
+};
+#endif
 
 static PyMethodDef __pyx_methods[] = {
   {0, 0, 0, 0}
@@ -3058,6 +15936,7 @@ static CYTHON_SMALL_CODE int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate)
 static CYTHON_SMALL_CODE int __Pyx_modinit_Global_init_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Variable_export_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Function_export_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
+static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_6solver_7_engine_Engine(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Type_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Variable_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Function_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
@@ -3089,6 +15968,46 @@ static int __Pyx_modinit_Function_export_code(__pyx_mstatetype *__pyx_mstate) {
   /*--- Function export code ---*/
   __Pyx_RefNannyFinishContext();
   return 0;
+}
+
+static int __Pyx_modinit_Exttype___pyx_obj_6solver_7_engine_Engine(__pyx_mstatetype *__pyx_mstate) {
+  __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  CYTHON_UNUSED_VAR(__pyx_mstate);
+  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_6solver_7_engine_Engine", 0);
+  /*--- Exttype __pyx_obj_6solver_7_engine_Engine ---*/
+  __pyx_vtabptr_6solver_7_engine_Engine = &__pyx_vtable_6solver_7_engine_Engine;
+  __pyx_vtable_6solver_7_engine_Engine._begin = (void (*)(struct __pyx_obj_6solver_7_engine_Engine *, __pyx_t_6search_Search *))__pyx_f_6solver_7_engine_6Engine__begin;
+  __pyx_vtable_6solver_7_engine_Engine._end = (void (*)(struct __pyx_obj_6solver_7_engine_Engine *, __pyx_t_6search_Search *))__pyx_f_6solver_7_engine_6Engine__end;
+  __pyx_vtable_6solver_7_engine_Engine._check_root = (int (*)(struct __pyx_obj_6solver_7_engine_Engine *))__pyx_f_6solver_7_engine_6Engine__check_root;
+  #if CYTHON_USE_TYPE_SPECS
+  __pyx_mstate->__pyx_ptype_6solver_7_engine_Engine = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_6solver_7_engine_Engine_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_6solver_7_engine_Engine)) __PYX_ERR(0, 51, __pyx_L1_error)
+  #else
+  __pyx_mstate->__pyx_ptype_6solver_7_engine_Engine = &__pyx_type_6solver_7_engine_Engine;
+  #endif
+  #if !CYTHON_COMPILING_IN_LIMITED_API
+  #endif
+  #if !CYTHON_USE_TYPE_SPECS
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_6solver_7_engine_Engine) < (0)) __PYX_ERR(0, 51, __pyx_L1_error)
+  #endif
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_6solver_7_engine_Engine);
+  #endif
+  #if !CYTHON_COMPILING_IN_LIMITED_API
+  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_6solver_7_engine_Engine->tp_dictoffset && __pyx_mstate->__pyx_ptype_6solver_7_engine_Engine->tp_getattro == PyObject_GenericGetAttr)) {
+    __pyx_mstate->__pyx_ptype_6solver_7_engine_Engine->tp_getattro = PyObject_GenericGetAttr;
+  }
+  #endif
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_6solver_7_engine_Engine, __pyx_vtabptr_6solver_7_engine_Engine) < (0)) __PYX_ERR(0, 51, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Engine, (PyObject *) __pyx_mstate->__pyx_ptype_6solver_7_engine_Engine) < (0)) __PYX_ERR(0, 51, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_6solver_7_engine_Engine) < (0)) __PYX_ERR(0, 51, __pyx_L1_error)
+  __Pyx_RefNannyFinishContext();
+  return 0;
+  __pyx_L1_error:;
+  __Pyx_RefNannyFinishContext();
+  return -1;
 }
 
 static int __Pyx_modinit_Type_import_code(__pyx_mstatetype *__pyx_mstate) {
@@ -3143,7 +16062,7 @@ namespace {
   {
       PyModuleDef_HEAD_INIT,
       "_engine",
-      __pyx_k_solver__engine_the_compiled_engi, /* m_doc */
+      __pyx_k_solver__engine_the_compiled_doub, /* m_doc */
     #if CYTHON_USE_MODULE_STATE
       sizeof(__pyx_mstatetype), /* m_size */
     #else
@@ -3309,6 +16228,7 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec__engine(PyObject *__pyx_pyinit_mod
   __pyx_mstatetype *__pyx_mstate = NULL;
   PyObject *__pyx_t_1 = NULL;
   PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -3392,45 +16312,361 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
   (void)__Pyx_modinit_Variable_export_code(__pyx_mstate);
   (void)__Pyx_modinit_Function_export_code(__pyx_mstate);
   /*--- Type init code ---*/
+  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_6solver_7_engine_Engine(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   (void)__Pyx_modinit_Type_import_code(__pyx_mstate);
   (void)__Pyx_modinit_Variable_import_code(__pyx_mstate);
   (void)__Pyx_modinit_Function_import_code(__pyx_mstate);
   if (__Pyx_InitAfterSharedUtility() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Execution code ---*/
 
-  /* "src_ext/_engine.pyx":8
+  /* "src_ext/_engine.pyx":20
+ *     DRIVER_WINDOW
+ * 
+ * DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}             # <<<<<<<<<<<<<<
+ * LIMITS = {"cards": MAX_CARDS, "seats": MAX_SEATS, "classes": MAX_CLASSES, "levels": MAX_LEVELS,
+ *           "specials": MAX_SPECIALS, "order": MAX_ORDER, "events": MAX_EVENTS, "reservations": MAX_RESERVATIONS}
+*/
+  __pyx_t_2 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6search_DRIVER_MTDF); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_mtdf, __pyx_t_3) < (0)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6search_DRIVER_BISECT); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_bisect, __pyx_t_3) < (0)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6search_DRIVER_WINDOW); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_window, __pyx_t_3) < (0)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_DRIVERS, __pyx_t_2) < (0)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":21
+ * 
+ * DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
+ * LIMITS = {"cards": MAX_CARDS, "seats": MAX_SEATS, "classes": MAX_CLASSES, "levels": MAX_LEVELS,             # <<<<<<<<<<<<<<
+ *           "specials": MAX_SPECIALS, "order": MAX_ORDER, "events": MAX_EVENTS, "reservations": MAX_RESERVATIONS}
+ * 
+*/
+  __pyx_t_2 = __Pyx_PyDict_NewPresized(8); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_5types_MAX_CARDS); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_cards, __pyx_t_3) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_5types_MAX_SEATS); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_seats, __pyx_t_3) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_5types_MAX_CLASSES); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_classes, __pyx_t_3) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_5types_MAX_LEVELS); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_levels, __pyx_t_3) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+
+  /* "src_ext/_engine.pyx":22
+ * DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
+ * LIMITS = {"cards": MAX_CARDS, "seats": MAX_SEATS, "classes": MAX_CLASSES, "levels": MAX_LEVELS,
+ *           "specials": MAX_SPECIALS, "order": MAX_ORDER, "events": MAX_EVENTS, "reservations": MAX_RESERVATIONS}             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_5types_MAX_SPECIALS); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 22, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_specials, __pyx_t_3) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_5types_MAX_ORDER); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 22, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_order, __pyx_t_3) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_5types_MAX_EVENTS); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 22, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_events, __pyx_t_3) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_5types_MAX_RESERVATIONS); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 22, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  if (PyDict_SetItem(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_reservations, __pyx_t_3) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_LIMITS, __pyx_t_2) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":25
  * 
  * 
  * def card_count(uint64_t mask):             # <<<<<<<<<<<<<<
  *     """Number of cards in a mask."""
  *     return popcount(mask)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_1card_count, 0, __pyx_mstate_global->__pyx_n_u_card_count, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 8, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_1card_count, 0, __pyx_mstate_global->__pyx_n_u_card_count, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 25, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_card_count, __pyx_t_2) < (0)) __PYX_ERR(0, 8, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_card_count, __pyx_t_2) < (0)) __PYX_ERR(0, 25, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":13
+  /* "src_ext/_engine.pyx":30
  * 
  * 
  * def card_indices(uint64_t mask):             # <<<<<<<<<<<<<<
  *     """The card indices of a mask, lowest first."""
  *     result = []
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_3card_indices, 0, __pyx_mstate_global->__pyx_n_u_card_indices, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 13, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_3card_indices, 0, __pyx_mstate_global->__pyx_n_u_card_indices, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 30, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_card_indices, __pyx_t_2) < (0)) __PYX_ERR(0, 13, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_card_indices, __pyx_t_2) < (0)) __PYX_ERR(0, 30, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":88
+ *         return self.table.used
+ * 
+ *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
+ *         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
+ *         cdef Tables* t = &self.tables
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_5load_tables, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_tables, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 88, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_tables, __pyx_t_2) < (0)) __PYX_ERR(0, 88, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":161
+ *         table_new_generation(&self.table)
+ * 
+ *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
+ *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
+ *         cdef Objective* o = &self.objective
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_7load_objective, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_objective, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 161, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_objective, __pyx_t_2) < (0)) __PYX_ERR(0, 161, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":186
+ *         table_new_generation(&self.table)
+ * 
+ *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
+ *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
+ *         cdef State* s = &self.root
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_9load_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_state, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 186, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_state, __pyx_t_2) < (0)) __PYX_ERR(0, 186, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":246
+ *         self.cutoffs += S.cutoffs
+ * 
+ *     def reset_counters(self):             # <<<<<<<<<<<<<<
+ *         self.nodes = 0
+ *         self.table_hits = 0
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_11reset_counters, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reset_counters, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 246, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reset_counters, __pyx_t_2) < (0)) __PYX_ERR(0, 246, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":251
+ *         self.cutoffs = 0
+ * 
+ *     def upper_bound(self):             # <<<<<<<<<<<<<<
+ *         """Everything still in play for the maximising side (the quick bound)."""
+ *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_13upper_bound, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_upper_bound, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 251, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_upper_bound, __pyx_t_2) < (0)) __PYX_ERR(0, 251, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":255
+ *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+ * 
+ *     def legal(self):             # <<<<<<<<<<<<<<
+ *         """Legal cards at the root (engine mask)."""
+ *         return legal_cards(&self.tables, &self.root)
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_15legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_legal, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 255, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_legal, __pyx_t_2) < (0)) __PYX_ERR(0, 255, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":259
+ *         return legal_cards(&self.tables, &self.root)
+ * 
+ *     def groups(self):             # <<<<<<<<<<<<<<
+ *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
+ *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_17groups, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_groups, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 259, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_groups, __pyx_t_2) < (0)) __PYX_ERR(0, 259, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":266
+ *         return legal, reps
+ * 
+ *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
+ *         """The exact future value of the root."""
+ *         cdef Search S
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_19value, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_value, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 266, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_value, __pyx_t_2) < (0)) __PYX_ERR(0, 266, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":277
+ *         return result
+ * 
+ *     def reaches(self, int target):             # <<<<<<<<<<<<<<
+ *         """Can the maximising side still win at least ``target`` from the root?"""
+ *         cdef Search S
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_21reaches, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reaches, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 277, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reaches, __pyx_t_2) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":288
+ *         return bool(result)
+ * 
+ *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
+ *         """(reward of the trick the card completes, exact future value after it) for a legal root card."""
+ *         cdef Search S
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_23after, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_after, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 288, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_after, __pyx_t_2) < (0)) __PYX_ERR(0, 288, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":302
+ *         return reward, result
+ * 
+ *     def play(self, int card):             # <<<<<<<<<<<<<<
+ *         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
+ *         cdef Search S
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_25play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_play, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 302, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_2) < (0)) __PYX_ERR(0, 302, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":314
+ *         return reward
+ * 
+ *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
+ *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
+ *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_27table_lookup, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_table_lookup, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 314, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_table_lookup, __pyx_t_2) < (0)) __PYX_ERR(0, 314, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":321
+ *         return entry.lower, entry.upper, entry.best
+ * 
+ *     def to_move(self):             # <<<<<<<<<<<<<<
+ *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
+ * 
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_29to_move, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_to_move, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 321, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_to_move, __pyx_t_2) < (0)) __PYX_ERR(0, 321, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":324
+ *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
+ * 
+ *     def is_over(self):             # <<<<<<<<<<<<<<
+ *         return self.root.live == 0 and self.root.trick_len == 0
+ * 
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_31is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_is_over, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 324, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_2) < (0)) __PYX_ERR(0, 324, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "(tree fragment)":1
+ * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+ * def __setstate_cython__(self, __pyx_state):
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_33__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_reduce_cython, __pyx_t_2) < (0)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "(tree fragment)":3
+ * def __reduce_cython__(self):
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+ * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
+ *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_35__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_2) < (0)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "src_ext/_engine.pyx":1
- * # cython: language_level=3             # <<<<<<<<<<<<<<
- * """solver._engine: the compiled engine. At this stage: the card-set primitives, exposed for tests."""
+ * # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True             # <<<<<<<<<<<<<<
+ * """solver._engine: the compiled double-dummy engine, and its only Python boundary.
  * 
 */
   __pyx_t_2 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -3443,6 +16679,7 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
   goto __pyx_L0;
   __pyx_L1_error:;
   __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
   if (__pyx_m) {
     if (__pyx_mstate->__pyx_d && stringtab_initialized) {
       __Pyx_AddTraceback("init solver._engine", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -3473,7 +16710,11 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
 /* #### Code section: cached_builtins ### */
 
 static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
+  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(0, 118, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -3483,15 +16724,60 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   __pyx_mstate->__pyx_umethod_PyDict_Type_values.type = (PyObject*)&PyDict_Type;
   __pyx_mstate->__pyx_umethod_PyDict_Type_values.method_name = &__pyx_mstate->__pyx_n_u_values;
   return 0;
+  __pyx_L1_error:;
+  return -1;
 }
 /* #### Code section: cached_constants ### */
 
 static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __Pyx_RefNannySetupContext("__Pyx_InitCachedConstants", 0);
+
+  /* "src_ext/_engine.pyx":266
+ *         return legal, reps
+ * 
+ *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
+ *         """The exact future value of the root."""
+ *         cdef Search S
+*/
+  {
+    PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_int_0};
+    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 266, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
+  }
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
+  #if CYTHON_IMMORTAL_CONSTANTS
+  {
+    PyObject **table = __pyx_mstate->__pyx_tuple;
+    for (Py_ssize_t i=0; i<1; ++i) {
+      #if PY_VERSION_HEX >= 0x030F0000
+      PyUnstable_SetImmortal(table[i]);
+      #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
+      if ((PY_SSIZE_T_MAX <= _Py_IMMORTAL_REFCNT_LOCAL)) break;
+      #if PY_VERSION_HEX < 0x030E0000
+      if (_Py_IsOwnedByCurrentThread(table[i]) && Py_REFCNT(table[i]) == 1)
+      #else
+      if (PyUnstable_Object_IsUniquelyReferenced(table[i]))
+      #endif
+      {
+        Py_SET_REFCNT(table[i], ((Py_ssize_t)_Py_IMMORTAL_REFCNT_LOCAL + 1));
+      }
+      #else
+      if ((PY_SSIZE_T_MAX < _Py_IMMORTAL_INITIAL_REFCNT)) break;
+      Py_SET_REFCNT(table[i], _Py_IMMORTAL_INITIAL_REFCNT);
+      #endif
+    }
+  }
+  #endif
   __Pyx_RefNannyFinishContext();
   return 0;
+  __pyx_L1_error:;
+  __Pyx_RefNannyFinishContext();
+  return -1;
 }
 /* #### Code section: init_constants ### */
 
@@ -3501,17 +16787,41 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 5; } str_length_index[] = {{1},{19},{20},{12},{8},{8},{10},{8},{12},{8},{13},{18},{10},{12},{18},{5},{4},{3},{6},{10},{14},{6}};
-    const struct { const unsigned int length: 6; } bytes_length_index[] = {{11},{39}};
-    /* compression: none (275 bytes) */
-static const char bytes[] = "?src_ext/_engine.pyx__Pyx_PyDict_NextRef__annotate____func____main____module____name____qualname____test___is_coroutineasyncio.coroutinescard_countcard_indicescline_in_tracebackitemsmaskpopresultsetdefaultsolver._enginevalues\200\001\340\004\013\2108\2201\220A\200\001\340\004\r\210Q\330\004\n\210!\330\010\016\210g\220Q\220f\230A\230Q\330\010\017\210{\230!\2301\330\004\013\2101";
+    const struct { const unsigned int length: 8; } str_length_index[] = {{10},{3},{23},{21},{15},{1},{2},{6},{2},{1},{4},{179},{8},{11},{12},{11},{13},{18},{17},{18},{7},{22},{6},{27},{55},{36},{42},{57},{18},{11},{16},{12},{12},{13},{11},{2},{9},{11},{9},{32},{17},{50},{15},{13},{13},{15},{15},{13},{13},{18},{14},{19},{7},{6},{24},{26},{12},{13},{14},{12},{21},{17},{18},{11},{14},{21},{19},{14},{18},{12},{6},{1},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{5},{18},{7},{4},{6},{1},{6},{4},{10},{10},{12},{5},{10},{7},{18},{3},{1},{6},{5},{9},{6},{4},{5},{6},{6},{5},{4},{5},{6},{1},{7},{5},{1},{1},{4},{4},{6},{3},{9},{5},{6},{4},{14},{10},{11},{4},{8},{4},{1},{7},{9},{7},{10},{1},{5},{4},{6},{13},{3},{5},{7},{7},{4},{12},{14},{6},{6},{11},{1},{4},{5},{4},{4},{10},{9},{4},{14},{8},{8},{1},{12},{6},{7},{5},{12},{12},{11},{10},{15},{12},{9},{5},{6},{6},{6}};
+    const struct { const unsigned int length: 11; } bytes_length_index[] = {{9},{11},{39},{23},{27},{27},{21},{28},{523},{1129},{289},{60},{61},{87},{58},{57},{114}};
+    #ifndef CYTHON_COMPRESS_STRINGS
+      #define CYTHON_COMPRESS_STRINGS 90
+    #endif
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2440 bytes) */
+static const char cstring[] = "x\332\255VKw\323H\026\036\223\000\311$\001\234\007\003\335\201\221;\341\000\335\2209\356\020\032Bs\346\230$t\207\327\301\t\341\ru\312R\331\021\221%[%\3051\315\314\260\364\262\226Zj\251\245\226Zf\231\245\227^\362\023\346\047\314\275U\262c\207\351^5\3478\252\272u\353>\276\373\335[hW\250e9\rfh\332]M{|O\363\\j\363\232\303M\317tl\315\243%\213i\333\216ep\215j:u\r\255\304\232\216mhW<\2271\255\354\322J\225\331\336\325\253\327\264k\232\355x\332\302\302?\23786{\342xL\363\266\251\247\2554\275m\260dr\315`\226Yb.\365\230\325\324\270\347\232\272\307\\T\262\265\247kO\257\337\270uC\243`\331e\037\230\356q\215\373%\335\242\2343\2569e\255\344\233\226gBD\315\032\343\013\332zYk:\276f3\210\334s\264\032\350\365_\360\266\231\255q\346\341B\273Lm\210\214bB\004\256\233v\345\262f\230.81w\031\336\276O-\316\026\250a\020\320c: \002V1\331\356\022\255\246\353\262E+\351\022aa\256.\255k\010\243\016\251uaB\360\300\267\004\020\005|@b\230\\~\\\210\300\325\252>\367\000W\320`\230*\263\361\214\331\025\023\366\246]\363=\315\301_Y\203\332T\330\262\326\177\264\334u\010\000\227\034o{\300\215\304\023@\243\032\200l\374\3365D\265\341H\025>\250#\023\323,V\241\226\322\246\nQ\327\001\234\0064Q*\rh\206#\257\225M\245\212e\336\031\010\212\355\002a4Z\342\370\221\320(I\337\022\014\\o\230\266\315\\\265wY\003\016\325Z\311\313\016\322\026B\333e\026O7U\312w*\272\311\025~\206\305\250\221*\310%\036[\0165\210\214\202Kl\344\236{X\267\262\351r\257\377\\\nl\007h[\246\276\345i\204\270\314\360uF\210f\370\2227\266c_\207\374vM\200\207\020\335\264M\217\020\333\257\002\311\261Z\022\017\227q\346\356\246|\352m8\243\236\353\333\264A\233\210\251\301\250\325\335V\301L\325\257\362\032\323\315\024v\336\3358\000\202;\260Q\347\251DA\303]\235\260=\357\037DUh\241\326\334[\335X\177\276\266\261\271&\005\352\357B/\035]6(!=9\364\215\204\344\350\t-C\277\246\353\212\353\3705\236nLN\234\335\336\221\244Kw\215x:\245\017\252\327\372\205\322C\277@\241\236Jj\026m\246K\227Q}\273w\200\010zDw|\033b\351\n\345Ub9\316\216_\353\212\034Ruz\036\375Z\215\271\244\004""\267\214T\262K-\237=Z\177\274\376ls\223\220\247\315=\370\255\302@\"O\000\272\rV&$\035\032PnB\312\276\255\343\267\322E\006\376U\251i\313\257c\370\226\224\330\264*\277\0008I\325p\271\253\302\203\177u\237Z]\245.\227\276*CO\300\366p\203\351v\357\360>\367_\025\211\020\217q\340\037\201j\350\016\224\007\246%S]&\013Gy\323\326Mg\241w\306\251G\220x%\340b\t\272F\367t5\330\324\344s\r\222\316=\\!\340re\332\206\2513)\345\362\234`_\245sW\267\300.\250\020xEtV\242:\034pCM9\210\303m2\350\016\371\002\310^\3468L\361\227v\260\"U\305g\234c\357\310\376QC\326L)fz\254\312?\354\2007\017{\032\177\314\225\275n\020iH\222/mz\360:\310\277C\342\3651\016\303\257R\250\230i\260\252g\224m\233\310\344l\222&e\023\354V\016l \252\301\034\331yH\321\232cB\026\352/i0\263\262\355\325\234Z\r\336S\267\206L\205\224\025{]VK\047\201|\206\370 \215a\007\003F\r\271t\014\020\030\003\\\372\305\037\207\327\2003\253\014\227\322i\304\315\212M=\037n\232\037\031w,\300f!m\370t\032pxa\035x.\\\257\277=<\352\002\211\323\356\220\263Y\376I\203\367<R\005\000KM\240R_\317\370\234\251\005\307\025\253\373&\264\017\263u\206[\t\006\274\251\270\226\236dk\311?\034\3602\234\206B\355s\2463\374\327\326\017\242\3709\363ex\254uK\344E\001\227\023\255\"\036\344:#\247Z\025Q\024\345\240\020\024;#\247[\277\005\271 \337\001\325\374\347Bgd\274\265.\212\370y\022\344\360\363P\324Q|\272\345\211\245\340D\240\207\223\341\215\320\213\226\342\261d1\241xtF\014\213\265\340\234<\360\243G\311\261d>\251\354\027?\027\276t\215\007\253\341h\224\215\346#*\205\355\323\2710\033\346@\275\031g\342\351\370\355~v\177~_\236\235\0132\3014\206u>\310\006\363\001\3752r\001wc\255\033\340?\337\031\237\024\337\253\260O\265h\213\2139\321[\346\304-p\364 \244\341\3078\253\204{\202\203\367\333\341\275P\217\262\375z\213\001\r\232\321\261h.J\2577\204\256\334\216\267\326\304\214\240\242\036d:\343S\220q&\230\001e/\314\207\017\"\332\031?\335\362\305=A;g\316\212\017a&\314v\306\247E\2413>\321z\0160\257\005Y\264\260\002\216\233\352p\022\334\335\014\246 \344Wa)\032\212\362\312\302\212\360""\203{A\277\225\031\361:\340\341\\X\354\2675>\321\236\270\020\274\016\271\014\024w\027!\226\006\244XGh\3670\312\340l\340\206\177S\271D\333q)\311$Y\304kQfe\004\227\300l\256\017\267\201\004\247\305/\301\217\301fx\014\212!C\353\232\254\207\047\301\353\245\210\307\227b7\231\304J\047\237\016\362\207\001\217\214\266.\000fY\344\310h\353\033(\r|\316\213\334\021\007\023\255W\260\334\r\212\220,D\\\027\047D\t\034\250b\244\371\025\203JX\014\313Q\001s\234\022w \305:R\241\307\200\276R\217\267\n\255\"\334\354\311\336\204\031\265\251\213\214\230\205T\306\000\343\236\340\"$\177=\252cl\337B\231\324\007\250OU\374*\310\303\210U\275\240]\304+Y\363E\214\352P\370NR\226G\271\350\016\340<\224\344\017\217\336\002\237\347C\026\375\024\3470\351\027 \332\222\304_\207\3240\321\326\233\224I\365p\002\n%E\257\301\375q\204&\370\024\345\243B\027-?X\223\335\221\017\037F\365x8^\211\353_\241\252\2541\320)\200\203j\234\217WU@\377\307\252\212\361A\232\221\021A\204g\304q\025\037\026T\032\205\366\315\206\337\201\265g\321LT\211\213\2353Yq\026\016\216\201\326\022V<\274\002y\377\250B\237A\010\373)\276(\267C\341\317\200u/\213\025\3105\203\276\206\305\375\340jx[\026X\372\333\205:\r\001\341\300\307,DZ\002C3\000^>\272\037\317)\327\207bz\330\267\0104v\311\265\210*\322-\246\261\017v\235\342r\027\210-\330\336\214\246\000\210\001;\357\001\n;\226\224\270(\247D\276\333\036\253\342\244\330\203&\333\216\314\270\216\335\224\310\222\276\007\2155\214\047lDz\234\346\215\223\244\004\335\223\366-\001\033[\252\333\024&{\020\355\017i\353\376\035\3408\036nF\031\030E\000\312\020\314\226Q\014VA\302\203\271`\003:y*,`\376\027A\031\233r)\312\300\266\235\235\207\312\274\210\036\304z2\225H\242\274\205\346\270\024\374\006#\265\024\003\205\263\"\213\211A:\355\321\363\201\034\000?\211\313\201\014\363\n(\376+Z\217_$\205\303\201t\017\342\306\022\364\3228\034\210R\264\024\014A\302\017CWB\047Ew\341\302\035,?n\226\323\022\366\014\256\206\231\024\246\366\354\265\250\320\276~7y\276\177\353 /s\377.\314\265\347~N\n\t9x\334~Uj\227\364\201j\264g.\207""\274\375=(\310\004\276\225\341\324\325\234\301\202\234\020&D\007\300\001\005\363\277\223\303\221)\233\316J?,\014\254\301\334\003\354\376Y\254v`\2049\0344\270y\026f\277\034}S>\302\223\260!+\270\001\2030\247\204\377\201\027\260\307\312\177\003\n\307\303\276\047\3506\260\376S$\207\341,\232\201l\276\221#2-\013\2127\273\214]\025\243\320v\347\242\331\370yrg\337<\250\267\237\026\007\251\326\204GVr\371\235lCp\005\264\334IR\366\241\263\217\321d\264\330-\nVh9\r\266W\330\262\204 \265\2209\202Lo\220,K\226\366\264\216\002\3640\254\003\376\323\321K\010uy\377\305\301\312\301n{\353e\373\345+d\332M1\205o\340\024\362\017_\267_!\372s0F\344\203~1\330\221u\273\0215\241\231\246\023\000\345B@p\026DF|5\311\047\253\373\047\367?\266\213[\355\255w\355w\357;\331I4\322\020p\371\277#\177\031\235h=\302\021=\326Z\022c\262G\237\205\347\245\265\006\364\302\331\304\335\317\016\274m\277\310\346.bC\234\227M\rC\010\345\277*)\274@\003f\017/L\234\302\261\366Bf\255+\336\255u{\n\377\353\203,\035\006\334\376\340\362\0339|p\024\014^\256\267\207\257D\231?+\231A_\317q$\037\361\007o\370\377\000\022\340BN";
+    PyObject *data = __Pyx_DecompressString(cstring, 2440, 1);
+    #define __Pyx_DecompressString_LZSS_UNUSED
+    if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
+    const char* const bytes = __Pyx_PyBytes_AsString(data);
+    #if !CYTHON_ASSUME_SAFE_MACROS
+    if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
+    #endif
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3300 bytes) */
+static const char cstring[] = "\377 (allowe\377d  =  MB\377 transpo\377sition t\377able hol\377ds a car\377d beyond\377 (tree f\377ragment)\377), , not\377 ..?None\377Note tha\277t CythG\000i\377s delibe\377rately s\177tricter!\001\377n PEP-48\3674 aW\000reje\377cts subc\377lasses o\377f builti\376\217\000ypes. I\377f you ne\236\267\000to p%\000%\tt\177hen set\200\000_e \047an\227\000a\315\001\377_typing\047o dirb\000iv\242\000\377o False.oadd_\277\000ec\217 \340\215 \351\001\003\005\203\001\020\004fla\271g\033\004\223!ercY\002 b\303!c\330\000\237%\271!he\273#\344\264!\302\000n\211\002\316\"dis\366\326!dr\177\000r mu\313st\325  \265 \347\001en\376\362!engine \177input o\000\001{f \231@ge: \017\t\371:\220E\336 both 8m\t\313\"\262 a h\327 \037\025\226\322!wo\036\002sM\013\315Aa\277 legal\367Ca&\314#ro\334@\225\010:\343\"`\001\232\343@o\203bfi\367#\343Akv\210\nev\256` abi\000\205t\316bs\014\003\241\"\027\003\306`-\277winner\047\003rcew\370`3\003\022\003fo\263\204\001\336\230\000vels\006\004ma\277skgcis\272#d\217lead\032\004\006\002\033\001l/oad_\320\204\002s\347b\013\002\373st\264Afirst\374\024\t\014\002no def\377ault __r\377educe__ \373du\263bnon-t\372\300@i\234 __cin\377it__numb\363er\257\204\001\213\"rese\363rv\311d\004\006seat\377runaway \177at deal\007\005\375mD\000mumspe\353ci\360$s\005\005ord\303er\000\n\273#%\004\255#sr\177c_ext/_\274c\377.pyxDRIVOERSE\316b\000\003.\306\006\355c\234\206\002__\017\006set\372\216\"_\013\014after~7\004groupsD\004\037is_ov\022\006\252b^\004\016\353\"obj\346\205\003\t\t\360\"\032\t\274\220C\226\004play\241\004r\237eachec\005\313!t?_count\207 \304\004\376\241\210\002_lookup\316\013\005o_m\221\000\345\004up_per_b3\000d\367\004\377valueLIM\377ITSS__Py\375x\001\000Dict_N>\270 Ref__\256\207\004\354@\377__func__\347__g\222%\n\000mai}n\020\001modul!\002\247nam)\002\356 _\273#_\362\007\001v\231\003=\000qual\260\035\005\304e\366.\336fexo\001s\227et_Q\005st\010\224N_\257_tes\375`_\213@c=o\234@tine\340\205\003\264B\377asyncio.\336\023\006sat_\365abe\377atbisect9c\365\210""\003\364\210\003rd_\372\211\002\361\212\001\374\353#\005\002indice\311s\316\210\002\232\212\002_\363\205\001\242\212\004cl\357ine_\225 tra\377cebackcl\373sd\340\210\003entryOenum\375\212\002\200\207\002s\311\211\001\370\315\211\001\273\206\004\317cguess\350\254\210\001\313\207\002\337\211\003i\334dite\377msjklast|\333\206\001\337\206\001erled\000\000\331_D\002\247\210\002le\222\207\001li\303ve\362k\344\206\007\375\206\010\262\207\001ma\377x_sidemt_dfnn_\253\212\002n\371\003\357esn_\252\206\001sno\313t_\216\210\003o\202\206\002\237\204\001po\357ints\000\003_we\377ightpopp\037owerp\365\206\001\360\000\270\204\003Oreps\204\207\003\202\214\002s\271\204\013?result\337\210\003\217\207\004\337_minss\002ea\377tsseense\337lfset\207\210\004si\377gnatures\377izesolve\363r.\352\206\004\263\207\004sstr\277ongert\223\205\tt?argett\230\205\003\227\212\002\374\234\212\002\266\004tt_meg\347aby\310`\251\205\010use\372\267\205\003s\006\001equiv?alence\025\001\217\210\002\207ing!\001\252\217\002\326\205\002\333\205\002s\355w\253`ow\304\212\003\200\001\330\377\004\n\210+\220Q\200\001\377\340\004\013\2108\2201\220\335A\007\001\r\210Q\025\001!\330\377\010\016\210g\220Q\220f\377\230A\230Q\330\010\017\210\277{\230!\2301\330(\0001\377\200A\330\010\014\210I\220\336\024\000\014\210N\230(\000\014\210\367K\220q\023\001\017\210t\220\3775\230\006\230c\240\022\240\3774\240t\2505\260\013\270\3673\270a.\001\020\220\004\220\367E\230\030\024\002u\250L\270\377\002\270$\270g\300Q\200\373A\340U\005\230D\240\t\250\337\021\250$\250a\020\002\320\017\337!\240\021\240!E\000y\260\377\001\260\024\260\\\300\021\300\373$\300\027\002\030\230\001\230\024\376\223\001\031\230\021\230$\230aw\340\010\035\241\001\013\2104}\000\2771\330\014\022\220*\261\003\016?\210a\210s\220#\247\001\005\003\377!\2208\2301\230J\240\337a\240z\260\021\340\001a\210\367x\220s\330\0009\240B\240\333c\250\014\004s\220$\0013\230\377a\230y\250\002\250#\250\335Q$\003w\220cq\003\014\210\377E\220\025\220a\220q\230\357\001\330\014\023\357\000\001""\230\025\376*\000t\2401\240J\250a\377\330\014\017\210u\220B\220\377a\330\020\026\220j\240\001\377\240\021\330\014\024\220A\330o\014\r\210V\344 E\230v\000W\014\210Cv\000y\027\003\022l\000\3676\230\023\347 Y\240b\250\367\003\2501<\003C\220u\230\373B\230:\t\025\220Z\230s\357\240#\240Q@\t\014\r\320?\r\035\230Z\240s\244\002\n\001U\036\266\000w\340\000q\327!x\242\001\277\230\026\230r\240\027\306\003\250\277h\260b\270\001\270\373\000\013\373\2103\235 w\220d\230%\362T\000!\255(\324\n\024\220G\230\0372\230S\240\002\212@\226\002K\005\367q\240\007s\000%\250s\260\337%\260r\270\022\346A\270|{\3101\355\007\010\t\210\035\261 \375\021\240a\t\210\032\2201\330\346\017\000\031\220\255b\267(\r\210Y\316\312 v\230Q\352\000\347`q\220\247\006\220b\337@\232C\330\332\003Q\377\230g\240Q\240f\250Ad\212@\360 ;\231@\357`\340\010\371F\376\340H\014\210A\210Q\210a\334\331C\373A[\240\001\346Cq\220W\001\220\034\310\000\013\341 \010\231a\272\r\001\036\321 -\250q\230\001\033\030\244@\262\000\004\000\220Q\275@\273\002\341Ci\010\353F\333a!\253\205\001\220Y\357B\3513\222\001\013\007]\256\204\002s\250!\273\250;\345 \003\2701&\007\\\377\240\021\240$\240e\2507\375\260\351 \r\210W\220A\220\315U\322\205\001\230I\330\000\264`\r\210\373[\230\304cq\240\r\250Q\256\306a\r\210Z\343`\005\227!\230\317|\2501\250\301b\252!u\230\375E\231\205\0021\240K\250q\260\217\004\260C\260\276\000\213\204\nF\005e\357\2401\240A\271 m\2601\307\260D\270\214\002C\020\200\204\0011\220\355J\313\004d\250\213`\020\220\005\370\232\003\304\204\001\350\204\002\230\030\240\021\240\375\"K\000T\250\025\250g\260\377Q\330\020\021\220\026\220q\277\230\002\230!\2305\345\204\001\240U(\365\0002\265\003\025\277!\220\330\204\010w3\220a\014\000\003\240<\351 }\014\356Cu\230C\230q\232@}\014\232\207\001F\230)\2409\334B{\020\026\213bS\240\003\240\313`\375\021\260@Q\230b\240\001\240}\025\272 1\250F\260#u\003\303\034\230\017\005\343F\223C\242\205\001,\250\204\376@\361a3\243\206\003\347\205\014\306\204\003\327%U\277\240!\2406\250\023\334 \010\372\240\207\0051""\233@^\2403\240n\253\260A\262\204\001\036\241\207\0021\210\211\003\014\377\210D\220\007\220x\230w\277\240h\250i\260q\312\205\001\270\356\316B^\2301\225@\025\240a\277\240w\250c\260\021\245c8\353\2303\273\000\002\260\206\005_\230A\361\230m\000\301c\220!x\230s\240\275+\323\204\001\r\320\r\037\214 \005\177\240S\250\001\250\021\330\222 \237\003\2205\230\t\202\211\001\375#s\377\230#\230R\230r\240\023\313\240A\367!\036\271 \221\206\0015\250\335\001\207@\320\021$\345@W\250\277J\260c\270\023\270\352\207\002\\\377\230\021\230%\230{\250$\377\250b\260\001\330\010\021\220w\021\220!\200\206\002\320\t\031\202\210\001\277\013\2107\220\047\230\242\002(\377\230%\230}\250I\260Wd6\001\211\210\005B\363 \377!\014\022\200\211\016\376\016\0025\230\003\2301\230KS\240r\266\"!\002=\261@;\200\211\001V\321\210\001:\230\275C\014\332\210\005D\350A\373\r\210\244 \320\034,\250A\377\320-=\270V\3008\310\3751\340\206\002\"\240!\320#<\377\270A\270_\310M\320Y\337b\320bc\330\202I\320\025\337\047\240s\320*\036\000\330\010\257\t\320\t\033\323 a\271a\240\376\312\211\002D\220\006\220i\230y\016\265!\250!\250\356\205\004\321\211\001\267\n\327\211\014W\r\320\r\250\211\001u\314 \014\001\010\257\010\014\210J\372\206\001\034\370\214\001\230\347d\240!\241\214\001\t\001T\240\021;\340\010\305\213\014z\230\024\221@\276A\357R\250s\260\263\215\002a\210\177\347\230c\240\203`\333\213\003~\230S\357\240\005\240Q\303\0079\230C$\311\206\001\211\211\001\034\302\215\001\313\000\032\236\211\002\220D\237\t\210\034\220S\373\210\003\346a\t\377\230\030\240\030\250\034\260V\377\270;\300i\310q\320P\334\372\212\002\341gy\260\013\342\207\001\r\210\371]\202\206\002h\000\240h\250k\270|\367di\001z\250\022\2503\215E&\236A:\250\247\003\320Ff\376\002;\004+\001\330\202)\014\277\207\007:\241\204\002\035\006\375\010\222,K\240q\250\001\250\367\024\250X\250\000:\300W\310\377C\310v\320UX\320X\377Y\330\010\013\2106\220\023r\200\215\001\023\201\213\001\234\215\001H\230E\323\000\375\025\347\216\003\036\230k\250\021\250\377!\2504\250y\270\001\270\377""\024\270Q\330\010\035\230_\376\351\212\001\250d\260)\2701\270\377D\300\007\300z\320QU\377\320U]\320]^\330\021\375\022\217\220\001w\220a\200A\360\377\010\000\t\r\210L\230\001\336a\0015\220\013\230\240\206\001T\240\375\031I\002w\260c\270\026\270Wr\300\021\317\214\nG\271\212\002Q\215\205\001\355\031\373\211\002C\230\270\211\002H\220An\321\220\001\017\210qJ\n\014\210)\005\177\r\016\330\014\025\220W\222b\345c\362cE\314\205\005\367\220\0011\220A\237\320\004\036\230a\211\010-\r[\340\242\211\002\277\216\001\315\213\002\212\206\004p\000\320\004(\343\250\001\205\200E\243\003d\005V\25028\277\220\001\262\220\001g\006x\220q";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3300, 4717);
+    #define __Pyx_DecompressString_UNUSED
+    if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
+    const char* const bytes = __Pyx_PyBytes_AsString(data);
+    #if !CYTHON_ASSUME_SAFE_MACROS
+    if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
+    #endif
+    #else /* compression: none (4717 bytes) */
+static const char bytes[] = " (allowed  =  MB transposition table holds a card beyond (tree fragment)), , not ..?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecalled cardcalled classcalled flagcalled holdercannot allocate a card on the tablecards on the tabledisabledriver must be one of enableengine input out of range: engine input: a card is both on the table and in a handengine input: a card is in two handsengine input: not a legal card at the rootengine input: the hands do not fit the trick on the tableevent absent cardsevent cardsevent not-winnerevent rewardevent winnerfollow levelsfollow maskgcisenabledlead levelslead maskload_tables and load_state firstload_tables firstno default __reduce__ due to non-trivial __cinit__number of handsreserved cardreserved seatrunaway at dealrunaway minimumspecial cardsspecial orderspecial order cardspecial winnersrc_ext/_engine.pyxDRIVERSEngineEngine.__reduce_cython__Engine.__setstate_cython__Engine.afterEngine.groupsEngine.is_overEngine.legalEngine.load_objectiveEngine.load_stateEngine.load_tablesEngine.playEngine.reachesEngine.reset_countersEngine.table_lookupEngine.to_moveEngine.upper_boundEngine.valueLIMITSS__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabsentafterasyncio.coroutinesat_dealbeatbisectccalledcardcard_classcard_countcard_indicescardsclass_maskclassescline_in_tracebackclsddriverentryenumerateeventsflagflagsfollowgroupsguesshandhandsholderiis_overitemsjklastleadleaderledled_flagslegallevelsliveload_objectiveload_stateload_tablesmaskmax_sidemtdfnn_cardsn_classesn_seatsnot_winneroorderplaypointspoints_weightpoppowerpresentreachesrepsreservationsreset_countersresultrewardrunaway_minsseatseatsseenselfsetdefaultsignaturesizesolve""r._enginespecialsstrongerttable_lookuptargetto_movetricktrick_weighttt_megabytesupper_bounduse_boundsuse_equivalenceuse_orderinguse_tablevaluevalueswindowwinner\200\001\330\004\n\210+\220Q\200\001\340\004\013\2108\2201\220A\200\001\340\004\r\210Q\330\004\n\210!\330\010\016\210g\220Q\220f\230A\230Q\330\010\017\210{\230!\2301\330\004\013\2101\200A\330\010\014\210I\220Q\330\010\014\210N\230!\330\010\014\210K\220q\200A\330\010\017\210t\2205\230\006\230c\240\022\2404\240t\2505\260\013\2703\270a\200A\330\010\020\220\004\220E\230\030\240\022\2404\240u\250L\270\002\270$\270g\300Q\200A\340\010\017\210{\230!\2301\230D\240\t\250\021\250$\250a\200A\340\010\017\320\017!\240\021\240!\2404\240y\260\001\260\024\260\\\300\021\300$\300a\200A\340\010\030\230\001\230\024\230Q\330\010\031\230\021\230$\230a\340\010\035\230Q\330\010\013\2104\210t\2201\330\014\022\220*\230A\230Q\330\010\016\210a\210s\220#\220Q\330\010\016\210a\210s\220!\2208\2301\230J\240a\240z\260\021\330\010\016\210a\210x\220s\230!\2309\240B\240c\250\021\330\010\016\210a\210s\220!\2208\2303\230a\230y\250\002\250#\250Q\330\010\016\210a\210w\220c\230\024\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\023\2205\230\001\230\025\230a\230t\2401\240J\250a\330\014\017\210u\220B\220a\330\020\026\220j\240\001\240\021\330\014\024\220A\330\014\r\210V\2201\220E\230\021\330\010\014\210C\210x\220y\240\001\240\021\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\017\210u\220C\220u\230B\230a\330\020\026\220j\240\001\240\021\330\014\025\220Z\230s\240#\240Q\330\014\r\210V\2201\220E\230\021\330\014\r\320\r\035\230Z\240s\250#\250Q\330\014\r\320\r\036\230a\230w\240a\240q\340\010\017\210x\220q\230\001\230\026\230r\240\027\250\002\250#\250Q\250h\260b\270\001\270\021\330\010\013\2103\210a\210w\220d\230%\230s\240!\330\014\022\220*\230A\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\024\220G\2302\230S\240\002\240!\2401\330\014\017\210x\220q\230\001\230\026\230q\240\007\240s\250%\250s\260%\260r\270\022\2703\270a""\270|\3101\330\020\026\220j\240\001\240\021\330\010\t\210\035\220c\230\021\230!\330\010\t\210\032\2201\330\010\t\210\031\220!\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210Y\220a\220v\230Q\230a\330\010\017\210q\220\006\220b\230\001\230\021\330\010\016\210a\330\014\r\320\r\035\230Q\230g\240Q\240f\250A\250Q\330\014\023\220;\230a\230q\200A\340\010\031\230\021\230$\230a\340\010\016\210a\210s\220#\220Q\330\010\014\210A\210Q\210a\330\010\016\210a\210s\220#\220[\240\001\330\010\016\210a\210q\220\001\220\034\230S\240\013\2501\330\010\016\210a\210q\220\001\220\036\230s\240-\250q\330\010\t\210\033\220A\330\010\t\210\033\220A\220Q\220a\330\010\t\210\035\220a\220q\230\001\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2201\220A\220Y\230a\230t\2403\240f\250A\330\014\022\220!\2201\220A\220]\240!\2404\240s\250!\250;\260b\270\003\2701\330\014\022\220!\2201\220A\220\\\240\021\240$\240e\2507\260!\330\014\r\210W\220A\220U\230!\2301\230I\240Q\240a\330\014\r\210[\230\001\230\025\230a\230q\240\r\250Q\250a\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\r\210Y\220a\220u\230E\240\021\240!\2401\240K\250q\260\004\260C\260q\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210[\230\001\230\025\230e\2401\240A\240Q\240m\2601\260D\270\003\2701\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\022\220!\2201\220J\230a\230t\2403\240d\250!\330\014\020\220\005\220U\230!\2301\330\020\026\220a\220q\230\001\230\030\240\021\240\"\240A\240T\250\025\250g\260Q\330\020\021\220\026\220q\230\002\230!\2305\240\001\240\021\240(\250!\2502\250Q\250a\330\014\025\220Q\220a\220y\240\001\240\021\330\014\022\220!\2203\220a\220y\240\003\240<\250q\330\014\r\210Y\220a\220u\230C\230q\240\001\330\014\020\220\004\220F\230)\2409\250A\250Q\330\020\026\220a\220v\230S\240\003\2401\330\020\021\220\034\230Q\230b\240\001\240\025\240e\2501\250F\260#\260Q\330\020\021\220\034\230Q\230b\240\001\240\025\240a\330\010\016\210a\210s\220!\2201\220A\220Z\230s\240,\250a\330\010\t\210\032\2203\220a""\220q\230\001\230\021\330\010\014\210C\210x\220y\240\001\240\021\240!\2401\330\014\r\210Z\220q\230\005\230U\240!\2406\250\023\250A\330\010\016\210a\210s\220!\2201\220A\220^\2403\240n\260A\330\010\t\210\036\220s\230!\2301\230A\230Q\330\010\014\210D\220\007\220x\230w\240h\250i\260q\270\001\270\021\270!\330\014\r\210^\2301\230E\240\025\240a\240w\250c\260\021\330\014\022\220!\2208\2303\230b\240\002\240#\240Q\330\014\r\210_\230A\230U\240!\330\014\022\220!\2203\220a\220x\230s\240+\250Q\330\014\r\320\r\037\230q\240\005\240S\250\001\250\021\330\014\020\220\003\2205\230\t\240\021\240!\330\020\026\220a\220s\230#\230R\230r\240\023\240A\330\020\021\220\036\230q\240\002\240!\2405\250\001\330\020\021\320\021$\240A\240W\250J\260c\270\023\270A\330\014\r\210\\\230\021\230%\230{\250$\250b\260\001\330\010\021\220\021\220!\2201\330\010\t\320\t\031\230\021\330\010\013\2107\220\047\230\021\330\014\022\220(\230%\230}\250I\260W\270A\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2208\2303\230a\230y\250\002\250#\250Q\330\014\022\220!\2205\230\003\2301\230K\240r\250\023\250A\330\014\022\220!\220=\240\003\240;\250a\330\014\022\220!\220:\230S\240\003\2401\330\014\022\220!\2206\230\023\230D\240\001\330\014\r\210^\2301\320\034,\250A\320-=\270V\3008\3101\330\014\r\320\r\"\240!\320#<\270A\270_\310M\320Yb\320bc\330\010\016\210a\210s\220!\2201\220A\320\025\047\240s\320*<\270A\330\010\t\320\t\033\2303\230a\230q\240\001\240\021\330\010\014\210D\220\006\220i\230y\250\001\250\021\250!\2501\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\r\320\r\036\230a\230u\240A\330\014\r\320\r\036\230a\230u\240A\330\010\014\210J\220a\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230A\230T\240\021\340\010\016\210a\210s\220#\220Q\330\010\016\210a\210z\230\024\230R\230s\240+\250R\250s\260!\330\010\016\210a\210\177\230c\240\025\240a\330\010\016\210a\210~\230S\240\005\240Q\330\010\016\210a\210s\220!\2209\230C\230|\2501\330\010""\t\210\034\220Q\330\010\t\320\t\032\230!\330\010\t\320\t\031\230\021\330\010\t\210\034\220S\230\001\230\021\330\010\014\210D\220\t\230\030\240\030\250\034\260V\270;\300i\310q\320PQ\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210]\230!\2305\240\005\240Q\240h\250k\270\021\330\014\022\220!\2209\230C\230z\250\022\2503\250a\330\014\022\220!\220=\240\003\240:\250R\250s\260!\330\014\022\220!\2208\2303\230f\240A\330\014\r\210]\230!\2305\240\001\330\014\r\320\r\036\230a\230u\240A\330\014\r\210[\230\001\230\025\230e\240:\250Q\330\014\r\210]\230!\2305\240\001\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230K\240q\250\001\250\024\250X\260V\270:\300W\310C\310v\320UX\320XY\330\010\013\2106\220\023\220A\330\014\023\2201\330\010\017\210u\220H\230E\240\030\250\025\250a\200A\340\010\036\230k\250\021\250!\2504\250y\270\001\270\024\270Q\330\010\035\230_\250A\250Q\250d\260)\2701\270D\300\007\300z\320QU\320U]\320]^\330\021\022\330\010\017\210w\220a\200A\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\010\014\210H\220A\220Q\330\010\017\210q\200A\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220W\230A\230Q\230c\240\021\330\010\014\210E\220\021\220!\2201\330\010\017\210t\2201\220A\320\004\036\230a\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220[\240\001\240\021\240#\240Q\330\010\014\210E\220\021\220!\2201\330\010\017\210q\320\004(\250\001\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\r\016\330\014\025\220[\240\001\240\021\240#\240V\2502\250Q\330\010\014\210E\220\021\220!\2201\330\010\017\210x\220q";
     PyObject *data = NULL;
+    #define __Pyx_DecompressString_UNUSED
+    #define __Pyx_DecompressString_LZSS_UNUSED
+    #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 22; i++) {
+    for (int i = 0; i < 186; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
-      if (likely(string) && i >= 2) PyUnicode_InternInPlace(&string);
+      if (likely(string) && i >= 52) PyUnicode_InternInPlace(&string);
       if (unlikely(!string)) {
         Py_XDECREF(data);
         __PYX_ERR(0, 1, __pyx_L1_error)
@@ -3519,8 +16829,8 @@ static const char bytes[] = "?src_ext/_engine.pyx__Pyx_PyDict_NextRef__annotate_
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 22; i < 24; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-22].length;
+    for (int i = 186; i < 203; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-186].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -3530,15 +16840,15 @@ static const char bytes[] = "?src_ext/_engine.pyx__Pyx_PyDict_NextRef__annotate_
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 24; i++) {
+    for (Py_ssize_t i = 0; i < 203; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 22;
-      for (Py_ssize_t i=0; i<2; ++i) {
+      PyObject **table = stringtab + 186;
+      for (Py_ssize_t i=0; i<17; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -3559,6 +16869,38 @@ static const char bytes[] = "?src_ext/_engine.pyx__Pyx_PyDict_NextRef__annotate_
     }
     #endif
   }
+  {
+    PyObject **numbertab = __pyx_mstate->__pyx_number_tab + 0;
+    int8_t const cint_constants_1[] = {0,1};
+    int64_t const cint_constants_8[] = {4294967295LL};
+    for (int i = 0; i < 3; i++) {
+      numbertab[i] = PyLong_FromLongLong((i < 2 ? cint_constants_1[i - 0] : cint_constants_8[i - 2]));
+      if (unlikely(!numbertab[i])) __PYX_ERR(0, 1, __pyx_L1_error)
+    }
+  }
+  #if CYTHON_IMMORTAL_CONSTANTS
+  {
+    PyObject **table = __pyx_mstate->__pyx_number_tab;
+    for (Py_ssize_t i=0; i<3; ++i) {
+      #if PY_VERSION_HEX >= 0x030F0000
+      PyUnstable_SetImmortal(table[i]);
+      #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
+      if ((PY_SSIZE_T_MAX <= _Py_IMMORTAL_REFCNT_LOCAL)) break;
+      #if PY_VERSION_HEX < 0x030E0000
+      if (_Py_IsOwnedByCurrentThread(table[i]) && Py_REFCNT(table[i]) == 1)
+      #else
+      if (PyUnstable_Object_IsUniquelyReferenced(table[i]))
+      #endif
+      {
+        Py_SET_REFCNT(table[i], ((Py_ssize_t)_Py_IMMORTAL_REFCNT_LOCAL + 1));
+      }
+      #else
+      if ((PY_SSIZE_T_MAX < _Py_IMMORTAL_INITIAL_REFCNT)) break;
+      Py_SET_REFCNT(table[i], _Py_IMMORTAL_INITIAL_REFCNT);
+      #endif
+    }
+  }
+  #endif
   return 0;
   __pyx_L1_error:;
   return -1;
@@ -3568,12 +16910,12 @@ static const char bytes[] = "?src_ext/_engine.pyx__Pyx_PyDict_NextRef__annotate_
 namespace {
 #endif
 typedef struct {
-    unsigned int argcount : 1;
+    unsigned int argcount : 3;
     unsigned int num_posonly_args : 1;
     unsigned int num_kwonly_args : 1;
-    unsigned int nlocals : 2;
+    unsigned int nlocals : 5;
     unsigned int flags : 10;
-    unsigned int first_line : 4;
+    unsigned int first_line : 9;
 } __Pyx_PyCode_New_function_description;
 #ifdef __cplusplus
 } /* anonymous namespace */
@@ -3593,14 +16935,94 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 8};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 25};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_mask};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_card_count, __pyx_mstate->__pyx_kp_b_iso88591_81A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 13};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 30};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_result};
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_card_indices, __pyx_mstate->__pyx_kp_b_iso88591_Q_gQfAQ_1_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 23, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 88};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_d, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_j, __pyx_mstate->__pyx_n_u_levels, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_beat, __pyx_mstate->__pyx_n_u_cards, __pyx_mstate->__pyx_n_u_winner, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_led, __pyx_mstate->__pyx_n_u_called, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_holder, __pyx_mstate->__pyx_n_u_cls, __pyx_mstate->__pyx_n_u_runaway_min, __pyx_mstate->__pyx_n_u_at_deal, __pyx_mstate->__pyx_n_u_flag, __pyx_mstate->__pyx_n_u_seat};
+    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_tables, __pyx_mstate->__pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 161};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_max_side, __pyx_mstate->__pyx_n_u_points_weight, __pyx_mstate->__pyx_n_u_trick_weight, __pyx_mstate->__pyx_n_u_events, __pyx_mstate->__pyx_n_u_o, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_present, __pyx_mstate->__pyx_n_u_absent, __pyx_mstate->__pyx_n_u_winner, __pyx_mstate->__pyx_n_u_not_winner, __pyx_mstate->__pyx_n_u_last, __pyx_mstate->__pyx_n_u_reward};
+    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_objective, __pyx_mstate->__pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 186};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_hands, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_trick, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_seat, __pyx_mstate->__pyx_n_u_size, __pyx_mstate->__pyx_n_u_seen, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_card};
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_state, __pyx_mstate->__pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 246};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reset_counters, __pyx_mstate->__pyx_kp_b_iso88591_A_IQ_N_Kq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 251};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_upper_bound, __pyx_mstate->__pyx_kp_b_iso88591_A_4y_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 255};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_1D_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 259};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_n_u_reps};
+    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_groups, __pyx_mstate->__pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 266};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
+    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 277};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_target, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
+    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reaches, __pyx_mstate->__pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 288};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward, __pyx_mstate->__pyx_n_u_result};
+    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_after, __pyx_mstate->__pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 302};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward};
+    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 314};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_live, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_entry};
+    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_table_lookup, __pyx_mstate->__pyx_kp_b_iso88591_A_Kq_XV_WCvUXXY_6_A_1_uHE_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 321};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_to_move, __pyx_mstate->__pyx_kp_b_iso88591_A_E_4uL_gQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 324};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_t5_c_4t5_3a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 3};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
+    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -3616,6 +17038,28 @@ static int __Pyx_InitGlobals(void) {
   int __pyx_clineno = 0;
   /* PythonCompatibility.init */
   if (likely(__Pyx_init_co_variables() == 0 && __Pyx_init_tpflags_variables() == 0)); else
+  
+  if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 1, __pyx_L1_error)
+
+  /* PyFrozenDict.init */
+  #if CYTHON_COMPILING_IN_LIMITED_API
+  {
+      PyObject *builtins = PyEval_GetBuiltins(); // borrowed
+      if (likely(builtins)) {
+          PyObject *type_name = PyUnicode_FromStringAndSize("frozendict", sizeof("frozendict")-1);
+          if (likely(type_name)) {
+              PyObject *frozendict_type = PyObject_GetItem(builtins, type_name);
+              Py_DECREF(type_name);
+              if (!frozendict_type && PyErr_ExceptionMatches(PyExc_KeyError)) {
+                  PyErr_Clear();
+                  frozendict_type = (PyObject*) &PyDict_Type;
+                  Py_INCREF(frozendict_type);
+              }
+              __pyx_mstate_global->__Pyx_PyFrozenDictType = frozendict_type;
+          }
+      }
+  } // error handling follows
+  #endif
   
   if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 1, __pyx_L1_error)
 
@@ -3691,6 +17135,246 @@ end:
     return (__Pyx_RefNannyAPIStruct *)r;
 }
 #endif
+
+/* FastTypeChecks (used by GivenExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static int __Pyx_InBases(PyTypeObject *a, PyTypeObject *b) {
+    while (a) {
+        a = __Pyx_PyType_GetSlot(a, tp_base, PyTypeObject*);
+        if (a == b)
+            return 1;
+    }
+    return b == &PyBaseObject_Type;
+}
+static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b) {
+    PyObject *mro;
+    if (a == b) return 1;
+    mro = a->tp_mro;
+    if (likely(mro)) {
+        Py_ssize_t i, n;
+        n = PyTuple_GET_SIZE(mro);
+        for (i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(mro, i) == (PyObject *)b)
+                return 1;
+        }
+        return 0;
+    }
+    return __Pyx_InBases(a, b);
+}
+static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b) {
+    PyObject *mro;
+    if (cls == a || cls == b) return 1;
+    mro = cls->tp_mro;
+    if (likely(mro)) {
+        Py_ssize_t i, n;
+        n = PyTuple_GET_SIZE(mro);
+        for (i = 0; i < n; i++) {
+            PyObject *base = PyTuple_GET_ITEM(mro, i);
+            if (base == (PyObject *)a || base == (PyObject *)b)
+                return 1;
+        }
+        return 0;
+    }
+    return __Pyx_InBases(cls, a) || __Pyx_InBases(cls, b);
+}
+#endif
+
+/* PyErrFetchRestore (used by GivenExceptionMatches) */
+#if CYTHON_FAST_THREAD_STATE
+static CYTHON_INLINE void __Pyx_ErrRestoreInState(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb) {
+#if PY_VERSION_HEX >= 0x030C00A6
+    PyObject *tmp_value;
+    assert(type == NULL || (value != NULL && type == (PyObject*) Py_TYPE(value)));
+    if (value) {
+        #if CYTHON_COMPILING_IN_CPYTHON
+        if (unlikely(((PyBaseExceptionObject*) value)->traceback != tb))
+        #endif
+            PyException_SetTraceback(value, tb);
+    }
+    tmp_value = tstate->current_exception;
+    tstate->current_exception = value;
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+#else
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+    tmp_type = tstate->curexc_type;
+    tmp_value = tstate->curexc_value;
+    tmp_tb = tstate->curexc_traceback;
+    tstate->curexc_type = type;
+    tstate->curexc_value = value;
+    tstate->curexc_traceback = tb;
+    Py_XDECREF(tmp_type);
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(tmp_tb);
+#endif
+}
+static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb) {
+#if PY_VERSION_HEX >= 0x030C00A6
+    PyObject* exc_value;
+    exc_value = tstate->current_exception;
+    tstate->current_exception = 0;
+    *value = exc_value;
+    *type = NULL;
+    *tb = NULL;
+    if (exc_value) {
+        *type = (PyObject*) Py_TYPE(exc_value);
+        Py_INCREF(*type);
+        #if CYTHON_COMPILING_IN_CPYTHON
+        *tb = ((PyBaseExceptionObject*) exc_value)->traceback;
+        Py_XINCREF(*tb);
+        #else
+        *tb = PyException_GetTraceback(exc_value);
+        #endif
+    }
+#else
+    *type = tstate->curexc_type;
+    *value = tstate->curexc_value;
+    *tb = tstate->curexc_traceback;
+    tstate->curexc_type = 0;
+    tstate->curexc_value = 0;
+    tstate->curexc_traceback = 0;
+#endif
+}
+#endif
+
+/* GivenExceptionMatches (used by PyErrExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject *exc_type2) {
+    if (exc_type1) {
+        return __Pyx_IsAnySubtype2((PyTypeObject*)err, (PyTypeObject*)exc_type1, (PyTypeObject*)exc_type2);
+    } else {
+        return __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type2);
+    }
+}
+static int __Pyx_PyErr_GivenExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
+    Py_ssize_t i, n;
+    assert(PyExceptionClass_Check(exc_type));
+    n = PyTuple_GET_SIZE(tuple);
+    for (i=0; i<n; i++) {
+        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
+    }
+    for (i=0; i<n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(tuple, i);
+        if (likely(PyExceptionClass_Check(t))) {
+            if (__Pyx_inner_PyErr_GivenExceptionMatches2(exc_type, NULL, t)) return 1;
+        } else {
+        }
+    }
+    return 0;
+}
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject* exc_type) {
+    if (likely(err == exc_type)) return 1;
+    if (likely(PyExceptionClass_Check(err))) {
+        if (likely(PyExceptionClass_Check(exc_type))) {
+            return __Pyx_inner_PyErr_GivenExceptionMatches2(err, NULL, exc_type);
+        } else if (likely(PyTuple_Check(exc_type))) {
+            return __Pyx_PyErr_GivenExceptionMatchesTuple(err, exc_type);
+        } else {
+        }
+    }
+    return PyErr_GivenExceptionMatches(err, exc_type);
+}
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *exc_type1, PyObject *exc_type2) {
+    assert(PyExceptionClass_Check(exc_type1));
+    assert(PyExceptionClass_Check(exc_type2));
+    if (likely(err == exc_type1 || err == exc_type2)) return 1;
+    if (likely(PyExceptionClass_Check(err))) {
+        return __Pyx_inner_PyErr_GivenExceptionMatches2(err, exc_type1, exc_type2);
+    }
+    return (PyErr_GivenExceptionMatches(err, exc_type1) || PyErr_GivenExceptionMatches(err, exc_type2));
+}
+#endif
+
+/* PyErrExceptionMatches (used by PyObjectGetAttrStrNoError) */
+#if CYTHON_FAST_THREAD_STATE
+static int __Pyx_PyErr_ExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
+    Py_ssize_t i, n;
+    n = PyTuple_GET_SIZE(tuple);
+    for (i=0; i<n; i++) {
+        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
+    }
+    for (i=0; i<n; i++) {
+        if (__Pyx_PyErr_GivenExceptionMatches(exc_type, PyTuple_GET_ITEM(tuple, i))) return 1;
+    }
+    return 0;
+}
+static CYTHON_INLINE int __Pyx_PyErr_ExceptionMatchesInState(PyThreadState* tstate, PyObject* err) {
+    int result;
+    PyObject *exc_type;
+#if PY_VERSION_HEX >= 0x030C00A6
+    PyObject *current_exception = tstate->current_exception;
+    if (unlikely(!current_exception)) return 0;
+    exc_type = (PyObject*) Py_TYPE(current_exception);
+    if (exc_type == err) return 1;
+#else
+    exc_type = tstate->curexc_type;
+    if (exc_type == err) return 1;
+    if (unlikely(!exc_type)) return 0;
+#endif
+    #if CYTHON_AVOID_BORROWED_REFS
+    Py_INCREF(exc_type);
+    #endif
+    if (unlikely(PyTuple_Check(err))) {
+        result = __Pyx_PyErr_ExceptionMatchesTuple(exc_type, err);
+    } else {
+        result = __Pyx_PyErr_GivenExceptionMatches(exc_type, err);
+    }
+    #if CYTHON_AVOID_BORROWED_REFS
+    Py_DECREF(exc_type);
+    #endif
+    return result;
+}
+#endif
+
+/* PyObjectGetAttrStr (used by PyObjectGetAttrStrNoError) */
+#if CYTHON_USE_TYPE_SLOTS
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStr(PyObject* obj, PyObject* attr_name) {
+    PyTypeObject* tp = Py_TYPE(obj);
+    if (likely(tp->tp_getattro))
+        return tp->tp_getattro(obj, attr_name);
+    return PyObject_GetAttr(obj, attr_name);
+}
+#endif
+
+/* PyObjectGetAttrStrNoError (used by GetBuiltinName) */
+#if __PYX_LIMITED_VERSION_HEX < 0x030d0000
+static void __Pyx_PyObject_GetAttrStr_ClearAttributeError(void) {
+    __Pyx_PyThreadState_declare
+    __Pyx_PyThreadState_assign
+    if (likely(__Pyx_PyErr_ExceptionMatches(PyExc_AttributeError)))
+        __Pyx_PyErr_Clear();
+}
+#endif
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, PyObject* attr_name) {
+    PyObject *result;
+#if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+    (void) PyObject_GetOptionalAttr(obj, attr_name, &result);
+    return result;
+#else
+#if CYTHON_COMPILING_IN_CPYTHON && CYTHON_USE_TYPE_SLOTS
+    PyTypeObject* tp = Py_TYPE(obj);
+    if (likely(tp->tp_getattro == PyObject_GenericGetAttr)) {
+        return _PyObject_GenericGetAttrWithDict(obj, attr_name, NULL, 1);
+    }
+#endif
+    result = __Pyx_PyObject_GetAttrStr(obj, attr_name);
+    if (unlikely(!result)) {
+        __Pyx_PyObject_GetAttrStr_ClearAttributeError();
+    }
+    return result;
+#endif
+}
+
+/* GetBuiltinName */
+static PyObject *__Pyx_GetBuiltinName(PyObject *name) {
+    PyObject* result = __Pyx_PyObject_GetAttrStrNoError(__pyx_mstate_global->__pyx_b, name);
+    if (unlikely(!result) && !PyErr_Occurred()) {
+        PyErr_Format(PyExc_NameError,
+            "name '%U' is not defined", name);
+    }
+    return result;
+}
 
 /* CopyObjectArray (used by TupleOrListFromArrayImpl) */
 #if CYTHON_COMPILING_IN_CPYTHON
@@ -3970,59 +17654,6 @@ static CYTHON_INLINE int __Pyx_IgnoreGivenException(PyObject *given_exception, P
     }
     return 0;
 }
-
-/* FastTypeChecks (used by UnpackUnboundCMethod_impl) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static int __Pyx_InBases(PyTypeObject *a, PyTypeObject *b) {
-    while (a) {
-        a = __Pyx_PyType_GetSlot(a, tp_base, PyTypeObject*);
-        if (a == b)
-            return 1;
-    }
-    return b == &PyBaseObject_Type;
-}
-static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b) {
-    PyObject *mro;
-    if (a == b) return 1;
-    mro = a->tp_mro;
-    if (likely(mro)) {
-        Py_ssize_t i, n;
-        n = PyTuple_GET_SIZE(mro);
-        for (i = 0; i < n; i++) {
-            if (PyTuple_GET_ITEM(mro, i) == (PyObject *)b)
-                return 1;
-        }
-        return 0;
-    }
-    return __Pyx_InBases(a, b);
-}
-static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b) {
-    PyObject *mro;
-    if (cls == a || cls == b) return 1;
-    mro = cls->tp_mro;
-    if (likely(mro)) {
-        Py_ssize_t i, n;
-        n = PyTuple_GET_SIZE(mro);
-        for (i = 0; i < n; i++) {
-            PyObject *base = PyTuple_GET_ITEM(mro, i);
-            if (base == (PyObject *)a || base == (PyObject *)b)
-                return 1;
-        }
-        return 0;
-    }
-    return __Pyx_InBases(cls, a) || __Pyx_InBases(cls, b);
-}
-#endif
-
-/* PyObjectGetAttrStr (used by UnpackUnboundCMethod_impl) */
-#if CYTHON_USE_TYPE_SLOTS
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStr(PyObject* obj, PyObject* attr_name) {
-    PyTypeObject* tp = Py_TYPE(obj);
-    if (likely(tp->tp_getattro))
-        return tp->tp_getattro(obj, attr_name);
-    return PyObject_GetAttr(obj, attr_name);
-}
-#endif
 
 /* UnpackUnboundCMethod_impl (used by UnpackUnboundCMethod) */
 #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030C0000
@@ -4701,6 +18332,2254 @@ static CYTHON_INLINE int __Pyx_PyList_Append(PyObject* list, PyObject* x) {
     return PyList_Append(list, x);
 }
 #endif
+
+/* PyObjectCompare */
+#ifndef __Pyx_DEFINED_PyObject_CompareIntFloatBoolLe
+#define __Pyx_DEFINED_PyObject_CompareIntFloatBoolLe
+static int __Pyx_PyObject_CompareIntFloatBoolLe(PyObject *op1, PyObject *op2) {
+    double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
+    #if !CYTHON_ASSUME_SAFE_MACROS
+    if (unlikely(float_op2 == -1. && PyErr_Occurred())) return -1;
+    #endif
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsCompact(op1)) {
+        Py_ssize_t iop1 = __Pyx_PyLong_CompactValue(op1);
+        if (((double)iop1) <= float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+    }
+    if (unlikely(!__Pyx_isfinite(float_op2))) {
+        if (0.0 <= float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int sign1 = __Pyx_PyLong_Sign(op1);
+        if (float_op2 >= 0.) {
+            if (sign1 < 0) goto __pyx_return_true;
+            if (float_op2 < (double) (1L << PyLong_SHIFT)) goto __pyx_return_false;
+        } else {
+            if (sign1 > 0) goto __pyx_return_false;
+            if (float_op2 > -(double) (1L << PyLong_SHIFT)) goto __pyx_return_true;
+        }
+    }
+    #else
+    if (unlikely(!__Pyx_isfinite(float_op2))) {
+        if (0.0 <= float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int overflow1;
+        long iop1 = PyLong_AsLongAndOverflow(op1, &overflow1);
+        if (likely(!overflow1)) {
+            if ((long long) iop1 >= (1LL << 53)) {
+                overflow1 = 1;
+            } else if ((long long) iop1 <= - (1LL << 53)) {
+                overflow1 = -1;
+            } else {
+                if (((double) iop1) <= float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+            }
+        }
+        if (overflow1 < 0) {
+            if (float_op2 > ((double) (1LL << 53))) goto __pyx_return_true;
+        } else {
+            if (float_op2 < - ((double) (1LL << 53))) goto __pyx_return_false;
+        }
+    }
+    #endif
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LE);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#if CYTHON_USE_PYLONG_INTERNALS
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+static int __Pyx_PyObject_CompareIntIntBoolLe(PyObject *op1, PyObject *op2) {
+    Py_ssize_t cmp = __Pyx_PyLong_CompareSignAndSize(op1, op2);
+    if (cmp == 0) {
+        Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+        if (size > 0) {
+            const digit* digits1 = __Pyx_PyLong_Digits(op1);
+            const digit* digits2 = __Pyx_PyLong_Digits(op2);
+            if (size == 1) {
+                cmp = (Py_ssize_t) digits1[0] - (Py_ssize_t) digits2[0];
+            } else if ((size == 2) && (8 * sizeof(Py_ssize_t) >= 2 * PyLong_SHIFT)) {
+                cmp = (Py_ssize_t) (((((size_t)digits1[1]) << PyLong_SHIFT) | (size_t)digits1[0])) - (Py_ssize_t) (((((size_t)digits2[1]) << PyLong_SHIFT) | (size_t)digits2[0]));
+            } else {
+                for (Py_ssize_t i=size-1; i >= 0 && !cmp; --i) {
+                    cmp = (Py_ssize_t) digits1[i] - (Py_ssize_t) digits2[i];
+                }
+            }
+        }
+        if (cmp == 0) return 1;
+        if (__Pyx_PyLong_IsNeg(op1)) cmp = -cmp;
+    }
+    return (cmp <= 0);
+}
+#endif
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CompareIntIntLe(PyObject *op1, PyObject *op2) {
+    int result = __Pyx_PyObject_CompareIntIntBoolLe(op1, op2);
+    if (unlikely(result == -1)) return NULL;
+    return __Pyx_NewRef(result ? Py_True : Py_False);
+}
+#endif
+#else
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+static int __Pyx_PyObject_CompareIntIntBoolLe(PyObject *op1, PyObject *op2) {
+    int overflow1, overflow2;
+    long long iop1 = PyLong_AsLongLongAndOverflow(op1, &overflow1);
+    long long iop2 = PyLong_AsLongLongAndOverflow(op2, &overflow2);
+    if (likely(!(overflow1 | overflow2))) {
+        if (iop1 <= iop2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else if (overflow1 != overflow2) {
+        if (overflow1 <= overflow2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LE);
+    }
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#endif
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLe_int_object(PyObject *op1, PyObject *op2, int pyop) {
+    CYTHON_UNUSED_VAR(pyop);
+    if (unlikely(op1 == Py_None)) {
+        goto __pyx_richcmp;
+    }
+    if (op1 == op2) goto __pyx_return_true;
+    if (likely(op1 != Py_None)) {
+        if (op1 == op2) goto __pyx_return_true;
+        if (likely(PyLong_CheckExact(op2))) {
+            return __Pyx_PyObject_CompareIntIntBoolLe(op1, op2);
+        }
+        if (PyFloat_CheckExact(op2)) {
+            return __Pyx_PyObject_CompareIntFloatBoolLe(op1, op2);
+        }
+        goto __pyx_richcmp;
+    }
+    if ((0)) goto __pyx_richcmp;
+    if ((0)) goto __pyx_return_true;
+    if ((0)) goto __pyx_return_false;
+__pyx_richcmp:
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LE);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+
+/* PyObjectCompare */
+#ifndef __Pyx_DEFINED_PyObject_CompareFloatIntBoolLe
+#define __Pyx_DEFINED_PyObject_CompareFloatIntBoolLe
+static int __Pyx_PyObject_CompareFloatIntBoolLe(PyObject *op1, PyObject *op2) {
+    double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
+    #if !CYTHON_ASSUME_SAFE_MACROS
+    if (unlikely(float_op1 == -1. && PyErr_Occurred())) return -1;
+    #endif
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsCompact(op2)) {
+        Py_ssize_t iop2 = __Pyx_PyLong_CompactValue(op2);
+        if (float_op1 <= ((double)iop2)) goto __pyx_return_true; else goto __pyx_return_false;
+    }
+    if (unlikely(!__Pyx_isfinite(float_op1))) {
+        if (float_op1 <= 0.0) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int sign2 = __Pyx_PyLong_Sign(op2);
+        if (float_op1 >= 0.) {
+            if (sign2 < 0) goto __pyx_return_false;
+            if (float_op1 < (double) (1L << PyLong_SHIFT)) goto __pyx_return_true;
+        } else {
+            if (sign2 > 0) goto __pyx_return_true;
+            if (float_op1 > -(double) (1L << PyLong_SHIFT)) goto __pyx_return_false;
+        }
+    }
+    #else
+    if (unlikely(!__Pyx_isfinite(float_op1))) {
+        if (float_op1 <= 0.0) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int overflow2;
+        long iop2 = PyLong_AsLongAndOverflow(op2, &overflow2);
+        if (likely(!overflow2)) {
+            if ((long long) iop2 >= (1LL << 53)) {
+                overflow2 = 1;
+            } else if ((long long) iop2 <= - (1LL << 53)) {
+                overflow2 = -1;
+            } else {
+                if (float_op1 <= ((double) iop2)) goto __pyx_return_true; else goto __pyx_return_false;
+            }
+        }
+        if (overflow2 > 0) {
+            if (float_op1 < ((double) (1LL << 53))) goto __pyx_return_true;
+        } else {
+            if (float_op1 > - ((double) (1LL << 53))) goto __pyx_return_false;
+        }
+    }
+    #endif
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LE);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#if CYTHON_USE_PYLONG_INTERNALS
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+static int __Pyx_PyObject_CompareIntIntBoolLe(PyObject *op1, PyObject *op2) {
+    Py_ssize_t cmp = __Pyx_PyLong_CompareSignAndSize(op1, op2);
+    if (cmp == 0) {
+        Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+        if (size > 0) {
+            const digit* digits1 = __Pyx_PyLong_Digits(op1);
+            const digit* digits2 = __Pyx_PyLong_Digits(op2);
+            if (size == 1) {
+                cmp = (Py_ssize_t) digits1[0] - (Py_ssize_t) digits2[0];
+            } else if ((size == 2) && (8 * sizeof(Py_ssize_t) >= 2 * PyLong_SHIFT)) {
+                cmp = (Py_ssize_t) (((((size_t)digits1[1]) << PyLong_SHIFT) | (size_t)digits1[0])) - (Py_ssize_t) (((((size_t)digits2[1]) << PyLong_SHIFT) | (size_t)digits2[0]));
+            } else {
+                for (Py_ssize_t i=size-1; i >= 0 && !cmp; --i) {
+                    cmp = (Py_ssize_t) digits1[i] - (Py_ssize_t) digits2[i];
+                }
+            }
+        }
+        if (cmp == 0) return 1;
+        if (__Pyx_PyLong_IsNeg(op1)) cmp = -cmp;
+    }
+    return (cmp <= 0);
+}
+#endif
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CompareIntIntLe(PyObject *op1, PyObject *op2) {
+    int result = __Pyx_PyObject_CompareIntIntBoolLe(op1, op2);
+    if (unlikely(result == -1)) return NULL;
+    return __Pyx_NewRef(result ? Py_True : Py_False);
+}
+#endif
+#else
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLe
+static int __Pyx_PyObject_CompareIntIntBoolLe(PyObject *op1, PyObject *op2) {
+    int overflow1, overflow2;
+    long long iop1 = PyLong_AsLongLongAndOverflow(op1, &overflow1);
+    long long iop2 = PyLong_AsLongLongAndOverflow(op2, &overflow2);
+    if (likely(!(overflow1 | overflow2))) {
+        if (iop1 <= iop2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else if (overflow1 != overflow2) {
+        if (overflow1 <= overflow2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LE);
+    }
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#endif
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLe_object_int(PyObject *op1, PyObject *op2, int pyop) {
+    CYTHON_UNUSED_VAR(pyop);
+    if (unlikely(op2 == Py_None)) {
+        goto __pyx_richcmp;
+    }
+    if (op1 == op2) goto __pyx_return_true;
+    if (PyFloat_CheckExact(op1)) {
+        if (likely(op2 != Py_None)) {
+            return __Pyx_PyObject_CompareFloatIntBoolLe(op1, op2);
+        }
+        goto __pyx_richcmp;
+    }
+    if (likely(PyLong_CheckExact(op1))) {
+        if (op1 == op2) goto __pyx_return_true;
+        if (likely(op2 != Py_None)) {
+            return __Pyx_PyObject_CompareIntIntBoolLe(op1, op2);
+        }
+        goto __pyx_richcmp;
+    }
+    if ((0)) goto __pyx_richcmp;
+    if ((0)) goto __pyx_return_true;
+    if ((0)) goto __pyx_return_false;
+__pyx_richcmp:
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LE);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+
+/* PyUnicode_Unicode */
+static CYTHON_INLINE PyObject* __Pyx_PyUnicode_Unicode(PyObject *obj) {
+    if (unlikely(obj == Py_None))
+        obj = __pyx_mstate_global->__pyx_kp_u_None;
+    return __Pyx_NewRef(obj);
+}
+
+/* PyObjectFormatAndDecref */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_FormatSimpleAndDecref(PyObject* s, PyObject* f) {
+    if (unlikely(!s)) return NULL;
+    if (likely(PyUnicode_CheckExact(s))) return s;
+    return __Pyx_PyObject_FormatAndDecref(s, f);
+}
+static CYTHON_INLINE PyObject* __Pyx_PyObject_FormatAndDecref(PyObject* s, PyObject* f) {
+    PyObject *result;
+    if (unlikely(!s)) return NULL;
+    result = PyObject_Format(s, f);
+    Py_DECREF(s);
+    return result;
+}
+
+/* CIntToDigits (used by CIntToPyUnicode) */
+static const char DIGIT_PAIRS_10[2*10*10+1] = {
+    "00010203040506070809"
+    "10111213141516171819"
+    "20212223242526272829"
+    "30313233343536373839"
+    "40414243444546474849"
+    "50515253545556575859"
+    "60616263646566676869"
+    "70717273747576777879"
+    "80818283848586878889"
+    "90919293949596979899"
+};
+static const char DIGIT_PAIRS_8[2*8*8+1] = {
+    "0001020304050607"
+    "1011121314151617"
+    "2021222324252627"
+    "3031323334353637"
+    "4041424344454647"
+    "5051525354555657"
+    "6061626364656667"
+    "7071727374757677"
+};
+static const char DIGITS_HEX[2*16+1] = {
+    "0123456789abcdef"
+    "0123456789ABCDEF"
+};
+
+/* BuildPyUnicode (used by COrdinalToPyUnicode) */
+static PyObject* __Pyx_PyUnicode_BuildFromAscii(Py_ssize_t ulength, const char* chars, int clength,
+                                                int prepend_sign, char padding_char) {
+    PyObject *uval;
+    Py_ssize_t uoffset = ulength - clength;
+#if CYTHON_USE_UNICODE_INTERNALS
+    Py_ssize_t i;
+    void *udata;
+    uval = PyUnicode_New(ulength, 127);
+    if (unlikely(!uval)) return NULL;
+    udata = PyUnicode_DATA(uval);
+    if (uoffset > 0) {
+        i = 0;
+        if (prepend_sign) {
+            __Pyx_PyUnicode_WRITE(PyUnicode_1BYTE_KIND, udata, 0, '-');
+            i++;
+        }
+        for (; i < uoffset; i++) {
+            __Pyx_PyUnicode_WRITE(PyUnicode_1BYTE_KIND, udata, i, padding_char);
+        }
+    }
+    for (i=0; i < clength; i++) {
+        __Pyx_PyUnicode_WRITE(PyUnicode_1BYTE_KIND, udata, uoffset+i, chars[i]);
+    }
+#else
+    {
+        PyObject *sign = NULL, *padding = NULL;
+        uval = NULL;
+        if (uoffset > 0) {
+            prepend_sign = !!prepend_sign;
+            if (uoffset > prepend_sign) {
+                padding = PyUnicode_FromOrdinal(padding_char);
+                if (likely(padding) && uoffset > prepend_sign + 1) {
+                    PyObject *tmp = PySequence_Repeat(padding, uoffset - prepend_sign);
+                    Py_DECREF(padding);
+                    padding = tmp;
+                }
+                if (unlikely(!padding)) goto done_or_error;
+            }
+            if (prepend_sign) {
+                sign = PyUnicode_FromOrdinal('-');
+                if (unlikely(!sign)) goto done_or_error;
+            }
+        }
+        uval = PyUnicode_DecodeASCII(chars, clength, NULL);
+        if (likely(uval) && padding) {
+            PyObject *tmp = PyUnicode_Concat(padding, uval);
+            Py_DECREF(uval);
+            uval = tmp;
+        }
+        if (likely(uval) && sign) {
+            PyObject *tmp = PyUnicode_Concat(sign, uval);
+            Py_DECREF(uval);
+            uval = tmp;
+        }
+done_or_error:
+        Py_XDECREF(padding);
+        Py_XDECREF(sign);
+    }
+#endif
+    return uval;
+}
+
+/* COrdinalToPyUnicode (used by CIntToPyUnicode) */
+static CYTHON_INLINE int __Pyx_CheckUnicodeValue(int value) {
+    return value <= 1114111;
+}
+static PyObject* __Pyx_PyUnicode_FromOrdinal_Padded(int value, Py_ssize_t ulength, char padding_char) {
+    Py_ssize_t padding_length = ulength - 1;
+    if (likely((padding_length <= 250) && (value < 0xD800 || value > 0xDFFF))) {
+        char chars[256];
+        if (value <= 255) {
+            memset(chars, padding_char, (size_t) padding_length);
+            chars[ulength-1] = (char) value;
+            return PyUnicode_DecodeLatin1(chars, ulength, NULL);
+        }
+        char *cpos = chars + sizeof(chars);
+        if (value < 0x800) {
+            *--cpos = (char) (0x80 | (value & 0x3f));
+            value >>= 6;
+            *--cpos = (char) (0xc0 | (value & 0x1f));
+        } else if (value < 0x10000) {
+            *--cpos = (char) (0x80 | (value & 0x3f));
+            value >>= 6;
+            *--cpos = (char) (0x80 | (value & 0x3f));
+            value >>= 6;
+            *--cpos = (char) (0xe0 | (value & 0x0f));
+        } else {
+            *--cpos = (char) (0x80 | (value & 0x3f));
+            value >>= 6;
+            *--cpos = (char) (0x80 | (value & 0x3f));
+            value >>= 6;
+            *--cpos = (char) (0x80 | (value & 0x3f));
+            value >>= 6;
+            *--cpos = (char) (0xf0 | (value & 0x07));
+        }
+        cpos -= padding_length;
+        memset(cpos, padding_char, (size_t) padding_length);
+        return PyUnicode_DecodeUTF8(cpos, chars + sizeof(chars) - cpos, NULL);
+    }
+    if (value <= 127 && CYTHON_USE_UNICODE_INTERNALS) {
+        const char chars[1] = {(char) value};
+        return __Pyx_PyUnicode_BuildFromAscii(ulength, chars, 1, 0, padding_char);
+    }
+    {
+        PyObject *uchar, *padding_uchar, *padding, *result;
+        padding_uchar = PyUnicode_FromOrdinal(padding_char);
+        if (unlikely(!padding_uchar)) return NULL;
+        padding = PySequence_Repeat(padding_uchar, padding_length);
+        Py_DECREF(padding_uchar);
+        if (unlikely(!padding)) return NULL;
+        uchar = PyUnicode_FromOrdinal(value);
+        if (unlikely(!uchar)) {
+            Py_DECREF(padding);
+            return NULL;
+        }
+        result = PyUnicode_Concat(padding, uchar);
+        Py_DECREF(padding);
+        Py_DECREF(uchar);
+        return result;
+    }
+}
+
+/* CIntToPyUnicode */
+static CYTHON_INLINE PyObject* __Pyx_uchar___Pyx_PyUnicode_From_int(int value, Py_ssize_t width, char padding_char) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int neg_one = (int) -1, const_zero = (int) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (unlikely(!(is_unsigned || value == 0 || value > 0) ||
+                    !(sizeof(value) <= 2 || value & ~ (int) 0x01fffff || __Pyx_CheckUnicodeValue((int) value)))) {
+        PyErr_SetString(PyExc_OverflowError, "%c arg not in range(0x110000)");
+        return NULL;
+    }
+    if (width <= 1) {
+        return PyUnicode_FromOrdinal((int) value);
+    }
+    return __Pyx_PyUnicode_FromOrdinal_Padded((int) value, width, padding_char);
+}
+static CYTHON_INLINE PyObject* __Pyx____Pyx_PyUnicode_From_int(int value, Py_ssize_t width, char padding_char, char format_char) {
+    char digits[sizeof(int)*3+2];
+    char *dpos, *end = digits + sizeof(int)*3+2;
+    const char *hex_digits = DIGITS_HEX;
+    Py_ssize_t length, ulength;
+    int prepend_sign, last_one_off;
+    int remaining;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int neg_one = (int) -1, const_zero = (int) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (format_char == 'X') {
+        hex_digits += 16;
+        format_char = 'x';
+    }
+    remaining = value;
+    last_one_off = 0;
+    dpos = end;
+    do {
+        int digit_pos;
+        switch (format_char) {
+        case 'o':
+            digit_pos = abs((int)(remaining % (8*8)));
+            remaining = (int) (remaining / (8*8));
+            dpos -= 2;
+            memcpy(dpos, DIGIT_PAIRS_8 + digit_pos * 2, 2);
+            last_one_off = (digit_pos < 8);
+            break;
+        case 'd':
+            digit_pos = abs((int)(remaining % (10*10)));
+            remaining = (int) (remaining / (10*10));
+            dpos -= 2;
+            memcpy(dpos, DIGIT_PAIRS_10 + digit_pos * 2, 2);
+            last_one_off = (digit_pos < 10);
+            break;
+        case 'x':
+            *(--dpos) = hex_digits[abs((int)(remaining % 16))];
+            remaining = (int) (remaining / 16);
+            break;
+        default:
+            assert(0);
+            break;
+        }
+    } while (unlikely(remaining != 0));
+    assert(!last_one_off || *dpos == '0');
+    dpos += last_one_off;
+    length = end - dpos;
+    ulength = length;
+    prepend_sign = 0;
+    if (!is_unsigned && value <= neg_one) {
+        if (padding_char == ' ' || width <= length + 1) {
+            *(--dpos) = '-';
+            ++length;
+        } else {
+            prepend_sign = 1;
+        }
+        ++ulength;
+    }
+    if (width > ulength) {
+        ulength = width;
+    }
+    if (ulength == 1) {
+        return PyUnicode_FromOrdinal(*dpos);
+    }
+    return __Pyx_PyUnicode_BuildFromAscii(ulength, dpos, (int) length, prepend_sign, padding_char);
+}
+
+/* JoinPyUnicode */
+static PyObject* __Pyx_PyUnicode_Join(PyObject** values, Py_ssize_t value_count, Py_ssize_t result_ulength, int kind) {
+#if __Pyx_PyUnicode_Join_CAN_USE_KIND_AND_LENGTH && CYTHON_USE_UNICODE_INTERNALS
+    PyObject *result_uval;
+    int result_ukind, kind_shift;
+    Py_ssize_t i, char_pos;
+    void *result_udata;
+    static const Py_UCS4 max_char[5] = {0x7fU, 0xffU, 0xffffU, 0xffffU, 0x10ffffU};
+    assert (kind >= 0);
+    if (kind > PyUnicode_4BYTE_KIND) kind = PyUnicode_4BYTE_KIND;
+    result_uval = PyUnicode_New(result_ulength, max_char[kind]);
+    if (unlikely(!result_uval)) return NULL;
+    kind_shift = kind >> 1;  // 0, 1, 2
+    result_ukind = 1 << kind_shift;  // 1, 2, 4
+    result_udata = PyUnicode_DATA(result_uval);
+    assert(kind_shift == 2 || kind_shift == 1 || kind_shift == 0);
+    if (unlikely((PY_SSIZE_T_MAX >> kind_shift) - result_ulength < 0))
+        goto overflow;
+    char_pos = 0;
+    for (i=0; i < value_count; i++) {
+        int ukind;
+        Py_ssize_t ulength;
+        void *udata;
+        PyObject *uval = values[i];
+        if (__Pyx_PyUnicode_READY(uval) == (-1))
+            goto bad;
+        ulength = __Pyx_PyUnicode_GET_LENGTH(uval);
+        #if !CYTHON_ASSUME_SAFE_SIZE
+        if (unlikely(ulength < 0)) goto bad;
+        #endif
+        if (unlikely(!ulength))
+            continue;
+        if (unlikely((PY_SSIZE_T_MAX >> kind_shift) - ulength < char_pos))
+            goto overflow;
+        ukind = __Pyx_PyUnicode_KIND(uval);
+        udata = __Pyx_PyUnicode_DATA(uval);
+        if (ukind == result_ukind) {
+            memcpy((char *)result_udata + (char_pos << kind_shift), udata, (size_t) (ulength << kind_shift));
+        } else {
+            #if PY_VERSION_HEX >= 0x030d0000
+            if (unlikely(PyUnicode_CopyCharacters(result_uval, char_pos, uval, 0, ulength) < 0)) goto bad;
+            #elif CYTHON_COMPILING_IN_CPYTHON || defined(_PyUnicode_FastCopyCharacters)
+            _PyUnicode_FastCopyCharacters(result_uval, char_pos, uval, 0, ulength);
+            #else
+            Py_ssize_t j;
+            for (j=0; j < ulength; j++) {
+                Py_UCS4 uchar = __Pyx_PyUnicode_READ(ukind, udata, j);
+                __Pyx_PyUnicode_WRITE(result_ukind, result_udata, char_pos+j, uchar);
+            }
+            #endif
+        }
+        char_pos += ulength;
+    }
+    return result_uval;
+overflow:
+    PyErr_SetString(PyExc_OverflowError, "join() result is too long for a Python string");
+bad:
+    Py_DECREF(result_uval);
+    return NULL;
+#else
+    Py_ssize_t i;
+    PyObject *result = NULL;
+    PyObject *value_tuple = PyTuple_New(value_count);
+    if (unlikely(!value_tuple)) return NULL;
+    CYTHON_UNUSED_VAR(kind);
+    CYTHON_UNUSED_VAR(result_ulength);
+    for (i=0; i<value_count; i++) {
+        Py_INCREF(values[i]);
+        if (__Pyx_PyTuple_SET_ITEM(value_tuple, i, values[i]) != (0)) goto bad;
+    }
+    result = PyUnicode_Join(__pyx_mstate_global->__pyx_empty_unicode, value_tuple);
+bad:
+    Py_DECREF(value_tuple);
+    return result;
+#endif
+}
+
+/* RaiseException */
+static void __Pyx_Raise(PyObject *type, PyObject *value, PyObject *tb, PyObject *cause) {
+    PyObject* owned_instance = NULL;
+    if (tb == Py_None) {
+        tb = 0;
+    } else if (tb && !PyTraceBack_Check(tb)) {
+        PyErr_SetString(PyExc_TypeError,
+            "raise: arg 3 must be a traceback or None");
+        goto bad;
+    }
+    if (value == Py_None)
+        value = 0;
+    if (PyExceptionInstance_Check(type)) {
+        if (value) {
+            PyErr_SetString(PyExc_TypeError,
+                "instance exception may not have a separate value");
+            goto bad;
+        }
+        value = type;
+        type = (PyObject*) Py_TYPE(value);
+    } else if (PyExceptionClass_Check(type)) {
+        PyObject *instance_class = NULL;
+        if (value && PyExceptionInstance_Check(value)) {
+            instance_class = (PyObject*) Py_TYPE(value);
+            if (instance_class != type) {
+                int is_subclass = PyObject_IsSubclass(instance_class, type);
+                if (!is_subclass) {
+                    instance_class = NULL;
+                } else if (unlikely(is_subclass == -1)) {
+                    goto bad;
+                } else {
+                    type = instance_class;
+                }
+            }
+        }
+        if (!instance_class) {
+            PyObject *args;
+            if (!value)
+                args = PyTuple_New(0);
+            else if (PyTuple_Check(value)) {
+                Py_INCREF(value);
+                args = value;
+            } else
+                args = PyTuple_Pack(1, value);
+            if (!args)
+                goto bad;
+            owned_instance = PyObject_Call(type, args, NULL);
+            Py_DECREF(args);
+            if (!owned_instance)
+                goto bad;
+            value = owned_instance;
+            if (!PyExceptionInstance_Check(value)) {
+                PyErr_Format(PyExc_TypeError,
+                             "calling %R should have returned an instance of "
+                             "BaseException, not %R",
+                             type, Py_TYPE(value));
+                goto bad;
+            }
+        }
+    } else {
+        PyErr_SetString(PyExc_TypeError,
+            "raise: exception class must be a subclass of BaseException");
+        goto bad;
+    }
+    if (cause) {
+        PyObject *fixed_cause;
+        if (cause == Py_None) {
+            fixed_cause = NULL;
+        } else if (PyExceptionClass_Check(cause)) {
+            fixed_cause = PyObject_CallObject(cause, NULL);
+            if (fixed_cause == NULL)
+                goto bad;
+        } else if (PyExceptionInstance_Check(cause)) {
+            fixed_cause = cause;
+            Py_INCREF(fixed_cause);
+        } else {
+            PyErr_SetString(PyExc_TypeError,
+                            "exception causes must derive from "
+                            "BaseException");
+            goto bad;
+        }
+        PyException_SetCause(value, fixed_cause);
+    }
+    PyErr_SetObject(type, value);
+    if (tb) {
+#if PY_VERSION_HEX >= 0x030C00A6
+        PyException_SetTraceback(value, tb);
+#elif CYTHON_FAST_THREAD_STATE
+        PyThreadState *tstate = __Pyx_PyThreadState_Current;
+        PyObject* tmp_tb = tstate->curexc_traceback;
+        if (tb != tmp_tb) {
+            Py_INCREF(tb);
+            tstate->curexc_traceback = tb;
+            Py_XDECREF(tmp_tb);
+        }
+#else
+        PyObject *tmp_type, *tmp_value, *tmp_tb;
+        PyErr_Fetch(&tmp_type, &tmp_value, &tmp_tb);
+        Py_INCREF(tb);
+        PyErr_Restore(tmp_type, tmp_value, tb);
+        Py_XDECREF(tmp_tb);
+#endif
+    }
+bad:
+    Py_XDECREF(owned_instance);
+    return;
+}
+
+/* PyObjectCompare */
+#ifndef __Pyx_DEFINED_PyObject_CompareFloatIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareFloatIntBoolLt
+static int __Pyx_PyObject_CompareFloatIntBoolLt(PyObject *op1, PyObject *op2) {
+    double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
+    #if !CYTHON_ASSUME_SAFE_MACROS
+    if (unlikely(float_op1 == -1. && PyErr_Occurred())) return -1;
+    #endif
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsCompact(op2)) {
+        Py_ssize_t iop2 = __Pyx_PyLong_CompactValue(op2);
+        if (float_op1 < ((double)iop2)) goto __pyx_return_true; else goto __pyx_return_false;
+    }
+    if (unlikely(!__Pyx_isfinite(float_op1))) {
+        if (float_op1 < 0.0) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int sign2 = __Pyx_PyLong_Sign(op2);
+        if (float_op1 >= 0.) {
+            if (sign2 < 0) goto __pyx_return_false;
+            if (float_op1 < (double) (1L << PyLong_SHIFT)) goto __pyx_return_true;
+        } else {
+            if (sign2 > 0) goto __pyx_return_true;
+            if (float_op1 > -(double) (1L << PyLong_SHIFT)) goto __pyx_return_false;
+        }
+    }
+    #else
+    if (unlikely(!__Pyx_isfinite(float_op1))) {
+        if (float_op1 < 0.0) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int overflow2;
+        long iop2 = PyLong_AsLongAndOverflow(op2, &overflow2);
+        if (likely(!overflow2)) {
+            if ((long long) iop2 >= (1LL << 53)) {
+                overflow2 = 1;
+            } else if ((long long) iop2 <= - (1LL << 53)) {
+                overflow2 = -1;
+            } else {
+                if (float_op1 < ((double) iop2)) goto __pyx_return_true; else goto __pyx_return_false;
+            }
+        }
+        if (overflow2 > 0) {
+            if (float_op1 < ((double) (1LL << 53))) goto __pyx_return_true;
+        } else {
+            if (float_op1 > - ((double) (1LL << 53))) goto __pyx_return_false;
+        }
+    }
+    #endif
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#if CYTHON_USE_PYLONG_INTERNALS
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static int __Pyx_PyObject_CompareIntIntBoolLt(PyObject *op1, PyObject *op2) {
+    Py_ssize_t cmp = __Pyx_PyLong_CompareSignAndSize(op1, op2);
+    if (cmp == 0) {
+        Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+        if (size > 0) {
+            const digit* digits1 = __Pyx_PyLong_Digits(op1);
+            const digit* digits2 = __Pyx_PyLong_Digits(op2);
+            if (size == 1) {
+                cmp = (Py_ssize_t) digits1[0] - (Py_ssize_t) digits2[0];
+            } else if ((size == 2) && (8 * sizeof(Py_ssize_t) >= 2 * PyLong_SHIFT)) {
+                cmp = (Py_ssize_t) (((((size_t)digits1[1]) << PyLong_SHIFT) | (size_t)digits1[0])) - (Py_ssize_t) (((((size_t)digits2[1]) << PyLong_SHIFT) | (size_t)digits2[0]));
+            } else {
+                for (Py_ssize_t i=size-1; i >= 0 && !cmp; --i) {
+                    cmp = (Py_ssize_t) digits1[i] - (Py_ssize_t) digits2[i];
+                }
+            }
+        }
+        if (cmp == 0) return 0;
+        if (__Pyx_PyLong_IsNeg(op1)) cmp = -cmp;
+    }
+    return (cmp < 0);
+}
+#endif
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CompareIntIntLt(PyObject *op1, PyObject *op2) {
+    int result = __Pyx_PyObject_CompareIntIntBoolLt(op1, op2);
+    if (unlikely(result == -1)) return NULL;
+    return __Pyx_NewRef(result ? Py_True : Py_False);
+}
+#endif
+#else
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static int __Pyx_PyObject_CompareIntIntBoolLt(PyObject *op1, PyObject *op2) {
+    int overflow1, overflow2;
+    long long iop1 = PyLong_AsLongLongAndOverflow(op1, &overflow1);
+    long long iop2 = PyLong_AsLongLongAndOverflow(op2, &overflow2);
+    if (likely(!(overflow1 | overflow2))) {
+        if (iop1 < iop2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else if (overflow1 != overflow2) {
+        if (overflow1 < overflow2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
+    }
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#endif
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_object_int(PyObject *op1, PyObject *op2, int pyop) {
+    CYTHON_UNUSED_VAR(pyop);
+    if (unlikely(op2 == Py_None)) {
+        goto __pyx_richcmp;
+    }
+    if (op1 == op2) goto __pyx_return_false;
+    if (PyFloat_CheckExact(op1)) {
+        if (likely(op2 != Py_None)) {
+            return __Pyx_PyObject_CompareFloatIntBoolLt(op1, op2);
+        }
+        goto __pyx_richcmp;
+    }
+    if (likely(PyLong_CheckExact(op1))) {
+        if (op1 == op2) goto __pyx_return_false;
+        if (likely(op2 != Py_None)) {
+            return __Pyx_PyObject_CompareIntIntBoolLt(op1, op2);
+        }
+        goto __pyx_richcmp;
+    }
+    if ((0)) goto __pyx_richcmp;
+    if ((0)) goto __pyx_return_true;
+    if ((0)) goto __pyx_return_false;
+__pyx_richcmp:
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+
+/* ArgTypeTestError (used by ArgTypeTest) */
+static void __Pyx_ArgTypeError(PyObject *obj, PyTypeObject *type, const char *name, int exact)
+{
+    __Pyx_TypeName type_name;
+    __Pyx_TypeName obj_type_name;
+    PyObject *extra_info = __pyx_mstate_global->__pyx_empty_unicode;
+    int from_annotation_subclass = 0;
+    if (unlikely(!type)) {
+        PyErr_SetString(PyExc_SystemError, "Missing type object");
+        return;
+    } else if (exact == 2) {
+        if (__Pyx_TypeCheck(obj, type)) {
+            from_annotation_subclass = 1;
+            extra_info = __pyx_mstate_global->__pyx_kp_u_Note_that_Cython_is_deliberately;
+        }
+    }
+    type_name = __Pyx_PyType_GetFullyQualifiedName(type);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name)) return;
+    #endif
+    obj_type_name = __Pyx_PyType_GetFullyQualifiedName(Py_TYPE(obj));
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!obj_type_name)) goto obj_type_name_failed;
+    #endif
+    PyErr_Format(PyExc_TypeError,
+        "Argument '%.200s' has incorrect type (expected " __Pyx_FMT_TYPENAME ", got " __Pyx_FMT_TYPENAME ")"
+#if __PYX_LIMITED_VERSION_HEX < 0x030C0000
+        "%s%U"
+#endif
+        , name, type_name, obj_type_name
+#if __PYX_LIMITED_VERSION_HEX < 0x030C0000
+        , (from_annotation_subclass ? ". " : ""), extra_info
+#endif
+        );
+#if __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    if (exact == 2 && from_annotation_subclass) {
+        PyObject *res;
+        PyObject *vargs[2];
+        vargs[0] = PyErr_GetRaisedException();
+        vargs[1] = extra_info;
+        res = PyObject_VectorcallMethod(__pyx_mstate_global->__pyx_kp_u_add_note, vargs, 2, NULL);
+        Py_XDECREF(res);
+        PyErr_SetRaisedException(vargs[0]);
+    }
+#endif
+    __Pyx_DECREF_TypeName(obj_type_name);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+obj_type_name_failed:
+#endif
+    __Pyx_DECREF_TypeName(type_name);
+    return;
+}
+
+/* ArgTypeTest */
+static CYTHON_INLINE int __Pyx_ArgTypeTest(PyObject *obj, PyTypeObject *type, int none_allowed, const char *name, int exact) {
+    if (likely(Py_IS_TYPE(obj, type) | (none_allowed && (obj == Py_None))))
+        return 1;
+    if (!exact && likely(type) && likely(__Pyx_TypeCheck(obj, type)))
+        return 1;
+    __Pyx_ArgTypeError(obj, type, name, exact);
+    return 0;
+}
+
+/* PyDictVersioning (used by GetModuleGlobalName) */
+#if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
+static CYTHON_INLINE PY_UINT64_T __Pyx_get_tp_dict_version(PyObject *obj) {
+    PyObject *dict = Py_TYPE(obj)->tp_dict;
+    return likely(dict) ? __PYX_GET_DICT_VERSION(dict) : 0;
+}
+static CYTHON_INLINE PY_UINT64_T __Pyx_get_object_dict_version(PyObject *obj) {
+    PyObject **dictptr = NULL;
+    Py_ssize_t offset = Py_TYPE(obj)->tp_dictoffset;
+    if (offset) {
+#if CYTHON_COMPILING_IN_CPYTHON
+        dictptr = (likely(offset > 0)) ? (PyObject **) ((char *)obj + offset) : _PyObject_GetDictPtr(obj);
+#else
+        dictptr = _PyObject_GetDictPtr(obj);
+#endif
+    }
+    return (dictptr && *dictptr) ? __PYX_GET_DICT_VERSION(*dictptr) : 0;
+}
+static CYTHON_INLINE int __Pyx_object_dict_version_matches(PyObject* obj, PY_UINT64_T tp_dict_version, PY_UINT64_T obj_dict_version) {
+    PyObject *dict = Py_TYPE(obj)->tp_dict;
+    if (unlikely(!dict) || unlikely(tp_dict_version != __PYX_GET_DICT_VERSION(dict)))
+        return 0;
+    return obj_dict_version == __Pyx_get_object_dict_version(obj);
+}
+#endif
+
+/* GetModuleGlobalName */
+#if CYTHON_USE_DICT_VERSIONS
+static PyObject *__Pyx__GetModuleGlobalName(PyObject *name, PY_UINT64_T *dict_version, PyObject **dict_cached_value)
+#else
+static CYTHON_INLINE PyObject *__Pyx__GetModuleGlobalName(PyObject *name)
+#endif
+{
+    PyObject *result;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    if (unlikely(!__pyx_m)) {
+        if (!PyErr_Occurred())
+            PyErr_SetNone(PyExc_NameError);
+        return NULL;
+    }
+    result = PyObject_GetAttr(__pyx_m, name);
+    if (likely(result)) {
+        return result;
+    }
+    if (!__Pyx_IgnoreException(PyExc_Exception)) {
+        return NULL; // BaseException
+    }
+#elif CYTHON_AVOID_BORROWED_REFS || CYTHON_AVOID_THREAD_UNSAFE_BORROWED_REFS
+    if (unlikely(__Pyx_PyDict_GetItemRef(__pyx_mstate_global->__pyx_d, name, &result) == -1)) {
+        if (!__Pyx_IgnoreException(PyExc_Exception)) {
+            return NULL; // BaseException
+        }
+    }
+    __PYX_UPDATE_DICT_CACHE(__pyx_mstate_global->__pyx_d, result, *dict_cached_value, *dict_version)
+    if (likely(result)) {
+        return result;
+    }
+#else
+    result = _PyDict_GetItem_KnownHash(__pyx_mstate_global->__pyx_d, name, ((PyASCIIObject *) name)->hash);
+    __PYX_UPDATE_DICT_CACHE(__pyx_mstate_global->__pyx_d, result, *dict_cached_value, *dict_version)
+    if (likely(result)) {
+        return __Pyx_NewRef(result);
+    }
+    PyObject *exc = PyErr_Occurred();
+    if (unlikely(exc) && !__Pyx_IgnoreGivenException(exc, PyExc_Exception)) {
+        return NULL; // BaseException
+    }
+#endif
+    return __Pyx_GetBuiltinName(name);
+}
+
+/* PyFrozenDict (used by DictGetItem) */
+#if CYTHON_COMPILING_IN_LIMITED_API
+static CYTHON_INLINE PyObject* __Pyx__PyFrozenDict_New(PyObject* frozendict_type, PyObject* it) {
+    return PyObject_CallFunctionObjArgs(frozendict_type, it, NULL);
+}
+#endif
+
+/* DictGetItem */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject *__Pyx_PyDict_GetItem(PyObject *d, PyObject* key) {
+    PyObject *value;
+    if (unlikely(__Pyx_PyDict_GetItemRef(d, key, &value) == 0)) { // no value, no error
+        if (unlikely(PyTuple_Check(key))) {
+            PyObject* args = PyTuple_Pack(1, key);
+            if (likely(args)) {
+                PyErr_SetObject(PyExc_KeyError, args);
+                Py_DECREF(args);
+            }
+        } else {
+            PyErr_SetObject(PyExc_KeyError, key);
+        }
+    }
+    return value;
+}
+#endif
+
+/* GettItemInt_wraparound (used by GetItemInt) */
+#if CYTHON_USE_TYPE_SLOTS && !CYTHON_COMPILING_IN_PYPY
+static int __Pyx_GetItemInt_wraparound(PyObject *o, PySequenceMethods *sm, Py_ssize_t *i) {
+    assert(*i < 0);
+    if (likely(sm->sq_length)) {
+        Py_ssize_t l = sm->sq_length(o);
+        if (likely(l >= 0)) {
+            *i += l;
+        } else {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear();
+        }
+    }
+    return 0;
+}
+#endif
+
+/* GetItemInt */
+static PyObject *__Pyx_GetItemInt_Generic(PyObject *o, PyObject* j) {
+    PyObject *r;
+    if (unlikely(!j)) return NULL;
+    r = PyObject_GetItem(o, j);
+    Py_DECREF(j);
+    return r;
+}
+static PyObject *__Pyx_GetItemInt_Generic_size(PyObject *o, Py_ssize_t i) {
+    return __Pyx_GetItemInt_Generic(o, PyLong_FromSsize_t(i));
+}
+static CYTHON_INLINE PyObject *__Pyx_GetItemInt_List_Fast(PyObject *o, Py_ssize_t i,
+                                                              int wraparound, int boundscheck, int unsafe_shared) {
+    CYTHON_MAYBE_UNUSED_VAR(unsafe_shared);
+#if CYTHON_AVOID_BORROWED_REFS
+    CYTHON_UNUSED_VAR(boundscheck);
+    Py_ssize_t wrapped_i = i;
+    if (wraparound & unlikely(i < 0)) {
+        Py_ssize_t size = __Pyx_PyList_GET_SIZE(o);
+        #if !CYTHON_ASSUME_SAFE_SIZE
+        if (unlikely(size < 0)) return NULL;
+        #endif
+        wrapped_i += size;
+    }
+    return __Pyx_PyList_GetItemRef(o, wrapped_i);
+#elif CYTHON_ASSUME_SAFE_SIZE && CYTHON_ASSUME_SAFE_MACROS
+    Py_ssize_t wrapped_i = i;
+    Py_ssize_t size = (wraparound | boundscheck) ? PyList_GET_SIZE(o) : -1;
+    if (wraparound & unlikely(i < 0)) {
+        wrapped_i += size;
+    }
+    if ((!boundscheck) || likely(__Pyx_is_valid_index(wrapped_i, size))) {
+        return __Pyx_PyList_GET_ITEM_REF(o, wrapped_i, unsafe_shared);
+    }
+    return __Pyx_GetItemInt_Generic_size(o, i);
+#else
+    (void)wraparound;
+    (void)boundscheck;
+    return PySequence_GetItem(o, i);
+#endif
+}
+static CYTHON_INLINE PyObject *__Pyx_GetItemInt_Tuple_Fast(PyObject *o, Py_ssize_t i,
+                                                              int wraparound, int boundscheck, int unsafe_shared) {
+    CYTHON_MAYBE_UNUSED_VAR(unsafe_shared);
+#if CYTHON_AVOID_BORROWED_REFS
+    CYTHON_UNUSED_VAR(boundscheck);
+    Py_ssize_t wrapped_i = i;
+    if (wraparound & unlikely(i < 0)) {
+        Py_ssize_t size = __Pyx_PyTuple_GET_SIZE(o);
+        #if !CYTHON_ASSUME_SAFE_SIZE
+        if (unlikely(size < 0)) return NULL;
+        #endif
+        wrapped_i += size;
+    }
+    #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_COMPILING_IN_LIMITED_API
+    return PySequence_ITEM(o, wrapped_i);
+    #else
+    if (unlikely(wrapped_i < 0)) {
+        PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+        return NULL;
+    }
+    return PySequence_GetItem(o, wrapped_i);
+    #endif
+#elif CYTHON_ASSUME_SAFE_SIZE && CYTHON_ASSUME_SAFE_MACROS
+    Py_ssize_t wrapped_i = i;
+    Py_ssize_t size = (wraparound | boundscheck) ? PyTuple_GET_SIZE(o) : -1;
+    if (wraparound & unlikely(i < 0)) {
+        wrapped_i += size;
+    }
+    if ((!boundscheck) || likely(__Pyx_is_valid_index(wrapped_i, size))) {
+        return __Pyx_NewRef(__Pyx_PyTuple_GET_ITEM(o, wrapped_i));
+    }
+    return __Pyx_GetItemInt_Generic_size(o, i);
+#else
+    (void)wraparound;
+    (void)boundscheck;
+    return PySequence_GetItem(o, i);
+#endif
+}
+#if CYTHON_USE_TYPE_SLOTS && !CYTHON_COMPILING_IN_PYPY
+static CYTHON_INLINE PyObject *__Pyx_GetItemInt_Fast_mapping(PyObject *o, binaryfunc getitem, Py_ssize_t i) {
+    PyObject *r, *key = PyLong_FromSsize_t(i);
+    if (unlikely(!key)) return NULL;
+    r = getitem(o, key);
+    Py_DECREF(key);
+    return r;
+}
+#endif
+static CYTHON_INLINE PyObject *__Pyx_GetItemInt_Fast(PyObject *o, Py_ssize_t i,
+                                                     int wraparound, int boundscheck, int unsafe_shared) {
+    CYTHON_MAYBE_UNUSED_VAR(unsafe_shared);
+#if CYTHON_ASSUME_SAFE_SIZE
+    if (PyList_CheckExact(o)) {
+        return __Pyx_GetItemInt_List_Fast(o, i, wraparound, boundscheck, unsafe_shared);
+    } else
+    #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+    if (PyTuple_CheckExact(o)) {
+        return __Pyx_GetItemInt_Tuple_Fast(o, i, wraparound, boundscheck, unsafe_shared);
+    } else
+    #endif
+#else
+    if ((!wraparound || i >= 0) & PyList_CheckExact(o)) {
+        return boundscheck ? __Pyx_PyList_GetItemRef(o, i) : __Pyx_PyList_GET_ITEM_REF(o, i, unsafe_shared);
+    } else
+#endif
+#if CYTHON_USE_TYPE_SLOTS && !CYTHON_COMPILING_IN_PYPY
+    if (PyDict_CheckExact(o)) {
+        return __Pyx_GetItemInt_Fast_mapping(o, PyDict_Type.tp_as_mapping->mp_subscript, i);
+    #if defined(PyFrozenDict_CheckExact)
+    } else if (PyFrozenDict_CheckExact(o)) {
+        return __Pyx_GetItemInt_Fast_mapping(o, PyFrozenDict_Type.tp_as_mapping->mp_subscript, i);
+    #endif
+    } else
+    {
+        PyTypeObject *obj_type = Py_TYPE(o);
+        int seq_or_mapping = __Pyx_PyType_GetFlags(obj_type) & (Py_TPFLAGS_SEQUENCE|Py_TPFLAGS_MAPPING);
+        if (seq_or_mapping != Py_TPFLAGS_SEQUENCE) {
+            PyMappingMethods *mm = obj_type->tp_as_mapping;
+            if (mm && mm->mp_subscript)
+                return __Pyx_GetItemInt_Fast_mapping(o, mm->mp_subscript, i);
+        }
+        PySequenceMethods *sm = obj_type->tp_as_sequence;
+        if (likely(sm && sm->sq_item)) {
+            if (wraparound && (i < 0) && unlikely(__Pyx_GetItemInt_wraparound(o, sm, &i) == -1))
+                return NULL;
+            return sm->sq_item(o, i);
+        }
+        if (seq_or_mapping == Py_TPFLAGS_SEQUENCE) {
+            PyMappingMethods *mm = obj_type->tp_as_mapping;
+            if (likely(mm && mm->mp_subscript))
+                return __Pyx_GetItemInt_Fast_mapping(o, mm->mp_subscript, i);
+        }
+    }
+#else
+    if (!PyMapping_Check(o)) {
+        return PySequence_GetItem(o, i);
+    }
+#endif
+    (void)wraparound;
+    (void)boundscheck;
+    return __Pyx_GetItemInt_Generic_size(o, i);
+}
+
+/* RaiseTooManyValuesToUnpack */
+static CYTHON_INLINE void __Pyx_RaiseTooManyValuesError(Py_ssize_t expected) {
+    PyErr_Format(PyExc_ValueError,
+                 "too many values to unpack (expected %" CYTHON_FORMAT_SSIZE_T "d)", expected);
+}
+
+/* RaiseNeedMoreValuesToUnpack */
+static CYTHON_INLINE void __Pyx_RaiseNeedMoreValuesError(Py_ssize_t index) {
+    PyErr_Format(PyExc_ValueError,
+                 "need more than %" CYTHON_FORMAT_SSIZE_T "d value%.1s to unpack",
+                 index, (index == 1) ? "" : "s");
+}
+
+/* IterFinish */
+static CYTHON_INLINE int __Pyx_IterFinish(void) {
+    PyObject* exc_type;
+    __Pyx_PyThreadState_declare
+    __Pyx_PyThreadState_assign
+    exc_type = __Pyx_PyErr_CurrentExceptionType();
+    if (unlikely(exc_type)) {
+        if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration)))
+            return -1;
+        __Pyx_PyErr_Clear();
+        return 0;
+    }
+    return 0;
+}
+
+/* UnpackItemEndCheck */
+static int __Pyx_IternextUnpackEndCheck(PyObject *retval, Py_ssize_t expected) {
+    if (unlikely(retval)) {
+        Py_DECREF(retval);
+        __Pyx_RaiseTooManyValuesError(expected);
+        return -1;
+    }
+    return __Pyx_IterFinish();
+}
+
+/* FormatTypeName (used by RaiseErrorWithObjectTypes) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+static __Pyx_TypeName
+__Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp)
+{
+    PyObject *module = NULL, *name = NULL, *result = NULL;
+    #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
+    name = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
+                                               __pyx_mstate_global->__pyx_n_u_qualname);
+    #else
+    name = PyType_GetQualName(tp);
+    #endif
+    if (unlikely(name == NULL) || unlikely(!PyUnicode_Check(name))) goto bad;
+    module = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
+                                               __pyx_mstate_global->__pyx_n_u_module);
+    if (unlikely(module == NULL) || unlikely(!PyUnicode_Check(module))) goto bad;
+    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0) {
+        result = name;
+        name = NULL;
+        goto done;
+    }
+    result = PyUnicode_FromFormat("%U.%U", module, name);
+    if (unlikely(result == NULL)) goto bad;
+  done:
+    Py_XDECREF(name);
+    Py_XDECREF(module);
+    return result;
+  bad:
+    PyErr_Clear();
+    if (name) {
+        result = name;
+        name = NULL;
+    } else {
+        result = __Pyx_NewRef(__pyx_mstate_global->__pyx_kp_u__5);
+    }
+    goto done;
+}
+#endif
+
+/* RaiseErrorWithObjectTypes (used by PyNumberBinop) */
+static void __Pyx_RaiseErrorWithTypes1(PyObject* exc_type, const char *message, const char *arg, PyTypeObject *type_obj1, PyTypeObject *type_obj2) {
+    __Pyx_TypeName type_name1 = __Pyx_PyType_GetFullyQualifiedName(type_obj1);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name1)) return;
+    #endif
+    __Pyx_TypeName type_name2 = __Pyx_PyType_GetFullyQualifiedName(type_obj2);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name2)) goto type2_failed;
+    #endif
+    PyErr_Format(exc_type, message, arg, type_name1, type_name2);
+    __Pyx_DECREF_TypeName(type_name2);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+type2_failed:
+#endif
+    __Pyx_DECREF_TypeName(type_name1);
+}
+
+/* PyNumberBinop */
+#if !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API)
+#if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+#ifndef __Pyx_DEFINED_BinopTypeError
+#define __Pyx_DEFINED_BinopTypeError
+static void __Pyx_BinopTypeError(PyObject *op1, PyObject *op2, const char* op, int inplace) {
+    char opname[4] = {op[0], op[1], 0, 0};
+    if (inplace) {
+        opname[op[1] ? 2 : 1] = '=';
+    }
+    __Pyx_RaiseErrorWithObjectTypes1(
+        PyExc_TypeError,
+        "unsupported operand type(s) for %.3s: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'",
+        opname, op1, op2);
+}
+#endif
+#endif
+#ifndef __Pyx_DEFINED_PyNumber_And_xint_int
+#define __Pyx_DEFINED_PyNumber_And_xint_int
+static PyObject* __Pyx_PyNumber_And_xint_int(PyObject *op1, PyObject *op2, int inplace) {
+    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+    {
+        PyTypeObject *type_op2 = Py_TYPE(op2);
+        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_and, binaryfunc);
+        if (likely(slot_func)) {
+            PyObject *result = slot_func(op1, op2);
+            if (likely(result != Py_NotImplemented)) {
+                return result;
+            }
+            Py_DECREF(result);
+        }
+        __Pyx_BinopTypeError(op1, op2, "&", inplace);
+        return NULL;
+    }
+    #else
+    return (inplace) ? PyNumber_InPlaceAnd(op1, op2) : PyNumber_And(op1, op2);
+    #endif
+}
+#endif
+static CYTHON_INLINE PyObject* __Pyx__PyNumber_And_object_int(PyObject *op1, PyObject *op2, int inplace) {
+    if (likely(PyLong_CheckExact(op1))) {
+        if (likely(op2 != Py_None)) {
+            #if CYTHON_USE_PYLONG_INTERNALS
+            if (__Pyx_PyLong_IsCompact(op1)) {
+                Py_ssize_t int_op1 = __Pyx_PyLong_CompactValue(op1);
+                if (int_op1 == 0) return __Pyx_NewRef(op1);
+                if (__Pyx_PyLong_IsCompact(op2)) {
+                    Py_ssize_t int_op2 = __Pyx_PyLong_CompactValue(op2);
+                    if (int_op2 == 0) return __Pyx_NewRef(op2);
+                    return PyLong_FromSsize_t(int_op1 & int_op2);
+                }
+            }
+            else if (__Pyx_PyLong_IsZero(op2)) return __Pyx_NewRef(op2);
+            #endif
+            binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyLong_Type, tp_as_number, nb_and, binaryfunc);
+            if (likely(slot_func)) {
+                return slot_func(op1, op2);
+            }
+        }
+        return __Pyx_PyNumber_And_xint_int(op1, op2, inplace);
+    }
+    return (inplace) ? PyNumber_InPlaceAnd(op1, op2) : PyNumber_And(op1, op2);
+}
+#endif
+
+/* PyLongBinop */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject* __Pyx_Fallback___Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, int inplace) {
+    return (inplace ? PyNumber_InPlaceAnd : PyNumber_And)(op1, op2);
+}
+#if CYTHON_USE_PYLONG_INTERNALS
+static PyObject* __Pyx_Unpacked___Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+    CYTHON_MAYBE_UNUSED_VAR(inplace);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    const long b = intval;
+    long a;
+    const PY_LONG_LONG llb = intval;
+    PY_LONG_LONG lla;
+    if (unlikely(__Pyx_PyLong_IsZero(op1))) {
+        return __Pyx_NewRef(op1);
+    }
+    const int is_positive = __Pyx_PyLong_IsPos(op1);
+    if ((intval & PyLong_MASK) == intval) {
+        long last_digit = (long) __Pyx_PyLong_Digits(op1)[0];
+        long result = intval & (likely(is_positive) ? last_digit : (PyLong_MASK - last_digit + 1));
+        return PyLong_FromLong(result);
+    }
+    const digit* digits = __Pyx_PyLong_Digits(op1);
+    const Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+    if (likely(size == 1)) {
+        a = (long) digits[0];
+        if (!is_positive) a *= -1;
+    } else {
+        if (size == 2 && 8 * sizeof(long) - 1 > 2 * PyLong_SHIFT) {
+            a = (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 2 && 8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        if (size == 3 && 8 * sizeof(long) - 1 > 3 * PyLong_SHIFT) {
+            a = (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 3 && 8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((((unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        if (size == 4 && 8 * sizeof(long) - 1 > 4 * PyLong_SHIFT) {
+            a = (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) a *= -1;
+            goto calculate_long;
+        } else if (size == 4 && 8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT) {
+            lla = (PY_LONG_LONG) (((((((((unsigned PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) lla *= -1;
+            goto calculate_long_long;
+        } else
+        {}
+        return PyLong_Type.tp_as_number->nb_and(op1, op2);
+    }
+    calculate_long:
+        {
+            long x;
+            x = a & b;
+            return PyLong_FromLong(x);
+        }
+    calculate_long_long:
+        {
+            PY_LONG_LONG llx;
+            llx = lla & llb;
+            return PyLong_FromLongLong(llx);
+        }
+    
+}
+#endif
+static CYTHON_INLINE PyObject* __Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+    CYTHON_MAYBE_UNUSED_VAR(intval);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (likely(PyLong_CheckExact(op1))) {
+        return __Pyx_Unpacked___Pyx_PyLong_AndObjC(op1, op2, intval, inplace, zerodivision_check);
+    }
+    #endif
+    return __Pyx_Fallback___Pyx_PyLong_AndObjC(op1, op2, inplace);
+}
+#endif
+
+/* PyNumberBinop */
+#if !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API)
+#if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+#ifndef __Pyx_DEFINED_BinopTypeError
+#define __Pyx_DEFINED_BinopTypeError
+static void __Pyx_BinopTypeError(PyObject *op1, PyObject *op2, const char* op, int inplace) {
+    char opname[4] = {op[0], op[1], 0, 0};
+    if (inplace) {
+        opname[op[1] ? 2 : 1] = '=';
+    }
+    __Pyx_RaiseErrorWithObjectTypes1(
+        PyExc_TypeError,
+        "unsupported operand type(s) for %.3s: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'",
+        opname, op1, op2);
+}
+#endif
+#endif
+#ifndef __Pyx_DEFINED_PyNumber_Or_xint_object
+#define __Pyx_DEFINED_PyNumber_Or_xint_object
+static PyObject* __Pyx_PyNumber_Or_xint_object(PyObject *op1, PyObject *op2, int inplace) {
+    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+    {
+        PyTypeObject *type_op2 = Py_TYPE(op2);
+        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_or, binaryfunc);
+        if (likely(slot_func)) {
+            PyObject *result = slot_func(op1, op2);
+            if (likely(result != Py_NotImplemented)) {
+                return result;
+            }
+            Py_DECREF(result);
+        }
+        __Pyx_BinopTypeError(op1, op2, "|", inplace);
+        return NULL;
+    }
+    #else
+    return (inplace) ? PyNumber_InPlaceOr(op1, op2) : PyNumber_Or(op1, op2);
+    #endif
+}
+#endif
+static CYTHON_INLINE PyObject* __Pyx__PyNumber_Or_int_object(PyObject *op1, PyObject *op2, int inplace) {
+    if (likely(op1 != Py_None)) {
+        if (likely(PyLong_CheckExact(op2))) {
+            #if CYTHON_USE_PYLONG_INTERNALS
+            if (__Pyx_PyLong_IsCompact(op1)) {
+                Py_ssize_t int_op1 = __Pyx_PyLong_CompactValue(op1);
+                if (int_op1 == 0) return __Pyx_NewRef(op2);
+                if (__Pyx_PyLong_IsCompact(op2)) {
+                    Py_ssize_t int_op2 = __Pyx_PyLong_CompactValue(op2);
+                    if (int_op2 == 0) return __Pyx_NewRef(op1);
+                    return PyLong_FromSsize_t(int_op1 | int_op2);
+                }
+            }
+            else if (__Pyx_PyLong_IsZero(op2)) return __Pyx_NewRef(op1);
+            #endif
+            binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyLong_Type, tp_as_number, nb_or, binaryfunc);
+            if (likely(slot_func)) {
+                return slot_func(op1, op2);
+            }
+        }
+        return __Pyx_PyNumber_Or_xint_object(op1, op2, inplace);
+    }
+    return (inplace) ? PyNumber_InPlaceOr(op1, op2) : PyNumber_Or(op1, op2);
+}
+#endif
+
+/* RejectKeywords */
+static void __Pyx_RejectKeywords(const char* function_name, PyObject *kwds) {
+    PyObject *key = NULL;
+    if (CYTHON_VECTORCALL && likely(PyTuple_Check(kwds))) {
+        key = __Pyx_PySequence_ITEM(kwds, 0);
+    } else {
+#if CYTHON_AVOID_BORROWED_REFS
+        PyObject *pos = NULL;
+#else
+        Py_ssize_t pos = 0;
+#endif
+#if !CYTHON_COMPILING_IN_PYPY || defined(PyArg_ValidateKeywordArguments)
+        if (unlikely(!PyArg_ValidateKeywordArguments(kwds))) return;
+#endif
+        __Pyx_PyDict_NextRef(kwds, &pos, &key, NULL);
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_XDECREF(pos);
+#endif
+    }
+    if (likely(key)) {
+        PyErr_Format(PyExc_TypeError,
+            "%s() got an unexpected keyword argument '%U'",
+            function_name, key);
+        Py_DECREF(key);
+    }
+}
+
+/* AllocateExtensionType */
+static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final) {
+    if (is_final || likely(!__Pyx_PyType_HasFeature(t, Py_TPFLAGS_IS_ABSTRACT))) {
+        allocfunc alloc_func = __Pyx_PyType_GetSlot(t, tp_alloc, allocfunc);
+        return alloc_func(t, 0);
+    } else {
+        newfunc tp_new = __Pyx_PyType_TryGetSlot(&PyBaseObject_Type, tp_new, newfunc);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+        if (!tp_new) {
+            PyObject *new_str = PyUnicode_FromString("__new__");
+            if (likely(new_str)) {
+                PyObject *o = PyObject_CallMethodObjArgs((PyObject *)&PyBaseObject_Type, new_str, t, NULL);
+                Py_DECREF(new_str);
+                return o;
+            } else
+                return NULL;
+        } else
+    #endif
+        return tp_new(t, __pyx_mstate_global->__pyx_empty_tuple, 0);
+    }
+}
+
+/* CallSlotAsVectorcallUnpackDict (used by CallSlotAsVectorcall) */
+static CYTHON_INLINE int __Pyx_CallSlotAsVectorcallUnpackDict(Py_ssize_t args_size, PyObject *keys_dict, PyObject **args, PyObject *kwnames) {
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(keys_dict, &pos, &key, &value)) {
+        Py_INCREF(value);
+        args[args_size+i] = value;
+        Py_INCREF(key);
+        if (unlikely(__Pyx_PyTuple_SET_ITEM(kwnames, i, key) == -1)) {
+            return -1;
+        }
+        ++i;
+    }
+    return 0;
+}
+
+/* CallSlotAsVectorcall */
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject * __Pyx_CallTpnewAsVectorcall(__Pyx_tpnewvectorcallfunc f, PyTypeObject* o, PyObject *a, PyObject *k) {
+    Py_ssize_t k_size = k ? __Pyx_PyDict_GET_SIZE(k) : 0;
+#if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(k_size < 0)) return NULL;
+#endif
+    Py_ssize_t a_size = __Pyx_PyTuple_GET_SIZE(a);
+#if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(a_size < 0)) return NULL;
+#endif
+#if CYTHON_ASSUME_SAFE_MACROS
+    if (k_size == 0) {
+        return f(o, &PyTuple_GET_ITEM(a, 0), a_size, NULL);
+    }
+#else
+    if (k_size == 0 && a_size == 0) {
+        return f(o, NULL, 0, NULL);
+    }
+#endif
+    PyObject *stack_args[5];
+    PyObject **args = stack_args;
+    Py_ssize_t maxnargs = PY_SSIZE_T_MAX / sizeof(PyObject*) - 1;
+    if (a_size > maxnargs - k_size) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_ssize_t total_size = a_size + k_size;
+    if (total_size > 5) {
+        args = (PyObject**)PyMem_Malloc(((size_t)total_size)*sizeof(PyObject*));
+        if (unlikely(!args)) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    PyObject * result = NULL;
+    PyObject *kwnames = NULL;
+    int unpack_dict_result;
+    Py_ssize_t i = 0;
+    for (; i < a_size; ++i) {
+        args[i] = __Pyx_PyTuple_GET_ITEM(a, i);
+#if !CYTHON_ASSUME_SAFE_MACROS
+        if (unlikely(!args[i])) goto cleanup;
+#endif
+    }
+#if !CYTHON_ASSUME_SAFE_MACROS
+    if (k)  // There's a specific shortcut earlier for ASSUME_SAFE_MACROS with no keywords
+#endif
+    {
+        kwnames = PyTuple_New(k_size);
+        if (unlikely(!kwnames)) goto cleanup;
+        __Pyx_BEGIN_CRITICAL_SECTION(k);
+        unpack_dict_result = __Pyx_CallSlotAsVectorcallUnpackDict(a_size, k, args, kwnames);
+        __Pyx_END_CRITICAL_SECTION();
+        if (unlikely(unpack_dict_result == -1)) goto cleanup;
+    }
+    result = f(o, args, a_size, kwnames);
+  cleanup:
+    Py_XDECREF(kwnames);
+    for (i=a_size; i<total_size; ++i) {
+        Py_XDECREF(args[i]);
+    }
+    if (args != stack_args) {
+        PyMem_Free(args);
+    }
+    return result;
+}
+#endif
+
+/* RaiseErrorWithObjectType (used by CallNewInitFromVectorcall) */
+static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj) {
+    __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name)) return;
+    #endif
+    PyErr_Format(exc_type, message, type_name);
+    __Pyx_DECREF_TypeName(type_name);
+}
+
+/* CallNewInitFromVectorcall */
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__Pyx_CallNewInitFromVectorcall(PyTypeObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    newfunc tp_new = __Pyx_PyType_GetSlot(t, tp_new, newfunc);
+    if (unlikely(!tp_new)) {
+        __Pyx_RaiseErrorWithType(PyExc_TypeError, "cannot create " __Pyx_FMT_TYPENAME " instances", t);
+        return NULL;
+    }
+    Py_ssize_t nargs = __Pyx_PyVectorcall_NARGS(nargsf);
+    PyObject *result = NULL, *args_tuple = NULL, *kwds_dict = NULL;
+    Py_ssize_t kw_size = kwnames ? __Pyx_PyTuple_GET_SIZE(kwnames) : 0;
+#if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(kw_size == -1)) {
+        return NULL;
+    }
+#endif
+    if (kw_size) {
+        kwds_dict = __Pyx_PyDict_NewPresized(kw_size);
+        if (unlikely(!kwds_dict)) {
+            return NULL;
+        }
+        for (Py_ssize_t i=0; i<kw_size; ++i) {
+            PyObject *v = args[nargs + i];
+            PyObject *k = __Pyx_PyTuple_GET_ITEM(kwnames, i);
+#if !CYTHON_ASSUME_SAFE_MACROS
+            if (unlikely(!k)) {
+                goto end;
+            }
+#endif
+            if (unlikely(PyDict_SetItem(kwds_dict, k, v) < 0)) {
+                goto end;
+            }
+        }
+    }
+    if (nargs) {
+        args_tuple = __Pyx_PyTuple_FromArray(args, nargs);
+        if (unlikely(!args_tuple)) {
+            goto end;
+        }
+    } else {
+        args_tuple = __Pyx_NewRef(__pyx_mstate_global->__pyx_empty_tuple);
+    }
+    result = tp_new(t, args_tuple, kwds_dict);
+    if (unlikely(!result)) {
+        goto end;
+    }
+    if (PyObject_TypeCheck(result, t)) {
+        initproc tp_init = __Pyx_PyObject_GetSlot(result, tp_init, initproc);
+        if (tp_init && unlikely(tp_init(result, args_tuple, kwds_dict) < 0)) {
+            Py_CLEAR(result);
+        }
+    }
+  end:
+    Py_XDECREF(args_tuple);
+    Py_XDECREF(kwds_dict);
+    return result;
+}
+#endif
+
+/* PyObjectCallMethod0 (used by PyType_Ready) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod0(PyObject* obj, PyObject* method_name) {
+#if CYTHON_VECTORCALL && (__PYX_LIMITED_VERSION_HEX >= 0x030C0000 || !CYTHON_COMPILING_IN_LIMITED_API)
+    return PyObject_VectorcallMethod(method_name, &obj, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+#elif CYTHON_COMPILING_IN_LIMITED_API
+    return PyObject_CallMethodObjArgs(obj, method_name, NULL);
+#else
+    return PyObject_CallMethodNoArgs(obj, method_name);
+#endif
+}
+
+/* GetTypeDictOffset (used by ValidateBasesTuple) */
+#if !CYTHON_USE_TYPE_SLOTS
+CYTHON_UNUSED static Py_ssize_t __Pyx_GetTypeDictOffset(PyObject *tp, int require_cython_valid_result) {
+    PyObject *tp_dictoffset_o;
+    Py_ssize_t tp_dictoffset;
+    tp_dictoffset_o = PyObject_GetAttrString(tp, "__dictoffset__");
+    if (unlikely(!tp_dictoffset_o)) return -1;
+    tp_dictoffset = PyLong_AsSsize_t(tp_dictoffset_o);
+    Py_DECREF(tp_dictoffset_o);
+    if (unlikely(require_cython_valid_result && tp_dictoffset == 0)) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            "'type' doesn't have a dictoffset");
+        return -1;
+    } else if (unlikely(require_cython_valid_result && tp_dictoffset < 0)) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            "'type' has an unexpected negative dictoffset. "
+            "Please report this as Cython bug");
+        return -1;
+    }
+    return tp_dictoffset;
+}
+#endif
+
+/* RaiseErrorWithObjectType1 (used by ValidateBasesTuple) */
+static void __Pyx_RaiseErrorWithType1(PyObject* exc_type, const char* message, const char *arg, PyTypeObject *type_obj) {
+    __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name)) return;
+    #endif
+    PyErr_Format(exc_type, message, arg, type_name);
+    __Pyx_DECREF_TypeName(type_name);
+}
+
+/* ValidateBasesTuple (used by PyType_Ready) */
+#if CYTHON_COMPILING_IN_CPYTHON || CYTHON_COMPILING_IN_LIMITED_API || CYTHON_USE_TYPE_SPECS
+static int __Pyx_validate_bases_tuple(const char *type_name, int has_dictoffset, PyObject *bases) {
+    Py_ssize_t i, n;
+#if CYTHON_ASSUME_SAFE_SIZE
+    n = PyTuple_GET_SIZE(bases);
+#else
+    n = PyTuple_Size(bases);
+    if (unlikely(n < 0)) return -1;
+#endif
+    if (!has_dictoffset) {
+        PyObject *b;
+#if CYTHON_AVOID_BORROWED_REFS
+        b = PySequence_GetItem(bases, 0);
+        if (!b) return -1;
+#elif CYTHON_ASSUME_SAFE_MACROS
+        b = PyTuple_GET_ITEM(bases, 0);
+#else
+        b = PyTuple_GetItem(bases, 0);
+        if (!b) return -1;
+#endif
+#if CYTHON_USE_TYPE_SLOTS
+        has_dictoffset = ((PyTypeObject*)b)->tp_dictoffset != 0;
+#else
+        Py_ssize_t dictoffset = __Pyx_GetTypeDictOffset(b, 0);
+        has_dictoffset = dictoffset != 0;
+#endif
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_DECREF(b);
+#endif
+#if !CYTHON_USE_TYPE_SLOTS
+        if (dictoffset == -1 && PyErr_Occurred()) return -1;
+#endif
+    }
+    for (i = 1; i < n; i++)
+    {
+        PyTypeObject *b;
+#if CYTHON_AVOID_BORROWED_REFS
+        PyObject *b0 = PySequence_GetItem(bases, i);
+        if (!b0) return -1;
+#elif CYTHON_ASSUME_SAFE_MACROS
+        PyObject *b0 = PyTuple_GET_ITEM(bases, i);
+#else
+        PyObject *b0 = PyTuple_GetItem(bases, i);
+        if (!b0) return -1;
+#endif
+        b = (PyTypeObject*) b0;
+        if (!__Pyx_PyType_HasFeature(b, Py_TPFLAGS_HEAPTYPE))
+        {
+            __Pyx_RaiseErrorWithType(
+                PyExc_TypeError, "base class '" __Pyx_FMT_TYPENAME "' is not a heap type", b);
+#if CYTHON_AVOID_BORROWED_REFS
+            Py_DECREF(b0);
+#endif
+            return -1;
+        }
+        if (!has_dictoffset)
+        {
+            Py_ssize_t b_dictoffset = 0;
+#if CYTHON_USE_TYPE_SLOTS
+            b_dictoffset = b->tp_dictoffset;
+#else
+            b_dictoffset = __Pyx_GetTypeDictOffset((PyObject*)b, 0);
+            if (b_dictoffset == -1 && PyErr_Occurred()) goto dictoffset_return;
+#endif
+            if (b_dictoffset) {
+                __Pyx_RaiseErrorWithType1(
+                    PyExc_TypeError,
+                    "extension type '%.200s' has no __dict__ slot, "
+                    "but base type '" __Pyx_FMT_TYPENAME "' has: "
+                    "either add 'cdef dict __dict__' to the extension type "
+                    "or add '__slots__ = [...]' to the base type",
+                    type_name, b);
+#if !CYTHON_USE_TYPE_SLOTS
+              dictoffset_return:
+#endif
+#if CYTHON_AVOID_BORROWED_REFS
+                Py_DECREF(b0);
+#endif
+                return -1;
+            }
+        }
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_DECREF(b0);
+#endif
+    }
+    return 0;
+}
+#endif
+
+/* PyType_Ready */
+CYTHON_UNUSED static int __Pyx_PyType_HasMultipleInheritance(PyTypeObject *t) {
+    while (t) {
+        PyObject *bases = __Pyx_PyType_GetSlot(t, tp_bases, PyObject*);
+        if (bases) {
+            return 1;
+        }
+        t = __Pyx_PyType_GetSlot(t, tp_base, PyTypeObject*);
+    }
+    return 0;
+}
+static int __Pyx_PyType_Ready(PyTypeObject *t) {
+#if CYTHON_USE_TYPE_SPECS || !CYTHON_COMPILING_IN_CPYTHON
+    (void)&__Pyx_PyObject_CallMethod0;
+#if CYTHON_USE_TYPE_SPECS
+    (void)&__Pyx_validate_bases_tuple;
+#endif
+    return PyType_Ready(t);
+#else
+    int r;
+    if (!__Pyx_PyType_HasMultipleInheritance(t)) {
+        return PyType_Ready(t);
+    }
+    PyObject *bases = __Pyx_PyType_GetSlot(t, tp_bases, PyObject*);
+    if (bases && unlikely(__Pyx_validate_bases_tuple(t->tp_name, t->tp_dictoffset != 0, bases) == -1))
+        return -1;
+    {
+        int gc_was_enabled;
+    #if PY_VERSION_HEX >= 0x030A00b1
+        gc_was_enabled = PyGC_Disable();
+        (void)&__Pyx_PyObject_CallMethod0;
+    #else
+        PyObject *ret, *py_status;
+        PyObject *gc = NULL;
+        #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM+0 >= 0x07030400) &&\
+                !CYTHON_COMPILING_IN_GRAAL
+        gc = PyImport_GetModule(__pyx_mstate_global->__pyx_kp_u_gc);
+        #endif
+        if (unlikely(!gc)) gc = PyImport_Import(__pyx_mstate_global->__pyx_kp_u_gc);
+        if (unlikely(!gc)) return -1;
+        py_status = __Pyx_PyObject_CallMethod0(gc, __pyx_mstate_global->__pyx_kp_u_isenabled);
+        if (unlikely(!py_status)) {
+            Py_DECREF(gc);
+            return -1;
+        }
+        gc_was_enabled = __Pyx_PyObject_IsTrue(py_status);
+        Py_DECREF(py_status);
+        if (gc_was_enabled > 0) {
+            ret = __Pyx_PyObject_CallMethod0(gc, __pyx_mstate_global->__pyx_kp_u_disable);
+            if (unlikely(!ret)) {
+                Py_DECREF(gc);
+                return -1;
+            }
+            Py_DECREF(ret);
+        } else if (unlikely(gc_was_enabled == -1)) {
+            Py_DECREF(gc);
+            return -1;
+        }
+    #endif
+        t->tp_flags |= Py_TPFLAGS_HEAPTYPE;
+#if PY_VERSION_HEX >= 0x030A0000
+        t->tp_flags |= Py_TPFLAGS_IMMUTABLETYPE;
+#endif
+        r = PyType_Ready(t);
+        t->tp_flags &= ~Py_TPFLAGS_HEAPTYPE;
+    #if PY_VERSION_HEX >= 0x030A00b1
+        if (gc_was_enabled)
+            PyGC_Enable();
+    #else
+        if (gc_was_enabled) {
+            PyObject *tp, *v, *tb;
+            PyErr_Fetch(&tp, &v, &tb);
+            ret = __Pyx_PyObject_CallMethod0(gc, __pyx_mstate_global->__pyx_kp_u_enable);
+            if (likely(ret || r == -1)) {
+                Py_XDECREF(ret);
+                PyErr_Restore(tp, v, tb);
+            } else {
+                Py_XDECREF(tp);
+                Py_XDECREF(v);
+                Py_XDECREF(tb);
+                r = -1;
+            }
+        }
+        Py_DECREF(gc);
+    #endif
+    }
+    return r;
+#endif
+}
+
+/* GetVTable (used by MergeVTables) */
+static int __Pyx_GetVtable(PyTypeObject *type, void** table) {
+    void* ptr;
+    *table = NULL;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    PyObject *ob = PyObject_GetAttr((PyObject *)type, __pyx_mstate_global->__pyx_n_u_pyx_vtable);
+#else
+    PyObject *ob = PyObject_GetItem(type->tp_dict, __pyx_mstate_global->__pyx_n_u_pyx_vtable);
+#endif
+    if (!ob)
+        goto no_attr;
+    ptr = PyCapsule_GetPointer(ob, 0);
+    if (!ptr && !PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "invalid vtable found for imported type");
+    Py_DECREF(ob);
+    *table = ptr;
+    return 1;
+no_attr:
+    if (PyErr_ExceptionMatches(CYTHON_COMPILING_IN_LIMITED_API ? PyExc_AttributeError : PyExc_KeyError)) {
+        return 0;
+    }
+    Py_XDECREF(ob);
+    return -1;
+}
+
+/* MergeVTables (used by SetVTable) */
+static int __Pyx_MergeVtables(PyTypeObject *type) {
+    int i=0;
+    Py_ssize_t size;
+    void** base_vtables;
+    void* unknown = (void*)-1;
+    PyObject* bases = __Pyx_PyType_GetSlot(type, tp_bases, PyObject*);
+    int base_depth = 0;
+    {
+        PyTypeObject* base = __Pyx_PyType_GetSlot(type, tp_base, PyTypeObject*);
+        while (base) {
+            base_depth += 1;
+            base = __Pyx_PyType_TryGetSlot(base, tp_base, PyTypeObject*);
+        }
+    }
+    base_vtables = (void**) PyMem_Malloc(sizeof(void*) * (size_t)(base_depth + 1));
+    if (unlikely(!base_vtables)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    base_vtables[0] = unknown;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    size = PyTuple_Size(bases);
+    if (size < 0) goto other_failure;
+#else
+    size = PyTuple_GET_SIZE(bases);
+#endif
+    for (i = 1; i < size; i++) {
+        PyObject *basei;
+        void* base_vtable;
+#if CYTHON_AVOID_BORROWED_REFS
+        basei = PySequence_GetItem(bases, i);
+        if (unlikely(!basei)) goto other_failure;
+#elif !CYTHON_ASSUME_SAFE_MACROS
+        basei = PyTuple_GetItem(bases, i);
+        if (unlikely(!basei)) goto other_failure;
+#else
+        basei = PyTuple_GET_ITEM(bases, i);
+#endif
+        int get_vtable_result = __Pyx_GetVtable((PyTypeObject*)basei, &base_vtable);
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_DECREF(basei);
+#endif
+        if (get_vtable_result != 1) {
+            if (get_vtable_result == -1) {
+                goto other_failure;
+            }
+            PyErr_Clear(); // Class doesn't have a vtable.
+        } else {
+            assert(base_vtable != NULL);
+            int j;
+            PyTypeObject* base = __Pyx_PyType_TryGetSlot(type, tp_base, PyTypeObject*);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+            if (!base) goto bad;
+#endif
+            for (j = 0; j < base_depth; j++) {
+                if (base_vtables[j] == unknown) {
+                    switch (__Pyx_GetVtable(base, &base_vtables[j])) {
+                        case 1:
+                            assert(base_vtables[j] == NULL);
+                            break;
+                        case 0:
+                            goto bad;
+                        case -1:
+                        default:
+                            goto other_failure;
+                    }
+                    base_vtables[j + 1] = unknown;
+                }
+                if (base_vtables[j] == base_vtable) {
+                    break;
+                }
+                base = __Pyx_PyType_TryGetSlot(base, tp_base, PyTypeObject*);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+                if (!base) goto bad;
+#endif
+            }
+        }
+    }
+    PyMem_Free(base_vtables);
+    return 0;
+bad:
+    {
+        PyTypeObject* tp_base = __Pyx_PyType_GetSlot(type, tp_base, PyTypeObject*);
+        PyTypeObject* basei;
+#if CYTHON_AVOID_BORROWED_REFS
+        basei = (PyTypeObject*)PySequence_GetItem(bases, i);
+        if (unlikely(!basei)) goto other_failure;
+#elif !CYTHON_ASSUME_SAFE_MACROS
+        basei = (PyTypeObject*)PyTuple_GetItem(bases, i);
+        if (unlikely(!basei)) goto other_failure;
+#else
+        basei = (PyTypeObject*)PyTuple_GET_ITEM(bases, i);
+#endif
+    __Pyx_RaiseTypeErrorWithTypes(
+        "multiple bases have vtable conflict: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'", tp_base, basei);
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_DECREF(basei);
+#endif
+    }
+other_failure:
+    PyMem_Free(base_vtables);
+    return -1;
+}
+
+/* SetVTable */
+static int __Pyx_SetVtable(PyTypeObject *type, void *vtable) {
+    PyObject *ob = PyCapsule_New(vtable, 0, 0);
+    if (unlikely(!ob))
+        goto bad;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    if (unlikely(PyObject_SetAttr((PyObject *) type, __pyx_mstate_global->__pyx_n_u_pyx_vtable, ob) < 0))
+#else
+    if (unlikely(PyDict_SetItem(type->tp_dict, __pyx_mstate_global->__pyx_n_u_pyx_vtable, ob) < 0))
+#endif
+        goto bad;
+    Py_DECREF(ob);
+    return __Pyx_MergeVtables(type);
+bad:
+    Py_XDECREF(ob);
+    return -1;
+}
+
+/* LimitedApiGetTypeTypeDict (used by DelItemOnTypeDict) */
+#if CYTHON_COMPILING_IN_LIMITED_API
+static PyObject *__Pyx_GetTypeTypeDict(PyTypeObject *tp) {
+    static Py_ssize_t tp_dictoffset = 0;
+    if (unlikely(tp_dictoffset == 0)) {
+        tp_dictoffset = __Pyx_GetTypeDictOffset((PyObject*)(&PyType_Type), 1);
+        if (unlikely(tp_dictoffset == -1 && PyErr_Occurred())) {
+            tp_dictoffset = 0; // try again next time?
+            return NULL;
+        }
+    }
+    return *(PyObject**)((char*)tp + tp_dictoffset);
+}
+#endif
+
+/* DelItemOnTypeDict (used by SetupReduce) */
+static int __Pyx__DelItemOnTypeDict(PyTypeObject *tp, PyObject *k) {
+    int result;
+    PyObject *tp_dict;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    tp_dict = __Pyx_GetTypeTypeDict(tp);
+    if (unlikely(!tp_dict)) return -1;
+#else
+    tp_dict = tp->tp_dict;
+#endif
+    result = PyDict_DelItem(tp_dict, k);
+    if (likely(!result)) PyType_Modified(tp);
+    return result;
+}
+
+/* SetItemOnTypeDict (used by SetupReduce) */
+static int __Pyx__SetItemOnTypeDict(PyTypeObject *tp, PyObject *k, PyObject *v) {
+    int result;
+    PyObject *tp_dict;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    tp_dict = __Pyx_GetTypeTypeDict(tp);
+    if (unlikely(!tp_dict)) return -1;
+#else
+    tp_dict = tp->tp_dict;
+#endif
+    result = PyDict_SetItem(tp_dict, k, v);
+    if (likely(!result)) {
+        PyType_Modified(tp);
+        if (unlikely(PyObject_HasAttr(v, __pyx_mstate_global->__pyx_n_u_set_name))) {
+            PyObject *setNameResult = PyObject_CallMethodObjArgs(v, __pyx_mstate_global->__pyx_n_u_set_name,  (PyObject *) tp, k, NULL);
+            if (!setNameResult) return -1;
+            Py_DECREF(setNameResult);
+        }
+    }
+    return result;
+}
+
+/* SetupReduce */
+static int __Pyx_setup_reduce_is_named(PyObject* meth, PyObject* name) {
+  int ret;
+  PyObject *name_attr;
+  name_attr = __Pyx_PyObject_GetAttrStrNoError(meth, __pyx_mstate_global->__pyx_n_u_name);
+  if (likely(name_attr)) {
+      ret = PyObject_RichCompareBool(name_attr, name, Py_EQ);
+  } else {
+      ret = -1;
+  }
+  if (unlikely(ret < 0) && __Pyx_IgnoreException(PyExc_Exception)) {
+      ret = 0;  // But BaseException is still propagated.
+  }
+  Py_XDECREF(name_attr);
+  return ret;
+}
+static PyObject *__Pyx_setup_reduce_get_reduce_attribute(PyObject *type_obj, PyObject *name, int allow_not_present) {
+#if CYTHON_USE_PYTYPE_LOOKUP
+    CYTHON_UNUSED_VAR(allow_not_present);
+    return _PyType_Lookup((PyTypeObject*)type_obj, name);
+#else
+    if (allow_not_present) {
+        return __Pyx_PyObject_GetAttrStrNoError(type_obj, name);
+    } else {
+        return __Pyx_PyObject_GetAttrStr(type_obj, name);
+    }
+#endif
+}
+static int __Pyx_setup_reduce(PyObject* type_obj) {
+    int ret = 0;
+    PyObject *object_reduce = NULL;
+    PyObject *object_getstate = NULL;
+    PyObject *object_reduce_ex = NULL;
+    PyObject *reduce = NULL;
+    PyObject *reduce_ex = NULL;
+    PyObject *reduce_cython = NULL;
+    PyObject *setstate = NULL;
+    PyObject *setstate_cython = NULL;
+    PyObject *getstate = NULL;
+    getstate = __Pyx_setup_reduce_get_reduce_attribute(type_obj, __pyx_mstate_global->__pyx_n_u_getstate, 1);
+    if (!getstate && PyErr_Occurred()) {
+        goto __PYX_BAD;
+    }
+    if (getstate) {
+        object_getstate = __Pyx_setup_reduce_get_reduce_attribute((PyObject*)&PyBaseObject_Type, __pyx_mstate_global->__pyx_n_u_getstate, 1);
+        if (!object_getstate && PyErr_Occurred()) {
+            goto __PYX_BAD;
+        }
+        if (object_getstate != getstate) {
+            goto __PYX_GOOD;
+        }
+    }
+    object_reduce_ex = __Pyx_setup_reduce_get_reduce_attribute((PyObject*)&PyBaseObject_Type, __pyx_mstate_global->__pyx_n_u_reduce_ex, 0);
+    if (unlikely(!object_reduce_ex)) goto __PYX_BAD;
+    reduce_ex = __Pyx_PyObject_GetAttrStr(type_obj, __pyx_mstate_global->__pyx_n_u_reduce_ex); if (unlikely(!reduce_ex)) goto __PYX_BAD;
+    if (reduce_ex == object_reduce_ex) {
+        object_reduce = __Pyx_setup_reduce_get_reduce_attribute((PyObject*)&PyBaseObject_Type, __pyx_mstate_global->__pyx_n_u_reduce, 0);
+        if (!object_reduce) goto __PYX_BAD;
+        reduce = __Pyx_PyObject_GetAttrStr(type_obj, __pyx_mstate_global->__pyx_n_u_reduce); if (unlikely(!reduce)) goto __PYX_BAD;
+        int try_to_replace_reduce = (reduce == object_reduce);
+        if (!try_to_replace_reduce) {
+            try_to_replace_reduce = __Pyx_setup_reduce_is_named(reduce, __pyx_mstate_global->__pyx_n_u_reduce_cython);
+            if (unlikely(try_to_replace_reduce < 0)) {
+                goto __PYX_BAD;
+            }
+        }
+        if (try_to_replace_reduce) {
+            reduce_cython = __Pyx_PyObject_GetAttrStrNoError(type_obj, __pyx_mstate_global->__pyx_n_u_reduce_cython);
+            if (likely(reduce_cython)) {
+                ret = __Pyx_SetItemOnTypeDict((PyTypeObject*)type_obj, __pyx_mstate_global->__pyx_n_u_reduce, reduce_cython); if (unlikely(ret < 0)) goto __PYX_BAD;
+                ret = __Pyx_DelItemOnTypeDict((PyTypeObject*)type_obj, __pyx_mstate_global->__pyx_n_u_reduce_cython); if (unlikely(ret < 0)) goto __PYX_BAD;
+            } else if (reduce == object_reduce || PyErr_Occurred()) {
+                goto __PYX_BAD;
+            }
+            setstate = __Pyx_PyObject_GetAttrStrNoError(type_obj, __pyx_mstate_global->__pyx_n_u_setstate);
+            int try_to_replace_setstate;
+            if (!setstate) {
+                PyObject *exc = PyErr_Occurred();
+                if (exc && !__Pyx_IgnoreGivenException(exc, PyExc_Exception)) {
+                    goto __PYX_BAD;
+                }
+                try_to_replace_setstate = 1;
+            } else {
+                try_to_replace_setstate = __Pyx_setup_reduce_is_named(setstate, __pyx_mstate_global->__pyx_n_u_setstate_cython);
+                if (unlikely(try_to_replace_setstate < 0)) {
+                    goto __PYX_BAD;
+                }
+            }
+            if (try_to_replace_setstate) {
+                setstate_cython = __Pyx_PyObject_GetAttrStrNoError(type_obj, __pyx_mstate_global->__pyx_n_u_setstate_cython);
+                if (likely(setstate_cython)) {
+                    ret = __Pyx_SetItemOnTypeDict((PyTypeObject*)type_obj, __pyx_mstate_global->__pyx_n_u_setstate, setstate_cython); if (unlikely(ret < 0)) goto __PYX_BAD;
+                    ret = __Pyx_DelItemOnTypeDict((PyTypeObject*)type_obj, __pyx_mstate_global->__pyx_n_u_setstate_cython); if (unlikely(ret < 0)) goto __PYX_BAD;
+                } else if (!setstate || PyErr_Occurred()) {
+                    goto __PYX_BAD;
+                }
+            }
+            PyType_Modified((PyTypeObject*)type_obj);
+        }
+    }
+    goto __PYX_GOOD;
+__PYX_BAD:
+    if (!PyErr_Occurred()) {
+        __Pyx_RaiseErrorWithType(
+            PyExc_RuntimeError,
+            "Unable to initialize pickling for " __Pyx_FMT_TYPENAME,
+            (PyTypeObject*)type_obj);
+    }
+    ret = -1;
+__PYX_GOOD:
+#if !CYTHON_USE_PYTYPE_LOOKUP
+    Py_XDECREF(object_reduce);
+    Py_XDECREF(object_reduce_ex);
+    Py_XDECREF(object_getstate);
+    Py_XDECREF(getstate);
+#endif
+    Py_XDECREF(reduce);
+    Py_XDECREF(reduce_ex);
+    Py_XDECREF(reduce_cython);
+    Py_XDECREF(setstate);
+    Py_XDECREF(setstate_cython);
+    return ret;
+}
 
 /* dict_setdefault (used by FetchCommonType) */
 static CYTHON_INLINE PyObject *__Pyx_PyDict_SetDefault(PyObject *d, PyObject *key, PyObject *default_value) {
@@ -6204,209 +22083,6 @@ static PyTypeObject *__Pyx_Get_CyFunction_Type(void) {
     return tp;
 }
 
-/* PyDictVersioning (used by CLineInTraceback) */
-#if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
-static CYTHON_INLINE PY_UINT64_T __Pyx_get_tp_dict_version(PyObject *obj) {
-    PyObject *dict = Py_TYPE(obj)->tp_dict;
-    return likely(dict) ? __PYX_GET_DICT_VERSION(dict) : 0;
-}
-static CYTHON_INLINE PY_UINT64_T __Pyx_get_object_dict_version(PyObject *obj) {
-    PyObject **dictptr = NULL;
-    Py_ssize_t offset = Py_TYPE(obj)->tp_dictoffset;
-    if (offset) {
-#if CYTHON_COMPILING_IN_CPYTHON
-        dictptr = (likely(offset > 0)) ? (PyObject **) ((char *)obj + offset) : _PyObject_GetDictPtr(obj);
-#else
-        dictptr = _PyObject_GetDictPtr(obj);
-#endif
-    }
-    return (dictptr && *dictptr) ? __PYX_GET_DICT_VERSION(*dictptr) : 0;
-}
-static CYTHON_INLINE int __Pyx_object_dict_version_matches(PyObject* obj, PY_UINT64_T tp_dict_version, PY_UINT64_T obj_dict_version) {
-    PyObject *dict = Py_TYPE(obj)->tp_dict;
-    if (unlikely(!dict) || unlikely(tp_dict_version != __PYX_GET_DICT_VERSION(dict)))
-        return 0;
-    return obj_dict_version == __Pyx_get_object_dict_version(obj);
-}
-#endif
-
-/* PyErrFetchRestore (used by GivenExceptionMatches) */
-#if CYTHON_FAST_THREAD_STATE
-static CYTHON_INLINE void __Pyx_ErrRestoreInState(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb) {
-#if PY_VERSION_HEX >= 0x030C00A6
-    PyObject *tmp_value;
-    assert(type == NULL || (value != NULL && type == (PyObject*) Py_TYPE(value)));
-    if (value) {
-        #if CYTHON_COMPILING_IN_CPYTHON
-        if (unlikely(((PyBaseExceptionObject*) value)->traceback != tb))
-        #endif
-            PyException_SetTraceback(value, tb);
-    }
-    tmp_value = tstate->current_exception;
-    tstate->current_exception = value;
-    Py_XDECREF(tmp_value);
-    Py_XDECREF(type);
-    Py_XDECREF(tb);
-#else
-    PyObject *tmp_type, *tmp_value, *tmp_tb;
-    tmp_type = tstate->curexc_type;
-    tmp_value = tstate->curexc_value;
-    tmp_tb = tstate->curexc_traceback;
-    tstate->curexc_type = type;
-    tstate->curexc_value = value;
-    tstate->curexc_traceback = tb;
-    Py_XDECREF(tmp_type);
-    Py_XDECREF(tmp_value);
-    Py_XDECREF(tmp_tb);
-#endif
-}
-static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb) {
-#if PY_VERSION_HEX >= 0x030C00A6
-    PyObject* exc_value;
-    exc_value = tstate->current_exception;
-    tstate->current_exception = 0;
-    *value = exc_value;
-    *type = NULL;
-    *tb = NULL;
-    if (exc_value) {
-        *type = (PyObject*) Py_TYPE(exc_value);
-        Py_INCREF(*type);
-        #if CYTHON_COMPILING_IN_CPYTHON
-        *tb = ((PyBaseExceptionObject*) exc_value)->traceback;
-        Py_XINCREF(*tb);
-        #else
-        *tb = PyException_GetTraceback(exc_value);
-        #endif
-    }
-#else
-    *type = tstate->curexc_type;
-    *value = tstate->curexc_value;
-    *tb = tstate->curexc_traceback;
-    tstate->curexc_type = 0;
-    tstate->curexc_value = 0;
-    tstate->curexc_traceback = 0;
-#endif
-}
-#endif
-
-/* GivenExceptionMatches (used by PyErrExceptionMatches) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject *exc_type2) {
-    if (exc_type1) {
-        return __Pyx_IsAnySubtype2((PyTypeObject*)err, (PyTypeObject*)exc_type1, (PyTypeObject*)exc_type2);
-    } else {
-        return __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type2);
-    }
-}
-static int __Pyx_PyErr_GivenExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
-    Py_ssize_t i, n;
-    assert(PyExceptionClass_Check(exc_type));
-    n = PyTuple_GET_SIZE(tuple);
-    for (i=0; i<n; i++) {
-        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
-    }
-    for (i=0; i<n; i++) {
-        PyObject *t = PyTuple_GET_ITEM(tuple, i);
-        if (likely(PyExceptionClass_Check(t))) {
-            if (__Pyx_inner_PyErr_GivenExceptionMatches2(exc_type, NULL, t)) return 1;
-        } else {
-        }
-    }
-    return 0;
-}
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject* exc_type) {
-    if (likely(err == exc_type)) return 1;
-    if (likely(PyExceptionClass_Check(err))) {
-        if (likely(PyExceptionClass_Check(exc_type))) {
-            return __Pyx_inner_PyErr_GivenExceptionMatches2(err, NULL, exc_type);
-        } else if (likely(PyTuple_Check(exc_type))) {
-            return __Pyx_PyErr_GivenExceptionMatchesTuple(err, exc_type);
-        } else {
-        }
-    }
-    return PyErr_GivenExceptionMatches(err, exc_type);
-}
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *exc_type1, PyObject *exc_type2) {
-    assert(PyExceptionClass_Check(exc_type1));
-    assert(PyExceptionClass_Check(exc_type2));
-    if (likely(err == exc_type1 || err == exc_type2)) return 1;
-    if (likely(PyExceptionClass_Check(err))) {
-        return __Pyx_inner_PyErr_GivenExceptionMatches2(err, exc_type1, exc_type2);
-    }
-    return (PyErr_GivenExceptionMatches(err, exc_type1) || PyErr_GivenExceptionMatches(err, exc_type2));
-}
-#endif
-
-/* PyErrExceptionMatches (used by PyObjectGetAttrStrNoError) */
-#if CYTHON_FAST_THREAD_STATE
-static int __Pyx_PyErr_ExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
-    Py_ssize_t i, n;
-    n = PyTuple_GET_SIZE(tuple);
-    for (i=0; i<n; i++) {
-        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
-    }
-    for (i=0; i<n; i++) {
-        if (__Pyx_PyErr_GivenExceptionMatches(exc_type, PyTuple_GET_ITEM(tuple, i))) return 1;
-    }
-    return 0;
-}
-static CYTHON_INLINE int __Pyx_PyErr_ExceptionMatchesInState(PyThreadState* tstate, PyObject* err) {
-    int result;
-    PyObject *exc_type;
-#if PY_VERSION_HEX >= 0x030C00A6
-    PyObject *current_exception = tstate->current_exception;
-    if (unlikely(!current_exception)) return 0;
-    exc_type = (PyObject*) Py_TYPE(current_exception);
-    if (exc_type == err) return 1;
-#else
-    exc_type = tstate->curexc_type;
-    if (exc_type == err) return 1;
-    if (unlikely(!exc_type)) return 0;
-#endif
-    #if CYTHON_AVOID_BORROWED_REFS
-    Py_INCREF(exc_type);
-    #endif
-    if (unlikely(PyTuple_Check(err))) {
-        result = __Pyx_PyErr_ExceptionMatchesTuple(exc_type, err);
-    } else {
-        result = __Pyx_PyErr_GivenExceptionMatches(exc_type, err);
-    }
-    #if CYTHON_AVOID_BORROWED_REFS
-    Py_DECREF(exc_type);
-    #endif
-    return result;
-}
-#endif
-
-/* PyObjectGetAttrStrNoError (used by CLineInTraceback) */
-#if __PYX_LIMITED_VERSION_HEX < 0x030d0000
-static void __Pyx_PyObject_GetAttrStr_ClearAttributeError(void) {
-    __Pyx_PyThreadState_declare
-    __Pyx_PyThreadState_assign
-    if (likely(__Pyx_PyErr_ExceptionMatches(PyExc_AttributeError)))
-        __Pyx_PyErr_Clear();
-}
-#endif
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, PyObject* attr_name) {
-    PyObject *result;
-#if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-    (void) PyObject_GetOptionalAttr(obj, attr_name, &result);
-    return result;
-#else
-#if CYTHON_COMPILING_IN_CPYTHON && CYTHON_USE_TYPE_SLOTS
-    PyTypeObject* tp = Py_TYPE(obj);
-    if (likely(tp->tp_getattro == PyObject_GenericGetAttr)) {
-        return _PyObject_GenericGetAttrWithDict(obj, attr_name, NULL, 1);
-    }
-#endif
-    result = __Pyx_PyObject_GetAttrStr(obj, attr_name);
-    if (unlikely(!result)) {
-        __Pyx_PyObject_GetAttrStr_ClearAttributeError();
-    }
-    return result;
-#endif
-}
-
 /* CLineInTraceback (used by AddTraceback) */
 #if CYTHON_CLINE_IN_TRACEBACK && CYTHON_CLINE_IN_TRACEBACK_RUNTIME
 #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
@@ -6722,6 +22398,133 @@ bad:
         return (target_type) value;\
     }
 
+/* PyObjectVectorcallKwds (used by PyObjectVectorcallMethodKwds) */
+#if CYTHON_VECTORCALL
+CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i) {
+    PyObject *key = __Pyx_PyTuple_GET_ITEM(kwnames, i);
+#if !CYTHON_ASSUME_SAFE_MACROS
+    if (unlikely(!key)) return -1;
+#endif
+    if (unlikely(!PyUnicode_Check(key))) {
+        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
+        return -1;
+    }
+    return 0;
+}
+#else
+CYTHON_UNUSED static PyObject *__Pyx_MakeKwargDict(PyObject **keys, PyObject **values, Py_ssize_t n) {
+    PyObject *out = PyDict_New();
+    if (unlikely(!out)) return NULL;
+    for (Py_ssize_t i=0; i<n; ++i) {
+        if (unlikely(PyDict_SetItem(out, keys[i], values[i]) < 0)) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject **kwnames, Py_ssize_t i) {
+    PyObject *key = kwnames[i];
+    if (unlikely(!PyUnicode_Check(key))) {
+        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
+        return -1;
+    }
+    return 0;
+}
+#endif
+
+/* PyObjectVectorcallMethodKwds (used by CIntToPy) */
+#if !CYTHON_VECTORCALL
+static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    PyObject *result;
+    PyObject *obj = PyObject_GetAttr(args[0], name);
+    if (unlikely(!obj))
+        return NULL;
+    result = __Pyx_Object_VectorcallKwds(obj, args+1, nargsf-1, kwnames);
+    Py_DECREF(obj);
+    return result;
+}
+#endif
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From___pyx_anon_enum(int value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int neg_one = (int) -1, const_zero = (int) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(int) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(int) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(int) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(int),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
 /* CIntFromPy */
 static uint64_t __Pyx_LargePyLong___Pyx_PyLong_As_uint64_t(PyObject *x);
 static uint64_t __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint64_t(void) {
@@ -7023,53 +22826,607 @@ static CYTHON_INLINE uint64_t __Pyx_PyLong_As_uint64_t(PyObject *x) {
     }
 }
 
-/* PyObjectVectorcallKwds (used by PyObjectVectorcallMethodKwds) */
-#if CYTHON_VECTORCALL
-CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i) {
-    PyObject *key = __Pyx_PyTuple_GET_ITEM(kwnames, i);
-#if !CYTHON_ASSUME_SAFE_MACROS
-    if (unlikely(!key)) return -1;
-#endif
-    if (unlikely(!PyUnicode_Check(key))) {
-        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
-        return -1;
-    }
-    return 0;
+/* CIntFromPy */
+static int __Pyx_LargePyLong___Pyx_PyLong_As_int(PyObject *x);
+static int __Pyx_raise_neg_overflow___Pyx_PyLong_As_int(void) {
+    const char* type_name = "int";
+    PyErr_Format(PyExc_OverflowError,
+        "can't convert negative value to %.200s", type_name);
+    return (int) -1;
 }
+static int __Pyx_raise_overflow___Pyx_PyLong_As_int(void) {
+    const char* type_name = "int";
+    PyErr_Format(PyExc_OverflowError,
+        "value too large to convert to %.200s", type_name);
+    return (int) -1;
+}
+static CYTHON_INLINE int __Pyx_PyULong___Pyx_PyLong_As_int(PyObject *x) {
+    const int is_unsigned = 1;
+#if CYTHON_USE_PYLONG_INTERNALS
+    {
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        if (size == 2 && (8 * sizeof(int) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int) >= 2 * PyLong_SHIFT)) {
+                return (int) (((((int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(int) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int) >= 3 * PyLong_SHIFT)) {
+                return (int) (((((((int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(int) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int) >= 4 * PyLong_SHIFT)) {
+                return (int) (((((((((int)digits[3]) << PyLong_SHIFT) | (int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
+            }
+        } else
+        {}
+    }
+#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
+    if (unlikely(Py_SIZE(x) < 0)) {
+        goto raise_neg_overflow;
+    }
 #else
-CYTHON_UNUSED static PyObject *__Pyx_MakeKwargDict(PyObject **keys, PyObject **values, Py_ssize_t n) {
-    PyObject *out = PyDict_New();
-    if (unlikely(!out)) return NULL;
-    for (Py_ssize_t i=0; i<n; ++i) {
-        if (unlikely(PyDict_SetItem(out, keys[i], values[i]) < 0)) {
-            Py_DECREF(out);
-            return NULL;
+    {
+        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
+        if (unlikely(result < 0))
+            return (int) -1;
+        if (unlikely(result == 1))
+            goto raise_neg_overflow;
+    }
+#endif
+    if ((sizeof(int) <= sizeof(unsigned long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int, unsigned long, PyLong_AsUnsignedLong(x))
+    } else if ((sizeof(int) <= sizeof(unsigned PY_LONG_LONG))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
+    }
+    return __Pyx_LargePyLong___Pyx_PyLong_As_int(x);
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_int();
+}
+static CYTHON_INLINE int __Pyx_PySLong___Pyx_PyLong_As_int(PyObject *x) {
+    const int is_unsigned = 0;
+#if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsNeg(x)) {
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        if (size == 2 && (8 * sizeof(int) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
+                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(int, long, ival)
+            } else if ((8 * sizeof(int) - 1 > 2 * PyLong_SHIFT)) {
+                return (int) (((int) -1) * (((((int)digits[1]) << PyLong_SHIFT) | (int)digits[0])));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(int) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
+                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(int, long, ival)
+            } else if ((8 * sizeof(int) - 1 > 3 * PyLong_SHIFT)) {
+                return (int) (((int) -1) * (((((((int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0])));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(int) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
+                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(int, long, ival)
+            } else if ((8 * sizeof(int) - 1 > 4 * PyLong_SHIFT)) {
+                return (int) (((int) -1) * (((((((((int)digits[3]) << PyLong_SHIFT) | (int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0])));
+            }
+        } else
+        {}
+    } else {
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        if (size == 2 && (8 * sizeof(int) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int) - 1 > 2 * PyLong_SHIFT)) {
+                return (int) (((((int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(int) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int) - 1 > 3 * PyLong_SHIFT)) {
+                return (int) (((((((int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(int) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(int) - 1 > 4 * PyLong_SHIFT)) {
+                return (int) (((((((((int)digits[3]) << PyLong_SHIFT) | (int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
+            }
+        } else
+        {}
+    }
+#endif
+    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+    if ((sizeof(int) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int, int, PyLong_AsInt(x))
+    } else
+    #endif
+    if ((sizeof(int) <= sizeof(long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int, long, PyLong_AsLong(x))
+    } else if ((sizeof(int) <= sizeof(PY_LONG_LONG))) {
+        __PYX_VERIFY_RETURN_INT_EXC(int, PY_LONG_LONG, PyLong_AsLongLong(x))
+    }
+    return __Pyx_LargePyLong___Pyx_PyLong_As_int(x);
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_int();
+}
+static int __Pyx_LargePyLong___Pyx_PyLong_As_int(PyObject *x) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int neg_one = (int) -1, const_zero = (int) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    int val;
+    int ret = -1;
+#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
+    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
+        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
+    if (unlikely(bytes_copied == -1)) {
+    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
+        goto raise_overflow;
+    } else {
+        ret = 0;
+    }
+#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
+    int one = 1; int is_little = (int)*(unsigned char *)&one;
+    unsigned char *bytes = (unsigned char *)&val;
+    ret = _PyLong_AsByteArray((PyLongObject *)x,
+                                bytes, sizeof(val),
+                                is_little, !is_unsigned);
+    if ((0)) goto raise_overflow;
+#else
+    PyObject *v;
+    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
+    int bits, remaining_bits, is_negative = 0;
+    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
+    if (likely(PyLong_CheckExact(x))) {
+        v = __Pyx_NewRef(x);
+    } else {
+        v = PyNumber_Long(x);
+        if (unlikely(!v)) return (int) -1;
+        assert(PyLong_CheckExact(v));
+    }
+    {
+        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
+        if (unlikely(result < 0)) {
+            Py_DECREF(v);
+            return (int) -1;
+        }
+        is_negative = result == 1;
+    }
+    if (is_unsigned && unlikely(is_negative)) {
+        Py_DECREF(v);
+        PyErr_SetString(PyExc_OverflowError,
+            "can't convert negative value to int");
+        return (int) -1;
+    } else if (is_negative) {
+        stepval = PyNumber_Invert(v);
+        Py_DECREF(v);
+        if (unlikely(!stepval))
+            return (int) -1;
+    } else {
+        stepval = v;
+    }
+    v = NULL;
+    val = (int) 0;
+    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
+    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
+    for (bits = 0; bits < (int) sizeof(int) * 8 - chunk_size; bits += chunk_size) {
+        PyObject *tmp, *digit;
+        long idigit;
+        digit = PyNumber_And(stepval, mask);
+        if (unlikely(!digit)) goto done;
+        idigit = PyLong_AsLong(digit);
+        Py_DECREF(digit);
+        if (unlikely(idigit < 0)) goto done;
+        val |= ((int) idigit) << bits;
+        tmp = PyNumber_Rshift(stepval, shift);
+        if (unlikely(!tmp)) goto done;
+        Py_DECREF(stepval); stepval = tmp;
+    }
+    Py_DECREF(shift); shift = NULL;
+    Py_DECREF(mask); mask = NULL;
+    {
+        long idigit = PyLong_AsLong(stepval);
+        if (unlikely(idigit < 0)) goto done;
+        remaining_bits = ((int) sizeof(int) * 8) - bits - (is_unsigned ? 0 : 1);
+        if (unlikely(idigit >= (1L << remaining_bits)))
+            goto raise_overflow;
+        val |= ((int) idigit) << bits;
+    }
+    if (!is_unsigned) {
+        if (unlikely(val & (((int) 1) << (sizeof(int) * 8 - 1))))
+            goto raise_overflow;
+        if (is_negative)
+            val = ~val;
+    }
+    ret = 0;
+done:
+    Py_XDECREF(shift);
+    Py_XDECREF(mask);
+    Py_XDECREF(stepval);
+#endif
+    if (unlikely(ret))
+        return (int) -1;
+    return val;
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_int();
+}
+static CYTHON_INLINE int __Pyx_PyLong___Pyx_PyLong_As_int(PyObject *x) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int neg_one = (int) -1, const_zero = (int) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
+            goto raise_neg_overflow;
+        } else if (__Pyx_PyLong_IsCompact(x)) {
+            __PYX_VERIFY_RETURN_INT(int, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
+        } else
+        #endif
+        {
+            return __Pyx_PyULong___Pyx_PyLong_As_int(x);
+        }
+    } else {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (__Pyx_PyLong_IsCompact(x)) {
+            __PYX_VERIFY_RETURN_INT(int, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
+        } else
+        #endif
+        {
+            return __Pyx_PySLong___Pyx_PyLong_As_int(x);
         }
     }
-    return out;
+#if CYTHON_USE_PYLONG_INTERNALS
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_int();
+#endif
 }
-CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject **kwnames, Py_ssize_t i) {
-    PyObject *key = kwnames[i];
-    if (unlikely(!PyUnicode_Check(key))) {
-        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
-        return -1;
+static int __Pyx_NonPyLong___Pyx_PyLong_As_int(PyObject *x) {
+    int val;
+    PyObject *tmp = __Pyx_PyNumber_Long(x);
+    if (!tmp) return (int) -1;
+    val = __Pyx_PyLong_As_int(tmp);
+    Py_DECREF(tmp);
+    return val;
+}
+static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *x) {
+    if (likely(PyLong_Check(x))) {
+        return __Pyx_PyLong___Pyx_PyLong_As_int(x);
+    } else {
+        return __Pyx_NonPyLong___Pyx_PyLong_As_int(x);
     }
-    return 0;
 }
-#endif
 
-/* PyObjectVectorcallMethodKwds (used by CIntToPy) */
-#if !CYTHON_VECTORCALL
-static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-    PyObject *result;
-    PyObject *obj = PyObject_GetAttr(args[0], name);
-    if (unlikely(!obj))
-        return NULL;
-    result = __Pyx_Object_VectorcallKwds(obj, args+1, nargsf-1, kwnames);
-    Py_DECREF(obj);
-    return result;
+/* CIntFromPy */
+static uint32_t __Pyx_LargePyLong___Pyx_PyLong_As_uint32_t(PyObject *x);
+static uint32_t __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint32_t(void) {
+    const char* type_name = "uint32_t";
+    PyErr_Format(PyExc_OverflowError,
+        "can't convert negative value to %.200s", type_name);
+    return (uint32_t) -1;
 }
+static uint32_t __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t(void) {
+    const char* type_name = "uint32_t";
+    PyErr_Format(PyExc_OverflowError,
+        "value too large to convert to %.200s", type_name);
+    return (uint32_t) -1;
+}
+static CYTHON_INLINE uint32_t __Pyx_PyULong___Pyx_PyLong_As_uint32_t(PyObject *x) {
+    const int is_unsigned = 1;
+#if CYTHON_USE_PYLONG_INTERNALS
+    {
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        if (size == 2 && (8 * sizeof(uint32_t) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(uint32_t) >= 2 * PyLong_SHIFT)) {
+                return (uint32_t) (((((uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(uint32_t) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(uint32_t) >= 3 * PyLong_SHIFT)) {
+                return (uint32_t) (((((((uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(uint32_t) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(uint32_t) >= 4 * PyLong_SHIFT)) {
+                return (uint32_t) (((((((((uint32_t)digits[3]) << PyLong_SHIFT) | (uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
+            }
+        } else
+        {}
+    }
+#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
+    if (unlikely(Py_SIZE(x) < 0)) {
+        goto raise_neg_overflow;
+    }
+#else
+    {
+        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
+        if (unlikely(result < 0))
+            return (uint32_t) -1;
+        if (unlikely(result == 1))
+            goto raise_neg_overflow;
+    }
 #endif
+    if ((sizeof(uint32_t) <= sizeof(unsigned long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, unsigned long, PyLong_AsUnsignedLong(x))
+    } else if ((sizeof(uint32_t) <= sizeof(unsigned PY_LONG_LONG))) {
+        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
+    }
+    return __Pyx_LargePyLong___Pyx_PyLong_As_uint32_t(x);
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint32_t();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t();
+}
+static CYTHON_INLINE uint32_t __Pyx_PySLong___Pyx_PyLong_As_uint32_t(PyObject *x) {
+    const int is_unsigned = 0;
+#if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsNeg(x)) {
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        if (size == 2 && (8 * sizeof(uint32_t) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
+                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(uint32_t, long, ival)
+            } else if ((8 * sizeof(uint32_t) - 1 > 2 * PyLong_SHIFT)) {
+                return (uint32_t) (((uint32_t) -1) * (((((uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0])));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(uint32_t) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
+                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(uint32_t, long, ival)
+            } else if ((8 * sizeof(uint32_t) - 1 > 3 * PyLong_SHIFT)) {
+                return (uint32_t) (((uint32_t) -1) * (((((((uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0])));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(uint32_t) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
+                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(uint32_t, long, ival)
+            } else if ((8 * sizeof(uint32_t) - 1 > 4 * PyLong_SHIFT)) {
+                return (uint32_t) (((uint32_t) -1) * (((((((((uint32_t)digits[3]) << PyLong_SHIFT) | (uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0])));
+            }
+        } else
+        {}
+    } else {
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        if (size == 2 && (8 * sizeof(uint32_t) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(uint32_t) - 1 > 2 * PyLong_SHIFT)) {
+                return (uint32_t) (((((uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(uint32_t) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(uint32_t) - 1 > 3 * PyLong_SHIFT)) {
+                return (uint32_t) (((((((uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(uint32_t) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(uint32_t) - 1 > 4 * PyLong_SHIFT)) {
+                return (uint32_t) (((((((((uint32_t)digits[3]) << PyLong_SHIFT) | (uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
+            }
+        } else
+        {}
+    }
+#endif
+    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+    if ((sizeof(uint32_t) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, int, PyLong_AsInt(x))
+    } else
+    #endif
+    if ((sizeof(uint32_t) <= sizeof(long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, long, PyLong_AsLong(x))
+    } else if ((sizeof(uint32_t) <= sizeof(PY_LONG_LONG))) {
+        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, PY_LONG_LONG, PyLong_AsLongLong(x))
+    }
+    return __Pyx_LargePyLong___Pyx_PyLong_As_uint32_t(x);
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint32_t();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t();
+}
+static uint32_t __Pyx_LargePyLong___Pyx_PyLong_As_uint32_t(PyObject *x) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const uint32_t neg_one = (uint32_t) -1, const_zero = (uint32_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    uint32_t val;
+    int ret = -1;
+#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
+    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
+        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
+    if (unlikely(bytes_copied == -1)) {
+    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
+        goto raise_overflow;
+    } else {
+        ret = 0;
+    }
+#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
+    int one = 1; int is_little = (int)*(unsigned char *)&one;
+    unsigned char *bytes = (unsigned char *)&val;
+    ret = _PyLong_AsByteArray((PyLongObject *)x,
+                                bytes, sizeof(val),
+                                is_little, !is_unsigned);
+    if ((0)) goto raise_overflow;
+#else
+    PyObject *v;
+    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
+    int bits, remaining_bits, is_negative = 0;
+    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
+    if (likely(PyLong_CheckExact(x))) {
+        v = __Pyx_NewRef(x);
+    } else {
+        v = PyNumber_Long(x);
+        if (unlikely(!v)) return (uint32_t) -1;
+        assert(PyLong_CheckExact(v));
+    }
+    {
+        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
+        if (unlikely(result < 0)) {
+            Py_DECREF(v);
+            return (uint32_t) -1;
+        }
+        is_negative = result == 1;
+    }
+    if (is_unsigned && unlikely(is_negative)) {
+        Py_DECREF(v);
+        PyErr_SetString(PyExc_OverflowError,
+            "can't convert negative value to uint32_t");
+        return (uint32_t) -1;
+    } else if (is_negative) {
+        stepval = PyNumber_Invert(v);
+        Py_DECREF(v);
+        if (unlikely(!stepval))
+            return (uint32_t) -1;
+    } else {
+        stepval = v;
+    }
+    v = NULL;
+    val = (uint32_t) 0;
+    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
+    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
+    for (bits = 0; bits < (int) sizeof(uint32_t) * 8 - chunk_size; bits += chunk_size) {
+        PyObject *tmp, *digit;
+        long idigit;
+        digit = PyNumber_And(stepval, mask);
+        if (unlikely(!digit)) goto done;
+        idigit = PyLong_AsLong(digit);
+        Py_DECREF(digit);
+        if (unlikely(idigit < 0)) goto done;
+        val |= ((uint32_t) idigit) << bits;
+        tmp = PyNumber_Rshift(stepval, shift);
+        if (unlikely(!tmp)) goto done;
+        Py_DECREF(stepval); stepval = tmp;
+    }
+    Py_DECREF(shift); shift = NULL;
+    Py_DECREF(mask); mask = NULL;
+    {
+        long idigit = PyLong_AsLong(stepval);
+        if (unlikely(idigit < 0)) goto done;
+        remaining_bits = ((int) sizeof(uint32_t) * 8) - bits - (is_unsigned ? 0 : 1);
+        if (unlikely(idigit >= (1L << remaining_bits)))
+            goto raise_overflow;
+        val |= ((uint32_t) idigit) << bits;
+    }
+    if (!is_unsigned) {
+        if (unlikely(val & (((uint32_t) 1) << (sizeof(uint32_t) * 8 - 1))))
+            goto raise_overflow;
+        if (is_negative)
+            val = ~val;
+    }
+    ret = 0;
+done:
+    Py_XDECREF(shift);
+    Py_XDECREF(mask);
+    Py_XDECREF(stepval);
+#endif
+    if (unlikely(ret))
+        return (uint32_t) -1;
+    return val;
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t();
+}
+static CYTHON_INLINE uint32_t __Pyx_PyLong___Pyx_PyLong_As_uint32_t(PyObject *x) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const uint32_t neg_one = (uint32_t) -1, const_zero = (uint32_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
+            goto raise_neg_overflow;
+        } else if (__Pyx_PyLong_IsCompact(x)) {
+            __PYX_VERIFY_RETURN_INT(uint32_t, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
+        } else
+        #endif
+        {
+            return __Pyx_PyULong___Pyx_PyLong_As_uint32_t(x);
+        }
+    } else {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (__Pyx_PyLong_IsCompact(x)) {
+            __PYX_VERIFY_RETURN_INT(uint32_t, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
+        } else
+        #endif
+        {
+            return __Pyx_PySLong___Pyx_PyLong_As_uint32_t(x);
+        }
+    }
+#if CYTHON_USE_PYLONG_INTERNALS
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint32_t();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t();
+#endif
+}
+static uint32_t __Pyx_NonPyLong___Pyx_PyLong_As_uint32_t(PyObject *x) {
+    uint32_t val;
+    PyObject *tmp = __Pyx_PyNumber_Long(x);
+    if (!tmp) return (uint32_t) -1;
+    val = __Pyx_PyLong_As_uint32_t(tmp);
+    Py_DECREF(tmp);
+    return val;
+}
+static CYTHON_INLINE uint32_t __Pyx_PyLong_As_uint32_t(PyObject *x) {
+    if (likely(PyLong_Check(x))) {
+        return __Pyx_PyLong___Pyx_PyLong_As_uint32_t(x);
+    } else {
+        return __Pyx_NonPyLong___Pyx_PyLong_As_uint32_t(x);
+    }
+}
 
 /* CIntToPy */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value) {
@@ -7150,44 +23507,321 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value) {
     }
 }
 
-/* FormatTypeName */
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-static __Pyx_TypeName
-__Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp)
-{
-    PyObject *module = NULL, *name = NULL, *result = NULL;
-    #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
-    name = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
-                                               __pyx_mstate_global->__pyx_n_u_qualname);
-    #else
-    name = PyType_GetQualName(tp);
-    #endif
-    if (unlikely(name == NULL) || unlikely(!PyUnicode_Check(name))) goto bad;
-    module = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
-                                               __pyx_mstate_global->__pyx_n_u_module);
-    if (unlikely(module == NULL) || unlikely(!PyUnicode_Check(module))) goto bad;
-    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0) {
-        result = name;
-        name = NULL;
-        goto done;
-    }
-    result = PyUnicode_FromFormat("%U.%U", module, name);
-    if (unlikely(result == NULL)) goto bad;
-  done:
-    Py_XDECREF(name);
-    Py_XDECREF(module);
-    return result;
-  bad:
-    PyErr_Clear();
-    if (name) {
-        result = name;
-        name = NULL;
-    } else {
-        result = __Pyx_NewRef(__pyx_mstate_global->__pyx_kp_u_);
-    }
-    goto done;
-}
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
 #endif
+    const uint64_t neg_one = (uint64_t) -1, const_zero = (uint64_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(uint64_t) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint64_t) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(uint64_t) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(uint64_t) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint64_t) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(uint64_t),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(uint64_t));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint32_t(uint32_t value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const uint32_t neg_one = (uint32_t) -1, const_zero = (uint32_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(uint32_t) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint32_t) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(uint32_t) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(uint32_t) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint32_t) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(uint32_t),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(uint32_t));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int16_t(int16_t value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int16_t neg_one = (int16_t) -1, const_zero = (int16_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(int16_t) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int16_t) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(int16_t) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(int16_t) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int16_t) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(int16_t),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int16_t));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint8_t(uint8_t value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const uint8_t neg_one = (uint8_t) -1, const_zero = (uint8_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(uint8_t) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint8_t) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(uint8_t) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(uint8_t) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint8_t) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(uint8_t),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(uint8_t));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
 
 /* CIntToPy */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
@@ -7569,307 +24203,6 @@ static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *x) {
     }
 }
 
-/* CIntFromPy */
-static int __Pyx_LargePyLong___Pyx_PyLong_As_int(PyObject *x);
-static int __Pyx_raise_neg_overflow___Pyx_PyLong_As_int(void) {
-    const char* type_name = "int";
-    PyErr_Format(PyExc_OverflowError,
-        "can't convert negative value to %.200s", type_name);
-    return (int) -1;
-}
-static int __Pyx_raise_overflow___Pyx_PyLong_As_int(void) {
-    const char* type_name = "int";
-    PyErr_Format(PyExc_OverflowError,
-        "value too large to convert to %.200s", type_name);
-    return (int) -1;
-}
-static CYTHON_INLINE int __Pyx_PyULong___Pyx_PyLong_As_int(PyObject *x) {
-    const int is_unsigned = 1;
-#if CYTHON_USE_PYLONG_INTERNALS
-    {
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        if (size == 2 && (8 * sizeof(int) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int) >= 2 * PyLong_SHIFT)) {
-                return (int) (((((int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(int) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int) >= 3 * PyLong_SHIFT)) {
-                return (int) (((((((int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(int) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int) >= 4 * PyLong_SHIFT)) {
-                return (int) (((((((((int)digits[3]) << PyLong_SHIFT) | (int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
-            }
-        } else
-        {}
-    }
-#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
-    if (unlikely(Py_SIZE(x) < 0)) {
-        goto raise_neg_overflow;
-    }
-#else
-    {
-        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
-        if (unlikely(result < 0))
-            return (int) -1;
-        if (unlikely(result == 1))
-            goto raise_neg_overflow;
-    }
-#endif
-    if ((sizeof(int) <= sizeof(unsigned long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int, unsigned long, PyLong_AsUnsignedLong(x))
-    } else if ((sizeof(int) <= sizeof(unsigned PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_int(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_int();
-}
-static CYTHON_INLINE int __Pyx_PySLong___Pyx_PyLong_As_int(PyObject *x) {
-    const int is_unsigned = 0;
-#if CYTHON_USE_PYLONG_INTERNALS
-    if (__Pyx_PyLong_IsNeg(x)) {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(int) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(int, long, ival)
-            } else if ((8 * sizeof(int) - 1 > 2 * PyLong_SHIFT)) {
-                return (int) (((int) -1) * (((((int)digits[1]) << PyLong_SHIFT) | (int)digits[0])));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(int) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(int, long, ival)
-            } else if ((8 * sizeof(int) - 1 > 3 * PyLong_SHIFT)) {
-                return (int) (((int) -1) * (((((((int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0])));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(int) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(int, long, ival)
-            } else if ((8 * sizeof(int) - 1 > 4 * PyLong_SHIFT)) {
-                return (int) (((int) -1) * (((((((((int)digits[3]) << PyLong_SHIFT) | (int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0])));
-            }
-        } else
-        {}
-    } else {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(int) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int) - 1 > 2 * PyLong_SHIFT)) {
-                return (int) (((((int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(int) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int) - 1 > 3 * PyLong_SHIFT)) {
-                return (int) (((((((int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(int) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(int, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(int) - 1 > 4 * PyLong_SHIFT)) {
-                return (int) (((((((((int)digits[3]) << PyLong_SHIFT) | (int)digits[2]) << PyLong_SHIFT) | (int)digits[1]) << PyLong_SHIFT) | (int)digits[0]));
-            }
-        } else
-        {}
-    }
-#endif
-    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-    if ((sizeof(int) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int, int, PyLong_AsInt(x))
-    } else
-    #endif
-    if ((sizeof(int) <= sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int, long, PyLong_AsLong(x))
-    } else if ((sizeof(int) <= sizeof(PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(int, PY_LONG_LONG, PyLong_AsLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_int(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_int();
-}
-static int __Pyx_LargePyLong___Pyx_PyLong_As_int(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const int neg_one = (int) -1, const_zero = (int) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    int val;
-    int ret = -1;
-#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
-    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
-        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
-    if (unlikely(bytes_copied == -1)) {
-    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
-        goto raise_overflow;
-    } else {
-        ret = 0;
-    }
-#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
-    int one = 1; int is_little = (int)*(unsigned char *)&one;
-    unsigned char *bytes = (unsigned char *)&val;
-    ret = _PyLong_AsByteArray((PyLongObject *)x,
-                                bytes, sizeof(val),
-                                is_little, !is_unsigned);
-    if ((0)) goto raise_overflow;
-#else
-    PyObject *v;
-    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
-    int bits, remaining_bits, is_negative = 0;
-    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
-    if (likely(PyLong_CheckExact(x))) {
-        v = __Pyx_NewRef(x);
-    } else {
-        v = PyNumber_Long(x);
-        if (unlikely(!v)) return (int) -1;
-        assert(PyLong_CheckExact(v));
-    }
-    {
-        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
-        if (unlikely(result < 0)) {
-            Py_DECREF(v);
-            return (int) -1;
-        }
-        is_negative = result == 1;
-    }
-    if (is_unsigned && unlikely(is_negative)) {
-        Py_DECREF(v);
-        PyErr_SetString(PyExc_OverflowError,
-            "can't convert negative value to int");
-        return (int) -1;
-    } else if (is_negative) {
-        stepval = PyNumber_Invert(v);
-        Py_DECREF(v);
-        if (unlikely(!stepval))
-            return (int) -1;
-    } else {
-        stepval = v;
-    }
-    v = NULL;
-    val = (int) 0;
-    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
-    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
-    for (bits = 0; bits < (int) sizeof(int) * 8 - chunk_size; bits += chunk_size) {
-        PyObject *tmp, *digit;
-        long idigit;
-        digit = PyNumber_And(stepval, mask);
-        if (unlikely(!digit)) goto done;
-        idigit = PyLong_AsLong(digit);
-        Py_DECREF(digit);
-        if (unlikely(idigit < 0)) goto done;
-        val |= ((int) idigit) << bits;
-        tmp = PyNumber_Rshift(stepval, shift);
-        if (unlikely(!tmp)) goto done;
-        Py_DECREF(stepval); stepval = tmp;
-    }
-    Py_DECREF(shift); shift = NULL;
-    Py_DECREF(mask); mask = NULL;
-    {
-        long idigit = PyLong_AsLong(stepval);
-        if (unlikely(idigit < 0)) goto done;
-        remaining_bits = ((int) sizeof(int) * 8) - bits - (is_unsigned ? 0 : 1);
-        if (unlikely(idigit >= (1L << remaining_bits)))
-            goto raise_overflow;
-        val |= ((int) idigit) << bits;
-    }
-    if (!is_unsigned) {
-        if (unlikely(val & (((int) 1) << (sizeof(int) * 8 - 1))))
-            goto raise_overflow;
-        if (is_negative)
-            val = ~val;
-    }
-    ret = 0;
-done:
-    Py_XDECREF(shift);
-    Py_XDECREF(mask);
-    Py_XDECREF(stepval);
-#endif
-    if (unlikely(ret))
-        return (int) -1;
-    return val;
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_int();
-}
-static CYTHON_INLINE int __Pyx_PyLong___Pyx_PyLong_As_int(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const int neg_one = (int) -1, const_zero = (int) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
-            goto raise_neg_overflow;
-        } else if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(int, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
-        } else
-        #endif
-        {
-            return __Pyx_PyULong___Pyx_PyLong_As_int(x);
-        }
-    } else {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(int, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
-        } else
-        #endif
-        {
-            return __Pyx_PySLong___Pyx_PyLong_As_int(x);
-        }
-    }
-#if CYTHON_USE_PYLONG_INTERNALS
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_int();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_int();
-#endif
-}
-static int __Pyx_NonPyLong___Pyx_PyLong_As_int(PyObject *x) {
-    int val;
-    PyObject *tmp = __Pyx_PyNumber_Long(x);
-    if (!tmp) return (int) -1;
-    val = __Pyx_PyLong_As_int(tmp);
-    Py_DECREF(tmp);
-    return val;
-}
-static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *x) {
-    if (likely(PyLong_Check(x))) {
-        return __Pyx_PyLong___Pyx_PyLong_As_int(x);
-    } else {
-        return __Pyx_NonPyLong___Pyx_PyLong_As_int(x);
-    }
-}
-
 /* GetRuntimeVersion */
 #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
 void __Pyx_init_runtime_version(void) {
@@ -8070,6 +24403,137 @@ done:
     #endif
     Py_DECREF(varnames_tuple);
     return code_obj;
+}
+
+/* DecompressString */
+CYTHON_UNUSED
+static CYTHON_SMALL_CODE PyObject *__Pyx_DecompressString(const char *s, Py_ssize_t length, int algo) {
+#ifdef __Pyx_DecompressString_UNUSED
+    CYTHON_UNUSED_VAR(s);
+    CYTHON_UNUSED_VAR(length);
+    CYTHON_UNUSED_VAR(algo);
+    return NULL;
+#else
+    PyObject *module = NULL, *decompress, *compressed_bytes, *decompressed;
+    const char* module_name = algo == 3 ? "compression.zstd" : algo == 2 ? "bz2" : "zlib";
+    PyObject *methodname = PyUnicode_FromString("decompress");
+    if (unlikely(!methodname)) return NULL;
+    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000
+    if (algo == 3) {
+        PyObject *fromlist = Py_BuildValue("[O]", methodname);
+        if (unlikely(!fromlist)) goto bad;
+        module = PyImport_ImportModuleLevel("compression.zstd", NULL, NULL, fromlist, 0);
+        Py_DECREF(fromlist);
+    } else
+    #endif
+        module = PyImport_ImportModule(module_name);
+    if (unlikely(!module)) goto import_failed;
+    decompress = PyObject_GetAttr(module, methodname);
+    if (unlikely(!decompress)) goto import_failed;
+    {
+        #ifdef __cplusplus
+            char *memview_bytes = const_cast<char*>(s);
+        #else
+            #if defined(__clang__)
+              #pragma clang diagnostic push
+              #pragma clang diagnostic ignored "-Wcast-qual"
+            #elif !defined(__INTEL_COMPILER) && defined(__GNUC__)
+              #pragma GCC diagnostic push
+              #pragma GCC diagnostic ignored "-Wcast-qual"
+            #endif
+            char *memview_bytes = (char*) s;
+            #if defined(__clang__)
+              #pragma clang diagnostic pop
+            #elif !defined(__INTEL_COMPILER) && defined(__GNUC__)
+              #pragma GCC diagnostic pop
+            #endif
+        #endif
+        #if CYTHON_COMPILING_IN_LIMITED_API && !defined(PyBUF_READ)
+        int memview_flags = 0x100;
+        #else
+        int memview_flags = PyBUF_READ;
+        #endif
+        compressed_bytes = PyMemoryView_FromMemory(memview_bytes, length, memview_flags);
+    }
+    if (unlikely(!compressed_bytes)) {
+        Py_DECREF(decompress);
+        goto bad;
+    }
+    decompressed = PyObject_CallFunctionObjArgs(decompress, compressed_bytes, NULL);
+    Py_DECREF(compressed_bytes);
+    Py_DECREF(decompress);
+    Py_DECREF(module);
+    Py_DECREF(methodname);
+    return decompressed;
+import_failed:
+    PyErr_Format(PyExc_ImportError,
+        "Failed to import '%.20s.decompress' - cannot initialise module strings. "
+        "String compression was configured with the C macro 'CYTHON_COMPRESS_STRINGS=%d'.",
+        module_name, algo);
+bad:
+    Py_XDECREF(module);
+    Py_DECREF(methodname);
+    return NULL;
+#endif
+}
+
+/* DecompressString_LZSS */
+#ifndef __Pyx_DecompressString_LZSS_UNUSED
+CYTHON_UNUSED
+static CYTHON_SMALL_CODE size_t __pyx_lzss_decompress(const uint8_t* src, uint8_t* dst, size_t dst_len) {
+    size_t pos = 0, out_pos = 0;
+    while (1) {
+        uint32_t flags = src[pos++] | 0xFF00;
+        while (flags & 0x100) {
+            if (flags & 1) {
+                dst[out_pos++] = src[pos++];
+            } else {
+                uint32_t lo = src[pos++], hi = src[pos++];
+                uint32_t end_offset_of_last_occurrence, match_length;
+                if (!(lo & 0x80)) {
+                    end_offset_of_last_occurrence = lo;
+                    match_length = hi;
+                } else if (!(hi & 0x80)) {
+                    end_offset_of_last_occurrence = 0x80 + (((hi << 2) & 0x180) | (lo & 0x7F));
+                    match_length = hi & 0x1F;
+                } else {
+                    end_offset_of_last_occurrence = 0x80 + ((hi & 0x7F) << 7 | (lo & 0x7F));
+                    match_length = src[pos++];
+                }
+                match_length += 3;
+                size_t ref_pos = out_pos - end_offset_of_last_occurrence - match_length;
+                memcpy(dst + out_pos, dst + ref_pos, match_length);
+                out_pos += match_length;
+            }
+            if (out_pos >= dst_len) return pos;
+            flags >>= 1;
+        }
+    }
+}
+#endif
+static CYTHON_SMALL_CODE PyObject *__Pyx_DecompressString_LZSS(const char *s, size_t compressed_length, size_t uncompressed_length) {
+#ifdef __Pyx_DecompressString_LZSS_UNUSED
+    CYTHON_UNUSED_VAR(s);
+    CYTHON_UNUSED_VAR(compressed_length);
+    CYTHON_UNUSED_VAR(uncompressed_length);
+    return NULL;
+#else
+    PyObject *result;
+    unsigned char *result_data;
+    size_t src_length;
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t) uncompressed_length);
+    if (unlikely(!result)) return NULL;
+    result_data = __Pyx_PyBytes_AsWritableUString(result);
+    if (unlikely(!result_data)) goto bad;
+    src_length = __pyx_lzss_decompress((const uint8_t*) s, result_data, uncompressed_length);
+    if (unlikely(src_length != compressed_length)) goto decompression_failed;
+    return result;
+decompression_failed:
+    PyErr_SetString(PyExc_RuntimeError, "LZSS string data decompression failed");
+bad:
+    Py_DECREF(result);
+    return NULL;
+#endif
 }
 
 #include <string.h>

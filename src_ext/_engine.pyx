@@ -1,8 +1,25 @@
-# cython: language_level=3
-"""solver._engine: the compiled engine. At this stage: the card-set primitives, exposed for tests."""
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""solver._engine: the compiled double-dummy engine, and its only Python boundary.
 
-from libc.stdint cimport uint64_t
+Everything is loaded as plain Python ints and lists by solver/search/engine.py, which validates the input first;
+the loaders here check every index and count again before it touches a C array, so no input can crash the
+interpreter. The searches themselves run without the GIL over plain C data (see search.pxd).
+"""
+
+from libc.stdint cimport uint64_t, uint32_t, uint8_t
+from libc.string cimport memset
 from cardset cimport popcount, lowest, drop_lowest
+from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
+                    MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, NO_CARD, INFINITY)
+from movegen cimport legal_cards, representatives, current_winner
+from bounds cimport future_upper_bound
+from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
+from search cimport Search, Options, search, exact_value, reaches, play_card, DRIVER_MTDF, DRIVER_BISECT, \
+    DRIVER_WINDOW
+
+DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
+LIMITS = {"cards": MAX_CARDS, "seats": MAX_SEATS, "classes": MAX_CLASSES, "levels": MAX_LEVELS,
+          "specials": MAX_SPECIALS, "order": MAX_ORDER, "events": MAX_EVENTS, "reservations": MAX_RESERVATIONS}
 
 
 def card_count(uint64_t mask):
@@ -17,3 +34,297 @@ def card_indices(uint64_t mask):
         result.append(lowest(mask))
         mask = drop_lowest(mask)
     return result
+
+
+cdef int _check(object value, int low, int high, str what) except -1:
+    if not (low <= value <= high):
+        raise ValueError(f"engine input out of range: {what} = {value!r} (allowed {low}..{high})")
+    return 0
+
+
+cdef uint64_t _mask(object value, int n_cards, str what) except? 0:
+    if value < 0 or value >> n_cards:
+        raise ValueError(f"engine input out of range: {what} holds a card beyond {n_cards}")
+    return <uint64_t>value
+
+
+cdef class Engine:
+    """One engine: rule tables, an objective, a root position and a transposition table of fixed size."""
+
+    cdef Tables tables
+    cdef Objective objective
+    cdef State root
+    cdef Table table
+    cdef Options options
+    cdef int loaded
+    cdef readonly uint64_t nodes
+    cdef readonly uint64_t table_hits
+    cdef readonly uint64_t cutoffs
+    cdef readonly uint64_t table_bytes
+
+    def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
+                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+        _check(tt_megabytes, 1, 4096, "tt_megabytes")
+        if driver not in DRIVERS:
+            raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
+        if not table_init(&self.table, tt_megabytes):
+            raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+        self.table_bytes = self.table.n_buckets * 4 * 16
+        self.options.use_table = use_table
+        self.options.use_equivalence = use_equivalence
+        self.options.use_bounds = use_bounds
+        self.options.use_ordering = use_ordering
+        self.options.driver = DRIVERS[driver]
+        self.loaded = 0
+
+    def __dealloc__(self):
+        table_free(&self.table)
+
+    @property
+    def table_entries_used(self):
+        """Entries written in the current generation (the table's fill for the last question)."""
+        return self.table.used
+
+    def load_tables(self, dict d):
+        """Load a deal's rule tables (engine card indices). Starts a new table generation."""
+        cdef Tables* t = &self.tables
+        cdef int n, c, k, i, j
+        memset(t, 0, sizeof(Tables))
+        n = d["n_cards"]
+        _check(n, 1, MAX_CARDS, "n_cards")
+        _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
+        _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
+        t.n_cards = n
+        t.n_seats = d["n_seats"]
+        t.n_classes = d["n_classes"]
+        for c in range(n):
+            _check(d["points"][c], 0, 1000, "points")
+            _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
+            _check(d["signature"][c], 0, 1 << 20, "signature")
+            t.points[c] = d["points"][c]
+            t.card_class[c] = d["card_class"][c]
+            t.signature[c] = d["signature"][c]
+            t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
+        for k in range(t.n_classes):
+            t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
+            t.led_flags[k] = d["led_flags"][k]
+            _check(t.led_flags[k], 0, 31, "led_flags")
+            for c in range(n):
+                _check(d["power"][k][c], 0, 1 << 16, "power")
+                t.power[k][c] = d["power"][k][c]
+            levels = d["follow"][k]
+            _check(len(levels), 0, MAX_LEVELS, "follow levels")
+            t.n_follow[k] = len(levels)
+            for i, (mask, beat) in enumerate(levels):
+                _check(beat, 0, 2, "beat")
+                t.follow_mask[k][i] = _mask(mask, n, "follow mask")
+                t.follow_beat[k][i] = beat
+        _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
+        t.n_lead = len(d["lead"])
+        for i, mask in enumerate(d["lead"]):
+            t.lead_mask[i] = _mask(mask, n, "lead mask")
+        _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
+        t.n_specials = len(d["specials"])
+        for i, (cards, winner, order, led) in enumerate(d["specials"]):
+            t.special_cards[i] = _mask(cards, n, "special cards")
+            _check(winner, 0, n - 1, "special winner")
+            t.special_winner[i] = winner
+            _check(len(order), 0, MAX_ORDER, "special order")
+            t.special_order_len[i] = len(order)
+            for j, c in enumerate(order):
+                _check(c, 0, n - 1, "special order card")
+                t.special_order[i][j] = c
+                t.special_order_mask[i] |= (<uint64_t>1) << c
+            t.special_led[i] = <uint32_t>(led & 0xffffffff)
+        called = d["called"]
+        t.called_card = -1
+        if called is not None:
+            card, holder, cls, runaway_min, at_deal, flag = called
+            _check(card, 0, n - 1, "called card")
+            _check(holder, 0, t.n_seats - 1, "called holder")
+            _check(cls, 0, t.n_classes - 1, "called class")
+            _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
+            _check(at_deal, -1, 1, "runaway at deal")
+            _check(flag, 1, 31, "called flag")
+            t.called_card, t.called_holder, t.called_class = card, holder, cls
+            t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
+        _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+        t.n_reservations = len(d["reservations"])
+        for i, (card, seat) in enumerate(d["reservations"]):
+            _check(card, 0, n - 1, "reserved card")
+            _check(seat, 0, t.n_seats - 1, "reserved seat")
+            t.reservation_card[i] = card
+            t.reservation_seat[i] = seat
+        self.loaded = 1
+        table_new_generation(&self.table)
+
+    def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
+        """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
+        cdef Objective* o = &self.objective
+        cdef int i
+        memset(o, 0, sizeof(Objective))
+        _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
+        _check(points_weight, 0, 100, "points_weight")
+        _check(trick_weight, 0, 100, "trick_weight")
+        _check(len(events), 0, MAX_EVENTS, "events")
+        o.max_side = max_side
+        o.points_weight = points_weight
+        o.trick_weight = trick_weight
+        o.n_events = len(events)
+        for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+            o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+            o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
+            _check(winner, -1, MAX_CARDS - 1, "event winner")
+            _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
+            _check(reward, 0, 1000, "event reward")
+            o.event_winner[i] = winner
+            o.event_not_winner[i] = not_winner
+            o.event_last[i] = 1 if last else 0
+            o.event_reward[i] = reward
+        table_new_generation(&self.table)
+
+    def load_state(self, list hands, int leader, list trick, uint32_t flags):
+        """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
+        cdef State* s = &self.root
+        cdef Tables* t = &self.tables
+        cdef int i, seat, size
+        cdef uint64_t seen = 0, mask
+        if not self.loaded:
+            raise ValueError("load_tables first")
+        memset(s, 0, sizeof(State))
+        _check(len(hands), t.n_seats, t.n_seats, "number of hands")
+        _check(leader, 0, t.n_seats - 1, "leader")
+        _check(len(trick), 0, t.n_seats - 1, "cards on the table")
+        _check(flags, 0, 31, "flags")
+        for i in range(t.n_seats):
+            mask = _mask(hands[i], t.n_cards, "hand")
+            if mask & seen:
+                raise ValueError("engine input: a card is in two hands")
+            seen |= mask
+            s.hands[i] = mask
+        for i, card in enumerate(trick):
+            _check(card, 0, t.n_cards - 1, "card on the table")
+            if seen >> card & 1:
+                raise ValueError("engine input: a card is both on the table and in a hand")
+            seen |= (<uint64_t>1) << card
+            s.trick[i] = card
+            s.trick_mask |= (<uint64_t>1) << card
+            s.trick_points += t.points[card]
+        # the seats that played to the trick on the table hold one card fewer than those still to play
+        size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
+        if len(trick) and size == 0:
+            raise ValueError("engine input: the hands do not fit the trick on the table")
+        for i in range(t.n_seats):
+            seat = (leader + i) % t.n_seats
+            if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
+                raise ValueError("engine input: the hands do not fit the trick on the table")
+        s.trick_len = len(trick)
+        s.leader = leader
+        s.flags = flags
+        for i in range(t.n_seats):
+            s.live |= s.hands[i]
+        mask = s.live | s.trick_mask
+        while mask:
+            s.points_left += t.points[lowest(mask)]
+            mask = drop_lowest(mask)
+
+    cdef void _begin(self, Search* S) noexcept:
+        S.t = &self.tables
+        S.o = &self.objective
+        S.s = self.root
+        S.table = &self.table
+        S.opt = self.options
+        S.nodes = 0
+        S.table_hits = 0
+        S.cutoffs = 0
+
+    cdef void _end(self, Search* S) noexcept:
+        self.nodes += S.nodes
+        self.table_hits += S.table_hits
+        self.cutoffs += S.cutoffs
+
+    def reset_counters(self):
+        self.nodes = 0
+        self.table_hits = 0
+        self.cutoffs = 0
+
+    def upper_bound(self):
+        """Everything still in play for the maximising side (the quick bound)."""
+        return future_upper_bound(&self.tables, &self.objective, &self.root)
+
+    def legal(self):
+        """Legal cards at the root (engine mask)."""
+        return legal_cards(&self.tables, &self.root)
+
+    def groups(self):
+        """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
+        cdef uint64_t legal = legal_cards(&self.tables, &self.root)
+        cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
+            else legal
+        return legal, reps
+
+    def value(self, int guess=0):
+        """The exact future value of the root."""
+        cdef Search S
+        cdef int result
+        self._check_root()
+        self._begin(&S)
+        with nogil:
+            result = exact_value(&S, guess)
+        self._end(&S)
+        return result
+
+    def reaches(self, int target):
+        """Can the maximising side still win at least ``target`` from the root?"""
+        cdef Search S
+        cdef int result
+        self._check_root()
+        self._begin(&S)
+        with nogil:
+            result = reaches(&S, target)
+        self._end(&S)
+        return bool(result)
+
+    def after(self, int card, int guess=0):
+        """(reward of the trick the card completes, exact future value after it) for a legal root card."""
+        cdef Search S
+        cdef int reward, result
+        self._check_root()
+        if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+            raise ValueError("engine input: not a legal card at the root")
+        self._begin(&S)
+        reward = play_card(&S, card)
+        with nogil:
+            result = exact_value(&S, guess - reward)
+        self._end(&S)
+        return reward, result
+
+    def play(self, int card):
+        """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
+        cdef Search S
+        cdef int reward
+        self._check_root()
+        if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+            raise ValueError("engine input: not a legal card at the root")
+        self._begin(&S)
+        reward = play_card(&S, card)
+        self.root = S.s
+        return reward
+
+    def table_lookup(self, uint64_t live, int leader, uint32_t flags):
+        """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
+        cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+        if entry == NULL:
+            return None
+        return entry.lower, entry.upper, entry.best
+
+    def to_move(self):
+        return (self.root.leader + self.root.trick_len) % self.tables.n_seats
+
+    def is_over(self):
+        return self.root.live == 0 and self.root.trick_len == 0
+
+    cdef int _check_root(self) except -1:
+        if not self.loaded:
+            raise ValueError("load_tables and load_state first")
+        return 0

@@ -12,6 +12,7 @@ from ..deal import Deal
 from ..errors import InvalidContractError
 from ..state import PlayState
 from ..variant import Flag
+from .tables import Level, RuleTables
 from .base import Contract, Game, Objective, Rules, parse_words, require, tricks_objective, unknown_objective
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
@@ -85,6 +86,16 @@ class KratzenRules(Rules):
 
     def trick_winner(self, trick: tuple[int, ...]) -> int:
         return self.winning_position(trick)
+
+    def compile_tables(self) -> RuleTables:
+        """RULES.md 3.2 as tables: follow and beat, else trump and overtrump (else undertrump, by the flag)."""
+        classes = "T" + SUITS
+        pack = self.pack
+        card_class = tuple(classes.index(self.effective[c.index]) for c in pack)
+        power = tuple(tuple(self.power(c.index, led) for c in pack) for led in classes)
+        void = 1 if self.variant["must_undertrump"] else 2
+        follow = tuple((Level(self.eff_masks[led], beat=1), Level(self.trump_mask, beat=void)) for led in classes)
+        return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), power, follow)
 
     # RULES.md 3.3 ----------------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from ..deal import Deal
 from ..errors import InvalidContractError
 from ..state import PlayState
 from ..variant import Flag
+from .tables import CalledCard, Level, RuleTables
 from .base import Contract, Game, Objective, Rules, parse_words, points_objective, require, tricks_objective, \
     unknown_objective
 
@@ -111,6 +112,23 @@ class SchafkopfRules(Rules):
         if self.rufer and self.effective[trick[0]] == self.called_suit:
             flags |= CALLED_SUIT_LED
         return flags
+
+    def compile_tables(self) -> RuleTables:
+        """RULES.md 2.3 as tables: classes trump E G H S; the called ace as a called-card primitive."""
+        classes = "TEGHS"
+        pack = self.pack
+        card_class = tuple(classes.index(self.effective[c.index]) for c in pack)
+        power = tuple(tuple(self.power(c.index, led) for c in pack) for led in classes)
+        follow = tuple((Level(self.eff_masks[led]),) for led in classes)
+        called = None
+        led_flags = ()
+        if self.rufer:
+            runaway = -1 if self.variant["runaway_count_at"] == "lead" else int(self.runaway_allowed_at_deal)
+            called = CalledCard(self.called_ace, self.partner, classes.index(self.called_suit), 4, runaway,
+                                CALLED_SUIT_LED)
+            led_flags = tuple(CALLED_SUIT_LED if led == self.called_suit else 0 for led in classes)
+        return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), power, follow,
+                          called=called, led_flags=led_flags)
 
     # RULES.md 2.4 ----------------------------------------------------------------------------------------------
 

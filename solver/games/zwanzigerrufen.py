@@ -11,6 +11,7 @@ from ..deal import Deal
 from ..errors import InvalidContractError
 from ..state import PlayState
 from ..variant import Flag
+from .tables import Level, Reservation, RuleTables, SpecialWinner
 from .base import (Contract, Game, Objective, Rules, TrickEvent, parse_words, points_objective, require,
                    tricks_objective, unknown_objective)
 
@@ -112,6 +113,39 @@ class ZwanzigerrufenRules(Rules):
             return trick.index(self.highest(tarocks, self.order))
         same = [c for c in trick if self.pack[c].suit == led.suit]
         return trick.index(self.highest(same, self.order))
+
+    def compile_tables(self) -> RuleTables:
+        """RULES.md 1.3-1.5 as tables: classes T S C H D; tarocks outrank every suit except in a Suit Solo."""
+        classes = "TSCHD"
+        pack = self.pack
+        card_class = tuple(classes.index(c.suit) for c in pack)
+        power = []
+        for led in classes:
+            row = []
+            for card in pack:
+                if card.suit == "T" and (not self.suit_solo or led == "T"):
+                    row.append(100 + card.order)
+                elif card.suit == led:
+                    row.append(card.order)
+                else:
+                    row.append(0)
+            power.append(tuple(row))
+        follow = [(Level(self.tarocks),)]
+        for suit in "SCHD":
+            void = self.suit_cards if self.suit_solo and self.variant["suit_solo_follow"] == "strict" else self.tarocks
+            follow.append((Level(self.suit_masks[suit]), Level(void)))
+        specials = ()
+        mode = self.variant["sagotrick"]
+        if mode != "off":
+            order = (self.mond, self.skus, self.pagat) if mode == "mond_skus_pagat" else ()
+            specials = (SpecialWinner((1 << self.skus) | (1 << self.mond) | (1 << self.pagat), self.pagat, order,
+                                      1 if self.suit_solo else (1 << len(classes)) - 1),)
+        reservations = ()
+        if self.variant["hard_pagat_reservation"] and self.pagat_announcer is not None:
+            reservations = (Reservation(self.pagat, self.pagat_announcer),)
+        return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), tuple(power), tuple(follow),
+                          lead=(Level(self.suit_cards),) if self.suit_solo else (), specials=specials,
+                          reservations=reservations)
 
     # RULES.md 1.6 ----------------------------------------------------------------------------------------------
 

@@ -1,0 +1,266 @@
+"""The compiled engine behind the same interface as the reference solver.
+
+This module is the boundary: it compiles a deal's :class:`~solver.games.tables.RuleTables` and an
+:class:`~solver.games.base.Objective` into the engine's plain data, renumbering the cards so that every class is a
+contiguous block of bits ordered by strength (the equivalence test needs that), and translates results back. Every
+input has been validated by the rules layer; the compiled loaders check ranges again, so nothing reaches the search
+unchecked.
+
+``STICH_IMPLEMENTATION=python`` in the environment makes :func:`solve` use the reference solver instead (the test
+suite runs against either).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+from .. import _engine
+from ..cards import bits
+from ..errors import EngineError
+from ..games.base import Objective, Rules
+from ..games.tables import RuleTables
+from ..state import PlayState
+from .results import CardValue, SolveResult
+
+DEFAULT_TT_MEGABYTES = 64
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A deal's tables in engine numbering, with the maps between pack and engine indices."""
+
+    tables: dict
+    to_engine: tuple[int, ...]
+    to_pack: tuple[int, ...]
+
+    def mask(self, pack_mask: int) -> int:
+        result = 0
+        for card in bits(pack_mask):
+            result |= 1 << self.to_engine[card]
+        return result
+
+    def unmask(self, engine_mask: int) -> int:
+        result = 0
+        for card in bits(engine_mask):
+            result |= 1 << self.to_pack[card]
+        return result
+
+
+def _signatures(tables: RuleTables, objective_cards: int) -> list[int]:
+    """Cards with equal signatures play alike in every rule: same class and points, same membership in every mask
+    of the tables. Cards with a role of their own (special winners, called or reserved cards, event cards) get a
+    signature of their own."""
+    unique = objective_cards
+    for special in tables.specials:
+        unique |= special.cards | (1 << special.winner)
+    if tables.called is not None:
+        unique |= 1 << tables.called.card
+    for reservation in tables.reservations:
+        unique |= 1 << reservation.card
+    masks = [level.mask for levels in tables.follow for level in levels] + [level.mask for level in tables.lead]
+    seen: dict[tuple, int] = {}
+    result = []
+    for card in range(tables.n_cards):
+        if unique >> card & 1:
+            key: tuple = ("unique", card)
+        else:
+            key = (tables.card_class[card], tables.points[card], tuple(m >> card & 1 for m in masks))
+        result.append(seen.setdefault(key, len(seen)))
+    return result
+
+
+def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
+    """The engine's tables for a deal (cached on the rules object per set of objective cards)."""
+    cache = rules.__dict__.setdefault("_engine_cache", {})
+    if objective_cards in cache:
+        return cache[objective_cards]
+    tables = rules.compile_tables()
+    n = tables.n_cards
+    # Engine order: class by class, weakest first within a class (by the power the class has when it is led).
+    order = sorted(range(n), key=lambda c: (tables.card_class[c], tables.power[tables.card_class[c]][c], c))
+    to_engine = [0] * n
+    for engine_index, card in enumerate(order):
+        to_engine[card] = engine_index
+    to_pack = tuple(order)
+
+    def emask(mask: int) -> int:
+        out = 0
+        for card in bits(mask):
+            out |= 1 << to_engine[card]
+        return out
+
+    def permute(row) -> list:
+        return [row[to_pack[e]] for e in range(n)]
+
+    signatures = _signatures(tables, objective_cards)
+    stronger = []
+    for e in range(n):
+        card = to_pack[e]
+        cls = tables.card_class[card]
+        own = tables.power[cls]
+        stronger.append(emask(sum(1 << c for c in range(n) if tables.card_class[c] == cls and own[c] > own[card])))
+    called = None
+    if tables.called is not None:
+        c = tables.called
+        called = (to_engine[c.card], c.holder, c.card_class, c.runaway_min, c.runaway_at_deal, c.flag)
+    engine_tables = {
+        "n_cards": n,
+        "n_seats": tables.n_seats,
+        "n_classes": tables.n_classes,
+        "points": permute(tables.points),
+        "card_class": permute(tables.card_class),
+        "signature": permute(signatures),
+        "stronger": stronger,
+        "class_mask": [emask(m) for m in tables.class_masks],
+        "led_flags": list(tables.led_flags) or [0] * tables.n_classes,
+        "power": [permute(row) for row in tables.power],
+        "follow": [[(emask(level.mask), level.beat) for level in levels] for levels in tables.follow],
+        "lead": [emask(level.mask) for level in tables.lead],
+        "specials": [(emask(s.cards), to_engine[s.winner], [to_engine[c] for c in s.order], s.led_classes)
+                     for s in tables.specials],
+        "called": called,
+        "reservations": [(to_engine[r.card], r.seat) for r in tables.reservations],
+    }
+    compiled = Compiled(engine_tables, tuple(to_engine), to_pack)
+    cache[objective_cards] = compiled
+    return compiled
+
+
+def _objective_cards(objective: Objective) -> int:
+    mask = 0
+    for event in objective.events:
+        mask |= event.present | event.absent
+        for card in (event.winner_card, event.not_winner_card):
+            if card >= 0:
+                mask |= 1 << card
+    return mask
+
+
+class EngineSolver:
+    """A compiled engine with its transposition table, reusable across deals and objectives.
+
+    ``tt_megabytes`` bounds the table's memory; the switches turn techniques off for ablation measurements.
+    """
+
+    def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
+                 use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
+                 driver: str = "mtdf") -> None:
+        if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
+            raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
+        self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver)
+        self._loaded: tuple | None = None
+
+    @property
+    def table_bytes(self) -> int:
+        return self.engine.table_bytes
+
+    def _load(self, state: PlayState, objective: Objective) -> Compiled:
+        rules = state.rules
+        cards = _objective_cards(objective)
+        compiled = compile_rules(rules, cards)
+        key = (id(compiled), objective)
+        if self._loaded is None or self._loaded[0] is not compiled or self._loaded[1] != objective:
+            self.engine.load_tables(compiled.tables)
+            events = []
+            for event in objective.events:
+                events.append((compiled.mask(event.present), compiled.mask(event.absent),
+                               compiled.to_engine[event.winner_card] if event.winner_card >= 0 else -1,
+                               compiled.to_engine[event.not_winner_card] if event.not_winner_card >= 0 else -1,
+                               event.last_only, event.reward))
+            side = sum(1 << seat for seat in objective.maximiser)
+            self.engine.load_objective(side, objective.points_weight, objective.trick_weight, events)
+            self._loaded = (compiled, objective)
+        del key
+        self.engine.load_state([compiled.mask(h) for h in state.hands], state.leader,
+                               [compiled.to_engine[c] for c in state.trick], state.flags)
+        return compiled
+
+    def value(self, state: PlayState, objective: Objective, guess: int = 0) -> int:
+        """The exact future value of ``state`` for ``objective``."""
+        if state.is_over:
+            return 0
+        self._load(state, objective)
+        return self.engine.value(guess)
+
+    def reaches(self, state: PlayState, objective: Objective, target: int) -> bool:
+        """Can the maximising side still win ``target`` or more from ``state``?"""
+        if state.is_over:
+            return target <= 0
+        self._load(state, objective)
+        return self.engine.reaches(target)
+
+    def card_values(self, state: PlayState, objective: Objective, guess: int = 0) -> list[CardValue]:
+        """The value of every legal card (equivalent cards searched once and given the same value)."""
+        compiled = self._load(state, objective)
+        legal, representatives = self.engine.groups()
+        values: dict[int, int] = {}
+        for card in _engine.card_indices(representatives):
+            reward, future = self.engine.after(card, guess)
+            values[card] = reward + future
+        stronger = compiled.tables["stronger"]
+        signature = compiled.tables["signature"]
+        live = compiled.mask(state.cards_left) | compiled.mask(sum(1 << c for c in state.trick))
+        result = []
+        for card in sorted(_engine.card_indices(legal), reverse=True):
+            representative = card
+            while representative not in values:  # walk up to the group's strongest card
+                above = live & stronger[representative]
+                nxt = (above & -above).bit_length() - 1
+                if nxt < 0 or not legal >> nxt & 1 or signature[nxt] != signature[representative]:
+                    raise EngineError("equivalence groups disagree between engine and wrapper")
+                representative = nxt
+            values[card] = values[representative]
+        for card in _engine.card_indices(legal):
+            result.append(CardValue(compiled.to_pack[card], values[card]))
+        return sorted(result, key=lambda cv: cv.card)
+
+    def line(self, state: PlayState, objective: Objective, value: int) -> list[int]:
+        """A principal variation from ``state``: at each turn a card that keeps the value (the engine's choice
+        among the equal ones is the lowest pack index, as the reference's)."""
+        line = []
+        remaining = value
+        while not state.is_over:
+            compiled = self._load(state, objective)
+            chosen = None
+            for card in bits(state.legal_cards()):
+                reward, future = self.engine.after(compiled.to_engine[card], remaining)
+                if reward + future == remaining:
+                    chosen = card
+                    remaining -= reward
+                    break
+            if chosen is None:
+                raise EngineError("no card keeps the value: the engine is inconsistent")
+            line.append(chosen)
+            state = state.advance(chosen)
+        return line
+
+    def solve(self, state: PlayState, objective: Objective, *, cards: bool = False, line: bool = False
+              ) -> SolveResult:
+        start = time.perf_counter()
+        self.engine.reset_counters()
+        future = self.value(state, objective)
+        values = tuple(self.card_values(state, objective, future)) if cards and not state.is_over else ()
+        pv = tuple(self.line(state, objective, future)) if line else ()
+        achieved = objective.achieved(state.rules, state)
+        return SolveResult(objective=objective, achieved=achieved, future=future, card_values=values, line=pv,
+                           nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=state.to_move,
+                           pack=state.rules.pack)
+
+
+_default: EngineSolver | None = None
+
+
+def default_solver() -> EngineSolver:
+    """The process's shared engine (created on first use, so importing stich allocates nothing)."""
+    global _default
+    if _default is None:
+        _default = EngineSolver()
+    return _default
+
+
+def implementation() -> str:
+    """``engine`` or ``python`` (the reference), from STICH_IMPLEMENTATION."""
+    name = os.environ.get("STICH_IMPLEMENTATION", "engine").strip().lower()
+    return "python" if name in ("python", "reference", "py") else "engine"

@@ -1,0 +1,119 @@
+# Move generation and trick winners from the rule tables (the semantics of solver/games/tables.py, in C).
+
+from libc.stdint cimport uint64_t, uint32_t
+from cardset cimport lowest, drop_lowest, popcount
+from types cimport Tables, State, MAX_LEVELS
+
+
+cdef inline int current_winner(const Tables* t, const int* trick, int n) noexcept nogil:
+    """Position of the card winning the (possibly incomplete) trick: a special winner, else the greatest power."""
+    cdef int led = t.card_class[trick[0]]
+    cdef uint64_t mask = 0
+    cdef int i, k, seen, best, best_power
+    for i in range(n):
+        mask |= (<uint64_t>1) << trick[i]
+    for k in range(t.n_specials):
+        if not (t.special_led[k] >> led) & 1:
+            continue
+        if mask & t.special_cards[k] != t.special_cards[k]:
+            continue
+        if t.special_order_len[k]:
+            seen = 0
+            for i in range(n):
+                if (t.special_order_mask[k] >> trick[i]) & 1:
+                    if trick[i] != t.special_order[k][seen]:
+                        seen = -1  # the cards fell out of the order
+                        break
+                    seen += 1
+            if seen != t.special_order_len[k]:
+                continue
+        for i in range(n):
+            if trick[i] == t.special_winner[k]:
+                return i
+    best = 0
+    best_power = t.power[led][trick[0]]
+    for i in range(1, n):
+        if t.power[led][trick[i]] > best_power:
+            best_power = t.power[led][trick[i]]
+            best = i
+    return best
+
+
+cdef inline uint64_t beating(const Tables* t, uint64_t cards, int led, int best_power) noexcept nogil:
+    cdef uint64_t result = 0
+    cdef int c
+    while cards:
+        c = lowest(cards)
+        if t.power[led][c] > best_power:
+            result |= (<uint64_t>1) << c
+        cards = drop_lowest(cards)
+    return result
+
+
+cdef inline uint64_t legal_cards(const Tables* t, const State* s) noexcept nogil:
+    """The cards the seat to move may play."""
+    cdef int seat = (s.leader + s.trick_len) % t.n_seats
+    cdef uint64_t hand = s.hands[seat]
+    cdef uint64_t legal = hand, cards, beat, class_cards
+    cdef int i, led, best_power, holds_called = 0, may_run
+    if t.called_card >= 0 and seat == t.called_holder and (hand >> t.called_card) & 1 \
+            and not (s.flags & t.called_flag):
+        holds_called = 1
+    if s.trick_len == 0:
+        for i in range(t.n_lead):
+            cards = hand & t.lead_mask[i]
+            if cards:
+                legal = cards
+                break
+        if holds_called:
+            class_cards = hand & t.class_mask[t.called_class]
+            may_run = t.called_runaway_at_deal == 1 or (
+                t.called_runaway_at_deal == -1 and popcount(class_cards) >= t.called_runaway_min)
+            if not may_run:
+                legal &= ~(t.class_mask[t.called_class] & ~((<uint64_t>1) << t.called_card))
+    else:
+        led = t.card_class[s.trick[0]]
+        best_power = t.power[led][s.trick[current_winner(t, s.trick, s.trick_len)]]
+        for i in range(t.n_follow[led]):
+            cards = hand & t.follow_mask[led][i]
+            if not cards:
+                continue
+            if t.follow_beat[led][i]:
+                beat = beating(t, cards, led, best_power)
+                if beat:
+                    legal = beat
+                elif t.follow_beat[led][i] == 1:
+                    legal = cards
+                else:
+                    legal = hand
+            else:
+                legal = cards
+            break
+        if holds_called:
+            if led == t.called_class:
+                return (<uint64_t>1) << t.called_card
+            if popcount(hand) > 1:
+                legal &= ~((<uint64_t>1) << t.called_card)
+    for i in range(t.n_reservations):
+        if seat == t.reservation_seat[i] and (legal >> t.reservation_card[i]) & 1 and popcount(hand) > 1 \
+                and legal != ((<uint64_t>1) << t.reservation_card[i]):
+            legal &= ~((<uint64_t>1) << t.reservation_card[i])
+    return legal
+
+
+cdef inline uint64_t representatives(const Tables* t, const State* s, uint64_t legal) noexcept nogil:
+    """One card of each group of equivalent legal cards (the strongest): cards of one hand with the same signature
+    and no live card of their class between them, counting the cards on the table as live."""
+    cdef uint64_t live = s.live | s.trick_mask
+    cdef uint64_t result = 0, rest = legal, above
+    cdef int c, h
+    while rest:
+        c = lowest(rest)
+        rest = drop_lowest(rest)
+        above = live & t.stronger[c]
+        if above:
+            h = lowest(above)
+            if (legal >> h) & 1 and t.signature[h] == t.signature[c]:
+                continue
+        result |= (<uint64_t>1) << c
+    return result

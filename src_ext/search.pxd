@@ -1,0 +1,195 @@
+# The search: fail-soft alpha-beta on the future value, with the drivers that narrow it to the exact value.
+#
+# The value of a position is the most reward the maximising side can force from the cards still to be played.
+# ``search(alpha, beta)`` returns v with the fail-soft guarantees: v <= alpha means the value is at most v, v >= beta
+# means it is at least v, anything between is exact. The drivers call it with null windows (beta = alpha + 1): a
+# yes/no question ("can the side still take >= beta?") is one call; the exact value is found by MTD(f) (step from a
+# guess, each answer moving one bound) or by bisection. Techniques can be switched off one by one (``Options``) to
+# measure what each is worth; none of them changes a value.
+
+from libc.stdint cimport uint64_t, uint32_t, uint8_t
+from cardset cimport lowest, drop_lowest, popcount
+from types cimport Tables, Objective, State, MAX_CARDS, NO_CARD, INFINITY
+from movegen cimport current_winner, legal_cards, representatives
+from bounds cimport future_upper_bound
+from order cimport order_moves
+from tt cimport Table, Entry, table_probe, table_store
+
+cdef enum:
+    DRIVER_MTDF = 0
+    DRIVER_BISECT = 1
+    DRIVER_WINDOW = 2
+
+ctypedef struct Options:
+    int use_table
+    int use_equivalence
+    int use_bounds
+    int use_ordering
+    int driver
+
+ctypedef struct Search:
+    const Tables* t
+    const Objective* o
+    State s
+    Table* table
+    Options opt
+    uint64_t nodes
+    uint64_t table_hits
+    uint64_t cutoffs
+
+
+cdef inline int play_card(Search* S, int card) noexcept nogil:
+    """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
+    cdef const Tables* t = S.t
+    cdef const Objective* o = S.o
+    cdef State* s = &S.s
+    cdef uint64_t bit = (<uint64_t>1) << card
+    cdef int seat = (s.leader + s.trick_len) % t.n_seats
+    cdef int wpos, winner, reward = 0, i, wcard
+    s.hands[seat] &= ~bit
+    s.live &= ~bit
+    s.trick[s.trick_len] = card
+    s.trick_len += 1
+    s.trick_mask |= bit
+    s.trick_points += t.points[card]
+    if s.trick_len < t.n_seats:
+        return 0
+    wpos = current_winner(t, s.trick, s.trick_len)
+    winner = (s.leader + wpos) % t.n_seats
+    wcard = s.trick[wpos]
+    if (o.max_side >> winner) & 1:
+        reward = o.points_weight * s.trick_points + o.trick_weight
+    for i in range(o.n_events):
+        if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
+            continue
+        if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+            continue
+        if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+            continue
+        if o.event_last[i] and s.live:
+            continue
+        reward += o.event_reward[i]
+    s.flags |= t.led_flags[t.card_class[s.trick[0]]]
+    s.points_left -= s.trick_points
+    s.leader = winner
+    s.trick_len = 0
+    s.trick_mask = 0
+    s.trick_points = 0
+    return reward
+
+
+cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
+    cdef State saved
+    cdef int boundary = S.s.trick_len == 0
+    cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
+    cdef int n, i, card, reward, value, maximising, seat
+    cdef int moves[MAX_CARDS]
+    cdef uint64_t legal
+    cdef uint8_t leader_flags = 0
+    cdef Entry* entry
+    # Step 1. The deal is over: nothing more to win.
+    if boundary and S.s.live == 0:
+        return 0
+    S.nodes += 1
+    if boundary:
+        # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+        if S.opt.use_bounds:
+            upper = future_upper_bound(S.t, S.o, &S.s)
+        # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+        if S.opt.use_table:
+            leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
+            entry = table_probe(S.table, S.s.live, leader_flags)
+            if entry != NULL:
+                S.table_hits += 1
+                if entry.lower > lower:
+                    lower = entry.lower
+                if entry.upper < upper:
+                    upper = entry.upper
+                tt_card = entry.best
+        if lower >= beta or lower == upper:
+            return lower
+        if upper <= alpha:
+            return upper
+        if lower > alpha:
+            alpha = lower
+        if upper < beta:
+            beta = upper
+    # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+    legal = legal_cards(S.t, &S.s)
+    if S.opt.use_equivalence:
+        legal = representatives(S.t, &S.s, legal)
+    if S.opt.use_ordering:
+        n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+    else:
+        n = 0
+        while legal:
+            moves[n] = lowest(legal)
+            legal = drop_lowest(legal)
+            n += 1
+    # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
+    seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+    maximising = (S.o.max_side >> seat) & 1
+    best = -INFINITY if maximising else INFINITY
+    cdef int a = alpha, b = beta
+    for i in range(n):
+        card = moves[i]
+        saved = S.s
+        reward = play_card(S, card)
+        value = reward + search(S, a - reward, b - reward)
+        S.s = saved
+        if maximising:
+            if value > best:
+                best = value
+                best_card = card
+                if best > a:
+                    a = best
+        else:
+            if value < best:
+                best = value
+                best_card = card
+                if best < b:
+                    b = best
+        if a >= b:
+            S.cutoffs += 1
+            break
+    # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
+    if boundary and S.opt.use_table:
+        if best <= alpha:
+            table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+        elif best >= beta:
+            table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+        else:
+            table_store(S.table, S.s.live, leader_flags, best, best, best_card)
+    return best
+
+
+cdef inline int exact_value(Search* S, int guess) noexcept nogil:
+    """The exact future value by the chosen driver, starting from ``guess``."""
+    cdef int lower = 0
+    cdef int upper = future_upper_bound(S.t, S.o, &S.s)
+    cdef int g, beta, mid
+    if S.opt.driver == DRIVER_WINDOW:
+        return search(S, lower - 1, upper + 1)
+    if guess < lower:
+        guess = lower
+    if guess > upper:
+        guess = upper
+    g = guess
+    while lower < upper:
+        if S.opt.driver == DRIVER_BISECT:
+            beta = (lower + upper + 1) // 2
+        else:
+            beta = g + 1 if g == lower else g
+        g = search(S, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+cdef inline int reaches(Search* S, int target) noexcept nogil:
+    """Can the maximising side still win at least ``target``? One null-window search."""
+    if target <= 0:
+        return 1
+    return search(S, target - 1, target) >= target

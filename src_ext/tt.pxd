@@ -1,0 +1,129 @@
+# The transposition table.
+#
+# What is stored. The table is probed and written at trick boundaries only. There the rest of the play depends on
+# three things: which cards are still in the hands, who leads, and the rule-history flags (e.g. "the called suit has
+# been led"). Within one deal every card has a fixed owner, so the set of remaining cards alone says which hand holds
+# what: the key (remaining-card mask, leader, flags) is *exact*, 64 + 8 bits, and two positions never share an entry
+# by accident. An entry holds a lower and an upper bound on the *future* value (what the maximising side can still
+# win from here, rewards already earned excluded), and the card that was best, tried first next time.
+#
+# Layout. Entries are 16 bytes: remaining (8), lower (2), upper (2), generation (2), leader | flags << 3 (1), best
+# card (1). Four entries make a 64-byte bucket, one cache line; a key's bucket is picked by a 64-bit mix of the key.
+#
+# Generations. Each question (deal + objective) gets a new generation number; entries of another generation count as
+# empty, so switching deals or objectives costs nothing. When the 16-bit counter wraps, the table is cleared.
+#
+# Replacement. Storing a key already in the bucket merges the bounds. Otherwise the new entry takes an empty or
+# stale slot, else the slot whose position had the fewest cards left (the least search saved), the first such.
+#
+# Size. The table's size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB); it is
+# rounded down to a power of two of buckets and never grows.
+
+from libc.stdint cimport uint64_t, uint32_t, int16_t, uint16_t, uint8_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+from cardset cimport popcount
+
+cdef enum:
+    BUCKET = 4
+
+ctypedef struct Entry:
+    uint64_t remaining
+    int16_t lower
+    int16_t upper
+    uint16_t generation
+    uint8_t leader_flags
+    uint8_t best
+
+ctypedef struct Table:
+    Entry* entries
+    uint64_t bucket_mask
+    uint64_t n_buckets
+    uint16_t generation
+    uint64_t used                 # entries written in the current generation (an estimate of fill)
+
+
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    # splitmix64's finaliser: every key bit reaches every bucket-index bit
+    x ^= x >> 30
+    x *= <uint64_t>0xbf58476d1ce4e5b9
+    x ^= x >> 27
+    x *= <uint64_t>0x94d049bb133111eb
+    x ^= x >> 31
+    return x
+
+
+cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
+    """Allocate; returns 0 when the memory could not be had."""
+    cdef uint64_t bytes_ = megabytes * 1024 * 1024
+    cdef uint64_t buckets = 1
+    while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
+        buckets *= 2
+    table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
+    if table.entries == NULL:
+        return 0
+    table.n_buckets = buckets
+    table.bucket_mask = buckets - 1
+    table.generation = 1
+    table.used = 0
+    return 1
+
+
+cdef inline void table_free(Table* table) noexcept nogil:
+    free(table.entries)
+    table.entries = NULL
+
+
+cdef inline void table_new_generation(Table* table) noexcept nogil:
+    table.generation += 1
+    table.used = 0
+    if table.generation == 0:  # wrapped: old entries could look current
+        memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
+        table.generation = 1
+
+
+cdef inline Entry* table_bucket(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:
+    return table.entries + (mix(remaining ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
+
+
+cdef inline Entry* table_probe(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:
+    cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+    cdef int i
+    for i in range(BUCKET):
+        if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+                and bucket[i].leader_flags == leader_flags:
+            return &bucket[i]
+    return NULL
+
+
+cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_flags, int lower, int upper,
+                             int best) noexcept nogil:
+    cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+    cdef Entry* slot = NULL
+    cdef int i, fewest = 1000, cards
+    for i in range(BUCKET):
+        if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+                and bucket[i].leader_flags == leader_flags:
+            # merge: both bounds are true, keep the tighter of each
+            if lower > bucket[i].lower:
+                bucket[i].lower = lower
+            if upper < bucket[i].upper:
+                bucket[i].upper = upper
+            if best != 255:
+                bucket[i].best = best
+            return
+    for i in range(BUCKET):
+        if bucket[i].generation != table.generation:
+            slot = &bucket[i]
+            table.used += 1
+            break
+        cards = popcount(bucket[i].remaining)
+        if cards < fewest:
+            fewest = cards
+            slot = &bucket[i]
+    slot.remaining = remaining
+    slot.lower = lower
+    slot.upper = upper
+    slot.generation = table.generation
+    slot.leader_flags = leader_flags
+    slot.best = best

@@ -1,0 +1,76 @@
+# The engine's plain C data: rule tables, the objective, the play state.
+#
+# Everything here is filled once per deal (Tables), per question (Objective) or per root position (State) by
+# solver/search/engine.py, which validates every number first. Cards are *engine indices*: the wrapper renumbers the
+# pack so that each class (effective suit) is one contiguous block of bits, weakest card lowest, which lets the
+# equivalence test find "the next stronger live card of the same class" with one mask and one bit scan.
+
+from libc.stdint cimport uint64_t, uint32_t, int32_t
+
+cdef enum:
+    MAX_CARDS = 64
+    MAX_SEATS = 6
+    MAX_CLASSES = 8
+    MAX_LEVELS = 4
+    MAX_SPECIALS = 4
+    MAX_ORDER = 4
+    MAX_EVENTS = 8
+    MAX_RESERVATIONS = 4
+    NO_CARD = 255
+    INFINITY = 30000                          # beyond every value; fits the table's int16 bounds
+
+ctypedef struct Tables:
+    int n_cards
+    int n_seats
+    int n_classes
+    int points[MAX_CARDS]
+    int card_class[MAX_CARDS]
+    uint64_t class_mask[MAX_CLASSES]
+    uint64_t stronger[MAX_CARDS]              # cards of the same class that outrank this one
+    int signature[MAX_CARDS]                  # equal signature: same class, points and rule roles
+    int power[MAX_CLASSES][MAX_CARDS]         # power[led class][card]; 0 = cannot win
+    int n_follow[MAX_CLASSES]
+    uint64_t follow_mask[MAX_CLASSES][MAX_LEVELS]
+    int follow_beat[MAX_CLASSES][MAX_LEVELS]  # 0 any of level, 1 beat else level, 2 beat else hand
+    int n_lead
+    uint64_t lead_mask[MAX_LEVELS]
+    int n_specials
+    uint64_t special_cards[MAX_SPECIALS]
+    int special_winner[MAX_SPECIALS]
+    int special_order_len[MAX_SPECIALS]
+    int special_order[MAX_SPECIALS][MAX_ORDER]
+    uint64_t special_order_mask[MAX_SPECIALS]
+    uint32_t special_led[MAX_SPECIALS]        # bit per led class where the special applies
+    int called_card                           # -1: none
+    int called_holder
+    int called_class
+    int called_runaway_min
+    int called_runaway_at_deal                # -1 counted at the lead; 0 / 1 decided at the deal
+    uint32_t called_flag
+    int n_reservations
+    int reservation_card[MAX_RESERVATIONS]
+    int reservation_seat[MAX_RESERVATIONS]
+    uint32_t led_flags[MAX_CLASSES]
+
+ctypedef struct Objective:
+    uint32_t max_side                         # bit per seat of the maximising side
+    int points_weight
+    int trick_weight
+    int n_events
+    uint64_t event_present[MAX_EVENTS]
+    uint64_t event_absent[MAX_EVENTS]
+    int event_winner[MAX_EVENTS]              # -1: any
+    int event_not_winner[MAX_EVENTS]          # -1: none
+    int event_last[MAX_EVENTS]
+    int event_reward[MAX_EVENTS]
+
+ctypedef struct State:
+    uint64_t hands[MAX_SEATS]
+    uint64_t live                             # union of the hands (the trick on the table not included)
+    uint64_t trick_mask
+    int trick[MAX_SEATS]
+    int trick_len
+    int trick_points
+    int points_left                           # points of the live cards and the trick on the table
+    int leader
+    uint32_t flags

@@ -1,0 +1,69 @@
+"""Game x contract x variant combinations that the conformance and differential tests sweep."""
+
+from __future__ import annotations
+
+import random
+
+from solver.errors import InvalidContractError
+from solver.games import get_game
+
+CONFIGS = [
+    ("Zwanzigerrufen", "Normal", {}),
+    ("Zwanzigerrufen", "Normal", {"sagotrick": "mond_skus_pagat"}),
+    ("Zwanzigerrufen", "Normal", {"sagotrick": "off", "pagat_via_sagotrick": "false"}),
+    ("Zwanzigerrufen", "Solo", {}),
+    ("Zwanzigerrufen", "SuitSolo", {}),
+    ("Zwanzigerrufen", "SuitSolo", {"suit_solo_follow": "strict", "suit_solo_min_suit_cards": "0"}),
+    ("Zwanzigerrufen", "Normal", {"hard_pagat_reservation": "true"}),
+    ("Schafkopf", "Rufer E", {}),
+    ("Schafkopf", "Rufer G", {"runaway_count_at": "deal"}),
+    ("Schafkopf", "Rufer S", {}),
+    ("Schafkopf", "Wenz", {}),
+    ("Schafkopf", "Solo E", {}),
+    ("Schafkopf", "Solo H", {}),
+    ("Schafkopf", "WenzTout", {}),
+    ("Schafkopf", "SoloTout S", {}),
+    ("Kratzen", "Trump H", {}),
+    ("Kratzen", "Trump S", {}),
+    ("Kratzen", "Trump E", {"weli_also_bells": "true"}),
+    ("Kratzen", "Trump G", {"must_undertrump": "false"}),
+    ("Kratzen", "Trump H Muss", {"first_leader": "forehand"}),
+]
+
+
+def config_id(config) -> str:
+    game, contract, variant = config
+    flags = ",".join(f"{k}={v}" for k, v in variant.items())
+    return f"{game[:2]}-{contract.replace(' ', '')}" + (f"-{flags}" if flags else "")
+
+
+def random_rules(config, rng: random.Random, *, seats: int | None = None, pagat_announcer: bool = True):
+    """Rules of a random whole deal on which the contract can be bid (redealt until it can)."""
+    name, contract, variant = config
+    game = get_game(name)
+    if game.name == "Kratzen" and seats is None:
+        seats = rng.choice(game.seat_counts)
+    for _ in range(1000):
+        deal = game.deal_random(rng, seats)
+        declarer = 1 if contract.startswith("Normal") else rng.randrange(1, deal.seats + 1)
+        extra = {}
+        if variant.get("hard_pagat_reservation") and pagat_announcer:
+            extra["pagat_announcer"] = (deal.holder(game.pack.parse("T1").index) or 0) + 1
+        try:
+            return game.rules(deal, contract, declarer=declarer, variant=variant, **extra)
+        except InvalidContractError:
+            continue
+    raise AssertionError(f"no deal for {config}")
+
+
+def random_state(rules, rng: random.Random, tricks_left: int | None = None, mid_trick: bool = False):
+    """A state reached by random legal play: ``tricks_left`` tricks to go, optionally with a trick in progress."""
+    state = rules.start()
+    if tricks_left is None:
+        return state
+    while state.tricks_left > tricks_left or state.trick:
+        state = state.advance(rng.choice(state.legal_list()))
+    if mid_trick:
+        for _ in range(rng.randrange(1, state.seats)):
+            state = state.advance(rng.choice(state.legal_list()))
+    return state

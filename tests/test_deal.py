@@ -1,0 +1,298 @@
+"""Deals: 3 to 6 hands of equal size, whole deals and endings, validated with messages that name the seat and card;
+the ``N:`` prefix of ``Deal.from_text``."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import make_position
+from solver.deal import Deal
+from solver.errors import InvalidDealError, StichError
+from solver.games import Kratzen, Schafkopf, Zwanzigerrufen
+
+ZR = Zwanzigerrufen.pack
+SK = Schafkopf.pack
+KR = Kratzen.pack
+
+ZR_WHOLE = ("1: TS T21 T20 T18 T17 SK SQ SN CK CQ / T19 T16 T15 T14 T13 SJ SG CN CJ CG / "
+            "T12 T11 T10 T9 T8 HK HQ HN HJ HG / T7 T6 T5 T4 T1 DK DQ DN DJ DG")
+SK_WHOLE = ("1: EZ E9 GO GU HA HZ SK S7 / EA EK E8 GA GZ GK SA SZ / EO HO SO EU HU SU H9 H8 / "
+            "E7 G9 G8 G7 HK H7 S9 S8")
+
+
+def names(deal: Deal) -> list[list[str]]:
+    return [deal.hand_names(s) for s in range(deal.seats)]
+
+
+# --- valid deals ---------------------------------------------------------------------------------------------------
+
+
+def test_whole_zwanzigerrufen_deal():
+    deal = Zwanzigerrufen.parse_deal(ZR_WHOLE)
+    assert deal.seats == 4
+    assert deal.hand_size == 10
+    assert deal.cards == ZR.full_mask
+    assert names(deal)[0] == ["TS", "T21", "T20", "T18", "T17", "SK", "SQ", "SN", "CK", "CQ"]
+    assert deal.holder(ZR.parse("T19").index) == 1
+    assert deal.holder(ZR.parse("T1").index) == 3
+    assert Zwanzigerrufen.is_whole(deal)
+
+
+def test_whole_schafkopf_deal():
+    deal = Schafkopf.parse_deal(SK_WHOLE)
+    assert deal.seats == 4 and deal.hand_size == 8
+    assert deal.cards == SK.full_mask
+    assert deal.holder(SK.parse("EA").index) == 1
+
+
+def test_text_round_trip():
+    deal = Zwanzigerrufen.parse_deal(ZR_WHOLE)
+    assert deal.text() == ZR_WHOLE
+    assert Deal.from_text(ZR, deal.text()) == deal
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+@pytest.mark.parametrize("size", [1, 2, 4])
+def test_kratzen_deals_of_3_to_6_equal_hands(seats, size):
+    cards = [c.name for c in KR][:seats * size]
+    hands = [" ".join(cards[s * size:(s + 1) * size]) for s in range(seats)]
+    deal = Kratzen.parse_deal(" / ".join(hands))
+    assert deal.seats == seats
+    assert deal.hand_size == size
+    assert [" ".join(h) for h in names(deal)] == hands
+    assert Kratzen.is_whole(deal) == (size == 4)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_deal_class_accepts_3_to_6_hands(seats):
+    hands = [["T20", "T19", "T18", "T17", "T16", "T15"][s] for s in range(seats)]
+    deal = Deal.from_lists(ZR, hands)
+    assert deal.seats == seats and deal.hand_size == 1
+
+
+def test_endings_of_equal_shorter_hands():
+    deal = Zwanzigerrufen.parse_deal("1: TS SK / T21 HG / T1 CK / T4 DN")
+    assert deal.hand_size == 2
+    assert not Zwanzigerrufen.is_whole(deal)
+    assert names(deal) == [["TS", "SK"], ["T21", "HG"], ["T1", "CK"], ["T4", "DN"]]
+
+
+def test_aliases_are_read_into_canonical_names():
+    deal = Deal.from_text(ZR, "skus ♠K / mond A♥ / pagat C10 / IIII dc")
+    assert names(deal) == [["TS", "SK"], ["T21", "HG"], ["T1", "CG"], ["T4", "DN"]]
+
+
+def test_from_lists_with_token_lists_and_strings():
+    a = Deal.from_lists(SK, [["EO", "GO"], "HO SO", ["EU", "GU"], "HU SU"])
+    b = Deal.from_text(SK, "EO GO / HO SO / EU GU / HU SU")
+    assert a == b
+
+
+def test_make_position_accepts_a_list_of_hands():
+    position = make_position("Kratzen", ["E9", "EK", "HA"], "Trump H")
+    assert position.rules.deal.seats == 3
+
+
+# --- the N: prefix -------------------------------------------------------------------------------------------------
+
+
+def test_prefix_one_is_the_plain_order():
+    assert Deal.from_text(ZR, "1: TS / T21 / T20 / T19") == Deal.from_text(ZR, "TS / T21 / T20 / T19")
+
+
+def test_prefix_rotates_seats():
+    deal = Deal.from_text(ZR, "3: TS / T21 / T20 / T19")
+    # the first hand is seat 3's, then seat 4, seat 1, seat 2
+    assert names(deal) == [["T20"], ["T19"], ["TS"], ["T21"]]
+    assert deal.text() == "1: T20 / T19 / TS / T21"
+
+
+def test_prefix_rotates_kratzen_five_seats():
+    deal = Kratzen.parse_deal("2: EA / EK / EO / EU / EZ")
+    assert names(deal) == [["EZ"], ["EA"], ["EK"], ["EO"], ["EU"]]
+
+
+def test_prefix_rotation_changes_who_leads():
+    # seat 1 leads trick 1: with "4:" the first hand written is seat 4's, so seat 1 holds the second hand
+    position = make_position("Zwanzigerrufen", "4: SK / HK / CK / DK", "Solo")
+    assert position.pack.names(position.state.legal_cards()) == ["HK"]
+    assert position.state.to_move == 0
+
+
+@pytest.mark.parametrize("text, seat", [("5: TS / T21 / T20 / T19", "5"), ("0: TS / T21 / T20 / T19", "0")])
+def test_prefix_naming_no_seat(text, seat):
+    with pytest.raises(InvalidDealError) as info:
+        Deal.from_text(ZR, text)
+    assert f"seat {seat}" in str(info.value)
+
+
+# --- duplicates ----------------------------------------------------------------------------------------------------
+
+
+def test_duplicate_within_a_hand():
+    with pytest.raises(InvalidDealError) as info:
+        Deal.from_text(ZR, "TS / T21 SK SK / T20 T19 / T18 T17")
+    assert "seat 2" in str(info.value)
+    assert "SK" in str(info.value)
+    assert "twice" in str(info.value)
+
+
+def test_duplicate_within_a_hand_through_an_alias():
+    with pytest.raises(InvalidDealError) as info:
+        Deal.from_text(ZR, "TS / T21 MOND / T20 T19 / T18 T17")
+    assert "seat 2: T21 appears twice" in str(info.value)
+
+
+def test_duplicate_across_hands():
+    with pytest.raises(InvalidDealError) as info:
+        Deal.from_text(ZR, "TS SK / T21 HK / T20 SK / T18 T17")
+    message = str(info.value)
+    assert "seat 3" in message
+    assert "SK" in message
+    assert "already dealt" in message
+
+
+def test_duplicate_across_hands_through_an_alias_in_make_position():
+    with pytest.raises(InvalidDealError) as info:
+        make_position("Schafkopf", "EA EZ / GA GZ / HA HZ / SA E10", "Rufer E")
+    assert "seat 4" in str(info.value)
+    assert "EZ" in str(info.value)
+
+
+def test_duplicate_across_hands_from_masks():
+    t21 = ZR.parse("T21").mask
+    with pytest.raises(InvalidDealError) as info:
+        Deal(ZR, (ZR.parse("TS").mask, t21, t21, ZR.parse("T1").mask))
+    assert "seat 3: T21 already dealt to another seat" in str(info.value)
+
+
+# --- foreign cards -------------------------------------------------------------------------------------------------
+
+
+def test_schafkopf_card_in_a_zwanzigerrufen_deal():
+    with pytest.raises(InvalidDealError) as info:
+        Zwanzigerrufen.parse_deal("TS / EO / T20 / T19")
+    message = str(info.value)
+    assert "seat 2" in message
+    assert "'EO'" in message
+    assert "Zwanzigerrufen" in message
+
+
+def test_tarock_in_a_schafkopf_deal():
+    with pytest.raises(InvalidDealError) as info:
+        make_position("Schafkopf", "EO GO / HO SO / EU T21 / HU SU", "Wenz")
+    assert "seat 3" in str(info.value)
+    assert "'T21'" in str(info.value)
+
+
+def test_weli_in_a_schafkopf_deal():
+    with pytest.raises(InvalidDealError) as info:
+        Schafkopf.parse_deal("EO / GO / HO / S6")
+    assert "seat 4" in str(info.value) and "'S6'" in str(info.value)
+
+
+def test_foreign_card_with_rotated_prefix_names_the_real_seat():
+    with pytest.raises(InvalidDealError) as info:
+        Deal.from_text(ZR, "3: TS / EO / T20 / T19")
+    assert "seat 4" in str(info.value)
+
+
+def test_bits_outside_the_pack():
+    with pytest.raises(InvalidDealError) as info:
+        Deal(ZR, (1, 2, 4, 1 << len(ZR)))
+    assert "seat 4" in str(info.value)
+    assert "outside the Zwanzigerrufen pack" in str(info.value)
+
+
+def test_a_deal_of_another_pack():
+    deal = Deal.from_text(KR, "EA / EK / EO / EU")
+    with pytest.raises(InvalidDealError) as info:
+        Schafkopf.rules(deal, "Wenz")
+    assert "Schafkopf" in str(info.value)
+
+
+# --- unequal hands -------------------------------------------------------------------------------------------------
+
+
+def test_unequal_hands():
+    with pytest.raises(InvalidDealError) as info:
+        Deal.from_text(ZR, "TS T21 / T20 / T19 / T18")
+    message = str(info.value)
+    assert "unequal" in message
+    assert "seat 1 has 2" in message
+    assert "seat 2 has 1" in message
+
+
+def test_unequal_kratzen_ending():
+    with pytest.raises(InvalidDealError) as info:
+        make_position("Kratzen", "1: E9 EA / EK E7 HA / GA G7", "Trump H")
+    assert "seat 2 has 3" in str(info.value)
+
+
+def test_empty_hands():
+    with pytest.raises(InvalidDealError) as info:
+        Deal(ZR, (0, 0, 0, 0))
+    assert "empty" in str(info.value)
+
+
+# --- seat counts ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game, hands", [
+    (Zwanzigerrufen, "TS / T21 / T20"),
+    (Zwanzigerrufen, "TS / T21 / T20 / T19 / T18"),
+    (Zwanzigerrufen, "TS / T21 / T20 / T19 / T18 / T17"),
+    (Schafkopf, "EO / GO / HO"),
+    (Schafkopf, "EO / GO / HO / SO / EU"),
+])
+def test_zwanzigerrufen_and_schafkopf_are_four_seat_games(game, hands):
+    count = hands.count("/") + 1
+    with pytest.raises(InvalidDealError) as info:
+        game.parse_deal(hands)
+    message = str(info.value)
+    assert game.name in message
+    assert "4 seats" in message
+    assert f"{count} hands" in message
+
+
+def test_four_seat_check_also_in_make_position():
+    with pytest.raises(InvalidDealError):
+        make_position("Zwanzigerrufen", "SK / HK / CK", "Solo")
+
+
+@pytest.mark.parametrize("hands", ["EA / EK", "EA / EK / EO / EU / EZ / E9 / E8"])
+def test_kratzen_rejects_fewer_than_3_or_more_than_6(hands):
+    count = hands.count("/") + 1
+    with pytest.raises(InvalidDealError) as info:
+        Kratzen.parse_deal(hands)
+    assert "3 to 6" in str(info.value)
+    assert f"found {count}" in str(info.value)
+
+
+@pytest.mark.parametrize("count", [2, 7])
+def test_deal_class_rejects_seat_counts_outside_3_to_6(count):
+    with pytest.raises(InvalidDealError) as info:
+        Deal(KR, tuple(1 << i for i in range(count)))
+    assert f"not {count}" in str(info.value)
+
+
+# --- too-large hands -----------------------------------------------------------------------------------------------
+
+
+def test_kratzen_hands_of_five_are_too_large():
+    with pytest.raises(InvalidDealError) as info:
+        Kratzen.parse_deal("EA EK EO EU EZ / GA GK GO GU GZ / HA HK HO HU HZ")
+    message = str(info.value)
+    assert "at most 4" in message
+    assert "these hold 5" in message
+
+
+def test_kratzen_hands_of_five_rejected_by_make_position():
+    with pytest.raises(InvalidDealError):
+        make_position("Kratzen", "EA EK EO EU EZ / GA GK GO GU GZ / HA HK HO HU HZ", "Trump H")
+
+
+def test_invalid_deal_error_is_a_stich_value_error():
+    with pytest.raises(ValueError):
+        Deal.from_text(ZR, "TS / TS / T20 / T19")
+    assert issubclass(InvalidDealError, StichError)
