@@ -9,6 +9,7 @@ from .errors import ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
 from .position import Position, make_position, position_from_record
 from .search import reference
+from .search.engine import EngineSolver, default_solver, implementation
 from .search.results import SolveResult
 
 
@@ -39,19 +40,29 @@ def parse_positions(text: str, *, variant: Mapping[str, object] | None = None,
 
 
 def solve(position: Position, objective: str = "points", *, seat: int | None = None, cards: bool = False,
-          line: bool = False) -> SolveResult:
+          line: bool = False, engine: EngineSolver | None = None, reference_solver: bool | None = None
+          ) -> SolveResult:
     """The double-dummy answer to ``objective`` from ``position``.
 
-    ``seat`` (1-based) picks the seat for Kratzen's per-seat question; ``cards`` adds the value of every legal card,
-    ``line`` a principal variation to the end of the deal.
+    ``seat`` (1-based) picks the seat for Kratzen's per-seat question; ``cards`` adds the value of every legal card
+    (equivalent cards share a value), ``line`` a principal variation to the end of the deal. The compiled engine
+    answers (``engine`` to use your own, e.g. with another table size); ``reference_solver=True`` or
+    ``STICH_IMPLEMENTATION=python`` uses the pure-Python reference instead.
     """
     goal = position.objective(objective, seat)
-    return reference.solve(position.state, goal, cards=cards, line=line)
+    use_reference = implementation() == "python" if reference_solver is None else reference_solver
+    if use_reference:
+        return reference.solve(position.state, goal, cards=cards, line=line)
+    return (engine or default_solver()).solve(position.state, goal, cards=cards, line=line)
 
 
-def perft(position: Position, depth: int) -> int:
-    """The number of legal play sequences of ``depth`` cards from the position."""
-    return reference.perft(position.state, depth)
+def perft(position: Position, depth: int, *, reference_solver: bool | None = None) -> int:
+    """The number of legal play sequences of ``depth`` cards from the position (engine move generator, or the
+    rule methods with ``reference_solver=True``)."""
+    use_reference = implementation() == "python" if reference_solver is None else reference_solver
+    if use_reference:
+        return reference.perft(position.state, depth)
+    return default_solver().perft(position.state, depth)
 
 
 __all__ = ["iter_positions", "make_position", "parse_positions", "perft", "read_positions", "solve"]

@@ -1749,10 +1749,14 @@ struct __pyx_t_5types_Tables {
   int reservation_card[__pyx_e_5types_MAX_RESERVATIONS];
   int reservation_seat[__pyx_e_5types_MAX_RESERVATIONS];
   uint32_t led_flags[__pyx_e_5types_MAX_CLASSES];
+  int owner[__pyx_e_5types_MAX_CARDS];
+  int canonical_ok;
+  int n_chain;
+  int chain[__pyx_e_5types_MAX_CARDS];
 };
 
-/* "types.pxd":55
- *     uint32_t led_flags[MAX_CLASSES]
+/* "types.pxd":59
+ *     int chain[MAX_CARDS]                      # card below them whatever is led (the top trumps), strongest first
  * 
  * ctypedef struct Objective:             # <<<<<<<<<<<<<<
  *     uint32_t max_side                         # bit per seat of the maximising side
@@ -1771,7 +1775,7 @@ struct __pyx_t_5types_Objective {
   int event_reward[__pyx_e_5types_MAX_EVENTS];
 };
 
-/* "types.pxd":67
+/* "types.pxd":71
  *     int event_reward[MAX_EVENTS]
  * 
  * ctypedef struct State:             # <<<<<<<<<<<<<<
@@ -1794,8 +1798,8 @@ typedef struct __pyx_t_2tt_Entry __pyx_t_2tt_Entry;
 struct __pyx_t_2tt_Table;
 typedef struct __pyx_t_2tt_Table __pyx_t_2tt_Table;
 
-/* "tt.pxd":27
- * from cardset cimport popcount
+/* "tt.pxd":33
+ * from libc.string cimport memset
  * 
  * cdef enum:             # <<<<<<<<<<<<<<
  *     BUCKET = 4
@@ -1805,23 +1809,24 @@ enum  {
   __pyx_e_2tt_BUCKET = 4
 };
 
-/* "tt.pxd":30
+/* "tt.pxd":36
  *     BUCKET = 4
  * 
  * ctypedef struct Entry:             # <<<<<<<<<<<<<<
- *     uint64_t remaining
+ *     uint64_t key
  *     int16_t lower
 */
 struct __pyx_t_2tt_Entry {
-  uint64_t remaining;
+  uint64_t key;
   int16_t lower;
   int16_t upper;
-  uint16_t generation;
+  uint8_t generation;
+  uint8_t cards_left;
   uint8_t leader_flags;
   uint8_t best;
 };
 
-/* "tt.pxd":38
+/* "tt.pxd":45
  *     uint8_t best
  * 
  * ctypedef struct Table:             # <<<<<<<<<<<<<<
@@ -1832,7 +1837,7 @@ struct __pyx_t_2tt_Table {
   __pyx_t_2tt_Entry *entries;
   uint64_t bucket_mask;
   uint64_t n_buckets;
-  uint16_t generation;
+  uint8_t generation;
   uint64_t used;
 };
 struct __pyx_t_6search_Options;
@@ -1841,7 +1846,7 @@ struct __pyx_t_6search_Search;
 typedef struct __pyx_t_6search_Search __pyx_t_6search_Search;
 
 /* "search.pxd":18
- * from tt cimport Table, Entry, table_probe, table_store
+ * from tt cimport Table, Entry, table_probe, table_store, mix
  * 
  * cdef enum:             # <<<<<<<<<<<<<<
  *     DRIVER_MTDF = 0
@@ -1858,17 +1863,18 @@ enum  {
  * 
  * ctypedef struct Options:             # <<<<<<<<<<<<<<
  *     int use_table
- *     int use_equivalence
+ *     int use_canonical
 */
 struct __pyx_t_6search_Options {
   int use_table;
+  int use_canonical;
   int use_equivalence;
   int use_bounds;
   int use_ordering;
   int driver;
 };
 
-/* "search.pxd":30
+/* "search.pxd":31
  *     int driver
  * 
  * ctypedef struct Search:             # <<<<<<<<<<<<<<
@@ -1884,6 +1890,8 @@ struct __pyx_t_6search_Search {
   uint64_t nodes;
   uint64_t table_hits;
   uint64_t cutoffs;
+  uint64_t boundary_nodes[16];
+  int history[__pyx_e_5types_MAX_SEATS][__pyx_e_5types_MAX_CARDS];
 };
 
 /* "src_ext/_engine.pyx":51
@@ -1902,10 +1910,12 @@ struct __pyx_obj_6solver_7_engine_Engine {
   __pyx_t_2tt_Table table;
   __pyx_t_6search_Options options;
   int loaded;
+  int wants_canonical;
   uint64_t nodes;
   uint64_t table_hits;
   uint64_t cutoffs;
   uint64_t table_bytes;
+  uint64_t profile[16];
 };
 
 
@@ -2583,6 +2593,9 @@ static CYTHON_INLINE PyObject* __Pyx__PyNumber_Or_int_object(PyObject *op1, PyOb
 /* RejectKeywords.export */
 static void __Pyx_RejectKeywords(const char* function_name, PyObject *kwds);
 
+/* ListCompAppendAndDecref.proto */
+static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject* x);
+
 /* PyTypeError_Check.proto */
 #define __Pyx_PyExc_TypeError_Check(obj)  __Pyx_TypeCheck(obj, PyExc_TypeError)
 
@@ -2899,6 +2912,9 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value);
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint32_t(uint32_t value);
 
+/* CIntFromPy.proto */
+static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *);
+
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int16_t(int16_t value);
 
@@ -2907,9 +2923,6 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint8_t(uint8_t value);
 
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
-
-/* CIntFromPy.proto */
-static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *);
 
 /* GetRuntimeVersion.proto */
 #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
@@ -3025,6 +3038,7 @@ static CYTHON_INLINE uint64_t __pyx_f_7movegen_representatives(__pyx_t_5types_Ta
 /* Module declarations from "bounds" */
 static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *); /*proto*/
+static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *, int *, int *); /*proto*/
 
 /* Module declarations from "libc.stdlib" */
 
@@ -3035,17 +3049,23 @@ static CYTHON_INLINE void __pyx_f_2tt_table_free(__pyx_t_2tt_Table *); /*proto*/
 static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *); /*proto*/
 static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_bucket(__pyx_t_2tt_Table const *, uint64_t, uint8_t); /*proto*/
 static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Table const *, uint64_t, uint8_t); /*proto*/
-static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *, uint64_t, uint8_t, int, int, int); /*proto*/
+static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *, uint64_t, uint8_t, int, int, int, int); /*proto*/
 
 /* Module declarations from "order" */
 static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *, int); /*proto*/
-static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *, uint64_t, int, int *); /*proto*/
+static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *, uint64_t, int, int *, int const *); /*proto*/
 
 /* Module declarations from "search" */
+static CYTHON_INLINE int __pyx_f_6search_trick_reward(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, int const *, int, int, uint64_t, int, uint64_t); /*proto*/
+static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *); /*proto*/
 static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *, int); /*proto*/
+static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *, int); /*proto*/
+static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *, int, int); /*proto*/
+static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *, int, int); /*proto*/
 static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *, int, int); /*proto*/
 static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *, int); /*proto*/
 static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *, int); /*proto*/
+static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *, int); /*proto*/
 
 /* Module declarations from "solver._engine" */
 static int __pyx_f_6solver_7_engine__check(PyObject *, int, int, PyObject *); /*proto*/
@@ -3064,29 +3084,31 @@ static const char __pyx_k_solver__engine_the_compiled_doub[] = "solver._engine: 
 /* #### Code section: decls ### */
 static PyObject *__pyx_pf_6solver_7_engine_card_count(CYTHON_UNUSED PyObject *__pyx_self, uint64_t __pyx_v_mask); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_2card_indices(CYTHON_UNUSED PyObject *__pyx_self, uint64_t __pyx_v_mask); /* proto */
-static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_tt_megabytes, int __pyx_v_use_table, int __pyx_v_use_equivalence, int __pyx_v_use_bounds, int __pyx_v_use_ordering, PyObject *__pyx_v_driver); /* proto */
+static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_tt_megabytes, int __pyx_v_use_table, int __pyx_v_use_equivalence, int __pyx_v_use_bounds, int __pyx_v_use_ordering, PyObject *__pyx_v_driver, int __pyx_v_use_canonical); /* proto */
 static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_d); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint32_t __pyx_v_max_side, int __pyx_v_points_weight, int __pyx_v_trick_weight, PyObject *__pyx_v_events); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_hands, int __pyx_v_leader, PyObject *__pyx_v_trick, uint32_t __pyx_v_flags); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_10reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_12upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_14legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_28to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_12reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_14upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_16legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_32to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_5nodes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_32__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_34__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_36__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_6solver_7_engine_Engine(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3139,8 +3161,8 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_tuple[1];
-    PyObject *__pyx_codeobj_tab[18];
-    PyObject *__pyx_string_tab[203];
+    PyObject *__pyx_codeobj_tab[20];
+    PyObject *__pyx_string_tab[216];
     PyObject *__pyx_number_tab[3];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3210,189 +3232,202 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_u_cannot_allocate_a __pyx_string_tab[17]
 #define __pyx_kp_u_card_on_the_table __pyx_string_tab[18]
 #define __pyx_kp_u_cards_on_the_table __pyx_string_tab[19]
-#define __pyx_kp_u_disable __pyx_string_tab[20]
-#define __pyx_kp_u_driver_must_be_one_of __pyx_string_tab[21]
-#define __pyx_kp_u_enable __pyx_string_tab[22]
-#define __pyx_kp_u_engine_input_out_of_range __pyx_string_tab[23]
-#define __pyx_kp_u_engine_input_a_card_is_both_on_t __pyx_string_tab[24]
-#define __pyx_kp_u_engine_input_a_card_is_in_two_ha __pyx_string_tab[25]
-#define __pyx_kp_u_engine_input_not_a_legal_card_at __pyx_string_tab[26]
-#define __pyx_kp_u_engine_input_the_hands_do_not_fi __pyx_string_tab[27]
-#define __pyx_kp_u_event_absent_cards __pyx_string_tab[28]
-#define __pyx_kp_u_event_cards __pyx_string_tab[29]
-#define __pyx_kp_u_event_not_winner __pyx_string_tab[30]
-#define __pyx_kp_u_event_reward __pyx_string_tab[31]
-#define __pyx_kp_u_event_winner __pyx_string_tab[32]
-#define __pyx_kp_u_follow_levels __pyx_string_tab[33]
-#define __pyx_kp_u_follow_mask __pyx_string_tab[34]
-#define __pyx_kp_u_gc __pyx_string_tab[35]
-#define __pyx_kp_u_isenabled __pyx_string_tab[36]
-#define __pyx_kp_u_lead_levels __pyx_string_tab[37]
-#define __pyx_kp_u_lead_mask __pyx_string_tab[38]
-#define __pyx_kp_u_load_tables_and_load_state_first __pyx_string_tab[39]
-#define __pyx_kp_u_load_tables_first __pyx_string_tab[40]
-#define __pyx_kp_u_no_default___reduce___due_to_non __pyx_string_tab[41]
-#define __pyx_kp_u_number_of_hands __pyx_string_tab[42]
-#define __pyx_kp_u_reserved_card __pyx_string_tab[43]
-#define __pyx_kp_u_reserved_seat __pyx_string_tab[44]
-#define __pyx_kp_u_runaway_at_deal __pyx_string_tab[45]
-#define __pyx_kp_u_runaway_minimum __pyx_string_tab[46]
-#define __pyx_kp_u_special_cards __pyx_string_tab[47]
-#define __pyx_kp_u_special_order __pyx_string_tab[48]
-#define __pyx_kp_u_special_order_card __pyx_string_tab[49]
-#define __pyx_kp_u_special_winner __pyx_string_tab[50]
-#define __pyx_kp_u_src_ext__engine_pyx __pyx_string_tab[51]
-#define __pyx_n_u_DRIVERS __pyx_string_tab[52]
-#define __pyx_n_u_Engine __pyx_string_tab[53]
-#define __pyx_n_u_Engine___reduce_cython __pyx_string_tab[54]
-#define __pyx_n_u_Engine___setstate_cython __pyx_string_tab[55]
-#define __pyx_n_u_Engine_after __pyx_string_tab[56]
-#define __pyx_n_u_Engine_groups __pyx_string_tab[57]
-#define __pyx_n_u_Engine_is_over __pyx_string_tab[58]
-#define __pyx_n_u_Engine_legal __pyx_string_tab[59]
-#define __pyx_n_u_Engine_load_objective __pyx_string_tab[60]
-#define __pyx_n_u_Engine_load_state __pyx_string_tab[61]
-#define __pyx_n_u_Engine_load_tables __pyx_string_tab[62]
-#define __pyx_n_u_Engine_play __pyx_string_tab[63]
-#define __pyx_n_u_Engine_reaches __pyx_string_tab[64]
-#define __pyx_n_u_Engine_reset_counters __pyx_string_tab[65]
-#define __pyx_n_u_Engine_table_lookup __pyx_string_tab[66]
-#define __pyx_n_u_Engine_to_move __pyx_string_tab[67]
-#define __pyx_n_u_Engine_upper_bound __pyx_string_tab[68]
-#define __pyx_n_u_Engine_value __pyx_string_tab[69]
-#define __pyx_n_u_LIMITS __pyx_string_tab[70]
-#define __pyx_n_u_S __pyx_string_tab[71]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[72]
-#define __pyx_n_u_annotate __pyx_string_tab[73]
-#define __pyx_n_u_func __pyx_string_tab[74]
-#define __pyx_n_u_getstate __pyx_string_tab[75]
-#define __pyx_n_u_main __pyx_string_tab[76]
-#define __pyx_n_u_module __pyx_string_tab[77]
-#define __pyx_n_u_name __pyx_string_tab[78]
-#define __pyx_n_u_pyx_state __pyx_string_tab[79]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[80]
-#define __pyx_n_u_qualname __pyx_string_tab[81]
-#define __pyx_n_u_reduce __pyx_string_tab[82]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[83]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[84]
-#define __pyx_n_u_set_name __pyx_string_tab[85]
-#define __pyx_n_u_setstate __pyx_string_tab[86]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[87]
-#define __pyx_n_u_test __pyx_string_tab[88]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[89]
-#define __pyx_n_u_absent __pyx_string_tab[90]
-#define __pyx_n_u_after __pyx_string_tab[91]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[92]
-#define __pyx_n_u_at_deal __pyx_string_tab[93]
-#define __pyx_n_u_beat __pyx_string_tab[94]
-#define __pyx_n_u_bisect __pyx_string_tab[95]
-#define __pyx_n_u_c __pyx_string_tab[96]
-#define __pyx_n_u_called __pyx_string_tab[97]
-#define __pyx_n_u_card __pyx_string_tab[98]
-#define __pyx_n_u_card_class __pyx_string_tab[99]
-#define __pyx_n_u_card_count __pyx_string_tab[100]
-#define __pyx_n_u_card_indices __pyx_string_tab[101]
-#define __pyx_n_u_cards __pyx_string_tab[102]
-#define __pyx_n_u_class_mask __pyx_string_tab[103]
-#define __pyx_n_u_classes __pyx_string_tab[104]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[105]
-#define __pyx_n_u_cls __pyx_string_tab[106]
-#define __pyx_n_u_d __pyx_string_tab[107]
-#define __pyx_n_u_driver __pyx_string_tab[108]
-#define __pyx_n_u_entry __pyx_string_tab[109]
-#define __pyx_n_u_enumerate __pyx_string_tab[110]
-#define __pyx_n_u_events __pyx_string_tab[111]
-#define __pyx_n_u_flag __pyx_string_tab[112]
-#define __pyx_n_u_flags __pyx_string_tab[113]
-#define __pyx_n_u_follow __pyx_string_tab[114]
-#define __pyx_n_u_groups __pyx_string_tab[115]
-#define __pyx_n_u_guess __pyx_string_tab[116]
-#define __pyx_n_u_hand __pyx_string_tab[117]
-#define __pyx_n_u_hands __pyx_string_tab[118]
-#define __pyx_n_u_holder __pyx_string_tab[119]
-#define __pyx_n_u_i __pyx_string_tab[120]
-#define __pyx_n_u_is_over __pyx_string_tab[121]
-#define __pyx_n_u_items __pyx_string_tab[122]
-#define __pyx_n_u_j __pyx_string_tab[123]
-#define __pyx_n_u_k __pyx_string_tab[124]
-#define __pyx_n_u_last __pyx_string_tab[125]
-#define __pyx_n_u_lead __pyx_string_tab[126]
-#define __pyx_n_u_leader __pyx_string_tab[127]
-#define __pyx_n_u_led __pyx_string_tab[128]
-#define __pyx_n_u_led_flags __pyx_string_tab[129]
-#define __pyx_n_u_legal __pyx_string_tab[130]
-#define __pyx_n_u_levels __pyx_string_tab[131]
-#define __pyx_n_u_live __pyx_string_tab[132]
-#define __pyx_n_u_load_objective __pyx_string_tab[133]
-#define __pyx_n_u_load_state __pyx_string_tab[134]
-#define __pyx_n_u_load_tables __pyx_string_tab[135]
-#define __pyx_n_u_mask __pyx_string_tab[136]
-#define __pyx_n_u_max_side __pyx_string_tab[137]
-#define __pyx_n_u_mtdf __pyx_string_tab[138]
-#define __pyx_n_u_n __pyx_string_tab[139]
-#define __pyx_n_u_n_cards __pyx_string_tab[140]
-#define __pyx_n_u_n_classes __pyx_string_tab[141]
-#define __pyx_n_u_n_seats __pyx_string_tab[142]
-#define __pyx_n_u_not_winner __pyx_string_tab[143]
-#define __pyx_n_u_o __pyx_string_tab[144]
-#define __pyx_n_u_order __pyx_string_tab[145]
-#define __pyx_n_u_play __pyx_string_tab[146]
-#define __pyx_n_u_points __pyx_string_tab[147]
-#define __pyx_n_u_points_weight __pyx_string_tab[148]
-#define __pyx_n_u_pop __pyx_string_tab[149]
-#define __pyx_n_u_power __pyx_string_tab[150]
-#define __pyx_n_u_present __pyx_string_tab[151]
-#define __pyx_n_u_reaches __pyx_string_tab[152]
-#define __pyx_n_u_reps __pyx_string_tab[153]
-#define __pyx_n_u_reservations __pyx_string_tab[154]
-#define __pyx_n_u_reset_counters __pyx_string_tab[155]
-#define __pyx_n_u_result __pyx_string_tab[156]
-#define __pyx_n_u_reward __pyx_string_tab[157]
-#define __pyx_n_u_runaway_min __pyx_string_tab[158]
-#define __pyx_n_u_s __pyx_string_tab[159]
-#define __pyx_n_u_seat __pyx_string_tab[160]
-#define __pyx_n_u_seats __pyx_string_tab[161]
-#define __pyx_n_u_seen __pyx_string_tab[162]
-#define __pyx_n_u_self __pyx_string_tab[163]
-#define __pyx_n_u_setdefault __pyx_string_tab[164]
-#define __pyx_n_u_signature __pyx_string_tab[165]
-#define __pyx_n_u_size __pyx_string_tab[166]
-#define __pyx_n_u_solver__engine __pyx_string_tab[167]
-#define __pyx_n_u_specials __pyx_string_tab[168]
-#define __pyx_n_u_stronger __pyx_string_tab[169]
-#define __pyx_n_u_t __pyx_string_tab[170]
-#define __pyx_n_u_table_lookup __pyx_string_tab[171]
-#define __pyx_n_u_target __pyx_string_tab[172]
-#define __pyx_n_u_to_move __pyx_string_tab[173]
-#define __pyx_n_u_trick __pyx_string_tab[174]
-#define __pyx_n_u_trick_weight __pyx_string_tab[175]
-#define __pyx_n_u_tt_megabytes __pyx_string_tab[176]
-#define __pyx_n_u_upper_bound __pyx_string_tab[177]
-#define __pyx_n_u_use_bounds __pyx_string_tab[178]
-#define __pyx_n_u_use_equivalence __pyx_string_tab[179]
-#define __pyx_n_u_use_ordering __pyx_string_tab[180]
-#define __pyx_n_u_use_table __pyx_string_tab[181]
-#define __pyx_n_u_value __pyx_string_tab[182]
-#define __pyx_n_u_values __pyx_string_tab[183]
-#define __pyx_n_u_window __pyx_string_tab[184]
-#define __pyx_n_u_winner __pyx_string_tab[185]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[186]
-#define __pyx_kp_b_iso88591_81A __pyx_string_tab[187]
-#define __pyx_kp_b_iso88591_Q_gQfAQ_1_1 __pyx_string_tab[188]
-#define __pyx_kp_b_iso88591_A_IQ_N_Kq __pyx_string_tab[189]
-#define __pyx_kp_b_iso88591_A_t5_c_4t5_3a __pyx_string_tab[190]
-#define __pyx_kp_b_iso88591_A_E_4uL_gQ __pyx_string_tab[191]
-#define __pyx_kp_b_iso88591_A_1D_a __pyx_string_tab[192]
-#define __pyx_kp_b_iso88591_A_4y_a __pyx_string_tab[193]
-#define __pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs __pyx_string_tab[194]
-#define __pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A __pyx_string_tab[195]
-#define __pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a __pyx_string_tab[196]
-#define __pyx_kp_b_iso88591_A_Kq_XV_WCvUXXY_6_A_1_uHE_a __pyx_string_tab[197]
-#define __pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa __pyx_string_tab[198]
-#define __pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ __pyx_string_tab[199]
-#define __pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A __pyx_string_tab[200]
-#define __pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q __pyx_string_tab[201]
-#define __pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E __pyx_string_tab[202]
+#define __pyx_kp_u_chain_card __pyx_string_tab[20]
+#define __pyx_kp_u_disable __pyx_string_tab[21]
+#define __pyx_kp_u_dominance_chain __pyx_string_tab[22]
+#define __pyx_kp_u_driver_must_be_one_of __pyx_string_tab[23]
+#define __pyx_kp_u_enable __pyx_string_tab[24]
+#define __pyx_kp_u_engine_input_out_of_range __pyx_string_tab[25]
+#define __pyx_kp_u_engine_input_a_card_is_both_on_t __pyx_string_tab[26]
+#define __pyx_kp_u_engine_input_a_card_is_in_two_ha __pyx_string_tab[27]
+#define __pyx_kp_u_engine_input_not_a_legal_card_at __pyx_string_tab[28]
+#define __pyx_kp_u_engine_input_the_hands_do_not_fi __pyx_string_tab[29]
+#define __pyx_kp_u_event_absent_cards __pyx_string_tab[30]
+#define __pyx_kp_u_event_cards __pyx_string_tab[31]
+#define __pyx_kp_u_event_not_winner __pyx_string_tab[32]
+#define __pyx_kp_u_event_reward __pyx_string_tab[33]
+#define __pyx_kp_u_event_winner __pyx_string_tab[34]
+#define __pyx_kp_u_follow_levels __pyx_string_tab[35]
+#define __pyx_kp_u_follow_mask __pyx_string_tab[36]
+#define __pyx_kp_u_gc __pyx_string_tab[37]
+#define __pyx_kp_u_isenabled __pyx_string_tab[38]
+#define __pyx_kp_u_lead_levels __pyx_string_tab[39]
+#define __pyx_kp_u_lead_mask __pyx_string_tab[40]
+#define __pyx_kp_u_load_tables_and_load_state_first __pyx_string_tab[41]
+#define __pyx_kp_u_load_tables_first __pyx_string_tab[42]
+#define __pyx_kp_u_no_default___reduce___due_to_non __pyx_string_tab[43]
+#define __pyx_kp_u_number_of_hands __pyx_string_tab[44]
+#define __pyx_kp_u_reserved_card __pyx_string_tab[45]
+#define __pyx_kp_u_reserved_seat __pyx_string_tab[46]
+#define __pyx_kp_u_runaway_at_deal __pyx_string_tab[47]
+#define __pyx_kp_u_runaway_minimum __pyx_string_tab[48]
+#define __pyx_kp_u_special_cards __pyx_string_tab[49]
+#define __pyx_kp_u_special_order __pyx_string_tab[50]
+#define __pyx_kp_u_special_order_card __pyx_string_tab[51]
+#define __pyx_kp_u_special_winner __pyx_string_tab[52]
+#define __pyx_kp_u_src_ext__engine_pyx __pyx_string_tab[53]
+#define __pyx_n_u_DRIVERS __pyx_string_tab[54]
+#define __pyx_n_u_Engine __pyx_string_tab[55]
+#define __pyx_n_u_Engine___reduce_cython __pyx_string_tab[56]
+#define __pyx_n_u_Engine___setstate_cython __pyx_string_tab[57]
+#define __pyx_n_u_Engine_after __pyx_string_tab[58]
+#define __pyx_n_u_Engine_boundary_profile __pyx_string_tab[59]
+#define __pyx_n_u_Engine_groups __pyx_string_tab[60]
+#define __pyx_n_u_Engine_is_over __pyx_string_tab[61]
+#define __pyx_n_u_Engine_legal __pyx_string_tab[62]
+#define __pyx_n_u_Engine_load_objective __pyx_string_tab[63]
+#define __pyx_n_u_Engine_load_state __pyx_string_tab[64]
+#define __pyx_n_u_Engine_load_tables __pyx_string_tab[65]
+#define __pyx_n_u_Engine_perft __pyx_string_tab[66]
+#define __pyx_n_u_Engine_play __pyx_string_tab[67]
+#define __pyx_n_u_Engine_reaches __pyx_string_tab[68]
+#define __pyx_n_u_Engine_reset_counters __pyx_string_tab[69]
+#define __pyx_n_u_Engine_table_lookup __pyx_string_tab[70]
+#define __pyx_n_u_Engine_to_move __pyx_string_tab[71]
+#define __pyx_n_u_Engine_upper_bound __pyx_string_tab[72]
+#define __pyx_n_u_Engine_value __pyx_string_tab[73]
+#define __pyx_n_u_LIMITS __pyx_string_tab[74]
+#define __pyx_n_u_S __pyx_string_tab[75]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[76]
+#define __pyx_n_u_annotate __pyx_string_tab[77]
+#define __pyx_n_u_func __pyx_string_tab[78]
+#define __pyx_n_u_getstate __pyx_string_tab[79]
+#define __pyx_n_u_main __pyx_string_tab[80]
+#define __pyx_n_u_module __pyx_string_tab[81]
+#define __pyx_n_u_name __pyx_string_tab[82]
+#define __pyx_n_u_pyx_state __pyx_string_tab[83]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[84]
+#define __pyx_n_u_qualname __pyx_string_tab[85]
+#define __pyx_n_u_reduce __pyx_string_tab[86]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[87]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[88]
+#define __pyx_n_u_set_name __pyx_string_tab[89]
+#define __pyx_n_u_setstate __pyx_string_tab[90]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[91]
+#define __pyx_n_u_test __pyx_string_tab[92]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[93]
+#define __pyx_n_u_absent __pyx_string_tab[94]
+#define __pyx_n_u_after __pyx_string_tab[95]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[96]
+#define __pyx_n_u_at_deal __pyx_string_tab[97]
+#define __pyx_n_u_beat __pyx_string_tab[98]
+#define __pyx_n_u_bisect __pyx_string_tab[99]
+#define __pyx_n_u_boundary_profile __pyx_string_tab[100]
+#define __pyx_n_u_c __pyx_string_tab[101]
+#define __pyx_n_u_called __pyx_string_tab[102]
+#define __pyx_n_u_canonical_ok __pyx_string_tab[103]
+#define __pyx_n_u_card __pyx_string_tab[104]
+#define __pyx_n_u_card_class __pyx_string_tab[105]
+#define __pyx_n_u_card_count __pyx_string_tab[106]
+#define __pyx_n_u_card_indices __pyx_string_tab[107]
+#define __pyx_n_u_cards __pyx_string_tab[108]
+#define __pyx_n_u_chain __pyx_string_tab[109]
+#define __pyx_n_u_class_mask __pyx_string_tab[110]
+#define __pyx_n_u_classes __pyx_string_tab[111]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[112]
+#define __pyx_n_u_cls __pyx_string_tab[113]
+#define __pyx_n_u_d __pyx_string_tab[114]
+#define __pyx_n_u_depth __pyx_string_tab[115]
+#define __pyx_n_u_driver __pyx_string_tab[116]
+#define __pyx_n_u_entry __pyx_string_tab[117]
+#define __pyx_n_u_enumerate __pyx_string_tab[118]
+#define __pyx_n_u_events __pyx_string_tab[119]
+#define __pyx_n_u_flag __pyx_string_tab[120]
+#define __pyx_n_u_flags __pyx_string_tab[121]
+#define __pyx_n_u_follow __pyx_string_tab[122]
+#define __pyx_n_u_groups __pyx_string_tab[123]
+#define __pyx_n_u_guess __pyx_string_tab[124]
+#define __pyx_n_u_hand __pyx_string_tab[125]
+#define __pyx_n_u_hands __pyx_string_tab[126]
+#define __pyx_n_u_holder __pyx_string_tab[127]
+#define __pyx_n_u_i __pyx_string_tab[128]
+#define __pyx_n_u_is_over __pyx_string_tab[129]
+#define __pyx_n_u_items __pyx_string_tab[130]
+#define __pyx_n_u_j __pyx_string_tab[131]
+#define __pyx_n_u_k __pyx_string_tab[132]
+#define __pyx_n_u_last __pyx_string_tab[133]
+#define __pyx_n_u_lead __pyx_string_tab[134]
+#define __pyx_n_u_leader __pyx_string_tab[135]
+#define __pyx_n_u_led __pyx_string_tab[136]
+#define __pyx_n_u_led_flags __pyx_string_tab[137]
+#define __pyx_n_u_legal __pyx_string_tab[138]
+#define __pyx_n_u_levels __pyx_string_tab[139]
+#define __pyx_n_u_live __pyx_string_tab[140]
+#define __pyx_n_u_load_objective __pyx_string_tab[141]
+#define __pyx_n_u_load_state __pyx_string_tab[142]
+#define __pyx_n_u_load_tables __pyx_string_tab[143]
+#define __pyx_n_u_mask __pyx_string_tab[144]
+#define __pyx_n_u_max_side __pyx_string_tab[145]
+#define __pyx_n_u_mtdf __pyx_string_tab[146]
+#define __pyx_n_u_n __pyx_string_tab[147]
+#define __pyx_n_u_n_cards __pyx_string_tab[148]
+#define __pyx_n_u_n_classes __pyx_string_tab[149]
+#define __pyx_n_u_n_seats __pyx_string_tab[150]
+#define __pyx_n_u_not_winner __pyx_string_tab[151]
+#define __pyx_n_u_o __pyx_string_tab[152]
+#define __pyx_n_u_order __pyx_string_tab[153]
+#define __pyx_n_u_perft __pyx_string_tab[154]
+#define __pyx_n_u_play __pyx_string_tab[155]
+#define __pyx_n_u_points __pyx_string_tab[156]
+#define __pyx_n_u_points_weight __pyx_string_tab[157]
+#define __pyx_n_u_pop __pyx_string_tab[158]
+#define __pyx_n_u_power __pyx_string_tab[159]
+#define __pyx_n_u_present __pyx_string_tab[160]
+#define __pyx_n_u_probe __pyx_string_tab[161]
+#define __pyx_n_u_reaches __pyx_string_tab[162]
+#define __pyx_n_u_reps __pyx_string_tab[163]
+#define __pyx_n_u_reservations __pyx_string_tab[164]
+#define __pyx_n_u_reset_counters __pyx_string_tab[165]
+#define __pyx_n_u_result __pyx_string_tab[166]
+#define __pyx_n_u_reward __pyx_string_tab[167]
+#define __pyx_n_u_runaway_min __pyx_string_tab[168]
+#define __pyx_n_u_s __pyx_string_tab[169]
+#define __pyx_n_u_seat __pyx_string_tab[170]
+#define __pyx_n_u_seats __pyx_string_tab[171]
+#define __pyx_n_u_seen __pyx_string_tab[172]
+#define __pyx_n_u_self __pyx_string_tab[173]
+#define __pyx_n_u_setdefault __pyx_string_tab[174]
+#define __pyx_n_u_signature __pyx_string_tab[175]
+#define __pyx_n_u_size __pyx_string_tab[176]
+#define __pyx_n_u_solver__engine __pyx_string_tab[177]
+#define __pyx_n_u_specials __pyx_string_tab[178]
+#define __pyx_n_u_stronger __pyx_string_tab[179]
+#define __pyx_n_u_t __pyx_string_tab[180]
+#define __pyx_n_u_table_lookup __pyx_string_tab[181]
+#define __pyx_n_u_target __pyx_string_tab[182]
+#define __pyx_n_u_to_move __pyx_string_tab[183]
+#define __pyx_n_u_trick __pyx_string_tab[184]
+#define __pyx_n_u_trick_weight __pyx_string_tab[185]
+#define __pyx_n_u_tt_megabytes __pyx_string_tab[186]
+#define __pyx_n_u_upper_bound __pyx_string_tab[187]
+#define __pyx_n_u_use_bounds __pyx_string_tab[188]
+#define __pyx_n_u_use_canonical __pyx_string_tab[189]
+#define __pyx_n_u_use_equivalence __pyx_string_tab[190]
+#define __pyx_n_u_use_ordering __pyx_string_tab[191]
+#define __pyx_n_u_use_table __pyx_string_tab[192]
+#define __pyx_n_u_value __pyx_string_tab[193]
+#define __pyx_n_u_values __pyx_string_tab[194]
+#define __pyx_n_u_window __pyx_string_tab[195]
+#define __pyx_n_u_winner __pyx_string_tab[196]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[197]
+#define __pyx_kp_b_iso88591_81A __pyx_string_tab[198]
+#define __pyx_kp_b_iso88591_Q_gQfAQ_1_1 __pyx_string_tab[199]
+#define __pyx_kp_b_iso88591_A_at_S_uA_IQ_N_Kq __pyx_string_tab[200]
+#define __pyx_kp_b_iso88591_A_t5_c_4t5_3a __pyx_string_tab[201]
+#define __pyx_kp_b_iso88591_A_E_4uL_gQ __pyx_string_tab[202]
+#define __pyx_kp_b_iso88591_A_q_HAS_E_aq __pyx_string_tab[203]
+#define __pyx_kp_b_iso88591_A_1D_a __pyx_string_tab[204]
+#define __pyx_kp_b_iso88591_A_4y_a __pyx_string_tab[205]
+#define __pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs __pyx_string_tab[206]
+#define __pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A __pyx_string_tab[207]
+#define __pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a __pyx_string_tab[208]
+#define __pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa __pyx_string_tab[209]
+#define __pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ __pyx_string_tab[210]
+#define __pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A __pyx_string_tab[211]
+#define __pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q __pyx_string_tab[212]
+#define __pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q __pyx_string_tab[213]
+#define __pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q __pyx_string_tab[214]
+#define __pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E __pyx_string_tab[215]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_1 __pyx_number_tab[1]
 #define __pyx_int_4294967295 __pyx_number_tab[2]
@@ -3416,8 +3451,8 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<18; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<203; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<20; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<216; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3447,8 +3482,8 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<18; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<203; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<20; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<216; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -5083,7 +5118,7 @@ static CYTHON_INLINE uint64_t __pyx_f_7movegen_representatives(__pyx_t_5types_Ta
   return __pyx_r;
 }
 
-/* "bounds.pxd":13
+/* "bounds.pxd":21
  * 
  * 
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5096,7 +5131,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   int __pyx_v_left;
   int __pyx_r;
 
-  /* "bounds.pxd":15
+  /* "bounds.pxd":23
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:
  *     """Tricks still to be completed, the one on the table included."""
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
@@ -5105,7 +5140,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
 */
   __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
 
-  /* "bounds.pxd":16
+  /* "bounds.pxd":24
  *     """Tricks still to be completed, the one on the table included."""
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
  *     cdef int left = popcount(s.hands[seat])             # <<<<<<<<<<<<<<
@@ -5114,7 +5149,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
 */
   __pyx_v_left = __pyx_f_7cardset_popcount((__pyx_v_s->hands[__pyx_v_seat]));
 
-  /* "bounds.pxd":17
+  /* "bounds.pxd":25
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
  *     cdef int left = popcount(s.hands[seat])
  *     return left             # <<<<<<<<<<<<<<
@@ -5127,7 +5162,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   }
   goto __pyx_L0;
 
-  /* "bounds.pxd":13
+  /* "bounds.pxd":21
  * 
  * 
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5142,7 +5177,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   return __pyx_r;
 }
 
-/* "bounds.pxd":20
+/* "bounds.pxd":28
  * 
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5160,7 +5195,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   int __pyx_t_3;
   int __pyx_t_4;
 
-  /* "bounds.pxd":21
+  /* "bounds.pxd":29
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
  *     cdef uint64_t in_play = s.live | s.trick_mask             # <<<<<<<<<<<<<<
@@ -5169,7 +5204,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
   __pyx_v_in_play = (__pyx_v_s->live | __pyx_v_s->trick_mask);
 
-  /* "bounds.pxd":22
+  /* "bounds.pxd":30
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
  *     cdef uint64_t in_play = s.live | s.trick_mask
  *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)             # <<<<<<<<<<<<<<
@@ -5178,7 +5213,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
   __pyx_v_bound = ((__pyx_v_o->points_weight * __pyx_v_s->points_left) + (__pyx_v_o->trick_weight * __pyx_f_6bounds_tricks_to_play(__pyx_v_t, __pyx_v_s)));
 
-  /* "bounds.pxd":24
+  /* "bounds.pxd":32
  *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
  *     cdef int i
  *     for i in range(o.n_events):             # <<<<<<<<<<<<<<
@@ -5192,7 +5227,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "bounds.pxd":25
+    /* "bounds.pxd":33
  *     cdef int i
  *     for i in range(o.n_events):
  *         if in_play & o.event_present[i] == o.event_present[i]:             # <<<<<<<<<<<<<<
@@ -5204,15 +5239,16 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":26
+      /* "bounds.pxd":34
  *     for i in range(o.n_events):
  *         if in_play & o.event_present[i] == o.event_present[i]:
  *             bound += o.event_reward[i]             # <<<<<<<<<<<<<<
  *     return bound
+ * 
 */
       __pyx_v_bound = (__pyx_v_bound + (__pyx_v_o->event_reward[__pyx_v_i]));
 
-      /* "bounds.pxd":25
+      /* "bounds.pxd":33
  *     cdef int i
  *     for i in range(o.n_events):
  *         if in_play & o.event_present[i] == o.event_present[i]:             # <<<<<<<<<<<<<<
@@ -5223,10 +5259,12 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   }
 
 
-  /* "bounds.pxd":27
+  /* "bounds.pxd":35
  *         if in_play & o.event_present[i] == o.event_present[i]:
  *             bound += o.event_reward[i]
  *     return bound             # <<<<<<<<<<<<<<
+ * 
+ * 
 */
   {
 
@@ -5234,7 +5272,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   }
   goto __pyx_L0;
 
-  /* "bounds.pxd":20
+  /* "bounds.pxd":28
  * 
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5250,7 +5288,588 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   return __pyx_r;
 }
 
-/* "tt.pxd":46
+/* "bounds.pxd":38
+ * 
+ * 
+ * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """At a trick boundary: the seat sure of the next tricks (``holder``), how many, and the points they bring."""
+ *     cdef int i, k, seat, card, count = 0, total = 0, taken, cheapest
+*/
+
+static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s, int *__pyx_v_holder, int *__pyx_v_points) {
+  int __pyx_v_i;
+  int __pyx_v_k;
+  int __pyx_v_seat;
+  int __pyx_v_card;
+  int __pyx_v_count;
+  int __pyx_v_total;
+  CYTHON_UNUSED int __pyx_v_taken;
+  int __pyx_v_cheapest;
+  uint64_t __pyx_v_rest;
+  uint64_t __pyx_v_hand;
+  uint64_t __pyx_v_used;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_t_8;
+
+  /* "bounds.pxd":40
+ * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:
+ *     """At a trick boundary: the seat sure of the next tricks (``holder``), how many, and the points they bring."""
+ *     cdef int i, k, seat, card, count = 0, total = 0, taken, cheapest             # <<<<<<<<<<<<<<
+ *     cdef uint64_t rest, hand
+ *     cdef uint64_t used
+*/
+  __pyx_v_count = 0;
+  __pyx_v_total = 0;
+
+  /* "bounds.pxd":43
+ *     cdef uint64_t rest, hand
+ *     cdef uint64_t used
+ *     holder[0] = -1             # <<<<<<<<<<<<<<
+ *     points[0] = 0
+ *     for k in range(t.n_specials):
+*/
+  (__pyx_v_holder[0]) = -1;
+
+  /* "bounds.pxd":44
+ *     cdef uint64_t used
+ *     holder[0] = -1
+ *     points[0] = 0             # <<<<<<<<<<<<<<
+ *     for k in range(t.n_specials):
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:
+*/
+  (__pyx_v_points[0]) = 0;
+
+  /* "bounds.pxd":45
+ *     holder[0] = -1
+ *     points[0] = 0
+ *     for k in range(t.n_specials):             # <<<<<<<<<<<<<<
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:
+ *             return 0
+*/
+
+  __pyx_t_1 = __pyx_v_t->n_specials;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_k = __pyx_t_3;
+
+    /* "bounds.pxd":46
+ *     points[0] = 0
+ *     for k in range(t.n_specials):
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:             # <<<<<<<<<<<<<<
+ *             return 0
+ *     for i in range(t.n_chain):
+*/
+    __pyx_t_4 = ((__pyx_v_s->live & (__pyx_v_t->special_cards[__pyx_v_k])) == (__pyx_v_t->special_cards[__pyx_v_k]));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":47
+ *     for k in range(t.n_specials):
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:
+ *             return 0             # <<<<<<<<<<<<<<
+ *     for i in range(t.n_chain):
+ *         card = t.chain[i]
+*/
+      {
+
+        __pyx_r = 0;
+      }
+      goto __pyx_L0;
+
+      /* "bounds.pxd":46
+ *     points[0] = 0
+ *     for k in range(t.n_specials):
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:             # <<<<<<<<<<<<<<
+ *             return 0
+ *     for i in range(t.n_chain):
+*/
+    }
+  }
+
+
+  /* "bounds.pxd":48
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:
+ *             return 0
+ *     for i in range(t.n_chain):             # <<<<<<<<<<<<<<
+ *         card = t.chain[i]
+ *         if not (s.live >> card) & 1:
+*/
+
+  __pyx_t_1 = __pyx_v_t->n_chain;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "bounds.pxd":49
+ *             return 0
+ *     for i in range(t.n_chain):
+ *         card = t.chain[i]             # <<<<<<<<<<<<<<
+ *         if not (s.live >> card) & 1:
+ *             continue
+*/
+    __pyx_v_card = (__pyx_v_t->chain[__pyx_v_i]);
+
+    /* "bounds.pxd":50
+ *     for i in range(t.n_chain):
+ *         card = t.chain[i]
+ *         if not (s.live >> card) & 1:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if holder[0] < 0:
+*/
+    __pyx_t_4 = (!(((__pyx_v_s->live >> __pyx_v_card) & 1) != 0));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":51
+ *         card = t.chain[i]
+ *         if not (s.live >> card) & 1:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if holder[0] < 0:
+ *             for seat in range(t.n_seats):
+*/
+      goto __pyx_L6_continue;
+
+      /* "bounds.pxd":50
+ *     for i in range(t.n_chain):
+ *         card = t.chain[i]
+ *         if not (s.live >> card) & 1:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if holder[0] < 0:
+*/
+    }
+
+    /* "bounds.pxd":52
+ *         if not (s.live >> card) & 1:
+ *             continue
+ *         if holder[0] < 0:             # <<<<<<<<<<<<<<
+ *             for seat in range(t.n_seats):
+ *                 if (s.hands[seat] >> card) & 1:
+*/
+    __pyx_t_4 = ((__pyx_v_holder[0]) < 0);
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":53
+ *             continue
+ *         if holder[0] < 0:
+ *             for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
+ *                 if (s.hands[seat] >> card) & 1:
+ *                     holder[0] = seat
+*/
+
+      __pyx_t_5 = __pyx_v_t->n_seats;
+      __pyx_t_6 = __pyx_t_5;
+
+      for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+        __pyx_v_seat = __pyx_t_7;
+
+        /* "bounds.pxd":54
+ *         if holder[0] < 0:
+ *             for seat in range(t.n_seats):
+ *                 if (s.hands[seat] >> card) & 1:             # <<<<<<<<<<<<<<
+ *                     holder[0] = seat
+ *         if not (s.hands[holder[0]] >> card) & 1:
+*/
+        __pyx_t_4 = ((((__pyx_v_s->hands[__pyx_v_seat]) >> __pyx_v_card) & 1) != 0);
+
+        if (__pyx_t_4) {
+
+
+          /* "bounds.pxd":55
+ *             for seat in range(t.n_seats):
+ *                 if (s.hands[seat] >> card) & 1:
+ *                     holder[0] = seat             # <<<<<<<<<<<<<<
+ *         if not (s.hands[holder[0]] >> card) & 1:
+ *             break
+*/
+          (__pyx_v_holder[0]) = __pyx_v_seat;
+
+          /* "bounds.pxd":54
+ *         if holder[0] < 0:
+ *             for seat in range(t.n_seats):
+ *                 if (s.hands[seat] >> card) & 1:             # <<<<<<<<<<<<<<
+ *                     holder[0] = seat
+ *         if not (s.hands[holder[0]] >> card) & 1:
+*/
+        }
+      }
+
+
+      /* "bounds.pxd":52
+ *         if not (s.live >> card) & 1:
+ *             continue
+ *         if holder[0] < 0:             # <<<<<<<<<<<<<<
+ *             for seat in range(t.n_seats):
+ *                 if (s.hands[seat] >> card) & 1:
+*/
+    }
+
+    /* "bounds.pxd":56
+ *                 if (s.hands[seat] >> card) & 1:
+ *                     holder[0] = seat
+ *         if not (s.hands[holder[0]] >> card) & 1:             # <<<<<<<<<<<<<<
+ *             break
+ *         count += 1
+*/
+    __pyx_t_4 = (!((((__pyx_v_s->hands[(__pyx_v_holder[0])]) >> __pyx_v_card) & 1) != 0));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":57
+ *                     holder[0] = seat
+ *         if not (s.hands[holder[0]] >> card) & 1:
+ *             break             # <<<<<<<<<<<<<<
+ *         count += 1
+ *         total += t.points[card]
+*/
+      goto __pyx_L7_break;
+
+      /* "bounds.pxd":56
+ *                 if (s.hands[seat] >> card) & 1:
+ *                     holder[0] = seat
+ *         if not (s.hands[holder[0]] >> card) & 1:             # <<<<<<<<<<<<<<
+ *             break
+ *         count += 1
+*/
+    }
+
+    /* "bounds.pxd":58
+ *         if not (s.hands[holder[0]] >> card) & 1:
+ *             break
+ *         count += 1             # <<<<<<<<<<<<<<
+ *         total += t.points[card]
+ *     if count == 0:
+*/
+    __pyx_v_count = (__pyx_v_count + 1);
+
+    /* "bounds.pxd":59
+ *             break
+ *         count += 1
+ *         total += t.points[card]             # <<<<<<<<<<<<<<
+ *     if count == 0:
+ *         return 0
+*/
+    __pyx_v_total = (__pyx_v_total + (__pyx_v_t->points[__pyx_v_card]));
+    __pyx_L6_continue:;
+  }
+  __pyx_L7_break:;
+
+
+  /* "bounds.pxd":60
+ *         count += 1
+ *         total += t.points[card]
+ *     if count == 0:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     for seat in range(t.n_seats):
+*/
+  __pyx_t_4 = (__pyx_v_count == 0);
+
+  if (__pyx_t_4) {
+
+
+    /* "bounds.pxd":61
+ *         total += t.points[card]
+ *     if count == 0:
+ *         return 0             # <<<<<<<<<<<<<<
+ *     for seat in range(t.n_seats):
+ *         if seat == holder[0]:
+*/
+    {
+
+      __pyx_r = 0;
+    }
+    goto __pyx_L0;
+
+    /* "bounds.pxd":60
+ *         count += 1
+ *         total += t.points[card]
+ *     if count == 0:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     for seat in range(t.n_seats):
+*/
+  }
+
+  /* "bounds.pxd":62
+ *     if count == 0:
+ *         return 0
+ *     for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
+ *         if seat == holder[0]:
+ *             continue
+*/
+
+  __pyx_t_1 = __pyx_v_t->n_seats;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_seat = __pyx_t_3;
+
+    /* "bounds.pxd":63
+ *         return 0
+ *     for seat in range(t.n_seats):
+ *         if seat == holder[0]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         hand = s.hands[seat]
+*/
+    __pyx_t_4 = (__pyx_v_seat == (__pyx_v_holder[0]));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":64
+ *     for seat in range(t.n_seats):
+ *         if seat == holder[0]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         hand = s.hands[seat]
+ *         used = 0
+*/
+      goto __pyx_L15_continue;
+
+      /* "bounds.pxd":63
+ *         return 0
+ *     for seat in range(t.n_seats):
+ *         if seat == holder[0]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         hand = s.hands[seat]
+*/
+    }
+
+    /* "bounds.pxd":65
+ *         if seat == holder[0]:
+ *             continue
+ *         hand = s.hands[seat]             # <<<<<<<<<<<<<<
+ *         used = 0
+ *         for taken in range(count):  # the count cheapest cards of this seat
+*/
+    __pyx_v_hand = (__pyx_v_s->hands[__pyx_v_seat]);
+
+    /* "bounds.pxd":66
+ *             continue
+ *         hand = s.hands[seat]
+ *         used = 0             # <<<<<<<<<<<<<<
+ *         for taken in range(count):  # the count cheapest cards of this seat
+ *             cheapest = -1
+*/
+    __pyx_v_used = 0;
+
+    /* "bounds.pxd":67
+ *         hand = s.hands[seat]
+ *         used = 0
+ *         for taken in range(count):  # the count cheapest cards of this seat             # <<<<<<<<<<<<<<
+ *             cheapest = -1
+ *             rest = hand & ~used
+*/
+
+    __pyx_t_5 = __pyx_v_count;
+    __pyx_t_6 = __pyx_t_5;
+
+    for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+      __pyx_v_taken = __pyx_t_7;
+
+      /* "bounds.pxd":68
+ *         used = 0
+ *         for taken in range(count):  # the count cheapest cards of this seat
+ *             cheapest = -1             # <<<<<<<<<<<<<<
+ *             rest = hand & ~used
+ *             while rest:
+*/
+      __pyx_v_cheapest = -1;
+
+      /* "bounds.pxd":69
+ *         for taken in range(count):  # the count cheapest cards of this seat
+ *             cheapest = -1
+ *             rest = hand & ~used             # <<<<<<<<<<<<<<
+ *             while rest:
+ *                 card = lowest(rest)
+*/
+      __pyx_v_rest = (__pyx_v_hand & (~__pyx_v_used));
+
+      /* "bounds.pxd":70
+ *             cheapest = -1
+ *             rest = hand & ~used
+ *             while rest:             # <<<<<<<<<<<<<<
+ *                 card = lowest(rest)
+ *                 rest = drop_lowest(rest)
+*/
+      while (1) {
+        __pyx_t_4 = (__pyx_v_rest != 0);
+
+
+        if (!__pyx_t_4) break;
+
+        /* "bounds.pxd":71
+ *             rest = hand & ~used
+ *             while rest:
+ *                 card = lowest(rest)             # <<<<<<<<<<<<<<
+ *                 rest = drop_lowest(rest)
+ *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
+*/
+        __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_rest);
+
+        /* "bounds.pxd":72
+ *             while rest:
+ *                 card = lowest(rest)
+ *                 rest = drop_lowest(rest)             # <<<<<<<<<<<<<<
+ *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
+ *                     cheapest = card
+*/
+        __pyx_v_rest = __pyx_f_7cardset_drop_lowest(__pyx_v_rest);
+
+        /* "bounds.pxd":73
+ *                 card = lowest(rest)
+ *                 rest = drop_lowest(rest)
+ *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:             # <<<<<<<<<<<<<<
+ *                     cheapest = card
+ *             if cheapest < 0:
+*/
+        __pyx_t_8 = (__pyx_v_cheapest < 0);
+
+        if (!__pyx_t_8) {
+
+        } else {
+
+          __pyx_t_4 = __pyx_t_8;
+
+          goto __pyx_L23_bool_binop_done;
+        }
+        __pyx_t_8 = ((__pyx_v_t->points[__pyx_v_card]) < (__pyx_v_t->points[__pyx_v_cheapest]));
+
+
+        __pyx_t_4 = __pyx_t_8;
+
+        __pyx_L23_bool_binop_done:;
+        if (__pyx_t_4) {
+
+
+          /* "bounds.pxd":74
+ *                 rest = drop_lowest(rest)
+ *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
+ *                     cheapest = card             # <<<<<<<<<<<<<<
+ *             if cheapest < 0:
+ *                 break
+*/
+          __pyx_v_cheapest = __pyx_v_card;
+
+          /* "bounds.pxd":73
+ *                 card = lowest(rest)
+ *                 rest = drop_lowest(rest)
+ *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:             # <<<<<<<<<<<<<<
+ *                     cheapest = card
+ *             if cheapest < 0:
+*/
+        }
+      }
+
+      /* "bounds.pxd":75
+ *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
+ *                     cheapest = card
+ *             if cheapest < 0:             # <<<<<<<<<<<<<<
+ *                 break
+ *             used |= (<uint64_t>1) << cheapest
+*/
+      __pyx_t_4 = (__pyx_v_cheapest < 0);
+
+      if (__pyx_t_4) {
+
+
+        /* "bounds.pxd":76
+ *                     cheapest = card
+ *             if cheapest < 0:
+ *                 break             # <<<<<<<<<<<<<<
+ *             used |= (<uint64_t>1) << cheapest
+ *             total += t.points[cheapest]
+*/
+        goto __pyx_L19_break;
+
+        /* "bounds.pxd":75
+ *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
+ *                     cheapest = card
+ *             if cheapest < 0:             # <<<<<<<<<<<<<<
+ *                 break
+ *             used |= (<uint64_t>1) << cheapest
+*/
+      }
+
+      /* "bounds.pxd":77
+ *             if cheapest < 0:
+ *                 break
+ *             used |= (<uint64_t>1) << cheapest             # <<<<<<<<<<<<<<
+ *             total += t.points[cheapest]
+ *     points[0] = total
+*/
+      __pyx_v_used = (__pyx_v_used | (((uint64_t)1) << __pyx_v_cheapest));
+
+      /* "bounds.pxd":78
+ *                 break
+ *             used |= (<uint64_t>1) << cheapest
+ *             total += t.points[cheapest]             # <<<<<<<<<<<<<<
+ *     points[0] = total
+ *     return count
+*/
+      __pyx_v_total = (__pyx_v_total + (__pyx_v_t->points[__pyx_v_cheapest]));
+    }
+    __pyx_L19_break:;
+
+    __pyx_L15_continue:;
+  }
+
+
+  /* "bounds.pxd":79
+ *             used |= (<uint64_t>1) << cheapest
+ *             total += t.points[cheapest]
+ *     points[0] = total             # <<<<<<<<<<<<<<
+ *     return count
+*/
+  (__pyx_v_points[0]) = __pyx_v_total;
+
+  /* "bounds.pxd":80
+ *             total += t.points[cheapest]
+ *     points[0] = total
+ *     return count             # <<<<<<<<<<<<<<
+*/
+  {
+
+    __pyx_r = __pyx_v_count;
+  }
+  goto __pyx_L0;
+
+  /* "bounds.pxd":38
+ * 
+ * 
+ * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """At a trick boundary: the seat sure of the next tricks (``holder``), how many, and the points they bring."""
+ *     cdef int i, k, seat, card, count = 0, total = 0, taken, cheapest
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "tt.pxd":53
  * 
  * 
  * cdef inline uint64_t mix(uint64_t x) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5262,7 +5881,7 @@ static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
   uint64_t __pyx_r;
 
 
-  /* "tt.pxd":48
+  /* "tt.pxd":55
  * cdef inline uint64_t mix(uint64_t x) noexcept nogil:
  *     # splitmix64's finaliser: every key bit reaches every bucket-index bit
  *     x ^= x >> 30             # <<<<<<<<<<<<<<
@@ -5271,7 +5890,7 @@ static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
 */
   __pyx_v_x = (__pyx_v_x ^ (__pyx_v_x >> 30));
 
-  /* "tt.pxd":49
+  /* "tt.pxd":56
  *     # splitmix64's finaliser: every key bit reaches every bucket-index bit
  *     x ^= x >> 30
  *     x *= <uint64_t>0xbf58476d1ce4e5b9             # <<<<<<<<<<<<<<
@@ -5280,7 +5899,7 @@ static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
 */
   __pyx_v_x = (__pyx_v_x * ((uint64_t)0xbf58476d1ce4e5b9));
 
-  /* "tt.pxd":50
+  /* "tt.pxd":57
  *     x ^= x >> 30
  *     x *= <uint64_t>0xbf58476d1ce4e5b9
  *     x ^= x >> 27             # <<<<<<<<<<<<<<
@@ -5289,7 +5908,7 @@ static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
 */
   __pyx_v_x = (__pyx_v_x ^ (__pyx_v_x >> 27));
 
-  /* "tt.pxd":51
+  /* "tt.pxd":58
  *     x *= <uint64_t>0xbf58476d1ce4e5b9
  *     x ^= x >> 27
  *     x *= <uint64_t>0x94d049bb133111eb             # <<<<<<<<<<<<<<
@@ -5298,7 +5917,7 @@ static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
 */
   __pyx_v_x = (__pyx_v_x * ((uint64_t)0x94d049bb133111eb));
 
-  /* "tt.pxd":52
+  /* "tt.pxd":59
  *     x ^= x >> 27
  *     x *= <uint64_t>0x94d049bb133111eb
  *     x ^= x >> 31             # <<<<<<<<<<<<<<
@@ -5307,7 +5926,7 @@ static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
 */
   __pyx_v_x = (__pyx_v_x ^ (__pyx_v_x >> 31));
 
-  /* "tt.pxd":53
+  /* "tt.pxd":60
  *     x *= <uint64_t>0x94d049bb133111eb
  *     x ^= x >> 31
  *     return x             # <<<<<<<<<<<<<<
@@ -5320,7 +5939,7 @@ static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
   }
   goto __pyx_L0;
 
-  /* "tt.pxd":46
+  /* "tt.pxd":53
  * 
  * 
  * cdef inline uint64_t mix(uint64_t x) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5334,7 +5953,7 @@ static CYTHON_INLINE uint64_t __pyx_f_2tt_mix(uint64_t __pyx_v_x) {
   return __pyx_r;
 }
 
-/* "tt.pxd":56
+/* "tt.pxd":63
  * 
  * 
  * cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5348,7 +5967,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "tt.pxd":58
+  /* "tt.pxd":65
  * cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
  *     """Allocate; returns 0 when the memory could not be had."""
  *     cdef uint64_t bytes_ = megabytes * 1024 * 1024             # <<<<<<<<<<<<<<
@@ -5357,7 +5976,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 */
   __pyx_v_bytes_ = ((__pyx_v_megabytes * 0x400) * 0x400);
 
-  /* "tt.pxd":59
+  /* "tt.pxd":66
  *     """Allocate; returns 0 when the memory could not be had."""
  *     cdef uint64_t bytes_ = megabytes * 1024 * 1024
  *     cdef uint64_t buckets = 1             # <<<<<<<<<<<<<<
@@ -5366,7 +5985,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 */
   __pyx_v_buckets = 1;
 
-  /* "tt.pxd":60
+  /* "tt.pxd":67
  *     cdef uint64_t bytes_ = megabytes * 1024 * 1024
  *     cdef uint64_t buckets = 1
  *     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:             # <<<<<<<<<<<<<<
@@ -5379,7 +5998,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 
     if (!__pyx_t_1) break;
 
-    /* "tt.pxd":61
+    /* "tt.pxd":68
  *     cdef uint64_t buckets = 1
  *     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
  *         buckets *= 2             # <<<<<<<<<<<<<<
@@ -5389,7 +6008,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
     __pyx_v_buckets = (__pyx_v_buckets * 2);
   }
 
-  /* "tt.pxd":62
+  /* "tt.pxd":69
  *     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
  *         buckets *= 2
  *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))             # <<<<<<<<<<<<<<
@@ -5398,7 +6017,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 */
   __pyx_v_table->entries = ((__pyx_t_2tt_Entry *)calloc((__pyx_v_buckets * __pyx_e_2tt_BUCKET), (sizeof(__pyx_t_2tt_Entry))));
 
-  /* "tt.pxd":63
+  /* "tt.pxd":70
  *         buckets *= 2
  *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
  *     if table.entries == NULL:             # <<<<<<<<<<<<<<
@@ -5410,7 +6029,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
   if (__pyx_t_1) {
 
 
-    /* "tt.pxd":64
+    /* "tt.pxd":71
  *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
  *     if table.entries == NULL:
  *         return 0             # <<<<<<<<<<<<<<
@@ -5423,7 +6042,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
     }
     goto __pyx_L0;
 
-    /* "tt.pxd":63
+    /* "tt.pxd":70
  *         buckets *= 2
  *     table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
  *     if table.entries == NULL:             # <<<<<<<<<<<<<<
@@ -5432,7 +6051,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 */
   }
 
-  /* "tt.pxd":65
+  /* "tt.pxd":72
  *     if table.entries == NULL:
  *         return 0
  *     table.n_buckets = buckets             # <<<<<<<<<<<<<<
@@ -5441,7 +6060,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 */
   __pyx_v_table->n_buckets = __pyx_v_buckets;
 
-  /* "tt.pxd":66
+  /* "tt.pxd":73
  *         return 0
  *     table.n_buckets = buckets
  *     table.bucket_mask = buckets - 1             # <<<<<<<<<<<<<<
@@ -5450,7 +6069,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 */
   __pyx_v_table->bucket_mask = (__pyx_v_buckets - 1);
 
-  /* "tt.pxd":67
+  /* "tt.pxd":74
  *     table.n_buckets = buckets
  *     table.bucket_mask = buckets - 1
  *     table.generation = 1             # <<<<<<<<<<<<<<
@@ -5459,7 +6078,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 */
   __pyx_v_table->generation = 1;
 
-  /* "tt.pxd":68
+  /* "tt.pxd":75
  *     table.bucket_mask = buckets - 1
  *     table.generation = 1
  *     table.used = 0             # <<<<<<<<<<<<<<
@@ -5468,7 +6087,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 */
   __pyx_v_table->used = 0;
 
-  /* "tt.pxd":69
+  /* "tt.pxd":76
  *     table.generation = 1
  *     table.used = 0
  *     return 1             # <<<<<<<<<<<<<<
@@ -5481,7 +6100,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
   }
   goto __pyx_L0;
 
-  /* "tt.pxd":56
+  /* "tt.pxd":63
  * 
  * 
  * cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5496,7 +6115,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
   return __pyx_r;
 }
 
-/* "tt.pxd":72
+/* "tt.pxd":79
  * 
  * 
  * cdef inline void table_free(Table* table) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5506,7 +6125,7 @@ static CYTHON_INLINE int __pyx_f_2tt_table_init(__pyx_t_2tt_Table *__pyx_v_table
 
 static CYTHON_INLINE void __pyx_f_2tt_table_free(__pyx_t_2tt_Table *__pyx_v_table) {
 
-  /* "tt.pxd":73
+  /* "tt.pxd":80
  * 
  * cdef inline void table_free(Table* table) noexcept nogil:
  *     free(table.entries)             # <<<<<<<<<<<<<<
@@ -5515,7 +6134,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_free(__pyx_t_2tt_Table *__pyx_v_tabl
 */
   free(__pyx_v_table->entries);
 
-  /* "tt.pxd":74
+  /* "tt.pxd":81
  * cdef inline void table_free(Table* table) noexcept nogil:
  *     free(table.entries)
  *     table.entries = NULL             # <<<<<<<<<<<<<<
@@ -5524,7 +6143,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_free(__pyx_t_2tt_Table *__pyx_v_tabl
 */
   __pyx_v_table->entries = NULL;
 
-  /* "tt.pxd":72
+  /* "tt.pxd":79
  * 
  * 
  * cdef inline void table_free(Table* table) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5535,7 +6154,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_free(__pyx_t_2tt_Table *__pyx_v_tabl
   /* function exit code */
 }
 
-/* "tt.pxd":77
+/* "tt.pxd":84
  * 
  * 
  * cdef inline void table_new_generation(Table* table) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5546,7 +6165,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_free(__pyx_t_2tt_Table *__pyx_v_tabl
 static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__pyx_v_table) {
   int __pyx_t_1;
 
-  /* "tt.pxd":78
+  /* "tt.pxd":85
  * 
  * cdef inline void table_new_generation(Table* table) noexcept nogil:
  *     table.generation += 1             # <<<<<<<<<<<<<<
@@ -5555,7 +6174,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__
 */
   __pyx_v_table->generation = (__pyx_v_table->generation + 1);
 
-  /* "tt.pxd":79
+  /* "tt.pxd":86
  * cdef inline void table_new_generation(Table* table) noexcept nogil:
  *     table.generation += 1
  *     table.used = 0             # <<<<<<<<<<<<<<
@@ -5564,7 +6183,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__
 */
   __pyx_v_table->used = 0;
 
-  /* "tt.pxd":80
+  /* "tt.pxd":87
  *     table.generation += 1
  *     table.used = 0
  *     if table.generation == 0:  # wrapped: old entries could look current             # <<<<<<<<<<<<<<
@@ -5576,7 +6195,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__
   if (__pyx_t_1) {
 
 
-    /* "tt.pxd":81
+    /* "tt.pxd":88
  *     table.used = 0
  *     if table.generation == 0:  # wrapped: old entries could look current
  *         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))             # <<<<<<<<<<<<<<
@@ -5585,7 +6204,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__
 */
     (void)(memset(__pyx_v_table->entries, 0, ((__pyx_v_table->n_buckets * __pyx_e_2tt_BUCKET) * (sizeof(__pyx_t_2tt_Entry)))));
 
-    /* "tt.pxd":82
+    /* "tt.pxd":89
  *     if table.generation == 0:  # wrapped: old entries could look current
  *         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
  *         table.generation = 1             # <<<<<<<<<<<<<<
@@ -5594,7 +6213,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__
 */
     __pyx_v_table->generation = 1;
 
-    /* "tt.pxd":80
+    /* "tt.pxd":87
  *     table.generation += 1
  *     table.used = 0
  *     if table.generation == 0:  # wrapped: old entries could look current             # <<<<<<<<<<<<<<
@@ -5603,7 +6222,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__
 */
   }
 
-  /* "tt.pxd":77
+  /* "tt.pxd":84
  * 
  * 
  * cdef inline void table_new_generation(Table* table) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5614,35 +6233,35 @@ static CYTHON_INLINE void __pyx_f_2tt_table_new_generation(__pyx_t_2tt_Table *__
   /* function exit code */
 }
 
-/* "tt.pxd":85
+/* "tt.pxd":92
  * 
  * 
- * cdef inline Entry* table_bucket(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
- *     return table.entries + (mix(remaining ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
+ * cdef inline Entry* table_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     return table.entries + (mix(key ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
  * 
 */
 
-static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_bucket(__pyx_t_2tt_Table const *__pyx_v_table, uint64_t __pyx_v_remaining, uint8_t __pyx_v_leader_flags) {
+static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_bucket(__pyx_t_2tt_Table const *__pyx_v_table, uint64_t __pyx_v_key, uint8_t __pyx_v_leader_flags) {
   __pyx_t_2tt_Entry *__pyx_r;
 
-  /* "tt.pxd":86
+  /* "tt.pxd":93
  * 
- * cdef inline Entry* table_bucket(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:
- *     return table.entries + (mix(remaining ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET             # <<<<<<<<<<<<<<
+ * cdef inline Entry* table_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
+ *     return table.entries + (mix(key ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET             # <<<<<<<<<<<<<<
  * 
  * 
 */
   {
 
-    __pyx_r = (__pyx_v_table->entries + ((__pyx_f_2tt_mix(((__pyx_v_remaining ^ (((uint64_t)__pyx_v_leader_flags) << 56)) ^ __pyx_v_leader_flags)) & __pyx_v_table->bucket_mask) * __pyx_e_2tt_BUCKET));
+    __pyx_r = (__pyx_v_table->entries + ((__pyx_f_2tt_mix(((__pyx_v_key ^ (((uint64_t)__pyx_v_leader_flags) << 56)) ^ __pyx_v_leader_flags)) & __pyx_v_table->bucket_mask) * __pyx_e_2tt_BUCKET));
   }
   goto __pyx_L0;
 
-  /* "tt.pxd":85
+  /* "tt.pxd":92
  * 
  * 
- * cdef inline Entry* table_bucket(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
- *     return table.entries + (mix(remaining ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
+ * cdef inline Entry* table_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     return table.entries + (mix(key ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
  * 
 */
 
@@ -5651,15 +6270,15 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_bucket(__pyx_t_2tt_Tab
   return __pyx_r;
 }
 
-/* "tt.pxd":89
+/* "tt.pxd":96
  * 
  * 
- * cdef inline Entry* table_probe(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ * cdef inline Entry* table_probe(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)
  *     cdef int i
 */
 
-static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Table const *__pyx_v_table, uint64_t __pyx_v_remaining, uint8_t __pyx_v_leader_flags) {
+static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Table const *__pyx_v_table, uint64_t __pyx_v_key, uint8_t __pyx_v_leader_flags) {
   __pyx_t_2tt_Entry *__pyx_v_bucket;
   int __pyx_v_i;
   __pyx_t_2tt_Entry *__pyx_r;
@@ -5669,20 +6288,20 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Tabl
   int __pyx_t_4;
   int __pyx_t_5;
 
-  /* "tt.pxd":90
+  /* "tt.pxd":97
  * 
- * cdef inline Entry* table_probe(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)             # <<<<<<<<<<<<<<
+ * cdef inline Entry* table_probe(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)             # <<<<<<<<<<<<<<
  *     cdef int i
  *     for i in range(BUCKET):
 */
-  __pyx_v_bucket = __pyx_f_2tt_table_bucket(__pyx_v_table, __pyx_v_remaining, __pyx_v_leader_flags);
+  __pyx_v_bucket = __pyx_f_2tt_table_bucket(__pyx_v_table, __pyx_v_key, __pyx_v_leader_flags);
 
-  /* "tt.pxd":92
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+  /* "tt.pxd":99
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)
  *     cdef int i
  *     for i in range(BUCKET):             # <<<<<<<<<<<<<<
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \
  *                 and bucket[i].leader_flags == leader_flags:
 */
 
@@ -5692,10 +6311,10 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Tabl
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "tt.pxd":93
+    /* "tt.pxd":100
  *     cdef int i
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \             # <<<<<<<<<<<<<<
  *                 and bucket[i].leader_flags == leader_flags:
  *             return &bucket[i]
 */
@@ -5710,14 +6329,14 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Tabl
       goto __pyx_L6_bool_binop_done;
     }
 
-    /* "tt.pxd":94
+    /* "tt.pxd":101
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \
  *                 and bucket[i].leader_flags == leader_flags:             # <<<<<<<<<<<<<<
  *             return &bucket[i]
  *     return NULL
 */
-    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).remaining == __pyx_v_remaining);
+    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).key == __pyx_v_key);
 
     if (__pyx_t_5) {
 
@@ -5734,18 +6353,18 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Tabl
 
     __pyx_L6_bool_binop_done:;
 
-    /* "tt.pxd":93
+    /* "tt.pxd":100
  *     cdef int i
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \             # <<<<<<<<<<<<<<
  *                 and bucket[i].leader_flags == leader_flags:
  *             return &bucket[i]
 */
     if (__pyx_t_4) {
 
 
-      /* "tt.pxd":95
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+      /* "tt.pxd":102
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \
  *                 and bucket[i].leader_flags == leader_flags:
  *             return &bucket[i]             # <<<<<<<<<<<<<<
  *     return NULL
@@ -5757,10 +6376,10 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Tabl
       }
       goto __pyx_L0;
 
-      /* "tt.pxd":93
+      /* "tt.pxd":100
  *     cdef int i
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \             # <<<<<<<<<<<<<<
  *                 and bucket[i].leader_flags == leader_flags:
  *             return &bucket[i]
 */
@@ -5768,7 +6387,7 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Tabl
   }
 
 
-  /* "tt.pxd":96
+  /* "tt.pxd":103
  *                 and bucket[i].leader_flags == leader_flags:
  *             return &bucket[i]
  *     return NULL             # <<<<<<<<<<<<<<
@@ -5781,11 +6400,11 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Tabl
   }
   goto __pyx_L0;
 
-  /* "tt.pxd":89
+  /* "tt.pxd":96
  * 
  * 
- * cdef inline Entry* table_probe(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ * cdef inline Entry* table_probe(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)
  *     cdef int i
 */
 
@@ -5796,59 +6415,58 @@ static CYTHON_INLINE __pyx_t_2tt_Entry *__pyx_f_2tt_table_probe(__pyx_t_2tt_Tabl
   return __pyx_r;
 }
 
-/* "tt.pxd":99
+/* "tt.pxd":106
  * 
  * 
- * cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_flags, int lower, int upper,             # <<<<<<<<<<<<<<
- *                              int best) noexcept nogil:
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ * cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, int cards_left, int lower,             # <<<<<<<<<<<<<<
+ *                              int upper, int best) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)
 */
 
-static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_table, uint64_t __pyx_v_remaining, uint8_t __pyx_v_leader_flags, int __pyx_v_lower, int __pyx_v_upper, int __pyx_v_best) {
+static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_table, uint64_t __pyx_v_key, uint8_t __pyx_v_leader_flags, int __pyx_v_cards_left, int __pyx_v_lower, int __pyx_v_upper, int __pyx_v_best) {
   __pyx_t_2tt_Entry *__pyx_v_bucket;
   __pyx_t_2tt_Entry *__pyx_v_slot;
   int __pyx_v_i;
   int __pyx_v_fewest;
-  int __pyx_v_cards;
   int __pyx_t_1;
   int __pyx_t_2;
   int __pyx_t_3;
   int __pyx_t_4;
   int __pyx_t_5;
-  uint16_t __pyx_t_6;
+  uint8_t __pyx_t_6;
 
-  /* "tt.pxd":101
- * cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_flags, int lower, int upper,
- *                              int best) noexcept nogil:
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)             # <<<<<<<<<<<<<<
+  /* "tt.pxd":108
+ * cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, int cards_left, int lower,
+ *                              int upper, int best) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)             # <<<<<<<<<<<<<<
  *     cdef Entry* slot = NULL
- *     cdef int i, fewest = 1000, cards
+ *     cdef int i, fewest = 1000
 */
-  __pyx_v_bucket = __pyx_f_2tt_table_bucket(__pyx_v_table, __pyx_v_remaining, __pyx_v_leader_flags);
+  __pyx_v_bucket = __pyx_f_2tt_table_bucket(__pyx_v_table, __pyx_v_key, __pyx_v_leader_flags);
 
-  /* "tt.pxd":102
- *                              int best) noexcept nogil:
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+  /* "tt.pxd":109
+ *                              int upper, int best) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)
  *     cdef Entry* slot = NULL             # <<<<<<<<<<<<<<
- *     cdef int i, fewest = 1000, cards
+ *     cdef int i, fewest = 1000
  *     for i in range(BUCKET):
 */
   __pyx_v_slot = NULL;
 
-  /* "tt.pxd":103
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+  /* "tt.pxd":110
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)
  *     cdef Entry* slot = NULL
- *     cdef int i, fewest = 1000, cards             # <<<<<<<<<<<<<<
+ *     cdef int i, fewest = 1000             # <<<<<<<<<<<<<<
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \
 */
   __pyx_v_fewest = 0x3E8;
 
-  /* "tt.pxd":104
+  /* "tt.pxd":111
  *     cdef Entry* slot = NULL
- *     cdef int i, fewest = 1000, cards
+ *     cdef int i, fewest = 1000
  *     for i in range(BUCKET):             # <<<<<<<<<<<<<<
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \
  *                 and bucket[i].leader_flags == leader_flags:
 */
 
@@ -5858,10 +6476,10 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "tt.pxd":105
- *     cdef int i, fewest = 1000, cards
+    /* "tt.pxd":112
+ *     cdef int i, fewest = 1000
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \             # <<<<<<<<<<<<<<
  *                 and bucket[i].leader_flags == leader_flags:
  *             # merge: both bounds are true, keep the tighter of each
 */
@@ -5876,14 +6494,14 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
       goto __pyx_L6_bool_binop_done;
     }
 
-    /* "tt.pxd":106
+    /* "tt.pxd":113
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \
  *                 and bucket[i].leader_flags == leader_flags:             # <<<<<<<<<<<<<<
  *             # merge: both bounds are true, keep the tighter of each
  *             if lower > bucket[i].lower:
 */
-    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).remaining == __pyx_v_remaining);
+    __pyx_t_5 = ((__pyx_v_bucket[__pyx_v_i]).key == __pyx_v_key);
 
     if (__pyx_t_5) {
 
@@ -5900,17 +6518,17 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 
     __pyx_L6_bool_binop_done:;
 
-    /* "tt.pxd":105
- *     cdef int i, fewest = 1000, cards
+    /* "tt.pxd":112
+ *     cdef int i, fewest = 1000
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \             # <<<<<<<<<<<<<<
  *                 and bucket[i].leader_flags == leader_flags:
  *             # merge: both bounds are true, keep the tighter of each
 */
     if (__pyx_t_4) {
 
 
-      /* "tt.pxd":108
+      /* "tt.pxd":115
  *                 and bucket[i].leader_flags == leader_flags:
  *             # merge: both bounds are true, keep the tighter of each
  *             if lower > bucket[i].lower:             # <<<<<<<<<<<<<<
@@ -5922,7 +6540,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
       if (__pyx_t_4) {
 
 
-        /* "tt.pxd":109
+        /* "tt.pxd":116
  *             # merge: both bounds are true, keep the tighter of each
  *             if lower > bucket[i].lower:
  *                 bucket[i].lower = lower             # <<<<<<<<<<<<<<
@@ -5931,7 +6549,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
         (__pyx_v_bucket[__pyx_v_i]).lower = __pyx_v_lower;
 
-        /* "tt.pxd":108
+        /* "tt.pxd":115
  *                 and bucket[i].leader_flags == leader_flags:
  *             # merge: both bounds are true, keep the tighter of each
  *             if lower > bucket[i].lower:             # <<<<<<<<<<<<<<
@@ -5940,7 +6558,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
       }
 
-      /* "tt.pxd":110
+      /* "tt.pxd":117
  *             if lower > bucket[i].lower:
  *                 bucket[i].lower = lower
  *             if upper < bucket[i].upper:             # <<<<<<<<<<<<<<
@@ -5952,7 +6570,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
       if (__pyx_t_4) {
 
 
-        /* "tt.pxd":111
+        /* "tt.pxd":118
  *                 bucket[i].lower = lower
  *             if upper < bucket[i].upper:
  *                 bucket[i].upper = upper             # <<<<<<<<<<<<<<
@@ -5961,7 +6579,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
         (__pyx_v_bucket[__pyx_v_i]).upper = __pyx_v_upper;
 
-        /* "tt.pxd":110
+        /* "tt.pxd":117
  *             if lower > bucket[i].lower:
  *                 bucket[i].lower = lower
  *             if upper < bucket[i].upper:             # <<<<<<<<<<<<<<
@@ -5970,7 +6588,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
       }
 
-      /* "tt.pxd":112
+      /* "tt.pxd":119
  *             if upper < bucket[i].upper:
  *                 bucket[i].upper = upper
  *             if best != 255:             # <<<<<<<<<<<<<<
@@ -5982,7 +6600,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
       if (__pyx_t_4) {
 
 
-        /* "tt.pxd":113
+        /* "tt.pxd":120
  *                 bucket[i].upper = upper
  *             if best != 255:
  *                 bucket[i].best = best             # <<<<<<<<<<<<<<
@@ -5991,7 +6609,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
         (__pyx_v_bucket[__pyx_v_i]).best = __pyx_v_best;
 
-        /* "tt.pxd":112
+        /* "tt.pxd":119
  *             if upper < bucket[i].upper:
  *                 bucket[i].upper = upper
  *             if best != 255:             # <<<<<<<<<<<<<<
@@ -6000,7 +6618,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
       }
 
-      /* "tt.pxd":114
+      /* "tt.pxd":121
  *             if best != 255:
  *                 bucket[i].best = best
  *             return             # <<<<<<<<<<<<<<
@@ -6011,10 +6629,10 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
       }
       goto __pyx_L0;
 
-      /* "tt.pxd":105
- *     cdef int i, fewest = 1000, cards
+      /* "tt.pxd":112
+ *     cdef int i, fewest = 1000
  *     for i in range(BUCKET):
- *         if bucket[i].generation == table.generation and bucket[i].remaining == remaining \             # <<<<<<<<<<<<<<
+ *         if bucket[i].generation == table.generation and bucket[i].key == key \             # <<<<<<<<<<<<<<
  *                 and bucket[i].leader_flags == leader_flags:
  *             # merge: both bounds are true, keep the tighter of each
 */
@@ -6022,7 +6640,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
   }
 
 
-  /* "tt.pxd":115
+  /* "tt.pxd":122
  *                 bucket[i].best = best
  *             return
  *     for i in range(BUCKET):             # <<<<<<<<<<<<<<
@@ -6036,7 +6654,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "tt.pxd":116
+    /* "tt.pxd":123
  *             return
  *     for i in range(BUCKET):
  *         if bucket[i].generation != table.generation:             # <<<<<<<<<<<<<<
@@ -6048,7 +6666,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
     if (__pyx_t_4) {
 
 
-      /* "tt.pxd":117
+      /* "tt.pxd":124
  *     for i in range(BUCKET):
  *         if bucket[i].generation != table.generation:
  *             slot = &bucket[i]             # <<<<<<<<<<<<<<
@@ -6057,25 +6675,25 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
       __pyx_v_slot = (&(__pyx_v_bucket[__pyx_v_i]));
 
-      /* "tt.pxd":118
+      /* "tt.pxd":125
  *         if bucket[i].generation != table.generation:
  *             slot = &bucket[i]
  *             table.used += 1             # <<<<<<<<<<<<<<
  *             break
- *         cards = popcount(bucket[i].remaining)
+ *         if bucket[i].cards_left < fewest:
 */
       __pyx_v_table->used = (__pyx_v_table->used + 1);
 
-      /* "tt.pxd":119
+      /* "tt.pxd":126
  *             slot = &bucket[i]
  *             table.used += 1
  *             break             # <<<<<<<<<<<<<<
- *         cards = popcount(bucket[i].remaining)
- *         if cards < fewest:
+ *         if bucket[i].cards_left < fewest:
+ *             fewest = bucket[i].cards_left
 */
       goto __pyx_L13_break;
 
-      /* "tt.pxd":116
+      /* "tt.pxd":123
  *             return
  *     for i in range(BUCKET):
  *         if bucket[i].generation != table.generation:             # <<<<<<<<<<<<<<
@@ -6084,50 +6702,43 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
     }
 
-    /* "tt.pxd":120
+    /* "tt.pxd":127
  *             table.used += 1
  *             break
- *         cards = popcount(bucket[i].remaining)             # <<<<<<<<<<<<<<
- *         if cards < fewest:
- *             fewest = cards
-*/
-    __pyx_v_cards = __pyx_f_7cardset_popcount((__pyx_v_bucket[__pyx_v_i]).remaining);
-
-    /* "tt.pxd":121
- *             break
- *         cards = popcount(bucket[i].remaining)
- *         if cards < fewest:             # <<<<<<<<<<<<<<
- *             fewest = cards
+ *         if bucket[i].cards_left < fewest:             # <<<<<<<<<<<<<<
+ *             fewest = bucket[i].cards_left
  *             slot = &bucket[i]
 */
-    __pyx_t_4 = (__pyx_v_cards < __pyx_v_fewest);
+    __pyx_t_4 = ((__pyx_v_bucket[__pyx_v_i]).cards_left < __pyx_v_fewest);
 
     if (__pyx_t_4) {
 
 
-      /* "tt.pxd":122
- *         cards = popcount(bucket[i].remaining)
- *         if cards < fewest:
- *             fewest = cards             # <<<<<<<<<<<<<<
+      /* "tt.pxd":128
+ *             break
+ *         if bucket[i].cards_left < fewest:
+ *             fewest = bucket[i].cards_left             # <<<<<<<<<<<<<<
  *             slot = &bucket[i]
- *     slot.remaining = remaining
+ *     slot.key = key
 */
-      __pyx_v_fewest = __pyx_v_cards;
+      __pyx_t_6 = (__pyx_v_bucket[__pyx_v_i]).cards_left;
 
-      /* "tt.pxd":123
- *         if cards < fewest:
- *             fewest = cards
+      __pyx_v_fewest = __pyx_t_6;
+
+      /* "tt.pxd":129
+ *         if bucket[i].cards_left < fewest:
+ *             fewest = bucket[i].cards_left
  *             slot = &bucket[i]             # <<<<<<<<<<<<<<
- *     slot.remaining = remaining
- *     slot.lower = lower
+ *     slot.key = key
+ *     slot.cards_left = cards_left
 */
       __pyx_v_slot = (&(__pyx_v_bucket[__pyx_v_i]));
 
-      /* "tt.pxd":121
+      /* "tt.pxd":127
+ *             table.used += 1
  *             break
- *         cards = popcount(bucket[i].remaining)
- *         if cards < fewest:             # <<<<<<<<<<<<<<
- *             fewest = cards
+ *         if bucket[i].cards_left < fewest:             # <<<<<<<<<<<<<<
+ *             fewest = bucket[i].cards_left
  *             slot = &bucket[i]
 */
     }
@@ -6135,26 +6746,35 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
   __pyx_L13_break:;
 
 
-  /* "tt.pxd":124
- *             fewest = cards
+  /* "tt.pxd":130
+ *             fewest = bucket[i].cards_left
  *             slot = &bucket[i]
- *     slot.remaining = remaining             # <<<<<<<<<<<<<<
+ *     slot.key = key             # <<<<<<<<<<<<<<
+ *     slot.cards_left = cards_left
+ *     slot.lower = lower
+*/
+  __pyx_v_slot->key = __pyx_v_key;
+
+  /* "tt.pxd":131
+ *             slot = &bucket[i]
+ *     slot.key = key
+ *     slot.cards_left = cards_left             # <<<<<<<<<<<<<<
  *     slot.lower = lower
  *     slot.upper = upper
 */
-  __pyx_v_slot->remaining = __pyx_v_remaining;
+  __pyx_v_slot->cards_left = __pyx_v_cards_left;
 
-  /* "tt.pxd":125
- *             slot = &bucket[i]
- *     slot.remaining = remaining
+  /* "tt.pxd":132
+ *     slot.key = key
+ *     slot.cards_left = cards_left
  *     slot.lower = lower             # <<<<<<<<<<<<<<
  *     slot.upper = upper
  *     slot.generation = table.generation
 */
   __pyx_v_slot->lower = __pyx_v_lower;
 
-  /* "tt.pxd":126
- *     slot.remaining = remaining
+  /* "tt.pxd":133
+ *     slot.cards_left = cards_left
  *     slot.lower = lower
  *     slot.upper = upper             # <<<<<<<<<<<<<<
  *     slot.generation = table.generation
@@ -6162,7 +6782,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
   __pyx_v_slot->upper = __pyx_v_upper;
 
-  /* "tt.pxd":127
+  /* "tt.pxd":134
  *     slot.lower = lower
  *     slot.upper = upper
  *     slot.generation = table.generation             # <<<<<<<<<<<<<<
@@ -6173,7 +6793,7 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 
   __pyx_v_slot->generation = __pyx_t_6;
 
-  /* "tt.pxd":128
+  /* "tt.pxd":135
  *     slot.upper = upper
  *     slot.generation = table.generation
  *     slot.leader_flags = leader_flags             # <<<<<<<<<<<<<<
@@ -6181,19 +6801,19 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 */
   __pyx_v_slot->leader_flags = __pyx_v_leader_flags;
 
-  /* "tt.pxd":129
+  /* "tt.pxd":136
  *     slot.generation = table.generation
  *     slot.leader_flags = leader_flags
  *     slot.best = best             # <<<<<<<<<<<<<<
 */
   __pyx_v_slot->best = __pyx_v_best;
 
-  /* "tt.pxd":99
+  /* "tt.pxd":106
  * 
  * 
- * cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_flags, int lower, int upper,             # <<<<<<<<<<<<<<
- *                              int best) noexcept nogil:
- *     cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+ * cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, int cards_left, int lower,             # <<<<<<<<<<<<<<
+ *                              int upper, int best) noexcept nogil:
+ *     cdef Entry* bucket = table_bucket(table, key, leader_flags)
 */
 
   /* function exit code */
@@ -6202,10 +6822,9 @@ static CYTHON_INLINE void __pyx_f_2tt_table_store(__pyx_t_2tt_Table *__pyx_v_tab
 
 
 
-
 }
 
-/* "order.pxd":14
+/* "order.pxd":15
  * 
  * 
  * cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6226,7 +6845,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
   int __pyx_t_1;
   long __pyx_t_2;
 
-  /* "order.pxd":16
+  /* "order.pxd":17
  * cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:
  *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
  *     if s.trick_len == 0:             # <<<<<<<<<<<<<<
@@ -6238,7 +6857,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
   if (__pyx_t_1) {
 
 
-    /* "order.pxd":17
+    /* "order.pxd":18
  *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
  *     if s.trick_len == 0:
  *         if (s.live & t.stronger[card]) == 0:             # <<<<<<<<<<<<<<
@@ -6250,7 +6869,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
     if (__pyx_t_1) {
 
 
-      /* "order.pxd":18
+      /* "order.pxd":19
  *     if s.trick_len == 0:
  *         if (s.live & t.stronger[card]) == 0:
  *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]             # <<<<<<<<<<<<<<
@@ -6263,7 +6882,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
       }
       goto __pyx_L0;
 
-      /* "order.pxd":17
+      /* "order.pxd":18
  *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
  *     if s.trick_len == 0:
  *         if (s.live & t.stronger[card]) == 0:             # <<<<<<<<<<<<<<
@@ -6272,7 +6891,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
     }
 
-    /* "order.pxd":19
+    /* "order.pxd":20
  *         if (s.live & t.stronger[card]) == 0:
  *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
  *         return t.power[t.card_class[card]][card] - 16 * t.points[card]             # <<<<<<<<<<<<<<
@@ -6285,7 +6904,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
     }
     goto __pyx_L0;
 
-    /* "order.pxd":16
+    /* "order.pxd":17
  * cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:
  *     cdef int seat, my_side, wpos, wseat, led, p, best_power, last
  *     if s.trick_len == 0:             # <<<<<<<<<<<<<<
@@ -6294,7 +6913,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   }
 
-  /* "order.pxd":20
+  /* "order.pxd":21
  *             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
  *         return t.power[t.card_class[card]][card] - 16 * t.points[card]
  *     seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
@@ -6303,7 +6922,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
 
-  /* "order.pxd":21
+  /* "order.pxd":22
  *         return t.power[t.card_class[card]][card] - 16 * t.points[card]
  *     seat = (s.leader + s.trick_len) % t.n_seats
  *     my_side = (o.max_side >> seat) & 1             # <<<<<<<<<<<<<<
@@ -6312,7 +6931,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   __pyx_v_my_side = ((__pyx_v_o->max_side >> __pyx_v_seat) & 1);
 
-  /* "order.pxd":22
+  /* "order.pxd":23
  *     seat = (s.leader + s.trick_len) % t.n_seats
  *     my_side = (o.max_side >> seat) & 1
  *     led = t.card_class[s.trick[0]]             # <<<<<<<<<<<<<<
@@ -6321,7 +6940,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   __pyx_v_led = (__pyx_v_t->card_class[(__pyx_v_s->trick[0])]);
 
-  /* "order.pxd":23
+  /* "order.pxd":24
  *     my_side = (o.max_side >> seat) & 1
  *     led = t.card_class[s.trick[0]]
  *     wpos = current_winner(t, s.trick, s.trick_len)             # <<<<<<<<<<<<<<
@@ -6330,7 +6949,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   __pyx_v_wpos = __pyx_f_7movegen_current_winner(__pyx_v_t, __pyx_v_s->trick, __pyx_v_s->trick_len);
 
-  /* "order.pxd":24
+  /* "order.pxd":25
  *     led = t.card_class[s.trick[0]]
  *     wpos = current_winner(t, s.trick, s.trick_len)
  *     wseat = (s.leader + wpos) % t.n_seats             # <<<<<<<<<<<<<<
@@ -6339,7 +6958,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   __pyx_v_wseat = ((__pyx_v_s->leader + __pyx_v_wpos) % __pyx_v_t->n_seats);
 
-  /* "order.pxd":25
+  /* "order.pxd":26
  *     wpos = current_winner(t, s.trick, s.trick_len)
  *     wseat = (s.leader + wpos) % t.n_seats
  *     best_power = t.power[led][s.trick[wpos]]             # <<<<<<<<<<<<<<
@@ -6348,7 +6967,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   __pyx_v_best_power = ((__pyx_v_t->power[__pyx_v_led])[(__pyx_v_s->trick[__pyx_v_wpos])]);
 
-  /* "order.pxd":26
+  /* "order.pxd":27
  *     wseat = (s.leader + wpos) % t.n_seats
  *     best_power = t.power[led][s.trick[wpos]]
  *     p = t.power[led][card]             # <<<<<<<<<<<<<<
@@ -6357,7 +6976,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   __pyx_v_p = ((__pyx_v_t->power[__pyx_v_led])[__pyx_v_card]);
 
-  /* "order.pxd":27
+  /* "order.pxd":28
  *     best_power = t.power[led][s.trick[wpos]]
  *     p = t.power[led][card]
  *     last = s.trick_len == t.n_seats - 1             # <<<<<<<<<<<<<<
@@ -6366,7 +6985,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   __pyx_v_last = (__pyx_v_s->trick_len == (__pyx_v_t->n_seats - 1));
 
-  /* "order.pxd":28
+  /* "order.pxd":29
  *     p = t.power[led][card]
  *     last = s.trick_len == t.n_seats - 1
  *     if ((o.max_side >> wseat) & 1) != my_side:             # <<<<<<<<<<<<<<
@@ -6378,7 +6997,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
   if (__pyx_t_1) {
 
 
-    /* "order.pxd":29
+    /* "order.pxd":30
  *     last = s.trick_len == t.n_seats - 1
  *     if ((o.max_side >> wseat) & 1) != my_side:
  *         if p > best_power:             # <<<<<<<<<<<<<<
@@ -6390,7 +7009,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
     if (__pyx_t_1) {
 
 
-      /* "order.pxd":30
+      /* "order.pxd":31
  *     if ((o.max_side >> wseat) & 1) != my_side:
  *         if p > best_power:
  *             return 3000 + (16 * t.points[card] if last else 0) - p             # <<<<<<<<<<<<<<
@@ -6414,7 +7033,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 
       goto __pyx_L0;
 
-      /* "order.pxd":29
+      /* "order.pxd":30
  *     last = s.trick_len == t.n_seats - 1
  *     if ((o.max_side >> wseat) & 1) != my_side:
  *         if p > best_power:             # <<<<<<<<<<<<<<
@@ -6423,7 +7042,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
     }
 
-    /* "order.pxd":31
+    /* "order.pxd":32
  *         if p > best_power:
  *             return 3000 + (16 * t.points[card] if last else 0) - p
  *         return 1000 - 16 * t.points[card] - p             # <<<<<<<<<<<<<<
@@ -6436,7 +7055,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
     }
     goto __pyx_L0;
 
-    /* "order.pxd":28
+    /* "order.pxd":29
  *     p = t.power[led][card]
  *     last = s.trick_len == t.n_seats - 1
  *     if ((o.max_side >> wseat) & 1) != my_side:             # <<<<<<<<<<<<<<
@@ -6445,7 +7064,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   }
 
-  /* "order.pxd":32
+  /* "order.pxd":33
  *             return 3000 + (16 * t.points[card] if last else 0) - p
  *         return 1000 - 16 * t.points[card] - p
  *     if p > best_power:             # <<<<<<<<<<<<<<
@@ -6457,7 +7076,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
   if (__pyx_t_1) {
 
 
-    /* "order.pxd":33
+    /* "order.pxd":34
  *         return 1000 - 16 * t.points[card] - p
  *     if p > best_power:
  *         return 1500 - p             # <<<<<<<<<<<<<<
@@ -6470,7 +7089,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
     }
     goto __pyx_L0;
 
-    /* "order.pxd":32
+    /* "order.pxd":33
  *             return 3000 + (16 * t.points[card] if last else 0) - p
  *         return 1000 - 16 * t.points[card] - p
  *     if p > best_power:             # <<<<<<<<<<<<<<
@@ -6479,7 +7098,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
 */
   }
 
-  /* "order.pxd":34
+  /* "order.pxd":35
  *     if p > best_power:
  *         return 1500 - p
  *     return 2000 + 16 * t.points[card] - p             # <<<<<<<<<<<<<<
@@ -6492,7 +7111,7 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
   }
   goto __pyx_L0;
 
-  /* "order.pxd":14
+  /* "order.pxd":15
  * 
  * 
  * cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6513,15 +7132,15 @@ static CYTHON_INLINE int __pyx_f_5order_card_score(__pyx_t_5types_Tables const *
   return __pyx_r;
 }
 
-/* "order.pxd":37
+/* "order.pxd":38
  * 
  * 
  * cdef inline int order_moves(const Tables* t, const Objective* o, const State* s, uint64_t moves, int first,             # <<<<<<<<<<<<<<
- *                             int* out) noexcept nogil:
+ *                             int* out, const int* history) noexcept nogil:
  *     """Write the moves into ``out`` best first (``first``, when a move, leads); returns their number."""
 */
 
-static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, __pyx_t_5types_State const *__pyx_v_s, uint64_t __pyx_v_moves, int __pyx_v_first, int *__pyx_v_out) {
+static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, __pyx_t_5types_State const *__pyx_v_s, uint64_t __pyx_v_moves, int __pyx_v_first, int *__pyx_v_out, int const *__pyx_v_history) {
   int __pyx_v_scores[__pyx_e_5types_MAX_CARDS];
   int __pyx_v_n;
   int __pyx_v_i;
@@ -6529,11 +7148,12 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
   int __pyx_v_score;
   int __pyx_r;
   int __pyx_t_1;
-  int __pyx_t_2;
-  int __pyx_t_3;
+  long __pyx_t_2;
+  long __pyx_t_3;
+  int __pyx_t_4;
 
 
-  /* "order.pxd":41
+  /* "order.pxd":42
  *     """Write the moves into ``out`` best first (``first``, when a move, leads); returns their number."""
  *     cdef int scores[MAX_CARDS]
  *     cdef int n = 0, i, j, card, score             # <<<<<<<<<<<<<<
@@ -6542,7 +7162,7 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
 */
   __pyx_v_n = 0;
 
-  /* "order.pxd":42
+  /* "order.pxd":43
  *     cdef int scores[MAX_CARDS]
  *     cdef int n = 0, i, j, card, score
  *     while moves:             # <<<<<<<<<<<<<<
@@ -6555,28 +7175,28 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
 
     if (!__pyx_t_1) break;
 
-    /* "order.pxd":43
+    /* "order.pxd":44
  *     cdef int n = 0, i, j, card, score
  *     while moves:
  *         card = lowest(moves)             # <<<<<<<<<<<<<<
  *         moves = drop_lowest(moves)
- *         score = 1 << 20 if card == first else card_score(t, o, s, card)
+ *         score = 1 << 30 if card == first else card_score(t, o, s, card) * 256 + (history[card] if history[card] < 255 else 255)
 */
     __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_moves);
 
-    /* "order.pxd":44
+    /* "order.pxd":45
  *     while moves:
  *         card = lowest(moves)
  *         moves = drop_lowest(moves)             # <<<<<<<<<<<<<<
- *         score = 1 << 20 if card == first else card_score(t, o, s, card)
+ *         score = 1 << 30 if card == first else card_score(t, o, s, card) * 256 + (history[card] if history[card] < 255 else 255)
  *         i = n
 */
     __pyx_v_moves = __pyx_f_7cardset_drop_lowest(__pyx_v_moves);
 
-    /* "order.pxd":45
+    /* "order.pxd":46
  *         card = lowest(moves)
  *         moves = drop_lowest(moves)
- *         score = 1 << 20 if card == first else card_score(t, o, s, card)             # <<<<<<<<<<<<<<
+ *         score = 1 << 30 if card == first else card_score(t, o, s, card) * 256 + (history[card] if history[card] < 255 else 255)             # <<<<<<<<<<<<<<
  *         i = n
  *         while i > 0 and scores[i - 1] < score:
 */
@@ -6584,51 +7204,62 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
 
     if (__pyx_t_1) {
 
-      __pyx_t_2 = 0x100000;
+      __pyx_t_2 = 0x40000000;
     } else {
+      __pyx_t_4 = ((__pyx_v_history[__pyx_v_card]) < 0xFF);
 
-      __pyx_t_2 = __pyx_f_5order_card_score(__pyx_v_t, __pyx_v_o, __pyx_v_s, __pyx_v_card);
+      if (__pyx_t_4) {
+
+        __pyx_t_3 = (__pyx_v_history[__pyx_v_card]);
+      } else {
+
+        __pyx_t_3 = 0xFF;
+      }
+
+
+      __pyx_t_2 = ((__pyx_f_5order_card_score(__pyx_v_t, __pyx_v_o, __pyx_v_s, __pyx_v_card) * 0x100) + __pyx_t_3);
+
     }
 
     __pyx_v_score = __pyx_t_2;
 
-    /* "order.pxd":46
+    /* "order.pxd":47
  *         moves = drop_lowest(moves)
- *         score = 1 << 20 if card == first else card_score(t, o, s, card)
+ *         score = 1 << 30 if card == first else card_score(t, o, s, card) * 256 + (history[card] if history[card] < 255 else 255)
  *         i = n             # <<<<<<<<<<<<<<
  *         while i > 0 and scores[i - 1] < score:
  *             scores[i] = scores[i - 1]
 */
     __pyx_v_i = __pyx_v_n;
 
-    /* "order.pxd":47
- *         score = 1 << 20 if card == first else card_score(t, o, s, card)
+    /* "order.pxd":48
+ *         score = 1 << 30 if card == first else card_score(t, o, s, card) * 256 + (history[card] if history[card] < 255 else 255)
  *         i = n
  *         while i > 0 and scores[i - 1] < score:             # <<<<<<<<<<<<<<
  *             scores[i] = scores[i - 1]
  *             out[i] = out[i - 1]
 */
     while (1) {
-      __pyx_t_3 = (__pyx_v_i > 0);
+      __pyx_t_4 = (__pyx_v_i > 0);
 
-      if (__pyx_t_3) {
+      if (__pyx_t_4) {
 
       } else {
 
-        __pyx_t_1 = __pyx_t_3;
+        __pyx_t_1 = __pyx_t_4;
 
         goto __pyx_L7_bool_binop_done;
       }
-      __pyx_t_3 = ((__pyx_v_scores[(__pyx_v_i - 1)]) < __pyx_v_score);
+      __pyx_t_4 = ((__pyx_v_scores[(__pyx_v_i - 1)]) < __pyx_v_score);
 
 
-      __pyx_t_1 = __pyx_t_3;
+      __pyx_t_1 = __pyx_t_4;
 
       __pyx_L7_bool_binop_done:;
 
       if (!__pyx_t_1) break;
 
-      /* "order.pxd":48
+      /* "order.pxd":49
  *         i = n
  *         while i > 0 and scores[i - 1] < score:
  *             scores[i] = scores[i - 1]             # <<<<<<<<<<<<<<
@@ -6637,7 +7268,7 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
 */
       (__pyx_v_scores[__pyx_v_i]) = (__pyx_v_scores[(__pyx_v_i - 1)]);
 
-      /* "order.pxd":49
+      /* "order.pxd":50
  *         while i > 0 and scores[i - 1] < score:
  *             scores[i] = scores[i - 1]
  *             out[i] = out[i - 1]             # <<<<<<<<<<<<<<
@@ -6646,7 +7277,7 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
 */
       (__pyx_v_out[__pyx_v_i]) = (__pyx_v_out[(__pyx_v_i - 1)]);
 
-      /* "order.pxd":50
+      /* "order.pxd":51
  *             scores[i] = scores[i - 1]
  *             out[i] = out[i - 1]
  *             i -= 1             # <<<<<<<<<<<<<<
@@ -6656,7 +7287,7 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
       __pyx_v_i = (__pyx_v_i - 1);
     }
 
-    /* "order.pxd":51
+    /* "order.pxd":52
  *             out[i] = out[i - 1]
  *             i -= 1
  *         scores[i] = score             # <<<<<<<<<<<<<<
@@ -6665,7 +7296,7 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
 */
     (__pyx_v_scores[__pyx_v_i]) = __pyx_v_score;
 
-    /* "order.pxd":52
+    /* "order.pxd":53
  *             i -= 1
  *         scores[i] = score
  *         out[i] = card             # <<<<<<<<<<<<<<
@@ -6674,7 +7305,7 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
 */
     (__pyx_v_out[__pyx_v_i]) = __pyx_v_card;
 
-    /* "order.pxd":53
+    /* "order.pxd":54
  *         scores[i] = score
  *         out[i] = card
  *         n += 1             # <<<<<<<<<<<<<<
@@ -6683,7 +7314,7 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
     __pyx_v_n = (__pyx_v_n + 1);
   }
 
-  /* "order.pxd":54
+  /* "order.pxd":55
  *         out[i] = card
  *         n += 1
  *     return n             # <<<<<<<<<<<<<<
@@ -6694,11 +7325,11 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
   }
   goto __pyx_L0;
 
-  /* "order.pxd":37
+  /* "order.pxd":38
  * 
  * 
  * cdef inline int order_moves(const Tables* t, const Objective* o, const State* s, uint64_t moves, int first,             # <<<<<<<<<<<<<<
- *                             int* out) noexcept nogil:
+ *                             int* out, const int* history) noexcept nogil:
  *     """Write the moves into ``out`` best first (``first``, when a move, leads); returns their number."""
 */
 
@@ -6713,7 +7344,447 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
   return __pyx_r;
 }
 
-/* "search.pxd":41
+/* "search.pxd":44
+ * 
+ * 
+ * cdef inline int trick_reward(const Tables* t, const Objective* o, const int* trick, int wpos, int winner,             # <<<<<<<<<<<<<<
+ *                              uint64_t trick_mask, int trick_points, uint64_t live_after) noexcept nogil:
+ *     """What a completed trick pays the maximising side: points and trick weight if it wins, plus trick events."""
+*/
+
+static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, int const *__pyx_v_trick, int __pyx_v_wpos, int __pyx_v_winner, uint64_t __pyx_v_trick_mask, int __pyx_v_trick_points, uint64_t __pyx_v_live_after) {
+  int __pyx_v_reward;
+  int __pyx_v_i;
+  int __pyx_v_wcard;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+
+  /* "search.pxd":47
+ *                              uint64_t trick_mask, int trick_points, uint64_t live_after) noexcept nogil:
+ *     """What a completed trick pays the maximising side: points and trick weight if it wins, plus trick events."""
+ *     cdef int reward = 0, i             # <<<<<<<<<<<<<<
+ *     cdef int wcard = trick[wpos]
+ *     if (o.max_side >> winner) & 1:
+*/
+  __pyx_v_reward = 0;
+
+  /* "search.pxd":48
+ *     """What a completed trick pays the maximising side: points and trick weight if it wins, plus trick events."""
+ *     cdef int reward = 0, i
+ *     cdef int wcard = trick[wpos]             # <<<<<<<<<<<<<<
+ *     if (o.max_side >> winner) & 1:
+ *         reward = o.points_weight * trick_points + o.trick_weight
+*/
+  __pyx_v_wcard = (__pyx_v_trick[__pyx_v_wpos]);
+
+  /* "search.pxd":49
+ *     cdef int reward = 0, i
+ *     cdef int wcard = trick[wpos]
+ *     if (o.max_side >> winner) & 1:             # <<<<<<<<<<<<<<
+ *         reward = o.points_weight * trick_points + o.trick_weight
+ *     for i in range(o.n_events):
+*/
+  __pyx_t_1 = (((__pyx_v_o->max_side >> __pyx_v_winner) & 1) != 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":50
+ *     cdef int wcard = trick[wpos]
+ *     if (o.max_side >> winner) & 1:
+ *         reward = o.points_weight * trick_points + o.trick_weight             # <<<<<<<<<<<<<<
+ *     for i in range(o.n_events):
+ *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
+*/
+    __pyx_v_reward = ((__pyx_v_o->points_weight * __pyx_v_trick_points) + __pyx_v_o->trick_weight);
+
+    /* "search.pxd":49
+ *     cdef int reward = 0, i
+ *     cdef int wcard = trick[wpos]
+ *     if (o.max_side >> winner) & 1:             # <<<<<<<<<<<<<<
+ *         reward = o.points_weight * trick_points + o.trick_weight
+ *     for i in range(o.n_events):
+*/
+  }
+
+  /* "search.pxd":51
+ *     if (o.max_side >> winner) & 1:
+ *         reward = o.points_weight * trick_points + o.trick_weight
+ *     for i in range(o.n_events):             # <<<<<<<<<<<<<<
+ *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
+ *             continue
+*/
+
+  __pyx_t_2 = __pyx_v_o->n_events;
+  __pyx_t_3 = __pyx_t_2;
+
+  for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
+    __pyx_v_i = __pyx_t_4;
+
+    /* "search.pxd":52
+ *         reward = o.points_weight * trick_points + o.trick_weight
+ *     for i in range(o.n_events):
+ *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+*/
+    __pyx_t_5 = ((__pyx_v_trick_mask & (__pyx_v_o->event_present[__pyx_v_i])) != (__pyx_v_o->event_present[__pyx_v_i]));
+
+    if (!__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_5;
+
+      goto __pyx_L7_bool_binop_done;
+    }
+    __pyx_t_5 = ((__pyx_v_trick_mask & (__pyx_v_o->event_absent[__pyx_v_i])) != 0);
+
+
+    __pyx_t_1 = __pyx_t_5;
+
+    __pyx_L7_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":53
+ *     for i in range(o.n_events):
+ *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+ *             continue
+*/
+      goto __pyx_L4_continue;
+
+      /* "search.pxd":52
+ *         reward = o.points_weight * trick_points + o.trick_weight
+ *     for i in range(o.n_events):
+ *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+*/
+    }
+
+    /* "search.pxd":54
+ *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+*/
+    __pyx_t_5 = ((__pyx_v_o->event_winner[__pyx_v_i]) >= 0);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_5;
+
+      goto __pyx_L10_bool_binop_done;
+    }
+    __pyx_t_5 = (__pyx_v_wcard != (__pyx_v_o->event_winner[__pyx_v_i]));
+
+
+    __pyx_t_1 = __pyx_t_5;
+
+    __pyx_L10_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":55
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+ *             continue
+*/
+      goto __pyx_L4_continue;
+
+      /* "search.pxd":54
+ *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
+ *             continue
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+*/
+    }
+
+    /* "search.pxd":56
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_last[i] and live_after:
+*/
+    __pyx_t_5 = ((__pyx_v_o->event_not_winner[__pyx_v_i]) >= 0);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_5;
+
+      goto __pyx_L13_bool_binop_done;
+    }
+    __pyx_t_5 = (__pyx_v_wcard == (__pyx_v_o->event_not_winner[__pyx_v_i]));
+
+
+    __pyx_t_1 = __pyx_t_5;
+
+    __pyx_L13_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":57
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if o.event_last[i] and live_after:
+ *             continue
+*/
+      goto __pyx_L4_continue;
+
+      /* "search.pxd":56
+ *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+ *             continue
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_last[i] and live_after:
+*/
+    }
+
+    /* "search.pxd":58
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+ *             continue
+ *         if o.event_last[i] and live_after:             # <<<<<<<<<<<<<<
+ *             continue
+ *         reward += o.event_reward[i]
+*/
+    __pyx_t_5 = ((__pyx_v_o->event_last[__pyx_v_i]) != 0);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_5;
+
+      goto __pyx_L16_bool_binop_done;
+    }
+    __pyx_t_5 = (__pyx_v_live_after != 0);
+
+
+    __pyx_t_1 = __pyx_t_5;
+
+    __pyx_L16_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "search.pxd":59
+ *             continue
+ *         if o.event_last[i] and live_after:
+ *             continue             # <<<<<<<<<<<<<<
+ *         reward += o.event_reward[i]
+ *     return reward
+*/
+      goto __pyx_L4_continue;
+
+      /* "search.pxd":58
+ *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+ *             continue
+ *         if o.event_last[i] and live_after:             # <<<<<<<<<<<<<<
+ *             continue
+ *         reward += o.event_reward[i]
+*/
+    }
+
+    /* "search.pxd":60
+ *         if o.event_last[i] and live_after:
+ *             continue
+ *         reward += o.event_reward[i]             # <<<<<<<<<<<<<<
+ *     return reward
+ * 
+*/
+    __pyx_v_reward = (__pyx_v_reward + (__pyx_v_o->event_reward[__pyx_v_i]));
+    __pyx_L4_continue:;
+  }
+
+
+  /* "search.pxd":61
+ *             continue
+ *         reward += o.event_reward[i]
+ *     return reward             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_reward;
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":44
+ * 
+ * 
+ * cdef inline int trick_reward(const Tables* t, const Objective* o, const int* trick, int wpos, int winner,             # <<<<<<<<<<<<<<
+ *                              uint64_t trick_mask, int trick_points, uint64_t live_after) noexcept nogil:
+ *     """What a completed trick pays the maximising side: points and trick weight if it wins, plus trick events."""
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+  return __pyx_r;
+}
+
+/* "search.pxd":64
+ * 
+ * 
+ * cdef inline int last_trick_value(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The value of a position where every hand holds one card: the trick plays itself."""
+ *     cdef int trick[MAX_SEATS]
+*/
+
+static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, __pyx_t_5types_State const *__pyx_v_s) {
+  int __pyx_v_trick[__pyx_e_5types_MAX_SEATS];
+  int __pyx_v_i;
+  int __pyx_v_seat;
+  int __pyx_v_card;
+  int __pyx_v_wpos;
+  int __pyx_v_points;
+  uint64_t __pyx_v_mask;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+
+  /* "search.pxd":67
+ *     """The value of a position where every hand holds one card: the trick plays itself."""
+ *     cdef int trick[MAX_SEATS]
+ *     cdef int i, seat, card, wpos, points = 0             # <<<<<<<<<<<<<<
+ *     cdef uint64_t mask = 0
+ *     for i in range(t.n_seats):
+*/
+  __pyx_v_points = 0;
+
+  /* "search.pxd":68
+ *     cdef int trick[MAX_SEATS]
+ *     cdef int i, seat, card, wpos, points = 0
+ *     cdef uint64_t mask = 0             # <<<<<<<<<<<<<<
+ *     for i in range(t.n_seats):
+ *         seat = (s.leader + i) % t.n_seats
+*/
+  __pyx_v_mask = 0;
+
+  /* "search.pxd":69
+ *     cdef int i, seat, card, wpos, points = 0
+ *     cdef uint64_t mask = 0
+ *     for i in range(t.n_seats):             # <<<<<<<<<<<<<<
+ *         seat = (s.leader + i) % t.n_seats
+ *         card = lowest(s.hands[seat])
+*/
+
+  __pyx_t_1 = __pyx_v_t->n_seats;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "search.pxd":70
+ *     cdef uint64_t mask = 0
+ *     for i in range(t.n_seats):
+ *         seat = (s.leader + i) % t.n_seats             # <<<<<<<<<<<<<<
+ *         card = lowest(s.hands[seat])
+ *         trick[i] = card
+*/
+    __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_i) % __pyx_v_t->n_seats);
+
+    /* "search.pxd":71
+ *     for i in range(t.n_seats):
+ *         seat = (s.leader + i) % t.n_seats
+ *         card = lowest(s.hands[seat])             # <<<<<<<<<<<<<<
+ *         trick[i] = card
+ *         mask |= (<uint64_t>1) << card
+*/
+    __pyx_v_card = __pyx_f_7cardset_lowest((__pyx_v_s->hands[__pyx_v_seat]));
+
+    /* "search.pxd":72
+ *         seat = (s.leader + i) % t.n_seats
+ *         card = lowest(s.hands[seat])
+ *         trick[i] = card             # <<<<<<<<<<<<<<
+ *         mask |= (<uint64_t>1) << card
+ *         points += t.points[card]
+*/
+    (__pyx_v_trick[__pyx_v_i]) = __pyx_v_card;
+
+    /* "search.pxd":73
+ *         card = lowest(s.hands[seat])
+ *         trick[i] = card
+ *         mask |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
+ *         points += t.points[card]
+ *     wpos = current_winner(t, trick, t.n_seats)
+*/
+    __pyx_v_mask = (__pyx_v_mask | (((uint64_t)1) << __pyx_v_card));
+
+    /* "search.pxd":74
+ *         trick[i] = card
+ *         mask |= (<uint64_t>1) << card
+ *         points += t.points[card]             # <<<<<<<<<<<<<<
+ *     wpos = current_winner(t, trick, t.n_seats)
+ *     return trick_reward(t, o, trick, wpos, (s.leader + wpos) % t.n_seats, mask, points, 0)
+*/
+    __pyx_v_points = (__pyx_v_points + (__pyx_v_t->points[__pyx_v_card]));
+  }
+
+
+  /* "search.pxd":75
+ *         mask |= (<uint64_t>1) << card
+ *         points += t.points[card]
+ *     wpos = current_winner(t, trick, t.n_seats)             # <<<<<<<<<<<<<<
+ *     return trick_reward(t, o, trick, wpos, (s.leader + wpos) % t.n_seats, mask, points, 0)
+ * 
+*/
+  __pyx_v_wpos = __pyx_f_7movegen_current_winner(__pyx_v_t, __pyx_v_trick, __pyx_v_t->n_seats);
+
+  /* "search.pxd":76
+ *         points += t.points[card]
+ *     wpos = current_winner(t, trick, t.n_seats)
+ *     return trick_reward(t, o, trick, wpos, (s.leader + wpos) % t.n_seats, mask, points, 0)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_f_6search_trick_reward(__pyx_v_t, __pyx_v_o, __pyx_v_trick, __pyx_v_wpos, ((__pyx_v_s->leader + __pyx_v_wpos) % __pyx_v_t->n_seats), __pyx_v_mask, __pyx_v_points, 0);
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":64
+ * 
+ * 
+ * cdef inline int last_trick_value(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The value of a position where every hand holds one card: the trick plays itself."""
+ *     cdef int trick[MAX_SEATS]
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "search.pxd":79
  * 
  * 
  * cdef inline int play_card(Search* S, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6730,18 +7801,13 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   int __pyx_v_wpos;
   int __pyx_v_winner;
   int __pyx_v_reward;
-  int __pyx_v_i;
-  int __pyx_v_wcard;
   int __pyx_r;
   __pyx_t_5types_Tables const *__pyx_t_1;
   __pyx_t_5types_Objective const *__pyx_t_2;
   int __pyx_t_3;
   int __pyx_t_4;
-  int __pyx_t_5;
-  int __pyx_t_6;
-  int __pyx_t_7;
 
-  /* "search.pxd":43
+  /* "search.pxd":81
  * cdef inline int play_card(Search* S, int card) noexcept nogil:
  *     """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
  *     cdef const Tables* t = S.t             # <<<<<<<<<<<<<<
@@ -6752,7 +7818,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 
   __pyx_v_t = __pyx_t_1;
 
-  /* "search.pxd":44
+  /* "search.pxd":82
  *     """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
  *     cdef const Tables* t = S.t
  *     cdef const Objective* o = S.o             # <<<<<<<<<<<<<<
@@ -6763,7 +7829,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 
   __pyx_v_o = __pyx_t_2;
 
-  /* "search.pxd":45
+  /* "search.pxd":83
  *     cdef const Tables* t = S.t
  *     cdef const Objective* o = S.o
  *     cdef State* s = &S.s             # <<<<<<<<<<<<<<
@@ -6772,36 +7838,27 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s = (&__pyx_v_S->s);
 
-  /* "search.pxd":46
+  /* "search.pxd":84
  *     cdef const Objective* o = S.o
  *     cdef State* s = &S.s
  *     cdef uint64_t bit = (<uint64_t>1) << card             # <<<<<<<<<<<<<<
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
- *     cdef int wpos, winner, reward = 0, i, wcard
+ *     cdef int wpos, winner, reward
 */
   __pyx_v_bit = (((uint64_t)1) << __pyx_v_card);
 
-  /* "search.pxd":47
+  /* "search.pxd":85
  *     cdef State* s = &S.s
  *     cdef uint64_t bit = (<uint64_t>1) << card
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
- *     cdef int wpos, winner, reward = 0, i, wcard
+ *     cdef int wpos, winner, reward
  *     s.hands[seat] &= ~bit
 */
   __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
 
-  /* "search.pxd":48
- *     cdef uint64_t bit = (<uint64_t>1) << card
+  /* "search.pxd":87
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
- *     cdef int wpos, winner, reward = 0, i, wcard             # <<<<<<<<<<<<<<
- *     s.hands[seat] &= ~bit
- *     s.live &= ~bit
-*/
-  __pyx_v_reward = 0;
-
-  /* "search.pxd":49
- *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
- *     cdef int wpos, winner, reward = 0, i, wcard
+ *     cdef int wpos, winner, reward
  *     s.hands[seat] &= ~bit             # <<<<<<<<<<<<<<
  *     s.live &= ~bit
  *     s.trick[s.trick_len] = card
@@ -6810,8 +7867,8 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   __pyx_t_3 = __pyx_v_seat;
   (__pyx_v_s->hands[__pyx_t_3]) = ((__pyx_v_s->hands[__pyx_t_3]) & (~__pyx_v_bit));
 
-  /* "search.pxd":50
- *     cdef int wpos, winner, reward = 0, i, wcard
+  /* "search.pxd":88
+ *     cdef int wpos, winner, reward
  *     s.hands[seat] &= ~bit
  *     s.live &= ~bit             # <<<<<<<<<<<<<<
  *     s.trick[s.trick_len] = card
@@ -6819,7 +7876,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->live = (__pyx_v_s->live & (~__pyx_v_bit));
 
-  /* "search.pxd":51
+  /* "search.pxd":89
  *     s.hands[seat] &= ~bit
  *     s.live &= ~bit
  *     s.trick[s.trick_len] = card             # <<<<<<<<<<<<<<
@@ -6828,7 +7885,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   (__pyx_v_s->trick[__pyx_v_s->trick_len]) = __pyx_v_card;
 
-  /* "search.pxd":52
+  /* "search.pxd":90
  *     s.live &= ~bit
  *     s.trick[s.trick_len] = card
  *     s.trick_len += 1             # <<<<<<<<<<<<<<
@@ -6837,7 +7894,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_len = (__pyx_v_s->trick_len + 1);
 
-  /* "search.pxd":53
+  /* "search.pxd":91
  *     s.trick[s.trick_len] = card
  *     s.trick_len += 1
  *     s.trick_mask |= bit             # <<<<<<<<<<<<<<
@@ -6846,7 +7903,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_mask = (__pyx_v_s->trick_mask | __pyx_v_bit);
 
-  /* "search.pxd":54
+  /* "search.pxd":92
  *     s.trick_len += 1
  *     s.trick_mask |= bit
  *     s.trick_points += t.points[card]             # <<<<<<<<<<<<<<
@@ -6855,7 +7912,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_points = (__pyx_v_s->trick_points + (__pyx_v_t->points[__pyx_v_card]));
 
-  /* "search.pxd":55
+  /* "search.pxd":93
  *     s.trick_mask |= bit
  *     s.trick_points += t.points[card]
  *     if s.trick_len < t.n_seats:             # <<<<<<<<<<<<<<
@@ -6867,7 +7924,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   if (__pyx_t_4) {
 
 
-    /* "search.pxd":56
+    /* "search.pxd":94
  *     s.trick_points += t.points[card]
  *     if s.trick_len < t.n_seats:
  *         return 0             # <<<<<<<<<<<<<<
@@ -6880,7 +7937,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
     }
     goto __pyx_L0;
 
-    /* "search.pxd":55
+    /* "search.pxd":93
  *     s.trick_mask |= bit
  *     s.trick_points += t.points[card]
  *     if s.trick_len < t.n_seats:             # <<<<<<<<<<<<<<
@@ -6889,276 +7946,44 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   }
 
-  /* "search.pxd":57
+  /* "search.pxd":95
  *     if s.trick_len < t.n_seats:
  *         return 0
  *     wpos = current_winner(t, s.trick, s.trick_len)             # <<<<<<<<<<<<<<
  *     winner = (s.leader + wpos) % t.n_seats
- *     wcard = s.trick[wpos]
+ *     reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
 */
   __pyx_v_wpos = __pyx_f_7movegen_current_winner(__pyx_v_t, __pyx_v_s->trick, __pyx_v_s->trick_len);
 
-  /* "search.pxd":58
+  /* "search.pxd":96
  *         return 0
  *     wpos = current_winner(t, s.trick, s.trick_len)
  *     winner = (s.leader + wpos) % t.n_seats             # <<<<<<<<<<<<<<
- *     wcard = s.trick[wpos]
- *     if (o.max_side >> winner) & 1:
+ *     reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
+ *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
 */
   __pyx_v_winner = ((__pyx_v_s->leader + __pyx_v_wpos) % __pyx_v_t->n_seats);
 
-  /* "search.pxd":59
+  /* "search.pxd":97
  *     wpos = current_winner(t, s.trick, s.trick_len)
  *     winner = (s.leader + wpos) % t.n_seats
- *     wcard = s.trick[wpos]             # <<<<<<<<<<<<<<
- *     if (o.max_side >> winner) & 1:
- *         reward = o.points_weight * s.trick_points + o.trick_weight
-*/
-  __pyx_v_wcard = (__pyx_v_s->trick[__pyx_v_wpos]);
-
-  /* "search.pxd":60
- *     winner = (s.leader + wpos) % t.n_seats
- *     wcard = s.trick[wpos]
- *     if (o.max_side >> winner) & 1:             # <<<<<<<<<<<<<<
- *         reward = o.points_weight * s.trick_points + o.trick_weight
- *     for i in range(o.n_events):
-*/
-  __pyx_t_4 = (((__pyx_v_o->max_side >> __pyx_v_winner) & 1) != 0);
-
-  if (__pyx_t_4) {
-
-
-    /* "search.pxd":61
- *     wcard = s.trick[wpos]
- *     if (o.max_side >> winner) & 1:
- *         reward = o.points_weight * s.trick_points + o.trick_weight             # <<<<<<<<<<<<<<
- *     for i in range(o.n_events):
- *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
-*/
-    __pyx_v_reward = ((__pyx_v_o->points_weight * __pyx_v_s->trick_points) + __pyx_v_o->trick_weight);
-
-    /* "search.pxd":60
- *     winner = (s.leader + wpos) % t.n_seats
- *     wcard = s.trick[wpos]
- *     if (o.max_side >> winner) & 1:             # <<<<<<<<<<<<<<
- *         reward = o.points_weight * s.trick_points + o.trick_weight
- *     for i in range(o.n_events):
-*/
-  }
-
-  /* "search.pxd":62
- *     if (o.max_side >> winner) & 1:
- *         reward = o.points_weight * s.trick_points + o.trick_weight
- *     for i in range(o.n_events):             # <<<<<<<<<<<<<<
- *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
- *             continue
-*/
-
-  __pyx_t_3 = __pyx_v_o->n_events;
-  __pyx_t_5 = __pyx_t_3;
-
-  for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
-    __pyx_v_i = __pyx_t_6;
-
-    /* "search.pxd":63
- *         reward = o.points_weight * s.trick_points + o.trick_weight
- *     for i in range(o.n_events):
- *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:             # <<<<<<<<<<<<<<
- *             continue
- *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
-*/
-    __pyx_t_7 = ((__pyx_v_s->trick_mask & (__pyx_v_o->event_present[__pyx_v_i])) != (__pyx_v_o->event_present[__pyx_v_i]));
-
-    if (!__pyx_t_7) {
-
-    } else {
-
-      __pyx_t_4 = __pyx_t_7;
-
-      goto __pyx_L8_bool_binop_done;
-    }
-    __pyx_t_7 = ((__pyx_v_s->trick_mask & (__pyx_v_o->event_absent[__pyx_v_i])) != 0);
-
-
-    __pyx_t_4 = __pyx_t_7;
-
-    __pyx_L8_bool_binop_done:;
-    if (__pyx_t_4) {
-
-
-      /* "search.pxd":64
- *     for i in range(o.n_events):
- *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
- *             continue             # <<<<<<<<<<<<<<
- *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
- *             continue
-*/
-      goto __pyx_L5_continue;
-
-      /* "search.pxd":63
- *         reward = o.points_weight * s.trick_points + o.trick_weight
- *     for i in range(o.n_events):
- *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:             # <<<<<<<<<<<<<<
- *             continue
- *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
-*/
-    }
-
-    /* "search.pxd":65
- *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
- *             continue
- *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:             # <<<<<<<<<<<<<<
- *             continue
- *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
-*/
-    __pyx_t_7 = ((__pyx_v_o->event_winner[__pyx_v_i]) >= 0);
-
-    if (__pyx_t_7) {
-
-    } else {
-
-      __pyx_t_4 = __pyx_t_7;
-
-      goto __pyx_L11_bool_binop_done;
-    }
-    __pyx_t_7 = (__pyx_v_wcard != (__pyx_v_o->event_winner[__pyx_v_i]));
-
-
-    __pyx_t_4 = __pyx_t_7;
-
-    __pyx_L11_bool_binop_done:;
-    if (__pyx_t_4) {
-
-
-      /* "search.pxd":66
- *             continue
- *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
- *             continue             # <<<<<<<<<<<<<<
- *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
- *             continue
-*/
-      goto __pyx_L5_continue;
-
-      /* "search.pxd":65
- *         if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
- *             continue
- *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:             # <<<<<<<<<<<<<<
- *             continue
- *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
-*/
-    }
-
-    /* "search.pxd":67
- *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
- *             continue
- *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:             # <<<<<<<<<<<<<<
- *             continue
- *         if o.event_last[i] and s.live:
-*/
-    __pyx_t_7 = ((__pyx_v_o->event_not_winner[__pyx_v_i]) >= 0);
-
-    if (__pyx_t_7) {
-
-    } else {
-
-      __pyx_t_4 = __pyx_t_7;
-
-      goto __pyx_L14_bool_binop_done;
-    }
-    __pyx_t_7 = (__pyx_v_wcard == (__pyx_v_o->event_not_winner[__pyx_v_i]));
-
-
-    __pyx_t_4 = __pyx_t_7;
-
-    __pyx_L14_bool_binop_done:;
-    if (__pyx_t_4) {
-
-
-      /* "search.pxd":68
- *             continue
- *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
- *             continue             # <<<<<<<<<<<<<<
- *         if o.event_last[i] and s.live:
- *             continue
-*/
-      goto __pyx_L5_continue;
-
-      /* "search.pxd":67
- *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
- *             continue
- *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:             # <<<<<<<<<<<<<<
- *             continue
- *         if o.event_last[i] and s.live:
-*/
-    }
-
-    /* "search.pxd":69
- *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
- *             continue
- *         if o.event_last[i] and s.live:             # <<<<<<<<<<<<<<
- *             continue
- *         reward += o.event_reward[i]
-*/
-    __pyx_t_7 = ((__pyx_v_o->event_last[__pyx_v_i]) != 0);
-
-    if (__pyx_t_7) {
-
-    } else {
-
-      __pyx_t_4 = __pyx_t_7;
-
-      goto __pyx_L17_bool_binop_done;
-    }
-    __pyx_t_7 = (__pyx_v_s->live != 0);
-
-
-    __pyx_t_4 = __pyx_t_7;
-
-    __pyx_L17_bool_binop_done:;
-    if (__pyx_t_4) {
-
-
-      /* "search.pxd":70
- *             continue
- *         if o.event_last[i] and s.live:
- *             continue             # <<<<<<<<<<<<<<
- *         reward += o.event_reward[i]
- *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
-*/
-      goto __pyx_L5_continue;
-
-      /* "search.pxd":69
- *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
- *             continue
- *         if o.event_last[i] and s.live:             # <<<<<<<<<<<<<<
- *             continue
- *         reward += o.event_reward[i]
-*/
-    }
-
-    /* "search.pxd":71
- *         if o.event_last[i] and s.live:
- *             continue
- *         reward += o.event_reward[i]             # <<<<<<<<<<<<<<
+ *     reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)             # <<<<<<<<<<<<<<
  *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
  *     s.points_left -= s.trick_points
 */
-    __pyx_v_reward = (__pyx_v_reward + (__pyx_v_o->event_reward[__pyx_v_i]));
-    __pyx_L5_continue:;
-  }
+  __pyx_v_reward = __pyx_f_6search_trick_reward(__pyx_v_t, __pyx_v_o, __pyx_v_s->trick, __pyx_v_wpos, __pyx_v_winner, __pyx_v_s->trick_mask, __pyx_v_s->trick_points, __pyx_v_s->live);
 
-
-  /* "search.pxd":72
- *             continue
- *         reward += o.event_reward[i]
+  /* "search.pxd":98
+ *     winner = (s.leader + wpos) % t.n_seats
+ *     reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
  *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]             # <<<<<<<<<<<<<<
  *     s.points_left -= s.trick_points
  *     s.leader = winner
 */
   __pyx_v_s->flags = (__pyx_v_s->flags | (__pyx_v_t->led_flags[(__pyx_v_t->card_class[(__pyx_v_s->trick[0])])]));
 
-  /* "search.pxd":73
- *         reward += o.event_reward[i]
+  /* "search.pxd":99
+ *     reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
  *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
  *     s.points_left -= s.trick_points             # <<<<<<<<<<<<<<
  *     s.leader = winner
@@ -7166,7 +7991,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->points_left = (__pyx_v_s->points_left - __pyx_v_s->trick_points);
 
-  /* "search.pxd":74
+  /* "search.pxd":100
  *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
  *     s.points_left -= s.trick_points
  *     s.leader = winner             # <<<<<<<<<<<<<<
@@ -7175,7 +8000,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->leader = __pyx_v_winner;
 
-  /* "search.pxd":75
+  /* "search.pxd":101
  *     s.points_left -= s.trick_points
  *     s.leader = winner
  *     s.trick_len = 0             # <<<<<<<<<<<<<<
@@ -7184,7 +8009,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_len = 0;
 
-  /* "search.pxd":76
+  /* "search.pxd":102
  *     s.leader = winner
  *     s.trick_len = 0
  *     s.trick_mask = 0             # <<<<<<<<<<<<<<
@@ -7193,7 +8018,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_mask = 0;
 
-  /* "search.pxd":77
+  /* "search.pxd":103
  *     s.trick_len = 0
  *     s.trick_mask = 0
  *     s.trick_points = 0             # <<<<<<<<<<<<<<
@@ -7202,7 +8027,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_points = 0;
 
-  /* "search.pxd":78
+  /* "search.pxd":104
  *     s.trick_mask = 0
  *     s.trick_points = 0
  *     return reward             # <<<<<<<<<<<<<<
@@ -7215,7 +8040,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   }
   goto __pyx_L0;
 
-  /* "search.pxd":41
+  /* "search.pxd":79
  * 
  * 
  * cdef inline int play_card(Search* S, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7233,12 +8058,423 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 
 
 
+  return __pyx_r;
+}
+
+/* "search.pxd":107
+ * 
+ * 
+ * cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd)."""
+ *     cdef uint64_t key = 0, cards
+*/
+
+static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s, int __pyx_v_canonical) {
+  uint64_t __pyx_v_key;
+  uint64_t __pyx_v_cards;
+  int __pyx_v_k;
+  int __pyx_v_place;
+  int __pyx_v_card;
+  uint64_t __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+
+  /* "search.pxd":109
+ * cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:
+ *     """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd)."""
+ *     cdef uint64_t key = 0, cards             # <<<<<<<<<<<<<<
+ *     cdef int k, place, card
+ *     if not canonical:
+*/
+  __pyx_v_key = 0;
+
+  /* "search.pxd":111
+ *     cdef uint64_t key = 0, cards
+ *     cdef int k, place, card
+ *     if not canonical:             # <<<<<<<<<<<<<<
+ *         return s.live
+ *     for k in range(t.n_classes):
+*/
+  __pyx_t_1 = (!(__pyx_v_canonical != 0));
+
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":112
+ *     cdef int k, place, card
+ *     if not canonical:
+ *         return s.live             # <<<<<<<<<<<<<<
+ *     for k in range(t.n_classes):
+ *         cards = s.live & t.class_mask[k]
+*/
+    {
+
+      __pyx_r = __pyx_v_s->live;
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":111
+ *     cdef uint64_t key = 0, cards
+ *     cdef int k, place, card
+ *     if not canonical:             # <<<<<<<<<<<<<<
+ *         return s.live
+ *     for k in range(t.n_classes):
+*/
+  }
+
+  /* "search.pxd":113
+ *     if not canonical:
+ *         return s.live
+ *     for k in range(t.n_classes):             # <<<<<<<<<<<<<<
+ *         cards = s.live & t.class_mask[k]
+ *         place = 0
+*/
+
+  __pyx_t_2 = __pyx_v_t->n_classes;
+  __pyx_t_3 = __pyx_t_2;
+
+  for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
+    __pyx_v_k = __pyx_t_4;
+
+    /* "search.pxd":114
+ *         return s.live
+ *     for k in range(t.n_classes):
+ *         cards = s.live & t.class_mask[k]             # <<<<<<<<<<<<<<
+ *         place = 0
+ *         while cards:
+*/
+    __pyx_v_cards = (__pyx_v_s->live & (__pyx_v_t->class_mask[__pyx_v_k]));
+
+    /* "search.pxd":115
+ *     for k in range(t.n_classes):
+ *         cards = s.live & t.class_mask[k]
+ *         place = 0             # <<<<<<<<<<<<<<
+ *         while cards:
+ *             card = lowest(cards)
+*/
+    __pyx_v_place = 0;
+
+    /* "search.pxd":116
+ *         cards = s.live & t.class_mask[k]
+ *         place = 0
+ *         while cards:             # <<<<<<<<<<<<<<
+ *             card = lowest(cards)
+ *             cards = drop_lowest(cards)
+*/
+    while (1) {
+      __pyx_t_1 = (__pyx_v_cards != 0);
+
+
+      if (!__pyx_t_1) break;
+
+      /* "search.pxd":117
+ *         place = 0
+ *         while cards:
+ *             card = lowest(cards)             # <<<<<<<<<<<<<<
+ *             cards = drop_lowest(cards)
+ *             key += mix((<uint64_t>k << 56) | (<uint64_t>place << 48) | (<uint64_t>t.owner[card] << 40)
+*/
+      __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_cards);
+
+      /* "search.pxd":118
+ *         while cards:
+ *             card = lowest(cards)
+ *             cards = drop_lowest(cards)             # <<<<<<<<<<<<<<
+ *             key += mix((<uint64_t>k << 56) | (<uint64_t>place << 48) | (<uint64_t>t.owner[card] << 40)
+ *                        | <uint64_t>t.signature[card])
+*/
+      __pyx_v_cards = __pyx_f_7cardset_drop_lowest(__pyx_v_cards);
+
+      /* "search.pxd":119
+ *             card = lowest(cards)
+ *             cards = drop_lowest(cards)
+ *             key += mix((<uint64_t>k << 56) | (<uint64_t>place << 48) | (<uint64_t>t.owner[card] << 40)             # <<<<<<<<<<<<<<
+ *                        | <uint64_t>t.signature[card])
+ *             place += 1
+*/
+      __pyx_v_key = (__pyx_v_key + __pyx_f_2tt_mix(((((((uint64_t)__pyx_v_k) << 56) | (((uint64_t)__pyx_v_place) << 48)) | (((uint64_t)(__pyx_v_t->owner[__pyx_v_card])) << 40)) | ((uint64_t)(__pyx_v_t->signature[__pyx_v_card])))));
+
+      /* "search.pxd":121
+ *             key += mix((<uint64_t>k << 56) | (<uint64_t>place << 48) | (<uint64_t>t.owner[card] << 40)
+ *                        | <uint64_t>t.signature[card])
+ *             place += 1             # <<<<<<<<<<<<<<
+ *     return key
+ * 
+*/
+      __pyx_v_place = (__pyx_v_place + 1);
+    }
+  }
+
+
+  /* "search.pxd":122
+ *                        | <uint64_t>t.signature[card])
+ *             place += 1
+ *     return key             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_key;
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":107
+ * 
+ * 
+ * cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd)."""
+ *     cdef uint64_t key = 0, cards
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
 
 
   return __pyx_r;
 }
 
-/* "search.pxd":81
+/* "search.pxd":125
+ * 
+ * 
+ * cdef inline int encode_card(const Tables* t, const State* s, int card, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """A card as the table stores it: itself, or (class, place among the live cards of its class)."""
+ *     cdef int k
+*/
+
+static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s, int __pyx_v_card, int __pyx_v_canonical) {
+  int __pyx_v_k;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "search.pxd":128
+ *     """A card as the table stores it: itself, or (class, place among the live cards of its class)."""
+ *     cdef int k
+ *     if card == NO_CARD or not canonical:             # <<<<<<<<<<<<<<
+ *         return card
+ *     k = t.card_class[card]
+*/
+  __pyx_t_2 = (__pyx_v_card == __pyx_e_5types_NO_CARD);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (!(__pyx_v_canonical != 0));
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":129
+ *     cdef int k
+ *     if card == NO_CARD or not canonical:
+ *         return card             # <<<<<<<<<<<<<<
+ *     k = t.card_class[card]
+ *     return (k << 5) | popcount(s.live & t.class_mask[k] & (((<uint64_t>1) << card) - 1))
+*/
+    {
+
+      __pyx_r = __pyx_v_card;
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":128
+ *     """A card as the table stores it: itself, or (class, place among the live cards of its class)."""
+ *     cdef int k
+ *     if card == NO_CARD or not canonical:             # <<<<<<<<<<<<<<
+ *         return card
+ *     k = t.card_class[card]
+*/
+  }
+
+  /* "search.pxd":130
+ *     if card == NO_CARD or not canonical:
+ *         return card
+ *     k = t.card_class[card]             # <<<<<<<<<<<<<<
+ *     return (k << 5) | popcount(s.live & t.class_mask[k] & (((<uint64_t>1) << card) - 1))
+ * 
+*/
+  __pyx_v_k = (__pyx_v_t->card_class[__pyx_v_card]);
+
+  /* "search.pxd":131
+ *         return card
+ *     k = t.card_class[card]
+ *     return (k << 5) | popcount(s.live & t.class_mask[k] & (((<uint64_t>1) << card) - 1))             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = ((__pyx_v_k << 5) | __pyx_f_7cardset_popcount(((__pyx_v_s->live & (__pyx_v_t->class_mask[__pyx_v_k])) & ((((uint64_t)1) << __pyx_v_card) - 1))));
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":125
+ * 
+ * 
+ * cdef inline int encode_card(const Tables* t, const State* s, int card, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """A card as the table stores it: itself, or (class, place among the live cards of its class)."""
+ *     cdef int k
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "search.pxd":134
+ * 
+ * 
+ * cdef inline int decode_card(const Tables* t, const State* s, int stored, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef uint64_t cards
+ *     cdef int place
+*/
+
+static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s, int __pyx_v_stored, int __pyx_v_canonical) {
+  uint64_t __pyx_v_cards;
+  CYTHON_UNUSED int __pyx_v_place;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  long __pyx_t_3;
+  long __pyx_t_4;
+  int __pyx_t_5;
+
+  /* "search.pxd":137
+ *     cdef uint64_t cards
+ *     cdef int place
+ *     if stored == NO_CARD or not canonical:             # <<<<<<<<<<<<<<
+ *         return stored
+ *     cards = s.live & t.class_mask[stored >> 5]
+*/
+  __pyx_t_2 = (__pyx_v_stored == __pyx_e_5types_NO_CARD);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (!(__pyx_v_canonical != 0));
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":138
+ *     cdef int place
+ *     if stored == NO_CARD or not canonical:
+ *         return stored             # <<<<<<<<<<<<<<
+ *     cards = s.live & t.class_mask[stored >> 5]
+ *     for place in range(stored & 31):
+*/
+    {
+
+      __pyx_r = __pyx_v_stored;
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":137
+ *     cdef uint64_t cards
+ *     cdef int place
+ *     if stored == NO_CARD or not canonical:             # <<<<<<<<<<<<<<
+ *         return stored
+ *     cards = s.live & t.class_mask[stored >> 5]
+*/
+  }
+
+  /* "search.pxd":139
+ *     if stored == NO_CARD or not canonical:
+ *         return stored
+ *     cards = s.live & t.class_mask[stored >> 5]             # <<<<<<<<<<<<<<
+ *     for place in range(stored & 31):
+ *         cards = drop_lowest(cards)
+*/
+  __pyx_v_cards = (__pyx_v_s->live & (__pyx_v_t->class_mask[(__pyx_v_stored >> 5)]));
+
+  /* "search.pxd":140
+ *         return stored
+ *     cards = s.live & t.class_mask[stored >> 5]
+ *     for place in range(stored & 31):             # <<<<<<<<<<<<<<
+ *         cards = drop_lowest(cards)
+ *     return lowest(cards) if cards else NO_CARD
+*/
+
+  __pyx_t_3 = (__pyx_v_stored & 31);
+  __pyx_t_4 = __pyx_t_3;
+
+  for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+    __pyx_v_place = __pyx_t_5;
+
+    /* "search.pxd":141
+ *     cards = s.live & t.class_mask[stored >> 5]
+ *     for place in range(stored & 31):
+ *         cards = drop_lowest(cards)             # <<<<<<<<<<<<<<
+ *     return lowest(cards) if cards else NO_CARD
+ * 
+*/
+    __pyx_v_cards = __pyx_f_7cardset_drop_lowest(__pyx_v_cards);
+  }
+
+
+  /* "search.pxd":142
+ *     for place in range(stored & 31):
+ *         cards = drop_lowest(cards)
+ *     return lowest(cards) if cards else NO_CARD             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_1 = (__pyx_v_cards != 0);
+
+  if (__pyx_t_1) {
+
+    __pyx_t_5 = __pyx_f_7cardset_lowest(__pyx_v_cards);
+  } else {
+
+    __pyx_t_5 = __pyx_e_5types_NO_CARD;
+  }
+
+  {
+    __pyx_r = __pyx_t_5;
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":134
+ * 
+ * 
+ * cdef inline int decode_card(const Tables* t, const State* s, int stored, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     cdef uint64_t cards
+ *     cdef int place
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+  return __pyx_r;
+}
+
+/* "search.pxd":145
  * 
  * 
  * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7249,6 +8485,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_S, int __pyx_v_alpha, int __pyx_v_beta) {
   __pyx_t_5types_State __pyx_v_saved;
   int __pyx_v_boundary;
+  int __pyx_v_use_table;
   int __pyx_v_lower;
   int __pyx_v_upper;
   int __pyx_v_best;
@@ -7261,38 +8498,44 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   int __pyx_v_value;
   int __pyx_v_maximising;
   int __pyx_v_seat;
+  int __pyx_v_sure;
+  int __pyx_v_holder;
+  int __pyx_v_sure_points;
   int __pyx_v_moves[__pyx_e_5types_MAX_CARDS];
   uint64_t __pyx_v_legal;
   uint8_t __pyx_v_leader_flags;
+  uint64_t __pyx_v_key;
   __pyx_t_2tt_Entry *__pyx_v_entry;
   int __pyx_v_a;
   int __pyx_v_b;
   int __pyx_r;
   int __pyx_t_1;
   int __pyx_t_2;
-  int16_t __pyx_t_3;
-  uint8_t __pyx_t_4;
-  int __pyx_t_5;
+  int __pyx_t_3;
+  long __pyx_t_4;
+  int16_t __pyx_t_5;
   int __pyx_t_6;
   int __pyx_t_7;
   __pyx_t_5types_State __pyx_t_8;
+  int __pyx_t_9;
+  int __pyx_t_10;
 
 
 
-  /* "search.pxd":83
+  /* "search.pxd":147
  * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
  *     cdef State saved
  *     cdef int boundary = S.s.trick_len == 0             # <<<<<<<<<<<<<<
+ *     cdef int use_table
  *     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
- *     cdef int n, i, card, reward, value, maximising, seat
 */
   __pyx_v_boundary = (__pyx_v_S->s.trick_len == 0);
 
-  /* "search.pxd":84
- *     cdef State saved
+  /* "search.pxd":149
  *     cdef int boundary = S.s.trick_len == 0
+ *     cdef int use_table
  *     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD             # <<<<<<<<<<<<<<
- *     cdef int n, i, card, reward, value, maximising, seat
+ *     cdef int n, i, card, reward, value, maximising, seat, sure, holder, sure_points
  *     cdef int moves[MAX_CARDS]
 */
   __pyx_v_lower = 0;
@@ -7300,16 +8543,25 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   __pyx_v_best_card = __pyx_e_5types_NO_CARD;
   __pyx_v_tt_card = __pyx_e_5types_NO_CARD;
 
-  /* "search.pxd":88
+  /* "search.pxd":153
  *     cdef int moves[MAX_CARDS]
  *     cdef uint64_t legal
  *     cdef uint8_t leader_flags = 0             # <<<<<<<<<<<<<<
+ *     cdef uint64_t key = 0
  *     cdef Entry* entry
- *     # Step 1. The deal is over: nothing more to win.
 */
   __pyx_v_leader_flags = 0;
 
-  /* "search.pxd":91
+  /* "search.pxd":154
+ *     cdef uint64_t legal
+ *     cdef uint8_t leader_flags = 0
+ *     cdef uint64_t key = 0             # <<<<<<<<<<<<<<
+ *     cdef Entry* entry
+ *     # Step 1. The deal is over: nothing more to win.
+*/
+  __pyx_v_key = 0;
+
+  /* "search.pxd":157
  *     cdef Entry* entry
  *     # Step 1. The deal is over: nothing more to win.
  *     if boundary and S.s.live == 0:             # <<<<<<<<<<<<<<
@@ -7335,12 +8587,12 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":92
+    /* "search.pxd":158
  *     # Step 1. The deal is over: nothing more to win.
  *     if boundary and S.s.live == 0:
  *         return 0             # <<<<<<<<<<<<<<
  *     S.nodes += 1
- *     if boundary:
+ *     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
 */
     {
 
@@ -7348,7 +8600,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     }
     goto __pyx_L0;
 
-    /* "search.pxd":91
+    /* "search.pxd":157
  *     cdef Entry* entry
  *     # Step 1. The deal is over: nothing more to win.
  *     if boundary and S.s.live == 0:             # <<<<<<<<<<<<<<
@@ -7357,90 +8609,258 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":93
+  /* "search.pxd":159
  *     if boundary and S.s.live == 0:
  *         return 0
  *     S.nodes += 1             # <<<<<<<<<<<<<<
- *     if boundary:
- *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+ *     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
+ *         return last_trick_value(S.t, S.o, &S.s)
 */
   __pyx_v_S->nodes = (__pyx_v_S->nodes + 1);
 
-  /* "search.pxd":94
+  /* "search.pxd":160
  *         return 0
  *     S.nodes += 1
+ *     if boundary and popcount(S.s.hands[S.s.leader]) == 1:             # <<<<<<<<<<<<<<
+ *         return last_trick_value(S.t, S.o, &S.s)
+ *     # the last trick is computed directly, never looked up
+*/
+  __pyx_t_2 = (__pyx_v_boundary != 0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L7_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_f_7cardset_popcount((__pyx_v_S->s.hands[__pyx_v_S->s.leader])) == 1);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L7_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":161
+ *     S.nodes += 1
+ *     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
+ *         return last_trick_value(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
+ *     # the last trick is computed directly, never looked up
+ *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
+*/
+    {
+
+      __pyx_r = __pyx_f_6search_last_trick_value(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":160
+ *         return 0
+ *     S.nodes += 1
+ *     if boundary and popcount(S.s.hands[S.s.leader]) == 1:             # <<<<<<<<<<<<<<
+ *         return last_trick_value(S.t, S.o, &S.s)
+ *     # the last trick is computed directly, never looked up
+*/
+  }
+
+  /* "search.pxd":163
+ *         return last_trick_value(S.t, S.o, &S.s)
+ *     # the last trick is computed directly, never looked up
+ *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1             # <<<<<<<<<<<<<<
+ *     if boundary:
+ *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
+*/
+  if (__pyx_v_boundary) {
+  } else {
+
+    __pyx_t_3 = __pyx_v_boundary;
+    goto __pyx_L9_bool_binop_done;
+  }
+  if (__pyx_v_S->opt.use_table) {
+  } else {
+
+    __pyx_t_3 = __pyx_v_S->opt.use_table;
+    goto __pyx_L9_bool_binop_done;
+  }
+  __pyx_t_1 = (__pyx_f_7cardset_popcount((__pyx_v_S->s.hands[__pyx_v_S->s.leader])) > 1);
+
+
+  __pyx_t_3 = __pyx_t_1;
+
+  __pyx_L9_bool_binop_done:;
+  __pyx_v_use_table = __pyx_t_3;
+
+  /* "search.pxd":164
+ *     # the last trick is computed directly, never looked up
+ *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
  *     if boundary:             # <<<<<<<<<<<<<<
+ *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
- *         if S.opt.use_bounds:
 */
   __pyx_t_1 = (__pyx_v_boundary != 0);
 
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":96
+    /* "search.pxd":165
+ *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
  *     if boundary:
+ *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1             # <<<<<<<<<<<<<<
+ *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
+ *         if S.opt.use_bounds:
+*/
+
+    __pyx_t_4 = (__pyx_f_7cardset_popcount((__pyx_v_S->s.hands[__pyx_v_S->s.leader])) & 15);
+    (__pyx_v_S->boundary_nodes[__pyx_t_4]) = ((__pyx_v_S->boundary_nodes[__pyx_t_4]) + 1);
+
+    /* "search.pxd":167
+ *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:             # <<<<<<<<<<<<<<
  *             upper = future_upper_bound(S.t, S.o, &S.s)
- *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+ *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
 */
     __pyx_t_1 = (__pyx_v_S->opt.use_bounds != 0);
 
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":97
+      /* "search.pxd":168
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:
  *             upper = future_upper_bound(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
- *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
- *         if S.opt.use_table:
+ *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
+ *             if sure:
 */
       __pyx_v_upper = __pyx_f_6bounds_future_upper_bound(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
 
-      /* "search.pxd":96
- *     if boundary:
+      /* "search.pxd":169
+ *         if S.opt.use_bounds:
+ *             upper = future_upper_bound(S.t, S.o, &S.s)
+ *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)             # <<<<<<<<<<<<<<
+ *             if sure:
+ *                 if (S.o.max_side >> holder) & 1:
+*/
+      __pyx_v_sure = __pyx_f_6bounds_sure_tricks(__pyx_v_S->t, (&__pyx_v_S->s), (&__pyx_v_holder), (&__pyx_v_sure_points));
+
+      /* "search.pxd":170
+ *             upper = future_upper_bound(S.t, S.o, &S.s)
+ *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
+ *             if sure:             # <<<<<<<<<<<<<<
+ *                 if (S.o.max_side >> holder) & 1:
+ *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
+*/
+      __pyx_t_1 = (__pyx_v_sure != 0);
+
+      if (__pyx_t_1) {
+
+
+        /* "search.pxd":171
+ *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
+ *             if sure:
+ *                 if (S.o.max_side >> holder) & 1:             # <<<<<<<<<<<<<<
+ *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
+ *                 else:
+*/
+        __pyx_t_1 = (((__pyx_v_S->o->max_side >> __pyx_v_holder) & 1) != 0);
+
+        if (__pyx_t_1) {
+
+
+          /* "search.pxd":172
+ *             if sure:
+ *                 if (S.o.max_side >> holder) & 1:
+ *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure             # <<<<<<<<<<<<<<
+ *                 else:
+ *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
+*/
+          __pyx_v_lower = ((__pyx_v_S->o->points_weight * __pyx_v_sure_points) + (__pyx_v_S->o->trick_weight * __pyx_v_sure));
+
+          /* "search.pxd":171
+ *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
+ *             if sure:
+ *                 if (S.o.max_side >> holder) & 1:             # <<<<<<<<<<<<<<
+ *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
+ *                 else:
+*/
+          goto __pyx_L15;
+        }
+
+        /* "search.pxd":174
+ *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
+ *                 else:
+ *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure             # <<<<<<<<<<<<<<
+ *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+ *         if use_table:
+*/
+        /*else*/ {
+          __pyx_v_upper = (__pyx_v_upper - ((__pyx_v_S->o->points_weight * __pyx_v_sure_points) + (__pyx_v_S->o->trick_weight * __pyx_v_sure)));
+        }
+        __pyx_L15:;
+
+        /* "search.pxd":170
+ *             upper = future_upper_bound(S.t, S.o, &S.s)
+ *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
+ *             if sure:             # <<<<<<<<<<<<<<
+ *                 if (S.o.max_side >> holder) & 1:
+ *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
+*/
+      }
+
+      /* "search.pxd":167
+ *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:             # <<<<<<<<<<<<<<
  *             upper = future_upper_bound(S.t, S.o, &S.s)
- *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+ *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
 */
     }
 
-    /* "search.pxd":99
- *             upper = future_upper_bound(S.t, S.o, &S.s)
+    /* "search.pxd":176
+ *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
- *         if S.opt.use_table:             # <<<<<<<<<<<<<<
+ *         if use_table:             # <<<<<<<<<<<<<<
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
- *             entry = table_probe(S.table, S.s.live, leader_flags)
+ *             key = position_key(S.t, &S.s, S.opt.use_canonical)
 */
-    __pyx_t_1 = (__pyx_v_S->opt.use_table != 0);
+    __pyx_t_1 = (__pyx_v_use_table != 0);
 
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":100
+      /* "search.pxd":177
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
- *         if S.opt.use_table:
+ *         if use_table:
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))             # <<<<<<<<<<<<<<
- *             entry = table_probe(S.table, S.s.live, leader_flags)
- *             if entry != NULL:
+ *             key = position_key(S.t, &S.s, S.opt.use_canonical)
+ *             entry = table_probe(S.table, key, leader_flags)
 */
       __pyx_v_leader_flags = ((uint8_t)(__pyx_v_S->s.leader | (__pyx_v_S->s.flags << 3)));
 
-      /* "search.pxd":101
- *         if S.opt.use_table:
+      /* "search.pxd":178
+ *         if use_table:
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
- *             entry = table_probe(S.table, S.s.live, leader_flags)             # <<<<<<<<<<<<<<
+ *             key = position_key(S.t, &S.s, S.opt.use_canonical)             # <<<<<<<<<<<<<<
+ *             entry = table_probe(S.table, key, leader_flags)
+ *             if entry != NULL:
+*/
+      __pyx_v_key = __pyx_f_6search_position_key(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_S->opt.use_canonical);
+
+      /* "search.pxd":179
+ *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
+ *             key = position_key(S.t, &S.s, S.opt.use_canonical)
+ *             entry = table_probe(S.table, key, leader_flags)             # <<<<<<<<<<<<<<
  *             if entry != NULL:
  *                 S.table_hits += 1
 */
-      __pyx_v_entry = __pyx_f_2tt_table_probe(__pyx_v_S->table, __pyx_v_S->s.live, __pyx_v_leader_flags);
+      __pyx_v_entry = __pyx_f_2tt_table_probe(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags);
 
-      /* "search.pxd":102
- *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
- *             entry = table_probe(S.table, S.s.live, leader_flags)
+      /* "search.pxd":180
+ *             key = position_key(S.t, &S.s, S.opt.use_canonical)
+ *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:             # <<<<<<<<<<<<<<
  *                 S.table_hits += 1
  *                 if entry.lower > lower:
@@ -7450,8 +8870,8 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":103
- *             entry = table_probe(S.table, S.s.live, leader_flags)
+        /* "search.pxd":181
+ *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:
  *                 S.table_hits += 1             # <<<<<<<<<<<<<<
  *                 if entry.lower > lower:
@@ -7459,7 +8879,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_S->table_hits = (__pyx_v_S->table_hits + 1);
 
-        /* "search.pxd":104
+        /* "search.pxd":182
  *             if entry != NULL:
  *                 S.table_hits += 1
  *                 if entry.lower > lower:             # <<<<<<<<<<<<<<
@@ -7471,18 +8891,18 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":105
+          /* "search.pxd":183
  *                 S.table_hits += 1
  *                 if entry.lower > lower:
  *                     lower = entry.lower             # <<<<<<<<<<<<<<
  *                 if entry.upper < upper:
  *                     upper = entry.upper
 */
-          __pyx_t_3 = __pyx_v_entry->lower;
+          __pyx_t_5 = __pyx_v_entry->lower;
 
-          __pyx_v_lower = __pyx_t_3;
+          __pyx_v_lower = __pyx_t_5;
 
-          /* "search.pxd":104
+          /* "search.pxd":182
  *             if entry != NULL:
  *                 S.table_hits += 1
  *                 if entry.lower > lower:             # <<<<<<<<<<<<<<
@@ -7491,70 +8911,68 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":106
+        /* "search.pxd":184
  *                 if entry.lower > lower:
  *                     lower = entry.lower
  *                 if entry.upper < upper:             # <<<<<<<<<<<<<<
  *                     upper = entry.upper
- *                 tt_card = entry.best
+ *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
 */
         __pyx_t_1 = (__pyx_v_entry->upper < __pyx_v_upper);
 
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":107
+          /* "search.pxd":185
  *                     lower = entry.lower
  *                 if entry.upper < upper:
  *                     upper = entry.upper             # <<<<<<<<<<<<<<
- *                 tt_card = entry.best
+ *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:
 */
-          __pyx_t_3 = __pyx_v_entry->upper;
+          __pyx_t_5 = __pyx_v_entry->upper;
 
-          __pyx_v_upper = __pyx_t_3;
+          __pyx_v_upper = __pyx_t_5;
 
-          /* "search.pxd":106
+          /* "search.pxd":184
  *                 if entry.lower > lower:
  *                     lower = entry.lower
  *                 if entry.upper < upper:             # <<<<<<<<<<<<<<
  *                     upper = entry.upper
- *                 tt_card = entry.best
+ *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
 */
         }
 
-        /* "search.pxd":108
+        /* "search.pxd":186
  *                 if entry.upper < upper:
  *                     upper = entry.upper
- *                 tt_card = entry.best             # <<<<<<<<<<<<<<
+ *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)             # <<<<<<<<<<<<<<
  *         if lower >= beta or lower == upper:
  *             return lower
 */
-        __pyx_t_4 = __pyx_v_entry->best;
+        __pyx_v_tt_card = __pyx_f_6search_decode_card(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_entry->best, __pyx_v_S->opt.use_canonical);
 
-        __pyx_v_tt_card = __pyx_t_4;
-
-        /* "search.pxd":102
- *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
- *             entry = table_probe(S.table, S.s.live, leader_flags)
+        /* "search.pxd":180
+ *             key = position_key(S.t, &S.s, S.opt.use_canonical)
+ *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:             # <<<<<<<<<<<<<<
  *                 S.table_hits += 1
  *                 if entry.lower > lower:
 */
       }
 
-      /* "search.pxd":99
- *             upper = future_upper_bound(S.t, S.o, &S.s)
+      /* "search.pxd":176
+ *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
- *         if S.opt.use_table:             # <<<<<<<<<<<<<<
+ *         if use_table:             # <<<<<<<<<<<<<<
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
- *             entry = table_probe(S.table, S.s.live, leader_flags)
+ *             key = position_key(S.t, &S.s, S.opt.use_canonical)
 */
     }
 
-    /* "search.pxd":109
+    /* "search.pxd":187
  *                     upper = entry.upper
- *                 tt_card = entry.best
+ *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:             # <<<<<<<<<<<<<<
  *             return lower
  *         if upper <= alpha:
@@ -7567,19 +8985,19 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
       __pyx_t_1 = __pyx_t_2;
 
-      goto __pyx_L13_bool_binop_done;
+      goto __pyx_L21_bool_binop_done;
     }
     __pyx_t_2 = (__pyx_v_lower == __pyx_v_upper);
 
 
     __pyx_t_1 = __pyx_t_2;
 
-    __pyx_L13_bool_binop_done:;
+    __pyx_L21_bool_binop_done:;
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":110
- *                 tt_card = entry.best
+      /* "search.pxd":188
+ *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:
  *             return lower             # <<<<<<<<<<<<<<
  *         if upper <= alpha:
@@ -7591,16 +9009,16 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       }
       goto __pyx_L0;
 
-      /* "search.pxd":109
+      /* "search.pxd":187
  *                     upper = entry.upper
- *                 tt_card = entry.best
+ *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:             # <<<<<<<<<<<<<<
  *             return lower
  *         if upper <= alpha:
 */
     }
 
-    /* "search.pxd":111
+    /* "search.pxd":189
  *         if lower >= beta or lower == upper:
  *             return lower
  *         if upper <= alpha:             # <<<<<<<<<<<<<<
@@ -7612,7 +9030,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":112
+      /* "search.pxd":190
  *             return lower
  *         if upper <= alpha:
  *             return upper             # <<<<<<<<<<<<<<
@@ -7625,7 +9043,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       }
       goto __pyx_L0;
 
-      /* "search.pxd":111
+      /* "search.pxd":189
  *         if lower >= beta or lower == upper:
  *             return lower
  *         if upper <= alpha:             # <<<<<<<<<<<<<<
@@ -7634,7 +9052,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":113
+    /* "search.pxd":191
  *         if upper <= alpha:
  *             return upper
  *         if lower > alpha:             # <<<<<<<<<<<<<<
@@ -7646,7 +9064,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":114
+      /* "search.pxd":192
  *             return upper
  *         if lower > alpha:
  *             alpha = lower             # <<<<<<<<<<<<<<
@@ -7655,7 +9073,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_alpha = __pyx_v_lower;
 
-      /* "search.pxd":113
+      /* "search.pxd":191
  *         if upper <= alpha:
  *             return upper
  *         if lower > alpha:             # <<<<<<<<<<<<<<
@@ -7664,7 +9082,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":115
+    /* "search.pxd":193
  *         if lower > alpha:
  *             alpha = lower
  *         if upper < beta:             # <<<<<<<<<<<<<<
@@ -7676,16 +9094,16 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":116
+      /* "search.pxd":194
  *             alpha = lower
  *         if upper < beta:
  *             beta = upper             # <<<<<<<<<<<<<<
  *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
- *     legal = legal_cards(S.t, &S.s)
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
 */
       __pyx_v_beta = __pyx_v_upper;
 
-      /* "search.pxd":115
+      /* "search.pxd":193
  *         if lower > alpha:
  *             alpha = lower
  *         if upper < beta:             # <<<<<<<<<<<<<<
@@ -7694,26 +9112,35 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":94
- *         return 0
- *     S.nodes += 1
+    /* "search.pxd":164
+ *     # the last trick is computed directly, never looked up
+ *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
  *     if boundary:             # <<<<<<<<<<<<<<
+ *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
- *         if S.opt.use_bounds:
 */
   }
 
-  /* "search.pxd":118
+  /* "search.pxd":196
  *             beta = upper
  *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats             # <<<<<<<<<<<<<<
+ *     legal = legal_cards(S.t, &S.s)
+ *     if S.opt.use_equivalence:
+*/
+  __pyx_v_seat = ((__pyx_v_S->s.leader + __pyx_v_S->s.trick_len) % __pyx_v_S->t->n_seats);
+
+  /* "search.pxd":197
+ *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)             # <<<<<<<<<<<<<<
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)
 */
   __pyx_v_legal = __pyx_f_7movegen_legal_cards(__pyx_v_S->t, (&__pyx_v_S->s));
 
-  /* "search.pxd":119
- *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+  /* "search.pxd":198
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:             # <<<<<<<<<<<<<<
  *         legal = representatives(S.t, &S.s, legal)
@@ -7724,17 +9151,17 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":120
+    /* "search.pxd":199
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)             # <<<<<<<<<<<<<<
  *     if S.opt.use_ordering:
- *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
 */
     __pyx_v_legal = __pyx_f_7movegen_representatives(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_legal);
 
-    /* "search.pxd":119
- *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+    /* "search.pxd":198
+ *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:             # <<<<<<<<<<<<<<
  *         legal = representatives(S.t, &S.s, legal)
@@ -7742,11 +9169,11 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":121
+  /* "search.pxd":200
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:             # <<<<<<<<<<<<<<
- *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
  *     else:
 */
   __pyx_t_1 = (__pyx_v_S->opt.use_ordering != 0);
@@ -7754,27 +9181,27 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":122
+    /* "search.pxd":201
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:
- *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)             # <<<<<<<<<<<<<<
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])             # <<<<<<<<<<<<<<
  *     else:
  *         n = 0
 */
-    __pyx_v_n = __pyx_f_5order_order_moves(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s), __pyx_v_legal, __pyx_v_tt_card, __pyx_v_moves);
+    __pyx_v_n = __pyx_f_5order_order_moves(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s), __pyx_v_legal, __pyx_v_tt_card, __pyx_v_moves, (__pyx_v_S->history[__pyx_v_seat]));
 
-    /* "search.pxd":121
+    /* "search.pxd":200
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:             # <<<<<<<<<<<<<<
- *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
  *     else:
 */
-    goto __pyx_L19;
+    goto __pyx_L27;
   }
 
-  /* "search.pxd":124
- *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+  /* "search.pxd":203
+ *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
  *     else:
  *         n = 0             # <<<<<<<<<<<<<<
  *         while legal:
@@ -7783,7 +9210,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   /*else*/ {
     __pyx_v_n = 0;
 
-    /* "search.pxd":125
+    /* "search.pxd":204
  *     else:
  *         n = 0
  *         while legal:             # <<<<<<<<<<<<<<
@@ -7796,7 +9223,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
       if (!__pyx_t_1) break;
 
-      /* "search.pxd":126
+      /* "search.pxd":205
  *         n = 0
  *         while legal:
  *             moves[n] = lowest(legal)             # <<<<<<<<<<<<<<
@@ -7805,7 +9232,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       (__pyx_v_moves[__pyx_v_n]) = __pyx_f_7cardset_lowest(__pyx_v_legal);
 
-      /* "search.pxd":127
+      /* "search.pxd":206
  *         while legal:
  *             moves[n] = lowest(legal)
  *             legal = drop_lowest(legal)             # <<<<<<<<<<<<<<
@@ -7814,38 +9241,29 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_legal = __pyx_f_7cardset_drop_lowest(__pyx_v_legal);
 
-      /* "search.pxd":128
+      /* "search.pxd":207
  *             moves[n] = lowest(legal)
  *             legal = drop_lowest(legal)
  *             n += 1             # <<<<<<<<<<<<<<
  *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
- *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+ *     maximising = (S.o.max_side >> seat) & 1
 */
       __pyx_v_n = (__pyx_v_n + 1);
     }
   }
-  __pyx_L19:;
+  __pyx_L27:;
 
-  /* "search.pxd":130
+  /* "search.pxd":209
  *             n += 1
  *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
- *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats             # <<<<<<<<<<<<<<
- *     maximising = (S.o.max_side >> seat) & 1
- *     best = -INFINITY if maximising else INFINITY
-*/
-  __pyx_v_seat = ((__pyx_v_S->s.leader + __pyx_v_S->s.trick_len) % __pyx_v_S->t->n_seats);
-
-  /* "search.pxd":131
- *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
- *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     maximising = (S.o.max_side >> seat) & 1             # <<<<<<<<<<<<<<
  *     best = -INFINITY if maximising else INFINITY
  *     cdef int a = alpha, b = beta
 */
   __pyx_v_maximising = ((__pyx_v_S->o->max_side >> __pyx_v_seat) & 1);
 
-  /* "search.pxd":132
- *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+  /* "search.pxd":210
+ *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
  *     maximising = (S.o.max_side >> seat) & 1
  *     best = -INFINITY if maximising else INFINITY             # <<<<<<<<<<<<<<
  *     cdef int a = alpha, b = beta
@@ -7855,15 +9273,15 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
   if (__pyx_t_1) {
 
-    __pyx_t_5 = (-__pyx_e_5types_INFINITY);
+    __pyx_t_3 = (-__pyx_e_5types_INFINITY);
   } else {
 
-    __pyx_t_5 = __pyx_e_5types_INFINITY;
+    __pyx_t_3 = __pyx_e_5types_INFINITY;
   }
 
-  __pyx_v_best = __pyx_t_5;
+  __pyx_v_best = __pyx_t_3;
 
-  /* "search.pxd":133
+  /* "search.pxd":211
  *     maximising = (S.o.max_side >> seat) & 1
  *     best = -INFINITY if maximising else INFINITY
  *     cdef int a = alpha, b = beta             # <<<<<<<<<<<<<<
@@ -7873,7 +9291,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   __pyx_v_a = __pyx_v_alpha;
   __pyx_v_b = __pyx_v_beta;
 
-  /* "search.pxd":134
+  /* "search.pxd":212
  *     best = -INFINITY if maximising else INFINITY
  *     cdef int a = alpha, b = beta
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -7881,13 +9299,13 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
  *         saved = S.s
 */
 
-  __pyx_t_5 = __pyx_v_n;
-  __pyx_t_6 = __pyx_t_5;
+  __pyx_t_3 = __pyx_v_n;
+  __pyx_t_6 = __pyx_t_3;
 
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_i = __pyx_t_7;
 
-    /* "search.pxd":135
+    /* "search.pxd":213
  *     cdef int a = alpha, b = beta
  *     for i in range(n):
  *         card = moves[i]             # <<<<<<<<<<<<<<
@@ -7896,7 +9314,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_card = (__pyx_v_moves[__pyx_v_i]);
 
-    /* "search.pxd":136
+    /* "search.pxd":214
  *     for i in range(n):
  *         card = moves[i]
  *         saved = S.s             # <<<<<<<<<<<<<<
@@ -7907,7 +9325,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
     __pyx_v_saved = __pyx_t_8;
 
-    /* "search.pxd":137
+    /* "search.pxd":215
  *         card = moves[i]
  *         saved = S.s
  *         reward = play_card(S, card)             # <<<<<<<<<<<<<<
@@ -7916,7 +9334,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_reward = __pyx_f_6search_play_card(__pyx_v_S, __pyx_v_card);
 
-    /* "search.pxd":138
+    /* "search.pxd":216
  *         saved = S.s
  *         reward = play_card(S, card)
  *         value = reward + search(S, a - reward, b - reward)             # <<<<<<<<<<<<<<
@@ -7925,7 +9343,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_value = (__pyx_v_reward + __pyx_f_6search_search(__pyx_v_S, (__pyx_v_a - __pyx_v_reward), (__pyx_v_b - __pyx_v_reward)));
 
-    /* "search.pxd":139
+    /* "search.pxd":217
  *         reward = play_card(S, card)
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved             # <<<<<<<<<<<<<<
@@ -7934,7 +9352,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_S->s = __pyx_v_saved;
 
-    /* "search.pxd":140
+    /* "search.pxd":218
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved
  *         if maximising:             # <<<<<<<<<<<<<<
@@ -7946,7 +9364,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":141
+      /* "search.pxd":219
  *         S.s = saved
  *         if maximising:
  *             if value > best:             # <<<<<<<<<<<<<<
@@ -7958,7 +9376,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":142
+        /* "search.pxd":220
  *         if maximising:
  *             if value > best:
  *                 best = value             # <<<<<<<<<<<<<<
@@ -7967,7 +9385,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best = __pyx_v_value;
 
-        /* "search.pxd":143
+        /* "search.pxd":221
  *             if value > best:
  *                 best = value
  *                 best_card = card             # <<<<<<<<<<<<<<
@@ -7976,7 +9394,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best_card = __pyx_v_card;
 
-        /* "search.pxd":144
+        /* "search.pxd":222
  *                 best = value
  *                 best_card = card
  *                 if best > a:             # <<<<<<<<<<<<<<
@@ -7988,7 +9406,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":145
+          /* "search.pxd":223
  *                 best_card = card
  *                 if best > a:
  *                     a = best             # <<<<<<<<<<<<<<
@@ -7997,7 +9415,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
           __pyx_v_a = __pyx_v_best;
 
-          /* "search.pxd":144
+          /* "search.pxd":222
  *                 best = value
  *                 best_card = card
  *                 if best > a:             # <<<<<<<<<<<<<<
@@ -8006,7 +9424,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":141
+        /* "search.pxd":219
  *         S.s = saved
  *         if maximising:
  *             if value > best:             # <<<<<<<<<<<<<<
@@ -8015,17 +9433,17 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       }
 
-      /* "search.pxd":140
+      /* "search.pxd":218
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved
  *         if maximising:             # <<<<<<<<<<<<<<
  *             if value > best:
  *                 best = value
 */
-      goto __pyx_L24;
+      goto __pyx_L32;
     }
 
-    /* "search.pxd":147
+    /* "search.pxd":225
  *                     a = best
  *         else:
  *             if value < best:             # <<<<<<<<<<<<<<
@@ -8038,7 +9456,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":148
+        /* "search.pxd":226
  *         else:
  *             if value < best:
  *                 best = value             # <<<<<<<<<<<<<<
@@ -8047,7 +9465,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best = __pyx_v_value;
 
-        /* "search.pxd":149
+        /* "search.pxd":227
  *             if value < best:
  *                 best = value
  *                 best_card = card             # <<<<<<<<<<<<<<
@@ -8056,7 +9474,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best_card = __pyx_v_card;
 
-        /* "search.pxd":150
+        /* "search.pxd":228
  *                 best = value
  *                 best_card = card
  *                 if best < b:             # <<<<<<<<<<<<<<
@@ -8068,7 +9486,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":151
+          /* "search.pxd":229
  *                 best_card = card
  *                 if best < b:
  *                     b = best             # <<<<<<<<<<<<<<
@@ -8077,7 +9495,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
           __pyx_v_b = __pyx_v_best;
 
-          /* "search.pxd":150
+          /* "search.pxd":228
  *                 best = value
  *                 best_card = card
  *                 if best < b:             # <<<<<<<<<<<<<<
@@ -8086,7 +9504,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":147
+        /* "search.pxd":225
  *                     a = best
  *         else:
  *             if value < best:             # <<<<<<<<<<<<<<
@@ -8095,81 +9513,98 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       }
     }
-    __pyx_L24:;
+    __pyx_L32:;
 
-    /* "search.pxd":152
+    /* "search.pxd":230
  *                 if best < b:
  *                     b = best
  *         if a >= b:             # <<<<<<<<<<<<<<
  *             S.cutoffs += 1
- *             break
+ *             S.history[seat][card] += popcount(S.s.live) + 1
 */
     __pyx_t_1 = (__pyx_v_a >= __pyx_v_b);
 
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":153
+      /* "search.pxd":231
  *                     b = best
  *         if a >= b:
  *             S.cutoffs += 1             # <<<<<<<<<<<<<<
+ *             S.history[seat][card] += popcount(S.s.live) + 1
  *             break
- *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
 */
       __pyx_v_S->cutoffs = (__pyx_v_S->cutoffs + 1);
 
-      /* "search.pxd":154
+      /* "search.pxd":232
  *         if a >= b:
  *             S.cutoffs += 1
+ *             S.history[seat][card] += popcount(S.s.live) + 1             # <<<<<<<<<<<<<<
+ *             break
+ *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
+*/
+
+      __pyx_t_9 = __pyx_v_seat;
+
+      __pyx_t_10 = __pyx_v_card;
+      ((__pyx_v_S->history[__pyx_t_9])[__pyx_t_10]) = (((__pyx_v_S->history[__pyx_t_9])[__pyx_t_10]) + (__pyx_f_7cardset_popcount(__pyx_v_S->s.live) + 1));
+
+      /* "search.pxd":233
+ *             S.cutoffs += 1
+ *             S.history[seat][card] += popcount(S.s.live) + 1
  *             break             # <<<<<<<<<<<<<<
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
- *     if boundary and S.opt.use_table:
+ *     if use_table:
 */
-      goto __pyx_L23_break;
+      goto __pyx_L31_break;
 
-      /* "search.pxd":152
+      /* "search.pxd":230
  *                 if best < b:
  *                     b = best
  *         if a >= b:             # <<<<<<<<<<<<<<
  *             S.cutoffs += 1
- *             break
+ *             S.history[seat][card] += popcount(S.s.live) + 1
 */
     }
   }
-  __pyx_L23_break:;
+  __pyx_L31_break:;
 
 
-  /* "search.pxd":156
+  /* "search.pxd":235
  *             break
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
- *     if boundary and S.opt.use_table:             # <<<<<<<<<<<<<<
- *         if best <= alpha:
- *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *     if use_table:             # <<<<<<<<<<<<<<
+ *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
+ *         i = popcount(S.s.live)
 */
-  __pyx_t_2 = (__pyx_v_boundary != 0);
+  __pyx_t_1 = (__pyx_v_use_table != 0);
 
-  if (__pyx_t_2) {
-
-  } else {
-
-    __pyx_t_1 = __pyx_t_2;
-
-    goto __pyx_L31_bool_binop_done;
-  }
-  __pyx_t_2 = (__pyx_v_S->opt.use_table != 0);
-
-
-  __pyx_t_1 = __pyx_t_2;
-
-  __pyx_L31_bool_binop_done:;
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":157
+    /* "search.pxd":236
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
- *     if boundary and S.opt.use_table:
+ *     if use_table:
+ *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)             # <<<<<<<<<<<<<<
+ *         i = popcount(S.s.live)
+ *         if best <= alpha:
+*/
+    __pyx_v_card = __pyx_f_6search_encode_card(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_best_card, __pyx_v_S->opt.use_canonical);
+
+    /* "search.pxd":237
+ *     if use_table:
+ *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
+ *         i = popcount(S.s.live)             # <<<<<<<<<<<<<<
+ *         if best <= alpha:
+ *             table_store(S.table, key, leader_flags, i, lower, best, card)
+*/
+    __pyx_v_i = __pyx_f_7cardset_popcount(__pyx_v_S->s.live);
+
+    /* "search.pxd":238
+ *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
+ *         i = popcount(S.s.live)
  *         if best <= alpha:             # <<<<<<<<<<<<<<
- *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:
 */
     __pyx_t_1 = (__pyx_v_best <= __pyx_v_alpha);
@@ -8177,30 +9612,30 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":158
- *     if boundary and S.opt.use_table:
+      /* "search.pxd":239
+ *         i = popcount(S.s.live)
  *         if best <= alpha:
- *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)             # <<<<<<<<<<<<<<
+ *             table_store(S.table, key, leader_flags, i, lower, best, card)             # <<<<<<<<<<<<<<
  *         elif best >= beta:
- *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+ *             table_store(S.table, key, leader_flags, i, best, upper, card)
 */
-      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_S->s.live, __pyx_v_leader_flags, __pyx_v_lower, __pyx_v_best, __pyx_v_best_card);
+      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags, __pyx_v_i, __pyx_v_lower, __pyx_v_best, __pyx_v_card);
 
-      /* "search.pxd":157
- *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
- *     if boundary and S.opt.use_table:
+      /* "search.pxd":238
+ *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
+ *         i = popcount(S.s.live)
  *         if best <= alpha:             # <<<<<<<<<<<<<<
- *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:
 */
-      goto __pyx_L33;
+      goto __pyx_L39;
     }
 
-    /* "search.pxd":159
+    /* "search.pxd":240
  *         if best <= alpha:
- *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:             # <<<<<<<<<<<<<<
- *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+ *             table_store(S.table, key, leader_flags, i, best, upper, card)
  *         else:
 */
     __pyx_t_1 = (__pyx_v_best >= __pyx_v_beta);
@@ -8208,49 +9643,49 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":160
- *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+      /* "search.pxd":241
+ *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:
- *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)             # <<<<<<<<<<<<<<
+ *             table_store(S.table, key, leader_flags, i, best, upper, card)             # <<<<<<<<<<<<<<
  *         else:
- *             table_store(S.table, S.s.live, leader_flags, best, best, best_card)
+ *             table_store(S.table, key, leader_flags, i, best, best, card)
 */
-      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_S->s.live, __pyx_v_leader_flags, __pyx_v_best, __pyx_v_upper, __pyx_v_best_card);
+      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags, __pyx_v_i, __pyx_v_best, __pyx_v_upper, __pyx_v_card);
 
-      /* "search.pxd":159
+      /* "search.pxd":240
  *         if best <= alpha:
- *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:             # <<<<<<<<<<<<<<
- *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+ *             table_store(S.table, key, leader_flags, i, best, upper, card)
  *         else:
 */
-      goto __pyx_L33;
+      goto __pyx_L39;
     }
 
-    /* "search.pxd":162
- *             table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+    /* "search.pxd":243
+ *             table_store(S.table, key, leader_flags, i, best, upper, card)
  *         else:
- *             table_store(S.table, S.s.live, leader_flags, best, best, best_card)             # <<<<<<<<<<<<<<
+ *             table_store(S.table, key, leader_flags, i, best, best, card)             # <<<<<<<<<<<<<<
  *     return best
  * 
 */
     /*else*/ {
-      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_S->s.live, __pyx_v_leader_flags, __pyx_v_best, __pyx_v_best, __pyx_v_best_card);
+      __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags, __pyx_v_i, __pyx_v_best, __pyx_v_best, __pyx_v_card);
     }
-    __pyx_L33:;
+    __pyx_L39:;
 
-    /* "search.pxd":156
+    /* "search.pxd":235
  *             break
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
- *     if boundary and S.opt.use_table:             # <<<<<<<<<<<<<<
- *         if best <= alpha:
- *             table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+ *     if use_table:             # <<<<<<<<<<<<<<
+ *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
+ *         i = popcount(S.s.live)
 */
   }
 
-  /* "search.pxd":163
+  /* "search.pxd":244
  *         else:
- *             table_store(S.table, S.s.live, leader_flags, best, best, best_card)
+ *             table_store(S.table, key, leader_flags, i, best, best, card)
  *     return best             # <<<<<<<<<<<<<<
  * 
  * 
@@ -8261,7 +9696,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   }
   goto __pyx_L0;
 
-  /* "search.pxd":81
+  /* "search.pxd":145
  * 
  * 
  * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8293,10 +9728,15 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
 
 
+
+
+
+
+
   return __pyx_r;
 }
 
-/* "search.pxd":166
+/* "search.pxd":247
  * 
  * 
  * cdef inline int exact_value(Search* S, int guess) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8314,7 +9754,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   long __pyx_t_2;
 
 
-  /* "search.pxd":168
+  /* "search.pxd":249
  * cdef inline int exact_value(Search* S, int guess) noexcept nogil:
  *     """The exact future value by the chosen driver, starting from ``guess``."""
  *     cdef int lower = 0             # <<<<<<<<<<<<<<
@@ -8323,7 +9763,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   __pyx_v_lower = 0;
 
-  /* "search.pxd":169
+  /* "search.pxd":250
  *     """The exact future value by the chosen driver, starting from ``guess``."""
  *     cdef int lower = 0
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
@@ -8332,7 +9772,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   __pyx_v_upper = __pyx_f_6bounds_future_upper_bound(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
 
-  /* "search.pxd":171
+  /* "search.pxd":252
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
  *     cdef int g, beta, mid
  *     if S.opt.driver == DRIVER_WINDOW:             # <<<<<<<<<<<<<<
@@ -8344,7 +9784,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":172
+    /* "search.pxd":253
  *     cdef int g, beta, mid
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)             # <<<<<<<<<<<<<<
@@ -8357,7 +9797,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     }
     goto __pyx_L0;
 
-    /* "search.pxd":171
+    /* "search.pxd":252
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
  *     cdef int g, beta, mid
  *     if S.opt.driver == DRIVER_WINDOW:             # <<<<<<<<<<<<<<
@@ -8366,7 +9806,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   }
 
-  /* "search.pxd":173
+  /* "search.pxd":254
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:             # <<<<<<<<<<<<<<
@@ -8378,7 +9818,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":174
+    /* "search.pxd":255
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:
  *         guess = lower             # <<<<<<<<<<<<<<
@@ -8387,7 +9827,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_guess = __pyx_v_lower;
 
-    /* "search.pxd":173
+    /* "search.pxd":254
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:             # <<<<<<<<<<<<<<
@@ -8396,7 +9836,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   }
 
-  /* "search.pxd":175
+  /* "search.pxd":256
  *     if guess < lower:
  *         guess = lower
  *     if guess > upper:             # <<<<<<<<<<<<<<
@@ -8408,7 +9848,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":176
+    /* "search.pxd":257
  *         guess = lower
  *     if guess > upper:
  *         guess = upper             # <<<<<<<<<<<<<<
@@ -8417,7 +9857,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_guess = __pyx_v_upper;
 
-    /* "search.pxd":175
+    /* "search.pxd":256
  *     if guess < lower:
  *         guess = lower
  *     if guess > upper:             # <<<<<<<<<<<<<<
@@ -8426,7 +9866,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   }
 
-  /* "search.pxd":177
+  /* "search.pxd":258
  *     if guess > upper:
  *         guess = upper
  *     g = guess             # <<<<<<<<<<<<<<
@@ -8435,7 +9875,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   __pyx_v_g = __pyx_v_guess;
 
-  /* "search.pxd":178
+  /* "search.pxd":259
  *         guess = upper
  *     g = guess
  *     while lower < upper:             # <<<<<<<<<<<<<<
@@ -8448,7 +9888,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 
     if (!__pyx_t_1) break;
 
-    /* "search.pxd":179
+    /* "search.pxd":260
  *     g = guess
  *     while lower < upper:
  *         if S.opt.driver == DRIVER_BISECT:             # <<<<<<<<<<<<<<
@@ -8460,7 +9900,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":180
+      /* "search.pxd":261
  *     while lower < upper:
  *         if S.opt.driver == DRIVER_BISECT:
  *             beta = (lower + upper + 1) // 2             # <<<<<<<<<<<<<<
@@ -8469,7 +9909,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
       __pyx_v_beta = (((__pyx_v_lower + __pyx_v_upper) + 1) / 2);
 
-      /* "search.pxd":179
+      /* "search.pxd":260
  *     g = guess
  *     while lower < upper:
  *         if S.opt.driver == DRIVER_BISECT:             # <<<<<<<<<<<<<<
@@ -8479,7 +9919,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
       goto __pyx_L8;
     }
 
-    /* "search.pxd":182
+    /* "search.pxd":263
  *             beta = (lower + upper + 1) // 2
  *         else:
  *             beta = g + 1 if g == lower else g             # <<<<<<<<<<<<<<
@@ -8501,7 +9941,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     }
     __pyx_L8:;
 
-    /* "search.pxd":183
+    /* "search.pxd":264
  *         else:
  *             beta = g + 1 if g == lower else g
  *         g = search(S, beta - 1, beta)             # <<<<<<<<<<<<<<
@@ -8510,7 +9950,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_g = __pyx_f_6search_search(__pyx_v_S, (__pyx_v_beta - 1), __pyx_v_beta);
 
-    /* "search.pxd":184
+    /* "search.pxd":265
  *             beta = g + 1 if g == lower else g
  *         g = search(S, beta - 1, beta)
  *         if g < beta:             # <<<<<<<<<<<<<<
@@ -8522,7 +9962,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":185
+      /* "search.pxd":266
  *         g = search(S, beta - 1, beta)
  *         if g < beta:
  *             upper = g             # <<<<<<<<<<<<<<
@@ -8531,7 +9971,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
       __pyx_v_upper = __pyx_v_g;
 
-      /* "search.pxd":184
+      /* "search.pxd":265
  *             beta = g + 1 if g == lower else g
  *         g = search(S, beta - 1, beta)
  *         if g < beta:             # <<<<<<<<<<<<<<
@@ -8541,7 +9981,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
       goto __pyx_L9;
     }
 
-    /* "search.pxd":187
+    /* "search.pxd":268
  *             upper = g
  *         else:
  *             lower = g             # <<<<<<<<<<<<<<
@@ -8554,7 +9994,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     __pyx_L9:;
   }
 
-  /* "search.pxd":188
+  /* "search.pxd":269
  *         else:
  *             lower = g
  *     return lower             # <<<<<<<<<<<<<<
@@ -8567,7 +10007,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   }
   goto __pyx_L0;
 
-  /* "search.pxd":166
+  /* "search.pxd":247
  * 
  * 
  * cdef inline int exact_value(Search* S, int guess) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8585,7 +10025,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   return __pyx_r;
 }
 
-/* "search.pxd":191
+/* "search.pxd":272
  * 
  * 
  * cdef inline int reaches(Search* S, int target) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8597,7 +10037,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "search.pxd":193
+  /* "search.pxd":274
  * cdef inline int reaches(Search* S, int target) noexcept nogil:
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:             # <<<<<<<<<<<<<<
@@ -8609,11 +10049,12 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":194
+    /* "search.pxd":275
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:
  *         return 1             # <<<<<<<<<<<<<<
  *     return search(S, target - 1, target) >= target
+ * 
 */
     {
 
@@ -8621,7 +10062,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
     }
     goto __pyx_L0;
 
-    /* "search.pxd":193
+    /* "search.pxd":274
  * cdef inline int reaches(Search* S, int target) noexcept nogil:
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:             # <<<<<<<<<<<<<<
@@ -8630,10 +10071,12 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
 */
   }
 
-  /* "search.pxd":195
+  /* "search.pxd":276
  *     if target <= 0:
  *         return 1
  *     return search(S, target - 1, target) >= target             # <<<<<<<<<<<<<<
+ * 
+ * 
 */
   {
 
@@ -8641,7 +10084,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   }
   goto __pyx_L0;
 
-  /* "search.pxd":191
+  /* "search.pxd":272
  * 
  * 
  * cdef inline int reaches(Search* S, int target) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8651,6 +10094,197 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
 
   /* function exit code */
   __pyx_L0:;
+  return __pyx_r;
+}
+
+/* "search.pxd":279
+ * 
+ * 
+ * cdef inline uint64_t perft(Search* S, int depth) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The number of legal play sequences of ``depth`` cards (fewer where the deal ends first)."""
+ *     cdef State saved
+*/
+
+static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__pyx_v_S, int __pyx_v_depth) {
+  __pyx_t_5types_State __pyx_v_saved;
+  uint64_t __pyx_v_legal;
+  uint64_t __pyx_v_total;
+  int __pyx_v_card;
+  uint64_t __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  __pyx_t_5types_State __pyx_t_3;
+
+  /* "search.pxd":282
+ *     """The number of legal play sequences of ``depth`` cards (fewer where the deal ends first)."""
+ *     cdef State saved
+ *     cdef uint64_t legal, total = 0             # <<<<<<<<<<<<<<
+ *     cdef int card
+ *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
+*/
+  __pyx_v_total = 0;
+
+  /* "search.pxd":284
+ *     cdef uint64_t legal, total = 0
+ *     cdef int card
+ *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):             # <<<<<<<<<<<<<<
+ *         return 1
+ *     legal = legal_cards(S.t, &S.s)
+*/
+  __pyx_t_2 = (__pyx_v_depth == 0);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_S->s.trick_len == 0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_S->s.live == 0);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "search.pxd":285
+ *     cdef int card
+ *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
+ *         return 1             # <<<<<<<<<<<<<<
+ *     legal = legal_cards(S.t, &S.s)
+ *     while legal:
+*/
+    {
+
+      __pyx_r = 1;
+    }
+    goto __pyx_L0;
+
+    /* "search.pxd":284
+ *     cdef uint64_t legal, total = 0
+ *     cdef int card
+ *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):             # <<<<<<<<<<<<<<
+ *         return 1
+ *     legal = legal_cards(S.t, &S.s)
+*/
+  }
+
+  /* "search.pxd":286
+ *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
+ *         return 1
+ *     legal = legal_cards(S.t, &S.s)             # <<<<<<<<<<<<<<
+ *     while legal:
+ *         card = lowest(legal)
+*/
+  __pyx_v_legal = __pyx_f_7movegen_legal_cards(__pyx_v_S->t, (&__pyx_v_S->s));
+
+  /* "search.pxd":287
+ *         return 1
+ *     legal = legal_cards(S.t, &S.s)
+ *     while legal:             # <<<<<<<<<<<<<<
+ *         card = lowest(legal)
+ *         legal = drop_lowest(legal)
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_legal != 0);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "search.pxd":288
+ *     legal = legal_cards(S.t, &S.s)
+ *     while legal:
+ *         card = lowest(legal)             # <<<<<<<<<<<<<<
+ *         legal = drop_lowest(legal)
+ *         saved = S.s
+*/
+    __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_legal);
+
+    /* "search.pxd":289
+ *     while legal:
+ *         card = lowest(legal)
+ *         legal = drop_lowest(legal)             # <<<<<<<<<<<<<<
+ *         saved = S.s
+ *         play_card(S, card)
+*/
+    __pyx_v_legal = __pyx_f_7cardset_drop_lowest(__pyx_v_legal);
+
+    /* "search.pxd":290
+ *         card = lowest(legal)
+ *         legal = drop_lowest(legal)
+ *         saved = S.s             # <<<<<<<<<<<<<<
+ *         play_card(S, card)
+ *         total += perft(S, depth - 1)
+*/
+    __pyx_t_3 = __pyx_v_S->s;
+
+    __pyx_v_saved = __pyx_t_3;
+
+    /* "search.pxd":291
+ *         legal = drop_lowest(legal)
+ *         saved = S.s
+ *         play_card(S, card)             # <<<<<<<<<<<<<<
+ *         total += perft(S, depth - 1)
+ *         S.s = saved
+*/
+    (void)(__pyx_f_6search_play_card(__pyx_v_S, __pyx_v_card));
+
+    /* "search.pxd":292
+ *         saved = S.s
+ *         play_card(S, card)
+ *         total += perft(S, depth - 1)             # <<<<<<<<<<<<<<
+ *         S.s = saved
+ *     return total
+*/
+    __pyx_v_total = (__pyx_v_total + __pyx_f_6search_perft(__pyx_v_S, (__pyx_v_depth - 1)));
+
+    /* "search.pxd":293
+ *         play_card(S, card)
+ *         total += perft(S, depth - 1)
+ *         S.s = saved             # <<<<<<<<<<<<<<
+ *     return total
+*/
+    __pyx_v_S->s = __pyx_v_saved;
+  }
+
+  /* "search.pxd":294
+ *         total += perft(S, depth - 1)
+ *         S.s = saved
+ *     return total             # <<<<<<<<<<<<<<
+*/
+  {
+
+    __pyx_r = __pyx_v_total;
+  }
+  goto __pyx_L0;
+
+  /* "search.pxd":279
+ * 
+ * 
+ * cdef inline uint64_t perft(Search* S, int depth) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The number of legal play sequences of ``depth`` cards (fewer where the deal ends first)."""
+ *     cdef State saved
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
   return __pyx_r;
 }
 
@@ -9294,11 +10928,11 @@ static uint64_t __pyx_f_6solver_7_engine__mask(PyObject *__pyx_v_value, int __py
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":65
- *     cdef readonly uint64_t table_bytes
+/* "src_ext/_engine.pyx":67
+ *     cdef uint64_t profile[16]
  * 
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
- *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
 */
 
@@ -9323,11 +10957,12 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   int __pyx_v_use_bounds;
   int __pyx_v_use_ordering;
   PyObject *__pyx_v_driver = 0;
+  int __pyx_v_use_canonical;
   #if !CYTHON_VECTORCALL_TPNEW
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[6] = {0,0,0,0,0,0};
+  PyObject* values[7] = {0,0,0,0,0,0,0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -9343,66 +10978,74 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL_TPNEW(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_tt_megabytes,&__pyx_mstate_global->__pyx_n_u_use_table,&__pyx_mstate_global->__pyx_n_u_use_equivalence,&__pyx_mstate_global->__pyx_n_u_use_bounds,&__pyx_mstate_global->__pyx_n_u_use_ordering,&__pyx_mstate_global->__pyx_n_u_driver,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_tt_megabytes,&__pyx_mstate_global->__pyx_n_u_use_table,&__pyx_mstate_global->__pyx_n_u_use_equivalence,&__pyx_mstate_global->__pyx_n_u_use_bounds,&__pyx_mstate_global->__pyx_n_u_use_ordering,&__pyx_mstate_global->__pyx_n_u_driver,&__pyx_mstate_global->__pyx_n_u_use_canonical,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 65, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 67, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
+        case  7:
+        values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 67, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(0, 65, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(0, 67, __pyx_L3_error)
       if (!values[5]) values[5] = __Pyx_NewRef(((PyObject*)__pyx_mstate_global->__pyx_n_u_mtdf));
     } else {
       switch (__pyx_nargs) {
+        case  7:
+        values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 67, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 65, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 67, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
@@ -9410,43 +11053,48 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
       if (!values[5]) values[5] = __Pyx_NewRef(((PyObject*)__pyx_mstate_global->__pyx_n_u_mtdf));
     }
     if (values[0]) {
-      __pyx_v_tt_megabytes = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_tt_megabytes == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 65, __pyx_L3_error)
+      __pyx_v_tt_megabytes = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_tt_megabytes == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 67, __pyx_L3_error)
     } else {
       __pyx_v_tt_megabytes = ((int)64);
     }
     if (values[1]) {
-      __pyx_v_use_table = __Pyx_PyObject_IsTrue(values[1]); if (unlikely((__pyx_v_use_table == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 65, __pyx_L3_error)
+      __pyx_v_use_table = __Pyx_PyObject_IsTrue(values[1]); if (unlikely((__pyx_v_use_table == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 67, __pyx_L3_error)
     } else {
       __pyx_v_use_table = ((int)1);
     }
     if (values[2]) {
-      __pyx_v_use_equivalence = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_use_equivalence == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 65, __pyx_L3_error)
+      __pyx_v_use_equivalence = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_use_equivalence == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 67, __pyx_L3_error)
     } else {
       __pyx_v_use_equivalence = ((int)1);
     }
     if (values[3]) {
-      __pyx_v_use_bounds = __Pyx_PyObject_IsTrue(values[3]); if (unlikely((__pyx_v_use_bounds == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 66, __pyx_L3_error)
+      __pyx_v_use_bounds = __Pyx_PyObject_IsTrue(values[3]); if (unlikely((__pyx_v_use_bounds == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
     } else {
 
-      /* "src_ext/_engine.pyx":66
+      /* "src_ext/_engine.pyx":68
  * 
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
- *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):             # <<<<<<<<<<<<<<
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):             # <<<<<<<<<<<<<<
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
  *         if driver not in DRIVERS:
 */
       __pyx_v_use_bounds = ((int)1);
     }
     if (values[4]) {
-      __pyx_v_use_ordering = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_use_ordering == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 66, __pyx_L3_error)
+      __pyx_v_use_ordering = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_use_ordering == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
     } else {
       __pyx_v_use_ordering = ((int)1);
     }
     __pyx_v_driver = ((PyObject*)values[5]);
+    if (values[6]) {
+      __pyx_v_use_canonical = __Pyx_PyObject_IsTrue(values[6]); if (unlikely((__pyx_v_use_canonical == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
+    } else {
+      __pyx_v_use_canonical = ((int)1);
+    }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 6, __pyx_nargs); __PYX_ERR(0, 65, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 7, __pyx_nargs); __PYX_ERR(0, 67, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -9457,14 +11105,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return -1;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_driver), (&PyUnicode_Type), 1, "driver", 1))) __PYX_ERR(0, 66, __pyx_L1_error)
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine___cinit__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_tt_megabytes, __pyx_v_use_table, __pyx_v_use_equivalence, __pyx_v_use_bounds, __pyx_v_use_ordering, __pyx_v_driver);
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_driver), (&PyUnicode_Type), 1, "driver", 1))) __PYX_ERR(0, 68, __pyx_L1_error)
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine___cinit__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_tt_megabytes, __pyx_v_use_table, __pyx_v_use_equivalence, __pyx_v_use_bounds, __pyx_v_use_ordering, __pyx_v_driver, __pyx_v_use_canonical);
 
-  /* "src_ext/_engine.pyx":65
- *     cdef readonly uint64_t table_bytes
+  /* "src_ext/_engine.pyx":67
+ *     cdef uint64_t profile[16]
  * 
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
- *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
 */
 
@@ -9486,11 +11134,12 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 
 
 
+
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_tt_megabytes, int __pyx_v_use_table, int __pyx_v_use_equivalence, int __pyx_v_use_bounds, int __pyx_v_use_ordering, PyObject *__pyx_v_driver) {
+static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_tt_megabytes, int __pyx_v_use_table, int __pyx_v_use_equivalence, int __pyx_v_use_bounds, int __pyx_v_use_ordering, PyObject *__pyx_v_driver, int __pyx_v_use_canonical) {
   int __pyx_r;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -9509,34 +11158,34 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__cinit__", 0);
 
-  /* "src_ext/_engine.pyx":67
+  /* "src_ext/_engine.pyx":69
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
- *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")             # <<<<<<<<<<<<<<
  *         if driver not in DRIVERS:
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_tt_megabytes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 67, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_tt_megabytes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 69, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, 0x1000, __pyx_mstate_global->__pyx_n_u_tt_megabytes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 67, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, 0x1000, __pyx_mstate_global->__pyx_n_u_tt_megabytes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 69, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":68
- *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+  /* "src_ext/_engine.pyx":70
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
  *         if driver not in DRIVERS:             # <<<<<<<<<<<<<<
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
  *         if not table_init(&self.table, tt_megabytes):
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 68, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 70, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = (__Pyx_PySequence_ContainsTF(__pyx_v_driver, __pyx_t_1, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 68, __pyx_L1_error)
+  __pyx_t_3 = (__Pyx_PySequence_ContainsTF(__pyx_v_driver, __pyx_t_1, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 70, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   if (unlikely(__pyx_t_3)) {
 
 
-    /* "src_ext/_engine.pyx":69
+    /* "src_ext/_engine.pyx":71
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
  *         if driver not in DRIVERS:
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")             # <<<<<<<<<<<<<<
@@ -9544,12 +11193,12 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
  *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
 */
     __pyx_t_4 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 69, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 71, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = PyUnicode_Join(__pyx_mstate_global->__pyx_kp_u__4, __pyx_t_5); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 69, __pyx_L1_error)
+    __pyx_t_6 = PyUnicode_Join(__pyx_mstate_global->__pyx_kp_u__4, __pyx_t_5); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 71, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_5 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_driver), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 69, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_driver), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 71, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_7[0] = __pyx_mstate_global->__pyx_kp_u_driver_must_be_one_of;
     __pyx_t_7[1] = __pyx_t_6;
@@ -9564,7 +11213,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
     __pyx_t_2 |= __Pyx_PyUnicode_KIND_04(__pyx_t_7[1]) | __Pyx_PyUnicode_KIND_04(__pyx_t_7[3]);
     #endif
     __pyx_t_9 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_8, __pyx_t_2);
-    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 69, __pyx_L1_error)
+    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 71, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -9574,15 +11223,15 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 69, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(0, 69, __pyx_L1_error)
+    __PYX_ERR(0, 71, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":68
- *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+    /* "src_ext/_engine.pyx":70
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
  *         if driver not in DRIVERS:             # <<<<<<<<<<<<<<
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
@@ -9590,7 +11239,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   }
 
-  /* "src_ext/_engine.pyx":70
+  /* "src_ext/_engine.pyx":72
  *         if driver not in DRIVERS:
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
  *         if not table_init(&self.table, tt_megabytes):             # <<<<<<<<<<<<<<
@@ -9602,7 +11251,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
   if (unlikely(__pyx_t_3)) {
 
 
-    /* "src_ext/_engine.pyx":71
+    /* "src_ext/_engine.pyx":73
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
  *         if not table_init(&self.table, tt_megabytes):
  *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")             # <<<<<<<<<<<<<<
@@ -9610,7 +11259,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
  *         self.options.use_table = use_table
 */
     __pyx_t_9 = NULL;
-    __pyx_t_4 = __Pyx_PyUnicode_From_int(__pyx_v_tt_megabytes, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 71, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_From_int(__pyx_v_tt_megabytes, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 73, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_11[0] = __pyx_mstate_global->__pyx_kp_u_cannot_allocate_a;
     __pyx_t_11[1] = __pyx_t_4;
@@ -9621,7 +11270,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
     #endif
     __pyx_t_2 = 0;
     __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_11, 3, __pyx_t_8, __pyx_t_2);
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 71, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 73, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __pyx_t_10 = 1;
@@ -9630,14 +11279,14 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_MemoryError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 73, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(0, 71, __pyx_L1_error)
+    __PYX_ERR(0, 73, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":70
+    /* "src_ext/_engine.pyx":72
  *         if driver not in DRIVERS:
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
  *         if not table_init(&self.table, tt_megabytes):             # <<<<<<<<<<<<<<
@@ -9646,35 +11295,53 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   }
 
-  /* "src_ext/_engine.pyx":72
+  /* "src_ext/_engine.pyx":74
  *         if not table_init(&self.table, tt_megabytes):
  *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
  *         self.table_bytes = self.table.n_buckets * 4 * 16             # <<<<<<<<<<<<<<
  *         self.options.use_table = use_table
- *         self.options.use_equivalence = use_equivalence
+ *         self.options.use_canonical = use_canonical
 */
   __pyx_v_self->table_bytes = ((__pyx_v_self->table.n_buckets * 4) * 16);
 
-  /* "src_ext/_engine.pyx":73
+  /* "src_ext/_engine.pyx":75
  *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
  *         self.table_bytes = self.table.n_buckets * 4 * 16
  *         self.options.use_table = use_table             # <<<<<<<<<<<<<<
- *         self.options.use_equivalence = use_equivalence
- *         self.options.use_bounds = use_bounds
+ *         self.options.use_canonical = use_canonical
+ *         self.wants_canonical = use_canonical
 */
   __pyx_v_self->options.use_table = __pyx_v_use_table;
 
-  /* "src_ext/_engine.pyx":74
+  /* "src_ext/_engine.pyx":76
  *         self.table_bytes = self.table.n_buckets * 4 * 16
  *         self.options.use_table = use_table
+ *         self.options.use_canonical = use_canonical             # <<<<<<<<<<<<<<
+ *         self.wants_canonical = use_canonical
+ *         self.options.use_equivalence = use_equivalence
+*/
+  __pyx_v_self->options.use_canonical = __pyx_v_use_canonical;
+
+  /* "src_ext/_engine.pyx":77
+ *         self.options.use_table = use_table
+ *         self.options.use_canonical = use_canonical
+ *         self.wants_canonical = use_canonical             # <<<<<<<<<<<<<<
+ *         self.options.use_equivalence = use_equivalence
+ *         self.options.use_bounds = use_bounds
+*/
+  __pyx_v_self->wants_canonical = __pyx_v_use_canonical;
+
+  /* "src_ext/_engine.pyx":78
+ *         self.options.use_canonical = use_canonical
+ *         self.wants_canonical = use_canonical
  *         self.options.use_equivalence = use_equivalence             # <<<<<<<<<<<<<<
  *         self.options.use_bounds = use_bounds
  *         self.options.use_ordering = use_ordering
 */
   __pyx_v_self->options.use_equivalence = __pyx_v_use_equivalence;
 
-  /* "src_ext/_engine.pyx":75
- *         self.options.use_table = use_table
+  /* "src_ext/_engine.pyx":79
+ *         self.wants_canonical = use_canonical
  *         self.options.use_equivalence = use_equivalence
  *         self.options.use_bounds = use_bounds             # <<<<<<<<<<<<<<
  *         self.options.use_ordering = use_ordering
@@ -9682,7 +11349,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->options.use_bounds = __pyx_v_use_bounds;
 
-  /* "src_ext/_engine.pyx":76
+  /* "src_ext/_engine.pyx":80
  *         self.options.use_equivalence = use_equivalence
  *         self.options.use_bounds = use_bounds
  *         self.options.use_ordering = use_ordering             # <<<<<<<<<<<<<<
@@ -9691,23 +11358,23 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->options.use_ordering = __pyx_v_use_ordering;
 
-  /* "src_ext/_engine.pyx":77
+  /* "src_ext/_engine.pyx":81
  *         self.options.use_bounds = use_bounds
  *         self.options.use_ordering = use_ordering
  *         self.options.driver = DRIVERS[driver]             # <<<<<<<<<<<<<<
  *         self.loaded = 0
  * 
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 77, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_5 = __Pyx_PyObject_Dict_GetItem(__pyx_t_1, __pyx_v_driver); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 77, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_Dict_GetItem(__pyx_t_1, __pyx_v_driver); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 77, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_v_self->options.driver = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":78
+  /* "src_ext/_engine.pyx":82
  *         self.options.use_ordering = use_ordering
  *         self.options.driver = DRIVERS[driver]
  *         self.loaded = 0             # <<<<<<<<<<<<<<
@@ -9716,11 +11383,11 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->loaded = 0;
 
-  /* "src_ext/_engine.pyx":65
- *     cdef readonly uint64_t table_bytes
+  /* "src_ext/_engine.pyx":67
+ *     cdef uint64_t profile[16]
  * 
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
- *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+ *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
 */
 
@@ -9741,7 +11408,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":80
+/* "src_ext/_engine.pyx":84
  *         self.loaded = 0
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -9764,7 +11431,7 @@ static void __pyx_pw_6solver_7_engine_6Engine_3__dealloc__(PyObject *__pyx_v_sel
 
 static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
 
-  /* "src_ext/_engine.pyx":81
+  /* "src_ext/_engine.pyx":85
  * 
  *     def __dealloc__(self):
  *         table_free(&self.table)             # <<<<<<<<<<<<<<
@@ -9773,7 +11440,7 @@ static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6sol
 */
   __pyx_f_2tt_table_free((&__pyx_v_self->table));
 
-  /* "src_ext/_engine.pyx":80
+  /* "src_ext/_engine.pyx":84
  *         self.loaded = 0
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -9785,7 +11452,7 @@ static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6sol
 
 }
 
-/* "src_ext/_engine.pyx":83
+/* "src_ext/_engine.pyx":87
  *         table_free(&self.table)
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -9817,14 +11484,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "src_ext/_engine.pyx":86
+  /* "src_ext/_engine.pyx":90
  *     def table_entries_used(self):
  *         """Entries written in the current generation (the table's fill for the last question)."""
  *         return self.table.used             # <<<<<<<<<<<<<<
  * 
  *     def load_tables(self, dict d):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table.used); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 86, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table.used); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 90, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -9837,7 +11504,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":83
+  /* "src_ext/_engine.pyx":87
  *         table_free(&self.table)
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -9856,7 +11523,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":88
+/* "src_ext/_engine.pyx":92
  *         return self.table.used
  * 
  *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
@@ -9904,32 +11571,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_d,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 88, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 92, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 88, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 92, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_tables", 0) < (0)) __PYX_ERR(0, 88, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_tables", 0) < (0)) __PYX_ERR(0, 92, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, i); __PYX_ERR(0, 88, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, i); __PYX_ERR(0, 92, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 88, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 92, __pyx_L3_error)
     }
     __pyx_v_d = ((PyObject*)values[0]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 88, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 92, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -9940,7 +11607,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_d), (&PyDict_Type), 1, "d", 1))) __PYX_ERR(0, 88, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_d), (&PyDict_Type), 1, "d", 1))) __PYX_ERR(0, 92, __pyx_L1_error)
   __pyx_r = __pyx_pf_6solver_7_engine_6Engine_4load_tables(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_d);
 
   /* function exit code */
@@ -10011,7 +11678,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_tables", 0);
 
-  /* "src_ext/_engine.pyx":90
+  /* "src_ext/_engine.pyx":94
  *     def load_tables(self, dict d):
  *         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
  *         cdef Tables* t = &self.tables             # <<<<<<<<<<<<<<
@@ -10020,7 +11687,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_t = (&__pyx_v_self->tables);
 
-  /* "src_ext/_engine.pyx":92
+  /* "src_ext/_engine.pyx":96
  *         cdef Tables* t = &self.tables
  *         cdef int n, c, k, i, j
  *         memset(t, 0, sizeof(Tables))             # <<<<<<<<<<<<<<
@@ -10029,7 +11696,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   (void)(memset(__pyx_v_t, 0, (sizeof(__pyx_t_5types_Tables))));
 
-  /* "src_ext/_engine.pyx":93
+  /* "src_ext/_engine.pyx":97
  *         cdef int n, c, k, i, j
  *         memset(t, 0, sizeof(Tables))
  *         n = d["n_cards"]             # <<<<<<<<<<<<<<
@@ -10038,28 +11705,28 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 93, __pyx_L1_error)
+    __PYX_ERR(0, 97, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 93, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 97, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 97, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_n = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":94
+  /* "src_ext/_engine.pyx":98
  *         memset(t, 0, sizeof(Tables))
  *         n = d["n_cards"]
  *         _check(n, 1, MAX_CARDS, "n_cards")             # <<<<<<<<<<<<<<
  *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
  *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_n); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 94, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_n); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 94, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":95
+  /* "src_ext/_engine.pyx":99
  *         n = d["n_cards"]
  *         _check(n, 1, MAX_CARDS, "n_cards")
  *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")             # <<<<<<<<<<<<<<
@@ -10068,15 +11735,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 95, __pyx_L1_error)
+    __PYX_ERR(0, 99, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 95, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 99, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 3, __pyx_e_5types_MAX_SEATS, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 95, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 3, __pyx_e_5types_MAX_SEATS, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 99, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":96
+  /* "src_ext/_engine.pyx":100
  *         _check(n, 1, MAX_CARDS, "n_cards")
  *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
  *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")             # <<<<<<<<<<<<<<
@@ -10085,15 +11752,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 96, __pyx_L1_error)
+    __PYX_ERR(0, 100, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 96, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 100, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CLASSES, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 96, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CLASSES, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 100, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":97
+  /* "src_ext/_engine.pyx":101
  *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
  *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
  *         t.n_cards = n             # <<<<<<<<<<<<<<
@@ -10102,7 +11769,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_t->n_cards = __pyx_v_n;
 
-  /* "src_ext/_engine.pyx":98
+  /* "src_ext/_engine.pyx":102
  *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
  *         t.n_cards = n
  *         t.n_seats = d["n_seats"]             # <<<<<<<<<<<<<<
@@ -10111,15 +11778,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 98, __pyx_L1_error)
+    __PYX_ERR(0, 102, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 102, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 102, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_t->n_seats = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":99
+  /* "src_ext/_engine.pyx":103
  *         t.n_cards = n
  *         t.n_seats = d["n_seats"]
  *         t.n_classes = d["n_classes"]             # <<<<<<<<<<<<<<
@@ -10128,15 +11795,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 99, __pyx_L1_error)
+    __PYX_ERR(0, 103, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 99, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 103, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 99, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 103, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_t->n_classes = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":100
+  /* "src_ext/_engine.pyx":104
  *         t.n_seats = d["n_seats"]
  *         t.n_classes = d["n_classes"]
  *         for c in range(n):             # <<<<<<<<<<<<<<
@@ -10150,7 +11817,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_c = __pyx_t_4;
 
-    /* "src_ext/_engine.pyx":101
+    /* "src_ext/_engine.pyx":105
  *         t.n_classes = d["n_classes"]
  *         for c in range(n):
  *             _check(d["points"][c], 0, 1000, "points")             # <<<<<<<<<<<<<<
@@ -10159,18 +11826,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 101, __pyx_L1_error)
+      __PYX_ERR(0, 105, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 101, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 105, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 101, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 105, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x3E8, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 101, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x3E8, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 105, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-    /* "src_ext/_engine.pyx":102
+    /* "src_ext/_engine.pyx":106
  *         for c in range(n):
  *             _check(d["points"][c], 0, 1000, "points")
  *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")             # <<<<<<<<<<<<<<
@@ -10179,18 +11846,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 102, __pyx_L1_error)
+      __PYX_ERR(0, 106, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 102, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 102, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 102, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 106, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "src_ext/_engine.pyx":103
+    /* "src_ext/_engine.pyx":107
  *             _check(d["points"][c], 0, 1000, "points")
  *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
  *             _check(d["signature"][c], 0, 1 << 20, "signature")             # <<<<<<<<<<<<<<
@@ -10199,18 +11866,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 103, __pyx_L1_error)
+      __PYX_ERR(0, 107, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 103, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 107, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 103, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 107, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x100000, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 103, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x100000, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 107, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-    /* "src_ext/_engine.pyx":104
+    /* "src_ext/_engine.pyx":108
  *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
  *             _check(d["signature"][c], 0, 1 << 20, "signature")
  *             t.points[c] = d["points"][c]             # <<<<<<<<<<<<<<
@@ -10219,19 +11886,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 104, __pyx_L1_error)
+      __PYX_ERR(0, 108, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 104, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 108, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 104, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 108, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 104, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 108, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     (__pyx_v_t->points[__pyx_v_c]) = __pyx_t_6;
 
 
-    /* "src_ext/_engine.pyx":105
+    /* "src_ext/_engine.pyx":109
  *             _check(d["signature"][c], 0, 1 << 20, "signature")
  *             t.points[c] = d["points"][c]
  *             t.card_class[c] = d["card_class"][c]             # <<<<<<<<<<<<<<
@@ -10240,19 +11907,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 105, __pyx_L1_error)
+      __PYX_ERR(0, 109, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 105, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 109, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 105, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 109, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 105, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 109, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     (__pyx_v_t->card_class[__pyx_v_c]) = __pyx_t_6;
 
 
-    /* "src_ext/_engine.pyx":106
+    /* "src_ext/_engine.pyx":110
  *             t.points[c] = d["points"][c]
  *             t.card_class[c] = d["card_class"][c]
  *             t.signature[c] = d["signature"][c]             # <<<<<<<<<<<<<<
@@ -10261,19 +11928,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 106, __pyx_L1_error)
+      __PYX_ERR(0, 110, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 106, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 110, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 106, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 110, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 106, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 110, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     (__pyx_v_t->signature[__pyx_v_c]) = __pyx_t_6;
 
 
-    /* "src_ext/_engine.pyx":107
+    /* "src_ext/_engine.pyx":111
  *             t.card_class[c] = d["card_class"][c]
  *             t.signature[c] = d["signature"][c]
  *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")             # <<<<<<<<<<<<<<
@@ -10282,21 +11949,21 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 107, __pyx_L1_error)
+      __PYX_ERR(0, 111, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 107, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 111, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 107, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 111, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_5, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 107, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_5, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 111, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     (__pyx_v_t->stronger[__pyx_v_c]) = __pyx_t_7;
 
   }
 
 
-  /* "src_ext/_engine.pyx":108
+  /* "src_ext/_engine.pyx":112
  *             t.signature[c] = d["signature"][c]
  *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
  *         for k in range(t.n_classes):             # <<<<<<<<<<<<<<
@@ -10310,7 +11977,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_k = __pyx_t_4;
 
-    /* "src_ext/_engine.pyx":109
+    /* "src_ext/_engine.pyx":113
  *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
  *         for k in range(t.n_classes):
  *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")             # <<<<<<<<<<<<<<
@@ -10319,19 +11986,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 109, __pyx_L1_error)
+      __PYX_ERR(0, 113, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 109, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 113, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 109, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 113, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_1, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 109, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_1, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 113, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     (__pyx_v_t->class_mask[__pyx_v_k]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":110
+    /* "src_ext/_engine.pyx":114
  *         for k in range(t.n_classes):
  *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
  *             t.led_flags[k] = d["led_flags"][k]             # <<<<<<<<<<<<<<
@@ -10340,32 +12007,32 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 110, __pyx_L1_error)
+      __PYX_ERR(0, 114, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 110, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 114, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 110, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 114, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 110, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 114, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     (__pyx_v_t->led_flags[__pyx_v_k]) = __pyx_t_8;
 
 
-    /* "src_ext/_engine.pyx":111
+    /* "src_ext/_engine.pyx":115
  *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
  *             t.led_flags[k] = d["led_flags"][k]
  *             _check(t.led_flags[k], 0, 31, "led_flags")             # <<<<<<<<<<<<<<
  *             for c in range(n):
  *                 _check(d["power"][k][c], 0, 1 << 16, "power")
 */
-    __pyx_t_5 = __Pyx_PyLong_From_uint32_t((__pyx_v_t->led_flags[__pyx_v_k])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 111, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyLong_From_uint32_t((__pyx_v_t->led_flags[__pyx_v_k])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 115, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 31, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 111, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 31, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 115, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-    /* "src_ext/_engine.pyx":112
+    /* "src_ext/_engine.pyx":116
  *             t.led_flags[k] = d["led_flags"][k]
  *             _check(t.led_flags[k], 0, 31, "led_flags")
  *             for c in range(n):             # <<<<<<<<<<<<<<
@@ -10379,7 +12046,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
       __pyx_v_c = __pyx_t_10;
 
-      /* "src_ext/_engine.pyx":113
+      /* "src_ext/_engine.pyx":117
  *             _check(t.led_flags[k], 0, 31, "led_flags")
  *             for c in range(n):
  *                 _check(d["power"][k][c], 0, 1 << 16, "power")             # <<<<<<<<<<<<<<
@@ -10388,21 +12055,21 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
       if (unlikely(__pyx_v_d == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 113, __pyx_L1_error)
+        __PYX_ERR(0, 117, __pyx_L1_error)
       }
-      __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 113, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 117, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 113, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 117, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 113, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 117, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-      __pyx_t_11 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x10000, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 113, __pyx_L1_error)
+      __pyx_t_11 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x10000, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 117, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-      /* "src_ext/_engine.pyx":114
+      /* "src_ext/_engine.pyx":118
  *             for c in range(n):
  *                 _check(d["power"][k][c], 0, 1 << 16, "power")
  *                 t.power[k][c] = d["power"][k][c]             # <<<<<<<<<<<<<<
@@ -10411,24 +12078,24 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
       if (unlikely(__pyx_v_d == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 114, __pyx_L1_error)
+        __PYX_ERR(0, 118, __pyx_L1_error)
       }
-      __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 114, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 118, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 114, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 118, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 114, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 118, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-      __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 114, __pyx_L1_error)
+      __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 118, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       ((__pyx_v_t->power[__pyx_v_k])[__pyx_v_c]) = __pyx_t_11;
 
     }
 
 
-    /* "src_ext/_engine.pyx":115
+    /* "src_ext/_engine.pyx":119
  *                 _check(d["power"][k][c], 0, 1 << 16, "power")
  *                 t.power[k][c] = d["power"][k][c]
  *             levels = d["follow"][k]             # <<<<<<<<<<<<<<
@@ -10437,43 +12104,43 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 115, __pyx_L1_error)
+      __PYX_ERR(0, 119, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_follow); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 115, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_follow); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 119, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 115, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 119, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_XDECREF_SET(__pyx_v_levels, __pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "src_ext/_engine.pyx":116
+    /* "src_ext/_engine.pyx":120
  *                 t.power[k][c] = d["power"][k][c]
  *             levels = d["follow"][k]
  *             _check(len(levels), 0, MAX_LEVELS, "follow levels")             # <<<<<<<<<<<<<<
  *             t.n_follow[k] = len(levels)
  *             for i, (mask, beat) in enumerate(levels):
 */
-    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 116, __pyx_L1_error)
-    __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 116, __pyx_L1_error)
+    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 120, __pyx_L1_error)
+    __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 120, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
 
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_follow_levels); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 116, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_follow_levels); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 120, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "src_ext/_engine.pyx":117
+    /* "src_ext/_engine.pyx":121
  *             levels = d["follow"][k]
  *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
  *             t.n_follow[k] = len(levels)             # <<<<<<<<<<<<<<
  *             for i, (mask, beat) in enumerate(levels):
  *                 _check(beat, 0, 2, "beat")
 */
-    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 117, __pyx_L1_error)
+    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 121, __pyx_L1_error)
     (__pyx_v_t->n_follow[__pyx_v_k]) = __pyx_t_12;
 
 
-    /* "src_ext/_engine.pyx":118
+    /* "src_ext/_engine.pyx":122
  *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
  *             t.n_follow[k] = len(levels)
  *             for i, (mask, beat) in enumerate(levels):             # <<<<<<<<<<<<<<
@@ -10487,9 +12154,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_t_12 = 0;
       __pyx_t_13 = NULL;
     } else {
-      __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_levels); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 118, __pyx_L1_error)
+      __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_levels); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 122, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
-      __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 118, __pyx_L1_error)
+      __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 122, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_13)) {
@@ -10497,7 +12164,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 118, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 122, __pyx_L1_error)
             #endif
             if (__pyx_t_12 >= __pyx_temp) break;
           }
@@ -10507,7 +12174,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 118, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 122, __pyx_L1_error)
             #endif
             if (__pyx_t_12 >= __pyx_temp) break;
           }
@@ -10518,13 +12185,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           #endif
           ++__pyx_t_12;
         }
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 118, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 122, __pyx_L1_error)
       } else {
         __pyx_t_5 = __pyx_t_13(__pyx_t_1);
         if (unlikely(!__pyx_t_5)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 118, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 122, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
@@ -10537,7 +12204,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 118, __pyx_L1_error)
+          __PYX_ERR(0, 122, __pyx_L1_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -10547,22 +12214,22 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           __Pyx_INCREF(__pyx_t_15);
         } else {
           __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 118, __pyx_L1_error)
+          if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 122, __pyx_L1_error)
           __Pyx_XGOTREF(__pyx_t_14);
           __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 118, __pyx_L1_error)
+          if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 122, __pyx_L1_error)
           __Pyx_XGOTREF(__pyx_t_15);
         }
         #else
-        __pyx_t_14 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 118, __pyx_L1_error)
+        __pyx_t_14 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 122, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_15 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 118, __pyx_L1_error)
+        __pyx_t_15 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 122, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_15);
         #endif
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_16 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 118, __pyx_L1_error)
+        __pyx_t_16 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 122, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_16);
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
         __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_16);
@@ -10570,7 +12237,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_GOTREF(__pyx_t_14);
         index = 1; __pyx_t_15 = __pyx_t_17(__pyx_t_16); if (unlikely(!__pyx_t_15)) goto __pyx_L11_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_15);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_16), 2) < (0)) __PYX_ERR(0, 118, __pyx_L1_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_16), 2) < (0)) __PYX_ERR(0, 122, __pyx_L1_error)
         __pyx_t_17 = NULL;
         __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
         goto __pyx_L12_unpacking_done;
@@ -10578,7 +12245,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
         __pyx_t_17 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 118, __pyx_L1_error)
+        __PYX_ERR(0, 122, __pyx_L1_error)
         __pyx_L12_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_mask, __pyx_t_14);
@@ -10588,39 +12255,39 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_v_i = __pyx_t_6;
       __pyx_t_6 = (__pyx_t_6 + 1);
 
-      /* "src_ext/_engine.pyx":119
+      /* "src_ext/_engine.pyx":123
  *             t.n_follow[k] = len(levels)
  *             for i, (mask, beat) in enumerate(levels):
  *                 _check(beat, 0, 2, "beat")             # <<<<<<<<<<<<<<
  *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
  *                 t.follow_beat[k][i] = beat
 */
-      __pyx_t_9 = __pyx_f_6solver_7_engine__check(__pyx_v_beat, 0, 2, __pyx_mstate_global->__pyx_n_u_beat); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 119, __pyx_L1_error)
+      __pyx_t_9 = __pyx_f_6solver_7_engine__check(__pyx_v_beat, 0, 2, __pyx_mstate_global->__pyx_n_u_beat); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 123, __pyx_L1_error)
 
 
-      /* "src_ext/_engine.pyx":120
+      /* "src_ext/_engine.pyx":124
  *             for i, (mask, beat) in enumerate(levels):
  *                 _check(beat, 0, 2, "beat")
  *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")             # <<<<<<<<<<<<<<
  *                 t.follow_beat[k][i] = beat
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
 */
-      __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_follow_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 120, __pyx_L1_error)
+      __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_follow_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 124, __pyx_L1_error)
       ((__pyx_v_t->follow_mask[__pyx_v_k])[__pyx_v_i]) = __pyx_t_7;
 
 
-      /* "src_ext/_engine.pyx":121
+      /* "src_ext/_engine.pyx":125
  *                 _check(beat, 0, 2, "beat")
  *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
  *                 t.follow_beat[k][i] = beat             # <<<<<<<<<<<<<<
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
  *         t.n_lead = len(d["lead"])
 */
-      __pyx_t_9 = __Pyx_PyLong_As_int(__pyx_v_beat); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 121, __pyx_L1_error)
+      __pyx_t_9 = __Pyx_PyLong_As_int(__pyx_v_beat); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 125, __pyx_L1_error)
       ((__pyx_v_t->follow_beat[__pyx_v_k])[__pyx_v_i]) = __pyx_t_9;
 
 
-      /* "src_ext/_engine.pyx":118
+      /* "src_ext/_engine.pyx":122
  *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
  *             t.n_follow[k] = len(levels)
  *             for i, (mask, beat) in enumerate(levels):             # <<<<<<<<<<<<<<
@@ -10632,7 +12299,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
 
 
-  /* "src_ext/_engine.pyx":122
+  /* "src_ext/_engine.pyx":126
  *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
  *                 t.follow_beat[k][i] = beat
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")             # <<<<<<<<<<<<<<
@@ -10641,20 +12308,20 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 122, __pyx_L1_error)
+    __PYX_ERR(0, 126, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 126, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 126, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 126, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
 
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_lead_levels); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_lead_levels); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 126, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":123
+  /* "src_ext/_engine.pyx":127
  *                 t.follow_beat[k][i] = beat
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
  *         t.n_lead = len(d["lead"])             # <<<<<<<<<<<<<<
@@ -10663,15 +12330,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 123, __pyx_L1_error)
+    __PYX_ERR(0, 127, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 123, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 127, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 123, __pyx_L1_error)
+  __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 127, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_t->n_lead = __pyx_t_12;
 
-  /* "src_ext/_engine.pyx":124
+  /* "src_ext/_engine.pyx":128
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
  *         t.n_lead = len(d["lead"])
  *         for i, mask in enumerate(d["lead"]):             # <<<<<<<<<<<<<<
@@ -10682,18 +12349,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __pyx_t_2 = 0;
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 124, __pyx_L1_error)
+    __PYX_ERR(0, 128, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 128, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   if (likely(PyList_CheckExact(__pyx_t_1)) || PyTuple_CheckExact(__pyx_t_1)) {
     __pyx_t_5 = __pyx_t_1; __Pyx_INCREF(__pyx_t_5);
     __pyx_t_12 = 0;
     __pyx_t_13 = NULL;
   } else {
-    __pyx_t_12 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 124, __pyx_L1_error)
+    __pyx_t_12 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 128, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 124, __pyx_L1_error)
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 128, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   for (;;) {
@@ -10702,7 +12369,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 124, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -10712,7 +12379,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 124, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -10723,13 +12390,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         #endif
         ++__pyx_t_12;
       }
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 124, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 128, __pyx_L1_error)
     } else {
       __pyx_t_1 = __pyx_t_13(__pyx_t_5);
       if (unlikely(!__pyx_t_1)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 124, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 128, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -10741,18 +12408,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_i = __pyx_t_2;
     __pyx_t_2 = (__pyx_t_2 + 1);
 
-    /* "src_ext/_engine.pyx":125
+    /* "src_ext/_engine.pyx":129
  *         t.n_lead = len(d["lead"])
  *         for i, mask in enumerate(d["lead"]):
  *             t.lead_mask[i] = _mask(mask, n, "lead mask")             # <<<<<<<<<<<<<<
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
  *         t.n_specials = len(d["specials"])
 */
-    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_lead_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 125, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_lead_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 129, __pyx_L1_error)
     (__pyx_v_t->lead_mask[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":124
+    /* "src_ext/_engine.pyx":128
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
  *         t.n_lead = len(d["lead"])
  *         for i, mask in enumerate(d["lead"]):             # <<<<<<<<<<<<<<
@@ -10762,7 +12429,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "src_ext/_engine.pyx":126
+  /* "src_ext/_engine.pyx":130
  *         for i, mask in enumerate(d["lead"]):
  *             t.lead_mask[i] = _mask(mask, n, "lead mask")
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")             # <<<<<<<<<<<<<<
@@ -10771,20 +12438,20 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 126, __pyx_L1_error)
+    __PYX_ERR(0, 130, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 126, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 130, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 126, __pyx_L1_error)
+  __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 130, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 126, __pyx_L1_error)
+  __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 130, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
 
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_SPECIALS, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 126, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_SPECIALS, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 130, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-  /* "src_ext/_engine.pyx":127
+  /* "src_ext/_engine.pyx":131
  *             t.lead_mask[i] = _mask(mask, n, "lead mask")
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
  *         t.n_specials = len(d["specials"])             # <<<<<<<<<<<<<<
@@ -10793,15 +12460,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 127, __pyx_L1_error)
+    __PYX_ERR(0, 131, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 127, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 131, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 127, __pyx_L1_error)
+  __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 131, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_v_t->n_specials = __pyx_t_12;
 
-  /* "src_ext/_engine.pyx":128
+  /* "src_ext/_engine.pyx":132
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
  *         t.n_specials = len(d["specials"])
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):             # <<<<<<<<<<<<<<
@@ -10812,18 +12479,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __pyx_t_2 = 0;
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 128, __pyx_L1_error)
+    __PYX_ERR(0, 132, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 128, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 132, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   if (likely(PyList_CheckExact(__pyx_t_5)) || PyTuple_CheckExact(__pyx_t_5)) {
     __pyx_t_1 = __pyx_t_5; __Pyx_INCREF(__pyx_t_1);
     __pyx_t_12 = 0;
     __pyx_t_13 = NULL;
   } else {
-    __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 128, __pyx_L1_error)
+    __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 132, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 128, __pyx_L1_error)
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 132, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   for (;;) {
@@ -10832,7 +12499,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 132, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -10842,7 +12509,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 132, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -10853,13 +12520,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         #endif
         ++__pyx_t_12;
       }
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 128, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 132, __pyx_L1_error)
     } else {
       __pyx_t_5 = __pyx_t_13(__pyx_t_1);
       if (unlikely(!__pyx_t_5)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 128, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 132, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -10872,7 +12539,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       if (unlikely(size != 4)) {
         if (size > 4) __Pyx_RaiseTooManyValuesError(4);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 128, __pyx_L1_error)
+        __PYX_ERR(0, 132, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -10886,16 +12553,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_INCREF(__pyx_t_18);
       } else {
         __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 128, __pyx_L1_error)
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 132, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_15);
         __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 128, __pyx_L1_error)
+        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 132, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_14);
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 128, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 132, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 128, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 132, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
       }
       #else
@@ -10903,7 +12570,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         Py_ssize_t i;
         PyObject** temps[4] = {&__pyx_t_15,&__pyx_t_14,&__pyx_t_16,&__pyx_t_18};
         for (i=0; i < 4; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 128, __pyx_L1_error)
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 132, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -10913,7 +12580,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     } else {
       Py_ssize_t index = -1;
       PyObject** temps[4] = {&__pyx_t_15,&__pyx_t_14,&__pyx_t_16,&__pyx_t_18};
-      __pyx_t_19 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 128, __pyx_L1_error)
+      __pyx_t_19 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 132, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_19);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_19);
@@ -10922,7 +12589,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 4) < (0)) __PYX_ERR(0, 128, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 4) < (0)) __PYX_ERR(0, 132, __pyx_L1_error)
       __pyx_t_17 = NULL;
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       goto __pyx_L20_unpacking_done;
@@ -10930,7 +12597,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       __pyx_t_17 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 128, __pyx_L1_error)
+      __PYX_ERR(0, 132, __pyx_L1_error)
       __pyx_L20_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_cards, __pyx_t_15);
@@ -10944,65 +12611,65 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_i = __pyx_t_2;
     __pyx_t_2 = (__pyx_t_2 + 1);
 
-    /* "src_ext/_engine.pyx":129
+    /* "src_ext/_engine.pyx":133
  *         t.n_specials = len(d["specials"])
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
  *             t.special_cards[i] = _mask(cards, n, "special cards")             # <<<<<<<<<<<<<<
  *             _check(winner, 0, n - 1, "special winner")
  *             t.special_winner[i] = winner
 */
-    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_cards, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_special_cards); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 129, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_cards, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_special_cards); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 133, __pyx_L1_error)
     (__pyx_v_t->special_cards[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":130
+    /* "src_ext/_engine.pyx":134
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
  *             t.special_cards[i] = _mask(cards, n, "special cards")
  *             _check(winner, 0, n - 1, "special winner")             # <<<<<<<<<<<<<<
  *             t.special_winner[i] = winner
  *             _check(len(order), 0, MAX_ORDER, "special order")
 */
-    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_winner); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 130, __pyx_L1_error)
+    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_winner); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 134, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":131
+    /* "src_ext/_engine.pyx":135
  *             t.special_cards[i] = _mask(cards, n, "special cards")
  *             _check(winner, 0, n - 1, "special winner")
  *             t.special_winner[i] = winner             # <<<<<<<<<<<<<<
  *             _check(len(order), 0, MAX_ORDER, "special order")
  *             t.special_order_len[i] = len(order)
 */
-    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 131, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 135, __pyx_L1_error)
     (__pyx_v_t->special_winner[__pyx_v_i]) = __pyx_t_3;
 
 
-    /* "src_ext/_engine.pyx":132
+    /* "src_ext/_engine.pyx":136
  *             _check(winner, 0, n - 1, "special winner")
  *             t.special_winner[i] = winner
  *             _check(len(order), 0, MAX_ORDER, "special order")             # <<<<<<<<<<<<<<
  *             t.special_order_len[i] = len(order)
  *             for j, c in enumerate(order):
 */
-    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 132, __pyx_L1_error)
-    __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_20); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 132, __pyx_L1_error)
+    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 136, __pyx_L1_error)
+    __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_20); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 136, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_ORDER, __pyx_mstate_global->__pyx_kp_u_special_order); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 132, __pyx_L1_error)
+    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_ORDER, __pyx_mstate_global->__pyx_kp_u_special_order); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 136, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-    /* "src_ext/_engine.pyx":133
+    /* "src_ext/_engine.pyx":137
  *             t.special_winner[i] = winner
  *             _check(len(order), 0, MAX_ORDER, "special order")
  *             t.special_order_len[i] = len(order)             # <<<<<<<<<<<<<<
  *             for j, c in enumerate(order):
  *                 _check(c, 0, n - 1, "special order card")
 */
-    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 133, __pyx_L1_error)
+    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 137, __pyx_L1_error)
     (__pyx_v_t->special_order_len[__pyx_v_i]) = __pyx_t_20;
 
 
-    /* "src_ext/_engine.pyx":134
+    /* "src_ext/_engine.pyx":138
  *             _check(len(order), 0, MAX_ORDER, "special order")
  *             t.special_order_len[i] = len(order)
  *             for j, c in enumerate(order):             # <<<<<<<<<<<<<<
@@ -11016,9 +12683,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_t_20 = 0;
       __pyx_t_21 = NULL;
     } else {
-      __pyx_t_20 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_order); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 134, __pyx_L1_error)
+      __pyx_t_20 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_order); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 138, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_21 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_21)) __PYX_ERR(0, 134, __pyx_L1_error)
+      __pyx_t_21 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_21)) __PYX_ERR(0, 138, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_21)) {
@@ -11026,7 +12693,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 134, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 138, __pyx_L1_error)
             #endif
             if (__pyx_t_20 >= __pyx_temp) break;
           }
@@ -11036,7 +12703,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 134, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 138, __pyx_L1_error)
             #endif
             if (__pyx_t_20 >= __pyx_temp) break;
           }
@@ -11047,39 +12714,39 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           #endif
           ++__pyx_t_20;
         }
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 134, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 138, __pyx_L1_error)
       } else {
         __pyx_t_18 = __pyx_t_21(__pyx_t_5);
         if (unlikely(!__pyx_t_18)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 134, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 138, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
         }
       }
       __Pyx_GOTREF(__pyx_t_18);
-      __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_18); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 134, __pyx_L1_error)
+      __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_18); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
       __pyx_v_c = __pyx_t_4;
       __pyx_v_j = __pyx_t_3;
       __pyx_t_3 = (__pyx_t_3 + 1);
 
-      /* "src_ext/_engine.pyx":135
+      /* "src_ext/_engine.pyx":139
  *             t.special_order_len[i] = len(order)
  *             for j, c in enumerate(order):
  *                 _check(c, 0, n - 1, "special order card")             # <<<<<<<<<<<<<<
  *                 t.special_order[i][j] = c
  *                 t.special_order_mask[i] |= (<uint64_t>1) << c
 */
-      __pyx_t_18 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 135, __pyx_L1_error)
+      __pyx_t_18 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 139, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
-      __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_t_18, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_order_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 135, __pyx_L1_error)
+      __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_t_18, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_order_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 139, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
 
 
-      /* "src_ext/_engine.pyx":136
+      /* "src_ext/_engine.pyx":140
  *             for j, c in enumerate(order):
  *                 _check(c, 0, n - 1, "special order card")
  *                 t.special_order[i][j] = c             # <<<<<<<<<<<<<<
@@ -11088,7 +12755,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
       ((__pyx_v_t->special_order[__pyx_v_i])[__pyx_v_j]) = __pyx_v_c;
 
-      /* "src_ext/_engine.pyx":137
+      /* "src_ext/_engine.pyx":141
  *                 _check(c, 0, n - 1, "special order card")
  *                 t.special_order[i][j] = c
  *                 t.special_order_mask[i] |= (<uint64_t>1) << c             # <<<<<<<<<<<<<<
@@ -11099,7 +12766,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_t_4 = __pyx_v_i;
       (__pyx_v_t->special_order_mask[__pyx_t_4]) = ((__pyx_v_t->special_order_mask[__pyx_t_4]) | (((uint64_t)1) << __pyx_v_c));
 
-      /* "src_ext/_engine.pyx":134
+      /* "src_ext/_engine.pyx":138
  *             _check(len(order), 0, MAX_ORDER, "special order")
  *             t.special_order_len[i] = len(order)
  *             for j, c in enumerate(order):             # <<<<<<<<<<<<<<
@@ -11109,21 +12776,21 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     }
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "src_ext/_engine.pyx":138
+    /* "src_ext/_engine.pyx":142
  *                 t.special_order[i][j] = c
  *                 t.special_order_mask[i] |= (<uint64_t>1) << c
  *             t.special_led[i] = <uint32_t>(led & 0xffffffff)             # <<<<<<<<<<<<<<
  *         called = d["called"]
  *         t.called_card = -1
 */
-    __pyx_t_5 = __Pyx_PyNumber_And_object_int(__pyx_v_led, __pyx_mstate_global->__pyx_int_4294967295); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 138, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyNumber_And_object_int(__pyx_v_led, __pyx_mstate_global->__pyx_int_4294967295); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 142, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 142, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     (__pyx_v_t->special_led[__pyx_v_i]) = ((uint32_t)__pyx_t_8);
 
 
-    /* "src_ext/_engine.pyx":128
+    /* "src_ext/_engine.pyx":132
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
  *         t.n_specials = len(d["specials"])
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):             # <<<<<<<<<<<<<<
@@ -11133,7 +12800,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src_ext/_engine.pyx":139
+  /* "src_ext/_engine.pyx":143
  *                 t.special_order_mask[i] |= (<uint64_t>1) << c
  *             t.special_led[i] = <uint32_t>(led & 0xffffffff)
  *         called = d["called"]             # <<<<<<<<<<<<<<
@@ -11142,14 +12809,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 139, __pyx_L1_error)
+    __PYX_ERR(0, 143, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_called); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 139, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_called); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_called = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "src_ext/_engine.pyx":140
+  /* "src_ext/_engine.pyx":144
  *             t.special_led[i] = <uint32_t>(led & 0xffffffff)
  *         called = d["called"]
  *         t.called_card = -1             # <<<<<<<<<<<<<<
@@ -11158,7 +12825,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_t->called_card = -1;
 
-  /* "src_ext/_engine.pyx":141
+  /* "src_ext/_engine.pyx":145
  *         called = d["called"]
  *         t.called_card = -1
  *         if called is not None:             # <<<<<<<<<<<<<<
@@ -11169,7 +12836,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   if (__pyx_t_22) {
 
 
-    /* "src_ext/_engine.pyx":142
+    /* "src_ext/_engine.pyx":146
  *         t.called_card = -1
  *         if called is not None:
  *             card, holder, cls, runaway_min, at_deal, flag = called             # <<<<<<<<<<<<<<
@@ -11182,7 +12849,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       if (unlikely(size != 6)) {
         if (size > 6) __Pyx_RaiseTooManyValuesError(6);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 142, __pyx_L1_error)
+        __PYX_ERR(0, 146, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -11200,22 +12867,22 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_INCREF(__pyx_t_15);
       } else {
         __pyx_t_1 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 142, __pyx_L1_error)
+        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 146, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_1);
         __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 142, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 146, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_5);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 142, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 146, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 142, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 146, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 142, __pyx_L1_error)
+        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 146, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_14);
         __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 142, __pyx_L1_error)
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 146, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_15);
       }
       #else
@@ -11223,7 +12890,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         Py_ssize_t i;
         PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_5,&__pyx_t_18,&__pyx_t_16,&__pyx_t_14,&__pyx_t_15};
         for (i=0; i < 6; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 142, __pyx_L1_error)
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 146, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -11232,7 +12899,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     } else {
       Py_ssize_t index = -1;
       PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_5,&__pyx_t_18,&__pyx_t_16,&__pyx_t_14,&__pyx_t_15};
-      __pyx_t_19 = PyObject_GetIter(__pyx_v_called); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 142, __pyx_L1_error)
+      __pyx_t_19 = PyObject_GetIter(__pyx_v_called); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 146, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_19);
       __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_19);
       for (index=0; index < 6; index++) {
@@ -11240,7 +12907,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 142, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 146, __pyx_L1_error)
       __pyx_t_17 = NULL;
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       goto __pyx_L27_unpacking_done;
@@ -11248,7 +12915,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       __pyx_t_17 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 142, __pyx_L1_error)
+      __PYX_ERR(0, 146, __pyx_L1_error)
       __pyx_L27_unpacking_done:;
     }
     __pyx_v_card = __pyx_t_1;
@@ -11264,95 +12931,95 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_flag = __pyx_t_15;
     __pyx_t_15 = 0;
 
-    /* "src_ext/_engine.pyx":143
+    /* "src_ext/_engine.pyx":147
  *         if called is not None:
  *             card, holder, cls, runaway_min, at_deal, flag = called
  *             _check(card, 0, n - 1, "called card")             # <<<<<<<<<<<<<<
  *             _check(holder, 0, t.n_seats - 1, "called holder")
  *             _check(cls, 0, t.n_classes - 1, "called class")
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_called_card); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 143, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_called_card); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 147, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":144
+    /* "src_ext/_engine.pyx":148
  *             card, holder, cls, runaway_min, at_deal, flag = called
  *             _check(card, 0, n - 1, "called card")
  *             _check(holder, 0, t.n_seats - 1, "called holder")             # <<<<<<<<<<<<<<
  *             _check(cls, 0, t.n_classes - 1, "called class")
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_holder, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_called_holder); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 144, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_holder, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_called_holder); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 148, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":145
+    /* "src_ext/_engine.pyx":149
  *             _check(card, 0, n - 1, "called card")
  *             _check(holder, 0, t.n_seats - 1, "called holder")
  *             _check(cls, 0, t.n_classes - 1, "called class")             # <<<<<<<<<<<<<<
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
  *             _check(at_deal, -1, 1, "runaway at deal")
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_cls, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_kp_u_called_class); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 145, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_cls, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_kp_u_called_class); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 149, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":146
+    /* "src_ext/_engine.pyx":150
  *             _check(holder, 0, t.n_seats - 1, "called holder")
  *             _check(cls, 0, t.n_classes - 1, "called class")
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")             # <<<<<<<<<<<<<<
  *             _check(at_deal, -1, 1, "runaway at deal")
  *             _check(flag, 1, 31, "called flag")
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_runaway_min, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_runaway_minimum); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 146, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_runaway_min, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_runaway_minimum); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 150, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":147
+    /* "src_ext/_engine.pyx":151
  *             _check(cls, 0, t.n_classes - 1, "called class")
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
  *             _check(at_deal, -1, 1, "runaway at deal")             # <<<<<<<<<<<<<<
  *             _check(flag, 1, 31, "called flag")
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_at_deal, -1, 1, __pyx_mstate_global->__pyx_kp_u_runaway_at_deal); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 147, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_at_deal, -1, 1, __pyx_mstate_global->__pyx_kp_u_runaway_at_deal); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 151, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":148
+    /* "src_ext/_engine.pyx":152
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
  *             _check(at_deal, -1, 1, "runaway at deal")
  *             _check(flag, 1, 31, "called flag")             # <<<<<<<<<<<<<<
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_flag, 1, 31, __pyx_mstate_global->__pyx_kp_u_called_flag); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 148, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_flag, 1, 31, __pyx_mstate_global->__pyx_kp_u_called_flag); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 152, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":149
+    /* "src_ext/_engine.pyx":153
  *             _check(at_deal, -1, 1, "runaway at deal")
  *             _check(flag, 1, 31, "called flag")
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls             # <<<<<<<<<<<<<<
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
- *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.canonical_ok = 1 if d["canonical_ok"] else 0
 */
-    __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
-    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_holder); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_cls); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 153, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_holder); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 153, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_cls); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 153, __pyx_L1_error)
     __pyx_v_t->called_card = __pyx_t_2;
     __pyx_v_t->called_holder = __pyx_t_3;
     __pyx_v_t->called_class = __pyx_t_4;
 
-    /* "src_ext/_engine.pyx":150
+    /* "src_ext/_engine.pyx":154
  *             _check(flag, 1, 31, "called flag")
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag             # <<<<<<<<<<<<<<
- *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
- *         t.n_reservations = len(d["reservations"])
+ *         t.canonical_ok = 1 if d["canonical_ok"] else 0
+ *         self.options.use_canonical = self.wants_canonical and t.canonical_ok
 */
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_runaway_min); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 150, __pyx_L1_error)
-    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_at_deal); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 150, __pyx_L1_error)
-    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_v_flag); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 150, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_runaway_min); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_at_deal); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_v_flag); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
     __pyx_v_t->called_runaway_min = __pyx_t_4;
     __pyx_v_t->called_runaway_at_deal = __pyx_t_3;
     __pyx_v_t->called_flag = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":141
+    /* "src_ext/_engine.pyx":145
  *         called = d["called"]
  *         t.called_card = -1
  *         if called is not None:             # <<<<<<<<<<<<<<
@@ -11361,68 +13028,111 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   }
 
-  /* "src_ext/_engine.pyx":151
+  /* "src_ext/_engine.pyx":155
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
- *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")             # <<<<<<<<<<<<<<
- *         t.n_reservations = len(d["reservations"])
- *         for i, (card, seat) in enumerate(d["reservations"]):
+ *         t.canonical_ok = 1 if d["canonical_ok"] else 0             # <<<<<<<<<<<<<<
+ *         self.options.use_canonical = self.wants_canonical and t.canonical_ok
+ *         _check(len(d["chain"]), 0, n, "dominance chain")
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 151, __pyx_L1_error)
+    __PYX_ERR(0, 155, __pyx_L1_error)
   }
-  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 151, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_canonical_ok); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 155, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
-  __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 151, __pyx_L1_error)
+  __pyx_t_22 = __Pyx_PyObject_IsTrue(__pyx_t_15); if (unlikely((__pyx_t_22 < 0))) __PYX_ERR(0, 155, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-  __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 151, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_15);
+  if (__pyx_t_22) {
 
-  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_15, 0, __pyx_e_5types_MAX_RESERVATIONS, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 151, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+    __pyx_t_3 = 1;
+  } else {
 
+    __pyx_t_3 = 0;
+  }
 
-  /* "src_ext/_engine.pyx":152
+  __pyx_v_t->canonical_ok = __pyx_t_3;
+
+  /* "src_ext/_engine.pyx":156
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
- *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
- *         t.n_reservations = len(d["reservations"])             # <<<<<<<<<<<<<<
- *         for i, (card, seat) in enumerate(d["reservations"]):
- *             _check(card, 0, n - 1, "reserved card")
+ *         t.canonical_ok = 1 if d["canonical_ok"] else 0
+ *         self.options.use_canonical = self.wants_canonical and t.canonical_ok             # <<<<<<<<<<<<<<
+ *         _check(len(d["chain"]), 0, n, "dominance chain")
+ *         t.n_chain = len(d["chain"])
+*/
+  if (__pyx_v_self->wants_canonical) {
+  } else {
+
+    __pyx_t_3 = __pyx_v_self->wants_canonical;
+    goto __pyx_L28_bool_binop_done;
+  }
+
+  __pyx_t_3 = __pyx_v_t->canonical_ok;
+  __pyx_L28_bool_binop_done:;
+  __pyx_v_self->options.use_canonical = __pyx_t_3;
+
+  /* "src_ext/_engine.pyx":157
+ *         t.canonical_ok = 1 if d["canonical_ok"] else 0
+ *         self.options.use_canonical = self.wants_canonical and t.canonical_ok
+ *         _check(len(d["chain"]), 0, n, "dominance chain")             # <<<<<<<<<<<<<<
+ *         t.n_chain = len(d["chain"])
+ *         for i, c in enumerate(d["chain"]):
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 152, __pyx_L1_error)
+    __PYX_ERR(0, 157, __pyx_L1_error)
   }
-  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 152, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_chain); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 157, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
-  __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 152, __pyx_L1_error)
+  __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 157, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-  __pyx_v_t->n_reservations = __pyx_t_12;
+  __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 157, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
 
-  /* "src_ext/_engine.pyx":153
- *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
- *         t.n_reservations = len(d["reservations"])
- *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
- *             _check(card, 0, n - 1, "reserved card")
- *             _check(seat, 0, t.n_seats - 1, "reserved seat")
+  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_15, 0, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_dominance_chain); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 157, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+
+
+  /* "src_ext/_engine.pyx":158
+ *         self.options.use_canonical = self.wants_canonical and t.canonical_ok
+ *         _check(len(d["chain"]), 0, n, "dominance chain")
+ *         t.n_chain = len(d["chain"])             # <<<<<<<<<<<<<<
+ *         for i, c in enumerate(d["chain"]):
+ *             _check(c, 0, n - 1, "chain card")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 158, __pyx_L1_error)
+  }
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_chain); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 158, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+  __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 158, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+  __pyx_v_t->n_chain = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":159
+ *         _check(len(d["chain"]), 0, n, "dominance chain")
+ *         t.n_chain = len(d["chain"])
+ *         for i, c in enumerate(d["chain"]):             # <<<<<<<<<<<<<<
+ *             _check(c, 0, n - 1, "chain card")
+ *             t.chain[i] = c
 */
 
   __pyx_t_3 = 0;
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 153, __pyx_L1_error)
+    __PYX_ERR(0, 159, __pyx_L1_error)
   }
-  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 153, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_chain); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 159, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
   if (likely(PyList_CheckExact(__pyx_t_15)) || PyTuple_CheckExact(__pyx_t_15)) {
     __pyx_t_14 = __pyx_t_15; __Pyx_INCREF(__pyx_t_14);
     __pyx_t_12 = 0;
     __pyx_t_13 = NULL;
   } else {
-    __pyx_t_12 = -1; __pyx_t_14 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 153, __pyx_L1_error)
+    __pyx_t_12 = -1; __pyx_t_14 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 159, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
-    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_14); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 153, __pyx_L1_error)
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_14); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 159, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
   for (;;) {
@@ -11431,7 +13141,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_14);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 153, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 159, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -11441,7 +13151,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_14);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 153, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 159, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -11452,26 +13162,168 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         #endif
         ++__pyx_t_12;
       }
-      if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 153, __pyx_L1_error)
+      if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 159, __pyx_L1_error)
     } else {
       __pyx_t_15 = __pyx_t_13(__pyx_t_14);
       if (unlikely(!__pyx_t_15)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 153, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 159, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
       }
     }
     __Pyx_GOTREF(__pyx_t_15);
-    if ((likely(PyTuple_CheckExact(__pyx_t_15))) || (PyList_CheckExact(__pyx_t_15))) {
-      PyObject* sequence = __pyx_t_15;
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_15); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 159, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+    __pyx_v_c = __pyx_t_4;
+    __pyx_v_i = __pyx_t_3;
+    __pyx_t_3 = (__pyx_t_3 + 1);
+
+    /* "src_ext/_engine.pyx":160
+ *         t.n_chain = len(d["chain"])
+ *         for i, c in enumerate(d["chain"]):
+ *             _check(c, 0, n - 1, "chain card")             # <<<<<<<<<<<<<<
+ *             t.chain[i] = c
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+*/
+    __pyx_t_15 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 160, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_15);
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_t_15, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_chain_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 160, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+
+
+    /* "src_ext/_engine.pyx":161
+ *         for i, c in enumerate(d["chain"]):
+ *             _check(c, 0, n - 1, "chain card")
+ *             t.chain[i] = c             # <<<<<<<<<<<<<<
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])
+*/
+    (__pyx_v_t->chain[__pyx_v_i]) = __pyx_v_c;
+
+    /* "src_ext/_engine.pyx":159
+ *         _check(len(d["chain"]), 0, n, "dominance chain")
+ *         t.n_chain = len(d["chain"])
+ *         for i, c in enumerate(d["chain"]):             # <<<<<<<<<<<<<<
+ *             _check(c, 0, n - 1, "chain card")
+ *             t.chain[i] = c
+*/
+  }
+  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+
+  /* "src_ext/_engine.pyx":162
+ *             _check(c, 0, n - 1, "chain card")
+ *             t.chain[i] = c
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")             # <<<<<<<<<<<<<<
+ *         t.n_reservations = len(d["reservations"])
+ *         for i, (card, seat) in enumerate(d["reservations"]):
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 162, __pyx_L1_error)
+  }
+  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 162, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_14);
+  __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 162, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+  __pyx_t_14 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 162, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_14);
+
+  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_14, 0, __pyx_e_5types_MAX_RESERVATIONS, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 162, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+
+
+  /* "src_ext/_engine.pyx":163
+ *             t.chain[i] = c
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])             # <<<<<<<<<<<<<<
+ *         for i, (card, seat) in enumerate(d["reservations"]):
+ *             _check(card, 0, n - 1, "reserved card")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 163, __pyx_L1_error)
+  }
+  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 163, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_14);
+  __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 163, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+  __pyx_v_t->n_reservations = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":164
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])
+ *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
+ *             _check(card, 0, n - 1, "reserved card")
+ *             _check(seat, 0, t.n_seats - 1, "reserved seat")
+*/
+
+  __pyx_t_3 = 0;
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 164, __pyx_L1_error)
+  }
+  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 164, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_14);
+  if (likely(PyList_CheckExact(__pyx_t_14)) || PyTuple_CheckExact(__pyx_t_14)) {
+    __pyx_t_15 = __pyx_t_14; __Pyx_INCREF(__pyx_t_15);
+    __pyx_t_12 = 0;
+    __pyx_t_13 = NULL;
+  } else {
+    __pyx_t_12 = -1; __pyx_t_15 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 164, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_15);
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_15); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 164, __pyx_L1_error)
+  }
+  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+  for (;;) {
+    if (likely(!__pyx_t_13)) {
+      if (likely(PyList_CheckExact(__pyx_t_15))) {
+        {
+          Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_15);
+          #if !CYTHON_ASSUME_SAFE_SIZE
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 164, __pyx_L1_error)
+          #endif
+          if (__pyx_t_12 >= __pyx_temp) break;
+        }
+        __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_15, __pyx_t_12, __Pyx_ReferenceSharing_OwnStrongReference);
+        ++__pyx_t_12;
+      } else {
+        {
+          Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_15);
+          #if !CYTHON_ASSUME_SAFE_SIZE
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 164, __pyx_L1_error)
+          #endif
+          if (__pyx_t_12 >= __pyx_temp) break;
+        }
+        #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+        __pyx_t_14 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_15, __pyx_t_12));
+        #else
+        __pyx_t_14 = __Pyx_PySequence_ITEM(__pyx_t_15, __pyx_t_12);
+        #endif
+        ++__pyx_t_12;
+      }
+      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 164, __pyx_L1_error)
+    } else {
+      __pyx_t_14 = __pyx_t_13(__pyx_t_15);
+      if (unlikely(!__pyx_t_14)) {
+        PyObject* exc_type = PyErr_Occurred();
+        if (exc_type) {
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 164, __pyx_L1_error)
+          PyErr_Clear();
+        }
+        break;
+      }
+    }
+    __Pyx_GOTREF(__pyx_t_14);
+    if ((likely(PyTuple_CheckExact(__pyx_t_14))) || (PyList_CheckExact(__pyx_t_14))) {
+      PyObject* sequence = __pyx_t_14;
       Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
       if (unlikely(size != 2)) {
         if (size > 2) __Pyx_RaiseTooManyValuesError(2);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 153, __pyx_L1_error)
+        __PYX_ERR(0, 164, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -11481,39 +13333,39 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_INCREF(__pyx_t_18);
       } else {
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 153, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 164, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 153, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 164, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
       }
       #else
-      __pyx_t_16 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 153, __pyx_L1_error)
+      __pyx_t_16 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 164, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_16);
-      __pyx_t_18 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 153, __pyx_L1_error)
+      __pyx_t_18 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 164, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       #endif
-      __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+      __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
     } else {
       Py_ssize_t index = -1;
-      __pyx_t_5 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 153, __pyx_L1_error)
+      __pyx_t_5 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 164, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+      __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
       __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5);
-      index = 0; __pyx_t_16 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_16)) goto __pyx_L30_unpacking_failed;
+      index = 0; __pyx_t_16 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_16)) goto __pyx_L35_unpacking_failed;
       __Pyx_GOTREF(__pyx_t_16);
-      index = 1; __pyx_t_18 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_18)) goto __pyx_L30_unpacking_failed;
+      index = 1; __pyx_t_18 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_18)) goto __pyx_L35_unpacking_failed;
       __Pyx_GOTREF(__pyx_t_18);
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_5), 2) < (0)) __PYX_ERR(0, 153, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_5), 2) < (0)) __PYX_ERR(0, 164, __pyx_L1_error)
       __pyx_t_17 = NULL;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      goto __pyx_L31_unpacking_done;
-      __pyx_L30_unpacking_failed:;
+      goto __pyx_L36_unpacking_done;
+      __pyx_L35_unpacking_failed:;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __pyx_t_17 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 153, __pyx_L1_error)
-      __pyx_L31_unpacking_done:;
+      __PYX_ERR(0, 164, __pyx_L1_error)
+      __pyx_L36_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_card, __pyx_t_16);
     __pyx_t_16 = 0;
@@ -11522,49 +13374,49 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_i = __pyx_t_3;
     __pyx_t_3 = (__pyx_t_3 + 1);
 
-    /* "src_ext/_engine.pyx":154
+    /* "src_ext/_engine.pyx":165
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):
  *             _check(card, 0, n - 1, "reserved card")             # <<<<<<<<<<<<<<
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card
 */
-    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_reserved_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 154, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_reserved_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 165, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":155
+    /* "src_ext/_engine.pyx":166
  *         for i, (card, seat) in enumerate(d["reservations"]):
  *             _check(card, 0, n - 1, "reserved card")
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")             # <<<<<<<<<<<<<<
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat
 */
-    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_seat, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_reserved_seat); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 155, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_seat, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_reserved_seat); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 166, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":156
+    /* "src_ext/_engine.pyx":167
  *             _check(card, 0, n - 1, "reserved card")
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card             # <<<<<<<<<<<<<<
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1
 */
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 156, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 167, __pyx_L1_error)
     (__pyx_v_t->reservation_card[__pyx_v_i]) = __pyx_t_4;
 
 
-    /* "src_ext/_engine.pyx":157
+    /* "src_ext/_engine.pyx":168
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat             # <<<<<<<<<<<<<<
  *         self.loaded = 1
  *         table_new_generation(&self.table)
 */
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 157, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 168, __pyx_L1_error)
     (__pyx_v_t->reservation_seat[__pyx_v_i]) = __pyx_t_4;
 
 
-    /* "src_ext/_engine.pyx":153
+    /* "src_ext/_engine.pyx":164
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
@@ -11572,9 +13424,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
 */
   }
-  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
 
-  /* "src_ext/_engine.pyx":158
+  /* "src_ext/_engine.pyx":169
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1             # <<<<<<<<<<<<<<
@@ -11583,7 +13435,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_self->loaded = 1;
 
-  /* "src_ext/_engine.pyx":159
+  /* "src_ext/_engine.pyx":170
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1
  *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
@@ -11592,7 +13444,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
 
-  /* "src_ext/_engine.pyx":88
+  /* "src_ext/_engine.pyx":92
  *         return self.table.used
  * 
  *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
@@ -11640,7 +13492,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":161
+/* "src_ext/_engine.pyx":172
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
@@ -11691,53 +13543,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_max_side,&__pyx_mstate_global->__pyx_n_u_points_weight,&__pyx_mstate_global->__pyx_n_u_trick_weight,&__pyx_mstate_global->__pyx_n_u_events,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 161, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 172, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 161, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 172, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 161, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 172, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 161, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 172, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 161, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 172, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_objective", 0) < (0)) __PYX_ERR(0, 161, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_objective", 0) < (0)) __PYX_ERR(0, 172, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, i); __PYX_ERR(0, 161, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, i); __PYX_ERR(0, 172, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 161, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 172, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 161, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 172, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 161, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 172, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 161, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 172, __pyx_L3_error)
     }
-    __pyx_v_max_side = __Pyx_PyLong_As_uint32_t(values[0]); if (unlikely((__pyx_v_max_side == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 161, __pyx_L3_error)
-    __pyx_v_points_weight = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_points_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 161, __pyx_L3_error)
-    __pyx_v_trick_weight = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_trick_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 161, __pyx_L3_error)
+    __pyx_v_max_side = __Pyx_PyLong_As_uint32_t(values[0]); if (unlikely((__pyx_v_max_side == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 172, __pyx_L3_error)
+    __pyx_v_points_weight = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_points_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 172, __pyx_L3_error)
+    __pyx_v_trick_weight = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_trick_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 172, __pyx_L3_error)
     __pyx_v_events = ((PyObject*)values[3]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 161, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 172, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -11748,7 +13600,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_events), (&PyList_Type), 1, "events", 1))) __PYX_ERR(0, 161, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_events), (&PyList_Type), 1, "events", 1))) __PYX_ERR(0, 172, __pyx_L1_error)
   __pyx_r = __pyx_pf_6solver_7_engine_6Engine_6load_objective(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_max_side, __pyx_v_points_weight, __pyx_v_trick_weight, __pyx_v_events);
 
   /* function exit code */
@@ -11802,7 +13654,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_objective", 0);
 
-  /* "src_ext/_engine.pyx":163
+  /* "src_ext/_engine.pyx":174
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
  *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
  *         cdef Objective* o = &self.objective             # <<<<<<<<<<<<<<
@@ -11811,7 +13663,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_v_o = (&__pyx_v_self->objective);
 
-  /* "src_ext/_engine.pyx":165
+  /* "src_ext/_engine.pyx":176
  *         cdef Objective* o = &self.objective
  *         cdef int i
  *         memset(o, 0, sizeof(Objective))             # <<<<<<<<<<<<<<
@@ -11820,46 +13672,46 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   (void)(memset(__pyx_v_o, 0, (sizeof(__pyx_t_5types_Objective))));
 
-  /* "src_ext/_engine.pyx":166
+  /* "src_ext/_engine.pyx":177
  *         cdef int i
  *         memset(o, 0, sizeof(Objective))
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")             # <<<<<<<<<<<<<<
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_uint32_t(__pyx_v_max_side); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 166, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_uint32_t(__pyx_v_max_side); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 177, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, ((1 << __pyx_e_5types_MAX_SEATS) - 1), __pyx_mstate_global->__pyx_n_u_max_side); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 166, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, ((1 << __pyx_e_5types_MAX_SEATS) - 1), __pyx_mstate_global->__pyx_n_u_max_side); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 177, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":167
+  /* "src_ext/_engine.pyx":178
  *         memset(o, 0, sizeof(Objective))
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
  *         _check(points_weight, 0, 100, "points_weight")             # <<<<<<<<<<<<<<
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_points_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 167, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_points_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 178, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_points_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_points_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 178, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":168
+  /* "src_ext/_engine.pyx":179
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")             # <<<<<<<<<<<<<<
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_trick_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 168, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_trick_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 179, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_trick_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 168, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_trick_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 179, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":169
+  /* "src_ext/_engine.pyx":180
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")             # <<<<<<<<<<<<<<
@@ -11868,17 +13720,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   if (unlikely(__pyx_v_events == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 169, __pyx_L1_error)
+    __PYX_ERR(0, 180, __pyx_L1_error)
   }
-  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 169, __pyx_L1_error)
-  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 169, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 180, __pyx_L1_error)
+  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 180, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
 
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_EVENTS, __pyx_mstate_global->__pyx_n_u_events); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 169, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_EVENTS, __pyx_mstate_global->__pyx_n_u_events); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 180, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":170
+  /* "src_ext/_engine.pyx":181
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side             # <<<<<<<<<<<<<<
@@ -11887,7 +13739,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_v_o->max_side = __pyx_v_max_side;
 
-  /* "src_ext/_engine.pyx":171
+  /* "src_ext/_engine.pyx":182
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side
  *         o.points_weight = points_weight             # <<<<<<<<<<<<<<
@@ -11896,7 +13748,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_v_o->points_weight = __pyx_v_points_weight;
 
-  /* "src_ext/_engine.pyx":172
+  /* "src_ext/_engine.pyx":183
  *         o.max_side = max_side
  *         o.points_weight = points_weight
  *         o.trick_weight = trick_weight             # <<<<<<<<<<<<<<
@@ -11905,7 +13757,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_v_o->trick_weight = __pyx_v_trick_weight;
 
-  /* "src_ext/_engine.pyx":173
+  /* "src_ext/_engine.pyx":184
  *         o.points_weight = points_weight
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)             # <<<<<<<<<<<<<<
@@ -11914,12 +13766,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   if (unlikely(__pyx_v_events == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 173, __pyx_L1_error)
+    __PYX_ERR(0, 184, __pyx_L1_error)
   }
-  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 173, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 184, __pyx_L1_error)
   __pyx_v_o->n_events = __pyx_t_3;
 
-  /* "src_ext/_engine.pyx":174
+  /* "src_ext/_engine.pyx":185
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)
  *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):             # <<<<<<<<<<<<<<
@@ -11934,13 +13786,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
     {
       Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
       #if !CYTHON_ASSUME_SAFE_SIZE
-      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 174, __pyx_L1_error)
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 185, __pyx_L1_error)
       #endif
       if (__pyx_t_3 >= __pyx_temp) break;
     }
     __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_1, __pyx_t_3, __Pyx_ReferenceSharing_OwnStrongReference);
     ++__pyx_t_3;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 174, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 185, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     if ((likely(PyTuple_CheckExact(__pyx_t_4))) || (PyList_CheckExact(__pyx_t_4))) {
       PyObject* sequence = __pyx_t_4;
@@ -11948,7 +13800,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
       if (unlikely(size != 6)) {
         if (size > 6) __Pyx_RaiseTooManyValuesError(6);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 174, __pyx_L1_error)
+        __PYX_ERR(0, 185, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -11966,22 +13818,22 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
         __Pyx_INCREF(__pyx_t_10);
       } else {
         __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 174, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 185, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_5);
         __pyx_t_6 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 174, __pyx_L1_error)
+        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 185, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_6);
         __pyx_t_7 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 174, __pyx_L1_error)
+        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 185, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_7);
         __pyx_t_8 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 174, __pyx_L1_error)
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 185, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_8);
         __pyx_t_9 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 174, __pyx_L1_error)
+        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 185, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_9);
         __pyx_t_10 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 174, __pyx_L1_error)
+        if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 185, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_10);
       }
       #else
@@ -11989,7 +13841,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
         Py_ssize_t i;
         PyObject** temps[6] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10};
         for (i=0; i < 6; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 174, __pyx_L1_error)
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 185, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -11999,7 +13851,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
     } else {
       Py_ssize_t index = -1;
       PyObject** temps[6] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10};
-      __pyx_t_11 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 174, __pyx_L1_error)
+      __pyx_t_11 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 185, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_11);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __pyx_t_12 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_11);
@@ -12008,7 +13860,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_12(__pyx_t_11), 6) < (0)) __PYX_ERR(0, 174, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_12(__pyx_t_11), 6) < (0)) __PYX_ERR(0, 185, __pyx_L1_error)
       __pyx_t_12 = NULL;
       __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
       goto __pyx_L6_unpacking_done;
@@ -12016,7 +13868,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
       __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
       __pyx_t_12 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 174, __pyx_L1_error)
+      __PYX_ERR(0, 185, __pyx_L1_error)
       __pyx_L6_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_present, __pyx_t_5);
@@ -12034,88 +13886,88 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
     __pyx_v_i = __pyx_t_2;
     __pyx_t_2 = (__pyx_t_2 + 1);
 
-    /* "src_ext/_engine.pyx":175
+    /* "src_ext/_engine.pyx":186
  *         o.n_events = len(events)
  *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")             # <<<<<<<<<<<<<<
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
 */
-    __pyx_t_13 = __pyx_f_6solver_7_engine__mask(__pyx_v_present, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_cards); if (unlikely(__pyx_t_13 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 175, __pyx_L1_error)
+    __pyx_t_13 = __pyx_f_6solver_7_engine__mask(__pyx_v_present, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_cards); if (unlikely(__pyx_t_13 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 186, __pyx_L1_error)
     (__pyx_v_o->event_present[__pyx_v_i]) = __pyx_t_13;
 
 
-    /* "src_ext/_engine.pyx":176
+    /* "src_ext/_engine.pyx":187
  *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")             # <<<<<<<<<<<<<<
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
 */
-    __pyx_t_13 = __pyx_f_6solver_7_engine__mask(__pyx_v_absent, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_absent_cards); if (unlikely(__pyx_t_13 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 176, __pyx_L1_error)
+    __pyx_t_13 = __pyx_f_6solver_7_engine__mask(__pyx_v_absent, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_absent_cards); if (unlikely(__pyx_t_13 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 187, __pyx_L1_error)
     (__pyx_v_o->event_absent[__pyx_v_i]) = __pyx_t_13;
 
 
-    /* "src_ext/_engine.pyx":177
+    /* "src_ext/_engine.pyx":188
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")             # <<<<<<<<<<<<<<
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_winner); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 177, __pyx_L1_error)
+    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_winner); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 188, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":178
+    /* "src_ext/_engine.pyx":189
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")             # <<<<<<<<<<<<<<
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_not_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_not_winner); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 178, __pyx_L1_error)
+    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_not_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_not_winner); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 189, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":179
+    /* "src_ext/_engine.pyx":190
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")             # <<<<<<<<<<<<<<
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_reward, 0, 0x3E8, __pyx_mstate_global->__pyx_kp_u_event_reward); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 179, __pyx_L1_error)
+    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_reward, 0, 0x3E8, __pyx_mstate_global->__pyx_kp_u_event_reward); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 190, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":180
+    /* "src_ext/_engine.pyx":191
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner             # <<<<<<<<<<<<<<
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0
 */
-    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 180, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 191, __pyx_L1_error)
     (__pyx_v_o->event_winner[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":181
+    /* "src_ext/_engine.pyx":192
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner             # <<<<<<<<<<<<<<
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward
 */
-    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_not_winner); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 181, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_not_winner); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 192, __pyx_L1_error)
     (__pyx_v_o->event_not_winner[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":182
+    /* "src_ext/_engine.pyx":193
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0             # <<<<<<<<<<<<<<
  *             o.event_reward[i] = reward
  *         table_new_generation(&self.table)
 */
-    __pyx_t_15 = __Pyx_PyObject_IsTrue(__pyx_v_last); if (unlikely((__pyx_t_15 < 0))) __PYX_ERR(0, 182, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyObject_IsTrue(__pyx_v_last); if (unlikely((__pyx_t_15 < 0))) __PYX_ERR(0, 193, __pyx_L1_error)
     if (__pyx_t_15) {
 
       __pyx_t_14 = 1;
@@ -12127,18 +13979,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
     (__pyx_v_o->event_last[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":183
+    /* "src_ext/_engine.pyx":194
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward             # <<<<<<<<<<<<<<
  *         table_new_generation(&self.table)
  * 
 */
-    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_reward); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 183, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_reward); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 194, __pyx_L1_error)
     (__pyx_v_o->event_reward[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":174
+    /* "src_ext/_engine.pyx":185
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)
  *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):             # <<<<<<<<<<<<<<
@@ -12148,7 +14000,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src_ext/_engine.pyx":184
+  /* "src_ext/_engine.pyx":195
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward
  *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
@@ -12157,7 +14009,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
 
-  /* "src_ext/_engine.pyx":161
+  /* "src_ext/_engine.pyx":172
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
@@ -12194,7 +14046,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":186
+/* "src_ext/_engine.pyx":197
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -12245,53 +14097,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_hands,&__pyx_mstate_global->__pyx_n_u_leader,&__pyx_mstate_global->__pyx_n_u_trick,&__pyx_mstate_global->__pyx_n_u_flags,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 186, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 197, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 186, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 197, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 186, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 197, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 186, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 197, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 186, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 197, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_state", 0) < (0)) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_state", 0) < (0)) __PYX_ERR(0, 197, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, i); __PYX_ERR(0, 186, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, i); __PYX_ERR(0, 197, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 197, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 197, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 197, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 197, __pyx_L3_error)
     }
     __pyx_v_hands = ((PyObject*)values[0]);
-    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 186, __pyx_L3_error)
+    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 197, __pyx_L3_error)
     __pyx_v_trick = ((PyObject*)values[2]);
-    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 186, __pyx_L3_error)
+    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 197, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 186, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 197, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -12302,8 +14154,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 186, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_trick), (&PyList_Type), 1, "trick", 1))) __PYX_ERR(0, 186, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 197, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_trick), (&PyList_Type), 1, "trick", 1))) __PYX_ERR(0, 197, __pyx_L1_error)
   __pyx_r = __pyx_pf_6solver_7_engine_6Engine_8load_state(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_hands, __pyx_v_leader, __pyx_v_trick, __pyx_v_flags);
 
   /* function exit code */
@@ -12355,7 +14207,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_state", 0);
 
-  /* "src_ext/_engine.pyx":188
+  /* "src_ext/_engine.pyx":199
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root             # <<<<<<<<<<<<<<
@@ -12364,7 +14216,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_s = (&__pyx_v_self->root);
 
-  /* "src_ext/_engine.pyx":189
+  /* "src_ext/_engine.pyx":200
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root
  *         cdef Tables* t = &self.tables             # <<<<<<<<<<<<<<
@@ -12373,7 +14225,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_t = (&__pyx_v_self->tables);
 
-  /* "src_ext/_engine.pyx":191
+  /* "src_ext/_engine.pyx":202
  *         cdef Tables* t = &self.tables
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask             # <<<<<<<<<<<<<<
@@ -12382,7 +14234,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_seen = 0;
 
-  /* "src_ext/_engine.pyx":192
+  /* "src_ext/_engine.pyx":203
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -12394,7 +14246,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":193
+    /* "src_ext/_engine.pyx":204
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:
  *             raise ValueError("load_tables first")             # <<<<<<<<<<<<<<
@@ -12407,14 +14259,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
       PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_load_tables_first};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 193, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 204, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 193, __pyx_L1_error)
+    __PYX_ERR(0, 204, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":192
+    /* "src_ext/_engine.pyx":203
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -12423,7 +14275,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   }
 
-  /* "src_ext/_engine.pyx":194
+  /* "src_ext/_engine.pyx":205
  *         if not self.loaded:
  *             raise ValueError("load_tables first")
  *         memset(s, 0, sizeof(State))             # <<<<<<<<<<<<<<
@@ -12432,7 +14284,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   (void)(memset(__pyx_v_s, 0, (sizeof(__pyx_t_5types_State))));
 
-  /* "src_ext/_engine.pyx":195
+  /* "src_ext/_engine.pyx":206
  *             raise ValueError("load_tables first")
  *         memset(s, 0, sizeof(State))
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")             # <<<<<<<<<<<<<<
@@ -12441,30 +14293,30 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_hands == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 195, __pyx_L1_error)
+    __PYX_ERR(0, 206, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_hands); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 195, __pyx_L1_error)
-  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 195, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_hands); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 206, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 206, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, __pyx_v_t->n_seats, __pyx_v_t->n_seats, __pyx_mstate_global->__pyx_kp_u_number_of_hands); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 195, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, __pyx_v_t->n_seats, __pyx_v_t->n_seats, __pyx_mstate_global->__pyx_kp_u_number_of_hands); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 206, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":196
+  /* "src_ext/_engine.pyx":207
  *         memset(s, 0, sizeof(State))
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
  *         _check(leader, 0, t.n_seats - 1, "leader")             # <<<<<<<<<<<<<<
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_leader); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 196, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_leader); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 207, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_n_u_leader); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 196, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_n_u_leader); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 207, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":197
+  /* "src_ext/_engine.pyx":208
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
  *         _check(leader, 0, t.n_seats - 1, "leader")
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")             # <<<<<<<<<<<<<<
@@ -12473,30 +14325,30 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 197, __pyx_L1_error)
+    __PYX_ERR(0, 208, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 197, __pyx_L1_error)
-  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 197, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 208, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 208, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_cards_on_the_table); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 197, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_cards_on_the_table); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 208, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":198
+  /* "src_ext/_engine.pyx":209
  *         _check(leader, 0, t.n_seats - 1, "leader")
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")             # <<<<<<<<<<<<<<
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
 */
-  __pyx_t_2 = __Pyx_PyLong_From_uint32_t(__pyx_v_flags); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 198, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_uint32_t(__pyx_v_flags); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 209, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, 31, __pyx_mstate_global->__pyx_n_u_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 198, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, 31, __pyx_mstate_global->__pyx_n_u_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 209, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":199
+  /* "src_ext/_engine.pyx":210
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -12510,7 +14362,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":200
+    /* "src_ext/_engine.pyx":211
  *         _check(flags, 0, 31, "flags")
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")             # <<<<<<<<<<<<<<
@@ -12519,15 +14371,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     if (unlikely(__pyx_v_hands == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 200, __pyx_L1_error)
+      __PYX_ERR(0, 211, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_hands, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
-    __pyx_t_9 = __pyx_f_6solver_7_engine__mask(__pyx_t_2, __pyx_v_t->n_cards, __pyx_mstate_global->__pyx_n_u_hand); if (unlikely(__pyx_t_9 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 200, __pyx_L1_error)
+    __pyx_t_9 = __pyx_f_6solver_7_engine__mask(__pyx_t_2, __pyx_v_t->n_cards, __pyx_mstate_global->__pyx_n_u_hand); if (unlikely(__pyx_t_9 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 211, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __pyx_v_mask = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":201
+    /* "src_ext/_engine.pyx":212
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:             # <<<<<<<<<<<<<<
@@ -12539,7 +14391,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":202
+      /* "src_ext/_engine.pyx":213
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:
  *                 raise ValueError("engine input: a card is in two hands")             # <<<<<<<<<<<<<<
@@ -12552,14 +14404,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
         PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_engine_input_a_card_is_in_two_ha};
         __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 202, __pyx_L1_error)
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 213, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_2);
       }
       __Pyx_Raise(__pyx_t_2, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      __PYX_ERR(0, 202, __pyx_L1_error)
+      __PYX_ERR(0, 213, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":201
+      /* "src_ext/_engine.pyx":212
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:             # <<<<<<<<<<<<<<
@@ -12568,7 +14420,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     }
 
-    /* "src_ext/_engine.pyx":203
+    /* "src_ext/_engine.pyx":214
  *             if mask & seen:
  *                 raise ValueError("engine input: a card is in two hands")
  *             seen |= mask             # <<<<<<<<<<<<<<
@@ -12577,7 +14429,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     __pyx_v_seen = (__pyx_v_seen | __pyx_v_mask);
 
-    /* "src_ext/_engine.pyx":204
+    /* "src_ext/_engine.pyx":215
  *                 raise ValueError("engine input: a card is in two hands")
  *             seen |= mask
  *             s.hands[i] = mask             # <<<<<<<<<<<<<<
@@ -12588,7 +14440,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   }
 
 
-  /* "src_ext/_engine.pyx":205
+  /* "src_ext/_engine.pyx":216
  *             seen |= mask
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):             # <<<<<<<<<<<<<<
@@ -12603,50 +14455,50 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
     {
       Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_2);
       #if !CYTHON_ASSUME_SAFE_SIZE
-      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 205, __pyx_L1_error)
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 216, __pyx_L1_error)
       #endif
       if (__pyx_t_5 >= __pyx_temp) break;
     }
     __pyx_t_3 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_2, __pyx_t_5, __Pyx_ReferenceSharing_OwnStrongReference);
     ++__pyx_t_5;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 205, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 216, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_card, __pyx_t_3);
     __pyx_t_3 = 0;
     __pyx_v_i = __pyx_t_6;
     __pyx_t_6 = (__pyx_t_6 + 1);
 
-    /* "src_ext/_engine.pyx":206
+    /* "src_ext/_engine.pyx":217
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")             # <<<<<<<<<<<<<<
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
 */
-    __pyx_t_7 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_t->n_cards - 1), __pyx_mstate_global->__pyx_kp_u_card_on_the_table); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 206, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_t->n_cards - 1), __pyx_mstate_global->__pyx_kp_u_card_on_the_table); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 217, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":207
+    /* "src_ext/_engine.pyx":218
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:             # <<<<<<<<<<<<<<
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card
 */
-    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 207, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_10 = PyNumber_Rshift(__pyx_t_3, __pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 207, __pyx_L1_error)
+    __pyx_t_10 = PyNumber_Rshift(__pyx_t_3, __pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 218, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __pyx_t_3 = __Pyx_PyLong_AndObjC(__pyx_t_10, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 207, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_AndObjC(__pyx_t_10, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 207, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 218, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":208
+      /* "src_ext/_engine.pyx":219
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")             # <<<<<<<<<<<<<<
@@ -12659,14 +14511,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
         PyObject *__pyx_callargs[2] = {__pyx_t_10, __pyx_mstate_global->__pyx_kp_u_engine_input_a_card_is_both_on_t};
         __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 208, __pyx_L1_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 219, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
       __Pyx_Raise(__pyx_t_3, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __PYX_ERR(0, 208, __pyx_L1_error)
+      __PYX_ERR(0, 219, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":207
+      /* "src_ext/_engine.pyx":218
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:             # <<<<<<<<<<<<<<
@@ -12675,73 +14527,73 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     }
 
-    /* "src_ext/_engine.pyx":209
+    /* "src_ext/_engine.pyx":220
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card
 */
-    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 209, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 220, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 209, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 220, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_11 = PyNumber_Lshift(__pyx_t_10, __pyx_v_card); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 209, __pyx_L1_error)
+    __pyx_t_11 = PyNumber_Lshift(__pyx_t_10, __pyx_v_card); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 220, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-    __pyx_t_10 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_3, __pyx_t_11); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 209, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_3, __pyx_t_11); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 220, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_10); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 209, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_10); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 220, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
     __pyx_v_seen = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":210
+    /* "src_ext/_engine.pyx":221
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card
  *             s.trick[i] = card             # <<<<<<<<<<<<<<
  *             s.trick_mask |= (<uint64_t>1) << card
  *             s.trick_points += t.points[card]
 */
-    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 210, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 221, __pyx_L1_error)
     (__pyx_v_s->trick[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":211
+    /* "src_ext/_engine.pyx":222
  *             seen |= (<uint64_t>1) << card
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
  *             s.trick_points += t.points[card]
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
 */
-    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_s->trick_mask); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 211, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_s->trick_mask); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 222, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_11 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 211, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 222, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
-    __pyx_t_3 = PyNumber_Lshift(__pyx_t_11, __pyx_v_card); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 211, __pyx_L1_error)
+    __pyx_t_3 = PyNumber_Lshift(__pyx_t_11, __pyx_v_card); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 222, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-    __pyx_t_11 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_10, __pyx_t_3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 211, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_10, __pyx_t_3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 222, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_11); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 211, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_11); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 222, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
     __pyx_v_s->trick_mask = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":212
+    /* "src_ext/_engine.pyx":223
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card
  *             s.trick_points += t.points[card]             # <<<<<<<<<<<<<<
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
 */
-    __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_v_card); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 212, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_v_card); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 223, __pyx_L1_error)
     __pyx_v_s->trick_points = (__pyx_v_s->trick_points + (__pyx_v_t->points[__pyx_t_12]));
 
 
-    /* "src_ext/_engine.pyx":205
+    /* "src_ext/_engine.pyx":216
  *             seen |= mask
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):             # <<<<<<<<<<<<<<
@@ -12751,7 +14603,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   }
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":214
+  /* "src_ext/_engine.pyx":225
  *             s.trick_points += t.points[card]
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])             # <<<<<<<<<<<<<<
@@ -12760,13 +14612,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 214, __pyx_L1_error)
+    __PYX_ERR(0, 225, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 214, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 225, __pyx_L1_error)
   __pyx_v_size = __pyx_f_7cardset_popcount((__pyx_v_s->hands[((__pyx_v_leader + __pyx_t_5) % __pyx_v_t->n_seats)]));
 
 
-  /* "src_ext/_engine.pyx":215
+  /* "src_ext/_engine.pyx":226
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:             # <<<<<<<<<<<<<<
@@ -12775,9 +14627,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 215, __pyx_L1_error)
+    __PYX_ERR(0, 226, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 215, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 226, __pyx_L1_error)
   __pyx_t_13 = (__pyx_t_5 != 0);
 
 
@@ -12798,7 +14650,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":216
+    /* "src_ext/_engine.pyx":227
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:
  *             raise ValueError("engine input: the hands do not fit the trick on the table")             # <<<<<<<<<<<<<<
@@ -12811,14 +14663,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
       PyObject *__pyx_callargs[2] = {__pyx_t_11, __pyx_mstate_global->__pyx_kp_u_engine_input_the_hands_do_not_fi};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 216, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 227, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 216, __pyx_L1_error)
+    __PYX_ERR(0, 227, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":215
+    /* "src_ext/_engine.pyx":226
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:             # <<<<<<<<<<<<<<
@@ -12827,7 +14679,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   }
 
-  /* "src_ext/_engine.pyx":217
+  /* "src_ext/_engine.pyx":228
  *         if len(trick) and size == 0:
  *             raise ValueError("engine input: the hands do not fit the trick on the table")
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -12841,7 +14693,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":218
+    /* "src_ext/_engine.pyx":229
  *             raise ValueError("engine input: the hands do not fit the trick on the table")
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats             # <<<<<<<<<<<<<<
@@ -12850,7 +14702,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     __pyx_v_seat = ((__pyx_v_leader + __pyx_v_i) % __pyx_v_t->n_seats);
 
-    /* "src_ext/_engine.pyx":219
+    /* "src_ext/_engine.pyx":230
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):             # <<<<<<<<<<<<<<
@@ -12859,9 +14711,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     if (unlikely(__pyx_v_trick == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-      __PYX_ERR(0, 219, __pyx_L1_error)
+      __PYX_ERR(0, 230, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 219, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 230, __pyx_L1_error)
     __pyx_t_1 = (__pyx_v_i < __pyx_t_5);
 
 
@@ -12879,7 +14731,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":220
+      /* "src_ext/_engine.pyx":231
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")             # <<<<<<<<<<<<<<
@@ -12892,14 +14744,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
         PyObject *__pyx_callargs[2] = {__pyx_t_11, __pyx_mstate_global->__pyx_kp_u_engine_input_the_hands_do_not_fi};
         __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
-        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 220, __pyx_L1_error)
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 231, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_2);
       }
       __Pyx_Raise(__pyx_t_2, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      __PYX_ERR(0, 220, __pyx_L1_error)
+      __PYX_ERR(0, 231, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":219
+      /* "src_ext/_engine.pyx":230
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):             # <<<<<<<<<<<<<<
@@ -12910,7 +14762,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   }
 
 
-  /* "src_ext/_engine.pyx":221
+  /* "src_ext/_engine.pyx":232
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")
  *         s.trick_len = len(trick)             # <<<<<<<<<<<<<<
@@ -12919,12 +14771,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 221, __pyx_L1_error)
+    __PYX_ERR(0, 232, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 221, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 232, __pyx_L1_error)
   __pyx_v_s->trick_len = __pyx_t_5;
 
-  /* "src_ext/_engine.pyx":222
+  /* "src_ext/_engine.pyx":233
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")
  *         s.trick_len = len(trick)
  *         s.leader = leader             # <<<<<<<<<<<<<<
@@ -12933,7 +14785,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_s->leader = __pyx_v_leader;
 
-  /* "src_ext/_engine.pyx":223
+  /* "src_ext/_engine.pyx":234
  *         s.trick_len = len(trick)
  *         s.leader = leader
  *         s.flags = flags             # <<<<<<<<<<<<<<
@@ -12942,12 +14794,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_s->flags = __pyx_v_flags;
 
-  /* "src_ext/_engine.pyx":224
+  /* "src_ext/_engine.pyx":235
  *         s.leader = leader
  *         s.flags = flags
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
  *             s.live |= s.hands[i]
- *         mask = s.live | s.trick_mask
+ *             mask = s.hands[i]
 */
 
   __pyx_t_6 = __pyx_v_t->n_seats;
@@ -12956,28 +14808,69 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":225
+    /* "src_ext/_engine.pyx":236
  *         s.flags = flags
  *         for i in range(t.n_seats):
  *             s.live |= s.hands[i]             # <<<<<<<<<<<<<<
+ *             mask = s.hands[i]
+ *             while mask:
+*/
+    __pyx_v_s->live = (__pyx_v_s->live | (__pyx_v_s->hands[__pyx_v_i]));
+
+    /* "src_ext/_engine.pyx":237
+ *         for i in range(t.n_seats):
+ *             s.live |= s.hands[i]
+ *             mask = s.hands[i]             # <<<<<<<<<<<<<<
+ *             while mask:
+ *                 t.owner[lowest(mask)] = i
+*/
+    __pyx_v_mask = (__pyx_v_s->hands[__pyx_v_i]);
+
+    /* "src_ext/_engine.pyx":238
+ *             s.live |= s.hands[i]
+ *             mask = s.hands[i]
+ *             while mask:             # <<<<<<<<<<<<<<
+ *                 t.owner[lowest(mask)] = i
+ *                 mask = drop_lowest(mask)
+*/
+    while (1) {
+      __pyx_t_1 = (__pyx_v_mask != 0);
+
+
+      if (!__pyx_t_1) break;
+
+      /* "src_ext/_engine.pyx":239
+ *             mask = s.hands[i]
+ *             while mask:
+ *                 t.owner[lowest(mask)] = i             # <<<<<<<<<<<<<<
+ *                 mask = drop_lowest(mask)
+ *         mask = s.live | s.trick_mask
+*/
+      (__pyx_v_t->owner[__pyx_f_7cardset_lowest(__pyx_v_mask)]) = __pyx_v_i;
+
+      /* "src_ext/_engine.pyx":240
+ *             while mask:
+ *                 t.owner[lowest(mask)] = i
+ *                 mask = drop_lowest(mask)             # <<<<<<<<<<<<<<
  *         mask = s.live | s.trick_mask
  *         while mask:
 */
-    __pyx_v_s->live = (__pyx_v_s->live | (__pyx_v_s->hands[__pyx_v_i]));
+      __pyx_v_mask = __pyx_f_7cardset_drop_lowest(__pyx_v_mask);
+    }
   }
 
 
-  /* "src_ext/_engine.pyx":226
- *         for i in range(t.n_seats):
- *             s.live |= s.hands[i]
+  /* "src_ext/_engine.pyx":241
+ *                 t.owner[lowest(mask)] = i
+ *                 mask = drop_lowest(mask)
  *         mask = s.live | s.trick_mask             # <<<<<<<<<<<<<<
  *         while mask:
  *             s.points_left += t.points[lowest(mask)]
 */
   __pyx_v_mask = (__pyx_v_s->live | __pyx_v_s->trick_mask);
 
-  /* "src_ext/_engine.pyx":227
- *             s.live |= s.hands[i]
+  /* "src_ext/_engine.pyx":242
+ *                 mask = drop_lowest(mask)
  *         mask = s.live | s.trick_mask
  *         while mask:             # <<<<<<<<<<<<<<
  *             s.points_left += t.points[lowest(mask)]
@@ -12989,7 +14882,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 
     if (!__pyx_t_1) break;
 
-    /* "src_ext/_engine.pyx":228
+    /* "src_ext/_engine.pyx":243
  *         mask = s.live | s.trick_mask
  *         while mask:
  *             s.points_left += t.points[lowest(mask)]             # <<<<<<<<<<<<<<
@@ -12998,7 +14891,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     __pyx_v_s->points_left = (__pyx_v_s->points_left + (__pyx_v_t->points[__pyx_f_7cardset_lowest(__pyx_v_mask)]));
 
-    /* "src_ext/_engine.pyx":229
+    /* "src_ext/_engine.pyx":244
  *         while mask:
  *             s.points_left += t.points[lowest(mask)]
  *             mask = drop_lowest(mask)             # <<<<<<<<<<<<<<
@@ -13008,7 +14901,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
     __pyx_v_mask = __pyx_f_7cardset_drop_lowest(__pyx_v_mask);
   }
 
-  /* "src_ext/_engine.pyx":186
+  /* "src_ext/_engine.pyx":197
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -13040,7 +14933,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":231
+/* "src_ext/_engine.pyx":246
  *             mask = drop_lowest(mask)
  * 
  *     cdef void _begin(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -13052,7 +14945,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
   __pyx_t_5types_State __pyx_t_1;
   __pyx_t_6search_Options __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":232
+  /* "src_ext/_engine.pyx":247
  * 
  *     cdef void _begin(self, Search* S) noexcept:
  *         S.t = &self.tables             # <<<<<<<<<<<<<<
@@ -13061,7 +14954,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->t = (&__pyx_v_self->tables);
 
-  /* "src_ext/_engine.pyx":233
+  /* "src_ext/_engine.pyx":248
  *     cdef void _begin(self, Search* S) noexcept:
  *         S.t = &self.tables
  *         S.o = &self.objective             # <<<<<<<<<<<<<<
@@ -13070,7 +14963,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->o = (&__pyx_v_self->objective);
 
-  /* "src_ext/_engine.pyx":234
+  /* "src_ext/_engine.pyx":249
  *         S.t = &self.tables
  *         S.o = &self.objective
  *         S.s = self.root             # <<<<<<<<<<<<<<
@@ -13081,7 +14974,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
   __pyx_v_S->s = __pyx_t_1;
 
-  /* "src_ext/_engine.pyx":235
+  /* "src_ext/_engine.pyx":250
  *         S.o = &self.objective
  *         S.s = self.root
  *         S.table = &self.table             # <<<<<<<<<<<<<<
@@ -13090,7 +14983,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->table = (&__pyx_v_self->table);
 
-  /* "src_ext/_engine.pyx":236
+  /* "src_ext/_engine.pyx":251
  *         S.s = self.root
  *         S.table = &self.table
  *         S.opt = self.options             # <<<<<<<<<<<<<<
@@ -13101,7 +14994,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
   __pyx_v_S->opt = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":237
+  /* "src_ext/_engine.pyx":252
  *         S.table = &self.table
  *         S.opt = self.options
  *         S.nodes = 0             # <<<<<<<<<<<<<<
@@ -13110,25 +15003,43 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->nodes = 0;
 
-  /* "src_ext/_engine.pyx":238
+  /* "src_ext/_engine.pyx":253
  *         S.opt = self.options
  *         S.nodes = 0
  *         S.table_hits = 0             # <<<<<<<<<<<<<<
  *         S.cutoffs = 0
- * 
+ *         memset(S.history, 0, sizeof(S.history))
 */
   __pyx_v_S->table_hits = 0;
 
-  /* "src_ext/_engine.pyx":239
+  /* "src_ext/_engine.pyx":254
  *         S.nodes = 0
  *         S.table_hits = 0
  *         S.cutoffs = 0             # <<<<<<<<<<<<<<
- * 
- *     cdef void _end(self, Search* S) noexcept:
+ *         memset(S.history, 0, sizeof(S.history))
+ *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
 */
   __pyx_v_S->cutoffs = 0;
 
-  /* "src_ext/_engine.pyx":231
+  /* "src_ext/_engine.pyx":255
+ *         S.table_hits = 0
+ *         S.cutoffs = 0
+ *         memset(S.history, 0, sizeof(S.history))             # <<<<<<<<<<<<<<
+ *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
+ * 
+*/
+  (void)(memset(__pyx_v_S->history, 0, (sizeof(__pyx_v_S->history))));
+
+  /* "src_ext/_engine.pyx":256
+ *         S.cutoffs = 0
+ *         memset(S.history, 0, sizeof(S.history))
+ *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))             # <<<<<<<<<<<<<<
+ * 
+ *     cdef void _end(self, Search* S) noexcept:
+*/
+  (void)(memset(__pyx_v_S->boundary_nodes, 0, (sizeof(__pyx_v_S->boundary_nodes))));
+
+  /* "src_ext/_engine.pyx":246
  *             mask = drop_lowest(mask)
  * 
  *     cdef void _begin(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -13140,27 +15051,52 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
 }
 
-/* "src_ext/_engine.pyx":241
- *         S.cutoffs = 0
+/* "src_ext/_engine.pyx":258
+ *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
  * 
  *     cdef void _end(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
+ *         cdef int i
+ *         for i in range(16):
+*/
+
+static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, __pyx_t_6search_Search *__pyx_v_S) {
+  int __pyx_v_i;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "src_ext/_engine.pyx":260
+ *     cdef void _end(self, Search* S) noexcept:
+ *         cdef int i
+ *         for i in range(16):             # <<<<<<<<<<<<<<
+ *             self.profile[i] += S.boundary_nodes[i]
+ *         self.nodes += S.nodes
+*/
+  for (__pyx_t_1 = 0; __pyx_t_1 < 16; __pyx_t_1+=1) {
+    __pyx_v_i = __pyx_t_1;
+
+    /* "src_ext/_engine.pyx":261
+ *         cdef int i
+ *         for i in range(16):
+ *             self.profile[i] += S.boundary_nodes[i]             # <<<<<<<<<<<<<<
  *         self.nodes += S.nodes
  *         self.table_hits += S.table_hits
 */
 
-static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, __pyx_t_6search_Search *__pyx_v_S) {
+    __pyx_t_2 = __pyx_v_i;
+    (__pyx_v_self->profile[__pyx_t_2]) = ((__pyx_v_self->profile[__pyx_t_2]) + (__pyx_v_S->boundary_nodes[__pyx_v_i]));
+  }
 
-  /* "src_ext/_engine.pyx":242
- * 
- *     cdef void _end(self, Search* S) noexcept:
+  /* "src_ext/_engine.pyx":262
+ *         for i in range(16):
+ *             self.profile[i] += S.boundary_nodes[i]
  *         self.nodes += S.nodes             # <<<<<<<<<<<<<<
  *         self.table_hits += S.table_hits
  *         self.cutoffs += S.cutoffs
 */
   __pyx_v_self->nodes = (__pyx_v_self->nodes + __pyx_v_S->nodes);
 
-  /* "src_ext/_engine.pyx":243
- *     cdef void _end(self, Search* S) noexcept:
+  /* "src_ext/_engine.pyx":263
+ *             self.profile[i] += S.boundary_nodes[i]
  *         self.nodes += S.nodes
  *         self.table_hits += S.table_hits             # <<<<<<<<<<<<<<
  *         self.cutoffs += S.cutoffs
@@ -13168,45 +15104,160 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 */
   __pyx_v_self->table_hits = (__pyx_v_self->table_hits + __pyx_v_S->table_hits);
 
-  /* "src_ext/_engine.pyx":244
+  /* "src_ext/_engine.pyx":264
  *         self.nodes += S.nodes
  *         self.table_hits += S.table_hits
  *         self.cutoffs += S.cutoffs             # <<<<<<<<<<<<<<
  * 
- *     def reset_counters(self):
+ *     def boundary_profile(self):
 */
   __pyx_v_self->cutoffs = (__pyx_v_self->cutoffs + __pyx_v_S->cutoffs);
 
-  /* "src_ext/_engine.pyx":241
- *         S.cutoffs = 0
+  /* "src_ext/_engine.pyx":258
+ *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
  * 
  *     cdef void _end(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
- *         self.nodes += S.nodes
- *         self.table_hits += S.table_hits
+ *         cdef int i
+ *         for i in range(16):
 */
 
   /* function exit code */
 
+
 }
 
-/* "src_ext/_engine.pyx":246
+/* "src_ext/_engine.pyx":266
  *         self.cutoffs += S.cutoffs
  * 
- *     def reset_counters(self):             # <<<<<<<<<<<<<<
- *         self.nodes = 0
- *         self.table_hits = 0
+ *     def boundary_profile(self):             # <<<<<<<<<<<<<<
+ *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
+ *         return [self.profile[i] for i in range(16)]
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_11reset_counters(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_11boundary_profile(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_11reset_counters = {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_11reset_counters(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_10boundary_profile, "Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_11boundary_profile = {"boundary_profile", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11boundary_profile, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_10boundary_profile};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_11boundary_profile(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("boundary_profile (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("boundary_profile", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("boundary_profile", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_10boundary_profile(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  long __pyx_7genexpr__pyx_v_i;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  long __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("boundary_profile", 0);
+
+  /* "src_ext/_engine.pyx":268
+ *     def boundary_profile(self):
+ *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
+ *         return [self.profile[i] for i in range(16)]             # <<<<<<<<<<<<<<
+ * 
+ *     def reset_counters(self):
+*/
+  { /* enter inner scope */
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 268, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    for (__pyx_t_2 = 0; __pyx_t_2 < 16; __pyx_t_2+=1) {
+      __pyx_7genexpr__pyx_v_i = __pyx_t_2;
+      __pyx_t_3 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->profile[__pyx_7genexpr__pyx_v_i])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 268, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_3);
+      __Pyx_GIVEREF(__pyx_t_3);
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_3))) __PYX_ERR(0, 268, __pyx_L1_error)
+      __pyx_t_3 = 0;
+    }
+  } /* exit inner scope */
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_1;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":266
+ *         self.cutoffs += S.cutoffs
+ * 
+ *     def boundary_profile(self):             # <<<<<<<<<<<<<<
+ *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
+ *         return [self.profile[i] for i in range(16)]
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_AddTraceback("solver._engine.Engine.boundary_profile", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":270
+ *         return [self.profile[i] for i in range(16)]
+ * 
+ *     def reset_counters(self):             # <<<<<<<<<<<<<<
+ *         memset(self.profile, 0, sizeof(self.profile))
+ *         self.nodes = 0
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_13reset_counters(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_13reset_counters = {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_13reset_counters(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -13232,29 +15283,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("reset_counters", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_10reset_counters(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_12reset_counters(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_10reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_12reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   __Pyx_RefNannySetupContext("reset_counters", 0);
 
-  /* "src_ext/_engine.pyx":247
+  /* "src_ext/_engine.pyx":271
  * 
  *     def reset_counters(self):
+ *         memset(self.profile, 0, sizeof(self.profile))             # <<<<<<<<<<<<<<
+ *         self.nodes = 0
+ *         self.table_hits = 0
+*/
+  (void)(memset(__pyx_v_self->profile, 0, (sizeof(__pyx_v_self->profile))));
+
+  /* "src_ext/_engine.pyx":272
+ *     def reset_counters(self):
+ *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0             # <<<<<<<<<<<<<<
  *         self.table_hits = 0
  *         self.cutoffs = 0
 */
   __pyx_v_self->nodes = 0;
 
-  /* "src_ext/_engine.pyx":248
- *     def reset_counters(self):
+  /* "src_ext/_engine.pyx":273
+ *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0
  *         self.table_hits = 0             # <<<<<<<<<<<<<<
  *         self.cutoffs = 0
@@ -13262,7 +15322,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10reset_counters(struct __pyx
 */
   __pyx_v_self->table_hits = 0;
 
-  /* "src_ext/_engine.pyx":249
+  /* "src_ext/_engine.pyx":274
  *         self.nodes = 0
  *         self.table_hits = 0
  *         self.cutoffs = 0             # <<<<<<<<<<<<<<
@@ -13271,12 +15331,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10reset_counters(struct __pyx
 */
   __pyx_v_self->cutoffs = 0;
 
-  /* "src_ext/_engine.pyx":246
- *         self.cutoffs += S.cutoffs
+  /* "src_ext/_engine.pyx":270
+ *         return [self.profile[i] for i in range(16)]
  * 
  *     def reset_counters(self):             # <<<<<<<<<<<<<<
+ *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0
- *         self.table_hits = 0
 */
 
   /* function exit code */
@@ -13286,7 +15346,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10reset_counters(struct __pyx
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":251
+/* "src_ext/_engine.pyx":276
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
@@ -13295,16 +15355,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10reset_counters(struct __pyx
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_13upper_bound(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_15upper_bound(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_12upper_bound, "Everything still in play for the maximising side (the quick bound).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_13upper_bound = {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_12upper_bound};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_13upper_bound(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_14upper_bound, "Everything still in play for the maximising side (the quick bound).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_15upper_bound = {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_14upper_bound};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_15upper_bound(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -13330,14 +15390,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("upper_bound", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_12upper_bound(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_14upper_bound(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_12upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_14upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -13346,14 +15406,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12upper_bound(struct __pyx_ob
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("upper_bound", 0);
 
-  /* "src_ext/_engine.pyx":253
+  /* "src_ext/_engine.pyx":278
  *     def upper_bound(self):
  *         """Everything still in play for the maximising side (the quick bound)."""
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)             # <<<<<<<<<<<<<<
  * 
  *     def legal(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_6bounds_future_upper_bound((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 253, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_6bounds_future_upper_bound((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 278, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -13366,7 +15426,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12upper_bound(struct __pyx_ob
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":251
+  /* "src_ext/_engine.pyx":276
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
@@ -13385,7 +15445,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12upper_bound(struct __pyx_ob
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":255
+/* "src_ext/_engine.pyx":280
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
@@ -13394,16 +15454,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12upper_bound(struct __pyx_ob
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_15legal(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_17legal(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_14legal, "Legal cards at the root (engine mask).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_15legal = {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_14legal};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_15legal(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_16legal, "Legal cards at the root (engine mask).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_17legal = {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16legal};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_17legal(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -13429,14 +15489,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("legal", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_14legal(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_16legal(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_14legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_16legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -13445,14 +15505,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14legal(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("legal", 0);
 
-  /* "src_ext/_engine.pyx":257
+  /* "src_ext/_engine.pyx":282
  *     def legal(self):
  *         """Legal cards at the root (engine mask)."""
  *         return legal_cards(&self.tables, &self.root)             # <<<<<<<<<<<<<<
  * 
  *     def groups(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 257, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -13465,7 +15525,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14legal(struct __pyx_obj_6sol
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":255
+  /* "src_ext/_engine.pyx":280
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
@@ -13484,7 +15544,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14legal(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":259
+/* "src_ext/_engine.pyx":284
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
@@ -13493,16 +15553,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14legal(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_17groups(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_19groups(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_16groups, "Representatives of the legal cards\047 equivalence groups at the root, and each legal card\047s group.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_17groups = {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16groups};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_17groups(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_18groups, "Representatives of the legal cards\047 equivalence groups at the root, and each legal card\047s group.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_19groups = {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18groups};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_19groups(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -13528,14 +15588,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("groups", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_16groups(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_18groups(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   uint64_t __pyx_v_legal;
   uint64_t __pyx_v_reps;
   PyObject *__pyx_r = NULL;
@@ -13550,7 +15610,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6so
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("groups", 0);
 
-  /* "src_ext/_engine.pyx":261
+  /* "src_ext/_engine.pyx":286
  *     def groups(self):
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)             # <<<<<<<<<<<<<<
@@ -13559,7 +15619,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6so
 */
   __pyx_v_legal = __pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root));
 
-  /* "src_ext/_engine.pyx":262
+  /* "src_ext/_engine.pyx":287
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \             # <<<<<<<<<<<<<<
@@ -13573,7 +15633,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6so
     __pyx_t_1 = __pyx_f_7movegen_representatives((&__pyx_v_self->tables), (&__pyx_v_self->root), __pyx_v_legal);
   } else {
 
-    /* "src_ext/_engine.pyx":263
+    /* "src_ext/_engine.pyx":288
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
  *             else legal             # <<<<<<<<<<<<<<
@@ -13586,23 +15646,23 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6so
 
   __pyx_v_reps = __pyx_t_1;
 
-  /* "src_ext/_engine.pyx":264
+  /* "src_ext/_engine.pyx":289
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
  *             else legal
  *         return legal, reps             # <<<<<<<<<<<<<<
  * 
  *     def value(self, int guess=0):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_legal); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 264, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_legal); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 289, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_uint64_t(__pyx_v_reps); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 264, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint64_t(__pyx_v_reps); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 289, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 264, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 289, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 264, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 289, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 264, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 289, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
   {
@@ -13616,7 +15676,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6so
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":259
+  /* "src_ext/_engine.pyx":284
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
@@ -13639,7 +15699,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6so
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":266
+/* "src_ext/_engine.pyx":291
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -13648,16 +15708,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16groups(struct __pyx_obj_6so
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_19value(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_21value(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_18value, "The exact future value of the root.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_19value = {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18value};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_19value(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_20value, "The exact future value of the root.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_21value = {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20value};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_21value(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -13687,37 +15747,37 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_guess,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 266, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 291, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 266, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 291, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "value", 0) < (0)) __PYX_ERR(0, 266, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "value", 0) < (0)) __PYX_ERR(0, 291, __pyx_L3_error)
     } else {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 266, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 291, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
     if (values[0]) {
-      __pyx_v_guess = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 266, __pyx_L3_error)
+      __pyx_v_guess = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 291, __pyx_L3_error)
     } else {
       __pyx_v_guess = ((int)0);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("value", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 266, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("value", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 291, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -13728,7 +15788,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_18value(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_guess);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_20value(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_guess);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -13739,7 +15799,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_result;
   PyObject *__pyx_r = NULL;
@@ -13751,17 +15811,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("value", 0);
 
-  /* "src_ext/_engine.pyx":270
+  /* "src_ext/_engine.pyx":295
  *         cdef Search S
  *         cdef int result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         self._begin(&S)
  *         with nogil:
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 270, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 295, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":271
+  /* "src_ext/_engine.pyx":296
  *         cdef int result
  *         self._check_root()
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -13770,7 +15830,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":272
+  /* "src_ext/_engine.pyx":297
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -13783,7 +15843,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":273
+        /* "src_ext/_engine.pyx":298
  *         self._begin(&S)
  *         with nogil:
  *             result = exact_value(&S, guess)             # <<<<<<<<<<<<<<
@@ -13793,7 +15853,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
         __pyx_v_result = __pyx_f_6search_exact_value((&__pyx_v_S), __pyx_v_guess);
       }
 
-      /* "src_ext/_engine.pyx":272
+      /* "src_ext/_engine.pyx":297
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -13810,7 +15870,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
       }
   }
 
-  /* "src_ext/_engine.pyx":274
+  /* "src_ext/_engine.pyx":299
  *         with nogil:
  *             result = exact_value(&S, guess)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -13819,14 +15879,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":275
+  /* "src_ext/_engine.pyx":300
  *             result = exact_value(&S, guess)
  *         self._end(&S)
  *         return result             # <<<<<<<<<<<<<<
  * 
  *     def reaches(self, int target):
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 275, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 300, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -13839,7 +15899,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":266
+  /* "src_ext/_engine.pyx":291
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -13860,7 +15920,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":277
+/* "src_ext/_engine.pyx":302
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
@@ -13869,16 +15929,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18value(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_21reaches(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_23reaches(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_20reaches, "Can the maximising side still win at least ``target`` from the root?");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_21reaches = {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20reaches};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_21reaches(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_22reaches, "Can the maximising side still win at least ``target`` from the root?");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_23reaches = {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22reaches};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_23reaches(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -13908,32 +15968,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_target,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 277, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 302, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 302, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches", 0) < (0)) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches", 0) < (0)) __PYX_ERR(0, 302, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, i); __PYX_ERR(0, 277, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, i); __PYX_ERR(0, 302, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 302, __pyx_L3_error)
     }
-    __pyx_v_target = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 277, __pyx_L3_error)
+    __pyx_v_target = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 302, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 277, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 302, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -13944,7 +16004,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_20reaches(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_target);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_22reaches(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_target);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -13955,7 +16015,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_result;
   PyObject *__pyx_r = NULL;
@@ -13967,17 +16027,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("reaches", 0);
 
-  /* "src_ext/_engine.pyx":281
+  /* "src_ext/_engine.pyx":306
  *         cdef Search S
  *         cdef int result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         self._begin(&S)
  *         with nogil:
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 306, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":282
+  /* "src_ext/_engine.pyx":307
  *         cdef int result
  *         self._check_root()
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -13986,7 +16046,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":283
+  /* "src_ext/_engine.pyx":308
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -13999,7 +16059,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":284
+        /* "src_ext/_engine.pyx":309
  *         self._begin(&S)
  *         with nogil:
  *             result = reaches(&S, target)             # <<<<<<<<<<<<<<
@@ -14009,7 +16069,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
         __pyx_v_result = __pyx_f_6search_reaches((&__pyx_v_S), __pyx_v_target);
       }
 
-      /* "src_ext/_engine.pyx":283
+      /* "src_ext/_engine.pyx":308
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -14026,7 +16086,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
       }
   }
 
-  /* "src_ext/_engine.pyx":285
+  /* "src_ext/_engine.pyx":310
  *         with nogil:
  *             result = reaches(&S, target)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -14035,14 +16095,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":286
+  /* "src_ext/_engine.pyx":311
  *             result = reaches(&S, target)
  *         self._end(&S)
  *         return bool(result)             # <<<<<<<<<<<<<<
  * 
  *     def after(self, int card, int guess=0):
 */
-  __pyx_t_2 = __Pyx_PyBool_FromLong((!(!(__pyx_v_result != 0)))); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 286, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyBool_FromLong((!(!(__pyx_v_result != 0)))); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 311, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -14055,7 +16115,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":277
+  /* "src_ext/_engine.pyx":302
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
@@ -14076,7 +16136,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":288
+/* "src_ext/_engine.pyx":313
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
@@ -14085,16 +16145,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20reaches(struct __pyx_obj_6s
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_23after(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_25after(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_22after, "(reward of the trick the card completes, exact future value after it) for a legal root card.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_23after = {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22after};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_23after(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_24after, "(reward of the trick the card completes, exact future value after it) for a legal root card.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_25after = {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24after};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_25after(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -14125,48 +16185,48 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_card,&__pyx_mstate_global->__pyx_n_u_guess,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 288, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 313, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 313, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 313, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "after", 0) < (0)) __PYX_ERR(0, 288, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "after", 0) < (0)) __PYX_ERR(0, 313, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, i); __PYX_ERR(0, 288, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, i); __PYX_ERR(0, 313, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 313, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 288, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 313, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
-    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L3_error)
+    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 313, __pyx_L3_error)
     if (values[1]) {
-      __pyx_v_guess = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L3_error)
+      __pyx_v_guess = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 313, __pyx_L3_error)
     } else {
       __pyx_v_guess = ((int)0);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 288, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 313, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -14177,7 +16237,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_22after(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card, __pyx_v_guess);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_24after(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card, __pyx_v_guess);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -14189,7 +16249,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_reward;
   int __pyx_v_result;
@@ -14206,17 +16266,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("after", 0);
 
-  /* "src_ext/_engine.pyx":292
+  /* "src_ext/_engine.pyx":317
  *         cdef Search S
  *         cdef int reward, result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 292, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 317, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":293
+  /* "src_ext/_engine.pyx":318
  *         cdef int reward, result
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -14228,7 +16288,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src_ext/_engine.pyx":294
+    /* "src_ext/_engine.pyx":319
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")             # <<<<<<<<<<<<<<
@@ -14241,14 +16301,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_engine_input_not_a_legal_card_at};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 294, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 319, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 294, __pyx_L1_error)
+    __PYX_ERR(0, 319, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":293
+    /* "src_ext/_engine.pyx":318
  *         cdef int reward, result
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -14257,7 +16317,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
 */
   }
 
-  /* "src_ext/_engine.pyx":295
+  /* "src_ext/_engine.pyx":320
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -14266,7 +16326,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":296
+  /* "src_ext/_engine.pyx":321
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)
  *         reward = play_card(&S, card)             # <<<<<<<<<<<<<<
@@ -14275,7 +16335,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
 */
   __pyx_v_reward = __pyx_f_6search_play_card((&__pyx_v_S), __pyx_v_card);
 
-  /* "src_ext/_engine.pyx":297
+  /* "src_ext/_engine.pyx":322
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -14288,7 +16348,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":298
+        /* "src_ext/_engine.pyx":323
  *         reward = play_card(&S, card)
  *         with nogil:
  *             result = exact_value(&S, guess - reward)             # <<<<<<<<<<<<<<
@@ -14298,7 +16358,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
         __pyx_v_result = __pyx_f_6search_exact_value((&__pyx_v_S), (__pyx_v_guess - __pyx_v_reward));
       }
 
-      /* "src_ext/_engine.pyx":297
+      /* "src_ext/_engine.pyx":322
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -14315,7 +16375,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
       }
   }
 
-  /* "src_ext/_engine.pyx":299
+  /* "src_ext/_engine.pyx":324
  *         with nogil:
  *             result = exact_value(&S, guess - reward)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -14324,23 +16384,23 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":300
+  /* "src_ext/_engine.pyx":325
  *             result = exact_value(&S, guess - reward)
  *         self._end(&S)
  *         return reward, result             # <<<<<<<<<<<<<<
  * 
- *     def play(self, int card):
+ *     def perft(self, int depth):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 325, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 325, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 325, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 300, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 325, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 300, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 325, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
   {
@@ -14354,7 +16414,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
   __pyx_t_6 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":288
+  /* "src_ext/_engine.pyx":313
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
@@ -14378,8 +16438,228 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":302
+/* "src_ext/_engine.pyx":327
  *         return reward, result
+ * 
+ *     def perft(self, int depth):             # <<<<<<<<<<<<<<
+ *         """Legal play sequences of ``depth`` cards from the root (the engine's move generator)."""
+ *         cdef Search S
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_27perft(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_26perft, "Legal play sequences of ``depth`` cards from the root (the engine\047s move generator).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_27perft = {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26perft};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_27perft(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  int __pyx_v_depth;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[1] = {0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("perft (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_depth,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 327, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 327, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "perft", 0) < (0)) __PYX_ERR(0, 327, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, i); __PYX_ERR(0, 327, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 1)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 327, __pyx_L3_error)
+    }
+    __pyx_v_depth = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_depth == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 327, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 327, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("solver._engine.Engine.perft", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_26perft(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_depth);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth) {
+  __pyx_t_6search_Search __pyx_v_S;
+  uint64_t __pyx_v_result;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("perft", 0);
+
+  /* "src_ext/_engine.pyx":331
+ *         cdef Search S
+ *         cdef uint64_t result
+ *         self._check_root()             # <<<<<<<<<<<<<<
+ *         _check(depth, 0, MAX_CARDS, "depth")
+ *         self._begin(&S)
+*/
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 331, __pyx_L1_error)
+
+
+  /* "src_ext/_engine.pyx":332
+ *         cdef uint64_t result
+ *         self._check_root()
+ *         _check(depth, 0, MAX_CARDS, "depth")             # <<<<<<<<<<<<<<
+ *         self._begin(&S)
+ *         with nogil:
+*/
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_depth); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 332, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_1 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_depth); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 332, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+
+  /* "src_ext/_engine.pyx":333
+ *         self._check_root()
+ *         _check(depth, 0, MAX_CARDS, "depth")
+ *         self._begin(&S)             # <<<<<<<<<<<<<<
+ *         with nogil:
+ *             result = perft(&S, depth)
+*/
+  ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
+
+  /* "src_ext/_engine.pyx":334
+ *         _check(depth, 0, MAX_CARDS, "depth")
+ *         self._begin(&S)
+ *         with nogil:             # <<<<<<<<<<<<<<
+ *             result = perft(&S, depth)
+ *         return result
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "src_ext/_engine.pyx":335
+ *         self._begin(&S)
+ *         with nogil:
+ *             result = perft(&S, depth)             # <<<<<<<<<<<<<<
+ *         return result
+ * 
+*/
+        __pyx_v_result = __pyx_f_6search_perft((&__pyx_v_S), __pyx_v_depth);
+      }
+
+      /* "src_ext/_engine.pyx":334
+ *         _check(depth, 0, MAX_CARDS, "depth")
+ *         self._begin(&S)
+ *         with nogil:             # <<<<<<<<<<<<<<
+ *             result = perft(&S, depth)
+ *         return result
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "src_ext/_engine.pyx":336
+ *         with nogil:
+ *             result = perft(&S, depth)
+ *         return result             # <<<<<<<<<<<<<<
+ * 
+ *     def play(self, int card):
+*/
+  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 336, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_2;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_2 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":327
+ *         return reward, result
+ * 
+ *     def perft(self, int depth):             # <<<<<<<<<<<<<<
+ *         """Legal play sequences of ``depth`` cards from the root (the engine's move generator)."""
+ *         cdef Search S
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("solver._engine.Engine.perft", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":338
+ *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
  *         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
@@ -14387,16 +16667,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22after(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_25play(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_29play(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_24play, "Make a legal card the new root (for walking a line); returns the reward of a completed trick.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_25play = {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24play};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_25play(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_28play, "Make a legal card the new root (for walking a line); returns the reward of a completed trick.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_29play = {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28play};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_29play(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -14426,32 +16706,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_card,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 302, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 338, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 302, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 338, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 302, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 338, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, i); __PYX_ERR(0, 302, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, i); __PYX_ERR(0, 338, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 302, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 338, __pyx_L3_error)
     }
-    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 302, __pyx_L3_error)
+    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 338, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 302, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 338, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -14462,7 +16742,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_24play(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_28play(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -14473,7 +16753,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_reward;
   PyObject *__pyx_r = NULL;
@@ -14489,17 +16769,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("play", 0);
 
-  /* "src_ext/_engine.pyx":306
+  /* "src_ext/_engine.pyx":342
  *         cdef Search S
  *         cdef int reward
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 306, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 342, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":307
+  /* "src_ext/_engine.pyx":343
  *         cdef int reward
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -14511,7 +16791,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src_ext/_engine.pyx":308
+    /* "src_ext/_engine.pyx":344
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")             # <<<<<<<<<<<<<<
@@ -14524,14 +16804,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_engine_input_not_a_legal_card_at};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 308, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 344, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 308, __pyx_L1_error)
+    __PYX_ERR(0, 344, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":307
+    /* "src_ext/_engine.pyx":343
  *         cdef int reward
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -14540,7 +16820,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
 */
   }
 
-  /* "src_ext/_engine.pyx":309
+  /* "src_ext/_engine.pyx":345
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -14549,7 +16829,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":310
+  /* "src_ext/_engine.pyx":346
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)
  *         reward = play_card(&S, card)             # <<<<<<<<<<<<<<
@@ -14558,7 +16838,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
 */
   __pyx_v_reward = __pyx_f_6search_play_card((&__pyx_v_S), __pyx_v_card);
 
-  /* "src_ext/_engine.pyx":311
+  /* "src_ext/_engine.pyx":347
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         self.root = S.s             # <<<<<<<<<<<<<<
@@ -14569,14 +16849,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
 
   __pyx_v_self->root = __pyx_t_6;
 
-  /* "src_ext/_engine.pyx":312
+  /* "src_ext/_engine.pyx":348
  *         reward = play_card(&S, card)
  *         self.root = S.s
  *         return reward             # <<<<<<<<<<<<<<
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 312, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 348, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject *__pyx_temp;
@@ -14589,8 +16869,8 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":302
- *         return reward, result
+  /* "src_ext/_engine.pyx":338
+ *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
  *         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
@@ -14611,25 +16891,25 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24play(struct __pyx_obj_6solv
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":314
+/* "src_ext/_engine.pyx":350
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
- *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
- *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+ *         """The table's (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose
+ *         hands hold ``live``, or None (for tests)."""
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_27table_lookup(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_31table_lookup(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_26table_lookup, "The table\047s (lower, upper, best card) for a trick-boundary position, or None (for tests).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_27table_lookup = {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26table_lookup};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_27table_lookup(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_30table_lookup, "The table\047s (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose\n        hands hold ``live``, or None (for tests).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_31table_lookup = {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30table_lookup};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_31table_lookup(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -14661,46 +16941,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_live,&__pyx_mstate_global->__pyx_n_u_leader,&__pyx_mstate_global->__pyx_n_u_flags,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 314, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 350, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 314, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 350, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 314, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 350, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 314, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 350, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "table_lookup", 0) < (0)) __PYX_ERR(0, 314, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "table_lookup", 0) < (0)) __PYX_ERR(0, 350, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, i); __PYX_ERR(0, 314, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, i); __PYX_ERR(0, 350, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 314, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 350, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 314, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 350, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 314, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 350, __pyx_L3_error)
     }
-    __pyx_v_live = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_live == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 314, __pyx_L3_error)
-    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 314, __pyx_L3_error)
-    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[2]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 314, __pyx_L3_error)
+    __pyx_v_live = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_live == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 350, __pyx_L3_error)
+    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 350, __pyx_L3_error)
+    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[2]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 350, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 314, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 350, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -14711,7 +16991,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_26table_lookup(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_live, __pyx_v_leader, __pyx_v_flags);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_30table_lookup(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_live, __pyx_v_leader, __pyx_v_flags);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -14724,7 +17004,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags) {
+  __pyx_t_5types_State __pyx_v_probe;
   __pyx_t_2tt_Entry *__pyx_v_entry;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
@@ -14738,18 +17019,36 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_o
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("table_lookup", 0);
 
-  /* "src_ext/_engine.pyx":316
- *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):
- *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
- *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))             # <<<<<<<<<<<<<<
- *         if entry == NULL:
- *             return None
+  /* "src_ext/_engine.pyx":354
+ *         hands hold ``live``, or None (for tests)."""
+ *         cdef State probe
+ *         memset(&probe, 0, sizeof(State))             # <<<<<<<<<<<<<<
+ *         probe.live = live
+ *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
 */
-  __pyx_v_entry = __pyx_f_2tt_table_probe((&__pyx_v_self->table), __pyx_v_live, ((uint8_t)(__pyx_v_leader | (__pyx_v_flags << 3))));
+  (void)(memset((&__pyx_v_probe), 0, (sizeof(__pyx_t_5types_State))));
 
-  /* "src_ext/_engine.pyx":317
- *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
- *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+  /* "src_ext/_engine.pyx":355
+ *         cdef State probe
+ *         memset(&probe, 0, sizeof(State))
+ *         probe.live = live             # <<<<<<<<<<<<<<
+ *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
+ *                                         <uint8_t>(leader | (flags << 3)))
+*/
+  __pyx_v_probe.live = __pyx_v_live;
+
+  /* "src_ext/_engine.pyx":356
+ *         memset(&probe, 0, sizeof(State))
+ *         probe.live = live
+ *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),             # <<<<<<<<<<<<<<
+ *                                         <uint8_t>(leader | (flags << 3)))
+ *         if entry == NULL:
+*/
+  __pyx_v_entry = __pyx_f_2tt_table_probe((&__pyx_v_self->table), __pyx_f_6search_position_key((&__pyx_v_self->tables), (&__pyx_v_probe), __pyx_v_self->options.use_canonical), ((uint8_t)(__pyx_v_leader | (__pyx_v_flags << 3))));
+
+  /* "src_ext/_engine.pyx":358
+ *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
+ *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:             # <<<<<<<<<<<<<<
  *             return None
  *         return entry.lower, entry.upper, entry.best
@@ -14759,8 +17058,8 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_o
   if (__pyx_t_1) {
 
 
-    /* "src_ext/_engine.pyx":318
- *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+    /* "src_ext/_engine.pyx":359
+ *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:
  *             return None             # <<<<<<<<<<<<<<
  *         return entry.lower, entry.upper, entry.best
@@ -14776,36 +17075,36 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_o
     }
     goto __pyx_L0;
 
-    /* "src_ext/_engine.pyx":317
- *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
- *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+    /* "src_ext/_engine.pyx":358
+ *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
+ *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:             # <<<<<<<<<<<<<<
  *             return None
  *         return entry.lower, entry.upper, entry.best
 */
   }
 
-  /* "src_ext/_engine.pyx":319
+  /* "src_ext/_engine.pyx":360
  *         if entry == NULL:
  *             return None
  *         return entry.lower, entry.upper, entry.best             # <<<<<<<<<<<<<<
  * 
  *     def to_move(self):
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->lower); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->lower); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 360, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->upper); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->upper); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 360, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_uint8_t(__pyx_v_entry->best); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint8_t(__pyx_v_entry->best); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 360, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 319, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 360, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 319, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 360, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 319, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 360, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 319, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 360, __pyx_L1_error);
   __pyx_t_2 = 0;
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
@@ -14820,12 +17119,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_o
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":314
+  /* "src_ext/_engine.pyx":350
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
- *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
- *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+ *         """The table's (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose
+ *         hands hold ``live``, or None (for tests)."""
 */
 
   /* function exit code */
@@ -14838,12 +17137,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_o
   __pyx_r = NULL;
   __pyx_L0:;
 
+
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":321
+/* "src_ext/_engine.pyx":362
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
@@ -14852,15 +17152,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26table_lookup(struct __pyx_o
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_29to_move(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_33to_move(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_29to_move = {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_29to_move(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_33to_move = {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_33to_move(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -14886,14 +17186,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("to_move", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_28to_move(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_32to_move(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_28to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_32to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -14902,14 +17202,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28to_move(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("to_move", 0);
 
-  /* "src_ext/_engine.pyx":322
+  /* "src_ext/_engine.pyx":363
  * 
  *     def to_move(self):
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats             # <<<<<<<<<<<<<<
  * 
  *     def is_over(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(((__pyx_v_self->root.leader + __pyx_v_self->root.trick_len) % __pyx_v_self->tables.n_seats)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 322, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(((__pyx_v_self->root.leader + __pyx_v_self->root.trick_len) % __pyx_v_self->tables.n_seats)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 363, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -14922,7 +17222,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28to_move(struct __pyx_obj_6s
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":321
+  /* "src_ext/_engine.pyx":362
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
@@ -14941,7 +17241,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28to_move(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":324
+/* "src_ext/_engine.pyx":365
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
@@ -14950,15 +17250,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28to_move(struct __pyx_obj_6s
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_31is_over(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_35is_over(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_31is_over = {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_31is_over(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_35is_over = {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_35is_over(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -14984,14 +17284,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("is_over", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_30is_over(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_34is_over(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -15002,7 +17302,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("is_over", 0);
 
-  /* "src_ext/_engine.pyx":325
+  /* "src_ext/_engine.pyx":366
  * 
  *     def is_over(self):
  *         return self.root.live == 0 and self.root.trick_len == 0             # <<<<<<<<<<<<<<
@@ -15014,7 +17314,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6s
   if (__pyx_t_2) {
 
   } else {
-    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 325, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 366, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_t_1 = __pyx_t_3;
     __pyx_t_3 = 0;
@@ -15023,7 +17323,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6s
   }
   __pyx_t_2 = (__pyx_v_self->root.trick_len == 0);
 
-  __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 325, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 366, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_t_1 = __pyx_t_3;
   __pyx_t_3 = 0;
@@ -15040,7 +17340,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6s
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":324
+  /* "src_ext/_engine.pyx":365
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
@@ -15060,7 +17360,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30is_over(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":327
+/* "src_ext/_engine.pyx":368
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
  *     cdef int _check_root(self) except -1:             # <<<<<<<<<<<<<<
@@ -15080,7 +17380,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_check_root", 0);
 
-  /* "src_ext/_engine.pyx":328
+  /* "src_ext/_engine.pyx":369
  * 
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -15092,7 +17392,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":329
+    /* "src_ext/_engine.pyx":370
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:
  *             raise ValueError("load_tables and load_state first")             # <<<<<<<<<<<<<<
@@ -15104,14 +17404,14 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
       PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_load_tables_and_load_state_first};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 329, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 370, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 329, __pyx_L1_error)
+    __PYX_ERR(0, 370, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":328
+    /* "src_ext/_engine.pyx":369
  * 
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -15120,7 +17420,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
 */
   }
 
-  /* "src_ext/_engine.pyx":330
+  /* "src_ext/_engine.pyx":371
  *         if not self.loaded:
  *             raise ValueError("load_tables and load_state first")
  *         return 0             # <<<<<<<<<<<<<<
@@ -15131,7 +17431,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   }
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":327
+  /* "src_ext/_engine.pyx":368
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
  *     cdef int _check_root(self) except -1:             # <<<<<<<<<<<<<<
@@ -15151,9 +17451,9 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":60
- *     cdef Options options
+/* "src_ext/_engine.pyx":61
  *     cdef int loaded
+ *     cdef int wants_canonical
  *     cdef readonly uint64_t nodes             # <<<<<<<<<<<<<<
  *     cdef readonly uint64_t table_hits
  *     cdef readonly uint64_t cutoffs
@@ -15190,7 +17490,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_5nodes___get__(struct __pyx_o
       __Pyx_INCREF(__pyx_t_1);
       __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
       /*try:*/ {
-        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->nodes); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 60, __pyx_L4_error)
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->nodes); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 61, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_2);
         {
           PyObject *__pyx_temp;
@@ -15233,8 +17533,8 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_5nodes___get__(struct __pyx_o
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":61
- *     cdef int loaded
+/* "src_ext/_engine.pyx":62
+ *     cdef int wants_canonical
  *     cdef readonly uint64_t nodes
  *     cdef readonly uint64_t table_hits             # <<<<<<<<<<<<<<
  *     cdef readonly uint64_t cutoffs
@@ -15272,7 +17572,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(struct _
       __Pyx_INCREF(__pyx_t_1);
       __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
       /*try:*/ {
-        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table_hits); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 61, __pyx_L4_error)
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table_hits); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 62, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_2);
         {
           PyObject *__pyx_temp;
@@ -15315,12 +17615,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(struct _
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":62
+/* "src_ext/_engine.pyx":63
  *     cdef readonly uint64_t nodes
  *     cdef readonly uint64_t table_hits
  *     cdef readonly uint64_t cutoffs             # <<<<<<<<<<<<<<
  *     cdef readonly uint64_t table_bytes
- * 
+ *     cdef uint64_t profile[16]
 */
 
 /* Python wrapper */
@@ -15354,7 +17654,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(struct __pyx
       __Pyx_INCREF(__pyx_t_1);
       __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
       /*try:*/ {
-        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->cutoffs); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 62, __pyx_L4_error)
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->cutoffs); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 63, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_2);
         {
           PyObject *__pyx_temp;
@@ -15397,12 +17697,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(struct __pyx
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":63
+/* "src_ext/_engine.pyx":64
  *     cdef readonly uint64_t table_hits
  *     cdef readonly uint64_t cutoffs
  *     cdef readonly uint64_t table_bytes             # <<<<<<<<<<<<<<
+ *     cdef uint64_t profile[16]
  * 
- *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
 */
 
 /* Python wrapper */
@@ -15436,7 +17736,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct 
       __Pyx_INCREF(__pyx_t_1);
       __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
       /*try:*/ {
-        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table_bytes); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 63, __pyx_L4_error)
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table_bytes); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 64, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_2);
         {
           PyObject *__pyx_temp;
@@ -15486,15 +17786,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct 
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_33__reduce_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_37__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_33__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_33__reduce_cython__(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_37__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_37__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15520,14 +17820,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_32__reduce_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_36__reduce_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_32__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_36__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -15567,15 +17867,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32__reduce_cython__(CYTHON_UN
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_35__setstate_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_39__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_35__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_35__setstate_cython__(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_39__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_39__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15641,7 +17941,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_34__setstate_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_38__setstate_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v___pyx_state);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -15651,7 +17951,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_34__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -15800,19 +18100,21 @@ static PyMethodDef __pyx_methods_6solver_7_engine_Engine[] = {
   {"load_tables", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_5load_tables, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_4load_tables},
   {"load_objective", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_7load_objective, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_6load_objective},
   {"load_state", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_9load_state, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_8load_state},
-  {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_12upper_bound},
-  {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_14legal},
-  {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16groups},
-  {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18value},
-  {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20reaches},
-  {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22after},
-  {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24play},
-  {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26table_lookup},
-  {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"boundary_profile", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11boundary_profile, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_10boundary_profile},
+  {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_14upper_bound},
+  {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16legal},
+  {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18groups},
+  {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20value},
+  {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22reaches},
+  {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24after},
+  {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26perft},
+  {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28play},
+  {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30table_lookup},
+  {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
   {0, 0, 0, 0}
 };
 
@@ -16425,216 +18727,246 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_card_indices, __pyx_t_2) < (0)) __PYX_ERR(0, 30, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":88
+  /* "src_ext/_engine.pyx":92
  *         return self.table.used
  * 
  *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
  *         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
  *         cdef Tables* t = &self.tables
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_5load_tables, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_tables, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 88, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_5load_tables, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_tables, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 92, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_tables, __pyx_t_2) < (0)) __PYX_ERR(0, 88, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_tables, __pyx_t_2) < (0)) __PYX_ERR(0, 92, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":161
+  /* "src_ext/_engine.pyx":172
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
  *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
  *         cdef Objective* o = &self.objective
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_7load_objective, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_objective, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 161, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_7load_objective, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_objective, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 172, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_objective, __pyx_t_2) < (0)) __PYX_ERR(0, 161, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_objective, __pyx_t_2) < (0)) __PYX_ERR(0, 172, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":186
+  /* "src_ext/_engine.pyx":197
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_9load_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_state, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 186, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_9load_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_state, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 197, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_state, __pyx_t_2) < (0)) __PYX_ERR(0, 186, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_state, __pyx_t_2) < (0)) __PYX_ERR(0, 197, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":246
+  /* "src_ext/_engine.pyx":266
  *         self.cutoffs += S.cutoffs
  * 
- *     def reset_counters(self):             # <<<<<<<<<<<<<<
- *         self.nodes = 0
- *         self.table_hits = 0
+ *     def boundary_profile(self):             # <<<<<<<<<<<<<<
+ *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
+ *         return [self.profile[i] for i in range(16)]
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_11reset_counters, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reset_counters, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 246, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_11boundary_profile, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_boundary_profile, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 266, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reset_counters, __pyx_t_2) < (0)) __PYX_ERR(0, 246, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_boundary_profile, __pyx_t_2) < (0)) __PYX_ERR(0, 266, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":251
+  /* "src_ext/_engine.pyx":270
+ *         return [self.profile[i] for i in range(16)]
+ * 
+ *     def reset_counters(self):             # <<<<<<<<<<<<<<
+ *         memset(self.profile, 0, sizeof(self.profile))
+ *         self.nodes = 0
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_13reset_counters, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reset_counters, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reset_counters, __pyx_t_2) < (0)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":276
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
  *         """Everything still in play for the maximising side (the quick bound)."""
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_13upper_bound, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_upper_bound, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 251, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_15upper_bound, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_upper_bound, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 276, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_upper_bound, __pyx_t_2) < (0)) __PYX_ERR(0, 251, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_upper_bound, __pyx_t_2) < (0)) __PYX_ERR(0, 276, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":255
+  /* "src_ext/_engine.pyx":280
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
  *         """Legal cards at the root (engine mask)."""
  *         return legal_cards(&self.tables, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_15legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_legal, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 255, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_17legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_legal, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_legal, __pyx_t_2) < (0)) __PYX_ERR(0, 255, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_legal, __pyx_t_2) < (0)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":259
+  /* "src_ext/_engine.pyx":284
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_17groups, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_groups, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 259, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_19groups, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_groups, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 284, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_groups, __pyx_t_2) < (0)) __PYX_ERR(0, 259, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_groups, __pyx_t_2) < (0)) __PYX_ERR(0, 284, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":266
+  /* "src_ext/_engine.pyx":291
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
  *         """The exact future value of the root."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_19value, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_value, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 266, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_21value, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_value, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 291, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_value, __pyx_t_2) < (0)) __PYX_ERR(0, 266, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_value, __pyx_t_2) < (0)) __PYX_ERR(0, 291, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":277
+  /* "src_ext/_engine.pyx":302
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
  *         """Can the maximising side still win at least ``target`` from the root?"""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_21reaches, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reaches, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 277, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_23reaches, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reaches, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 302, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reaches, __pyx_t_2) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reaches, __pyx_t_2) < (0)) __PYX_ERR(0, 302, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":288
+  /* "src_ext/_engine.pyx":313
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
  *         """(reward of the trick the card completes, exact future value after it) for a legal root card."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_23after, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_after, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 288, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_25after, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_after, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 313, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_after, __pyx_t_2) < (0)) __PYX_ERR(0, 288, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_after, __pyx_t_2) < (0)) __PYX_ERR(0, 313, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":302
+  /* "src_ext/_engine.pyx":327
  *         return reward, result
+ * 
+ *     def perft(self, int depth):             # <<<<<<<<<<<<<<
+ *         """Legal play sequences of ``depth`` cards from the root (the engine's move generator)."""
+ *         cdef Search S
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_27perft, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_perft, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 327, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_perft, __pyx_t_2) < (0)) __PYX_ERR(0, 327, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":338
+ *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
  *         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_25play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_play, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 302, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_29play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_play, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_2) < (0)) __PYX_ERR(0, 302, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_2) < (0)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":314
+  /* "src_ext/_engine.pyx":350
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
- *         """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
- *         cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+ *         """The table's (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose
+ *         hands hold ``live``, or None (for tests)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_27table_lookup, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_table_lookup, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 314, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_31table_lookup, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_table_lookup, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_table_lookup, __pyx_t_2) < (0)) __PYX_ERR(0, 314, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_table_lookup, __pyx_t_2) < (0)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":321
+  /* "src_ext/_engine.pyx":362
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_29to_move, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_to_move, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 321, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_33to_move, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_to_move, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 362, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_to_move, __pyx_t_2) < (0)) __PYX_ERR(0, 321, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_to_move, __pyx_t_2) < (0)) __PYX_ERR(0, 362, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":324
+  /* "src_ext/_engine.pyx":365
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_31is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_is_over, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 324, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_35is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_is_over, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 365, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_2) < (0)) __PYX_ERR(0, 324, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_2) < (0)) __PYX_ERR(0, 365, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "(tree fragment)":1
@@ -16642,7 +18974,7 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
  * def __setstate_cython__(self, __pyx_state):
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_33__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_37__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[18])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -16656,7 +18988,7 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_35__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_39__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[19])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -16714,7 +19046,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(0, 118, __pyx_L1_error)
+  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(0, 122, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -16737,7 +19069,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __Pyx_RefNannySetupContext("__Pyx_InitCachedConstants", 0);
 
-  /* "src_ext/_engine.pyx":266
+  /* "src_ext/_engine.pyx":291
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -16746,7 +19078,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_int_0};
-    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 266, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 291, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
@@ -16787,41 +19119,50 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{10},{3},{23},{21},{15},{1},{2},{6},{2},{1},{4},{179},{8},{11},{12},{11},{13},{18},{17},{18},{7},{22},{6},{27},{55},{36},{42},{57},{18},{11},{16},{12},{12},{13},{11},{2},{9},{11},{9},{32},{17},{50},{15},{13},{13},{15},{15},{13},{13},{18},{14},{19},{7},{6},{24},{26},{12},{13},{14},{12},{21},{17},{18},{11},{14},{21},{19},{14},{18},{12},{6},{1},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{5},{18},{7},{4},{6},{1},{6},{4},{10},{10},{12},{5},{10},{7},{18},{3},{1},{6},{5},{9},{6},{4},{5},{6},{6},{5},{4},{5},{6},{1},{7},{5},{1},{1},{4},{4},{6},{3},{9},{5},{6},{4},{14},{10},{11},{4},{8},{4},{1},{7},{9},{7},{10},{1},{5},{4},{6},{13},{3},{5},{7},{7},{4},{12},{14},{6},{6},{11},{1},{4},{5},{4},{4},{10},{9},{4},{14},{8},{8},{1},{12},{6},{7},{5},{12},{12},{11},{10},{15},{12},{9},{5},{6},{6},{6}};
-    const struct { const unsigned int length: 11; } bytes_length_index[] = {{9},{11},{39},{23},{27},{27},{21},{28},{523},{1129},{289},{60},{61},{87},{58},{57},{114}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{10},{3},{23},{21},{15},{1},{2},{6},{2},{1},{4},{179},{8},{11},{12},{11},{13},{18},{17},{18},{10},{7},{15},{22},{6},{27},{55},{36},{42},{57},{18},{11},{16},{12},{12},{13},{11},{2},{9},{11},{9},{32},{17},{50},{15},{13},{13},{15},{15},{13},{13},{18},{14},{19},{7},{6},{24},{26},{12},{23},{13},{14},{12},{21},{17},{18},{12},{11},{14},{21},{19},{14},{18},{12},{6},{1},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{5},{18},{7},{4},{6},{16},{1},{6},{12},{4},{10},{10},{12},{5},{5},{10},{7},{18},{3},{1},{5},{6},{5},{9},{6},{4},{5},{6},{6},{5},{4},{5},{6},{1},{7},{5},{1},{1},{4},{4},{6},{3},{9},{5},{6},{4},{14},{10},{11},{4},{8},{4},{1},{7},{9},{7},{10},{1},{5},{5},{4},{6},{13},{3},{5},{7},{5},{7},{4},{12},{14},{6},{6},{11},{1},{4},{5},{4},{4},{10},{9},{4},{14},{8},{8},{1},{12},{6},{7},{5},{12},{12},{11},{10},{13},{15},{12},{9},{5},{6},{6},{6}};
+    const struct { const unsigned int length: 11; } bytes_length_index[] = {{9},{11},{39},{40},{27},{27},{25},{21},{28},{563},{1246},{289},{61},{87},{58},{56},{104},{57},{114}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2440 bytes) */
-static const char cstring[] = "x\332\255VKw\323H\026\036\223\000\311$\001\234\007\003\335\201\221;\341\000\335\2209\356\020\032Bs\346\230$t\207\327\301\t\341\ru\312R\331\021\221%[%\3051\315\314\260\364\262\226Zj\251\245\226Zf\231\245\227^\362\023\346\047\314\275U\262c\207\351^5\3478\252\272u\353>\276\373\335[hW\250e9\rfh\332]M{|O\363\\j\363\232\303M\317tl\315\243%\213i\333\216ep\215j:u\r\255\304\232\216mhW<\2271\255\354\322J\225\331\336\325\253\327\264k\232\355x\332\302\302?\23786{\342xL\363\266\251\247\2554\275m\260dr\315`\226Yb.\365\230\325\324\270\347\232\272\307\\T\262\265\247kO\257\337\270uC\243`\331e\037\230\356q\215\373%\335\242\2343\2569e\255\344\233\226gBD\315\032\343\013\332zYk:\276f3\210\334s\264\032\350\365_\360\266\231\255q\346\341B\273Lm\210\214bB\004\256\233v\345\262f\230.81w\031\336\276O-\316\026\250a\020\320c: \002V1\331\356\022\255\246\353\262E+\351\022aa\256.\255k\010\243\016\251uaB\360\300\267\004\020\005|@b\230\\~\\\210\300\325\252>\367\000W\320`\230*\263\361\214\331\025\023\366\246]\363=\315\301_Y\203\332T\330\262\326\177\264\334u\010\000\227\034o{\300\215\304\023@\243\032\200l\374\3365D\265\341H\025>\250#\023\323,V\241\226\322\246\nQ\327\001\234\0064Q*\rh\206#\257\225M\245\212e\336\031\010\212\355\002a4Z\342\370\221\320(I\337\022\014\\o\230\266\315\\\265wY\003\016\325Z\311\313\016\322\026B\333e\026O7U\312w*\272\311\025~\206\305\250\221*\310%\036[\0165\210\214\202Kl\344\236{X\267\262\351r\257\377\\\nl\007h[\246\276\345i\204\270\314\360uF\210f\370\2227\266c_\207\374vM\200\207\020\335\264M\217\020\333\257\002\311\261Z\022\017\227q\346\356\246|\352m8\243\236\353\333\264A\233\210\251\301\250\325\335V\301L\325\257\362\032\323\315\024v\336\3358\000\202;\260Q\347\251DA\303]\235\260=\357\037DUh\241\326\334[\335X\177\276\266\261\271&\005\352\357B/\035]6(!=9\364\215\204\344\350\t-C\277\246\353\212\353\3705\236nLN\234\335\336\221\244Kw\215x:\245\017\252\327\372\205\322C\277@\241\236Jj\026m\246K\227Q}\273w\200\010zDw|\033b\351\n\345Ub9\316\216_\353\212\034Ruz\036\375Z\215\271\244\004""\267\214T\262K-\237=Z\177\274\376ls\223\220\247\315=\370\255\302@\"O\000\272\rV&$\035\032PnB\312\276\255\343\267\322E\006\376U\251i\313\257c\370\226\224\330\264*\277\0008I\325p\271\253\302\203\177u\237Z]\245.\227\276*CO\300\366p\203\351v\357\360>\367_\025\211\020\217q\340\037\201j\350\016\224\007\246%S]&\013Gy\323\326Mg\241w\306\251G\220x%\340b\t\272F\367t5\330\324\344s\r\222\316=\\!\340re\332\206\2513)\345\362\234`_\245sW\267\300.\250\020xEtV\242:\034pCM9\210\303m2\350\016\371\002\310^\3468L\361\227v\260\"U\305g\234c\357\310\376QC\326L)fz\254\312?\354\2007\017{\032\177\314\225\275n\020iH\222/mz\360:\310\277C\342\3651\016\303\257R\250\230i\260\252g\224m\233\310\344l\222&e\023\354V\016l \252\301\034\331yH\321\232cB\026\352/i0\263\262\355\325\234Z\r\336S\267\206L\205\224\025{]VK\047\201|\206\370 \215a\007\003F\r\271t\014\020\030\003\\\372\305\037\207\327\2003\253\014\227\322i\304\315\212M=\037n\232\037\031w,\300f!m\370t\032pxa\035x.\\\257\277=<\352\002\211\323\356\220\263Y\376I\203\367<R\005\000KM\240R_\317\370\234\251\005\307\025\253\373&\264\017\263u\206[\t\006\274\251\270\226\236dk\311?\034\3602\234\206B\355s\2463\374\327\326\017\242\3709\363ex\254uK\344E\001\227\023\255\"\036\344:#\247Z\025Q\024\345\240\020\024;#\247[\277\005\271 \337\001\325\374\347Bgd\274\265.\212\370y\022\344\360\363P\324Q|\272\345\211\245\340D\240\207\223\341\215\320\213\226\342\261d1\241xtF\014\213\265\340\234<\360\243G\311\261d>\251\354\027?\027\276t\215\007\253\341h\224\215\346#*\205\355\323\2710\033\346@\275\031g\342\351\370\355~v\177~_\236\235\0132\3014\206u>\310\006\363\001\3752r\001wc\255\033\340?\337\031\237\024\337\253\260O\265h\213\2139\321[\346\304-p\364 \244\341\3078\253\204{\202\203\367\333\341\275P\217\262\375z\213\001\r\232\321\261h.J\2577\204\256\334\216\267\326\304\214\240\242\036d:\343S\220q&\230\001e/\314\207\017\"\332\031?\335\362\305=A;g\316\212\017a&\314v\306\247E\2413>\321z\0160\257\005Y\264\260\002\216\233\352p\022\334\335\014\246 \344Wa)\032\212\362\312\302\212\360""\203{A\277\225\031\361:\340\341\\X\354\2675>\321\236\270\020\274\016\271\014\024w\027!\226\006\244XGh\3670\312\340l\340\206\177S\271D\333q)\311$Y\304kQfe\004\227\300l\256\017\267\201\004\247\305/\301\217\301fx\014\212!C\353\232\254\207\047\301\353\245\210\307\227b7\231\304J\047\237\016\362\207\001\217\214\266.\000fY\344\310h\353\033(\r|\316\213\334\021\007\023\255W\260\334\r\212\220,D\\\027\047D\t\034\250b\244\371\025\203JX\014\313Q\001s\234\022w \305:R\241\307\200\276R\217\267\n\255\"\334\354\311\336\204\031\265\251\213\214\230\205T\306\000\343\236\340\"$\177=\252cl\337B\231\324\007\250OU\374*\310\303\210U\275\240]\304+Y\363E\214\352P\370NR\226G\271\350\016\340<\224\344\017\217\336\002\237\347C\026\375\024\3470\351\027 \332\222\304_\207\3240\321\326\233\224I\365p\002\n%E\257\301\375q\204&\370\024\345\243B\027-?X\223\335\221\017\037F\365x8^\211\353_\241\252\2541\320)\200\203j\234\217WU@\377\307\252\212\361A\232\221\021A\204g\304q\025\037\026T\032\205\366\315\206\337\201\265g\321LT\211\213\2353Yq\026\016\216\201\326\022V<\274\002y\377\250B\237A\010\373)\276(\267C\341\317\200u/\213\025\3105\203\276\206\305\375\340jx[\026X\372\333\205:\r\001\341\300\307,DZ\002C3\000^>\272\037\317)\327\207bz\330\267\0104v\311\265\210*\322-\246\261\017v\235\342r\027\210-\330\336\214\246\000\210\001;\357\001\n;\226\224\270(\247D\276\333\036\253\342\244\330\203&\333\216\314\270\216\335\224\310\222\276\007\2155\214\047lDz\234\346\215\223\244\004\335\223\366-\001\033[\252\333\024&{\020\355\017i\353\376\035\3408\036nF\031\030E\000\312\020\314\226Q\014VA\302\203\271`\003:y*,`\376\027A\031\233r)\312\300\266\235\235\207\312\274\210\036\304z2\225H\242\274\205\346\270\024\374\006#\265\024\003\205\263\"\213\211A:\355\321\363\201\034\000?\211\313\201\014\363\n(\376+Z\217_$\205\303\201t\017\342\306\022\364\3228\034\210R\264\024\014A\302\017CWB\047Ew\341\302\035,?n\226\323\022\366\014\256\206\231\024\246\366\354\265\250\320\276~7y\276\177\353 /s\377.\314\265\347~N\n\t9x\334~Uj\227\364\201j\264g.\207""\274\375=(\310\004\276\225\341\324\325\234\301\202\234\020&D\007\300\001\005\363\277\223\303\221)\233\316J?,\014\254\301\334\003\354\376Y\254v`\2049\0344\270y\026f\277\034}S>\302\223\260!+\270\001\2030\247\204\377\201\027\260\307\312\177\003\n\307\303\276\047\3506\260\376S$\207\341,\232\201l\276\221#2-\013\2127\273\214]\025\243\320v\347\242\331\370yrg\337<\250\267\237\026\007\251\326\204GVr\371\235lCp\005\264\334IR\366\241\263\217\321d\264\330-\nVh9\r\266W\330\262\204 \265\2209\202Lo\220,K\226\366\264\216\002\3640\254\003\376\323\321K\010uy\377\305\301\312\301n{\353e\373\345+d\332M1\205o\340\024\362\017_\267_!\372s0F\344\203~1\330\221u\273\0215\241\231\246\023\000\345B@p\026DF|5\311\047\253\373\047\367?\266\213[\355\255w\355w\357;\331I4\322\020p\371\277#\177\031\235h=\302\021=\326Z\022c\262G\237\205\347\245\265\006\364\302\331\304\335\317\016\274m\277\310\346.bC\234\227M\rC\010\345\277*)\274@\003f\017/L\234\302\261\366Bf\255+\336\255u{\n\377\353\203,\035\006\334\376\340\362\0339|p\024\014^\256\267\207\257D\231?+\231A_\317q$\037\361\007o\370\377\000\022\340BN";
-    PyObject *data = __Pyx_DecompressString(cstring, 2440, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 2 /* compression: bz2 (2612 bytes) */
+static const char cstring[] = "BZh91AY&SY\205\037\3168\000\001\\\177\377\377\377\377\377\376\377\277\376\277\377\177\377\277\377\377\377\300@@@@@@@@@@@@\000@\000`\n\037=^\367\255\353\333\265\330\266\202lh\002\200\016\324\257\032\001\274\206\246\"B\217S\010\320h\362\232\032h\321\243F1\204\324cS\023\321\021\2404\331\252h\311\246& \001\265= \315# \224 \010\000\232\010\305\nx\211\372\240z\201\240\320\000\000\320\000\000\000\003A\240i\210\000h\002H\312OSF\201\220<\240\323F\206\200\006\200\000\000\000\000\003F\200\000\000\000\302!\020*{S\365\010l\2241\251\240\321\240`j\000h\000\320\000\000mA\221\241\352z@\r4\001\006L\000\230\000\t\200#L#\000\000\000\004\311\246&\203\000#\000\000\000\000$\210\022P\006\200\000\323A\265\000\001\220\320\001\246@4\321\352z\200\320\000\006\215\242\006i\014\212\205dK\362~\201d\202\312V\362\325\271\"M\027\034`bDFx\047R\234b\004H\231\2134\315(\247Y\352PN8\303\231\237\341T!*\231\230\023\"PI\000\202)$\263\003y\031\211\027_|\021\276(\025\"1\213\310\010$!0P\r:)\252\t2\002\214\003\211\032\260\234\340\224FI\001b\013h9\215\220\2028\200\306E\344\014\347>qZRYi*fa\024+4\006+`\201*\010|\363\201T\020\210\020-\300rj\235\334\024\220\202$\204\222\242<y!\320\261\350\307\375qzHx\361\312\213\n\270\210E(\343\005\221\031\201x\214\t\267_\333i2wd\314;T\222\326\3437s\304\226-F\272\373\334\206\022\376\262>`.B\304\364aW\276\372|5\362\354\276o\224\335j\322Or\305\220kV>\233\n\267\337\351W[\232\353m\225\370Z\177\234_\210\245\311WK\227\325\006S+g\025\233\000n\302z\250\341\355\332\2720\210\211\\\211q \006\310U\336*L]\354\333mI\301\246\327Ms\000\252\0010\235h\225\345!Pw-\243O\306\365\255\263b\260lJ\362\374k\226T\222\005\374\210\253z\271\023\232\266\330S\211\2023\346Z\024I\266\\\304\201\250\001\304u\216~\004\212JT`KQ\377(\204\320\245\033\242\021:\325L\"\211\204\250Y\302\244\202K[\002\240\250%-\034\244\210\274wo\024Q\211F\363\005\0368\340\315K\233\316\371\367D\277s\027\250\211p\004\322\251W\262\350\347\275V\331\243\211A\206\242$\221\321\213\031\307y\221 \337\326\343P\310\234{;\272\275\350\322\366_s\207p\265""\217Q\376\273\317\300\014\203\020\323G\033g\024\034\252/\353\333\317\223\341I\271\316\243\336\241kR\r\0317\260;\3639\023\206 \030\256\364!X\010X\005\200`\273\274\"D \032dLL\006\202XL\334\330\022j\037G.\305\342F\033\273\373\350\000\305\254\313\032\222`n\3239\256mH\264\315\323\222\350\203[\303,6X\020\335GRd\316\363/\363\326 \014\374FI\340q\306\372\0011\373)D*0\353\315\321h\244v\202x\262\225\243\206\366\235\301\300>\365\024V\350tA3\244\306\t\020c\016dHr\266yI\006d!\202\306=Z\361\347\230\217D\234\225\204u=\266\214\177u2@\321\205\226dT\367\276\242\236\235T\027ju\231\021\227\231\316\257R\353\215\331\316%y`\345\236\017\224\304\"G\222\222\047>\201\234\016F\000\022\255\206\374\253P\"\252\270<0\352*[yj\257\037/\311\341\350\"\n\001\321\000\356\010DQ\236\260Vs9\222\n\366\013y\036V\266]\313\253\364c\343\000;\267\275\006\036=n\271\014L;\217Gn7\351\323\267\301\316\021\2068\240\322\311\336\025*\366\"\246\257\267\202\032\332\347\316P\034\204\341|\210+\243\017\tcQ\233eIUT\0306\r\223m\266K%v\243 \314`\312\314\341Xe\325\350\017\034\365v\rn&\253\204\351\036\002\321S\214\352.\266;(Se\330\273\341\204\202A%$S\177\030`0\303\253\2176N\013\3113\210\035X\"\234-\210\240\327D\001\260\256\255\225\247\024\212iJ\024\013\2044\233\245\004\007\200P0\005n\004K\225\322\r?\202\272\366\031\035\304 \340\253I:\261\254\027\314V\205%\352MQF\311\374\047kA\361\355!7\250X\305]\352\332rW\347FU\310j>\013\014H\217\034\256\\$\316mmG`16\305\372B\364H7\371\204wVJ\321B\353\031\026\257\250g\002w9\214\217K.G\"]\241\354\250\214p\0130\262V\274\205\316\350/\321\353}\346\276`-\265\002\327O\014H \267\265\246\006jqrq;=:\n\302\3445T\022$9P\206\306\204\373d\206\327\025\315<\305\267a[\270\351,4\\[\227\201\233f\321\0010\210\336\013g\224\320\252\016\346>i\236\004R\356<\241\326r\312\3554\264\315^\217\351\303\272\303| \226\231\271\227\306\2438\347N b\020D\357q\037$\264\3276Mm\\\335\005\320\036\255\242\246\375\247c\320y\035L#\024K\205U\234$\315\205\316u7\212\022\252\275\027\014\024`\261\375\351\332]t\346\220\354u$\371\251H-a\322\216""\047\005A\205ES\225\243\234\362\267\331\013m\n\313\305\n= \2129\024\030d\034\240\202\251u\2502A\362C\314\004UDW\270Sz\241\004\322l)50b\350\241H\321\316\002\304Q\225`\330\326}\033z\311L\2207\320n\230\003\316$/<I\232gk\255\240^\340v\257\361[\022\027\216.\215\3277\021\363\002\213\016\313\025\010\245\t\251\215E\261,[\367K\024 vR\320\360\2447K\014\326\246A#]-B1lS\260t{=~\3210Id\350\236\332\223\315\231w\215]&\224\320/\347\271\234\232\257TCPQ\014\235\317<\325I\322\024\331N\024m\226\021\223%\214\014\222\031\246\214\320\357\227\016\022\341a\312nJ\017l\214\267n%\n\014\314\255+\334^\247\030\275H+\334,V\323\0241\206\223\233\270\2659\225\010\004\330\335\262\325dV\335\330V\022\216\352\366\354\025\252\276k%\216u\203\341\224\035l\036\372\203E\2020\246n\270\210\252,fcb\221(\260\354D8\207\0018\047$]#\203b\266\260\3676\"\330\375\356!\344\210on\224\225\nj\324\314\362\271\301\311\262\027\357\260\232\210\265\266\026py\005DUK\2328\0229u\205\305\252\200\3444\320\255\205\211zI2\312\376\376\031\307\311sx\265\263\336-\364\275Yf\314\261\013\2725\317\260\273\230v\247f\377;\003\250\230w\224\357\301\366\305r9\344\233\354\003n\023p\355\325}\333\260\262}\250)\240w\323T\324\354\302\246N&\303\016@[^\312.\324\034@\325\031\342\230r\340\365\361\353\034C\023\037\001\324\272\346\030\210\227\2171\367,f\231K\013\310v\377^\241\276\252Z\031\006F^\263~p\203\334E\341\343W\027\034_\276-\325\304]\306\370\016\362n\332F!\344\002\312\005\204\206\233\244\217)\206\302[\310\014\210@\306\020I\022\027=4t&QL&\020\312=\322\222\333Hc\0268\312\323!\305\210\315\351\273\030a\240\014\201\306\006e\356g\014wE\212\377\2024\223\353\036\223\372\321j\220\314(\372\031\005\303\034!\366~\254\216\252&:\025\347B\223\361\245E\002?-\316\313\304\350|\236\222\022}\344f\257\246\332HQ\201\342\361\276\335\352\220\375\262\247\216\226O\263\026\251VS\215\026\036V\373{\001\205\033i\237\"6\2416C\301\331\261\370\007\243\003#/\206\304\227L$Q\020\200C\317\345rF\342\017\230\222_56\310S\270\252\201\257\217N\372\235%\3755\264v\375\312j\223\345\262\200\306""\231kH\311\316\004\007\000*p\"*\245J-\000\265\010\035\031_@5\252-cR\250\246@\221[\341\r\0104A\242\313\200m,@\254\240P\222\201S-\361j38R:*A*@\340\247\227\n\263!\200\n\255\006\225\r\300\304\013X6q\030\220\030me\212\244w!A\025\215\017\356\016\004^\252%\0373\252\250\343\277\266\374\350Z\277\210\346\t)t\354=\0104\207f\226\360\216\215\023@\243\021\346C\221\017}\007x\225\\\200\266k\365G\014Y\"-\202\230\247\232U\353\231\346\377J\272\324K5\030\036\370\271 VP1Y+\002W\361\246\225BN5h\005R\247S\317\034T\212\205\n\246@\217\266\207e\341By\211\364\005\005\256\371\211\030\301\331l\265\037\212\302\0310\210N\2312ry\"1<M\373:\342Y\211\344y\347\212m\324@\347Op\031$\364\341\023J\304\340\340\323x\324\374c\320u\273\217<\353\010\313\212\31364\\t\313@\265I`\322\313\216\213\267\037\320y\032\236q\212\330m\375\316/(\203%N\272\371\276\343\255\342\354\026\251`L\267\273_\016Ml/Nn\316\024\274\036\257PX\261/\241*V\317\231%\010j\340g,\305,X<ti\021Q\245\332\023\336\3019z.\266\331\024\335 W\366\0078r\361\212\013\334LN?^o\203_2\247f\367\017=B\000\006\335\356\275\374\270\327\331\357\263\025\231PD\335\314\r,\2121\261\357\005\3472\356\350\327\3122[\027\217\035l8\340\232\253-$\235\314J\024b\"\004\2656\272\265\265\222\023\016\262\346\320\242\266)<Se\242\025\021\002\242L\263<\003E\020m\n\306\364\206\207\006\346\035\242ZB\273\313\251\271\204s\220\314\254a\031\242\035\033$)\206*\035\016\224\2423%\302}\376{\021\212\353\321\020\204\246\207\376.\344\212p\241!\n?\234p";
+    PyObject *data = __Pyx_DecompressString(cstring, 2612, 2);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3300 bytes) */
-static const char cstring[] = "\377 (allowe\377d  =  MB\377 transpo\377sition t\377able hol\377ds a car\377d beyond\377 (tree f\377ragment)\377), , not\377 ..?None\377Note tha\277t CythG\000i\377s delibe\377rately s\177tricter!\001\377n PEP-48\3674 aW\000reje\377cts subc\377lasses o\377f builti\376\217\000ypes. I\377f you ne\236\267\000to p%\000%\tt\177hen set\200\000_e \047an\227\000a\315\001\377_typing\047o dirb\000iv\242\000\377o False.oadd_\277\000ec\217 \340\215 \351\001\003\005\203\001\020\004fla\271g\033\004\223!ercY\002 b\303!c\330\000\237%\271!he\273#\344\264!\302\000n\211\002\316\"dis\366\326!dr\177\000r mu\313st\325  \265 \347\001en\376\362!engine \177input o\000\001{f \231@ge: \017\t\371:\220E\336 both 8m\t\313\"\262 a h\327 \037\025\226\322!wo\036\002sM\013\315Aa\277 legal\367Ca&\314#ro\334@\225\010:\343\"`\001\232\343@o\203bfi\367#\343Akv\210\nev\256` abi\000\205t\316bs\014\003\241\"\027\003\306`-\277winner\047\003rcew\370`3\003\022\003fo\263\204\001\336\230\000vels\006\004ma\277skgcis\272#d\217lead\032\004\006\002\033\001l/oad_\320\204\002s\347b\013\002\373st\264Afirst\374\024\t\014\002no def\377ault __r\377educe__ \373du\263bnon-t\372\300@i\234 __cin\377it__numb\363er\257\204\001\213\"rese\363rv\311d\004\006seat\377runaway \177at deal\007\005\375mD\000mumspe\353ci\360$s\005\005ord\303er\000\n\273#%\004\255#sr\177c_ext/_\274c\377.pyxDRIVOERSE\316b\000\003.\306\006\355c\234\206\002__\017\006set\372\216\"_\013\014after~7\004groupsD\004\037is_ov\022\006\252b^\004\016\353\"obj\346\205\003\t\t\360\"\032\t\274\220C\226\004play\241\004r\237eachec\005\313!t?_count\207 \304\004\376\241\210\002_lookup\316\013\005o_m\221\000\345\004up_per_b3\000d\367\004\377valueLIM\377ITSS__Py\375x\001\000Dict_N>\270 Ref__\256\207\004\354@\377__func__\347__g\222%\n\000mai}n\020\001modul!\002\247nam)\002\356 _\273#_\362\007\001v\231\003=\000qual\260\035\005\304e\366.\336fexo\001s\227et_Q\005st\010\224N_\257_tes\375`_\213@c=o\234@tine\340\205\003\264B\377asyncio.\336\023\006sat_\365abe\377atbisect9c\365\210""\003\364\210\003rd_\372\211\002\361\212\001\374\353#\005\002indice\311s\316\210\002\232\212\002_\363\205\001\242\212\004cl\357ine_\225 tra\377cebackcl\373sd\340\210\003entryOenum\375\212\002\200\207\002s\311\211\001\370\315\211\001\273\206\004\317cguess\350\254\210\001\313\207\002\337\211\003i\334dite\377msjklast|\333\206\001\337\206\001erled\000\000\331_D\002\247\210\002le\222\207\001li\303ve\362k\344\206\007\375\206\010\262\207\001ma\377x_sidemt_dfnn_\253\212\002n\371\003\357esn_\252\206\001sno\313t_\216\210\003o\202\206\002\237\204\001po\357ints\000\003_we\377ightpopp\037owerp\365\206\001\360\000\270\204\003Oreps\204\207\003\202\214\002s\271\204\013?result\337\210\003\217\207\004\337_minss\002ea\377tsseense\337lfset\207\210\004si\377gnatures\377izesolve\363r.\352\206\004\263\207\004sstr\277ongert\223\205\tt?argett\230\205\003\227\212\002\374\234\212\002\266\004tt_meg\347aby\310`\251\205\010use\372\267\205\003s\006\001equiv?alence\025\001\217\210\002\207ing!\001\252\217\002\326\205\002\333\205\002s\355w\253`ow\304\212\003\200\001\330\377\004\n\210+\220Q\200\001\377\340\004\013\2108\2201\220\335A\007\001\r\210Q\025\001!\330\377\010\016\210g\220Q\220f\377\230A\230Q\330\010\017\210\277{\230!\2301\330(\0001\377\200A\330\010\014\210I\220\336\024\000\014\210N\230(\000\014\210\367K\220q\023\001\017\210t\220\3775\230\006\230c\240\022\240\3774\240t\2505\260\013\270\3673\270a.\001\020\220\004\220\367E\230\030\024\002u\250L\270\377\002\270$\270g\300Q\200\373A\340U\005\230D\240\t\250\337\021\250$\250a\020\002\320\017\337!\240\021\240!E\000y\260\377\001\260\024\260\\\300\021\300\373$\300\027\002\030\230\001\230\024\376\223\001\031\230\021\230$\230aw\340\010\035\241\001\013\2104}\000\2771\330\014\022\220*\261\003\016?\210a\210s\220#\247\001\005\003\377!\2208\2301\230J\240\337a\240z\260\021\340\001a\210\367x\220s\330\0009\240B\240\333c\250\014\004s\220$\0013\230\377a\230y\250\002\250#\250\335Q$\003w\220cq\003\014\210\377E\220\025\220a\220q\230\357\001\330\014\023\357\000\001""\230\025\376*\000t\2401\240J\250a\377\330\014\017\210u\220B\220\377a\330\020\026\220j\240\001\377\240\021\330\014\024\220A\330o\014\r\210V\344 E\230v\000W\014\210Cv\000y\027\003\022l\000\3676\230\023\347 Y\240b\250\367\003\2501<\003C\220u\230\373B\230:\t\025\220Z\230s\357\240#\240Q@\t\014\r\320?\r\035\230Z\240s\244\002\n\001U\036\266\000w\340\000q\327!x\242\001\277\230\026\230r\240\027\306\003\250\277h\260b\270\001\270\373\000\013\373\2103\235 w\220d\230%\362T\000!\255(\324\n\024\220G\230\0372\230S\240\002\212@\226\002K\005\367q\240\007s\000%\250s\260\337%\260r\270\022\346A\270|{\3101\355\007\010\t\210\035\261 \375\021\240a\t\210\032\2201\330\346\017\000\031\220\255b\267(\r\210Y\316\312 v\230Q\352\000\347`q\220\247\006\220b\337@\232C\330\332\003Q\377\230g\240Q\240f\250Ad\212@\360 ;\231@\357`\340\010\371F\376\340H\014\210A\210Q\210a\334\331C\373A[\240\001\346Cq\220W\001\220\034\310\000\013\341 \010\231a\272\r\001\036\321 -\250q\230\001\033\030\244@\262\000\004\000\220Q\275@\273\002\341Ci\010\353F\333a!\253\205\001\220Y\357B\3513\222\001\013\007]\256\204\002s\250!\273\250;\345 \003\2701&\007\\\377\240\021\240$\240e\2507\375\260\351 \r\210W\220A\220\315U\322\205\001\230I\330\000\264`\r\210\373[\230\304cq\240\r\250Q\256\306a\r\210Z\343`\005\227!\230\317|\2501\250\301b\252!u\230\375E\231\205\0021\240K\250q\260\217\004\260C\260\276\000\213\204\nF\005e\357\2401\240A\271 m\2601\307\260D\270\214\002C\020\200\204\0011\220\355J\313\004d\250\213`\020\220\005\370\232\003\304\204\001\350\204\002\230\030\240\021\240\375\"K\000T\250\025\250g\260\377Q\330\020\021\220\026\220q\277\230\002\230!\2305\345\204\001\240U(\365\0002\265\003\025\277!\220\330\204\010w3\220a\014\000\003\240<\351 }\014\356Cu\230C\230q\232@}\014\232\207\001F\230)\2409\334B{\020\026\213bS\240\003\240\313`\375\021\260@Q\230b\240\001\240}\025\272 1\250F\260#u\003\303\034\230\017\005\343F\223C\242\205\001,\250\204\376@\361a3\243\206\003\347\205\014\306\204\003\327%U\277\240!\2406\250\023\334 \010\372\240\207\0051""\233@^\2403\240n\253\260A\262\204\001\036\241\207\0021\210\211\003\014\377\210D\220\007\220x\230w\277\240h\250i\260q\312\205\001\270\356\316B^\2301\225@\025\240a\277\240w\250c\260\021\245c8\353\2303\273\000\002\260\206\005_\230A\361\230m\000\301c\220!x\230s\240\275+\323\204\001\r\320\r\037\214 \005\177\240S\250\001\250\021\330\222 \237\003\2205\230\t\202\211\001\375#s\377\230#\230R\230r\240\023\313\240A\367!\036\271 \221\206\0015\250\335\001\207@\320\021$\345@W\250\277J\260c\270\023\270\352\207\002\\\377\230\021\230%\230{\250$\377\250b\260\001\330\010\021\220w\021\220!\200\206\002\320\t\031\202\210\001\277\013\2107\220\047\230\242\002(\377\230%\230}\250I\260Wd6\001\211\210\005B\363 \377!\014\022\200\211\016\376\016\0025\230\003\2301\230KS\240r\266\"!\002=\261@;\200\211\001V\321\210\001:\230\275C\014\332\210\005D\350A\373\r\210\244 \320\034,\250A\377\320-=\270V\3008\310\3751\340\206\002\"\240!\320#<\377\270A\270_\310M\320Y\337b\320bc\330\202I\320\025\337\047\240s\320*\036\000\330\010\257\t\320\t\033\323 a\271a\240\376\312\211\002D\220\006\220i\230y\016\265!\250!\250\356\205\004\321\211\001\267\n\327\211\014W\r\320\r\250\211\001u\314 \014\001\010\257\010\014\210J\372\206\001\034\370\214\001\230\347d\240!\241\214\001\t\001T\240\021;\340\010\305\213\014z\230\024\221@\276A\357R\250s\260\263\215\002a\210\177\347\230c\240\203`\333\213\003~\230S\357\240\005\240Q\303\0079\230C$\311\206\001\211\211\001\034\302\215\001\313\000\032\236\211\002\220D\237\t\210\034\220S\373\210\003\346a\t\377\230\030\240\030\250\034\260V\377\270;\300i\310q\320P\334\372\212\002\341gy\260\013\342\207\001\r\210\371]\202\206\002h\000\240h\250k\270|\367di\001z\250\022\2503\215E&\236A:\250\247\003\320Ff\376\002;\004+\001\330\202)\014\277\207\007:\241\204\002\035\006\375\010\222,K\240q\250\001\250\367\024\250X\250\000:\300W\310\377C\310v\320UX\320X\377Y\330\010\013\2106\220\023r\200\215\001\023\201\213\001\234\215\001H\230E\323\000\375\025\347\216\003\036\230k\250\021\250\377!\2504\250y\270\001\270\377""\024\270Q\330\010\035\230_\376\351\212\001\250d\260)\2701\270\377D\300\007\300z\320QU\377\320U]\320]^\330\021\375\022\217\220\001w\220a\200A\360\377\010\000\t\r\210L\230\001\336a\0015\220\013\230\240\206\001T\240\375\031I\002w\260c\270\026\270Wr\300\021\317\214\nG\271\212\002Q\215\205\001\355\031\373\211\002C\230\270\211\002H\220An\321\220\001\017\210qJ\n\014\210)\005\177\r\016\330\014\025\220W\222b\345c\362cE\314\205\005\367\220\0011\220A\237\320\004\036\230a\211\010-\r[\340\242\211\002\277\216\001\315\213\002\212\206\004p\000\320\004(\343\250\001\205\200E\243\003d\005V\25028\277\220\001\262\220\001g\006x\220q";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3300, 4717);
+    #elif (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2647 bytes) */
+static const char cstring[] = "x\332\255VKw\323H\026\036\223\000\311$ip\03644\201\226;\341\020\272!sL\022\032Bs\346\230$t\207\327\301\t\341\r:e\251\354\210\310\222\255\222\342\030\230\031\226^j\251\245\226Zj\351\245\227,\275\364\222\2370?a\356\275%;v\230\236\325\370\034YU\267\252\356\343\273\337\275%e\201\231\246]\343\272\242\334Q\224Gw\025\327a\226\250\330\302p\r\333R\\V0\271\262k\233\272P\230\2421GW\n\274n[\272\262\340:\234+E\207\225\312\334r\257\\\271\252\\U,\333U\026\027\377\376\330\266\370c\333\345\212\273\313\\e\255\356\356\202&C(:7\215\002w\230\313\315\272\"\\\307\320\\\356\340&Ky\262\361\344\332\362\315e\205\201f\207\277\347\232+\024\341\0254\223\t\301\205b\027\225\202g\230\256\001\036\325+\\,*\233E\245n{\212\305\301s\327V*\260\257\377\200\273\313-Ep\027\007\312ef\201g\014\003R\341\270a\225.+\272\341\200\021c\237\343\351{\314\024|\221\351\272\n\373\270\006\210\200V\014\266;D\255\311\270h\262R2DX\270\243\221v\005a\324 \264.L\010\036\330&\000Q \006%\273\014bA\271n\010\024\350v\331\260\230\245q\205\226t\007\\s\224\262\047\\\000\034\216r\304\200[\270\225[%\003\346\206U\361\\\305\306\247\250@\322J|U\351_Z\355z\002\310\027lww\300>\001\r\0360\005\320\327\377\354\030\302]\263i\213\030\334C\021+&/1S\356f\022j\307\006\000\007v\242\224\024(\272M\307\212\206\334\212\371\337\033p\212\357\003\223\024V\020\370\"\314\244\244o\010\n\256\325\014\313\342\216\234;\274\006\213r,\345E\033\371\014\256\355sS$\2232\023{%\315\020\022?\335\344LO6\320\020\227M\233\351*y!\010\033\232\013\027\023Z4\034\341\366\257\223\300\262\201\317E\346\231\256\242\252\016\327=\215\253\252\242{D(\313\266\256A|\373\006\300\243\252\232a\031\256\252Z^\031\330\217\331\"<\034.\270\263\237\020\2557\021\234\271\216g\261\032\253#\246:gfw\n\0041\312^YT\270f$\260\213\356\304\006\020\234\201\211\\O$\022\032\341h*?p\377\246\312\014-V\352\007\353[\233\3176\266\2667H \377\027{\341hT\271\252\332\223CA\021$GWX\021\n9\031\027l\317\322\231SW+\216]4\314\256\322\222c{\025\221L\014\241\332\373\275\023\304\242\356\030a\266\013\357em\366\013\311p\277@&#""\221T \361nwl\262z2t8\323v{\233\020dW\325\300Ap\267+$5\252i\333{^\245+\262\325\262\335\263\356U@\271Ja%\222}fz\374\341\346\243\315\247\333\333\252\372\244~\000\317:43\3651\240\273\305\213\252\2324\034`\204\252\026=K\303w\251\013\036\374\312P\342\364\266u\317$\211\305\312\364\206\234\250\3116\034\356K\367\340W\365\230\331\335\324\245\3337\231\352\t\370\001N0\334\356\031\321g\376\233<\252\252\313\005PT\205\314h6\244\n:-\227\205H\271e\242ni\206\275\330[\023\314U\221\233\005\240k\001\nKs\217\346]\223M\022\272\243m\0310V\355=\331Q\035]M\372)\2160\0314\202\236gh\234\244\202Z mR\2616\223\246\256\231`\030\366\251pEi\274\3004X\020\272\316+\356\256l\227\340\255S\347Pft\307PS\020\330\256\361IZ\201\244a\311\343B`\021R!\3126n$\2444\\^\026\357\367\300\244\213\315\001\037\356P\323\320URDtM\272\007X\035d\354!U\3738\2121\224\031\344\325\320y\331\325\213\226\245R\230\226\232Df\251X\366\0028\243\312J\265\251\204\211\324\310\346\212m@(\362_\255q\243\264\353V\354J\005\256m\247\202\244\266\\\000\035z\213d\273\303+Is\241+O\014\322\036f\320\263d\337L:\213\n\235E\220\007\370\010\270`\0047\213p(ip\302(Y\314\365\340\244\361\201\013\333\004\224\026\223\036\2224\030\001\267\271\r7\220\343\366\227\223\313\034 }RM\324\356\351/\211\300u\3252@Y\250\003\365\372j\314\023\\\016\004\216z\364\301\t\257z\006\324\036\207[\022\247\204\021\\\3468&\263T\227\364\047\000F\335\256I0?\247:\303\177m\374\342\347?\247\276\016\2175n\372Y?\207\303\211F\036\0272\235\221\357\032%?\357\027\203\\\220\357\214\234j|\0142A\266\003[\263\237s\270\310\032\256\277\032l\207\047C/\002\301xc\323\317\343\353q\220\301\327\003\277\212\373N\301\256\225\340D\240\205\223\341r\350F+\361Xs\251\311p\351\264?\354o\004gi\301\213\0366\2175\347\233\245V\376s\356+\234\252\302\342\037`z;\034\0167\242\231\210EU\271@n\004\353\341h\224\216\346#F\302\366\251L\230\0163\240\247\036\247\342\351\370M+\335\232o\321\332\331 \025Lc\000\347\202t0\037\260\257#\027p6\326X\006\307\262\235\361I\377g\031 \006$\3749\2777\314\3707\301\320\375\220\205\037\342\264""\024\036\370\002\254\337\n\357\206Z\224\356\337\267\024\260\240\036\035\213\346\242\344x\315\327\244\331\361\306\206?\3433\277\032\244:\343S\000E*\230\201\315n\230\r\357G\2543~\252\341\371w}\3269}\306\177\037\246\302tg|\332\317u\306\047\032\317 !\033A\0325\254\201\341\272\\\234\004s7\202)p\371eX\210\206\242\254\324\260\346{\301\335\240_\313\214\377*\020\341\\\230\357\3275>\321\236\270\020\274\n\0059\212\263\213\340K\rB\254\"\264\007\350ep&p\302\357e,\321n\\h\246\232i\304k\211\242\322\203K\2406\323\207\333@\200\323\376\357\301u\310\3311H\006\271\326UY\005\232\210\350R$\342K\261\323\234D\n4?}\311\036:<2\332\270\000\230\245\221<\243\215\037 5\360:\347g\216\030\230h\274\204\341~\220\207`\001\316\254\177\217X\211\270tN\247\3753\260\353\004\345\"\3259\375\275\377\221\334 6\235\360\013\340\210LZ\202C>(\205\371\260\030\345\020\213)\3776\234#\216\365\230\322G\211\361F\256\221\207\223=\331\3530%\047U?\345\317B\310c\220\213\236\340\"\200t-\252b\014\347!\235\362\005\305\304d\2342\230\303\310d^\241\000\375\227\304\215%\364\352P\370\226\250-\242Lt\033\3621\324\314\036.\275\001\336\317\207<\3725\316 8\317A\264C\005\262\t\241a\240\215\327\t\343\252\341\004$\224D\257\300\374q\2040\370\024e\243\\\027U/\330\240*\312\206\017\242j<\034\257\305\325o\320\227\3328\354\311\201\201r\234\215\327\245C\377E\253\364\361~\022\221\036\201\207\247\375\343\322?L<)\205\372O\207?\201\266\247P\344\2458\337\315\3421\330\265\202\314\010\027 \356\353\322\365\031\204\260\277\024\226h:\024\376\006X\367\242X\203XShk\030\330q%\274E\t&{\373\220\247!`\004\330\230\005O\013\240h\006\300\313F\367\3429i\372P\314\016\353\033\201\306j\272\0321I\316\245\304\367\301\352\224\234\357\002\261\003\323\033\321T\224\033\324\363\016\240\260b\242\304E\352&\331n\031\255\373\047\375\003(\306\335\310\210\253XuMJ\351;\330\261\201\376\204\265H\213\223\270\261\343\024\240\312\222\372VA\307\216\254J\211\311\001x\373KR\342?\002\034\307\303\355(\005-\013@\031\202\0364\212\316JHD0\027lA\305O\2059\214\377\"l\306\342]\301\002J\267\323""\363\220\231\347\321\375XkN5\211(o\2408.\005\037\241\365\026b\240p\332Oc`\020N{\364\\@\215\342W\377r@n.\300\306\177D\233\361\363f\356\260q\335\005\2771\005\2750\016\033\047\211V\202!\010\370A\350\020t$\272\003\007nc\372q\262\232\244\260\247p=L%0\265g\257F\271\366\265;\315g\255\233_\262\024\373Oa\246=\367[3\327T\277<j\277,\264\013Z\342)UD[Y\211\t\372?\332\323\227\302\247\355+\253p\003\261fu0c\257\301\336R\310d\021\257\311\274\313+n\r:\357&1\236\010\047\301\327\202Ij\201\251\201&\336\247\260=s9\024\355\237\301+\362\345<aP\225M\020Yp\3027\260\177\301\365\226\211\262\177\002\334\221+ i\344^\230\033\030\203\272\373\330rf\221b\201\036f\260\273\341\344i\230\376z\364\302\373\000\367\325\026\321f\013\272tF\n\377\005\367v\257\024\376\tQ\035\017\373\356\307[Pj\237\"\352\324\263\250\006\242\371\201\372w\302\005\024ow\313d\335\037\205Z?\033\315\306\317\232\267[\306\227j\373I~\220\337u\3704\240\002zK\265\017\246\240\026\366\232\t\345\321\330\207h2Z\3522\001i\261\2328\333cS\221 H4\244\216 \323\353^\253T\032\275]\203\000]\014\366\010\373\345\250\016U8\335\204\300.\004*6\221H\217\2574\263\315\365\326\311\326\207v~\247\275\363\266\375\366]\047=\2117L\315\207\317\215\177\217\374et\242\361\020{\373Xc\305\037\243\342~\032\236#m5(\2423M\247\225\036\270<\177\047\216\345\261\222\316Q7\200\356E\224\224R\270\272\006\324\036\036\230\370\016\373\341s\362\\\223\334\331\350\026#~t\341\347\\\377\311\356W\311yI\214A5;\207\246{\026O\321]v\022\233Tgd\242\361\002\335\231\205\312\254\0027\247\243\027\364\221\225i-\267\352\220\310v\376E\373\305\233\366\033\275\255\363\316\302\365\3702\264\213{\255\271\026}i\335\360\247\360\223fJz\346\301g\335\006\360\000>\351\332\303\220\233\377\021\334k\352\252\330\343\006\203\253\266\207\027\242\324\377\013\354A[\317\360\2569b\017>b\376\003Q2\350\200";
+    PyObject *data = __Pyx_DecompressString(cstring, 2647, 1);
+    #define __Pyx_DecompressString_LZSS_UNUSED
+    if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
+    const char* const bytes = __Pyx_PyBytes_AsString(data);
+    #if !CYTHON_ASSUME_SAFE_MACROS
+    if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
+    #endif
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3612 bytes) */
+static const char cstring[] = "\377 (allowe\377d  =  MB\377 transpo\377sition t\377able hol\377ds a car\377d beyond\377 (tree f\377ragment)\377), , not\377 ..?None\377Note tha\277t CythG\000i\377s delibe\377rately s\177tricter!\001\377n PEP-48\3674 aW\000reje\377cts subc\377lasses o\377f builti\376\217\000ypes. I\377f you ne\236\267\000to p%\000%\tt\177hen set\200\000_e \047an\227\000a\315\001\377_typing\047o dirb\000iv\242\000\377o False.oadd_\277\000ec\217 \340\215 \351\001\003\005\203\001\020\004fla\271g\033\004\223!ercY\002 b\303!c\330\000\237%\271!he\273#\344\264!\302\000n\211\002\316\"cha\334\311\000\314!dis\340!do\377minance \366\026\002dr\230\000r mu\313st\356  \316 \200!en\376\213Aengine \177input o\000\001{f \262@ge: \017\t\371:\251E\367 both 8\206\t\344\"\313 a h\360 \037\025\226\353!wo\036\002sM\013\346Aa\277 legal\220ca&\345#ro\365@\225\010:\374\"`\001\232\374@o\234bfi\220C\374Akv\210\nev\307` abi\000\205t\347bs\014\003\272\"\027\003\337`-\277winner\047\003r\237eward3\003\022\003fyo\314\204\001\230\000vels\006\004\377maskgcis>\272#dlead\032\004\006\002\276\033\001load_\351\204\002s\354\200\204\002\013\002st\315Afir\363st\024\t\014\002no d\377efault _\377_reduce_\357_ du\314bnon\353-t\300@i\234 __c\377init__nu\317mber\310\204\001\213\"re\317serv\342d\004\006se\377atrunawa\377y at dea\371l\007\005\236`imums\257peci\360$s\005\005o\302\202 r\000\n\273#%\004\255#sr\177c_ext/_\274c\377.pyxDRIVOERSE\316b\000\003.\306\006\355c\265\206\002__\017\006set\372\216\"_\013\014after\3767\004boundar\377y_profil\375eN\004groups>[\004is_ov)\006\301b\034u\004\202Bobj\226\206\003\t\t\207B\370\032\t\247C\255\004perft\356\004\005lay\304\004rea\347cheo\005\356!t_c\316\236\000ter\204\005\335\210\002_l\337ookup\372\004to\263_m\235\000\210$upZ\000_\374\322\002\232$valueL\377IMITSS__\367Pyx\001\000Dict\373_N\333 Ref__\374\352\207\004\217`__func\237____g\265%\n\000m\367ain\020\001modu\235l!\002nam)\002\221@_\312\336#_\007\001v\231\003=\000qu\303al\035\005\347e\231N\201\204\006ex^o\001set_Q\005st\010~\267N__test""\243\000\366\227@co\250@tine\374\203\206\003\327Basynci{o.\023\006sat_\230\204\001\377beatbise\353ct\350Mc\301\211\003can\377onical_o\035k\314\211\003rd_\322\212\002\311\213\001\207C\376\005\002indices\310\246\211\002\231\211\002\367\212\002_\267\206\001\377\212\004cl\357ine_\266 tra\377cebackcl\177sddepth\251\211\003\377entryenu\tm\337\213\002\311\207\002s\253\212\001\257\212\001\204\207\004\201\204\003\037guess\365\210\001\224\210\002\301\212\003\375i\216\204\004itemsj\237klast\244\207\001\250\207\001e/rled\000\000_D\002\360\210\002{le\333\207\001live\244\204\013\370\255\207\007\306\207\010\373\207\001max_s\377idemtdfn\353n_\215\213\002n\203#esn}_\363\206\001snot_\327\210\003\371o\313\206\002\320\204\002playp\337oints\000\003_w\377eightpop\277powerp\303\207\001n\277tprobe\347\204\004r\247eps\327\207\003\356\214\002s\351\204\013r\237esult\262\211\003\342\207\004_\357mins}\002eat\377sseensel\357fset\332\210\004sig\377naturesi\377zesolver\371.\275\207\004\206\210\004sstro\337ngert\303\205\tta\017rget\307\205\004\352\212\002\357\212\002\273\004\377tt_megab\271y\370`\331\205\010use\347\205\003s\370\006\001\266f\023\001equiv?alence\"\001\357\210\002\207ing.\001\243\220\002\223\206\002\230\206\002s\355w\314`ow\244\213\003\200\001\330\377\004\n\210+\220Q\200\001\377\340\004\013\2108\2201\220\335A\007\001\r\210Q\025\001!\330\377\010\016\210g\220Q\220f\377\230A\230Q\330\010\017\210\277{\230!\2301\330(\0001\373\200A\031\001a\210t\220:\177\230S\240\007\240u\250\016\000\357\014\210I\220%\000\014\210N}\2309\000\014\210K\220q$\001\375\017#\0005\230\006\230c\240\377\022\2404\240t\2505\260\337\013\2703\270a?\001\020\220\337\004\220E\230\030\024\002u\250\377L\270\002\270$\270g\300\257Q\200A\340k\000q\032\000H\376x\000S\240\004\240E\250\025\317\250a\250q\023\003\202\002\230D\377\240\t\250\021\250$\250a\376)\002\320\017!\240\021\240!\376^\000y\260\001\260\024\260\\\337\300\021\300$\300\027\002\030\230\367\001\230\024\275\001\031\230\021\230\277$\230a\340\010\035\313\001\013\373\2104""\274\0001\330\014\022\220\375*\333\003\016\210a\210s\220\371#\300\001\005\003!\2208\2301\377\230J\240a\240z\260\021\356\353\003x\220s\202 9\240B\267\240c\250\014\004s\220$\0013\377\230a\230y\250\002\250#\273\250Q\225#w\220cq\003\014\377\210E\220\025\220a\220q\177\230\001\330\014\023\2205\214\000\375\025*\000t\2401\240J\250\377a\330\014\017\210u\220B\377\220a\330\020\026\220j\240\377\001\240\021\330\014\024\220A\337\330\014\r\210V\216@E\230\376v\000\014\210C\210x\220y\272\027\003\022l\0006\230\023\221@Y\277\240b\250\003\2501<\003C\337\220u\230B\230:\t\025\220\177Z\230s\240#\240Q@\t\377\014\r\320\r\035\230Z\240\251s\244\002\n\001\036\266\000w\340\000q\372\360!x\242\001\230\026\230r\240\375\027\306\003\250h\260b\270\001\335\270\373\000\013\2103\235 w\220\227d\230%T\000!\255(\324\n\024/\220G\2302\221`\002\212@\226\002\372K\005q\244`s\250%\250s\277\260%\260r\270\022\377A\270\367|\3101\355\007\010\t\210\035\372\261 \021\271a\t\210\032\2201\315\330\017\000\031\220\306b\267(\r\210\235Y\312 v\230Q\352\000\314 1\363\220F\221\204\002\304@!\330\020\021\353\220\026\345 \006\207B\001\330\020\347\027\220{\202\002\311b\006\220b\364\207`\302C\330\202#Q\230g\240\237Q\240f\250A\262@\230@;\360\301@\337b\241f\210h\014\210A\210\347Q\210a\362\204\003\243a[\240\001\376\377\204\003q\220\001\220\034\230SK\240\013\211@\010\301a\r\001\036\371 \027-\250q\300\001\033\314@\332\000\004\000#\220Q\345@\343\002\211c\010\223f\203\204\001-!\375\205\001\220Y\227b3\222\001\013\007}]\326\204\002s\250!\250;\215@\367\003\2701&\007\\\240\021\240\277$\240e\2507\260\221@\r\277\210W\220A\220U\244\206\001\230\271I\330\000\334`\r\210[\353dq\357\240\r\250Q\356a\r\210Z\357\220q\230\005\277!\230|\250s1\250\351b\322!u\230E\301\205\002\3771\240K\250q\260\004\260\343C\260\276\000\263\204\nF\005e\2401\373\240A\271 m\2601\260Dq\270\214\002C\020\250\204\0011\220J\313\004;d\250\263`\020\220\005\232\003\354\204\001~\220\205\002\230\030\240\021\240\"K\000\177T\250\025\250g\260Q\276E\337\002\230!\2305\215\205\001\240(\312""\365\0002\265\003\025\277!\377\204\t3\220\177a\220y\240\003\240<\351 }\014\226cu\230C\230q\232@}\014\333\207\001F\230)\2409\334BK\020\026\263bS*\000\363`\021\260@\177Q\230b\240\001\240\025\272 \3371\250F\260#u\003\034\2300\017\005\343F\223C\312\205\001,\250\376@\231\204\001\3413\313\206\003\217\206\014\356\204\003\327%U\240!\237\2406\250\023\250\245\211\004\244\207\0011\376\233@^\2403\240n\260A\352\332\204\001\036\311\207\0021\332\211\003\014\210D\377\220\007\220x\230w\240h\257\250i\260q\362\205\001\270\316B^\373\2301\225@\025\240a\240w\357\250c\260\021\245c8\2303z\273\000\002\330\206\005_\230A\230m\000|\301c\220!x\230s\240+\323\204\001\357\r\320\r\037\214 \005\240S\337\250\001\250\021\330\222 \003\220\3475\230\t\252\211\001\375#s\230#\377\230R\230r\240\023\240A\362\275\205\001\036\271 \271\206\0015\250\001\330\337\020\021\320\021$\345@W\250\277J\260c\270\023\270\222\210\002\\\377\230\021\230%\230{\250$\377\250b\260\001\330\010\021\220w\021\220!\250\206\002\320\t\031\252\210\001\277\013\2107\220\047\230\242\002(\377\230%\230}\250I\260Wt6\001\261\210\005B\363 \003\2401\275\007\374\257\211\007\301\206\001\2205\230\003\2301O\230K\240r\266\"\016\002=\336@A;\250\211\001\371\210\001\356\213\0017\006\206\211\001D\350A\373\r\210\244 \320\034,\250A\377\320-=\270V\3008\310\3751\340\206\002\"\240!\320#<\377\270A\270_\310M\320Y\177b\320bc\330\010\t\246\001\276\200\212\001q\320 5\260\256\214\002H\377\320\024%\240T\320):?\270$\270a\270q\336\206\005\215\206\003\355[\335`3\240\365B\033\220C8\236\211\002\241\210\002\224\212\001u\220I\303\205\002\354b\276\230\212\0013\220c\230\022\376\210\002\001\374\270\212\n\313\213\0051\220A\320\025\047O\240s\320*\223\000\207\002\033\310@\365a\256\204\001\240\347\212\002D\220\006\220wi\230y\252A\250!\250\343\206\004\270\356\212\001\254*\364\212\014\r\320\r\305\212\001uz\301@\014\001\010\010\014\210J\357\207\001=\034\277\216\001\230d\240!\327\215\001\t\001\337T\240\021\340\010\342\214\014z\230y\024\206`\263aR\250s\260\372\216\002?a\210\177\230c""\240\370`\351\216\003\177~\230S\240\005\240Q\224\047\0479\230C\276\207\001\246\212\001\034\370\216\001\327 \371\032\273\212\002\205d\t\210\034\220S\374\360\211\003\333\204\001\t\230\030\240\030\250\377\034\260V\270;\300i\310\347q\320P\227\214\002\326\204\007y\260\013\316\327\210\001\r\210]\367\206\002h\000\240h\347\250k\270\354\204\004i\001z\250\0223\2503\202e\223a:\250\247\003\266b\202\221\205\001f\376\002;\004\377!\216)\205\211\004e\323\240:\226\205\002\035\006\010\224*\036\230\377k\250\021\250!\2504\250\377y\270\001\270\024\270Q\330\357\010\035\230_\242\213\001\250d\260\377)\2701\270D\300\007\300\377z\320QU\320U]\320\337]^\330\021\022\232\221\001w\220\377a\200A\360\010\000\t\r\377\210L\230\001\330\010\013\210\3575\220\013\230\331\206\001T\240\031\376I\002w\260c\270\026\270r\253\300\021\260\215\nG\362\212\002Q\306\205\001\031v\264\212\002C\230\361\211\002H\220A\313\221\001\267\017\210qJ\n\014\210)\005\r\277\016\330\014\025\220W\326Bc\002\266cE\205\206\005\361\221\001\313\222\001\205\t\334\220\001\222\220\001\223\033\240\250\222\0029\013Uq\007i\006\017\277\210a\210q\220\007\357\220\001\330\357\010\r\210X\332\222\001\034\230K\377\240q\250\001\250\024\250X\276\340\221\002!\3004\300y\306@\320\377QX\320X\\\320\\d\377\320de\330(2\260\047\377\270\023\270F\300#\300Q.\205!6\220\023\317\220\001\023\320\216\001\353\220\001\367H\230E\205`\025\250a\320O\004\036\230a\251(\315\r[\373\212\002\360\300\220\001\246\215\002\343\207\004\220 \320\004(\250q\001\245\201E\303#d\005V\2502\300\222\001\034\263\222\001g\006x\220q";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3612, 5137);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (4717 bytes) */
-static const char bytes[] = " (allowed  =  MB transposition table holds a card beyond (tree fragment)), , not ..?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecalled cardcalled classcalled flagcalled holdercannot allocate a card on the tablecards on the tabledisabledriver must be one of enableengine input out of range: engine input: a card is both on the table and in a handengine input: a card is in two handsengine input: not a legal card at the rootengine input: the hands do not fit the trick on the tableevent absent cardsevent cardsevent not-winnerevent rewardevent winnerfollow levelsfollow maskgcisenabledlead levelslead maskload_tables and load_state firstload_tables firstno default __reduce__ due to non-trivial __cinit__number of handsreserved cardreserved seatrunaway at dealrunaway minimumspecial cardsspecial orderspecial order cardspecial winnersrc_ext/_engine.pyxDRIVERSEngineEngine.__reduce_cython__Engine.__setstate_cython__Engine.afterEngine.groupsEngine.is_overEngine.legalEngine.load_objectiveEngine.load_stateEngine.load_tablesEngine.playEngine.reachesEngine.reset_countersEngine.table_lookupEngine.to_moveEngine.upper_boundEngine.valueLIMITSS__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabsentafterasyncio.coroutinesat_dealbeatbisectccalledcardcard_classcard_countcard_indicescardsclass_maskclassescline_in_tracebackclsddriverentryenumerateeventsflagflagsfollowgroupsguesshandhandsholderiis_overitemsjklastleadleaderledled_flagslegallevelsliveload_objectiveload_stateload_tablesmaskmax_sidemtdfnn_cardsn_classesn_seatsnot_winneroorderplaypointspoints_weightpoppowerpresentreachesrepsreservationsreset_countersresultrewardrunaway_minsseatseatsseenselfsetdefaultsignaturesizesolve""r._enginespecialsstrongerttable_lookuptargetto_movetricktrick_weighttt_megabytesupper_bounduse_boundsuse_equivalenceuse_orderinguse_tablevaluevalueswindowwinner\200\001\330\004\n\210+\220Q\200\001\340\004\013\2108\2201\220A\200\001\340\004\r\210Q\330\004\n\210!\330\010\016\210g\220Q\220f\230A\230Q\330\010\017\210{\230!\2301\330\004\013\2101\200A\330\010\014\210I\220Q\330\010\014\210N\230!\330\010\014\210K\220q\200A\330\010\017\210t\2205\230\006\230c\240\022\2404\240t\2505\260\013\2703\270a\200A\330\010\020\220\004\220E\230\030\240\022\2404\240u\250L\270\002\270$\270g\300Q\200A\340\010\017\210{\230!\2301\230D\240\t\250\021\250$\250a\200A\340\010\017\320\017!\240\021\240!\2404\240y\260\001\260\024\260\\\300\021\300$\300a\200A\340\010\030\230\001\230\024\230Q\330\010\031\230\021\230$\230a\340\010\035\230Q\330\010\013\2104\210t\2201\330\014\022\220*\230A\230Q\330\010\016\210a\210s\220#\220Q\330\010\016\210a\210s\220!\2208\2301\230J\240a\240z\260\021\330\010\016\210a\210x\220s\230!\2309\240B\240c\250\021\330\010\016\210a\210s\220!\2208\2303\230a\230y\250\002\250#\250Q\330\010\016\210a\210w\220c\230\024\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\023\2205\230\001\230\025\230a\230t\2401\240J\250a\330\014\017\210u\220B\220a\330\020\026\220j\240\001\240\021\330\014\024\220A\330\014\r\210V\2201\220E\230\021\330\010\014\210C\210x\220y\240\001\240\021\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\017\210u\220C\220u\230B\230a\330\020\026\220j\240\001\240\021\330\014\025\220Z\230s\240#\240Q\330\014\r\210V\2201\220E\230\021\330\014\r\320\r\035\230Z\240s\250#\250Q\330\014\r\320\r\036\230a\230w\240a\240q\340\010\017\210x\220q\230\001\230\026\230r\240\027\250\002\250#\250Q\250h\260b\270\001\270\021\330\010\013\2103\210a\210w\220d\230%\230s\240!\330\014\022\220*\230A\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\024\220G\2302\230S\240\002\240!\2401\330\014\017\210x\220q\230\001\230\026\230q\240\007\240s\250%\250s\260%\260r\270\022\2703\270a""\270|\3101\330\020\026\220j\240\001\240\021\330\010\t\210\035\220c\230\021\230!\330\010\t\210\032\2201\330\010\t\210\031\220!\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210Y\220a\220v\230Q\230a\330\010\017\210q\220\006\220b\230\001\230\021\330\010\016\210a\330\014\r\320\r\035\230Q\230g\240Q\240f\250A\250Q\330\014\023\220;\230a\230q\200A\340\010\031\230\021\230$\230a\340\010\016\210a\210s\220#\220Q\330\010\014\210A\210Q\210a\330\010\016\210a\210s\220#\220[\240\001\330\010\016\210a\210q\220\001\220\034\230S\240\013\2501\330\010\016\210a\210q\220\001\220\036\230s\240-\250q\330\010\t\210\033\220A\330\010\t\210\033\220A\220Q\220a\330\010\t\210\035\220a\220q\230\001\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2201\220A\220Y\230a\230t\2403\240f\250A\330\014\022\220!\2201\220A\220]\240!\2404\240s\250!\250;\260b\270\003\2701\330\014\022\220!\2201\220A\220\\\240\021\240$\240e\2507\260!\330\014\r\210W\220A\220U\230!\2301\230I\240Q\240a\330\014\r\210[\230\001\230\025\230a\230q\240\r\250Q\250a\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\r\210Y\220a\220u\230E\240\021\240!\2401\240K\250q\260\004\260C\260q\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210[\230\001\230\025\230e\2401\240A\240Q\240m\2601\260D\270\003\2701\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\022\220!\2201\220J\230a\230t\2403\240d\250!\330\014\020\220\005\220U\230!\2301\330\020\026\220a\220q\230\001\230\030\240\021\240\"\240A\240T\250\025\250g\260Q\330\020\021\220\026\220q\230\002\230!\2305\240\001\240\021\240(\250!\2502\250Q\250a\330\014\025\220Q\220a\220y\240\001\240\021\330\014\022\220!\2203\220a\220y\240\003\240<\250q\330\014\r\210Y\220a\220u\230C\230q\240\001\330\014\020\220\004\220F\230)\2409\250A\250Q\330\020\026\220a\220v\230S\240\003\2401\330\020\021\220\034\230Q\230b\240\001\240\025\240e\2501\250F\260#\260Q\330\020\021\220\034\230Q\230b\240\001\240\025\240a\330\010\016\210a\210s\220!\2201\220A\220Z\230s\240,\250a\330\010\t\210\032\2203\220a""\220q\230\001\230\021\330\010\014\210C\210x\220y\240\001\240\021\240!\2401\330\014\r\210Z\220q\230\005\230U\240!\2406\250\023\250A\330\010\016\210a\210s\220!\2201\220A\220^\2403\240n\260A\330\010\t\210\036\220s\230!\2301\230A\230Q\330\010\014\210D\220\007\220x\230w\240h\250i\260q\270\001\270\021\270!\330\014\r\210^\2301\230E\240\025\240a\240w\250c\260\021\330\014\022\220!\2208\2303\230b\240\002\240#\240Q\330\014\r\210_\230A\230U\240!\330\014\022\220!\2203\220a\220x\230s\240+\250Q\330\014\r\320\r\037\230q\240\005\240S\250\001\250\021\330\014\020\220\003\2205\230\t\240\021\240!\330\020\026\220a\220s\230#\230R\230r\240\023\240A\330\020\021\220\036\230q\240\002\240!\2405\250\001\330\020\021\320\021$\240A\240W\250J\260c\270\023\270A\330\014\r\210\\\230\021\230%\230{\250$\250b\260\001\330\010\021\220\021\220!\2201\330\010\t\320\t\031\230\021\330\010\013\2107\220\047\230\021\330\014\022\220(\230%\230}\250I\260W\270A\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2208\2303\230a\230y\250\002\250#\250Q\330\014\022\220!\2205\230\003\2301\230K\240r\250\023\250A\330\014\022\220!\220=\240\003\240;\250a\330\014\022\220!\220:\230S\240\003\2401\330\014\022\220!\2206\230\023\230D\240\001\330\014\r\210^\2301\320\034,\250A\320-=\270V\3008\3101\330\014\r\320\r\"\240!\320#<\270A\270_\310M\320Yb\320bc\330\010\016\210a\210s\220!\2201\220A\320\025\047\240s\320*<\270A\330\010\t\320\t\033\2303\230a\230q\240\001\240\021\330\010\014\210D\220\006\220i\230y\250\001\250\021\250!\2501\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\r\320\r\036\230a\230u\240A\330\014\r\320\r\036\230a\230u\240A\330\010\014\210J\220a\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230A\230T\240\021\340\010\016\210a\210s\220#\220Q\330\010\016\210a\210z\230\024\230R\230s\240+\250R\250s\260!\330\010\016\210a\210\177\230c\240\025\240a\330\010\016\210a\210~\230S\240\005\240Q\330\010\016\210a\210s\220!\2209\230C\230|\2501\330\010""\t\210\034\220Q\330\010\t\320\t\032\230!\330\010\t\320\t\031\230\021\330\010\t\210\034\220S\230\001\230\021\330\010\014\210D\220\t\230\030\240\030\250\034\260V\270;\300i\310q\320PQ\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210]\230!\2305\240\005\240Q\240h\250k\270\021\330\014\022\220!\2209\230C\230z\250\022\2503\250a\330\014\022\220!\220=\240\003\240:\250R\250s\260!\330\014\022\220!\2208\2303\230f\240A\330\014\r\210]\230!\2305\240\001\330\014\r\320\r\036\230a\230u\240A\330\014\r\210[\230\001\230\025\230e\240:\250Q\330\014\r\210]\230!\2305\240\001\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230K\240q\250\001\250\024\250X\260V\270:\300W\310C\310v\320UX\320XY\330\010\013\2106\220\023\220A\330\014\023\2201\330\010\017\210u\220H\230E\240\030\250\025\250a\200A\340\010\036\230k\250\021\250!\2504\250y\270\001\270\024\270Q\330\010\035\230_\250A\250Q\250d\260)\2701\270D\300\007\300z\320QU\320U]\320]^\330\021\022\330\010\017\210w\220a\200A\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\010\014\210H\220A\220Q\330\010\017\210q\200A\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220W\230A\230Q\230c\240\021\330\010\014\210E\220\021\220!\2201\330\010\017\210t\2201\220A\320\004\036\230a\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220[\240\001\240\021\240#\240Q\330\010\014\210E\220\021\220!\2201\330\010\017\210q\320\004(\250\001\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\r\016\330\014\025\220[\240\001\240\021\240#\240V\2502\250Q\330\010\014\210E\220\021\220!\2201\330\010\017\210x\220q";
+    #else /* compression: none (5137 bytes) */
+static const char bytes[] = " (allowed  =  MB transposition table holds a card beyond (tree fragment)), , not ..?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecalled cardcalled classcalled flagcalled holdercannot allocate a card on the tablecards on the tablechain carddisabledominance chaindriver must be one of enableengine input out of range: engine input: a card is both on the table and in a handengine input: a card is in two handsengine input: not a legal card at the rootengine input: the hands do not fit the trick on the tableevent absent cardsevent cardsevent not-winnerevent rewardevent winnerfollow levelsfollow maskgcisenabledlead levelslead maskload_tables and load_state firstload_tables firstno default __reduce__ due to non-trivial __cinit__number of handsreserved cardreserved seatrunaway at dealrunaway minimumspecial cardsspecial orderspecial order cardspecial winnersrc_ext/_engine.pyxDRIVERSEngineEngine.__reduce_cython__Engine.__setstate_cython__Engine.afterEngine.boundary_profileEngine.groupsEngine.is_overEngine.legalEngine.load_objectiveEngine.load_stateEngine.load_tablesEngine.perftEngine.playEngine.reachesEngine.reset_countersEngine.table_lookupEngine.to_moveEngine.upper_boundEngine.valueLIMITSS__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabsentafterasyncio.coroutinesat_dealbeatbisectboundary_profileccalledcanonical_okcardcard_classcard_countcard_indicescardschainclass_maskclassescline_in_tracebackclsddepthdriverentryenumerateeventsflagflagsfollowgroupsguesshandhandsholderiis_overitemsjklastleadleaderledled_flagslegallevelsliveload_objectiveload_stateload_tablesmaskmax_sidemtdfnn_cardsn_classesn_seatsnot_winneroorderperftplaypointspoints_weightpoppowerpresentpro""bereachesrepsreservationsreset_countersresultrewardrunaway_minsseatseatsseenselfsetdefaultsignaturesizesolver._enginespecialsstrongerttable_lookuptargetto_movetricktrick_weighttt_megabytesupper_bounduse_boundsuse_canonicaluse_equivalenceuse_orderinguse_tablevaluevalueswindowwinner\200\001\330\004\n\210+\220Q\200\001\340\004\013\2108\2201\220A\200\001\340\004\r\210Q\330\004\n\210!\330\010\016\210g\220Q\220f\230A\230Q\330\010\017\210{\230!\2301\330\004\013\2101\200A\330\010\016\210a\210t\220:\230S\240\007\240u\250A\330\010\014\210I\220Q\330\010\014\210N\230!\330\010\014\210K\220q\200A\330\010\017\210t\2205\230\006\230c\240\022\2404\240t\2505\260\013\2703\270a\200A\330\010\020\220\004\220E\230\030\240\022\2404\240u\250L\270\002\270$\270g\300Q\200A\340\010\017\210q\220\004\220H\230A\230S\240\004\240E\250\025\250a\250q\200A\340\010\017\210{\230!\2301\230D\240\t\250\021\250$\250a\200A\340\010\017\320\017!\240\021\240!\2404\240y\260\001\260\024\260\\\300\021\300$\300a\200A\340\010\030\230\001\230\024\230Q\330\010\031\230\021\230$\230a\340\010\035\230Q\330\010\013\2104\210t\2201\330\014\022\220*\230A\230Q\330\010\016\210a\210s\220#\220Q\330\010\016\210a\210s\220!\2208\2301\230J\240a\240z\260\021\330\010\016\210a\210x\220s\230!\2309\240B\240c\250\021\330\010\016\210a\210s\220!\2208\2303\230a\230y\250\002\250#\250Q\330\010\016\210a\210w\220c\230\024\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\023\2205\230\001\230\025\230a\230t\2401\240J\250a\330\014\017\210u\220B\220a\330\020\026\220j\240\001\240\021\330\014\024\220A\330\014\r\210V\2201\220E\230\021\330\010\014\210C\210x\220y\240\001\240\021\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\017\210u\220C\220u\230B\230a\330\020\026\220j\240\001\240\021\330\014\025\220Z\230s\240#\240Q\330\014\r\210V\2201\220E\230\021\330\014\r\320\r\035\230Z\240s\250#\250Q\330\014\r\320\r\036\230a\230w\240a\240q\340\010\017\210x\220q\230\001\230\026\230r\240\027\250\002\250#\250Q\250h\260b\270\001\270\021\330\010""\013\2103\210a\210w\220d\230%\230s\240!\330\014\022\220*\230A\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\024\220G\2302\230S\240\002\240!\2401\330\014\017\210x\220q\230\001\230\026\230q\240\007\240s\250%\250s\260%\260r\270\022\2703\270a\270|\3101\330\020\026\220j\240\001\240\021\330\010\t\210\035\220c\230\021\230!\330\010\t\210\032\2201\330\010\t\210\031\220!\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210Y\220a\220v\230Q\230a\330\014\023\2201\220F\230!\2301\330\014\022\220!\330\020\021\220\026\220q\230\006\230a\230y\250\001\330\020\027\220{\240!\2401\330\010\017\210q\220\006\220b\230\001\230\021\330\010\016\210a\330\014\r\320\r\035\230Q\230g\240Q\240f\250A\250Q\330\014\023\220;\230a\230q\200A\340\010\031\230\021\230$\230a\340\010\016\210a\210s\220#\220Q\330\010\014\210A\210Q\210a\330\010\016\210a\210s\220#\220[\240\001\330\010\016\210a\210q\220\001\220\034\230S\240\013\2501\330\010\016\210a\210q\220\001\220\036\230s\240-\250q\330\010\t\210\033\220A\330\010\t\210\033\220A\220Q\220a\330\010\t\210\035\220a\220q\230\001\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2201\220A\220Y\230a\230t\2403\240f\250A\330\014\022\220!\2201\220A\220]\240!\2404\240s\250!\250;\260b\270\003\2701\330\014\022\220!\2201\220A\220\\\240\021\240$\240e\2507\260!\330\014\r\210W\220A\220U\230!\2301\230I\240Q\240a\330\014\r\210[\230\001\230\025\230a\230q\240\r\250Q\250a\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\r\210Y\220a\220u\230E\240\021\240!\2401\240K\250q\260\004\260C\260q\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210[\230\001\230\025\230e\2401\240A\240Q\240m\2601\260D\270\003\2701\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\022\220!\2201\220J\230a\230t\2403\240d\250!\330\014\020\220\005\220U\230!\2301\330\020\026\220a\220q\230\001\230\030\240\021\240\"\240A\240T\250\025\250g\260Q\330\020\021\220\026\220q\230\002\230!\2305\240\001\240\021\240(\250!\2502\250Q\250a\330\014\025\220Q\220a\220y\240\001\240\021\330\014\022""\220!\2203\220a\220y\240\003\240<\250q\330\014\r\210Y\220a\220u\230C\230q\240\001\330\014\020\220\004\220F\230)\2409\250A\250Q\330\020\026\220a\220v\230S\240\003\2401\330\020\021\220\034\230Q\230b\240\001\240\025\240e\2501\250F\260#\260Q\330\020\021\220\034\230Q\230b\240\001\240\025\240a\330\010\016\210a\210s\220!\2201\220A\220Z\230s\240,\250a\330\010\t\210\032\2203\220a\220q\230\001\230\021\330\010\014\210C\210x\220y\240\001\240\021\240!\2401\330\014\r\210Z\220q\230\005\230U\240!\2406\250\023\250A\330\010\016\210a\210s\220!\2201\220A\220^\2403\240n\260A\330\010\t\210\036\220s\230!\2301\230A\230Q\330\010\014\210D\220\007\220x\230w\240h\250i\260q\270\001\270\021\270!\330\014\r\210^\2301\230E\240\025\240a\240w\250c\260\021\330\014\022\220!\2208\2303\230b\240\002\240#\240Q\330\014\r\210_\230A\230U\240!\330\014\022\220!\2203\220a\220x\230s\240+\250Q\330\014\r\320\r\037\230q\240\005\240S\250\001\250\021\330\014\020\220\003\2205\230\t\240\021\240!\330\020\026\220a\220s\230#\230R\230r\240\023\240A\330\020\021\220\036\230q\240\002\240!\2405\250\001\330\020\021\320\021$\240A\240W\250J\260c\270\023\270A\330\014\r\210\\\230\021\230%\230{\250$\250b\260\001\330\010\021\220\021\220!\2201\330\010\t\320\t\031\230\021\330\010\013\2107\220\047\230\021\330\014\022\220(\230%\230}\250I\260W\270A\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2208\2303\230a\230y\250\002\250#\250Q\330\014\022\220!\2205\230\003\2301\230K\240r\250\023\250A\330\014\022\220!\220=\240\003\240;\250a\330\014\022\220!\220:\230S\240\003\2401\330\014\022\220!\2206\230\023\230D\240\001\330\014\r\210^\2301\320\034,\250A\320-=\270V\3008\3101\330\014\r\320\r\"\240!\320#<\270A\270_\310M\320Yb\320bc\330\010\t\320\t\031\230\025\230a\230q\320 5\260Q\330\010\014\210H\320\024%\240T\320):\270$\270a\270q\330\010\016\210a\210s\220!\2201\220A\220[\240\003\2403\240a\330\010\t\210\033\220C\220q\230\001\230\021\230!\330\010\014\210C\210u\220I\230Q\230a\230q\240\001\330\014\022\220!\2203\220c\230\022\2302\230S""\240\001\330\014\r\210V\2201\220E\230\021\330\010\016\210a\210s\220!\2201\220A\320\025\047\240s\320*<\270A\330\010\t\320\t\033\2303\230a\230q\240\001\240\021\330\010\014\210D\220\006\220i\230y\250\001\250\021\250!\2501\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\r\320\r\036\230a\230u\240A\330\014\r\320\r\036\230a\230u\240A\330\010\014\210J\220a\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230A\230T\240\021\340\010\016\210a\210s\220#\220Q\330\010\016\210a\210z\230\024\230R\230s\240+\250R\250s\260!\330\010\016\210a\210\177\230c\240\025\240a\330\010\016\210a\210~\230S\240\005\240Q\330\010\016\210a\210s\220!\2209\230C\230|\2501\330\010\t\210\034\220Q\330\010\t\320\t\032\230!\330\010\t\320\t\031\230\021\330\010\t\210\034\220S\230\001\230\021\330\010\014\210D\220\t\230\030\240\030\250\034\260V\270;\300i\310q\320PQ\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210]\230!\2305\240\005\240Q\240h\250k\270\021\330\014\022\220!\2209\230C\230z\250\022\2503\250a\330\014\022\220!\220=\240\003\240:\250R\250s\260!\330\014\022\220!\2208\2303\230f\240A\330\014\r\210]\230!\2305\240\001\330\014\r\320\r\036\230a\230u\240A\330\014\r\210[\230\001\230\025\230e\240:\250Q\330\014\r\210]\230!\2305\240\001\330\010\034\230A\230Q\230d\240!\200A\340\010\036\230k\250\021\250!\2504\250y\270\001\270\024\270Q\330\010\035\230_\250A\250Q\250d\260)\2701\270D\300\007\300z\320QU\320U]\320]^\330\021\022\330\010\017\210w\220a\200A\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\010\014\210H\220A\220Q\330\010\017\210q\200A\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220W\230A\230Q\230c\240\021\330\010\014\210E\220\021\220!\2201\330\010\017\210t\2201\220A\200A\360\010\000\t\r\210L\230\001\330\010\016\210a""\210w\220c\230\033\240A\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220U\230!\2301\230C\230q\330\010\017\210q\200A\360\010\000\t\017\210a\210q\220\007\220s\230!\330\010\r\210X\220Q\330\010\034\230K\240q\250\001\250\024\250X\260\\\300\021\300!\3004\300y\320PQ\320QX\320X\\\320\\d\320de\330(2\260\047\270\023\270F\300#\300Q\330\010\013\2106\220\023\220A\330\014\023\2201\330\010\017\210u\220H\230E\240\030\250\025\250a\320\004\036\230a\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220[\240\001\240\021\240#\240Q\330\010\014\210E\220\021\220!\2201\330\010\017\210q\320\004(\250\001\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\r\016\330\014\025\220[\240\001\240\021\240#\240V\2502\250Q\330\010\014\210E\220\021\220!\2201\330\010\017\210x\220q";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 186; i++) {
+    for (int i = 0; i < 197; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
-      if (likely(string) && i >= 52) PyUnicode_InternInPlace(&string);
+      if (likely(string) && i >= 54) PyUnicode_InternInPlace(&string);
       if (unlikely(!string)) {
         Py_XDECREF(data);
         __PYX_ERR(0, 1, __pyx_L1_error)
@@ -16829,8 +19170,8 @@ static const char bytes[] = " (allowed  =  MB transposition table holds a card b
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 186; i < 203; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-186].length;
+    for (int i = 197; i < 216; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-197].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -16840,15 +19181,15 @@ static const char bytes[] = " (allowed  =  MB transposition table holds a card b
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 203; i++) {
+    for (Py_ssize_t i = 0; i < 216; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 186;
-      for (Py_ssize_t i=0; i<17; ++i) {
+      PyObject **table = stringtab + 197;
+      for (Py_ssize_t i=0; i<19; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -16945,84 +19286,94 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_card_indices, __pyx_mstate->__pyx_kp_b_iso88591_Q_gQfAQ_1_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 23, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 88};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 23, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 92};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_d, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_j, __pyx_mstate->__pyx_n_u_levels, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_beat, __pyx_mstate->__pyx_n_u_cards, __pyx_mstate->__pyx_n_u_winner, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_led, __pyx_mstate->__pyx_n_u_called, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_holder, __pyx_mstate->__pyx_n_u_cls, __pyx_mstate->__pyx_n_u_runaway_min, __pyx_mstate->__pyx_n_u_at_deal, __pyx_mstate->__pyx_n_u_flag, __pyx_mstate->__pyx_n_u_seat};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_tables, __pyx_mstate->__pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 161};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 172};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_max_side, __pyx_mstate->__pyx_n_u_points_weight, __pyx_mstate->__pyx_n_u_trick_weight, __pyx_mstate->__pyx_n_u_events, __pyx_mstate->__pyx_n_u_o, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_present, __pyx_mstate->__pyx_n_u_absent, __pyx_mstate->__pyx_n_u_winner, __pyx_mstate->__pyx_n_u_not_winner, __pyx_mstate->__pyx_n_u_last, __pyx_mstate->__pyx_n_u_reward};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_objective, __pyx_mstate->__pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 186};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 197};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_hands, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_trick, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_seat, __pyx_mstate->__pyx_n_u_size, __pyx_mstate->__pyx_n_u_seen, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_card};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_state, __pyx_mstate->__pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 246};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reset_counters, __pyx_mstate->__pyx_kp_b_iso88591_A_IQ_N_Kq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 266};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_boundary_profile, __pyx_mstate->__pyx_kp_b_iso88591_A_q_HAS_E_aq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 251};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 270};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_upper_bound, __pyx_mstate->__pyx_kp_b_iso88591_A_4y_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reset_counters, __pyx_mstate->__pyx_kp_b_iso88591_A_at_S_uA_IQ_N_Kq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 255};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 276};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_1D_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_upper_bound, __pyx_mstate->__pyx_kp_b_iso88591_A_4y_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 259};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 280};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_1D_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 284};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_n_u_reps};
-    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_groups, __pyx_mstate->__pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_groups, __pyx_mstate->__pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 266};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 291};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
-  }
-  {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 277};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_target, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reaches, __pyx_mstate->__pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
-  }
-  {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 288};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_after, __pyx_mstate->__pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 302};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_target, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
+    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reaches, __pyx_mstate->__pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 313};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward, __pyx_mstate->__pyx_n_u_result};
+    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_after, __pyx_mstate->__pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 327};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_depth, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
+    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_perft, __pyx_mstate->__pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 338};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward};
-    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 314};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_live, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_entry};
-    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_table_lookup, __pyx_mstate->__pyx_kp_b_iso88591_A_Kq_XV_WCvUXXY_6_A_1_uHE_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 350};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_live, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_probe, __pyx_mstate->__pyx_n_u_entry};
+    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_table_lookup, __pyx_mstate->__pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 321};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 362};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_to_move, __pyx_mstate->__pyx_kp_b_iso88591_A_E_4uL_gQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_to_move, __pyx_mstate->__pyx_kp_b_iso88591_A_E_4uL_gQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 324};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 365};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_t5_c_4t5_3a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_t5_c_4t5_3a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[18] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[18])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 3};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[19] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[19])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -19854,6 +22205,27 @@ static void __Pyx_RejectKeywords(const char* function_name, PyObject *kwds) {
         Py_DECREF(key);
     }
 }
+
+/* ListCompAppendAndDecref */
+#if CYTHON_USE_PYLIST_INTERNALS && CYTHON_ASSUME_SAFE_MACROS && CYTHON_ASSUME_SAFE_SIZE
+static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject* x) {
+    PyListObject* L = (PyListObject*) list;
+    Py_ssize_t len = Py_SIZE(list);
+    if (likely(L->allocated > len)) {
+        __Pyx__ListComp_AppendAndDecref(list, len, x);
+        return 0;
+    }
+    int result = PyList_Append(list, x);
+    Py_DECREF(x);
+    return result;
+}
+#else
+static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject* x) {
+    int result = PyList_Append(list, x);
+    Py_DECREF(x);
+    return result;
+}
+#endif
 
 /* AllocateExtensionType */
 static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final) {
@@ -23665,243 +26037,6 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint32_t(uint32_t value) {
     }
 }
 
-/* CIntToPy */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int16_t(int16_t value) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const int16_t neg_one = (int16_t) -1, const_zero = (int16_t) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        if (sizeof(int16_t) < sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(int16_t) <= sizeof(unsigned long)) {
-            return PyLong_FromUnsignedLong((unsigned long) value);
-#if !CYTHON_COMPILING_IN_PYPY
-        } else if (sizeof(int16_t) <= sizeof(unsigned PY_LONG_LONG)) {
-            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
-#endif
-        }
-    } else {
-        if (sizeof(int16_t) <= sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(int16_t) <= sizeof(PY_LONG_LONG)) {
-            return PyLong_FromLongLong((PY_LONG_LONG) value);
-        }
-    }
-    {
-        unsigned char *bytes = (unsigned char *)&value;
-#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
-        if (is_unsigned) {
-            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
-        } else {
-            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
-        }
-#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        return _PyLong_FromByteArray(bytes, sizeof(int16_t),
-                                     little, !is_unsigned);
-#else
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        PyObject *result = NULL, *kwds = NULL;
-        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
-        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int16_t));
-        if (!py_bytes) goto limited_bad;
-        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
-        if (!from_bytes_str) goto limited_bad;
-        order_str = PyUnicode_FromString(little ? "little" : "big");
-        if (!order_str) goto limited_bad;
-        {
-            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
-            if (!is_unsigned) {
-                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
-                if (!signed_str) goto limited_bad;
-#if CYTHON_VECTORCALL
-                kwds = PyTuple_Pack(1, signed_str);
-#else
-                {
-                    PyObject *keys[] = {signed_str};
-                    PyObject *values[] = {Py_True};
-                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
-                }
-#endif
-                Py_DECREF(signed_str);
-                if (unlikely(!kwds)) goto limited_bad;
-            }
-            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
-        }
-        limited_bad:
-        Py_XDECREF(kwds);
-        Py_XDECREF(order_str);
-        Py_XDECREF(py_bytes);
-        Py_XDECREF(from_bytes_str);
-        return result;
-#endif
-    }
-}
-
-/* CIntToPy */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint8_t(uint8_t value) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const uint8_t neg_one = (uint8_t) -1, const_zero = (uint8_t) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        if (sizeof(uint8_t) < sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(uint8_t) <= sizeof(unsigned long)) {
-            return PyLong_FromUnsignedLong((unsigned long) value);
-#if !CYTHON_COMPILING_IN_PYPY
-        } else if (sizeof(uint8_t) <= sizeof(unsigned PY_LONG_LONG)) {
-            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
-#endif
-        }
-    } else {
-        if (sizeof(uint8_t) <= sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(uint8_t) <= sizeof(PY_LONG_LONG)) {
-            return PyLong_FromLongLong((PY_LONG_LONG) value);
-        }
-    }
-    {
-        unsigned char *bytes = (unsigned char *)&value;
-#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
-        if (is_unsigned) {
-            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
-        } else {
-            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
-        }
-#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        return _PyLong_FromByteArray(bytes, sizeof(uint8_t),
-                                     little, !is_unsigned);
-#else
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        PyObject *result = NULL, *kwds = NULL;
-        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
-        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(uint8_t));
-        if (!py_bytes) goto limited_bad;
-        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
-        if (!from_bytes_str) goto limited_bad;
-        order_str = PyUnicode_FromString(little ? "little" : "big");
-        if (!order_str) goto limited_bad;
-        {
-            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
-            if (!is_unsigned) {
-                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
-                if (!signed_str) goto limited_bad;
-#if CYTHON_VECTORCALL
-                kwds = PyTuple_Pack(1, signed_str);
-#else
-                {
-                    PyObject *keys[] = {signed_str};
-                    PyObject *values[] = {Py_True};
-                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
-                }
-#endif
-                Py_DECREF(signed_str);
-                if (unlikely(!kwds)) goto limited_bad;
-            }
-            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
-        }
-        limited_bad:
-        Py_XDECREF(kwds);
-        Py_XDECREF(order_str);
-        Py_XDECREF(py_bytes);
-        Py_XDECREF(from_bytes_str);
-        return result;
-#endif
-    }
-}
-
-/* CIntToPy */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const long neg_one = (long) -1, const_zero = (long) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        if (sizeof(long) < sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(long) <= sizeof(unsigned long)) {
-            return PyLong_FromUnsignedLong((unsigned long) value);
-#if !CYTHON_COMPILING_IN_PYPY
-        } else if (sizeof(long) <= sizeof(unsigned PY_LONG_LONG)) {
-            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
-#endif
-        }
-    } else {
-        if (sizeof(long) <= sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(long) <= sizeof(PY_LONG_LONG)) {
-            return PyLong_FromLongLong((PY_LONG_LONG) value);
-        }
-    }
-    {
-        unsigned char *bytes = (unsigned char *)&value;
-#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
-        if (is_unsigned) {
-            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
-        } else {
-            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
-        }
-#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        return _PyLong_FromByteArray(bytes, sizeof(long),
-                                     little, !is_unsigned);
-#else
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        PyObject *result = NULL, *kwds = NULL;
-        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
-        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(long));
-        if (!py_bytes) goto limited_bad;
-        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
-        if (!from_bytes_str) goto limited_bad;
-        order_str = PyUnicode_FromString(little ? "little" : "big");
-        if (!order_str) goto limited_bad;
-        {
-            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
-            if (!is_unsigned) {
-                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
-                if (!signed_str) goto limited_bad;
-#if CYTHON_VECTORCALL
-                kwds = PyTuple_Pack(1, signed_str);
-#else
-                {
-                    PyObject *keys[] = {signed_str};
-                    PyObject *values[] = {Py_True};
-                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
-                }
-#endif
-                Py_DECREF(signed_str);
-                if (unlikely(!kwds)) goto limited_bad;
-            }
-            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
-        }
-        limited_bad:
-        Py_XDECREF(kwds);
-        Py_XDECREF(order_str);
-        Py_XDECREF(py_bytes);
-        Py_XDECREF(from_bytes_str);
-        return result;
-#endif
-    }
-}
-
 /* CIntFromPy */
 static long __Pyx_LargePyLong___Pyx_PyLong_As_long(PyObject *x);
 static long __Pyx_raise_neg_overflow___Pyx_PyLong_As_long(void) {
@@ -24200,6 +26335,243 @@ static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *x) {
         return __Pyx_PyLong___Pyx_PyLong_As_long(x);
     } else {
         return __Pyx_NonPyLong___Pyx_PyLong_As_long(x);
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int16_t(int16_t value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int16_t neg_one = (int16_t) -1, const_zero = (int16_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(int16_t) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int16_t) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(int16_t) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(int16_t) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int16_t) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(int16_t),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int16_t));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint8_t(uint8_t value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const uint8_t neg_one = (uint8_t) -1, const_zero = (uint8_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(uint8_t) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint8_t) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(uint8_t) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(uint8_t) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint8_t) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(uint8_t),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(uint8_t));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const long neg_one = (long) -1, const_zero = (long) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(long) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(long) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(long) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(long) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(long) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(long),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(long));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
     }
 }
 

@@ -14,7 +14,7 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound
 from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
-from search cimport Search, Options, search, exact_value, reaches, play_card, DRIVER_MTDF, DRIVER_BISECT, \
+from search cimport Search, Options, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
 
 DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
@@ -57,13 +57,15 @@ cdef class Engine:
     cdef Table table
     cdef Options options
     cdef int loaded
+    cdef int wants_canonical
     cdef readonly uint64_t nodes
     cdef readonly uint64_t table_hits
     cdef readonly uint64_t cutoffs
     cdef readonly uint64_t table_bytes
+    cdef uint64_t profile[16]
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
-                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf"):
+                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
         _check(tt_megabytes, 1, 4096, "tt_megabytes")
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
@@ -71,6 +73,8 @@ cdef class Engine:
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
         self.table_bytes = self.table.n_buckets * 4 * 16
         self.options.use_table = use_table
+        self.options.use_canonical = use_canonical
+        self.wants_canonical = use_canonical
         self.options.use_equivalence = use_equivalence
         self.options.use_bounds = use_bounds
         self.options.use_ordering = use_ordering
@@ -148,6 +152,13 @@ cdef class Engine:
             _check(flag, 1, 31, "called flag")
             t.called_card, t.called_holder, t.called_class = card, holder, cls
             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
+        t.canonical_ok = 1 if d["canonical_ok"] else 0
+        self.options.use_canonical = self.wants_canonical and t.canonical_ok
+        _check(len(d["chain"]), 0, n, "dominance chain")
+        t.n_chain = len(d["chain"])
+        for i, c in enumerate(d["chain"]):
+            _check(c, 0, n - 1, "chain card")
+            t.chain[i] = c
         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
         t.n_reservations = len(d["reservations"])
         for i, (card, seat) in enumerate(d["reservations"]):
@@ -223,6 +234,10 @@ cdef class Engine:
         s.flags = flags
         for i in range(t.n_seats):
             s.live |= s.hands[i]
+            mask = s.hands[i]
+            while mask:
+                t.owner[lowest(mask)] = i
+                mask = drop_lowest(mask)
         mask = s.live | s.trick_mask
         while mask:
             s.points_left += t.points[lowest(mask)]
@@ -237,13 +252,23 @@ cdef class Engine:
         S.nodes = 0
         S.table_hits = 0
         S.cutoffs = 0
+        memset(S.history, 0, sizeof(S.history))
+        memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
 
     cdef void _end(self, Search* S) noexcept:
+        cdef int i
+        for i in range(16):
+            self.profile[i] += S.boundary_nodes[i]
         self.nodes += S.nodes
         self.table_hits += S.table_hits
         self.cutoffs += S.cutoffs
 
+    def boundary_profile(self):
+        """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
+        return [self.profile[i] for i in range(16)]
+
     def reset_counters(self):
+        memset(self.profile, 0, sizeof(self.profile))
         self.nodes = 0
         self.table_hits = 0
         self.cutoffs = 0
@@ -299,6 +324,17 @@ cdef class Engine:
         self._end(&S)
         return reward, result
 
+    def perft(self, int depth):
+        """Legal play sequences of ``depth`` cards from the root (the engine's move generator)."""
+        cdef Search S
+        cdef uint64_t result
+        self._check_root()
+        _check(depth, 0, MAX_CARDS, "depth")
+        self._begin(&S)
+        with nogil:
+            result = perft(&S, depth)
+        return result
+
     def play(self, int card):
         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
         cdef Search S
@@ -312,8 +348,13 @@ cdef class Engine:
         return reward
 
     def table_lookup(self, uint64_t live, int leader, uint32_t flags):
-        """The table's (lower, upper, best card) for a trick-boundary position, or None (for tests)."""
-        cdef Entry* entry = table_probe(&self.table, live, <uint8_t>(leader | (flags << 3)))
+        """The table's (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose
+        hands hold ``live``, or None (for tests)."""
+        cdef State probe
+        memset(&probe, 0, sizeof(State))
+        probe.live = live
+        cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
+                                        <uint8_t>(leader | (flags << 3)))
         if entry == NULL:
             return None
         return entry.lower, entry.upper, entry.best

@@ -4,10 +4,18 @@
 # (the trick on the table included) times the points weight, one trick weight per trick still to be completed, and
 # the reward of every trick event whose cards are all still in play (each can happen at most once, since a card
 # falls only once). The lower bound is 0: no reward is negative.
+#
+# Sure tricks tighten both. Walk the dominance chain (the cards that beat everything below them whatever is led: the
+# top trumps) from the top, skipping cards already played: the seat holding the first live one, A, wins a trick with
+# it and with each following live chain card it also holds, each a trick of its own. In each of those s tricks every
+# other seat gives up a card, at least its s cheapest. So A's side is sure of s tricks and of those points; the
+# other side can win at most the rest. No sure tricks are counted while a special winner could still strike (all
+# of its cards live): a Sagotrick beats the Skus.
 
 from libc.stdint cimport uint64_t
 from cardset cimport popcount
-from types cimport Tables, Objective, State
+from types cimport Tables, Objective, State, MAX_SEATS
+from cardset cimport lowest, drop_lowest
 
 
 cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:
@@ -25,3 +33,48 @@ cdef inline int future_upper_bound(const Tables* t, const Objective* o, const St
         if in_play & o.event_present[i] == o.event_present[i]:
             bound += o.event_reward[i]
     return bound
+
+
+cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:
+    """At a trick boundary: the seat sure of the next tricks (``holder``), how many, and the points they bring."""
+    cdef int i, k, seat, card, count = 0, total = 0, taken, cheapest
+    cdef uint64_t rest, hand
+    cdef uint64_t used
+    holder[0] = -1
+    points[0] = 0
+    for k in range(t.n_specials):
+        if s.live & t.special_cards[k] == t.special_cards[k]:
+            return 0
+    for i in range(t.n_chain):
+        card = t.chain[i]
+        if not (s.live >> card) & 1:
+            continue
+        if holder[0] < 0:
+            for seat in range(t.n_seats):
+                if (s.hands[seat] >> card) & 1:
+                    holder[0] = seat
+        if not (s.hands[holder[0]] >> card) & 1:
+            break
+        count += 1
+        total += t.points[card]
+    if count == 0:
+        return 0
+    for seat in range(t.n_seats):
+        if seat == holder[0]:
+            continue
+        hand = s.hands[seat]
+        used = 0
+        for taken in range(count):  # the count cheapest cards of this seat
+            cheapest = -1
+            rest = hand & ~used
+            while rest:
+                card = lowest(rest)
+                rest = drop_lowest(rest)
+                if cheapest < 0 or t.points[card] < t.points[cheapest]:
+                    cheapest = card
+            if cheapest < 0:
+                break
+            used |= (<uint64_t>1) << cheapest
+            total += t.points[cheapest]
+    points[0] = total
+    return count

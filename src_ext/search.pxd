@@ -9,11 +9,11 @@
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount
-from types cimport Tables, Objective, State, MAX_CARDS, NO_CARD, INFINITY
+from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives
-from bounds cimport future_upper_bound
+from bounds cimport future_upper_bound, sure_tricks
 from order cimport order_moves
-from tt cimport Table, Entry, table_probe, table_store
+from tt cimport Table, Entry, table_probe, table_store, mix
 
 cdef enum:
     DRIVER_MTDF = 0
@@ -22,6 +22,7 @@ cdef enum:
 
 ctypedef struct Options:
     int use_table
+    int use_canonical
     int use_equivalence
     int use_bounds
     int use_ordering
@@ -36,6 +37,43 @@ ctypedef struct Search:
     uint64_t nodes
     uint64_t table_hits
     uint64_t cutoffs
+    uint64_t boundary_nodes[16]               # nodes at trick boundaries by tricks left (for profiling)
+    int history[MAX_SEATS][MAX_CARDS]         # cut-offs each card caused, weighted by the tricks still to play
+
+
+cdef inline int trick_reward(const Tables* t, const Objective* o, const int* trick, int wpos, int winner,
+                             uint64_t trick_mask, int trick_points, uint64_t live_after) noexcept nogil:
+    """What a completed trick pays the maximising side: points and trick weight if it wins, plus trick events."""
+    cdef int reward = 0, i
+    cdef int wcard = trick[wpos]
+    if (o.max_side >> winner) & 1:
+        reward = o.points_weight * trick_points + o.trick_weight
+    for i in range(o.n_events):
+        if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
+            continue
+        if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
+            continue
+        if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
+            continue
+        if o.event_last[i] and live_after:
+            continue
+        reward += o.event_reward[i]
+    return reward
+
+
+cdef inline int last_trick_value(const Tables* t, const Objective* o, const State* s) noexcept nogil:
+    """The value of a position where every hand holds one card: the trick plays itself."""
+    cdef int trick[MAX_SEATS]
+    cdef int i, seat, card, wpos, points = 0
+    cdef uint64_t mask = 0
+    for i in range(t.n_seats):
+        seat = (s.leader + i) % t.n_seats
+        card = lowest(s.hands[seat])
+        trick[i] = card
+        mask |= (<uint64_t>1) << card
+        points += t.points[card]
+    wpos = current_winner(t, trick, t.n_seats)
+    return trick_reward(t, o, trick, wpos, (s.leader + wpos) % t.n_seats, mask, points, 0)
 
 
 cdef inline int play_card(Search* S, int card) noexcept nogil:
@@ -45,7 +83,7 @@ cdef inline int play_card(Search* S, int card) noexcept nogil:
     cdef State* s = &S.s
     cdef uint64_t bit = (<uint64_t>1) << card
     cdef int seat = (s.leader + s.trick_len) % t.n_seats
-    cdef int wpos, winner, reward = 0, i, wcard
+    cdef int wpos, winner, reward
     s.hands[seat] &= ~bit
     s.live &= ~bit
     s.trick[s.trick_len] = card
@@ -56,19 +94,7 @@ cdef inline int play_card(Search* S, int card) noexcept nogil:
         return 0
     wpos = current_winner(t, s.trick, s.trick_len)
     winner = (s.leader + wpos) % t.n_seats
-    wcard = s.trick[wpos]
-    if (o.max_side >> winner) & 1:
-        reward = o.points_weight * s.trick_points + o.trick_weight
-    for i in range(o.n_events):
-        if s.trick_mask & o.event_present[i] != o.event_present[i] or s.trick_mask & o.event_absent[i]:
-            continue
-        if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
-            continue
-        if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
-            continue
-        if o.event_last[i] and s.live:
-            continue
-        reward += o.event_reward[i]
+    reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
     s.points_left -= s.trick_points
     s.leader = winner
@@ -78,34 +104,86 @@ cdef inline int play_card(Search* S, int card) noexcept nogil:
     return reward
 
 
+cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:
+    """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd)."""
+    cdef uint64_t key = 0, cards
+    cdef int k, place, card
+    if not canonical:
+        return s.live
+    for k in range(t.n_classes):
+        cards = s.live & t.class_mask[k]
+        place = 0
+        while cards:
+            card = lowest(cards)
+            cards = drop_lowest(cards)
+            key += mix((<uint64_t>k << 56) | (<uint64_t>place << 48) | (<uint64_t>t.owner[card] << 40)
+                       | <uint64_t>t.signature[card])
+            place += 1
+    return key
+
+
+cdef inline int encode_card(const Tables* t, const State* s, int card, int canonical) noexcept nogil:
+    """A card as the table stores it: itself, or (class, place among the live cards of its class)."""
+    cdef int k
+    if card == NO_CARD or not canonical:
+        return card
+    k = t.card_class[card]
+    return (k << 5) | popcount(s.live & t.class_mask[k] & (((<uint64_t>1) << card) - 1))
+
+
+cdef inline int decode_card(const Tables* t, const State* s, int stored, int canonical) noexcept nogil:
+    cdef uint64_t cards
+    cdef int place
+    if stored == NO_CARD or not canonical:
+        return stored
+    cards = s.live & t.class_mask[stored >> 5]
+    for place in range(stored & 31):
+        cards = drop_lowest(cards)
+    return lowest(cards) if cards else NO_CARD
+
+
 cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef State saved
     cdef int boundary = S.s.trick_len == 0
+    cdef int use_table
     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
-    cdef int n, i, card, reward, value, maximising, seat
+    cdef int n, i, card, reward, value, maximising, seat, sure, holder, sure_points
     cdef int moves[MAX_CARDS]
     cdef uint64_t legal
     cdef uint8_t leader_flags = 0
+    cdef uint64_t key = 0
     cdef Entry* entry
     # Step 1. The deal is over: nothing more to win.
     if boundary and S.s.live == 0:
         return 0
     S.nodes += 1
+    if boundary and popcount(S.s.hands[S.s.leader]) == 1:
+        return last_trick_value(S.t, S.o, &S.s)
+    # the last trick is computed directly, never looked up
+    use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
     if boundary:
+        S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
         if S.opt.use_bounds:
             upper = future_upper_bound(S.t, S.o, &S.s)
+            sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
+            if sure:
+                if (S.o.max_side >> holder) & 1:
+                    lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
+                else:
+                    upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
-        if S.opt.use_table:
+        if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
-            entry = table_probe(S.table, S.s.live, leader_flags)
+            key = position_key(S.t, &S.s, S.opt.use_canonical)
+            entry = table_probe(S.table, key, leader_flags)
             if entry != NULL:
                 S.table_hits += 1
                 if entry.lower > lower:
                     lower = entry.lower
                 if entry.upper < upper:
                     upper = entry.upper
-                tt_card = entry.best
+                tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
         if lower >= beta or lower == upper:
             return lower
         if upper <= alpha:
@@ -115,11 +193,12 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         if upper < beta:
             beta = upper
     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+    seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
     legal = legal_cards(S.t, &S.s)
     if S.opt.use_equivalence:
         legal = representatives(S.t, &S.s, legal)
     if S.opt.use_ordering:
-        n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves)
+        n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
     else:
         n = 0
         while legal:
@@ -127,7 +206,6 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             legal = drop_lowest(legal)
             n += 1
     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
-    seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
     maximising = (S.o.max_side >> seat) & 1
     best = -INFINITY if maximising else INFINITY
     cdef int a = alpha, b = beta
@@ -151,15 +229,18 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                     b = best
         if a >= b:
             S.cutoffs += 1
+            S.history[seat][card] += popcount(S.s.live) + 1
             break
     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
-    if boundary and S.opt.use_table:
+    if use_table:
+        card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
+        i = popcount(S.s.live)
         if best <= alpha:
-            table_store(S.table, S.s.live, leader_flags, lower, best, best_card)
+            table_store(S.table, key, leader_flags, i, lower, best, card)
         elif best >= beta:
-            table_store(S.table, S.s.live, leader_flags, best, upper, best_card)
+            table_store(S.table, key, leader_flags, i, best, upper, card)
         else:
-            table_store(S.table, S.s.live, leader_flags, best, best, best_card)
+            table_store(S.table, key, leader_flags, i, best, best, card)
     return best
 
 
@@ -193,3 +274,21 @@ cdef inline int reaches(Search* S, int target) noexcept nogil:
     if target <= 0:
         return 1
     return search(S, target - 1, target) >= target
+
+
+cdef inline uint64_t perft(Search* S, int depth) noexcept nogil:
+    """The number of legal play sequences of ``depth`` cards (fewer where the deal ends first)."""
+    cdef State saved
+    cdef uint64_t legal, total = 0
+    cdef int card
+    if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
+        return 1
+    legal = legal_cards(S.t, &S.s)
+    while legal:
+        card = lowest(legal)
+        legal = drop_lowest(legal)
+        saved = S.s
+        play_card(S, card)
+        total += perft(S, depth - 1)
+        S.s = saved
+    return total

@@ -3,15 +3,22 @@
 # What is stored. The table is probed and written at trick boundaries only. There the rest of the play depends on
 # three things: which cards are still in the hands, who leads, and the rule-history flags (e.g. "the called suit has
 # been led"). Within one deal every card has a fixed owner, so the set of remaining cards alone says which hand holds
-# what: the key (remaining-card mask, leader, flags) is *exact*, 64 + 8 bits, and two positions never share an entry
-# by accident. An entry holds a lower and an upper bound on the *future* value (what the maximising side can still
-# win from here, rewards already earned excluded), and the card that was best, tried first next time.
+# what: (remaining-card mask, leader, flags) is an *exact* key. An entry holds a lower and an upper bound on the
+# *future* value (what the maximising side can still win from here, rewards already earned excluded), and the card
+# that was best, tried first next time.
 #
-# Layout. Entries are 16 bytes: remaining (8), lower (2), upper (2), generation (2), leader | flags << 3 (1), best
-# card (1). Four entries make a 64-byte bucket, one cache line; a key's bucket is picked by a 64-bit mix of the key.
+# Rank-relative keys. Two positions whose live cards, class by class and from the weakest up, have the same owners
+# and the same signatures (points and rule roles) are the same game under a renaming of the cards, so they have the
+# same value. With ``use_canonical`` the key is a 64-bit hash of that sequence (with leader and flags), which lets a
+# position share its entry with every position that differs only in *which* equivalent cards were played; the best
+# card is then stored as (class, place among the live cards of the class). The wrapper enables it only for tables
+# where power never interleaves between classes (true of every game here); without it the key is the exact mask.
+#
+# Layout. Entries are 16 bytes: key (8), lower (2), upper (2), generation (1), cards left (1), leader | flags << 3
+# (1), best card (1). Four entries make a 64-byte bucket, one cache line; a key's bucket is picked by a 64-bit mix.
 #
 # Generations. Each question (deal + objective) gets a new generation number; entries of another generation count as
-# empty, so switching deals or objectives costs nothing. When the 16-bit counter wraps, the table is cleared.
+# empty, so switching deals or objectives costs nothing. When the 8-bit counter wraps, the table is cleared.
 #
 # Replacement. Storing a key already in the bucket merges the bounds. Otherwise the new entry takes an empty or
 # stale slot, else the slot whose position had the fewest cards left (the least search saved), the first such.
@@ -19,19 +26,19 @@
 # Size. The table's size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB); it is
 # rounded down to a power of two of buckets and never grows.
 
-from libc.stdint cimport uint64_t, uint32_t, int16_t, uint16_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-from cardset cimport popcount
 
 cdef enum:
     BUCKET = 4
 
 ctypedef struct Entry:
-    uint64_t remaining
+    uint64_t key
     int16_t lower
     int16_t upper
-    uint16_t generation
+    uint8_t generation
+    uint8_t cards_left
     uint8_t leader_flags
     uint8_t best
 
@@ -39,7 +46,7 @@ ctypedef struct Table:
     Entry* entries
     uint64_t bucket_mask
     uint64_t n_buckets
-    uint16_t generation
+    uint8_t generation
     uint64_t used                 # entries written in the current generation (an estimate of fill)
 
 
@@ -82,27 +89,27 @@ cdef inline void table_new_generation(Table* table) noexcept nogil:
         table.generation = 1
 
 
-cdef inline Entry* table_bucket(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:
-    return table.entries + (mix(remaining ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
+cdef inline Entry* table_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
+    return table.entries + (mix(key ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
 
 
-cdef inline Entry* table_probe(const Table* table, uint64_t remaining, uint8_t leader_flags) noexcept nogil:
-    cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+cdef inline Entry* table_probe(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
+    cdef Entry* bucket = table_bucket(table, key, leader_flags)
     cdef int i
     for i in range(BUCKET):
-        if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+        if bucket[i].generation == table.generation and bucket[i].key == key \
                 and bucket[i].leader_flags == leader_flags:
             return &bucket[i]
     return NULL
 
 
-cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_flags, int lower, int upper,
-                             int best) noexcept nogil:
-    cdef Entry* bucket = table_bucket(table, remaining, leader_flags)
+cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, int cards_left, int lower,
+                             int upper, int best) noexcept nogil:
+    cdef Entry* bucket = table_bucket(table, key, leader_flags)
     cdef Entry* slot = NULL
-    cdef int i, fewest = 1000, cards
+    cdef int i, fewest = 1000
     for i in range(BUCKET):
-        if bucket[i].generation == table.generation and bucket[i].remaining == remaining \
+        if bucket[i].generation == table.generation and bucket[i].key == key \
                 and bucket[i].leader_flags == leader_flags:
             # merge: both bounds are true, keep the tighter of each
             if lower > bucket[i].lower:
@@ -117,11 +124,11 @@ cdef inline void table_store(Table* table, uint64_t remaining, uint8_t leader_fl
             slot = &bucket[i]
             table.used += 1
             break
-        cards = popcount(bucket[i].remaining)
-        if cards < fewest:
-            fewest = cards
+        if bucket[i].cards_left < fewest:
+            fewest = bucket[i].cards_left
             slot = &bucket[i]
-    slot.remaining = remaining
+    slot.key = key
+    slot.cards_left = cards_left
     slot.lower = lower
     slot.upper = upper
     slot.generation = table.generation

@@ -51,6 +51,10 @@ ctypedef struct Tables:
     int reservation_card[MAX_RESERVATIONS]
     int reservation_seat[MAX_RESERVATIONS]
     uint32_t led_flags[MAX_CLASSES]
+    int owner[MAX_CARDS]                      # the seat dealt each card (fixed for the deal; set with the state)
+    int canonical_ok                          # power never interleaves between classes: rank-relative keys allowed
+    int n_chain                               # the dominance chain: cards that, from the top down, beat every
+    int chain[MAX_CARDS]                      # card below them whatever is led (the top trumps), strongest first
 
 ctypedef struct Objective:
     uint32_t max_side                         # bit per seat of the maximising side

@@ -6,9 +6,11 @@ import pytest
 
 from perft_data import load_perft_cases
 from solver import make_position
+from solver.search.engine import EngineSolver
 from solver.search.reference import divide, perft
 
 CASES = load_perft_cases()
+ENGINE = EngineSolver(1)
 
 
 def test_the_data_covers_every_game_and_many_contracts():
@@ -21,6 +23,13 @@ def test_the_data_covers_every_game_and_many_contracts():
 def test_perft_counts(case):
     position = make_position(case.game, case.deal, case.contract, variant=case.variant, play=case.play)
     found = {depth: perft(position.state, depth) for depth in case.counts}
+    assert found == case.counts
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_engine_move_generator_gives_the_same_counts(case):
+    position = make_position(case.game, case.deal, case.contract, variant=case.variant, play=case.play)
+    found = {depth: ENGINE.perft(position.state, depth) for depth in case.counts}
     assert found == case.counts
 
 

@@ -71,6 +71,41 @@ def _signatures(tables: RuleTables, objective_cards: int) -> list[int]:
     return result
 
 
+def classes_separate(tables: RuleTables) -> bool:
+    """True when, for every led class, the cards of two classes that can win never interleave in power: then only
+    the order within a class matters, and rank-relative table keys are exact."""
+    for row in tables.power:
+        spans = {}
+        for card, power in enumerate(row):
+            if power:
+                low, high = spans.get(tables.card_class[card], (power, power))
+                spans[tables.card_class[card]] = (min(low, power), max(high, power))
+        ordered = sorted(spans.values())
+        if any(a[1] >= b[0] for a, b in zip(ordered, ordered[1:])):
+            return False
+    return True
+
+
+def dominance_chain(tables: RuleTables) -> list[int]:
+    """The cards that, from the top down, beat every card below them whatever class is led (the top trumps)."""
+    orders = [sorted(range(tables.n_cards), key=lambda c, k=k: -tables.power[k][c]) for k in range(tables.n_classes)]
+    removed: set[int] = set()
+    chain = []
+    while True:
+        heads = []
+        for k, order in enumerate(orders):
+            live = [c for c in order if c not in removed][:2]
+            if not live:
+                return chain
+            heads.append(live)
+        top = heads[0][0]
+        for k, live in enumerate(heads):
+            if live[0] != top or (len(live) > 1 and tables.power[k][live[1]] >= tables.power[k][top]):
+                return chain
+        chain.append(top)
+        removed.add(top)
+
+
 def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
     """The engine's tables for a deal (cached on the rules object per set of objective cards)."""
     cache = rules.__dict__.setdefault("_engine_cache", {})
@@ -122,6 +157,8 @@ def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
                      for s in tables.specials],
         "called": called,
         "reservations": [(to_engine[r.card], r.seat) for r in tables.reservations],
+        "chain": [to_engine[c] for c in dominance_chain(tables)],
+        "canonical_ok": classes_separate(tables),
     }
     compiled = Compiled(engine_tables, tuple(to_engine), to_pack)
     cache[objective_cards] = compiled
@@ -146,10 +183,11 @@ class EngineSolver:
 
     def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
-                 driver: str = "mtdf") -> None:
+                 driver: str = "mtdf", use_canonical: bool = True) -> None:
         if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
             raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
-        self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver)
+        self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
+                                     use_canonical)
         self._loaded: tuple | None = None
 
     @property
@@ -235,6 +273,13 @@ class EngineSolver:
             line.append(chosen)
             state = state.advance(chosen)
         return line
+
+    def perft(self, state: PlayState, depth: int) -> int:
+        """Legal play sequences of ``depth`` cards by the engine's move generator (compare with the reference)."""
+        if state.is_over or depth == 0:
+            return 1
+        self._load(state, Objective("perft", frozenset(), "move generation only"))
+        return self.engine.perft(depth)
 
     def solve(self, state: PlayState, objective: Objective, *, cards: bool = False, line: bool = False
               ) -> SolveResult:

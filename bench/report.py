@@ -1,0 +1,297 @@
+"""The benchmark report: every line of the issue on its fixed deals, the engine/reference ratio on the endings and
+the Zwanzigerrufen ablation, as Markdown tables.
+
+    python bench/report.py [--deals N] [--out bench/README.md] [--json results.json]
+
+``--deals`` defaults to all 100 fixed deals of each line. With ``--out`` an existing file keeps everything outside
+the ``<!-- report:begin -->`` / ``<!-- report:end -->`` markers (so the README's instructions survive a rerun); a file
+without the markers is replaced by the report. Progress goes to stderr. Every solve is stopped at ``--limit`` seconds
+(default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from a checkout without an install
+    sys.path.insert(0, str(ROOT))
+
+from solver.benchmark import (ABLATIONS, DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, SEEDS, STANDARD_DEALS,  # noqa: E402
+                              BenchLine, BenchStats, Progress, ablation, endings_lines, run_endings_ratio, run_line,
+                              standard_lines, target_met)
+
+BEGIN = "<!-- report:begin -->"
+END = "<!-- report:end -->"
+
+
+# --- formatting -------------------------------------------------------------------------------------------------------
+
+
+def fmt_ms(ms: float, stats: BenchStats | None = None) -> str:
+    """Milliseconds with the digits that mean something on a noisy machine; '>=' for a lower bound."""
+    if ms < 1:
+        text = f"{ms:.3f}"
+    elif ms < 10:
+        text = f"{ms:.2f}"
+    elif ms < 1000:
+        text = f"{ms:.1f}"
+    else:
+        text = f"{ms:,.0f}"
+    return f">= {text}" if stats is not None and stats.is_lower_bound(ms) else text
+
+
+def fmt_count(value: float | None) -> str:
+    if value is None:
+        return "over limit"
+    for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= size:
+            return f"{value / size:.2f} {unit}"
+    return f"{value:.0f}"
+
+
+def fmt_bytes(value: int) -> str:
+    for size, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if value >= size:
+            return f"{value / size:.1f} {unit}"
+    return f"{value} B"
+
+
+def fmt_ratio(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:,.0f}x" if value >= 100 else f"{value:.2f}x"
+
+
+def fmt_met(met: bool | None) -> str:
+    return "n/a" if met is None else ("**yes**" if met else "no")
+
+
+def fmt_deals(stats: BenchStats) -> str:
+    if not stats.timeouts:
+        return str(stats.deals)
+    return f"{stats.deals} ({stats.timeouts} over {fmt_ms(stats.limit_ms or 0)} ms)"
+
+
+# --- the machine --------------------------------------------------------------------------------------------------------
+
+
+def _command(*args: str) -> str:
+    try:
+        return subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def engine_build() -> str:
+    """A fingerprint of the compiled engine the run imports (the engine is rebuilt while others tune it; a run that
+    straddles a rebuild mixes two engines and says so)."""
+    import solver._engine as engine
+
+    path = Path(engine.__file__)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    built = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    return f"{path.name} sha256 {digest}, built {built} UTC"
+
+
+def machine() -> dict[str, str]:
+    """What the figures depend on besides the code: cores, CPU, Python, the load when the run started, the commit."""
+    commit = _command("git", "rev-parse", "--short", "HEAD") or "unknown"
+    changed = _command("git", "status", "--porcelain", "--untracked-files=no")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    return {
+        "nproc": _command("nproc") or str(os.cpu_count()),
+        "cpu": _cpu_model(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "load average at start": load,
+        "commit": commit + (" with uncommitted changes" if changed else ""),
+        "engine": engine_build(),
+    }
+
+
+# --- the run ------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    deals: int
+    limit_s: float
+    machine: dict[str, str]
+    lines: list[tuple[BenchLine, BenchStats]]
+    endings: list[tuple[BenchLine, BenchStats, BenchStats, float]]
+    ablation_line: BenchLine | None
+    ablation: dict[str, BenchStats]
+    seconds: float = 0.0
+    engine_at_end: str = ""
+
+
+def _progress(started: float):
+    def report(p: Progress) -> None:
+        what = "stopped at the limit" if p.timed_out else f"{fmt_ms(p.ms)} ms"
+        print(f"[{time.monotonic() - started:7.0f} s] {p.line}: {p.done}/{p.total} (board {p.board}) {what}",
+              file=sys.stderr, flush=True)
+    return report
+
+
+def run(deals: int, ablation_deals: int, limit_s: float) -> Report:
+    started = time.monotonic()
+    progress = _progress(started)
+    info = machine()
+    lines = [(line, run_line(line, deals=deals, limit_s=limit_s, progress=progress)) for line in standard_lines()]
+    endings = []
+    for line in endings_lines():
+        engine, reference, ratio = run_endings_ratio(line.game, line.contract, deals, progress=progress,
+                                                     limit_s=limit_s)
+        endings.append((line, engine, reference, ratio))
+    zwanzigerrufen = standard_lines()[0]
+    results = ablation(zwanzigerrufen, ablation_deals, progress=progress, limit_s=limit_s) if ablation_deals else {}
+    return Report(deals, limit_s, info, lines, endings, zwanzigerrufen if results else None, results,
+                  time.monotonic() - started, engine_build())
+
+
+# --- rendering ----------------------------------------------------------------------------------------------------------
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+def render(report: Report) -> str:
+    seeds = ", ".join(f"{game} {seed}" for game, seed in SEEDS.items())
+    out = [
+        f"### Results: {report.deals} of the {STANDARD_DEALS} fixed deals per line",
+        "",
+        f"Deals: boards 1-{report.deals} of the fixed seed of each game ({seeds}); a fresh engine per deal with the "
+        f"default {fmt_bytes(report.lines[0][1].table_allocated_bytes) if report.lines else '?'} table, single "
+        f"thread, only the solve timed. Every solve is stopped at {report.limit_s:g} s and then counts at the limit "
+        f"(such figures are marked >= and never meet a target). Percentiles are nearest-rank, so with fewer than "
+        f"100 deals p99 is the max.",
+        "",
+    ]
+    rows = []
+    for number, (line, stats) in enumerate(report.lines, 1):
+        memory = stats.peak_table_bytes
+        rows.append([f"{number}. {line.name}", fmt_deals(stats), fmt_ms(stats.median, stats), fmt_ms(stats.p90, stats),
+                     fmt_ms(stats.p99, stats), fmt_ms(stats.max, stats), fmt_count(stats.nodes_per_second),
+                     f"{fmt_bytes(memory.allocated)} / {fmt_bytes(memory.used)}", line.target,
+                     fmt_met(target_met(line, stats))])
+    out += _table(["line", "deals", "median", "p90", "p99", "max (ms)", "nodes/s", "table memory (allocated / used)",
+                   "target", "met"], rows)
+    out += ["", f"#### 9. Engine vs reference solver on the same {report.deals} 5-trick endings (exact points)", ""]
+    rows = []
+    for line, engine, reference, ratio in report.endings:
+        lower = engine.timeouts or reference.timeouts
+        rows.append([line.name, fmt_deals(engine), fmt_ms(engine.median, engine), fmt_ms(engine.p99, engine),
+                     fmt_ms(reference.median, reference), fmt_ms(reference.max, reference),
+                     fmt_ratio(ratio) + (" (limit reached)" if lower else ""),
+                     f"ratio >= {ENDINGS_TARGET_RATIO:,.0f}x",
+                     fmt_met(ratio >= ENDINGS_TARGET_RATIO and not lower)])
+    out += _table(["endings", "deals", "engine median (ms)", "engine p99 (ms)", "reference median (ms)",
+                   "reference max (ms)", "ratio of medians", "target", "met"], rows)
+    out += ["", "The engine's values equal the reference's on every one of these endings (checked by the run)."]
+    if report.ablation_line is not None:
+        base = report.ablation["all on"]
+        deals = base.deals
+        plural = "" if deals == 1 else "s"
+        out += ["", f"#### Ablation: {report.ablation_line.name}, {deals} deal{plural}, one technique off at a time",
+                ""]
+        rows = []
+        for name, stats in report.ablation.items():
+            base_nodes, nodes = base.median_nodes, stats.median_nodes
+            time_ratio = stats.median / base.median if base.median > 0 else None
+            nodes_ratio = nodes / base_nodes if nodes is not None and base_nodes else None
+            rows.append([name, ", ".join(f"{k}={v}" for k, v in ABLATIONS.get(name, {}).items()) or "-",
+                         fmt_ms(stats.median, stats), fmt_count(nodes),
+                         ("> " if stats.is_lower_bound(stats.median) else "") + fmt_ratio(time_ratio),
+                         fmt_ratio(nodes_ratio), str(stats.timeouts)])
+        out += _table(["configuration", "engine options", "median (ms)", "median nodes", "median time vs all on",
+                       "median nodes vs all on", "over limit"], rows)
+        out += ["", "Every configuration gives the same values on every deal (checked by the run)."]
+    out += ["", "#### Machine", ""]
+    out += [f"- {key}: {value}" for key, value in report.machine.items()]
+    out += [f"- wall time of the run: {report.seconds / 60:.1f} min"]
+    if report.engine_at_end and report.engine_at_end != report.machine["engine"]:
+        out += [f"- **warning**: the engine was rebuilt during the run (at the end: {report.engine_at_end}); "
+                "lines measured after the rebuild used the new build"]
+    return "\n".join(out) + "\n"
+
+
+def as_json(report: Report) -> dict:
+    return {
+        "deals": report.deals, "limit_s": report.limit_s, "machine": report.machine,
+        "lines": [{**stats.as_dict(), "target": line.target, "met": target_met(line, stats)}
+                  for line, stats in report.lines],
+        "endings": [{"line": line.name, "engine": engine.as_dict(), "reference": reference.as_dict(),
+                     "ratio_of_medians": ratio, "target_ratio": ENDINGS_TARGET_RATIO}
+                    for line, engine, reference, ratio in report.endings],
+        "ablation": {name: stats.as_dict() for name, stats in report.ablation.items()},
+    }
+
+
+def write(path: Path, text: str) -> None:
+    """Replace the part between the markers, or write the whole file when there are none."""
+    block = f"{BEGIN}\n{text}{END}\n"
+    if path.exists():
+        old = path.read_text()
+        if BEGIN in old and END in old:
+            head, rest = old.split(BEGIN, 1)
+            tail = rest.split(END, 1)[1].lstrip("\n")
+            path.write_text(head + block + tail)
+            return
+    path.write_text(block)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=STANDARD_DEALS, help="deals per line (default: all 100)")
+    parser.add_argument("--ablation-deals", type=int, default=None,
+                        help="deals of the ablation (default: --deals; 0 skips it)")
+    parser.add_argument("--limit", type=float, default=DEFAULT_LIMIT_S, help="seconds after which a solve is stopped")
+    parser.add_argument("--out", type=Path, default=None, help="Markdown file to write (default: stdout)")
+    parser.add_argument("--json", type=Path, default=None, help="also write every measurement as JSON here")
+    args = parser.parse_args(argv)
+    if not 1 <= args.deals <= STANDARD_DEALS:
+        parser.error(f"--deals must be from 1 to {STANDARD_DEALS}")
+    ablation_deals = args.deals if args.ablation_deals is None else args.ablation_deals
+    if not 0 <= ablation_deals <= STANDARD_DEALS:
+        parser.error(f"--ablation-deals must be from 0 to {STANDARD_DEALS}")
+    if args.limit <= 0:
+        parser.error("--limit must be positive")
+    report = run(args.deals, ablation_deals, args.limit)
+    text = render(report)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        write(args.out, text)
+        print(f"wrote {args.out}", file=sys.stderr)
+    if args.json is not None:
+        args.json.write_text(json.dumps(as_json(report), indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

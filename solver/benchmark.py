@@ -1,0 +1,577 @@
+"""The benchmark lines of the issue, measured the same way every time.
+
+Every line solves a fixed set of seeded deals (board ``k`` of a fixed seed per game, see
+:func:`~solver.generate.random_record`), so two runs -- on two machines, or before and after an engine change -- time
+the same positions. Each deal gets a fresh :class:`~solver.search.engine.EngineSolver`, created outside the timed part,
+so a transposition table filled by an earlier deal cannot flatter the numbers; only the solve itself is timed (the
+compilation of the deal's rule tables included, as any API caller pays it).
+
+A solve that runs past the limit (60 s by default) is stopped and recorded at the limit, flagged as over it: the deal
+is never skipped, so the percentiles stay honest (they become lower bounds, which :meth:`BenchStats.is_lower_bound`
+says). To be able to stop a compiled search, the deals are then solved in a child process; without a limit they are
+solved in this process.
+
+This module backs ``stich bench`` and ``bench/report.py``; it never prints (progress goes to a callback).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Callable, Iterable, NamedTuple
+
+from .cards import bits
+from .errors import InvalidContractError
+from .games.base import Objective
+from .generate import random_record
+from .position import Position, position_from_record
+from .search import reference
+from .search.engine import EngineSolver
+
+#: The fixed seed of every game's deals (board k of this seed is deal k of a line).
+SEEDS: dict[str, int] = {"Zwanzigerrufen": 2020, "Schafkopf": 1849, "Kratzen": 1766}
+
+#: Deals per line in a full run.
+STANDARD_DEALS = 100
+
+#: A solve is stopped after this many seconds and recorded at the limit.
+DEFAULT_LIMIT_S = 60.0
+
+#: Bytes of one transposition-table entry (the engine's ``table_bytes`` is buckets x 4 entries x 16 bytes).
+ENTRY_BYTES = 16
+
+#: Tricks left in the endings on which the engine is compared with the reference solver.
+ENDING_TRICKS = 5
+
+#: The issue's target for the engine/reference ratio of medians on the endings.
+ENDINGS_TARGET_RATIO = 1000.0
+
+#: The techniques switched off in turn by :func:`ablation` (engine options of each configuration).
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "all on": {},
+    "table off": {"use_table": False},
+    "equivalence off": {"use_equivalence": False},
+    "bounds off": {"use_bounds": False},
+    "ordering off": {"use_ordering": False},
+    "driver bisect": {"driver": "bisect"},
+    "driver window": {"driver": "window"},
+}
+
+# What a line asks of each deal.
+VALUE = "value"  # the exact value of the objective (with ``cards``, every legal card's value too)
+REACHES = "reaches"  # yes/no: does the maximising side reach the objective's target?
+EVERY_SEAT = "every_seat"  # Kratzen: the objective for every seat in turn
+
+#: One deal's answer: (value, card values...) for VALUE, (1,) or (0,) for REACHES, one value a seat for EVERY_SEAT.
+Answer = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BenchLine:
+    """One line of the benchmark: which deals, which question, and the issue's target for it.
+
+    ``contract`` None lets :func:`random_record` pick (a callable Rufer in Schafkopf, a random trump in Kratzen).
+    ``tricks_left`` None solves from trick 1; a number solves the ending reached by a seeded random playout.
+    """
+
+    name: str
+    game: str
+    contract: str | None
+    objective: str
+    cards: bool = False
+    deals: int = STANDARD_DEALS
+    seats: int | None = None
+    question: str = VALUE
+    tricks_left: int | None = None
+    target_median_ms: float | None = None
+    target_p99_ms: float | None = None
+
+    @property
+    def target(self) -> str:
+        """The issue's target in words ('' when the line has none of its own)."""
+        parts = []
+        if self.target_median_ms is not None:
+            parts.append(f"median <= {self.target_median_ms:g} ms")
+        if self.target_p99_ms is not None:
+            parts.append(f"p99 <= {self.target_p99_ms:g} ms")
+        return ", ".join(parts)
+
+
+def standard_lines() -> list[BenchLine]:
+    """The lines of the issue, in its order (the endings comparison is :func:`endings_lines`)."""
+    zr = "Zwanzigerrufen"
+    return [
+        BenchLine("Zwanzigerrufen Normal: exact points", zr, "Normal", "points",
+                  target_median_ms=10, target_p99_ms=200),
+        BenchLine("Zwanzigerrufen Normal: points + every opening card", zr, "Normal", "points", cards=True,
+                  target_median_ms=50),
+        BenchLine("Zwanzigerrufen Normal: Valat yes/no", zr, "Normal", "valat", question=REACHES,
+                  target_median_ms=2),
+        BenchLine("Zwanzigerrufen Normal: Pagat Ultimo yes/no", zr, "Normal", "pagat_ultimo", question=REACHES,
+                  target_median_ms=2),
+        BenchLine("Schafkopf Rufer: points + every opening card", "Schafkopf", None, "points", cards=True,
+                  target_median_ms=5),
+        BenchLine("Schafkopf Solo H: points + every opening card", "Schafkopf", "Solo H", "points", cards=True,
+                  target_median_ms=5),
+        BenchLine("Schafkopf Wenz: points + every opening card", "Schafkopf", "Wenz", "points", cards=True,
+                  target_median_ms=5),
+        BenchLine("Kratzen 6 seats: every seat's guaranteed tricks", "Kratzen", None, "tricks", seats=6,
+                  question=EVERY_SEAT, target_median_ms=0.5),
+    ]
+
+
+def endings_line(game: str, contract: str | None, deals: int = STANDARD_DEALS) -> BenchLine:
+    """Exact points on the 5-trick endings of a game's deals (the engine/reference comparison)."""
+    label = contract or ("Rufer" if game == "Schafkopf" else "")
+    return BenchLine(f"{game} {label}: {ENDING_TRICKS}-trick endings, exact points".replace("  ", " "), game,
+                     contract, "points", deals=deals, tricks_left=ENDING_TRICKS)
+
+
+def endings_lines() -> list[BenchLine]:
+    """The endings of line 9: Zwanzigerrufen Normal and Schafkopf Rufer."""
+    return [endings_line("Zwanzigerrufen", "Normal"), endings_line("Schafkopf", None)]
+
+
+# --- deals ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BenchDeal:
+    """A deal of a line, ready to solve: the position and the objectives the line asks about (one a seat for
+    Kratzen)."""
+
+    board: int
+    position: Position
+    objectives: tuple[Objective, ...]
+
+
+def _playout(position: Position, tricks_left: int, seed: int, board: int) -> Position:
+    """The ending with ``tricks_left`` tricks to go reached by seeded random legal play (the same every run)."""
+    rng = random.Random(f"stich-bench-ending:{seed}:{board}")
+    state = position.state
+    while len(state.history) < position.rules.tricks_in_deal - tricks_left:
+        state = state.advance(rng.choice(list(bits(state.legal_cards()))))
+    return Position(position.game, position.rules, state, position.played, position.record)
+
+
+def prepare_deal(line: BenchLine, board: int, seed: int) -> BenchDeal:
+    """Board ``board`` of ``seed`` as a deal of ``line``. Raises InvalidContractError when the line's objective does
+    not exist on it (Pagat Ultimo when the Pagat lies in the talon)."""
+    record = random_record(line.game, seed, board, contract=line.contract, seats=line.seats)
+    position = position_from_record(record)
+    if line.tricks_left is not None:
+        position = _playout(position, line.tricks_left, seed, board)
+    if line.question == EVERY_SEAT:
+        objectives = tuple(position.objective(line.objective, seat) for seat in range(1, position.rules.seats + 1))
+    else:
+        objectives = (position.objective(line.objective),)
+    return BenchDeal(board, position, objectives)
+
+
+def line_seed(line: BenchLine, seed: int | None = None) -> int:
+    return SEEDS[line.game] if seed is None else seed
+
+
+def bench_deals(line: BenchLine, count: int | None = None, seed: int | None = None) -> list[BenchDeal]:
+    """The first ``count`` deals of the line (all its deals by default): boards 1, 2, ... of the game's seed, passing
+    over the boards on which the objective does not exist, so every run solves the same deals."""
+    count = line.deals if count is None else count
+    seed = line_seed(line, seed)
+    deals: list[BenchDeal] = []
+    board = 0
+    while len(deals) < count:
+        board += 1
+        try:
+            deals.append(prepare_deal(line, board, seed))
+        except InvalidContractError:
+            continue
+    return deals
+
+
+# --- asking -----------------------------------------------------------------------------------------------------------
+
+
+class Outcome(NamedTuple):
+    """What one deal's question gave: the answer, the nodes searched and the most table entries in use."""
+
+    answer: Answer
+    nodes: int
+    entries_used: int
+
+
+def ask(solver: EngineSolver, line: BenchLine, deal: BenchDeal) -> Outcome:
+    """The line's question on one deal, by the engine: exactly the work a benchmark times."""
+    state = deal.position.state
+    if line.question == VALUE:
+        result = solver.solve(state, deal.objectives[0], cards=line.cards)
+        answer = (result.total, *(cv.value for cv in result.card_values))
+        return Outcome(answer, result.nodes, solver.engine.table_entries_used)
+    if line.question == REACHES:
+        objective = deal.objectives[0]
+        assert objective.target is not None, "a yes/no line needs an objective with a target"
+        solver.engine.reset_counters()
+        yes = solver.reaches(state, objective, objective.target - objective.achieved(state.rules, state))
+        return Outcome((int(yes),), solver.engine.nodes, solver.engine.table_entries_used)
+    if line.question == EVERY_SEAT:
+        values = []
+        nodes = used = 0
+        for objective in deal.objectives:  # each seat's objective starts a new table generation
+            result = solver.solve(state, objective)
+            values.append(result.total)
+            nodes += result.nodes
+            used = max(used, solver.engine.table_entries_used)
+        return Outcome(tuple(values), nodes, used)
+    raise ValueError(f"unknown benchmark question {line.question!r}")
+
+
+def ask_reference(line: BenchLine, deal: BenchDeal) -> Outcome:
+    """The line's question on one deal, by the reference solver (no table: entries used is 0)."""
+    state = deal.position.state
+    if line.question == VALUE:
+        result = reference.solve(state, deal.objectives[0], cards=line.cards)
+        return Outcome((result.total, *(cv.value for cv in result.card_values)), result.nodes, 0)
+    if line.question == REACHES:
+        result = reference.solve(state, deal.objectives[0])
+        return Outcome((int(bool(result.success)),), result.nodes, 0)
+    if line.question == EVERY_SEAT:
+        results = [reference.solve(state, objective) for objective in deal.objectives]
+        return Outcome(tuple(r.total for r in results), sum(r.nodes for r in results), 0)
+    raise ValueError(f"unknown benchmark question {line.question!r}")
+
+
+# --- statistics -------------------------------------------------------------------------------------------------------
+
+
+class TableMemory(NamedTuple):
+    """Transposition-table memory: what the engine allocated, and what the fullest question wrote to."""
+
+    allocated: int
+    used: int
+
+
+def percentile(values: Iterable[float], p: float) -> float:
+    """The nearest-rank percentile: always one of the measured values, never an interpolation, so that
+    p90 <= p99 <= max holds for any number of deals."""
+    ordered = sorted(values)
+    if not ordered:
+        raise ValueError("no measurements")
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One deal's measurement; ``timed_out`` deals carry the limit as their time and no nodes."""
+
+    board: int
+    ms: float
+    nodes: int
+    entries_used: int
+    answer: Answer
+    timed_out: bool = False
+
+
+@dataclass
+class BenchStats:
+    """Per-deal times (ms) and nodes of one line, and the statistics reported on them."""
+
+    line: str
+    times_ms: list[float] = field(default_factory=list)
+    nodes: list[int] = field(default_factory=list)
+    boards: list[int] = field(default_factory=list)
+    answers: list[Answer | None] = field(default_factory=list)
+    timed_out: list[bool] = field(default_factory=list)
+    entries_used: list[int] = field(default_factory=list)
+    table_allocated_bytes: int = 0
+    limit_ms: float | None = None
+
+    def add(self, result: DealResult) -> None:
+        self.times_ms.append(result.ms)
+        self.nodes.append(result.nodes)
+        self.boards.append(result.board)
+        self.answers.append(None if result.timed_out else result.answer)
+        self.timed_out.append(result.timed_out)
+        self.entries_used.append(result.entries_used)
+
+    @property
+    def deals(self) -> int:
+        return len(self.times_ms)
+
+    @property
+    def timeouts(self) -> int:
+        return sum(self.timed_out)
+
+    @property
+    def median(self) -> float:
+        if not self.times_ms:
+            raise ValueError("no measurements")
+        return statistics.median(self.times_ms)
+
+    @property
+    def p90(self) -> float:
+        return percentile(self.times_ms, 90)
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.times_ms, 99)
+
+    @property
+    def max(self) -> float:
+        return percentile(self.times_ms, 100)
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Total nodes / total seconds of the deals that finished (a stopped solve's nodes are unknown)."""
+        done = [(ms, n) for ms, n, out in zip(self.times_ms, self.nodes, self.timed_out) if not out]
+        seconds = sum(ms for ms, _ in done) / 1000
+        return sum(n for _, n in done) / seconds if seconds > 0 else 0.0
+
+    @property
+    def median_nodes(self) -> float | None:
+        """The median nodes, counting a stopped solve as more than any finished one; None when the median deal
+        itself was stopped (its nodes are unknown)."""
+        finished = sorted(n for n, out in zip(self.nodes, self.timed_out) if not out)
+        ordered: list[float] = [*finished, *[math.inf] * self.timeouts]
+        if not ordered:
+            return None
+        middle = statistics.median(ordered)
+        return None if math.isinf(middle) or math.isnan(middle) else middle
+
+    @property
+    def peak_table_bytes(self) -> TableMemory:
+        return TableMemory(self.table_allocated_bytes, max(self.entries_used, default=0) * ENTRY_BYTES)
+
+    def is_lower_bound(self, ms: float) -> bool:
+        """Whether a statistic is only a lower bound: it reaches the limit at which solves were stopped."""
+        return self.timeouts > 0 and self.limit_ms is not None and ms >= self.limit_ms
+
+    def as_dict(self) -> dict[str, Any]:
+        memory = self.peak_table_bytes
+        return {
+            "line": self.line, "deals": self.deals, "boards": list(self.boards),
+            "median_ms": self.median, "p90_ms": self.p90, "p99_ms": self.p99, "max_ms": self.max,
+            "median_nodes": self.median_nodes, "nodes_per_second": self.nodes_per_second,
+            "table_allocated_bytes": memory.allocated, "table_used_bytes": memory.used,
+            "timeouts": self.timeouts, "limit_ms": self.limit_ms,
+            "times_ms": list(self.times_ms), "nodes": list(self.nodes),
+        }
+
+
+# --- measuring --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Reported after every deal: which line, how far, and what the deal took."""
+
+    line: str
+    done: int
+    total: int
+    board: int
+    ms: float
+    timed_out: bool
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+@dataclass(frozen=True)
+class _Task:
+    line: BenchLine
+    board: int
+    seed: int
+    engine_options: dict[str, Any] | None  # None: the reference solver
+
+
+def _measure(task: _Task, on_start: Callable[[], None] | None = None) -> DealResult:
+    """Solve one deal with a fresh solver; only the solve is timed."""
+    deal = prepare_deal(task.line, task.board, task.seed)
+    solver = EngineSolver(**task.engine_options) if task.engine_options is not None else None
+    if on_start is not None:
+        on_start()
+    start = time.perf_counter()
+    outcome = ask(solver, task.line, deal) if solver is not None else ask_reference(task.line, deal)
+    ms = (time.perf_counter() - start) * 1000
+    return DealResult(task.board, ms, outcome.nodes, outcome.entries_used, outcome.answer)
+
+
+def _worker_main(fd: int) -> None:
+    """The child's loop on the connection ``fd``: for each task, say when the timed part starts, then send the
+    result (or the error)."""
+    conn = Connection(fd)
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        try:
+            conn.send(_measure(task, on_start=lambda: conn.send("start")))
+        except Exception as error:  # noqa: BLE001 -- handed to the parent, which raises it
+            conn.send(error)
+
+
+_WORKER_CODE = "import sys; from solver.benchmark import _worker_main; _worker_main(int(sys.argv[1]))"
+
+
+class _Worker:
+    """A child process that solves one deal at a time, so that a compiled search running over the limit can be
+    stopped (the search holds no Python checkpoints to interrupt).
+
+    A plain interpreter started with ``-c`` rather than a multiprocessing child: it neither re-imports the caller's
+    main module (which a spawned child would, and a script without a main guard would then run twice) nor inherits
+    a forked copy of the caller's threads."""
+
+    def __init__(self) -> None:
+        self._conn, child = multiprocessing.Pipe()
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parents[1])  # the source tree, for runs without an install
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+        self._process = subprocess.Popen([sys.executable, "-c", _WORKER_CODE, str(child.fileno())],
+                                         pass_fds=(child.fileno(),), env=env)
+        child.close()
+
+    def run(self, task: _Task, limit_s: float) -> DealResult | None:
+        """The deal's result, or None when the solve ran past ``limit_s`` (the worker is then unusable)."""
+        self._conn.send(task)
+        self._receive()  # "start" (an error while preparing the deal is raised here)
+        if not self._conn.poll(limit_s):
+            return None
+        return self._receive()
+
+    def _receive(self) -> Any:
+        try:
+            message = self._conn.recv()
+        except EOFError:
+            raise RuntimeError(f"the benchmark worker died (exit code {self._process.poll()})") from None
+        if isinstance(message, BaseException):
+            raise message
+        return message
+
+    def close(self, stop: bool = False) -> None:
+        """Let an idle worker exit; ``stop`` kills one that is still searching."""
+        if not stop and self._process.poll() is None:
+            try:
+                self._conn.send(None)
+                self._process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        self._conn.close()
+
+
+def _table_bytes(engine_options: dict[str, Any] | None) -> int:
+    """The table an engine with these options allocates (0 for the reference solver, which has none)."""
+    return 0 if engine_options is None else EngineSolver(**engine_options).table_bytes
+
+
+def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: ProgressCallback | None,
+               table_bytes: int) -> BenchStats:
+    stats = BenchStats(name, table_allocated_bytes=table_bytes, limit_ms=None if limit_s is None else limit_s * 1000)
+    worker: _Worker | None = None
+    try:
+        for done, task in enumerate(tasks, 1):
+            if limit_s is None:
+                measured: DealResult | None = _measure(task)
+            else:
+                worker = worker or _Worker()
+                measured = worker.run(task, limit_s)
+            if measured is None:
+                assert worker is not None and limit_s is not None
+                worker.close(stop=True)
+                worker = None
+                result = DealResult(task.board, limit_s * 1000, 0, 0, (), timed_out=True)
+            else:
+                result = measured
+            stats.add(result)
+            if progress is not None:
+                progress(Progress(name, done, len(tasks), task.board, result.ms, result.timed_out))
+    finally:
+        if worker is not None:
+            worker.close()
+    return stats
+
+
+def _tasks(line: BenchLine, deals: int | None, seed: int | None,
+           engine_options: dict[str, Any] | None) -> list[_Task]:
+    seed = line_seed(line, seed)
+    return [_Task(line, deal.board, seed, engine_options) for deal in bench_deals(line, deals, seed)]
+
+
+def run_line(line: BenchLine, *, deals: int | None = None, seed: int | None = None,
+             engine_options: dict[str, Any] | None = None, progress: ProgressCallback | None = None,
+             limit_s: float | None = DEFAULT_LIMIT_S) -> BenchStats:
+    """Time the engine on the line's first ``deals`` deals (all of them by default), a fresh engine per deal.
+
+    ``seed`` None is the game's fixed seed; ``limit_s`` None solves in this process without a limit.
+    """
+    options = dict(engine_options or {})
+    return _run_tasks(line.name, _tasks(line, deals, seed, options), limit_s, progress, _table_bytes(options))
+
+
+def run_reference(line: BenchLine, *, deals: int | None = None, seed: int | None = None,
+                  progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S) -> BenchStats:
+    """Time the reference solver on the line's deals (meant for endings: it cannot solve whole deals)."""
+    return _run_tasks(f"{line.name} (reference)", _tasks(line, deals, seed, None), limit_s, progress, 0)
+
+
+def ratio_of_medians(slow: BenchStats, fast: BenchStats) -> float:
+    return slow.median / fast.median if fast.median > 0 else math.inf
+
+
+def run_endings_ratio(game: str, contract: str | None, deals: int, seed: int | None = None, *,
+                      engine_options: dict[str, Any] | None = None, progress: ProgressCallback | None = None,
+                      limit_s: float | None = DEFAULT_LIMIT_S) -> tuple[BenchStats, BenchStats, float]:
+    """Engine and reference on the same 5-trick endings: (engine stats, reference stats, reference median / engine
+    median). The answers of the two are checked to agree: a fast wrong engine is no result."""
+    line = endings_line(game, contract, deals)
+    engine = run_line(line, deals=deals, seed=seed, engine_options=engine_options, progress=progress,
+                      limit_s=limit_s)
+    slow = run_reference(line, deals=deals, seed=seed, progress=progress, limit_s=limit_s)
+    for board, mine, theirs in zip(engine.boards, engine.answers, slow.answers):
+        if mine is not None and theirs is not None and mine != theirs:
+            raise AssertionError(f"{line.name}, board {board}: engine {mine} but reference {theirs}")
+    return engine, slow, ratio_of_medians(slow, engine)
+
+
+def ablation(line: BenchLine, deals: int | None = None, *, seed: int | None = None,
+             progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S,
+             configurations: dict[str, dict[str, Any]] | None = None) -> dict[str, BenchStats]:
+    """The line with each technique switched off in turn (and the other drivers), keyed as :data:`ABLATIONS`.
+
+    Every configuration must give the same answers; a disagreement is a bug of the engine, not a benchmark
+    figure, and raises."""
+    results: dict[str, BenchStats] = {}
+    for name, options in (configurations or ABLATIONS).items():
+        stats = run_line(line, deals=deals, seed=seed, engine_options=options, progress=progress, limit_s=limit_s)
+        stats.line = f"{line.name} [{name}]"
+        results[name] = stats
+    first = next(iter(results.values()), None)
+    for name, stats in results.items():
+        assert first is not None
+        for board, mine, theirs in zip(stats.boards, stats.answers, first.answers):
+            if mine is not None and theirs is not None and mine != theirs:
+                raise AssertionError(f"{line.name} [{name}], board {board}: {mine} but {theirs} with all on")
+    return results
+
+
+def target_met(line: BenchLine, stats: BenchStats) -> bool | None:
+    """Whether the line's targets are met (None when it has none). A statistic that reaches the limit is only a lower
+    bound of the truth, and a target is never claimed met on a lower bound."""
+    checks = []
+    for target, value in ((line.target_median_ms, stats.median), (line.target_p99_ms, stats.p99)):
+        if target is not None:
+            checks.append(value <= target and not stats.is_lower_bound(value))
+    return all(checks) if checks else None

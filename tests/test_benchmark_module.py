@@ -1,0 +1,115 @@
+"""solver.benchmark on a few deals: the statistics are consistent, the deals fixed by the seed, a solve over the limit
+is recorded rather than skipped, and the techniques switched off still give the same answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.benchmark import (ABLATIONS, ENDING_TRICKS, ENTRY_BYTES, BenchStats, DealResult, ablation, bench_deals,
+                              endings_line, endings_lines, percentile, run_endings_ratio, run_line, standard_lines,
+                              target_met)
+
+LINES = {line.name: line for line in standard_lines()}
+KRATZEN = LINES["Kratzen 6 seats: every seat's guaranteed tricks"]
+VALAT = LINES["Zwanzigerrufen Normal: Valat yes/no"]
+EXACT = LINES["Zwanzigerrufen Normal: exact points"]
+
+
+def _check_consistent(stats: BenchStats, deals: int) -> None:
+    assert stats.deals == deals == len(stats.nodes) == len(stats.boards) == len(stats.answers)
+    assert min(stats.times_ms) <= stats.median <= stats.p90 <= stats.p99 <= stats.max == max(stats.times_ms)
+    assert all(n > 0 for n in stats.nodes)
+    assert stats.nodes_per_second > 0
+    memory = stats.peak_table_bytes
+    assert memory.allocated == 64 * 1024 * 1024
+    assert 0 < memory.used <= memory.allocated and memory.used % ENTRY_BYTES == 0
+    assert stats.timeouts == 0 and not stats.is_lower_bound(stats.max)
+    record = stats.as_dict()
+    assert record["median_ms"] == stats.median and record["p99_ms"] == stats.p99
+    assert record["table_allocated_bytes"] == memory.allocated and record["table_used_bytes"] == memory.used
+
+
+def test_the_issue_lines():
+    lines = standard_lines()
+    assert len(lines) == 8 and all(line.target for line in lines) and all(line.deals == 100 for line in lines)
+    assert [line.game for line in endings_lines()] == ["Zwanzigerrufen", "Schafkopf"]
+    assert EXACT.target == "median <= 10 ms, p99 <= 200 ms"
+
+
+def test_percentiles_are_measured_values():
+    values = [5.0, 1.0, 3.0]
+    assert percentile(values, 90) == percentile(values, 99) == percentile(values, 100) == 5.0
+    assert percentile(range(1, 101), 90) == 90 and percentile(range(1, 101), 99) == 99
+    with pytest.raises(ValueError):
+        percentile([], 50)
+
+
+def test_a_line_in_process_and_in_the_worker(tmp_path):
+    """The two ways of solving (this process without a limit, the child process with one) time the same deals and
+    give the same answers."""
+    here = run_line(KRATZEN, deals=3, limit_s=None)
+    there = run_line(KRATZEN, deals=3)
+    _check_consistent(here, 3)
+    _check_consistent(there, 3)
+    assert here.boards == there.boards == [1, 2, 3]
+    assert here.answers == there.answers
+    assert all(len(answer) == 6 for answer in here.answers if answer is not None)
+
+
+def test_yes_no_line_and_progress():
+    seen = []
+    stats = run_line(VALAT, deals=2, progress=seen.append, limit_s=None)
+    _check_consistent(stats, 2)
+    assert all(answer in ((0,), (1,)) for answer in stats.answers)
+    assert [(p.done, p.total, p.board) for p in seen] == [(1, 2, 1), (2, 2, 2)]
+    assert [p.ms for p in seen] == stats.times_ms
+
+
+def test_the_same_seed_gives_the_same_deals():
+    def texts(seed=None):
+        return [(d.board, d.position.rules.deal.text(), str(d.position.rules.contract))
+                for d in bench_deals(EXACT, 3, seed)]
+
+    assert texts() == texts()
+    assert texts() != texts(seed=12345)
+    # a deal does not depend on how many are asked for
+    assert bench_deals(EXACT, 1)[0].position.rules.deal.text() == bench_deals(EXACT, 3)[0].position.rules.deal.text()
+
+
+def test_endings_are_five_tricks_from_the_end_and_the_engine_is_faster():
+    line = endings_line("Zwanzigerrufen", "Normal", 2)
+    for deal in bench_deals(line):
+        state = deal.position.state
+        assert not state.trick and all(hand.bit_count() == ENDING_TRICKS for hand in state.hands)
+    engine, reference, ratio = run_endings_ratio("Zwanzigerrufen", "Normal", 2)
+    assert engine.boards == reference.boards
+    assert engine.answers == reference.answers  # run_endings_ratio checks this too; the figures mean nothing else
+    assert ratio == reference.median / engine.median
+    assert ratio > 1
+
+
+def test_a_solve_over_the_limit_is_recorded_not_skipped():
+    stats = run_line(EXACT, deals=1, limit_s=0.001)
+    assert stats.deals == 1 and stats.timeouts == 1 and stats.times_ms == [1.0]
+    assert stats.is_lower_bound(stats.median) and stats.median_nodes is None
+    assert stats.answers == [None] and stats.nodes_per_second == 0.0
+    assert target_met(EXACT, stats) is False
+
+
+def test_median_nodes_counts_stopped_solves_as_the_largest():
+    stats = BenchStats("synthetic", limit_ms=100.0)
+    for board, (ms, nodes) in enumerate([(1.0, 10), (2.0, 30), (3.0, 20)], 1):
+        stats.add(DealResult(board, ms, nodes, 1, (0,)))
+    assert stats.median_nodes == 20 and stats.nodes_per_second == pytest.approx(60 / 0.006)
+    stats.add(DealResult(4, 100.0, 0, 0, (), timed_out=True))
+    assert stats.median_nodes == 25 and stats.timeouts == 1 and stats.is_lower_bound(stats.max)
+    assert stats.nodes_per_second == pytest.approx(60 / 0.006)  # the stopped solve's nodes are unknown
+
+
+def test_ablation_switches_techniques_off_without_changing_answers():
+    results = ablation(KRATZEN, 2, limit_s=None)
+    assert list(results) == list(ABLATIONS)
+    answers = {name: stats.answers for name, stats in results.items()}
+    assert all(a == answers["all on"] for a in answers.values())
+    assert results["table off"].peak_table_bytes.used == 0
+    assert all(stats.deals == 2 for stats in results.values())
