@@ -1773,10 +1773,11 @@ struct __pyx_t_5types_Objective {
   int event_not_winner[__pyx_e_5types_MAX_EVENTS];
   int event_last[__pyx_e_5types_MAX_EVENTS];
   int event_reward[__pyx_e_5types_MAX_EVENTS];
+  uint64_t event_beaters[__pyx_e_5types_MAX_EVENTS];
 };
 
-/* "types.pxd":71
- *     int event_reward[MAX_EVENTS]
+/* "types.pxd":72
+ *     uint64_t event_beaters[MAX_EVENTS]        # cards that beat the event's winning card whatever is led
  * 
  * ctypedef struct State:             # <<<<<<<<<<<<<<
  *     uint64_t hands[MAX_SEATS]
@@ -1890,6 +1891,7 @@ struct __pyx_t_6search_Search {
   uint64_t nodes;
   uint64_t table_hits;
   uint64_t cutoffs;
+  uint64_t iterations;
   uint64_t boundary_nodes[16];
   int history[__pyx_e_5types_MAX_SEATS][__pyx_e_5types_MAX_CARDS];
 };
@@ -1914,6 +1916,7 @@ struct __pyx_obj_6solver_7_engine_Engine {
   uint64_t nodes;
   uint64_t table_hits;
   uint64_t cutoffs;
+  uint64_t iterations;
   uint64_t table_bytes;
   uint64_t profile[16];
 };
@@ -2572,6 +2575,9 @@ static void __Pyx_RaiseErrorWithTypes1(PyObject* exc_type, const char *message, 
 static CYTHON_INLINE PyObject* __Pyx__PyNumber_And_object_int(PyObject *op1, PyObject *op2, int inplace);
 #endif
 
+/* RejectKeywords.export */
+static void __Pyx_RejectKeywords(const char* function_name, PyObject *kwds);
+
 /* PyLongBinop.proto */
 #if !CYTHON_COMPILING_IN_PYPY
 static CYTHON_INLINE PyObject* __Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check);
@@ -2589,9 +2595,6 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2
 #define __Pyx_PyNumber_InPlaceOr_int_object(op1, op2)  __Pyx__PyNumber_Or_int_object(op1, op2, 1)
 static CYTHON_INLINE PyObject* __Pyx__PyNumber_Or_int_object(PyObject *op1, PyObject *op2, int inplace);
 #endif
-
-/* RejectKeywords.export */
-static void __Pyx_RejectKeywords(const char* function_name, PyObject *kwds);
 
 /* ListCompAppendAndDecref.proto */
 static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject* x);
@@ -3088,27 +3091,29 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_d); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint32_t __pyx_v_max_side, int __pyx_v_points_weight, int __pyx_v_trick_weight, PyObject *__pyx_v_events); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_hands, int __pyx_v_leader, PyObject *__pyx_v_trick, uint32_t __pyx_v_flags); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_12reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_14upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_16legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_32to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_6new_generation(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint32_t __pyx_v_max_side, int __pyx_v_points_weight, int __pyx_v_trick_weight, PyObject *__pyx_v_events); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_hands, int __pyx_v_leader, PyObject *__pyx_v_trick, uint32_t __pyx_v_flags); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_12boundary_profile(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_16upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_34to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_5nodes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10iterations___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_36__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_40__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_6solver_7_engine_Engine(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3161,8 +3166,8 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_tuple[1];
-    PyObject *__pyx_codeobj_tab[20];
-    PyObject *__pyx_string_tab[216];
+    PyObject *__pyx_codeobj_tab[21];
+    PyObject *__pyx_string_tab[221];
     PyObject *__pyx_number_tab[3];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3243,191 +3248,196 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_u_engine_input_not_a_legal_card_at __pyx_string_tab[28]
 #define __pyx_kp_u_engine_input_the_hands_do_not_fi __pyx_string_tab[29]
 #define __pyx_kp_u_event_absent_cards __pyx_string_tab[30]
-#define __pyx_kp_u_event_cards __pyx_string_tab[31]
-#define __pyx_kp_u_event_not_winner __pyx_string_tab[32]
-#define __pyx_kp_u_event_reward __pyx_string_tab[33]
-#define __pyx_kp_u_event_winner __pyx_string_tab[34]
-#define __pyx_kp_u_follow_levels __pyx_string_tab[35]
-#define __pyx_kp_u_follow_mask __pyx_string_tab[36]
-#define __pyx_kp_u_gc __pyx_string_tab[37]
-#define __pyx_kp_u_isenabled __pyx_string_tab[38]
-#define __pyx_kp_u_lead_levels __pyx_string_tab[39]
-#define __pyx_kp_u_lead_mask __pyx_string_tab[40]
-#define __pyx_kp_u_load_tables_and_load_state_first __pyx_string_tab[41]
-#define __pyx_kp_u_load_tables_first __pyx_string_tab[42]
-#define __pyx_kp_u_no_default___reduce___due_to_non __pyx_string_tab[43]
-#define __pyx_kp_u_number_of_hands __pyx_string_tab[44]
-#define __pyx_kp_u_reserved_card __pyx_string_tab[45]
-#define __pyx_kp_u_reserved_seat __pyx_string_tab[46]
-#define __pyx_kp_u_runaway_at_deal __pyx_string_tab[47]
-#define __pyx_kp_u_runaway_minimum __pyx_string_tab[48]
-#define __pyx_kp_u_special_cards __pyx_string_tab[49]
-#define __pyx_kp_u_special_order __pyx_string_tab[50]
-#define __pyx_kp_u_special_order_card __pyx_string_tab[51]
-#define __pyx_kp_u_special_winner __pyx_string_tab[52]
-#define __pyx_kp_u_src_ext__engine_pyx __pyx_string_tab[53]
-#define __pyx_n_u_DRIVERS __pyx_string_tab[54]
-#define __pyx_n_u_Engine __pyx_string_tab[55]
-#define __pyx_n_u_Engine___reduce_cython __pyx_string_tab[56]
-#define __pyx_n_u_Engine___setstate_cython __pyx_string_tab[57]
-#define __pyx_n_u_Engine_after __pyx_string_tab[58]
-#define __pyx_n_u_Engine_boundary_profile __pyx_string_tab[59]
-#define __pyx_n_u_Engine_groups __pyx_string_tab[60]
-#define __pyx_n_u_Engine_is_over __pyx_string_tab[61]
-#define __pyx_n_u_Engine_legal __pyx_string_tab[62]
-#define __pyx_n_u_Engine_load_objective __pyx_string_tab[63]
-#define __pyx_n_u_Engine_load_state __pyx_string_tab[64]
-#define __pyx_n_u_Engine_load_tables __pyx_string_tab[65]
-#define __pyx_n_u_Engine_perft __pyx_string_tab[66]
-#define __pyx_n_u_Engine_play __pyx_string_tab[67]
-#define __pyx_n_u_Engine_reaches __pyx_string_tab[68]
-#define __pyx_n_u_Engine_reset_counters __pyx_string_tab[69]
-#define __pyx_n_u_Engine_table_lookup __pyx_string_tab[70]
-#define __pyx_n_u_Engine_to_move __pyx_string_tab[71]
-#define __pyx_n_u_Engine_upper_bound __pyx_string_tab[72]
-#define __pyx_n_u_Engine_value __pyx_string_tab[73]
-#define __pyx_n_u_LIMITS __pyx_string_tab[74]
-#define __pyx_n_u_S __pyx_string_tab[75]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[76]
-#define __pyx_n_u_annotate __pyx_string_tab[77]
-#define __pyx_n_u_func __pyx_string_tab[78]
-#define __pyx_n_u_getstate __pyx_string_tab[79]
-#define __pyx_n_u_main __pyx_string_tab[80]
-#define __pyx_n_u_module __pyx_string_tab[81]
-#define __pyx_n_u_name __pyx_string_tab[82]
-#define __pyx_n_u_pyx_state __pyx_string_tab[83]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[84]
-#define __pyx_n_u_qualname __pyx_string_tab[85]
-#define __pyx_n_u_reduce __pyx_string_tab[86]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[87]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[88]
-#define __pyx_n_u_set_name __pyx_string_tab[89]
-#define __pyx_n_u_setstate __pyx_string_tab[90]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[91]
-#define __pyx_n_u_test __pyx_string_tab[92]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[93]
-#define __pyx_n_u_absent __pyx_string_tab[94]
-#define __pyx_n_u_after __pyx_string_tab[95]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[96]
-#define __pyx_n_u_at_deal __pyx_string_tab[97]
-#define __pyx_n_u_beat __pyx_string_tab[98]
-#define __pyx_n_u_bisect __pyx_string_tab[99]
-#define __pyx_n_u_boundary_profile __pyx_string_tab[100]
-#define __pyx_n_u_c __pyx_string_tab[101]
-#define __pyx_n_u_called __pyx_string_tab[102]
-#define __pyx_n_u_canonical_ok __pyx_string_tab[103]
-#define __pyx_n_u_card __pyx_string_tab[104]
-#define __pyx_n_u_card_class __pyx_string_tab[105]
-#define __pyx_n_u_card_count __pyx_string_tab[106]
-#define __pyx_n_u_card_indices __pyx_string_tab[107]
-#define __pyx_n_u_cards __pyx_string_tab[108]
-#define __pyx_n_u_chain __pyx_string_tab[109]
-#define __pyx_n_u_class_mask __pyx_string_tab[110]
-#define __pyx_n_u_classes __pyx_string_tab[111]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[112]
-#define __pyx_n_u_cls __pyx_string_tab[113]
-#define __pyx_n_u_d __pyx_string_tab[114]
-#define __pyx_n_u_depth __pyx_string_tab[115]
-#define __pyx_n_u_driver __pyx_string_tab[116]
-#define __pyx_n_u_entry __pyx_string_tab[117]
-#define __pyx_n_u_enumerate __pyx_string_tab[118]
-#define __pyx_n_u_events __pyx_string_tab[119]
-#define __pyx_n_u_flag __pyx_string_tab[120]
-#define __pyx_n_u_flags __pyx_string_tab[121]
-#define __pyx_n_u_follow __pyx_string_tab[122]
-#define __pyx_n_u_groups __pyx_string_tab[123]
-#define __pyx_n_u_guess __pyx_string_tab[124]
-#define __pyx_n_u_hand __pyx_string_tab[125]
-#define __pyx_n_u_hands __pyx_string_tab[126]
-#define __pyx_n_u_holder __pyx_string_tab[127]
-#define __pyx_n_u_i __pyx_string_tab[128]
-#define __pyx_n_u_is_over __pyx_string_tab[129]
-#define __pyx_n_u_items __pyx_string_tab[130]
-#define __pyx_n_u_j __pyx_string_tab[131]
-#define __pyx_n_u_k __pyx_string_tab[132]
-#define __pyx_n_u_last __pyx_string_tab[133]
-#define __pyx_n_u_lead __pyx_string_tab[134]
-#define __pyx_n_u_leader __pyx_string_tab[135]
-#define __pyx_n_u_led __pyx_string_tab[136]
-#define __pyx_n_u_led_flags __pyx_string_tab[137]
-#define __pyx_n_u_legal __pyx_string_tab[138]
-#define __pyx_n_u_levels __pyx_string_tab[139]
-#define __pyx_n_u_live __pyx_string_tab[140]
-#define __pyx_n_u_load_objective __pyx_string_tab[141]
-#define __pyx_n_u_load_state __pyx_string_tab[142]
-#define __pyx_n_u_load_tables __pyx_string_tab[143]
-#define __pyx_n_u_mask __pyx_string_tab[144]
-#define __pyx_n_u_max_side __pyx_string_tab[145]
-#define __pyx_n_u_mtdf __pyx_string_tab[146]
-#define __pyx_n_u_n __pyx_string_tab[147]
-#define __pyx_n_u_n_cards __pyx_string_tab[148]
-#define __pyx_n_u_n_classes __pyx_string_tab[149]
-#define __pyx_n_u_n_seats __pyx_string_tab[150]
-#define __pyx_n_u_not_winner __pyx_string_tab[151]
-#define __pyx_n_u_o __pyx_string_tab[152]
-#define __pyx_n_u_order __pyx_string_tab[153]
-#define __pyx_n_u_perft __pyx_string_tab[154]
-#define __pyx_n_u_play __pyx_string_tab[155]
-#define __pyx_n_u_points __pyx_string_tab[156]
-#define __pyx_n_u_points_weight __pyx_string_tab[157]
-#define __pyx_n_u_pop __pyx_string_tab[158]
-#define __pyx_n_u_power __pyx_string_tab[159]
-#define __pyx_n_u_present __pyx_string_tab[160]
-#define __pyx_n_u_probe __pyx_string_tab[161]
-#define __pyx_n_u_reaches __pyx_string_tab[162]
-#define __pyx_n_u_reps __pyx_string_tab[163]
-#define __pyx_n_u_reservations __pyx_string_tab[164]
-#define __pyx_n_u_reset_counters __pyx_string_tab[165]
-#define __pyx_n_u_result __pyx_string_tab[166]
-#define __pyx_n_u_reward __pyx_string_tab[167]
-#define __pyx_n_u_runaway_min __pyx_string_tab[168]
-#define __pyx_n_u_s __pyx_string_tab[169]
-#define __pyx_n_u_seat __pyx_string_tab[170]
-#define __pyx_n_u_seats __pyx_string_tab[171]
-#define __pyx_n_u_seen __pyx_string_tab[172]
-#define __pyx_n_u_self __pyx_string_tab[173]
-#define __pyx_n_u_setdefault __pyx_string_tab[174]
-#define __pyx_n_u_signature __pyx_string_tab[175]
-#define __pyx_n_u_size __pyx_string_tab[176]
-#define __pyx_n_u_solver__engine __pyx_string_tab[177]
-#define __pyx_n_u_specials __pyx_string_tab[178]
-#define __pyx_n_u_stronger __pyx_string_tab[179]
-#define __pyx_n_u_t __pyx_string_tab[180]
-#define __pyx_n_u_table_lookup __pyx_string_tab[181]
-#define __pyx_n_u_target __pyx_string_tab[182]
-#define __pyx_n_u_to_move __pyx_string_tab[183]
-#define __pyx_n_u_trick __pyx_string_tab[184]
-#define __pyx_n_u_trick_weight __pyx_string_tab[185]
-#define __pyx_n_u_tt_megabytes __pyx_string_tab[186]
-#define __pyx_n_u_upper_bound __pyx_string_tab[187]
-#define __pyx_n_u_use_bounds __pyx_string_tab[188]
-#define __pyx_n_u_use_canonical __pyx_string_tab[189]
-#define __pyx_n_u_use_equivalence __pyx_string_tab[190]
-#define __pyx_n_u_use_ordering __pyx_string_tab[191]
-#define __pyx_n_u_use_table __pyx_string_tab[192]
-#define __pyx_n_u_value __pyx_string_tab[193]
-#define __pyx_n_u_values __pyx_string_tab[194]
-#define __pyx_n_u_window __pyx_string_tab[195]
-#define __pyx_n_u_winner __pyx_string_tab[196]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[197]
-#define __pyx_kp_b_iso88591_81A __pyx_string_tab[198]
-#define __pyx_kp_b_iso88591_Q_gQfAQ_1_1 __pyx_string_tab[199]
-#define __pyx_kp_b_iso88591_A_at_S_uA_IQ_N_Kq __pyx_string_tab[200]
-#define __pyx_kp_b_iso88591_A_t5_c_4t5_3a __pyx_string_tab[201]
-#define __pyx_kp_b_iso88591_A_E_4uL_gQ __pyx_string_tab[202]
-#define __pyx_kp_b_iso88591_A_q_HAS_E_aq __pyx_string_tab[203]
-#define __pyx_kp_b_iso88591_A_1D_a __pyx_string_tab[204]
-#define __pyx_kp_b_iso88591_A_4y_a __pyx_string_tab[205]
-#define __pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs __pyx_string_tab[206]
-#define __pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A __pyx_string_tab[207]
-#define __pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a __pyx_string_tab[208]
-#define __pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa __pyx_string_tab[209]
-#define __pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ __pyx_string_tab[210]
-#define __pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A __pyx_string_tab[211]
-#define __pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q __pyx_string_tab[212]
-#define __pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q __pyx_string_tab[213]
-#define __pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q __pyx_string_tab[214]
-#define __pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E __pyx_string_tab[215]
+#define __pyx_kp_u_event_beaters __pyx_string_tab[31]
+#define __pyx_kp_u_event_cards __pyx_string_tab[32]
+#define __pyx_kp_u_event_not_winner __pyx_string_tab[33]
+#define __pyx_kp_u_event_reward __pyx_string_tab[34]
+#define __pyx_kp_u_event_winner __pyx_string_tab[35]
+#define __pyx_kp_u_follow_levels __pyx_string_tab[36]
+#define __pyx_kp_u_follow_mask __pyx_string_tab[37]
+#define __pyx_kp_u_gc __pyx_string_tab[38]
+#define __pyx_kp_u_isenabled __pyx_string_tab[39]
+#define __pyx_kp_u_lead_levels __pyx_string_tab[40]
+#define __pyx_kp_u_lead_mask __pyx_string_tab[41]
+#define __pyx_kp_u_load_tables_and_load_state_first __pyx_string_tab[42]
+#define __pyx_kp_u_load_tables_first __pyx_string_tab[43]
+#define __pyx_kp_u_no_default___reduce___due_to_non __pyx_string_tab[44]
+#define __pyx_kp_u_number_of_hands __pyx_string_tab[45]
+#define __pyx_kp_u_reserved_card __pyx_string_tab[46]
+#define __pyx_kp_u_reserved_seat __pyx_string_tab[47]
+#define __pyx_kp_u_runaway_at_deal __pyx_string_tab[48]
+#define __pyx_kp_u_runaway_minimum __pyx_string_tab[49]
+#define __pyx_kp_u_special_cards __pyx_string_tab[50]
+#define __pyx_kp_u_special_order __pyx_string_tab[51]
+#define __pyx_kp_u_special_order_card __pyx_string_tab[52]
+#define __pyx_kp_u_special_winner __pyx_string_tab[53]
+#define __pyx_kp_u_src_ext__engine_pyx __pyx_string_tab[54]
+#define __pyx_n_u_DRIVERS __pyx_string_tab[55]
+#define __pyx_n_u_Engine __pyx_string_tab[56]
+#define __pyx_n_u_Engine___reduce_cython __pyx_string_tab[57]
+#define __pyx_n_u_Engine___setstate_cython __pyx_string_tab[58]
+#define __pyx_n_u_Engine_after __pyx_string_tab[59]
+#define __pyx_n_u_Engine_boundary_profile __pyx_string_tab[60]
+#define __pyx_n_u_Engine_groups __pyx_string_tab[61]
+#define __pyx_n_u_Engine_is_over __pyx_string_tab[62]
+#define __pyx_n_u_Engine_legal __pyx_string_tab[63]
+#define __pyx_n_u_Engine_load_objective __pyx_string_tab[64]
+#define __pyx_n_u_Engine_load_state __pyx_string_tab[65]
+#define __pyx_n_u_Engine_load_tables __pyx_string_tab[66]
+#define __pyx_n_u_Engine_new_generation __pyx_string_tab[67]
+#define __pyx_n_u_Engine_perft __pyx_string_tab[68]
+#define __pyx_n_u_Engine_play __pyx_string_tab[69]
+#define __pyx_n_u_Engine_reaches __pyx_string_tab[70]
+#define __pyx_n_u_Engine_reset_counters __pyx_string_tab[71]
+#define __pyx_n_u_Engine_table_lookup __pyx_string_tab[72]
+#define __pyx_n_u_Engine_to_move __pyx_string_tab[73]
+#define __pyx_n_u_Engine_upper_bound __pyx_string_tab[74]
+#define __pyx_n_u_Engine_value __pyx_string_tab[75]
+#define __pyx_n_u_LIMITS __pyx_string_tab[76]
+#define __pyx_n_u_S __pyx_string_tab[77]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[78]
+#define __pyx_n_u_annotate __pyx_string_tab[79]
+#define __pyx_n_u_func __pyx_string_tab[80]
+#define __pyx_n_u_getstate __pyx_string_tab[81]
+#define __pyx_n_u_main __pyx_string_tab[82]
+#define __pyx_n_u_module __pyx_string_tab[83]
+#define __pyx_n_u_name __pyx_string_tab[84]
+#define __pyx_n_u_pyx_state __pyx_string_tab[85]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[86]
+#define __pyx_n_u_qualname __pyx_string_tab[87]
+#define __pyx_n_u_reduce __pyx_string_tab[88]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[89]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[90]
+#define __pyx_n_u_set_name __pyx_string_tab[91]
+#define __pyx_n_u_setstate __pyx_string_tab[92]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[93]
+#define __pyx_n_u_test __pyx_string_tab[94]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[95]
+#define __pyx_n_u_absent __pyx_string_tab[96]
+#define __pyx_n_u_after __pyx_string_tab[97]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[98]
+#define __pyx_n_u_at_deal __pyx_string_tab[99]
+#define __pyx_n_u_beat __pyx_string_tab[100]
+#define __pyx_n_u_beaters __pyx_string_tab[101]
+#define __pyx_n_u_bisect __pyx_string_tab[102]
+#define __pyx_n_u_boundary_profile __pyx_string_tab[103]
+#define __pyx_n_u_c __pyx_string_tab[104]
+#define __pyx_n_u_called __pyx_string_tab[105]
+#define __pyx_n_u_canonical_ok __pyx_string_tab[106]
+#define __pyx_n_u_card __pyx_string_tab[107]
+#define __pyx_n_u_card_class __pyx_string_tab[108]
+#define __pyx_n_u_card_count __pyx_string_tab[109]
+#define __pyx_n_u_card_indices __pyx_string_tab[110]
+#define __pyx_n_u_cards __pyx_string_tab[111]
+#define __pyx_n_u_chain __pyx_string_tab[112]
+#define __pyx_n_u_class_mask __pyx_string_tab[113]
+#define __pyx_n_u_classes __pyx_string_tab[114]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[115]
+#define __pyx_n_u_cls __pyx_string_tab[116]
+#define __pyx_n_u_d __pyx_string_tab[117]
+#define __pyx_n_u_depth __pyx_string_tab[118]
+#define __pyx_n_u_driver __pyx_string_tab[119]
+#define __pyx_n_u_entry __pyx_string_tab[120]
+#define __pyx_n_u_enumerate __pyx_string_tab[121]
+#define __pyx_n_u_events __pyx_string_tab[122]
+#define __pyx_n_u_flag __pyx_string_tab[123]
+#define __pyx_n_u_flags __pyx_string_tab[124]
+#define __pyx_n_u_follow __pyx_string_tab[125]
+#define __pyx_n_u_groups __pyx_string_tab[126]
+#define __pyx_n_u_guess __pyx_string_tab[127]
+#define __pyx_n_u_hand __pyx_string_tab[128]
+#define __pyx_n_u_hands __pyx_string_tab[129]
+#define __pyx_n_u_holder __pyx_string_tab[130]
+#define __pyx_n_u_i __pyx_string_tab[131]
+#define __pyx_n_u_is_over __pyx_string_tab[132]
+#define __pyx_n_u_items __pyx_string_tab[133]
+#define __pyx_n_u_j __pyx_string_tab[134]
+#define __pyx_n_u_k __pyx_string_tab[135]
+#define __pyx_n_u_last __pyx_string_tab[136]
+#define __pyx_n_u_lead __pyx_string_tab[137]
+#define __pyx_n_u_leader __pyx_string_tab[138]
+#define __pyx_n_u_led __pyx_string_tab[139]
+#define __pyx_n_u_led_flags __pyx_string_tab[140]
+#define __pyx_n_u_legal __pyx_string_tab[141]
+#define __pyx_n_u_levels __pyx_string_tab[142]
+#define __pyx_n_u_live __pyx_string_tab[143]
+#define __pyx_n_u_load_objective __pyx_string_tab[144]
+#define __pyx_n_u_load_state __pyx_string_tab[145]
+#define __pyx_n_u_load_tables __pyx_string_tab[146]
+#define __pyx_n_u_mask __pyx_string_tab[147]
+#define __pyx_n_u_max_side __pyx_string_tab[148]
+#define __pyx_n_u_mtdf __pyx_string_tab[149]
+#define __pyx_n_u_n __pyx_string_tab[150]
+#define __pyx_n_u_n_cards __pyx_string_tab[151]
+#define __pyx_n_u_n_classes __pyx_string_tab[152]
+#define __pyx_n_u_n_seats __pyx_string_tab[153]
+#define __pyx_n_u_new_generation __pyx_string_tab[154]
+#define __pyx_n_u_not_winner __pyx_string_tab[155]
+#define __pyx_n_u_o __pyx_string_tab[156]
+#define __pyx_n_u_order __pyx_string_tab[157]
+#define __pyx_n_u_perft __pyx_string_tab[158]
+#define __pyx_n_u_play __pyx_string_tab[159]
+#define __pyx_n_u_points __pyx_string_tab[160]
+#define __pyx_n_u_points_weight __pyx_string_tab[161]
+#define __pyx_n_u_pop __pyx_string_tab[162]
+#define __pyx_n_u_power __pyx_string_tab[163]
+#define __pyx_n_u_present __pyx_string_tab[164]
+#define __pyx_n_u_probe __pyx_string_tab[165]
+#define __pyx_n_u_reaches __pyx_string_tab[166]
+#define __pyx_n_u_reps __pyx_string_tab[167]
+#define __pyx_n_u_reservations __pyx_string_tab[168]
+#define __pyx_n_u_reset_counters __pyx_string_tab[169]
+#define __pyx_n_u_result __pyx_string_tab[170]
+#define __pyx_n_u_reward __pyx_string_tab[171]
+#define __pyx_n_u_runaway_min __pyx_string_tab[172]
+#define __pyx_n_u_s __pyx_string_tab[173]
+#define __pyx_n_u_seat __pyx_string_tab[174]
+#define __pyx_n_u_seats __pyx_string_tab[175]
+#define __pyx_n_u_seen __pyx_string_tab[176]
+#define __pyx_n_u_self __pyx_string_tab[177]
+#define __pyx_n_u_setdefault __pyx_string_tab[178]
+#define __pyx_n_u_signature __pyx_string_tab[179]
+#define __pyx_n_u_size __pyx_string_tab[180]
+#define __pyx_n_u_solver__engine __pyx_string_tab[181]
+#define __pyx_n_u_specials __pyx_string_tab[182]
+#define __pyx_n_u_stronger __pyx_string_tab[183]
+#define __pyx_n_u_t __pyx_string_tab[184]
+#define __pyx_n_u_table_lookup __pyx_string_tab[185]
+#define __pyx_n_u_target __pyx_string_tab[186]
+#define __pyx_n_u_to_move __pyx_string_tab[187]
+#define __pyx_n_u_trick __pyx_string_tab[188]
+#define __pyx_n_u_trick_weight __pyx_string_tab[189]
+#define __pyx_n_u_tt_megabytes __pyx_string_tab[190]
+#define __pyx_n_u_upper_bound __pyx_string_tab[191]
+#define __pyx_n_u_use_bounds __pyx_string_tab[192]
+#define __pyx_n_u_use_canonical __pyx_string_tab[193]
+#define __pyx_n_u_use_equivalence __pyx_string_tab[194]
+#define __pyx_n_u_use_ordering __pyx_string_tab[195]
+#define __pyx_n_u_use_table __pyx_string_tab[196]
+#define __pyx_n_u_value __pyx_string_tab[197]
+#define __pyx_n_u_values __pyx_string_tab[198]
+#define __pyx_n_u_window __pyx_string_tab[199]
+#define __pyx_n_u_winner __pyx_string_tab[200]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[201]
+#define __pyx_kp_b_iso88591_81A __pyx_string_tab[202]
+#define __pyx_kp_b_iso88591_Q_gQfAQ_1_1 __pyx_string_tab[203]
+#define __pyx_kp_b_iso88591_A_at_S_uA_IQ_N_N_Kq __pyx_string_tab[204]
+#define __pyx_kp_b_iso88591_A_t5_c_4t5_3a __pyx_string_tab[205]
+#define __pyx_kp_b_iso88591_A_E_4uL_gQ __pyx_string_tab[206]
+#define __pyx_kp_b_iso88591_A_q_HAS_E_aq __pyx_string_tab[207]
+#define __pyx_kp_b_iso88591_A_1D_a __pyx_string_tab[208]
+#define __pyx_kp_b_iso88591_A_4y_a __pyx_string_tab[209]
+#define __pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs __pyx_string_tab[210]
+#define __pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A __pyx_string_tab[211]
+#define __pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a __pyx_string_tab[212]
+#define __pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa __pyx_string_tab[213]
+#define __pyx_kp_b_iso88591_A_AQd __pyx_string_tab[214]
+#define __pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ __pyx_string_tab[215]
+#define __pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A __pyx_string_tab[216]
+#define __pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q __pyx_string_tab[217]
+#define __pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q __pyx_string_tab[218]
+#define __pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q __pyx_string_tab[219]
+#define __pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E __pyx_string_tab[220]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_1 __pyx_number_tab[1]
 #define __pyx_int_4294967295 __pyx_number_tab[2]
@@ -3451,8 +3461,8 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<20; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<216; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<21; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<221; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3482,8 +3492,8 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<20; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<216; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<21; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<221; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -5118,7 +5128,7 @@ static CYTHON_INLINE uint64_t __pyx_f_7movegen_representatives(__pyx_t_5types_Ta
   return __pyx_r;
 }
 
-/* "bounds.pxd":21
+/* "bounds.pxd":24
  * 
  * 
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5131,7 +5141,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   int __pyx_v_left;
   int __pyx_r;
 
-  /* "bounds.pxd":23
+  /* "bounds.pxd":26
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:
  *     """Tricks still to be completed, the one on the table included."""
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
@@ -5140,7 +5150,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
 */
   __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
 
-  /* "bounds.pxd":24
+  /* "bounds.pxd":27
  *     """Tricks still to be completed, the one on the table included."""
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
  *     cdef int left = popcount(s.hands[seat])             # <<<<<<<<<<<<<<
@@ -5149,7 +5159,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
 */
   __pyx_v_left = __pyx_f_7cardset_popcount((__pyx_v_s->hands[__pyx_v_seat]));
 
-  /* "bounds.pxd":25
+  /* "bounds.pxd":28
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
  *     cdef int left = popcount(s.hands[seat])
  *     return left             # <<<<<<<<<<<<<<
@@ -5162,7 +5172,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   }
   goto __pyx_L0;
 
-  /* "bounds.pxd":21
+  /* "bounds.pxd":24
  * 
  * 
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5177,7 +5187,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   return __pyx_r;
 }
 
-/* "bounds.pxd":28
+/* "bounds.pxd":31
  * 
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5189,36 +5199,42 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   uint64_t __pyx_v_in_play;
   int __pyx_v_bound;
   int __pyx_v_i;
+  int __pyx_v_seat;
+  int __pyx_v_holder;
   int __pyx_r;
   int __pyx_t_1;
   int __pyx_t_2;
   int __pyx_t_3;
   int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_t_8;
 
-  /* "bounds.pxd":29
+  /* "bounds.pxd":32
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
  *     cdef uint64_t in_play = s.live | s.trick_mask             # <<<<<<<<<<<<<<
  *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
- *     cdef int i
+ *     cdef int i, seat, holder
 */
   __pyx_v_in_play = (__pyx_v_s->live | __pyx_v_s->trick_mask);
 
-  /* "bounds.pxd":30
+  /* "bounds.pxd":33
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
  *     cdef uint64_t in_play = s.live | s.trick_mask
  *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)             # <<<<<<<<<<<<<<
- *     cdef int i
+ *     cdef int i, seat, holder
  *     for i in range(o.n_events):
 */
   __pyx_v_bound = ((__pyx_v_o->points_weight * __pyx_v_s->points_left) + (__pyx_v_o->trick_weight * __pyx_f_6bounds_tricks_to_play(__pyx_v_t, __pyx_v_s)));
 
-  /* "bounds.pxd":32
+  /* "bounds.pxd":35
  *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
- *     cdef int i
+ *     cdef int i, seat, holder
  *     for i in range(o.n_events):             # <<<<<<<<<<<<<<
- *         if in_play & o.event_present[i] == o.event_present[i]:
- *             bound += o.event_reward[i]
+ *         if in_play & o.event_present[i] != o.event_present[i]:
+ *             continue
 */
 
   __pyx_t_1 = __pyx_v_o->n_events;
@@ -5227,41 +5243,196 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "bounds.pxd":33
- *     cdef int i
+    /* "bounds.pxd":36
+ *     cdef int i, seat, holder
  *     for i in range(o.n_events):
- *         if in_play & o.event_present[i] == o.event_present[i]:             # <<<<<<<<<<<<<<
- *             bound += o.event_reward[i]
- *     return bound
+ *         if in_play & o.event_present[i] != o.event_present[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
 */
-    __pyx_t_4 = ((__pyx_v_in_play & (__pyx_v_o->event_present[__pyx_v_i])) == (__pyx_v_o->event_present[__pyx_v_i]));
+    __pyx_t_4 = ((__pyx_v_in_play & (__pyx_v_o->event_present[__pyx_v_i])) != (__pyx_v_o->event_present[__pyx_v_i]));
 
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":34
+      /* "bounds.pxd":37
  *     for i in range(o.n_events):
- *         if in_play & o.event_present[i] == o.event_present[i]:
- *             bound += o.event_reward[i]             # <<<<<<<<<<<<<<
+ *         if in_play & o.event_present[i] != o.event_present[i]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
+ *             holder = t.owner[o.event_winner[i]]
+*/
+      goto __pyx_L3_continue;
+
+      /* "bounds.pxd":36
+ *     cdef int i, seat, holder
+ *     for i in range(o.n_events):
+ *         if in_play & o.event_present[i] != o.event_present[i]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
+*/
+    }
+
+    /* "bounds.pxd":38
+ *         if in_play & o.event_present[i] != o.event_present[i]:
+ *             continue
+ *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:             # <<<<<<<<<<<<<<
+ *             holder = t.owner[o.event_winner[i]]
+ *             for seat in range(t.n_seats):
+*/
+    __pyx_t_5 = ((__pyx_v_o->event_last[__pyx_v_i]) != 0);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_5;
+
+      goto __pyx_L7_bool_binop_done;
+    }
+    __pyx_t_5 = ((__pyx_v_o->event_winner[__pyx_v_i]) >= 0);
+
+    if (__pyx_t_5) {
+
+    } else {
+
+      __pyx_t_4 = __pyx_t_5;
+
+      goto __pyx_L7_bool_binop_done;
+    }
+    __pyx_t_5 = (((__pyx_v_s->live >> (__pyx_v_o->event_winner[__pyx_v_i])) & 1) != 0);
+
+
+    __pyx_t_4 = __pyx_t_5;
+
+    __pyx_L7_bool_binop_done:;
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":39
+ *             continue
+ *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
+ *             holder = t.owner[o.event_winner[i]]             # <<<<<<<<<<<<<<
+ *             for seat in range(t.n_seats):
+ *                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:
+*/
+      __pyx_v_holder = (__pyx_v_t->owner[(__pyx_v_o->event_winner[__pyx_v_i])]);
+
+      /* "bounds.pxd":40
+ *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
+ *             holder = t.owner[o.event_winner[i]]
+ *             for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
+ *                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:
+ *                     break
+*/
+
+      __pyx_t_6 = __pyx_v_t->n_seats;
+      __pyx_t_7 = __pyx_t_6;
+
+      for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+        __pyx_v_seat = __pyx_t_8;
+
+        /* "bounds.pxd":41
+ *             holder = t.owner[o.event_winner[i]]
+ *             for seat in range(t.n_seats):
+ *                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:             # <<<<<<<<<<<<<<
+ *                     break
+ *             else:
+*/
+        __pyx_t_5 = (__pyx_v_seat != __pyx_v_holder);
+
+        if (__pyx_t_5) {
+
+        } else {
+
+          __pyx_t_4 = __pyx_t_5;
+
+          goto __pyx_L13_bool_binop_done;
+        }
+        __pyx_t_5 = ((__pyx_v_s->hands[__pyx_v_seat]) != 0);
+
+        if (__pyx_t_5) {
+
+        } else {
+
+          __pyx_t_4 = __pyx_t_5;
+
+          goto __pyx_L13_bool_binop_done;
+        }
+        __pyx_t_5 = (((__pyx_v_s->hands[__pyx_v_seat]) & (~(__pyx_v_o->event_beaters[__pyx_v_i]))) == 0);
+
+
+        __pyx_t_4 = __pyx_t_5;
+
+        __pyx_L13_bool_binop_done:;
+        if (__pyx_t_4) {
+
+
+          /* "bounds.pxd":42
+ *             for seat in range(t.n_seats):
+ *                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:
+ *                     break             # <<<<<<<<<<<<<<
+ *             else:
+ *                 bound += o.event_reward[i]
+*/
+          goto __pyx_L11_break;
+
+          /* "bounds.pxd":41
+ *             holder = t.owner[o.event_winner[i]]
+ *             for seat in range(t.n_seats):
+ *                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:             # <<<<<<<<<<<<<<
+ *                     break
+ *             else:
+*/
+        }
+      }
+      /*else*/ {
+
+        /* "bounds.pxd":44
+ *                     break
+ *             else:
+ *                 bound += o.event_reward[i]             # <<<<<<<<<<<<<<
+ *             continue
+ *         bound += o.event_reward[i]
+*/
+        __pyx_v_bound = (__pyx_v_bound + (__pyx_v_o->event_reward[__pyx_v_i]));
+      }
+      __pyx_L11_break:;
+
+
+      /* "bounds.pxd":45
+ *             else:
+ *                 bound += o.event_reward[i]
+ *             continue             # <<<<<<<<<<<<<<
+ *         bound += o.event_reward[i]
+ *     return bound
+*/
+      goto __pyx_L3_continue;
+
+      /* "bounds.pxd":38
+ *         if in_play & o.event_present[i] != o.event_present[i]:
+ *             continue
+ *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:             # <<<<<<<<<<<<<<
+ *             holder = t.owner[o.event_winner[i]]
+ *             for seat in range(t.n_seats):
+*/
+    }
+
+    /* "bounds.pxd":46
+ *                 bound += o.event_reward[i]
+ *             continue
+ *         bound += o.event_reward[i]             # <<<<<<<<<<<<<<
  *     return bound
  * 
 */
-      __pyx_v_bound = (__pyx_v_bound + (__pyx_v_o->event_reward[__pyx_v_i]));
-
-      /* "bounds.pxd":33
- *     cdef int i
- *     for i in range(o.n_events):
- *         if in_play & o.event_present[i] == o.event_present[i]:             # <<<<<<<<<<<<<<
- *             bound += o.event_reward[i]
- *     return bound
-*/
-    }
+    __pyx_v_bound = (__pyx_v_bound + (__pyx_v_o->event_reward[__pyx_v_i]));
+    __pyx_L3_continue:;
   }
 
 
-  /* "bounds.pxd":35
- *         if in_play & o.event_present[i] == o.event_present[i]:
- *             bound += o.event_reward[i]
+  /* "bounds.pxd":47
+ *             continue
+ *         bound += o.event_reward[i]
  *     return bound             # <<<<<<<<<<<<<<
  * 
  * 
@@ -5272,7 +5443,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   }
   goto __pyx_L0;
 
-  /* "bounds.pxd":28
+  /* "bounds.pxd":31
  * 
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5285,10 +5456,12 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 
 
 
+
+
   return __pyx_r;
 }
 
-/* "bounds.pxd":38
+/* "bounds.pxd":50
  * 
  * 
  * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5318,7 +5491,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "bounds.pxd":40
+  /* "bounds.pxd":52
  * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:
  *     """At a trick boundary: the seat sure of the next tricks (``holder``), how many, and the points they bring."""
  *     cdef int i, k, seat, card, count = 0, total = 0, taken, cheapest             # <<<<<<<<<<<<<<
@@ -5328,7 +5501,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   __pyx_v_count = 0;
   __pyx_v_total = 0;
 
-  /* "bounds.pxd":43
+  /* "bounds.pxd":55
  *     cdef uint64_t rest, hand
  *     cdef uint64_t used
  *     holder[0] = -1             # <<<<<<<<<<<<<<
@@ -5337,7 +5510,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
   (__pyx_v_holder[0]) = -1;
 
-  /* "bounds.pxd":44
+  /* "bounds.pxd":56
  *     cdef uint64_t used
  *     holder[0] = -1
  *     points[0] = 0             # <<<<<<<<<<<<<<
@@ -5346,7 +5519,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
   (__pyx_v_points[0]) = 0;
 
-  /* "bounds.pxd":45
+  /* "bounds.pxd":57
  *     holder[0] = -1
  *     points[0] = 0
  *     for k in range(t.n_specials):             # <<<<<<<<<<<<<<
@@ -5360,7 +5533,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_k = __pyx_t_3;
 
-    /* "bounds.pxd":46
+    /* "bounds.pxd":58
  *     points[0] = 0
  *     for k in range(t.n_specials):
  *         if s.live & t.special_cards[k] == t.special_cards[k]:             # <<<<<<<<<<<<<<
@@ -5372,7 +5545,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":47
+      /* "bounds.pxd":59
  *     for k in range(t.n_specials):
  *         if s.live & t.special_cards[k] == t.special_cards[k]:
  *             return 0             # <<<<<<<<<<<<<<
@@ -5385,7 +5558,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
       }
       goto __pyx_L0;
 
-      /* "bounds.pxd":46
+      /* "bounds.pxd":58
  *     points[0] = 0
  *     for k in range(t.n_specials):
  *         if s.live & t.special_cards[k] == t.special_cards[k]:             # <<<<<<<<<<<<<<
@@ -5396,7 +5569,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   }
 
 
-  /* "bounds.pxd":48
+  /* "bounds.pxd":60
  *         if s.live & t.special_cards[k] == t.special_cards[k]:
  *             return 0
  *     for i in range(t.n_chain):             # <<<<<<<<<<<<<<
@@ -5410,7 +5583,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "bounds.pxd":49
+    /* "bounds.pxd":61
  *             return 0
  *     for i in range(t.n_chain):
  *         card = t.chain[i]             # <<<<<<<<<<<<<<
@@ -5419,7 +5592,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
     __pyx_v_card = (__pyx_v_t->chain[__pyx_v_i]);
 
-    /* "bounds.pxd":50
+    /* "bounds.pxd":62
  *     for i in range(t.n_chain):
  *         card = t.chain[i]
  *         if not (s.live >> card) & 1:             # <<<<<<<<<<<<<<
@@ -5431,7 +5604,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":51
+      /* "bounds.pxd":63
  *         card = t.chain[i]
  *         if not (s.live >> card) & 1:
  *             continue             # <<<<<<<<<<<<<<
@@ -5440,7 +5613,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
       goto __pyx_L6_continue;
 
-      /* "bounds.pxd":50
+      /* "bounds.pxd":62
  *     for i in range(t.n_chain):
  *         card = t.chain[i]
  *         if not (s.live >> card) & 1:             # <<<<<<<<<<<<<<
@@ -5449,7 +5622,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
     }
 
-    /* "bounds.pxd":52
+    /* "bounds.pxd":64
  *         if not (s.live >> card) & 1:
  *             continue
  *         if holder[0] < 0:             # <<<<<<<<<<<<<<
@@ -5461,7 +5634,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":53
+      /* "bounds.pxd":65
  *             continue
  *         if holder[0] < 0:
  *             for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -5475,7 +5648,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
       for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
         __pyx_v_seat = __pyx_t_7;
 
-        /* "bounds.pxd":54
+        /* "bounds.pxd":66
  *         if holder[0] < 0:
  *             for seat in range(t.n_seats):
  *                 if (s.hands[seat] >> card) & 1:             # <<<<<<<<<<<<<<
@@ -5487,7 +5660,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
         if (__pyx_t_4) {
 
 
-          /* "bounds.pxd":55
+          /* "bounds.pxd":67
  *             for seat in range(t.n_seats):
  *                 if (s.hands[seat] >> card) & 1:
  *                     holder[0] = seat             # <<<<<<<<<<<<<<
@@ -5496,7 +5669,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
           (__pyx_v_holder[0]) = __pyx_v_seat;
 
-          /* "bounds.pxd":54
+          /* "bounds.pxd":66
  *         if holder[0] < 0:
  *             for seat in range(t.n_seats):
  *                 if (s.hands[seat] >> card) & 1:             # <<<<<<<<<<<<<<
@@ -5507,7 +5680,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
       }
 
 
-      /* "bounds.pxd":52
+      /* "bounds.pxd":64
  *         if not (s.live >> card) & 1:
  *             continue
  *         if holder[0] < 0:             # <<<<<<<<<<<<<<
@@ -5516,7 +5689,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
     }
 
-    /* "bounds.pxd":56
+    /* "bounds.pxd":68
  *                 if (s.hands[seat] >> card) & 1:
  *                     holder[0] = seat
  *         if not (s.hands[holder[0]] >> card) & 1:             # <<<<<<<<<<<<<<
@@ -5528,7 +5701,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":57
+      /* "bounds.pxd":69
  *                     holder[0] = seat
  *         if not (s.hands[holder[0]] >> card) & 1:
  *             break             # <<<<<<<<<<<<<<
@@ -5537,7 +5710,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
       goto __pyx_L7_break;
 
-      /* "bounds.pxd":56
+      /* "bounds.pxd":68
  *                 if (s.hands[seat] >> card) & 1:
  *                     holder[0] = seat
  *         if not (s.hands[holder[0]] >> card) & 1:             # <<<<<<<<<<<<<<
@@ -5546,7 +5719,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
     }
 
-    /* "bounds.pxd":58
+    /* "bounds.pxd":70
  *         if not (s.hands[holder[0]] >> card) & 1:
  *             break
  *         count += 1             # <<<<<<<<<<<<<<
@@ -5555,7 +5728,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
     __pyx_v_count = (__pyx_v_count + 1);
 
-    /* "bounds.pxd":59
+    /* "bounds.pxd":71
  *             break
  *         count += 1
  *         total += t.points[card]             # <<<<<<<<<<<<<<
@@ -5568,7 +5741,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   __pyx_L7_break:;
 
 
-  /* "bounds.pxd":60
+  /* "bounds.pxd":72
  *         count += 1
  *         total += t.points[card]
  *     if count == 0:             # <<<<<<<<<<<<<<
@@ -5580,7 +5753,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   if (__pyx_t_4) {
 
 
-    /* "bounds.pxd":61
+    /* "bounds.pxd":73
  *         total += t.points[card]
  *     if count == 0:
  *         return 0             # <<<<<<<<<<<<<<
@@ -5593,7 +5766,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
     }
     goto __pyx_L0;
 
-    /* "bounds.pxd":60
+    /* "bounds.pxd":72
  *         count += 1
  *         total += t.points[card]
  *     if count == 0:             # <<<<<<<<<<<<<<
@@ -5602,7 +5775,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
   }
 
-  /* "bounds.pxd":62
+  /* "bounds.pxd":74
  *     if count == 0:
  *         return 0
  *     for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -5616,7 +5789,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_seat = __pyx_t_3;
 
-    /* "bounds.pxd":63
+    /* "bounds.pxd":75
  *         return 0
  *     for seat in range(t.n_seats):
  *         if seat == holder[0]:             # <<<<<<<<<<<<<<
@@ -5628,7 +5801,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":64
+      /* "bounds.pxd":76
  *     for seat in range(t.n_seats):
  *         if seat == holder[0]:
  *             continue             # <<<<<<<<<<<<<<
@@ -5637,7 +5810,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
       goto __pyx_L15_continue;
 
-      /* "bounds.pxd":63
+      /* "bounds.pxd":75
  *         return 0
  *     for seat in range(t.n_seats):
  *         if seat == holder[0]:             # <<<<<<<<<<<<<<
@@ -5646,7 +5819,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
     }
 
-    /* "bounds.pxd":65
+    /* "bounds.pxd":77
  *         if seat == holder[0]:
  *             continue
  *         hand = s.hands[seat]             # <<<<<<<<<<<<<<
@@ -5655,7 +5828,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
     __pyx_v_hand = (__pyx_v_s->hands[__pyx_v_seat]);
 
-    /* "bounds.pxd":66
+    /* "bounds.pxd":78
  *             continue
  *         hand = s.hands[seat]
  *         used = 0             # <<<<<<<<<<<<<<
@@ -5664,7 +5837,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
     __pyx_v_used = 0;
 
-    /* "bounds.pxd":67
+    /* "bounds.pxd":79
  *         hand = s.hands[seat]
  *         used = 0
  *         for taken in range(count):  # the count cheapest cards of this seat             # <<<<<<<<<<<<<<
@@ -5678,7 +5851,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_v_taken = __pyx_t_7;
 
-      /* "bounds.pxd":68
+      /* "bounds.pxd":80
  *         used = 0
  *         for taken in range(count):  # the count cheapest cards of this seat
  *             cheapest = -1             # <<<<<<<<<<<<<<
@@ -5687,7 +5860,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
       __pyx_v_cheapest = -1;
 
-      /* "bounds.pxd":69
+      /* "bounds.pxd":81
  *         for taken in range(count):  # the count cheapest cards of this seat
  *             cheapest = -1
  *             rest = hand & ~used             # <<<<<<<<<<<<<<
@@ -5696,7 +5869,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
       __pyx_v_rest = (__pyx_v_hand & (~__pyx_v_used));
 
-      /* "bounds.pxd":70
+      /* "bounds.pxd":82
  *             cheapest = -1
  *             rest = hand & ~used
  *             while rest:             # <<<<<<<<<<<<<<
@@ -5709,7 +5882,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 
         if (!__pyx_t_4) break;
 
-        /* "bounds.pxd":71
+        /* "bounds.pxd":83
  *             rest = hand & ~used
  *             while rest:
  *                 card = lowest(rest)             # <<<<<<<<<<<<<<
@@ -5718,7 +5891,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
         __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_rest);
 
-        /* "bounds.pxd":72
+        /* "bounds.pxd":84
  *             while rest:
  *                 card = lowest(rest)
  *                 rest = drop_lowest(rest)             # <<<<<<<<<<<<<<
@@ -5727,7 +5900,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
         __pyx_v_rest = __pyx_f_7cardset_drop_lowest(__pyx_v_rest);
 
-        /* "bounds.pxd":73
+        /* "bounds.pxd":85
  *                 card = lowest(rest)
  *                 rest = drop_lowest(rest)
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:             # <<<<<<<<<<<<<<
@@ -5753,7 +5926,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
         if (__pyx_t_4) {
 
 
-          /* "bounds.pxd":74
+          /* "bounds.pxd":86
  *                 rest = drop_lowest(rest)
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
  *                     cheapest = card             # <<<<<<<<<<<<<<
@@ -5762,7 +5935,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
           __pyx_v_cheapest = __pyx_v_card;
 
-          /* "bounds.pxd":73
+          /* "bounds.pxd":85
  *                 card = lowest(rest)
  *                 rest = drop_lowest(rest)
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:             # <<<<<<<<<<<<<<
@@ -5772,7 +5945,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
         }
       }
 
-      /* "bounds.pxd":75
+      /* "bounds.pxd":87
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
  *                     cheapest = card
  *             if cheapest < 0:             # <<<<<<<<<<<<<<
@@ -5784,7 +5957,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
       if (__pyx_t_4) {
 
 
-        /* "bounds.pxd":76
+        /* "bounds.pxd":88
  *                     cheapest = card
  *             if cheapest < 0:
  *                 break             # <<<<<<<<<<<<<<
@@ -5793,7 +5966,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
         goto __pyx_L19_break;
 
-        /* "bounds.pxd":75
+        /* "bounds.pxd":87
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
  *                     cheapest = card
  *             if cheapest < 0:             # <<<<<<<<<<<<<<
@@ -5802,7 +5975,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
       }
 
-      /* "bounds.pxd":77
+      /* "bounds.pxd":89
  *             if cheapest < 0:
  *                 break
  *             used |= (<uint64_t>1) << cheapest             # <<<<<<<<<<<<<<
@@ -5811,7 +5984,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
       __pyx_v_used = (__pyx_v_used | (((uint64_t)1) << __pyx_v_cheapest));
 
-      /* "bounds.pxd":78
+      /* "bounds.pxd":90
  *                 break
  *             used |= (<uint64_t>1) << cheapest
  *             total += t.points[cheapest]             # <<<<<<<<<<<<<<
@@ -5826,7 +5999,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   }
 
 
-  /* "bounds.pxd":79
+  /* "bounds.pxd":91
  *             used |= (<uint64_t>1) << cheapest
  *             total += t.points[cheapest]
  *     points[0] = total             # <<<<<<<<<<<<<<
@@ -5834,7 +6007,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
   (__pyx_v_points[0]) = __pyx_v_total;
 
-  /* "bounds.pxd":80
+  /* "bounds.pxd":92
  *             total += t.points[cheapest]
  *     points[0] = total
  *     return count             # <<<<<<<<<<<<<<
@@ -5845,7 +6018,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   }
   goto __pyx_L0;
 
-  /* "bounds.pxd":38
+  /* "bounds.pxd":50
  * 
  * 
  * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7344,7 +7517,7 @@ static CYTHON_INLINE int __pyx_f_5order_order_moves(__pyx_t_5types_Tables const 
   return __pyx_r;
 }
 
-/* "search.pxd":44
+/* "search.pxd":45
  * 
  * 
  * cdef inline int trick_reward(const Tables* t, const Objective* o, const int* trick, int wpos, int winner,             # <<<<<<<<<<<<<<
@@ -7363,7 +7536,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
   int __pyx_t_4;
   int __pyx_t_5;
 
-  /* "search.pxd":47
+  /* "search.pxd":48
  *                              uint64_t trick_mask, int trick_points, uint64_t live_after) noexcept nogil:
  *     """What a completed trick pays the maximising side: points and trick weight if it wins, plus trick events."""
  *     cdef int reward = 0, i             # <<<<<<<<<<<<<<
@@ -7372,7 +7545,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
   __pyx_v_reward = 0;
 
-  /* "search.pxd":48
+  /* "search.pxd":49
  *     """What a completed trick pays the maximising side: points and trick weight if it wins, plus trick events."""
  *     cdef int reward = 0, i
  *     cdef int wcard = trick[wpos]             # <<<<<<<<<<<<<<
@@ -7381,7 +7554,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
   __pyx_v_wcard = (__pyx_v_trick[__pyx_v_wpos]);
 
-  /* "search.pxd":49
+  /* "search.pxd":50
  *     cdef int reward = 0, i
  *     cdef int wcard = trick[wpos]
  *     if (o.max_side >> winner) & 1:             # <<<<<<<<<<<<<<
@@ -7393,7 +7566,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":50
+    /* "search.pxd":51
  *     cdef int wcard = trick[wpos]
  *     if (o.max_side >> winner) & 1:
  *         reward = o.points_weight * trick_points + o.trick_weight             # <<<<<<<<<<<<<<
@@ -7402,7 +7575,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
     __pyx_v_reward = ((__pyx_v_o->points_weight * __pyx_v_trick_points) + __pyx_v_o->trick_weight);
 
-    /* "search.pxd":49
+    /* "search.pxd":50
  *     cdef int reward = 0, i
  *     cdef int wcard = trick[wpos]
  *     if (o.max_side >> winner) & 1:             # <<<<<<<<<<<<<<
@@ -7411,7 +7584,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
   }
 
-  /* "search.pxd":51
+  /* "search.pxd":52
  *     if (o.max_side >> winner) & 1:
  *         reward = o.points_weight * trick_points + o.trick_weight
  *     for i in range(o.n_events):             # <<<<<<<<<<<<<<
@@ -7425,7 +7598,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "search.pxd":52
+    /* "search.pxd":53
  *         reward = o.points_weight * trick_points + o.trick_weight
  *     for i in range(o.n_events):
  *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:             # <<<<<<<<<<<<<<
@@ -7451,7 +7624,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":53
+      /* "search.pxd":54
  *     for i in range(o.n_events):
  *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
  *             continue             # <<<<<<<<<<<<<<
@@ -7460,7 +7633,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
       goto __pyx_L4_continue;
 
-      /* "search.pxd":52
+      /* "search.pxd":53
  *         reward = o.points_weight * trick_points + o.trick_weight
  *     for i in range(o.n_events):
  *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:             # <<<<<<<<<<<<<<
@@ -7469,7 +7642,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
     }
 
-    /* "search.pxd":54
+    /* "search.pxd":55
  *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
  *             continue
  *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:             # <<<<<<<<<<<<<<
@@ -7495,7 +7668,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":55
+      /* "search.pxd":56
  *             continue
  *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
  *             continue             # <<<<<<<<<<<<<<
@@ -7504,7 +7677,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
       goto __pyx_L4_continue;
 
-      /* "search.pxd":54
+      /* "search.pxd":55
  *         if trick_mask & o.event_present[i] != o.event_present[i] or trick_mask & o.event_absent[i]:
  *             continue
  *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:             # <<<<<<<<<<<<<<
@@ -7513,7 +7686,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
     }
 
-    /* "search.pxd":56
+    /* "search.pxd":57
  *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
  *             continue
  *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:             # <<<<<<<<<<<<<<
@@ -7539,7 +7712,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":57
+      /* "search.pxd":58
  *             continue
  *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
  *             continue             # <<<<<<<<<<<<<<
@@ -7548,7 +7721,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
       goto __pyx_L4_continue;
 
-      /* "search.pxd":56
+      /* "search.pxd":57
  *         if o.event_winner[i] >= 0 and wcard != o.event_winner[i]:
  *             continue
  *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:             # <<<<<<<<<<<<<<
@@ -7557,7 +7730,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
     }
 
-    /* "search.pxd":58
+    /* "search.pxd":59
  *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
  *             continue
  *         if o.event_last[i] and live_after:             # <<<<<<<<<<<<<<
@@ -7583,7 +7756,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":59
+      /* "search.pxd":60
  *             continue
  *         if o.event_last[i] and live_after:
  *             continue             # <<<<<<<<<<<<<<
@@ -7592,7 +7765,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
       goto __pyx_L4_continue;
 
-      /* "search.pxd":58
+      /* "search.pxd":59
  *         if o.event_not_winner[i] >= 0 and wcard == o.event_not_winner[i]:
  *             continue
  *         if o.event_last[i] and live_after:             # <<<<<<<<<<<<<<
@@ -7601,7 +7774,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
 */
     }
 
-    /* "search.pxd":60
+    /* "search.pxd":61
  *         if o.event_last[i] and live_after:
  *             continue
  *         reward += o.event_reward[i]             # <<<<<<<<<<<<<<
@@ -7613,7 +7786,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
   }
 
 
-  /* "search.pxd":61
+  /* "search.pxd":62
  *             continue
  *         reward += o.event_reward[i]
  *     return reward             # <<<<<<<<<<<<<<
@@ -7626,7 +7799,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
   }
   goto __pyx_L0;
 
-  /* "search.pxd":44
+  /* "search.pxd":45
  * 
  * 
  * cdef inline int trick_reward(const Tables* t, const Objective* o, const int* trick, int wpos, int winner,             # <<<<<<<<<<<<<<
@@ -7642,7 +7815,7 @@ static CYTHON_INLINE int __pyx_f_6search_trick_reward(CYTHON_UNUSED __pyx_t_5typ
   return __pyx_r;
 }
 
-/* "search.pxd":64
+/* "search.pxd":65
  * 
  * 
  * cdef inline int last_trick_value(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7663,7 +7836,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "search.pxd":67
+  /* "search.pxd":68
  *     """The value of a position where every hand holds one card: the trick plays itself."""
  *     cdef int trick[MAX_SEATS]
  *     cdef int i, seat, card, wpos, points = 0             # <<<<<<<<<<<<<<
@@ -7672,7 +7845,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
 */
   __pyx_v_points = 0;
 
-  /* "search.pxd":68
+  /* "search.pxd":69
  *     cdef int trick[MAX_SEATS]
  *     cdef int i, seat, card, wpos, points = 0
  *     cdef uint64_t mask = 0             # <<<<<<<<<<<<<<
@@ -7681,7 +7854,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
 */
   __pyx_v_mask = 0;
 
-  /* "search.pxd":69
+  /* "search.pxd":70
  *     cdef int i, seat, card, wpos, points = 0
  *     cdef uint64_t mask = 0
  *     for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -7695,7 +7868,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "search.pxd":70
+    /* "search.pxd":71
  *     cdef uint64_t mask = 0
  *     for i in range(t.n_seats):
  *         seat = (s.leader + i) % t.n_seats             # <<<<<<<<<<<<<<
@@ -7704,7 +7877,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
 */
     __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_i) % __pyx_v_t->n_seats);
 
-    /* "search.pxd":71
+    /* "search.pxd":72
  *     for i in range(t.n_seats):
  *         seat = (s.leader + i) % t.n_seats
  *         card = lowest(s.hands[seat])             # <<<<<<<<<<<<<<
@@ -7713,7 +7886,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
 */
     __pyx_v_card = __pyx_f_7cardset_lowest((__pyx_v_s->hands[__pyx_v_seat]));
 
-    /* "search.pxd":72
+    /* "search.pxd":73
  *         seat = (s.leader + i) % t.n_seats
  *         card = lowest(s.hands[seat])
  *         trick[i] = card             # <<<<<<<<<<<<<<
@@ -7722,7 +7895,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
 */
     (__pyx_v_trick[__pyx_v_i]) = __pyx_v_card;
 
-    /* "search.pxd":73
+    /* "search.pxd":74
  *         card = lowest(s.hands[seat])
  *         trick[i] = card
  *         mask |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
@@ -7731,7 +7904,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
 */
     __pyx_v_mask = (__pyx_v_mask | (((uint64_t)1) << __pyx_v_card));
 
-    /* "search.pxd":74
+    /* "search.pxd":75
  *         trick[i] = card
  *         mask |= (<uint64_t>1) << card
  *         points += t.points[card]             # <<<<<<<<<<<<<<
@@ -7742,7 +7915,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
   }
 
 
-  /* "search.pxd":75
+  /* "search.pxd":76
  *         mask |= (<uint64_t>1) << card
  *         points += t.points[card]
  *     wpos = current_winner(t, trick, t.n_seats)             # <<<<<<<<<<<<<<
@@ -7751,7 +7924,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
 */
   __pyx_v_wpos = __pyx_f_7movegen_current_winner(__pyx_v_t, __pyx_v_trick, __pyx_v_t->n_seats);
 
-  /* "search.pxd":76
+  /* "search.pxd":77
  *         points += t.points[card]
  *     wpos = current_winner(t, trick, t.n_seats)
  *     return trick_reward(t, o, trick, wpos, (s.leader + wpos) % t.n_seats, mask, points, 0)             # <<<<<<<<<<<<<<
@@ -7764,7 +7937,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
   }
   goto __pyx_L0;
 
-  /* "search.pxd":64
+  /* "search.pxd":65
  * 
  * 
  * cdef inline int last_trick_value(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7784,7 +7957,7 @@ static CYTHON_INLINE int __pyx_f_6search_last_trick_value(__pyx_t_5types_Tables 
   return __pyx_r;
 }
 
-/* "search.pxd":79
+/* "search.pxd":80
  * 
  * 
  * cdef inline int play_card(Search* S, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7807,7 +7980,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   int __pyx_t_3;
   int __pyx_t_4;
 
-  /* "search.pxd":81
+  /* "search.pxd":82
  * cdef inline int play_card(Search* S, int card) noexcept nogil:
  *     """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
  *     cdef const Tables* t = S.t             # <<<<<<<<<<<<<<
@@ -7818,7 +7991,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 
   __pyx_v_t = __pyx_t_1;
 
-  /* "search.pxd":82
+  /* "search.pxd":83
  *     """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
  *     cdef const Tables* t = S.t
  *     cdef const Objective* o = S.o             # <<<<<<<<<<<<<<
@@ -7829,7 +8002,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 
   __pyx_v_o = __pyx_t_2;
 
-  /* "search.pxd":83
+  /* "search.pxd":84
  *     cdef const Tables* t = S.t
  *     cdef const Objective* o = S.o
  *     cdef State* s = &S.s             # <<<<<<<<<<<<<<
@@ -7838,7 +8011,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s = (&__pyx_v_S->s);
 
-  /* "search.pxd":84
+  /* "search.pxd":85
  *     cdef const Objective* o = S.o
  *     cdef State* s = &S.s
  *     cdef uint64_t bit = (<uint64_t>1) << card             # <<<<<<<<<<<<<<
@@ -7847,7 +8020,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_bit = (((uint64_t)1) << __pyx_v_card);
 
-  /* "search.pxd":85
+  /* "search.pxd":86
  *     cdef State* s = &S.s
  *     cdef uint64_t bit = (<uint64_t>1) << card
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
@@ -7856,7 +8029,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
 
-  /* "search.pxd":87
+  /* "search.pxd":88
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
  *     cdef int wpos, winner, reward
  *     s.hands[seat] &= ~bit             # <<<<<<<<<<<<<<
@@ -7867,7 +8040,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   __pyx_t_3 = __pyx_v_seat;
   (__pyx_v_s->hands[__pyx_t_3]) = ((__pyx_v_s->hands[__pyx_t_3]) & (~__pyx_v_bit));
 
-  /* "search.pxd":88
+  /* "search.pxd":89
  *     cdef int wpos, winner, reward
  *     s.hands[seat] &= ~bit
  *     s.live &= ~bit             # <<<<<<<<<<<<<<
@@ -7876,7 +8049,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->live = (__pyx_v_s->live & (~__pyx_v_bit));
 
-  /* "search.pxd":89
+  /* "search.pxd":90
  *     s.hands[seat] &= ~bit
  *     s.live &= ~bit
  *     s.trick[s.trick_len] = card             # <<<<<<<<<<<<<<
@@ -7885,7 +8058,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   (__pyx_v_s->trick[__pyx_v_s->trick_len]) = __pyx_v_card;
 
-  /* "search.pxd":90
+  /* "search.pxd":91
  *     s.live &= ~bit
  *     s.trick[s.trick_len] = card
  *     s.trick_len += 1             # <<<<<<<<<<<<<<
@@ -7894,7 +8067,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_len = (__pyx_v_s->trick_len + 1);
 
-  /* "search.pxd":91
+  /* "search.pxd":92
  *     s.trick[s.trick_len] = card
  *     s.trick_len += 1
  *     s.trick_mask |= bit             # <<<<<<<<<<<<<<
@@ -7903,7 +8076,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_mask = (__pyx_v_s->trick_mask | __pyx_v_bit);
 
-  /* "search.pxd":92
+  /* "search.pxd":93
  *     s.trick_len += 1
  *     s.trick_mask |= bit
  *     s.trick_points += t.points[card]             # <<<<<<<<<<<<<<
@@ -7912,7 +8085,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_points = (__pyx_v_s->trick_points + (__pyx_v_t->points[__pyx_v_card]));
 
-  /* "search.pxd":93
+  /* "search.pxd":94
  *     s.trick_mask |= bit
  *     s.trick_points += t.points[card]
  *     if s.trick_len < t.n_seats:             # <<<<<<<<<<<<<<
@@ -7924,7 +8097,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   if (__pyx_t_4) {
 
 
-    /* "search.pxd":94
+    /* "search.pxd":95
  *     s.trick_points += t.points[card]
  *     if s.trick_len < t.n_seats:
  *         return 0             # <<<<<<<<<<<<<<
@@ -7937,7 +8110,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
     }
     goto __pyx_L0;
 
-    /* "search.pxd":93
+    /* "search.pxd":94
  *     s.trick_mask |= bit
  *     s.trick_points += t.points[card]
  *     if s.trick_len < t.n_seats:             # <<<<<<<<<<<<<<
@@ -7946,7 +8119,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   }
 
-  /* "search.pxd":95
+  /* "search.pxd":96
  *     if s.trick_len < t.n_seats:
  *         return 0
  *     wpos = current_winner(t, s.trick, s.trick_len)             # <<<<<<<<<<<<<<
@@ -7955,7 +8128,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_wpos = __pyx_f_7movegen_current_winner(__pyx_v_t, __pyx_v_s->trick, __pyx_v_s->trick_len);
 
-  /* "search.pxd":96
+  /* "search.pxd":97
  *         return 0
  *     wpos = current_winner(t, s.trick, s.trick_len)
  *     winner = (s.leader + wpos) % t.n_seats             # <<<<<<<<<<<<<<
@@ -7964,7 +8137,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_winner = ((__pyx_v_s->leader + __pyx_v_wpos) % __pyx_v_t->n_seats);
 
-  /* "search.pxd":97
+  /* "search.pxd":98
  *     wpos = current_winner(t, s.trick, s.trick_len)
  *     winner = (s.leader + wpos) % t.n_seats
  *     reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)             # <<<<<<<<<<<<<<
@@ -7973,7 +8146,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_reward = __pyx_f_6search_trick_reward(__pyx_v_t, __pyx_v_o, __pyx_v_s->trick, __pyx_v_wpos, __pyx_v_winner, __pyx_v_s->trick_mask, __pyx_v_s->trick_points, __pyx_v_s->live);
 
-  /* "search.pxd":98
+  /* "search.pxd":99
  *     winner = (s.leader + wpos) % t.n_seats
  *     reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
  *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]             # <<<<<<<<<<<<<<
@@ -7982,7 +8155,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->flags = (__pyx_v_s->flags | (__pyx_v_t->led_flags[(__pyx_v_t->card_class[(__pyx_v_s->trick[0])])]));
 
-  /* "search.pxd":99
+  /* "search.pxd":100
  *     reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
  *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
  *     s.points_left -= s.trick_points             # <<<<<<<<<<<<<<
@@ -7991,7 +8164,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->points_left = (__pyx_v_s->points_left - __pyx_v_s->trick_points);
 
-  /* "search.pxd":100
+  /* "search.pxd":101
  *     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
  *     s.points_left -= s.trick_points
  *     s.leader = winner             # <<<<<<<<<<<<<<
@@ -8000,7 +8173,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->leader = __pyx_v_winner;
 
-  /* "search.pxd":101
+  /* "search.pxd":102
  *     s.points_left -= s.trick_points
  *     s.leader = winner
  *     s.trick_len = 0             # <<<<<<<<<<<<<<
@@ -8009,7 +8182,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_len = 0;
 
-  /* "search.pxd":102
+  /* "search.pxd":103
  *     s.leader = winner
  *     s.trick_len = 0
  *     s.trick_mask = 0             # <<<<<<<<<<<<<<
@@ -8018,7 +8191,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_mask = 0;
 
-  /* "search.pxd":103
+  /* "search.pxd":104
  *     s.trick_len = 0
  *     s.trick_mask = 0
  *     s.trick_points = 0             # <<<<<<<<<<<<<<
@@ -8027,7 +8200,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
 */
   __pyx_v_s->trick_points = 0;
 
-  /* "search.pxd":104
+  /* "search.pxd":105
  *     s.trick_mask = 0
  *     s.trick_points = 0
  *     return reward             # <<<<<<<<<<<<<<
@@ -8040,7 +8213,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   }
   goto __pyx_L0;
 
-  /* "search.pxd":79
+  /* "search.pxd":80
  * 
  * 
  * cdef inline int play_card(Search* S, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8061,7 +8234,7 @@ static CYTHON_INLINE int __pyx_f_6search_play_card(__pyx_t_6search_Search *__pyx
   return __pyx_r;
 }
 
-/* "search.pxd":107
+/* "search.pxd":108
  * 
  * 
  * cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8081,7 +8254,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
   int __pyx_t_3;
   int __pyx_t_4;
 
-  /* "search.pxd":109
+  /* "search.pxd":110
  * cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:
  *     """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd)."""
  *     cdef uint64_t key = 0, cards             # <<<<<<<<<<<<<<
@@ -8090,7 +8263,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
 */
   __pyx_v_key = 0;
 
-  /* "search.pxd":111
+  /* "search.pxd":112
  *     cdef uint64_t key = 0, cards
  *     cdef int k, place, card
  *     if not canonical:             # <<<<<<<<<<<<<<
@@ -8102,7 +8275,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":112
+    /* "search.pxd":113
  *     cdef int k, place, card
  *     if not canonical:
  *         return s.live             # <<<<<<<<<<<<<<
@@ -8115,7 +8288,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
     }
     goto __pyx_L0;
 
-    /* "search.pxd":111
+    /* "search.pxd":112
  *     cdef uint64_t key = 0, cards
  *     cdef int k, place, card
  *     if not canonical:             # <<<<<<<<<<<<<<
@@ -8124,7 +8297,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
 */
   }
 
-  /* "search.pxd":113
+  /* "search.pxd":114
  *     if not canonical:
  *         return s.live
  *     for k in range(t.n_classes):             # <<<<<<<<<<<<<<
@@ -8138,7 +8311,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_k = __pyx_t_4;
 
-    /* "search.pxd":114
+    /* "search.pxd":115
  *         return s.live
  *     for k in range(t.n_classes):
  *         cards = s.live & t.class_mask[k]             # <<<<<<<<<<<<<<
@@ -8147,7 +8320,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
 */
     __pyx_v_cards = (__pyx_v_s->live & (__pyx_v_t->class_mask[__pyx_v_k]));
 
-    /* "search.pxd":115
+    /* "search.pxd":116
  *     for k in range(t.n_classes):
  *         cards = s.live & t.class_mask[k]
  *         place = 0             # <<<<<<<<<<<<<<
@@ -8156,7 +8329,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
 */
     __pyx_v_place = 0;
 
-    /* "search.pxd":116
+    /* "search.pxd":117
  *         cards = s.live & t.class_mask[k]
  *         place = 0
  *         while cards:             # <<<<<<<<<<<<<<
@@ -8169,7 +8342,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
 
       if (!__pyx_t_1) break;
 
-      /* "search.pxd":117
+      /* "search.pxd":118
  *         place = 0
  *         while cards:
  *             card = lowest(cards)             # <<<<<<<<<<<<<<
@@ -8178,7 +8351,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
 */
       __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_cards);
 
-      /* "search.pxd":118
+      /* "search.pxd":119
  *         while cards:
  *             card = lowest(cards)
  *             cards = drop_lowest(cards)             # <<<<<<<<<<<<<<
@@ -8187,7 +8360,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
 */
       __pyx_v_cards = __pyx_f_7cardset_drop_lowest(__pyx_v_cards);
 
-      /* "search.pxd":119
+      /* "search.pxd":120
  *             card = lowest(cards)
  *             cards = drop_lowest(cards)
  *             key += mix((<uint64_t>k << 56) | (<uint64_t>place << 48) | (<uint64_t>t.owner[card] << 40)             # <<<<<<<<<<<<<<
@@ -8196,7 +8369,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
 */
       __pyx_v_key = (__pyx_v_key + __pyx_f_2tt_mix(((((((uint64_t)__pyx_v_k) << 56) | (((uint64_t)__pyx_v_place) << 48)) | (((uint64_t)(__pyx_v_t->owner[__pyx_v_card])) << 40)) | ((uint64_t)(__pyx_v_t->signature[__pyx_v_card])))));
 
-      /* "search.pxd":121
+      /* "search.pxd":122
  *             key += mix((<uint64_t>k << 56) | (<uint64_t>place << 48) | (<uint64_t>t.owner[card] << 40)
  *                        | <uint64_t>t.signature[card])
  *             place += 1             # <<<<<<<<<<<<<<
@@ -8208,7 +8381,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
   }
 
 
-  /* "search.pxd":122
+  /* "search.pxd":123
  *                        | <uint64_t>t.signature[card])
  *             place += 1
  *     return key             # <<<<<<<<<<<<<<
@@ -8221,7 +8394,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
   }
   goto __pyx_L0;
 
-  /* "search.pxd":107
+  /* "search.pxd":108
  * 
  * 
  * cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8239,7 +8412,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_position_key(__pyx_t_5types_Tables
   return __pyx_r;
 }
 
-/* "search.pxd":125
+/* "search.pxd":126
  * 
  * 
  * cdef inline int encode_card(const Tables* t, const State* s, int card, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8253,7 +8426,7 @@ static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "search.pxd":128
+  /* "search.pxd":129
  *     """A card as the table stores it: itself, or (class, place among the live cards of its class)."""
  *     cdef int k
  *     if card == NO_CARD or not canonical:             # <<<<<<<<<<<<<<
@@ -8279,7 +8452,7 @@ static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":129
+    /* "search.pxd":130
  *     cdef int k
  *     if card == NO_CARD or not canonical:
  *         return card             # <<<<<<<<<<<<<<
@@ -8292,7 +8465,7 @@ static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const
     }
     goto __pyx_L0;
 
-    /* "search.pxd":128
+    /* "search.pxd":129
  *     """A card as the table stores it: itself, or (class, place among the live cards of its class)."""
  *     cdef int k
  *     if card == NO_CARD or not canonical:             # <<<<<<<<<<<<<<
@@ -8301,7 +8474,7 @@ static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const
 */
   }
 
-  /* "search.pxd":130
+  /* "search.pxd":131
  *     if card == NO_CARD or not canonical:
  *         return card
  *     k = t.card_class[card]             # <<<<<<<<<<<<<<
@@ -8310,7 +8483,7 @@ static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const
 */
   __pyx_v_k = (__pyx_v_t->card_class[__pyx_v_card]);
 
-  /* "search.pxd":131
+  /* "search.pxd":132
  *         return card
  *     k = t.card_class[card]
  *     return (k << 5) | popcount(s.live & t.class_mask[k] & (((<uint64_t>1) << card) - 1))             # <<<<<<<<<<<<<<
@@ -8323,7 +8496,7 @@ static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const
   }
   goto __pyx_L0;
 
-  /* "search.pxd":125
+  /* "search.pxd":126
  * 
  * 
  * cdef inline int encode_card(const Tables* t, const State* s, int card, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8337,7 +8510,7 @@ static CYTHON_INLINE int __pyx_f_6search_encode_card(__pyx_t_5types_Tables const
   return __pyx_r;
 }
 
-/* "search.pxd":134
+/* "search.pxd":135
  * 
  * 
  * cdef inline int decode_card(const Tables* t, const State* s, int stored, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8355,7 +8528,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
   long __pyx_t_4;
   int __pyx_t_5;
 
-  /* "search.pxd":137
+  /* "search.pxd":138
  *     cdef uint64_t cards
  *     cdef int place
  *     if stored == NO_CARD or not canonical:             # <<<<<<<<<<<<<<
@@ -8381,7 +8554,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":138
+    /* "search.pxd":139
  *     cdef int place
  *     if stored == NO_CARD or not canonical:
  *         return stored             # <<<<<<<<<<<<<<
@@ -8394,7 +8567,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
     }
     goto __pyx_L0;
 
-    /* "search.pxd":137
+    /* "search.pxd":138
  *     cdef uint64_t cards
  *     cdef int place
  *     if stored == NO_CARD or not canonical:             # <<<<<<<<<<<<<<
@@ -8403,7 +8576,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
 */
   }
 
-  /* "search.pxd":139
+  /* "search.pxd":140
  *     if stored == NO_CARD or not canonical:
  *         return stored
  *     cards = s.live & t.class_mask[stored >> 5]             # <<<<<<<<<<<<<<
@@ -8412,7 +8585,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
 */
   __pyx_v_cards = (__pyx_v_s->live & (__pyx_v_t->class_mask[(__pyx_v_stored >> 5)]));
 
-  /* "search.pxd":140
+  /* "search.pxd":141
  *         return stored
  *     cards = s.live & t.class_mask[stored >> 5]
  *     for place in range(stored & 31):             # <<<<<<<<<<<<<<
@@ -8426,7 +8599,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_place = __pyx_t_5;
 
-    /* "search.pxd":141
+    /* "search.pxd":142
  *     cards = s.live & t.class_mask[stored >> 5]
  *     for place in range(stored & 31):
  *         cards = drop_lowest(cards)             # <<<<<<<<<<<<<<
@@ -8437,7 +8610,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
   }
 
 
-  /* "search.pxd":142
+  /* "search.pxd":143
  *     for place in range(stored & 31):
  *         cards = drop_lowest(cards)
  *     return lowest(cards) if cards else NO_CARD             # <<<<<<<<<<<<<<
@@ -8459,7 +8632,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
   }
   goto __pyx_L0;
 
-  /* "search.pxd":134
+  /* "search.pxd":135
  * 
  * 
  * cdef inline int decode_card(const Tables* t, const State* s, int stored, int canonical) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8474,7 +8647,7 @@ static CYTHON_INLINE int __pyx_f_6search_decode_card(__pyx_t_5types_Tables const
   return __pyx_r;
 }
 
-/* "search.pxd":145
+/* "search.pxd":146
  * 
  * 
  * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8522,7 +8695,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
 
 
-  /* "search.pxd":147
+  /* "search.pxd":148
  * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
  *     cdef State saved
  *     cdef int boundary = S.s.trick_len == 0             # <<<<<<<<<<<<<<
@@ -8531,7 +8704,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_boundary = (__pyx_v_S->s.trick_len == 0);
 
-  /* "search.pxd":149
+  /* "search.pxd":150
  *     cdef int boundary = S.s.trick_len == 0
  *     cdef int use_table
  *     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD             # <<<<<<<<<<<<<<
@@ -8543,7 +8716,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   __pyx_v_best_card = __pyx_e_5types_NO_CARD;
   __pyx_v_tt_card = __pyx_e_5types_NO_CARD;
 
-  /* "search.pxd":153
+  /* "search.pxd":154
  *     cdef int moves[MAX_CARDS]
  *     cdef uint64_t legal
  *     cdef uint8_t leader_flags = 0             # <<<<<<<<<<<<<<
@@ -8552,7 +8725,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_leader_flags = 0;
 
-  /* "search.pxd":154
+  /* "search.pxd":155
  *     cdef uint64_t legal
  *     cdef uint8_t leader_flags = 0
  *     cdef uint64_t key = 0             # <<<<<<<<<<<<<<
@@ -8561,7 +8734,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_key = 0;
 
-  /* "search.pxd":157
+  /* "search.pxd":158
  *     cdef Entry* entry
  *     # Step 1. The deal is over: nothing more to win.
  *     if boundary and S.s.live == 0:             # <<<<<<<<<<<<<<
@@ -8587,7 +8760,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":158
+    /* "search.pxd":159
  *     # Step 1. The deal is over: nothing more to win.
  *     if boundary and S.s.live == 0:
  *         return 0             # <<<<<<<<<<<<<<
@@ -8600,7 +8773,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     }
     goto __pyx_L0;
 
-    /* "search.pxd":157
+    /* "search.pxd":158
  *     cdef Entry* entry
  *     # Step 1. The deal is over: nothing more to win.
  *     if boundary and S.s.live == 0:             # <<<<<<<<<<<<<<
@@ -8609,7 +8782,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":159
+  /* "search.pxd":160
  *     if boundary and S.s.live == 0:
  *         return 0
  *     S.nodes += 1             # <<<<<<<<<<<<<<
@@ -8618,7 +8791,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_S->nodes = (__pyx_v_S->nodes + 1);
 
-  /* "search.pxd":160
+  /* "search.pxd":161
  *         return 0
  *     S.nodes += 1
  *     if boundary and popcount(S.s.hands[S.s.leader]) == 1:             # <<<<<<<<<<<<<<
@@ -8644,7 +8817,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":161
+    /* "search.pxd":162
  *     S.nodes += 1
  *     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
  *         return last_trick_value(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
@@ -8657,7 +8830,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     }
     goto __pyx_L0;
 
-    /* "search.pxd":160
+    /* "search.pxd":161
  *         return 0
  *     S.nodes += 1
  *     if boundary and popcount(S.s.hands[S.s.leader]) == 1:             # <<<<<<<<<<<<<<
@@ -8666,7 +8839,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":163
+  /* "search.pxd":164
  *         return last_trick_value(S.t, S.o, &S.s)
  *     # the last trick is computed directly, never looked up
  *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1             # <<<<<<<<<<<<<<
@@ -8693,7 +8866,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   __pyx_L9_bool_binop_done:;
   __pyx_v_use_table = __pyx_t_3;
 
-  /* "search.pxd":164
+  /* "search.pxd":165
  *     # the last trick is computed directly, never looked up
  *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
  *     if boundary:             # <<<<<<<<<<<<<<
@@ -8705,7 +8878,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":165
+    /* "search.pxd":166
  *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
  *     if boundary:
  *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1             # <<<<<<<<<<<<<<
@@ -8716,7 +8889,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     __pyx_t_4 = (__pyx_f_7cardset_popcount((__pyx_v_S->s.hands[__pyx_v_S->s.leader])) & 15);
     (__pyx_v_S->boundary_nodes[__pyx_t_4]) = ((__pyx_v_S->boundary_nodes[__pyx_t_4]) + 1);
 
-    /* "search.pxd":167
+    /* "search.pxd":168
  *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:             # <<<<<<<<<<<<<<
@@ -8728,7 +8901,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":168
+      /* "search.pxd":169
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:
  *             upper = future_upper_bound(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
@@ -8737,7 +8910,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_upper = __pyx_f_6bounds_future_upper_bound(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
 
-      /* "search.pxd":169
+      /* "search.pxd":170
  *         if S.opt.use_bounds:
  *             upper = future_upper_bound(S.t, S.o, &S.s)
  *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)             # <<<<<<<<<<<<<<
@@ -8746,7 +8919,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_sure = __pyx_f_6bounds_sure_tricks(__pyx_v_S->t, (&__pyx_v_S->s), (&__pyx_v_holder), (&__pyx_v_sure_points));
 
-      /* "search.pxd":170
+      /* "search.pxd":171
  *             upper = future_upper_bound(S.t, S.o, &S.s)
  *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
  *             if sure:             # <<<<<<<<<<<<<<
@@ -8758,7 +8931,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":171
+        /* "search.pxd":172
  *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
  *             if sure:
  *                 if (S.o.max_side >> holder) & 1:             # <<<<<<<<<<<<<<
@@ -8770,7 +8943,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":172
+          /* "search.pxd":173
  *             if sure:
  *                 if (S.o.max_side >> holder) & 1:
  *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure             # <<<<<<<<<<<<<<
@@ -8779,7 +8952,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
           __pyx_v_lower = ((__pyx_v_S->o->points_weight * __pyx_v_sure_points) + (__pyx_v_S->o->trick_weight * __pyx_v_sure));
 
-          /* "search.pxd":171
+          /* "search.pxd":172
  *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
  *             if sure:
  *                 if (S.o.max_side >> holder) & 1:             # <<<<<<<<<<<<<<
@@ -8789,7 +8962,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
           goto __pyx_L15;
         }
 
-        /* "search.pxd":174
+        /* "search.pxd":175
  *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
  *                 else:
  *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure             # <<<<<<<<<<<<<<
@@ -8801,7 +8974,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         }
         __pyx_L15:;
 
-        /* "search.pxd":170
+        /* "search.pxd":171
  *             upper = future_upper_bound(S.t, S.o, &S.s)
  *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
  *             if sure:             # <<<<<<<<<<<<<<
@@ -8810,7 +8983,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       }
 
-      /* "search.pxd":167
+      /* "search.pxd":168
  *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:             # <<<<<<<<<<<<<<
@@ -8819,7 +8992,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":176
+    /* "search.pxd":177
  *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
  *         if use_table:             # <<<<<<<<<<<<<<
@@ -8831,7 +9004,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":177
+      /* "search.pxd":178
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
  *         if use_table:
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))             # <<<<<<<<<<<<<<
@@ -8840,7 +9013,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_leader_flags = ((uint8_t)(__pyx_v_S->s.leader | (__pyx_v_S->s.flags << 3)));
 
-      /* "search.pxd":178
+      /* "search.pxd":179
  *         if use_table:
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
  *             key = position_key(S.t, &S.s, S.opt.use_canonical)             # <<<<<<<<<<<<<<
@@ -8849,7 +9022,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_key = __pyx_f_6search_position_key(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_S->opt.use_canonical);
 
-      /* "search.pxd":179
+      /* "search.pxd":180
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
  *             key = position_key(S.t, &S.s, S.opt.use_canonical)
  *             entry = table_probe(S.table, key, leader_flags)             # <<<<<<<<<<<<<<
@@ -8858,7 +9031,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_entry = __pyx_f_2tt_table_probe(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags);
 
-      /* "search.pxd":180
+      /* "search.pxd":181
  *             key = position_key(S.t, &S.s, S.opt.use_canonical)
  *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:             # <<<<<<<<<<<<<<
@@ -8870,7 +9043,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":181
+        /* "search.pxd":182
  *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:
  *                 S.table_hits += 1             # <<<<<<<<<<<<<<
@@ -8879,7 +9052,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_S->table_hits = (__pyx_v_S->table_hits + 1);
 
-        /* "search.pxd":182
+        /* "search.pxd":183
  *             if entry != NULL:
  *                 S.table_hits += 1
  *                 if entry.lower > lower:             # <<<<<<<<<<<<<<
@@ -8891,7 +9064,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":183
+          /* "search.pxd":184
  *                 S.table_hits += 1
  *                 if entry.lower > lower:
  *                     lower = entry.lower             # <<<<<<<<<<<<<<
@@ -8902,7 +9075,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
           __pyx_v_lower = __pyx_t_5;
 
-          /* "search.pxd":182
+          /* "search.pxd":183
  *             if entry != NULL:
  *                 S.table_hits += 1
  *                 if entry.lower > lower:             # <<<<<<<<<<<<<<
@@ -8911,7 +9084,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":184
+        /* "search.pxd":185
  *                 if entry.lower > lower:
  *                     lower = entry.lower
  *                 if entry.upper < upper:             # <<<<<<<<<<<<<<
@@ -8923,7 +9096,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":185
+          /* "search.pxd":186
  *                     lower = entry.lower
  *                 if entry.upper < upper:
  *                     upper = entry.upper             # <<<<<<<<<<<<<<
@@ -8934,7 +9107,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
           __pyx_v_upper = __pyx_t_5;
 
-          /* "search.pxd":184
+          /* "search.pxd":185
  *                 if entry.lower > lower:
  *                     lower = entry.lower
  *                 if entry.upper < upper:             # <<<<<<<<<<<<<<
@@ -8943,7 +9116,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":186
+        /* "search.pxd":187
  *                 if entry.upper < upper:
  *                     upper = entry.upper
  *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)             # <<<<<<<<<<<<<<
@@ -8952,7 +9125,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_tt_card = __pyx_f_6search_decode_card(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_entry->best, __pyx_v_S->opt.use_canonical);
 
-        /* "search.pxd":180
+        /* "search.pxd":181
  *             key = position_key(S.t, &S.s, S.opt.use_canonical)
  *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:             # <<<<<<<<<<<<<<
@@ -8961,7 +9134,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       }
 
-      /* "search.pxd":176
+      /* "search.pxd":177
  *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
  *         if use_table:             # <<<<<<<<<<<<<<
@@ -8970,7 +9143,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":187
+    /* "search.pxd":188
  *                     upper = entry.upper
  *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:             # <<<<<<<<<<<<<<
@@ -8996,7 +9169,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":188
+      /* "search.pxd":189
  *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:
  *             return lower             # <<<<<<<<<<<<<<
@@ -9009,7 +9182,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       }
       goto __pyx_L0;
 
-      /* "search.pxd":187
+      /* "search.pxd":188
  *                     upper = entry.upper
  *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:             # <<<<<<<<<<<<<<
@@ -9018,7 +9191,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":189
+    /* "search.pxd":190
  *         if lower >= beta or lower == upper:
  *             return lower
  *         if upper <= alpha:             # <<<<<<<<<<<<<<
@@ -9030,7 +9203,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":190
+      /* "search.pxd":191
  *             return lower
  *         if upper <= alpha:
  *             return upper             # <<<<<<<<<<<<<<
@@ -9043,7 +9216,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       }
       goto __pyx_L0;
 
-      /* "search.pxd":189
+      /* "search.pxd":190
  *         if lower >= beta or lower == upper:
  *             return lower
  *         if upper <= alpha:             # <<<<<<<<<<<<<<
@@ -9052,7 +9225,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":191
+    /* "search.pxd":192
  *         if upper <= alpha:
  *             return upper
  *         if lower > alpha:             # <<<<<<<<<<<<<<
@@ -9064,7 +9237,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":192
+      /* "search.pxd":193
  *             return upper
  *         if lower > alpha:
  *             alpha = lower             # <<<<<<<<<<<<<<
@@ -9073,7 +9246,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_alpha = __pyx_v_lower;
 
-      /* "search.pxd":191
+      /* "search.pxd":192
  *         if upper <= alpha:
  *             return upper
  *         if lower > alpha:             # <<<<<<<<<<<<<<
@@ -9082,7 +9255,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":193
+    /* "search.pxd":194
  *         if lower > alpha:
  *             alpha = lower
  *         if upper < beta:             # <<<<<<<<<<<<<<
@@ -9094,7 +9267,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":194
+      /* "search.pxd":195
  *             alpha = lower
  *         if upper < beta:
  *             beta = upper             # <<<<<<<<<<<<<<
@@ -9103,7 +9276,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_beta = __pyx_v_upper;
 
-      /* "search.pxd":193
+      /* "search.pxd":194
  *         if lower > alpha:
  *             alpha = lower
  *         if upper < beta:             # <<<<<<<<<<<<<<
@@ -9112,7 +9285,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":164
+    /* "search.pxd":165
  *     # the last trick is computed directly, never looked up
  *     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
  *     if boundary:             # <<<<<<<<<<<<<<
@@ -9121,7 +9294,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":196
+  /* "search.pxd":197
  *             beta = upper
  *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
  *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats             # <<<<<<<<<<<<<<
@@ -9130,7 +9303,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_seat = ((__pyx_v_S->s.leader + __pyx_v_S->s.trick_len) % __pyx_v_S->t->n_seats);
 
-  /* "search.pxd":197
+  /* "search.pxd":198
  *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
  *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)             # <<<<<<<<<<<<<<
@@ -9139,7 +9312,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_legal = __pyx_f_7movegen_legal_cards(__pyx_v_S->t, (&__pyx_v_S->s));
 
-  /* "search.pxd":198
+  /* "search.pxd":199
  *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:             # <<<<<<<<<<<<<<
@@ -9151,7 +9324,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":199
+    /* "search.pxd":200
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)             # <<<<<<<<<<<<<<
@@ -9160,7 +9333,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_legal = __pyx_f_7movegen_representatives(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_legal);
 
-    /* "search.pxd":198
+    /* "search.pxd":199
  *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:             # <<<<<<<<<<<<<<
@@ -9169,7 +9342,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":200
+  /* "search.pxd":201
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:             # <<<<<<<<<<<<<<
@@ -9181,7 +9354,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":201
+    /* "search.pxd":202
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:
  *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])             # <<<<<<<<<<<<<<
@@ -9190,7 +9363,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_n = __pyx_f_5order_order_moves(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s), __pyx_v_legal, __pyx_v_tt_card, __pyx_v_moves, (__pyx_v_S->history[__pyx_v_seat]));
 
-    /* "search.pxd":200
+    /* "search.pxd":201
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:             # <<<<<<<<<<<<<<
@@ -9200,7 +9373,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     goto __pyx_L27;
   }
 
-  /* "search.pxd":203
+  /* "search.pxd":204
  *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
  *     else:
  *         n = 0             # <<<<<<<<<<<<<<
@@ -9210,7 +9383,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   /*else*/ {
     __pyx_v_n = 0;
 
-    /* "search.pxd":204
+    /* "search.pxd":205
  *     else:
  *         n = 0
  *         while legal:             # <<<<<<<<<<<<<<
@@ -9223,7 +9396,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
       if (!__pyx_t_1) break;
 
-      /* "search.pxd":205
+      /* "search.pxd":206
  *         n = 0
  *         while legal:
  *             moves[n] = lowest(legal)             # <<<<<<<<<<<<<<
@@ -9232,7 +9405,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       (__pyx_v_moves[__pyx_v_n]) = __pyx_f_7cardset_lowest(__pyx_v_legal);
 
-      /* "search.pxd":206
+      /* "search.pxd":207
  *         while legal:
  *             moves[n] = lowest(legal)
  *             legal = drop_lowest(legal)             # <<<<<<<<<<<<<<
@@ -9241,7 +9414,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_legal = __pyx_f_7cardset_drop_lowest(__pyx_v_legal);
 
-      /* "search.pxd":207
+      /* "search.pxd":208
  *             moves[n] = lowest(legal)
  *             legal = drop_lowest(legal)
  *             n += 1             # <<<<<<<<<<<<<<
@@ -9253,7 +9426,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   }
   __pyx_L27:;
 
-  /* "search.pxd":209
+  /* "search.pxd":210
  *             n += 1
  *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
  *     maximising = (S.o.max_side >> seat) & 1             # <<<<<<<<<<<<<<
@@ -9262,7 +9435,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_maximising = ((__pyx_v_S->o->max_side >> __pyx_v_seat) & 1);
 
-  /* "search.pxd":210
+  /* "search.pxd":211
  *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
  *     maximising = (S.o.max_side >> seat) & 1
  *     best = -INFINITY if maximising else INFINITY             # <<<<<<<<<<<<<<
@@ -9281,7 +9454,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
   __pyx_v_best = __pyx_t_3;
 
-  /* "search.pxd":211
+  /* "search.pxd":212
  *     maximising = (S.o.max_side >> seat) & 1
  *     best = -INFINITY if maximising else INFINITY
  *     cdef int a = alpha, b = beta             # <<<<<<<<<<<<<<
@@ -9291,7 +9464,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   __pyx_v_a = __pyx_v_alpha;
   __pyx_v_b = __pyx_v_beta;
 
-  /* "search.pxd":212
+  /* "search.pxd":213
  *     best = -INFINITY if maximising else INFINITY
  *     cdef int a = alpha, b = beta
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -9305,7 +9478,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_i = __pyx_t_7;
 
-    /* "search.pxd":213
+    /* "search.pxd":214
  *     cdef int a = alpha, b = beta
  *     for i in range(n):
  *         card = moves[i]             # <<<<<<<<<<<<<<
@@ -9314,7 +9487,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_card = (__pyx_v_moves[__pyx_v_i]);
 
-    /* "search.pxd":214
+    /* "search.pxd":215
  *     for i in range(n):
  *         card = moves[i]
  *         saved = S.s             # <<<<<<<<<<<<<<
@@ -9325,7 +9498,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
     __pyx_v_saved = __pyx_t_8;
 
-    /* "search.pxd":215
+    /* "search.pxd":216
  *         card = moves[i]
  *         saved = S.s
  *         reward = play_card(S, card)             # <<<<<<<<<<<<<<
@@ -9334,7 +9507,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_reward = __pyx_f_6search_play_card(__pyx_v_S, __pyx_v_card);
 
-    /* "search.pxd":216
+    /* "search.pxd":217
  *         saved = S.s
  *         reward = play_card(S, card)
  *         value = reward + search(S, a - reward, b - reward)             # <<<<<<<<<<<<<<
@@ -9343,7 +9516,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_value = (__pyx_v_reward + __pyx_f_6search_search(__pyx_v_S, (__pyx_v_a - __pyx_v_reward), (__pyx_v_b - __pyx_v_reward)));
 
-    /* "search.pxd":217
+    /* "search.pxd":218
  *         reward = play_card(S, card)
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved             # <<<<<<<<<<<<<<
@@ -9352,7 +9525,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_S->s = __pyx_v_saved;
 
-    /* "search.pxd":218
+    /* "search.pxd":219
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved
  *         if maximising:             # <<<<<<<<<<<<<<
@@ -9364,7 +9537,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":219
+      /* "search.pxd":220
  *         S.s = saved
  *         if maximising:
  *             if value > best:             # <<<<<<<<<<<<<<
@@ -9376,7 +9549,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":220
+        /* "search.pxd":221
  *         if maximising:
  *             if value > best:
  *                 best = value             # <<<<<<<<<<<<<<
@@ -9385,7 +9558,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best = __pyx_v_value;
 
-        /* "search.pxd":221
+        /* "search.pxd":222
  *             if value > best:
  *                 best = value
  *                 best_card = card             # <<<<<<<<<<<<<<
@@ -9394,7 +9567,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best_card = __pyx_v_card;
 
-        /* "search.pxd":222
+        /* "search.pxd":223
  *                 best = value
  *                 best_card = card
  *                 if best > a:             # <<<<<<<<<<<<<<
@@ -9406,7 +9579,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":223
+          /* "search.pxd":224
  *                 best_card = card
  *                 if best > a:
  *                     a = best             # <<<<<<<<<<<<<<
@@ -9415,7 +9588,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
           __pyx_v_a = __pyx_v_best;
 
-          /* "search.pxd":222
+          /* "search.pxd":223
  *                 best = value
  *                 best_card = card
  *                 if best > a:             # <<<<<<<<<<<<<<
@@ -9424,7 +9597,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":219
+        /* "search.pxd":220
  *         S.s = saved
  *         if maximising:
  *             if value > best:             # <<<<<<<<<<<<<<
@@ -9433,7 +9606,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       }
 
-      /* "search.pxd":218
+      /* "search.pxd":219
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved
  *         if maximising:             # <<<<<<<<<<<<<<
@@ -9443,7 +9616,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       goto __pyx_L32;
     }
 
-    /* "search.pxd":225
+    /* "search.pxd":226
  *                     a = best
  *         else:
  *             if value < best:             # <<<<<<<<<<<<<<
@@ -9456,7 +9629,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":226
+        /* "search.pxd":227
  *         else:
  *             if value < best:
  *                 best = value             # <<<<<<<<<<<<<<
@@ -9465,7 +9638,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best = __pyx_v_value;
 
-        /* "search.pxd":227
+        /* "search.pxd":228
  *             if value < best:
  *                 best = value
  *                 best_card = card             # <<<<<<<<<<<<<<
@@ -9474,7 +9647,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best_card = __pyx_v_card;
 
-        /* "search.pxd":228
+        /* "search.pxd":229
  *                 best = value
  *                 best_card = card
  *                 if best < b:             # <<<<<<<<<<<<<<
@@ -9486,7 +9659,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":229
+          /* "search.pxd":230
  *                 best_card = card
  *                 if best < b:
  *                     b = best             # <<<<<<<<<<<<<<
@@ -9495,7 +9668,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
           __pyx_v_b = __pyx_v_best;
 
-          /* "search.pxd":228
+          /* "search.pxd":229
  *                 best = value
  *                 best_card = card
  *                 if best < b:             # <<<<<<<<<<<<<<
@@ -9504,7 +9677,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":225
+        /* "search.pxd":226
  *                     a = best
  *         else:
  *             if value < best:             # <<<<<<<<<<<<<<
@@ -9515,7 +9688,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     }
     __pyx_L32:;
 
-    /* "search.pxd":230
+    /* "search.pxd":231
  *                 if best < b:
  *                     b = best
  *         if a >= b:             # <<<<<<<<<<<<<<
@@ -9527,7 +9700,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":231
+      /* "search.pxd":232
  *                     b = best
  *         if a >= b:
  *             S.cutoffs += 1             # <<<<<<<<<<<<<<
@@ -9536,7 +9709,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_S->cutoffs = (__pyx_v_S->cutoffs + 1);
 
-      /* "search.pxd":232
+      /* "search.pxd":233
  *         if a >= b:
  *             S.cutoffs += 1
  *             S.history[seat][card] += popcount(S.s.live) + 1             # <<<<<<<<<<<<<<
@@ -9549,7 +9722,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       __pyx_t_10 = __pyx_v_card;
       ((__pyx_v_S->history[__pyx_t_9])[__pyx_t_10]) = (((__pyx_v_S->history[__pyx_t_9])[__pyx_t_10]) + (__pyx_f_7cardset_popcount(__pyx_v_S->s.live) + 1));
 
-      /* "search.pxd":233
+      /* "search.pxd":234
  *             S.cutoffs += 1
  *             S.history[seat][card] += popcount(S.s.live) + 1
  *             break             # <<<<<<<<<<<<<<
@@ -9558,7 +9731,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       goto __pyx_L31_break;
 
-      /* "search.pxd":230
+      /* "search.pxd":231
  *                 if best < b:
  *                     b = best
  *         if a >= b:             # <<<<<<<<<<<<<<
@@ -9570,7 +9743,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   __pyx_L31_break:;
 
 
-  /* "search.pxd":235
+  /* "search.pxd":236
  *             break
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
  *     if use_table:             # <<<<<<<<<<<<<<
@@ -9582,7 +9755,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":236
+    /* "search.pxd":237
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
  *     if use_table:
  *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)             # <<<<<<<<<<<<<<
@@ -9591,7 +9764,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_card = __pyx_f_6search_encode_card(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_best_card, __pyx_v_S->opt.use_canonical);
 
-    /* "search.pxd":237
+    /* "search.pxd":238
  *     if use_table:
  *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
  *         i = popcount(S.s.live)             # <<<<<<<<<<<<<<
@@ -9600,7 +9773,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_i = __pyx_f_7cardset_popcount(__pyx_v_S->s.live);
 
-    /* "search.pxd":238
+    /* "search.pxd":239
  *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
  *         i = popcount(S.s.live)
  *         if best <= alpha:             # <<<<<<<<<<<<<<
@@ -9612,7 +9785,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":239
+      /* "search.pxd":240
  *         i = popcount(S.s.live)
  *         if best <= alpha:
  *             table_store(S.table, key, leader_flags, i, lower, best, card)             # <<<<<<<<<<<<<<
@@ -9621,7 +9794,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags, __pyx_v_i, __pyx_v_lower, __pyx_v_best, __pyx_v_card);
 
-      /* "search.pxd":238
+      /* "search.pxd":239
  *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
  *         i = popcount(S.s.live)
  *         if best <= alpha:             # <<<<<<<<<<<<<<
@@ -9631,7 +9804,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       goto __pyx_L39;
     }
 
-    /* "search.pxd":240
+    /* "search.pxd":241
  *         if best <= alpha:
  *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:             # <<<<<<<<<<<<<<
@@ -9643,7 +9816,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":241
+      /* "search.pxd":242
  *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:
  *             table_store(S.table, key, leader_flags, i, best, upper, card)             # <<<<<<<<<<<<<<
@@ -9652,7 +9825,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags, __pyx_v_i, __pyx_v_best, __pyx_v_upper, __pyx_v_card);
 
-      /* "search.pxd":240
+      /* "search.pxd":241
  *         if best <= alpha:
  *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:             # <<<<<<<<<<<<<<
@@ -9662,7 +9835,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       goto __pyx_L39;
     }
 
-    /* "search.pxd":243
+    /* "search.pxd":244
  *             table_store(S.table, key, leader_flags, i, best, upper, card)
  *         else:
  *             table_store(S.table, key, leader_flags, i, best, best, card)             # <<<<<<<<<<<<<<
@@ -9674,7 +9847,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     }
     __pyx_L39:;
 
-    /* "search.pxd":235
+    /* "search.pxd":236
  *             break
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
  *     if use_table:             # <<<<<<<<<<<<<<
@@ -9683,7 +9856,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":244
+  /* "search.pxd":245
  *         else:
  *             table_store(S.table, key, leader_flags, i, best, best, card)
  *     return best             # <<<<<<<<<<<<<<
@@ -9696,7 +9869,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   }
   goto __pyx_L0;
 
-  /* "search.pxd":145
+  /* "search.pxd":146
  * 
  * 
  * cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -9736,12 +9909,12 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   return __pyx_r;
 }
 
-/* "search.pxd":247
+/* "search.pxd":248
  * 
  * 
  * cdef inline int exact_value(Search* S, int guess) noexcept nogil:             # <<<<<<<<<<<<<<
- *     """The exact future value by the chosen driver, starting from ``guess``."""
- *     cdef int lower = 0
+ *     """The exact future value by the chosen driver, starting from ``guess``.
+ * 
 */
 
 static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__pyx_v_S, int __pyx_v_guess) {
@@ -9749,32 +9922,45 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   int __pyx_v_upper;
   int __pyx_v_g;
   int __pyx_v_beta;
+  int __pyx_v_rising;
+  int __pyx_v_falling;
   int __pyx_r;
   int __pyx_t_1;
-  long __pyx_t_2;
+  int __pyx_t_2;
+  long __pyx_t_3;
 
 
-  /* "search.pxd":249
- * cdef inline int exact_value(Search* S, int guess) noexcept nogil:
- *     """The exact future value by the chosen driver, starting from ``guess``."""
+  /* "search.pxd":255
+ *     MTD(f) can creep towards a distant value one point a search).
+ *     """
  *     cdef int lower = 0             # <<<<<<<<<<<<<<
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
- *     cdef int g, beta, mid
+ *     cdef int g, beta, rising = 0, falling = 0
 */
   __pyx_v_lower = 0;
 
-  /* "search.pxd":250
- *     """The exact future value by the chosen driver, starting from ``guess``."""
+  /* "search.pxd":256
+ *     """
  *     cdef int lower = 0
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
- *     cdef int g, beta, mid
+ *     cdef int g, beta, rising = 0, falling = 0
  *     if S.opt.driver == DRIVER_WINDOW:
 */
   __pyx_v_upper = __pyx_f_6bounds_future_upper_bound(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
 
-  /* "search.pxd":252
+  /* "search.pxd":257
+ *     cdef int lower = 0
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
- *     cdef int g, beta, mid
+ *     cdef int g, beta, rising = 0, falling = 0             # <<<<<<<<<<<<<<
+ *     if S.opt.driver == DRIVER_WINDOW:
+ *         return search(S, lower - 1, upper + 1)
+*/
+  __pyx_v_rising = 0;
+  __pyx_v_falling = 0;
+
+  /* "search.pxd":258
+ *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
+ *     cdef int g, beta, rising = 0, falling = 0
  *     if S.opt.driver == DRIVER_WINDOW:             # <<<<<<<<<<<<<<
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:
@@ -9784,8 +9970,8 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":253
- *     cdef int g, beta, mid
+    /* "search.pxd":259
+ *     cdef int g, beta, rising = 0, falling = 0
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)             # <<<<<<<<<<<<<<
  *     if guess < lower:
@@ -9797,16 +9983,16 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     }
     goto __pyx_L0;
 
-    /* "search.pxd":252
+    /* "search.pxd":258
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
- *     cdef int g, beta, mid
+ *     cdef int g, beta, rising = 0, falling = 0
  *     if S.opt.driver == DRIVER_WINDOW:             # <<<<<<<<<<<<<<
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:
 */
   }
 
-  /* "search.pxd":254
+  /* "search.pxd":260
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:             # <<<<<<<<<<<<<<
@@ -9818,7 +10004,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":255
+    /* "search.pxd":261
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:
  *         guess = lower             # <<<<<<<<<<<<<<
@@ -9827,7 +10013,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_guess = __pyx_v_lower;
 
-    /* "search.pxd":254
+    /* "search.pxd":260
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:             # <<<<<<<<<<<<<<
@@ -9836,7 +10022,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   }
 
-  /* "search.pxd":256
+  /* "search.pxd":262
  *     if guess < lower:
  *         guess = lower
  *     if guess > upper:             # <<<<<<<<<<<<<<
@@ -9848,7 +10034,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":257
+    /* "search.pxd":263
  *         guess = lower
  *     if guess > upper:
  *         guess = upper             # <<<<<<<<<<<<<<
@@ -9857,7 +10043,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_guess = __pyx_v_upper;
 
-    /* "search.pxd":256
+    /* "search.pxd":262
  *     if guess < lower:
  *         guess = lower
  *     if guess > upper:             # <<<<<<<<<<<<<<
@@ -9866,20 +10052,20 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   }
 
-  /* "search.pxd":258
+  /* "search.pxd":264
  *     if guess > upper:
  *         guess = upper
  *     g = guess             # <<<<<<<<<<<<<<
  *     while lower < upper:
- *         if S.opt.driver == DRIVER_BISECT:
+ *         if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:
 */
   __pyx_v_g = __pyx_v_guess;
 
-  /* "search.pxd":259
+  /* "search.pxd":265
  *         guess = upper
  *     g = guess
  *     while lower < upper:             # <<<<<<<<<<<<<<
- *         if S.opt.driver == DRIVER_BISECT:
+ *         if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:
  *             beta = (lower + upper + 1) // 2
 */
   while (1) {
@@ -9888,115 +10074,184 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 
     if (!__pyx_t_1) break;
 
-    /* "search.pxd":260
+    /* "search.pxd":266
  *     g = guess
  *     while lower < upper:
- *         if S.opt.driver == DRIVER_BISECT:             # <<<<<<<<<<<<<<
+ *         if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:             # <<<<<<<<<<<<<<
  *             beta = (lower + upper + 1) // 2
  *         else:
 */
-    __pyx_t_1 = (__pyx_v_S->opt.driver == __pyx_e_6search_DRIVER_BISECT);
+    __pyx_t_2 = (__pyx_v_S->opt.driver == __pyx_e_6search_DRIVER_BISECT);
 
+    if (!__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L9_bool_binop_done;
+    }
+    __pyx_t_2 = (__pyx_v_rising >= 2);
+
+    if (!__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L9_bool_binop_done;
+    }
+    __pyx_t_2 = (__pyx_v_falling >= 2);
+
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L9_bool_binop_done:;
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":261
+      /* "search.pxd":267
  *     while lower < upper:
- *         if S.opt.driver == DRIVER_BISECT:
+ *         if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:
  *             beta = (lower + upper + 1) // 2             # <<<<<<<<<<<<<<
  *         else:
  *             beta = g + 1 if g == lower else g
 */
       __pyx_v_beta = (((__pyx_v_lower + __pyx_v_upper) + 1) / 2);
 
-      /* "search.pxd":260
+      /* "search.pxd":266
  *     g = guess
  *     while lower < upper:
- *         if S.opt.driver == DRIVER_BISECT:             # <<<<<<<<<<<<<<
+ *         if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:             # <<<<<<<<<<<<<<
  *             beta = (lower + upper + 1) // 2
  *         else:
 */
       goto __pyx_L8;
     }
 
-    /* "search.pxd":263
+    /* "search.pxd":269
  *             beta = (lower + upper + 1) // 2
  *         else:
  *             beta = g + 1 if g == lower else g             # <<<<<<<<<<<<<<
  *         g = search(S, beta - 1, beta)
- *         if g < beta:
+ *         S.iterations += 1
 */
     /*else*/ {
       __pyx_t_1 = (__pyx_v_g == __pyx_v_lower);
 
       if (__pyx_t_1) {
 
-        __pyx_t_2 = (__pyx_v_g + 1);
+        __pyx_t_3 = (__pyx_v_g + 1);
       } else {
 
-        __pyx_t_2 = __pyx_v_g;
+        __pyx_t_3 = __pyx_v_g;
       }
 
-      __pyx_v_beta = __pyx_t_2;
+      __pyx_v_beta = __pyx_t_3;
     }
     __pyx_L8:;
 
-    /* "search.pxd":264
+    /* "search.pxd":270
  *         else:
  *             beta = g + 1 if g == lower else g
  *         g = search(S, beta - 1, beta)             # <<<<<<<<<<<<<<
+ *         S.iterations += 1
  *         if g < beta:
- *             upper = g
 */
     __pyx_v_g = __pyx_f_6search_search(__pyx_v_S, (__pyx_v_beta - 1), __pyx_v_beta);
 
-    /* "search.pxd":265
+    /* "search.pxd":271
  *             beta = g + 1 if g == lower else g
  *         g = search(S, beta - 1, beta)
+ *         S.iterations += 1             # <<<<<<<<<<<<<<
+ *         if g < beta:
+ *             upper = g
+*/
+    __pyx_v_S->iterations = (__pyx_v_S->iterations + 1);
+
+    /* "search.pxd":272
+ *         g = search(S, beta - 1, beta)
+ *         S.iterations += 1
  *         if g < beta:             # <<<<<<<<<<<<<<
  *             upper = g
- *         else:
+ *             falling += 1
 */
     __pyx_t_1 = (__pyx_v_g < __pyx_v_beta);
 
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":266
- *         g = search(S, beta - 1, beta)
+      /* "search.pxd":273
+ *         S.iterations += 1
  *         if g < beta:
  *             upper = g             # <<<<<<<<<<<<<<
- *         else:
- *             lower = g
+ *             falling += 1
+ *             rising = 0
 */
       __pyx_v_upper = __pyx_v_g;
 
-      /* "search.pxd":265
- *             beta = g + 1 if g == lower else g
- *         g = search(S, beta - 1, beta)
- *         if g < beta:             # <<<<<<<<<<<<<<
+      /* "search.pxd":274
+ *         if g < beta:
  *             upper = g
+ *             falling += 1             # <<<<<<<<<<<<<<
+ *             rising = 0
  *         else:
 */
-      goto __pyx_L9;
+      __pyx_v_falling = (__pyx_v_falling + 1);
+
+      /* "search.pxd":275
+ *             upper = g
+ *             falling += 1
+ *             rising = 0             # <<<<<<<<<<<<<<
+ *         else:
+ *             lower = g
+*/
+      __pyx_v_rising = 0;
+
+      /* "search.pxd":272
+ *         g = search(S, beta - 1, beta)
+ *         S.iterations += 1
+ *         if g < beta:             # <<<<<<<<<<<<<<
+ *             upper = g
+ *             falling += 1
+*/
+      goto __pyx_L12;
     }
 
-    /* "search.pxd":268
- *             upper = g
+    /* "search.pxd":277
+ *             rising = 0
  *         else:
  *             lower = g             # <<<<<<<<<<<<<<
- *     return lower
- * 
+ *             rising += 1
+ *             falling = 0
 */
     /*else*/ {
       __pyx_v_lower = __pyx_v_g;
-    }
-    __pyx_L9:;
-  }
 
-  /* "search.pxd":269
+      /* "search.pxd":278
  *         else:
  *             lower = g
+ *             rising += 1             # <<<<<<<<<<<<<<
+ *             falling = 0
+ *     return lower
+*/
+      __pyx_v_rising = (__pyx_v_rising + 1);
+
+      /* "search.pxd":279
+ *             lower = g
+ *             rising += 1
+ *             falling = 0             # <<<<<<<<<<<<<<
+ *     return lower
+ * 
+*/
+      __pyx_v_falling = 0;
+    }
+    __pyx_L12:;
+  }
+
+  /* "search.pxd":280
+ *             rising += 1
+ *             falling = 0
  *     return lower             # <<<<<<<<<<<<<<
  * 
  * 
@@ -10007,12 +10262,12 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   }
   goto __pyx_L0;
 
-  /* "search.pxd":247
+  /* "search.pxd":248
  * 
  * 
  * cdef inline int exact_value(Search* S, int guess) noexcept nogil:             # <<<<<<<<<<<<<<
- *     """The exact future value by the chosen driver, starting from ``guess``."""
- *     cdef int lower = 0
+ *     """The exact future value by the chosen driver, starting from ``guess``.
+ * 
 */
 
   /* function exit code */
@@ -10022,10 +10277,12 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 
 
 
+
+
   return __pyx_r;
 }
 
-/* "search.pxd":272
+/* "search.pxd":283
  * 
  * 
  * cdef inline int reaches(Search* S, int target) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -10037,7 +10294,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "search.pxd":274
+  /* "search.pxd":285
  * cdef inline int reaches(Search* S, int target) noexcept nogil:
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:             # <<<<<<<<<<<<<<
@@ -10049,7 +10306,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":275
+    /* "search.pxd":286
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:
  *         return 1             # <<<<<<<<<<<<<<
@@ -10062,7 +10319,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
     }
     goto __pyx_L0;
 
-    /* "search.pxd":274
+    /* "search.pxd":285
  * cdef inline int reaches(Search* S, int target) noexcept nogil:
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:             # <<<<<<<<<<<<<<
@@ -10071,7 +10328,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
 */
   }
 
-  /* "search.pxd":276
+  /* "search.pxd":287
  *     if target <= 0:
  *         return 1
  *     return search(S, target - 1, target) >= target             # <<<<<<<<<<<<<<
@@ -10084,7 +10341,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   }
   goto __pyx_L0;
 
-  /* "search.pxd":272
+  /* "search.pxd":283
  * 
  * 
  * cdef inline int reaches(Search* S, int target) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -10097,7 +10354,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   return __pyx_r;
 }
 
-/* "search.pxd":279
+/* "search.pxd":290
  * 
  * 
  * cdef inline uint64_t perft(Search* S, int depth) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -10115,7 +10372,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
   int __pyx_t_2;
   __pyx_t_5types_State __pyx_t_3;
 
-  /* "search.pxd":282
+  /* "search.pxd":293
  *     """The number of legal play sequences of ``depth`` cards (fewer where the deal ends first)."""
  *     cdef State saved
  *     cdef uint64_t legal, total = 0             # <<<<<<<<<<<<<<
@@ -10124,7 +10381,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
   __pyx_v_total = 0;
 
-  /* "search.pxd":284
+  /* "search.pxd":295
  *     cdef uint64_t legal, total = 0
  *     cdef int card
  *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):             # <<<<<<<<<<<<<<
@@ -10160,7 +10417,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":285
+    /* "search.pxd":296
  *     cdef int card
  *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
  *         return 1             # <<<<<<<<<<<<<<
@@ -10173,7 +10430,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
     }
     goto __pyx_L0;
 
-    /* "search.pxd":284
+    /* "search.pxd":295
  *     cdef uint64_t legal, total = 0
  *     cdef int card
  *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):             # <<<<<<<<<<<<<<
@@ -10182,7 +10439,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
   }
 
-  /* "search.pxd":286
+  /* "search.pxd":297
  *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
  *         return 1
  *     legal = legal_cards(S.t, &S.s)             # <<<<<<<<<<<<<<
@@ -10191,7 +10448,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
   __pyx_v_legal = __pyx_f_7movegen_legal_cards(__pyx_v_S->t, (&__pyx_v_S->s));
 
-  /* "search.pxd":287
+  /* "search.pxd":298
  *         return 1
  *     legal = legal_cards(S.t, &S.s)
  *     while legal:             # <<<<<<<<<<<<<<
@@ -10204,7 +10461,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 
     if (!__pyx_t_1) break;
 
-    /* "search.pxd":288
+    /* "search.pxd":299
  *     legal = legal_cards(S.t, &S.s)
  *     while legal:
  *         card = lowest(legal)             # <<<<<<<<<<<<<<
@@ -10213,7 +10470,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
     __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_legal);
 
-    /* "search.pxd":289
+    /* "search.pxd":300
  *     while legal:
  *         card = lowest(legal)
  *         legal = drop_lowest(legal)             # <<<<<<<<<<<<<<
@@ -10222,7 +10479,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
     __pyx_v_legal = __pyx_f_7cardset_drop_lowest(__pyx_v_legal);
 
-    /* "search.pxd":290
+    /* "search.pxd":301
  *         card = lowest(legal)
  *         legal = drop_lowest(legal)
  *         saved = S.s             # <<<<<<<<<<<<<<
@@ -10233,7 +10490,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 
     __pyx_v_saved = __pyx_t_3;
 
-    /* "search.pxd":291
+    /* "search.pxd":302
  *         legal = drop_lowest(legal)
  *         saved = S.s
  *         play_card(S, card)             # <<<<<<<<<<<<<<
@@ -10242,7 +10499,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
     (void)(__pyx_f_6search_play_card(__pyx_v_S, __pyx_v_card));
 
-    /* "search.pxd":292
+    /* "search.pxd":303
  *         saved = S.s
  *         play_card(S, card)
  *         total += perft(S, depth - 1)             # <<<<<<<<<<<<<<
@@ -10251,7 +10508,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
     __pyx_v_total = (__pyx_v_total + __pyx_f_6search_perft(__pyx_v_S, (__pyx_v_depth - 1)));
 
-    /* "search.pxd":293
+    /* "search.pxd":304
  *         play_card(S, card)
  *         total += perft(S, depth - 1)
  *         S.s = saved             # <<<<<<<<<<<<<<
@@ -10260,7 +10517,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
     __pyx_v_S->s = __pyx_v_saved;
   }
 
-  /* "search.pxd":294
+  /* "search.pxd":305
  *         total += perft(S, depth - 1)
  *         S.s = saved
  *     return total             # <<<<<<<<<<<<<<
@@ -10271,7 +10528,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
   }
   goto __pyx_L0;
 
-  /* "search.pxd":279
+  /* "search.pxd":290
  * 
  * 
  * cdef inline uint64_t perft(Search* S, int depth) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -10928,7 +11185,7 @@ static uint64_t __pyx_f_6solver_7_engine__mask(PyObject *__pyx_v_value, int __py
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":67
+/* "src_ext/_engine.pyx":68
  *     cdef uint64_t profile[16]
  * 
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
@@ -10980,72 +11237,72 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_tt_megabytes,&__pyx_mstate_global->__pyx_n_u_use_table,&__pyx_mstate_global->__pyx_n_u_use_equivalence,&__pyx_mstate_global->__pyx_n_u_use_bounds,&__pyx_mstate_global->__pyx_n_u_use_ordering,&__pyx_mstate_global->__pyx_n_u_driver,&__pyx_mstate_global->__pyx_n_u_use_canonical,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 67, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 68, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(0, 67, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(0, 68, __pyx_L3_error)
       if (!values[5]) values[5] = __Pyx_NewRef(((PyObject*)__pyx_mstate_global->__pyx_n_u_mtdf));
     } else {
       switch (__pyx_nargs) {
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 67, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 68, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
@@ -11053,25 +11310,25 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
       if (!values[5]) values[5] = __Pyx_NewRef(((PyObject*)__pyx_mstate_global->__pyx_n_u_mtdf));
     }
     if (values[0]) {
-      __pyx_v_tt_megabytes = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_tt_megabytes == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 67, __pyx_L3_error)
+      __pyx_v_tt_megabytes = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_tt_megabytes == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
     } else {
       __pyx_v_tt_megabytes = ((int)64);
     }
     if (values[1]) {
-      __pyx_v_use_table = __Pyx_PyObject_IsTrue(values[1]); if (unlikely((__pyx_v_use_table == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 67, __pyx_L3_error)
+      __pyx_v_use_table = __Pyx_PyObject_IsTrue(values[1]); if (unlikely((__pyx_v_use_table == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
     } else {
       __pyx_v_use_table = ((int)1);
     }
     if (values[2]) {
-      __pyx_v_use_equivalence = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_use_equivalence == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 67, __pyx_L3_error)
+      __pyx_v_use_equivalence = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_use_equivalence == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
     } else {
       __pyx_v_use_equivalence = ((int)1);
     }
     if (values[3]) {
-      __pyx_v_use_bounds = __Pyx_PyObject_IsTrue(values[3]); if (unlikely((__pyx_v_use_bounds == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
+      __pyx_v_use_bounds = __Pyx_PyObject_IsTrue(values[3]); if (unlikely((__pyx_v_use_bounds == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 69, __pyx_L3_error)
     } else {
 
-      /* "src_ext/_engine.pyx":68
+      /* "src_ext/_engine.pyx":69
  * 
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
  *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):             # <<<<<<<<<<<<<<
@@ -11081,20 +11338,20 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
       __pyx_v_use_bounds = ((int)1);
     }
     if (values[4]) {
-      __pyx_v_use_ordering = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_use_ordering == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
+      __pyx_v_use_ordering = __Pyx_PyObject_IsTrue(values[4]); if (unlikely((__pyx_v_use_ordering == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 69, __pyx_L3_error)
     } else {
       __pyx_v_use_ordering = ((int)1);
     }
     __pyx_v_driver = ((PyObject*)values[5]);
     if (values[6]) {
-      __pyx_v_use_canonical = __Pyx_PyObject_IsTrue(values[6]); if (unlikely((__pyx_v_use_canonical == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 68, __pyx_L3_error)
+      __pyx_v_use_canonical = __Pyx_PyObject_IsTrue(values[6]); if (unlikely((__pyx_v_use_canonical == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 69, __pyx_L3_error)
     } else {
       __pyx_v_use_canonical = ((int)1);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 7, __pyx_nargs); __PYX_ERR(0, 67, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 7, __pyx_nargs); __PYX_ERR(0, 68, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -11105,10 +11362,10 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return -1;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_driver), (&PyUnicode_Type), 1, "driver", 1))) __PYX_ERR(0, 68, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_driver), (&PyUnicode_Type), 1, "driver", 1))) __PYX_ERR(0, 69, __pyx_L1_error)
   __pyx_r = __pyx_pf_6solver_7_engine_6Engine___cinit__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_tt_megabytes, __pyx_v_use_table, __pyx_v_use_equivalence, __pyx_v_use_bounds, __pyx_v_use_ordering, __pyx_v_driver, __pyx_v_use_canonical);
 
-  /* "src_ext/_engine.pyx":67
+  /* "src_ext/_engine.pyx":68
  *     cdef uint64_t profile[16]
  * 
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
@@ -11158,34 +11415,34 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__cinit__", 0);
 
-  /* "src_ext/_engine.pyx":69
+  /* "src_ext/_engine.pyx":70
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
  *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")             # <<<<<<<<<<<<<<
  *         if driver not in DRIVERS:
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_tt_megabytes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 69, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_tt_megabytes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 70, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, 0x1000, __pyx_mstate_global->__pyx_n_u_tt_megabytes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 69, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, 0x1000, __pyx_mstate_global->__pyx_n_u_tt_megabytes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 70, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":70
+  /* "src_ext/_engine.pyx":71
  *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
  *         if driver not in DRIVERS:             # <<<<<<<<<<<<<<
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
  *         if not table_init(&self.table, tt_megabytes):
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 70, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = (__Pyx_PySequence_ContainsTF(__pyx_v_driver, __pyx_t_1, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 70, __pyx_L1_error)
+  __pyx_t_3 = (__Pyx_PySequence_ContainsTF(__pyx_v_driver, __pyx_t_1, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 71, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   if (unlikely(__pyx_t_3)) {
 
 
-    /* "src_ext/_engine.pyx":71
+    /* "src_ext/_engine.pyx":72
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
  *         if driver not in DRIVERS:
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")             # <<<<<<<<<<<<<<
@@ -11193,12 +11450,12 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
  *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
 */
     __pyx_t_4 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 71, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 72, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = PyUnicode_Join(__pyx_mstate_global->__pyx_kp_u__4, __pyx_t_5); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 71, __pyx_L1_error)
+    __pyx_t_6 = PyUnicode_Join(__pyx_mstate_global->__pyx_kp_u__4, __pyx_t_5); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 72, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_5 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_driver), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 71, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_driver), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 72, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_7[0] = __pyx_mstate_global->__pyx_kp_u_driver_must_be_one_of;
     __pyx_t_7[1] = __pyx_t_6;
@@ -11213,7 +11470,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
     __pyx_t_2 |= __Pyx_PyUnicode_KIND_04(__pyx_t_7[1]) | __Pyx_PyUnicode_KIND_04(__pyx_t_7[3]);
     #endif
     __pyx_t_9 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_8, __pyx_t_2);
-    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 71, __pyx_L1_error)
+    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 72, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -11223,14 +11480,14 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 71, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 72, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(0, 71, __pyx_L1_error)
+    __PYX_ERR(0, 72, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":70
+    /* "src_ext/_engine.pyx":71
  *                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
  *         _check(tt_megabytes, 1, 4096, "tt_megabytes")
  *         if driver not in DRIVERS:             # <<<<<<<<<<<<<<
@@ -11239,7 +11496,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   }
 
-  /* "src_ext/_engine.pyx":72
+  /* "src_ext/_engine.pyx":73
  *         if driver not in DRIVERS:
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
  *         if not table_init(&self.table, tt_megabytes):             # <<<<<<<<<<<<<<
@@ -11251,7 +11508,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
   if (unlikely(__pyx_t_3)) {
 
 
-    /* "src_ext/_engine.pyx":73
+    /* "src_ext/_engine.pyx":74
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
  *         if not table_init(&self.table, tt_megabytes):
  *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")             # <<<<<<<<<<<<<<
@@ -11259,7 +11516,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
  *         self.options.use_table = use_table
 */
     __pyx_t_9 = NULL;
-    __pyx_t_4 = __Pyx_PyUnicode_From_int(__pyx_v_tt_megabytes, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 73, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_From_int(__pyx_v_tt_megabytes, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 74, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_11[0] = __pyx_mstate_global->__pyx_kp_u_cannot_allocate_a;
     __pyx_t_11[1] = __pyx_t_4;
@@ -11270,7 +11527,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
     #endif
     __pyx_t_2 = 0;
     __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_11, 3, __pyx_t_8, __pyx_t_2);
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 73, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 74, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __pyx_t_10 = 1;
@@ -11279,14 +11536,14 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_MemoryError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 73, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 74, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(0, 73, __pyx_L1_error)
+    __PYX_ERR(0, 74, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":72
+    /* "src_ext/_engine.pyx":73
  *         if driver not in DRIVERS:
  *             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
  *         if not table_init(&self.table, tt_megabytes):             # <<<<<<<<<<<<<<
@@ -11295,7 +11552,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   }
 
-  /* "src_ext/_engine.pyx":74
+  /* "src_ext/_engine.pyx":75
  *         if not table_init(&self.table, tt_megabytes):
  *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
  *         self.table_bytes = self.table.n_buckets * 4 * 16             # <<<<<<<<<<<<<<
@@ -11304,7 +11561,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->table_bytes = ((__pyx_v_self->table.n_buckets * 4) * 16);
 
-  /* "src_ext/_engine.pyx":75
+  /* "src_ext/_engine.pyx":76
  *             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
  *         self.table_bytes = self.table.n_buckets * 4 * 16
  *         self.options.use_table = use_table             # <<<<<<<<<<<<<<
@@ -11313,7 +11570,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->options.use_table = __pyx_v_use_table;
 
-  /* "src_ext/_engine.pyx":76
+  /* "src_ext/_engine.pyx":77
  *         self.table_bytes = self.table.n_buckets * 4 * 16
  *         self.options.use_table = use_table
  *         self.options.use_canonical = use_canonical             # <<<<<<<<<<<<<<
@@ -11322,7 +11579,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->options.use_canonical = __pyx_v_use_canonical;
 
-  /* "src_ext/_engine.pyx":77
+  /* "src_ext/_engine.pyx":78
  *         self.options.use_table = use_table
  *         self.options.use_canonical = use_canonical
  *         self.wants_canonical = use_canonical             # <<<<<<<<<<<<<<
@@ -11331,7 +11588,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->wants_canonical = __pyx_v_use_canonical;
 
-  /* "src_ext/_engine.pyx":78
+  /* "src_ext/_engine.pyx":79
  *         self.options.use_canonical = use_canonical
  *         self.wants_canonical = use_canonical
  *         self.options.use_equivalence = use_equivalence             # <<<<<<<<<<<<<<
@@ -11340,7 +11597,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->options.use_equivalence = __pyx_v_use_equivalence;
 
-  /* "src_ext/_engine.pyx":79
+  /* "src_ext/_engine.pyx":80
  *         self.wants_canonical = use_canonical
  *         self.options.use_equivalence = use_equivalence
  *         self.options.use_bounds = use_bounds             # <<<<<<<<<<<<<<
@@ -11349,7 +11606,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->options.use_bounds = __pyx_v_use_bounds;
 
-  /* "src_ext/_engine.pyx":80
+  /* "src_ext/_engine.pyx":81
  *         self.options.use_equivalence = use_equivalence
  *         self.options.use_bounds = use_bounds
  *         self.options.use_ordering = use_ordering             # <<<<<<<<<<<<<<
@@ -11358,23 +11615,23 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->options.use_ordering = __pyx_v_use_ordering;
 
-  /* "src_ext/_engine.pyx":81
+  /* "src_ext/_engine.pyx":82
  *         self.options.use_bounds = use_bounds
  *         self.options.use_ordering = use_ordering
  *         self.options.driver = DRIVERS[driver]             # <<<<<<<<<<<<<<
  *         self.loaded = 0
  * 
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 81, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_DRIVERS); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 82, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_5 = __Pyx_PyObject_Dict_GetItem(__pyx_t_1, __pyx_v_driver); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 81, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_Dict_GetItem(__pyx_t_1, __pyx_v_driver); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 82, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 81, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 82, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_v_self->options.driver = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":82
+  /* "src_ext/_engine.pyx":83
  *         self.options.use_ordering = use_ordering
  *         self.options.driver = DRIVERS[driver]
  *         self.loaded = 0             # <<<<<<<<<<<<<<
@@ -11383,7 +11640,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
 */
   __pyx_v_self->loaded = 0;
 
-  /* "src_ext/_engine.pyx":67
+  /* "src_ext/_engine.pyx":68
  *     cdef uint64_t profile[16]
  * 
  *     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,             # <<<<<<<<<<<<<<
@@ -11408,7 +11665,7 @@ static int __pyx_pf_6solver_7_engine_6Engine___cinit__(struct __pyx_obj_6solver_
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":84
+/* "src_ext/_engine.pyx":85
  *         self.loaded = 0
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -11431,7 +11688,7 @@ static void __pyx_pw_6solver_7_engine_6Engine_3__dealloc__(PyObject *__pyx_v_sel
 
 static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
 
-  /* "src_ext/_engine.pyx":85
+  /* "src_ext/_engine.pyx":86
  * 
  *     def __dealloc__(self):
  *         table_free(&self.table)             # <<<<<<<<<<<<<<
@@ -11440,7 +11697,7 @@ static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6sol
 */
   __pyx_f_2tt_table_free((&__pyx_v_self->table));
 
-  /* "src_ext/_engine.pyx":84
+  /* "src_ext/_engine.pyx":85
  *         self.loaded = 0
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -11452,7 +11709,7 @@ static void __pyx_pf_6solver_7_engine_6Engine_2__dealloc__(struct __pyx_obj_6sol
 
 }
 
-/* "src_ext/_engine.pyx":87
+/* "src_ext/_engine.pyx":88
  *         table_free(&self.table)
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -11484,14 +11741,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "src_ext/_engine.pyx":90
+  /* "src_ext/_engine.pyx":91
  *     def table_entries_used(self):
  *         """Entries written in the current generation (the table's fill for the last question)."""
  *         return self.table.used             # <<<<<<<<<<<<<<
  * 
  *     def load_tables(self, dict d):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table.used); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 90, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table.used); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 91, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -11504,7 +11761,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":87
+  /* "src_ext/_engine.pyx":88
  *         table_free(&self.table)
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -11523,7 +11780,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18table_entries_used___get__(
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":92
+/* "src_ext/_engine.pyx":93
  *         return self.table.used
  * 
  *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
@@ -11571,32 +11828,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_d,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 92, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 93, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 92, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 93, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_tables", 0) < (0)) __PYX_ERR(0, 92, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_tables", 0) < (0)) __PYX_ERR(0, 93, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, i); __PYX_ERR(0, 92, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, i); __PYX_ERR(0, 93, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 92, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 93, __pyx_L3_error)
     }
     __pyx_v_d = ((PyObject*)values[0]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 92, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_tables", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 93, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -11607,7 +11864,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_d), (&PyDict_Type), 1, "d", 1))) __PYX_ERR(0, 92, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_d), (&PyDict_Type), 1, "d", 1))) __PYX_ERR(0, 93, __pyx_L1_error)
   __pyx_r = __pyx_pf_6solver_7_engine_6Engine_4load_tables(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_d);
 
   /* function exit code */
@@ -11678,7 +11935,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_tables", 0);
 
-  /* "src_ext/_engine.pyx":94
+  /* "src_ext/_engine.pyx":95
  *     def load_tables(self, dict d):
  *         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
  *         cdef Tables* t = &self.tables             # <<<<<<<<<<<<<<
@@ -11687,7 +11944,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_t = (&__pyx_v_self->tables);
 
-  /* "src_ext/_engine.pyx":96
+  /* "src_ext/_engine.pyx":97
  *         cdef Tables* t = &self.tables
  *         cdef int n, c, k, i, j
  *         memset(t, 0, sizeof(Tables))             # <<<<<<<<<<<<<<
@@ -11696,7 +11953,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   (void)(memset(__pyx_v_t, 0, (sizeof(__pyx_t_5types_Tables))));
 
-  /* "src_ext/_engine.pyx":97
+  /* "src_ext/_engine.pyx":98
  *         cdef int n, c, k, i, j
  *         memset(t, 0, sizeof(Tables))
  *         n = d["n_cards"]             # <<<<<<<<<<<<<<
@@ -11705,28 +11962,28 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 97, __pyx_L1_error)
+    __PYX_ERR(0, 98, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 97, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 97, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_n = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":98
+  /* "src_ext/_engine.pyx":99
  *         memset(t, 0, sizeof(Tables))
  *         n = d["n_cards"]
  *         _check(n, 1, MAX_CARDS, "n_cards")             # <<<<<<<<<<<<<<
  *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
  *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_n); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_n); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 99, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_n_cards); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 99, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":99
+  /* "src_ext/_engine.pyx":100
  *         n = d["n_cards"]
  *         _check(n, 1, MAX_CARDS, "n_cards")
  *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")             # <<<<<<<<<<<<<<
@@ -11735,15 +11992,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 99, __pyx_L1_error)
+    __PYX_ERR(0, 100, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 99, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 100, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 3, __pyx_e_5types_MAX_SEATS, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 99, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 3, __pyx_e_5types_MAX_SEATS, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 100, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":100
+  /* "src_ext/_engine.pyx":101
  *         _check(n, 1, MAX_CARDS, "n_cards")
  *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
  *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")             # <<<<<<<<<<<<<<
@@ -11752,15 +12009,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 100, __pyx_L1_error)
+    __PYX_ERR(0, 101, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 100, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 101, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CLASSES, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 100, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 1, __pyx_e_5types_MAX_CLASSES, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 101, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":101
+  /* "src_ext/_engine.pyx":102
  *         _check(d["n_seats"], 3, MAX_SEATS, "n_seats")
  *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
  *         t.n_cards = n             # <<<<<<<<<<<<<<
@@ -11769,7 +12026,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_t->n_cards = __pyx_v_n;
 
-  /* "src_ext/_engine.pyx":102
+  /* "src_ext/_engine.pyx":103
  *         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
  *         t.n_cards = n
  *         t.n_seats = d["n_seats"]             # <<<<<<<<<<<<<<
@@ -11778,15 +12035,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 102, __pyx_L1_error)
+    __PYX_ERR(0, 103, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 102, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_seats); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 103, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 102, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 103, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_t->n_seats = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":103
+  /* "src_ext/_engine.pyx":104
  *         t.n_cards = n
  *         t.n_seats = d["n_seats"]
  *         t.n_classes = d["n_classes"]             # <<<<<<<<<<<<<<
@@ -11795,15 +12052,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 103, __pyx_L1_error)
+    __PYX_ERR(0, 104, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 103, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_n_classes); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 104, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 103, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 104, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_t->n_classes = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":104
+  /* "src_ext/_engine.pyx":105
  *         t.n_seats = d["n_seats"]
  *         t.n_classes = d["n_classes"]
  *         for c in range(n):             # <<<<<<<<<<<<<<
@@ -11817,7 +12074,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_c = __pyx_t_4;
 
-    /* "src_ext/_engine.pyx":105
+    /* "src_ext/_engine.pyx":106
  *         t.n_classes = d["n_classes"]
  *         for c in range(n):
  *             _check(d["points"][c], 0, 1000, "points")             # <<<<<<<<<<<<<<
@@ -11826,18 +12083,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 105, __pyx_L1_error)
+      __PYX_ERR(0, 106, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 105, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 105, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x3E8, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 105, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x3E8, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 106, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-    /* "src_ext/_engine.pyx":106
+    /* "src_ext/_engine.pyx":107
  *         for c in range(n):
  *             _check(d["points"][c], 0, 1000, "points")
  *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")             # <<<<<<<<<<<<<<
@@ -11846,18 +12103,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 106, __pyx_L1_error)
+      __PYX_ERR(0, 107, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 106, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 107, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 106, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 107, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 106, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 107, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "src_ext/_engine.pyx":107
+    /* "src_ext/_engine.pyx":108
  *             _check(d["points"][c], 0, 1000, "points")
  *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
  *             _check(d["signature"][c], 0, 1 << 20, "signature")             # <<<<<<<<<<<<<<
@@ -11866,18 +12123,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 107, __pyx_L1_error)
+      __PYX_ERR(0, 108, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 107, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 108, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 107, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 108, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x100000, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 107, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x100000, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 108, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-    /* "src_ext/_engine.pyx":108
+    /* "src_ext/_engine.pyx":109
  *             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
  *             _check(d["signature"][c], 0, 1 << 20, "signature")
  *             t.points[c] = d["points"][c]             # <<<<<<<<<<<<<<
@@ -11886,19 +12143,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 108, __pyx_L1_error)
+      __PYX_ERR(0, 109, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 108, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_points); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 109, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 108, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 109, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 108, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 109, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     (__pyx_v_t->points[__pyx_v_c]) = __pyx_t_6;
 
 
-    /* "src_ext/_engine.pyx":109
+    /* "src_ext/_engine.pyx":110
  *             _check(d["signature"][c], 0, 1 << 20, "signature")
  *             t.points[c] = d["points"][c]
  *             t.card_class[c] = d["card_class"][c]             # <<<<<<<<<<<<<<
@@ -11907,19 +12164,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 109, __pyx_L1_error)
+      __PYX_ERR(0, 110, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 109, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_card_class); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 110, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 109, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 110, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 109, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 110, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     (__pyx_v_t->card_class[__pyx_v_c]) = __pyx_t_6;
 
 
-    /* "src_ext/_engine.pyx":110
+    /* "src_ext/_engine.pyx":111
  *             t.points[c] = d["points"][c]
  *             t.card_class[c] = d["card_class"][c]
  *             t.signature[c] = d["signature"][c]             # <<<<<<<<<<<<<<
@@ -11928,19 +12185,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 110, __pyx_L1_error)
+      __PYX_ERR(0, 111, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 110, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 111, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 110, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 111, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 110, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_As_int(__pyx_t_1); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 111, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     (__pyx_v_t->signature[__pyx_v_c]) = __pyx_t_6;
 
 
-    /* "src_ext/_engine.pyx":111
+    /* "src_ext/_engine.pyx":112
  *             t.card_class[c] = d["card_class"][c]
  *             t.signature[c] = d["signature"][c]
  *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")             # <<<<<<<<<<<<<<
@@ -11949,21 +12206,21 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 111, __pyx_L1_error)
+      __PYX_ERR(0, 112, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 111, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 112, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 111, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 112, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_5, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 111, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_5, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_stronger); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 112, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     (__pyx_v_t->stronger[__pyx_v_c]) = __pyx_t_7;
 
   }
 
 
-  /* "src_ext/_engine.pyx":112
+  /* "src_ext/_engine.pyx":113
  *             t.signature[c] = d["signature"][c]
  *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
  *         for k in range(t.n_classes):             # <<<<<<<<<<<<<<
@@ -11977,7 +12234,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_k = __pyx_t_4;
 
-    /* "src_ext/_engine.pyx":113
+    /* "src_ext/_engine.pyx":114
  *             t.stronger[c] = _mask(d["stronger"][c], n, "stronger")
  *         for k in range(t.n_classes):
  *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")             # <<<<<<<<<<<<<<
@@ -11986,19 +12243,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 113, __pyx_L1_error)
+      __PYX_ERR(0, 114, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 113, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 114, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 113, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 114, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_1, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 113, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_1, __pyx_v_n, __pyx_mstate_global->__pyx_n_u_class_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 114, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     (__pyx_v_t->class_mask[__pyx_v_k]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":114
+    /* "src_ext/_engine.pyx":115
  *         for k in range(t.n_classes):
  *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
  *             t.led_flags[k] = d["led_flags"][k]             # <<<<<<<<<<<<<<
@@ -12007,32 +12264,32 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 114, __pyx_L1_error)
+      __PYX_ERR(0, 115, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 114, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 115, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 114, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 115, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 114, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 115, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     (__pyx_v_t->led_flags[__pyx_v_k]) = __pyx_t_8;
 
 
-    /* "src_ext/_engine.pyx":115
+    /* "src_ext/_engine.pyx":116
  *             t.class_mask[k] = _mask(d["class_mask"][k], n, "class_mask")
  *             t.led_flags[k] = d["led_flags"][k]
  *             _check(t.led_flags[k], 0, 31, "led_flags")             # <<<<<<<<<<<<<<
  *             for c in range(n):
  *                 _check(d["power"][k][c], 0, 1 << 16, "power")
 */
-    __pyx_t_5 = __Pyx_PyLong_From_uint32_t((__pyx_v_t->led_flags[__pyx_v_k])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 115, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyLong_From_uint32_t((__pyx_v_t->led_flags[__pyx_v_k])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 116, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 31, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 115, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 31, __pyx_mstate_global->__pyx_n_u_led_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 116, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-    /* "src_ext/_engine.pyx":116
+    /* "src_ext/_engine.pyx":117
  *             t.led_flags[k] = d["led_flags"][k]
  *             _check(t.led_flags[k], 0, 31, "led_flags")
  *             for c in range(n):             # <<<<<<<<<<<<<<
@@ -12046,35 +12303,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
       __pyx_v_c = __pyx_t_10;
 
-      /* "src_ext/_engine.pyx":117
+      /* "src_ext/_engine.pyx":118
  *             _check(t.led_flags[k], 0, 31, "led_flags")
  *             for c in range(n):
  *                 _check(d["power"][k][c], 0, 1 << 16, "power")             # <<<<<<<<<<<<<<
  *                 t.power[k][c] = d["power"][k][c]
  *             levels = d["follow"][k]
-*/
-      if (unlikely(__pyx_v_d == Py_None)) {
-        PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 117, __pyx_L1_error)
-      }
-      __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 117, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 117, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_1);
-      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 117, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_5);
-      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-      __pyx_t_11 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x10000, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 117, __pyx_L1_error)
-      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-
-
-      /* "src_ext/_engine.pyx":118
- *             for c in range(n):
- *                 _check(d["power"][k][c], 0, 1 << 16, "power")
- *                 t.power[k][c] = d["power"][k][c]             # <<<<<<<<<<<<<<
- *             levels = d["follow"][k]
- *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
 */
       if (unlikely(__pyx_v_d == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
@@ -12088,14 +12322,37 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 118, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-      __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 118, __pyx_L1_error)
+      __pyx_t_11 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, 0x10000, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 118, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+
+      /* "src_ext/_engine.pyx":119
+ *             for c in range(n):
+ *                 _check(d["power"][k][c], 0, 1 << 16, "power")
+ *                 t.power[k][c] = d["power"][k][c]             # <<<<<<<<<<<<<<
+ *             levels = d["follow"][k]
+ *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
+*/
+      if (unlikely(__pyx_v_d == Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+        __PYX_ERR(0, 119, __pyx_L1_error)
+      }
+      __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_power); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 119, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 119, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      __pyx_t_5 = __Pyx_GetItemInt(__pyx_t_1, __pyx_v_c, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 119, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_5);
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+      __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_5); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 119, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       ((__pyx_v_t->power[__pyx_v_k])[__pyx_v_c]) = __pyx_t_11;
 
     }
 
 
-    /* "src_ext/_engine.pyx":119
+    /* "src_ext/_engine.pyx":120
  *                 _check(d["power"][k][c], 0, 1 << 16, "power")
  *                 t.power[k][c] = d["power"][k][c]
  *             levels = d["follow"][k]             # <<<<<<<<<<<<<<
@@ -12104,43 +12361,43 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     if (unlikely(__pyx_v_d == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 119, __pyx_L1_error)
+      __PYX_ERR(0, 120, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_follow); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 119, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_follow); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 120, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 119, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_GetItemInt(__pyx_t_5, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 120, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_XDECREF_SET(__pyx_v_levels, __pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "src_ext/_engine.pyx":120
+    /* "src_ext/_engine.pyx":121
  *                 t.power[k][c] = d["power"][k][c]
  *             levels = d["follow"][k]
  *             _check(len(levels), 0, MAX_LEVELS, "follow levels")             # <<<<<<<<<<<<<<
  *             t.n_follow[k] = len(levels)
  *             for i, (mask, beat) in enumerate(levels):
 */
-    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 120, __pyx_L1_error)
-    __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 120, __pyx_L1_error)
+    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 121, __pyx_L1_error)
+    __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 121, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
 
-    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_follow_levels); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 120, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_follow_levels); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 121, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "src_ext/_engine.pyx":121
+    /* "src_ext/_engine.pyx":122
  *             levels = d["follow"][k]
  *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
  *             t.n_follow[k] = len(levels)             # <<<<<<<<<<<<<<
  *             for i, (mask, beat) in enumerate(levels):
  *                 _check(beat, 0, 2, "beat")
 */
-    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 121, __pyx_L1_error)
+    __pyx_t_12 = PyObject_Length(__pyx_v_levels); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 122, __pyx_L1_error)
     (__pyx_v_t->n_follow[__pyx_v_k]) = __pyx_t_12;
 
 
-    /* "src_ext/_engine.pyx":122
+    /* "src_ext/_engine.pyx":123
  *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
  *             t.n_follow[k] = len(levels)
  *             for i, (mask, beat) in enumerate(levels):             # <<<<<<<<<<<<<<
@@ -12154,9 +12411,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_t_12 = 0;
       __pyx_t_13 = NULL;
     } else {
-      __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_levels); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 122, __pyx_L1_error)
+      __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_levels); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 123, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
-      __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 122, __pyx_L1_error)
+      __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 123, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_13)) {
@@ -12164,7 +12421,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 122, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 123, __pyx_L1_error)
             #endif
             if (__pyx_t_12 >= __pyx_temp) break;
           }
@@ -12174,7 +12431,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 122, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 123, __pyx_L1_error)
             #endif
             if (__pyx_t_12 >= __pyx_temp) break;
           }
@@ -12185,13 +12442,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           #endif
           ++__pyx_t_12;
         }
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 122, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 123, __pyx_L1_error)
       } else {
         __pyx_t_5 = __pyx_t_13(__pyx_t_1);
         if (unlikely(!__pyx_t_5)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 122, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 123, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
@@ -12204,7 +12461,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 122, __pyx_L1_error)
+          __PYX_ERR(0, 123, __pyx_L1_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -12214,22 +12471,22 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           __Pyx_INCREF(__pyx_t_15);
         } else {
           __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 122, __pyx_L1_error)
+          if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 123, __pyx_L1_error)
           __Pyx_XGOTREF(__pyx_t_14);
           __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 122, __pyx_L1_error)
+          if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 123, __pyx_L1_error)
           __Pyx_XGOTREF(__pyx_t_15);
         }
         #else
-        __pyx_t_14 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 122, __pyx_L1_error)
+        __pyx_t_14 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 123, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_15 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 122, __pyx_L1_error)
+        __pyx_t_15 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 123, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_15);
         #endif
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_16 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 122, __pyx_L1_error)
+        __pyx_t_16 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 123, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_16);
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
         __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_16);
@@ -12237,7 +12494,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_GOTREF(__pyx_t_14);
         index = 1; __pyx_t_15 = __pyx_t_17(__pyx_t_16); if (unlikely(!__pyx_t_15)) goto __pyx_L11_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_15);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_16), 2) < (0)) __PYX_ERR(0, 122, __pyx_L1_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_16), 2) < (0)) __PYX_ERR(0, 123, __pyx_L1_error)
         __pyx_t_17 = NULL;
         __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
         goto __pyx_L12_unpacking_done;
@@ -12245,7 +12502,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
         __pyx_t_17 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 122, __pyx_L1_error)
+        __PYX_ERR(0, 123, __pyx_L1_error)
         __pyx_L12_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_mask, __pyx_t_14);
@@ -12255,39 +12512,39 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_v_i = __pyx_t_6;
       __pyx_t_6 = (__pyx_t_6 + 1);
 
-      /* "src_ext/_engine.pyx":123
+      /* "src_ext/_engine.pyx":124
  *             t.n_follow[k] = len(levels)
  *             for i, (mask, beat) in enumerate(levels):
  *                 _check(beat, 0, 2, "beat")             # <<<<<<<<<<<<<<
  *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
  *                 t.follow_beat[k][i] = beat
 */
-      __pyx_t_9 = __pyx_f_6solver_7_engine__check(__pyx_v_beat, 0, 2, __pyx_mstate_global->__pyx_n_u_beat); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 123, __pyx_L1_error)
+      __pyx_t_9 = __pyx_f_6solver_7_engine__check(__pyx_v_beat, 0, 2, __pyx_mstate_global->__pyx_n_u_beat); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 124, __pyx_L1_error)
 
 
-      /* "src_ext/_engine.pyx":124
+      /* "src_ext/_engine.pyx":125
  *             for i, (mask, beat) in enumerate(levels):
  *                 _check(beat, 0, 2, "beat")
  *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")             # <<<<<<<<<<<<<<
  *                 t.follow_beat[k][i] = beat
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
 */
-      __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_follow_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 124, __pyx_L1_error)
+      __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_follow_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 125, __pyx_L1_error)
       ((__pyx_v_t->follow_mask[__pyx_v_k])[__pyx_v_i]) = __pyx_t_7;
 
 
-      /* "src_ext/_engine.pyx":125
+      /* "src_ext/_engine.pyx":126
  *                 _check(beat, 0, 2, "beat")
  *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
  *                 t.follow_beat[k][i] = beat             # <<<<<<<<<<<<<<
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
  *         t.n_lead = len(d["lead"])
 */
-      __pyx_t_9 = __Pyx_PyLong_As_int(__pyx_v_beat); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 125, __pyx_L1_error)
+      __pyx_t_9 = __Pyx_PyLong_As_int(__pyx_v_beat); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 126, __pyx_L1_error)
       ((__pyx_v_t->follow_beat[__pyx_v_k])[__pyx_v_i]) = __pyx_t_9;
 
 
-      /* "src_ext/_engine.pyx":122
+      /* "src_ext/_engine.pyx":123
  *             _check(len(levels), 0, MAX_LEVELS, "follow levels")
  *             t.n_follow[k] = len(levels)
  *             for i, (mask, beat) in enumerate(levels):             # <<<<<<<<<<<<<<
@@ -12299,34 +12556,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
 
 
-  /* "src_ext/_engine.pyx":126
+  /* "src_ext/_engine.pyx":127
  *                 t.follow_mask[k][i] = _mask(mask, n, "follow mask")
  *                 t.follow_beat[k][i] = beat
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")             # <<<<<<<<<<<<<<
  *         t.n_lead = len(d["lead"])
  *         for i, mask in enumerate(d["lead"]):
-*/
-  if (unlikely(__pyx_v_d == Py_None)) {
-    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 126, __pyx_L1_error)
-  }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 126, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 126, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 126, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_lead_levels); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 126, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-
-
-  /* "src_ext/_engine.pyx":127
- *                 t.follow_beat[k][i] = beat
- *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
- *         t.n_lead = len(d["lead"])             # <<<<<<<<<<<<<<
- *         for i, mask in enumerate(d["lead"]):
- *             t.lead_mask[i] = _mask(mask, n, "lead mask")
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
@@ -12336,9 +12571,31 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 127, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v_t->n_lead = __pyx_t_12;
+  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 127, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_LEVELS, __pyx_mstate_global->__pyx_kp_u_lead_levels); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 127, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
 
   /* "src_ext/_engine.pyx":128
+ *                 t.follow_beat[k][i] = beat
+ *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
+ *         t.n_lead = len(d["lead"])             # <<<<<<<<<<<<<<
+ *         for i, mask in enumerate(d["lead"]):
+ *             t.lead_mask[i] = _mask(mask, n, "lead mask")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 128, __pyx_L1_error)
+  }
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 128, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_12 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 128, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_t->n_lead = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":129
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
  *         t.n_lead = len(d["lead"])
  *         for i, mask in enumerate(d["lead"]):             # <<<<<<<<<<<<<<
@@ -12349,18 +12606,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __pyx_t_2 = 0;
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 128, __pyx_L1_error)
+    __PYX_ERR(0, 129, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 128, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_lead); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 129, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   if (likely(PyList_CheckExact(__pyx_t_1)) || PyTuple_CheckExact(__pyx_t_1)) {
     __pyx_t_5 = __pyx_t_1; __Pyx_INCREF(__pyx_t_5);
     __pyx_t_12 = 0;
     __pyx_t_13 = NULL;
   } else {
-    __pyx_t_12 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 128, __pyx_L1_error)
+    __pyx_t_12 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 129, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 128, __pyx_L1_error)
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 129, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   for (;;) {
@@ -12369,7 +12626,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 129, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -12379,7 +12636,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 129, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -12390,13 +12647,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         #endif
         ++__pyx_t_12;
       }
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 128, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 129, __pyx_L1_error)
     } else {
       __pyx_t_1 = __pyx_t_13(__pyx_t_5);
       if (unlikely(!__pyx_t_1)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 128, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 129, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -12408,18 +12665,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_i = __pyx_t_2;
     __pyx_t_2 = (__pyx_t_2 + 1);
 
-    /* "src_ext/_engine.pyx":129
+    /* "src_ext/_engine.pyx":130
  *         t.n_lead = len(d["lead"])
  *         for i, mask in enumerate(d["lead"]):
  *             t.lead_mask[i] = _mask(mask, n, "lead mask")             # <<<<<<<<<<<<<<
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
  *         t.n_specials = len(d["specials"])
 */
-    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_lead_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 129, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_mask, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_lead_mask); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 130, __pyx_L1_error)
     (__pyx_v_t->lead_mask[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":128
+    /* "src_ext/_engine.pyx":129
  *         _check(len(d["lead"]), 0, MAX_LEVELS, "lead levels")
  *         t.n_lead = len(d["lead"])
  *         for i, mask in enumerate(d["lead"]):             # <<<<<<<<<<<<<<
@@ -12429,34 +12686,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "src_ext/_engine.pyx":130
+  /* "src_ext/_engine.pyx":131
  *         for i, mask in enumerate(d["lead"]):
  *             t.lead_mask[i] = _mask(mask, n, "lead mask")
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")             # <<<<<<<<<<<<<<
  *         t.n_specials = len(d["specials"])
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
-*/
-  if (unlikely(__pyx_v_d == Py_None)) {
-    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 130, __pyx_L1_error)
-  }
-  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 130, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 130, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 130, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_SPECIALS, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 130, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-
-
-  /* "src_ext/_engine.pyx":131
- *             t.lead_mask[i] = _mask(mask, n, "lead mask")
- *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
- *         t.n_specials = len(d["specials"])             # <<<<<<<<<<<<<<
- *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
- *             t.special_cards[i] = _mask(cards, n, "special cards")
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
@@ -12466,9 +12701,31 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __Pyx_GOTREF(__pyx_t_5);
   __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 131, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_v_t->n_specials = __pyx_t_12;
+  __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 131, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_SPECIALS, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 131, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
 
   /* "src_ext/_engine.pyx":132
+ *             t.lead_mask[i] = _mask(mask, n, "lead mask")
+ *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
+ *         t.n_specials = len(d["specials"])             # <<<<<<<<<<<<<<
+ *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
+ *             t.special_cards[i] = _mask(cards, n, "special cards")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 132, __pyx_L1_error)
+  }
+  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 132, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_12 = PyObject_Length(__pyx_t_5); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 132, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __pyx_v_t->n_specials = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":133
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
  *         t.n_specials = len(d["specials"])
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):             # <<<<<<<<<<<<<<
@@ -12479,18 +12736,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __pyx_t_2 = 0;
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 132, __pyx_L1_error)
+    __PYX_ERR(0, 133, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 132, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_specials); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 133, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   if (likely(PyList_CheckExact(__pyx_t_5)) || PyTuple_CheckExact(__pyx_t_5)) {
     __pyx_t_1 = __pyx_t_5; __Pyx_INCREF(__pyx_t_1);
     __pyx_t_12 = 0;
     __pyx_t_13 = NULL;
   } else {
-    __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 132, __pyx_L1_error)
+    __pyx_t_12 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 133, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 132, __pyx_L1_error)
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 133, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   for (;;) {
@@ -12499,7 +12756,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 132, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 133, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -12509,7 +12766,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 132, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 133, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -12520,13 +12777,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         #endif
         ++__pyx_t_12;
       }
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 132, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 133, __pyx_L1_error)
     } else {
       __pyx_t_5 = __pyx_t_13(__pyx_t_1);
       if (unlikely(!__pyx_t_5)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 132, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 133, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -12539,7 +12796,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       if (unlikely(size != 4)) {
         if (size > 4) __Pyx_RaiseTooManyValuesError(4);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 132, __pyx_L1_error)
+        __PYX_ERR(0, 133, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -12553,16 +12810,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_INCREF(__pyx_t_18);
       } else {
         __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 132, __pyx_L1_error)
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 133, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_15);
         __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 132, __pyx_L1_error)
+        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 133, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_14);
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 132, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 133, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 132, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 133, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
       }
       #else
@@ -12570,7 +12827,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         Py_ssize_t i;
         PyObject** temps[4] = {&__pyx_t_15,&__pyx_t_14,&__pyx_t_16,&__pyx_t_18};
         for (i=0; i < 4; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 132, __pyx_L1_error)
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 133, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -12580,7 +12837,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     } else {
       Py_ssize_t index = -1;
       PyObject** temps[4] = {&__pyx_t_15,&__pyx_t_14,&__pyx_t_16,&__pyx_t_18};
-      __pyx_t_19 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 132, __pyx_L1_error)
+      __pyx_t_19 = PyObject_GetIter(__pyx_t_5); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 133, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_19);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_19);
@@ -12589,7 +12846,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 4) < (0)) __PYX_ERR(0, 132, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 4) < (0)) __PYX_ERR(0, 133, __pyx_L1_error)
       __pyx_t_17 = NULL;
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       goto __pyx_L20_unpacking_done;
@@ -12597,7 +12854,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       __pyx_t_17 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 132, __pyx_L1_error)
+      __PYX_ERR(0, 133, __pyx_L1_error)
       __pyx_L20_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_cards, __pyx_t_15);
@@ -12611,65 +12868,65 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_i = __pyx_t_2;
     __pyx_t_2 = (__pyx_t_2 + 1);
 
-    /* "src_ext/_engine.pyx":133
+    /* "src_ext/_engine.pyx":134
  *         t.n_specials = len(d["specials"])
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
  *             t.special_cards[i] = _mask(cards, n, "special cards")             # <<<<<<<<<<<<<<
  *             _check(winner, 0, n - 1, "special winner")
  *             t.special_winner[i] = winner
 */
-    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_cards, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_special_cards); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 133, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_v_cards, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_special_cards); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 134, __pyx_L1_error)
     (__pyx_v_t->special_cards[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":134
+    /* "src_ext/_engine.pyx":135
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):
  *             t.special_cards[i] = _mask(cards, n, "special cards")
  *             _check(winner, 0, n - 1, "special winner")             # <<<<<<<<<<<<<<
  *             t.special_winner[i] = winner
  *             _check(len(order), 0, MAX_ORDER, "special order")
 */
-    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_winner); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 134, __pyx_L1_error)
+    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_winner); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 135, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":135
+    /* "src_ext/_engine.pyx":136
  *             t.special_cards[i] = _mask(cards, n, "special cards")
  *             _check(winner, 0, n - 1, "special winner")
  *             t.special_winner[i] = winner             # <<<<<<<<<<<<<<
  *             _check(len(order), 0, MAX_ORDER, "special order")
  *             t.special_order_len[i] = len(order)
 */
-    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 135, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 136, __pyx_L1_error)
     (__pyx_v_t->special_winner[__pyx_v_i]) = __pyx_t_3;
 
 
-    /* "src_ext/_engine.pyx":136
+    /* "src_ext/_engine.pyx":137
  *             _check(winner, 0, n - 1, "special winner")
  *             t.special_winner[i] = winner
  *             _check(len(order), 0, MAX_ORDER, "special order")             # <<<<<<<<<<<<<<
  *             t.special_order_len[i] = len(order)
  *             for j, c in enumerate(order):
 */
-    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 136, __pyx_L1_error)
-    __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_20); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 136, __pyx_L1_error)
+    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 137, __pyx_L1_error)
+    __pyx_t_5 = PyLong_FromSsize_t(__pyx_t_20); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 137, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_ORDER, __pyx_mstate_global->__pyx_kp_u_special_order); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 136, __pyx_L1_error)
+    __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_5, 0, __pyx_e_5types_MAX_ORDER, __pyx_mstate_global->__pyx_kp_u_special_order); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 137, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
 
-    /* "src_ext/_engine.pyx":137
+    /* "src_ext/_engine.pyx":138
  *             t.special_winner[i] = winner
  *             _check(len(order), 0, MAX_ORDER, "special order")
  *             t.special_order_len[i] = len(order)             # <<<<<<<<<<<<<<
  *             for j, c in enumerate(order):
  *                 _check(c, 0, n - 1, "special order card")
 */
-    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 137, __pyx_L1_error)
+    __pyx_t_20 = PyObject_Length(__pyx_v_order); if (unlikely(__pyx_t_20 == ((Py_ssize_t)-1))) __PYX_ERR(0, 138, __pyx_L1_error)
     (__pyx_v_t->special_order_len[__pyx_v_i]) = __pyx_t_20;
 
 
-    /* "src_ext/_engine.pyx":138
+    /* "src_ext/_engine.pyx":139
  *             _check(len(order), 0, MAX_ORDER, "special order")
  *             t.special_order_len[i] = len(order)
  *             for j, c in enumerate(order):             # <<<<<<<<<<<<<<
@@ -12683,9 +12940,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_t_20 = 0;
       __pyx_t_21 = NULL;
     } else {
-      __pyx_t_20 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_order); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 138, __pyx_L1_error)
+      __pyx_t_20 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_order); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 139, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_21 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_21)) __PYX_ERR(0, 138, __pyx_L1_error)
+      __pyx_t_21 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_21)) __PYX_ERR(0, 139, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_21)) {
@@ -12693,7 +12950,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 138, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 139, __pyx_L1_error)
             #endif
             if (__pyx_t_20 >= __pyx_temp) break;
           }
@@ -12703,7 +12960,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 138, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 139, __pyx_L1_error)
             #endif
             if (__pyx_t_20 >= __pyx_temp) break;
           }
@@ -12714,39 +12971,39 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
           #endif
           ++__pyx_t_20;
         }
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 138, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 139, __pyx_L1_error)
       } else {
         __pyx_t_18 = __pyx_t_21(__pyx_t_5);
         if (unlikely(!__pyx_t_18)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 138, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 139, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
         }
       }
       __Pyx_GOTREF(__pyx_t_18);
-      __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_18); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L1_error)
+      __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_18); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 139, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
       __pyx_v_c = __pyx_t_4;
       __pyx_v_j = __pyx_t_3;
       __pyx_t_3 = (__pyx_t_3 + 1);
 
-      /* "src_ext/_engine.pyx":139
+      /* "src_ext/_engine.pyx":140
  *             t.special_order_len[i] = len(order)
  *             for j, c in enumerate(order):
  *                 _check(c, 0, n - 1, "special order card")             # <<<<<<<<<<<<<<
  *                 t.special_order[i][j] = c
  *                 t.special_order_mask[i] |= (<uint64_t>1) << c
 */
-      __pyx_t_18 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 139, __pyx_L1_error)
+      __pyx_t_18 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 140, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
-      __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_t_18, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_order_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 139, __pyx_L1_error)
+      __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_t_18, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_special_order_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 140, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
 
 
-      /* "src_ext/_engine.pyx":140
+      /* "src_ext/_engine.pyx":141
  *             for j, c in enumerate(order):
  *                 _check(c, 0, n - 1, "special order card")
  *                 t.special_order[i][j] = c             # <<<<<<<<<<<<<<
@@ -12755,7 +13012,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
       ((__pyx_v_t->special_order[__pyx_v_i])[__pyx_v_j]) = __pyx_v_c;
 
-      /* "src_ext/_engine.pyx":141
+      /* "src_ext/_engine.pyx":142
  *                 _check(c, 0, n - 1, "special order card")
  *                 t.special_order[i][j] = c
  *                 t.special_order_mask[i] |= (<uint64_t>1) << c             # <<<<<<<<<<<<<<
@@ -12766,7 +13023,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __pyx_t_4 = __pyx_v_i;
       (__pyx_v_t->special_order_mask[__pyx_t_4]) = ((__pyx_v_t->special_order_mask[__pyx_t_4]) | (((uint64_t)1) << __pyx_v_c));
 
-      /* "src_ext/_engine.pyx":138
+      /* "src_ext/_engine.pyx":139
  *             _check(len(order), 0, MAX_ORDER, "special order")
  *             t.special_order_len[i] = len(order)
  *             for j, c in enumerate(order):             # <<<<<<<<<<<<<<
@@ -12776,21 +13033,21 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     }
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "src_ext/_engine.pyx":142
+    /* "src_ext/_engine.pyx":143
  *                 t.special_order[i][j] = c
  *                 t.special_order_mask[i] |= (<uint64_t>1) << c
  *             t.special_led[i] = <uint32_t>(led & 0xffffffff)             # <<<<<<<<<<<<<<
  *         called = d["called"]
  *         t.called_card = -1
 */
-    __pyx_t_5 = __Pyx_PyNumber_And_object_int(__pyx_v_led, __pyx_mstate_global->__pyx_int_4294967295); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 142, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyNumber_And_object_int(__pyx_v_led, __pyx_mstate_global->__pyx_int_4294967295); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 143, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 142, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_t_5); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 143, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     (__pyx_v_t->special_led[__pyx_v_i]) = ((uint32_t)__pyx_t_8);
 
 
-    /* "src_ext/_engine.pyx":132
+    /* "src_ext/_engine.pyx":133
  *         _check(len(d["specials"]), 0, MAX_SPECIALS, "specials")
  *         t.n_specials = len(d["specials"])
  *         for i, (cards, winner, order, led) in enumerate(d["specials"]):             # <<<<<<<<<<<<<<
@@ -12800,7 +13057,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src_ext/_engine.pyx":143
+  /* "src_ext/_engine.pyx":144
  *                 t.special_order_mask[i] |= (<uint64_t>1) << c
  *             t.special_led[i] = <uint32_t>(led & 0xffffffff)
  *         called = d["called"]             # <<<<<<<<<<<<<<
@@ -12809,14 +13066,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 143, __pyx_L1_error)
+    __PYX_ERR(0, 144, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_called); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_called); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_called = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "src_ext/_engine.pyx":144
+  /* "src_ext/_engine.pyx":145
  *             t.special_led[i] = <uint32_t>(led & 0xffffffff)
  *         called = d["called"]
  *         t.called_card = -1             # <<<<<<<<<<<<<<
@@ -12825,7 +13082,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_t->called_card = -1;
 
-  /* "src_ext/_engine.pyx":145
+  /* "src_ext/_engine.pyx":146
  *         called = d["called"]
  *         t.called_card = -1
  *         if called is not None:             # <<<<<<<<<<<<<<
@@ -12836,7 +13093,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   if (__pyx_t_22) {
 
 
-    /* "src_ext/_engine.pyx":146
+    /* "src_ext/_engine.pyx":147
  *         t.called_card = -1
  *         if called is not None:
  *             card, holder, cls, runaway_min, at_deal, flag = called             # <<<<<<<<<<<<<<
@@ -12849,7 +13106,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       if (unlikely(size != 6)) {
         if (size > 6) __Pyx_RaiseTooManyValuesError(6);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 146, __pyx_L1_error)
+        __PYX_ERR(0, 147, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -12867,22 +13124,22 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_INCREF(__pyx_t_15);
       } else {
         __pyx_t_1 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 146, __pyx_L1_error)
+        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 147, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_1);
         __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 146, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 147, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_5);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 146, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 147, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 146, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 147, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 146, __pyx_L1_error)
+        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 147, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_14);
         __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 146, __pyx_L1_error)
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 147, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_15);
       }
       #else
@@ -12890,7 +13147,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         Py_ssize_t i;
         PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_5,&__pyx_t_18,&__pyx_t_16,&__pyx_t_14,&__pyx_t_15};
         for (i=0; i < 6; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 146, __pyx_L1_error)
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 147, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -12899,7 +13156,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     } else {
       Py_ssize_t index = -1;
       PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_5,&__pyx_t_18,&__pyx_t_16,&__pyx_t_14,&__pyx_t_15};
-      __pyx_t_19 = PyObject_GetIter(__pyx_v_called); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 146, __pyx_L1_error)
+      __pyx_t_19 = PyObject_GetIter(__pyx_v_called); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 147, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_19);
       __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_19);
       for (index=0; index < 6; index++) {
@@ -12907,7 +13164,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 146, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 147, __pyx_L1_error)
       __pyx_t_17 = NULL;
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       goto __pyx_L27_unpacking_done;
@@ -12915,7 +13172,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       __pyx_t_17 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 146, __pyx_L1_error)
+      __PYX_ERR(0, 147, __pyx_L1_error)
       __pyx_L27_unpacking_done:;
     }
     __pyx_v_card = __pyx_t_1;
@@ -12931,95 +13188,95 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_flag = __pyx_t_15;
     __pyx_t_15 = 0;
 
-    /* "src_ext/_engine.pyx":147
+    /* "src_ext/_engine.pyx":148
  *         if called is not None:
  *             card, holder, cls, runaway_min, at_deal, flag = called
  *             _check(card, 0, n - 1, "called card")             # <<<<<<<<<<<<<<
  *             _check(holder, 0, t.n_seats - 1, "called holder")
  *             _check(cls, 0, t.n_classes - 1, "called class")
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_called_card); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 147, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_called_card); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 148, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":148
+    /* "src_ext/_engine.pyx":149
  *             card, holder, cls, runaway_min, at_deal, flag = called
  *             _check(card, 0, n - 1, "called card")
  *             _check(holder, 0, t.n_seats - 1, "called holder")             # <<<<<<<<<<<<<<
  *             _check(cls, 0, t.n_classes - 1, "called class")
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_holder, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_called_holder); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 148, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_holder, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_called_holder); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 149, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":149
+    /* "src_ext/_engine.pyx":150
  *             _check(card, 0, n - 1, "called card")
  *             _check(holder, 0, t.n_seats - 1, "called holder")
  *             _check(cls, 0, t.n_classes - 1, "called class")             # <<<<<<<<<<<<<<
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
  *             _check(at_deal, -1, 1, "runaway at deal")
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_cls, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_kp_u_called_class); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 149, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_cls, 0, (__pyx_v_t->n_classes - 1), __pyx_mstate_global->__pyx_kp_u_called_class); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 150, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":150
+    /* "src_ext/_engine.pyx":151
  *             _check(holder, 0, t.n_seats - 1, "called holder")
  *             _check(cls, 0, t.n_classes - 1, "called class")
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")             # <<<<<<<<<<<<<<
  *             _check(at_deal, -1, 1, "runaway at deal")
  *             _check(flag, 1, 31, "called flag")
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_runaway_min, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_runaway_minimum); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 150, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_runaway_min, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_runaway_minimum); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 151, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":151
+    /* "src_ext/_engine.pyx":152
  *             _check(cls, 0, t.n_classes - 1, "called class")
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
  *             _check(at_deal, -1, 1, "runaway at deal")             # <<<<<<<<<<<<<<
  *             _check(flag, 1, 31, "called flag")
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_at_deal, -1, 1, __pyx_mstate_global->__pyx_kp_u_runaway_at_deal); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 151, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_at_deal, -1, 1, __pyx_mstate_global->__pyx_kp_u_runaway_at_deal); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 152, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":152
+    /* "src_ext/_engine.pyx":153
  *             _check(runaway_min, 0, MAX_CARDS, "runaway minimum")
  *             _check(at_deal, -1, 1, "runaway at deal")
  *             _check(flag, 1, 31, "called flag")             # <<<<<<<<<<<<<<
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
 */
-    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_flag, 1, 31, __pyx_mstate_global->__pyx_kp_u_called_flag); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 152, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_v_flag, 1, 31, __pyx_mstate_global->__pyx_kp_u_called_flag); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 153, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":153
+    /* "src_ext/_engine.pyx":154
  *             _check(at_deal, -1, 1, "runaway at deal")
  *             _check(flag, 1, 31, "called flag")
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls             # <<<<<<<<<<<<<<
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
  *         t.canonical_ok = 1 if d["canonical_ok"] else 0
 */
-    __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 153, __pyx_L1_error)
-    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_holder); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 153, __pyx_L1_error)
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_cls); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 153, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_holder); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_cls); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
     __pyx_v_t->called_card = __pyx_t_2;
     __pyx_v_t->called_holder = __pyx_t_3;
     __pyx_v_t->called_class = __pyx_t_4;
 
-    /* "src_ext/_engine.pyx":154
+    /* "src_ext/_engine.pyx":155
  *             _check(flag, 1, 31, "called flag")
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag             # <<<<<<<<<<<<<<
  *         t.canonical_ok = 1 if d["canonical_ok"] else 0
  *         self.options.use_canonical = self.wants_canonical and t.canonical_ok
 */
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_runaway_min); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
-    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_at_deal); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
-    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_v_flag); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 154, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_runaway_min); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 155, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_at_deal); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 155, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_v_flag); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 155, __pyx_L1_error)
     __pyx_v_t->called_runaway_min = __pyx_t_4;
     __pyx_v_t->called_runaway_at_deal = __pyx_t_3;
     __pyx_v_t->called_flag = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":145
+    /* "src_ext/_engine.pyx":146
  *         called = d["called"]
  *         t.called_card = -1
  *         if called is not None:             # <<<<<<<<<<<<<<
@@ -13028,7 +13285,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   }
 
-  /* "src_ext/_engine.pyx":155
+  /* "src_ext/_engine.pyx":156
  *             t.called_card, t.called_holder, t.called_class = card, holder, cls
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
  *         t.canonical_ok = 1 if d["canonical_ok"] else 0             # <<<<<<<<<<<<<<
@@ -13037,11 +13294,11 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 155, __pyx_L1_error)
+    __PYX_ERR(0, 156, __pyx_L1_error)
   }
-  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_canonical_ok); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 155, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_canonical_ok); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 156, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
-  __pyx_t_22 = __Pyx_PyObject_IsTrue(__pyx_t_15); if (unlikely((__pyx_t_22 < 0))) __PYX_ERR(0, 155, __pyx_L1_error)
+  __pyx_t_22 = __Pyx_PyObject_IsTrue(__pyx_t_15); if (unlikely((__pyx_t_22 < 0))) __PYX_ERR(0, 156, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
   if (__pyx_t_22) {
 
@@ -13053,7 +13310,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 
   __pyx_v_t->canonical_ok = __pyx_t_3;
 
-  /* "src_ext/_engine.pyx":156
+  /* "src_ext/_engine.pyx":157
  *             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
  *         t.canonical_ok = 1 if d["canonical_ok"] else 0
  *         self.options.use_canonical = self.wants_canonical and t.canonical_ok             # <<<<<<<<<<<<<<
@@ -13071,34 +13328,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __pyx_L28_bool_binop_done:;
   __pyx_v_self->options.use_canonical = __pyx_t_3;
 
-  /* "src_ext/_engine.pyx":157
+  /* "src_ext/_engine.pyx":158
  *         t.canonical_ok = 1 if d["canonical_ok"] else 0
  *         self.options.use_canonical = self.wants_canonical and t.canonical_ok
  *         _check(len(d["chain"]), 0, n, "dominance chain")             # <<<<<<<<<<<<<<
  *         t.n_chain = len(d["chain"])
  *         for i, c in enumerate(d["chain"]):
-*/
-  if (unlikely(__pyx_v_d == Py_None)) {
-    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 157, __pyx_L1_error)
-  }
-  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_chain); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 157, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_15);
-  __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 157, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-  __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 157, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_15);
-
-  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_15, 0, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_dominance_chain); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 157, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-
-
-  /* "src_ext/_engine.pyx":158
- *         self.options.use_canonical = self.wants_canonical and t.canonical_ok
- *         _check(len(d["chain"]), 0, n, "dominance chain")
- *         t.n_chain = len(d["chain"])             # <<<<<<<<<<<<<<
- *         for i, c in enumerate(d["chain"]):
- *             _check(c, 0, n - 1, "chain card")
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
@@ -13108,9 +13343,31 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __Pyx_GOTREF(__pyx_t_15);
   __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 158, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-  __pyx_v_t->n_chain = __pyx_t_12;
+  __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 158, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+
+  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_15, 0, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_dominance_chain); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 158, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+
 
   /* "src_ext/_engine.pyx":159
+ *         self.options.use_canonical = self.wants_canonical and t.canonical_ok
+ *         _check(len(d["chain"]), 0, n, "dominance chain")
+ *         t.n_chain = len(d["chain"])             # <<<<<<<<<<<<<<
+ *         for i, c in enumerate(d["chain"]):
+ *             _check(c, 0, n - 1, "chain card")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 159, __pyx_L1_error)
+  }
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_chain); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 159, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+  __pyx_t_12 = PyObject_Length(__pyx_t_15); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 159, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+  __pyx_v_t->n_chain = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":160
  *         _check(len(d["chain"]), 0, n, "dominance chain")
  *         t.n_chain = len(d["chain"])
  *         for i, c in enumerate(d["chain"]):             # <<<<<<<<<<<<<<
@@ -13121,18 +13378,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __pyx_t_3 = 0;
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 159, __pyx_L1_error)
+    __PYX_ERR(0, 160, __pyx_L1_error)
   }
-  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_chain); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 159, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_chain); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 160, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
   if (likely(PyList_CheckExact(__pyx_t_15)) || PyTuple_CheckExact(__pyx_t_15)) {
     __pyx_t_14 = __pyx_t_15; __Pyx_INCREF(__pyx_t_14);
     __pyx_t_12 = 0;
     __pyx_t_13 = NULL;
   } else {
-    __pyx_t_12 = -1; __pyx_t_14 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 159, __pyx_L1_error)
+    __pyx_t_12 = -1; __pyx_t_14 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 160, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
-    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_14); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 159, __pyx_L1_error)
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_14); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 160, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
   for (;;) {
@@ -13141,7 +13398,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_14);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 159, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 160, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -13151,7 +13408,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_14);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 159, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 160, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -13162,39 +13419,39 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         #endif
         ++__pyx_t_12;
       }
-      if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 159, __pyx_L1_error)
+      if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 160, __pyx_L1_error)
     } else {
       __pyx_t_15 = __pyx_t_13(__pyx_t_14);
       if (unlikely(!__pyx_t_15)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 159, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 160, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
       }
     }
     __Pyx_GOTREF(__pyx_t_15);
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_15); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 159, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_15); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 160, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
     __pyx_v_c = __pyx_t_4;
     __pyx_v_i = __pyx_t_3;
     __pyx_t_3 = (__pyx_t_3 + 1);
 
-    /* "src_ext/_engine.pyx":160
+    /* "src_ext/_engine.pyx":161
  *         t.n_chain = len(d["chain"])
  *         for i, c in enumerate(d["chain"]):
  *             _check(c, 0, n - 1, "chain card")             # <<<<<<<<<<<<<<
  *             t.chain[i] = c
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
 */
-    __pyx_t_15 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 160, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 161, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
-    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_t_15, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_chain_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 160, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_t_15, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_chain_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 161, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
 
 
-    /* "src_ext/_engine.pyx":161
+    /* "src_ext/_engine.pyx":162
  *         for i, c in enumerate(d["chain"]):
  *             _check(c, 0, n - 1, "chain card")
  *             t.chain[i] = c             # <<<<<<<<<<<<<<
@@ -13203,7 +13460,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
     (__pyx_v_t->chain[__pyx_v_i]) = __pyx_v_c;
 
-    /* "src_ext/_engine.pyx":159
+    /* "src_ext/_engine.pyx":160
  *         _check(len(d["chain"]), 0, n, "dominance chain")
  *         t.n_chain = len(d["chain"])
  *         for i, c in enumerate(d["chain"]):             # <<<<<<<<<<<<<<
@@ -13213,34 +13470,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
 
-  /* "src_ext/_engine.pyx":162
+  /* "src_ext/_engine.pyx":163
  *             _check(c, 0, n - 1, "chain card")
  *             t.chain[i] = c
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")             # <<<<<<<<<<<<<<
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):
-*/
-  if (unlikely(__pyx_v_d == Py_None)) {
-    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 162, __pyx_L1_error)
-  }
-  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 162, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_14);
-  __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 162, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-  __pyx_t_14 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 162, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_14);
-
-  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_14, 0, __pyx_e_5types_MAX_RESERVATIONS, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 162, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-
-
-  /* "src_ext/_engine.pyx":163
- *             t.chain[i] = c
- *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
- *         t.n_reservations = len(d["reservations"])             # <<<<<<<<<<<<<<
- *         for i, (card, seat) in enumerate(d["reservations"]):
- *             _check(card, 0, n - 1, "reserved card")
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
@@ -13250,9 +13485,31 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __Pyx_GOTREF(__pyx_t_14);
   __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 163, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-  __pyx_v_t->n_reservations = __pyx_t_12;
+  __pyx_t_14 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 163, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_14);
+
+  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_14, 0, __pyx_e_5types_MAX_RESERVATIONS, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 163, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+
 
   /* "src_ext/_engine.pyx":164
+ *             t.chain[i] = c
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])             # <<<<<<<<<<<<<<
+ *         for i, (card, seat) in enumerate(d["reservations"]):
+ *             _check(card, 0, n - 1, "reserved card")
+*/
+  if (unlikely(__pyx_v_d == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+    __PYX_ERR(0, 164, __pyx_L1_error)
+  }
+  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 164, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_14);
+  __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 164, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+  __pyx_v_t->n_reservations = __pyx_t_12;
+
+  /* "src_ext/_engine.pyx":165
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
@@ -13263,18 +13520,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __pyx_t_3 = 0;
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 164, __pyx_L1_error)
+    __PYX_ERR(0, 165, __pyx_L1_error)
   }
-  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 164, __pyx_L1_error)
+  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 165, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_14);
   if (likely(PyList_CheckExact(__pyx_t_14)) || PyTuple_CheckExact(__pyx_t_14)) {
     __pyx_t_15 = __pyx_t_14; __Pyx_INCREF(__pyx_t_15);
     __pyx_t_12 = 0;
     __pyx_t_13 = NULL;
   } else {
-    __pyx_t_12 = -1; __pyx_t_15 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 164, __pyx_L1_error)
+    __pyx_t_12 = -1; __pyx_t_15 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 165, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
-    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_15); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 164, __pyx_L1_error)
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_15); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 165, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
   for (;;) {
@@ -13283,7 +13540,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_15);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 164, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 165, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -13293,7 +13550,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_15);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 164, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 165, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -13304,13 +13561,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         #endif
         ++__pyx_t_12;
       }
-      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 164, __pyx_L1_error)
+      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 165, __pyx_L1_error)
     } else {
       __pyx_t_14 = __pyx_t_13(__pyx_t_15);
       if (unlikely(!__pyx_t_14)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 164, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 165, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -13323,7 +13580,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       if (unlikely(size != 2)) {
         if (size > 2) __Pyx_RaiseTooManyValuesError(2);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 164, __pyx_L1_error)
+        __PYX_ERR(0, 165, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -13333,22 +13590,22 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_INCREF(__pyx_t_18);
       } else {
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 164, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 165, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 164, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 165, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
       }
       #else
-      __pyx_t_16 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 164, __pyx_L1_error)
+      __pyx_t_16 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 165, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_16);
-      __pyx_t_18 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 164, __pyx_L1_error)
+      __pyx_t_18 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 165, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       #endif
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
     } else {
       Py_ssize_t index = -1;
-      __pyx_t_5 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 164, __pyx_L1_error)
+      __pyx_t_5 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 165, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
       __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5);
@@ -13356,7 +13613,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __Pyx_GOTREF(__pyx_t_16);
       index = 1; __pyx_t_18 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_18)) goto __pyx_L35_unpacking_failed;
       __Pyx_GOTREF(__pyx_t_18);
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_5), 2) < (0)) __PYX_ERR(0, 164, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_5), 2) < (0)) __PYX_ERR(0, 165, __pyx_L1_error)
       __pyx_t_17 = NULL;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       goto __pyx_L36_unpacking_done;
@@ -13364,7 +13621,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __pyx_t_17 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 164, __pyx_L1_error)
+      __PYX_ERR(0, 165, __pyx_L1_error)
       __pyx_L36_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_card, __pyx_t_16);
@@ -13374,49 +13631,49 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_i = __pyx_t_3;
     __pyx_t_3 = (__pyx_t_3 + 1);
 
-    /* "src_ext/_engine.pyx":165
+    /* "src_ext/_engine.pyx":166
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):
  *             _check(card, 0, n - 1, "reserved card")             # <<<<<<<<<<<<<<
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card
 */
-    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_reserved_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 165, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_reserved_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 166, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":166
+    /* "src_ext/_engine.pyx":167
  *         for i, (card, seat) in enumerate(d["reservations"]):
  *             _check(card, 0, n - 1, "reserved card")
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")             # <<<<<<<<<<<<<<
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat
 */
-    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_seat, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_reserved_seat); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 166, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_seat, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_reserved_seat); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":167
+    /* "src_ext/_engine.pyx":168
  *             _check(card, 0, n - 1, "reserved card")
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card             # <<<<<<<<<<<<<<
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1
 */
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 167, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 168, __pyx_L1_error)
     (__pyx_v_t->reservation_card[__pyx_v_i]) = __pyx_t_4;
 
 
-    /* "src_ext/_engine.pyx":168
+    /* "src_ext/_engine.pyx":169
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat             # <<<<<<<<<<<<<<
  *         self.loaded = 1
  *         table_new_generation(&self.table)
 */
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 168, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 169, __pyx_L1_error)
     (__pyx_v_t->reservation_seat[__pyx_v_i]) = __pyx_t_4;
 
 
-    /* "src_ext/_engine.pyx":164
+    /* "src_ext/_engine.pyx":165
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
@@ -13426,7 +13683,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
 
-  /* "src_ext/_engine.pyx":169
+  /* "src_ext/_engine.pyx":170
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1             # <<<<<<<<<<<<<<
@@ -13435,16 +13692,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_self->loaded = 1;
 
-  /* "src_ext/_engine.pyx":170
+  /* "src_ext/_engine.pyx":171
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1
  *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
  * 
- *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
+ *     def new_generation(self):
 */
   __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
 
-  /* "src_ext/_engine.pyx":92
+  /* "src_ext/_engine.pyx":93
  *         return self.table.used
  * 
  *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
@@ -13492,7 +13749,87 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":172
+/* "src_ext/_engine.pyx":173
+ *         table_new_generation(&self.table)
+ * 
+ *     def new_generation(self):             # <<<<<<<<<<<<<<
+ *         """Forget the table's entries (cheaply): needed whenever the deal changes, since table keys assume every
+ *         card keeps its owner."""
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_7new_generation(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_6new_generation, "Forget the table\047s entries (cheaply): needed whenever the deal changes, since table keys assume every\n        card keeps its owner.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_7new_generation = {"new_generation", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_7new_generation, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_6new_generation};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_7new_generation(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("new_generation (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("new_generation", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("new_generation", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_6new_generation(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_6new_generation(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("new_generation", 0);
+
+  /* "src_ext/_engine.pyx":176
+ *         """Forget the table's entries (cheaply): needed whenever the deal changes, since table keys assume every
+ *         card keeps its owner."""
+ *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
+ * 
+ *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
+*/
+  __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
+
+  /* "src_ext/_engine.pyx":173
+ *         table_new_generation(&self.table)
+ * 
+ *     def new_generation(self):             # <<<<<<<<<<<<<<
+ *         """Forget the table's entries (cheaply): needed whenever the deal changes, since table keys assume every
+ *         card keeps its owner."""
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":178
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
@@ -13501,16 +13838,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_7load_objective(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_9load_objective(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_6load_objective, "Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_7load_objective = {"load_objective", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_7load_objective, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_6load_objective};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_7load_objective(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_8load_objective, "Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_9load_objective = {"load_objective", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_9load_objective, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_8load_objective};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_9load_objective(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -13543,53 +13880,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_max_side,&__pyx_mstate_global->__pyx_n_u_points_weight,&__pyx_mstate_global->__pyx_n_u_trick_weight,&__pyx_mstate_global->__pyx_n_u_events,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 172, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 178, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 172, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 178, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 172, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 178, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 172, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 178, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 172, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 178, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_objective", 0) < (0)) __PYX_ERR(0, 172, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_objective", 0) < (0)) __PYX_ERR(0, 178, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, i); __PYX_ERR(0, 172, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, i); __PYX_ERR(0, 178, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 172, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 178, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 172, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 178, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 172, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 178, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 172, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 178, __pyx_L3_error)
     }
-    __pyx_v_max_side = __Pyx_PyLong_As_uint32_t(values[0]); if (unlikely((__pyx_v_max_side == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 172, __pyx_L3_error)
-    __pyx_v_points_weight = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_points_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 172, __pyx_L3_error)
-    __pyx_v_trick_weight = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_trick_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 172, __pyx_L3_error)
+    __pyx_v_max_side = __Pyx_PyLong_As_uint32_t(values[0]); if (unlikely((__pyx_v_max_side == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L3_error)
+    __pyx_v_points_weight = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_points_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L3_error)
+    __pyx_v_trick_weight = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_trick_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L3_error)
     __pyx_v_events = ((PyObject*)values[3]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 172, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 178, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -13600,8 +13937,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_events), (&PyList_Type), 1, "events", 1))) __PYX_ERR(0, 172, __pyx_L1_error)
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_6load_objective(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_max_side, __pyx_v_points_weight, __pyx_v_trick_weight, __pyx_v_events);
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_events), (&PyList_Type), 1, "events", 1))) __PYX_ERR(0, 178, __pyx_L1_error)
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_8load_objective(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_max_side, __pyx_v_points_weight, __pyx_v_trick_weight, __pyx_v_events);
 
   /* function exit code */
   goto __pyx_L0;
@@ -13623,7 +13960,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint32_t __pyx_v_max_side, int __pyx_v_points_weight, int __pyx_v_trick_weight, PyObject *__pyx_v_events) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint32_t __pyx_v_max_side, int __pyx_v_points_weight, int __pyx_v_trick_weight, PyObject *__pyx_v_events) {
   __pyx_t_5types_Objective *__pyx_v_o;
   int __pyx_v_i;
   PyObject *__pyx_v_present = NULL;
@@ -13632,6 +13969,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
   PyObject *__pyx_v_not_winner = NULL;
   PyObject *__pyx_v_last = NULL;
   PyObject *__pyx_v_reward = NULL;
+  PyObject *__pyx_v_beaters = NULL;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -13645,16 +13983,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
   PyObject *__pyx_t_9 = NULL;
   PyObject *__pyx_t_10 = NULL;
   PyObject *__pyx_t_11 = NULL;
-  PyObject *(*__pyx_t_12)(PyObject *);
-  uint64_t __pyx_t_13;
-  int __pyx_t_14;
+  PyObject *__pyx_t_12 = NULL;
+  PyObject *(*__pyx_t_13)(PyObject *);
+  uint64_t __pyx_t_14;
   int __pyx_t_15;
+  int __pyx_t_16;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_objective", 0);
 
-  /* "src_ext/_engine.pyx":174
+  /* "src_ext/_engine.pyx":180
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
  *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
  *         cdef Objective* o = &self.objective             # <<<<<<<<<<<<<<
@@ -13663,7 +14002,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_v_o = (&__pyx_v_self->objective);
 
-  /* "src_ext/_engine.pyx":176
+  /* "src_ext/_engine.pyx":182
  *         cdef Objective* o = &self.objective
  *         cdef int i
  *         memset(o, 0, sizeof(Objective))             # <<<<<<<<<<<<<<
@@ -13672,46 +14011,46 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   (void)(memset(__pyx_v_o, 0, (sizeof(__pyx_t_5types_Objective))));
 
-  /* "src_ext/_engine.pyx":177
+  /* "src_ext/_engine.pyx":183
  *         cdef int i
  *         memset(o, 0, sizeof(Objective))
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")             # <<<<<<<<<<<<<<
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_uint32_t(__pyx_v_max_side); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 177, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_uint32_t(__pyx_v_max_side); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 183, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, ((1 << __pyx_e_5types_MAX_SEATS) - 1), __pyx_mstate_global->__pyx_n_u_max_side); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 177, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, ((1 << __pyx_e_5types_MAX_SEATS) - 1), __pyx_mstate_global->__pyx_n_u_max_side); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 183, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":178
+  /* "src_ext/_engine.pyx":184
  *         memset(o, 0, sizeof(Objective))
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
  *         _check(points_weight, 0, 100, "points_weight")             # <<<<<<<<<<<<<<
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_points_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 178, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_points_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 184, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_points_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 178, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_points_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 184, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":179
+  /* "src_ext/_engine.pyx":185
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")             # <<<<<<<<<<<<<<
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_trick_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 179, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_trick_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 185, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_trick_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 179, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_trick_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 185, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":180
+  /* "src_ext/_engine.pyx":186
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")             # <<<<<<<<<<<<<<
@@ -13720,17 +14059,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   if (unlikely(__pyx_v_events == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 180, __pyx_L1_error)
+    __PYX_ERR(0, 186, __pyx_L1_error)
   }
-  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 180, __pyx_L1_error)
-  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 180, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 186, __pyx_L1_error)
+  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 186, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
 
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_EVENTS, __pyx_mstate_global->__pyx_n_u_events); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 180, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_EVENTS, __pyx_mstate_global->__pyx_n_u_events); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 186, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":181
+  /* "src_ext/_engine.pyx":187
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side             # <<<<<<<<<<<<<<
@@ -13739,7 +14078,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_v_o->max_side = __pyx_v_max_side;
 
-  /* "src_ext/_engine.pyx":182
+  /* "src_ext/_engine.pyx":188
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side
  *         o.points_weight = points_weight             # <<<<<<<<<<<<<<
@@ -13748,35 +14087,35 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_v_o->points_weight = __pyx_v_points_weight;
 
-  /* "src_ext/_engine.pyx":183
+  /* "src_ext/_engine.pyx":189
  *         o.max_side = max_side
  *         o.points_weight = points_weight
  *         o.trick_weight = trick_weight             # <<<<<<<<<<<<<<
  *         o.n_events = len(events)
- *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+ *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
 */
   __pyx_v_o->trick_weight = __pyx_v_trick_weight;
 
-  /* "src_ext/_engine.pyx":184
+  /* "src_ext/_engine.pyx":190
  *         o.points_weight = points_weight
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)             # <<<<<<<<<<<<<<
- *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
- *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+ *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
+ *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
 */
   if (unlikely(__pyx_v_events == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 184, __pyx_L1_error)
+    __PYX_ERR(0, 190, __pyx_L1_error)
   }
-  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 184, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 190, __pyx_L1_error)
   __pyx_v_o->n_events = __pyx_t_3;
 
-  /* "src_ext/_engine.pyx":185
+  /* "src_ext/_engine.pyx":191
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)
- *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):             # <<<<<<<<<<<<<<
+ *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):             # <<<<<<<<<<<<<<
+ *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
- *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
 */
 
   __pyx_t_2 = 0;
@@ -13786,21 +14125,21 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
     {
       Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
       #if !CYTHON_ASSUME_SAFE_SIZE
-      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 185, __pyx_L1_error)
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 191, __pyx_L1_error)
       #endif
       if (__pyx_t_3 >= __pyx_temp) break;
     }
     __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_1, __pyx_t_3, __Pyx_ReferenceSharing_OwnStrongReference);
     ++__pyx_t_3;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 185, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 191, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     if ((likely(PyTuple_CheckExact(__pyx_t_4))) || (PyList_CheckExact(__pyx_t_4))) {
       PyObject* sequence = __pyx_t_4;
       Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
-      if (unlikely(size != 6)) {
-        if (size > 6) __Pyx_RaiseTooManyValuesError(6);
+      if (unlikely(size != 7)) {
+        if (size > 7) __Pyx_RaiseTooManyValuesError(7);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 185, __pyx_L1_error)
+        __PYX_ERR(0, 191, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -13816,32 +14155,37 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
         __Pyx_INCREF(__pyx_t_9);
         __pyx_t_10 = PyTuple_GET_ITEM(sequence, 5);
         __Pyx_INCREF(__pyx_t_10);
+        __pyx_t_11 = PyTuple_GET_ITEM(sequence, 6);
+        __Pyx_INCREF(__pyx_t_11);
       } else {
         __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 185, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 191, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_5);
         __pyx_t_6 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 185, __pyx_L1_error)
+        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 191, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_6);
         __pyx_t_7 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 185, __pyx_L1_error)
+        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 191, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_7);
         __pyx_t_8 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 185, __pyx_L1_error)
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 191, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_8);
         __pyx_t_9 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 185, __pyx_L1_error)
+        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 191, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_9);
         __pyx_t_10 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 185, __pyx_L1_error)
+        if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 191, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_10);
+        __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 6, __Pyx_ReferenceSharing_SharedReference);
+        if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 191, __pyx_L1_error)
+        __Pyx_XGOTREF(__pyx_t_11);
       }
       #else
       {
         Py_ssize_t i;
-        PyObject** temps[6] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10};
-        for (i=0; i < 6; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 185, __pyx_L1_error)
+        PyObject** temps[7] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10,&__pyx_t_11};
+        for (i=0; i < 7; i++) {
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 191, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -13850,25 +14194,25 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     } else {
       Py_ssize_t index = -1;
-      PyObject** temps[6] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10};
-      __pyx_t_11 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 185, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_11);
+      PyObject** temps[7] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10,&__pyx_t_11};
+      __pyx_t_12 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 191, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_12);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-      __pyx_t_12 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_11);
-      for (index=0; index < 6; index++) {
-        PyObject* item = __pyx_t_12(__pyx_t_11); if (unlikely(!item)) goto __pyx_L5_unpacking_failed;
+      __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_12);
+      for (index=0; index < 7; index++) {
+        PyObject* item = __pyx_t_13(__pyx_t_12); if (unlikely(!item)) goto __pyx_L5_unpacking_failed;
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_12(__pyx_t_11), 6) < (0)) __PYX_ERR(0, 185, __pyx_L1_error)
-      __pyx_t_12 = NULL;
-      __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_13(__pyx_t_12), 7) < (0)) __PYX_ERR(0, 191, __pyx_L1_error)
+      __pyx_t_13 = NULL;
+      __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
       goto __pyx_L6_unpacking_done;
       __pyx_L5_unpacking_failed:;
-      __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-      __pyx_t_12 = NULL;
+      __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
+      __pyx_t_13 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 185, __pyx_L1_error)
+      __PYX_ERR(0, 191, __pyx_L1_error)
       __pyx_L6_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_present, __pyx_t_5);
@@ -13883,124 +14227,137 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
     __pyx_t_9 = 0;
     __Pyx_XDECREF_SET(__pyx_v_reward, __pyx_t_10);
     __pyx_t_10 = 0;
+    __Pyx_XDECREF_SET(__pyx_v_beaters, __pyx_t_11);
+    __pyx_t_11 = 0;
     __pyx_v_i = __pyx_t_2;
     __pyx_t_2 = (__pyx_t_2 + 1);
 
-    /* "src_ext/_engine.pyx":186
+    /* "src_ext/_engine.pyx":192
  *         o.n_events = len(events)
- *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+ *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
+ *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")             # <<<<<<<<<<<<<<
+ *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+ *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
+*/
+    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_beaters, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_beaters); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 192, __pyx_L1_error)
+    (__pyx_v_o->event_beaters[__pyx_v_i]) = __pyx_t_14;
+
+
+    /* "src_ext/_engine.pyx":193
+ *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
+ *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")             # <<<<<<<<<<<<<<
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
 */
-    __pyx_t_13 = __pyx_f_6solver_7_engine__mask(__pyx_v_present, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_cards); if (unlikely(__pyx_t_13 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 186, __pyx_L1_error)
-    (__pyx_v_o->event_present[__pyx_v_i]) = __pyx_t_13;
+    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_present, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_cards); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 193, __pyx_L1_error)
+    (__pyx_v_o->event_present[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":187
- *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+    /* "src_ext/_engine.pyx":194
+ *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")             # <<<<<<<<<<<<<<
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
 */
-    __pyx_t_13 = __pyx_f_6solver_7_engine__mask(__pyx_v_absent, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_absent_cards); if (unlikely(__pyx_t_13 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 187, __pyx_L1_error)
-    (__pyx_v_o->event_absent[__pyx_v_i]) = __pyx_t_13;
+    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_absent, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_absent_cards); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 194, __pyx_L1_error)
+    (__pyx_v_o->event_absent[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":188
+    /* "src_ext/_engine.pyx":195
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")             # <<<<<<<<<<<<<<
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_winner); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 188, __pyx_L1_error)
+    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_winner); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 195, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":189
+    /* "src_ext/_engine.pyx":196
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")             # <<<<<<<<<<<<<<
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_not_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_not_winner); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 189, __pyx_L1_error)
+    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_not_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_not_winner); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 196, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":190
+    /* "src_ext/_engine.pyx":197
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")             # <<<<<<<<<<<<<<
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__check(__pyx_v_reward, 0, 0x3E8, __pyx_mstate_global->__pyx_kp_u_event_reward); if (unlikely(__pyx_t_14 == ((int)-1))) __PYX_ERR(0, 190, __pyx_L1_error)
+    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_reward, 0, 0x3E8, __pyx_mstate_global->__pyx_kp_u_event_reward); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 197, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":191
+    /* "src_ext/_engine.pyx":198
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner             # <<<<<<<<<<<<<<
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0
 */
-    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 191, __pyx_L1_error)
-    (__pyx_v_o->event_winner[__pyx_v_i]) = __pyx_t_14;
+    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 198, __pyx_L1_error)
+    (__pyx_v_o->event_winner[__pyx_v_i]) = __pyx_t_15;
 
 
-    /* "src_ext/_engine.pyx":192
+    /* "src_ext/_engine.pyx":199
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner             # <<<<<<<<<<<<<<
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward
 */
-    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_not_winner); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 192, __pyx_L1_error)
-    (__pyx_v_o->event_not_winner[__pyx_v_i]) = __pyx_t_14;
+    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_not_winner); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 199, __pyx_L1_error)
+    (__pyx_v_o->event_not_winner[__pyx_v_i]) = __pyx_t_15;
 
 
-    /* "src_ext/_engine.pyx":193
+    /* "src_ext/_engine.pyx":200
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0             # <<<<<<<<<<<<<<
  *             o.event_reward[i] = reward
  *         table_new_generation(&self.table)
 */
-    __pyx_t_15 = __Pyx_PyObject_IsTrue(__pyx_v_last); if (unlikely((__pyx_t_15 < 0))) __PYX_ERR(0, 193, __pyx_L1_error)
-    if (__pyx_t_15) {
+    __pyx_t_16 = __Pyx_PyObject_IsTrue(__pyx_v_last); if (unlikely((__pyx_t_16 < 0))) __PYX_ERR(0, 200, __pyx_L1_error)
+    if (__pyx_t_16) {
 
-      __pyx_t_14 = 1;
+      __pyx_t_15 = 1;
     } else {
 
-      __pyx_t_14 = 0;
+      __pyx_t_15 = 0;
     }
 
-    (__pyx_v_o->event_last[__pyx_v_i]) = __pyx_t_14;
+    (__pyx_v_o->event_last[__pyx_v_i]) = __pyx_t_15;
 
 
-    /* "src_ext/_engine.pyx":194
+    /* "src_ext/_engine.pyx":201
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward             # <<<<<<<<<<<<<<
  *         table_new_generation(&self.table)
  * 
 */
-    __pyx_t_14 = __Pyx_PyLong_As_int(__pyx_v_reward); if (unlikely((__pyx_t_14 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 194, __pyx_L1_error)
-    (__pyx_v_o->event_reward[__pyx_v_i]) = __pyx_t_14;
+    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_reward); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 201, __pyx_L1_error)
+    (__pyx_v_o->event_reward[__pyx_v_i]) = __pyx_t_15;
 
 
-    /* "src_ext/_engine.pyx":185
+    /* "src_ext/_engine.pyx":191
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)
- *         for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):             # <<<<<<<<<<<<<<
+ *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):             # <<<<<<<<<<<<<<
+ *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
- *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
 */
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src_ext/_engine.pyx":195
+  /* "src_ext/_engine.pyx":202
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward
  *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
@@ -14009,7 +14366,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
   __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
 
-  /* "src_ext/_engine.pyx":172
+  /* "src_ext/_engine.pyx":178
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
@@ -14030,6 +14387,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
   __Pyx_XDECREF(__pyx_t_9);
   __Pyx_XDECREF(__pyx_t_10);
   __Pyx_XDECREF(__pyx_t_11);
+  __Pyx_XDECREF(__pyx_t_12);
   __Pyx_AddTraceback("solver._engine.Engine.load_objective", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
@@ -14041,12 +14399,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
   __Pyx_XDECREF(__pyx_v_not_winner);
   __Pyx_XDECREF(__pyx_v_last);
   __Pyx_XDECREF(__pyx_v_reward);
+  __Pyx_XDECREF(__pyx_v_beaters);
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":197
+/* "src_ext/_engine.pyx":204
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -14055,16 +14414,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6load_objective(struct __pyx_
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_9load_state(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_11load_state(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_8load_state, "Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_9load_state = {"load_state", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_9load_state, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_8load_state};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_9load_state(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_10load_state, "Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_11load_state = {"load_state", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11load_state, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_10load_state};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_11load_state(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -14097,53 +14456,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_hands,&__pyx_mstate_global->__pyx_n_u_leader,&__pyx_mstate_global->__pyx_n_u_trick,&__pyx_mstate_global->__pyx_n_u_flags,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 197, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 204, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 197, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 197, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 197, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 197, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 204, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_state", 0) < (0)) __PYX_ERR(0, 197, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_state", 0) < (0)) __PYX_ERR(0, 204, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, i); __PYX_ERR(0, 197, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, i); __PYX_ERR(0, 204, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 197, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 204, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 197, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 204, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 197, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 204, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 197, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 204, __pyx_L3_error)
     }
     __pyx_v_hands = ((PyObject*)values[0]);
-    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 197, __pyx_L3_error)
+    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 204, __pyx_L3_error)
     __pyx_v_trick = ((PyObject*)values[2]);
-    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 197, __pyx_L3_error)
+    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 204, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 197, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 204, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -14154,9 +14513,9 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 197, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_trick), (&PyList_Type), 1, "trick", 1))) __PYX_ERR(0, 197, __pyx_L1_error)
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_8load_state(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_hands, __pyx_v_leader, __pyx_v_trick, __pyx_v_flags);
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 204, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_trick), (&PyList_Type), 1, "trick", 1))) __PYX_ERR(0, 204, __pyx_L1_error)
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_10load_state(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_hands, __pyx_v_leader, __pyx_v_trick, __pyx_v_flags);
 
   /* function exit code */
   goto __pyx_L0;
@@ -14177,7 +14536,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_hands, int __pyx_v_leader, PyObject *__pyx_v_trick, uint32_t __pyx_v_flags) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, PyObject *__pyx_v_hands, int __pyx_v_leader, PyObject *__pyx_v_trick, uint32_t __pyx_v_flags) {
   __pyx_t_5types_State *__pyx_v_s;
   __pyx_t_5types_Tables *__pyx_v_t;
   int __pyx_v_i;
@@ -14207,7 +14566,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_state", 0);
 
-  /* "src_ext/_engine.pyx":199
+  /* "src_ext/_engine.pyx":206
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root             # <<<<<<<<<<<<<<
@@ -14216,7 +14575,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_s = (&__pyx_v_self->root);
 
-  /* "src_ext/_engine.pyx":200
+  /* "src_ext/_engine.pyx":207
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root
  *         cdef Tables* t = &self.tables             # <<<<<<<<<<<<<<
@@ -14225,7 +14584,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_t = (&__pyx_v_self->tables);
 
-  /* "src_ext/_engine.pyx":202
+  /* "src_ext/_engine.pyx":209
  *         cdef Tables* t = &self.tables
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask             # <<<<<<<<<<<<<<
@@ -14234,7 +14593,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_seen = 0;
 
-  /* "src_ext/_engine.pyx":203
+  /* "src_ext/_engine.pyx":210
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -14246,7 +14605,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":204
+    /* "src_ext/_engine.pyx":211
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:
  *             raise ValueError("load_tables first")             # <<<<<<<<<<<<<<
@@ -14259,14 +14618,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
       PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_load_tables_first};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 204, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 211, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 204, __pyx_L1_error)
+    __PYX_ERR(0, 211, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":203
+    /* "src_ext/_engine.pyx":210
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -14275,7 +14634,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   }
 
-  /* "src_ext/_engine.pyx":205
+  /* "src_ext/_engine.pyx":212
  *         if not self.loaded:
  *             raise ValueError("load_tables first")
  *         memset(s, 0, sizeof(State))             # <<<<<<<<<<<<<<
@@ -14284,7 +14643,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   (void)(memset(__pyx_v_s, 0, (sizeof(__pyx_t_5types_State))));
 
-  /* "src_ext/_engine.pyx":206
+  /* "src_ext/_engine.pyx":213
  *             raise ValueError("load_tables first")
  *         memset(s, 0, sizeof(State))
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")             # <<<<<<<<<<<<<<
@@ -14293,30 +14652,30 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_hands == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 206, __pyx_L1_error)
+    __PYX_ERR(0, 213, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_hands); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 206, __pyx_L1_error)
-  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 206, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_hands); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 213, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 213, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, __pyx_v_t->n_seats, __pyx_v_t->n_seats, __pyx_mstate_global->__pyx_kp_u_number_of_hands); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 206, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, __pyx_v_t->n_seats, __pyx_v_t->n_seats, __pyx_mstate_global->__pyx_kp_u_number_of_hands); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 213, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":207
+  /* "src_ext/_engine.pyx":214
  *         memset(s, 0, sizeof(State))
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
  *         _check(leader, 0, t.n_seats - 1, "leader")             # <<<<<<<<<<<<<<
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_leader); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 207, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_leader); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 214, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_n_u_leader); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 207, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_n_u_leader); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 214, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":208
+  /* "src_ext/_engine.pyx":215
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
  *         _check(leader, 0, t.n_seats - 1, "leader")
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")             # <<<<<<<<<<<<<<
@@ -14325,30 +14684,30 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 208, __pyx_L1_error)
+    __PYX_ERR(0, 215, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 208, __pyx_L1_error)
-  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 208, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 215, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 215, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_cards_on_the_table); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 208, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_cards_on_the_table); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 215, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":209
+  /* "src_ext/_engine.pyx":216
  *         _check(leader, 0, t.n_seats - 1, "leader")
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")             # <<<<<<<<<<<<<<
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
 */
-  __pyx_t_2 = __Pyx_PyLong_From_uint32_t(__pyx_v_flags); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 209, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_uint32_t(__pyx_v_flags); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 216, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, 31, __pyx_mstate_global->__pyx_n_u_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 209, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, 31, __pyx_mstate_global->__pyx_n_u_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 216, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":210
+  /* "src_ext/_engine.pyx":217
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -14362,7 +14721,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":211
+    /* "src_ext/_engine.pyx":218
  *         _check(flags, 0, 31, "flags")
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")             # <<<<<<<<<<<<<<
@@ -14371,15 +14730,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     if (unlikely(__pyx_v_hands == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 211, __pyx_L1_error)
+      __PYX_ERR(0, 218, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_hands, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
-    __pyx_t_9 = __pyx_f_6solver_7_engine__mask(__pyx_t_2, __pyx_v_t->n_cards, __pyx_mstate_global->__pyx_n_u_hand); if (unlikely(__pyx_t_9 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 211, __pyx_L1_error)
+    __pyx_t_9 = __pyx_f_6solver_7_engine__mask(__pyx_t_2, __pyx_v_t->n_cards, __pyx_mstate_global->__pyx_n_u_hand); if (unlikely(__pyx_t_9 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 218, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __pyx_v_mask = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":212
+    /* "src_ext/_engine.pyx":219
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:             # <<<<<<<<<<<<<<
@@ -14391,7 +14750,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":213
+      /* "src_ext/_engine.pyx":220
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:
  *                 raise ValueError("engine input: a card is in two hands")             # <<<<<<<<<<<<<<
@@ -14404,14 +14763,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
         PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_engine_input_a_card_is_in_two_ha};
         __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 213, __pyx_L1_error)
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 220, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_2);
       }
       __Pyx_Raise(__pyx_t_2, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      __PYX_ERR(0, 213, __pyx_L1_error)
+      __PYX_ERR(0, 220, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":212
+      /* "src_ext/_engine.pyx":219
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:             # <<<<<<<<<<<<<<
@@ -14420,7 +14779,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     }
 
-    /* "src_ext/_engine.pyx":214
+    /* "src_ext/_engine.pyx":221
  *             if mask & seen:
  *                 raise ValueError("engine input: a card is in two hands")
  *             seen |= mask             # <<<<<<<<<<<<<<
@@ -14429,7 +14788,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     __pyx_v_seen = (__pyx_v_seen | __pyx_v_mask);
 
-    /* "src_ext/_engine.pyx":215
+    /* "src_ext/_engine.pyx":222
  *                 raise ValueError("engine input: a card is in two hands")
  *             seen |= mask
  *             s.hands[i] = mask             # <<<<<<<<<<<<<<
@@ -14440,7 +14799,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   }
 
 
-  /* "src_ext/_engine.pyx":216
+  /* "src_ext/_engine.pyx":223
  *             seen |= mask
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):             # <<<<<<<<<<<<<<
@@ -14455,50 +14814,50 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
     {
       Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_2);
       #if !CYTHON_ASSUME_SAFE_SIZE
-      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 216, __pyx_L1_error)
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 223, __pyx_L1_error)
       #endif
       if (__pyx_t_5 >= __pyx_temp) break;
     }
     __pyx_t_3 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_2, __pyx_t_5, __Pyx_ReferenceSharing_OwnStrongReference);
     ++__pyx_t_5;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 216, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 223, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_card, __pyx_t_3);
     __pyx_t_3 = 0;
     __pyx_v_i = __pyx_t_6;
     __pyx_t_6 = (__pyx_t_6 + 1);
 
-    /* "src_ext/_engine.pyx":217
+    /* "src_ext/_engine.pyx":224
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")             # <<<<<<<<<<<<<<
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
 */
-    __pyx_t_7 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_t->n_cards - 1), __pyx_mstate_global->__pyx_kp_u_card_on_the_table); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 217, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_t->n_cards - 1), __pyx_mstate_global->__pyx_kp_u_card_on_the_table); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 224, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":218
+    /* "src_ext/_engine.pyx":225
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:             # <<<<<<<<<<<<<<
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card
 */
-    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 225, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_10 = PyNumber_Rshift(__pyx_t_3, __pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 218, __pyx_L1_error)
+    __pyx_t_10 = PyNumber_Rshift(__pyx_t_3, __pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 225, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __pyx_t_3 = __Pyx_PyLong_AndObjC(__pyx_t_10, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_AndObjC(__pyx_t_10, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 225, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 218, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 225, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":219
+      /* "src_ext/_engine.pyx":226
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")             # <<<<<<<<<<<<<<
@@ -14511,14 +14870,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
         PyObject *__pyx_callargs[2] = {__pyx_t_10, __pyx_mstate_global->__pyx_kp_u_engine_input_a_card_is_both_on_t};
         __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 219, __pyx_L1_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 226, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
       __Pyx_Raise(__pyx_t_3, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __PYX_ERR(0, 219, __pyx_L1_error)
+      __PYX_ERR(0, 226, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":218
+      /* "src_ext/_engine.pyx":225
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:             # <<<<<<<<<<<<<<
@@ -14527,73 +14886,73 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     }
 
-    /* "src_ext/_engine.pyx":220
+    /* "src_ext/_engine.pyx":227
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card
 */
-    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 220, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 220, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 227, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_11 = PyNumber_Lshift(__pyx_t_10, __pyx_v_card); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 220, __pyx_L1_error)
+    __pyx_t_11 = PyNumber_Lshift(__pyx_t_10, __pyx_v_card); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 227, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-    __pyx_t_10 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_3, __pyx_t_11); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 220, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_3, __pyx_t_11); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 227, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_10); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 220, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_10); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 227, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
     __pyx_v_seen = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":221
+    /* "src_ext/_engine.pyx":228
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card
  *             s.trick[i] = card             # <<<<<<<<<<<<<<
  *             s.trick_mask |= (<uint64_t>1) << card
  *             s.trick_points += t.points[card]
 */
-    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 221, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 228, __pyx_L1_error)
     (__pyx_v_s->trick[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":222
+    /* "src_ext/_engine.pyx":229
  *             seen |= (<uint64_t>1) << card
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
  *             s.trick_points += t.points[card]
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
 */
-    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_s->trick_mask); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 222, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_s->trick_mask); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_11 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 222, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
-    __pyx_t_3 = PyNumber_Lshift(__pyx_t_11, __pyx_v_card); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 222, __pyx_L1_error)
+    __pyx_t_3 = PyNumber_Lshift(__pyx_t_11, __pyx_v_card); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-    __pyx_t_11 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_10, __pyx_t_3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 222, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_10, __pyx_t_3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_11); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 222, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_11); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
     __pyx_v_s->trick_mask = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":223
+    /* "src_ext/_engine.pyx":230
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card
  *             s.trick_points += t.points[card]             # <<<<<<<<<<<<<<
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
 */
-    __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_v_card); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 223, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_v_card); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 230, __pyx_L1_error)
     __pyx_v_s->trick_points = (__pyx_v_s->trick_points + (__pyx_v_t->points[__pyx_t_12]));
 
 
-    /* "src_ext/_engine.pyx":216
+    /* "src_ext/_engine.pyx":223
  *             seen |= mask
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):             # <<<<<<<<<<<<<<
@@ -14603,7 +14962,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   }
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":225
+  /* "src_ext/_engine.pyx":232
  *             s.trick_points += t.points[card]
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])             # <<<<<<<<<<<<<<
@@ -14612,13 +14971,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 225, __pyx_L1_error)
+    __PYX_ERR(0, 232, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 225, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 232, __pyx_L1_error)
   __pyx_v_size = __pyx_f_7cardset_popcount((__pyx_v_s->hands[((__pyx_v_leader + __pyx_t_5) % __pyx_v_t->n_seats)]));
 
 
-  /* "src_ext/_engine.pyx":226
+  /* "src_ext/_engine.pyx":233
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:             # <<<<<<<<<<<<<<
@@ -14627,9 +14986,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 226, __pyx_L1_error)
+    __PYX_ERR(0, 233, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 226, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 233, __pyx_L1_error)
   __pyx_t_13 = (__pyx_t_5 != 0);
 
 
@@ -14650,7 +15009,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":227
+    /* "src_ext/_engine.pyx":234
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:
  *             raise ValueError("engine input: the hands do not fit the trick on the table")             # <<<<<<<<<<<<<<
@@ -14663,14 +15022,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
       PyObject *__pyx_callargs[2] = {__pyx_t_11, __pyx_mstate_global->__pyx_kp_u_engine_input_the_hands_do_not_fi};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 227, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 234, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 227, __pyx_L1_error)
+    __PYX_ERR(0, 234, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":226
+    /* "src_ext/_engine.pyx":233
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:             # <<<<<<<<<<<<<<
@@ -14679,7 +15038,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   }
 
-  /* "src_ext/_engine.pyx":228
+  /* "src_ext/_engine.pyx":235
  *         if len(trick) and size == 0:
  *             raise ValueError("engine input: the hands do not fit the trick on the table")
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -14693,7 +15052,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":229
+    /* "src_ext/_engine.pyx":236
  *             raise ValueError("engine input: the hands do not fit the trick on the table")
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats             # <<<<<<<<<<<<<<
@@ -14702,7 +15061,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     __pyx_v_seat = ((__pyx_v_leader + __pyx_v_i) % __pyx_v_t->n_seats);
 
-    /* "src_ext/_engine.pyx":230
+    /* "src_ext/_engine.pyx":237
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):             # <<<<<<<<<<<<<<
@@ -14711,9 +15070,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     if (unlikely(__pyx_v_trick == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-      __PYX_ERR(0, 230, __pyx_L1_error)
+      __PYX_ERR(0, 237, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 230, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 237, __pyx_L1_error)
     __pyx_t_1 = (__pyx_v_i < __pyx_t_5);
 
 
@@ -14731,7 +15090,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":231
+      /* "src_ext/_engine.pyx":238
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")             # <<<<<<<<<<<<<<
@@ -14744,14 +15103,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
         PyObject *__pyx_callargs[2] = {__pyx_t_11, __pyx_mstate_global->__pyx_kp_u_engine_input_the_hands_do_not_fi};
         __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
-        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 231, __pyx_L1_error)
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 238, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_2);
       }
       __Pyx_Raise(__pyx_t_2, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      __PYX_ERR(0, 231, __pyx_L1_error)
+      __PYX_ERR(0, 238, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":230
+      /* "src_ext/_engine.pyx":237
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):             # <<<<<<<<<<<<<<
@@ -14762,7 +15121,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   }
 
 
-  /* "src_ext/_engine.pyx":232
+  /* "src_ext/_engine.pyx":239
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")
  *         s.trick_len = len(trick)             # <<<<<<<<<<<<<<
@@ -14771,12 +15130,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 232, __pyx_L1_error)
+    __PYX_ERR(0, 239, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 232, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 239, __pyx_L1_error)
   __pyx_v_s->trick_len = __pyx_t_5;
 
-  /* "src_ext/_engine.pyx":233
+  /* "src_ext/_engine.pyx":240
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")
  *         s.trick_len = len(trick)
  *         s.leader = leader             # <<<<<<<<<<<<<<
@@ -14785,7 +15144,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_s->leader = __pyx_v_leader;
 
-  /* "src_ext/_engine.pyx":234
+  /* "src_ext/_engine.pyx":241
  *         s.trick_len = len(trick)
  *         s.leader = leader
  *         s.flags = flags             # <<<<<<<<<<<<<<
@@ -14794,7 +15153,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_s->flags = __pyx_v_flags;
 
-  /* "src_ext/_engine.pyx":235
+  /* "src_ext/_engine.pyx":242
  *         s.leader = leader
  *         s.flags = flags
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -14808,7 +15167,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":236
+    /* "src_ext/_engine.pyx":243
  *         s.flags = flags
  *         for i in range(t.n_seats):
  *             s.live |= s.hands[i]             # <<<<<<<<<<<<<<
@@ -14817,7 +15176,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     __pyx_v_s->live = (__pyx_v_s->live | (__pyx_v_s->hands[__pyx_v_i]));
 
-    /* "src_ext/_engine.pyx":237
+    /* "src_ext/_engine.pyx":244
  *         for i in range(t.n_seats):
  *             s.live |= s.hands[i]
  *             mask = s.hands[i]             # <<<<<<<<<<<<<<
@@ -14826,7 +15185,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     __pyx_v_mask = (__pyx_v_s->hands[__pyx_v_i]);
 
-    /* "src_ext/_engine.pyx":238
+    /* "src_ext/_engine.pyx":245
  *             s.live |= s.hands[i]
  *             mask = s.hands[i]
  *             while mask:             # <<<<<<<<<<<<<<
@@ -14839,7 +15198,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 
       if (!__pyx_t_1) break;
 
-      /* "src_ext/_engine.pyx":239
+      /* "src_ext/_engine.pyx":246
  *             mask = s.hands[i]
  *             while mask:
  *                 t.owner[lowest(mask)] = i             # <<<<<<<<<<<<<<
@@ -14848,7 +15207,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
       (__pyx_v_t->owner[__pyx_f_7cardset_lowest(__pyx_v_mask)]) = __pyx_v_i;
 
-      /* "src_ext/_engine.pyx":240
+      /* "src_ext/_engine.pyx":247
  *             while mask:
  *                 t.owner[lowest(mask)] = i
  *                 mask = drop_lowest(mask)             # <<<<<<<<<<<<<<
@@ -14860,7 +15219,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   }
 
 
-  /* "src_ext/_engine.pyx":241
+  /* "src_ext/_engine.pyx":248
  *                 t.owner[lowest(mask)] = i
  *                 mask = drop_lowest(mask)
  *         mask = s.live | s.trick_mask             # <<<<<<<<<<<<<<
@@ -14869,7 +15228,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
   __pyx_v_mask = (__pyx_v_s->live | __pyx_v_s->trick_mask);
 
-  /* "src_ext/_engine.pyx":242
+  /* "src_ext/_engine.pyx":249
  *                 mask = drop_lowest(mask)
  *         mask = s.live | s.trick_mask
  *         while mask:             # <<<<<<<<<<<<<<
@@ -14882,7 +15241,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 
     if (!__pyx_t_1) break;
 
-    /* "src_ext/_engine.pyx":243
+    /* "src_ext/_engine.pyx":250
  *         mask = s.live | s.trick_mask
  *         while mask:
  *             s.points_left += t.points[lowest(mask)]             # <<<<<<<<<<<<<<
@@ -14891,7 +15250,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
 */
     __pyx_v_s->points_left = (__pyx_v_s->points_left + (__pyx_v_t->points[__pyx_f_7cardset_lowest(__pyx_v_mask)]));
 
-    /* "src_ext/_engine.pyx":244
+    /* "src_ext/_engine.pyx":251
  *         while mask:
  *             s.points_left += t.points[lowest(mask)]
  *             mask = drop_lowest(mask)             # <<<<<<<<<<<<<<
@@ -14901,7 +15260,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
     __pyx_v_mask = __pyx_f_7cardset_drop_lowest(__pyx_v_mask);
   }
 
-  /* "src_ext/_engine.pyx":197
+  /* "src_ext/_engine.pyx":204
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -14933,7 +15292,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_state(struct __pyx_obj_
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":246
+/* "src_ext/_engine.pyx":253
  *             mask = drop_lowest(mask)
  * 
  *     cdef void _begin(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -14945,7 +15304,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
   __pyx_t_5types_State __pyx_t_1;
   __pyx_t_6search_Options __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":247
+  /* "src_ext/_engine.pyx":254
  * 
  *     cdef void _begin(self, Search* S) noexcept:
  *         S.t = &self.tables             # <<<<<<<<<<<<<<
@@ -14954,7 +15313,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->t = (&__pyx_v_self->tables);
 
-  /* "src_ext/_engine.pyx":248
+  /* "src_ext/_engine.pyx":255
  *     cdef void _begin(self, Search* S) noexcept:
  *         S.t = &self.tables
  *         S.o = &self.objective             # <<<<<<<<<<<<<<
@@ -14963,7 +15322,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->o = (&__pyx_v_self->objective);
 
-  /* "src_ext/_engine.pyx":249
+  /* "src_ext/_engine.pyx":256
  *         S.t = &self.tables
  *         S.o = &self.objective
  *         S.s = self.root             # <<<<<<<<<<<<<<
@@ -14974,7 +15333,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
   __pyx_v_S->s = __pyx_t_1;
 
-  /* "src_ext/_engine.pyx":250
+  /* "src_ext/_engine.pyx":257
  *         S.o = &self.objective
  *         S.s = self.root
  *         S.table = &self.table             # <<<<<<<<<<<<<<
@@ -14983,7 +15342,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->table = (&__pyx_v_self->table);
 
-  /* "src_ext/_engine.pyx":251
+  /* "src_ext/_engine.pyx":258
  *         S.s = self.root
  *         S.table = &self.table
  *         S.opt = self.options             # <<<<<<<<<<<<<<
@@ -14994,7 +15353,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
   __pyx_v_S->opt = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":252
+  /* "src_ext/_engine.pyx":259
  *         S.table = &self.table
  *         S.opt = self.options
  *         S.nodes = 0             # <<<<<<<<<<<<<<
@@ -15003,35 +15362,44 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->nodes = 0;
 
-  /* "src_ext/_engine.pyx":253
+  /* "src_ext/_engine.pyx":260
  *         S.opt = self.options
  *         S.nodes = 0
  *         S.table_hits = 0             # <<<<<<<<<<<<<<
  *         S.cutoffs = 0
- *         memset(S.history, 0, sizeof(S.history))
+ *         S.iterations = 0
 */
   __pyx_v_S->table_hits = 0;
 
-  /* "src_ext/_engine.pyx":254
+  /* "src_ext/_engine.pyx":261
  *         S.nodes = 0
  *         S.table_hits = 0
  *         S.cutoffs = 0             # <<<<<<<<<<<<<<
+ *         S.iterations = 0
  *         memset(S.history, 0, sizeof(S.history))
- *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
 */
   __pyx_v_S->cutoffs = 0;
 
-  /* "src_ext/_engine.pyx":255
+  /* "src_ext/_engine.pyx":262
  *         S.table_hits = 0
  *         S.cutoffs = 0
+ *         S.iterations = 0             # <<<<<<<<<<<<<<
+ *         memset(S.history, 0, sizeof(S.history))
+ *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
+*/
+  __pyx_v_S->iterations = 0;
+
+  /* "src_ext/_engine.pyx":263
+ *         S.cutoffs = 0
+ *         S.iterations = 0
  *         memset(S.history, 0, sizeof(S.history))             # <<<<<<<<<<<<<<
  *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
  * 
 */
   (void)(memset(__pyx_v_S->history, 0, (sizeof(__pyx_v_S->history))));
 
-  /* "src_ext/_engine.pyx":256
- *         S.cutoffs = 0
+  /* "src_ext/_engine.pyx":264
+ *         S.iterations = 0
  *         memset(S.history, 0, sizeof(S.history))
  *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))             # <<<<<<<<<<<<<<
  * 
@@ -15039,7 +15407,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   (void)(memset(__pyx_v_S->boundary_nodes, 0, (sizeof(__pyx_v_S->boundary_nodes))));
 
-  /* "src_ext/_engine.pyx":246
+  /* "src_ext/_engine.pyx":253
  *             mask = drop_lowest(mask)
  * 
  *     cdef void _begin(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -15051,7 +15419,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
 }
 
-/* "src_ext/_engine.pyx":258
+/* "src_ext/_engine.pyx":266
  *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
  * 
  *     cdef void _end(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -15064,7 +15432,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":260
+  /* "src_ext/_engine.pyx":268
  *     cdef void _end(self, Search* S) noexcept:
  *         cdef int i
  *         for i in range(16):             # <<<<<<<<<<<<<<
@@ -15074,7 +15442,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
   for (__pyx_t_1 = 0; __pyx_t_1 < 16; __pyx_t_1+=1) {
     __pyx_v_i = __pyx_t_1;
 
-    /* "src_ext/_engine.pyx":261
+    /* "src_ext/_engine.pyx":269
  *         cdef int i
  *         for i in range(16):
  *             self.profile[i] += S.boundary_nodes[i]             # <<<<<<<<<<<<<<
@@ -15086,7 +15454,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
     (__pyx_v_self->profile[__pyx_t_2]) = ((__pyx_v_self->profile[__pyx_t_2]) + (__pyx_v_S->boundary_nodes[__pyx_v_i]));
   }
 
-  /* "src_ext/_engine.pyx":262
+  /* "src_ext/_engine.pyx":270
  *         for i in range(16):
  *             self.profile[i] += S.boundary_nodes[i]
  *         self.nodes += S.nodes             # <<<<<<<<<<<<<<
@@ -15095,25 +15463,34 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 */
   __pyx_v_self->nodes = (__pyx_v_self->nodes + __pyx_v_S->nodes);
 
-  /* "src_ext/_engine.pyx":263
+  /* "src_ext/_engine.pyx":271
  *             self.profile[i] += S.boundary_nodes[i]
  *         self.nodes += S.nodes
  *         self.table_hits += S.table_hits             # <<<<<<<<<<<<<<
  *         self.cutoffs += S.cutoffs
- * 
+ *         self.iterations += S.iterations
 */
   __pyx_v_self->table_hits = (__pyx_v_self->table_hits + __pyx_v_S->table_hits);
 
-  /* "src_ext/_engine.pyx":264
+  /* "src_ext/_engine.pyx":272
  *         self.nodes += S.nodes
  *         self.table_hits += S.table_hits
  *         self.cutoffs += S.cutoffs             # <<<<<<<<<<<<<<
+ *         self.iterations += S.iterations
  * 
- *     def boundary_profile(self):
 */
   __pyx_v_self->cutoffs = (__pyx_v_self->cutoffs + __pyx_v_S->cutoffs);
 
-  /* "src_ext/_engine.pyx":258
+  /* "src_ext/_engine.pyx":273
+ *         self.table_hits += S.table_hits
+ *         self.cutoffs += S.cutoffs
+ *         self.iterations += S.iterations             # <<<<<<<<<<<<<<
+ * 
+ *     def boundary_profile(self):
+*/
+  __pyx_v_self->iterations = (__pyx_v_self->iterations + __pyx_v_S->iterations);
+
+  /* "src_ext/_engine.pyx":266
  *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
  * 
  *     cdef void _end(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -15126,8 +15503,8 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 
 }
 
-/* "src_ext/_engine.pyx":266
- *         self.cutoffs += S.cutoffs
+/* "src_ext/_engine.pyx":275
+ *         self.iterations += S.iterations
  * 
  *     def boundary_profile(self):             # <<<<<<<<<<<<<<
  *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
@@ -15135,16 +15512,16 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_11boundary_profile(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_13boundary_profile(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_10boundary_profile, "Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_11boundary_profile = {"boundary_profile", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11boundary_profile, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_10boundary_profile};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_11boundary_profile(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_12boundary_profile, "Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_13boundary_profile = {"boundary_profile", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13boundary_profile, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_12boundary_profile};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_13boundary_profile(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15170,14 +15547,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("boundary_profile", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_10boundary_profile(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_12boundary_profile(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_12boundary_profile(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   long __pyx_7genexpr__pyx_v_i;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
@@ -15189,7 +15566,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __p
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("boundary_profile", 0);
 
-  /* "src_ext/_engine.pyx":268
+  /* "src_ext/_engine.pyx":277
  *     def boundary_profile(self):
  *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
  *         return [self.profile[i] for i in range(16)]             # <<<<<<<<<<<<<<
@@ -15197,14 +15574,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __p
  *     def reset_counters(self):
 */
   { /* enter inner scope */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 268, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 277, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     for (__pyx_t_2 = 0; __pyx_t_2 < 16; __pyx_t_2+=1) {
       __pyx_7genexpr__pyx_v_i = __pyx_t_2;
-      __pyx_t_3 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->profile[__pyx_7genexpr__pyx_v_i])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 268, __pyx_L1_error)
+      __pyx_t_3 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->profile[__pyx_7genexpr__pyx_v_i])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 277, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_GIVEREF(__pyx_t_3);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_3))) __PYX_ERR(0, 268, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_3))) __PYX_ERR(0, 277, __pyx_L1_error)
       __pyx_t_3 = 0;
     }
   } /* exit inner scope */
@@ -15219,8 +15596,8 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __p
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":266
- *         self.cutoffs += S.cutoffs
+  /* "src_ext/_engine.pyx":275
+ *         self.iterations += S.iterations
  * 
  *     def boundary_profile(self):             # <<<<<<<<<<<<<<
  *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
@@ -15240,7 +15617,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __p
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":270
+/* "src_ext/_engine.pyx":279
  *         return [self.profile[i] for i in range(16)]
  * 
  *     def reset_counters(self):             # <<<<<<<<<<<<<<
@@ -15249,15 +15626,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10boundary_profile(struct __p
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_13reset_counters(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_15reset_counters(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_13reset_counters = {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_13reset_counters(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_15reset_counters = {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_15reset_counters(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15283,47 +15660,56 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("reset_counters", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_12reset_counters(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_14reset_counters(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_12reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   __Pyx_RefNannySetupContext("reset_counters", 0);
 
-  /* "src_ext/_engine.pyx":271
+  /* "src_ext/_engine.pyx":280
  * 
  *     def reset_counters(self):
  *         memset(self.profile, 0, sizeof(self.profile))             # <<<<<<<<<<<<<<
  *         self.nodes = 0
- *         self.table_hits = 0
+ *         self.iterations = 0
 */
   (void)(memset(__pyx_v_self->profile, 0, (sizeof(__pyx_v_self->profile))));
 
-  /* "src_ext/_engine.pyx":272
+  /* "src_ext/_engine.pyx":281
  *     def reset_counters(self):
  *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0             # <<<<<<<<<<<<<<
+ *         self.iterations = 0
  *         self.table_hits = 0
- *         self.cutoffs = 0
 */
   __pyx_v_self->nodes = 0;
 
-  /* "src_ext/_engine.pyx":273
+  /* "src_ext/_engine.pyx":282
  *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0
+ *         self.iterations = 0             # <<<<<<<<<<<<<<
+ *         self.table_hits = 0
+ *         self.cutoffs = 0
+*/
+  __pyx_v_self->iterations = 0;
+
+  /* "src_ext/_engine.pyx":283
+ *         self.nodes = 0
+ *         self.iterations = 0
  *         self.table_hits = 0             # <<<<<<<<<<<<<<
  *         self.cutoffs = 0
  * 
 */
   __pyx_v_self->table_hits = 0;
 
-  /* "src_ext/_engine.pyx":274
- *         self.nodes = 0
+  /* "src_ext/_engine.pyx":284
+ *         self.iterations = 0
  *         self.table_hits = 0
  *         self.cutoffs = 0             # <<<<<<<<<<<<<<
  * 
@@ -15331,7 +15717,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12reset_counters(struct __pyx
 */
   __pyx_v_self->cutoffs = 0;
 
-  /* "src_ext/_engine.pyx":270
+  /* "src_ext/_engine.pyx":279
  *         return [self.profile[i] for i in range(16)]
  * 
  *     def reset_counters(self):             # <<<<<<<<<<<<<<
@@ -15346,7 +15732,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12reset_counters(struct __pyx
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":276
+/* "src_ext/_engine.pyx":286
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
@@ -15355,16 +15741,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12reset_counters(struct __pyx
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_15upper_bound(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_17upper_bound(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_14upper_bound, "Everything still in play for the maximising side (the quick bound).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_15upper_bound = {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_14upper_bound};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_15upper_bound(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_16upper_bound, "Everything still in play for the maximising side (the quick bound).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_17upper_bound = {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16upper_bound};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_17upper_bound(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15390,14 +15776,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("upper_bound", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_14upper_bound(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_16upper_bound(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_14upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_16upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -15406,14 +15792,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14upper_bound(struct __pyx_ob
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("upper_bound", 0);
 
-  /* "src_ext/_engine.pyx":278
+  /* "src_ext/_engine.pyx":288
  *     def upper_bound(self):
  *         """Everything still in play for the maximising side (the quick bound)."""
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)             # <<<<<<<<<<<<<<
  * 
  *     def legal(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_6bounds_future_upper_bound((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 278, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_6bounds_future_upper_bound((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 288, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -15426,7 +15812,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14upper_bound(struct __pyx_ob
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":276
+  /* "src_ext/_engine.pyx":286
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
@@ -15445,7 +15831,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14upper_bound(struct __pyx_ob
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":280
+/* "src_ext/_engine.pyx":290
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
@@ -15454,16 +15840,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14upper_bound(struct __pyx_ob
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_17legal(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_19legal(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_16legal, "Legal cards at the root (engine mask).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_17legal = {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16legal};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_17legal(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_18legal, "Legal cards at the root (engine mask).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_19legal = {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18legal};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_19legal(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15489,14 +15875,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("legal", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_16legal(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_18legal(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_16legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -15505,14 +15891,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16legal(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("legal", 0);
 
-  /* "src_ext/_engine.pyx":282
+  /* "src_ext/_engine.pyx":292
  *     def legal(self):
  *         """Legal cards at the root (engine mask)."""
  *         return legal_cards(&self.tables, &self.root)             # <<<<<<<<<<<<<<
  * 
  *     def groups(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 282, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 292, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -15525,7 +15911,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16legal(struct __pyx_obj_6sol
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":280
+  /* "src_ext/_engine.pyx":290
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
@@ -15544,7 +15930,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16legal(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":284
+/* "src_ext/_engine.pyx":294
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
@@ -15553,16 +15939,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16legal(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_19groups(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_21groups(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_18groups, "Representatives of the legal cards\047 equivalence groups at the root, and each legal card\047s group.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_19groups = {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18groups};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_19groups(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_20groups, "Representatives of the legal cards\047 equivalence groups at the root, and each legal card\047s group.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_21groups = {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20groups};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_21groups(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15588,14 +15974,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("groups", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_18groups(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_20groups(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   uint64_t __pyx_v_legal;
   uint64_t __pyx_v_reps;
   PyObject *__pyx_r = NULL;
@@ -15610,7 +15996,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6so
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("groups", 0);
 
-  /* "src_ext/_engine.pyx":286
+  /* "src_ext/_engine.pyx":296
  *     def groups(self):
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)             # <<<<<<<<<<<<<<
@@ -15619,7 +16005,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6so
 */
   __pyx_v_legal = __pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root));
 
-  /* "src_ext/_engine.pyx":287
+  /* "src_ext/_engine.pyx":297
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \             # <<<<<<<<<<<<<<
@@ -15633,7 +16019,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6so
     __pyx_t_1 = __pyx_f_7movegen_representatives((&__pyx_v_self->tables), (&__pyx_v_self->root), __pyx_v_legal);
   } else {
 
-    /* "src_ext/_engine.pyx":288
+    /* "src_ext/_engine.pyx":298
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
  *             else legal             # <<<<<<<<<<<<<<
@@ -15646,23 +16032,23 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6so
 
   __pyx_v_reps = __pyx_t_1;
 
-  /* "src_ext/_engine.pyx":289
+  /* "src_ext/_engine.pyx":299
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
  *             else legal
  *         return legal, reps             # <<<<<<<<<<<<<<
  * 
  *     def value(self, int guess=0):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_legal); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 289, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_legal); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 299, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_uint64_t(__pyx_v_reps); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 289, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint64_t(__pyx_v_reps); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 299, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 289, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 299, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 289, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 299, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 289, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 299, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
   {
@@ -15676,7 +16062,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6so
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":284
+  /* "src_ext/_engine.pyx":294
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
@@ -15699,7 +16085,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6so
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":291
+/* "src_ext/_engine.pyx":301
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -15708,16 +16094,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18groups(struct __pyx_obj_6so
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_21value(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_23value(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_20value, "The exact future value of the root.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_21value = {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20value};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_21value(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_22value, "The exact future value of the root.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_23value = {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22value};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_23value(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15747,37 +16133,37 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_guess,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 291, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 301, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 291, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 301, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "value", 0) < (0)) __PYX_ERR(0, 291, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "value", 0) < (0)) __PYX_ERR(0, 301, __pyx_L3_error)
     } else {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 291, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 301, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
     if (values[0]) {
-      __pyx_v_guess = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 291, __pyx_L3_error)
+      __pyx_v_guess = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 301, __pyx_L3_error)
     } else {
       __pyx_v_guess = ((int)0);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("value", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 291, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("value", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 301, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -15788,7 +16174,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_20value(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_guess);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_22value(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_guess);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -15799,7 +16185,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_result;
   PyObject *__pyx_r = NULL;
@@ -15811,17 +16197,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("value", 0);
 
-  /* "src_ext/_engine.pyx":295
+  /* "src_ext/_engine.pyx":305
  *         cdef Search S
  *         cdef int result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         self._begin(&S)
  *         with nogil:
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 295, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 305, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":296
+  /* "src_ext/_engine.pyx":306
  *         cdef int result
  *         self._check_root()
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -15830,7 +16216,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":297
+  /* "src_ext/_engine.pyx":307
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -15843,7 +16229,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":298
+        /* "src_ext/_engine.pyx":308
  *         self._begin(&S)
  *         with nogil:
  *             result = exact_value(&S, guess)             # <<<<<<<<<<<<<<
@@ -15853,7 +16239,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
         __pyx_v_result = __pyx_f_6search_exact_value((&__pyx_v_S), __pyx_v_guess);
       }
 
-      /* "src_ext/_engine.pyx":297
+      /* "src_ext/_engine.pyx":307
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -15870,7 +16256,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
       }
   }
 
-  /* "src_ext/_engine.pyx":299
+  /* "src_ext/_engine.pyx":309
  *         with nogil:
  *             result = exact_value(&S, guess)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -15879,14 +16265,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":300
+  /* "src_ext/_engine.pyx":310
  *             result = exact_value(&S, guess)
  *         self._end(&S)
  *         return result             # <<<<<<<<<<<<<<
  * 
  *     def reaches(self, int target):
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 310, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -15899,7 +16285,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":291
+  /* "src_ext/_engine.pyx":301
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -15920,7 +16306,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":302
+/* "src_ext/_engine.pyx":312
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
@@ -15929,16 +16315,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20value(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_23reaches(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_25reaches(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_22reaches, "Can the maximising side still win at least ``target`` from the root?");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_23reaches = {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22reaches};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_23reaches(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_24reaches, "Can the maximising side still win at least ``target`` from the root?");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_25reaches = {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24reaches};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_25reaches(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15968,32 +16354,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_target,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 302, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 312, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 302, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 312, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches", 0) < (0)) __PYX_ERR(0, 302, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches", 0) < (0)) __PYX_ERR(0, 312, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, i); __PYX_ERR(0, 302, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, i); __PYX_ERR(0, 312, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 302, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 312, __pyx_L3_error)
     }
-    __pyx_v_target = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 302, __pyx_L3_error)
+    __pyx_v_target = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 312, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 302, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 312, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16004,7 +16390,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_22reaches(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_target);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_24reaches(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_target);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -16015,7 +16401,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_result;
   PyObject *__pyx_r = NULL;
@@ -16027,17 +16413,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("reaches", 0);
 
-  /* "src_ext/_engine.pyx":306
+  /* "src_ext/_engine.pyx":316
  *         cdef Search S
  *         cdef int result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         self._begin(&S)
  *         with nogil:
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 306, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 316, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":307
+  /* "src_ext/_engine.pyx":317
  *         cdef int result
  *         self._check_root()
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -16046,7 +16432,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":308
+  /* "src_ext/_engine.pyx":318
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16059,7 +16445,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":309
+        /* "src_ext/_engine.pyx":319
  *         self._begin(&S)
  *         with nogil:
  *             result = reaches(&S, target)             # <<<<<<<<<<<<<<
@@ -16069,7 +16455,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
         __pyx_v_result = __pyx_f_6search_reaches((&__pyx_v_S), __pyx_v_target);
       }
 
-      /* "src_ext/_engine.pyx":308
+      /* "src_ext/_engine.pyx":318
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16086,7 +16472,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
       }
   }
 
-  /* "src_ext/_engine.pyx":310
+  /* "src_ext/_engine.pyx":320
  *         with nogil:
  *             result = reaches(&S, target)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -16095,14 +16481,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":311
+  /* "src_ext/_engine.pyx":321
  *             result = reaches(&S, target)
  *         self._end(&S)
  *         return bool(result)             # <<<<<<<<<<<<<<
  * 
  *     def after(self, int card, int guess=0):
 */
-  __pyx_t_2 = __Pyx_PyBool_FromLong((!(!(__pyx_v_result != 0)))); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 311, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyBool_FromLong((!(!(__pyx_v_result != 0)))); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 321, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -16115,7 +16501,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":302
+  /* "src_ext/_engine.pyx":312
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
@@ -16136,7 +16522,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":313
+/* "src_ext/_engine.pyx":323
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
@@ -16145,16 +16531,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22reaches(struct __pyx_obj_6s
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_25after(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_27after(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_24after, "(reward of the trick the card completes, exact future value after it) for a legal root card.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_25after = {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24after};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_25after(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_26after, "(reward of the trick the card completes, exact future value after it) for a legal root card.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_27after = {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26after};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_27after(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -16185,48 +16571,48 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_card,&__pyx_mstate_global->__pyx_n_u_guess,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 313, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 323, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 313, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 323, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 313, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 323, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "after", 0) < (0)) __PYX_ERR(0, 313, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "after", 0) < (0)) __PYX_ERR(0, 323, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, i); __PYX_ERR(0, 313, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, i); __PYX_ERR(0, 323, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 313, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 323, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 313, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 323, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
-    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 313, __pyx_L3_error)
+    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 323, __pyx_L3_error)
     if (values[1]) {
-      __pyx_v_guess = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 313, __pyx_L3_error)
+      __pyx_v_guess = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 323, __pyx_L3_error)
     } else {
       __pyx_v_guess = ((int)0);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 313, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 323, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16237,7 +16623,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_24after(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card, __pyx_v_guess);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_26after(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card, __pyx_v_guess);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -16249,7 +16635,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_reward;
   int __pyx_v_result;
@@ -16266,17 +16652,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("after", 0);
 
-  /* "src_ext/_engine.pyx":317
+  /* "src_ext/_engine.pyx":327
  *         cdef Search S
  *         cdef int reward, result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 317, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 327, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":318
+  /* "src_ext/_engine.pyx":328
  *         cdef int reward, result
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -16288,7 +16674,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src_ext/_engine.pyx":319
+    /* "src_ext/_engine.pyx":329
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")             # <<<<<<<<<<<<<<
@@ -16301,14 +16687,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_engine_input_not_a_legal_card_at};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 319, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 329, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 319, __pyx_L1_error)
+    __PYX_ERR(0, 329, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":318
+    /* "src_ext/_engine.pyx":328
  *         cdef int reward, result
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -16317,7 +16703,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
 */
   }
 
-  /* "src_ext/_engine.pyx":320
+  /* "src_ext/_engine.pyx":330
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -16326,7 +16712,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":321
+  /* "src_ext/_engine.pyx":331
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)
  *         reward = play_card(&S, card)             # <<<<<<<<<<<<<<
@@ -16335,7 +16721,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
 */
   __pyx_v_reward = __pyx_f_6search_play_card((&__pyx_v_S), __pyx_v_card);
 
-  /* "src_ext/_engine.pyx":322
+  /* "src_ext/_engine.pyx":332
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16348,7 +16734,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":323
+        /* "src_ext/_engine.pyx":333
  *         reward = play_card(&S, card)
  *         with nogil:
  *             result = exact_value(&S, guess - reward)             # <<<<<<<<<<<<<<
@@ -16358,7 +16744,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
         __pyx_v_result = __pyx_f_6search_exact_value((&__pyx_v_S), (__pyx_v_guess - __pyx_v_reward));
       }
 
-      /* "src_ext/_engine.pyx":322
+      /* "src_ext/_engine.pyx":332
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16375,7 +16761,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
       }
   }
 
-  /* "src_ext/_engine.pyx":324
+  /* "src_ext/_engine.pyx":334
  *         with nogil:
  *             result = exact_value(&S, guess - reward)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -16384,23 +16770,23 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":325
+  /* "src_ext/_engine.pyx":335
  *             result = exact_value(&S, guess - reward)
  *         self._end(&S)
  *         return reward, result             # <<<<<<<<<<<<<<
  * 
  *     def perft(self, int depth):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 325, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 335, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 325, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 335, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 325, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 335, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 325, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 325, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
   {
@@ -16414,7 +16800,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
   __pyx_t_6 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":313
+  /* "src_ext/_engine.pyx":323
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
@@ -16438,7 +16824,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":327
+/* "src_ext/_engine.pyx":337
  *         return reward, result
  * 
  *     def perft(self, int depth):             # <<<<<<<<<<<<<<
@@ -16447,16 +16833,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24after(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_27perft(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_29perft(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_26perft, "Legal play sequences of ``depth`` cards from the root (the engine\047s move generator).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_27perft = {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26perft};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_27perft(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_28perft, "Legal play sequences of ``depth`` cards from the root (the engine\047s move generator).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_29perft = {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28perft};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_29perft(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -16486,32 +16872,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_depth,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 327, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 337, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 327, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 337, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "perft", 0) < (0)) __PYX_ERR(0, 327, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "perft", 0) < (0)) __PYX_ERR(0, 337, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, i); __PYX_ERR(0, 327, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, i); __PYX_ERR(0, 337, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 327, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 337, __pyx_L3_error)
     }
-    __pyx_v_depth = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_depth == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 327, __pyx_L3_error)
+    __pyx_v_depth = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_depth == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 337, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 327, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 337, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16522,7 +16908,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_26perft(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_depth);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_28perft(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_depth);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -16533,7 +16919,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth) {
   __pyx_t_6search_Search __pyx_v_S;
   uint64_t __pyx_v_result;
   PyObject *__pyx_r = NULL;
@@ -16545,30 +16931,30 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("perft", 0);
 
-  /* "src_ext/_engine.pyx":331
+  /* "src_ext/_engine.pyx":341
  *         cdef Search S
  *         cdef uint64_t result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         _check(depth, 0, MAX_CARDS, "depth")
  *         self._begin(&S)
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 331, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 341, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":332
+  /* "src_ext/_engine.pyx":342
  *         cdef uint64_t result
  *         self._check_root()
  *         _check(depth, 0, MAX_CARDS, "depth")             # <<<<<<<<<<<<<<
  *         self._begin(&S)
  *         with nogil:
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_depth); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 332, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_depth); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 342, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_1 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_depth); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 332, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_depth); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 342, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":333
+  /* "src_ext/_engine.pyx":343
  *         self._check_root()
  *         _check(depth, 0, MAX_CARDS, "depth")
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -16577,7 +16963,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":334
+  /* "src_ext/_engine.pyx":344
  *         _check(depth, 0, MAX_CARDS, "depth")
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16590,7 +16976,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6sol
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":335
+        /* "src_ext/_engine.pyx":345
  *         self._begin(&S)
  *         with nogil:
  *             result = perft(&S, depth)             # <<<<<<<<<<<<<<
@@ -16600,7 +16986,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6sol
         __pyx_v_result = __pyx_f_6search_perft((&__pyx_v_S), __pyx_v_depth);
       }
 
-      /* "src_ext/_engine.pyx":334
+      /* "src_ext/_engine.pyx":344
  *         _check(depth, 0, MAX_CARDS, "depth")
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16617,14 +17003,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6sol
       }
   }
 
-  /* "src_ext/_engine.pyx":336
+  /* "src_ext/_engine.pyx":346
  *         with nogil:
  *             result = perft(&S, depth)
  *         return result             # <<<<<<<<<<<<<<
  * 
  *     def play(self, int card):
 */
-  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 336, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -16637,7 +17023,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6sol
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":327
+  /* "src_ext/_engine.pyx":337
  *         return reward, result
  * 
  *     def perft(self, int depth):             # <<<<<<<<<<<<<<
@@ -16658,7 +17044,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":338
+/* "src_ext/_engine.pyx":348
  *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
@@ -16667,16 +17053,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26perft(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_29play(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_31play(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_28play, "Make a legal card the new root (for walking a line); returns the reward of a completed trick.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_29play = {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28play};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_29play(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_30play, "Make a legal card the new root (for walking a line); returns the reward of a completed trick.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_31play = {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30play};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_31play(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -16706,32 +17092,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_card,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 338, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 348, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 338, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 348, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 338, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 348, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, i); __PYX_ERR(0, 338, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, i); __PYX_ERR(0, 348, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 338, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 348, __pyx_L3_error)
     }
-    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 338, __pyx_L3_error)
+    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 348, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 338, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 348, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16742,7 +17128,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_28play(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_30play(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -16753,7 +17139,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_reward;
   PyObject *__pyx_r = NULL;
@@ -16769,17 +17155,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("play", 0);
 
-  /* "src_ext/_engine.pyx":342
+  /* "src_ext/_engine.pyx":352
  *         cdef Search S
  *         cdef int reward
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 342, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 352, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":343
+  /* "src_ext/_engine.pyx":353
  *         cdef int reward
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -16791,7 +17177,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src_ext/_engine.pyx":344
+    /* "src_ext/_engine.pyx":354
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")             # <<<<<<<<<<<<<<
@@ -16804,14 +17190,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_engine_input_not_a_legal_card_at};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 344, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 354, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 344, __pyx_L1_error)
+    __PYX_ERR(0, 354, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":343
+    /* "src_ext/_engine.pyx":353
  *         cdef int reward
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -16820,7 +17206,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
 */
   }
 
-  /* "src_ext/_engine.pyx":345
+  /* "src_ext/_engine.pyx":355
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -16829,7 +17215,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":346
+  /* "src_ext/_engine.pyx":356
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)
  *         reward = play_card(&S, card)             # <<<<<<<<<<<<<<
@@ -16838,7 +17224,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
 */
   __pyx_v_reward = __pyx_f_6search_play_card((&__pyx_v_S), __pyx_v_card);
 
-  /* "src_ext/_engine.pyx":347
+  /* "src_ext/_engine.pyx":357
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         self.root = S.s             # <<<<<<<<<<<<<<
@@ -16849,14 +17235,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
 
   __pyx_v_self->root = __pyx_t_6;
 
-  /* "src_ext/_engine.pyx":348
+  /* "src_ext/_engine.pyx":358
  *         reward = play_card(&S, card)
  *         self.root = S.s
  *         return reward             # <<<<<<<<<<<<<<
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 348, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 358, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject *__pyx_temp;
@@ -16869,7 +17255,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":338
+  /* "src_ext/_engine.pyx":348
  *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
@@ -16891,7 +17277,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":350
+/* "src_ext/_engine.pyx":360
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -16900,16 +17286,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28play(struct __pyx_obj_6solv
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_31table_lookup(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_33table_lookup(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_30table_lookup, "The table\047s (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose\n        hands hold ``live``, or None (for tests).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_31table_lookup = {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30table_lookup};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_31table_lookup(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_32table_lookup, "The table\047s (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose\n        hands hold ``live``, or None (for tests).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_33table_lookup = {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_32table_lookup};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_33table_lookup(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -16941,46 +17327,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_live,&__pyx_mstate_global->__pyx_n_u_leader,&__pyx_mstate_global->__pyx_n_u_flags,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 350, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 360, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 350, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 360, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 350, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 360, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 350, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 360, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "table_lookup", 0) < (0)) __PYX_ERR(0, 350, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "table_lookup", 0) < (0)) __PYX_ERR(0, 360, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, i); __PYX_ERR(0, 350, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, i); __PYX_ERR(0, 360, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 350, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 360, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 350, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 360, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 350, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 360, __pyx_L3_error)
     }
-    __pyx_v_live = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_live == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 350, __pyx_L3_error)
-    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 350, __pyx_L3_error)
-    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[2]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 350, __pyx_L3_error)
+    __pyx_v_live = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_live == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 360, __pyx_L3_error)
+    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 360, __pyx_L3_error)
+    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[2]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 360, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 350, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 360, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16991,7 +17377,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_30table_lookup(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_live, __pyx_v_leader, __pyx_v_flags);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_32table_lookup(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_live, __pyx_v_leader, __pyx_v_flags);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -17004,7 +17390,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags) {
   __pyx_t_5types_State __pyx_v_probe;
   __pyx_t_2tt_Entry *__pyx_v_entry;
   PyObject *__pyx_r = NULL;
@@ -17019,7 +17405,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("table_lookup", 0);
 
-  /* "src_ext/_engine.pyx":354
+  /* "src_ext/_engine.pyx":364
  *         hands hold ``live``, or None (for tests)."""
  *         cdef State probe
  *         memset(&probe, 0, sizeof(State))             # <<<<<<<<<<<<<<
@@ -17028,7 +17414,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
 */
   (void)(memset((&__pyx_v_probe), 0, (sizeof(__pyx_t_5types_State))));
 
-  /* "src_ext/_engine.pyx":355
+  /* "src_ext/_engine.pyx":365
  *         cdef State probe
  *         memset(&probe, 0, sizeof(State))
  *         probe.live = live             # <<<<<<<<<<<<<<
@@ -17037,7 +17423,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
 */
   __pyx_v_probe.live = __pyx_v_live;
 
-  /* "src_ext/_engine.pyx":356
+  /* "src_ext/_engine.pyx":366
  *         memset(&probe, 0, sizeof(State))
  *         probe.live = live
  *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),             # <<<<<<<<<<<<<<
@@ -17046,7 +17432,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
 */
   __pyx_v_entry = __pyx_f_2tt_table_probe((&__pyx_v_self->table), __pyx_f_6search_position_key((&__pyx_v_self->tables), (&__pyx_v_probe), __pyx_v_self->options.use_canonical), ((uint8_t)(__pyx_v_leader | (__pyx_v_flags << 3))));
 
-  /* "src_ext/_engine.pyx":358
+  /* "src_ext/_engine.pyx":368
  *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
  *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:             # <<<<<<<<<<<<<<
@@ -17058,7 +17444,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
   if (__pyx_t_1) {
 
 
-    /* "src_ext/_engine.pyx":359
+    /* "src_ext/_engine.pyx":369
  *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:
  *             return None             # <<<<<<<<<<<<<<
@@ -17075,7 +17461,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
     }
     goto __pyx_L0;
 
-    /* "src_ext/_engine.pyx":358
+    /* "src_ext/_engine.pyx":368
  *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
  *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:             # <<<<<<<<<<<<<<
@@ -17084,27 +17470,27 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
 */
   }
 
-  /* "src_ext/_engine.pyx":360
+  /* "src_ext/_engine.pyx":370
  *         if entry == NULL:
  *             return None
  *         return entry.lower, entry.upper, entry.best             # <<<<<<<<<<<<<<
  * 
  *     def to_move(self):
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->lower); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 360, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->lower); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->upper); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 360, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->upper); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_uint8_t(__pyx_v_entry->best); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 360, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint8_t(__pyx_v_entry->best); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 360, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 360, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 370, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 360, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 370, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 360, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 370, __pyx_L1_error);
   __pyx_t_2 = 0;
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
@@ -17119,7 +17505,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":350
+  /* "src_ext/_engine.pyx":360
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -17143,7 +17529,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":362
+/* "src_ext/_engine.pyx":372
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
@@ -17152,15 +17538,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30table_lookup(struct __pyx_o
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_33to_move(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_35to_move(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_33to_move = {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_33to_move(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_35to_move = {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_35to_move(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -17186,14 +17572,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("to_move", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_32to_move(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_34to_move(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_32to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_34to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -17202,14 +17588,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32to_move(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("to_move", 0);
 
-  /* "src_ext/_engine.pyx":363
+  /* "src_ext/_engine.pyx":373
  * 
  *     def to_move(self):
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats             # <<<<<<<<<<<<<<
  * 
  *     def is_over(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(((__pyx_v_self->root.leader + __pyx_v_self->root.trick_len) % __pyx_v_self->tables.n_seats)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 363, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(((__pyx_v_self->root.leader + __pyx_v_self->root.trick_len) % __pyx_v_self->tables.n_seats)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -17222,7 +17608,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32to_move(struct __pyx_obj_6s
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":362
+  /* "src_ext/_engine.pyx":372
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
@@ -17241,7 +17627,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32to_move(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":365
+/* "src_ext/_engine.pyx":375
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
@@ -17250,15 +17636,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32to_move(struct __pyx_obj_6s
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_35is_over(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_37is_over(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_35is_over = {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_35is_over(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_37is_over = {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_37is_over(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -17284,14 +17670,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("is_over", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_34is_over(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_36is_over(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -17302,7 +17688,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("is_over", 0);
 
-  /* "src_ext/_engine.pyx":366
+  /* "src_ext/_engine.pyx":376
  * 
  *     def is_over(self):
  *         return self.root.live == 0 and self.root.trick_len == 0             # <<<<<<<<<<<<<<
@@ -17314,7 +17700,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6s
   if (__pyx_t_2) {
 
   } else {
-    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 366, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 376, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_t_1 = __pyx_t_3;
     __pyx_t_3 = 0;
@@ -17323,7 +17709,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6s
   }
   __pyx_t_2 = (__pyx_v_self->root.trick_len == 0);
 
-  __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 366, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 376, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_t_1 = __pyx_t_3;
   __pyx_t_3 = 0;
@@ -17340,7 +17726,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6s
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":365
+  /* "src_ext/_engine.pyx":375
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
@@ -17360,7 +17746,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34is_over(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":368
+/* "src_ext/_engine.pyx":378
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
  *     cdef int _check_root(self) except -1:             # <<<<<<<<<<<<<<
@@ -17380,7 +17766,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_check_root", 0);
 
-  /* "src_ext/_engine.pyx":369
+  /* "src_ext/_engine.pyx":379
  * 
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -17392,7 +17778,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":370
+    /* "src_ext/_engine.pyx":380
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:
  *             raise ValueError("load_tables and load_state first")             # <<<<<<<<<<<<<<
@@ -17404,14 +17790,14 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
       PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_load_tables_and_load_state_first};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 370, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 380, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 370, __pyx_L1_error)
+    __PYX_ERR(0, 380, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":369
+    /* "src_ext/_engine.pyx":379
  * 
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -17420,7 +17806,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
 */
   }
 
-  /* "src_ext/_engine.pyx":371
+  /* "src_ext/_engine.pyx":381
  *         if not self.loaded:
  *             raise ValueError("load_tables and load_state first")
  *         return 0             # <<<<<<<<<<<<<<
@@ -17431,7 +17817,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   }
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":368
+  /* "src_ext/_engine.pyx":378
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
  *     cdef int _check_root(self) except -1:             # <<<<<<<<<<<<<<
@@ -17538,7 +17924,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_5nodes___get__(struct __pyx_o
  *     cdef readonly uint64_t nodes
  *     cdef readonly uint64_t table_hits             # <<<<<<<<<<<<<<
  *     cdef readonly uint64_t cutoffs
- *     cdef readonly uint64_t table_bytes
+ *     cdef readonly uint64_t iterations
 */
 
 /* Python wrapper */
@@ -17619,8 +18005,8 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(struct _
  *     cdef readonly uint64_t nodes
  *     cdef readonly uint64_t table_hits
  *     cdef readonly uint64_t cutoffs             # <<<<<<<<<<<<<<
+ *     cdef readonly uint64_t iterations
  *     cdef readonly uint64_t table_bytes
- *     cdef uint64_t profile[16]
 */
 
 /* Python wrapper */
@@ -17700,6 +18086,88 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(struct __pyx
 /* "src_ext/_engine.pyx":64
  *     cdef readonly uint64_t table_hits
  *     cdef readonly uint64_t cutoffs
+ *     cdef readonly uint64_t iterations             # <<<<<<<<<<<<<<
+ *     cdef readonly uint64_t table_bytes
+ *     cdef uint64_t profile[16]
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_10iterations_1__get__(PyObject *__pyx_v_self); /*proto*/
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_10iterations_1__get__(PyObject *__pyx_v_self) {
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__get__ (wrapper)", 0);
+  __pyx_kwvalues = __Pyx_KwValues_VARARGS(__pyx_args, __pyx_nargs);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_10iterations___get__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_10iterations___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__get__", 0);
+  {
+      __Pyx_PyCriticalSection __pyx_cs;
+      __pyx_t_1 = ((PyObject *)__pyx_v_self);
+      __Pyx_INCREF(__pyx_t_1);
+      __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
+      /*try:*/ {
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->iterations); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 64, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_2);
+        {
+          PyObject *__pyx_temp;
+          {
+            __pyx_temp = __pyx_r;
+            __pyx_r = __pyx_t_2;
+          }
+          __Pyx_XDECREF(__pyx_temp);
+        }
+        __pyx_t_2 = 0;
+        __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+        goto __pyx_L3_return;
+      }
+      /*finally:*/ {
+        __pyx_L3_return: {
+          __pyx_t_3 = __pyx_r;
+          __pyx_r = 0;
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          __pyx_r = __pyx_t_3;
+          __pyx_t_3 = 0;
+          goto __pyx_L0;
+        }
+        __pyx_L4_error: {
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          goto __pyx_L1_error;
+        }
+      }
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  }
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("solver._engine.Engine.iterations.__get__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":65
+ *     cdef readonly uint64_t cutoffs
+ *     cdef readonly uint64_t iterations
  *     cdef readonly uint64_t table_bytes             # <<<<<<<<<<<<<<
  *     cdef uint64_t profile[16]
  * 
@@ -17736,7 +18204,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct 
       __Pyx_INCREF(__pyx_t_1);
       __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
       /*try:*/ {
-        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table_bytes); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 64, __pyx_L4_error)
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_self->table_bytes); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 65, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_2);
         {
           PyObject *__pyx_temp;
@@ -17786,15 +18254,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct 
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_37__reduce_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_39__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_37__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_37__reduce_cython__(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_39__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_39__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -17820,14 +18288,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_36__reduce_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_38__reduce_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_36__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -17867,15 +18335,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_36__reduce_cython__(CYTHON_UN
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_39__setstate_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_41__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_39__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_39__setstate_cython__(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_41__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_41__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_41__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -17941,7 +18409,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_38__setstate_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_40__setstate_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v___pyx_state);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -17951,7 +18419,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_40__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -18092,29 +18560,34 @@ static PyObject *__pyx_getprop_6solver_7_engine_6Engine_cutoffs(PyObject *o, CYT
   return __pyx_pw_6solver_7_engine_6Engine_7cutoffs_1__get__(o);
 }
 
+static PyObject *__pyx_getprop_6solver_7_engine_6Engine_iterations(PyObject *o, CYTHON_UNUSED void *x) {
+  return __pyx_pw_6solver_7_engine_6Engine_10iterations_1__get__(o);
+}
+
 static PyObject *__pyx_getprop_6solver_7_engine_6Engine_table_bytes(PyObject *o, CYTHON_UNUSED void *x) {
   return __pyx_pw_6solver_7_engine_6Engine_11table_bytes_1__get__(o);
 }
 
 static PyMethodDef __pyx_methods_6solver_7_engine_Engine[] = {
   {"load_tables", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_5load_tables, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_4load_tables},
-  {"load_objective", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_7load_objective, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_6load_objective},
-  {"load_state", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_9load_state, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_8load_state},
-  {"boundary_profile", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11boundary_profile, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_10boundary_profile},
-  {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_14upper_bound},
-  {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16legal},
-  {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18groups},
-  {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20value},
-  {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22reaches},
-  {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24after},
-  {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26perft},
-  {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28play},
-  {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30table_lookup},
-  {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"new_generation", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_7new_generation, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_6new_generation},
+  {"load_objective", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_9load_objective, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_8load_objective},
+  {"load_state", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_11load_state, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_10load_state},
+  {"boundary_profile", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13boundary_profile, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_12boundary_profile},
+  {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16upper_bound},
+  {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18legal},
+  {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20groups},
+  {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22value},
+  {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24reaches},
+  {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26after},
+  {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28perft},
+  {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30play},
+  {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_32table_lookup},
+  {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_41__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
   {0, 0, 0, 0}
 };
 
@@ -18123,6 +18596,7 @@ static struct PyGetSetDef __pyx_getsets_6solver_7_engine_Engine[] = {
   {"nodes", __pyx_getprop_6solver_7_engine_6Engine_nodes, 0, 0, 0},
   {"table_hits", __pyx_getprop_6solver_7_engine_6Engine_table_hits, 0, 0, 0},
   {"cutoffs", __pyx_getprop_6solver_7_engine_6Engine_cutoffs, 0, 0, 0},
+  {"iterations", __pyx_getprop_6solver_7_engine_6Engine_iterations, 0, 0, 0},
   {"table_bytes", __pyx_getprop_6solver_7_engine_6Engine_table_bytes, 0, 0, 0},
   {0, 0, 0, 0, 0}
 };
@@ -18727,246 +19201,261 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_card_indices, __pyx_t_2) < (0)) __PYX_ERR(0, 30, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":92
+  /* "src_ext/_engine.pyx":93
  *         return self.table.used
  * 
  *     def load_tables(self, dict d):             # <<<<<<<<<<<<<<
  *         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
  *         cdef Tables* t = &self.tables
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_5load_tables, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_tables, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 92, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_5load_tables, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_tables, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 93, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_tables, __pyx_t_2) < (0)) __PYX_ERR(0, 92, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_tables, __pyx_t_2) < (0)) __PYX_ERR(0, 93, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":172
+  /* "src_ext/_engine.pyx":173
+ *         table_new_generation(&self.table)
+ * 
+ *     def new_generation(self):             # <<<<<<<<<<<<<<
+ *         """Forget the table's entries (cheaply): needed whenever the deal changes, since table keys assume every
+ *         card keeps its owner."""
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_7new_generation, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_new_generation, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 173, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_new_generation, __pyx_t_2) < (0)) __PYX_ERR(0, 173, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":178
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
  *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
  *         cdef Objective* o = &self.objective
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_7load_objective, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_objective, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 172, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_9load_objective, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_objective, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 178, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_objective, __pyx_t_2) < (0)) __PYX_ERR(0, 172, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_objective, __pyx_t_2) < (0)) __PYX_ERR(0, 178, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":197
+  /* "src_ext/_engine.pyx":204
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_9load_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_state, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 197, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_11load_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_state, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 204, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_state, __pyx_t_2) < (0)) __PYX_ERR(0, 197, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_state, __pyx_t_2) < (0)) __PYX_ERR(0, 204, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":266
- *         self.cutoffs += S.cutoffs
+  /* "src_ext/_engine.pyx":275
+ *         self.iterations += S.iterations
  * 
  *     def boundary_profile(self):             # <<<<<<<<<<<<<<
  *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
  *         return [self.profile[i] for i in range(16)]
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_11boundary_profile, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_boundary_profile, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 266, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_13boundary_profile, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_boundary_profile, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 275, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_boundary_profile, __pyx_t_2) < (0)) __PYX_ERR(0, 266, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_boundary_profile, __pyx_t_2) < (0)) __PYX_ERR(0, 275, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":270
+  /* "src_ext/_engine.pyx":279
  *         return [self.profile[i] for i in range(16)]
  * 
  *     def reset_counters(self):             # <<<<<<<<<<<<<<
  *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_13reset_counters, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reset_counters, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_15reset_counters, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reset_counters, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reset_counters, __pyx_t_2) < (0)) __PYX_ERR(0, 270, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reset_counters, __pyx_t_2) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":276
+  /* "src_ext/_engine.pyx":286
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
  *         """Everything still in play for the maximising side (the quick bound)."""
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_15upper_bound, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_upper_bound, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 276, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_17upper_bound, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_upper_bound, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 286, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_upper_bound, __pyx_t_2) < (0)) __PYX_ERR(0, 276, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_upper_bound, __pyx_t_2) < (0)) __PYX_ERR(0, 286, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":280
+  /* "src_ext/_engine.pyx":290
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
  *         """Legal cards at the root (engine mask)."""
  *         return legal_cards(&self.tables, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_17legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_legal, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_19legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_legal, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 290, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_legal, __pyx_t_2) < (0)) __PYX_ERR(0, 280, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_legal, __pyx_t_2) < (0)) __PYX_ERR(0, 290, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":284
+  /* "src_ext/_engine.pyx":294
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_19groups, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_groups, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 284, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_21groups, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_groups, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 294, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_groups, __pyx_t_2) < (0)) __PYX_ERR(0, 284, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_groups, __pyx_t_2) < (0)) __PYX_ERR(0, 294, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":291
+  /* "src_ext/_engine.pyx":301
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
  *         """The exact future value of the root."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_21value, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_value, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 291, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_23value, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_value, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 301, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_value, __pyx_t_2) < (0)) __PYX_ERR(0, 291, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_value, __pyx_t_2) < (0)) __PYX_ERR(0, 301, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":302
+  /* "src_ext/_engine.pyx":312
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
  *         """Can the maximising side still win at least ``target`` from the root?"""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_23reaches, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reaches, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 302, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_25reaches, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reaches, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 312, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reaches, __pyx_t_2) < (0)) __PYX_ERR(0, 302, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reaches, __pyx_t_2) < (0)) __PYX_ERR(0, 312, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":313
+  /* "src_ext/_engine.pyx":323
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
  *         """(reward of the trick the card completes, exact future value after it) for a legal root card."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_25after, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_after, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 313, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_27after, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_after, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 323, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_after, __pyx_t_2) < (0)) __PYX_ERR(0, 313, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_after, __pyx_t_2) < (0)) __PYX_ERR(0, 323, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":327
+  /* "src_ext/_engine.pyx":337
  *         return reward, result
  * 
  *     def perft(self, int depth):             # <<<<<<<<<<<<<<
  *         """Legal play sequences of ``depth`` cards from the root (the engine's move generator)."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_27perft, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_perft, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 327, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_29perft, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_perft, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 337, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_perft, __pyx_t_2) < (0)) __PYX_ERR(0, 327, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_perft, __pyx_t_2) < (0)) __PYX_ERR(0, 337, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":338
+  /* "src_ext/_engine.pyx":348
  *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
  *         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_29play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_play, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 338, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_31play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_play, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 348, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_2) < (0)) __PYX_ERR(0, 338, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_2) < (0)) __PYX_ERR(0, 348, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":350
+  /* "src_ext/_engine.pyx":360
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
  *         """The table's (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose
  *         hands hold ``live``, or None (for tests)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_31table_lookup, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_table_lookup, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 350, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_33table_lookup, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_table_lookup, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 360, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_table_lookup, __pyx_t_2) < (0)) __PYX_ERR(0, 350, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_table_lookup, __pyx_t_2) < (0)) __PYX_ERR(0, 360, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":362
+  /* "src_ext/_engine.pyx":372
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_33to_move, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_to_move, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 362, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_35to_move, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_to_move, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 372, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_to_move, __pyx_t_2) < (0)) __PYX_ERR(0, 362, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_to_move, __pyx_t_2) < (0)) __PYX_ERR(0, 372, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":365
+  /* "src_ext/_engine.pyx":375
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_35is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_is_over, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 365, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_37is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_is_over, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[18])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 375, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_2) < (0)) __PYX_ERR(0, 365, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_2) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "(tree fragment)":1
@@ -18974,7 +19463,7 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
  * def __setstate_cython__(self, __pyx_state):
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_37__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[18])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_39__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[19])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -18988,7 +19477,7 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_39__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[19])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_41__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[20])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -19046,7 +19535,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(0, 123, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -19069,7 +19558,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __Pyx_RefNannySetupContext("__Pyx_InitCachedConstants", 0);
 
-  /* "src_ext/_engine.pyx":291
+  /* "src_ext/_engine.pyx":301
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -19078,7 +19567,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_int_0};
-    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 291, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 301, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
@@ -19119,50 +19608,50 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{10},{3},{23},{21},{15},{1},{2},{6},{2},{1},{4},{179},{8},{11},{12},{11},{13},{18},{17},{18},{10},{7},{15},{22},{6},{27},{55},{36},{42},{57},{18},{11},{16},{12},{12},{13},{11},{2},{9},{11},{9},{32},{17},{50},{15},{13},{13},{15},{15},{13},{13},{18},{14},{19},{7},{6},{24},{26},{12},{23},{13},{14},{12},{21},{17},{18},{12},{11},{14},{21},{19},{14},{18},{12},{6},{1},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{5},{18},{7},{4},{6},{16},{1},{6},{12},{4},{10},{10},{12},{5},{5},{10},{7},{18},{3},{1},{5},{6},{5},{9},{6},{4},{5},{6},{6},{5},{4},{5},{6},{1},{7},{5},{1},{1},{4},{4},{6},{3},{9},{5},{6},{4},{14},{10},{11},{4},{8},{4},{1},{7},{9},{7},{10},{1},{5},{5},{4},{6},{13},{3},{5},{7},{5},{7},{4},{12},{14},{6},{6},{11},{1},{4},{5},{4},{4},{10},{9},{4},{14},{8},{8},{1},{12},{6},{7},{5},{12},{12},{11},{10},{13},{15},{12},{9},{5},{6},{6},{6}};
-    const struct { const unsigned int length: 11; } bytes_length_index[] = {{9},{11},{39},{40},{27},{27},{25},{21},{28},{563},{1246},{289},{61},{87},{58},{56},{104},{57},{114}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{10},{3},{23},{21},{15},{1},{2},{6},{2},{1},{4},{179},{8},{11},{12},{11},{13},{18},{17},{18},{10},{7},{15},{22},{6},{27},{55},{36},{42},{57},{18},{13},{11},{16},{12},{12},{13},{11},{2},{9},{11},{9},{32},{17},{50},{15},{13},{13},{15},{15},{13},{13},{18},{14},{19},{7},{6},{24},{26},{12},{23},{13},{14},{12},{21},{17},{18},{21},{12},{11},{14},{21},{19},{14},{18},{12},{6},{1},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{5},{18},{7},{4},{7},{6},{16},{1},{6},{12},{4},{10},{10},{12},{5},{5},{10},{7},{18},{3},{1},{5},{6},{5},{9},{6},{4},{5},{6},{6},{5},{4},{5},{6},{1},{7},{5},{1},{1},{4},{4},{6},{3},{9},{5},{6},{4},{14},{10},{11},{4},{8},{4},{1},{7},{9},{7},{14},{10},{1},{5},{5},{4},{6},{13},{3},{5},{7},{5},{7},{4},{12},{14},{6},{6},{11},{1},{4},{5},{4},{4},{10},{9},{4},{14},{8},{8},{1},{12},{6},{7},{5},{12},{12},{11},{10},{13},{15},{12},{9},{5},{6},{6},{6}};
+    const struct { const unsigned int length: 11; } bytes_length_index[] = {{9},{11},{39},{47},{27},{27},{25},{21},{28},{563},{1246},{311},{61},{15},{87},{58},{56},{104},{57},{114}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 2 /* compression: bz2 (2612 bytes) */
-static const char cstring[] = "BZh91AY&SY\205\037\3168\000\001\\\177\377\377\377\377\377\376\377\277\376\277\377\177\377\277\377\377\377\300@@@@@@@@@@@@\000@\000`\n\037=^\367\255\353\333\265\330\266\202lh\002\200\016\324\257\032\001\274\206\246\"B\217S\010\320h\362\232\032h\321\243F1\204\324cS\023\321\021\2404\331\252h\311\246& \001\265= \315# \224 \010\000\232\010\305\nx\211\372\240z\201\240\320\000\000\320\000\000\000\003A\240i\210\000h\002H\312OSF\201\220<\240\323F\206\200\006\200\000\000\000\000\003F\200\000\000\000\302!\020*{S\365\010l\2241\251\240\321\240`j\000h\000\320\000\000mA\221\241\352z@\r4\001\006L\000\230\000\t\200#L#\000\000\000\004\311\246&\203\000#\000\000\000\000$\210\022P\006\200\000\323A\265\000\001\220\320\001\246@4\321\352z\200\320\000\006\215\242\006i\014\212\205dK\362~\201d\202\312V\362\325\271\"M\027\034`bDFx\047R\234b\004H\231\2134\315(\247Y\352PN8\303\231\237\341T!*\231\230\023\"PI\000\202)$\263\003y\031\211\027_|\021\276(\025\"1\213\310\010$!0P\r:)\252\t2\002\214\003\211\032\260\234\340\224FI\001b\013h9\215\220\2028\200\306E\344\014\347>qZRYi*fa\024+4\006+`\201*\010|\363\201T\020\210\020-\300rj\235\334\024\220\202$\204\222\242<y!\320\261\350\307\375qzHx\361\312\213\n\270\210E(\343\005\221\031\201x\214\t\267_\333i2wd\314;T\222\326\3437s\304\226-F\272\373\334\206\022\376\262>`.B\304\364aW\276\372|5\362\354\276o\224\335j\322Or\305\220kV>\233\n\267\337\351W[\232\353m\225\370Z\177\234_\210\245\311WK\227\325\006S+g\025\233\000n\302z\250\341\355\332\2720\210\211\\\211q \006\310U\336*L]\354\333mI\301\246\327Ms\000\252\0010\235h\225\345!Pw-\243O\306\365\255\263b\260lJ\362\374k\226T\222\005\374\210\253z\271\023\232\266\330S\211\2023\346Z\024I\266\\\304\201\250\001\304u\216~\004\212JT`KQ\377(\204\320\245\033\242\021:\325L\"\211\204\250Y\302\244\202K[\002\240\250%-\034\244\210\274wo\024Q\211F\363\005\0368\340\315K\233\316\371\367D\277s\027\250\211p\004\322\251W\262\350\347\275V\331\243\211A\206\242$\221\321\213\031\307y\221 \337\326\343P\310\234{;\272\275\350\322\366_s\207p\265""\217Q\376\273\317\300\014\203\020\323G\033g\024\034\252/\353\333\317\223\341I\271\316\243\336\241kR\r\0317\260;\3639\023\206 \030\256\364!X\010X\005\200`\273\274\"D \032dLL\006\202XL\334\330\022j\037G.\305\342F\033\273\373\350\000\305\254\313\032\222`n\3239\256mH\264\315\323\222\350\203[\303,6X\020\335GRd\316\363/\363\326 \014\374FI\340q\306\372\0011\373)D*0\353\315\321h\244v\202x\262\225\243\206\366\235\301\300>\365\024V\350tA3\244\306\t\020c\016dHr\266yI\006d!\202\306=Z\361\347\230\217D\234\225\204u=\266\214\177u2@\321\205\226dT\367\276\242\236\235T\027ju\231\021\227\231\316\257R\353\215\331\316%y`\345\236\017\224\304\"G\222\222\047>\201\234\016F\000\022\255\206\374\253P\"\252\270<0\352*[yj\257\037/\311\341\350\"\n\001\321\000\356\010DQ\236\260Vs9\222\n\366\013y\036V\266]\313\253\364c\343\000;\267\275\006\036=n\271\014L;\217Gn7\351\323\267\301\316\021\2068\240\322\311\336\025*\366\"\246\257\267\202\032\332\347\316P\034\204\341|\210+\243\017\tcQ\233eIUT\0306\r\223m\266K%v\243 \314`\312\314\341Xe\325\350\017\034\365v\rn&\253\204\351\036\002\321S\214\352.\266;(Se\330\273\341\204\202A%$S\177\030`0\303\253\2176N\013\3113\210\035X\"\234-\210\240\327D\001\260\256\255\225\247\024\212iJ\024\013\2044\233\245\004\007\200P0\005n\004K\225\322\r?\202\272\366\031\035\304 \340\253I:\261\254\027\314V\205%\352MQF\311\374\047kA\361\355!7\250X\305]\352\332rW\347FU\310j>\013\014H\217\034\256\\$\316mmG`16\305\372B\364H7\371\204wVJ\321B\353\031\026\257\250g\002w9\214\217K.G\"]\241\354\250\214p\0130\262V\274\205\316\350/\321\353}\346\276`-\265\002\327O\014H \267\265\246\006jqrq;=:\n\302\3445T\022$9P\206\306\204\373d\206\327\025\315<\305\267a[\270\351,4\\[\227\201\233f\321\0010\210\336\013g\224\320\252\016\346>i\236\004R\356<\241\326r\312\3554\264\315^\217\351\303\272\303| \226\231\271\227\306\2438\347N b\020D\357q\037$\264\3276Mm\\\335\005\320\036\255\242\246\375\247c\320y\035L#\024K\205U\234$\315\205\316u7\212\022\252\275\027\014\024`\261\375\351\332]t\346\220\354u$\371\251H-a\322\216""\047\005A\205ES\225\243\234\362\267\331\013m\n\313\305\n= \2129\024\030d\034\240\202\251u\2502A\362C\314\004UDW\270Sz\241\004\322l)50b\350\241H\321\316\002\304Q\225`\330\326}\033z\311L\2207\320n\230\003\316$/<I\232gk\255\240^\340v\257\361[\022\027\216.\215\3277\021\363\002\213\016\313\025\010\245\t\251\215E\261,[\367K\024 vR\320\360\2447K\014\326\246A#]-B1lS\260t{=~\3210Id\350\236\332\223\315\231w\215]&\224\320/\347\271\234\232\257TCPQ\014\235\317<\325I\322\024\331N\024m\226\021\223%\214\014\222\031\246\214\320\357\227\016\022\341a\312nJ\017l\214\267n%\n\014\314\255+\334^\247\030\275H+\334,V\323\0241\206\223\233\270\2659\225\010\004\330\335\262\325dV\335\330V\022\216\352\366\354\025\252\276k%\216u\203\341\224\035l\036\372\203E\2020\246n\270\210\252,fcb\221(\260\354D8\207\0018\047$]#\203b\266\260\3676\"\330\375\356!\344\210on\224\225\nj\324\314\362\271\301\311\262\027\357\260\232\210\265\266\026py\005DUK\2328\0229u\205\305\252\200\3444\320\255\205\211zI2\312\376\376\031\307\311sx\265\263\336-\364\275Yf\314\261\013\2725\317\260\273\230v\247f\377;\003\250\230w\224\357\301\366\305r9\344\233\354\003n\023p\355\325}\333\260\262}\250)\240w\323T\324\354\302\246N&\303\016@[^\312.\324\034@\325\031\342\230r\340\365\361\353\034C\023\037\001\324\272\346\030\210\227\2171\367,f\231K\013\310v\377^\241\276\252Z\031\006F^\263~p\203\334E\341\343W\027\034_\276-\325\304]\306\370\016\362n\332F!\344\002\312\005\204\206\233\244\217)\206\302[\310\014\210@\306\020I\022\027=4t&QL&\020\312=\322\222\333Hc\0268\312\323!\305\210\315\351\273\030a\240\014\201\306\006e\356g\014wE\212\377\2024\223\353\036\223\372\321j\220\314(\372\031\005\303\034!\366~\254\216\252&:\025\347B\223\361\245E\002?-\316\313\304\350|\236\222\022}\344f\257\246\332HQ\201\342\361\276\335\352\220\375\262\247\216\226O\263\026\251VS\215\026\036V\373{\001\205\033i\237\"6\2416C\301\331\261\370\007\243\003#/\206\304\227L$Q\020\200C\317\345rF\342\017\230\222_56\310S\270\252\201\257\217N\372\235%\3755\264v\375\312j\223\345\262\200\306""\231kH\311\316\004\007\000*p\"*\245J-\000\265\010\035\031_@5\252-cR\250\246@\221[\341\r\0104A\242\313\200m,@\254\240P\222\201S-\361j38R:*A*@\340\247\227\n\263!\200\n\255\006\225\r\300\304\013X6q\030\220\030me\212\244w!A\025\215\017\356\016\004^\252%\0373\252\250\343\277\266\374\350Z\277\210\346\t)t\354=\0104\207f\226\360\216\215\023@\243\021\346C\221\017}\007x\225\\\200\266k\365G\014Y\"-\202\230\247\232U\353\231\346\377J\272\324K5\030\036\370\271 VP1Y+\002W\361\246\225BN5h\005R\247S\317\034T\212\205\n\246@\217\266\207e\341By\211\364\005\005\256\371\211\030\301\331l\265\037\212\302\0310\210N\2312ry\"1<M\373:\342Y\211\344y\347\212m\324@\347Op\031$\364\341\023J\304\340\340\323x\324\374c\320u\273\217<\353\010\313\212\31364\\t\313@\265I`\322\313\216\213\267\037\320y\032\236q\212\330m\375\316/(\203%N\272\371\276\343\255\342\354\026\251`L\267\273_\016Ml/Nn\316\024\274\036\257PX\261/\241*V\317\231%\010j\340g,\305,X<ti\021Q\245\332\023\336\3019z.\266\331\024\335 W\366\0078r\361\212\013\334LN?^o\203_2\247f\367\017=B\000\006\335\356\275\374\270\327\331\357\263\025\231PD\335\314\r,\2121\261\357\005\3472\356\350\327\3122[\027\217\035l8\340\232\253-$\235\314J\024b\"\004\2656\272\265\265\222\023\016\262\346\320\242\266)<Se\242\025\021\002\242L\263<\003E\020m\n\306\364\206\207\006\346\035\242ZB\273\313\251\271\204s\220\314\254a\031\242\035\033$)\206*\035\016\224\2423%\302}\376{\021\212\353\321\020\204\246\207\376.\344\212p\241!\n?\234p";
-    PyObject *data = __Pyx_DecompressString(cstring, 2612, 2);
+    #if (CYTHON_COMPRESS_STRINGS) == 2 /* compression: bz2 (2661 bytes) */
+static const char cstring[] = "BZh91AY&SY_l\336\324\000\001a\177\377\377\377\377\377\376\377\277\376\277\377\177\377\277\377\377\377\300@@@@@@@@@@@@\000@\000`\n?=w\257N\355^\356\356*\350\325P\n(\000\332\236\241@^CS\021\021G\244\332&\206\207\244\320\323@z\232=\047\203&\244\364\332\230\236\204\215\001\350\30544\321\3510\200\031\250\365\014h\231\004\2414\004\002h\023L\232\215S\365&\215\006\232\001\240\000\000h\000\000\000\000\320\003L\200\003I\215\024T\361@\323CG\250\001\241\246F\206\206\214\200\000\000d\000d\006#A\240\000\000\006\021\004\246\322e\036\251\211\352= \364\236\241\352h\006\215\017\325\032\r24\320\321\240\000\r6\240\310h1\r\006j\000\203&\000L\000\004\300\021\246\021\200\000\000\002d\323\023A\200\021\200\000\000\000\022D\021I\246\201\3452mM4\033Q\247\244h\006CF\200\000\000\310\323M\003@42d\000\017P=E\"\243$K\352}\201}\301~\025\237\312\263$I\242\343\214\014H\210\317\004\352S\214@\211\023\372\255\026\212\024\355\236\225\005\376\201\001\210\026\242*R\022\245\231\200\244J\t \020E$\226`p!f$_\014 \215\005\002\244FC\200\204\022HL\024\201r\212.\302L \241\200q\"\260NpJ\"\242\250M\004fQ\236\035\005\025,\027!T\r\023M\tF.\310\312\253\034\332\205`\316\360\035,\004\010\312 \351\310\025\302\010\201\002\304\002\217Y$$\241$&$\322\3028\344\310F\347F?\354\014Rc\216AQch\022\t%P5~\302$0\"\243A6*\354\334L\253\267\322N\345\004\271\266\313\271\342#\026\243]]\333\346\002_\336\037\236\017U\221\350F\316\370\327\340\257\250\273\032<\351\013\326\263x,\231\006\275e\3510\253\216>\215\266\340\330_|\341\374\355\037B[\tS9\302-\2365\036\n\227,\257W\005\213\223\372\355\0227[\275^$\226\300K{\000/\205a\342\244\313g]\257\350\234\032m|\332\370\0050\t\204\355\234lI\025\202Sx\363\361\326f\260\336\371\303\336Y\320ss\266\253Y\003?\"+\3426T\350\354=\271\274\322\235U<j\001<1D\014\320K&\344\323\213\221uX\260;)\017\374\260\202\262\204\252\232\007\034\372\240\007A\000\031\035\216\234\220\n[aP\025\000Nx\224\016\257\353Y\320\265\030\244\3612Q\310\034Y\254\276w\315\256\0221\334\306*\"`\200U,\230\313Z\"e-&\216%\006\032\210\220\017:,g&\006D""\203\206\347\006\206D\344\337\350jwe\343\353\037\002\0045\265\256 Y\226\016~\230\r@i\321V\254\013\252\223D\031\206\315\272\317\242&\272\231\232\267v\re\220<e\353t>)\221\225;\010\024\026uP\251i\020Z\002\320\026\311\214\231\245&\016\216<\036\003(\253\253\272\250A\"7\345\303\225\0075\363\370V [x\313\031\344\300\374)\234\327W4Zf\342q\274\0105\300t\240\300\216\234\030\002\215\334Vd\317I\200\372\233\322\000\335\354\262N\266\300\321\000\230\375\324\242\025\030u\323\257h\244m\t\356%+G\001\354\273\212\000\276{\300\306\234Q\017\006/~\347\204\035j\207uk\013\n\034W9\212\250I\310K\335\327wo]DtJMXHW\315\332\307\366SD\r\254,\366\025C\314\353!\325\324@-\366\033\214\210\313\247\316\257N\3677\335\035E\201`\345\235oA\210D\215uUD\323\264\320=\226\240N\327\0344\265\200\222\254\005e\312\001\227QR\374K\325n\354n+\336\211\014\001z\200\332\"S\030x\264\231\340\360u&\213\206\216\261\177V\337cc\313\2547\261\361@!\317\305F\034u\307\02443\362\217U\303\226[{\264\357\351\031G<\320i\351\017\005,\354IM\257\177\0246\337\007\244\342A\nG\031\221XJ>\005\315Vm\352\223\262\2500o\r\351\277~\364\272xm\031\006c&Vh\n\303.\327@r\016\2433\3078\353\226k\341^\274,\021\326\275E\355\222\312\024\331v\217\010a \220II#\302\032\352\232\353\351]\215\375\215{\275\204\333\004#\343\345\010\233\324@\344\264\224\326og#\315(P.!\244\335( =\002\000\336\014M\000\255\250v\010\233n\035\212eEgd\"%\3555\257\231\201\213\245\212N6(\250\243h\374i\260\302\022\214\371\221\250\352\030\261\2226\235\354\247F\r-\330xN\350U\326\005D\210P\263\330\270z\270\230\314\030\243f\372\307\024H\267\371\214\267Zj\322C\013\231\026\317`\331\024\246\020\270\201\241\350\351\310\344S\230z\373#\034B\374\356\235\356G\030w\013\363\372\343\211\246!?\010`-+\036\361\321\004f\360\347\003(\372|=7\223\317\265\027m\024\334\260D\034gX!\274\332S\234\320\341\201m\211\354\326\376\002\267\224wO-W6\343\336\315\275\265\020L\2447}\364\322\210Y\010t\036\210l\310\222a\331\312=i=0\327[\315\212\350\375\334lowK\215 \313\344(\3209\323\210\031\004Q:\361\036iy\256\214\232\336\272B+""\260\035[b\246\375\324\271\320r[L\245$L\005U\244f\315\226\020\205w\212\023\262\272.Y(\301s\365\245\346\030R\211\036P\254\336\212V+h\364\254\nEPaAT\354\274\204\034\2667F\373\302\323\360\215]\"\212A\020\0142!\020BC-F$@\317\225\336\325#\206AH\2250\020\337\"F\nkf\024\262\212\230\311\nFp\202\005\350\243*\305\264\255:7\005\232\233\0208Tn\230\203\235\204q<\023D\326\370_P\305\240\013\271\374/\221\023\022\006\022\303\006\344=\000\252\307\266\345BIR\212ganK\227\035\323\315\010\234kx\332\306\014\321\230\325\2651\0227\251g#S\260\247f\350\367\375\227\000\230$\262{\031\332\244\304>\331E]lA\207=\255\0045^\344CPQ\014\341\317M\025JV5\334\247\n\266\345\214\246\311s\003$\306j#4|F\004\000\300X\366R\tQ\333CM\333\211\306\2433+O\030\030\251\306N\244U\335\306\222\336f\206q\326\265\207\026\2572\301\020\243\033\267\255\226x-\330n\312\350\322[\256\355\336\026\262\275\026k+\255\027\216\221\205\361w\2604\230%\032\354\206\004\205QeC;\224\221U\217$C\2608\211\3059\"\353,\2335\275\221\340\331\213s\360\201\037.A\301\272Vu+\265\253\260\362:F\t\275\014x\\QD[_\033\270\271\025DUL\032Y\023\210\274\273\245\201z\240A\ru.\250\\\230\244\323M1\361e\262^^\r\341\266\357t\270\327\025e\2432\3100\356l\036\343\016\201\315;xy\331\035D\313\304\247\216/|\227C\246\211\302\3407\361\244\010n\263\341\273+\251\315\0055\017\032mM\247nV4\201F\030\200\202\336\354\242\357\251\002!\265\031\3052\345\305\327\310\333,\3033>\363\251\206\0141!1\034\317\315cbi<\261#\317\372u\016\026R\360\3204M<\317q\307YJ0&\341\344\254\n\230\237=\n\365\"\3566h\354\362n\302G\200\313\003%\002\353\241\211\270\013\302c\260\217E\001\212\0201\010$\211\013\324M\035t\312)\204\302\031G\300RZR=\306G\001{\331\016,\266o-\201\206\032\000\310\034`f^\226p\370:20?R5\311\366O=\364\021j\220\314(\3472\013\206;Q\367~\314\216\252&9\265\343\302\223\314J\212\004~\233{<^o\315\313BO\302\214\325\364\033I\n0<\336\017\337\321\251\017\336*{\324_\335\177\244&CSKmU\367$wP\020R\367TGq{H\321(\032\031\026\337x[\255szY\006\037\264$Q\020\200C\225\303\360\306\332\017\305I/\242\232HS""\266\252\201\257\036\236=9\353\372e\256\177\257\202\232\240\361k\004\0064\312\334<\254\340@o\250\250\276\210\252T\262\332\001j\017\2702{\377`-\322b\307\262\230\242@\221[\301\r\tM\020h\263\037\033\013\017\201|\n\002P*%\274.6\316\024\204\212\206J\2067\350\346@\254\330\037\002\233A\245Ax1\002\326\r\234F\250a\206\326`\246Gz\004\013W\3418+UY\302mJ_\264\325\t\263\006{0\n{P,\030\254\030\314\355\023l!04\251\326\027\212\252\205d\374\376G\013\221\312\201\351\243\311@u\034\363.i*\"h8\307\215\350\256MS:\334\005Uj%\232\214\017\225\254\020*(\030\250\225\001+q\246\225>$\212\217\212eF\227\242\020\245j|\372f@\217\266\207e\325O\234bt\361=k\302b6`\354\314-7\255XC&\021*\\\2312\323\315h\304\341+i\311\251f\323\250\353\256\224\256E\240r\347M\006I98D\242\261,M\036\267MO6u\334\231y\327\\a\031qYf\256\214\327\014\253\226\241,\032Y\232\340\277\232\365wQ\251\306\331]\023\036\271\305\347\017\345)\307\0360\364\327&dj\226\241b\311\273\373\253\327\211S\037\325[[\037\023\033\251\323\026,bs\343F\326\320H\302\nx\271\3131C!\377.]\000E\227B8\234\3561\342h\2712a\024\255 \\\333\003\014r\244\023\370\026\343\307\211/\306\314\332Xqz\271\352\017\2006\"\333\303\214\337\047=\346G\357\277i&h^\305\322\311\241\016F\000\213\314\277\3015\341\031-\213\221y\243\270MU\226\222N\354J\024b\"\004\206\246\327\255md\204\303\254\253\313Q\242Ri{Gj\225*U\014\2532\356`QXE\036)\326&+\227\202(h\013\315O!\211\222\3244\ni!\335\236\201]\342\n\276Xj\007J\251u{\335\314\273\211\370\271lF\245\360DB2\232\037\370\273\222)\302\204\202\373f\366\240";
+    PyObject *data = __Pyx_DecompressString(cstring, 2661, 2);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2647 bytes) */
-static const char cstring[] = "x\332\255VKw\323H\026\036\223\000\311$ip\03644\201\226;\341\020\272!sL\022\032Bs\346\230$t\207\327\301\t\341\r:e\251\354\210\310\222\255\222\342\030\230\031\226^j\251\245\226Zj\351\245\227,\275\364\222\2370?a\356\275%;v\230\236\325\370\034YU\267\252\356\343\273\337\275%e\201\231\246]\343\272\242\334Q\224Gw\025\327a\226\250\330\302p\r\333R\\V0\271\262k\233\272P\230\2421GW\n\274n[\272\262\340:\234+E\207\225\312\334r\257\\\271\252\\U,\333U\026\027\377\376\330\266\370c\333\345\212\273\313\\e\255\356\356\202&C(:7\215\002w\230\313\315\272\"\\\307\320\\\356\340&Ky\262\361\344\332\362\315e\205\201f\207\277\347\232+\024\341\0254\223\t\301\205b\027\225\202g\230\256\001\036\325+\\,*\233E\245n{\212\305\301s\327V*\260\257\377\200\273\313-Ep\027\007\312ef\201g\014\003R\341\270a\225.+\272\341\200\021c\237\343\351{\314\024|\221\351\272\n\373\270\006\210\200V\014\266;D\255\311\270h\262R2DX\270\243\221v\005a\324 \264.L\010\036\330&\000Q \006%\273\014bA\271n\010\024\350v\331\260\230\245q\205\226t\007\\s\224\262\047\\\000\034\216r\304\200[\270\225[%\003\346\206U\361\\\305\306\247\250@\322J|U\351_Z\355z\002\310\027lww\300>\001\r\0360\005\320\327\377\354\030\302]\263i\213\030\334C\021+&/1S\356f\022j\307\006\000\007v\242\224\024(\272M\307\212\206\334\212\371\337\033p\212\357\003\223\024V\020\370\"\314\244\244o\010\n\256\325\014\313\342\216\234;\274\006\213r,\345E\033\371\014\256\355sS$\2232\023{%\315\020\022?\335\344LO6\320\020\227M\233\351*y!\010\033\232\013\027\023Z4\034\341\366\257\223\300\262\201\317E\346\231\256\242\252\016\327=\215\253\252\242{D(\313\266\256A|\373\006\300\243\252\232a\031\256\252Z^\031\330\217\331\"<\034.\270\263\237\020\2557\021\234\271\216g\261\032\253#\246:gfw\n\0041\312^YT\270f$\260\213\356\304\006\020\234\201\211\\O$\022\032\341h*?p\377\246\312\014-V\352\007\353[\233\3176\266\2667H \377\027{\341hT\271\252\332\223CA\021$GWX\021\n9\031\027l\317\322\231SW+\216]4\314\256\322\222c{\025\221L\014\241\332\373\275\023\304\242\356\030a\266\013\357em\366\013\311p\277@&#""\221T \361nwl\262z2t8\323v{\233\020dW\325\300Ap\267+$5\252i\333{^\245+\262\325\262\335\263\356U@\271Ja%\222}fz\374\341\346\243\315\247\333\333\252\372\244~\000\317:43\3651\240\273\305\213\252\2324\034`\204\252\026=K\303w\251\013\036\374\312P\342\364\266u\317$\211\305\312\364\206\234\250\3116\034\356K\367\340W\365\230\331\335\324\245\3337\231\352\t\370\001N0\334\356\031\321g\376\233<\252\252\313\005PT\205\314h6\244\n:-\227\205H\271e\242ni\206\275\330[\023\314U\221\233\005\240k\001\nKs\217\346]\223M\022\272\243m\0310V\355=\331Q\035]M\372)\2160\0314\202\236gh\234\244\202Z mR\2616\223\246\256\231`\030\366\251pEi\274\3004X\020\272\316+\356\256l\227\340\255S\347Pft\307PS\020\330\256\361IZ\201\244a\311\343B`\021R!\3126n$\2444\\^\026\357\367\300\244\213\315\001\037\356P\323\320URDtM\272\007X\035d\354!U\3738\2121\224\031\344\325\320y\331\325\213\226\245R\230\226\232Df\251X\366\0028\243\312J\265\251\204\211\324\310\346\212m@(\362_\255q\243\264\353V\354J\005\256m\247\202\244\266\\\000\035z\213d\273\303+Is\241+O\014\322\036f\320\263d\337L:\213\n\235E\220\007\370\010\270`\0047\213p(ip\302(Y\314\365\340\244\361\201\013\333\004\224\026\223\036\2224\030\001\267\271\r7\220\343\366\227\223\313\034 }RM\324\356\351/\211\300u\3252@Y\250\003\365\372j\314\023\\\016\004\216z\364\301\t\257z\006\324\036\207[\022\247\204\021\\\3468&\263T\227\364\047\000F\335\256I0?\247:\303\177m\374\342\347?\247\276\016\2175n\372Y?\207\303\211F\036\0272\235\221\357\032%?\357\027\203\\\220\357\214\234j|\0142A\266\003[\263\237s\270\310\032\256\277\032l\207\047C/\002\301xc\323\317\343\353q\220\301\327\003\277\212\373N\301\256\225\340D\240\205\223\341r\350F+\361Xs\251\311p\351\264?\354o\004gi\301\213\0366\2175\347\233\245V\376s\356+\234\252\302\342\037`z;\034\0167\242\231\210EU\271@n\004\353\341h\224\216\346#F\302\366\251L\230\0163\240\247\036\247\342\351\370M+\335\232o\321\332\331 \025Lc\000\347\202t0\037\260\257#\027p6\326X\006\307\262\235\361I\377g\031 \006$\3749\2777\314\3707\301\320\375\220\205\037\342\264""\024\036\370\002\254\337\n\357\206Z\224\356\337\267\024\260\240\036\035\213\346\242\344x\315\327\244\331\361\306\206?\3433\277\032\244:\343S\000E*\230\201\315n\230\r\357G\2543~\252\341\371w}\3269}\306\177\037\246\302tg|\332\317u\306\047\032\317 !\033A\0325\254\201\341\272\\\234\004s7\202)p\371eX\210\206\242\254\324\260\346{\301\335\240_\313\214\377*\020\341\\\230\357\3275>\321\236\270\020\274\n\0059\212\263\213\340K\rB\254\"\264\007\350ep&p\302\357e,\321n\\h\246\232i\304k\211\242\322\203K\2406\323\207\333@\200\323\376\357\301u\310\3311H\006\271\326UY\005\232\210\350R$\342K\261\323\234D\n4?}\311\036:<2\332\270\000\230\245\221<\243\215\037 5\360:\347g\216\030\230h\274\204\341~\220\207`\001\316\254\177\217X\211\270tN\247\3753\260\353\004\345\"\3259\375\275\377\221\334 6\235\360\013\340\210LZ\202C>(\205\371\260\030\345\020\213)\3776\234#\216\365\230\322G\211\361F\256\221\207\223=\331\3530%\047U?\345\317B\310c\220\213\236\340\"\200t-\252b\014\347!\235\362\005\305\304d\2342\230\303\310d^\241\000\375\227\304\215%\364\352P\370\226\250-\242Lt\033\3621\324\314\036.\275\001\336\317\207<\3725\316 8\317A\264C\005\262\t\241a\240\215\327\t\343\252\341\004$\224D\257\300\374q\2040\370\024e\243\\\027U/\330\240*\312\206\017\242j<\034\257\305\325o\320\227\3328\354\311\201\201r\234\215\327\245C\377E\253\364\361~\022\221\036\201\207\247\375\343\322?L<)\205\372O\207?\201\266\247P\344\2458\337\315\3421\330\265\202\314\010\027 \356\353\322\365\031\204\260\277\024\226h:\024\376\006X\367\242X\203XShk\030\330q%\274E\t&{\373\220\247!`\004\330\230\005O\013\240h\006\300\313F\367\3429i\372P\314\016\353\033\201\306j\272\0321I\316\245\304\367\301\352\224\234\357\002\261\003\323\033\321T\224\033\324\363\016\240\260b\242\304E\352&\331n\031\255\373\047\375\003(\306\335\310\210\253XuMJ\351;\330\261\201\376\204\265H\213\223\270\261\343\024\240\312\222\372VA\307\216\254J\211\311\001x\373KR\342?\002\034\307\303\355(\005-\013@\031\202\0364\212\316JHD0\027lA\305O\2059\214\377\"l\306\342]\301\002J\267\323""\363\220\231\347\321\375XkN5\211(o\2408.\005\037\241\365\026b\240p\332Oc`\020N{\364\\@\215\342W\377r@n.\300\306\177D\233\361\363f\356\260q\335\005\2771\005\2750\016\033\047\211V\202!\010\370A\350\020t$\272\003\007nc\372q\262\232\244\260\247p=L%0\265g\257F\271\366\265;\315g\255\233_\262\024\373Oa\246=\367[3\327T\277<j\277,\264\013Z\342)UD[Y\211\t\372?\332\323\227\302\247\355+\253p\003\261fu0c\257\301\336R\310d\021\257\311\274\313+n\r:\357&1\236\010\047\301\327\202Ij\201\251\201&\336\247\260=s9\024\355\237\301+\362\345<aP\225M\020Yp\3027\260\177\301\365\226\211\262\177\002\334\221+ i\344^\230\033\030\203\272\373\330rf\221b\201\036f\260\273\341\344i\230\376z\364\302\373\000\367\325\026\321f\013\272tF\n\377\005\367v\257\024\376\tQ\035\017\373\356\307[Pj\237\"\352\324\263\250\006\242\371\201\372w\302\005\024ow\313d\335\037\205Z?\033\315\306\317\232\267[\306\227j\373I~\220\337u\3704\240\002zK\265\017\246\240\026\366\232\t\345\321\330\207h2Z\3522\001i\261\2328\333cS\221 H4\244\216 \323\353^\253T\032\275]\203\000]\014\366\010\373\345\250\016U8\335\204\300.\004*6\221H\217\2574\263\315\365\326\311\326\207v~\247\275\363\266\375\366]\047=\2117L\315\207\317\215\177\217\374et\242\361\020{\373Xc\305\037\243\342~\032\236#m5(\2423M\247\225\036\270<\177\047\216\345\261\222\316Q7\200\356E\224\224R\270\272\006\324\036\036\230\370\016\373\341s\362\\\223\334\331\350\026#~t\341\347\\\377\311\356W\311yI\214A5;\207\246{\026O\321]v\022\233Tgd\242\361\002\335\231\205\312\254\0027\247\243\027\364\221\225i-\267\352\220\310v\376E\373\305\233\366\033\275\255\363\316\302\365\3702\264\213{\255\271\026}i\335\360\247\360\223fJz\346\301g\335\006\360\000>\351\332\303\220\233\377\021\334k\352\252\330\343\006\203\253\266\207\027\242\324\377\013\354A[\317\360\2569b\017>b\376\003Q2\350\200";
-    PyObject *data = __Pyx_DecompressString(cstring, 2647, 1);
+    #elif (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2685 bytes) */
+static const char cstring[] = "x\332\255VKs\333F\022\016m\371\241\265\024\233z8q,;`d\227\355\304\326\026#+\261\225\244\266hINd;.\323\362\373\221\251!0\244`\201\000\211\001D\321\311\356\372\310#\2168\342\210#\216<\362\350#\216<\372\047\344\047lw\017H\221\362fO\253*\n3=\203\236\356\257\277\376\006\332enYNK\030\232\366\223\246\375zK\363\\n\313\206#M\317tl\315\343\025Kh\333\216eH\215k:w\r\255\"\332\216mh\227=W\010\255\352\362Z]\330\336\225+W\265\253\232\355x\332\322\322?\356;\266\270\357xB\363\266\271\247\255\265\275m\360dJ\315\020\226Y\021.\367\204\325\326\244\347\232\272\047\\\334dk\0176\036\\\273~\343\272\306\301\263+\336\010\335\223\232\364+\272\305\245\024Rs\252Z\3057-\317\204\210\332\r!\227\264\315\252\326v|\315\026\020\271\347h\r\3307\372\202\267-lM\n\017\007\332%nCd\034\023b\360\272i\327.i\206\351\302!\346\256\300\267osK\212%n\030\014\366\t\035\020\001\257\230\354`\210^\263q\325\342\265l\210\260\010W\047\357\032\302\250Cj\003\230\020<8\233\000D\203\034\267ls\310\005\355\206)\321`8u\323\346\266.4Z2\\\010\315\325\352\276\364\000pxU \006\302\306\255\302\256\23107\355\206\357i\016\376\252\032\024\255&V\265\321\245\325A$\200|\305\361\266\307\316\047\240!\002\256\001\372\306_\275\206p\267\034\332\"\307\367P\306\232%j\334R\273\271\202\332u\000\300\261\235h%\007\232\341\320kUSm\305\372\357\214\005%v\201I\032\257H|\020f\312R\021\200\253\233MF\354\340\355Z\313\264m\341\252\271+Z\260\250\306\312^u\220\334\020\347\256\260d6\251s\271S\323M\251\3004,\301\215l\003\rq\331r\270\301($I@\321\\zX\335\252\351Jot\235\014\266\003\344\256r\337\3624\306\\a\370\272`L3|b\227\355\330\327 \331]\023\260bL7m\323c\314\366\353\320\nX:\002\307\025R\270\273\031\353\206\023\t\211\273\276\315[\274\215\000\033\202[\203)\260\305\254\373u\331\020\272\231\325@\016&\016\200\340\216M\324zfQ\320HWgb\317\373;S\345Zj\264\367\326\037n>\331x\270\265A\006\365\177i\230\216Nm\314\330\320\016\335E\220\034\\\341U(V6\2568\276mp\267\315\032\256S5\255\201\323\232\353\370\r\231ML\311\234\335\341\033D\251\301\030av*oT\243\216\032\351\340Q\203*Ff""\261E\213\325\204\215J\003-\237\031\033\300\006o0\266x;\033\272\202\353\333\3037\021y\217\351\0205\022.3\222of9\316\216\337\030\230\034Vw\206!\371\rp\316(\327\314\262\313-_\334\333\374u\363\321\326\026c\017\332{\360[\007\271c\367\001\362\207\242\312X&I@\023\306\252\276\255\343\2636@\024\376\352 \002\364t\014\337\"\213\315\353\364\204B\261l\033\016wUx\360\327\364\2715\3304\340\340G\345\033\032\304\036N0\335\301;r\344\370\217\212\313\230\047$\360\226A\271t\007\352\007Z,T\253R\301\271l\333\272\351,\r\327$\367\030\022\026\2337k\340\n4\235\356\035\344\204\256\324\024d\324\261M\0303gGI\257k\260Lxq\2045\241\021\210\243\251\013\262J\322J\332\304\260o3\365\327-8\037\3661\270\313tQ\341:,H\303\020\ro[\351*\004\355\266\005\264 ]F$\030\022u\035\177\231L(\212\326|!%6(5\251\322{3#\254\351\211\272|\263\003Gz(\034\370\023.\t\212\301\310\021Q9S\0268u\234\315\3734\036\341/\346P\347P^\323\020u\317\250\3326\2434m\226ef3\224\0049Np \022S=\355P\263\023\323\221\342\r\307\204\304\324\177\326\022fm\333k8\215\006\334\366n\003\231n{P\002P!\325\002\256hd2D^\345x/\300\014\324M)l\246A\0144HR<\370\223p/IaU\341\245L\n\245Y\263\271\347\303\233\346[!\035\0130[\312\324&\223\"\t\037\001\016\\\\\2567\332c\036w\241\023\262\026\243[\202\376e\031x\036\253\003\260\2256\360q\244\361|)\324@\342hH&\234\210\246oBC\n\270\\qJ\030\3017\000\216\351XjV\372\047\001F\303i)0\337\345\372\023\177\353|\023\224\337\345>L\234\350\334\010\212A\t\207\323\2352.\024\372\307?\355\324\202rP\rKa\271\177\374d\347\367\260\020\026\373\260\265\370\256\204\213\274\343\005\253\341Vt,\362c0Lu6\2032>\356\207\205\221\307\335\240\211\333O\302\346\225\360h\250G3\321\365\310\213W\222\023\335\345.\307\245S\301D\260\021~N\013~|\257{\250{\241[\353\225\337\225>\300[MX\374\005\"\330\212&\242\215x>\346qS-P4\341z4\031\347\343\0131\047cz\262\020\345\243\002\370i\047\271d.y\325\313\367.\364h\355\3630\027\316a\036g\302|x!\344\037\216\237\303\331\211\316u\010\254\330\237\232\t\276Vyb^2X\014\206\303Bp\003\016\272\023\361\350m\222W\306\275@\302\3517\243[""\221\036\347G\367-\207<l\307\207\342\3058{\275\025\350\352\330\251\316F0\037\360\240\031\346\372S\263\000E.\234\207\315^T\214\356\304\274?u\262\343\007\267\002\336?u:x\023\345\242|\177j.(\365\247\246;O\240.\033a\036=\254\301\301m\2658\003\307}\027\316B\310\317\243J|8.*\017k\201\037\336\nG\275\314\007/B\031-F\345Q_S\323\351\364\271\360E$)P\234\235\207XZ\220b\023\241\335\303(\303\323\241\033}\246r\211\267\223J7\327\315#^\313\224\225\021^\004\267\205\021\334\306\022\234\013~\016\277\205\232\035\202bPh\003\227M`\213\214/\3062\271\230\270\335\031\244@\367\217\367\305\375\200\217Ov\316\001fy$\317d\347\013(\r<\316\004\205\003\007Lw\236\303p7,C\262\000g1\270M\344D\\\372\247\362\301i\330u\224j\221\353\237\372,\370\235\302 6\035\r*\020\210*Z\206C9\254E\345\250\032\227\020\213\331\340\007x\21786d\312\010%\246:\245N\031\336\034\332^F95i\006\271`\001R>\001\265\030\032\316\003H\327\342&\346p\026\312\251\036\320S\\\345\251\222\331\317L\325\025\3720xN\334X\306\250\366\215\257\211\3322.\304?@=\016w\213\373K\257\200\367\027\"\021\177\237\024\020\234\247`zL\r\262\t\251a\242\235\227\031\343\232\3214\024\224L/\340\370#\010a\370G\\\214K\003T\375p\203\272\250\030\335\215\233\311D\262\2264?B_y\023\260\247\004\007\324\223b\262\256\002\372/^U\214w\262\214\214\030\"<\025\034Q\361a\341\311)\364\177>\372\n\274=\202&\257%\345A\025\017\301\256\025dFt\031\362\376V\205>\217\020\216\266\3022M\017G?\002\326\303,\326 \327\034\2365\001\354\270\022\335\244\002\323y\273P\247\303\300\0108c\001\"\255\200\243y\000\257\030\337N\026\325\321\373f\276\337\337\0104v\323\325\230+r.g\261\217w\247\342\374\000\210\3070\375.\236\215K\343~~\003(\354\204(q\236\324\2448h\243\365\340X\260\007\315\270\035\233I\023\273\256K%\375\rvl`<Q+\326\223,oT\234\ntY\326\337\014|<V]\2510\331\203h\277\311Z\374K\200\343H\264\025\347@\262\000\224\303\240A\223\030\254\202D\206\213\341C\350\370\331\250\204\371\237\207\315\330\274+\330@\3714\177\001*\3634\276\223\350\335\331.\021\345\0254\307\305\360w\220\336J\002\024\316\007yL\014\322I""\047\317\204$\024\337\007\227B\n\3632l\374g\274\231<\355\226\366\205\353\026\304\215%\030\246\261/\234dZ\t\017C\302w#\227\240#\323O\360\302\017X~\234\254f%\034:\\\217r\031L\351\302\325\270\224^\373\251\373\244w\343}\221r\377**\244\213?vK]\366\376\327\364y%\255\350Y\244\324\021\251\266\222\020\364\277\244s\027\243G\351\225U\270\201x\2679^\261\227p\336r\304U\023\257\251\272\253+n\r\224w\223\030O\204S\340\353\341\014I`nL\304G\034\246\363\227\"\231~\rQQ,g\t\203\246\022Ad\301\321\300D\375\202\353\255\020\027\377\002\270\003W@&\344~T\032\033\203\273;(9\013H\261\320\210\n\250n8y\024\345?\034\274\360\336\302}\365\220h\363\020T\272\240\214\377\206{{\330\n\377\202\254\216D#\367\343Mh\265?bR\352\005t\003\331|A\372\235q\001\315[\2036Y\017&\241\327?\217\027\222\047\335\033\275\037\337\267\323g\317\323\347/\306)\336\206\257\203\342_\230^\223\"@\000\320!;\335\254\0210\204\267\361L\274<\340\007\222e5Ka\310\261*\001\223y\310\035\300k\250i\253\3240\303]\343\260\235\017w\250\"\327\3436\364\346\\\027\322=\0272\224\226\330H\256t\213\335\365\336\261\336\333\264\3748}\374:}\375[\077\077\203\367N+\200\217\220?\217~2yn\337\327\237\307?\231\234\356\334\303\013\340Dg%8A\n\360(:C\316[\320i\247\273n/?v\303\376LD,c\273\235!\311\000\211#\336*+\334ocn\367_\230\376\024E\363)\035\256+\202m\014:\026\277\314\360\323o\364\315\301\247\313Y\305\236q7\217\367\217\036\236x\222.\274c\250d\375\343\323\235g\030\316\002\264o\023\010<\027?\243/\261B\357z\257\235>(\247\345g\351\263W\351+#5D\377\362\267\311%\320\224\333\275\305\036}\216}\027\314\342w\317\254\212\314\207o\277\r \013|\367\245\023P\252\377\221\334K\222^\024\302\361\344\232\351\304\3458\367\377\002{\374\254\047x!\0358\017\276t\376\003\345\237\017\375";
+    PyObject *data = __Pyx_DecompressString(cstring, 2685, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3612 bytes) */
-static const char cstring[] = "\377 (allowe\377d  =  MB\377 transpo\377sition t\377able hol\377ds a car\377d beyond\377 (tree f\377ragment)\377), , not\377 ..?None\377Note tha\277t CythG\000i\377s delibe\377rately s\177tricter!\001\377n PEP-48\3674 aW\000reje\377cts subc\377lasses o\377f builti\376\217\000ypes. I\377f you ne\236\267\000to p%\000%\tt\177hen set\200\000_e \047an\227\000a\315\001\377_typing\047o dirb\000iv\242\000\377o False.oadd_\277\000ec\217 \340\215 \351\001\003\005\203\001\020\004fla\271g\033\004\223!ercY\002 b\303!c\330\000\237%\271!he\273#\344\264!\302\000n\211\002\316\"cha\334\311\000\314!dis\340!do\377minance \366\026\002dr\230\000r mu\313st\356  \316 \200!en\376\213Aengine \177input o\000\001{f \262@ge: \017\t\371:\251E\367 both 8\206\t\344\"\313 a h\360 \037\025\226\353!wo\036\002sM\013\346Aa\277 legal\220ca&\345#ro\365@\225\010:\374\"`\001\232\374@o\234bfi\220C\374Akv\210\nev\307` abi\000\205t\347bs\014\003\272\"\027\003\337`-\277winner\047\003r\237eward3\003\022\003fyo\314\204\001\230\000vels\006\004\377maskgcis>\272#dlead\032\004\006\002\276\033\001load_\351\204\002s\354\200\204\002\013\002st\315Afir\363st\024\t\014\002no d\377efault _\377_reduce_\357_ du\314bnon\353-t\300@i\234 __c\377init__nu\317mber\310\204\001\213\"re\317serv\342d\004\006se\377atrunawa\377y at dea\371l\007\005\236`imums\257peci\360$s\005\005o\302\202 r\000\n\273#%\004\255#sr\177c_ext/_\274c\377.pyxDRIVOERSE\316b\000\003.\306\006\355c\265\206\002__\017\006set\372\216\"_\013\014after\3767\004boundar\377y_profil\375eN\004groups>[\004is_ov)\006\301b\034u\004\202Bobj\226\206\003\t\t\207B\370\032\t\247C\255\004perft\356\004\005lay\304\004rea\347cheo\005\356!t_c\316\236\000ter\204\005\335\210\002_l\337ookup\372\004to\263_m\235\000\210$upZ\000_\374\322\002\232$valueL\377IMITSS__\367Pyx\001\000Dict\373_N\333 Ref__\374\352\207\004\217`__func\237____g\265%\n\000m\367ain\020\001modu\235l!\002nam)\002\221@_\312\336#_\007\001v\231\003=\000qu\303al\035\005\347e\231N\201\204\006ex^o\001set_Q\005st\010~\267N__test""\243\000\366\227@co\250@tine\374\203\206\003\327Basynci{o.\023\006sat_\230\204\001\377beatbise\353ct\350Mc\301\211\003can\377onical_o\035k\314\211\003rd_\322\212\002\311\213\001\207C\376\005\002indices\310\246\211\002\231\211\002\367\212\002_\267\206\001\377\212\004cl\357ine_\266 tra\377cebackcl\177sddepth\251\211\003\377entryenu\tm\337\213\002\311\207\002s\253\212\001\257\212\001\204\207\004\201\204\003\037guess\365\210\001\224\210\002\301\212\003\375i\216\204\004itemsj\237klast\244\207\001\250\207\001e/rled\000\000_D\002\360\210\002{le\333\207\001live\244\204\013\370\255\207\007\306\207\010\373\207\001max_s\377idemtdfn\353n_\215\213\002n\203#esn}_\363\206\001snot_\327\210\003\371o\313\206\002\320\204\002playp\337oints\000\003_w\377eightpop\277powerp\303\207\001n\277tprobe\347\204\004r\247eps\327\207\003\356\214\002s\351\204\013r\237esult\262\211\003\342\207\004_\357mins}\002eat\377sseensel\357fset\332\210\004sig\377naturesi\377zesolver\371.\275\207\004\206\210\004sstro\337ngert\303\205\tta\017rget\307\205\004\352\212\002\357\212\002\273\004\377tt_megab\271y\370`\331\205\010use\347\205\003s\370\006\001\266f\023\001equiv?alence\"\001\357\210\002\207ing.\001\243\220\002\223\206\002\230\206\002s\355w\314`ow\244\213\003\200\001\330\377\004\n\210+\220Q\200\001\377\340\004\013\2108\2201\220\335A\007\001\r\210Q\025\001!\330\377\010\016\210g\220Q\220f\377\230A\230Q\330\010\017\210\277{\230!\2301\330(\0001\373\200A\031\001a\210t\220:\177\230S\240\007\240u\250\016\000\357\014\210I\220%\000\014\210N}\2309\000\014\210K\220q$\001\375\017#\0005\230\006\230c\240\377\022\2404\240t\2505\260\337\013\2703\270a?\001\020\220\337\004\220E\230\030\024\002u\250\377L\270\002\270$\270g\300\257Q\200A\340k\000q\032\000H\376x\000S\240\004\240E\250\025\317\250a\250q\023\003\202\002\230D\377\240\t\250\021\250$\250a\376)\002\320\017!\240\021\240!\376^\000y\260\001\260\024\260\\\337\300\021\300$\300\027\002\030\230\367\001\230\024\275\001\031\230\021\230\277$\230a\340\010\035\313\001\013\373\2104""\274\0001\330\014\022\220\375*\333\003\016\210a\210s\220\371#\300\001\005\003!\2208\2301\377\230J\240a\240z\260\021\356\353\003x\220s\202 9\240B\267\240c\250\014\004s\220$\0013\377\230a\230y\250\002\250#\273\250Q\225#w\220cq\003\014\377\210E\220\025\220a\220q\177\230\001\330\014\023\2205\214\000\375\025*\000t\2401\240J\250\377a\330\014\017\210u\220B\377\220a\330\020\026\220j\240\377\001\240\021\330\014\024\220A\337\330\014\r\210V\216@E\230\376v\000\014\210C\210x\220y\272\027\003\022l\0006\230\023\221@Y\277\240b\250\003\2501<\003C\337\220u\230B\230:\t\025\220\177Z\230s\240#\240Q@\t\377\014\r\320\r\035\230Z\240\251s\244\002\n\001\036\266\000w\340\000q\372\360!x\242\001\230\026\230r\240\375\027\306\003\250h\260b\270\001\335\270\373\000\013\2103\235 w\220\227d\230%T\000!\255(\324\n\024/\220G\2302\221`\002\212@\226\002\372K\005q\244`s\250%\250s\277\260%\260r\270\022\377A\270\367|\3101\355\007\010\t\210\035\372\261 \021\271a\t\210\032\2201\315\330\017\000\031\220\306b\267(\r\210\235Y\312 v\230Q\352\000\314 1\363\220F\221\204\002\304@!\330\020\021\353\220\026\345 \006\207B\001\330\020\347\027\220{\202\002\311b\006\220b\364\207`\302C\330\202#Q\230g\240\237Q\240f\250A\262@\230@;\360\301@\337b\241f\210h\014\210A\210\347Q\210a\362\204\003\243a[\240\001\376\377\204\003q\220\001\220\034\230SK\240\013\211@\010\301a\r\001\036\371 \027-\250q\300\001\033\314@\332\000\004\000#\220Q\345@\343\002\211c\010\223f\203\204\001-!\375\205\001\220Y\227b3\222\001\013\007}]\326\204\002s\250!\250;\215@\367\003\2701&\007\\\240\021\240\277$\240e\2507\260\221@\r\277\210W\220A\220U\244\206\001\230\271I\330\000\334`\r\210[\353dq\357\240\r\250Q\356a\r\210Z\357\220q\230\005\277!\230|\250s1\250\351b\322!u\230E\301\205\002\3771\240K\250q\260\004\260\343C\260\276\000\263\204\nF\005e\2401\373\240A\271 m\2601\260Dq\270\214\002C\020\250\204\0011\220J\313\004;d\250\263`\020\220\005\232\003\354\204\001~\220\205\002\230\030\240\021\240\"K\000\177T\250\025\250g\260Q\276E\337\002\230!\2305\215\205\001\240(\312""\365\0002\265\003\025\277!\377\204\t3\220\177a\220y\240\003\240<\351 }\014\226cu\230C\230q\232@}\014\333\207\001F\230)\2409\334BK\020\026\263bS*\000\363`\021\260@\177Q\230b\240\001\240\025\272 \3371\250F\260#u\003\034\2300\017\005\343F\223C\312\205\001,\250\376@\231\204\001\3413\313\206\003\217\206\014\356\204\003\327%U\240!\237\2406\250\023\250\245\211\004\244\207\0011\376\233@^\2403\240n\260A\352\332\204\001\036\311\207\0021\332\211\003\014\210D\377\220\007\220x\230w\240h\257\250i\260q\362\205\001\270\316B^\373\2301\225@\025\240a\240w\357\250c\260\021\245c8\2303z\273\000\002\330\206\005_\230A\230m\000|\301c\220!x\230s\240+\323\204\001\357\r\320\r\037\214 \005\240S\337\250\001\250\021\330\222 \003\220\3475\230\t\252\211\001\375#s\230#\377\230R\230r\240\023\240A\362\275\205\001\036\271 \271\206\0015\250\001\330\337\020\021\320\021$\345@W\250\277J\260c\270\023\270\222\210\002\\\377\230\021\230%\230{\250$\377\250b\260\001\330\010\021\220w\021\220!\250\206\002\320\t\031\252\210\001\277\013\2107\220\047\230\242\002(\377\230%\230}\250I\260Wt6\001\261\210\005B\363 \003\2401\275\007\374\257\211\007\301\206\001\2205\230\003\2301O\230K\240r\266\"\016\002=\336@A;\250\211\001\371\210\001\356\213\0017\006\206\211\001D\350A\373\r\210\244 \320\034,\250A\377\320-=\270V\3008\310\3751\340\206\002\"\240!\320#<\377\270A\270_\310M\320Y\177b\320bc\330\010\t\246\001\276\200\212\001q\320 5\260\256\214\002H\377\320\024%\240T\320):?\270$\270a\270q\336\206\005\215\206\003\355[\335`3\240\365B\033\220C8\236\211\002\241\210\002\224\212\001u\220I\303\205\002\354b\276\230\212\0013\220c\230\022\376\210\002\001\374\270\212\n\313\213\0051\220A\320\025\047O\240s\320*\223\000\207\002\033\310@\365a\256\204\001\240\347\212\002D\220\006\220wi\230y\252A\250!\250\343\206\004\270\356\212\001\254*\364\212\014\r\320\r\305\212\001uz\301@\014\001\010\010\014\210J\357\207\001=\034\277\216\001\230d\240!\327\215\001\t\001\337T\240\021\340\010\342\214\014z\230y\024\206`\263aR\250s\260\372\216\002?a\210\177\230c""\240\370`\351\216\003\177~\230S\240\005\240Q\224\047\0479\230C\276\207\001\246\212\001\034\370\216\001\327 \371\032\273\212\002\205d\t\210\034\220S\374\360\211\003\333\204\001\t\230\030\240\030\250\377\034\260V\270;\300i\310\347q\320P\227\214\002\326\204\007y\260\013\316\327\210\001\r\210]\367\206\002h\000\240h\347\250k\270\354\204\004i\001z\250\0223\2503\202e\223a:\250\247\003\266b\202\221\205\001f\376\002;\004\377!\216)\205\211\004e\323\240:\226\205\002\035\006\010\224*\036\230\377k\250\021\250!\2504\250\377y\270\001\270\024\270Q\330\357\010\035\230_\242\213\001\250d\260\377)\2701\270D\300\007\300\377z\320QU\320U]\320\337]^\330\021\022\232\221\001w\220\377a\200A\360\010\000\t\r\377\210L\230\001\330\010\013\210\3575\220\013\230\331\206\001T\240\031\376I\002w\260c\270\026\270r\253\300\021\260\215\nG\362\212\002Q\306\205\001\031v\264\212\002C\230\361\211\002H\220A\313\221\001\267\017\210qJ\n\014\210)\005\r\277\016\330\014\025\220W\326Bc\002\266cE\205\206\005\361\221\001\313\222\001\205\t\334\220\001\222\220\001\223\033\240\250\222\0029\013Uq\007i\006\017\277\210a\210q\220\007\357\220\001\330\357\010\r\210X\332\222\001\034\230K\377\240q\250\001\250\024\250X\276\340\221\002!\3004\300y\306@\320\377QX\320X\\\320\\d\377\320de\330(2\260\047\377\270\023\270F\300#\300Q.\205!6\220\023\317\220\001\023\320\216\001\353\220\001\367H\230E\205`\025\250a\320O\004\036\230a\251(\315\r[\373\212\002\360\300\220\001\246\215\002\343\207\004\220 \320\004(\250q\001\245\201E\303#d\005V\2502\300\222\001\034\263\222\001g\006x\220q";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3612, 5137);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3664 bytes) */
+static const char cstring[] = "\377 (allowe\377d  =  MB\377 transpo\377sition t\377able hol\377ds a car\377d beyond\377 (tree f\377ragment)\377), , not\377 ..?None\377Note tha\277t CythG\000i\377s delibe\377rately s\177tricter!\001\377n PEP-48\3674 aW\000reje\377cts subc\377lasses o\377f builti\376\217\000ypes. I\377f you ne\236\267\000to p%\000%\tt\177hen set\200\000_e \047an\227\000a\315\001\377_typing\047o dirb\000iv\242\000\377o False.oadd_\277\000ec\217 \340\215 \351\001\003\005\203\001\020\004fla\271g\033\004\223!ercY\002 b\303!c\330\000\237%\271!he\273#\344\264!\302\000n\211\002\316\"cha\334\311\000\314!dis\340!do\377minance \366\026\002dr\230\000r mu\313st\356  \316 \200!en\376\213Aengine \177input o\000\001{f \262@ge: \017\t\371:\251E\367 both 8\206\t\344\"\313 a h\360 \037\025\226\353!wo\036\002sM\013\346Aa\277 legal\220ca&\345#ro\365@\225\010:\374\"`\001\232\374@o\234bfi\220C\374Akv\210\nev\307` abi\000\265t\347bs\014\003be\260`r\360\006\004\307\"$\003\354`-win\367ner4\003rewa3rd@\003\022\003fo\331\204\001\245\000\357vels\006\004mas\337kgcis\307#dl\307ead\032\004\006\002\033\001lo\227ad_\366\204\002s\215\204\002\013\002s}t\332Afirst\024\t\376\014\002no defa\377ult __re\377duce__ d}u\331bnon-t\315@\375i\251 __cini\377t__numbe\371r\325\204\001\230\"reser\351v\357d\004\006s\366\000run\377away at \317deal\007\005\253`im\177umspeci\375$\025s\005\005o\202 r\000\n\310#%\004\376\255#src_ext\373/_\311c.pyxD\177RIVERSE\333bj\000\003.\306\006c\302\206\002__\017\006\327set\216\"_\013\014af\367ter7\004boun\377dary_pro\357fileN\004gro\367ups[\004is_o\341v)\006\316bu\004\202Bobj\300\243\206\003\t\t\207B\032\t\247C\255\004ne\217w_ge\224`\356\206\002\302\004p\357erft\004\005lay~\331\004reache\204\005\356\203At_c\263\000ter\374\231\005\377\210\002_looku=p\217$to_m\262\000\235$\313upZ\000_\347\002\257$va\377lueLIMIT\177SS__Pyx\001\000\277Dict_N\360 R\317ef__\214\210\004\244`__\177func___\261\000\274\313$\n\000main\020\001m\357odul!\002namT)\002\246@_\363#_\007\001v\231\003\036=\000qual\035\005\374e\256N""\366\226\204\006exo\001set_\360Q\005\310F\211\000\314N__te\263st\243\000\254@co\275@t\347ine\245\206\003\354Basy\337ncio.\023\006sa\343t_\255\204\001\271\206\001\272\206\004bis\327ect\204mc\352\211\003ca\377nonical_;ok\365\211\003rd_\373\212\002\362\213\001\374\216C\005\002indice\221s\317\211\002\302\211\002\240\213\002_\323\206\001\250\213\004c\337line_\275 tr\377acebackc\377lsddepth\376\322\211\003entryen\023um\210\214\002\362\207\002s\324\212\001\330\212\001\240\207\004>\235\204\003guess\236\211\001\275\210\002\372\352\212\003i\252\204\004items?jklast\300\207\001\304\207\001_erled\000\000_D\002\366\231\211\002le\367\207\001live\360\300\204\013\311\207\007\342\207\010\227\210\001max_\377sidemtdf\327nn_\266\213\002n\203#es\353n_\217\207\001s\323\204\013not\345_\201\211\003o\365\206\002\345\204\002pla\177ypoints\000\003\377_weightp\377oppowerp\376\355\207\001ntprobe\236\374\204\004reps\201\210\003\245\215\002s~\376\204\013result\334\211\003\276\214\210\004_mins\213\002e\377atsseens\277elfset\204\211\004s\377ignature\377sizesolv\347er.\347\207\004\260\210\004sst\177rongert\330\205\t?target\334\205\004\241\213\002\374\246\213\002\273\004tt_meg\317abyt\217\000\357\205\007us\305e\374\205\003s\006\001\304f\023\001eq\377uivalenc9e\"\001\231\211\002ing.\001\332\220\002l\250\206\002\255\206\002sw\332`ow\316\213\003\377\200\001\330\004\n\210+\220\377Q\200\001\340\004\013\2108\357\2201\220A\007\001\r\210Q\376\025\001!\330\010\016\210g\220\377Q\220f\230A\230Q\330\377\010\017\210{\230!\2301\335\330(\0001\200A\031\001a\210\377t\220:\230S\240\007\240{u\250\016\000\014\210I\220%\000\317\014\210N\2309\000\000\004\014\210\327K\220q+\001\017*\0005\230\377\006\230c\240\022\2404\240\377t\2505\260\013\2703\270\375aF\001\020\220\004\220E\230\375\030\024\002u\250L\270\002\270\377$\270g\300Q\200A\340\352r\000q\032\000H\177\000S\240\004\377\240E\250\025\250a\250q\374\023\003\211\002\230D\240\t\250\021\357\250$\250a)\002\320\017!\357\240\021\240!^\000y\260\001\377\260\024\260\\\300\021\300$}""\300\027\002\030\230\001\230\024\304\001\377\031\230\021\230$\230a\340\273\010\035\322\001\013\2104\303\0001\337\330\014\022\220*\342\003\016\210\237a\210s\220#\307\001\005\003!\377\2208\2301\230J\240a\357\240z\260\021\362\003x\220s~\211 9\240B\240c\250\014\004\373s\220$\0013\230a\230y\277\250\002\250#\250Q\234#w\373\220cq\003\014\210E\220\025\377\220a\220q\230\001\330\014\327\023\2205\214\000\025*\000t\240\3771\240J\250a\330\014\017\377\210u\220B\220a\330\020\377\026\220j\240\001\240\021\330\377\014\024\220A\330\014\r\210\355V\225@E\230v\000\014\210C\257\210x\220y\027\003\022l\0006\373\230\023\230@Y\240b\250\003\373\2501<\003C\220u\230B\375\230:\t\025\220Z\230s\240\367#\240Q@\t\014\r\320\r\237\035\230Z\240s\244\002\n\001\036\252\266\000w\340\000q\360!x\242\001\230\337\026\230r\240\027\306\003\250h\337\260b\270\001\270\373\000\013\210}3\235 w\220d\230%T\000\371!\255(\324\n\024\220G\2302\242\230`\002\212@\226\002K\005q\253`s\377\250%\250s\260%\260r{\270\022\377A\270|\3101\355\007\257\010\t\210\035\261 \021\300a\t\337\210\032\2201\330\017\000\031\220\334\315b\267(\r\210Y\312 v\2309Q\352\000\314 1\220F\230\204\002\304@\277!\330\020\021\220\026\345 \006~\207B\001\330\020\027\220{\202\002N\311b\006\220b\207`\302C\330\202#\377Q\230g\240Q\240f\250\tA\262@\230@;\301@\337b\241f\210h\177\014\210A\210Q\210a\371\204\003\356\243a[\240\001\206\205\003q\220\001\277\220\034\230S\240\013\211@\010t\301a\r\001\036\371 -\250q\300\0011\033\314@\332\000\004\000\220Q\345@\343\002\322\211c\010\223f\203\204\001!\204\206\001\220Y\322\227b3\222\001\013\007]\326\204\002s\250w!\250;\215@\003\2701&\007\377\\\240\021\240$\240e\250\3737\260\221@\r\210W\220A\233\220U\253\206\001\230I\330\000\334`\r\373\210[\353dq\240\r\250Q\376\356a\r\210Z\220q\230\005>\277!\230|\2501\250\351b\322!\367u\230E\301\205\0021\240K\250?q\260\004\260C\260\276\000\263\204\n\276F\005e\2401\240A\271 m\037\2601\260D\270\214\002C\020\250\204\001\2671\220J\313\004d\250\263`\020\343\220\005\232\003\354\204\001\220\205\002\230""\030\240\367\021\240\"K\000T\250\025\250\367g\260Q\276E\002\230!\230\2555\215\205\001\240(\365\0002\265\003\025\374\277!\377\204\t3\220a\220y\240\327\003\240<\351 \014\226cu\230\327C\230q\232@\014\333\207\001F\230\267)\2409\334B\020\026\263bS\364*\000\363`\021\260@Q\230b\240\367\001\240\025\272 1\250F\260\r#u\003\034\230\017\005\343F\223C\312\205\001\023,\250\376@\231\204\0013\313\206\003\217\206\014\356\204\003\376\327%U\240!\2406\250\023\351\250\254\211\004\244\207\0011\233@^\2403\257\240n\260A\332\204\001\036\311\207\0021\376\341\211\003\014\210D\220\007\220x\377\230w\240h\250i\260q\272\362\205\001\270\316B^\2301\225@\025\377\240a\240w\250c\260\021\256\245c8\2303\273\000\002\330\206\005_\307\230A\230m\000\301c\220!x\230\367s\240+\323\204\001\r\320\r\037\376\214 \005\240S\250\001\250\021}\330\222 \003\2205\230\t\252\211\001\376\375#s\230#\230R\230r/\240\023\240A\275\205\001\036\271 \271\206\001\3775\250\001\330\020\021\320\021\375$\345@W\250J\260c\270\373\023\270\222\210\002\\\230\021\230%\377\230{\250$\250b\260\001\177\330\010\021\220\021\220!\250\206\002\367\320\t\031\252\210\001\013\2107\220\373\047\230\242\002(\230%\230}O\250I\260W6\001\261\210\005B\363 \307\003\2401\275\007\257\211\007\301\206\001\2205\377\230\003\2301\230K\240r\024\266\"\016\002=\336@;\250\211\001\371\210\001\365\213\001\2647\006\206\211\001D\350A\r\210\244 \320\377\034,\250A\320-=\270\337V\3008\3101\340\206\002\"\240\377!\320#<\270A\270_\377\310M\320Yb\320bc\347\330\010\t\246\001\200\212\001q\320 \3735\260\265\214\002H\320\024%\240\377T\320):\270$\270a\323\270q\336\206\005\215\206\003[\335`3\240\216\365B\033\220C\236\211\002\241\210\002\224\212\001u\343\220I\303\205\002\354b\230\212\0013\220c\313\230\022\376\210\002\001\270\212\n\313\213\0051\220\377A\320\025\047\240s\320*T\223\000\207\002\033\310@a\256\204\001\240\347\212\002\177D\220\006\220i\230y\252A\207\250!\250\343\206\004\356\212\001\254*\364\212\014\r\253\320\r\305\212\001u\301@\014\001\010\010\327\014\210J\357\207\001\034\306\216""\001\230d\363\240!\327\215\001\t\001T\240\021\340\235\010\342\214\014z\230\024\206`\263aR\367\250s\260\201\217\002a\210\177\230\363c\240\370`\360\216\003~\230S\240w\005\240Q\224\0479\230C\276\207\001\222\246\212\001\034\377\216\001\327 \032\273\212\002\205d\t\317\210\034\220S\360\211\003\333\204\001\t\230\377\030\240\030\250\034\260V\270\3778\300<\310y\320XY\347\320YZ\347\214\001\331\204\007y\260\013\220\332\210\001\312B\357\204\004\n\006]\215\207\002~\000\240\317h\250k\270\202\205\004\177\001z\250g\022\2503\230e\251a:\250\275\003\024\314b\247\205\001f\224\"\210<\003\225A\244)N\233\211\004e\240:\254\205\002\035\006\010\252*\377\036\230k\250\021\250!\250\3774\250y\270\001\270\024\270\277Q\330\010\035\230_\270\213\001\250\377d\260)\2701\270D\300\377\007\300z\320QU\320U\177]\320]^\330\021\022\267\221\001\377w\220a\200A\360\006\000\373\t\035\371\047\360\010\000\t\r\377\210L\230\001\330\010\013\210\3575\220\013\230\376\206\001T\240\031\376X\002w\260c\270\026\270r\253\300\021\325\215\nG\227\213\002Q\353\205\001\031v\331\212\002C\230\226\212\002H\220A\367\221\001g\017\210qc\000M\007\014\210)\005\177\r\016\330\014\025\220W\373BEc\333cE\252\206\005\226\222\001\367\222\001A\206\010L\201\221\001\267\220\001\033\240\324\222\0029\013Uq\007\376i\006\017\210a\210q\220\007\276\224\221\001\330\010\r\210X\206\223\001\034\377\230K\240q\250\001\250\024\373\250X\205\222\002!\3004\300y\377\320PQ\320QX\320X\377\\\320\\d\320de\330\377(2\260\047\270\023\270F\357\300#\300Q\205!6\220\023r\364\220\001\023\365\216\001\220\221\001H\230E\252`\377\025\250a\320\004\036\230a\005\360\303\027[\240\213\002\345\220\001\313\215\002\210\210\004\220 \037\320\004(\250\001\245\201E\303#d\005\307V\2502\345\222\001\330\222\001g\006x\220\001q";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3664, 5236);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (5137 bytes) */
-static const char bytes[] = " (allowed  =  MB transposition table holds a card beyond (tree fragment)), , not ..?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecalled cardcalled classcalled flagcalled holdercannot allocate a card on the tablecards on the tablechain carddisabledominance chaindriver must be one of enableengine input out of range: engine input: a card is both on the table and in a handengine input: a card is in two handsengine input: not a legal card at the rootengine input: the hands do not fit the trick on the tableevent absent cardsevent cardsevent not-winnerevent rewardevent winnerfollow levelsfollow maskgcisenabledlead levelslead maskload_tables and load_state firstload_tables firstno default __reduce__ due to non-trivial __cinit__number of handsreserved cardreserved seatrunaway at dealrunaway minimumspecial cardsspecial orderspecial order cardspecial winnersrc_ext/_engine.pyxDRIVERSEngineEngine.__reduce_cython__Engine.__setstate_cython__Engine.afterEngine.boundary_profileEngine.groupsEngine.is_overEngine.legalEngine.load_objectiveEngine.load_stateEngine.load_tablesEngine.perftEngine.playEngine.reachesEngine.reset_countersEngine.table_lookupEngine.to_moveEngine.upper_boundEngine.valueLIMITSS__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabsentafterasyncio.coroutinesat_dealbeatbisectboundary_profileccalledcanonical_okcardcard_classcard_countcard_indicescardschainclass_maskclassescline_in_tracebackclsddepthdriverentryenumerateeventsflagflagsfollowgroupsguesshandhandsholderiis_overitemsjklastleadleaderledled_flagslegallevelsliveload_objectiveload_stateload_tablesmaskmax_sidemtdfnn_cardsn_classesn_seatsnot_winneroorderperftplaypointspoints_weightpoppowerpresentpro""bereachesrepsreservationsreset_countersresultrewardrunaway_minsseatseatsseenselfsetdefaultsignaturesizesolver._enginespecialsstrongerttable_lookuptargetto_movetricktrick_weighttt_megabytesupper_bounduse_boundsuse_canonicaluse_equivalenceuse_orderinguse_tablevaluevalueswindowwinner\200\001\330\004\n\210+\220Q\200\001\340\004\013\2108\2201\220A\200\001\340\004\r\210Q\330\004\n\210!\330\010\016\210g\220Q\220f\230A\230Q\330\010\017\210{\230!\2301\330\004\013\2101\200A\330\010\016\210a\210t\220:\230S\240\007\240u\250A\330\010\014\210I\220Q\330\010\014\210N\230!\330\010\014\210K\220q\200A\330\010\017\210t\2205\230\006\230c\240\022\2404\240t\2505\260\013\2703\270a\200A\330\010\020\220\004\220E\230\030\240\022\2404\240u\250L\270\002\270$\270g\300Q\200A\340\010\017\210q\220\004\220H\230A\230S\240\004\240E\250\025\250a\250q\200A\340\010\017\210{\230!\2301\230D\240\t\250\021\250$\250a\200A\340\010\017\320\017!\240\021\240!\2404\240y\260\001\260\024\260\\\300\021\300$\300a\200A\340\010\030\230\001\230\024\230Q\330\010\031\230\021\230$\230a\340\010\035\230Q\330\010\013\2104\210t\2201\330\014\022\220*\230A\230Q\330\010\016\210a\210s\220#\220Q\330\010\016\210a\210s\220!\2208\2301\230J\240a\240z\260\021\330\010\016\210a\210x\220s\230!\2309\240B\240c\250\021\330\010\016\210a\210s\220!\2208\2303\230a\230y\250\002\250#\250Q\330\010\016\210a\210w\220c\230\024\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\023\2205\230\001\230\025\230a\230t\2401\240J\250a\330\014\017\210u\220B\220a\330\020\026\220j\240\001\240\021\330\014\024\220A\330\014\r\210V\2201\220E\230\021\330\010\014\210C\210x\220y\240\001\240\021\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\017\210u\220C\220u\230B\230a\330\020\026\220j\240\001\240\021\330\014\025\220Z\230s\240#\240Q\330\014\r\210V\2201\220E\230\021\330\014\r\320\r\035\230Z\240s\250#\250Q\330\014\r\320\r\036\230a\230w\240a\240q\340\010\017\210x\220q\230\001\230\026\230r\240\027\250\002\250#\250Q\250h\260b\270\001\270\021\330\010""\013\2103\210a\210w\220d\230%\230s\240!\330\014\022\220*\230A\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\024\220G\2302\230S\240\002\240!\2401\330\014\017\210x\220q\230\001\230\026\230q\240\007\240s\250%\250s\260%\260r\270\022\2703\270a\270|\3101\330\020\026\220j\240\001\240\021\330\010\t\210\035\220c\230\021\230!\330\010\t\210\032\2201\330\010\t\210\031\220!\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210Y\220a\220v\230Q\230a\330\014\023\2201\220F\230!\2301\330\014\022\220!\330\020\021\220\026\220q\230\006\230a\230y\250\001\330\020\027\220{\240!\2401\330\010\017\210q\220\006\220b\230\001\230\021\330\010\016\210a\330\014\r\320\r\035\230Q\230g\240Q\240f\250A\250Q\330\014\023\220;\230a\230q\200A\340\010\031\230\021\230$\230a\340\010\016\210a\210s\220#\220Q\330\010\014\210A\210Q\210a\330\010\016\210a\210s\220#\220[\240\001\330\010\016\210a\210q\220\001\220\034\230S\240\013\2501\330\010\016\210a\210q\220\001\220\036\230s\240-\250q\330\010\t\210\033\220A\330\010\t\210\033\220A\220Q\220a\330\010\t\210\035\220a\220q\230\001\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2201\220A\220Y\230a\230t\2403\240f\250A\330\014\022\220!\2201\220A\220]\240!\2404\240s\250!\250;\260b\270\003\2701\330\014\022\220!\2201\220A\220\\\240\021\240$\240e\2507\260!\330\014\r\210W\220A\220U\230!\2301\230I\240Q\240a\330\014\r\210[\230\001\230\025\230a\230q\240\r\250Q\250a\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\r\210Y\220a\220u\230E\240\021\240!\2401\240K\250q\260\004\260C\260q\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210[\230\001\230\025\230e\2401\240A\240Q\240m\2601\260D\270\003\2701\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\022\220!\2201\220J\230a\230t\2403\240d\250!\330\014\020\220\005\220U\230!\2301\330\020\026\220a\220q\230\001\230\030\240\021\240\"\240A\240T\250\025\250g\260Q\330\020\021\220\026\220q\230\002\230!\2305\240\001\240\021\240(\250!\2502\250Q\250a\330\014\025\220Q\220a\220y\240\001\240\021\330\014\022""\220!\2203\220a\220y\240\003\240<\250q\330\014\r\210Y\220a\220u\230C\230q\240\001\330\014\020\220\004\220F\230)\2409\250A\250Q\330\020\026\220a\220v\230S\240\003\2401\330\020\021\220\034\230Q\230b\240\001\240\025\240e\2501\250F\260#\260Q\330\020\021\220\034\230Q\230b\240\001\240\025\240a\330\010\016\210a\210s\220!\2201\220A\220Z\230s\240,\250a\330\010\t\210\032\2203\220a\220q\230\001\230\021\330\010\014\210C\210x\220y\240\001\240\021\240!\2401\330\014\r\210Z\220q\230\005\230U\240!\2406\250\023\250A\330\010\016\210a\210s\220!\2201\220A\220^\2403\240n\260A\330\010\t\210\036\220s\230!\2301\230A\230Q\330\010\014\210D\220\007\220x\230w\240h\250i\260q\270\001\270\021\270!\330\014\r\210^\2301\230E\240\025\240a\240w\250c\260\021\330\014\022\220!\2208\2303\230b\240\002\240#\240Q\330\014\r\210_\230A\230U\240!\330\014\022\220!\2203\220a\220x\230s\240+\250Q\330\014\r\320\r\037\230q\240\005\240S\250\001\250\021\330\014\020\220\003\2205\230\t\240\021\240!\330\020\026\220a\220s\230#\230R\230r\240\023\240A\330\020\021\220\036\230q\240\002\240!\2405\250\001\330\020\021\320\021$\240A\240W\250J\260c\270\023\270A\330\014\r\210\\\230\021\230%\230{\250$\250b\260\001\330\010\021\220\021\220!\2201\330\010\t\320\t\031\230\021\330\010\013\2107\220\047\230\021\330\014\022\220(\230%\230}\250I\260W\270A\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2208\2303\230a\230y\250\002\250#\250Q\330\014\022\220!\2205\230\003\2301\230K\240r\250\023\250A\330\014\022\220!\220=\240\003\240;\250a\330\014\022\220!\220:\230S\240\003\2401\330\014\022\220!\2206\230\023\230D\240\001\330\014\r\210^\2301\320\034,\250A\320-=\270V\3008\3101\330\014\r\320\r\"\240!\320#<\270A\270_\310M\320Yb\320bc\330\010\t\320\t\031\230\025\230a\230q\320 5\260Q\330\010\014\210H\320\024%\240T\320):\270$\270a\270q\330\010\016\210a\210s\220!\2201\220A\220[\240\003\2403\240a\330\010\t\210\033\220C\220q\230\001\230\021\230!\330\010\014\210C\210u\220I\230Q\230a\230q\240\001\330\014\022\220!\2203\220c\230\022\2302\230S""\240\001\330\014\r\210V\2201\220E\230\021\330\010\016\210a\210s\220!\2201\220A\320\025\047\240s\320*<\270A\330\010\t\320\t\033\2303\230a\230q\240\001\240\021\330\010\014\210D\220\006\220i\230y\250\001\250\021\250!\2501\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\r\320\r\036\230a\230u\240A\330\014\r\320\r\036\230a\230u\240A\330\010\014\210J\220a\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230A\230T\240\021\340\010\016\210a\210s\220#\220Q\330\010\016\210a\210z\230\024\230R\230s\240+\250R\250s\260!\330\010\016\210a\210\177\230c\240\025\240a\330\010\016\210a\210~\230S\240\005\240Q\330\010\016\210a\210s\220!\2209\230C\230|\2501\330\010\t\210\034\220Q\330\010\t\320\t\032\230!\330\010\t\320\t\031\230\021\330\010\t\210\034\220S\230\001\230\021\330\010\014\210D\220\t\230\030\240\030\250\034\260V\270;\300i\310q\320PQ\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210]\230!\2305\240\005\240Q\240h\250k\270\021\330\014\022\220!\2209\230C\230z\250\022\2503\250a\330\014\022\220!\220=\240\003\240:\250R\250s\260!\330\014\022\220!\2208\2303\230f\240A\330\014\r\210]\230!\2305\240\001\330\014\r\320\r\036\230a\230u\240A\330\014\r\210[\230\001\230\025\230e\240:\250Q\330\014\r\210]\230!\2305\240\001\330\010\034\230A\230Q\230d\240!\200A\340\010\036\230k\250\021\250!\2504\250y\270\001\270\024\270Q\330\010\035\230_\250A\250Q\250d\260)\2701\270D\300\007\300z\320QU\320U]\320]^\330\021\022\330\010\017\210w\220a\200A\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\010\014\210H\220A\220Q\330\010\017\210q\200A\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220W\230A\230Q\230c\240\021\330\010\014\210E\220\021\220!\2201\330\010\017\210t\2201\220A\200A\360\010\000\t\r\210L\230\001\330\010\016\210a""\210w\220c\230\033\240A\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220U\230!\2301\230C\230q\330\010\017\210q\200A\360\010\000\t\017\210a\210q\220\007\220s\230!\330\010\r\210X\220Q\330\010\034\230K\240q\250\001\250\024\250X\260\\\300\021\300!\3004\300y\320PQ\320QX\320X\\\320\\d\320de\330(2\260\047\270\023\270F\300#\300Q\330\010\013\2106\220\023\220A\330\014\023\2201\330\010\017\210u\220H\230E\240\030\250\025\250a\320\004\036\230a\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220[\240\001\240\021\240#\240Q\330\010\014\210E\220\021\220!\2201\330\010\017\210q\320\004(\250\001\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\r\016\330\014\025\220[\240\001\240\021\240#\240V\2502\250Q\330\010\014\210E\220\021\220!\2201\330\010\017\210x\220q";
+    #else /* compression: none (5236 bytes) */
+static const char bytes[] = " (allowed  =  MB transposition table holds a card beyond (tree fragment)), , not ..?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecalled cardcalled classcalled flagcalled holdercannot allocate a card on the tablecards on the tablechain carddisabledominance chaindriver must be one of enableengine input out of range: engine input: a card is both on the table and in a handengine input: a card is in two handsengine input: not a legal card at the rootengine input: the hands do not fit the trick on the tableevent absent cardsevent beatersevent cardsevent not-winnerevent rewardevent winnerfollow levelsfollow maskgcisenabledlead levelslead maskload_tables and load_state firstload_tables firstno default __reduce__ due to non-trivial __cinit__number of handsreserved cardreserved seatrunaway at dealrunaway minimumspecial cardsspecial orderspecial order cardspecial winnersrc_ext/_engine.pyxDRIVERSEngineEngine.__reduce_cython__Engine.__setstate_cython__Engine.afterEngine.boundary_profileEngine.groupsEngine.is_overEngine.legalEngine.load_objectiveEngine.load_stateEngine.load_tablesEngine.new_generationEngine.perftEngine.playEngine.reachesEngine.reset_countersEngine.table_lookupEngine.to_moveEngine.upper_boundEngine.valueLIMITSS__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabsentafterasyncio.coroutinesat_dealbeatbeatersbisectboundary_profileccalledcanonical_okcardcard_classcard_countcard_indicescardschainclass_maskclassescline_in_tracebackclsddepthdriverentryenumerateeventsflagflagsfollowgroupsguesshandhandsholderiis_overitemsjklastleadleaderledled_flagslegallevelsliveload_objectiveload_stateload_tablesmaskmax_sidemtdfnn_cardsn_classesn_seatsnew_generationnot_win""neroorderperftplaypointspoints_weightpoppowerpresentprobereachesrepsreservationsreset_countersresultrewardrunaway_minsseatseatsseenselfsetdefaultsignaturesizesolver._enginespecialsstrongerttable_lookuptargetto_movetricktrick_weighttt_megabytesupper_bounduse_boundsuse_canonicaluse_equivalenceuse_orderinguse_tablevaluevalueswindowwinner\200\001\330\004\n\210+\220Q\200\001\340\004\013\2108\2201\220A\200\001\340\004\r\210Q\330\004\n\210!\330\010\016\210g\220Q\220f\230A\230Q\330\010\017\210{\230!\2301\330\004\013\2101\200A\330\010\016\210a\210t\220:\230S\240\007\240u\250A\330\010\014\210I\220Q\330\010\014\210N\230!\330\010\014\210N\230!\330\010\014\210K\220q\200A\330\010\017\210t\2205\230\006\230c\240\022\2404\240t\2505\260\013\2703\270a\200A\330\010\020\220\004\220E\230\030\240\022\2404\240u\250L\270\002\270$\270g\300Q\200A\340\010\017\210q\220\004\220H\230A\230S\240\004\240E\250\025\250a\250q\200A\340\010\017\210{\230!\2301\230D\240\t\250\021\250$\250a\200A\340\010\017\320\017!\240\021\240!\2404\240y\260\001\260\024\260\\\300\021\300$\300a\200A\340\010\030\230\001\230\024\230Q\330\010\031\230\021\230$\230a\340\010\035\230Q\330\010\013\2104\210t\2201\330\014\022\220*\230A\230Q\330\010\016\210a\210s\220#\220Q\330\010\016\210a\210s\220!\2208\2301\230J\240a\240z\260\021\330\010\016\210a\210x\220s\230!\2309\240B\240c\250\021\330\010\016\210a\210s\220!\2208\2303\230a\230y\250\002\250#\250Q\330\010\016\210a\210w\220c\230\024\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\023\2205\230\001\230\025\230a\230t\2401\240J\250a\330\014\017\210u\220B\220a\330\020\026\220j\240\001\240\021\330\014\024\220A\330\014\r\210V\2201\220E\230\021\330\010\014\210C\210x\220y\240\001\240\021\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\017\210u\220C\220u\230B\230a\330\020\026\220j\240\001\240\021\330\014\025\220Z\230s\240#\240Q\330\014\r\210V\2201\220E\230\021\330\014\r\320\r\035\230Z\240s\250#\250Q\330\014\r\320\r\036\230a\230w\240a\240q\340\010\017\210x\220q\230""\001\230\026\230r\240\027\250\002\250#\250Q\250h\260b\270\001\270\021\330\010\013\2103\210a\210w\220d\230%\230s\240!\330\014\022\220*\230A\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\024\220G\2302\230S\240\002\240!\2401\330\014\017\210x\220q\230\001\230\026\230q\240\007\240s\250%\250s\260%\260r\270\022\2703\270a\270|\3101\330\020\026\220j\240\001\240\021\330\010\t\210\035\220c\230\021\230!\330\010\t\210\032\2201\330\010\t\210\031\220!\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210Y\220a\220v\230Q\230a\330\014\023\2201\220F\230!\2301\330\014\022\220!\330\020\021\220\026\220q\230\006\230a\230y\250\001\330\020\027\220{\240!\2401\330\010\017\210q\220\006\220b\230\001\230\021\330\010\016\210a\330\014\r\320\r\035\230Q\230g\240Q\240f\250A\250Q\330\014\023\220;\230a\230q\200A\340\010\031\230\021\230$\230a\340\010\016\210a\210s\220#\220Q\330\010\014\210A\210Q\210a\330\010\016\210a\210s\220#\220[\240\001\330\010\016\210a\210q\220\001\220\034\230S\240\013\2501\330\010\016\210a\210q\220\001\220\036\230s\240-\250q\330\010\t\210\033\220A\330\010\t\210\033\220A\220Q\220a\330\010\t\210\035\220a\220q\230\001\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2201\220A\220Y\230a\230t\2403\240f\250A\330\014\022\220!\2201\220A\220]\240!\2404\240s\250!\250;\260b\270\003\2701\330\014\022\220!\2201\220A\220\\\240\021\240$\240e\2507\260!\330\014\r\210W\220A\220U\230!\2301\230I\240Q\240a\330\014\r\210[\230\001\230\025\230a\230q\240\r\250Q\250a\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\r\210Y\220a\220u\230E\240\021\240!\2401\240K\250q\260\004\260C\260q\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210[\230\001\230\025\230e\2401\240A\240Q\240m\2601\260D\270\003\2701\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\022\220!\2201\220J\230a\230t\2403\240d\250!\330\014\020\220\005\220U\230!\2301\330\020\026\220a\220q\230\001\230\030\240\021\240\"\240A\240T\250\025\250g\260Q\330\020\021\220\026\220q\230\002\230!\2305\240\001\240\021\240(""\250!\2502\250Q\250a\330\014\025\220Q\220a\220y\240\001\240\021\330\014\022\220!\2203\220a\220y\240\003\240<\250q\330\014\r\210Y\220a\220u\230C\230q\240\001\330\014\020\220\004\220F\230)\2409\250A\250Q\330\020\026\220a\220v\230S\240\003\2401\330\020\021\220\034\230Q\230b\240\001\240\025\240e\2501\250F\260#\260Q\330\020\021\220\034\230Q\230b\240\001\240\025\240a\330\010\016\210a\210s\220!\2201\220A\220Z\230s\240,\250a\330\010\t\210\032\2203\220a\220q\230\001\230\021\330\010\014\210C\210x\220y\240\001\240\021\240!\2401\330\014\r\210Z\220q\230\005\230U\240!\2406\250\023\250A\330\010\016\210a\210s\220!\2201\220A\220^\2403\240n\260A\330\010\t\210\036\220s\230!\2301\230A\230Q\330\010\014\210D\220\007\220x\230w\240h\250i\260q\270\001\270\021\270!\330\014\r\210^\2301\230E\240\025\240a\240w\250c\260\021\330\014\022\220!\2208\2303\230b\240\002\240#\240Q\330\014\r\210_\230A\230U\240!\330\014\022\220!\2203\220a\220x\230s\240+\250Q\330\014\r\320\r\037\230q\240\005\240S\250\001\250\021\330\014\020\220\003\2205\230\t\240\021\240!\330\020\026\220a\220s\230#\230R\230r\240\023\240A\330\020\021\220\036\230q\240\002\240!\2405\250\001\330\020\021\320\021$\240A\240W\250J\260c\270\023\270A\330\014\r\210\\\230\021\230%\230{\250$\250b\260\001\330\010\021\220\021\220!\2201\330\010\t\320\t\031\230\021\330\010\013\2107\220\047\230\021\330\014\022\220(\230%\230}\250I\260W\270A\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2208\2303\230a\230y\250\002\250#\250Q\330\014\022\220!\2205\230\003\2301\230K\240r\250\023\250A\330\014\022\220!\220=\240\003\240;\250a\330\014\022\220!\220:\230S\240\003\2401\330\014\022\220!\2206\230\023\230D\240\001\330\014\r\210^\2301\320\034,\250A\320-=\270V\3008\3101\330\014\r\320\r\"\240!\320#<\270A\270_\310M\320Yb\320bc\330\010\t\320\t\031\230\025\230a\230q\320 5\260Q\330\010\014\210H\320\024%\240T\320):\270$\270a\270q\330\010\016\210a\210s\220!\2201\220A\220[\240\003\2403\240a\330\010\t\210\033\220C\220q\230\001\230\021\230!\330\010\014\210C""\210u\220I\230Q\230a\230q\240\001\330\014\022\220!\2203\220c\230\022\2302\230S\240\001\330\014\r\210V\2201\220E\230\021\330\010\016\210a\210s\220!\2201\220A\320\025\047\240s\320*<\270A\330\010\t\320\t\033\2303\230a\230q\240\001\240\021\330\010\014\210D\220\006\220i\230y\250\001\250\021\250!\2501\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\r\320\r\036\230a\230u\240A\330\014\r\320\r\036\230a\230u\240A\330\010\014\210J\220a\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230A\230T\240\021\340\010\016\210a\210s\220#\220Q\330\010\016\210a\210z\230\024\230R\230s\240+\250R\250s\260!\330\010\016\210a\210\177\230c\240\025\240a\330\010\016\210a\210~\230S\240\005\240Q\330\010\016\210a\210s\220!\2209\230C\230|\2501\330\010\t\210\034\220Q\330\010\t\320\t\032\230!\330\010\t\320\t\031\230\021\330\010\t\210\034\220S\230\001\230\021\330\010\014\210D\220\t\230\030\240\030\250\034\260V\2708\300<\310y\320XY\320YZ\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210]\230!\2305\240\005\240Q\240h\250k\270\021\330\014\022\220!\2209\230C\230z\250\022\2503\250a\330\014\022\220!\220=\240\003\240:\250R\250s\260!\330\014\022\220!\2208\2303\230f\240A\330\014\r\210]\230!\2305\240\001\330\014\r\320\r\036\230a\230u\240A\330\014\r\210[\230\001\230\025\230e\240:\250Q\330\014\r\210]\230!\2305\240\001\330\010\034\230A\230Q\230d\240!\200A\340\010\036\230k\250\021\250!\2504\250y\270\001\270\024\270Q\330\010\035\230_\250A\250Q\250d\260)\2701\270D\300\007\300z\320QU\320U]\320]^\330\021\022\330\010\017\210w\220a\200A\360\006\000\t\035\230A\230Q\230d\240!\200A\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\010\014\210H\220A\220Q\330\010\017\210q\200A\360\010\000\t\r\210L\230\001\330\010\014""\210G\2201\220A\220Q\330\r\016\330\014\025\220W\230A\230Q\230c\240\021\330\010\014\210E\220\021\220!\2201\330\010\017\210t\2201\220A\200A\360\010\000\t\r\210L\230\001\330\010\016\210a\210w\220c\230\033\240A\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220U\230!\2301\230C\230q\330\010\017\210q\200A\360\010\000\t\017\210a\210q\220\007\220s\230!\330\010\r\210X\220Q\330\010\034\230K\240q\250\001\250\024\250X\260\\\300\021\300!\3004\300y\320PQ\320QX\320X\\\320\\d\320de\330(2\260\047\270\023\270F\300#\300Q\330\010\013\2106\220\023\220A\330\014\023\2201\330\010\017\210u\220H\230E\240\030\250\025\250a\320\004\036\230a\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220[\240\001\240\021\240#\240Q\330\010\014\210E\220\021\220!\2201\330\010\017\210q\320\004(\250\001\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\r\016\330\014\025\220[\240\001\240\021\240#\240V\2502\250Q\330\010\014\210E\220\021\220!\2201\330\010\017\210x\220q";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 197; i++) {
+    for (int i = 0; i < 201; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
-      if (likely(string) && i >= 54) PyUnicode_InternInPlace(&string);
+      if (likely(string) && i >= 55) PyUnicode_InternInPlace(&string);
       if (unlikely(!string)) {
         Py_XDECREF(data);
         __PYX_ERR(0, 1, __pyx_L1_error)
@@ -19170,8 +19659,8 @@ static const char bytes[] = " (allowed  =  MB transposition table holds a card b
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 197; i < 216; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-197].length;
+    for (int i = 201; i < 221; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-201].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -19181,15 +19670,15 @@ static const char bytes[] = " (allowed  =  MB transposition table holds a card b
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 216; i++) {
+    for (Py_ssize_t i = 0; i < 221; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 197;
-      for (Py_ssize_t i=0; i<19; ++i) {
+      PyObject **table = stringtab + 201;
+      for (Py_ssize_t i=0; i<20; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -19286,94 +19775,99 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_card_indices, __pyx_mstate->__pyx_kp_b_iso88591_Q_gQfAQ_1_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 23, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 92};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 23, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 93};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_d, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_j, __pyx_mstate->__pyx_n_u_levels, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_beat, __pyx_mstate->__pyx_n_u_cards, __pyx_mstate->__pyx_n_u_winner, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_led, __pyx_mstate->__pyx_n_u_called, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_holder, __pyx_mstate->__pyx_n_u_cls, __pyx_mstate->__pyx_n_u_runaway_min, __pyx_mstate->__pyx_n_u_at_deal, __pyx_mstate->__pyx_n_u_flag, __pyx_mstate->__pyx_n_u_seat};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_tables, __pyx_mstate->__pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 172};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_max_side, __pyx_mstate->__pyx_n_u_points_weight, __pyx_mstate->__pyx_n_u_trick_weight, __pyx_mstate->__pyx_n_u_events, __pyx_mstate->__pyx_n_u_o, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_present, __pyx_mstate->__pyx_n_u_absent, __pyx_mstate->__pyx_n_u_winner, __pyx_mstate->__pyx_n_u_not_winner, __pyx_mstate->__pyx_n_u_last, __pyx_mstate->__pyx_n_u_reward};
-    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_objective, __pyx_mstate->__pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 173};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_new_generation, __pyx_mstate->__pyx_kp_b_iso88591_A_AQd, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 197};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 178};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_max_side, __pyx_mstate->__pyx_n_u_points_weight, __pyx_mstate->__pyx_n_u_trick_weight, __pyx_mstate->__pyx_n_u_events, __pyx_mstate->__pyx_n_u_o, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_present, __pyx_mstate->__pyx_n_u_absent, __pyx_mstate->__pyx_n_u_winner, __pyx_mstate->__pyx_n_u_not_winner, __pyx_mstate->__pyx_n_u_last, __pyx_mstate->__pyx_n_u_reward, __pyx_mstate->__pyx_n_u_beaters};
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_objective, __pyx_mstate->__pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 204};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_hands, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_trick, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_seat, __pyx_mstate->__pyx_n_u_size, __pyx_mstate->__pyx_n_u_seen, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_card};
-    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_state, __pyx_mstate->__pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_state, __pyx_mstate->__pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 266};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 275};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_i};
-    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_boundary_profile, __pyx_mstate->__pyx_kp_b_iso88591_A_q_HAS_E_aq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_boundary_profile, __pyx_mstate->__pyx_kp_b_iso88591_A_q_HAS_E_aq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 270};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 279};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reset_counters, __pyx_mstate->__pyx_kp_b_iso88591_A_at_S_uA_IQ_N_Kq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reset_counters, __pyx_mstate->__pyx_kp_b_iso88591_A_at_S_uA_IQ_N_N_Kq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 276};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 286};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_upper_bound, __pyx_mstate->__pyx_kp_b_iso88591_A_4y_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_upper_bound, __pyx_mstate->__pyx_kp_b_iso88591_A_4y_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 280};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 290};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_1D_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_1D_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 284};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 294};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_n_u_reps};
-    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_groups, __pyx_mstate->__pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_groups, __pyx_mstate->__pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 291};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 301};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 302};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 312};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_target, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reaches, __pyx_mstate->__pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reaches, __pyx_mstate->__pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 313};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 323};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_after, __pyx_mstate->__pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_after, __pyx_mstate->__pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 327};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 337};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_depth, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_perft, __pyx_mstate->__pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_perft, __pyx_mstate->__pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 338};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 348};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward};
-    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 350};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 360};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_live, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_probe, __pyx_mstate->__pyx_n_u_entry};
-    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_table_lookup, __pyx_mstate->__pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_table_lookup, __pyx_mstate->__pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 362};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 372};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_to_move, __pyx_mstate->__pyx_kp_b_iso88591_A_E_4uL_gQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_to_move, __pyx_mstate->__pyx_kp_b_iso88591_A_E_4uL_gQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 365};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 375};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_t5_c_4t5_3a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[18] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_t5_c_4t5_3a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[18])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[18] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[18])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[19] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[19])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 3};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[19] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[19])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[20] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[20])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -22029,6 +22523,33 @@ static CYTHON_INLINE PyObject* __Pyx__PyNumber_And_object_int(PyObject *op1, PyO
 }
 #endif
 
+/* RejectKeywords */
+static void __Pyx_RejectKeywords(const char* function_name, PyObject *kwds) {
+    PyObject *key = NULL;
+    if (CYTHON_VECTORCALL && likely(PyTuple_Check(kwds))) {
+        key = __Pyx_PySequence_ITEM(kwds, 0);
+    } else {
+#if CYTHON_AVOID_BORROWED_REFS
+        PyObject *pos = NULL;
+#else
+        Py_ssize_t pos = 0;
+#endif
+#if !CYTHON_COMPILING_IN_PYPY || defined(PyArg_ValidateKeywordArguments)
+        if (unlikely(!PyArg_ValidateKeywordArguments(kwds))) return;
+#endif
+        __Pyx_PyDict_NextRef(kwds, &pos, &key, NULL);
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_XDECREF(pos);
+#endif
+    }
+    if (likely(key)) {
+        PyErr_Format(PyExc_TypeError,
+            "%s() got an unexpected keyword argument '%U'",
+            function_name, key);
+        Py_DECREF(key);
+    }
+}
+
 /* PyLongBinop */
 #if !CYTHON_COMPILING_IN_PYPY
 static PyObject* __Pyx_Fallback___Pyx_PyLong_AndObjC(PyObject *op1, PyObject *op2, int inplace) {
@@ -22178,33 +22699,6 @@ static CYTHON_INLINE PyObject* __Pyx__PyNumber_Or_int_object(PyObject *op1, PyOb
     return (inplace) ? PyNumber_InPlaceOr(op1, op2) : PyNumber_Or(op1, op2);
 }
 #endif
-
-/* RejectKeywords */
-static void __Pyx_RejectKeywords(const char* function_name, PyObject *kwds) {
-    PyObject *key = NULL;
-    if (CYTHON_VECTORCALL && likely(PyTuple_Check(kwds))) {
-        key = __Pyx_PySequence_ITEM(kwds, 0);
-    } else {
-#if CYTHON_AVOID_BORROWED_REFS
-        PyObject *pos = NULL;
-#else
-        Py_ssize_t pos = 0;
-#endif
-#if !CYTHON_COMPILING_IN_PYPY || defined(PyArg_ValidateKeywordArguments)
-        if (unlikely(!PyArg_ValidateKeywordArguments(kwds))) return;
-#endif
-        __Pyx_PyDict_NextRef(kwds, &pos, &key, NULL);
-#if CYTHON_AVOID_BORROWED_REFS
-        Py_XDECREF(pos);
-#endif
-    }
-    if (likely(key)) {
-        PyErr_Format(PyExc_TypeError,
-            "%s() got an unexpected keyword argument '%U'",
-            function_name, key);
-        Py_DECREF(key);
-    }
-}
 
 /* ListCompAppendAndDecref */
 #if CYTHON_USE_PYLIST_INTERNALS && CYTHON_ASSUME_SAFE_MACROS && CYTHON_ASSUME_SAFE_SIZE

@@ -61,6 +61,7 @@ cdef class Engine:
     cdef readonly uint64_t nodes
     cdef readonly uint64_t table_hits
     cdef readonly uint64_t cutoffs
+    cdef readonly uint64_t iterations
     cdef readonly uint64_t table_bytes
     cdef uint64_t profile[16]
 
@@ -169,6 +170,11 @@ cdef class Engine:
         self.loaded = 1
         table_new_generation(&self.table)
 
+    def new_generation(self):
+        """Forget the table's entries (cheaply): needed whenever the deal changes, since table keys assume every
+        card keeps its owner."""
+        table_new_generation(&self.table)
+
     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
         cdef Objective* o = &self.objective
@@ -182,7 +188,8 @@ cdef class Engine:
         o.points_weight = points_weight
         o.trick_weight = trick_weight
         o.n_events = len(events)
-        for i, (present, absent, winner, not_winner, last, reward) in enumerate(events):
+        for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
+            o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
             _check(winner, -1, MAX_CARDS - 1, "event winner")
@@ -252,6 +259,7 @@ cdef class Engine:
         S.nodes = 0
         S.table_hits = 0
         S.cutoffs = 0
+        S.iterations = 0
         memset(S.history, 0, sizeof(S.history))
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
 
@@ -262,6 +270,7 @@ cdef class Engine:
         self.nodes += S.nodes
         self.table_hits += S.table_hits
         self.cutoffs += S.cutoffs
+        self.iterations += S.iterations
 
     def boundary_profile(self):
         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
@@ -270,6 +279,7 @@ cdef class Engine:
     def reset_counters(self):
         memset(self.profile, 0, sizeof(self.profile))
         self.nodes = 0
+        self.iterations = 0
         self.table_hits = 0
         self.cutoffs = 0
 

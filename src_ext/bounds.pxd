@@ -5,6 +5,9 @@
 # the reward of every trick event whose cards are all still in play (each can happen at most once, since a card
 # falls only once). The lower bound is 0: no reward is negative.
 #
+# A last-trick event with a winning card (Pagat Ultimo) cannot happen while some other seat holds nothing but
+# cards that beat that card whatever is led: its last card will beat it.
+#
 # Sure tricks tighten both. Walk the dominance chain (the cards that beat everything below them whatever is led: the
 # top trumps) from the top, skipping cards already played: the seat holding the first live one, A, wins a trick with
 # it and with each following live chain card it also holds, each a trick of its own. In each of those s tricks every
@@ -28,10 +31,19 @@ cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:
 cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
     cdef uint64_t in_play = s.live | s.trick_mask
     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
-    cdef int i
+    cdef int i, seat, holder
     for i in range(o.n_events):
-        if in_play & o.event_present[i] == o.event_present[i]:
-            bound += o.event_reward[i]
+        if in_play & o.event_present[i] != o.event_present[i]:
+            continue
+        if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
+            holder = t.owner[o.event_winner[i]]
+            for seat in range(t.n_seats):
+                if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:
+                    break
+            else:
+                bound += o.event_reward[i]
+            continue
+        bound += o.event_reward[i]
     return bound
 
 

@@ -37,6 +37,7 @@ ctypedef struct Search:
     uint64_t nodes
     uint64_t table_hits
     uint64_t cutoffs
+    uint64_t iterations                       # null-window searches made by the drivers
     uint64_t boundary_nodes[16]               # nodes at trick boundaries by tricks left (for profiling)
     int history[MAX_SEATS][MAX_CARDS]         # cut-offs each card caused, weighted by the tricks still to play
 
@@ -245,10 +246,15 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
 
 
 cdef inline int exact_value(Search* S, int guess) noexcept nogil:
-    """The exact future value by the chosen driver, starting from ``guess``."""
+    """The exact future value by the chosen driver, starting from ``guess``.
+
+    MTD(f) steps from the guess to each fail-soft answer; when two answers in a row move the same bound, the value is
+    far from the guess, and the next probe bisects the interval instead (points values span 0..120, and plain
+    MTD(f) can creep towards a distant value one point a search).
+    """
     cdef int lower = 0
     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
-    cdef int g, beta, mid
+    cdef int g, beta, rising = 0, falling = 0
     if S.opt.driver == DRIVER_WINDOW:
         return search(S, lower - 1, upper + 1)
     if guess < lower:
@@ -257,15 +263,20 @@ cdef inline int exact_value(Search* S, int guess) noexcept nogil:
         guess = upper
     g = guess
     while lower < upper:
-        if S.opt.driver == DRIVER_BISECT:
+        if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:
             beta = (lower + upper + 1) // 2
         else:
             beta = g + 1 if g == lower else g
         g = search(S, beta - 1, beta)
+        S.iterations += 1
         if g < beta:
             upper = g
+            falling += 1
+            rising = 0
         else:
             lower = g
+            rising += 1
+            falling = 0
     return lower
 
 

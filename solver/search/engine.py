@@ -106,12 +106,51 @@ def dominance_chain(tables: RuleTables) -> list[int]:
         removed.add(top)
 
 
+def rules_tables(state: PlayState) -> RuleTables:
+    """The rule tables of a state's deal (compiled once per rules object)."""
+    rules = state.rules
+    tables = rules.__dict__.get("_tables")
+    if tables is None:
+        tables = rules.__dict__["_tables"] = rules.compile_tables()
+    return tables
+
+
+def beaters(tables: RuleTables, card: int) -> int:
+    """The cards that beat ``card`` whatever class is led, leaving out cards of a special winner that ``card``
+    itself can win with (a Sagotrick lets the Pagat beat the Skus)."""
+    if card < 0:
+        return 0
+    excluded = 0
+    for special in tables.specials:
+        if special.winner == card:
+            excluded |= special.cards
+    mask = 0
+    for other in range(tables.n_cards):
+        if other != card and not excluded >> other & 1 and all(
+                tables.power[k][other] > tables.power[k][card] for k in range(tables.n_classes)):
+            mask |= 1 << other
+    return mask
+
+
+_COMPILED: dict[tuple[RuleTables, int], Compiled] = {}
+_COMPILED_LIMIT = 256
+
+
 def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
-    """The engine's tables for a deal (cached on the rules object per set of objective cards)."""
-    cache = rules.__dict__.setdefault("_engine_cache", {})
-    if objective_cards in cache:
-        return cache[objective_cards]
-    tables = rules.compile_tables()
+    """The engine's tables for a deal's rules. Many deals share their tables (the tables hold no hands), so the
+    compiled form is kept for the last few hundred distinct tables."""
+    tables = rules.__dict__.get("_tables") or rules.compile_tables()
+    rules.__dict__["_tables"] = tables
+    key = (tables, objective_cards)
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        if len(_COMPILED) >= _COMPILED_LIMIT:
+            _COMPILED.pop(next(iter(_COMPILED)))
+        compiled = _COMPILED[key] = _compile(tables, objective_cards)
+    return compiled
+
+
+def _compile(tables: RuleTables, objective_cards: int) -> Compiled:
     n = tables.n_cards
     # Engine order: class by class, weakest first within a class (by the power the class has when it is led).
     order = sorted(range(n), key=lambda c: (tables.card_class[c], tables.power[tables.card_class[c]][c], c))
@@ -160,9 +199,7 @@ def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
         "chain": [to_engine[c] for c in dominance_chain(tables)],
         "canonical_ok": classes_separate(tables),
     }
-    compiled = Compiled(engine_tables, tuple(to_engine), to_pack)
-    cache[objective_cards] = compiled
-    return compiled
+    return Compiled(engine_tables, tuple(to_engine), to_pack)
 
 
 def _objective_cards(objective: Objective) -> int:
@@ -195,22 +232,26 @@ class EngineSolver:
         return self.engine.table_bytes
 
     def _load(self, state: PlayState, objective: Objective) -> Compiled:
+        """Load what changed since the last call: tables, objective, deal (each starts a new table generation, since
+        entries are only valid for one deal and one question), then the position."""
         rules = state.rules
-        cards = _objective_cards(objective)
-        compiled = compile_rules(rules, cards)
-        key = (id(compiled), objective)
-        if self._loaded is None or self._loaded[0] is not compiled or self._loaded[1] != objective:
+        compiled = compile_rules(rules, _objective_cards(objective))
+        last = self._loaded
+        if last is None or last[0] is not compiled:
             self.engine.load_tables(compiled.tables)
+        if last is None or last[0] is not compiled or last[1] != objective:
+            tables = rules_tables(state)
             events = []
             for event in objective.events:
                 events.append((compiled.mask(event.present), compiled.mask(event.absent),
                                compiled.to_engine[event.winner_card] if event.winner_card >= 0 else -1,
                                compiled.to_engine[event.not_winner_card] if event.not_winner_card >= 0 else -1,
-                               event.last_only, event.reward))
+                               event.last_only, event.reward, compiled.mask(beaters(tables, event.winner_card))))
             side = sum(1 << seat for seat in objective.maximiser)
             self.engine.load_objective(side, objective.points_weight, objective.trick_weight, events)
-            self._loaded = (compiled, objective)
-        del key
+        elif last[2] != rules.deal.hands:
+            self.engine.new_generation()
+        self._loaded = (compiled, objective, rules.deal.hands)
         self.engine.load_state([compiled.mask(h) for h in state.hands], state.leader,
                                [compiled.to_engine[c] for c in state.trick], state.flags)
         return compiled

@@ -1,0 +1,107 @@
+"""Records that break the rules are rejected with file, line, column, token and what was expected."""
+
+from __future__ import annotations
+
+import pytest
+
+import solver
+from solver.errors import ParseError
+
+GOOD = """[Game "Schafkopf"]
+[Deal "1: EO GO HO SO EU GU HU HA / SU EA EZ EK E9 E8 E7 GA / GZ GK G9 G8 G7 HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"]
+[Contract "Solo H"]
+[Declarer "1"]
+"""
+
+
+def error_of(text: str) -> ParseError:
+    with pytest.raises(ParseError) as info:
+        solver.parse_positions(text, name="bad.tbn")
+    return info.value
+
+
+def test_a_good_record_reads():
+    position = solver.parse_positions(GOOD)[0]
+    assert position.game.name == "Schafkopf"
+    assert position.rules.declaring_side == frozenset({0})
+
+
+def test_duplicate_card_points_at_the_second_one():
+    error = error_of(GOOD.replace("SK S9", "SK EO"))
+    assert (error.source, error.line, error.token) == ("bad.tbn", 2, "EO")
+    assert error.column == GOOD.splitlines()[1].index("SK S9") + 4
+    assert "duplicate card EO" in str(error)
+
+
+def test_foreign_card_is_named_with_what_was_expected():
+    error = error_of(GOOD.replace("S7\"]", "T21\"]"))
+    assert error.token == "T21" and error.line == 2
+    assert "a Schafkopf card" in str(error)
+    assert str(error).startswith("bad.tbn:2:")
+
+
+def test_unequal_hands():
+    error = error_of(GOOD.replace(" S7\"]", "\"]"))
+    assert "unequal length" in str(error) and error.line == 2
+
+
+def test_unknown_game_and_missing_deal():
+    assert "unknown game" in str(error_of(GOOD.replace("Schafkopf", "Bridge")))
+    error = error_of('[Game "Kratzen"]\n[Contract "Trump H"]\n')
+    assert "no [Deal] tag" in str(error) and error.line == 1
+
+
+def test_bad_contract_and_flag_point_at_their_tags():
+    error = error_of(GOOD.replace("Solo H", "Solo X"))
+    assert error.line == 3 and "not a suit" in str(error)
+    error = error_of(GOOD + '[Variant "no_such_flag=1"]\n')
+    assert error.line == 5 and "unknown variant flag" in str(error)
+    error = error_of(GOOD + '[Variant "runaway_count_at=never"]\n')
+    assert "lead | deal" in str(error)
+
+
+def test_bid_checks_apply_to_whole_deals():
+    # seat 1 holds no plain heart: a hearts Solo cannot be bid
+    text = GOOD.replace("Solo H", "Solo E")
+    assert "plain E card" in str(error_of(text))
+
+
+def test_illegal_card_in_the_play_section_names_the_legal_ones():
+    error = error_of(GOOD + '[Play "1"]\nEO EA\n')  # a trump led: seat 2 must follow with its only trump, SU
+    assert (error.line, error.column, error.token) == (6, 4, "EA")
+    assert "seat 2 may not play" in str(error) and "one of SU" in str(error)
+
+
+def test_card_not_in_hand_and_wrong_leader():
+    error = error_of(GOOD + '[Play "1"]\nEA\n')
+    assert "does not hold" in str(error) and (error.line, error.column, error.token) == (6, 1, "EA")
+    error = error_of(GOOD + '[Play "2"]\nEA\n')
+    assert "led by seat 1" in str(error) and error.token == "2"
+
+
+def test_short_trick_line_only_at_the_end():
+    error = error_of(GOOD + '[Play "1"]\nEO SU H9\nSO E9 G9 H8\n*\n')
+    assert "4 cards" in str(error) and error.line == 6
+
+
+def test_a_valid_play_section_reaches_the_position():
+    position = solver.parse_positions(GOOD + '[Play "1"]\nEO SU H9 H8\nGO\n*\n')[0]
+    assert position.state.trick == (position.pack.parse("GO").index,)
+    assert position.state.points[0] == 3 + 2 + 0 + 0
+    assert position.state.tricks == (1, 0, 0, 0)
+
+
+def test_iter_positions_reports_a_bad_record_and_goes_on():
+    text = GOOD + "\n" + GOOD.replace("Solo H", "Solo X") + "\n" + GOOD
+    items = list(solver.iter_positions(__import__("io").StringIO(text), name="batch.tbn"))
+    assert [type(i).__name__ for i in items] == ["Position", "ParseError", "Position"]
+    assert items[1].line == 8
+
+
+def test_ending_needs_called_card_and_partner_when_absent():
+    text = ('[Game "Zwanzigerrufen"]\n[Deal "TS SK / T21 SQ / T20 SN / T4 SJ"]\n[Contract "Normal"]\n')
+    assert "must name its called card" in str(error_of(text))
+    text = text.replace("Normal", "Normal T19")
+    assert "Partner" in str(error_of(text))
+    position = solver.parse_positions(text + '[Partner "3"]\n')[0]
+    assert position.rules.declaring_side == frozenset({0, 2})
