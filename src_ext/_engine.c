@@ -1751,11 +1751,14 @@ struct __pyx_t_5types_Tables {
   uint32_t led_flags[__pyx_e_5types_MAX_CLASSES];
   int owner[__pyx_e_5types_MAX_CARDS];
   int canonical_ok;
+  uint64_t chain_mask;
+  uint64_t ruff_mask[__pyx_e_5types_MAX_CLASSES];
+  int cash_ok[__pyx_e_5types_MAX_CLASSES];
   int n_chain;
   int chain[__pyx_e_5types_MAX_CARDS];
 };
 
-/* "types.pxd":59
+/* "types.pxd":62
  *     int chain[MAX_CARDS]                      # card below them whatever is led (the top trumps), strongest first
  * 
  * ctypedef struct Objective:             # <<<<<<<<<<<<<<
@@ -1776,7 +1779,7 @@ struct __pyx_t_5types_Objective {
   uint64_t event_beaters[__pyx_e_5types_MAX_EVENTS];
 };
 
-/* "types.pxd":72
+/* "types.pxd":75
  *     uint64_t event_beaters[MAX_EVENTS]        # cards that beat the event's winning card whatever is led
  * 
  * ctypedef struct State:             # <<<<<<<<<<<<<<
@@ -3041,7 +3044,10 @@ static CYTHON_INLINE uint64_t __pyx_f_7movegen_representatives(__pyx_t_5types_Ta
 /* Module declarations from "bounds" */
 static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *); /*proto*/
-static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *, int *, int *); /*proto*/
+static CYTHON_INLINE int __pyx_f_6bounds_highest(uint64_t); /*proto*/
+static CYTHON_INLINE int __pyx_f_6bounds_cheapest_points(__pyx_t_5types_Tables const *, __pyx_t_5types_State const *, int, int); /*proto*/
+static CYTHON_INLINE void __pyx_f_6bounds_sure_bounds(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *, int *, int *); /*proto*/
+static CYTHON_INLINE void __pyx_f_6bounds__credit(__pyx_t_5types_Tables const *, __pyx_t_5types_Objective const *, __pyx_t_5types_State const *, int, int, int, int *, int *); /*proto*/
 
 /* Module declarations from "libc.stdlib" */
 
@@ -3097,23 +3103,24 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_12boundary_profile(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_16upper_bound(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_18legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_34to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18quick_bounds(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_20legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_22groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_24value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_26reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_28after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_30perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_32play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_34table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_36to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_38is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_5nodes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_10table_hits___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_7cutoffs___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_10iterations___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_40__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_40__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_42__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_6solver_7_engine_Engine(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3166,8 +3173,8 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_tuple[1];
-    PyObject *__pyx_codeobj_tab[21];
-    PyObject *__pyx_string_tab[221];
+    PyObject *__pyx_codeobj_tab[22];
+    PyObject *__pyx_string_tab[230];
     PyObject *__pyx_number_tab[3];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3263,181 +3270,190 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_u_load_tables_first __pyx_string_tab[43]
 #define __pyx_kp_u_no_default___reduce___due_to_non __pyx_string_tab[44]
 #define __pyx_kp_u_number_of_hands __pyx_string_tab[45]
-#define __pyx_kp_u_reserved_card __pyx_string_tab[46]
-#define __pyx_kp_u_reserved_seat __pyx_string_tab[47]
-#define __pyx_kp_u_runaway_at_deal __pyx_string_tab[48]
-#define __pyx_kp_u_runaway_minimum __pyx_string_tab[49]
-#define __pyx_kp_u_special_cards __pyx_string_tab[50]
-#define __pyx_kp_u_special_order __pyx_string_tab[51]
-#define __pyx_kp_u_special_order_card __pyx_string_tab[52]
-#define __pyx_kp_u_special_winner __pyx_string_tab[53]
-#define __pyx_kp_u_src_ext__engine_pyx __pyx_string_tab[54]
-#define __pyx_n_u_DRIVERS __pyx_string_tab[55]
-#define __pyx_n_u_Engine __pyx_string_tab[56]
-#define __pyx_n_u_Engine___reduce_cython __pyx_string_tab[57]
-#define __pyx_n_u_Engine___setstate_cython __pyx_string_tab[58]
-#define __pyx_n_u_Engine_after __pyx_string_tab[59]
-#define __pyx_n_u_Engine_boundary_profile __pyx_string_tab[60]
-#define __pyx_n_u_Engine_groups __pyx_string_tab[61]
-#define __pyx_n_u_Engine_is_over __pyx_string_tab[62]
-#define __pyx_n_u_Engine_legal __pyx_string_tab[63]
-#define __pyx_n_u_Engine_load_objective __pyx_string_tab[64]
-#define __pyx_n_u_Engine_load_state __pyx_string_tab[65]
-#define __pyx_n_u_Engine_load_tables __pyx_string_tab[66]
-#define __pyx_n_u_Engine_new_generation __pyx_string_tab[67]
-#define __pyx_n_u_Engine_perft __pyx_string_tab[68]
-#define __pyx_n_u_Engine_play __pyx_string_tab[69]
-#define __pyx_n_u_Engine_reaches __pyx_string_tab[70]
-#define __pyx_n_u_Engine_reset_counters __pyx_string_tab[71]
-#define __pyx_n_u_Engine_table_lookup __pyx_string_tab[72]
-#define __pyx_n_u_Engine_to_move __pyx_string_tab[73]
-#define __pyx_n_u_Engine_upper_bound __pyx_string_tab[74]
-#define __pyx_n_u_Engine_value __pyx_string_tab[75]
-#define __pyx_n_u_LIMITS __pyx_string_tab[76]
-#define __pyx_n_u_S __pyx_string_tab[77]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[78]
-#define __pyx_n_u_annotate __pyx_string_tab[79]
-#define __pyx_n_u_func __pyx_string_tab[80]
-#define __pyx_n_u_getstate __pyx_string_tab[81]
-#define __pyx_n_u_main __pyx_string_tab[82]
-#define __pyx_n_u_module __pyx_string_tab[83]
-#define __pyx_n_u_name __pyx_string_tab[84]
-#define __pyx_n_u_pyx_state __pyx_string_tab[85]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[86]
-#define __pyx_n_u_qualname __pyx_string_tab[87]
-#define __pyx_n_u_reduce __pyx_string_tab[88]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[89]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[90]
-#define __pyx_n_u_set_name __pyx_string_tab[91]
-#define __pyx_n_u_setstate __pyx_string_tab[92]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[93]
-#define __pyx_n_u_test __pyx_string_tab[94]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[95]
-#define __pyx_n_u_absent __pyx_string_tab[96]
-#define __pyx_n_u_after __pyx_string_tab[97]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[98]
-#define __pyx_n_u_at_deal __pyx_string_tab[99]
-#define __pyx_n_u_beat __pyx_string_tab[100]
-#define __pyx_n_u_beaters __pyx_string_tab[101]
-#define __pyx_n_u_bisect __pyx_string_tab[102]
-#define __pyx_n_u_boundary_profile __pyx_string_tab[103]
-#define __pyx_n_u_c __pyx_string_tab[104]
-#define __pyx_n_u_called __pyx_string_tab[105]
-#define __pyx_n_u_canonical_ok __pyx_string_tab[106]
-#define __pyx_n_u_card __pyx_string_tab[107]
-#define __pyx_n_u_card_class __pyx_string_tab[108]
-#define __pyx_n_u_card_count __pyx_string_tab[109]
-#define __pyx_n_u_card_indices __pyx_string_tab[110]
-#define __pyx_n_u_cards __pyx_string_tab[111]
-#define __pyx_n_u_chain __pyx_string_tab[112]
-#define __pyx_n_u_class_mask __pyx_string_tab[113]
-#define __pyx_n_u_classes __pyx_string_tab[114]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[115]
-#define __pyx_n_u_cls __pyx_string_tab[116]
-#define __pyx_n_u_d __pyx_string_tab[117]
-#define __pyx_n_u_depth __pyx_string_tab[118]
-#define __pyx_n_u_driver __pyx_string_tab[119]
-#define __pyx_n_u_entry __pyx_string_tab[120]
-#define __pyx_n_u_enumerate __pyx_string_tab[121]
-#define __pyx_n_u_events __pyx_string_tab[122]
-#define __pyx_n_u_flag __pyx_string_tab[123]
-#define __pyx_n_u_flags __pyx_string_tab[124]
-#define __pyx_n_u_follow __pyx_string_tab[125]
-#define __pyx_n_u_groups __pyx_string_tab[126]
-#define __pyx_n_u_guess __pyx_string_tab[127]
-#define __pyx_n_u_hand __pyx_string_tab[128]
-#define __pyx_n_u_hands __pyx_string_tab[129]
-#define __pyx_n_u_holder __pyx_string_tab[130]
-#define __pyx_n_u_i __pyx_string_tab[131]
-#define __pyx_n_u_is_over __pyx_string_tab[132]
-#define __pyx_n_u_items __pyx_string_tab[133]
-#define __pyx_n_u_j __pyx_string_tab[134]
-#define __pyx_n_u_k __pyx_string_tab[135]
-#define __pyx_n_u_last __pyx_string_tab[136]
-#define __pyx_n_u_lead __pyx_string_tab[137]
-#define __pyx_n_u_leader __pyx_string_tab[138]
-#define __pyx_n_u_led __pyx_string_tab[139]
-#define __pyx_n_u_led_flags __pyx_string_tab[140]
-#define __pyx_n_u_legal __pyx_string_tab[141]
-#define __pyx_n_u_levels __pyx_string_tab[142]
-#define __pyx_n_u_live __pyx_string_tab[143]
-#define __pyx_n_u_load_objective __pyx_string_tab[144]
-#define __pyx_n_u_load_state __pyx_string_tab[145]
-#define __pyx_n_u_load_tables __pyx_string_tab[146]
-#define __pyx_n_u_mask __pyx_string_tab[147]
-#define __pyx_n_u_max_side __pyx_string_tab[148]
-#define __pyx_n_u_mtdf __pyx_string_tab[149]
-#define __pyx_n_u_n __pyx_string_tab[150]
-#define __pyx_n_u_n_cards __pyx_string_tab[151]
-#define __pyx_n_u_n_classes __pyx_string_tab[152]
-#define __pyx_n_u_n_seats __pyx_string_tab[153]
-#define __pyx_n_u_new_generation __pyx_string_tab[154]
-#define __pyx_n_u_not_winner __pyx_string_tab[155]
-#define __pyx_n_u_o __pyx_string_tab[156]
-#define __pyx_n_u_order __pyx_string_tab[157]
-#define __pyx_n_u_perft __pyx_string_tab[158]
-#define __pyx_n_u_play __pyx_string_tab[159]
-#define __pyx_n_u_points __pyx_string_tab[160]
-#define __pyx_n_u_points_weight __pyx_string_tab[161]
-#define __pyx_n_u_pop __pyx_string_tab[162]
-#define __pyx_n_u_power __pyx_string_tab[163]
-#define __pyx_n_u_present __pyx_string_tab[164]
-#define __pyx_n_u_probe __pyx_string_tab[165]
-#define __pyx_n_u_reaches __pyx_string_tab[166]
-#define __pyx_n_u_reps __pyx_string_tab[167]
-#define __pyx_n_u_reservations __pyx_string_tab[168]
-#define __pyx_n_u_reset_counters __pyx_string_tab[169]
-#define __pyx_n_u_result __pyx_string_tab[170]
-#define __pyx_n_u_reward __pyx_string_tab[171]
-#define __pyx_n_u_runaway_min __pyx_string_tab[172]
-#define __pyx_n_u_s __pyx_string_tab[173]
-#define __pyx_n_u_seat __pyx_string_tab[174]
-#define __pyx_n_u_seats __pyx_string_tab[175]
-#define __pyx_n_u_seen __pyx_string_tab[176]
-#define __pyx_n_u_self __pyx_string_tab[177]
-#define __pyx_n_u_setdefault __pyx_string_tab[178]
-#define __pyx_n_u_signature __pyx_string_tab[179]
-#define __pyx_n_u_size __pyx_string_tab[180]
-#define __pyx_n_u_solver__engine __pyx_string_tab[181]
-#define __pyx_n_u_specials __pyx_string_tab[182]
-#define __pyx_n_u_stronger __pyx_string_tab[183]
-#define __pyx_n_u_t __pyx_string_tab[184]
-#define __pyx_n_u_table_lookup __pyx_string_tab[185]
-#define __pyx_n_u_target __pyx_string_tab[186]
-#define __pyx_n_u_to_move __pyx_string_tab[187]
-#define __pyx_n_u_trick __pyx_string_tab[188]
-#define __pyx_n_u_trick_weight __pyx_string_tab[189]
-#define __pyx_n_u_tt_megabytes __pyx_string_tab[190]
-#define __pyx_n_u_upper_bound __pyx_string_tab[191]
-#define __pyx_n_u_use_bounds __pyx_string_tab[192]
-#define __pyx_n_u_use_canonical __pyx_string_tab[193]
-#define __pyx_n_u_use_equivalence __pyx_string_tab[194]
-#define __pyx_n_u_use_ordering __pyx_string_tab[195]
-#define __pyx_n_u_use_table __pyx_string_tab[196]
-#define __pyx_n_u_value __pyx_string_tab[197]
-#define __pyx_n_u_values __pyx_string_tab[198]
-#define __pyx_n_u_window __pyx_string_tab[199]
-#define __pyx_n_u_winner __pyx_string_tab[200]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[201]
-#define __pyx_kp_b_iso88591_81A __pyx_string_tab[202]
-#define __pyx_kp_b_iso88591_Q_gQfAQ_1_1 __pyx_string_tab[203]
-#define __pyx_kp_b_iso88591_A_at_S_uA_IQ_N_N_Kq __pyx_string_tab[204]
-#define __pyx_kp_b_iso88591_A_t5_c_4t5_3a __pyx_string_tab[205]
-#define __pyx_kp_b_iso88591_A_E_4uL_gQ __pyx_string_tab[206]
-#define __pyx_kp_b_iso88591_A_q_HAS_E_aq __pyx_string_tab[207]
-#define __pyx_kp_b_iso88591_A_1D_a __pyx_string_tab[208]
-#define __pyx_kp_b_iso88591_A_4y_a __pyx_string_tab[209]
-#define __pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs __pyx_string_tab[210]
-#define __pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A __pyx_string_tab[211]
-#define __pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a __pyx_string_tab[212]
-#define __pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa __pyx_string_tab[213]
-#define __pyx_kp_b_iso88591_A_AQd __pyx_string_tab[214]
-#define __pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ __pyx_string_tab[215]
-#define __pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A __pyx_string_tab[216]
-#define __pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q __pyx_string_tab[217]
-#define __pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q __pyx_string_tab[218]
-#define __pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q __pyx_string_tab[219]
-#define __pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E __pyx_string_tab[220]
+#define __pyx_kp_u_quick_bounds_are_taken_at_trick __pyx_string_tab[46]
+#define __pyx_kp_u_reserved_card __pyx_string_tab[47]
+#define __pyx_kp_u_reserved_seat __pyx_string_tab[48]
+#define __pyx_kp_u_ruff_mask_2 __pyx_string_tab[49]
+#define __pyx_kp_u_runaway_at_deal __pyx_string_tab[50]
+#define __pyx_kp_u_runaway_minimum __pyx_string_tab[51]
+#define __pyx_kp_u_special_cards __pyx_string_tab[52]
+#define __pyx_kp_u_special_order __pyx_string_tab[53]
+#define __pyx_kp_u_special_order_card __pyx_string_tab[54]
+#define __pyx_kp_u_special_winner __pyx_string_tab[55]
+#define __pyx_kp_u_src_ext__engine_pyx __pyx_string_tab[56]
+#define __pyx_n_u_DRIVERS __pyx_string_tab[57]
+#define __pyx_n_u_Engine __pyx_string_tab[58]
+#define __pyx_n_u_Engine___reduce_cython __pyx_string_tab[59]
+#define __pyx_n_u_Engine___setstate_cython __pyx_string_tab[60]
+#define __pyx_n_u_Engine_after __pyx_string_tab[61]
+#define __pyx_n_u_Engine_boundary_profile __pyx_string_tab[62]
+#define __pyx_n_u_Engine_groups __pyx_string_tab[63]
+#define __pyx_n_u_Engine_is_over __pyx_string_tab[64]
+#define __pyx_n_u_Engine_legal __pyx_string_tab[65]
+#define __pyx_n_u_Engine_load_objective __pyx_string_tab[66]
+#define __pyx_n_u_Engine_load_state __pyx_string_tab[67]
+#define __pyx_n_u_Engine_load_tables __pyx_string_tab[68]
+#define __pyx_n_u_Engine_new_generation __pyx_string_tab[69]
+#define __pyx_n_u_Engine_perft __pyx_string_tab[70]
+#define __pyx_n_u_Engine_play __pyx_string_tab[71]
+#define __pyx_n_u_Engine_quick_bounds __pyx_string_tab[72]
+#define __pyx_n_u_Engine_reaches __pyx_string_tab[73]
+#define __pyx_n_u_Engine_reset_counters __pyx_string_tab[74]
+#define __pyx_n_u_Engine_table_lookup __pyx_string_tab[75]
+#define __pyx_n_u_Engine_to_move __pyx_string_tab[76]
+#define __pyx_n_u_Engine_upper_bound __pyx_string_tab[77]
+#define __pyx_n_u_Engine_value __pyx_string_tab[78]
+#define __pyx_n_u_LIMITS __pyx_string_tab[79]
+#define __pyx_n_u_S __pyx_string_tab[80]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[81]
+#define __pyx_n_u_annotate __pyx_string_tab[82]
+#define __pyx_n_u_func __pyx_string_tab[83]
+#define __pyx_n_u_getstate __pyx_string_tab[84]
+#define __pyx_n_u_main __pyx_string_tab[85]
+#define __pyx_n_u_module __pyx_string_tab[86]
+#define __pyx_n_u_name __pyx_string_tab[87]
+#define __pyx_n_u_pyx_state __pyx_string_tab[88]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[89]
+#define __pyx_n_u_qualname __pyx_string_tab[90]
+#define __pyx_n_u_reduce __pyx_string_tab[91]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[92]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[93]
+#define __pyx_n_u_set_name __pyx_string_tab[94]
+#define __pyx_n_u_setstate __pyx_string_tab[95]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[96]
+#define __pyx_n_u_test __pyx_string_tab[97]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[98]
+#define __pyx_n_u_absent __pyx_string_tab[99]
+#define __pyx_n_u_after __pyx_string_tab[100]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[101]
+#define __pyx_n_u_at_deal __pyx_string_tab[102]
+#define __pyx_n_u_beat __pyx_string_tab[103]
+#define __pyx_n_u_beaters __pyx_string_tab[104]
+#define __pyx_n_u_bisect __pyx_string_tab[105]
+#define __pyx_n_u_boundary_profile __pyx_string_tab[106]
+#define __pyx_n_u_c __pyx_string_tab[107]
+#define __pyx_n_u_called __pyx_string_tab[108]
+#define __pyx_n_u_canonical_ok __pyx_string_tab[109]
+#define __pyx_n_u_card __pyx_string_tab[110]
+#define __pyx_n_u_card_class __pyx_string_tab[111]
+#define __pyx_n_u_card_count __pyx_string_tab[112]
+#define __pyx_n_u_card_indices __pyx_string_tab[113]
+#define __pyx_n_u_cards __pyx_string_tab[114]
+#define __pyx_n_u_cash_ok __pyx_string_tab[115]
+#define __pyx_n_u_chain __pyx_string_tab[116]
+#define __pyx_n_u_class_mask __pyx_string_tab[117]
+#define __pyx_n_u_classes __pyx_string_tab[118]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[119]
+#define __pyx_n_u_cls __pyx_string_tab[120]
+#define __pyx_n_u_d __pyx_string_tab[121]
+#define __pyx_n_u_depth __pyx_string_tab[122]
+#define __pyx_n_u_driver __pyx_string_tab[123]
+#define __pyx_n_u_entry __pyx_string_tab[124]
+#define __pyx_n_u_enumerate __pyx_string_tab[125]
+#define __pyx_n_u_events __pyx_string_tab[126]
+#define __pyx_n_u_flag __pyx_string_tab[127]
+#define __pyx_n_u_flags __pyx_string_tab[128]
+#define __pyx_n_u_follow __pyx_string_tab[129]
+#define __pyx_n_u_groups __pyx_string_tab[130]
+#define __pyx_n_u_guess __pyx_string_tab[131]
+#define __pyx_n_u_hand __pyx_string_tab[132]
+#define __pyx_n_u_hands __pyx_string_tab[133]
+#define __pyx_n_u_holder __pyx_string_tab[134]
+#define __pyx_n_u_i __pyx_string_tab[135]
+#define __pyx_n_u_is_over __pyx_string_tab[136]
+#define __pyx_n_u_items __pyx_string_tab[137]
+#define __pyx_n_u_j __pyx_string_tab[138]
+#define __pyx_n_u_k __pyx_string_tab[139]
+#define __pyx_n_u_last __pyx_string_tab[140]
+#define __pyx_n_u_lead __pyx_string_tab[141]
+#define __pyx_n_u_leader __pyx_string_tab[142]
+#define __pyx_n_u_led __pyx_string_tab[143]
+#define __pyx_n_u_led_flags __pyx_string_tab[144]
+#define __pyx_n_u_legal __pyx_string_tab[145]
+#define __pyx_n_u_levels __pyx_string_tab[146]
+#define __pyx_n_u_live __pyx_string_tab[147]
+#define __pyx_n_u_load_objective __pyx_string_tab[148]
+#define __pyx_n_u_load_state __pyx_string_tab[149]
+#define __pyx_n_u_load_tables __pyx_string_tab[150]
+#define __pyx_n_u_mask __pyx_string_tab[151]
+#define __pyx_n_u_max_side __pyx_string_tab[152]
+#define __pyx_n_u_max_sure __pyx_string_tab[153]
+#define __pyx_n_u_min_sure __pyx_string_tab[154]
+#define __pyx_n_u_mtdf __pyx_string_tab[155]
+#define __pyx_n_u_n __pyx_string_tab[156]
+#define __pyx_n_u_n_cards __pyx_string_tab[157]
+#define __pyx_n_u_n_classes __pyx_string_tab[158]
+#define __pyx_n_u_n_seats __pyx_string_tab[159]
+#define __pyx_n_u_new_generation __pyx_string_tab[160]
+#define __pyx_n_u_not_winner __pyx_string_tab[161]
+#define __pyx_n_u_o __pyx_string_tab[162]
+#define __pyx_n_u_order __pyx_string_tab[163]
+#define __pyx_n_u_perft __pyx_string_tab[164]
+#define __pyx_n_u_play __pyx_string_tab[165]
+#define __pyx_n_u_points __pyx_string_tab[166]
+#define __pyx_n_u_points_weight __pyx_string_tab[167]
+#define __pyx_n_u_pop __pyx_string_tab[168]
+#define __pyx_n_u_power __pyx_string_tab[169]
+#define __pyx_n_u_present __pyx_string_tab[170]
+#define __pyx_n_u_probe __pyx_string_tab[171]
+#define __pyx_n_u_quick_bounds __pyx_string_tab[172]
+#define __pyx_n_u_reaches __pyx_string_tab[173]
+#define __pyx_n_u_reps __pyx_string_tab[174]
+#define __pyx_n_u_reservations __pyx_string_tab[175]
+#define __pyx_n_u_reset_counters __pyx_string_tab[176]
+#define __pyx_n_u_result __pyx_string_tab[177]
+#define __pyx_n_u_reward __pyx_string_tab[178]
+#define __pyx_n_u_ruff_mask __pyx_string_tab[179]
+#define __pyx_n_u_runaway_min __pyx_string_tab[180]
+#define __pyx_n_u_s __pyx_string_tab[181]
+#define __pyx_n_u_seat __pyx_string_tab[182]
+#define __pyx_n_u_seats __pyx_string_tab[183]
+#define __pyx_n_u_seen __pyx_string_tab[184]
+#define __pyx_n_u_self __pyx_string_tab[185]
+#define __pyx_n_u_setdefault __pyx_string_tab[186]
+#define __pyx_n_u_signature __pyx_string_tab[187]
+#define __pyx_n_u_size __pyx_string_tab[188]
+#define __pyx_n_u_solver__engine __pyx_string_tab[189]
+#define __pyx_n_u_specials __pyx_string_tab[190]
+#define __pyx_n_u_stronger __pyx_string_tab[191]
+#define __pyx_n_u_t __pyx_string_tab[192]
+#define __pyx_n_u_table_lookup __pyx_string_tab[193]
+#define __pyx_n_u_target __pyx_string_tab[194]
+#define __pyx_n_u_to_move __pyx_string_tab[195]
+#define __pyx_n_u_trick __pyx_string_tab[196]
+#define __pyx_n_u_trick_weight __pyx_string_tab[197]
+#define __pyx_n_u_tt_megabytes __pyx_string_tab[198]
+#define __pyx_n_u_upper_bound __pyx_string_tab[199]
+#define __pyx_n_u_use_bounds __pyx_string_tab[200]
+#define __pyx_n_u_use_canonical __pyx_string_tab[201]
+#define __pyx_n_u_use_equivalence __pyx_string_tab[202]
+#define __pyx_n_u_use_ordering __pyx_string_tab[203]
+#define __pyx_n_u_use_table __pyx_string_tab[204]
+#define __pyx_n_u_value __pyx_string_tab[205]
+#define __pyx_n_u_values __pyx_string_tab[206]
+#define __pyx_n_u_window __pyx_string_tab[207]
+#define __pyx_n_u_winner __pyx_string_tab[208]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[209]
+#define __pyx_kp_b_iso88591_81A __pyx_string_tab[210]
+#define __pyx_kp_b_iso88591_Q_gQfAQ_1_1 __pyx_string_tab[211]
+#define __pyx_kp_b_iso88591_A_at_S_uA_IQ_N_N_Kq __pyx_string_tab[212]
+#define __pyx_kp_b_iso88591_A_t5_c_4t5_3a __pyx_string_tab[213]
+#define __pyx_kp_b_iso88591_A_E_4uL_gQ __pyx_string_tab[214]
+#define __pyx_kp_b_iso88591_A_q_HAS_E_aq __pyx_string_tab[215]
+#define __pyx_kp_b_iso88591_A_1D_a __pyx_string_tab[216]
+#define __pyx_kp_b_iso88591_A_4y_a __pyx_string_tab[217]
+#define __pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs __pyx_string_tab[218]
+#define __pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A __pyx_string_tab[219]
+#define __pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a __pyx_string_tab[220]
+#define __pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa __pyx_string_tab[221]
+#define __pyx_kp_b_iso88591_A_4uA_AQ_1AT_4_1D_q_1_z_1AT_4_1D __pyx_string_tab[222]
+#define __pyx_kp_b_iso88591_A_AQd __pyx_string_tab[223]
+#define __pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ __pyx_string_tab[224]
+#define __pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A __pyx_string_tab[225]
+#define __pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q __pyx_string_tab[226]
+#define __pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q __pyx_string_tab[227]
+#define __pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q __pyx_string_tab[228]
+#define __pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E __pyx_string_tab[229]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_1 __pyx_number_tab[1]
 #define __pyx_int_4294967295 __pyx_number_tab[2]
@@ -3461,8 +3477,8 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<21; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<221; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<22; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<230; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3492,8 +3508,8 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<21; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<221; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<22; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<230; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -5128,7 +5144,7 @@ static CYTHON_INLINE uint64_t __pyx_f_7movegen_representatives(__pyx_t_5types_Ta
   return __pyx_r;
 }
 
-/* "bounds.pxd":24
+/* "bounds.pxd":29
  * 
  * 
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5141,7 +5157,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   int __pyx_v_left;
   int __pyx_r;
 
-  /* "bounds.pxd":26
+  /* "bounds.pxd":31
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:
  *     """Tricks still to be completed, the one on the table included."""
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats             # <<<<<<<<<<<<<<
@@ -5150,7 +5166,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
 */
   __pyx_v_seat = ((__pyx_v_s->leader + __pyx_v_s->trick_len) % __pyx_v_t->n_seats);
 
-  /* "bounds.pxd":27
+  /* "bounds.pxd":32
  *     """Tricks still to be completed, the one on the table included."""
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
  *     cdef int left = popcount(s.hands[seat])             # <<<<<<<<<<<<<<
@@ -5159,7 +5175,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
 */
   __pyx_v_left = __pyx_f_7cardset_popcount((__pyx_v_s->hands[__pyx_v_seat]));
 
-  /* "bounds.pxd":28
+  /* "bounds.pxd":33
  *     cdef int seat = (s.leader + s.trick_len) % t.n_seats
  *     cdef int left = popcount(s.hands[seat])
  *     return left             # <<<<<<<<<<<<<<
@@ -5172,7 +5188,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   }
   goto __pyx_L0;
 
-  /* "bounds.pxd":24
+  /* "bounds.pxd":29
  * 
  * 
  * cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5187,7 +5203,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_tricks_to_play(__pyx_t_5types_Tables co
   return __pyx_r;
 }
 
-/* "bounds.pxd":31
+/* "bounds.pxd":36
  * 
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5211,7 +5227,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "bounds.pxd":32
+  /* "bounds.pxd":37
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
  *     cdef uint64_t in_play = s.live | s.trick_mask             # <<<<<<<<<<<<<<
@@ -5220,7 +5236,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
   __pyx_v_in_play = (__pyx_v_s->live | __pyx_v_s->trick_mask);
 
-  /* "bounds.pxd":33
+  /* "bounds.pxd":38
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
  *     cdef uint64_t in_play = s.live | s.trick_mask
  *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)             # <<<<<<<<<<<<<<
@@ -5229,7 +5245,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
   __pyx_v_bound = ((__pyx_v_o->points_weight * __pyx_v_s->points_left) + (__pyx_v_o->trick_weight * __pyx_f_6bounds_tricks_to_play(__pyx_v_t, __pyx_v_s)));
 
-  /* "bounds.pxd":35
+  /* "bounds.pxd":40
  *     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
  *     cdef int i, seat, holder
  *     for i in range(o.n_events):             # <<<<<<<<<<<<<<
@@ -5243,7 +5259,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "bounds.pxd":36
+    /* "bounds.pxd":41
  *     cdef int i, seat, holder
  *     for i in range(o.n_events):
  *         if in_play & o.event_present[i] != o.event_present[i]:             # <<<<<<<<<<<<<<
@@ -5255,7 +5271,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":37
+      /* "bounds.pxd":42
  *     for i in range(o.n_events):
  *         if in_play & o.event_present[i] != o.event_present[i]:
  *             continue             # <<<<<<<<<<<<<<
@@ -5264,7 +5280,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
       goto __pyx_L3_continue;
 
-      /* "bounds.pxd":36
+      /* "bounds.pxd":41
  *     cdef int i, seat, holder
  *     for i in range(o.n_events):
  *         if in_play & o.event_present[i] != o.event_present[i]:             # <<<<<<<<<<<<<<
@@ -5273,7 +5289,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
     }
 
-    /* "bounds.pxd":38
+    /* "bounds.pxd":43
  *         if in_play & o.event_present[i] != o.event_present[i]:
  *             continue
  *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:             # <<<<<<<<<<<<<<
@@ -5309,7 +5325,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":39
+      /* "bounds.pxd":44
  *             continue
  *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
  *             holder = t.owner[o.event_winner[i]]             # <<<<<<<<<<<<<<
@@ -5318,7 +5334,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
       __pyx_v_holder = (__pyx_v_t->owner[(__pyx_v_o->event_winner[__pyx_v_i])]);
 
-      /* "bounds.pxd":40
+      /* "bounds.pxd":45
  *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
  *             holder = t.owner[o.event_winner[i]]
  *             for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -5332,7 +5348,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
       for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
         __pyx_v_seat = __pyx_t_8;
 
-        /* "bounds.pxd":41
+        /* "bounds.pxd":46
  *             holder = t.owner[o.event_winner[i]]
  *             for seat in range(t.n_seats):
  *                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:             # <<<<<<<<<<<<<<
@@ -5368,7 +5384,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
         if (__pyx_t_4) {
 
 
-          /* "bounds.pxd":42
+          /* "bounds.pxd":47
  *             for seat in range(t.n_seats):
  *                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:
  *                     break             # <<<<<<<<<<<<<<
@@ -5377,7 +5393,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
           goto __pyx_L11_break;
 
-          /* "bounds.pxd":41
+          /* "bounds.pxd":46
  *             holder = t.owner[o.event_winner[i]]
  *             for seat in range(t.n_seats):
  *                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:             # <<<<<<<<<<<<<<
@@ -5388,7 +5404,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
       }
       /*else*/ {
 
-        /* "bounds.pxd":44
+        /* "bounds.pxd":49
  *                     break
  *             else:
  *                 bound += o.event_reward[i]             # <<<<<<<<<<<<<<
@@ -5400,7 +5416,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
       __pyx_L11_break:;
 
 
-      /* "bounds.pxd":45
+      /* "bounds.pxd":50
  *             else:
  *                 bound += o.event_reward[i]
  *             continue             # <<<<<<<<<<<<<<
@@ -5409,7 +5425,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
       goto __pyx_L3_continue;
 
-      /* "bounds.pxd":38
+      /* "bounds.pxd":43
  *         if in_play & o.event_present[i] != o.event_present[i]:
  *             continue
  *         if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:             # <<<<<<<<<<<<<<
@@ -5418,7 +5434,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
 */
     }
 
-    /* "bounds.pxd":46
+    /* "bounds.pxd":51
  *                 bound += o.event_reward[i]
  *             continue
  *         bound += o.event_reward[i]             # <<<<<<<<<<<<<<
@@ -5430,7 +5446,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   }
 
 
-  /* "bounds.pxd":47
+  /* "bounds.pxd":52
  *             continue
  *         bound += o.event_reward[i]
  *     return bound             # <<<<<<<<<<<<<<
@@ -5443,7 +5459,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   }
   goto __pyx_L0;
 
-  /* "bounds.pxd":31
+  /* "bounds.pxd":36
  * 
  * 
  * cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5461,25 +5477,58 @@ static CYTHON_INLINE int __pyx_f_6bounds_future_upper_bound(__pyx_t_5types_Table
   return __pyx_r;
 }
 
-/* "bounds.pxd":50
+/* "bounds.pxd":55
  * 
  * 
- * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:             # <<<<<<<<<<<<<<
- *     """At a trick boundary: the seat sure of the next tricks (``holder``), how many, and the points they bring."""
- *     cdef int i, k, seat, card, count = 0, total = 0, taken, cheapest
+ * cdef inline int highest(uint64_t mask) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     return 63 - __builtin_clzll(mask)
+ * 
 */
 
-static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s, int *__pyx_v_holder, int *__pyx_v_points) {
-  int __pyx_v_i;
-  int __pyx_v_k;
+static CYTHON_INLINE int __pyx_f_6bounds_highest(uint64_t __pyx_v_mask) {
+  int __pyx_r;
+
+  /* "bounds.pxd":56
+ * 
+ * cdef inline int highest(uint64_t mask) noexcept nogil:
+ *     return 63 - __builtin_clzll(mask)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = (63 - __builtin_clzll(__pyx_v_mask));
+  }
+  goto __pyx_L0;
+
+  /* "bounds.pxd":55
+ * 
+ * 
+ * cdef inline int highest(uint64_t mask) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     return 63 - __builtin_clzll(mask)
+ * 
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+  return __pyx_r;
+}
+
+/* "bounds.pxd":59
+ * 
+ * 
+ * cdef inline int cheapest_points(const Tables* t, const State* s, int skip_seat, int count) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The points of the ``count`` cheapest cards of every seat but ``skip_seat``: what they must give up at least
+ *     in ``count`` tricks."""
+*/
+
+static CYTHON_INLINE int __pyx_f_6bounds_cheapest_points(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_State const *__pyx_v_s, int __pyx_v_skip_seat, int __pyx_v_count) {
   int __pyx_v_seat;
-  int __pyx_v_card;
-  int __pyx_v_count;
-  int __pyx_v_total;
   CYTHON_UNUSED int __pyx_v_taken;
+  int __pyx_v_card;
   int __pyx_v_cheapest;
+  int __pyx_v_total;
   uint64_t __pyx_v_rest;
-  uint64_t __pyx_v_hand;
   uint64_t __pyx_v_used;
   int __pyx_r;
   int __pyx_t_1;
@@ -5491,295 +5540,20 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "bounds.pxd":52
- * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:
- *     """At a trick boundary: the seat sure of the next tricks (``holder``), how many, and the points they bring."""
- *     cdef int i, k, seat, card, count = 0, total = 0, taken, cheapest             # <<<<<<<<<<<<<<
- *     cdef uint64_t rest, hand
- *     cdef uint64_t used
+  /* "bounds.pxd":62
+ *     """The points of the ``count`` cheapest cards of every seat but ``skip_seat``: what they must give up at least
+ *     in ``count`` tricks."""
+ *     cdef int seat, taken, card, cheapest, total = 0             # <<<<<<<<<<<<<<
+ *     cdef uint64_t rest, used
+ *     for seat in range(t.n_seats):
 */
-  __pyx_v_count = 0;
   __pyx_v_total = 0;
 
-  /* "bounds.pxd":55
- *     cdef uint64_t rest, hand
- *     cdef uint64_t used
- *     holder[0] = -1             # <<<<<<<<<<<<<<
- *     points[0] = 0
- *     for k in range(t.n_specials):
-*/
-  (__pyx_v_holder[0]) = -1;
-
-  /* "bounds.pxd":56
- *     cdef uint64_t used
- *     holder[0] = -1
- *     points[0] = 0             # <<<<<<<<<<<<<<
- *     for k in range(t.n_specials):
- *         if s.live & t.special_cards[k] == t.special_cards[k]:
-*/
-  (__pyx_v_points[0]) = 0;
-
-  /* "bounds.pxd":57
- *     holder[0] = -1
- *     points[0] = 0
- *     for k in range(t.n_specials):             # <<<<<<<<<<<<<<
- *         if s.live & t.special_cards[k] == t.special_cards[k]:
- *             return 0
-*/
-
-  __pyx_t_1 = __pyx_v_t->n_specials;
-  __pyx_t_2 = __pyx_t_1;
-
-  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
-    __pyx_v_k = __pyx_t_3;
-
-    /* "bounds.pxd":58
- *     points[0] = 0
- *     for k in range(t.n_specials):
- *         if s.live & t.special_cards[k] == t.special_cards[k]:             # <<<<<<<<<<<<<<
- *             return 0
- *     for i in range(t.n_chain):
-*/
-    __pyx_t_4 = ((__pyx_v_s->live & (__pyx_v_t->special_cards[__pyx_v_k])) == (__pyx_v_t->special_cards[__pyx_v_k]));
-
-    if (__pyx_t_4) {
-
-
-      /* "bounds.pxd":59
- *     for k in range(t.n_specials):
- *         if s.live & t.special_cards[k] == t.special_cards[k]:
- *             return 0             # <<<<<<<<<<<<<<
- *     for i in range(t.n_chain):
- *         card = t.chain[i]
-*/
-      {
-
-        __pyx_r = 0;
-      }
-      goto __pyx_L0;
-
-      /* "bounds.pxd":58
- *     points[0] = 0
- *     for k in range(t.n_specials):
- *         if s.live & t.special_cards[k] == t.special_cards[k]:             # <<<<<<<<<<<<<<
- *             return 0
- *     for i in range(t.n_chain):
-*/
-    }
-  }
-
-
-  /* "bounds.pxd":60
- *         if s.live & t.special_cards[k] == t.special_cards[k]:
- *             return 0
- *     for i in range(t.n_chain):             # <<<<<<<<<<<<<<
- *         card = t.chain[i]
- *         if not (s.live >> card) & 1:
-*/
-
-  __pyx_t_1 = __pyx_v_t->n_chain;
-  __pyx_t_2 = __pyx_t_1;
-
-  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
-    __pyx_v_i = __pyx_t_3;
-
-    /* "bounds.pxd":61
- *             return 0
- *     for i in range(t.n_chain):
- *         card = t.chain[i]             # <<<<<<<<<<<<<<
- *         if not (s.live >> card) & 1:
- *             continue
-*/
-    __pyx_v_card = (__pyx_v_t->chain[__pyx_v_i]);
-
-    /* "bounds.pxd":62
- *     for i in range(t.n_chain):
- *         card = t.chain[i]
- *         if not (s.live >> card) & 1:             # <<<<<<<<<<<<<<
- *             continue
- *         if holder[0] < 0:
-*/
-    __pyx_t_4 = (!(((__pyx_v_s->live >> __pyx_v_card) & 1) != 0));
-
-    if (__pyx_t_4) {
-
-
-      /* "bounds.pxd":63
- *         card = t.chain[i]
- *         if not (s.live >> card) & 1:
- *             continue             # <<<<<<<<<<<<<<
- *         if holder[0] < 0:
- *             for seat in range(t.n_seats):
-*/
-      goto __pyx_L6_continue;
-
-      /* "bounds.pxd":62
- *     for i in range(t.n_chain):
- *         card = t.chain[i]
- *         if not (s.live >> card) & 1:             # <<<<<<<<<<<<<<
- *             continue
- *         if holder[0] < 0:
-*/
-    }
-
-    /* "bounds.pxd":64
- *         if not (s.live >> card) & 1:
- *             continue
- *         if holder[0] < 0:             # <<<<<<<<<<<<<<
- *             for seat in range(t.n_seats):
- *                 if (s.hands[seat] >> card) & 1:
-*/
-    __pyx_t_4 = ((__pyx_v_holder[0]) < 0);
-
-    if (__pyx_t_4) {
-
-
-      /* "bounds.pxd":65
- *             continue
- *         if holder[0] < 0:
- *             for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
- *                 if (s.hands[seat] >> card) & 1:
- *                     holder[0] = seat
-*/
-
-      __pyx_t_5 = __pyx_v_t->n_seats;
-      __pyx_t_6 = __pyx_t_5;
-
-      for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
-        __pyx_v_seat = __pyx_t_7;
-
-        /* "bounds.pxd":66
- *         if holder[0] < 0:
- *             for seat in range(t.n_seats):
- *                 if (s.hands[seat] >> card) & 1:             # <<<<<<<<<<<<<<
- *                     holder[0] = seat
- *         if not (s.hands[holder[0]] >> card) & 1:
-*/
-        __pyx_t_4 = ((((__pyx_v_s->hands[__pyx_v_seat]) >> __pyx_v_card) & 1) != 0);
-
-        if (__pyx_t_4) {
-
-
-          /* "bounds.pxd":67
- *             for seat in range(t.n_seats):
- *                 if (s.hands[seat] >> card) & 1:
- *                     holder[0] = seat             # <<<<<<<<<<<<<<
- *         if not (s.hands[holder[0]] >> card) & 1:
- *             break
-*/
-          (__pyx_v_holder[0]) = __pyx_v_seat;
-
-          /* "bounds.pxd":66
- *         if holder[0] < 0:
- *             for seat in range(t.n_seats):
- *                 if (s.hands[seat] >> card) & 1:             # <<<<<<<<<<<<<<
- *                     holder[0] = seat
- *         if not (s.hands[holder[0]] >> card) & 1:
-*/
-        }
-      }
-
-
-      /* "bounds.pxd":64
- *         if not (s.live >> card) & 1:
- *             continue
- *         if holder[0] < 0:             # <<<<<<<<<<<<<<
- *             for seat in range(t.n_seats):
- *                 if (s.hands[seat] >> card) & 1:
-*/
-    }
-
-    /* "bounds.pxd":68
- *                 if (s.hands[seat] >> card) & 1:
- *                     holder[0] = seat
- *         if not (s.hands[holder[0]] >> card) & 1:             # <<<<<<<<<<<<<<
- *             break
- *         count += 1
-*/
-    __pyx_t_4 = (!((((__pyx_v_s->hands[(__pyx_v_holder[0])]) >> __pyx_v_card) & 1) != 0));
-
-    if (__pyx_t_4) {
-
-
-      /* "bounds.pxd":69
- *                     holder[0] = seat
- *         if not (s.hands[holder[0]] >> card) & 1:
- *             break             # <<<<<<<<<<<<<<
- *         count += 1
- *         total += t.points[card]
-*/
-      goto __pyx_L7_break;
-
-      /* "bounds.pxd":68
- *                 if (s.hands[seat] >> card) & 1:
- *                     holder[0] = seat
- *         if not (s.hands[holder[0]] >> card) & 1:             # <<<<<<<<<<<<<<
- *             break
- *         count += 1
-*/
-    }
-
-    /* "bounds.pxd":70
- *         if not (s.hands[holder[0]] >> card) & 1:
- *             break
- *         count += 1             # <<<<<<<<<<<<<<
- *         total += t.points[card]
- *     if count == 0:
-*/
-    __pyx_v_count = (__pyx_v_count + 1);
-
-    /* "bounds.pxd":71
- *             break
- *         count += 1
- *         total += t.points[card]             # <<<<<<<<<<<<<<
- *     if count == 0:
- *         return 0
-*/
-    __pyx_v_total = (__pyx_v_total + (__pyx_v_t->points[__pyx_v_card]));
-    __pyx_L6_continue:;
-  }
-  __pyx_L7_break:;
-
-
-  /* "bounds.pxd":72
- *         count += 1
- *         total += t.points[card]
- *     if count == 0:             # <<<<<<<<<<<<<<
- *         return 0
- *     for seat in range(t.n_seats):
-*/
-  __pyx_t_4 = (__pyx_v_count == 0);
-
-  if (__pyx_t_4) {
-
-
-    /* "bounds.pxd":73
- *         total += t.points[card]
- *     if count == 0:
- *         return 0             # <<<<<<<<<<<<<<
- *     for seat in range(t.n_seats):
- *         if seat == holder[0]:
-*/
-    {
-
-      __pyx_r = 0;
-    }
-    goto __pyx_L0;
-
-    /* "bounds.pxd":72
- *         count += 1
- *         total += t.points[card]
- *     if count == 0:             # <<<<<<<<<<<<<<
- *         return 0
- *     for seat in range(t.n_seats):
-*/
-  }
-
-  /* "bounds.pxd":74
- *     if count == 0:
- *         return 0
+  /* "bounds.pxd":64
+ *     cdef int seat, taken, card, cheapest, total = 0
+ *     cdef uint64_t rest, used
  *     for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
- *         if seat == holder[0]:
+ *         if seat == skip_seat:
  *             continue
 */
 
@@ -5789,60 +5563,51 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_seat = __pyx_t_3;
 
-    /* "bounds.pxd":75
- *         return 0
+    /* "bounds.pxd":65
+ *     cdef uint64_t rest, used
  *     for seat in range(t.n_seats):
- *         if seat == holder[0]:             # <<<<<<<<<<<<<<
+ *         if seat == skip_seat:             # <<<<<<<<<<<<<<
  *             continue
- *         hand = s.hands[seat]
+ *         used = 0
 */
-    __pyx_t_4 = (__pyx_v_seat == (__pyx_v_holder[0]));
+    __pyx_t_4 = (__pyx_v_seat == __pyx_v_skip_seat);
 
     if (__pyx_t_4) {
 
 
-      /* "bounds.pxd":76
+      /* "bounds.pxd":66
  *     for seat in range(t.n_seats):
- *         if seat == holder[0]:
+ *         if seat == skip_seat:
  *             continue             # <<<<<<<<<<<<<<
- *         hand = s.hands[seat]
  *         used = 0
+ *         for taken in range(count):
 */
-      goto __pyx_L15_continue;
+      goto __pyx_L3_continue;
 
-      /* "bounds.pxd":75
- *         return 0
+      /* "bounds.pxd":65
+ *     cdef uint64_t rest, used
  *     for seat in range(t.n_seats):
- *         if seat == holder[0]:             # <<<<<<<<<<<<<<
+ *         if seat == skip_seat:             # <<<<<<<<<<<<<<
  *             continue
- *         hand = s.hands[seat]
+ *         used = 0
 */
     }
 
-    /* "bounds.pxd":77
- *         if seat == holder[0]:
+    /* "bounds.pxd":67
+ *         if seat == skip_seat:
  *             continue
- *         hand = s.hands[seat]             # <<<<<<<<<<<<<<
- *         used = 0
- *         for taken in range(count):  # the count cheapest cards of this seat
-*/
-    __pyx_v_hand = (__pyx_v_s->hands[__pyx_v_seat]);
-
-    /* "bounds.pxd":78
- *             continue
- *         hand = s.hands[seat]
  *         used = 0             # <<<<<<<<<<<<<<
- *         for taken in range(count):  # the count cheapest cards of this seat
+ *         for taken in range(count):
  *             cheapest = -1
 */
     __pyx_v_used = 0;
 
-    /* "bounds.pxd":79
- *         hand = s.hands[seat]
+    /* "bounds.pxd":68
+ *             continue
  *         used = 0
- *         for taken in range(count):  # the count cheapest cards of this seat             # <<<<<<<<<<<<<<
+ *         for taken in range(count):             # <<<<<<<<<<<<<<
  *             cheapest = -1
- *             rest = hand & ~used
+ *             rest = s.hands[seat] & ~used
 */
 
     __pyx_t_5 = __pyx_v_count;
@@ -5851,27 +5616,27 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_v_taken = __pyx_t_7;
 
-      /* "bounds.pxd":80
+      /* "bounds.pxd":69
  *         used = 0
- *         for taken in range(count):  # the count cheapest cards of this seat
+ *         for taken in range(count):
  *             cheapest = -1             # <<<<<<<<<<<<<<
- *             rest = hand & ~used
+ *             rest = s.hands[seat] & ~used
  *             while rest:
 */
       __pyx_v_cheapest = -1;
 
-      /* "bounds.pxd":81
- *         for taken in range(count):  # the count cheapest cards of this seat
+      /* "bounds.pxd":70
+ *         for taken in range(count):
  *             cheapest = -1
- *             rest = hand & ~used             # <<<<<<<<<<<<<<
+ *             rest = s.hands[seat] & ~used             # <<<<<<<<<<<<<<
  *             while rest:
  *                 card = lowest(rest)
 */
-      __pyx_v_rest = (__pyx_v_hand & (~__pyx_v_used));
+      __pyx_v_rest = ((__pyx_v_s->hands[__pyx_v_seat]) & (~__pyx_v_used));
 
-      /* "bounds.pxd":82
+      /* "bounds.pxd":71
  *             cheapest = -1
- *             rest = hand & ~used
+ *             rest = s.hands[seat] & ~used
  *             while rest:             # <<<<<<<<<<<<<<
  *                 card = lowest(rest)
  *                 rest = drop_lowest(rest)
@@ -5882,8 +5647,8 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 
         if (!__pyx_t_4) break;
 
-        /* "bounds.pxd":83
- *             rest = hand & ~used
+        /* "bounds.pxd":72
+ *             rest = s.hands[seat] & ~used
  *             while rest:
  *                 card = lowest(rest)             # <<<<<<<<<<<<<<
  *                 rest = drop_lowest(rest)
@@ -5891,7 +5656,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
         __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_rest);
 
-        /* "bounds.pxd":84
+        /* "bounds.pxd":73
  *             while rest:
  *                 card = lowest(rest)
  *                 rest = drop_lowest(rest)             # <<<<<<<<<<<<<<
@@ -5900,7 +5665,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
         __pyx_v_rest = __pyx_f_7cardset_drop_lowest(__pyx_v_rest);
 
-        /* "bounds.pxd":85
+        /* "bounds.pxd":74
  *                 card = lowest(rest)
  *                 rest = drop_lowest(rest)
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:             # <<<<<<<<<<<<<<
@@ -5915,18 +5680,18 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 
           __pyx_t_4 = __pyx_t_8;
 
-          goto __pyx_L23_bool_binop_done;
+          goto __pyx_L11_bool_binop_done;
         }
         __pyx_t_8 = ((__pyx_v_t->points[__pyx_v_card]) < (__pyx_v_t->points[__pyx_v_cheapest]));
 
 
         __pyx_t_4 = __pyx_t_8;
 
-        __pyx_L23_bool_binop_done:;
+        __pyx_L11_bool_binop_done:;
         if (__pyx_t_4) {
 
 
-          /* "bounds.pxd":86
+          /* "bounds.pxd":75
  *                 rest = drop_lowest(rest)
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
  *                     cheapest = card             # <<<<<<<<<<<<<<
@@ -5935,7 +5700,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
           __pyx_v_cheapest = __pyx_v_card;
 
-          /* "bounds.pxd":85
+          /* "bounds.pxd":74
  *                 card = lowest(rest)
  *                 rest = drop_lowest(rest)
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:             # <<<<<<<<<<<<<<
@@ -5945,7 +5710,7 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
         }
       }
 
-      /* "bounds.pxd":87
+      /* "bounds.pxd":76
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
  *                     cheapest = card
  *             if cheapest < 0:             # <<<<<<<<<<<<<<
@@ -5957,16 +5722,16 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
       if (__pyx_t_4) {
 
 
-        /* "bounds.pxd":88
+        /* "bounds.pxd":77
  *                     cheapest = card
  *             if cheapest < 0:
  *                 break             # <<<<<<<<<<<<<<
  *             used |= (<uint64_t>1) << cheapest
  *             total += t.points[cheapest]
 */
-        goto __pyx_L19_break;
+        goto __pyx_L7_break;
 
-        /* "bounds.pxd":87
+        /* "bounds.pxd":76
  *                 if cheapest < 0 or t.points[card] < t.points[cheapest]:
  *                     cheapest = card
  *             if cheapest < 0:             # <<<<<<<<<<<<<<
@@ -5975,55 +5740,807 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 */
       }
 
-      /* "bounds.pxd":89
+      /* "bounds.pxd":78
  *             if cheapest < 0:
  *                 break
  *             used |= (<uint64_t>1) << cheapest             # <<<<<<<<<<<<<<
  *             total += t.points[cheapest]
- *     points[0] = total
+ *     return total
 */
       __pyx_v_used = (__pyx_v_used | (((uint64_t)1) << __pyx_v_cheapest));
 
-      /* "bounds.pxd":90
+      /* "bounds.pxd":79
  *                 break
  *             used |= (<uint64_t>1) << cheapest
  *             total += t.points[cheapest]             # <<<<<<<<<<<<<<
- *     points[0] = total
- *     return count
+ *     return total
+ * 
 */
       __pyx_v_total = (__pyx_v_total + (__pyx_v_t->points[__pyx_v_cheapest]));
     }
-    __pyx_L19_break:;
+    __pyx_L7_break:;
 
-    __pyx_L15_continue:;
+    __pyx_L3_continue:;
   }
 
 
-  /* "bounds.pxd":91
+  /* "bounds.pxd":80
  *             used |= (<uint64_t>1) << cheapest
  *             total += t.points[cheapest]
- *     points[0] = total             # <<<<<<<<<<<<<<
- *     return count
-*/
-  (__pyx_v_points[0]) = __pyx_v_total;
-
-  /* "bounds.pxd":92
- *             total += t.points[cheapest]
- *     points[0] = total
- *     return count             # <<<<<<<<<<<<<<
+ *     return total             # <<<<<<<<<<<<<<
+ * 
+ * 
 */
   {
 
-    __pyx_r = __pyx_v_count;
+    __pyx_r = __pyx_v_total;
   }
   goto __pyx_L0;
 
-  /* "bounds.pxd":50
+  /* "bounds.pxd":59
  * 
  * 
- * cdef inline int sure_tricks(const Tables* t, const State* s, int* holder, int* points) noexcept nogil:             # <<<<<<<<<<<<<<
- *     """At a trick boundary: the seat sure of the next tricks (``holder``), how many, and the points they bring."""
- *     cdef int i, k, seat, card, count = 0, total = 0, taken, cheapest
+ * cdef inline int cheapest_points(const Tables* t, const State* s, int skip_seat, int count) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The points of the ``count`` cheapest cards of every seat but ``skip_seat``: what they must give up at least
+ *     in ``count`` tricks."""
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "bounds.pxd":83
+ * 
+ * 
+ * cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s, int* max_sure,             # <<<<<<<<<<<<<<
+ *                              int* min_sure) noexcept nogil:
+ *     """At a trick boundary: rewards each side is sure of (``max_sure`` for the maximising side, ``min_sure`` for
+*/
+
+static CYTHON_INLINE void __pyx_f_6bounds_sure_bounds(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, __pyx_t_5types_State const *__pyx_v_s, int *__pyx_v_max_sure, int *__pyx_v_min_sure) {
+  int __pyx_v_i;
+  int __pyx_v_k;
+  int __pyx_v_seat;
+  int __pyx_v_card;
+  int __pyx_v_holder;
+  int __pyx_v_run;
+  int __pyx_v_run_points;
+  int __pyx_v_cash;
+  int __pyx_v_cash_points;
+  int __pyx_v_top;
+  int __pyx_v_safe;
+  int __pyx_v_count;
+  int __pyx_v_leader;
+  uint64_t __pyx_v_cards;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_t_8;
+
+  /* "bounds.pxd":87
+ *     """At a trick boundary: rewards each side is sure of (``max_sure`` for the maximising side, ``min_sure`` for
+ *     the other), from the top-trump run and from the leader's cashable top cards."""
+ *     cdef int i, k, seat, card, holder = -1, run = 0, run_points = 0, cash = 0, cash_points = 0, top, safe, count             # <<<<<<<<<<<<<<
+ *     cdef int leader = s.leader, side
+ *     cdef uint64_t cards
+*/
+  __pyx_v_holder = -1;
+  __pyx_v_run = 0;
+  __pyx_v_run_points = 0;
+  __pyx_v_cash = 0;
+  __pyx_v_cash_points = 0;
+
+  /* "bounds.pxd":88
+ *     the other), from the top-trump run and from the leader's cashable top cards."""
+ *     cdef int i, k, seat, card, holder = -1, run = 0, run_points = 0, cash = 0, cash_points = 0, top, safe, count
+ *     cdef int leader = s.leader, side             # <<<<<<<<<<<<<<
+ *     cdef uint64_t cards
+ *     max_sure[0] = 0
+*/
+  __pyx_t_1 = __pyx_v_s->leader;
+
+  __pyx_v_leader = __pyx_t_1;
+
+  /* "bounds.pxd":90
+ *     cdef int leader = s.leader, side
+ *     cdef uint64_t cards
+ *     max_sure[0] = 0             # <<<<<<<<<<<<<<
+ *     min_sure[0] = 0
+ *     for k in range(t.n_specials):
+*/
+  (__pyx_v_max_sure[0]) = 0;
+
+  /* "bounds.pxd":91
+ *     cdef uint64_t cards
+ *     max_sure[0] = 0
+ *     min_sure[0] = 0             # <<<<<<<<<<<<<<
+ *     for k in range(t.n_specials):
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:
+*/
+  (__pyx_v_min_sure[0]) = 0;
+
+  /* "bounds.pxd":92
+ *     max_sure[0] = 0
+ *     min_sure[0] = 0
+ *     for k in range(t.n_specials):             # <<<<<<<<<<<<<<
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:
+ *             return
+*/
+
+  __pyx_t_1 = __pyx_v_t->n_specials;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_k = __pyx_t_3;
+
+    /* "bounds.pxd":93
+ *     min_sure[0] = 0
+ *     for k in range(t.n_specials):
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:             # <<<<<<<<<<<<<<
+ *             return
+ *     # The top-trump run of the seat holding the strongest live chain card.
+*/
+    __pyx_t_4 = ((__pyx_v_s->live & (__pyx_v_t->special_cards[__pyx_v_k])) == (__pyx_v_t->special_cards[__pyx_v_k]));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":94
+ *     for k in range(t.n_specials):
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:
+ *             return             # <<<<<<<<<<<<<<
+ *     # The top-trump run of the seat holding the strongest live chain card.
+ *     for i in range(t.n_chain):
+*/
+      {
+      }
+      goto __pyx_L0;
+
+      /* "bounds.pxd":93
+ *     min_sure[0] = 0
+ *     for k in range(t.n_specials):
+ *         if s.live & t.special_cards[k] == t.special_cards[k]:             # <<<<<<<<<<<<<<
+ *             return
+ *     # The top-trump run of the seat holding the strongest live chain card.
+*/
+    }
+  }
+
+
+  /* "bounds.pxd":96
+ *             return
+ *     # The top-trump run of the seat holding the strongest live chain card.
+ *     for i in range(t.n_chain):             # <<<<<<<<<<<<<<
+ *         card = t.chain[i]
+ *         if not (s.live >> card) & 1:
+*/
+
+  __pyx_t_1 = __pyx_v_t->n_chain;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "bounds.pxd":97
+ *     # The top-trump run of the seat holding the strongest live chain card.
+ *     for i in range(t.n_chain):
+ *         card = t.chain[i]             # <<<<<<<<<<<<<<
+ *         if not (s.live >> card) & 1:
+ *             continue
+*/
+    __pyx_v_card = (__pyx_v_t->chain[__pyx_v_i]);
+
+    /* "bounds.pxd":98
+ *     for i in range(t.n_chain):
+ *         card = t.chain[i]
+ *         if not (s.live >> card) & 1:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if holder < 0:
+*/
+    __pyx_t_4 = (!(((__pyx_v_s->live >> __pyx_v_card) & 1) != 0));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":99
+ *         card = t.chain[i]
+ *         if not (s.live >> card) & 1:
+ *             continue             # <<<<<<<<<<<<<<
+ *         if holder < 0:
+ *             holder = t.owner[card]
+*/
+      goto __pyx_L6_continue;
+
+      /* "bounds.pxd":98
+ *     for i in range(t.n_chain):
+ *         card = t.chain[i]
+ *         if not (s.live >> card) & 1:             # <<<<<<<<<<<<<<
+ *             continue
+ *         if holder < 0:
+*/
+    }
+
+    /* "bounds.pxd":100
+ *         if not (s.live >> card) & 1:
+ *             continue
+ *         if holder < 0:             # <<<<<<<<<<<<<<
+ *             holder = t.owner[card]
+ *         if not (s.hands[holder] >> card) & 1:
+*/
+    __pyx_t_4 = (__pyx_v_holder < 0);
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":101
+ *             continue
+ *         if holder < 0:
+ *             holder = t.owner[card]             # <<<<<<<<<<<<<<
+ *         if not (s.hands[holder] >> card) & 1:
+ *             break
+*/
+      __pyx_v_holder = (__pyx_v_t->owner[__pyx_v_card]);
+
+      /* "bounds.pxd":100
+ *         if not (s.live >> card) & 1:
+ *             continue
+ *         if holder < 0:             # <<<<<<<<<<<<<<
+ *             holder = t.owner[card]
+ *         if not (s.hands[holder] >> card) & 1:
+*/
+    }
+
+    /* "bounds.pxd":102
+ *         if holder < 0:
+ *             holder = t.owner[card]
+ *         if not (s.hands[holder] >> card) & 1:             # <<<<<<<<<<<<<<
+ *             break
+ *         run += 1
+*/
+    __pyx_t_4 = (!((((__pyx_v_s->hands[__pyx_v_holder]) >> __pyx_v_card) & 1) != 0));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":103
+ *             holder = t.owner[card]
+ *         if not (s.hands[holder] >> card) & 1:
+ *             break             # <<<<<<<<<<<<<<
+ *         run += 1
+ *         run_points += t.points[card]
+*/
+      goto __pyx_L7_break;
+
+      /* "bounds.pxd":102
+ *         if holder < 0:
+ *             holder = t.owner[card]
+ *         if not (s.hands[holder] >> card) & 1:             # <<<<<<<<<<<<<<
+ *             break
+ *         run += 1
+*/
+    }
+
+    /* "bounds.pxd":104
+ *         if not (s.hands[holder] >> card) & 1:
+ *             break
+ *         run += 1             # <<<<<<<<<<<<<<
+ *         run_points += t.points[card]
+ *     # The leader's top cards of each class that no opponent can ruff before running out of the class.
+*/
+    __pyx_v_run = (__pyx_v_run + 1);
+
+    /* "bounds.pxd":105
+ *             break
+ *         run += 1
+ *         run_points += t.points[card]             # <<<<<<<<<<<<<<
+ *     # The leader's top cards of each class that no opponent can ruff before running out of the class.
+ *     for k in range(t.n_classes):
+*/
+    __pyx_v_run_points = (__pyx_v_run_points + (__pyx_v_t->points[__pyx_v_card]));
+    __pyx_L6_continue:;
+  }
+  __pyx_L7_break:;
+
+
+  /* "bounds.pxd":107
+ *         run_points += t.points[card]
+ *     # The leader's top cards of each class that no opponent can ruff before running out of the class.
+ *     for k in range(t.n_classes):             # <<<<<<<<<<<<<<
+ *         if not t.cash_ok[k]:
+ *             continue
+*/
+
+  __pyx_t_1 = __pyx_v_t->n_classes;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_k = __pyx_t_3;
+
+    /* "bounds.pxd":108
+ *     # The leader's top cards of each class that no opponent can ruff before running out of the class.
+ *     for k in range(t.n_classes):
+ *         if not t.cash_ok[k]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+*/
+    __pyx_t_4 = (!((__pyx_v_t->cash_ok[__pyx_v_k]) != 0));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":109
+ *     for k in range(t.n_classes):
+ *         if not t.cash_ok[k]:
+ *             continue             # <<<<<<<<<<<<<<
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+ *         top = 0
+*/
+      goto __pyx_L11_continue;
+
+      /* "bounds.pxd":108
+ *     # The leader's top cards of each class that no opponent can ruff before running out of the class.
+ *     for k in range(t.n_classes):
+ *         if not t.cash_ok[k]:             # <<<<<<<<<<<<<<
+ *             continue
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+*/
+    }
+
+    /* "bounds.pxd":110
+ *         if not t.cash_ok[k]:
+ *             continue
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask             # <<<<<<<<<<<<<<
+ *         top = 0
+ *         while cards and (s.hands[leader] >> highest(cards)) & 1:
+*/
+    __pyx_v_cards = ((__pyx_v_s->live & (__pyx_v_t->class_mask[__pyx_v_k])) & (~__pyx_v_t->chain_mask));
+
+    /* "bounds.pxd":111
+ *             continue
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+ *         top = 0             # <<<<<<<<<<<<<<
+ *         while cards and (s.hands[leader] >> highest(cards)) & 1:
+ *             top += 1
+*/
+    __pyx_v_top = 0;
+
+    /* "bounds.pxd":112
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+ *         top = 0
+ *         while cards and (s.hands[leader] >> highest(cards)) & 1:             # <<<<<<<<<<<<<<
+ *             top += 1
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+*/
+    while (1) {
+      __pyx_t_5 = (__pyx_v_cards != 0);
+
+      if (__pyx_t_5) {
+
+      } else {
+
+        __pyx_t_4 = __pyx_t_5;
+
+        goto __pyx_L16_bool_binop_done;
+      }
+      __pyx_t_5 = ((((__pyx_v_s->hands[__pyx_v_leader]) >> __pyx_f_6bounds_highest(__pyx_v_cards)) & 1) != 0);
+
+
+      __pyx_t_4 = __pyx_t_5;
+
+      __pyx_L16_bool_binop_done:;
+
+      if (!__pyx_t_4) break;
+
+      /* "bounds.pxd":113
+ *         top = 0
+ *         while cards and (s.hands[leader] >> highest(cards)) & 1:
+ *             top += 1             # <<<<<<<<<<<<<<
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+ *         if top == 0:
+*/
+      __pyx_v_top = (__pyx_v_top + 1);
+
+      /* "bounds.pxd":114
+ *         while cards and (s.hands[leader] >> highest(cards)) & 1:
+ *             top += 1
+ *             cards &= ~((<uint64_t>1) << highest(cards))             # <<<<<<<<<<<<<<
+ *         if top == 0:
+ *             continue
+*/
+      __pyx_v_cards = (__pyx_v_cards & (~(((uint64_t)1) << __pyx_f_6bounds_highest(__pyx_v_cards))));
+    }
+
+    /* "bounds.pxd":115
+ *             top += 1
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+ *         if top == 0:             # <<<<<<<<<<<<<<
+ *             continue
+ *         safe = top
+*/
+    __pyx_t_4 = (__pyx_v_top == 0);
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":116
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+ *         if top == 0:
+ *             continue             # <<<<<<<<<<<<<<
+ *         safe = top
+ *         for seat in range(t.n_seats):
+*/
+      goto __pyx_L11_continue;
+
+      /* "bounds.pxd":115
+ *             top += 1
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+ *         if top == 0:             # <<<<<<<<<<<<<<
+ *             continue
+ *         safe = top
+*/
+    }
+
+    /* "bounds.pxd":117
+ *         if top == 0:
+ *             continue
+ *         safe = top             # <<<<<<<<<<<<<<
+ *         for seat in range(t.n_seats):
+ *             # anyone who can ruff once void, a partner too: a partner's forced ruff would take the lead away
+*/
+    __pyx_v_safe = __pyx_v_top;
+
+    /* "bounds.pxd":118
+ *             continue
+ *         safe = top
+ *         for seat in range(t.n_seats):             # <<<<<<<<<<<<<<
+ *             # anyone who can ruff once void, a partner too: a partner's forced ruff would take the lead away
+ *             if seat != leader and s.hands[seat] & t.ruff_mask[k]:
+*/
+
+    __pyx_t_6 = __pyx_v_t->n_seats;
+    __pyx_t_7 = __pyx_t_6;
+
+    for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+      __pyx_v_seat = __pyx_t_8;
+
+      /* "bounds.pxd":120
+ *         for seat in range(t.n_seats):
+ *             # anyone who can ruff once void, a partner too: a partner's forced ruff would take the lead away
+ *             if seat != leader and s.hands[seat] & t.ruff_mask[k]:             # <<<<<<<<<<<<<<
+ *                 count = popcount(s.hands[seat] & t.class_mask[k])
+ *                 if count < safe:
+*/
+      __pyx_t_5 = (__pyx_v_seat != __pyx_v_leader);
+
+      if (__pyx_t_5) {
+
+      } else {
+
+        __pyx_t_4 = __pyx_t_5;
+
+        goto __pyx_L22_bool_binop_done;
+      }
+      __pyx_t_5 = (((__pyx_v_s->hands[__pyx_v_seat]) & (__pyx_v_t->ruff_mask[__pyx_v_k])) != 0);
+
+
+      __pyx_t_4 = __pyx_t_5;
+
+      __pyx_L22_bool_binop_done:;
+      if (__pyx_t_4) {
+
+
+        /* "bounds.pxd":121
+ *             # anyone who can ruff once void, a partner too: a partner's forced ruff would take the lead away
+ *             if seat != leader and s.hands[seat] & t.ruff_mask[k]:
+ *                 count = popcount(s.hands[seat] & t.class_mask[k])             # <<<<<<<<<<<<<<
+ *                 if count < safe:
+ *                     safe = count
+*/
+        __pyx_v_count = __pyx_f_7cardset_popcount(((__pyx_v_s->hands[__pyx_v_seat]) & (__pyx_v_t->class_mask[__pyx_v_k])));
+
+        /* "bounds.pxd":122
+ *             if seat != leader and s.hands[seat] & t.ruff_mask[k]:
+ *                 count = popcount(s.hands[seat] & t.class_mask[k])
+ *                 if count < safe:             # <<<<<<<<<<<<<<
+ *                     safe = count
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+*/
+        __pyx_t_4 = (__pyx_v_count < __pyx_v_safe);
+
+        if (__pyx_t_4) {
+
+
+          /* "bounds.pxd":123
+ *                 count = popcount(s.hands[seat] & t.class_mask[k])
+ *                 if count < safe:
+ *                     safe = count             # <<<<<<<<<<<<<<
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+ *         for i in range(safe):
+*/
+          __pyx_v_safe = __pyx_v_count;
+
+          /* "bounds.pxd":122
+ *             if seat != leader and s.hands[seat] & t.ruff_mask[k]:
+ *                 count = popcount(s.hands[seat] & t.class_mask[k])
+ *                 if count < safe:             # <<<<<<<<<<<<<<
+ *                     safe = count
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+*/
+        }
+
+        /* "bounds.pxd":120
+ *         for seat in range(t.n_seats):
+ *             # anyone who can ruff once void, a partner too: a partner's forced ruff would take the lead away
+ *             if seat != leader and s.hands[seat] & t.ruff_mask[k]:             # <<<<<<<<<<<<<<
+ *                 count = popcount(s.hands[seat] & t.class_mask[k])
+ *                 if count < safe:
+*/
+      }
+    }
+
+
+    /* "bounds.pxd":124
+ *                 if count < safe:
+ *                     safe = count
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask             # <<<<<<<<<<<<<<
+ *         for i in range(safe):
+ *             cash_points += t.points[highest(cards)]
+*/
+    __pyx_v_cards = ((__pyx_v_s->live & (__pyx_v_t->class_mask[__pyx_v_k])) & (~__pyx_v_t->chain_mask));
+
+    /* "bounds.pxd":125
+ *                     safe = count
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+ *         for i in range(safe):             # <<<<<<<<<<<<<<
+ *             cash_points += t.points[highest(cards)]
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+*/
+
+    __pyx_t_6 = __pyx_v_safe;
+    __pyx_t_7 = __pyx_t_6;
+
+    for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
+      __pyx_v_i = __pyx_t_8;
+
+      /* "bounds.pxd":126
+ *         cards = s.live & t.class_mask[k] & ~t.chain_mask
+ *         for i in range(safe):
+ *             cash_points += t.points[highest(cards)]             # <<<<<<<<<<<<<<
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+ *         cash += safe
+*/
+      __pyx_v_cash_points = (__pyx_v_cash_points + (__pyx_v_t->points[__pyx_f_6bounds_highest(__pyx_v_cards)]));
+
+      /* "bounds.pxd":127
+ *         for i in range(safe):
+ *             cash_points += t.points[highest(cards)]
+ *             cards &= ~((<uint64_t>1) << highest(cards))             # <<<<<<<<<<<<<<
+ *         cash += safe
+ *     if holder == leader:
+*/
+      __pyx_v_cards = (__pyx_v_cards & (~(((uint64_t)1) << __pyx_f_6bounds_highest(__pyx_v_cards))));
+    }
+
+
+    /* "bounds.pxd":128
+ *             cash_points += t.points[highest(cards)]
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+ *         cash += safe             # <<<<<<<<<<<<<<
+ *     if holder == leader:
+ *         _credit(t, o, s, leader, run + cash, run_points + cash_points, max_sure, min_sure)
+*/
+    __pyx_v_cash = (__pyx_v_cash + __pyx_v_safe);
+    __pyx_L11_continue:;
+  }
+
+
+  /* "bounds.pxd":129
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+ *         cash += safe
+ *     if holder == leader:             # <<<<<<<<<<<<<<
+ *         _credit(t, o, s, leader, run + cash, run_points + cash_points, max_sure, min_sure)
+ *         return
+*/
+  __pyx_t_4 = (__pyx_v_holder == __pyx_v_leader);
+
+  if (__pyx_t_4) {
+
+
+    /* "bounds.pxd":130
+ *         cash += safe
+ *     if holder == leader:
+ *         _credit(t, o, s, leader, run + cash, run_points + cash_points, max_sure, min_sure)             # <<<<<<<<<<<<<<
+ *         return
+ *     if run and cash and ((o.max_side >> holder) & 1) == ((o.max_side >> leader) & 1):
+*/
+    __pyx_f_6bounds__credit(__pyx_v_t, __pyx_v_o, __pyx_v_s, __pyx_v_leader, (__pyx_v_run + __pyx_v_cash), (__pyx_v_run_points + __pyx_v_cash_points), __pyx_v_max_sure, __pyx_v_min_sure);
+
+    /* "bounds.pxd":131
+ *     if holder == leader:
+ *         _credit(t, o, s, leader, run + cash, run_points + cash_points, max_sure, min_sure)
+ *         return             # <<<<<<<<<<<<<<
+ *     if run and cash and ((o.max_side >> holder) & 1) == ((o.max_side >> leader) & 1):
+ *         # partners: the top-trump holder might have to ruff the leader's winner, so count the better one only
+*/
+    {
+    }
+    goto __pyx_L0;
+
+    /* "bounds.pxd":129
+ *             cards &= ~((<uint64_t>1) << highest(cards))
+ *         cash += safe
+ *     if holder == leader:             # <<<<<<<<<<<<<<
+ *         _credit(t, o, s, leader, run + cash, run_points + cash_points, max_sure, min_sure)
+ *         return
+*/
+  }
+
+  /* "bounds.pxd":132
+ *         _credit(t, o, s, leader, run + cash, run_points + cash_points, max_sure, min_sure)
+ *         return
+ *     if run and cash and ((o.max_side >> holder) & 1) == ((o.max_side >> leader) & 1):             # <<<<<<<<<<<<<<
+ *         # partners: the top-trump holder might have to ruff the leader's winner, so count the better one only
+ *         if o.points_weight * (run_points + cheapest_points(t, s, holder, run)) + o.trick_weight * run >= \
+*/
+  __pyx_t_5 = (__pyx_v_run != 0);
+
+  if (__pyx_t_5) {
+
+  } else {
+
+    __pyx_t_4 = __pyx_t_5;
+
+    goto __pyx_L29_bool_binop_done;
+  }
+  __pyx_t_5 = (__pyx_v_cash != 0);
+
+  if (__pyx_t_5) {
+
+  } else {
+
+    __pyx_t_4 = __pyx_t_5;
+
+    goto __pyx_L29_bool_binop_done;
+  }
+  __pyx_t_5 = (((__pyx_v_o->max_side >> __pyx_v_holder) & 1) == ((__pyx_v_o->max_side >> __pyx_v_leader) & 1));
+
+
+  __pyx_t_4 = __pyx_t_5;
+
+  __pyx_L29_bool_binop_done:;
+  if (__pyx_t_4) {
+
+
+    /* "bounds.pxd":134
+ *     if run and cash and ((o.max_side >> holder) & 1) == ((o.max_side >> leader) & 1):
+ *         # partners: the top-trump holder might have to ruff the leader's winner, so count the better one only
+ *         if o.points_weight * (run_points + cheapest_points(t, s, holder, run)) + o.trick_weight * run >= \             # <<<<<<<<<<<<<<
+ *                 o.points_weight * (cash_points + cheapest_points(t, s, leader, cash)) + o.trick_weight * cash:
+ *             cash = 0
+*/
+    __pyx_t_4 = (((__pyx_v_o->points_weight * (__pyx_v_run_points + __pyx_f_6bounds_cheapest_points(__pyx_v_t, __pyx_v_s, __pyx_v_holder, __pyx_v_run))) + (__pyx_v_o->trick_weight * __pyx_v_run)) >= ((__pyx_v_o->points_weight * (__pyx_v_cash_points + __pyx_f_6bounds_cheapest_points(__pyx_v_t, __pyx_v_s, __pyx_v_leader, __pyx_v_cash))) + (__pyx_v_o->trick_weight * __pyx_v_cash)));
+
+    if (__pyx_t_4) {
+
+
+      /* "bounds.pxd":136
+ *         if o.points_weight * (run_points + cheapest_points(t, s, holder, run)) + o.trick_weight * run >= \
+ *                 o.points_weight * (cash_points + cheapest_points(t, s, leader, cash)) + o.trick_weight * cash:
+ *             cash = 0             # <<<<<<<<<<<<<<
+ *         else:
+ *             run = 0
+*/
+      __pyx_v_cash = 0;
+
+      /* "bounds.pxd":134
+ *     if run and cash and ((o.max_side >> holder) & 1) == ((o.max_side >> leader) & 1):
+ *         # partners: the top-trump holder might have to ruff the leader's winner, so count the better one only
+ *         if o.points_weight * (run_points + cheapest_points(t, s, holder, run)) + o.trick_weight * run >= \             # <<<<<<<<<<<<<<
+ *                 o.points_weight * (cash_points + cheapest_points(t, s, leader, cash)) + o.trick_weight * cash:
+ *             cash = 0
+*/
+      goto __pyx_L32;
+    }
+
+    /* "bounds.pxd":138
+ *             cash = 0
+ *         else:
+ *             run = 0             # <<<<<<<<<<<<<<
+ *     if run:
+ *         _credit(t, o, s, holder, run, run_points, max_sure, min_sure)
+*/
+    /*else*/ {
+      __pyx_v_run = 0;
+    }
+    __pyx_L32:;
+
+    /* "bounds.pxd":132
+ *         _credit(t, o, s, leader, run + cash, run_points + cash_points, max_sure, min_sure)
+ *         return
+ *     if run and cash and ((o.max_side >> holder) & 1) == ((o.max_side >> leader) & 1):             # <<<<<<<<<<<<<<
+ *         # partners: the top-trump holder might have to ruff the leader's winner, so count the better one only
+ *         if o.points_weight * (run_points + cheapest_points(t, s, holder, run)) + o.trick_weight * run >= \
+*/
+  }
+
+  /* "bounds.pxd":139
+ *         else:
+ *             run = 0
+ *     if run:             # <<<<<<<<<<<<<<
+ *         _credit(t, o, s, holder, run, run_points, max_sure, min_sure)
+ *     if cash:
+*/
+  __pyx_t_4 = (__pyx_v_run != 0);
+
+  if (__pyx_t_4) {
+
+
+    /* "bounds.pxd":140
+ *             run = 0
+ *     if run:
+ *         _credit(t, o, s, holder, run, run_points, max_sure, min_sure)             # <<<<<<<<<<<<<<
+ *     if cash:
+ *         _credit(t, o, s, leader, cash, cash_points, max_sure, min_sure)
+*/
+    __pyx_f_6bounds__credit(__pyx_v_t, __pyx_v_o, __pyx_v_s, __pyx_v_holder, __pyx_v_run, __pyx_v_run_points, __pyx_v_max_sure, __pyx_v_min_sure);
+
+    /* "bounds.pxd":139
+ *         else:
+ *             run = 0
+ *     if run:             # <<<<<<<<<<<<<<
+ *         _credit(t, o, s, holder, run, run_points, max_sure, min_sure)
+ *     if cash:
+*/
+  }
+
+  /* "bounds.pxd":141
+ *     if run:
+ *         _credit(t, o, s, holder, run, run_points, max_sure, min_sure)
+ *     if cash:             # <<<<<<<<<<<<<<
+ *         _credit(t, o, s, leader, cash, cash_points, max_sure, min_sure)
+ * 
+*/
+  __pyx_t_4 = (__pyx_v_cash != 0);
+
+  if (__pyx_t_4) {
+
+
+    /* "bounds.pxd":142
+ *         _credit(t, o, s, holder, run, run_points, max_sure, min_sure)
+ *     if cash:
+ *         _credit(t, o, s, leader, cash, cash_points, max_sure, min_sure)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+    __pyx_f_6bounds__credit(__pyx_v_t, __pyx_v_o, __pyx_v_s, __pyx_v_leader, __pyx_v_cash, __pyx_v_cash_points, __pyx_v_max_sure, __pyx_v_min_sure);
+
+    /* "bounds.pxd":141
+ *     if run:
+ *         _credit(t, o, s, holder, run, run_points, max_sure, min_sure)
+ *     if cash:             # <<<<<<<<<<<<<<
+ *         _credit(t, o, s, leader, cash, cash_points, max_sure, min_sure)
+ * 
+*/
+  }
+
+  /* "bounds.pxd":83
+ * 
+ * 
+ * cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s, int* max_sure,             # <<<<<<<<<<<<<<
+ *                              int* min_sure) noexcept nogil:
+ *     """At a trick boundary: rewards each side is sure of (``max_sure`` for the maximising side, ``min_sure`` for
 */
 
   /* function exit code */
@@ -6039,7 +6556,121 @@ static CYTHON_INLINE int __pyx_f_6bounds_sure_tricks(__pyx_t_5types_Tables const
 
 
 
-  return __pyx_r;
+
+
+
+}
+
+/* "bounds.pxd":145
+ * 
+ * 
+ * cdef inline void _credit(const Tables* t, const Objective* o, const State* s, int seat, int tricks, int points,             # <<<<<<<<<<<<<<
+ *                          int* max_sure, int* min_sure) noexcept nogil:
+ *     cdef int reward = o.points_weight * (points + cheapest_points(t, s, seat, tricks)) + o.trick_weight * tricks
+*/
+
+static CYTHON_INLINE void __pyx_f_6bounds__credit(__pyx_t_5types_Tables const *__pyx_v_t, __pyx_t_5types_Objective const *__pyx_v_o, __pyx_t_5types_State const *__pyx_v_s, int __pyx_v_seat, int __pyx_v_tricks, int __pyx_v_points, int *__pyx_v_max_sure, int *__pyx_v_min_sure) {
+  int __pyx_v_reward;
+  int __pyx_t_1;
+
+  /* "bounds.pxd":147
+ * cdef inline void _credit(const Tables* t, const Objective* o, const State* s, int seat, int tricks, int points,
+ *                          int* max_sure, int* min_sure) noexcept nogil:
+ *     cdef int reward = o.points_weight * (points + cheapest_points(t, s, seat, tricks)) + o.trick_weight * tricks             # <<<<<<<<<<<<<<
+ *     if (o.max_side >> seat) & 1:
+ *         if reward > max_sure[0]:
+*/
+  __pyx_v_reward = ((__pyx_v_o->points_weight * (__pyx_v_points + __pyx_f_6bounds_cheapest_points(__pyx_v_t, __pyx_v_s, __pyx_v_seat, __pyx_v_tricks))) + (__pyx_v_o->trick_weight * __pyx_v_tricks));
+
+  /* "bounds.pxd":148
+ *                          int* max_sure, int* min_sure) noexcept nogil:
+ *     cdef int reward = o.points_weight * (points + cheapest_points(t, s, seat, tricks)) + o.trick_weight * tricks
+ *     if (o.max_side >> seat) & 1:             # <<<<<<<<<<<<<<
+ *         if reward > max_sure[0]:
+ *             max_sure[0] = reward
+*/
+  __pyx_t_1 = (((__pyx_v_o->max_side >> __pyx_v_seat) & 1) != 0);
+
+  if (__pyx_t_1) {
+
+
+    /* "bounds.pxd":149
+ *     cdef int reward = o.points_weight * (points + cheapest_points(t, s, seat, tricks)) + o.trick_weight * tricks
+ *     if (o.max_side >> seat) & 1:
+ *         if reward > max_sure[0]:             # <<<<<<<<<<<<<<
+ *             max_sure[0] = reward
+ *     elif reward > min_sure[0]:
+*/
+    __pyx_t_1 = (__pyx_v_reward > (__pyx_v_max_sure[0]));
+
+    if (__pyx_t_1) {
+
+
+      /* "bounds.pxd":150
+ *     if (o.max_side >> seat) & 1:
+ *         if reward > max_sure[0]:
+ *             max_sure[0] = reward             # <<<<<<<<<<<<<<
+ *     elif reward > min_sure[0]:
+ *         min_sure[0] = reward
+*/
+      (__pyx_v_max_sure[0]) = __pyx_v_reward;
+
+      /* "bounds.pxd":149
+ *     cdef int reward = o.points_weight * (points + cheapest_points(t, s, seat, tricks)) + o.trick_weight * tricks
+ *     if (o.max_side >> seat) & 1:
+ *         if reward > max_sure[0]:             # <<<<<<<<<<<<<<
+ *             max_sure[0] = reward
+ *     elif reward > min_sure[0]:
+*/
+    }
+
+    /* "bounds.pxd":148
+ *                          int* max_sure, int* min_sure) noexcept nogil:
+ *     cdef int reward = o.points_weight * (points + cheapest_points(t, s, seat, tricks)) + o.trick_weight * tricks
+ *     if (o.max_side >> seat) & 1:             # <<<<<<<<<<<<<<
+ *         if reward > max_sure[0]:
+ *             max_sure[0] = reward
+*/
+    goto __pyx_L3;
+  }
+
+  /* "bounds.pxd":151
+ *         if reward > max_sure[0]:
+ *             max_sure[0] = reward
+ *     elif reward > min_sure[0]:             # <<<<<<<<<<<<<<
+ *         min_sure[0] = reward
+*/
+  __pyx_t_1 = (__pyx_v_reward > (__pyx_v_min_sure[0]));
+
+  if (__pyx_t_1) {
+
+
+    /* "bounds.pxd":152
+ *             max_sure[0] = reward
+ *     elif reward > min_sure[0]:
+ *         min_sure[0] = reward             # <<<<<<<<<<<<<<
+*/
+    (__pyx_v_min_sure[0]) = __pyx_v_reward;
+
+    /* "bounds.pxd":151
+ *         if reward > max_sure[0]:
+ *             max_sure[0] = reward
+ *     elif reward > min_sure[0]:             # <<<<<<<<<<<<<<
+ *         min_sure[0] = reward
+*/
+  }
+  __pyx_L3:;
+
+  /* "bounds.pxd":145
+ * 
+ * 
+ * cdef inline void _credit(const Tables* t, const Objective* o, const State* s, int seat, int tricks, int points,             # <<<<<<<<<<<<<<
+ *                          int* max_sure, int* min_sure) noexcept nogil:
+ *     cdef int reward = o.points_weight * (points + cheapest_points(t, s, seat, tricks)) + o.trick_weight * tricks
+*/
+
+  /* function exit code */
+
 }
 
 /* "tt.pxd":53
@@ -8671,9 +9302,8 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   int __pyx_v_value;
   int __pyx_v_maximising;
   int __pyx_v_seat;
-  int __pyx_v_sure;
-  int __pyx_v_holder;
-  int __pyx_v_sure_points;
+  int __pyx_v_max_sure;
+  int __pyx_v_min_sure;
   int __pyx_v_moves[__pyx_e_5types_MAX_CARDS];
   uint64_t __pyx_v_legal;
   uint8_t __pyx_v_leader_flags;
@@ -8708,7 +9338,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
  *     cdef int boundary = S.s.trick_len == 0
  *     cdef int use_table
  *     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD             # <<<<<<<<<<<<<<
- *     cdef int n, i, card, reward, value, maximising, seat, sure, holder, sure_points
+ *     cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure
  *     cdef int moves[MAX_CARDS]
 */
   __pyx_v_lower = 0;
@@ -8894,7 +9524,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:             # <<<<<<<<<<<<<<
  *             upper = future_upper_bound(S.t, S.o, &S.s)
- *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
+ *             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
 */
     __pyx_t_1 = (__pyx_v_S->opt.use_bounds != 0);
 
@@ -8905,95 +9535,49 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:
  *             upper = future_upper_bound(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
- *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
- *             if sure:
+ *             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
+ *             lower = max_sure
 */
       __pyx_v_upper = __pyx_f_6bounds_future_upper_bound(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
 
       /* "search.pxd":170
  *         if S.opt.use_bounds:
  *             upper = future_upper_bound(S.t, S.o, &S.s)
- *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)             # <<<<<<<<<<<<<<
- *             if sure:
- *                 if (S.o.max_side >> holder) & 1:
+ *             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)             # <<<<<<<<<<<<<<
+ *             lower = max_sure
+ *             upper -= min_sure
 */
-      __pyx_v_sure = __pyx_f_6bounds_sure_tricks(__pyx_v_S->t, (&__pyx_v_S->s), (&__pyx_v_holder), (&__pyx_v_sure_points));
+      __pyx_f_6bounds_sure_bounds(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s), (&__pyx_v_max_sure), (&__pyx_v_min_sure));
 
       /* "search.pxd":171
  *             upper = future_upper_bound(S.t, S.o, &S.s)
- *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
- *             if sure:             # <<<<<<<<<<<<<<
- *                 if (S.o.max_side >> holder) & 1:
- *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
+ *             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
+ *             lower = max_sure             # <<<<<<<<<<<<<<
+ *             upper -= min_sure
+ *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
 */
-      __pyx_t_1 = (__pyx_v_sure != 0);
+      __pyx_v_lower = __pyx_v_max_sure;
 
-      if (__pyx_t_1) {
-
-
-        /* "search.pxd":172
- *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
- *             if sure:
- *                 if (S.o.max_side >> holder) & 1:             # <<<<<<<<<<<<<<
- *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
- *                 else:
-*/
-        __pyx_t_1 = (((__pyx_v_S->o->max_side >> __pyx_v_holder) & 1) != 0);
-
-        if (__pyx_t_1) {
-
-
-          /* "search.pxd":173
- *             if sure:
- *                 if (S.o.max_side >> holder) & 1:
- *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure             # <<<<<<<<<<<<<<
- *                 else:
- *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
-*/
-          __pyx_v_lower = ((__pyx_v_S->o->points_weight * __pyx_v_sure_points) + (__pyx_v_S->o->trick_weight * __pyx_v_sure));
-
-          /* "search.pxd":172
- *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
- *             if sure:
- *                 if (S.o.max_side >> holder) & 1:             # <<<<<<<<<<<<<<
- *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
- *                 else:
-*/
-          goto __pyx_L15;
-        }
-
-        /* "search.pxd":175
- *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
- *                 else:
- *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure             # <<<<<<<<<<<<<<
+      /* "search.pxd":172
+ *             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
+ *             lower = max_sure
+ *             upper -= min_sure             # <<<<<<<<<<<<<<
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
  *         if use_table:
 */
-        /*else*/ {
-          __pyx_v_upper = (__pyx_v_upper - ((__pyx_v_S->o->points_weight * __pyx_v_sure_points) + (__pyx_v_S->o->trick_weight * __pyx_v_sure)));
-        }
-        __pyx_L15:;
-
-        /* "search.pxd":171
- *             upper = future_upper_bound(S.t, S.o, &S.s)
- *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
- *             if sure:             # <<<<<<<<<<<<<<
- *                 if (S.o.max_side >> holder) & 1:
- *                     lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
-*/
-      }
+      __pyx_v_upper = (__pyx_v_upper - __pyx_v_min_sure);
 
       /* "search.pxd":168
  *         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
  *         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
  *         if S.opt.use_bounds:             # <<<<<<<<<<<<<<
  *             upper = future_upper_bound(S.t, S.o, &S.s)
- *             sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
+ *             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
 */
     }
 
-    /* "search.pxd":177
- *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
+    /* "search.pxd":174
+ *             upper -= min_sure
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
  *         if use_table:             # <<<<<<<<<<<<<<
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
@@ -9004,7 +9588,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":178
+      /* "search.pxd":175
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
  *         if use_table:
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))             # <<<<<<<<<<<<<<
@@ -9013,7 +9597,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_leader_flags = ((uint8_t)(__pyx_v_S->s.leader | (__pyx_v_S->s.flags << 3)));
 
-      /* "search.pxd":179
+      /* "search.pxd":176
  *         if use_table:
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
  *             key = position_key(S.t, &S.s, S.opt.use_canonical)             # <<<<<<<<<<<<<<
@@ -9022,7 +9606,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_key = __pyx_f_6search_position_key(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_S->opt.use_canonical);
 
-      /* "search.pxd":180
+      /* "search.pxd":177
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
  *             key = position_key(S.t, &S.s, S.opt.use_canonical)
  *             entry = table_probe(S.table, key, leader_flags)             # <<<<<<<<<<<<<<
@@ -9031,7 +9615,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_entry = __pyx_f_2tt_table_probe(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags);
 
-      /* "search.pxd":181
+      /* "search.pxd":178
  *             key = position_key(S.t, &S.s, S.opt.use_canonical)
  *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:             # <<<<<<<<<<<<<<
@@ -9043,7 +9627,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":182
+        /* "search.pxd":179
  *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:
  *                 S.table_hits += 1             # <<<<<<<<<<<<<<
@@ -9052,7 +9636,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_S->table_hits = (__pyx_v_S->table_hits + 1);
 
-        /* "search.pxd":183
+        /* "search.pxd":180
  *             if entry != NULL:
  *                 S.table_hits += 1
  *                 if entry.lower > lower:             # <<<<<<<<<<<<<<
@@ -9064,7 +9648,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":184
+          /* "search.pxd":181
  *                 S.table_hits += 1
  *                 if entry.lower > lower:
  *                     lower = entry.lower             # <<<<<<<<<<<<<<
@@ -9075,7 +9659,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
           __pyx_v_lower = __pyx_t_5;
 
-          /* "search.pxd":183
+          /* "search.pxd":180
  *             if entry != NULL:
  *                 S.table_hits += 1
  *                 if entry.lower > lower:             # <<<<<<<<<<<<<<
@@ -9084,7 +9668,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":185
+        /* "search.pxd":182
  *                 if entry.lower > lower:
  *                     lower = entry.lower
  *                 if entry.upper < upper:             # <<<<<<<<<<<<<<
@@ -9096,7 +9680,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":186
+          /* "search.pxd":183
  *                     lower = entry.lower
  *                 if entry.upper < upper:
  *                     upper = entry.upper             # <<<<<<<<<<<<<<
@@ -9107,7 +9691,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
           __pyx_v_upper = __pyx_t_5;
 
-          /* "search.pxd":185
+          /* "search.pxd":182
  *                 if entry.lower > lower:
  *                     lower = entry.lower
  *                 if entry.upper < upper:             # <<<<<<<<<<<<<<
@@ -9116,7 +9700,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":187
+        /* "search.pxd":184
  *                 if entry.upper < upper:
  *                     upper = entry.upper
  *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)             # <<<<<<<<<<<<<<
@@ -9125,7 +9709,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_tt_card = __pyx_f_6search_decode_card(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_entry->best, __pyx_v_S->opt.use_canonical);
 
-        /* "search.pxd":181
+        /* "search.pxd":178
  *             key = position_key(S.t, &S.s, S.opt.use_canonical)
  *             entry = table_probe(S.table, key, leader_flags)
  *             if entry != NULL:             # <<<<<<<<<<<<<<
@@ -9134,8 +9718,8 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       }
 
-      /* "search.pxd":177
- *                     upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
+      /* "search.pxd":174
+ *             upper -= min_sure
  *         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
  *         if use_table:             # <<<<<<<<<<<<<<
  *             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
@@ -9143,7 +9727,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":188
+    /* "search.pxd":185
  *                     upper = entry.upper
  *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:             # <<<<<<<<<<<<<<
@@ -9158,18 +9742,18 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
       __pyx_t_1 = __pyx_t_2;
 
-      goto __pyx_L21_bool_binop_done;
+      goto __pyx_L19_bool_binop_done;
     }
     __pyx_t_2 = (__pyx_v_lower == __pyx_v_upper);
 
 
     __pyx_t_1 = __pyx_t_2;
 
-    __pyx_L21_bool_binop_done:;
+    __pyx_L19_bool_binop_done:;
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":189
+      /* "search.pxd":186
  *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:
  *             return lower             # <<<<<<<<<<<<<<
@@ -9182,7 +9766,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       }
       goto __pyx_L0;
 
-      /* "search.pxd":188
+      /* "search.pxd":185
  *                     upper = entry.upper
  *                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
  *         if lower >= beta or lower == upper:             # <<<<<<<<<<<<<<
@@ -9191,7 +9775,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":190
+    /* "search.pxd":187
  *         if lower >= beta or lower == upper:
  *             return lower
  *         if upper <= alpha:             # <<<<<<<<<<<<<<
@@ -9203,7 +9787,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":191
+      /* "search.pxd":188
  *             return lower
  *         if upper <= alpha:
  *             return upper             # <<<<<<<<<<<<<<
@@ -9216,7 +9800,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       }
       goto __pyx_L0;
 
-      /* "search.pxd":190
+      /* "search.pxd":187
  *         if lower >= beta or lower == upper:
  *             return lower
  *         if upper <= alpha:             # <<<<<<<<<<<<<<
@@ -9225,7 +9809,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":192
+    /* "search.pxd":189
  *         if upper <= alpha:
  *             return upper
  *         if lower > alpha:             # <<<<<<<<<<<<<<
@@ -9237,7 +9821,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":193
+      /* "search.pxd":190
  *             return upper
  *         if lower > alpha:
  *             alpha = lower             # <<<<<<<<<<<<<<
@@ -9246,7 +9830,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_alpha = __pyx_v_lower;
 
-      /* "search.pxd":192
+      /* "search.pxd":189
  *         if upper <= alpha:
  *             return upper
  *         if lower > alpha:             # <<<<<<<<<<<<<<
@@ -9255,7 +9839,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
 
-    /* "search.pxd":194
+    /* "search.pxd":191
  *         if lower > alpha:
  *             alpha = lower
  *         if upper < beta:             # <<<<<<<<<<<<<<
@@ -9267,7 +9851,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":195
+      /* "search.pxd":192
  *             alpha = lower
  *         if upper < beta:
  *             beta = upper             # <<<<<<<<<<<<<<
@@ -9276,7 +9860,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_beta = __pyx_v_upper;
 
-      /* "search.pxd":194
+      /* "search.pxd":191
  *         if lower > alpha:
  *             alpha = lower
  *         if upper < beta:             # <<<<<<<<<<<<<<
@@ -9294,7 +9878,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":197
+  /* "search.pxd":194
  *             beta = upper
  *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
  *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats             # <<<<<<<<<<<<<<
@@ -9303,7 +9887,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_seat = ((__pyx_v_S->s.leader + __pyx_v_S->s.trick_len) % __pyx_v_S->t->n_seats);
 
-  /* "search.pxd":198
+  /* "search.pxd":195
  *     # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
  *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)             # <<<<<<<<<<<<<<
@@ -9312,7 +9896,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_legal = __pyx_f_7movegen_legal_cards(__pyx_v_S->t, (&__pyx_v_S->s));
 
-  /* "search.pxd":199
+  /* "search.pxd":196
  *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:             # <<<<<<<<<<<<<<
@@ -9324,7 +9908,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":200
+    /* "search.pxd":197
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)             # <<<<<<<<<<<<<<
@@ -9333,7 +9917,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_legal = __pyx_f_7movegen_representatives(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_legal);
 
-    /* "search.pxd":199
+    /* "search.pxd":196
  *     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
  *     legal = legal_cards(S.t, &S.s)
  *     if S.opt.use_equivalence:             # <<<<<<<<<<<<<<
@@ -9342,7 +9926,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":201
+  /* "search.pxd":198
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:             # <<<<<<<<<<<<<<
@@ -9354,7 +9938,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":202
+    /* "search.pxd":199
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:
  *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])             # <<<<<<<<<<<<<<
@@ -9363,17 +9947,17 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_n = __pyx_f_5order_order_moves(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s), __pyx_v_legal, __pyx_v_tt_card, __pyx_v_moves, (__pyx_v_S->history[__pyx_v_seat]));
 
-    /* "search.pxd":201
+    /* "search.pxd":198
  *     if S.opt.use_equivalence:
  *         legal = representatives(S.t, &S.s, legal)
  *     if S.opt.use_ordering:             # <<<<<<<<<<<<<<
  *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
  *     else:
 */
-    goto __pyx_L27;
+    goto __pyx_L25;
   }
 
-  /* "search.pxd":204
+  /* "search.pxd":201
  *         n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
  *     else:
  *         n = 0             # <<<<<<<<<<<<<<
@@ -9383,7 +9967,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   /*else*/ {
     __pyx_v_n = 0;
 
-    /* "search.pxd":205
+    /* "search.pxd":202
  *     else:
  *         n = 0
  *         while legal:             # <<<<<<<<<<<<<<
@@ -9396,7 +9980,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
       if (!__pyx_t_1) break;
 
-      /* "search.pxd":206
+      /* "search.pxd":203
  *         n = 0
  *         while legal:
  *             moves[n] = lowest(legal)             # <<<<<<<<<<<<<<
@@ -9405,7 +9989,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       (__pyx_v_moves[__pyx_v_n]) = __pyx_f_7cardset_lowest(__pyx_v_legal);
 
-      /* "search.pxd":207
+      /* "search.pxd":204
  *         while legal:
  *             moves[n] = lowest(legal)
  *             legal = drop_lowest(legal)             # <<<<<<<<<<<<<<
@@ -9414,7 +9998,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_legal = __pyx_f_7cardset_drop_lowest(__pyx_v_legal);
 
-      /* "search.pxd":208
+      /* "search.pxd":205
  *             moves[n] = lowest(legal)
  *             legal = drop_lowest(legal)
  *             n += 1             # <<<<<<<<<<<<<<
@@ -9424,9 +10008,9 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       __pyx_v_n = (__pyx_v_n + 1);
     }
   }
-  __pyx_L27:;
+  __pyx_L25:;
 
-  /* "search.pxd":210
+  /* "search.pxd":207
  *             n += 1
  *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
  *     maximising = (S.o.max_side >> seat) & 1             # <<<<<<<<<<<<<<
@@ -9435,7 +10019,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   __pyx_v_maximising = ((__pyx_v_S->o->max_side >> __pyx_v_seat) & 1);
 
-  /* "search.pxd":211
+  /* "search.pxd":208
  *     # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
  *     maximising = (S.o.max_side >> seat) & 1
  *     best = -INFINITY if maximising else INFINITY             # <<<<<<<<<<<<<<
@@ -9454,7 +10038,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
   __pyx_v_best = __pyx_t_3;
 
-  /* "search.pxd":212
+  /* "search.pxd":209
  *     maximising = (S.o.max_side >> seat) & 1
  *     best = -INFINITY if maximising else INFINITY
  *     cdef int a = alpha, b = beta             # <<<<<<<<<<<<<<
@@ -9464,7 +10048,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   __pyx_v_a = __pyx_v_alpha;
   __pyx_v_b = __pyx_v_beta;
 
-  /* "search.pxd":213
+  /* "search.pxd":210
  *     best = -INFINITY if maximising else INFINITY
  *     cdef int a = alpha, b = beta
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -9478,7 +10062,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_i = __pyx_t_7;
 
-    /* "search.pxd":214
+    /* "search.pxd":211
  *     cdef int a = alpha, b = beta
  *     for i in range(n):
  *         card = moves[i]             # <<<<<<<<<<<<<<
@@ -9487,7 +10071,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_card = (__pyx_v_moves[__pyx_v_i]);
 
-    /* "search.pxd":215
+    /* "search.pxd":212
  *     for i in range(n):
  *         card = moves[i]
  *         saved = S.s             # <<<<<<<<<<<<<<
@@ -9498,7 +10082,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
     __pyx_v_saved = __pyx_t_8;
 
-    /* "search.pxd":216
+    /* "search.pxd":213
  *         card = moves[i]
  *         saved = S.s
  *         reward = play_card(S, card)             # <<<<<<<<<<<<<<
@@ -9507,7 +10091,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_reward = __pyx_f_6search_play_card(__pyx_v_S, __pyx_v_card);
 
-    /* "search.pxd":217
+    /* "search.pxd":214
  *         saved = S.s
  *         reward = play_card(S, card)
  *         value = reward + search(S, a - reward, b - reward)             # <<<<<<<<<<<<<<
@@ -9516,7 +10100,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_value = (__pyx_v_reward + __pyx_f_6search_search(__pyx_v_S, (__pyx_v_a - __pyx_v_reward), (__pyx_v_b - __pyx_v_reward)));
 
-    /* "search.pxd":218
+    /* "search.pxd":215
  *         reward = play_card(S, card)
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved             # <<<<<<<<<<<<<<
@@ -9525,7 +10109,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_S->s = __pyx_v_saved;
 
-    /* "search.pxd":219
+    /* "search.pxd":216
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved
  *         if maximising:             # <<<<<<<<<<<<<<
@@ -9537,7 +10121,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":220
+      /* "search.pxd":217
  *         S.s = saved
  *         if maximising:
  *             if value > best:             # <<<<<<<<<<<<<<
@@ -9549,7 +10133,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":221
+        /* "search.pxd":218
  *         if maximising:
  *             if value > best:
  *                 best = value             # <<<<<<<<<<<<<<
@@ -9558,7 +10142,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best = __pyx_v_value;
 
-        /* "search.pxd":222
+        /* "search.pxd":219
  *             if value > best:
  *                 best = value
  *                 best_card = card             # <<<<<<<<<<<<<<
@@ -9567,7 +10151,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best_card = __pyx_v_card;
 
-        /* "search.pxd":223
+        /* "search.pxd":220
  *                 best = value
  *                 best_card = card
  *                 if best > a:             # <<<<<<<<<<<<<<
@@ -9579,7 +10163,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":224
+          /* "search.pxd":221
  *                 best_card = card
  *                 if best > a:
  *                     a = best             # <<<<<<<<<<<<<<
@@ -9588,7 +10172,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
           __pyx_v_a = __pyx_v_best;
 
-          /* "search.pxd":223
+          /* "search.pxd":220
  *                 best = value
  *                 best_card = card
  *                 if best > a:             # <<<<<<<<<<<<<<
@@ -9597,7 +10181,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":220
+        /* "search.pxd":217
  *         S.s = saved
  *         if maximising:
  *             if value > best:             # <<<<<<<<<<<<<<
@@ -9606,17 +10190,17 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       }
 
-      /* "search.pxd":219
+      /* "search.pxd":216
  *         value = reward + search(S, a - reward, b - reward)
  *         S.s = saved
  *         if maximising:             # <<<<<<<<<<<<<<
  *             if value > best:
  *                 best = value
 */
-      goto __pyx_L32;
+      goto __pyx_L30;
     }
 
-    /* "search.pxd":226
+    /* "search.pxd":223
  *                     a = best
  *         else:
  *             if value < best:             # <<<<<<<<<<<<<<
@@ -9629,7 +10213,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       if (__pyx_t_1) {
 
 
-        /* "search.pxd":227
+        /* "search.pxd":224
  *         else:
  *             if value < best:
  *                 best = value             # <<<<<<<<<<<<<<
@@ -9638,7 +10222,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best = __pyx_v_value;
 
-        /* "search.pxd":228
+        /* "search.pxd":225
  *             if value < best:
  *                 best = value
  *                 best_card = card             # <<<<<<<<<<<<<<
@@ -9647,7 +10231,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         __pyx_v_best_card = __pyx_v_card;
 
-        /* "search.pxd":229
+        /* "search.pxd":226
  *                 best = value
  *                 best_card = card
  *                 if best < b:             # <<<<<<<<<<<<<<
@@ -9659,7 +10243,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
         if (__pyx_t_1) {
 
 
-          /* "search.pxd":230
+          /* "search.pxd":227
  *                 best_card = card
  *                 if best < b:
  *                     b = best             # <<<<<<<<<<<<<<
@@ -9668,7 +10252,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
           __pyx_v_b = __pyx_v_best;
 
-          /* "search.pxd":229
+          /* "search.pxd":226
  *                 best = value
  *                 best_card = card
  *                 if best < b:             # <<<<<<<<<<<<<<
@@ -9677,7 +10261,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
         }
 
-        /* "search.pxd":226
+        /* "search.pxd":223
  *                     a = best
  *         else:
  *             if value < best:             # <<<<<<<<<<<<<<
@@ -9686,9 +10270,9 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       }
     }
-    __pyx_L32:;
+    __pyx_L30:;
 
-    /* "search.pxd":231
+    /* "search.pxd":228
  *                 if best < b:
  *                     b = best
  *         if a >= b:             # <<<<<<<<<<<<<<
@@ -9700,7 +10284,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":232
+      /* "search.pxd":229
  *                     b = best
  *         if a >= b:
  *             S.cutoffs += 1             # <<<<<<<<<<<<<<
@@ -9709,7 +10293,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_v_S->cutoffs = (__pyx_v_S->cutoffs + 1);
 
-      /* "search.pxd":233
+      /* "search.pxd":230
  *         if a >= b:
  *             S.cutoffs += 1
  *             S.history[seat][card] += popcount(S.s.live) + 1             # <<<<<<<<<<<<<<
@@ -9722,16 +10306,16 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
       __pyx_t_10 = __pyx_v_card;
       ((__pyx_v_S->history[__pyx_t_9])[__pyx_t_10]) = (((__pyx_v_S->history[__pyx_t_9])[__pyx_t_10]) + (__pyx_f_7cardset_popcount(__pyx_v_S->s.live) + 1));
 
-      /* "search.pxd":234
+      /* "search.pxd":231
  *             S.cutoffs += 1
  *             S.history[seat][card] += popcount(S.s.live) + 1
  *             break             # <<<<<<<<<<<<<<
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
  *     if use_table:
 */
-      goto __pyx_L31_break;
+      goto __pyx_L29_break;
 
-      /* "search.pxd":231
+      /* "search.pxd":228
  *                 if best < b:
  *                     b = best
  *         if a >= b:             # <<<<<<<<<<<<<<
@@ -9740,10 +10324,10 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     }
   }
-  __pyx_L31_break:;
+  __pyx_L29_break:;
 
 
-  /* "search.pxd":236
+  /* "search.pxd":233
  *             break
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
  *     if use_table:             # <<<<<<<<<<<<<<
@@ -9755,7 +10339,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":237
+    /* "search.pxd":234
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
  *     if use_table:
  *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)             # <<<<<<<<<<<<<<
@@ -9764,7 +10348,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_card = __pyx_f_6search_encode_card(__pyx_v_S->t, (&__pyx_v_S->s), __pyx_v_best_card, __pyx_v_S->opt.use_canonical);
 
-    /* "search.pxd":238
+    /* "search.pxd":235
  *     if use_table:
  *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
  *         i = popcount(S.s.live)             # <<<<<<<<<<<<<<
@@ -9773,7 +10357,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
     __pyx_v_i = __pyx_f_7cardset_popcount(__pyx_v_S->s.live);
 
-    /* "search.pxd":239
+    /* "search.pxd":236
  *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
  *         i = popcount(S.s.live)
  *         if best <= alpha:             # <<<<<<<<<<<<<<
@@ -9785,7 +10369,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":240
+      /* "search.pxd":237
  *         i = popcount(S.s.live)
  *         if best <= alpha:
  *             table_store(S.table, key, leader_flags, i, lower, best, card)             # <<<<<<<<<<<<<<
@@ -9794,17 +10378,17 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags, __pyx_v_i, __pyx_v_lower, __pyx_v_best, __pyx_v_card);
 
-      /* "search.pxd":239
+      /* "search.pxd":236
  *         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
  *         i = popcount(S.s.live)
  *         if best <= alpha:             # <<<<<<<<<<<<<<
  *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:
 */
-      goto __pyx_L39;
+      goto __pyx_L37;
     }
 
-    /* "search.pxd":241
+    /* "search.pxd":238
  *         if best <= alpha:
  *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:             # <<<<<<<<<<<<<<
@@ -9816,7 +10400,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":242
+      /* "search.pxd":239
  *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:
  *             table_store(S.table, key, leader_flags, i, best, upper, card)             # <<<<<<<<<<<<<<
@@ -9825,17 +10409,17 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
       __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags, __pyx_v_i, __pyx_v_best, __pyx_v_upper, __pyx_v_card);
 
-      /* "search.pxd":241
+      /* "search.pxd":238
  *         if best <= alpha:
  *             table_store(S.table, key, leader_flags, i, lower, best, card)
  *         elif best >= beta:             # <<<<<<<<<<<<<<
  *             table_store(S.table, key, leader_flags, i, best, upper, card)
  *         else:
 */
-      goto __pyx_L39;
+      goto __pyx_L37;
     }
 
-    /* "search.pxd":244
+    /* "search.pxd":241
  *             table_store(S.table, key, leader_flags, i, best, upper, card)
  *         else:
  *             table_store(S.table, key, leader_flags, i, best, best, card)             # <<<<<<<<<<<<<<
@@ -9845,9 +10429,9 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
     /*else*/ {
       __pyx_f_2tt_table_store(__pyx_v_S->table, __pyx_v_key, __pyx_v_leader_flags, __pyx_v_i, __pyx_v_best, __pyx_v_best, __pyx_v_card);
     }
-    __pyx_L39:;
+    __pyx_L37:;
 
-    /* "search.pxd":236
+    /* "search.pxd":233
  *             break
  *     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
  *     if use_table:             # <<<<<<<<<<<<<<
@@ -9856,7 +10440,7 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 */
   }
 
-  /* "search.pxd":245
+  /* "search.pxd":242
  *         else:
  *             table_store(S.table, key, leader_flags, i, best, best, card)
  *     return best             # <<<<<<<<<<<<<<
@@ -9905,11 +10489,10 @@ static CYTHON_INLINE int __pyx_f_6search_search(__pyx_t_6search_Search *__pyx_v_
 
 
 
-
   return __pyx_r;
 }
 
-/* "search.pxd":248
+/* "search.pxd":245
  * 
  * 
  * cdef inline int exact_value(Search* S, int guess) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -9930,7 +10513,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   long __pyx_t_3;
 
 
-  /* "search.pxd":255
+  /* "search.pxd":252
  *     MTD(f) can creep towards a distant value one point a search).
  *     """
  *     cdef int lower = 0             # <<<<<<<<<<<<<<
@@ -9939,7 +10522,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   __pyx_v_lower = 0;
 
-  /* "search.pxd":256
+  /* "search.pxd":253
  *     """
  *     cdef int lower = 0
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)             # <<<<<<<<<<<<<<
@@ -9948,7 +10531,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   __pyx_v_upper = __pyx_f_6bounds_future_upper_bound(__pyx_v_S->t, __pyx_v_S->o, (&__pyx_v_S->s));
 
-  /* "search.pxd":257
+  /* "search.pxd":254
  *     cdef int lower = 0
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
  *     cdef int g, beta, rising = 0, falling = 0             # <<<<<<<<<<<<<<
@@ -9958,7 +10541,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   __pyx_v_rising = 0;
   __pyx_v_falling = 0;
 
-  /* "search.pxd":258
+  /* "search.pxd":255
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
  *     cdef int g, beta, rising = 0, falling = 0
  *     if S.opt.driver == DRIVER_WINDOW:             # <<<<<<<<<<<<<<
@@ -9970,7 +10553,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":259
+    /* "search.pxd":256
  *     cdef int g, beta, rising = 0, falling = 0
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)             # <<<<<<<<<<<<<<
@@ -9983,7 +10566,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     }
     goto __pyx_L0;
 
-    /* "search.pxd":258
+    /* "search.pxd":255
  *     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
  *     cdef int g, beta, rising = 0, falling = 0
  *     if S.opt.driver == DRIVER_WINDOW:             # <<<<<<<<<<<<<<
@@ -9992,7 +10575,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   }
 
-  /* "search.pxd":260
+  /* "search.pxd":257
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:             # <<<<<<<<<<<<<<
@@ -10004,7 +10587,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":261
+    /* "search.pxd":258
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:
  *         guess = lower             # <<<<<<<<<<<<<<
@@ -10013,7 +10596,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_guess = __pyx_v_lower;
 
-    /* "search.pxd":260
+    /* "search.pxd":257
  *     if S.opt.driver == DRIVER_WINDOW:
  *         return search(S, lower - 1, upper + 1)
  *     if guess < lower:             # <<<<<<<<<<<<<<
@@ -10022,7 +10605,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   }
 
-  /* "search.pxd":262
+  /* "search.pxd":259
  *     if guess < lower:
  *         guess = lower
  *     if guess > upper:             # <<<<<<<<<<<<<<
@@ -10034,7 +10617,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":263
+    /* "search.pxd":260
  *         guess = lower
  *     if guess > upper:
  *         guess = upper             # <<<<<<<<<<<<<<
@@ -10043,7 +10626,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_guess = __pyx_v_upper;
 
-    /* "search.pxd":262
+    /* "search.pxd":259
  *     if guess < lower:
  *         guess = lower
  *     if guess > upper:             # <<<<<<<<<<<<<<
@@ -10052,7 +10635,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   }
 
-  /* "search.pxd":264
+  /* "search.pxd":261
  *     if guess > upper:
  *         guess = upper
  *     g = guess             # <<<<<<<<<<<<<<
@@ -10061,7 +10644,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
   __pyx_v_g = __pyx_v_guess;
 
-  /* "search.pxd":265
+  /* "search.pxd":262
  *         guess = upper
  *     g = guess
  *     while lower < upper:             # <<<<<<<<<<<<<<
@@ -10074,7 +10657,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 
     if (!__pyx_t_1) break;
 
-    /* "search.pxd":266
+    /* "search.pxd":263
  *     g = guess
  *     while lower < upper:
  *         if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:             # <<<<<<<<<<<<<<
@@ -10110,7 +10693,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":267
+      /* "search.pxd":264
  *     while lower < upper:
  *         if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:
  *             beta = (lower + upper + 1) // 2             # <<<<<<<<<<<<<<
@@ -10119,7 +10702,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
       __pyx_v_beta = (((__pyx_v_lower + __pyx_v_upper) + 1) / 2);
 
-      /* "search.pxd":266
+      /* "search.pxd":263
  *     g = guess
  *     while lower < upper:
  *         if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:             # <<<<<<<<<<<<<<
@@ -10129,7 +10712,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
       goto __pyx_L8;
     }
 
-    /* "search.pxd":269
+    /* "search.pxd":266
  *             beta = (lower + upper + 1) // 2
  *         else:
  *             beta = g + 1 if g == lower else g             # <<<<<<<<<<<<<<
@@ -10151,7 +10734,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     }
     __pyx_L8:;
 
-    /* "search.pxd":270
+    /* "search.pxd":267
  *         else:
  *             beta = g + 1 if g == lower else g
  *         g = search(S, beta - 1, beta)             # <<<<<<<<<<<<<<
@@ -10160,7 +10743,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_g = __pyx_f_6search_search(__pyx_v_S, (__pyx_v_beta - 1), __pyx_v_beta);
 
-    /* "search.pxd":271
+    /* "search.pxd":268
  *             beta = g + 1 if g == lower else g
  *         g = search(S, beta - 1, beta)
  *         S.iterations += 1             # <<<<<<<<<<<<<<
@@ -10169,7 +10752,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
     __pyx_v_S->iterations = (__pyx_v_S->iterations + 1);
 
-    /* "search.pxd":272
+    /* "search.pxd":269
  *         g = search(S, beta - 1, beta)
  *         S.iterations += 1
  *         if g < beta:             # <<<<<<<<<<<<<<
@@ -10181,7 +10764,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     if (__pyx_t_1) {
 
 
-      /* "search.pxd":273
+      /* "search.pxd":270
  *         S.iterations += 1
  *         if g < beta:
  *             upper = g             # <<<<<<<<<<<<<<
@@ -10190,7 +10773,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
       __pyx_v_upper = __pyx_v_g;
 
-      /* "search.pxd":274
+      /* "search.pxd":271
  *         if g < beta:
  *             upper = g
  *             falling += 1             # <<<<<<<<<<<<<<
@@ -10199,7 +10782,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
       __pyx_v_falling = (__pyx_v_falling + 1);
 
-      /* "search.pxd":275
+      /* "search.pxd":272
  *             upper = g
  *             falling += 1
  *             rising = 0             # <<<<<<<<<<<<<<
@@ -10208,7 +10791,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
       __pyx_v_rising = 0;
 
-      /* "search.pxd":272
+      /* "search.pxd":269
  *         g = search(S, beta - 1, beta)
  *         S.iterations += 1
  *         if g < beta:             # <<<<<<<<<<<<<<
@@ -10218,7 +10801,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
       goto __pyx_L12;
     }
 
-    /* "search.pxd":277
+    /* "search.pxd":274
  *             rising = 0
  *         else:
  *             lower = g             # <<<<<<<<<<<<<<
@@ -10228,7 +10811,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     /*else*/ {
       __pyx_v_lower = __pyx_v_g;
 
-      /* "search.pxd":278
+      /* "search.pxd":275
  *         else:
  *             lower = g
  *             rising += 1             # <<<<<<<<<<<<<<
@@ -10237,7 +10820,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
 */
       __pyx_v_rising = (__pyx_v_rising + 1);
 
-      /* "search.pxd":279
+      /* "search.pxd":276
  *             lower = g
  *             rising += 1
  *             falling = 0             # <<<<<<<<<<<<<<
@@ -10249,7 +10832,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
     __pyx_L12:;
   }
 
-  /* "search.pxd":280
+  /* "search.pxd":277
  *             rising += 1
  *             falling = 0
  *     return lower             # <<<<<<<<<<<<<<
@@ -10262,7 +10845,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   }
   goto __pyx_L0;
 
-  /* "search.pxd":248
+  /* "search.pxd":245
  * 
  * 
  * cdef inline int exact_value(Search* S, int guess) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -10282,7 +10865,7 @@ static CYTHON_INLINE int __pyx_f_6search_exact_value(__pyx_t_6search_Search *__p
   return __pyx_r;
 }
 
-/* "search.pxd":283
+/* "search.pxd":280
  * 
  * 
  * cdef inline int reaches(Search* S, int target) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -10294,7 +10877,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "search.pxd":285
+  /* "search.pxd":282
  * cdef inline int reaches(Search* S, int target) noexcept nogil:
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:             # <<<<<<<<<<<<<<
@@ -10306,7 +10889,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":286
+    /* "search.pxd":283
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:
  *         return 1             # <<<<<<<<<<<<<<
@@ -10319,7 +10902,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
     }
     goto __pyx_L0;
 
-    /* "search.pxd":285
+    /* "search.pxd":282
  * cdef inline int reaches(Search* S, int target) noexcept nogil:
  *     """Can the maximising side still win at least ``target``? One null-window search."""
  *     if target <= 0:             # <<<<<<<<<<<<<<
@@ -10328,7 +10911,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
 */
   }
 
-  /* "search.pxd":287
+  /* "search.pxd":284
  *     if target <= 0:
  *         return 1
  *     return search(S, target - 1, target) >= target             # <<<<<<<<<<<<<<
@@ -10341,7 +10924,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   }
   goto __pyx_L0;
 
-  /* "search.pxd":283
+  /* "search.pxd":280
  * 
  * 
  * cdef inline int reaches(Search* S, int target) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -10354,7 +10937,7 @@ static CYTHON_INLINE int __pyx_f_6search_reaches(__pyx_t_6search_Search *__pyx_v
   return __pyx_r;
 }
 
-/* "search.pxd":290
+/* "search.pxd":287
  * 
  * 
  * cdef inline uint64_t perft(Search* S, int depth) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -10372,7 +10955,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
   int __pyx_t_2;
   __pyx_t_5types_State __pyx_t_3;
 
-  /* "search.pxd":293
+  /* "search.pxd":290
  *     """The number of legal play sequences of ``depth`` cards (fewer where the deal ends first)."""
  *     cdef State saved
  *     cdef uint64_t legal, total = 0             # <<<<<<<<<<<<<<
@@ -10381,7 +10964,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
   __pyx_v_total = 0;
 
-  /* "search.pxd":295
+  /* "search.pxd":292
  *     cdef uint64_t legal, total = 0
  *     cdef int card
  *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):             # <<<<<<<<<<<<<<
@@ -10417,7 +11000,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
   if (__pyx_t_1) {
 
 
-    /* "search.pxd":296
+    /* "search.pxd":293
  *     cdef int card
  *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
  *         return 1             # <<<<<<<<<<<<<<
@@ -10430,7 +11013,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
     }
     goto __pyx_L0;
 
-    /* "search.pxd":295
+    /* "search.pxd":292
  *     cdef uint64_t legal, total = 0
  *     cdef int card
  *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):             # <<<<<<<<<<<<<<
@@ -10439,7 +11022,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
   }
 
-  /* "search.pxd":297
+  /* "search.pxd":294
  *     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
  *         return 1
  *     legal = legal_cards(S.t, &S.s)             # <<<<<<<<<<<<<<
@@ -10448,7 +11031,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
   __pyx_v_legal = __pyx_f_7movegen_legal_cards(__pyx_v_S->t, (&__pyx_v_S->s));
 
-  /* "search.pxd":298
+  /* "search.pxd":295
  *         return 1
  *     legal = legal_cards(S.t, &S.s)
  *     while legal:             # <<<<<<<<<<<<<<
@@ -10461,7 +11044,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 
     if (!__pyx_t_1) break;
 
-    /* "search.pxd":299
+    /* "search.pxd":296
  *     legal = legal_cards(S.t, &S.s)
  *     while legal:
  *         card = lowest(legal)             # <<<<<<<<<<<<<<
@@ -10470,7 +11053,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
     __pyx_v_card = __pyx_f_7cardset_lowest(__pyx_v_legal);
 
-    /* "search.pxd":300
+    /* "search.pxd":297
  *     while legal:
  *         card = lowest(legal)
  *         legal = drop_lowest(legal)             # <<<<<<<<<<<<<<
@@ -10479,7 +11062,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
     __pyx_v_legal = __pyx_f_7cardset_drop_lowest(__pyx_v_legal);
 
-    /* "search.pxd":301
+    /* "search.pxd":298
  *         card = lowest(legal)
  *         legal = drop_lowest(legal)
  *         saved = S.s             # <<<<<<<<<<<<<<
@@ -10490,7 +11073,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 
     __pyx_v_saved = __pyx_t_3;
 
-    /* "search.pxd":302
+    /* "search.pxd":299
  *         legal = drop_lowest(legal)
  *         saved = S.s
  *         play_card(S, card)             # <<<<<<<<<<<<<<
@@ -10499,7 +11082,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
     (void)(__pyx_f_6search_play_card(__pyx_v_S, __pyx_v_card));
 
-    /* "search.pxd":303
+    /* "search.pxd":300
  *         saved = S.s
  *         play_card(S, card)
  *         total += perft(S, depth - 1)             # <<<<<<<<<<<<<<
@@ -10508,7 +11091,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
 */
     __pyx_v_total = (__pyx_v_total + __pyx_f_6search_perft(__pyx_v_S, (__pyx_v_depth - 1)));
 
-    /* "search.pxd":304
+    /* "search.pxd":301
  *         play_card(S, card)
  *         total += perft(S, depth - 1)
  *         S.s = saved             # <<<<<<<<<<<<<<
@@ -10517,7 +11100,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
     __pyx_v_S->s = __pyx_v_saved;
   }
 
-  /* "search.pxd":305
+  /* "search.pxd":302
  *         total += perft(S, depth - 1)
  *         S.s = saved
  *     return total             # <<<<<<<<<<<<<<
@@ -10528,7 +11111,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6search_perft(__pyx_t_6search_Search *__py
   }
   goto __pyx_L0;
 
-  /* "search.pxd":290
+  /* "search.pxd":287
  * 
  * 
  * cdef inline uint64_t perft(Search* S, int depth) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -13443,7 +14026,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
  *         for i, c in enumerate(d["chain"]):
  *             _check(c, 0, n - 1, "chain card")             # <<<<<<<<<<<<<<
  *             t.chain[i] = c
- *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *             t.chain_mask |= (<uint64_t>1) << c
 */
     __pyx_t_15 = __Pyx_PyLong_From_int(__pyx_v_c); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 161, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
@@ -13455,10 +14038,19 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
  *         for i, c in enumerate(d["chain"]):
  *             _check(c, 0, n - 1, "chain card")
  *             t.chain[i] = c             # <<<<<<<<<<<<<<
- *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
- *         t.n_reservations = len(d["reservations"])
+ *             t.chain_mask |= (<uint64_t>1) << c
+ *         for k in range(t.n_classes):
 */
     (__pyx_v_t->chain[__pyx_v_i]) = __pyx_v_c;
+
+    /* "src_ext/_engine.pyx":163
+ *             _check(c, 0, n - 1, "chain card")
+ *             t.chain[i] = c
+ *             t.chain_mask |= (<uint64_t>1) << c             # <<<<<<<<<<<<<<
+ *         for k in range(t.n_classes):
+ *             t.ruff_mask[k] = _mask(d["ruff_mask"][k], n, "ruff mask")
+*/
+    __pyx_v_t->chain_mask = (__pyx_v_t->chain_mask | (((uint64_t)1) << __pyx_v_c));
 
     /* "src_ext/_engine.pyx":160
  *         _check(len(d["chain"]), 0, n, "dominance chain")
@@ -13470,30 +14062,96 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
 
-  /* "src_ext/_engine.pyx":163
- *             _check(c, 0, n - 1, "chain card")
+  /* "src_ext/_engine.pyx":164
  *             t.chain[i] = c
+ *             t.chain_mask |= (<uint64_t>1) << c
+ *         for k in range(t.n_classes):             # <<<<<<<<<<<<<<
+ *             t.ruff_mask[k] = _mask(d["ruff_mask"][k], n, "ruff mask")
+ *             t.cash_ok[k] = 1 if d["cash_ok"][k] else 0
+*/
+
+  __pyx_t_3 = __pyx_v_t->n_classes;
+  __pyx_t_4 = __pyx_t_3;
+
+  for (__pyx_t_2 = 0; __pyx_t_2 < __pyx_t_4; __pyx_t_2+=1) {
+    __pyx_v_k = __pyx_t_2;
+
+    /* "src_ext/_engine.pyx":165
+ *             t.chain_mask |= (<uint64_t>1) << c
+ *         for k in range(t.n_classes):
+ *             t.ruff_mask[k] = _mask(d["ruff_mask"][k], n, "ruff mask")             # <<<<<<<<<<<<<<
+ *             t.cash_ok[k] = 1 if d["cash_ok"][k] else 0
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 165, __pyx_L1_error)
+    }
+    __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_ruff_mask); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 165, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_14);
+    __pyx_t_15 = __Pyx_GetItemInt(__pyx_t_14, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 165, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_15);
+    __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+    __pyx_t_7 = __pyx_f_6solver_7_engine__mask(__pyx_t_15, __pyx_v_n, __pyx_mstate_global->__pyx_kp_u_ruff_mask_2); if (unlikely(__pyx_t_7 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 165, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+    (__pyx_v_t->ruff_mask[__pyx_v_k]) = __pyx_t_7;
+
+
+    /* "src_ext/_engine.pyx":166
+ *         for k in range(t.n_classes):
+ *             t.ruff_mask[k] = _mask(d["ruff_mask"][k], n, "ruff mask")
+ *             t.cash_ok[k] = 1 if d["cash_ok"][k] else 0             # <<<<<<<<<<<<<<
+ *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
+ *         t.n_reservations = len(d["reservations"])
+*/
+    if (unlikely(__pyx_v_d == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 166, __pyx_L1_error)
+    }
+    __pyx_t_15 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_cash_ok); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 166, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_15);
+    __pyx_t_14 = __Pyx_GetItemInt(__pyx_t_15, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 166, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_14);
+    __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+    __pyx_t_22 = __Pyx_PyObject_IsTrue(__pyx_t_14); if (unlikely((__pyx_t_22 < 0))) __PYX_ERR(0, 166, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+    if (__pyx_t_22) {
+
+      __pyx_t_6 = 1;
+    } else {
+
+      __pyx_t_6 = 0;
+    }
+
+    (__pyx_v_t->cash_ok[__pyx_v_k]) = __pyx_t_6;
+
+  }
+
+
+  /* "src_ext/_engine.pyx":167
+ *             t.ruff_mask[k] = _mask(d["ruff_mask"][k], n, "ruff mask")
+ *             t.cash_ok[k] = 1 if d["cash_ok"][k] else 0
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")             # <<<<<<<<<<<<<<
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 163, __pyx_L1_error)
+    __PYX_ERR(0, 167, __pyx_L1_error)
   }
-  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 163, __pyx_L1_error)
+  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 167, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_14);
-  __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 163, __pyx_L1_error)
+  __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 167, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-  __pyx_t_14 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 163, __pyx_L1_error)
+  __pyx_t_14 = PyLong_FromSsize_t(__pyx_t_12); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 167, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_14);
 
-  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_14, 0, __pyx_e_5types_MAX_RESERVATIONS, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 163, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_6solver_7_engine__check(__pyx_t_14, 0, __pyx_e_5types_MAX_RESERVATIONS, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
 
 
-  /* "src_ext/_engine.pyx":164
- *             t.chain[i] = c
+  /* "src_ext/_engine.pyx":168
+ *             t.cash_ok[k] = 1 if d["cash_ok"][k] else 0
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
  *         t.n_reservations = len(d["reservations"])             # <<<<<<<<<<<<<<
  *         for i, (card, seat) in enumerate(d["reservations"]):
@@ -13501,15 +14159,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 164, __pyx_L1_error)
+    __PYX_ERR(0, 168, __pyx_L1_error)
   }
-  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 164, __pyx_L1_error)
+  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 168, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_14);
-  __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 164, __pyx_L1_error)
+  __pyx_t_12 = PyObject_Length(__pyx_t_14); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(0, 168, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
   __pyx_v_t->n_reservations = __pyx_t_12;
 
-  /* "src_ext/_engine.pyx":165
+  /* "src_ext/_engine.pyx":169
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
@@ -13520,18 +14178,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   __pyx_t_3 = 0;
   if (unlikely(__pyx_v_d == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 165, __pyx_L1_error)
+    __PYX_ERR(0, 169, __pyx_L1_error)
   }
-  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 165, __pyx_L1_error)
+  __pyx_t_14 = __Pyx_PyDict_GetItem(__pyx_v_d, __pyx_mstate_global->__pyx_n_u_reservations); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 169, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_14);
   if (likely(PyList_CheckExact(__pyx_t_14)) || PyTuple_CheckExact(__pyx_t_14)) {
     __pyx_t_15 = __pyx_t_14; __Pyx_INCREF(__pyx_t_15);
     __pyx_t_12 = 0;
     __pyx_t_13 = NULL;
   } else {
-    __pyx_t_12 = -1; __pyx_t_15 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 165, __pyx_L1_error)
+    __pyx_t_12 = -1; __pyx_t_15 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 169, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
-    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_15); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 165, __pyx_L1_error)
+    __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_15); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 169, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
   for (;;) {
@@ -13540,7 +14198,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_15);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 165, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 169, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -13550,7 +14208,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_15);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 165, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 169, __pyx_L1_error)
           #endif
           if (__pyx_t_12 >= __pyx_temp) break;
         }
@@ -13561,13 +14219,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         #endif
         ++__pyx_t_12;
       }
-      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 165, __pyx_L1_error)
+      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 169, __pyx_L1_error)
     } else {
       __pyx_t_14 = __pyx_t_13(__pyx_t_15);
       if (unlikely(!__pyx_t_14)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 165, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 169, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -13580,7 +14238,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
       if (unlikely(size != 2)) {
         if (size > 2) __Pyx_RaiseTooManyValuesError(2);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 165, __pyx_L1_error)
+        __PYX_ERR(0, 169, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -13590,39 +14248,39 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
         __Pyx_INCREF(__pyx_t_18);
       } else {
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 165, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 169, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 165, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 169, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
       }
       #else
-      __pyx_t_16 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 165, __pyx_L1_error)
+      __pyx_t_16 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 169, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_16);
-      __pyx_t_18 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 165, __pyx_L1_error)
+      __pyx_t_18 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 169, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       #endif
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
     } else {
       Py_ssize_t index = -1;
-      __pyx_t_5 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 165, __pyx_L1_error)
+      __pyx_t_5 = PyObject_GetIter(__pyx_t_14); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 169, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
       __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5);
-      index = 0; __pyx_t_16 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_16)) goto __pyx_L35_unpacking_failed;
+      index = 0; __pyx_t_16 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_16)) goto __pyx_L37_unpacking_failed;
       __Pyx_GOTREF(__pyx_t_16);
-      index = 1; __pyx_t_18 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_18)) goto __pyx_L35_unpacking_failed;
+      index = 1; __pyx_t_18 = __pyx_t_17(__pyx_t_5); if (unlikely(!__pyx_t_18)) goto __pyx_L37_unpacking_failed;
       __Pyx_GOTREF(__pyx_t_18);
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_5), 2) < (0)) __PYX_ERR(0, 165, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_5), 2) < (0)) __PYX_ERR(0, 169, __pyx_L1_error)
       __pyx_t_17 = NULL;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      goto __pyx_L36_unpacking_done;
-      __pyx_L35_unpacking_failed:;
+      goto __pyx_L38_unpacking_done;
+      __pyx_L37_unpacking_failed:;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __pyx_t_17 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 165, __pyx_L1_error)
-      __pyx_L36_unpacking_done:;
+      __PYX_ERR(0, 169, __pyx_L1_error)
+      __pyx_L38_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_card, __pyx_t_16);
     __pyx_t_16 = 0;
@@ -13631,49 +14289,49 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
     __pyx_v_i = __pyx_t_3;
     __pyx_t_3 = (__pyx_t_3 + 1);
 
-    /* "src_ext/_engine.pyx":166
+    /* "src_ext/_engine.pyx":170
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):
  *             _check(card, 0, n - 1, "reserved card")             # <<<<<<<<<<<<<<
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card
 */
-    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_reserved_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 166, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_n - 1), __pyx_mstate_global->__pyx_kp_u_reserved_card); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 170, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":167
+    /* "src_ext/_engine.pyx":171
  *         for i, (card, seat) in enumerate(d["reservations"]):
  *             _check(card, 0, n - 1, "reserved card")
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")             # <<<<<<<<<<<<<<
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat
 */
-    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_seat, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_reserved_seat); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_6solver_7_engine__check(__pyx_v_seat, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_reserved_seat); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 171, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":168
+    /* "src_ext/_engine.pyx":172
  *             _check(card, 0, n - 1, "reserved card")
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card             # <<<<<<<<<<<<<<
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1
 */
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 168, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 172, __pyx_L1_error)
     (__pyx_v_t->reservation_card[__pyx_v_i]) = __pyx_t_4;
 
 
-    /* "src_ext/_engine.pyx":169
+    /* "src_ext/_engine.pyx":173
  *             _check(seat, 0, t.n_seats - 1, "reserved seat")
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat             # <<<<<<<<<<<<<<
  *         self.loaded = 1
  *         table_new_generation(&self.table)
 */
-    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 169, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 173, __pyx_L1_error)
     (__pyx_v_t->reservation_seat[__pyx_v_i]) = __pyx_t_4;
 
 
-    /* "src_ext/_engine.pyx":165
+    /* "src_ext/_engine.pyx":169
  *         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
  *         t.n_reservations = len(d["reservations"])
  *         for i, (card, seat) in enumerate(d["reservations"]):             # <<<<<<<<<<<<<<
@@ -13683,7 +14341,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
 
-  /* "src_ext/_engine.pyx":170
+  /* "src_ext/_engine.pyx":174
  *             t.reservation_card[i] = card
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1             # <<<<<<<<<<<<<<
@@ -13692,7 +14350,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
 */
   __pyx_v_self->loaded = 1;
 
-  /* "src_ext/_engine.pyx":171
+  /* "src_ext/_engine.pyx":175
  *             t.reservation_seat[i] = seat
  *         self.loaded = 1
  *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
@@ -13749,7 +14407,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_4load_tables(struct __pyx_obj
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":173
+/* "src_ext/_engine.pyx":177
  *         table_new_generation(&self.table)
  * 
  *     def new_generation(self):             # <<<<<<<<<<<<<<
@@ -13805,7 +14463,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6new_generation(struct __pyx_
   __Pyx_RefNannyDeclarations
   __Pyx_RefNannySetupContext("new_generation", 0);
 
-  /* "src_ext/_engine.pyx":176
+  /* "src_ext/_engine.pyx":180
  *         """Forget the table's entries (cheaply): needed whenever the deal changes, since table keys assume every
  *         card keeps its owner."""
  *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
@@ -13814,7 +14472,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6new_generation(struct __pyx_
 */
   __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
 
-  /* "src_ext/_engine.pyx":173
+  /* "src_ext/_engine.pyx":177
  *         table_new_generation(&self.table)
  * 
  *     def new_generation(self):             # <<<<<<<<<<<<<<
@@ -13829,7 +14487,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_6new_generation(struct __pyx_
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":178
+/* "src_ext/_engine.pyx":182
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
@@ -13880,53 +14538,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_max_side,&__pyx_mstate_global->__pyx_n_u_points_weight,&__pyx_mstate_global->__pyx_n_u_trick_weight,&__pyx_mstate_global->__pyx_n_u_events,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 178, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 182, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 178, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 182, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 178, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 182, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 178, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 182, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 178, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 182, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_objective", 0) < (0)) __PYX_ERR(0, 178, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_objective", 0) < (0)) __PYX_ERR(0, 182, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, i); __PYX_ERR(0, 178, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, i); __PYX_ERR(0, 182, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 178, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 182, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 178, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 182, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 178, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 182, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 178, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 182, __pyx_L3_error)
     }
-    __pyx_v_max_side = __Pyx_PyLong_As_uint32_t(values[0]); if (unlikely((__pyx_v_max_side == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L3_error)
-    __pyx_v_points_weight = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_points_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L3_error)
-    __pyx_v_trick_weight = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_trick_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L3_error)
+    __pyx_v_max_side = __Pyx_PyLong_As_uint32_t(values[0]); if (unlikely((__pyx_v_max_side == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 182, __pyx_L3_error)
+    __pyx_v_points_weight = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_points_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 182, __pyx_L3_error)
+    __pyx_v_trick_weight = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_trick_weight == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 182, __pyx_L3_error)
     __pyx_v_events = ((PyObject*)values[3]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 178, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_objective", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 182, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -13937,7 +14595,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_events), (&PyList_Type), 1, "events", 1))) __PYX_ERR(0, 178, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_events), (&PyList_Type), 1, "events", 1))) __PYX_ERR(0, 182, __pyx_L1_error)
   __pyx_r = __pyx_pf_6solver_7_engine_6Engine_8load_objective(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_max_side, __pyx_v_points_weight, __pyx_v_trick_weight, __pyx_v_events);
 
   /* function exit code */
@@ -13993,7 +14651,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_objective", 0);
 
-  /* "src_ext/_engine.pyx":180
+  /* "src_ext/_engine.pyx":184
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
  *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
  *         cdef Objective* o = &self.objective             # <<<<<<<<<<<<<<
@@ -14002,7 +14660,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
 */
   __pyx_v_o = (&__pyx_v_self->objective);
 
-  /* "src_ext/_engine.pyx":182
+  /* "src_ext/_engine.pyx":186
  *         cdef Objective* o = &self.objective
  *         cdef int i
  *         memset(o, 0, sizeof(Objective))             # <<<<<<<<<<<<<<
@@ -14011,46 +14669,46 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
 */
   (void)(memset(__pyx_v_o, 0, (sizeof(__pyx_t_5types_Objective))));
 
-  /* "src_ext/_engine.pyx":183
+  /* "src_ext/_engine.pyx":187
  *         cdef int i
  *         memset(o, 0, sizeof(Objective))
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")             # <<<<<<<<<<<<<<
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_uint32_t(__pyx_v_max_side); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 183, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_uint32_t(__pyx_v_max_side); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 187, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, ((1 << __pyx_e_5types_MAX_SEATS) - 1), __pyx_mstate_global->__pyx_n_u_max_side); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 183, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, ((1 << __pyx_e_5types_MAX_SEATS) - 1), __pyx_mstate_global->__pyx_n_u_max_side); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 187, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":184
+  /* "src_ext/_engine.pyx":188
  *         memset(o, 0, sizeof(Objective))
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
  *         _check(points_weight, 0, 100, "points_weight")             # <<<<<<<<<<<<<<
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_points_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 184, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_points_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 188, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_points_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 184, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_points_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 188, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":185
+  /* "src_ext/_engine.pyx":189
  *         _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")             # <<<<<<<<<<<<<<
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_trick_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 185, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_trick_weight); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 189, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_trick_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 185, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, 0x64, __pyx_mstate_global->__pyx_n_u_trick_weight); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 189, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":186
+  /* "src_ext/_engine.pyx":190
  *         _check(points_weight, 0, 100, "points_weight")
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")             # <<<<<<<<<<<<<<
@@ -14059,17 +14717,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
 */
   if (unlikely(__pyx_v_events == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 186, __pyx_L1_error)
+    __PYX_ERR(0, 190, __pyx_L1_error)
   }
-  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 186, __pyx_L1_error)
-  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 186, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 190, __pyx_L1_error)
+  __pyx_t_1 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 190, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
 
-  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_EVENTS, __pyx_mstate_global->__pyx_n_u_events); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 186, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6solver_7_engine__check(__pyx_t_1, 0, __pyx_e_5types_MAX_EVENTS, __pyx_mstate_global->__pyx_n_u_events); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 190, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-  /* "src_ext/_engine.pyx":187
+  /* "src_ext/_engine.pyx":191
  *         _check(trick_weight, 0, 100, "trick_weight")
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side             # <<<<<<<<<<<<<<
@@ -14078,7 +14736,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
 */
   __pyx_v_o->max_side = __pyx_v_max_side;
 
-  /* "src_ext/_engine.pyx":188
+  /* "src_ext/_engine.pyx":192
  *         _check(len(events), 0, MAX_EVENTS, "events")
  *         o.max_side = max_side
  *         o.points_weight = points_weight             # <<<<<<<<<<<<<<
@@ -14087,7 +14745,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
 */
   __pyx_v_o->points_weight = __pyx_v_points_weight;
 
-  /* "src_ext/_engine.pyx":189
+  /* "src_ext/_engine.pyx":193
  *         o.max_side = max_side
  *         o.points_weight = points_weight
  *         o.trick_weight = trick_weight             # <<<<<<<<<<<<<<
@@ -14096,7 +14754,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
 */
   __pyx_v_o->trick_weight = __pyx_v_trick_weight;
 
-  /* "src_ext/_engine.pyx":190
+  /* "src_ext/_engine.pyx":194
  *         o.points_weight = points_weight
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)             # <<<<<<<<<<<<<<
@@ -14105,12 +14763,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
 */
   if (unlikely(__pyx_v_events == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 190, __pyx_L1_error)
+    __PYX_ERR(0, 194, __pyx_L1_error)
   }
-  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 190, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyList_GET_SIZE(__pyx_v_events); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 194, __pyx_L1_error)
   __pyx_v_o->n_events = __pyx_t_3;
 
-  /* "src_ext/_engine.pyx":191
+  /* "src_ext/_engine.pyx":195
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)
  *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):             # <<<<<<<<<<<<<<
@@ -14125,13 +14783,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
     {
       Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
       #if !CYTHON_ASSUME_SAFE_SIZE
-      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 191, __pyx_L1_error)
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 195, __pyx_L1_error)
       #endif
       if (__pyx_t_3 >= __pyx_temp) break;
     }
     __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_1, __pyx_t_3, __Pyx_ReferenceSharing_OwnStrongReference);
     ++__pyx_t_3;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 191, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 195, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     if ((likely(PyTuple_CheckExact(__pyx_t_4))) || (PyList_CheckExact(__pyx_t_4))) {
       PyObject* sequence = __pyx_t_4;
@@ -14139,7 +14797,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
       if (unlikely(size != 7)) {
         if (size > 7) __Pyx_RaiseTooManyValuesError(7);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 191, __pyx_L1_error)
+        __PYX_ERR(0, 195, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -14159,25 +14817,25 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
         __Pyx_INCREF(__pyx_t_11);
       } else {
         __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 191, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 195, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_5);
         __pyx_t_6 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 191, __pyx_L1_error)
+        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 195, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_6);
         __pyx_t_7 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 191, __pyx_L1_error)
+        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 195, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_7);
         __pyx_t_8 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 191, __pyx_L1_error)
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 195, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_8);
         __pyx_t_9 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 191, __pyx_L1_error)
+        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 195, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_9);
         __pyx_t_10 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 191, __pyx_L1_error)
+        if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 195, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_10);
         __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 6, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 191, __pyx_L1_error)
+        if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 195, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_11);
       }
       #else
@@ -14185,7 +14843,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
         Py_ssize_t i;
         PyObject** temps[7] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10,&__pyx_t_11};
         for (i=0; i < 7; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 191, __pyx_L1_error)
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 195, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -14195,7 +14853,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
     } else {
       Py_ssize_t index = -1;
       PyObject** temps[7] = {&__pyx_t_5,&__pyx_t_6,&__pyx_t_7,&__pyx_t_8,&__pyx_t_9,&__pyx_t_10,&__pyx_t_11};
-      __pyx_t_12 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 191, __pyx_L1_error)
+      __pyx_t_12 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 195, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_12);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __pyx_t_13 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_12);
@@ -14204,7 +14862,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_13(__pyx_t_12), 7) < (0)) __PYX_ERR(0, 191, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_13(__pyx_t_12), 7) < (0)) __PYX_ERR(0, 195, __pyx_L1_error)
       __pyx_t_13 = NULL;
       __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
       goto __pyx_L6_unpacking_done;
@@ -14212,7 +14870,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
       __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
       __pyx_t_13 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 191, __pyx_L1_error)
+      __PYX_ERR(0, 195, __pyx_L1_error)
       __pyx_L6_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_present, __pyx_t_5);
@@ -14232,99 +14890,99 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
     __pyx_v_i = __pyx_t_2;
     __pyx_t_2 = (__pyx_t_2 + 1);
 
-    /* "src_ext/_engine.pyx":192
+    /* "src_ext/_engine.pyx":196
  *         o.n_events = len(events)
  *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
  *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")             # <<<<<<<<<<<<<<
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_beaters, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_beaters); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 192, __pyx_L1_error)
+    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_beaters, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_beaters); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 196, __pyx_L1_error)
     (__pyx_v_o->event_beaters[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":193
+    /* "src_ext/_engine.pyx":197
  *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
  *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")             # <<<<<<<<<<<<<<
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_present, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_cards); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 193, __pyx_L1_error)
+    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_present, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_cards); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 197, __pyx_L1_error)
     (__pyx_v_o->event_present[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":194
+    /* "src_ext/_engine.pyx":198
  *             o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")             # <<<<<<<<<<<<<<
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
 */
-    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_absent, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_absent_cards); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 194, __pyx_L1_error)
+    __pyx_t_14 = __pyx_f_6solver_7_engine__mask(__pyx_v_absent, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_kp_u_event_absent_cards); if (unlikely(__pyx_t_14 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 198, __pyx_L1_error)
     (__pyx_v_o->event_absent[__pyx_v_i]) = __pyx_t_14;
 
 
-    /* "src_ext/_engine.pyx":195
+    /* "src_ext/_engine.pyx":199
  *             o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")             # <<<<<<<<<<<<<<
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")
 */
-    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_winner); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 195, __pyx_L1_error)
+    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_winner); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 199, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":196
+    /* "src_ext/_engine.pyx":200
  *             o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")             # <<<<<<<<<<<<<<
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner
 */
-    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_not_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_not_winner); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 196, __pyx_L1_error)
+    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_not_winner, -1, (__pyx_e_5types_MAX_CARDS - 1), __pyx_mstate_global->__pyx_kp_u_event_not_winner); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 200, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":197
+    /* "src_ext/_engine.pyx":201
  *             _check(winner, -1, MAX_CARDS - 1, "event winner")
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")             # <<<<<<<<<<<<<<
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner
 */
-    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_reward, 0, 0x3E8, __pyx_mstate_global->__pyx_kp_u_event_reward); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 197, __pyx_L1_error)
+    __pyx_t_15 = __pyx_f_6solver_7_engine__check(__pyx_v_reward, 0, 0x3E8, __pyx_mstate_global->__pyx_kp_u_event_reward); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 201, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":198
+    /* "src_ext/_engine.pyx":202
  *             _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner             # <<<<<<<<<<<<<<
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0
 */
-    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 198, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_winner); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 202, __pyx_L1_error)
     (__pyx_v_o->event_winner[__pyx_v_i]) = __pyx_t_15;
 
 
-    /* "src_ext/_engine.pyx":199
+    /* "src_ext/_engine.pyx":203
  *             _check(reward, 0, 1000, "event reward")
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner             # <<<<<<<<<<<<<<
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward
 */
-    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_not_winner); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 199, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_not_winner); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 203, __pyx_L1_error)
     (__pyx_v_o->event_not_winner[__pyx_v_i]) = __pyx_t_15;
 
 
-    /* "src_ext/_engine.pyx":200
+    /* "src_ext/_engine.pyx":204
  *             o.event_winner[i] = winner
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0             # <<<<<<<<<<<<<<
  *             o.event_reward[i] = reward
  *         table_new_generation(&self.table)
 */
-    __pyx_t_16 = __Pyx_PyObject_IsTrue(__pyx_v_last); if (unlikely((__pyx_t_16 < 0))) __PYX_ERR(0, 200, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyObject_IsTrue(__pyx_v_last); if (unlikely((__pyx_t_16 < 0))) __PYX_ERR(0, 204, __pyx_L1_error)
     if (__pyx_t_16) {
 
       __pyx_t_15 = 1;
@@ -14336,18 +14994,18 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
     (__pyx_v_o->event_last[__pyx_v_i]) = __pyx_t_15;
 
 
-    /* "src_ext/_engine.pyx":201
+    /* "src_ext/_engine.pyx":205
  *             o.event_not_winner[i] = not_winner
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward             # <<<<<<<<<<<<<<
  *         table_new_generation(&self.table)
  * 
 */
-    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_reward); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 201, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_v_reward); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 205, __pyx_L1_error)
     (__pyx_v_o->event_reward[__pyx_v_i]) = __pyx_t_15;
 
 
-    /* "src_ext/_engine.pyx":191
+    /* "src_ext/_engine.pyx":195
  *         o.trick_weight = trick_weight
  *         o.n_events = len(events)
  *         for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):             # <<<<<<<<<<<<<<
@@ -14357,7 +15015,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src_ext/_engine.pyx":202
+  /* "src_ext/_engine.pyx":206
  *             o.event_last[i] = 1 if last else 0
  *             o.event_reward[i] = reward
  *         table_new_generation(&self.table)             # <<<<<<<<<<<<<<
@@ -14366,7 +15024,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
 */
   __pyx_f_2tt_table_new_generation((&__pyx_v_self->table));
 
-  /* "src_ext/_engine.pyx":178
+  /* "src_ext/_engine.pyx":182
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
@@ -14405,7 +15063,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_8load_objective(struct __pyx_
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":204
+/* "src_ext/_engine.pyx":208
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -14456,53 +15114,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_hands,&__pyx_mstate_global->__pyx_n_u_leader,&__pyx_mstate_global->__pyx_n_u_trick,&__pyx_mstate_global->__pyx_n_u_flags,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 204, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 208, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 204, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 208, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 204, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 208, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 204, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 208, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 204, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 208, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_state", 0) < (0)) __PYX_ERR(0, 204, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "load_state", 0) < (0)) __PYX_ERR(0, 208, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, i); __PYX_ERR(0, 204, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, i); __PYX_ERR(0, 208, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 204, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 208, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 204, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 208, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 204, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 208, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 204, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 208, __pyx_L3_error)
     }
     __pyx_v_hands = ((PyObject*)values[0]);
-    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 204, __pyx_L3_error)
+    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 208, __pyx_L3_error)
     __pyx_v_trick = ((PyObject*)values[2]);
-    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 204, __pyx_L3_error)
+    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 208, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 204, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_state", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 208, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -14513,8 +15171,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 204, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_trick), (&PyList_Type), 1, "trick", 1))) __PYX_ERR(0, 204, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 208, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_trick), (&PyList_Type), 1, "trick", 1))) __PYX_ERR(0, 208, __pyx_L1_error)
   __pyx_r = __pyx_pf_6solver_7_engine_6Engine_10load_state(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_hands, __pyx_v_leader, __pyx_v_trick, __pyx_v_flags);
 
   /* function exit code */
@@ -14566,7 +15224,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_state", 0);
 
-  /* "src_ext/_engine.pyx":206
+  /* "src_ext/_engine.pyx":210
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root             # <<<<<<<<<<<<<<
@@ -14575,7 +15233,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   __pyx_v_s = (&__pyx_v_self->root);
 
-  /* "src_ext/_engine.pyx":207
+  /* "src_ext/_engine.pyx":211
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root
  *         cdef Tables* t = &self.tables             # <<<<<<<<<<<<<<
@@ -14584,7 +15242,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   __pyx_v_t = (&__pyx_v_self->tables);
 
-  /* "src_ext/_engine.pyx":209
+  /* "src_ext/_engine.pyx":213
  *         cdef Tables* t = &self.tables
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask             # <<<<<<<<<<<<<<
@@ -14593,7 +15251,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   __pyx_v_seen = 0;
 
-  /* "src_ext/_engine.pyx":210
+  /* "src_ext/_engine.pyx":214
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -14605,7 +15263,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":211
+    /* "src_ext/_engine.pyx":215
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:
  *             raise ValueError("load_tables first")             # <<<<<<<<<<<<<<
@@ -14618,14 +15276,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
       PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_load_tables_first};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 211, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 215, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 211, __pyx_L1_error)
+    __PYX_ERR(0, 215, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":210
+    /* "src_ext/_engine.pyx":214
  *         cdef int i, seat, size
  *         cdef uint64_t seen = 0, mask
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -14634,7 +15292,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   }
 
-  /* "src_ext/_engine.pyx":212
+  /* "src_ext/_engine.pyx":216
  *         if not self.loaded:
  *             raise ValueError("load_tables first")
  *         memset(s, 0, sizeof(State))             # <<<<<<<<<<<<<<
@@ -14643,7 +15301,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   (void)(memset(__pyx_v_s, 0, (sizeof(__pyx_t_5types_State))));
 
-  /* "src_ext/_engine.pyx":213
+  /* "src_ext/_engine.pyx":217
  *             raise ValueError("load_tables first")
  *         memset(s, 0, sizeof(State))
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")             # <<<<<<<<<<<<<<
@@ -14652,30 +15310,30 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   if (unlikely(__pyx_v_hands == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 213, __pyx_L1_error)
+    __PYX_ERR(0, 217, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_hands); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 213, __pyx_L1_error)
-  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 213, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_hands); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 217, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 217, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, __pyx_v_t->n_seats, __pyx_v_t->n_seats, __pyx_mstate_global->__pyx_kp_u_number_of_hands); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 213, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, __pyx_v_t->n_seats, __pyx_v_t->n_seats, __pyx_mstate_global->__pyx_kp_u_number_of_hands); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 217, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":214
+  /* "src_ext/_engine.pyx":218
  *         memset(s, 0, sizeof(State))
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
  *         _check(leader, 0, t.n_seats - 1, "leader")             # <<<<<<<<<<<<<<
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_leader); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 214, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_leader); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 218, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_n_u_leader); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 214, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_n_u_leader); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 218, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":215
+  /* "src_ext/_engine.pyx":219
  *         _check(len(hands), t.n_seats, t.n_seats, "number of hands")
  *         _check(leader, 0, t.n_seats - 1, "leader")
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")             # <<<<<<<<<<<<<<
@@ -14684,30 +15342,30 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 215, __pyx_L1_error)
+    __PYX_ERR(0, 219, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 215, __pyx_L1_error)
-  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 215, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 219, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 219, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_cards_on_the_table); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 215, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, (__pyx_v_t->n_seats - 1), __pyx_mstate_global->__pyx_kp_u_cards_on_the_table); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 219, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":216
+  /* "src_ext/_engine.pyx":220
  *         _check(leader, 0, t.n_seats - 1, "leader")
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")             # <<<<<<<<<<<<<<
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
 */
-  __pyx_t_2 = __Pyx_PyLong_From_uint32_t(__pyx_v_flags); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 216, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_uint32_t(__pyx_v_flags); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 220, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, 31, __pyx_mstate_global->__pyx_n_u_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 216, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, 31, __pyx_mstate_global->__pyx_n_u_flags); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 220, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":217
+  /* "src_ext/_engine.pyx":221
  *         _check(len(trick), 0, t.n_seats - 1, "cards on the table")
  *         _check(flags, 0, 31, "flags")
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -14721,7 +15379,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":218
+    /* "src_ext/_engine.pyx":222
  *         _check(flags, 0, 31, "flags")
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")             # <<<<<<<<<<<<<<
@@ -14730,15 +15388,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     if (unlikely(__pyx_v_hands == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 218, __pyx_L1_error)
+      __PYX_ERR(0, 222, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_hands, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
-    __pyx_t_9 = __pyx_f_6solver_7_engine__mask(__pyx_t_2, __pyx_v_t->n_cards, __pyx_mstate_global->__pyx_n_u_hand); if (unlikely(__pyx_t_9 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 218, __pyx_L1_error)
+    __pyx_t_9 = __pyx_f_6solver_7_engine__mask(__pyx_t_2, __pyx_v_t->n_cards, __pyx_mstate_global->__pyx_n_u_hand); if (unlikely(__pyx_t_9 == ((uint64_t)0) && PyErr_Occurred())) __PYX_ERR(0, 222, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __pyx_v_mask = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":219
+    /* "src_ext/_engine.pyx":223
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:             # <<<<<<<<<<<<<<
@@ -14750,7 +15408,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":220
+      /* "src_ext/_engine.pyx":224
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:
  *                 raise ValueError("engine input: a card is in two hands")             # <<<<<<<<<<<<<<
@@ -14763,14 +15421,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
         PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_engine_input_a_card_is_in_two_ha};
         __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 220, __pyx_L1_error)
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 224, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_2);
       }
       __Pyx_Raise(__pyx_t_2, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      __PYX_ERR(0, 220, __pyx_L1_error)
+      __PYX_ERR(0, 224, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":219
+      /* "src_ext/_engine.pyx":223
  *         for i in range(t.n_seats):
  *             mask = _mask(hands[i], t.n_cards, "hand")
  *             if mask & seen:             # <<<<<<<<<<<<<<
@@ -14779,7 +15437,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     }
 
-    /* "src_ext/_engine.pyx":221
+    /* "src_ext/_engine.pyx":225
  *             if mask & seen:
  *                 raise ValueError("engine input: a card is in two hands")
  *             seen |= mask             # <<<<<<<<<<<<<<
@@ -14788,7 +15446,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     __pyx_v_seen = (__pyx_v_seen | __pyx_v_mask);
 
-    /* "src_ext/_engine.pyx":222
+    /* "src_ext/_engine.pyx":226
  *                 raise ValueError("engine input: a card is in two hands")
  *             seen |= mask
  *             s.hands[i] = mask             # <<<<<<<<<<<<<<
@@ -14799,7 +15457,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   }
 
 
-  /* "src_ext/_engine.pyx":223
+  /* "src_ext/_engine.pyx":227
  *             seen |= mask
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):             # <<<<<<<<<<<<<<
@@ -14814,50 +15472,50 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
     {
       Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_2);
       #if !CYTHON_ASSUME_SAFE_SIZE
-      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 223, __pyx_L1_error)
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 227, __pyx_L1_error)
       #endif
       if (__pyx_t_5 >= __pyx_temp) break;
     }
     __pyx_t_3 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_2, __pyx_t_5, __Pyx_ReferenceSharing_OwnStrongReference);
     ++__pyx_t_5;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 223, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_card, __pyx_t_3);
     __pyx_t_3 = 0;
     __pyx_v_i = __pyx_t_6;
     __pyx_t_6 = (__pyx_t_6 + 1);
 
-    /* "src_ext/_engine.pyx":224
+    /* "src_ext/_engine.pyx":228
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")             # <<<<<<<<<<<<<<
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
 */
-    __pyx_t_7 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_t->n_cards - 1), __pyx_mstate_global->__pyx_kp_u_card_on_the_table); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 224, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_6solver_7_engine__check(__pyx_v_card, 0, (__pyx_v_t->n_cards - 1), __pyx_mstate_global->__pyx_kp_u_card_on_the_table); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 228, __pyx_L1_error)
 
 
-    /* "src_ext/_engine.pyx":225
+    /* "src_ext/_engine.pyx":229
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:             # <<<<<<<<<<<<<<
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card
 */
-    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 225, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_10 = PyNumber_Rshift(__pyx_t_3, __pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 225, __pyx_L1_error)
+    __pyx_t_10 = PyNumber_Rshift(__pyx_t_3, __pyx_v_card); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __pyx_t_3 = __Pyx_PyLong_AndObjC(__pyx_t_10, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 225, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_AndObjC(__pyx_t_10, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 225, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 229, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":226
+      /* "src_ext/_engine.pyx":230
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")             # <<<<<<<<<<<<<<
@@ -14870,14 +15528,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
         PyObject *__pyx_callargs[2] = {__pyx_t_10, __pyx_mstate_global->__pyx_kp_u_engine_input_a_card_is_both_on_t};
         __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 226, __pyx_L1_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 230, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
       __Pyx_Raise(__pyx_t_3, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __PYX_ERR(0, 226, __pyx_L1_error)
+      __PYX_ERR(0, 230, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":225
+      /* "src_ext/_engine.pyx":229
  *         for i, card in enumerate(trick):
  *             _check(card, 0, t.n_cards - 1, "card on the table")
  *             if seen >> card & 1:             # <<<<<<<<<<<<<<
@@ -14886,73 +15544,73 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     }
 
-    /* "src_ext/_engine.pyx":227
+    /* "src_ext/_engine.pyx":231
  *             if seen >> card & 1:
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card
 */
-    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_seen); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 231, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 227, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 231, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_11 = PyNumber_Lshift(__pyx_t_10, __pyx_v_card); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 227, __pyx_L1_error)
+    __pyx_t_11 = PyNumber_Lshift(__pyx_t_10, __pyx_v_card); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 231, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-    __pyx_t_10 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_3, __pyx_t_11); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 227, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_3, __pyx_t_11); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 231, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_10); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 227, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_10); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 231, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
     __pyx_v_seen = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":228
+    /* "src_ext/_engine.pyx":232
  *                 raise ValueError("engine input: a card is both on the table and in a hand")
  *             seen |= (<uint64_t>1) << card
  *             s.trick[i] = card             # <<<<<<<<<<<<<<
  *             s.trick_mask |= (<uint64_t>1) << card
  *             s.trick_points += t.points[card]
 */
-    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 228, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 232, __pyx_L1_error)
     (__pyx_v_s->trick[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "src_ext/_engine.pyx":229
+    /* "src_ext/_engine.pyx":233
  *             seen |= (<uint64_t>1) << card
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card             # <<<<<<<<<<<<<<
  *             s.trick_points += t.points[card]
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
 */
-    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_s->trick_mask); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 229, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyLong_From_uint64_t(__pyx_v_s->trick_mask); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 233, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_11 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 229, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyLong_From_uint64_t(((uint64_t)1)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 233, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
-    __pyx_t_3 = PyNumber_Lshift(__pyx_t_11, __pyx_v_card); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 229, __pyx_L1_error)
+    __pyx_t_3 = PyNumber_Lshift(__pyx_t_11, __pyx_v_card); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 233, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-    __pyx_t_11 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_10, __pyx_t_3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 229, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyNumber_InPlaceOr_int_object(__pyx_t_10, __pyx_t_3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 233, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_11); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 229, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyLong_As_uint64_t(__pyx_t_11); if (unlikely((__pyx_t_9 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 233, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
     __pyx_v_s->trick_mask = __pyx_t_9;
 
-    /* "src_ext/_engine.pyx":230
+    /* "src_ext/_engine.pyx":234
  *             s.trick[i] = card
  *             s.trick_mask |= (<uint64_t>1) << card
  *             s.trick_points += t.points[card]             # <<<<<<<<<<<<<<
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
 */
-    __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_v_card); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 230, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_v_card); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 234, __pyx_L1_error)
     __pyx_v_s->trick_points = (__pyx_v_s->trick_points + (__pyx_v_t->points[__pyx_t_12]));
 
 
-    /* "src_ext/_engine.pyx":223
+    /* "src_ext/_engine.pyx":227
  *             seen |= mask
  *             s.hands[i] = mask
  *         for i, card in enumerate(trick):             # <<<<<<<<<<<<<<
@@ -14962,7 +15620,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   }
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":232
+  /* "src_ext/_engine.pyx":236
  *             s.trick_points += t.points[card]
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])             # <<<<<<<<<<<<<<
@@ -14971,13 +15629,13 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 232, __pyx_L1_error)
+    __PYX_ERR(0, 236, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 232, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 236, __pyx_L1_error)
   __pyx_v_size = __pyx_f_7cardset_popcount((__pyx_v_s->hands[((__pyx_v_leader + __pyx_t_5) % __pyx_v_t->n_seats)]));
 
 
-  /* "src_ext/_engine.pyx":233
+  /* "src_ext/_engine.pyx":237
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:             # <<<<<<<<<<<<<<
@@ -14986,9 +15644,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 233, __pyx_L1_error)
+    __PYX_ERR(0, 237, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 233, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 237, __pyx_L1_error)
   __pyx_t_13 = (__pyx_t_5 != 0);
 
 
@@ -15009,7 +15667,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":234
+    /* "src_ext/_engine.pyx":238
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:
  *             raise ValueError("engine input: the hands do not fit the trick on the table")             # <<<<<<<<<<<<<<
@@ -15022,14 +15680,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
       PyObject *__pyx_callargs[2] = {__pyx_t_11, __pyx_mstate_global->__pyx_kp_u_engine_input_the_hands_do_not_fi};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 234, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 238, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 234, __pyx_L1_error)
+    __PYX_ERR(0, 238, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":233
+    /* "src_ext/_engine.pyx":237
  *         # the seats that played to the trick on the table hold one card fewer than those still to play
  *         size = popcount(s.hands[(leader + len(trick)) % t.n_seats])
  *         if len(trick) and size == 0:             # <<<<<<<<<<<<<<
@@ -15038,7 +15696,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   }
 
-  /* "src_ext/_engine.pyx":235
+  /* "src_ext/_engine.pyx":239
  *         if len(trick) and size == 0:
  *             raise ValueError("engine input: the hands do not fit the trick on the table")
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -15052,7 +15710,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":236
+    /* "src_ext/_engine.pyx":240
  *             raise ValueError("engine input: the hands do not fit the trick on the table")
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats             # <<<<<<<<<<<<<<
@@ -15061,7 +15719,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     __pyx_v_seat = ((__pyx_v_leader + __pyx_v_i) % __pyx_v_t->n_seats);
 
-    /* "src_ext/_engine.pyx":237
+    /* "src_ext/_engine.pyx":241
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):             # <<<<<<<<<<<<<<
@@ -15070,9 +15728,9 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     if (unlikely(__pyx_v_trick == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-      __PYX_ERR(0, 237, __pyx_L1_error)
+      __PYX_ERR(0, 241, __pyx_L1_error)
     }
-    __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 237, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 241, __pyx_L1_error)
     __pyx_t_1 = (__pyx_v_i < __pyx_t_5);
 
 
@@ -15090,7 +15748,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "src_ext/_engine.pyx":238
+      /* "src_ext/_engine.pyx":242
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")             # <<<<<<<<<<<<<<
@@ -15103,14 +15761,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
         PyObject *__pyx_callargs[2] = {__pyx_t_11, __pyx_mstate_global->__pyx_kp_u_engine_input_the_hands_do_not_fi};
         __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
-        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 238, __pyx_L1_error)
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 242, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_2);
       }
       __Pyx_Raise(__pyx_t_2, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      __PYX_ERR(0, 238, __pyx_L1_error)
+      __PYX_ERR(0, 242, __pyx_L1_error)
 
-      /* "src_ext/_engine.pyx":237
+      /* "src_ext/_engine.pyx":241
  *         for i in range(t.n_seats):
  *             seat = (leader + i) % t.n_seats
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):             # <<<<<<<<<<<<<<
@@ -15121,7 +15779,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   }
 
 
-  /* "src_ext/_engine.pyx":239
+  /* "src_ext/_engine.pyx":243
  *             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")
  *         s.trick_len = len(trick)             # <<<<<<<<<<<<<<
@@ -15130,12 +15788,12 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   if (unlikely(__pyx_v_trick == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 239, __pyx_L1_error)
+    __PYX_ERR(0, 243, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 239, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyList_GET_SIZE(__pyx_v_trick); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 243, __pyx_L1_error)
   __pyx_v_s->trick_len = __pyx_t_5;
 
-  /* "src_ext/_engine.pyx":240
+  /* "src_ext/_engine.pyx":244
  *                 raise ValueError("engine input: the hands do not fit the trick on the table")
  *         s.trick_len = len(trick)
  *         s.leader = leader             # <<<<<<<<<<<<<<
@@ -15144,7 +15802,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   __pyx_v_s->leader = __pyx_v_leader;
 
-  /* "src_ext/_engine.pyx":241
+  /* "src_ext/_engine.pyx":245
  *         s.trick_len = len(trick)
  *         s.leader = leader
  *         s.flags = flags             # <<<<<<<<<<<<<<
@@ -15153,7 +15811,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   __pyx_v_s->flags = __pyx_v_flags;
 
-  /* "src_ext/_engine.pyx":242
+  /* "src_ext/_engine.pyx":246
  *         s.leader = leader
  *         s.flags = flags
  *         for i in range(t.n_seats):             # <<<<<<<<<<<<<<
@@ -15167,7 +15825,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
     __pyx_v_i = __pyx_t_8;
 
-    /* "src_ext/_engine.pyx":243
+    /* "src_ext/_engine.pyx":247
  *         s.flags = flags
  *         for i in range(t.n_seats):
  *             s.live |= s.hands[i]             # <<<<<<<<<<<<<<
@@ -15176,7 +15834,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     __pyx_v_s->live = (__pyx_v_s->live | (__pyx_v_s->hands[__pyx_v_i]));
 
-    /* "src_ext/_engine.pyx":244
+    /* "src_ext/_engine.pyx":248
  *         for i in range(t.n_seats):
  *             s.live |= s.hands[i]
  *             mask = s.hands[i]             # <<<<<<<<<<<<<<
@@ -15185,7 +15843,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     __pyx_v_mask = (__pyx_v_s->hands[__pyx_v_i]);
 
-    /* "src_ext/_engine.pyx":245
+    /* "src_ext/_engine.pyx":249
  *             s.live |= s.hands[i]
  *             mask = s.hands[i]
  *             while mask:             # <<<<<<<<<<<<<<
@@ -15198,7 +15856,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 
       if (!__pyx_t_1) break;
 
-      /* "src_ext/_engine.pyx":246
+      /* "src_ext/_engine.pyx":250
  *             mask = s.hands[i]
  *             while mask:
  *                 t.owner[lowest(mask)] = i             # <<<<<<<<<<<<<<
@@ -15207,7 +15865,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
       (__pyx_v_t->owner[__pyx_f_7cardset_lowest(__pyx_v_mask)]) = __pyx_v_i;
 
-      /* "src_ext/_engine.pyx":247
+      /* "src_ext/_engine.pyx":251
  *             while mask:
  *                 t.owner[lowest(mask)] = i
  *                 mask = drop_lowest(mask)             # <<<<<<<<<<<<<<
@@ -15219,7 +15877,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   }
 
 
-  /* "src_ext/_engine.pyx":248
+  /* "src_ext/_engine.pyx":252
  *                 t.owner[lowest(mask)] = i
  *                 mask = drop_lowest(mask)
  *         mask = s.live | s.trick_mask             # <<<<<<<<<<<<<<
@@ -15228,7 +15886,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
   __pyx_v_mask = (__pyx_v_s->live | __pyx_v_s->trick_mask);
 
-  /* "src_ext/_engine.pyx":249
+  /* "src_ext/_engine.pyx":253
  *                 mask = drop_lowest(mask)
  *         mask = s.live | s.trick_mask
  *         while mask:             # <<<<<<<<<<<<<<
@@ -15241,7 +15899,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 
     if (!__pyx_t_1) break;
 
-    /* "src_ext/_engine.pyx":250
+    /* "src_ext/_engine.pyx":254
  *         mask = s.live | s.trick_mask
  *         while mask:
  *             s.points_left += t.points[lowest(mask)]             # <<<<<<<<<<<<<<
@@ -15250,7 +15908,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
 */
     __pyx_v_s->points_left = (__pyx_v_s->points_left + (__pyx_v_t->points[__pyx_f_7cardset_lowest(__pyx_v_mask)]));
 
-    /* "src_ext/_engine.pyx":251
+    /* "src_ext/_engine.pyx":255
  *         while mask:
  *             s.points_left += t.points[lowest(mask)]
  *             mask = drop_lowest(mask)             # <<<<<<<<<<<<<<
@@ -15260,7 +15918,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
     __pyx_v_mask = __pyx_f_7cardset_drop_lowest(__pyx_v_mask);
   }
 
-  /* "src_ext/_engine.pyx":204
+  /* "src_ext/_engine.pyx":208
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -15292,7 +15950,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_10load_state(struct __pyx_obj
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":253
+/* "src_ext/_engine.pyx":257
  *             mask = drop_lowest(mask)
  * 
  *     cdef void _begin(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -15304,7 +15962,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
   __pyx_t_5types_State __pyx_t_1;
   __pyx_t_6search_Options __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":254
+  /* "src_ext/_engine.pyx":258
  * 
  *     cdef void _begin(self, Search* S) noexcept:
  *         S.t = &self.tables             # <<<<<<<<<<<<<<
@@ -15313,7 +15971,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->t = (&__pyx_v_self->tables);
 
-  /* "src_ext/_engine.pyx":255
+  /* "src_ext/_engine.pyx":259
  *     cdef void _begin(self, Search* S) noexcept:
  *         S.t = &self.tables
  *         S.o = &self.objective             # <<<<<<<<<<<<<<
@@ -15322,7 +15980,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->o = (&__pyx_v_self->objective);
 
-  /* "src_ext/_engine.pyx":256
+  /* "src_ext/_engine.pyx":260
  *         S.t = &self.tables
  *         S.o = &self.objective
  *         S.s = self.root             # <<<<<<<<<<<<<<
@@ -15333,7 +15991,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
   __pyx_v_S->s = __pyx_t_1;
 
-  /* "src_ext/_engine.pyx":257
+  /* "src_ext/_engine.pyx":261
  *         S.o = &self.objective
  *         S.s = self.root
  *         S.table = &self.table             # <<<<<<<<<<<<<<
@@ -15342,7 +16000,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->table = (&__pyx_v_self->table);
 
-  /* "src_ext/_engine.pyx":258
+  /* "src_ext/_engine.pyx":262
  *         S.s = self.root
  *         S.table = &self.table
  *         S.opt = self.options             # <<<<<<<<<<<<<<
@@ -15353,7 +16011,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
   __pyx_v_S->opt = __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":259
+  /* "src_ext/_engine.pyx":263
  *         S.table = &self.table
  *         S.opt = self.options
  *         S.nodes = 0             # <<<<<<<<<<<<<<
@@ -15362,7 +16020,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->nodes = 0;
 
-  /* "src_ext/_engine.pyx":260
+  /* "src_ext/_engine.pyx":264
  *         S.opt = self.options
  *         S.nodes = 0
  *         S.table_hits = 0             # <<<<<<<<<<<<<<
@@ -15371,7 +16029,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->table_hits = 0;
 
-  /* "src_ext/_engine.pyx":261
+  /* "src_ext/_engine.pyx":265
  *         S.nodes = 0
  *         S.table_hits = 0
  *         S.cutoffs = 0             # <<<<<<<<<<<<<<
@@ -15380,7 +16038,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->cutoffs = 0;
 
-  /* "src_ext/_engine.pyx":262
+  /* "src_ext/_engine.pyx":266
  *         S.table_hits = 0
  *         S.cutoffs = 0
  *         S.iterations = 0             # <<<<<<<<<<<<<<
@@ -15389,7 +16047,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   __pyx_v_S->iterations = 0;
 
-  /* "src_ext/_engine.pyx":263
+  /* "src_ext/_engine.pyx":267
  *         S.cutoffs = 0
  *         S.iterations = 0
  *         memset(S.history, 0, sizeof(S.history))             # <<<<<<<<<<<<<<
@@ -15398,7 +16056,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   (void)(memset(__pyx_v_S->history, 0, (sizeof(__pyx_v_S->history))));
 
-  /* "src_ext/_engine.pyx":264
+  /* "src_ext/_engine.pyx":268
  *         S.iterations = 0
  *         memset(S.history, 0, sizeof(S.history))
  *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))             # <<<<<<<<<<<<<<
@@ -15407,7 +16065,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 */
   (void)(memset(__pyx_v_S->boundary_nodes, 0, (sizeof(__pyx_v_S->boundary_nodes))));
 
-  /* "src_ext/_engine.pyx":253
+  /* "src_ext/_engine.pyx":257
  *             mask = drop_lowest(mask)
  * 
  *     cdef void _begin(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -15419,7 +16077,7 @@ static void __pyx_f_6solver_7_engine_6Engine__begin(struct __pyx_obj_6solver_7_e
 
 }
 
-/* "src_ext/_engine.pyx":266
+/* "src_ext/_engine.pyx":270
  *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
  * 
  *     cdef void _end(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -15432,7 +16090,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "src_ext/_engine.pyx":268
+  /* "src_ext/_engine.pyx":272
  *     cdef void _end(self, Search* S) noexcept:
  *         cdef int i
  *         for i in range(16):             # <<<<<<<<<<<<<<
@@ -15442,7 +16100,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
   for (__pyx_t_1 = 0; __pyx_t_1 < 16; __pyx_t_1+=1) {
     __pyx_v_i = __pyx_t_1;
 
-    /* "src_ext/_engine.pyx":269
+    /* "src_ext/_engine.pyx":273
  *         cdef int i
  *         for i in range(16):
  *             self.profile[i] += S.boundary_nodes[i]             # <<<<<<<<<<<<<<
@@ -15454,7 +16112,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
     (__pyx_v_self->profile[__pyx_t_2]) = ((__pyx_v_self->profile[__pyx_t_2]) + (__pyx_v_S->boundary_nodes[__pyx_v_i]));
   }
 
-  /* "src_ext/_engine.pyx":270
+  /* "src_ext/_engine.pyx":274
  *         for i in range(16):
  *             self.profile[i] += S.boundary_nodes[i]
  *         self.nodes += S.nodes             # <<<<<<<<<<<<<<
@@ -15463,7 +16121,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 */
   __pyx_v_self->nodes = (__pyx_v_self->nodes + __pyx_v_S->nodes);
 
-  /* "src_ext/_engine.pyx":271
+  /* "src_ext/_engine.pyx":275
  *             self.profile[i] += S.boundary_nodes[i]
  *         self.nodes += S.nodes
  *         self.table_hits += S.table_hits             # <<<<<<<<<<<<<<
@@ -15472,7 +16130,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 */
   __pyx_v_self->table_hits = (__pyx_v_self->table_hits + __pyx_v_S->table_hits);
 
-  /* "src_ext/_engine.pyx":272
+  /* "src_ext/_engine.pyx":276
  *         self.nodes += S.nodes
  *         self.table_hits += S.table_hits
  *         self.cutoffs += S.cutoffs             # <<<<<<<<<<<<<<
@@ -15481,7 +16139,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 */
   __pyx_v_self->cutoffs = (__pyx_v_self->cutoffs + __pyx_v_S->cutoffs);
 
-  /* "src_ext/_engine.pyx":273
+  /* "src_ext/_engine.pyx":277
  *         self.table_hits += S.table_hits
  *         self.cutoffs += S.cutoffs
  *         self.iterations += S.iterations             # <<<<<<<<<<<<<<
@@ -15490,7 +16148,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 */
   __pyx_v_self->iterations = (__pyx_v_self->iterations + __pyx_v_S->iterations);
 
-  /* "src_ext/_engine.pyx":266
+  /* "src_ext/_engine.pyx":270
  *         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
  * 
  *     cdef void _end(self, Search* S) noexcept:             # <<<<<<<<<<<<<<
@@ -15503,7 +16161,7 @@ static void __pyx_f_6solver_7_engine_6Engine__end(struct __pyx_obj_6solver_7_eng
 
 }
 
-/* "src_ext/_engine.pyx":275
+/* "src_ext/_engine.pyx":279
  *         self.iterations += S.iterations
  * 
  *     def boundary_profile(self):             # <<<<<<<<<<<<<<
@@ -15566,7 +16224,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12boundary_profile(struct __p
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("boundary_profile", 0);
 
-  /* "src_ext/_engine.pyx":277
+  /* "src_ext/_engine.pyx":281
  *     def boundary_profile(self):
  *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
  *         return [self.profile[i] for i in range(16)]             # <<<<<<<<<<<<<<
@@ -15574,14 +16232,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12boundary_profile(struct __p
  *     def reset_counters(self):
 */
   { /* enter inner scope */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 277, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 281, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     for (__pyx_t_2 = 0; __pyx_t_2 < 16; __pyx_t_2+=1) {
       __pyx_7genexpr__pyx_v_i = __pyx_t_2;
-      __pyx_t_3 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->profile[__pyx_7genexpr__pyx_v_i])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 277, __pyx_L1_error)
+      __pyx_t_3 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->profile[__pyx_7genexpr__pyx_v_i])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_GIVEREF(__pyx_t_3);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_3))) __PYX_ERR(0, 277, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_3))) __PYX_ERR(0, 281, __pyx_L1_error)
       __pyx_t_3 = 0;
     }
   } /* exit inner scope */
@@ -15596,7 +16254,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12boundary_profile(struct __p
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":275
+  /* "src_ext/_engine.pyx":279
  *         self.iterations += S.iterations
  * 
  *     def boundary_profile(self):             # <<<<<<<<<<<<<<
@@ -15617,7 +16275,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_12boundary_profile(struct __p
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":279
+/* "src_ext/_engine.pyx":283
  *         return [self.profile[i] for i in range(16)]
  * 
  *     def reset_counters(self):             # <<<<<<<<<<<<<<
@@ -15672,7 +16330,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx
   __Pyx_RefNannyDeclarations
   __Pyx_RefNannySetupContext("reset_counters", 0);
 
-  /* "src_ext/_engine.pyx":280
+  /* "src_ext/_engine.pyx":284
  * 
  *     def reset_counters(self):
  *         memset(self.profile, 0, sizeof(self.profile))             # <<<<<<<<<<<<<<
@@ -15681,7 +16339,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx
 */
   (void)(memset(__pyx_v_self->profile, 0, (sizeof(__pyx_v_self->profile))));
 
-  /* "src_ext/_engine.pyx":281
+  /* "src_ext/_engine.pyx":285
  *     def reset_counters(self):
  *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0             # <<<<<<<<<<<<<<
@@ -15690,7 +16348,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx
 */
   __pyx_v_self->nodes = 0;
 
-  /* "src_ext/_engine.pyx":282
+  /* "src_ext/_engine.pyx":286
  *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0
  *         self.iterations = 0             # <<<<<<<<<<<<<<
@@ -15699,7 +16357,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx
 */
   __pyx_v_self->iterations = 0;
 
-  /* "src_ext/_engine.pyx":283
+  /* "src_ext/_engine.pyx":287
  *         self.nodes = 0
  *         self.iterations = 0
  *         self.table_hits = 0             # <<<<<<<<<<<<<<
@@ -15708,7 +16366,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx
 */
   __pyx_v_self->table_hits = 0;
 
-  /* "src_ext/_engine.pyx":284
+  /* "src_ext/_engine.pyx":288
  *         self.iterations = 0
  *         self.table_hits = 0
  *         self.cutoffs = 0             # <<<<<<<<<<<<<<
@@ -15717,7 +16375,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx
 */
   __pyx_v_self->cutoffs = 0;
 
-  /* "src_ext/_engine.pyx":279
+  /* "src_ext/_engine.pyx":283
  *         return [self.profile[i] for i in range(16)]
  * 
  *     def reset_counters(self):             # <<<<<<<<<<<<<<
@@ -15732,7 +16390,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_14reset_counters(struct __pyx
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":286
+/* "src_ext/_engine.pyx":290
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
@@ -15792,14 +16450,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16upper_bound(struct __pyx_ob
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("upper_bound", 0);
 
-  /* "src_ext/_engine.pyx":288
+  /* "src_ext/_engine.pyx":292
  *     def upper_bound(self):
  *         """Everything still in play for the maximising side (the quick bound)."""
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)             # <<<<<<<<<<<<<<
  * 
- *     def legal(self):
+ *     def quick_bounds(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_6bounds_future_upper_bound((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 288, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_f_6bounds_future_upper_bound((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 292, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -15812,7 +16470,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16upper_bound(struct __pyx_ob
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":286
+  /* "src_ext/_engine.pyx":290
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
@@ -15831,8 +16489,177 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16upper_bound(struct __pyx_ob
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":290
+/* "src_ext/_engine.pyx":294
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+ * 
+ *     def quick_bounds(self):             # <<<<<<<<<<<<<<
+ *         """(lower, upper) on the root's future value from the quick bounds (a trick-boundary root only)."""
+ *         cdef int max_sure, min_sure
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_19quick_bounds(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_18quick_bounds, "(lower, upper) on the root\047s future value from the quick bounds (a trick-boundary root only).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_19quick_bounds = {"quick_bounds", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19quick_bounds, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18quick_bounds};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_19quick_bounds(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("quick_bounds (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("quick_bounds", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("quick_bounds", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_18quick_bounds(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_18quick_bounds(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+  int __pyx_v_max_sure;
+  int __pyx_v_min_sure;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  size_t __pyx_t_4;
+  PyObject *__pyx_t_5 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("quick_bounds", 0);
+
+  /* "src_ext/_engine.pyx":297
+ *         """(lower, upper) on the root's future value from the quick bounds (a trick-boundary root only)."""
+ *         cdef int max_sure, min_sure
+ *         if self.root.trick_len:             # <<<<<<<<<<<<<<
+ *             raise ValueError("quick bounds are taken at trick boundaries")
+ *         sure_bounds(&self.tables, &self.objective, &self.root, &max_sure, &min_sure)
+*/
+  __pyx_t_1 = (__pyx_v_self->root.trick_len != 0);
+
+  if (unlikely(__pyx_t_1)) {
+
+
+    /* "src_ext/_engine.pyx":298
+ *         cdef int max_sure, min_sure
+ *         if self.root.trick_len:
+ *             raise ValueError("quick bounds are taken at trick boundaries")             # <<<<<<<<<<<<<<
+ *         sure_bounds(&self.tables, &self.objective, &self.root, &max_sure, &min_sure)
+ *         return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure
+*/
+    __pyx_t_3 = NULL;
+    __pyx_t_4 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_quick_bounds_are_taken_at_trick};
+      __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 298, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_2);
+    }
+    __Pyx_Raise(__pyx_t_2, 0, 0, 0);
+    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __PYX_ERR(0, 298, __pyx_L1_error)
+
+    /* "src_ext/_engine.pyx":297
+ *         """(lower, upper) on the root's future value from the quick bounds (a trick-boundary root only)."""
+ *         cdef int max_sure, min_sure
+ *         if self.root.trick_len:             # <<<<<<<<<<<<<<
+ *             raise ValueError("quick bounds are taken at trick boundaries")
+ *         sure_bounds(&self.tables, &self.objective, &self.root, &max_sure, &min_sure)
+*/
+  }
+
+  /* "src_ext/_engine.pyx":299
+ *         if self.root.trick_len:
+ *             raise ValueError("quick bounds are taken at trick boundaries")
+ *         sure_bounds(&self.tables, &self.objective, &self.root, &max_sure, &min_sure)             # <<<<<<<<<<<<<<
+ *         return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure
+ * 
+*/
+  __pyx_f_6bounds_sure_bounds((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root), (&__pyx_v_max_sure), (&__pyx_v_min_sure));
+
+  /* "src_ext/_engine.pyx":300
+ *             raise ValueError("quick bounds are taken at trick boundaries")
+ *         sure_bounds(&self.tables, &self.objective, &self.root, &max_sure, &min_sure)
+ *         return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure             # <<<<<<<<<<<<<<
+ * 
+ *     def legal(self):
+*/
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_max_sure); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_3 = __Pyx_PyLong_From_int((__pyx_f_6bounds_future_upper_bound((&__pyx_v_self->tables), (&__pyx_v_self->objective), (&__pyx_v_self->root)) - __pyx_v_min_sure)); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 300, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __Pyx_GIVEREF(__pyx_t_2);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 300, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_3);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 300, __pyx_L1_error);
+  __pyx_t_2 = 0;
+  __pyx_t_3 = 0;
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_5;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_5 = 0;
+  goto __pyx_L0;
+
+  /* "src_ext/_engine.pyx":294
+ *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+ * 
+ *     def quick_bounds(self):             # <<<<<<<<<<<<<<
+ *         """(lower, upper) on the root's future value from the quick bounds (a trick-boundary root only)."""
+ *         cdef int max_sure, min_sure
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_AddTraceback("solver._engine.Engine.quick_bounds", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src_ext/_engine.pyx":302
+ *         return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
  *         """Legal cards at the root (engine mask)."""
@@ -15840,16 +16667,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_16upper_bound(struct __pyx_ob
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_19legal(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_21legal(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_18legal, "Legal cards at the root (engine mask).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_19legal = {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18legal};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_19legal(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_20legal, "Legal cards at the root (engine mask).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_21legal = {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20legal};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_21legal(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15875,14 +16702,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("legal", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_18legal(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_20legal(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_18legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_20legal(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -15891,14 +16718,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18legal(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("legal", 0);
 
-  /* "src_ext/_engine.pyx":292
+  /* "src_ext/_engine.pyx":304
  *     def legal(self):
  *         """Legal cards at the root (engine mask)."""
  *         return legal_cards(&self.tables, &self.root)             # <<<<<<<<<<<<<<
  * 
  *     def groups(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 292, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_uint64_t(__pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 304, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -15911,8 +16738,8 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18legal(struct __pyx_obj_6sol
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":290
- *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+  /* "src_ext/_engine.pyx":302
+ *         return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
  *         """Legal cards at the root (engine mask)."""
@@ -15930,7 +16757,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18legal(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":294
+/* "src_ext/_engine.pyx":306
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
@@ -15939,16 +16766,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_18legal(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_21groups(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_23groups(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_20groups, "Representatives of the legal cards\047 equivalence groups at the root, and each legal card\047s group.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_21groups = {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20groups};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_21groups(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_22groups, "Representatives of the legal cards\047 equivalence groups at the root, and each legal card\047s group.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_23groups = {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22groups};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_23groups(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -15974,14 +16801,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("groups", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_20groups(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_22groups(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_22groups(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   uint64_t __pyx_v_legal;
   uint64_t __pyx_v_reps;
   PyObject *__pyx_r = NULL;
@@ -15996,7 +16823,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6so
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("groups", 0);
 
-  /* "src_ext/_engine.pyx":296
+  /* "src_ext/_engine.pyx":308
  *     def groups(self):
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)             # <<<<<<<<<<<<<<
@@ -16005,7 +16832,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6so
 */
   __pyx_v_legal = __pyx_f_7movegen_legal_cards((&__pyx_v_self->tables), (&__pyx_v_self->root));
 
-  /* "src_ext/_engine.pyx":297
+  /* "src_ext/_engine.pyx":309
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \             # <<<<<<<<<<<<<<
@@ -16019,7 +16846,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6so
     __pyx_t_1 = __pyx_f_7movegen_representatives((&__pyx_v_self->tables), (&__pyx_v_self->root), __pyx_v_legal);
   } else {
 
-    /* "src_ext/_engine.pyx":298
+    /* "src_ext/_engine.pyx":310
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
  *             else legal             # <<<<<<<<<<<<<<
@@ -16032,23 +16859,23 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6so
 
   __pyx_v_reps = __pyx_t_1;
 
-  /* "src_ext/_engine.pyx":299
+  /* "src_ext/_engine.pyx":311
  *         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
  *             else legal
  *         return legal, reps             # <<<<<<<<<<<<<<
  * 
  *     def value(self, int guess=0):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_legal); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 299, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_uint64_t(__pyx_v_legal); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 311, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_uint64_t(__pyx_v_reps); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 299, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint64_t(__pyx_v_reps); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 311, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 299, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 311, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 299, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 311, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 299, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 311, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
   {
@@ -16062,7 +16889,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6so
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":294
+  /* "src_ext/_engine.pyx":306
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
@@ -16085,7 +16912,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6so
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":301
+/* "src_ext/_engine.pyx":313
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -16094,16 +16921,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_20groups(struct __pyx_obj_6so
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_23value(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_25value(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_22value, "The exact future value of the root.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_23value = {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22value};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_23value(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_24value, "The exact future value of the root.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_25value = {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24value};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_25value(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -16133,37 +16960,37 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_guess,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 301, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 313, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 301, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 313, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "value", 0) < (0)) __PYX_ERR(0, 301, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "value", 0) < (0)) __PYX_ERR(0, 313, __pyx_L3_error)
     } else {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 301, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 313, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
     if (values[0]) {
-      __pyx_v_guess = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 301, __pyx_L3_error)
+      __pyx_v_guess = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 313, __pyx_L3_error)
     } else {
       __pyx_v_guess = ((int)0);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("value", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 301, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("value", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 313, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16174,7 +17001,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_22value(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_guess);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_24value(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_guess);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -16185,7 +17012,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_24value(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_guess) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_result;
   PyObject *__pyx_r = NULL;
@@ -16197,17 +17024,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("value", 0);
 
-  /* "src_ext/_engine.pyx":305
+  /* "src_ext/_engine.pyx":317
  *         cdef Search S
  *         cdef int result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         self._begin(&S)
  *         with nogil:
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 305, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 317, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":306
+  /* "src_ext/_engine.pyx":318
  *         cdef int result
  *         self._check_root()
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -16216,7 +17043,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":307
+  /* "src_ext/_engine.pyx":319
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16229,7 +17056,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":308
+        /* "src_ext/_engine.pyx":320
  *         self._begin(&S)
  *         with nogil:
  *             result = exact_value(&S, guess)             # <<<<<<<<<<<<<<
@@ -16239,7 +17066,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
         __pyx_v_result = __pyx_f_6search_exact_value((&__pyx_v_S), __pyx_v_guess);
       }
 
-      /* "src_ext/_engine.pyx":307
+      /* "src_ext/_engine.pyx":319
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16256,7 +17083,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
       }
   }
 
-  /* "src_ext/_engine.pyx":309
+  /* "src_ext/_engine.pyx":321
  *         with nogil:
  *             result = exact_value(&S, guess)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -16265,14 +17092,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":310
+  /* "src_ext/_engine.pyx":322
  *             result = exact_value(&S, guess)
  *         self._end(&S)
  *         return result             # <<<<<<<<<<<<<<
  * 
  *     def reaches(self, int target):
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 310, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 322, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -16285,7 +17112,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":301
+  /* "src_ext/_engine.pyx":313
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -16306,7 +17133,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":312
+/* "src_ext/_engine.pyx":324
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
@@ -16315,16 +17142,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_22value(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_25reaches(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_27reaches(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_24reaches, "Can the maximising side still win at least ``target`` from the root?");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_25reaches = {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24reaches};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_25reaches(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_26reaches, "Can the maximising side still win at least ``target`` from the root?");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_27reaches = {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26reaches};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_27reaches(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -16354,32 +17181,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_target,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 312, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 324, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 312, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 324, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches", 0) < (0)) __PYX_ERR(0, 312, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "reaches", 0) < (0)) __PYX_ERR(0, 324, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, i); __PYX_ERR(0, 312, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, i); __PYX_ERR(0, 324, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 312, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 324, __pyx_L3_error)
     }
-    __pyx_v_target = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 312, __pyx_L3_error)
+    __pyx_v_target = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_target == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 324, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 312, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("reaches", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 324, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16390,7 +17217,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_24reaches(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_target);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_26reaches(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_target);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -16401,7 +17228,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_26reaches(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_target) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_result;
   PyObject *__pyx_r = NULL;
@@ -16413,17 +17240,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("reaches", 0);
 
-  /* "src_ext/_engine.pyx":316
+  /* "src_ext/_engine.pyx":328
  *         cdef Search S
  *         cdef int result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         self._begin(&S)
  *         with nogil:
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 316, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 328, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":317
+  /* "src_ext/_engine.pyx":329
  *         cdef int result
  *         self._check_root()
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -16432,7 +17259,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":318
+  /* "src_ext/_engine.pyx":330
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16445,7 +17272,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":319
+        /* "src_ext/_engine.pyx":331
  *         self._begin(&S)
  *         with nogil:
  *             result = reaches(&S, target)             # <<<<<<<<<<<<<<
@@ -16455,7 +17282,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
         __pyx_v_result = __pyx_f_6search_reaches((&__pyx_v_S), __pyx_v_target);
       }
 
-      /* "src_ext/_engine.pyx":318
+      /* "src_ext/_engine.pyx":330
  *         self._check_root()
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16472,7 +17299,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
       }
   }
 
-  /* "src_ext/_engine.pyx":320
+  /* "src_ext/_engine.pyx":332
  *         with nogil:
  *             result = reaches(&S, target)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -16481,14 +17308,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":321
+  /* "src_ext/_engine.pyx":333
  *             result = reaches(&S, target)
  *         self._end(&S)
  *         return bool(result)             # <<<<<<<<<<<<<<
  * 
  *     def after(self, int card, int guess=0):
 */
-  __pyx_t_2 = __Pyx_PyBool_FromLong((!(!(__pyx_v_result != 0)))); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 321, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyBool_FromLong((!(!(__pyx_v_result != 0)))); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 333, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -16501,7 +17328,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":312
+  /* "src_ext/_engine.pyx":324
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
@@ -16522,7 +17349,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":323
+/* "src_ext/_engine.pyx":335
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
@@ -16531,16 +17358,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_24reaches(struct __pyx_obj_6s
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_27after(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_29after(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_26after, "(reward of the trick the card completes, exact future value after it) for a legal root card.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_27after = {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26after};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_27after(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_28after, "(reward of the trick the card completes, exact future value after it) for a legal root card.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_29after = {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28after};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_29after(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -16571,48 +17398,48 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_card,&__pyx_mstate_global->__pyx_n_u_guess,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 323, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 335, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 323, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 335, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 323, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 335, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "after", 0) < (0)) __PYX_ERR(0, 323, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "after", 0) < (0)) __PYX_ERR(0, 335, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, i); __PYX_ERR(0, 323, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, i); __PYX_ERR(0, 335, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 323, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 335, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 323, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 335, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
-    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 323, __pyx_L3_error)
+    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 335, __pyx_L3_error)
     if (values[1]) {
-      __pyx_v_guess = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 323, __pyx_L3_error)
+      __pyx_v_guess = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_guess == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 335, __pyx_L3_error)
     } else {
       __pyx_v_guess = ((int)0);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 323, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("after", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 335, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16623,7 +17450,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_26after(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card, __pyx_v_guess);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_28after(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card, __pyx_v_guess);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -16635,7 +17462,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_28after(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card, int __pyx_v_guess) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_reward;
   int __pyx_v_result;
@@ -16652,17 +17479,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("after", 0);
 
-  /* "src_ext/_engine.pyx":327
+  /* "src_ext/_engine.pyx":339
  *         cdef Search S
  *         cdef int reward, result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 327, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 339, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":328
+  /* "src_ext/_engine.pyx":340
  *         cdef int reward, result
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -16674,7 +17501,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src_ext/_engine.pyx":329
+    /* "src_ext/_engine.pyx":341
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")             # <<<<<<<<<<<<<<
@@ -16687,14 +17514,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_engine_input_not_a_legal_card_at};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 329, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 341, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 329, __pyx_L1_error)
+    __PYX_ERR(0, 341, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":328
+    /* "src_ext/_engine.pyx":340
  *         cdef int reward, result
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -16703,7 +17530,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
 */
   }
 
-  /* "src_ext/_engine.pyx":330
+  /* "src_ext/_engine.pyx":342
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -16712,7 +17539,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":331
+  /* "src_ext/_engine.pyx":343
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)
  *         reward = play_card(&S, card)             # <<<<<<<<<<<<<<
@@ -16721,7 +17548,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
 */
   __pyx_v_reward = __pyx_f_6search_play_card((&__pyx_v_S), __pyx_v_card);
 
-  /* "src_ext/_engine.pyx":332
+  /* "src_ext/_engine.pyx":344
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16734,7 +17561,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":333
+        /* "src_ext/_engine.pyx":345
  *         reward = play_card(&S, card)
  *         with nogil:
  *             result = exact_value(&S, guess - reward)             # <<<<<<<<<<<<<<
@@ -16744,7 +17571,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
         __pyx_v_result = __pyx_f_6search_exact_value((&__pyx_v_S), (__pyx_v_guess - __pyx_v_reward));
       }
 
-      /* "src_ext/_engine.pyx":332
+      /* "src_ext/_engine.pyx":344
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16761,7 +17588,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
       }
   }
 
-  /* "src_ext/_engine.pyx":334
+  /* "src_ext/_engine.pyx":346
  *         with nogil:
  *             result = exact_value(&S, guess - reward)
  *         self._end(&S)             # <<<<<<<<<<<<<<
@@ -16770,23 +17597,23 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_end(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":335
+  /* "src_ext/_engine.pyx":347
  *             result = exact_value(&S, guess - reward)
  *         self._end(&S)
  *         return reward, result             # <<<<<<<<<<<<<<
  * 
  *     def perft(self, int depth):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 335, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 347, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 335, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_result); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 347, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 335, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 347, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 347, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 347, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
   {
@@ -16800,7 +17627,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
   __pyx_t_6 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":323
+  /* "src_ext/_engine.pyx":335
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
@@ -16824,7 +17651,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":337
+/* "src_ext/_engine.pyx":349
  *         return reward, result
  * 
  *     def perft(self, int depth):             # <<<<<<<<<<<<<<
@@ -16833,16 +17660,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_26after(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_29perft(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_31perft(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_28perft, "Legal play sequences of ``depth`` cards from the root (the engine\047s move generator).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_29perft = {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28perft};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_29perft(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_30perft, "Legal play sequences of ``depth`` cards from the root (the engine\047s move generator).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_31perft = {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30perft};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_31perft(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -16872,32 +17699,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_depth,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 337, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 349, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 337, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 349, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "perft", 0) < (0)) __PYX_ERR(0, 337, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "perft", 0) < (0)) __PYX_ERR(0, 349, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, i); __PYX_ERR(0, 337, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, i); __PYX_ERR(0, 349, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 337, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 349, __pyx_L3_error)
     }
-    __pyx_v_depth = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_depth == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 337, __pyx_L3_error)
+    __pyx_v_depth = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_depth == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 349, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 337, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("perft", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 349, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -16908,7 +17735,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_28perft(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_depth);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_30perft(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_depth);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -16919,7 +17746,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_30perft(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_depth) {
   __pyx_t_6search_Search __pyx_v_S;
   uint64_t __pyx_v_result;
   PyObject *__pyx_r = NULL;
@@ -16931,30 +17758,30 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6sol
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("perft", 0);
 
-  /* "src_ext/_engine.pyx":341
+  /* "src_ext/_engine.pyx":353
  *         cdef Search S
  *         cdef uint64_t result
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         _check(depth, 0, MAX_CARDS, "depth")
  *         self._begin(&S)
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 341, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 353, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":342
+  /* "src_ext/_engine.pyx":354
  *         cdef uint64_t result
  *         self._check_root()
  *         _check(depth, 0, MAX_CARDS, "depth")             # <<<<<<<<<<<<<<
  *         self._begin(&S)
  *         with nogil:
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_depth); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 342, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_depth); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 354, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_1 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_depth); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 342, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_6solver_7_engine__check(__pyx_t_2, 0, __pyx_e_5types_MAX_CARDS, __pyx_mstate_global->__pyx_n_u_depth); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 354, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-  /* "src_ext/_engine.pyx":343
+  /* "src_ext/_engine.pyx":355
  *         self._check_root()
  *         _check(depth, 0, MAX_CARDS, "depth")
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -16963,7 +17790,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6sol
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":344
+  /* "src_ext/_engine.pyx":356
  *         _check(depth, 0, MAX_CARDS, "depth")
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -16976,7 +17803,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6sol
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "src_ext/_engine.pyx":345
+        /* "src_ext/_engine.pyx":357
  *         self._begin(&S)
  *         with nogil:
  *             result = perft(&S, depth)             # <<<<<<<<<<<<<<
@@ -16986,7 +17813,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6sol
         __pyx_v_result = __pyx_f_6search_perft((&__pyx_v_S), __pyx_v_depth);
       }
 
-      /* "src_ext/_engine.pyx":344
+      /* "src_ext/_engine.pyx":356
  *         _check(depth, 0, MAX_CARDS, "depth")
  *         self._begin(&S)
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -17003,14 +17830,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6sol
       }
   }
 
-  /* "src_ext/_engine.pyx":346
+  /* "src_ext/_engine.pyx":358
  *         with nogil:
  *             result = perft(&S, depth)
  *         return result             # <<<<<<<<<<<<<<
  * 
  *     def play(self, int card):
 */
-  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 346, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_uint64_t(__pyx_v_result); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 358, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -17023,7 +17850,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6sol
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":337
+  /* "src_ext/_engine.pyx":349
  *         return reward, result
  * 
  *     def perft(self, int depth):             # <<<<<<<<<<<<<<
@@ -17044,7 +17871,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6sol
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":348
+/* "src_ext/_engine.pyx":360
  *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
@@ -17053,16 +17880,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_28perft(struct __pyx_obj_6sol
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_31play(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_33play(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_30play, "Make a legal card the new root (for walking a line); returns the reward of a completed trick.");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_31play = {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30play};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_31play(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_32play, "Make a legal card the new root (for walking a line); returns the reward of a completed trick.");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_33play = {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_32play};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_33play(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -17092,32 +17919,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_card,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 348, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 360, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 348, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 360, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 348, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 360, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, i); __PYX_ERR(0, 348, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, i); __PYX_ERR(0, 360, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 348, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 360, __pyx_L3_error)
     }
-    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 348, __pyx_L3_error)
+    __pyx_v_card = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 360, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 348, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("play", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 360, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -17128,7 +17955,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_30play(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_32play(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_card);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -17139,7 +17966,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_32play(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, int __pyx_v_card) {
   __pyx_t_6search_Search __pyx_v_S;
   int __pyx_v_reward;
   PyObject *__pyx_r = NULL;
@@ -17155,17 +17982,17 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("play", 0);
 
-  /* "src_ext/_engine.pyx":352
+  /* "src_ext/_engine.pyx":364
  *         cdef Search S
  *         cdef int reward
  *         self._check_root()             # <<<<<<<<<<<<<<
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 352, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_check_root(__pyx_v_self); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 364, __pyx_L1_error)
 
 
-  /* "src_ext/_engine.pyx":353
+  /* "src_ext/_engine.pyx":365
  *         cdef int reward
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -17177,7 +18004,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "src_ext/_engine.pyx":354
+    /* "src_ext/_engine.pyx":366
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")             # <<<<<<<<<<<<<<
@@ -17190,14 +18017,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_engine_input_not_a_legal_card_at};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 354, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 366, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 354, __pyx_L1_error)
+    __PYX_ERR(0, 366, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":353
+    /* "src_ext/_engine.pyx":365
  *         cdef int reward
  *         self._check_root()
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:             # <<<<<<<<<<<<<<
@@ -17206,7 +18033,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
 */
   }
 
-  /* "src_ext/_engine.pyx":355
+  /* "src_ext/_engine.pyx":367
  *         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)             # <<<<<<<<<<<<<<
@@ -17215,7 +18042,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
 */
   ((struct __pyx_vtabstruct_6solver_7_engine_Engine *)__pyx_v_self->__pyx_vtab)->_begin(__pyx_v_self, (&__pyx_v_S));
 
-  /* "src_ext/_engine.pyx":356
+  /* "src_ext/_engine.pyx":368
  *             raise ValueError("engine input: not a legal card at the root")
  *         self._begin(&S)
  *         reward = play_card(&S, card)             # <<<<<<<<<<<<<<
@@ -17224,7 +18051,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
 */
   __pyx_v_reward = __pyx_f_6search_play_card((&__pyx_v_S), __pyx_v_card);
 
-  /* "src_ext/_engine.pyx":357
+  /* "src_ext/_engine.pyx":369
  *         self._begin(&S)
  *         reward = play_card(&S, card)
  *         self.root = S.s             # <<<<<<<<<<<<<<
@@ -17235,14 +18062,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
 
   __pyx_v_self->root = __pyx_t_6;
 
-  /* "src_ext/_engine.pyx":358
+  /* "src_ext/_engine.pyx":370
  *         reward = play_card(&S, card)
  *         self.root = S.s
  *         return reward             # <<<<<<<<<<<<<<
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 358, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_reward); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 370, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject *__pyx_temp;
@@ -17255,7 +18082,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":348
+  /* "src_ext/_engine.pyx":360
  *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
@@ -17277,7 +18104,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":360
+/* "src_ext/_engine.pyx":372
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -17286,16 +18113,16 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_30play(struct __pyx_obj_6solv
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_33table_lookup(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_35table_lookup(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_32table_lookup, "The table\047s (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose\n        hands hold ``live``, or None (for tests).");
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_33table_lookup = {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_32table_lookup};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_33table_lookup(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_6solver_7_engine_6Engine_34table_lookup, "The table\047s (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose\n        hands hold ``live``, or None (for tests).");
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_35table_lookup = {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_34table_lookup};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_35table_lookup(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -17327,46 +18154,46 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_live,&__pyx_mstate_global->__pyx_n_u_leader,&__pyx_mstate_global->__pyx_n_u_flags,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 360, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 372, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 360, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 372, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 360, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 372, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 360, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 372, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "table_lookup", 0) < (0)) __PYX_ERR(0, 360, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "table_lookup", 0) < (0)) __PYX_ERR(0, 372, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, i); __PYX_ERR(0, 360, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, i); __PYX_ERR(0, 372, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 360, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 372, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 360, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 372, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 360, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 372, __pyx_L3_error)
     }
-    __pyx_v_live = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_live == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 360, __pyx_L3_error)
-    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 360, __pyx_L3_error)
-    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[2]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 360, __pyx_L3_error)
+    __pyx_v_live = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_live == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 372, __pyx_L3_error)
+    __pyx_v_leader = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_leader == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 372, __pyx_L3_error)
+    __pyx_v_flags = __Pyx_PyLong_As_uint32_t(values[2]); if (unlikely((__pyx_v_flags == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 372, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 360, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("table_lookup", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 372, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -17377,7 +18204,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_32table_lookup(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_live, __pyx_v_leader, __pyx_v_flags);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_34table_lookup(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v_live, __pyx_v_leader, __pyx_v_flags);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -17390,7 +18217,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_34table_lookup(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, uint64_t __pyx_v_live, int __pyx_v_leader, uint32_t __pyx_v_flags) {
   __pyx_t_5types_State __pyx_v_probe;
   __pyx_t_2tt_Entry *__pyx_v_entry;
   PyObject *__pyx_r = NULL;
@@ -17405,7 +18232,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("table_lookup", 0);
 
-  /* "src_ext/_engine.pyx":364
+  /* "src_ext/_engine.pyx":376
  *         hands hold ``live``, or None (for tests)."""
  *         cdef State probe
  *         memset(&probe, 0, sizeof(State))             # <<<<<<<<<<<<<<
@@ -17414,7 +18241,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
 */
   (void)(memset((&__pyx_v_probe), 0, (sizeof(__pyx_t_5types_State))));
 
-  /* "src_ext/_engine.pyx":365
+  /* "src_ext/_engine.pyx":377
  *         cdef State probe
  *         memset(&probe, 0, sizeof(State))
  *         probe.live = live             # <<<<<<<<<<<<<<
@@ -17423,7 +18250,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
 */
   __pyx_v_probe.live = __pyx_v_live;
 
-  /* "src_ext/_engine.pyx":366
+  /* "src_ext/_engine.pyx":378
  *         memset(&probe, 0, sizeof(State))
  *         probe.live = live
  *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),             # <<<<<<<<<<<<<<
@@ -17432,7 +18259,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
 */
   __pyx_v_entry = __pyx_f_2tt_table_probe((&__pyx_v_self->table), __pyx_f_6search_position_key((&__pyx_v_self->tables), (&__pyx_v_probe), __pyx_v_self->options.use_canonical), ((uint8_t)(__pyx_v_leader | (__pyx_v_flags << 3))));
 
-  /* "src_ext/_engine.pyx":368
+  /* "src_ext/_engine.pyx":380
  *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
  *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:             # <<<<<<<<<<<<<<
@@ -17444,7 +18271,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
   if (__pyx_t_1) {
 
 
-    /* "src_ext/_engine.pyx":369
+    /* "src_ext/_engine.pyx":381
  *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:
  *             return None             # <<<<<<<<<<<<<<
@@ -17461,7 +18288,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
     }
     goto __pyx_L0;
 
-    /* "src_ext/_engine.pyx":368
+    /* "src_ext/_engine.pyx":380
  *         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
  *                                         <uint8_t>(leader | (flags << 3)))
  *         if entry == NULL:             # <<<<<<<<<<<<<<
@@ -17470,27 +18297,27 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
 */
   }
 
-  /* "src_ext/_engine.pyx":370
+  /* "src_ext/_engine.pyx":382
  *         if entry == NULL:
  *             return None
  *         return entry.lower, entry.upper, entry.best             # <<<<<<<<<<<<<<
  * 
  *     def to_move(self):
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->lower); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->lower); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->upper); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int16_t(__pyx_v_entry->upper); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_uint8_t(__pyx_v_entry->best); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint8_t(__pyx_v_entry->best); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 382, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 370, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 382, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 370, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 382, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 370, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 382, __pyx_L1_error);
   __pyx_t_2 = 0;
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
@@ -17505,7 +18332,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":360
+  /* "src_ext/_engine.pyx":372
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
@@ -17529,7 +18356,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":372
+/* "src_ext/_engine.pyx":384
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
@@ -17538,15 +18365,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_32table_lookup(struct __pyx_o
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_35to_move(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_37to_move(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_35to_move = {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_35to_move(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_37to_move = {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_37to_move(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -17572,14 +18399,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("to_move", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_34to_move(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_36to_move(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_34to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_36to_move(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -17588,14 +18415,14 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34to_move(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("to_move", 0);
 
-  /* "src_ext/_engine.pyx":373
+  /* "src_ext/_engine.pyx":385
  * 
  *     def to_move(self):
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats             # <<<<<<<<<<<<<<
  * 
  *     def is_over(self):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(((__pyx_v_self->root.leader + __pyx_v_self->root.trick_len) % __pyx_v_self->tables.n_seats)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 373, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(((__pyx_v_self->root.leader + __pyx_v_self->root.trick_len) % __pyx_v_self->tables.n_seats)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 385, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -17608,7 +18435,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34to_move(struct __pyx_obj_6s
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":372
+  /* "src_ext/_engine.pyx":384
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
@@ -17627,7 +18454,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34to_move(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":375
+/* "src_ext/_engine.pyx":387
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
@@ -17636,15 +18463,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_34to_move(struct __pyx_obj_6s
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_37is_over(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_39is_over(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_37is_over = {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_37is_over(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_39is_over = {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_39is_over(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -17670,14 +18497,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("is_over", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_36is_over(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_38is_over(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_38is_over(struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
@@ -17688,7 +18515,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6s
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("is_over", 0);
 
-  /* "src_ext/_engine.pyx":376
+  /* "src_ext/_engine.pyx":388
  * 
  *     def is_over(self):
  *         return self.root.live == 0 and self.root.trick_len == 0             # <<<<<<<<<<<<<<
@@ -17700,7 +18527,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6s
   if (__pyx_t_2) {
 
   } else {
-    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 376, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 388, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_t_1 = __pyx_t_3;
     __pyx_t_3 = 0;
@@ -17709,7 +18536,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6s
   }
   __pyx_t_2 = (__pyx_v_self->root.trick_len == 0);
 
-  __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 376, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 388, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_t_1 = __pyx_t_3;
   __pyx_t_3 = 0;
@@ -17726,7 +18553,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6s
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":375
+  /* "src_ext/_engine.pyx":387
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
@@ -17746,7 +18573,7 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_36is_over(struct __pyx_obj_6s
   return __pyx_r;
 }
 
-/* "src_ext/_engine.pyx":378
+/* "src_ext/_engine.pyx":390
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
  *     cdef int _check_root(self) except -1:             # <<<<<<<<<<<<<<
@@ -17766,7 +18593,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_check_root", 0);
 
-  /* "src_ext/_engine.pyx":379
+  /* "src_ext/_engine.pyx":391
  * 
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -17778,7 +18605,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "src_ext/_engine.pyx":380
+    /* "src_ext/_engine.pyx":392
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:
  *             raise ValueError("load_tables and load_state first")             # <<<<<<<<<<<<<<
@@ -17790,14 +18617,14 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
       PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_mstate_global->__pyx_kp_u_load_tables_and_load_state_first};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 380, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 392, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 380, __pyx_L1_error)
+    __PYX_ERR(0, 392, __pyx_L1_error)
 
-    /* "src_ext/_engine.pyx":379
+    /* "src_ext/_engine.pyx":391
  * 
  *     cdef int _check_root(self) except -1:
  *         if not self.loaded:             # <<<<<<<<<<<<<<
@@ -17806,7 +18633,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
 */
   }
 
-  /* "src_ext/_engine.pyx":381
+  /* "src_ext/_engine.pyx":393
  *         if not self.loaded:
  *             raise ValueError("load_tables and load_state first")
  *         return 0             # <<<<<<<<<<<<<<
@@ -17817,7 +18644,7 @@ static int __pyx_f_6solver_7_engine_6Engine__check_root(struct __pyx_obj_6solver
   }
   goto __pyx_L0;
 
-  /* "src_ext/_engine.pyx":378
+  /* "src_ext/_engine.pyx":390
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
  *     cdef int _check_root(self) except -1:             # <<<<<<<<<<<<<<
@@ -18254,15 +19081,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_11table_bytes___get__(struct 
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_39__reduce_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_41__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_39__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_39__reduce_cython__(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_41__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_41__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_41__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -18288,14 +19115,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_38__reduce_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_40__reduce_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_40__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -18335,15 +19162,15 @@ static PyObject *__pyx_pf_6solver_7_engine_6Engine_38__reduce_cython__(CYTHON_UN
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_41__setstate_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_43__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_41__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_41__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_6solver_7_engine_6Engine_41__setstate_cython__(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_6solver_7_engine_6Engine_43__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_43__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_6solver_7_engine_6Engine_43__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -18409,7 +19236,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_40__setstate_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_6solver_7_engine_6Engine_42__setstate_cython__(((struct __pyx_obj_6solver_7_engine_Engine *)__pyx_v_self), __pyx_v___pyx_state);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -18419,7 +19246,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6solver_7_engine_6Engine_40__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_6solver_7_engine_6Engine_42__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6solver_7_engine_Engine *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -18576,18 +19403,19 @@ static PyMethodDef __pyx_methods_6solver_7_engine_Engine[] = {
   {"boundary_profile", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_13boundary_profile, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_12boundary_profile},
   {"reset_counters", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_15reset_counters, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
   {"upper_bound", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_17upper_bound, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_16upper_bound},
-  {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18legal},
-  {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20groups},
-  {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22value},
-  {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24reaches},
-  {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26after},
-  {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28perft},
-  {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30play},
-  {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_32table_lookup},
-  {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_41__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"quick_bounds", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_19quick_bounds, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_18quick_bounds},
+  {"legal", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_21legal, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_20legal},
+  {"groups", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_23groups, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_22groups},
+  {"value", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_25value, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_24value},
+  {"reaches", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_27reaches, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_26reaches},
+  {"after", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_29after, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_28after},
+  {"perft", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_31perft, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_30perft},
+  {"play", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_33play, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_32play},
+  {"table_lookup", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_35table_lookup, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6solver_7_engine_6Engine_34table_lookup},
+  {"to_move", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_37to_move, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"is_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_39is_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_41__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6solver_7_engine_6Engine_43__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
   {0, 0, 0, 0}
 };
 
@@ -19216,246 +20044,261 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
   if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_tables, __pyx_t_2) < (0)) __PYX_ERR(0, 93, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":173
+  /* "src_ext/_engine.pyx":177
  *         table_new_generation(&self.table)
  * 
  *     def new_generation(self):             # <<<<<<<<<<<<<<
  *         """Forget the table's entries (cheaply): needed whenever the deal changes, since table keys assume every
  *         card keeps its owner."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_7new_generation, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_new_generation, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 173, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_7new_generation, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_new_generation, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 177, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_new_generation, __pyx_t_2) < (0)) __PYX_ERR(0, 173, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_new_generation, __pyx_t_2) < (0)) __PYX_ERR(0, 177, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":178
+  /* "src_ext/_engine.pyx":182
  *         table_new_generation(&self.table)
  * 
  *     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):             # <<<<<<<<<<<<<<
  *         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
  *         cdef Objective* o = &self.objective
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_9load_objective, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_objective, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 178, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_9load_objective, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_objective, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_objective, __pyx_t_2) < (0)) __PYX_ERR(0, 178, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_objective, __pyx_t_2) < (0)) __PYX_ERR(0, 182, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":204
+  /* "src_ext/_engine.pyx":208
  *         table_new_generation(&self.table)
  * 
  *     def load_state(self, list hands, int leader, list trick, uint32_t flags):             # <<<<<<<<<<<<<<
  *         """Load the root position: hands (engine masks, seat order), leader, cards on the table, history flags."""
  *         cdef State* s = &self.root
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_11load_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_state, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 204, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_11load_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_load_state, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 208, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_state, __pyx_t_2) < (0)) __PYX_ERR(0, 204, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_load_state, __pyx_t_2) < (0)) __PYX_ERR(0, 208, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":275
+  /* "src_ext/_engine.pyx":279
  *         self.iterations += S.iterations
  * 
  *     def boundary_profile(self):             # <<<<<<<<<<<<<<
  *         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
  *         return [self.profile[i] for i in range(16)]
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_13boundary_profile, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_boundary_profile, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 275, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_13boundary_profile, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_boundary_profile, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_boundary_profile, __pyx_t_2) < (0)) __PYX_ERR(0, 275, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_boundary_profile, __pyx_t_2) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":279
+  /* "src_ext/_engine.pyx":283
  *         return [self.profile[i] for i in range(16)]
  * 
  *     def reset_counters(self):             # <<<<<<<<<<<<<<
  *         memset(self.profile, 0, sizeof(self.profile))
  *         self.nodes = 0
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_15reset_counters, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reset_counters, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_15reset_counters, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reset_counters, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reset_counters, __pyx_t_2) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reset_counters, __pyx_t_2) < (0)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":286
+  /* "src_ext/_engine.pyx":290
  *         self.cutoffs = 0
  * 
  *     def upper_bound(self):             # <<<<<<<<<<<<<<
  *         """Everything still in play for the maximising side (the quick bound)."""
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_17upper_bound, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_upper_bound, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 286, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_17upper_bound, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_upper_bound, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 290, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_upper_bound, __pyx_t_2) < (0)) __PYX_ERR(0, 286, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_upper_bound, __pyx_t_2) < (0)) __PYX_ERR(0, 290, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":290
+  /* "src_ext/_engine.pyx":294
  *         return future_upper_bound(&self.tables, &self.objective, &self.root)
+ * 
+ *     def quick_bounds(self):             # <<<<<<<<<<<<<<
+ *         """(lower, upper) on the root's future value from the quick bounds (a trick-boundary root only)."""
+ *         cdef int max_sure, min_sure
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_19quick_bounds, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_quick_bounds, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 294, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_quick_bounds, __pyx_t_2) < (0)) __PYX_ERR(0, 294, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "src_ext/_engine.pyx":302
+ *         return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure
  * 
  *     def legal(self):             # <<<<<<<<<<<<<<
  *         """Legal cards at the root (engine mask)."""
  *         return legal_cards(&self.tables, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_19legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_legal, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 290, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_21legal, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_legal, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 302, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_legal, __pyx_t_2) < (0)) __PYX_ERR(0, 290, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_legal, __pyx_t_2) < (0)) __PYX_ERR(0, 302, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":294
+  /* "src_ext/_engine.pyx":306
  *         return legal_cards(&self.tables, &self.root)
  * 
  *     def groups(self):             # <<<<<<<<<<<<<<
  *         """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
  *         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_21groups, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_groups, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 294, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_23groups, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_groups, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 306, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_groups, __pyx_t_2) < (0)) __PYX_ERR(0, 294, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_groups, __pyx_t_2) < (0)) __PYX_ERR(0, 306, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":301
+  /* "src_ext/_engine.pyx":313
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
  *         """The exact future value of the root."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_23value, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_value, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 301, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_25value, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_value, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 313, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_value, __pyx_t_2) < (0)) __PYX_ERR(0, 301, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_value, __pyx_t_2) < (0)) __PYX_ERR(0, 313, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":312
+  /* "src_ext/_engine.pyx":324
  *         return result
  * 
  *     def reaches(self, int target):             # <<<<<<<<<<<<<<
  *         """Can the maximising side still win at least ``target`` from the root?"""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_25reaches, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reaches, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 312, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_27reaches, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_reaches, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 324, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reaches, __pyx_t_2) < (0)) __PYX_ERR(0, 312, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_reaches, __pyx_t_2) < (0)) __PYX_ERR(0, 324, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":323
+  /* "src_ext/_engine.pyx":335
  *         return bool(result)
  * 
  *     def after(self, int card, int guess=0):             # <<<<<<<<<<<<<<
  *         """(reward of the trick the card completes, exact future value after it) for a legal root card."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_27after, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_after, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 323, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_29after, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_after, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 335, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_after, __pyx_t_2) < (0)) __PYX_ERR(0, 323, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_after, __pyx_t_2) < (0)) __PYX_ERR(0, 335, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":337
+  /* "src_ext/_engine.pyx":349
  *         return reward, result
  * 
  *     def perft(self, int depth):             # <<<<<<<<<<<<<<
  *         """Legal play sequences of ``depth`` cards from the root (the engine's move generator)."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_29perft, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_perft, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 337, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_31perft, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_perft, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 349, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_perft, __pyx_t_2) < (0)) __PYX_ERR(0, 337, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_perft, __pyx_t_2) < (0)) __PYX_ERR(0, 349, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":348
+  /* "src_ext/_engine.pyx":360
  *         return result
  * 
  *     def play(self, int card):             # <<<<<<<<<<<<<<
  *         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
  *         cdef Search S
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_31play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_play, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 348, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_33play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_play, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 360, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_2) < (0)) __PYX_ERR(0, 348, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_2) < (0)) __PYX_ERR(0, 360, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":360
+  /* "src_ext/_engine.pyx":372
  *         return reward
  * 
  *     def table_lookup(self, uint64_t live, int leader, uint32_t flags):             # <<<<<<<<<<<<<<
  *         """The table's (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose
  *         hands hold ``live``, or None (for tests)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_33table_lookup, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_table_lookup, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[16])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 360, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_35table_lookup, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_table_lookup, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 372, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_table_lookup, __pyx_t_2) < (0)) __PYX_ERR(0, 360, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_table_lookup, __pyx_t_2) < (0)) __PYX_ERR(0, 372, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":372
+  /* "src_ext/_engine.pyx":384
  *         return entry.lower, entry.upper, entry.best
  * 
  *     def to_move(self):             # <<<<<<<<<<<<<<
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_35to_move, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_to_move, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[17])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 372, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_37to_move, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_to_move, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[18])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 384, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_to_move, __pyx_t_2) < (0)) __PYX_ERR(0, 372, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_to_move, __pyx_t_2) < (0)) __PYX_ERR(0, 384, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src_ext/_engine.pyx":375
+  /* "src_ext/_engine.pyx":387
  *         return (self.root.leader + self.root.trick_len) % self.tables.n_seats
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
  *         return self.root.live == 0 and self.root.trick_len == 0
  * 
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_37is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_is_over, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[18])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_39is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine_is_over, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[19])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 387, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_2) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_6solver_7_engine_Engine, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_2) < (0)) __PYX_ERR(0, 387, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "(tree fragment)":1
@@ -19463,7 +20306,7 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
  * def __setstate_cython__(self, __pyx_state):
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_39__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[19])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_41__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[20])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -19477,7 +20320,7 @@ __Pyx_RefNannySetupContext("PyInit__engine", 0);
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_41__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[20])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6solver_7_engine_6Engine_43__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Engine___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_solver__engine, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[21])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -19558,7 +20401,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __Pyx_RefNannySetupContext("__Pyx_InitCachedConstants", 0);
 
-  /* "src_ext/_engine.pyx":301
+  /* "src_ext/_engine.pyx":313
  *         return legal, reps
  * 
  *     def value(self, int guess=0):             # <<<<<<<<<<<<<<
@@ -19567,7 +20410,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_int_0};
-    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 301, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 313, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
@@ -19608,50 +20451,50 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{10},{3},{23},{21},{15},{1},{2},{6},{2},{1},{4},{179},{8},{11},{12},{11},{13},{18},{17},{18},{10},{7},{15},{22},{6},{27},{55},{36},{42},{57},{18},{13},{11},{16},{12},{12},{13},{11},{2},{9},{11},{9},{32},{17},{50},{15},{13},{13},{15},{15},{13},{13},{18},{14},{19},{7},{6},{24},{26},{12},{23},{13},{14},{12},{21},{17},{18},{21},{12},{11},{14},{21},{19},{14},{18},{12},{6},{1},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{5},{18},{7},{4},{7},{6},{16},{1},{6},{12},{4},{10},{10},{12},{5},{5},{10},{7},{18},{3},{1},{5},{6},{5},{9},{6},{4},{5},{6},{6},{5},{4},{5},{6},{1},{7},{5},{1},{1},{4},{4},{6},{3},{9},{5},{6},{4},{14},{10},{11},{4},{8},{4},{1},{7},{9},{7},{14},{10},{1},{5},{5},{4},{6},{13},{3},{5},{7},{5},{7},{4},{12},{14},{6},{6},{11},{1},{4},{5},{4},{4},{10},{9},{4},{14},{8},{8},{1},{12},{6},{7},{5},{12},{12},{11},{10},{13},{15},{12},{9},{5},{6},{6},{6}};
-    const struct { const unsigned int length: 11; } bytes_length_index[] = {{9},{11},{39},{47},{27},{27},{25},{21},{28},{563},{1246},{311},{61},{15},{87},{58},{56},{104},{57},{114}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{10},{3},{23},{21},{15},{1},{2},{6},{2},{1},{4},{179},{8},{11},{12},{11},{13},{18},{17},{18},{10},{7},{15},{22},{6},{27},{55},{36},{42},{57},{18},{13},{11},{16},{12},{12},{13},{11},{2},{9},{11},{9},{32},{17},{50},{15},{42},{13},{13},{9},{15},{15},{13},{13},{18},{14},{19},{7},{6},{24},{26},{12},{23},{13},{14},{12},{21},{17},{18},{21},{12},{11},{19},{14},{21},{19},{14},{18},{12},{6},{1},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{5},{18},{7},{4},{7},{6},{16},{1},{6},{12},{4},{10},{10},{12},{5},{7},{5},{10},{7},{18},{3},{1},{5},{6},{5},{9},{6},{4},{5},{6},{6},{5},{4},{5},{6},{1},{7},{5},{1},{1},{4},{4},{6},{3},{9},{5},{6},{4},{14},{10},{11},{4},{8},{8},{8},{4},{1},{7},{9},{7},{14},{10},{1},{5},{5},{4},{6},{13},{3},{5},{7},{5},{12},{7},{4},{12},{14},{6},{6},{9},{11},{1},{4},{5},{4},{4},{10},{9},{4},{14},{8},{8},{1},{12},{6},{7},{5},{12},{12},{11},{10},{13},{15},{12},{9},{5},{6},{6},{6}};
+    const struct { const unsigned int length: 11; } bytes_length_index[] = {{9},{11},{39},{47},{27},{27},{25},{21},{28},{563},{1323},{311},{61},{88},{15},{87},{58},{56},{104},{57},{114}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 2 /* compression: bz2 (2661 bytes) */
-static const char cstring[] = "BZh91AY&SY_l\336\324\000\001a\177\377\377\377\377\377\376\377\277\376\277\377\177\377\277\377\377\377\300@@@@@@@@@@@@\000@\000`\n?=w\257N\355^\356\356*\350\325P\n(\000\332\236\241@^CS\021\021G\244\332&\206\207\244\320\323@z\232=\047\203&\244\364\332\230\236\204\215\001\350\30544\321\3510\200\031\250\365\014h\231\004\2414\004\002h\023L\232\215S\365&\215\006\232\001\240\000\000h\000\000\000\000\320\003L\200\003I\215\024T\361@\323CG\250\001\241\246F\206\206\214\200\000\000d\000d\006#A\240\000\000\006\021\004\246\322e\036\251\211\352= \364\236\241\352h\006\215\017\325\032\r24\320\321\240\000\r6\240\310h1\r\006j\000\203&\000L\000\004\300\021\246\021\200\000\000\002d\323\023A\200\021\200\000\000\000\022D\021I\246\201\3452mM4\033Q\247\244h\006CF\200\000\000\310\323M\003@42d\000\017P=E\"\243$K\352}\201}\301~\025\237\312\263$I\242\343\214\014H\210\317\004\352S\214@\211\023\372\255\026\212\024\355\236\225\005\376\201\001\210\026\242*R\022\245\231\200\244J\t \020E$\226`p!f$_\014 \215\005\002\244FC\200\204\022HL\024\201r\212.\302L \241\200q\"\260NpJ\"\242\250M\004fQ\236\035\005\025,\027!T\r\023M\tF.\310\312\253\034\332\205`\316\360\035,\004\010\312 \351\310\025\302\010\201\002\304\002\217Y$$\241$&$\322\3028\344\310F\347F?\354\014Rc\216AQch\022\t%P5~\302$0\"\243A6*\354\334L\253\267\322N\345\004\271\266\313\271\342#\026\243]]\333\346\002_\336\037\236\017U\221\350F\316\370\327\340\257\250\273\032<\351\013\326\263x,\231\006\275e\3510\253\216>\215\266\340\330_|\341\374\355\037B[\tS9\302-\2365\036\n\227,\257W\005\213\223\372\355\0227[\275^$\226\300K{\000/\205a\342\244\313g]\257\350\234\032m|\332\370\0050\t\204\355\234lI\025\202Sx\363\361\326f\260\336\371\303\336Y\320ss\266\253Y\003?\"+\3426T\350\354=\271\274\322\235U<j\001<1D\014\320K&\344\323\213\221uX\260;)\017\374\260\202\262\204\252\232\007\034\372\240\007A\000\031\035\216\234\220\n[aP\025\000Nx\224\016\257\353Y\320\265\030\244\3612Q\310\034Y\254\276w\315\256\0221\334\306*\"`\200U,\230\313Z\"e-&\216%\006\032\210\220\017:,g&\006D""\203\206\347\006\206D\344\337\350jwe\343\353\037\002\0045\265\256 Y\226\016~\230\r@i\321V\254\013\252\223D\031\206\315\272\317\242&\272\231\232\267v\re\220<e\353t>)\221\225;\010\024\026uP\251i\020Z\002\320\026\311\214\231\245&\016\216<\036\003(\253\253\272\250A\"7\345\303\225\0075\363\370V [x\313\031\344\300\374)\234\327W4Zf\342q\274\0105\300t\240\300\216\234\030\002\215\334Vd\317I\200\372\233\322\000\335\354\262N\266\300\321\000\230\375\324\242\025\030u\323\257h\244m\t\356%+G\001\354\273\212\000\276{\300\306\234Q\017\006/~\347\204\035j\207uk\013\n\034W9\212\250I\310K\335\327wo]DtJMXHW\315\332\307\366SD\r\254,\366\025C\314\353!\325\324@-\366\033\214\210\313\247\316\257N\3677\335\035E\201`\345\235oA\210D\215uUD\323\264\320=\226\240N\327\0344\265\200\222\254\005e\312\001\227QR\374K\325n\354n+\336\211\014\001z\200\332\"S\030x\264\231\340\360u&\213\206\216\261\177V\337cc\313\2547\261\361@!\317\305F\034u\307\02443\362\217U\303\226[{\264\357\351\031G<\320i\351\017\005,\354IM\257\177\0246\337\007\244\342A\nG\031\221XJ>\005\315Vm\352\223\262\2500o\r\351\277~\364\272xm\031\006c&Vh\n\303.\327@r\016\2433\3078\353\226k\341^\274,\021\326\275E\355\222\312\024\331v\217\010a \220II#\302\032\352\232\353\351]\215\375\215{\275\204\333\004#\343\345\010\233\324@\344\264\224\326og#\315(P.!\244\335( =\002\000\336\014M\000\255\250v\010\233n\035\212eEgd\"%\3555\257\231\201\213\245\212N6(\250\243h\374i\260\302\022\214\371\221\250\352\030\261\2226\235\354\247F\r-\330xN\350U\326\005D\210P\263\330\270z\270\230\314\030\243f\372\307\024H\267\371\214\267Zj\322C\013\231\026\317`\331\024\246\020\270\201\241\350\351\310\344S\230z\373#\034B\374\356\235\356G\030w\013\363\372\343\211\246!?\010`-+\036\361\321\004f\360\347\003(\372|=7\223\317\265\027m\024\334\260D\034gX!\274\332S\234\320\341\201m\211\354\326\376\002\267\224wO-W6\343\336\315\275\265\020L\2447}\364\322\210Y\010t\036\210l\310\222a\331\312=i=0\327[\315\212\350\375\334lowK\215 \313\344(\3209\323\210\031\004Q:\361\036iy\256\214\232\336\272B+""\260\035[b\246\375\324\271\320r[L\245$L\005U\244f\315\226\020\205w\212\023\262\272.Y(\301s\365\245\346\030R\211\036P\254\336\212V+h\364\254\nEPaAT\354\274\204\034\2667F\373\302\323\360\215]\"\212A\020\0142!\020BC-F$@\317\225\336\325#\206AH\2250\020\337\"F\nkf\024\262\212\230\311\nFp\202\005\350\243*\305\264\255:7\005\232\233\0208Tn\230\203\235\204q<\023D\326\370_P\305\240\013\271\374/\221\023\022\006\022\303\006\344=\000\252\307\266\345BIR\212ganK\227\035\323\315\010\234kx\332\306\014\321\230\325\2651\0227\251g#S\260\247f\350\367\375\227\000\230$\262{\031\332\244\304>\331E]lA\207=\255\0045^\344CPQ\014\341\317M\025JV5\334\247\n\266\345\214\246\311s\003$\306j#4|F\004\000\300X\366R\tQ\333CM\333\211\306\2433+O\030\030\251\306N\244U\335\306\222\336f\206q\326\265\207\026\2572\301\020\243\033\267\255\226x-\330n\312\350\322[\256\355\336\026\262\275\026k+\255\027\216\221\205\361w\2604\230%\032\354\206\004\205QeC;\224\221U\217$C\2608\211\3059\"\353,\2335\275\221\340\331\213s\360\201\037.A\301\272Vu+\265\253\260\362:F\t\275\014x\\QD[_\033\270\271\025DUL\032Y\023\210\274\273\245\201z\240A\ru.\250\\\230\244\323M1\361e\262^^\r\341\266\357t\270\327\025e\2432\3100\356l\036\343\016\201\315;xy\331\035D\313\304\247\216/|\227C\246\211\302\3407\361\244\010n\263\341\273+\251\315\0055\017\032mM\247nV4\201F\030\200\202\336\354\242\357\251\002!\265\031\3052\345\305\327\310\333,\3033>\363\251\206\0141!1\034\317\315cbi<\261#\317\372u\016\026R\360\3204M<\317q\307YJ0&\341\344\254\n\230\237=\n\365\"\3566h\354\362n\302G\200\313\003%\002\353\241\211\270\013\302c\260\217E\001\212\0201\010$\211\013\324M\035t\312)\204\302\031G\300RZR=\306G\001{\331\016,\266o-\201\206\032\000\310\034`f^\226p\370:20?R5\311\366O=\364\021j\220\314(\3472\013\206;Q\367~\314\216\252&9\265\343\302\223\314J\212\004~\233{<^o\315\313BO\302\214\325\364\033I\n0<\336\017\337\321\251\017\336*{\324_\335\177\244&CSKmU\367$wP\020R\367TGq{H\321(\032\031\026\337x[\255szY\006\037\264$Q\020\200C\225\303\360\306\332\017\305I/\242\232HS""\266\252\201\257\036\236=9\353\372e\256\177\257\202\232\240\361k\004\0064\312\334<\254\340@o\250\250\276\210\252T\262\332\001j\017\2702{\377`-\322b\307\262\230\242@\221[\301\r\tM\020h\263\037\033\013\017\201|\n\002P*%\274.6\316\024\204\212\206J\2067\350\346@\254\330\037\002\233A\245Ax1\002\326\r\234F\250a\206\326`\246Gz\004\013W\3418+UY\302mJ_\264\325\t\263\006{0\n{P,\030\254\030\314\355\023l!04\251\326\027\212\252\205d\374\376G\013\221\312\201\351\243\311@u\034\363.i*\"h8\307\215\350\256MS:\334\005Uj%\232\214\017\225\254\020*(\030\250\225\001+q\246\225>$\212\217\212eF\227\242\020\245j|\372f@\217\266\207e\325O\234bt\361=k\302b6`\354\314-7\255XC&\021*\\\2312\323\315h\304\341+i\311\251f\323\250\353\256\224\256E\240r\347M\006I98D\242\261,M\036\267MO6u\334\231y\327\\a\031qYf\256\214\327\014\253\226\241,\032Y\232\340\277\232\365wQ\251\306\331]\023\036\271\305\347\017\345)\307\0360\364\327&dj\226\241b\311\273\373\253\327\211S\037\325[[\037\023\033\251\323\026,bs\343F\326\320H\302\nx\271\3131C!\377.]\000E\227B8\234\3561\342h\2712a\024\255 \\\333\003\014r\244\023\370\026\343\307\211/\306\314\332Xqz\271\352\017\2006\"\333\303\214\337\047=\346G\357\277i&h^\305\322\311\241\016F\000\213\314\277\3015\341\031-\213\221y\243\270MU\226\222N\354J\024b\"\004\206\246\327\255md\204\303\254\253\313Q\242Ri{Gj\225*U\014\2532\356`QXE\036)\326&+\227\202(h\013\315O!\211\222\3244\ni!\335\236\201]\342\n\276Xj\007J\251u{\335\314\273\211\370\271lF\245\360DB2\232\037\370\273\222)\302\204\202\373f\366\240";
-    PyObject *data = __Pyx_DecompressString(cstring, 2661, 2);
+    #if (CYTHON_COMPRESS_STRINGS) == 2 /* compression: bz2 (2767 bytes) */
+static const char cstring[] = "BZh91AY&SY&&\204:\000\001q\177\377\377\377\377\377\376\377\277\376\277\377\177\377\277\377\377\377\300@@@@@@@@@@@@\000@\000`\n\277\030i\350\001\320\240\000\r\000\000\332\256\006\201\346z\032h\204\246\241\240\000\001\220\000\001\340h\223\322zyS\324\375S\323P\006O(\000z\206@\014\324h\030L\202P\020\200M4\230\203E=)\372T\375\002\233Bi\2234M2\000\320\3200F@\304\311\350\023i4d\365\033\021\000\212\233T\362\217SF\232m4\214L\214\206\004\306\200\231\242\033S@\014\010\006\023&L\023F\004\304\320\014\201\203\t\002\251\215@44\001\220\000\r\0004\000\032\000\006\200\014\200\000\000\000\001\006L\000\230\000\t\200#L#\000\000\000\004\311\246&\203\000#\000\000\000\000$I4\246\"=@\r\r\250\000=@\032\000\001\240\000\006G\250\001\264\200\000hh\365\036\240z\212j\t\332\022\373\027\001}\320\277\n\357\345]\232&\350\202\023\006L\240q%\nt\321@\024\024\037\325x\274_*j\305@\222\377\022$2EK\323\025PIUm\202m&\333m\014i\266\335t\253!\327H\253Z\264\221\233+8\022\311\030\245\342\"\007\032\002#\005\350\016\205z\320\225D\n\252\003\010\207`R\216\211\002\242\252\025A\031\224h~\202\212\227\206(\\!\252c\256eiHdeZQ\341G\202\"(B`\210#\261I\357\276\201}P\255J\230P\224\213\346dJ\211D*%S\001 \202\243\315\320\214[\377`\315,R\206\024\036P\272&\021\001\022j\230C\\\362\013(\032\366\200l\251\262\357\265l\354\036\212\337\305k\371\257\316\353\214f\021\243\370\227\336\312\224\032?1\371/\374a5Z\237\3638Di\177\357/\251\206\226\212\331\361[\253\016\264d\033\025\247\272\302\2554\317\363\337\325\223e\226U\177\370\302w\323yKeW\226\335\235\304:\205\332\245\342\220\nr\025\352\312&\035\335\326\001\315\222M\370\047g\000\214\000tzo\364\250j\216\223\365\026\266\243\255\027\311|\316\026p\242\024\276\017Vd\233\212Q=\231\237s\312\377\227\037\006\010\365\261\352\376]\331\\\325B\233\376s\025\277\367_\356\333\263\030\357\257\257\320\361T\370\n\200W=\001\rPK\303\210o:\373\244\244\252\321\202%\324\207Wue&Y\245H>\205\250\020\205\002j\177_\364\324\224%\047\244\026\013!Jk2\2044{\r\010Z\314Z\271\232)\003\234\331\257_\241\375\027eC>\2463TD\310@""\270/C8e\331\342\025}\224\226xQ\206W\036\020Oi\352\221\205\311\004\tw\277\353\312A\006\034\272{|~)\334\335\033\326q\374;st\367\247\340\376-P6\r\350uu9\317\205\020uQ\177\007?\305X\233\254\356\367D8\370\272\021O\277\317\217\371V\247\265_L\240\246>4`\311\020\3102\016\351\231\2435(0t\205Xxq\224Qv\210U\007I\033\332\313\262\304\033{|\256\220/\352wG\252\356\204\204\366\351\271)\236\226\213L\353$\227\227::V\363\375\177\047\373HI#\2728R\"\376\374\276\234\324\362`#+>\200\316j\341%\241\324\031\331\tJ\343\241\241\316\010\247\177\205W\227\365H\364\376a,\266\217;z\032\342A~\335\316e?\270;\\\305\262\273\325\375q\253U=\177\235u\305\212&k\276\302\252\273\005\030zk\177\036\236n\241!\022\325V\021\356\371\\X\377\2457\240qak\261E6\367\224\217v\365\005\347w\276\310>^\317\360S\375\355d\266\251\202\334\214&q\327\363\330uD:*\252%4\355G\324O\215\260\026\302\311\313[^\005\025\\VZ\362\n\366\006\260\014\271\200\336\r\235\266\246\300\220\320\026\020\032\344N\221\221C\233\2113\262J\303\006=\207\243\206\033\333\303N\327\343\007\317\000~\345\364\254\316\0202\347\232\032\233\275S\326\345\331\247\016\375|\335&\223\273r\r]_\311K\341\212(\334#\036hp\305\342\353H\350]9\324IW\244\371\026l\031\270\252V\365P`\342\034S\217\036!\205r\3402\014\306\214\254\316+\014\274!\002\021\341_F\307q\301t\265\324\346-\312\235v\241j\341Uu\212\257\244\3278\312\252\242\250\242\254!<\237m\223m\275\3343\307\255\261\210\274N\016\206t\361\354\212\034U\020;\026\352Uk\030A=\312\256\256XvUf\231\034k\307\016\243\024\220\245e<\310E}\364\363NJ\213\271\220\2211j\255\337\255\221\234%\345\2537\226TV\206_\r\364\353\273c7\272n\350N\004(d\306/\3525\270Y\245\356e]\206\2727\224\243\024\034uu\326\250\316\331\342\217\240\305\233tp\234\321%\277D\323\303\226\026V\252\031\342\310\270F\001\264\245\263|G7\236\356\376\235\016\205\335\351\350_\213\213\251\241\007hi\277;\264\202u\177\021~\226\355\333\215\264\n\367\276B\332\351\346@\"3y\3729\244\3722\362\364\372S\271\033\203\251\324\256\210@\320\256\207\023\201n\225C\226E\373\372\325E?ar^c7i5\323e\334""\336n\265f\342\333\"\t\245\006\363cml\205\350?B,\206\375\n&]}\223\341j\353\226\333boXH\357\347y\306!0\023Q\333\213y\324\036\016\353\250\006\201(\236\034\310\252bm\253&\330\256\257+\274![z\247\036\253a\010AN\006\224\242&B\252\332j\315\246N\367q\024+z\302.\232(\301\204x[\023%l\246\326H\354x\272\263r\221+|\364\271\341l\312\203\n\n\247^#\217\005\371\3418\342\027\327\312n\204\220!\005\264\212,\210@\220\220\271AxD\014\215\307j\320\215\241\005 \002\207\024\344\250K\251\265\354)z\212\231\321\013M]\3201E\031V[[\255\321\271-T\336\201\312\341\272f\020u\222fy&\251\266/\215\301\2338/TycBL\3072\246Y7a\026\002\345\236\334\025\002\211qe7^.\t\202\347\325]\310I\316\354F\332]\232jgY\304\203\212\256\344/\354\237\006\302(GN\377\200\210\350\003\"v\307\251\345I\210hW\243R\250\031\367pgC\025\357D6\005D3\216\355uU-v\305\365\352S\225\355+4\253&\014\202\262Tv\2623O\244d8\031\0135\361\354XK\311m\346\376<K\245o\025\231Z\2729\242\302\365\322T\242\304@\322\271\032\241\254\360\272\347\353k\272\027\204\205\230\343\311oZ\344\270e\307N\030\322\352\361\307\272\242_z\305\226\253L/\230\235^V1X\213\301\250\301\024\273{\344PU\026\2267`\245\t.jv\242\035\201\314Na\332\213\2654m\313\223$;n\027\010\344\256O\261@\344\335\367Z\342\356\rv\307\237\276]:\220\315\271`YD[\361\246\034\340\225DUL\232\232\025\221{<)\211\212\240:\033lap`\231\245S]s\361\323}=\214\230\361\341\207\314\\\356\315Yl\314\264\014\273\333(\300\313\240w\047o/\347\320\360\023OIL\311O\025\234\252\272\235*\234\260\004\343\316\316;\035W\266]Zan\344\024\331\017\024\340\234\016\335/5r\3140\342\013\2142\213\306\341\311\016\010\320)\247g8_?\nn\r\306\3571\340e\223*\261A3 \335\362\030\336\232\327L\311\356\367<\003\225\352b\032\206\251\257\303\371|\366\245\032T\254\004z\006\203og\334\374~[C0\375d]\211R\373)\030\345\265\334hb\026*\031L\010Y\007a\211d\260\313!\002\340A$H\\\264\3339\305\005\024\302e\013\203\260R[t\207\270u7\013\346\305\002\266\337\233^1\216@\320@\301\265i\300} V\254\334G\247\010\234B\337\241\026\247\014\302\217\033 \270b\374z~\254\034DLw85P""\244qR\233\221,\254\215Wo\022\336?U\223Sj\207K\366D6\311\300bY\367|i\024v\223\243d\337\363+\347\200\371\311\000\350\223#\373\316\346\260(\216\246\001[\356\314h\024\n\312No@z\272\327\363\350\020\364\367\202P\204b\200\213t\047\217I\013H\202/>\242\002\357I\201\t\t2\341V\031gENR\376=\351\016\235c\355\014\024y\215\351\330\230\340\201\242\206K\014\311,\270\260\001\336\022\0064c\243_\350\005\343\324{\207\236\310\224\202\311\236\031X\244\010\201\223\030e\270c\001\202\014\304!\224\347\213\361?M\260\031\047\002\223\223FY&N\254\330\300Y\200\202M\240\036\301\316\n\375EI\301\353\t\005\222\272\0230rf6\226=\247.\004H\216\365*`D\241W\3350\2623fpQ\216\036\373w\035D)\206\224\376\342\321E@\252\237\023\017\007\017\225\003\222\200\342\2408\316X\2663\222\210\223\304\211\326\226\321\265iq\331\372F\323\320\271@P,ln\220&@\242f\230\020?\220\202W\326s\326k\002\311\222_\004\004\267k\327\352)\005yl\242\344i^\252\212\265\305w;f\366\211B\334\244|\265\205\336\373)y(h\317\237E\273\267TU\0243*Sk\227ch\343\214\317\326\322\013B:JIh\333\305\246(\033\224E1\344\215R\264K\221R\225\034\235\n\265]\002\247R\353\357\\\251\032\221\222v\305\301YE\332u\006\272\235l\210\332\025V#\234)\326\277\251\336\0261\022\245J\312+[\251\035:\\\353\307\317=p\350\347P\374\332\344\215\177\262\327\037\313m\334l.\047\017\213\304\027.a\357\360\260\275\231,w\343\nk+m\312%\303\350K\335\222PL\226%n\007?Z%Q\366v\025\2144W\322\300\321(Th)\004\332\343\026]\023\014B\201\rg9$\213?\211:2\243\036\r\343\300\036%SNvQ9\207?\3071A;\275\232\244\033\034>\364\3469\334>\341\030\024\231\021b\0378C\016@\356\t\034\201X&\250\313I&\254\204\220\233\021\020$\032\225mJPU\tC\244\234\253\n)SU\252BQf\005\233\020\335mi\316\225i\270\025R\252\351\316t\260\254\251\"\312\223\025\264Ty\232\313\254\250\322\265\"\036\024g\205\245%\243\360\016\244\033++Z\316Rv\022\354\363\230\213\253c\221\020\200\222h\177\305\334\221N\024$\t\211\241\016\200";
+    PyObject *data = __Pyx_DecompressString(cstring, 2767, 2);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2685 bytes) */
-static const char cstring[] = "x\332\255VKs\333F\022\016m\371\241\265\024\233z8q,;`d\227\355\304\326\026#+\261\225\244\266hINd;.\323\362\373\221\251!0\244`\201\000\211\001D\321\311\356\372\310#\2168\342\210#\216<\362\350#\216<\372\047\344\047lw\017H\221\362fO\253*\n3=\203\236\356\257\277\376\006\332enYNK\030\232\366\223\246\375zK\363\\n\313\206#M\317tl\315\343\025Kh\333\216eH\215k:w\r\255\"\332\216mh\227=W\010\255\352\362Z]\330\336\225+W\265\253\232\355x\332\322\322?\356;\266\270\357xB\363\266\271\247\255\265\275m\360dJ\315\020\226Y\021.\367\204\325\326\244\347\232\272\047\\\334dk\0176\036\\\273~\343\272\306\301\263+\336\010\335\223\232\364+\272\305\245\024Rs\252Z\3057-\317\204\210\332\r!\227\264\315\252\326v|\315\026\020\271\347h\r\3307\372\202\267-lM\n\017\007\332%nCd\034\023b\360\272i\327.i\206\351\302!\346\256\300\267osK\212%n\030\014\366\t\035\020\001\257\230\354`\210^\263q\325\342\265l\210\260\010W\047\357\032\302\250Cj\003\230\020<8\233\000D\203\034\267ls\310\005\355\206)\321`8u\323\346\266.4Z2\\\010\315\325\352\276\364\000pxU \006\302\306\255\302\256\23107\355\206\357i\016\376\252\032\024\255&V\265\321\245\325A$\200|\305\361\266\307\316\047\240!\002\256\001\372\306_\275\206p\267\034\332\"\307\367P\306\232%j\334R\273\271\202\332u\000\300\261\235h%\007\232\341\320kUSm\305\372\357\214\005%v\201I\032\257H|\020f\312R\021\200\253\233MF\354\340\355Z\313\264m\341\252\271+Z\260\250\306\312^u\220\334\020\347\256\260d6\251s\271S\323M\251\3004,\301\215l\003\rq\331r\270\301($I@\321\\zX\335\252\351Jot\235\014\266\003\344\256r\337\3624\306\\a\370\272`L3|b\227\355\330\327 \331]\023\260bL7m\323c\314\366\353\320\nX:\002\307\025R\270\273\031\353\206\023\t\211\273\276\315[\274\215\000\033\202[\203)\260\305\254\373u\331\020\272\231\325@\016&\016\200\340\216M\324zfQ\320HWgb\317\373;S\345Zj\264\367\326\037n>\331x\270\265A\006\365\177i\230\216Nm\314\330\320\016\335E\220\034\\\341U(V6\2568\276mp\267\315\032\256S5\255\201\323\232\353\370\r\231ML\311\234\335\341\033D\251\301\030av*oT\243\216\032\351\340Q\203*Ff""\261E\213\325\204\215J\003-\237\031\033\300\006o0\266x;\033\272\202\353\333\3037\021y\217\351\0205\022.3\222of9\316\216\337\030\230\034Vw\206!\371\rp\316(\327\314\262\313-_\334\333\374u\363\321\326\026c\017\332{\360[\007\271c\367\001\362\207\242\312X&I@\023\306\252\276\255\343\2636@\024\376\352 \002\364t\014\337\"\213\315\353\364\204B\261l\033\016wUx\360\327\364\2715\3304\340\340G\345\033\032\304\036N0\335\301;r\344\370\217\212\313\230\047$\360\226A\271t\007\352\007Z,T\253R\301\271l\333\272\351,\r\327$\367\030\022\026\2337k\340\n4\235\356\035\344\204\256\324\024d\324\261M\0303gGI\257k\260Lxq\2045\241\021\210\243\251\013\262J\322J\332\304\260o3\365\327-8\037\3661\270\313tQ\341:,H\303\020\ro[\351*\004\355\266\005\264 ]F$\030\022u\035\177\231L(\212\326|!%6(5\251\322{3#\254\351\211\272|\263\003Gz(\034\370\023.\t\212\301\310\021Q9S\0268u\234\315\3734\036\341/\346P\347P^\323\020u\317\250\3326\2434m\226ef3\224\0049Np \022S=\355P\263\023\323\221\342\r\307\204\304\324\177\326\022fm\333k8\215\006\334\366n\003\231n{P\002P!\325\002\256hd2D^\345x/\300\014\324M)l\246A\0144HR<\370\223p/IaU\341\245L\n\245Y\263\271\347\303\233\346[!\035\0130[\312\324&\223\"\t\037\001\016\\\\\2567\332c\036w\241\023\262\026\243[\202\376e\031x\036\253\003\260\2256\360q\244\361|)\324@\342hH&\234\210\246oBC\n\270\\qJ\030\3017\000\216\351XjV\372\047\001F\303i)0\337\345\372\023\177\353|\023\224\337\345>L\234\350\334\010\212A\t\207\323\2352.\024\372\307?\355\324\202rP\rKa\271\177\374d\347\367\260\020\026\373\260\265\370\256\204\213\274\343\005\253\341Vt,\362c0Lu6\2032>\356\207\205\221\307\335\240\211\333O\302\346\225\360h\250G3\321\365\310\213W\222\023\335\345.\307\245S\301D\260\021~N\013~|\257{\250{\241[\353\225\337\225>\300[MX\374\005\"\330\212&\242\215x>\346qS-P4\341z4\031\347\343\0131\047cz\262\020\345\243\002\370i\047\271d.y\325\313\367.\364h\355\3630\027\316a\036g\302|x!\344\037\216\237\303\331\211\316u\010\254\330\237\232\t\276Vyb^2X\014\206\303Bp\003\016\272\023\361\350m\222W\306\275@\302\3517\243[""\221\036\347G\367-\207<l\307\207\342\3058{\275\025\350\352\330\251\316F0\037\360\240\031\346\372S\263\000E.\234\207\315^T\214\356\304\274?u\262\343\007\267\002\336?u:x\023\345\242|\177j.(\365\247\246;O\240.\033a\036=\254\301\301m\2658\003\307}\027\316B\310\317\243J|8.*\017k\201\037\336\nG\275\314\007/B\031-F\345Q_S\323\351\364\271\360E$)P\234\235\207XZ\220b\023\241\335\303(\303\323\241\033}\246r\211\267\223J7\327\315#^\313\224\225\021^\004\267\205\021\334\306\022\234\013~\016\277\205\232\035\202bPh\003\227M`\213\214/\3062\271\230\270\335\031\244@\367\217\367\305\375\200\217Ov\316\001fy$\317d\347\013(\r<\316\004\205\003\007Lw\236\303p7,C\262\000g1\270M\344D\\\372\247\362\301i\330u\224j\221\353\237\372,\370\235\302 6\035\r*\020\210*Z\206C9\254E\345\250\032\227\020\213\331\340\007x\21786d\312\010%\246:\245N\031\336\034\332^F95i\006\271`\001R>\001\265\030\032\316\003H\327\342&\346p\026\312\251\036\320S\\\345\251\222\331\317L\325\025\3720xN\334X\306\250\366\215\257\211\3322.\304?@=\016w\213\373K\257\200\367\027\"\021\177\237\024\020\234\247`zL\r\262\t\251a\242\235\227\031\343\232\3214\024\224L/\340\370#\010a\370G\\\214K\003T\375p\203\272\250\030\335\215\233\311D\262\2264?B_y\023\260\247\004\007\324\223b\262\256\002\372/^U\214w\262\214\214\030\"<\025\034Q\361a\341\311)\364\177>\372\n\274=\202&\257%\345A\025\017\301\256\025dFt\031\362\376V\205>\217\020\216\266\3022M\017G?\002\326\303,\326 \327\034\2365\001\354\270\022\335\244\002\323y\273P\247\303\300\0108c\001\"\255\200\243y\000\257\030\337N\026\325\321\373f\276\337\337\0104v\323\325\230+r.g\261\217w\247\342\374\000\210\3070\375.\236\215K\343~~\003(\354\204(q\236\324\2448h\243\365\340X\260\007\315\270\035\233I\023\273\256K%\375\rvl`<Q+\326\223,oT\234\ntY\326\337\014|<V]\2510\331\203h\277\311Z\374K\200\343H\264\025\347@\262\000\224\303\240A\223\030\254\202D\206\213\341C\350\370\331\250\204\371\237\207\315\330\274+\330@\3714\177\001*\3634\276\223\350\335\331.\021\345\0254\307\305\360w\220\336J\002\024\316\007yL\014\322I""\047\317\204$\024\337\007\227B\n\3632l\374g\274\231<\355\226\366\205\353\026\304\215%\030\246\261/\234dZ\t\017C\302w#\227\240#\323O\360\302\017X~\234\254f%\034:\\\217r\031L\351\302\325\270\224^\373\251\373\244w\343}\221r\377**\244\213?vK]\366\376\327\364y%\255\350Y\244\324\021\251\266\222\020\364\277\244s\027\243G\351\225U\270\201x\2679^\261\227p\336r\304U\023\257\251\272\253+n\r\224w\223\030O\204S\340\353\341\014I`nL\304G\034\246\363\227\"\231~\rQQ,g\t\203\246\022Ad\301\321\300D\375\202\353\255\020\027\377\002\270\003W@&\344~T\032\033\203\273;(9\013H\261\320\210\n\250n8y\024\345?\034\274\360\336\302}\365\220h\363\020T\272\240\214\377\206{{\330\n\377\202\254\216D#\367\343Mh\265?bR\352\005t\003\331|A\372\235q\001\315[\2036Y\017&\241\327?\217\027\222\047\335\033\275\037\337\267\323g\317\323\347/\306)\336\206\257\203\342_\230^\223\"@\000\320!;\335\254\0210\204\267\361L\274<\340\007\222e5Ka\310\261*\001\223y\310\035\300k\250i\253\3240\303]\343\260\235\017w\250\"\327\3436\364\346\\\027\322=\0272\224\226\330H\256t\213\335\365\336\261\336\333\264\3748}\374:}\375[\077\077\203\367N+\200\217\220?\217~2yn\337\327\237\307?\231\234\356\334\303\013\340Dg%8A\n\360(:C\316[\320i\247\273n/?v\303\376LD,c\273\235!\311\000\211#\336*+\334ocn\367_\230\376\024E\363)\035\256+\202m\014:\026\277\314\360\323o\364\315\301\247\313Y\305\236q7\217\367\217\036\236x\222.\274c\250d\375\343\323\235g\030\316\002\264o\023\010<\027?\243/\261B\357z\257\235>(\247\345g\351\263W\351+#5D\377\362\267\311%\320\224\333\275\305\036}\216}\027\314\342w\317\254\212\314\207o\277\r \013|\367\245\023P\252\377\221\334K\222^\024\302\361\344\232\351\304\3458\367\377\002{\374\254\047x!\0358\017\276t\376\003\345\237\017\375";
-    PyObject *data = __Pyx_DecompressString(cstring, 2685, 1);
+    #elif (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2809 bytes) */
+static const char cstring[] = "x\332\255VKs\333F\022\016m\371\241X\212M=\234(\261\275`$\227\355\330\326\026#)q\224\244\266hINd\047.\323\222\337\017\324\020\030R\260@\200\304\000\222\350xw}\344\021G\034q\304\021G\034y\324\021G\036\375\023\362\023\266\273\007|)\353=\255\252(\314\364\274\272\277\356\357\233Q\2562\323\264\367\271\256(?+\312\357\267\025\327a\226h\330\302p\r\333R\\V1\271\262c\233\272P\230\2421GW*\274e[\272r\325u8W\252\016\253\325\271\345^\273vC\271\241X\266\253,.\376\343\276m\361\373\266\313\025w\207\271\312Z\313\335\201\235\014\241\350\3344*\334a.7[\212p\035Cs\271\203\223,\345\301\306\203\233\313\267\226\025\006;;\374\r\327\\\241\010\257\242\231L\010.\024\273\252T<\303t\r\360\250\325\340bQ\331\254*-\333S,\016\236\273\266\322\200y\303\013\334\035n)\202\273\330P\2560\013<c\030\220\n\313\r\253vE\321\r\007\0161\3668\256\276\303L\301\027\231\256\2530\217k\200\010\354\212\301\366\232\270k\326\256\232\254\2265\021\026\356h\264\273\2020j\020Z\017&\004\017\316&\000\321 F-;\014bA\273n\0104\350v\335\260\230\245q\205\206t\007\\s\224\272\047\\\000\034\226r\304\200[8\225[5\003\372\206\325\360\\\305\306_U\201\244\325\370\2522<\264\332\363\004\220\257\330\356\316\310\371\0044x\300\024@_\377\3302\204{\337\246)bt\016E\254\230\274\306L9\233I\250\035\033\000\034\231\211V\332@\321mZV5\344T\314\377\356\210S|\017*Ia\025\201\037\302LZ*\034pu\262\316\220\035v\273\271oX\026wd\337\341\3730(\333\322^\265\261\270\301\317=n\212\254Sgb\267\246\031B\202\251\233\234\351\331\004j\342\260i3]%\227\004\001E}\341bv\253\206#\334\341q2X6\024w\225y\246\253\250\252\303uO\343\252\252\350\036U\227e[7!\330=\003\260RU\315\260\014WU-\257\016T\300\324\0218M\017\301\250\330\036\002\305\034\004d\027*\030Qu\372#\3141\270p\270\340\316^V\237\375\216\000\210\034\257Z%\367\035\317b\373\254\205\253u\316\314^\027\n\314\250{u\321\340\232\221\245M\364:6\340\346\214t\344xf\221h\nGS\371\201\373wUfx\261\321:X\177\270\371x\343\341\326\006\031\344\377\305>\002\0321_U\373v $\241xt\204U!\277Y;\213\264\2456\034\273j\230\275Mk\216\3555D\3261\204j\357""\365WP\025\366\332\230\031\273\362Fr{\330H\007\017\033d\3762\213\305\367\325\032\267P\234@%2c\003\n\310\355\265M\326\312\232\224+U\346*39\234i;|\320\203@U\r&`\331fF:N5m{\327k\364L\266Z\267\373^z\r8On\233Y\366\230\351\361\3376\177\337\334\336\332R\325\007\255\003\370\255\203h\252\367!\013\017yUU3a\203bS\325\252gi\370\255\365@\206\277:H\t}m\3353\311b\261:}!wj6\r\233{\322=\370kz\314\354M\352U\362_2\3327\360\003\354`\270\2755b\350\370\277\344[U].\240\372U\310\240fCJA\321\271$<\325\000\023-K3\354\305\376\230`\256\2125\214\022\220\311@\005\250\253\271G\313D\223\232\014bl[\006\264U{W\n\270\243\253\231|c\013sB-\220XC\343d\205\177b\007\347\243\360\322\\\025Y\224]%\232\tn\300t\025.F\215W\230\006\003B\327y\303\335\221\"\r\276;-\016|\246\233\215\324G\340%\201\277Lsd\361\326<.\004\262\235\030//\017#+e\303\345u\361f\027\216tQ\205\360\307\035R\047]\245\215\250\3103\231\202SG\353|P\340C\225\2151\324\031d\331\3209}=\207\203\004\310\257\253W-K\245\350-5\213\024\206\000a1J\005\250/U\262\337&Y N \031\032\266\001\201\312\377\352>7j;n\303n4\340)\3414\220\000\226\013\231\251\360a\262d,qx#S1:A\214\322\005z \243R\312Q\321\324!ES\301\177AN\342O\300M(\270Y\205\325\231\370\n\243f1\027\342\023\306[.l\023\200]\314\304*S2\001\317\016\033\256J\307\035\346\243\313\034`MFG\022\\\372\227\205\345\272j\035\320\257\264\240v\207H\352\t\236\305\205\255~\341a\007\243\006\362r\270\316\261K\300\301\253\003\333t,\021\233\376\t\300V\267\367%\302\357s\335\261O\333\327\375\362\373\334\207\2613\355[~\321/as\262]\306\201B\367\364g\355\232_\366\253A)(wO\237m\377\021\024\202b\027\246\026\337\227p\220\265]\1775\330\nO\205^\004\206\211\366\246_\306\317\375\2400\364\271\3477q\372Y\230\274\022\234\014\264p*\\\016\335h%>\223,%\014\207\316\371c\376F\360\005\rx\321o\311\261d!\251u\312\357K\037`U\023\006\177\005\017\266\302\261p#\232\215X\324\224\003\344M\260\036\216G\371h!bdL\317\026\302|X\200}Zq.\236\211_v\362\235\205\016\215}\021\344\202\031\214c.\310\007\013\001\373p\372\"\366\316\264\227\301\261bwb\312\377F\306\211q""\t\177\336\3577\013\376-8\350n\310\302\267q^\032\017|\001\247\377\020\336\016\265(?<o)`A+:\026\315G\331\362}_\223\307N\2647\374Y\237\371\315 \327\235\230\006(r\301,Lv\303bx7b\335\211\263m\317\277\355\263\356\271\363\376\2330\027\346\273\0233~\251;1\331~\014y\331\010\362\270\303\032\034\334\222\203Sp\334w\3014\270\374,\254D\307\243\242\334a\315\367\202\333\301\360.\263\376\363@\204\363ayx\257\211\311t\362b\360<\024\344(\366.\201/\373\020b\023\241=@/\203\363\201\023~.c\211v\342J\222K\362\210\327\022E\245\007\227a\333\302\020n#\001\316\370\277\004\337B\316\216A2\310\265\336\226M\250\026\021]\216D|9v\222),\201\344\335aq\340\360\351\361\366E\300,\217\3053\336\376\022R\003\2379\277p\344\200\311\3663h\356\005e\010\026\340,\372w\2508\021\227\356\271\274\177\036f\235\244\\\344\272\347>\367\377 7\250\232N\372\025pD&-\303\241\034\324\302rX\215J\210\305\264\377#\254\243\032\353W\312PIL\264K\3552\254\354\333^\2049\331i\3729\377\002\204|\006r\3217\\\002\220nFM\214\341+H\247\374\000\247\230\214S\0063\210L\346\025x\350?\243\332XB\257\006\306WT\332\"*D?B>\216\047\305\301\320K\250\373\205\220G\337\307\005\004\347\t\230\036\021A6!4\014\264\375\"\253\270f8\t\t%\323s8\376\004B\030\274\213\212Q\251\207\252\027l\020\213\212\341\275\250\031\217\305kq\363/\350\313\3358\314)\301\001\365\270\030\257K\207\376\313\256\322\307\273YDz\004\036\236\363OH\3770\361\264)\360?\037~\r\273m\003\311kq\271\227\305c0k\005+#\274\nq\177+]\237E\010\207\251\260D\335\343\341O\200u?\2125\2105\207g\215Au\\\013\177\240\004\323y{\220\247\343P\021p\306\005\360\264\002\033\315\002x\305\350N</\217\036\230\331\200\337\0104\262\351F\304dq.e\276\217\262S\326|\017\210G\320\375.\232\216J\243\373\274\006(\254\230J\342\022\251I\261G\243u\377\224\177\000d\334\211\214\270\211\254K(\245\257a\306\006\372\023\356GZ\234\305\215\212S\001\226e\374Va\217G\222\225\022\223\003\360\366zF\361\277\001\034\047\302\255(\007\222\005\240\034\007\r\032Gg%$\"\230\017\036\002\343\247\303\022\306\177\t&#yW\220@\3714\277\000\231y\022\335\215\265d:""\241By\t\344\270\034\374\001\322[\211\241\204\363~\036\003\203p\322\361\271\200\204\342{\377J@n^\205\211\377\2146\343\047Ii \\\267\301oLA?\214\201p\222i%8\016\001\337\013\035\202\216L?\303\202\0371\375\330Y\315R\330\337p=\314e0\245\027nD\245\364\346\317\311\343\316\255\303\"\305\376uXH\347\177JJ\211z\370{\372\254\222V\264\314SbD\252\254\304\004\375\257\351\314\345p;\275\266\n7\020K\232\243\031{\001\347-\205L\222xM\346]^qk\240\274\233T\361Tp\022|-\230\"\t\314}\\x\217\222jP0H\253\227q>^\000\300qU\373)T<\317\210\360\r\024\362\323\270<\342]:{%\024\3517\020\"\005\366\025\001\332\224\212\212%u\3227P\014\341\256,D\305\217d\341\310}\222\335\n^X\032i\303vwQ\277.`\275\006zX@\251\304\316v\230\377p\364\366|\013\227\337C\252\301\207 \371\005i\3747<\002\372\274\372\027@t\"\034\n\346\007\340\355\273\210d\377\002n\003\321|I\227AVXh\336\352qn\335\037\007\341\370\"\272\020?Nnu~:l\245O\237\245\317\236\217\362\245\005O\215\342GL\257H^\300\001\240\333n\222\261\n]x\033MEK\275b\303\312[\315B\350\027l\225\200\311v\310\035\301\253/\220\253\304\276\376\254Q\330.\005\273\224\221\345\250\005D\237I \334\213\201\212:\025\351\361\265\244\230\254wNu\336\246\345G\351\243W\351\253\327\335\374\024^b\373>\274h\376<\371\311\370\004<^<\2774t\tOS\245n\007stS\274#Y>\2254;\237\036\026\016\351\002|\233\316]GU\216\266\343\271\244\220,\343\345{\270\236>x\222>A\340\344\276\027\007>\376y\372\223\361\311\366oxK\235i\257\370gH\246\266\3039rz\037\252\363|\342t\362#\317\200_\310\2072j\302\034\351\032\3500\221KZ\341\022\036\331v\260`\3623T\366\047t\270&\013w\243\047+\370|\304\367\351\360\312\336\373\352+Y\225\243\333<\032\034\335?\361,\335\312\247Pn\273\247\211S\230\217{a\023\2101\003\224\302\347b\241\263\334i\245\017\312i\371i\372\364e\372ROu\336\275\372m|\005\204\357Ng\276Co\306\357\374i\204}Zz\346\301\003u\003\212\020\036\247\351\030\224\300\377\010\356\005\021\030\325z4\270f:v5\312\375\277\300\036=\3531\336\232G\316\203\347\330\177\0002\233\201\220";
+    PyObject *data = __Pyx_DecompressString(cstring, 2809, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3664 bytes) */
-static const char cstring[] = "\377 (allowe\377d  =  MB\377 transpo\377sition t\377able hol\377ds a car\377d beyond\377 (tree f\377ragment)\377), , not\377 ..?None\377Note tha\277t CythG\000i\377s delibe\377rately s\177tricter!\001\377n PEP-48\3674 aW\000reje\377cts subc\377lasses o\377f builti\376\217\000ypes. I\377f you ne\236\267\000to p%\000%\tt\177hen set\200\000_e \047an\227\000a\315\001\377_typing\047o dirb\000iv\242\000\377o False.oadd_\277\000ec\217 \340\215 \351\001\003\005\203\001\020\004fla\271g\033\004\223!ercY\002 b\303!c\330\000\237%\271!he\273#\344\264!\302\000n\211\002\316\"cha\334\311\000\314!dis\340!do\377minance \366\026\002dr\230\000r mu\313st\356  \316 \200!en\376\213Aengine \177input o\000\001{f \262@ge: \017\t\371:\251E\367 both 8\206\t\344\"\313 a h\360 \037\025\226\353!wo\036\002sM\013\346Aa\277 legal\220ca&\345#ro\365@\225\010:\374\"`\001\232\374@o\234bfi\220C\374Akv\210\nev\307` abi\000\265t\347bs\014\003be\260`r\360\006\004\307\"$\003\354`-win\367ner4\003rewa3rd@\003\022\003fo\331\204\001\245\000\357vels\006\004mas\337kgcis\307#dl\307ead\032\004\006\002\033\001lo\227ad_\366\204\002s\215\204\002\013\002s}t\332Afirst\024\t\376\014\002no defa\377ult __re\377duce__ d}u\331bnon-t\315@\375i\251 __cini\377t__numbe\371r\325\204\001\230\"reser\351v\357d\004\006s\366\000run\377away at \317deal\007\005\253`im\177umspeci\375$\025s\005\005o\202 r\000\n\310#%\004\376\255#src_ext\373/_\311c.pyxD\177RIVERSE\333bj\000\003.\306\006c\302\206\002__\017\006\327set\216\"_\013\014af\367ter7\004boun\377dary_pro\357fileN\004gro\367ups[\004is_o\341v)\006\316bu\004\202Bobj\300\243\206\003\t\t\207B\032\t\247C\255\004ne\217w_ge\224`\356\206\002\302\004p\357erft\004\005lay~\331\004reache\204\005\356\203At_c\263\000ter\374\231\005\377\210\002_looku=p\217$to_m\262\000\235$\313upZ\000_\347\002\257$va\377lueLIMIT\177SS__Pyx\001\000\277Dict_N\360 R\317ef__\214\210\004\244`__\177func___\261\000\274\313$\n\000main\020\001m\357odul!\002namT)\002\246@_\363#_\007\001v\231\003\036=\000qual\035\005\374e\256N""\366\226\204\006exo\001set_\360Q\005\310F\211\000\314N__te\263st\243\000\254@co\275@t\347ine\245\206\003\354Basy\337ncio.\023\006sa\343t_\255\204\001\271\206\001\272\206\004bis\327ect\204mc\352\211\003ca\377nonical_;ok\365\211\003rd_\373\212\002\362\213\001\374\216C\005\002indice\221s\317\211\002\302\211\002\240\213\002_\323\206\001\250\213\004c\337line_\275 tr\377acebackc\377lsddepth\376\322\211\003entryen\023um\210\214\002\362\207\002s\324\212\001\330\212\001\240\207\004>\235\204\003guess\236\211\001\275\210\002\372\352\212\003i\252\204\004items?jklast\300\207\001\304\207\001_erled\000\000_D\002\366\231\211\002le\367\207\001live\360\300\204\013\311\207\007\342\207\010\227\210\001max_\377sidemtdf\327nn_\266\213\002n\203#es\353n_\217\207\001s\323\204\013not\345_\201\211\003o\365\206\002\345\204\002pla\177ypoints\000\003\377_weightp\377oppowerp\376\355\207\001ntprobe\236\374\204\004reps\201\210\003\245\215\002s~\376\204\013result\334\211\003\276\214\210\004_mins\213\002e\377atsseens\277elfset\204\211\004s\377ignature\377sizesolv\347er.\347\207\004\260\210\004sst\177rongert\330\205\t?target\334\205\004\241\213\002\374\246\213\002\273\004tt_meg\317abyt\217\000\357\205\007us\305e\374\205\003s\006\001\304f\023\001eq\377uivalenc9e\"\001\231\211\002ing.\001\332\220\002l\250\206\002\255\206\002sw\332`ow\316\213\003\377\200\001\330\004\n\210+\220\377Q\200\001\340\004\013\2108\357\2201\220A\007\001\r\210Q\376\025\001!\330\010\016\210g\220\377Q\220f\230A\230Q\330\377\010\017\210{\230!\2301\335\330(\0001\200A\031\001a\210\377t\220:\230S\240\007\240{u\250\016\000\014\210I\220%\000\317\014\210N\2309\000\000\004\014\210\327K\220q+\001\017*\0005\230\377\006\230c\240\022\2404\240\377t\2505\260\013\2703\270\375aF\001\020\220\004\220E\230\375\030\024\002u\250L\270\002\270\377$\270g\300Q\200A\340\352r\000q\032\000H\177\000S\240\004\377\240E\250\025\250a\250q\374\023\003\211\002\230D\240\t\250\021\357\250$\250a)\002\320\017!\357\240\021\240!^\000y\260\001\377\260\024\260\\\300\021\300$}""\300\027\002\030\230\001\230\024\304\001\377\031\230\021\230$\230a\340\273\010\035\322\001\013\2104\303\0001\337\330\014\022\220*\342\003\016\210\237a\210s\220#\307\001\005\003!\377\2208\2301\230J\240a\357\240z\260\021\362\003x\220s~\211 9\240B\240c\250\014\004\373s\220$\0013\230a\230y\277\250\002\250#\250Q\234#w\373\220cq\003\014\210E\220\025\377\220a\220q\230\001\330\014\327\023\2205\214\000\025*\000t\240\3771\240J\250a\330\014\017\377\210u\220B\220a\330\020\377\026\220j\240\001\240\021\330\377\014\024\220A\330\014\r\210\355V\225@E\230v\000\014\210C\257\210x\220y\027\003\022l\0006\373\230\023\230@Y\240b\250\003\373\2501<\003C\220u\230B\375\230:\t\025\220Z\230s\240\367#\240Q@\t\014\r\320\r\237\035\230Z\240s\244\002\n\001\036\252\266\000w\340\000q\360!x\242\001\230\337\026\230r\240\027\306\003\250h\337\260b\270\001\270\373\000\013\210}3\235 w\220d\230%T\000\371!\255(\324\n\024\220G\2302\242\230`\002\212@\226\002K\005q\253`s\377\250%\250s\260%\260r{\270\022\377A\270|\3101\355\007\257\010\t\210\035\261 \021\300a\t\337\210\032\2201\330\017\000\031\220\334\315b\267(\r\210Y\312 v\2309Q\352\000\314 1\220F\230\204\002\304@\277!\330\020\021\220\026\345 \006~\207B\001\330\020\027\220{\202\002N\311b\006\220b\207`\302C\330\202#\377Q\230g\240Q\240f\250\tA\262@\230@;\301@\337b\241f\210h\177\014\210A\210Q\210a\371\204\003\356\243a[\240\001\206\205\003q\220\001\277\220\034\230S\240\013\211@\010t\301a\r\001\036\371 -\250q\300\0011\033\314@\332\000\004\000\220Q\345@\343\002\322\211c\010\223f\203\204\001!\204\206\001\220Y\322\227b3\222\001\013\007]\326\204\002s\250w!\250;\215@\003\2701&\007\377\\\240\021\240$\240e\250\3737\260\221@\r\210W\220A\233\220U\253\206\001\230I\330\000\334`\r\373\210[\353dq\240\r\250Q\376\356a\r\210Z\220q\230\005>\277!\230|\2501\250\351b\322!\367u\230E\301\205\0021\240K\250?q\260\004\260C\260\276\000\263\204\n\276F\005e\2401\240A\271 m\037\2601\260D\270\214\002C\020\250\204\001\2671\220J\313\004d\250\263`\020\343\220\005\232\003\354\204\001\220\205\002\230""\030\240\367\021\240\"K\000T\250\025\250\367g\260Q\276E\002\230!\230\2555\215\205\001\240(\365\0002\265\003\025\374\277!\377\204\t3\220a\220y\240\327\003\240<\351 \014\226cu\230\327C\230q\232@\014\333\207\001F\230\267)\2409\334B\020\026\263bS\364*\000\363`\021\260@Q\230b\240\367\001\240\025\272 1\250F\260\r#u\003\034\230\017\005\343F\223C\312\205\001\023,\250\376@\231\204\0013\313\206\003\217\206\014\356\204\003\376\327%U\240!\2406\250\023\351\250\254\211\004\244\207\0011\233@^\2403\257\240n\260A\332\204\001\036\311\207\0021\376\341\211\003\014\210D\220\007\220x\377\230w\240h\250i\260q\272\362\205\001\270\316B^\2301\225@\025\377\240a\240w\250c\260\021\256\245c8\2303\273\000\002\330\206\005_\307\230A\230m\000\301c\220!x\230\367s\240+\323\204\001\r\320\r\037\376\214 \005\240S\250\001\250\021}\330\222 \003\2205\230\t\252\211\001\376\375#s\230#\230R\230r/\240\023\240A\275\205\001\036\271 \271\206\001\3775\250\001\330\020\021\320\021\375$\345@W\250J\260c\270\373\023\270\222\210\002\\\230\021\230%\377\230{\250$\250b\260\001\177\330\010\021\220\021\220!\250\206\002\367\320\t\031\252\210\001\013\2107\220\373\047\230\242\002(\230%\230}O\250I\260W6\001\261\210\005B\363 \307\003\2401\275\007\257\211\007\301\206\001\2205\377\230\003\2301\230K\240r\024\266\"\016\002=\336@;\250\211\001\371\210\001\365\213\001\2647\006\206\211\001D\350A\r\210\244 \320\377\034,\250A\320-=\270\337V\3008\3101\340\206\002\"\240\377!\320#<\270A\270_\377\310M\320Yb\320bc\347\330\010\t\246\001\200\212\001q\320 \3735\260\265\214\002H\320\024%\240\377T\320):\270$\270a\323\270q\336\206\005\215\206\003[\335`3\240\216\365B\033\220C\236\211\002\241\210\002\224\212\001u\343\220I\303\205\002\354b\230\212\0013\220c\313\230\022\376\210\002\001\270\212\n\313\213\0051\220\377A\320\025\047\240s\320*T\223\000\207\002\033\310@a\256\204\001\240\347\212\002\177D\220\006\220i\230y\252A\207\250!\250\343\206\004\356\212\001\254*\364\212\014\r\253\320\r\305\212\001u\301@\014\001\010\010\327\014\210J\357\207\001\034\306\216""\001\230d\363\240!\327\215\001\t\001T\240\021\340\235\010\342\214\014z\230\024\206`\263aR\367\250s\260\201\217\002a\210\177\230\363c\240\370`\360\216\003~\230S\240w\005\240Q\224\0479\230C\276\207\001\222\246\212\001\034\377\216\001\327 \032\273\212\002\205d\t\317\210\034\220S\360\211\003\333\204\001\t\230\377\030\240\030\250\034\260V\270\3778\300<\310y\320XY\347\320YZ\347\214\001\331\204\007y\260\013\220\332\210\001\312B\357\204\004\n\006]\215\207\002~\000\240\317h\250k\270\202\205\004\177\001z\250g\022\2503\230e\251a:\250\275\003\024\314b\247\205\001f\224\"\210<\003\225A\244)N\233\211\004e\240:\254\205\002\035\006\010\252*\377\036\230k\250\021\250!\250\3774\250y\270\001\270\024\270\277Q\330\010\035\230_\270\213\001\250\377d\260)\2701\270D\300\377\007\300z\320QU\320U\177]\320]^\330\021\022\267\221\001\377w\220a\200A\360\006\000\373\t\035\371\047\360\010\000\t\r\377\210L\230\001\330\010\013\210\3575\220\013\230\376\206\001T\240\031\376X\002w\260c\270\026\270r\253\300\021\325\215\nG\227\213\002Q\353\205\001\031v\331\212\002C\230\226\212\002H\220A\367\221\001g\017\210qc\000M\007\014\210)\005\177\r\016\330\014\025\220W\373BEc\333cE\252\206\005\226\222\001\367\222\001A\206\010L\201\221\001\267\220\001\033\240\324\222\0029\013Uq\007\376i\006\017\210a\210q\220\007\276\224\221\001\330\010\r\210X\206\223\001\034\377\230K\240q\250\001\250\024\373\250X\205\222\002!\3004\300y\377\320PQ\320QX\320X\377\\\320\\d\320de\330\377(2\260\047\270\023\270F\357\300#\300Q\205!6\220\023r\364\220\001\023\365\216\001\220\221\001H\230E\252`\377\025\250a\320\004\036\230a\005\360\303\027[\240\213\002\345\220\001\313\215\002\210\210\004\220 \037\320\004(\250\001\245\201E\303#d\005\307V\2502\345\222\001\330\222\001g\006x\220\001q";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3664, 5236);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3840 bytes) */
+static const char cstring[] = "\377 (allowe\377d  =  MB\377 transpo\377sition t\377able hol\377ds a car\377d beyond\377 (tree f\377ragment)\377), , not\377 ..?None\377Note tha\277t CythG\000i\377s delibe\377rately s\177tricter!\001\377n PEP-48\3674 aW\000reje\377cts subc\377lasses o\377f builti\376\217\000ypes. I\377f you ne\236\267\000to p%\000%\tt\177hen set\200\000_e \047an\227\000a\315\001\377_typing\047o dirb\000iv\242\000\377o False.oadd_\277\000ec\217 \340\215 \351\001\003\005\203\001\020\004fla\271g\033\004\223!ercY\002 b\303!c\330\000\237%\271!he\273#\344\264!\302\000n\211\002\316\"cha\334\311\000\314!dis\340!do\377minance \366\026\002dr\230\000r mu\313st\356  \316 \200!en\376\213Aengine \177input o\000\001{f \262@ge: \017\t\371:\251E\367 both 8\206\t\344\"\313 a h\360 \037\025\226\353!wo\036\002sM\013\346Aa\277 legal\220ca&\345#ro\365@\225\010:\374\"`\001\232\374@o\234bfi\220C\374Akv\210\nev\307` abi\000\265t\347bs\014\003be\260`r\360\006\004\307\"$\003\354`-win\367ner4\003rewa3rd@\003\022\003fo\331\204\001\245\000\357vels\006\004mas\337kgcis\307#dl\307ead\032\004\006\002\033\001lo\227ad_\366\204\002s\215\204\002\013\002s}t\332Afirst\024\t\376\014\002no defa\377ult __re\377duce__ d}u\331bnon-t\315@\375i\251 __cini\377t__numbe\371r\325\204\001\230\"quick_ boun\345\205\001r\264a\257ken \322!r\021\006a\377riesrese\323rv\231\204\004\004\006s\240 ru\367ff \332\001runa\367way:\001deal\374\007\005\336`imumspWeci\260Ds\005\005o\265 \341r\000\n\373#%\004\340#src\277_ext/_\374c.\377pyxDRIVE\247RSE\216\204\002\000\003.\371\006cv\365\206\002__\017\006set\301\"}_\013\014after7\004\376\377\002ary_pro\357fileN\004gro\367ups[\004is_o\341v)\006\201\204\002u\004\265Bobj\300\326\206\003\t\t\272B\032\t\332C\255\004ne\217w_ge\307`\241\207\002\302\004p\357erft\004\005lay\344\331\004\247B_\246C\354\004rea\347che\227\005\237At_c\316\312@ter\254\005\305\211\002_l\337ookup\242$to3_m\305\000\260$upm\000Q\003\376\302$valueLI\377MITSS__P\373yx\001\000Dict_}N\203@Ref__\322\210\004\376\352`__func_\343__\304\000\336$""\n\000mai}n\020\001modul!\002\247nam)\002\271@_\206C_\362\007\001v\231\003=\000qual\260\035\005\302\204\005\301N\334\204\006exo\001s\207et_Q\005\333F\211\000\337N_\237_test\243\000\277@c=o\320@tine\353\206\003\377B\377asyncio.\036\023\006sat_\300\204\001\377\206\001\200\207\004\277bisect\227mc\376\260\212\003canonic\337al_ok\273\212\003rd\341_\301\213\002\270\214\001\216C\005\002ind\357ices\225\212\002cas\221h,\001\220\212\001\355\213\002_\240\207\001\365\213\004c\337line_\304 tr\377acebackc\377lsddepth\376\237\212\003entryen\023um\325\214\002\277\210\002s\241\213\001\245\213\001\355\207\004>\267\204\003guess\353\211\001\212\211\002\372\267\213\003i\304\204\004items?jklast\215\210\001\221\210\001_erled\000\000_D\002\366\346\211\002le\304\210\001live\360\332\204\013\226\210\007\257\210\010\344\210\001max_\357side\003\002ure\365m\214`s\004\001tdfn\353n_\223\214\002n\232#esn\365_\302\207\001s\375\204\013not_\362\336\211\003o\237\207\002\217\205\002play\277points\000\003_\377weightpo\177ppowerp\240\210\001\177ntprobe\241\205\tN\237\205\004rep\277\210\004\216\216\002s\241\205\013?result\305\212\003\316\210\001}_\307\210\010_mins\240\002\377eatsseen\177selfset\366\211\004\277signat\345\000s\377izesolve\363r.\246\210\004\357\210\004sstr\277ongert\204\206\tt\037arget\210\206\004\223\214\002\230\214\002\376\320\004tt_mega\347byt\230\000\233\206\007use\340\376\206\004\006\001\360f\023\001\362\001val\317ence\"\001\330\211\002in\341g.\001\314\221\002\324\206\002\331\206\002swi\357ndow\300\214\003\200\001\330\377\004\n\210+\220Q\200\001\377\340\004\013\2108\2201\220\335A\007\001\r\210Q\025\001!\330\377\010\016\210g\220Q\220f\377\230A\230Q\330\010\017\210\277{\230!\2301\330(\0001\373\200A\031\001a\210t\220:\177\230S\240\007\240u\250\016\000\357\014\210I\220%\000\014\210N\371\2309\000\000\004\014\210K\220q\372+\001\017*\0005\230\006\230c\377\240\022\2404\240t\2505\277\260\013\2703\270aF\001\020\277\220\004\220E\230\030\024\002u\377\250L\270\002\270$\270g_\300Q\200A\340r\000q\032""\000\375H\177\000S\240\004\240E\250\237\025\250a\250q\023\003\211\002\230\377D\240\t\250\021\250$\250\375a)\002\320\017!\240\021\240\375!^\000y\260\001\260\024\260\277\\\300\021\300$\300\027\002\030\357\230\001\230\024\304\001\031\230\021\177\230$\230a\340\010\035\322\001\367\013\2104\303\0001\330\014\022\373\220*\342\003\016\210a\210s\363\220#\307\001\005\003!\2208\230\3771\230J\240a\240z\260\335\021\362\003x\220s\211 9\240oB\240c\250\014\004s\220$\001\3773\230a\230y\250\002\250w#\250Q\234#w\220cq\003\377\014\210E\220\025\220a\220\377q\230\001\330\014\023\2205\372\214\000\025*\000t\2401\240J\377\250a\330\014\017\210u\220\377B\220a\330\020\026\220j\377\240\001\240\021\330\014\024\220\277A\330\014\r\210V\225@E\375\230v\000\014\210C\210x\220uy\027\003\022l\0006\230\023\230@\177Y\240b\250\003\2501<\003\277C\220u\230B\230:\t\025\377\220Z\230s\240#\240Q\376@\t\014\r\320\r\035\230ZS\240s\244\002\n\001\036\266\000w\340\000\365q\360!x\242\001\230\026\230r\373\240\027\306\003\250h\260b\270\273\001\270\373\000\013\2103\235 w/\220d\230%T\000!\255(\324\n_\024\220G\2302\230`\002\212@\364\226\002K\005q\253`s\250%\250\177s\260%\260r\270\022\377A\357\270|\3101\355\007\010\t\210\365\035\261 \021\300a\t\210\032\220\2331\330\017\000\031\220\315b\267(\r;\210Y\312 v\230Q\352\000\314 \3471\220F\230\204\002\304@!\330\020\327\021\220\026\345 \006\207B\001\330\317\020\027\220{\202\002\311b\006\220\351b\207`\302C\330\202#Q\230g?\240Q\240f\250A\262@\230@\341;\301@\337b\241f\210h\014\210A\317\210Q\210a\371\204\003\243a[\240\375\001\206\205\003q\220\001\220\034\230\227S\240\013\211@\010\301a\r\001\036.\371 -\250q\300\001\033\314@\332\000F\004\000\220Q\345@\343\002\211c\010\223fZ\203\204\001!\204\206\001\220Y\227b3\222\001\372\013\007]\326\204\002s\250!\250;\356\215@\003\2701&\007\\\240\021\177\240$\240e\2507\260\221@\177\r\210W\220A\220U\253\206\001s\230I\330\000\334`\r\210[\353d\337q\240\r\250Q\356a\r\210\337Z\220q\230\005\277!\230|\347\2501\250\351b\322!u\230E\376\301\205\0021\240K\250q\260""\004\307\260C\260\276\000\263\204\nF\005e\240\3671\240A\271 m\2601\260\343D\270\214\002C\020\250\204\0011\220Jv\313\004d\250\263`\020\220\005\232\003\374\354\204\001\220\205\002\230\030\240\021\240\"\376K\000T\250\025\250g\260Q\276\276E\002\230!\2305\215\205\001\240\225(\365\0002\265\003\025\277!\377\204\t3\377\220a\220y\240\003\240<\372\351 \014\226cu\230C\230q\372\232@\014\333\207\001F\230)\2409\226\334B\020\026\263bS*\000\363`\021\376\260@Q\230b\240\001\240\025\276\272 1\250F\260#u\003\034a\230\017\005\343F\223C\312\205\001,\250\376@\302\231\204\0013\313\206\003\217\206\014\356\204\003\327%U\240?!\2406\250\023\250\254\211\004\244\207\001\3751\233@^\2403\240n\260\325A\332\204\001\036\311\207\0021\341\211\003\014\210\377D\220\007\220x\230w\240_h\250i\260q\362\205\001\270\316B\367^\2301\225@\025\240a\240\337w\250c\260\021\245c8\230\3653\273\000\002\330\206\005_\230A\230\370m\000\301c\220!x\230s\240+\336\323\204\001\r\320\r\037\214 \005\240\277S\250\001\250\021\330\222 \003\317\2205\230\t\252\211\001\375#s\230\377#\230R\230r\240\023\240\345A\275\205\001\036\271 \271\206\0015\250\001\277\330\020\021\320\021$\345@W\177\250J\260c\270\023\270\222\210\002\377\\\230\021\230%\230{\250\377$\250b\260\001\330\010\021\357\220\021\220!\250\206\002\320\t\031~\252\210\001\013\2107\220\047\230\242\002\377(\230%\230}\250I\260\351W6\001\261\210\005B\363 \003\2401\370\275\007\257\211\007\301\206\001\2205\230\003\230\2371\230K\240r\266\"\016\002=\202\336@;\250\211\001\371\210\001\365\213\0017\006\206\211\001D\366\350A\r\210\244 \320\034,\250\377A\320-=\270V\3008\373\3101\340\206\002\"\240!\320#\377<\270A\270_\310M\320\377Yb\320bc\330\010\t|\246\001\200\212\001q\320 5\260\265\214\002\377H\320\024%\240T\320)\177:\270$\270a\270q\336\206\005\332\215\206\003[\335`3\240\365B\033\220qC\236\211\002\241\210\002\224\212\001u\220I\303\205\002|\354b\230\212\0013\220c\230\022\376\210\002\205\001\337\211\027\010\306\205\014\212\206\003\255a\323\205\001\\\257\260\021\260$\356 \021\202\213\001X\357""\220Q\220e\202\205\004*\250A\357\250X\260Q\221\n\320\025\047O\240s\320*\340\000\324\002\033\225`\365a\373\204\001\240\264\213\002D\220\006\220wi\230y\367A\250!\250\260\207\004\270\273\213\001\371*\301\213\014\r\320\r\222\213\001uz\216`\014\001\010\010\014\210J\274\210\001=\034\223\217\001\230d\240!\244\216\001\t\001\337T\240\021\340\010\257\215\014z\230y\024\323`\200\204\001R\250s\260\316\217\002\377a\210\177\230c\240\025\240~\275\211\004~\230S\240\005\240\302\010\0479\230C\213\210\001\363\212\001\034\314\217\001\244@\371\032\210\213\002\322d\t\210\034\220S\374\275\212\003\250\205\001\t\230\030\240\030\250\377\034\260V\2708\300<\310\177y\320XY\320YZ\264\215\001\016\246\205\007y\260\013\247\211\001\227b\274\205\004\n\006\371]\332\207\002~\000\240h\250k\270|\317\205\004\177\001z\250\022\2503\345eF\366a:\250\275\003\231\204\002\364\205\001f\224\"\341\210<\003\342A\244)\350\211\004e\240:\364\371\205\002\035\006\010\252*\036\230k\250\377\021\250!\2504\250y\270\377\001\270\024\270Q\330\010\035\373\230_\205\214\001\250d\260)\270\3771\270D\300\007\300z\320\377QU\320U]\320]^\367\330\021\022\204\222\001w\220a\200\377A\360\006\000\t\014\2104\323\210u\242\217\001\264\220\006\023\270\213\002T\230\365\031\200\221\002|\222\212\002\007\270q\300\337\n\310!\3101\300\222\001z\320\373\031+\350\212\001\250T\260\031\270\367!\2704\371\215\001\310D\320P\247W\320W\265!R\003\035\321G\360\377\010\000\t\r\210L\230\001\377\330\010\013\2105\220\013\230\356\243\210\001T\240\031\260\002w\260c\277\270\026\270r\300\021\372\216\nGj\274\214\002Q\220\207\001\031\376\213\002C\230\273\213\002wH\220A\234\223\001\017\210q\273\000\366M\007\014\210)\005\r\016\330\014W\025\220W\323bc\263\204\003E\317\207\005\304\273\223\001\234\224\001A\206\010\246\222\001\334\221\001\033\240\344\371\223\0029\013Uq\007i\006\017\210a\357\210q\220\007\271\222\001\330\010\r\373\210X\253\224\001\034\230K\240q\277\250\001\250\024\250X\252\223\002!\377\3004\300y\320PQ\320\377QX\320X\\\320\\d\377\320de\330(2\260\047\377\270\023\270F""\300#\300Q\216\205!6\220\023\231\222\001\353 \224\225\001u\277\220H\230E\240\030\231\224\001\320_\004\036\230a\360\303\027[\305\214\002\360\212\222\001\360\216\002\255\211\004\220 \320\004(\250q\001\245\201E\303#d\005V\2502\212\224\001\034\375\223\001g\006x\220q";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3840, 5515);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (5236 bytes) */
-static const char bytes[] = " (allowed  =  MB transposition table holds a card beyond (tree fragment)), , not ..?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecalled cardcalled classcalled flagcalled holdercannot allocate a card on the tablecards on the tablechain carddisabledominance chaindriver must be one of enableengine input out of range: engine input: a card is both on the table and in a handengine input: a card is in two handsengine input: not a legal card at the rootengine input: the hands do not fit the trick on the tableevent absent cardsevent beatersevent cardsevent not-winnerevent rewardevent winnerfollow levelsfollow maskgcisenabledlead levelslead maskload_tables and load_state firstload_tables firstno default __reduce__ due to non-trivial __cinit__number of handsreserved cardreserved seatrunaway at dealrunaway minimumspecial cardsspecial orderspecial order cardspecial winnersrc_ext/_engine.pyxDRIVERSEngineEngine.__reduce_cython__Engine.__setstate_cython__Engine.afterEngine.boundary_profileEngine.groupsEngine.is_overEngine.legalEngine.load_objectiveEngine.load_stateEngine.load_tablesEngine.new_generationEngine.perftEngine.playEngine.reachesEngine.reset_countersEngine.table_lookupEngine.to_moveEngine.upper_boundEngine.valueLIMITSS__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabsentafterasyncio.coroutinesat_dealbeatbeatersbisectboundary_profileccalledcanonical_okcardcard_classcard_countcard_indicescardschainclass_maskclassescline_in_tracebackclsddepthdriverentryenumerateeventsflagflagsfollowgroupsguesshandhandsholderiis_overitemsjklastleadleaderledled_flagslegallevelsliveload_objectiveload_stateload_tablesmaskmax_sidemtdfnn_cardsn_classesn_seatsnew_generationnot_win""neroorderperftplaypointspoints_weightpoppowerpresentprobereachesrepsreservationsreset_countersresultrewardrunaway_minsseatseatsseenselfsetdefaultsignaturesizesolver._enginespecialsstrongerttable_lookuptargetto_movetricktrick_weighttt_megabytesupper_bounduse_boundsuse_canonicaluse_equivalenceuse_orderinguse_tablevaluevalueswindowwinner\200\001\330\004\n\210+\220Q\200\001\340\004\013\2108\2201\220A\200\001\340\004\r\210Q\330\004\n\210!\330\010\016\210g\220Q\220f\230A\230Q\330\010\017\210{\230!\2301\330\004\013\2101\200A\330\010\016\210a\210t\220:\230S\240\007\240u\250A\330\010\014\210I\220Q\330\010\014\210N\230!\330\010\014\210N\230!\330\010\014\210K\220q\200A\330\010\017\210t\2205\230\006\230c\240\022\2404\240t\2505\260\013\2703\270a\200A\330\010\020\220\004\220E\230\030\240\022\2404\240u\250L\270\002\270$\270g\300Q\200A\340\010\017\210q\220\004\220H\230A\230S\240\004\240E\250\025\250a\250q\200A\340\010\017\210{\230!\2301\230D\240\t\250\021\250$\250a\200A\340\010\017\320\017!\240\021\240!\2404\240y\260\001\260\024\260\\\300\021\300$\300a\200A\340\010\030\230\001\230\024\230Q\330\010\031\230\021\230$\230a\340\010\035\230Q\330\010\013\2104\210t\2201\330\014\022\220*\230A\230Q\330\010\016\210a\210s\220#\220Q\330\010\016\210a\210s\220!\2208\2301\230J\240a\240z\260\021\330\010\016\210a\210x\220s\230!\2309\240B\240c\250\021\330\010\016\210a\210s\220!\2208\2303\230a\230y\250\002\250#\250Q\330\010\016\210a\210w\220c\230\024\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\023\2205\230\001\230\025\230a\230t\2401\240J\250a\330\014\017\210u\220B\220a\330\020\026\220j\240\001\240\021\330\014\024\220A\330\014\r\210V\2201\220E\230\021\330\010\014\210C\210x\220y\240\001\240\021\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\017\210u\220C\220u\230B\230a\330\020\026\220j\240\001\240\021\330\014\025\220Z\230s\240#\240Q\330\014\r\210V\2201\220E\230\021\330\014\r\320\r\035\230Z\240s\250#\250Q\330\014\r\320\r\036\230a\230w\240a\240q\340\010\017\210x\220q\230""\001\230\026\230r\240\027\250\002\250#\250Q\250h\260b\270\001\270\021\330\010\013\2103\210a\210w\220d\230%\230s\240!\330\014\022\220*\230A\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\024\220G\2302\230S\240\002\240!\2401\330\014\017\210x\220q\230\001\230\026\230q\240\007\240s\250%\250s\260%\260r\270\022\2703\270a\270|\3101\330\020\026\220j\240\001\240\021\330\010\t\210\035\220c\230\021\230!\330\010\t\210\032\2201\330\010\t\210\031\220!\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210Y\220a\220v\230Q\230a\330\014\023\2201\220F\230!\2301\330\014\022\220!\330\020\021\220\026\220q\230\006\230a\230y\250\001\330\020\027\220{\240!\2401\330\010\017\210q\220\006\220b\230\001\230\021\330\010\016\210a\330\014\r\320\r\035\230Q\230g\240Q\240f\250A\250Q\330\014\023\220;\230a\230q\200A\340\010\031\230\021\230$\230a\340\010\016\210a\210s\220#\220Q\330\010\014\210A\210Q\210a\330\010\016\210a\210s\220#\220[\240\001\330\010\016\210a\210q\220\001\220\034\230S\240\013\2501\330\010\016\210a\210q\220\001\220\036\230s\240-\250q\330\010\t\210\033\220A\330\010\t\210\033\220A\220Q\220a\330\010\t\210\035\220a\220q\230\001\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2201\220A\220Y\230a\230t\2403\240f\250A\330\014\022\220!\2201\220A\220]\240!\2404\240s\250!\250;\260b\270\003\2701\330\014\022\220!\2201\220A\220\\\240\021\240$\240e\2507\260!\330\014\r\210W\220A\220U\230!\2301\230I\240Q\240a\330\014\r\210[\230\001\230\025\230a\230q\240\r\250Q\250a\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\r\210Y\220a\220u\230E\240\021\240!\2401\240K\250q\260\004\260C\260q\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210[\230\001\230\025\230e\2401\240A\240Q\240m\2601\260D\270\003\2701\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\022\220!\2201\220J\230a\230t\2403\240d\250!\330\014\020\220\005\220U\230!\2301\330\020\026\220a\220q\230\001\230\030\240\021\240\"\240A\240T\250\025\250g\260Q\330\020\021\220\026\220q\230\002\230!\2305\240\001\240\021\240(""\250!\2502\250Q\250a\330\014\025\220Q\220a\220y\240\001\240\021\330\014\022\220!\2203\220a\220y\240\003\240<\250q\330\014\r\210Y\220a\220u\230C\230q\240\001\330\014\020\220\004\220F\230)\2409\250A\250Q\330\020\026\220a\220v\230S\240\003\2401\330\020\021\220\034\230Q\230b\240\001\240\025\240e\2501\250F\260#\260Q\330\020\021\220\034\230Q\230b\240\001\240\025\240a\330\010\016\210a\210s\220!\2201\220A\220Z\230s\240,\250a\330\010\t\210\032\2203\220a\220q\230\001\230\021\330\010\014\210C\210x\220y\240\001\240\021\240!\2401\330\014\r\210Z\220q\230\005\230U\240!\2406\250\023\250A\330\010\016\210a\210s\220!\2201\220A\220^\2403\240n\260A\330\010\t\210\036\220s\230!\2301\230A\230Q\330\010\014\210D\220\007\220x\230w\240h\250i\260q\270\001\270\021\270!\330\014\r\210^\2301\230E\240\025\240a\240w\250c\260\021\330\014\022\220!\2208\2303\230b\240\002\240#\240Q\330\014\r\210_\230A\230U\240!\330\014\022\220!\2203\220a\220x\230s\240+\250Q\330\014\r\320\r\037\230q\240\005\240S\250\001\250\021\330\014\020\220\003\2205\230\t\240\021\240!\330\020\026\220a\220s\230#\230R\230r\240\023\240A\330\020\021\220\036\230q\240\002\240!\2405\250\001\330\020\021\320\021$\240A\240W\250J\260c\270\023\270A\330\014\r\210\\\230\021\230%\230{\250$\250b\260\001\330\010\021\220\021\220!\2201\330\010\t\320\t\031\230\021\330\010\013\2107\220\047\230\021\330\014\022\220(\230%\230}\250I\260W\270A\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2208\2303\230a\230y\250\002\250#\250Q\330\014\022\220!\2205\230\003\2301\230K\240r\250\023\250A\330\014\022\220!\220=\240\003\240;\250a\330\014\022\220!\220:\230S\240\003\2401\330\014\022\220!\2206\230\023\230D\240\001\330\014\r\210^\2301\320\034,\250A\320-=\270V\3008\3101\330\014\r\320\r\"\240!\320#<\270A\270_\310M\320Yb\320bc\330\010\t\320\t\031\230\025\230a\230q\320 5\260Q\330\010\014\210H\320\024%\240T\320):\270$\270a\270q\330\010\016\210a\210s\220!\2201\220A\220[\240\003\2403\240a\330\010\t\210\033\220C\220q\230\001\230\021\230!\330\010\014\210C""\210u\220I\230Q\230a\230q\240\001\330\014\022\220!\2203\220c\230\022\2302\230S\240\001\330\014\r\210V\2201\220E\230\021\330\010\016\210a\210s\220!\2201\220A\320\025\047\240s\320*<\270A\330\010\t\320\t\033\2303\230a\230q\240\001\240\021\330\010\014\210D\220\006\220i\230y\250\001\250\021\250!\2501\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\r\320\r\036\230a\230u\240A\330\014\r\320\r\036\230a\230u\240A\330\010\014\210J\220a\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230A\230T\240\021\340\010\016\210a\210s\220#\220Q\330\010\016\210a\210z\230\024\230R\230s\240+\250R\250s\260!\330\010\016\210a\210\177\230c\240\025\240a\330\010\016\210a\210~\230S\240\005\240Q\330\010\016\210a\210s\220!\2209\230C\230|\2501\330\010\t\210\034\220Q\330\010\t\320\t\032\230!\330\010\t\320\t\031\230\021\330\010\t\210\034\220S\230\001\230\021\330\010\014\210D\220\t\230\030\240\030\250\034\260V\2708\300<\310y\320XY\320YZ\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210]\230!\2305\240\005\240Q\240h\250k\270\021\330\014\022\220!\2209\230C\230z\250\022\2503\250a\330\014\022\220!\220=\240\003\240:\250R\250s\260!\330\014\022\220!\2208\2303\230f\240A\330\014\r\210]\230!\2305\240\001\330\014\r\320\r\036\230a\230u\240A\330\014\r\210[\230\001\230\025\230e\240:\250Q\330\014\r\210]\230!\2305\240\001\330\010\034\230A\230Q\230d\240!\200A\340\010\036\230k\250\021\250!\2504\250y\270\001\270\024\270Q\330\010\035\230_\250A\250Q\250d\260)\2701\270D\300\007\300z\320QU\320U]\320]^\330\021\022\330\010\017\210w\220a\200A\360\006\000\t\035\230A\230Q\230d\240!\200A\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\010\014\210H\220A\220Q\330\010\017\210q\200A\360\010\000\t\r\210L\230\001\330\010\014""\210G\2201\220A\220Q\330\r\016\330\014\025\220W\230A\230Q\230c\240\021\330\010\014\210E\220\021\220!\2201\330\010\017\210t\2201\220A\200A\360\010\000\t\r\210L\230\001\330\010\016\210a\210w\220c\230\033\240A\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220U\230!\2301\230C\230q\330\010\017\210q\200A\360\010\000\t\017\210a\210q\220\007\220s\230!\330\010\r\210X\220Q\330\010\034\230K\240q\250\001\250\024\250X\260\\\300\021\300!\3004\300y\320PQ\320QX\320X\\\320\\d\320de\330(2\260\047\270\023\270F\300#\300Q\330\010\013\2106\220\023\220A\330\014\023\2201\330\010\017\210u\220H\230E\240\030\250\025\250a\320\004\036\230a\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220[\240\001\240\021\240#\240Q\330\010\014\210E\220\021\220!\2201\330\010\017\210q\320\004(\250\001\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\r\016\330\014\025\220[\240\001\240\021\240#\240V\2502\250Q\330\010\014\210E\220\021\220!\2201\330\010\017\210x\220q";
+    #else /* compression: none (5515 bytes) */
+static const char bytes[] = " (allowed  =  MB transposition table holds a card beyond (tree fragment)), , not ..?NoneNote that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecalled cardcalled classcalled flagcalled holdercannot allocate a card on the tablecards on the tablechain carddisabledominance chaindriver must be one of enableengine input out of range: engine input: a card is both on the table and in a handengine input: a card is in two handsengine input: not a legal card at the rootengine input: the hands do not fit the trick on the tableevent absent cardsevent beatersevent cardsevent not-winnerevent rewardevent winnerfollow levelsfollow maskgcisenabledlead levelslead maskload_tables and load_state firstload_tables firstno default __reduce__ due to non-trivial __cinit__number of handsquick bounds are taken at trick boundariesreserved cardreserved seatruff maskrunaway at dealrunaway minimumspecial cardsspecial orderspecial order cardspecial winnersrc_ext/_engine.pyxDRIVERSEngineEngine.__reduce_cython__Engine.__setstate_cython__Engine.afterEngine.boundary_profileEngine.groupsEngine.is_overEngine.legalEngine.load_objectiveEngine.load_stateEngine.load_tablesEngine.new_generationEngine.perftEngine.playEngine.quick_boundsEngine.reachesEngine.reset_countersEngine.table_lookupEngine.to_moveEngine.upper_boundEngine.valueLIMITSS__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabsentafterasyncio.coroutinesat_dealbeatbeatersbisectboundary_profileccalledcanonical_okcardcard_classcard_countcard_indicescardscash_okchainclass_maskclassescline_in_tracebackclsddepthdriverentryenumerateeventsflagflagsfollowgroupsguesshandhandsholderiis_overitemsjklastleadleaderledled_flagslegallevelsliveload_objectiveload_""stateload_tablesmaskmax_sidemax_suremin_suremtdfnn_cardsn_classesn_seatsnew_generationnot_winneroorderperftplaypointspoints_weightpoppowerpresentprobequick_boundsreachesrepsreservationsreset_countersresultrewardruff_maskrunaway_minsseatseatsseenselfsetdefaultsignaturesizesolver._enginespecialsstrongerttable_lookuptargetto_movetricktrick_weighttt_megabytesupper_bounduse_boundsuse_canonicaluse_equivalenceuse_orderinguse_tablevaluevalueswindowwinner\200\001\330\004\n\210+\220Q\200\001\340\004\013\2108\2201\220A\200\001\340\004\r\210Q\330\004\n\210!\330\010\016\210g\220Q\220f\230A\230Q\330\010\017\210{\230!\2301\330\004\013\2101\200A\330\010\016\210a\210t\220:\230S\240\007\240u\250A\330\010\014\210I\220Q\330\010\014\210N\230!\330\010\014\210N\230!\330\010\014\210K\220q\200A\330\010\017\210t\2205\230\006\230c\240\022\2404\240t\2505\260\013\2703\270a\200A\330\010\020\220\004\220E\230\030\240\022\2404\240u\250L\270\002\270$\270g\300Q\200A\340\010\017\210q\220\004\220H\230A\230S\240\004\240E\250\025\250a\250q\200A\340\010\017\210{\230!\2301\230D\240\t\250\021\250$\250a\200A\340\010\017\320\017!\240\021\240!\2404\240y\260\001\260\024\260\\\300\021\300$\300a\200A\340\010\030\230\001\230\024\230Q\330\010\031\230\021\230$\230a\340\010\035\230Q\330\010\013\2104\210t\2201\330\014\022\220*\230A\230Q\330\010\016\210a\210s\220#\220Q\330\010\016\210a\210s\220!\2208\2301\230J\240a\240z\260\021\330\010\016\210a\210x\220s\230!\2309\240B\240c\250\021\330\010\016\210a\210s\220!\2208\2303\230a\230y\250\002\250#\250Q\330\010\016\210a\210w\220c\230\024\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\023\2205\230\001\230\025\230a\230t\2401\240J\250a\330\014\017\210u\220B\220a\330\020\026\220j\240\001\240\021\330\014\024\220A\330\014\r\210V\2201\220E\230\021\330\010\014\210C\210x\220y\240\001\240\021\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\017\210u\220C\220u\230B\230a\330\020\026\220j\240\001\240\021\330\014\025\220Z\230s\240#\240Q\330\014\r\210V\2201\220E""\230\021\330\014\r\320\r\035\230Z\240s\250#\250Q\330\014\r\320\r\036\230a\230w\240a\240q\340\010\017\210x\220q\230\001\230\026\230r\240\027\250\002\250#\250Q\250h\260b\270\001\270\021\330\010\013\2103\210a\210w\220d\230%\230s\240!\330\014\022\220*\230A\230Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\024\220G\2302\230S\240\002\240!\2401\330\014\017\210x\220q\230\001\230\026\230q\240\007\240s\250%\250s\260%\260r\270\022\2703\270a\270|\3101\330\020\026\220j\240\001\240\021\330\010\t\210\035\220c\230\021\230!\330\010\t\210\032\2201\330\010\t\210\031\220!\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210Y\220a\220v\230Q\230a\330\014\023\2201\220F\230!\2301\330\014\022\220!\330\020\021\220\026\220q\230\006\230a\230y\250\001\330\020\027\220{\240!\2401\330\010\017\210q\220\006\220b\230\001\230\021\330\010\016\210a\330\014\r\320\r\035\230Q\230g\240Q\240f\250A\250Q\330\014\023\220;\230a\230q\200A\340\010\031\230\021\230$\230a\340\010\016\210a\210s\220#\220Q\330\010\014\210A\210Q\210a\330\010\016\210a\210s\220#\220[\240\001\330\010\016\210a\210q\220\001\220\034\230S\240\013\2501\330\010\016\210a\210q\220\001\220\036\230s\240-\250q\330\010\t\210\033\220A\330\010\t\210\033\220A\220Q\220a\330\010\t\210\035\220a\220q\230\001\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2201\220A\220Y\230a\230t\2403\240f\250A\330\014\022\220!\2201\220A\220]\240!\2404\240s\250!\250;\260b\270\003\2701\330\014\022\220!\2201\220A\220\\\240\021\240$\240e\2507\260!\330\014\r\210W\220A\220U\230!\2301\230I\240Q\240a\330\014\r\210[\230\001\230\025\230a\230q\240\r\250Q\250a\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\r\210Y\220a\220u\230E\240\021\240!\2401\240K\250q\260\004\260C\260q\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210[\230\001\230\025\230e\2401\240A\240Q\240m\2601\260D\270\003\2701\330\014\r\210Z\220q\230\005\230Q\230a\230|\2501\250A\330\014\022\220!\2201\220J\230a\230t\2403\240d\250!\330\014\020\220\005\220U\230!\2301\330\020\026\220a\220q\230""\001\230\030\240\021\240\"\240A\240T\250\025\250g\260Q\330\020\021\220\026\220q\230\002\230!\2305\240\001\240\021\240(\250!\2502\250Q\250a\330\014\025\220Q\220a\220y\240\001\240\021\330\014\022\220!\2203\220a\220y\240\003\240<\250q\330\014\r\210Y\220a\220u\230C\230q\240\001\330\014\020\220\004\220F\230)\2409\250A\250Q\330\020\026\220a\220v\230S\240\003\2401\330\020\021\220\034\230Q\230b\240\001\240\025\240e\2501\250F\260#\260Q\330\020\021\220\034\230Q\230b\240\001\240\025\240a\330\010\016\210a\210s\220!\2201\220A\220Z\230s\240,\250a\330\010\t\210\032\2203\220a\220q\230\001\230\021\330\010\014\210C\210x\220y\240\001\240\021\240!\2401\330\014\r\210Z\220q\230\005\230U\240!\2406\250\023\250A\330\010\016\210a\210s\220!\2201\220A\220^\2403\240n\260A\330\010\t\210\036\220s\230!\2301\230A\230Q\330\010\014\210D\220\007\220x\230w\240h\250i\260q\270\001\270\021\270!\330\014\r\210^\2301\230E\240\025\240a\240w\250c\260\021\330\014\022\220!\2208\2303\230b\240\002\240#\240Q\330\014\r\210_\230A\230U\240!\330\014\022\220!\2203\220a\220x\230s\240+\250Q\330\014\r\320\r\037\230q\240\005\240S\250\001\250\021\330\014\020\220\003\2205\230\t\240\021\240!\330\020\026\220a\220s\230#\230R\230r\240\023\240A\330\020\021\220\036\230q\240\002\240!\2405\250\001\330\020\021\320\021$\240A\240W\250J\260c\270\023\270A\330\014\r\210\\\230\021\230%\230{\250$\250b\260\001\330\010\021\220\021\220!\2201\330\010\t\320\t\031\230\021\330\010\013\2107\220\047\230\021\330\014\022\220(\230%\230}\250I\260W\270A\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2208\2303\230a\230y\250\002\250#\250Q\330\014\022\220!\2205\230\003\2301\230K\240r\250\023\250A\330\014\022\220!\220=\240\003\240;\250a\330\014\022\220!\220:\230S\240\003\2401\330\014\022\220!\2206\230\023\230D\240\001\330\014\r\210^\2301\320\034,\250A\320-=\270V\3008\3101\330\014\r\320\r\"\240!\320#<\270A\270_\310M\320Yb\320bc\330\010\t\320\t\031\230\025\230a\230q\320 5\260Q\330\010\014\210H\320\024%\240T\320):\270$\270a\270q\330\010""\016\210a\210s\220!\2201\220A\220[\240\003\2403\240a\330\010\t\210\033\220C\220q\230\001\230\021\230!\330\010\014\210C\210u\220I\230Q\230a\230q\240\001\330\014\022\220!\2203\220c\230\022\2302\230S\240\001\330\014\r\210V\2201\220E\230\021\330\014\r\320\r\035\230Z\240s\250#\250Q\330\010\014\210E\220\025\220a\220q\230\001\330\014\r\210Z\220q\230\005\230U\240!\2401\240A\240\\\260\021\260$\260c\270\021\330\014\r\210X\220Q\220e\2305\240\001\240\021\240*\250A\250X\260Q\330\010\016\210a\210s\220!\2201\220A\320\025\047\240s\320*<\270A\330\010\t\320\t\033\2303\230a\230q\240\001\240\021\330\010\014\210D\220\006\220i\230y\250\001\250\021\250!\2501\330\014\022\220!\2206\230\023\230B\230b\240\003\2401\330\014\022\220!\2206\230\023\230A\230Y\240b\250\003\2501\330\014\r\320\r\036\230a\230u\240A\330\014\r\320\r\036\230a\230u\240A\330\010\014\210J\220a\330\010\034\230A\230Q\230d\240!\200A\340\010\034\230A\230T\240\021\340\010\016\210a\210s\220#\220Q\330\010\016\210a\210z\230\024\230R\230s\240+\250R\250s\260!\330\010\016\210a\210\177\230c\240\025\240a\330\010\016\210a\210~\230S\240\005\240Q\330\010\016\210a\210s\220!\2209\230C\230|\2501\330\010\t\210\034\220Q\330\010\t\320\t\032\230!\330\010\t\320\t\031\230\021\330\010\t\210\034\220S\230\001\230\021\330\010\014\210D\220\t\230\030\240\030\250\034\260V\2708\300<\310y\320XY\320YZ\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210^\2301\230E\240\025\240a\240y\260\013\2701\330\014\r\210]\230!\2305\240\005\240Q\240h\250k\270\021\330\014\022\220!\2209\230C\230z\250\022\2503\250a\330\014\022\220!\220=\240\003\240:\250R\250s\260!\330\014\022\220!\2208\2303\230f\240A\330\014\r\210]\230!\2305\240\001\330\014\r\320\r\036\230a\230u\240A\330\014\r\210[\230\001\230\025\230e\240:\250Q\330\014\r\210]\230!\2305\240\001\330\010\034\230A\230Q\230d\240!\200A\340\010\036\230k\250\021\250!\2504\250y\270\001\270\024\270Q\330\010\035\230_\250A\250Q\250d\260)\2701\270D\300\007\300z\320QU\320U]\320]^\330\021\022\330\010\017\210w\220a\200A""\360\006\000\t\014\2104\210u\220A\330\014\022\220*\230A\230Q\330\010\023\2201\220A\220T\230\031\240!\2404\240|\2601\260D\270\007\270q\300\n\310!\3101\330\010\017\210z\320\031+\2501\250A\250T\260\031\270!\2704\270|\3101\310D\320PW\320WY\320YZ\200A\360\006\000\t\035\230A\230Q\230d\240!\200A\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\010\014\210H\220A\220Q\330\010\017\210q\200A\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220W\230A\230Q\230c\240\021\330\010\014\210E\220\021\220!\2201\330\010\017\210t\2201\220A\200A\360\010\000\t\r\210L\230\001\330\010\016\210a\210w\220c\230\033\240A\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220U\230!\2301\230C\230q\330\010\017\210q\200A\360\010\000\t\017\210a\210q\220\007\220s\230!\330\010\r\210X\220Q\330\010\034\230K\240q\250\001\250\024\250X\260\\\300\021\300!\3004\300y\320PQ\320QX\320X\\\320\\d\320de\330(2\260\047\270\023\270F\300#\300Q\330\010\013\2106\220\023\220A\330\014\023\2201\330\010\017\210u\220H\230E\240\030\250\025\250a\320\004\036\230a\360\010\000\t\r\210L\230\001\330\010\014\210G\2201\220A\220Q\330\r\016\330\014\025\220[\240\001\240\021\240#\240Q\330\010\014\210E\220\021\220!\2201\330\010\017\210q\320\004(\250\001\360\010\000\t\r\210L\230\001\330\010\013\2105\220\013\2301\230A\230T\240\031\250!\2504\250w\260c\270\026\270r\300\021\330\014\022\220*\230A\230Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\031\230!\2301\230C\230q\330\r\016\330\014\025\220[\240\001\240\021\240#\240V\2502\250Q\330\010\014\210E\220\021\220!\2201\330\010\017\210x\220q";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 201; i++) {
+    for (int i = 0; i < 209; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
-      if (likely(string) && i >= 55) PyUnicode_InternInPlace(&string);
+      if (likely(string) && i >= 57) PyUnicode_InternInPlace(&string);
       if (unlikely(!string)) {
         Py_XDECREF(data);
         __PYX_ERR(0, 1, __pyx_L1_error)
@@ -19659,8 +20502,8 @@ static const char bytes[] = " (allowed  =  MB transposition table holds a card b
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 201; i < 221; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-201].length;
+    for (int i = 209; i < 230; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-209].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -19670,15 +20513,15 @@ static const char bytes[] = " (allowed  =  MB transposition table holds a card b
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 221; i++) {
+    for (Py_ssize_t i = 0; i < 230; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 201;
-      for (Py_ssize_t i=0; i<20; ++i) {
+      PyObject **table = stringtab + 209;
+      for (Py_ssize_t i=0; i<21; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -19780,94 +20623,99 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_tables, __pyx_mstate->__pyx_kp_b_iso88591_A_a_as_Q_AQa_as_aq_S_1_aq_s_q_A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 173};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 177};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_new_generation, __pyx_mstate->__pyx_kp_b_iso88591_A_AQd, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 178};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 182};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_max_side, __pyx_mstate->__pyx_n_u_points_weight, __pyx_mstate->__pyx_n_u_trick_weight, __pyx_mstate->__pyx_n_u_events, __pyx_mstate->__pyx_n_u_o, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_present, __pyx_mstate->__pyx_n_u_absent, __pyx_mstate->__pyx_n_u_winner, __pyx_mstate->__pyx_n_u_not_winner, __pyx_mstate->__pyx_n_u_last, __pyx_mstate->__pyx_n_u_reward, __pyx_mstate->__pyx_n_u_beaters};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_objective, __pyx_mstate->__pyx_kp_b_iso88591_A_AT_as_Q_az_Rs_Rs_a_c_a_a_S_Q_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 204};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 208};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_hands, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_trick, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_t, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_seat, __pyx_mstate->__pyx_n_u_size, __pyx_mstate->__pyx_n_u_seen, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_card};
     __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_load_state, __pyx_mstate->__pyx_kp_b_iso88591_A_Q_a_Q_4t1_AQ_as_Q_as_81Jaz_axs, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 275};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 279};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_boundary_profile, __pyx_mstate->__pyx_kp_b_iso88591_A_q_HAS_E_aq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 279};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 283};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
     __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reset_counters, __pyx_mstate->__pyx_kp_b_iso88591_A_at_S_uA_IQ_N_N_Kq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 286};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 290};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
     __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_upper_bound, __pyx_mstate->__pyx_kp_b_iso88591_A_4y_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 290};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_1D_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
-  }
-  {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 294};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_max_sure, __pyx_mstate->__pyx_n_u_min_sure};
+    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_quick_bounds, __pyx_mstate->__pyx_kp_b_iso88591_A_4uA_AQ_1AT_4_1D_q_1_z_1AT_4_1D, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 302};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
+    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_kp_b_iso88591_A_1D_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 306};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_n_u_reps};
-    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_groups, __pyx_mstate->__pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_groups, __pyx_mstate->__pyx_kp_b_iso88591_A_k_4y_Q__AQd_1D_zQUU_wa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 301};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 313};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_kp_b_iso88591_a_L_G1AQ_Q_E_1_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 312};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 324};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_target, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reaches, __pyx_mstate->__pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_reaches, __pyx_mstate->__pyx_kp_b_iso88591_A_L_G1AQ_WAQc_E_1_t1A, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 323};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 335};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_guess, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_after, __pyx_mstate->__pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_after, __pyx_mstate->__pyx_kp_b_iso88591_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_V2Q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 337};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 349};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_depth, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_perft, __pyx_mstate->__pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_perft, __pyx_mstate->__pyx_kp_b_iso88591_A_L_awc_A_G1AQ_U_1Cq_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 348};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 360};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_card, __pyx_mstate->__pyx_n_u_S, __pyx_mstate->__pyx_n_u_reward};
-    __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_L_5_1AT_4wc_r_AQ_G1AQ_1Cq_HAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 360};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 372};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_live, __pyx_mstate->__pyx_n_u_leader, __pyx_mstate->__pyx_n_u_flags, __pyx_mstate->__pyx_n_u_probe, __pyx_mstate->__pyx_n_u_entry};
-    __pyx_mstate_global->__pyx_codeobj_tab[16] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_table_lookup, __pyx_mstate->__pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[16])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_table_lookup, __pyx_mstate->__pyx_kp_b_iso88591_A_aq_s_XQ_Kq_X_4yPQQXX_dde_2_F_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 372};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 384};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[17] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_to_move, __pyx_mstate->__pyx_kp_b_iso88591_A_E_4uL_gQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[17])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[18] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_to_move, __pyx_mstate->__pyx_kp_b_iso88591_A_E_4uL_gQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[18])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 375};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 387};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[18] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_t5_c_4t5_3a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[18])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[19] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_ext__engine_pyx, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_t5_c_4t5_3a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[19])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[19] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[19])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[20] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[20])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 3};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[20] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[20])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[21] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[21])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;

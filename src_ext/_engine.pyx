@@ -12,7 +12,7 @@ from cardset cimport popcount, lowest, drop_lowest
 from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
                     MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
-from bounds cimport future_upper_bound
+from bounds cimport future_upper_bound, sure_bounds
 from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
 from search cimport Search, Options, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
@@ -160,6 +160,10 @@ cdef class Engine:
         for i, c in enumerate(d["chain"]):
             _check(c, 0, n - 1, "chain card")
             t.chain[i] = c
+            t.chain_mask |= (<uint64_t>1) << c
+        for k in range(t.n_classes):
+            t.ruff_mask[k] = _mask(d["ruff_mask"][k], n, "ruff mask")
+            t.cash_ok[k] = 1 if d["cash_ok"][k] else 0
         _check(len(d["reservations"]), 0, MAX_RESERVATIONS, "reservations")
         t.n_reservations = len(d["reservations"])
         for i, (card, seat) in enumerate(d["reservations"]):
@@ -286,6 +290,14 @@ cdef class Engine:
     def upper_bound(self):
         """Everything still in play for the maximising side (the quick bound)."""
         return future_upper_bound(&self.tables, &self.objective, &self.root)
+
+    def quick_bounds(self):
+        """(lower, upper) on the root's future value from the quick bounds (a trick-boundary root only)."""
+        cdef int max_sure, min_sure
+        if self.root.trick_len:
+            raise ValueError("quick bounds are taken at trick boundaries")
+        sure_bounds(&self.tables, &self.objective, &self.root, &max_sure, &min_sure)
+        return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure
 
     def legal(self):
         """Legal cards at the root (engine mask)."""

@@ -11,7 +11,7 @@ from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives
-from bounds cimport future_upper_bound, sure_tricks
+from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves
 from tt cimport Table, Entry, table_probe, table_store, mix
 
@@ -148,7 +148,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef int boundary = S.s.trick_len == 0
     cdef int use_table
     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
-    cdef int n, i, card, reward, value, maximising, seat, sure, holder, sure_points
+    cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure
     cdef int moves[MAX_CARDS]
     cdef uint64_t legal
     cdef uint8_t leader_flags = 0
@@ -167,12 +167,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
         if S.opt.use_bounds:
             upper = future_upper_bound(S.t, S.o, &S.s)
-            sure = sure_tricks(S.t, &S.s, &holder, &sure_points)
-            if sure:
-                if (S.o.max_side >> holder) & 1:
-                    lower = S.o.points_weight * sure_points + S.o.trick_weight * sure
-                else:
-                    upper -= S.o.points_weight * sure_points + S.o.trick_weight * sure
+            sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
+            lower = max_sure
+            upper -= min_sure
         # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
         if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))

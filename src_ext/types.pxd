@@ -53,6 +53,9 @@ ctypedef struct Tables:
     uint32_t led_flags[MAX_CLASSES]
     int owner[MAX_CARDS]                      # the seat dealt each card (fixed for the deal; set with the state)
     int canonical_ok                          # power never interleaves between classes: rank-relative keys allowed
+    uint64_t chain_mask
+    uint64_t ruff_mask[MAX_CLASSES]           # cards of other classes that win when this class is led
+    int cash_ok[MAX_CLASSES]                  # the class can be led freely and must be followed by its own cards
     int n_chain                               # the dominance chain: cards that, from the top down, beat every
     int chain[MAX_CARDS]                      # card below them whatever is led (the top trumps), strongest first
 

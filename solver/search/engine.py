@@ -86,6 +86,23 @@ def classes_separate(tables: RuleTables) -> bool:
     return True
 
 
+def cashable(tables: RuleTables, cls: int) -> bool:
+    """Whether the top cards of a class are sure winners while no opponent can ruff: the class may be led whenever
+    held (no lead restriction excludes it, no reserved or called card is in it) and a lead of it must be followed by
+    cards of the class first."""
+    mask = tables.class_masks[cls]
+    if not mask:
+        return False
+    follow = tables.follow[cls]
+    if not follow or follow[0].mask != mask:
+        return False
+    if tables.lead and mask & ~tables.lead[0].mask:
+        return False
+    if tables.called is not None and tables.called.card_class == cls and tables.called.runaway_min > 1:
+        pass  # leading the called ace first is always allowed, and it is the class's top plain card
+    return not any(mask >> r.card & 1 for r in tables.reservations)
+
+
 def dominance_chain(tables: RuleTables) -> list[int]:
     """The cards that, from the top down, beat every card below them whatever class is led (the top trumps)."""
     orders = [sorted(range(tables.n_cards), key=lambda c, k=k: -tables.power[k][c]) for k in range(tables.n_classes)]
@@ -198,6 +215,9 @@ def _compile(tables: RuleTables, objective_cards: int) -> Compiled:
         "reservations": [(to_engine[r.card], r.seat) for r in tables.reservations],
         "chain": [to_engine[c] for c in dominance_chain(tables)],
         "canonical_ok": classes_separate(tables),
+        "ruff_mask": [emask(sum(1 << c for c in range(n) if tables.card_class[c] != k and tables.power[k][c] > 0))
+                      for k in range(tables.n_classes)],
+        "cash_ok": [cashable(tables, k) for k in range(tables.n_classes)],
     }
     return Compiled(engine_tables, tuple(to_engine), to_pack)
 
