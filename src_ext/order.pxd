@@ -12,8 +12,8 @@ from types cimport Tables, Objective, State, MAX_CARDS
 from movegen cimport current_winner
 
 
-cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card) noexcept nogil:
-    cdef int seat, my_side, wpos, wseat, led, p, best_power, last
+cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card, int wpos) noexcept nogil:
+    cdef int seat, my_side, wseat, led, p, best_power, last
     if s.trick_len == 0:
         if (s.live & t.stronger[card]) == 0:
             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
@@ -21,7 +21,6 @@ cdef inline int card_score(const Tables* t, const Objective* o, const State* s, 
     seat = (s.leader + s.trick_len) % t.n_seats
     my_side = (o.max_side >> seat) & 1
     led = t.card_class[s.trick[0]]
-    wpos = current_winner(t, s.trick, s.trick_len)
     wseat = (s.leader + wpos) % t.n_seats
     best_power = t.power[led][s.trick[wpos]]
     p = t.power[led][card]
@@ -40,10 +39,11 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
     """Write the moves into ``out`` best first (``first``, when a move, leads); returns their number."""
     cdef int scores[MAX_CARDS]
     cdef int n = 0, i, j, card, score
+    cdef int wpos = current_winner(t, s.trick, s.trick_len) if s.trick_len else 0
     while moves:
         card = lowest(moves)
         moves = drop_lowest(moves)
-        score = 1 << 30 if card == first else card_score(t, o, s, card) * 256 + (history[card] if history[card] < 255 else 255)
+        score = 1 << 30 if card == first else card_score(t, o, s, card, wpos) * 256 + (history[card] if history[card] < 255 else 255)
         i = n
         while i > 0 and scores[i - 1] < score:
             scores[i] = scores[i - 1]
