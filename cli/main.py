@@ -8,7 +8,11 @@ import typer
 
 from solver import __version__
 
+from . import bench as bench_command
+from . import check as check_command
 from . import deal as deal_command
+from . import solve as solve_command
+from . import table as table_command
 
 app = typer.Typer(
     name="stich",
@@ -34,6 +38,10 @@ def root(
 
 
 app.command("deal")(deal_command.deal)
+app.command("solve")(solve_command.solve)
+app.command("check")(check_command.check)
+app.command("table")(table_command.table)
+app.command("bench")(bench_command.bench)
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .analysis import (BonusCheck, SeatTarget, TableEntry, check_bonuses, check_report, contract_table,
+                       solve_report, table_report)
 from .api import iter_positions, parse_positions, perft, read_positions, solve
 from .cards import Card, CardSet, Pack
 from .deal import Deal
@@ -24,7 +26,8 @@ from .state import PlayState, Trick
 from .variant import Flag, Variant
 
 __all__ = [
-    "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
+    "BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table", "solve_report",
+    "table_report", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
     "InvalidContractError", "InvalidDealError", "Kratzen", "Objective", "Pack", "ParseError", "PlayState",
     "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
     "Variant", "VariantError", "Zwanzigerrufen", "__version__", "get_game", "iter_positions", "make_position",

@@ -258,8 +258,10 @@ class Game:
         raise NotImplementedError
 
     @classmethod
-    def contracts(cls, deal: Deal) -> list[tuple[Contract, int]]:
-        """Every (contract, declarer seat 1-based) that could be bid on a whole deal."""
+    def contracts(cls, deal: Deal, variant: Variant | Mapping[str, object] | None = None,
+                  like: Contract | None = None) -> list[tuple[Contract, int]]:
+        """Every (contract, declarer seat 1-based) that could be bid on a whole deal under ``variant``'s bid checks
+        (``like``: the record's own contract, whose modifiers carry over, e.g. a Kratzen Muss)."""
         raise NotImplementedError
 
     @classmethod

@@ -157,5 +157,7 @@ class Kratzen(Game):
         return [f"Trump {rng.choice(SUITS)}"]
 
     @classmethod
-    def contracts(cls, deal: Deal) -> list[tuple[Contract, int]]:
-        return [(cls.parse_contract(f"Trump {s}"), 1) for s in SUITS]
+    def contracts(cls, deal: Deal, variant=None, like=None) -> list[tuple[Contract, int]]:
+        modifier = {None: "", "muss": " Muss", "sevenmuss": " SevenMuss"}[like.modifier if like else None]
+        declarer = 1
+        return [(cls.parse_contract(f"Trump {s}{modifier}"), declarer) for s in SUITS]

@@ -239,14 +239,14 @@ class Schafkopf(Game):
         return ["Rufer E", "Rufer G", "Rufer S"]
 
     @classmethod
-    def contracts(cls, deal: Deal) -> list[tuple[Contract, int]]:
+    def contracts(cls, deal: Deal, variant=None, like=None) -> list[tuple[Contract, int]]:
         result = []
         for seat in range(1, 5):
             for text in ["Rufer E", "Rufer G", "Rufer S", "Wenz", "Solo E", "Solo G", "Solo H", "Solo S",
                          "WenzTout", "SoloTout E", "SoloTout G", "SoloTout H", "SoloTout S", "Sie"]:
                 contract = cls.parse_contract(text)
                 try:
-                    cls.rules(deal, contract, declarer=seat)
+                    cls.rules(deal, contract, declarer=seat, variant=variant)
                 except InvalidContractError:
                     continue
                 result.append((contract, seat))

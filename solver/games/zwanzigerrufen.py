@@ -294,7 +294,7 @@ class Zwanzigerrufen(Game):
         return ["Normal"]
 
     @classmethod
-    def contracts(cls, deal: Deal) -> list[tuple[Contract, int]]:
+    def contracts(cls, deal: Deal, variant=None, like=None) -> list[tuple[Contract, int]]:
         result: list[tuple[Contract, int]] = []
         try:
             cls.called_card(deal)

@@ -1,0 +1,24 @@
+"""``stich check``: which bonuses can be forced in each record of a file, and by whom."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+from solver.analysis import check_report
+
+from .render import parse_variant_options, render_check, run_over_records
+from .solve import BOARD, FILE, JSON, VARIANT
+
+
+def check(
+    file: Path = FILE,
+    board: Optional[str] = BOARD,
+    variant: Optional[List[str]] = VARIANT,
+    as_json: bool = JSON,
+) -> None:
+    """Can the game, Absolut, Valat, Pagat Ultimo, Mondfang (Zwanzigerrufen), Schneider, Schwarz, Tout (Schafkopf)
+    or each seat's target (Kratzen) be forced from the position? Each is answered both ways: one side forces it or
+    the other side stops it."""
+    flags = parse_variant_options(variant)
+    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_check, document=check_report)

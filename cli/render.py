@@ -1,0 +1,455 @@
+"""What the analysis commands share: reading the records of a file, and showing their documents to people.
+
+Every analysis command (``solve``, ``check``, ``table``) turns each record of a file into one JSON-ready document
+(built by :mod:`solver.analysis`) and then either prints it as one line of JSON or renders it here as rich tables.
+Rendering works on the documents only, so what people read and what machines read can never disagree.
+
+Cards are shown as players write them: the French-suited Zwanzigerrufen pack with suit signs (``♠K``, ``♥Q``), the
+German packs (Schafkopf, Kratzen) with their letters (``EO``, ``HA``); hearts (and diamonds) in red. JSON documents
+carry the plain card tokens, never markup.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from solver.cards import Pack
+from solver.errors import InvalidDealError, ParseError, StichError, VariantError
+from solver.games import get_game
+from solver.formats.tbn import Record, iter_records
+from solver.position import Position, position_from_record
+from solver.variant import Variant
+
+from .errors import EXIT_BAD_INPUT, input_errors, message
+
+Document = dict[str, Any]
+
+#: Width used when the output is not a terminal (a file or a pipe), so tables are not squeezed to 80 columns.
+PIPE_WIDTH = 110
+
+_SIGNS = {"spades": "♠", "clubs": "♣", "hearts": "♥", "diamonds": "♦"}
+_RED_SUITS = ("hearts", "diamonds")
+
+
+# --- consoles ---------------------------------------------------------------------------------------------------
+
+
+def stdout_console() -> Console:
+    """The console for data (stdout): no automatic highlighting, a fixed width when piped."""
+    console = Console(highlight=False, emoji=False, soft_wrap=False)
+    if not console.is_terminal:
+        console.width = PIPE_WIDTH
+    return console
+
+
+def stderr_console() -> Console:
+    return Console(stderr=True, highlight=False, emoji=False)
+
+
+@contextmanager
+def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
+    """A callback that shows what a long analysis is doing, on stderr and only on a terminal (a transient
+    spinner): logs and pipes stay clean."""
+    console = stderr_console()
+    if not console.is_terminal:
+        yield lambda text: None
+        return
+    with console.status(prefix) as status:
+        yield lambda text: status.update(f"{prefix}: {text}")
+
+
+# --- cards ------------------------------------------------------------------------------------------------------
+
+
+class CardPainter:
+    """Card tokens of one pack as coloured text.
+
+    A pack whose suit letters are the English initials of the suit signs (S C H D) is French-suited and shown with
+    the signs; any other pack (the German packs map the signs onto E G H S) keeps its letters. Either way the red
+    suits are red: hearts, and diamonds where a pack has them."""
+
+    def __init__(self, pack: Pack) -> None:
+        self.pack = pack
+        letters = pack.sign_letters
+        french = bool(letters) and all(letters.get(suit) == suit[0].upper() for suit in _SIGNS)
+        self.signs = {letters[suit]: sign for suit, sign in _SIGNS.items()} if french else {}
+        red = _RED_SUITS if french else ("hearts",)
+        self.red = {letters[suit] for suit in red if suit in letters}
+
+    @classmethod
+    def for_game(cls, game: str) -> "CardPainter":
+        return cls(get_game(game).pack)
+
+    def label(self, name: str) -> str:
+        index = self.pack.lookup(name)
+        if index is None:
+            return name
+        card = self.pack[index]
+        if card.suit in self.signs and card.name == card.suit + card.rank:
+            return self.signs[card.suit] + card.rank
+        return card.name
+
+    def card(self, name: str, style: str = "") -> Text:
+        index = self.pack.lookup(name)
+        colour = "red" if index is not None and self.pack[index].suit in self.red else ""
+        return Text(self.label(name), style=" ".join(s for s in (colour, style) if s))
+
+    def cards(self, names: Sequence[str], separator: str = " ", style: str = "") -> Text:
+        return Text(separator).join(self.card(name, style) for name in names)
+
+
+# --- small words ------------------------------------------------------------------------------------------------
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    """``1+3`` for a side, ``seat 2`` for a single seat."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "+".join(str(s) for s in seats) if seats else "-"
+
+
+def yes_no(value: bool | None, yes: str = "yes", no: str = "no") -> Text:
+    if value is None:
+        return Text("-")
+    return Text(yes, style="bold green") if value else Text(no, style="bold red")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def record_title(document: Document) -> Text:
+    """``board 7 (examples/zwanzigerrufen.tbn:112) -- Zwanzigerrufen Normal T20, declarer 1``."""
+    record = document["record"]
+    place = f"{record['source']}:{record['line']}" if record.get("source") else "position"
+    head = f"board {record['board']} ({place})" if record.get("board") else place
+    title = Text(head, style="bold")
+    title.append(f" - {document['game']}")
+    if "contract" in document:
+        title.append(f" {document['contract']}, declarer {document['declarer']}")
+    return title
+
+
+def _sides_line(document: Document) -> str:
+    if document["every_seat_for_itself"]:
+        return f"attacker seat {document['declarer']}; every seat plays for itself"
+    return (f"declarers {seats_text(document['declaring_side'])}, "
+            f"defenders {seats_text(document['defending_side'])}")
+
+
+def position_line(document: Document, painter: CardPainter) -> Text:
+    """Where the play stands: tricks played, the trick on the table, who is to play."""
+    position = document["position"]
+    text = Text()
+    if position["over"]:
+        text.append(f"the deal is over after {plural(position['tricks_played'], 'trick')}")
+        return text
+    start = "whole deal" if position["whole_deal"] else "ending"
+    played = position["tricks_played"]
+    text.append(f"{start}, " + (f"after {plural(played, 'trick')}" if played else "from the start"))
+    if position["trick"]:
+        text.append(f"; trick {played + 1} in progress, seat {position['leader']} led: ")
+        text.append_text(painter.cards(position["trick"]))
+    text.append(f"; seat {position['to_move']} to play, {plural(position['tricks_left'], 'trick')} left")
+    return text
+
+
+def _taken_table(document: Document) -> Table:
+    table = Table(title="Taken so far", title_justify="left", title_style="bold")
+    if not document["every_seat_for_itself"]:
+        table.add_column("side")
+        table.add_column("points", justify="right")
+        table.add_column("tricks", justify="right")
+        for side in document["taken"]["sides"]:
+            table.add_row(f"{side['name']} {seats_text(side['seats'])}", str(side["points"]), str(side["tricks"]))
+    else:
+        table.add_column("seat")
+        table.add_column("tricks", justify="right")
+        for seat in document["taken"]["seats"]:
+            table.add_row(str(seat["seat"]), str(seat["tricks"]))
+    return table
+
+
+# --- solve ------------------------------------------------------------------------------------------------------
+
+
+def _result_label(result: Document) -> str:
+    name = result["objective"]
+    return f"{name} (seat {result['seat']})" if result["seat"] is not None else name
+
+
+def _outcome(result: Document) -> Text:
+    if result["success"] is not None:
+        return yes_no(result["success"])
+    other = result.get("other_side")
+    if other:
+        return Text(f"{seats_text(other['seats'])}: {other['total']}")
+    return Text("")
+
+
+def render_solve(document: Document, console: Console) -> None:
+    """``stich solve``: the position, what is taken, the value of each objective; card values and lines if asked."""
+    painter = CardPainter.for_game(document["game"])
+    console.print(record_title(document))
+    console.print(Text(_sides_line(document)))
+    console.print(position_line(document, painter))
+    console.print(_taken_table(document))
+    values = Table(title="Double-dummy value", title_justify="left", title_style="bold")
+    for column in ("objective", "for", "target", "already", "rest", "total", "result"):
+        values.add_column(column, justify="left" if column in ("objective", "for", "result") else "right")
+    for result in document["results"]:
+        target = "" if result["target"] is None else str(result["target"])
+        values.add_row(_result_label(result), seats_text(result["side"]), target, str(result["achieved"]),
+                       str(result["future"]), str(result["total"]), _outcome(result))
+    console.print(values)
+    for result in document["results"]:
+        if result.get("cards"):
+            console.print(_cards_table(result, painter))
+        if result.get("line"):
+            console.print(_line_table(result, painter))
+
+
+def _cards_table(result: Document, painter: CardPainter) -> Table:
+    """The legal cards of the player to move with the value each leaves for the objective's side."""
+    side = seats_text(result["side"])
+    mover = result["to_move"]
+    question = result["objective"] + (f" for seat {result['seat']}" if result["seat"] is not None else "")
+    table = Table(title=f"Cards of seat {mover}: {question}", title_justify="left", title_style="bold")
+    table.add_column("cards")
+    table.add_column(f"rest for {side}", justify="right")
+    table.add_column("total", justify="right")
+    yes_no_question = result["target"] is not None
+    if yes_no_question:
+        table.add_column(f"{side} make it", justify="left")
+    table.add_column("")
+    for group in result["cards"]:
+        style = "bold" if group["best"] else ""
+        row: list[Text | str] = [painter.cards(group["cards"], "/", style), str(group["future"]),
+                                 str(group["total"])]
+        if yes_no_question:
+            row.append(yes_no(group["success"]))
+        row.append(Text("best", style="bold") if group["best"] else "")
+        table.add_row(*row)
+    return table
+
+
+def _line_table(result: Document, painter: CardPainter) -> Table:
+    """An optimal line, a row per trick; cards that were already on the table stand in parentheses."""
+    table = Table(title=f"Optimal line ({_result_label(result)})", title_justify="left", title_style="bold")
+    for column in ("trick", "led by", "cards", "won by"):
+        table.add_column(column, justify="left" if column == "cards" else "right")
+    for trick in result["line"]:
+        cards = Text()
+        for position, name in enumerate(trick["cards"]):
+            if position:
+                cards.append(" ")
+            if position == 0 and trick["on_table"]:
+                cards.append("(")
+            cards.append_text(painter.card(name, "dim" if position < trick["on_table"] else ""))
+            if position == trick["on_table"] - 1:
+                cards.append(")")
+        table.add_row(str(trick["trick"]), str(trick["leader"]), cards, str(trick["winner"]))
+    return table
+
+
+# --- check ------------------------------------------------------------------------------------------------------
+
+
+def _check_answer(check: Document) -> Text:
+    if check["can_force"] is None:
+        return Text(f"does not arise: {check['reason']}", style="dim")
+    if check["guaranteed"] is not None:
+        answer = yes_no(check["can_force"])
+        answer.append(f" - guarantees {plural(check['guaranteed'], 'trick')}, needs {check['target']}")
+        return answer
+    answer = yes_no(check["can_force"])
+    if check["already_made"]:
+        answer.append(" - made already")
+    elif check["can_force"]:
+        answer.append(f" - {seats_text(check['side'])} can force it")
+    else:
+        answer.append(f" - {seats_text(check['opponents'])} can stop it")
+    return answer
+
+
+def render_check(document: Document, console: Console) -> None:
+    """``stich check``: every bonus, the side that tries for it, and whether it can be forced."""
+    painter = CardPainter.for_game(document["game"])
+    console.print(record_title(document))
+    console.print(Text(_sides_line(document)))
+    console.print(position_line(document, painter))
+    table = Table(title="Bonuses", title_justify="left", title_style="bold")
+    for column in ("bonus", "for", "what", "forced?"):
+        table.add_column(column)
+    for check in document["checks"]:
+        side = seats_text(check["side"]) if check["side"] else "-"
+        table.add_row(check["bonus"], side, check["description"] or "", _check_answer(check))
+    console.print(table)
+
+
+# --- table ------------------------------------------------------------------------------------------------------
+
+
+def render_table(document: Document, console: Console) -> None:
+    """``stich table``: the contract table; one column per seat where every seat plays for itself."""
+    console.print(record_title(document))
+    if document["play_ignored"]:
+        console.print(Text("the table is of the dealt hands; the Play section is ignored", style="dim"))
+    entries = document["entries"]
+    per_seat = any(entry["seats"] for entry in entries)
+    table = Table(title="Double-dummy contract table", title_justify="left", title_style="bold")
+    table.add_column("contract")
+    table.add_column("declarer", justify="right")
+    if per_seat:
+        for seat in range(1, document["seats"] + 1):
+            table.add_column(f"seat {seat}", justify="right")
+    else:
+        table.add_column("side")
+        table.add_column("value", justify="right")
+        table.add_column("needs", justify="right")
+    table.add_column("result")
+    for entry in entries:
+        cells: list[Text | str] = [entry["contract"], str(entry["declarer"])]
+        if not entry["biddable"]:
+            cells += ["-"] * (document["seats"] if per_seat else 3)
+            cells.append(Text(f"not biddable: {entry['reason']}", style="dim"))
+        elif per_seat:
+            for seat in entry["seats"]:
+                mark = Text(f"{seat['tricks']}/{seat['target']} ")
+                mark.append_text(yes_no(seat["made"], "✓", "✗"))
+                cells.append(mark)
+            cells.append(yes_no(entry["won"], "won", "lost"))
+        else:
+            value = str(entry["value"]) if entry["measure"] == "points" else plural(entry["value"], "trick")
+            cells += [seats_text(entry["declaring_side"]), value,
+                      "" if entry["target"] is None else str(entry["target"]), yes_no(entry["won"], "won", "lost")]
+        table.add_row(*cells)
+    console.print(table)
+    if per_seat:
+        console.print(Text("each seat: tricks it can guarantee against everyone / tricks it needs", style="dim"))
+
+
+# --- bench ------------------------------------------------------------------------------------------------------
+
+
+def _ms(value: float) -> str:
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def _size(count: int) -> str:
+    """Bytes for people: ``1.4 KB``, ``64 MB``."""
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count} B"
+
+
+def render_bench(documents: Sequence[Document], console: Console) -> None:
+    """``stich bench``: one row per benchmark line, its target (if any) under its name."""
+    table = Table(title="Engine benchmark (ms per deal)", title_justify="left", title_style="bold")
+    table.add_column("line", ratio=1, min_width=24)
+    for column in ("deals", "median", "p90", "p99", "max", "nodes/s", "table used/alloc"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("target", no_wrap=True)
+    for doc in documents:
+        name = Text(doc["line"])
+        if doc["target"]:
+            name.append(f"\ntarget: {doc['target']}", style="dim")
+        verdict = Text("-") if doc["target_met"] is None else yes_no(doc["target_met"], "met", "missed")
+        table.add_row(name, str(doc["deals"]), _ms(doc["median_ms"]), _ms(doc["p90_ms"]), _ms(doc["p99_ms"]),
+                      _ms(doc["max_ms"]), f"{doc['nodes_per_second']:,.0f}",
+                      f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}", verdict)
+    console.print(table)
+    console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
+    if any(doc["timeouts"] for doc in documents):
+        console.print(Text("a solve over the limit counts at the limit: those statistics are lower bounds",
+                           style="dim"))
+
+
+# --- running a command over the records of a file ----------------------------------------------------------------
+
+
+def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
+    """``--variant name=value`` options as a dict (later ones win); a malformed one is a usage error."""
+    try:
+        return Variant.parse_pairs(list(values or []))
+    except VariantError as error:
+        raise typer.BadParameter(str(error), param_hint="'--variant'") from None
+
+
+def located(error: StichError, position: Position) -> StichError:
+    """An error raised while analysing a position, pointed at its record: the ``[Deal]`` tag for a deal that does
+    not suit the analysis, else the ``[Contract]`` tag (an objective that does not apply to the contract)."""
+    record = position.record
+    if isinstance(error, ParseError) or record is None:
+        return error
+    tag = record.tag("Deal") if isinstance(error, InvalidDealError) else record.tag("Contract")
+    line, column = (tag.value_line, tag.value_column) if tag is not None else (record.line, 1)
+    return ParseError(str(error), source=record.source, line=line, column=column)
+
+
+def emit_json(document: Document) -> None:
+    """One compact JSON document on one line of stdout (JSON Lines)."""
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def _selected(record: Record, board: str | None) -> bool:
+    return board is None or (record.get("Board") or "").strip() == board
+
+
+def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
+                     document: Callable[[Position], Document],
+                     render: Callable[[Document, Console], None]) -> None:
+    """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``)
+    and print each document.
+
+    A bad record is reported on stderr as ``file:line:col: message`` and skipped; the others are still analysed,
+    and the command then exits with code 1. With ``board``, records of other boards are not even read into
+    positions, so their errors do not matter; a record too broken to be read at all is still reported, since it
+    may be the board asked for."""
+    failed = False
+    matched = 0
+    console = None if as_json else stdout_console()
+    with input_errors():  # a file that cannot be read at all
+        source = sys.stdin if str(path) == "-" else path
+        for item in iter_records(source, name="<stdin>" if source is sys.stdin else str(path)):
+            if isinstance(item, ParseError):
+                message(f"stich: {item}")
+                failed = True
+                continue
+            if not _selected(item, board):
+                continue
+            matched += 1
+            try:
+                position = position_from_record(item, variant=variant)
+            except StichError as error:
+                message(f"stich: {error}")
+                failed = True
+                continue
+            try:
+                result = document(position)
+            except StichError as error:
+                message(f"stich: {located(error, position)}")
+                failed = True
+                continue
+            if console is None:
+                emit_json(result)
+            else:
+                if matched > 1:
+                    console.print()
+                render(result, console)
+    if board is not None and matched == 0:
+        message(f"stich: {path}: no record with [Board \"{board}\"]")
+        failed = True
+    if failed:
+        raise typer.Exit(EXIT_BAD_INPUT)

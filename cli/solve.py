@@ -1,0 +1,37 @@
+"""``stich solve``: the double-dummy value of the position each record of a file reaches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from solver.analysis import solve_report
+
+from .render import parse_variant_options, render_solve, run_over_records
+
+FILE = typer.Argument(..., help="A .tbn file (- for standard input); every record is analysed (see --board).", show_default=False)
+BOARD = typer.Option(None, "--board", "-b", help="Only the records whose [Board] tag is this.")
+VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
+                       help="A variant flag (repeatable); overrides the file's [Variant] tag.")
+JSON = typer.Option(False, "--json", help="One JSON document per record on stdout (JSON Lines, docs/json.md).")
+
+
+def solve(
+    file: Path = FILE,
+    board: Optional[str] = BOARD,
+    objective: Optional[List[str]] = typer.Option(
+        None, "--objective", "-o",
+        help="What to solve (repeatable): points, game, valat, ... or 'all'. Default: points (Kratzen: every "
+             "seat's tricks)."),
+    cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card (equal ones grouped)."),
+    line: bool = typer.Option(False, "--line", help="Also an optimal line to the end, trick by trick."),
+    variant: Optional[List[str]] = VARIANT,
+    as_json: bool = JSON,
+) -> None:
+    """Solve the position after each record's Play section (or its ending): what each side has taken, the
+    double-dummy value of the rest, and the final total."""
+    flags = parse_variant_options(variant)
+    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_solve,
+                     document=lambda position: solve_report(position, objective, cards, line))

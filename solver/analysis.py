@@ -1,0 +1,511 @@
+"""The analyses behind ``stich solve``, ``stich check`` and ``stich table``, as plain library functions.
+
+Each command is a thin wrapper over one function here, so that a Python user gets exactly what the command line
+prints:
+
+* :func:`solve_report` -- the value of a position for one or more objectives (what each side already has, the
+  double-dummy value of the rest, the final total), optionally every legal card's value and an optimal line, as the
+  JSON-ready document that ``stich solve --json`` prints (``docs/json.md``).
+* :func:`check_bonuses` -- which yes/no objectives (game, Absolut, Valat, Pagat Ultimo, Mondfang, Schneider,
+  Schwarz, Tout, Kratzen targets) can be forced from a position, and by whom.
+* :func:`contract_table` -- the double-dummy contract table of a whole deal, like DDS's ``CalcDDtable``: every
+  contract that can be bid, with the declaring side's points (or tricks) under perfect play and whether it wins.
+
+:func:`check_report` and :func:`table_report` wrap the last two into documents of the same schema. Nothing here
+prints or knows about the terminal; every function names the game through its :class:`~solver.games.base.Rules`
+only, so a new game module needs no change here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .api import solve
+from .deal import Deal
+from .errors import InvalidContractError, InvalidDealError, StichError
+from .games import get_game
+from .games.base import Game, Objective, Rules
+from .position import Position, make_position
+from .search import reference
+from .search.engine import EngineSolver, default_solver, implementation
+from .search.results import SolveResult
+from .state import PlayState
+from .variant import Variant
+
+#: The version of the JSON documents (``docs/json.md``, ``docs/stich-result.schema.json``).
+SCHEMA = "stich-result/1"
+
+#: Called with a short text before each search of a long analysis (a contract table), for progress displays.
+Progress = Callable[[str], None]
+
+
+# --- objectives ---------------------------------------------------------------------------------------------------
+
+
+def _seat_list(side: Iterable[int]) -> list[int]:
+    """0-based seats as the sorted 1-based list every document uses."""
+    return sorted(seat + 1 for seat in side)
+
+
+def measure_of(objective: Objective) -> str:
+    """What an objective counts: ``points``, ``tricks``, or ``events`` (a bonus that happens or not)."""
+    if objective.points_weight:
+        return "points"
+    if objective.trick_weight:
+        return "tricks"
+    return "events"
+
+
+def objectives_named(position: Position, name: str) -> list[tuple[int | None, Objective]]:
+    """The objective ``name`` of a position, as (seat, objective) pairs: one pair with seat None for a side's
+    question, one pair per seat (1-based) for a per-seat question such as Kratzen's ``tricks``.
+
+    Raises the rules' InvalidContractError when the objective does not apply (a name the game does not know,
+    Pagat Ultimo when the Pagat is in no hand, ...)."""
+    try:
+        return [(None, position.objective(name))]
+    except InvalidContractError as error:
+        try:  # a per-seat objective refuses to be asked without a seat
+            position.objective(name, 1)
+        except StichError:
+            raise error from None
+        return [(seat, position.objective(name, seat)) for seat in range(1, position.rules.seats + 1)]
+
+
+def default_objectives(rules: Rules) -> list[str]:
+    """What ``stich solve`` answers when no objective is asked for: card points where the game counts them, else
+    every objective of the game (Kratzen's tricks, for every seat)."""
+    names = rules.objective_names()
+    return ["points"] if "points" in names else list(names)
+
+
+def _uses_reference(reference_solver: bool | None) -> bool:
+    return implementation() == "python" if reference_solver is None else reference_solver
+
+
+def can_force(position: Position, objective: Objective, *, engine: EngineSolver | None = None,
+              reference_solver: bool | None = None) -> bool:
+    """Whether the objective's maximising side can force its target from the position.
+
+    A yes/no search (the engine's ``reaches``) is much cheaper than the exact value, which a bonus check does not
+    need."""
+    if objective.target is None:
+        raise ValueError(f"objective {objective.name!r} has no target: it is not a yes/no question")
+    state = position.state
+    needed = objective.target - objective.achieved(state.rules, state)
+    if needed <= 0:
+        return True
+    if state.is_over:
+        return False
+    if _uses_reference(reference_solver):
+        return bool(reference.solve(state, objective).success)
+    return (engine or default_solver()).reaches(state, objective, needed)
+
+
+# --- solve ----------------------------------------------------------------------------------------------------------
+
+
+def record_header(position: Position) -> dict[str, Any]:
+    """Where a position comes from and which rules it is played under: the part every document shares."""
+    record = position.record
+    rules = position.rules
+    return {
+        "record": {
+            "source": None if record is None else record.source,
+            "line": None if record is None else record.line,
+            "board": None if record is None else record.get("Board"),
+            "event": None if record is None else record.get("Event"),
+        },
+        "game": position.game.name,
+        "seats": rules.seats,
+        "variant": dict(rules.variant),
+    }
+
+
+def every_seat_for_itself(position: Position) -> bool:
+    """True when every objective of the rules is asked per seat (Kratzen): there are no teams, and the "sides" of a
+    document are only the declarer (attacker) and everybody else."""
+    for name in position.rules.objective_names():
+        try:
+            if objectives_named(position, name)[0][0] is None:
+                return False
+        except InvalidContractError:  # does not arise here (no Pagat in an ending): says nothing about teams
+            continue
+    return True
+
+
+def contract_header(position: Position) -> dict[str, Any]:
+    """The contract, its declarer and the two sides (for Kratzen the attacker and everybody else)."""
+    rules = position.rules
+    return {
+        "contract": str(rules.contract),
+        "declarer": rules.declarer + 1,
+        "declaring_side": _seat_list(rules.declaring_side),
+        "defending_side": _seat_list(rules.defending_side),
+        "every_seat_for_itself": every_seat_for_itself(position),
+    }
+
+
+def position_summary(position: Position) -> dict[str, Any]:
+    """How far the play has come: tricks played and left, the trick on the table, who is to play, the hands."""
+    state = position.state
+    pack = position.rules.pack
+    return {
+        "whole_deal": position.game.is_whole(position.rules.deal),
+        "points_in_deal": pack.points(position.rules.deal.cards),
+        "tricks_in_deal": position.rules.tricks_in_deal,
+        "tricks_played": len(state.history),
+        "tricks_left": state.tricks_left,
+        "over": state.is_over,
+        "leader": state.leader + 1,
+        "to_move": None if state.is_over else state.to_move + 1,
+        "trick": [pack[c].name for c in state.trick],
+        "hands": [pack.names(hand) for hand in state.hands],
+    }
+
+
+def taken_so_far(position: Position) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Points and tricks each seat, and each side, has already won (completed tricks only)."""
+    state = position.state
+    rules = position.rules
+    seats = [{"seat": seat + 1, "points": state.points[seat], "tricks": state.tricks[seat]}
+             for seat in range(rules.seats)]
+    sides = [{"name": name, "seats": _seat_list(side), "points": state.side_points(side),
+              "tricks": state.side_tricks(side)}
+             for name, side in (("declarers", rules.declaring_side), ("defenders", rules.defending_side))]
+    return seats, sides
+
+
+def card_groups(state: PlayState, result: SolveResult) -> list[dict[str, Any]]:
+    """The legal cards with their values, equivalent cards together.
+
+    Cards form a group when they are of one effective suit, have the same value, and no other card still in play
+    lies between them in power: playing one or the other then makes no difference, which is how the engine treats
+    them (it searches one card of each group). Groups are listed in the pack's order (as a player sorts a hand),
+    each group's cards strongest first."""
+    rules = state.rules
+    tables = rules.compile_tables()
+    values = {cv.card: cv.value for cv in result.card_values}
+    live = state.cards_left
+    for card in state.trick:
+        live |= 1 << card
+
+    def strength(card: int) -> int:
+        return tables.power[tables.card_class[card]][card]
+
+    ordered = sorted(values, key=lambda c: (tables.card_class[c], -strength(c), c))
+    groups: list[list[int]] = []
+    for card in ordered:
+        if groups:
+            previous = groups[-1][-1]
+            same = (tables.card_class[previous] == tables.card_class[card] and values[previous] == values[card])
+            if same:
+                cls = tables.card_class[card]
+                low, high = strength(card), strength(previous)
+                between = [c for c in range(tables.n_cards) if live >> c & 1 and tables.card_class[c] == cls
+                           and low < strength(c) < high]
+                if not between:
+                    groups[-1].append(card)
+                    continue
+        groups.append([card])
+    groups.sort(key=lambda group: min(group))
+    pack = rules.pack
+    return [{
+        "cards": [pack[c].name for c in group],
+        "future": values[group[0]],
+        "total": result.achieved + values[group[0]],
+        "success": result.card_success(values[group[0]]),
+        "best": values[group[0]] == result.future,
+    } for group in groups]
+
+
+def line_by_trick(state: PlayState, line: Sequence[int]) -> list[dict[str, Any]]:
+    """An optimal line cut into tricks: the trick's number in the deal, who led it, the cards in playing order
+    (``on_table`` of them were already played in the position), and who won it."""
+    pack = state.rules.pack
+    tricks = []
+    on_table = len(state.trick)
+    for card in line:
+        before = len(state.history)
+        state = state.advance(card)
+        if len(state.history) > before:
+            trick = state.history[-1]
+            tricks.append({"trick": len(state.history), "leader": trick.leader + 1,
+                           "cards": [pack[c].name for c in trick.cards], "on_table": on_table,
+                           "winner": trick.winner + 1})
+            on_table = 0
+    return tricks
+
+
+def _objective_entry(position: Position, seat: int | None, objective: Objective, result: SolveResult, *,
+                     cards: bool, line: bool) -> dict[str, Any]:
+    rules = position.rules
+    measure = measure_of(objective)
+    entry: dict[str, Any] = {
+        "objective": objective.name,
+        "description": objective.description,
+        "seat": seat,
+        "side": _seat_list(objective.maximiser),
+        "measure": measure,
+        "target": objective.target,
+        "achieved": result.achieved,
+        "future": result.future,
+        "total": result.total,
+        "success": result.success,
+        "other_side": None,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+    }
+    if measure in ("points", "tricks"):
+        # Zero-sum: whatever the maximising side does not take, the others do.
+        everything = rules.pack.points(rules.deal.cards) if measure == "points" else rules.tricks_in_deal
+        entry["other_side"] = {"seats": _seat_list(frozenset(range(rules.seats)) - objective.maximiser),
+                               "total": everything - result.total}
+    if cards:
+        entry["cards"] = [] if position.state.is_over else card_groups(position.state, result)
+        entry["to_move"] = None if position.state.is_over else position.state.to_move + 1
+    if line:
+        entry["line"] = line_by_trick(position.state, result.line)
+    return entry
+
+
+def solve_report(position: Position, objectives: Sequence[str] | None = None, cards: bool = False,
+                 line: bool = False, *, engine: EngineSolver | None = None,
+                 reference_solver: bool | None = None) -> dict[str, Any]:
+    """The answer of ``stich solve`` for one position, as a JSON-ready document (``docs/json.md``).
+
+    ``objectives`` are names from ``position.rules.objective_names()`` (``"all"`` for every one); None answers the
+    default (:func:`default_objectives`). A per-seat objective (Kratzen's ``tricks``) is answered for every seat.
+    ``cards`` adds every legal card's value (equivalent cards grouped), ``line`` an optimal line to the end, trick
+    by trick. The document says what each seat and side already has, and for each objective the value already
+    achieved, the double-dummy value of the rest and the total. Raises InvalidContractError for an objective that
+    does not apply."""
+    names = list(objectives) if objectives else default_objectives(position.rules)
+    if "all" in names:
+        names = position.rules.objective_names()
+    seats, sides = taken_so_far(position)
+    results = []
+    for name in dict.fromkeys(names):  # each once, in the order asked
+        for seat, objective in objectives_named(position, name):
+            result = solve(position, name, seat=seat, cards=cards, line=line, engine=engine,
+                           reference_solver=reference_solver)
+            results.append(_objective_entry(position, seat, objective, result, cards=cards, line=line))
+    return {"schema": SCHEMA, "command": "solve", **record_header(position), **contract_header(position),
+            "position": position_summary(position), "taken": {"seats": seats, "sides": sides}, "results": results}
+
+
+# --- check ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BonusCheck:
+    """Whether one side (or one seat) can force a yes/no objective from a position.
+
+    In double dummy every such question is decided: either ``side`` can force the bonus whatever the others do, or
+    ``opponents`` can stop it -- ``decided_by`` names which. ``can_force`` is None when the bonus cannot arise at
+    all here (``reason`` says why, e.g. the Pagat is in no hand of an ending)."""
+
+    bonus: str
+    description: str
+    side: tuple[int, ...]
+    opponents: tuple[int, ...]
+    target: int | None
+    achieved: int
+    can_force: bool | None
+    seat: int | None = None
+    guaranteed: int | None = None  # per-seat questions: what the seat can guarantee (Kratzen's tricks)
+    reason: str = ""
+
+    @property
+    def decided_by(self) -> tuple[int, ...]:
+        """The seats that decide the question: the side when it can force the bonus, else its opponents."""
+        if self.can_force is None:
+            return ()
+        return self.side if self.can_force else self.opponents
+
+    @property
+    def already_made(self) -> bool:
+        """The bonus has happened in the tricks already played, whatever comes."""
+        return self.target is not None and self.achieved >= self.target
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"bonus": self.bonus, "description": self.description, "seat": self.seat, "side": list(self.side),
+                "opponents": list(self.opponents), "target": self.target, "achieved": self.achieved,
+                "already_made": self.already_made, "can_force": self.can_force,
+                "decided_by": list(self.decided_by), "guaranteed": self.guaranteed, "reason": self.reason or None}
+
+
+def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
+                  reference_solver: bool | None = None) -> list[BonusCheck]:
+    """Every yes/no objective of the position's rules, and who can force it.
+
+    Zwanzigerrufen: game, Absolut both ways, Valat both ways, Pagat Ultimo (and the silent loss ``pagat_beaten``),
+    Mondfang; Schafkopf: game, Schneider and Schwarz both ways, Tout in a Tout contract; Kratzen: every seat's
+    target, with the tricks the seat can guarantee. The list follows ``rules.objective_names()``, so a game's new
+    objective is checked without a change here."""
+    rules = position.rules
+    everybody = frozenset(range(rules.seats))
+    checks: list[BonusCheck] = []
+    for name in rules.objective_names():
+        try:
+            pairs = objectives_named(position, name)
+        except InvalidContractError as error:
+            checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=str(error)))
+            continue
+        for seat, objective in pairs:
+            if objective.target is None:
+                continue  # an exact value (card points), not a bonus
+            achieved = objective.achieved(rules, position.state)
+            guaranteed = None
+            if seat is not None:  # per-seat targets are cheap and the number itself is the answer
+                result = solve(position, name, seat=seat, engine=engine, reference_solver=reference_solver)
+                guaranteed = result.total
+                forced = bool(result.success)
+            else:
+                forced = can_force(position, objective, engine=engine, reference_solver=reference_solver)
+            checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
+                                     tuple(_seat_list(everybody - objective.maximiser)), objective.target,
+                                     achieved, forced, seat=seat, guaranteed=guaranteed))
+    return checks
+
+
+def check_report(position: Position, *, engine: EngineSolver | None = None,
+                 reference_solver: bool | None = None) -> dict[str, Any]:
+    """:func:`check_bonuses` as the document ``stich check --json`` prints."""
+    checks = check_bonuses(position, engine=engine, reference_solver=reference_solver)
+    seats, sides = taken_so_far(position)
+    return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
+            "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
+            "checks": [check.as_dict() for check in checks]}
+
+
+# --- table ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatTarget:
+    """One seat's guaranteed tricks under a contract, against its target (Kratzen)."""
+
+    seat: int
+    tricks: int
+    target: int
+    made: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "tricks": self.tricks, "target": self.target, "made": self.made}
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    """One row of a contract table: a contract a seat could bid, and what it gives under perfect play.
+
+    ``value`` is the declaring side's double-dummy card points (``measure`` "points"; won when it reaches
+    ``target``, the game's 45 or 61), or the declarer's tricks in a Tout (``measure`` "tricks"; won with every
+    trick). A game where every seat plays for itself (Kratzen) lists every seat's guaranteed tricks in ``seats``
+    and ``value`` is the declarer's. ``biddable`` False means the bid checks forbid the contract on this deal;
+    ``reason`` says which."""
+
+    contract: str
+    declarer: int
+    declaring_side: tuple[int, ...] = ()
+    biddable: bool = True
+    reason: str = ""
+    measure: str | None = None
+    value: int | None = None
+    target: int | None = None
+    won: bool | None = None
+    seats: tuple[SeatTarget, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"contract": self.contract, "declarer": self.declarer, "declaring_side": list(self.declaring_side),
+                "biddable": self.biddable, "reason": self.reason or None, "measure": self.measure,
+                "value": self.value, "target": self.target, "won": self.won,
+                "seats": [seat.as_dict() for seat in self.seats]}
+
+
+def _winning_condition(rules: Rules) -> str:
+    """The objective that decides whether a contract is won: Tout where the contract has one, else the game
+    (points), else the per-seat targets."""
+    names = rules.objective_names()
+    for name in ("tout", "game"):
+        if name in names:
+            return name
+    return names[0]
+
+
+def _table_entry(position: Position, contract: str, declarer: int, engine: EngineSolver | None,
+                 reference_solver: bool | None) -> TableEntry:
+    rules = position.rules
+    label = str(rules.contract)
+    side = tuple(_seat_list(rules.declaring_side))
+    condition = _winning_condition(rules)
+    pairs = objectives_named(position, condition)
+    if pairs[0][0] is not None:  # per-seat targets
+        seats = []
+        for seat, objective in pairs:
+            result = solve(position, condition, seat=seat, engine=engine, reference_solver=reference_solver)
+            seats.append(SeatTarget(seat or 0, result.total, objective.target or 0, bool(result.success)))
+        mine = seats[declarer - 1]
+        return TableEntry(label, declarer, side, measure=measure_of(pairs[0][1]), value=mine.tricks,
+                          target=mine.target, won=mine.made, seats=tuple(seats))
+    goal = pairs[0][1]
+    measure = measure_of(goal)
+    # The exact points are what the table shows; the game objective only supplies the target they are held to.
+    asked = "points" if measure == "points" else condition
+    result = solve(position, asked, engine=engine, reference_solver=reference_solver)
+    target = goal.target
+    won = None if target is None else result.total >= target
+    return TableEntry(label, declarer, side, measure=measure, value=result.total, target=target, won=won)
+
+
+def contract_table(source: Position | Deal, game: str | type[Game] | None = None, *,
+                   variant: Mapping[str, object] | Variant | None = None, engine: EngineSolver | None = None,
+                   reference_solver: bool | None = None, progress: Progress | None = None) -> list[TableEntry]:
+    """The double-dummy contract table of a whole deal, like DDS's ``CalcDDtable``.
+
+    ``source`` is a Position (its dealt hands and variant are used; cards already played are ignored, since the
+    table is a property of the deal) or a Deal with its ``game``. Every (contract, declarer) of
+    ``Game.contracts(deal)`` gets a row: Zwanzigerrufen's Normal game with the card forehand calls, Solo and Suit
+    Solo for every seat (a Suit Solo the bid check forbids is listed with ``biddable`` False and the reason);
+    every Schafkopf contract a seat may bid; every Kratzen trump suit with every seat's guaranteed tricks.
+
+    Raises InvalidDealError for an ending: bids are made on whole deals."""
+    if isinstance(source, Position):
+        chosen_game: type[Game] = source.game
+        deal = source.rules.deal
+        chosen_variant: Mapping[str, object] | Variant | None = source.rules.variant if variant is None else variant
+    else:
+        if game is None:
+            raise InvalidDealError("a contract table of a Deal needs its game")
+        chosen_game, deal, chosen_variant = get_game(game), source, variant
+    if not chosen_game.is_whole(deal):
+        raise InvalidDealError(
+            f"a contract table needs a whole deal ({chosen_game.hand_size} cards a hand); this is an ending of "
+            f"{deal.hand_size} cards a hand")
+    entries = []
+    like = source.rules.contract if isinstance(source, Position) else None
+    for contract, declarer in chosen_game.contracts(deal, chosen_variant, like):
+        if progress is not None:
+            progress(f"{contract} by seat {declarer}")
+        try:
+            position = make_position(chosen_game, deal, str(contract), declarer=declarer, variant=chosen_variant)
+        except InvalidContractError as error:
+            entries.append(TableEntry(str(contract), declarer, biddable=False, reason=str(error)))
+            continue
+        entries.append(_table_entry(position, str(contract), declarer, engine, reference_solver))
+    return entries
+
+
+def table_report(position: Position, *, engine: EngineSolver | None = None, reference_solver: bool | None = None,
+                 progress: Progress | None = None) -> dict[str, Any]:
+    """:func:`contract_table` of a position's deal as the document ``stich table --json`` prints."""
+    entries = contract_table(position, engine=engine, reference_solver=reference_solver, progress=progress)
+    deal = position.rules.deal
+    return {"schema": SCHEMA, "command": "table", **record_header(position),
+            "hands": [deal.hand_names(seat) for seat in range(deal.seats)],
+            "play_ignored": bool(position.played), "entries": [entry.as_dict() for entry in entries]}
+
+
+__all__ = ["SCHEMA", "BonusCheck", "SeatTarget", "TableEntry", "can_force", "check_bonuses", "check_report",
+           "contract_table", "default_objectives", "measure_of", "objectives_named", "solve_report", "table_report"]

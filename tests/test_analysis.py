@@ -1,0 +1,292 @@
+"""solver.analysis: the library functions behind ``stich solve``, ``check`` and ``table``.
+
+Expected values come from the pure-Python reference solver on the example files' endings and Play sections (which
+it answers in well under a second), from the values the example files' comments promise, and, for whole-deal
+contract tables, from the engine's own ``solve`` on each contract (the reference cannot solve whole deals in time).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver import InvalidContractError, InvalidDealError, Position, make_position
+from solver.analysis import (SCHEMA, BonusCheck, TableEntry, can_force, card_groups, check_bonuses, check_report,
+                             contract_table, default_objectives, line_by_trick, objectives_named, solve_report,
+                             table_report)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def board(name: str, number: int, **variant: object) -> Position:
+    (found,) = [p for p in solver.read_positions(EXAMPLES / name, variant=variant or None)
+                if p.record is not None and p.record.get("Board") == str(number)]
+    return found
+
+
+def reference(position: Position, objective: str, *, seat: int | None = None, cards: bool = False):
+    return solver.solve(position, objective, seat=seat, cards=cards, reference_solver=True)
+
+
+# --- solve_report -------------------------------------------------------------------------------------------------
+
+
+def test_solve_report_of_the_valat_example():
+    position = board("valat.tbn", 1)
+    document = solve_report(position, ["points", "valat"], cards=True, line=True)
+    assert document["schema"] == SCHEMA and document["command"] == "solve"
+    assert (document["game"], document["contract"], document["declarer"]) == ("Zwanzigerrufen", "Solo", 1)
+    assert document["declaring_side"] == [1] and document["defending_side"] == [2, 3, 4]
+    assert document["position"]["tricks_played"] == 5 and document["position"]["to_move"] == 1
+    declarers, defenders = document["taken"]["sides"]
+    assert (declarers["points"], declarers["tricks"], defenders["points"]) == (27, 5, 0)
+    points, valat = document["results"]
+    # the file's comment: 27 points taken, 61 to come, 88 in all; Valat 5 + 5
+    assert (points["achieved"], points["future"], points["total"], points["success"]) == (27, 61, 88, None)
+    assert points["other_side"] == {"seats": [2, 3, 4], "total": 0}
+    assert (valat["achieved"], valat["future"], valat["total"], valat["success"]) == (5, 5, 10, True)
+    # T17 and T16 are equivalent (no live tarock between them) and share a group; HK loses a trick to the Pagat
+    assert [(g["cards"], g["future"], g["best"]) for g in valat["cards"]] == [
+        (["T17", "T16"], 5, True), (["SK"], 5, True), (["CK"], 5, True), (["HK"], 4, False)]
+    assert [g["future"] for g in points["cards"]] == [61, 61, 61, 44]
+    assert [trick["trick"] for trick in valat["line"]] == [6, 7, 8, 9, 10]
+    assert all(trick["winner"] == 1 for trick in valat["line"])
+
+
+@pytest.mark.parametrize("name, number", [("zwanzigerrufen.tbn", n) for n in range(1, 8)]
+                         + [("schafkopf.tbn", n) for n in (1, 3, 6, 7)])
+def test_solve_report_agrees_with_the_reference(name, number):
+    position = board(name, number)
+    document = solve_report(position, cards=True)
+    (result,) = document["results"]
+    expected = reference(position, "points", cards=True)
+    assert (result["achieved"], result["future"], result["total"]) == (expected.achieved, expected.future,
+                                                                     expected.total)
+    values = {card: group["future"] for group in result["cards"] for card in group["cards"]}
+    assert values == expected.card_names()
+    # what both sides end with adds up to the points of the deal
+    assert result["total"] + result["other_side"]["total"] == document["position"]["points_in_deal"]
+
+
+def test_kratzen_is_solved_for_every_seat():
+    position = board("kratzen.tbn", 2)
+    assert default_objectives(position.rules) == ["tricks"]
+    document = solve_report(position)
+    assert document["every_seat_for_itself"] is True
+    assert [(r["seat"], r["total"], r["success"]) for r in document["results"]] == [
+        (1, 3, True), (2, 0, False), (3, 0, False), (4, 0, False)]
+
+
+def test_a_trick_in_progress_and_its_line():
+    position = board("zwanzigerrufen.tbn", 7)
+    document = solve_report(position, ["points"], cards=True, line=True)
+    assert document["position"]["trick"] == ["T15", "SN"] and document["position"]["to_move"] == 2
+    (result,) = document["results"]
+    line = result["line"]
+    assert line[0]["on_table"] == 2 and line[0]["cards"][:2] == ["T15", "SN"] and line[0]["leader"] == 4
+    assert all(trick["on_table"] == 0 for trick in line[1:])
+    # replaying the line gives the declarers exactly the value of the rest
+    pack = position.rules.pack
+    won = sum(pack.points(pack.card_set(trick["cards"]).mask) for trick in line
+              if trick["winner"] - 1 in position.rules.declaring_side)
+    assert won == result["future"] == reference(position, "points").future
+
+
+def test_a_finished_deal_has_nothing_left():
+    document = solve_report(board("schafkopf.tbn", 7), cards=True, line=True)
+    (result,) = document["results"]
+    assert document["position"]["over"] and document["position"]["to_move"] is None
+    assert (result["achieved"], result["future"], result["total"]) == (16, 0, 16)
+    assert result["cards"] == [] and result["line"] == []
+
+
+def test_all_objectives_and_a_bad_one():
+    position = board("zwanzigerrufen.tbn", 5)
+    document = solve_report(position, ["all"])
+    assert [r["objective"] for r in document["results"]] == position.rules.objective_names()
+    with pytest.raises(InvalidContractError, match="does not apply"):
+        solve_report(position, ["schneider"])
+
+
+def test_objectives_named_expands_per_seat_questions():
+    kratzen = board("kratzen.tbn", 1)
+    assert [seat for seat, _ in objectives_named(kratzen, "tricks")] == [1, 2, 3]
+    assert [seat for seat, _ in objectives_named(board("valat.tbn", 1), "valat")] == [None]
+    with pytest.raises(InvalidContractError):
+        objectives_named(kratzen, "points")
+
+
+def test_card_groups_need_no_live_card_between():
+    # valat.tbn: T17 and T16 are grouped; the defenders' tarocks are all gone, nothing lies between them
+    position = board("valat.tbn", 1)
+    result = solver.solve(position, "points", cards=True)
+    assert card_groups(position.state, result)[0]["cards"] == ["T17", "T16"]
+    # ending 5 of zwanzigerrufen.tbn: TS and T21 have the same value and nothing between them
+    ending = board("zwanzigerrufen.tbn", 5)
+    result = solver.solve(ending, "absolut", cards=True)
+    groups = {tuple(g["cards"]): g["future"] for g in card_groups(ending.state, result)}
+    assert groups == {("TS", "T21"): 62, ("SK",): 45, ("CK",): 47}
+
+
+def test_line_by_trick_of_an_empty_line():
+    position = board("schafkopf.tbn", 7)
+    assert line_by_trick(position.state, ()) == []
+
+
+# --- check_bonuses ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, number", [("zwanzigerrufen.tbn", n) for n in (1, 2, 5, 6, 7)]
+                         + [("pagat_ultimo.tbn", 1), ("schafkopf.tbn", 4), ("schafkopf.tbn", 6)])
+def test_check_bonuses_agree_with_the_reference(name, number):
+    position = board(name, number)
+    checks = check_bonuses(position)
+    assert [c.bonus for c in checks] == [n for n in position.rules.objective_names() if n != "points"]
+    for check in checks:
+        expected = reference(position, check.bonus)
+        assert check.can_force == expected.success, check.bonus
+        assert check.achieved == expected.achieved
+        assert check.decided_by == (check.side if expected.success else check.opponents)
+    assert checks == check_bonuses(position, reference_solver=True)
+
+
+def test_check_the_pagat_and_valat_examples():
+    checks = {c.bonus: c for c in check_bonuses(board("pagat_ultimo.tbn", 1))}
+    assert checks["pagat_ultimo"].can_force and checks["pagat_ultimo"].side == (1, 2)
+    assert not checks["pagat_beaten"].can_force and checks["pagat_beaten"].decided_by == (1, 2)
+    assert checks["valat"].can_force and not checks["valat_against"].can_force
+    assert not checks["mondfang"].can_force
+    valat = {c.bonus: c for c in check_bonuses(board("valat.tbn", 1))}
+    assert valat["valat"].can_force and valat["valat"].decided_by == (1,)
+    assert valat["absolut"].can_force and valat["game"].can_force
+
+
+def test_check_a_bonus_made_already():
+    # board 2: TS caught seat 1's T21 in trick 1, a Mondfang for seats 2 and 4
+    mondfang = {c.bonus: c for c in check_bonuses(board("zwanzigerrufen.tbn", 2))}["mondfang"]
+    assert mondfang.already_made and mondfang.can_force and mondfang.side == (2, 4)
+
+
+def test_check_sagotrick_variant_decides_the_pagat():
+    # ending 6: the Pagat wins the last trick only as a Sagotrick; without the rule it is beaten
+    assert {c.bonus: c for c in check_bonuses(board("zwanzigerrufen.tbn", 6))}["pagat_ultimo"].can_force
+    plain = {c.bonus: c for c in check_bonuses(board("zwanzigerrufen.tbn", 6, sagotrick="off"))}
+    assert plain["pagat_ultimo"].can_force is False
+    assert plain["pagat_beaten"].can_force == reference(board("zwanzigerrufen.tbn", 6, sagotrick="off"),
+                                                        "pagat_beaten").success
+
+
+def test_check_kratzen_targets():
+    checks = check_bonuses(board("kratzen.tbn", 3))  # a Muss: seat 3 holds the Weli and is sure of 2
+    assert [(c.seat, c.guaranteed, c.target, c.can_force) for c in checks] == [
+        (1, 0, 2, False), (2, 1, 1, True), (3, 2, 1, True), (4, 0, 1, False)]
+
+
+def test_check_a_pagat_that_is_in_no_hand():
+    ending = solver.parse_positions('[Game "ZR"]\n[Deal "1: TS SK / T21 SQ / T4 HK / T5 HQ"]\n'
+                                    '[Contract "Normal T19"]\n[Partner "2"]\n')[0]
+    checks = {c.bonus: c for c in check_bonuses(ending)}
+    assert checks["pagat_ultimo"].can_force is None and "Pagat" in checks["pagat_ultimo"].reason
+    assert checks["pagat_ultimo"].decided_by == ()
+    assert checks["mondfang"].can_force == reference(ending, "mondfang").success
+    document = check_report(ending)
+    assert document["every_seat_for_itself"] is False
+    assert {c["bonus"]: c["reason"] for c in document["checks"]}["pagat_ultimo"]
+    assert solve_report(ending)["results"][0]["total"] == reference(ending, "points").total
+
+
+def test_can_force_refuses_an_exact_objective():
+    position = board("valat.tbn", 1)
+    with pytest.raises(ValueError):
+        can_force(position, position.objective("points"))
+
+
+def test_check_report_document():
+    document = check_report(board("valat.tbn", 1))
+    assert document["command"] == "check" and document["contract"] == "Solo"
+    assert isinstance(check_bonuses(board("valat.tbn", 1))[0], BonusCheck)
+    assert {c["bonus"]: c["can_force"] for c in document["checks"]}["valat"] is True
+
+
+# --- contract_table -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_kratzen_table_agrees_with_the_reference(number):
+    position = board("kratzen.tbn", number)
+    entries = contract_table(position)
+    suffix = {None: "", "muss": " Muss", "sevenmuss": " SevenMuss"}[position.rules.contract.modifier]
+    assert [e.contract for e in entries] == [f"Trump {s}{suffix}" for s in "EGHS"]  # a Muss stays a Muss
+    deal = position.rules.deal
+    for entry in entries:
+        trump = make_position("Kratzen", deal, entry.contract)
+        expected = [reference(trump, "tricks", seat=s) for s in range(1, deal.seats + 1)]
+        assert [s.tricks for s in entry.seats] == [r.total for r in expected]
+        assert [s.made for s in entry.seats] == [r.success for r in expected]
+        assert (entry.value, entry.won) == (entry.seats[0].tricks, entry.seats[0].made)
+
+
+def test_kratzen_table_of_the_first_example():
+    entries = {e.contract: e for e in contract_table(board("kratzen.tbn", 1))}
+    # the file's contract, bells: seat 1 guarantees 2 (his target), seat 2 none, seat 3 one
+    assert [(s.tricks, s.target) for s in entries["Trump S"].seats] == [(2, 2), (0, 1), (1, 1)]
+    assert entries["Trump S"].won and not entries["Trump G"].won
+
+
+def test_zwanzigerrufen_table_of_a_whole_deal():
+    # the dealt hands of zwanzigerrufen.tbn board 1 (its Play section is ignored): forehand calls T20
+    position = board("zwanzigerrufen.tbn", 1)
+    entries = contract_table(position, reference_solver=False)
+    assert [(e.contract, e.declarer) for e in entries] == [
+        ("Normal T20", 1), ("Solo", 1), ("Solo", 2), ("Solo", 3), ("Solo", 4),
+        ("SuitSolo", 1), ("SuitSolo", 2), ("SuitSolo", 3), ("SuitSolo", 4)]
+    normal = entries[0]
+    assert normal.declaring_side == (1, 2) and normal.measure == "points" and normal.target == 45
+    seat2_suit_solo = entries[6]
+    assert not seat2_suit_solo.biddable and "5 suit cards" in seat2_suit_solo.reason
+    assert seat2_suit_solo.value is None and seat2_suit_solo.won is None
+    deal = position.rules.deal
+    for entry in (normal, entries[2], entries[5]):
+        expected = solver.solve(make_position("ZR", deal, entry.contract, declarer=entry.declarer), "points",
+                                reference_solver=False)
+        assert entry.value == expected.total and entry.won == (expected.total >= 45)
+
+
+def test_schafkopf_table_lists_what_can_be_bid():
+    position = board("schafkopf.tbn", 4)  # the Wenz Tout deal: seat 1 holds all four Unters
+    entries = contract_table(position, reference_solver=False)
+    assert all(e.biddable for e in entries)
+    pairs = {(e.contract, e.declarer): e for e in entries}
+    tout = pairs[("WenzTout", 1)]
+    assert (tout.measure, tout.value, tout.target, tout.won) == ("tricks", 8, 8, True)
+    wenz = pairs[("Wenz", 1)]
+    assert wenz.measure == "points" and wenz.target == 61 and wenz.won
+    assert ("Rufer E", 1) not in pairs  # seat 1 holds the acorn ace: she cannot call it
+
+
+def test_table_of_a_deal_with_its_game():
+    position = board("kratzen.tbn", 1)
+    assert contract_table(position.rules.deal, "Kratzen") == contract_table(position)
+    with pytest.raises(InvalidDealError):
+        contract_table(position.rules.deal)
+
+
+def test_table_rejects_an_ending():
+    with pytest.raises(InvalidDealError, match="whole deal"):
+        contract_table(board("zwanzigerrufen.tbn", 5))
+
+
+def test_table_report_of_a_deal_with_play():
+    position = board("kratzen.tbn", 5)  # six seats, the first trick played: the table is of the dealt hands
+    document = table_report(position, reference_solver=False)
+    assert document["command"] == "table" and document["play_ignored"] is True
+    assert document["hands"][0] == ["S6", "EA", "GA", "GU"]
+    leaves = {e["contract"]: e for e in document["entries"]}["Trump G"]
+    assert leaves["won"] is True and [s["tricks"] for s in leaves["seats"]] == [4, 0, 0, 0, 0, 0]
+
+
+def test_table_entry_document():
+    entry = TableEntry("Solo", 2, biddable=False, reason="no")
+    assert entry.as_dict()["biddable"] is False and entry.as_dict()["seats"] == []

@@ -1,0 +1,418 @@
+"""The ``stich`` commands ``solve``, ``check``, ``table`` and ``bench`` through Typer's CliRunner.
+
+Expected values come from the reference solver (``reference_solver=True``) on the example files' Play sections and
+endings and on the Kratzen deals, or from the values the examples' comments promise. Every ``--json`` document is
+validated against ``docs/stich-result.schema.json`` by the small validator below (``jsonschema`` is not a
+dependency): it implements exactly the keywords the schema uses, and a test fails if the schema starts using another.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import solver
+from solver import Position
+from solver.cli.main import app
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SCHEMA = json.loads((ROOT / "docs" / "stich-result.schema.json").read_text(encoding="utf-8"))
+
+runner = CliRunner()
+
+
+# --- a validator for the subset of JSON Schema the schema uses ------------------------------------------------------
+
+SUPPORTED = {"$schema", "$defs", "$ref", "title", "description", "type", "properties", "required",
+             "additionalProperties", "items", "oneOf", "const", "enum", "minimum", "maximum", "minLength"}
+
+TYPES = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def schema_errors(value: Any, schema: dict, path: str = "$") -> list[str]:
+    """Every way ``value`` breaks ``schema`` (empty when it is valid)."""
+    if "$ref" in schema:
+        name = schema["$ref"].removeprefix("#/$defs/")
+        return schema_errors(value, SCHEMA["$defs"][name], path)
+    errors: list[str] = []
+    if "oneOf" in schema:
+        matching = sum(not schema_errors(value, option, path) for option in schema["oneOf"])
+        if matching != 1:
+            errors.append(f"{path}: matches {matching} of the oneOf schemas, not exactly one")
+    if "type" in schema:
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        if not any(TYPES[t](value) for t in types):
+            return errors + [f"{path}: {value!r} is not of type {types}"]
+    if "const" in schema and value != schema["const"]:
+        errors.append(f"{path}: {value!r} is not {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{path}: {value!r} is not one of {schema['enum']}")
+    if TYPES["number"](value):
+        if "minimum" in schema and value < schema["minimum"]:
+            errors.append(f"{path}: {value} < {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            errors.append(f"{path}: {value} > {schema['maximum']}")
+    if isinstance(value, str) and len(value) < schema.get("minLength", 0):
+        errors.append(f"{path}: {value!r} is too short")
+    if isinstance(value, dict):
+        for name in schema.get("required", []):
+            if name not in value:
+                errors.append(f"{path}: missing {name!r}")
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for name, item in value.items():
+            if name in properties:
+                errors += schema_errors(item, properties[name], f"{path}.{name}")
+            elif extra is False:
+                errors.append(f"{path}: unexpected property {name!r}")
+            elif isinstance(extra, dict):
+                errors += schema_errors(item, extra, f"{path}.{name}")
+    if isinstance(value, list) and "items" in schema:
+        for index, item in enumerate(value):
+            errors += schema_errors(item, schema["items"], f"{path}[{index}]")
+    return errors
+
+
+def keywords(schema: Any) -> set[str]:
+    """Every keyword used anywhere in a schema (property names excluded)."""
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        for key, item in schema.items():
+            found.add(key)
+            if key in ("properties", "$defs"):
+                for sub in item.values():
+                    found |= keywords(sub)
+            else:
+                found |= keywords(item)
+    elif isinstance(schema, list):
+        for item in schema:
+            found |= keywords(item)
+    return found
+
+
+def test_the_validator_knows_every_keyword_of_the_schema():
+    assert keywords(SCHEMA) <= SUPPORTED
+    references = [s for s in json.dumps(SCHEMA).split('"$ref": "')[1:]]
+    for reference in references:
+        assert reference.split('"')[0].removeprefix("#/$defs/") in SCHEMA["$defs"]
+
+
+def test_the_validator_rejects_what_it_should():
+    good = {"seat": 1, "tricks": 2, "target": 2, "made": True}
+    assert schema_errors(good, SCHEMA["$defs"]["seatTarget"]) == []
+    assert schema_errors({**good, "seat": 0}, SCHEMA["$defs"]["seatTarget"])
+    assert schema_errors({**good, "made": 1}, SCHEMA["$defs"]["seatTarget"])
+    assert schema_errors({**good, "extra": 1}, SCHEMA["$defs"]["seatTarget"])
+    assert schema_errors({"seat": 1}, SCHEMA["$defs"]["seatTarget"])
+    assert schema_errors({"command": "solve"}, SCHEMA)
+
+
+# --- helpers --------------------------------------------------------------------------------------------------------
+
+
+def run(*args: str, code: int = 0):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    return result
+
+
+def documents(*args: str, code: int = 0) -> list[dict]:
+    """The JSON Lines of a command: every line of stdout is one document, valid under the schema."""
+    result = run(*args, "--json", code=code)
+    lines = result.stdout.splitlines()
+    parsed = [json.loads(line) for line in lines]
+    for document in parsed:
+        assert schema_errors(document, SCHEMA) == []
+    return parsed
+
+
+def board(name: str, number: int, **variant: object) -> Position:
+    (found,) = [p for p in solver.read_positions(EXAMPLES / name, variant=variant or None)
+                if p.record is not None and p.record.get("Board") == str(number)]
+    return found
+
+
+def reference(position: Position, objective: str, *, seat: int | None = None, cards: bool = False):
+    return solver.solve(position, objective, seat=seat, cards=cards, reference_solver=True)
+
+
+# --- solve ----------------------------------------------------------------------------------------------------------
+
+
+def test_help_lists_the_commands():
+    result = run("--help")
+    for command in ("deal", "solve", "check", "table", "bench"):
+        assert command in result.stdout
+
+
+def test_solve_json_of_the_valat_example():
+    (document,) = documents("solve", EXAMPLES / "valat.tbn", "-o", "points", "-o", "valat", "--cards", "--line")
+    assert document["command"] == "solve" and document["record"]["board"] == "1"
+    points, valat = document["results"]
+    assert (points["achieved"], points["future"], points["total"]) == (27, 61, 88)
+    assert (valat["achieved"], valat["future"], valat["total"], valat["success"]) == (5, 5, 10, True)
+    expected = reference(board("valat.tbn", 1), "valat", cards=True).card_names()
+    assert {card: g["future"] for g in valat["cards"] for card in g["cards"]} == expected
+    assert ["T17", "T16"] in [g["cards"] for g in valat["cards"]]
+    assert len(valat["line"]) == 5 and all(t["winner"] == 1 for t in valat["line"])
+
+
+def test_solve_every_record_of_a_file_agrees_with_the_reference():
+    found = documents("solve", EXAMPLES / "zwanzigerrufen.tbn")
+    assert [d["record"]["board"] for d in found] == [str(n) for n in range(1, 8)]
+    for document in found:
+        position = board("zwanzigerrufen.tbn", int(document["record"]["board"]))
+        expected = reference(position, "points")
+        (result,) = document["results"]
+        assert (result["achieved"], result["future"], result["total"]) == (expected.achieved, expected.future,
+                                                                         expected.total)
+        sides = {side["name"]: side for side in document["taken"]["sides"]}
+        assert sides["declarers"]["points"] == expected.achieved
+
+
+def test_solve_prints_rich_tables_with_suit_signs():
+    result = run("solve", EXAMPLES / "valat.tbn", "--cards", "--line")
+    out = result.stdout
+    assert "board 1" in out and "Zwanzigerrufen Solo, declarer 1" in out
+    assert "Taken so far" in out and "Double-dummy value" in out and "Optimal line" in out
+    assert "T17/T16" in out and "♠K" in out and "♥K" in out and "SK" not in out
+    assert "88" in out and "2+3+4: 0" in out
+    assert result.stderr == ""
+
+
+def test_solve_german_packs_keep_their_letters():
+    out = run("solve", EXAMPLES / "schafkopf.tbn", "--board", "6", "--cards").stdout
+    assert "GA" in out and "SZ" in out and "♠" not in out and "♥" not in out
+    (document,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "6", "--cards")
+    assert {c: g["future"] for g in document["results"][0]["cards"] for c in g["cards"]} == {"GA": 33, "SZ": 18}
+
+
+def test_solve_kratzen_every_seat():
+    (document,) = documents("solve", EXAMPLES / "kratzen.tbn", "-b", "3")
+    position = board("kratzen.tbn", 3)
+    assert [r["total"] for r in document["results"]] == [reference(position, "tricks", seat=s).total
+                                                         for s in range(1, 5)]
+    out = run("solve", EXAMPLES / "kratzen.tbn", "-b", "3").stdout
+    assert "every seat plays for itself" in out and "tricks (seat 3)" in out
+
+
+def test_solve_a_trick_in_progress_line_in_json():
+    (document,) = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "7", "--line")
+    line = document["results"][0]["line"]
+    assert line[0]["cards"][:2] == ["T15", "SN"] and line[0]["on_table"] == 2
+    assert [t["trick"] for t in line] == [7, 8, 9, 10]
+
+
+def test_solve_all_objectives():
+    (document,) = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "5", "-o", "all")
+    position = board("zwanzigerrufen.tbn", 5)
+    assert {r["objective"]: r["total"] for r in document["results"]} == {
+        name: reference(position, name).total for name in position.rules.objective_names()}
+
+
+# --- check ----------------------------------------------------------------------------------------------------------
+
+
+def test_check_the_pagat_example():
+    (document,) = documents("check", EXAMPLES / "pagat_ultimo.tbn")
+    checks = {c["bonus"]: c for c in document["checks"]}
+    position = board("pagat_ultimo.tbn", 1)
+    for name, check in checks.items():
+        assert check["can_force"] == reference(position, name).success, name
+    assert checks["pagat_ultimo"]["can_force"] and checks["pagat_ultimo"]["decided_by"] == [1, 2]
+    assert checks["valat"]["can_force"] and checks["pagat_beaten"]["decided_by"] == [1, 2]
+    out = run("check", EXAMPLES / "pagat_ultimo.tbn").stdout
+    assert "pagat_ultimo" in out and "1+2 can force it" in out and "mondfang" in out
+
+
+def test_check_schafkopf_and_kratzen():
+    (tout,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "4")
+    checks = {c["bonus"]: c["can_force"] for c in tout["checks"]}
+    assert set(checks) == {"game", "schneider", "schneider_against", "schwarz", "schwarz_against", "tout"}
+    assert checks["tout"] and checks["schwarz"] and not checks["schneider_against"]
+    (kratzen,) = documents("check", EXAMPLES / "kratzen.tbn", "-b", "1")
+    assert [(c["seat"], c["guaranteed"], c["target"], c["can_force"]) for c in kratzen["checks"]] == [
+        (1, 2, 2, True), (2, 0, 1, False), (3, 1, 1, True)]
+    out = run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
+    assert "guarantees 2 tricks, needs 2" in out
+
+
+# --- variants and boards --------------------------------------------------------------------------------------------
+
+
+def test_variant_option_changes_the_answer():
+    # ending 6: the Pagat wins the last trick only as a Sagotrick
+    (default,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6")
+    (plain,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6", "--variant", "sagotrick=off")
+    assert {c["bonus"]: c["can_force"] for c in default["checks"]}["pagat_ultimo"] is True
+    assert {c["bonus"]: c["can_force"] for c in plain["checks"]}["pagat_ultimo"] is False
+    assert plain["variant"]["sagotrick"] == "off"
+
+
+def test_variant_option_overrides_the_file_flag_by_flag():
+    (document,) = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "2", "--variant", "solo_value=4",
+                            "--variant", "tie_44=no_score")
+    # the file says solo_value=5, sagotrick=mond_skus_pagat: only the flags given are replaced
+    assert document["variant"]["solo_value"] == 4 and document["variant"]["tie_44"] == "no_score"
+    assert document["variant"]["sagotrick"] == "mond_skus_pagat"
+
+
+def test_a_malformed_variant_is_a_usage_error():
+    result = run("solve", EXAMPLES / "valat.tbn", "--variant", "solo_value", code=2)
+    assert "name=value" in result.stderr
+
+
+def test_an_unknown_variant_flag_is_bad_input():
+    result = run("solve", EXAMPLES / "valat.tbn", "--variant", "no_such_flag=1", code=1)
+    assert "valat.tbn:17:12: " in result.stderr and "unknown variant flag 'no_such_flag'" in result.stderr
+    assert result.stdout == ""
+
+
+def test_board_selects_records():
+    found = documents("solve", EXAMPLES / "kratzen.tbn", "--board", "2")
+    assert [d["record"]["board"] for d in found] == ["2"]
+    result = run("solve", EXAMPLES / "kratzen.tbn", "--board", "99", code=1)
+    assert 'no record with [Board "99"]' in result.stderr
+
+
+# --- bad input ------------------------------------------------------------------------------------------------------
+
+BAD_FILE = """\
+[Game "Kratzen"]
+[Board "1"]
+[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]
+[Contract "Trump S"]
+
+[Game "Kratzen"]
+[Board "2"]
+[Deal "1: EO E9 SU SZ / GA HA HU XX / EK G8 HO SK"]
+[Contract "Trump S"]
+
+[Game "Kratzen"]
+[Board "3" junk
+[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]
+
+[Game "Kratzen"]
+[Board "4"]
+[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]
+[Contract "Trump H"]
+"""
+
+
+@pytest.fixture
+def bad_file(tmp_path: Path) -> Path:
+    path = tmp_path / "bad.tbn"
+    path.write_text(BAD_FILE, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", ["solve", "check", "table"])
+def test_bad_records_are_reported_and_the_others_processed(bad_file, command):
+    result = run(command, bad_file, "--json", code=1)
+    found = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [d["record"]["board"] for d in found] == ["1", "4"]
+    assert all(schema_errors(d, SCHEMA) == [] for d in found)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"stich: {bad_file}:8:34: ") and "'XX'" in lines[0]
+    assert lines[1].startswith(f"stich: {bad_file}:12:") and "]" in lines[1]
+
+
+def test_bad_records_in_human_output(bad_file):
+    result = run("solve", bad_file, code=1)
+    assert "board 1" in result.stdout and "board 4" in result.stdout
+    assert f"{bad_file}:8:34" in result.stderr and f"{bad_file}:8:34" not in result.stdout
+
+
+def test_an_objective_that_does_not_apply(tmp_path):
+    result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "valat", code=1)
+    assert "kratzen.tbn:15:" in result.stderr and "objective 'valat' does not apply" in result.stderr
+
+
+def test_standard_input():
+    text = (EXAMPLES / "kratzen.tbn").read_text(encoding="utf-8")
+    result = runner.invoke(app, ["solve", "-", "--board", "1", "--json"], input=text)
+    assert result.exit_code == 0, result.stderr
+    (document,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert document["record"]["source"] == "<stdin>" and [r["total"] for r in document["results"]] == [2, 0, 1]
+
+
+def test_a_missing_file():
+    result = run("solve", EXAMPLES / "no_such_file.tbn", code=1)
+    assert "no_such_file.tbn" in result.stderr and "No such file" in result.stderr
+
+
+def test_usage_errors_exit_with_2():
+    run("solve", code=2)
+    run("solve", EXAMPLES / "valat.tbn", "--no-such-option", code=2)
+
+
+# --- table ----------------------------------------------------------------------------------------------------------
+
+
+def test_table_of_kratzen_deals_agrees_with_the_reference():
+    found = documents("table", EXAMPLES / "kratzen.tbn", "-b", "1")
+    (document,) = found
+    position = board("kratzen.tbn", 1)
+    assert document["play_ignored"] is False and document["hands"][0] == ["EO", "E9", "SU", "SZ"]
+    for entry in document["entries"]:
+        trump = solver.make_position("Kratzen", position.rules.deal, entry["contract"])
+        assert [s["tricks"] for s in entry["seats"]] == [reference(trump, "tricks", seat=s).total
+                                                         for s in range(1, 4)]
+    out = run("table", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
+    assert "Trump S" in out and "2/2 ✓" in out and "0/1 ✗" in out
+
+
+def test_table_rejects_an_ending(tmp_path):
+    path = tmp_path / "mixed.tbn"
+    path.write_text('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n\n'
+                    '[Game "Zwanzigerrufen"]\n[Board "5"]\n'
+                    '[Deal "1: TS T21 SK CK / T19 SQ CQ DN / T1 HK HQ HN / T4 DK DQ SN"]\n'
+                    '[Contract "Normal T19"]\n', encoding="utf-8")
+    result = run("table", path, "--json", code=1)
+    assert len(result.stdout.splitlines()) == 1
+    assert result.stderr.startswith(f"stich: {path}:7:8: a contract table needs a whole deal")
+
+
+@pytest.mark.skipif(solver.search.engine.implementation() == "python", reason="whole deals need the engine")
+def test_table_of_a_schafkopf_deal_with_play():
+    (document,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "5")
+    assert document["play_ignored"] is True
+    entries = {(e["contract"], e["declarer"]): e for e in document["entries"]}
+    tout = entries[("SoloTout G", 1)]
+    assert (tout["measure"], tout["value"], tout["won"]) == ("tricks", 8, True)
+    assert all(e["biddable"] for e in document["entries"])
+    out = run("table", EXAMPLES / "schafkopf.tbn", "-b", "5").stdout
+    assert "the Play section is ignored" in out and "8 tricks" in out
+
+
+# --- bench ----------------------------------------------------------------------------------------------------------
+
+
+def test_bench_json_and_table():
+    (document,) = documents("bench", "--game", "kratzen", "-n", "2", "--limit", "0")
+    assert document["command"] == "bench" and document["game"] == "Kratzen" and document["deals"] == 2
+    assert document["boards"] == [1, 2] and document["seed"] == 1766
+    assert document["median_ms"] <= document["p90_ms"] <= document["p99_ms"] <= document["max_ms"]
+    assert document["nodes_per_second"] > 0 and document["table_allocated_bytes"] > 0
+    result = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--seed", "5")
+    assert "Kratzen 6 seats" in result.stdout and "median" in result.stdout and "nodes/s" in result.stdout
+
+
+def test_bench_unknown_game_is_a_usage_error():
+    result = run("bench", "--game", "chess", code=2)
+    assert "unknown game" in result.stderr
