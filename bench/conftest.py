@@ -99,9 +99,8 @@ def expected() -> Expected:
 @pytest.fixture
 def bench_deals_once(benchmark) -> Callable[[BenchLine, list[BenchDeal]], list[tuple[int, Answer]]]:
     """Benchmark a line: one round per deal, each round's setup building a fresh engine and a fresh copy of the deal
-    (untimed), so neither a table nor the rules' compiled engine tables are reused: every round pays what the
-    library's run_line times. The rounds' statistics are then per-deal statistics. Returns (board, answer) for every
-    solved deal."""
+    (untimed) exactly as the library's run_line does, so no transposition table is reused between deals. The
+    rounds' statistics are then per-deal statistics. Returns (board, answer) for every solved deal."""
 
     def run(line: BenchLine, fixed: list[BenchDeal]) -> list[tuple[int, Answer]]:
         answers: list[tuple[int, Answer]] = []

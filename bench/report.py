@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import os
 import platform
@@ -27,9 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from a checkout without an install
     sys.path.insert(0, str(ROOT))
 
-from solver.benchmark import (ABLATIONS, DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, SEEDS, STANDARD_DEALS,  # noqa: E402
-                              BenchLine, BenchStats, Progress, ablation, endings_lines, run_endings_ratio, run_line,
-                              standard_lines, target_met)
+from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, SEEDS, STANDARD_DEALS,  # noqa: E402
+                              BenchLine, BenchStats, Progress, ablation, ablation_configurations, endings_lines,
+                              engine_fingerprint, pinned_package, run_endings_ratio, run_line, standard_lines,
+                              target_met)
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -77,13 +77,17 @@ def fmt_met(met: bool | None) -> str:
     return "n/a" if met is None else ("**yes**" if met else "no")
 
 
+def fmt_boards(boards: list[int]) -> str:
+    return "none" if not boards else "**boards " + ", ".join(str(b) for b in boards) + "**"
+
+
 def fmt_deals(stats: BenchStats) -> str:
     if not stats.timeouts:
         return str(stats.deals)
     return f"{stats.deals} ({stats.timeouts} over {fmt_ms(stats.limit_ms or 0)} ms)"
 
 
-# --- the machine --------------------------------------------------------------------------------------------------------
+# --- the machine ------------------------------------------------------------------------------------------------------
 
 
 def _command(*args: str) -> str:
@@ -103,15 +107,27 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown CPU"
 
 
-def engine_build() -> str:
-    """A fingerprint of the compiled engine the run imports (the engine is rebuilt while others tune it; a run that
-    straddles a rebuild mixes two engines and says so)."""
-    import solver._engine as engine
+def engine_build(package: Path | None = None) -> str:
+    """Which engine build the run measured: the fingerprint of the copy of the package its workers import (or of
+    the package in ``package``), and when its compiled engine was built."""
+    directory = (pinned_package() / "solver") if package is None else package
+    built = max(p.stat().st_mtime for p in directory.glob("_engine*.so"))
+    when = datetime.datetime.fromtimestamp(built, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    return f"sha256 {engine_fingerprint(package)} (engine built {when} UTC)"
 
-    path = Path(engine.__file__)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-    built = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
-    return f"{path.name} sha256 {digest}, built {built} UTC"
+
+def live_package() -> Path:
+    import solver
+
+    return Path(solver.__file__).resolve().parent
+
+
+def stale_sources() -> str:
+    """Engine sources edited after the compiled engine was built (a run then measures an older engine than the
+    sources say)."""
+    built = max((p.stat().st_mtime for p in live_package().glob("_engine*.so")), default=0.0)
+    newer = sorted(p.name for p in (ROOT / "src_ext").glob("*.p*") if p.stat().st_mtime > built)
+    return ", ".join(newer) if newer else "none"
 
 
 def machine() -> dict[str, str]:
@@ -127,11 +143,12 @@ def machine() -> dict[str, str]:
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "load average at start": load,
         "commit": commit + (" with uncommitted changes" if changed else ""),
-        "engine": engine_build(),
+        "engine": engine_build() + ", pinned for the whole run",
+        "engine sources newer than the build": stale_sources(),
     }
 
 
-# --- the run ------------------------------------------------------------------------------------------------------------
+# --- the run ----------------------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -158,6 +175,7 @@ def _progress(started: float):
 def run(deals: int, ablation_deals: int, limit_s: float) -> Report:
     started = time.monotonic()
     progress = _progress(started)
+    pinned_package()  # before the first line: every worker of the run imports this copy
     info = machine()
     lines = [(line, run_line(line, deals=deals, limit_s=limit_s, progress=progress)) for line in standard_lines()]
     endings = []
@@ -168,10 +186,10 @@ def run(deals: int, ablation_deals: int, limit_s: float) -> Report:
     zwanzigerrufen = standard_lines()[0]
     results = ablation(zwanzigerrufen, ablation_deals, progress=progress, limit_s=limit_s) if ablation_deals else {}
     return Report(deals, limit_s, info, lines, endings, zwanzigerrufen if results else None, results,
-                  time.monotonic() - started, engine_build())
+                  time.monotonic() - started, engine_build(live_package()))
 
 
-# --- rendering ----------------------------------------------------------------------------------------------------------
+# --- rendering --------------------------------------------------------------------------------------------------------
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -192,6 +210,10 @@ def render(report: Report) -> str:
         f"100 deals p99 is the max.",
         "",
     ]
+    wrong = wrong_answers(report)
+    if wrong:
+        out += [f"**Wrong answers: {'; '.join(wrong)}. The engine build measured here is incorrect on those deals.**",
+                ""]
     rows = []
     for number, (line, stats) in enumerate(report.lines, 1):
         memory = stats.peak_table_bytes
@@ -208,11 +230,11 @@ def render(report: Report) -> str:
         rows.append([line.name, fmt_deals(engine), fmt_ms(engine.median, engine), fmt_ms(engine.p99, engine),
                      fmt_ms(reference.median, reference), fmt_ms(reference.max, reference),
                      fmt_ratio(ratio) + (" (limit reached)" if lower else ""),
-                     f"ratio >= {ENDINGS_TARGET_RATIO:,.0f}x",
-                     fmt_met(ratio >= ENDINGS_TARGET_RATIO and not lower)])
+                     f"ratio >= {ENDINGS_TARGET_RATIO:,.0f}x", fmt_boards(engine.mismatches),
+                     fmt_met(ratio >= ENDINGS_TARGET_RATIO and not lower and not engine.mismatches)])
     out += _table(["endings", "deals", "engine median (ms)", "engine p99 (ms)", "reference median (ms)",
-                   "reference max (ms)", "ratio of medians", "target", "met"], rows)
-    out += ["", "The engine's values equal the reference's on every one of these endings (checked by the run)."]
+                   "reference max (ms)", "ratio of medians", "target", "engine value differs from reference", "met"],
+                  rows)
     if report.ablation_line is not None:
         base = report.ablation["all on"]
         deals = base.deals
@@ -220,24 +242,33 @@ def render(report: Report) -> str:
         out += ["", f"#### Ablation: {report.ablation_line.name}, {deals} deal{plural}, one technique off at a time",
                 ""]
         rows = []
+        configurations = ablation_configurations()
         for name, stats in report.ablation.items():
             base_nodes, nodes = base.median_nodes, stats.median_nodes
             time_ratio = stats.median / base.median if base.median > 0 else None
             nodes_ratio = nodes / base_nodes if nodes is not None and base_nodes else None
-            rows.append([name, ", ".join(f"{k}={v}" for k, v in ABLATIONS.get(name, {}).items()) or "-",
+            rows.append([name, ", ".join(f"{k}={v}" for k, v in configurations.get(name, {}).items()) or "-",
                          fmt_ms(stats.median, stats), fmt_count(nodes),
                          ("> " if stats.is_lower_bound(stats.median) else "") + fmt_ratio(time_ratio),
-                         fmt_ratio(nodes_ratio), str(stats.timeouts)])
+                         fmt_ratio(nodes_ratio), str(stats.timeouts), fmt_boards(stats.mismatches)])
         out += _table(["configuration", "engine options", "median (ms)", "median nodes", "median time vs all on",
-                       "median nodes vs all on", "over limit"], rows)
-        out += ["", "Every configuration gives the same values on every deal (checked by the run)."]
+                       "median nodes vs all on", "over limit", "value differs from all on"], rows)
     out += ["", "#### Machine", ""]
     out += [f"- {key}: {value}" for key, value in report.machine.items()]
     out += [f"- wall time of the run: {report.seconds / 60:.1f} min"]
-    if report.engine_at_end and report.engine_at_end != report.machine["engine"]:
-        out += [f"- **warning**: the engine was rebuilt during the run (at the end: {report.engine_at_end}); "
-                "lines measured after the rebuild used the new build"]
+    if report.engine_at_end and not report.machine["engine"].startswith(report.engine_at_end):
+        out += [f"- the engine in the source tree changed during the run (now {report.engine_at_end}); every "
+                "figure above is of the pinned build"]
     return "\n".join(out) + "\n"
+
+
+def wrong_answers(report: Report) -> list[str]:
+    """Where the engine disagreed with the reference solver or with itself (all techniques on)."""
+    wrong = [f"{line.name} boards {engine.mismatches} (vs the reference)" for line, engine, _, _ in report.endings
+             if engine.mismatches]
+    wrong += [f"ablation [{name}] boards {stats.mismatches} (vs all on)" for name, stats in report.ablation.items()
+              if stats.mismatches]
+    return wrong
 
 
 def as_json(report: Report) -> dict:
@@ -290,7 +321,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {args.out}", file=sys.stderr)
     if args.json is not None:
         args.json.write_text(json.dumps(as_json(report), indent=1) + "\n")
-    return 0
+    wrong = wrong_answers(report)
+    for what in wrong:
+        print(f"WRONG ANSWERS: {what}", file=sys.stderr)
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":

@@ -3,26 +3,32 @@
 Every line solves a fixed set of seeded deals (board ``k`` of a fixed seed per game, see
 :func:`~solver.generate.random_record`), so two runs -- on two machines, or before and after an engine change -- time
 the same positions. Each deal gets a fresh :class:`~solver.search.engine.EngineSolver`, created outside the timed part,
-so a transposition table filled by an earlier deal cannot flatter the numbers; only the solve itself is timed (the
-compilation of the deal's rule tables included, as any API caller pays it).
+so a transposition table filled by an earlier deal cannot flatter the numbers; only the solve itself is timed, with
+all the work the solver does for it (loading the deal into the engine included, as any API caller pays it).
 
 A solve that runs past the limit (60 s by default) is stopped and recorded at the limit, flagged as over it: the deal
 is never skipped, so the percentiles stay honest (they become lower bounds, which :meth:`BenchStats.is_lower_bound`
-says). To be able to stop a compiled search, the deals are then solved in a child process; without a limit they are
-solved in this process.
+says). To be able to stop a compiled search, the deals are then solved in a child process, which imports a copy of
+the solver package taken when the first one starts (the engine is rebuilt in place while being tuned, and a run must
+measure one build); without a limit they are solved in this process.
 
 This module backs ``stich bench`` and ``bench/report.py``; it never prints (progress goes to a callback).
 """
 
 from __future__ import annotations
 
+import atexit
+import hashlib
+import inspect
 import math
 import multiprocessing
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -65,6 +71,18 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "driver bisect": {"driver": "bisect"},
     "driver window": {"driver": "window"},
 }
+
+
+def ablation_configurations() -> dict[str, dict[str, Any]]:
+    """:data:`ABLATIONS`, plus "<technique> off" for every other ``use_*`` switch the engine has grown since (the
+    engine is being tuned: a new technique is measured without editing this list)."""
+    configurations = dict(ABLATIONS)
+    listed = {option for options in ABLATIONS.values() for option in options}
+    for name, parameter in inspect.signature(EngineSolver.__init__).parameters.items():
+        if name.startswith("use_") and name not in listed and parameter.default is True:
+            configurations[f"{name.removeprefix('use_')} off"] = {name: False}
+    return configurations
+
 
 # What a line asks of each deal.
 VALUE = "value"  # the exact value of the objective (with ``cards``, every legal card's value too)
@@ -165,7 +183,7 @@ def _playout(position: Position, tricks_left: int, seed: int, board: int) -> Pos
 
 def prepare_deal(line: BenchLine, board: int, seed: int) -> BenchDeal:
     """Board ``board`` of ``seed`` as a deal of ``line``. Raises InvalidContractError when the line's objective does
-    not exist on it (Pagat Ultimo when the Pagat lies in the talon)."""
+    not exist on it (Pagat Ultimo when the Pagat is in no hand)."""
     record = random_record(line.game, seed, board, contract=line.contract, seats=line.seats)
     position = position_from_record(record)
     if line.tricks_left is not None:
@@ -178,6 +196,7 @@ def prepare_deal(line: BenchLine, board: int, seed: int) -> BenchDeal:
 
 
 def line_seed(line: BenchLine, seed: int | None = None) -> int:
+    """``seed``, or the game's fixed seed when None: the default is what makes every run solve the same deals."""
     return SEEDS[line.game] if seed is None else seed
 
 
@@ -293,6 +312,16 @@ class BenchStats:
     entries_used: list[int] = field(default_factory=list)
     table_allocated_bytes: int = 0
     limit_ms: float | None = None
+    mismatches: list[int] = field(default_factory=list)  # boards whose answer disagrees with the check's
+
+    def compare(self, other: BenchStats) -> list[int]:
+        """Record (and return) the boards on which these answers disagree with ``other``'s (the reference's, or all
+        techniques on). Kept with the figures rather than raised: a long run should still report what it measured,
+        and say loudly that a fast wrong engine is no result."""
+        theirs = dict(zip(other.boards, other.answers))
+        self.mismatches = [board for board, answer in zip(self.boards, self.answers)
+                           if answer is not None and theirs.get(board) is not None and answer != theirs[board]]
+        return self.mismatches
 
     def add(self, result: DealResult) -> None:
         self.times_ms.append(result.ms)
@@ -361,7 +390,7 @@ class BenchStats:
             "median_ms": self.median, "p90_ms": self.p90, "p99_ms": self.p99, "max_ms": self.max,
             "median_nodes": self.median_nodes, "nodes_per_second": self.nodes_per_second,
             "table_allocated_bytes": memory.allocated, "table_used_bytes": memory.used,
-            "timeouts": self.timeouts, "limit_ms": self.limit_ms,
+            "timeouts": self.timeouts, "limit_ms": self.limit_ms, "mismatches": list(self.mismatches),
             "times_ms": list(self.times_ms), "nodes": list(self.nodes),
         }
 
@@ -421,6 +450,36 @@ def _worker_main(fd: int) -> None:
             conn.send(error)
 
 
+_snapshot: Path | None = None
+
+
+def pinned_package() -> Path:
+    """A private copy of the solver package (compiled engine included), made at the first call: every worker this
+    process starts imports it instead of the source tree.
+
+    The engine and its Python wrapper are edited and rebuilt in place while they are being tuned; without the copy a
+    long run would mix builds (a worker restarted after a stopped solve imports whatever is on disk then), and a
+    rebuild could pull the file from under a running search. Returns the directory that holds the copy."""
+    global _snapshot
+    if _snapshot is None or not _snapshot.exists():
+        source = Path(__file__).resolve().parent
+        root = Path(tempfile.mkdtemp(prefix="stich-bench-"))
+        atexit.register(shutil.rmtree, root, True)
+        shutil.copytree(source, root / source.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        _snapshot = root
+    return _snapshot
+
+
+def engine_fingerprint(package: Path | None = None) -> str:
+    """The first digits of the sha256 of the compiled engine and its wrapper (of the pinned copy by default, of the
+    package in ``package`` otherwise), to say which build a run measured."""
+    solver_dir = (pinned_package() / "solver") if package is None else package
+    digest = hashlib.sha256()
+    for path in sorted(solver_dir.glob("_engine*.so")) + [solver_dir / "search" / "engine.py"]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 _WORKER_CODE = "import sys; from solver.benchmark import _worker_main; _worker_main(int(sys.argv[1]))"
 
 
@@ -430,15 +489,15 @@ class _Worker:
 
     A plain interpreter started with ``-c`` rather than a multiprocessing child: it neither re-imports the caller's
     main module (which a spawned child would, and a script without a main guard would then run twice) nor inherits
-    a forked copy of the caller's threads."""
+    a forked copy of the caller's threads. It runs the :func:`pinned_package` copy of the solver."""
 
     def __init__(self) -> None:
         self._conn, child = multiprocessing.Pipe()
+        root = str(pinned_package())  # first on the path (and the working directory, which ``-c`` puts first)
         env = dict(os.environ)
-        root = str(Path(__file__).resolve().parents[1])  # the source tree, for runs without an install
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
         self._process = subprocess.Popen([sys.executable, "-c", _WORKER_CODE, str(child.fileno())],
-                                         pass_fds=(child.fileno(),), env=env)
+                                         pass_fds=(child.fileno(),), env=env, cwd=root)
         child.close()
 
     def run(self, task: _Task, limit_s: float) -> DealResult | None:
@@ -535,43 +594,41 @@ def run_endings_ratio(game: str, contract: str | None, deals: int, seed: int | N
                       engine_options: dict[str, Any] | None = None, progress: ProgressCallback | None = None,
                       limit_s: float | None = DEFAULT_LIMIT_S) -> tuple[BenchStats, BenchStats, float]:
     """Engine and reference on the same 5-trick endings: (engine stats, reference stats, reference median / engine
-    median). The answers of the two are checked to agree: a fast wrong engine is no result."""
+    median). The engine's answers are compared with the reference's: boards where they differ are in the engine
+    stats' ``mismatches``."""
     line = endings_line(game, contract, deals)
     engine = run_line(line, deals=deals, seed=seed, engine_options=engine_options, progress=progress,
                       limit_s=limit_s)
     slow = run_reference(line, deals=deals, seed=seed, progress=progress, limit_s=limit_s)
-    for board, mine, theirs in zip(engine.boards, engine.answers, slow.answers):
-        if mine is not None and theirs is not None and mine != theirs:
-            raise AssertionError(f"{line.name}, board {board}: engine {mine} but reference {theirs}")
+    engine.compare(slow)
     return engine, slow, ratio_of_medians(slow, engine)
 
 
 def ablation(line: BenchLine, deals: int | None = None, *, seed: int | None = None,
              progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S,
              configurations: dict[str, dict[str, Any]] | None = None) -> dict[str, BenchStats]:
-    """The line with each technique switched off in turn (and the other drivers), keyed as :data:`ABLATIONS`.
+    """The line with each technique switched off in turn (and the other drivers), keyed as
+    :func:`ablation_configurations`.
 
-    Every configuration must give the same answers; a disagreement is a bug of the engine, not a benchmark
-    figure, and raises."""
+    Every configuration must give the same answers as the first (all on): boards where one does not are in its
+    ``mismatches`` (a bug of the engine, not a benchmark figure)."""
     results: dict[str, BenchStats] = {}
-    for name, options in (configurations or ABLATIONS).items():
+    for name, options in (configurations or ablation_configurations()).items():
         stats = run_line(line, deals=deals, seed=seed, engine_options=options, progress=progress, limit_s=limit_s)
         stats.line = f"{line.name} [{name}]"
         results[name] = stats
     first = next(iter(results.values()), None)
-    for name, stats in results.items():
-        assert first is not None
-        for board, mine, theirs in zip(stats.boards, stats.answers, first.answers):
-            if mine is not None and theirs is not None and mine != theirs:
-                raise AssertionError(f"{line.name} [{name}], board {board}: {mine} but {theirs} with all on")
+    for stats in results.values():
+        if first is not None and stats is not first:
+            stats.compare(first)
     return results
 
 
 def target_met(line: BenchLine, stats: BenchStats) -> bool | None:
     """Whether the line's targets are met (None when it has none). A statistic that reaches the limit is only a lower
-    bound of the truth, and a target is never claimed met on a lower bound."""
+    bound of the truth, and a target is never claimed met on a lower bound, nor with wrong answers."""
     checks = []
     for target, value in ((line.target_median_ms, stats.median), (line.target_p99_ms, stats.p99)):
         if target is not None:
             checks.append(value <= target and not stats.is_lower_bound(value))
-    return all(checks) if checks else None
+    return (all(checks) and not stats.mismatches) if checks else None

@@ -24,10 +24,10 @@
 # stale slot, else the slot whose position had the fewest cards left (the least search saved), the first such.
 #
 # Size. The table's size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB); it is
-# rounded down to a power of two of buckets and never grows.
+# rounded down to a power of two of buckets and never grows. It is allocated and zeroed when the engine is made.
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
 cdef enum:
@@ -66,9 +66,12 @@ cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
     cdef uint64_t buckets = 1
     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
         buckets *= 2
-    table.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
+    table.entries = <Entry*>malloc(buckets * BUCKET * sizeof(Entry))
     if table.entries == NULL:
         return 0
+    # touch every page now: a search should not pay the operating system's first-touch faults, and the memory the
+    # table takes is visible (and bounded) from the moment the engine exists
+    memset(table.entries, 0, buckets * BUCKET * sizeof(Entry))
     table.n_buckets = buckets
     table.bucket_mask = buckets - 1
     table.generation = 1

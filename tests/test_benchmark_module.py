@@ -3,11 +3,15 @@ is recorded rather than skipped, and the techniques switched off still give the 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from solver.benchmark import (ABLATIONS, ENDING_TRICKS, ENTRY_BYTES, BenchStats, DealResult, ablation, bench_deals,
-                              endings_line, endings_lines, percentile, run_endings_ratio, run_line, standard_lines,
-                              target_met)
+import solver
+
+from solver.benchmark import (ABLATIONS, ENDING_TRICKS, ENTRY_BYTES, BenchStats, DealResult, ablation,
+                              ablation_configurations, bench_deals, endings_line, endings_lines, engine_fingerprint,
+                              percentile, pinned_package, run_endings_ratio, run_line, standard_lines, target_met)
 
 LINES = {line.name: line for line in standard_lines()}
 KRATZEN = LINES["Kratzen 6 seats: every seat's guaranteed tricks"]
@@ -83,7 +87,7 @@ def test_endings_are_five_tricks_from_the_end_and_the_engine_is_faster():
         assert not state.trick and all(hand.bit_count() == ENDING_TRICKS for hand in state.hands)
     engine, reference, ratio = run_endings_ratio("Zwanzigerrufen", "Normal", 2)
     assert engine.boards == reference.boards
-    assert engine.answers == reference.answers  # run_endings_ratio checks this too; the figures mean nothing else
+    assert engine.answers == reference.answers and engine.mismatches == []  # the figures mean nothing else
     assert ratio == reference.median / engine.median
     assert ratio > 1
 
@@ -108,8 +112,30 @@ def test_median_nodes_counts_stopped_solves_as_the_largest():
 
 def test_ablation_switches_techniques_off_without_changing_answers():
     results = ablation(KRATZEN, 2, limit_s=None)
-    assert list(results) == list(ABLATIONS)
+    assert list(results) == list(ablation_configurations()) and set(ABLATIONS) <= set(results)
     answers = {name: stats.answers for name, stats in results.items()}
     assert all(a == answers["all on"] for a in answers.values())
+    assert all(stats.mismatches == [] for stats in results.values())
     assert results["table off"].peak_table_bytes.used == 0
     assert all(stats.deals == 2 for stats in results.values())
+
+
+def test_workers_run_a_pinned_copy_of_the_package():
+    """The engine is rebuilt in place while being tuned: a run's workers import a copy taken at its start."""
+    copy = pinned_package()
+    assert (copy / "solver" / "benchmark.py").exists() and list((copy / "solver").glob("_engine*.so"))
+    assert pinned_package() == copy
+    assert len(engine_fingerprint()) == 12
+    live = engine_fingerprint(Path(solver.__file__).parent)
+    assert len(live) == 12  # equal to the copy's unless the engine was rebuilt since the copy was taken
+
+
+def test_disagreeing_answers_are_recorded_with_the_figures():
+    mine, theirs = BenchStats("engine"), BenchStats("reference")
+    for board, (a, b) in enumerate([((10,), (10,)), ((64,), (53,)), ((1,), (1,))], 1):
+        mine.add(DealResult(board, 0.1, 5, 1, a))
+        theirs.add(DealResult(board, 100.0, 50, 0, b))
+    assert mine.compare(theirs) == [2] and mine.as_dict()["mismatches"] == [2]
+    assert target_met(KRATZEN, mine) is False  # fast enough, but wrong on board 2
+    mine.mismatches = []
+    assert target_met(KRATZEN, mine) is True
