@@ -23,15 +23,33 @@
 # Replacement. Storing a key already in the bucket merges the bounds. Otherwise the new entry takes an empty or
 # stale slot, else the slot whose position had the fewest cards left (the least search saved), the first such.
 #
+# Growth. A question starts on the first 4,096 buckets only, so that the table of a small problem (an ending) stays
+# in the processor's cache; each time three quarters of the part in use is filled, the part doubles, up to the whole
+# table, and the entries whose bucket index gained a bit move to their new bucket (a linear split, paid once per
+# entry over all doublings). An entry that finds its new bucket full is dropped: a little search, never a wrong
+# answer, since a hit needs the whole key.
+#
 # Size. The table's size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB); it is
-# rounded down to a power of two of buckets and never grows. It is allocated and zeroed when the engine is made.
+# rounded down to a power of two of buckets and never grows. It is reserved when the engine is made; the
+# operating system supplies its (zeroed) pages as searches first touch them.
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
-from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
 cdef enum:
     BUCKET = 4
+    FIRST_BUCKETS = 1 << 12                   # 256 KB: an ending's whole table fits in the processor's cache
+
+cdef extern from "<sys/mman.h>" nogil:
+    void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
+    int munmap(void* addr, size_t length)
+    int madvise(void* addr, size_t length, int advice)
+    int MADV_HUGEPAGE
+    int PROT_READ
+    int PROT_WRITE
+    int MAP_PRIVATE
+    int MAP_ANONYMOUS
+    void* MAP_FAILED
 
 ctypedef struct Entry:
     uint64_t key
@@ -44,7 +62,8 @@ ctypedef struct Entry:
 
 ctypedef struct Table:
     Entry* entries
-    uint64_t bucket_mask
+    uint64_t bucket_mask                      # the whole table
+    uint64_t active_mask                      # the part in use for the current question (see Growth)
     uint64_t n_buckets
     uint8_t generation
     uint64_t used                 # entries written in the current generation (an estimate of fill)
@@ -66,34 +85,67 @@ cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
     cdef uint64_t buckets = 1
     while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
         buckets *= 2
-    table.entries = <Entry*>malloc(buckets * BUCKET * sizeof(Entry))
-    if table.entries == NULL:
+    # anonymous memory: zeroed pages supplied as the search first touches them, so a small problem touches (and
+    # pays for) only the part it uses; huge pages where the kernel allows them, for fewer TLB misses
+    cdef void* memory = mmap(NULL, buckets * BUCKET * sizeof(Entry), PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    if memory == MAP_FAILED:
         return 0
-    # touch every page now: a search should not pay the operating system's first-touch faults, and the memory the
-    # table takes is visible (and bounded) from the moment the engine exists
-    memset(table.entries, 0, buckets * BUCKET * sizeof(Entry))
+    madvise(memory, buckets * BUCKET * sizeof(Entry), MADV_HUGEPAGE)
+    table.entries = <Entry*>memory
     table.n_buckets = buckets
     table.bucket_mask = buckets - 1
+    table.active_mask = (FIRST_BUCKETS if FIRST_BUCKETS < buckets else buckets) - 1
     table.generation = 1
     table.used = 0
     return 1
 
 
 cdef inline void table_free(Table* table) noexcept nogil:
-    free(table.entries)
+    if table.entries != NULL:
+        munmap(table.entries, table.n_buckets * BUCKET * sizeof(Entry))
     table.entries = NULL
 
 
 cdef inline void table_new_generation(Table* table) noexcept nogil:
     table.generation += 1
     table.used = 0
+    table.active_mask = (FIRST_BUCKETS if FIRST_BUCKETS < table.n_buckets else table.n_buckets) - 1
     if table.generation == 0:  # wrapped: old entries could look current
         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
         table.generation = 1
 
 
+cdef inline uint64_t bucket_index(uint64_t key, uint8_t leader_flags, uint64_t mask) noexcept nogil:
+    return mix(key ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & mask
+
+
+cdef inline void table_grow(Table* table) noexcept nogil:
+    """Double the part in use, moving each current entry whose bucket index gained a bit to its new bucket."""
+    cdef uint64_t old_size = table.active_mask + 1, b, target
+    cdef uint64_t mask = table.active_mask * 2 + 1
+    cdef Entry* source
+    cdef Entry* destination
+    cdef int i, j
+    for b in range(old_size):
+        source = table.entries + b * BUCKET
+        for i in range(BUCKET):
+            if source[i].generation != table.generation:
+                continue
+            target = bucket_index(source[i].key, source[i].leader_flags, mask)
+            if target == b:
+                continue
+            destination = table.entries + target * BUCKET
+            for j in range(BUCKET):
+                if destination[j].generation != table.generation:
+                    destination[j] = source[i]
+                    break
+            source[i].generation = <uint8_t>(table.generation - 1)  # the slot is free now
+    table.active_mask = mask
+
+
 cdef inline Entry* table_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
-    return table.entries + (mix(key ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & table.bucket_mask) * BUCKET
+    return table.entries + bucket_index(key, leader_flags, table.active_mask) * BUCKET
 
 
 cdef inline Entry* table_probe(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
@@ -137,3 +189,5 @@ cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, i
     slot.generation = table.generation
     slot.leader_flags = leader_flags
     slot.best = best
+    if table.used * 4 > (table.active_mask + 1) * BUCKET * 3 and table.active_mask < table.bucket_mask:
+        table_grow(table)
