@@ -1,0 +1,39 @@
+"""Whole deals are too big for the reference solver, so the engine is checked against itself: every technique
+switch, driver and table size must give the same values (the table fills, grows and evicts on these)."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.generate import random_record
+from solver.position import position_from_record
+from solver.search.engine import EngineSolver
+
+CONFIGURATIONS = [
+    dict(tt_megabytes=1),
+    dict(tt_megabytes=64, use_canonical=False),
+    dict(tt_megabytes=64, driver="bisect"),
+    dict(tt_megabytes=64, driver="window", use_equivalence=False),
+    dict(tt_megabytes=2, use_bounds=False, use_ordering=False),
+]
+DEALS = [("Schafkopf", "Rufer E", b) for b in range(1, 5)] + [("Schafkopf", "Wenz", 1), ("Schafkopf", "Solo H", 2)] \
+    + [("Zwanzigerrufen", "Normal", 4), ("Zwanzigerrufen", "Normal", 6)] + [("Kratzen", "Trump H", 1)]
+
+
+@pytest.mark.parametrize("game, contract, board", DEALS)
+def test_every_configuration_agrees_on_whole_deals(game, contract, board):
+    position = position_from_record(random_record(game, 77, board, contract=contract))
+    objective = position.objective("tricks" if game == "Kratzen" else "points", 1 if game == "Kratzen" else None)
+    default = EngineSolver().solve(position.state, objective, cards=True)
+    for options in CONFIGURATIONS:
+        other = EngineSolver(**options).solve(position.state, objective, cards=True)
+        assert (other.future, other.card_values) == (default.future, default.card_values), options
+
+
+def test_one_engine_reused_across_deals_and_objectives_agrees_with_fresh_ones():
+    shared = EngineSolver(4)
+    for board in range(1, 6):
+        position = position_from_record(random_record("Schafkopf", 78, board))
+        for name in ("points", "schwarz", "game"):
+            objective = position.objective(name)
+            assert shared.value(position.state, objective) == EngineSolver(4).value(position.state, objective)
