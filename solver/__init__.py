@@ -21,13 +21,15 @@ from .errors import (EngineError, IllegalPlayError, InvalidContractError, Invali
                      UnknownCardError, UnknownGameError, VariantError)
 from .games import GAMES, Contract, Game, Kratzen, Objective, Rules, Schafkopf, Zwanzigerrufen, get_game
 from .position import Position, make_position, position_from_record
+from .search.engine import EngineSolver
 from .search.results import CardValue, SolveResult
+from .generate import random_record, random_records
 from .state import PlayState, Trick
 from .variant import Flag, Variant
 
 __all__ = [
     "BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table", "solve_report",
-    "table_report", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
+    "table_report", "EngineSolver", "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
     "InvalidContractError", "InvalidDealError", "Kratzen", "Objective", "Pack", "ParseError", "PlayState",
     "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
     "Variant", "VariantError", "Zwanzigerrufen", "__version__", "get_game", "iter_positions", "make_position",
