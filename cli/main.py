@@ -11,8 +11,11 @@ from solver import __version__
 from . import bench as bench_command
 from . import check as check_command
 from . import deal as deal_command
+from . import postmortem as postmortem_command
+from . import score as score_command
 from . import solve as solve_command
 from . import table as table_command
+from . import tree as tree_command
 
 app = typer.Typer(
     name="stich",
@@ -41,7 +44,10 @@ app.command("deal")(deal_command.deal)
 app.command("solve")(solve_command.solve)
 app.command("check")(check_command.check)
 app.command("table")(table_command.table)
+app.command("score")(score_command.score)
 app.command("bench")(bench_command.bench)
+app.command("postmortem")(postmortem_command.postmortem)
+app.command("tree")(tree_command.tree)
 
 
 def main() -> None:

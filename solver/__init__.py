@@ -12,8 +12,21 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    """``strategy_tree`` and ``write_tree`` are imported on first use: they bring in networkx."""
+    if name in ("strategy_tree", "write_tree"):
+        from . import tree
+
+        return getattr(tree, name)
+    raise AttributeError(f"module 'solver' has no attribute {name!r}")
+
+
 from .analysis import (BonusCheck, SeatTarget, TableEntry, check_bonuses, check_report, contract_table,
                        solve_report, table_report)
+from .postmortem import CardAnalysis, PlayAnalysis, PlayerSummary, analyse_play
+from .plot import write_plot
+from .scoring import ScoreItem, Settlement, score_deal
 from .api import iter_positions, parse_positions, perft, read_positions, solve
 from .cards import Card, CardSet, Pack
 from .deal import Deal
@@ -29,7 +42,8 @@ from .variant import Flag, Variant
 
 __all__ = [
     "BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table", "solve_report",
-    "table_report", "EngineSolver", "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
+    "table_report", "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
+    "Settlement", "score_deal", "strategy_tree", "write_tree", "EngineSolver", "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
     "InvalidContractError", "InvalidDealError", "Kratzen", "Objective", "Pack", "ParseError", "PlayState",
     "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
     "Variant", "VariantError", "Zwanzigerrufen", "__version__", "get_game", "iter_positions", "make_position",

@@ -15,7 +15,7 @@ Play only needs the Pagat announcer (flag ``hard_pagat_reservation``); scoring r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from .errors import StichError
 
@@ -35,18 +35,32 @@ class Announcement:
     bonus: str
     against: bool = False
     level: int = 1
+    #: where the item starts in the tag value (0-based; -1 when unknown), so that scoring can point at it
+    offset: int = field(default=-1, compare=False)
 
 
 def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
-    """Parse the tag value; StichError naming the entry that does not parse."""
+    """Parse the tag value; StichError naming the entry that does not parse. Each item keeps its offset in
+    ``text`` so that a later check (scoring) can point at the very item it rejects."""
     result: list[Announcement] = []
-    for entry in filter(None, (e.strip() for e in text.split(";"))):
+    start = 0
+    for raw_entry in text.split(";"):
+        entry = raw_entry.strip()
+        entry_start = start
+        start += len(raw_entry) + 1
+        if not entry:
+            continue
         seat_text, colon, items = entry.partition(":")
         if not colon or not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= seats:
             raise StichError(f"announcement {entry!r} does not start with a seat and a colon (e.g. '2: Kontra')")
         seat = int(seat_text)
-        for item in filter(None, (i.strip() for i in items.split(","))):
-            result.append(_parse_item(seat, item))
+        item_start = entry_start + raw_entry.index(":") + 1
+        for raw_item in items.split(","):
+            item = raw_item.strip()
+            offset = item_start + (raw_item.index(item) if item else 0)
+            item_start += len(raw_item) + 1
+            if item:
+                result.append(replace(_parse_item(seat, item), offset=offset))
     return result
 
 

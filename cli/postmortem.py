@@ -1,0 +1,102 @@
+"""``stich postmortem``: the double-dummy cost of every card of each record's Play section, graded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from solver.analysis import SCHEMA, contract_header, record_header
+from solver.errors import StichError
+from solver.plot import write_plot
+from solver.position import Position
+from solver.postmortem import GRADES, analyse_play
+
+from .errors import input_errors, message
+from .render import (CardPainter, Document, parse_variant_options, progress_on_stderr, record_title,
+                     run_over_records, seats_text)
+from .solve import BOARD, FILE, JSON, VARIANT
+
+PLOT_SUFFIXES = (".svg", ".png")
+_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+_GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+def plot_path(base: Path, count: int) -> Path:
+    """The first record's plot goes to ``base``, the n-th to ``stem-n.suffix`` (one picture per record)."""
+    return base if count == 1 else base.with_name(f"{base.stem}-{count}{base.suffix}")
+
+
+def postmortem_document(position: Position, plot: Path | None, count: list[int]) -> Document:
+    """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked."""
+    with progress_on_stderr(f"post-mortem of {position.label}"):
+        analysis = analyse_play(position)
+    document: Document = {"schema": SCHEMA, "command": "postmortem", **record_header(position),
+                          **contract_header(position), **analysis.as_dict()}
+    if plot is not None:
+        count[0] += 1
+        written = write_plot(analysis, plot_path(plot, count[0]))
+        message(f"stich: wrote {written}")
+    return document
+
+
+def render_postmortem(document: Document, console: Console) -> None:
+    """A row per card (before / best / after / cost / grade), then a row per player."""
+    painter = CardPainter.for_game(document["game"])
+    console.print(record_title(document))
+    cards = document["cards"]
+    if not cards:
+        console.print(Text("the record has no Play section: nothing to analyse", style="dim"))
+        return
+    unit = document["measure"]
+    view = ("each mover's own tricks" if document["every_seat_for_itself"]
+            else f"{unit} of {seats_text(document['declaring_side'])}")
+    table = Table(title=f"Every card (totals: {view}; cost to the mover's side)", title_justify="left",
+                  title_style="bold")
+    for column in ("#", "trick", "seat", "card", "before", "best", "after", "cost", "grade", "better", "bonus lost"):
+        table.add_column(column, justify="right" if column in ("#", "trick", "seat", "before", "best", "after",
+                                                               "cost") else "left")
+    for card in cards:
+        style = _GRADE_STYLES[card["grade"]]
+        better = painter.cards(card["best_cards"], "/") if card["cost"] else Text("")
+        table.add_row(str(card["number"]), str(card["trick"]), str(card["seat"]), painter.card(card["card"]),
+                      str(card["before"]), str(card["best"]), str(card["after"]), str(card["cost"]),
+                      Text(card["grade"], style=style), better, ", ".join(card["bonuses_lost"]))
+    console.print(table)
+    summary = Table(title="Per player", title_justify="left", title_style="bold")
+    summary.add_column("seat", justify="right")
+    summary.add_column("cards", justify="right")
+    for name in GRADES[1:]:
+        summary.add_column(_PLURALS[name], justify="right")
+    summary.add_column(f"cost ({unit})", justify="right")
+    summary.add_column("bonuses lost")
+    for player in document["players"]:
+        summary.add_row(str(player["seat"]), str(player["cards"]),
+                        *(str(player["grades"][name]) for name in GRADES[1:]), str(player["cost"]),
+                        ", ".join(player["bonuses_lost"]))
+    console.print(summary)
+
+
+def postmortem(
+    file: Path = FILE,
+    board: Optional[str] = BOARD,
+    as_json: bool = JSON,
+    plot: Optional[Path] = typer.Option(
+        None, "--plot", metavar="OUT.svg|OUT.png",
+        help="Also draw the value over the play, mistakes marked (one file per record: OUT, OUT-2, ...)."),
+    variant: Optional[List[str]] = VARIANT,
+) -> None:
+    """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
+    before it, the best card's value, the value after it, and any bonus thrown away or handed over
+    (docs/postmortem.md)."""
+    flags = parse_variant_options(variant)
+    if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
+        with input_errors():
+            raise StichError(f"{plot}: the plot is written as .svg or .png")
+    count = [0]
+    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_postmortem,
+                     document=lambda position: postmortem_document(position, plot, count))

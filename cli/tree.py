@@ -1,0 +1,47 @@
+"""``stich tree``: the strategy tree of a record's position to a few cards, written as GraphML, GEXF or JSON."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from solver.errors import StichError
+from solver.formats.tbn import read_records
+from solver.position import position_from_record
+from solver.tree import FORMATS, strategy_tree, write_tree
+
+from .errors import input_errors, message
+from .render import parse_variant_options
+from .solve import BOARD, FILE, VARIANT
+
+
+def tree(
+    file: Path = FILE,
+    depth: int = typer.Option(..., "--depth", "-d", min=0, help="How many cards (plies) deep."),
+    out: Path = typer.Option(..., "--out", "-o", metavar="OUT.graphml|OUT.gexf|OUT.json",
+                             help="Where to write the tree; the format follows the suffix."),
+    board: Optional[str] = BOARD,
+    objective: str = typer.Option("points", "--objective", help="The value on nodes and edges (default points; "
+                                                                "Kratzen: the declarer's tricks)."),
+    seat: Optional[int] = typer.Option(None, "--seat", help="The seat of a per-seat objective (Kratzen)."),
+    variant: Optional[List[str]] = VARIANT,
+) -> None:
+    """Every play sequence of DEPTH cards from the position after the record's Play section, each node with the
+    double-dummy value and every card an edge marked optimal when it keeps the value. The first record (or the
+    one of --board) is used."""
+    flags = parse_variant_options(variant)
+    with input_errors():
+        if out.suffix.lower() not in FORMATS:
+            raise StichError(f"{out}: the tree is written as {', '.join(FORMATS)}")
+        source = sys.stdin if str(file) == "-" else file
+        records = [r for r in read_records(source, name="<stdin>" if source is sys.stdin else str(file))
+                   if board is None or (r.get("Board") or "").strip() == board]
+        if not records:
+            raise StichError(f"{file}: no record" + (f" with [Board \"{board}\"]" if board else ""))
+        position = position_from_record(records[0], variant=flags)
+        graph = strategy_tree(position, depth, objective=objective, seat=seat)
+        write_tree(graph, out)
+    message(f"stich: wrote {out} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)")

@@ -1,0 +1,244 @@
+"""The play post-mortem: the double-dummy cost of every card of a played deal, graded like a chess analysis.
+
+:func:`analyse_play` replays a record's Play section from the deal's start and asks the engine, before each card,
+what the best card would have kept and what the card played kept. The difference is what the player's side lost
+with that card (card points, or for Kratzen tricks of the player's own seat); on top of that every yes/no bonus of
+the contract (Valat, Absolut, Pagat Ultimo, Mondfang, Schneider, Schwarz, Tout, Kratzen targets) that was
+forceable before the card and no longer after it, or that the card handed to the opponents, is listed. Cards are
+graded by :data:`POINT_GRADES` / :data:`TRICK_GRADES` (``docs/postmortem.md`` has the table).
+
+Values are always totals (what is already won plus the double-dummy value of the rest) so that they can be read
+against the final score: for card-point games from the declaring side's view, for Kratzen the mover's own tricks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidContractError
+from .games.base import Objective, Rules
+from .position import Position
+from .search.engine import EngineSolver, default_solver
+from .state import PlayState
+
+#: Grades, from harmless to worst (the order the summaries count them in).
+GRADES = ("ok", "inaccuracy", "mistake", "blunder")
+
+#: Card-point games: (smallest cost, grade), checked from the top. Any lost bonus is a blunder whatever the cost.
+POINT_GRADES = ((15, "blunder"), (6, "mistake"), (1, "inaccuracy"), (0, "ok"))
+
+#: Trick-counting games (Kratzen): a trick is a mistake, two or more, or a missed target, a blunder.
+TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
+
+#: The yes/no objectives the post-mortem watches (the game itself is watched through the points).
+BONUS_NAMES = ("valat", "valat_against", "absolut", "absolut_against", "pagat_ultimo", "pagat_beaten", "mondfang",
+               "schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
+
+
+@dataclass(frozen=True)
+class CardAnalysis:
+    """One card of the play: who played it, what it kept and what it cost.
+
+    ``before``, ``best`` and ``after`` are totals of ``measure`` for ``view`` (the declaring side, or for Kratzen
+    the mover's seat): the value before the card, the value the best legal card keeps, the value after the card
+    played. ``cost`` is what the mover's side lost (never negative). ``bonuses_lost`` names the yes/no objectives
+    the card threw away (its own side's) or handed over (the opponents')."""
+
+    number: int
+    trick: int
+    seat: int
+    card: str
+    before: int
+    best: int
+    after: int
+    cost: int
+    best_cards: tuple[str, ...]
+    bonuses_lost: tuple[str, ...]
+    grade: str
+    measure: str
+    view: tuple[int, ...]
+
+    @property
+    def is_mistake(self) -> bool:
+        return self.grade != "ok"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "trick": self.trick, "seat": self.seat, "card": self.card,
+                "before": self.before, "best": self.best, "after": self.after, "cost": self.cost,
+                "best_cards": list(self.best_cards), "bonuses_lost": list(self.bonuses_lost), "grade": self.grade,
+                "measure": self.measure, "view": list(self.view)}
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One seat's record over the play: cards played, how many of each grade, what they cost in all."""
+
+    seat: int
+    cards: int
+    grades: dict[str, int]
+    cost: int
+    bonuses_lost: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "cards": self.cards, "grades": dict(self.grades), "cost": self.cost,
+                "bonuses_lost": list(self.bonuses_lost)}
+
+
+@dataclass(frozen=True)
+class PlayAnalysis:
+    """The post-mortem of a played deal.
+
+    ``curve`` is the declaring side's total (points; Kratzen: the attacker's tricks) before the first card and after
+    each card, the line the plot draws; ``trick_ends`` the card numbers that complete a trick."""
+
+    game: str
+    contract: str
+    declarer: int
+    declaring_side: tuple[int, ...]
+    measure: str
+    cards: tuple[CardAnalysis, ...]
+    curve: tuple[int, ...]
+    trick_ends: tuple[int, ...]
+    players: tuple[PlayerSummary, ...] = field(default=())
+
+    @property
+    def mistakes(self) -> tuple[CardAnalysis, ...]:
+        return tuple(card for card in self.cards if card.is_mistake)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "contract": self.contract, "declarer": self.declarer,
+                "declaring_side": list(self.declaring_side), "measure": self.measure,
+                "cards": [card.as_dict() for card in self.cards], "curve": list(self.curve),
+                "trick_ends": list(self.trick_ends), "players": [player.as_dict() for player in self.players]}
+
+
+def grade(cost: int, measure: str, bonus_lost: bool) -> str:
+    """The grade of a card from its cost; a lost bonus (or Kratzen target) makes any card a blunder."""
+    if bonus_lost:
+        return "blunder"
+    for threshold, name in POINT_GRADES if measure == "points" else TRICK_GRADES:
+        if cost >= threshold:
+            return name
+    return "ok"
+
+
+def _is_per_seat(rules: Rules) -> bool:
+    """Kratzen-like rules have no points objective: every seat counts its own tricks."""
+    return "points" not in rules.objective_names()
+
+
+def _value_objective(rules: Rules, seat: int) -> Objective:
+    """What the cost is counted in for a card of ``seat`` (0-based)."""
+    if _is_per_seat(rules):
+        return rules.objective("tricks", seat)
+    return rules.objective("points")
+
+
+def _curve_objective(rules: Rules) -> Objective:
+    """The plotted value: the declaring side's points, or the Kratzen attacker's tricks."""
+    return _value_objective(rules, rules.declarer)
+
+
+def _bonuses(rules: Rules, seat: int) -> list[Objective]:
+    """The yes/no objectives watched for a card of ``seat``: the contract's bonuses that arise in this deal, or the
+    mover's own target in Kratzen."""
+    if _is_per_seat(rules):
+        return [rules.objective("tricks", seat)]
+    found = []
+    for name in rules.objective_names():
+        if name not in BONUS_NAMES:
+            continue
+        try:
+            objective = rules.objective(name)
+        except InvalidContractError:  # decided already (the Pagat in no hand, ...)
+            continue
+        if objective.target is not None:
+            found.append(objective)
+    return found
+
+
+def _forceable(engine: EngineSolver, state: PlayState, objective: Objective) -> bool:
+    """Whether the objective's side can still force its target: achieved + the best future >= target, asked as the
+    engine's cheaper yes/no search."""
+    assert objective.target is not None
+    needed = objective.target - objective.achieved(state.rules, state)
+    return needed <= 0 or engine.reaches(state, objective, needed)
+
+
+def _total(engine: EngineSolver, state: PlayState, objective: Objective) -> int:
+    return objective.achieved(state.rules, state) + engine.value(state, objective)
+
+
+def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState, seat: int) -> tuple[str, ...]:
+    """The bonuses the card changed hands on: a game tree's value only moves against the mover, so a change is
+    always the mover's loss (thrown away if it was the mover's side's, handed over if the opponents')."""
+    lost = []
+    for objective in _bonuses(before.rules, seat):
+        if _forceable(engine, before, objective) != _forceable(engine, after, objective):
+            lost.append("target" if _is_per_seat(before.rules) else objective.name)
+    return tuple(lost)
+
+
+def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int) -> CardAnalysis:
+    """The before / best / after values of one card and what it cost its player."""
+    rules = state.rules
+    seat = state.to_move
+    objective = _value_objective(rules, seat)
+    achieved = objective.achieved(rules, state)
+    values = {cv.card: cv.value for cv in engine.card_values(state, objective)}
+    mover_maximises = seat in objective.maximiser
+    best_future = max(values.values()) if mover_maximises else min(values.values())
+    before = achieved + best_future  # minimax: the value of a position is that of its best card
+    after = achieved + values[card]
+    best = achieved + best_future
+    cost = best - after if mover_maximises else after - best
+    following = state.advance(card)
+    lost = _lost_bonuses(engine, state, following, seat)
+    measure = "points" if objective.points_weight else "tricks"
+    pack = rules.pack
+    return CardAnalysis(
+        number=number, trick=len(state.history) + 1, seat=seat + 1, card=pack[card].name, before=before, best=best,
+        after=after, cost=cost, best_cards=tuple(pack[c].name for c in sorted(values) if values[c] == best_future),
+        bonuses_lost=lost, grade=grade(cost, measure, bool(lost)), measure=measure,
+        view=tuple(sorted(s + 1 for s in objective.maximiser)))
+
+
+def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummary, ...]:
+    """Per seat: cards played, counts per grade, total cost and the bonuses lost."""
+    summaries = []
+    for seat in range(1, seats + 1):
+        own = [card for card in cards if card.seat == seat]
+        grades = {name: sum(1 for card in own if card.grade == name) for name in GRADES}
+        lost = tuple(name for card in own for name in card.bonuses_lost)
+        summaries.append(PlayerSummary(seat, len(own), grades, sum(card.cost for card in own), lost))
+    return tuple(summaries)
+
+
+def analyse_play(position: Position, *, engine: EngineSolver | None = None) -> PlayAnalysis:
+    """The post-mortem of the position's Play section, replayed from the deal's start (see the module doc)."""
+    engine = engine or default_solver()
+    rules = position.rules
+    state = rules.start()
+    curve_objective = _curve_objective(rules)
+    curve = [_total(engine, state, curve_objective)]
+    cards = []
+    trick_ends = []
+    for number, card in enumerate(position.played, 1):
+        analysis = _analyse_card(engine, state, card, number)
+        cards.append(analysis)
+        state = state.advance(card)
+        same_view = set(analysis.view) == {s + 1 for s in curve_objective.maximiser}
+        curve.append(analysis.after if same_view else _total(engine, state, curve_objective))
+        if not state.trick:
+            trick_ends.append(number)
+    measure = "points" if curve_objective.points_weight else "tricks"
+    analysed = tuple(cards)
+    return PlayAnalysis(game=position.game.name, contract=str(rules.contract), declarer=rules.declarer + 1,
+                        declaring_side=tuple(sorted(s + 1 for s in rules.declaring_side)), measure=measure,
+                        cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
+                        players=summarise(analysed, rules.seats))
+
+
+__all__ = ["BONUS_NAMES", "CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary",
+           "TRICK_GRADES", "analyse_play", "grade", "summarise"]

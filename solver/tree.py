@@ -1,0 +1,104 @@
+"""The strategy tree: every play sequence of a few cards from a position, with the double-dummy value of each.
+
+:func:`strategy_tree` builds a :class:`networkx.DiGraph` whose nodes are the positions reached after up to
+``depth`` cards (one node per play sequence, so the node count per level is the perft count) and whose edges are
+the legal cards, each with the value it keeps and ``optimal`` when it keeps the node's value. It is the object to
+look at when a post-mortem says a card was a mistake and one wants to see why, or to export to Gephi / yEd
+(GraphML, GEXF) or a web page (node-link JSON). Every attribute is a plain str, int, float or bool, which is all
+those writers accept.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+
+from .errors import StichError
+from .games.base import Objective
+from .position import Position
+from .search.engine import EngineSolver, default_solver
+from .state import PlayState
+
+FORMATS = (".graphml", ".gexf", ".json")
+
+
+def _node_id(path: tuple[str, ...]) -> str:
+    """A node is named by the cards leading to it ('root' for the position itself)."""
+    return " ".join(path) if path else "root"
+
+
+def _objective(position: Position, objective: str, seat: int | None) -> Objective:
+    """The objective asked for; a game without points (Kratzen) falls back to the declarer's tricks."""
+    rules = position.rules
+    if objective == "points" and "points" not in rules.objective_names():
+        return rules.objective("tricks", rules.declarer if seat is None else seat - 1)
+    return position.objective(objective, seat)
+
+
+def _node_attributes(state: PlayState, value: int, depth: int) -> dict[str, object]:
+    pack = state.rules.pack
+    return {"to_move": 0 if state.is_over else state.to_move + 1,
+            "table": " ".join(pack[c].name for c in state.trick), "value": value, "depth": depth,
+            "tricks_played": len(state.history), "over": state.is_over}
+
+
+def strategy_tree(position: Position, depth: int, *, objective: str = "points", seat: int | None = None,
+                  engine: EngineSolver | None = None) -> nx.DiGraph:
+    """The tree of every play sequence of ``depth`` cards from the position.
+
+    Node attributes: ``to_move`` (1-based seat, 0 when the deal is over), ``table`` (cards on the table), ``value``
+    (the maximising side's total: achieved + double-dummy rest; the declaring side for ``points``), ``depth``.
+    Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``."""
+    if depth < 0:
+        raise StichError(f"the tree depth is a number of cards, 0 or more, not {depth}")
+    engine = engine or default_solver()
+    goal = _objective(position, objective, seat)
+    rules = position.rules
+    graph = nx.DiGraph(objective=goal.name, maximiser="+".join(str(s + 1) for s in sorted(goal.maximiser)),
+                       game=position.game.name, contract=str(rules.contract), depth=depth)
+    state = position.state
+    root_value = goal.achieved(rules, state) + engine.value(state, goal)
+    graph.add_node(_node_id(()), **_node_attributes(state, root_value, 0))
+    _expand(graph, engine, goal, state, (), root_value, depth)
+    return graph
+
+
+def _expand(graph: nx.DiGraph, engine: EngineSolver, goal: Objective, state: PlayState, path: tuple[str, ...],
+            value: int, depth: int) -> None:
+    """Add the children of one node: one edge per legal card, valued by one card-values search of the node."""
+    if depth == 0 or state.is_over:
+        return
+    rules = state.rules
+    achieved = goal.achieved(rules, state)
+    parent = _node_id(path)
+    for card_value in engine.card_values(state, goal):
+        card = card_value.card
+        name = rules.pack[card].name
+        total = achieved + card_value.value
+        child_state = state.advance(card)
+        child = path + (name,)
+        graph.add_node(_node_id(child), **_node_attributes(child_state, total, len(child)))
+        graph.add_edge(parent, _node_id(child), card=name, seat=state.to_move + 1, value=total,
+                       optimal=total == value)
+        _expand(graph, engine, goal, child_state, child, total, depth - 1)
+
+
+def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
+    """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF, or node-link JSON."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".graphml":
+        nx.write_graphml(graph, path)
+    elif suffix == ".gexf":
+        nx.write_gexf(graph, path)
+    elif suffix == ".json":
+        path.write_text(json.dumps(nx.node_link_data(graph, edges="links"), ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+    else:
+        raise StichError(f"{path}: the tree is written as {', '.join(FORMATS)}, not {suffix or 'no suffix'}")
+    return path
+
+
+__all__ = ["strategy_tree", "write_tree"]

@@ -1,0 +1,339 @@
+"""The play post-mortem (solver.postmortem), its plot (solver.plot), the strategy tree (solver.tree) and the
+``stich postmortem`` / ``stich tree`` commands.
+
+Every deal here is small (endings of a few tricks, Kratzen) and its mistakes are known by construction; the values
+the post-mortem reports are checked against the pure-Python reference solver where that is cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+from xml.etree import ElementTree
+
+import networkx as nx
+import pytest
+from typer.testing import CliRunner
+
+import solver
+from cli.main import app
+from solver.plot import png_bytes, svg_text, write_plot
+from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade
+from solver.tree import strategy_tree, write_tree
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SVG = "{http://www.w3.org/2000/svg}"
+runner = CliRunner()
+
+# The valat.tbn deal after its five tricks of tarocks, as a five-card ending: seat 1 (Solo) holds the two last top
+# tarocks and three kings; seat 2 holds the last defending tarock (the Pagat, T1) and is void in hearts.
+VALAT_ENDING = "1: T17 T16 SK CK HK / T1 SQ SG CN DK / SN CQ CG HQ DQ / SJ CJ HN HJ DN"
+
+# Leading HK first: seat 2 must trump it with T1 and wins the trick. Seats 3 and 4 follow with hearts. The rest is
+# the engine's optimal line from there (seat 1 takes every later trick with SK T17 T16 CK).
+VALAT_THROWN = ["HK", "T1", "HQ", "HJ", "SQ", "SN", "SJ", "SK", "T17", "SG", "CQ", "CJ", "T16", "CN", "CG", "HN",
+                "CK", "DK", "DQ", "DN"]
+
+# Kratzen board 1 of examples/kratzen.tbn: bells trump, seat 1 (attacker, needs 2 tricks) holds EO E9 SU SZ; seat 3
+# holds SK, the only trump above SU. Leading a trump lets SK take it: seat 1 is left with one sure trick.
+KRATZEN_DEAL = "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"
+
+
+def ending(play: list[str] | str = ()) -> solver.Position:
+    return solver.make_position("zwanzigerrufen", VALAT_ENDING, "Solo", declarer=1, leader=1, play=play)
+
+
+def reference_total(position: solver.Position, objective: str = "points", seat: int | None = None) -> int:
+    return solver.solve(position, objective, seat=seat, reference_solver=True).total
+
+
+# --- the analysis ---------------------------------------------------------------------------------------------------
+
+
+def test_a_card_that_throws_away_a_forceable_valat():
+    analysis = analyse_play(ending(VALAT_THROWN))
+    first = analysis.cards[0]
+    assert (first.number, first.trick, first.seat, first.card) == (1, 1, 1, "HK")
+    assert "valat" in first.bonuses_lost and first.grade == "blunder"
+    # all 61 points of the ending before; HK + T1 + HQ + HJ (5 + 5 + 4 + 2 = 16) go to seat 2, so 45 after;
+    # the best card (a tarock or another king) keeps all 61
+    # all 61 points of the ending before (seat 1 takes every trick); after HK seat 2's T1 takes HK, T1, HQ and at
+    # best for the defenders HN (5 + 5 + 4 + 3 = 17): 44 are left for seat 1
+    assert (first.before, first.best, first.after, first.cost) == (61, 61, 44, 17)
+    assert first.before == reference_total(ending())
+    assert first.after == reference_total(ending(["HK"]))
+    assert set(first.best_cards) == {"T17", "T16", "SK", "CK"}
+    assert solver.solve(ending(), "valat", reference_solver=True).success
+    assert not solver.solve(ending(["HK"]), "valat", reference_solver=True).success
+    assert analysis.players[0].grades["blunder"] == 1 and "valat" in analysis.players[0].bonuses_lost
+    assert analysis.curve[0] == 61 and analysis.curve[-1] == reference_total(ending(VALAT_THROWN)) == 45
+
+
+def test_a_card_that_costs_exactly_one_point():
+    # After HK T1 HQ seat 2 has the trick (T1 is the only tarock in it) and seat 1 then takes every remaining
+    # trick, so every card still in a hand ends up with seat 1. Seat 4 (a defender) holds HN (3) and HJ (2) and must
+    # follow hearts: HN in the defenders' trick leaves 61 - (5 + 5 + 4 + 3) = 44 to seat 1, HJ leaves
+    # 61 - (5 + 5 + 4 + 2) = 45. N = 45 - 44 = 1 point: an inaccuracy.
+    analysis = analyse_play(ending(VALAT_THROWN))
+    card = analysis.cards[3]
+    assert (card.seat, card.card, card.best_cards) == (4, "HJ", ("HN",))
+    assert (card.before, card.best, card.after, card.cost) == (44, 44, 45, 1)
+    assert card.bonuses_lost == () and card.grade == "inaccuracy"
+    assert card.after == reference_total(ending(VALAT_THROWN[:4]))
+    assert card.best == reference_total(ending(VALAT_THROWN[:3] + ["HN"]))
+    assert analysis.players[3].cost == 1 and analysis.players[3].grades["inaccuracy"] == 1
+    first = analysis.cards[0]
+    assert (first.before, first.best, first.after, first.cost) == (61, 61, 44, 17)  # with HN as seat 4's best reply
+    assert analysis.curve[:5] == (61, 44, 44, 44, 45)
+    assert analysis.trick_ends == (4, 8, 12, 16, 20)
+
+
+def test_kratzen_a_seat_misses_its_target():
+    base = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1)
+    assert reference_total(base, "tricks", seat=1) == 2
+    rest = solver.solve(solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play=["SU"]),
+                        "tricks", seat=1, line=True)
+    assert rest.total == 1 and not rest.success
+    position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play=["SU"] + rest.line_names())
+    analysis = analyse_play(position)
+    assert analysis.measure == "tricks"
+    first = analysis.cards[0]
+    assert (first.seat, first.card, first.measure, first.view) == (1, "SU", "tricks", (1,))
+    assert (first.before, first.best, first.after, first.cost) == (2, 2, 1, 1)
+    assert first.bonuses_lost == ("target",) and first.grade == "blunder"
+    assert set(first.best_cards) == {"EO", "E9"}
+    assert analysis.curve[0] == 2 and analysis.curve[1] == 1
+    assert analysis.players[0].grades["blunder"] == 1
+
+
+@pytest.mark.parametrize("game, deal, contract", [
+    ("zwanzigerrufen", VALAT_ENDING, "Solo"),
+    ("kratzen", KRATZEN_DEAL, "Trump S"),
+])
+def test_an_optimal_play_has_no_mistakes(game, deal, contract):
+    start = solver.make_position(game, deal, contract, declarer=1, leader=1 if game != "kratzen" else None)
+    objective, seat = ("points", None) if game != "kratzen" else ("tricks", 1)
+    result = solver.solve(start, objective, seat=seat, line=True)
+    position = solver.make_position(game, deal, contract, declarer=1, leader=1 if game != "kratzen" else None,
+                                    play=result.line_names())
+    analysis = analyse_play(position)
+    if game != "kratzen":  # Kratzen's line is optimal for seat 1 only; the others may give tricks away
+        assert analysis.mistakes == ()
+        assert set(analysis.curve) == {result.total}
+        assert all(card.cost == 0 and card.before == card.best == card.after for card in analysis.cards)
+    else:
+        assert all(card.cost == 0 for card in analysis.cards if card.seat == 1)
+    assert len(analysis.cards) == len(result.line)
+
+
+def test_a_whole_schafkopf_example_deal():
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "2")
+    analysis = analyse_play(position)
+    assert len(analysis.cards) == len(position.played) == 16
+    assert len(analysis.curve) == 17 and analysis.trick_ends == (4, 8, 12, 16)
+    for card in analysis.cards:  # the curve is the declaring side's view, the same as the cards' in Schafkopf
+        assert analysis.curve[card.number - 1] == card.before and analysis.curve[card.number] == card.after
+        assert card.cost >= 0
+    # after the play, the curve is the reference's total of the ending reached
+    assert analysis.curve[-1] == reference_total(position)
+
+
+def test_grades_follow_the_thresholds():
+    assert [grade(cost, "points", False) for cost in (0, 1, 5, 6, 14, 15, 40)] == [
+        "ok", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert grade(0, "points", True) == "blunder"
+    assert [grade(cost, "tricks", False) for cost in (0, 1, 2)] == ["ok", "mistake", "blunder"]
+    assert grade(0, "tricks", True) == "blunder"
+
+
+def test_documents_are_plain_and_frozen():
+    analysis = analyse_play(ending(VALAT_THROWN[:4]))
+    document = analysis.as_dict()
+    assert json.loads(json.dumps(document)) == document
+    assert document["cards"][0]["card"] == "HK" and len(document["players"]) == 4
+    with pytest.raises(AttributeError):
+        analysis.cards[0].cost = 0  # type: ignore[misc]
+    assert isinstance(analysis, PlayAnalysis) and isinstance(analysis.cards[0], CardAnalysis)
+
+
+def test_a_record_without_play_has_nothing_to_analyse():
+    analysis = analyse_play(ending())
+    assert analysis.cards == () and analysis.curve == (61,) and analysis.players[0].cards == 0
+
+
+# --- the plot --------------------------------------------------------------------------------------------------------
+
+
+def _png_header(data: bytes) -> tuple[int, int, int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    length, kind = struct.unpack(">I4s", data[8:16])
+    assert (length, kind) == (13, b"IHDR")
+    body = data[16:29]
+    (crc,) = struct.unpack(">I", data[29:33])
+    assert crc == zlib.crc32(b"IHDR" + body) & 0xFFFFFFFF
+    width, height, bit_depth, colour_type, _, _, _ = struct.unpack(">IIBBBBB", body)
+    return width, height, bit_depth, colour_type
+
+
+def test_the_svg_marks_every_mistake(tmp_path):
+    analysis = analyse_play(ending(VALAT_THROWN))
+    path = write_plot(analysis, tmp_path / "play.svg")
+    root = ElementTree.parse(path).getroot()
+    assert root.tag == f"{SVG}svg"
+    circles = [c for c in root.iter(f"{SVG}circle") if c.get("class") == "mistake"]
+    assert [(c.get("data-card"), int(c.get("data-number"))) for c in circles] == [
+        (card.card, card.number) for card in analysis.mistakes]
+    assert [c.get("data-card") for c in circles][:2] == ["HK", "HJ"]
+    tricks = [line for line in root.iter(f"{SVG}line") if line.get("class") == "trick"]
+    assert len(tricks) == len(analysis.trick_ends) == 5
+    (polyline,) = [p for p in root.iter(f"{SVG}polyline") if p.get("class") == "value"]
+    assert len(polyline.get("points").split()) == len(analysis.curve)
+
+
+def test_an_optimal_play_has_no_marks(tmp_path):
+    result = solver.solve(ending(), "points", line=True)
+    analysis = analyse_play(ending(result.line_names()))
+    root = ElementTree.fromstring(svg_text(analysis))
+    assert [c for c in root.iter(f"{SVG}circle") if c.get("class") == "mistake"] == []
+
+
+def test_the_png_is_a_valid_image(tmp_path):
+    analysis = analyse_play(ending(VALAT_THROWN))
+    path = write_plot(analysis, tmp_path / "play.png")
+    data = path.read_bytes()
+    width, height, depth, colour = _png_header(data)
+    assert (depth, colour) == (8, 2) and width > 100 and height > 100
+    # the image data inflates to one filter byte plus a row of RGB pixels per line
+    chunks, offset = [], 8
+    while offset < len(data):
+        (length,) = struct.unpack(">I", data[offset:offset + 4])
+        chunks.append((data[offset + 4:offset + 8], data[offset + 8:offset + 8 + length]))
+        offset += 12 + length
+    assert chunks[-1][0] == b"IEND"
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    assert len(raw) == height * (1 + 3 * width)
+    # the marker colours of the grades found are in the picture
+    from solver.plot import GRADE_COLOURS
+    for card in analysis.mistakes:
+        assert bytes(GRADE_COLOURS[card.grade]) in raw
+    assert png_bytes(analysis) == data
+
+
+def test_an_unknown_plot_format_is_bad_input(tmp_path):
+    with pytest.raises(solver.StichError):
+        write_plot(analyse_play(ending()), tmp_path / "play.pdf")
+
+
+# --- the tree --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("play, depth", [((), 4), (["HK", "T1"], 3)])
+def test_tree_sizes_are_the_perft_counts(play, depth):
+    position = ending(play)
+    graph = strategy_tree(position, depth)
+    per_level = [solver.perft(position, d) for d in range(depth + 1)]
+    assert graph.number_of_nodes() == sum(per_level)
+    assert graph.number_of_edges() == sum(per_level[1:])
+    for d in range(depth + 1):
+        assert sum(1 for _, data in graph.nodes(data=True) if data["depth"] == d) == per_level[d]
+
+
+def test_tree_values_are_consistent():
+    position = ending()
+    graph = strategy_tree(position, 3)
+    assert graph.nodes["root"]["value"] == reference_total(position) == 61
+    for parent, child, data in graph.edges(data=True):
+        assert data["value"] == graph.nodes[child]["value"]
+        assert data["optimal"] == (data["value"] == graph.nodes[parent]["value"])
+    for node in graph.nodes:
+        children = list(graph.successors(node))
+        if children:
+            assert any(graph.edges[node, c]["optimal"] for c in children)
+    assert graph.edges["root", "HK"]["optimal"] is False and graph.edges["root", "HK"]["value"] == 44
+    assert graph.nodes["HK T1"]["table"] == "HK T1" and graph.nodes["HK T1"]["to_move"] == 3
+    # a value in the tree agrees with the reference from the position it names
+    assert graph.nodes["HK T1 HQ"]["value"] == reference_total(ending(["HK", "T1", "HQ"]))
+
+
+def test_kratzen_tree_values_the_declarers_tricks():
+    position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1)
+    graph = strategy_tree(position, 2)
+    assert graph.graph["objective"] == "tricks" and graph.graph["maximiser"] == "1"
+    assert graph.nodes["root"]["value"] == 2 and graph.edges["root", "SU"]["optimal"] is False
+
+
+def test_tree_writers_round_trip(tmp_path):
+    graph = strategy_tree(ending(), 2)
+    graphml = write_tree(graph, tmp_path / "tree.graphml")
+    gexf = write_tree(graph, tmp_path / "tree.gexf")
+    as_json = write_tree(graph, tmp_path / "tree.json")
+    for read in (nx.read_graphml(graphml), nx.read_gexf(gexf),
+                 nx.node_link_graph(json.loads(as_json.read_text()), edges="links")):
+        assert read.number_of_nodes() == graph.number_of_nodes()
+        assert read.number_of_edges() == graph.number_of_edges()
+    back = nx.read_graphml(graphml)
+    assert int(back.nodes["root"]["value"]) == 61
+    assert back.edges["root", "HK"]["optimal"] in (False, "False", "false")
+
+
+# --- the commands ----------------------------------------------------------------------------------------------------
+
+
+def run(*args: object, code: int = 0):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    return result
+
+
+def _ending_file(tmp_path: Path) -> Path:
+    hands = VALAT_ENDING.split(": ", 1)[1]
+    tricks = "\n".join(" ".join(VALAT_THROWN[i:i + 4]) for i in range(0, len(VALAT_THROWN), 4))
+    path = tmp_path / "ending.tbn"
+    path.write_text(f'[Game "Zwanzigerrufen"]\n[Board "9"]\n[Deal "1: {hands}"]\n[Contract "Solo"]\n'
+                    f'[Declarer "1"]\n[Leader "1"]\n[Play "1"]\n{tricks}\n*\n', encoding="utf-8")
+    return path
+
+
+def test_postmortem_command_table_json_and_plot(tmp_path):
+    path = _ending_file(tmp_path)
+    shown = run("postmortem", path)
+    assert "blunder" in shown.stdout and "inaccuracy" in shown.stdout and "Per player" in shown.stdout
+    (document,) = [json.loads(line) for line in run("postmortem", path, "--json").stdout.splitlines()]
+    assert document["command"] == "postmortem" and document["record"]["board"] == "9"
+    assert document == {**document, **analyse_play(ending(VALAT_THROWN)).as_dict()}
+    plot = tmp_path / "out.svg"
+    result = run("postmortem", path, "--board", "9", "--plot", plot)
+    assert result.stdout.strip() and f"wrote {plot}" in result.stderr
+    marks = [c for c in ElementTree.parse(plot).getroot().iter(f"{SVG}circle") if c.get("class") == "mistake"]
+    assert len(marks) == sum(1 for card in document["cards"] if card["grade"] != "ok")
+    png = tmp_path / "out.png"
+    run("postmortem", path, "--plot", png, "--json")
+    _png_header(png.read_bytes())
+
+
+def test_postmortem_command_bad_input(tmp_path):
+    result = run("postmortem", tmp_path / "missing.tbn", code=1)
+    assert result.stderr.startswith("stich: ")
+    result = run("postmortem", _ending_file(tmp_path), "--plot", tmp_path / "out.pdf", code=1)
+    assert ".svg or .png" in result.stderr
+
+
+def test_tree_command_writes_each_format(tmp_path):
+    path = _ending_file(tmp_path)
+    for suffix, read in ((".graphml", nx.read_graphml), (".gexf", nx.read_gexf),
+                         (".json", lambda p: nx.node_link_graph(json.loads(Path(p).read_text()), edges="links"))):
+        out = tmp_path / f"tree{suffix}"
+        result = run("tree", path, "--depth", 2, "--out", out)
+        assert result.stdout == "" and "wrote" in result.stderr
+        # from the end of the record's play (the deal is over) the tree is the root alone
+        assert read(out).number_of_nodes() == 1
+    kratzen = EXAMPLES / "kratzen.tbn"
+    out = tmp_path / "k.graphml"
+    run("tree", kratzen, "--board", "1", "--depth", 2, "--out", out)
+    position = next(p for p in solver.read_positions(kratzen) if p.record.get("Board") == "1")
+    graph = nx.read_graphml(out)
+    assert graph.number_of_nodes() == sum(solver.perft(position, d) for d in range(3))
+    run("tree", path, "--depth", 1, "--out", tmp_path / "tree.txt", code=1)

@@ -1,0 +1,513 @@
+"""Scoring finished deals (solver.scoring, ``stich score``): RULES.md 1.7, 2.5 and 3.4.
+
+The check cases of RULES.md are played out card by card; every item and flag is tried on hand-built or seeded random
+deals; and every settlement of seeded random complete playouts of every game must sum to zero.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from typer.testing import CliRunner
+
+import solver
+from solver import Position
+from solver.errors import StichError
+from solver.games import get_game
+from solver.scoring import Settlement, score_deal
+
+runner = CliRunner()
+
+
+from solver.cli.main import app as APP  # noqa: E402
+
+# --- building deals ----------------------------------------------------------------------------------------------
+
+#: RULES.md 1.7 check case: P1 calls T19 (holds T20), P3 holds T19; D ends with 40, P4 wins trick 10 with T1.
+KONTRA_DEAL = ("1: T20 T14 T8 CK HK HQ HN HJ DQ DG / T16 T11 T10 T7 SK SN CQ HG DK DJ / "
+               "T21 T19 T18 T13 T6 T4 SJ SG CJ CG / TS T17 T15 T12 T9 T5 T1 SQ CN DN")
+KONTRA_PLAY = ("DG DK T21 DN / SG SQ T20 SN / DQ DJ T19 T17 / SJ T15 T14 SK / T9 T8 T7 T13 / T4 T5 CK T11 / "
+               "T16 T6 TS HK / T12 HQ T10 T18 / CG CN HN CQ / HG CJ T1 HJ")
+KONTRA_ANNOUNCEMENTS = "2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat"
+
+#: A Solo by seat 1 with the ten highest tarocks: Valat and Absolut; seat 2 was dealt the four kings.
+VALAT_DEAL = ("1: TS T21 T20 T19 T18 T17 T16 T15 T14 T13 / SK CK HK DK SQ CQ HQ DQ T12 T11 / "
+              "SN CN HN DN SJ CJ HJ DJ T10 T9 / SG CG HG DG T8 T7 T6 T5 T4 T1")
+
+#: RULES.md 2.5 check cases (seeded random deals chosen to match them).
+WENZ_DEAL = "1: EK EU GK GU HK SA SO SU / E8 GA GZ G9 G7 HZ HO H9 / EA EZ EO E9 E7 G8 S9 S7 / GO HA HU H8 H7 SZ SK S8"
+WENZ_PLAY = "SU G7 G8 HU H7 HK H9 S9 SO GZ S7 SK H8 GU HO EZ SA G9 E9 SZ GK GA EA GO HZ E7 HA EU EK E8 EO S8"
+SOLO_DEAL = "1: EK EU E9 GK G7 HZ HK H8 / EA E7 HA HO SZ SK SU S9 / EO GA GZ GO G9 H9 SA S7 / EZ E8 GU G8 HU H7 SO S8"
+SOLO_PLAY = "GK SU GA G8 S9 SA S8 HK EO EZ E9 EA GZ SO G7 HA HU EU E7 GO S7 E8 EK SK HZ SZ H9 H7 H8 HO G9 GU"
+
+
+def record_text(game: str, deal: str, contract: str, play: str, **tags: str) -> str:
+    """A .tbn record; ``play`` lists the cards in playing order (tricks may be split with '/')."""
+    cards = play.replace("/", " ").split()
+    seats = len(deal.split("/"))
+    lines = [f'[Game "{game}"]', f'[Deal "{deal}"]', f'[Contract "{contract}"]']
+    lines += [f'[{name} "{value}"]' for name, value in tags.items()]
+    if cards:
+        lines.append(f'[Play "{tags.get("Declarer", "1") if game == "Kratzen" else "1"}"]')  # the attacker leads
+        lines += [" ".join(cards[i:i + seats]) for i in range(0, len(cards), seats)]
+        lines.append("*")
+    return "\n".join(lines) + "\n"
+
+
+def position_of(game: str, deal: str, contract: str, play: str, **tags: str) -> Position:
+    return solver.parse_positions(record_text(game, deal, contract, play, **tags))[0]
+
+
+def first_legal_play(game: str, deal: str, contract: str, **keywords) -> str:
+    """The play where every seat plays its first legal card (a fixed, reproducible playout)."""
+    position = solver.make_position(game, deal, contract, **keywords)
+    state, cards = position.state, []
+    while not state.is_over:
+        card = state.legal_list()[0]
+        cards.append(position.pack[card].name)
+        state = state.advance(card)
+    return " ".join(cards)
+
+
+def random_playout(rng: random.Random, game: str, contract: str, seats: int | None = None, declarer: int = 1,
+                   **keywords) -> Position | None:
+    """A random whole deal under ``contract`` (None when the deal does not allow it), played out with random legal
+    cards through ``PlayState.advance``."""
+    cls = get_game(game)
+    deal = cls.deal_random(rng, seats)
+    try:
+        position = solver.make_position(cls, deal, contract, declarer=declarer, **keywords)
+    except StichError:
+        return None
+    state = position.state
+    played = []
+    while not state.is_over:
+        card = rng.choice(state.legal_list())
+        played.append(card)
+        state = state.advance(card)
+    return Position(position.game, position.rules, state, tuple(played))
+
+
+def find_playout(game: str, contract: str, condition: Callable[[Position], bool], *, seed: int = 0,
+                 tries: int = 4000, **keywords) -> Position:
+    rng = random.Random(seed)
+    for _ in range(tries):
+        position = random_playout(rng, game, contract, **keywords)
+        if position is not None and condition(position):
+            return position
+    raise AssertionError("no playout found")
+
+
+def items(settlement: Settlement) -> dict[str, list]:
+    result: dict[str, list] = {}
+    for item in settlement.items:
+        result.setdefault(item.name, []).append(item)
+    return result
+
+
+def zero_sum(settlement: Settlement) -> bool:
+    return sum(settlement.payments) + settlement.pot_change == 0
+
+
+def card_of(position: Position, name: str) -> int:
+    return position.pack.parse(name).index
+
+
+# --- RULES.md check cases -----------------------------------------------------------------------------------------
+
+
+def test_kontra_check_case():
+    position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)
+    assert position.state.side_points(position.rules.declaring_side) == 40
+    settlement = score_deal(position)
+    found = items(settlement)
+    game, = found["game"]
+    assert (game.winners, game.multiplier, game.value) == ((2, 4), 2, 2)
+    absolut, = found["absolut"]
+    assert (absolut.winners, absolut.base, absolut.multiplier, absolut.value) == ((1, 3), 2, 2, 4)
+    pagat, = found["pagat_ultimo"]
+    assert (pagat.winners, pagat.announced, pagat.value) == ((2, 4), True, 4)
+    assert settlement.payments == (-2, 2, -2, 2)
+
+
+def test_kontra_check_case_with_make_position_and_keyword():
+    position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
+    assert score_deal(position, announcements=KONTRA_ANNOUNCEMENTS).payments == (-2, 2, -2, 2)
+    assert score_deal(position).payments == (-2, 2, -2, 2)  # silently: the lost game and a silent Pagat, 1 each
+
+
+def test_wenz_check_case():
+    position = position_of("Schafkopf", WENZ_DEAL, "Wenz", WENZ_PLAY)
+    assert position.state.points[0] == 70
+    settlement = score_deal(position)
+    found = items(settlement)
+    assert found["laufende"][0].value == 2
+    assert sum(i.value for i in settlement.items) == 7
+    assert settlement.payments == (21, -7, -7, -7)
+
+
+def test_solo_check_case():
+    position = position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY)
+    assert position.state.points[0] == 28
+    settlement = score_deal(position)
+    found = items(settlement)
+    assert found["laufende"][0].value == 4 and found["schneider"][0].value == 1
+    assert settlement.payments == (-30, 10, 10, 10)
+
+
+def test_laufende_only_if_holder_wins():
+    position = position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY)
+    assert score_deal(position).payments[0] == -30  # the defenders' 4 Laufende count for them
+    position = position_of("Schafkopf", WENZ_DEAL, "Wenz", WENZ_PLAY, Variant="laufende_mode=only_if_holder_wins")
+    assert score_deal(position).payments == (21, -7, -7, -7)  # the holder (the declarer) won
+    def lost_with_run(position: Position) -> bool:
+        holders = [position.rules.deal.holder(card_of(position, n)) for n in ("EU", "GU", "HU")]
+        return holders == [0, 0, 0] and 30 < position.state.points[0] < 61
+
+    lost = find_playout("Schafkopf", "Wenz", lost_with_run, seed=3,
+                        variant={"laufende_mode": "only_if_holder_wins"})
+    settlement = score_deal(lost)
+    assert "laufende" not in items(settlement)  # the declarer's Laufende do not count when he loses
+    assert settlement.payments[0] == -15
+    standard = solver.make_position("Schafkopf", lost.rules.deal, "Wenz",
+                                    play=[lost.pack[c].name for c in lost.played])
+    assert items(score_deal(standard))["laufende"][0].value >= 3  # they raise the loss under the standard rule
+
+
+def test_kratzen_pot_example():
+    position = find_playout("Kratzen", "Trump H", lambda p: True, seed=1, seats=4)
+    settlement = score_deal(position, pot=10)
+    share = 10 // 4
+    misses = [seat for seat in range(4) if position.state.tricks[seat] < position.rules.target(seat)]
+    expected = [position.state.tricks[s] * share - (10 * (2 if s == 0 else 1) if s in misses else 0)
+                for s in range(4)]
+    assert settlement.payments == tuple(expected)
+    assert settlement.pot_change == -4 * share + sum(10 * (2 if s == 0 else 1) for s in misses)
+    assert zero_sum(settlement)
+
+
+def test_kratzen_explicit_pot_case():
+    # seat 1 attacks with hearts trump and takes every trick: 4 x 3 from a pot of 12; the others each pay 12
+    deal = "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"
+    play = first_legal_play("Kratzen", deal, "Trump H")
+    position = position_of("Kratzen", deal, "Trump H", play, Pot="12")
+    settlement = score_deal(position)
+    assert settlement.pot == 12
+    assert settlement.payments == (12, -12, -12, -12)
+    assert settlement.pot_change == 24
+    muss = score_deal(position_of("Kratzen", deal, "Trump H Muss", play, Pot="12"))
+    assert muss.payments == (0, -12, -12, -12) and muss.pot_change == 36
+    empty = score_deal(position_of("Kratzen", deal, "Trump H", play))
+    assert empty.payments == (0, 0, 0, 0) and empty.pot == 0
+
+
+def test_kratzen_attacker_pays_double():
+    deal = "1: E7 E8 E9 G7 / HA S6 HK HO / G8 G9 GZ GK / S7 S8 S9 SZ"
+    play = first_legal_play("Kratzen", deal, "Trump H")
+    settlement = score_deal(position_of("Kratzen", deal, "Trump H", play), pot=8)
+    assert settlement.payments[0] == -16  # the attacker took nothing: 2P
+    assert zero_sum(settlement)
+
+
+# --- Zwanzigerrufen items and flags -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def valat_play() -> str:
+    return first_legal_play("Zwanzigerrufen", VALAT_DEAL, "Solo")
+
+
+def valat_settlement(play: str, variant: str = "", announcements: str | None = None) -> Settlement:
+    tags = {"Variant": variant} if variant else {}
+    if announcements:
+        tags["Announcements"] = announcements
+    return score_deal(position_of("Zwanzigerrufen", VALAT_DEAL, "Solo", play, **tags))
+
+
+def test_solo_valat_items(valat_play):
+    found = items(valat_settlement(valat_play))
+    assert found["game"][0].value == 4
+    assert found["absolut"][0].value == 2  # doubled in a Solo
+    assert found["valat"][0].value == 24  # 6 x game value, not doubled
+    kings, = found["four_kings"]
+    assert kings.winners == (2, 3, 4) and kings.value == 4  # 2, doubled in a Solo
+    assert valat_settlement(valat_play).payments == (78, -26, -26, -26)
+
+
+def test_solo_value_and_double_valat(valat_play):
+    found = items(valat_settlement(valat_play, "solo_value=5"))
+    assert found["game"][0].value == 5 and found["valat"][0].value == 30
+    assert items(valat_settlement(valat_play, "double_valat_in_solo=true"))["valat"][0].value == 48
+
+
+@pytest.mark.parametrize("mode, names, total", [
+    ("separate", {"game", "absolut", "valat", "four_kings"}, 26),
+    ("replaces_game", {"absolut", "valat", "four_kings"}, 22),
+    ("cancels_other_bonuses", {"game", "valat"}, 28),
+    ("multiplies_total", {"game", "absolut", "valat", "four_kings"}, (4 + 2 - 4) * 6),
+])
+def test_valat_modes(valat_play, mode, names, total):
+    settlement = valat_settlement(valat_play, f"valat_mode={mode}")
+    assert set(items(settlement)) == names
+    assert settlement.payments[0] == 3 * total
+    assert zero_sum(settlement)
+
+
+def test_announced_valat_with_kontra(valat_play):
+    found = items(valat_settlement(valat_play, announcements="1: Valat; 2: Kontra Valat; 1: Retour Valat"))
+    valat, = found["valat"]
+    assert (valat.announced, valat.base, valat.multiplier, valat.value) == (True, 48, 4, 192)
+
+
+def test_kontra_levels_on_the_game(valat_play):
+    for text, level in [("2: Kontra", 2), ("2: Kontra; 1: Retour", 4), ("2: Kontra; 1: Rekontra; 3: Supra", 8),
+                        ("2: Kontra; 1: Retour; 3: Supra; 1: Resupra", 16)]:
+        game, = items(valat_settlement(valat_play, announcements=text))["game"]
+        assert (game.multiplier, game.value) == (level, 4 * level)
+
+
+def test_failed_announced_absolut_goes_to_the_other_side(valat_play):
+    absolut, = items(valat_settlement(valat_play, announcements="3: Absolut dagegen"))["absolut"]
+    assert absolut.winners == (1,) and absolut.value == 4  # announced 2, doubled in a Solo
+    game, = items(valat_settlement(valat_play, announcements="3: Absolut dagegen"))["game"]
+    assert game.multiplier == 2  # "Absolut dagegen" includes a Kontra on the game
+
+
+def test_card_bonus_basis_captured(valat_play):
+    kings, = items(valat_settlement(valat_play, "card_bonus_basis=captured"))["four_kings"]
+    assert kings.winners == (1,)  # the soloist took every trick, every king with them
+
+
+def test_trull_dealt_and_announced():
+    position = find_playout("Zwanzigerrufen", "Normal",
+                            lambda p: any(all(h >> card_of(p, n) & 1 for n in ("TS", "T21", "T1"))
+                                          for h in p.rules.deal.hands), seed=5)
+    holder = position.rules.deal.holder(card_of(position, "TS"))
+    trull, = items(score_deal(position))["trull"]
+    assert holder + 1 in trull.winners and trull.value == 1
+    announced, = items(score_deal(position, announcements=f"{holder + 1}: Trull"))["trull"]
+    assert announced.value == 2 and holder + 1 in announced.winners
+
+
+def test_silent_pagat_made_and_beaten():
+    def pagat_last(won: bool) -> Callable[[Position], bool]:
+        def condition(position: Position) -> bool:
+            last = position.state.history[-1]
+            pagat = card_of(position, "T1")
+            if pagat not in last.cards or card_of(position, "TS") in last.cards:
+                return False
+            seat = last.seat_of(last.cards.index(pagat), 4)
+            return (last.winner == seat) == won
+        return condition
+
+    made = find_playout("Zwanzigerrufen", "Normal", pagat_last(True), seed=7)
+    seat = made.rules.deal.holder(card_of(made, "T1"))
+    pagat, = items(score_deal(made))["pagat_ultimo"]
+    assert seat + 1 in pagat.winners and pagat.value == 1 and not pagat.announced
+    beaten = find_playout("Zwanzigerrufen", "Normal", pagat_last(False), seed=7)
+    seat = beaten.rules.deal.holder(card_of(beaten, "T1"))
+    pagat, = items(score_deal(beaten))["pagat_ultimo"]
+    assert seat + 1 in pagat.losers and pagat.value == 1
+
+
+def test_pagat_played_early_scores_nothing_silently():
+    position = find_playout("Zwanzigerrufen", "Normal",
+                            lambda p: card_of(p, "T1") not in p.state.history[-1].cards, seed=2)
+    assert "pagat_ultimo" not in items(score_deal(position))
+    holder = position.rules.deal.holder(card_of(position, "T1")) + 1
+    side = position.rules.side_of(holder - 1)
+    text = f"{holder}: Pagat" if side == position.rules.declaring_side else f"2: Kontra; {holder}: Pagat dagegen"
+    if holder == 2 and side != position.rules.declaring_side:
+        text = f"{holder}: Kontra, Pagat dagegen"
+    pagat, = items(score_deal(position, announcements=text))["pagat_ultimo"]
+    assert holder in pagat.losers and pagat.value == 2  # an announced Pagat played early fails
+
+
+def mondfang_condition(position: Position) -> bool:
+    skus, mond = card_of(position, "TS"), card_of(position, "T21")
+    for trick in position.state.history:
+        if skus in trick.cards and mond in trick.cards:
+            return trick.winner == trick.seat_of(trick.cards.index(skus), 4)
+    return False
+
+
+def test_mondfang_team_and_player():
+    position = find_playout("Zwanzigerrufen", "Normal", mondfang_condition, seed=11)
+    trick = next(t for t in position.state.history if card_of(position, "T21") in t.cards)
+    loser = trick.seat_of(trick.cards.index(card_of(position, "T21")), 4)
+    mondfang, = items(score_deal(position))["mondfang"]
+    assert set(mondfang.losers) == {s + 1 for s in position.rules.side_of(loser)} and mondfang.value == 1
+    as_player = solver.make_position("Zwanzigerrufen", position.rules.deal, "Normal",
+                                     variant={"mondfang": "player"},
+                                     play=[position.pack[c].name for c in position.played])
+    settlement = score_deal(as_player)
+    mondfang, = items(settlement)["mondfang"]
+    assert mondfang.losers == (loser + 1,) and len(mondfang.winners) == 3
+    assert zero_sum(settlement)
+
+
+def test_tie_44():
+    position = find_playout("Zwanzigerrufen", "Normal",
+                            lambda p: p.state.side_points(p.rules.declaring_side) == 44, seed=13)
+    game, = items(score_deal(position))["game"]
+    assert game.winners == tuple(s + 1 for s in sorted(position.rules.defending_side))
+    again = solver.make_position("Zwanzigerrufen", position.rules.deal, "Normal", variant={"tie_44": "no_score"},
+                                 play=[position.pack[c].name for c in position.played])
+    game, = items(score_deal(again))["game"]
+    assert game.value == 0 and game.winners == ()
+
+
+def test_suit_solo_counts_only_valat_absolut_kings():
+    position = find_playout("Zwanzigerrufen", "SuitSolo", lambda p: True, seed=17, declarer=1,
+                            variant={"suit_solo_min_suit_cards": 0})
+    names = set(items(score_deal(position)))
+    assert names <= {"game", "valat", "absolut", "four_kings"}
+    assert items(score_deal(position))["game"][0].base == 4
+    with pytest.raises(StichError, match="Suit Solo"):
+        score_deal(position, announcements="1: Pagat")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1: Absolut dagegen", "dagegen"),
+    ("2: Kontra Pagat", "did not announce"),
+    ("1: Kontra", "on the game"),
+    ("4: Pagat dagegen", "needs a Kontra"),
+    ("2: Kontra; 4: Supra", "needs a Retour"),
+    ("3: Supra", "said by the defenders only"),
+])
+def test_bad_announcements(text, message):
+    position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
+    with pytest.raises(StichError, match=message):
+        score_deal(position, announcements=text)
+
+
+def test_incomplete_play_is_rejected():
+    position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play="DG DK T21 DN")
+    with pytest.raises(StichError, match="complete Play section"):
+        score_deal(position)
+
+
+def test_sie_needs_no_play():
+    deal = "1: EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"
+    settlement = score_deal(solver.make_position("Schafkopf", deal, "Sie"))
+    assert settlement.payments == (156, -52, -52, -52)
+
+
+# --- zero sum on random playouts ----------------------------------------------------------------------------------
+
+ZERO_SUM_CASES = [
+    ("Zwanzigerrufen", "Normal", None, "sides"),
+    ("Zwanzigerrufen", "Solo", None, "2: Kontra; 1: Retour; 1: Valat"),
+    ("Zwanzigerrufen", "SuitSolo", None, "1: Absolut; 4: Kontra Absolut"),
+    ("Schafkopf", "Rufer E", None, None), ("Schafkopf", "Rufer G", None, None), ("Schafkopf", "Wenz", None, None),
+    ("Schafkopf", "Solo H", None, None), ("Schafkopf", "WenzTout", None, None),
+    ("Schafkopf", "SoloTout S", None, None),
+    ("Kratzen", "Trump E", 3, None), ("Kratzen", "Trump G", 4, None), ("Kratzen", "Trump H Muss", 5, None),
+    ("Kratzen", "Trump S SevenMuss", 6, None),
+]
+
+
+def side_announcements(position: Position) -> str:
+    """Announcements that fit the deal's sides: forehand's Pagat and Absolut, a defender's Kontra and Valat
+    dagegen, the partner's Kontra on that Valat and forehand's Retour on the Absolut."""
+    rules = position.rules
+    partner = max(rules.declaring_side) + 1
+    defender = min(rules.defending_side) + 1
+    return (f"1: Pagat, Absolut; {defender}: Kontra, Valat dagegen, Kontra Absolut; {partner}: Kontra Valat; "
+            f"1: Retour Absolut")
+
+
+@pytest.mark.parametrize("game, contract, seats, announcements", ZERO_SUM_CASES)
+def test_zero_sum_on_random_playouts(game, contract, seats, announcements):
+    rng = random.Random(f"{game} {contract}")
+    flags = {"suit_solo_min_suit_cards": 0} if contract == "SuitSolo" else {}
+    scored = 0
+    for number in range(40):
+        variant = dict(flags)
+        if game == "Zwanzigerrufen":
+            variant["valat_mode"] = ("separate", "replaces_game", "cancels_other_bonuses",
+                                     "multiplies_total")[number % 4]
+            variant["mondfang"] = ("team", "player")[number % 2]
+        position = random_playout(rng, game, contract, seats=seats, variant=variant)
+        if position is None:
+            continue
+        if announcements == "sides":
+            announcements_now = side_announcements(position)
+        else:
+            announcements_now = announcements
+        settlement = score_deal(position, pot=rng.randrange(0, 40), announcements=announcements_now)
+        assert zero_sum(settlement), settlement
+        scored += 1
+    assert scored >= 5
+
+
+# --- the command --------------------------------------------------------------------------------------------------
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "deals.tbn"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_cli_score_json(tmp_path):
+    text = (record_text("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Board="1",
+                        Announcements=KONTRA_ANNOUNCEMENTS) + "\n"
+            + record_text("Schafkopf", WENZ_DEAL, "Wenz", WENZ_PLAY, Board="2"))
+    result = runner.invoke(APP, ["score", str(write(tmp_path, text)), "--json"])
+    assert result.exit_code == 0, result.output
+    documents = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [d["payments"] for d in documents] == [[-2, 2, -2, 2], [21, -7, -7, -7]]
+    assert documents[0]["items"][0]["multiplier"] == 2
+    board = runner.invoke(APP, ["score", str(write(tmp_path, text)), "--json", "--board", "2"])
+    assert [json.loads(line)["game"] for line in board.stdout.splitlines()] == ["Schafkopf"]
+
+
+def test_cli_score_table_and_variant(tmp_path):
+    play = first_legal_play("Zwanzigerrufen", VALAT_DEAL, "Solo")
+    path = write(tmp_path, record_text("Zwanzigerrufen", VALAT_DEAL, "Solo", play))
+    result = runner.invoke(APP, ["score", str(path), "--variant", "solo_value=5"])
+    assert result.exit_code == 0, result.output
+    assert "Items" in result.stdout and "Payments" in result.stdout and "+99" in result.stdout  # 5 + 2 + 30 - 4, x3
+
+
+def test_cli_score_kratzen_pot(tmp_path):
+    deal = "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"
+    path = write(tmp_path, record_text("Kratzen", deal, "Trump H", first_legal_play("Kratzen", deal, "Trump H")))
+    result = runner.invoke(APP, ["score", str(path), "--json", "--pot", "12"])
+    document = json.loads(result.stdout)
+    assert document["payments"] == [12, -12, -12, -12] and document["pot_change"] == 24
+
+
+@pytest.mark.parametrize("announcements, column_of", [
+    ("2: Kontra, Absolut dagegen; 3: Retour Pagat", "Retour Pagat"),
+    ("1: Absolut dagegen", "Absolut dagegen"),
+    ("2: Kontra, Bogus", None),
+])
+def test_cli_rejects_bad_announcements_with_line_and_column(tmp_path, announcements, column_of):
+    text = record_text("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=announcements)
+    path = write(tmp_path, text)
+    result = runner.invoke(APP, ["score", str(path)])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    line_number = next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith("[Announcements"))
+    line = text.splitlines()[line_number - 1]
+    column = line.index(column_of) + 1 if column_of else line.index('"') + 2
+    assert f"{path}:{line_number}:{column}:" in result.stderr
+
+
+def test_cli_rejects_bad_pot(tmp_path):
+    deal = "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"
+    text = record_text("Kratzen", deal, "Trump H", first_legal_play("Kratzen", deal, "Trump H"), Pot="lots")
+    result = runner.invoke(APP, ["score", str(write(tmp_path, text))])
+    assert result.exit_code == 1 and ":4:7: [Pot] is not a whole number" in result.stderr
+
+
+def test_cli_rejects_incomplete_play(tmp_path):
+    text = record_text("Zwanzigerrufen", KONTRA_DEAL, "Normal", "DG DK T21 DN")
+    result = runner.invoke(APP, ["score", str(write(tmp_path, text))])
+    assert result.exit_code == 1 and "complete Play section" in result.stderr
