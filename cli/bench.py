@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import dataclasses
+from typing import Any, List, Optional
 
 import typer
 
@@ -12,7 +13,7 @@ from solver.errors import StichError
 from solver.games import get_game
 
 from .errors import input_errors
-from .render import emit_json, progress_on_stderr, render_bench, stdout_console
+from .render import emit_json, parse_variant_options, progress_on_stderr, render_bench, stdout_console
 
 
 def bench_document(line: BenchLine, stats: BenchStats, seed: int) -> dict[str, Any]:
@@ -49,12 +50,19 @@ def bench(
                                 help="Seconds after which a solve is stopped and counted at the limit "
                                      "(0: no limit, solve in this process)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document per line on stdout (JSON Lines)."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
+                                                help="A variant flag of the --game's lines (repeatable)."),
 ) -> None:
     """Time the engine on seeded deals: median, p90, p99 and max per deal, nodes per second and table memory,
     for each line of the benchmark (a fresh engine per deal, so no table is reused)."""
     documents = []
+    flags = parse_variant_options(variant)
+    if flags and game is None:
+        raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
     with input_errors():
         for line in selected_lines(game):
+            if flags:
+                line = dataclasses.replace(line, variant=tuple(sorted(flags.items())))
             with progress_on_stderr(line.name) as progress:
                 stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None,
                                  progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -13,6 +12,7 @@ from solver.generate import random_records
 
 from .errors import input_errors
 from .output import atomic_writer
+from .render import parse_variant_options
 
 
 def deal(
@@ -25,11 +25,14 @@ def deal(
     seats: Optional[int] = typer.Option(None, "--seats", min=3, max=6, help="Kratzen: number of players."),
     first_board: int = typer.Option(1, "--first-board", min=1, help="Number of the first board."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
+                                                help="A variant flag (repeatable): bid checks use it, and the "
+                                                     "records carry it as their [Variant] tag."),
 ) -> None:
     """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for)."""
     with input_errors():
         records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
-                                 first_board=first_board)
+                                 first_board=first_board, variant=parse_variant_options(variant))
         with atomic_writer(out) as stream:
             for number, record in enumerate(records):
                 if number:

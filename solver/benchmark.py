@@ -112,6 +112,7 @@ class BenchLine:
     tricks_left: int | None = None
     target_median_ms: float | None = None
     target_p99_ms: float | None = None
+    variant: tuple[tuple[str, str], ...] = ()  # variant flags of the line's game (name, value)
 
     @property
     def target(self) -> str:
@@ -184,7 +185,8 @@ def _playout(position: Position, tricks_left: int, seed: int, board: int) -> Pos
 def prepare_deal(line: BenchLine, board: int, seed: int) -> BenchDeal:
     """Board ``board`` of ``seed`` as a deal of ``line``. Raises InvalidContractError when the line's objective does
     not exist on it (Pagat Ultimo when the Pagat is in no hand)."""
-    record = random_record(line.game, seed, board, contract=line.contract, seats=line.seats)
+    record = random_record(line.game, seed, board, contract=line.contract, seats=line.seats,
+                           variant=dict(line.variant))
     position = position_from_record(record)
     if line.tricks_left is not None:
         position = _playout(position, line.tricks_left, seed, board)

@@ -8,7 +8,7 @@ be bid (RULES.md bid checks) is redrawn from the same generator.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from .errors import InvalidContractError, StichError
 from .formats.tbn import Record, Tag
@@ -19,9 +19,11 @@ MAX_REDEALS = 10_000
 
 
 def random_record(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
-                  declarer: int = 1, seats: int | None = None) -> Record:
-    """Board ``board`` of seed ``seed``: a whole deal on which ``contract`` can be bid by ``declarer``."""
+                  declarer: int = 1, seats: int | None = None, variant: Mapping[str, object] | None = None) -> Record:
+    """Board ``board`` of seed ``seed``: a whole deal on which ``contract`` can be bid by ``declarer`` (bid checks
+    under ``variant``, which is also written as the record's ``[Variant]`` tag)."""
     game = get_game(game)
+    chosen = game.variant(variant or {})
     rng = random.Random(f"stich:{seed}:{board}")
     if contract is not None:
         game.parse_contract(contract)  # a bad contract name fails at once, not after MAX_REDEALS tries
@@ -29,19 +31,22 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
         deal = game.deal_random(rng, seats)
         for text in [contract] if contract else game.default_contracts(rng):
             try:
-                rules = game.rules(deal, text, declarer=declarer)
+                rules = game.rules(deal, text, declarer=declarer, variant=chosen)
             except InvalidContractError:
                 continue
             tags = [Tag("Game", game.name), Tag("Board", str(board)), Tag("Seed", str(seed))]
             if len(game.seat_counts) > 1:
                 tags.append(Tag("Seats", str(deal.seats)))
             tags += [Tag("Deal", deal.text()), Tag("Contract", str(rules.contract)), Tag("Declarer", str(declarer))]
+            if chosen.text():
+                tags.append(Tag("Variant", chosen.text()))
             return Record(tags)
     raise StichError(f"no deal in {MAX_REDEALS} tries lets seat {declarer} bid {contract} in {game.name}")
 
 
 def random_records(game: str | type[Game], seed: int, count: int, *, contract: str | None = None,
-                   declarer: int = 1, seats: int | None = None, first_board: int = 1) -> Iterator[Record]:
+                   declarer: int = 1, seats: int | None = None, first_board: int = 1,
+                   variant: Mapping[str, object] | None = None) -> Iterator[Record]:
     """``count`` boards of seed ``seed``, numbered from ``first_board``."""
     for board in range(first_board, first_board + count):
-        yield random_record(game, seed, board, contract=contract, declarer=declarer, seats=seats)
+        yield random_record(game, seed, board, contract=contract, declarer=declarer, seats=seats, variant=variant)

@@ -63,3 +63,19 @@ def test_bad_input_exits_1_without_traceback():
 def test_usage_errors_exit_2():
     assert runner.invoke(app, ["deal"]).exit_code == 2
     assert runner.invoke(app, ["deal", "-g", "sk", "-n", "0"]).exit_code == 2
+
+
+def test_deal_variant_changes_bid_checks_and_is_written():
+    # with 3 suit cards enough, seat 1 may be dealt a Suit Solo that the default (5) would redeal
+    loose = runner.invoke(app, ["deal", "-g", "zr", "-c", "SuitSolo", "-n", "5", "--variant",
+                                "suit_solo_min_suit_cards=3"]).stdout
+    strict = runner.invoke(app, ["deal", "-g", "zr", "-c", "SuitSolo", "-n", "5"]).stdout
+    assert loose != strict
+    positions = solver.parse_positions(loose)
+    assert all(p.rules.variant["suit_solo_min_suit_cards"] == 3 for p in positions)
+    result = runner.invoke(app, ["deal", "-g", "zr", "--variant", "no_such=1"])
+    assert result.exit_code == 1 and "unknown variant flag" in result.stderr
+
+
+def test_bench_variant_needs_a_game():
+    assert runner.invoke(app, ["bench", "--variant", "must_undertrump=false"]).exit_code == 2
