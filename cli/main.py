@@ -8,6 +8,8 @@ import typer
 
 from solver import __version__
 
+from . import analyse as analyse_command
+from . import batch as batch_command
 from . import bench as bench_command
 from . import check as check_command
 from . import deal as deal_command
@@ -48,6 +50,8 @@ app.command("score")(score_command.score)
 app.command("bench")(bench_command.bench)
 app.command("postmortem")(postmortem_command.postmortem)
 app.command("tree")(tree_command.tree)
+app.command("analyse")(analyse_command.analyse)
+app.command("batch")(batch_command.batch)
 
 
 def main() -> None:

@@ -27,6 +27,8 @@ from .analysis import (BonusCheck, SeatTarget, TableEntry, check_bonuses, check_
 from .postmortem import CardAnalysis, PlayAnalysis, PlayerSummary, analyse_play
 from .plot import write_plot
 from .scoring import ScoreItem, Settlement, score_deal
+from .batch import BatchSummary, solve_batch
+from .sampling import BonusChance, HandAnalysis, OpeningCard, analyse_hand
 from .api import iter_positions, parse_positions, perft, read_positions, solve
 from .cards import Card, CardSet, Pack
 from .deal import Deal
@@ -42,7 +44,8 @@ from .variant import Flag, Variant
 
 __all__ = [
     "BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table", "solve_report",
-    "table_report", "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
+    "table_report", "BatchSummary", "solve_batch", "BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand",
+    "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
     "Settlement", "score_deal", "strategy_tree", "write_tree", "EngineSolver", "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
     "InvalidContractError", "InvalidDealError", "Kratzen", "Objective", "Pack", "ParseError", "PlayState",
     "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",

@@ -1,0 +1,112 @@
+"""``stich batch``: solve every record of a file into a resumable JSON Lines file, in parallel."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from typing import Callable, Iterator, List, Optional
+
+import typer
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
+                           TimeRemainingColumn)
+
+from solver.batch import BatchSummary, solve_batch
+
+from .errors import EXIT_BAD_INPUT, input_errors, message
+from .render import parse_variant_options, stderr_console
+
+#: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
+EXIT_INTERRUPTED = 130
+
+
+class Stopped(Exception):
+    """Raised in the main thread by the SIGINT/SIGTERM handler: the run stops where it is, keeping what it wrote."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signal.Signals(signum).name)
+
+
+def _install_handlers() -> dict[int, object]:
+    """Our own SIGINT and SIGTERM handlers: a background job ignores SIGINT, and SIGTERM would otherwise kill the
+    run without stopping its workers."""
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        previous[signum] = signal.signal(signum, _stop)
+    return previous
+
+
+def _restore(previous: dict[int, object]) -> None:
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+class _Bar:
+    """A rich progress bar on stderr (count, rate, time left), only on a terminal so that logs stay clean."""
+
+    def __init__(self) -> None:
+        console = stderr_console()
+        self.progress: Progress | None = None
+        self.task = None
+        if console.is_terminal:
+            self.progress = Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+                                     TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=console,
+                                     transient=True)
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        if self.progress is None:
+            return lambda done, total: None
+        self.progress.start()
+        self.task = self.progress.add_task("solve", total=None, rate="")
+
+        def update(done: int, total: int) -> None:
+            assert self.progress is not None
+            elapsed = self.progress.tasks[0].elapsed or 0.0
+            rate = f"{done / elapsed:.1f}/s" if elapsed > 0 else ""
+            self.progress.update(self.task, completed=done, total=total, rate=rate)
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def _summary_text(summary: BatchSummary, out: Path) -> str:
+    return (f"stich: {summary.written} written to {out} ({summary.solved} solved, {summary.errors} errors), "
+            f"{summary.skipped} already done, {summary.seconds:.1f} s")
+
+
+def batch(
+    file: Path = typer.Argument(..., help="A .tbn file; every record is solved.", show_default=False),
+    out: Path = typer.Option(..., "--out", help="The JSON Lines output: appended to, and resumed on a rerun."),
+    objective: Optional[List[str]] = typer.Option(
+        None, "--objective", "-o", help="What to solve (repeatable). Default: points (Kratzen: every seat's tricks)."),
+    cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1,
+                                          help="Worker processes (default: every local core; 1: no pool)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
+                                            help="Run on this Dask cluster instead (pip install 'stich[cluster]')."),
+    chunk_size: int = typer.Option(20, "--chunk-size", min=1, help="Records per task."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
+                                                help="A variant flag (repeatable); overrides the file's."),
+) -> None:
+    """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
+    already in --out, so an interrupted or killed run is resumed by running it again."""
+    flags = parse_variant_options(variant)
+    previous = _install_handlers()
+    try:
+        with input_errors(), _Bar() as progress:
+            summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
+                                  scheduler=scheduler, chunk_size=chunk_size, variant=flags or None,
+                                  progress=progress)
+    except (Stopped, KeyboardInterrupt) as stop:
+        message(f"stich: stopped ({stop or 'interrupt'}); the results written so far are kept in {out}, "
+                f"rerun to resume")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        _restore(previous)
+    message(_summary_text(summary, out))
+    if summary.errors:
+        raise typer.Exit(EXIT_BAD_INPUT)

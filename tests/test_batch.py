@@ -1,0 +1,147 @@
+"""Batch solving: resume after kill -9, bad records, identical results whatever the workers, Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver.analysis import solve_report
+from solver.batch import done_ids, solve_batch
+from solver.formats.tbn import format_record, write_records
+
+
+def _mixed_records(count: int) -> list:
+    """Mostly Kratzen (a millisecond each) with every fifth record a Schafkopf deal (tens of milliseconds), so that
+    a run lasts long enough to be killed in the middle."""
+    kratzen = list(solver.random_records("Kratzen", 11, count))
+    schafkopf = list(solver.random_records("Schafkopf", 11, count // 5))
+    records = []
+    for index, record in enumerate(kratzen):
+        records.append(schafkopf[index // 5] if index % 5 == 4 else record)
+    return records
+
+
+def _expected(path: Path) -> dict[str, dict]:
+    """Every record solved in this process, one at a time: what the batch output must hold."""
+    expected = {}
+    for position in solver.read_positions(path):
+        document = solve_report(position, None)
+        for result in document["results"]:
+            result.pop("seconds")
+            result.pop("nodes")
+        record = position.record
+        board = record.get("Board")
+        expected[f"{record.source}:{record.line}" + (f"#{board}" if board else "")] = document
+    return expected
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_kill_minus_nine_then_resume_gives_every_record_once(tmp_path: Path) -> None:
+    source = tmp_path / "deals.tbn"
+    out = tmp_path / "out.jsonl"
+    write_records(_mixed_records(200), source)
+    code = (f"from solver.batch import solve_batch; solve_batch({str(source)!r}, {str(out)!r}, objectives=None, "
+            f"workers=2, chunk_size=2)")
+    process = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 20:
+                break
+            time.sleep(0.01)
+        assert process.poll() is None, "the run ended before it could be killed"
+        children = []
+        try:
+            import psutil
+            children = psutil.Process(process.pid).children()
+        except ImportError:
+            pass
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    written = out.read_bytes().count(b"\n")
+    assert 20 <= written < 200
+    for child in children:  # the orphaned workers notice and exit
+        try:
+            child.wait(timeout=5)
+        except Exception:  # psutil.NoSuchProcess: already gone
+            pass
+        assert not child.is_running() or child.status() == "zombie"
+    with open(out, "ab") as stream:  # as if killed in the middle of a line
+        stream.write(b'{"id": "half a li')
+    summary = solve_batch(source, out, objectives=None, workers=2, chunk_size=2)
+    assert summary.skipped == written and summary.written == 200 - written
+    lines = _lines(out)
+    ids = [line["id"] for line in lines]
+    assert len(ids) == len(set(ids)) == 200
+    expected = _expected(source)
+    assert set(ids) == set(expected)
+    for line in lines:
+        identifier = line.pop("id")
+        assert line == expected[identifier]
+
+
+def test_a_bad_record_is_reported_and_the_others_solved(tmp_path: Path) -> None:
+    records = list(solver.random_records("Kratzen", 5, 6))
+    bad = list(solver.random_records("Kratzen", 6, 1))[0]
+    bad.set("Contract", "Nonsense")
+    text = "\n".join(format_record(r) for r in records[:3] + [bad] + records[3:])
+    source = tmp_path / "bad.tbn"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    summary = solve_batch(source, out, objectives=None, workers=1)
+    assert (summary.solved, summary.errors) == (6, 1)
+    lines = _lines(out)
+    errors = [line for line in lines if "error" in line]
+    assert len(errors) == 1
+    message = errors[0]["error"]
+    location, _, rest = message.partition(": ")
+    name, line_number, column = location.rsplit(":", 2)
+    assert name == str(source) and line_number.isdigit() and column.isdigit() and rest
+    assert all(line["results"] for line in lines if "error" not in line)
+    again = solve_batch(source, out, objectives=None, workers=1)  # the error line counts as done
+    assert again.written == 0 and again.skipped == 7
+
+
+def test_one_and_two_workers_write_the_same_lines(tmp_path: Path) -> None:
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Schafkopf", 3, 24)), source)
+    outputs = []
+    for workers in (1, 2):
+        out = tmp_path / f"out{workers}.jsonl"
+        solve_batch(source, out, workers=workers, chunk_size=4, cards=True)
+        outputs.append(sorted(out.read_text(encoding="utf-8").splitlines()))
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 24
+
+
+def test_a_half_written_last_line_is_trimmed(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b'{"id": "a:1"}\n{"id": "a:5"')
+    assert done_ids(out) == {"a:1"}
+    assert out.read_bytes() == b'{"id": "a:1"}\n'
+
+
+def test_a_dask_cluster_solves_the_same(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 9, 60)), source)
+    serial = tmp_path / "serial.jsonl"
+    solve_batch(source, serial, objectives=None, workers=1)
+    out = tmp_path / "dask.jsonl"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        summary = solve_batch(source, out, objectives=None, scheduler=cluster.scheduler_address, chunk_size=5)
+    assert summary.solved == 60
+    assert sorted(out.read_text().splitlines()) == sorted(serial.read_text().splitlines())
