@@ -185,6 +185,30 @@ class Rules:
         return max(cards, key=lambda c: order[c])
 
 
+class TrumpSuitRules(Rules):
+    """Rules where every card has an effective suit and trumps outrank every other suit (Schafkopf, Kratzen).
+
+    Subclasses fill ``trump_rank`` (card -> rank among trumps, higher wins), ``plain_rank`` (card -> rank within its
+    suit) and ``effective`` (card -> ``"T"`` for a trump, else its printed suit).
+    """
+
+    trump_rank: dict[int, int]
+    plain_rank: dict[int, int]
+    effective: dict[int, str]
+
+    def power(self, card: int, led_suit: str) -> int:
+        """0 = cannot win; a trump always outranks a card of the led suit."""
+        if card in self.trump_rank:
+            return 100 + self.trump_rank[card]
+        return self.plain_rank[card] if self.effective[card] == led_suit else 0
+
+    def trick_winner(self, trick: tuple[int, ...]) -> int:
+        """The highest trump, else the highest card of the suit led (also for a trick still in progress)."""
+        led_suit = self.effective[trick[0]]
+        powers = [self.power(c, led_suit) for c in trick]
+        return powers.index(max(powers))
+
+
 class Game:
     """A game's static description. Subclasses set the class metadata and implement the contract parser and
     ``make_rules``; nothing else in stich needs to know which game it plays."""

@@ -13,7 +13,7 @@ from ..errors import InvalidContractError
 from ..state import PlayState
 from ..variant import Flag
 from .tables import Level, RuleTables
-from .base import Contract, Game, Objective, Rules, parse_words, require, tricks_objective, unknown_objective
+from .base import Contract, Game, Objective, TrumpSuitRules, parse_words, require, tricks_objective, unknown_objective
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -30,7 +30,7 @@ WELI = PACK.parse("S6").index
 SUITS = "EGHS"
 
 
-class KratzenRules(Rules):
+class KratzenRules(TrumpSuitRules):
     """Rule methods of RULES.md 3.2: follow and beat, else trump and overtrump."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -50,22 +50,12 @@ class KratzenRules(Rules):
         if self.variant["weli_also_bells"] and trump != "S":
             self.eff_masks["S"] |= 1 << WELI  # the Weli may (and must) follow a bells lead as well
 
-    def power(self, card: int, led_suit: str) -> int:
-        if card in self.trump_rank:
-            return 100 + self.trump_rank[card]
-        return self.plain_rank[card] if self.effective[card] == led_suit else 0
-
-    def winning_position(self, trick: tuple[int, ...]) -> int:
-        led = self.effective[trick[0]]
-        powers = [self.power(c, led) for c in trick]
-        return powers.index(max(powers))
-
     def legal_cards(self, state: PlayState) -> int:
         hand = state.hands[state.to_move]
         if not state.trick:
             return hand
         led = self.effective[state.trick[0]]
-        best = self.power(state.trick[self.winning_position(state.trick)], led)
+        best = self.power(state.trick[self.trick_winner(state.trick)], led)
         follow = hand & self.eff_masks[led]
         if follow:  # follow, and beat if you can
             return self._beating(follow, led, best) or follow
@@ -83,9 +73,6 @@ class KratzenRules(Rules):
                 mask |= low
             cards ^= low
         return mask
-
-    def trick_winner(self, trick: tuple[int, ...]) -> int:
-        return self.winning_position(trick)
 
     def compile_tables(self) -> RuleTables:
         """RULES.md 3.2 as tables: follow and beat, else trump and overtrump (else undertrump, by the flag)."""

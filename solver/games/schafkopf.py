@@ -12,7 +12,7 @@ from ..errors import InvalidContractError
 from ..state import PlayState
 from ..variant import Flag
 from .tables import CalledCard, Level, RuleTables
-from .base import Contract, Game, Objective, Rules, parse_words, points_objective, require, tricks_objective, \
+from .base import Contract, Game, Objective, TrumpSuitRules, parse_words, points_objective, require, tricks_objective, \
     unknown_objective
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
@@ -42,7 +42,7 @@ def trump_order(kind: str, suit: str | None) -> list[str]:
     return obers + unters + [suit + r for r in "AZK987"]
 
 
-class SchafkopfRules(Rules):
+class SchafkopfRules(TrumpSuitRules):
     """Rule methods of RULES.md 2.3, including the called-ace rules of a Rufer."""
 
     def __init__(self, *args, partner: int | None, runaway_allowed_at_deal: bool, **kwargs) -> None:
@@ -96,17 +96,6 @@ class SchafkopfRules(Rules):
             if hand.bit_count() > 1:
                 legal &= ~(1 << self.called_ace)  # Rule 2: no discarding the called ace before the suit was led
         return legal
-
-    def power(self, card: int, led_suit: str) -> int:
-        """0 = cannot win; a trump always outranks a card of the led suit."""
-        if card in self.trump_rank:
-            return 100 + self.trump_rank[card]
-        return self.plain_rank[card] if self.effective[card] == led_suit else 0
-
-    def trick_winner(self, trick: tuple[int, ...]) -> int:
-        led_suit = self.effective[trick[0]]
-        powers = [self.power(c, led_suit) for c in trick]
-        return powers.index(max(powers))
 
     def next_flags(self, flags: int, trick: tuple[int, ...]) -> int:
         if self.rufer and self.effective[trick[0]] == self.called_suit:
