@@ -23,6 +23,7 @@ import signal
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -249,25 +250,52 @@ def _run_serial(chunks: Iterable[list[Item]], args: tuple, writer: _Writer) -> N
         writer.write(solve_chunk(chunk, *args))
 
 
-def _run_pool(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, workers: int) -> None:
-    """Chunks on local worker processes, about 4 per worker in flight, each written as soon as it is back."""
+#: How often a local run replaces a broken pool (a worker that died) before it gives up.
+MAX_POOL_RESTARTS = 5
+
+
+def _run_pool(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, workers: int,
+              task: Callable[..., Any] = None) -> None:
+    """Chunks on local worker processes, about 4 per worker in flight, each written as soon as it is back.
+
+    A worker that dies (killed, out of memory) breaks the whole pool: the chunks that were in flight are then
+    submitted again to a new pool, so the result set stays complete and, since nothing of an unfinished chunk was
+    written, without duplicates. A pool that keeps breaking is given up after MAX_POOL_RESTARTS.
+    """
+    task = task or solve_chunk
+    iterator = iter(chunks)
+    retry: list[list[Item]] = []
+    restarts = 0
     pool = process_pool(workers)
     try:
-        pending: set[Future] = set()
-        iterator = iter(chunks)
-        exhausted = False
+        pending: dict[Future, list[Item]] = {}
         while True:
-            while not exhausted and len(pending) < 4 * workers:
-                chunk = next(iterator, None)
+            while len(pending) < 4 * workers:
+                chunk = retry.pop() if retry else next(iterator, None)
                 if chunk is None:
-                    exhausted = True
                     break
-                pending.add(pool.submit(solve_chunk, chunk, *args))
+                pending[pool.submit(task, chunk, *args)] = chunk
             if not pending:
                 break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken = False
             for future in done:
-                writer.write(future.result())
+                chunk = pending.pop(future)
+                try:
+                    lines = future.result()
+                except BrokenProcessPool:
+                    retry.append(chunk)
+                    broken = True
+                    continue
+                writer.write(lines)
+            if broken:
+                restarts += 1
+                if restarts > MAX_POOL_RESTARTS:
+                    raise StichError(f"worker processes died {restarts} times; giving up (rerun to resume)")
+                retry.extend(pending.values())
+                pending.clear()
+                stop_pool(pool)
+                pool = process_pool(workers)
     except BaseException:
         stop_pool(pool)
         raise
