@@ -9,7 +9,6 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.errors import StichError
 from solver.sampling import HandAnalysis, analyse_hand
 
 from .errors import input_errors

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import signal
-import sys
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, List, Optional
 
 import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,

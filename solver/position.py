@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 from .announcements import pagat_announcer, parse_announcements
 from .deal import MAX_SEATS, MIN_SEATS, Deal
 from .errors import IllegalPlayError, ParseError, StichError
-from .formats.tbn import Record, Tag, Token
+from .formats.tbn import Record, Tag
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .state import PlayState

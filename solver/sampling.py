@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from .analysis import can_force, objectives_named
 from .batch import local_workers, process_pool, stop_pool, worker_engine

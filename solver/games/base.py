@@ -13,7 +13,7 @@ A game is one module with three layers (see docs/architecture.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar, Mapping
 
 from ..cards import Pack, bits

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from solver.formats.tbn import format_record
 from solver.generate import random_record
 from solver.position import position_from_record
 from solver.search.reference import divide, perft
