@@ -7,27 +7,14 @@ contract tables, from the engine's own ``solve`` on each contract (the reference
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import solver
-from solver import InvalidContractError, InvalidDealError, Position, make_position
+from solver import InvalidContractError, InvalidDealError, make_position
 from solver.analysis import (SCHEMA, BonusCheck, TableEntry, can_force, card_groups, check_bonuses, check_report,
                              contract_table, default_objectives, line_by_trick, objectives_named, solve_report,
                              table_report)
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def board(name: str, number: int, **variant: object) -> Position:
-    (found,) = [p for p in solver.read_positions(EXAMPLES / name, variant=variant or None)
-                if p.record is not None and p.record.get("Board") == str(number)]
-    return found
-
-
-def reference(position: Position, objective: str, *, seat: int | None = None, cards: bool = False):
-    return solver.solve(position, objective, seat=seat, cards=cards, reference_solver=True)
+from example_records import board, reference
 
 
 # --- solve_report -------------------------------------------------------------------------------------------------

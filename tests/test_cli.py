@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import solver
-from solver import Position
+from example_records import board, reference
 from solver.cli.main import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,8 +106,8 @@ def keywords(schema: Any) -> set[str]:
 def test_the_validator_knows_every_keyword_of_the_schema():
     assert keywords(SCHEMA) <= SUPPORTED
     references = [s for s in json.dumps(SCHEMA).split('"$ref": "')[1:]]
-    for reference in references:
-        assert reference.split('"')[0].removeprefix("#/$defs/") in SCHEMA["$defs"]
+    for target in references:
+        assert target.split('"')[0].removeprefix("#/$defs/") in SCHEMA["$defs"]
 
 
 def test_the_validator_rejects_what_it_should():
@@ -138,16 +138,6 @@ def documents(*args: str, code: int = 0) -> list[dict]:
     for document in parsed:
         assert schema_errors(document, SCHEMA) == []
     return parsed
-
-
-def board(name: str, number: int, **variant: object) -> Position:
-    (found,) = [p for p in solver.read_positions(EXAMPLES / name, variant=variant or None)
-                if p.record is not None and p.record.get("Board") == str(number)]
-    return found
-
-
-def reference(position: Position, objective: str, *, seat: int | None = None, cards: bool = False):
-    return solver.solve(position, objective, seat=seat, cards=cards, reference_solver=True)
 
 
 # --- solve ----------------------------------------------------------------------------------------------------------
