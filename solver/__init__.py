@@ -32,8 +32,8 @@ from .sampling import BonusChance, HandAnalysis, OpeningCard, analyse_hand
 from .api import iter_positions, parse_positions, perft, read_positions, solve
 from .cards import Card, CardSet, Pack
 from .deal import Deal
-from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, ParseError, StichError,
-                     UnknownCardError, UnknownGameError, VariantError)
+from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
+                     ParseError, StichError, UnknownCardError, UnknownGameError, VariantError)
 from .games import GAMES, Contract, Game, Kratzen, Objective, Rules, Schafkopf, Zwanzigerrufen, get_game
 from .position import Position, make_position, position_from_record
 from .search.engine import EngineSolver
@@ -47,7 +47,7 @@ __all__ = [
     "table_report", "BatchSummary", "solve_batch", "BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand",
     "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
     "Settlement", "score_deal", "strategy_tree", "write_tree", "EngineSolver", "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
-    "InvalidContractError", "InvalidDealError", "Kratzen", "Objective", "Pack", "ParseError", "PlayState",
+    "InvalidContractError", "InvalidDealError", "InvalidPositionError", "Kratzen", "Objective", "Pack", "ParseError", "PlayState",
     "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
     "Variant", "VariantError", "Zwanzigerrufen", "__version__", "get_game", "iter_positions", "make_position",
     "parse_positions", "perft", "position_from_record", "read_positions", "solve",

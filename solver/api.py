@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 from typing import IO, Iterator, Mapping
 
-from .errors import ParseError, StichError
+from .errors import InvalidPositionError, ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
 from .position import Position, make_position, position_from_record
 from .search import reference
-from .search.engine import EngineSolver, default_solver, implementation
+from .search.boundary import check_number, check_objective, check_state
+from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, implementation
 from .search.results import SolveResult
 
 
@@ -49,7 +50,10 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     answers (``engine`` to use your own, e.g. with another table size); ``reference_solver=True`` or
     ``STICH_IMPLEMENTATION=python`` uses the pure-Python reference instead.
     """
-    goal = position.objective(objective, seat)
+    if not isinstance(position, Position):
+        raise InvalidPositionError(f"expected a Position, not {type(position).__name__}")
+    check_state(position.state)
+    goal = check_objective(position.objective(objective, seat), position.rules)
     use_reference = implementation() == "python" if reference_solver is None else reference_solver
     if use_reference:
         return reference.solve(position.state, goal, cards=cards, line=line)
@@ -59,6 +63,10 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
 def perft(position: Position, depth: int, *, reference_solver: bool | None = None) -> int:
     """The number of legal play sequences of ``depth`` cards from the position (engine move generator, or the
     rule methods with ``reference_solver=True``)."""
+    if not isinstance(position, Position):
+        raise InvalidPositionError(f"expected a Position, not {type(position).__name__}")
+    check_state(position.state)
+    check_number("the perft depth", depth, 0, MAX_PERFT_DEPTH)
     use_reference = implementation() == "python" if reference_solver is None else reference_solver
     if use_reference:
         return reference.perft(position.state, depth)

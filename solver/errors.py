@@ -67,5 +67,11 @@ class IllegalPlayError(StichError):
     """A card played that is not in the player's hand or that the rules forbid at that moment."""
 
 
+class InvalidPositionError(StichError):
+    """A play state, objective or number passed to a solver that no legal play reaches or the engine cannot take
+    (cards in two places, hands that do not fit the trick on the table, a trick that breaks the rules, a flag or
+    weight out of range)."""
+
+
 class EngineError(RuntimeError):
     """An internal fault of the compiled engine. Never raised for bad user input."""

@@ -22,9 +22,12 @@ from ..errors import EngineError
 from ..games.base import Objective, Rules
 from ..games.tables import RuleTables
 from ..state import PlayState
+from .boundary import MAX_VALUE, check_number, check_question, check_state
 from .results import CardValue, SolveResult
 
 DEFAULT_TT_MEGABYTES = 64
+#: Deeper perft counts take longer than anyone waits (and overflow nothing: counts are 64-bit).
+MAX_PERFT_DEPTH = 64
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,7 @@ class EngineSolver:
     def _load(self, state: PlayState, objective: Objective) -> Compiled:
         """Load what changed since the last call: tables, objective, deal (each starts a new table generation, since
         entries are only valid for one deal and one question), then the position."""
+        check_question(state, objective)
         rules = state.rules
         compiled = compile_rules(rules, _objective_cards(objective))
         last = self._loaded
@@ -278,6 +282,8 @@ class EngineSolver:
 
     def value(self, state: PlayState, objective: Objective, guess: int = 0) -> int:
         """The exact future value of ``state`` for ``objective``."""
+        check_question(state, objective)
+        check_number("the guess", guess, -MAX_VALUE, MAX_VALUE)
         if state.is_over:
             return 0
         self._load(state, objective)
@@ -285,6 +291,8 @@ class EngineSolver:
 
     def reaches(self, state: PlayState, objective: Objective, target: int) -> bool:
         """Can the maximising side still win ``target`` or more from ``state``?"""
+        check_question(state, objective)
+        check_number("the target", target, -MAX_VALUE, MAX_VALUE)
         if state.is_over:
             return target <= 0
         self._load(state, objective)
@@ -292,6 +300,7 @@ class EngineSolver:
 
     def card_values(self, state: PlayState, objective: Objective, guess: int = 0) -> list[CardValue]:
         """The value of every legal card (equivalent cards searched once and given the same value)."""
+        check_number("the guess", guess, -MAX_VALUE, MAX_VALUE)
         compiled = self._load(state, objective)
         legal, representatives = self.engine.groups()
         values: dict[int, int] = {}
@@ -318,6 +327,7 @@ class EngineSolver:
     def line(self, state: PlayState, objective: Objective, value: int) -> list[int]:
         """A principal variation from ``state``: at each turn a card that keeps the value (the engine's choice
         among the equal ones is the lowest pack index, as the reference's)."""
+        check_number("the value", value, -MAX_VALUE, MAX_VALUE)
         line = []
         remaining = value
         while not state.is_over:
@@ -337,6 +347,8 @@ class EngineSolver:
 
     def perft(self, state: PlayState, depth: int) -> int:
         """Legal play sequences of ``depth`` cards by the engine's move generator (compare with the reference)."""
+        check_state(state)
+        check_number("the perft depth", depth, 0, MAX_PERFT_DEPTH)
         if state.is_over or depth == 0:
             return 1
         self._load(state, Objective("perft", frozenset(), "move generation only"))

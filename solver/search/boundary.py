@@ -1,0 +1,128 @@
+"""What is checked before a position or a question reaches the compiled engine.
+
+The engine trusts its input: it indexes arrays with card numbers and seats and never re-checks that a position could
+arise in play. So every state, objective and number the public API passes on is checked here first, and anything
+that no legal play reaches is refused with an :class:`~solver.errors.InvalidPositionError` naming what is wrong.
+The engine's own loaders range-check again (defence in depth), but nothing malformed should ever get that far.
+
+A state is accepted when it is exactly what legal play from the rules' deal leads to, as far as the state shows it:
+
+* the hands are the rules' seats, each a subset of what that seat was dealt, no card in two places;
+* the cards on the table were played by the right seats, in turn, and each was legal when it was played
+  (checked by replaying the trick from the hands as they were before it);
+* the hand sizes fit the trick: the seats that already played to it hold one card fewer;
+* the rule-history flags are in range, the won points and tricks are one non-negative count per seat.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalPlayError, InvalidPositionError
+from ..games.base import Objective, Rules
+from ..state import PlayState
+
+#: What the engine's reward arithmetic allows (see ``_engine.pyx``): weights, event rewards, and flags.
+MAX_WEIGHT = 100
+MAX_EVENT_REWARD = 1000
+MAX_EVENTS = 8
+MAX_FLAGS = 31
+#: Guesses and targets are kept well inside the engine's value range (its INFINITY is 30000).
+MAX_VALUE = 25_000
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_number(name: str, value: object, low: int, high: int) -> int:
+    """``value`` as an int in ``low..high``, or InvalidPositionError saying which number is wrong."""
+    if not _is_int(value):
+        raise InvalidPositionError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:  # type: ignore[operator]
+        raise InvalidPositionError(f"{name} must be from {low} to {high}, not {value}")
+    return value  # type: ignore[return-value]
+
+
+def check_state(state: object) -> PlayState:
+    """``state`` if legal play can reach it, else InvalidPositionError (see the module docstring)."""
+    if not isinstance(state, PlayState):
+        raise InvalidPositionError(f"expected a PlayState, not {type(state).__name__}")
+    rules = state.rules
+    if not isinstance(rules, Rules):
+        raise InvalidPositionError(f"the state's rules must be a Rules object, not {type(rules).__name__}")
+    seats = rules.seats
+    pack_size = len(rules.pack)
+    dealt = rules.deal.hands
+    for name in ("hands", "trick", "points", "tricks", "history"):
+        if not isinstance(getattr(state, name), tuple):
+            raise InvalidPositionError(f"the state's {name} must be a tuple, not {type(getattr(state, name)).__name__}")
+    if len(state.hands) != seats:
+        raise InvalidPositionError(f"the state has {len(state.hands)} hands, the deal has {seats} seats")
+    check_number("the leader", state.leader, 0, seats - 1)
+    check_number("the rule-history flags", state.flags, 0, MAX_FLAGS)
+    for name in ("points", "tricks"):
+        counts = getattr(state, name)
+        if len(counts) != seats or not all(_is_int(c) and c >= 0 for c in counts):
+            raise InvalidPositionError(f"the state's {name} must be {seats} non-negative whole numbers, "
+                                       f"not {counts!r}")
+    seen = 0
+    for seat, hand in enumerate(state.hands):
+        check_number(f"hand {seat + 1}", hand, 0, (1 << pack_size) - 1)
+        if hand & ~dealt[seat]:
+            extra = " ".join(rules.pack.names(hand & ~dealt[seat]))
+            raise InvalidPositionError(f"seat {seat + 1} holds {extra}, which it was not dealt")
+        if hand & seen:
+            raise InvalidPositionError(f"{' '.join(rules.pack.names(hand & seen))} is in two hands")
+        seen |= hand
+    if len(state.trick) >= seats:
+        raise InvalidPositionError(f"{len(state.trick)} cards on the table: a trick has {seats}")
+    before = list(state.hands)
+    for position, card in enumerate(state.trick):
+        check_number("a card on the table", card, 0, pack_size - 1)
+        seat = (state.leader + position) % seats
+        if seen >> card & 1:
+            raise InvalidPositionError(f"{rules.pack[card].name} is on the table and in a hand")
+        if not dealt[seat] >> card & 1:
+            raise InvalidPositionError(f"seat {seat + 1} plays {rules.pack[card].name}, which it was not dealt")
+        seen |= 1 << card
+        before[seat] |= 1 << card
+    size = before[state.leader].bit_count()
+    if any(hand.bit_count() != size for hand in before):
+        sizes = ", ".join(str(h.bit_count()) for h in state.hands)
+        raise InvalidPositionError(f"the hand sizes ({sizes}) do not fit {len(state.trick)} card(s) on the table")
+    replay = PlayState(rules, tuple(before), state.leader, (), state.flags, state.points, state.tricks,
+                       state.history)
+    for card in state.trick:
+        try:
+            replay = replay.play(card)
+        except IllegalPlayError as error:
+            raise InvalidPositionError(f"the trick on the table breaks the rules: {error}") from None
+    return state
+
+
+def check_objective(objective: object, rules: Rules) -> Objective:
+    """``objective`` if the engine can answer it for ``rules``' deal, else InvalidPositionError."""
+    if not isinstance(objective, Objective):
+        raise InvalidPositionError(f"expected an Objective, not {type(objective).__name__}")
+    if not isinstance(objective.maximiser, frozenset) or not all(
+            _is_int(s) and 0 <= s < rules.seats for s in objective.maximiser):
+        raise InvalidPositionError(f"the maximising seats {objective.maximiser!r} are not seats 0..{rules.seats - 1}")
+    check_number("the points weight", objective.points_weight, 0, MAX_WEIGHT)
+    check_number("the trick weight", objective.trick_weight, 0, MAX_WEIGHT)
+    if not isinstance(objective.events, tuple) or len(objective.events) > MAX_EVENTS:
+        raise InvalidPositionError(f"an objective has at most {MAX_EVENTS} trick events (a tuple)")
+    every = (1 << len(rules.pack)) - 1
+    for event in objective.events:
+        check_number("an event's cards", event.present, 0, every)
+        check_number("an event's absent cards", event.absent, 0, every)
+        check_number("an event's winning card", event.winner_card, -1, len(rules.pack) - 1)
+        check_number("an event's excluded winner", event.not_winner_card, -1, len(rules.pack) - 1)
+        check_number("an event's reward", event.reward, 0, MAX_EVENT_REWARD)
+    if objective.target is not None:
+        check_number("the target", objective.target, -MAX_VALUE, MAX_VALUE)
+    return objective
+
+
+def check_question(state: object, objective: object) -> tuple[PlayState, Objective]:
+    """Both checks, state first (the objective is checked against the state's rules)."""
+    checked = check_state(state)
+    return checked, check_objective(objective, checked.rules)
