@@ -249,6 +249,15 @@ class EngineSolver:
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
                                      use_canonical)
         self._loaded: tuple | None = None
+        self._checked: tuple | None = None
+
+    def _check(self, state: PlayState, objective: Objective) -> None:
+        """The boundary checks (see boundary.py), skipped for the pair checked last: states and objectives are
+        immutable, and one question asks the engine several times about the same state."""
+        if self._checked is not None and self._checked[0] is state and self._checked[1] is objective:
+            return
+        check_question(state, objective)
+        self._checked = (state, objective)
 
     @property
     def table_bytes(self) -> int:
@@ -257,7 +266,7 @@ class EngineSolver:
     def _load(self, state: PlayState, objective: Objective) -> Compiled:
         """Load what changed since the last call: tables, objective, deal (each starts a new table generation, since
         entries are only valid for one deal and one question), then the position."""
-        check_question(state, objective)
+        self._check(state, objective)
         rules = state.rules
         compiled = compile_rules(rules, _objective_cards(objective))
         last = self._loaded
@@ -282,7 +291,7 @@ class EngineSolver:
 
     def value(self, state: PlayState, objective: Objective, guess: int = 0) -> int:
         """The exact future value of ``state`` for ``objective``."""
-        check_question(state, objective)
+        self._check(state, objective)
         check_number("the guess", guess, -MAX_VALUE, MAX_VALUE)
         if state.is_over:
             return 0
@@ -291,7 +300,7 @@ class EngineSolver:
 
     def reaches(self, state: PlayState, objective: Objective, target: int) -> bool:
         """Can the maximising side still win ``target`` or more from ``state``?"""
-        check_question(state, objective)
+        self._check(state, objective)
         check_number("the target", target, -MAX_VALUE, MAX_VALUE)
         if state.is_over:
             return target <= 0
