@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -66,6 +67,11 @@ def analyse(
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker processes (default: all cores)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE", help="A variant flag."),
     as_json: bool = typer.Option(False, "--json", help="The report as one JSON document on stdout."),
+    checkpoint: Optional[Path] = typer.Option(
+        None, "--checkpoint", metavar="FILE",
+        help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
+    worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=1,
+                                                help="Cap each worker process at MB megabytes."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value."""
@@ -73,7 +79,8 @@ def analyse(
     owners = parse_known(known)
     with input_errors():
         analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
-                                workers=workers, declarer=declarer, variant=flags or None)
+                                workers=workers, declarer=declarer, variant=flags or None, checkpoint=checkpoint,
+                                memory_mb=worker_memory)
     if as_json:
         sys.stdout.write(json.dumps(analysis.as_dict(), ensure_ascii=False) + "\n")
     else:

@@ -90,6 +90,10 @@ def batch(
     chunk_size: int = typer.Option(20, "--chunk-size", min=1, help="Records per task."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable); overrides the file's."),
+    worker_memory: Optional[int] = typer.Option(
+        None, "--worker-memory", metavar="MB", min=1,
+        help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
+             "is written as an error."),
 ) -> None:
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already in --out, so an interrupted or killed run is resumed by running it again."""
@@ -99,7 +103,7 @@ def batch(
         with input_errors(), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
                                   scheduler=scheduler, chunk_size=chunk_size, variant=flags or None,
-                                  progress=progress)
+                                  progress=progress, memory_mb=worker_memory)
     except (Stopped, KeyboardInterrupt) as stop:
         message(f"stich: stopped ({stop or 'interrupt'}); the results written so far are kept in {out}, "
                 f"rerun to resume")

@@ -11,6 +11,12 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
 * Local parallelism uses :class:`concurrent.futures.ProcessPoolExecutor` (no extra dependency). Its workers watch
   their parent and exit when it dies, since a killed driver would otherwise leave them orphaned. A Dask cluster
   (``scheduler="tcp://host:port"``) runs the same chunks on other machines.
+* Input and output are streamed: the input file is read record by record (twice when a progress display needs the
+  total), and the ids already done are scanned line by line, so a file of any size never sits in memory at once.
+* ``memory_mb`` bounds each worker process: its address space is capped with ``RLIMIT_AS`` and its transposition
+  table sized to fit (a quarter of the limit, at most the default). A record that still runs out of memory is
+  written as an error line and the others go on. On a Dask cluster the workers' own ``--memory-limit`` applies, and
+  each task sizes its table from it the same way.
 * Every value is exact and independent of the order in which deals are solved, so the lines are the same whatever
   the number of workers (only their order differs); timings and node counts are left out for that reason.
 """
@@ -18,6 +24,7 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import threading
@@ -25,7 +32,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -33,7 +40,7 @@ from .analysis import solve_report
 from .errors import InvalidDealError, ParseError, StichError
 from .formats.tbn import Record, iter_records
 from .position import Position, position_from_record
-from .search.engine import EngineSolver
+from .search.engine import DEFAULT_TT_MEGABYTES, EngineSolver
 
 #: Called after each written line with (lines written in this run, lines this run has to write).
 BatchProgress = Callable[[int, int], None]
@@ -43,6 +50,11 @@ Item = tuple[str, Record | None, str | None]
 
 _PARENT_POLL_SECONDS = 0.5
 _local = threading.local()
+#: The smallest worker memory limit accepted: the interpreter and the compiled package need about 60 MB of address
+#: space, the table at least 1 MB, and a deal's search a few MB more.
+MIN_WORKER_MEMORY_MB = 128
+#: The table size of this process's worker engines (set by the worker initializer under a memory limit).
+_worker_tt_megabytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -72,8 +84,35 @@ def worker_engine() -> EngineSolver:
     per worker instead of once per deal. Thread-local because a Dask worker may run several tasks at once."""
     engine = getattr(_local, "engine", None)
     if engine is None:
-        engine = _local.engine = EngineSolver()
+        size = _worker_tt_megabytes or _dask_tt_megabytes()
+        engine = _local.engine = EngineSolver(size) if size else EngineSolver()
     return engine
+
+
+def table_megabytes_for(memory_mb: int, engines: int = 1) -> int:
+    """The table size that keeps ``engines`` engines within a ``memory_mb`` limit: a quarter of the limit shared
+    between them (the rest is for the interpreter, the records and the search), at most the default size."""
+    return max(1, min(DEFAULT_TT_MEGABYTES, memory_mb // (4 * max(1, engines))))
+
+
+def _dask_tt_megabytes() -> int | None:
+    """Inside a Dask worker with a memory limit: the table size that fits it (one engine per worker thread)."""
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return None
+    limit = worker.memory_manager.memory_limit
+    if not limit:
+        return None
+    return table_megabytes_for(int(limit) // (1 << 20), worker.state.nthreads)
+
+
+def check_memory_limit(memory_mb: int | None) -> int | None:
+    """``memory_mb`` if it is a usable worker limit (None: no limit)."""
+    if memory_mb is not None and (not isinstance(memory_mb, int) or memory_mb < MIN_WORKER_MEMORY_MB):
+        raise StichError(f"the worker memory limit must be at least {MIN_WORKER_MEMORY_MB} MB, not {memory_mb}")
+    return memory_mb
 
 
 def _watch_parent(parent: int) -> None:
@@ -84,16 +123,28 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
-def init_worker(parent: int) -> None:
-    """Pool worker setup: Ctrl-C is the parent's business (it stops the pool), and the worker must not outlive a
-    parent killed without a chance to stop it."""
+def init_worker(parent: int, memory_mb: int | None = None) -> None:
+    """Pool worker setup: Ctrl-C is the parent's business (it stops the pool), the worker must not outlive a
+    parent killed without a chance to stop it, and under a memory limit its address space is capped and its table
+    sized to fit."""
+    global _worker_tt_megabytes
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="stich-parent-watch").start()
+    if memory_mb is not None:
+        import resource
+        limit = memory_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        _worker_tt_megabytes = table_megabytes_for(memory_mb)
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A process pool whose workers ignore SIGINT and exit with their parent."""
-    return ProcessPoolExecutor(max_workers=workers, initializer=init_worker, initargs=(os.getpid(),))
+def process_pool(workers: int, memory_mb: int | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers ignore SIGINT, exit with their parent and keep within ``memory_mb``.
+
+    Capped workers are started fresh (``spawn``) rather than forked: a forked worker would begin with all of its
+    parent's address space (and its engine), counted against the cap before it solves anything."""
+    context = multiprocessing.get_context("spawn") if memory_mb is not None else None
+    return ProcessPoolExecutor(max_workers=workers, initializer=init_worker, initargs=(os.getpid(), memory_mb),
+                               mp_context=context)
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -159,6 +210,8 @@ def solve_item(item: Item, objectives: Sequence[str] | None, cards: bool,
         document = solve_report(position, objectives, cards, engine=engine)
     except StichError as error:
         return {"id": identifier, "board": board, "error": _located(error, position)}
+    except MemoryError:
+        return {"id": identifier, "board": board, "error": f"{identifier}: out of memory within the worker's limit"}
     return {"id": identifier, **_strip_timing(document)}
 
 
@@ -188,21 +241,33 @@ def done_ids(out_path: str | os.PathLike) -> set[str]:
     path = Path(out_path)
     if not path.exists():
         return set()
-    data = path.read_bytes()
-    end = data.rfind(b"\n") + 1
-    if end != len(data):
-        with open(path, "r+b") as stream:
-            stream.truncate(end)
-        data = data[:end]
+    trim_partial_line(path)
     ids: set[str] = set()
-    for raw in data.splitlines():
-        try:
-            document = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(document, dict) and isinstance(document.get("id"), str):
-            ids.add(document["id"])
+    with open(path, "rb") as stream:
+        for raw in stream:
+            try:
+                document = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(document, dict) and isinstance(document.get("id"), str):
+                ids.add(document["id"])
     return ids
+
+
+def trim_partial_line(path: Path) -> None:
+    """Cut a half-written last line (a run killed while writing it), reading only the file's tail."""
+    with open(path, "r+b") as stream:
+        size = end = stream.seek(0, os.SEEK_END)
+        while end > 0:
+            start = max(0, end - 65536)
+            stream.seek(start)
+            newline = stream.read(end - start).rfind(b"\n")
+            if newline >= 0:
+                end = start + newline + 1
+                break
+            end = start
+        if end != size:
+            stream.truncate(end)
 
 
 def read_items(source: str | os.PathLike | IO, name: str | None = None) -> Iterator[Item]:
@@ -254,40 +319,40 @@ def _run_serial(chunks: Iterable[list[Item]], args: tuple, writer: _Writer) -> N
 MAX_POOL_RESTARTS = 5
 
 
-def _run_pool(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, workers: int,
-              task: Callable[..., Any] = None) -> None:
-    """Chunks on local worker processes, about 4 per worker in flight, each written as soon as it is back.
+def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: Callable[[Any, Any], None],
+             workers: int, memory_mb: int | None = None) -> None:
+    """``task(job, *args)`` for every job on local worker processes, about 4 per worker in flight, each result
+    handed to ``on_result(job, result)`` as soon as it is back.
 
-    A worker that dies (killed, out of memory) breaks the whole pool: the chunks that were in flight are then
-    submitted again to a new pool, so the result set stays complete and, since nothing of an unfinished chunk was
-    written, without duplicates. A pool that keeps breaking is given up after MAX_POOL_RESTARTS.
+    A worker that dies (killed, out of memory) breaks the whole pool: the jobs that were in flight are then
+    submitted again to a new pool, so the results stay complete and, since a job's result is only handed on when it
+    is whole, without duplicates. A pool that keeps breaking is given up after MAX_POOL_RESTARTS.
     """
-    task = task or solve_chunk
-    iterator = iter(chunks)
-    retry: list[list[Item]] = []
+    iterator = iter(jobs)
+    retry: list[Any] = []
     restarts = 0
-    pool = process_pool(workers)
+    pool = process_pool(workers, memory_mb)
     try:
-        pending: dict[Future, list[Item]] = {}
+        pending: dict[Future, Any] = {}
         while True:
             while len(pending) < 4 * workers:
-                chunk = retry.pop() if retry else next(iterator, None)
-                if chunk is None:
+                job = retry.pop() if retry else next(iterator, None)
+                if job is None:
                     break
-                pending[pool.submit(task, chunk, *args)] = chunk
+                pending[pool.submit(task, job, *args)] = job
             if not pending:
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             broken = False
             for future in done:
-                chunk = pending.pop(future)
+                job = pending.pop(future)
                 try:
-                    lines = future.result()
+                    result = future.result()
                 except BrokenProcessPool:
-                    retry.append(chunk)
+                    retry.append(job)
                     broken = True
                     continue
-                writer.write(lines)
+                on_result(job, result)
             if broken:
                 restarts += 1
                 if restarts > MAX_POOL_RESTARTS:
@@ -295,16 +360,26 @@ def _run_pool(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, worker
                 retry.extend(pending.values())
                 pending.clear()
                 stop_pool(pool)
-                pool = process_pool(workers)
+                pool = process_pool(workers, memory_mb)
     except BaseException:
         stop_pool(pool)
         raise
     pool.shutdown(wait=True)
 
 
-def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, scheduler: str) -> None:
+def _run_pool(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, workers: int,
+              task: Callable[..., Any] | None = None, memory_mb: int | None = None) -> None:
+    """Chunks of records on local worker processes (see :func:`run_pool`), each written as soon as it is back."""
+    run_pool(chunks, task or solve_chunk, args, lambda chunk, lines: writer.write(lines), workers, memory_mb)
+
+
+def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, scheduler: str,
+              task: Callable[..., Any] | None = None) -> None:
     """The same chunks on a Dask cluster: about 4 chunks per worker thread in flight, finished futures gathered in
-    batches (cheaper than one ``result()`` each) and released once written."""
+    batches (cheaper than one ``result()`` each) and released once written. A worker that dies is restarted by its
+    nanny and the scheduler runs its tasks again elsewhere; a chunk's lines are written only when the whole chunk is
+    back, so the output stays complete and without duplicates."""
+    task = task or solve_chunk
     try:
         from dask.distributed import Client, wait as dask_wait
     except ImportError:
@@ -321,7 +396,7 @@ def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, schedu
                     if chunk is None:
                         exhausted = True
                         break
-                    pending.add(client.submit(solve_chunk, chunk, *args, pure=False))
+                    pending.add(client.submit(task, chunk, *args, pure=False))
                 if not pending:
                     break
                 finished = dask_wait(list(pending), return_when="FIRST_COMPLETED").done
@@ -338,35 +413,49 @@ def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, schedu
 
 def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objectives: Sequence[str] | None = ("points",),
                 cards: bool = False, workers: int | None = None, scheduler: str | None = None, chunk_size: int = 20,
-                variant: Mapping[str, object] | None = None, progress: BatchProgress | None = None) -> BatchSummary:
+                variant: Mapping[str, object] | None = None, progress: BatchProgress | None = None,
+                memory_mb: int | None = None) -> BatchSummary:
     """Solve every record of ``source`` into ``out_path`` (JSON Lines), resuming what an earlier run left.
 
     Each line is ``{"id": "file:line#board", ...}`` followed by the ``stich solve --json`` document of the record
     (without timings), or ``{"id": ..., "error": "file:line:col: message"}`` for a bad record, which does not stop
     the others. ``objectives`` None answers each game's default (points; Kratzen: every seat's tricks).
-    ``workers`` processes (default: every local core; 1 solves in this process), or the Dask cluster at
-    ``scheduler``. ``progress`` is called after every line written."""
+    ``workers`` processes (default: every local core; 1 solves in this process unless ``memory_mb`` asks for a
+    capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
+    module docstring). ``progress`` is called after every line written; with it the file is read twice, first to
+    count what is left to do."""
     if chunk_size < 1:
         raise StichError(f"chunk_size must be at least 1, not {chunk_size}")
+    memory_mb = check_memory_limit(memory_mb)
     start = time.perf_counter()
     skip = done_ids(out_path)
-    items = list(read_items(source))
-    todo = [item for item in items if item[0] not in skip]
+    total = sum(1 for item in read_items(source) if item[0] not in skip) if progress is not None else 0
+    seen = [0, 0]  # records read, records already done
+
+    def todo() -> Iterator[Item]:
+        for item in read_items(source):
+            seen[0] += 1
+            if item[0] in skip:
+                seen[1] += 1
+            else:
+                yield item
+
     objectives = tuple(objectives) if objectives is not None else None
     args = (objectives, cards, dict(variant) if variant else None)
     with open(out_path, "a", encoding="utf-8") as stream:
-        writer = _Writer(stream, len(todo), progress)
-        chunks = _chunks(todo, chunk_size)
+        writer = _Writer(stream, total, progress)
+        chunks = _chunks(todo(), chunk_size)
         if scheduler:
             _run_dask(chunks, args, writer, scheduler)
         else:
             count = local_workers(workers)
-            if count == 1 or len(todo) <= chunk_size:
+            first = list(islice(chunks, 2))
+            if (count == 1 or len(first) < 2) and memory_mb is None:
+                _run_serial(first, args, writer)
                 _run_serial(chunks, args, writer)
             else:
-                _run_pool(chunks, args, writer, min(count, -(-len(todo) // chunk_size)))
-    return BatchSummary(len(items), len(items) - len(todo), writer.solved, writer.errors,
-                        time.perf_counter() - start)
+                _run_pool(chain(first, chunks), args, writer, count, memory_mb=memory_mb)
+    return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start)
 
 
 __all__ = ["BatchSummary", "done_ids", "record_id", "solve_batch"]

@@ -14,13 +14,16 @@ sizes, what the contract implies), each sample is solved double-dummy, and the r
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Mapping
 
 from .analysis import can_force, objectives_named
-from .batch import local_workers, process_pool, stop_pool, worker_engine
+from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
 from .deal import Deal, parse_hand
 from .errors import InvalidContractError, InvalidDealError, StichError
 from .games import get_game
@@ -293,35 +296,124 @@ def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping
 def analyse_hand(game: str | type[Game], hand: str, seat: int, contract: str, *,
                  known: Mapping[int, str] | None = None, samples: int = 200, seed: int = 0,
                  workers: int | None = None, declarer: int = 1, variant: Mapping[str, object] | None = None,
-                 seats: int | None = None) -> HandAnalysis:
+                 seats: int | None = None, checkpoint: str | os.PathLike | None = None,
+                 memory_mb: int | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
     ``declarer``): ``samples`` deals of the unseen cards, each solved double-dummy.
 
     ``known`` maps seats to cards known to be in their hands. The result is the same for a given ``seed`` whatever
-    ``workers`` is (default: every local core; 1 runs in this process). Raises StichError for an impossible hand or
-    constraints."""
+    ``workers`` is (default: every local core; 1 runs in this process unless ``memory_mb`` caps the workers, see
+    :mod:`solver.batch`). With ``checkpoint`` (a file path) every finished chunk of samples is appended to that file
+    as it is done, and a rerun with the same arguments continues from it: an analysis killed at any moment loses
+    only the chunks in flight, and the resumed result equals an uninterrupted one. Raises StichError for an
+    impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
     if samples < 1:
         raise StichError(f"samples must be at least 1, not {samples}")
+    memory_mb = check_memory_limit(memory_mb)
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0],
                    seed)
     count = min(local_workers(workers), samples)
     size = max(1, min(50, -(-samples // (4 * count))))
-    spans = [(first, min(size, samples - first)) for first in range(0, samples, size)]
     total = _empty_sums()
-    if count == 1:
-        for first, n in spans:
-            _merge(total, sample_chunk(setup, first, n))
-    else:
-        pool = process_pool(count)
-        try:
-            for part in pool.map(sample_chunk, *zip(*[(setup, f, n) for f, n in spans])):
-                _merge(total, part)
-        except BaseException:
-            stop_pool(pool)
-            raise
-        pool.shutdown(wait=True)
+    journal = _Journal(checkpoint, setup, samples, total) if checkpoint is not None else None
+    done = journal.done if journal is not None else set()
+    spans = _spans([k for k in range(samples) if k not in done], size)
+
+    def finished(span: tuple[int, int], part: dict[str, Any]) -> None:
+        _merge(total, part)
+        if journal is not None:
+            journal.append(span, part)
+
+    try:
+        if count == 1 and memory_mb is None:
+            for span in spans:
+                finished(span, sample_span(span, setup))
+        else:
+            run_pool(spans, sample_span, (setup,), finished, count, memory_mb)
+    finally:
+        if journal is not None:
+            journal.close()
     return _report(game, setup, total, seed, known)
+
+
+def sample_span(span: tuple[int, int], setup: Setup) -> dict[str, Any]:
+    """:func:`sample_chunk` for a (first, count) span: the shape of a pool job."""
+    return sample_chunk(setup, *span)
+
+
+def _spans(todo: list[int], size: int) -> list[tuple[int, int]]:
+    """Runs of consecutive sample numbers, at most ``size`` long: the chunks still to solve."""
+    spans: list[tuple[int, int]] = []
+    for k in todo:
+        if spans and spans[-1][0] + spans[-1][1] == k and spans[-1][1] < size:
+            spans[-1] = (spans[-1][0], spans[-1][1] + 1)
+        else:
+            spans.append((k, 1))
+    return spans
+
+
+class _Journal:
+    """The checkpoint file of an analysis: a header line naming the analysis, then one JSON line per finished chunk
+    (its span and integer sums), flushed as written. Opening an existing journal trims a half-written last line,
+    checks the header and merges the chunks already done into ``total``."""
+
+    def __init__(self, path: str | os.PathLike, setup: Setup, samples: int, total: dict[str, Any]) -> None:
+        self.path = Path(path)
+        header = {"stich-analysis": 1, "setup": json.loads(json.dumps(asdict(setup))), "samples": samples}
+        self.done: set[int] = set()
+        if self.path.exists() and self.path.stat().st_size:
+            trim_partial_line(self.path)
+            with open(self.path, encoding="utf-8") as stream:
+                first = stream.readline()
+                try:
+                    found = json.loads(first) if first else None
+                except ValueError:
+                    found = None
+                if found != header:
+                    raise StichError(f"{self.path}: this checkpoint belongs to another analysis (hand, contract, "
+                                     "known cards, seed, variant or samples differ); remove it or choose another")
+                for number, line in enumerate(stream, 2):
+                    try:
+                        entry = json.loads(line)
+                        first_sample, n = entry["span"]
+                        part = _sums_from_json(entry["sums"])
+                    except (ValueError, KeyError, TypeError):
+                        raise StichError(f"{self.path}:{number}:1: not a chunk line of a stich checkpoint") from None
+                    span = set(range(first_sample, first_sample + n))
+                    if span & self.done:
+                        continue  # written twice (cannot happen, but never counted twice)
+                    self.done |= span
+                    _merge(total, part)
+            self.stream = open(self.path, "a", encoding="utf-8")
+        else:
+            self.stream = open(self.path, "w", encoding="utf-8")
+            self.stream.write(json.dumps(header) + "\n")
+            self.stream.flush()
+
+    def append(self, span: tuple[int, int], part: dict[str, Any]) -> None:
+        self.stream.write(json.dumps({"span": list(span), "sums": _sums_to_json(part)}) + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def _sums_to_json(sums: dict[str, Any]) -> dict[str, Any]:
+    return {"n": sums["n"], "sum": sums["sum"], "squares": sums["squares"], "wins": sums["wins"],
+            "bonuses": [[name, seat, *entry] for (name, seat), entry in sums["bonuses"].items()],
+            "cards": [[card, *entry] for card, entry in sums["cards"].items()]}
+
+
+def _sums_from_json(document: dict[str, Any]) -> dict[str, Any]:
+    sums = _empty_sums()
+    for key in ("n", "sum", "squares", "wins"):
+        sums[key] = int(document[key])
+    for name, seat, description, *counts in document["bonuses"]:
+        sums["bonuses"][(name, seat)] = [description, *(int(c) for c in counts)]
+    for card, *counts in document["cards"]:
+        sums["cards"][int(card)] = [int(c) for c in counts]
+    return sums
 
 
 def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int,

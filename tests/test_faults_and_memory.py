@@ -1,0 +1,215 @@
+"""Results survive faults, and memory stays bounded.
+
+* The analyser's checkpoint: kill -9 in the middle, rerun, and the analysis equals an uninterrupted one.
+* A Dask worker that dies has its chunk redone (the local pool's case is in test_batch_worker_death.py).
+* A worker memory limit caps the worker's address space and sizes its table to fit; a record that still runs out
+  of memory is an error line, not a lost run.
+* Files are read as streams: reading a large file keeps only one record in memory.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver import batch, sampling
+from solver.errors import StichError
+from solver.formats.tbn import format_record, iter_records, write_records
+
+HAND = "EO GO HO EU HA HZ HK H9"  # a Solo hand of Schafkopf seat 1 (hearts trump)
+ANALYSIS = dict(game="Schafkopf", hand=HAND, seat=1, contract="Solo H", samples=48, seed=7)
+
+
+def _report(analysis) -> dict:
+    document = analysis.as_dict()
+    document.pop("seconds", None)
+    return document
+
+
+def test_analyser_killed_with_minus_nine_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
+    journal = tmp_path / "analysis.ckpt"
+    code = ("from solver.sampling import analyse_hand; "
+            f"analyse_hand(**{ANALYSIS!r}, workers=2, checkpoint={str(journal)!r})")
+    process = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if journal.exists() and journal.read_bytes().count(b"\n") >= 3:  # the header and two chunks
+                break
+            time.sleep(0.01)
+        assert process.poll() is None, "the analysis ended before it could be killed"
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    lines = journal.read_bytes().splitlines()
+    spans = [json.loads(line)["span"] for line in lines[1:] if line.endswith(b"}")]
+    done_before = sum(n for _, n in spans)
+    assert 0 < done_before < ANALYSIS["samples"]
+    with open(journal, "ab") as stream:  # as if killed in the middle of writing a chunk
+        stream.write(b'{"span": [100, 10], "sums": {"n": 1')
+    resumed = sampling.analyse_hand(**ANALYSIS, workers=1, checkpoint=journal)
+    whole = sampling.analyse_hand(**ANALYSIS, workers=1)
+    assert _report(resumed) == _report(whole)
+    assert resumed.samples == ANALYSIS["samples"]
+    covered = []
+    for line in journal.read_text().splitlines()[1:]:
+        first, n = json.loads(line)["span"]
+        covered.extend(range(first, first + n))
+    assert sorted(covered) == list(range(ANALYSIS["samples"]))  # every sample once, none twice
+
+
+def test_a_finished_checkpoint_is_read_back_without_solving(tmp_path: Path, monkeypatch) -> None:
+    journal = tmp_path / "a.ckpt"
+    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 20}, workers=1, checkpoint=journal)
+    monkeypatch.setattr(sampling, "sample_chunk", lambda *a: pytest.fail("a finished sample was solved again"))
+    again = sampling.analyse_hand(**{**ANALYSIS, "samples": 20}, workers=1, checkpoint=journal)
+    assert _report(first) == _report(again)
+
+
+def test_a_checkpoint_of_another_analysis_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "a.ckpt"
+    sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    with pytest.raises(StichError, match="belongs to another analysis"):
+        sampling.analyse_hand(**{**ANALYSIS, "samples": 10, "seed": 8}, workers=1, checkpoint=journal)
+    journal.write_text('{"stich-analysis": 1}\n')
+    with pytest.raises(StichError, match="another analysis"):
+        sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+
+
+def dying_on_first_call(flag: str, items, *args):
+    """solve_chunk, except that the first call (across all workers) kills its own worker process."""
+    try:
+        descriptor = os.open(flag, os.O_CREAT | os.O_EXCL)
+    except FileExistsError:
+        return batch.solve_chunk(items, *args)
+    os.close(descriptor)
+    os._exit(9)
+
+
+def test_a_dead_dask_worker_has_its_chunk_redone(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    import cloudpickle
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
+    flag = tmp_path / "died"
+    deals = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 9, 40, seats=3)), deals)
+    items = list(batch.read_items(str(deals)))
+    out = io.StringIO()
+    writer = batch._Writer(out, len(items), None)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        batch._run_dask(batch._chunks(items, 5), (None, False, None), writer, cluster.scheduler_address,
+                        task=functools.partial(dying_on_first_call, str(flag)))
+    assert flag.exists()  # a worker did die
+    ids = [json.loads(line)["id"] for line in out.getvalue().splitlines()]
+    assert len(ids) == len(set(ids)) == 40 and writer.solved == 40
+    serial = io.StringIO()
+    batch._run_serial(batch._chunks(items, 5), (None, False, None), batch._Writer(serial, 40, None))
+    assert sorted(out.getvalue().splitlines()) == sorted(serial.getvalue().splitlines())
+
+
+def probe_worker(job, megabytes: int):
+    """What a pool worker sees of its limit: the address-space cap, its table size, and whether allocating
+    ``megabytes`` more fails cleanly."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    table = batch.worker_engine().table_bytes
+    try:
+        block = bytearray(megabytes << 20)
+        del block
+        refused = False
+    except MemoryError:
+        refused = True
+    return soft, table, refused
+
+
+def test_a_worker_memory_limit_caps_the_worker_and_sizes_its_table() -> None:
+    results = []
+    batch.run_pool([1, 2], probe_worker, (400,), lambda job, result: results.append(result), 2, memory_mb=200)
+    assert len(results) == 2
+    for soft, table, refused in results:
+        assert soft == 200 << 20
+        assert table <= (200 << 20) // 4
+        assert refused  # 400 MB cannot be had under a 200 MB cap: MemoryError, not a dead machine
+    with pytest.raises(StichError, match="at least 128 MB"):
+        batch.check_memory_limit(64)
+
+
+def test_a_record_out_of_memory_is_an_error_line_and_the_others_are_solved(tmp_path: Path, monkeypatch) -> None:
+    records = list(solver.random_records("Kratzen", 3, 5, seats=3))
+    source = tmp_path / "deals.tbn"
+    write_records(records, source)
+    real = batch.solve_report
+    calls = []
+
+    def hungry(position, *args, **kwargs):
+        calls.append(position)
+        if len(calls) == 2:
+            raise MemoryError
+        return real(position, *args, **kwargs)
+
+    monkeypatch.setattr(batch, "solve_report", hungry)
+    out = tmp_path / "out.jsonl"
+    summary = batch.solve_batch(source, out, objectives=None, workers=1)
+    assert (summary.solved, summary.errors) == (4, 1)
+    errors = [json.loads(line) for line in out.read_text().splitlines() if '"error"' in line]
+    assert "out of memory" in errors[0]["error"]
+
+
+def test_batch_under_a_memory_limit_solves_everything(tmp_path: Path) -> None:
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Schafkopf", 4, 8)), source)
+    capped, free = tmp_path / "capped.jsonl", tmp_path / "free.jsonl"
+    summary = batch.solve_batch(source, capped, workers=2, chunk_size=2, memory_mb=256)
+    batch.solve_batch(source, free, workers=1)
+    assert summary.solved == 8
+    assert sorted(capped.read_text().splitlines()) == sorted(free.read_text().splitlines())
+
+
+def test_a_large_file_is_read_one_record_at_a_time(tmp_path: Path) -> None:
+    """5 MB of records read with at most a few hundred kB held at once (tracemalloc counts Python allocations)."""
+    records = [format_record(r) for r in solver.random_records("Schafkopf", 2, 50)]
+    path = tmp_path / "big.tbn"
+    block = "\n".join(records) + "\n"
+    with open(path, "w", encoding="utf-8") as stream:
+        while stream.tell() < 5 << 20:
+            stream.write(block)
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in iter_records(str(path)))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count > 20_000
+    assert peak < 1 << 20, f"reading held {peak} bytes at once"
+
+
+def test_the_resume_scan_reads_the_output_as_a_stream(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    with open(out, "w", encoding="utf-8") as stream:
+        payload = [{"card": "EO", "value": 61}] * 150  # about 4 kB a line, like a result with every card
+        for k in range(10_000):
+            stream.write(json.dumps({"id": f"f.tbn:{k}", "results": payload}) + "\n")
+        stream.write('{"id": "half')
+    tracemalloc.start()
+    try:
+        ids = batch.done_ids(out)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(ids) == 10_000 and out.read_bytes().endswith(b"}\n")
+    size = out.stat().st_size
+    assert size > 30 << 20 and peak < 4 << 20  # the id set, not the file
