@@ -10,10 +10,10 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.sampling import HandAnalysis, analyse_hand
+from solver.sampling import analyse_hand, analyse_position
 
 from .errors import input_errors
-from .render import parse_variant_options, stdout_console
+from .render import parse_variant_options, run_over_records, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -27,38 +27,46 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
     return known
 
 
-def render_analysis(analysis: HandAnalysis) -> None:
+def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards."""
-    console = stdout_console()
-    unit = analysis.measure
-    low, high = analysis.interval
-    console.print(f"{analysis.game} {analysis.contract}, seat {analysis.seat}: {' '.join(analysis.hand)}")
-    for seat, cards in analysis.known.items():
+    console = console or stdout_console()
+    unit = document["measure"]
+    low, high = document["interval"]
+    console.print(f"{document['game']} {document['contract']}, seat {document['seat']}: {' '.join(document['hand'])}")
+    for seat, cards in document["known"].items():
         console.print(f"known in seat {seat}: {' '.join(cards)}")
-    console.print(f"{analysis.samples} samples (seed {analysis.seed})")
-    console.print(f"win: {analysis.win_probability:.1%}   mean {unit}: {analysis.mean:.1f} "
+    if document.get("played"):
+        console.print(f"played so far: {' '.join(document['played'])}")
+    console.print(f"{document['samples']} samples (seed {document['seed']})")
+    console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} "
                   f"(95% interval {low:.1f} .. {high:.1f})")
     bonuses = Table(title="bonuses forced", title_justify="left")
     for column in ("objective", "for the hand's side", "against it"):
         bonuses.add_column(column)
-    for bonus in analysis.bonuses:
-        label = bonus.name if bonus.seat is None else f"{bonus.name} (seat {bonus.seat})"
-        bonuses.add_row(label, f"{bonus.probability_for:.1%}", f"{bonus.probability_against:.1%}")
+    for bonus in document["bonuses"]:
+        label = bonus["objective"] if bonus["seat"] is None else f"{bonus['objective']} (seat {bonus['seat']})"
+        bonuses.add_row(label, f"{bonus['probability_for']:.1%}", f"{bonus['probability_against']:.1%}")
     console.print(bonuses)
-    if analysis.openings:
-        openings = Table(title="opening cards", title_justify="left")
+    if document["openings"]:
+        title = "cards to play now" if document.get("played") else "opening cards"
+        openings = Table(title=title, title_justify="left")
         for column in ("card", f"mean {unit}", "win"):
             openings.add_column(column)
-        for card in analysis.openings:
-            openings.add_row(card.card, f"{card.mean:.1f}", f"{card.win_probability:.1%}")
+        for card in document["openings"]:
+            openings.add_row(card["card"], f"{card['mean']:.1f}", f"{card['win_probability']:.1%}")
         console.print(openings)
 
 
 def analyse(
-    game: str = typer.Option(..., "--game", "-g", help="Zwanzigerrufen, Schafkopf or Kratzen."),
-    hand: str = typer.Option(..., "--hand", help="The hand analysed, cards separated by spaces."),
+    file: Optional[Path] = typer.Argument(
+        None, show_default=False,
+        help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
+             "kept, the other hands redealt."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="Zwanzigerrufen, Schafkopf or Kratzen."),
+    hand: Optional[str] = typer.Option(None, "--hand", help="The hand analysed, cards separated by spaces."),
     seat: int = typer.Option(..., "--seat", help="The hand's seat (1-based)."),
-    contract: str = typer.Option(..., "--contract", "-c", help="The contract, as in a [Contract] tag."),
+    contract: Optional[str] = typer.Option(None, "--contract", "-c", help="The contract, as in a [Contract] tag."),
+    board: Optional[str] = typer.Option(None, "--board", "-b", help="With FILE: only the records of this board."),
     declarer: int = typer.Option(1, "--declarer", help="The declaring seat."),
     known: Optional[List[str]] = typer.Option(None, "--known", metavar="SEAT:CARDS",
                                               help="Cards known to be in another hand (repeatable)."),
@@ -77,6 +85,19 @@ def analyse(
     double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value."""
     flags = parse_variant_options(variant)
     owners = parse_known(known)
+    if file is not None:
+        if game or hand or contract:
+            raise typer.BadParameter("give either FILE or --game, --hand and --contract, not both",
+                                     param_hint="'FILE'")
+        run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis,
+                         document=lambda position: analyse_position(
+                             position, seat, known=owners, samples=samples, seed=seed, workers=workers,
+                             checkpoint=checkpoint, memory_mb=worker_memory).as_dict())
+        return
+    missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
+    if missing:
+        raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
+                                 param_hint="'--game/--hand/--contract'")
     with input_errors():
         analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
                                 workers=workers, declarer=declarer, variant=flags or None, checkpoint=checkpoint,
@@ -84,4 +105,4 @@ def analyse(
     if as_json:
         sys.stdout.write(json.dumps(analysis.as_dict(), ensure_ascii=False) + "\n")
     else:
-        render_analysis(analysis)
+        render_analysis(analysis.as_dict())

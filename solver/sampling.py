@@ -25,10 +25,11 @@ from typing import Any, Mapping
 from .analysis import can_force, objectives_named
 from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
 from .deal import Deal, parse_hand
-from .errors import InvalidContractError, InvalidDealError, StichError
+from .errors import IllegalPlayError, InvalidContractError, InvalidDealError, StichError
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position
+from .state import PlayState
 from .search.engine import EngineSolver
 
 #: Redraws of one sample before the constraints are declared impossible.
@@ -49,6 +50,7 @@ class Setup:
     declarer: int  # 1-based
     variant: tuple[tuple[str, object], ...]
     seed: int
+    played: tuple[int, ...] = ()  # the cards played so far, in order (analysis from a position mid-play)
 
 
 @dataclass(frozen=True)
@@ -108,20 +110,32 @@ class HandAnalysis:
     interval: tuple[float, float]
     bonuses: tuple[BonusChance, ...] = ()
     openings: tuple[OpeningCard, ...] = field(default=())
+    played: tuple[str, ...] = ()  # the cards played before the analysed moment (analysis mid-play)
 
     def as_dict(self) -> dict[str, Any]:
         return {"command": "analyse", "game": self.game, "contract": self.contract, "seat": self.seat,
                 "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},
                 "samples": self.samples, "seed": self.seed, "measure": self.measure,
                 "win_probability": self.win_probability, "mean": self.mean, "interval": list(self.interval),
-                "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings]}
+                "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],
+                "played": list(self.played)}
 
 
 # --- drawing ----------------------------------------------------------------------------------------------------
 
 
 def draw_rules(setup: Setup, k: int) -> Rules:
-    """Sample ``k``: the unseen cards dealt uniformly to fill every hand, redrawn until the rules accept the deal."""
+    """The rules of sample ``k`` (see :func:`draw_sample`)."""
+    return draw_sample(setup, k)[0]
+
+
+def draw_sample(setup: Setup, k: int) -> tuple[Rules, PlayState]:
+    """Sample ``k``: the unseen cards dealt uniformly to fill every hand, redrawn until the rules accept the deal
+    and every card of ``setup.played`` was legal when it was played; returns the rules and the state after the play.
+
+    Replaying the play under the rules is what makes the sample consistent with everything the play showed (a seat
+    that did not follow a suit holds none of it, a seat that did not beat could not, the called ace's holder is
+    whoever played it) without a line of game-specific inference: a deal the play contradicts is simply redrawn."""
     game = get_game(setup.game)
     rng = random.Random(f"{setup.seed}:{k}")
     used = 0
@@ -138,12 +152,17 @@ def draw_rules(setup: Setup, k: int) -> Rules:
                 hands[s] |= 1 << card
             position += missing
         try:
-            return game.rules(Deal(game.pack, tuple(hands)), setup.contract, declarer=setup.declarer,
-                              variant=dict(setup.variant) or None)
-        except (InvalidContractError, InvalidDealError):
+            rules = game.rules(Deal(game.pack, tuple(hands)), setup.contract, declarer=setup.declarer,
+                               variant=dict(setup.variant) or None)
+            state = rules.start()
+            for card in setup.played:
+                state = state.play(card)
+        except (InvalidContractError, InvalidDealError, IllegalPlayError):
             continue
+        return rules, state
     raise StichError(f"no deal of the unseen cards suits {game.name} {setup.contract} with declarer "
-                     f"{setup.declarer} and the cards given ({MAX_REDRAWS} tries): check the hand and --known")
+                     f"{setup.declarer}, the cards given and the play ({MAX_REDRAWS} tries): check the hand, "
+                     "--known and the play")
 
 
 # --- one sample --------------------------------------------------------------------------------------------------
@@ -194,33 +213,37 @@ def _from_measure(objective: Objective, measure: Objective, value: int, everythi
     return None
 
 
-def _add_sample(sums: dict[str, Any], rules: Rules, seat: int, engine: EngineSolver) -> None:
-    """Solve one sample and add it to the chunk's integer sums. Targets counted in the measure's own unit are read
-    off its exact value; the others (tricks, events) get a yes/no search each."""
-    state = rules.start()
+def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int, engine: EngineSolver) -> None:
+    """Solve one sample and add it to the chunk's integer sums. Totals are what is already won plus the rest under
+    double-dummy play. Targets counted in the measure's own unit are read off its exact value; the others (tricks,
+    events) get a yes/no search each."""
     position = Position(rules.game, rules, state)
     name, measure = _measure_objective(rules, seat)
     everything = rules.pack.points(rules.deal.cards) if name == "points" else rules.tricks_in_deal
     win = _win_objective(rules, seat)
-    measure_value = engine.value(state, measure)
+    measure_won = measure.achieved(rules, state)
+    win_won = win.achieved(rules, state)
+    measure_value = measure_won + engine.value(state, measure)
     value = _for_hand(measure_value, measure, seat, everything)
     win_value = _from_measure(win, measure, measure_value, everything)
     if win_value is None:
-        win_value = engine.value(state, win)
+        win_value = win_won + engine.value(state, win)
     sums["n"] += 1
     sums["sum"] += value
     sums["squares"] += value * value
     sums["wins"] += int(_wins(win_value, win, seat))
     if state.to_move == seat:
-        measure_cards = engine.card_values(state, measure, measure_value)
+        measure_cards = engine.card_values(state, measure, measure_value - measure_won)
         if _from_measure(win, measure, 0, everything) is None:
-            win_values = {cv.card: cv.value for cv in engine.card_values(state, win, win_value)}
+            win_values = {cv.card: win_won + cv.value
+                          for cv in engine.card_values(state, win, win_value - win_won)}
         else:
-            win_values = {cv.card: _from_measure(win, measure, cv.value, everything) for cv in measure_cards}
+            win_values = {cv.card: _from_measure(win, measure, measure_won + cv.value, everything)
+                          for cv in measure_cards}
         for cv in measure_cards:
             entry = sums["cards"].setdefault(cv.card, [0, 0, 0])
             entry[0] += 1
-            entry[1] += _for_hand(cv.value, measure, seat, everything)
+            entry[1] += _for_hand(measure_won + cv.value, measure, seat, everything)
             entry[2] += int(_wins(win_values[cv.card], win, seat))
     for bonus in rules.objective_names():
         try:
@@ -245,7 +268,8 @@ def sample_chunk(setup: Setup, first: int, count: int) -> dict[str, Any]:
     engine = worker_engine()
     sums = _empty_sums()
     for k in range(first, first + count):
-        _add_sample(sums, draw_rules(setup, k), setup.seat, engine)
+        rules, state = draw_sample(setup, k)
+        _add_sample(sums, rules, state, setup.seat, engine)
     return sums
 
 
@@ -266,7 +290,8 @@ def _merge(total: dict[str, Any], part: dict[str, Any]) -> None:
 
 
 def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping[int, str] | None, declarer: int,
-           variant: Mapping[str, object] | None, seats: int, seed: int) -> Setup:
+           variant: Mapping[str, object] | None, seats: int, seed: int,
+           played: Mapping[int, int] | None = None, order: tuple[int, ...] = ()) -> Setup:
     """Check the hand and the known cards once, before any sampling, with messages a player can act on."""
     if not 1 <= seat <= seats:
         raise StichError(f"seat {seat} is not a seat of a {seats}-seat {game.name} deal")
@@ -289,8 +314,11 @@ def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping
         fixed[other - 1] |= mask
         if fixed[other - 1].bit_count() > game.hand_size:
             raise InvalidDealError(f"seat {other}: more than {game.hand_size} known cards")
+    for other, mask in (played or {}).items():  # a card played was in its player's hand
+        if other != seat - 1:
+            fixed[other] |= mask
     return Setup(game.name, seats, tuple(fixed), seat - 1, contract, declarer,
-                 tuple(sorted((variant or {}).items())), seed)
+                 tuple(sorted((variant or {}).items())), seed, order)
 
 
 def analyse_hand(game: str | type[Game], hand: str, seat: int, contract: str, *,
@@ -308,11 +336,18 @@ def analyse_hand(game: str | type[Game], hand: str, seat: int, contract: str, *,
     only the chunks in flight, and the resumed result equals an uninterrupted one. Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
-    if samples < 1:
+    setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed)
+    return _analyse(game, setup, samples, workers, checkpoint, memory_mb, known)
+
+
+def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
+             checkpoint: str | os.PathLike | None, memory_mb: int | None,
+             known: Mapping[int, str] | None) -> HandAnalysis:
+    """Solve the samples (in this process or on a pool, resuming a checkpoint) and build the report."""
+    if not isinstance(samples, int) or samples < 1:
         raise StichError(f"samples must be at least 1, not {samples}")
     memory_mb = check_memory_limit(memory_mb)
-    setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0],
-                   seed)
+    seed = setup.seed
     count = min(local_workers(workers), samples)
     size = max(1, min(50, -(-samples // (4 * count))))
     total = _empty_sums()
@@ -335,6 +370,31 @@ def analyse_hand(game: str | type[Game], hand: str, seat: int, contract: str, *,
         if journal is not None:
             journal.close()
     return _report(game, setup, total, seed, known)
+
+
+def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
+                     samples: int = 200, seed: int = 0, workers: int | None = None,
+                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None) -> HandAnalysis:
+    """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play: the hand as dealt, the
+    contract, the variant and the cards played so far are kept; the other hands are forgotten and redealt from the
+    unseen cards, each sample consistent with the play (see :func:`draw_sample`). The figures are totals for the
+    deal: what each side has already taken plus the rest under double-dummy play. The other arguments are those of
+    :func:`analyse_hand`."""
+    rules = position.rules
+    game = position.game
+    if not game.is_whole(rules.deal):
+        raise StichError("an analysis from a record needs a whole deal (the play from the first trick), not an ending")
+    if not isinstance(seat, int) or not 1 <= seat <= rules.seats:
+        raise StichError(f"seat {seat} is not a seat of this {rules.seats}-seat deal")
+    played: dict[int, int] = {}
+    state = rules.start()
+    for card in position.played:
+        played[state.to_move] = played.get(state.to_move, 0) | 1 << card
+        state = state.advance(card)
+    hand = " ".join(game.pack.names(rules.deal.hands[seat - 1]))
+    return _analyse(game, _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1,
+                                 dict(rules.variant.changed()), rules.seats, seed, played, position.played),
+                    samples, workers, checkpoint, memory_mb, known)
 
 
 def sample_span(span: tuple[int, int], setup: Setup) -> dict[str, Any]:
@@ -431,7 +491,8 @@ def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int,
     measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
     return HandAnalysis(game.name, setup.contract, setup.seat + 1, tuple(game.pack.names(setup.fixed[setup.seat])),
                         {s: tuple(game.pack.names(setup.fixed[s - 1])) for s in sorted(known or {})}, n, seed,
-                        measure, total["wins"] / n, mean, (mean - half, mean + half), bonuses, openings)
+                        measure, total["wins"] / n, mean, (mean - half, mean + half), bonuses, openings,
+                        tuple(game.pack[card].name for card in setup.played))
 
 
-__all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand"]
+__all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position"]

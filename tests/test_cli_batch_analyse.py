@@ -63,3 +63,22 @@ def test_analyse_rejects_a_card_twice():
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA HA S6 HK", "--seat", "1",
                                  "--contract", "Trump H", "--samples", "5"])
     assert result.exit_code != 0 and "Traceback" not in result.stderr
+
+
+def test_analyse_from_a_record_mid_play(tmp_path):
+    """``stich analyse FILE --seat N``: the seat's hand as dealt and the play so far, the other hands redealt."""
+    record = tmp_path / "played.tbn"
+    text = format_record(list(solver.random_records("Kratzen", 3, 2, seats=4))[1])
+    position = solver.parse_positions(text)[0]
+    first = solver.solve(position, "tricks", seat=1, line=True).line[0]
+    record.write_text(text.rstrip() + f'\n[Play "{position.state.leader + 1}"]\n{position.rules.pack[first].name}\n*\n')
+    args = ["analyse", str(record), "--seat", "3", "--samples", "10", "--seed", "1", "--workers", "1", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["played"] == [position.rules.pack[first].name] and report["samples"] == 10
+    assert 0 <= report["win_probability"] <= 1
+    both = runner.invoke(app, args + ["--game", "Kratzen"])
+    assert both.exit_code == 2 and "either FILE or" in both.stderr
+    neither = runner.invoke(app, ["analyse", "--seat", "1"])
+    assert neither.exit_code == 2 and "missing --game" in neither.stderr

@@ -6,6 +6,7 @@ import pytest
 
 import solver
 from solver.deal import parse_hand
+from solver.errors import StichError
 from solver.sampling import _setup, analyse_hand, draw_rules
 
 KRATZEN_HAND = "GA GK G9 HZ"  # seat 1 of Kratzen board 1, seed 1: Trump S
@@ -71,3 +72,84 @@ def test_the_report_of_a_schafkopf_hand() -> None:
     assert low <= document["mean"] <= high
     assert {b["objective"] for b in document["bonuses"]} >= {"game", "schneider", "schwarz"}
     assert len(document["openings"]) == 8
+
+
+# --- analysis from a position mid-play -----------------------------------------------------------------------------
+
+MIDPLAY = """[Game "Schafkopf"]
+[Board "6"]
+[Deal "1: EZ G7 G8 GO H9 HZ S9 SU / EO GK GU GZ H7 HK HO SZ / E7 E8 EK S7 S8 SA SK SO / E9 EA EU G9 GA H8 HA HU"]
+[Contract "Solo H"]
+[Declarer "1"]
+[Play "1"]
+G7 GK S7 GA
+EA
+*
+"""
+PLAIN_GRAS = {"GA", "GZ", "GK", "G9", "G8", "G7"}  # Gras cards that are not trumps in a hearts Solo
+
+
+def _midplay_position():
+    return solver.parse_positions(MIDPLAY, name="midplay.tbn")[0]
+
+
+def test_samples_mid_play_keep_the_hand_the_play_and_what_the_play_showed() -> None:
+    """Seat 3 discarded S7 on a Gras lead: no sample may give seat 3 a Gras card. Seat 2 is analysed: its hand is
+    fixed; the cards played are in the hands that played them; the state is the one after the play."""
+    from solver.sampling import _setup, draw_sample
+    position = _midplay_position()
+    rules = position.rules
+    pack = rules.pack
+    played = {}
+    state = rules.start()
+    for card in position.played:
+        played[state.to_move] = played.get(state.to_move, 0) | 1 << card
+        state = state.advance(card)
+    game = position.game
+    setup = _setup(game, " ".join(pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1, None, 4, 3,
+                   played, position.played)
+    for k in range(60):
+        sample_rules, sample_state = draw_sample(setup, k)
+        hands = sample_rules.deal.hands
+        assert hands[1] == rules.deal.hands[1]
+        for seat, mask in played.items():
+            assert hands[seat] & mask == mask
+        assert not set(pack.names(hands[2])) & PLAIN_GRAS
+        assert sample_state.trick == position.state.trick and sample_state.leader == position.state.leader
+        assert sample_state.hands[1] == position.state.hands[1]
+
+
+def test_analysis_mid_play_is_reproducible_and_reports_the_play() -> None:
+    from solver.sampling import analyse_position
+    position = _midplay_position()
+    one = analyse_position(position, 2, samples=12, seed=4, workers=1)
+    two = analyse_position(position, 2, samples=12, seed=4, workers=2)
+    assert one.as_dict() == two.as_dict()
+    assert one.played == ("G7", "GK", "S7", "GA", "EA")
+    assert {o.card for o in one.openings} <= {"EO", "GU", "GZ", "H7", "HK", "HO", "SZ"}  # seat 2 must follow E
+    assert 0 <= one.win_probability <= 1 and 0 <= one.mean <= 120
+
+
+def test_analysis_mid_play_needs_a_whole_deal_and_a_seat() -> None:
+    from solver.sampling import analyse_position
+    with pytest.raises(StichError, match="not a seat"):
+        analyse_position(_midplay_position(), 5, samples=2, workers=1)
+    ending = solver.parse_positions('''[Game "Schafkopf"]
+[Deal "EO GK / E7 E8 / E9 EA / SZ S7"]
+[Contract "Solo H"]
+''', name="ending.tbn")[0]
+    with pytest.raises(StichError, match="whole deal"):
+        analyse_position(ending, 1, samples=2, workers=1)
+
+
+def test_a_zwanzigerrufen_hand() -> None:
+    """Zwanzigerrufen: every bonus of the game is reported, and the figures are probabilities and points."""
+    record = solver.random_record("Zwanzigerrufen", 1, 1, contract="Normal")
+    position = solver.position_from_record(record)
+    hand = " ".join(position.rules.pack.names(position.rules.deal.hands[0]))
+    analysis = analyse_hand("Zwanzigerrufen", hand, 1, "Normal", samples=3, seed=2, workers=1)
+    names = {bonus.name for bonus in analysis.bonuses}
+    assert {"valat", "absolut"} <= names
+    assert analysis.measure == "points" and 0 <= analysis.mean <= 88
+    assert all(0 <= b.probability_for <= 1 and 0 <= b.probability_against <= 1 for b in analysis.bonuses)
+    assert len(analysis.openings) >= 1 and analysis.samples == 3
