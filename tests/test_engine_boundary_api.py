@@ -91,40 +91,38 @@ def test_legal_states_solve_and_agree_with_the_reference(state):
     assert perft(position, 1) == state.legal_cards().bit_count() or state.is_over
 
 
+def _with_hands(state, rng, change):
+    """The state with ``change(hands, seat, card)`` applied to a random card of a random non-empty hand."""
+    hands = list(state.hands)
+    seats = [s for s, h in enumerate(hands) if h]
+    if not seats:
+        return None
+    seat = rng.choice(seats)
+    card = rng.choice([c for c in range(len(state.rules.pack)) if hands[seat] >> c & 1])
+    change(hands, seat, card)
+    return dataclasses.replace(state, hands=tuple(hands))
+
+
 def _moved(state, rng):
     """A card moved from one hand to another."""
-    hands = list(state.hands)
-    givers = [s for s, h in enumerate(hands) if h]
-    if not givers:
-        return None
-    giver = rng.choice(givers)
-    card = rng.choice([c for c in range(len(state.rules.pack)) if hands[giver] >> c & 1])
-    taker = rng.choice([s for s in range(len(hands)) if s != giver])
-    hands[giver] &= ~(1 << card)
-    hands[taker] |= 1 << card
-    return dataclasses.replace(state, hands=tuple(hands))
+    def move(hands, seat, card):
+        hands[seat] &= ~(1 << card)
+        hands[rng.choice([s for s in range(len(hands)) if s != seat])] |= 1 << card
+    return _with_hands(state, rng, move)
 
 
 def _dropped(state, rng):
-    hands = list(state.hands)
-    seats = [s for s, h in enumerate(hands) if h]
-    if not seats:
-        return None
-    seat = rng.choice(seats)
-    hands[seat] &= hands[seat] - 1
-    return dataclasses.replace(state, hands=tuple(hands))
+    """A card gone from its hand."""
+    def drop(hands, seat, card):
+        hands[seat] &= ~(1 << card)
+    return _with_hands(state, rng, drop)
 
 
 def _duplicated(state, rng):
-    hands = list(state.hands)
-    seats = [s for s, h in enumerate(hands) if h]
-    if not seats:
-        return None
-    seat = rng.choice(seats)
-    card = hands[seat] & -hands[seat]
-    other = (seat + 1) % len(hands)
-    hands[other] |= card
-    return dataclasses.replace(state, hands=tuple(hands))
+    """A card in two hands."""
+    def duplicate(hands, seat, card):
+        hands[(seat + 1) % len(hands)] |= 1 << card
+    return _with_hands(state, rng, duplicate)
 
 
 def _foreign(state, rng):
