@@ -21,7 +21,7 @@ CASES = [
     ("zr-suitsolo", "Zwanzigerrufen", "SuitSolo", None, 6, 3, ""),
     ("zr-suitsolo-strict", "Zwanzigerrufen", "SuitSolo", None, 6, 3, "suit_solo_follow=strict"),
     ("sk-rufer-e", "Schafkopf", "Rufer E", None, 6, 3, ""),
-    ("sk-rufer-s-deal", "Schafkopf", "Rufer S", None, 6, 3, "runaway_count_at=deal"),
+    ("sk-rufer-s-runaway-dealt", "Schafkopf", "Rufer S", None, 6, 3, "runaway_count_at=deal"),
     ("sk-wenz", "Schafkopf", "Wenz", None, 6, 3, ""),
     ("sk-solo-g", "Schafkopf", "Solo G", None, 6, 3, ""),
     ("sk-wenztout", "Schafkopf", "WenzTout", None, 6, 3, ""),
