@@ -1,0 +1,235 @@
+"""The double-dummy settlement: the engine's settlement search against the reference minimax, the payoff table
+against the scorer, the API and the example where the settlement-optimal play differs from the points-optimal one.
+
+The differential run checks 330 seeded endings (3-5 tricks left, a third with a trick in progress) with random
+announcements and scoring variants: Zwanzigerrufen Normal and Solo with Pagat, Valat, Absolut, Mondfang and Kontra
+levels, Schafkopf Rufer, Solo, Wenz and Tout (Schneider and Schwarz thresholds), Kratzen with a pot (the attacker's
+payment). The reference scores every finished deal with the ordinary scorer, not the payoff table. Zero
+disagreements are allowed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from game_cases import random_rules, random_state
+from solver import StichError, dd_settlement, make_position, read_positions
+from solver.games import get_game
+from solver.position import Position
+from solver.scoring import score_deal
+from solver.search.settle import PayoffComponent, PayoffSpec, SettlementEngine, reference_settlement
+from solver.settlement import final_net, payoff_spec
+
+SCALE = 10 if os.environ.get("STICH_LONG") else 1
+ENGINE = SettlementEngine(8)
+#: Tricks left, position by position (``STICH_LONG=1`` adds endings of 5 tricks).
+TRICKS_CYCLE = (3, 3, 4, 3, 5, 3) if SCALE > 1 else (3, 3, 4, 3, 3, 3)
+
+#: (game, contract, variant choices, positions): each position draws one value per variant flag.
+SETTLEMENT_CONFIGS = [
+    ("Zwanzigerrufen", "Normal", {"valat_mode": ["separate", "replaces_game", "cancels_other_bonuses",
+                                                 "multiplies_total"], "tie_44": ["declarers_lose", "no_score"],
+                                  "mondfang": ["team", "player"], "pagat_via_sagotrick": ["true", "false"]}, 70),
+    ("Zwanzigerrufen", "Solo", {"valat_mode": ["separate", "multiplies_total"],
+                                "double_valat_in_solo": ["true", "false"], "solo_value": ["4", "5"]}, 60),
+    ("Zwanzigerrufen", "SuitSolo", {"valat_mode": ["separate", "replaces_game"]}, 20),
+    ("Schafkopf", "Rufer E", {"laufende_mode": ["standard", "only_if_holder_wins"]}, 35),
+    ("Schafkopf", "Solo H", {}, 35),
+    ("Schafkopf", "Wenz", {}, 35),
+    ("Schafkopf", "SoloTout S", {}, 15),
+    ("Kratzen", "Trump H", {}, 40),
+    ("Kratzen", "Trump S Muss", {}, 20),
+]
+
+#: Announcement templates: D a declaring seat, F a defending seat (each tried until the scorer accepts one).
+ANNOUNCEMENTS = [
+    "", "D: Pagat", "F: Kontra", "D: Pagat; F: Kontra Pagat", "D: Valat", "D: Pagat, Valat; F: Kontra",
+    "F: Kontra; D: Retour", "D: Absolut", "F: Valat dagegen", "F: Kontra; F: Pagat dagegen", "D: Mondfang",
+    "F: Mondfang dagegen", "D: Trull, Koenige", "D: Valat; F: Kontra Valat; D: Retour Valat",
+]
+
+
+def settlement_config_id(config) -> str:
+    game, contract, _, _ = config
+    return f"{game[:2]}-{contract.replace(' ', '')}"
+
+
+def random_announcements(rules, rng: random.Random) -> str:
+    declarer = min(rules.declaring_side) + 1
+    defender = rng.choice(sorted(rules.defending_side)) + 1
+    return rng.choice(ANNOUNCEMENTS).replace("D:", f"{declarer}:").replace("F:", f"{defender}:")
+
+
+def random_ending(config, rng: random.Random, number: int):
+    """A position of the configuration with random variant values, announcements and pot, and the accepted spec."""
+    game, contract, choices, _ = config
+    variant = {flag: rng.choice(values) for flag, values in choices.items()}
+    while True:
+        rules = random_rules((game, contract, variant), rng)
+        tricks = min(TRICKS_CYCLE[number % len(TRICKS_CYCLE)], rules.tricks_in_deal)
+        state = random_state(rules, rng, tricks_left=tricks, mid_trick=number % 3 == 0)
+        position = Position(get_game(game), rules, state)
+        announcements = random_announcements(rules, rng) if game == "Zwanzigerrufen" else None
+        pot = rng.choice([0, 4, 8, 12])
+        try:
+            return position, announcements, pot, payoff_spec(position, announcements=announcements, pot=pot)
+        except StichError:
+            continue  # announcements the contract does not allow (e.g. Pagat in a Suit Solo): draw again
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
+def test_engine_settlement_agrees_with_reference(config):
+    rng = random.Random("settlement:" + settlement_config_id(config))
+    values = set()
+    for number in range(config[3] * SCALE):
+        position, announcements, pot, spec = random_ending(config, rng, number)
+
+        def score(final):
+            return final_net(position, final, announcements=announcements, pot=pot)[0]
+
+        expected = reference_settlement(position.state, spec, score)
+        got = ENGINE.value(position.state, spec)
+        assert got == expected, f"{settlement_config_id(config)} #{number} {announcements!r} pot {pot}"
+        values.add(got)
+    assert len(values) > 1  # the configuration produced positions that settle differently
+
+
+def test_the_default_run_checks_at_least_300_positions():
+    assert sum(c[3] for c in SETTLEMENT_CONFIGS) * SCALE >= 330
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS[::2], ids=[settlement_config_id(c)
+                                                                 for c in SETTLEMENT_CONFIGS[::2]])
+def test_payoff_table_scores_finished_deals_like_the_scorer(config):
+    """Random whole playouts: the table entry of the final component values is the scorer's net."""
+    rng = random.Random("table:" + settlement_config_id(config))
+    for number in range(25):
+        position, announcements, pot, _ = random_ending(config, rng, number)
+        start = Position(position.game, position.rules, position.rules.start())
+        spec = payoff_spec(start, announcements=announcements, pot=pot)
+        final = start.state
+        while not final.is_over:
+            final = final.advance(rng.choice(final.legal_list()))
+        net, settled = final_net(start, final, announcements=announcements, pot=pot)
+        assert spec.payoff(spec.accumulated(final)) == net
+        assert net == sum(settled.payments[s] for s in position.rules.declaring_side)
+
+
+# --- the API ------------------------------------------------------------------------------------------------------
+
+EXAMPLE = "examples/settlement.tbn"
+
+
+def example_position() -> Position:
+    return next(read_positions(EXAMPLE))
+
+
+def test_the_example_settles_better_than_the_points_optimal_play():
+    result = dd_settlement(example_position())
+    # the points-optimal line settles worse than the settlement-optimal play ...
+    assert result.points_line_value < result.value
+    # ... and so does every strategy that forces the most points: the best play must give points away
+    assert result.value_keeping_points < result.value
+    assert result.differs
+    assert result.line_points < result.points_optimum
+    # the line is a whole deal whose ordinary score is the settlement
+    final = example_position()
+    for card in result.card_names:
+        final = Position(final.game, final.rules, final.state.play(final.pack.parse(card).index),
+                         record=final.record)
+    settled = score_deal(final)
+    assert settled.payments == result.payments
+    assert sum(settled.payments[s - 1] for s in result.declaring_side) == result.value
+
+
+def test_the_example_ending_agrees_with_the_reference():
+    """The example from the end of its first tricks (small enough for the reference), every field."""
+    position = example_position()
+    state = position.rules.start()
+    for card in dd_settlement(position).line[:4 * (position.rules.tricks_in_deal - 3)]:
+        state = state.advance(card)
+    ending = Position(position.game, position.rules, state, record=position.record)
+    engine, reference = dd_settlement(ending), dd_settlement(ending, reference_solver=True)
+    assert (engine.value, engine.value_keeping_points, engine.points_optimum, engine.line, engine.points_line) == \
+        (reference.value, reference.value_keeping_points, reference.points_optimum, reference.line,
+         reference.points_line)
+
+
+def test_a_finished_deal_settles_as_scored():
+    position = next(read_positions("examples/pagat_ultimo.tbn"))
+    state = position.state
+    while not state.is_over:
+        state = state.advance(state.legal_list()[0])
+    finished = Position(position.game, position.rules, state, record=position.record)
+    result = dd_settlement(finished)
+    assert result.line == ()
+    assert result.payments == score_deal(finished).payments
+
+
+def test_the_pagat_example_is_worth_pagat_and_valat():
+    """examples/pagat_ultimo.tbn: the declarers force Valat with the Pagat in the last trick."""
+    result = dd_settlement(next(read_positions("examples/pagat_ultimo.tbn")))
+    names = {item.name for item in result.items if item.winners == (1, 2)}
+    assert {"game", "pagat_ultimo", "valat"} <= names
+    assert result.card_names[-4] == "T1"
+    assert result.value == sum(result.payments[s - 1] for s in (1, 2)) > 0
+
+
+def test_schafkopf_sie_needs_no_search():
+    deal = "1: EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"
+    result = dd_settlement(make_position("Schafkopf", deal, "Sie"))
+    assert result.value == 156
+    assert result.payments == (156, -52, -52, -52)
+
+
+def test_bad_announcements_are_a_stich_error():
+    position = example_position()
+    with pytest.raises(StichError, match="dagegen"):
+        dd_settlement(position, announcements="1: Valat dagegen")
+
+
+def test_captured_card_bonuses_are_refused():
+    position = next(read_positions("examples/pagat_ultimo.tbn", variant={"card_bonus_basis": "captured"}))
+    with pytest.raises(StichError, match="captured"):
+        dd_settlement(position)
+
+
+def test_a_payoff_spec_checks_its_table():
+    component = PayoffComponent("points", position_objective(), (3, 2))
+    with pytest.raises(StichError, match="ascending"):
+        PayoffSpec(frozenset({0}), (component,), (0, 0, 0))
+    component = PayoffComponent("points", position_objective(), (2, 3))
+    with pytest.raises(StichError, match="needs 3 entries"):
+        PayoffSpec(frozenset({0}), (component,), (0, 0))
+    with pytest.raises(StichError, match="beyond"):
+        PayoffSpec(frozenset({0}), (component,), (0, 0, 10 ** 6))
+
+
+def test_the_engine_loader_range_checks():
+    from solver import _engine
+
+    engine = _engine.Engine(1)
+    with pytest.raises(ValueError, match="load_tables first"):
+        engine.load_payoff(1, [], [], [0])
+    with pytest.raises(ValueError, match="load_payoff first|load_tables"):
+        engine.settle([])
+    position = example_position()
+    spec = payoff_spec(position)
+    loaded = SettlementEngine(1)
+    loaded.value(position.state, spec)  # loads tables, payoff and state
+    raw = loaded.engine
+    with pytest.raises(ValueError, match="accumulated components"):
+        raw.settle([0])
+    with pytest.raises(ValueError, match="thresholds must ascend"):
+        raw.load_payoff(1, [(1, 1, 0, [])], [[5, 5]], [0, 0, 0])
+    with pytest.raises(ValueError, match="payoff table needs"):
+        raw.load_payoff(1, [(1, 1, 0, [])], [[5]], [0])
+    with pytest.raises(ValueError, match="payoff ="):
+        raw.load_payoff(1, [(1, 1, 0, [])], [[5]], [0, 10 ** 6])
+
+
+def position_objective():
+    return example_position().rules.objective("points")
