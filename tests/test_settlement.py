@@ -127,29 +127,39 @@ def example_position() -> Position:
     return next(read_positions(EXAMPLE))
 
 
-def test_the_example_settles_better_than_the_points_optimal_play():
-    result = dd_settlement(example_position())
+def whole_example() -> Position:
+    position = example_position()
+    return Position(position.game, position.rules, position.rules.start(), record=position.record)
+
+
+@pytest.mark.parametrize("where", ["record", "whole deal"])
+def test_the_example_settles_better_than_the_points_optimal_play(where):
+    position = example_position() if where == "record" else whole_example()
+    result = dd_settlement(position)
+    assert (result.value, result.points_optimum) == (12, 88)
     # the points-optimal line settles worse than the settlement-optimal play ...
-    assert result.points_line_value < result.value
+    assert result.points_line_value == 8 < result.value
     # ... and so does every strategy that forces the most points: the best play must give points away
-    assert result.value_keeping_points < result.value
+    assert result.value_keeping_points == 8 < result.value
     assert result.differs
-    assert result.line_points < result.points_optimum
-    # the line is a whole deal whose ordinary score is the settlement
-    final = example_position()
+    assert result.line_points == 75 < result.points_optimum
+    # the line ends in a whole deal whose ordinary score is the settlement: the Pagat, no Valat
+    final = position
     for card in result.card_names:
         final = Position(final.game, final.rules, final.state.play(final.pack.parse(card).index),
                          record=final.record)
     settled = score_deal(final)
     assert settled.payments == result.payments
     assert sum(settled.payments[s - 1] for s in result.declaring_side) == result.value
+    names = {item.name for item in settled.items if item.winners == (1, 4)}
+    assert names == {"game", "absolut", "pagat_ultimo"}
 
 
 def test_the_example_ending_agrees_with_the_reference():
-    """The example from the end of its first tricks (small enough for the reference), every field."""
+    """The example three tricks from the end of its settlement line (small for the reference), every field."""
     position = example_position()
-    state = position.rules.start()
-    for card in dd_settlement(position).line[:4 * (position.rules.tricks_in_deal - 3)]:
+    state = position.state
+    for card in dd_settlement(position).line[:8]:
         state = state.advance(card)
     ending = Position(position.game, position.rules, state, record=position.record)
     engine, reference = dd_settlement(ending), dd_settlement(ending, reference_solver=True)
