@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -120,7 +121,8 @@ def test_payoff_table_scores_finished_deals_like_the_scorer(config):
 
 # --- the API ------------------------------------------------------------------------------------------------------
 
-EXAMPLE = "examples/settlement.tbn"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLE = str(EXAMPLES / "settlement.tbn")
 
 
 def example_position() -> Position:
@@ -169,7 +171,7 @@ def test_the_example_ending_agrees_with_the_reference():
 
 
 def test_a_finished_deal_settles_as_scored():
-    position = next(read_positions("examples/pagat_ultimo.tbn"))
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))
     state = position.state
     while not state.is_over:
         state = state.advance(state.legal_list()[0])
@@ -181,7 +183,7 @@ def test_a_finished_deal_settles_as_scored():
 
 def test_the_pagat_example_is_worth_pagat_and_valat():
     """examples/pagat_ultimo.tbn: the declarers force Valat with the Pagat in the last trick."""
-    result = dd_settlement(next(read_positions("examples/pagat_ultimo.tbn")))
+    result = dd_settlement(next(read_positions(EXAMPLES / "pagat_ultimo.tbn")))
     names = {item.name for item in result.items if item.winners == (1, 2)}
     assert {"game", "pagat_ultimo", "valat"} <= names
     assert result.card_names[-4] == "T1"
@@ -202,7 +204,7 @@ def test_bad_announcements_are_a_stich_error():
 
 
 def test_captured_card_bonuses_are_refused():
-    position = next(read_positions("examples/pagat_ultimo.tbn", variant={"card_bonus_basis": "captured"}))
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn", variant={"card_bonus_basis": "captured"}))
     with pytest.raises(StichError, match="captured"):
         dd_settlement(position)
 
@@ -243,3 +245,72 @@ def test_the_engine_loader_range_checks():
 
 def position_objective():
     return example_position().rules.objective("points")
+
+
+# --- the CLI ------------------------------------------------------------------------------------------------------
+
+
+def cli(*args: str, code: int = 0):
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def test_score_dd_shows_the_settlement_and_the_points_play():
+    import json
+
+    (document,) = [json.loads(line) for line in cli("score", EXAMPLE, "--dd", "--json").stdout.splitlines()]
+    dd = document["dd"]
+    assert "items" not in document  # the record's play stops after five tricks: no actual score
+    assert (dd["from"], dd["value"], dd["points_line_value"], dd["value_keeping_points"], dd["differs"]) == \
+        ("end_of_play", 12, 8, 8, True)
+    assert dd["line"][-4:] == ["T1", "HG", "DG", "SG"] and dd["payments"] == [6, -6, -6, 6]
+    text = cli("score", EXAMPLE, "--dd").stdout
+    assert "Double-dummy settlement (from the end of the play): declarers 1+4 net +12" in text
+    assert "gives up points to score more" in text and "T1 HG DG SG" in text
+
+
+def test_score_dd_of_a_complete_deal_starts_from_the_deal(tmp_path):
+    import json
+
+    position = whole_example()
+    line = dd_settlement(position).card_names
+    record = example_text().split("[Play")[0] + '[Play "1"]\n' + "\n".join(
+        " ".join(line[i:i + 4]) for i in range(0, 40, 4)) + "\n*\n"
+    path = tmp_path / "played.tbn"
+    path.write_text(record, encoding="utf-8")
+    (document,) = [json.loads(line) for line in cli("score", path, "--dd", "--json").stdout.splitlines()]
+    assert document["dd"]["from"] == "start" and document["dd"]["value"] == 12
+    assert document["payments"] == [6, -6, -6, 6]  # the actual score of the played (optimal) line
+    assert "Payments (double dummy)" in cli("score", path, "--dd").stdout
+
+
+def test_score_dd_reports_bad_input_without_a_traceback(tmp_path):
+    path = tmp_path / "bad.tbn"
+    path.write_text(example_text().replace("2: Kontra Pagat", "1: Valat dagegen"), encoding="utf-8")
+    result = cli("score", path, "--dd", code=1)
+    assert "dagegen" in result.stderr
+
+
+def test_table_has_a_settlement_column():
+    import json
+
+    (document,) = [json.loads(line) for line in cli("table", EXAMPLES / "schafkopf.tbn", "-b", "5", "--json")
+                   .stdout.splitlines()]
+    entries = [e for e in document["entries"] if e["biddable"]]
+    assert entries and all(isinstance(e["settlement"], int) for e in entries)
+    tout = next(e for e in entries if e["contract"] == "SoloTout G" and e["declarer"] == 1)
+    assert tout["settlement"] > 0 and tout["won"]
+    assert "settlement" in cli("table", EXAMPLES / "schafkopf.tbn", "-b", "5").stdout
+    (plain,) = [json.loads(line) for line in cli("table", EXAMPLES / "schafkopf.tbn", "-b", "5", "--json",
+                                                 "--no-settlement").stdout.splitlines()]
+    assert all(e["settlement"] is None for e in plain["entries"])
+
+
+def example_text() -> str:
+    return Path(EXAMPLE).read_text(encoding="utf-8")
