@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .announcements import Announcement, parse_announcements
+from .cards import bits
 from .errors import StichError
 from .games.base import Objective, TrickEvent
 from .position import Position
@@ -119,12 +120,9 @@ def _tarock_components(position: Position, state: PlayState
                         tuple(sorted({1, tricks}))),
     ]
     bonuses = rules.contract.kind != "suitsolo"
-    live = state.cards_left | sum(1 << c for c in state.trick)
     pagat_seat = card_seat(state, pagat)
     mond_seat = card_seat(state, mond)
-    has_pagat = bonuses and pagat_seat is not None and live >> pagat & 1
-    has_mond = bonuses and mond_seat is not None
-    if has_pagat:
+    if bonuses and pagat_seat is not None:
         absent = 0 if rules.variant["pagat_via_sagotrick"] else 1 << skus
         components.append(PayoffComponent("pagat_ultimo", Objective(
             "pagat_ultimo", declarers, "T1 wins the last trick",
@@ -132,7 +130,7 @@ def _tarock_components(position: Position, state: PlayState
         components.append(PayoffComponent("pagat_beaten", Objective(
             "pagat_beaten", declarers, "T1 is beaten in the last trick",
             events=(TrickEvent(1 << pagat, not_winner_card=pagat, last_only=True),)), (1,)))
-    if has_mond:
+    if bonuses and mond_seat is not None:
         components.append(PayoffComponent("mondfang", Objective(
             "mondfang", declarers, "the Skus catches the Mond",
             events=(TrickEvent((1 << skus) | (1 << mond), winner_card=skus),)), (1,)))
@@ -306,18 +304,13 @@ def _reference_line(state: PlayState, spec: PayoffSpec, score: Callable[[PlaySta
     line = []
     memo: dict[tuple, int] = {}
     while not state.is_over:
-        for card in sorted(_legal(state)):
+        for card in bits(state.legal_cards()):
             child = state.advance(card)
             if reference_settlement(child, spec, score, memo) == value:
                 line.append(card)
                 state = child
                 break
     return line
-
-
-def _legal(state: PlayState) -> list[int]:
-    from .cards import bits
-    return list(bits(state.legal_cards()))
 
 
 _default_engine: SettlementEngine | None = None
@@ -331,9 +324,4 @@ def default_settlement_engine() -> SettlementEngine:
     return _default_engine
 
 
-def settlement_report(position: Position, *, pot: int | None = None) -> dict[str, Any]:
-    """``stich score --dd``'s JSON part for one position: the DD settlement from its current state."""
-    return dd_settlement(position, pot=pot).as_dict()
-
-
-__all__ = ["DDSettlement", "dd_settlement", "payoff_spec", "settlement_report", "settlement_value"]
+__all__ = ["DDSettlement", "dd_settlement", "payoff_spec", "settlement_value"]

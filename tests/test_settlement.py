@@ -181,6 +181,19 @@ def test_a_finished_deal_settles_as_scored():
     assert result.payments == score_deal(finished).payments
 
 
+def test_a_finished_deal_with_the_pagat_in_the_last_trick_settles_as_scored():
+    """The Pagat example played out along its DD line: the Pagat wins the last trick, and the payoff table of the
+    finished deal must still see it."""
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))
+    state = position.state
+    for card in dd_settlement(position).line:
+        state = state.advance(card)
+    finished = Position(position.game, position.rules, state, record=position.record)
+    result = dd_settlement(finished)
+    assert "pagat_ultimo" in {item.name for item in result.items}
+    assert result.value == sum(score_deal(finished).payments[s] for s in (0, 1)) > 0
+
+
 def test_the_pagat_example_is_worth_pagat_and_valat():
     """examples/pagat_ultimo.tbn: the declarers force Valat with the Pagat in the last trick."""
     result = dd_settlement(next(read_positions(EXAMPLES / "pagat_ultimo.tbn")))
