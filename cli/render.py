@@ -317,11 +317,18 @@ def render_table(document: Document, console: Console) -> None:
         table.add_column("value", justify="right")
         table.add_column("needs", justify="right")
     table.add_column("result")
+    settled = any(entry.get("settlement") is not None for entry in entries)
+    if settled:
+        table.add_column("settlement", justify="right")
     for entry in entries:
         cells: list[Text | str] = [entry["contract"], str(entry["declarer"])]
         if not entry["biddable"]:
             cells += ["-"] * (document["seats"] if per_seat else 3)
             cells.append(Text(f"not biddable: {entry['reason']}", style="dim"))
+            if settled:
+                cells.append("-")
+            table.add_row(*cells)
+            continue
         elif per_seat:
             for seat in entry["seats"]:
                 mark = Text(f"{seat['tricks']}/{seat['target']} ")
@@ -332,10 +339,16 @@ def render_table(document: Document, console: Console) -> None:
             value = str(entry["value"]) if entry["measure"] == "points" else plural(entry["value"], "trick")
             cells += [seats_text(entry["declaring_side"]), value,
                       "" if entry["target"] is None else str(entry["target"]), yes_no(entry["won"], "won", "lost")]
+        if settled:
+            amount = entry.get("settlement")
+            cells.append("-" if amount is None else (f"+{amount}" if amount > 0 else str(amount)))
         table.add_row(*cells)
     console.print(table)
     if per_seat:
         console.print(Text("each seat: tricks it can guarantee against everyone / tricks it needs", style="dim"))
+    if settled:
+        console.print(Text("settlement: the declaring side's double-dummy net score without announcements "
+                           "(Kratzen: the attacker's, with the pot)", style="dim"))
 
 
 # --- bench ------------------------------------------------------------------------------------------------------

@@ -10,12 +10,16 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from solver.position import Position
 from solver.scoring import score_report
+from solver.settlement import dd_settlement
 
 from .render import Document, parse_variant_options, record_title, run_over_records, seats_text
 from .solve import BOARD, FILE, JSON, VARIANT
 
 POT = typer.Option(None, "--pot", min=0, help="Kratzen: the pot at the start of the deal (overrides a [Pot] tag).")
+DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
+                                      "complete, else from the end of its Play section.")
 
 
 def _signed(value: int) -> Text:
@@ -43,8 +47,8 @@ def _items_table(document: Document) -> Table:
     return table
 
 
-def _payments_table(document: Document) -> Table:
-    table = Table(title="Payments", title_justify="left", show_edge=False)
+def _payments_table(document: Document, title: str = "Payments") -> Table:
+    table = Table(title=title, title_justify="left", show_edge=False)
     seats = len(document["payments"])
     for seat in range(1, seats + 1):
         table.add_column(f"seat {seat}", justify="right")
@@ -57,17 +61,72 @@ def _payments_table(document: Document) -> Table:
 
 
 def render_score(document: Document, console: Console) -> None:
-    """A settlement for people: the title, the items, the payments and any notes."""
+    """A settlement for people: the title, the items, the payments and any notes (and with --dd the double-dummy
+    settlement)."""
     console.print(record_title(document))
-    if document["pot"] is not None:
-        console.print(f"pot {document['pot']}")
-    if document["items"]:
-        console.print(_items_table(document))
+    if "items" not in document:
+        console.print(Text("the play is not complete: no score yet", style="dim"))
     else:
-        console.print("no items")
-    console.print(_payments_table(document))
-    for note in document["notes"]:
-        console.print(Text(note, style="dim"))
+        if document["pot"] is not None:
+            console.print(f"pot {document['pot']}")
+        if document["items"]:
+            console.print(_items_table(document))
+        else:
+            console.print("no items")
+        console.print(_payments_table(document))
+        for note in document["notes"]:
+            console.print(Text(note, style="dim"))
+    if "dd" in document:
+        _render_dd(document["dd"], console)
+
+
+def _render_dd(dd: Document, console: Console) -> None:
+    """The double-dummy settlement, its items and line, and what playing for the most points would settle."""
+    console.print()
+    head = Text("Double-dummy settlement", style="bold")
+    head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): "
+                f"declarers {seats_text(dd['declaring_side'])} net ")
+    head.append_text(_signed(dd["value"]))
+    console.print(head)
+    if dd["items"]:
+        console.print(_items_table(dd))
+    console.print(_payments_table(dd, "Payments (double dummy)"))
+    if dd["line"]:
+        seats, cards = len(dd["payments"]), dd["line"]
+        first = (seats - dd["cards_on_table"]) % seats or seats  # the cards that complete the trick on the table
+        tricks = [cards[:first]] + [cards[i:i + seats] for i in range(first, len(cards), seats)]
+        console.print("line: " + " | ".join(" ".join(trick) for trick in tricks if trick))
+    measure = "tricks" if dd["points_objective"] == "tricks" else "points"
+    console.print(f"the line takes {dd['line_points']} {measure}; the most the declarers can force is "
+                  f"{dd['points_optimum']}")
+    text = Text(f"played for the most {measure}, the deal settles ")
+    text.append_text(_signed(dd["points_line_value"]))
+    text.append("; forcing them, at best ")
+    text.append_text(_signed(dd["value_keeping_points"]))
+    console.print(text)
+    if dd["differs"]:
+        console.print(Text(f"the settlement-optimal play gives up {measure} to score more", style="bold"))
+
+
+def score_document(position: Position, pot: int | None, dd: bool) -> Document:
+    """``stich score``'s document; with ``dd`` the double-dummy settlement under ``"dd"`` (from the start of a
+    complete deal, so that it compares with the actual score; else from where the play stops)."""
+    rules = position.rules
+    complete = position.state.is_over or (position.game.name == "Schafkopf" and rules.contract.kind == "sie")
+    if not dd or complete:
+        document = score_report(position, pot=pot)
+    else:
+        from solver.analysis import record_header
+        from solver.scoring import seats_of
+
+        document = record_header(position)
+        document.update({"contract": str(rules.contract), "declarer": rules.declarer + 1,
+                         "declaring_side": list(seats_of(rules.declaring_side)), "game": position.game.name})
+    if dd:
+        start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
+        document["dd"] = {"from": "start" if complete else "end_of_play", "cards_on_table": len(start.state.trick),
+                          **dd_settlement(start, pot=pot).as_dict()}
+    return document
 
 
 def score(
@@ -75,10 +134,12 @@ def score(
     board: Optional[str] = BOARD,
     variant: Optional[List[str]] = VARIANT,
     pot: Optional[int] = POT,
+    dd: bool = DD,
     as_json: bool = JSON,
 ) -> None:
     """Score each finished deal of a file: every item, who wins it, its value with the Kontra multipliers, and the
-    payment of every seat (Kratzen: and the pot)."""
+    payment of every seat (Kratzen: and the pot). With --dd also the double-dummy settlement, the net the declarers
+    can force when both sides play for the score, beside what playing for the most points would settle."""
     flags = parse_variant_options(variant)
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score,
-                     document=lambda position: score_report(position, pot=pot))
+                     document=lambda position: score_document(position, pot, dd))

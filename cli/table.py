@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional
 
+import typer
+
 from solver.analysis import table_report
 from solver.position import Position
 
@@ -12,20 +14,26 @@ from .render import Document, parse_variant_options, progress_on_stderr, render_
 from .solve import BOARD, FILE, JSON, VARIANT
 
 
-def _table_document(position: Position) -> Document:
+SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
+                          help="Add the double-dummy settlement column (the declaring side's net score without "
+                               "announcements; Kratzen: with the record's pot).")
+
+
+def _table_document(position: Position, settlement: bool) -> Document:
     with progress_on_stderr(f"table of {position.label}") as progress:
-        return table_report(position, progress=progress)
+        return table_report(position, progress=progress, settlement=settlement)
 
 
 def table(
     file: Path = FILE,
     board: Optional[str] = BOARD,
     variant: Optional[List[str]] = VARIANT,
+    settlement: bool = SETTLEMENT,
     as_json: bool = JSON,
 ) -> None:
     """Every contract each seat could bid on the dealt hands, with the declaring side's double-dummy points (or
-    tricks) and whether it wins; Kratzen: every trump suit with every seat's guaranteed tricks. Endings are
-    rejected (bids are made on whole deals); a record's Play section is ignored."""
+    tricks) and whether it wins, and its double-dummy settlement; Kratzen: every trump suit with every seat's
+    guaranteed tricks. Endings are rejected (bids are made on whole deals); a record's Play section is ignored."""
     flags = parse_variant_options(variant)
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,
-                     document=_table_document)
+                     document=lambda position: _table_document(position, settlement))

@@ -27,6 +27,7 @@ from .analysis import (BonusCheck, SeatTarget, TableEntry, check_bonuses, check_
 from .postmortem import CardAnalysis, PlayAnalysis, PlayerSummary, analyse_play
 from .plot import write_plot
 from .scoring import ScoreItem, Settlement, score_deal
+from .settlement import DDSettlement, dd_settlement
 from .batch import BatchSummary, solve_batch
 from .sampling import BonusChance, HandAnalysis, OpeningCard, analyse_hand
 from .api import iter_positions, parse_positions, perft, read_positions, solve
@@ -46,8 +47,10 @@ __all__ = [
     "BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table", "solve_report",
     "table_report", "BatchSummary", "solve_batch", "BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand",
     "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
-    "Settlement", "score_deal", "strategy_tree", "write_tree", "EngineSolver", "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError", "Flag", "Game", "IllegalPlayError",
-    "InvalidContractError", "InvalidDealError", "InvalidPositionError", "Kratzen", "Objective", "Pack", "ParseError", "PlayState",
+    "Settlement", "score_deal", "DDSettlement", "dd_settlement", "strategy_tree", "write_tree", "EngineSolver",
+    "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError",
+    "Flag", "Game", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError", "Kratzen",
+    "Objective", "Pack", "ParseError", "PlayState",
     "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
     "Variant", "VariantError", "Zwanzigerrufen", "__version__", "get_game", "iter_positions", "make_position",
     "parse_positions", "perft", "position_from_record", "read_positions", "solve",

@@ -18,7 +18,7 @@ only, so a new game module needs no change here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .api import solve
@@ -404,7 +404,8 @@ class TableEntry:
     ``target``, the game's 45 or 61), or the declarer's tricks in a Tout (``measure`` "tricks"; won with every
     trick). A game where every seat plays for itself (Kratzen) lists every seat's guaranteed tricks in ``seats``
     and ``value`` is the declarer's. ``biddable`` False means the bid checks forbid the contract on this deal;
-    ``reason`` says which."""
+    ``reason`` says which. ``settlement`` (when asked for) is the declaring side's double-dummy net score without
+    announcements (Kratzen: the attacker's, with the record's pot), see :func:`solver.settlement.dd_settlement`."""
 
     contract: str
     declarer: int
@@ -416,12 +417,13 @@ class TableEntry:
     target: int | None = None
     won: bool | None = None
     seats: tuple[SeatTarget, ...] = field(default=())
+    settlement: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"contract": self.contract, "declarer": self.declarer, "declaring_side": list(self.declaring_side),
                 "biddable": self.biddable, "reason": self.reason or None, "measure": self.measure,
                 "value": self.value, "target": self.target, "won": self.won,
-                "seats": [seat.as_dict() for seat in self.seats]}
+                "seats": [seat.as_dict() for seat in self.seats], "settlement": self.settlement}
 
 
 def _winning_condition(rules: Rules) -> str:
@@ -435,7 +437,19 @@ def _winning_condition(rules: Rules) -> str:
 
 
 def _table_entry(position: Position, contract: str, declarer: int, engine: EngineSolver | None,
-                 reference_solver: bool | None) -> TableEntry:
+                 reference_solver: bool | None, settlement: bool = False, pot: int | None = None) -> TableEntry:
+    entry = _points_entry(position, contract, declarer, engine, reference_solver)
+    if not settlement:
+        return entry
+    from .settlement import settlement_value
+
+    use_reference = implementation() == "python" if reference_solver is None else reference_solver
+    value = settlement_value(position, announcements="", pot=pot, reference_solver=use_reference)
+    return replace(entry, settlement=value)
+
+
+def _points_entry(position: Position, contract: str, declarer: int, engine: EngineSolver | None,
+                  reference_solver: bool | None) -> TableEntry:
     rules = position.rules
     label = str(rules.contract)
     side = tuple(_seat_list(rules.declaring_side))
@@ -461,7 +475,8 @@ def _table_entry(position: Position, contract: str, declarer: int, engine: Engin
 
 def contract_table(source: Position | Deal, game: str | type[Game] | None = None, *,
                    variant: Mapping[str, object] | Variant | None = None, engine: EngineSolver | None = None,
-                   reference_solver: bool | None = None, progress: Progress | None = None) -> list[TableEntry]:
+                   reference_solver: bool | None = None, progress: Progress | None = None,
+                   settlement: bool = False, pot: int | None = None) -> list[TableEntry]:
     """The double-dummy contract table of a whole deal, like DDS's ``CalcDDtable``.
 
     ``source`` is a Position (its dealt hands and variant are used; cards already played are ignored, since the
@@ -470,7 +485,9 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     Solo for every seat (a Suit Solo the bid check forbids is listed with ``biddable`` False and the reason);
     every Schafkopf contract a seat may bid; every Kratzen trump suit with every seat's guaranteed tricks.
 
-    Raises InvalidDealError for an ending: bids are made on whole deals."""
+    With ``settlement`` every row also gets the declaring side's double-dummy settlement without announcements
+    (``pot``, else the record's [Pot] tag, for Kratzen). Raises InvalidDealError for an ending: bids are made on
+    whole deals."""
     if isinstance(source, Position):
         chosen_game: type[Game] = source.game
         deal = source.rules.deal
@@ -493,14 +510,19 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         except InvalidContractError as error:
             entries.append(TableEntry(str(contract), declarer, biddable=False, reason=str(error)))
             continue
-        entries.append(_table_entry(position, str(contract), declarer, engine, reference_solver))
+        if settlement and pot is None and isinstance(source, Position) and chosen_game.name == "Kratzen":
+            from .scoring import read_pot
+
+            pot = read_pot(source, None)
+        entries.append(_table_entry(position, str(contract), declarer, engine, reference_solver, settlement, pot))
     return entries
 
 
 def table_report(position: Position, *, engine: EngineSolver | None = None, reference_solver: bool | None = None,
-                 progress: Progress | None = None) -> dict[str, Any]:
+                 progress: Progress | None = None, settlement: bool = False) -> dict[str, Any]:
     """:func:`contract_table` of a position's deal as the document ``stich table --json`` prints."""
-    entries = contract_table(position, engine=engine, reference_solver=reference_solver, progress=progress)
+    entries = contract_table(position, engine=engine, reference_solver=reference_solver, progress=progress,
+                             settlement=settlement)
     deal = position.rules.deal
     return {"schema": SCHEMA, "command": "table", **record_header(position),
             "hands": [deal.hand_names(seat) for seat in range(deal.seats)],

@@ -214,54 +214,83 @@ def read_claims(position: Position, items: Sequence[Announcement], check: Announ
     return claims
 
 
-class TarockOutcome:
-    """What the finished play achieved, per side: the facts every Zwanzigerrufen item is decided by."""
+@dataclass(frozen=True)
+class TarockFacts:
+    """Everything the Zwanzigerrufen items are decided by, as plain numbers: the declarers' card points and tricks,
+    the Pagat in the last trick, the Monds caught. A played deal gives them (:meth:`from_state`); the double-dummy
+    settlement makes them from the engine's component totals (solver/settlement.py), so both are scored by the same
+    code and cannot disagree."""
 
-    def __init__(self, rules: Rules, state: PlayState) -> None:
+    declarer_points: int
+    declarer_tricks: int
+    pagat_seat: int | None = None  # the seat that played T1 to the last trick
+    pagat_wins: bool = False  # ... and won it in a way that counts (RULES.md 1.7, pagat_via_sagotrick)
+    pagat_beaten: bool = False  # ... and another seat took that trick
+    mond_losers: tuple[int, ...] = ()  # the seats whose T21 the Skus caught
+    declarer_captured: int | None = None  # cards the declarers took (only read under card_bonus_basis=captured)
+
+    @classmethod
+    def from_state(cls, rules: Rules, state: PlayState) -> "TarockFacts":
+        pack = rules.pack
+        skus, mond, pagat = (pack.parse(n).index for n in ("TS", "T21", "T1"))
+        pagat_seat, wins, beaten = None, False, False
+        last = state.history[-1] if state.history else None
+        if last is not None and pagat in last.cards:
+            pagat_seat = last.seat_of(last.cards.index(pagat), rules.seats)
+            wins = last.winner == pagat_seat
+            if wins and skus in last.cards and not rules.variant["pagat_via_sagotrick"]:
+                wins = False
+            beaten = last.winner != pagat_seat
+        losers = []
+        captured = 0
+        for trick in state.history:
+            if trick.winner in rules.declaring_side:
+                for card in trick.cards:
+                    captured |= 1 << card
+            if skus in trick.cards and mond in trick.cards:
+                if trick.winner == trick.seat_of(trick.cards.index(skus), rules.seats):
+                    losers.append(trick.seat_of(trick.cards.index(mond), rules.seats))
+        return cls(state.side_points(rules.declaring_side), state.side_tricks(rules.declaring_side), pagat_seat,
+                   wins, beaten, tuple(losers), captured)
+
+
+class TarockOutcome:
+    """What the play achieved, per side: the facts every Zwanzigerrufen item is decided by."""
+
+    def __init__(self, rules: Rules, facts: TarockFacts) -> None:
         self.rules = rules
-        self.state = state
+        self.facts = facts
         self.everyone = frozenset(range(rules.seats))
         pack = rules.pack
         self.skus, self.mond, self.pagat = (pack.parse(n).index for n in ("TS", "T21", "T1"))
         self.kings = [pack.parse(s + "K").index for s in "SCHD"]
-        self.declarer_points = state.side_points(rules.declaring_side)
+        self.declarer_points = facts.declarer_points
 
     def other(self, side: frozenset[int]) -> frozenset[int]:
         return self.everyone - side
 
-    def card_seat(self, trick, card: int) -> int | None:
-        if card not in trick.cards:
-            return None
-        return trick.seat_of(trick.cards.index(card), self.rules.seats)
+    def side_tricks(self, side: frozenset[int]) -> int:
+        tricks = self.facts.declarer_tricks
+        return tricks if side == self.rules.declaring_side else self.rules.tricks_in_deal - tricks
 
     def pagat_last(self) -> tuple[int | None, bool]:
         """(seat that played T1 in the last trick or None, whether that T1 counts as winning it)."""
-        last = self.state.history[-1]
-        seat = self.card_seat(last, self.pagat)
-        if seat is None:
-            return None, False
-        wins = last.winner == seat
-        if wins and self.skus in last.cards and not self.rules.variant["pagat_via_sagotrick"]:
-            wins = False
-        return seat, wins
+        return self.facts.pagat_seat, self.facts.pagat_wins
 
     def mondfangs(self) -> list[int]:
         """The seats whose T21 was caught by the Skus (a Sagotrick is no Mondfang)."""
-        caught = []
-        for trick in self.state.history:
-            if self.skus in trick.cards and self.mond in trick.cards:
-                if trick.winner == self.card_seat(trick, self.skus):
-                    caught.append(self.card_seat(trick, self.mond))
-        return caught  # type: ignore[return-value]
+        return list(self.facts.mond_losers)
 
     def holds_together(self, side: frozenset[int], cards: list[int]) -> bool:
         """Trull / 4 Kings: one player of ``side`` was dealt them all, or (``captured``) the side took them all."""
         if self.rules.variant["card_bonus_basis"] == "captured":
-            taken = set()
-            for trick in self.state.history:
-                if trick.winner in side:
-                    taken.update(trick.cards)
-            return set(cards) <= taken
+            if self.facts.declarer_captured is None:
+                raise StichError("Trull and 4 Kings from captured cards need the whole play (card_bonus_basis)")
+            wanted = sum(1 << c for c in cards)
+            taken = self.facts.declarer_captured
+            if side != self.rules.declaring_side:
+                taken = ~taken
+            return taken & wanted == wanted
         deal = self.rules.deal
         return any(all(deal.hands[seat] >> c & 1 for c in cards) for seat in side)
 
@@ -271,7 +300,7 @@ class TarockOutcome:
         if bonus == "absolut":
             return self.declarer_points >= 56 if declaring else self.declarer_points <= 32
         if bonus == "valat":
-            return self.state.side_tricks(side) == self.rules.tricks_in_deal
+            return self.side_tricks(side) == self.rules.tricks_in_deal
         if bonus == "pagat_ultimo":
             seat, wins = self.pagat_last()
             return seat is not None and seat in side and wins
@@ -351,8 +380,8 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
         if outcome.achieved(bonus, side):
             items.append(two_sided(bonus, rules, side, base, 1, False, f"{label} made silently"))
     if bonus == "pagat_ultimo":
-        seat, wins = outcome.pagat_last()
-        if seat is not None and not wins and outcome.state.history[-1].winner != seat:
+        seat = outcome.facts.pagat_seat
+        if seat is not None and outcome.facts.pagat_beaten:
             side = rules.side_of(seat)
             items.append(two_sided(bonus, rules, outcome.other(side), base, 1, False,
                                    f"silent Pagat of seat {seat + 1} beaten in the last trick"))
@@ -384,11 +413,13 @@ def apply_valat_mode(rules: Rules, items: list[ScoreItem]) -> tuple[list[ScoreIt
     return result, [f"the Valat multiplies every other item by {factor} (valat_mode=multiplies_total)"]
 
 
-def score_zwanzigerrufen(position: Position, announcements: Sequence[Announcement], from_record: bool
-                         ) -> tuple[list[ScoreItem], list[str]]:
+def score_zwanzigerrufen(position: Position, announcements: Sequence[Announcement], from_record: bool,
+                         facts: TarockFacts | None = None) -> tuple[list[ScoreItem], list[str]]:
+    """The items of a Zwanzigerrufen deal: from its play, or from ``facts`` (an outcome the settlement search
+    considers)."""
     rules = position.rules
     claims = read_claims(position, announcements, AnnouncementCheck(position, from_record))
-    outcome = TarockOutcome(rules, position.state)
+    outcome = TarockOutcome(rules, facts if facts is not None else TarockFacts.from_state(rules, position.state))
     items = [tarock_game_item(rules, outcome, claims)]
     bonuses = SUIT_SOLO_BONUSES if rules.contract.kind == "suitsolo" else BONUS_ORDER
     for bonus in BONUS_ORDER:
@@ -421,16 +452,18 @@ def laufende(rules: Rules) -> tuple[int, frozenset[int]]:
     return (count if count >= minimum else 0), side
 
 
-def score_schafkopf(position: Position) -> tuple[list[ScoreItem], list[str]]:
-    """RULES.md 2.5: the game, Schneider/Schwarz and Laufende as items of one value v, all to the winning side."""
+def score_schafkopf(position: Position, outcome: tuple[int, int] | None = None) -> tuple[list[ScoreItem], list[str]]:
+    """RULES.md 2.5: the game, Schneider/Schwarz and Laufende as items of one value v, all to the winning side.
+
+    ``outcome`` (the declarers' card points and tricks) replaces the play's, for the settlement search."""
     rules = position.rules
     kind = rules.contract.kind
     declarers, defenders = rules.declaring_side, rules.defending_side
     if kind == "sie":
         return [two_sided("game", rules, declarers, 52, 1, False, "Sie: 20 + 4 x 8")], []
-    state = position.state
-    points = state.side_points(declarers)
-    tricks = state.side_tricks(declarers)
+    if outcome is None:
+        outcome = position.state.side_points(declarers), position.state.side_tricks(declarers)
+    points, tricks = outcome
     run, holder = laufende(rules)
     tout = kind in ("wenztout", "solotout")
     if tout:
@@ -481,19 +514,24 @@ def read_pot(position: Position, pot: int | None) -> int:
     return int(text)
 
 
-def score_kratzen(position: Position, pot: int) -> tuple[list[ScoreItem], list[str]]:
-    """RULES.md 3.4: tricks paid from the pot (not in a Muss), penalties paid into it."""
+def score_kratzen(position: Position, pot: int, winners: Sequence[int] | None = None
+                  ) -> tuple[list[ScoreItem], list[str]]:
+    """RULES.md 3.4: tricks paid from the pot (not in a Muss), penalties paid into it.
+
+    ``winners`` (the seat that took each trick, in order) replaces the play's, for the settlement search."""
     rules = position.rules
     muss = rules.contract.modifier in ("muss", "sevenmuss")
     items = []
     share = pot // 4
+    if winners is None:
+        winners = [trick.winner for trick in position.state.history]
     if not muss:
-        for number, trick in enumerate(position.state.history, 1):
-            items.append(ScoreItem(f"trick {number}", (trick.winner + 1,), share, 1, False, share,
-                                   f"seat {trick.winner + 1} won trick {number}: P/4 from the pot"))
+        for number, winner in enumerate(winners, 1):
+            items.append(ScoreItem(f"trick {number}", (winner + 1,), share, 1, False, share,
+                                   f"seat {winner + 1} won trick {number}: P/4 from the pot"))
     for seat in range(rules.seats):
         target = rules.target(seat)  # type: ignore[attr-defined]
-        taken = position.state.tricks[seat]
+        taken = sum(1 for winner in winners if winner == seat)
         if taken < target:
             attacker = seat == rules.declarer
             penalty = pot * (2 if attacker else 1)

@@ -16,6 +16,8 @@ from bounds cimport future_upper_bound, sure_bounds
 from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
 from search cimport Search, Options, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
+from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
+    PAYOFF_LIMIT
 
 DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
 LIMITS = {"cards": MAX_CARDS, "seats": MAX_SEATS, "classes": MAX_CLASSES, "levels": MAX_LEVELS,
@@ -391,3 +393,100 @@ cdef class Engine:
         if not self.loaded:
             raise ValueError("load_tables and load_state first")
         return 0
+
+    # --- the settlement search (settle.pxd) ------------------------------------------------------------------------
+
+    cdef Payoff payoff
+    cdef int payoff_loaded
+
+    def load_payoff(self, uint32_t max_side, list components, list thresholds, list table):
+        """Load a settlement payoff: the maximising seats, the components (each ``(max_side, points_weight,
+        trick_weight, events)`` like ``load_objective``), each component's sorted thresholds, and the payoff table
+        indexed by bucket tuples (component 0 varies slowest). New table generation."""
+        cdef Payoff* p = &self.payoff
+        cdef Objective* o
+        cdef int i, j, size = 1
+        if not self.loaded:
+            raise ValueError("load_tables first")
+        memset(p, 0, sizeof(Payoff))
+        self.payoff_loaded = 0
+        _check(max_side, 1, (1 << MAX_SEATS) - 1, "payoff max_side")
+        _check(len(components), 0, MAX_COMPONENTS, "payoff components")
+        if len(thresholds) != len(components):
+            raise ValueError("engine input: one threshold list per payoff component")
+        p.max_side = max_side
+        p.n_components = len(components)
+        for i in range(p.n_components):
+            side, points_weight, trick_weight, events = components[i]
+            o = &p.component[i]
+            _check(side, 0, (1 << MAX_SEATS) - 1, "component max_side")
+            _check(points_weight, 0, 100, "component points_weight")
+            _check(trick_weight, 0, 100, "component trick_weight")
+            _check(len(events), 0, MAX_EVENTS, "component events")
+            o.max_side = side
+            o.points_weight = points_weight
+            o.trick_weight = trick_weight
+            o.n_events = len(events)
+            for j, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
+                o.event_present[j] = _mask(present, MAX_CARDS, "event cards")
+                o.event_absent[j] = _mask(absent, MAX_CARDS, "event absent cards")
+                o.event_beaters[j] = _mask(beaters, MAX_CARDS, "event beaters")
+                _check(winner, -1, MAX_CARDS - 1, "event winner")
+                _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
+                _check(reward, 0, 1000, "event reward")
+                o.event_winner[j] = winner
+                o.event_not_winner[j] = not_winner
+                o.event_last[j] = 1 if last else 0
+                o.event_reward[j] = reward
+            _check(len(thresholds[i]), 0, MAX_THRESHOLDS, "component thresholds")
+            p.n_thresholds[i] = len(thresholds[i])
+            for j in range(p.n_thresholds[i]):
+                _check(thresholds[i][j], 1, 100000, "threshold")
+                if j and thresholds[i][j] <= thresholds[i][j - 1]:
+                    raise ValueError("engine input: thresholds must ascend")
+                p.thresholds[i][j] = thresholds[i][j]
+        for i in range(p.n_components - 1, -1, -1):
+            p.stride[i] = size
+            size *= p.n_thresholds[i] + 1
+        if len(table) != size or size > MAX_PAYOFFS:
+            raise ValueError(f"engine input: the payoff table needs {size} entries (at most {MAX_PAYOFFS}), "
+                             f"not {len(table)}")
+        p.n_entries = size
+        values = sorted(set(table))
+        for i in range(size):
+            _check(table[i], -PAYOFF_LIMIT, PAYOFF_LIMIT, "payoff")
+            p.table[i] = table[i]
+        p.n_values = len(values)
+        for i, value in enumerate(values):
+            p.values[i] = value
+        self.payoff_loaded = 1
+        table_new_generation(&self.table)
+
+    def settle(self, list accumulated):
+        """The exact final payoff from the root, given each component's value accumulated so far."""
+        cdef Settle S
+        cdef int result, i
+        self._check_root()
+        if not self.payoff_loaded:
+            raise ValueError("load_payoff first")
+        _check(len(accumulated), self.payoff.n_components, self.payoff.n_components, "accumulated components")
+        memset(&S, 0, sizeof(Settle))
+        for i in range(self.payoff.n_components):
+            _check(accumulated[i], 0, 100000, "accumulated component")
+            S.acc[i] = accumulated[i]
+        S.t = &self.tables
+        S.p = &self.payoff
+        S.s = self.root
+        S.table = &self.table
+        S.use_table = self.options.use_table
+        S.use_canonical = self.options.use_canonical
+        S.use_equivalence = self.options.use_equivalence
+        with nogil:
+            if S.s.live == 0 and S.s.trick_len == 0:
+                result = final_payoff(S.p, S.acc)
+            else:
+                result = settle_value(&S)
+        self.nodes += S.nodes
+        self.table_hits += S.table_hits
+        self.iterations += S.iterations
+        return result

@@ -204,3 +204,11 @@ def test_pagat_example_variation_fails():
     assert set(result.card_names().values()) == {0}
     # and the silent loss is not forced either: seat 1 can still give the Pagat up before the last trick
     assert not ref(position, "pagat_beaten").success
+
+
+def test_settlement_example_pagat_beats_valat():
+    """examples/settlement.tbn by the reference: the Kontra'd Pagat (+12) beats the silent Valat (+8), which is the
+    only way to all 88 points."""
+    result = solver.dd_settlement(board("settlement.tbn", 1), reference_solver=True)
+    assert (result.value, result.value_keeping_points, result.points_optimum, result.line_points) == (12, 8, 88, 75)
+    assert result.points_line_value == 8

@@ -1,0 +1,196 @@
+"""The settlement search behind one interface for the compiled engine and the reference solver.
+
+A settlement is a function of a few additive *components* (each an ordinary :class:`Objective`: card points of the
+declaring side, its tricks, a trick event) through a *payoff table*: each component's final value falls into a
+bucket (cut by sorted thresholds) and the tuple of buckets indexes the declaring side's net payment. The table is
+built by the scoring code (solver/settlement.py); here it is searched:
+
+* :class:`SettlementEngine` loads it into the compiled engine (src_ext/settle.pxd) and asks for the exact payoff;
+* :func:`reference_settlement` is the oracle: plain minimax over :class:`PlayState` that scores every finished deal
+  with a caller-given function (the real scorer), memoised on the position and the accumulated component values.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Callable
+
+from .. import _engine
+from ..cards import bits
+from ..errors import EngineError, StichError
+from ..games.base import Objective
+from ..state import PlayState
+from .engine import DEFAULT_TT_MEGABYTES, _objective_cards, beaters, compile_rules, rules_tables
+
+#: The engine's limits (src_ext/settle.pxd).
+MAX_COMPONENTS = 6
+MAX_THRESHOLDS = 7
+MAX_PAYOFFS = 4096
+PAYOFF_LIMIT = 20000
+
+
+@dataclass(frozen=True)
+class PayoffComponent:
+    """One additive quantity the settlement depends on, and the values at which the settlement can change."""
+
+    name: str
+    objective: Objective
+    thresholds: tuple[int, ...]
+
+    def bucket(self, value: int) -> int:
+        return bisect_right(self.thresholds, value)
+
+    def representative(self, bucket: int) -> int:
+        """The smallest value of a bucket (every value of it settles alike)."""
+        return 0 if bucket == 0 else self.thresholds[bucket - 1]
+
+
+@dataclass(frozen=True)
+class PayoffSpec:
+    """The settlement as data: the declaring side maximises ``table[bucket tuple]`` (component 0 varies slowest)."""
+
+    declaring_side: frozenset[int]
+    components: tuple[PayoffComponent, ...]
+    table: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.components) > MAX_COMPONENTS:
+            raise StichError(f"a settlement of {len(self.components)} components (the engine takes "
+                             f"{MAX_COMPONENTS})")
+        size = 1
+        for component in self.components:
+            if len(component.thresholds) > MAX_THRESHOLDS or list(component.thresholds) != sorted(
+                    set(component.thresholds)) or any(t < 1 for t in component.thresholds):
+                raise StichError(f"component {component.name}: thresholds must be at most {MAX_THRESHOLDS} "
+                                 f"ascending positive numbers, not {component.thresholds}")
+            size *= len(component.thresholds) + 1
+        if len(self.table) != size or size > MAX_PAYOFFS:
+            raise StichError(f"a payoff table needs {size} entries (at most {MAX_PAYOFFS}), not {len(self.table)}")
+        if any(abs(v) > PAYOFF_LIMIT for v in self.table):
+            raise StichError(f"a settlement beyond +-{PAYOFF_LIMIT} cannot be searched")
+
+    @staticmethod
+    def shape(components: tuple[PayoffComponent, ...]) -> list[int]:
+        return [len(c.thresholds) + 1 for c in components]
+
+    def index(self, buckets: tuple[int, ...]) -> int:
+        index = 0
+        for bucket, size in zip(buckets, self.shape(self.components)):
+            index = index * size + bucket
+        return index
+
+    def payoff(self, values: tuple[int, ...]) -> int:
+        """The settlement of final component values."""
+        return self.table[self.index(tuple(c.bucket(v) for c, v in zip(self.components, values)))]
+
+    def accumulated(self, state: PlayState) -> tuple[int, ...]:
+        """Each component's value earned by the completed tricks of ``state``."""
+        return tuple(c.objective.achieved(state.rules, state) for c in self.components)
+
+
+def bucket_tuples(components: tuple[PayoffComponent, ...]) -> list[tuple[int, ...]]:
+    """Every bucket tuple in table order."""
+    result: list[tuple[int, ...]] = [()]
+    for size in PayoffSpec.shape(components):
+        result = [prefix + (b,) for prefix in result for b in range(size)]
+    return result
+
+
+def _events(compiled, tables, objective: Objective) -> list[tuple]:
+    return [(compiled.mask(e.present), compiled.mask(e.absent),
+             compiled.to_engine[e.winner_card] if e.winner_card >= 0 else -1,
+             compiled.to_engine[e.not_winner_card] if e.not_winner_card >= 0 else -1,
+             e.last_only, e.reward, compiled.mask(beaters(tables, e.winner_card))) for e in objective.events]
+
+
+class SettlementEngine:
+    """The compiled settlement search with a transposition table of its own (entries of a settlement must never
+    meet those of an ordinary objective)."""
+
+    def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> None:
+        if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
+            raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
+        self.engine = _engine.Engine(tt_megabytes, True, True, True, True, "mtdf", True)
+        self._loaded: tuple | None = None
+
+    @property
+    def nodes(self) -> int:
+        return self.engine.nodes
+
+    def _load(self, state: PlayState, spec: PayoffSpec) -> None:
+        rules = state.rules
+        cards = 0
+        for component in spec.components:
+            cards |= _objective_cards(component.objective)
+        compiled = compile_rules(rules, cards)
+        last, self._loaded = self._loaded, None  # stays None if a loader below rejects its input
+        if last is None or last[0] is not compiled:
+            self.engine.load_tables(compiled.tables)
+        if last is None or last[0] is not compiled or last[1] != spec:
+            tables = rules_tables(state)
+            components = [(sum(1 << s for s in c.objective.maximiser), c.objective.points_weight,
+                           c.objective.trick_weight, _events(compiled, tables, c.objective)) for c in spec.components]
+            self.engine.load_payoff(sum(1 << s for s in spec.declaring_side), components,
+                                    [list(c.thresholds) for c in spec.components], list(spec.table))
+        elif last[2] != rules.deal.hands:
+            self.engine.new_generation()
+        self._loaded = (compiled, spec, rules.deal.hands)
+        self.engine.load_state([compiled.mask(h) for h in state.hands], state.leader,
+                               [compiled.to_engine[c] for c in state.trick], state.flags)
+
+    def value(self, state: PlayState, spec: PayoffSpec) -> int:
+        """The settlement the declaring side can force from ``state`` (what its completed tricks earned included)."""
+        accumulated = spec.accumulated(state)
+        if state.is_over:
+            return spec.payoff(accumulated)
+        self._load(state, spec)
+        return self.engine.settle(list(accumulated))
+
+    def line(self, state: PlayState, spec: PayoffSpec, value: int) -> list[int]:
+        """A principal variation: at each turn the lowest-indexed card that keeps the settlement."""
+        line = []
+        while not state.is_over:
+            for card in bits(state.legal_cards()):
+                child = state.advance(card)
+                if self.value(child, spec) == value:
+                    line.append(card)
+                    state = child
+                    break
+            else:
+                raise EngineError("no card keeps the settlement: the engine is inconsistent")
+        return line
+
+
+def reference_settlement(state: PlayState, spec: PayoffSpec, score: Callable[[PlayState], int],
+                         memo: dict[tuple, int] | None = None) -> int:
+    """The oracle: the settlement the declaring side can force, by minimax over the rule methods. Every finished
+    deal is scored by ``score`` (the real scorer, not the payoff table); the memo key is the position and the
+    component values accumulated so far (pass one ``memo`` to several calls with the same spec and scorer)."""
+    memo = {} if memo is None else memo
+    rules = state.rules
+
+    def value(current: PlayState, accumulated: tuple[int, ...]) -> int:
+        if current.is_over:
+            return score(current)
+        key = (current.key(), accumulated)
+        known = memo.get(key)
+        if known is not None:
+            return known
+        maximising = current.to_move in spec.declaring_side
+        best: int | None = None
+        for card in bits(current.legal_cards()):
+            child = current.advance(card)
+            after = accumulated
+            if len(child.history) > len(current.history):
+                trick = child.history[-1]
+                after = tuple(a + c.objective.trick_reward(rules, trick, last=child.is_over)
+                              for a, c in zip(accumulated, spec.components))
+            result = value(child, after)
+            if best is None or (result > best if maximising else result < best):
+                best = result
+        assert best is not None, "a player to move always has a legal card"
+        memo[key] = best
+        return best
+
+    return value(state, spec.accumulated(state))

@@ -1,0 +1,327 @@
+"""The double-dummy settlement: the net score the declaring side can force under perfect play of the settlement.
+
+Maximising card points is not the same as maximising the score: a Pagat Ultimo, a Valat, a Mondfang or a Kontra can
+make a line with fewer points pay more. :func:`dd_settlement` answers the score question exactly. The settlement of
+a finished deal depends on a few additive quantities only (the *components*: the declarers' card points and tricks,
+the Pagat-ultimo and Mondfang events, in Kratzen the attacker's tricks), and changes only at a few thresholds of
+each; the scorer itself (solver/scoring.py) fills a payoff table over those buckets, and the engine searches it
+(src_ext/settle.pxd, solver/search/settle.py). docs/scoring.md explains the design and its cost.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .announcements import Announcement, parse_announcements
+from .cards import bits
+from .errors import StichError
+from .games.base import Objective, TrickEvent
+from .position import Position
+from .scoring import (ScoreItem, TarockFacts, kratzen_payments, read_pot, record_announcements, score_deal,
+                      score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of, total_payments)
+from .search.engine import EngineSolver, default_solver
+from .search.settle import (PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement)
+from .state import PlayState
+
+Announcements = str | Sequence[Announcement] | None
+
+
+@dataclass(frozen=True)
+class DDSettlement:
+    """The double-dummy settlement of a position, and the points-optimal play for comparison.
+
+    ``value`` is the declaring side's net (the sum of its seats' payments) under play that is perfect for the
+    settlement; ``payments`` and ``items`` are those of the deal played out along ``line`` (a principal variation
+    of that play), whose declarers take ``line_points``. ``points_optimum`` is what the points objective (Kratzen:
+    the attacker's tricks) can force, and ``points_line_value`` the declaring side's net when the deal is played out
+    along the points-optimal principal variation ``points_line``. ``value_keeping_points`` is the best net the
+    declarers can force while also forcing ``points_optimum``: when it is below ``value``, every points-optimal
+    strategy settles worse, so the settlement-optimal play must give up points."""
+
+    game: str
+    contract: str
+    declaring_side: tuple[int, ...]
+    value: int
+    payments: tuple[int, ...]
+    items: tuple[ScoreItem, ...]
+    line: tuple[int, ...]
+    line_points: int
+    points_objective: str
+    points_optimum: int
+    points_line: tuple[int, ...]
+    points_line_value: int
+    value_keeping_points: int
+    pot: int | None
+    nodes: int
+    seconds: float
+    card_names: tuple[str, ...] = ()
+    points_card_names: tuple[str, ...] = ()
+
+    @property
+    def differs(self) -> bool:
+        """Whether forcing the most points costs the declarers money (see ``value_keeping_points``)."""
+        return self.value_keeping_points < self.value
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "contract": self.contract, "declaring_side": list(self.declaring_side),
+                "value": self.value, "payments": list(self.payments), "items": [i.as_dict() for i in self.items],
+                "line": list(self.card_names), "line_points": self.line_points,
+                "points_objective": self.points_objective, "points_optimum": self.points_optimum,
+                "points_line": list(self.points_card_names), "points_line_value": self.points_line_value,
+                "value_keeping_points": self.value_keeping_points, "differs": self.differs, "pot": self.pot, "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+
+
+# --- the payoff table ---------------------------------------------------------------------------------------------
+
+
+def card_seat(state: PlayState, card: int) -> int | None:
+    """The seat that holds or played ``card`` (None when no hand of this deal had it)."""
+    for seat, hand in enumerate(state.hands):
+        if hand >> card & 1:
+            return seat
+    if card in state.trick:
+        return (state.leader + state.trick.index(card)) % state.seats
+    for trick in state.history:
+        if card in trick.cards:
+            return trick.seat_of(trick.cards.index(card), state.seats)
+    return None
+
+
+def _choose_announcements(position: Position, announcements: Announcements) -> tuple[list[Announcement], bool]:
+    if announcements is None:
+        return record_announcements(position), True
+    if isinstance(announcements, str):
+        return parse_announcements(announcements, position.rules.seats), False
+    return list(announcements), False
+
+
+def _net(payments: Sequence[int], side: frozenset[int]) -> int:
+    return sum(payments[seat] for seat in side)
+
+
+def _tarock_components(position: Position, state: PlayState
+                       ) -> tuple[list[PayoffComponent], Callable[[tuple[int, ...]], TarockFacts]]:
+    """Zwanzigerrufen: points (thresholds 33, 44, 45, 56), tricks (0, all), and where the Pagat and the Mond can
+    still be decided, the Pagat-ultimo, Pagat-beaten and Mondfang events."""
+    rules = position.rules
+    if rules.variant["card_bonus_basis"] == "captured":
+        raise StichError("the double-dummy settlement does not support card_bonus_basis=captured (Trull and 4 Kings "
+                         "would depend on every captured card)")
+    declarers = rules.declaring_side
+    tricks = rules.tricks_in_deal
+    pack = rules.pack
+    skus, mond, pagat = (pack.parse(n).index for n in ("TS", "T21", "T1"))
+    components = [
+        PayoffComponent("points", Objective("points", declarers, "declarer card points", points_weight=1),
+                        (33, 44, 45, 56)),
+        PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
+                        tuple(sorted({1, tricks}))),
+    ]
+    bonuses = rules.contract.kind != "suitsolo"
+    pagat_seat = card_seat(state, pagat)
+    mond_seat = card_seat(state, mond)
+    if bonuses and pagat_seat is not None:
+        absent = 0 if rules.variant["pagat_via_sagotrick"] else 1 << skus
+        components.append(PayoffComponent("pagat_ultimo", Objective(
+            "pagat_ultimo", declarers, "T1 wins the last trick",
+            events=(TrickEvent(1 << pagat, absent=absent, winner_card=pagat, last_only=True),)), (1,)))
+        components.append(PayoffComponent("pagat_beaten", Objective(
+            "pagat_beaten", declarers, "T1 is beaten in the last trick",
+            events=(TrickEvent(1 << pagat, not_winner_card=pagat, last_only=True),)), (1,)))
+    if bonuses and mond_seat is not None:
+        components.append(PayoffComponent("mondfang", Objective(
+            "mondfang", declarers, "the Skus catches the Mond",
+            events=(TrickEvent((1 << skus) | (1 << mond), winner_card=skus),)), (1,)))
+
+    def facts(values: tuple[int, ...]) -> TarockFacts:
+        named = dict(zip((c.name for c in components), values))
+        wins, beaten = bool(named.get("pagat_ultimo")), bool(named.get("pagat_beaten"))
+        return TarockFacts(named["points"], named["tricks"], pagat_seat if (wins or beaten) else None, wins,
+                           beaten and not wins, (mond_seat,) if named.get("mondfang") else ())
+
+    return components, facts
+
+
+def payoff_spec(position: Position, state: PlayState | None = None, *, announcements: Announcements = None,
+                pot: int | None = None) -> PayoffSpec:
+    """The payoff table of a position: every bucket tuple scored by solver/scoring.py from a representative
+    outcome, so the search and the scorer share one implementation of the rules."""
+    rules = position.rules
+    state = position.state if state is None else state
+    game = position.game.name
+    score: Callable[[tuple[int, ...]], int]
+    if game == "Zwanzigerrufen":
+        chosen, from_record = _choose_announcements(position, announcements)
+        components, facts = _tarock_components(position, state)
+
+        def score(values: tuple[int, ...]) -> int:
+            items, _ = score_zwanzigerrufen(position, chosen, from_record, facts(values))
+            return _net(total_payments(items, rules.seats), rules.declaring_side)
+    elif game == "Schafkopf":
+        declarers = rules.declaring_side
+        components = [] if rules.contract.kind == "sie" else [
+            PayoffComponent("points", Objective("points", declarers, "declarer card points", points_weight=1),
+                            (31, 61, 91)),
+            PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
+                            tuple(sorted({1, rules.tricks_in_deal})))]
+
+        def score(values: tuple[int, ...]) -> int:
+            items, _ = score_schafkopf(position, (values[0], values[1]) if values else None)
+            return _net(total_payments(items, rules.seats), declarers)
+    else:
+        chips = read_pot(position, pot)
+        attacker = rules.declarer
+        other = (attacker + 1) % rules.seats
+        components = [PayoffComponent("tricks", Objective("tricks", frozenset({attacker}), "attacker tricks",
+                                                          trick_weight=1), tuple(range(1, rules.tricks_in_deal + 1)))]
+
+        def score(values: tuple[int, ...]) -> int:
+            winners = [attacker] * values[0] + [other] * (rules.tricks_in_deal - values[0])
+            items, _ = score_kratzen(position, chips, winners)
+            return kratzen_payments(items, rules.seats)[0][attacker]
+    table = []
+    for buckets in bucket_tuples(tuple(components)):
+        table.append(score(tuple(c.representative(b) for c, b in zip(components, buckets))))
+    return PayoffSpec(rules.declaring_side, tuple(components), tuple(table))
+
+
+def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec:
+    """``spec`` with every outcome where ``component`` ends below ``minimum`` made the worst possible: its value is
+    the best settlement the declarers can force *while also forcing* ``minimum`` on that component."""
+    from .search.settle import PAYOFF_LIMIT
+
+    components = []
+    for c in spec.components:
+        if c.name == component and minimum > 0:
+            c = PayoffComponent(c.name, c.objective, tuple(sorted(set(c.thresholds) | {minimum})))
+        components.append(c)
+    table = []
+    for buckets in bucket_tuples(tuple(components)):
+        values = tuple(c.representative(b) for c, b in zip(components, buckets))
+        below = any(c.name == component and v < minimum for c, v in zip(components, values))
+        table.append(-PAYOFF_LIMIT if below else spec.payoff(values))
+    return PayoffSpec(spec.declaring_side, tuple(components), tuple(table))
+
+
+def final_net(position: Position, final: PlayState, *, announcements: Announcements = None,
+              pot: int | None = None) -> tuple[int, Any]:
+    """The declaring side's net and the settlement of a finished deal, by the ordinary scorer."""
+    chosen = _choose_announcements(position, announcements)[0] if position.game.name == "Zwanzigerrufen" else None
+    settled = score_deal(Position(position.game, position.rules, final, record=position.record), pot=pot,
+                         announcements=chosen)
+    return _net(settled.payments, position.rules.declaring_side), settled
+
+
+def points_objective_of(position: Position) -> Objective:
+    """What "points-optimal" means: the declaring side's card points (Kratzen: the attacker's tricks)."""
+    rules = position.rules
+    if position.game.name == "Kratzen":
+        return rules.objective("tricks", rules.declarer)
+    return rules.objective("points")
+
+
+def play_out(state: PlayState, line: Sequence[int]) -> PlayState:
+    for card in line:
+        state = state.advance(card)
+    return state
+
+
+def dd_settlement(position: Position, *, announcements: Announcements = None, pot: int | None = None,
+                  engine: SettlementEngine | None = None, points_engine: EngineSolver | None = None,
+                  reference_solver: bool = False) -> DDSettlement:
+    """The double-dummy settlement of ``position`` (from its current state: the cards already played count).
+
+    ``announcements`` (Zwanzigerrufen) and ``pot`` (Kratzen) override the record's tags as in
+    :func:`~solver.scoring.score_deal`. ``reference_solver`` uses the Python oracle (small endings only). Raises a
+    StichError for input the scorer rejects."""
+    start = time.perf_counter()
+    rules = position.rules
+    state = position.state
+    spec = payoff_spec(position, announcements=announcements, pot=pot)
+    chips = read_pot(position, pot) if position.game.name == "Kratzen" else None
+    nodes = 0
+    if reference_solver:
+        def score(final: PlayState) -> int:
+            return final_net(position, final, announcements=announcements, pot=pot)[0]
+
+        value = reference_settlement(state, spec, score)
+        line = _reference_line(state, spec, score, value)
+    else:
+        engine = engine if engine is not None else default_settlement_engine()
+        before = engine.nodes
+        value = engine.value(state, spec)
+        line = engine.line(state, spec, value)
+        nodes = engine.nodes - before
+    final = play_out(state, line)
+    net, settled = final_net(position, final, announcements=announcements, pot=pot)
+    if net != value:
+        raise AssertionError(f"the settlement line scores {net}, the search said {value}")
+    objective = points_objective_of(position)
+    solver = points_engine if points_engine is not None else default_solver()
+    if reference_solver:
+        from .search.reference import solve as reference_solve
+        result = reference_solve(state, objective, line=True)
+    else:
+        result = solver.solve(state, objective, line=True)
+    points_final = play_out(state, result.line)
+    points_net = final_net(position, points_final, announcements=announcements, pot=pot)[0]
+    component = "tricks" if position.game.name == "Kratzen" else "points"
+    kept = keeping_points(spec, component, result.total) if spec.components else spec
+    if reference_solver:
+        from .search.settle import PAYOFF_LIMIT
+
+        def score_kept(final: PlayState) -> int:
+            return score(final) if objective.achieved(rules, final) >= result.total else -PAYOFF_LIMIT
+
+        value_kept = reference_settlement(state, kept, score_kept)
+    else:
+        value_kept = engine.value(state, kept)  # type: ignore[union-attr]
+    names = rules.pack
+    return DDSettlement(
+        game=position.game.name, contract=str(rules.contract), declaring_side=seats_of(rules.declaring_side),
+        value=value, payments=settled.payments, items=settled.items, line=tuple(line),
+        line_points=objective.achieved(rules, final), points_objective=objective.name,
+        points_optimum=result.total, points_line=tuple(result.line), points_line_value=points_net,
+        value_keeping_points=value_kept, pot=chips,
+        nodes=nodes + result.nodes, seconds=time.perf_counter() - start,
+        card_names=tuple(names[c].name for c in line), points_card_names=tuple(names[c].name for c in result.line))
+
+
+def settlement_value(position: Position, *, announcements: Announcements = None, pot: int | None = None,
+                     engine: SettlementEngine | None = None, reference_solver: bool = False) -> int:
+    """Only the declaring side's double-dummy net (no line, no points comparison): what ``stich table`` shows."""
+    spec = payoff_spec(position, announcements=announcements, pot=pot)
+    if reference_solver:
+        return reference_settlement(position.state, spec,
+                                    lambda final: final_net(position, final, announcements=announcements, pot=pot)[0])
+    return (engine if engine is not None else default_settlement_engine()).value(position.state, spec)
+
+
+def _reference_line(state: PlayState, spec: PayoffSpec, score: Callable[[PlayState], int], value: int) -> list[int]:
+    """The reference's principal variation: at each turn the lowest-indexed card that keeps the settlement."""
+    line = []
+    memo: dict[tuple, int] = {}
+    while not state.is_over:
+        for card in bits(state.legal_cards()):
+            child = state.advance(card)
+            if reference_settlement(child, spec, score, memo) == value:
+                line.append(card)
+                state = child
+                break
+    return line
+
+
+_default_engine: SettlementEngine | None = None
+
+
+def default_settlement_engine() -> SettlementEngine:
+    """The process's shared settlement engine (created on first use)."""
+    global _default_engine
+    if _default_engine is None:
+        _default_engine = SettlementEngine()
+    return _default_engine
+
+
+__all__ = ["DDSettlement", "dd_settlement", "payoff_spec", "settlement_value"]

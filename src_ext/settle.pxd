@@ -1,0 +1,250 @@
+# The settlement search: fail-soft alpha-beta on the final payoff of a deal, not on an additive sum.
+#
+# A settlement is not a sum of trick rewards: the game is a threshold on points, a Valat is all-or-nothing over the
+# tricks, a Pagat or Mondfang is one event, and Kontra multiplies. But each of those facts is an additive quantity
+# that the engine already knows how to count: a *component* is an ordinary Objective (card points of a side, its
+# tricks, a trick event), and the settlement is a function of the final component values alone. That function is
+# given as data (``Payoff``): per component a few sorted thresholds that cut its values into buckets, and a table
+# indexed by the bucket tuple that holds the declaring side's net payment. Nothing here knows which game is played.
+#
+# 1. The state carries the accumulated value of every component (``acc``). Playing a card is ``play_card``'s update;
+#    a completed trick adds ``trick_reward`` of every component.
+# 2. At the deal's end the value is the table's entry for the buckets of ``acc``.
+# 3. Bounds: each component can still gain between 0 and its ``future_upper_bound``, so its final bucket lies in a
+#    range; the payoff lies between the least and the greatest entry of that box of buckets. When they meet, the
+#    rest of the play cannot change the settlement and the search stops (the common case once the game is decided).
+# 4. The transposition table stores bounds on the *final* payoff, which depends on what was accumulated, so the key
+#    of a trick-boundary position is mixed with every component's exact accumulated value.
+# 5. Moves: legal cards, one per equivalence group (the wrapper gives every event card a signature of its own, so
+#    equivalent cards are equivalent for every component), ordered by the points component's heuristic.
+# 6. The driver bisects over the sorted distinct payoff values (few), one null-window search per probe.
+
+from libc.stdint cimport uint64_t, uint32_t, uint8_t
+from cardset cimport lowest, drop_lowest, popcount
+from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
+from movegen cimport current_winner, legal_cards, representatives
+from bounds cimport future_upper_bound
+from order cimport order_moves
+from tt cimport Table, Entry, table_probe, table_store, mix
+from search cimport trick_reward, position_key, encode_card, decode_card
+
+cdef enum:
+    MAX_COMPONENTS = 6
+    MAX_THRESHOLDS = 7
+    MAX_PAYOFFS = 4096
+    PAYOFF_LIMIT = 20000                      # |payoff| bound: fits the table's int16 bounds, below INFINITY
+
+ctypedef struct Payoff:
+    uint32_t max_side                         # the declaring side: the seats that maximise the payoff
+    int n_components
+    Objective component[MAX_COMPONENTS]
+    int n_thresholds[MAX_COMPONENTS]
+    int thresholds[MAX_COMPONENTS][MAX_THRESHOLDS]   # bucket = number of thresholds <= the component's value
+    int stride[MAX_COMPONENTS]                # index of a bucket tuple = sum of bucket x stride
+    int n_entries
+    int table[MAX_PAYOFFS]
+    int n_values
+    int values[MAX_PAYOFFS]                   # the distinct entries, ascending
+
+ctypedef struct Settle:
+    const Tables* t
+    const Payoff* p
+    State s
+    int acc[MAX_COMPONENTS]
+    Table* table
+    int use_table
+    int use_canonical
+    int use_equivalence
+    uint64_t nodes
+    uint64_t table_hits
+    uint64_t iterations
+    int history[MAX_SEATS][MAX_CARDS]
+
+
+cdef inline int bucket_of(const Payoff* p, int i, int value) noexcept nogil:
+    cdef int b = 0
+    while b < p.n_thresholds[i] and p.thresholds[i][b] <= value:
+        b += 1
+    return b
+
+
+cdef inline int final_payoff(const Payoff* p, const int* acc) noexcept nogil:
+    """Step 2: the table entry of the accumulated values."""
+    cdef int i, index = 0
+    for i in range(p.n_components):
+        index += bucket_of(p, i, acc[i]) * p.stride[i]
+    return p.table[index]
+
+
+cdef inline void payoff_range(Settle* S, int* low, int* high) noexcept nogil:
+    """Step 3: the least and greatest payoff over the box of buckets every component can still reach."""
+    cdef const Payoff* p = S.p
+    cdef int first[MAX_COMPONENTS]
+    cdef int last[MAX_COMPONENTS]
+    cdef int at[MAX_COMPONENTS]
+    cdef int i, index, value
+    for i in range(p.n_components):
+        first[i] = bucket_of(p, i, S.acc[i])
+        last[i] = bucket_of(p, i, S.acc[i] + future_upper_bound(S.t, &p.component[i], &S.s))
+        at[i] = first[i]
+    low[0] = INFINITY
+    high[0] = -INFINITY
+    while True:
+        index = 0
+        for i in range(p.n_components):
+            index += at[i] * p.stride[i]
+        value = p.table[index]
+        if value < low[0]:
+            low[0] = value
+        if value > high[0]:
+            high[0] = value
+        if low[0] < high[0] and low[0] == p.values[0] and high[0] == p.values[p.n_values - 1]:
+            return  # already the widest possible
+        i = 0
+        while i < p.n_components:  # odometer step over the box
+            if at[i] < last[i]:
+                at[i] += 1
+                break
+            at[i] = first[i]
+            i += 1
+        if i == p.n_components:
+            return
+
+
+cdef inline void settle_play(Settle* S, int card) noexcept nogil:
+    """Step 1: play ``card`` for the seat to move (``play_card``'s update); a completed trick adds every
+    component's reward."""
+    cdef const Tables* t = S.t
+    cdef State* s = &S.s
+    cdef uint64_t bit = (<uint64_t>1) << card
+    cdef int seat = (s.leader + s.trick_len) % t.n_seats
+    cdef int wpos, winner, i
+    s.hands[seat] &= ~bit
+    s.live &= ~bit
+    s.trick[s.trick_len] = card
+    s.trick_len += 1
+    s.trick_mask |= bit
+    s.trick_points += t.points[card]
+    if s.trick_len < t.n_seats:
+        return
+    wpos = current_winner(t, s.trick, s.trick_len)
+    winner = (s.leader + wpos) % t.n_seats
+    for i in range(S.p.n_components):
+        S.acc[i] += trick_reward(t, &S.p.component[i], s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
+    s.flags |= t.led_flags[t.card_class[s.trick[0]]]
+    s.points_left -= s.trick_points
+    s.leader = winner
+    s.trick_len = 0
+    s.trick_mask = 0
+    s.trick_points = 0
+
+
+cdef inline uint64_t accumulated_key(const Settle* S) noexcept nogil:
+    """Step 4: the accumulated values as one 64-bit word to mix into the table key."""
+    cdef uint64_t h = <uint64_t>0x9e3779b97f4a7c15
+    cdef int i
+    for i in range(S.p.n_components):
+        h = mix(h ^ (<uint64_t>(S.acc[i] + 1) * <uint64_t>0x100000001b3 + <uint64_t>i))
+    return h
+
+
+cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
+    cdef State saved
+    cdef int saved_acc[MAX_COMPONENTS]
+    cdef int boundary = S.s.trick_len == 0
+    cdef int lower = -INFINITY, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
+    cdef int n, i, card, value, maximising, seat, use_table = 0
+    cdef int moves[MAX_CARDS]
+    cdef uint64_t legal, key = 0
+    cdef uint8_t leader_flags = 0
+    cdef Entry* entry
+    if boundary and S.s.live == 0:
+        return final_payoff(S.p, S.acc)
+    S.nodes += 1
+    if boundary:
+        payoff_range(S, &lower, &upper)
+        if lower == upper:
+            return lower
+        use_table = S.use_table and popcount(S.s.live) > S.t.n_seats
+        if use_table:
+            leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
+            key = position_key(S.t, &S.s, S.use_canonical) ^ accumulated_key(S)
+            entry = table_probe(S.table, key, leader_flags)
+            if entry != NULL:
+                S.table_hits += 1
+                if entry.lower > lower:
+                    lower = entry.lower
+                if entry.upper < upper:
+                    upper = entry.upper
+                tt_card = decode_card(S.t, &S.s, entry.best, S.use_canonical)
+        if lower >= beta or lower == upper:
+            return lower
+        if upper <= alpha:
+            return upper
+        if lower > alpha:
+            alpha = lower
+        if upper < beta:
+            beta = upper
+    # Step 5. The moves.
+    seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+    legal = legal_cards(S.t, &S.s)
+    if S.use_equivalence:
+        legal = representatives(S.t, &S.s, legal)
+    n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat])
+    maximising = (S.p.max_side >> seat) & 1
+    best = -INFINITY if maximising else INFINITY
+    cdef int a = alpha, b = beta
+    for i in range(n):
+        card = moves[i]
+        saved = S.s
+        saved_acc = S.acc
+        settle_play(S, card)
+        value = settle_search(S, a, b)
+        S.s = saved
+        S.acc = saved_acc
+        if maximising:
+            if value > best:
+                best = value
+                best_card = card
+                if best > a:
+                    a = best
+        else:
+            if value < best:
+                best = value
+                best_card = card
+                if best < b:
+                    b = best
+        if a >= b:
+            S.history[seat][card] += popcount(S.s.live) + 1
+            break
+    if use_table:
+        card = encode_card(S.t, &S.s, best_card, S.use_canonical)
+        i = popcount(S.s.live)
+        if best <= alpha:
+            table_store(S.table, key, leader_flags, i, lower, best, card)
+        elif best >= beta:
+            table_store(S.table, key, leader_flags, i, best, upper, card)
+        else:
+            table_store(S.table, key, leader_flags, i, best, best, card)
+    return best
+
+
+cdef inline int settle_value(Settle* S) noexcept nogil:
+    """Step 6: the exact payoff by bisection over the distinct payoff values: the answer is the greatest value v
+    with "payoff >= v", and each null-window search answers one such question (fail-soft answers skip ahead)."""
+    cdef const Payoff* p = S.p
+    cdef int lo = 0, hi = p.n_values - 1, mid, g, target
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        target = p.values[mid]
+        g = settle_search(S, target - 1, target)
+        S.iterations += 1
+        if g >= target:
+            lo = mid
+            while lo < hi and p.values[lo + 1] <= g:
+                lo += 1
+        else:
+            hi = mid - 1
+            while hi > lo and p.values[hi] > g:
+                hi -= 1
+    return p.values[lo]

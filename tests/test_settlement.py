@@ -1,0 +1,329 @@
+"""The double-dummy settlement: the engine's settlement search against the reference minimax, the payoff table
+against the scorer, the API and the example where the settlement-optimal play differs from the points-optimal one.
+
+The differential run checks 330 seeded endings (3-5 tricks left, a third with a trick in progress) with random
+announcements and scoring variants: Zwanzigerrufen Normal and Solo with Pagat, Valat, Absolut, Mondfang and Kontra
+levels, Schafkopf Rufer, Solo, Wenz and Tout (Schneider and Schwarz thresholds), Kratzen with a pot (the attacker's
+payment). The reference scores every finished deal with the ordinary scorer, not the payoff table. Zero
+disagreements are allowed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from game_cases import random_rules, random_state
+from solver import StichError, dd_settlement, make_position, read_positions
+from solver.games import get_game
+from solver.position import Position
+from solver.scoring import score_deal
+from solver.search.settle import PayoffComponent, PayoffSpec, SettlementEngine, reference_settlement
+from solver.settlement import final_net, payoff_spec
+
+SCALE = 10 if os.environ.get("STICH_LONG") else 1
+ENGINE = SettlementEngine(8)
+#: Tricks left, position by position (``STICH_LONG=1`` adds endings of 5 tricks).
+TRICKS_CYCLE = (3, 3, 4, 3, 5, 3) if SCALE > 1 else (3, 3, 4, 3, 3, 3)
+
+#: (game, contract, variant choices, positions): each position draws one value per variant flag.
+SETTLEMENT_CONFIGS = [
+    ("Zwanzigerrufen", "Normal", {"valat_mode": ["separate", "replaces_game", "cancels_other_bonuses",
+                                                 "multiplies_total"], "tie_44": ["declarers_lose", "no_score"],
+                                  "mondfang": ["team", "player"], "pagat_via_sagotrick": ["true", "false"]}, 70),
+    ("Zwanzigerrufen", "Solo", {"valat_mode": ["separate", "multiplies_total"],
+                                "double_valat_in_solo": ["true", "false"], "solo_value": ["4", "5"]}, 60),
+    ("Zwanzigerrufen", "SuitSolo", {"valat_mode": ["separate", "replaces_game"]}, 20),
+    ("Schafkopf", "Rufer E", {"laufende_mode": ["standard", "only_if_holder_wins"]}, 35),
+    ("Schafkopf", "Solo H", {}, 35),
+    ("Schafkopf", "Wenz", {}, 35),
+    ("Schafkopf", "SoloTout S", {}, 15),
+    ("Kratzen", "Trump H", {}, 40),
+    ("Kratzen", "Trump S Muss", {}, 20),
+]
+
+#: Announcement templates: D a declaring seat, F a defending seat (each tried until the scorer accepts one).
+ANNOUNCEMENTS = [
+    "", "D: Pagat", "F: Kontra", "D: Pagat; F: Kontra Pagat", "D: Valat", "D: Pagat, Valat; F: Kontra",
+    "F: Kontra; D: Retour", "D: Absolut", "F: Valat dagegen", "F: Kontra; F: Pagat dagegen", "D: Mondfang",
+    "F: Mondfang dagegen", "D: Trull, Koenige", "D: Valat; F: Kontra Valat; D: Retour Valat",
+]
+
+
+def settlement_config_id(config) -> str:
+    game, contract, _, _ = config
+    return f"{game[:2]}-{contract.replace(' ', '')}"
+
+
+def random_announcements(rules, rng: random.Random) -> str:
+    declarer = min(rules.declaring_side) + 1
+    defender = rng.choice(sorted(rules.defending_side)) + 1
+    return rng.choice(ANNOUNCEMENTS).replace("D:", f"{declarer}:").replace("F:", f"{defender}:")
+
+
+def random_ending(config, rng: random.Random, number: int):
+    """A position of the configuration with random variant values, announcements and pot, and the accepted spec."""
+    game, contract, choices, _ = config
+    variant = {flag: rng.choice(values) for flag, values in choices.items()}
+    while True:
+        rules = random_rules((game, contract, variant), rng)
+        tricks = min(TRICKS_CYCLE[number % len(TRICKS_CYCLE)], rules.tricks_in_deal)
+        state = random_state(rules, rng, tricks_left=tricks, mid_trick=number % 3 == 0)
+        position = Position(get_game(game), rules, state)
+        announcements = random_announcements(rules, rng) if game == "Zwanzigerrufen" else None
+        pot = rng.choice([0, 4, 8, 12])
+        try:
+            return position, announcements, pot, payoff_spec(position, announcements=announcements, pot=pot)
+        except StichError:
+            continue  # announcements the contract does not allow (e.g. Pagat in a Suit Solo): draw again
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
+def test_engine_settlement_agrees_with_reference(config):
+    rng = random.Random("settlement:" + settlement_config_id(config))
+    values = set()
+    for number in range(config[3] * SCALE):
+        position, announcements, pot, spec = random_ending(config, rng, number)
+
+        def score(final):
+            return final_net(position, final, announcements=announcements, pot=pot)[0]
+
+        expected = reference_settlement(position.state, spec, score)
+        got = ENGINE.value(position.state, spec)
+        assert got == expected, f"{settlement_config_id(config)} #{number} {announcements!r} pot {pot}"
+        values.add(got)
+    assert len(values) > 1  # the configuration produced positions that settle differently
+
+
+def test_the_default_run_checks_at_least_300_positions():
+    assert sum(c[3] for c in SETTLEMENT_CONFIGS) * SCALE >= 330
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS[::2], ids=[settlement_config_id(c)
+                                                                 for c in SETTLEMENT_CONFIGS[::2]])
+def test_payoff_table_scores_finished_deals_like_the_scorer(config):
+    """Random whole playouts: the table entry of the final component values is the scorer's net."""
+    rng = random.Random("table:" + settlement_config_id(config))
+    for number in range(25):
+        position, announcements, pot, _ = random_ending(config, rng, number)
+        start = Position(position.game, position.rules, position.rules.start())
+        spec = payoff_spec(start, announcements=announcements, pot=pot)
+        final = start.state
+        while not final.is_over:
+            final = final.advance(rng.choice(final.legal_list()))
+        net, settled = final_net(start, final, announcements=announcements, pot=pot)
+        assert spec.payoff(spec.accumulated(final)) == net
+        assert net == sum(settled.payments[s] for s in position.rules.declaring_side)
+
+
+# --- the API ------------------------------------------------------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLE = str(EXAMPLES / "settlement.tbn")
+
+
+def example_position() -> Position:
+    return next(read_positions(EXAMPLE))
+
+
+def whole_example() -> Position:
+    position = example_position()
+    return Position(position.game, position.rules, position.rules.start(), record=position.record)
+
+
+@pytest.mark.parametrize("where", ["record", "whole deal"])
+def test_the_example_settles_better_than_the_points_optimal_play(where):
+    position = example_position() if where == "record" else whole_example()
+    result = dd_settlement(position)
+    assert (result.value, result.points_optimum) == (12, 88)
+    # the points-optimal line settles worse than the settlement-optimal play ...
+    assert result.points_line_value == 8 < result.value
+    # ... and so does every strategy that forces the most points: the best play must give points away
+    assert result.value_keeping_points == 8 < result.value
+    assert result.differs
+    assert result.line_points == 75 < result.points_optimum
+    # the line ends in a whole deal whose ordinary score is the settlement: the Pagat, no Valat
+    final = position
+    for card in result.card_names:
+        final = Position(final.game, final.rules, final.state.play(final.pack.parse(card).index),
+                         record=final.record)
+    settled = score_deal(final)
+    assert settled.payments == result.payments
+    assert sum(settled.payments[s - 1] for s in result.declaring_side) == result.value
+    names = {item.name for item in settled.items if item.winners == (1, 4)}
+    assert names == {"game", "absolut", "pagat_ultimo"}
+
+
+def test_the_example_ending_agrees_with_the_reference():
+    """The example three tricks from the end of its settlement line (small for the reference), every field."""
+    position = example_position()
+    state = position.state
+    for card in dd_settlement(position).line[:8]:
+        state = state.advance(card)
+    ending = Position(position.game, position.rules, state, record=position.record)
+    engine, reference = dd_settlement(ending), dd_settlement(ending, reference_solver=True)
+    assert (engine.value, engine.value_keeping_points, engine.points_optimum, engine.line, engine.points_line) == \
+        (reference.value, reference.value_keeping_points, reference.points_optimum, reference.line,
+         reference.points_line)
+
+
+def test_a_finished_deal_settles_as_scored():
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))
+    state = position.state
+    while not state.is_over:
+        state = state.advance(state.legal_list()[0])
+    finished = Position(position.game, position.rules, state, record=position.record)
+    result = dd_settlement(finished)
+    assert result.line == ()
+    assert result.payments == score_deal(finished).payments
+
+
+def test_a_finished_deal_with_the_pagat_in_the_last_trick_settles_as_scored():
+    """The Pagat example played out along its DD line: the Pagat wins the last trick, and the payoff table of the
+    finished deal must still see it."""
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))
+    state = position.state
+    for card in dd_settlement(position).line:
+        state = state.advance(card)
+    finished = Position(position.game, position.rules, state, record=position.record)
+    result = dd_settlement(finished)
+    assert "pagat_ultimo" in {item.name for item in result.items}
+    assert result.value == sum(score_deal(finished).payments[s] for s in (0, 1)) > 0
+
+
+def test_the_pagat_example_is_worth_pagat_and_valat():
+    """examples/pagat_ultimo.tbn: the declarers force Valat with the Pagat in the last trick."""
+    result = dd_settlement(next(read_positions(EXAMPLES / "pagat_ultimo.tbn")))
+    names = {item.name for item in result.items if item.winners == (1, 2)}
+    assert {"game", "pagat_ultimo", "valat"} <= names
+    assert result.card_names[-4] == "T1"
+    assert result.value == sum(result.payments[s - 1] for s in (1, 2)) > 0
+
+
+def test_schafkopf_sie_needs_no_search():
+    deal = "1: EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"
+    result = dd_settlement(make_position("Schafkopf", deal, "Sie"))
+    assert result.value == 156
+    assert result.payments == (156, -52, -52, -52)
+
+
+def test_bad_announcements_are_a_stich_error():
+    position = example_position()
+    with pytest.raises(StichError, match="dagegen"):
+        dd_settlement(position, announcements="1: Valat dagegen")
+
+
+def test_captured_card_bonuses_are_refused():
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn", variant={"card_bonus_basis": "captured"}))
+    with pytest.raises(StichError, match="captured"):
+        dd_settlement(position)
+
+
+def test_a_payoff_spec_checks_its_table():
+    component = PayoffComponent("points", position_objective(), (3, 2))
+    with pytest.raises(StichError, match="ascending"):
+        PayoffSpec(frozenset({0}), (component,), (0, 0, 0))
+    component = PayoffComponent("points", position_objective(), (2, 3))
+    with pytest.raises(StichError, match="needs 3 entries"):
+        PayoffSpec(frozenset({0}), (component,), (0, 0))
+    with pytest.raises(StichError, match="beyond"):
+        PayoffSpec(frozenset({0}), (component,), (0, 0, 10 ** 6))
+
+
+def test_the_engine_loader_range_checks():
+    from solver import _engine
+
+    engine = _engine.Engine(1)
+    with pytest.raises(ValueError, match="load_tables first"):
+        engine.load_payoff(1, [], [], [0])
+    with pytest.raises(ValueError, match="load_payoff first|load_tables"):
+        engine.settle([])
+    position = example_position()
+    spec = payoff_spec(position)
+    loaded = SettlementEngine(1)
+    loaded.value(position.state, spec)  # loads tables, payoff and state
+    raw = loaded.engine
+    with pytest.raises(ValueError, match="accumulated components"):
+        raw.settle([0])
+    with pytest.raises(ValueError, match="thresholds must ascend"):
+        raw.load_payoff(1, [(1, 1, 0, [])], [[5, 5]], [0, 0, 0])
+    with pytest.raises(ValueError, match="payoff table needs"):
+        raw.load_payoff(1, [(1, 1, 0, [])], [[5]], [0])
+    with pytest.raises(ValueError, match="payoff ="):
+        raw.load_payoff(1, [(1, 1, 0, [])], [[5]], [0, 10 ** 6])
+
+
+def position_objective():
+    return example_position().rules.objective("points")
+
+
+# --- the CLI ------------------------------------------------------------------------------------------------------
+
+
+def cli(*args: str, code: int = 0):
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def test_score_dd_shows_the_settlement_and_the_points_play():
+    import json
+
+    (document,) = [json.loads(line) for line in cli("score", EXAMPLE, "--dd", "--json").stdout.splitlines()]
+    dd = document["dd"]
+    assert "items" not in document  # the record's play stops after five tricks: no actual score
+    assert (dd["from"], dd["value"], dd["points_line_value"], dd["value_keeping_points"], dd["differs"]) == \
+        ("end_of_play", 12, 8, 8, True)
+    assert dd["line"][-4:] == ["T1", "HG", "DG", "SG"] and dd["payments"] == [6, -6, -6, 6]
+    text = cli("score", EXAMPLE, "--dd").stdout
+    assert "Double-dummy settlement (from the end of the play): declarers 1+4 net +12" in text
+    assert "gives up points to score more" in text and "T1 HG DG SG" in text
+
+
+def test_score_dd_of_a_complete_deal_starts_from_the_deal(tmp_path):
+    import json
+
+    position = whole_example()
+    line = dd_settlement(position).card_names
+    record = example_text().split("[Play")[0] + '[Play "1"]\n' + "\n".join(
+        " ".join(line[i:i + 4]) for i in range(0, 40, 4)) + "\n*\n"
+    path = tmp_path / "played.tbn"
+    path.write_text(record, encoding="utf-8")
+    (document,) = [json.loads(line) for line in cli("score", path, "--dd", "--json").stdout.splitlines()]
+    assert document["dd"]["from"] == "start" and document["dd"]["value"] == 12
+    assert document["payments"] == [6, -6, -6, 6]  # the actual score of the played (optimal) line
+    assert "Payments (double dummy)" in cli("score", path, "--dd").stdout
+
+
+def test_score_dd_reports_bad_input_without_a_traceback(tmp_path):
+    path = tmp_path / "bad.tbn"
+    path.write_text(example_text().replace("2: Kontra Pagat", "1: Valat dagegen"), encoding="utf-8")
+    result = cli("score", path, "--dd", code=1)
+    assert "dagegen" in result.stderr
+
+
+def test_table_has_a_settlement_column():
+    import json
+
+    (document,) = [json.loads(line) for line in cli("table", EXAMPLES / "schafkopf.tbn", "-b", "5", "--json")
+                   .stdout.splitlines()]
+    entries = [e for e in document["entries"] if e["biddable"]]
+    assert entries and all(isinstance(e["settlement"], int) for e in entries)
+    tout = next(e for e in entries if e["contract"] == "SoloTout G" and e["declarer"] == 1)
+    assert tout["settlement"] > 0 and tout["won"]
+    assert "settlement" in cli("table", EXAMPLES / "schafkopf.tbn", "-b", "5").stdout
+    (plain,) = [json.loads(line) for line in cli("table", EXAMPLES / "schafkopf.tbn", "-b", "5", "--json",
+                                                 "--no-settlement").stdout.splitlines()]
+    assert all(e["settlement"] is None for e in plain["entries"])
+
+
+def example_text() -> str:
+    return Path(EXAMPLE).read_text(encoding="utf-8")
