@@ -29,7 +29,7 @@ from .plot import write_plot
 from .scoring import ScoreItem, Settlement, score_deal
 from .settlement import DDSettlement, dd_settlement
 from .batch import BatchSummary, solve_batch
-from .sampling import BonusChance, HandAnalysis, OpeningCard, analyse_hand
+from .sampling import BonusChance, HandAnalysis, OpeningCard, analyse_hand, analyse_position
 from .api import iter_positions, parse_positions, perft, read_positions, solve
 from .cards import Card, CardSet, Pack
 from .deal import Deal
@@ -45,7 +45,7 @@ from .variant import Flag, Variant
 
 __all__ = [
     "BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table", "solve_report",
-    "table_report", "BatchSummary", "solve_batch", "BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand",
+    "table_report", "BatchSummary", "solve_batch", "BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position",
     "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
     "Settlement", "score_deal", "DDSettlement", "dd_settlement", "strategy_tree", "write_tree", "EngineSolver",
     "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError",
