@@ -14,6 +14,7 @@ from solver.position import position_from_record
 from solver.tree import FORMATS, strategy_tree, write_tree
 
 from .errors import input_errors, message
+from .output import atomic_path
 from .render import parse_variant_options
 from .solve import BOARD, FILE, VARIANT
 
@@ -43,5 +44,6 @@ def tree(
             raise StichError(f"{file}: no record" + (f" with [Board \"{board}\"]" if board else ""))
         position = position_from_record(records[0], variant=flags)
         graph = strategy_tree(position, depth, objective=objective, seat=seat)
-        write_tree(graph, out)
+        with atomic_path(out) as temporary:
+            write_tree(graph, temporary)
     message(f"stich: wrote {out} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)")

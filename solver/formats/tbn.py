@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Iterator, TextIO
@@ -810,12 +811,29 @@ def format_record(record: Record) -> str:
 
 
 def write_records(records: Iterable[Record], dest: str | os.PathLike | TextIO) -> None:
-    """Write records separated by one blank line to a path (UTF-8, LF line breaks) or a text stream."""
+    """Write records separated by one blank line to a path (UTF-8, LF line breaks; atomically: the file appears
+    only when complete) or a text stream."""
     if isinstance(dest, (str, os.PathLike)):
-        with open(dest, "w", encoding="utf-8", newline="\n") as stream:
-            _write(records, stream)
+        _write_atomically(records, os.fspath(dest))
     else:
         _write(records, dest)
+
+
+def _write_atomically(records: Iterable[Record], path: str) -> None:
+    """Write to a temporary file next to ``path`` and rename it into place when every record is written, so that a
+    record that cannot be written (or a crash) never leaves a half-written file that reads as a shorter whole one."""
+    directory = os.path.dirname(path) or "."
+    handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            _write(records, stream)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _write(records: Iterable[Record], stream: TextIO) -> None:
