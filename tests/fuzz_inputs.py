@@ -5,18 +5,21 @@ cut short, lines and tokens deleted, duplicated or swapped, tokens carried over 
 replaced by Unicode look-alikes, combining or direction marks and stray bytes, huge lines, braces nested thousands
 deep, NUL bytes, and the whole file in another encoding. Pure random text and bytes are mixed in as well.
 
-``STICH_FUZZ_EXAMPLES`` (an environment variable) sets the number of examples per property; the default keeps the
-fuzz tests to well under a minute of the suite. See docs/limits.md for the long run.
+``STICH_FUZZ_EXAMPLES`` (an environment variable) sets the number of inputs of a long run, shared out among the
+properties; without it each property runs a few hundred derandomised examples, well under a minute in all. See docs/limits.md for the long run.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -26,13 +29,14 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.tbn"))
 EXAMPLE_TEXTS = {path.name: path.read_text(encoding="utf-8") for path in EXAMPLE_FILES}
 
-#: Examples per property in the long run; None: the small default of each property.
+#: Inputs of the long run, over all properties together (each takes its ``share``); None: the suite's defaults.
 LONG_RUN = int(os.environ["STICH_FUZZ_EXAMPLES"]) if os.environ.get("STICH_FUZZ_EXAMPLES") else None
 
 
-def fuzz_settings(default: int, *, share: float = 1.0) -> settings:
+def fuzz_settings(default: int, *, share: float) -> settings:
     """Settings of one property: ``default`` examples in the suite (derandomised, so CI is reproducible), or
-    ``share`` of STICH_FUZZ_EXAMPLES in the long run (randomised: a long run should look where CI does not)."""
+    ``share`` of STICH_FUZZ_EXAMPLES in the long run (randomised: a long run should look where CI does not). The
+    shares of all properties add up to 1."""
     common = dict(deadline=None, suppress_health_check=list(HealthCheck), database=None, print_blob=True)
     if LONG_RUN is None:
         return settings(max_examples=default, derandomize=True, **common)
@@ -43,7 +47,8 @@ def fuzz_settings(default: int, *, share: float = 1.0) -> settings:
 
 def _records(text: str) -> list[str]:
     """The records of an example file as text (blank-line separated blocks that contain a tag)."""
-    return [block.strip("\n") + "\n" for block in re.split(r"\n\s*\n", text) if "[" in block]
+    blocks = re.split(r"\n\s*\n", text)
+    return [block.strip("\n") + "\n" for block in blocks if re.search(r"^\[", block, re.MULTILINE)]
 
 
 EXAMPLE_RECORDS = [record for text in EXAMPLE_TEXTS.values() for record in _records(text)]
@@ -266,3 +271,20 @@ def assert_located(error: BaseException, source: str, data: str | bytes) -> None
     assert 1 <= error.line <= len(lengths), (error, len(lengths))
     assert 1 <= error.column <= lengths[error.line - 1] + 1, (error, lengths[error.line - 1])
     assert str(error).startswith(f"{source}:{error.line}:{error.column}: "), str(error)
+
+
+@pytest.fixture(scope="module", autouse=False)
+def fuzz_report():
+    """Add this module's outcomes to the JSON file named by STICH_FUZZ_REPORT (the long run's figures)."""
+    started = time.monotonic()
+    yield
+    target = os.environ.get("STICH_FUZZ_REPORT")
+    if not target:
+        return
+    path = Path(target)
+    report = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    for name, seen in OUTCOMES.items():
+        report[name] = {"inputs": seen.inputs, "successes": seen.successes, "errors": sum(seen.errors.values()),
+                        "errors_by_message": dict(seen.errors.most_common())}
+    report.setdefault("_seconds", {})[str(started)] = round(time.monotonic() - started, 1)
+    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_inputs import (assert_located, edited_values, encoded, file_bytes, fuzz_settings, mutated_text, outcomes,
+from fuzz_inputs import (fuzz_report,  # noqa: F401 (the module's report fixture)
+                         assert_located, edited_values, encoded, file_bytes, fuzz_settings, mutated_text, outcomes,
                          random_text)
 from solver.api import iter_positions, parse_positions, read_positions
 from solver.errors import ParseError, StichError
 from solver.formats.tbn import format_record, iter_records, parse_records, read_records
 
 SOURCE = "fuzz.tbn"
+pytestmark = pytest.mark.usefixtures("fuzz_report")
 
 
 def _read_all(data: bytes | str) -> list:
@@ -67,21 +70,21 @@ def _check_positions(name: str, data: bytes | str) -> None:
         assert str(errors[0]) == str(first_error)
 
 
-@fuzz_settings(300)
+@fuzz_settings(300, share=0.2)
 @given(mutated_text())
 def test_reader_on_mutated_records(text):
     """Cut, edited, mixed-up and Unicode-mangled example records, as a text stream."""
     _check_reader("reader: mutated records (text)", text)
 
 
-@fuzz_settings(300)
+@fuzz_settings(300, share=0.2)
 @given(file_bytes())
 def test_reader_on_hostile_bytes(data):
     """Mutated records and random text in every encoding a file turns up in, and raw random bytes."""
     _check_reader("reader: hostile bytes", data)
 
 
-@fuzz_settings(200)
+@fuzz_settings(200, share=0.1)
 @given(random_text)
 def test_reader_on_random_text(text):
     """Random text, weighted towards the format's own characters; also through ``parse_records``."""
@@ -92,21 +95,21 @@ def test_reader_on_random_text(text):
         assert_located(error, SOURCE, text)
 
 
-@fuzz_settings(30, share=0.02)
+@fuzz_settings(30, share=0.01)
 @given(mutated_text(big=True).flatmap(encoded))
 def test_reader_on_huge_and_deep_inputs(data):
     """Lines of up to 250,000 characters, braces nested 250,000 deep, a 1,500-tag record, long tag values."""
     _check_reader("reader: huge and deep", data)
 
 
-@fuzz_settings(250)
+@fuzz_settings(250, share=0.15)
 @given(mutated_text())
 def test_positions_from_mutated_records(text):
     """The game layer's errors (a foreign card in [Deal], a bad seat, an illegal card) are located too."""
     _check_positions("api: mutated records (text)", text)
 
 
-@fuzz_settings(300)
+@fuzz_settings(300, share=0.15)
 @given(edited_values())
 def test_positions_from_edited_tag_values(text):
     """Valid records with a tag value replaced or made huge: seats in superscript digits or 5,000 digits long,
@@ -114,13 +117,13 @@ def test_positions_from_edited_tag_values(text):
     _check_positions("api: edited tag values", text)
 
 
-@fuzz_settings(150)
+@fuzz_settings(150, share=0.1)
 @given(file_bytes())
 def test_positions_from_hostile_bytes(data):
     _check_positions("api: hostile bytes", data)
 
 
-@fuzz_settings(100, share=0.5)
+@fuzz_settings(100, share=0.05)
 @given(mutated_text())
 def test_parse_positions_and_recovery_agree(text):
     """``parse_positions`` keeps the contract; ``iter_records`` after an error still yields located errors or
@@ -145,7 +148,7 @@ def test_parse_positions_and_recovery_agree(text):
         assert [(t.name, t.value) for t in again.tags] == [(t.name, t.value) for t in item.tags]
 
 
-@fuzz_settings(60)
+@fuzz_settings(60, share=0.01)
 @given(st.binary(min_size=1, max_size=64), st.sampled_from(["utf-16", "utf-16-le", "utf-16-be", "latin-1"]))
 def test_wrong_encodings_of_a_valid_file(prefix, encoding):
     """A whole example file in a wrong encoding is rejected at a place, never read as garbage records."""
