@@ -171,3 +171,39 @@ def test_real_process_prints_no_traceback(tmp_path):
         assert done.returncode == 1, (name, done.stderr)
         assert "Traceback" not in done.stderr
         assert re.match(rf"^stich: {re.escape(str(path))}:[0-9]+:[0-9]+: ", done.stderr), (name, done.stderr)
+
+
+DEAL_WORDS = st.one_of(st.sampled_from(["Zwanzigerrufen", "Schafkopf", "Kratzen", "zr", "sk", "kr", "Solo H", "Wenz",
+                                        "Trump E", "Rufer G", "Normal T19", "Sie", "SoloTout S", "x", ""]),
+                       st.sampled_from(NASTY_WORDS), st.text(max_size=12))
+
+
+@fuzz_settings(60, share=0.002)
+@given(game=DEAL_WORDS, contract=st.none() | DEAL_WORDS,
+       numbers=st.lists(st.sampled_from(["--seed", "--declarer", "--seats", "--first-board", "-n"]), max_size=3),
+       values=st.lists(st.one_of(st.integers(-3, 8).map(str), st.sampled_from(NASTY_WORDS[:4])), min_size=3,
+                       max_size=3),
+       variants=st.lists(DEAL_WORDS, max_size=2))
+def test_deal_command_options(game, contract, numbers, values, variants):
+    """``stich deal`` with odd games, contracts, numbers and variant flags: 0, 1 or 2 and a one-line message."""
+    seen = outcomes("cli: deal options")
+    seen.inputs += 1
+    args = ["deal", "--game", game, "-n", "2"]
+    if contract is not None:
+        args += ["--contract", contract]
+    for option, value in zip(numbers, values):
+        args += [option, value if option != "-n" else "3"]
+    for flag in variants:
+        args += ["--variant", flag]
+    result = runner.invoke(app, args, catch_exceptions=True)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+    assert result.exit_code in (0, 1, 2), (args, result.exit_code, result.stderr)
+    assert "Traceback" not in result.stderr
+    if result.exit_code == 0:
+        seen.successes += 1
+        assert parse_records(result.stdout)
+    else:
+        assert result.stderr.strip()
+        seen.errors[f"exit {result.exit_code}"] += 1
+        if result.exit_code == 1:
+            assert all(line.startswith("stich: ") for line in result.stderr.splitlines() if line.strip())
