@@ -207,3 +207,17 @@ def test_deal_command_options(game, contract, numbers, values, variants):
         seen.errors[f"exit {result.exit_code}"] += 1
         if result.exit_code == 1:
             assert all(line.startswith("stich: ") for line in result.stderr.splitlines() if line.strip())
+
+
+def test_stdin_is_decoded_like_a_file_under_a_c_locale():
+    """Was: ``stich solve -`` under LC_ALL=C read stdin through Python's text stream, whose surrogateescape handler
+    let the byte FF through into a tag (exit 0) where a file gives an error. Now stdin is read as bytes: the same
+    ``<stdin>:line:col: invalid UTF-8`` as for a file."""
+    data = ENDINGS[0].replace("[Game ", '[Event "caf\udcff"]\n[Game ', 1).encode("utf-8", "surrogateescape")
+    script = "import sys; from solver.cli.main import main; sys.argv[0] = 'stich'; main()"
+    done = subprocess.run([sys.executable, "-c", script, "solve", "-"], input=data, capture_output=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent, env={**os.environ, "LC_ALL": "C"})
+    stderr = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 1, stderr
+    line = ENDINGS[0].split("\n").index(next(l for l in ENDINGS[0].split("\n") if l.startswith("[Game "))) + 1
+    assert stderr.startswith(f"stich: <stdin>:{line}:12: invalid UTF-8 (byte ff)"), stderr
