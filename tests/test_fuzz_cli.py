@@ -221,3 +221,21 @@ def test_stdin_is_decoded_like_a_file_under_a_c_locale():
     assert done.returncode == 1, stderr
     line = ENDINGS[0].split("\n").index(next(l for l in ENDINGS[0].split("\n") if l.startswith("[Game "))) + 1
     assert stderr.startswith(f"stich: <stdin>:{line}:12: invalid UTF-8 (byte ff)"), stderr
+
+
+def test_batch_reports_hostile_records_in_place(tmp_path, monkeypatch):
+    """``stich batch`` on good endings mixed with a superscript seat and a NUL: the good ones are solved, each bad
+    one is a JSON line whose error reads ``file:line:col: message``, and the exit code is 1."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    bad_seat = re.sub(r'\[Declarer "[^"]*"\]\n', "", ENDINGS[1]).replace("[Play", '[Declarer "\u00b2"]\n[Play', 1)
+    data = "\n".join([ENDINGS[0], bad_seat, ENDINGS[2].replace("Game", "Ga\x00me", 1), ENDINGS[3]])
+    Path("in.tbn").write_text(data, encoding="utf-8")
+    result = runner.invoke(app, ["batch", "in.tbn", "--out", "out.jsonl", "-j", "1"])
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    lines = [json.loads(line) for line in Path("out.jsonl").read_text(encoding="utf-8").splitlines()]
+    errors = [line["error"] for line in lines if "error" in line]
+    assert len(lines) == 4 and len(errors) == 2
+    assert re.match(r"in\.tbn:[0-9]+:[0-9]+: \[Declarer\] is not a seat", errors[0]), errors
+    assert re.match(r"in\.tbn:[0-9]+:[0-9]+: NUL character in the input", errors[1]), errors
