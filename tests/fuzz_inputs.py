@@ -140,7 +140,9 @@ def _value_edit(draw, text: str) -> str:
     if kind == "replace":
         value = word
     elif kind == "repeat":
-        value = (value + draw(st.sampled_from([" ", " / ", ", ", "; "]))) * draw(st.sampled_from([2, 50, 400, 3000]))
+        value += draw(st.sampled_from([" ", " / ", ", ", "; "]))
+        times = draw(st.sampled_from([2, 50, 400, 3000]))
+        value *= min(times, max(1, 300_000 // len(value)))  # a repeated value is not repeated into gigabytes
     elif kind == "prefix":
         value = word + value
     else:
