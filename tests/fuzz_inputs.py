@@ -6,7 +6,8 @@ replaced by Unicode look-alikes, combining or direction marks and stray bytes, h
 deep, NUL bytes, and the whole file in another encoding. Pure random text and bytes are mixed in as well.
 
 ``STICH_FUZZ_EXAMPLES`` (an environment variable) sets the number of inputs of a long run, shared out among the
-properties; without it each property runs a few hundred derandomised examples, well under a minute in all. See docs/limits.md for the long run.
+properties; without it each property runs a few hundred derandomised examples, well under a minute in all. See
+docs/limits.md for the long run.
 """
 
 from __future__ import annotations
