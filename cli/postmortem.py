@@ -17,6 +17,7 @@ from solver.position import Position
 from solver.postmortem import GRADES, analyse_play
 
 from .errors import input_errors, message
+from .output import atomic_path
 from .render import (CardPainter, Document, parse_variant_options, progress_on_stderr, record_title,
                      run_over_records, seats_text)
 from .solve import BOARD, FILE, JSON, VARIANT
@@ -39,7 +40,9 @@ def postmortem_document(position: Position, plot: Path | None, count: list[int])
                           **contract_header(position), **analysis.as_dict()}
     if plot is not None:
         count[0] += 1
-        written = write_plot(analysis, plot_path(plot, count[0]))
+        written = plot_path(plot, count[0])
+        with atomic_path(written) as temporary:
+            write_plot(analysis, temporary)
         message(f"stich: wrote {written}")
     return document
 

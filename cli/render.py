@@ -420,6 +420,12 @@ def _selected(record: Record, board: str | None) -> bool:
     return board is None or (record.get("Board") or "").strip() == board
 
 
+def stdin_bytes():
+    """Standard input as bytes, so that it is decoded like a file: strictly, with the place of a bad byte (the text
+    stream decodes with the locale's error handler, which under a C locale lets invalid bytes through)."""
+    return getattr(sys.stdin, "buffer", sys.stdin)
+
+
 def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None]) -> None:
@@ -434,8 +440,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     matched = 0
     console = None if as_json else stdout_console()
     with input_errors():  # a file that cannot be read at all
-        source = sys.stdin if str(path) == "-" else path
-        for item in iter_records(source, name="<stdin>" if source is sys.stdin else str(path)):
+        source = stdin_bytes() if str(path) == "-" else path
+        for item in iter_records(source, name="<stdin>" if str(path) == "-" else str(path)):
             if isinstance(item, ParseError):
                 message(f"stich: {item}")
                 failed = True

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -14,7 +13,8 @@ from solver.position import position_from_record
 from solver.tree import FORMATS, strategy_tree, write_tree
 
 from .errors import input_errors, message
-from .render import parse_variant_options
+from .output import atomic_path
+from .render import parse_variant_options, stdin_bytes
 from .solve import BOARD, FILE, VARIANT
 
 
@@ -36,12 +36,13 @@ def tree(
     with input_errors():
         if out.suffix.lower() not in FORMATS:
             raise StichError(f"{out}: the tree is written as {', '.join(FORMATS)}")
-        source = sys.stdin if str(file) == "-" else file
-        records = [r for r in read_records(source, name="<stdin>" if source is sys.stdin else str(file))
+        source = stdin_bytes() if str(file) == "-" else file
+        records = [r for r in read_records(source, name="<stdin>" if str(file) == "-" else str(file))
                    if board is None or (r.get("Board") or "").strip() == board]
         if not records:
             raise StichError(f"{file}: no record" + (f" with [Board \"{board}\"]" if board else ""))
         position = position_from_record(records[0], variant=flags)
         graph = strategy_tree(position, depth, objective=objective, seat=seat)
-        write_tree(graph, out)
+        with atomic_path(out) as temporary:
+            write_tree(graph, temporary)
     message(f"stich: wrote {out} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from .deal import small_number
 from .errors import StichError
 
 LEVELS = {"kontra": 2, "retour": 4, "rekontra": 4, "supra": 8, "resupra": 16}
@@ -51,9 +52,9 @@ def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
         if not entry:
             continue
         seat_text, colon, items = entry.partition(":")
-        if not colon or not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= seats:
+        seat = small_number(seat_text)
+        if not colon or seat is None or not 1 <= seat <= seats:
             raise StichError(f"announcement {entry!r} does not start with a seat and a colon (e.g. '2: Kontra')")
-        seat = int(seat_text)
         item_start = entry_start + raw_entry.index(":") + 1
         for raw_item in items.split(","):
             item = raw_item.strip()

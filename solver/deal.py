@@ -17,6 +17,20 @@ MIN_SEATS = 3
 MAX_SEATS = 6
 
 _PREFIX = re.compile(r"^\s*([0-9]+)\s*:")
+#: The most digits a seat, a count or a pot may have. Python refuses to convert more than 4,300 digits (and a seat
+#: number never needs more than one); longer numbers are rejected as numbers, not passed to int().
+MAX_NUMBER_DIGITS = 9
+_NUMBER = re.compile(r"[0-9]{1,%d}" % MAX_NUMBER_DIGITS)
+
+
+def small_number(text: str) -> int | None:
+    """``text`` (surrounding spaces ignored) as a whole number of ASCII digits, or None.
+
+    ``str.isdigit`` is true for superscripts and other Unicode digits that ``int`` refuses, and ``int`` refuses
+    numbers of more than 4,300 digits: either would escape as a bare ValueError instead of a located error.
+    """
+    text = text.strip()
+    return int(text) if _NUMBER.fullmatch(text) else None
 
 
 @dataclass(frozen=True)
@@ -64,7 +78,7 @@ class Deal:
         first = 1
         match = _PREFIX.match(text)
         if match:
-            first = int(match.group(1))
+            first = small_number(match.group(1)) or 0  # 0: too many digits, reported as not a seat below
             text = text[match.end():]
         parts = text.split("/")
         if not MIN_SEATS <= len(parts) <= MAX_SEATS:

@@ -8,6 +8,17 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 from __future__ import annotations
 
 
+#: Longest message and token a ParseError prints: a message quotes the user's text, which may be a 10,000-character
+#: tag value, and an error should stay one readable line.
+MAX_MESSAGE_LENGTH = 300
+MAX_TOKEN_LENGTH = 40
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text``, or its first ``limit`` characters and ``...`` (a text cut to 40 + ``...`` already stays as it is)."""
+    return text if len(text) <= limit + 3 else text[:limit] + "..."
+
+
 class StichError(ValueError):
     """Base of every error caused by bad input (a deal, a file, a flag, a card)."""
 
@@ -34,9 +45,9 @@ class ParseError(StichError):
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
-        text = f"{self.source}:{self.line}:{self.column}: {self.message}"
+        text = f"{self.source}:{self.line}:{self.column}: {_cut(self.message, MAX_MESSAGE_LENGTH)}"
         if self.token is not None:
-            text += f" (got {self.token!r}"
+            text += f" (got {_cut(self.token, MAX_TOKEN_LENGTH)!r}"
             text += f", expected {self.expected})" if self.expected else ")"
         elif self.expected:
             text += f" (expected {self.expected})"

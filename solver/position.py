@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from .announcements import pagat_announcer, parse_announcements
-from .deal import MAX_SEATS, MIN_SEATS, Deal
+from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import IllegalPlayError, ParseError, StichError
 from .formats.tbn import Record, Tag
 from .games import get_game
@@ -101,10 +101,10 @@ def _required(record: Record, name: str) -> Tag:
 
 
 def _seat_number(record: Record, tag: Tag, seats: int) -> int:
-    text = tag.value.strip()
-    if not text.isdigit() or not 1 <= int(text) <= seats:
+    seat = small_number(tag.value)
+    if seat is None or not 1 <= seat <= seats:
         raise _tag_error(record, tag, f"[{tag.name}] is not a seat", f"a seat number from 1 to {seats}")
-    return int(text)
+    return seat
 
 
 def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
@@ -112,10 +112,10 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
     words = _value_words(tag)
     first = 1
     if words and re.fullmatch(r"[0-9]+:", words[0][0]):
-        first = int(words[0][0][:-1])
+        first = small_number(words[0][0][:-1]) or 0  # 0: too many digits, reported as not a seat below
         words = words[1:]
-    elif len(words) >= 2 and words[0][0].isdigit() and words[1][0].startswith(":"):
-        first = int(words[0][0])
+    elif len(words) >= 2 and re.fullmatch(r"[0-9]+", words[0][0]) and words[1][0].startswith(":"):
+        first = small_number(words[0][0]) or 0
         rest = words[1][0][1:]
         words = ([(rest, words[1][1] + 1)] if rest else []) + words[2:]
     hands: list[list[tuple[str, int]]] = [[]]
@@ -228,10 +228,11 @@ def _replay(record: Record, rules: Rules) -> tuple[PlayState, tuple[int, ...]]:
     if play is None:
         return state, ()
     leader = play.leader
-    if not leader.text.strip().isdigit() or not 1 <= int(leader.text) <= rules.seats:
+    seat = small_number(leader.text)
+    if seat is None or not 1 <= seat <= rules.seats:
         raise _error(record, "[Play] does not name a seat", leader.line, leader.column, leader.text,
                      f"a seat number from 1 to {rules.seats}")
-    if int(leader.text) - 1 != state.leader:
+    if seat - 1 != state.leader:
         raise _error(record, f"the first trick is led by seat {state.leader + 1} under these rules",
                      leader.line, leader.column, leader.text, str(state.leader + 1))
     played = []

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .announcements import Announcement, parse_announcements
+from .deal import small_number
 from .errors import ParseError, StichError
 from .games.base import Rules
 from .position import Position
@@ -506,12 +507,12 @@ def read_pot(position: Position, pot: int | None) -> int:
     tag = record.tag("Pot") if record is not None else None
     if tag is None:
         return 0
-    text = tag.value.strip()
-    if not text.isdigit():
+    chips = small_number(tag.value)
+    if chips is None:
         source = record.source if record is not None else "<input>"
         raise ParseError("[Pot] is not a whole number", source=source, line=tag.value_line,
                          column=tag.value_column, token=tag.value, expected="a number of chips, 0 or more")
-    return int(text)
+    return chips
 
 
 def score_kratzen(position: Position, pot: int, winners: Sequence[int] | None = None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Iterator, TextIO
@@ -29,7 +30,9 @@ __all__ = [
     "MAX_COMMENT_CHARS",
     "MAX_LINE_LENGTH",
     "MAX_PLAY_LINES",
+    "MAX_RECORD_LENGTH",
     "MAX_TAGS",
+    "MAX_TAG_VALUE_LENGTH",
     "Comment",
     "PlaySection",
     "Record",
@@ -49,6 +52,8 @@ MAX_PLAY_LINES = 200  # card lines in one Play section
 MAX_BRACE_COMMENT_LENGTH = 100_000  # characters of one {...} comment, braces and line breaks included
 MAX_COMMENTS = 10_000  # comments in one record
 MAX_COMMENT_CHARS = 1_000_000  # characters of all comments of one record together
+MAX_TAG_VALUE_LENGTH = 10_000  # characters of one tag value as written (escapes included)
+MAX_RECORD_LENGTH = 1_000_000  # characters of one record's lines (line breaks counted), comments before it included
 
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _SPECIAL = '[]{}"%;'  # characters that can never be part of a card token
@@ -85,10 +90,19 @@ class Tag:
     value_line: int = 0
     value_column: int = 0
     raw: str | None = field(default=None, repr=False, compare=False)  # the value as written, escapes included
+    _offsets: tuple | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _value_offsets(self) -> list[int]:
+        """:func:`_raw_offsets`, computed once per value: the game layer asks for the place of every word of a
+        ``[Deal]``, and computing them afresh each time made a long value cost quadratic time."""
+        cached = self._offsets
+        if cached is None or cached[0] is not self.value or cached[1] is not self.raw:
+            cached = self._offsets = (self.value, self.raw, _raw_offsets(self))
+        return cached[2]
 
     def words(self) -> list[Token]:
         """The whitespace-separated words of the value (as ``str.split()`` finds them), each with its file place."""
-        offsets = _raw_offsets(self)
+        offsets = self._value_offsets()
         words = []
         value = self.value
         i = 0
@@ -108,7 +122,7 @@ class Tag:
         Escapes make the written value longer than the value itself, so plain addition would drift after a ``\\"``.
         ``offset == len(value)`` gives the place of the closing quote.
         """
-        offsets = _raw_offsets(self)
+        offsets = self._value_offsets()
         if not 0 <= offset < len(offsets):
             raise IndexError(f"offset {offset} outside the value of tag {self.name}")
         return self.value_line, self.value_column + offsets[offset]
@@ -389,6 +403,11 @@ class _Lexer:
         if close < 0:
             raise self.error("unterminated tag value", number, quote, text[quote:], "a closing '\"'")
         raw = text[quote + 1 : close]
+        if len(raw) > MAX_TAG_VALUE_LENGTH:
+            raise self.error(
+                f"value of tag {name} longer than {MAX_TAG_VALUE_LENGTH} characters", number,
+                quote + 1 + MAX_TAG_VALUE_LENGTH, None, f"at most {MAX_TAG_VALUE_LENGTH} characters",
+            )
         i = _skip_space(text, close + 1)
         if i >= len(text) or text[i] != "]":
             got = text[i:_word_end(text, i + 1)] if i < len(text) else None
@@ -617,6 +636,7 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
     """The reading loop: physical lines -> lexer -> builder -> records, with resynchronisation after errors."""
     lexer = _Lexer(source)
     builder = _Builder(source)
+    size = 0  # characters of the record being built
     last: Record | None = None
     skip = _NO_SKIP
     for number, text in _physical_lines(stream, source):
@@ -633,14 +653,17 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
                 lexer.blank_line()
                 if builder.tags:
                     done = builder.finish()
-                    builder = _Builder(source)
+                    builder, size = _Builder(source), 0
             else:
+                size += len(text) + 1
+                if size > MAX_RECORD_LENGTH:
+                    raise _too_big(source, number, MAX_RECORD_LENGTH - (size - len(text) - 1) + 1)
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as error:
             if not recover:
                 raise
-            lexer, builder = _Lexer(source), _Builder(source)
+            lexer, builder, size = _Lexer(source), _Builder(source), 0
             skip = _SKIP_AFTER_BLANK if blank else _SKIP_TO_BLANK
             yield error
             continue
@@ -720,6 +743,17 @@ def _too_long(source: str, number: int) -> ParseError:
     )
 
 
+def _too_big(source: str, number: int, column: int) -> ParseError:
+    """The record has grown past MAX_RECORD_LENGTH at ``column`` of line ``number``."""
+    return ParseError(
+        f"record longer than {MAX_RECORD_LENGTH} characters",
+        source=source,
+        line=number,
+        column=max(column, 1),
+        expected=f"a blank line between records, each of at most {MAX_RECORD_LENGTH} characters",
+    )
+
+
 def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:
     """Strip the line break (LF or CR LF) and a leading BOM, decode bytes strictly, reject NUL and overlong lines."""
     if isinstance(chunk, bytes):
@@ -777,12 +811,29 @@ def format_record(record: Record) -> str:
 
 
 def write_records(records: Iterable[Record], dest: str | os.PathLike | TextIO) -> None:
-    """Write records separated by one blank line to a path (UTF-8, LF line breaks) or a text stream."""
+    """Write records separated by one blank line to a path (UTF-8, LF line breaks; atomically: the file appears
+    only when complete) or a text stream."""
     if isinstance(dest, (str, os.PathLike)):
-        with open(dest, "w", encoding="utf-8", newline="\n") as stream:
-            _write(records, stream)
+        _write_atomically(records, os.fspath(dest))
     else:
         _write(records, dest)
+
+
+def _write_atomically(records: Iterable[Record], path: str) -> None:
+    """Write to a temporary file next to ``path`` and rename it into place when every record is written, so that a
+    record that cannot be written (or a crash) never leaves a half-written file that reads as a shorter whole one."""
+    directory = os.path.dirname(path) or "."
+    handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            _write(records, stream)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _write(records: Iterable[Record], stream: TextIO) -> None:

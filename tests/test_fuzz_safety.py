@@ -1,0 +1,122 @@
+"""Safety: no input is ever evaluated or unpickled, and no output file is left half-written under its own name.
+
+The audit greps the source for the calls that turn data into code or objects. Multiprocessing and Dask pickle our
+own task objects between our own processes; that is not input, and none of it is spelled out in ``solver/`` or
+``cli/`` as a call on a file or a string read from one (the grep would show it).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fuzz_inputs import EXAMPLE_TEXTS
+from solver.cli.main import app
+from solver.formats.tbn import parse_records, write_records
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted(p for folder in ("solver", "cli") for p in (ROOT / folder).rglob("*.py")
+                 if "solver/cli" not in p.as_posix())
+FORBIDDEN = re.compile(
+    r"(?<![.\w])(eval|exec|compile)\s*\(|\bpickle\.loads?\b|\bcPickle\b|\bmarshal\.loads?\b|\bshelve\.open\b"
+    r"|\byaml\.(unsafe_)?load\b|\bjsonpickle\b|\bdill\b|\b__import__\s*\(|\bimportlib\.import_module\s*\("
+)
+
+
+def test_the_audit_sees_the_source():
+    """The grep below looks at every module of the package and the CLI (and would catch a call)."""
+    names = {p.name for p in SOURCES}
+    assert {"tbn.py", "position.py", "main.py", "batch.py", "api.py"} <= names
+    assert FORBIDDEN.search("x = pickle.load(stream)") and FORBIDDEN.search("eval (text)")
+    assert not FORBIDDEN.search("re.compile(r'x')") and not FORBIDDEN.search("def evaluate(self):")
+
+
+def test_no_eval_exec_or_unpickling_in_the_source():
+    hits = []
+    for path in SOURCES:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if FORBIDDEN.search(code):
+                hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert hits == []
+
+
+# --- atomic output ----------------------------------------------------------------------------------------------------
+
+def _record_text() -> str:
+    return EXAMPLE_TEXTS["valat.tbn"]
+
+
+def test_write_records_to_a_path_is_atomic(tmp_path):
+    """A record that cannot be written half way through leaves the old file as it was, and no temporary file."""
+    target = tmp_path / "out.tbn"
+    target.write_text("old\n", encoding="utf-8")
+    good = parse_records(_record_text())[0]
+    bad = parse_records(_record_text())[0]
+    bad.tags[0].name = "not a word"
+    with pytest.raises(ValueError):
+        write_records([good, bad], target)
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.tbn"]
+    write_records([good], target)
+    assert parse_records(target.read_text(encoding="utf-8"))[0].get("Deal") == good.get("Deal")
+    assert target.stat().st_mode & 0o044  # an ordinary file, readable like one written by open()
+
+
+def test_tree_output_is_atomic(tmp_path, monkeypatch):
+    """``stich tree --out``: a writer that fails half way leaves the old file and no temporary file behind."""
+    import solver.cli.tree as tree_command
+
+    source = tmp_path / "in.tbn"
+    source.write_text(EXAMPLE_TEXTS["schafkopf.tbn"], encoding="utf-8")
+    out = tmp_path / "tree.json"
+    out.write_text("old\n", encoding="utf-8")
+
+    def broken_writer(graph, path):
+        Path(path).write_text('{"half', encoding="utf-8")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tree_command, "write_tree", broken_writer)
+    result = CliRunner().invoke(app, ["tree", str(source), "--board", "6", "--depth", "1", "--out", str(out)])
+    assert result.exit_code == 1 and "No space left" in result.stderr
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tbn", "tree.json"]
+    monkeypatch.undo()
+    result = CliRunner().invoke(app, ["tree", str(source), "--board", "6", "--depth", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert out.read_text(encoding="utf-8").startswith("{")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tbn", "tree.json"]
+
+
+def test_postmortem_plot_is_atomic(tmp_path, monkeypatch):
+    """``stich postmortem --plot``: the same for the SVG/PNG picture."""
+    import solver.cli.postmortem as postmortem_command
+
+    source = tmp_path / "in.tbn"
+    source.write_text(EXAMPLE_TEXTS["schafkopf.tbn"], encoding="utf-8")
+    plot = tmp_path / "plot.svg"
+
+    def broken_plot(analysis, path):
+        Path(path).write_text("<svg", encoding="utf-8")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(postmortem_command, "write_plot", broken_plot)
+    result = CliRunner().invoke(app, ["postmortem", str(source), "--board", "6", "--plot", str(plot)])
+    assert result.exit_code == 1 and "No space left" in result.stderr, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tbn"]
+
+
+def test_stdout_writer_does_not_touch_files(tmp_path, monkeypatch):
+    """``atomic_writer(None)`` is stdout: the commands' default output creates no file."""
+    from solver.cli.output import atomic_writer
+
+    monkeypatch.chdir(tmp_path)
+    buffer = io.StringIO()
+    monkeypatch.setattr("sys.stdout", buffer)
+    with atomic_writer(None) as stream:
+        stream.write("x")
+    assert buffer.getvalue() == "x" and list(tmp_path.iterdir()) == []
