@@ -14,7 +14,7 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds
 from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
-from search cimport Search, Options, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
+from search cimport Search, Options, heuristic_playout, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
 
 DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
@@ -66,7 +66,7 @@ cdef class Engine:
     cdef uint64_t profile[16]
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
-                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
+                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True, bint use_fast_end=True):
         _check(tt_megabytes, 1, 4096, "tt_megabytes")
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
@@ -79,6 +79,7 @@ cdef class Engine:
         self.options.use_equivalence = use_equivalence
         self.options.use_bounds = use_bounds
         self.options.use_ordering = use_ordering
+        self.options.use_fast_end = use_fast_end
         self.options.driver = DRIVERS[driver]
         self.loaded = 0
 
@@ -310,14 +311,15 @@ cdef class Engine:
             else legal
         return legal, reps
 
-    def value(self, int guess=0):
-        """The exact future value of the root."""
+    def value(self, guess=None):
+        """The exact future value of the root; the driver starts from ``guess`` (None: the heuristic playout's)."""
         cdef Search S
-        cdef int result
+        cdef int result, g
         self._check_root()
         self._begin(&S)
+        g = heuristic_playout(&S) if guess is None else guess
         with nogil:
-            result = exact_value(&S, guess)
+            result = exact_value(&S, g)
         self._end(&S)
         return result
 
@@ -332,19 +334,28 @@ cdef class Engine:
         self._end(&S)
         return bool(result)
 
-    def after(self, int card, int guess=0):
-        """(reward of the trick the card completes, exact future value after it) for a legal root card."""
+    def after(self, int card, guess=None):
+        """(reward of the trick the card completes, exact future value after it) for a legal root card; ``guess``
+        is of the value counting the card's reward (None: the heuristic playout's)."""
         cdef Search S
-        cdef int reward, result
+        cdef int reward, result, g
         self._check_root()
         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
             raise ValueError("engine input: not a legal card at the root")
         self._begin(&S)
         reward = play_card(&S, card)
+        g = heuristic_playout(&S) if guess is None else guess - reward
         with nogil:
-            result = exact_value(&S, guess - reward)
+            result = exact_value(&S, g)
         self._end(&S)
         return reward, result
+
+    def playout(self):
+        """The reward of the heuristic line of play from the root (the drivers' default first guess)."""
+        cdef Search S
+        self._check_root()
+        self._begin(&S)
+        return heuristic_playout(&S)
 
     def perft(self, int depth):
         """Legal play sequences of ``depth`` cards from the root (the engine's move generator)."""

@@ -240,11 +240,11 @@ class EngineSolver:
 
     def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
-                 driver: str = "mtdf", use_canonical: bool = True) -> None:
+                 driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True) -> None:
         if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
             raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
-                                     use_canonical)
+                                     use_canonical, use_fast_end)
         self._loaded: tuple | None = None
 
     @property
@@ -276,8 +276,9 @@ class EngineSolver:
                                [compiled.to_engine[c] for c in state.trick], state.flags)
         return compiled
 
-    def value(self, state: PlayState, objective: Objective, guess: int = 0) -> int:
-        """The exact future value of ``state`` for ``objective``."""
+    def value(self, state: PlayState, objective: Objective, guess: int | None = None) -> int:
+        """The exact future value of ``state`` for ``objective`` (``guess``: where the driver starts; None: from
+        a heuristic playout)."""
         if state.is_over:
             return 0
         self._load(state, objective)
@@ -290,7 +291,7 @@ class EngineSolver:
         self._load(state, objective)
         return self.engine.reaches(target)
 
-    def card_values(self, state: PlayState, objective: Objective, guess: int = 0) -> list[CardValue]:
+    def card_values(self, state: PlayState, objective: Objective, guess: int | None = None) -> list[CardValue]:
         """The value of every legal card (equivalent cards searched once and given the same value)."""
         compiled = self._load(state, objective)
         legal, representatives = self.engine.groups()
