@@ -11,6 +11,9 @@
 # plays the card the move ordering ranks first (about 50 plays; typically 10-15 points off the value, which beats
 # starting from 0). ``card_values`` passes the root's value, exact for the best card and a bound for the others.
 #
+# The proved card. ``exact_value_card`` also reports the root's best card in the probe that set the final lower
+# bound: its value is the root's, so the wrapper's ``card_values`` skips its search (``Engine.proved_best``).
+#
 # Galloping. MTD(f) moves one bound per probe, by as much as the fail-soft answer says, which near the value is
 # often a single point. After two answers moving the same bound in a row the next probe steps 2, then 4, 8, ...
 # past it (never beyond the middle of the interval left), so a distant value is reached in a logarithmic number of
@@ -56,6 +59,8 @@ ctypedef struct Search:
     Table* table
     Options opt
     uint64_t nodes
+    int ply                                   # cards played since the search's root
+    int root_card                             # the root's best card in the last search that reached Step 5 there
     uint64_t table_hits
     uint64_t cutoffs
     uint64_t iterations                       # null-window searches made by the drivers
@@ -288,7 +293,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             card = moves[i]
             saved = S.s
             reward = play_card(S, card)
+            S.ply += 1
             value = reward + search(S, a - reward, b - reward)
+            S.ply -= 1
             S.s = saved
             if maximising:
                 if value > best:
@@ -306,6 +313,8 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                 S.cutoffs += 1
                 S.history[seat][card] += popcount(S.s.live) + 1
                 break
+    if S.ply == 0:
+        S.root_card = best_card
     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
     if use_table:
         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
@@ -319,8 +328,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef inline int exact_value(Search* S, int guess) noexcept nogil:
-    """The exact future value by the chosen driver, starting from ``guess``.
+cdef inline int exact_value_card(Search* S, int guess, int* proved) noexcept nogil:
+    """The exact future value by the chosen driver, starting from ``guess``; ``proved`` gets a root card whose value
+    is the root's (the best card of the probe that set the final lower bound), or NO_CARD when none is known.
 
     MTD(f) steps from the guess to each fail-soft answer; when two answers in a row move the same bound, the value is
     far from the guess, and the next probe bisects the interval instead (points values span 0..120, and plain
@@ -329,8 +339,12 @@ cdef inline int exact_value(Search* S, int guess) noexcept nogil:
     cdef int lower = 0
     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
     cdef int g, beta, rising = 0, falling = 0, mid
+    proved[0] = NO_CARD
     if S.opt.driver == DRIVER_WINDOW:
-        return search(S, lower - 1, upper + 1)
+        S.root_card = NO_CARD
+        g = search(S, lower - 1, upper + 1)
+        proved[0] = S.root_card
+        return g
     if guess < lower:
         guess = lower
     if guess > upper:
@@ -351,6 +365,7 @@ cdef inline int exact_value(Search* S, int guess) noexcept nogil:
                 beta = mid
         else:
             beta = g + 1 if g == lower else g
+        S.root_card = NO_CARD
         g = search(S, beta - 1, beta)
         S.iterations += 1
         if g < beta:
@@ -359,9 +374,16 @@ cdef inline int exact_value(Search* S, int guess) noexcept nogil:
             rising = 0
         else:
             lower = g
+            proved[0] = S.root_card
             rising += 1
             falling = 0
     return lower
+
+
+cdef inline int exact_value(Search* S, int guess) noexcept nogil:
+    """The exact future value by the chosen driver, starting from ``guess``."""
+    cdef int proved
+    return exact_value_card(S, guess, &proved)
 
 
 cdef inline int heuristic_playout(Search* S) noexcept nogil:
