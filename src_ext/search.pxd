@@ -25,7 +25,8 @@
 # stored in the table). ``use_fast_end`` switches it off.
 #
 # Memory latency. A table probe is mostly a cache miss (the table is tens of MB); the key is computed first and
-# the bucket prefetched, so the quick bounds are computed while the line is on its way.
+# the bucket prefetched, so the static bound is computed while the line is on its way. The sure-trick bounds, the
+# dearer part, are computed only when the table's bounds did not already settle the position.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount
@@ -220,7 +221,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef int boundary = S.s.trick_len == 0
     cdef int use_table
     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
-    cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure
+    cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure, static_upper = INFINITY
     cdef int moves[MAX_CARDS]
     cdef uint64_t legal
     cdef uint8_t leader_flags = 0
@@ -243,13 +244,11 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             key = position_key(S.t, &S.s, S.opt.use_canonical)
             entry = table_bucket(S.table, key, leader_flags)
             __builtin_prefetch(entry)
-        # Step 3. Quick bounds: the future is worth between 0 and everything still in play, less sure tricks.
+        # Step 3. The static bound (the future is worth between 0 and everything still in play), then the table:
+        # bounds from earlier visits, and the card that was best.
         if S.opt.use_bounds:
             upper = future_upper_bound(S.t, S.o, &S.s)
-            sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
-            lower = max_sure
-            upper -= min_sure
-        # Step 3'. The transposition table: bounds from earlier visits, and the card that was best.
+            static_upper = upper
         if use_table:
             entry = table_probe(S.table, key, leader_flags)
             if entry != NULL:
@@ -263,6 +262,17 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             return lower
         if upper <= alpha:
             return upper
+        # Step 3'. Sure tricks, only when the table did not settle the position (they cost a walk of the hands).
+        if S.opt.use_bounds:
+            sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
+            if max_sure > lower:
+                lower = max_sure
+            if static_upper - min_sure < upper:
+                upper = static_upper - min_sure
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
         if lower > alpha:
             alpha = lower
         if upper < beta:
