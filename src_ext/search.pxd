@@ -20,9 +20,9 @@
 # probes while a close one still costs few.
 #
 # Two tricks left. Most nodes are in the last two tricks. At a trick boundary with two tricks left, after the
-# bounds and the table, the trick is searched by ``penultimate``: plain alpha-beta with the table's card first and
-# the last trick computed directly, skipping the ordering and per-node bookkeeping (the position itself is still
-# stored in the table). ``use_fast_end`` switches it off.
+# bounds and the table, the trick is searched by ``penultimate``: plain alpha-beta with the table's card (else the
+# ordering heuristic's favourite) first and the last trick computed directly, skipping the sorting of moves and the
+# per-node bookkeeping (the position itself is still stored in the table). ``use_fast_end`` switches it off.
 #
 # Memory latency. A table probe is mostly a cache miss (the table is tens of MB); the key is computed first and
 # the bucket prefetched, so the static bound is computed while the line is on its way. The sure-trick bounds, the
@@ -33,7 +33,7 @@ from cardset cimport lowest, drop_lowest, popcount
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound, sure_bounds
-from order cimport order_moves
+from order cimport order_moves, card_score
 from tt cimport Table, Entry, table_bucket, table_probe, table_store, mix
 
 cdef extern from *:
@@ -171,12 +171,13 @@ cdef inline int decode_card(const Tables* t, const State* s, int stored, int can
 
 
 cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best_card) noexcept nogil:
-    """Alpha-beta inside the second-to-last trick, without the table, bounds or ordering (the card ``first`` is
-    tried first, then the others lowest first); the last trick is computed directly. Counts its nodes as search()
-    would."""
+    """Alpha-beta inside the second-to-last trick, without the table, bounds or full ordering (the card ``first``,
+    else the one the ordering's heuristic scores highest, is tried first, then the others lowest first); the last
+    trick is computed directly. Counts its nodes as search() would."""
     cdef State saved
     cdef uint64_t legal
-    cdef int card, reward, value, best, maximising, seat, dummy
+    cdef int card, reward, value, best, maximising, seat, dummy, wpos, top
+    cdef uint64_t rest
     seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
     legal = legal_cards(S.t, &S.s)
     if S.opt.use_equivalence:
@@ -185,6 +186,18 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
     best = -INFINITY if maximising else INFINITY
     if first != NO_CARD and not (legal >> first) & 1:
         first = NO_CARD
+    if first == NO_CARD and S.opt.use_ordering and legal & (legal - 1):
+        # the ordering's favourite first (its heuristic score only)
+        wpos = current_winner(S.t, S.s.trick, S.s.trick_len) if S.s.trick_len else 0
+        rest = legal
+        top = -INFINITY * 4
+        while rest:
+            card = lowest(rest)
+            rest = drop_lowest(rest)
+            value = card_score(S.t, S.o, &S.s, card, wpos)
+            if value > top:
+                top = value
+                first = card
     while legal:
         if first != NO_CARD:
             card = first
