@@ -10,6 +10,8 @@ sizes, what the contract implies), each sample is solved double-dummy, and the r
   from the same generator: no game-specific code here.
 * Workers return integer sums per chunk (counts, sums, sums of squares), never per-sample tables: little to send
   back, and integer sums do not depend on the order in which chunks finish.
+* When the analysed hand is to move, its cards' values are solved first and the sample's value is read off them
+  (the best card's): one search fewer per sample.
 """
 
 from __future__ import annotations
@@ -223,7 +225,12 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
     win = _win_objective(rules, seat)
     measure_won = measure.achieved(rules, state)
     win_won = win.achieved(rules, state)
-    measure_value = measure_won + engine.value(state, measure)
+    measure_cards = None
+    if state.to_move == seat:  # the cards' values give the value too, in less time than a search of its own
+        future, measure_cards = engine.value_and_cards(state, measure)
+    else:
+        future = engine.value(state, measure)
+    measure_value = measure_won + future
     value = _for_hand(measure_value, measure, seat, everything)
     win_value = _from_measure(win, measure, measure_value, everything)
     if win_value is None:
@@ -233,7 +240,7 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
     sums["squares"] += value * value
     sums["wins"] += int(_wins(win_value, win, seat))
     if state.to_move == seat:
-        measure_cards = engine.card_values(state, measure, measure_value - measure_won)
+        assert measure_cards is not None
         if _from_measure(win, measure, 0, everything) is None:
             win_values = {cv.card: win_won + cv.value
                           for cv in engine.card_values(state, win, win_value - win_won)}

@@ -7,14 +7,14 @@ interpreter. The searches themselves run without the GIL over plain C data (see 
 """
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
-from libc.string cimport memset
+from libc.string cimport memset, memcmp
 from cardset cimport popcount, lowest, drop_lowest
 from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
                     MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds
 from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
-from search cimport Search, Options, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
+from search cimport Search, Options, heuristic_playout, exact_value_card, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
 from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
     PAYOFF_LIMIT
@@ -66,9 +66,12 @@ cdef class Engine:
     cdef readonly uint64_t iterations
     cdef readonly uint64_t table_bytes
     cdef uint64_t profile[16]
+    cdef State proved_root                    # the root of the last value(), and a card proved to keep its value
+    cdef int proved_card
+    cdef int proved_value
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
-                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True):
+                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True, bint use_fast_end=True):
         _check(tt_megabytes, 1, 4096, "tt_megabytes")
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
@@ -81,8 +84,10 @@ cdef class Engine:
         self.options.use_equivalence = use_equivalence
         self.options.use_bounds = use_bounds
         self.options.use_ordering = use_ordering
+        self.options.use_fast_end = use_fast_end
         self.options.driver = DRIVERS[driver]
         self.loaded = 0
+        self.proved_card = NO_CARD
 
     def __dealloc__(self):
         table_free(&self.table)
@@ -174,11 +179,13 @@ cdef class Engine:
             t.reservation_card[i] = card
             t.reservation_seat[i] = seat
         self.loaded = 1
+        self.proved_card = NO_CARD
         table_new_generation(&self.table)
 
     def new_generation(self):
         """Forget the table's entries (cheaply): needed whenever the deal changes, since table keys assume every
         card keeps its owner."""
+        self.proved_card = NO_CARD
         table_new_generation(&self.table)
 
     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
@@ -205,6 +212,7 @@ cdef class Engine:
             o.event_not_winner[i] = not_winner
             o.event_last[i] = 1 if last else 0
             o.event_reward[i] = reward
+        self.proved_card = NO_CARD
         table_new_generation(&self.table)
 
     def load_state(self, list hands, int leader, list trick, uint32_t flags):
@@ -263,6 +271,8 @@ cdef class Engine:
         S.table = &self.table
         S.opt = self.options
         S.nodes = 0
+        S.ply = 0
+        S.root_card = NO_CARD
         S.table_hits = 0
         S.cutoffs = 0
         S.iterations = 0
@@ -312,14 +322,18 @@ cdef class Engine:
             else legal
         return legal, reps
 
-    def value(self, int guess=0):
-        """The exact future value of the root."""
+    def value(self, guess=None):
+        """The exact future value of the root; the driver starts from ``guess`` (None: the heuristic playout's)."""
         cdef Search S
-        cdef int result
+        cdef int result, g, proved
         self._check_root()
         self._begin(&S)
+        g = heuristic_playout(&S) if guess is None else guess
         with nogil:
-            result = exact_value(&S, guess)
+            result = exact_value_card(&S, g, &proved)
+        self.proved_root = self.root
+        self.proved_card = proved
+        self.proved_value = result
         self._end(&S)
         return result
 
@@ -334,19 +348,36 @@ cdef class Engine:
         self._end(&S)
         return bool(result)
 
-    def after(self, int card, int guess=0):
-        """(reward of the trick the card completes, exact future value after it) for a legal root card."""
+    def proved_best(self, int value):
+        """A root card proved to keep ``value`` by the last value() on this very root (same tables, objective and
+        position), else None: its value needs no search of its own."""
+        if self.proved_card == NO_CARD or self.proved_value != value or \
+                memcmp(&self.proved_root, &self.root, sizeof(State)) != 0:
+            return None
+        return self.proved_card
+
+    def after(self, int card, guess=None):
+        """(reward of the trick the card completes, exact future value after it) for a legal root card; ``guess``
+        is of the value counting the card's reward (None: the heuristic playout's)."""
         cdef Search S
-        cdef int reward, result
+        cdef int reward, result, g
         self._check_root()
         if not (legal_cards(&self.tables, &self.root) >> card) & 1:
             raise ValueError("engine input: not a legal card at the root")
         self._begin(&S)
         reward = play_card(&S, card)
+        g = heuristic_playout(&S) if guess is None else guess - reward
         with nogil:
-            result = exact_value(&S, guess - reward)
+            result = exact_value(&S, g)
         self._end(&S)
         return reward, result
+
+    def playout(self):
+        """The reward of the heuristic line of play from the root (the drivers' default first guess)."""
+        cdef Search S
+        self._check_root()
+        self._begin(&S)
+        return heuristic_playout(&S)
 
     def perft(self, int depth):
         """Legal play sequences of ``depth`` cards from the root (the engine's move generator)."""

@@ -6,14 +6,38 @@
 # yes/no question ("can the side still take >= beta?") is one call; the exact value is found by MTD(f) (step from a
 # guess, each answer moving one bound) or by bisection. Techniques can be switched off one by one (``Options``) to
 # measure what each is worth; none of them changes a value.
+#
+# The first guess. A driver given no guess starts from ``heuristic_playout``: one line of play in which every seat
+# plays the card the move ordering ranks first (about 50 plays; typically 10-15 points off the value, which beats
+# starting from 0). ``card_values`` passes the root's value, exact for the best card and a bound for the others.
+#
+# The proved card. ``exact_value_card`` also reports the root's best card in the probe that set the final lower
+# bound: its value is the root's, so the wrapper's ``card_values`` skips its search (``Engine.proved_best``).
+#
+# Galloping. MTD(f) moves one bound per probe, by as much as the fail-soft answer says, which near the value is
+# often a single point. After two answers moving the same bound in a row the next probe steps 2, then 4, 8, ...
+# past it (never beyond the middle of the interval left), so a distant value is reached in a logarithmic number of
+# probes while a close one still costs few.
+#
+# Two tricks left. Most nodes are in the last two tricks. At a trick boundary with two tricks left, after the
+# bounds and the table, the trick is searched by ``penultimate``: plain alpha-beta with the table's card (else the
+# ordering heuristic's favourite) first and the last trick computed directly, skipping the sorting of moves and the
+# per-node bookkeeping (the position itself is still stored in the table). ``use_fast_end`` switches it off.
+#
+# Memory latency. A table probe is mostly a cache miss (the table is tens of MB); the key is computed first and
+# the bucket prefetched, so the static bound is computed while the line is on its way. The sure-trick bounds, the
+# dearer part, are computed only when the table's bounds did not already settle the position.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound, sure_bounds
-from order cimport order_moves
-from tt cimport Table, Entry, table_probe, table_store, mix
+from order cimport order_moves, card_score
+from tt cimport Table, Entry, table_bucket, table_probe, table_store, mix
+
+cdef extern from *:
+    void __builtin_prefetch(const void*) nogil
 
 cdef enum:
     DRIVER_MTDF = 0
@@ -26,6 +50,7 @@ ctypedef struct Options:
     int use_equivalence
     int use_bounds
     int use_ordering
+    int use_fast_end                          # the second-to-last trick by a lean search (penultimate)
     int driver
 
 ctypedef struct Search:
@@ -35,6 +60,8 @@ ctypedef struct Search:
     Table* table
     Options opt
     uint64_t nodes
+    int ply                                   # cards played since the search's root
+    int root_card                             # the root's best card in the last search that reached Step 5 there
     uint64_t table_hits
     uint64_t cutoffs
     uint64_t iterations                       # null-window searches made by the drivers
@@ -143,17 +170,77 @@ cdef inline int decode_card(const Tables* t, const State* s, int stored, int can
     return lowest(cards) if cards else NO_CARD
 
 
+cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best_card) noexcept nogil:
+    """Alpha-beta inside the second-to-last trick, without the table, bounds or full ordering (the card ``first``,
+    else the one the ordering's heuristic scores highest, is tried first, then the others lowest first); the last
+    trick is computed directly. Counts its nodes as search() would."""
+    cdef State saved
+    cdef uint64_t legal
+    cdef int card, reward, value, best, maximising, seat, dummy, wpos, top
+    cdef uint64_t rest
+    seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+    legal = legal_cards(S.t, &S.s)
+    if S.opt.use_equivalence:
+        legal = representatives(S.t, &S.s, legal)
+    maximising = (S.o.max_side >> seat) & 1
+    best = -INFINITY if maximising else INFINITY
+    if first != NO_CARD and not (legal >> first) & 1:
+        first = NO_CARD
+    if first == NO_CARD and S.opt.use_ordering and legal & (legal - 1):
+        # the ordering's favourite first (its heuristic score only)
+        wpos = current_winner(S.t, S.s.trick, S.s.trick_len) if S.s.trick_len else 0
+        rest = legal
+        top = -INFINITY * 4
+        while rest:
+            card = lowest(rest)
+            rest = drop_lowest(rest)
+            value = card_score(S.t, S.o, &S.s, card, wpos)
+            if value > top:
+                top = value
+                first = card
+    while legal:
+        if first != NO_CARD:
+            card = first
+            first = NO_CARD
+        else:
+            card = lowest(legal)
+        legal &= ~((<uint64_t>1) << card)
+        saved = S.s
+        reward = play_card(S, card)
+        S.nodes += 1
+        if S.s.trick_len == 0:
+            value = reward + last_trick_value(S.t, S.o, &S.s)
+        else:
+            value = reward + penultimate(S, alpha - reward, beta - reward, NO_CARD, &dummy)
+        S.s = saved
+        if maximising:
+            if value > best:
+                best = value
+                best_card[0] = card
+                if best > alpha:
+                    alpha = best
+        elif value < best:
+            best = value
+            best_card[0] = card
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
 cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef State saved
     cdef int boundary = S.s.trick_len == 0
     cdef int use_table
     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
-    cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure
+    cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure, static_upper = INFINITY
     cdef int moves[MAX_CARDS]
     cdef uint64_t legal
     cdef uint8_t leader_flags = 0
     cdef uint64_t key = 0
     cdef Entry* entry
+    cdef int a, b
     # Step 1. The deal is over: nothing more to win.
     if boundary and S.s.live == 0:
         return 0
@@ -164,16 +251,18 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
     if boundary:
         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
-        # Step 2. Quick bounds: the future is worth between 0 and everything still in play.
-        if S.opt.use_bounds:
-            upper = future_upper_bound(S.t, S.o, &S.s)
-            sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
-            lower = max_sure
-            upper -= min_sure
-        # Step 3. The transposition table: bounds from earlier visits, and the card that was best.
+        # Step 2. The table key first, and the bucket's cache line fetched while the quick bounds are computed.
         if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
             key = position_key(S.t, &S.s, S.opt.use_canonical)
+            entry = table_bucket(S.table, key, leader_flags)
+            __builtin_prefetch(entry)
+        # Step 3. The static bound (the future is worth between 0 and everything still in play), then the table:
+        # bounds from earlier visits, and the card that was best.
+        if S.opt.use_bounds:
+            upper = future_upper_bound(S.t, S.o, &S.s)
+            static_upper = upper
+        if use_table:
             entry = table_probe(S.table, key, leader_flags)
             if entry != NULL:
                 S.table_hits += 1
@@ -186,49 +275,69 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             return lower
         if upper <= alpha:
             return upper
+        # Step 3'. Sure tricks, only when the table did not settle the position (they cost a walk of the hands).
+        if S.opt.use_bounds:
+            sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
+            if max_sure > lower:
+                lower = max_sure
+            if static_upper - min_sure < upper:
+                upper = static_upper - min_sure
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
         if lower > alpha:
             alpha = lower
         if upper < beta:
             beta = upper
-    # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
-    seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
-    legal = legal_cards(S.t, &S.s)
-    if S.opt.use_equivalence:
-        legal = representatives(S.t, &S.s, legal)
-    if S.opt.use_ordering:
-        n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
+    if boundary and S.opt.use_fast_end and popcount(S.s.hands[S.s.leader]) == 2:
+        # Step 4'. Two tricks left: a lean alpha-beta of its own (see penultimate).
+        best = penultimate(S, alpha, beta, tt_card, &best_card)
     else:
-        n = 0
-        while legal:
-            moves[n] = lowest(legal)
-            legal = drop_lowest(legal)
-            n += 1
-    # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
-    maximising = (S.o.max_side >> seat) & 1
-    best = -INFINITY if maximising else INFINITY
-    cdef int a = alpha, b = beta
-    for i in range(n):
-        card = moves[i]
-        saved = S.s
-        reward = play_card(S, card)
-        value = reward + search(S, a - reward, b - reward)
-        S.s = saved
-        if maximising:
-            if value > best:
-                best = value
-                best_card = card
-                if best > a:
-                    a = best
+        # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+        seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+        legal = legal_cards(S.t, &S.s)
+        if S.opt.use_equivalence:
+            legal = representatives(S.t, &S.s, legal)
+        if S.opt.use_ordering:
+            n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
         else:
-            if value < best:
-                best = value
-                best_card = card
-                if best < b:
-                    b = best
-        if a >= b:
-            S.cutoffs += 1
-            S.history[seat][card] += popcount(S.s.live) + 1
-            break
+            n = 0
+            while legal:
+                moves[n] = lowest(legal)
+                legal = drop_lowest(legal)
+                n += 1
+        # Step 5. Try them: the maximising side raises alpha, the other side lowers beta, until they meet.
+        maximising = (S.o.max_side >> seat) & 1
+        best = -INFINITY if maximising else INFINITY
+        a = alpha
+        b = beta
+        for i in range(n):
+            card = moves[i]
+            saved = S.s
+            reward = play_card(S, card)
+            S.ply += 1
+            value = reward + search(S, a - reward, b - reward)
+            S.ply -= 1
+            S.s = saved
+            if maximising:
+                if value > best:
+                    best = value
+                    best_card = card
+                    if best > a:
+                        a = best
+            else:
+                if value < best:
+                    best = value
+                    best_card = card
+                    if best < b:
+                        b = best
+            if a >= b:
+                S.cutoffs += 1
+                S.history[seat][card] += popcount(S.s.live) + 1
+                break
+    if S.ply == 0:
+        S.root_card = best_card
     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
     if use_table:
         card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
@@ -242,8 +351,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef inline int exact_value(Search* S, int guess) noexcept nogil:
-    """The exact future value by the chosen driver, starting from ``guess``.
+cdef inline int exact_value_card(Search* S, int guess, int* proved) noexcept nogil:
+    """The exact future value by the chosen driver, starting from ``guess``; ``proved`` gets a root card whose value
+    is the root's (the best card of the probe that set the final lower bound), or NO_CARD when none is known.
 
     MTD(f) steps from the guess to each fail-soft answer; when two answers in a row move the same bound, the value is
     far from the guess, and the next probe bisects the interval instead (points values span 0..120, and plain
@@ -251,19 +361,34 @@ cdef inline int exact_value(Search* S, int guess) noexcept nogil:
     """
     cdef int lower = 0
     cdef int upper = future_upper_bound(S.t, S.o, &S.s)
-    cdef int g, beta, rising = 0, falling = 0
+    cdef int g, beta, rising = 0, falling = 0, mid
+    proved[0] = NO_CARD
     if S.opt.driver == DRIVER_WINDOW:
-        return search(S, lower - 1, upper + 1)
+        S.root_card = NO_CARD
+        g = search(S, lower - 1, upper + 1)
+        proved[0] = S.root_card
+        return g
     if guess < lower:
         guess = lower
     if guess > upper:
         guess = upper
     g = guess
     while lower < upper:
-        if S.opt.driver == DRIVER_BISECT or rising >= 2 or falling >= 2:
-            beta = (lower + upper + 1) // 2
+        mid = (lower + upper + 1) // 2
+        if S.opt.driver == DRIVER_BISECT:
+            beta = mid
+        elif rising:
+            # gallop up: 1, 2, 4, ... above the last lower bound, never past the middle of what is left
+            beta = lower + (1 << (rising - 1))
+            if beta > mid:
+                beta = mid
+        elif falling:
+            beta = upper + 1 - (1 << (falling - 1))
+            if beta < mid:
+                beta = mid
         else:
             beta = g + 1 if g == lower else g
+        S.root_card = NO_CARD
         g = search(S, beta - 1, beta)
         S.iterations += 1
         if g < beta:
@@ -272,9 +397,32 @@ cdef inline int exact_value(Search* S, int guess) noexcept nogil:
             rising = 0
         else:
             lower = g
+            proved[0] = S.root_card
             rising += 1
             falling = 0
     return lower
+
+
+cdef inline int exact_value(Search* S, int guess) noexcept nogil:
+    """The exact future value by the chosen driver, starting from ``guess``."""
+    cdef int proved
+    return exact_value_card(S, guess, &proved)
+
+
+cdef inline int heuristic_playout(Search* S) noexcept nogil:
+    """The reward of one line of play in which every seat plays the card the move ordering ranks first: a cheap
+    estimate of the value, the drivers' first guess when they are given none."""
+    cdef State saved = S.s
+    cdef int moves[MAX_CARDS]
+    cdef int total = 0, seat
+    cdef uint64_t legal
+    while S.s.live or S.s.trick_len:
+        seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+        legal = legal_cards(S.t, &S.s)
+        order_moves(S.t, S.o, &S.s, legal, NO_CARD, moves, S.history[seat])
+        total += play_card(S, moves[0])
+    S.s = saved
+    return total
 
 
 cdef inline int reaches(Search* S, int target) noexcept nogil:

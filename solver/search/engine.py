@@ -6,6 +6,11 @@ contiguous block of bits ordered by strength (the equivalence test needs that), 
 input has been validated by the rules layer; the compiled loaders check ranges again, so nothing reaches the search
 unchecked.
 
+Every card's value (``card_values``) is one exact search per group of equivalent cards, each starting from the
+previous card's value (neighbours in engine order tend to be close); a card the root's own value search proved best
+needs no search. When the value is wanted with the cards, ``value_and_cards`` reads it off the cards' values and
+saves the root's search altogether (``solve(cards=True)`` and the sampling use it).
+
 ``STICH_IMPLEMENTATION=python`` in the environment makes :func:`solve` use the reference solver instead (the test
 suite runs against either).
 """
@@ -243,11 +248,11 @@ class EngineSolver:
 
     def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
-                 driver: str = "mtdf", use_canonical: bool = True) -> None:
+                 driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True) -> None:
         if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
             raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
-                                     use_canonical)
+                                     use_canonical, use_fast_end)
         self._loaded: tuple | None = None
         self._checked: tuple | None = None
 
@@ -289,10 +294,12 @@ class EngineSolver:
                                [compiled.to_engine[c] for c in state.trick], state.flags)
         return compiled
 
-    def value(self, state: PlayState, objective: Objective, guess: int = 0) -> int:
-        """The exact future value of ``state`` for ``objective``."""
+    def value(self, state: PlayState, objective: Objective, guess: int | None = None) -> int:
+        """The exact future value of ``state`` for ``objective`` (``guess``: where the driver starts; None: from
+        a heuristic playout)."""
         self._check(state, objective)
-        check_number("the guess", guess, -MAX_VALUE, MAX_VALUE)
+        if guess is not None:
+            check_number("the guess", guess, -MAX_VALUE, MAX_VALUE)
         if state.is_over:
             return 0
         self._load(state, objective)
@@ -307,15 +314,23 @@ class EngineSolver:
         self._load(state, objective)
         return self.engine.reaches(target)
 
-    def card_values(self, state: PlayState, objective: Objective, guess: int = 0) -> list[CardValue]:
+    def card_values(self, state: PlayState, objective: Objective, guess: int | None = None) -> list[CardValue]:
         """The value of every legal card (equivalent cards searched once and given the same value)."""
-        check_number("the guess", guess, -MAX_VALUE, MAX_VALUE)
+        if guess is not None:
+            check_number("the guess", guess, -MAX_VALUE, MAX_VALUE)
         compiled = self._load(state, objective)
         legal, representatives = self.engine.groups()
         values: dict[int, int] = {}
+        # a card that the root's value search proved best needs no search; each other card's search starts from
+        # the value of the card before it (neighbours in the engine's order, mostly of one class, tend to be close)
+        proved = self.engine.proved_best(guess) if guess is not None else None
+        if proved is not None and representatives >> proved & 1:
+            values[proved] = guess
+        previous = guess
         for card in _engine.card_indices(representatives):
-            reward, future = self.engine.after(card, guess)
-            values[card] = reward + future
+            if card not in values:
+                reward, future = self.engine.after(card, previous)
+                values[card] = previous = reward + future
         stronger = compiled.tables["stronger"]
         signature = compiled.tables["signature"]
         live = compiled.mask(state.cards_left) | compiled.mask(sum(1 << c for c in state.trick))
@@ -332,6 +347,16 @@ class EngineSolver:
         for card in _engine.card_indices(legal):
             result.append(CardValue(compiled.to_pack[card], values[card]))
         return sorted(result, key=lambda cv: cv.card)
+
+    def value_and_cards(self, state: PlayState, objective: Objective) -> tuple[int, list[CardValue]]:
+        """The exact future value and every legal card's value, cheaper than value() then card_values(): the root's
+        value is the best of its cards' (the maximising side's greatest, the other side's least), so the separate
+        search that proves it is saved; the first card starts from the heuristic playout's guess."""
+        if state.is_over:
+            return 0, []
+        values = self.card_values(state, objective)
+        best = max if state.to_move in objective.maximiser else min
+        return best(cv.value for cv in values), values
 
     def line(self, state: PlayState, objective: Objective, value: int) -> list[int]:
         """A principal variation from ``state``: at each turn a card that keeps the value (the engine's choice
@@ -367,8 +392,12 @@ class EngineSolver:
               ) -> SolveResult:
         start = time.perf_counter()
         self.engine.reset_counters()
-        future = self.value(state, objective)
-        values = tuple(self.card_values(state, objective, future)) if cards and not state.is_over else ()
+        if cards and not state.is_over:
+            future, card_values = self.value_and_cards(state, objective)
+            values = tuple(card_values)
+        else:
+            future = self.value(state, objective)
+            values = ()
         pv = tuple(self.line(state, objective, future)) if line else ()
         achieved = objective.achieved(state.rules, state)
         return SolveResult(objective=objective, achieved=achieved, future=future, card_values=values, line=pv,
