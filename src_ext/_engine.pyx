@@ -316,7 +316,8 @@ cdef class Engine:
         return legal_cards(&self.tables, &self.root)
 
     def groups(self):
-        """Representatives of the legal cards' equivalence groups at the root, and each legal card's group."""
+        """The legal cards at the root and the representatives of their equivalence groups (both engine masks); a
+        card shares the value of the next stronger live card of its class and signature, up to a representative."""
         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
         cdef uint64_t reps = representatives(&self.tables, &self.root, legal) if self.options.use_equivalence \
             else legal
