@@ -104,14 +104,11 @@ cdef inline int last_trick_value(const Tables* t, const Objective* o, const Stat
     return trick_reward(t, o, trick, wpos, (s.leader + wpos) % t.n_seats, mask, points, 0)
 
 
-cdef inline int play_card(Search* S, int card) noexcept nogil:
-    """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
-    cdef const Tables* t = S.t
-    cdef const Objective* o = S.o
-    cdef State* s = &S.s
+cdef inline int add_to_trick(const Tables* t, State* s, int card) noexcept nogil:
+    """Put ``card`` of the seat to move on the table; returns the winning seat when it completes the trick, else -1
+    (the trick is then still on the table, for the caller to reward before :func:`close_trick`)."""
     cdef uint64_t bit = (<uint64_t>1) << card
     cdef int seat = (s.leader + s.trick_len) % t.n_seats
-    cdef int wpos, winner, reward
     s.hands[seat] &= ~bit
     s.live &= ~bit
     s.trick[s.trick_len] = card
@@ -119,16 +116,30 @@ cdef inline int play_card(Search* S, int card) noexcept nogil:
     s.trick_mask |= bit
     s.trick_points += t.points[card]
     if s.trick_len < t.n_seats:
-        return 0
-    wpos = current_winner(t, s.trick, s.trick_len)
-    winner = (s.leader + wpos) % t.n_seats
-    reward = trick_reward(t, o, s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
+        return -1
+    return (s.leader + current_winner(t, s.trick, s.trick_len)) % t.n_seats
+
+
+cdef inline void close_trick(const Tables* t, State* s, int winner) noexcept nogil:
+    """Clear a completed trick: the rule history it sets, the points it takes out of play, the next leader."""
     s.flags |= t.led_flags[t.card_class[s.trick[0]]]
     s.points_left -= s.trick_points
     s.leader = winner
     s.trick_len = 0
     s.trick_mask = 0
     s.trick_points = 0
+
+
+cdef inline int play_card(Search* S, int card) noexcept nogil:
+    """Play ``card`` for the seat to move; when it completes the trick, settle it and return its reward."""
+    cdef State* s = &S.s
+    cdef int winner = add_to_trick(S.t, s, card)
+    cdef int reward
+    if winner < 0:
+        return 0
+    reward = trick_reward(S.t, S.o, s.trick, (winner - s.leader + S.t.n_seats) % S.t.n_seats, winner, s.trick_mask,
+                          s.trick_points, s.live)
+    close_trick(S.t, s, winner)
     return reward
 
 

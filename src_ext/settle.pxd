@@ -26,7 +26,7 @@ from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound
 from order cimport order_moves
 from tt cimport Table, Entry, table_probe, table_store, mix
-from search cimport trick_reward, position_key, encode_card, decode_card
+from search cimport trick_reward, add_to_trick, close_trick, position_key, encode_card, decode_card
 
 cdef enum:
     MAX_COMPONENTS = 6
@@ -114,29 +114,16 @@ cdef inline void payoff_range(Settle* S, int* low, int* high) noexcept nogil:
 cdef inline void settle_play(Settle* S, int card) noexcept nogil:
     """Step 1: play ``card`` for the seat to move (``play_card``'s update); a completed trick adds every
     component's reward."""
-    cdef const Tables* t = S.t
     cdef State* s = &S.s
-    cdef uint64_t bit = (<uint64_t>1) << card
-    cdef int seat = (s.leader + s.trick_len) % t.n_seats
-    cdef int wpos, winner, i
-    s.hands[seat] &= ~bit
-    s.live &= ~bit
-    s.trick[s.trick_len] = card
-    s.trick_len += 1
-    s.trick_mask |= bit
-    s.trick_points += t.points[card]
-    if s.trick_len < t.n_seats:
+    cdef int winner = add_to_trick(S.t, s, card)
+    cdef int wpos, i
+    if winner < 0:
         return
-    wpos = current_winner(t, s.trick, s.trick_len)
-    winner = (s.leader + wpos) % t.n_seats
+    wpos = (winner - s.leader + S.t.n_seats) % S.t.n_seats
     for i in range(S.p.n_components):
-        S.acc[i] += trick_reward(t, &S.p.component[i], s.trick, wpos, winner, s.trick_mask, s.trick_points, s.live)
-    s.flags |= t.led_flags[t.card_class[s.trick[0]]]
-    s.points_left -= s.trick_points
-    s.leader = winner
-    s.trick_len = 0
-    s.trick_mask = 0
-    s.trick_points = 0
+        S.acc[i] += trick_reward(S.t, &S.p.component[i], s.trick, wpos, winner, s.trick_mask, s.trick_points,
+                                 s.live)
+    close_trick(S.t, s, winner)
 
 
 cdef inline uint64_t accumulated_key(const Settle* S) noexcept nogil:
