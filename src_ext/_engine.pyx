@@ -50,6 +50,33 @@ cdef uint64_t _mask(object value, int n_cards, str what) except? 0:
     return <uint64_t>value
 
 
+cdef int _fill_objective(Objective* o, object max_side, object points_weight, object trick_weight, list events,
+                         str what) except -1:
+    """Range-check one additive objective (a question, or a settlement component) and write it into ``o``."""
+    cdef int i
+    memset(o, 0, sizeof(Objective))
+    _check(max_side, 0, (1 << MAX_SEATS) - 1, f"{what} max_side")
+    _check(points_weight, 0, 100, f"{what} points_weight")
+    _check(trick_weight, 0, 100, f"{what} trick_weight")
+    _check(len(events), 0, MAX_EVENTS, f"{what} events")
+    o.max_side = max_side
+    o.points_weight = points_weight
+    o.trick_weight = trick_weight
+    o.n_events = len(events)
+    for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
+        o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
+        o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
+        o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
+        _check(winner, -1, MAX_CARDS - 1, "event winner")
+        _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
+        _check(reward, 0, 1000, "event reward")
+        o.event_winner[i] = winner
+        o.event_not_winner[i] = not_winner
+        o.event_last[i] = 1 if last else 0
+        o.event_reward[i] = reward
+    return 0
+
+
 cdef class Engine:
     """One engine: rule tables, an objective, a root position and a transposition table of fixed size."""
 
@@ -190,28 +217,7 @@ cdef class Engine:
 
     def load_objective(self, uint32_t max_side, int points_weight, int trick_weight, list events):
         """Load the question: the maximising seats (bit mask), reward weights, trick events. New table generation."""
-        cdef Objective* o = &self.objective
-        cdef int i
-        memset(o, 0, sizeof(Objective))
-        _check(max_side, 0, (1 << MAX_SEATS) - 1, "max_side")
-        _check(points_weight, 0, 100, "points_weight")
-        _check(trick_weight, 0, 100, "trick_weight")
-        _check(len(events), 0, MAX_EVENTS, "events")
-        o.max_side = max_side
-        o.points_weight = points_weight
-        o.trick_weight = trick_weight
-        o.n_events = len(events)
-        for i, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
-            o.event_beaters[i] = _mask(beaters, MAX_CARDS, "event beaters")
-            o.event_present[i] = _mask(present, MAX_CARDS, "event cards")
-            o.event_absent[i] = _mask(absent, MAX_CARDS, "event absent cards")
-            _check(winner, -1, MAX_CARDS - 1, "event winner")
-            _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
-            _check(reward, 0, 1000, "event reward")
-            o.event_winner[i] = winner
-            o.event_not_winner[i] = not_winner
-            o.event_last[i] = 1 if last else 0
-            o.event_reward[i] = reward
+        _fill_objective(&self.objective, max_side, points_weight, trick_weight, events, "objective")
         self.proved_card = NO_CARD
         table_new_generation(&self.table)
 
@@ -436,7 +442,6 @@ cdef class Engine:
         trick_weight, events)`` like ``load_objective``), each component's sorted thresholds, and the payoff table
         indexed by bucket tuples (component 0 varies slowest). New table generation."""
         cdef Payoff* p = &self.payoff
-        cdef Objective* o
         cdef int i, j, size = 1
         if not self.loaded:
             raise ValueError("load_tables first")
@@ -450,26 +455,7 @@ cdef class Engine:
         p.n_components = len(components)
         for i in range(p.n_components):
             side, points_weight, trick_weight, events = components[i]
-            o = &p.component[i]
-            _check(side, 0, (1 << MAX_SEATS) - 1, "component max_side")
-            _check(points_weight, 0, 100, "component points_weight")
-            _check(trick_weight, 0, 100, "component trick_weight")
-            _check(len(events), 0, MAX_EVENTS, "component events")
-            o.max_side = side
-            o.points_weight = points_weight
-            o.trick_weight = trick_weight
-            o.n_events = len(events)
-            for j, (present, absent, winner, not_winner, last, reward, beaters) in enumerate(events):
-                o.event_present[j] = _mask(present, MAX_CARDS, "event cards")
-                o.event_absent[j] = _mask(absent, MAX_CARDS, "event absent cards")
-                o.event_beaters[j] = _mask(beaters, MAX_CARDS, "event beaters")
-                _check(winner, -1, MAX_CARDS - 1, "event winner")
-                _check(not_winner, -1, MAX_CARDS - 1, "event not-winner")
-                _check(reward, 0, 1000, "event reward")
-                o.event_winner[j] = winner
-                o.event_not_winner[j] = not_winner
-                o.event_last[j] = 1 if last else 0
-                o.event_reward[j] = reward
+            _fill_objective(&p.component[i], side, points_weight, trick_weight, events, "component")
             _check(len(thresholds[i]), 0, MAX_THRESHOLDS, "component thresholds")
             p.n_thresholds[i] = len(thresholds[i])
             for j in range(p.n_thresholds[i]):
