@@ -104,6 +104,36 @@ cdef inline int last_trick_value(const Tables* t, const Objective* o, const Stat
     return trick_reward(t, o, trick, wpos, (s.leader + wpos) % t.n_seats, mask, points, 0)
 
 
+cdef inline int keep_better(int maximising, int value, int card, int* best, int* best_card, int* alpha,
+                            int* beta) noexcept nogil:
+    """Step 5's bookkeeping after one card: keep the best value and card so far (the maximising side's greatest,
+    the other side's least), narrow the window with it, and say whether the window closed (a cut-off)."""
+    if maximising:
+        if value > best[0]:
+            best[0] = value
+            best_card[0] = card
+            if value > alpha[0]:
+                alpha[0] = value
+    elif value < best[0]:
+        best[0] = value
+        best_card[0] = card
+        if value < beta[0]:
+            beta[0] = value
+    return alpha[0] >= beta[0]
+
+
+cdef inline int bounds_decide(int lower, int upper, int alpha, int beta, int* value) noexcept nogil:
+    """Whether bounds [lower, upper] on a position's value already answer a search with window (alpha, beta): the
+    value is known, or it fails high or low (fail-soft: the bound itself is the answer, set in ``value``)."""
+    if lower >= beta or lower == upper:
+        value[0] = lower
+        return 1
+    if upper <= alpha:
+        value[0] = upper
+        return 1
+    return 0
+
+
 cdef inline int add_to_trick(const Tables* t, State* s, int card) noexcept nogil:
     """Put ``card`` of the seat to move on the table; returns the winning seat when it completes the trick, else -1
     (the trick is then still on the table, for the caller to reward before :func:`close_trick`)."""
@@ -224,18 +254,7 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
         else:
             value = reward + penultimate(S, alpha - reward, beta - reward, NO_CARD, &dummy)
         S.s = saved
-        if maximising:
-            if value > best:
-                best = value
-                best_card[0] = card
-                if best > alpha:
-                    alpha = best
-        elif value < best:
-            best = value
-            best_card[0] = card
-            if best < beta:
-                beta = best
-        if alpha >= beta:
+        if keep_better(maximising, value, card, &best, best_card, &alpha, &beta):
             break
     return best
 
@@ -282,10 +301,8 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                 if entry.upper < upper:
                     upper = entry.upper
                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
-        if lower >= beta or lower == upper:
-            return lower
-        if upper <= alpha:
-            return upper
+        if bounds_decide(lower, upper, alpha, beta, &value):
+            return value
         # Step 3'. Sure tricks, only when the table did not settle the position (they cost a walk of the hands).
         if S.opt.use_bounds:
             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
@@ -293,10 +310,8 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                 lower = max_sure
             if static_upper - min_sure < upper:
                 upper = static_upper - min_sure
-            if lower >= beta or lower == upper:
-                return lower
-            if upper <= alpha:
-                return upper
+            if bounds_decide(lower, upper, alpha, beta, &value):
+                return value
         if lower > alpha:
             alpha = lower
         if upper < beta:
@@ -331,19 +346,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             value = reward + search(S, a - reward, b - reward)
             S.ply -= 1
             S.s = saved
-            if maximising:
-                if value > best:
-                    best = value
-                    best_card = card
-                    if best > a:
-                        a = best
-            else:
-                if value < best:
-                    best = value
-                    best_card = card
-                    if best < b:
-                        b = best
-            if a >= b:
+            if keep_better(maximising, value, card, &best, &best_card, &a, &b):
                 S.cutoffs += 1
                 S.history[seat][card] += popcount(S.s.live) + 1
                 break

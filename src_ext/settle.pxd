@@ -26,7 +26,7 @@ from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound
 from order cimport order_moves
 from tt cimport Table, Entry, table_probe, table_store, mix
-from search cimport trick_reward, add_to_trick, close_trick, position_key, encode_card, decode_card
+from search cimport trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, decode_card
 
 cdef enum:
     MAX_COMPONENTS = 6
@@ -164,10 +164,8 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
                 if entry.upper < upper:
                     upper = entry.upper
                 tt_card = decode_card(S.t, &S.s, entry.best, S.use_canonical)
-        if lower >= beta or lower == upper:
-            return lower
-        if upper <= alpha:
-            return upper
+        if bounds_decide(lower, upper, alpha, beta, &value):
+            return value
         if lower > alpha:
             alpha = lower
         if upper < beta:
@@ -189,19 +187,7 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
         value = settle_search(S, a, b)
         S.s = saved
         S.acc = saved_acc
-        if maximising:
-            if value > best:
-                best = value
-                best_card = card
-                if best > a:
-                    a = best
-        else:
-            if value < best:
-                best = value
-                best_card = card
-                if best < b:
-                    b = best
-        if a >= b:
+        if keep_better(maximising, value, card, &best, &best_card, &a, &b):
             S.history[seat][card] += popcount(S.s.live) + 1
             break
     if use_table:
