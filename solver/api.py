@@ -9,7 +9,7 @@ from .errors import InvalidPositionError, ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
 from .position import Position, make_position, position_from_record
 from .search import reference
-from .search.boundary import check_number, check_objective, check_state
+from .search.boundary import check_number, check_question, check_state
 from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, implementation
 from .search.results import SolveResult
 
@@ -52,10 +52,10 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     """
     if not isinstance(position, Position):
         raise InvalidPositionError(f"expected a Position, not {type(position).__name__}")
-    check_state(position.state)
-    goal = check_objective(position.objective(objective, seat), position.rules)
+    goal = position.objective(objective, seat)
     use_reference = implementation() == "python" if reference_solver is None else reference_solver
-    if use_reference:
+    if use_reference:  # the engine checks what it is given itself (EngineSolver's boundary checks)
+        check_question(position.state, goal)
         return reference.solve(position.state, goal, cards=cards, line=line)
     return (engine or default_solver()).solve(position.state, goal, cards=cards, line=line)
 
@@ -65,10 +65,10 @@ def perft(position: Position, depth: int, *, reference_solver: bool | None = Non
     rule methods with ``reference_solver=True``)."""
     if not isinstance(position, Position):
         raise InvalidPositionError(f"expected a Position, not {type(position).__name__}")
-    check_state(position.state)
-    check_number("the perft depth", depth, 0, MAX_PERFT_DEPTH)
     use_reference = implementation() == "python" if reference_solver is None else reference_solver
     if use_reference:
+        check_state(position.state)
+        check_number("the perft depth", depth, 0, MAX_PERFT_DEPTH)
         return reference.perft(position.state, depth)
     return default_solver().perft(position.state, depth)
 
