@@ -98,7 +98,8 @@ cdef class Engine:
     cdef int proved_value
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
-                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True, bint use_fast_end=True):
+                  bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True,
+                  bint use_fast_end=True, bint use_lookahead=True):
         _check(tt_megabytes, 1, 4096, "tt_megabytes")
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
@@ -112,6 +113,7 @@ cdef class Engine:
         self.options.use_bounds = use_bounds
         self.options.use_ordering = use_ordering
         self.options.use_fast_end = use_fast_end
+        self.options.use_lookahead = use_lookahead
         self.options.driver = DRIVERS[driver]
         self.loaded = 0
         self.proved_card = NO_CARD
@@ -135,6 +137,8 @@ cdef class Engine:
         _check(d["n_classes"], 1, MAX_CLASSES, "n_classes")
         t.n_cards = n
         t.n_seats = d["n_seats"]
+        for i in range(2 * MAX_SEATS):
+            t.wrap_seat[i] = i % t.n_seats
         t.n_classes = d["n_classes"]
         for c in range(n):
             _check(d["points"][c], 0, 1000, "points")
@@ -187,6 +191,14 @@ cdef class Engine:
             _check(flag, 1, 31, "called flag")
             t.called_card, t.called_holder, t.called_class = card, holder, cls
             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
+        local = {}
+        for c in range(n):  # classes are contiguous blocks, so a class's cards come together
+            number = local.setdefault((t.card_class[c], t.signature[c]),
+                                      sum(1 for key in local if key[0] == t.card_class[c]))
+            for j in range(6):
+                if (number >> j) & 1:
+                    t.sig_plane[j] |= (<uint64_t>1) << c
+            t.n_sig_planes = max(t.n_sig_planes, number.bit_length())
         t.canonical_ok = 1 if d["canonical_ok"] else 0
         self.options.use_canonical = self.wants_canonical and t.canonical_ok
         _check(len(d["chain"]), 0, n, "dominance chain")

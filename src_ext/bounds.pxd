@@ -28,7 +28,7 @@ cdef extern from *:
 
 cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:
     """Tricks still to be completed, the one on the table included."""
-    cdef int seat = (s.leader + s.trick_len) % t.n_seats
+    cdef int seat = t.wrap_seat[s.leader + s.trick_len]
     cdef int left = popcount(s.hands[seat])
     return left
 

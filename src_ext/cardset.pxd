@@ -14,3 +14,26 @@ cdef inline uint64_t drop_lowest(uint64_t mask) noexcept nogil:
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    static inline uint64_t stich_pext(uint64_t x, uint64_t m) { return _pext_u64(x, m); }
+    #else
+    static inline uint64_t stich_pext(uint64_t x, uint64_t m) {
+        uint64_t r = 0, b = 1;
+        for (; m; m &= m - 1, b <<= 1)
+            if (x & m & (~m + 1)) r |= b;
+        return r;
+    }
+    #endif
+    """
+    uint64_t stich_pext(uint64_t x, uint64_t m) nogil
+
+
+cdef inline uint64_t compress(uint64_t x, uint64_t mask) noexcept nogil:
+    """The bits of ``x`` at the places of ``mask``'s set bits, packed together from bit 0 up (one instruction where
+    the processor has BMI2's pext)."""
+    return stich_pext(x, mask)

@@ -52,7 +52,7 @@ cdef inline uint64_t beating(const Tables* t, uint64_t cards, int led, int best_
 
 cdef inline uint64_t legal_cards(const Tables* t, const State* s) noexcept nogil:
     """The cards the seat to move may play."""
-    cdef int seat = (s.leader + s.trick_len) % t.n_seats
+    cdef int seat = t.wrap_seat[s.leader + s.trick_len]
     cdef uint64_t hand = s.hands[seat]
     cdef uint64_t legal = hand, cards, beat, class_cards
     cdef int i, led, best_power, holds_called = 0, may_run

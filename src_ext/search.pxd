@@ -29,7 +29,7 @@
 # dearer part, are computed only when the table's bounds did not already settle the position.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
-from cardset cimport lowest, drop_lowest, popcount
+from cardset cimport lowest, drop_lowest, popcount, compress
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound, sure_bounds
@@ -51,6 +51,7 @@ ctypedef struct Options:
     int use_bounds
     int use_ordering
     int use_fast_end                          # the second-to-last trick by a lean search (penultimate)
+    int use_lookahead                         # move ordering judges early cards by the trick's playout (order.pxd)
     int driver
 
 ctypedef struct Search:
@@ -95,13 +96,13 @@ cdef inline int last_trick_value(const Tables* t, const Objective* o, const Stat
     cdef int i, seat, card, wpos, points = 0
     cdef uint64_t mask = 0
     for i in range(t.n_seats):
-        seat = (s.leader + i) % t.n_seats
+        seat = t.wrap_seat[s.leader + i]
         card = lowest(s.hands[seat])
         trick[i] = card
         mask |= (<uint64_t>1) << card
         points += t.points[card]
     wpos = current_winner(t, trick, t.n_seats)
-    return trick_reward(t, o, trick, wpos, (s.leader + wpos) % t.n_seats, mask, points, 0)
+    return trick_reward(t, o, trick, wpos, t.wrap_seat[s.leader + wpos], mask, points, 0)
 
 
 cdef inline int keep_better(int maximising, int value, int card, int* best, int* best_card, int* alpha,
@@ -138,7 +139,7 @@ cdef inline int add_to_trick(const Tables* t, State* s, int card) noexcept nogil
     """Put ``card`` of the seat to move on the table; returns the winning seat when it completes the trick, else -1
     (the trick is then still on the table, for the caller to reward before :func:`close_trick`)."""
     cdef uint64_t bit = (<uint64_t>1) << card
-    cdef int seat = (s.leader + s.trick_len) % t.n_seats
+    cdef int seat = t.wrap_seat[s.leader + s.trick_len]
     s.hands[seat] &= ~bit
     s.live &= ~bit
     s.trick[s.trick_len] = card
@@ -147,7 +148,7 @@ cdef inline int add_to_trick(const Tables* t, State* s, int card) noexcept nogil
     s.trick_points += t.points[card]
     if s.trick_len < t.n_seats:
         return -1
-    return (s.leader + current_winner(t, s.trick, s.trick_len)) % t.n_seats
+    return t.wrap_seat[s.leader + current_winner(t, s.trick, s.trick_len)]
 
 
 cdef inline void close_trick(const Tables* t, State* s, int winner) noexcept nogil:
@@ -167,27 +168,29 @@ cdef inline int play_card(Search* S, int card) noexcept nogil:
     cdef int reward
     if winner < 0:
         return 0
-    reward = trick_reward(S.t, S.o, s.trick, (winner - s.leader + S.t.n_seats) % S.t.n_seats, winner, s.trick_mask,
+    reward = trick_reward(S.t, S.o, s.trick, S.t.wrap_seat[winner - s.leader + S.t.n_seats], winner, s.trick_mask,
                           s.trick_points, s.live)
     close_trick(S.t, s, winner)
     return reward
 
 
 cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:
-    """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd)."""
-    cdef uint64_t key = 0, cards
-    cdef int k, place, card
+    """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd).
+
+    Rank-relative: the live cards, class by class from the weakest up, are a sequence of (owner, signature). Packing
+    each hand's bits and each signature plane's bits down to the live cards (``compress``) writes that sequence
+    as a few words, the classes told apart by their counts; the key hashes those words."""
+    cdef uint64_t key, counts = 0
+    cdef int k, j
     if not canonical:
         return s.live
     for k in range(t.n_classes):
-        cards = s.live & t.class_mask[k]
-        place = 0
-        while cards:
-            card = lowest(cards)
-            cards = drop_lowest(cards)
-            key += mix((<uint64_t>k << 56) | (<uint64_t>place << 48) | (<uint64_t>t.owner[card] << 40)
-                       | <uint64_t>t.signature[card])
-            place += 1
+        counts |= (<uint64_t>popcount(s.live & t.class_mask[k])) << (7 * k)
+    key = mix(counts)
+    for k in range(t.n_seats - 1):
+        key += mix(compress(s.hands[k], s.live) + (<uint64_t>(k + 1) << 58))
+    for j in range(t.n_sig_planes):
+        key += mix(compress(t.sig_plane[j], s.live) + (<uint64_t>(j + 8) << 58))
     return key
 
 
@@ -219,7 +222,7 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
     cdef uint64_t legal
     cdef int card, reward, value, best, maximising, seat, dummy, wpos, top
     cdef uint64_t rest
-    seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+    seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
     legal = legal_cards(S.t, &S.s)
     if S.opt.use_equivalence:
         legal = representatives(S.t, &S.s, legal)
@@ -321,12 +324,12 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         best = penultimate(S, alpha, beta, tt_card, &best_card)
     else:
         # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
-        seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+        seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
         legal = legal_cards(S.t, &S.s)
         if S.opt.use_equivalence:
             legal = representatives(S.t, &S.s, legal)
         if S.opt.use_ordering:
-            n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat])
+            n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat], S.opt.use_lookahead)
         else:
             n = 0
             while legal:
@@ -431,9 +434,9 @@ cdef inline int heuristic_playout(Search* S) noexcept nogil:
     cdef int total = 0, seat
     cdef uint64_t legal
     while S.s.live or S.s.trick_len:
-        seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+        seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
         legal = legal_cards(S.t, &S.s)
-        order_moves(S.t, S.o, &S.s, legal, NO_CARD, moves, S.history[seat])
+        order_moves(S.t, S.o, &S.s, legal, NO_CARD, moves, S.history[seat], S.opt.use_lookahead)
         total += play_card(S, moves[0])
     S.s = saved
     return total

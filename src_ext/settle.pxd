@@ -119,7 +119,7 @@ cdef inline void settle_play(Settle* S, int card) noexcept nogil:
     cdef int wpos, i
     if winner < 0:
         return
-    wpos = (winner - s.leader + S.t.n_seats) % S.t.n_seats
+    wpos = S.t.wrap_seat[winner - s.leader + S.t.n_seats]
     for i in range(S.p.n_components):
         S.acc[i] += trick_reward(S.t, &S.p.component[i], s.trick, wpos, winner, s.trick_mask, s.trick_points,
                                  s.live)
@@ -171,11 +171,11 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
         if upper < beta:
             beta = upper
     # Step 5. The moves.
-    seat = (S.s.leader + S.s.trick_len) % S.t.n_seats
+    seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
     legal = legal_cards(S.t, &S.s)
     if S.use_equivalence:
         legal = representatives(S.t, &S.s, legal)
-    n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat])
+    n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat], 0)
     maximising = (S.p.max_side >> seat) & 1
     best = -INFINITY if maximising else INFINITY
     cdef int a = alpha, b = beta

@@ -22,12 +22,15 @@ cdef enum:
 ctypedef struct Tables:
     int n_cards
     int n_seats
+    int wrap_seat[2 * MAX_SEATS]              # k % n_seats for k < 2 n_seats: seat arithmetic without a division
     int n_classes
     int points[MAX_CARDS]
     int card_class[MAX_CARDS]
     uint64_t class_mask[MAX_CLASSES]
     uint64_t stronger[MAX_CARDS]              # cards of the same class that outrank this one
     int signature[MAX_CARDS]                  # equal signature: same class, points and rule roles
+    int n_sig_planes                          # the signatures renumbered within each class (0, 1, ...), as bit
+    uint64_t sig_plane[6]                     # planes: sig_plane[j] holds the cards whose number has bit j
     int power[MAX_CLASSES][MAX_CARDS]         # power[led class][card]; 0 = cannot win
     int n_follow[MAX_CLASSES]
     uint64_t follow_mask[MAX_CLASSES][MAX_LEVELS]

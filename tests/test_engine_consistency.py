@@ -15,6 +15,7 @@ CONFIGURATIONS = [
     dict(tt_megabytes=64, driver="bisect"),
     dict(tt_megabytes=64, driver="window", use_equivalence=False),
     dict(tt_megabytes=2, use_bounds=False, use_ordering=False),
+    dict(tt_megabytes=64, use_lookahead=False, use_fast_end=False),
 ]
 DEALS = [("Schafkopf", "Rufer E", b) for b in range(1, 5)] + [("Schafkopf", "Wenz", 1), ("Schafkopf", "Solo H", 2)] \
     + [("Zwanzigerrufen", "Normal", 4), ("Zwanzigerrufen", "Normal", 6)] + [("Kratzen", "Trump H", 1)]

@@ -248,11 +248,12 @@ class EngineSolver:
 
     def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
-                 driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True) -> None:
+                 driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True,
+                 use_lookahead: bool = True) -> None:
         if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
             raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
-                                     use_canonical, use_fast_end)
+                                     use_canonical, use_fast_end, use_lookahead)
         self._loaded: tuple | None = None
         self._checked: tuple | None = None
 
