@@ -27,6 +27,7 @@ import json
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -97,6 +98,8 @@ def table_megabytes_for(memory_mb: int, engines: int = 1) -> int:
 
 def _dask_tt_megabytes() -> int | None:
     """Inside a Dask worker with a memory limit: the table size that fits it (one engine per worker thread)."""
+    if "distributed" not in sys.modules:  # not in a Dask worker (which has it imported): spare the 0.4 s import
+        return None
     try:
         from distributed import get_worker
         worker = get_worker()

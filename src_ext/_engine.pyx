@@ -269,6 +269,7 @@ cdef class Engine:
             if popcount(s.hands[seat]) != size - (1 if i < len(trick) else 0):
                 raise ValueError("engine input: the hands do not fit the trick on the table")
         s.trick_len = len(trick)
+        s.win_pos = current_winner(t, s.trick, s.trick_len) if s.trick_len else 0
         s.leader = leader
         s.flags = flags
         for i in range(t.n_seats):
@@ -427,6 +428,8 @@ cdef class Engine:
         cdef State probe
         memset(&probe, 0, sizeof(State))
         probe.live = live
+        for card in card_indices(live):
+            probe.hands[self.tables.owner[card]] |= (<uint64_t>1) << card
         cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
                                         <uint8_t>(leader | (flags << 3)))
         if entry == NULL:

@@ -39,6 +39,23 @@ cdef inline int current_winner(const Tables* t, const int* trick, int n) noexcep
     return best
 
 
+cdef inline void note_winner(const Tables* t, State* s) noexcept nogil:
+    """Keep ``s.win_pos`` current after a card was added to the trick (trick, trick_len and trick_mask already
+    updated): one comparison with the winner so far, or the whole trick again when a special winner's cards are
+    all on the table."""
+    cdef int n = s.trick_len, k, led
+    if n == 1:
+        s.win_pos = 0
+        return
+    for k in range(t.n_specials):
+        if s.trick_mask & t.special_cards[k] == t.special_cards[k]:
+            s.win_pos = current_winner(t, s.trick, n)
+            return
+    led = t.card_class[s.trick[0]]
+    if t.power[led][s.trick[n - 1]] > t.power[led][s.trick[s.win_pos]]:
+        s.win_pos = n - 1
+
+
 cdef inline uint64_t beating(const Tables* t, uint64_t cards, int led, int best_power) noexcept nogil:
     cdef uint64_t result = 0
     cdef int c
@@ -73,7 +90,7 @@ cdef inline uint64_t legal_cards(const Tables* t, const State* s) noexcept nogil
                 legal &= ~(t.class_mask[t.called_class] & ~((<uint64_t>1) << t.called_card))
     else:
         led = t.card_class[s.trick[0]]
-        best_power = t.power[led][s.trick[current_winner(t, s.trick, s.trick_len)]]
+        best_power = t.power[led][s.trick[s.win_pos]]
         for i in range(t.n_follow[led]):
             cards = hand & t.follow_mask[led][i]
             if not cards:

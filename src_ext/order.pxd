@@ -18,7 +18,7 @@
 from libc.stdint cimport uint64_t
 from cardset cimport lowest, drop_lowest, popcount
 from types cimport Tables, Objective, State, MAX_CARDS
-from movegen cimport current_winner, legal_cards
+from movegen cimport legal_cards, note_winner
 
 cdef enum:
     LOOKAHEAD_BELOW = 2
@@ -85,17 +85,17 @@ cdef inline int trick_lookahead(const Tables* t, const Objective* o, const State
     while True:
         seat = t.wrap_seat[s.leader + s.trick_len]
         if pick < 0:
-            pick = favourite(t, o, &s, legal_cards(t, &s), current_winner(t, s.trick, s.trick_len))
+            pick = favourite(t, o, &s, legal_cards(t, &s), s.win_pos)
         s.trick[s.trick_len] = pick
         s.trick_len += 1
         s.trick_mask |= (<uint64_t>1) << pick
         s.trick_points += t.points[pick]
         s.hands[seat] &= ~((<uint64_t>1) << pick)
+        note_winner(t, &s)
         pick = -1
         if s.trick_len == t.n_seats:
             break
-    wpos = current_winner(t, s.trick, s.trick_len)
-    seat = t.wrap_seat[s.leader + wpos]
+    seat = t.wrap_seat[s.leader + s.win_pos]
     value = o.points_weight * s.trick_points + o.trick_weight
     if ((o.max_side >> seat) & 1) == ((o.max_side >> mover) & 1):
         return 1024 + value
@@ -108,7 +108,7 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
     by the trick's playout); returns their number."""
     cdef int scores[MAX_CARDS]
     cdef int n = 0, i, j, card, score
-    cdef int wpos = current_winner(t, s.trick, s.trick_len) if s.trick_len else 0
+    cdef int wpos = s.win_pos
     cdef int look = lookahead and s.trick_len < LOOKAHEAD_BELOW and \
         popcount(s.hands[t.wrap_seat[s.leader + s.trick_len]]) >= LOOKAHEAD_TRICKS
     cdef int led = t.card_class[s.trick[0]] if s.trick_len else 0

@@ -31,7 +31,7 @@
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount, compress
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
-from movegen cimport current_winner, legal_cards, representatives
+from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves, card_score
 from tt cimport Table, Entry, table_bucket, table_probe, table_store, mix
@@ -146,9 +146,10 @@ cdef inline int add_to_trick(const Tables* t, State* s, int card) noexcept nogil
     s.trick_len += 1
     s.trick_mask |= bit
     s.trick_points += t.points[card]
+    note_winner(t, s)
     if s.trick_len < t.n_seats:
         return -1
-    return t.wrap_seat[s.leader + current_winner(t, s.trick, s.trick_len)]
+    return t.wrap_seat[s.leader + s.win_pos]
 
 
 cdef inline void close_trick(const Tables* t, State* s, int winner) noexcept nogil:
@@ -157,6 +158,7 @@ cdef inline void close_trick(const Tables* t, State* s, int winner) noexcept nog
     s.points_left -= s.trick_points
     s.leader = winner
     s.trick_len = 0
+    s.win_pos = 0
     s.trick_mask = 0
     s.trick_points = 0
 
@@ -232,7 +234,7 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
         first = NO_CARD
     if first == NO_CARD and S.opt.use_ordering and legal & (legal - 1):
         # the ordering's favourite first (its heuristic score only)
-        wpos = current_winner(S.t, S.s.trick, S.s.trick_len) if S.s.trick_len else 0
+        wpos = S.s.win_pos
         rest = legal
         top = -INFINITY * 4
         while rest:

@@ -81,6 +81,7 @@ ctypedef struct State:
     uint64_t trick_mask
     int trick[MAX_SEATS]
     int trick_len
+    int win_pos                               # the place in the trick of the card winning it so far (movegen.pxd)
     int trick_points
     int points_left                           # points of the live cards and the trick on the table
     int leader
