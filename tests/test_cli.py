@@ -546,3 +546,14 @@ def test_every_kind_of_document_is_in_the_top_level_one_of():
     kinds = {option["$ref"].removeprefix("#/$defs/") for option in SCHEMA["oneOf"]}
     assert kinds == {"solve", "checkDocument", "table", "bench", "score", "scoreUnfinished", "postmortem", "analyse",
                      "batchResult", "batchError"}
+
+
+def test_json_md_names_every_field_of_the_schema():
+    """A field added to the schema without a word in docs/json.md is a field nobody can read about."""
+    import re
+
+    text = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    missing = [f"{kind}.{name}" for kind, definition in SCHEMA["$defs"].items()
+               for name in definition.get("properties", {})
+               if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
+    assert missing == []
