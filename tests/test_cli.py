@@ -471,8 +471,9 @@ def test_score_dd_json_of_an_unfinished_play():
 def test_score_json_of_kratzen_with_a_pot(tmp_path):
     # the four top trumps take every trick: payouts from the pot (no losers), penalties into it (no winners)
     path = tmp_path / "kratzen.tbn"
-    path.write_text('[Game "Kratzen"]\n[Board "1"]\n[Deal "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"]\n'
-                    '[Contract "Trump H"]\n[Pot "12"]\n[Play "1"]\nHA E7 G7 S7\nS6 E8 G8 S8\nHK E9 G9 S9\nHO EZ GZ SZ\n*\n',
+    path.write_text('[Game "Kratzen"]\n[Board "1"]\n'
+                    '[Deal "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"]\n[Contract "Trump H"]\n'
+                    '[Pot "12"]\n[Play "1"]\nHA E7 G7 S7\nS6 E8 G8 S8\nHK E9 G9 S9\nHO EZ GZ SZ\n*\n',
                     encoding="utf-8")
     (document,) = documents("score", path, "--dd")
     of_kind(document, "score")
