@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -13,7 +11,7 @@ from rich.table import Table
 from solver.sampling import analyse_hand, analyse_position
 
 from .errors import input_errors
-from .render import parse_variant_options, run_over_records, stdout_console
+from .render import emit_json, parse_variant_options, run_over_records, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -103,6 +101,6 @@ def analyse(
                                 workers=workers, declarer=declarer, variant=flags or None, checkpoint=checkpoint,
                                 memory_mb=worker_memory)
     if as_json:
-        sys.stdout.write(json.dumps(analysis.as_dict(), ensure_ascii=False) + "\n")
+        emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:
         render_analysis(analysis.as_dict())

@@ -116,10 +116,10 @@ def score_document(position: Position, pot: int | None, dd: bool) -> Document:
     if not dd or complete:
         document = score_report(position, pot=pot)
     else:
-        from solver.analysis import record_header
+        from solver.analysis import SCHEMA, record_header
         from solver.scoring import seats_of
 
-        document = record_header(position)
+        document = {"schema": SCHEMA, "command": "score", **record_header(position)}
         document.update({"contract": str(rules.contract), "declarer": rules.declarer + 1,
                          "declaring_side": list(seats_of(rules.declaring_side)), "game": position.game.name})
     if dd:

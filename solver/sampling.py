@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from .analysis import can_force, objectives_named
+from .analysis import SCHEMA, can_force, objectives_named
 from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
 from .deal import Deal, parse_hand
 from .errors import IllegalPlayError, InvalidContractError, InvalidDealError, StichError
@@ -115,8 +115,8 @@ class HandAnalysis:
     played: tuple[str, ...] = ()  # the cards played before the analysed moment (analysis mid-play)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"command": "analyse", "game": self.game, "contract": self.contract, "seat": self.seat,
-                "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},
+        return {"schema": SCHEMA, "command": "analyse", "game": self.game, "contract": self.contract,
+                "seat": self.seat, "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},
                 "samples": self.samples, "seed": self.seed, "measure": self.measure,
                 "win_probability": self.win_probability, "mean": self.mean, "interval": list(self.interval),
                 "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],

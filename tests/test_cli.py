@@ -1,4 +1,6 @@
-"""The ``stich`` commands ``solve``, ``check``, ``table`` and ``bench`` through Typer's CliRunner.
+"""The ``stich`` commands ``solve``, ``check``, ``table`` and ``bench`` through Typer's CliRunner, and the JSON
+contract of every command: the documents of ``score``, ``postmortem`` and ``analyse`` and the lines ``batch`` writes
+are validated here too (their values are tested in their own test files).
 
 Expected values come from the reference solver (``reference_solver=True``) on the example files' Play sections and
 endings and on the Kratzen deals, or from the values the examples' comments promise. Every ``--json`` document is
@@ -29,7 +31,8 @@ runner = CliRunner()
 # --- a validator for the subset of JSON Schema the schema uses ------------------------------------------------------
 
 SUPPORTED = {"$schema", "$defs", "$ref", "title", "description", "type", "properties", "required",
-             "additionalProperties", "items", "oneOf", "const", "enum", "minimum", "maximum", "minLength"}
+             "additionalProperties", "items", "oneOf", "const", "enum", "minimum", "maximum", "minLength",
+             "minItems", "maxItems"}
 
 TYPES = {
     "object": lambda v: isinstance(v, dict),
@@ -80,6 +83,8 @@ def schema_errors(value: Any, schema: dict, path: str = "$") -> list[str]:
                 errors.append(f"{path}: unexpected property {name!r}")
             elif isinstance(extra, dict):
                 errors += schema_errors(item, extra, f"{path}.{name}")
+    if isinstance(value, list) and not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
+        errors.append(f"{path}: {len(value)} items, not {schema.get('minItems', 0)}..{schema.get('maxItems')}")
     if isinstance(value, list) and "items" in schema:
         for index, item in enumerate(value):
             errors += schema_errors(item, schema["items"], f"{path}[{index}]")
@@ -406,3 +411,150 @@ def test_bench_json_and_table():
 def test_bench_unknown_game_is_a_usage_error():
     result = run("bench", "--game", "chess", code=2)
     assert "unknown game" in result.stderr
+
+
+# --- the documents of score, postmortem, analyse and batch ----------------------------------------------------------
+
+whole_deals = pytest.mark.skipif(solver.search.engine.implementation() == "python",
+                                 reason="whole deals need the engine")
+
+
+def of_kind(document: dict, kind: str) -> dict:
+    """The document, after checking that it is valid as the ``$defs`` entry ``kind`` (not only as some kind)."""
+    assert schema_errors(document, SCHEMA["$defs"][kind]) == [], kind
+    return document
+
+
+def assert_rejected(document: dict, kind: str) -> None:
+    """A document of ``kind`` that misses any one required field, or has one field too many, is invalid."""
+    definition = SCHEMA["$defs"][kind]
+    for name in definition["required"]:
+        broken = {key: value for key, value in document.items() if key != name}
+        assert schema_errors(broken, SCHEMA), f"{kind} without {name!r} passed"
+    assert schema_errors({**document, "extra": 1}, SCHEMA)
+
+
+def test_score_json_of_a_finished_deal():
+    (document,) = documents("score", EXAMPLES / "schafkopf.tbn", "-b", "7")
+    of_kind(document, "score")
+    assert document["command"] == "score" and document["schema"] == "stich-result/1" and "dd" not in document
+    assert document["payments"] == [-2, 2, -2, 2] and [i["name"] for i in document["items"]] == ["game", "schneider"]
+    assert_rejected(document, "score")
+    wrong = {**document, "items": [{**document["items"][0], "multiplier": 0}]}
+    assert schema_errors(wrong, SCHEMA)
+    assert schema_errors({**document, "pot": -1}, SCHEMA)
+
+
+@whole_deals
+def test_score_dd_json_of_a_finished_deal():
+    (document,) = documents("score", EXAMPLES / "schafkopf.tbn", "-b", "7", "--dd")
+    dd = of_kind(document, "score")["dd"]
+    assert dd["from"] == "start" and dd["cards_on_table"] == 0 and len(dd["line"]) == 32
+    assert schema_errors({**document, "dd": {**dd, "from": "middle"}}, SCHEMA)
+    for name in SCHEMA["$defs"]["ddSettlement"]["required"]:
+        broken = {key: value for key, value in dd.items() if key != name}
+        assert schema_errors({**document, "dd": broken}, SCHEMA), name
+
+
+def test_score_dd_json_of_an_unfinished_play():
+    (document,) = documents("score", EXAMPLES / "settlement.tbn", "--dd")
+    of_kind(document, "scoreUnfinished")
+    assert "items" not in document and document["dd"]["from"] == "end_of_play" and document["dd"]["value"] == 12
+    assert_rejected(document, "scoreUnfinished")
+    # no actual score without the whole of it
+    assert schema_errors({**document, "payments": [0, 0, 0, 0]}, SCHEMA)
+    found = documents("score", EXAMPLES / "kratzen.tbn", "--dd")
+    assert len(found) == 5 and all(of_kind(d, "scoreUnfinished")["dd"]["points_objective"] == "tricks"
+                                   for d in found)
+
+
+def test_score_json_of_kratzen_with_a_pot(tmp_path):
+    # the four top trumps take every trick: payouts from the pot (no losers), penalties into it (no winners)
+    path = tmp_path / "kratzen.tbn"
+    path.write_text('[Game "Kratzen"]\n[Board "1"]\n'
+                    '[Deal "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"]\n[Contract "Trump H"]\n'
+                    '[Pot "12"]\n[Play "1"]\nHA E7 G7 S7\nS6 E8 G8 S8\nHK E9 G9 S9\nHO EZ GZ SZ\n*\n',
+                    encoding="utf-8")
+    (document,) = documents("score", path, "--dd")
+    of_kind(document, "score")
+    assert document["pot"] == 12 and document["dd"]["pot"] == 12
+    assert any(not i["losers"] for i in document["items"]) and any(not i["winners"] for i in document["items"])
+
+
+@whole_deals
+def test_postmortem_json():
+    found = (documents("postmortem", EXAMPLES / "kratzen.tbn") + documents("postmortem", EXAMPLES / "valat.tbn")
+             + documents("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7"))
+    for document in found:
+        of_kind(document, "postmortem")
+    assert [d["command"] for d in found] == ["postmortem"] * 7
+    assert found[0]["cards"] == [] and len(found[-1]["cards"]) == 32  # Kratzen board 1 has no Play section
+    document = found[-1]
+    assert_rejected(document, "postmortem")
+    card = document["cards"][0]
+    assert schema_errors({**document, "cards": [{**card, "grade": "brilliant"}]}, SCHEMA)
+    assert schema_errors({**document, "cards": [{**card, "cost": -1}]}, SCHEMA)
+    player = document["players"][0]
+    assert schema_errors({**document, "players": [{**player, "grades": {"ok": 1}}]}, SCHEMA)
+
+
+def test_analyse_json_from_a_record_and_from_a_hand():
+    (mid_play,) = documents("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "--samples", "4", "-j", "1")
+    (hand,) = documents("analyse", "--game", "Kratzen", "--hand", "EO E9 SU SZ", "--contract", "Trump S", "--seat", "1",
+                        "--known", "2:GA HA", "--samples", "4", "-j", "1")
+    for document in (mid_play, hand):
+        of_kind(document, "analyse")
+        assert document["schema"] == "stich-result/1" and document["command"] == "analyse"
+    assert len(mid_play["played"]) == 20 and hand["known"] == {"2": ["GA", "HA"]} and hand["openings"]
+    assert_rejected(hand, "analyse")
+    assert schema_errors({**hand, "win_probability": 1.5}, SCHEMA)
+    assert schema_errors({**hand, "interval": [1.0]}, SCHEMA)
+    assert schema_errors({**hand, "known": {"2": "GA HA"}}, SCHEMA)
+
+
+def test_batch_lines(tmp_path, bad_file):
+    out = tmp_path / "out.jsonl"
+    run("batch", EXAMPLES / "kratzen.tbn", "--out", out, "-j", "1", "--cards")
+    run("batch", bad_file, "--out", out, "-j", "1", "--cards", code=1)
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert schema_errors(lines, {"type": "array", "items": SCHEMA}) == []
+    results = [of_kind(line, "batchResult") for line in lines if "error" not in line]
+    errors = [of_kind(line, "batchError") for line in lines if "error" in line]
+    assert len(results) == 7 and len(errors) == 2 and [e.get("board") for e in errors] == ["2", None]
+    assert all("cards" in r and "nodes" not in r for result in results for r in result["results"])
+    assert_rejected(results[0], "batchResult")
+    assert_rejected(errors[0], "batchError")
+    # a solve document is no batch line (no id), nor a batch line with timings
+    assert schema_errors({key: value for key, value in results[0].items() if key != "id"}, SCHEMA)
+    timed = {**results[0], "results": [{**r, "nodes": 1, "seconds": 0.0} for r in results[0]["results"]]}
+    assert schema_errors(timed, SCHEMA)
+
+
+def test_the_batch_line_schema_is_the_solve_schema_without_timings():
+    """The batch definitions are copies (the validator has no ``allOf``/``unevaluatedProperties``): kept in step."""
+    defs = SCHEMA["$defs"]
+    line, solve = defs["batchResult"], defs["solve"]
+    assert line["required"] == ["id"] + solve["required"]
+    assert {**line["properties"], "results": solve["properties"]["results"]} == {
+        "id": line["properties"]["id"], **solve["properties"]}
+    assert line["properties"]["results"]["items"] == {"$ref": "#/$defs/batchSolveResult"}
+    timed, untimed = defs["result"], defs["batchSolveResult"]
+    assert untimed["required"] == [name for name in timed["required"] if name not in ("nodes", "seconds")]
+    assert untimed["properties"] == {k: v for k, v in timed["properties"].items() if k not in ("nodes", "seconds")}
+
+
+def test_every_kind_of_document_is_in_the_top_level_one_of():
+    kinds = {option["$ref"].removeprefix("#/$defs/") for option in SCHEMA["oneOf"]}
+    assert kinds == {"solve", "checkDocument", "table", "bench", "score", "scoreUnfinished", "postmortem", "analyse",
+                     "batchResult", "batchError"}
+
+
+def test_json_md_names_every_field_of_the_schema():
+    """A field added to the schema without a word in docs/json.md is a field nobody can read about."""
+    import re
+
+    text = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    missing = [f"{kind}.{name}" for kind, definition in SCHEMA["$defs"].items()
+               for name in definition.get("properties", {})
+               if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
+    assert missing == []
