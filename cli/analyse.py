@@ -8,6 +8,8 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
+from solver.analysis import record_header
+from solver.position import Position
 from solver.sampling import analyse_hand, analyse_position
 
 from .errors import input_errors
@@ -88,9 +90,9 @@ def analyse(
             raise typer.BadParameter("give either FILE or --game, --hand and --contract, not both",
                                      param_hint="'FILE'")
         run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis,
-                         document=lambda position: analyse_position(
+                         document=lambda position: _with_record(position, analyse_position(
                              position, seat, known=owners, samples=samples, seed=seed, workers=workers,
-                             checkpoint=checkpoint, memory_mb=worker_memory).as_dict())
+                             checkpoint=checkpoint, memory_mb=worker_memory).as_dict()))
         return
     missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
     if missing:
@@ -104,3 +106,9 @@ def analyse(
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:
         render_analysis(analysis.as_dict())
+
+
+def _with_record(position: Position, document: dict) -> dict:
+    """The analysis of a record, saying which record (several boards in one file give several lines)."""
+    return {"schema": document["schema"], "command": document["command"],
+            "record": record_header(position)["record"], **document}

@@ -506,6 +506,10 @@ def test_analyse_json_from_a_record_and_from_a_hand():
         of_kind(document, "analyse")
         assert document["schema"] == "stich-result/1" and document["command"] == "analyse"
     assert len(mid_play["played"]) == 20 and hand["known"] == {"2": ["GA", "HA"]} and hand["openings"]
+    # a record's analysis says which record it is; a hand given on the command line has none
+    assert mid_play["record"]["board"] == "1" and mid_play["record"]["source"].endswith("valat.tbn")
+    assert "record" not in hand
+    assert schema_errors({**mid_play, "record": {"board": "1"}}, SCHEMA)
     assert_rejected(hand, "analyse")
     assert schema_errors({**hand, "win_probability": 1.5}, SCHEMA)
     assert schema_errors({**hand, "interval": [1.0]}, SCHEMA)
