@@ -33,7 +33,7 @@ from cardset cimport lowest, drop_lowest, popcount, compress
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
-from order cimport order_moves, card_score
+from order cimport order_moves, card_score, LOOKAHEAD_ALWAYS
 from tt cimport Table, Entry, table_bucket, table_probe, table_store, mix
 
 cdef extern from *:
@@ -438,7 +438,8 @@ cdef inline int heuristic_playout(Search* S) noexcept nogil:
     while S.s.live or S.s.trick_len:
         seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
         legal = legal_cards(S.t, &S.s)
-        order_moves(S.t, S.o, &S.s, legal, NO_CARD, moves, S.history[seat], S.opt.use_lookahead)
+        order_moves(S.t, S.o, &S.s, legal, NO_CARD, moves, S.history[seat],
+                    LOOKAHEAD_ALWAYS if S.opt.use_lookahead else 0)
         total += play_card(S, moves[0])
     S.s = saved
     return total
