@@ -28,50 +28,45 @@ cdef enum:
     LOOKAHEAD_ALWAYS = 2                      # order_moves' lookahead argument: for every card but a trick's last
 
 
+cdef inline int follow_score(int p, int points, int best_power, int against, int last) noexcept nogil:
+    """The following rules of the prose above for a card of power ``p`` (in the led class) and ``points``, when the
+    trick's best power so far is ``best_power``, the other side is winning it (``against``) and the card is or is
+    not the trick's ``last``."""
+    if against:
+        if p > best_power:
+            return 3000 + (16 * points if last else 0) - p
+        return 1000 - 16 * points - p
+    if p > best_power:
+        return 1500 - p
+    return 2000 + 16 * points - p
+
+
 cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card, int wpos) noexcept nogil:
-    cdef int seat, my_side, wseat, led, p, best_power, last
+    cdef int seat, led
     if s.trick_len == 0:
         if (s.live & t.stronger[card]) == 0:
             return 4000 + 16 * t.points[card] + t.power[t.card_class[card]][card]
         return t.power[t.card_class[card]][card] - 16 * t.points[card]
     seat = t.wrap_seat[s.leader + s.trick_len]
-    my_side = (o.max_side >> seat) & 1
     led = t.card_class[s.trick[0]]
-    wseat = t.wrap_seat[s.leader + wpos]
-    best_power = t.power[led][s.trick[wpos]]
-    p = t.power[led][card]
-    last = s.trick_len == t.n_seats - 1
-    if ((o.max_side >> wseat) & 1) != my_side:
-        if p > best_power:
-            return 3000 + (16 * t.points[card] if last else 0) - p
-        return 1000 - 16 * t.points[card] - p
-    if p > best_power:
-        return 1500 - p
-    return 2000 + 16 * t.points[card] - p
+    return follow_score(t.power[led][card], t.points[card], t.power[led][s.trick[wpos]],
+                        ((o.max_side >> t.wrap_seat[s.leader + wpos]) & 1) != ((o.max_side >> seat) & 1),
+                        s.trick_len == t.n_seats - 1)
 
 
 cdef inline int favourite(const Tables* t, const Objective* o, const State* s, uint64_t legal, int wpos) noexcept nogil:
-    """The follower's card that :func:`card_score` ranks first (its rules with the trick's facts worked out once)."""
+    """The follower's card that :func:`card_score` ranks first (the trick's facts worked out once)."""
     cdef int seat = t.wrap_seat[s.leader + s.trick_len]
     cdef int led = t.card_class[s.trick[0]]
     cdef int wseat = t.wrap_seat[s.leader + wpos]
     cdef int best_power = t.power[led][s.trick[wpos]]
     cdef int against = ((o.max_side >> wseat) & 1) != ((o.max_side >> seat) & 1)
     cdef int last = s.trick_len == t.n_seats - 1
-    cdef int card, p, value, top = -1 << 30, pick = lowest(legal)
+    cdef int card, value, top = -1 << 30, pick = lowest(legal)
     while legal:
         card = lowest(legal)
         legal = drop_lowest(legal)
-        p = t.power[led][card]
-        if against:
-            if p > best_power:
-                value = 3000 + (16 * t.points[card] if last else 0) - p
-            else:
-                value = 1000 - 16 * t.points[card] - p
-        elif p > best_power:
-            value = 1500 - p
-        else:
-            value = 2000 + 16 * t.points[card] - p
+        value = follow_score(t.power[led][card], t.points[card], best_power, against, last)
         if value > top:
             top = value
             pick = card
@@ -83,8 +78,7 @@ cdef inline int trick_lookahead(const Tables* t, const Objective* o, const State
     favourite: what it pays that seat's side (the reward, or minus the reward when the other side wins it)."""
     cdef State s = s0[0]
     cdef int mover = t.wrap_seat[s.leader + s.trick_len]
-    cdef int seat, card, top, value, wpos, pick = first
-    cdef uint64_t legal
+    cdef int seat, value, pick = first
     while True:
         seat = t.wrap_seat[s.leader + s.trick_len]
         if pick < 0:
