@@ -356,7 +356,8 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
     memory_mb = check_memory_limit(memory_mb)
     seed = setup.seed
     count = min(local_workers(workers), samples)
-    size = max(1, min(50, -(-samples // (4 * count))))
+    # chunks small enough (about 16 a worker, at most 25 samples) that no worker idles long at the end
+    size = max(1, min(25, -(-samples // (16 * count))))
     total = _empty_sums()
     journal = _Journal(checkpoint, setup, samples, total) if checkpoint is not None else None
     done = journal.done if journal is not None else set()
