@@ -392,6 +392,27 @@ cdef class Engine:
         self._end(&S)
         return reward, result
 
+    def keeps(self, int card, int value):
+        """(reward of the trick it completes, whether it keeps ``value``) for a legal root card, given that
+        ``value`` is the root's exact value: one null-window search instead of the card's exact value, since no card
+        beats the root (the maximising side's card keeps the value when it reaches it, the other side's when it
+        does not reach one more)."""
+        cdef Search S
+        cdef int reward, target, result, maximising
+        self._check_root()
+        if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+            raise ValueError("engine input: not a legal card at the root")
+        _check(value, -INFINITY + 2, INFINITY - 2, "value")
+        self._begin(&S)
+        maximising = (self.objective.max_side >> ((self.root.leader + self.root.trick_len) % self.tables.n_seats)) & 1
+        reward = play_card(&S, card)
+        target = value - reward + (0 if maximising else 1)
+        with nogil:
+            result = reaches(&S, target)
+        S.iterations += 1
+        self._end(&S)
+        return reward, bool(result) == bool(maximising)
+
     def values_after(self, list cards, guess=None, int lower=0, int upper=INFINITY):
         """The exact value (reward of the trick it completes plus the future after it) of each of ``cards``, legal
         root cards, in the order given, all known to lie in [lower, upper]. Each search starts from the value of

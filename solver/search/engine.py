@@ -368,7 +368,9 @@ class EngineSolver:
 
     def line(self, state: PlayState, objective: Objective, value: int) -> list[int]:
         """A principal variation from ``state``: at each turn a card that keeps the value (the engine's choice
-        among the equal ones is the lowest pack index, as the reference's)."""
+        among the equal ones is the lowest pack index, as the reference's). Whether a card keeps the value is one
+        null-window search (``Engine.keeps``), not the card's exact value; a value that is not the state's shows
+        as a turn where no card keeps it or a line that does not add up to it."""
         check_number("the value", value, -MAX_VALUE, MAX_VALUE)
         line = []
         remaining = value
@@ -376,8 +378,8 @@ class EngineSolver:
             compiled = self._load(state, objective)
             chosen = None
             for card in bits(state.legal_cards()):
-                reward, future = self.engine.after(compiled.to_engine[card], remaining)
-                if reward + future == remaining:
+                reward, kept = self.engine.keeps(compiled.to_engine[card], remaining)
+                if kept:
                     chosen = card
                     remaining -= reward
                     break
@@ -385,6 +387,8 @@ class EngineSolver:
                 raise EngineError("no card keeps the value: the engine is inconsistent")
             line.append(chosen)
             state = state.advance(chosen)
+        if remaining:
+            raise EngineError("the line does not add up to the value: the engine is inconsistent")
         return line
 
     def perft(self, state: PlayState, depth: int) -> int:
