@@ -345,12 +345,13 @@ cdef class Engine:
     def value(self, guess=None):
         """The exact future value of the root; the driver starts from ``guess`` (None: the heuristic playout's)."""
         cdef Search S
-        cdef int result, g, proved
+        cdef int result, g, proved, step
         self._check_root()
         self._begin(&S)
+        step = 2 if guess is None else 1
         g = heuristic_playout(&S) if guess is None else guess
         with nogil:
-            result = exact_value_card(&S, g, &proved)
+            result = exact_value_card(&S, g, 0, INFINITY, step, &proved)
         self.proved_root = self.root
         self.proved_card = proved
         self.proved_value = result
@@ -391,6 +392,67 @@ cdef class Engine:
             result = exact_value(&S, g)
         self._end(&S)
         return reward, result
+
+    def keeps(self, int card, int value):
+        """(reward of the trick it completes, whether it keeps ``value``) for a legal root card, given that
+        ``value`` is the root's exact value: one null-window search instead of the card's exact value, since no card
+        beats the root (the maximising side's card keeps the value when it reaches it, the other side's when it
+        does not reach one more)."""
+        cdef Search S
+        cdef int reward, target, result, maximising
+        self._check_root()
+        if not (legal_cards(&self.tables, &self.root) >> card) & 1:
+            raise ValueError("engine input: not a legal card at the root")
+        _check(value, -INFINITY + 2, INFINITY - 2, "value")
+        self._begin(&S)
+        maximising = (self.objective.max_side >> ((self.root.leader + self.root.trick_len) % self.tables.n_seats)) & 1
+        reward = play_card(&S, card)
+        target = value - reward + (0 if maximising else 1)
+        with nogil:
+            result = reaches(&S, target)
+        S.iterations += 1
+        self._end(&S)
+        return reward, bool(result) == bool(maximising)
+
+    def values_after(self, list cards, guess=None, int lower=0, int upper=INFINITY):
+        """The exact value (reward of the trick it completes plus the future after it) of each of ``cards``, legal
+        root cards, in the order given, all known to lie in [lower, upper]. Each search starts from the value of
+        the card before it (the first from ``guess``, None: the heuristic playout's), and one search serves them
+        all, so the move ordering's history carries over from card to card as it does from probe to probe."""
+        cdef Search S
+        cdef uint64_t legal
+        cdef int reward, result, g, proved, card, i, n = len(cards), step = 1
+        cdef int order[MAX_CARDS]
+        cdef int values[MAX_CARDS]
+        self._check_root()
+        legal = legal_cards(&self.tables, &self.root)
+        _check(n, 0, MAX_CARDS, "number of cards")
+        _check(lower, 0, INFINITY, "lower bound")
+        _check(upper, lower, INFINITY, "upper bound")
+        for i in range(n):
+            _check(cards[i], 0, MAX_CARDS - 1, "card")
+            if not (legal >> <int>cards[i]) & 1:
+                raise ValueError("engine input: not a legal card at the root")
+            order[i] = cards[i]
+        if guess is not None:
+            _check(guess, -INFINITY, INFINITY, "guess")
+        self._begin(&S)
+        if n and guess is None:
+            reward = play_card(&S, order[0])
+            guess = reward + heuristic_playout(&S)
+            step = 2
+        g = guess if n else 0
+        with nogil:
+            for i in range(n):
+                S.s = self.root
+                card = order[i]
+                reward = play_card(&S, card)
+                result = reward + exact_value_card(&S, g - reward, lower - reward, upper - reward, step, &proved)
+                values[i] = result
+                g = result
+                step = 1
+        self._end(&S)
+        return [values[i] for i in range(n)]
 
     def playout(self):
         """The reward of the heuristic line of play from the root (the drivers' default first guess)."""

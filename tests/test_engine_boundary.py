@@ -95,6 +95,8 @@ def test_queries_need_a_loaded_position_and_legal_cards():
     engine.load_state([compiled.mask(h) for h in POSITION.state.hands], 0, [], 0)
     with pytest.raises(ValueError, match="not a legal card"):
         engine.after(compiled.to_engine[POSITION.pack.parse("HO").index])
+    with pytest.raises(ValueError, match="not a legal card"):
+        engine.values_after([compiled.to_engine[POSITION.pack.parse("HO").index]])
     with pytest.raises(ValueError):
         engine.perft(-1)
 

@@ -8,8 +8,9 @@ unchecked.
 
 Every card's value (``card_values``) is one exact search per group of equivalent cards, each starting from the
 previous card's value (neighbours in engine order tend to be close); a card the root's own value search proved best
-needs no search. When the value is wanted with the cards, ``value_and_cards`` reads it off the cards' values and
-saves the root's search altogether (``solve(cards=True)`` and the sampling use it).
+needs no search, and the root's value then bounds the others (no card beats the root). When the value is wanted
+with the cards, ``value_and_cards`` reads it off the cards' values and saves the root's search altogether
+(``solve(cards=True)`` and the sampling use it).
 
 ``STICH_IMPLEMENTATION=python`` in the environment makes :func:`solve` use the reference solver instead (the test
 suite runs against either).
@@ -323,15 +324,21 @@ class EngineSolver:
         legal, representatives = self.engine.groups()
         values: dict[int, int] = {}
         # a card that the root's value search proved best needs no search; each other card's search starts from
-        # the value of the card before it (neighbours in the engine's order, mostly of one class, tend to be close)
+        # the value of the card before it (neighbours in the engine's order, mostly of one class, tend to be close;
+        # the engine's order beat the playout's and the reverse in measurements)
         proved = self.engine.proved_best(guess) if guess is not None else None
-        if proved is not None and representatives >> proved & 1:
-            values[proved] = guess
-        previous = guess
-        for card in _engine.card_indices(representatives):
-            if card not in values:
-                reward, future = self.engine.after(card, previous)
-                values[card] = previous = reward + future
+        lower, upper = 0, MAX_VALUE
+        if proved is not None:
+            # the root's value is then exact: no card beats it (the maximising side's cards are worth at most it,
+            # the other side's at least it), which bounds every other card's search
+            if state.to_move in objective.maximiser:
+                upper = guess
+            else:
+                lower = guess
+            if representatives >> proved & 1:
+                values[proved] = guess
+        todo = [card for card in _engine.card_indices(representatives) if card not in values]
+        values.update(zip(todo, self.engine.values_after(todo, guess, lower, upper)))
         stronger = compiled.tables["stronger"]
         signature = compiled.tables["signature"]
         live = compiled.mask(state.cards_left) | compiled.mask(sum(1 << c for c in state.trick))
@@ -361,7 +368,9 @@ class EngineSolver:
 
     def line(self, state: PlayState, objective: Objective, value: int) -> list[int]:
         """A principal variation from ``state``: at each turn a card that keeps the value (the engine's choice
-        among the equal ones is the lowest pack index, as the reference's)."""
+        among the equal ones is the lowest pack index, as the reference's). Whether a card keeps the value is one
+        null-window search (``Engine.keeps``), not the card's exact value; a value that is not the state's shows
+        as a turn where no card keeps it or a line that does not add up to it."""
         check_number("the value", value, -MAX_VALUE, MAX_VALUE)
         line = []
         remaining = value
@@ -369,8 +378,8 @@ class EngineSolver:
             compiled = self._load(state, objective)
             chosen = None
             for card in bits(state.legal_cards()):
-                reward, future = self.engine.after(compiled.to_engine[card], remaining)
-                if reward + future == remaining:
+                reward, kept = self.engine.keeps(compiled.to_engine[card], remaining)
+                if kept:
                     chosen = card
                     remaining -= reward
                     break
@@ -378,6 +387,8 @@ class EngineSolver:
                 raise EngineError("no card keeps the value: the engine is inconsistent")
             line.append(chosen)
             state = state.advance(chosen)
+        if remaining:
+            raise EngineError("the line does not add up to the value: the engine is inconsistent")
         return line
 
     def perft(self, state: PlayState, depth: int) -> int:
