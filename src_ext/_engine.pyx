@@ -296,6 +296,7 @@ cdef class Engine:
         S.cutoffs = 0
         S.iterations = 0
         memset(S.history, 0, sizeof(S.history))
+        memset(S.killer, 255, sizeof(S.killer))  # every int -1: no killer yet
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
 
     cdef void _end(self, Search* S) noexcept:

@@ -73,6 +73,7 @@ ctypedef struct Search:
     uint64_t cutoffs
     uint64_t iterations                       # null-window searches made by the drivers
     uint64_t boundary_nodes[16]               # nodes at trick boundaries by tricks left (for profiling)
+    int killer[MAX_SEATS][MAX_CARDS + 1]      # per seat and cards in hand: the lead that last cut off, -1 none
     int history[MAX_SEATS][MAX_CARDS]         # cut-offs each card caused, weighted by the tricks still to play
 
 
@@ -337,7 +338,8 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         if S.opt.use_equivalence:
             legal = representatives(S.t, &S.s, legal)
         if S.opt.use_ordering:
-            n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat], S.opt.use_lookahead)
+            n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat], S.opt.use_lookahead,
+                            S.killer[seat][popcount(S.s.hands[seat])] if boundary else NO_CARD)
         else:
             n = 0
             while legal:
@@ -360,6 +362,8 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             if keep_better(maximising, value, card, &best, &best_card, &a, &b):
                 S.cutoffs += 1
                 S.history[seat][card] += popcount(S.s.live) + 1
+                if boundary:
+                    S.killer[seat][popcount(S.s.hands[seat])] = card
                 break
     if S.ply == 0:
         S.root_card = best_card
@@ -452,7 +456,7 @@ cdef inline int heuristic_playout(Search* S) noexcept nogil:
         seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
         legal = legal_cards(S.t, &S.s)
         order_moves(S.t, S.o, &S.s, legal, NO_CARD, moves, S.history[seat],
-                    LOOKAHEAD_ALWAYS if S.opt.use_lookahead else 0)
+                    LOOKAHEAD_ALWAYS if S.opt.use_lookahead else 0, NO_CARD)
         total += play_card(S, moves[0])
     S.s = saved
     return total
