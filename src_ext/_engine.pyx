@@ -12,7 +12,7 @@ from cardset cimport popcount, lowest, drop_lowest
 from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
                     MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
-from bounds cimport future_upper_bound, sure_bounds
+from bounds cimport future_upper_bound, sure_bounds, trick_bounds
 from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
 from search cimport Search, Options, heuristic_playout, exact_value_card, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
@@ -334,12 +334,14 @@ cdef class Engine:
         return future_upper_bound(&self.tables, &self.objective, &self.root)
 
     def quick_bounds(self):
-        """(lower, upper) on the root's future value from the quick bounds (a trick-boundary root only)."""
-        cdef int max_sure, min_sure
+        """(lower, upper) on the root's future value from the quick bounds."""
+        cdef int max_sure, min_sure, lower = 0, upper
+        upper = future_upper_bound(&self.tables, &self.objective, &self.root)
         if self.root.trick_len:
-            raise ValueError("quick bounds are taken at trick boundaries")
+            trick_bounds(&self.tables, &self.objective, &self.root, &lower, &upper)
+            return lower, upper
         sure_bounds(&self.tables, &self.objective, &self.root, &max_sure, &min_sure)
-        return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure
+        return max_sure, upper - min_sure
 
     def legal(self):
         """Legal cards at the root (engine mask)."""

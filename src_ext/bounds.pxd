@@ -25,11 +25,17 @@
 #
 # In each of the s sure tricks every other seat gives up a card, at least its s cheapest. So the side is sure of s
 # tricks and of those points; the other side can win at most the rest.
+#
+# Inside a trick the only bound besides everything in play is the trick itself: when no card of the other side
+# still to come can beat the winning card, nor therefore any card above it a partner may still put on, the winner's
+# side is sure of the trick: the cards on the table and the cheapest card of each seat still to play (a special
+# winner that could still complete itself in the trick skips this).
 
 from libc.stdint cimport uint64_t
 from cardset cimport popcount
 from types cimport Tables, Objective, State, MAX_SEATS
 from cardset cimport lowest, drop_lowest
+from movegen cimport current_winner, beating
 
 cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
@@ -202,3 +208,33 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
             if other != seat and not (combined and other == leader):
                 points += cheapest(t, s.hands[other], tricks)
         _credit(o, seat, tricks, points, max_sure, min_sure)
+
+
+cdef inline void trick_bounds(const Tables* t, const Objective* o, const State* s, int* lower,
+                              int* upper) noexcept nogil:
+    """Inside a trick: when no card of the other side still to come beats the trick's winner, the winner's side is
+    sure of the trick (raises ``lower`` or lowers ``upper``)."""
+    cdef int led = t.card_class[s.trick[0]]
+    cdef int wpos = current_winner(t, s.trick, s.trick_len)
+    cdef int side = (o.max_side >> t.wrap_seat[s.leader + wpos]) & 1
+    cdef uint64_t rest = 0, others = 0
+    cdef int i, k, seat, reward, points = s.trick_points
+    for i in range(s.trick_len, t.n_seats):
+        seat = t.wrap_seat[s.leader + i]
+        rest |= s.hands[seat]
+        if ((o.max_side >> seat) & 1) != side:
+            others |= s.hands[seat]
+    if beating(t, others, led, t.power[led][s.trick[wpos]]):
+        return
+    for k in range(t.n_specials):
+        if (t.special_led[k] >> led) & 1 and (s.trick_mask | rest) & t.special_cards[k] == t.special_cards[k] \
+                and s.trick_mask & t.special_cards[k] != t.special_cards[k]:
+            return
+    for i in range(s.trick_len, t.n_seats):
+        points += cheapest(t, s.hands[t.wrap_seat[s.leader + i]], 1)
+    reward = o.points_weight * points + o.trick_weight
+    if side:
+        if reward > lower[0]:
+            lower[0] = reward
+    else:
+        upper[0] -= reward

@@ -32,7 +32,7 @@ from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount, compress
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives
-from bounds cimport future_upper_bound, sure_bounds
+from bounds cimport future_upper_bound, sure_bounds, trick_bounds
 from order cimport order_moves, card_score
 from tt cimport Table, Entry, table_bucket, table_probe, table_store, mix
 
@@ -282,6 +282,14 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         return last_trick_value(S.t, S.o, &S.s)
     # the last trick is computed directly, never looked up
     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
+    if not boundary and S.opt.use_bounds:
+        # Step 3''. Inside a trick: everything in play, less the trick itself when its side is already decided.
+        upper = future_upper_bound(S.t, S.o, &S.s)
+        trick_bounds(S.t, S.o, &S.s, &lower, &upper)
+        if bounds_decide(lower, upper, alpha, beta, &value):
+            return value
+        lower = 0
+        upper = INFINITY
     if boundary:
         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
         # Step 2. The table key first, and the bucket's cache line fetched while the quick bounds are computed.

@@ -88,3 +88,25 @@ def test_quick_bounds_while_a_sagotrick_could_strike(config):
             lower, upper = ENGINE.engine.quick_bounds()
             value = PLAIN.value(state, objective)
             assert lower <= value <= upper, (config_id(config), found, name, lower, value, upper)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[config_id(c) for c in CONFIGS])
+def test_quick_bounds_inside_a_trick(config):
+    """A trick on the table: a trick already decided for one side (no card of the other side to come beats it)."""
+    rng = random.Random("trick bounds:" + config_id(config))
+    decided = 0
+    for number in range(16):
+        rules = random_rules(config, rng)
+        state = random_state(rules, rng, tricks_left=min(2 + number % 4, rules.tricks_in_deal), mid_trick=True)
+        for name in rules.objective_names():
+            for seat in (range(rules.seats) if name == "tricks" else [None]):
+                try:
+                    objective = rules.objective(name, seat)
+                except InvalidContractError:
+                    continue
+                ENGINE._load(state, objective)
+                lower, upper = ENGINE.engine.quick_bounds()
+                value = PLAIN.value(state, objective)
+                assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
+                decided += lower > 0 or upper < ENGINE.engine.upper_bound()
+    assert decided
