@@ -23,6 +23,10 @@
 # follow every other (checked when the tables are compiled), so no ruffer can throw a class away while another is
 # cashed. Those tricks hold no chain card, so L's side adds them to any of its seats' chain tricks.
 #
+# When the top r live chain cards are all L's and of one class, the trumps, which must be followed by trumps and
+# hold every card that can ruff, L can lead them first (no special may strike): each seat with r trumps or fewer is
+# then out of them and cannot ruff the classes L cashes afterwards.
+#
 # In each of the s sure tricks every other seat gives up a card, at least its s cheapest. So the side is sure of s
 # tricks and of those points; the other side can win at most the rest.
 #
@@ -129,7 +133,7 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
     cdef uint64_t winners[MAX_SEATS]
     cdef int side_count[2]
     cdef int i, k, seat, other, side, card, top, safe, tricks, points, spoil, holds_called, combined
-    cdef int leader = s.leader, cash = 0, cash_points = 0
+    cdef int leader = s.leader, cash = 0, cash_points = 0, run = 0, trump = 0, drawn
     cdef uint64_t cards, prefix = 0, cash_mask = 0, ruffers, bit
     max_sure[0] = 0
     min_sure[0] = 0
@@ -148,6 +152,10 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
             continue
         seat = t.owner[card]
         side = (o.max_side >> seat) & 1
+        if prefix == 0:
+            trump = t.card_class[card]
+        if run == side_count[0] + side_count[1] and seat == leader and t.card_class[card] == trump:
+            run += 1
         prefix |= bit
         count[seat] += 1
         side_count[side] += 1
@@ -157,6 +165,8 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
     # The leader's top cards of each class that no other seat can ruff before running out of the class.
     holds_called = t.called_card >= 0 and leader == t.called_holder and (s.hands[leader] >> t.called_card) & 1 \
         and not (s.flags & t.called_flag)
+    if spoil or not run or not t.cash_ok[trump] or (holds_called and t.called_class == trump):
+        run = 0
     for k in range(t.n_classes):
         if not t.cash_ok[k] or s.live & t.class_mask[k] & t.chain_mask & ~s.hands[leader]:
             continue
@@ -173,9 +183,12 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
             top += 1
             cards &= ~((<uint64_t>1) << highest(cards))
         safe = top
+        # leading his top trumps first draws them: whoever holds no more trumps than that cannot ruff after
+        drawn = run if k != trump and not ruffers & ~t.class_mask[trump] else 0
         for seat in range(t.n_seats):
             # anyone who can ruff once void, a partner too: a partner's forced ruff would take the lead away
-            if seat != leader and s.hands[seat] & ruffers:
+            if seat != leader and s.hands[seat] & ruffers and (
+                    not drawn or popcount(s.hands[seat] & t.class_mask[trump]) > drawn):
                 i = popcount(s.hands[seat] & t.class_mask[k])
                 if i < safe:
                     safe = i
