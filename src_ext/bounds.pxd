@@ -24,8 +24,9 @@
 # cashed. Those tricks hold no chain card, so L's side adds them to any of its seats' chain tricks.
 #
 # When the top r live chain cards are all L's and of one class, the trumps, which must be followed by trumps and
-# hold every card that can ruff, L can lead them first (no special may strike): each seat with r trumps or fewer is
-# then out of them and cannot ruff the classes L cashes afterwards.
+# hold every card that can ruff a cashable class, L can lead them first (no special may strike): each seat with r
+# trumps or fewer is then out of them and cannot ruff the classes L cashes afterwards. When no one can ruff a class
+# and the others hold no more of it than L's top cards, all of L's cards of the class win.
 #
 # In each of the s sure tricks every other seat gives up a card, at least its s cheapest. So the side is sure of s
 # tricks and of those points; the other side can win at most the rest.
@@ -37,7 +38,7 @@
 
 from libc.stdint cimport uint64_t
 from cardset cimport popcount
-from types cimport Tables, Objective, State, MAX_SEATS
+from types cimport Tables, Objective, State, MAX_SEATS, MAX_CARDS
 from cardset cimport lowest, drop_lowest
 from movegen cimport current_winner, beating
 
@@ -133,7 +134,7 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
     cdef uint64_t winners[MAX_SEATS]
     cdef int side_count[2]
     cdef int i, k, seat, other, side, card, top, safe, tricks, points, spoil, holds_called, combined
-    cdef int leader = s.leader, cash = 0, cash_points = 0, run = 0, trump = 0, drawn
+    cdef int leader = s.leader, cash = 0, cash_points = 0, run = 0, trump = 0, drawn, longest
     cdef uint64_t cards, prefix = 0, cash_mask = 0, ruffers, bit
     max_sure[0] = 0
     min_sure[0] = 0
@@ -168,6 +169,10 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
     if spoil or not run or not t.cash_ok[trump] or (holds_called and t.called_class == trump):
         run = 0
     for k in range(t.n_classes):
+        # every class cashed after the trumps must be ruffed by trumps only: no one may throw it away meanwhile
+        if run and k != trump and t.cash_ok[k] and (t.ruff_mask[k] | t.chain_mask) & ~t.class_mask[trump]:
+            run = 0
+    for k in range(t.n_classes):
         if not t.cash_ok[k] or s.live & t.class_mask[k] & t.chain_mask & ~s.hands[leader]:
             continue
         cards = s.live & t.class_mask[k] & ~t.chain_mask
@@ -184,15 +189,23 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
             cards &= ~((<uint64_t>1) << highest(cards))
         safe = top
         # leading his top trumps first draws them: whoever holds no more trumps than that cannot ruff after
-        drawn = run if k != trump and not ruffers & ~t.class_mask[trump] else 0
+        drawn = run if k != trump else 0
+        longest = 0
         for seat in range(t.n_seats):
+            if seat == leader:
+                continue
+            i = popcount(s.hands[seat] & t.class_mask[k])
+            if i > longest:
+                longest = i
             # anyone who can ruff once void, a partner too: a partner's forced ruff would take the lead away
-            if seat != leader and s.hands[seat] & ruffers and (
-                    not drawn or popcount(s.hands[seat] & t.class_mask[trump]) > drawn):
-                i = popcount(s.hands[seat] & t.class_mask[k])
+            if s.hands[seat] & ruffers and (not drawn or popcount(s.hands[seat] & t.class_mask[trump]) > drawn):
+                longest = MAX_CARDS
                 if i < safe:
                     safe = i
-        cards = s.live & t.class_mask[k] & ~t.chain_mask
+        cards = s.hands[leader] & t.class_mask[k] & ~t.chain_mask
+        if longest <= top:
+            # no one can ruff, and the others are out of the class after the top cards: the rest win too
+            safe = popcount(cards)
         for i in range(safe):
             cash_points += t.points[highest(cards)]
             cash_mask |= (<uint64_t>1) << highest(cards)
