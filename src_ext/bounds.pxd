@@ -28,7 +28,8 @@
 # trumps or fewer is then out of them and cannot ruff the classes L cashes afterwards. When no one can ruff a class
 # and the others hold no more of it than L's top cards, all of L's cards of the class win.
 #
-# In each of the s sure tricks every other seat gives up a card, at least its s cheapest. So the side is sure of s
+# In each of the s sure tricks every other seat gives up a card, at least its s cheapest (when L leads his top
+# trumps first, each other seat's cheapest trumps in as many of them as it can follow). So the side is sure of s
 # tricks and of those points; the other side can win at most the rest.
 #
 # Inside a trick the only bound besides everything in play is the trick itself: when no card of the other side
@@ -115,6 +116,19 @@ cdef inline int _special_may_strike(const Tables* t, const State* s, int k, uint
     return 0
 
 
+cdef inline uint64_t cheapest_cards(const Tables* t, uint64_t cards, int count) noexcept nogil:
+    """``count`` of ``cards`` worth :func:`cheapest` together."""
+    cdef int j
+    cdef uint64_t result = 0, level
+    for j in range(t.n_point_levels):
+        level = cards & t.point_level_mask[j]
+        while level and count > 0:
+            result |= (<uint64_t>1) << lowest(level)
+            level = drop_lowest(level)
+            count -= 1
+    return result
+
+
 cdef inline void _credit(const Objective* o, int seat, int tricks, int points, int* max_sure,
                          int* min_sure) noexcept nogil:
     cdef int reward = o.points_weight * points + o.trick_weight * tricks
@@ -134,7 +148,7 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
     cdef uint64_t winners[MAX_SEATS]
     cdef int side_count[2]
     cdef int i, k, seat, other, side, card, top, safe, tricks, points, spoil, holds_called, combined
-    cdef int leader = s.leader, cash = 0, cash_points = 0, run = 0, trump = 0, drawn, longest
+    cdef int leader = s.leader, cash = 0, cash_points = 0, run = 0, trump = 0, drawn, longest, given
     cdef uint64_t cards, prefix = 0, cash_mask = 0, ruffers, bit
     max_sure[0] = 0
     min_sure[0] = 0
@@ -231,8 +245,19 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
                 points += cheapest(t, s.hands[leader] & ~cash_mask, wins[seat])
                 points += cheapest(t, s.hands[seat] & ~t.chain_mask, cash)
         for other in range(t.n_seats):
-            if other != seat and not (combined and other == leader):
-                points += cheapest(t, s.hands[other], tricks)
+            if other == seat or (combined and other == leader):
+                continue
+            given = cheapest(t, s.hands[other], tricks)
+            if seat == leader and run:
+                # the others follow the leader's top trumps with their own while they have them
+                i = popcount(s.hands[other] & t.class_mask[trump])
+                if i > run:
+                    i = run
+                cards = cheapest_cards(t, s.hands[other] & t.class_mask[trump], i)
+                i = cheapest(t, cards, i) + cheapest(t, s.hands[other] & ~cards, tricks - i)
+                if i > given:
+                    given = i
+            points += given
         _credit(o, seat, tricks, points, max_sure, min_sure)
 
 
