@@ -32,10 +32,11 @@
 # trumps first, each other seat's cheapest trumps in as many of them as it can follow). So the side is sure of s
 # tricks and of those points; the other side can win at most the rest.
 #
-# Inside a trick the only bound besides everything in play is the trick itself: when no card of the other side
-# still to come can beat the winning card, nor therefore any card above it a partner may still put on, the winner's
-# side is sure of the trick: the cards on the table and the cheapest card of each seat still to play (a special
-# winner that could still complete itself in the trick skips this).
+# Inside a trick the only bound besides everything in play is the trick itself: when no card the other side may
+# still play to it can beat the winning card, nor therefore any card above it a partner may still put on, the
+# winner's side is sure of the trick: the cards on the table and the cheapest card each seat still to play may play
+# (a special winner that could still complete itself in the trick skips this). A seat may play at most the cards of
+# the first follow level its hand meets (all of them where that level lets it play anything when it cannot beat).
 
 from libc.stdint cimport uint64_t
 from cardset cimport popcount
@@ -261,6 +262,16 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
         _credit(o, seat, tricks, points, max_sure, min_sure)
 
 
+cdef inline uint64_t _may_play(const Tables* t, uint64_t hand, int led) noexcept nogil:
+    """The cards a hand may follow with to a trick led in ``led``, or more: the first follow level it meets (the
+    whole hand where that level allows any card when it cannot beat)."""
+    cdef int i
+    for i in range(t.n_follow[led]):
+        if hand & t.follow_mask[led][i]:
+            return hand if t.follow_beat[led][i] == 2 else hand & t.follow_mask[led][i]
+    return hand
+
+
 cdef inline void trick_bounds(const Tables* t, const Objective* o, const State* s, int* lower,
                               int* upper) noexcept nogil:
     """Inside a trick: when no card of the other side still to come beats the trick's winner, the winner's side is
@@ -274,7 +285,7 @@ cdef inline void trick_bounds(const Tables* t, const Objective* o, const State* 
         seat = t.wrap_seat[s.leader + i]
         rest |= s.hands[seat]
         if ((o.max_side >> seat) & 1) != side:
-            others |= s.hands[seat]
+            others |= _may_play(t, s.hands[seat], led)
     if beating(t, others, led, t.power[led][s.trick[wpos]]):
         return
     for k in range(t.n_specials):
@@ -282,7 +293,7 @@ cdef inline void trick_bounds(const Tables* t, const Objective* o, const State* 
                 and s.trick_mask & t.special_cards[k] != t.special_cards[k]:
             return
     for i in range(s.trick_len, t.n_seats):
-        points += cheapest(t, s.hands[t.wrap_seat[s.leader + i]], 1)
+        points += cheapest(t, _may_play(t, s.hands[t.wrap_seat[s.leader + i]], led), 1)
     reward = o.points_weight * points + o.trick_weight
     if side:
         if reward > lower[0]:
