@@ -10,9 +10,9 @@ from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from libc.string cimport memset, memcmp
 from cardset cimport popcount, lowest, drop_lowest
 from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
-                    MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, NO_CARD, INFINITY)
+                    MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
-from bounds cimport future_upper_bound, sure_bounds
+from bounds cimport future_upper_bound, sure_bounds, trick_bounds
 from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
 from search cimport Search, Options, heuristic_playout, exact_value_card, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
@@ -207,6 +207,18 @@ cdef class Engine:
             _check(c, 0, n - 1, "chain card")
             t.chain[i] = c
             t.chain_mask |= (<uint64_t>1) << c
+        # cheapest level first; more distinct values than levels share levels, each worth its least
+        values = sorted(set([d["points"][c] for c in range(n)]))
+        size = (len(values) + MAX_POINT_LEVELS - 1) // MAX_POINT_LEVELS
+        t.n_point_levels = 0
+        for i in range(0, len(values), size):
+            low = values[i]
+            high = values[min(i + size, len(values)) - 1]
+            t.point_level_value[t.n_point_levels] = low
+            for c in range(n):
+                if low <= t.points[c] <= high:
+                    t.point_level_mask[t.n_point_levels] |= (<uint64_t>1) << c
+            t.n_point_levels += 1
         for k in range(t.n_classes):
             t.ruff_mask[k] = _mask(d["ruff_mask"][k], n, "ruff mask")
             t.cash_ok[k] = 1 if d["cash_ok"][k] else 0
@@ -324,12 +336,14 @@ cdef class Engine:
         return future_upper_bound(&self.tables, &self.objective, &self.root)
 
     def quick_bounds(self):
-        """(lower, upper) on the root's future value from the quick bounds (a trick-boundary root only)."""
-        cdef int max_sure, min_sure
+        """(lower, upper) on the root's future value from the quick bounds."""
+        cdef int max_sure, min_sure, lower = 0, upper
+        upper = future_upper_bound(&self.tables, &self.objective, &self.root)
         if self.root.trick_len:
-            raise ValueError("quick bounds are taken at trick boundaries")
+            trick_bounds(&self.tables, &self.objective, &self.root, &lower, &upper)
+            return lower, upper
         sure_bounds(&self.tables, &self.objective, &self.root, &max_sure, &min_sure)
-        return max_sure, future_upper_bound(&self.tables, &self.objective, &self.root) - min_sure
+        return max_sure, upper - min_sure
 
     def legal(self):
         """Legal cards at the root (engine mask)."""

@@ -46,6 +46,9 @@ cdef extern from *:
     void __builtin_prefetch(const void*) nogil
 
 cdef enum:
+    SURE_ABOVE = 2                            # sure tricks only with more tricks left than this (see Step 3')
+
+cdef enum:
     DRIVER_MTDF = 0
     DRIVER_BISECT = 1
     DRIVER_WINDOW = 2
@@ -315,8 +318,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
         if bounds_decide(lower, upper, alpha, beta, &value):
             return value
-        # Step 3'. Sure tricks, only when the table did not settle the position (they cost a walk of the hands).
-        if S.opt.use_bounds:
+        # Step 3'. Sure tricks, only when the table did not settle the position (they cost a walk of the hands),
+        # and not with two tricks left, where the lean search of Step 4' costs less than the bound.
+        if S.opt.use_bounds and popcount(S.s.hands[S.s.leader]) > SURE_ABOVE:
             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
             if max_sure > lower:
                 lower = max_sure

@@ -16,6 +16,7 @@ cdef enum:
     MAX_ORDER = 4
     MAX_EVENTS = 8
     MAX_RESERVATIONS = 4
+    MAX_POINT_LEVELS = 8
     NO_CARD = 255
     INFINITY = 30000                          # beyond every value; fits the table's int16 bounds
 
@@ -61,6 +62,9 @@ ctypedef struct Tables:
     int cash_ok[MAX_CLASSES]                  # the class can be led freely and must be followed by its own cards
     int n_chain                               # the dominance chain: cards that, from the top down, beat every
     int chain[MAX_CARDS]                      # card below them whatever is led (the top trumps), strongest first
+    int n_point_levels                        # the cards by points, cheapest level first: a level's cards are
+    uint64_t point_level_mask[MAX_POINT_LEVELS]   # worth at least its value (equal, unless more distinct values
+    int point_level_value[MAX_POINT_LEVELS]   # than levels made neighbours share one)
 
 ctypedef struct Objective:
     uint32_t max_side                         # bit per seat of the maximising side

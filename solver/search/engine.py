@@ -103,13 +103,33 @@ def cashable(tables: RuleTables, cls: int) -> bool:
     if not mask:
         return False
     follow = tables.follow[cls]
-    if not follow or follow[0].mask != mask:
+    if not follow or follow[0].mask != mask or follow[0].beat == 2:
         return False
     if tables.lead and mask & ~tables.lead[0].mask:
         return False
     if tables.called is not None and tables.called.card_class == cls and tables.called.runaway_min > 1:
         pass  # leading the called ace first is always allowed, and it is the class's top plain card
     return not any(mask >> r.card & 1 for r in tables.reservations)
+
+
+def ruff_masks(tables: RuleTables) -> list[int]:
+    """For each class, the cards of other classes that can win a trick led in it."""
+    n = tables.n_cards
+    return [sum(1 << c for c in range(n) if tables.card_class[c] != k and tables.power[k][c] > 0)
+            for k in range(tables.n_classes)]
+
+
+def cash_classes(tables: RuleTables) -> list[bool]:
+    """The cashable classes, kept only when every card that can ruff one of them can ruff, or is of, every other:
+    then whoever can ruff a class the leader cashes later follows suit in the ones he cashes first (and cannot
+    have thrown away the later class's cards)."""
+    ok = [cashable(tables, k) for k in range(tables.n_classes)]
+    ruff = ruff_masks(tables)
+    for k in range(tables.n_classes):
+        for j in range(tables.n_classes):
+            if ok[k] and ok[j] and j != k and ruff[k] & ~(ruff[j] | tables.class_masks[j]):
+                return [False] * tables.n_classes
+    return ok
 
 
 def dominance_chain(tables: RuleTables) -> list[int]:
@@ -224,9 +244,8 @@ def _compile(tables: RuleTables, objective_cards: int) -> Compiled:
         "reservations": [(to_engine[r.card], r.seat) for r in tables.reservations],
         "chain": [to_engine[c] for c in dominance_chain(tables)],
         "canonical_ok": classes_separate(tables),
-        "ruff_mask": [emask(sum(1 << c for c in range(n) if tables.card_class[c] != k and tables.power[k][c] > 0))
-                      for k in range(tables.n_classes)],
-        "cash_ok": [cashable(tables, k) for k in range(tables.n_classes)],
+        "ruff_mask": [emask(m) for m in ruff_masks(tables)],
+        "cash_ok": cash_classes(tables),
     }
     return Compiled(engine_tables, tuple(to_engine), to_pack)
 
