@@ -16,6 +16,24 @@ ENGINE = EngineSolver(1)
 DECIDED: list[int] = []
 
 
+def objectives(rules, every_seat=True):
+    """(name, seat, objective) of each objective the rules have (tricks: one a seat, unless ``every_seat`` is
+    off)."""
+    for name in rules.objective_names():
+        for seat in (range(rules.seats) if name == "tricks" and every_seat else [None]):
+            try:
+                objective = rules.objective(name, seat)
+            except InvalidContractError:
+                continue
+            yield name, seat, objective
+
+
+def quick_bounds(state, objective):
+    """The engine's (lower, upper) quick bounds on ``state``'s value for ``objective``."""
+    ENGINE._load(state, objective)
+    return ENGINE.engine.quick_bounds()
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=[config_id(c) for c in CONFIGS])
 def test_quick_bounds_contain_the_reference_value(config):
     rng = random.Random("bounds:" + config_id(config))
@@ -23,17 +41,11 @@ def test_quick_bounds_contain_the_reference_value(config):
     for number in range(24):
         rules = random_rules(config, rng)
         state = random_state(rules, rng, tricks_left=2 + number % 2)
-        for name in rules.objective_names():
-            for seat in (range(rules.seats) if name == "tricks" else [None]):
-                try:
-                    objective = rules.objective(name, seat)
-                except InvalidContractError:
-                    continue
-                ENGINE._load(state, objective)
-                lower, upper = ENGINE.engine.quick_bounds()
-                value = reference.ReferenceSolver(objective).value(state)
-                assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
-                tight += lower == value == upper
+        for name, seat, objective in objectives(rules):
+            lower, upper = quick_bounds(state, objective)
+            value = reference.ReferenceSolver(objective).value(state)
+            assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
+            tight += lower == value == upper
     DECIDED.append(tight)
 
 
@@ -52,16 +64,10 @@ def test_quick_bounds_contain_the_value_further_from_the_end(config):
     for number in range(12):
         rules = random_rules(config, rng)
         state = random_state(rules, rng, tricks_left=min(4 + number % 3, rules.tricks_in_deal))
-        for name in rules.objective_names():
-            for seat in (range(rules.seats) if name == "tricks" else [None]):
-                try:
-                    objective = rules.objective(name, seat)
-                except InvalidContractError:
-                    continue
-                ENGINE._load(state, objective)
-                lower, upper = ENGINE.engine.quick_bounds()
-                value = PLAIN.value(state, objective)
-                assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
+        for name, seat, objective in objectives(rules):
+            lower, upper = quick_bounds(state, objective)
+            value = PLAIN.value(state, objective)
+            assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
 
 
 @pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] == "Zwanzigerrufen" and c[1] != "SuitSolo"],
@@ -79,13 +85,8 @@ def test_quick_bounds_while_a_sagotrick_could_strike(config):
         if len(holders) < 3:
             continue
         found += 1
-        for name in rules.objective_names():
-            try:
-                objective = rules.objective(name, None)
-            except InvalidContractError:
-                continue
-            ENGINE._load(state, objective)
-            lower, upper = ENGINE.engine.quick_bounds()
+        for name, _, objective in objectives(rules, every_seat=False):
+            lower, upper = quick_bounds(state, objective)
             value = PLAIN.value(state, objective)
             assert lower <= value <= upper, (config_id(config), found, name, lower, value, upper)
 
@@ -98,15 +99,9 @@ def test_quick_bounds_inside_a_trick(config):
     for number in range(16):
         rules = random_rules(config, rng)
         state = random_state(rules, rng, tricks_left=min(2 + number % 4, rules.tricks_in_deal), mid_trick=True)
-        for name in rules.objective_names():
-            for seat in (range(rules.seats) if name == "tricks" else [None]):
-                try:
-                    objective = rules.objective(name, seat)
-                except InvalidContractError:
-                    continue
-                ENGINE._load(state, objective)
-                lower, upper = ENGINE.engine.quick_bounds()
-                value = PLAIN.value(state, objective)
-                assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
-                decided += lower > 0 or upper < ENGINE.engine.upper_bound()
+        for name, seat, objective in objectives(rules):
+            lower, upper = quick_bounds(state, objective)
+            value = PLAIN.value(state, objective)
+            assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
+            decided += lower > 0 or upper < ENGINE.engine.upper_bound()
     assert decided
