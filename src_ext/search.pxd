@@ -40,7 +40,7 @@ from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFI
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves, card_score, LOOKAHEAD_ALWAYS
-from tt cimport Table, Entry, table_bucket, table_probe, table_store, mix
+from tt cimport Table, Entry, table_bucket, table_probe, table_store_result, mix
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil
@@ -373,14 +373,8 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         S.root_card = best_card
     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
     if use_table:
-        card = encode_card(S.t, &S.s, best_card, S.opt.use_canonical)
-        i = popcount(S.s.live)
-        if best <= alpha:
-            table_store(S.table, key, leader_flags, i, lower, best, card)
-        elif best >= beta:
-            table_store(S.table, key, leader_flags, i, best, upper, card)
-        else:
-            table_store(S.table, key, leader_flags, i, best, best, card)
+        table_store_result(S.table, key, leader_flags, popcount(S.s.live), alpha, beta, lower, upper, best,
+                           encode_card(S.t, &S.s, best_card, S.opt.use_canonical))
     return best
 
 

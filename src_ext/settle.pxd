@@ -25,7 +25,7 @@ from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFI
 from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound
 from order cimport order_moves
-from tt cimport Table, Entry, table_probe, table_store, mix
+from tt cimport Table, Entry, table_probe, table_store_result, mix
 from search cimport trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, decode_card
 
 cdef enum:
@@ -191,14 +191,8 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
             S.history[seat][card] += popcount(S.s.live) + 1
             break
     if use_table:
-        card = encode_card(S.t, &S.s, best_card, S.use_canonical)
-        i = popcount(S.s.live)
-        if best <= alpha:
-            table_store(S.table, key, leader_flags, i, lower, best, card)
-        elif best >= beta:
-            table_store(S.table, key, leader_flags, i, best, upper, card)
-        else:
-            table_store(S.table, key, leader_flags, i, best, best, card)
+        table_store_result(S.table, key, leader_flags, popcount(S.s.live), alpha, beta, lower, upper, best,
+                           encode_card(S.t, &S.s, best_card, S.use_canonical))
     return best
 
 

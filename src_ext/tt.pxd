@@ -191,3 +191,15 @@ cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, i
     slot.best = best
     if table.used * 4 > (table.active_mask + 1) * BUCKET * 3 and table.active_mask < table.bucket_mask:
         table_grow(table)
+
+
+cdef inline void table_store_result(Table* table, uint64_t key, uint8_t leader_flags, int cards_left, int alpha,
+                                    int beta, int lower, int upper, int best, int card) noexcept nogil:
+    """Store what a fail-soft search with window (alpha, beta) learned, ``best``, given the bounds [lower, upper]
+    it started from: an upper bound when it failed low, a lower bound when it failed high, else the value."""
+    if best <= alpha:
+        table_store(table, key, leader_flags, cards_left, lower, best, card)
+    elif best >= beta:
+        table_store(table, key, leader_flags, cards_left, best, upper, card)
+    else:
+        table_store(table, key, leader_flags, cards_left, best, best, card)
