@@ -10,6 +10,7 @@ each; the scorer itself (solver/scoring.py) fills a payoff table over those buck
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -313,15 +314,10 @@ def _reference_line(state: PlayState, spec: PayoffSpec, score: Callable[[PlaySta
     return line
 
 
-_default_engine: SettlementEngine | None = None
-
-
+@functools.cache
 def default_settlement_engine() -> SettlementEngine:
     """The process's shared settlement engine (created on first use)."""
-    global _default_engine
-    if _default_engine is None:
-        _default_engine = SettlementEngine()
-    return _default_engine
+    return SettlementEngine()
 
 
 __all__ = ["DDSettlement", "dd_settlement", "payoff_spec", "settlement_value"]

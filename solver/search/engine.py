@@ -18,6 +18,7 @@ suite runs against either).
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import dataclass
@@ -436,15 +437,10 @@ class EngineSolver:
                            pack=state.rules.pack)
 
 
-_default: EngineSolver | None = None
-
-
+@functools.cache
 def default_solver() -> EngineSolver:
     """The process's shared engine (created on first use, so importing stich allocates nothing)."""
-    global _default
-    if _default is None:
-        _default = EngineSolver()
-    return _default
+    return EngineSolver()
 
 
 def implementation() -> str:
