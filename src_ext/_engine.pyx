@@ -397,9 +397,7 @@ cdef class Engine:
         is of the value counting the card's reward (None: the heuristic playout's)."""
         cdef Search S
         cdef int reward, result, g
-        self._check_root()
-        if not (legal_cards(&self.tables, &self.root) >> card) & 1:
-            raise ValueError("engine input: not a legal card at the root")
+        self._check_legal(card)
         self._begin(&S)
         reward = play_card(&S, card)
         g = heuristic_playout(&S) if guess is None else guess - reward
@@ -415,12 +413,10 @@ cdef class Engine:
         does not reach one more)."""
         cdef Search S
         cdef int reward, target, result, maximising
-        self._check_root()
-        if not (legal_cards(&self.tables, &self.root) >> card) & 1:
-            raise ValueError("engine input: not a legal card at the root")
+        self._check_legal(card)
         _check(value, -INFINITY + 2, INFINITY - 2, "value")
         self._begin(&S)
-        maximising = (self.objective.max_side >> ((self.root.leader + self.root.trick_len) % self.tables.n_seats)) & 1
+        maximising = (self.objective.max_side >> self.tables.wrap_seat[self.root.leader + self.root.trick_len]) & 1
         reward = play_card(&S, card)
         target = value - reward + (0 if maximising else 1)
         with nogil:
@@ -435,19 +431,16 @@ cdef class Engine:
         the card before it (the first from ``guess``, None: the heuristic playout's), and one search serves them
         all, so the move ordering's history carries over from card to card as it does from probe to probe."""
         cdef Search S
-        cdef uint64_t legal
         cdef int reward, result, g, proved, card, i, n = len(cards), step = 1
         cdef int order[MAX_CARDS]
         cdef int values[MAX_CARDS]
         self._check_root()
-        legal = legal_cards(&self.tables, &self.root)
         _check(n, 0, MAX_CARDS, "number of cards")
         _check(lower, 0, INFINITY, "lower bound")
         _check(upper, lower, INFINITY, "upper bound")
         for i in range(n):
             _check(cards[i], 0, MAX_CARDS - 1, "card")
-            if not (legal >> <int>cards[i]) & 1:
-                raise ValueError("engine input: not a legal card at the root")
+            self._check_legal(cards[i])
             order[i] = cards[i]
         if guess is not None:
             _check(guess, -INFINITY, INFINITY, "guess")
@@ -491,9 +484,7 @@ cdef class Engine:
         """Make a legal card the new root (for walking a line); returns the reward of a completed trick."""
         cdef Search S
         cdef int reward
-        self._check_root()
-        if not (legal_cards(&self.tables, &self.root) >> card) & 1:
-            raise ValueError("engine input: not a legal card at the root")
+        self._check_legal(card)
         self._begin(&S)
         reward = play_card(&S, card)
         self.root = S.s
@@ -514,7 +505,7 @@ cdef class Engine:
         return entry.lower, entry.upper, entry.best
 
     def to_move(self):
-        return (self.root.leader + self.root.trick_len) % self.tables.n_seats
+        return self.tables.wrap_seat[self.root.leader + self.root.trick_len]
 
     def is_over(self):
         return self.root.live == 0 and self.root.trick_len == 0
@@ -522,6 +513,13 @@ cdef class Engine:
     cdef int _check_root(self) except -1:
         if not self.loaded:
             raise ValueError("load_tables and load_state first")
+        return 0
+
+    cdef int _check_legal(self, int card) except -1:
+        """A loaded root, and ``card`` one of its legal cards (engine index)."""
+        self._check_root()
+        if not 0 <= card < MAX_CARDS or not (legal_cards(&self.tables, &self.root) >> card) & 1:
+            raise ValueError("engine input: not a legal card at the root")
         return 0
 
     # --- the settlement search (settle.pxd) ------------------------------------------------------------------------
