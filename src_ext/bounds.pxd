@@ -264,7 +264,7 @@ cdef inline void sure_bounds(const Tables* t, const Objective* o, const State* s
         _credit(o, seat, tricks, points, max_sure, min_sure)
 
 
-cdef inline uint64_t _may_play(const Tables* t, uint64_t hand, int led) noexcept nogil:
+cdef inline uint64_t may_play(const Tables* t, uint64_t hand, int led) noexcept nogil:
     """The cards a hand may follow with to a trick led in ``led``, or more: the first follow level it meets (the
     whole hand where that level allows any card when it cannot beat)."""
     cdef int i
@@ -287,7 +287,7 @@ cdef inline void trick_bounds(const Tables* t, const Objective* o, const State* 
         seat = t.wrap_seat[s.leader + i]
         rest |= s.hands[seat]
         if ((o.max_side >> seat) & 1) != side:
-            others |= _may_play(t, s.hands[seat], led)
+            others |= may_play(t, s.hands[seat], led)
     if beating(t, others, led, t.power[led][s.trick[wpos]]):
         return
     for k in range(t.n_specials):
@@ -295,7 +295,7 @@ cdef inline void trick_bounds(const Tables* t, const Objective* o, const State* 
                 and s.trick_mask & t.special_cards[k] != t.special_cards[k]:
             return
     for i in range(s.trick_len, t.n_seats):
-        points += cheapest(t, _may_play(t, s.hands[t.wrap_seat[s.leader + i]], led), 1)
+        points += cheapest(t, may_play(t, s.hands[t.wrap_seat[s.leader + i]], led), 1)
     reward = o.points_weight * points + o.trick_weight
     if side:
         if reward > lower[0]:

@@ -1,7 +1,9 @@
 # Move ordering: the card the table remembers as best first, then cheap trick-taking heuristics.
 #
-# Following to a trick: take it cheaply when an opponent is winning (with the most points when last to play); when
-# the own side is winning, give it points (schmieren) without overtaking; otherwise throw the cheapest card.
+# Following to a trick: take it cheaply when an opponent is winning (with the most points when last to play, or when
+# no later seat of the other side can beat the card any more, unless it is the top card of its class, kept for
+# control); when the own side is winning, give it points (schmieren) without overtaking; otherwise throw the cheapest
+# card.
 # Leading: the strongest live card of a class first (a sure trick), then from the top. Among cards the heuristic
 # ranks alike, the one that caused more cut-offs before goes first (the history heuristic). Good order only makes
 # cut-offs come sooner; it never changes a value.
@@ -24,6 +26,7 @@ from libc.stdint cimport uint64_t
 from cardset cimport lowest, drop_lowest, popcount
 from types cimport Tables, Objective, State, MAX_CARDS
 from movegen cimport legal_cards, note_winner
+from bounds cimport may_play, highest
 
 cdef enum:
     LOOKAHEAD_BELOW = 2                       # the lookahead for the first and second card of a trick
@@ -32,20 +35,48 @@ cdef enum:
     LOOKAHEAD_ALWAYS = 2                      # order_moves' lookahead argument: for every card but a trick's last
 
 
-cdef inline int follow_score(int p, int points, int best_power, int against, int last) noexcept nogil:
+cdef inline int threat_power(const Tables* t, const Objective* o, const State* s, int led) noexcept nogil:
+    """The highest power a later seat of the other side may still put on the trick on the table (0: none), asked
+    only where the answer matters: the mover follows, is not last, and the other side is winning."""
+    cdef int mover = t.wrap_seat[s.leader + s.trick_len]
+    cdef int side = (o.max_side >> mover) & 1
+    cdef int i, k, seat, p, top = 0
+    cdef uint64_t cards, m
+    if s.trick_len == 0 or s.trick_len == t.n_seats - 1 \
+            or ((o.max_side >> t.wrap_seat[s.leader + s.win_pos]) & 1) == side:
+        return 0                              # only an overtake of the other side's card asks (follow_score)
+    for i in range(s.trick_len + 1, t.n_seats):
+        seat = t.wrap_seat[s.leader + i]
+        if ((o.max_side >> seat) & 1) == side:
+            continue
+        cards = may_play(t, s.hands[seat], led)
+        for k in range(t.n_classes):
+            m = cards & t.class_mask[k]
+            if m:
+                p = t.power[led][highest(m)]
+                if p > top:
+                    top = p
+    return top
+
+
+cdef inline int follow_score(int p, int points, int best_power, int against, int last, int threat,
+                             int top) noexcept nogil:
     """The following rules of the prose above for a card of power ``p`` (in the led class) and ``points``, when the
-    trick's best power so far is ``best_power``, the other side is winning it (``against``) and the card is or is
-    not the trick's ``last``."""
+    trick's best power so far is ``best_power``, the other side is winning it (``against``), the card is or is
+    not the trick's ``last``, and the other side's later seats could play up to power ``threat``."""
     if against:
         if p > best_power:
-            return 3000 + (16 * points if last else 0) - p
+            # a take for good (no later seat of the other side can beat it) wants points on it, unless the card is
+            # the top of its class (kept for control)
+            return 3000 + (16 * points if last or (p > threat and not top) else 0) - p
         return 1000 - 16 * points - p
     if p > best_power:
         return 1500 - p
     return 2000 + 16 * points - p
 
 
-cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card, int wpos) noexcept nogil:
+cdef inline int card_score(const Tables* t, const Objective* o, const State* s, int card, int wpos,
+                           int threat) noexcept nogil:
     cdef int seat, led
     if s.trick_len == 0:
         if (s.live & t.stronger[card]) == 0:
@@ -55,7 +86,7 @@ cdef inline int card_score(const Tables* t, const Objective* o, const State* s, 
     led = t.card_class[s.trick[0]]
     return follow_score(t.power[led][card], t.points[card], t.power[led][s.trick[wpos]],
                         ((o.max_side >> t.wrap_seat[s.leader + wpos]) & 1) != ((o.max_side >> seat) & 1),
-                        s.trick_len == t.n_seats - 1)
+                        s.trick_len == t.n_seats - 1, threat, (s.live & t.stronger[card]) == 0)
 
 
 cdef inline int favourite(const Tables* t, const Objective* o, const State* s, uint64_t legal, int wpos) noexcept nogil:
@@ -66,11 +97,13 @@ cdef inline int favourite(const Tables* t, const Objective* o, const State* s, u
     cdef int best_power = t.power[led][s.trick[wpos]]
     cdef int against = ((o.max_side >> wseat) & 1) != ((o.max_side >> seat) & 1)
     cdef int last = s.trick_len == t.n_seats - 1
+    cdef int threat = threat_power(t, o, s, led)
     cdef int card, value, top = -1 << 30, pick = lowest(legal)
     while legal:
         card = lowest(legal)
         legal = drop_lowest(legal)
-        value = follow_score(t.power[led][card], t.points[card], best_power, against, last)
+        value = follow_score(t.power[led][card], t.points[card], best_power, against, last, threat,
+                             (s.live & t.stronger[card]) == 0)
         if value > top:
             top = value
             pick = card
@@ -116,6 +149,7 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
     cdef int led = t.card_class[s.trick[0]] if s.trick_len else 0
     cdef int best_power = t.power[led][s.trick[wpos]] if s.trick_len else 0
     cdef int base_card = -1, base = 0, ahead
+    cdef int threat = threat_power(t, o, s, led)
     while moves:
         card = lowest(moves)
         moves = drop_lowest(moves)
@@ -135,9 +169,9 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
             ahead = 0 if ahead < 0 else 2047 if ahead > 2047 else ahead
             if card == killer and o.points_weight:
                 ahead += KILLER_POINTS
-            score = ahead * 65536 + card_score(t, o, s, card, wpos) * 8 + (history[card] if history[card] < 7 else 7)
+            score = ahead * 65536 + card_score(t, o, s, card, wpos, threat) * 8 + (history[card] if history[card] < 7 else 7)
         else:
-            score = card_score(t, o, s, card, wpos) * 256 + (history[card] if history[card] < 255 else 255)
+            score = card_score(t, o, s, card, wpos, threat) * 256 + (history[card] if history[card] < 255 else 255)
         i = n
         while i > 0 and scores[i - 1] < score:
             scores[i] = scores[i - 1]

@@ -39,7 +39,7 @@ from cardset cimport lowest, drop_lowest, popcount, compress
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
-from order cimport order_moves, card_score, LOOKAHEAD_ALWAYS
+from order cimport order_moves, card_score, threat_power, LOOKAHEAD_ALWAYS
 from tt cimport Table, Entry, table_bucket, table_probe, table_store_result, mix
 
 cdef extern from *:
@@ -232,7 +232,7 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
     trick is computed directly. Counts its nodes as search() would."""
     cdef State saved
     cdef uint64_t legal
-    cdef int card, reward, value, best, maximising, seat, dummy, wpos, top
+    cdef int card, reward, value, best, maximising, seat, dummy, wpos, top, threat
     cdef uint64_t rest
     seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
     legal = legal_cards(S.t, &S.s)
@@ -245,12 +245,13 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
     if first == NO_CARD and S.opt.use_ordering and legal & (legal - 1):
         # the ordering's favourite first (its heuristic score only)
         wpos = S.s.win_pos
+        threat = threat_power(S.t, S.o, &S.s, S.t.card_class[S.s.trick[0]])
         rest = legal
         top = -INFINITY * 4
         while rest:
             card = lowest(rest)
             rest = drop_lowest(rest)
-            value = card_score(S.t, S.o, &S.s, card, wpos)
+            value = card_score(S.t, S.o, &S.s, card, wpos, threat)
             if value > top:
                 top = value
                 first = card
