@@ -116,12 +116,9 @@ def score_document(position: Position, pot: int | None, dd: bool) -> Document:
     if not dd or complete:
         document = score_report(position, pot=pot)
     else:
-        from solver.analysis import SCHEMA, record_header
-        from solver.scoring import seats_of
+        from solver.analysis import SCHEMA, contract_header, record_header
 
-        document = {"schema": SCHEMA, "command": "score", **record_header(position)}
-        document.update({"contract": str(rules.contract), "declarer": rules.declarer + 1,
-                         "declaring_side": list(seats_of(rules.declaring_side)), "game": position.game.name})
+        document = {"schema": SCHEMA, "command": "score", **record_header(position), **contract_header(position)}
     if dd:
         start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
         document["dd"] = {"from": "start" if complete else "end_of_play", "cards_on_table": len(start.state.trick),

@@ -607,12 +607,9 @@ def score_deal(position: Position, *, pot: int | None = None,
 def score_report(position: Position, *, pot: int | None = None) -> dict[str, Any]:
     """``stich score``'s JSON document for one position: the record header and the settlement, under the same
     ``schema`` and ``command`` keys as every other document, so that a reader of mixed JSON Lines can tell it apart."""
-    from .analysis import SCHEMA, record_header
+    from .analysis import SCHEMA, contract_header, record_header
 
-    document = {"schema": SCHEMA, "command": "score", **record_header(position)}
-    document["contract"] = str(position.rules.contract)
-    document["declarer"] = position.rules.declarer + 1
-    document["declaring_side"] = list(seats_of(position.rules.declaring_side))
+    document = {"schema": SCHEMA, "command": "score", **record_header(position), **contract_header(position)}
     document.update(score_deal(position, pot=pot).as_dict())
     return document
 
