@@ -41,21 +41,21 @@ cdef inline int threat_power(const Tables* t, const Objective* o, const State* s
     cdef int mover = t.wrap_seat[s.leader + s.trick_len]
     cdef int side = (o.max_side >> mover) & 1
     cdef int i, k, seat, p, top = 0
-    cdef uint64_t cards, m
+    cdef uint64_t cards = 0, m
     if s.trick_len == 0 or s.trick_len == t.n_seats - 1 \
             or ((o.max_side >> t.wrap_seat[s.leader + s.win_pos]) & 1) == side:
         return 0                              # only an overtake of the other side's card asks (follow_score)
     for i in range(s.trick_len + 1, t.n_seats):
         seat = t.wrap_seat[s.leader + i]
-        if ((o.max_side >> seat) & 1) == side:
-            continue
-        cards = may_play(t, s.hands[seat], led)
-        for k in range(t.n_classes):
-            m = cards & t.class_mask[k]
-            if m:
-                p = t.power[led][highest(m)]
-                if p > top:
-                    top = p
+        if ((o.max_side >> seat) & 1) != side:
+            cards |= may_play(t, s.hands[seat], led)
+    cards &= t.class_mask[led] | t.ruff_mask[led]    # only these can win a trick led in ``led``
+    for k in range(t.n_classes):
+        m = cards & t.class_mask[k]
+        if m:
+            p = t.power[led][highest(m)]
+            if p > top:
+                top = p
     return top
 
 
