@@ -391,11 +391,12 @@ cdef inline int exact_value_card(Search* S, int guess, int lower, int upper, int
     both bounds, the value is bracketed and the probes bisect what is left.
     """
     cdef int g, beta, rising = 0, falling = 0, bracketed = 0, mid
+    cdef int most = future_upper_bound(S.t, S.o, &S.s)
     proved[0] = NO_CARD
     if lower < 0:
         lower = 0
-    if upper > future_upper_bound(S.t, S.o, &S.s):
-        upper = future_upper_bound(S.t, S.o, &S.s)
+    if upper > most:
+        upper = most
     if S.opt.driver == DRIVER_WINDOW:
         S.root_card = NO_CARD
         g = search(S, lower - 1, upper + 1)
