@@ -34,6 +34,13 @@ def quick_bounds(state, objective):
     return ENGINE.engine.quick_bounds()
 
 
+def bounds_around(state, objective, value, *context):
+    """The quick bounds, asserted to contain the true ``value`` (``context`` names the case on failure)."""
+    lower, upper = quick_bounds(state, objective)
+    assert lower <= value <= upper, (*context, lower, value, upper)
+    return lower, upper
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=[config_id(c) for c in CONFIGS])
 def test_quick_bounds_contain_the_reference_value(config):
     rng = random.Random("bounds:" + config_id(config))
@@ -42,9 +49,8 @@ def test_quick_bounds_contain_the_reference_value(config):
         rules = random_rules(config, rng)
         state = random_state(rules, rng, tricks_left=2 + number % 2)
         for name, seat, objective in objectives(rules):
-            lower, upper = quick_bounds(state, objective)
             value = reference.ReferenceSolver(objective).value(state)
-            assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
+            lower, upper = bounds_around(state, objective, value, config_id(config), number, name, seat)
             tight += lower == value == upper
     DECIDED.append(tight)
 
@@ -65,9 +71,7 @@ def test_quick_bounds_contain_the_value_further_from_the_end(config):
         rules = random_rules(config, rng)
         state = random_state(rules, rng, tricks_left=min(4 + number % 3, rules.tricks_in_deal))
         for name, seat, objective in objectives(rules):
-            lower, upper = quick_bounds(state, objective)
-            value = PLAIN.value(state, objective)
-            assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
+            bounds_around(state, objective, PLAIN.value(state, objective), config_id(config), number, name, seat)
 
 
 @pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] == "Zwanzigerrufen" and c[1] != "SuitSolo"],
@@ -86,9 +90,7 @@ def test_quick_bounds_while_a_sagotrick_could_strike(config):
             continue
         found += 1
         for name, _, objective in objectives(rules, every_seat=False):
-            lower, upper = quick_bounds(state, objective)
-            value = PLAIN.value(state, objective)
-            assert lower <= value <= upper, (config_id(config), found, name, lower, value, upper)
+            bounds_around(state, objective, PLAIN.value(state, objective), config_id(config), found, name)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[config_id(c) for c in CONFIGS])
@@ -100,8 +102,7 @@ def test_quick_bounds_inside_a_trick(config):
         rules = random_rules(config, rng)
         state = random_state(rules, rng, tricks_left=min(2 + number % 4, rules.tricks_in_deal), mid_trick=True)
         for name, seat, objective in objectives(rules):
-            lower, upper = quick_bounds(state, objective)
-            value = PLAIN.value(state, objective)
-            assert lower <= value <= upper, (config_id(config), number, name, seat, lower, value, upper)
+            lower, upper = bounds_around(state, objective, PLAIN.value(state, objective), config_id(config), number,
+                                         name, seat)
             decided += lower > 0 or upper < ENGINE.engine.upper_bound()
     assert decided
