@@ -46,7 +46,7 @@ start = time.perf_counter()
 outcome = ask(solver, line, deal)
 ms = (time.perf_counter() - start) * 1000
 print(json.dumps({"before_kib": before, "after_kib": peak_kib(), "allocated": solver.table_bytes,
-                  "entries_used": outcome.entries_used, "nodes": outcome.nodes, "ms": ms,
+                  "bytes_used": outcome.bytes_used, "nodes": outcome.nodes, "ms": ms,
                   "answer": list(outcome.answer)}))
 """
 
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 within = growth_mib <= size + ALLOWANCE_MIB
                 failures += not within
                 rows.append((line.name, board, size, result["allocated"] / (1 << 20),
-                             result["entries_used"] * 16 / (1 << 20), growth_mib, result["nodes"], result["ms"],
+                             result["bytes_used"] / (1 << 20), growth_mib, result["nodes"], result["ms"],
                              within))
                 print(f"  board {board} table {size} MiB: +{growth_mib:.1f} MiB peak, {result['nodes']} nodes",
                       file=sys.stderr)

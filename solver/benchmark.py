@@ -52,9 +52,6 @@ STANDARD_DEALS = 100
 #: A solve is stopped after this many seconds and recorded at the limit.
 DEFAULT_LIMIT_S = 60.0
 
-#: Bytes of one transposition-table entry (the engine's ``table_bytes`` is buckets x 4 entries x 16 bytes).
-ENTRY_BYTES = 16
-
 #: Tricks left in the endings on which the engine is compared with the reference solver.
 ENDING_TRICKS = 5
 
@@ -222,11 +219,11 @@ def bench_deals(line: BenchLine, count: int | None = None, seed: int | None = No
 
 
 class Outcome(NamedTuple):
-    """What one deal's question gave: the answer, the nodes searched and the most table entries in use."""
+    """What one deal's question gave: the answer, the nodes searched and the most table memory filled (bytes)."""
 
     answer: Answer
     nodes: int
-    entries_used: int
+    bytes_used: int
 
 
 def ask(solver: EngineSolver, line: BenchLine, deal: BenchDeal) -> Outcome:
@@ -235,13 +232,13 @@ def ask(solver: EngineSolver, line: BenchLine, deal: BenchDeal) -> Outcome:
     if line.question == VALUE:
         result = solver.solve(state, deal.objectives[0], cards=line.cards)
         answer = (result.total, *(cv.value for cv in result.card_values))
-        return Outcome(answer, result.nodes, solver.engine.table_entries_used)
+        return Outcome(answer, result.nodes, solver.engine.table_bytes_used)
     if line.question == REACHES:
         objective = deal.objectives[0]
         assert objective.target is not None, "a yes/no line needs an objective with a target"
         solver.engine.reset_counters()
         yes = solver.reaches(state, objective, objective.target - objective.achieved(state.rules, state))
-        return Outcome((int(yes),), solver.engine.nodes, solver.engine.table_entries_used)
+        return Outcome((int(yes),), solver.engine.nodes, solver.engine.table_bytes_used)
     if line.question == EVERY_SEAT:
         values = []
         nodes = used = 0
@@ -249,13 +246,13 @@ def ask(solver: EngineSolver, line: BenchLine, deal: BenchDeal) -> Outcome:
             result = solver.solve(state, objective)
             values.append(result.total)
             nodes += result.nodes
-            used = max(used, solver.engine.table_entries_used)
+            used = max(used, solver.engine.table_bytes_used)
         return Outcome(tuple(values), nodes, used)
     raise ValueError(f"unknown benchmark question {line.question!r}")
 
 
 def ask_reference(line: BenchLine, deal: BenchDeal) -> Outcome:
-    """The line's question on one deal, by the reference solver (no table: entries used is 0)."""
+    """The line's question on one deal, by the reference solver (no table: no table memory used)."""
     state = deal.position.state
     if line.question == VALUE:
         result = reference.solve(state, deal.objectives[0], cards=line.cards)
@@ -296,7 +293,7 @@ class DealResult:
     board: int
     ms: float
     nodes: int
-    entries_used: int
+    bytes_used: int
     answer: Answer
     timed_out: bool = False
 
@@ -311,7 +308,7 @@ class BenchStats:
     boards: list[int] = field(default_factory=list)
     answers: list[Answer | None] = field(default_factory=list)
     timed_out: list[bool] = field(default_factory=list)
-    entries_used: list[int] = field(default_factory=list)
+    bytes_used: list[int] = field(default_factory=list)
     table_allocated_bytes: int = 0
     limit_ms: float | None = None
     mismatches: list[int] = field(default_factory=list)  # boards whose answer disagrees with the check's
@@ -331,7 +328,7 @@ class BenchStats:
         self.boards.append(result.board)
         self.answers.append(None if result.timed_out else result.answer)
         self.timed_out.append(result.timed_out)
-        self.entries_used.append(result.entries_used)
+        self.bytes_used.append(result.bytes_used)
 
     @property
     def deals(self) -> int:
@@ -379,7 +376,7 @@ class BenchStats:
 
     @property
     def peak_table_bytes(self) -> TableMemory:
-        return TableMemory(self.table_allocated_bytes, max(self.entries_used, default=0) * ENTRY_BYTES)
+        return TableMemory(self.table_allocated_bytes, max(self.bytes_used, default=0))
 
     def is_lower_bound(self, ms: float) -> bool:
         """Whether a statistic is only a lower bound: it reaches the limit at which solves were stopped."""
@@ -432,7 +429,7 @@ def _measure(task: _Task, on_start: Callable[[], None] | None = None) -> DealRes
     start = time.perf_counter()
     outcome = ask(solver, task.line, deal) if solver is not None else ask_reference(task.line, deal)
     ms = (time.perf_counter() - start) * 1000
-    return DealResult(task.board, ms, outcome.nodes, outcome.entries_used, outcome.answer)
+    return DealResult(task.board, ms, outcome.nodes, outcome.bytes_used, outcome.answer)
 
 
 def _worker_main(fd: int) -> None:

@@ -13,7 +13,8 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
                     MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
-from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation
+from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation, table_bytes, \
+    table_bytes_used
 from search cimport Search, Options, heuristic_playout, exact_value_card, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
 from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
@@ -91,6 +92,7 @@ cdef class Engine:
     cdef readonly uint64_t table_hits
     cdef readonly uint64_t cutoffs
     cdef readonly uint64_t iterations
+    cdef readonly uint64_t quasi_hits
     cdef readonly uint64_t table_bytes
     cdef uint64_t profile[16]
     cdef State proved_root                    # the root of the last value(), and a card proved to keep its value
@@ -99,13 +101,13 @@ cdef class Engine:
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True,
-                  bint use_fast_end=True, bint use_lookahead=True):
+                  bint use_fast_end=True, bint use_lookahead=True, bint use_quasi=True):
         _check(tt_megabytes, 1, 4096, "tt_megabytes")
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
         if not table_init(&self.table, tt_megabytes):
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
-        self.table_bytes = self.table.n_buckets * 4 * 16
+        self.table_bytes = table_bytes(&self.table)
         self.options.use_table = use_table
         self.options.use_canonical = use_canonical
         self.wants_canonical = use_canonical
@@ -115,6 +117,7 @@ cdef class Engine:
         self.options.use_fast_end = use_fast_end
         self.options.use_lookahead = use_lookahead
         self.options.driver = DRIVERS[driver]
+        self.options.use_quasi = use_quasi
         self.loaded = 0
         self.proved_card = NO_CARD
 
@@ -122,9 +125,9 @@ cdef class Engine:
         table_free(&self.table)
 
     @property
-    def table_entries_used(self):
-        """Entries written in the current generation (the table's fill for the last question)."""
-        return self.table.used
+    def table_bytes_used(self):
+        """Bytes of entries written in the current generation, both tables (their fill for the last question)."""
+        return table_bytes_used(&self.table)
 
     def load_tables(self, dict d):
         """Load a deal's rule tables (engine card indices). Starts a new table generation."""
@@ -199,6 +202,17 @@ cdef class Engine:
                 if (number >> j) & 1:
                     t.sig_plane[j] |= (<uint64_t>1) << c
             t.n_sig_planes = max(t.n_sig_planes, number.bit_length())
+        local = {}
+        for c in range(n):
+            role = d["role_signature"][c]
+            _check(role, 0, 1 << 20, "role signature")
+            number = local.setdefault((t.card_class[c], role),
+                                      sum(1 for key in local if key[0] == t.card_class[c]))
+            _check(number, 0, 63, "role signatures in a class")
+            for j in range(6):
+                if (number >> j) & 1:
+                    t.role_plane[j] |= (<uint64_t>1) << c
+            t.n_role_planes = max(t.n_role_planes, number.bit_length())
         t.canonical_ok = 1 if d["canonical_ok"] else 0
         self.options.use_canonical = self.wants_canonical and t.canonical_ok
         _check(len(d["chain"]), 0, n, "dominance chain")
@@ -307,6 +321,7 @@ cdef class Engine:
         S.table_hits = 0
         S.cutoffs = 0
         S.iterations = 0
+        S.quasi_hits = 0
         memset(S.history, 0, sizeof(S.history))
         memset(S.killer, 255, sizeof(S.killer))  # every int -1: no killer yet
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
@@ -319,6 +334,7 @@ cdef class Engine:
         self.table_hits += S.table_hits
         self.cutoffs += S.cutoffs
         self.iterations += S.iterations
+        self.quasi_hits += S.quasi_hits
 
     def boundary_profile(self):
         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
@@ -330,6 +346,7 @@ cdef class Engine:
         self.iterations = 0
         self.table_hits = 0
         self.cutoffs = 0
+        self.quasi_hits = 0
 
     def upper_bound(self):
         """Everything still in play for the maximising side (the quick bound)."""

@@ -40,13 +40,14 @@ from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFI
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves, card_score, threat_power, LOOKAHEAD_ALWAYS
-from tt cimport Table, Entry, table_bucket, table_probe, table_store_result, mix
+from tt cimport Table, Entry, QuasiEntry, table_bucket, table_probe, table_store_result, mix, quasi_bucket, \
+    quasi_current, quasi_store_result, QUASI_BUCKET
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil
 
 cdef enum:
-    SURE_ABOVE = 2                            # sure tricks only with more tricks left than this (see Step 3')
+    SURE_ABOVE = 2                            # sure tricks only with more tricks left than this (see Step 3'')
 
 cdef enum:
     DRIVER_MTDF = 0
@@ -61,6 +62,7 @@ ctypedef struct Options:
     int use_ordering
     int use_fast_end                          # the second-to-last trick by a lean search (penultimate)
     int use_lookahead                         # move ordering judges early cards by the trick's playout (order.pxd)
+    int use_quasi                             # bounds from positions of the same shape with other points (tt.pxd)
     int driver
 
 ctypedef struct Search:
@@ -75,6 +77,7 @@ ctypedef struct Search:
     uint64_t table_hits
     uint64_t cutoffs
     uint64_t iterations                       # null-window searches made by the drivers
+    uint64_t quasi_hits                       # positions of the same shape found in the quasi table
     uint64_t boundary_nodes[16]               # nodes at trick boundaries by tricks left (for profiling)
     int killer[MAX_SEATS][MAX_CARDS + 1]      # per seat and cards in hand: the lead that last cut off, -1 none
     int history[MAX_SEATS][MAX_CARDS]         # cut-offs each card caused, weighted by the tricks still to play
@@ -186,24 +189,62 @@ cdef inline int play_card(Search* S, int card) noexcept nogil:
     return reward
 
 
+cdef inline uint64_t shape_key(const Tables* t, const State* s) noexcept nogil:
+    """The part of the rank-relative keys both tables share: how many live cards each class has, and who holds
+    them, in rank order (each hand's bits packed down to the live cards by ``compress``)."""
+    cdef uint64_t key, counts = 0
+    cdef int k
+    for k in range(t.n_classes):
+        counts |= (<uint64_t>popcount(s.live & t.class_mask[k])) << (7 * k)
+    key = mix(counts)
+    for k in range(t.n_seats - 1):
+        key += mix(compress(s.hands[k], s.live) + (<uint64_t>(k + 1) << 58))
+    return key
+
+
+cdef inline uint64_t planes_key(const State* s, const uint64_t* planes, int n_planes) noexcept nogil:
+    """The signatures of the live cards, in rank order, as a key: each bit-plane packed down to the live cards."""
+    cdef uint64_t key = 0
+    cdef int j
+    for j in range(n_planes):
+        key += mix(compress(planes[j], s.live) + (<uint64_t>(j + 8) << 58))
+    return key
+
+
 cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:
     """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd).
 
     Rank-relative: the live cards, class by class from the weakest up, are a sequence of (owner, signature). Packing
     each hand's bits and each signature plane's bits down to the live cards (``compress``) writes that sequence
     as a few words, the classes told apart by their counts; the key hashes those words."""
-    cdef uint64_t key, counts = 0
-    cdef int k, j
     if not canonical:
         return s.live
+    return shape_key(t, s) + planes_key(s, t.sig_plane, t.n_sig_planes)
+
+
+cdef inline uint64_t quasi_key(const Tables* t, const State* s, uint64_t shape) noexcept nogil:
+    """The quasi table's key (see tt.pxd): the shape and the rule roles of the live cards, not their points."""
+    return mix(shape + 0x5bd1e995) + planes_key(s, t.role_plane, t.n_role_planes)
+
+
+cdef inline void points_apart(const Tables* t, uint64_t stored, uint64_t live, int* gain, int* loss) noexcept nogil:
+    """Two positions of one shape, their live cards paired by place within each class: the points by which the
+    cards of ``live`` are worth more than their partners in ``stored`` (``gain``) and less (``loss``)."""
+    cdef int k, d
+    cdef uint64_t a, b
+    gain[0] = 0
+    loss[0] = 0
     for k in range(t.n_classes):
-        counts |= (<uint64_t>popcount(s.live & t.class_mask[k])) << (7 * k)
-    key = mix(counts)
-    for k in range(t.n_seats - 1):
-        key += mix(compress(s.hands[k], s.live) + (<uint64_t>(k + 1) << 58))
-    for j in range(t.n_sig_planes):
-        key += mix(compress(t.sig_plane[j], s.live) + (<uint64_t>(j + 8) << 58))
-    return key
+        a = stored & t.class_mask[k]
+        b = live & t.class_mask[k]
+        while a and b:
+            d = t.points[lowest(b)] - t.points[lowest(a)]
+            if d > 0:
+                gain[0] += d
+            else:
+                loss[0] -= d
+            a = drop_lowest(a)
+            b = drop_lowest(b)
 
 
 cdef inline int encode_card(const Tables* t, const State* s, int card, int canonical) noexcept nogil:
@@ -224,6 +265,28 @@ cdef inline int decode_card(const Tables* t, const State* s, int stored, int can
     for place in range(stored & 31):
         cards = drop_lowest(cards)
     return lowest(cards) if cards else NO_CARD
+
+
+cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, int* lower, int* upper,
+                              int* best) noexcept nogil:
+    """Tighten [lower, upper] with the bounds of the positions of this shape in the quasi table, each widened by
+    the points its cards differ by (see tt.pxd); ``best`` gets the best card of the newest when it has none."""
+    cdef QuasiEntry* bucket = quasi_bucket(S.table, qkey, leader_flags)
+    cdef int i, gain = 0, loss = 0
+    for i in range(QUASI_BUCKET):
+        if not quasi_current(S.table, &bucket[i], qkey, leader_flags):
+            continue
+        S.quasi_hits += 1
+        gain = 0
+        loss = 0
+        if bucket[i].live != S.s.live and S.o.points_weight:
+            points_apart(S.t, bucket[i].live, S.s.live, &gain, &loss)
+        if bucket[i].lower - S.o.points_weight * loss > lower[0]:
+            lower[0] = bucket[i].lower - S.o.points_weight * loss
+        if bucket[i].upper < INFINITY and bucket[i].upper + S.o.points_weight * gain < upper[0]:
+            upper[0] = bucket[i].upper + S.o.points_weight * gain
+        if best[0] == NO_CARD:
+            best[0] = decode_card(S.t, &S.s, bucket[i].best, 1)
 
 
 cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best_card) noexcept nogil:
@@ -284,7 +347,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef int moves[MAX_CARDS]
     cdef uint64_t legal
     cdef uint8_t leader_flags = 0
-    cdef uint64_t key = 0
+    cdef uint64_t key = 0, shape, qkey = 0
     cdef Entry* entry
     cdef int a, b
     # Step 1. The deal is over: nothing more to win.
@@ -297,10 +360,17 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
     if boundary:
         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
-        # Step 2. The table key first, and the bucket's cache line fetched while the quick bounds are computed.
+        # Step 2. The table keys first, and the buckets' cache lines fetched while the quick bounds are computed.
         if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
-            key = position_key(S.t, &S.s, S.opt.use_canonical)
+            if S.opt.use_canonical:
+                shape = shape_key(S.t, &S.s)
+                key = shape + planes_key(&S.s, S.t.sig_plane, S.t.n_sig_planes)
+                if S.opt.use_quasi:
+                    qkey = quasi_key(S.t, &S.s, shape)
+                    __builtin_prefetch(quasi_bucket(S.table, qkey, leader_flags))
+            else:
+                key = S.s.live
             entry = table_bucket(S.table, key, leader_flags)
             __builtin_prefetch(entry)
         # Step 3. The static bound (the future is worth between 0 and everything still in play), then the table:
@@ -319,7 +389,12 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
         if bounds_decide(lower, upper, alpha, beta, &value):
             return value
-        # Step 3'. Sure tricks, only when the table did not settle the position (they cost a walk of the hands),
+        # Step 3'. Positions of the same shape with other points, when the exact table did not settle it.
+        if qkey:
+            quasi_bounds(S, qkey, leader_flags, &lower, &upper, &tt_card)
+            if bounds_decide(lower, upper, alpha, beta, &value):
+                return value
+        # Step 3''. Sure tricks, only when the table did not settle the position (they cost a walk of the hands),
         # and not with two tricks left, where the lean search of Step 4' costs less than the bound.
         if S.opt.use_bounds and popcount(S.s.hands[S.s.leader]) > SURE_ABOVE:
             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
@@ -376,6 +451,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     if use_table:
         table_store_result(S.table, key, leader_flags, popcount(S.s.live), alpha, beta, lower, upper, best,
                            encode_card(S.t, &S.s, best_card, S.opt.use_canonical))
+        if qkey:
+            quasi_store_result(S.table, qkey, leader_flags, S.s.live, alpha, beta, lower, upper, best,
+                               encode_card(S.t, &S.s, best_card, 1))
     return best
 
 

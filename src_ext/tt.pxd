@@ -29,14 +29,30 @@
 # entry over all doublings). An entry that finds its new bucket full is dropped: a little search, never a wrong
 # answer, since a hit needs the whole key.
 #
-# Size. The table's size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB); it is
-# rounded down to a power of two of buckets and never grows. It is reserved when the engine is made; the
-# operating system supplies its (zeroed) pages as searches first touch them.
+# Quasi-symmetry (after Kupferschmid and Helmert's Skat solver). Two positions whose live cards have the same owners
+# and rule roles class by class, but not the same points (one deal's Ace where another has its Ten), are the same
+# game up to the points: pair their cards by place, and every line of play gives the same trick winners in both,
+# so the maximising side wins the paired cards in both. Its reward differs by the points it wins of the cards that
+# are worth more in one position than in the other, so by at most ``gain`` (the points the current position's cards
+# have over the stored one's, summed card by card where they are more) and at least ``-loss``; and so do the
+# values. A second table, the *quasi table*, keyed on owners and roles only (no points), keeps for each stored
+# position its live cards besides the bounds: a probe that finds a position of the same shape widens its bounds by
+# the card-by-card difference (``quasi_bounds`` in search.pxd) and uses them where the exact table has nothing that
+# decides. Points-first games cut most of their nodes this way (the Ace and the Ten, the Ober and the Unter are
+# neighbours in rank with different points), and the best card it remembers orders moves as the exact table's does.
+# A quasi bucket holds two 32-byte entries (one cache line), the newest first: a store that is not a merge pushes
+# the older entry out, so a shape keeps its last two positions. It grows like the exact table, but when half of the
+# part in use is filled (two-way buckets overflow sooner than four-way ones).
+#
+# Size. The tables' size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB): half of
+# it for each table, each rounded down to a power of two of buckets, never growing beyond. It is reserved when the
+# engine is made; the operating system supplies its (zeroed) pages as searches first touch them.
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
 from libc.string cimport memset
 
 cdef enum:
+    QUASI_BUCKET = 2
     BUCKET = 4
     FIRST_BUCKETS = 1 << 12                   # 256 KB: an ending's whole table fits in the processor's cache
 
@@ -60,6 +76,17 @@ ctypedef struct Entry:
     uint8_t leader_flags
     uint8_t best
 
+ctypedef struct QuasiEntry:
+    uint64_t key                              # owners and roles of the live cards, leader and flags (no points)
+    uint64_t live                             # the live cards of the position the bounds are for
+    int16_t lower
+    int16_t upper
+    uint8_t generation
+    uint8_t leader_flags
+    uint8_t best
+    uint8_t unused_byte
+    uint64_t unused                           # pads the entry to 32 bytes: a bucket is one cache line
+
 ctypedef struct Table:
     Entry* entries
     uint64_t bucket_mask                      # the whole table
@@ -67,6 +94,10 @@ ctypedef struct Table:
     uint64_t n_buckets
     uint8_t generation
     uint64_t used                 # entries written in the current generation (an estimate of fill)
+    QuasiEntry* quasi                         # the quasi table (see Quasi-symmetry), its buckets and use
+    uint64_t quasi_buckets
+    uint64_t quasi_active
+    uint64_t quasi_used
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
@@ -79,40 +110,76 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     return x
 
 
-cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
-    """Allocate; returns 0 when the memory could not be had."""
-    cdef uint64_t bytes_ = megabytes * 1024 * 1024
+cdef inline uint64_t buckets_within(uint64_t bytes_, uint64_t bucket_bytes) noexcept nogil:
+    """The most buckets, a power of two, that ``bytes_`` holds (at least one)."""
     cdef uint64_t buckets = 1
-    while buckets * 2 * BUCKET * sizeof(Entry) <= bytes_:
+    while buckets * 2 * bucket_bytes <= bytes_:
         buckets *= 2
-    # anonymous memory: zeroed pages supplied as the search first touches them, so a small problem touches (and
-    # pays for) only the part it uses; huge pages where the kernel allows them, for fewer TLB misses
-    cdef void* memory = mmap(NULL, buckets * BUCKET * sizeof(Entry), PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    return buckets
+
+
+cdef inline void* reserve(uint64_t bytes_) noexcept nogil:
+    """Anonymous memory: zeroed pages supplied as the search first touches them, so a small problem touches (and
+    pays for) only the part it uses; huge pages where the kernel allows them, for fewer TLB misses. NULL when the
+    memory could not be had."""
+    cdef void* memory = mmap(NULL, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
     if memory == MAP_FAILED:
-        return 0
-    madvise(memory, buckets * BUCKET * sizeof(Entry), MADV_HUGEPAGE)
-    table.entries = <Entry*>memory
+        return NULL
+    madvise(memory, bytes_, MADV_HUGEPAGE)
+    return memory
+
+
+cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
+    """Allocate both tables, half of ``megabytes`` each; returns 0 when the memory could not be had."""
+    cdef uint64_t half = megabytes * 1024 * 1024 // 2
+    cdef uint64_t buckets = buckets_within(half, BUCKET * sizeof(Entry))
+    cdef uint64_t quasi_buckets = buckets_within(half, QUASI_BUCKET * sizeof(QuasiEntry))
+    table.entries = <Entry*>reserve(buckets * BUCKET * sizeof(Entry))
+    table.quasi = <QuasiEntry*>reserve(quasi_buckets * QUASI_BUCKET * sizeof(QuasiEntry))
     table.n_buckets = buckets
+    table.quasi_buckets = quasi_buckets
+    if table.entries == NULL or table.quasi == NULL:
+        table_free(table)
+        return 0
     table.bucket_mask = buckets - 1
-    table.active_mask = (FIRST_BUCKETS if FIRST_BUCKETS < buckets else buckets) - 1
     table.generation = 1
-    table.used = 0
+    table_restart(table)
     return 1
 
 
 cdef inline void table_free(Table* table) noexcept nogil:
     if table.entries != NULL:
         munmap(table.entries, table.n_buckets * BUCKET * sizeof(Entry))
+    if table.quasi != NULL:
+        munmap(table.quasi, table.quasi_buckets * QUASI_BUCKET * sizeof(QuasiEntry))
     table.entries = NULL
+    table.quasi = NULL
+
+
+cdef inline uint64_t table_bytes(const Table* table) noexcept nogil:
+    """The memory both tables hold."""
+    return table.n_buckets * BUCKET * sizeof(Entry) + table.quasi_buckets * QUASI_BUCKET * sizeof(QuasiEntry)
+
+
+cdef inline uint64_t table_bytes_used(const Table* table) noexcept nogil:
+    """The memory the current question's entries fill, both tables."""
+    return table.used * sizeof(Entry) + table.quasi_used * sizeof(QuasiEntry)
+
+
+cdef inline void table_restart(Table* table) noexcept nogil:
+    """Both tables back to their first part, empty (see Growth)."""
+    table.used = 0
+    table.active_mask = (FIRST_BUCKETS if FIRST_BUCKETS < table.n_buckets else table.n_buckets) - 1
+    table.quasi_used = 0
+    table.quasi_active = (FIRST_BUCKETS if FIRST_BUCKETS < table.quasi_buckets else table.quasi_buckets) - 1
 
 
 cdef inline void table_new_generation(Table* table) noexcept nogil:
     table.generation += 1
-    table.used = 0
-    table.active_mask = (FIRST_BUCKETS if FIRST_BUCKETS < table.n_buckets else table.n_buckets) - 1
+    table_restart(table)
     if table.generation == 0:  # wrapped: old entries could look current
         memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
+        memset(table.quasi, 0, table.quasi_buckets * QUASI_BUCKET * sizeof(QuasiEntry))
         table.generation = 1
 
 
@@ -203,3 +270,89 @@ cdef inline void table_store_result(Table* table, uint64_t key, uint8_t leader_f
         table_store(table, key, leader_flags, cards_left, best, upper, card)
     else:
         table_store(table, key, leader_flags, cards_left, best, best, card)
+
+
+# --- the quasi table ------------------------------------------------------------------------------------------------
+
+
+cdef inline uint64_t quasi_index(uint64_t key, uint8_t leader_flags, uint64_t mask) noexcept nogil:
+    return mix(key ^ (<uint64_t>leader_flags << 48) ^ leader_flags) & mask
+
+
+cdef inline QuasiEntry* quasi_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
+    return table.quasi + quasi_index(key, leader_flags, table.quasi_active) * QUASI_BUCKET
+
+
+cdef inline int quasi_current(const Table* table, const QuasiEntry* entry, uint64_t key,
+                              uint8_t leader_flags) noexcept nogil:
+    """Whether ``entry`` holds a position of this shape (key, leader and flags) for the current question."""
+    return entry.generation == table.generation and entry.key == key and entry.leader_flags == leader_flags
+
+
+cdef inline void quasi_grow(Table* table) noexcept nogil:
+    """Double the quasi table's part in use, moving each current entry whose bucket index gained a bit (kept in
+    its order when both move; dropped when its new bucket is full)."""
+    cdef uint64_t old_size = table.quasi_active + 1, b, target
+    cdef uint64_t mask = table.quasi_active * 2 + 1
+    cdef QuasiEntry* source
+    cdef QuasiEntry* destination
+    cdef int i, j
+    for b in range(old_size):
+        source = table.quasi + b * QUASI_BUCKET
+        for i in range(QUASI_BUCKET):
+            if source[i].generation != table.generation:
+                continue
+            target = quasi_index(source[i].key, source[i].leader_flags, mask)
+            if target == b:
+                continue
+            destination = table.quasi + target * QUASI_BUCKET
+            for j in range(QUASI_BUCKET):
+                if destination[j].generation != table.generation:
+                    destination[j] = source[i]
+                    break
+            source[i].generation = <uint8_t>(table.generation - 1)  # the slot is free now
+        if source[0].generation != table.generation and source[1].generation == table.generation:
+            source[0] = source[1]  # the one left is the newest now
+            source[1].generation = <uint8_t>(table.generation - 1)
+    table.quasi_active = mask
+
+
+cdef inline void quasi_store(Table* table, uint64_t key, uint8_t leader_flags, uint64_t live, int lower, int upper,
+                             int best) noexcept nogil:
+    """Store bounds for the position with live cards ``live``: merged into its own entry, else first in the bucket,
+    pushing the older of the two out."""
+    cdef QuasiEntry* bucket = quasi_bucket(table, key, leader_flags)
+    cdef int i
+    for i in range(QUASI_BUCKET):
+        if quasi_current(table, &bucket[i], key, leader_flags) and bucket[i].live == live:
+            if lower > bucket[i].lower:
+                bucket[i].lower = lower
+            if upper < bucket[i].upper:
+                bucket[i].upper = upper
+            if best != 255:
+                bucket[i].best = best
+            return
+    if bucket[1].generation != table.generation:
+        table.quasi_used += 1
+    bucket[1] = bucket[0]
+    bucket[0].key = key
+    bucket[0].live = live
+    bucket[0].lower = lower
+    bucket[0].upper = upper
+    bucket[0].generation = table.generation
+    bucket[0].leader_flags = leader_flags
+    bucket[0].best = best
+    if table.quasi_used * 2 > (table.quasi_active + 1) * QUASI_BUCKET \
+            and table.quasi_active < table.quasi_buckets - 1:
+        quasi_grow(table)
+
+
+cdef inline void quasi_store_result(Table* table, uint64_t key, uint8_t leader_flags, uint64_t live, int alpha,
+                                    int beta, int lower, int upper, int best, int card) noexcept nogil:
+    """As :func:`table_store_result`, into the quasi table."""
+    if best <= alpha:
+        quasi_store(table, key, leader_flags, live, lower, best, card)
+    elif best >= beta:
+        quasi_store(table, key, leader_flags, live, best, upper, card)
+    else:
+        quasi_store(table, key, leader_flags, live, best, best, card)

@@ -32,6 +32,8 @@ ctypedef struct Tables:
     int signature[MAX_CARDS]                  # equal signature: same class, points and rule roles
     int n_sig_planes                          # the signatures renumbered within each class (0, 1, ...), as bit
     uint64_t sig_plane[6]                     # planes: sig_plane[j] holds the cards whose number has bit j
+    int n_role_planes                         # the same for signatures without points (quasi-symmetry keys)
+    uint64_t role_plane[6]
     int power[MAX_CLASSES][MAX_CARDS]         # power[led class][card]; 0 = cannot win
     int n_follow[MAX_CLASSES]
     uint64_t follow_mask[MAX_CLASSES][MAX_LEVELS]

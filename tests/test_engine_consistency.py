@@ -16,6 +16,7 @@ CONFIGURATIONS = [
     dict(tt_megabytes=64, driver="window", use_equivalence=False),
     dict(tt_megabytes=2, use_bounds=False, use_ordering=False),
     dict(tt_megabytes=64, use_lookahead=False, use_fast_end=False),
+    dict(tt_megabytes=64, use_quasi=False),
 ]
 DEALS = [("Schafkopf", "Rufer E", b) for b in range(1, 5)] + [("Schafkopf", "Wenz", 1), ("Schafkopf", "Solo H", 2)] \
     + [("Zwanzigerrufen", "Normal", 4), ("Zwanzigerrufen", "Normal", 6)] + [("Kratzen", "Trump H", 1)]
@@ -38,3 +39,18 @@ def test_one_engine_reused_across_deals_and_objectives_agrees_with_fresh_ones():
         for name in ("points", "schwarz", "game"):
             objective = position.objective(name)
             assert shared.value(position.state, objective) == EngineSolver(4).value(position.state, objective)
+
+
+def test_the_quasi_table_finds_positions_of_the_same_shape_and_changes_no_value():
+    """On a whole Schafkopf deal most of the table's work is done by positions that differ from one seen before
+    only in the points of paired cards (an Ace played instead of a Ten): the quasi table must find them, cut the
+    search, and give the values the exact table alone gives."""
+    position = position_from_record(random_record("Schafkopf", 79, 3, contract="Rufer E"))
+    objective = position.objective("points")
+    with_quasi, without = EngineSolver(), EngineSolver(use_quasi=False)
+    result = with_quasi.solve(position.state, objective, cards=True)
+    assert with_quasi.engine.quasi_hits > 0
+    plain = without.solve(position.state, objective, cards=True)
+    assert without.engine.quasi_hits == 0
+    assert (result.future, result.card_values) == (plain.future, plain.card_values)
+    assert result.nodes < plain.nodes

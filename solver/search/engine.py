@@ -58,7 +58,7 @@ class Compiled:
         return result
 
 
-def _signatures(tables: RuleTables, objective_cards: int) -> list[int]:
+def _signatures(tables: RuleTables, objective_cards: int, with_points: bool = True) -> list[int]:
     """Cards with equal signatures play alike in every rule: same class and points, same membership in every mask
     of the tables. Cards with a role of their own (special winners, called or reserved cards, event cards) get a
     signature of their own."""
@@ -76,7 +76,8 @@ def _signatures(tables: RuleTables, objective_cards: int) -> list[int]:
         if unique >> card & 1:
             key: tuple = ("unique", card)
         else:
-            key = (tables.card_class[card], tables.points[card], tuple(m >> card & 1 for m in masks))
+            key = (tables.card_class[card], tables.points[card] if with_points else 0,
+                   tuple(m >> card & 1 for m in masks))
         result.append(seen.setdefault(key, len(seen)))
     return result
 
@@ -216,6 +217,7 @@ def _compile(tables: RuleTables, objective_cards: int) -> Compiled:
         return [row[to_pack[e]] for e in range(n)]
 
     signatures = _signatures(tables, objective_cards)
+    roles = _signatures(tables, objective_cards, with_points=False)
     stronger = []
     for e in range(n):
         card = to_pack[e]
@@ -233,6 +235,7 @@ def _compile(tables: RuleTables, objective_cards: int) -> Compiled:
         "points": permute(tables.points),
         "card_class": permute(tables.card_class),
         "signature": permute(signatures),
+        "role_signature": permute(roles),
         "stronger": stronger,
         "class_mask": [emask(m) for m in tables.class_masks],
         "led_flags": list(tables.led_flags) or [0] * tables.n_classes,
@@ -270,11 +273,11 @@ class EngineSolver:
     def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
                  driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True,
-                 use_lookahead: bool = True) -> None:
+                 use_lookahead: bool = True, use_quasi: bool = True) -> None:
         if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
             raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
-                                     use_canonical, use_fast_end, use_lookahead)
+                                     use_canonical, use_fast_end, use_lookahead, use_quasi)
         self._loaded: tuple | None = None
         self._checked: tuple | None = None
 
