@@ -78,6 +78,29 @@ cdef int _fill_objective(Objective* o, object max_side, object points_weight, ob
     return 0
 
 
+cdef int _signature_planes(const Tables* t, list signatures, uint64_t* planes, str what) except -1:
+    """Number the signatures of each class 0, 1, ... in card order and write each card's number as bits of the
+    planes (``planes[j]`` holds the cards whose number has bit j): packed down to the live cards, the planes spell
+    the live cards' signatures in rank order (the table keys, search.pxd). Returns the planes in use."""
+    cdef int c, j, number, used = 0
+    _check(len(signatures), t.n_cards, t.n_cards, what + "s")
+    numbers = {}
+    per_class = {}
+    for c in range(t.n_cards):
+        _check(signatures[c], 0, 1 << 20, what)
+        key = (t.card_class[c], signatures[c])
+        if key not in numbers:
+            numbers[key] = per_class.get(t.card_class[c], 0)
+            per_class[t.card_class[c]] = numbers[key] + 1
+        number = numbers[key]
+        _check(number, 0, 63, what + "s in a class")
+        for j in range(6):
+            if (number >> j) & 1:
+                planes[j] |= (<uint64_t>1) << c
+        used = max(used, (<object>number).bit_length())
+    return used
+
+
 cdef class Engine:
     """One engine: rule tables, an objective, a root position and a transposition table of fixed size."""
 
@@ -194,25 +217,8 @@ cdef class Engine:
             _check(flag, 1, 31, "called flag")
             t.called_card, t.called_holder, t.called_class = card, holder, cls
             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
-        local = {}
-        for c in range(n):  # classes are contiguous blocks, so a class's cards come together
-            number = local.setdefault((t.card_class[c], t.signature[c]),
-                                      sum(1 for key in local if key[0] == t.card_class[c]))
-            for j in range(6):
-                if (number >> j) & 1:
-                    t.sig_plane[j] |= (<uint64_t>1) << c
-            t.n_sig_planes = max(t.n_sig_planes, number.bit_length())
-        local = {}
-        for c in range(n):
-            role = d["role_signature"][c]
-            _check(role, 0, 1 << 20, "role signature")
-            number = local.setdefault((t.card_class[c], role),
-                                      sum(1 for key in local if key[0] == t.card_class[c]))
-            _check(number, 0, 63, "role signatures in a class")
-            for j in range(6):
-                if (number >> j) & 1:
-                    t.role_plane[j] |= (<uint64_t>1) << c
-            t.n_role_planes = max(t.n_role_planes, number.bit_length())
+        t.n_sig_planes = _signature_planes(t, d["signature"], t.sig_plane, "signature")
+        t.n_role_planes = _signature_planes(t, d["role_signature"], t.role_plane, "role signature")
         t.canonical_ok = 1 if d["canonical_ok"] else 0
         self.options.use_canonical = self.wants_canonical and t.canonical_ok
         _check(len(d["chain"]), 0, n, "dominance chain")

@@ -46,7 +46,9 @@
 #
 # Size. The tables' size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB): half of
 # it for each table, each rounded down to a power of two of buckets, never growing beyond. It is reserved when the
-# engine is made; the operating system supplies its (zeroed) pages as searches first touch them.
+# engine is made; the operating system supplies its (zeroed) pages as searches first touch them, except for the
+# first part of each table (see Growth), touched when the engine is made: a fresh engine's first question would
+# otherwise spend most of its time on page faults when it is small (a 5-trick ending: 0.3 ms instead of 0.1).
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
 from libc.string cimport memset
@@ -144,6 +146,9 @@ cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
     table.bucket_mask = buckets - 1
     table.generation = 1
     table_restart(table)
+    # the first part of each (all an ending uses) is touched now, so that a question does not pay its page faults
+    memset(table.entries, 0, (table.active_mask + 1) * BUCKET * sizeof(Entry))
+    memset(table.quasi, 0, (table.quasi_active + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
     return 1
 
 
