@@ -341,7 +341,7 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
 cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef State saved
     cdef int boundary = S.s.trick_len == 0
-    cdef int use_table
+    cdef int use_table, exact_table = 0
     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
     cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure, static_upper = INFINITY
     cdef int moves[MAX_CARDS]
@@ -371,14 +371,17 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                     __builtin_prefetch(quasi_bucket(S.table, qkey, leader_flags))
             else:
                 key = S.s.live
-            entry = table_bucket(S.table, key, leader_flags)
-            __builtin_prefetch(entry)
+            # where points do not count, positions of one shape have one value: the quasi table alone is exact
+            exact_table = not (qkey and S.o.points_weight == 0)
+            if exact_table:
+                entry = table_bucket(S.table, key, leader_flags)
+                __builtin_prefetch(entry)
         # Step 3. The static bound (the future is worth between 0 and everything still in play), then the table:
         # bounds from earlier visits, and the card that was best.
         if S.opt.use_bounds:
             upper = future_upper_bound(S.t, S.o, &S.s)
             static_upper = upper
-        if use_table:
+        if use_table and exact_table:
             entry = table_probe(S.table, key, leader_flags)
             if entry != NULL:
                 S.table_hits += 1
@@ -395,8 +398,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             if bounds_decide(lower, upper, alpha, beta, &value):
                 return value
         # Step 3''. Sure tricks, only when the table did not settle the position (they cost a walk of the hands),
-        # and not with two tricks left, where the lean search of Step 4' costs less than the bound.
-        if S.opt.use_bounds and popcount(S.s.hands[S.s.leader]) > SURE_ABOVE:
+        # not with two tricks left, where the lean search of Step 4' costs less than the bound, and not where
+        # neither points nor tricks count (events only: a sure trick is worth nothing there).
+        if S.opt.use_bounds and popcount(S.s.hands[S.s.leader]) > SURE_ABOVE and S.o.points_weight | S.o.trick_weight:
             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
             if max_sure > lower:
                 lower = max_sure
@@ -448,12 +452,12 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     if S.ply == 0:
         S.root_card = best_card
     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
-    if use_table:
+    if use_table and exact_table:
         table_store_result(S.table, key, leader_flags, popcount(S.s.live), alpha, beta, lower, upper, best,
                            encode_card(S.t, &S.s, best_card, S.opt.use_canonical))
-        if qkey:
-            quasi_store_result(S.table, qkey, leader_flags, S.s.live, alpha, beta, lower, upper, best,
-                               encode_card(S.t, &S.s, best_card, 1))
+    if qkey:
+        quasi_store_result(S.table, qkey, leader_flags, S.s.live, alpha, beta, lower, upper, best,
+                           encode_card(S.t, &S.s, best_card, 1))
     return best
 
 

@@ -41,7 +41,9 @@
 # decides. Points-first games cut most of their nodes this way (the Ace and the Ten, the Ober and the Unter are
 # neighbours in rank with different points), and the best card it remembers orders moves as the exact table's does.
 # A quasi bucket holds two 32-byte entries (one cache line), the newest first: a store that is not a merge pushes
-# the older entry out, so a shape keeps its last two positions. It grows like the exact table, but when half of the
+# the older entry out, so a shape keeps its last two positions. In a question where points do not count (tricks,
+# events) positions of one shape have the same value, so the quasi table alone is exact and the exact table is not
+# used. It grows like the exact table, but when half of the
 # part in use is filled (two-way buckets overflow sooner than four-way ones).
 #
 # Size. The tables' size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB): half of
