@@ -204,7 +204,7 @@ def render(report: Report) -> str:
         f"### Results: {report.deals} of the {STANDARD_DEALS} fixed deals per line",
         "",
         f"Deals: boards 1-{report.deals} of the fixed seed of each game ({seeds}); a fresh engine per deal with the "
-        f"default {fmt_bytes(report.lines[0][1].table_allocated_bytes) if report.lines else '?'} table, single "
+        f"default {fmt_bytes(report.lines[0][1].table_allocated_bytes) if report.lines else '?'} of tables, single "
         f"thread, only the solve timed. Every solve is stopped at {report.limit_s:g} s and then counts at the limit "
         f"(such figures are marked >= and never meet a target). Percentiles are nearest-rank, so with fewer than "
         f"100 deals p99 is the max.",
