@@ -9,7 +9,7 @@ interpreter. The searches themselves run without the GIL over plain C data (see 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from libc.string cimport memset, memcmp
 from cardset cimport popcount, lowest, drop_lowest
-from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
+from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS, MAX_POINT_STEPS,
                     MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
@@ -240,6 +240,12 @@ cdef class Engine:
                 if low <= t.points[c] <= high:
                     t.point_level_mask[t.n_point_levels] |= (<uint64_t>1) << c
             t.n_point_levels += 1
+        t.n_point_steps = len(values) - 1 if len(values) - 1 <= MAX_POINT_STEPS else -1
+        for i in range(1, t.n_point_steps + 1):
+            t.step_size[i - 1] = values[i] - values[i - 1]
+            for c in range(n):
+                if t.points[c] >= values[i]:
+                    t.step_plane[i - 1] |= (<uint64_t>1) << c
         for k in range(t.n_classes):
             t.ruff_mask[k] = _mask(d["ruff_mask"][k], n, "ruff mask")
             t.cash_ok[k] = 1 if d["cash_ok"][k] else 0

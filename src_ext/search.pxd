@@ -40,8 +40,8 @@ from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFI
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves, card_score, threat_power, LOOKAHEAD_ALWAYS
-from tt cimport Table, Entry, QuasiEntry, table_bucket, table_probe, table_store_result, mix, quasi_bucket, \
-    quasi_current, quasi_store_result, QUASI_BUCKET
+from tt cimport Table, Entry, QuasiEntry, table_bucket, table_probe, table_store, mix, quasi_bucket, quasi_store, \
+    entry_current, learned_bounds, QUASI_BUCKET
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil
@@ -229,11 +229,22 @@ cdef inline uint64_t quasi_key(const Tables* t, const State* s, uint64_t shape) 
 
 cdef inline void points_apart(const Tables* t, uint64_t stored, uint64_t live, int* gain, int* loss) noexcept nogil:
     """Two positions of one shape, their live cards paired by place within each class: the points by which the
-    cards of ``live`` are worth more than their partners in ``stored`` (``gain``) and less (``loss``)."""
-    cdef int k, d
+    cards of ``live`` are worth more than their partners in ``stored`` (``gain``) and less (``loss``).
+
+    By steps of the points scale: packed down to each position's live cards, the cards worth a step or more line up
+    place by place, and a card worth more than its partner passes every step its partner passes and more, so each
+    step it passes alone adds that step to the gain (a card walk when the scale has too many steps)."""
+    cdef int k, d, j
     cdef uint64_t a, b
     gain[0] = 0
     loss[0] = 0
+    if t.n_point_steps >= 0:
+        for j in range(t.n_point_steps):
+            a = compress(t.step_plane[j], stored)
+            b = compress(t.step_plane[j], live)
+            gain[0] += t.step_size[j] * popcount(b & ~a)
+            loss[0] += t.step_size[j] * popcount(a & ~b)
+        return
     for k in range(t.n_classes):
         a = stored & t.class_mask[k]
         b = live & t.class_mask[k]
@@ -272,21 +283,23 @@ cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, in
     """Tighten [lower, upper] with the bounds of the positions of this shape in the quasi table, each widened by
     the points its cards differ by (see tt.pxd); ``best`` gets the best card of the newest when it has none."""
     cdef QuasiEntry* bucket = quasi_bucket(S.table, qkey, leader_flags)
-    cdef int i, gain = 0, loss = 0
+    cdef Entry* head
+    cdef int i, gain, loss
     for i in range(QUASI_BUCKET):
-        if not quasi_current(S.table, &bucket[i], qkey, leader_flags):
+        head = &bucket[i].head
+        if not entry_current(S.table, head, qkey, leader_flags):
             continue
         S.quasi_hits += 1
         gain = 0
         loss = 0
         if bucket[i].live != S.s.live and S.o.points_weight:
             points_apart(S.t, bucket[i].live, S.s.live, &gain, &loss)
-        if bucket[i].lower - S.o.points_weight * loss > lower[0]:
-            lower[0] = bucket[i].lower - S.o.points_weight * loss
-        if bucket[i].upper < INFINITY and bucket[i].upper + S.o.points_weight * gain < upper[0]:
-            upper[0] = bucket[i].upper + S.o.points_weight * gain
+        if head.lower - S.o.points_weight * loss > lower[0]:
+            lower[0] = head.lower - S.o.points_weight * loss
+        if head.upper < INFINITY and head.upper + S.o.points_weight * gain < upper[0]:
+            upper[0] = head.upper + S.o.points_weight * gain
         if best[0] == NO_CARD:
-            best[0] = decode_card(S.t, &S.s, bucket[i].best, 1)
+            best[0] = decode_card(S.t, &S.s, head.best, 1)
 
 
 cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best_card) noexcept nogil:
@@ -452,12 +465,13 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     if S.ply == 0:
         S.root_card = best_card
     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
-    if use_table and exact_table:
-        table_store_result(S.table, key, leader_flags, popcount(S.s.live), alpha, beta, lower, upper, best,
-                           encode_card(S.t, &S.s, best_card, S.opt.use_canonical))
-    if qkey:
-        quasi_store_result(S.table, qkey, leader_flags, S.s.live, alpha, beta, lower, upper, best,
-                           encode_card(S.t, &S.s, best_card, 1))
+    if use_table:
+        learned_bounds(alpha, beta, lower, upper, best, &lower, &upper)
+        if exact_table:
+            table_store(S.table, key, leader_flags, popcount(S.s.live), lower, upper,
+                        encode_card(S.t, &S.s, best_card, S.opt.use_canonical))
+        if qkey:
+            quasi_store(S.table, qkey, leader_flags, S.s.live, lower, upper, encode_card(S.t, &S.s, best_card, 1))
     return best
 
 

@@ -53,7 +53,7 @@
 # otherwise spend most of its time on page faults when it is small (a 5-trick ending: 0.3 ms instead of 0.1).
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 
 cdef enum:
     QUASI_BUCKET = 2
@@ -81,14 +81,8 @@ ctypedef struct Entry:
     uint8_t best
 
 ctypedef struct QuasiEntry:
-    uint64_t key                              # owners and roles of the live cards, leader and flags (no points)
-    uint64_t live                             # the live cards of the position the bounds are for
-    int16_t lower
-    int16_t upper
-    uint8_t generation
-    uint8_t leader_flags
-    uint8_t best
-    uint8_t unused_byte
+    Entry head                                # as an exact entry: key (of the shape), bounds, generation, leader
+    uint64_t live                             # and flags, best card; and the live cards the bounds are for
     uint64_t unused                           # pads the entry to 32 bytes: a bucket is one cache line
 
 ctypedef struct Table:
@@ -194,28 +188,54 @@ cdef inline uint64_t bucket_index(uint64_t key, uint8_t leader_flags, uint64_t m
     return mix(key ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & mask
 
 
+cdef inline int entry_current(const Table* table, const Entry* entry, uint64_t key,
+                              uint8_t leader_flags) noexcept nogil:
+    """Whether ``entry`` holds this key (leader and flags too) for the current question."""
+    return entry.generation == table.generation and entry.key == key and entry.leader_flags == leader_flags
+
+
+cdef inline void split_buckets(char* entries, uint64_t entry_bytes, int per_bucket, uint64_t old_size,
+                               uint64_t mask, uint8_t generation) noexcept nogil:
+    """Growth for either table (an entry of each begins with an exact-table Entry): each current entry of the
+    first ``old_size`` buckets whose bucket index under ``mask`` gained a bit moves to its new bucket (dropped when
+    that is full); what stays is closed up to the front of its bucket, in its order (the quasi table's newest
+    first)."""
+    cdef uint64_t b, target
+    cdef char* source
+    cdef char* destination
+    cdef Entry* entry
+    cdef int i, j, kept
+    for b in range(old_size):
+        source = entries + b * per_bucket * entry_bytes
+        kept = 0
+        for i in range(per_bucket):
+            entry = <Entry*>(source + i * entry_bytes)
+            if entry.generation != generation:
+                continue
+            target = bucket_index(entry.key, entry.leader_flags, mask)
+            if target != b:
+                destination = entries + target * per_bucket * entry_bytes
+                for j in range(per_bucket):
+                    if (<Entry*>(destination + j * entry_bytes)).generation != generation:
+                        memcpy(destination + j * entry_bytes, entry, entry_bytes)
+                        break
+            elif i != kept:
+                memcpy(source + kept * entry_bytes, entry, entry_bytes)
+                kept += 1
+                continue
+            else:
+                kept += 1
+                continue
+            entry.generation = <uint8_t>(generation - 1)  # the slot is free now
+        for i in range(kept, per_bucket):
+            (<Entry*>(source + i * entry_bytes)).generation = <uint8_t>(generation - 1)
+
+
 cdef inline void table_grow(Table* table) noexcept nogil:
     """Double the part in use, moving each current entry whose bucket index gained a bit to its new bucket."""
-    cdef uint64_t old_size = table.active_mask + 1, b, target
-    cdef uint64_t mask = table.active_mask * 2 + 1
-    cdef Entry* source
-    cdef Entry* destination
-    cdef int i, j
-    for b in range(old_size):
-        source = table.entries + b * BUCKET
-        for i in range(BUCKET):
-            if source[i].generation != table.generation:
-                continue
-            target = bucket_index(source[i].key, source[i].leader_flags, mask)
-            if target == b:
-                continue
-            destination = table.entries + target * BUCKET
-            for j in range(BUCKET):
-                if destination[j].generation != table.generation:
-                    destination[j] = source[i]
-                    break
-            source[i].generation = <uint8_t>(table.generation - 1)  # the slot is free now
-    table.active_mask = mask
+    split_buckets(<char*>table.entries, sizeof(Entry), BUCKET, table.active_mask + 1, table.active_mask * 2 + 1,
+                  table.generation)
+    table.active_mask = table.active_mask * 2 + 1
 
 
 cdef inline Entry* table_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
@@ -226,10 +246,30 @@ cdef inline Entry* table_probe(const Table* table, uint64_t key, uint8_t leader_
     cdef Entry* bucket = table_bucket(table, key, leader_flags)
     cdef int i
     for i in range(BUCKET):
-        if bucket[i].generation == table.generation and bucket[i].key == key \
-                and bucket[i].leader_flags == leader_flags:
+        if entry_current(table, &bucket[i], key, leader_flags):
             return &bucket[i]
     return NULL
+
+
+cdef inline void merge_bounds(Entry* entry, int lower, int upper, int best) noexcept nogil:
+    """Both the stored bounds and the new ones are true: keep the tighter of each (and the newer best card)."""
+    if lower > entry.lower:
+        entry.lower = lower
+    if upper < entry.upper:
+        entry.upper = upper
+    if best != 255:
+        entry.best = best
+
+
+cdef inline void fill_entry(const Table* table, Entry* entry, uint64_t key, uint8_t leader_flags, int cards_left,
+                            int lower, int upper, int best) noexcept nogil:
+    entry.key = key
+    entry.cards_left = cards_left
+    entry.lower = lower
+    entry.upper = upper
+    entry.generation = table.generation
+    entry.leader_flags = leader_flags
+    entry.best = best
 
 
 cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, int cards_left, int lower,
@@ -238,15 +278,8 @@ cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, i
     cdef Entry* slot = NULL
     cdef int i, fewest = 1000
     for i in range(BUCKET):
-        if bucket[i].generation == table.generation and bucket[i].key == key \
-                and bucket[i].leader_flags == leader_flags:
-            # merge: both bounds are true, keep the tighter of each
-            if lower > bucket[i].lower:
-                bucket[i].lower = lower
-            if upper < bucket[i].upper:
-                bucket[i].upper = upper
-            if best != 255:
-                bucket[i].best = best
+        if entry_current(table, &bucket[i], key, leader_flags):
+            merge_bounds(&bucket[i], lower, upper, best)
             return
     for i in range(BUCKET):
         if bucket[i].generation != table.generation:
@@ -256,72 +289,39 @@ cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, i
         if bucket[i].cards_left < fewest:
             fewest = bucket[i].cards_left
             slot = &bucket[i]
-    slot.key = key
-    slot.cards_left = cards_left
-    slot.lower = lower
-    slot.upper = upper
-    slot.generation = table.generation
-    slot.leader_flags = leader_flags
-    slot.best = best
+    fill_entry(table, slot, key, leader_flags, cards_left, lower, upper, best)
     if table.used * 4 > (table.active_mask + 1) * BUCKET * 3 and table.active_mask < table.bucket_mask:
         table_grow(table)
 
 
+cdef inline void learned_bounds(int alpha, int beta, int lower, int upper, int best, int* low,
+                                int* high) noexcept nogil:
+    """What a fail-soft search with window (alpha, beta) learned, ``best``, given the bounds [lower, upper] it
+    started from: an upper bound when it failed low, a lower bound when it failed high, else the value."""
+    low[0] = lower
+    high[0] = upper
+    if best <= alpha:
+        high[0] = best
+    elif best >= beta:
+        low[0] = best
+    else:
+        low[0] = best
+        high[0] = best
+
+
 cdef inline void table_store_result(Table* table, uint64_t key, uint8_t leader_flags, int cards_left, int alpha,
                                     int beta, int lower, int upper, int best, int card) noexcept nogil:
-    """Store what a fail-soft search with window (alpha, beta) learned, ``best``, given the bounds [lower, upper]
-    it started from: an upper bound when it failed low, a lower bound when it failed high, else the value."""
-    if best <= alpha:
-        table_store(table, key, leader_flags, cards_left, lower, best, card)
-    elif best >= beta:
-        table_store(table, key, leader_flags, cards_left, best, upper, card)
-    else:
-        table_store(table, key, leader_flags, cards_left, best, best, card)
+    """Store what a fail-soft search learned (see :func:`learned_bounds`)."""
+    cdef int low, high
+    learned_bounds(alpha, beta, lower, upper, best, &low, &high)
+    table_store(table, key, leader_flags, cards_left, low, high, card)
 
 
 # --- the quasi table ------------------------------------------------------------------------------------------------
 
 
-cdef inline uint64_t quasi_index(uint64_t key, uint8_t leader_flags, uint64_t mask) noexcept nogil:
-    return mix(key ^ (<uint64_t>leader_flags << 48) ^ leader_flags) & mask
-
-
 cdef inline QuasiEntry* quasi_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
-    return table.quasi + quasi_index(key, leader_flags, table.quasi_active) * QUASI_BUCKET
-
-
-cdef inline int quasi_current(const Table* table, const QuasiEntry* entry, uint64_t key,
-                              uint8_t leader_flags) noexcept nogil:
-    """Whether ``entry`` holds a position of this shape (key, leader and flags) for the current question."""
-    return entry.generation == table.generation and entry.key == key and entry.leader_flags == leader_flags
-
-
-cdef inline void quasi_grow(Table* table) noexcept nogil:
-    """Double the quasi table's part in use, moving each current entry whose bucket index gained a bit (kept in
-    its order when both move; dropped when its new bucket is full)."""
-    cdef uint64_t old_size = table.quasi_active + 1, b, target
-    cdef uint64_t mask = table.quasi_active * 2 + 1
-    cdef QuasiEntry* source
-    cdef QuasiEntry* destination
-    cdef int i, j
-    for b in range(old_size):
-        source = table.quasi + b * QUASI_BUCKET
-        for i in range(QUASI_BUCKET):
-            if source[i].generation != table.generation:
-                continue
-            target = quasi_index(source[i].key, source[i].leader_flags, mask)
-            if target == b:
-                continue
-            destination = table.quasi + target * QUASI_BUCKET
-            for j in range(QUASI_BUCKET):
-                if destination[j].generation != table.generation:
-                    destination[j] = source[i]
-                    break
-            source[i].generation = <uint8_t>(table.generation - 1)  # the slot is free now
-        if source[0].generation != table.generation and source[1].generation == table.generation:
-            source[0] = source[1]  # the one left is the newest now
-            source[1].generation = <uint8_t>(table.generation - 1)
-    table.quasi_active = mask
+    return table.quasi + bucket_index(key, leader_flags, table.quasi_active) * QUASI_BUCKET
 
 
 cdef inline void quasi_store(Table* table, uint64_t key, uint8_t leader_flags, uint64_t live, int lower, int upper,
@@ -329,37 +329,20 @@ cdef inline void quasi_store(Table* table, uint64_t key, uint8_t leader_flags, u
     """Store bounds for the position with live cards ``live``: merged into its own entry, else first in the bucket,
     pushing the older of the two out."""
     cdef QuasiEntry* bucket = quasi_bucket(table, key, leader_flags)
+    cdef Entry* head
     cdef int i
     for i in range(QUASI_BUCKET):
-        if quasi_current(table, &bucket[i], key, leader_flags) and bucket[i].live == live:
-            if lower > bucket[i].lower:
-                bucket[i].lower = lower
-            if upper < bucket[i].upper:
-                bucket[i].upper = upper
-            if best != 255:
-                bucket[i].best = best
+        head = &bucket[i].head
+        if entry_current(table, head, key, leader_flags) and bucket[i].live == live:
+            merge_bounds(head, lower, upper, best)
             return
-    if bucket[1].generation != table.generation:
+    if bucket[QUASI_BUCKET - 1].head.generation != table.generation:
         table.quasi_used += 1
-    bucket[1] = bucket[0]
-    bucket[0].key = key
+    for i in range(QUASI_BUCKET - 1, 0, -1):
+        bucket[i] = bucket[i - 1]
+    fill_entry(table, &bucket[0].head, key, leader_flags, 0, lower, upper, best)
     bucket[0].live = live
-    bucket[0].lower = lower
-    bucket[0].upper = upper
-    bucket[0].generation = table.generation
-    bucket[0].leader_flags = leader_flags
-    bucket[0].best = best
-    if table.quasi_used * 2 > (table.quasi_active + 1) * QUASI_BUCKET \
-            and table.quasi_active < table.quasi_buckets - 1:
-        quasi_grow(table)
-
-
-cdef inline void quasi_store_result(Table* table, uint64_t key, uint8_t leader_flags, uint64_t live, int alpha,
-                                    int beta, int lower, int upper, int best, int card) noexcept nogil:
-    """As :func:`table_store_result`, into the quasi table."""
-    if best <= alpha:
-        quasi_store(table, key, leader_flags, live, lower, best, card)
-    elif best >= beta:
-        quasi_store(table, key, leader_flags, live, best, upper, card)
-    else:
-        quasi_store(table, key, leader_flags, live, best, best, card)
+    if table.quasi_used * 2 > (table.quasi_active + 1) * QUASI_BUCKET and table.quasi_active < table.quasi_buckets - 1:
+        split_buckets(<char*>table.quasi, sizeof(QuasiEntry), QUASI_BUCKET, table.quasi_active + 1,
+                      table.quasi_active * 2 + 1, table.generation)
+        table.quasi_active = table.quasi_active * 2 + 1

@@ -17,6 +17,7 @@ cdef enum:
     MAX_EVENTS = 8
     MAX_RESERVATIONS = 4
     MAX_POINT_LEVELS = 8
+    MAX_POINT_STEPS = 8
     NO_CARD = 255
     INFINITY = 30000                          # beyond every value; fits the table's int16 bounds
 
@@ -67,6 +68,9 @@ ctypedef struct Tables:
     int n_point_levels                        # the cards by points, cheapest level first: a level's cards are
     uint64_t point_level_mask[MAX_POINT_LEVELS]   # worth at least its value (equal, unless more distinct values
     int point_level_value[MAX_POINT_LEVELS]   # than levels made neighbours share one)
+    int n_point_steps                         # the distinct points values as steps: step_plane[j] holds the cards
+    uint64_t step_plane[MAX_POINT_STEPS]      # worth the (j+1)-th value or more, step_size[j] what that value adds
+    int step_size[MAX_POINT_STEPS]            # to the one below; -1 steps: too many values (a card walk instead)
 
 ctypedef struct Objective:
     uint32_t max_side                         # bit per seat of the maximising side
