@@ -13,10 +13,9 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
                     MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
-from order cimport lookahead_pays
 from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation, table_bytes, \
     table_bytes_used
-from search cimport Search, Options, heuristic_playout, exact_value_card, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
+from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
     DRIVER_WINDOW
 from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
     PAYOFF_LIMIT
@@ -327,8 +326,7 @@ cdef class Engine:
         S.o = &self.objective
         S.s = self.root
         S.table = &self.table
-        S.opt = self.options
-        S.opt.use_lookahead = self.options.use_lookahead and lookahead_pays(&self.objective)
+        S.opt = question_options(self.options, &self.objective)
         S.nodes = 0
         S.ply = 0
         S.root_card = NO_CARD

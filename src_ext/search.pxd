@@ -39,7 +39,7 @@ from cardset cimport lowest, drop_lowest, popcount, compress
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
-from order cimport order_moves, card_score, threat_power, LOOKAHEAD_ALWAYS
+from order cimport order_moves, card_score, threat_power, lookahead_pays, LOOKAHEAD_ALWAYS
 from tt cimport Table, Entry, QuasiEntry, table_bucket, table_probe, table_store, mix, quasi_bucket, quasi_store, \
     entry_current, learned_bounds, QUASI_BUCKET
 
@@ -64,6 +64,9 @@ ctypedef struct Options:
     int use_lookahead                         # move ordering judges early cards by the trick's playout (order.pxd)
     int use_quasi                             # bounds from positions of the same shape with other points (tt.pxd)
     int driver
+    # decided per question from the switches above (question_options), so that no node asks again:
+    int use_exact_table                       # the exact table (not where the quasi table alone is exact)
+    int use_sure_bounds                       # the sure-trick bounds (not where only events count)
 
 ctypedef struct Search:
     const Tables* t
@@ -187,6 +190,18 @@ cdef inline int play_card(Search* S, int card) noexcept nogil:
                           s.trick_points, s.live)
     close_trick(S.t, s, winner)
     return reward
+
+
+cdef inline Options question_options(Options opt, const Objective* o) noexcept nogil:
+    """The switches as one question uses them. The quasi table needs the table and rank-relative keys; where points
+    do not count (tricks, events) positions of one shape have one value, so the quasi table alone is exact and the
+    exact table is left out; sure tricks are worth nothing where only events count; and the trick lookahead has
+    nothing to rank where no trick before the last can pay (order.pxd)."""
+    opt.use_quasi = opt.use_quasi and opt.use_table and opt.use_canonical
+    opt.use_exact_table = opt.use_table and not (opt.use_quasi and o.points_weight == 0)
+    opt.use_sure_bounds = opt.use_bounds and (o.points_weight or o.trick_weight)
+    opt.use_lookahead = opt.use_lookahead and lookahead_pays(o)
+    return opt
 
 
 cdef inline uint64_t shape_key(const Tables* t, const State* s) noexcept nogil:
@@ -354,7 +369,7 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
 cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef State saved
     cdef int boundary = S.s.trick_len == 0
-    cdef int use_table, exact_table = 0
+    cdef int use_table
     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
     cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure, static_upper = INFINITY
     cdef int moves[MAX_CARDS]
@@ -384,9 +399,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                     __builtin_prefetch(quasi_bucket(S.table, qkey, leader_flags))
             else:
                 key = S.s.live
-            # where points do not count, positions of one shape have one value: the quasi table alone is exact
-            exact_table = not (qkey and S.o.points_weight == 0)
-            if exact_table:
+            if S.opt.use_exact_table:
                 entry = table_bucket(S.table, key, leader_flags)
                 __builtin_prefetch(entry)
         # Step 3. The static bound (the future is worth between 0 and everything still in play), then the table:
@@ -394,7 +407,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         if S.opt.use_bounds:
             upper = future_upper_bound(S.t, S.o, &S.s)
             static_upper = upper
-        if use_table and exact_table:
+        if use_table and S.opt.use_exact_table:
             entry = table_probe(S.table, key, leader_flags)
             if entry != NULL:
                 S.table_hits += 1
@@ -411,9 +424,8 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             if bounds_decide(lower, upper, alpha, beta, &value):
                 return value
         # Step 3''. Sure tricks, only when the table did not settle the position (they cost a walk of the hands),
-        # not with two tricks left, where the lean search of Step 4' costs less than the bound, and not where
-        # neither points nor tricks count (events only: a sure trick is worth nothing there).
-        if S.opt.use_bounds and popcount(S.s.hands[S.s.leader]) > SURE_ABOVE and S.o.points_weight | S.o.trick_weight:
+        # and not with two tricks left, where the lean search of Step 4' costs less than the bound.
+        if S.opt.use_sure_bounds and popcount(S.s.hands[S.s.leader]) > SURE_ABOVE:
             sure_bounds(S.t, S.o, &S.s, &max_sure, &min_sure)
             if max_sure > lower:
                 lower = max_sure
@@ -467,7 +479,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
     if use_table:
         learned_bounds(alpha, beta, lower, upper, best, &lower, &upper)
-        if exact_table:
+        if S.opt.use_exact_table:
             table_store(S.table, key, leader_flags, popcount(S.s.live), lower, upper,
                         encode_card(S.t, &S.s, best_card, S.opt.use_canonical))
         if qkey:

@@ -143,7 +143,10 @@ cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
         return 0
     table.bucket_mask = buckets - 1
     table.generation = 1
-    table_restart(table)
+    table.used = 0                            # both tables on their first part (see Growth)
+    table.active_mask = (FIRST_BUCKETS if FIRST_BUCKETS < buckets else buckets) - 1
+    table.quasi_used = 0
+    table.quasi_active = (FIRST_BUCKETS if FIRST_BUCKETS < quasi_buckets else quasi_buckets) - 1
     # the first part of each (all an ending uses) is touched now, so that a question does not pay its page faults
     memset(table.entries, 0, (table.active_mask + 1) * BUCKET * sizeof(Entry))
     memset(table.quasi, 0, (table.quasi_active + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
@@ -167,14 +170,6 @@ cdef inline uint64_t table_bytes(const Table* table) noexcept nogil:
 cdef inline uint64_t table_bytes_used(const Table* table) noexcept nogil:
     """The memory the current question's entries fill, both tables."""
     return table.used * sizeof(Entry) + table.quasi_used * sizeof(QuasiEntry)
-
-
-cdef inline void table_restart(Table* table) noexcept nogil:
-    """Both tables on their first part, empty (see Growth): a new engine's."""
-    table.used = 0
-    table.active_mask = (FIRST_BUCKETS if FIRST_BUCKETS < table.n_buckets else table.n_buckets) - 1
-    table.quasi_used = 0
-    table.quasi_active = (FIRST_BUCKETS if FIRST_BUCKETS < table.quasi_buckets else table.quasi_buckets) - 1
 
 
 cdef inline void table_new_generation(Table* table) noexcept nogil:
