@@ -13,10 +13,9 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
                     MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
-from tt cimport Table, Entry, table_probe, table_init, table_free, table_new_generation, table_bytes, \
-    table_bytes_used
-from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, position_key, search, exact_value, reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, \
-    DRIVER_WINDOW
+from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used
+from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
+    reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW
 from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
     PAYOFF_LIMIT
 
@@ -518,20 +517,6 @@ cdef class Engine:
         reward = play_card(&S, card)
         self.root = S.s
         return reward
-
-    def table_lookup(self, uint64_t live, int leader, uint32_t flags):
-        """The table's (lower, upper, stored best card) for a trick-boundary position of the loaded deal whose
-        hands hold ``live``, or None (for tests)."""
-        cdef State probe
-        memset(&probe, 0, sizeof(State))
-        probe.live = live
-        for card in card_indices(live):
-            probe.hands[self.tables.owner[card]] |= (<uint64_t>1) << card
-        cdef Entry* entry = table_probe(&self.table, position_key(&self.tables, &probe, self.options.use_canonical),
-                                        <uint8_t>(leader | (flags << 3)))
-        if entry == NULL:
-            return None
-        return entry.lower, entry.upper, entry.best
 
     def to_move(self):
         return self.tables.wrap_seat[self.root.leader + self.root.trick_len]

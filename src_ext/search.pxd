@@ -65,7 +65,6 @@ ctypedef struct Options:
     int use_quasi                             # bounds from positions of the same shape with other points (tt.pxd)
     int driver
     # decided per question from the switches above (question_options), so that no node asks again:
-    int use_exact_table                       # the exact table (not where the quasi table alone is exact)
     int use_sure_bounds                       # the sure-trick bounds (not where only events count)
 
 ctypedef struct Search:
@@ -193,12 +192,12 @@ cdef inline int play_card(Search* S, int card) noexcept nogil:
 
 
 cdef inline Options question_options(Options opt, const Objective* o) noexcept nogil:
-    """The switches as one question uses them. The quasi table needs the table and rank-relative keys; where points
-    do not count (tricks, events) positions of one shape have one value, so the quasi table alone is exact and the
-    exact table is left out; sure tricks are worth nothing where only events count; and the trick lookahead has
-    nothing to rank where no trick before the last can pay (order.pxd)."""
+    """The switches as one question uses them. The quasi table needs the table and rank-relative keys; where it is
+    used the exact table is not: a position of the quasi table with the same points as the current one gives exact
+    bounds, so the exact table would only add a second cache miss at every trick boundary (see tt.pxd); sure tricks
+    are worth nothing where only events count; and the trick lookahead has nothing to rank where no trick before the
+    last can pay (order.pxd)."""
     opt.use_quasi = opt.use_quasi and opt.use_table and opt.use_canonical
-    opt.use_exact_table = opt.use_table and not (opt.use_quasi and o.points_weight == 0)
     opt.use_sure_bounds = opt.use_bounds and (o.points_weight or o.trick_weight)
     opt.use_lookahead = opt.use_lookahead and lookahead_pays(o)
     return opt
@@ -296,10 +295,10 @@ cdef inline int decode_card(const Tables* t, const State* s, int stored, int can
 cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, int* lower, int* upper,
                               int* best) noexcept nogil:
     """Tighten [lower, upper] with the bounds of the positions of this shape in the quasi table, each widened by
-    the points its cards differ by (see tt.pxd); ``best`` gets the best card of the newest when it has none."""
+    the points its cards differ by (see tt.pxd); ``best`` gets the best card of the one nearest in points."""
     cdef QuasiEntry* bucket = quasi_bucket(S.table, qkey, leader_flags)
     cdef Entry* head
-    cdef int i, gain, loss
+    cdef int i, gain, loss, nearest = INFINITY
     for i in range(QUASI_BUCKET):
         head = &bucket[i].head
         if not entry_current(S.table, head, qkey, leader_flags):
@@ -313,7 +312,8 @@ cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, in
             lower[0] = head.lower - S.o.points_weight * loss
         if head.upper < INFINITY and head.upper + S.o.points_weight * gain < upper[0]:
             upper[0] = head.upper + S.o.points_weight * gain
-        if best[0] == NO_CARD:
+        if gain + loss < nearest:             # the best card of the nearest position (in points)
+            nearest = gain + loss
             best[0] = decode_card(S.t, &S.s, head.best, 1)
 
 
@@ -375,7 +375,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef int moves[MAX_CARDS]
     cdef uint64_t legal
     cdef uint8_t leader_flags = 0
-    cdef uint64_t key = 0, shape, qkey = 0
+    cdef uint64_t key = 0
     cdef Entry* entry
     cdef int a, b
     # Step 1. The deal is over: nothing more to win.
@@ -388,26 +388,26 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     use_table = boundary and S.opt.use_table and popcount(S.s.hands[S.s.leader]) > 1
     if boundary:
         S.boundary_nodes[popcount(S.s.hands[S.s.leader]) & 15] += 1
-        # Step 2. The table keys first, and the buckets' cache lines fetched while the quick bounds are computed.
+        # Step 2. The table key first, and its bucket's cache line fetched while the static bound is computed. The
+        # quasi table where it can be used (it is then exact for positions with the same points), else the exact
+        # table (see question_options).
         if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
-            if S.opt.use_canonical:
-                shape = shape_key(S.t, &S.s)
-                key = shape + planes_key(&S.s, S.t.sig_plane, S.t.n_sig_planes)
-                if S.opt.use_quasi:
-                    qkey = quasi_key(S.t, &S.s, shape)
-                    __builtin_prefetch(quasi_bucket(S.table, qkey, leader_flags))
+            if S.opt.use_quasi:
+                key = quasi_key(S.t, &S.s, shape_key(S.t, &S.s))
+                __builtin_prefetch(quasi_bucket(S.table, key, leader_flags))
             else:
-                key = S.s.live
-            if S.opt.use_exact_table:
-                entry = table_bucket(S.table, key, leader_flags)
-                __builtin_prefetch(entry)
+                key = position_key(S.t, &S.s, S.opt.use_canonical)
+                __builtin_prefetch(table_bucket(S.table, key, leader_flags))
         # Step 3. The static bound (the future is worth between 0 and everything still in play), then the table:
-        # bounds from earlier visits, and the card that was best.
+        # bounds from earlier visits (in the quasi table, of positions of the same shape widened by the points they
+        # differ by), and the card that was best.
         if S.opt.use_bounds:
             upper = future_upper_bound(S.t, S.o, &S.s)
             static_upper = upper
-        if use_table and S.opt.use_exact_table:
+        if use_table and S.opt.use_quasi:
+            quasi_bounds(S, key, leader_flags, &lower, &upper, &tt_card)
+        elif use_table:
             entry = table_probe(S.table, key, leader_flags)
             if entry != NULL:
                 S.table_hits += 1
@@ -418,11 +418,6 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                 tt_card = decode_card(S.t, &S.s, entry.best, S.opt.use_canonical)
         if bounds_decide(lower, upper, alpha, beta, &value):
             return value
-        # Step 3'. Positions of the same shape with other points, when the exact table did not settle it.
-        if qkey:
-            quasi_bounds(S, qkey, leader_flags, &lower, &upper, &tt_card)
-            if bounds_decide(lower, upper, alpha, beta, &value):
-                return value
         # Step 3''. Sure tricks, only when the table did not settle the position (they cost a walk of the hands),
         # and not with two tricks left, where the lean search of Step 4' costs less than the bound.
         if S.opt.use_sure_bounds and popcount(S.s.hands[S.s.leader]) > SURE_ABOVE:
@@ -479,11 +474,11 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
     if use_table:
         learned_bounds(alpha, beta, lower, upper, best, &lower, &upper)
-        if S.opt.use_exact_table:
+        if S.opt.use_quasi:
+            quasi_store(S.table, key, leader_flags, S.s.live, lower, upper, encode_card(S.t, &S.s, best_card, 1))
+        else:
             table_store(S.table, key, leader_flags, popcount(S.s.live), lower, upper,
                         encode_card(S.t, &S.s, best_card, S.opt.use_canonical))
-        if qkey:
-            quasi_store(S.table, qkey, leader_flags, S.s.live, lower, upper, encode_card(S.t, &S.s, best_card, 1))
     return best
 
 
