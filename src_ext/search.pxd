@@ -205,14 +205,21 @@ cdef inline Options question_options(Options opt, const Objective* o) noexcept n
 
 cdef inline uint64_t shape_key(const Tables* t, const State* s) noexcept nogil:
     """The part of the rank-relative keys both tables share: how many live cards each class has, and who holds
-    them, in rank order (each hand's bits packed down to the live cards by ``compress``)."""
-    cdef uint64_t key, counts = 0
-    cdef int k
+    them, in rank order. The owners are written as bit-planes (plane j holds the cards of the seats whose number has
+    bit j), each packed down to the live cards by ``compress``: two words for four seats, three for up to eight."""
+    cdef uint64_t key, plane, counts = 0
+    cdef int k, j
     for k in range(t.n_classes):
         counts |= (<uint64_t>popcount(s.live & t.class_mask[k])) << (7 * k)
     key = mix(counts)
-    for k in range(t.n_seats - 1):
-        key += mix(compress(s.hands[k], s.live) + (<uint64_t>(k + 1) << 58))
+    j = 0
+    while (1 << j) < t.n_seats:
+        plane = 0
+        for k in range(1, t.n_seats):
+            if (k >> j) & 1:
+                plane |= s.hands[k]
+        key += mix(compress(plane, s.live) + (<uint64_t>(j + 1) << 58))
+        j += 1
     return key
 
 
@@ -238,7 +245,7 @@ cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical
 
 cdef inline uint64_t quasi_key(const Tables* t, const State* s, uint64_t shape) noexcept nogil:
     """The quasi table's key (see tt.pxd): the shape and the rule roles of the live cards, not their points."""
-    return mix(shape + 0x5bd1e995) + planes_key(s, t.role_plane, t.n_role_planes)
+    return shape + planes_key(s, t.role_plane, t.n_role_planes)
 
 
 cdef inline void points_apart(const Tables* t, uint64_t stored, uint64_t live, int* gain, int* loss) noexcept nogil:
@@ -295,15 +302,22 @@ cdef inline int decode_card(const Tables* t, const State* s, int stored, int can
 cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, int* lower, int* upper,
                               int* best) noexcept nogil:
     """Tighten [lower, upper] with the bounds of the positions of this shape in the quasi table, each widened by
-    the points its cards differ by (see tt.pxd); ``best`` gets the best card of the one nearest in points."""
+    the points its cards differ by (see tt.pxd; an entry whose bounds are no tighter as they stand is skipped, since
+    widening only loosens them); ``best`` gets the best card of the position itself when it is there, else of the
+    newest."""
     cdef QuasiEntry* bucket = quasi_bucket(S.table, qkey, leader_flags)
     cdef Entry* head
-    cdef int i, gain, loss, nearest = INFINITY
+    cdef int i, gain, loss, newest = 1
     for i in range(QUASI_BUCKET):
         head = &bucket[i].head
         if not entry_current(S.table, head, qkey, leader_flags):
             continue
         S.quasi_hits += 1
+        if newest or bucket[i].live == S.s.live:
+            newest = 0
+            best[0] = decode_card(S.t, &S.s, head.best, 1)
+        if head.lower <= lower[0] and head.upper >= upper[0]:
+            continue
         gain = 0
         loss = 0
         if bucket[i].live != S.s.live and S.o.points_weight:
@@ -312,9 +326,6 @@ cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, in
             lower[0] = head.lower - S.o.points_weight * loss
         if head.upper < INFINITY and head.upper + S.o.points_weight * gain < upper[0]:
             upper[0] = head.upper + S.o.points_weight * gain
-        if gain + loss < nearest:             # the best card of the nearest position (in points)
-            nearest = gain + loss
-            best[0] = decode_card(S.t, &S.s, head.best, 1)
 
 
 cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best_card) noexcept nogil:
@@ -377,6 +388,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef uint8_t leader_flags = 0
     cdef uint64_t key = 0
     cdef Entry* entry
+    cdef QuasiEntry* qbucket
     cdef int a, b
     # Step 1. The deal is over: nothing more to win.
     if boundary and S.s.live == 0:
@@ -395,7 +407,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
             if S.opt.use_quasi:
                 key = quasi_key(S.t, &S.s, shape_key(S.t, &S.s))
-                __builtin_prefetch(quasi_bucket(S.table, key, leader_flags))
+                qbucket = quasi_bucket(S.table, key, leader_flags)
+                __builtin_prefetch(qbucket)
+                __builtin_prefetch(<char*>qbucket + 64)
             else:
                 key = position_key(S.t, &S.s, S.opt.use_canonical)
                 __builtin_prefetch(table_bucket(S.table, key, leader_flags))

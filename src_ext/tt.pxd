@@ -15,7 +15,8 @@
 # where power never interleaves between classes (true of every game here); without it the key is the exact mask.
 #
 # Layout. Entries are 16 bytes: key (8), lower (2), upper (2), generation (1), cards left (1), leader | flags << 3
-# (1), best card (1). Four entries make a 64-byte bucket, one cache line; a key's bucket is picked by a 64-bit mix.
+# (1), best card (1). Four entries make a 64-byte bucket, one cache line. A key is a sum of 64-bit mixes of words
+# (search.pxd), so its low bits, shifted by leader and flags, pick its bucket as they stand.
 #
 # Generations. Each question (deal + objective) gets a new generation number; entries of another generation count as
 # empty, so switching deals or objectives costs nothing. When the 8-bit counter wraps, the table is cleared.
@@ -23,13 +24,14 @@
 # Replacement. Storing a key already in the bucket merges the bounds. Otherwise the new entry takes an empty or
 # stale slot, else the slot whose position had the fewest cards left (the least search saved), the first such.
 #
-# Growth. A new engine uses the first 4,096 buckets only, so that the table of a small problem (an ending) stays in
-# the processor's cache; each time half of the part in use is filled, the part doubles, up to the whole table, and
-# the entries whose bucket index gained a bit move to their new bucket (a linear split, paid once per entry over all
-# doublings). An entry that finds its new bucket full is dropped: a little search, never a wrong answer, since a hit
-# needs the whole key. The part in use is not shrunk for the next question: questions on one engine tend to be
-# alike (an analysis's samples, a batch's deals), and one that starts on the part the last one grew to neither
-# splits again nor loses entries to a table still too small (an analysis sample 14% fewer nodes, 8% less time).
+# Growth. A new engine uses the first 256 KB of each table only, so that the table of a small problem (an ending)
+# stays in the processor's cache; each time half of the part in use is filled, the part doubles, up to the whole
+# table, and the entries whose bucket index gained a bit move to their new bucket (a linear split, paid once per
+# entry over all doublings). An entry that finds its new bucket full is dropped: a little search, never a wrong
+# answer, since a hit needs the whole key. The part in use is not shrunk for the next question: questions on one
+# engine tend to be alike (an analysis's samples, a batch's deals), and one that starts on the part the last one
+# grew to neither splits again nor loses entries to a table still too small (an analysis sample 14% fewer nodes, 8%
+# less time).
 #
 # Quasi-symmetry (after Kupferschmid and Helmert's Skat solver). Two positions whose live cards have the same owners
 # and rule roles class by class, but not the same points (one deal's Ace where another has its Ten), are the same
@@ -45,10 +47,14 @@
 # exact table, and where it can be used (rank-relative keys) the exact table is not: a second table would cost a
 # second cache miss at every trick boundary for entries the quasi table mostly has. Measured: 0-3% more nodes on
 # the benchmark deals in the same time, and 15-19% less time for an analysis's samples, whose engine lives long
-# enough for both tables to outgrow the processor's cache. The best card of the position nearest in points orders
-# the moves. A quasi bucket holds two 32-byte entries (one cache line), the newest first: a store that is not a
-# merge pushes the older entry out, so a shape keeps its last two positions. It grows like the exact table, but
-# when a quarter of the part in use is filled (two-way buckets overflow sooner than four-way ones).
+# enough for both tables to outgrow the processor's cache. The best card of the position itself, else of the
+# newest of its shape, orders the moves. A quasi bucket holds four 32-byte entries (two adjacent cache lines,
+# fetched together), the newest first: a store that is not a merge pushes the oldest entry out, so a shape keeps its
+# last four positions. Four rather than two: 8-14% fewer nodes on an analysis's samples and 4-7% on the benchmark
+# deals, for 5-10% less time (eight: a few per cent fewer nodes again, but more time, each entry a probe reads
+# costing its comparison of points). A probe skips the points of an entry whose bounds, as they stand, are no
+# tighter than what it has: widening only loosens them. It grows like the exact table, but when a quarter of the
+# part in use is filled.
 #
 # Size. The tables' size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB): half of
 # it for each table, each rounded down to a power of two of buckets, never growing beyond (a question uses one of
@@ -61,9 +67,9 @@ from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
 from libc.string cimport memset, memcpy
 
 cdef enum:
-    QUASI_BUCKET = 2
+    QUASI_BUCKET = 4
     BUCKET = 4
-    FIRST_BUCKETS = 1 << 12                   # 256 KB: an ending's whole table fits in the processor's cache
+    FIRST_BYTES = 1 << 18                     # 256 KB a table: an ending's whole table fits in the processor's cache
 
 cdef extern from "<sys/mman.h>" nogil:
     void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
@@ -104,7 +110,7 @@ ctypedef struct Table:
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
-    # splitmix64's finaliser: every key bit reaches every bucket-index bit
+    # splitmix64's finaliser: every bit of a word reaches every bit of the key
     x ^= x >> 30
     x *= <uint64_t>0xbf58476d1ce4e5b9
     x ^= x >> 27
@@ -147,9 +153,10 @@ cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
     table.bucket_mask = buckets - 1
     table.generation = 1
     table.used = 0                            # both tables on their first part (see Growth)
-    table.active_mask = (FIRST_BUCKETS if FIRST_BUCKETS < buckets else buckets) - 1
+    table.active_mask = buckets_within(FIRST_BYTES if FIRST_BYTES < half else half, BUCKET * sizeof(Entry)) - 1
     table.quasi_used = 0
-    table.quasi_active = (FIRST_BUCKETS if FIRST_BUCKETS < quasi_buckets else quasi_buckets) - 1
+    table.quasi_active = buckets_within(FIRST_BYTES if FIRST_BYTES < half else half,
+                                        QUASI_BUCKET * sizeof(QuasiEntry)) - 1
     # the first part of each (all an ending uses) is touched now, so that a question does not pay its page faults
     memset(table.entries, 0, (table.active_mask + 1) * BUCKET * sizeof(Entry))
     memset(table.quasi, 0, (table.quasi_active + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
@@ -186,7 +193,8 @@ cdef inline void table_new_generation(Table* table) noexcept nogil:
 
 
 cdef inline uint64_t bucket_index(uint64_t key, uint8_t leader_flags, uint64_t mask) noexcept nogil:
-    return mix(key ^ (<uint64_t>leader_flags << 56) ^ leader_flags) & mask
+    # the keys are sums of mixed words already: their low bits are as good as any, shifted by leader and flags
+    return (key + leader_flags * <uint64_t>0x9e3779b97f4a7c15) & mask
 
 
 cdef inline int entry_current(const Table* table, const Entry* entry, uint64_t key,
