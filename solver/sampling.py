@@ -215,6 +215,24 @@ def _from_measure(objective: Objective, measure: Objective, value: int, everythi
     return None
 
 
+def _all_tricks_ruled_out(objective: Objective, measure: Objective, measure_value: int, everything: int,
+                           tricks: int) -> bool:
+    """Whether the card points already settle that ``objective``, every trick for its side (Schwarz, Valat), cannot
+    be forced: a side that takes every trick takes every card, so it cannot force them all when it cannot force all
+    the points (``measure_value`` below ``everything``), nor when the other side can force a point. Saves the
+    yes/no search of most samples."""
+    if measure.points_weight <= 0 or measure.trick_weight or measure.events:
+        return False
+    if objective.points_weight or objective.events or objective.trick_weight <= 0 \
+            or objective.target is None or objective.target < objective.trick_weight * tricks:
+        return False
+    if objective.maximiser == measure.maximiser:
+        return measure_value < everything
+    if not objective.maximiser & measure.maximiser:
+        return measure_value > 0
+    return False
+
+
 def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int, engine: EngineSolver) -> None:
     """Solve one sample and add it to the chunk's integer sums. Totals are what is already won plus the rest under
     double-dummy play. Targets counted in the measure's own unit are read off its exact value; the others (tricks,
@@ -261,8 +279,13 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
             if objective.target is None:
                 continue
             total = _from_measure(objective, measure, measure_value, everything)
-            forced = total >= objective.target if total is not None else can_force(position, objective,
-                                                                                 engine=engine)
+            if total is not None:
+                forced = total >= objective.target
+            elif name == "points" and _all_tricks_ruled_out(objective, measure, measure_value, everything,
+                                                            rules.tricks_in_deal):
+                forced = False
+            else:
+                forced = can_force(position, objective, engine=engine)
             mine = seat in objective.maximiser
             entry = sums["bonuses"].setdefault((bonus, bonus_seat), [objective.description, 0, 0, 0])
             entry[1] += int(mine)

@@ -153,3 +153,28 @@ def test_a_zwanzigerrufen_hand() -> None:
     assert analysis.measure == "points" and 0 <= analysis.mean <= 88
     assert all(0 <= b.probability_for <= 1 and 0 <= b.probability_against <= 1 for b in analysis.bonuses)
     assert len(analysis.openings) >= 1 and analysis.samples == 3
+
+
+@pytest.mark.parametrize("game, hand, contract, samples", [
+    ("Schafkopf", "GO HO GU HA HZ HK H8 EA", "Solo H", 24),
+    ("Schafkopf", "EU GU HU SU EA EZ GA GZ", "Wenz", 24),
+    ("Zwanzigerrufen", None, "Normal", 3),
+])
+def test_every_trick_bonuses_read_off_the_points_agree_with_their_own_search(game, hand, contract, samples,
+                                                                           monkeypatch) -> None:
+    """Schwarz and Valat are settled from the points' exact value where it rules them out (a side that cannot
+    force every point cannot force every trick); the analysis must equal the one that searches each of them."""
+    from solver import sampling
+    if hand is None:
+        record = solver.random_record(game, 1, 4, contract=contract)
+        position = solver.position_from_record(record)
+        hand = " ".join(position.rules.pack.names(position.rules.deal.hands[0]))
+    calls = []
+    real_can_force = sampling.can_force
+    monkeypatch.setattr(sampling, "can_force", lambda *a, **k: calls.append(1) or real_can_force(*a, **k))
+    shortcut = analyse_hand(game, hand, 1, contract, samples=samples, seed=5, workers=1).as_dict()
+    searched_with_shortcut = len(calls)
+    monkeypatch.setattr(sampling, "_all_tricks_ruled_out", lambda *a, **k: False)
+    searched = analyse_hand(game, hand, 1, contract, samples=samples, seed=5, workers=1).as_dict()
+    assert shortcut == searched
+    assert searched_with_shortcut < len(calls) - searched_with_shortcut
