@@ -8,21 +8,23 @@
 # ranks alike, the one that caused more cut-offs before goes first (the history heuristic). Good order only makes
 # cut-offs come sooner; it never changes a value.
 #
-# The trick lookahead. The rules above judge a card by the trick as it lies; a lead, or an early card to a trick,
-# is better judged by how the trick ends. With ``lookahead`` on, where the seat to move is first or second to the
-# trick and at least LOOKAHEAD_TRICKS tricks are left (big subtrees, where a good first card saves most), each
-# candidate's trick is played out with every later seat's favourite card by the rules above, and what that trick
-# pays the mover's side sorts first (the rules and the history break ties). A card that does not take the lead
-# leaves the later seats' answers unchanged, so one playout serves all of those. A lead that cut the search off last
-# time this seat led with as many cards (the killer, kept per seat and tricks left) starts KILLER_POINTS ahead:
-# sibling positions are often won by the same lead (the same top trump, the same ace); in a points question only,
-# since a trick pays nothing in the others and the killer would then overrule the lookahead. On the benchmark deals this
-# cuts the nodes by about a third (Schafkopf Rufer with every card's value: two fifths) for a few per cent more
-# time per node; ``use_lookahead`` switches it off. A question that only counts last-trick events (Pagat Ultimo) has
-# no trick to rank by before the last, so it goes without (``lookahead_pays``): Pagat Ultimo 1.5 ms median instead
-# of 2.1 with the same nodes' worth of ordering. The heuristic playout that gives the drivers their first guess
-# looks ahead at every card but a trick's last (a better guess: mean error 6.8 points instead of 7.7 on the
-# Zwanzigerrufen deals), since it costs one line of play, not a tree.
+# The trick lookahead. The rules above judge a card by the trick as it lies; a lead, or an early card to a trick, is
+# better judged by how the trick ends. With ``lookahead`` on, where the seat to move is not last to the trick (first,
+# second or third; third too since stop 14: Schafkopf Rufer analysis samples 13% fewer nodes and 10% less time, the
+# benchmark deals 3-15% fewer nodes in the same time, a few Solo deals slower) and at least LOOKAHEAD_TRICKS tricks
+# are left (big subtrees, where a good first card saves most), each candidate's trick is played out with every later
+# seat's favourite card by the rules above, and what that trick pays the mover's side sorts first (the rules and the
+# history break ties). A card that does not take the lead leaves the later seats' answers unchanged, so one playout
+# serves all of those. A lead that cut the search off last time this seat led with as many cards (the killer, kept per
+# seat and tricks left) starts KILLER_POINTS ahead: sibling positions are often won by the same lead (the same top
+# trump, the same ace); in a points question only, since a trick pays nothing in the others and the killer would then
+# overrule the lookahead. On the benchmark deals this cuts the nodes by about a third (Schafkopf Rufer with every
+# card's value: two fifths) for a few per cent more time per node; ``use_lookahead`` switches it off. A question that
+# only counts last-trick events (Pagat Ultimo) has no trick to rank by before the last, so it goes without
+# (``lookahead_pays``): Pagat Ultimo 1.5 ms median instead of 2.1 with the same nodes' worth of ordering. The
+# heuristic playout that gives the drivers their first guess looks ahead at every card but a trick's last (a better
+# guess: mean error 6.8 points instead of 7.7 on the Zwanzigerrufen deals), since it costs one line of play, not a
+# tree.
 
 from libc.stdint cimport uint64_t
 from cardset cimport lowest, drop_lowest, popcount
@@ -31,7 +33,7 @@ from movegen cimport legal_cards, note_winner
 from bounds cimport may_play, highest
 
 cdef enum:
-    LOOKAHEAD_BELOW = 2                       # the lookahead for the first and second card of a trick
+    LOOKAHEAD_BELOW = 3                       # the lookahead for the first three cards of a trick
     LOOKAHEAD_TRICKS = 4                      # with at least this many tricks left
     KILLER_POINTS = 16                        # the killer lead's head start over the other leads' playouts
     LOOKAHEAD_ALWAYS = 2                      # order_moves' lookahead argument: for every card but a trick's last
