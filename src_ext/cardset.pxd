@@ -21,7 +21,14 @@ cdef extern from *:
     #if defined(__BMI2__)
     #include <immintrin.h>
     static inline uint64_t stich_pext(uint64_t x, uint64_t m) { return _pext_u64(x, m); }
+    static inline uint64_t stich_pdep(uint64_t x, uint64_t m) { return _pdep_u64(x, m); }
     #else
+    static inline uint64_t stich_pdep(uint64_t x, uint64_t m) {
+        uint64_t r = 0, b = 1;
+        for (; m; m &= m - 1, b <<= 1)
+            if (x & b) r |= m & (~m + 1);
+        return r;
+    }
     static inline uint64_t stich_pext(uint64_t x, uint64_t m) {
         uint64_t r = 0, b = 1;
         for (; m; m &= m - 1, b <<= 1)
@@ -31,9 +38,16 @@ cdef extern from *:
     #endif
     """
     uint64_t stich_pext(uint64_t x, uint64_t m) nogil
+    uint64_t stich_pdep(uint64_t x, uint64_t m) nogil
 
 
 cdef inline uint64_t compress(uint64_t x, uint64_t mask) noexcept nogil:
     """The bits of ``x`` at the places of ``mask``'s set bits, packed together from bit 0 up (one instruction where
     the processor has BMI2's pext)."""
     return stich_pext(x, mask)
+
+
+cdef inline uint64_t nth(uint64_t mask, int n) noexcept nogil:
+    """The ``n``-th set bit of ``mask`` (from 0, the lowest) alone, 0 when it has fewer (BMI2's pdep: one
+    instruction)."""
+    return stich_pdep((<uint64_t>1) << n, mask)

@@ -35,7 +35,7 @@
 # dearer part, are computed only when the table's bounds did not already settle the position.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
-from cardset cimport lowest, drop_lowest, popcount, compress
+from cardset cimport lowest, drop_lowest, popcount, compress, nth
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
@@ -289,14 +289,11 @@ cdef inline int encode_card(const Tables* t, const State* s, int card, int canon
 
 
 cdef inline int decode_card(const Tables* t, const State* s, int stored, int canonical) noexcept nogil:
-    cdef uint64_t cards
-    cdef int place
+    cdef uint64_t card
     if stored == NO_CARD or not canonical:
         return stored
-    cards = s.live & t.class_mask[stored >> 5]
-    for place in range(stored & 31):
-        cards = drop_lowest(cards)
-    return lowest(cards) if cards else NO_CARD
+    card = nth(s.live & t.class_mask[stored >> 5], stored & 31)
+    return lowest(card) if card else NO_CARD
 
 
 cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, int* lower, int* upper,
