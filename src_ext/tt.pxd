@@ -19,7 +19,8 @@
 # (search.pxd), so its low bits, shifted by leader and flags, pick its bucket as they stand.
 #
 # Generations. Each question (deal + objective) gets a new generation number; entries of another generation count as
-# empty, so switching deals or objectives costs nothing. When the 8-bit counter wraps, the table is cleared.
+# empty, so switching deals or objectives costs nothing. When the 8-bit counter wraps, the part of each table in use
+# (see Growth) is cleared.
 #
 # Replacement. Storing a key already in the bucket merges the bounds. Otherwise the new entry takes an empty or
 # stale slot, else the slot whose position had the fewest cards left (the least search saved), the first such.
@@ -187,8 +188,10 @@ cdef inline void table_new_generation(Table* table) noexcept nogil:
     table.used = 0
     table.quasi_used = 0
     if table.generation == 0:  # wrapped: old entries could look current
-        memset(table.entries, 0, table.n_buckets * BUCKET * sizeof(Entry))
-        memset(table.quasi, 0, table.quasi_buckets * QUASI_BUCKET * sizeof(QuasiEntry))
+        # only the parts in use hold entries (they never shrink): clearing the whole tables touched every page of
+        # them, 64 MB, every 128 analysis samples (0.4 ms a sample)
+        memset(table.entries, 0, (table.active_mask + 1) * BUCKET * sizeof(Entry))
+        memset(table.quasi, 0, (table.quasi_active + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
         table.generation = 1
 
 

@@ -54,3 +54,24 @@ def test_the_quasi_table_finds_positions_of_the_same_shape_and_changes_no_value(
     assert without.engine.quasi_hits == 0
     assert (result.future, result.card_values) == (plain.future, plain.card_values)
     assert result.nodes < plain.nodes
+
+
+
+def test_the_table_generation_counter_wraps_without_stale_entries():
+    """Each question starts a table generation (an 8-bit counter); when it wraps, the part of the tables in use is
+    cleared. Entries of one objective left from the generation before the wrap would otherwise look current to a
+    later question with another objective on the same deal: for every number of questions in between around the
+    wrap, the second objective must still get the value a fresh engine gives."""
+    from solver.benchmark import bench_deals, endings_line
+    for deal in bench_deals(endings_line("Schafkopf", "Rufer E"), 20):
+        position = deal.position
+        first, second = position.objective("points"), position.objective("schwarz")
+        if EngineSolver(2).value(position.state, first) >= 20:  # the two questions' bounds far apart
+            break
+    expected = EngineSolver(2).value(position.state, second)
+    for between in range(250, 259):
+        engine = EngineSolver(2)
+        engine.value(position.state, first)
+        for _ in range(between):
+            engine.engine.new_generation()
+        assert engine.value(position.state, second) == expected, between
