@@ -233,13 +233,14 @@ cdef inline uint64_t planes_key(const State* s, const uint64_t* planes, int n_pl
 
 
 cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical) noexcept nogil:
-    """The table key of a trick-boundary position: the live-card mask, or its rank-relative hash (see tt.pxd).
+    """The table key of a trick-boundary position: the live-card mask (mixed: a bijection, so still exact, and
+    every key's low bits pick its bucket, tt.pxd), or its rank-relative hash (see tt.pxd).
 
     Rank-relative: the live cards, class by class from the weakest up, are a sequence of (owner, signature). Packing
     each hand's bits and each signature plane's bits down to the live cards (``compress``) writes that sequence
     as a few words, the classes told apart by their counts; the key hashes those words."""
     if not canonical:
-        return s.live
+        return mix(s.live)
     return shape_key(t, s) + planes_key(s, t.sig_plane, t.n_sig_planes)
 
 
