@@ -15,8 +15,9 @@
 # where power never interleaves between classes (true of every game here); without it the key is the exact mask.
 #
 # Layout. Entries are 16 bytes: key (8), lower (2), upper (2), generation (1), cards left (1), leader | flags << 3
-# (1), best card (1). Four entries make a 64-byte bucket, one cache line. A key is a sum of 64-bit mixes of words
-# (search.pxd), so its low bits, shifted by leader and flags, pick its bucket as they stand.
+# (1), best card (1). Four entries make a 64-byte bucket, one cache line. A key is a sum of 64-bit mixes of words,
+# or one mix of the live mask (search.pxd), so its low bits, shifted by leader and flags, pick its bucket as they
+# stand.
 #
 # Generations. Each question (deal + objective) gets a new generation number; entries of another generation count as
 # empty, so switching deals or objectives costs nothing. When the 8-bit counter wraps, the part of each table in use
