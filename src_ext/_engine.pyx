@@ -325,7 +325,7 @@ cdef class Engine:
         S.o = &self.objective
         S.s = self.root
         S.table = &self.table
-        S.opt = question_options(self.options, &self.objective)
+        S.opt = question_options(self.options, &self.tables, &self.objective)
         S.nodes = 0
         S.ply = 0
         S.root_card = NO_CARD
@@ -455,14 +455,17 @@ cdef class Engine:
 
     def values_after(self, list cards, guess=None, int lower=0, int upper=INFINITY):
         """The exact value (reward of the trick it completes plus the future after it) of each of ``cards``, legal
-        root cards, in the order given, all known to lie in [lower, upper]. Each search starts from the value of
-        the card before it (the first from ``guess``, None: the heuristic playout's), and one search serves them
-        all, so the move ordering's history carries over from card to card as it does from probe to probe."""
+        root cards, in the order given, all known to lie in [lower, upper]. Each search starts from the best value
+        of the cards before it for the side to move (the first from ``guess``, None: the heuristic playout's), and
+        one search serves them all, so the move ordering's history carries over from card to card as it does from
+        probe to probe."""
         cdef Search S
         cdef int reward, result, g, proved, card, i, n = len(cards), step = 1
+        cdef int maximising
         cdef int order[MAX_CARDS]
         cdef int values[MAX_CARDS]
         self._check_root()
+        maximising = (self.objective.max_side >> self.tables.wrap_seat[self.root.leader + self.root.trick_len]) & 1
         _check(n, 0, MAX_CARDS, "number of cards")
         _check(lower, 0, INFINITY, "lower bound")
         _check(upper, lower, INFINITY, "upper bound")
@@ -485,7 +488,8 @@ cdef class Engine:
                 reward = play_card(&S, card)
                 result = reward + exact_value_card(&S, g - reward, lower - reward, upper - reward, step, &proved)
                 values[i] = result
-                g = result
+                if i == 0 or (result > g if maximising else result < g):
+                    g = result              # the best so far (see the top of search.pxd)
                 step = 1
         self._end(&S)
         return [values[i] for i in range(n)]

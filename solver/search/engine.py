@@ -7,7 +7,7 @@ input has been validated by the rules layer; the compiled loaders check ranges a
 unchecked.
 
 Every card's value (``card_values``) is one exact search per group of equivalent cards, each starting from the
-previous card's value (neighbours in engine order tend to be close); a card the root's own value search proved best
+best value of the cards before it for the side to move (so that worse cards are approached from above); a card the root's own value search proved best
 needs no search, and the root's value then bounds the others (no card beats the root). When the value is wanted
 with the cards, ``value_and_cards`` reads it off the cards' values and saves the root's search altogether
 (``solve(cards=True)`` and the sampling use it).
@@ -347,8 +347,8 @@ class EngineSolver:
         legal, representatives = self.engine.groups()
         values: dict[int, int] = {}
         # a card that the root's value search proved best needs no search; each other card's search starts from
-        # the value of the card before it (neighbours in the engine's order, mostly of one class, tend to be close;
-        # the engine's order beat the playout's and the reverse in measurements)
+        # the best value of the cards before it (in the engine's order, which beat the playout's and the reverse in
+        # measurements)
         proved = self.engine.proved_best(guess) if guess is not None else None
         lower, upper = 0, MAX_VALUE
         if proved is not None:
