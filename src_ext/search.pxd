@@ -32,9 +32,10 @@
 # against five) the first proof is the dear one: on the analysis samples of an ordinary Schafkopf Solo hand a passed
 # probe cost four times a failed one. So there the bracketed probes go to the top of the interval left, where they
 # mostly fail, and the value is proved by a single passed probe at the end (those samples: 20% fewer nodes, 17% less
-# time; the Solo and Wenz benchmark lines 4-8% fewer nodes in all); where the maximising side has more seats they go
-# to the bottom; with equal sides they bisect (leaning there measured within 1-2%, and 13% more nodes on the
-# Zwanzigerrufen points line at the top). ``question_options`` sets the lean from the sides.
+# time; the Solo and Wenz benchmark lines 5-8% fewer nodes in all); where the maximising side has more seats they go
+# to the bottom; with equal sides they bisect (there the cheaper probe depends on the question, not the sides: a fixed
+# lean either way helped one benchmark line and hurt another, see docs/architecture.md). ``question_options`` sets
+# the lean from the sides.
 #
 # Two tricks left. Most nodes are in the last two tricks. At a trick boundary with two tricks left, after the
 # bounds and the table, the trick is searched by ``penultimate``: plain alpha-beta with the table's card (else the
