@@ -444,7 +444,7 @@ cdef class Engine:
         self._check_legal(card)
         _check(value, -INFINITY + 2, INFINITY - 2, "value")
         self._begin(&S)
-        maximising = (self.objective.max_side >> self.tables.wrap_seat[self.root.leader + self.root.trick_len]) & 1
+        maximising = self._root_maximising()
         reward = play_card(&S, card)
         target = value - reward + (0 if maximising else 1)
         with nogil:
@@ -465,7 +465,7 @@ cdef class Engine:
         cdef int order[MAX_CARDS]
         cdef int values[MAX_CARDS]
         self._check_root()
-        maximising = (self.objective.max_side >> self.tables.wrap_seat[self.root.leader + self.root.trick_len]) & 1
+        maximising = self._root_maximising()
         _check(n, 0, MAX_CARDS, "number of cards")
         _check(lower, 0, INFINITY, "lower bound")
         _check(upper, lower, INFINITY, "upper bound")
@@ -524,6 +524,10 @@ cdef class Engine:
 
     def to_move(self):
         return self.tables.wrap_seat[self.root.leader + self.root.trick_len]
+
+    cdef int _root_maximising(self) noexcept:
+        """Whether the seat to move at the root is of the maximising side."""
+        return (self.objective.max_side >> self.tables.wrap_seat[self.root.leader + self.root.trick_len]) & 1
 
     def is_over(self):
         return self.root.live == 0 and self.root.trick_len == 0

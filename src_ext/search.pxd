@@ -547,7 +547,8 @@ cdef inline int exact_value_card(Search* S, int guess, int lower, int upper, int
         guess = upper
     g = guess
     while lower < upper:
-        mid = lower + (((upper - lower) * S.opt.lean + LEAN_HIGH - 1) >> 4)   # LEAN_MIDDLE: (lower + upper + 1) // 2
+        # the lean's share of the interval, rounded up (LEAN_MIDDLE: (lower + upper + 1) // 2), above lower
+        mid = lower + ((upper - lower) * S.opt.lean + LEAN_HIGH - 1) // LEAN_HIGH
         if mid <= lower:
             mid = lower + 1
         if S.opt.driver == DRIVER_BISECT or bracketed:

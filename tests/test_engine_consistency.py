@@ -56,7 +56,6 @@ def test_the_quasi_table_finds_positions_of_the_same_shape_and_changes_no_value(
     assert result.nodes < plain.nodes
 
 
-
 def test_the_table_generation_counter_wraps_without_stale_entries():
     """Each question starts a table generation (an 8-bit counter); when it wraps, the part of the tables in use is
     cleared. Entries of one objective left from the generation before the wrap would otherwise look current to a

@@ -7,10 +7,10 @@ input has been validated by the rules layer; the compiled loaders check ranges a
 unchecked.
 
 Every card's value (``card_values``) is one exact search per group of equivalent cards, each starting from the
-best value of the cards before it for the side to move (so that worse cards are approached from above); a card the root's own value search proved best
-needs no search, and the root's value then bounds the others (no card beats the root). When the value is wanted
-with the cards, ``value_and_cards`` reads it off the cards' values and saves the root's search altogether
-(``solve(cards=True)`` and the sampling use it).
+best value of the cards before it for the side to move (so that worse cards are approached from above); a card the
+root's own value search proved best needs no search, and the root's value then bounds the others (no card beats the
+root). When the value is wanted with the cards, ``value_and_cards`` reads it off the cards' values and saves the
+root's search altogether (``solve(cards=True)`` and the sampling use it).
 
 ``STICH_IMPLEMENTATION=python`` in the environment makes :func:`solve` use the reference solver instead (the test
 suite runs against either).
