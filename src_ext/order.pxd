@@ -106,14 +106,16 @@ cdef inline int card_score(const Tables* t, const Objective* o, const State* s, 
 
 cdef inline int favourite(const Tables* t, const Objective* o, const State* s, uint64_t legal, int wpos) noexcept nogil:
     """The follower's card that :func:`card_score` ranks first (the trick's facts worked out once)."""
-    cdef int seat = t.wrap_seat[s.leader + s.trick_len]
-    cdef int led = t.card_class[s.trick[0]]
-    cdef int wseat = t.wrap_seat[s.leader + wpos]
-    cdef int best_power = t.power[led][s.trick[wpos]]
-    cdef int against = ((o.max_side >> wseat) & 1) != ((o.max_side >> seat) & 1)
-    cdef int last = s.trick_len == t.n_seats - 1
-    cdef int threat = threat_power(t, o, s, led)
+    cdef int seat, led, best_power, against, last, threat
     cdef int card, value, top = -1 << 30, pick = lowest(legal)
+    if not legal & (legal - 1):
+        return pick                           # a forced card: nothing to rank
+    seat = t.wrap_seat[s.leader + s.trick_len]
+    led = t.card_class[s.trick[0]]
+    best_power = t.power[led][s.trick[wpos]]
+    against = ((o.max_side >> t.wrap_seat[s.leader + wpos]) & 1) != ((o.max_side >> seat) & 1)
+    last = s.trick_len == t.n_seats - 1
+    threat = threat_power(t, o, s, led)
     while legal:
         card = lowest(legal)
         legal = drop_lowest(legal)

@@ -472,12 +472,13 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         # Step 4'. Two tricks left: a lean alpha-beta of its own (see penultimate).
         best = penultimate(S, alpha, beta, tt_card, &best_card)
     else:
-        # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first.
+        # Step 4. The moves: the legal cards, one of each group of equivalent cards, the most promising first (a forced
+        # card is not ranked: the trick lookahead would play its trick out for nothing).
         seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
         legal = legal_cards(S.t, &S.s)
         if S.opt.use_equivalence:
             legal = representatives(S.t, &S.s, legal)
-        if S.opt.use_ordering:
+        if S.opt.use_ordering and legal & (legal - 1):
             n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat], S.opt.use_lookahead,
                             S.killer[seat][popcount(S.s.hands[seat])] if boundary else NO_CARD)
         else:
