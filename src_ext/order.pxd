@@ -127,22 +127,26 @@ cdef inline int favourite(const Tables* t, const Objective* o, const State* s, u
     return pick
 
 
-cdef inline int trick_lookahead(const Tables* t, const Objective* o, const State* s0, int first) noexcept nogil:
-    """The trick on the table completed with ``first`` by the seat to move and each later seat's heuristic
-    favourite: what it pays that seat's side (the reward, or minus the reward when the other side wins it)."""
-    cdef State s = s0[0]
-    cdef int mover = t.wrap_seat[s.leader + s.trick_len]
+cdef inline int trick_lookahead(const Tables* t, const Objective* o, const State* s0, State* s,
+                                int first) noexcept nogil:
+    """The trick on the table (``s0``) completed with ``first`` by the seat to move and each later seat's heuristic
+    favourite: what it pays that seat's side (the reward, or minus the reward when the other side wins it). ``s`` is
+    a copy of ``s0`` made once for all the candidates: only the trick is played on it (each seat plays once to a
+    trick, so the hands need not change), and it is reset from ``s0`` here."""
+    cdef int mover = t.wrap_seat[s0.leader + s0.trick_len]
     cdef int seat, value, pick = first
+    s.trick_len = s0.trick_len
+    s.trick_mask = s0.trick_mask
+    s.trick_points = s0.trick_points
+    s.win_pos = s0.win_pos
     while True:
-        seat = t.wrap_seat[s.leader + s.trick_len]
         if pick < 0:
-            pick = favourite(t, o, &s, legal_cards(t, &s), s.win_pos)
+            pick = favourite(t, o, s, legal_cards(t, s), s.win_pos)
         s.trick[s.trick_len] = pick
         s.trick_len += 1
         s.trick_mask |= (<uint64_t>1) << pick
         s.trick_points += t.points[pick]
-        s.hands[seat] &= ~((<uint64_t>1) << pick)
-        note_winner(t, &s)
+        note_winner(t, s)
         pick = -1
         if s.trick_len == t.n_seats:
             break
@@ -167,6 +171,9 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
     cdef int best_power = t.power[led][s.trick[wpos]] if s.trick_len else 0
     cdef int base_card = -1, base = 0, ahead
     cdef int threat = threat_power(t, o, s, led)
+    cdef State work                           # the lookahead's copy of the position (trick_lookahead)
+    if look:
+        work = s[0]
     while moves:
         card = lowest(moves)
         moves = drop_lowest(moves)
@@ -178,11 +185,11 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
                 # serves them all, adjusted for the card's own points
                 if base_card < 0:
                     base_card = card
-                    base = trick_lookahead(t, o, s, card)
+                    base = trick_lookahead(t, o, s, &work, card)
                 ahead = base + (o.points_weight * (t.points[card] - t.points[base_card]) if base >= 1024
                                 else o.points_weight * (t.points[base_card] - t.points[card]))
             else:
-                ahead = trick_lookahead(t, o, s, card)
+                ahead = trick_lookahead(t, o, s, &work, card)
             ahead = 0 if ahead < 0 else 2047 if ahead > 2047 else ahead
             if card == killer and o.points_weight:
                 ahead += KILLER_POINTS
