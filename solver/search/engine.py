@@ -29,7 +29,7 @@ from ..errors import EngineError
 from ..games.base import Objective, Rules
 from ..games.tables import RuleTables
 from ..state import PlayState
-from .boundary import MAX_VALUE, check_number, check_question, check_state
+from .boundary import MAX_VALUE, check_number, check_objective, check_state
 from .results import CardValue, SolveResult
 
 DEFAULT_TT_MEGABYTES = 64
@@ -187,6 +187,10 @@ _COMPILED_LIMIT = 256
 def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
     """The engine's tables for a deal's rules. Many deals share their tables (the tables hold no hands), so the
     compiled form is kept for the last few hundred distinct tables."""
+    mine = rules.__dict__.setdefault("_compiled", {})  # this rules object's, without hashing its tables again
+    compiled = mine.get(objective_cards)
+    if compiled is not None:
+        return compiled
     tables = rules.__dict__.get("_tables") or rules.compile_tables()
     rules.__dict__["_tables"] = tables
     key = (tables, objective_cards)
@@ -195,6 +199,7 @@ def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
         if len(_COMPILED) >= _COMPILED_LIMIT:
             _COMPILED.pop(next(iter(_COMPILED)))
         compiled = _COMPILED[key] = _compile(tables, objective_cards)
+    mine[objective_cards] = compiled
     return compiled
 
 
@@ -279,15 +284,21 @@ class EngineSolver:
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
                                      use_canonical, use_fast_end, use_lookahead, use_quasi)
         self._loaded: tuple | None = None
-        self._checked: tuple | None = None
+        self._checked_state: PlayState | None = None
+        self._state_masks: tuple = (None, None, [], [])    # the last state loaded, in engine numbering
+        self._checked_objective: Objective | None = None
 
     def _check(self, state: PlayState, objective: Objective) -> None:
-        """The boundary checks (see boundary.py), skipped for the pair checked last: states and objectives are
-        immutable, and one question asks the engine several times about the same state."""
-        if self._checked is not None and self._checked[0] is state and self._checked[1] is objective:
-            return
-        check_question(state, objective)
-        self._checked = (state, objective)
+        """The boundary checks (see boundary.py), each skipped for what it checked last: states and objectives are
+        immutable, one question asks the engine several times about the same state, and some ask about one state
+        for several objectives (every seat's tricks in Kratzen)."""
+        if self._checked_state is not state:
+            check_state(state)
+            self._checked_state = state
+            self._checked_objective = None
+        if self._checked_objective is not objective:
+            check_objective(objective, state.rules)
+            self._checked_objective = objective
 
     @property
     def table_bytes(self) -> int:
@@ -315,8 +326,10 @@ class EngineSolver:
         elif last[2] != rules.deal.hands:
             self.engine.new_generation()
         self._loaded = (compiled, objective, rules.deal.hands)
-        self.engine.load_state([compiled.mask(h) for h in state.hands], state.leader,
-                               [compiled.to_engine[c] for c in state.trick], state.flags)
+        if self._state_masks[0] is not state or self._state_masks[1] is not compiled:
+            self._state_masks = (state, compiled, [compiled.mask(h) for h in state.hands],
+                                 [compiled.to_engine[c] for c in state.trick])
+        self.engine.load_state(self._state_masks[2], state.leader, self._state_masks[3], state.flags)
         return compiled
 
     def value(self, state: PlayState, objective: Objective, guess: int | None = None) -> int:
