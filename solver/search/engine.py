@@ -186,8 +186,9 @@ _COMPILED_LIMIT = 256
 
 def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
     """The engine's tables for a deal's rules. Many deals share their tables (the tables hold no hands), so the
-    compiled form is kept for the last few hundred distinct tables."""
-    mine = rules.__dict__.setdefault("_compiled", {})  # this rules object's, without hashing its tables again
+    compiled form is kept for the last few hundred distinct tables, and with the rules object itself, which asks
+    again for every question on its deal (finding it among the shared ones hashes the whole tables)."""
+    mine = rules.__dict__.setdefault("_compiled", {})
     compiled = mine.get(objective_cards)
     if compiled is not None:
         return compiled
