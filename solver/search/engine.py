@@ -156,7 +156,10 @@ def dominance_chain(tables: RuleTables) -> list[int]:
 
 def rules_tables(state: PlayState) -> RuleTables:
     """The rule tables of a state's deal (compiled once per rules object)."""
-    rules = state.rules
+    return _tables_of(state.rules)
+
+
+def _tables_of(rules: Rules) -> RuleTables:
     tables = rules.__dict__.get("_tables")
     if tables is None:
         tables = rules.__dict__["_tables"] = rules.compile_tables()
@@ -192,8 +195,7 @@ def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
     compiled = mine.get(objective_cards)
     if compiled is not None:
         return compiled
-    tables = rules.__dict__.get("_tables") or rules.compile_tables()
-    rules.__dict__["_tables"] = tables
+    tables = _tables_of(rules)
     key = (tables, objective_cards)
     compiled = _COMPILED.get(key)
     if compiled is None:
@@ -327,10 +329,12 @@ class EngineSolver:
         elif last[2] != rules.deal.hands:
             self.engine.new_generation()
         self._loaded = (compiled, objective, rules.deal.hands)
-        if self._state_masks[0] is not state or self._state_masks[1] is not compiled:
-            self._state_masks = (state, compiled, [compiled.mask(h) for h in state.hands],
-                                 [compiled.to_engine[c] for c in state.trick])
-        self.engine.load_state(self._state_masks[2], state.leader, self._state_masks[3], state.flags)
+        loaded_state, loaded_compiled, hands, trick = self._state_masks
+        if loaded_state is not state or loaded_compiled is not compiled:
+            hands = [compiled.mask(h) for h in state.hands]
+            trick = [compiled.to_engine[c] for c in state.trick]
+            self._state_masks = (state, compiled, hands, trick)
+        self.engine.load_state(hands, state.leader, trick, state.flags)
         return compiled
 
     def value(self, state: PlayState, objective: Objective, guess: int | None = None) -> int:
