@@ -148,12 +148,13 @@ cdef inline int trick_lookahead(const Tables* t, const Objective* o, const State
     """The trick on the table (``s0``) completed with ``first`` by the seat to move and each later seat's heuristic
     favourite: what it pays that seat's side (the reward, or minus the reward when the other side wins it). ``s`` is
     a copy of ``s0`` made once for all the candidates: only the trick is played on it (each seat plays once to a
-    trick, so the hands need not change), and it is reset from ``s0`` here. ``replies`` gets the number of legal
-    cards the other side's later seats had (see Fewer replies first)."""
+    trick, so the hands need not change), and it is reset from ``s0`` here. ``replies``, unless NULL, gets the
+    number of legal cards the other side's later seats had (see Fewer replies first)."""
     cdef int mover = t.wrap_seat[s0.leader + s0.trick_len]
     cdef int seat, value, pick = first
     cdef uint64_t legal
-    replies[0] = 0
+    if replies != NULL:
+        replies[0] = 0
     s.trick_len = s0.trick_len
     s.trick_mask = s0.trick_mask
     s.trick_points = s0.trick_points
@@ -161,8 +162,8 @@ cdef inline int trick_lookahead(const Tables* t, const Objective* o, const State
     while True:
         if pick < 0:
             legal = legal_cards(t, s)
-            seat = t.wrap_seat[s.leader + s.trick_len]
-            if ((o.max_side >> seat) & 1) != ((o.max_side >> mover) & 1):
+            if replies != NULL and ((o.max_side >> t.wrap_seat[s.leader + s.trick_len]) & 1) \
+                    != ((o.max_side >> mover) & 1):
                 replies[0] += popcount(legal)
             pick = favourite(t, o, s, legal, s.win_pos)
         s.trick[s.trick_len] = pick
@@ -196,6 +197,7 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
     cdef int threat = threat_power(t, o, s, led)
     cdef State work                           # the lookahead's copy of the position (trick_lookahead)
     cdef int replies = 0
+    cdef int charge = look and s.trick_len == 0 and lookahead != LOOKAHEAD_ALWAYS   # see Fewer replies first
     if look:
         work = s[0]
     while moves:
@@ -209,12 +211,12 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
                 # serves them all, adjusted for the card's own points
                 if base_card < 0:
                     base_card = card
-                    base = trick_lookahead(t, o, s, &work, card, &replies)
+                    base = trick_lookahead(t, o, s, &work, card, NULL)
                 ahead = base + (o.points_weight * (t.points[card] - t.points[base_card]) if base >= 1024
                                 else o.points_weight * (t.points[base_card] - t.points[card]))
             else:
-                ahead = trick_lookahead(t, o, s, &work, card, &replies)
-                if s.trick_len == 0 and lookahead != LOOKAHEAD_ALWAYS:
+                ahead = trick_lookahead(t, o, s, &work, card, &replies if charge else NULL)
+                if charge:
                     ahead -= REPLY_POINTS * replies
             ahead = 0 if ahead < 0 else 2047 if ahead > 2047 else ahead
             if card == killer and o.points_weight:
