@@ -15,8 +15,9 @@
 # nodes, of an ordinary Solo 7% more); ``card_values`` given the root's exact value starts from it and bounds every
 # card by it (no card beats the root).
 #
-# The proved card. ``exact_value_card`` also reports the root's best card in the probe that set the final lower
-# bound: its value is the root's, so the wrapper's ``card_values`` skips its search (``Engine.proved_best``).
+# The proved card. ``exact_value_card`` also reports the root's best card in the probe that proved the value from
+# the mover's side (the final lower bound where the maximising side moves, the final upper bound where the other
+# side does): its value is the root's, so the wrapper's ``card_values`` skips its search (``Engine.proved_best``).
 #
 # Galloping. MTD(f) moves one bound per probe, by as much as the fail-soft answer says, which is mostly a single
 # point. So after the first answer each probe steps past the bound it moved, by a stride that doubles while the
@@ -523,7 +524,10 @@ cdef inline int exact_value_card(Search* S, int guess, int lower, int upper, int
     """The exact future value by the chosen driver, starting from ``guess``, given that it lies in [lower, upper]
     (pass 0 and INFINITY when nothing better is known); ``step`` is the first gallop's stride (see the top of this
     file: 2 for a playout's guess, 1 for a neighbouring card's value). ``proved`` gets a root card whose value is
-    the root's (the best card of the probe that set the final lower bound), or NO_CARD when none is known.
+    the root's, or NO_CARD when none is known: where the maximising side moves, the best card of the probe that set
+    the final lower bound (it reached the value, and no card beats the root); where the other side moves, of the
+    probe that set the final upper bound (it held the value down to it). The other probe's best card is only the
+    one with the least fail-soft bound, which may be worth more than the value.
 
     MTD(f) steps from the guess to each fail-soft answer. When answers keep moving the same bound the value is far
     from the guess: the next probe gallops ``step``, 2 ``step``, 4 ``step``, ... past that bound (points values
@@ -532,6 +536,7 @@ cdef inline int exact_value_card(Search* S, int guess, int lower, int upper, int
     """
     cdef int g, beta, rising = 0, falling = 0, bracketed = 0, mid
     cdef int most = future_upper_bound(S.t, S.o, &S.s)
+    cdef int maximising = (S.o.max_side >> S.t.wrap_seat[S.s.leader + S.s.trick_len]) & 1
     proved[0] = NO_CARD
     if lower < 0:
         lower = 0
@@ -570,12 +575,15 @@ cdef inline int exact_value_card(Search* S, int guess, int lower, int upper, int
         S.iterations += 1
         if g < beta:
             upper = g
+            if not maximising:
+                proved[0] = S.root_card
             bracketed |= rising
             falling += 1
             rising = 0
         else:
             lower = g
-            proved[0] = S.root_card
+            if maximising:
+                proved[0] = S.root_card
             bracketed |= falling
             rising += 1
             falling = 0

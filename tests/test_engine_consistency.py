@@ -3,8 +3,11 @@ switch, driver and table size must give the same values (the table fills, grows 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from solver.cards import bits
 from solver.generate import random_record
 from solver.position import position_from_record
 from solver.search.engine import EngineSolver
@@ -54,6 +57,30 @@ def test_the_quasi_table_finds_positions_of_the_same_shape_and_changes_no_value(
     assert without.engine.quasi_hits == 0
     assert (result.future, result.card_values) == (plain.future, plain.card_values)
     assert result.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("game, contract", [("Schafkopf", "Rufer E"), ("Zwanzigerrufen", "Normal")])
+def test_the_card_proved_by_the_value_search_keeps_the_value_for_either_side(game, contract):
+    """``card_values`` given the root's value skips the search of the card the value's own search proved best. That
+    card must really keep the value, also where the minimising side moves: there the proof is the probe that held
+    the value down (its best card is worth at most the value), not the one that raised it (whose best card only has
+    the least fail-soft bound, and was worth more in deals like these before the fix)."""
+    rng = random.Random(f"proved:{game}")
+    minimising = 0
+    for board in range(1, 41):
+        position = position_from_record(random_record(game, 555, board, contract=contract))
+        state = position.state
+        for _ in range(rng.randrange(0, 4 * position.rules.tricks_in_deal - 12)):
+            state = state.advance(rng.choice(sorted(bits(state.legal_cards()))))
+        objective = position.objective("points")
+        engine = EngineSolver(8)
+        value = engine.value(state, objective)
+        proved = engine.engine.proved_best(value)
+        minimising += state.to_move not in objective.maximiser and proved is not None
+        reward, future = engine.engine.after(proved) if proved is not None else (0, value)
+        assert reward + future == value, board
+        assert engine.card_values(state, objective, value) == EngineSolver(8).card_values(state, objective), board
+    assert minimising >= 10
 
 
 def test_the_table_generation_counter_wraps_without_stale_entries():
