@@ -115,7 +115,6 @@ cdef class Engine:
     cdef readonly uint64_t cutoffs
     cdef readonly uint64_t iterations
     cdef readonly uint64_t quasi_hits
-    cdef readonly uint64_t neighbour_skips
     cdef readonly uint64_t table_bytes
     cdef uint64_t profile[16]
     cdef State proved_root                    # the root of the last value(), and a card proved to keep its value
@@ -124,7 +123,7 @@ cdef class Engine:
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True,
-                  bint use_fast_end=True, bint use_lookahead=True, bint use_quasi=True, bint use_neighbours=True):
+                  bint use_fast_end=True, bint use_lookahead=True, bint use_quasi=True):
         _check(tt_megabytes, 1, 4096, "tt_megabytes")
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
@@ -141,7 +140,6 @@ cdef class Engine:
         self.options.use_lookahead = use_lookahead
         self.options.driver = DRIVERS[driver]
         self.options.use_quasi = use_quasi
-        self.options.use_neighbours = use_neighbours
         self.loaded = 0
         self.proved_card = NO_CARD
 
@@ -171,8 +169,6 @@ cdef class Engine:
             _check(d["points"][c], 0, 1000, "points")
             _check(d["card_class"][c], 0, t.n_classes - 1, "card_class")
             _check(d["signature"][c], 0, 1 << 20, "signature")
-            _check(d["role_signature"][c], 0, 1 << 20, "role signature")
-            t.role[c] = d["role_signature"][c]
             t.points[c] = d["points"][c]
             t.card_class[c] = d["card_class"][c]
             t.signature[c] = d["signature"][c]
@@ -337,7 +333,6 @@ cdef class Engine:
         S.cutoffs = 0
         S.iterations = 0
         S.quasi_hits = 0
-        S.neighbour_skips = 0
         memset(S.history, 0, sizeof(S.history))
         memset(S.killer, 255, sizeof(S.killer))  # every int -1: no killer yet
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
@@ -351,7 +346,6 @@ cdef class Engine:
         self.cutoffs += S.cutoffs
         self.iterations += S.iterations
         self.quasi_hits += S.quasi_hits
-        self.neighbour_skips += S.neighbour_skips
 
     def boundary_profile(self):
         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
@@ -364,7 +358,6 @@ cdef class Engine:
         self.table_hits = 0
         self.cutoffs = 0
         self.quasi_hits = 0
-        self.neighbour_skips = 0
 
     def upper_bound(self):
         """Everything still in play for the maximising side (the quick bound)."""

@@ -39,20 +39,10 @@
 # the first follow level its hand meets (all of them where that level lets it play anything when it cannot beat).
 # The search does not use this bound (``quick_bounds`` does, for a root inside a trick): taken at every node inside
 # a trick it saved 2-3% of the nodes on the benchmark deals but cost 8-10% more time.
-#
-# Neighbour bounds. Two cards of the hand to move with the same class and rule roles (the signature without points)
-# and no card of another hand, nor of the trick on the table, between them in rank play alike: exchange them in
-# every line of play and every trick has the same winner, so the two moves' values differ by at most the points
-# the cards differ by (times the points weight; events and special winners have cards of their own roles, so none is
-# paired). It is quasi-symmetry (tt.pxd) between sibling moves, which meet inside tricks, where the table is not
-# read. So once one of them has been searched, with the value v bounded from the side that matters (at the
-# maximising side's turn every answer short of a cut-off is at least an upper bound), the other is worth at most
-# v + d (at least v - d at the other side's turn); when that already fails the window it need not be searched, and
-# counts as that bound. Equivalent cards (d = 0, equal points) are the special case the move generator merges.
 
 from libc.stdint cimport uint64_t
 from cardset cimport popcount
-from types cimport Tables, Objective, State, MAX_SEATS, MAX_CARDS, INFINITY
+from types cimport Tables, Objective, State, MAX_SEATS, MAX_CARDS
 from cardset cimport lowest, drop_lowest
 from movegen cimport beating
 
@@ -312,37 +302,3 @@ cdef inline void trick_bounds(const Tables* t, const Objective* o, const State* 
             lower[0] = reward
     else:
         upper[0] -= reward
-
-
-cdef inline int neighbour_bound(const Tables* t, const Objective* o, const int* answers, uint64_t searched,
-                                uint64_t in_play, int card, int maximising) noexcept nogil:
-    """The tighter bound on ``card``'s value that its neighbours in rank give through neighbour bounds (see the top
-    of this file), when they are among the moves already ``searched`` (so in the same hand): at the maximising
-    side's turn an upper bound (INFINITY: none), else a lower bound (-INFINITY: none). ``answers`` holds, by card,
-    what each searched move's search answered; ``in_play`` the live cards and the cards on the table. Only the
-    nearest card above and below in play are looked at: a settled move's bound is kept as its answer, so a run
-    of neighbours is bounded link by link."""
-    cdef int k = t.card_class[card], other, d, bound = INFINITY if maximising else -INFINITY
-    cdef uint64_t near = in_play & t.stronger[card]
-    cdef uint64_t below = in_play & t.class_mask[k] & (((<uint64_t>1) << card) - 1)
-    cdef int i
-    for i in range(2):
-        if i == 0:
-            if not near:
-                continue
-            other = lowest(near)
-        else:
-            if not below:
-                continue
-            other = 63 - __builtin_clzll(below)
-        if not (searched >> other) & 1 or t.role[other] != t.role[card]:
-            continue
-        d = o.points_weight * (t.points[card] - t.points[other])
-        if d < 0:
-            d = -d
-        if maximising:
-            if answers[other] + d < bound:
-                bound = answers[other] + d
-        elif answers[other] - d > bound:
-            bound = answers[other] - d
-    return bound

@@ -51,7 +51,7 @@ from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount, compress, nth
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives, note_winner
-from bounds cimport future_upper_bound, sure_bounds, neighbour_bound
+from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves, card_score, threat_power, lookahead_pays, LOOKAHEAD_ALWAYS
 from tt cimport Table, Entry, QuasiEntry, table_bucket, table_probe, table_store, mix, quasi_bucket, quasi_store, \
     entry_current, learned_bounds, QUASI_BUCKET
@@ -81,7 +81,6 @@ ctypedef struct Options:
     int use_fast_end                          # the second-to-last trick by a lean search (penultimate)
     int use_lookahead                         # move ordering judges early cards by the trick's playout (order.pxd)
     int use_quasi                             # bounds from positions of the same shape with other points (tt.pxd)
-    int use_neighbours                        # a move bounded by a searched neighbour's value (bounds.pxd)
     int driver
     # decided per question from the switches above (question_options), so that no node asks again:
     int use_sure_bounds                       # the sure-trick bounds (not where only events count)
@@ -100,7 +99,6 @@ ctypedef struct Search:
     uint64_t cutoffs
     uint64_t iterations                       # null-window searches made by the drivers
     uint64_t quasi_hits                       # positions of the same shape found in the quasi table
-    uint64_t neighbour_skips                  # moves that a searched neighbour's value settled (bounds.pxd)
     uint64_t boundary_nodes[16]               # nodes at trick boundaries by tricks left (for profiling)
     int killer[MAX_SEATS][MAX_CARDS + 1]      # per seat and cards in hand: the lead that last cut off, -1 none
     int history[MAX_SEATS][MAX_CARDS]         # cut-offs each card caused, weighted by the tricks still to play
@@ -409,9 +407,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
     cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure, static_upper = INFINITY
     cdef int moves[MAX_CARDS]
-    cdef int answers[MAX_CARDS]               # by card: what its search answered, or its neighbour bound (Step 5')
-    cdef int neighbours
-    cdef uint64_t legal, searched
+    cdef uint64_t legal
     cdef uint8_t leader_flags = 0
     cdef uint64_t key = 0
     cdef Entry* entry
@@ -497,29 +493,14 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         best = -INFINITY if maximising else INFINITY
         a = alpha
         b = beta
-        # a settled move is never the one that cut, so the root's proved card (exact_value_card) is still searched
-        neighbours = S.opt.use_neighbours
-        searched = 0
         for i in range(n):
             card = moves[i]
-            if neighbours and searched:
-                # Step 5'. A move that a searched neighbour's value already settles (bounds.pxd) counts as that bound.
-                value = neighbour_bound(S.t, S.o, answers, searched, S.s.live | S.s.trick_mask, card, maximising)
-                if value <= a if maximising else value >= b:
-                    answers[card] = value
-                    searched |= (<uint64_t>1) << card
-                    S.neighbour_skips += 1
-                    if value > best if maximising else value < best:
-                        best = value
-                    continue
             saved = S.s
             reward = play_card(S, card)
             S.ply += 1
             value = reward + search(S, a - reward, b - reward)
             S.ply -= 1
             S.s = saved
-            answers[card] = value
-            searched |= (<uint64_t>1) << card
             if keep_better(maximising, value, card, &best, &best_card, &a, &b):
                 S.cutoffs += 1
                 S.history[seat][card] += popcount(S.s.live) + 1

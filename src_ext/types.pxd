@@ -31,7 +31,6 @@ ctypedef struct Tables:
     uint64_t class_mask[MAX_CLASSES]
     uint64_t stronger[MAX_CARDS]              # cards of the same class that outrank this one
     int signature[MAX_CARDS]                  # equal signature: same class, points and rule roles
-    int role[MAX_CARDS]                       # equal role: the same without points (neighbour bounds, bounds.pxd)
     int n_sig_planes                          # the signatures renumbered within each class (0, 1, ...), as bit
     uint64_t sig_plane[6]                     # planes: sig_plane[j] holds the cards whose number has bit j
     int n_role_planes                         # the same for signatures without points (quasi-symmetry keys)

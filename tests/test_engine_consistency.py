@@ -20,7 +20,6 @@ CONFIGURATIONS = [
     dict(tt_megabytes=2, use_bounds=False, use_ordering=False),
     dict(tt_megabytes=64, use_lookahead=False, use_fast_end=False),
     dict(tt_megabytes=64, use_quasi=False),
-    dict(tt_megabytes=64, use_neighbours=False),
 ]
 DEALS = [("Schafkopf", "Rufer E", b) for b in range(1, 5)] + [("Schafkopf", "Wenz", 1), ("Schafkopf", "Solo H", 2)] \
     + [("Zwanzigerrufen", "Normal", 4), ("Zwanzigerrufen", "Normal", 6)] + [("Kratzen", "Trump H", 1)]
@@ -58,29 +57,6 @@ def test_the_quasi_table_finds_positions_of_the_same_shape_and_changes_no_value(
     assert without.engine.quasi_hits == 0
     assert (result.future, result.card_values) == (plain.future, plain.card_values)
     assert result.nodes < plain.nodes
-
-
-@pytest.mark.parametrize("game, contract, objective", [("Schafkopf", "Rufer E", "points"),
-                                                       ("Zwanzigerrufen", "Normal", "points"),
-                                                       ("Zwanzigerrufen", "Normal", "valat")])
-def test_neighbour_bounds_settle_moves_and_change_no_value(game, contract, objective):
-    """A move whose neighbour in rank (same hand, class and roles, nothing of another hand between) was searched is
-    bounded by that neighbour's answer and the points the two differ by (bounds.pxd): on whole deals it must settle
-    moves without searching them and give every value the search without it gives. The bounds it leaves are looser
-    than a search's, so a single deal may take more nodes; six together take fewer."""
-    nodes = {True: 0, False: 0}
-    for board in range(1, 7):
-        position = position_from_record(random_record(game, 80, board, contract=contract))
-        target = position.objective(objective)
-        with_bounds, without = EngineSolver(), EngineSolver(use_neighbours=False)
-        result = with_bounds.solve(position.state, target, cards=True)
-        assert with_bounds.engine.neighbour_skips > 0
-        plain = without.solve(position.state, target, cards=True)
-        assert without.engine.neighbour_skips == 0
-        assert (result.future, result.card_values) == (plain.future, plain.card_values), board
-        nodes[True] += result.nodes
-        nodes[False] += plain.nodes
-    assert nodes[True] < nodes[False]
 
 
 @pytest.mark.parametrize("game, contract", [("Schafkopf", "Rufer E"), ("Zwanzigerrufen", "Normal")])

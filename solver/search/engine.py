@@ -281,11 +281,11 @@ class EngineSolver:
     def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
                  driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True,
-                 use_lookahead: bool = True, use_quasi: bool = True, use_neighbours: bool = True) -> None:
+                 use_lookahead: bool = True, use_quasi: bool = True) -> None:
         if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
             raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
-                                     use_canonical, use_fast_end, use_lookahead, use_quasi, use_neighbours)
+                                     use_canonical, use_fast_end, use_lookahead, use_quasi)
         self._loaded: tuple | None = None
         self._checked_state: PlayState | None = None
         self._state_masks: tuple = (None, None, [], [])    # the last state loaded, in engine numbering
