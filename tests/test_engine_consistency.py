@@ -83,6 +83,30 @@ def test_the_card_proved_by_the_value_search_keeps_the_value_for_either_side(gam
     assert minimising >= 10
 
 
+def test_a_question_without_card_points_merges_cards_that_differ_only_in_points():
+    """Valat counts tricks, not points: a King and a Queen of one suit in one hand, with no card of another hand
+    between them, then play alike, so they share a signature (searched once, one table key for the positions that
+    differ in which of them fell), while a points question keeps them apart. Values stay those of the reference."""
+    from solver.search import reference
+    from solver.search.engine import compile_rules
+    position = position_from_record(random_record("Zwanzigerrufen", 81, 1, contract="Normal"))
+    rules = position.rules
+    king, queen = rules.pack.lookup("HK"), rules.pack.lookup("HQ")
+    for counts_points, merged in ((True, False), (False, True)):
+        compiled = compile_rules(rules, 0, counts_points)
+        signature = compiled.tables["signature"]
+        assert (signature[compiled.to_engine[king]] == signature[compiled.to_engine[queen]]) is merged
+    for board in range(1, 30):
+        position = position_from_record(random_record("Zwanzigerrufen", 81, board, contract="Normal"))
+        state = position.state
+        while len(state.history) < rules.tricks_in_deal - 3:
+            state = state.advance(min(bits(state.legal_cards())))
+        for name in ("valat", "points"):
+            objective = position.objective(name)
+            expected = reference.solve(state, objective, cards=True)
+            assert EngineSolver(8).solve(state, objective, cards=True).card_values == expected.card_values, board
+
+
 def test_the_table_generation_counter_wraps_without_stale_entries():
     """Each question starts a table generation (an 8-bit counter); when it wraps, the part of the tables in use is
     cleared. Entries of one objective left from the generation before the wrap would otherwise look current to a

@@ -183,30 +183,34 @@ def beaters(tables: RuleTables, card: int) -> int:
     return mask
 
 
-_COMPILED: dict[tuple[RuleTables, int], Compiled] = {}
+_COMPILED: dict[tuple[RuleTables, int, bool], Compiled] = {}
 _COMPILED_LIMIT = 256
 
 
-def compile_rules(rules: Rules, objective_cards: int = 0) -> Compiled:
+def compile_rules(rules: Rules, objective_cards: int = 0, counts_points: bool = True) -> Compiled:
     """The engine's tables for a deal's rules. Many deals share their tables (the tables hold no hands), so the
     compiled form is kept for the last few hundred distinct tables, and with the rules object itself, which asks
-    again for every question on its deal (finding it among the shared ones hashes the whole tables)."""
+    again for every question on its deal (finding it among the shared ones hashes the whole tables).
+
+    ``counts_points`` False (a question that pays no card points: tricks, Valat, Pagat Ultimo) leaves the points
+    out of the signatures: cards that differ only in points then play alike for that question, so the move
+    generator searches one of them and the table keys merge the positions that differ only in which of them fell."""
     mine = rules.__dict__.setdefault("_compiled", {})
-    compiled = mine.get(objective_cards)
+    compiled = mine.get((objective_cards, counts_points))
     if compiled is not None:
         return compiled
     tables = _tables_of(rules)
-    key = (tables, objective_cards)
+    key = (tables, objective_cards, counts_points)
     compiled = _COMPILED.get(key)
     if compiled is None:
         if len(_COMPILED) >= _COMPILED_LIMIT:
             _COMPILED.pop(next(iter(_COMPILED)))
-        compiled = _COMPILED[key] = _compile(tables, objective_cards)
-    mine[objective_cards] = compiled
+        compiled = _COMPILED[key] = _compile(tables, objective_cards, counts_points)
+    mine[(objective_cards, counts_points)] = compiled
     return compiled
 
 
-def _compile(tables: RuleTables, objective_cards: int) -> Compiled:
+def _compile(tables: RuleTables, objective_cards: int, counts_points: bool = True) -> Compiled:
     n = tables.n_cards
     # Engine order: class by class, weakest first within a class (by the power the class has when it is led).
     order = sorted(range(n), key=lambda c: (tables.card_class[c], tables.power[tables.card_class[c]][c], c))
@@ -224,7 +228,7 @@ def _compile(tables: RuleTables, objective_cards: int) -> Compiled:
     def permute(row) -> list:
         return [row[to_pack[e]] for e in range(n)]
 
-    signatures = _signatures(tables, objective_cards)
+    signatures = _signatures(tables, objective_cards, with_points=counts_points)
     roles = _signatures(tables, objective_cards, with_points=False)
     stronger = []
     for e in range(n):
@@ -312,7 +316,7 @@ class EngineSolver:
         entries are only valid for one deal and one question), then the position."""
         self._check(state, objective)
         rules = state.rules
-        compiled = compile_rules(rules, _objective_cards(objective))
+        compiled = compile_rules(rules, _objective_cards(objective), objective.points_weight != 0)
         last = self._loaded
         if last is None or last[0] is not compiled:
             self.engine.load_tables(compiled.tables)
