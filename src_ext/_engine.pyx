@@ -15,7 +15,7 @@ from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
 from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
-    reaches, play_card, perft, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW
+    reaches, play_card, perft, mover_maximises, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW
 from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
     PAYOFF_LIMIT
 
@@ -527,7 +527,7 @@ cdef class Engine:
 
     cdef int _root_maximising(self) noexcept:
         """Whether the seat to move at the root is of the maximising side."""
-        return (self.objective.max_side >> self.tables.wrap_seat[self.root.leader + self.root.trick_len]) & 1
+        return mover_maximises(&self.tables, &self.objective, &self.root)
 
     def is_over(self):
         return self.root.live == 0 and self.root.trick_len == 0

@@ -139,6 +139,11 @@ cdef inline int last_trick_value(const Tables* t, const Objective* o, const Stat
     return trick_reward(t, o, trick, wpos, t.wrap_seat[s.leader + wpos], mask, points, 0)
 
 
+cdef inline int mover_maximises(const Tables* t, const Objective* o, const State* s) noexcept nogil:
+    """Whether the seat to move is of the maximising side."""
+    return (o.max_side >> t.wrap_seat[s.leader + s.trick_len]) & 1
+
+
 cdef inline int keep_better(int maximising, int value, int card, int* best, int* best_card, int* alpha,
                             int* beta) noexcept nogil:
     """Step 5's bookkeeping after one card: keep the best value and card so far (the maximising side's greatest,
@@ -536,7 +541,7 @@ cdef inline int exact_value_card(Search* S, int guess, int lower, int upper, int
     """
     cdef int g, beta, rising = 0, falling = 0, bracketed = 0, mid
     cdef int most = future_upper_bound(S.t, S.o, &S.s)
-    cdef int maximising = (S.o.max_side >> S.t.wrap_seat[S.s.leader + S.s.trick_len]) & 1
+    cdef int maximising = mover_maximises(S.t, S.o, &S.s)
     proved[0] = NO_CARD
     if lower < 0:
         lower = 0

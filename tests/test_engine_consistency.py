@@ -10,7 +10,8 @@ import pytest
 from solver.cards import bits
 from solver.generate import random_record
 from solver.position import position_from_record
-from solver.search.engine import EngineSolver
+from solver.search import reference
+from solver.search.engine import EngineSolver, compile_rules
 
 CONFIGURATIONS = [
     dict(tt_megabytes=1),
@@ -87,8 +88,6 @@ def test_a_question_without_card_points_merges_cards_that_differ_only_in_points(
     """Valat counts tricks, not points: a King and a Queen of one suit in one hand, with no card of another hand
     between them, then play alike, so they share a signature (searched once, one table key for the positions that
     differ in which of them fell), while a points question keeps them apart. Values stay those of the reference."""
-    from solver.search import reference
-    from solver.search.engine import compile_rules
     position = position_from_record(random_record("Zwanzigerrufen", 81, 1, contract="Normal"))
     rules = position.rules
     king, queen = rules.pack.lookup("HK"), rules.pack.lookup("HQ")

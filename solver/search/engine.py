@@ -210,7 +210,7 @@ def compile_rules(rules: Rules, objective_cards: int = 0, counts_points: bool = 
     return compiled
 
 
-def _compile(tables: RuleTables, objective_cards: int, counts_points: bool = True) -> Compiled:
+def _compile(tables: RuleTables, objective_cards: int, counts_points: bool) -> Compiled:
     n = tables.n_cards
     # Engine order: class by class, weakest first within a class (by the power the class has when it is led).
     order = sorted(range(n), key=lambda c: (tables.card_class[c], tables.power[tables.card_class[c]][c], c))
