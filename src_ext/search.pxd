@@ -274,9 +274,9 @@ cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical
     return shape_key(t, s) + planes_key(s, t.sig_plane, t.n_sig_planes)
 
 
-cdef inline uint64_t quasi_key(const Tables* t, const State* s, uint64_t shape) noexcept nogil:
+cdef inline uint64_t quasi_key(const Tables* t, const State* s) noexcept nogil:
     """The quasi table's key (see tt.pxd): the shape and the rule roles of the live cards, not their points."""
-    return shape + planes_key(s, t.role_plane, t.n_role_planes)
+    return shape_key(t, s) + planes_key(s, t.role_plane, t.n_role_planes)
 
 
 cdef inline void points_apart(const Tables* t, uint64_t stored, uint64_t live, int* gain, int* loss) noexcept nogil:
@@ -434,7 +434,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
             if S.opt.use_quasi:
-                key = quasi_key(S.t, &S.s, shape_key(S.t, &S.s))
+                key = quasi_key(S.t, &S.s)
                 qbucket = quasi_bucket(S.table, key, leader_flags)
                 __builtin_prefetch(qbucket)
                 __builtin_prefetch(<char*>qbucket + 64)

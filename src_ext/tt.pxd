@@ -143,6 +143,7 @@ cdef inline void* reserve(uint64_t bytes_) noexcept nogil:
 cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
     """Allocate both tables, half of ``megabytes`` each; returns 0 when the memory could not be had."""
     cdef uint64_t half = megabytes * 1024 * 1024 // 2
+    cdef uint64_t first = FIRST_BYTES if FIRST_BYTES < half else half    # the first part in use (see Growth)
     cdef uint64_t buckets = buckets_within(half, BUCKET * sizeof(Entry))
     cdef uint64_t quasi_buckets = buckets_within(half, QUASI_BUCKET * sizeof(QuasiEntry))
     table.entries = <Entry*>reserve(buckets * BUCKET * sizeof(Entry))
@@ -155,10 +156,9 @@ cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
     table.bucket_mask = buckets - 1
     table.generation = 1
     table.used = 0                            # both tables on their first part (see Growth)
-    table.active_mask = buckets_within(FIRST_BYTES if FIRST_BYTES < half else half, BUCKET * sizeof(Entry)) - 1
+    table.active_mask = buckets_within(first, BUCKET * sizeof(Entry)) - 1
     table.quasi_used = 0
-    table.quasi_active = buckets_within(FIRST_BYTES if FIRST_BYTES < half else half,
-                                        QUASI_BUCKET * sizeof(QuasiEntry)) - 1
+    table.quasi_active = buckets_within(first, QUASI_BUCKET * sizeof(QuasiEntry)) - 1
     # the first part of each (all an ending uses) is touched now, so that a question does not pay its page faults
     memset(table.entries, 0, (table.active_mask + 1) * BUCKET * sizeof(Entry))
     memset(table.quasi, 0, (table.quasi_active + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
