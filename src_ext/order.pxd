@@ -41,6 +41,19 @@
 # the first trick only). 2, 3, 6, 8 or 16 points a reply, the replies counted up to equivalence, or a logarithm of
 # them, did no better than 4.
 
+#
+# Keeping the event's card (stop 21). A question whose only reward is a last-trick event won by a given card (Pagat
+# Ultimo: the Pagat wins the last trick) has no trick to rank before the last, so the rules above, made for points,
+# order its moves by nothing that matters to it. Its moves are ordered by what decides it instead: the side that
+# wants the event keeps that card to the end (played only when nothing else is legal); the other side keeps the cards
+# that beat it whatever is led (one of them in the last trick stops the event), playing them last and, when it must
+# play one, the strongest first (the weakest beats the event's card as well as any), and plays the event's card at
+# once should it hold it. The second-to-last trick's lean search picks its first card the same way (search.pxd).
+# On the 100 fixed Pagat Ultimo deals, with the same answers: 9.42 M -> 6.52 M nodes in all (-31%), median 22.3k ->
+# 15.9k (-29%). Measured without the lean search's part (6.54 M, median 16.8k): keeping the beaters only when
+# leading, or only when following, saved less (-19%, -7% in all); the weakest beater first, -21% in all and -29% at
+# the median; the wanting side's beaters first as well, -22% in all but -1% at the median.
+
 from libc.stdint cimport uint64_t
 from cardset cimport lowest, drop_lowest, popcount
 from types cimport Tables, Objective, State, MAX_CARDS
@@ -53,6 +66,8 @@ cdef enum:
     KILLER_POINTS = 16                        # the killer lead's head start over the other leads' playouts
     REPLY_POINTS = 4                          # a lead's cost per legal card it leaves the other side's seats
     LOOKAHEAD_ALWAYS = 2                      # order_moves' lookahead argument: for every card but a trick's last
+    KEEP_WEIGHT = 1 << 22                     # a kept card's penalty: beyond every score of the rules above
+    BEATER_POWER = 1024                       # a beater's bonus per power step: above the follow rules' 256 a step
 
 
 cdef inline int lookahead_pays(const Objective* o) noexcept nogil:
@@ -63,6 +78,26 @@ cdef inline int lookahead_pays(const Objective* o) noexcept nogil:
     for i in range(o.n_events):
         if not o.event_last[i]:
             return 1
+    return 0
+
+
+cdef inline int kept_event_card(const Objective* o) noexcept nogil:
+    """The winning card of the question's only reward when that is a last-trick event (see Keeping the event's
+    card), else -1."""
+    if o.points_weight or o.trick_weight or o.n_events != 1 or not o.event_last[0]:
+        return -1
+    return o.event_winner[0]
+
+
+cdef inline int keeping_score(const Tables* t, const Objective* o, const State* s, int card,
+                              int kept) noexcept nogil:
+    """What Keeping the event's card adds to ``card``'s score (``kept``: the event's winning card)."""
+    if (o.max_side >> t.wrap_seat[s.leader + s.trick_len]) & 1:
+        return -KEEP_WEIGHT if card == kept else 0
+    if card == kept:
+        return KEEP_WEIGHT
+    if (o.event_beaters[0] >> card) & 1:
+        return BEATER_POWER * t.power[t.card_class[card]][card] - KEEP_WEIGHT
     return 0
 
 
@@ -182,9 +217,10 @@ cdef inline int trick_lookahead(const Tables* t, const Objective* o, const State
 
 
 cdef inline int order_moves(const Tables* t, const Objective* o, const State* s, uint64_t moves, int first,
-                            int* out, const int* history, int lookahead, int killer) noexcept nogil:
+                            int* out, const int* history, int lookahead, int killer, int kept) noexcept nogil:
     """Write the moves into ``out`` best first (``first``, when a move, leads; ``lookahead``: 1 judges early cards
-    by the trick's playout, LOOKAHEAD_ALWAYS every card but the trick's last); returns their number."""
+    by the trick's playout, LOOKAHEAD_ALWAYS every card but the trick's last; ``kept``: the card of Keeping the
+    event's card, from :func:`kept_event_card`, or -1); returns their number."""
     cdef int scores[MAX_CARDS]
     cdef int n = 0, i, j, card, score
     cdef int wpos = s.win_pos
@@ -221,9 +257,12 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
             ahead = 0 if ahead < 0 else 2047 if ahead > 2047 else ahead
             if card == killer and o.points_weight:
                 ahead += KILLER_POINTS
-            score = ahead * 65536 + card_score(t, o, s, card, wpos, threat) * 8 + (history[card] if history[card] < 7 else 7)
+            score = ahead * 65536 + card_score(t, o, s, card, wpos, threat) * 8 \
+                + (history[card] if history[card] < 7 else 7)
         else:
             score = card_score(t, o, s, card, wpos, threat) * 256 + (history[card] if history[card] < 255 else 255)
+            if kept >= 0:                     # (without the lookahead: it has no trick to rank then)
+                score += keeping_score(t, o, s, card, kept)
         i = n
         while i > 0 and scores[i - 1] < score:
             scores[i] = scores[i - 1]

@@ -52,7 +52,8 @@ from cardset cimport lowest, drop_lowest, popcount, compress, nth
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
-from order cimport order_moves, card_score, threat_power, lookahead_pays, LOOKAHEAD_ALWAYS
+from order cimport order_moves, card_score, threat_power, lookahead_pays, kept_event_card, keeping_score, \
+    LOOKAHEAD_ALWAYS
 from tt cimport Table, Entry, QuasiEntry, table_bucket, table_probe, table_store, mix, quasi_bucket, quasi_store, \
     entry_current, learned_bounds, QUASI_BUCKET
 
@@ -85,6 +86,7 @@ ctypedef struct Options:
     # decided per question from the switches above (question_options), so that no node asks again:
     int use_sure_bounds                       # the sure-trick bounds (not where only events count)
     int lean                                  # where the driver's bracketed probes go, in sixteenths of the interval
+    int kept_card                             # the card of Keeping the event's card (order.pxd), -1 none
 
 ctypedef struct Search:
     const Tables* t
@@ -225,6 +227,7 @@ cdef inline Options question_options(Options opt, const Tables* t, const Objecti
     opt.use_quasi = opt.use_quasi and opt.use_table and opt.use_canonical
     opt.use_sure_bounds = opt.use_bounds and (o.points_weight or o.trick_weight)
     opt.use_lookahead = opt.use_lookahead and lookahead_pays(o)
+    opt.kept_card = kept_event_card(o) if opt.use_ordering else -1
     opt.lean = LEAN_MIDDLE
     if 2 * maximisers < t.n_seats:
         opt.lean = LEAN_HIGH
@@ -358,11 +361,11 @@ cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, in
 
 cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best_card) noexcept nogil:
     """Alpha-beta inside the second-to-last trick, without the table, bounds or full ordering (the card ``first``,
-    else the one the ordering's heuristic scores highest, is tried first, then the others lowest first); the last
-    trick is computed directly. Counts its nodes as search() would."""
+    else the one the ordering's heuristic scores highest, event keeping included (order.pxd), is tried first, then
+    the others lowest first); the last trick is computed directly. Counts its nodes as search() would."""
     cdef State saved
     cdef uint64_t legal
-    cdef int card, reward, value, best, maximising, seat, dummy, wpos, top, threat
+    cdef int card, reward, value, best, maximising, seat, dummy, wpos, top, threat, kept
     cdef uint64_t rest
     seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
     legal = legal_cards(S.t, &S.s)
@@ -376,12 +379,15 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
         # the ordering's favourite first (its heuristic score only)
         wpos = S.s.win_pos
         threat = threat_power(S.t, S.o, &S.s, S.t.card_class[S.s.trick[0]])
+        kept = S.opt.kept_card
         rest = legal
-        top = -INFINITY * 4
+        top = -(1 << 30)
         while rest:
             card = lowest(rest)
             rest = drop_lowest(rest)
             value = card_score(S.t, S.o, &S.s, card, wpos, threat)
+            if kept >= 0:
+                value = value * 256 + keeping_score(S.t, S.o, &S.s, card, kept)
             if value > top:
                 top = value
                 first = card
@@ -486,7 +492,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             legal = representatives(S.t, &S.s, legal)
         if S.opt.use_ordering and legal & (legal - 1):
             n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat], S.opt.use_lookahead,
-                            S.killer[seat][popcount(S.s.hands[seat])] if boundary else NO_CARD)
+                            S.killer[seat][popcount(S.s.hands[seat])] if boundary else NO_CARD, S.opt.kept_card)
         else:
             n = 0
             while legal:
@@ -612,7 +618,7 @@ cdef inline int heuristic_playout(Search* S) noexcept nogil:
         seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
         legal = legal_cards(S.t, &S.s)
         order_moves(S.t, S.o, &S.s, legal, NO_CARD, moves, S.history[seat],
-                    LOOKAHEAD_ALWAYS if S.opt.use_lookahead else 0, NO_CARD)
+                    LOOKAHEAD_ALWAYS if S.opt.use_lookahead else 0, NO_CARD, S.opt.kept_card)
         total += play_card(S, moves[0])
     S.s = saved
     return total

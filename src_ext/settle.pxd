@@ -26,7 +26,8 @@ from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound
 from order cimport order_moves
 from tt cimport Table, Entry, table_probe, table_store_result, mix
-from search cimport trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, decode_card
+from search cimport trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, \
+    decode_card
 
 cdef enum:
     MAX_COMPONENTS = 6
@@ -175,7 +176,7 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     legal = legal_cards(S.t, &S.s)
     if S.use_equivalence:
         legal = representatives(S.t, &S.s, legal)
-    n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat], 0, NO_CARD)
+    n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat], 0, NO_CARD, -1)
     maximising = (S.p.max_side >> seat) & 1
     best = -INFINITY if maximising else INFINITY
     cdef int a = alpha, b = beta

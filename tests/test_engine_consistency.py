@@ -36,6 +36,21 @@ def test_every_configuration_agrees_on_whole_deals(game, contract, board):
         assert (other.future, other.card_values) == (default.future, default.card_values), options
 
 
+def test_every_configuration_agrees_on_pagat_ultimo_of_whole_deals():
+    """Pagat Ultimo's moves are ordered by the event (the Pagat kept, the cards that beat it kept by the other side;
+    order.pxd): on whole deals, where the differential run's endings cannot reach, every configuration, ordering off
+    included, must give the same answers, and both answers occur."""
+    answers = []
+    for board in range(1, 9):
+        position = position_from_record(random_record("Zwanzigerrufen", 77, board, contract="Normal"))
+        objective = position.objective("pagat_ultimo")
+        default = EngineSolver().solve(position.state, objective)
+        for options in CONFIGURATIONS:
+            assert EngineSolver(**options).solve(position.state, objective).future == default.future, (board, options)
+        answers.append(default.future)
+    assert sorted(set(answers)) == [0, 1]
+
+
 def test_one_engine_reused_across_deals_and_objectives_agrees_with_fresh_ones():
     shared = EngineSolver(4)
     for board in range(1, 6):
