@@ -40,7 +40,6 @@
 # follows (the same nodes when charged; Kratzen's must-beat rules make them depend, but there the lookahead runs in
 # the first trick only). 2, 3, 6, 8 or 16 points a reply, the replies counted up to equivalence, or a logarithm of
 # them, did no better than 4.
-
 #
 # Keeping the event's card (stop 21). A question whose only reward is a last-trick event won by a given card (Pagat
 # Ultimo: the Pagat wins the last trick) has no trick to rank before the last, so the rules above, made for points,
@@ -89,10 +88,10 @@ cdef inline int kept_event_card(const Objective* o) noexcept nogil:
     return o.event_winner[0]
 
 
-cdef inline int keeping_score(const Tables* t, const Objective* o, const State* s, int card,
-                              int kept) noexcept nogil:
-    """What Keeping the event's card adds to ``card``'s score (``kept``: the event's winning card)."""
-    if (o.max_side >> t.wrap_seat[s.leader + s.trick_len]) & 1:
+cdef inline int keeping_score(const Tables* t, const Objective* o, int card, int kept, int maximising) noexcept nogil:
+    """What Keeping the event's card adds to ``card``'s score (``kept``: the event's winning card; ``maximising``:
+    whether the seat to move is of the side that wants the event)."""
+    if maximising:
         return -KEEP_WEIGHT if card == kept else 0
     if card == kept:
         return KEEP_WEIGHT
@@ -234,6 +233,7 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
     cdef State work                           # the lookahead's copy of the position (trick_lookahead)
     cdef int replies = 0
     cdef int charge = look and s.trick_len == 0 and lookahead != LOOKAHEAD_ALWAYS   # see Fewer replies first
+    cdef int keeper = kept >= 0 and (o.max_side >> t.wrap_seat[s.leader + s.trick_len]) & 1
     if look:
         work = s[0]
     while moves:
@@ -262,7 +262,7 @@ cdef inline int order_moves(const Tables* t, const Objective* o, const State* s,
         else:
             score = card_score(t, o, s, card, wpos, threat) * 256 + (history[card] if history[card] < 255 else 255)
             if kept >= 0:                     # (without the lookahead: it has no trick to rank then)
-                score += keeping_score(t, o, s, card, kept)
+                score += keeping_score(t, o, card, kept, keeper)
         i = n
         while i > 0 and scores[i - 1] < score:
             scores[i] = scores[i - 1]

@@ -387,7 +387,7 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
             rest = drop_lowest(rest)
             value = card_score(S.t, S.o, &S.s, card, wpos, threat)
             if kept >= 0:
-                value = value * 256 + keeping_score(S.t, S.o, &S.s, card, kept)
+                value = value * 256 + keeping_score(S.t, S.o, card, kept, maximising)
             if value > top:
                 top = value
                 first = card
