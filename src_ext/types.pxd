@@ -83,7 +83,7 @@ ctypedef struct Objective:
     int event_not_winner[MAX_EVENTS]          # -1: none
     int event_last[MAX_EVENTS]
     int event_reward[MAX_EVENTS]
-    uint64_t event_beaters[MAX_EVENTS]        # cards that beat the event's winning card whatever is led
+    uint64_t event_beaters[MAX_EVENTS]        # cards that beat the event's card whatever is led (engine.event_card)
 
 ctypedef struct State:
     uint64_t hands[MAX_SEATS]

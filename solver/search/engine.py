@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .. import _engine
 from ..cards import bits
 from ..errors import EngineError
-from ..games.base import Objective, Rules
+from ..games.base import Objective, Rules, TrickEvent
 from ..games.tables import RuleTables
 from ..state import PlayState
 from .boundary import MAX_VALUE, check_number, check_objective, check_state
@@ -164,6 +164,12 @@ def _tables_of(rules: Rules) -> RuleTables:
     if tables is None:
         tables = rules.__dict__["_tables"] = rules.compile_tables()
     return tables
+
+
+def event_card(event: TrickEvent) -> int:
+    """The card a trick event is about: the one that must win the trick, else the one that must be beaten in it
+    (the Pagat of Pagat Ultimo and of its silent loss); -1 for neither."""
+    return event.winner_card if event.winner_card >= 0 else event.not_winner_card
 
 
 def beaters(tables: RuleTables, card: int) -> int:
@@ -327,7 +333,7 @@ class EngineSolver:
                 events.append((compiled.mask(event.present), compiled.mask(event.absent),
                                compiled.to_engine[event.winner_card] if event.winner_card >= 0 else -1,
                                compiled.to_engine[event.not_winner_card] if event.not_winner_card >= 0 else -1,
-                               event.last_only, event.reward, compiled.mask(beaters(tables, event.winner_card))))
+                               event.last_only, event.reward, compiled.mask(beaters(tables, event_card(event)))))
             side = sum(1 << seat for seat in objective.maximiser)
             self.engine.load_objective(side, objective.points_weight, objective.trick_weight, events)
         elif last[2] != rules.deal.hands:

@@ -21,7 +21,7 @@ from ..cards import bits
 from ..errors import EngineError, StichError
 from ..games.base import Objective
 from ..state import PlayState
-from .engine import DEFAULT_TT_MEGABYTES, _objective_cards, beaters, compile_rules, rules_tables
+from .engine import DEFAULT_TT_MEGABYTES, _objective_cards, beaters, compile_rules, event_card, rules_tables
 
 #: The engine's limits (src_ext/settle.pxd).
 MAX_COMPONENTS = 6
@@ -101,7 +101,7 @@ def _events(compiled, tables, objective: Objective) -> list[tuple]:
     return [(compiled.mask(e.present), compiled.mask(e.absent),
              compiled.to_engine[e.winner_card] if e.winner_card >= 0 else -1,
              compiled.to_engine[e.not_winner_card] if e.not_winner_card >= 0 else -1,
-             e.last_only, e.reward, compiled.mask(beaters(tables, e.winner_card))) for e in objective.events]
+             e.last_only, e.reward, compiled.mask(beaters(tables, event_card(e)))) for e in objective.events]
 
 
 class SettlementEngine:
