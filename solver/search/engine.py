@@ -189,6 +189,15 @@ def beaters(tables: RuleTables, card: int) -> int:
     return mask
 
 
+def engine_events(compiled, tables: RuleTables, objective: Objective) -> list[tuple]:
+    """The objective's trick events as the engine loads them (``Engine.load_objective``, ``load_payoff``): masks
+    and card numbers in the compiled tables' numbering, with the beaters of each event's card."""
+    return [(compiled.mask(e.present), compiled.mask(e.absent),
+             compiled.to_engine[e.winner_card] if e.winner_card >= 0 else -1,
+             compiled.to_engine[e.not_winner_card] if e.not_winner_card >= 0 else -1,
+             e.last_only, e.reward, compiled.mask(beaters(tables, event_card(e)))) for e in objective.events]
+
+
 _COMPILED: dict[tuple[RuleTables, int, bool], Compiled] = {}
 _COMPILED_LIMIT = 256
 
@@ -327,13 +336,7 @@ class EngineSolver:
         if last is None or last[0] is not compiled:
             self.engine.load_tables(compiled.tables)
         if last is None or last[0] is not compiled or last[1] != objective:
-            tables = rules_tables(state)
-            events = []
-            for event in objective.events:
-                events.append((compiled.mask(event.present), compiled.mask(event.absent),
-                               compiled.to_engine[event.winner_card] if event.winner_card >= 0 else -1,
-                               compiled.to_engine[event.not_winner_card] if event.not_winner_card >= 0 else -1,
-                               event.last_only, event.reward, compiled.mask(beaters(tables, event_card(event)))))
+            events = engine_events(compiled, rules_tables(state), objective)
             side = sum(1 << seat for seat in objective.maximiser)
             self.engine.load_objective(side, objective.points_weight, objective.trick_weight, events)
         elif last[2] != rules.deal.hands:

@@ -21,7 +21,7 @@ from ..cards import bits
 from ..errors import EngineError, StichError
 from ..games.base import Objective
 from ..state import PlayState
-from .engine import DEFAULT_TT_MEGABYTES, _objective_cards, beaters, compile_rules, event_card, rules_tables
+from .engine import DEFAULT_TT_MEGABYTES, _objective_cards, compile_rules, engine_events, rules_tables
 
 #: The engine's limits (src_ext/settle.pxd).
 MAX_COMPONENTS = 6
@@ -97,13 +97,6 @@ def bucket_tuples(components: tuple[PayoffComponent, ...]) -> list[tuple[int, ..
     return result
 
 
-def _events(compiled, tables, objective: Objective) -> list[tuple]:
-    return [(compiled.mask(e.present), compiled.mask(e.absent),
-             compiled.to_engine[e.winner_card] if e.winner_card >= 0 else -1,
-             compiled.to_engine[e.not_winner_card] if e.not_winner_card >= 0 else -1,
-             e.last_only, e.reward, compiled.mask(beaters(tables, event_card(e)))) for e in objective.events]
-
-
 class SettlementEngine:
     """The compiled settlement search with a transposition table of its own (entries of a settlement must never
     meet those of an ordinary objective)."""
@@ -130,7 +123,8 @@ class SettlementEngine:
         if last is None or last[0] is not compiled or last[1] != spec:
             tables = rules_tables(state)
             components = [(sum(1 << s for s in c.objective.maximiser), c.objective.points_weight,
-                           c.objective.trick_weight, _events(compiled, tables, c.objective)) for c in spec.components]
+                           c.objective.trick_weight, engine_events(compiled, tables, c.objective))
+                          for c in spec.components]
             self.engine.load_payoff(sum(1 << s for s in spec.declaring_side), components,
                                     [list(c.thresholds) for c in spec.components], list(spec.table))
         elif last[2] != rules.deal.hands:
