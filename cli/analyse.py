@@ -13,7 +13,7 @@ from solver.position import Position
 from solver.sampling import analyse_hand, analyse_position
 
 from .errors import input_errors
-from .render import emit_json, parse_variant_options, run_over_records, stdout_console
+from .render import checked_game, emit_json, parse_variant_options, run_over_records, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -62,7 +62,8 @@ def analyse(
         None, show_default=False,
         help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
              "kept, the other hands redealt."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="Zwanzigerrufen, Schafkopf or Kratzen."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", callback=checked_game,
+                                       help="Zwanzigerrufen, Schafkopf or Kratzen."),
     hand: Optional[str] = typer.Option(None, "--hand", help="The hand analysed, cards separated by spaces."),
     seat: int = typer.Option(..., "--seat", help="The hand's seat (1-based)."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", help="The contract, as in a [Contract] tag."),

@@ -86,7 +86,7 @@ def batch(
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1,
                                           help="Worker processes (default: every local core; 1: no pool)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
-                                            help="Run on this Dask cluster instead (pip install 'stich[cluster]')."),
+                                            help="Run on this Dask cluster instead (pip install 'stich\\[cluster]')."),
     chunk_size: int = typer.Option(20, "--chunk-size", min=1, help="Records per task."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable); overrides the file's."),
@@ -96,7 +96,11 @@ def batch(
              "is written as an error."),
 ) -> None:
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
-    already in --out, so an interrupted or killed run is resumed by running it again."""
+    already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
+    it again."""
+    if str(file) == "-":
+        raise typer.BadParameter("batch reads a file, not standard input: a rerun resumes by the records' places "
+                                 "in it", param_hint="'FILE'")
     flags = parse_variant_options(variant)
     previous = _install_handlers()
     try:
@@ -111,5 +115,8 @@ def batch(
     finally:
         _restore(previous)
     message(_summary_text(summary, out))
+    if summary.records == 0:
+        message(f"stich: {file}: no records (an empty file, or only comments)")
+        raise typer.Exit(EXIT_BAD_INPUT)
     if summary.errors:
         raise typer.Exit(EXIT_BAD_INPUT)

@@ -12,11 +12,12 @@ from solver.generate import random_records
 
 from .errors import input_errors
 from .output import atomic_writer
-from .render import parse_variant_options
+from .render import checked_game, parse_variant_options
 
 
 def deal(
-    game: str = typer.Option(..., "--game", "-g", help="Zwanzigerrufen, Schafkopf or Kratzen (or an alias)."),
+    game: str = typer.Option(..., "--game", "-g", callback=checked_game,
+                             help="Zwanzigerrufen, Schafkopf or Kratzen (or an alias)."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed: the same seed gives the same deals."),

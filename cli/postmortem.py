@@ -38,7 +38,9 @@ def postmortem_document(position: Position, plot: Path | None, count: list[int])
         analysis = analyse_play(position)
     document: Document = {"schema": SCHEMA, "command": "postmortem", **record_header(position),
                           **contract_header(position), **analysis.as_dict()}
-    if plot is not None:
+    if plot is not None and not position.played:
+        message(f"stich: {position.label}: no Play section, so no plot")
+    elif plot is not None:
         count[0] += 1
         written = plot_path(plot, count[0])
         with atomic_path(written) as temporary:

@@ -391,6 +391,16 @@ def render_bench(documents: Sequence[Document], console: Console) -> None:
 # --- running a command over the records of a file ----------------------------------------------------------------
 
 
+def checked_game(value: str | None) -> str | None:
+    """A ``--game`` option's callback: the game's name, or a usage error (exit 2) naming the known games."""
+    if value is None:
+        return None
+    try:
+        return get_game(value).name
+    except StichError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
 def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
     """``--variant name=value`` options as a dict (later ones win); a malformed one is a usage error."""
     try:
@@ -437,11 +447,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     positions, so their errors do not matter; a record too broken to be read at all is still reported, since it
     may be the board asked for."""
     failed = False
-    matched = 0
+    matched = read = 0
     console = None if as_json else stdout_console()
     with input_errors():  # a file that cannot be read at all
         source = stdin_bytes() if str(path) == "-" else path
         for item in iter_records(source, name="<stdin>" if str(path) == "-" else str(path)):
+            read += 1
             if isinstance(item, ParseError):
                 message(f"stich: {item}")
                 failed = True
@@ -467,7 +478,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 if matched > 1:
                     console.print()
                 render(result, console)
-    if board is not None and matched == 0:
+    if read == 0:
+        message(f"stich: {'<stdin>' if str(path) == '-' else path}: no records (an empty file, or only comments)")
+        failed = True
+    elif board is not None and matched == 0:
         message(f"stich: {path}: no record with [Board \"{board}\"]")
         failed = True
     if failed:

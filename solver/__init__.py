@@ -8,8 +8,6 @@ The public API::
     result.success, result.card_names()
 """
 
-from __future__ import annotations
-
 __version__ = "0.1.0"
 
 

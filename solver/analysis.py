@@ -26,9 +26,9 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, StichError
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .position import Position, make_position
+from .position import Position, check_position, make_position
 from .search import reference
-from .search.engine import EngineSolver, default_solver, implementation
+from .search.engine import EngineSolver, implementation, solver_for
 from .search.results import SolveResult
 from .state import PlayState
 from .variant import Variant
@@ -90,8 +90,11 @@ def can_force(position: Position, objective: Objective, *, engine: EngineSolver 
 
     A yes/no search (the engine's ``reaches``) is much cheaper than the exact value, which a bonus check does not
     need."""
+    check_position(position)
+    if not isinstance(objective, Objective):
+        raise InvalidContractError(f"expected an Objective (from position.objective(name)), not {objective!r}")
     if objective.target is None:
-        raise ValueError(f"objective {objective.name!r} has no target: it is not a yes/no question")
+        raise InvalidContractError(f"objective {objective.name!r} has no target: it is not a yes/no question")
     state = position.state
     needed = objective.target - objective.achieved(state.rules, state)
     if needed <= 0:
@@ -100,7 +103,7 @@ def can_force(position: Position, objective: Objective, *, engine: EngineSolver 
         return False
     if _uses_reference(reference_solver):
         return bool(reference.solve(state, objective).success)
-    return (engine or default_solver()).reaches(state, objective, needed)
+    return solver_for(engine).reaches(state, objective, needed)
 
 
 # --- solve ----------------------------------------------------------------------------------------------------------
@@ -281,6 +284,9 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     by trick. The document says what each seat and side already has, and for each objective the value already
     achieved, the double-dummy value of the rest and the total. Raises InvalidContractError for an objective that
     does not apply."""
+    check_position(position)
+    if isinstance(objectives, str):  # one name, not its letters
+        objectives = [objectives]
     names = list(objectives) if objectives else default_objectives(position.rules)
     if "all" in names:
         names = position.rules.objective_names()
@@ -344,7 +350,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
     Mondfang; Schafkopf: game, Schneider and Schwarz both ways, Tout in a Tout contract; Kratzen: every seat's
     target, with the tricks the seat can guarantee. The list follows ``rules.objective_names()``, so a game's new
     objective is checked without a change here."""
-    rules = position.rules
+    rules = check_position(position).rules
     everybody = frozenset(range(rules.seats))
     checks: list[BonusCheck] = []
     for name in rules.objective_names():
@@ -492,10 +498,12 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         chosen_game: type[Game] = source.game
         deal = source.rules.deal
         chosen_variant: Mapping[str, object] | Variant | None = source.rules.variant if variant is None else variant
-    else:
+    elif isinstance(source, Deal):
         if game is None:
             raise InvalidDealError("a contract table of a Deal needs its game")
         chosen_game, deal, chosen_variant = get_game(game), source, variant
+    else:
+        raise InvalidDealError(f"a contract table is of a Position or a Deal, not {type(source).__name__}")
     if not chosen_game.is_whole(deal):
         raise InvalidDealError(
             f"a contract table needs a whole deal ({chosen_game.hand_size} cards a hand); this is an ending of "
@@ -521,6 +529,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
 def table_report(position: Position, *, engine: EngineSolver | None = None, reference_solver: bool | None = None,
                  progress: Progress | None = None, settlement: bool = False) -> dict[str, Any]:
     """:func:`contract_table` of a position's deal as the document ``stich table --json`` prints."""
+    check_position(position)
     entries = contract_table(position, engine=engine, reference_solver=reference_solver, progress=progress,
                              settlement=settlement)
     deal = position.rules.deal

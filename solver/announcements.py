@@ -53,8 +53,10 @@ def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
             continue
         seat_text, colon, items = entry.partition(":")
         seat = small_number(seat_text)
-        if not colon or seat is None or not 1 <= seat <= seats:
+        if not colon or seat is None:
             raise StichError(f"announcement {entry!r} does not start with a seat and a colon (e.g. '2: Kontra')")
+        if not 1 <= seat <= seats:
+            raise StichError(f"announcement {entry!r}: seat {seat} is not a seat of this {seats}-seat deal")
         item_start = entry_start + raw_entry.index(":") + 1
         for raw_item in items.split(","):
             item = raw_item.strip()

@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 from typing import IO, Iterator, Mapping
 
-from .errors import InvalidPositionError, ParseError, StichError
+from .errors import ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
-from .position import Position, make_position, position_from_record
+from .position import Position, check_position, make_position, position_from_record
 from .search import reference
 from .search.boundary import check_number, check_question, check_state
-from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, implementation
+from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, implementation, solver_for
 from .search.results import SolveResult
 
 
@@ -50,21 +50,19 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     answers (``engine`` to use your own, e.g. with another table size); ``reference_solver=True`` or
     ``STICH_IMPLEMENTATION=python`` uses the pure-Python reference instead.
     """
-    if not isinstance(position, Position):
-        raise InvalidPositionError(f"expected a Position, not {type(position).__name__}")
+    check_position(position)
     goal = position.objective(objective, seat)
     use_reference = implementation() == "python" if reference_solver is None else reference_solver
     if use_reference:  # the engine checks what it is given itself (EngineSolver's boundary checks)
         check_question(position.state, goal)
         return reference.solve(position.state, goal, cards=cards, line=line)
-    return (engine or default_solver()).solve(position.state, goal, cards=cards, line=line)
+    return solver_for(engine).solve(position.state, goal, cards=cards, line=line)
 
 
 def perft(position: Position, depth: int, *, reference_solver: bool | None = None) -> int:
     """The number of legal play sequences of ``depth`` cards from the position (engine move generator, or the
     rule methods with ``reference_solver=True``)."""
-    if not isinstance(position, Position):
-        raise InvalidPositionError(f"expected a Position, not {type(position).__name__}")
+    check_position(position)
     use_reference = implementation() == "python" if reference_solver is None else reference_solver
     if use_reference:
         check_state(position.state)

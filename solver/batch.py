@@ -4,7 +4,8 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
 
 * Each result is appended to the output as one JSON line and flushed as soon as it is done, so a run killed at any
   moment (even with ``kill -9``) loses at most the line being written. On a rerun the half-written last line is
-  trimmed and every record id already in the file is skipped: a finished record is never solved twice.
+  trimmed and every record id already solved in the file is skipped: a finished record is never solved twice. Error
+  lines are dropped and their records tried again.
 * Records are solved in chunks (about 20 deals a task): a few milliseconds of compiled work per deal is far less
   than a task's overhead, and each worker keeps one :class:`~solver.search.engine.EngineSolver` (its table memory
   is allocated once, not once per deal).
@@ -39,9 +40,11 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .analysis import solve_report
 from .errors import InvalidDealError, ParseError, StichError
+from .files import atomic_file
 from .formats.tbn import Record, iter_records
 from .position import Position, position_from_record
 from .search.engine import DEFAULT_TT_MEGABYTES, EngineSolver
+from .variant import Variant
 
 #: Called after each written line with (lines written in this run, lines this run has to write).
 BatchProgress = Callable[[int, int], None]
@@ -238,23 +241,59 @@ def json_line(document: Mapping[str, Any]) -> str:
 
 
 def done_ids(out_path: str | os.PathLike) -> set[str]:
-    """The ids already in the output, after trimming a half-written last line (a run killed while writing).
+    """The ids already solved in the output, after trimming a half-written last line (a run killed while writing)
+    and dropping the error lines, whose records are tried again (the cause may be gone: a worker's memory cap, a
+    record mended, an objective that did not apply). The file is rewritten without them only when there are some,
+    into a temporary file moved over it, so that an interruption leaves the old file or the new one.
 
-    A complete line that is not JSON (edited by hand) is ignored: its record is solved again."""
+    A complete line that is not JSON (edited by hand) is ignored: its record is solved again. A file whose first
+    line is not a batch line is refused before anything is changed (``--out`` pointing at the wrong file)."""
     path = Path(out_path)
-    if not path.exists():
+    if not path.exists() or not path.stat().st_size:
         return set()
+    _check_batch_output(path)
     trim_partial_line(path)
     ids: set[str] = set()
+    errors = 0
     with open(path, "rb") as stream:
         for raw in stream:
-            try:
-                document = json.loads(raw)
-            except ValueError:
+            document = _batch_line(raw)
+            if document is None:
                 continue
-            if isinstance(document, dict) and isinstance(document.get("id"), str):
+            if "error" in document:
+                errors += 1
+            else:
                 ids.add(document["id"])
+    if errors:
+        _drop_error_lines(path)
     return ids
+
+
+def _batch_line(raw: bytes) -> dict | None:
+    """A line of a batch output as its document, or None for anything else."""
+    try:
+        document = json.loads(raw)
+    except ValueError:
+        return None
+    return document if isinstance(document, dict) and isinstance(document.get("id"), str) else None
+
+
+def _check_batch_output(path: Path) -> None:
+    """StichError unless the file starts with a batch line (or the start of one, if the first write was cut)."""
+    with open(path, "rb") as stream:
+        first = stream.readline()
+    if _batch_line(first) is None and not (b"\n" not in first and first.startswith(b'{"id": ')):
+        raise StichError(f"{path}: not a stich batch output (its first line is no result or error line); "
+                         "choose another --out file")
+
+
+def _drop_error_lines(path: Path) -> None:
+    """Rewrite the output without its error lines (streamed, then moved over the old file in one step)."""
+    with atomic_file(path, binary=True) as out, open(path, "rb") as stream:
+        for raw in stream:
+            document = _batch_line(raw)
+            if document is None or "error" not in document:
+                out.write(raw)
 
 
 def trim_partial_line(path: Path) -> None:
@@ -427,8 +466,18 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
     module docstring). ``progress`` is called after every line written; with it the file is read twice, first to
     count what is left to do."""
-    if chunk_size < 1:
-        raise StichError(f"chunk_size must be at least 1, not {chunk_size}")
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
+        raise StichError(f"chunk_size must be a whole number, at least 1, not {chunk_size!r}")
+    for name, path in (("source", source), ("out_path", out_path)):
+        if not isinstance(path, (str, os.PathLike)):
+            raise StichError(f"{name} must be a file path, not {type(path).__name__}")
+    if os.path.exists(out_path) and os.path.exists(source) and os.path.samefile(source, out_path):
+        raise StichError(f"{out_path}: the results would be appended to the deal file being read; "
+                         f"choose another output file")
+    if isinstance(objectives, str):  # one name, not its letters
+        objectives = [objectives]
+    if isinstance(variant, str):
+        variant = Variant.parse_pairs(variant)
     memory_mb = check_memory_limit(memory_mb)
     start = time.perf_counter()
     skip = done_ids(out_path)

@@ -101,7 +101,9 @@ class Pack:
         return self.cards[index]
 
     def lookup(self, token: str) -> int | None:
-        """The index a token names, or None."""
+        """The index a token names, or None (also for anything that is not text)."""
+        if not isinstance(token, str):
+            return None
         key = unicodedata.normalize("NFC", token.strip()).upper()
         if key in self.aliases:
             return self.aliases[key]
@@ -135,6 +137,12 @@ class CardSet:
 
     pack: Pack
     mask: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.mask, int) or isinstance(self.mask, bool) \
+                or not 0 <= self.mask < 1 << len(self.pack.cards):
+            raise UnknownCardError(f"card set mask {self.mask!r} is not a set of the {self.pack.game} pack's "
+                                   f"{len(self.pack.cards)} cards")
 
     def __iter__(self) -> Iterator[Card]:
         return (self.pack.cards[i] for i in bits(self.mask))

@@ -10,12 +10,17 @@ from __future__ import annotations
 import random
 from typing import Iterator, Mapping
 
-from .errors import InvalidContractError, StichError
+from .errors import InvalidContractError, InvalidDealError, StichError
 from .formats.tbn import Record, Tag
 from .games import get_game
 from .games.base import Game
 
 MAX_REDEALS = 10_000
+
+
+def _whole(name: str, value: object, least: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise StichError(f"{name} must be a whole number, at least {least}, not {value!r}")
 
 
 def random_record(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
@@ -24,15 +29,27 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     under ``variant``, which is also written as the record's ``[Variant]`` tag)."""
     game = get_game(game)
     chosen = game.variant(variant or {})
+    _whole("seed", seed, 0)
+    _whole("board", board, 1)
+    if seats is not None and (not isinstance(seats, int) or seats not in game.seat_counts):
+        counts = " or ".join(map(str, game.seat_counts))
+        raise InvalidDealError(f"{game.name} is played by {counts} seats, not {seats!r}")
+    most = seats or game.seat_counts[0]
+    if not isinstance(declarer, int) or isinstance(declarer, bool) or not 1 <= declarer <= most:
+        raise InvalidContractError(f"declarer must be a seat from 1 to {most}, not {declarer!r}")
     rng = random.Random(f"stich:{seed}:{board}")
     if contract is not None:
+        if not isinstance(contract, str):
+            raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
         game.parse_contract(contract)  # a bad contract name fails at once, not after MAX_REDEALS tries
+    reason = ""
     for _ in range(MAX_REDEALS):
         deal = game.deal_random(rng, seats)
         for text in [contract] if contract else game.default_contracts(rng):
             try:
                 rules = game.rules(deal, text, declarer=declarer, variant=chosen)
-            except InvalidContractError:
+            except InvalidContractError as error:
+                reason = str(error)
                 continue
             tags = [Tag("Game", game.name), Tag("Board", str(board)), Tag("Seed", str(seed))]
             if len(game.seat_counts) > 1:
@@ -41,12 +58,15 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
             if chosen.text():
                 tags.append(Tag("Variant", chosen.text()))
             return Record(tags)
-    raise StichError(f"no deal in {MAX_REDEALS} tries lets seat {declarer} bid {contract} in {game.name}")
+    asked = contract or f"any of its everyday contracts ({', '.join(game.default_contracts(random.Random(0)))})"
+    raise StichError(f"no deal in {MAX_REDEALS} tries lets seat {declarer} bid {asked} in {game.name}: {reason}")
 
 
 def random_records(game: str | type[Game], seed: int, count: int, *, contract: str | None = None,
                    declarer: int = 1, seats: int | None = None, first_board: int = 1,
                    variant: Mapping[str, object] | None = None) -> Iterator[Record]:
     """``count`` boards of seed ``seed``, numbered from ``first_board``."""
+    _whole("count", count, 0)
+    _whole("first_board", first_board, 1)
     for board in range(first_board, first_board + count):
         yield random_record(game, seed, board, contract=contract, declarer=declarer, seats=seats, variant=variant)

@@ -14,10 +14,11 @@ from typing import Iterable, Mapping
 
 from .announcements import pagat_announcer, parse_announcements
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
-from .errors import IllegalPlayError, ParseError, StichError
+from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
+                     StichError)
 from .formats.tbn import Record, Tag
 from .games import get_game
-from .games.base import Game, Objective, Rules
+from .games.base import Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
 
@@ -38,6 +39,20 @@ class Position:
 
     def objective(self, name: str, seat: int | None = None) -> Objective:
         """An objective of this position's rules by name; ``seat`` (1-based) for Kratzen's per-seat question."""
+        if not isinstance(name, str):
+            known = ", ".join(self.rules.objective_names())
+            raise InvalidContractError(f"an objective is named by text (one of {known}), not {name!r}")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                                 or not 1 <= seat <= self.rules.seats):
+            raise InvalidContractError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
+        if seat is not None:
+            try:
+                self.rules.objective(name)
+            except StichError:
+                pass  # a per-seat objective (or none at all: the call below says which)
+            else:
+                raise InvalidContractError(f"objective {name!r} is a side's and takes no seat (a seat picks the player "
+                                           f"of a per-seat objective, such as Kratzen's tricks)")
         return self.rules.objective(name, None if seat is None else seat - 1)
 
     @property
@@ -50,6 +65,15 @@ class Position:
         return "position"
 
 
+def check_position(value: object, name: str = "position") -> Position:
+    """``value`` if it is a Position, else InvalidPositionError naming the argument: the first check of every public
+    function that takes one, so that a wrong argument is refused before any attribute of it is read."""
+    if not isinstance(value, Position):
+        raise InvalidPositionError(f"{name} must be a Position (from read_positions, parse_positions or make_position),"
+                                   f" not {type(value).__name__}")
+    return value
+
+
 def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: int = 1,
                   variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str] | str = (),
                   leader: int | None = None, **state_tags: object) -> Position:
@@ -58,10 +82,19 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
     game = get_game(game)
     if isinstance(deal, str):
         deal = game.parse_deal(deal)
-    elif not isinstance(deal, Deal):
+    elif isinstance(deal, (list, tuple)) and all(isinstance(hand, str) or (
+            isinstance(hand, (list, tuple)) and all(isinstance(token, str) for token in hand)) for hand in deal):
         deal = Deal.from_lists(game.pack, list(deal))
+    elif not isinstance(deal, Deal):
+        raise InvalidDealError(f"a deal is text ('1: ... / ...'), a list of hands (each a string or a list of card "
+                               f"tokens) or a Deal, not {deal!r}")
+    if not isinstance(contract, (str, Contract)):
+        raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
     rules = game.rules(deal, contract, declarer=declarer, variant=variant, leader=leader, **state_tags)
     state = rules.start()
+    if not isinstance(play, str) and not (isinstance(play, (list, tuple))
+                                          and all(isinstance(token, str) for token in play)):
+        raise IllegalPlayError(f"the play is card tokens, as one string or a list of strings, not {play!r}")
     tokens = play.split() if isinstance(play, str) else list(play)
     played = []
     for number, token in enumerate(tokens, 1):
@@ -160,6 +193,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | None
     ``variant`` overrides the record's ``[Variant]`` tag flag by flag. Every error is a ParseError with the file,
     line, column, offending token and what was expected.
     """
+    if not isinstance(record, Record):
+        raise ParseError(f"expected a Record (from read_records or parse_records), not {type(record).__name__}")
     game_tag = _required(record, "Game")
     try:
         game = get_game(game_tag.value)
@@ -181,7 +216,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | None
         except StichError as error:
             if isinstance(error, ParseError):
                 raise
-            raise _tag_error(record, tag, str(error), expected) from None
+            # a message that says what it expected already does not say it twice
+            raise _tag_error(record, tag, str(error), None if "expected" in str(error) else expected) from None
 
     contract_tag = _required(record, "Contract")
     contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)
@@ -193,12 +229,18 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | None
                          "no [Leader] tag on a whole deal")
     flags: dict[str, object] = dict(tag_value("Variant", lambda t: Variant.parse_pairs(t.value),
                                               "name=value pairs") or {})
-    flags.update(variant or {})
+    override = Variant.parse_pairs(variant) if isinstance(variant, str) else (variant or {})
+    try:
+        game.variant(override)  # the caller's flags alone: their mistake is not the file's
+    except StichError as error:  # pointed at the record's game, whose flags they are not
+        raise _error(record, f"the variant given with the command or call: {error}", game_tag.value_line,
+                     game_tag.value_column) from None
+    flags.update(override)
     variant_tag = record.tag("Variant") or contract_tag
     try:
         chosen = game.variant(flags)
     except StichError as error:
-        raise _tag_error(record, variant_tag, str(error), "flags of RULES.md") from None
+        raise _tag_error(record, variant_tag, str(error), "flags of docs/rules.md") from None
     state_tags: dict[str, object] = {}
     partner = tag_value("Partner", lambda t: _seat_number(record, t, deal.seats), "a seat")
     if partner is not None:
@@ -215,8 +257,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | None
         state_tags["pagat_announcer"] = pagat_announcer(announcements)
     try:
         rules = game.rules(deal, contract, declarer=declarer, variant=chosen, leader=leader, **state_tags)
-    except StichError as error:
-        raise _tag_error(record, contract_tag, str(error), game.contract_help) from None
+    except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
+        raise _tag_error(record, contract_tag, str(error)) from None
     state, played = _replay(record, rules)
     return Position(game, rules, state, played, record)
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from .errors import InvalidContractError
 from .games.base import Objective, Rules
-from .position import Position
-from .search.engine import EngineSolver, default_solver
+from .position import Position, check_position
+from .search.engine import EngineSolver, solver_for
 from .state import PlayState
 
 #: Grades, from harmless to worst (the order the summaries count them in).
@@ -217,7 +217,8 @@ def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummar
 
 def analyse_play(position: Position, *, engine: EngineSolver | None = None) -> PlayAnalysis:
     """The post-mortem of the position's Play section, replayed from the deal's start (see the module doc)."""
-    engine = engine or default_solver()
+    check_position(position)
+    engine = solver_for(engine)
     rules = position.rules
     state = rules.start()
     curve_objective = _curve_objective(rules)

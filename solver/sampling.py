@@ -30,9 +30,10 @@ from .deal import Deal, parse_hand
 from .errors import IllegalPlayError, InvalidContractError, InvalidDealError, StichError
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .position import Position
+from .position import Position, check_position
 from .state import PlayState
 from .search.engine import EngineSolver
+from .variant import Variant
 
 #: Redraws of one sample before the constraints are declared impossible.
 MAX_REDRAWS = 2_000
@@ -319,24 +320,46 @@ def _merge(total: dict[str, Any], part: dict[str, Any]) -> None:
 # --- the analysis -------------------------------------------------------------------------------------------------
 
 
+def _cards_text(cards: object, what: str) -> str:
+    """Cards given as one string of tokens or a list of tokens, as one string."""
+    if isinstance(cards, str):
+        return cards
+    if isinstance(cards, (list, tuple)) and all(isinstance(token, str) for token in cards):
+        return " ".join(cards)
+    raise InvalidDealError(f"{what} is card tokens, as one string or a list of strings, not {cards!r}")
+
+
 def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping[int, str] | None, declarer: int,
            variant: Mapping[str, object] | None, seats: int, seed: int,
            played: Mapping[int, int] | None = None, order: tuple[int, ...] = ()) -> Setup:
     """Check the hand and the known cards once, before any sampling, with messages a player can act on."""
-    if not 1 <= seat <= seats:
-        raise StichError(f"seat {seat} is not a seat of a {seats}-seat {game.name} deal")
+    if not isinstance(seats, int) or seats not in game.seat_counts:
+        raise InvalidDealError(f"{game.name} is played by {' or '.join(map(str, game.seat_counts))} seats, "
+                               f"not {seats!r}")
+    for name, value in (("seat", seat), ("declarer", declarer)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= seats:
+            raise StichError(f"{name} {value!r} is not a seat of a {seats}-seat {game.name} deal")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise StichError(f"the seed is a whole number, not {seed!r}")
+    if not isinstance(contract, str):
+        raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
     game.parse_contract(contract)  # a bad contract fails at once, not after every redraw
+    if isinstance(variant, str):
+        variant = Variant.parse_pairs(variant)
+    game.variant(variant)  # an unknown flag or value fails at once
+    if known is not None and not isinstance(known, Mapping):
+        raise StichError(f"known cards are a mapping of seats to cards ({{2: 'EO GU'}}), not {known!r}")
     fixed = [0] * seats
-    fixed[seat - 1] = parse_hand(game.pack, hand, seat - 1)
+    fixed[seat - 1] = parse_hand(game.pack, _cards_text(hand, f"seat {seat}'s hand"), seat - 1)
     if fixed[seat - 1].bit_count() != game.hand_size:
         raise InvalidDealError(f"seat {seat}: a {game.name} hand holds {game.hand_size} cards, "
                                f"this one {fixed[seat - 1].bit_count()}")
     for other, cards in (known or {}).items():
-        if not 1 <= other <= seats:
-            raise StichError(f"known cards for seat {other}: not a seat of a {seats}-seat deal")
+        if not isinstance(other, int) or isinstance(other, bool) or not 1 <= other <= seats:
+            raise StichError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
         if other == seat:
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
-        mask = parse_hand(game.pack, cards, other - 1)
+        mask = parse_hand(game.pack, _cards_text(cards, f"the known cards of seat {other}"), other - 1)
         for s, held in enumerate(fixed):
             if held & mask:
                 raise InvalidDealError(f"seat {other}: {', '.join(game.pack.names(held & mask))} already in "
@@ -413,12 +436,12 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     unseen cards, each sample consistent with the play (see :func:`draw_sample`). The figures are totals for the
     deal: what each side has already taken plus the rest under double-dummy play. The other arguments are those of
     :func:`analyse_hand`."""
-    rules = position.rules
+    rules = check_position(position).rules
     game = position.game
     if not game.is_whole(rules.deal):
         raise StichError("an analysis from a record needs a whole deal (the play from the first trick), not an ending")
-    if not isinstance(seat, int) or not 1 <= seat <= rules.seats:
-        raise StichError(f"seat {seat} is not a seat of this {rules.seats}-seat deal")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= rules.seats:
+        raise StichError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
     played: dict[int, int] = {}
     state = rules.start()
     for card in position.played:
@@ -456,16 +479,10 @@ class _Journal:
         header = {"stich-analysis": 1, "setup": json.loads(json.dumps(asdict(setup))), "samples": samples}
         self.done: set[int] = set()
         if self.path.exists() and self.path.stat().st_size:
+            self._check_header(header)  # before anything is trimmed: the file may be someone else's
             trim_partial_line(self.path)
             with open(self.path, encoding="utf-8") as stream:
-                first = stream.readline()
-                try:
-                    found = json.loads(first) if first else None
-                except ValueError:
-                    found = None
-                if found != header:
-                    raise StichError(f"{self.path}: this checkpoint belongs to another analysis (hand, contract, "
-                                     "known cards, seed, variant or samples differ); remove it or choose another")
+                stream.readline()
                 for number, line in enumerate(stream, 2):
                     try:
                         entry = json.loads(line)
@@ -483,6 +500,21 @@ class _Journal:
             self.stream = open(self.path, "w", encoding="utf-8")
             self.stream.write(json.dumps(header) + "\n")
             self.stream.flush()
+
+    def _check_header(self, header: dict[str, Any]) -> None:
+        """StichError unless the file starts with this analysis's header line."""
+        with open(self.path, "rb") as stream:
+            first = stream.readline()
+        try:
+            found = json.loads(first.decode("utf-8"))
+        except ValueError:  # UnicodeDecodeError is one
+            found = None
+        if not isinstance(found, dict) or "stich-analysis" not in found:
+            raise StichError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
+                             "remove it or choose another file")
+        if found != header:
+            raise StichError(f"{self.path}: this checkpoint belongs to another analysis (hand, contract, known "
+                             "cards, seed, variant or samples differ); remove it or choose another")
 
     def append(self, span: tuple[int, int], part: dict[str, Any]) -> None:
         self.stream.write(json.dumps({"span": list(span), "sums": _sums_to_json(part)}) + "\n")

@@ -15,7 +15,7 @@ from .announcements import Announcement, parse_announcements
 from .deal import small_number
 from .errors import ParseError, StichError
 from .games.base import Rules
-from .position import Position
+from .position import Position, check_position
 from .state import PlayState
 
 #: Kontra level names by multiplier, for the reason texts.
@@ -122,8 +122,16 @@ def two_sided(name: str, rules: Rules, winner: frozenset[int], base: int, multip
 def require_complete(position: Position) -> None:
     """Scoring reads the whole play: a record that stops early cannot be scored."""
     if not position.state.is_over:
-        raise StichError(f"{position.label}: scoring needs a complete Play section "
-                         f"({len(position.state.history)} of {position.rules.tricks_in_deal} tricks played)")
+        text = (f"scoring needs a complete Play section ({len(position.state.history)} of "
+                f"{position.rules.tricks_in_deal} tricks played)")
+        record = position.record
+        if record is None:
+            raise StichError(f"{position.label}: {text}")
+        # pointed at the play's last card (where it stops), else at the record: no Play section at all
+        tokens = [token for line in record.play.tricks for token in line] if record.play is not None else []
+        place = tokens[-1] if tokens else (record.play.leader if record.play is not None else None)
+        raise ParseError(text, source=record.source, line=place.line if place else record.line,
+                         column=place.column if place else 1, expected="every card of the deal played")
 
 
 # --- Zwanzigerrufen ---------------------------------------------------------------------------------------------
@@ -500,6 +508,8 @@ def score_schafkopf(position: Position, outcome: tuple[int, int] | None = None) 
 def read_pot(position: Position, pot: int | None) -> int:
     """The pot from the argument, else the ``[Pot]`` tag, else 0."""
     if pot is not None:
+        if not isinstance(pot, int) or isinstance(pot, bool):
+            raise StichError(f"the pot is a whole number of chips, not {pot!r}")
         if pot < 0:
             raise StichError(f"the pot cannot be negative ({pot})")
         return pot
@@ -568,6 +578,20 @@ def record_announcements(position: Position) -> list[Announcement]:
     return parse_announcements(text, position.rules.seats) if text else []
 
 
+def choose_announcements(position: Position, announcements: str | Sequence[Announcement] | None
+                         ) -> tuple[list[Announcement], bool]:
+    """The announcements to score with, and whether they are the record's: the argument (tag text or a list of
+    Announcement) overrides the record's ``[Announcements]`` tag."""
+    if announcements is None:
+        return record_announcements(position), True
+    if isinstance(announcements, str):
+        return parse_announcements(announcements, position.rules.seats), False
+    if isinstance(announcements, (list, tuple)) and all(isinstance(a, Announcement) for a in announcements):
+        return list(announcements), False
+    raise StichError(f"announcements are the [Announcements] tag's text ('2: Kontra; 1: Pagat') or a list of "
+                     f"Announcement, not {announcements!r}")
+
+
 def score_deal(position: Position, *, pot: int | None = None,
                announcements: str | Sequence[Announcement] | None = None) -> Settlement:
     """The settlement of a finished deal (RULES.md 1.7, 2.5, 3.4).
@@ -575,7 +599,7 @@ def score_deal(position: Position, *, pot: int | None = None,
     ``announcements`` (Zwanzigerrufen) overrides the record's ``[Announcements]`` tag; ``pot`` (Kratzen) overrides
     its ``[Pot]`` tag. Raises StichError when the Play section is not complete (a Schafkopf Sie needs none) and
     ParseError, pointing into the tag, for announcements RULES.md 1.7 does not allow."""
-    rules = position.rules
+    rules = check_position(position).rules
     game = position.game.name
     if not (game == "Schafkopf" and rules.contract.kind == "sie"):
         require_complete(position)
@@ -583,13 +607,7 @@ def score_deal(position: Position, *, pot: int | None = None,
     pot_value: int | None = None
     pot_change = 0
     if game == "Zwanzigerrufen":
-        from_record = announcements is None
-        if announcements is None:
-            chosen = record_announcements(position)
-        elif isinstance(announcements, str):
-            chosen = parse_announcements(announcements, rules.seats)
-        else:
-            chosen = list(announcements)
+        chosen, from_record = choose_announcements(position, announcements)
         items, notes = score_zwanzigerrufen(position, chosen, from_record)
         payments = total_payments(items, rules.seats)
     elif game == "Schafkopf":

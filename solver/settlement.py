@@ -15,14 +15,15 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from .announcements import Announcement, parse_announcements
+from .announcements import Announcement
 from .cards import bits
-from .errors import StichError
+from .errors import InvalidPositionError, StichError
 from .games.base import Objective, TrickEvent
-from .position import Position
-from .scoring import (ScoreItem, TarockFacts, kratzen_payments, read_pot, record_announcements, score_deal,
+from .position import Position, check_position
+from .scoring import (ScoreItem, TarockFacts, choose_announcements, kratzen_payments, read_pot, score_deal,
                       score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of, total_payments)
-from .search.engine import EngineSolver, default_solver
+from .search.boundary import check_state
+from .search.engine import EngineSolver, solver_for
 from .search.settle import (PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement)
 from .state import PlayState
 
@@ -59,6 +60,7 @@ class DDSettlement:
     seconds: float
     card_names: tuple[str, ...] = ()
     points_card_names: tuple[str, ...] = ()
+    pot_change: int = 0  # what the pot gains along ``line`` (Kratzen); payments plus it sum to 0
 
     @property
     def differs(self) -> bool:
@@ -71,7 +73,8 @@ class DDSettlement:
                 "line": list(self.card_names), "line_points": self.line_points,
                 "points_objective": self.points_objective, "points_optimum": self.points_optimum,
                 "points_line": list(self.points_card_names), "points_line_value": self.points_line_value,
-                "value_keeping_points": self.value_keeping_points, "differs": self.differs, "pot": self.pot, "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+                "value_keeping_points": self.value_keeping_points, "differs": self.differs, "pot": self.pot,
+                "pot_change": self.pot_change, "nodes": self.nodes, "seconds": round(self.seconds, 4)}
 
 
 # --- the payoff table ---------------------------------------------------------------------------------------------
@@ -88,14 +91,6 @@ def card_seat(state: PlayState, card: int) -> int | None:
         if card in trick.cards:
             return trick.seat_of(trick.cards.index(card), state.seats)
     return None
-
-
-def _choose_announcements(position: Position, announcements: Announcements) -> tuple[list[Announcement], bool]:
-    if announcements is None:
-        return record_announcements(position), True
-    if isinstance(announcements, str):
-        return parse_announcements(announcements, position.rules.seats), False
-    return list(announcements), False
 
 
 def _net(payments: Sequence[int], side: frozenset[int]) -> int:
@@ -154,7 +149,7 @@ def payoff_spec(position: Position, state: PlayState | None = None, *, announcem
     game = position.game.name
     score: Callable[[tuple[int, ...]], int]
     if game == "Zwanzigerrufen":
-        chosen, from_record = _choose_announcements(position, announcements)
+        chosen, from_record = choose_announcements(position, announcements)
         components, facts = _tarock_components(position, state)
 
         def score(values: tuple[int, ...]) -> int:
@@ -209,7 +204,7 @@ def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec
 def final_net(position: Position, final: PlayState, *, announcements: Announcements = None,
               pot: int | None = None) -> tuple[int, Any]:
     """The declaring side's net and the settlement of a finished deal, by the ordinary scorer."""
-    chosen = _choose_announcements(position, announcements)[0] if position.game.name == "Zwanzigerrufen" else None
+    chosen = choose_announcements(position, announcements)[0] if position.game.name == "Zwanzigerrufen" else None
     settled = score_deal(Position(position.game, position.rules, final, record=position.record), pot=pot,
                          announcements=chosen)
     return _net(settled.payments, position.rules.declaring_side), settled
@@ -238,8 +233,11 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     :func:`~solver.scoring.score_deal`. ``reference_solver`` uses the Python oracle (small endings only). Raises a
     StichError for input the scorer rejects."""
     start = time.perf_counter()
-    rules = position.rules
-    state = position.state
+    rules = check_position(position).rules
+    state = check_state(position.state)
+    if engine is not None and not isinstance(engine, SettlementEngine):
+        raise InvalidPositionError(f"engine must be a SettlementEngine, not {type(engine).__name__}")
+    solver = solver_for(points_engine)
     spec = payoff_spec(position, announcements=announcements, pot=pot)
     chips = read_pot(position, pot) if position.game.name == "Kratzen" else None
     nodes = 0
@@ -260,7 +258,6 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     if net != value:
         raise AssertionError(f"the settlement line scores {net}, the search said {value}")
     objective = points_objective_of(position)
-    solver = points_engine if points_engine is not None else default_solver()
     if reference_solver:
         from .search.reference import solve as reference_solve
         result = reference_solve(state, objective, line=True)
@@ -285,7 +282,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
         value=value, payments=settled.payments, items=settled.items, line=tuple(line),
         line_points=objective.achieved(rules, final), points_objective=objective.name,
         points_optimum=result.total, points_line=tuple(result.line), points_line_value=points_net,
-        value_keeping_points=value_kept, pot=chips,
+        value_keeping_points=value_kept, pot=chips, pot_change=settled.pot_change,
         nodes=nodes + result.nodes, seconds=time.perf_counter() - start,
         card_names=tuple(names[c].name for c in line), points_card_names=tuple(names[c].name for c in result.line))
 

@@ -79,13 +79,22 @@ class PlayState:
         return self.rules.legal_cards(self)
 
     def play(self, card: int) -> "PlayState":
-        """The state after the player to move plays ``card`` (an index); IllegalPlayError if the rules forbid it."""
+        """The state after the player to move plays ``card`` (a pack index, a Card or a card token);
+        IllegalPlayError if the rules forbid it."""
+        if isinstance(card, str):
+            card = self.rules.pack.parse(card).index
+        elif hasattr(card, "index") and not isinstance(card, int):
+            card = card.index
+        if not isinstance(card, int) or isinstance(card, bool):
+            raise IllegalPlayError(f"a card to play is a pack index, a Card or a card token, not {card!r}")
+        if not 0 <= card < len(self.rules.pack):
+            raise IllegalPlayError(f"card index {card} is not a card of the {self.rules.game.name} pack "
+                                   f"(0 to {len(self.rules.pack) - 1})")
         seat = self.to_move
         if self.is_over:
             raise IllegalPlayError("the deal is over: no card can be played")
         if not self.hands[seat] >> card & 1:
-            name = self.rules.pack[card].name if 0 <= card < len(self.rules.pack) else str(card)
-            raise IllegalPlayError(f"seat {seat + 1} does not hold {name}")
+            raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name}")
         if not self.legal_cards() >> card & 1:
             legal = " ".join(self.rules.pack.names(self.legal_cards()))
             raise IllegalPlayError(

@@ -17,8 +17,9 @@ import networkx as nx
 
 from .errors import StichError
 from .games.base import Objective
-from .position import Position
-from .search.engine import EngineSolver, default_solver
+from .position import Position, check_position
+from .search.boundary import check_number
+from .search.engine import MAX_PERFT_DEPTH, EngineSolver, solver_for
 from .state import PlayState
 
 FORMATS = (".graphml", ".gexf", ".json")
@@ -51,9 +52,9 @@ def strategy_tree(position: Position, depth: int, *, objective: str = "points", 
     Node attributes: ``to_move`` (1-based seat, 0 when the deal is over), ``table`` (cards on the table), ``value``
     (the maximising side's total: achieved + double-dummy rest; the declaring side for ``points``), ``depth``.
     Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``."""
-    if depth < 0:
-        raise StichError(f"the tree depth is a number of cards, 0 or more, not {depth}")
-    engine = engine or default_solver()
+    check_position(position)
+    check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
+    engine = solver_for(engine)
     goal = _objective(position, objective, seat)
     rules = position.rules
     graph = nx.DiGraph(objective=goal.name, maximiser="+".join(str(s + 1) for s in sorted(goal.maximiser)),

@@ -68,7 +68,13 @@ class Variant(Mapping[str, object]):
 
     def __init__(self, flags: Mapping[str, Flag], values: Mapping[str, object] | None = None) -> None:
         chosen: dict[str, object] = {name: flag.default for name, flag in flags.items()}
+        if isinstance(values, str):
+            values = Variant.parse_pairs(values)
+        elif values is not None and not isinstance(values, Mapping):
+            raise VariantError(f"a variant is a mapping of flags to values or 'name=value' text, not {values!r}")
         for name, value in (values or {}).items():
+            if not isinstance(name, str):
+                raise VariantError(f"a variant flag's name is text, not {name!r}")
             key = name.strip().lower()
             if key not in flags:
                 known = ", ".join(sorted(flags)) or "none"
@@ -83,6 +89,8 @@ class Variant(Mapping[str, object]):
         items = text.split(",") if isinstance(text, str) else list(text)
         pairs: dict[str, str] = {}
         for item in items:
+            if not isinstance(item, str):
+                raise VariantError(f"variant {item!r} is not of the form name=value")
             item = item.strip()
             if not item:
                 continue

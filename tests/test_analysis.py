@@ -93,8 +93,11 @@ def test_all_objectives_and_a_bad_one():
     position = board("zwanzigerrufen.tbn", 5)
     document = solve_report(position, ["all"])
     assert [r["objective"] for r in document["results"]] == position.rules.objective_names()
-    with pytest.raises(InvalidContractError, match="does not apply"):
+    with pytest.raises(InvalidContractError, match="unknown objective 'schneider'"):  # Schafkopf's, not this game's
         solve_report(position, ["schneider"])
+    tout = board("schafkopf.tbn", 1)
+    with pytest.raises(InvalidContractError, match="objective 'tout' does not apply to Schafkopf Rufer"):
+        solve_report(tout, ["tout"])
 
 
 def test_objectives_named_expands_per_seat_questions():

@@ -13,6 +13,7 @@ import pytest
 
 import solver
 from solver.analysis import solve_report
+from solver import StichError
 from solver.batch import done_ids, solve_batch
 from solver.formats.tbn import format_record, write_records
 
@@ -111,8 +112,24 @@ def test_a_bad_record_is_reported_and_the_others_solved(tmp_path: Path) -> None:
     name, line_number, column = location.rsplit(":", 2)
     assert name == str(source) and line_number.isdigit() and column.isdigit() and rest
     assert all(line["results"] for line in lines if "error" not in line)
-    again = solve_batch(source, out, objectives=None, workers=1)  # the error line counts as done
-    assert again.written == 0 and again.skipped == 7
+    again = solve_batch(source, out, objectives=None, workers=1)  # the error line is tried again, and replaced
+    assert (again.written, again.skipped, again.errors) == (1, 6, 1)
+    assert len(_lines(out)) == 7 and len([line for line in _lines(out) if "error" in line]) == 1
+    text = source.read_text(encoding="utf-8").replace('[Contract "Nonsense"]', '[Contract "Trump E"]')
+    source.write_text(text, encoding="utf-8")  # the record mended: the rerun solves it
+    mended = solve_batch(source, out, objectives=None, workers=1)
+    assert (mended.written, mended.skipped, mended.errors) == (1, 6, 0)
+    assert len(_lines(out)) == 7 and all("error" not in line for line in _lines(out))
+
+
+def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_path: Path) -> None:
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 5, 2)), source)
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"my notes\nthe last line, without a newline")
+    with pytest.raises(StichError, match="not a stich batch output"):
+        solve_batch(source, notes, workers=1)
+    assert notes.read_bytes() == b"my notes\nthe last line, without a newline"
 
 
 def test_one_and_two_workers_write_the_same_lines(tmp_path: Path) -> None:

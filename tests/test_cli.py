@@ -273,7 +273,9 @@ def test_a_malformed_variant_is_a_usage_error():
 
 def test_an_unknown_variant_flag_is_bad_input():
     result = run("solve", EXAMPLES / "valat.tbn", "--variant", "no_such_flag=1", code=1)
-    assert "valat.tbn:17:12: " in result.stderr and "unknown variant flag 'no_such_flag'" in result.stderr
+    # pointed at the record's game (the flag is the command's, not the file's), with no token of the file blamed
+    assert "valat.tbn:13:8: the variant given with the command or call: unknown variant flag 'no_such_flag'" \
+        in result.stderr and "(got" not in result.stderr
     assert result.stdout == ""
 
 
@@ -334,8 +336,56 @@ def test_bad_records_in_human_output(bad_file):
 
 
 def test_an_objective_that_does_not_apply(tmp_path):
-    result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "valat", code=1)
-    assert "kratzen.tbn:15:" in result.stderr and "objective 'valat' does not apply" in result.stderr
+    result = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "tout", code=1)
+    assert "schafkopf.tbn:15:12: objective 'tout' does not apply to Schafkopf Rufer G" in result.stderr
+    result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "valat", code=1)  # not a Kratzen objective
+    assert "kratzen.tbn:15:" in result.stderr and "unknown objective 'valat' (for Kratzen Trump" in result.stderr
+
+
+@pytest.mark.parametrize("text", ["", "; only a comment\n", "\n\n"])
+def test_a_file_without_records_is_an_error(tmp_path, text):
+    path = tmp_path / "empty.tbn"
+    path.write_text(text, encoding="utf-8")
+    for command in ("solve", "check", "score"):
+        result = run(command, path, code=1)
+        assert f"stich: {path}: no records" in result.stderr and result.stdout == ""
+    result = runner.invoke(app, ["check", "-"], input=text)
+    assert result.exit_code == 1 and "stich: <stdin>: no records" in result.stderr
+    result = run("batch", path, "--out", tmp_path / "out.jsonl", code=1)
+    assert f"stich: {path}: no records" in result.stderr
+
+
+def test_unknown_game_options_are_usage_errors():
+    for args in (["deal", "--game", "poker"], ["analyse", "--game", "poker", "--hand", "EO", "--seat", "1", "-c", "x"]):
+        result = run(*args, code=2)
+        assert "unknown game 'poker'" in result.stderr
+
+
+def test_batch_does_not_read_standard_input(tmp_path):
+    result = run("batch", "-", "--out", tmp_path / "out.jsonl", code=2)
+    assert "not standard input" in result.stderr and not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
+    result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--seat", "3", "--out", tmp_path / "t.json", code=1)
+    assert "takes no seat" in result.stderr and not (tmp_path / "t.json").exists()
+
+
+def test_output_errors_name_the_file_asked_for(tmp_path):
+    result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--out", tmp_path / "no" / "t.json", code=1)
+    assert f"stich: {tmp_path / 'no' / 't.json'}: No such file or directory" in result.stderr
+    result = run("deal", "-g", "sk", "--out", tmp_path, code=1)
+    assert f"stich: {tmp_path}: Is a directory" in result.stderr
+
+
+def test_score_of_an_unfinished_play_points_at_where_it_stops():
+    result = run("score", EXAMPLES / "schafkopf.tbn", "--board", "1", code=1)
+    assert "schafkopf.tbn:21:10: scoring needs a complete Play section (4 of 8 tricks played)" in result.stderr
+
+
+def test_deal_says_why_no_deal_lets_the_seat_bid():
+    result = run("deal", "-g", "zr", "--declarer", "2", code=1)
+    assert "bid any of its everyday contracts (Normal)" in result.stderr and "forehand (seat 1)" in result.stderr
 
 
 def test_standard_input():
@@ -479,6 +529,16 @@ def test_score_json_of_kratzen_with_a_pot(tmp_path):
     of_kind(document, "score")
     assert document["pot"] == 12 and document["dd"]["pot"] == 12
     assert any(not i["losers"] for i in document["items"]) and any(not i["winners"] for i in document["items"])
+    assert sum(document["dd"]["payments"]) + document["dd"]["pot_change"] == 0
+    assert document["dd"]["pot_change"] == document["pot_change"]  # the four top trumps: the same play either way
+    # the text output shows the double-dummy payments with the pot's column (it once failed on the missing key)
+    text = run("score", path, "--dd").stdout
+    assert "Payments (double dummy)" in text and text.count("pot") >= 3
+
+
+def test_score_dd_text_of_unfinished_kratzen_deals():
+    text = run("score", EXAMPLES / "kratzen.tbn", "--dd").stdout
+    assert text.count("Payments (double dummy)") == 5
 
 
 @whole_deals

@@ -53,8 +53,8 @@ def test_deal_to_a_file(tmp_path):
 
 
 def test_bad_input_exits_1_without_traceback():
-    result = runner.invoke(app, ["deal", "-g", "bridge"])
-    assert result.exit_code == 1 and "unknown game 'bridge'" in result.stderr
+    result = runner.invoke(app, ["deal", "-g", "bridge"])  # a usage error, as in every command's --game
+    assert result.exit_code == 2 and "unknown game 'bridge'" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
     result = runner.invoke(app, ["deal", "-g", "sk", "-c", "Rufer H"])
     assert result.exit_code == 1 and "hearts cannot be called" in result.stderr

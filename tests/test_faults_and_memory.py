@@ -90,6 +90,16 @@ def test_a_checkpoint_of_another_analysis_is_refused(tmp_path: Path) -> None:
         sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
 
 
+@pytest.mark.parametrize("content", [b"\x89PNG\r\n\x1a\n\xff\xfe binary", b"my notes\nlast line without newline",
+                                     b'{"a": 1}\n'])
+def test_a_file_that_is_no_checkpoint_is_refused_and_left_alone(tmp_path: Path, content: bytes) -> None:
+    other = tmp_path / "notes.txt"
+    other.write_bytes(content)
+    with pytest.raises(StichError, match="not a stich checkpoint"):
+        sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=other)
+    assert other.read_bytes() == content  # no half line trimmed from someone else's file
+
+
 def dying_on_first_call(flag: str, items, *args):
     """solve_chunk, except that the first call (across all workers) kills its own worker process."""
     try:

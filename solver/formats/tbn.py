@@ -17,12 +17,11 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Iterator, TextIO
 
-from ..errors import ParseError
+from ..errors import ParseError, StichError
 
 __all__ = [
     "MAX_BRACE_COMMENT_LENGTH",
@@ -609,6 +608,8 @@ def iter_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
 
 def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
     """All records of ``text``; raises ParseError at the first syntax error."""
+    if not isinstance(text, str):
+        raise StichError(f"records are parsed from a string, not {type(text).__name__}")
     return list(_read(io.StringIO(text, newline="\n"), name, recover=False))  # type: ignore[arg-type]
 
 
@@ -619,9 +620,12 @@ def _opened(source: str | os.PathLike | IO, name: str | None) -> Iterator[tuple[
         label = name or str(os.fspath(source))
         with open(source, "rb") as stream:
             yield stream, label
-    else:
+    elif callable(getattr(source, "readline", None)):
         label = name or _stream_name(source)
         yield source, label
+    else:
+        raise StichError(f"a deal file is read from a path or an open stream, not {type(source).__name__} "
+                         f"(parse_positions reads a string of records)")
 
 
 def _stream_name(stream: IO) -> str:
@@ -822,18 +826,10 @@ def write_records(records: Iterable[Record], dest: str | os.PathLike | TextIO) -
 def _write_atomically(records: Iterable[Record], path: str) -> None:
     """Write to a temporary file next to ``path`` and rename it into place when every record is written, so that a
     record that cannot be written (or a crash) never leaves a half-written file that reads as a shorter whole one."""
-    directory = os.path.dirname(path) or "."
-    handle, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            _write(records, stream)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    from ..files import atomic_file
+
+    with atomic_file(path) as stream:
+        _write(records, stream)  # type: ignore[arg-type]
 
 
 def _write(records: Iterable[Record], stream: TextIO) -> None:

@@ -23,6 +23,20 @@ from ..state import PlayState, Trick
 from ..variant import Flag, Variant
 
 
+#: The rule state an ending cannot derive, as keyword arguments of :meth:`Game.rules` (seats are 1-based): the
+#: called ace's or card's holder, whether the called suit was led, and the seat that announced Pagat Ultimo. A game
+#: ignores the ones it has no use for.
+STATE_TAGS: dict[str, type] = {"partner": int, "called_suit_led": bool, "pagat_announcer": int}
+
+
+def _check_seat(name: str, value: object, seats: int) -> None:
+    """A 1-based seat given as a keyword: a whole number (not a bool) from 1 to ``seats``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidContractError(f"{name} must be a seat number from 1 to {seats}, not {value!r}")
+    if not 1 <= value <= seats:
+        raise InvalidContractError(f"{name} seat {value} is not a seat of this {seats}-seat deal")
+
+
 @dataclass(frozen=True)
 class Contract:
     """A contract of one game: its kind (``normal``, ``rufer``, ``trump``, ...), and its suit or called card."""
@@ -220,6 +234,9 @@ class Game:
     hand_size: ClassVar[int]
     flags: ClassVar[dict[str, Flag]] = {}
     contract_help: ClassVar[str] = ""
+    #: Every objective some contract of the game answers (a contract answers ``Rules.objective_names()`` of them):
+    #: a name among these that a contract does not answer "does not apply" to it, any other is a typo.
+    objectives: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def variant(cls, values: Mapping[str, object] | str | None = None) -> Variant:
@@ -264,10 +281,19 @@ class Game:
         if not isinstance(variant, Variant):
             variant = cls.variant(variant)
         cls.check_deal(deal)
-        if not 1 <= declarer <= deal.seats:
-            raise InvalidContractError(f"declarer seat {declarer} is not a seat of this {deal.seats}-seat deal")
-        if leader is not None and not 1 <= leader <= deal.seats:
-            raise InvalidContractError(f"leader seat {leader} is not a seat of this {deal.seats}-seat deal")
+        _check_seat("declarer", declarer, deal.seats)
+        if leader is not None:
+            _check_seat("leader", leader, deal.seats)
+        for name, value in state_tags.items():
+            if name not in STATE_TAGS:
+                raise InvalidContractError(f"unknown rule state {name!r}: the known ones are {', '.join(STATE_TAGS)}")
+            if value is None:
+                continue
+            if STATE_TAGS[name] is bool:
+                if not isinstance(value, bool):
+                    raise InvalidContractError(f"{name} must be True or False, not {value!r}")
+            else:
+                _check_seat(name, value, deal.seats)
         return cls.make_rules(deal, contract, declarer - 1, variant, None if leader is None else leader - 1,
                               dict(state_tags))
 
@@ -325,8 +351,11 @@ def tricks_objective(rules: Rules, side: frozenset[int], name: str, description:
 
 def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     known = ", ".join(rules.objective_names())
-    return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
-                                f"(choose from: {known})")
+    if name in rules.game.objectives:
+        return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
+                                    f"(choose from: {known})")
+    return InvalidContractError(f"unknown objective {name!r} (for {rules.game.name} {rules.contract} choose from: "
+                                f"{known})")
 
 
 def cards_in(mask: int) -> list[int]:

@@ -105,12 +105,16 @@ class KratzenRules(TrumpSuitRules):
 
 
 class Kratzen(Game):
+    """Kratzen (RULES.md 3): 3 to 6 players, four cards each from the 33-card German pack with the Weli; a trump
+    suit, follow and beat, and each seat's own trick target (the attacker's two)."""
+
     name = "Kratzen"
     aliases = ("kratzen", "kr", "krotzn")
     pack = PACK
     seat_counts = (3, 4, 5, 6)
     hand_size = 4
     contract_help = "Trump E|G|H|S [Muss|SevenMuss]"
+    objectives = ("tricks",)
     flags = {f.name: f for f in [
         Flag("weli_also_bells", bool, False, "the Weli also counts as a bell for following"),
         Flag("first_leader", ("attacker", "forehand"), "attacker", "who leads to trick 1"),

@@ -148,12 +148,16 @@ class SchafkopfRules(TrumpSuitRules):
 
 
 class Schafkopf(Game):
+    """Schafkopf as CARDAVIA plays it (RULES.md 2): four players, eight cards each from the 32-card German pack; Rufer
+    (a called ace's holder partners the caller), Wenz, Solo, the Touts and Sie; 120 card points, 61 win."""
+
     name = "Schafkopf"
     aliases = ("schafkopf", "sk", "schafkopfen", "cardavia")
     pack = PACK
     seat_counts = (4,)
     hand_size = 8
     contract_help = "Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie"
+    objectives = ("points", "game", "schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
     flags = {f.name: f for f in [
         Flag("solo_requires_plain_trump_card", bool, True, "a Solo declarer must hold a plain card of the trump suit"),
         Flag("runaway_count_at", ("lead", "deal"), "lead", "when the called-suit cards are counted for running away"),

@@ -204,12 +204,17 @@ class ZwanzigerrufenRules(Rules):
 
 
 class Zwanzigerrufen(Game):
+    """Zwanzigerrufen, Austrian tarock (RULES.md 1): four players, ten cards each from the 40-card tarock pack;
+    the Normal game (forehand calls a tarock's holder as partner), Solo and Suit Solo; 88 card points, 45 win."""
+
     name = "Zwanzigerrufen"
     aliases = ("zwanzigerrufen", "zr", "tarock", "tarok", "zwanzger")
     pack = PACK
     seat_counts = (4,)
     hand_size = 10
     contract_help = "Normal [T20..T16] | Solo | SuitSolo"
+    objectives = ("points", "game", "absolut", "absolut_against", "valat", "valat_against", "pagat_ultimo",
+                  "pagat_beaten", "mondfang")
     flags = {f.name: f for f in [
         Flag("tie_44", ("declarers_lose", "no_score"), "declarers_lose", "44:44 loses for the declarers, or scores nothing"),
         Flag("solo_value", int, 4, "game value of a Solo", 4, 5),

@@ -11,14 +11,15 @@ A state is accepted when it is exactly what legal play from the rules' deal lead
 * the cards on the table were played by the right seats, in turn, and each was legal when it was played
   (checked by replaying the trick from the hands as they were before it);
 * the hand sizes fit the trick: the seats that already played to it hold one card fewer;
-* the rule-history flags are in range, the won points and tricks are one non-negative count per seat.
+* the rule-history flags are in range, the won points and tricks are one non-negative count per seat, and the
+  history is completed tricks of in-range seats and cards.
 """
 
 from __future__ import annotations
 
 from ..errors import IllegalPlayError, InvalidPositionError
 from ..games.base import Objective, Rules
-from ..state import PlayState
+from ..state import PlayState, Trick
 
 #: What the engine's reward arithmetic allows (see ``_engine.pyx``): weights, event rewards, and flags.
 MAX_WEIGHT = 100
@@ -59,6 +60,14 @@ def check_state(state: object) -> PlayState:
         raise InvalidPositionError(f"the state has {len(state.hands)} hands, the deal has {seats} seats")
     check_number("the leader", state.leader, 0, seats - 1)
     check_number("the rule-history flags", state.flags, 0, MAX_FLAGS)
+    for trick in state.history:
+        if not isinstance(trick, Trick) or not isinstance(trick.cards, tuple) or len(trick.cards) != seats:
+            raise InvalidPositionError(f"the state's history must hold completed tricks of {seats} cards, "
+                                       f"not {trick!r}")
+        check_number("a completed trick's leader", trick.leader, 0, seats - 1)
+        check_number("a completed trick's winner", trick.winner, 0, seats - 1)
+        for card in trick.cards:
+            check_number("a card of a completed trick", card, 0, pack_size - 1)
     for name in ("points", "tricks"):
         counts = getattr(state, name)
         if len(counts) != seats or not all(_is_int(c) and c >= 0 for c in counts):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from .. import _engine
 from ..cards import bits
-from ..errors import EngineError
+from ..errors import EngineError, InvalidPositionError
 from ..games.base import Objective, Rules, TrickEvent
 from ..games.tables import RuleTables
 from ..state import PlayState
@@ -33,6 +33,10 @@ from .boundary import MAX_VALUE, check_number, check_objective, check_state
 from .results import CardValue, SolveResult
 
 DEFAULT_TT_MEGABYTES = 64
+#: The largest table a solver may ask for.
+MAX_TT_MEGABYTES = 4096
+#: The drivers that narrow the null-window probes to the exact value.
+DRIVERS = tuple(_engine.DRIVERS)
 #: Deeper perft counts take longer than anyone waits (and overflow nothing: counts are 64-bit).
 MAX_PERFT_DEPTH = 64
 
@@ -291,6 +295,9 @@ def _objective_cards(objective: Objective) -> int:
     return mask
 
 
+_NOTHING = object()  # what an EngineSolver has checked before its first question
+
+
 class EngineSolver:
     """A compiled engine with its transposition table, reusable across deals and objectives.
 
@@ -301,14 +308,21 @@ class EngineSolver:
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
                  driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True,
                  use_lookahead: bool = True, use_quasi: bool = True) -> None:
-        if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
-            raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
+        check_number("tt_megabytes", tt_megabytes, 1, MAX_TT_MEGABYTES)
+        switches = dict(use_table=use_table, use_equivalence=use_equivalence, use_bounds=use_bounds,
+                        use_ordering=use_ordering, use_canonical=use_canonical, use_fast_end=use_fast_end,
+                        use_lookahead=use_lookahead, use_quasi=use_quasi)
+        for name, value in switches.items():
+            if not isinstance(value, bool):
+                raise InvalidPositionError(f"{name} must be True or False, not {value!r}")
+        if driver not in DRIVERS:
+            raise InvalidPositionError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
                                      use_canonical, use_fast_end, use_lookahead, use_quasi)
         self._loaded: tuple | None = None
-        self._checked_state: PlayState | None = None
+        self._checked_state: object = _NOTHING  # not None: a None passed in must be checked, not match it
         self._state_masks: tuple = (None, None, [], [])    # the last state loaded, in engine numbering
-        self._checked_objective: Objective | None = None
+        self._checked_objective: object = _NOTHING
 
     def _check(self, state: PlayState, objective: Objective) -> None:
         """The boundary checks (see boundary.py), each skipped for what it checked last: states and objectives are
@@ -317,7 +331,7 @@ class EngineSolver:
         if self._checked_state is not state:
             check_state(state)
             self._checked_state = state
-            self._checked_objective = None
+            self._checked_objective = _NOTHING
         if self._checked_objective is not objective:
             check_objective(objective, state.rules)
             self._checked_objective = objective
@@ -426,6 +440,7 @@ class EngineSolver:
         null-window search (``Engine.keeps``), not the card's exact value; a value that is not the state's shows
         as a turn where no card keeps it or a line that does not add up to it."""
         check_number("the value", value, -MAX_VALUE, MAX_VALUE)
+        start = state
         line = []
         remaining = value
         while not state.is_over:
@@ -438,12 +453,21 @@ class EngineSolver:
                     remaining -= reward
                     break
             if chosen is None:
+                self._wrong_value(start, objective, value)
                 raise EngineError("no card keeps the value: the engine is inconsistent")
             line.append(chosen)
             state = state.advance(chosen)
         if remaining:
+            self._wrong_value(start, objective, value)
             raise EngineError("the line does not add up to the value: the engine is inconsistent")
         return line
+
+    def _wrong_value(self, state: PlayState, objective: Objective, value: int) -> None:
+        """InvalidPositionError when ``value`` is not the state's (the caller's mistake, not the engine's)."""
+        exact = self.value(state, objective)
+        if exact != value:
+            raise InvalidPositionError(f"the value {value} is not this position's: its {objective.name} value is "
+                                       f"{exact}, and a line keeps only that")
 
     def perft(self, state: PlayState, depth: int) -> int:
         """Legal play sequences of ``depth`` cards by the engine's move generator (compare with the reference)."""
@@ -457,6 +481,7 @@ class EngineSolver:
     def solve(self, state: PlayState, objective: Objective, *, cards: bool = False, line: bool = False
               ) -> SolveResult:
         start = time.perf_counter()
+        self._check(state, objective)
         self.engine.reset_counters()
         if cards and not state.is_over:
             future, card_values = self.value_and_cards(state, objective)
@@ -469,6 +494,16 @@ class EngineSolver:
         return SolveResult(objective=objective, achieved=achieved, future=future, card_values=values, line=pv,
                            nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=state.to_move,
                            pack=state.rules.pack)
+
+
+def solver_for(engine: object) -> "EngineSolver":
+    """``engine``, or the process's shared one for None; InvalidPositionError for anything else (the public
+    functions' ``engine=`` argument)."""
+    if engine is None:
+        return default_solver()
+    if not isinstance(engine, EngineSolver):
+        raise InvalidPositionError(f"engine must be an EngineSolver, not {type(engine).__name__}")
+    return engine
 
 
 @functools.cache

@@ -21,7 +21,8 @@ from ..cards import bits
 from ..errors import EngineError, StichError
 from ..games.base import Objective
 from ..state import PlayState
-from .engine import DEFAULT_TT_MEGABYTES, _objective_cards, compile_rules, engine_events, rules_tables
+from .boundary import check_number, check_state
+from .engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, _objective_cards, compile_rules, engine_events, rules_tables
 
 #: The engine's limits (src_ext/settle.pxd).
 MAX_COMPONENTS = 6
@@ -102,8 +103,7 @@ class SettlementEngine:
     meet those of an ordinary objective)."""
 
     def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> None:
-        if not isinstance(tt_megabytes, int) or not 1 <= tt_megabytes <= 4096:
-            raise ValueError(f"tt_megabytes must be a whole number from 1 to 4096, not {tt_megabytes!r}")
+        check_number("tt_megabytes", tt_megabytes, 1, MAX_TT_MEGABYTES)
         self.engine = _engine.Engine(tt_megabytes, True, True, True, True, "mtdf", True)
         self._loaded: tuple | None = None
 
@@ -135,6 +135,11 @@ class SettlementEngine:
 
     def value(self, state: PlayState, spec: PayoffSpec) -> int:
         """The settlement the declaring side can force from ``state`` (what its completed tricks earned included)."""
+        check_state(state)
+        return self._value(state, spec)
+
+    def _value(self, state: PlayState, spec: PayoffSpec) -> int:
+        """:meth:`value` of a state already checked (or reached from one by legal play)."""
         accumulated = spec.accumulated(state)
         if state.is_over:
             return spec.payoff(accumulated)
@@ -143,11 +148,12 @@ class SettlementEngine:
 
     def line(self, state: PlayState, spec: PayoffSpec, value: int) -> list[int]:
         """A principal variation: at each turn the lowest-indexed card that keeps the settlement."""
+        check_state(state)
         line = []
         while not state.is_over:
             for card in bits(state.legal_cards()):
                 child = state.advance(card)
-                if self.value(child, spec) == value:
+                if self._value(child, spec) == value:
                     line.append(card)
                     state = child
                     break

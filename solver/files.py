@@ -1,0 +1,75 @@
+"""Files that appear whole or not at all.
+
+Every file stich writes in one go (deal files, trees, plots, a batch output rewritten without its error lines) is
+written to a temporary file next to it and renamed over it when complete: ``os.replace`` is atomic on one file
+system, so an interruption leaves the old file or the new one, never half of the new one that reads as a shorter
+whole. The temporary file's name is an implementation detail: an error in creating it names the file asked for.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator
+
+
+def _file_mode() -> int:
+    """The mode a plain ``open(path, "w")`` would give (mkstemp's files are private to their owner)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _temporary(path: Path, suffix: str) -> tuple[int, str]:
+    """A new temporary file in ``path``'s directory; OSError naming ``path`` (not the temporary) if it cannot be."""
+    if path.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(path))
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
+    except OSError as error:
+        raise type(error)(error.errno, error.strerror, str(path)) from None
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike, *, binary: bool = False) -> Iterator[IO]:
+    """A stream whose content becomes ``path`` when the block ends without an error (UTF-8 text with LF line breaks,
+    or bytes); on an error the temporary file is removed and ``path`` is left as it was."""
+    path = Path(path)
+    handle, temporary = _temporary(path, "")
+    try:
+        if binary:
+            with os.fdopen(handle, "wb") as stream:
+                yield stream
+        else:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+                yield stream
+        os.chmod(temporary, _file_mode())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary path next to ``path`` (same suffix, so writers that choose the format by it still do) for a writer
+    that wants a file name rather than a stream; renamed to ``path`` only when the block ends without an error, and
+    removed otherwise."""
+    path = Path(path)
+    handle, temporary = _temporary(path, path.suffix)
+    os.close(handle)
+    try:
+        yield Path(temporary)
+        os.chmod(temporary, _file_mode())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+__all__ = ["atomic_file", "atomic_path"]

@@ -1,0 +1,353 @@
+"""Wrong arguments to the public functions: each is refused with a StichError (a ValueError) that names the argument,
+before anything is solved, written or left half done.
+
+The cases come from an audit that called every public function with the values a library user gets wrong: None or
+a string where a Position is expected, floats and bools for seats, out-of-range seats in rule state, a value that is
+not the position's, an output file that is the input file. Before the fixes they raised AttributeError or
+IndexError, were silently accepted, or (a float tree depth) never returned.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver import (EngineSolver, InvalidContractError, InvalidDealError, InvalidPositionError, StichError,
+                    make_position)
+from solver.search.settle import SettlementEngine
+
+ROOT = Path(__file__).resolve().parents[1]
+VALAT = ROOT / "examples" / "valat.tbn"
+KRATZEN = ROOT / "examples" / "kratzen.tbn"
+
+RUFER_ENDING = "1: G7 E7 / G8 E8 / G9 E9 / GK EK"
+ZR_ENDING = "1: TS SK / T21 SQ / T4 SN / T1 SJ"
+
+
+@pytest.fixture(scope="module")
+def valat():
+    return next(solver.read_positions(VALAT))
+
+
+@pytest.fixture(scope="module")
+def kratzen():
+    return next(solver.read_positions(KRATZEN))
+
+
+POSITION_FUNCTIONS = [
+    ("solve", lambda p: solver.solve(p, "points")),
+    ("perft", lambda p: solver.perft(p, 1)),
+    ("check_bonuses", lambda p: solver.check_bonuses(p)),
+    ("check_report", lambda p: solver.check_report(p)),
+    ("solve_report", lambda p: solver.solve_report(p)),
+    ("table_report", lambda p: solver.table_report(p)),
+    ("dd_settlement", lambda p: solver.dd_settlement(p)),
+    ("score_deal", lambda p: solver.score_deal(p)),
+    ("analyse_play", lambda p: solver.analyse_play(p)),
+    ("strategy_tree", lambda p: solver.strategy_tree(p, 1)),
+    ("analyse_position", lambda p: solver.analyse_position(p, 1, samples=1)),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in POSITION_FUNCTIONS], ids=[n for n, _ in POSITION_FUNCTIONS])
+@pytest.mark.parametrize("value", [None, "examples/valat.tbn", 5])
+def test_a_position_argument_that_is_no_position_is_named(call, value):
+    with pytest.raises(InvalidPositionError, match="position must be a Position"):
+        call(value)
+
+
+def test_contract_table_of_neither_position_nor_deal():
+    with pytest.raises(InvalidDealError, match="Position or a Deal, not str"):
+        solver.contract_table("abc", game="zr")
+
+
+@pytest.mark.parametrize("call", [
+    lambda p: solver.solve(p, "points", engine="x"),
+    lambda p: solver.check_bonuses(p, engine="x"),
+    lambda p: solver.analyse_play(p, engine="x"),
+    lambda p: solver.strategy_tree(p, 1, engine="x"),
+    lambda p: solver.dd_settlement(p, points_engine="x"),
+])
+def test_an_engine_argument_of_the_wrong_type_is_named(valat, call):
+    with pytest.raises(InvalidPositionError, match="engine must be an EngineSolver, not str"):
+        call(valat)
+
+
+def test_dd_settlement_refuses_a_settlement_engine_of_the_wrong_type(valat):
+    with pytest.raises(InvalidPositionError, match="engine must be a SettlementEngine"):
+        solver.dd_settlement(valat, engine=EngineSolver(1))
+
+
+@pytest.mark.parametrize("depth", [1.5, -1, "2", None, True])
+def test_strategy_tree_depth_is_a_whole_number(valat, depth):
+    # 1.5 used to pass the "depth < 0" check and never reach depth 0: the whole game tree was built
+    with pytest.raises(InvalidPositionError, match="tree depth"):
+        solver.strategy_tree(valat, depth)
+
+
+@pytest.mark.parametrize("state_change, message", [
+    (dict(leader=7), "the leader must be from 0 to 3"),
+    (dict(trick=(999,)), "a card on the table must be from 0"),
+    (dict(hands=(1 << 70, 0, 0, 0)), "hand 1 must be from 0"),
+    (dict(hands=(1, 1, 2, 4)), "which it was not dealt"),
+])
+@pytest.mark.parametrize("reference_solver", [False, True])
+def test_dd_settlement_checks_the_state_like_solve(valat, state_change, message, reference_solver):
+    import dataclasses
+
+    broken = dataclasses.replace(valat, state=dataclasses.replace(valat.state, **state_change))
+    with pytest.raises(InvalidPositionError, match=message):
+        solver.dd_settlement(broken, reference_solver=reference_solver)
+    with pytest.raises(InvalidPositionError, match=message):
+        SettlementEngine(1).value(broken.state, solver.settlement.payoff_spec(valat))
+
+
+@pytest.mark.parametrize("game, deal, contract, tags, message", [
+    ("Schafkopf", RUFER_ENDING, "Rufer G", dict(partner=9), "partner seat 9 is not a seat"),
+    ("Schafkopf", RUFER_ENDING, "Rufer G", dict(partner=-3), "partner seat -3 is not a seat"),
+    ("Schafkopf", RUFER_ENDING, "Rufer G", dict(partner=2.5), "partner must be a seat number"),
+    ("Zwanzigerrufen", ZR_ENDING, "Solo", dict(pagat_announcer=9), "pagat_announcer seat 9 is not a seat"),
+    ("Zwanzigerrufen", ZR_ENDING, "Solo", dict(pagat_announcer="x"), "pagat_announcer must be a seat number"),
+    ("Zwanzigerrufen", ZR_ENDING, "Solo", dict(declarer=1.5), "declarer must be a seat number"),
+    ("Zwanzigerrufen", ZR_ENDING, "Solo", dict(declarer=True), "declarer must be a seat number"),
+    ("Zwanzigerrufen", ZR_ENDING, "Solo", dict(leader=1.5), "leader must be a seat number"),
+    ("Schafkopf", RUFER_ENDING, "Rufer G", dict(partnr=2), "unknown rule state 'partnr'"),
+    ("Schafkopf", RUFER_ENDING, "Rufer G", dict(called_suit_led="maybe"), "called_suit_led must be True or False"),
+])
+def test_rule_state_keywords_are_checked(game, deal, contract, tags, message):
+    with pytest.raises(InvalidContractError, match=message):
+        make_position(game, deal, contract, **tags)
+
+
+def test_rule_state_keywords_in_range_still_work():
+    position = make_position("Schafkopf", RUFER_ENDING, "Rufer G", partner=2)
+    assert position.rules.declaring_side == frozenset({0, 1})
+    position = make_position("Zwanzigerrufen", ZR_ENDING, "Solo", pagat_announcer=4,
+                             variant={"hard_pagat_reservation": True})
+    assert position.rules.pagat_announcer == 3
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(deal=None), InvalidDealError, "a deal is text"),
+    (dict(deal=5), InvalidDealError, "a deal is text"),
+    (dict(deal=[1, 2, 4, 8]), InvalidDealError, "a deal is text"),
+    (dict(contract=None), InvalidContractError, "a contract is text"),
+    (dict(contract=5), InvalidContractError, "a contract is text"),
+    (dict(play=[5]), StichError, "play is card tokens"),
+    (dict(variant=5), StichError, "a variant is a mapping"),
+])
+def test_make_position_argument_types(kwargs, error, message):
+    arguments = dict(game="Zwanzigerrufen", deal=ZR_ENDING, contract="Solo")
+    arguments.update(kwargs)
+    with pytest.raises(error, match=message):
+        make_position(**arguments)
+
+
+def test_make_position_takes_hands_as_lists_and_variant_as_text():
+    position = make_position("Zwanzigerrufen", [["TS", "SK"], "T21 SQ", ("T4", "SN"), "T1 SJ"], "Solo",
+                             variant="hard_pagat_reservation=true")
+    assert position.rules.variant["hard_pagat_reservation"] is True
+    assert set(position.rules.deal.hand_names(0)) == {"SK", "TS"}
+    assert set(position.rules.deal.hand_names(2)) == {"T4", "SN"}
+
+
+@pytest.mark.parametrize("seat", [5, 0, -1, 1.5, True, "1"])
+def test_solve_seat_out_of_range_or_not_a_number(valat, seat):
+    with pytest.raises(InvalidContractError, match="is not a seat"):
+        solver.solve(valat, "points", seat=seat)
+
+
+def test_solve_objective_must_be_a_name(valat):
+    with pytest.raises(InvalidContractError, match="an objective is named by text"):
+        solver.solve(valat, None)
+
+
+@pytest.mark.parametrize("wrong", [9999, 0, -5])
+def test_a_line_for_a_value_that_is_not_the_positions_is_the_callers_mistake(valat, wrong):
+    engine = EngineSolver(8)
+    objective = valat.objective("points")
+    exact = engine.value(valat.state, objective)
+    assert exact not in (9999, 0, -5)
+    with pytest.raises(InvalidPositionError, match=f"the value {wrong} is not this position's: .* is {exact}"):
+        engine.line(valat.state, objective, wrong)
+    assert len(engine.line(valat.state, objective, exact)) == valat.state.hands[valat.state.to_move].bit_count() * 4
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(tt_megabytes=0), "tt_megabytes must be from 1 to 4096"),
+    (dict(tt_megabytes=10**12), "tt_megabytes must be from 1 to 4096"),
+    (dict(tt_megabytes=True), "tt_megabytes must be a whole number"),
+    (dict(tt_megabytes="64"), "tt_megabytes must be a whole number"),
+    (dict(driver="fast"), "driver must be one of mtdf, bisect, window"),
+    (dict(use_table=1), "use_table must be True or False"),
+])
+def test_engine_options_are_checked(options, message):
+    with pytest.raises(InvalidPositionError, match=message):
+        EngineSolver(**options)
+
+
+@pytest.mark.parametrize("size", [0, "x", 10**12])
+def test_settlement_engine_table_size_is_checked(size):
+    with pytest.raises(InvalidPositionError, match="tt_megabytes"):
+        SettlementEngine(size)
+
+
+@pytest.mark.parametrize("source", [None, 3.5, b"[Game \"zr\"]", ["x"]])
+def test_reading_from_something_that_is_no_file(source):
+    with pytest.raises(StichError, match="read from a path or an open stream"):
+        list(solver.read_positions(source))
+    with pytest.raises(StichError, match="read from a path or an open stream"):
+        list(solver.iter_positions(source))
+
+
+def test_parse_positions_needs_a_string():
+    with pytest.raises(StichError, match="parsed from a string, not NoneType"):
+        solver.parse_positions(None)
+
+
+def test_variant_as_text_in_parse_positions():
+    text = VALAT.read_text(encoding="utf-8")
+    position = solver.parse_positions(text, variant="tie_44=no_score")[0]
+    assert position.rules.variant["tie_44"] == "no_score"
+
+
+def test_solve_report_takes_one_objective_name_as_a_string(valat):
+    document = solver.solve_report(valat, "points")
+    assert [answer["objective"] for answer in document["results"]] == ["points"]
+
+
+def test_batch_refuses_to_write_into_its_own_input(tmp_path):
+    source = tmp_path / "deals.tbn"
+    source.write_text(KRATZEN.read_text(encoding="utf-8"), encoding="utf-8")
+    before = source.read_bytes()
+    with pytest.raises(StichError, match="would be appended to the deal file being read"):
+        solver.solve_batch(source, source, workers=1)
+    with pytest.raises(StichError, match="would be appended to the deal file being read"):
+        solver.solve_batch(source, tmp_path / "." / "deals.tbn", workers=1)
+    assert source.read_bytes() == before
+
+
+def test_batch_argument_types(tmp_path):
+    with pytest.raises(StichError, match="chunk_size must be a whole number"):
+        solver.solve_batch(KRATZEN, tmp_path / "out.jsonl", chunk_size=1.5)
+    with pytest.raises(StichError, match="source must be a file path"):
+        solver.solve_batch(None, tmp_path / "out.jsonl")
+
+
+def test_batch_takes_one_objective_name_as_a_string(tmp_path):
+    out = tmp_path / "out.jsonl"
+    summary = solver.solve_batch(KRATZEN, out, objectives="tricks", workers=1)
+    assert summary.errors == 0 and summary.solved >= 1
+    assert '"error"' not in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(board=1.5), "board must be a whole number"),
+    (dict(board=0), "board must be a whole number, at least 1"),
+    (dict(seed="x"), "seed must be a whole number"),
+    (dict(declarer=9), "declarer must be a seat from 1 to 4"),
+    (dict(contract=5), "a contract is text"),
+    (dict(seats=2), "played by 4 seats, not 2"),
+])
+def test_random_record_arguments(kwargs, message):
+    arguments = dict(game="Zwanzigerrufen", seed=1, board=1)
+    arguments.update(kwargs)
+    with pytest.raises(StichError, match=message):
+        solver.random_record(**arguments)
+
+
+def test_random_records_count_is_not_negative():
+    with pytest.raises(StichError, match="count must be a whole number, at least 0"):
+        list(solver.random_records("Kratzen", 1, -1))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(hand=None), "hand is card tokens"),
+    (dict(seat="1"), "seat '1' is not a seat"),
+    (dict(declarer=9), "declarer 9 is not a seat"),
+    (dict(seats=9), "played by 4 seats, not 9"),
+    (dict(contract=None), "a contract is text"),
+    (dict(known="x"), "known cards are a mapping"),
+    (dict(known={2: 5}), "the known cards of seat 2 is card tokens"),
+    (dict(variant="nonsense=1"), "unknown variant flag 'nonsense'"),
+])
+def test_analyse_hand_arguments_fail_before_any_sample(kwargs, message):
+    arguments = dict(game="Schafkopf", hand="EU E8 E7 GK GO HA H9 SU", seat=1, contract="Rufer E", samples=1)
+    arguments.update(kwargs)
+    with pytest.raises(StichError, match=message):
+        solver.analyse_hand(**arguments)
+
+
+def test_analyse_hand_takes_the_hand_as_a_list():
+    result = solver.analyse_hand("Schafkopf", ["EU", "E8", "E7", "GK", "GO", "HA", "H9", "SU"], 1, "Rufer E",
+                                 samples=2, seed=1, workers=1)
+    assert result.samples == 2
+
+
+@pytest.mark.parametrize("pot", [1.5, "x", True])
+def test_the_pot_is_a_whole_number(kratzen, pot):
+    with pytest.raises(StichError, match="the pot is a whole number of chips"):
+        solver.dd_settlement(kratzen, pot=pot)
+
+
+def test_announcements_of_the_wrong_type_or_seat(valat):
+    with pytest.raises(StichError, match="seat 9 is not a seat of this 4-seat deal"):
+        solver.dd_settlement(valat, announcements="9: Kontra")
+    with pytest.raises(StichError, match="announcements are the"):
+        solver.dd_settlement(valat, announcements=["2: Kontra"])
+
+
+@pytest.mark.parametrize("card, message", [(None, "a card to play is"), (1.5, "a card to play is"),
+                                           (-1, "not a card of the"), (40, "not a card of the"),
+                                           ("ZZ", "not a card")])
+def test_play_state_play_refuses_what_is_no_card(valat, card, message):
+    with pytest.raises(StichError, match=message):
+        valat.state.play(card)
+
+
+def test_play_state_play_takes_a_token_or_a_card(valat):
+    state = valat.state
+    card = next(iter(solver.CardSet(valat.pack, state.legal_cards())))
+    assert state.play(card.name) == state.play(card.index) == state.play(card)
+
+
+@pytest.mark.parametrize("mask", [-1, 1 << 70, True])
+def test_card_set_masks_belong_to_the_pack(valat, mask):
+    with pytest.raises(StichError, match="is not a set of the Zwanzigerrufen pack"):
+        solver.CardSet(valat.pack, mask)
+
+
+@pytest.mark.parametrize("game", solver.GAMES, ids=lambda g: g.name)
+def test_every_objective_a_contract_answers_is_in_its_games_list(game):
+    # Game.objectives tells a typo ("unknown objective") from a name that does not apply to this contract
+    seen: set[str] = set()
+    for board in range(1, 6):
+        position = solver.position_from_record(solver.random_record(game, 3, board))
+        for contract, declarer in game.contracts(position.rules.deal):
+            try:
+                other = make_position(game, position.rules.deal, str(contract), declarer=declarer)
+            except InvalidContractError:
+                continue
+            seen |= set(other.rules.objective_names())
+    assert seen == set(game.objectives)
+
+
+def test_a_history_that_is_no_list_of_tricks_is_refused(valat):
+    import dataclasses
+
+    broken = dataclasses.replace(valat, state=dataclasses.replace(valat.state, history=(5,)))
+    with pytest.raises(InvalidPositionError, match="history must hold completed tricks"):
+        solver.solve(broken)
+
+
+def test_a_fresh_engine_checks_a_none_state():
+    # the engine skips checking the state it checked last: a fresh one must not take None for "already checked"
+    with pytest.raises(InvalidPositionError, match="expected a PlayState, not NoneType"):
+        EngineSolver(1).solve(None, None)
+
+
+def test_position_from_record_needs_a_record():
+    with pytest.raises(StichError, match="expected a Record"):
+        solver.position_from_record(None)
