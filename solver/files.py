@@ -34,27 +34,6 @@ def _temporary(path: Path, suffix: str) -> tuple[int, str]:
 
 
 @contextmanager
-def atomic_file(path: str | os.PathLike, *, binary: bool = False) -> Iterator[IO]:
-    """A stream whose content becomes ``path`` when the block ends without an error (UTF-8 text with LF line breaks,
-    or bytes); on an error the temporary file is removed and ``path`` is left as it was."""
-    path = Path(path)
-    handle, temporary = _temporary(path, "")
-    try:
-        if binary:
-            with os.fdopen(handle, "wb") as stream:
-                yield stream
-        else:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-                yield stream
-        os.chmod(temporary, _file_mode())
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
-@contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """A temporary path next to ``path`` (same suffix, so writers that choose the format by it still do) for a writer
     that wants a file name rather than a stream; renamed to ``path`` only when the block ends without an error, and
@@ -70,6 +49,19 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike, *, binary: bool = False) -> Iterator[IO]:
+    """A stream whose content becomes ``path`` when the block ends without an error (UTF-8 text with LF line breaks,
+    or bytes); on an error the temporary file is removed and ``path`` is left as it was."""
+    with atomic_path(path) as temporary:
+        if binary:
+            with open(temporary, "wb") as stream:
+                yield stream
+        else:
+            with open(temporary, "w", encoding="utf-8", newline="\n") as stream:
+                yield stream
 
 
 __all__ = ["atomic_file", "atomic_path"]
