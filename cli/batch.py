@@ -78,7 +78,7 @@ def _summary_text(summary: BatchSummary, out: Path) -> str:
 
 
 def batch(
-    file: Path = typer.Argument(..., help="A .tbn file; every record is solved.", show_default=False),
+    file: Path = typer.Argument(..., metavar="FILE", help="A .tbn file; every record is solved.", show_default=False),
     out: Path = typer.Option(..., "--out", help="The JSON Lines output: appended to, and resumed on a rerun."),
     objective: Optional[List[str]] = typer.Option(
         None, "--objective", "-o", help="What to solve (repeatable). Default: points (Kratzen: every seat's tricks)."),

@@ -11,7 +11,8 @@ from solver.analysis import solve_report
 
 from .render import parse_variant_options, render_solve, run_over_records
 
-FILE = typer.Argument(..., help="A .tbn file (- for standard input); every record is analysed (see --board).", show_default=False)
+FILE = typer.Argument(..., metavar="FILE", show_default=False,
+                      help="A .tbn file (- for standard input); every record is analysed (see --board).")
 BOARD = typer.Option(None, "--board", "-b", help="Only the records whose [Board] tag is this.")
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
                        help="A variant flag (repeatable); overrides the file's [Variant] tag.")
