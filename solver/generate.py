@@ -29,7 +29,8 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     under ``variant``, which is also written as the record's ``[Variant]`` tag)."""
     game = get_game(game)
     chosen = game.variant(variant or {})
-    _whole("seed", seed, 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):  # any whole number: it only names a generator
+        raise StichError(f"seed must be a whole number, not {seed!r}")
     _whole("board", board, 1)
     if seats is not None and (not isinstance(seats, int) or seats not in game.seat_counts):
         counts = " or ".join(map(str, game.seat_counts))

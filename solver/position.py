@@ -74,6 +74,14 @@ def check_position(value: object, name: str = "position") -> Position:
     return value
 
 
+def _strings(value: object, nested: bool = False) -> bool:
+    """Whether ``value`` is a list or tuple of strings (``nested``: each a string or a list or tuple of strings).
+    Lists and tuples only: a generator would be used up by the check."""
+    if not isinstance(value, (list, tuple)):
+        return False
+    return all(isinstance(item, str) or (nested and _strings(item)) for item in value)
+
+
 def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: int = 1,
                   variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str] | str = (),
                   leader: int | None = None, **state_tags: object) -> Position:
@@ -82,9 +90,8 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
     game = get_game(game)
     if isinstance(deal, str):
         deal = game.parse_deal(deal)
-    elif isinstance(deal, (list, tuple)) and all(isinstance(hand, str) or (
-            isinstance(hand, (list, tuple)) and all(isinstance(token, str) for token in hand)) for hand in deal):
-        deal = Deal.from_lists(game.pack, list(deal))
+    elif not isinstance(deal, Deal) and _strings(deal, nested=True):
+        deal = Deal.from_lists(game.pack, [hand if isinstance(hand, str) else list(hand) for hand in deal])
     elif not isinstance(deal, Deal):
         raise InvalidDealError(f"a deal is text ('1: ... / ...'), a list of hands (each a string or a list of card "
                                f"tokens) or a Deal, not {deal!r}")
@@ -92,10 +99,9 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
     rules = game.rules(deal, contract, declarer=declarer, variant=variant, leader=leader, **state_tags)
     state = rules.start()
-    if not isinstance(play, str) and not (isinstance(play, (list, tuple))
-                                          and all(isinstance(token, str) for token in play)):
+    tokens = play.split() if isinstance(play, str) else list(play) if _strings(play) else None
+    if tokens is None:
         raise IllegalPlayError(f"the play is card tokens, as one string or a list of strings, not {play!r}")
-    tokens = play.split() if isinstance(play, str) else list(play)
     played = []
     for number, token in enumerate(tokens, 1):
         card = game.pack.parse(token).index

@@ -258,6 +258,10 @@ def test_random_record_arguments(kwargs, message):
         solver.random_record(**arguments)
 
 
+def test_a_negative_seed_is_a_seed():
+    assert solver.random_record("Kratzen", -1, 1).get("Seed") == "-1"
+
+
 def test_random_records_count_is_not_negative():
     with pytest.raises(StichError, match="count must be a whole number, at least 0"):
         list(solver.random_records("Kratzen", 1, -1))
