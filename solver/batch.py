@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .analysis import solve_report
-from .errors import InvalidDealError, ParseError, StichError
+from .errors import InvalidDealError, ParseError, StichError, is_whole_number
 from .files import atomic_file
 from .formats.tbn import Record, iter_records
 from .position import Position, position_from_record
@@ -466,7 +466,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
     module docstring). ``progress`` is called after every line written; with it the file is read twice, first to
     count what is left to do."""
-    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
+    if not is_whole_number(chunk_size) or chunk_size < 1:
         raise StichError(f"chunk_size must be a whole number, at least 1, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
         if not isinstance(path, (str, os.PathLike)):

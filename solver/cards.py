@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from .errors import UnknownCardError
+from .errors import UnknownCardError, is_whole_number
 
 MAX_CARDS = 64
 
@@ -139,8 +139,7 @@ class CardSet:
     mask: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.mask, int) or isinstance(self.mask, bool) \
-                or not 0 <= self.mask < 1 << len(self.pack.cards):
+        if not is_whole_number(self.mask) or not 0 <= self.mask < 1 << len(self.pack.cards):
             raise UnknownCardError(f"card set mask {self.mask!r} is not a set of the {self.pack.game} pack's "
                                    f"{len(self.pack.cards)} cards")
 

@@ -19,6 +19,11 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit + 3 else text[:limit] + "..."
 
 
+def is_whole_number(value: object) -> bool:
+    """An int that is not a bool: what every seat, count and index the API takes must be (True is an int too)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class StichError(ValueError):
     """Base of every error caused by bad input (a deal, a file, a flag, a card)."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Iterator, Mapping
 
-from .errors import InvalidContractError, InvalidDealError, StichError
+from .errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
 from .formats.tbn import Record, Tag
 from .games import get_game
 from .games.base import Game
@@ -19,7 +19,7 @@ MAX_REDEALS = 10_000
 
 
 def _whole(name: str, value: object, least: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+    if not is_whole_number(value) or value < least:
         raise StichError(f"{name} must be a whole number, at least {least}, not {value!r}")
 
 
@@ -29,14 +29,14 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     under ``variant``, which is also written as the record's ``[Variant]`` tag)."""
     game = get_game(game)
     chosen = game.variant(variant or {})
-    if not isinstance(seed, int) or isinstance(seed, bool):  # any whole number: it only names a generator
+    if not is_whole_number(seed):  # any whole number: it only names a generator
         raise StichError(f"seed must be a whole number, not {seed!r}")
     _whole("board", board, 1)
     if seats is not None and (not isinstance(seats, int) or seats not in game.seat_counts):
         counts = " or ".join(map(str, game.seat_counts))
         raise InvalidDealError(f"{game.name} is played by {counts} seats, not {seats!r}")
     most = seats or game.seat_counts[0]
-    if not isinstance(declarer, int) or isinstance(declarer, bool) or not 1 <= declarer <= most:
+    if not is_whole_number(declarer) or not 1 <= declarer <= most:
         raise InvalidContractError(f"declarer must be a seat from 1 to {most}, not {declarer!r}")
     rng = random.Random(f"stich:{seed}:{board}")
     if contract is not None:

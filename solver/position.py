@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 from .announcements import pagat_announcer, parse_announcements
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
-                     StichError)
+                     StichError, is_whole_number)
 from .formats.tbn import Record, Tag
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
@@ -42,7 +42,7 @@ class Position:
         if not isinstance(name, str):
             known = ", ".join(self.rules.objective_names())
             raise InvalidContractError(f"an objective is named by text (one of {known}), not {name!r}")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+        if seat is not None and (not is_whole_number(seat)
                                  or not 1 <= seat <= self.rules.seats):
             raise InvalidContractError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
         if seat is not None:

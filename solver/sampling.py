@@ -27,7 +27,7 @@ from typing import Any, Mapping
 from .analysis import SCHEMA, can_force, objectives_named
 from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
 from .deal import Deal, parse_hand
-from .errors import IllegalPlayError, InvalidContractError, InvalidDealError, StichError
+from .errors import IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_whole_number
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position, check_position
@@ -337,9 +337,9 @@ def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping
         raise InvalidDealError(f"{game.name} is played by {' or '.join(map(str, game.seat_counts))} seats, "
                                f"not {seats!r}")
     for name, value in (("seat", seat), ("declarer", declarer)):
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= seats:
+        if not is_whole_number(value) or not 1 <= value <= seats:
             raise StichError(f"{name} {value!r} is not a seat of a {seats}-seat {game.name} deal")
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not is_whole_number(seed):
         raise StichError(f"the seed is a whole number, not {seed!r}")
     if not isinstance(contract, str):
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
@@ -355,7 +355,7 @@ def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping
         raise InvalidDealError(f"seat {seat}: a {game.name} hand holds {game.hand_size} cards, "
                                f"this one {fixed[seat - 1].bit_count()}")
     for other, cards in (known or {}).items():
-        if not isinstance(other, int) or isinstance(other, bool) or not 1 <= other <= seats:
+        if not is_whole_number(other) or not 1 <= other <= seats:
             raise StichError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
         if other == seat:
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
@@ -440,7 +440,7 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     game = position.game
     if not game.is_whole(rules.deal):
         raise StichError("an analysis from a record needs a whole deal (the play from the first trick), not an ending")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= rules.seats:
+    if not is_whole_number(seat) or not 1 <= seat <= rules.seats:
         raise StichError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
     played: dict[int, int] = {}
     state = rules.start()

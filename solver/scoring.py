@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from .announcements import Announcement, parse_announcements
 from .deal import small_number
-from .errors import ParseError, StichError
+from .errors import ParseError, StichError, is_whole_number
 from .games.base import Rules
 from .position import Position, check_position
 from .state import PlayState
@@ -508,7 +508,7 @@ def score_schafkopf(position: Position, outcome: tuple[int, int] | None = None) 
 def read_pot(position: Position, pot: int | None) -> int:
     """The pot from the argument, else the ``[Pot]`` tag, else 0."""
     if pot is not None:
-        if not isinstance(pot, int) or isinstance(pot, bool):
+        if not is_whole_number(pot):
             raise StichError(f"the pot is a whole number of chips, not {pot!r}")
         if pot < 0:
             raise StichError(f"the pot cannot be negative ({pot})")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cards import bits
-from .errors import IllegalPlayError
+from .errors import IllegalPlayError, is_whole_number
 
 if TYPE_CHECKING:
     from .games.base import Rules
@@ -85,7 +85,7 @@ class PlayState:
             card = self.rules.pack.parse(card).index
         elif hasattr(card, "index") and not isinstance(card, int):
             card = card.index
-        if not isinstance(card, int) or isinstance(card, bool):
+        if not is_whole_number(card):
             raise IllegalPlayError(f"a card to play is a pack index, a Card or a card token, not {card!r}")
         if not 0 <= card < len(self.rules.pack):
             raise IllegalPlayError(f"card index {card} is not a card of the {self.rules.game.name} pack "

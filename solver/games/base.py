@@ -18,7 +18,7 @@ from typing import ClassVar, Mapping
 
 from ..cards import Pack, bits
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidDealError
+from ..errors import InvalidContractError, InvalidDealError, is_whole_number
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
 
@@ -31,7 +31,7 @@ STATE_TAGS: dict[str, type] = {"partner": int, "called_suit_led": bool, "pagat_a
 
 def _check_seat(name: str, value: object, seats: int) -> None:
     """A 1-based seat given as a keyword: a whole number (not a bool) from 1 to ``seats``."""
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole_number(value):
         raise InvalidContractError(f"{name} must be a seat number from 1 to {seats}, not {value!r}")
     if not 1 <= value <= seats:
         raise InvalidContractError(f"{name} seat {value} is not a seat of this {seats}-seat deal")

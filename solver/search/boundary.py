@@ -17,7 +17,7 @@ A state is accepted when it is exactly what legal play from the rules' deal lead
 
 from __future__ import annotations
 
-from ..errors import IllegalPlayError, InvalidPositionError
+from ..errors import IllegalPlayError, InvalidPositionError, is_whole_number
 from ..games.base import Objective, Rules
 from ..state import PlayState, Trick
 
@@ -30,13 +30,9 @@ MAX_FLAGS = 31
 MAX_VALUE = 25_000
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_number(name: str, value: object, low: int, high: int) -> int:
     """``value`` as an int in ``low..high``, or InvalidPositionError saying which number is wrong."""
-    if not _is_int(value):
+    if not is_whole_number(value):
         raise InvalidPositionError(f"{name} must be a whole number, not {value!r}")
     if not low <= value <= high:  # type: ignore[operator]
         raise InvalidPositionError(f"{name} must be from {low} to {high}, not {value}")
@@ -70,7 +66,7 @@ def check_state(state: object) -> PlayState:
             check_number("a card of a completed trick", card, 0, pack_size - 1)
     for name in ("points", "tricks"):
         counts = getattr(state, name)
-        if len(counts) != seats or not all(_is_int(c) and c >= 0 for c in counts):
+        if len(counts) != seats or not all(is_whole_number(c) and c >= 0 for c in counts):
             raise InvalidPositionError(f"the state's {name} must be {seats} non-negative whole numbers, "
                                        f"not {counts!r}")
     seen = 0
@@ -113,7 +109,7 @@ def check_objective(objective: object, rules: Rules) -> Objective:
     if not isinstance(objective, Objective):
         raise InvalidPositionError(f"expected an Objective, not {type(objective).__name__}")
     if not isinstance(objective.maximiser, frozenset) or not all(
-            _is_int(s) and 0 <= s < rules.seats for s in objective.maximiser):
+            is_whole_number(s) and 0 <= s < rules.seats for s in objective.maximiser):
         raise InvalidPositionError(f"the maximising seats {objective.maximiser!r} are not seats 0..{rules.seats - 1}")
     check_number("the points weight", objective.points_weight, 0, MAX_WEIGHT)
     check_number("the trick weight", objective.trick_weight, 0, MAX_WEIGHT)
