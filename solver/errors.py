@@ -24,6 +24,14 @@ def is_whole_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def is_token_list(value: object, nested: bool = False) -> bool:
+    """Whether ``value`` is a list or tuple of strings (``nested``: each a string or a list or tuple of strings), as
+    card tokens are given. Lists and tuples only: a generator would be used up by the check."""
+    if not isinstance(value, (list, tuple)):
+        return False
+    return all(isinstance(item, str) or (nested and is_token_list(item)) for item in value)
+
+
 class StichError(ValueError):
     """Base of every error caused by bad input (a deal, a file, a flag, a card)."""
 

@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 from .announcements import pagat_announcer, parse_announcements
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
-                     StichError, is_whole_number)
+                     StichError, is_token_list, is_whole_number)
 from .formats.tbn import Record, Tag
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
@@ -74,14 +74,6 @@ def check_position(value: object, name: str = "position") -> Position:
     return value
 
 
-def _strings(value: object, nested: bool = False) -> bool:
-    """Whether ``value`` is a list or tuple of strings (``nested``: each a string or a list or tuple of strings).
-    Lists and tuples only: a generator would be used up by the check."""
-    if not isinstance(value, (list, tuple)):
-        return False
-    return all(isinstance(item, str) or (nested and _strings(item)) for item in value)
-
-
 def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: int = 1,
                   variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str] | str = (),
                   leader: int | None = None, **state_tags: object) -> Position:
@@ -90,7 +82,7 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
     game = get_game(game)
     if isinstance(deal, str):
         deal = game.parse_deal(deal)
-    elif not isinstance(deal, Deal) and _strings(deal, nested=True):
+    elif not isinstance(deal, Deal) and is_token_list(deal, nested=True):
         deal = Deal.from_lists(game.pack, [hand if isinstance(hand, str) else list(hand) for hand in deal])
     elif not isinstance(deal, Deal):
         raise InvalidDealError(f"a deal is text ('1: ... / ...'), a list of hands (each a string or a list of card "
@@ -99,7 +91,7 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
     rules = game.rules(deal, contract, declarer=declarer, variant=variant, leader=leader, **state_tags)
     state = rules.start()
-    tokens = play.split() if isinstance(play, str) else list(play) if _strings(play) else None
+    tokens = play.split() if isinstance(play, str) else list(play) if is_token_list(play) else None
     if tokens is None:
         raise IllegalPlayError(f"the play is card tokens, as one string or a list of strings, not {play!r}")
     played = []

@@ -27,7 +27,8 @@ from typing import Any, Mapping
 from .analysis import SCHEMA, can_force, objectives_named
 from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
 from .deal import Deal, parse_hand
-from .errors import IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_whole_number
+from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_token_list,
+                     is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position, check_position
@@ -324,7 +325,7 @@ def _cards_text(cards: object, what: str) -> str:
     """Cards given as one string of tokens or a list of tokens, as one string."""
     if isinstance(cards, str):
         return cards
-    if isinstance(cards, (list, tuple)) and all(isinstance(token, str) for token in cards):
+    if is_token_list(cards):
         return " ".join(cards)
     raise InvalidDealError(f"{what} is card tokens, as one string or a list of strings, not {cards!r}")
 
