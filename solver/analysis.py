@@ -432,7 +432,7 @@ class TableEntry:
                 "seats": [seat.as_dict() for seat in self.seats], "settlement": self.settlement}
 
 
-def _winning_condition(rules: Rules) -> str:
+def winning_condition(rules: Rules) -> str:
     """The objective that decides whether a contract is won: Tout where the contract has one, else the game
     (points), else the per-seat targets."""
     names = rules.objective_names()
@@ -459,7 +459,7 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     rules = position.rules
     label = str(rules.contract)
     side = tuple(_seat_list(rules.declaring_side))
-    condition = _winning_condition(rules)
+    condition = winning_condition(rules)
     pairs = objectives_named(position, condition)
     if pairs[0][0] is not None:  # per-seat targets
         seats = []

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from .analysis import SCHEMA, can_force, objectives_named
+from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
 from .deal import Deal, parse_hand
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_token_list,
@@ -55,6 +55,7 @@ class Setup:
     variant: tuple[tuple[str, object], ...]
     seed: int
     played: tuple[int, ...] = ()  # the cards played so far, in order (analysis from a position mid-play)
+    tags: tuple[tuple[str, object], ...] = ()  # the record's rule state tags (the Pagat's announcer), every sample's
 
 
 @dataclass(frozen=True)
@@ -115,9 +116,13 @@ class HandAnalysis:
     bonuses: tuple[BonusChance, ...] = ()
     openings: tuple[OpeningCard, ...] = field(default=())
     played: tuple[str, ...] = ()  # the cards played before the analysed moment (analysis mid-play)
+    seats: int = 0
+    declarer: int = 1
+    variant: dict[str, object] = field(default_factory=dict)  # every flag with the value used: reproducible
 
     def as_dict(self) -> dict[str, Any]:
-        return {"schema": SCHEMA, "command": "analyse", "game": self.game, "contract": self.contract,
+        return {"schema": SCHEMA, "command": "analyse", "game": self.game, "seats": self.seats,
+                "variant": dict(self.variant), "contract": self.contract, "declarer": self.declarer,
                 "seat": self.seat, "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},
                 "samples": self.samples, "seed": self.seed, "measure": self.measure,
                 "win_probability": self.win_probability, "mean": self.mean, "interval": list(self.interval),
@@ -157,7 +162,7 @@ def draw_sample(setup: Setup, k: int) -> tuple[Rules, PlayState]:
             position += missing
         try:
             rules = game.rules(Deal(game.pack, tuple(hands)), setup.contract, declarer=setup.declarer,
-                               variant=dict(setup.variant) or None)
+                               variant=dict(setup.variant) or None, **dict(setup.tags))
             state = rules.start()
             for card in setup.played:
                 state = state.play(card)
@@ -173,11 +178,10 @@ def draw_sample(setup: Setup, k: int) -> tuple[Rules, PlayState]:
 
 
 def _win_objective(rules: Rules, seat: int) -> Objective:
-    """What winning means for the hand: the contract's ``game`` where there is one, else the seat's own target
-    (Kratzen)."""
-    if "game" in rules.objective_names():
-        return rules.objective("game")
-    return rules.objective(rules.objective_names()[0], seat)
+    """What winning means for the hand: as :func:`~solver.analysis.winning_condition` says (the Tout, else the
+    game), for the seat where it is a seat's own target (Kratzen)."""
+    name = winning_condition(rules)
+    return rules.objective(name, seat) if name not in ("tout", "game") else rules.objective(name)
 
 
 def _measure_objective(rules: Rules, seat: int) -> tuple[str, Objective]:
@@ -204,15 +208,17 @@ def _empty_sums() -> dict[str, Any]:
     return {"n": 0, "sum": 0, "squares": 0, "wins": 0, "bonuses": {}, "cards": {}}
 
 
-def _from_measure(objective: Objective, measure: Objective, value: int, everything: int) -> int | None:
+def _from_measure(objective: Objective, measure: Objective, value: int, everything: int,
+                  seats: int) -> int | None:
     """The maximiser's total for ``objective`` read off the measure's exact value, when both count the same thing
-    (card points with a target, for the same side or for the other one): one search instead of one per bonus."""
+    (card points with a target, for the same side or for the other one): one search instead of one per bonus.
+    "The other side" must be every other seat: a Kratzen seat's tricks do not say another seat's."""
     if (objective.points_weight, objective.trick_weight, objective.events) != \
             (measure.points_weight, measure.trick_weight, measure.events) or objective.events:
         return None
     if objective.maximiser == measure.maximiser:
         return value
-    if not objective.maximiser & measure.maximiser:
+    if not objective.maximiser & measure.maximiser and len(objective.maximiser | measure.maximiser) == seats:
         return everything - value
     return None
 
@@ -252,7 +258,7 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
         future = engine.value(state, measure)
     measure_value = measure_won + future
     value = _for_hand(measure_value, measure, seat, everything)
-    win_value = _from_measure(win, measure, measure_value, everything)
+    win_value = _from_measure(win, measure, measure_value, everything, rules.seats)
     if win_value is None:
         win_value = win_won + engine.value(state, win)
     sums["n"] += 1
@@ -261,11 +267,11 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
     sums["wins"] += int(_wins(win_value, win, seat))
     if state.to_move == seat:
         assert measure_cards is not None
-        if _from_measure(win, measure, 0, everything) is None:
+        if _from_measure(win, measure, 0, everything, rules.seats) is None:
             win_values = {cv.card: win_won + cv.value
                           for cv in engine.card_values(state, win, win_value - win_won)}
         else:
-            win_values = {cv.card: _from_measure(win, measure, measure_won + cv.value, everything)
+            win_values = {cv.card: _from_measure(win, measure, measure_won + cv.value, everything, rules.seats)
                           for cv in measure_cards}
         for cv in measure_cards:
             entry = sums["cards"].setdefault(cv.card, [0, 0, 0])
@@ -280,7 +286,7 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
         for bonus_seat, objective in pairs:
             if objective.target is None:
                 continue
-            total = _from_measure(objective, measure, measure_value, everything)
+            total = _from_measure(objective, measure, measure_value, everything, rules.seats)
             if total is not None:
                 forced = total >= objective.target
             elif name == "points" and _all_tricks_ruled_out(objective, measure, measure_value, everything,
@@ -332,7 +338,8 @@ def _cards_text(cards: object, what: str) -> str:
 
 def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping[int, str] | None, declarer: int,
            variant: Mapping[str, object] | None, seats: int, seed: int,
-           played: Mapping[int, int] | None = None, order: tuple[int, ...] = ()) -> Setup:
+           played: Mapping[int, int] | None = None, order: tuple[int, ...] = (),
+           tags: Mapping[str, object] | None = None) -> Setup:
     """Check the hand and the known cards once, before any sampling, with messages a player can act on."""
     if not isinstance(seats, int) or seats not in game.seat_counts:
         raise InvalidDealError(f"{game.name} is played by {' or '.join(map(str, game.seat_counts))} seats, "
@@ -372,7 +379,7 @@ def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping
         if other != seat - 1:
             fixed[other] |= mask
     return Setup(game.name, seats, tuple(fixed), seat - 1, contract, declarer,
-                 tuple(sorted((variant or {}).items())), seed, order)
+                 tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())))
 
 
 def analyse_hand(game: str | type[Game], hand: str, seat: int, contract: str, *,
@@ -433,7 +440,8 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
                      samples: int = 200, seed: int = 0, workers: int | None = None,
                      checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play: the hand as dealt, the
-    contract, the variant and the cards played so far are kept; the other hands are forgotten and redealt from the
+    contract, the variant, the record's rule state (the Pagat's announcer under ``hard_pagat_reservation``) and the
+    cards played so far are kept; the other hands are forgotten and redealt from the
     unseen cards, each sample consistent with the play (see :func:`draw_sample`). The figures are totals for the
     deal: what each side has already taken plus the rest under double-dummy play. The other arguments are those of
     :func:`analyse_hand`."""
@@ -450,7 +458,8 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
         state = state.advance(card)
     hand = " ".join(game.pack.names(rules.deal.hands[seat - 1]))
     return _analyse(game, _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1,
-                                 dict(rules.variant.changed()), rules.seats, seed, played, position.played),
+                                 dict(rules.variant.changed()), rules.seats, seed, played, position.played,
+                                 rules.state_tags),
                     samples, workers, checkpoint, memory_mb, known)
 
 
@@ -477,7 +486,7 @@ class _Journal:
 
     def __init__(self, path: str | os.PathLike, setup: Setup, samples: int, total: dict[str, Any]) -> None:
         self.path = Path(path)
-        header = {"stich-analysis": 1, "setup": json.loads(json.dumps(asdict(setup))), "samples": samples}
+        header = {"stich-analysis": 2, "setup": json.loads(json.dumps(asdict(setup))), "samples": samples}
         self.done: set[int] = set()
         if self.path.exists() and self.path.stat().st_size:
             self._check_header(header)  # before anything is trimmed: the file may be someone else's
@@ -558,7 +567,8 @@ def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int,
     return HandAnalysis(game.name, setup.contract, setup.seat + 1, tuple(game.pack.names(setup.fixed[setup.seat])),
                         {s: tuple(game.pack.names(setup.fixed[s - 1])) for s in sorted(known or {})}, n, seed,
                         measure, total["wins"] / n, mean, (mean - half, mean + half), bonuses, openings,
-                        tuple(game.pack[card].name for card in setup.played))
+                        tuple(game.pack[card].name for card in setup.played), setup.seats, setup.declarer,
+                        dict(game.variant(dict(setup.variant) or None)))
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position"]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import solver
 from solver.deal import parse_hand
 from solver.errors import StichError
-from solver.sampling import _setup, analyse_hand, draw_rules
+from solver.position import Position
+from solver.sampling import _setup, analyse_hand, analyse_position, draw_rules, draw_sample
+
+DATA = Path(__file__).parent / "data"
 
 KRATZEN_HAND = "GA GK G9 HZ"  # seat 1 of Kratzen board 1, seed 1: Trump S
 
@@ -178,3 +183,45 @@ def test_every_trick_bonuses_read_off_the_points_agree_with_their_own_search(gam
     searched = analyse_hand(game, hand, 1, contract, samples=samples, seed=5, workers=1).as_dict()
     assert shortcut == searched
     assert searched_with_shortcut < len(calls) - searched_with_shortcut
+
+
+def test_a_tout_is_won_only_by_every_trick() -> None:
+    """A Tout's win is its Tout objective (every trick), not the 61 points of a game: the win rate equals the tout
+    bonus's, and an opening card that loses a trick in a sample is not a win there."""
+    report = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "SoloTout H", samples=30, seed=3, workers=1)
+    tout = next(b for b in report.bonuses if b.name == "tout")
+    assert report.win_probability == tout.probability_for < 1.0
+    assert report.mean > 61  # every sample makes the points of a game; not every one the Tout
+    openings = {o.card: o for o in report.openings}
+    assert openings["EO"].win_probability == tout.probability_for
+    assert openings["EU"].win_probability == 0.0  # the Schell-Ober beats it in every sample
+
+
+def test_kratzen_other_seats_targets_are_solved_not_read_off_the_hands_tricks() -> None:
+    """In Kratzen every seat plays for itself: another seat's target is not 'every trick the hand does not take',
+    so each is counted from its own search. Checked sample by sample against solve()."""
+    game = solver.get_game("Kratzen")
+    report = analyse_hand(game, "EA EO HA S7", 2, "Trump H", declarer=3, samples=24, seed=7, workers=1)
+    setup = _setup(game, "EA EO HA S7", 2, "Trump H", None, 3, None, 3, 7)
+    forced = {1: 0, 2: 0, 3: 0}
+    for k in range(24):
+        rules, state = draw_sample(setup, k)
+        for seat in forced:
+            forced[seat] += solver.solve(Position(game, rules, state), "tricks", seat=seat).success
+    chances = {b.seat: b for b in report.bonuses}
+    assert chances[2].forced_for == forced[2]
+    assert chances[1].forced_against == forced[1] and chances[3].forced_against == forced[3]
+    assert 0 < forced[1] < 24 and 0 < forced[3] < 24  # a real test: neither is all or nothing
+
+
+def test_an_analysis_from_a_record_keeps_the_pagat_announcement() -> None:
+    """Under hard_pagat_reservation the announcer must keep the Pagat: with every hand known, the analysis's one
+    deal is the record's and its value is solve()'s, which it was not while the samples dropped [Announcements]."""
+    position = next(iter(solver.read_positions(DATA / "analyse_pagat_announced.tbn")))
+    assert position.rules.state_tags == {"pagat_announcer": 4}
+    declarers = solver.solve(position, "points").total
+    pack, hands = position.game.pack, position.rules.deal.hands
+    known = {seat: " ".join(pack.names(hands[seat - 1])) for seat in (1, 2, 3)}
+    report = analyse_position(position, 4, known=known, samples=2, seed=1, workers=1)
+    assert declarers == 61
+    assert report.mean == report.interval[0] == 88 - declarers  # seat 4 defends

@@ -146,6 +146,7 @@ class Rules:
         self.initial_flags = flags
         self.points: tuple[int, ...] = tuple(card.points for card in game.pack)
         self.declaring_side: frozenset[int] = frozenset({declarer})
+        self.state_tags: dict[str, object] = {}  # Game.rules' state tags (1-based seats), those given a value
 
     # Rule methods ------------------------------------------------------------------------------------------------
 
@@ -294,8 +295,11 @@ class Game:
                     raise InvalidContractError(f"{name} must be True or False, not {value!r}")
             else:
                 _check_seat(name, value, deal.seats)
-        return cls.make_rules(deal, contract, declarer - 1, variant, None if leader is None else leader - 1,
-                              dict(state_tags))
+        rules = cls.make_rules(deal, contract, declarer - 1, variant, None if leader is None else leader - 1,
+                               dict(state_tags))
+        # kept so that rules made again for another deal of the same game (an analysis's samples) keep them
+        rules.state_tags = {name: value for name, value in state_tags.items() if value is not None}
+        return rules
 
     @classmethod
     def make_rules(cls, deal: Deal, contract: Contract, declarer: int, variant: Variant, leader: int | None,
