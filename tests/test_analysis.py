@@ -7,6 +7,8 @@ contract tables, from the engine's own ``solve`` on each contract (the reference
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import solver
@@ -15,6 +17,8 @@ from solver.analysis import (SCHEMA, BonusCheck, TableEntry, can_force, card_gro
                              contract_table, default_objectives, line_by_trick, objectives_named, solve_report,
                              table_report)
 from example_records import board, reference
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
 
 
 # --- solve_report -------------------------------------------------------------------------------------------------
@@ -280,3 +284,20 @@ def test_table_report_of_a_deal_with_play():
 def test_table_entry_document():
     entry = TableEntry("Solo", 2, biddable=False, reason="no")
     assert entry.as_dict()["biddable"] is False and entry.as_dict()["seats"] == []
+
+
+@pytest.mark.parametrize("game, deal, contract, held, taken_all", [
+    ("Schafkopf", "1: S7 S8 / EO GO / E7 E8 / HO SO", "Solo E", "schneider_against", "schwarz_against"),
+    ("Zwanzigerrufen", "1: T4 T5 / T21 T20 / T6 T7 / T19 T18", "Solo", "absolut_against", "valat_against"),
+])
+def test_held_to_few_points_is_measured_on_what_an_ending_holds(game, deal, contract, held, taken_all) -> None:
+    """An ending whose declarer can win nothing: the defenders take every trick, so the declarers are held to 30
+    (32) points or less as well; the target is the ending's points less that, not the whole pack's."""
+    position = make_position(game, deal, contract)
+    answers = {check.bonus: check.can_force for check in check_bonuses(position)}
+    assert answers[taken_all] is True and answers[held] is True
+    rules = position.rules
+    limit = 30 if game == "Schafkopf" else 32
+    assert rules.objective(held).target == max(0, rules.points_in_deal - limit)
+    whole = solver.read_positions(EXAMPLES / ("schafkopf.tbn" if game == "Schafkopf" else "zwanzigerrufen.tbn"))
+    assert next(iter(whole)).rules.objective(held).target == (90 if game == "Schafkopf" else 56)

@@ -181,6 +181,16 @@ class Rules:
     def tricks_in_deal(self) -> int:
         return self.deal.hand_size
 
+    @property
+    def points_in_deal(self) -> int:
+        """The card points the hands hold: the pack's total in a whole deal, what is left of it in an ending."""
+        return self.pack.points(self.deal.cards)
+
+    def held_to(self, most: int) -> int:
+        """The defenders' target for "the declarers are held to ``most`` points or less": the rest of the points the
+        deal holds (RULES.md: targets are measured on what an ending still holds), never below 0."""
+        return max(0, self.points_in_deal - most)
+
     def side_of(self, seat: int) -> frozenset[int]:
         return self.declaring_side if seat in self.declaring_side else self.defending_side
 

@@ -136,7 +136,8 @@ class SchafkopfRules(TrumpSuitRules):
         if name == "schneider":
             return points_objective(self, d, name, "the declaring side reaches 91 (Schneider)", 91, TOTAL_POINTS)
         if name == "schneider_against":
-            return points_objective(self, o, name, "the declarers are held to 30 or less", 90, TOTAL_POINTS)
+            return points_objective(self, o, name, "the declarers are held to 30 or less", self.held_to(30),
+                                    TOTAL_POINTS)
         if name == "schwarz":
             return tricks_objective(self, d, name, "the declaring side takes every trick (Schwarz)",
                                     self.tricks_in_deal)

@@ -169,8 +169,8 @@ class ZwanzigerrufenRules(Rules):
         if name == "absolut":
             return points_objective(self, d, name, "the declaring side reaches 56 (Absolut)", 56, TOTAL_POINTS)
         if name == "absolut_against":
-            return points_objective(self, o, name, "the defenders hold the declarers to 32 or less", 56,
-                                    TOTAL_POINTS)
+            return points_objective(self, o, name, "the defenders hold the declarers to 32 or less",
+                                    self.held_to(32), TOTAL_POINTS)
         if name == "valat":
             return tricks_objective(self, d, name, "the declaring side takes every trick (Valat)",
                                     self.tricks_in_deal)
