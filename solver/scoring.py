@@ -34,8 +34,8 @@ SUIT_SOLO_BONUSES = ("absolut", "valat", "four_kings")
 class ScoreItem:
     """One scored item: ``winners`` (1-based seats) receive ``value`` = ``base`` x ``multiplier`` from ``losers``.
 
-    An empty ``losers`` of a Kratzen penalty means the pot receives it; an empty ``winners`` of a Kratzen trick payout
-    means the pot pays it. ``value`` 0 marks an item listed for information only (e.g. a 44:44 under
+    The pot is the side left empty: a Kratzen trick payout has empty ``losers`` (the pot pays its winner), a
+    penalty empty ``winners`` (the pot receives it). ``value`` 0 marks an item listed for information only (e.g. a 44:44 under
     ``tie_44=no_score``, or Kratzen with an empty pot)."""
 
     name: str
