@@ -489,7 +489,8 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     table is a property of the deal) or a Deal with its ``game``. Every (contract, declarer) of
     ``Game.contracts(deal)`` gets a row: Zwanzigerrufen's Normal game with the card forehand calls, Solo and Suit
     Solo for every seat (a Suit Solo the bid check forbids is listed with ``biddable`` False and the reason);
-    every Schafkopf contract a seat may bid; every Kratzen trump suit with every seat's guaranteed tricks.
+    every Schafkopf contract a seat may bid; every Kratzen trump suit with every seat's guaranteed tricks (the attacker
+    the record's declarer, seat 1 for a Deal).
 
     With ``settlement`` every row also gets the declaring side's double-dummy settlement without announcements
     (``pot``, else the record's [Pot] tag, for Kratzen). Raises InvalidDealError for an ending: bids are made on
@@ -510,7 +511,8 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             f"{deal.hand_size} cards a hand")
     entries = []
     like = source.rules.contract if isinstance(source, Position) else None
-    for contract, declarer in chosen_game.contracts(deal, chosen_variant, like):
+    record_declarer = source.rules.declarer + 1 if isinstance(source, Position) else None
+    for contract, declarer in chosen_game.contracts(deal, chosen_variant, like, record_declarer):
         if progress is not None:
             progress(f"{contract} by seat {declarer}")
         try:

@@ -222,6 +222,19 @@ def test_kratzen_table_agrees_with_the_reference(number):
         assert (entry.value, entry.won) == (entry.seats[0].tricks, entry.seats[0].made)
 
 
+def test_kratzen_table_plays_for_the_records_attacker():
+    """A record whose [Declarer] is seat 3: every row is seat 3's attack (it leads and needs 2 tricks), so the
+    record's own contract's row is what solve() says of the record."""
+    position = next(iter(solver.read_positions(Path(__file__).parent / "data" / "kratzen_attacker_3.tbn")))
+    assert position.rules.declarer == 2
+    entries = {e.contract: e for e in contract_table(position)}
+    assert {e.declarer for e in entries.values()} == {3}
+    own = entries[str(position.rules.contract)]
+    expected = [solver.solve(position, "tricks", seat=s) for s in range(1, position.rules.seats + 1)]
+    assert [(s.tricks, s.target) for s in own.seats] == [(r.total, r.objective.target) for r in expected]
+    assert own.seats[2].target == 2 and own.seats[0].target == 1
+
+
 def test_kratzen_table_of_the_first_example():
     entries = {e.contract: e for e in contract_table(board("kratzen.tbn", 1))}
     # the file's contract, bells: seat 1 guarantees 2 (his target), seat 2 none, seat 3 one

@@ -323,9 +323,10 @@ class Game:
 
     @classmethod
     def contracts(cls, deal: Deal, variant: Variant | Mapping[str, object] | None = None,
-                  like: Contract | None = None) -> list[tuple[Contract, int]]:
+                  like: Contract | None = None, declarer: int | None = None) -> list[tuple[Contract, int]]:
         """Every (contract, declarer seat 1-based) that could be bid on a whole deal under ``variant``'s bid checks
-        (``like``: the record's own contract, whose modifiers carry over, e.g. a Kratzen Muss)."""
+        (``like``: the record's own contract, whose modifiers carry over, e.g. a Kratzen Muss; ``declarer``: the
+        record's declarer, where a game's contracts are all one seat's, e.g. the Kratzen attacker)."""
         raise NotImplementedError
 
     @classmethod

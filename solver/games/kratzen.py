@@ -148,7 +148,7 @@ class Kratzen(Game):
         return [f"Trump {rng.choice(SUITS)}"]
 
     @classmethod
-    def contracts(cls, deal: Deal, variant=None, like=None) -> list[tuple[Contract, int]]:
+    def contracts(cls, deal: Deal, variant=None, like=None, declarer=None) -> list[tuple[Contract, int]]:
         modifier = {None: "", "muss": " Muss", "sevenmuss": " SevenMuss"}[like.modifier if like else None]
-        declarer = 1
+        declarer = declarer or 1  # the record's attacker, else seat 1 (RULES.md 3.1)
         return [(cls.parse_contract(f"Trump {s}{modifier}"), declarer) for s in SUITS]

@@ -233,7 +233,7 @@ class Schafkopf(Game):
         return ["Rufer E", "Rufer G", "Rufer S"]
 
     @classmethod
-    def contracts(cls, deal: Deal, variant=None, like=None) -> list[tuple[Contract, int]]:
+    def contracts(cls, deal: Deal, variant=None, like=None, declarer=None) -> list[tuple[Contract, int]]:
         result = []
         for seat in range(1, 5):
             for text in ["Rufer E", "Rufer G", "Rufer S", "Wenz", "Solo E", "Solo G", "Solo H", "Solo S",

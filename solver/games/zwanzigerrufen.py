@@ -299,7 +299,7 @@ class Zwanzigerrufen(Game):
         return ["Normal"]
 
     @classmethod
-    def contracts(cls, deal: Deal, variant=None, like=None) -> list[tuple[Contract, int]]:
+    def contracts(cls, deal: Deal, variant=None, like=None, declarer=None) -> list[tuple[Contract, int]]:
         result: list[tuple[Contract, int]] = []
         try:
             cls.called_card(deal)
