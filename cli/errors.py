@@ -1,10 +1,12 @@
 """Exit codes and the one place where library errors become messages on stderr.
 
-0 ok, 1 bad input (``file:line:col: message``, never a traceback), 2 usage (Typer's own).
+0 ok, 1 bad input (``file:line:col: message``, never a traceback), 2 usage (Typer's own), 141 the reader of stdout
+closed it (``stich deal ... | head``): quietly, as a command killed by SIGPIPE would.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 from typing import Iterator
@@ -16,6 +18,7 @@ from solver.errors import StichError
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
+EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 
 
 def message(text: str) -> None:
@@ -31,6 +34,10 @@ def input_errors() -> Iterator[None]:
     except StichError as error:
         message(f"stich: {error}")
         raise typer.Exit(EXIT_BAD_INPUT) from None
+    except BrokenPipeError:
+        # not bad input: the reader has what it wanted; what is still buffered must not fail again at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(EXIT_PIPE_CLOSED) from None
     except OSError as error:
         name = getattr(error, "filename", None) or ""
         message(f"stich: {name}: {error.strerror or error}" if name else f"stich: {error}")

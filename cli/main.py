@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
+import click
 import typer
 
 from solver import __version__
@@ -18,6 +20,7 @@ from . import score as score_command
 from . import solve as solve_command
 from . import table as table_command
 from . import tree as tree_command
+from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
 
 app = typer.Typer(
     name="stich",
@@ -55,4 +58,11 @@ app.command("batch")(batch_command.batch)
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        # Typer exits 1 when stdout's reader closed it (``stich ... | head``), having swapped in flush-pacifying
+        # streams: that is no bad input, so exit as a command killed by SIGPIPE would, and say nothing
+        if done.code == EXIT_BAD_INPUT and isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            raise SystemExit(EXIT_PIPE_CLOSED) from None
+        raise

@@ -29,7 +29,7 @@ from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 from solver.variant import Variant
 
-from .errors import EXIT_BAD_INPUT, input_errors, message
+from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, input_errors, message
 
 Document = dict[str, Any]
 
@@ -43,9 +43,20 @@ _RED_SUITS = ("hearts", "diamonds")
 # --- consoles ---------------------------------------------------------------------------------------------------
 
 
+class _DataConsole(Console):
+    """Rich's console, but a reader that closes stdout (``stich solve ... | head``) ends the command as SIGPIPE
+    would (exit 141, see errors.py) rather than with rich's exit 1, which stich keeps for bad input."""
+
+    def on_broken_pipe(self) -> None:
+        try:
+            super().on_broken_pipe()  # goes quiet and points stdout at /dev/null, then exits 1
+        except SystemExit:
+            raise SystemExit(EXIT_PIPE_CLOSED) from None
+
+
 def stdout_console() -> Console:
     """The console for data (stdout): no automatic highlighting, a fixed width when piped."""
-    console = Console(highlight=False, emoji=False, soft_wrap=False)
+    console = _DataConsole(highlight=False, emoji=False, soft_wrap=False)
     if not console.is_terminal:
         console.width = PIPE_WIDTH
     return console

@@ -622,3 +622,26 @@ def test_json_md_names_every_field_of_the_schema():
                for name in definition.get("properties", {})
                if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
     assert missing == []
+
+
+@pytest.mark.parametrize("args", [
+    ["deal", "--game", "Schafkopf", "-n", "300", "--seed", "1"],
+    ["solve", str(EXAMPLES / "schafkopf.tbn"), "--cards"],
+    ["solve", str(EXAMPLES / "schafkopf.tbn"), "--json"],
+])
+def test_a_reader_closing_stdout_ends_the_command_quietly_with_the_sigpipe_code(args) -> None:
+    """``stich ... | head``: no 'Broken pipe' message and not the bad-input exit code 1, but 141, what a command
+    killed by SIGPIPE gives. The reader is gone before the command writes, so every write fails."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", *args],
+                                 stdout=write_end, stderr=subprocess.PIPE, cwd=ROOT, timeout=120)
+    finally:
+        os.close(write_end)
+    assert process.returncode == 141
+    assert process.stderr == b""
