@@ -69,6 +69,8 @@ def analyse(
     contract: Optional[str] = typer.Option(None, "--contract", "-c", help="The contract, as in a [Contract] tag."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help="With FILE: only the records of this board."),
     declarer: int = typer.Option(1, "--declarer", help="The declaring seat."),
+    seats: Optional[int] = typer.Option(None, "--seats", min=3, max=6,
+                                        help="Kratzen: number of players (default 3)."),
     known: Optional[List[str]] = typer.Option(None, "--known", metavar="SEAT:CARDS",
                                               help="Cards known to be in another hand (repeatable)."),
     samples: int = typer.Option(200, "--samples", "-n", min=1, help="Deals of the unseen cards to solve."),
@@ -87,8 +89,8 @@ def analyse(
     flags = parse_variant_options(variant)
     owners = parse_known(known)
     if file is not None:
-        if game or hand or contract:
-            raise typer.BadParameter("give either FILE or --game, --hand and --contract, not both",
+        if game or hand or contract or seats:
+            raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats), not both",
                                      param_hint="'FILE'")
         run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis,
                          document=lambda position: _with_record(position, analyse_position(
@@ -101,8 +103,8 @@ def analyse(
                                  param_hint="'--game/--hand/--contract'")
     with input_errors():
         analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
-                                workers=workers, declarer=declarer, variant=flags or None, checkpoint=checkpoint,
-                                memory_mb=worker_memory)
+                                workers=workers, declarer=declarer, variant=flags or None, seats=seats,
+                                checkpoint=checkpoint, memory_mb=worker_memory)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:

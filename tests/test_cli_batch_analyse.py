@@ -59,6 +59,22 @@ def test_analyse_is_reproducible_and_reports_probabilities():
     assert all(opening["win_probability"] == 1.0 for opening in report["openings"])
 
 
+def test_analyse_a_kratzen_hand_at_a_larger_table():
+    """--seats: a five-seat Kratzen hand, its four other seats' targets each reported, as analyse_hand gives it."""
+    args = ["analyse", "--game", "kratzen", "--seats", "5", "--hand", "EA EO HA S7", "--seat", "5", "--contract",
+            "Trump H", "--samples", "8", "--seed", "1", "--workers", "1", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["seats"] == 5 and report["seat"] == 5
+    assert sorted(b["seat"] for b in report["bonuses"]) == [1, 2, 3, 4, 5]
+    expected = solver.analyse_hand("Kratzen", "EA EO HA S7", 5, "Trump H", seats=5, samples=8, seed=1, workers=1)
+    assert report == json.loads(json.dumps(expected.as_dict()))
+    wrong = runner.invoke(app, ["analyse", "--game", "schafkopf", "--seats", "5", "--hand", "EO GO HO EU GU HA HZ HK",
+                                "--seat", "1", "--contract", "Solo H", "--samples", "2"])
+    assert wrong.exit_code == 1 and "played by 4 seats, not 5" in wrong.stderr
+
+
 def test_analyse_rejects_a_card_twice():
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA HA S6 HK", "--seat", "1",
                                  "--contract", "Trump H", "--samples", "5"])
