@@ -275,7 +275,7 @@ def _line_table(result: Document, painter: CardPainter) -> Table:
 # --- check ------------------------------------------------------------------------------------------------------
 
 
-def _check_answer(check: Document) -> Text:
+def _check_answer(check: Document, over: bool) -> Text:
     if check["can_force"] is None:
         return Text(f"does not arise: {check['reason']}", style="dim")
     if check["guaranteed"] is not None:
@@ -285,6 +285,8 @@ def _check_answer(check: Document) -> Text:
     answer = yes_no(check["can_force"])
     if check["already_made"]:
         answer.append(" - made already")
+    elif over:  # nothing is left to force or stop: the deal decided it
+        answer.append(" - missed")
     elif check["can_force"]:
         answer.append(f" - {seats_text(check['side'])} can force it")
     else:
@@ -301,9 +303,10 @@ def render_check(document: Document, console: Console) -> None:
     table = Table(title="Bonuses", title_justify="left", title_style="bold")
     for column in ("bonus", "for", "what", "forced?"):
         table.add_column(column)
+    over = document["position"]["over"]
     for check in document["checks"]:
         side = seats_text(check["side"]) if check["side"] else "-"
-        table.add_row(check["bonus"], side, check["description"] or "", _check_answer(check))
+        table.add_row(check["bonus"], side, check["description"] or "", _check_answer(check, over))
     console.print(table)
 
 

@@ -645,3 +645,11 @@ def test_a_reader_closing_stdout_ends_the_command_quietly_with_the_sigpipe_code(
         os.close(write_end)
     assert process.returncode == 141
     assert process.stderr == b""
+
+
+def test_check_of_a_finished_deal_says_missed_not_who_can_stop_it() -> None:
+    """Nothing is left to force or stop once every card is played: a bonus that did not happen was missed."""
+    result = runner.invoke(app, ["check", str(EXAMPLES / "schafkopf.tbn"), "--board", "7"])
+    assert result.exit_code == 0, result.stderr
+    assert "the deal is over" in result.stdout
+    assert "missed" in result.stdout and "can stop it" not in result.stdout and "can force it" not in result.stdout
