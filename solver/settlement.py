@@ -10,7 +10,6 @@ each; the scorer itself (solver/scoring.py) fills a payoff table over those buck
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -23,7 +22,7 @@ from .position import Position, check_position
 from .scoring import (ScoreItem, TarockFacts, choose_announcements, kratzen_payments, read_pot, score_deal,
                       score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of, total_payments)
 from .search.boundary import check_state
-from .search.engine import EngineSolver, solver_for
+from .search.engine import EngineSolver, per_thread, solver_for
 from .search.settle import (PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement)
 from .state import PlayState
 
@@ -311,9 +310,9 @@ def _reference_line(state: PlayState, spec: PayoffSpec, score: Callable[[PlaySta
     return line
 
 
-@functools.cache
+@per_thread
 def default_settlement_engine() -> SettlementEngine:
-    """The process's shared settlement engine (created on first use)."""
+    """This thread's shared settlement engine (created on first use)."""
     return SettlementEngine()
 
 

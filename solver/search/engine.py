@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 import time
+from typing import Callable, TypeVar
 from dataclasses import dataclass
 
 from .. import _engine
@@ -297,11 +299,41 @@ def _objective_cards(objective: Objective) -> int:
 
 _NOTHING = object()  # what an EngineSolver has checked before its first question
 
+_Method = TypeVar("_Method", bound=Callable)
+_Engine = TypeVar("_Engine")
+
+
+def serialised(method: _Method) -> _Method:
+    """One thread at a time in an engine's method. A question is several calls into the compiled engine (its tables,
+    objective and position are loaded, then searched without the GIL), so two threads sharing an engine would
+    search each other's tables: the lock makes them take turns (an engine per thread runs them in parallel). It is
+    re-entrant: ``solve`` calls ``value`` and ``line``."""
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return locked  # type: ignore[return-value]
+
+
+def per_thread(factory: Callable[[], _Engine]) -> Callable[[], _Engine]:
+    """``factory()`` made once in each thread that asks and kept there: the shared engine of the functions called
+    without ``engine=``, so that threads never wait on one another's searches."""
+    local = threading.local()
+
+    @functools.wraps(factory)
+    def get() -> _Engine:
+        engine = getattr(local, "engine", None)
+        if engine is None:
+            engine = local.engine = factory()
+        return engine
+    return get
+
 
 class EngineSolver:
     """A compiled engine with its transposition table, reusable across deals and objectives.
 
-    ``tt_megabytes`` bounds the table's memory; the switches turn techniques off for ablation measurements.
+    ``tt_megabytes`` bounds the table's memory; the switches turn techniques off for ablation measurements. Threads
+    may share one (they take turns, see :func:`serialised`); one each runs them in parallel.
     """
 
     def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
@@ -323,6 +355,7 @@ class EngineSolver:
         self._checked_state: object = _NOTHING  # not None: a None passed in must be checked, not match it
         self._state_masks: tuple = (None, None, [], [])    # the last state loaded, in engine numbering
         self._checked_objective: object = _NOTHING
+        self._lock = threading.RLock()
 
     def _check(self, state: PlayState, objective: Objective) -> None:
         """The boundary checks (see boundary.py), each skipped for what it checked last: states and objectives are
@@ -364,6 +397,7 @@ class EngineSolver:
         self.engine.load_state(hands, state.leader, trick, state.flags)
         return compiled
 
+    @serialised
     def value(self, state: PlayState, objective: Objective, guess: int | None = None) -> int:
         """The exact future value of ``state`` for ``objective`` (``guess``: where the driver starts; None: from
         a heuristic playout)."""
@@ -375,6 +409,7 @@ class EngineSolver:
         self._load(state, objective)
         return self.engine.value(guess)
 
+    @serialised
     def reaches(self, state: PlayState, objective: Objective, target: int) -> bool:
         """Can the maximising side still win ``target`` or more from ``state``?"""
         self._check(state, objective)
@@ -384,6 +419,7 @@ class EngineSolver:
         self._load(state, objective)
         return self.engine.reaches(target)
 
+    @serialised
     def card_values(self, state: PlayState, objective: Objective, guess: int | None = None) -> list[CardValue]:
         """The value of every legal card (equivalent cards searched once and given the same value)."""
         if guess is not None:
@@ -424,6 +460,7 @@ class EngineSolver:
             result.append(CardValue(compiled.to_pack[card], values[card]))
         return sorted(result, key=lambda cv: cv.card)
 
+    @serialised
     def value_and_cards(self, state: PlayState, objective: Objective) -> tuple[int, list[CardValue]]:
         """The exact future value and every legal card's value, cheaper than value() then card_values(): the root's
         value is the best of its cards' (the maximising side's greatest, the other side's least), so the separate
@@ -434,6 +471,7 @@ class EngineSolver:
         best = max if state.to_move in objective.maximiser else min
         return best(cv.value for cv in values), values
 
+    @serialised
     def line(self, state: PlayState, objective: Objective, value: int) -> list[int]:
         """A principal variation from ``state``: at each turn a card that keeps the value (the engine's choice
         among the equal ones is the lowest pack index, as the reference's). Whether a card keeps the value is one
@@ -469,6 +507,7 @@ class EngineSolver:
             raise InvalidPositionError(f"the value {value} is not this position's: its {objective.name} value is "
                                        f"{exact}, and a line keeps only that")
 
+    @serialised
     def perft(self, state: PlayState, depth: int) -> int:
         """Legal play sequences of ``depth`` cards by the engine's move generator (compare with the reference)."""
         check_state(state)
@@ -478,6 +517,7 @@ class EngineSolver:
         self._load(state, Objective("perft", frozenset(), "move generation only"))
         return self.engine.perft(depth)
 
+    @serialised
     def solve(self, state: PlayState, objective: Objective, *, cards: bool = False, line: bool = False
               ) -> SolveResult:
         start = time.perf_counter()
@@ -497,7 +537,7 @@ class EngineSolver:
 
 
 def solver_for(engine: object) -> "EngineSolver":
-    """``engine``, or the process's shared one for None; InvalidPositionError for anything else (the public
+    """``engine``, or this thread's shared one for None; InvalidPositionError for anything else (the public
     functions' ``engine=`` argument)."""
     if engine is None:
         return default_solver()
@@ -506,9 +546,9 @@ def solver_for(engine: object) -> "EngineSolver":
     return engine
 
 
-@functools.cache
+@per_thread
 def default_solver() -> EngineSolver:
-    """The process's shared engine (created on first use, so importing stich allocates nothing)."""
+    """This thread's shared engine (created on first use, so importing stich allocates nothing)."""
     return EngineSolver()
 
 

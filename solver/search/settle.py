@@ -12,6 +12,7 @@ built by the scoring code (solver/settlement.py); here it is searched:
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable
@@ -22,7 +23,8 @@ from ..errors import EngineError, StichError
 from ..games.base import Objective
 from ..state import PlayState
 from .boundary import check_number, check_state
-from .engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, _objective_cards, compile_rules, engine_events, rules_tables
+from .engine import (DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, _objective_cards, compile_rules, engine_events,
+                     rules_tables, serialised)
 
 #: The engine's limits (src_ext/settle.pxd).
 MAX_COMPONENTS = 6
@@ -106,6 +108,7 @@ class SettlementEngine:
         check_number("tt_megabytes", tt_megabytes, 1, MAX_TT_MEGABYTES)
         self.engine = _engine.Engine(tt_megabytes, True, True, True, True, "mtdf", True)
         self._loaded: tuple | None = None
+        self._lock = threading.RLock()  # threads take turns (see engine.serialised)
 
     @property
     def nodes(self) -> int:
@@ -133,6 +136,7 @@ class SettlementEngine:
         self.engine.load_state([compiled.mask(h) for h in state.hands], state.leader,
                                [compiled.to_engine[c] for c in state.trick], state.flags)
 
+    @serialised
     def value(self, state: PlayState, spec: PayoffSpec) -> int:
         """The settlement the declaring side can force from ``state`` (what its completed tricks earned included)."""
         check_state(state)
@@ -146,6 +150,7 @@ class SettlementEngine:
         self._load(state, spec)
         return self.engine.settle(list(accumulated))
 
+    @serialised
     def line(self, state: PlayState, spec: PayoffSpec, value: int) -> list[int]:
         """A principal variation: at each turn the lowest-indexed card that keeps the settlement."""
         check_state(state)
