@@ -333,9 +333,19 @@ cdef class Engine:
         S.cutoffs = 0
         S.iterations = 0
         S.quasi_hits = 0
+        S.aborted = 0
         memset(S.history, 0, sizeof(S.history))
         memset(S.killer, 255, sizeof(S.killer))  # every int -1: no killer yet
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
+
+    cdef int _interrupted(self, int aborted) except -1:
+        """After a search: raise the exception a signal handler raised during it (search.pxd, Interrupts). Its
+        bounds on the way out were not searched, so the table starts a new generation and nothing proved stays."""
+        if not aborted:
+            return 0
+        table_new_generation(&self.table)
+        self.proved_card = NO_CARD
+        return -1                             # the handler's exception is set: Cython raises it
 
     cdef void _end(self, Search* S) noexcept:
         cdef int i
@@ -395,6 +405,7 @@ cdef class Engine:
         g = heuristic_playout(&S) if guess is None else guess
         with nogil:
             result = exact_value_card(&S, g, 0, INFINITY, step, &proved)
+        self._interrupted(S.aborted)
         self.proved_root = self.root
         self.proved_card = proved
         self.proved_value = result
@@ -409,6 +420,7 @@ cdef class Engine:
         self._begin(&S)
         with nogil:
             result = reaches(&S, target)
+        self._interrupted(S.aborted)
         self._end(&S)
         return bool(result)
 
@@ -431,6 +443,7 @@ cdef class Engine:
         g = heuristic_playout(&S) if guess is None else guess - reward
         with nogil:
             result = exact_value(&S, g)
+        self._interrupted(S.aborted)
         self._end(&S)
         return reward, result
 
@@ -449,6 +462,7 @@ cdef class Engine:
         target = value - reward + (0 if maximising else 1)
         with nogil:
             result = reaches(&S, target)
+        self._interrupted(S.aborted)
         S.iterations += 1
         self._end(&S)
         return reward, bool(result) == bool(maximising)
@@ -491,6 +505,7 @@ cdef class Engine:
                 if i == 0 or (result > g if maximising else result < g):
                     g = result              # the best so far (see the top of search.pxd)
                 step = 1
+        self._interrupted(S.aborted)
         self._end(&S)
         return [values[i] for i in range(n)]
 
@@ -510,6 +525,7 @@ cdef class Engine:
         self._begin(&S)
         with nogil:
             result = perft(&S, depth)
+        self._interrupted(S.aborted)
         return result
 
     def play(self, int card):
@@ -616,6 +632,7 @@ cdef class Engine:
                 result = final_payoff(S.p, S.acc)
             else:
                 result = settle_value(&S)
+        self._interrupted(S.aborted)
         self.nodes += S.nodes
         self.table_hits += S.table_hits
         self.iterations += S.iterations

@@ -26,7 +26,7 @@ from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound
 from order cimport order_moves
 from tt cimport Table, Entry, table_probe, table_store_result, mix
-from search cimport trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, \
+from search cimport interrupted, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, \
     decode_card
 
 cdef enum:
@@ -60,6 +60,7 @@ ctypedef struct Settle:
     uint64_t table_hits
     uint64_t iterations
     int history[MAX_SEATS][MAX_CARDS]
+    int aborted                               # a signal handler raised: unwind (search.pxd, Interrupts)
 
 
 cdef inline int bucket_of(const Payoff* p, int i, int value) noexcept nogil:
@@ -149,6 +150,8 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     if boundary and S.s.live == 0:
         return final_payoff(S.p, S.acc)
     S.nodes += 1
+    if interrupted(S.nodes, &S.aborted):
+        return 0
     if boundary:
         payoff_range(S, &lower, &upper)
         if lower == upper:
