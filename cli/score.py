@@ -112,6 +112,7 @@ def score_document(position: Position, pot: int | None, dd: bool) -> Document:
     """``stich score``'s document; with ``dd`` the double-dummy settlement under ``"dd"`` (from the start of a
     complete deal, so that it compares with the actual score; else from where the play stops)."""
     rules = position.rules
+    pot = pot if position.game.has_pot else None  # --pot is for a file's Kratzen records, the others have none
     complete = position.state.is_over or (position.game.name == "Schafkopf" and rules.contract.kind == "sie")
     if not dd or complete:
         document = score_report(position, pot=pot)

@@ -28,7 +28,7 @@ from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position, check_position, make_position
 from .search import reference
-from .search.engine import EngineSolver, implementation, solver_for
+from .search.engine import EngineSolver, solver_for, uses_reference
 from .search.results import SolveResult
 from .state import PlayState
 from .variant import Variant
@@ -80,10 +80,6 @@ def default_objectives(rules: Rules) -> list[str]:
     return ["points"] if "points" in names else list(names)
 
 
-def _uses_reference(reference_solver: bool | None) -> bool:
-    return implementation() == "python" if reference_solver is None else reference_solver
-
-
 def can_force(position: Position, objective: Objective, *, engine: EngineSolver | None = None,
               reference_solver: bool | None = None) -> bool:
     """Whether the objective's maximising side can force its target from the position.
@@ -101,7 +97,7 @@ def can_force(position: Position, objective: Objective, *, engine: EngineSolver 
         return True
     if state.is_over:
         return False
-    if _uses_reference(reference_solver):
+    if uses_reference(reference_solver):
         return bool(reference.solve(state, objective).success)
     return solver_for(engine).reaches(state, objective, needed)
 
@@ -449,7 +445,7 @@ def _table_entry(position: Position, contract: str, declarer: int, engine: Engin
         return entry
     from .settlement import settlement_value
 
-    use_reference = implementation() == "python" if reference_solver is None else reference_solver
+    use_reference = uses_reference(reference_solver)
     value = settlement_value(position, announcements="", pot=pot, reference_solver=use_reference)
     return replace(entry, settlement=value)
 

@@ -9,8 +9,8 @@ from .errors import ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
 from .position import Position, check_position, make_position, position_from_record
 from .search import reference
-from .search.boundary import check_number, check_question, check_state
-from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, implementation, solver_for
+from .search.boundary import check_flag, check_number, check_question, check_state
+from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, solver_for, uses_reference
 from .search.results import SolveResult
 
 
@@ -51,8 +51,10 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     ``STICH_IMPLEMENTATION=python`` uses the pure-Python reference instead.
     """
     check_position(position)
+    check_flag("cards", cards)
+    check_flag("line", line)
     goal = position.objective(objective, seat)
-    use_reference = implementation() == "python" if reference_solver is None else reference_solver
+    use_reference = uses_reference(reference_solver)
     if use_reference:  # the engine checks what it is given itself (EngineSolver's boundary checks)
         check_question(position.state, goal)
         return reference.solve(position.state, goal, cards=cards, line=line)
@@ -63,7 +65,7 @@ def perft(position: Position, depth: int, *, reference_solver: bool | None = Non
     """The number of legal play sequences of ``depth`` cards from the position (engine move generator, or the
     rule methods with ``reference_solver=True``)."""
     check_position(position)
-    use_reference = implementation() == "python" if reference_solver is None else reference_solver
+    use_reference = uses_reference(reference_solver)
     if use_reference:
         check_state(position.state)
         check_number("the perft depth", depth, 0, MAX_PERFT_DEPTH)

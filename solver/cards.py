@@ -80,6 +80,15 @@ class Pack:
         if len(self.cards) > MAX_CARDS:
             raise ValueError("a pack holds at most 64 cards")
 
+    def __reduce__(self) -> tuple:
+        """A game's pack unpickles as that game's pack (identity is what packs compare by), so that a Deal, state
+        or Position sent to another process still equals the original and mixes with its objects there."""
+        from .games import GAMES
+
+        if any(game.pack is self for game in GAMES):
+            return (_game_pack, (self.game,))
+        return (Pack, (self.game, self.cards, self.aliases, self.sign_letters))
+
     def __len__(self) -> int:
         return len(self.cards)
 
@@ -215,3 +224,10 @@ def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]
                 for r in [rank, *rank_aliases]:
                     add_alias(s + r, index)
     return Pack(game, tuple(cards), aliases, sign_letters)
+
+
+def _game_pack(name: str) -> Pack:
+    """The pack of the game named ``name`` (unpickling, see :meth:`Pack.__reduce__`)."""
+    from .games import get_game
+
+    return get_game(name).pack

@@ -35,8 +35,8 @@ class ScoreItem:
     """One scored item: ``winners`` (1-based seats) receive ``value`` = ``base`` x ``multiplier`` from ``losers``.
 
     The pot is the side left empty: a Kratzen trick payout has empty ``losers`` (the pot pays its winner), a
-    penalty empty ``winners`` (the pot receives it). ``value`` 0 marks an item listed for information only (e.g. a 44:44 under
-    ``tie_44=no_score``, or Kratzen with an empty pot)."""
+    penalty empty ``winners`` (the pot receives it). ``value`` 0 marks an item listed for information only (e.g. a
+    44:44 under ``tie_44=no_score``, or Kratzen with an empty pot)."""
 
     name: str
     winners: tuple[int, ...]
@@ -505,6 +505,12 @@ def score_schafkopf(position: Position, outcome: tuple[int, int] | None = None) 
 # --- Kratzen ----------------------------------------------------------------------------------------------------
 
 
+def check_pot(position: Position, pot: object) -> None:
+    """A ``pot`` for a game that has none (see ``Game.has_pot``) is refused, not ignored."""
+    if pot is not None and not position.game.has_pot:
+        raise StichError(f"a pot belongs to Kratzen's scoring; {position.game.name} has none (pot={pot!r})")
+
+
 def read_pot(position: Position, pot: int | None) -> int:
     """The pot from the argument, else the ``[Pot]`` tag, else 0."""
     if pot is not None:
@@ -600,6 +606,7 @@ def score_deal(position: Position, *, pot: int | None = None,
     its ``[Pot]`` tag. Raises StichError when the Play section is not complete (a Schafkopf Sie needs none) and
     ParseError, pointing into the tag, for announcements RULES.md 1.7 does not allow."""
     rules = check_position(position).rules
+    check_pot(position, pot)
     game = position.game.name
     if not (game == "Schafkopf" and rules.contract.kind == "sie"):
         require_complete(position)

@@ -11,7 +11,7 @@ each; the scorer itself (solver/scoring.py) fills a payoff table over those buck
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .announcements import Announcement
@@ -19,9 +19,9 @@ from .cards import bits
 from .errors import InvalidPositionError, StichError
 from .games.base import Objective, TrickEvent
 from .position import Position, check_position
-from .scoring import (ScoreItem, TarockFacts, choose_announcements, kratzen_payments, read_pot, score_deal,
+from .scoring import (ScoreItem, TarockFacts, check_pot, choose_announcements, kratzen_payments, read_pot, score_deal,
                       score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of, total_payments)
-from .search.boundary import check_state
+from .search.boundary import check_flag, check_state
 from .search.engine import EngineSolver, per_thread, solver_for
 from .search.settle import (PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement)
 from .state import PlayState
@@ -55,8 +55,8 @@ class DDSettlement:
     points_line_value: int
     value_keeping_points: int
     pot: int | None
-    nodes: int
-    seconds: float
+    nodes: int = field(compare=False)  # the effort, not the answer: equal answers compare equal
+    seconds: float = field(compare=False)
     card_names: tuple[str, ...] = ()
     points_card_names: tuple[str, ...] = ()
     pot_change: int = 0  # what the pot gains along ``line`` (Kratzen); payments plus it sum to 0
@@ -234,6 +234,8 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     start = time.perf_counter()
     rules = check_position(position).rules
     state = check_state(position.state)
+    check_flag("reference_solver", reference_solver)
+    check_pot(position, pot)
     if engine is not None and not isinstance(engine, SettlementEngine):
         raise InvalidPositionError(f"engine must be a SettlementEngine, not {type(engine).__name__}")
     solver = solver_for(points_engine)

@@ -80,6 +80,26 @@ def test_dd_settlement_refuses_a_settlement_engine_of_the_wrong_type(valat):
         solver.dd_settlement(valat, engine=EngineSolver(1))
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda p: solver.solve(p, "points", cards="yes"), "cards must be True or False, not 'yes'"),
+    (lambda p: solver.solve(p, "points", line=2), "line must be True or False, not 2"),
+    (lambda p: solver.solve(p, "points", reference_solver="x"), "reference_solver must be True, False or None"),
+    (lambda p: solver.perft(p, 1, reference_solver=1), "reference_solver must be True, False or None, not 1"),
+    (lambda p: solver.check_bonuses(p, reference_solver="no"), "reference_solver must be True, False or None"),
+    (lambda p: solver.dd_settlement(p, reference_solver=1), "reference_solver must be True or False, not 1"),
+])
+def test_a_switch_is_true_or_false_not_anything_truthy(valat, call, message):
+    # "yes", 2 or "no" used to pass as true: "no" asked for the reference solver
+    with pytest.raises(InvalidPositionError, match=message):
+        call(valat)
+
+
+@pytest.mark.parametrize("call", [lambda p: solver.dd_settlement(p, pot=3), lambda p: solver.score_deal(p, pot=3)])
+def test_a_pot_is_refused_where_the_game_has_none(valat, call):
+    with pytest.raises(StichError, match="a pot belongs to Kratzen's scoring; Zwanzigerrufen has none"):
+        call(valat)
+
+
 @pytest.mark.parametrize("depth", [1.5, -1, "2", None, True])
 def test_strategy_tree_depth_is_a_whole_number(valat, depth):
     # 1.5 used to pass the "depth < 0" check and never reach depth 0: the whole game tree was built

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
+from pathlib import Path
 
 import pytest
 
@@ -376,3 +377,19 @@ def test_pack_names_and_points_of_a_mask():
     assert ZR.names(mask) == ["T21", "HK"]
     assert ZR.points(mask) == 10
     assert ZR.names(0) == [] and ZR.points(0) == 0
+
+
+def test_a_games_pack_unpickles_as_that_games_pack() -> None:
+    """Packs compare by identity, so a Deal sent to another process (a pool of bots) must come back with the very
+    pack of its game, or it equals nothing here and make_position refuses it."""
+    import pickle
+
+    import solver
+
+    position = next(iter(solver.read_positions(Path(__file__).parent.parent / "examples" / "valat.tbn")))
+    copy = pickle.loads(pickle.dumps(position))
+    assert copy.game.pack is position.game.pack
+    assert copy.rules.deal == position.rules.deal
+    again = solver.make_position(copy.game, copy.rules.deal, str(copy.rules.contract),
+                                 declarer=copy.rules.declarer + 1)
+    assert solver.solve(again, "points").total == solver.solve(position, "points").total

@@ -139,3 +139,18 @@ def test_the_table_generation_counter_wraps_without_stale_entries():
         for _ in range(between):
             engine.engine.new_generation()
         assert engine.value(position.state, second) == expected, between
+
+
+def test_equal_answers_compare_equal_whatever_the_effort() -> None:
+    """nodes and seconds are the effort, not the answer: two solves of one question are equal and hash alike (a
+    cache or a dedup can key on them)."""
+    from pathlib import Path
+
+    import solver
+    from solver.settlement import dd_settlement
+
+    position = next(iter(solver.read_positions(Path(__file__).parent.parent / "examples" / "valat.tbn")))
+    first = solver.solve(position, "points", cards=True, line=True)
+    second = solver.solve(position, "points", cards=True, line=True, engine=solver.EngineSolver(8))
+    assert first == second and hash(first) == hash(second)
+    assert dd_settlement(position) == dd_settlement(position, engine=None)

@@ -248,6 +248,8 @@ class Game:
     #: Every objective some contract of the game answers (a contract answers ``Rules.objective_names()`` of them):
     #: a name among these that a contract does not answer "does not apply" to it, any other is a typo.
     objectives: ClassVar[tuple[str, ...]] = ()
+    #: Whether deals are paid from a pot (Kratzen): scoring takes a ``pot`` only then.
+    has_pot: ClassVar[bool] = False
 
     @classmethod
     def variant(cls, values: Mapping[str, object] | str | None = None) -> Variant:

@@ -115,6 +115,7 @@ class Kratzen(Game):
     hand_size = 4
     contract_help = "Trump E|G|H|S [Muss|SevenMuss]"
     objectives = ("tricks",)
+    has_pot = True
     flags = {f.name: f for f in [
         Flag("weli_also_bells", bool, False, "the Weli also counts as a bell for following"),
         Flag("first_leader", ("attacker", "forehand"), "attacker", "who leads to trick 1"),

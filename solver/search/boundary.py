@@ -39,6 +39,15 @@ def check_number(name: str, value: object, low: int, high: int) -> int:
     return value  # type: ignore[return-value]
 
 
+def check_flag(name: str, value: object, allow_none: bool = False) -> bool:
+    """``value`` as True or False (or None where ``allow_none``), else InvalidPositionError: "yes" or 2 would pass
+    as true and say nothing of what the caller meant."""
+    if not (isinstance(value, bool) or (allow_none and value is None)):
+        choices = "True, False or None" if allow_none else "True or False"
+        raise InvalidPositionError(f"{name} must be {choices}, not {value!r}")
+    return value  # type: ignore[return-value]
+
+
 def check_state(state: object) -> PlayState:
     """``state`` if legal play can reach it, else InvalidPositionError (see the module docstring)."""
     if not isinstance(state, PlayState):

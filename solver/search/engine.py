@@ -31,7 +31,7 @@ from ..errors import EngineError, InvalidPositionError
 from ..games.base import Objective, Rules, TrickEvent
 from ..games.tables import RuleTables
 from ..state import PlayState
-from .boundary import MAX_VALUE, check_number, check_objective, check_state
+from .boundary import MAX_VALUE, check_flag, check_number, check_objective, check_state
 from .results import CardValue, SolveResult
 
 DEFAULT_TT_MEGABYTES = 64
@@ -550,6 +550,13 @@ def solver_for(engine: object) -> "EngineSolver":
 def default_solver() -> EngineSolver:
     """This thread's shared engine (created on first use, so importing stich allocates nothing)."""
     return EngineSolver()
+
+
+def uses_reference(reference_solver: object) -> bool:
+    """The public functions' ``reference_solver`` argument: True or False, or None for STICH_IMPLEMENTATION's
+    choice (see :func:`implementation`)."""
+    check_flag("reference_solver", reference_solver, allow_none=True)
+    return implementation() == "python" if reference_solver is None else bool(reference_solver)
 
 
 def implementation() -> str:

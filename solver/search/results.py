@@ -29,8 +29,8 @@ class SolveResult:
     future: int
     card_values: tuple[CardValue, ...] = ()
     line: tuple[int, ...] = ()
-    nodes: int = 0
-    seconds: float = 0.0
+    nodes: int = field(default=0, compare=False)  # the effort, not the answer: equal answers compare equal
+    seconds: float = field(default=0.0, compare=False)
     to_move: int = 0
     pack: Pack | None = field(default=None, repr=False, compare=False)
 
