@@ -75,6 +75,8 @@ class Deal:
     @classmethod
     def from_text(cls, pack: Pack, text: str) -> "Deal":
         """Read ``"[N:] hand / hand / ..."`` (cards separated by spaces; ``N:`` names the seat of the first hand)."""
+        if not isinstance(text, str):
+            raise InvalidDealError(f"a deal is text ('1: ... / ...'), not {text!r}")
         first = 1
         match = _PREFIX.match(text)
         if match:

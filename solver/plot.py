@@ -159,6 +159,8 @@ def png_bytes(analysis: PlayAnalysis) -> bytes:
 
 def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     """Write the plot as SVG or PNG, chosen by the file's suffix; another suffix is bad input."""
+    if not isinstance(analysis, PlayAnalysis):
+        raise StichError(f"the plot is of a PlayAnalysis (from analyse_play), not {type(analysis).__name__}")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".svg":

@@ -100,6 +100,17 @@ def test_a_pot_is_refused_where_the_game_has_none(valat, call):
         call(valat)
 
 
+def test_deal_text_and_plot_arguments_of_the_wrong_type_are_named(tmp_path):
+    from solver.deal import Deal
+    from solver.plot import write_plot
+
+    with pytest.raises(InvalidDealError, match="a deal is text"):
+        Deal.from_text(solver.get_game("zr").pack, None)
+    with pytest.raises(StichError, match="the plot is of a PlayAnalysis"):
+        write_plot(None, tmp_path / "plot.svg")
+    assert not (tmp_path / "plot.svg").exists()
+
+
 @pytest.mark.parametrize("depth", [1.5, -1, "2", None, True])
 def test_strategy_tree_depth_is_a_whole_number(valat, depth):
     # 1.5 used to pass the "depth < 0" check and never reach depth 0: the whole game tree was built
