@@ -147,9 +147,15 @@ def payoff_spec(position: Position, state: PlayState | None = None, *, announcem
     state = position.state if state is None else state
     game = position.game.name
     score: Callable[[tuple[int, ...]], int]
+    # The table is scored once per deal and what it depends on (the scorer runs up to 120 times; a Zwanzigerrufen
+    # hint paid 9.5 ms a call for it): the rules, and in Zwanzigerrufen the announcements and where the Pagat and
+    # the Mond still are, in Kratzen the pot.
+    known: dict[tuple, PayoffSpec] = rules.__dict__.setdefault("_payoff_specs", {})
+    key: tuple
     if game == "Zwanzigerrufen":
         chosen, from_record = choose_announcements(position, announcements)
         components, facts = _tarock_components(position, state)
+        key = (tuple(chosen), from_record, tuple(components))
 
         def score(values: tuple[int, ...]) -> int:
             items, _ = score_zwanzigerrufen(position, chosen, from_record, facts(values))
@@ -162,11 +168,14 @@ def payoff_spec(position: Position, state: PlayState | None = None, *, announcem
             PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
                             tuple(sorted({1, rules.tricks_in_deal})))]
 
+        key = ()
+
         def score(values: tuple[int, ...]) -> int:
             items, _ = score_schafkopf(position, (values[0], values[1]) if values else None)
             return _net(total_payments(items, rules.seats), declarers)
     else:
         chips = read_pot(position, pot)
+        key = (chips,)
         attacker = rules.declarer
         other = (attacker + 1) % rules.seats
         components = [PayoffComponent("tricks", Objective("tricks", frozenset({attacker}), "attacker tricks",
@@ -176,10 +185,13 @@ def payoff_spec(position: Position, state: PlayState | None = None, *, announcem
             winners = [attacker] * values[0] + [other] * (rules.tricks_in_deal - values[0])
             items, _ = score_kratzen(position, chips, winners)
             return kratzen_payments(items, rules.seats)[0][attacker]
+    if key in known:
+        return known[key]
     table = []
     for buckets in bucket_tuples(tuple(components)):
         table.append(score(tuple(c.representative(b) for c, b in zip(components, buckets))))
-    return PayoffSpec(rules.declaring_side, tuple(components), tuple(table))
+    spec = known[key] = PayoffSpec(rules.declaring_side, tuple(components), tuple(table))
+    return spec
 
 
 def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec:

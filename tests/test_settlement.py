@@ -328,3 +328,16 @@ def test_table_has_a_settlement_column():
 
 def example_text() -> str:
     return Path(EXAMPLE).read_text(encoding="utf-8")
+
+
+def test_a_payoff_table_is_scored_once_per_deal_and_what_it_depends_on() -> None:
+    """The scorer runs up to 120 times for a Zwanzigerrufen table: it is kept on the rules, keyed by what it depends
+    on, so that a hint on every card of a deal pays for it once, and other announcements get a table of their own."""
+    position = next(iter(read_positions(Path(__file__).parent.parent / "examples" / "valat.tbn")))
+    first = payoff_spec(position)
+    assert payoff_spec(position) is first
+    later = position.state.play(position.state.legal_list()[0])
+    assert payoff_spec(position, later) is first  # the Pagat and the Mond are where they were
+    other = payoff_spec(position, announcements="1: Valat")
+    assert other is not first and other.table != first.table
+    assert payoff_spec(position, announcements="1: Valat") is other
