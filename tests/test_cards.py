@@ -393,3 +393,23 @@ def test_a_games_pack_unpickles_as_that_games_pack() -> None:
     again = solver.make_position(copy.game, copy.rules.deal, str(copy.rules.contract),
                                  declarer=copy.rules.declarer + 1)
     assert solver.solve(again, "points").total == solver.solve(position, "points").total
+
+
+@pytest.mark.parametrize("example", ["zwanzigerrufen.tbn", "schafkopf.tbn", "kratzen.tbn"])
+def test_a_position_sent_to_another_process_equals_the_original(example: str) -> None:
+    """Rules compare by value, so a pickled state or position comes back equal (and hashes alike), and two readings
+    of the same record give equal positions; rules of another deal or contract stay unequal."""
+    import pickle
+
+    import solver
+
+    path = Path(__file__).parent.parent / "examples" / example
+    first, second = list(solver.read_positions(path))[:2]
+    copy = pickle.loads(pickle.dumps(first))
+    assert copy.state == first.state and hash(copy.state) == hash(first.state)
+    assert copy == first
+    assert next(iter(solver.read_positions(path))).state == first.state
+    assert first.state.rules != second.state.rules
+    seat = 1 if example == "kratzen.tbn" else None
+    solver.solve(first, first.rules.objective_names()[0], seat=seat)  # the compiled tables are caches: not compared
+    assert copy.state.rules == first.state.rules

@@ -148,6 +148,28 @@ class Rules:
         self.declaring_side: frozenset[int] = frozenset({declarer})
         self.state_tags: dict[str, object] = {}  # Game.rules' state tags (1-based seats), those given a value
 
+    # Equality ------------------------------------------------------------------------------------------------------
+
+    def _public(self) -> dict[str, object]:
+        """Every attribute but the caches (names with a leading underscore), which the others determine."""
+        return {name: value for name, value in vars(self).items() if not name.startswith("_")}
+
+    def __eq__(self, other: object) -> bool:
+        """Equal rules are the same rules of the same deal, whatever object holds them: a state sent to another
+        process (pickled) and back equals the original."""
+        if self is other:
+            return True
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._public() == other._public()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = self.__dict__["_hash"] = hash((type(self), self.deal, self.contract, self.declarer,
+                                                    self.first_leader, self.initial_flags))
+        return cached
+
     # Rule methods ------------------------------------------------------------------------------------------------
 
     def legal_cards(self, state: PlayState) -> int:
