@@ -216,10 +216,18 @@ def test_partner_is_the_holder_of_the_called_card():
 
 
 def test_normal_with_explicit_called_card():
-    rules = Zwanzigerrufen.rules(Zwanzigerrufen.parse_deal(ZR_WHOLE), "Normal T16")
+    """A whole deal's named card must be the one RULES.md 1.2 calls; ``called_tarock=any`` allows any card forehand
+    lacks (a what-if), which changes the partner."""
+    deal = Zwanzigerrufen.parse_deal(ZR_WHOLE)
+    highest = Zwanzigerrufen.rules(deal, "Normal")
+    named = Zwanzigerrufen.rules(deal, f"Normal {highest.pack[highest.contract.card].name}")
+    assert named.declaring_side == highest.declaring_side
+    with pytest.raises(InvalidContractError, match="the highest of T20..T16 she does not hold"):
+        Zwanzigerrufen.rules(deal, "Normal T16")
+    rules = Zwanzigerrufen.rules(deal, "Normal T16", variant={"called_tarock": "any"})
     assert rules.pack[rules.contract.card].name == "T16"
     assert rules.declaring_side == frozenset({0, 1})
-    rules = Zwanzigerrufen.rules(Zwanzigerrufen.parse_deal(ZR_T19_SEAT4), "Normal XVI")
+    rules = Zwanzigerrufen.rules(Zwanzigerrufen.parse_deal(ZR_T19_SEAT4), "Normal XVI", variant="called_tarock=any")
     assert rules.declaring_side == frozenset({0, 1})  # T16 is with seat 2 in this deal
 
 

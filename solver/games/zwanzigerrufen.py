@@ -218,6 +218,7 @@ class Zwanzigerrufen(Game):
     flags = {f.name: f for f in [
         Flag("tie_44", ("declarers_lose", "no_score"), "declarers_lose", "44:44 loses for the declarers, or scores nothing"),
         Flag("solo_value", int, 4, "game value of a Solo", 4, 5),
+        Flag("called_tarock", ("highest", "any"), "highest", "a Normal game calls the highest of T20..T16 forehand lacks, or any she lacks (bid check)"),
         Flag("suit_solo_min_suit_cards", int, 5, "suit cards a Suit Solo declarer must hold (bid check)", 0, 10),
         Flag("hard_pagat_reservation", bool, False, "a Pagat announcer may not play T1 before the last trick"),
         Flag("suit_solo_follow", ("tarockzwang", "strict"), "tarockzwang", "Suit Solo: void players must tarock, or must play a suit card"),
@@ -273,6 +274,10 @@ class Zwanzigerrufen(Game):
                 card = contract.card
             if deal.hands[0] >> card & 1:
                 raise InvalidContractError(f"forehand holds {PACK[card].name}: she cannot call her own card")
+            if whole and contract.card is not None and variant["called_tarock"] == "highest":
+                highest = cls.called_card(deal)
+                require(card == highest, f"forehand calls the highest of T20..T16 she does not hold: "
+                                         f"{PACK[highest].name}, not {PACK[card].name}")
             partner = deal.holder(card)
             if state_tags.get("partner") is not None:
                 named = int(state_tags["partner"]) - 1  # type: ignore[arg-type]
