@@ -10,7 +10,7 @@ from rich.table import Table
 
 from solver.analysis import record_header
 from solver.position import Position
-from solver.sampling import analyse_hand, analyse_position
+from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
 from .errors import input_errors
 from .render import checked_game, emit_json, parse_variant_options, run_over_records, stdout_console
@@ -38,8 +38,15 @@ def render_analysis(document: dict, console=None) -> None:
     if document.get("played"):
         console.print(f"played so far: {' '.join(document['played'])}")
     console.print(f"{document['samples']} samples (seed {document['seed']})")
-    console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} "
-                  f"(95% interval {low:.1f} .. {high:.1f})")
+    spread = f"95% interval {low:.1f} .. {high:.1f}" if document["samples"] > 1 else "one sample: no interval"
+    console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} ({spread}), "
+                  "each sample played double dummy")
+    if document["openings"]:
+        # The line above lets every sample choose its own best card; a player picks one card for all of them.
+        best = document["openings"][0]
+        now = "card to play now" if document.get("played") else "opening card"
+        console.print(f"best {now} for every sample: {best['card']}, win {best['win_probability']:.1%}   "
+                      f"mean {unit}: {best['mean']:.1f}")
     bonuses = Table(title="bonuses forced", title_justify="left")
     for column in ("objective", "for the hand's side", "against it"):
         bonuses.add_column(column)
@@ -73,7 +80,7 @@ def analyse(
                                         help="Kratzen: number of players (default 3)."),
     known: Optional[List[str]] = typer.Option(None, "--known", metavar="SEAT:CARDS",
                                               help="Cards known to be in another hand (repeatable)."),
-    samples: int = typer.Option(200, "--samples", "-n", min=1, help="Deals of the unseen cards to solve."),
+    samples: int = typer.Option(200, "--samples", "-n", min=1, max=MAX_SAMPLES, help="Deals of the unseen cards to solve."),
     seed: int = typer.Option(0, "--seed", help="The same seed gives the same analysis."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker processes (default: all cores)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE", help="A variant flag."),

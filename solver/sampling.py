@@ -20,6 +20,7 @@ import json
 import math
 import os
 import random
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -36,8 +37,16 @@ from .state import PlayState
 from .search.engine import EngineSolver
 from .variant import Variant
 
-#: Redraws of one sample before the constraints are declared impossible.
-MAX_REDRAWS = 2_000
+#: Shuffles tried for the first sample of an analysis from a hand before its constraints are declared impossible
+#: (a few seconds). An analysis from a record skips this: the real deal shows that the play can be met.
+FEASIBILITY_TRIES = 10_000
+#: Shuffles tried for any sample once a deal is known to fit: a deal that fits one shuffle in 1,680 (a Wenz three
+#: tricks from the end) needs about 1,680 a sample and misses this cap with a probability of e^-600.
+MAX_REDRAWS = 1_000_000
+#: Rule state tags a record may carry that the analysed seat does not know or that the play determines.
+HIDDEN_STATE_TAGS = frozenset({"partner", "called_suit_led"})
+#: The most samples one analysis takes (some 30 hours of one core at a few milliseconds a sample).
+MAX_SAMPLES = 10_000_000
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959964
 
@@ -100,7 +109,12 @@ class OpeningCard:
 @dataclass(frozen=True)
 class HandAnalysis:
     """The single-dummy report of one hand: win chance, bonus chances, mean points (or tricks) with a 95%
-    interval, and every opening card's value when the hand leads."""
+    interval, and every opening card's value when the hand leads.
+
+    ``win_probability`` and ``mean`` let each sample play its own best card (every sample solved double dummy), so
+    where the hand is to play they are at least those of its best single card, ``openings[0]`` (the cards are
+    sorted by win chance, then mean), which is what a player who must pick one card can expect. With one sample
+    the interval's ends are the mean."""
 
     game: str
     contract: str
@@ -138,20 +152,22 @@ def draw_rules(setup: Setup, k: int) -> Rules:
     return draw_sample(setup, k)[0]
 
 
-def draw_sample(setup: Setup, k: int) -> tuple[Rules, PlayState]:
+def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, PlayState]:
     """Sample ``k``: the unseen cards dealt uniformly to fill every hand, redrawn until the rules accept the deal
     and every card of ``setup.played`` was legal when it was played; returns the rules and the state after the play.
 
     Replaying the play under the rules is what makes the sample consistent with everything the play showed (a seat
     that did not follow a suit holds none of it, a seat that did not beat could not, the called ace's holder is
-    whoever played it) without a line of game-specific inference: a deal the play contradicts is simply redrawn."""
+    whoever played it) without a line of game-specific inference: a deal the play contradicts is simply redrawn.
+    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave."""
     game = get_game(setup.game)
     rng = random.Random(f"{setup.seed}:{k}")
     used = 0
     for mask in setup.fixed:
         used |= mask
     unseen = [card for card in range(len(game.pack)) if not used >> card & 1]
-    for _ in range(MAX_REDRAWS):
+    refusals: Counter[str] = Counter()
+    for _ in range(tries):
         rng.shuffle(unseen)
         hands = list(setup.fixed)
         position = 0
@@ -166,12 +182,14 @@ def draw_sample(setup: Setup, k: int) -> tuple[Rules, PlayState]:
             state = rules.start()
             for card in setup.played:
                 state = state.play(card)
-        except (InvalidContractError, InvalidDealError, IllegalPlayError):
+        except (InvalidContractError, InvalidDealError, IllegalPlayError) as refusal:
+            refusals[str(refusal)] += 1
             continue
         return rules, state
+    reason, count = refusals.most_common(1)[0] if refusals else ("", 0)
     raise StichError(f"no deal of the unseen cards suits {game.name} {setup.contract} with declarer "
-                     f"{setup.declarer}, the cards given and the play ({MAX_REDRAWS} tries): check the hand, "
-                     "--known and the play")
+                     f"{setup.declarer}, the cards given and the play in {tries:,} shuffles; the commonest "
+                     f"refusal ({count:,} of them): {reason}. Check the hand, --known and the play")
 
 
 # --- one sample --------------------------------------------------------------------------------------------------
@@ -403,10 +421,13 @@ def analyse_hand(game: str | type[Game], hand: str, seat: int, contract: str, *,
 
 def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
              checkpoint: str | os.PathLike | None, memory_mb: int | None,
-             known: Mapping[int, str] | None) -> HandAnalysis:
-    """Solve the samples (in this process or on a pool, resuming a checkpoint) and build the report."""
-    if not isinstance(samples, int) or samples < 1:
-        raise StichError(f"samples must be at least 1, not {samples}")
+             known: Mapping[int, str] | None, known_feasible: bool = False) -> HandAnalysis:
+    """Solve the samples (in this process or on a pool, resuming a checkpoint) and build the report.
+    ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first."""
+    if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
+        raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
+    if not known_feasible:
+        draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
     memory_mb = check_memory_limit(memory_mb)
     seed = setup.seed
     count = min(local_workers(workers), samples)
@@ -457,10 +478,14 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
         played[state.to_move] = played.get(state.to_move, 0) | 1 << card
         state = state.advance(card)
     hand = " ".join(game.pack.names(rules.deal.hands[seat - 1]))
+    # Of the record's rule state only the announcements are public: a [Partner] tag says who holds the called card,
+    # which the seat cannot know (each sample's partner is its called card's holder), and in a whole deal whether
+    # the called suit was led follows from the play.
+    public = {name: value for name, value in rules.state_tags.items() if name not in HIDDEN_STATE_TAGS}
     return _analyse(game, _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1,
                                  dict(rules.variant.changed()), rules.seats, seed, played, position.played,
-                                 rules.state_tags),
-                    samples, workers, checkpoint, memory_mb, known)
+                                 public),
+                    samples, workers, checkpoint, memory_mb, known, known_feasible=True)
 
 
 def sample_span(span: tuple[int, int], setup: Setup) -> dict[str, Any]:

@@ -52,8 +52,13 @@ def test_what_the_contract_implies_is_respected() -> None:
 
 
 def test_impossible_constraints_raise_a_clear_error() -> None:
-    with pytest.raises(solver.StichError, match="no deal of the unseen cards"):
+    with pytest.raises(solver.StichError, match="no deal of the unseen cards.*holds the called ace EA"):
         analyse_hand("Schafkopf", "EA EZ EK EO EU E9 E8 E7", 1, "Rufer E", samples=2, workers=1)
+    with pytest.raises(solver.StichError, match="must play Solo"):
+        analyse_hand("Zwanzigerrufen", "T20 T19 T18 T17 T16 T1 SK SQ HK DK", 1, "Normal", samples=2, workers=1)
+    for samples in (0, 10_000_001, 2.5, True):
+        with pytest.raises(solver.StichError, match="samples must be a whole number from 1 to 10,000,000"):
+            analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=samples, workers=1)
     with pytest.raises(solver.StichError, match="already in seat 1"):
         analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", known={2: "GA"}, samples=2, workers=1)
 
@@ -225,3 +230,57 @@ def test_an_analysis_from_a_record_keeps_the_pagat_announcement() -> None:
     report = analyse_position(position, 4, known=known, samples=2, seed=1, workers=1)
     assert declarers == 61
     assert report.mean == report.interval[0] == 88 - declarers  # seat 4 defends
+
+
+WENZ_THREE_LEFT = """[Game "Schafkopf"]
+[Deal "1: GA GU HK SZ SK SO SU S8 / EU GZ G9 G7 HA HO H9 H8 / EZ EK E8 E7 GK GO H7 SA / EA EO E9 G8 HZ HU S9 S7"]
+[Contract "Wenz"]
+[Declarer "1"]
+[Play "1"]
+SU EU GO HU
+G9 GK G8 GA
+SK HA SA S9
+EK EA GU H9
+HK H8 H7
+*
+"""
+
+
+def test_a_play_that_few_deals_fit_is_still_sampled() -> None:
+    """Seat 4 to play three tricks from the end: one deal in 1,680 of the unseen cards fits the play, which the
+    2,000 shuffles a sample once allowed often missed ("no deal suits"). With seats 1-3 known the one fitting deal
+    is the record's, so the analysis equals solve()."""
+    position = next(iter(solver.parse_positions(WENZ_THREE_LEFT)))
+    report = analyse_position(position, 4, samples=3, seed=2, workers=1)
+    assert report.samples == 3
+    pack, hands = position.game.pack, position.rules.deal.hands
+    known = {seat: " ".join(pack.names(hands[seat - 1] & ~sum(1 << c for c in position.played)))
+             for seat in (1, 2, 3)}
+    exact = analyse_position(position, 4, known=known, samples=2, seed=0, workers=1)
+    taken = position.state.points
+    declarers = taken[0] + solver.solve(position, "points").future
+    assert exact.mean == exact.interval[1] == 120 - declarers
+
+
+def test_an_analysis_from_a_record_does_not_know_the_partner() -> None:
+    """A [Partner] tag names who holds the called ace, which the analysed seat cannot know: the samples give the
+    ace to either possible holder (they all gave it to the tagged seat)."""
+    record = next(iter(solver.random_records("Schafkopf", 11, 40, contract="Rufer E")))
+    position = solver.position_from_record(record)
+    ace = position.game.pack.parse("EA").index
+    holder = position.rules.deal.holder(ace)
+    text = (f'[Game "Schafkopf"]\n[Deal "{position.rules.deal.text()}"]\n[Contract "Rufer E"]\n[Declarer "1"]\n'
+            f'[Partner "{holder + 1}"]\n')
+    tagged = next(iter(solver.parse_positions(text)))
+    assert tagged.rules.state_tags == {"partner": holder + 1}
+    seat = next(s for s in (2, 3, 4) if s != holder + 1)
+    from solver.sampling import HIDDEN_STATE_TAGS
+    setup = _setup(tagged.game, " ".join(tagged.game.pack.names(tagged.rules.deal.hands[seat - 1])), seat,
+                   "Rufer E", None, 1, None, 4, 0,
+                   tags={k: v for k, v in tagged.rules.state_tags.items() if k not in HIDDEN_STATE_TAGS})
+    holders = {draw_rules(setup, k).deal.holder(ace) for k in range(60)}
+    assert holders == {1, 2, 3} - {seat - 1}
+    analysed = analyse_position(tagged, seat, samples=20, seed=3, workers=1)
+    untagged = analyse_position(next(iter(solver.parse_positions(text.replace(f'[Partner "{holder + 1}"]\n', "")))),
+                                seat, samples=20, seed=3, workers=1)
+    assert analysed == untagged
