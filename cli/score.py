@@ -14,7 +14,7 @@ from solver.position import Position
 from solver.scoring import score_report
 from solver.settlement import dd_settlement
 
-from .render import Document, parse_variant_options, record_title, run_over_records, seats_text
+from .render import Document, parse_variant_options, record_title, run_over_records, seats_text, stderr_console
 from .solve import BOARD, FILE, JSON, VARIANT
 
 POT = typer.Option(None, "--pot", min=0, help="Kratzen: the pot at the start of the deal (overrides a [Pot] tag).")
@@ -139,5 +139,13 @@ def score(
     payment of every seat (Kratzen: and the pot). With --dd also the double-dummy settlement, the net the declarers
     can force when both sides play for the score, beside what playing for the most points would settle."""
     flags = parse_variant_options(variant)
-    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score,
-                     document=lambda position: score_document(position, pot, dd))
+    ignored: list[str] = []
+
+    def document(position: Position) -> Document:
+        if pot is not None and not position.game.has_pot and not ignored:
+            ignored.append(position.game.name)  # said once: a file may mix Kratzen records with others
+            stderr_console().print(f"stich: --pot is for Kratzen records; {position.game.name} has no pot, so it "
+                                   "is not used there", markup=False, soft_wrap=True)
+        return score_document(position, pot, dd)
+
+    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document)

@@ -495,6 +495,16 @@ def test_score_json_of_a_finished_deal():
     assert schema_errors({**document, "pot": -1}, SCHEMA)
 
 
+def test_score_says_once_that_a_pot_is_not_used_outside_kratzen():
+    """--pot is for a file's Kratzen records; on others it changes nothing, and the user is told so on stderr."""
+    plain = run("score", EXAMPLES / "schafkopf.tbn", "-b", "7", "--json")
+    potted = run("score", EXAMPLES / "schafkopf.tbn", "--pot", "5", "--json", code=1)  # unfinished deals: exit 1
+    assert "--pot is for Kratzen records; Schafkopf has no pot" in potted.stderr
+    assert potted.stderr.count("--pot") == 1 and "--pot" not in plain.stderr
+    board_7 = [line for line in potted.stdout.splitlines() if '"board":"7"' in line]
+    assert board_7 == plain.stdout.splitlines()
+
+
 @whole_deals
 def test_score_dd_json_of_a_finished_deal():
     (document,) = documents("score", EXAMPLES / "schafkopf.tbn", "-b", "7", "--dd")
