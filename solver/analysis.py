@@ -484,7 +484,8 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     ``source`` is a Position (its dealt hands and variant are used; cards already played are ignored, since the
     table is a property of the deal) or a Deal with its ``game``. Every (contract, declarer) of
     ``Game.contracts(deal)`` gets a row: Zwanzigerrufen's Normal game with the card forehand calls, Solo and Suit
-    Solo for every seat (a Suit Solo the bid check forbids is listed with ``biddable`` False and the reason);
+    Solo for every seat (a Normal game or Suit Solo the bid checks forbid is listed with ``biddable`` False and the
+    reason);
     every Schafkopf contract a seat may bid; every Kratzen trump suit with every seat's guaranteed tricks (the attacker
     the record's declarer, seat 1 for a Deal).
 

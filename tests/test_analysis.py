@@ -261,6 +261,15 @@ def test_zwanzigerrufen_table_of_a_whole_deal():
         assert entry.value == expected.total and entry.won == (expected.total >= 45)
 
 
+def test_zwanzigerrufen_table_lists_a_normal_game_forehand_cannot_bid():
+    """valat.tbn's forehand holds T20..T16: the Normal row is there, not biddable, saying she must play Solo."""
+    entries = contract_table(board("valat.tbn", 1), reference_solver=False)
+    normal = entries[0]
+    assert (normal.contract, normal.declarer, normal.biddable) == ("Normal", 1, False)
+    assert "she must play Solo" in normal.reason and normal.value is None
+    assert [e.contract for e in entries[1:]] == ["Solo"] * 4 + ["SuitSolo"] * 4
+
+
 def test_schafkopf_table_lists_what_can_be_bid():
     position = board("schafkopf.tbn", 4)  # the Wenz Tout deal: seat 1 holds all four Unters
     entries = contract_table(position, reference_solver=False)

@@ -305,12 +305,8 @@ class Zwanzigerrufen(Game):
 
     @classmethod
     def contracts(cls, deal: Deal, variant=None, like=None, declarer=None) -> list[tuple[Contract, int]]:
-        result: list[tuple[Contract, int]] = []
-        try:
-            cls.called_card(deal)
-            result.append((Contract(cls.name, "normal", text="Normal"), 1))
-        except InvalidContractError:
-            pass
+        # The Normal game always has its row: where forehand holds T20..T16 the table lists it as not biddable.
+        result: list[tuple[Contract, int]] = [(Contract(cls.name, "normal", text="Normal"), 1)]
         for seat in range(1, 5):
             result.append((Contract(cls.name, "solo", text="Solo"), seat))
         for seat in range(1, 5):
