@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from solver.analysis import record_header
+from solver.batch import MIN_WORKER_MEMORY_MB
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
@@ -83,12 +84,14 @@ def analyse(
     samples: int = typer.Option(200, "--samples", "-n", min=1, max=MAX_SAMPLES, help="Deals of the unseen cards to solve."),
     seed: int = typer.Option(0, "--seed", help="The same seed gives the same analysis."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker processes (default: all cores)."),
-    variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE", help="A variant flag."),
+    variant: Optional[List[str]] = typer.Option(
+        None, "--variant", metavar="NAME=VALUE",
+        help="A variant flag (repeatable); with FILE it overrides the record's [Variant] tag."),
     as_json: bool = typer.Option(False, "--json", help="The report as one JSON document on stdout."),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE",
         help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
-    worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=1,
+    worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
                                                 help="Cap each worker process at MB megabytes."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved

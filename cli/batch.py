@@ -10,7 +10,7 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
                            TimeRemainingColumn)
 
-from solver.batch import BatchSummary, solve_batch
+from solver.batch import MIN_WORKER_MEMORY_MB, BatchSummary, solve_batch
 
 from .errors import EXIT_BAD_INPUT, input_errors, message
 from .render import parse_variant_options, stderr_console
@@ -91,7 +91,7 @@ def batch(
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable); overrides the file's."),
     worker_memory: Optional[int] = typer.Option(
-        None, "--worker-memory", metavar="MB", min=1,
+        None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
         help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
              "is written as an error."),
 ) -> None:

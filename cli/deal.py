@@ -23,7 +23,7 @@ def deal(
     seed: int = typer.Option(1, "--seed", "-s", help="Seed: the same seed gives the same deals."),
     count: int = typer.Option(1, "-n", "--count", min=1, help="Number of deals."),
     declarer: int = typer.Option(1, "--declarer", min=1, max=6, help="The declaring seat."),
-    seats: Optional[int] = typer.Option(None, "--seats", min=3, max=6, help="Kratzen: number of players."),
+    seats: Optional[int] = typer.Option(None, "--seats", min=3, max=6, help="Kratzen: number of players (default 3)."),
     first_board: int = typer.Option(1, "--first-board", min=1, help="Number of the first board."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",

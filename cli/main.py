@@ -45,16 +45,31 @@ def root(
     """Exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen."""
 
 
-app.command("deal")(deal_command.deal)
-app.command("solve")(solve_command.solve)
-app.command("check")(check_command.check)
-app.command("table")(table_command.table)
-app.command("score")(score_command.score)
-app.command("bench")(bench_command.bench)
-app.command("postmortem")(postmortem_command.postmortem)
-app.command("tree")(tree_command.tree)
-app.command("analyse")(analyse_command.analyse)
-app.command("batch")(batch_command.batch)
+# One line each for `stich --help` (each command's own --help has its whole docstring).
+COMMANDS = (
+    ("deal", deal_command.deal,
+     "Write seeded random deals as a .tbn file."),
+    ("solve", solve_command.solve,
+     "Solve each record: what each side has taken, the value of the rest, the total."),
+    ("check", check_command.check,
+     "Which bonuses (game, Valat, Pagat Ultimo, Schneider, a Kratzen target...) can be forced, and by whom."),
+    ("table", table_command.table,
+     "Every contract each seat could bid on the dealt hands, solved double dummy."),
+    ("score", score_command.score,
+     "Score finished deals; with --dd the double-dummy settlement."),
+    ("bench", bench_command.bench,
+     "Time the engine on seeded deals (median, p90, p99, nodes/s, memory)."),
+    ("postmortem", postmortem_command.postmortem,
+     "Grade every card played by what it cost under double-dummy play."),
+    ("tree", tree_command.tree,
+     "Write the game tree of DEPTH cards with double-dummy values as a graph file."),
+    ("analyse", analyse_command.analyse,
+     "Single-dummy odds of one hand, by sampling the unseen cards."),
+    ("batch", batch_command.batch,
+     "Solve every record of a file on all cores (or a Dask cluster), resumably."),
+)
+for name, command, short_help in COMMANDS:
+    app.command(name, short_help=short_help)(command)
 
 
 def main() -> None:

@@ -240,7 +240,8 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
     table.add_column("total", justify="right")
     yes_no_question = result["target"] is not None
     if yes_no_question:
-        table.add_column(f"{side} make it", justify="left")
+        verb = "makes" if len(result["side"]) == 1 else "make"
+        table.add_column(f"{side} {verb} it", justify="left")
     table.add_column("")
     for group in result["cards"]:
         style = "bold" if group["best"] else ""

@@ -15,11 +15,12 @@ from solver.tree import FORMATS, strategy_tree, write_tree
 from .errors import input_errors, message
 from .output import atomic_path
 from .render import parse_variant_options, stdin_bytes
-from .solve import BOARD, FILE, VARIANT
+from .solve import BOARD, VARIANT
 
 
 def tree(
-    file: Path = FILE,
+    file: Path = typer.Argument(..., metavar="FILE", show_default=False,
+                                help="A .tbn file (- for standard input); its first record is used (see --board)."),
     depth: int = typer.Option(..., "--depth", "-d", min=0, help="How many cards (plies) deep."),
     out: Path = typer.Option(..., "--out", "-o", metavar="OUT.graphml|OUT.gexf|OUT.json",
                              help="Where to write the tree; the format follows the suffix."),

@@ -453,7 +453,7 @@ def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, schedu
             raise
 
 
-def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objectives: Sequence[str] | None = ("points",),
+def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objectives: Sequence[str] | None = None,
                 cards: bool = False, workers: int | None = None, scheduler: str | None = None, chunk_size: int = 20,
                 variant: Mapping[str, object] | None = None, progress: BatchProgress | None = None,
                 memory_mb: int | None = None) -> BatchSummary:

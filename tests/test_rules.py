@@ -9,7 +9,7 @@ import pytest
 
 from solver import make_position, parse_positions
 from solver.errors import IllegalPlayError, InvalidContractError
-from solver.games import Kratzen, Schafkopf, Zwanzigerrufen
+from solver.games import Kratzen, Schafkopf, Zwanzigerrufen, get_game
 from solver.search.reference import solve
 
 # --- helpers -------------------------------------------------------------------------------------------------------
@@ -893,3 +893,18 @@ def test_kratzen_trumps_are_the_trump_suit_and_the_weli():
     rules = make_position("Kratzen", "1: EA / GA / HA", "Trump E").rules
     trumps = set(rules.pack.names(rules.trump_mask))
     assert trumps == {"E" + r for r in "AKOUZ987"} | {"S6"}
+
+
+@pytest.mark.parametrize("game, text, canonical", [
+    ("Zwanzigerrufen", "Normal", "Normal"), ("Zwanzigerrufen", "Rufer", "Normal"), ("Zwanzigerrufen", "call", "Normal"),
+    ("Zwanzigerrufen", "Normal XIX", "Normal T19"), ("Zwanzigerrufen", "Schwarzer", "Solo"),
+    ("Zwanzigerrufen", "Farbensolo", "SuitSolo"), ("Zwanzigerrufen", "Suit Solo", "SuitSolo"),
+    ("Schafkopf", "Sauspiel S", "Rufer S"), ("Schafkopf", "Ruf G", "Rufer G"), ("Schafkopf", "Solo ♥", "Solo H"),
+    ("Schafkopf", "Wenz Tout", "WenzTout"), ("Schafkopf", "wenztout", "WenzTout"),
+    ("Schafkopf", "SoloTout E", "SoloTout E"),
+    ("Schafkopf", "Sie", "Sie"), ("Kratzen", "Trumpf H", "Trump H"), ("Kratzen", "Trump H 7Muss", "Trump H SevenMuss"),
+])
+def test_every_contract_spelling_of_format_md(game, text, canonical):
+    """docs/format.md's table of contracts: each spelling it lists reads as the contract it names ("Wenz Tout" was
+    refused as a suit named "Tout")."""
+    assert get_game(game).parse_contract(text).text == canonical

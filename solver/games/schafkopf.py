@@ -171,6 +171,8 @@ class Schafkopf(Game):
         if not words:
             raise InvalidContractError(f"empty contract (expected {cls.contract_help})")
         kind = words[0].lower()
+        if kind == "wenz" and len(words) == 2 and words[1].lower() == "tout":
+            return Contract(cls.name, "wenztout", text="WenzTout")
         suit = None
         if len(words) == 2:
             suit = PACK.lookup(words[1] + "A")
@@ -187,8 +189,6 @@ class Schafkopf(Game):
             return Contract(cls.name, kind, suit=suit, text=f"{name} {suit}")
         if kind in ("wenz", "wenztout", "sie") and suit is None:
             return Contract(cls.name, kind, text={"wenz": "Wenz", "wenztout": "WenzTout", "sie": "Sie"}[kind])
-        if kind == "wenz" and len(words) == 2 and words[1].lower() == "tout":
-            return Contract(cls.name, "wenztout", text="WenzTout")
         raise InvalidContractError(f"unknown Schafkopf contract {text!r} (expected {cls.contract_help})")
 
     @classmethod

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .. import _engine
 from ..cards import bits
-from ..errors import EngineError, InvalidPositionError
+from ..errors import EngineError, InvalidPositionError, StichError
 from ..games.base import Objective, Rules, TrickEvent
 from ..games.tables import RuleTables
 from ..state import PlayState
@@ -562,4 +562,8 @@ def uses_reference(reference_solver: object) -> bool:
 def implementation() -> str:
     """``engine`` or ``python`` (the reference), from STICH_IMPLEMENTATION."""
     name = os.environ.get("STICH_IMPLEMENTATION", "engine").strip().lower()
-    return "python" if name in ("python", "reference", "py") else "engine"
+    if name in ("python", "reference", "py"):
+        return "python"
+    if name in ("engine", "cython", ""):
+        return "engine"
+    raise StichError(f"STICH_IMPLEMENTATION={name!r}: expected engine (the default) or python (the reference)")
