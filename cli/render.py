@@ -309,6 +309,9 @@ def render_check(document: Document, console: Console) -> None:
         side = seats_text(check["side"]) if check["side"] else "-"
         table.add_row(check["bonus"], side, check["description"] or "", _check_answer(check, over))
     console.print(table)
+    if document.get("together") is not None:
+        answer = "yes" if document["together"] else "no"
+        console.print(Text(f"every target met together, all seats helping: {answer}"))
 
 
 # --- table ------------------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position, check_position, make_position
 from .search import reference
+from .search.cooperative import Cooperative
 from .search.engine import EngineSolver, solver_for, uses_reference
 from .search.results import SolveResult
 from .state import PlayState
@@ -372,14 +373,29 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
     return checks
 
 
+def targets_together(position: Position) -> bool | None:
+    """Whether every seat's target can be met in one play with all seats helping (RULES.md 3.3's optional
+    cooperative question), for games where every seat plays for itself (Kratzen); None for games with sides.
+
+    Kratzen's four tricks cannot meet an attacker's 2 and three others' 1, so with four or more seats the answer is
+    no unless a Seven-Muss lowers every target to 1 (:mod:`solver.search.cooperative`)."""
+    check_position(position)
+    if not every_seat_for_itself(position):
+        return None
+    objectives = [objective for name in position.rules.objective_names()
+                  for _, objective in objectives_named(position, name) if objective.target is not None]
+    return Cooperative(objectives).met(position.state)
+
+
 def check_report(position: Position, *, engine: EngineSolver | None = None,
                  reference_solver: bool | None = None) -> dict[str, Any]:
-    """:func:`check_bonuses` as the document ``stich check --json`` prints."""
+    """:func:`check_bonuses` as the document ``stich check --json`` prints (with ``together``, see
+    :func:`targets_together`)."""
     checks = check_bonuses(position, engine=engine, reference_solver=reference_solver)
     seats, sides = taken_so_far(position)
     return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
             "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
-            "checks": [check.as_dict() for check in checks]}
+            "checks": [check.as_dict() for check in checks], "together": targets_together(position)}
 
 
 # --- table ----------------------------------------------------------------------------------------------------------
