@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 from pathlib import Path
 from typing import Callable, List, Optional
@@ -72,6 +73,10 @@ class _Bar:
             self.progress.stop()
 
 
+#: A Dask scheduler's address: an optional protocol Dask knows, a host and an optional port.
+SCHEDULER_ADDRESS = re.compile(r"((tcp|tls|ucx|ws|wss|inproc)://)?[A-Za-z0-9_.\-\[\]:]+(:\d+)?")
+
+
 def _summary_text(summary: BatchSummary, out: Path) -> str:
     return (f"stich: {summary.written} written to {out} ({summary.solved} solved, {summary.errors} errors), "
             f"{summary.skipped} already done, {summary.seconds:.1f} s")
@@ -101,13 +106,24 @@ def batch(
     if str(file) == "-":
         raise typer.BadParameter("batch reads a file, not standard input: a rerun resumes by the records' places "
                                  "in it", param_hint="'FILE'")
+    if str(out) == "-":
+        raise typer.BadParameter("batch appends to a file it can resume from, not to standard output (a pipe: "
+                                 "--out /dev/stdout)", param_hint="'--out'")
+    if scheduler is not None:
+        if not SCHEDULER_ADDRESS.fullmatch(scheduler):
+            raise typer.BadParameter(f"{scheduler!r} is not a Dask scheduler address (tcp://HOST:PORT)",
+                                     param_hint="'--scheduler'")
+        if workers is not None or worker_memory is not None:
+            raise typer.BadParameter("the cluster's workers are its own: --workers and --worker-memory are for "
+                                     "local runs", param_hint="'--scheduler'")
     flags = parse_variant_options(variant)
     previous = _install_handlers()
     try:
         with input_errors(), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
                                   scheduler=scheduler, chunk_size=chunk_size, variant=flags or None,
-                                  progress=progress, memory_mb=worker_memory)
+                                  progress=progress, memory_mb=worker_memory,
+                                  on_error=lambda error: message(f"stich: {error}"))
     except (Stopped, KeyboardInterrupt) as stop:
         message(f"stich: stopped ({stop or 'interrupt'}); the results written so far are kept in {out}, "
                 f"rerun to resume")

@@ -4,8 +4,9 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
 
 * Each result is appended to the output as one JSON line and flushed as soon as it is done, so a run killed at any
   moment (even with ``kill -9``) loses at most the line being written. On a rerun the half-written last line is
-  trimmed and every record id already solved in the file is skipped: a finished record is never solved twice. Error
-  lines are dropped and their records tried again.
+  trimmed and every record already solved in the file (by its key, a digest of its text) is skipped: a finished
+  record is never solved twice. Error lines are dropped and their records tried again. Every line says what the run
+  asked, and a rerun asking something else of the same output is refused; a lock keeps a second run off it.
 * Records are solved in chunks (about 20 deals a task): a few milliseconds of compiled work per deal is far less
   than a task's overhead, and each worker keeps one :class:`~solver.search.engine.EngineSolver` (its table memory
   is allocated once, not once per deal).
@@ -24,6 +25,7 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -41,7 +43,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Sequence
 from .analysis import solve_report
 from .errors import InvalidDealError, ParseError, StichError, is_whole_number
 from .files import atomic_file
-from .formats.tbn import Record, iter_records
+from .formats.tbn import Record, format_record, iter_records
 from .position import Position, position_from_record
 from .search.engine import DEFAULT_TT_MEGABYTES, EngineSolver
 from .variant import Variant
@@ -54,9 +56,9 @@ Item = tuple[str, Record | None, str | None]
 
 _PARENT_POLL_SECONDS = 0.5
 _local = threading.local()
-#: The smallest worker memory limit accepted: the interpreter and the compiled package need about 60 MB of address
-#: space, the table at least 1 MB, and a deal's search a few MB more.
-MIN_WORKER_MEMORY_MB = 128
+#: The smallest worker memory limit accepted: a spawned worker maps some 115 MB of address space (the interpreter,
+#: numpy, the compiled package) before its table, which must fit in what is left (153 MB was the least that ran).
+MIN_WORKER_MEMORY_MB = 256
 #: The table size of this process's worker engines (set by the worker initializer under a memory limit).
 _worker_tt_megabytes: int | None = None
 
@@ -135,6 +137,9 @@ def init_worker(parent: int, memory_mb: int | None = None) -> None:
     sized to fit."""
     global _worker_tt_megabytes
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
+    # while it is blocked writing a large result into a full pipe (the run then never exits).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="stich-parent-watch").start()
     if memory_mb is not None:
         import resource
@@ -157,9 +162,14 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once: queued chunks are cancelled and running ones abandoned (their results would be
     recomputed by a rerun, since nothing of them was written)."""
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         if process.is_alive():
             process.terminate()
+    for process in processes:
+        process.join(1.0)
+        if process.is_alive():  # still alive a second after SIGTERM: not going to stop by itself
+            process.kill()
 
 
 def local_workers(workers: int | None) -> int:
@@ -201,34 +211,62 @@ def _strip_timing(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
+def record_key(item: Item) -> str:
+    """What identifies a record from one run to the next: a digest of its text as stich writes it back, so that a
+    record moved to another line (a record above it mended) or a file named another way is still recognised, and a
+    record whose text changed is solved again. Two identical records are one record."""
+    identifier, record, failure = item
+    text = format_record(record) if record is not None else f"{identifier}\n{failure}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def asked_of(source: str | os.PathLike, objectives: Sequence[str] | None, cards: bool,
+             variant: Mapping[str, object] | None) -> dict[str, Any]:
+    """The question a batch answers, written on every line: a rerun on the same output must ask the same of the same
+    file, or it would mix answers to different questions in one file."""
+    return {"source": os.path.realpath(source), "objectives": list(objectives) if objectives is not None else None,
+            "cards": cards, "variant": {str(k): str(v) for k, v in variant.items()} if variant else None}
+
+
 def solve_item(item: Item, objectives: Sequence[str] | None, cards: bool,
-               variant: Mapping[str, object] | None, engine: EngineSolver) -> dict[str, Any]:
+               variant: Mapping[str, object] | None, engine: EngineSolver,
+               asked: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The output line of one record: its solve report, or its error as ``file:line:col: message``."""
     identifier, record, failure = item
+    head: dict[str, Any] = {"id": identifier, "key": record_key(item)}
+    if asked is not None:
+        head["asked"] = asked
     if record is None:
-        return {"id": identifier, "error": failure}
+        return {**head, "error": failure}
     board = record.get("Board")
     try:
         position = position_from_record(record, variant=variant)
     except StichError as error:
-        return {"id": identifier, "board": board, "error": str(error)}
+        return {**head, "board": board, "error": str(error)}
     try:
         document = solve_report(position, objectives, cards, engine=engine)
     except StichError as error:
-        return {"id": identifier, "board": board, "error": _located(error, position)}
+        return {**head, "board": board, "error": _located(error, position)}
     except MemoryError:
-        return {"id": identifier, "board": board, "error": f"{identifier}: out of memory within the worker's limit"}
-    return {"id": identifier, **_strip_timing(document)}
+        return {**head, "board": board, "error": f"{identifier}: out of memory within the worker's limit"}
+    return {**head, **_strip_timing(document)}
 
 
 def solve_chunk(items: list[Item], objectives: Sequence[str] | None, cards: bool,
-                variant: Mapping[str, object] | None) -> list[tuple[str, bool]]:
+                variant: Mapping[str, object] | None,
+                asked: Mapping[str, Any] | None = None) -> list[tuple[str, bool]]:
     """A chunk of records solved by one worker, as finished JSON lines (so the parent only writes them), each with
     whether it reports an error."""
-    engine = worker_engine()
+    try:
+        engine = worker_engine()
+    except MemoryError:  # the table does not fit in the worker's limit: every record of the chunk says so
+        return [(json_line({"id": item[0], "key": record_key(item), **({"asked": asked} if asked else {}),
+                            "error": f"{item[0]}: out of memory within the worker's limit (its transposition table "
+                                     "could not be allocated)"}), True)
+                for item in items]
     lines = []
     for item in items:
-        document = solve_item(item, objectives, cards, variant, engine)
+        document = solve_item(item, objectives, cards, variant, engine, asked)
         lines.append((json_line(document), "error" in document))
     return lines
 
@@ -240,33 +278,47 @@ def json_line(document: Mapping[str, Any]) -> str:
 # --- the output file ----------------------------------------------------------------------------------------------
 
 
-def done_ids(out_path: str | os.PathLike) -> set[str]:
-    """The ids already solved in the output, after trimming a half-written last line (a run killed while writing)
-    and dropping the error lines, whose records are tried again (the cause may be gone: a worker's memory cap, a
-    record mended, an objective that did not apply). The file is rewritten without them only when there are some,
-    into a temporary file moved over it, so that an interruption leaves the old file or the new one.
+def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None) -> set[str]:
+    """The keys (:func:`record_key`) of the records already solved in the output (the ids of lines written before
+    there were keys), after trimming a half-written last line (a run killed while writing) and dropping the error
+    lines, whose records are tried again (the cause may be gone: a worker's memory cap, a record mended, an
+    objective that did not apply). The file is rewritten without them only when there are some, into a temporary
+    file moved over it, so that an interruption leaves the old file or the new one.
 
     A complete line that is not JSON (edited by hand) is ignored: its record is solved again. A file whose first
-    line is not a batch line is refused before anything is changed (``--out`` pointing at the wrong file)."""
+    line is not a batch line, or whose lines answer another question than ``asked`` (another input file, other
+    objectives, cards or variant flags), is refused before anything is changed."""
     path = Path(out_path)
     if not path.exists() or not path.stat().st_size:
         return set()
     _check_batch_output(path)
     trim_partial_line(path)
-    ids: set[str] = set()
+    keys: set[str] = set()
     errors = 0
     with open(path, "rb") as stream:
-        for raw in stream:
+        for number, raw in enumerate(stream, 1):
             document = _batch_line(raw)
             if document is None:
                 continue
+            if asked is not None and "asked" in document and document["asked"] != asked:
+                raise StichError(f"{path}:{number}: this output answers {_describe(document['asked'])}, not "
+                                 f"{_describe(asked)}; rerun with the same input and options, or choose another "
+                                 "--out file")
             if "error" in document:
                 errors += 1
             else:
-                ids.add(document["id"])
+                keys.add(document.get("key") or document["id"])
     if errors:
         _drop_error_lines(path)
-    return ids
+    return keys
+
+
+def _describe(asked: Mapping[str, Any]) -> str:
+    """A batch's question in words, for the message that refuses to mix two."""
+    objectives = ", ".join(asked.get("objectives") or []) or "the default objectives"
+    flags = ", ".join(f"{k}={v}" for k, v in (asked.get("variant") or {}).items()) or "no variant flags"
+    cards = "with" if asked.get("cards") else "without"
+    return f"{asked.get('source')} ({objectives}, {cards} --cards, {flags})"
 
 
 def _batch_line(raw: bytes) -> dict | None:
@@ -282,7 +334,7 @@ def _check_batch_output(path: Path) -> None:
     """StichError unless the file starts with a batch line (or the start of one, if the first write was cut)."""
     with open(path, "rb") as stream:
         first = stream.readline()
-    if _batch_line(first) is None and not (b"\n" not in first and first.startswith(b'{"id": ')):
+    if _batch_line(first) is None and not (b"\n" not in first and first.startswith((b'{"id":"', b'{"id": "'))):
         raise StichError(f"{path}: not a stich batch output (its first line is no result or error line); "
                          "choose another --out file")
 
@@ -330,10 +382,12 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 class _Writer:
     """Appends lines to the output, flushing each, and counts them for the summary and the progress display."""
 
-    def __init__(self, stream: IO[str], total: int, progress: BatchProgress | None) -> None:
+    def __init__(self, stream: IO[str], total: int, progress: BatchProgress | None,
+                 on_error: Callable[[str], None] | None = None) -> None:
         self.stream = stream
         self.total = total
         self.progress = progress
+        self.on_error = on_error
         self.solved = 0
         self.errors = 0
 
@@ -343,6 +397,8 @@ class _Writer:
             self.stream.flush()
             if is_error:
                 self.errors += 1
+                if self.on_error is not None:
+                    self.on_error(json.loads(line)["error"])
             else:
                 self.solved += 1
             if self.progress is not None:
@@ -426,7 +482,11 @@ def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, schedu
         from dask.distributed import Client, wait as dask_wait
     except ImportError:
         raise StichError("--scheduler needs Dask: pip install 'stich[cluster]' (or \"dask[distributed]\")") from None
-    with Client(scheduler) as client:
+    try:
+        client = Client(scheduler, timeout="30s")
+    except (OSError, ValueError, TypeError) as error:
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
+    with client:
         slots = 4 * max(1, sum(client.nthreads().values()))
         pending: set = set()
         iterator = iter(chunks)
@@ -456,7 +516,7 @@ def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, schedu
 def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objectives: Sequence[str] | None = None,
                 cards: bool = False, workers: int | None = None, scheduler: str | None = None, chunk_size: int = 20,
                 variant: Mapping[str, object] | None = None, progress: BatchProgress | None = None,
-                memory_mb: int | None = None) -> BatchSummary:
+                memory_mb: int | None = None, on_error: Callable[[str], None] | None = None) -> BatchSummary:
     """Solve every record of ``source`` into ``out_path`` (JSON Lines), resuming what an earlier run left.
 
     Each line is ``{"id": "file:line#board", ...}`` followed by the ``stich solve --json`` document of the record
@@ -465,7 +525,11 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     ``workers`` processes (default: every local core; 1 solves in this process unless ``memory_mb`` asks for a
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
     module docstring). ``progress`` is called after every line written; with it the file is read twice, first to
-    count what is left to do."""
+    count what is left to do. ``on_error`` is called with each error line's message as it is written.
+
+    Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
+    path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
+    for another question; a second run on an output in use is refused too (:func:`_lock_output`)."""
     if not is_whole_number(chunk_size) or chunk_size < 1:
         raise StichError(f"chunk_size must be a whole number, at least 1, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
@@ -480,22 +544,65 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         variant = Variant.parse_pairs(variant)
     memory_mb = check_memory_limit(memory_mb)
     start = time.perf_counter()
-    skip = done_ids(out_path)
-    total = sum(1 for item in read_items(source) if item[0] not in skip) if progress is not None else 0
+    objectives = tuple(objectives) if objectives is not None else None
+    asked = asked_of(source, objectives, cards, variant)
+    lock = _lock_output(out_path)
+    try:
+        skip = done_ids(out_path, asked)
+        return _solve_records(source, out_path, skip, (objectives, cards, dict(variant) if variant else None, asked),
+                              workers, scheduler, chunk_size, progress, memory_mb, start, on_error)
+    finally:
+        lock.close()
+
+
+def _done(item: Item, skip: set[str]) -> bool:
+    """Whether a record is among those already solved (by its key; by its id for lines written before keys)."""
+    return record_key(item) in skip or item[0] in skip
+
+
+def _lock_output(out_path: str | os.PathLike) -> IO:
+    """Hold an exclusive lock for the run on a hidden file beside the output (``.NAME.lock``), so that a second run on
+    the same output stops at once instead of writing duplicates or appending to a file the first one replaced. The
+    lock file is left in place (removing it could let two runs lock different files)."""
+    path = Path(out_path)
+    if path.exists() and not path.is_file():  # a pipe or a device (--out /dev/stdout): nothing to resume, no lock
+        return open(os.devnull)
+    lock_path = path.with_name(f".{path.name}.lock")
+    try:
+        handle = open(lock_path, "a")
+    except OSError as error:
+        raise StichError(f"{lock_path}: cannot create the output's lock file ({error.strerror})") from None
+    try:
+        import fcntl
+
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # not on a POSIX system: no lock
+        pass
+    except OSError:
+        handle.close()
+        raise StichError(f"{out_path}: another stich batch is writing this output (its lock {lock_path} is held); "
+                         "wait for it to finish, or choose another --out file") from None
+    return handle
+
+
+def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip: set[str], args: tuple,
+                   workers: int | None, scheduler: str | None, chunk_size: int, progress: BatchProgress | None,
+                   memory_mb: int | None, start: float,
+                   on_error: Callable[[str], None] | None = None) -> BatchSummary:
+    """The records of ``source`` not in ``skip``, solved and appended to ``out_path``."""
+    total = sum(1 for item in read_items(source) if not _done(item, skip)) if progress is not None else 0
     seen = [0, 0]  # records read, records already done
 
     def todo() -> Iterator[Item]:
         for item in read_items(source):
             seen[0] += 1
-            if item[0] in skip:
+            if _done(item, skip):
                 seen[1] += 1
             else:
                 yield item
 
-    objectives = tuple(objectives) if objectives is not None else None
-    args = (objectives, cards, dict(variant) if variant else None)
     with open(out_path, "a", encoding="utf-8") as stream:
-        writer = _Writer(stream, total, progress)
+        writer = _Writer(stream, total, progress, on_error)
         chunks = _chunks(todo(), chunk_size)
         if scheduler:
             _run_dask(chunks, args, writer, scheduler)

@@ -91,6 +91,7 @@ def test_kill_minus_nine_then_resume_gives_every_record_once(tmp_path: Path) -> 
     assert set(ids) == set(expected)
     for line in lines:
         identifier = line.pop("id")
+        line.pop("key"), line.pop("asked")
         assert line == expected[identifier]
 
 
@@ -161,3 +162,91 @@ def test_a_dask_cluster_solves_the_same(tmp_path: Path) -> None:
         summary = solve_batch(source, out, objectives=None, scheduler=cluster.scheduler_address, chunk_size=5)
     assert summary.solved == 60
     assert sorted(out.read_text().splitlines()) == sorted(serial.read_text().splitlines())
+
+
+# --- what a rerun recognises, and what it refuses ------------------------------------------------------------------
+
+
+def test_a_rerun_asking_another_question_is_refused_and_leaves_the_output_alone(tmp_path: Path) -> None:
+    """Other objectives, cards, variant flags or another input file on the same output would mix answers to
+    different questions in one file (they were skipped or appended silently)."""
+    source, other = tmp_path / "deals.tbn", tmp_path / "other.tbn"
+    write_records(list(solver.random_records("Schafkopf", 4, 6)), source)
+    write_records(list(solver.random_records("Schafkopf", 5, 6)), other)
+    out = tmp_path / "out.jsonl"
+    solve_batch(source, out, workers=1)
+    before = out.read_bytes()
+    for kwargs in ({"objectives": ["schneider"]}, {"cards": True}, {"variant": {"laufende_mode": "only_if_holder_wins"}}):
+        with pytest.raises(StichError, match="this output answers .*deals.tbn"):
+            solve_batch(source, out, workers=1, **kwargs)
+    with pytest.raises(StichError, match="not .*other.tbn"):
+        solve_batch(other, out, workers=1)
+    assert out.read_bytes() == before
+    again = solve_batch(source, out, workers=1)
+    assert again.skipped == 6 and again.written == 0
+
+
+def test_records_are_recognised_by_their_text_not_their_place(tmp_path: Path) -> None:
+    """A record moved down (one above it mended with an extra line) or the file named another way is not solved
+    again; a record whose text changed is."""
+    records = list(solver.random_records("Kratzen", 6, 8))
+    source = tmp_path / "deals.tbn"
+    broken = records[1].get("Contract")
+    records[1].remove("Contract")
+    write_records(records, source)
+    out = tmp_path / "out.jsonl"
+    first = solve_batch(source, out, workers=1)
+    assert (first.solved, first.errors) == (7, 1)
+    records[1].set("Contract", broken)  # mended: every later record starts a line further down
+    write_records(records, source)
+    mended = solve_batch(source, out, workers=1)
+    assert (mended.skipped, mended.solved, mended.errors) == (7, 1, 0)
+    spelled = solve_batch(Path(str(tmp_path / ".." / tmp_path.name / "deals.tbn")), out, workers=1)
+    assert (spelled.skipped, spelled.written) == (8, 0)
+    lines = _lines(out)
+    assert len(lines) == 8 and len({line["key"] for line in lines}) == 8
+    assert {line["asked"]["source"] for line in lines} == {str(source.resolve())}
+
+
+def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path) -> None:
+    from solver.batch import _lock_output
+
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 3)), source)
+    out = tmp_path / "out.jsonl"
+    held = _lock_output(out)  # as a run in progress holds it
+    try:
+        with pytest.raises(StichError, match="another stich batch is writing this output"):
+            solve_batch(source, out, workers=1)
+        assert not out.exists()
+    finally:
+        held.close()
+    assert solve_batch(source, out, workers=1).solved == 3
+
+
+def test_an_output_cut_inside_its_first_line_is_resumed(tmp_path: Path) -> None:
+    """The first write cut short (a full disk) leaves no complete line: the output is still recognised as ours."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 8, 3)), source)
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b'{"id":"deals.tbn:1#1","key":"0')
+    assert solve_batch(source, out, workers=1).solved == 3
+    assert len(_lines(out)) == 3
+
+
+def _sigterm_disposition(_: object) -> bool:
+    return signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
+    """A forked worker inherited the command's SIGTERM handler, so terminate() could not stop one blocked on a full
+    result pipe after a sibling died, and the run never exited."""
+    from solver.batch import run_pool
+
+    results: list[bool] = []
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        run_pool([1, 2], _sigterm_disposition, (), lambda job, result: results.append(result), workers=2)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert results == [True, True]

@@ -587,10 +587,10 @@ def test_analyse_json_from_a_record_and_from_a_hand():
 
 
 def test_batch_lines(tmp_path, bad_file):
-    out = tmp_path / "out.jsonl"
+    out, bad_out = tmp_path / "out.jsonl", tmp_path / "bad.jsonl"
     run("batch", EXAMPLES / "kratzen.tbn", "--out", out, "-j", "1", "--cards")
-    run("batch", bad_file, "--out", out, "-j", "1", "--cards", code=1)
-    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    run("batch", bad_file, "--out", bad_out, "-j", "1", "--cards", code=1)
+    lines = [json.loads(line) for path in (out, bad_out) for line in path.read_text(encoding="utf-8").splitlines()]
     assert schema_errors(lines, {"type": "array", "items": SCHEMA}) == []
     results = [of_kind(line, "batchResult") for line in lines if "error" not in line]
     errors = [of_kind(line, "batchError") for line in lines if "error" in line]
@@ -608,9 +608,10 @@ def test_the_batch_line_schema_is_the_solve_schema_without_timings():
     """The batch definitions are copies (the validator has no ``allOf``/``unevaluatedProperties``): kept in step."""
     defs = SCHEMA["$defs"]
     line, solve = defs["batchResult"], defs["solve"]
-    assert line["required"] == ["id"] + solve["required"]
+    assert line["required"] == ["id", "key", "asked"] + solve["required"]
     assert {**line["properties"], "results": solve["properties"]["results"]} == {
-        "id": line["properties"]["id"], **solve["properties"]}
+        "id": line["properties"]["id"], "key": line["properties"]["key"], "asked": line["properties"]["asked"],
+        **solve["properties"]}
     assert line["properties"]["results"]["items"] == {"$ref": "#/$defs/batchSolveResult"}
     timed, untimed = defs["result"], defs["batchSolveResult"]
     assert untimed["required"] == [name for name in timed["required"] if name not in ("nodes", "seconds")]

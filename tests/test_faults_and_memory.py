@@ -154,7 +154,7 @@ def test_a_worker_memory_limit_caps_the_worker_and_sizes_its_table() -> None:
         assert soft == 200 << 20
         assert table <= (200 << 20) // 4
         assert refused  # 400 MB cannot be had under a 200 MB cap: MemoryError, not a dead machine
-    with pytest.raises(StichError, match="at least 128 MB"):
+    with pytest.raises(StichError, match="at least 256 MB"):
         batch.check_memory_limit(64)
 
 
