@@ -42,7 +42,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .analysis import solve_report
 from .errors import InvalidDealError, ParseError, StichError, is_whole_number
-from .files import atomic_file
+from .files import atomic_file, lock_beside
 from .formats.tbn import Record, format_record, iter_records
 from .position import Position, position_from_record
 from .search.engine import DEFAULT_TT_MEGABYTES, EngineSolver
@@ -561,28 +561,8 @@ def _done(item: Item, skip: set[str]) -> bool:
 
 
 def _lock_output(out_path: str | os.PathLike) -> IO:
-    """Hold an exclusive lock for the run on a hidden file beside the output (``.NAME.lock``), so that a second run on
-    the same output stops at once instead of writing duplicates or appending to a file the first one replaced. The
-    lock file is left in place (removing it could let two runs lock different files)."""
-    path = Path(out_path)
-    if path.exists() and not path.is_file():  # a pipe or a device (--out /dev/stdout): nothing to resume, no lock
-        return open(os.devnull)
-    lock_path = path.with_name(f".{path.name}.lock")
-    try:
-        handle = open(lock_path, "a")
-    except OSError as error:
-        raise StichError(f"{lock_path}: cannot create the output's lock file ({error.strerror})") from None
-    try:
-        import fcntl
-
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except ImportError:  # not on a POSIX system: no lock
-        pass
-    except OSError:
-        handle.close()
-        raise StichError(f"{out_path}: another stich batch is writing this output (its lock {lock_path} is held); "
-                         "wait for it to finish, or choose another --out file") from None
-    return handle
+    """The run's lock on its output (see :func:`solver.files.lock_beside`)."""
+    return lock_beside(out_path, "stich batch")
 
 
 def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip: set[str], args: tuple,

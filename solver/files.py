@@ -65,3 +65,34 @@ def atomic_file(path: str | os.PathLike, *, binary: bool = False) -> Iterator[IO
 
 
 __all__ = ["atomic_file", "atomic_path"]
+
+
+def lock_beside(path: str | os.PathLike, holder: str) -> IO:
+    """An exclusive lock, held until the returned handle is closed, on a hidden file beside ``path``
+    (``.NAME.lock``), so that a second process that would append to the same file stops at once instead of
+    interleaving its lines with the first one's or appending to a file the first one replaced. The lock file is left
+    in place (removing it could let two processes lock different files). ``holder`` names the kind of process in
+    the message (``stich batch``). A pipe or a device (``/dev/stdout``) is not locked."""
+    from .errors import StichError
+
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        return open(os.devnull)
+    lock_path = target.with_name(f".{target.name}.lock")
+    try:
+        handle = open(lock_path, "a")
+    except OSError as error:
+        raise StichError(f"{lock_path}: cannot create the lock file of {target} ({error.strerror})") from None
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: no lock
+        return handle
+    try:
+        # A POSIX record lock, not flock(): it belongs to this process alone, so forked workers (which would keep an
+        # flock alive after their parent was killed, until they notice) do not hold it.
+        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StichError(f"{target}: another {holder} is writing this file (its lock {lock_path} is held); wait "
+                         "for it to finish, or choose another file") from None
+    return handle

@@ -28,6 +28,7 @@ from typing import Any, Mapping
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
 from .deal import Deal, parse_hand
+from .files import lock_beside
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_token_list,
                      is_whole_number)
 from .games import get_game
@@ -514,6 +515,14 @@ class _Journal:
         self.path = Path(path)
         header = {"stich-analysis": 2, "setup": json.loads(json.dumps(asdict(setup))), "samples": samples}
         self.done: set[int] = set()
+        self.lock = lock_beside(self.path, "stich analyse")
+        try:
+            self._open(header, total)
+        except BaseException:
+            self.lock.close()
+            raise
+
+    def _open(self, header: dict[str, Any], total: dict[str, Any]) -> None:
         if self.path.exists() and self.path.stat().st_size:
             self._check_header(header)  # before anything is trimmed: the file may be someone else's
             trim_partial_line(self.path)
@@ -558,6 +567,7 @@ class _Journal:
 
     def close(self) -> None:
         self.stream.close()
+        self.lock.close()
 
 
 def _sums_to_json(sums: dict[str, Any]) -> dict[str, Any]:

@@ -209,19 +209,22 @@ def test_records_are_recognised_by_their_text_not_their_place(tmp_path: Path) ->
 
 
 def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path) -> None:
-    from solver.batch import _lock_output
-
+    """The lock is a process's own (POSIX record lock): another process holding it, as a run in progress does."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 3)), source)
     out = tmp_path / "out.jsonl"
-    held = _lock_output(out)  # as a run in progress holds it
+    code = ("import sys, time; from solver.batch import _lock_output; handle = _lock_output(sys.argv[1]); "
+            "print('held', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE, text=True)
     try:
-        with pytest.raises(StichError, match="another stich batch is writing this output"):
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(StichError, match="another stich batch is writing this file"):
             solve_batch(source, out, workers=1)
         assert not out.exists()
     finally:
-        held.close()
-    assert solve_batch(source, out, workers=1).solved == 3
+        holder.kill()
+        holder.wait()
+    assert solve_batch(source, out, workers=1).solved == 3  # released with its process, even by kill -9
 
 
 def test_an_output_cut_inside_its_first_line_is_resumed(tmp_path: Path) -> None:
