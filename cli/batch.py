@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import signal
+import time
 from pathlib import Path
 from typing import Callable, List, Optional
 
@@ -43,7 +44,10 @@ def _restore(previous: dict[int, object]) -> None:
 
 
 class _Bar:
-    """A rich progress bar on stderr (count, rate, time left), only on a terminal so that logs stay clean."""
+    """A rich progress bar on stderr (count, rate, time left) on a terminal; elsewhere (a cluster job's log) one
+    plain line every LOG_SECONDS, so that a long run shows it is alive without filling the log."""
+
+    LOG_SECONDS = 60.0
 
     def __init__(self) -> None:
         console = stderr_console()
@@ -56,7 +60,16 @@ class _Bar:
 
     def __enter__(self) -> Callable[[int, int], None]:
         if self.progress is None:
-            return lambda done, total: None
+            started = last = time.monotonic()
+
+            def log(done: int, total: int) -> None:
+                nonlocal last
+                now = time.monotonic()
+                if now - last >= self.LOG_SECONDS:
+                    last = now
+                    message(f"stich: {done:,} of {total:,} written ({done / (now - started):.1f}/s)")
+
+            return log
         self.progress.start()
         self.task = self.progress.add_task("solve", total=None, rate="")
 

@@ -98,3 +98,13 @@ def test_analyse_from_a_record_mid_play(tmp_path):
     assert both.exit_code == 2 and "either FILE or" in both.stderr
     neither = runner.invoke(app, ["analyse", "--seat", "1"])
     assert neither.exit_code == 2 and "missing --game" in neither.stderr
+
+
+def test_batch_progress_outside_a_terminal_is_a_line_now_and_then(monkeypatch, capsys) -> None:
+    """A cluster job's log gets one plain line per interval instead of nothing until the end."""
+    import cli.batch as batch_command
+
+    monkeypatch.setattr(batch_command._Bar, "LOG_SECONDS", 0.0)
+    with batch_command._Bar() as update:
+        update(5, 10)
+    assert "stich: 5 of 10 written (" in capsys.readouterr().err
