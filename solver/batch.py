@@ -547,11 +547,14 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     objectives = tuple(objectives) if objectives is not None else None
     asked = asked_of(source, objectives, cards, variant)
     lock = _lock_output(out_path)
+    new = not os.path.exists(out_path)
     try:
         skip = done_ids(out_path, asked)
         return _solve_records(source, out_path, skip, (objectives, cards, dict(variant) if variant else None, asked),
                               workers, scheduler, chunk_size, progress, memory_mb, start, on_error)
     finally:
+        if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
+            os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind
         lock.close()
 
 

@@ -353,6 +353,7 @@ def test_a_file_without_records_is_an_error(tmp_path, text):
     assert result.exit_code == 1 and "stich: <stdin>: no records" in result.stderr
     result = run("batch", path, "--out", tmp_path / "out.jsonl", code=1)
     assert f"stich: {path}: no records" in result.stderr
+    assert not (tmp_path / "out.jsonl").exists()  # no empty output left behind
 
 
 def test_unknown_game_options_are_usage_errors():
