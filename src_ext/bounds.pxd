@@ -6,7 +6,8 @@
 # falls only once). The lower bound is 0: no reward is negative.
 #
 # A last-trick event with a winning card (Pagat Ultimo) cannot happen while some other seat holds nothing but
-# cards that beat that card whatever is led: its last card will beat it.
+# cards that beat that card whatever is led: its last card will beat it. Unless a special winner of that card (the
+# Sagotrick) can still strike: then the card wins its trick whatever the fourth card is.
 #
 # Sure tricks tighten both. The dominance chain lists the cards that beat every card below them whatever is led
 # (the top trumps). Take the top m live chain cards: seat X holds x of them, the other side y. Each of X's falls in
@@ -57,6 +58,16 @@ cdef inline int tricks_to_play(const Tables* t, const State* s) noexcept nogil:
     return left
 
 
+cdef inline bint special_can_win(const Tables* t, uint64_t in_play, int card) noexcept nogil:
+    """Whether a special winner that ``card`` wins by (the Sagotrick's Pagat) can still strike: all its cards are in
+    play. Its trick is then ``card``'s whatever else falls in it, so no seat's beaters say it must lose."""
+    cdef int k
+    for k in range(t.n_specials):
+        if t.special_winner[k] == card and in_play & t.special_cards[k] == t.special_cards[k]:
+            return True
+    return False
+
+
 cdef inline int future_upper_bound(const Tables* t, const Objective* o, const State* s) noexcept nogil:
     cdef uint64_t in_play = s.live | s.trick_mask
     cdef int bound = o.points_weight * s.points_left + o.trick_weight * tricks_to_play(t, s)
@@ -64,7 +75,8 @@ cdef inline int future_upper_bound(const Tables* t, const Objective* o, const St
     for i in range(o.n_events):
         if in_play & o.event_present[i] != o.event_present[i]:
             continue
-        if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1:
+        if o.event_last[i] and o.event_winner[i] >= 0 and (s.live >> o.event_winner[i]) & 1 \
+                and not special_can_win(t, in_play, o.event_winner[i]):
             holder = t.owner[o.event_winner[i]]
             for seat in range(t.n_seats):
                 if seat != holder and s.hands[seat] and (s.hands[seat] & ~o.event_beaters[i]) == 0:

@@ -106,3 +106,55 @@ def test_quick_bounds_inside_a_trick(config):
                                          name, seat)
             decided += lower > 0 or upper < ENGINE.engine.upper_bound()
     assert decided
+
+
+def _sagotrick_endings(count: int, tricks: int, seed: int):
+    """Zwanzigerrufen Solo endings in which TS, T21 and T1 are in three different hands and the fourth hand holds
+    tarocks only: the Pagat can win the last trick by a Sagotrick although that hand's every card beats it."""
+    import solver
+
+    game = get_game("Zwanzigerrufen")
+    names = [card.name for card in game.pack]
+    tarocks = [n for n in names if n.startswith("T") and n not in ("TS", "T21", "T1")]
+    others = [n for n in names if n not in tarocks and n not in ("TS", "T21", "T1")]
+    rng = random.Random(seed)
+    for _ in range(count):
+        seats = rng.sample(range(4), 4)
+        hands: list[list[str]] = [[] for _ in range(4)]
+        for seat, card in zip(seats, ("TS", "T21", "T1")):
+            hands[seat].append(card)
+        pool_t, pool_o = rng.sample(tarocks, len(tarocks)), rng.sample(others, len(others))
+        hands[seats[3]] = [pool_t.pop() for _ in range(tricks)]
+        for seat in seats[:3]:
+            while len(hands[seat]) < tricks:
+                hands[seat].append(pool_t.pop() if rng.random() < 0.4 else pool_o.pop())
+        deal = "1: " + " / ".join(" ".join(hand) for hand in hands)
+        yield solver.make_position("Zwanzigerrufen", deal, "Solo", declarer=rng.randrange(1, 5),
+                                   leader=rng.randrange(1, 5))
+
+
+@pytest.mark.parametrize("tricks", [1, 2, 3])
+def test_a_pagat_that_wins_by_sagotrick_is_not_ruled_out_by_the_beaters(tricks):
+    """The bound "a seat holding only cards that beat the Pagat beats it in the last trick" forgot the Sagotrick:
+    the engine valued such a Pagat Ultimo 0 (and its line and the settlement failed as inconsistent)."""
+    import solver
+
+    engine = EngineSolver(8)
+    for position in _sagotrick_endings(40, tricks, seed=tricks):
+        for objective in ("pagat_ultimo", "pagat_beaten", "points"):
+            expected = solver.solve(position, objective, cards=True, reference_solver=True)
+            got = solver.solve(position, objective, cards=True, line=True, engine=engine)
+            assert (got.total, got.card_values) == (expected.total, expected.card_values), (position, objective)
+
+
+def test_the_audit_endings_with_a_sagotrick_pagat() -> None:
+    import solver
+    from solver.settlement import dd_settlement
+
+    ending = solver.make_position("Zwanzigerrufen", "1: HK TS / HQ T21 / T1 T6 / HN T5", "Normal T19",
+                                  play=["HK", "HQ", "T6", "HN"], partner=2)
+    assert solver.solve(ending, "pagat_ultimo", line=True).total == 1
+    settle = next(iter(solver.parse_positions(
+        '[Game "Zwanzigerrufen"]\n[Deal "1: SQ HQ TS / SN HN T21 / SK HK T1 / SJ HJ T5"]\n[Contract "Normal T19"]\n'
+        '[Partner "3"]\n[Announcements "1: Pagat"]\n')))
+    assert dd_settlement(settle).value == dd_settlement(settle, reference_solver=True).value == 14
