@@ -51,8 +51,9 @@ from .variant import Variant
 #: Called after each written line with (lines written in this run, lines this run has to write).
 BatchProgress = Callable[[int, int], None]
 
-#: One unit of work: the record's id and the record (None for a record too broken to read, with its error).
-Item = tuple[str, Record | None, str | None]
+#: One unit of work: the record's id, its key (:func:`record_key`) and the record (None for a record too broken to
+#: read, with its error).
+Item = tuple[str, str, Record | None, str | None]
 
 _PARENT_POLL_SECONDS = 0.5
 _local = threading.local()
@@ -211,11 +212,10 @@ def _strip_timing(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
-def record_key(item: Item) -> str:
+def record_key(identifier: str, record: Record | None, failure: str | None) -> str:
     """What identifies a record from one run to the next: a digest of its text as stich writes it back, so that a
     record moved to another line (a record above it mended) or a file named another way is still recognised, and a
     record whose text changed is solved again. Two identical records are one record."""
-    identifier, record, failure = item
     text = format_record(record) if record is not None else f"{identifier}\n{failure}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
@@ -232,10 +232,8 @@ def solve_item(item: Item, objectives: Sequence[str] | None, cards: bool,
                variant: Mapping[str, object] | None, engine: EngineSolver,
                asked: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The output line of one record: its solve report, or its error as ``file:line:col: message``."""
-    identifier, record, failure = item
-    head: dict[str, Any] = {"id": identifier, "key": record_key(item)}
-    if asked is not None:
-        head["asked"] = asked
+    identifier, _, record, failure = item
+    head = _line_head(item, asked)
     if record is None:
         return {**head, "error": failure}
     board = record.get("Board")
@@ -252,6 +250,14 @@ def solve_item(item: Item, objectives: Sequence[str] | None, cards: bool,
     return {**head, **_strip_timing(document)}
 
 
+def _line_head(item: Item, asked: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The fields every output line of a record starts with: its id, its key and what the run asked."""
+    head: dict[str, Any] = {"id": item[0], "key": item[1]}
+    if asked is not None:
+        head["asked"] = asked
+    return head
+
+
 def solve_chunk(items: list[Item], objectives: Sequence[str] | None, cards: bool,
                 variant: Mapping[str, object] | None,
                 asked: Mapping[str, Any] | None = None) -> list[tuple[str, bool]]:
@@ -260,10 +266,9 @@ def solve_chunk(items: list[Item], objectives: Sequence[str] | None, cards: bool
     try:
         engine = worker_engine()
     except MemoryError:  # the table does not fit in the worker's limit: every record of the chunk says so
-        return [(json_line({"id": item[0], "key": record_key(item), **({"asked": asked} if asked else {}),
-                            "error": f"{item[0]}: out of memory within the worker's limit (its transposition table "
-                                     "could not be allocated)"}), True)
-                for item in items]
+        return [(json_line({**_line_head(item, asked), "error": f"{item[0]}: out of memory within the worker's limit "
+                                                                "(its transposition table could not be allocated)"}),
+                 True) for item in items]
     lines = []
     for item in items:
         document = solve_item(item, objectives, cards, variant, engine, asked)
@@ -365,12 +370,15 @@ def trim_partial_line(path: Path) -> None:
 
 
 def read_items(source: str | os.PathLike | IO, name: str | None = None) -> Iterator[Item]:
-    """Every record of the file with its id; a record too broken to read becomes an item carrying its error."""
+    """Every record of the file with its id and key; a record too broken to read becomes an item carrying its
+    error."""
     for entry in iter_records(source, name=name):
         if isinstance(entry, ParseError):
-            yield record_id(entry.source, entry.line, None), None, str(entry)
+            identifier = record_id(entry.source, entry.line, None)
+            yield identifier, record_key(identifier, None, str(entry)), None, str(entry)
         else:
-            yield record_id(entry.source, entry.line, entry.get("Board")), entry, None
+            identifier = record_id(entry.source, entry.line, entry.get("Board"))
+            yield identifier, record_key(identifier, entry, None), entry, None
 
 
 def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
@@ -560,7 +568,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
 
 def _done(item: Item, skip: set[str]) -> bool:
     """Whether a record is among those already solved (by its key; by its id for lines written before keys)."""
-    return record_key(item) in skip or item[0] in skip
+    return item[1] in skip or item[0] in skip
 
 
 def _lock_output(out_path: str | os.PathLike) -> IO:

@@ -4,6 +4,9 @@ Every file stich writes in one go (deal files, trees, plots, a batch output rewr
 written to a temporary file next to it and renamed over it when complete: ``os.replace`` is atomic on one file
 system, so an interruption leaves the old file or the new one, never half of the new one that reads as a shorter
 whole. The temporary file's name is an implementation detail: an error in creating it names the file asked for.
+
+Files appended to over a long run (a batch output, an analysis checkpoint) are guarded instead by a lock beside
+them (:func:`lock_beside`), so that two runs never write one file.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
+
+from .errors import StichError
 
 
 def _file_mode() -> int:
@@ -64,17 +69,12 @@ def atomic_file(path: str | os.PathLike, *, binary: bool = False) -> Iterator[IO
                 yield stream
 
 
-__all__ = ["atomic_file", "atomic_path"]
-
-
 def lock_beside(path: str | os.PathLike, holder: str) -> IO:
     """An exclusive lock, held until the returned handle is closed, on a hidden file beside ``path``
     (``.NAME.lock``), so that a second process that would append to the same file stops at once instead of
     interleaving its lines with the first one's or appending to a file the first one replaced. The lock file is left
     in place (removing it could let two processes lock different files). ``holder`` names the kind of process in
     the message (``stich batch``). A pipe or a device (``/dev/stdout``) is not locked."""
-    from .errors import StichError
-
     target = Path(path)
     if target.exists() and not target.is_file():
         return open(os.devnull)
@@ -96,3 +96,6 @@ def lock_beside(path: str | os.PathLike, holder: str) -> IO:
         raise StichError(f"{target}: another {holder} is writing this file (its lock {lock_path} is held); wait "
                          "for it to finish, or choose another file") from None
     return handle
+
+
+__all__ = ["atomic_file", "atomic_path", "lock_beside"]

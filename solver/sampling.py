@@ -32,7 +32,7 @@ from .files import lock_beside
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_token_list,
                      is_whole_number)
 from .games import get_game
-from .games.base import Game, Objective, Rules
+from .games.base import HIDDEN_STATE_TAGS, Game, Objective, Rules
 from .position import Position, check_position
 from .state import PlayState
 from .search.engine import EngineSolver
@@ -44,8 +44,6 @@ FEASIBILITY_TRIES = 10_000
 #: Shuffles tried for any sample once a deal is known to fit: a deal that fits one shuffle in 1,680 (a Wenz three
 #: tricks from the end) needs about 1,680 a sample and misses this cap with a probability of e^-600.
 MAX_REDRAWS = 1_000_000
-#: Rule state tags a record may carry that the analysed seat does not know or that the play determines.
-HIDDEN_STATE_TAGS = frozenset({"partner", "called_suit_led"})
 #: The most samples one analysis takes (some 30 hours of one core at a few milliseconds a sample).
 MAX_SAMPLES = 10_000_000
 #: The normal quantile of a two-sided 95% interval.

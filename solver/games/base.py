@@ -27,6 +27,9 @@ from ..variant import Flag, Variant
 #: called ace's or card's holder, whether the called suit was led, and the seat that announced Pagat Ultimo. A game
 #: ignores the ones it has no use for.
 STATE_TAGS: dict[str, type] = {"partner": int, "called_suit_led": bool, "pagat_announcer": int}
+#: The state tags a seat at the table does not know (who holds the called card) or that the play of a whole deal
+#: determines (whether the called suit was led); the others (the Pagat's announcer) are public.
+HIDDEN_STATE_TAGS = frozenset({"partner", "called_suit_led"})
 
 
 def _check_seat(name: str, value: object, seats: int) -> None:
