@@ -14,7 +14,9 @@ from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
 from .errors import input_errors
-from .render import checked_game, emit_json, parse_variant_options, run_over_records, stdout_console
+from .render import (checked_game, emit_json, parse_variant_options, run_over_records, stdout_console,
+                     use_table_megabytes)
+from .solve import TABLE_MB
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -93,10 +95,12 @@ def analyse(
         help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
     worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
                                                 help="Cap each worker process at MB megabytes."),
+    table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value."""
     flags = parse_variant_options(variant)
+    use_table_megabytes(table_mb)
     owners = parse_known(known)
     if file is not None:
         if game or hand or contract or seats:

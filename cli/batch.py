@@ -13,9 +13,10 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgress
                            TimeRemainingColumn)
 
 from solver.batch import MIN_WORKER_MEMORY_MB, BatchSummary, solve_batch
+from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 
 from .errors import EXIT_BAD_INPUT, input_errors, message
-from .render import parse_variant_options, stderr_console
+from .render import parse_variant_options, stderr_console, use_table_megabytes
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
@@ -112,6 +113,10 @@ def batch(
         None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
         help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
              "is written as an error."),
+    table_mb: Optional[int] = typer.Option(
+        None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
+        help=f"Each local worker's transposition table in MB (default {DEFAULT_TT_MEGABYTES}, or STICH_TABLE_MB; "
+             "at most a quarter of --worker-memory)."),
 ) -> None:
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
@@ -126,10 +131,11 @@ def batch(
         if not SCHEDULER_ADDRESS.fullmatch(scheduler):
             raise typer.BadParameter(f"{scheduler!r} is not a Dask scheduler address (tcp://HOST:PORT)",
                                      param_hint="'--scheduler'")
-        if workers is not None or worker_memory is not None:
-            raise typer.BadParameter("the cluster's workers are its own: --workers and --worker-memory are for "
-                                     "local runs", param_hint="'--scheduler'")
+        if workers is not None or worker_memory is not None or table_mb is not None:
+            raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
+                                     "are for local runs", param_hint="'--scheduler'")
     flags = parse_variant_options(variant)
+    use_table_megabytes(table_mb)
     previous = _install_handlers()
     try:
         with input_errors(), _Bar() as progress:

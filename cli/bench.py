@@ -13,7 +13,9 @@ from solver.errors import StichError
 from solver.games import get_game
 
 from .errors import input_errors
-from .render import emit_json, parse_variant_options, progress_on_stderr, render_bench, stdout_console
+from .render import (emit_json, parse_variant_options, progress_on_stderr, render_bench, stdout_console,
+                     use_table_megabytes)
+from .solve import TABLE_MB
 
 
 def bench_document(line: BenchLine, stats: BenchStats, seed: int) -> dict[str, Any]:
@@ -52,11 +54,13 @@ def bench(
     as_json: bool = typer.Option(False, "--json", help="One JSON document per line on stdout (JSON Lines)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag of the --game's lines (repeatable)."),
+    table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Time the engine on seeded deals: median, p90, p99 and max per deal, nodes per second and table memory,
     for each line of the benchmark (a fresh engine per deal, so no table is reused)."""
     documents = []
     flags = parse_variant_options(variant)
+    use_table_megabytes(table_mb)
     if flags and game is None:
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
     with input_errors():

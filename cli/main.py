@@ -9,6 +9,7 @@ import click
 import typer
 
 from solver import __version__
+from solver.search.engine import implementation, table_megabytes
 
 from . import analyse as analyse_command
 from . import batch as batch_command
@@ -20,7 +21,7 @@ from . import score as score_command
 from . import solve as solve_command
 from . import table as table_command
 from . import tree as tree_command
-from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
+from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, input_errors
 
 app = typer.Typer(
     name="stich",
@@ -43,6 +44,9 @@ def root(
                                            help="Print the version and exit."),
 ) -> None:
     """Exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen."""
+    with input_errors():  # said once here, not once per record when the first engine is made
+        implementation()
+        table_megabytes()
 
 
 # One line each for `stich --help` (each command's own --help has its whole docstring).

@@ -19,8 +19,8 @@ from solver.postmortem import GRADES, analyse_play
 from .errors import input_errors, message
 from .output import atomic_path
 from .render import (CardPainter, Document, parse_variant_options, progress_on_stderr, record_title,
-                     run_over_records, seats_text)
-from .solve import BOARD, FILE, JSON, VARIANT
+                     run_over_records, seats_text, use_table_megabytes)
+from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 PLOT_SUFFIXES = (".svg", ".png")
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -94,11 +94,13 @@ def postmortem(
         None, "--plot", metavar="OUT.svg|OUT.png",
         help="Also draw the value over the play, mistakes marked (one file per record: OUT, OUT-2, ...)."),
     variant: Optional[List[str]] = VARIANT,
+    table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
     (docs/postmortem.md)."""
     flags = parse_variant_options(variant)
+    use_table_megabytes(table_mb)
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         with input_errors():
             raise StichError(f"{plot}: the plot is written as .svg or .png")

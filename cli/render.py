@@ -12,6 +12,7 @@ carry the plain card tokens, never markup.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,7 @@ from solver.errors import InvalidDealError, ParseError, StichError, VariantError
 from solver.games import get_game
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
+from solver.search.engine import TABLE_SIZE_VARIABLE
 from solver.variant import Variant
 
 from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, input_errors, message
@@ -425,6 +427,13 @@ def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
         return Variant.parse_pairs(list(values or []))
     except VariantError as error:
         raise typer.BadParameter(str(error), param_hint="'--variant'") from None
+
+
+def use_table_megabytes(megabytes: int | None) -> None:
+    """``--table-mb``: the size of every table this command creates, here and in the worker processes it starts
+    (they inherit STICH_TABLE_MB); None keeps STICH_TABLE_MB's or the default."""
+    if megabytes is not None:
+        os.environ[TABLE_SIZE_VARIABLE] = str(megabytes)
 
 
 def located(error: StichError, position: Position) -> StichError:

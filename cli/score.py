@@ -14,8 +14,9 @@ from solver.position import Position
 from solver.scoring import score_report
 from solver.settlement import dd_settlement
 
-from .render import Document, parse_variant_options, record_title, run_over_records, seats_text, stderr_console
-from .solve import BOARD, FILE, JSON, VARIANT
+from .render import (Document, parse_variant_options, record_title, run_over_records, seats_text, stderr_console,
+                     use_table_megabytes)
+from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 POT = typer.Option(None, "--pot", min=0, help="Kratzen: the pot at the start of the deal (overrides a [Pot] tag).")
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -134,11 +135,13 @@ def score(
     pot: Optional[int] = POT,
     dd: bool = DD,
     as_json: bool = JSON,
+    table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Score each finished deal of a file: every item, who wins it, its value with the Kontra multipliers, and the
     payment of every seat (Kratzen: and the pot). With --dd also the double-dummy settlement, the net the declarers
     can force when both sides play for the score, beside what playing for the most points would settle."""
     flags = parse_variant_options(variant)
+    use_table_megabytes(table_mb)
     ignored: list[str] = []
 
     def document(position: Position) -> Document:

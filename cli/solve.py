@@ -8,8 +8,9 @@ from typing import List, Optional
 import typer
 
 from solver.analysis import solve_report
+from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 
-from .render import parse_variant_options, render_solve, run_over_records
+from .render import parse_variant_options, render_solve, run_over_records, use_table_megabytes
 
 FILE = typer.Argument(..., metavar="FILE", show_default=False,
                       help="A .tbn file (- for standard input); every record is analysed (see --board).")
@@ -17,6 +18,8 @@ BOARD = typer.Option(None, "--board", "-b", help="Only the records whose [Board]
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
                        help="A variant flag (repeatable); overrides the file's [Variant] tag.")
 JSON = typer.Option(False, "--json", help="One JSON document per record on stdout (JSON Lines, docs/json.md).")
+TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
+                        help=f"The transposition table's size in MB (default {DEFAULT_TT_MEGABYTES}, or STICH_TABLE_MB).")
 
 
 def solve(
@@ -30,9 +33,11 @@ def solve(
     line: bool = typer.Option(False, "--line", help="Also an optimal line to the end, trick by trick."),
     variant: Optional[List[str]] = VARIANT,
     as_json: bool = JSON,
+    table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Solve the position after each record's Play section (or its ending): what each side has taken, the
     double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
+    use_table_megabytes(table_mb)
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_solve,
                      document=lambda position: solve_report(position, objective, cards, line))

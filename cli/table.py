@@ -10,8 +10,9 @@ import typer
 from solver.analysis import table_report
 from solver.position import Position
 
-from .render import Document, parse_variant_options, progress_on_stderr, render_table, run_over_records
-from .solve import BOARD, FILE, JSON, VARIANT
+from .render import (Document, parse_variant_options, progress_on_stderr, render_table, run_over_records,
+                     use_table_megabytes)
+from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 
 SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
@@ -30,10 +31,12 @@ def table(
     variant: Optional[List[str]] = VARIANT,
     settlement: bool = SETTLEMENT,
     as_json: bool = JSON,
+    table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Every contract each seat could bid on the dealt hands, with the declaring side's double-dummy points (or
     tricks) and whether it wins, and its double-dummy settlement; Kratzen: every trump suit with every seat's
     guaranteed tricks. Endings are rejected (bids are made on whole deals); a record's Play section is ignored."""
     flags = parse_variant_options(variant)
+    use_table_megabytes(table_mb)
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement))

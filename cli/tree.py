@@ -14,8 +14,8 @@ from solver.tree import FORMATS, strategy_tree, write_tree
 
 from .errors import input_errors, message
 from .output import atomic_path
-from .render import parse_variant_options, stdin_bytes
-from .solve import BOARD, VARIANT
+from .render import parse_variant_options, stdin_bytes, use_table_megabytes
+from .solve import BOARD, TABLE_MB, VARIANT
 
 
 def tree(
@@ -29,11 +29,13 @@ def tree(
                                                                 "Kratzen: the declarer's tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", help="The seat of a per-seat objective (Kratzen)."),
     variant: Optional[List[str]] = VARIANT,
+    table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Every play sequence of DEPTH cards from the position after the record's Play section, each node with the
     double-dummy value and every card an edge marked optimal when it keeps the value. The first record (or the
     one of --board) is used."""
     flags = parse_variant_options(variant)
+    use_table_megabytes(table_mb)
     with input_errors():
         if out.suffix.lower() not in FORMATS:
             raise StichError(f"{out}: the tree is written as {', '.join(FORMATS)}")

@@ -45,7 +45,7 @@ from .errors import InvalidDealError, ParseError, StichError, is_whole_number
 from .files import atomic_file, lock_beside
 from .formats.tbn import Record, format_record, iter_records
 from .position import Position, position_from_record
-from .search.engine import DEFAULT_TT_MEGABYTES, EngineSolver
+from .search.engine import EngineSolver, table_megabytes
 from .variant import Variant
 
 #: Called after each written line with (lines written in this run, lines this run has to write).
@@ -99,7 +99,7 @@ def worker_engine() -> EngineSolver:
 def table_megabytes_for(memory_mb: int, engines: int = 1) -> int:
     """The table size that keeps ``engines`` engines within a ``memory_mb`` limit: a quarter of the limit shared
     between them (the rest is for the interpreter, the records and the search), at most the default size."""
-    return max(1, min(DEFAULT_TT_MEGABYTES, memory_mb // (4 * max(1, engines))))
+    return max(1, min(table_megabytes(), memory_mb // (4 * max(1, engines))))
 
 
 def _dask_tt_megabytes() -> int | None:

@@ -665,3 +665,43 @@ def test_check_of_a_finished_deal_says_missed_not_who_can_stop_it() -> None:
     assert result.exit_code == 0, result.stderr
     assert "the deal is over" in result.stdout
     assert "missed" in result.stdout and "can stop it" not in result.stdout and "can force it" not in result.stdout
+
+
+# --- the table's size -----------------------------------------------------------------------------------------------
+
+
+def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch):
+    monkeypatch.setenv("STICH_TABLE_MB", "64")  # restored after the test: --table-mb sets it for the workers
+    (document,) = documents("bench", "--game", "kratzen", "-n", "1", "--limit", "0", "--table-mb", "2")
+    assert document["table_allocated_bytes"] == 2 << 20
+    assert solver.search.engine.default_solver().table_bytes == 2 << 20  # the engine solve and the others share
+    for command in ("solve", "check", "table", "score", "postmortem", "tree", "analyse", "batch"):
+        assert "--table-mb" in run(command, "--help").stdout, command
+
+
+def test_table_size_from_the_environment(monkeypatch):
+    monkeypatch.setenv("STICH_TABLE_MB", "4")  # (sizes are powers of two)
+    assert solver.EngineSolver().table_bytes == 4 << 20 and solver.EngineSolver(8).table_bytes == 8 << 20
+    assert solver.search.engine.default_solver().table_bytes == 4 << 20
+    monkeypatch.setenv("STICH_TABLE_MB", "16")
+    assert solver.search.engine.default_solver().table_bytes == 16 << 20  # made again at the new size
+
+
+@pytest.mark.parametrize("name, value, expected", [
+    ("STICH_TABLE_MB", "0", "STICH_TABLE_MB='0': expected a table size in MB from 1 to 4096"),
+    ("STICH_TABLE_MB", "lots", "STICH_TABLE_MB='lots': expected a table size"),
+    ("STICH_IMPLEMENTATION", "fast", "STICH_IMPLEMENTATION='fast': expected engine (the default) or python"),
+])
+def test_a_bad_environment_is_said_once_before_any_record(monkeypatch, name, value, expected):
+    monkeypatch.setenv(name, value)
+    result = run("solve", EXAMPLES / "schafkopf.tbn", code=1)
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"stich: {expected}")
+    assert result.stdout == ""
+
+
+def test_table_mb_bounds_and_the_cluster(tmp_path):
+    assert "--table-mb" in run("solve", EXAMPLES / "schafkopf.tbn", "--table-mb", "0", code=2).stderr
+    assert "--table-mb" in run("solve", EXAMPLES / "schafkopf.tbn", "--table-mb", "5000", code=2).stderr
+    result = run("batch", EXAMPLES / "schafkopf.tbn", "--out", tmp_path / "out.jsonl", "--table-mb", "8",
+                 "--scheduler", "tcp://127.0.0.1:8786", code=2)
+    assert "--table-mb" in result.stderr and not (tmp_path / "out.jsonl").exists()

@@ -37,6 +37,8 @@ from .results import CardValue, SolveResult
 DEFAULT_TT_MEGABYTES = 64
 #: The largest table a solver may ask for.
 MAX_TT_MEGABYTES = 4096
+#: The environment variable that sets the size of every table created without one (``stich --table-mb`` sets it).
+TABLE_SIZE_VARIABLE = "STICH_TABLE_MB"
 #: The drivers that narrow the null-window probes to the exact value.
 DRIVERS = tuple(_engine.DRIVERS)
 #: Deeper perft counts take longer than anyone waits (and overflow nothing: counts are 64-bit).
@@ -317,30 +319,32 @@ def serialised(method: _Method) -> _Method:
 
 def per_thread(factory: Callable[[], _Engine]) -> Callable[[], _Engine]:
     """``factory()`` made once in each thread that asks and kept there: the shared engine of the functions called
-    without ``engine=``, so that threads never wait on one another's searches."""
+    without ``engine=``, so that threads never wait on one another's searches. Made again when STICH_TABLE_MB has
+    changed since (a table's size is fixed when it is made)."""
     local = threading.local()
 
     @functools.wraps(factory)
     def get() -> _Engine:
-        engine = getattr(local, "engine", None)
-        if engine is None:
-            engine = local.engine = factory()
-        return engine
+        size = table_megabytes()
+        if getattr(local, "size", None) != size:
+            local.engine = None  # the old table is freed before the new one is made
+            local.engine, local.size = factory(), size
+        return local.engine
     return get
 
 
 class EngineSolver:
     """A compiled engine with its transposition table, reusable across deals and objectives.
 
-    ``tt_megabytes`` bounds the table's memory; the switches turn techniques off for ablation measurements. Threads
+    ``tt_megabytes`` bounds the table's memory (None: :func:`table_megabytes`'s default); the switches turn techniques off for ablation measurements. Threads
     may share one (they take turns, see :func:`serialised`); one each runs them in parallel.
     """
 
-    def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES, *, use_table: bool = True,
+    def __init__(self, tt_megabytes: int | None = None, *, use_table: bool = True,
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
                  driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True,
                  use_lookahead: bool = True, use_quasi: bool = True) -> None:
-        check_number("tt_megabytes", tt_megabytes, 1, MAX_TT_MEGABYTES)
+        tt_megabytes = table_megabytes(tt_megabytes)
         switches = dict(use_table=use_table, use_equivalence=use_equivalence, use_bounds=use_bounds,
                         use_ordering=use_ordering, use_canonical=use_canonical, use_fast_end=use_fast_end,
                         use_lookahead=use_lookahead, use_quasi=use_quasi)
@@ -557,6 +561,21 @@ def uses_reference(reference_solver: object) -> bool:
     choice (see :func:`implementation`)."""
     check_flag("reference_solver", reference_solver, allow_none=True)
     return implementation() == "python" if reference_solver is None else bool(reference_solver)
+
+
+def table_megabytes(tt_megabytes: int | None = None) -> int:
+    """The table size in MB: ``tt_megabytes`` checked, or for None STICH_TABLE_MB's (so that a command's
+    ``--table-mb`` reaches the engines its worker processes create) or else 64."""
+    if tt_megabytes is not None:
+        check_number("tt_megabytes", tt_megabytes, 1, MAX_TT_MEGABYTES)
+        return tt_megabytes
+    text = os.environ.get(TABLE_SIZE_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_TT_MEGABYTES
+    if not text.isdigit() or not 1 <= int(text) <= MAX_TT_MEGABYTES:
+        raise StichError(f"{TABLE_SIZE_VARIABLE}={text!r}: expected a table size in MB from 1 to {MAX_TT_MEGABYTES} "
+                         f"(default {DEFAULT_TT_MEGABYTES})")
+    return int(text)
 
 
 def implementation() -> str:

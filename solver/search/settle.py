@@ -22,9 +22,8 @@ from ..cards import bits
 from ..errors import EngineError, StichError
 from ..games.base import Objective
 from ..state import PlayState
-from .boundary import check_number, check_state
-from .engine import (DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, _objective_cards, compile_rules, engine_events,
-                     rules_tables, serialised)
+from .boundary import check_state
+from .engine import _objective_cards, compile_rules, engine_events, rules_tables, serialised, table_megabytes
 
 #: The engine's limits (src_ext/settle.pxd).
 MAX_COMPONENTS = 6
@@ -104,8 +103,8 @@ class SettlementEngine:
     """The compiled settlement search with a transposition table of its own (entries of a settlement must never
     meet those of an ordinary objective)."""
 
-    def __init__(self, tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> None:
-        check_number("tt_megabytes", tt_megabytes, 1, MAX_TT_MEGABYTES)
+    def __init__(self, tt_megabytes: int | None = None) -> None:
+        tt_megabytes = table_megabytes(tt_megabytes)
         self.engine = _engine.Engine(tt_megabytes, True, True, True, True, "mtdf", True)
         self._loaded: tuple | None = None
         self._lock = threading.RLock()  # threads take turns (see engine.serialised)
