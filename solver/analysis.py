@@ -23,12 +23,13 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .api import solve
 from .deal import Deal
-from .errors import InvalidContractError, InvalidDealError, StichError
+from .errors import InvalidContractError, InvalidDealError, StichError, is_token_list
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position, check_position, make_position
 from .search import reference
 from .search.cooperative import Cooperative
+from .search.boundary import check_flag
 from .search.engine import EngineSolver, solver_for, uses_reference
 from .search.results import SolveResult
 from .state import PlayState
@@ -284,7 +285,9 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     check_position(position)
     if isinstance(objectives, str):  # one name, not its letters
         objectives = [objectives]
-    names = list(objectives) if objectives else default_objectives(position.rules)
+    if objectives is not None and not is_token_list(objectives):
+        raise InvalidContractError(f"objectives are names (strings such as 'points'), not {objectives!r}")
+    names = [name.strip().lower() for name in objectives] if objectives else default_objectives(position.rules)
     if "all" in names:
         names = position.rules.objective_names()
     seats, sides = taken_so_far(position)
@@ -508,7 +511,13 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     With ``settlement`` every row also gets the declaring side's double-dummy settlement without announcements
     (``pot``, else the record's [Pot] tag, for Kratzen). Raises InvalidDealError for an ending: bids are made on
     whole deals."""
+    check_flag("settlement", settlement)
+    if progress is not None and not callable(progress):
+        raise StichError(f"progress must be a function of one message (or None), not {progress!r}")
     if isinstance(source, Position):
+        check_position(source, "source")
+        if game is not None and get_game(game) is not source.game:
+            raise InvalidDealError(f"a Position has its own game ({source.game.name}); game is for a Deal")
         chosen_game: type[Game] = source.game
         deal = source.rules.deal
         chosen_variant: Mapping[str, object] | Variant | None = source.rules.variant if variant is None else variant
@@ -516,8 +525,12 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         if game is None:
             raise InvalidDealError("a contract table of a Deal needs its game")
         chosen_game, deal, chosen_variant = get_game(game), source, variant
+        if deal.pack is not chosen_game.pack:
+            raise InvalidDealError(f"the deal is of the {deal.pack.game} pack, not {chosen_game.name}'s")
     else:
         raise InvalidDealError(f"a contract table is of a Position or a Deal, not {type(source).__name__}")
+    if pot is not None and not chosen_game.has_pot:
+        raise StichError(f"a pot belongs to Kratzen's scoring; {chosen_game.name} has none (pot={pot!r})")
     if not chosen_game.is_whole(deal):
         raise InvalidDealError(
             f"a contract table needs a whole deal ({chosen_game.hand_size} cards a hand); this is an ending of "

@@ -14,14 +14,14 @@ from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, solver
 from .search.results import SolveResult
 
 
-def read_positions(source: str | os.PathLike | IO, *, variant: Mapping[str, object] | None = None,
+def read_positions(source: str | os.PathLike | IO, *, variant: Mapping[str, object] | str | None = None,
                    name: str | None = None) -> Iterator[Position]:
     """Every record of a file (path or open text stream) as a Position; the first bad record raises ParseError."""
     for record in read_records(source, name=name):
         yield position_from_record(record, variant=variant)
 
 
-def iter_positions(source: str | os.PathLike | IO, *, variant: Mapping[str, object] | None = None,
+def iter_positions(source: str | os.PathLike | IO, *, variant: Mapping[str, object] | str | None = None,
                    name: str | None = None) -> Iterator[Position | StichError]:
     """Like :func:`read_positions`, but a bad record is yielded as its error and reading goes on (batch use)."""
     for item in iter_records(source, name=name):
@@ -34,7 +34,7 @@ def iter_positions(source: str | os.PathLike | IO, *, variant: Mapping[str, obje
             yield error
 
 
-def parse_positions(text: str, *, variant: Mapping[str, object] | None = None,
+def parse_positions(text: str, *, variant: Mapping[str, object] | str | None = None,
                     name: str = "<string>") -> list[Position]:
     """Every record of a string as a Position."""
     return [position_from_record(r, variant=variant) for r in parse_records(text, name=name)]
@@ -55,6 +55,8 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     check_flag("line", line)
     goal = position.objective(objective, seat)
     use_reference = uses_reference(reference_solver)
+    if engine is not None:
+        solver_for(engine)  # checked whichever answers: a wrong argument is a mistake either way
     if use_reference:  # the engine checks what it is given itself (EngineSolver's boundary checks)
         check_question(position.state, goal)
         return reference.solve(position.state, goal, cards=cards, line=line)

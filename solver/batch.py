@@ -41,10 +41,12 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .analysis import solve_report
-from .errors import InvalidDealError, ParseError, StichError, is_whole_number
+from .errors import InvalidDealError, ParseError, StichError, is_token_list, is_whole_number
 from .files import atomic_file, lock_beside
 from .formats.tbn import Record, format_record, iter_records
+from .games import GAMES
 from .position import Position, position_from_record
+from .search.boundary import check_flag
 from .search.engine import EngineSolver, table_megabytes
 from .variant import Variant
 
@@ -550,9 +552,10 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         objectives = [objectives]
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
+    check_question_of_batch(objectives, cards, variant)
     memory_mb = check_memory_limit(memory_mb)
     start = time.perf_counter()
-    objectives = tuple(objectives) if objectives is not None else None
+    objectives = tuple(name.strip().lower() for name in objectives) if objectives is not None else None
     asked = asked_of(source, objectives, cards, variant)
     lock = _lock_output(out_path)
     new = not os.path.exists(out_path)
@@ -564,6 +567,38 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
             os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind
         lock.close()
+
+
+def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
+                            variant: Mapping[str, object] | None) -> None:
+    """Refuse, before the output is opened, a question that no record could answer: a file may mix games, so an
+    objective or variant flag need only be some game's, but a typo or a wrong type would otherwise fill the output
+    with one error line per record, and the output would then answer that question for good."""
+    check_flag("cards", cards)
+    if objectives is not None:
+        if not is_token_list(objectives):
+            raise StichError(f"objectives are names (strings), not {objectives!r}")
+        known = {name for game in GAMES for name in game.objectives} | {"all"}
+        for name in objectives:
+            if name.strip().lower() not in known:
+                raise StichError(f"objective {name!r} is no game's: the objectives are "
+                                 f"{', '.join(sorted(known))}")
+    if variant is not None:
+        if not isinstance(variant, Mapping):
+            raise StichError(f"variant must be flags (a mapping or 'name=value' text), not {variant!r}")
+        for name, value in variant.items():
+            games = [game for game in GAMES if name in game.flags]
+            if not games:
+                every = sorted({flag for game in GAMES for flag in game.flags})
+                raise StichError(f"variant flag {name!r} is no game's: the flags are {', '.join(every)}")
+            errors = []
+            for game in games:
+                try:
+                    game.variant({name: value})
+                except StichError as error:
+                    errors.append(f"{game.name}: {error}")
+            if len(errors) == len(games):
+                raise StichError(f"variant flag {name}={value!r}: " + "; ".join(errors))
 
 
 def _done(item: Item, skip: set[str]) -> bool:

@@ -98,6 +98,10 @@ class Pack:
     def __getitem__(self, index: int) -> Card:
         return self.cards[index]
 
+    def holds(self, card: Card) -> bool:
+        """Whether ``card`` is this pack's own (a Card knows only its index, which another pack also has)."""
+        return 0 <= card.index < len(self.cards) and self.cards[card.index] == card
+
     @property
     def full_mask(self) -> int:
         return (1 << len(self.cards)) - 1
@@ -148,6 +152,9 @@ class CardSet:
     mask: int
 
     def __post_init__(self) -> None:
+        if not isinstance(self.pack, Pack):
+            raise UnknownCardError(f"a card set's pack is a game's Pack (such as solver.Schafkopf.pack), "
+                                   f"not {self.pack!r}")
         if not is_whole_number(self.mask) or not 0 <= self.mask < 1 << len(self.pack.cards):
             raise UnknownCardError(f"card set mask {self.mask!r} is not a set of the {self.pack.game} pack's "
                                    f"{len(self.pack.cards)} cards")
@@ -159,21 +166,38 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
+        """A Card of this pack, its index (as the solver's results give cards) or a token; another pack's card is
+        not in the set, whatever its index."""
         if isinstance(card, Card):
-            return bool(self.mask >> card.index & 1)
+            return self.pack.holds(card) and bool(self.mask >> card.index & 1)
         if isinstance(card, str):
             index = self.pack.lookup(card)
             return index is not None and bool(self.mask >> index & 1)
+        if is_whole_number(card):
+            return 0 <= card < len(self.pack.cards) and bool(self.mask >> card & 1)  # type: ignore[operator]
         return False
 
+    def _other(self, other: "CardSet") -> int:
+        """The mask of ``other``, a set of the same pack (UnknownCardError for another pack's)."""
+        if other.pack is not self.pack:
+            raise UnknownCardError(f"a set of the {other.pack.game} pack does not combine with one of the "
+                                   f"{self.pack.game} pack")
+        return other.mask
+
     def __or__(self, other: "CardSet") -> "CardSet":
-        return CardSet(self.pack, self.mask | other.mask)
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return CardSet(self.pack, self.mask | self._other(other))
 
     def __and__(self, other: "CardSet") -> "CardSet":
-        return CardSet(self.pack, self.mask & other.mask)
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return CardSet(self.pack, self.mask & self._other(other))
 
     def __sub__(self, other: "CardSet") -> "CardSet":
-        return CardSet(self.pack, self.mask & ~other.mask)
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return CardSet(self.pack, self.mask & ~self._other(other))
 
     def __bool__(self) -> bool:
         return self.mask != 0

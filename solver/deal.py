@@ -41,6 +41,11 @@ class Deal:
     hands: tuple[int, ...]
 
     def __post_init__(self) -> None:
+        check_pack(self.pack)
+        if isinstance(self.hands, list):  # kept as a tuple, so that the deal stays hashable
+            object.__setattr__(self, "hands", tuple(self.hands))
+        if not isinstance(self.hands, tuple):
+            raise InvalidDealError(f"a deal's hands are a tuple of card masks, not {type(self.hands).__name__}")
         validate_hands(self.pack, self.hands)
 
     @property
@@ -75,6 +80,7 @@ class Deal:
     @classmethod
     def from_text(cls, pack: Pack, text: str) -> "Deal":
         """Read ``"[N:] hand / hand / ..."`` (cards separated by spaces; ``N:`` names the seat of the first hand)."""
+        check_pack(pack)
         if not isinstance(text, str):
             raise InvalidDealError(f"a deal is text ('1: ... / ...'), not {text!r}")
         first = 1
@@ -96,6 +102,7 @@ class Deal:
     @classmethod
     def from_lists(cls, pack: Pack, hands: list[list[str]] | list[str]) -> "Deal":
         """Hands as lists of tokens or as space-separated strings, seat 1 first."""
+        check_pack(pack)
         masks = []
         for seat, hand in enumerate(hands):
             masks.append(parse_hand(pack, hand if isinstance(hand, str) else " ".join(hand), seat))
@@ -114,6 +121,13 @@ def parse_hand(pack: Pack, text: str, seat: int) -> int:
             raise InvalidDealError(f"seat {seat + 1}: {card.name} appears twice")
         mask |= card.mask
     return mask
+
+
+def check_pack(pack: object) -> Pack:
+    """``pack`` if it is a game's Pack (``solver.Zwanzigerrufen.pack``, ...), else InvalidDealError."""
+    if not isinstance(pack, Pack):
+        raise InvalidDealError(f"a deal's pack is a game's Pack (such as solver.Schafkopf.pack), not {pack!r}")
+    return pack
 
 
 def validate_hands(pack: Pack, hands: tuple[int, ...]) -> None:

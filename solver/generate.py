@@ -24,7 +24,8 @@ def _whole(name: str, value: object, least: int) -> None:
 
 
 def random_record(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
-                  declarer: int = 1, seats: int | None = None, variant: Mapping[str, object] | None = None) -> Record:
+                  declarer: int = 1, seats: int | None = None,
+                  variant: Mapping[str, object] | str | None = None) -> Record:
     """Board ``board`` of seed ``seed``: a whole deal on which ``contract`` can be bid by ``declarer`` (bid checks
     under ``variant``, which is also written as the record's ``[Variant]`` tag)."""
     game = get_game(game)
@@ -65,7 +66,7 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
 
 def random_records(game: str | type[Game], seed: int, count: int, *, contract: str | None = None,
                    declarer: int = 1, seats: int | None = None, first_board: int = 1,
-                   variant: Mapping[str, object] | None = None) -> Iterator[Record]:
+                   variant: Mapping[str, object] | str | None = None) -> Iterator[Record]:
     """``count`` boards of seed ``seed``, numbered from ``first_board``."""
     _whole("count", count, 0)
     _whole("first_board", first_board, 1)

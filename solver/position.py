@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import Mapping, Sequence
 
 from .announcements import pagat_announcer, parse_announcements
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
@@ -23,15 +23,17 @@ from .state import PlayState
 from .variant import Variant
 
 
-@dataclass
+@dataclass(frozen=True)
 class Position:
-    """A position to solve: the rules of the deal, the state after the cards played, and where it came from."""
+    """A position to solve: the rules of the deal, the state after the cards played, and where it came from.
+    Immutable and hashable, like the state (``dataclasses.replace`` makes another; the functions that take one
+    check that its parts belong together)."""
 
     game: type[Game]
     rules: Rules
     state: PlayState
     played: tuple[int, ...] = ()
-    record: Record | None = field(default=None, repr=False)
+    record: Record | None = field(default=None, repr=False, compare=False)
 
     @property
     def pack(self):
@@ -42,6 +44,7 @@ class Position:
         if not isinstance(name, str):
             known = ", ".join(self.rules.objective_names())
             raise InvalidContractError(f"an objective is named by text (one of {known}), not {name!r}")
+        name = name.strip().lower()  # as game names, contracts and card tokens are read
         if seat is not None and (not is_whole_number(seat)
                                  or not 1 <= seat <= self.rules.seats):
             raise InvalidContractError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
@@ -71,11 +74,17 @@ def check_position(value: object, name: str = "position") -> Position:
     if not isinstance(value, Position):
         raise InvalidPositionError(f"{name} must be a Position (from read_positions, parse_positions or make_position),"
                                    f" not {type(value).__name__}")
+    if not isinstance(value.rules, Rules) or not isinstance(value.state, PlayState):
+        raise InvalidPositionError(f"{name} must hold Rules and a PlayState, not {type(value.rules).__name__} and "
+                                   f"{type(value.state).__name__}")
+    if value.rules.game is not value.game or value.state.rules != value.rules:
+        raise InvalidPositionError(f"{name}'s game, rules and state are of different deals or games: a position's "
+                                   f"state is played under its own rules")
     return value
 
 
 def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: int = 1,
-                  variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str] | str = (),
+                  variant: Mapping[str, object] | str | Variant | None = None, play: Sequence[str] | str = (),
                   leader: int | None = None, **state_tags: object) -> Position:
     """A position from Python values: ``deal`` as text (``"1: TS T21 ... / ..."``), a list of hands, or a Deal;
     ``play`` as card tokens in playing order from the first trick. Raises a StichError naming what is wrong."""
@@ -185,7 +194,7 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
     return Deal(game.pack, tuple(masks))
 
 
-def position_from_record(record: Record, *, variant: Mapping[str, object] | None = None) -> Position:
+def position_from_record(record: Record, *, variant: Mapping[str, object] | str | None = None) -> Position:
     """The position after the record's Play section (or the ending it gives).
 
     ``variant`` overrides the record's ``[Variant]`` tag flag by flag. Every error is a ParseError with the file,

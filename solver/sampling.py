@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
@@ -353,8 +353,9 @@ def _cards_text(cards: object, what: str) -> str:
     raise InvalidDealError(f"{what} is card tokens, as one string or a list of strings, not {cards!r}")
 
 
-def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping[int, str] | None, declarer: int,
-           variant: Mapping[str, object] | None, seats: int, seed: int,
+def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str, known: Mapping[int, str] | None,
+           declarer: int,
+           variant: Mapping[str, object] | str | None, seats: int, seed: int,
            played: Mapping[int, int] | None = None, order: tuple[int, ...] = (),
            tags: Mapping[str, object] | None = None) -> Setup:
     """Check the hand and the known cards once, before any sampling, with messages a player can act on."""
@@ -399,9 +400,9 @@ def _setup(game: type[Game], hand: str, seat: int, contract: str, known: Mapping
                  tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())))
 
 
-def analyse_hand(game: str | type[Game], hand: str, seat: int, contract: str, *,
+def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, contract: str, *,
                  known: Mapping[int, str] | None = None, samples: int = 200, seed: int = 0,
-                 workers: int | None = None, declarer: int = 1, variant: Mapping[str, object] | None = None,
+                 workers: int | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
                  memory_mb: int | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
@@ -437,7 +438,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
     total = _empty_sums()
     journal = _Journal(checkpoint, setup, samples, total) if checkpoint is not None else None
     done = journal.done if journal is not None else set()
-    spans = _spans([k for k in range(samples) if k not in done], size)
+    spans = _spans(samples, done, size)
 
     def finished(span: tuple[int, int], part: dict[str, Any]) -> None:
         _merge(total, part)
@@ -493,15 +494,21 @@ def sample_span(span: tuple[int, int], setup: Setup) -> dict[str, Any]:
     return sample_chunk(setup, *span)
 
 
-def _spans(todo: list[int], size: int) -> list[tuple[int, int]]:
-    """Runs of consecutive sample numbers, at most ``size`` long: the chunks still to solve."""
-    spans: list[tuple[int, int]] = []
-    for k in todo:
-        if spans and spans[-1][0] + spans[-1][1] == k and spans[-1][1] < size:
-            spans[-1] = (spans[-1][0], spans[-1][1] + 1)
-        else:
-            spans.append((k, 1))
-    return spans
+def _spans(samples: int, done: set[int], size: int) -> Iterator[tuple[int, int]]:
+    """Runs of consecutive sample numbers not ``done``, at most ``size`` long: the chunks still to solve, made as
+    they are asked for (ten million samples are a million chunks)."""
+    first = count = 0
+    for k in range(samples):
+        if k in done:
+            continue
+        if count and first + count == k and count < size:
+            count += 1
+            continue
+        if count:
+            yield first, count
+        first, count = k, 1
+    if count:
+        yield first, count
 
 
 class _Journal:

@@ -511,6 +511,13 @@ def check_pot(position: Position, pot: object) -> None:
         raise StichError(f"a pot belongs to Kratzen's scoring; {position.game.name} has none (pot={pot!r})")
 
 
+def check_announcements(position: Position, announcements: object) -> None:
+    """``announcements`` for a game that has none (see ``Game.has_announcements``) are refused, not ignored."""
+    if announcements is not None and not position.game.has_announcements:
+        raise StichError(f"announcements belong to Zwanzigerrufen's scoring; {position.game.name} has none "
+                         f"(announcements={announcements!r})")
+
+
 def read_pot(position: Position, pot: int | None) -> int:
     """The pot from the argument, else the ``[Pot]`` tag, else 0."""
     if pot is not None:
@@ -607,6 +614,7 @@ def score_deal(position: Position, *, pot: int | None = None,
     ParseError, pointing into the tag, for announcements RULES.md 1.7 does not allow."""
     rules = check_position(position).rules
     check_pot(position, pot)
+    check_announcements(position, announcements)
     game = position.game.name
     if not (game == "Schafkopf" and rules.contract.kind == "sie"):
         require_complete(position)

@@ -19,10 +19,11 @@ from .cards import bits
 from .errors import InvalidPositionError, StichError
 from .games.base import Objective, TrickEvent
 from .position import Position, check_position
-from .scoring import (ScoreItem, TarockFacts, check_pot, choose_announcements, kratzen_payments, read_pot, score_deal,
-                      score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of, total_payments)
-from .search.boundary import check_flag, check_state
-from .search.engine import EngineSolver, per_thread, solver_for
+from .scoring import (ScoreItem, TarockFacts, check_announcements, check_pot, choose_announcements, kratzen_payments,
+                      read_pot, score_deal, score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of,
+                      total_payments)
+from .search.boundary import check_state
+from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
 from .search.settle import (PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement)
 from .state import PlayState
 
@@ -237,17 +238,19 @@ def play_out(state: PlayState, line: Sequence[int]) -> PlayState:
 
 def dd_settlement(position: Position, *, announcements: Announcements = None, pot: int | None = None,
                   engine: SettlementEngine | None = None, points_engine: EngineSolver | None = None,
-                  reference_solver: bool = False) -> DDSettlement:
+                  reference_solver: bool | None = None) -> DDSettlement:
     """The double-dummy settlement of ``position`` (from its current state: the cards already played count).
 
     ``announcements`` (Zwanzigerrufen) and ``pot`` (Kratzen) override the record's tags as in
-    :func:`~solver.scoring.score_deal`. ``reference_solver`` uses the Python oracle (small endings only). Raises a
+    :func:`~solver.scoring.score_deal`. ``reference_solver`` uses the Python oracle (small endings only; None:
+    ``STICH_IMPLEMENTATION``'s choice, as everywhere). Raises a
     StichError for input the scorer rejects."""
     start = time.perf_counter()
     rules = check_position(position).rules
     state = check_state(position.state)
-    check_flag("reference_solver", reference_solver)
+    reference_solver = uses_reference(reference_solver)
     check_pot(position, pot)
+    check_announcements(position, announcements)
     if engine is not None and not isinstance(engine, SettlementEngine):
         raise InvalidPositionError(f"engine must be a SettlementEngine, not {type(engine).__name__}")
     solver = solver_for(points_engine)

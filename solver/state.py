@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .cards import bits
+from .cards import Card, bits
 from .errors import IllegalPlayError, is_whole_number
 
 if TYPE_CHECKING:
@@ -78,12 +78,14 @@ class PlayState:
             return 0
         return self.rules.legal_cards(self)
 
-    def play(self, card: int) -> "PlayState":
+    def play(self, card: "int | str | Card") -> "PlayState":
         """The state after the player to move plays ``card`` (a pack index, a Card or a card token);
         IllegalPlayError if the rules forbid it."""
         if isinstance(card, str):
             card = self.rules.pack.parse(card).index
-        elif hasattr(card, "index") and not isinstance(card, int):
+        elif isinstance(card, Card):
+            if not self.rules.pack.holds(card):
+                raise IllegalPlayError(f"{card.name} is not a card of the {self.rules.game.name} pack")
             card = card.index
         if not is_whole_number(card):
             raise IllegalPlayError(f"a card to play is a pack index, a Card or a card token, not {card!r}")

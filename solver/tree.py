@@ -11,6 +11,7 @@ those writers accept.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import networkx as nx
@@ -88,6 +89,10 @@ def _expand(graph: nx.DiGraph, engine: EngineSolver, goal: Objective, state: Pla
 
 def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF, or node-link JSON."""
+    if not isinstance(graph, nx.DiGraph):
+        raise StichError(f"the tree to write is a networkx DiGraph (from strategy_tree), not {type(graph).__name__}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise StichError(f"the tree's file is a path, not {type(path).__name__}")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".graphml":

@@ -86,7 +86,7 @@ def test_dd_settlement_refuses_a_settlement_engine_of_the_wrong_type(valat):
     (lambda p: solver.solve(p, "points", reference_solver="x"), "reference_solver must be True, False or None"),
     (lambda p: solver.perft(p, 1, reference_solver=1), "reference_solver must be True, False or None, not 1"),
     (lambda p: solver.check_bonuses(p, reference_solver="no"), "reference_solver must be True, False or None"),
-    (lambda p: solver.dd_settlement(p, reference_solver=1), "reference_solver must be True or False, not 1"),
+    (lambda p: solver.dd_settlement(p, reference_solver=1), "reference_solver must be True, False or None, not 1"),
 ])
 def test_a_switch_is_true_or_false_not_anything_truthy(valat, call, message):
     # "yes", 2 or "no" used to pass as true: "no" asked for the reference solver
@@ -386,3 +386,156 @@ def test_a_fresh_engine_checks_a_none_state():
 def test_position_from_record_needs_a_record():
     with pytest.raises(StichError, match="expected a Record"):
         solver.position_from_record(None)
+
+
+# --- the second API audit (stop 27) ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def schafkopf():
+    return next(solver.read_positions(ROOT / "examples" / "schafkopf.tbn"))
+
+
+def test_a_leader_is_for_endings_only():
+    deal = "1: EA G7 HA HK / E7 HU HZ S9 / E9 SO SZ S7"
+    with pytest.raises(InvalidContractError, match="a leader is for endings"):
+        make_position("Kratzen", deal, "Trump H", leader=2)
+    whole = solver.position_from_record(solver.random_record("zr", 1, 1))
+    with pytest.raises(InvalidContractError, match="a leader is for endings"):
+        make_position("zr", whole.rules.deal, str(whole.rules.contract), leader=3)
+    assert make_position("Schafkopf", RUFER_ENDING, "Rufer E", partner=2, leader=2).state.leader == 1
+
+
+def test_a_position_whose_parts_do_not_belong_together_is_refused(valat, schafkopf):
+    import dataclasses
+    for mixed in (solver.Position(valat.game, schafkopf.rules, valat.state),
+                  dataclasses.replace(valat, state=schafkopf.state),
+                  solver.Position(schafkopf.game, valat.rules, valat.state)):
+        with pytest.raises(InvalidPositionError, match="different deals or games"):
+            solver.solve(mixed)
+    with pytest.raises(InvalidPositionError, match="must hold Rules and a PlayState"):
+        solver.solve(solver.Position(valat.game, None, valat.state))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        valat.state = schafkopf.state  # type: ignore[misc]
+    assert hash(valat) == hash(dataclasses.replace(valat)) and valat == dataclasses.replace(valat, record=None)
+
+
+def test_a_state_whose_history_does_not_lead_to_it_is_refused(valat):
+    import dataclasses
+    state = valat.state
+    assert len(state.history) == 5
+    cases = [(dict(leader=3), "leader is not what its history leads to"),
+             (dict(history=(solver.Trick(0, (0, 1, 2, 3), 0),) * 50), "trick 1 of the history breaks the rules"),
+             (dict(points=(10**30, 0, 0, 0)), "points are not what its history leads to"),
+             (dict(history=state.history[:-1]), "not what its history leads to"),
+             (dict(history=state.history[:-1] + (dataclasses.replace(state.history[-1], winner=2),)),
+              "trick 5 of the history is won by seat 1, not seat 3")]
+    for change, message in cases:
+        broken = dataclasses.replace(valat, state=dataclasses.replace(state, **change))
+        with pytest.raises(InvalidPositionError, match=message):
+            solver.solve(broken)
+        with pytest.raises(InvalidPositionError, match=message):
+            EngineSolver(1).value(broken.state, valat.objective("points"))
+    assert solver.solve(valat).total == solver.solve(valat, reference_solver=False).total
+
+
+def test_card_sets_and_cards_of_another_pack(valat, schafkopf):
+    hand = solver.CardSet(valat.pack, valat.state.hands[valat.state.to_move])
+    values = solver.solve(valat, cards=True).card_values
+    assert values and all(value.card in hand for value in values)  # results give cards as indices
+    assert all(valat.pack[value.card] in hand and valat.pack[value.card].name in hand for value in values)
+    foreign = schafkopf.pack[values[0].card]
+    assert foreign not in hand and -1 not in hand and 99 not in hand
+    with pytest.raises(solver.UnknownCardError, match="does not combine"):
+        hand | solver.CardSet(schafkopf.pack, 1)
+    with pytest.raises(TypeError):
+        hand | 3  # type: ignore[operator]
+    with pytest.raises(solver.IllegalPlayError, match="not a card of the Zwanzigerrufen pack"):
+        valat.state.play(foreign)
+    with pytest.raises(solver.UnknownCardError, match="a card set's pack"):
+        solver.CardSet(None, 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: solver.Deal(None, (1,)), InvalidDealError, "a deal's pack"),
+    (lambda: solver.Deal.from_text(None, "1: EA"), InvalidDealError, "a deal's pack"),
+    (lambda: solver.Deal(solver.Schafkopf.pack, 5), InvalidDealError, "a deal's hands are a tuple"),
+    (lambda: solver.Schafkopf.parse_contract(3), InvalidContractError, "a contract is text"),
+    (lambda: solver.Schafkopf.rules(None, "Wenz"), InvalidDealError, "a deal is text"),
+    (lambda: solver.Schafkopf.rules(solver.Zwanzigerrufen.parse_deal(ZR_ENDING), "Wenz"), InvalidDealError,
+     "of the Zwanzigerrufen pack"),
+    (lambda: solver.write_tree(3, "x.graphml"), StichError, "a networkx DiGraph"),
+    (lambda: solver.SolveResult(solver.Zwanzigerrufen.rules(ZR_ENDING, "Solo").objective("points"), 0, 0,
+                                (solver.CardValue(0, 0),)).card_names(), StichError, "no pack"),
+    (lambda: make_position("Kratzen", "1: EA G7 / E7 HU / E9 SO", "Trump H", partner=2), InvalidContractError,
+     "partner does not apply to Kratzen"),
+    (lambda: make_position("zr", ZR_ENDING, "Solo", called_suit_led=True), InvalidContractError,
+     "called_suit_led does not apply"),
+    (lambda: make_position("Schafkopf", RUFER_ENDING, "Wenz", partner=2), InvalidContractError,
+     "partner does not apply to Schafkopf Wenz"),
+])
+def test_wrong_arguments_raise_a_stich_error_not_a_type_or_attribute_error(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_deals_stay_hashable_and_rules_say_what_they_are(valat):
+    deal = solver.Deal(solver.Schafkopf.pack, [1, 2, 4, 8])
+    assert deal.hands == (1, 2, 4, 8) and hash(deal) == hash(solver.Deal(solver.Schafkopf.pack, (1, 2, 4, 8)))
+    assert repr(valat.rules) == "<ZwanzigerrufenRules Zwanzigerrufen Solo, declarer 1, 4 seats>"
+    rules = solver.Schafkopf.rules(RUFER_ENDING, "Rufer E", partner=2)  # a deal as text, as api.md has it
+    assert rules.deal.hand_size == 2
+
+
+def test_report_and_table_arguments(valat, schafkopf):
+    with pytest.raises(InvalidContractError, match="objectives are names"):
+        solver.solve_report(valat, 3)  # type: ignore[arg-type]
+    with pytest.raises(StichError, match="progress must be a function"):
+        solver.contract_table(schafkopf, progress=3)  # type: ignore[arg-type]
+    with pytest.raises(InvalidPositionError, match="settlement must be True or False"):
+        solver.table_report(schafkopf, settlement="yes")  # type: ignore[arg-type]
+    with pytest.raises(InvalidDealError, match="a Position has its own game"):
+        solver.contract_table(schafkopf, "zr")
+    with pytest.raises(InvalidDealError, match="of the Zwanzigerrufen pack, not Schafkopf's"):
+        solver.contract_table(valat.rules.deal, "sk")
+    with pytest.raises(StichError, match="a pot belongs to Kratzen"):
+        solver.contract_table(schafkopf, pot=3)
+    with pytest.raises(StichError, match="announcements belong to Zwanzigerrufen"):
+        solver.score_deal(schafkopf, announcements="2: Kontra")
+    with pytest.raises(StichError, match="announcements belong to Zwanzigerrufen"):
+        solver.dd_settlement(schafkopf, announcements="2: Kontra")
+    with pytest.raises(InvalidPositionError, match="engine must be an EngineSolver"):
+        solver.solve(valat, engine="x", reference_solver=True)  # type: ignore[arg-type]
+
+
+def test_objective_names_read_like_the_other_names(valat):
+    assert solver.solve(valat, " VALAT ").total == solver.solve(valat, "valat").total
+    assert solver.solve_report(valat, ["Valat"])["results"][0]["objective"] == "valat"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(cards="yes"), "cards must be True or False"),
+    (dict(objectives=["valt"]), "objective 'valt' is no game's"),
+    (dict(objectives=[3]), "objectives are names"),
+    (dict(variant={"sagotrik": "on"}), "variant flag 'sagotrik' is no game's"),
+    (dict(variant={"sagotrick": "maybe"}), "sagotrick='maybe': Zwanzigerrufen: variant flag sagotrick takes"),
+])
+def test_a_batch_question_no_record_could_answer_is_refused_before_writing(tmp_path, arguments, message):
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(StichError, match=message):
+        solver.solve_batch(KRATZEN, out, workers=1, **arguments)
+    assert not out.exists()
+    summary = solver.solve_batch(KRATZEN, out, workers=1, objectives=[" Tricks "])
+    assert summary.errors == 0 and summary.solved == summary.records > 0
+    assert solver.solve_batch(KRATZEN, out, workers=1, objectives=["tricks"]).skipped == summary.records
+
+
+def test_analysis_chunks_are_made_as_they_are_asked_for():
+    from solver.sampling import _spans
+    spans = _spans(10_000_000, set(), 10)
+    assert next(spans) == (0, 10) and next(spans) == (10, 10)  # no list of ten million numbers first
+    assert list(_spans(25, {3, 4, 11}, 5)) == [(0, 3), (5, 5), (10, 1), (12, 5), (17, 5), (22, 3)]
+
+
+def test_the_package_says_it_is_typed():
+    assert (Path(solver.__file__).parent / "py.typed").is_file()  # PEP 561: type checkers read our hints

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game_cases import CONFIGS, config_id, random_rules, random_state
-from solver import EngineSolver, InvalidPositionError, Position, StichError, perft, solve
+from solver import EngineSolver, InvalidPositionError, Position, StichError, Trick, perft, solve
 from solver.games.base import Objective, TrickEvent
 from solver.search import reference
 from solver.search.boundary import check_state
@@ -155,7 +155,39 @@ def _bad_number(state, rng):
     return dataclasses.replace(state, **{field: value})
 
 
-MUTATIONS = [_moved, _dropped, _duplicated, _foreign, _bad_trick, _bad_number]
+def _bad_history(state, rng):
+    """A history that does not lead to the state: a trick dropped, repeated, won by another seat or led by
+    another, two of its cards swapped, or the won points, tricks, leader or flags changed."""
+    history = list(state.history)
+    change = rng.choice(["drop", "repeat", "winner", "leader", "swap", "points", "tricks", "lead", "flags"])
+    if change in ("drop", "repeat", "winner", "leader", "swap") and not history:
+        return None
+    number = rng.randrange(len(history)) if history else 0
+    if change == "drop":
+        del history[number]
+    elif change == "repeat":
+        history.insert(number, history[number])
+    elif change == "winner":
+        trick = history[number]
+        history[number] = Trick(trick.leader, trick.cards, (trick.winner + 1) % state.seats)
+    elif change == "leader":
+        trick = history[number]
+        history[number] = Trick((trick.leader + 1) % state.seats, trick.cards, trick.winner)
+    elif change == "swap":
+        trick = history[number]
+        history[number] = Trick(trick.leader, trick.cards[1:] + trick.cards[:1], trick.winner)
+    elif change in ("points", "tricks"):
+        counts = list(getattr(state, change))
+        counts[rng.randrange(state.seats)] += rng.choice([1, 7, 10**6])
+        return dataclasses.replace(state, **{change: tuple(counts)})
+    elif change == "lead":
+        return dataclasses.replace(state, leader=(state.leader + 1) % state.seats)
+    else:
+        return dataclasses.replace(state, flags=state.flags ^ 1)
+    return dataclasses.replace(state, history=tuple(history))
+
+
+MUTATIONS = [_moved, _dropped, _duplicated, _foreign, _bad_trick, _bad_number, _bad_history]
 
 
 @SETTINGS
@@ -171,6 +203,7 @@ def test_broken_states_solve_or_are_refused_with_a_clear_error(state, mutation, 
         valid = False
     else:
         valid = True  # e.g. a card moved between hands of equal size in a way legal play could reach
+        assert _replayed(broken) == broken  # then the history is the play that reaches it
     goal = _objectives(state)[0]
     calls = [lambda: ENGINE.value(broken, goal), lambda: ENGINE.reaches(broken, goal, 1),
              lambda: ENGINE.card_values(broken, goal), lambda: ENGINE.perft(broken, 2),
@@ -183,6 +216,14 @@ def test_broken_states_solve_or_are_refused_with_a_clear_error(state, mutation, 
         with pytest.raises(StichError) as caught:
             call()
         assert str(caught.value)
+
+
+def _replayed(state):
+    """The state the history reaches from the deal's start, with the trick on the table played after it."""
+    replay = state.rules.start()
+    for card in [c for trick in state.history for c in trick.cards] + list(state.trick):
+        replay = replay.play(card)
+    return replay
 
 
 def _bad_objective(objective: Objective, rng) -> Objective:

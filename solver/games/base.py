@@ -166,6 +166,10 @@ class Rules:
             return NotImplemented
         return self._public() == other._public()  # type: ignore[attr-defined]
 
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.game.name} {self.contract}, declarer {self.declarer + 1}, "
+                f"{self.seats} seats>")
+
     def __hash__(self) -> int:
         cached = self.__dict__.get("_hash")
         if cached is None:
@@ -275,6 +279,8 @@ class Game:
     objectives: ClassVar[tuple[str, ...]] = ()
     #: Whether deals are paid from a pot (Kratzen): scoring takes a ``pot`` only then.
     has_pot: ClassVar[bool] = False
+    #: Whether bonuses are announced and Kontra'd (Zwanzigerrufen): scoring takes ``announcements`` only then.
+    has_announcements: ClassVar[bool] = False
 
     @classmethod
     def variant(cls, values: Mapping[str, object] | str | None = None) -> Variant:
@@ -284,6 +290,13 @@ class Game:
 
     @classmethod
     def parse_contract(cls, text: str) -> Contract:
+        """The contract ``text`` names (see ``contract_help``); InvalidContractError if none."""
+        if not isinstance(text, str):
+            raise InvalidContractError(f"a contract is text such as {cls.contract_help}, not {text!r}")
+        return cls.read_contract(text)
+
+    @classmethod
+    def read_contract(cls, text: str) -> Contract:
         raise NotImplementedError
 
     @classmethod
@@ -308,25 +321,35 @@ class Game:
         return deal.hand_size == cls.hand_size
 
     @classmethod
-    def rules(cls, deal: Deal, contract: Contract | str, *, declarer: int = 1,
+    def rules(cls, deal: Deal | str, contract: Contract | str, *, declarer: int = 1,
               variant: Variant | Mapping[str, object] | str | None = None, leader: int | None = None,
               **state_tags: object) -> Rules:
         """The rules of a deal under a contract. ``declarer`` and ``leader`` are 1-based seats; ``state_tags`` carry
         rule state an ending cannot derive (``called_suit_led``, ``partner``) and scoring input that changes play
         (``pagat_announcer``). Raises InvalidContractError / InvalidDealError / VariantError with the reason."""
-        if isinstance(contract, str):
-            contract = cls.parse_contract(contract)
+        if isinstance(deal, str):
+            deal = cls.parse_deal(deal)
+        elif not isinstance(deal, Deal):
+            raise InvalidDealError(f"a deal is text ('1: ... / ...') or a Deal, not {type(deal).__name__}")
+        elif deal.pack is not cls.pack:
+            raise InvalidDealError(f"the deal is of the {deal.pack.game} pack, not {cls.name}'s")
+        if not isinstance(contract, Contract):
+            contract = cls.parse_contract(contract)  # type: ignore[arg-type]
         if not isinstance(variant, Variant):
             variant = cls.variant(variant)
         cls.check_deal(deal)
         _check_seat("declarer", declarer, deal.seats)
         if leader is not None:
             _check_seat("leader", leader, deal.seats)
+            if cls.is_whole(deal):  # as the record's [Leader] tag: a different lead would be another game
+                raise InvalidContractError("a leader is for endings; a whole deal is led as the rules say")
         for name, value in state_tags.items():
             if name not in STATE_TAGS:
                 raise InvalidContractError(f"unknown rule state {name!r}: the known ones are {', '.join(STATE_TAGS)}")
             if value is None:
                 continue
+            if name not in cls.state_tags_for(contract):  # given for nothing: the caller meant something else
+                raise InvalidContractError(f"{name} does not apply to {cls.name} {contract}")
             if STATE_TAGS[name] is bool:
                 if not isinstance(value, bool):
                     raise InvalidContractError(f"{name} must be True or False, not {value!r}")
@@ -337,6 +360,11 @@ class Game:
         # kept so that rules made again for another deal of the same game (an analysis's samples) keep them
         rules.state_tags = {name: value for name, value in state_tags.items() if value is not None}
         return rules
+
+    @classmethod
+    def state_tags_for(cls, contract: Contract) -> frozenset[str]:
+        """The rule state (``STATE_TAGS``) the contract uses; any other given is refused."""
+        return frozenset()
 
     @classmethod
     def make_rules(cls, deal: Deal, contract: Contract, declarer: int, variant: Variant, leader: int | None,

@@ -123,7 +123,7 @@ class Kratzen(Game):
     ]}
 
     @classmethod
-    def parse_contract(cls, text: str) -> Contract:
+    def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
             raise InvalidContractError(f"unknown Kratzen contract {text!r} (expected {cls.contract_help})")

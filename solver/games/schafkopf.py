@@ -166,7 +166,7 @@ class Schafkopf(Game):
     ]}
 
     @classmethod
-    def parse_contract(cls, text: str) -> Contract:
+    def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if not words:
             raise InvalidContractError(f"empty contract (expected {cls.contract_help})")
@@ -190,6 +190,10 @@ class Schafkopf(Game):
         if kind in ("wenz", "wenztout", "sie") and suit is None:
             return Contract(cls.name, kind, text={"wenz": "Wenz", "wenztout": "WenzTout", "sie": "Sie"}[kind])
         raise InvalidContractError(f"unknown Schafkopf contract {text!r} (expected {cls.contract_help})")
+
+    @classmethod
+    def state_tags_for(cls, contract: Contract) -> frozenset[str]:
+        return frozenset({"partner", "called_suit_led"} if contract.kind == "rufer" else ())
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):

@@ -212,6 +212,7 @@ class Zwanzigerrufen(Game):
     pack = PACK
     seat_counts = (4,)
     hand_size = 10
+    has_announcements = True
     contract_help = "Normal [T20..T16] | Solo | SuitSolo"
     objectives = ("points", "game", "absolut", "absolut_against", "valat", "valat_against", "pagat_ultimo",
                   "pagat_beaten", "mondfang")
@@ -231,7 +232,7 @@ class Zwanzigerrufen(Game):
     ]}
 
     @classmethod
-    def parse_contract(cls, text: str) -> Contract:
+    def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if not words:
             raise InvalidContractError("empty contract (expected Normal, Normal T19, Solo or SuitSolo)")
@@ -260,6 +261,10 @@ class Zwanzigerrufen(Game):
             if not deal.hands[0] >> card & 1:
                 return card
         raise InvalidContractError("forehand holds T20, T19, T18, T17 and T16: she must play Solo")
+
+    @classmethod
+    def state_tags_for(cls, contract: Contract) -> frozenset[str]:
+        return frozenset({"partner", "pagat_announcer"} if contract.kind == "normal" else {"pagat_announcer"})
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):

@@ -12,7 +12,11 @@ A state is accepted when it is exactly what legal play from the rules' deal lead
   (checked by replaying the trick from the hands as they were before it);
 * the hand sizes fit the trick: the seats that already played to it hold one card fewer;
 * the rule-history flags are in range, the won points and tricks are one non-negative count per seat, and the
-  history is completed tricks of in-range seats and cards.
+  history is completed tricks of in-range seats and cards;
+* the history is the play so far: replayed from the deal's start, every card legal and every winner right, it
+  leaves the hands and the trick on the table as the state has them, the same leader, rule-history flags, points
+  and tricks (a position is the deal's start and the cards played since; what an ending had already won before it
+  is the position's business, not the state's).
 """
 
 from __future__ import annotations
@@ -103,6 +107,7 @@ def check_state(state: object) -> PlayState:
     if any(hand.bit_count() != size for hand in before):
         sizes = ", ".join(str(h.bit_count()) for h in state.hands)
         raise InvalidPositionError(f"the hand sizes ({sizes}) do not fit {len(state.trick)} card(s) on the table")
+    _check_history(state, tuple(before))
     replay = PlayState(rules, tuple(before), state.leader, (), state.flags, state.points, state.tricks,
                        state.history)
     for card in state.trick:
@@ -111,6 +116,42 @@ def check_state(state: object) -> PlayState:
         except IllegalPlayError as error:
             raise InvalidPositionError(f"the trick on the table breaks the rules: {error}") from None
     return state
+
+
+def _check_history(state: PlayState, before_trick: tuple[int, ...]) -> None:
+    """The history replayed from the deal's start must reach ``state`` as it was before its trick on the table
+    (``before_trick``: the hands with those cards back): the engine values a state by its hands, leader and flags,
+    and the reward already earned by its history, so a history that does not lead there gives a wrong answer."""
+    rules = state.rules
+    replay = rules.start()
+    for number, trick in enumerate(state.history, 1):
+        if trick.leader != replay.leader:
+            raise InvalidPositionError(f"trick {number} of the history is led by seat {trick.leader + 1}, but seat "
+                                       f"{replay.leader + 1} has the lead")
+        for card in trick.cards:
+            try:
+                replay = replay.play(card)
+            except IllegalPlayError as error:
+                raise InvalidPositionError(f"trick {number} of the history breaks the rules: {error}") from None
+        if replay.history[-1].winner != trick.winner:
+            raise InvalidPositionError(f"trick {number} of the history is won by seat {replay.history[-1].winner + 1}"
+                                       f", not seat {trick.winner + 1}")
+    for name, got, expected in (("hands", before_trick, replay.hands), ("leader", state.leader, replay.leader),
+                                ("rule-history flags", state.flags, replay.flags),
+                                ("points", state.points, replay.points), ("tricks", state.tricks, replay.tricks)):
+        if got != expected:
+            raise InvalidPositionError(f"the state's {name} {'is' if name == 'leader' else 'are'} not what its "
+                                       f"history leads to "
+                                       f"({_shown(rules, name, got)}; the play so far gives "
+                                       f"{_shown(rules, name, expected)})")
+
+
+def _shown(rules: Rules, name: str, value: object) -> str:
+    if name == "hands":
+        return " / ".join(" ".join(rules.pack.names(hand)) or "-" for hand in value)  # type: ignore[attr-defined]
+    if name == "leader":
+        return f"seat {value + 1}"  # type: ignore[operator]
+    return str(value)
 
 
 def check_objective(objective: object, rules: Rules) -> Objective:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..cards import Pack
+from ..errors import StichError
 from ..games.base import Objective
 
 
@@ -48,13 +49,20 @@ class SolveResult:
         return None if target is None else self.achieved + value >= target
 
     def best_cards(self) -> list[int]:
-        """The cards that keep the value (all of them when card values were not asked for)."""
+        """The cards that keep the value (none when the card values were not asked for: ``cards=True``)."""
         return [cv.card for cv in self.card_values if cv.value == self.future]
 
     def card_names(self) -> dict[str, int]:
-        assert self.pack is not None
-        return {self.pack[cv.card].name: cv.value for cv in self.card_values}
+        """Each card value by the card's name."""
+        pack = self._pack()
+        return {pack[cv.card].name: cv.value for cv in self.card_values}
 
     def line_names(self) -> list[str]:
-        assert self.pack is not None
-        return [self.pack[c].name for c in self.line]
+        """The principal variation by the cards' names."""
+        pack = self._pack()
+        return [pack[c].name for c in self.line]
+
+    def _pack(self) -> Pack:
+        if self.pack is None:
+            raise StichError("this result has no pack to name its cards by (the solvers' results carry one)")
+        return self.pack
