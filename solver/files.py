@@ -4,6 +4,9 @@ Every file stich writes in one go (deal files, trees, plots, a batch output rewr
 written to a temporary file next to it and renamed over it when complete: ``os.replace`` is atomic on one file
 system, so an interruption leaves the old file or the new one, never half of the new one that reads as a shorter
 whole. The temporary file's name is an implementation detail: an error in creating it names the file asked for.
+What is renamed over is the file itself: a symbolic link is followed (the link stays, its target gets the new
+content), an existing file keeps its permissions, and a path that is no regular file (``/dev/stdout``, a named pipe,
+a device) is written through, since renaming over it would replace the device or pipe with a file.
 
 Files appended to over a long run (a batch output, an analysis checkpoint) are guarded instead by a lock beside
 them (:func:`lock_beside`), so that two runs never write one file.
@@ -12,6 +15,8 @@ them (:func:`lock_beside`), so that two runs never write one file.
 from __future__ import annotations
 
 import os
+import shutil
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,33 +32,60 @@ def _file_mode() -> int:
     return 0o666 & ~umask
 
 
-def _temporary(path: Path, suffix: str) -> tuple[int, str]:
-    """A new temporary file in ``path``'s directory; OSError naming ``path`` (not the temporary) if it cannot be."""
+def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, str]:
+    """A new temporary file in ``path``'s directory; OSError naming ``shown`` (the path asked for, not the temporary)
+    if it cannot be."""
     if path.is_dir():
-        raise IsADirectoryError(21, "Is a directory", str(path))
+        raise IsADirectoryError(21, "Is a directory", str(shown))
     directory = path.parent if str(path.parent) else Path(".")
     try:
         return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
     except OSError as error:
-        raise type(error)(error.errno, error.strerror, str(path)) from None
+        raise type(error)(error.errno, error.strerror, str(shown)) from None
+
+
+def _existing_mode(path: str | os.PathLike) -> int | None:
+    """The file type and permissions of what ``path`` names (links followed), or None if nothing is there."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
 
 
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """A temporary path next to ``path`` (same suffix, so writers that choose the format by it still do) for a writer
     that wants a file name rather than a stream; renamed to ``path`` only when the block ends without an error, and
-    removed otherwise."""
-    path = Path(path)
-    handle, temporary = _temporary(path, path.suffix)
+    removed otherwise (see the module docstring for links, permissions and paths that are no regular file)."""
+    mode = _existing_mode(path)
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        with _written_through(Path(path)) as temporary:
+            yield temporary
+        return
+    target = Path(os.path.realpath(path))  # a link's target is replaced, not the link
+    handle, temporary = _temporary(target, Path(path).suffix, path)
     os.close(handle)
     try:
         yield Path(temporary)
-        os.chmod(temporary, _file_mode())
-        os.replace(temporary, path)
+        os.chmod(temporary, stat.S_IMODE(mode) if mode is not None else _file_mode())
+        os.replace(temporary, target)
     except BaseException:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+@contextmanager
+def _written_through(path: Path) -> Iterator[Path]:
+    """For a path that is no regular file: a private temporary file, copied into ``path`` when complete."""
+    handle, temporary = tempfile.mkstemp(prefix=".stich.", suffix=path.suffix)
+    os.close(handle)
+    try:
+        yield Path(temporary)
+        with open(temporary, "rb") as source, open(path, "wb") as sink:
+            shutil.copyfileobj(source, sink)
+    finally:
+        os.unlink(temporary)
 
 
 @contextmanager

@@ -120,3 +120,36 @@ def test_stdout_writer_does_not_touch_files(tmp_path, monkeypatch):
     with atomic_writer(None) as stream:
         stream.write("x")
     assert buffer.getvalue() == "x" and list(tmp_path.iterdir()) == []
+
+
+def test_an_atomic_write_follows_links_and_keeps_permissions(tmp_path):
+    """The audit's cases: a link was replaced by a file (its target left as it was), a read-only file became
+    writable, and a path that is no regular file (a named pipe, a device such as /dev/null) was replaced by a file."""
+    import os
+    import stat
+    import threading
+
+    from solver.files import atomic_file
+
+    target = tmp_path / "target.tbn"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.tbn"
+    link.symlink_to("target.tbn")
+    with atomic_file(link) as stream:
+        stream.write("new\n")
+    assert link.is_symlink() and target.read_text() == "new\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    fifo = tmp_path / "pipe.tbn"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    with atomic_file(fifo) as stream:
+        stream.write("through the pipe\n")
+    reader.join(10)
+    assert received == ["through the pipe\n"] and stat.S_ISFIFO(fifo.stat().st_mode)
+    with atomic_file("/dev/null") as stream:
+        stream.write("gone\n")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary left behind
