@@ -224,6 +224,8 @@ def render_solve(document: Document, console: Console) -> None:
         values.add_row(_result_label(result), seats_text(result["side"]), target, str(result["achieved"]),
                        str(result["future"]), str(result["total"]), _outcome(result))
     console.print(values)
+    for skipped in document.get("not_applicable", ()):
+        console.print(Text(f"{skipped['objective']}: does not arise ({skipped['reason']})"))
     for result in document["results"]:
         if result.get("cards"):
             console.print(_cards_table(result, painter))

@@ -288,17 +288,32 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     if objectives is not None and not is_token_list(objectives):
         raise InvalidContractError(f"objectives are names (strings such as 'points'), not {objectives!r}")
     names = [name.strip().lower() for name in objectives] if objectives else default_objectives(position.rules)
-    if "all" in names:
+    every = "all" in names
+    if every:
         names = position.rules.objective_names()
     seats, sides = taken_so_far(position)
     results = []
+    not_applicable = []
     for name in dict.fromkeys(names):  # each once, in the order asked
-        for seat, objective in objectives_named(position, name):
+        try:
+            named = objectives_named(position, name)
+        except InvalidContractError as error:
+            if not every:  # asked for by name: the caller must hear why it has no answer
+                raise
+            # 'all' is every objective the contract has; one the position has already decided (the Pagat in no
+            # hand) is said so, not allowed to sink the others
+            not_applicable.append({"objective": name, "reason": str(error)})
+            continue
+        for seat, objective in named:
             result = solve(position, name, seat=seat, cards=cards, line=line, engine=engine,
                            reference_solver=reference_solver)
             results.append(_objective_entry(position, seat, objective, result, cards=cards, line=line))
-    return {"schema": SCHEMA, "command": "solve", **record_header(position), **contract_header(position),
-            "position": position_summary(position), "taken": {"seats": seats, "sides": sides}, "results": results}
+    document = {"schema": SCHEMA, "command": "solve", **record_header(position), **contract_header(position),
+                "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
+                "results": results}
+    if not_applicable:
+        document["not_applicable"] = not_applicable
+    return document
 
 
 # --- check ----------------------------------------------------------------------------------------------------------

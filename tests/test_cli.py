@@ -705,3 +705,18 @@ def test_table_mb_bounds_and_the_cluster(tmp_path):
     result = run("batch", EXAMPLES / "schafkopf.tbn", "--out", tmp_path / "out.jsonl", "--table-mb", "8",
                  "--scheduler", "tcp://127.0.0.1:8786", code=2)
     assert "--table-mb" in result.stderr and not (tmp_path / "out.jsonl").exists()
+
+
+def test_objective_all_answers_what_arises_and_lists_the_rest(tmp_path):
+    ending = tmp_path / "ending.tbn"
+    ending.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n[Contract "Normal T19"]\n')
+    (document,) = documents("solve", ending, "-o", "all")
+    answered = [result["objective"] for result in document["results"]]
+    assert answered == ["points", "game", "absolut", "absolut_against", "valat", "valat_against"]
+    assert [entry["objective"] for entry in document["not_applicable"]] == ["pagat_ultimo", "pagat_beaten",
+                                                                            "mondfang"]
+    assert "the Pagat is in no hand" in document["not_applicable"][0]["reason"]
+    assert "mondfang: does not arise" in run("solve", ending, "-o", "all").stdout
+    assert "Pagat Ultimo is decided" in run("solve", ending, "-o", "pagat_ultimo", code=1).stderr  # by name: error
+    (full,) = documents("solve", EXAMPLES / "valat.tbn", "-o", "all")
+    assert "not_applicable" not in full
