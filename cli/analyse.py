@@ -7,6 +7,7 @@ from typing import List, Optional
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from solver.analysis import record_header
 from solver.batch import MIN_WORKER_MEMORY_MB
@@ -35,6 +36,10 @@ def render_analysis(document: dict, console=None) -> None:
     console = console or stdout_console()
     unit = document["measure"]
     low, high = document["interval"]
+    if document.get("record"):  # from a file: which record (a file of several boards gives several reports)
+        record = document["record"]
+        place = f"{record['source']}:{record['line']}"
+        console.print(Text(f"board {record['board']} ({place})" if record.get("board") else place, style="bold"))
     console.print(f"{document['game']} {document['contract']}, seat {document['seat']}: {' '.join(document['hand'])}")
     for seat, cards in document["known"].items():
         console.print(f"known in seat {seat}: {' '.join(cards)}")
@@ -72,20 +77,25 @@ def analyse(
         None, show_default=False,
         help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
              "kept, the other hands redealt."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", callback=checked_game,
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", callback=checked_game,
                                        help="Zwanzigerrufen, Schafkopf or Kratzen."),
-    hand: Optional[str] = typer.Option(None, "--hand", help="The hand analysed, cards separated by spaces."),
-    seat: int = typer.Option(..., "--seat", help="The hand's seat (1-based)."),
-    contract: Optional[str] = typer.Option(None, "--contract", "-c", help="The contract, as in a [Contract] tag."),
-    board: Optional[str] = typer.Option(None, "--board", "-b", help="With FILE: only the records of this board."),
-    declarer: int = typer.Option(1, "--declarer", help="The declaring seat."),
-    seats: Optional[int] = typer.Option(None, "--seats", min=3, max=6,
+    hand: Optional[str] = typer.Option(None, "--hand", metavar="CARDS",
+                                       help="The hand analysed, cards separated by spaces."),
+    seat: int = typer.Option(..., "--seat", metavar="SEAT", help="The hand's seat (1-based)."),
+    contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
+                                           help="The contract, as in a [Contract] tag."),
+    board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
+                                        help="With FILE: only the records of this board."),
+    declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
+    seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="Kratzen: number of players (default 3)."),
     known: Optional[List[str]] = typer.Option(None, "--known", metavar="SEAT:CARDS",
                                               help="Cards known to be in another hand (repeatable)."),
-    samples: int = typer.Option(200, "--samples", "-n", min=1, max=MAX_SAMPLES, help="Deals of the unseen cards to solve."),
-    seed: int = typer.Option(0, "--seed", help="The same seed gives the same analysis."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker processes (default: all cores)."),
+    samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
+                                help="Deals of the unseen cards to solve."),
+    seed: int = typer.Option(0, "--seed", metavar="SEED", help="The same seed gives the same analysis."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
+                                          help="Worker processes (default: all cores)."),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
         help="A variant flag (repeatable); with FILE it overrides the record's [Variant] tag."),
@@ -103,9 +113,9 @@ def analyse(
     use_table_megabytes(table_mb)
     owners = parse_known(known)
     if file is not None:
-        if game or hand or contract or seats:
-            raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats), not both",
-                                     param_hint="'FILE'")
+        if game or hand or contract or seats or declarer is not None:
+            raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
+                                     "both: a record says them itself", param_hint="'FILE'")
         run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis,
                          document=lambda position: _with_record(position, analyse_position(
                              position, seat, known=owners, samples=samples, seed=seed, workers=workers,
@@ -117,7 +127,7 @@ def analyse(
                                  param_hint="'--game/--hand/--contract'")
     with input_errors():
         analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
-                                workers=workers, declarer=declarer, variant=flags or None, seats=seats,
+                                workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
                                 checkpoint=checkpoint, memory_mb=worker_memory)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE

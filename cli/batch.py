@@ -88,7 +88,22 @@ class _Bar:
 
 
 #: A Dask scheduler's address: an optional protocol Dask knows, a host and an optional port.
-SCHEDULER_ADDRESS = re.compile(r"((tcp|tls|ucx|ws|wss|inproc)://)?[A-Za-z0-9_.\-\[\]:]+(:\d+)?")
+SCHEDULER_ADDRESS = re.compile(r"(?:(?P<protocol>tcp|tls|ucx|ws|wss|inproc)://)?"
+                               r"(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?P<port>:\d{1,5})?")
+#: The port a Dask scheduler listens on unless told otherwise (``dask scheduler --port``).
+DASK_SCHEDULER_PORT = 8786
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler``'s address checked (a usage error if malformed), with Dask's default port where a network
+    address has none."""
+    match = SCHEDULER_ADDRESS.fullmatch(text.strip())
+    if match is None or (match["port"] and not 0 < int(match["port"][1:]) < 65536):
+        raise typer.BadParameter(f"{text!r} is not a Dask scheduler address ([tcp://]HOST[:PORT])",
+                                 param_hint="'--scheduler'")
+    if match["port"] or match["protocol"] == "inproc":
+        return text.strip()
+    return f"{text.strip()}:{DASK_SCHEDULER_PORT}"
 
 
 def _summary_text(summary: BatchSummary, out: Path) -> str:
@@ -98,15 +113,17 @@ def _summary_text(summary: BatchSummary, out: Path) -> str:
 
 def batch(
     file: Path = typer.Argument(..., metavar="FILE", help="A .tbn file; every record is solved.", show_default=False),
-    out: Path = typer.Option(..., "--out", help="The JSON Lines output: appended to, and resumed on a rerun."),
+    out: Path = typer.Option(..., "--out", metavar="FILE",
+                             help="The JSON Lines output: appended to, and resumed on a rerun."),
     objective: Optional[List[str]] = typer.Option(
-        None, "--objective", "-o", help="What to solve (repeatable). Default: points (Kratzen: every seat's tricks)."),
+        None, "--objective", "-o", metavar="NAME",
+        help="What to solve (repeatable). Default: points (Kratzen: every seat's tricks)."),
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1,
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: every local core; 1: no pool)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                                             help="Run on this Dask cluster instead (pip install 'stich\\[cluster]')."),
-    chunk_size: int = typer.Option(20, "--chunk-size", min=1, help="Records per task."),
+    chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, help="Records per task."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable); overrides the file's."),
     worker_memory: Optional[int] = typer.Option(
@@ -128,9 +145,7 @@ def batch(
         raise typer.BadParameter("batch appends to a file it can resume from, not to standard output (a pipe: "
                                  "--out /dev/stdout)", param_hint="'--out'")
     if scheduler is not None:
-        if not SCHEDULER_ADDRESS.fullmatch(scheduler):
-            raise typer.BadParameter(f"{scheduler!r} is not a Dask scheduler address (tcp://HOST:PORT)",
-                                     param_hint="'--scheduler'")
+        scheduler = scheduler_address(scheduler)
         if workers is not None or worker_memory is not None or table_mb is not None:
             raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
                                      "are for local runs", param_hint="'--scheduler'")
@@ -144,8 +159,9 @@ def batch(
                                   progress=progress, memory_mb=worker_memory,
                                   on_error=lambda error: message(f"stich: {error}"))
     except (Stopped, KeyboardInterrupt) as stop:
-        message(f"stich: stopped ({stop or 'interrupt'}); the results written so far are kept in {out}, "
-                f"rerun to resume")
+        kept = (f"the results written so far are kept in {out}" if out.exists()
+                else f"nothing was written to {out} yet")
+        message(f"stich: stopped ({stop or 'interrupt'}); {kept}, rerun to resume")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         _restore(previous)

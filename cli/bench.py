@@ -44,11 +44,13 @@ def selected_lines(game: str | None) -> list[BenchLine]:
 
 
 def bench(
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="Only this game's lines (default: all)."),
-    deals: int = typer.Option(10, "-n", "--deals", min=1, help="Deals per line (the full benchmark uses 100)."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s",
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME",
+                                       help="Only this game's lines (default: all)."),
+    deals: int = typer.Option(10, "-n", "--deals", metavar="N", min=1,
+                              help="Deals per line (the full benchmark uses 100)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED",
                                        help="Seed of the generated deals (default: each game's fixed seed)."),
-    limit: float = typer.Option(60.0, "--limit", min=0.0,
+    limit: float = typer.Option(60.0, "--limit", metavar="SECONDS", min=0.0,
                                 help="Seconds after which a solve is stopped and counted at the limit "
                                      "(0: no limit, solve in this process)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document per line on stdout (JSON Lines)."),

@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from solver.formats.tbn import format_record
+from solver.games import get_game
 from solver.generate import random_records
 
 from .errors import input_errors
@@ -16,21 +17,30 @@ from .render import checked_game, parse_variant_options
 
 
 def deal(
-    game: str = typer.Option(..., "--game", "-g", callback=checked_game,
+    game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
                              help="Zwanzigerrufen, Schafkopf or Kratzen (or an alias)."),
-    contract: Optional[str] = typer.Option(None, "--contract", "-c",
+    contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Seed: the same seed gives the same deals."),
-    count: int = typer.Option(1, "-n", "--count", min=1, help="Number of deals."),
-    declarer: int = typer.Option(1, "--declarer", min=1, max=6, help="The declaring seat."),
-    seats: Optional[int] = typer.Option(None, "--seats", min=3, max=6, help="Kratzen: number of players (default 3)."),
-    first_board: int = typer.Option(1, "--first-board", min=1, help="Number of the first board."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same deals."),
+    count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="Number of deals."),
+    declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
+    seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
+                                        help="Kratzen: number of players (default 3)."),
+    first_board: int = typer.Option(1, "--first-board", metavar="BOARD", min=1, help="Number of the first board."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                       help="Write to this file instead of stdout."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable): bid checks use it, and the "
                                                      "records carry it as their [Variant] tag."),
 ) -> None:
     """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for)."""
+    counts = get_game(game).seat_counts
+    if seats is not None and seats not in counts:
+        raise typer.BadParameter(f"{game} is played by {' or '.join(map(str, counts))} seats, not {seats}",
+                                 param_hint="'--seats'")
+    if declarer > (seats or counts[0]):
+        raise typer.BadParameter(f"{game} with {seats or counts[0]} seats has no seat {declarer}",
+                                 param_hint="'--declarer'")
     with input_errors():
         records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
                                  first_board=first_board, variant=parse_variant_options(variant))

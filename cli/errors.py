@@ -6,6 +6,7 @@ closed it (``stich deal ... | head``): quietly, as a command killed by SIGPIPE w
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from contextlib import contextmanager
@@ -19,6 +20,8 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
+#: Errors only a write raises (a full disk, a file grown beyond its limit, a quota): on an unnamed stream, stdout.
+_WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
 
 
 def message(text: str) -> None:
@@ -40,5 +43,7 @@ def input_errors() -> Iterator[None]:
         raise typer.Exit(EXIT_PIPE_CLOSED) from None
     except OSError as error:
         name = getattr(error, "filename", None) or ""
-        message(f"stich: {name}: {error.strerror or error}" if name else f"stich: {error}")
+        if not name and error.errno in _WRITE_ERRORS:  # only writing fails so; files name themselves
+            name = "<stdout>"
+        message(f"stich: {name}: {error.strerror or error}" if name else f"stich: {error.strerror or error}")
         raise typer.Exit(EXIT_BAD_INPUT) from None

@@ -476,7 +476,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     positions, so their errors do not matter; a record too broken to be read at all is still reported, since it
     may be the board asked for."""
     failed = False
-    matched = read = 0
+    matched = read = shown = 0
     console = None if as_json else stdout_console()
     with input_errors():  # a file that cannot be read at all
         source = stdin_bytes() if str(path) == "-" else path
@@ -504,9 +504,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
             if console is None:
                 emit_json(result)
             else:
-                if matched > 1:
-                    console.print()
+                if shown:
+                    console.print()  # a blank line between records, none before the first shown
                 render(result, console)
+                shown += 1
     if read == 0:
         message(f"stich: {'<stdin>' if str(path) == '-' else path}: no records (an empty file, or only comments)")
         failed = True

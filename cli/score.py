@@ -11,14 +11,15 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.position import Position
-from solver.scoring import score_report
+from solver.scoring import MAX_POT, score_report
 from solver.settlement import dd_settlement
 
 from .render import (Document, parse_variant_options, record_title, run_over_records, seats_text, stderr_console,
                      use_table_megabytes)
 from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
-POT = typer.Option(None, "--pot", min=0, help="Kratzen: the pot at the start of the deal (overrides a [Pot] tag).")
+POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
+                   help="Kratzen: the pot at the start of the deal (overrides a [Pot] tag).")
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
                                       "complete, else from the end of its Play section.")
 
@@ -36,7 +37,7 @@ def _items_table(document: Document) -> Table:
     """One row per item: who wins it, its value with the multipliers, and why."""
     table = Table(title="Items", title_justify="left", show_edge=False)
     for name, justify in [("item", "left"), ("to", "left"), ("from", "left"), ("base", "right"),
-                          ("x", "right"), ("value", "right"), ("", "left")]:
+                          ("x", "right"), ("value", "right"), ("why", "left")]:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     pot_game = document["pot"] is not None
     for item in document["items"]:
@@ -78,15 +79,17 @@ def render_score(document: Document, console: Console) -> None:
         for note in document["notes"]:
             console.print(Text(note, style="dim"))
     if "dd" in document:
-        _render_dd(document["dd"], console)
+        _render_dd(document["dd"], console, document["every_seat_for_itself"])
 
 
-def _render_dd(dd: Document, console: Console) -> None:
+def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool) -> None:
     """The double-dummy settlement, its items and line, and what playing for the most points would settle."""
     console.print()
+    # in Kratzen every seat plays for itself: the settlement is the attacker's, against everyone
+    who = (f"the attacker, seat {seats_text(dd['declaring_side'])}," if every_seat_for_itself
+           else f"declarers {seats_text(dd['declaring_side'])}")
     head = Text("Double-dummy settlement", style="bold")
-    head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): "
-                f"declarers {seats_text(dd['declaring_side'])} net ")
+    head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")
     head.append_text(_signed(dd["value"]))
     console.print(head)
     if dd["items"]:
@@ -98,8 +101,8 @@ def _render_dd(dd: Document, console: Console) -> None:
         tricks = [cards[:first]] + [cards[i:i + seats] for i in range(first, len(cards), seats)]
         console.print("line: " + " | ".join(" ".join(trick) for trick in tricks if trick))
     measure = "tricks" if dd["points_objective"] == "tricks" else "points"
-    console.print(f"the line takes {dd['line_points']} {measure}; the most the declarers can force is "
-                  f"{dd['points_optimum']}")
+    console.print(f"the line takes {dd['line_points']} {measure}; the most "
+                  f"{'the attacker' if every_seat_for_itself else 'the declarers'} can force is {dd['points_optimum']}")
     text = Text(f"played for the most {measure}, the deal settles ")
     text.append_text(_signed(dd["points_line_value"]))
     text.append("; forcing them, at best ")

@@ -14,19 +14,20 @@ from .render import parse_variant_options, render_solve, run_over_records, use_t
 
 FILE = typer.Argument(..., metavar="FILE", show_default=False,
                       help="A .tbn file (- for standard input); every record is analysed (see --board).")
-BOARD = typer.Option(None, "--board", "-b", help="Only the records whose [Board] tag is this.")
+BOARD = typer.Option(None, "--board", "-b", metavar="BOARD", help="Only the records whose [Board] tag is this.")
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
                        help="A variant flag (repeatable); overrides the file's [Variant] tag.")
 JSON = typer.Option(False, "--json", help="One JSON document per record on stdout (JSON Lines, docs/json.md).")
 TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
-                        help=f"The transposition table's size in MB (default {DEFAULT_TT_MEGABYTES}, or STICH_TABLE_MB).")
+                        help=f"The transposition table's size in MB (default {DEFAULT_TT_MEGABYTES}, or "
+                             "STICH_TABLE_MB).")
 
 
 def solve(
     file: Path = FILE,
     board: Optional[str] = BOARD,
     objective: Optional[List[str]] = typer.Option(
-        None, "--objective", "-o",
+        None, "--objective", "-o", metavar="NAME",
         help="What to solve (repeatable): points, game, valat, ... or 'all'. Default: points (Kratzen: every "
              "seat's tricks)."),
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card (equal ones grouped)."),

@@ -10,24 +10,28 @@ import typer
 from solver.errors import StichError
 from solver.formats.tbn import read_records
 from solver.position import position_from_record
+from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import FORMATS, strategy_tree, write_tree
 
 from .errors import input_errors, message
 from .output import atomic_path
-from .render import parse_variant_options, stdin_bytes, use_table_megabytes
+from .render import parse_variant_options, plural, stdin_bytes, use_table_megabytes
 from .solve import BOARD, TABLE_MB, VARIANT
 
 
 def tree(
     file: Path = typer.Argument(..., metavar="FILE", show_default=False,
                                 help="A .tbn file (- for standard input); its first record is used (see --board)."),
-    depth: int = typer.Option(..., "--depth", "-d", min=0, help="How many cards (plies) deep."),
+    depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
+                              help="How many cards (plies) deep."),
     out: Path = typer.Option(..., "--out", "-o", metavar="OUT.graphml|OUT.gexf|OUT.json",
                              help="Where to write the tree; the format follows the suffix."),
     board: Optional[str] = BOARD,
-    objective: str = typer.Option("points", "--objective", help="The value on nodes and edges (default points; "
-                                                                "Kratzen: the declarer's tricks)."),
-    seat: Optional[int] = typer.Option(None, "--seat", help="The seat of a per-seat objective (Kratzen)."),
+    objective: str = typer.Option("points", "--objective", metavar="NAME", show_default=False,
+                                  help="The value on nodes and edges (default points; Kratzen: the declarer's "
+                                       "tricks)."),
+    seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
+                                       help="The seat of a per-seat objective (Kratzen)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:
@@ -48,4 +52,5 @@ def tree(
         graph = strategy_tree(position, depth, objective=objective, seat=seat)
         with atomic_path(out) as temporary:
             write_tree(graph, temporary)
-    message(f"stich: wrote {out} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)")
+    message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
+            f"{plural(graph.number_of_edges(), 'edge')})")

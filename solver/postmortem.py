@@ -210,7 +210,8 @@ def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummar
     for seat in range(1, seats + 1):
         own = [card for card in cards if card.seat == seat]
         grades = {name: sum(1 for card in own if card.grade == name) for name in GRADES}
-        lost = tuple(name for card in own for name in card.bonuses_lost)
+        # each bonus once, though it can be thrown away, handed back by a mistake and thrown away again
+        lost = tuple(dict.fromkeys(name for card in own for name in card.bonuses_lost))
         summaries.append(PlayerSummary(seat, len(own), grades, sum(card.cost for card in own), lost))
     return tuple(summaries)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .announcements import Announcement, parse_announcements
-from .deal import small_number
+from .deal import MAX_NUMBER_DIGITS, small_number
 from .errors import ParseError, StichError, is_whole_number
 from .games.base import Rules
 from .position import Position, check_position
@@ -199,13 +199,19 @@ def read_claims(position: Position, items: Sequence[Announcement], check: Announ
         others = [owner for owner in claims.owners(item.bonus) if owner != side]
         if item.bonus == "pagat_ultimo" and others:
             raise check.fail(item, "Pagat Ultimo was already announced by the other side")
-        claims.announced.setdefault((item.bonus, side), item)
+        if (item.bonus, side) in claims.announced:
+            raise check.fail(item, f"{BONUS_LABELS[item.bonus]} was already announced by this side")
+        claims.announced[(item.bonus, side)] = item
         if side != declarers and item.bonus in ("absolut", "valat"):
             claims.levels[("game", declarers)] = max(claims.level("game", declarers), 2)
+    said: set[tuple[str, frozenset[int], int]] = set()
     for item in sorted((i for i in items if i.level != 1), key=lambda i: i.level):
         side = rules.side_of(item.seat - 1)
         owner_side = item.level in (4, 16)  # Retour and Resupra belong to the item's owner
         owner = side if owner_side else frozenset(range(rules.seats)) - side
+        if (item.bonus, owner, item.level) in said:
+            raise check.fail(item, f"{LEVEL_NAMES[item.level]} on {BONUS_LABELS[item.bonus]} was already said")
+        said.add((item.bonus, owner, item.level))
         if item.bonus == "game":
             if owner != declarers:
                 who = "declarers" if owner_side else "defenders"
@@ -518,13 +524,17 @@ def check_announcements(position: Position, announcements: object) -> None:
                          f"(announcements={announcements!r})")
 
 
+#: The largest pot: the tag's limit of nine digits (``solver.deal.MAX_NUMBER_DIGITS``), for the argument too.
+MAX_POT = 10 ** MAX_NUMBER_DIGITS - 1
+
+
 def read_pot(position: Position, pot: int | None) -> int:
     """The pot from the argument, else the ``[Pot]`` tag, else 0."""
     if pot is not None:
         if not is_whole_number(pot):
             raise StichError(f"the pot is a whole number of chips, not {pot!r}")
-        if pot < 0:
-            raise StichError(f"the pot cannot be negative ({pot})")
+        if not 0 <= pot <= MAX_POT:
+            raise StichError(f"the pot is from 0 to {MAX_POT:,} chips, not {pot}")
         return pot
     record = position.record
     tag = record.tag("Pot") if record is not None else None
@@ -533,8 +543,8 @@ def read_pot(position: Position, pot: int | None) -> int:
     chips = small_number(tag.value)
     if chips is None:
         source = record.source if record is not None else "<input>"
-        raise ParseError("[Pot] is not a whole number", source=source, line=tag.value_line,
-                         column=tag.value_column, token=tag.value, expected="a number of chips, 0 or more")
+        raise ParseError("[Pot] is not a number of chips", source=source, line=tag.value_line,
+                         column=tag.value_column, token=tag.value, expected=f"a whole number from 0 to {MAX_POT:,}")
     return chips
 
 

@@ -85,8 +85,10 @@ class Variant(Mapping[str, object]):
 
     @staticmethod
     def parse_pairs(text: str | Iterable[str]) -> dict[str, str]:
-        """``"a=b, c=d"`` (or a list of ``"a=b"``) as a dict; VariantError on a pair without ``=``."""
-        items = text.split(",") if isinstance(text, str) else list(text)
+        """``"a=b, c=d"`` (or a list of ``"a=b"``) as a dict; VariantError on anything but one name, one ``=`` and
+        one value, and on a flag named twice in one text (in a list, as repeated options, the later one wins)."""
+        one_text = isinstance(text, str)
+        items = text.split(",") if one_text else list(text)  # type: ignore[union-attr]
         pairs: dict[str, str] = {}
         for item in items:
             if not isinstance(item, str):
@@ -94,10 +96,12 @@ class Variant(Mapping[str, object]):
             item = item.strip()
             if not item:
                 continue
-            if "=" not in item:
+            name, _, value = (part.strip() for part in item.partition("="))
+            if not name or not value or "=" in value:
                 raise VariantError(f"variant {item!r} is not of the form name=value")
-            name, value = item.split("=", 1)
-            pairs[name.strip().lower()] = value.strip()
+            if one_text and name.lower() in pairs:
+                raise VariantError(f"variant flag {name.lower()} is given twice")
+            pairs[name.lower()] = value
         return pairs
 
     def replace(self, **values: object) -> "Variant":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from typer.testing import CliRunner
 
 import solver
@@ -79,3 +82,76 @@ def test_deal_variant_changes_bid_checks_and_is_written():
 
 def test_bench_variant_needs_a_game():
     assert runner.invoke(app, ["bench", "--variant", "must_undertrump=false"]).exit_code == 2
+
+
+# --- the CLI audit of stop 27 ---------------------------------------------------------------------------------------
+
+
+def _run(*args: object, code: int):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr + result.stdout
+    return result
+
+
+def _said(result) -> str:
+    """stderr with Typer's usage box taken apart: its message as one line of words."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.stderr).split())
+
+
+def test_option_values_out_of_their_range_are_usage_errors(tmp_path):
+    assert "Schafkopf is played by 4 seats, not 5" in _said(_run("deal", "-g", "sk", "--seats", "5", code=2))
+    assert "has no seat 5" in _said(_run("deal", "-g", "sk", "--declarer", "5", code=2))
+    assert _run("deal", "-g", "kratzen", "--seats", "5", "--declarer", "5", code=0).stdout.count("[Deal ") == 1
+    tree = _run("tree", "examples/kratzen.tbn", "--depth", "999", "--out", tmp_path / "t.json", code=2)
+    assert "--depth" in tree.stderr
+    for bad in ("=", "a=b=c", "sagotrick=", "=off"):
+        assert "is not of the form name=value" in _said(_run("solve", "examples/kratzen.tbn", "--variant", bad,
+                                                                code=2))
+    assert "--pot" in _run("score", "examples/kratzen.tbn", "--pot", "10000000000", code=2).stderr
+
+
+def test_a_flag_twice_in_one_variant_tag_or_an_announcement_twice_is_an_error(tmp_path):
+    twice = tmp_path / "twice.tbn"
+    twice.write_text('[Game "Kratzen"]\n[Deal "1: EA G7 HA HK / E7 HU HZ S9 / E9 SO SZ S7"]\n[Contract "Trump H"]\n'
+                     '[Variant "must_undertrump=yes, must_undertrump=no"]\n')
+    assert "variant flag must_undertrump is given twice" in _run("solve", twice, code=1).stderr
+    assert solver.Variant.parse_pairs(["sagotrick=off", "sagotrick=any_order"]) == {"sagotrick": "any_order"}
+
+
+def test_scheduler_addresses():
+    from solver.cli.batch import scheduler_address
+    assert scheduler_address("host") == "host:8786" and scheduler_address("tcp://10.0.0.1") == "tcp://10.0.0.1:8786"
+    assert scheduler_address("tcp://[::1]:9000") == "tcp://[::1]:9000" and scheduler_address("inproc://x") == "inproc://x"
+    for bad in ("tcp://host:notaport", "tcp://host:70000", "http://host:1", "tcp://"):
+        result = _run("batch", "examples/kratzen.tbn", "--out", "/nonexistent/x.jsonl", "--scheduler", bad, code=2)
+        assert "is not a Dask scheduler address" in _said(result)
+
+
+def test_errors_name_the_stream_or_file_that_failed():
+    import os
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            import subprocess
+            import sys
+            done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "deal", "-g",
+                                   "sk"], stdout=full, stderr=subprocess.PIPE, text=True)
+        assert done.returncode == 1 and done.stderr.strip() == "stich: <stdout>: No space left on device"
+    if os.path.exists("/proc/self/mem"):
+        result = _run("solve", "/proc/self/mem", code=1)
+        assert result.stderr.strip() == "stich: /proc/self/mem: Input/output error"
+
+
+def test_the_first_record_shown_has_no_blank_line_before_it(tmp_path):
+    bad_then_good = tmp_path / "mixed.tbn"
+    bad_then_good.write_text('[Game "Kratzen"]\n[Deal "1: XX"]\n[Contract "Trump H"]\n\n'
+                             + Path("examples/kratzen.tbn").read_text())
+    result = _run("solve", bad_then_good, code=1)
+    assert result.stdout.startswith("board 1") and "XX" in result.stderr
+
+
+def test_analyse_from_a_file_takes_no_declarer_and_names_its_record():
+    result = _run("analyse", "examples/schafkopf.tbn", "--seat", "2", "--declarer", "2", code=2)
+    assert "give either FILE or --game" in result.stderr
+    report = _run("analyse", "examples/schafkopf.tbn", "--seat", "2", "-b", "1", "-n", "2", "-j", "1", code=0)
+    assert report.stdout.startswith("board 1 (examples/schafkopf.tbn:")

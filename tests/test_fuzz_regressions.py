@@ -85,7 +85,7 @@ def test_pot_in_superscript_digits_is_a_located_error():
     (position,) = parse_positions(first, name="pot.tbn")
     with pytest.raises(ParseError) as caught:
         read_pot(position, None)
-    assert caught.value.message == "[Pot] is not a whole number"
+    assert caught.value.message == "[Pot] is not a number of chips"
     assert_located(caught.value, "pot.tbn", first)
 
 

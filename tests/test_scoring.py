@@ -270,6 +270,13 @@ def test_kontra_levels_on_the_game(valat_play):
         assert (game.multiplier, game.value) == (level, 4 * level)
 
 
+def test_an_announcement_said_twice_is_refused(valat_play):
+    with pytest.raises(StichError, match="Kontra on Game was already said"):
+        valat_settlement(valat_play, announcements="2: Kontra; 2: Kontra")
+    with pytest.raises(StichError, match="Valat was already announced by this side"):
+        valat_settlement(valat_play, announcements="1: Valat; 1: Valat")
+
+
 def test_failed_announced_absolut_goes_to_the_other_side(valat_play):
     absolut, = items(valat_settlement(valat_play, announcements="3: Absolut dagegen"))["absolut"]
     assert absolut.winners == (1,) and absolut.value == 4  # announced 2, doubled in a Solo
@@ -505,7 +512,7 @@ def test_cli_rejects_bad_pot(tmp_path):
     deal = "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"
     text = record_text("Kratzen", deal, "Trump H", first_legal_play("Kratzen", deal, "Trump H"), Pot="lots")
     result = runner.invoke(APP, ["score", str(write(tmp_path, text))])
-    assert result.exit_code == 1 and ":4:7: [Pot] is not a whole number" in result.stderr
+    assert result.exit_code == 1 and ":4:7: [Pot] is not a number of chips" in result.stderr
 
 
 def test_cli_rejects_incomplete_play(tmp_path):

@@ -615,17 +615,25 @@ def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
 
 @contextmanager
 def _opened(source: str | os.PathLike | IO, name: str | None) -> Iterator[tuple[IO, str]]:
-    """Open a path (and close it afterwards); a stream given by the caller is used and left open."""
+    """Open a path (and close it afterwards); a stream given by the caller is used and left open. A read that fails
+    (an I/O error, a file such as /proc/self/mem) names the file, as a failed open does."""
     if isinstance(source, (str, os.PathLike)):
         label = name or str(os.fspath(source))
-        with open(source, "rb") as stream:
-            yield stream, label
     elif callable(getattr(source, "readline", None)):
         label = name or _stream_name(source)
-        yield source, label
     else:
         raise StichError(f"a deal file is read from a path or an open stream, not {type(source).__name__} "
                          f"(parse_positions reads a string of records)")
+    try:
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, "rb") as stream:
+                yield stream, label
+        else:
+            yield source, label  # type: ignore[misc]
+    except OSError as error:
+        if error.filename is None and error.errno is not None:
+            raise type(error)(error.errno, error.strerror, label) from None
+        raise
 
 
 def _stream_name(stream: IO) -> str:
