@@ -15,7 +15,7 @@ from solver.tree import FORMATS, strategy_tree, write_tree
 
 from .errors import input_errors, message
 from .output import atomic_path
-from .render import parse_variant_options, plural, stdin_bytes, use_table_megabytes
+from .render import located, parse_variant_options, plural, stdin_bytes, use_table_megabytes
 from .solve import BOARD, TABLE_MB, VARIANT
 
 
@@ -49,7 +49,10 @@ def tree(
         if not records:
             raise StichError(f"{file}: no record" + (f" with [Board \"{board}\"]" if board else ""))
         position = position_from_record(records[0], variant=flags)
-        graph = strategy_tree(position, depth, objective=objective, seat=seat)
+        try:
+            graph = strategy_tree(position, depth, objective=objective, seat=seat)
+        except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
+            raise located(error, position) from None
         with atomic_path(out) as temporary:
             write_tree(graph, temporary)
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
