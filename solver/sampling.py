@@ -469,8 +469,8 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     rules = check_position(position).rules
     game = position.game
     if not game.is_whole(rules.deal):
-        raise InvalidDealError("an analysis from a record needs a whole deal (the play from the first trick), not an "
-                               "ending")
+        raise InvalidDealError("an analysis from a position needs a whole deal and the play from the first trick "
+                               "(the unseen cards are redealt), not an ending")
     if not is_whole_number(seat) or not 1 <= seat <= rules.seats:
         raise StichError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
     played: dict[int, int] = {}
