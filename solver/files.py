@@ -59,8 +59,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     removed otherwise (see the module docstring for links, permissions and paths that are no regular file)."""
     mode = _existing_mode(path)
     if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        with _written_through(Path(path)) as temporary:
-            yield temporary
+        with _written_through(Path(path)) as through:
+            yield through
         return
     target = Path(os.path.realpath(path))  # a link's target is replaced, not the link
     handle, temporary = _temporary(target, Path(path).suffix, path)
