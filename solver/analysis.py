@@ -544,8 +544,9 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             raise InvalidDealError(f"the deal is of the {deal.pack.game} pack, not {chosen_game.name}'s")
     else:
         raise InvalidDealError(f"a contract table is of a Position or a Deal, not {type(source).__name__}")
-    if pot is not None and not chosen_game.has_pot:
-        raise StichError(f"a pot belongs to Kratzen's scoring; {chosen_game.name} has none (pot={pot!r})")
+    from .scoring import check_scoring_inputs  # (scoring imports this module)
+
+    check_scoring_inputs(chosen_game, pot)
     if not chosen_game.is_whole(deal):
         raise InvalidDealError(
             f"a contract table needs a whole deal ({chosen_game.hand_size} cards a hand); this is an ending of "

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from .announcements import Announcement, parse_announcements
 from .deal import MAX_NUMBER_DIGITS, small_number
 from .errors import ParseError, StichError, is_whole_number
-from .games.base import Rules
+from .games.base import Game, Rules
 from .position import Position, check_position
 from .state import PlayState
 
@@ -511,16 +511,13 @@ def score_schafkopf(position: Position, outcome: tuple[int, int] | None = None) 
 # --- Kratzen ----------------------------------------------------------------------------------------------------
 
 
-def check_pot(position: Position, pot: object) -> None:
-    """A ``pot`` for a game that has none (see ``Game.has_pot``) is refused, not ignored."""
-    if pot is not None and not position.game.has_pot:
-        raise StichError(f"a pot belongs to Kratzen's scoring; {position.game.name} has none (pot={pot!r})")
-
-
-def check_announcements(position: Position, announcements: object) -> None:
-    """``announcements`` for a game that has none (see ``Game.has_announcements``) are refused, not ignored."""
-    if announcements is not None and not position.game.has_announcements:
-        raise StichError(f"announcements belong to Zwanzigerrufen's scoring; {position.game.name} has none "
+def check_scoring_inputs(game: type[Game], pot: object, announcements: object = None) -> None:
+    """A ``pot`` for a game without one (``Game.has_pot``) or ``announcements`` for a game without them
+    (``Game.has_announcements``) are refused, not ignored."""
+    if pot is not None and not game.has_pot:
+        raise StichError(f"a pot belongs to Kratzen's scoring; {game.name} has none (pot={pot!r})")
+    if announcements is not None and not game.has_announcements:
+        raise StichError(f"announcements belong to Zwanzigerrufen's scoring; {game.name} has none "
                          f"(announcements={announcements!r})")
 
 
@@ -623,8 +620,7 @@ def score_deal(position: Position, *, pot: int | None = None,
     its ``[Pot]`` tag. Raises StichError when the Play section is not complete (a Schafkopf Sie needs none) and
     ParseError, pointing into the tag, for announcements RULES.md 1.7 does not allow."""
     rules = check_position(position).rules
-    check_pot(position, pot)
-    check_announcements(position, announcements)
+    check_scoring_inputs(position.game, pot, announcements)
     game = position.game.name
     if not (game == "Schafkopf" and rules.contract.kind == "sie"):
         require_complete(position)

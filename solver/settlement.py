@@ -19,9 +19,8 @@ from .cards import bits
 from .errors import InvalidPositionError, StichError
 from .games.base import Objective, TrickEvent
 from .position import Position, check_position
-from .scoring import (ScoreItem, TarockFacts, check_announcements, check_pot, choose_announcements, kratzen_payments,
-                      read_pot, score_deal, score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of,
-                      total_payments)
+from .scoring import (ScoreItem, TarockFacts, check_scoring_inputs, choose_announcements, kratzen_payments, read_pot,
+                      score_deal, score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of, total_payments)
 from .search.boundary import check_state
 from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
 from .search.settle import (PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement)
@@ -249,8 +248,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     rules = check_position(position).rules
     state = check_state(position.state)
     reference_solver = uses_reference(reference_solver)
-    check_pot(position, pot)
-    check_announcements(position, announcements)
+    check_scoring_inputs(position.game, pot, announcements)
     if engine is not None and not isinstance(engine, SettlementEngine):
         raise InvalidPositionError(f"engine must be a SettlementEngine, not {type(engine).__name__}")
     solver = solver_for(points_engine)

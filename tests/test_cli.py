@@ -690,6 +690,7 @@ def test_table_size_from_the_environment(monkeypatch):
 @pytest.mark.parametrize("name, value, expected", [
     ("STICH_TABLE_MB", "0", "STICH_TABLE_MB='0': expected a table size in MB from 1 to 4096"),
     ("STICH_TABLE_MB", "lots", "STICH_TABLE_MB='lots': expected a table size"),
+    ("STICH_TABLE_MB", "\u00b2", "STICH_TABLE_MB='\u00b2': expected a table size"),  # a digit to isdigit, not to int
     ("STICH_IMPLEMENTATION", "fast", "STICH_IMPLEMENTATION='fast': expected engine (the default) or python"),
 ])
 def test_a_bad_environment_is_said_once_before_any_record(monkeypatch, name, value, expected):

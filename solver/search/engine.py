@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import threading
 import time
 from typing import Callable, TypeVar
@@ -336,8 +337,9 @@ def per_thread(factory: Callable[[], _Engine]) -> Callable[[], _Engine]:
 class EngineSolver:
     """A compiled engine with its transposition table, reusable across deals and objectives.
 
-    ``tt_megabytes`` bounds the table's memory (None: :func:`table_megabytes`'s default); the switches turn techniques off for ablation measurements. Threads
-    may share one (they take turns, see :func:`serialised`); one each runs them in parallel.
+    ``tt_megabytes`` bounds the table's memory (None: :func:`table_megabytes`'s default); the switches turn techniques
+    off for ablation measurements. Threads may share one (they take turns, see :func:`serialised`); one each runs them
+    in parallel.
     """
 
     def __init__(self, tt_megabytes: int | None = None, *, use_table: bool = True,
@@ -572,7 +574,7 @@ def table_megabytes(tt_megabytes: int | None = None) -> int:
     text = os.environ.get(TABLE_SIZE_VARIABLE, "").strip()
     if not text:
         return DEFAULT_TT_MEGABYTES
-    if not text.isdigit() or not 1 <= int(text) <= MAX_TT_MEGABYTES:
+    if not re.fullmatch(r"[0-9]{1,4}", text) or not 1 <= int(text) <= MAX_TT_MEGABYTES:  # not isdigit: '²' is one
         raise StichError(f"{TABLE_SIZE_VARIABLE}={text!r}: expected a table size in MB from 1 to {MAX_TT_MEGABYTES} "
                          f"(default {DEFAULT_TT_MEGABYTES})")
     return int(text)
