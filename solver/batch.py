@@ -552,10 +552,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         objectives = [objectives]
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
-    check_question_of_batch(objectives, cards, variant)
+    objectives = check_question_of_batch(objectives, cards, variant)
     memory_mb = check_memory_limit(memory_mb)
     start = time.perf_counter()
-    objectives = tuple(name.strip().lower() for name in objectives) if objectives is not None else None
     asked = asked_of(source, objectives, cards, variant)
     lock = _lock_output(out_path)
     new = not os.path.exists(out_path)
@@ -570,18 +569,21 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
 
 
 def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
-                            variant: Mapping[str, object] | None) -> None:
-    """Refuse, before the output is opened, a question that no record could answer: a file may mix games, so an
-    objective or variant flag need only be some game's, but a typo or a wrong type would otherwise fill the output
-    with one error line per record, and the output would then answer that question for good."""
+                            variant: Mapping[str, object] | None) -> tuple[str, ...] | None:
+    """The objectives as names read (``Valat`` is ``valat``), after refusing, before the output is opened, a question
+    that no record could answer: a file may mix games, so an objective or variant flag need only be some game's, but
+    a typo or a wrong type would otherwise fill the output with one error line per record, and the output would
+    then answer that question for good."""
     check_flag("cards", cards)
+    names = None
     if objectives is not None:
         if not is_token_list(objectives):
             raise StichError(f"objectives are names (strings), not {objectives!r}")
+        names = tuple(name.strip().lower() for name in objectives)
         known = {name for game in GAMES for name in game.objectives} | {"all"}
-        for name in objectives:
-            if name.strip().lower() not in known:
-                raise StichError(f"objective {name!r} is no game's: the objectives are "
+        for name, given in zip(names, objectives):
+            if name not in known:
+                raise StichError(f"objective {given!r} is no game's: the objectives are "
                                  f"{', '.join(sorted(known))}")
     if variant is not None:
         if not isinstance(variant, Mapping):
@@ -599,6 +601,7 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
                     errors.append(f"{game.name}: {error}")
             if len(errors) == len(games):
                 raise StichError(f"variant flag {name}={value!r}: " + "; ".join(errors))
+    return names
 
 
 def _done(item: Item, skip: set[str]) -> bool:

@@ -107,9 +107,7 @@ def check_state(state: object) -> PlayState:
     if any(hand.bit_count() != size for hand in before):
         sizes = ", ".join(str(h.bit_count()) for h in state.hands)
         raise InvalidPositionError(f"the hand sizes ({sizes}) do not fit {len(state.trick)} card(s) on the table")
-    _check_history(state, tuple(before))
-    replay = PlayState(rules, tuple(before), state.leader, (), state.flags, state.points, state.tricks,
-                       state.history)
+    replay = _replayed_history(state, tuple(before))
     for card in state.trick:
         try:
             replay = replay.play(card)
@@ -118,10 +116,11 @@ def check_state(state: object) -> PlayState:
     return state
 
 
-def _check_history(state: PlayState, before_trick: tuple[int, ...]) -> None:
-    """The history replayed from the deal's start must reach ``state`` as it was before its trick on the table
-    (``before_trick``: the hands with those cards back): the engine values a state by its hands, leader and flags,
-    and the reward already earned by its history, so a history that does not lead there gives a wrong answer."""
+def _replayed_history(state: PlayState, before_trick: tuple[int, ...]) -> PlayState:
+    """``state`` as it was before its trick on the table (``before_trick``: the hands with those cards back), made by
+    replaying the history from the deal's start, which must reach it: the engine values a state by its hands, leader
+    and flags, and the reward already earned by its history, so a history that does not lead there gives a wrong
+    answer."""
     rules = state.rules
     replay = rules.start()
     for number, trick in enumerate(state.history, 1):
@@ -144,6 +143,7 @@ def _check_history(state: PlayState, before_trick: tuple[int, ...]) -> None:
                                        f"history leads to "
                                        f"({_shown(rules, name, got)}; the play so far gives "
                                        f"{_shown(rules, name, expected)})")
+    return replay
 
 
 def _shown(rules: Rules, name: str, value: object) -> str:
