@@ -11,7 +11,6 @@ from solver.errors import StichError
 from solver.formats.tbn import read_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
-from solver.tree import FORMATS, strategy_tree, write_tree
 
 from .errors import input_errors, message
 from .output import atomic_path
@@ -38,6 +37,8 @@ def tree(
     """Every play sequence of DEPTH cards from the position after the record's Play section, each node with the
     double-dummy value and every card an edge marked optimal when it keeps the value. The first record (or the
     one of --board) is used."""
+    from solver.tree import FORMATS, strategy_tree, write_tree  # networkx: a third of every other command's start
+
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)
     with input_errors():

@@ -11,6 +11,8 @@ dependency): it implements exactly the keywords the schema uses, and a test fail
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -721,3 +723,10 @@ def test_objective_all_answers_what_arises_and_lists_the_rest(tmp_path):
     assert "Pagat Ultimo is decided" in run("solve", ending, "-o", "pagat_ultimo", code=1).stderr  # by name: error
     (full,) = documents("solve", EXAMPLES / "valat.tbn", "-o", "all")
     assert "not_applicable" not in full
+
+
+def test_commands_start_without_networkx():
+    """Only ``stich tree`` needs networkx, which is a third of the CLI's start-up time: the others do not load it."""
+    code = "import sys, solver.cli.main; print('networkx' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

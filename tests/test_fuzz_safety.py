@@ -69,7 +69,7 @@ def test_write_records_to_a_path_is_atomic(tmp_path):
 
 def test_tree_output_is_atomic(tmp_path, monkeypatch):
     """``stich tree --out``: a writer that fails half way leaves the old file and no temporary file behind."""
-    import solver.cli.tree as tree_command
+    import solver.tree as tree_module  # the command imports it on use
 
     source = tmp_path / "in.tbn"
     source.write_text(EXAMPLE_TEXTS["schafkopf.tbn"], encoding="utf-8")
@@ -80,7 +80,7 @@ def test_tree_output_is_atomic(tmp_path, monkeypatch):
         Path(path).write_text('{"half', encoding="utf-8")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(tree_command, "write_tree", broken_writer)
+    monkeypatch.setattr(tree_module, "write_tree", broken_writer)
     result = CliRunner().invoke(app, ["tree", str(source), "--board", "6", "--depth", "1", "--out", str(out)])
     assert result.exit_code == 1 and "No space left" in result.stderr
     assert out.read_text(encoding="utf-8") == "old\n"
