@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from .errors import UnknownCardError, is_whole_number
 
@@ -218,7 +218,7 @@ class CardSet:
 
 def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]]]],
                sign_letters: dict[str, str], suit_aliases: dict[str, list[str]] | None = None,
-               extra: list[tuple[str, str, str, int, int, list[str]]] = ()) -> Pack:
+               extra: Sequence[tuple[str, str, str, int, int, list[str]]] = ()) -> Pack:
     """Build a pack from its suits, strongest first.
 
     ``suits`` lists (suit letter, [(rank, points, rank aliases), ...] strongest rank first). Each card's canonical token

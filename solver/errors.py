@@ -7,6 +7,8 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 
 #: Longest message and token a ParseError prints: a message quotes the user's text, which may be a 10,000-character
 #: tag value, and an error should stay one readable line.
@@ -19,7 +21,7 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit + 3 else text[:limit] + "..."
 
 
-def is_whole_number(value: object) -> bool:
+def is_whole_number(value: object) -> TypeGuard[int]:
     """An int that is not a bool: what every seat, count and index the API takes must be (True is an int too)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -539,3 +539,30 @@ def test_analysis_chunks_are_made_as_they_are_asked_for():
 
 def test_the_package_says_it_is_typed():
     assert (Path(solver.__file__).parent / "py.typed").is_file()  # PEP 561: type checkers read our hints
+
+
+@pytest.mark.parametrize("contract, expected", [
+    (solver.Contract("Schafkopf", "solo"), "is not a Schafkopf contract"),  # no trump suit: 'plain None card'
+    (solver.Contract("Schafkopf", "rufer", suit="H", text="Rufer H"), "is not a Schafkopf contract"),
+    (solver.Contract("Schafkopf", "bogus"), "is not a Schafkopf contract"),  # was a TypeError
+    (solver.Contract("Zwanzigerrufen", "solo", text="Solo"), "is a Zwanzigerrufen contract"),
+])
+def test_hand_made_contract_is_checked(contract, expected):
+    """A Contract built by hand must be one parse_contract gives; one it would not give is refused by name."""
+    with pytest.raises(InvalidContractError, match=expected):
+        solver.Schafkopf.rules(RUFER_ENDING, contract)
+
+
+def test_parsed_contracts_pass_the_check():
+    """Every contract the games parse reads back from its own text, so the check accepts all of them."""
+    spellings = {solver.Zwanzigerrufen: ["Normal", "Normal T17", "Solo", "SuitSolo"],
+                 solver.Schafkopf: ["Rufer E", "Solo H", "SoloTout S", "Wenz", "WenzTout", "Sie"],
+                 solver.Kratzen: ["Trump E", "Trump G Muss", "Trump H SevenMuss"]}
+    for game, texts in spellings.items():
+        for text in texts:
+            contract = game.parse_contract(text)
+            game.check_contract(contract)
+            assert solver.Contract(game.name, contract.kind, contract.suit, contract.card, contract.modifier,
+                                   contract.text) == contract
+    rules = solver.Schafkopf.rules(RUFER_ENDING, solver.Schafkopf.parse_contract("Solo E"))
+    assert rules.contract.text == "Solo E"

@@ -300,6 +300,21 @@ class Game:
         raise NotImplementedError
 
     @classmethod
+    def check_contract(cls, contract: Contract) -> None:
+        """A :class:`Contract` made by hand must be one :meth:`parse_contract` gives (its text read back gives it):
+        a Solo without a suit or a kind the game has not would otherwise reach the rules half made."""
+        if contract.game != cls.name:
+            raise InvalidContractError(f"{contract.text or contract.kind!r} is a {contract.game} contract, "
+                                       f"not a {cls.name} one")
+        try:
+            again = cls.parse_contract(contract.text)
+        except InvalidContractError:
+            again = None
+        if again != contract:
+            raise InvalidContractError(f"{contract!r} is not a {cls.name} contract: make one with "
+                                       f"{cls.name}.parse_contract('...') ({cls.contract_help})")
+
+    @classmethod
     def parse_deal(cls, text: str) -> Deal:
         deal = Deal.from_text(cls.pack, text)
         cls.check_deal(deal)
@@ -333,8 +348,10 @@ class Game:
             raise InvalidDealError(f"a deal is text ('1: ... / ...') or a Deal, not {type(deal).__name__}")
         elif deal.pack is not cls.pack:
             raise InvalidDealError(f"the deal is of the {deal.pack.game} pack, not {cls.name}'s")
-        if not isinstance(contract, Contract):
-            contract = cls.parse_contract(contract)  # type: ignore[arg-type]
+        if isinstance(contract, Contract):
+            cls.check_contract(contract)
+        else:
+            contract = cls.parse_contract(contract)
         if not isinstance(variant, Variant):
             variant = cls.variant(variant)
         cls.check_deal(deal)

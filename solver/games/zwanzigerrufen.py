@@ -130,17 +130,17 @@ class ZwanzigerrufenRules(Rules):
                 else:
                     row.append(0)
             power.append(tuple(row))
-        follow = [(Level(self.tarocks),)]
+        follow: list[tuple[Level, ...]] = [(Level(self.tarocks),)]
         for suit in "SCHD":
             void = self.suit_cards if self.suit_solo and self.variant["suit_solo_follow"] == "strict" else self.tarocks
             follow.append((Level(self.suit_masks[suit]), Level(void)))
-        specials = ()
+        specials: tuple[SpecialWinner, ...] = ()
         mode = self.variant["sagotrick"]
         if mode != "off":
             order = (self.mond, self.skus, self.pagat) if mode == "mond_skus_pagat" else ()
             specials = (SpecialWinner((1 << self.skus) | (1 << self.mond) | (1 << self.pagat), self.pagat, order,
                                       1 if self.suit_solo else (1 << len(classes)) - 1),)
-        reservations = ()
+        reservations: tuple[Reservation, ...] = ()
         if self.variant["hard_pagat_reservation"] and self.pagat_announcer is not None:
             reservations = (Reservation(self.pagat, self.pagat_announcer),)
         return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), tuple(power), tuple(follow),
@@ -242,8 +242,8 @@ class Zwanzigerrufen(Game):
                 return Contract(cls.name, "normal", text="Normal")
             require(len(words) == 2, f"contract {text!r}: expected Normal or Normal T20..T16")
             card = PACK.lookup(words[1])
-            require(card is not None and PACK[card].name in CALL_ORDER,
-                    f"contract {text!r}: the called card must be one of {', '.join(CALL_ORDER)}")
+            if card is None or PACK[card].name not in CALL_ORDER:
+                raise InvalidContractError(f"contract {text!r}: the called card must be one of {', '.join(CALL_ORDER)}")
             return Contract(cls.name, "normal", card=card, text=f"Normal {PACK[card].name}")
         if kind in ("solo", "schwarzer") and len(words) == 1:
             return Contract(cls.name, "solo", text="Solo")
