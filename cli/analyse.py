@@ -121,8 +121,8 @@ def analyse(
                              position, seat, known=owners, samples=samples, seed=seed, workers=workers,
                              checkpoint=checkpoint, memory_mb=worker_memory).as_dict()))
         return
-    missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
-    if missing:
+    if not game or not hand or not contract:
+        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
                                  param_hint="'--game/--hand/--contract'")
     with input_errors():

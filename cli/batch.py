@@ -6,7 +6,7 @@ import re
 import signal
 import time
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
@@ -30,18 +30,18 @@ def _stop(signum: int, frame: object) -> None:
     raise Stopped(signal.Signals(signum).name)
 
 
-def _install_handlers() -> dict[int, object]:
+def _install_handlers() -> dict[signal.Signals, Any]:
     """Our own SIGINT and SIGTERM handlers: a background job ignores SIGINT, and SIGTERM would otherwise kill the
     run without stopping its workers."""
-    previous = {}
+    previous: dict[signal.Signals, Any] = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         previous[signum] = signal.signal(signum, _stop)
     return previous
 
 
-def _restore(previous: dict[int, object]) -> None:
+def _restore(previous: dict[signal.Signals, Any]) -> None:
     for signum, handler in previous.items():
-        signal.signal(signum, handler)  # type: ignore[arg-type]
+        signal.signal(signum, handler)
 
 
 class _Bar:
@@ -53,7 +53,6 @@ class _Bar:
     def __init__(self) -> None:
         console = stderr_console()
         self.progress: Progress | None = None
-        self.task = None
         if console.is_terminal:
             self.progress = Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                                      TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=console,
@@ -72,13 +71,13 @@ class _Bar:
 
             return log
         self.progress.start()
-        self.task = self.progress.add_task("solve", total=None, rate="")
+        task = self.progress.add_task("solve", total=None, rate="")
 
         def update(done: int, total: int) -> None:
             assert self.progress is not None
             elapsed = self.progress.tasks[0].elapsed or 0.0
             rate = f"{done / elapsed:.1f}/s" if elapsed > 0 else ""
-            self.progress.update(self.task, completed=done, total=total, rate=rate)
+            self.progress.update(task, completed=done, total=total, rate=rate)
 
         return update
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from .cards import Pack
 from .errors import InvalidDealError, UnknownCardError
@@ -100,7 +101,7 @@ class Deal:
         return cls(pack, tuple(hands))
 
     @classmethod
-    def from_lists(cls, pack: Pack, hands: list[list[str]] | list[str]) -> "Deal":
+    def from_lists(cls, pack: Pack, hands: Sequence[str | Sequence[str]]) -> "Deal":
         """Hands as lists of tokens or as space-separated strings, seat 1 first."""
         check_pack(pack)
         masks = []

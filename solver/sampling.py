@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
@@ -168,6 +168,7 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
     refusals: Counter[str] = Counter()
     for _ in range(tries):
         rng.shuffle(unseen)
+        tags: dict[str, Any] = dict(setup.tags)
         hands = list(setup.fixed)
         position = 0
         for s in range(setup.seats):
@@ -177,7 +178,7 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
             position += missing
         try:
             rules = game.rules(Deal(game.pack, tuple(hands)), setup.contract, declarer=setup.declarer,
-                               variant=dict(setup.variant) or None, **dict(setup.tags))
+                               variant=dict(setup.variant) or None, **tags)
             state = rules.start()
             for card in setup.played:
                 state = state.play(card)
@@ -288,7 +289,8 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
             win_values = {cv.card: win_won + cv.value
                           for cv in engine.card_values(state, win, win_value - win_won)}
         else:
-            win_values = {cv.card: _from_measure(win, measure, measure_won + cv.value, everything, rules.seats)
+            win_values = {cv.card: cast(int, _from_measure(win, measure, measure_won + cv.value, everything,
+                                                           rules.seats))  # not None: it was not for 0
                           for cv in measure_cards}
         for cv in measure_cards:
             entry = sums["cards"].setdefault(cv.card, [0, 0, 0])
@@ -349,7 +351,7 @@ def _cards_text(cards: object, what: str) -> str:
     if isinstance(cards, str):
         return cards
     if is_token_list(cards):
-        return " ".join(cards)
+        return " ".join(cast("list[str]", cards))
     raise InvalidDealError(f"{what} is card tokens, as one string or a list of strings, not {cards!r}")
 
 

@@ -9,7 +9,7 @@ balances on its own. The choices RULES.md leaves open are written down in docs/s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from .announcements import Announcement, parse_announcements
 from .deal import MAX_NUMBER_DIGITS, small_number
@@ -331,7 +331,7 @@ class TarockOutcome:
 def game_value(rules: Rules) -> int:
     kind = rules.contract.kind
     if kind == "solo":
-        return int(rules.variant["solo_value"])  # type: ignore[arg-type]
+        return cast(int, rules.variant["solo_value"])  # an int flag, checked when the variant was read
     return 4 if kind == "suitsolo" else 1
 
 
@@ -395,11 +395,11 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
         if outcome.achieved(bonus, side):
             items.append(two_sided(bonus, rules, side, base, 1, False, f"{label} made silently"))
     if bonus == "pagat_ultimo":
-        seat = outcome.facts.pagat_seat
-        if seat is not None and outcome.facts.pagat_beaten:
-            side = rules.side_of(seat)
+        pagat_seat = outcome.facts.pagat_seat
+        if pagat_seat is not None and outcome.facts.pagat_beaten:
+            side = rules.side_of(pagat_seat)
             items.append(two_sided(bonus, rules, outcome.other(side), base, 1, False,
-                                   f"silent Pagat of seat {seat + 1} beaten in the last trick"))
+                                   f"silent Pagat of seat {pagat_seat + 1} beaten in the last trick"))
     return items
 
 

@@ -134,7 +134,7 @@ def _tarock_components(position: Position, state: PlayState
         named = dict(zip((c.name for c in components), values))
         wins, beaten = bool(named.get("pagat_ultimo")), bool(named.get("pagat_beaten"))
         return TarockFacts(named["points"], named["tricks"], pagat_seat if (wins or beaten) else None, wins,
-                           beaten and not wins, (mond_seat,) if named.get("mondfang") else ())
+                           beaten and not wins, (mond_seat,) if named.get("mondfang") and mond_seat is not None else ())
 
     return components, facts
 

@@ -734,7 +734,7 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
 
 
 def _ends_line(chunk: str | bytes) -> bool:
-    return chunk.endswith(b"\n" if isinstance(chunk, bytes) else "\n")
+    return chunk.endswith(b"\n") if isinstance(chunk, bytes) else chunk.endswith("\n")
 
 
 def _drain_line(stream: IO) -> None:

@@ -21,6 +21,7 @@ from ..deal import Deal
 from ..errors import InvalidContractError, InvalidDealError, is_whole_number
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
+from .tables import RuleTables
 
 
 #: The rule state an ending cannot derive, as keyword arguments of :meth:`Game.rules` (seats are 1-based): the
@@ -189,6 +190,10 @@ class Rules:
     def next_flags(self, flags: int, trick: tuple[int, ...]) -> int:
         """The rule-history word after a completed trick (0 for games without history)."""
         return flags
+
+    def compile_tables(self) -> RuleTables:
+        """These rules as the engine's tables (``solver/games/tables.py``), which the reference checks."""
+        raise NotImplementedError
 
     # Sides and objectives ---------------------------------------------------------------------------------------
 

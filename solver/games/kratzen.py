@@ -36,6 +36,8 @@ class KratzenRules(TrumpSuitRules):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         trump = self.contract.suit
+        if trump is None:  # parse_contract gives every Kratzen contract a suit
+            raise InvalidContractError("a Kratzen contract names its trump suit")
         self.trump_suit = trump
         order = "AKOUZ987"
         ranks = {c.index: len(order) - order.index(c.rank) for c in self.pack if c.index != WELI}

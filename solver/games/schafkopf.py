@@ -38,6 +38,8 @@ def trump_order(kind: str, suit: str | None) -> list[str]:
     unters = [s + "U" for s in SUITS]
     if kind in ("wenz", "wenztout"):
         return unters
+    if suit is None:
+        raise InvalidContractError(f"a {kind} names its trump suit")
     obers = [s + "O" for s in SUITS]
     return obers + unters + [suit + r for r in "AZK987"]
 
@@ -65,7 +67,10 @@ class SchafkopfRules(TrumpSuitRules):
         self.partner = partner
         self.rufer = kind == "rufer"
         if self.rufer:
-            self.called_suit = self.contract.suit
+            if self.contract.suit is None or partner is None:  # parse_contract and make_rules give both
+                raise InvalidContractError("a Rufer names the called suit and the called ace's holder")
+            self.called_suit: str = self.contract.suit
+            self.called_holder: int = partner
             self.called_ace = pack.parse(self.called_suit + "A").index
             self.called_plain = self.eff_masks[self.called_suit]
             self.runaway_allowed_at_deal = runaway_allowed_at_deal
@@ -110,10 +115,10 @@ class SchafkopfRules(TrumpSuitRules):
         power = tuple(tuple(self.power(c.index, led) for c in pack) for led in classes)
         follow = tuple((Level(self.eff_masks[led]),) for led in classes)
         called = None
-        led_flags = ()
+        led_flags: tuple[int, ...] = ()
         if self.rufer:
             runaway = -1 if self.variant["runaway_count_at"] == "lead" else int(self.runaway_allowed_at_deal)
-            called = CalledCard(self.called_ace, self.partner, classes.index(self.called_suit), 4, runaway,
+            called = CalledCard(self.called_ace, self.called_holder, classes.index(self.called_suit), 4, runaway,
                                 CALLED_SUIT_LED)
             led_flags = tuple(CALLED_SUIT_LED if led == self.called_suit else 0 for led in classes)
         return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), power, follow,
@@ -175,8 +180,8 @@ class Schafkopf(Game):
             return Contract(cls.name, "wenztout", text="WenzTout")
         suit = None
         if len(words) == 2:
-            suit = PACK.lookup(words[1] + "A")
-            suit = PACK[suit].suit if suit is not None else None
+            ace = PACK.lookup(words[1] + "A")
+            suit = PACK[ace].suit if ace is not None else None
             if suit is None:
                 raise InvalidContractError(f"contract {text!r}: {words[1]!r} is not a suit (E, G, H or S)")
         if kind in ("rufer", "ruf", "sauspiel", "call"):

@@ -131,7 +131,7 @@ def legal_cards(tables: RuleTables, seat: int, hand: int, trick: tuple[int, ...]
         and not flags & called.flag
     if not trick:
         legal = _apply_levels(tables.lead, hand, None, 0)
-        if holds_called:
+        if holds_called and called is not None:
             class_cards = hand & tables.class_masks[called.card_class]
             may_run = called.runaway_at_deal == 1 or (
                 called.runaway_at_deal == -1 and class_cards.bit_count() >= called.runaway_min)
@@ -142,7 +142,7 @@ def legal_cards(tables: RuleTables, seat: int, hand: int, trick: tuple[int, ...]
         power = tables.power[led]
         best = power[trick[current_winner(tables, trick)]]
         legal = _apply_levels(tables.follow[led], hand, power, best)
-        if holds_called:
+        if holds_called and called is not None:
             if led == called.card_class:
                 return 1 << called.card
             if hand.bit_count() > 1:

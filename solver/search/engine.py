@@ -95,7 +95,7 @@ def classes_separate(tables: RuleTables) -> bool:
     """True when, for every led class, the cards of two classes that can win never interleave in power: then only
     the order within a class matters, and rank-relative table keys are exact."""
     for row in tables.power:
-        spans = {}
+        spans: dict[int, tuple[int, int]] = {}
         for card, power in enumerate(row):
             if power:
                 low, high = spans.get(tables.card_class[card], (power, power))
@@ -145,9 +145,9 @@ def cash_classes(tables: RuleTables) -> list[bool]:
 
 def dominance_chain(tables: RuleTables) -> list[int]:
     """The cards that, from the top down, beat every card below them whatever class is led (the top trumps)."""
-    orders = [sorted(range(tables.n_cards), key=lambda c, k=k: -tables.power[k][c]) for k in range(tables.n_classes)]
+    orders = [sorted(range(tables.n_cards), key=lambda c: -tables.power[k][c]) for k in range(tables.n_classes)]
     removed: set[int] = set()
-    chain = []
+    chain: list[int] = []
     while True:
         heads = []
         for k, order in enumerate(orders):
@@ -438,7 +438,7 @@ class EngineSolver:
         # measurements)
         proved = self.engine.proved_best(guess) if guess is not None else None
         lower, upper = 0, MAX_VALUE
-        if proved is not None:
+        if proved is not None and guess is not None:
             # the root's value is then exact: no card beats it (the maximising side's cards are worth at most it,
             # the other side's at least it), which bounds every other card's search
             if state.to_move in objective.maximiser:
