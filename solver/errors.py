@@ -82,7 +82,15 @@ class InvalidDealError(StichError):
 
 
 class InvalidContractError(StichError):
-    """A contract that cannot be played with this deal (bad called card, failed bid check, unknown name)."""
+    """A contract that cannot be played with this deal (bad called card, failed bid check, unknown name).
+
+    ``about`` names the argument of :meth:`Game.rules` at fault when it is not the contract itself (``partner``,
+    ``called_suit_led``, ``pagat_announcer``, ``declarer``, ``leader``), so that a file reader can point at its tag.
+    """
+
+    def __init__(self, message: str, *, about: str | None = None) -> None:
+        super().__init__(message)
+        self.about = about
 
 
 class VariantError(StichError):

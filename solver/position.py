@@ -151,17 +151,24 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
     """The Deal tag, with every error pointing at the card or separator that causes it."""
     words = _value_words(tag)
     first = 1
-    if words and re.fullmatch(r"[0-9]+:", words[0][0]):
-        first = small_number(words[0][0][:-1]) or 0  # 0: too many digits, reported as not a seat below
-        words = words[1:]
-    elif len(words) >= 2 and re.fullmatch(r"[0-9]+", words[0][0]) and words[1][0].startswith(":"):
-        first = small_number(words[0][0]) or 0
+    prefix: tuple[str, int] | None = None  # the first seat's number as written, for an error that points at it
+    glued = re.fullmatch(r"([0-9]+):(.*)", words[0][0]) if words else None
+    if glued:  # "1: T19", or "1:T19" as PBN writes it
+        prefix = (glued.group(1), words[0][1])
+        rest = glued.group(2)
+        words = ([(rest, words[0][1] + len(glued.group(1)) + 1)] if rest else []) + words[1:]
+    elif len(words) >= 2 and re.fullmatch(r"[0-9]+", words[0][0]) and words[1][0].startswith(":"):  # "1 :T19"
+        prefix = words[0]
         rest = words[1][0][1:]
         words = ([(rest, words[1][1] + 1)] if rest else []) + words[2:]
+    if prefix is not None:
+        first = small_number(prefix[0]) or 0  # 0: too many digits, reported as not a seat below
     hands: list[list[tuple[str, int]]] = [[]]
+    slashes: list[int] = []  # the column of each '/'
     for word, column in words:
         if word == "/":
             hands.append([])
+            slashes.append(column)
         else:
             hands[-1].append((word, column))
     if not MIN_SEATS <= len(hands) <= MAX_SEATS or len(hands) not in game.seat_counts:
@@ -169,7 +176,9 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
         raise _tag_error(record, tag, f"{game.name} deals have {counts} hands separated by '/', found {len(hands)}",
                          f"{counts} hands")
     if not 1 <= first <= len(hands):
-        raise _tag_error(record, tag, f"the first hand's seat {first} is not a seat", f"1..{len(hands)}")
+        assert prefix is not None  # seat 1 is the default
+        raise _error(record, f"the first hand's seat {prefix[0]} is not a seat of {len(hands)} hands",
+                     tag.value_line, prefix[1], prefix[0] + ":", f"1..{len(hands)}")
     masks = [0] * len(hands)
     seen: dict[int, int] = {}
     for offset, hand in enumerate(hands):
@@ -187,7 +196,14 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
     sizes = [m.bit_count() for m in masks]
     if len(set(sizes)) != 1 or sizes[0] == 0:
         listing = ", ".join(f"seat {s + 1} has {n}" for s, n in enumerate(sizes))
-        raise _tag_error(record, tag, f"hands of unequal length: {listing}", "hands of equal length")
+        if not any(sizes):
+            raise _tag_error(record, tag, "the deal holds no cards", "the cards of every hand")
+        # point at the first hand (as written) whose size differs from the most common one, or at an empty one
+        usual = max(set(sizes), key=sizes.count) or max(sizes)
+        odd = next(i for i, hand in enumerate(hands) if len(hand) != usual)
+        word, column = hands[odd][0] if hands[odd] else ("/", slashes[odd - 1] if odd else slashes[0])
+        raise _error(record, f"hands of unequal length: {listing}", tag.value_line, column, word,
+                     f"{usual} cards in every hand")
     if sizes[0] > game.hand_size:
         raise _tag_error(record, tag, f"{game.name} hands hold at most {game.hand_size} cards",
                          f"at most {game.hand_size} cards a hand")
@@ -210,7 +226,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     deal_tag = _required(record, "Deal")
     deal = _read_deal(record, game, deal_tag)
     seats_tag = record.tag("Seats")
-    if seats_tag is not None and seats_tag.value.strip() != str(deal.seats):
+    if seats_tag is not None and small_number(seats_tag.value) != deal.seats:
         raise _tag_error(record, seats_tag, f"[Seats] disagrees with the deal's {deal.seats} hands",
                          str(deal.seats))
 
@@ -265,9 +281,33 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     try:
         rules = game.rules(deal, contract, declarer=declarer, variant=chosen, leader=leader, **state_tags)
     except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
-        raise _tag_error(record, contract_tag, str(error)) from None
+        raise _rules_error(record, contract_tag, error, declarer) from None
     state, played = _replay(record, rules)
     return Position(game, rules, state, played, record)
+
+
+#: The tag that gives each argument of Game.rules an InvalidContractError can be about, and how a message names it.
+_ABOUT_TAGS = {"partner": ("Partner", "[Partner]"), "called_suit_led": ("CalledSuitLed", "[CalledSuitLed]"),
+               "pagat_announcer": ("Announcements", "a Pagat announcement"), "declarer": ("Declarer", "[Declarer]"),
+               "leader": ("Leader", "[Leader]")}
+
+
+def _rules_error(record: Record, contract_tag: Tag, error: StichError, declarer: int) -> ParseError:
+    """A refusal of the rules, pointed at the tag it is about: the contract's, unless a state tag is at fault."""
+    about = getattr(error, "about", None)
+    text = str(error)
+    if about in _ABOUT_TAGS and record.tag(_ABOUT_TAGS[about][0]) is not None:
+        name, label = _ABOUT_TAGS[about]
+        if text.startswith(about):
+            text = label + text[len(about):]
+        if about == "pagat_announcer":
+            expected = "no Pagat announcement for this contract"
+        elif "does not apply" in text or "is for endings" in text:
+            expected = f"no [{name}] tag here"
+        else:
+            expected = "the called card's holder" if about == "partner" else "a seat of this deal"
+        return _tag_error(record, record.tag(name), text, expected)  # type: ignore[arg-type]
+    return _tag_error(record, contract_tag, text, f"a contract seat {declarer} can play with these hands")
 
 
 def _replay(record: Record, rules: Rules) -> tuple[PlayState, tuple[int, ...]]:

@@ -566,3 +566,10 @@ def test_parsed_contracts_pass_the_check():
                                    contract.text) == contract
     rules = solver.Schafkopf.rules(RUFER_ENDING, solver.Schafkopf.parse_contract("Solo E"))
     assert rules.contract.text == "Solo E"
+
+
+def test_solo_tout_may_be_two_words():
+    """"Wenz Tout" was read and "Solo Tout E" was refused as naming no suit."""
+    assert solver.Schafkopf.parse_contract("Solo Tout E") == solver.Schafkopf.parse_contract("SoloTout E")
+    with pytest.raises(InvalidContractError, match="unknown Schafkopf contract 'Solo Tout E X'"):
+        solver.Schafkopf.parse_contract("Solo Tout E X")

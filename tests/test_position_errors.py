@@ -105,3 +105,51 @@ def test_ending_needs_called_card_and_partner_when_absent():
     assert "Partner" in str(error_of(text))
     position = solver.parse_positions(text + '[Partner "3"]\n')[0]
     assert position.rules.declaring_side == frozenset({0, 2})
+
+
+# Found by the format audit of stop 28 -------------------------------------------------------------------------------
+
+RUFER = GOOD.replace('[Contract "Solo H"]', '[Contract "Rufer G"]').replace('[Declarer "1"]', '[Declarer "3"]')
+
+
+def test_first_seat_may_be_glued_to_the_first_card():
+    """PBN writes "N:card"; "1:EO" reads as "1: EO", here and in make_position alike."""
+    glued = solver.parse_positions(GOOD.replace('"1: EO', '"2:EO'))[0]
+    spaced = solver.parse_positions(GOOD.replace('"1: EO', '"2: EO'))[0]
+    assert glued.rules.deal == spaced.rules.deal
+    assert glued.rules.deal.hands[1] >> glued.rules.pack.lookup("EO") & 1
+    error = error_of(GOOD.replace('"1: EO', '"7:EO'))
+    assert (error.line, error.column, error.token) == (2, 8, "7:") and "expected 1..4" in str(error)
+
+
+def test_unequal_hands_point_at_the_odd_hand():
+    error = error_of(GOOD.replace(" HZ HK H9 /", " HZ HK /"))
+    line = GOOD.splitlines()[1]
+    assert (error.line, error.token) == (2, "GZ") and error.column == line.index("GZ") + 1
+    assert "seat 3 has 7" in str(error) and "expected 8 cards in every hand" in str(error)
+
+
+def test_seats_tag_is_read_as_a_number():
+    assert solver.parse_positions(GOOD + '[Seats "04"]\n')[0].rules.seats == 4
+    assert "disagrees with the deal's 4 hands" in str(error_of(GOOD + '[Seats "3"]\n'))
+
+
+def test_called_suit_led_is_for_endings_only():
+    """On a whole deal the Play section says whether the called suit was led; the tag would change the rules."""
+    error = error_of(RUFER + '[CalledSuitLed "yes"]\n')
+    assert (error.line, error.token) == (5, "yes")
+    assert "[CalledSuitLed] is for endings" in str(error) and "expected no [CalledSuitLed] tag here" in str(error)
+
+
+@pytest.mark.parametrize("extra, line, token, words", [
+    ('[Partner "4"]\n', 5, "4", "the partner is the holder of GA, seat 2 (got '4', expected the called card's holder)"),
+    ('[Announcements "1: Pagat"]\n', 5, "1: Pagat", "a Pagat announcement does not apply to Schafkopf Rufer G"),
+])
+def test_state_tag_errors_point_at_their_tag(extra, line, token, words):
+    error = error_of(RUFER + extra)
+    assert (error.line, error.token) == (line, token) and words in str(error)
+
+
+def test_contract_refusals_say_what_was_expected():
+    error = error_of(GOOD.replace('[Contract "Solo H"]', '[Contract "Rufer E"]').replace('"1"]', '"2"]'))
+    assert error.token == "Rufer E" and "expected a contract seat 2 can play with these hands" in str(error)

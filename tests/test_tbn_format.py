@@ -525,3 +525,31 @@ def test_built_record_is_written():
 def test_format_rejects_unwritable_records(record):
     with pytest.raises(ValueError):
         format_record(record)
+
+
+# Found by the format audit of stop 28 -------------------------------------------------------------------------------
+
+def test_cr_only_line_endings_are_refused_where_they_start():
+    """A file with CR-only line endings reads as one line, where a ';' comment would hide every tag after it: the
+    reader refuses it at the first carriage return instead of reading a different record."""
+    text = '[Game "Kratzen"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r; seat 2 attacks\r[Declarer "2"]\r'
+    for source in (text, io.BytesIO(text.encode())):
+        with pytest.raises(ParseError) as caught:
+            parse_records(source) if isinstance(source, str) else list(read_records(source))
+        assert (caught.value.line, caught.value.column, caught.value.token) == (1, 17, "\r")
+        assert "CR-only line endings" in str(caught.value) and "LF or CR LF" in str(caught.value)
+    assert parse_records(text.replace("\r", "\r\n"))[0].tag("Declarer").value == "2"
+
+
+def test_writer_refuses_a_line_comment_between_cards():
+    """A ';' comment inside a card line would end the line and split the trick; a brace comment stands there."""
+    text = ('[Game "Zwanzigerrufen"]\n[Deal "1: TS T21 / T18 T17 / T14 T13 / T10 T9"]\n[Contract "Solo"]\n'
+            '[Play "1"]\nTS T18 T14 T10\nT21 T17 T13 T9\n')
+    record = parse_records(text)[0]
+    record.comments.append(Comment("; lead", after_tags=4, play_line=0, play_token=1))
+    with pytest.raises(ValueError, match="cannot stand between two cards"):
+        format_record(record)
+    record.comments[-1] = Comment("{lead}", after_tags=4, play_line=0, play_token=1)
+    written = format_record(record)
+    assert "TS {lead} T18 T14 T10" in written
+    assert format_record(parse_records(written)[0]) == written

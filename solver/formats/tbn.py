@@ -791,6 +791,12 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
         return ParseError(
             "NUL character in the input", source=source, line=number, column=nul + 1, token="\x00", expected="text"
         )
+    carriage = text.find("\r")
+    if carriage >= 0:  # CR-only line endings (old Mac files): read as one line, a comment would hide the tags after it
+        return ParseError(
+            "a carriage return inside a line (a file with CR-only line endings?)", source=source, line=number,
+            column=carriage + 1, token="\r", expected="lines that end with LF or CR LF",
+        )
     return text
 
 
@@ -878,7 +884,11 @@ def _format_play(play: PlaySection, slots: dict[tuple[int, int], list[Comment]],
         parts: list[str] = []
         for position, card in enumerate(cards):
             if position:
-                parts.extend(_checked_comment(c) for c in slots.get((line, position), []))
+                for comment in slots.get((line, position), []):
+                    if comment.text[:1] in _LINE_COMMENT_STARTS:  # it runs to the line's end: the trick would split
+                        raise ValueError(f"{_shorten(comment.text)!r} runs to the end of its line and cannot stand "
+                                         f"between two cards of a trick; a {{brace}} comment can")
+                    parts.append(_checked_comment(comment))
             parts.append(_checked_card(card.text))
         parts.extend(_checked_comment(c) for c in slots.get((line, len(cards)), []))
         out.extend(_join_parts(parts))

@@ -36,9 +36,9 @@ HIDDEN_STATE_TAGS = frozenset({"partner", "called_suit_led"})
 def _check_seat(name: str, value: object, seats: int) -> None:
     """A 1-based seat given as a keyword: a whole number (not a bool) from 1 to ``seats``."""
     if not is_whole_number(value):
-        raise InvalidContractError(f"{name} must be a seat number from 1 to {seats}, not {value!r}")
+        raise InvalidContractError(f"{name} must be a seat number from 1 to {seats}, not {value!r}", about=name)
     if not 1 <= value <= seats:
-        raise InvalidContractError(f"{name} seat {value} is not a seat of this {seats}-seat deal")
+        raise InvalidContractError(f"{name} seat {value} is not a seat of this {seats}-seat deal", about=name)
 
 
 @dataclass(frozen=True)
@@ -364,17 +364,20 @@ class Game:
         if leader is not None:
             _check_seat("leader", leader, deal.seats)
             if cls.is_whole(deal):  # as the record's [Leader] tag: a different lead would be another game
-                raise InvalidContractError("a leader is for endings; a whole deal is led as the rules say")
+                raise InvalidContractError("a leader is for endings; a whole deal is led as the rules say",
+                                           about="leader")
         for name, value in state_tags.items():
             if name not in STATE_TAGS:
                 raise InvalidContractError(f"unknown rule state {name!r}: the known ones are {', '.join(STATE_TAGS)}")
             if value is None:
                 continue
             if name not in cls.state_tags_for(contract):  # given for nothing: the caller meant something else
-                raise InvalidContractError(f"{name} does not apply to {cls.name} {contract}")
+                raise InvalidContractError(f"{name} does not apply to {cls.name} {contract}", about=name)
+            if name == "called_suit_led" and cls.is_whole(deal):  # the play says it, as for a leader
+                raise InvalidContractError(f"{name} is for endings; a whole deal's play says it", about=name)
             if STATE_TAGS[name] is bool:
                 if not isinstance(value, bool):
-                    raise InvalidContractError(f"{name} must be True or False, not {value!r}")
+                    raise InvalidContractError(f"{name} must be True or False, not {value!r}", about=name)
             else:
                 _check_seat(name, value, deal.seats)
         rules = cls.make_rules(deal, contract, declarer - 1, variant, None if leader is None else leader - 1,
@@ -427,9 +430,9 @@ def parse_words(text: str) -> list[str]:
     return text.replace("-", " ").split()
 
 
-def require(condition: bool, message: str) -> None:
+def require(condition: bool, message: str, about: str | None = None) -> None:
     if not condition:
-        raise InvalidContractError(message)
+        raise InvalidContractError(message, about=about)
 
 
 def points_objective(rules: Rules, side: frozenset[int], name: str, description: str, target: int | None,

@@ -178,6 +178,10 @@ class Schafkopf(Game):
         kind = words[0].lower()
         if kind == "wenz" and len(words) == 2 and words[1].lower() == "tout":
             return Contract(cls.name, "wenztout", text="WenzTout")
+        if kind == "solo" and len(words) in (2, 3) and words[1].lower() == "tout":  # "Solo Tout E" as "SoloTout E"
+            kind, words = "solotout", [words[0]] + words[2:]
+        if len(words) > 2:
+            raise InvalidContractError(f"unknown Schafkopf contract {text!r} (expected {cls.contract_help})")
         suit = None
         if len(words) == 2:
             ace = PACK.lookup(words[1] + "A")
@@ -218,7 +222,7 @@ class Schafkopf(Game):
             if state_tags.get("partner") is not None:
                 named = int(state_tags["partner"]) - 1  # type: ignore[arg-type]
                 require(partner is None or partner == named,
-                        f"the partner is the holder of {PACK[ace].name}, seat {partner and partner + 1}")
+                        f"the partner is the holder of {PACK[ace].name}, seat {partner and partner + 1}", "partner")
                 partner = named
             if partner is None:
                 raise InvalidContractError(
