@@ -15,7 +15,7 @@ from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
 from .errors import input_errors
-from .render import (checked_game, emit_json, parse_variant_options, run_over_records, stdout_console,
+from .render import (checked_game, emit_json, parse_variant_options, plural, run_over_records, stdout_console,
                      use_table_megabytes)
 from .solve import TABLE_MB
 
@@ -45,7 +45,7 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(f"known in seat {seat}: {' '.join(cards)}")
     if document.get("played"):
         console.print(f"played so far: {' '.join(document['played'])}")
-    console.print(f"{document['samples']} samples (seed {document['seed']})")
+    console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})")
     spread = f"95% interval {low:.1f} .. {high:.1f}" if document["samples"] > 1 else "one sample: no interval"
     console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} ({spread}), "
                   "each sample played double dummy")

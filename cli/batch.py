@@ -16,7 +16,7 @@ from solver.batch import MIN_WORKER_MEMORY_MB, BatchSummary, solve_batch
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 
 from .errors import EXIT_BAD_INPUT, input_errors, message
-from .render import parse_variant_options, stderr_console, use_table_megabytes
+from .render import parse_variant_options, plural, stderr_console, use_table_megabytes
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
@@ -106,7 +106,7 @@ def scheduler_address(text: str) -> str:
 
 
 def _summary_text(summary: BatchSummary, out: Path) -> str:
-    return (f"stich: {summary.written} written to {out} ({summary.solved} solved, {summary.errors} errors), "
+    return (f"stich: {summary.written} written to {out} ({summary.solved} solved, {plural(summary.errors, 'error')}), "
             f"{summary.skipped} already done, {summary.seconds:.1f} s")
 
 
@@ -138,8 +138,8 @@ def batch(
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
     it again."""
     if str(file) == "-":
-        raise typer.BadParameter("batch reads a file, not standard input: a rerun resumes by the records' places "
-                                 "in it", param_hint="'FILE'")
+        raise typer.BadParameter("batch reads a file, not standard input: its answers name the file they answer, "
+                                 "and a rerun reads it again to resume", param_hint="'FILE'")
     if str(out) == "-":
         raise typer.BadParameter("batch appends to a file it can resume from, not to standard output (a pipe: "
                                  "--out /dev/stdout)", param_hint="'--out'")

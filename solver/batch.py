@@ -376,7 +376,7 @@ def read_items(source: str | os.PathLike | IO, name: str | None = None) -> Itera
     error."""
     for entry in iter_records(source, name=name):
         if isinstance(entry, ParseError):
-            identifier = record_id(entry.source, entry.line, None)
+            identifier = record_id(entry.source, entry.record_line or entry.line, None)
             yield identifier, record_key(identifier, None, str(entry)), None, str(entry)
         else:
             identifier = record_id(entry.source, entry.line, entry.get("Board"))

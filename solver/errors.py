@@ -57,6 +57,8 @@ class ParseError(StichError):
         self.column = column
         self.token = token
         self.expected = expected
+        #: the line of the record's first tag, when a reader that goes on after errors knows it (a batch's id)
+        self.record_line: int | None = None
         super().__init__(self.__str__())
 
     def __str__(self) -> str:

@@ -123,6 +123,20 @@ def test_a_bad_record_is_reported_and_the_others_solved(tmp_path: Path) -> None:
     assert len(_lines(out)) == 7 and all("error" not in line for line in _lines(out))
 
 
+def test_an_unreadable_record_is_named_by_the_line_it_starts_on(tmp_path: Path) -> None:
+    """A record too broken to read is still identified by its first tag's line, as a readable one is, not by the
+    line of its error."""
+    records = list(solver.random_records("Kratzen", 5, 2))
+    text = "\n".join(format_record(r) for r in records)
+    broken = text.replace('[Board "1"]', '[Board "1"', 1)  # the first record's second tag loses its ']'
+    source = tmp_path / "broken.tbn"
+    source.write_text(broken, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert solve_batch(source, out, workers=1).errors == 1
+    error = next(line for line in _lines(out) if "error" in line)
+    assert error["id"] == f"{source}:1" and error["error"].startswith(f"{source}:2:")
+
+
 def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_path: Path) -> None:
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 5, 2)), source)

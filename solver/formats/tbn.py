@@ -675,6 +675,7 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
         except ParseError as error:
             if not recover:
                 raise
+            error.record_line = builder.tags[0].line if builder.tags else error.line
             lexer, builder, size = _Lexer(source), _Builder(source), 0
             skip = _SKIP_AFTER_BLANK if blank else _SKIP_TO_BLANK
             yield error
