@@ -178,8 +178,8 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 def local_workers(workers: int | None) -> int:
     """The number of worker processes: all local cores (the ones this process may use) unless told."""
     if workers is not None:
-        if workers < 1:
-            raise StichError(f"workers must be at least 1, not {workers}")
+        if not is_whole_number(workers) or workers < 1:
+            raise StichError(f"workers must be a whole number of at least 1, not {workers!r}")
         return workers
     try:
         return max(1, len(os.sched_getaffinity(0)))

@@ -371,7 +371,10 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         raise StichError(f"the seed is a whole number, not {seed!r}")
     if not isinstance(contract, str):
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
-    game.parse_contract(contract)  # a bad contract fails at once, not after every redraw
+    hidden = game.hidden_in_contract(game.parse_contract(contract))  # a bad contract fails at once
+    if hidden and seat != declarer:
+        raise InvalidContractError(f"contract {contract!r} leaves {hidden} to the declarer's hand, which seat {seat} "
+                                   f"does not see; name it as the table heard it")
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
     game.variant(variant)  # an unknown flag or value fails at once
@@ -395,9 +398,18 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         fixed[other - 1] |= mask
         if fixed[other - 1].bit_count() > game.hand_size:
             raise InvalidDealError(f"seat {other}: more than {game.hand_size} known cards")
+    known_masks = list(fixed)
     for other, mask in (played or {}).items():  # a card played was in its player's hand
-        if other != seat - 1:
-            fixed[other] |= mask
+        if other == seat - 1:
+            continue
+        for s, held in enumerate(known_masks):
+            if s != other and held & mask:
+                raise InvalidDealError(f"seat {s + 1}: {', '.join(game.pack.names(held & mask))} was played by "
+                                       f"seat {other + 1}")
+        fixed[other] |= mask
+        if fixed[other].bit_count() > game.hand_size:
+            raise InvalidDealError(f"seat {other + 1}: the known cards and the cards it played are more than a "
+                                   f"hand of {game.hand_size}")
     return Setup(game.name, seats, tuple(fixed), seat - 1, contract, declarer,
                  tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())))
 
@@ -428,6 +440,9 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first."""
     if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
         raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+    local_workers(workers)  # a bad count fails before the feasibility search
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
     memory_mb = check_memory_limit(memory_mb)
@@ -488,7 +503,7 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     return _analyse(game, _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1,
                                  dict(rules.variant.changed()), rules.seats, seed, played, position.played,
                                  public),
-                    samples, workers, checkpoint, memory_mb, known, known_feasible=True)
+                    samples, workers, checkpoint, memory_mb, known, known_feasible=not known)
 
 
 def sample_span(span: tuple[int, int], setup: Setup) -> dict[str, Any]:

@@ -35,7 +35,7 @@ def _objective(position: Position, objective: str, seat: int | None) -> Objectiv
     """The objective asked for; a game without points (Kratzen) falls back to the declarer's tricks."""
     rules = position.rules
     if objective == "points" and "points" not in rules.objective_names():
-        return rules.objective("tricks", rules.declarer if seat is None else seat - 1)
+        return position.objective("tricks", rules.declarer + 1 if seat is None else seat)  # checks the seat
     return position.objective(objective, seat)
 
 

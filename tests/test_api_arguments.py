@@ -573,3 +573,11 @@ def test_solo_tout_may_be_two_words():
     assert solver.Schafkopf.parse_contract("Solo Tout E") == solver.Schafkopf.parse_contract("SoloTout E")
     with pytest.raises(InvalidContractError, match="unknown Schafkopf contract 'Solo Tout E X'"):
         solver.Schafkopf.parse_contract("Solo Tout E X")
+
+
+@pytest.mark.parametrize("seat", ["x", True, 2.5, 0])
+def test_tree_seat_is_checked_for_the_default_objective(kratzen, seat):
+    """Kratzen's tree falls back to a seat's tricks; its seat was used before it was checked (a TypeError)."""
+    with pytest.raises(StichError, match="is not a seat"):
+        solver.strategy_tree(kratzen, 1, seat=seat)
+    assert solver.strategy_tree(kratzen, 1, seat=2).graph["maximiser"] == "2"

@@ -8,7 +8,7 @@ import pytest
 
 import solver
 from solver.deal import parse_hand
-from solver.errors import StichError
+from solver.errors import InvalidContractError, StichError
 from solver.position import Position
 from solver.sampling import _setup, analyse_hand, analyse_position, draw_rules, draw_sample
 
@@ -284,3 +284,47 @@ def test_an_analysis_from_a_record_does_not_know_the_partner() -> None:
     untagged = analyse_position(next(iter(solver.parse_positions(text.replace(f'[Partner "{holder + 1}"]\n', "")))),
                                 seat, samples=20, seed=3, workers=1)
     assert analysed == untagged
+
+
+# Found by the post-mortem/analysis audit of stop 28 -----------------------------------------------------------------
+
+MID_KRATZEN = '''[Game "Kratzen"]
+[Seats "3"]
+[Deal "1: EO E9 SU SZ / GA HA HU G7 / EK G8 HO SK"]
+[Contract "Trump S"]
+[Play "1"]
+EO HA EK
+*
+'''
+
+
+@pytest.mark.parametrize("known, words", [
+    ({2: "EK"}, "seat 2: EK was played by seat 3"),
+    ({2: "GA HU G7 E7"}, "seat 2: the known cards and the cards it played are more than a hand of 4"),
+    ({2: "EA"}, "in 10,000 shuffles"),  # seat 2 showed out of E: the feasibility search says so at once
+])
+def test_known_cards_that_contradict_the_play_are_refused_up_front(known, words):
+    """From a record the real deal fits the play, but cards given with --known may not: they are checked before
+    any sample is drawn (a known card of a suit its seat showed out of used to take a million shuffles)."""
+    position = solver.parse_positions(MID_KRATZEN)[0]
+    with pytest.raises(StichError, match=words):
+        solver.analyse_position(position, 1, known=known, samples=3, workers=1)
+    assert solver.analyse_position(position, 1, known={3: "G8"}, samples=3, workers=1).samples == 3
+
+
+def test_another_seat_must_be_told_the_called_card():
+    """"Normal" leaves the called card to forehand's hand; another seat heard it at the table, and each sample
+    would derive it from a different hand."""
+    hand = "TS T21 T12 T9 T4 SK SQ HN DJ DG"
+    with pytest.raises(InvalidContractError, match="leaves the called card"):
+        solver.analyse_hand("zr", hand, 2, "Normal", samples=2, workers=1)
+    assert solver.analyse_hand("zr", hand, 2, "Normal T19", samples=2, workers=1).contract == "Normal T19"
+
+
+@pytest.mark.parametrize("arguments, words", [
+    (dict(workers="a"), "workers must be a whole number"), (dict(workers=2.5), "workers must be a whole number"),
+    (dict(checkpoint=5), "the checkpoint is a file path"),
+])
+def test_analysis_arguments_are_checked(arguments, words):
+    with pytest.raises(StichError, match=words):
+        solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump S", seats=3, samples=2, **arguments)

@@ -392,6 +392,13 @@ class Game:
         return frozenset()
 
     @classmethod
+    def hidden_in_contract(cls, contract: Contract) -> str | None:
+        """What the contract as written leaves to the declarer's hand though the table hears it (Zwanzigerrufen's
+        ``Normal``: the called card), or None. Another seat's analysis must be told it: every sample would else
+        derive it from a different hand."""
+        return None
+
+    @classmethod
     def make_rules(cls, deal: Deal, contract: Contract, declarer: int, variant: Variant, leader: int | None,
                    state_tags: dict[str, object]) -> Rules:
         raise NotImplementedError

@@ -263,6 +263,10 @@ class Zwanzigerrufen(Game):
         raise InvalidContractError("forehand holds T20, T19, T18, T17 and T16: she must play Solo")
 
     @classmethod
+    def hidden_in_contract(cls, contract: Contract) -> str | None:
+        return "the called card (Normal T20..T16)" if contract.kind == "normal" and contract.card is None else None
+
+    @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
         return frozenset({"partner", "pagat_announcer"} if contract.kind == "normal" else {"pagat_announcer"})
 
