@@ -274,6 +274,12 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         if value not in ("yes", "no", "true", "false"):
             raise _tag_error(record, called_led, "[CalledSuitLed] is yes or no", "yes or no")
         state_tags["called_suit_led"] = value in ("yes", "true")
+    for name, kept in (("Announcements", game.has_announcements), ("Pot", game.has_pot)):
+        unused = record.tag(name)
+        if unused is not None and not kept:  # scoring would refuse it, and solving would ignore it
+            owner = "Zwanzigerrufen" if name == "Announcements" else "Kratzen"
+            raise _tag_error(record, unused, f"[{name}] belongs to {owner}'s scoring; {game.name} has none",
+                             f"no [{name}] tag in a {game.name} record")
     announcements = tag_value("Announcements", lambda t: parse_announcements(t.value, deal.seats),
                               "seat: announcement; ...")
     if announcements:

@@ -143,7 +143,7 @@ def test_called_suit_led_is_for_endings_only():
 
 @pytest.mark.parametrize("extra, line, token, words", [
     ('[Partner "4"]\n', 5, "4", "the partner is the holder of GA, seat 2 (got '4', expected the called card's holder)"),
-    ('[Announcements "1: Pagat"]\n', 5, "1: Pagat", "a Pagat announcement does not apply to Schafkopf Rufer G"),
+    ('[Announcements "1: Pagat"]\n', 5, "1: Pagat", "[Announcements] belongs to Zwanzigerrufen's scoring"),
 ])
 def test_state_tag_errors_point_at_their_tag(extra, line, token, words):
     error = error_of(RUFER + extra)
@@ -153,3 +153,10 @@ def test_state_tag_errors_point_at_their_tag(extra, line, token, words):
 def test_contract_refusals_say_what_was_expected():
     error = error_of(GOOD.replace('[Contract "Solo H"]', '[Contract "Rufer E"]').replace('"1"]', '"2"]'))
     assert error.token == "Rufer E" and "expected a contract seat 2 can play with these hands" in str(error)
+
+
+@pytest.mark.parametrize("tag", ['[Announcements "2: Kontra"]', '[Pot "12"]'])
+def test_scoring_tags_of_another_game_are_refused(tag):
+    """A Schafkopf record has no announcements and no pot: solving ignored such a tag and scoring refused it."""
+    error = error_of(GOOD + tag + "\n")
+    assert error.line == 5 and "Schafkopf has none" in str(error) and "expected no [" in str(error)
