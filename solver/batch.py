@@ -33,6 +33,7 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .analysis import solve_report
 from .errors import InvalidDealError, ParseError, StichError, is_token_list, is_whole_number
-from .files import atomic_file, lock_beside
+from .files import atomic_file, lock_beside, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
 from .games import GAMES
 from .position import Position, position_from_record
@@ -299,15 +300,19 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
     if not path.exists() or not path.stat().st_size:
         return set()
     _check_batch_output(path)
-    trim_partial_line(path)
     keys: set[str] = set()
     errors = 0
     with open(path, "rb") as stream:
         for number, raw in enumerate(stream, 1):
+            if not raw.endswith(b"\n"):
+                break  # a half-written last line: trimmed below, once the question is known to be this one
             document = _batch_line(raw)
             if document is None:
                 continue
-            if asked is not None and "asked" in document and document["asked"] != asked:
+            if asked is not None and document.get("asked") != asked:
+                if "asked" not in document:
+                    raise StichError(f"{path}:{number}: this line does not say which question it answers (an "
+                                     "output of an earlier stich); choose another --out file")
                 raise StichError(f"{path}:{number}: this output answers {_describe(document['asked'])}, not "
                                  f"{_describe(asked)}; rerun with the same input and options, or choose another "
                                  "--out file")
@@ -315,6 +320,7 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
                 errors += 1
             else:
                 keys.add(document.get("key") or document["id"])
+    trim_partial_line(path)
     if errors:
         _drop_error_lines(path)
     return keys
@@ -423,52 +429,80 @@ def _run_serial(chunks: Iterable[list[Item]], args: tuple, writer: _Writer) -> N
         writer.write(solve_chunk(chunk, *args))
 
 
-#: How often a local run replaces a broken pool (a worker that died) before it gives up.
+#: How many times in a row a local run replaces a broken pool (a worker that died) with no job finished in between
+#: before it gives up: then the workers cannot run at all.
 MAX_POOL_RESTARTS = 5
 
 
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: Callable[[Any, Any], None],
-             workers: int, memory_mb: int | None = None) -> None:
+             workers: int, memory_mb: int | None = None, split: Callable[[Any], list[Any]] | None = None,
+             failed: Callable[[Any], Any] | None = None) -> None:
     """``task(job, *args)`` for every job on local worker processes, about 4 per worker in flight, each result
     handed to ``on_result(job, result)`` as soon as it is back.
 
     A worker that dies (killed, out of memory) breaks the whole pool: the jobs that were in flight are then
     submitted again to a new pool, so the results stay complete and, since a job's result is only handed on when it
-    is whole, without duplicates. A pool that keeps breaking is given up after MAX_POOL_RESTARTS.
+    is whole, without duplicates. A job that was in flight at two breaks is a suspect: it is cut into parts
+    (``split``, else kept whole) that then run one at a time with nothing beside them, so that a job that kills
+    its worker is told from its neighbours; one that dies twice alone is handed to ``failed`` for its result (a
+    batch's error lines), or without ``failed`` ends the run with a StichError. The pool is given up after
+    MAX_POOL_RESTARTS breaks in a row with no job finished between them.
     """
     iterator = iter(jobs)
-    retry: list[Any] = []
-    restarts = 0
+    retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
+    suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
+    barren = 0  # breaks since a job last finished
     pool = process_pool(workers, memory_mb)
     try:
-        pending: dict[Future, Any] = {}
+        pending: dict[Future, tuple[Any, int, bool]] = {}  # job, its count, whether it runs alone
         while True:
-            while len(pending) < 4 * workers:
-                job = retry.pop() if retry else next(iterator, None)
-                if job is None:
-                    break
-                pending[pool.submit(task, job, *args)] = job
+            if suspects:
+                if not pending:
+                    job, deaths = suspects.popleft()
+                    pending[pool.submit(task, job, *args)] = (job, deaths, True)
+            else:
+                while len(pending) < 4 * workers:
+                    job, count = retry.pop() if retry else (next(iterator, None), 0)
+                    if job is None:
+                        break
+                    pending[pool.submit(task, job, *args)] = (job, count, False)
             if not pending:
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            broken = False
+            victims = []
             for future in done:
-                job = pending.pop(future)
+                entry = pending.pop(future)
                 try:
                     result = future.result()
                 except BrokenProcessPool:
-                    retry.append(job)
-                    broken = True
+                    victims.append(entry)
                     continue
-                on_result(job, result)
-            if broken:
-                restarts += 1
-                if restarts > MAX_POOL_RESTARTS:
-                    raise StichError(f"worker processes died {restarts} times; giving up (rerun to resume)")
-                retry.extend(pending.values())
-                pending.clear()
-                stop_pool(pool)
-                pool = process_pool(workers, memory_mb)
+                barren = 0
+                on_result(entry[0], result)
+            if not victims:
+                continue
+            barren += 1
+            if barren > MAX_POOL_RESTARTS:
+                raise StichError(f"worker processes died {barren} times in a row without finishing anything; "
+                                 "giving up (rerun to resume)")
+            victims.extend(pending.values())
+            pending.clear()
+            stop_pool(pool)
+            pool = process_pool(workers, memory_mb)
+            for job, count, alone in victims:
+                if alone:
+                    if count + 1 < 2:
+                        suspects.appendleft((job, count + 1))
+                    elif failed is not None:
+                        barren = 0
+                        on_result(job, failed(job))
+                    else:
+                        raise StichError("a job killed its worker process twice while running alone (out of memory, "
+                                         "or killed from outside); giving up (rerun to resume)")
+                elif count + 1 < 2:
+                    retry.append((job, count + 1))
+                else:
+                    suspects.extend((part, 0) for part in (split(job) if split is not None else [job]))
     except BaseException:
         stop_pool(pool)
         raise
@@ -477,8 +511,18 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
 
 def _run_pool(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, workers: int,
               task: Callable[..., Any] | None = None, memory_mb: int | None = None) -> None:
-    """Chunks of records on local worker processes (see :func:`run_pool`), each written as soon as it is back."""
-    run_pool(chunks, task or solve_chunk, args, lambda chunk, lines: writer.write(lines), workers, memory_mb)
+    """Chunks of records on local worker processes (see :func:`run_pool`), each written as soon as it is back. A
+    record whose worker dies whenever it is solved, alone, gets an error line instead of stopping the run."""
+    asked = args[3] if len(args) > 3 else None
+
+    def failed(chunk: list[Item]) -> list[tuple[str, bool]]:
+        return [(json_line({**_line_head(item, asked), "error": f"{item[0]}: its worker process died twice while "
+                                                                "solving it alone (killed from outside, or out of "
+                                                                "memory beyond any limit given)"}), True)
+                for item in chunk]
+
+    run_pool(chunks, task or solve_chunk, args, lambda chunk, lines: writer.write(lines), workers, memory_mb,
+             split=lambda chunk: [[item] for item in chunk], failed=failed)
 
 
 def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, scheduler: str,
@@ -492,17 +536,16 @@ def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, schedu
         from dask.distributed import Client, wait as dask_wait
     except ImportError:
         raise StichError("--scheduler needs Dask: pip install 'stich[cluster]' (or \"dask[distributed]\")") from None
-    try:
-        client = Client(scheduler, timeout="30s")
-    except (OSError, ValueError, TypeError) as error:
-        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
+    client = _dask_client(Client, scheduler)
     with client:
-        slots = 4 * max(1, sum(client.nthreads().values()))
+        slots, counted = 4, 0.0
         pending: set = set()
         iterator = iter(chunks)
         exhausted = False
         try:
             while True:
+                if time.monotonic() - counted > DASK_RECOUNT_SECONDS:  # workers that join later get work too
+                    slots, counted = 4 * max(1, sum(client.nthreads().values())), time.monotonic()
                 while not exhausted and len(pending) < slots:
                     chunk = next(iterator, None)
                     if chunk is None:
@@ -517,10 +560,45 @@ def _run_dask(chunks: Iterable[list[Item]], args: tuple, writer: _Writer, schedu
                     writer.write(lines)
                 for future in finished:
                     future.release()
-        except BaseException:
+        except BaseException as error:
             for future in pending:
                 future.cancel()
+            if isinstance(error, OSError) or isinstance(error, Exception) and type(error).__module__.split(".")[0] in (
+                    "distributed", "tornado", "asyncio", "concurrent"):
+                # a task the scheduler gave up on (KilledWorker), the scheduler gone: the lines written stay
+                raise StichError(f"the Dask cluster at {scheduler} failed: {type(error).__name__}: {error} (every "
+                                 "line written so far is kept; rerun to resume)") from None
             raise
+
+
+#: How long the connection to a Dask scheduler may take, all in all (Dask's own timeout does not cover a peer that
+#: accepts the connection and never answers).
+DASK_CONNECT_SECONDS = 40
+#: How often the number of chunks kept in flight on a Dask cluster is fitted to its worker threads.
+DASK_RECOUNT_SECONDS = 2.0
+
+
+def _dask_client(client_class: Any, scheduler: str) -> Any:
+    """A Dask client connected to ``scheduler``, or a StichError within DASK_CONNECT_SECONDS: whatever the peer at
+    that address does (nothing, or bytes that are not Dask's), the message says so and no traceback follows."""
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = client_class(scheduler, timeout="30s")
+        except BaseException as error:  # noqa: BLE001 - handed to the caller as a message
+            box["error"] = error
+
+    thread = threading.Thread(target=connect, name="stich-dask-connect", daemon=True)
+    thread.start()
+    thread.join(DASK_CONNECT_SECONDS)
+    if thread.is_alive():
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: no answer in {DASK_CONNECT_SECONDS} s (is "
+                         "a Dask scheduler listening at that address?)")
+    if "error" in box:
+        error = box["error"]
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {type(error).__name__}: {error}") from None
+    return box["client"]
 
 
 def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objectives: Sequence[str] | None = None,
@@ -559,6 +637,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     lock = _lock_output(out_path)
     new = not os.path.exists(out_path)
     try:
+        remove_stale_temporaries(out_path)  # a rewrite killed half way (the lock says no run is at work on it)
         skip = done_ids(out_path, asked)
         return _solve_records(source, out_path, skip, (objectives, cards, dict(variant) if variant else None, asked),
                               workers, scheduler, chunk_size, progress, memory_mb, start, on_error)
@@ -619,7 +698,13 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip:
                    memory_mb: int | None, start: float,
                    on_error: Callable[[str], None] | None = None) -> BatchSummary:
     """The records of ``source`` not in ``skip``, solved and appended to ``out_path``."""
-    total = sum(1 for item in read_items(source) if not _done(item, skip)) if progress is not None else 0
+    total = 0
+    if progress is not None:
+        counted = set(skip)
+        for item in read_items(source):
+            if not _done(item, counted):
+                counted.add(item[1])
+                total += 1
     seen = [0, 0]  # records read, records already done
 
     def todo() -> Iterator[Item]:
@@ -628,21 +713,27 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip:
             if _done(item, skip):
                 seen[1] += 1
             else:
+                skip.add(item[1])  # the same record again later in the file: one line answers both
                 yield item
 
-    with open(out_path, "a", encoding="utf-8") as stream:
-        writer = _Writer(stream, total, progress, on_error)
-        chunks = _chunks(todo(), chunk_size)
-        if scheduler:
-            _run_dask(chunks, args, writer, scheduler)
-        else:
-            count = local_workers(workers)
-            first = list(islice(chunks, 2))
-            if (count == 1 or len(first) < 2) and memory_mb is None:
-                _run_serial(first, args, writer)
-                _run_serial(chunks, args, writer)
+    try:
+        with open(out_path, "a", encoding="utf-8") as stream:
+            writer = _Writer(stream, total, progress, on_error)
+            chunks = _chunks(todo(), chunk_size)
+            if scheduler:
+                _run_dask(chunks, args, writer, scheduler)
             else:
-                _run_pool(chain(first, chunks), args, writer, count, memory_mb=memory_mb)
+                count = local_workers(workers)
+                first = list(islice(chunks, 2))
+                if (count == 1 or len(first) < 2) and memory_mb is None:
+                    _run_serial(first, args, writer)
+                    _run_serial(chunks, args, writer)
+                else:
+                    _run_pool(chain(first, chunks), args, writer, count, memory_mb=memory_mb)
+    except OSError as error:  # a full disk: the error of a write names no file; the message must
+        if error.filename is None:
+            raise type(error)(error.errno, error.strerror, str(out_path)) from None
+        raise
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start)
 
 

@@ -15,6 +15,7 @@ them (:func:`lock_beside`), so that two runs never write one file.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -106,15 +107,17 @@ def lock_beside(path: str | os.PathLike, holder: str) -> IO:
     (``.NAME.lock``), so that a second process that would append to the same file stops at once instead of
     interleaving its lines with the first one's or appending to a file the first one replaced. The lock file is left
     in place (removing it could let two processes lock different files). ``holder`` names the kind of process in
-    the message (``stich batch``). A pipe or a device (``/dev/stdout``) is not locked."""
-    target = Path(path)
+    the message (``stich batch``). A pipe or a device (``/dev/stdout``) is not locked. The lock is beside the file a
+    symbolic link leads to, so that a run through a link and one by the file's own name share it (a second hard
+    link to the file is another name, which the lock cannot see)."""
+    target = Path(os.path.realpath(path))
     if target.exists() and not target.is_file():
         return open(os.devnull)
     lock_path = target.with_name(f".{target.name}.lock")
     try:
         handle = open(lock_path, "a")
     except OSError as error:
-        raise StichError(f"{lock_path}: cannot create the lock file of {target} ({error.strerror})") from None
+        raise StichError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
     try:
         import fcntl
     except ImportError:  # not a POSIX system: no lock
@@ -125,9 +128,32 @@ def lock_beside(path: str | os.PathLike, holder: str) -> IO:
         fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise StichError(f"{target}: another {holder} is writing this file (its lock {lock_path} is held); wait "
+        raise StichError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
                          "for it to finish, or choose another file") from None
     return handle
 
 
-__all__ = ["atomic_file", "atomic_path", "lock_beside"]
+def remove_stale_temporaries(path: str | os.PathLike) -> int:
+    """Remove the temporary files :func:`atomic_path` left beside ``path`` when a process writing it was killed
+    (``kill -9`` skips the clean-up); call it only while holding ``path``'s lock, when no writer can be at work.
+    Returns how many were removed."""
+    target = Path(os.path.realpath(path))
+    suffix = Path(path).suffix
+    stem = target.stem if suffix else target.name
+    pattern = re.compile(rf"\.{re.escape(stem)}\.[a-z0-9_]{{8}}{re.escape(suffix)}")
+    removed = 0
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return 0
+    for entry in entries:
+        if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+                removed += 1
+            except OSError:
+                pass
+    return removed
+
+
+__all__ = ["atomic_file", "atomic_path", "lock_beside", "remove_stale_temporaries"]

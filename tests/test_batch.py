@@ -241,6 +241,75 @@ def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path) -> None:
     assert solve_batch(source, out, workers=1).solved == 3  # released with its process, even by kill -9
 
 
+def test_a_link_to_an_output_in_use_is_refused_too(tmp_path: Path) -> None:
+    """The lock is beside the file a symbolic link leads to: a second run through the link used to go ahead, write
+    every line twice and, with error lines to drop, replace the file under the first run."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 3)), source)
+    out = tmp_path / "out.jsonl"
+    alias = tmp_path / "alias.jsonl"
+    alias.symlink_to(out.name)
+    code = ("import sys, time; from solver.batch import _lock_output; handle = _lock_output(sys.argv[1]); "
+            "print('held', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(StichError, match="another stich batch is writing this file"):
+            solve_batch(source, alias, workers=1)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_identical_records_get_one_line_in_one_run(tmp_path: Path) -> None:
+    """Two copies of a record are one question (recognised by text): one line, in a first run as on a rerun."""
+    record = next(solver.random_records("Kratzen", 7, 1))
+    source = tmp_path / "deals.tbn"
+    write_records([record, record], source)
+    out = tmp_path / "out.jsonl"
+    summary = solve_batch(source, out, workers=1)
+    assert (summary.records, summary.solved, summary.skipped) == (2, 1, 1) and len(_lines(out)) == 1
+
+
+def test_a_refused_rerun_leaves_even_a_half_line_alone(tmp_path: Path) -> None:
+    """A rerun asking another question is refused before anything changes: the half-written last line too."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 3)), source)
+    out = tmp_path / "out.jsonl"
+    solve_batch(source, out, workers=1)
+    cut = out.read_bytes()[:-30]
+    out.write_bytes(cut)
+    with pytest.raises(StichError, match="this output answers"):
+        solve_batch(source, out, workers=1, cards=True)
+    assert out.read_bytes() == cut
+    assert solve_batch(source, out, workers=1).solved == 1 and len(_lines(out)) == 3
+
+
+def test_lines_that_do_not_say_their_question_are_refused(tmp_path: Path) -> None:
+    """A line without `asked` (an older output) matched any question by its id alone and silently skipped a
+    record; such an output is refused for a run."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 2)), source)
+    out = tmp_path / "out.jsonl"
+    out.write_text(json.dumps({"id": f"{source}:1#1", "results": []}) + "\n", encoding="utf-8")
+    with pytest.raises(StichError, match="does not say which question it answers"):
+        solve_batch(source, out, workers=1)
+
+
+def test_a_rewrite_killed_half_way_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """kill -9 while the output was rewritten without its error lines left a hidden temporary file for good; the
+    next run (holding the lock, so no writer is at work) removes it."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 2)), source)
+    out = tmp_path / "out.jsonl"
+    stale = tmp_path / ".out.k3x_9q2z.jsonl"
+    stale.write_text("half a rewrite", encoding="utf-8")
+    unrelated = tmp_path / ".out.notours.jsonl"
+    unrelated.write_text("kept", encoding="utf-8")
+    assert solve_batch(source, out, workers=1).solved == 2
+    assert not stale.exists() and unrelated.exists()
+
+
 def test_an_output_cut_inside_its_first_line_is_resumed(tmp_path: Path) -> None:
     """The first write cut short (a full disk) leaves no complete line: the output is still recognised as ours."""
     source = tmp_path / "deals.tbn"
