@@ -379,8 +379,16 @@ class BenchStats:
         return TableMemory(self.table_allocated_bytes, max(self.bytes_used, default=0))
 
     def is_lower_bound(self, ms: float) -> bool:
-        """Whether a statistic is only a lower bound: it reaches the limit at which solves were stopped."""
-        return self.timeouts > 0 and self.limit_ms is not None and ms >= self.limit_ms
+        """Whether a statistic is only a lower bound: it reaches the limit at which solves were stopped, or it is the
+        median of an even number of deals whose two middle ones include a stopped solve (their mean then lies below
+        the limit, and the true median above it)."""
+        if self.timeouts == 0 or self.limit_ms is None:
+            return False
+        if ms >= self.limit_ms:
+            return True
+        ordered = sorted(zip(self.times_ms, self.timed_out))
+        middle = ordered[(len(ordered) - 1) // 2:len(ordered) // 2 + 1]
+        return ms == self.median and any(out for _, out in middle)
 
     def as_dict(self) -> dict[str, Any]:
         memory = self.peak_table_bytes

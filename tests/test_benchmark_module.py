@@ -110,6 +110,19 @@ def test_median_nodes_counts_stopped_solves_as_the_largest():
     assert stats.nodes_per_second == pytest.approx(60 / 0.006)  # the stopped solve's nodes are unknown
 
 
+def test_a_median_averaging_a_stopped_solve_is_a_lower_bound():
+    """With an even number of deals the median is the mean of the middle two; one of them stopped makes the median a
+    lower bound below the limit, and `stich bench` claimed the target met on it."""
+    stats = BenchStats("synthetic", limit_ms=5.0)
+    stats.add(DealResult(1, 1.0, 10, 1, (0,)))
+    stats.add(DealResult(2, 5.0, 0, 0, (), timed_out=True))
+    assert stats.median == 3.0 and stats.is_lower_bound(stats.median)
+    assert not stats.is_lower_bound(1.0)
+    stats.add(DealResult(3, 2.0, 10, 1, (0,)))
+    stats.add(DealResult(4, 2.5, 10, 1, (0,)))  # middle two are finished (2.0, 2.5): an honest median
+    assert stats.median == 2.25 and not stats.is_lower_bound(stats.median)
+
+
 def test_ablation_switches_techniques_off_without_changing_answers():
     results = ablation(KRATZEN, 2, limit_s=None)
     assert list(results) == list(ablation_configurations()) and set(ABLATIONS) <= set(results)
