@@ -17,7 +17,7 @@ from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
                      StichError, is_token_list, is_whole_number)
 from .formats.tbn import Record, Tag
-from .games import get_game
+from .games import games_with, get_game
 from .games.base import Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
@@ -274,12 +274,11 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         if value not in ("yes", "no", "true", "false"):
             raise _tag_error(record, called_led, "[CalledSuitLed] is yes or no", "yes or no")
         state_tags["called_suit_led"] = value in ("yes", "true")
-    for name, kept in (("Announcements", game.has_announcements), ("Pot", game.has_pot)):
+    for name, feature in (("Announcements", "has_announcements"), ("Pot", "has_pot")):
         unused = record.tag(name)
-        if unused is not None and not kept:  # scoring would refuse it, and solving would ignore it
-            owner = "Zwanzigerrufen" if name == "Announcements" else "Kratzen"
-            raise _tag_error(record, unused, f"[{name}] belongs to {owner}'s scoring; {game.name} has none",
-                             f"no [{name}] tag in a {game.name} record")
+        if unused is not None and not getattr(game, feature):  # scoring would refuse it, and solving ignore it
+            raise _tag_error(record, unused, f"[{name}] belongs to {games_with(feature)}'s scoring; {game.name} has "
+                             "none", f"no [{name}] tag in a {game.name} record")
     announcements = tag_value("Announcements", lambda t: parse_announcements(t.value, deal.seats),
                               "seat: announcement; ...")
     if announcements:

@@ -166,9 +166,9 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
         used |= mask
     unseen = [card for card in range(len(game.pack)) if not used >> card & 1]
     refusals: Counter[str] = Counter()
+    tags: dict[str, Any] = dict(setup.tags)
     for _ in range(tries):
         rng.shuffle(unseen)
-        tags: dict[str, Any] = dict(setup.tags)
         hands = list(setup.fixed)
         position = 0
         for s in range(setup.seats):

@@ -14,6 +14,7 @@ from typing import Any, Sequence, cast
 from .announcements import Announcement, parse_announcements
 from .deal import MAX_NUMBER_DIGITS, small_number
 from .errors import ParseError, StichError, is_whole_number
+from .games import games_with
 from .games.base import Game, Rules
 from .position import Position, check_position
 from .state import PlayState
@@ -515,9 +516,9 @@ def check_scoring_inputs(game: type[Game], pot: object, announcements: object = 
     """A ``pot`` for a game without one (``Game.has_pot``) or ``announcements`` for a game without them
     (``Game.has_announcements``) are refused, not ignored."""
     if pot is not None and not game.has_pot:
-        raise StichError(f"a pot belongs to Kratzen's scoring; {game.name} has none (pot={pot!r})")
+        raise StichError(f"a pot belongs to {games_with('has_pot')}'s scoring; {game.name} has none (pot={pot!r})")
     if announcements is not None and not game.has_announcements:
-        raise StichError(f"announcements belong to Zwanzigerrufen's scoring; {game.name} has none "
+        raise StichError(f"announcements belong to {games_with('has_announcements')}'s scoring; {game.name} has none "
                          f"(announcements={announcements!r})")
 
 

@@ -27,5 +27,11 @@ def get_game(name: str | type[Game]) -> type[Game]:
     raise UnknownGameError(f"unknown game {name!r} (known games: {known})")
 
 
+def games_with(feature: str) -> str:
+    """The names of the games whose class flag ``feature`` (``has_pot``, ``has_announcements``) is set, for a message
+    that refuses the feature elsewhere: ``Kratzen``."""
+    return " and ".join(game.name for game in GAMES if getattr(game, feature))
+
+
 __all__ = ["GAMES", "Contract", "Game", "Kratzen", "Objective", "Rules", "Schafkopf", "TrickEvent",
-           "Zwanzigerrufen", "get_game"]
+           "Zwanzigerrufen", "games_with", "get_game"]
