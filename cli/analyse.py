@@ -14,7 +14,7 @@ from solver.batch import MIN_WORKER_MEMORY_MB
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
-from .errors import input_errors
+from .errors import file_name, input_errors
 from .render import (checked_game, emit_json, parse_variant_options, plural, run_over_records, stdout_console,
                      use_table_megabytes)
 from .solve import TABLE_MB
@@ -74,7 +74,7 @@ def render_analysis(document: dict, console=None) -> None:
 
 def analyse(
     file: Optional[Path] = typer.Argument(
-        None, show_default=False,
+        None, show_default=False, parser=file_name,
         help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
              "kept, the other hands redealt."),
     game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", callback=checked_game,
@@ -101,7 +101,7 @@ def analyse(
         help="A variant flag (repeatable); with FILE it overrides the record's [Variant] tag."),
     as_json: bool = typer.Option(False, "--json", help="The report as one JSON document on stdout."),
     checkpoint: Optional[Path] = typer.Option(
-        None, "--checkpoint", metavar="FILE",
+        None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
     worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
                                                 help="Cap each worker process at MB megabytes."),

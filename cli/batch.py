@@ -15,7 +15,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgress
 from solver.batch import MIN_WORKER_MEMORY_MB, BatchSummary, solve_batch
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 
-from .errors import EXIT_BAD_INPUT, input_errors, message
+from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .render import parse_variant_options, plural, stderr_console, use_table_megabytes
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -111,8 +111,9 @@ def _summary_text(summary: BatchSummary, out: Path) -> str:
 
 
 def batch(
-    file: Path = typer.Argument(..., metavar="FILE", help="A .tbn file; every record is solved.", show_default=False),
-    out: Path = typer.Option(..., "--out", metavar="FILE",
+    file: Path = typer.Argument(..., metavar="FILE", parser=file_name, show_default=False,
+                                help="A .tbn file; every record is solved."),
+    out: Path = typer.Option(..., "--out", metavar="FILE", parser=file_name,
                              help="The JSON Lines output: appended to, and resumed on a rerun."),
     objective: Optional[List[str]] = typer.Option(
         None, "--objective", "-o", metavar="NAME",

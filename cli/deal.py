@@ -11,7 +11,7 @@ from solver.formats.tbn import format_record
 from solver.games import get_game
 from solver.generate import random_records
 
-from .errors import input_errors
+from .errors import file_name, input_errors
 from .output import atomic_writer
 from .render import checked_game, parse_variant_options
 
@@ -27,7 +27,7 @@ def deal(
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="Kratzen: number of players (default 3)."),
     first_board: int = typer.Option(1, "--first-board", metavar="BOARD", min=1, help="Number of the first board."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", parser=file_name,
                                        help="Write to this file instead of stdout."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable): bid checks use it, and the "

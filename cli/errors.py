@@ -10,6 +10,7 @@ import errno
 import os
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 import typer
@@ -22,6 +23,14 @@ EXIT_USAGE = 2
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 #: Errors only a write raises (a full disk, a file grown beyond its limit, a quota): on an unnamed stream, stdout.
 _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
+
+
+def file_name(value: str) -> Path:
+    """The parser of every file argument and option: ``Path("")`` is the current directory, so an empty name (an
+    unset shell variable) would be read as ``.`` and reported as "Is a directory"; it is a usage error instead."""
+    if not value.strip():
+        raise typer.BadParameter("an empty file name (an unset shell variable?)")
+    return Path(value)
 
 
 def message(text: str) -> None:

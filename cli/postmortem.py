@@ -16,7 +16,7 @@ from solver.plot import write_plot
 from solver.position import Position
 from solver.postmortem import GRADES, analyse_play
 
-from .errors import input_errors, message
+from .errors import file_name, input_errors, message
 from .output import atomic_path
 from .render import (CardPainter, Document, parse_variant_options, progress_on_stderr, record_title,
                      run_over_records, seats_text, use_table_megabytes)
@@ -91,7 +91,7 @@ def postmortem(
     board: Optional[str] = BOARD,
     as_json: bool = JSON,
     plot: Optional[Path] = typer.Option(
-        None, "--plot", metavar="OUT.svg|OUT.png",
+        None, "--plot", metavar="OUT.svg|OUT.png", parser=file_name,
         help="Also draw the value over the play, mistakes marked (one file per record: OUT, OUT-2, ...)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,

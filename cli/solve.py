@@ -10,9 +10,10 @@ import typer
 from solver.analysis import solve_report
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 
+from .errors import file_name
 from .render import parse_variant_options, render_solve, run_over_records, use_table_megabytes
 
-FILE = typer.Argument(..., metavar="FILE", show_default=False,
+FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
                       help="A .tbn file (- for standard input); every record is analysed (see --board).")
 BOARD = typer.Option(None, "--board", "-b", metavar="BOARD", help="Only the records whose [Board] tag is this.")
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",

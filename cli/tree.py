@@ -12,18 +12,18 @@ from solver.formats.tbn import read_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 
-from .errors import input_errors, message
+from .errors import file_name, input_errors, message
 from .output import atomic_path
 from .render import located, parse_variant_options, plural, stdin_bytes, use_table_megabytes
 from .solve import BOARD, TABLE_MB, VARIANT
 
 
 def tree(
-    file: Path = typer.Argument(..., metavar="FILE", show_default=False,
+    file: Path = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
                                 help="A .tbn file (- for standard input); its first record is used (see --board)."),
     depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
                               help="How many cards (plies) deep."),
-    out: Path = typer.Option(..., "--out", "-o", metavar="OUT.graphml|OUT.gexf|OUT.json",
+    out: Path = typer.Option(..., "--out", "-o", metavar="OUT.graphml|OUT.gexf|OUT.json", parser=file_name,
                              help="Where to write the tree; the format follows the suffix."),
     board: Optional[str] = BOARD,
     objective: str = typer.Option("points", "--objective", metavar="NAME", show_default=False,

@@ -381,6 +381,17 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
     assert f"stich: {tmp_path}: Is a directory" in result.stderr
 
 
+@pytest.mark.parametrize("args", [
+    ("solve", ""), ("check", " "), ("batch", "", "--out", "o.jsonl"), ("batch", "f.tbn", "--out", ""),
+    ("tree", "", "-d", "1", "-o", "t.json"), ("deal", "-g", "sk", "-o", ""), ("analyse", "", "--seat", "1"),
+    ("postmortem", "f.tbn", "--plot", ""),
+])
+def test_an_empty_file_name_is_a_usage_error_not_the_current_directory(args):
+    # Path("") is ".": it was read as the current directory and said "Is a directory"
+    result = run(*args, code=2)
+    assert "an empty file name" in result.output and "directory" not in result.output
+
+
 def test_score_of_an_unfinished_play_points_at_where_it_stops():
     result = run("score", EXAMPLES / "schafkopf.tbn", "--board", "1", code=1)
     assert "schafkopf.tbn:21:10: scoring needs a complete Play section (4 of 8 tricks played)" in result.stderr
