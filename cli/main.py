@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Optional
 
@@ -9,7 +10,6 @@ import click
 import typer
 
 from solver import __version__
-from solver.search.engine import implementation, table_megabytes
 
 from . import analyse as analyse_command
 from . import batch as batch_command
@@ -21,7 +21,7 @@ from . import score as score_command
 from . import solve as solve_command
 from . import table as table_command
 from . import tree as tree_command
-from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, input_errors
+from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
 
 app = typer.Typer(
     name="stich",
@@ -44,9 +44,6 @@ def root(
                                            help="Print the version and exit."),
 ) -> None:
     """Exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen."""
-    with input_errors():  # said once here, not once per record when the first engine is made
-        implementation()
-        table_megabytes()
 
 
 # One line each for `stich --help` (each command's own --help has its whole docstring).
@@ -76,12 +73,34 @@ for name, command, short_help in COMMANDS:
     app.command(name, short_help=short_help)(command)
 
 
+def _stdout_file() -> tuple[int, int] | None:
+    """What file descriptor 1 is (device and inode), or None if it is closed."""
+    try:
+        status = os.fstat(1)
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def _stdout_pointed_at_null(before: tuple[int, int] | None) -> bool:
+    """Whether rich, finding stdout's reader gone, pointed descriptor 1 at /dev/null (it does so before exiting 1,
+    as when ``stich --help | head -1`` closes the pipe during the help)."""
+    now = _stdout_file()
+    if now is None or now == before:
+        return False
+    null = os.stat(os.devnull)
+    return now == (null.st_dev, null.st_ino)
+
+
 def main() -> None:
+    stdout_before = _stdout_file()
     try:
         app()
     except SystemExit as done:
-        # Typer exits 1 when stdout's reader closed it (``stich ... | head``), having swapped in flush-pacifying
-        # streams: that is no bad input, so exit as a command killed by SIGPIPE would, and say nothing
-        if done.code == EXIT_BAD_INPUT and isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+        # Typer and rich exit 1 when stdout's reader closed it (``stich ... | head``), having swapped in
+        # flush-pacifying streams or pointed stdout at /dev/null: that is no bad input, so exit as a command killed by
+        # SIGPIPE would, and say nothing
+        if done.code == EXIT_BAD_INPUT and (isinstance(sys.stdout, click.utils.PacifyFlushWrapper)
+                                            or _stdout_pointed_at_null(stdout_before)):
             raise SystemExit(EXIT_PIPE_CLOSED) from None
         raise

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import typer
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -28,7 +29,7 @@ from solver.errors import InvalidDealError, ParseError, StichError, VariantError
 from solver.games import get_game
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
-from solver.search.engine import TABLE_SIZE_VARIABLE
+from solver.search.engine import TABLE_SIZE_VARIABLE, implementation, table_megabytes
 from solver.variant import Variant
 
 from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, input_errors, message
@@ -48,6 +49,28 @@ _RED_SUITS = ("hearts", "diamonds")
 class _DataConsole(Console):
     """Rich's console, but a reader that closes stdout (``stich solve ... | head``) ends the command as SIGPIPE
     would (exit 141, see errors.py) rather than with rich's exit 1, which stich keeps for bad input."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        """Tables never lose a value to an ellipsis: their cells wrap (a long word folds), and a table that would
+        not fit even so (rich would squeeze columns to nothing) is printed at its natural width, the terminal
+        wrapping its lines, rather than cut."""
+        tables = [item for item in objects if isinstance(item, Table)]
+        for table in tables:
+            for column in table.columns:
+                column.overflow = "fold"
+        if tables:
+            unbounded = self.options.update_width(1 << 16)
+            widths = [Measurement.get(self, unbounded, table) for table in tables]
+            if max(width.minimum for width in widths) > self.width:
+                needed = max(width.maximum for width in widths)  # print's width= is capped: widen the console
+                width = self.width
+                self.width = needed
+                try:
+                    super().print(*objects, **options)
+                finally:
+                    self.width = width
+                return
+        super().print(*objects, **options)
 
     def on_broken_pipe(self) -> None:
         try:
@@ -83,6 +106,16 @@ def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
 # --- cards ------------------------------------------------------------------------------------------------------
 
 
+def _signs_printable() -> bool:
+    """Whether stdout's encoding has the suit signs (not ASCII or Latin-1, as ``PYTHONIOENCODING`` or an old
+    locale may make it): without them the letters are shown, which every encoding has."""
+    try:
+        "".join(_SIGNS.values()).encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 class CardPainter:
     """Card tokens of one pack as coloured text.
 
@@ -94,7 +127,7 @@ class CardPainter:
         self.pack = pack
         letters = pack.sign_letters
         french = bool(letters) and all(letters.get(suit) == suit[0].upper() for suit in _SIGNS)
-        self.signs = {letters[suit]: sign for suit, sign in _SIGNS.items()} if french else {}
+        self.signs = {letters[suit]: sign for suit, sign in _SIGNS.items()} if french and _signs_printable() else {}
         red = _RED_SUITS if french else ("hearts",)
         self.red = {letters[suit] for suit in red if suit in letters}
 
@@ -433,9 +466,16 @@ def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
 
 def use_table_megabytes(megabytes: int | None) -> None:
     """``--table-mb``: the size of every table this command creates, here and in the worker processes it starts
-    (they inherit STICH_TABLE_MB); None keeps STICH_TABLE_MB's or the default."""
+    (they inherit STICH_TABLE_MB); None keeps STICH_TABLE_MB's or the default.
+
+    Every command that searches calls this first, so a bad STICH_TABLE_MB or STICH_IMPLEMENTATION is said once,
+    before any record, and not once per record when the first engine is made; ``--table-mb`` overrides the variable,
+    and the commands that never search (``deal``, any ``--help``) do not read them."""
     if megabytes is not None:
         os.environ[TABLE_SIZE_VARIABLE] = str(megabytes)
+    with input_errors():
+        implementation()
+        table_megabytes()
 
 
 def located(error: StichError, position: Position) -> StichError:

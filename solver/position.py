@@ -9,7 +9,7 @@ A :class:`Position` is what every solver call starts from: the game, its :class:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from .announcements import pagat_announcer, parse_announcements
@@ -18,6 +18,7 @@ from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, I
                      StichError, is_token_list, is_whole_number)
 from .formats.tbn import Record, Tag
 from .games import games_with, get_game
+from .cards import Card, Pack
 from .games.base import Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
@@ -26,8 +27,9 @@ from .variant import Variant
 @dataclass(frozen=True)
 class Position:
     """A position to solve: the rules of the deal, the state after the cards played, and where it came from.
-    Immutable and hashable, like the state (``dataclasses.replace`` makes another; the functions that take one
-    check that its parts belong together)."""
+    Immutable and hashable, like the state. ``played`` is the state's play (filled from it when not given), which
+    the post-mortem and the analysis from a position read; :meth:`play` makes the next position with both in step,
+    and the functions that take one check that its parts belong together."""
 
     game: type[Game]
     rules: Rules
@@ -35,9 +37,23 @@ class Position:
     played: tuple[int, ...] = ()
     record: Record | None = field(default=None, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        # a position made from a state alone (Position(game, rules, state)) has the state's play as its own
+        if not self.played and isinstance(self.state, PlayState):
+            try:
+                object.__setattr__(self, "played", self.state.history_cards())
+            except (AttributeError, TypeError):
+                pass  # a broken history: check_position says what is wrong with it
+
     @property
-    def pack(self):
+    def pack(self) -> Pack:
         return self.rules.pack
+
+    def play(self, card: int | str | Card) -> "Position":
+        """The position after the player to move plays ``card`` (a pack index, a Card or a card token), its
+        ``played`` kept in step with its state; IllegalPlayError if the rules forbid the card."""
+        state = check_position(self).state.play(card)
+        return replace(self, state=state, played=state.history_cards())
 
     def objective(self, name: str, seat: int | None = None) -> Objective:
         """An objective of this position's rules by name; ``seat`` (1-based) for Kratzen's per-seat question."""
@@ -80,6 +96,17 @@ def check_position(value: object, name: str = "position") -> Position:
     if value.rules.game is not value.game or value.state.rules != value.rules:
         raise InvalidPositionError(f"{name}'s game, rules and state are of different deals or games: a position's "
                                    f"state is played under its own rules")
+    try:
+        in_step = value.played == value.state.history_cards()
+    except (AttributeError, TypeError):  # a history that is no tricks: check_state below says what is wrong
+        in_step = False
+    if not in_step:
+        from .search.boundary import check_state
+
+        check_state(value.state)  # a broken state is said first: its play is no measure of anything
+        raise InvalidPositionError(f"{name}'s played cards are not its state's play (the completed tricks and the "
+                                   f"trick on the table): make the next position with Position.play, which keeps "
+                                   f"them in step")
     return value
 
 

@@ -471,7 +471,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
     finally:
         if journal is not None:
             journal.close()
-    return _report(game, setup, total, seed, known)
+    return _report(game, setup, total, seed)
 
 
 def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
@@ -609,8 +609,9 @@ def _sums_from_json(document: dict[str, Any]) -> dict[str, Any]:
     return sums
 
 
-def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int,
-            known: Mapping[int, str] | None) -> HandAnalysis:
+def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int) -> HandAnalysis:
+    """The analysis's figures; its ``known`` cards are every other seat's fixed cards: those given as known and,
+    from a record, those each seat has played."""
     n = total["n"]
     mean = total["sum"] / n
     variance = max(0.0, (total["squares"] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
@@ -623,7 +624,8 @@ def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int,
                             key=lambda o: (-o.win_probability, -o.mean, o.card)))
     measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
     return HandAnalysis(game.name, setup.contract, setup.seat + 1, tuple(game.pack.names(setup.fixed[setup.seat])),
-                        {s: tuple(game.pack.names(setup.fixed[s - 1])) for s in sorted(known or {})}, n, seed,
+                        {other + 1: tuple(game.pack.names(cards)) for other, cards in enumerate(setup.fixed)
+                         if other != setup.seat and cards}, n, seed,
                         measure, total["wins"] / n, mean, (mean - half, mean + half), bonuses, openings,
                         tuple(game.pack[card].name for card in setup.played), setup.seats, setup.declarer,
                         dict(game.variant(dict(setup.variant) or None)))

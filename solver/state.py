@@ -68,6 +68,10 @@ class PlayState:
         """Tricks still to be completed, the one in progress included."""
         return self.hands[self.to_move].bit_count() if not self.is_over else 0
 
+    def history_cards(self) -> tuple[int, ...]:
+        """Every card played so far, in playing order: the completed tricks, then the trick on the table."""
+        return tuple(card for trick in self.history for card in trick.cards) + self.trick
+
     def key(self) -> tuple:
         """Everything the rest of the play depends on (not what was already won)."""
         return (self.hands, self.leader, self.trick, self.flags)

@@ -581,3 +581,23 @@ def test_tree_seat_is_checked_for_the_default_objective(kratzen, seat):
     with pytest.raises(StichError, match="is not a seat"):
         solver.strategy_tree(kratzen, 1, seat=seat)
     assert solver.strategy_tree(kratzen, 1, seat=2).graph["maximiser"] == "2"
+
+
+def test_a_position_keeps_its_played_cards_in_step_with_its_state(valat):
+    import dataclasses
+
+    # a state advanced by dataclasses.replace kept the old played cards: the post-mortem and the analysis from the
+    # position read those and silently dropped the new card
+    card = valat.rules.pack.names(valat.state.legal_cards())[0]
+    stale = dataclasses.replace(valat, state=valat.state.play(card))
+    for call in (solver.analyse_play, lambda p: solver.analyse_position(p, 1, samples=1, workers=1), solver.solve):
+        with pytest.raises(InvalidPositionError, match="played cards are not its state's play"):
+            call(stale)
+    with pytest.raises(InvalidPositionError, match="played cards are not its state's play"):
+        solver.analyse_play(dataclasses.replace(valat, played=(99,)))
+    after = valat.play(card)
+    assert after.played == valat.played + (valat.rules.pack.parse(card).index,) and after.state == stale.state
+    assert len(solver.analyse_play(after).cards) == len(valat.played) + 1
+    assert solver.Position(valat.game, valat.rules, after.state).played == after.played  # filled from the state
+    with pytest.raises(StichError):
+        valat.play("no such card")
