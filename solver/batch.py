@@ -7,9 +7,11 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
   trimmed and every record already solved in the file (by its key, a digest of its text) is skipped: a finished
   record is never solved twice. Error lines are dropped and their records tried again. Every line says what the run
   asked, and a rerun asking something else of the same output is refused; a lock keeps a second run off it.
-* Records are solved in chunks (about 20 deals a task): a few milliseconds of compiled work per deal is far less
-  than a task's overhead, and each worker keeps one :class:`~solver.search.engine.EngineSolver` (its table memory
-  is allocated once, not once per deal).
+* Records are solved in chunks, each about half a second of one worker's work (at most ``chunk_size`` records; the
+  first chunks one record each, until the rate is known): a few milliseconds of compiled work per deal is far less
+  than a task's overhead, and an interrupted run loses at most what its running chunks had solved. Each worker keeps
+  one :class:`~solver.search.engine.EngineSolver` (its table memory is allocated once, not once per deal). Without
+  a pool (one worker) every record's line is written when it is done.
 * Local parallelism uses :class:`concurrent.futures.ProcessPoolExecutor` (no extra dependency). Its workers watch
   their parent and exit when it dies, since a killed driver would otherwise leave them orphaned. A Dask cluster
   (``scheduler="tcp://host:port"``) runs the same chunks on other machines.
@@ -395,6 +397,36 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield chunk
 
 
+#: About how long one local chunk should take: long enough that a task's overhead (a millisecond or so) does not
+#: count, short enough that an interrupted run loses little solved work (what the workers' running chunks had done).
+CHUNK_SECONDS = 0.5
+
+
+class _TimedChunks:
+    """Chunks of records sized to about CHUNK_SECONDS of one worker's work, at most ``most`` records, from the rate
+    at which the writer has written lines so far (one record a chunk until the first lines are back)."""
+
+    def __init__(self, items: Iterable[Item], most: int, workers: int) -> None:
+        self.items = iter(items)
+        self.most = most
+        self.workers = workers
+        self.start = time.perf_counter()
+        self.written = 0
+
+    def wrote(self, count: int) -> None:
+        self.written += count
+
+    def size(self) -> int:
+        if not self.written:
+            return 1
+        per_record = (time.perf_counter() - self.start) * self.workers / self.written
+        return max(1, min(self.most, int(CHUNK_SECONDS / max(per_record, 1e-6))))
+
+    def __iter__(self) -> Iterator[list[Item]]:
+        while chunk := list(islice(self.items, self.size())):
+            yield chunk
+
+
 class _Writer:
     """Appends lines to the output, flushing each, and counts them for the summary and the progress display."""
 
@@ -406,9 +438,12 @@ class _Writer:
         self.on_error = on_error
         self.solved = 0
         self.errors = 0
+        self.chunks: _TimedChunks | None = None  # told how many lines are written, to size the next chunks
 
     def write(self, lines: Iterable[tuple[str, bool]]) -> None:
         for line, is_error in lines:
+            if self.chunks is not None:
+                self.chunks.wrote(1)
             self.stream.write(line)
             self.stream.flush()
             if is_error:
@@ -424,9 +459,10 @@ class _Writer:
 # --- runners -----------------------------------------------------------------------------------------------------
 
 
-def _run_serial(chunks: Iterable[list[Item]], args: tuple, writer: _Writer) -> None:
-    for chunk in chunks:
-        writer.write(solve_chunk(chunk, *args))
+def _run_serial(parts: Iterable[Iterable[Item]], args: tuple, writer: _Writer) -> None:
+    for part in parts:
+        for item in part:  # in this process a record costs no task overhead: each line is written when it is done
+            writer.write(solve_chunk([item], *args))
 
 
 #: How many times in a row a local run replaces a broken pool (a worker that died) with no job finished in between
@@ -719,17 +755,17 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip:
     try:
         with open(out_path, "a", encoding="utf-8") as stream:
             writer = _Writer(stream, total, progress, on_error)
-            chunks = _chunks(todo(), chunk_size)
             if scheduler:
-                _run_dask(chunks, args, writer, scheduler)
+                _run_dask(_chunks(todo(), chunk_size), args, writer, scheduler)
             else:
                 count = local_workers(workers)
-                first = list(islice(chunks, 2))
-                if (count == 1 or len(first) < 2) and memory_mb is None:
-                    _run_serial(first, args, writer)
-                    _run_serial(chunks, args, writer)
+                items = todo()
+                first = list(islice(items, chunk_size + 1))  # one chunk's worth or less: not worth a pool
+                if (count == 1 or len(first) <= chunk_size) and memory_mb is None:
+                    _run_serial([first, items], args, writer)
                 else:
-                    _run_pool(chain(first, chunks), args, writer, count, memory_mb=memory_mb)
+                    writer.chunks = _TimedChunks(chain(first, items), chunk_size, count)
+                    _run_pool(iter(writer.chunks), args, writer, count, memory_mb=memory_mb)
     except OSError as error:  # a full disk: the error of a write names no file; the message must
         if error.filename is None:
             raise type(error)(error.errno, error.strerror, str(out_path)) from None

@@ -321,3 +321,41 @@ def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert results == [True, True]
+
+
+def test_without_a_pool_each_line_is_written_when_its_record_is_done(tmp_path, monkeypatch):
+    # lines used to be written a chunk (20 records) at a time: an interrupted run lost up to 20 solved records
+    import solver.batch as batch
+
+    source = tmp_path / "deals.tbn"
+    write_records(_mixed_records(30), source)
+    out = tmp_path / "out.jsonl"
+    seen = []
+    solve_chunk = batch.solve_chunk
+
+    def counting(items, *args):
+        seen.append((len(items), len(out.read_text().splitlines()) if out.exists() else 0))
+        return solve_chunk(items, *args)
+
+    monkeypatch.setattr(batch, "solve_chunk", counting)
+    summary = solve_batch(source, out, workers=1)
+    assert summary.solved + summary.errors == 30
+    assert [size for size, _ in seen] == [1] * 30
+    assert [lines for _, lines in seen] == list(range(30))  # each record found the ones before it written
+
+
+def test_pool_chunks_are_sized_to_about_half_a_second_of_work(monkeypatch):
+    import solver.batch as batch
+
+    clock = [100.0]
+    monkeypatch.setattr(batch.time, "perf_counter", lambda: clock[0])
+    chunks = batch._TimedChunks(iter([("id", "key", None)] * 1000), 20, 2)
+    assert chunks.size() == 1  # nothing written yet: one record a chunk until the rate is known
+    clock[0] += 10.0
+    chunks.wrote(4)  # 2 workers, 4 records in 10 s: 5 s a record
+    assert chunks.size() == 1
+    chunks.wrote(396)  # 400 records in 10 s: 0.05 s a record, 10 to half a second
+    assert chunks.size() == 10
+    chunks.wrote(100_000)  # fast records: at most chunk_size
+    assert chunks.size() == 20
+    assert sum(len(chunk) for chunk in chunks) == 1000
