@@ -123,7 +123,8 @@ def batch(
                                           help="Worker processes (default: every local core; 1: no pool)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                                             help="Run on this Dask cluster instead (pip install 'stich\\[cluster]')."),
-    chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, help="At most N records per task (local tasks are sized to about half a second of work)."),
+    chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1,
+                                   help="At most N records per task (local tasks hold about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable); overrides the file's."),
     worker_memory: Optional[int] = typer.Option(
