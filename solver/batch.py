@@ -230,7 +230,41 @@ def asked_of(source: str | os.PathLike, objectives: Sequence[str] | None, cards:
     """The question a batch answers, written on every line: a rerun on the same output must ask the same of the same
     file, or it would mix answers to different questions in one file."""
     return {"source": os.path.realpath(source), "objectives": list(objectives) if objectives is not None else None,
-            "cards": cards, "variant": {str(k): str(v) for k, v in variant.items()} if variant else None}
+            "cards": cards, "variant": canonical_variant(variant)}
+
+
+def canonical_variant(variant: Mapping[str, object] | None) -> dict[str, str] | None:
+    """``--variant`` flags as a batch line records them: names in lower case, each value as the games that have the
+    flag read it (``TRUE`` and ``yes`` are ``true``), and a flag at its default in every such game left out, so that
+    one question spelt two ways is one question. A flag no game reads the value of is kept as given: each record
+    refuses it."""
+    canonical: dict[str, str] = {}
+    for name, value in (variant or {}).items():
+        key = str(name).strip().lower()
+        readings = []
+        for game in GAMES:
+            flag = game.flags.get(key)
+            if flag is None:
+                continue
+            try:
+                readings.append((flag.parse(value), flag.default))
+            except StichError:
+                readings = []
+                break
+        if not readings or any(reading != readings[0] for reading in readings):
+            canonical[key] = str(value)
+        elif readings[0][0] != readings[0][1]:
+            parsed = readings[0][0]
+            canonical[key] = ("true" if parsed else "false") if isinstance(parsed, bool) else str(parsed)
+    return dict(sorted(canonical.items())) or None
+
+
+def same_question(written: Mapping[str, Any], asked: Mapping[str, Any]) -> bool:
+    """Whether a line's ``asked`` is this run's question (its variant compared as :func:`canonical_variant` reads
+    it, so that the lines of earlier stich, which kept the flags as typed, still match)."""
+    if {k: v for k, v in written.items() if k != "variant"} != {k: v for k, v in asked.items() if k != "variant"}:
+        return False
+    return canonical_variant(written.get("variant")) == canonical_variant(asked.get("variant"))
 
 
 def solve_item(item: Item, objectives: Sequence[str] | None, cards: bool,
@@ -311,7 +345,8 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
             document = _batch_line(raw)
             if document is None:
                 continue
-            if asked is not None and document.get("asked") != asked:
+            if asked is not None and not (isinstance(document.get("asked"), dict)
+                                          and same_question(document["asked"], asked)):
                 if "asked" not in document:
                     raise StichError(f"{path}:{number}: this line does not say which question it answers (an "
                                      "output of an earlier stich); choose another --out file")
@@ -330,6 +365,8 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
 
 def _describe(asked: Mapping[str, Any]) -> str:
     """A batch's question in words, for the message that refuses to mix two."""
+    if not isinstance(asked, Mapping):
+        return "another question"
     objectives = ", ".join(asked.get("objectives") or []) or "the default objectives"
     flags = ", ".join(f"{k}={v}" for k, v in (asked.get("variant") or {}).items()) or "no variant flags"
     cards = "with" if asked.get("cards") else "without"
@@ -704,7 +741,7 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
         if not isinstance(variant, Mapping):
             raise StichError(f"variant must be flags (a mapping or 'name=value' text), not {variant!r}")
         for name, value in variant.items():
-            games = [game for game in GAMES if name in game.flags]
+            games = [game for game in GAMES if str(name).strip().lower() in game.flags]  # read as Variant reads it
             if not games:
                 every = sorted({flag for game in GAMES for flag in game.flags})
                 raise StichError(f"variant flag {name!r} is no game's: the flags are {', '.join(every)}")

@@ -7,10 +7,11 @@ from a ``[Variant "..."]`` tag, ``--variant name=value`` on the command line, or
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
-from .errors import VariantError
+from .errors import VariantError, is_whole_number
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -39,10 +40,15 @@ class Flag:
                 return False
             raise VariantError(f"variant flag {self.name} takes true or false, not {value!r}")
         if self.kind is int:
-            try:
-                number = int(str(value).strip())
-            except ValueError:
-                raise VariantError(f"variant flag {self.name} takes a whole number, not {value!r}") from None
+            text = str(value).strip()
+            # ASCII digits only, as every number of the format: int() would also take '1_0', '+5' and other scripts'
+            # digits, so that two spellings of one question differed
+            if is_whole_number(value):
+                number = value
+            elif re.fullmatch(r"-?[0-9]{1,9}", text):
+                number = int(text)
+            else:
+                raise VariantError(f"variant flag {self.name} takes a whole number, not {value!r}")
             if not self.minimum <= number <= self.maximum:
                 raise VariantError(
                     f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, not {number}")

@@ -359,3 +359,23 @@ def test_pool_chunks_are_sized_to_about_half_a_second_of_work(monkeypatch):
     chunks.wrote(100_000)  # fast records: at most chunk_size
     assert chunks.size() == 20
     assert sum(len(chunk) for chunk in chunks) == 1000
+
+
+def test_one_question_spelt_two_ways_resumes(tmp_path):
+    # the flags were kept as typed: a rerun with =TRUE (or the default written out) was refused as another question
+    from solver.batch import canonical_variant
+
+    source = tmp_path / "deals.tbn"
+    source.write_text((Path(__file__).parent.parent / "examples" / "valat.tbn").read_text())
+    out = tmp_path / "out.jsonl"
+    first = solve_batch(source, out, workers=1, variant={"hard_pagat_reservation": "true"})
+    assert first.solved >= 1 and first.errors == 0
+    lines = out.read_text()
+    for spelling in ({"Hard_Pagat_Reservation": "TRUE"}, {"hard_pagat_reservation": "yes", "solo_value": "4"}):
+        summary = solve_batch(source, out, workers=1, variant=spelling)
+        assert summary.solved == 0 and summary.skipped == first.solved
+    assert out.read_text() == lines
+    with pytest.raises(StichError, match="this output answers"):
+        solve_batch(source, out, workers=1)
+    assert canonical_variant({"solo_value": "4"}) is None and canonical_variant({"tie_44": " Declarers_Lose"}) is None
+    assert canonical_variant({"solo_value": "5", "nonsense": "x"}) == {"nonsense": "x", "solo_value": "5"}

@@ -495,3 +495,11 @@ def test_variant_object_accepted_by_rules():
     rules = Kratzen.rules(deal, "Trump H", variant=Kratzen.variant("must_undertrump=false"))
     assert isinstance(rules.variant, Variant)
     assert rules.variant["must_undertrump"] is False
+
+
+@pytest.mark.parametrize("spelling", ["1_0", "+5", "\u0665", "5.0", "0x5", "five"])
+def test_a_number_flag_takes_ascii_digits_only(spelling):
+    # int() reads '1_0' as 10 and an Arabic-Indic five as 5: one value spelt several ways
+    with pytest.raises(VariantError, match="takes a whole number"):
+        Zwanzigerrufen.variant({"solo_value": spelling})
+    assert Zwanzigerrufen.variant({"solo_value": " 5 "})["solo_value"] == 5
