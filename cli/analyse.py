@@ -14,9 +14,9 @@ from solver.batch import MIN_WORKER_MEMORY_MB
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
-from .errors import file_name, input_errors
-from .render import (checked_game, emit_json, parse_variant_options, plural, run_over_records, stdout_console,
-                     use_table_megabytes)
+from .errors import file_name, input_errors, message
+from .render import (CardPainter, checked_game, emit_json, parse_variant_options, plural, run_over_records,
+                     stdout_console, use_table_megabytes)
 from .solve import TABLE_MB
 
 
@@ -40,11 +40,13 @@ def render_analysis(document: dict, console=None) -> None:
         record = document["record"]
         place = f"{record['source']}:{record['line']}"
         console.print(Text(f"board {record['board']} ({place})" if record.get("board") else place, style="bold"))
-    console.print(f"{document['game']} {document['contract']}, seat {document['seat']}: {' '.join(document['hand'])}")
+    painter = CardPainter.for_game(document["game"])
+    console.print(Text(f"{document['game']} {document['contract']}, seat {document['seat']}: ")
+                  + painter.cards(document["hand"]))
     for seat, cards in document["known"].items():
-        console.print(f"known in seat {seat}: {' '.join(cards)}")
+        console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
     if document.get("played"):
-        console.print(f"played so far: {' '.join(document['played'])}")
+        console.print(Text("played so far: ") + painter.cards(document["played"]))
     console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})")
     spread = f"95% interval {low:.1f} .. {high:.1f}" if document["samples"] > 1 else "one sample: no interval"
     console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} ({spread}), "
@@ -53,8 +55,8 @@ def render_analysis(document: dict, console=None) -> None:
         # The line above lets every sample choose its own best card; a player picks one card for all of them.
         best = document["openings"][0]
         now = "card to play now" if document.get("played") else "opening card"
-        console.print(f"best {now} for every sample: {best['card']}, win {best['win_probability']:.1%}   "
-                      f"mean {unit}: {best['mean']:.1f}")
+        console.print(Text(f"best {now} for every sample: ") + painter.card(best["card"])
+                      + Text(f", win {best['win_probability']:.1%}   mean {unit}: {best['mean']:.1f}"))
     bonuses = Table(title="bonuses forced", title_justify="left")
     for column in ("objective", "for the hand's side", "against it"):
         bonuses.add_column(column)
@@ -68,7 +70,7 @@ def render_analysis(document: dict, console=None) -> None:
         for column in ("card", f"mean {unit}", "win"):
             openings.add_column(column)
         for card in document["openings"]:
-            openings.add_row(card["card"], f"{card['mean']:.1f}", f"{card['win_probability']:.1%}")
+            openings.add_row(painter.card(card["card"]), f"{card['mean']:.1f}", f"{card['win_probability']:.1%}")
         console.print(openings)
 
 
@@ -121,10 +123,16 @@ def analyse(
                              position, seat, known=owners, samples=samples, seed=seed, workers=workers,
                              checkpoint=checkpoint, memory_mb=worker_memory).as_dict()))
         return
+    if board is not None:
+        raise typer.BadParameter("--board picks a record of a FILE; without one there is nothing to pick from",
+                                 param_hint="'--board'")
     if not game or not hand or not contract:
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
                                  param_hint="'--game/--hand/--contract'")
+    if str(flags.get("hard_pagat_reservation", "")).strip().lower() in ("true", "yes", "1", "on"):
+        message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
+                "from a record with [Announcements] for that)")
     with input_errors():
         analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
                                 workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,

@@ -166,9 +166,9 @@ def batch(
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         _restore(previous)
-    message(_summary_text(summary, out))
     if summary.records == 0:
         message(f"stich: {file}: no records (an empty file, or only comments)")
         raise typer.Exit(EXIT_BAD_INPUT)
+    message(_summary_text(summary, out))
     if summary.errors:
         raise typer.Exit(EXIT_BAD_INPUT)

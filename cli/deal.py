@@ -28,7 +28,7 @@ def deal(
                                         help="Kratzen: number of players (default 3)."),
     first_board: int = typer.Option(1, "--first-board", metavar="BOARD", min=1, help="Number of the first board."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", parser=file_name,
-                                       help="Write to this file instead of stdout."),
+                                       help="Write to this file instead of stdout (- is stdout)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable): bid checks use it, and the "
                                                      "records carry it as their [Variant] tag."),

@@ -13,8 +13,9 @@ from solver.files import atomic_file, atomic_path
 @contextmanager
 def atomic_writer(path: Path | None) -> Iterator[TextIO]:
     """Write to ``path`` through a temporary file renamed into place only when all is written (stdout if None), so a
-    half-written file is never mistaken for a whole one."""
-    if path is None:
+    half-written file is never mistaken for a whole one. ``-`` is stdout too, as it is standard input for the
+    commands that read."""
+    if path is None or str(path) == "-":
         yield sys.stdout
         sys.stdout.flush()
         return

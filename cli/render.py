@@ -548,11 +548,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     console.print()  # a blank line between records, none before the first shown
                 render(result, console)
                 shown += 1
+    shown_name = "<stdin>" if str(path) == "-" else path
     if read == 0:
-        message(f"stich: {'<stdin>' if str(path) == '-' else path}: no records (an empty file, or only comments)")
+        message(f"stich: {shown_name}: no records (an empty file, or only comments)")
         failed = True
     elif board is not None and matched == 0:
-        message(f"stich: {path}: no record with [Board \"{board}\"]")
+        message(f"stich: {shown_name}: no record with [Board \"{board}\"]")
         failed = True
     if failed:
         raise typer.Exit(EXIT_BAD_INPUT)

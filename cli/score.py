@@ -14,8 +14,8 @@ from solver.position import Position
 from solver.scoring import MAX_POT, score_report
 from solver.settlement import dd_settlement
 
-from .render import (Document, parse_variant_options, record_title, run_over_records, seats_text, stderr_console,
-                     use_table_megabytes)
+from .render import (CardPainter, Document, parse_variant_options, plural, record_title, run_over_records,
+                     seats_text, stderr_console, use_table_megabytes)
 from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
@@ -79,14 +79,14 @@ def render_score(document: Document, console: Console) -> None:
         for note in document["notes"]:
             console.print(Text(note, style="dim"))
     if "dd" in document:
-        _render_dd(document["dd"], console, document["every_seat_for_itself"])
+        _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"])
 
 
-def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool) -> None:
+def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str) -> None:
     """The double-dummy settlement, its items and line, and what playing for the most points would settle."""
     console.print()
     # in Kratzen every seat plays for itself: the settlement is the attacker's, against everyone
-    who = (f"the attacker, seat {seats_text(dd['declaring_side'])}," if every_seat_for_itself
+    who = (f"the attacker, {seats_text(dd['declaring_side'])}," if every_seat_for_itself
            else f"declarers {seats_text(dd['declaring_side'])}")
     head = Text("Double-dummy settlement", style="bold")
     head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")
@@ -99,9 +99,10 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool) -> N
         seats, cards = len(dd["payments"]), dd["line"]
         first = (seats - dd["cards_on_table"]) % seats or seats  # the cards that complete the trick on the table
         tricks = [cards[:first]] + [cards[i:i + seats] for i in range(first, len(cards), seats)]
-        console.print("line: " + " | ".join(" ".join(trick) for trick in tricks if trick))
+        painter = CardPainter.for_game(game)
+        console.print(Text("line: ") + Text(" | ").join(painter.cards(trick) for trick in tricks if trick))
     measure = "tricks" if dd["points_objective"] == "tricks" else "points"
-    console.print(f"the line takes {dd['line_points']} {measure}; the most "
+    console.print(f"the line takes {plural(dd['line_points'], measure[:-1])}; the most "
                   f"{'the attacker' if every_seat_for_itself else 'the declarers'} can force is {dd['points_optimum']}")
     text = Text(f"played for the most {measure}, the deal settles ")
     text.append_text(_signed(dd["points_line_value"]))

@@ -26,7 +26,7 @@ def tree(
     out: Path = typer.Option(..., "--out", "-o", metavar="OUT.graphml|OUT.gexf|OUT.json", parser=file_name,
                              help="Where to write the tree; the format follows the suffix."),
     board: Optional[str] = BOARD,
-    objective: str = typer.Option("points", "--objective", metavar="NAME", show_default=False,
+    objective: Optional[str] = typer.Option(None, "--objective", metavar="NAME", show_default=False,
                                   help="The value on nodes and edges (default points; Kratzen: the declarer's "
                                        "tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
@@ -45,11 +45,13 @@ def tree(
         if out.suffix.lower() not in FORMATS:
             raise StichError(f"{out}: the tree is written as {', '.join(FORMATS)}")
         source = stdin_bytes() if str(file) == "-" else file
-        records = [r for r in read_records(source, name="<stdin>" if str(file) == "-" else str(file))
-                   if board is None or (r.get("Board") or "").strip() == board]
-        if not records:
-            raise StichError(f"{file}: no record" + (f" with [Board \"{board}\"]" if board else ""))
-        position = position_from_record(records[0], variant=flags)
+        name = "<stdin>" if str(file) == "-" else str(file)
+        # the first record that matches: the records after it are not read (nor need they be readable)
+        record = next((r for r in read_records(source, name=name)
+                       if board is None or (r.get("Board") or "").strip() == board), None)
+        if record is None:
+            raise StichError(f"{name}: no record" + (f" with [Board \"{board}\"]" if board else ""))
+        position = position_from_record(record, variant=flags)
         try:
             graph = strategy_tree(position, depth, objective=objective, seat=seat)
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record

@@ -34,8 +34,7 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
         raise StichError(f"seed must be a whole number, not {seed!r}")
     _whole("board", board, 1)
     if seats is not None and (not isinstance(seats, int) or seats not in game.seat_counts):
-        counts = " or ".join(map(str, game.seat_counts))
-        raise InvalidDealError(f"{game.name} is played by {counts} seats, not {seats!r}")
+        raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")
     most = seats or game.seat_counts[0]
     if not is_whole_number(declarer) or not 1 <= declarer <= most:
         raise InvalidContractError(f"declarer must be a seat from 1 to {most}, not {declarer!r}")

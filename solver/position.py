@@ -199,7 +199,7 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
         else:
             hands[-1].append((word, column))
     if not MIN_SEATS <= len(hands) <= MAX_SEATS or len(hands) not in game.seat_counts:
-        counts = " or ".join(str(n) for n in game.seat_counts)
+        counts = game.seat_counts_text()
         raise _tag_error(record, tag, f"{game.name} deals have {counts} hands separated by '/', found {len(hands)}",
                          f"{counts} hands")
     if not 1 <= first <= len(hands):
@@ -249,7 +249,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     try:
         game = get_game(game_tag.value)
     except StichError as error:
-        raise _tag_error(record, game_tag, str(error), "Zwanzigerrufen, Schafkopf or Kratzen") from None
+        raise _tag_error(record, game_tag, str(error)) from None  # the message names the known games
     deal_tag = _required(record, "Deal")
     deal = _read_deal(record, game, deal_tag)
     seats_tag = record.tag("Seats")

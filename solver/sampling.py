@@ -362,8 +362,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
            tags: Mapping[str, object] | None = None) -> Setup:
     """Check the hand and the known cards once, before any sampling, with messages a player can act on."""
     if not isinstance(seats, int) or seats not in game.seat_counts:
-        raise InvalidDealError(f"{game.name} is played by {' or '.join(map(str, game.seat_counts))} seats, "
-                               f"not {seats!r}")
+        raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")
     for name, value in (("seat", seat), ("declarer", declarer)):
         if not is_whole_number(value) or not 1 <= value <= seats:
             raise StichError(f"{name} {value!r} is not a seat of a {seats}-seat {game.name} deal")

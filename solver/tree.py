@@ -31,10 +31,13 @@ def _node_id(path: tuple[str, ...]) -> str:
     return " ".join(path) if path else "root"
 
 
-def _objective(position: Position, objective: str, seat: int | None) -> Objective:
-    """The objective asked for; a game without points (Kratzen) falls back to the declarer's tricks."""
+def _objective(position: Position, objective: str | None, seat: int | None) -> Objective:
+    """The objective asked for; by default the points, or in a game without points (Kratzen) the declarer's (or
+    ``seat``'s) tricks. An objective named that the contract has not is refused, ``points`` in Kratzen too."""
     rules = position.rules
-    if objective == "points" and "points" not in rules.objective_names():
+    if objective is None:
+        if "points" in rules.objective_names():
+            return position.objective("points", seat)
         return position.objective("tricks", rules.declarer + 1 if seat is None else seat)  # checks the seat
     return position.objective(objective, seat)
 
@@ -46,20 +49,23 @@ def _node_attributes(state: PlayState, value: int, depth: int) -> dict[str, obje
             "tricks_played": len(state.history), "over": state.is_over}
 
 
-def strategy_tree(position: Position, depth: int, *, objective: str = "points", seat: int | None = None,
+def strategy_tree(position: Position, depth: int, *, objective: str | None = None, seat: int | None = None,
                   engine: EngineSolver | None = None) -> nx.DiGraph:
     """The tree of every play sequence of ``depth`` cards from the position.
 
     Node attributes: ``to_move`` (1-based seat, 0 when the deal is over), ``table`` (cards on the table), ``value``
     (the maximising side's total: achieved + double-dummy rest; the declaring side for ``points``), ``depth``.
-    Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``."""
+    Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``.
+    Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth`` and ``variant`` (the flags
+    that differ from the game's defaults, ``name=value, ...``)."""
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
     engine = solver_for(engine)
     goal = _objective(position, objective, seat)
     rules = position.rules
     graph = nx.DiGraph(objective=goal.name, maximiser="+".join(str(s + 1) for s in sorted(goal.maximiser)),
-                       game=position.game.name, contract=str(rules.contract), depth=depth)
+                       game=position.game.name, contract=str(rules.contract), depth=depth,
+                       variant=rules.variant.text())
     state = position.state
     root_value = goal.achieved(rules, state) + engine.value(state, goal)
     graph.add_node(_node_id(()), **_node_attributes(state, root_value, 0))

@@ -653,6 +653,7 @@ def test_json_md_names_every_field_of_the_schema():
     ["deal", "--game", "Schafkopf", "-n", "300", "--seed", "1"],
     ["solve", str(EXAMPLES / "schafkopf.tbn"), "--cards"],
     ["solve", str(EXAMPLES / "schafkopf.tbn"), "--json"],
+    ["--help"], ["solve", "--help"],  # rich points stdout at /dev/null and exits 1 when the help meets a closed pipe
 ])
 def test_a_reader_closing_stdout_ends_the_command_quietly_with_the_sigpipe_code(args) -> None:
     """``stich ... | head``: no 'Broken pipe' message and not the bad-input exit code 1, but 141, what a command
@@ -741,3 +742,70 @@ def test_commands_start_without_networkx():
     code = "import sys, solver.cli.main; print('networkx' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def _stich(*args: str, **environment: str) -> subprocess.CompletedProcess:
+    import os
+
+    return subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, **environment})
+
+
+def test_output_for_an_encoding_without_suit_signs_shows_letters():
+    # PYTHONIOENCODING=ascii (or latin-1) stdout: the suit signs raised UnicodeEncodeError with a traceback
+    for encoding in ("ascii", "latin-1"):
+        process = _stich("solve", str(EXAMPLES / "valat.tbn"), "--cards", "--line", PYTHONIOENCODING=encoding)
+        assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
+        assert "SK" in process.stdout or "HK" in process.stdout or "CK" in process.stdout or "DK" in process.stdout
+    assert "\u2660" in _stich("solve", str(EXAMPLES / "valat.tbn"), "--line", PYTHONIOENCODING="utf-8").stdout or \
+        "\u2665" in _stich("solve", str(EXAMPLES / "valat.tbn"), "--line", PYTHONIOENCODING="utf-8").stdout
+
+
+def test_a_table_too_wide_for_the_terminal_loses_no_value():
+    # rich cut cells with an ellipsis ('absolu...' for absolut and absolut_against alike) or squeezed a column away
+    import io
+
+    from rich.table import Table
+
+    from solver.cli.render import stdout_console
+
+    console = stdout_console()
+    console.file = io.StringIO()
+    for width in (30, 60, 200):
+        console.width = width
+        table = Table("objective", "for", "result", title="Double-dummy value")
+        table.add_row("absolut_against", "3+4", "no")
+        table.add_row("a_very_long_line_name_that_does_not_fit_anywhere " * 3, "1+2", "yes")
+        console.print(table)
+        assert console.width == width  # widened for the table only
+    text = console.file.getvalue()
+    assert "\u2026" not in text and "..." not in text
+    assert text.count("absolut_against") == 3
+
+
+def test_environment_variables_are_read_only_by_commands_that_search():
+    # a bad STICH_TABLE_MB failed every command, even --help and deal, and --table-mb did not override it
+    assert _stich("solve", "--help", STICH_TABLE_MB="abc").returncode == 0
+    assert _stich("deal", "-g", "sk", STICH_TABLE_MB="abc").returncode == 0
+    assert _stich("solve", str(EXAMPLES / "valat.tbn"), "--table-mb", "8", STICH_TABLE_MB="abc").returncode == 0
+    bad = _stich("solve", str(EXAMPLES / "valat.tbn"), STICH_TABLE_MB="abc")
+    assert bad.returncode == 1 and "STICH_TABLE_MB='abc'" in bad.stderr and bad.stdout == ""
+
+
+def test_small_messages_and_dash_for_stdout(tmp_path):
+    text = (EXAMPLES / "valat.tbn").read_text()
+    result = runner.invoke(app, ["solve", "-", "--board", "9"], input=text)
+    assert result.exit_code == 1 and 'stich: <stdin>: no record with [Board "9"]' in result.stderr
+    assert run("deal", "-g", "sk", "-o", "-").stdout.startswith('[Game "Schafkopf"]')
+    assert not Path("-").exists()
+    bad = tmp_path / "k.tbn"
+    bad.write_text('[Game "Kratzen"]\n[Deal "1: SA / SK"]\n[Contract "Trump S"]\n')
+    assert "Kratzen deals have 3 to 6 hands" in run("solve", bad, code=1).stderr
+    bad.write_text('[Game "Tarot"]\n[Deal "1: SA / SK"]\n[Contract "Trump S"]\n')
+    assert run("solve", bad, code=1).stderr.count("Zwanzigerrufen") == 1  # the known games said once
+    usage = run("analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E",
+                "--board", "3", code=2)
+    assert "--board picks a record of a FILE" in usage.output
+    empty = tmp_path / "empty.tbn"
+    empty.write_text("")
+    assert "written" not in run("batch", empty, "--out", tmp_path / "e.jsonl", code=1).stderr

@@ -337,3 +337,26 @@ def test_tree_command_writes_each_format(tmp_path):
     graph = nx.read_graphml(out)
     assert graph.number_of_nodes() == sum(solver.perft(position, d) for d in range(3))
     run("tree", path, "--depth", 1, "--out", tmp_path / "tree.txt", code=1)
+
+
+def test_tree_command_refuses_points_in_kratzen_and_records_the_variant(tmp_path):
+    # --objective points on a Kratzen record used to fall back to the tricks silently, and the graph did not say
+    # which variant its values are of
+    kratzen = EXAMPLES / "kratzen.tbn"
+    result = run("tree", kratzen, "--depth", 1, "--objective", "points", "--out", tmp_path / "k.json", code=1)
+    assert "unknown objective 'points'" in result.stderr and not (tmp_path / "k.json").exists()
+    with pytest.raises(solver.StichError, match="unknown objective 'points'"):
+        strategy_tree(solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1), 1, objective="points")
+    run("tree", EXAMPLES / "valat.tbn", "--depth", 1, "--out", tmp_path / "v.graphml",
+        "--variant", "hard_pagat_reservation=true")
+    assert nx.read_graphml(tmp_path / "v.graphml").graph["variant"] == "hard_pagat_reservation=true"
+    assert strategy_tree(ending(), 1).graph["variant"] == ""
+
+
+def test_tree_command_reads_no_record_after_the_one_it_uses(tmp_path):
+    # every record was read first: a broken record after the first one failed the command
+    path = tmp_path / "two.tbn"
+    path.write_text(_ending_file(tmp_path).read_text() + '\n[Game "Kratzen"\n', encoding="utf-8")
+    run("tree", path, "--depth", 1, "--out", tmp_path / "t.json")
+    assert "expected" in run("tree", path, "--board", "2", "--depth", 1, "--out", tmp_path / "u.json",
+                             code=1).stderr

@@ -326,12 +326,20 @@ class Game:
         return deal
 
     @classmethod
+    def seat_counts_text(cls) -> str:
+        """The numbers of seats the game is played by, in words: ``4``, ``3 or 4``, ``3 to 6``."""
+        counts = sorted(cls.seat_counts)
+        if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]} to {counts[-1]}"
+        return " or ".join(str(n) for n in counts)
+
+    @classmethod
     def check_deal(cls, deal: Deal) -> None:
         if deal.pack is not cls.pack:
             raise InvalidDealError(f"the deal is not of the {cls.name} pack")
         if deal.seats not in cls.seat_counts:
-            counts = " or ".join(str(n) for n in cls.seat_counts)
-            raise InvalidDealError(f"{cls.name} is played by {counts} seats, the deal has {deal.seats} hands")
+            raise InvalidDealError(f"{cls.name} is played by {cls.seat_counts_text()} seats, the deal has "
+                                   f"{deal.seats} hands")
         if deal.hand_size > cls.hand_size:
             raise InvalidDealError(
                 f"{cls.name} hands hold at most {cls.hand_size} cards, these hold {deal.hand_size}")
