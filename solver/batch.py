@@ -705,6 +705,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         variant = Variant.parse_pairs(variant)
     objectives = check_question_of_batch(objectives, cards, variant)
     memory_mb = check_memory_limit(memory_mb)
+    for name, callback in (("progress", progress), ("on_error", on_error)):
+        if callback is not None and not callable(callback):
+            raise StichError(f"{name} must be a function (or None), not {callback!r}")
     start = time.perf_counter()
     asked = asked_of(source, objectives, cards, variant)
     lock = _lock_output(out_path)

@@ -138,10 +138,17 @@ class Pack:
         return CardSet(self, mask)
 
     def names(self, mask: int) -> list[str]:
-        return [self.cards[i].name for i in bits(mask)]
+        """The names of a mask's cards, in pack order."""
+        return [self.cards[i].name for i in bits(self._checked_mask(mask))]
 
     def points(self, mask: int) -> int:
-        return sum(self.cards[i].points for i in bits(mask))
+        return sum(self.cards[i].points for i in bits(self._checked_mask(mask)))
+
+    def _checked_mask(self, mask: object) -> int:
+        if not is_whole_number(mask) or not 0 <= mask < 1 << len(self.cards):
+            raise UnknownCardError(f"a mask of the {self.game} pack is a whole number from 0 to "
+                                   f"2**{len(self.cards)} - 1, not {mask!r}")
+        return mask
 
 
 @dataclass(frozen=True, slots=True)

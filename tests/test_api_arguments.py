@@ -601,3 +601,53 @@ def test_a_position_keeps_its_played_cards_in_step_with_its_state(valat):
     assert solver.Position(valat.game, valat.rules, after.state).played == after.played  # filled from the state
     with pytest.raises(StichError):
         valat.play("no such card")
+
+
+def test_every_engine_method_checks_its_question_first(valat):
+    # value_and_cards read state.is_over before any check (None: AttributeError), and on a finished state took any
+    # objective; solve took cards=1 and line="x"
+    engine = EngineSolver(1)
+    goal = valat.objective("points")
+    state = valat.state
+    while not state.is_over:
+        state = state.advance(next(iter(solver.cards.bits(state.legal_cards()))))
+    for method in (engine.value_and_cards, engine.card_values):
+        with pytest.raises(InvalidPositionError, match="expected a PlayState"):
+            method(None, goal)
+        with pytest.raises(InvalidPositionError, match="expected an Objective"):
+            method(state, "x")
+    with pytest.raises(InvalidPositionError, match="expected an Objective"):
+        engine.line(state, "x", 0)
+    for flags in (dict(cards=1), dict(line="x")):
+        with pytest.raises(InvalidPositionError, match="must be True or False"):
+            engine.solve(valat.state, goal, **flags)
+    assert engine.value_and_cards(state, goal) == (0, [])
+
+
+def test_game_contracts_checks_its_arguments(kratzen):
+    deal = kratzen.rules.deal
+    for game in (solver.Zwanzigerrufen, solver.Schafkopf, solver.Kratzen):
+        with pytest.raises(InvalidDealError, match="the contracts are of a Deal"):
+            game.contracts(None)
+    with pytest.raises(InvalidDealError, match="not of the Zwanzigerrufen pack"):
+        solver.Zwanzigerrufen.contracts(deal)
+    with pytest.raises(StichError, match="unknown variant flag"):
+        solver.Kratzen.contracts(deal, variant="x=1")
+    with pytest.raises(InvalidContractError, match="like is a Contract"):
+        solver.Kratzen.contracts(deal, like="x")
+    with pytest.raises(InvalidContractError, match="declarer 99 is not a seat"):
+        solver.Kratzen.contracts(deal, declarer=99)
+    assert len(solver.Kratzen.contracts(deal)) == 4
+
+
+def test_small_argument_checks(tmp_path):
+    with pytest.raises(StichError, match="progress must be a function"):
+        solver.solve_batch(KRATZEN, tmp_path / "o.jsonl", workers=1, progress=5)
+    with pytest.raises(StichError, match="on_error must be a function"):
+        solver.solve_batch(KRATZEN, tmp_path / "o.jsonl", workers=1, on_error=5)
+    assert not (tmp_path / "o.jsonl").exists()
+    pack = solver.get_game("zr").pack
+    with pytest.raises(solver.UnknownCardError, match="a mask of the Zwanzigerrufen pack"):
+        pack.names(-1)
+    with pytest.raises(StichError, match="a source's name is text"):
+        solver.parse_positions("", name=5)

@@ -610,6 +610,7 @@ def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
     """All records of ``text``; raises ParseError at the first syntax error."""
     if not isinstance(text, str):
         raise StichError(f"records are parsed from a string, not {type(text).__name__}")
+    _check_name(name)
     return list(_read(io.StringIO(text, newline="\n"), name, recover=False))  # type: ignore[arg-type]
 
 
@@ -617,6 +618,7 @@ def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
 def _opened(source: str | os.PathLike | IO, name: str | None) -> Iterator[tuple[IO, str]]:
     """Open a path (and close it afterwards); a stream given by the caller is used and left open. A read that fails
     (an I/O error, a file such as /proc/self/mem) names the file, as a failed open does."""
+    _check_name(name)
     if isinstance(source, (str, os.PathLike)):
         label = name or str(os.fspath(source))
     elif callable(getattr(source, "readline", None)):
@@ -634,6 +636,12 @@ def _opened(source: str | os.PathLike | IO, name: str | None) -> Iterator[tuple[
         if error.filename is None and error.errno is not None:
             raise type(error)(error.errno, error.strerror, label) from None
         raise
+
+
+def _check_name(name: object) -> None:
+    """The ``name`` a source is shown by in messages: text, or None for the path's or stream's own."""
+    if name is not None and not isinstance(name, str):
+        raise StichError(f"a source's name is text (shown in messages), not {name!r}")
 
 
 def _stream_name(stream: IO) -> str:

@@ -421,7 +421,28 @@ class Game:
                   like: Contract | None = None, declarer: int | None = None) -> list[tuple[Contract, int]]:
         """Every (contract, declarer seat 1-based) that could be bid on a whole deal under ``variant``'s bid checks
         (``like``: the record's own contract, whose modifiers carry over, e.g. a Kratzen Muss; ``declarer``: the
-        record's declarer, where a game's contracts are all one seat's, e.g. the Kratzen attacker)."""
+        record's declarer, where a game's contracts are all one seat's, e.g. the Kratzen attacker). The arguments
+        are checked here; each game lists its contracts in :meth:`_contracts`."""
+        if not isinstance(deal, Deal):
+            raise InvalidDealError(f"the contracts are of a Deal, not {type(deal).__name__}")
+        cls.check_deal(deal)
+        if not cls.is_whole(deal):
+            raise InvalidDealError("contracts are bid on a whole deal, not an ending")
+        if not isinstance(variant, Variant):
+            variant = cls.variant(variant)
+        elif set(variant) != set(cls.flags):
+            raise InvalidContractError(f"the variant is another game's, not {cls.name}'s")
+        if like is not None:
+            if not isinstance(like, Contract):
+                raise InvalidContractError(f"like is a Contract (parse_contract gives one), not {like!r}")
+            cls.check_contract(like)
+        if declarer is not None and (not is_whole_number(declarer) or not 1 <= declarer <= deal.seats):
+            raise InvalidContractError(f"declarer {declarer!r} is not a seat of this {deal.seats}-seat deal")
+        return cls._contracts(deal, variant, like, declarer)
+
+    @classmethod
+    def _contracts(cls, deal: Deal, variant: Variant, like: Contract | None,
+                   declarer: int | None) -> list[tuple[Contract, int]]:
         raise NotImplementedError
 
     @classmethod

@@ -11,7 +11,7 @@ from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError
 from ..state import PlayState
-from ..variant import Flag
+from ..variant import Flag, Variant
 from .tables import Level, RuleTables
 from .base import Contract, Game, Objective, TrumpSuitRules, parse_words, require, tricks_objective, unknown_objective
 
@@ -151,7 +151,8 @@ class Kratzen(Game):
         return [f"Trump {rng.choice(SUITS)}"]
 
     @classmethod
-    def contracts(cls, deal: Deal, variant=None, like=None, declarer=None) -> list[tuple[Contract, int]]:
+    def _contracts(cls, deal: Deal, variant: Variant, like: Contract | None,
+                   declarer: int | None) -> list[tuple[Contract, int]]:
         modifier = {None: "", "muss": " Muss", "sevenmuss": " SevenMuss"}[like.modifier if like else None]
         declarer = declarer or 1  # the record's attacker, else seat 1 (RULES.md 3.1)
         return [(cls.parse_contract(f"Trump {s}{modifier}"), declarer) for s in SUITS]

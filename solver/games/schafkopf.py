@@ -10,7 +10,7 @@ from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError
 from ..state import PlayState
-from ..variant import Flag
+from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
 from .base import Contract, Game, Objective, TrumpSuitRules, parse_words, points_objective, require, tricks_objective, \
     unknown_objective
@@ -246,7 +246,8 @@ class Schafkopf(Game):
         return ["Rufer E", "Rufer G", "Rufer S"]
 
     @classmethod
-    def contracts(cls, deal: Deal, variant=None, like=None, declarer=None) -> list[tuple[Contract, int]]:
+    def _contracts(cls, deal: Deal, variant: Variant, like: Contract | None,
+                   declarer: int | None) -> list[tuple[Contract, int]]:
         result = []
         for seat in range(1, 5):
             for text in ["Rufer E", "Rufer G", "Rufer S", "Wenz", "Solo E", "Solo G", "Solo H", "Solo S",

@@ -10,7 +10,7 @@ from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError
 from ..state import PlayState
-from ..variant import Flag
+from ..variant import Flag, Variant
 from .tables import Level, Reservation, RuleTables, SpecialWinner
 from .base import (Contract, Game, Objective, Rules, TrickEvent, parse_words, points_objective, require,
                    tricks_objective, unknown_objective)
@@ -314,7 +314,8 @@ class Zwanzigerrufen(Game):
         return ["Normal"]
 
     @classmethod
-    def contracts(cls, deal: Deal, variant=None, like=None, declarer=None) -> list[tuple[Contract, int]]:
+    def _contracts(cls, deal: Deal, variant: Variant, like: Contract | None,
+                   declarer: int | None) -> list[tuple[Contract, int]]:
         # The Normal game always has its row: where forehand holds T20..T16 the table lists it as not biddable.
         result: list[tuple[Contract, int]] = [(Contract(cls.name, "normal", text="Normal"), 1)]
         for seat in range(1, 5):

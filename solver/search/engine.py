@@ -417,7 +417,9 @@ class EngineSolver:
 
     @serialised
     def reaches(self, state: PlayState, objective: Objective, target: int) -> bool:
-        """Can the maximising side still win ``target`` or more from ``state``?"""
+        """Can the maximising side still win ``target`` or more from ``state``? ``target`` is measured on the rest
+        of the deal, as :meth:`value` is, not on the total: for an objective's own target (a total) subtract what is
+        won already, ``objective.target - objective.achieved(state.rules, state)``."""
         self._check(state, objective)
         check_number("the target", target, -MAX_VALUE, MAX_VALUE)
         if state.is_over:
@@ -428,6 +430,7 @@ class EngineSolver:
     @serialised
     def card_values(self, state: PlayState, objective: Objective, guess: int | None = None) -> list[CardValue]:
         """The value of every legal card (equivalent cards searched once and given the same value)."""
+        self._check(state, objective)
         if guess is not None:
             check_number("the guess", guess, -MAX_VALUE, MAX_VALUE)
         compiled = self._load(state, objective)
@@ -471,6 +474,7 @@ class EngineSolver:
         """The exact future value and every legal card's value, cheaper than value() then card_values(): the root's
         value is the best of its cards' (the maximising side's greatest, the other side's least), so the separate
         search that proves it is saved; the first card starts from the heuristic playout's guess."""
+        self._check(state, objective)
         if state.is_over:
             return 0, []
         values = self.card_values(state, objective)
@@ -483,6 +487,7 @@ class EngineSolver:
         among the equal ones is the lowest pack index, as the reference's). Whether a card keeps the value is one
         null-window search (``Engine.keeps``), not the card's exact value; a value that is not the state's shows
         as a turn where no card keeps it or a line that does not add up to it."""
+        self._check(state, objective)
         check_number("the value", value, -MAX_VALUE, MAX_VALUE)
         start = state
         line = []
@@ -528,6 +533,8 @@ class EngineSolver:
               ) -> SolveResult:
         start = time.perf_counter()
         self._check(state, objective)
+        check_flag("cards", cards)
+        check_flag("line", line)
         self.engine.reset_counters()
         if cards and not state.is_over:
             future, card_values = self.value_and_cards(state, objective)
