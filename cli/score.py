@@ -12,7 +12,7 @@ from rich.text import Text
 
 from solver.position import Position
 from solver.scoring import MAX_POT, score_report
-from solver.settlement import dd_settlement
+from solver.settlement import dd_settlement, settlement_unsupported
 
 from .render import (CardPainter, Document, parse_variant_options, plural, record_title, run_over_records,
                      seats_text, stderr_console, use_table_megabytes)
@@ -119,6 +119,10 @@ def score_document(position: Position, pot: int | None, dd: bool) -> Document:
     rules = position.rules
     pot = pot if position.game.has_pot else None  # --pot is for a file's Kratzen records, the others have none
     complete = position.state.is_over or (position.game.name == "Schafkopf" and rules.contract.kind == "sie")
+    reason = settlement_unsupported(position) if dd and complete else None
+    if reason is not None:  # the score is still given; only the settlement cannot be
+        stderr_console().print(f"stich: {position.label}: no double-dummy settlement: {reason}", markup=False)
+        dd = False
     if not dd or complete:
         document = score_report(position, pot=pot)
     else:

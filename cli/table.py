@@ -9,7 +9,9 @@ import typer
 
 from solver.analysis import table_report
 from solver.position import Position
+from solver.settlement import settlement_unsupported
 
+from .errors import message
 from .render import (Document, parse_variant_options, progress_on_stderr, render_table, run_over_records,
                      use_table_megabytes)
 from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
@@ -21,6 +23,11 @@ SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
 
 
 def _table_document(position: Position, settlement: bool) -> Document:
+    if settlement:
+        reason = settlement_unsupported(position)
+        if reason is not None:  # the default column is left out, not the whole table
+            message(f"stich: {position.label}: no settlement column: {reason}")
+            settlement = False
     with progress_on_stderr(f"table of {position.label}") as progress:
         return table_report(position, progress=progress, settlement=settlement)
 

@@ -96,14 +96,22 @@ def _net(payments: Sequence[int], side: frozenset[int]) -> int:
     return sum(payments[seat] for seat in side)
 
 
+def settlement_unsupported(position: Position) -> str | None:
+    """Why the double-dummy settlement cannot be had for this position's rules, or None when it can."""
+    if position.game.name == "Zwanzigerrufen" and position.rules.variant["card_bonus_basis"] == "captured":
+        return ("the double-dummy settlement does not support card_bonus_basis=captured (Trull and 4 Kings would "
+                "depend on every captured card)")
+    return None
+
+
 def _tarock_components(position: Position, state: PlayState
                        ) -> tuple[list[PayoffComponent], Callable[[tuple[int, ...]], TarockFacts]]:
     """Zwanzigerrufen: points (thresholds 33, 44, 45, 56), tricks (0, all), and where the Pagat and the Mond can
     still be decided, the Pagat-ultimo, Pagat-beaten and Mondfang events."""
     rules = position.rules
-    if rules.variant["card_bonus_basis"] == "captured":
-        raise StichError("the double-dummy settlement does not support card_bonus_basis=captured (Trull and 4 Kings "
-                         "would depend on every captured card)")
+    reason = settlement_unsupported(position)
+    if reason is not None:
+        raise StichError(reason)
     declarers = rules.declaring_side
     tricks = rules.tricks_in_deal
     pack = rules.pack

@@ -809,3 +809,13 @@ def test_small_messages_and_dash_for_stdout(tmp_path):
     empty = tmp_path / "empty.tbn"
     empty.write_text("")
     assert "written" not in run("batch", empty, "--out", tmp_path / "e.jsonl", code=1).stderr
+
+
+def test_a_variant_without_a_settlement_keeps_the_rest_of_table_and_score(tmp_path):
+    # card_bonus_basis=captured has no double-dummy settlement: `table` failed outright (its settlement column is on
+    # by default) and `score --dd` lost the ordinary score with it
+    flag = ("--variant", "card_bonus_basis=captured")
+    table = run("table", EXAMPLES / "zwanzigerrufen.tbn", "--board", "1", *flag)
+    assert "no settlement column" in table.stderr and "Normal" in table.stdout
+    score = run("score", ROOT / "tests" / "data" / "tie44_whole.tbn", "--dd", *flag)
+    assert "no double-dummy settlement" in score.stderr and "Payments" in score.stdout
