@@ -285,12 +285,24 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     except StichError as error:  # pointed at the record's game, whose flags they are not
         raise _error(record, f"the variant given with the command or call: {error}", game_tag.value_line,
                      game_tag.value_column) from None
+    from_tag = dict(flags)
     flags.update(override)
     variant_tag = record.tag("Variant") or contract_tag
     try:
         chosen = game.variant(flags)
     except StichError as error:
-        raise _tag_error(record, variant_tag, str(error), "flags of docs/rules.md") from None
+        column = variant_tag.value_column
+        for name, value in from_tag.items():  # the tag's own flag at fault: pointed at, as a card of a deal is
+            if name in override:
+                continue
+            try:
+                game.variant({name: value})
+            except StichError:
+                found = variant_tag.value.lower().find(str(name).strip().lower())
+                column += max(found, 0)
+                break
+        raise _error(record, str(error), variant_tag.value_line, column, variant_tag.value,
+                     None if "expected" in str(error) else "flags of docs/rules.md") from None
     state_tags: dict[str, object] = {}
     partner = tag_value("Partner", lambda t: _seat_number(record, t, deal.seats), "a seat")
     if partner is not None:
@@ -375,8 +387,10 @@ def _replay(record: Record, rules: Rules) -> tuple[PlayState, tuple[int, ...]]:
                              token.text, f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
             legal = state.legal_cards()
             if not legal >> index & 1:
-                raise _error(record, f"seat {seat + 1} may not play this card here", token.line, token.column,
-                             token.text, f"one of {' '.join(rules.pack.names(legal))}")
+                flags = rules.variant.text()
+                under = f" under {flags}" if flags else ""  # a flag may be why: given with the command, say so
+                raise _error(record, f"seat {seat + 1} may not play this card here{under}", token.line,
+                             token.column, token.text, f"one of {' '.join(rules.pack.names(legal))}")
             state = state.advance(index)
             played.append(index)
     return state, tuple(played)

@@ -639,6 +639,8 @@ def score_deal(position: Position, *, pot: int | None = None,
         pot_value = read_pot(position, pot)
         items, notes = score_kratzen(position, pot_value)
         payments, pot_change = kratzen_payments(items, rules.seats)
+    if not position.game.is_whole(rules.deal):
+        notes.append("an ending: scored on the cards it holds, as a whole deal would be (docs/scoring.md)")
     if sum(payments) + pot_change != 0:  # every rule above balances; a failure here is a bug, not bad input
         raise AssertionError(f"settlement does not sum to zero: {payments} {pot_change}")
     return Settlement(game, str(rules.contract), tuple(items), payments, pot_value, pot_change, tuple(notes))

@@ -4,6 +4,8 @@ VariantError naming the flag."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from solver import make_position, parse_positions
@@ -503,3 +505,14 @@ def test_a_number_flag_takes_ascii_digits_only(spelling):
     with pytest.raises(VariantError, match="takes a whole number"):
         Zwanzigerrufen.variant({"solo_value": spelling})
     assert Zwanzigerrufen.variant({"solo_value": " 5 "})["solo_value"] == 5
+
+
+def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
+    # the error pointed at the start of the tag's value, whichever of its flags was at fault
+    text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text()
+    text = text.replace('[Contract "Solo"]', '[Contract "Solo"]\n[Variant "solo_value=5, sagotrick=bogus"]')
+    with pytest.raises(StichError) as caught:
+        parse_positions(text, name="v.tbn")
+    line = text.splitlines().index('[Variant "solo_value=5, sagotrick=bogus"]') + 1
+    assert (caught.value.line, caught.value.column) == (line, len('[Variant "solo_value=5, ') + 1)
+    assert "sagotrick takes" in str(caught.value)

@@ -234,7 +234,8 @@ class Schafkopf(Game):
         if contract.kind in ("solo", "solotout") and whole and variant["solo_requires_plain_trump_card"]:
             plain_trump = sum(1 << c.index for c in PACK if c.suit == contract.suit and c.rank not in "OU")
             require(bool(hand & plain_trump),
-                    f"a Solo declarer must hold a plain {contract.suit} card; seat {declarer + 1} holds none")
+                    f"a Solo declarer must hold a plain {contract.suit} card; seat {declarer + 1} holds none "
+                    f"(variant flag solo_requires_plain_trump_card=false lifts this)")
         if contract.kind == "sie" and whole:
             ou = sum(1 << c.index for c in PACK if c.rank in "OU")
             require(hand & ou == ou, f"Sie needs all four Obers and Unters; seat {declarer + 1} lacks some")

@@ -286,7 +286,8 @@ class Zwanzigerrufen(Game):
             if whole and contract.card is not None and variant["called_tarock"] == "highest":
                 highest = cls.called_card(deal)
                 require(card == highest, f"forehand calls the highest of T20..T16 she does not hold: "
-                                         f"{PACK[highest].name}, not {PACK[card].name}")
+                                         f"{PACK[highest].name}, not {PACK[card].name} (variant flag "
+                                         f"called_tarock=any allows any)")
             partner = deal.holder(card)
             if state_tags.get("partner") is not None:
                 named = int(state_tags["partner"]) - 1  # type: ignore[arg-type]
@@ -303,7 +304,8 @@ class Zwanzigerrufen(Game):
             needed = variant["suit_solo_min_suit_cards"]
             suit_cards = sum(1 for c in PACK if c.suit != "T" and deal.hands[declarer] >> c.index & 1)
             require(suit_cards >= needed,
-                    f"a Suit Solo declarer needs at least {needed} suit cards, seat {declarer + 1} holds {suit_cards}")
+                    f"a Suit Solo declarer needs at least {needed} suit cards, seat {declarer + 1} holds {suit_cards} "
+                    f"(variant flag suit_solo_min_suit_cards)")
         announcer = state_tags.get("pagat_announcer")
         announcer = None if announcer is None else int(announcer) - 1  # type: ignore[arg-type]
         return ZwanzigerrufenRules(cls, deal, contract, declarer, variant, leader=0 if leader is None else leader,
