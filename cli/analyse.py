@@ -15,8 +15,8 @@ from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
 from .errors import file_name, input_errors, message
-from .render import (CardPainter, checked_game, emit_json, parse_variant_options, plural, run_over_records,
-                     stdout_console, use_table_megabytes)
+from .render import (CardPainter, check_game_options, checked_game, emit_json, parse_variant_options, plural,
+                     run_over_records, stdout_console, use_table_megabytes)
 from .solve import TABLE_MB
 
 
@@ -130,6 +130,7 @@ def analyse(
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
                                  param_hint="'--game/--hand/--contract'")
+    check_game_options(game, flags, seats, declarer)
     if str(flags.get("hard_pagat_reservation", "")).strip().lower() in ("true", "yes", "1", "on"):
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")

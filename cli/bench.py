@@ -13,8 +13,8 @@ from solver.errors import StichError
 from solver.games import get_game
 
 from .errors import input_errors
-from .render import (emit_json, parse_variant_options, progress_on_stderr, render_bench, stdout_console,
-                     use_table_megabytes)
+from .render import (check_game_options, emit_json, parse_variant_options, progress_on_stderr, render_bench,
+                     stdout_console, use_table_megabytes)
 from .solve import TABLE_MB
 
 
@@ -65,6 +65,8 @@ def bench(
     use_table_megabytes(table_mb)
     if flags and game is None:
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
+    if game is not None:
+        check_game_options(game, flags)
     with input_errors():
         for line in selected_lines(game):
             if flags:

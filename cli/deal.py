@@ -8,12 +8,11 @@ from typing import List, Optional
 import typer
 
 from solver.formats.tbn import format_record
-from solver.games import get_game
 from solver.generate import random_records
 
 from .errors import file_name, input_errors
 from .output import atomic_writer
-from .render import checked_game, parse_variant_options
+from .render import check_game_options, checked_game, parse_variant_options
 
 
 def deal(
@@ -34,16 +33,11 @@ def deal(
                                                      "records carry it as their [Variant] tag."),
 ) -> None:
     """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for)."""
-    counts = get_game(game).seat_counts
-    if seats is not None and seats not in counts:
-        raise typer.BadParameter(f"{game} is played by {' or '.join(map(str, counts))} seats, not {seats}",
-                                 param_hint="'--seats'")
-    if declarer > (seats or counts[0]):
-        raise typer.BadParameter(f"{game} with {seats or counts[0]} seats has no seat {declarer}",
-                                 param_hint="'--declarer'")
+    flags = parse_variant_options(variant)
+    check_game_options(game, flags, seats, declarer)
     with input_errors():
         records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
-                                 first_board=first_board, variant=parse_variant_options(variant))
+                                 first_board=first_board, variant=flags)
         with atomic_writer(out) as stream:
             for number, record in enumerate(records):
                 if number:

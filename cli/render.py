@@ -464,6 +464,27 @@ def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
         raise typer.BadParameter(str(error), param_hint="'--variant'") from None
 
 
+def check_game_options(game: str, flags: dict[str, str], seats: int | None = None,
+                       declarer: int | None = None) -> None:
+    """The options of a command that names its game itself (``deal``, ``bench --game``, ``analyse --game``),
+    checked against it: a flag, seat count or declarer the game has not is a usage error (exit 2), as any option's
+    value out of its range is; no record is involved to point at."""
+    try:
+        chosen = get_game(game)
+    except StichError as error:
+        raise typer.BadParameter(str(error), param_hint="'--game'") from None
+    try:
+        chosen.variant(flags)
+    except StichError as error:
+        raise typer.BadParameter(str(error), param_hint="'--variant'") from None
+    if seats is not None and seats not in chosen.seat_counts:
+        raise typer.BadParameter(f"{chosen.name} is played by {chosen.seat_counts_text()} seats, not {seats}",
+                                 param_hint="'--seats'")
+    most = seats or chosen.seat_counts[0]
+    if declarer is not None and not 1 <= declarer <= most:
+        raise typer.BadParameter(f"{chosen.name} with {most} seats has no seat {declarer}", param_hint="'--declarer'")
+
+
 def use_table_megabytes(megabytes: int | None) -> None:
     """``--table-mb``: the size of every table this command creates, here and in the worker processes it starts
     (they inherit STICH_TABLE_MB); None keeps STICH_TABLE_MB's or the default.

@@ -72,7 +72,7 @@ def test_analyse_a_kratzen_hand_at_a_larger_table():
     assert report == json.loads(json.dumps(expected.as_dict()))
     wrong = runner.invoke(app, ["analyse", "--game", "schafkopf", "--seats", "5", "--hand", "EO GO HO EU GU HA HZ HK",
                                 "--seat", "1", "--contract", "Solo H", "--samples", "2"])
-    assert wrong.exit_code == 1 and "played by 4 seats, not 5" in wrong.stderr
+    assert wrong.exit_code == 2 and "played by 4 seats, not 5" in wrong.output  # as deal says it: a usage error
 
 
 def test_analyse_rejects_a_card_twice():

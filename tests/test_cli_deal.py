@@ -77,7 +77,9 @@ def test_deal_variant_changes_bid_checks_and_is_written():
     positions = solver.parse_positions(loose)
     assert all(p.rules.variant["suit_solo_min_suit_cards"] == 3 for p in positions)
     result = runner.invoke(app, ["deal", "-g", "zr", "--variant", "no_such=1"])
-    assert result.exit_code == 1 and "unknown variant flag" in result.stderr
+    assert result.exit_code == 2 and "unknown variant flag" in result.output  # an option's value: a usage error
+    result = runner.invoke(app, ["deal", "-g", "zr", "--variant", "solo_value=6"])
+    assert result.exit_code == 2 and "solo_value takes a number" in result.output
 
 
 def test_bench_variant_needs_a_game():
