@@ -32,7 +32,7 @@ from .api import iter_positions, parse_positions, perft, read_positions, solve
 from .cards import Card, CardSet, Pack
 from .deal import Deal
 from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
-                     ParseError, StichError, UnknownCardError, UnknownGameError, VariantError)
+                     ParseError, SearchStopped, StichError, UnknownCardError, UnknownGameError, VariantError)
 from .games import GAMES, Contract, Game, Kratzen, Objective, Rules, Schafkopf, Zwanzigerrufen, get_game
 from .position import Position, make_position, position_from_record
 from .search.engine import EngineSolver
@@ -48,7 +48,7 @@ __all__ = [
     "Settlement", "score_deal", "DDSettlement", "dd_settlement", "strategy_tree", "write_tree", "EngineSolver",
     "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError",
     "Flag", "Game", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError", "Kratzen",
-    "Objective", "Pack", "ParseError", "PlayState",
+    "Objective", "Pack", "ParseError", "PlayState", "SearchStopped",
     "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
     "Variant", "VariantError", "Zwanzigerrufen", "__version__", "get_game", "iter_positions", "make_position",
     "parse_positions", "perft", "position_from_record", "read_positions", "solve",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from typing import IO, Iterator, Mapping
 
 from .errors import ParseError, StichError
@@ -41,14 +42,16 @@ def parse_positions(text: str, *, variant: Mapping[str, object] | str | None = N
 
 
 def solve(position: Position, objective: str = "points", *, seat: int | None = None, cards: bool = False,
-          line: bool = False, engine: EngineSolver | None = None, reference_solver: bool | None = None
-          ) -> SolveResult:
+          line: bool = False, engine: EngineSolver | None = None, reference_solver: bool | None = None,
+          time_limit: float | None = None, stop: threading.Event | None = None) -> SolveResult:
     """The double-dummy answer to ``objective`` from ``position``.
 
     ``seat`` (1-based) picks the seat for Kratzen's per-seat question; ``cards`` adds the value of every legal card
     (equivalent cards share a value), ``line`` a principal variation to the end of the deal. The compiled engine
     answers (``engine`` to use your own, e.g. with another table size); ``reference_solver=True`` or
-    ``STICH_IMPLEMENTATION=python`` uses the pure-Python reference instead.
+    ``STICH_IMPLEMENTATION=python`` uses the pure-Python reference instead. ``time_limit`` (seconds) and ``stop``
+    (a ``threading.Event`` another thread may set: a bot's move deadline, a user's cancel) end the engine's search
+    early with :class:`~solver.errors.SearchStopped`; signals such as Ctrl-C reach only the main thread, these any.
     """
     check_position(position)
     check_flag("cards", cards)
@@ -58,9 +61,11 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     if engine is not None:
         solver_for(engine)  # checked whichever answers: a wrong argument is a mistake either way
     if use_reference:  # the engine checks what it is given itself (EngineSolver's boundary checks)
+        if time_limit is not None or stop is not None:
+            raise StichError("time_limit and stop are the engine's; the reference solver runs to the end")
         check_question(position.state, goal)
         return reference.solve(position.state, goal, cards=cards, line=line)
-    return solver_for(engine).solve(position.state, goal, cards=cards, line=line)
+    return solver_for(engine).solve(position.state, goal, cards=cards, line=line, time_limit=time_limit, stop=stop)
 
 
 def perft(position: Position, depth: int, *, reference_solver: bool | None = None) -> int:

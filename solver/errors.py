@@ -111,3 +111,9 @@ class InvalidPositionError(StichError):
 
 class EngineError(RuntimeError):
     """An internal fault of the compiled engine. Never raised for bad user input."""
+
+
+class SearchStopped(TimeoutError):
+    """A search stopped before it finished, at its ``time_limit`` or when its ``stop`` event was set (a bot's move
+    deadline, another thread's request). No bad input: the engine is still usable, and nothing the stopped search
+    half proved is kept."""

@@ -19,6 +19,8 @@ from search cimport Search, Options, question_options, heuristic_playout, exact_
 from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
     PAYOFF_LIMIT
 
+from solver.errors import SearchStopped
+
 DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
 LIMITS = {"cards": MAX_CARDS, "seats": MAX_SEATS, "classes": MAX_CLASSES, "levels": MAX_LEVELS,
           "specials": MAX_SPECIALS, "order": MAX_ORDER, "events": MAX_EVENTS, "reservations": MAX_RESERVATIONS}
@@ -120,6 +122,7 @@ cdef class Engine:
     cdef State proved_root                    # the root of the last value(), and a card proved to keep its value
     cdef int proved_card
     cdef int proved_value
+    cdef public object stop_check             # None, or () -> bool asked every POLL_EVERY nodes (search.pxd)
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True,
@@ -334,6 +337,7 @@ cdef class Engine:
         S.iterations = 0
         S.quasi_hits = 0
         S.aborted = 0
+        S.stop_check = <void*>self.stop_check if self.stop_check is not None else NULL
         memset(S.history, 0, sizeof(S.history))
         memset(S.killer, 255, sizeof(S.killer))  # every int -1: no killer yet
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
@@ -345,6 +349,8 @@ cdef class Engine:
             return 0
         table_new_generation(&self.table)
         self.proved_card = NO_CARD
+        if aborted == 2:
+            raise SearchStopped("the search was stopped before it finished (its time limit or stop event)")
         return -1                             # the handler's exception is set: Cython raises it
 
     cdef void _end(self, Search* S) noexcept:

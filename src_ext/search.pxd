@@ -47,7 +47,10 @@
 # for the whole question. Every POLL_EVERY nodes the search takes the GIL and lets the interpreter run its signal
 # handlers; one that raises (KeyboardInterrupt) marks the search aborted, every node then returns at once, and the
 # Engine method raises the handler's exception after starting a new table generation, since the bounds stored on
-# the way out were not searched. 16,384 nodes are about 1.5 ms: the look costs nothing measurable.
+# the way out were not searched. 16,384 nodes are about 1.5 ms: the look costs nothing measurable. The same look
+# asks the question's stop check, if it has one (``Search.stop_check``: a time limit or another thread's request,
+# which a signal cannot be, since signals reach only the main thread); when it says stop, the search unwinds the
+# same way and the Engine method raises SearchStopped.
 #
 # Memory latency. A table probe is mostly a cache miss (the table is tens of MB); the key is computed first and
 # the bucket prefetched, so the static bound is computed while the line is on its way. The sure-trick bounds, the
@@ -116,15 +119,19 @@ ctypedef struct Search:
     uint64_t boundary_nodes[16]               # nodes at trick boundaries by tricks left (for profiling)
     int killer[MAX_SEATS][MAX_CARDS + 1]      # per seat and cards in hand: the lead that last cut off, -1 none
     int history[MAX_SEATS][MAX_CARDS]         # cut-offs each card caused, weighted by the tricks still to play
-    int aborted                               # a signal handler raised: unwind (see Interrupts)
+    int aborted                               # 1 a signal handler raised, 2 the stop check said stop: unwind
+    void* stop_check                          # a Python callable () -> bool, borrowed from the Engine; NULL none
 
 
-cdef inline int interrupted(uint64_t nodes, int* aborted) noexcept nogil:
-    """Whether the search must unwind: a signal handler raised, now or at an earlier look (see Interrupts)."""
+cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noexcept nogil:
+    """Whether the search must unwind: a signal handler raised or the stop check said stop, now or at an earlier
+    look (see Interrupts). The stop check is the wrapper's own closure (a clock or an Event), which does not raise."""
     if (nodes & (POLL_EVERY - 1)) == 0 and not aborted[0]:
         with gil:
             if PyErr_CheckSignals() != 0:
                 aborted[0] = 1                # the handler's exception stays set for the Engine method to raise
+            elif stop_check != NULL and (<object>stop_check)():
+                aborted[0] = 2
     return aborted[0]
 
 
@@ -450,7 +457,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     if boundary and S.s.live == 0:
         return 0
     S.nodes += 1
-    if interrupted(S.nodes, &S.aborted):
+    if interrupted(S.nodes, &S.aborted, S.stop_check):
         return 0
     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
         return last_trick_value(S.t, S.o, &S.s)
@@ -663,7 +670,7 @@ cdef inline uint64_t perft(Search* S, int depth) noexcept nogil:
     if depth == 0 or (S.s.trick_len == 0 and S.s.live == 0):
         return 1
     S.nodes += 1
-    if interrupted(S.nodes, &S.aborted):
+    if interrupted(S.nodes, &S.aborted, S.stop_check):
         return 0
     legal = legal_cards(S.t, &S.s)
     while legal:

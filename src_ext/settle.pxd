@@ -150,7 +150,7 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     if boundary and S.s.live == 0:
         return final_payoff(S.p, S.acc)
     S.nodes += 1
-    if interrupted(S.nodes, &S.aborted):
+    if interrupted(S.nodes, &S.aborted, NULL):
         return 0
     if boundary:
         payoff_range(S, &lower, &upper)

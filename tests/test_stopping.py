@@ -1,0 +1,81 @@
+"""Stopping a search from outside the signal path: ``time_limit`` and a ``stop`` event. Signals reach only the main
+thread, so a bot or a server solving in a worker thread could not bound a move's time; the search now asks the
+question's stop check at the same look at which it runs signal handlers (every 16,384 nodes), unwinds and raises
+SearchStopped. The engine stays usable and its next answers are a fresh engine's."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver.benchmark import SEEDS
+
+VALAT = Path(__file__).resolve().parent.parent / "examples" / "valat.tbn"
+
+
+def _heavy() -> solver.Position:
+    """Board 26 of the Zwanzigerrufen benchmark: seconds with every card's value and no quasi table."""
+    record = solver.random_record("Zwanzigerrufen", SEEDS["Zwanzigerrufen"], 26, contract="Normal")
+    return solver.position_from_record(record)
+
+
+@pytest.mark.parametrize("cards", [False, True])
+def test_a_time_limit_stops_a_search_and_the_engine_answers_right_afterwards(cards) -> None:
+    position = _heavy()
+    engine = solver.EngineSolver(16, use_quasi=False)
+    with pytest.raises(solver.SearchStopped):
+        solver.solve(position, "points", cards=cards, engine=engine, time_limit=0.02)
+    after = solver.solve(position, "points", cards=cards, engine=engine)
+    fresh = solver.solve(position, "points", cards=cards)
+    assert (after.total, after.card_values) == (fresh.total, fresh.card_values)
+
+
+def test_a_stop_event_set_by_another_thread_stops_a_search_in_a_worker_thread() -> None:
+    position = _heavy()
+    engine = solver.EngineSolver(16, use_quasi=False)
+    stop = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            outcome["result"] = solver.solve(position, "points", cards=True, engine=engine, stop=stop)
+        except solver.SearchStopped as stopped:
+            outcome["stopped"] = stopped
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    time.sleep(0.05)
+    stop.set()
+    worker.join(timeout=60)
+    assert not worker.is_alive() and "stopped" in outcome
+    assert solver.solve(position, engine=engine).total == solver.solve(position).total
+
+
+def test_a_generous_limit_changes_nothing_and_the_limit_is_not_kept() -> None:
+    position = next(solver.read_positions(VALAT))
+    engine = solver.EngineSolver(8)
+    limited = solver.solve(position, cards=True, line=True, engine=engine, time_limit=60, stop=threading.Event())
+    plain = solver.solve(position, cards=True, line=True)
+    assert (limited.total, limited.card_values, limited.line) == (plain.total, plain.card_values, plain.line)
+    with pytest.raises(solver.SearchStopped, match="before it started"):
+        solver.solve(position, engine=engine, time_limit=0)
+    assert solver.solve(position, engine=engine).total == plain.total  # the check went with the call
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(time_limit=-1), "time_limit must be a number of seconds"),
+    (dict(time_limit="1"), "time_limit must be a number of seconds"),
+    (dict(time_limit=True), "time_limit must be a number of seconds"),
+    (dict(time_limit=float("nan")), "time_limit must be a number of seconds"),
+    (dict(stop=5), "stop must be a threading.Event"),
+])
+def test_bad_stop_arguments_are_refused(arguments, message) -> None:
+    position = next(solver.read_positions(VALAT))
+    with pytest.raises(solver.InvalidPositionError, match=message):
+        solver.solve(position, **arguments)
+    with pytest.raises(solver.StichError, match="the reference solver runs to the end"):
+        solver.solve(position, reference_solver=True, time_limit=1)
