@@ -80,10 +80,12 @@ class _DataConsole(Console):
 
 
 def stdout_console() -> Console:
-    """The console for data (stdout): no automatic highlighting, a fixed width when piped."""
+    """The console for data (stdout): no automatic highlighting, a fixed width when piped (PIPE_WIDTH, or the
+    COLUMNS variable when it is set, as rich reads it for a terminal)."""
     console = _DataConsole(highlight=False, emoji=False, soft_wrap=False)
     if not console.is_terminal:
-        console.width = PIPE_WIDTH
+        columns = os.environ.get("COLUMNS", "").strip()
+        console.width = int(columns) if columns.isascii() and columns.isdigit() and int(columns) > 0 else PIPE_WIDTH
     return console
 
 
