@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from typing import Optional
 
 import click
@@ -92,8 +94,14 @@ def _stdout_pointed_at_null(before: tuple[int, int] | None) -> bool:
     return now == (null.st_dev, null.st_ino)
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops a command as Ctrl-C does: its pools stopped, its temporary files gone
+
+
 def main() -> None:
     stdout_before = _stdout_file()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)  # (batch installs its own for its run, and restores this after)
     try:
         app()
     except SystemExit as done:

@@ -819,3 +819,23 @@ def test_a_variant_without_a_settlement_keeps_the_rest_of_table_and_score(tmp_pa
     assert "no settlement column" in table.stderr and "Normal" in table.stdout
     score = run("score", ROOT / "tests" / "data" / "tie44_whole.tbn", "--dd", *flag)
     assert "no double-dummy settlement" in score.stderr and "Payments" in score.stdout
+
+
+def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
+    # SIGTERM killed analyse outright (exit -15); it now stops as Ctrl-C does, with 130 and its pools stopped
+    import os
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", "--game",
+                                "zr", "--hand", "T1 T10 T9 T8 T7 T6 SK SQ CK HK", "--seat", "1", "--contract",
+                                "Normal", "-n", "2000", "-j", "1", "--checkpoint", str(tmp_path / "c.jsonl")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               env={k: v for k, v in os.environ.items() if k != "COLUMNS"})
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "c.jsonl").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and "Traceback" not in err
+    assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept
