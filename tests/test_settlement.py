@@ -286,7 +286,7 @@ def test_score_dd_shows_the_settlement_and_the_points_play():
     assert dd["line"][-4:] == ["T1", "HG", "DG", "SG"] and dd["payments"] == [6, -6, -6, 6]
     text = cli("score", EXAMPLE, "--dd").stdout
     assert "Double-dummy settlement (from the end of the play): declarers 1+4 net +12" in text
-    assert "gives up points to score more" in text and "T1 HG DG SG" in text
+    assert "gives up points to score more" in text and "T1 \u2665G \u2666G \u2660G" in text  # painted
 
 
 def test_score_dd_of_a_complete_deal_starts_from_the_deal(tmp_path):
