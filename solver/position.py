@@ -326,7 +326,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         rules = game.rules(deal, contract, declarer=declarer, variant=chosen, leader=leader, **state_tags)
     except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
         raise _rules_error(record, contract_tag, error, declarer) from None
-    state, played = _replay(record, rules)
+    state, played = _replay(record, rules, override)
     return Position(game, rules, state, played, record)
 
 
@@ -354,7 +354,8 @@ def _rules_error(record: Record, contract_tag: Tag, error: StichError, declarer:
     return _tag_error(record, contract_tag, text, f"a contract seat {declarer} can play with these hands")
 
 
-def _replay(record: Record, rules: Rules) -> tuple[PlayState, tuple[int, ...]]:
+def _replay(record: Record, rules: Rules,
+            override: Mapping[str, object] | None = None) -> tuple[PlayState, tuple[int, ...]]:
     """Play the record's Play section, checking every card against the hands and the rules."""
     state = rules.start()
     play = record.play
@@ -387,8 +388,9 @@ def _replay(record: Record, rules: Rules) -> tuple[PlayState, tuple[int, ...]]:
                              token.text, f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
             legal = state.legal_cards()
             if not legal >> index & 1:
-                flags = rules.variant.text()
-                under = f" under {flags}" if flags else ""  # a flag may be why: given with the command, say so
+                # flags given with the command or call may be why a card the record's own rules allowed is refused
+                given = ", ".join(f"{name}={value}" for name, value in (override or {}).items())
+                under = f" (with the variant flags given: {given})" if given else ""
                 raise _error(record, f"seat {seat + 1} may not play this card here{under}", token.line,
                              token.column, token.text, f"one of {' '.join(rules.pack.names(legal))}")
             state = state.advance(index)

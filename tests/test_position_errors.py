@@ -160,3 +160,14 @@ def test_scoring_tags_of_another_game_are_refused(tag):
     """A Schafkopf record has no announcements and no pot: solving ignored such a tag and scoring refused it."""
     error = error_of(GOOD + tag + "\n")
     assert error.line == 5 and "Schafkopf has none" in str(error) and "expected no [" in str(error)
+
+
+def test_a_wrong_partner_names_the_called_aces_real_holder_even_seat_one():
+    # "seat {partner and partner + 1}" said "seat 0" when seat 1 (index 0) held the ace
+    text = ('[Game "Schafkopf"]\n[Deal "1: EA HK / EZ HZ / E9 H8 / SA H7"]\n[Contract "Rufer E"]\n[Declarer "2"]\n'
+            '[Partner "3"]\n')
+    with pytest.raises(ParseError, match="the partner is the holder of EA, seat 1"):
+        solver.parse_positions(text)
+    caller = text.replace('[Declarer "2"]\n[Partner "3"]\n', '[Partner "2"]\n')
+    with pytest.raises(ParseError, match="the caller holds the called ace EA"):
+        solver.parse_positions(caller)

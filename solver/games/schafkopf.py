@@ -219,10 +219,11 @@ class Schafkopf(Game):
                 require(bool(hand & plain & ~(1 << ace)),
                         f"the caller (seat {declarer + 1}) holds no plain {contract.suit} card: that ace cannot be called")
             partner = deal.holder(ace)
+            require(partner != declarer, f"the caller holds the called ace {PACK[ace].name}")
             if state_tags.get("partner") is not None:
                 named = int(state_tags["partner"]) - 1  # type: ignore[arg-type]
                 require(partner is None or partner == named,
-                        f"the partner is the holder of {PACK[ace].name}, seat {partner and partner + 1}", "partner")
+                        f"the partner is the holder of {PACK[ace].name}, seat {(partner or 0) + 1}", "partner")
                 partner = named
             if partner is None:
                 raise InvalidContractError(

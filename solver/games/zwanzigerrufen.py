@@ -292,7 +292,7 @@ class Zwanzigerrufen(Game):
             if state_tags.get("partner") is not None:
                 named = int(state_tags["partner"]) - 1  # type: ignore[arg-type]
                 require(partner is None or partner == named,
-                        f"the partner is the holder of {PACK[card].name}, seat {partner and partner + 1}", "partner")
+                        f"the partner is the holder of {PACK[card].name}, seat {(partner or 0) + 1}", "partner")
                 require(0 < named < deal.seats, f"partner seat {named + 1} is not a seat other than forehand's",
                         "partner")
                 partner = named
