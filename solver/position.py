@@ -13,12 +13,12 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from .announcements import pagat_announcer, parse_announcements
+from .cards import Card, Pack
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
                      StichError, is_token_list, is_whole_number)
 from .formats.tbn import Record, Tag
 from .games import games_with, get_game
-from .cards import Card, Pack
 from .games.base import Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
