@@ -8,7 +8,6 @@ import sys
 import threading
 from typing import Optional
 
-import click
 import typer
 
 from solver import __version__
@@ -107,8 +106,8 @@ def main() -> None:
     except SystemExit as done:
         # Typer and rich exit 1 when stdout's reader closed it (``stich ... | head``), having swapped in
         # flush-pacifying streams or pointed stdout at /dev/null: that is no bad input, so exit as a command killed by
-        # SIGPIPE would, and say nothing
-        if done.code == EXIT_BAD_INPUT and (isinstance(sys.stdout, click.utils.PacifyFlushWrapper)
-                                            or _stdout_pointed_at_null(stdout_before)):
+        # SIGPIPE would, and say nothing (the wrapper is known by name: typer may bring its own copy of click's)
+        pacified = type(sys.stdout).__name__ == "PacifyFlushWrapper"
+        if done.code == EXIT_BAD_INPUT and (pacified or _stdout_pointed_at_null(stdout_before)):
             raise SystemExit(EXIT_PIPE_CLOSED) from None
         raise

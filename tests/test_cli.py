@@ -839,3 +839,12 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130 and "Traceback" not in err
     assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept
+
+
+def test_the_command_needs_no_click_package_of_its_own():
+    # typer may vendor click: a fresh install had typer without the click package, and `import click` failed
+    code = ("import sys; sys.modules['click'] = None\n"
+            "from solver.cli.main import main; sys.argv = ['stich', 'solve', sys.argv[1]]; main()")
+    process = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "valat.tbn")], capture_output=True,
+                             text=True, cwd=ROOT, timeout=120)
+    assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
