@@ -11,6 +11,7 @@ from rich.text import Text
 
 from solver.analysis import record_header
 from solver.batch import MIN_WORKER_MEMORY_MB
+from solver.games import get_game
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
@@ -131,7 +132,7 @@ def analyse(
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
                                  param_hint="'--game/--hand/--contract'")
     check_game_options(game, flags, seats, declarer)
-    if str(flags.get("hard_pagat_reservation", "")).strip().lower() in ("true", "yes", "1", "on"):
+    if get_game(game).variant(flags).get("hard_pagat_reservation"):  # read as the game reads it (checked above)
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")
     with input_errors():

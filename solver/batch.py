@@ -51,7 +51,7 @@ from .games import GAMES
 from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver, table_megabytes
-from .variant import Variant
+from .variant import Variant, value_text
 
 #: Called after each written line with (lines written in this run, lines this run has to write).
 BatchProgress = Callable[[int, int], None]
@@ -254,8 +254,7 @@ def canonical_variant(variant: Mapping[str, object] | None) -> dict[str, str] | 
         if not readings or any(reading != readings[0] for reading in readings):
             canonical[key] = str(value)
         elif readings[0][0] != readings[0][1]:
-            parsed = readings[0][0]
-            canonical[key] = ("true" if parsed else "false") if isinstance(parsed, bool) else str(parsed)
+            canonical[key] = value_text(readings[0][0])
     return dict(sorted(canonical.items())) or None
 
 

@@ -67,6 +67,11 @@ class Flag:
         return " | ".join(self.kind)  # type: ignore[arg-type]
 
 
+def value_text(value: object) -> str:
+    """A flag's value as a ``[Variant]`` tag writes it: ``true`` / ``false`` for booleans."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 class Variant(Mapping[str, object]):
     """Every flag of one game with its value; immutable and hashable."""
 
@@ -121,7 +126,7 @@ class Variant(Mapping[str, object]):
 
     def text(self) -> str:
         """The non-default flags as a ``[Variant]`` tag value."""
-        return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in self.changed().items())
+        return ", ".join(f"{k}={value_text(v)}" for k, v in self.changed().items())
 
     def __getitem__(self, name: str) -> object:
         return self._values[name]

@@ -450,7 +450,7 @@ class Game:
         """A uniformly random whole deal."""
         seats = seats or cls.seat_counts[0]
         if seats not in cls.seat_counts:
-            raise InvalidDealError(f"{cls.name} is played by {cls.seat_counts} seats, not {seats}")
+            raise InvalidDealError(f"{cls.name} is played by {cls.seat_counts_text()} seats, not {seats}")
         cards = list(range(len(cls.pack)))
         rng.shuffle(cards)
         hands = []
