@@ -14,8 +14,9 @@ from solver.position import Position
 from solver.scoring import MAX_POT, score_report
 from solver.settlement import dd_settlement, settlement_unsupported
 
+from .errors import message
 from .render import (CardPainter, Document, parse_variant_options, plural, record_title, run_over_records,
-                     seats_text, stderr_console, use_table_megabytes)
+                     seats_text, use_table_megabytes)
 from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
@@ -121,7 +122,7 @@ def score_document(position: Position, pot: int | None, dd: bool) -> Document:
     complete = position.state.is_over or (position.game.name == "Schafkopf" and rules.contract.kind == "sie")
     reason = settlement_unsupported(position) if dd and complete else None
     if reason is not None:  # the score is still given; only the settlement cannot be
-        stderr_console().print(f"stich: {position.label}: no double-dummy settlement: {reason}", markup=False)
+        message(f"stich: {position.label}: no double-dummy settlement: {reason}")
         dd = False
     if not dd or complete:
         document = score_report(position, pot=pot)
@@ -155,8 +156,7 @@ def score(
     def document(position: Position) -> Document:
         if pot is not None and not position.game.has_pot and not ignored:
             ignored.append(position.game.name)  # said once: a file may mix Kratzen records with others
-            stderr_console().print(f"stich: --pot is for Kratzen records; {position.game.name} has no pot, so it "
-                                   "is not used there", markup=False, soft_wrap=True)
+            message(f"stich: --pot is for Kratzen records; {position.game.name} has no pot, so it is not used there")
         return score_document(position, pot, dd)
 
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document)

@@ -821,6 +821,18 @@ def test_a_variant_without_a_settlement_keeps_the_rest_of_table_and_score(tmp_pa
     assert "no double-dummy settlement" in score.stderr and "Payments" in score.stdout
 
 
+def test_messages_are_one_line_whatever_the_path(tmp_path):
+    # score's messages went through a rich console that wrapped them at 80 columns when stderr was not a terminal:
+    # with a long file path the message broke over lines (a log's grep missed it; CI's longer checkout caught it)
+    deep = tmp_path / ("a-rather-long-directory-name-" * 3) / "tie44_whole.tbn"
+    deep.parent.mkdir()
+    deep.write_text((ROOT / "tests" / "data" / "tie44_whole.tbn").read_text())
+    score = run("score", deep, "--dd", "--variant", "card_bonus_basis=captured")
+    assert score.stderr.count("\n") == 1 and score.stderr.startswith(f"stich: {deep}:2: no double-dummy settlement")
+    kratzen_pot = run("score", deep, "--pot", "3")
+    assert kratzen_pot.stderr.count("\n") == 1 and "has no pot, so it is not used there" in kratzen_pot.stderr
+
+
 def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
     # SIGTERM killed analyse outright (exit -15); it now stops as Ctrl-C does, with 130 and its pools stopped
     import os
