@@ -116,6 +116,7 @@ def _tarock_components(position: Position, state: PlayState
     tricks = rules.tricks_in_deal
     pack = rules.pack
     skus, mond, pagat = (pack.parse(n).index for n in ("TS", "T21", "T1"))
+    game = position.game.name
     components = [
         PayoffComponent("points", Objective("points", declarers, "declarer card points", points_weight=1),
                         (33, 44, 45, 56)),
@@ -129,14 +130,14 @@ def _tarock_components(position: Position, state: PlayState
         absent = 0 if rules.variant["pagat_via_sagotrick"] else 1 << skus
         components.append(PayoffComponent("pagat_ultimo", Objective(
             "pagat_ultimo", declarers, "T1 wins the last trick",
-            events=(TrickEvent(1 << pagat, absent=absent, winner_card=pagat, last_only=True),)), (1,)))
+            events=(TrickEvent(1 << pagat, absent=absent, winner_card=pagat, last_only=True),), game=game), (1,)))
         components.append(PayoffComponent("pagat_beaten", Objective(
             "pagat_beaten", declarers, "T1 is beaten in the last trick",
-            events=(TrickEvent(1 << pagat, not_winner_card=pagat, last_only=True),)), (1,)))
+            events=(TrickEvent(1 << pagat, not_winner_card=pagat, last_only=True),), game=game), (1,)))
     if bonuses and mond_seat is not None:
         components.append(PayoffComponent("mondfang", Objective(
             "mondfang", declarers, "the Skus catches the Mond",
-            events=(TrickEvent((1 << skus) | (1 << mond), winner_card=skus),)), (1,)))
+            events=(TrickEvent((1 << skus) | (1 << mond), winner_card=skus),), game=game), (1,)))
 
     def facts(values: tuple[int, ...]) -> TarockFacts:
         named = dict(zip((c.name for c in components), values))

@@ -274,3 +274,23 @@ def test_every_config_refuses_a_revoke_on_the_table(config):
                 ENGINE.value(broken, _objectives(state)[0])
             return
     pytest.skip("no deal with a possible revoke found")  # pragma: no cover
+
+
+def test_an_objective_naming_another_games_cards_is_refused():
+    # events name cards by pack index: a Zwanzigerrufen Pagat Ultimo asked of a Schafkopf deal read its index as
+    # some Schafkopf card and answered a question nobody asked
+    rng = random.Random("another game's objective")
+    tarock = random_state(random_rules(("Zwanzigerrufen", "Normal", {}), rng), rng, tricks_left=3)
+    pagat = tarock.rules.objective("pagat_ultimo")
+    assert pagat.game == "Zwanzigerrufen" and pagat.events
+    ENGINE.value(tarock, pagat)  # its own game: answered
+    schafkopf = random_state(random_rules(("Schafkopf", "Rufer E", {}), rng), rng, tricks_left=3)
+    for call in (lambda: ENGINE.value(schafkopf, pagat), lambda: ENGINE.card_values(schafkopf, pagat)):
+        with pytest.raises(InvalidPositionError, match="names Zwanzigerrufen cards in its events; this deal is "
+                                                       "Schafkopf"):
+            call()
+    with pytest.raises(InvalidPositionError, match="a game's name"):
+        ENGINE.value(tarock, dataclasses.replace(pagat, game=5))
+    # an objective without events names no cards: every game may ask it
+    points = dataclasses.replace(schafkopf.rules.objective("points"), game="Zwanzigerrufen")
+    assert ENGINE.value(schafkopf, points) == reference.ReferenceSolver(points).value(schafkopf)

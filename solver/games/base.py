@@ -91,7 +91,9 @@ class Objective:
 
     The reward of a completed trick won by a seat of ``maximiser`` is ``points_weight`` x its card points plus
     ``trick_weight``; every :class:`TrickEvent` adds its reward whoever wins. With a ``target`` the objective is a
-    yes/no question: does the total (what is already won plus the rest) reach it?
+    yes/no question: does the total (what is already won plus the rest) reach it? Events name cards by their index
+    in a pack, so an objective with events records its ``game``: asked of another game's deal, the same indices
+    would be other cards, and the engine refuses it.
     """
 
     name: str
@@ -102,6 +104,7 @@ class Objective:
     events: tuple[TrickEvent, ...] = ()
     target: int | None = None
     maximum: int = 0  # the largest total possible from the deal's start
+    game: str = ""  # the game whose pack numbers the cards its events name ("" if it names none)
 
     def trick_reward(self, rules: "Rules", trick: Trick, last: bool) -> int:
         reward = 0

@@ -187,11 +187,11 @@ class ZwanzigerrufenRules(Rules):
                 absent = 0 if self.variant["pagat_via_sagotrick"] else 1 << self.skus
                 event = TrickEvent(1 << self.pagat, absent=absent, winner_card=self.pagat, last_only=True)
                 return Objective(name, side, "the Pagat holder's side wins the last trick with the Pagat",
-                                 events=(event,), target=1, maximum=1)
+                                 events=(event,), target=1, maximum=1, game=self.game.name)
             event = TrickEvent(1 << self.pagat, not_winner_card=self.pagat, last_only=True)
             other = frozenset(range(self.seats)) - side
             return Objective(name, other, "the Pagat is played to the last trick and beaten (silent loss)",
-                             events=(event,), target=1, maximum=1)
+                             events=(event,), target=1, maximum=1, game=self.game.name)
         if name == "mondfang" and not self.suit_solo:
             side = self.holder_side(self.mond)
             if side is None:
@@ -199,7 +199,7 @@ class ZwanzigerrufenRules(Rules):
             event = TrickEvent((1 << self.skus) | (1 << self.mond), winner_card=self.skus)
             other = frozenset(range(self.seats)) - side
             return Objective(name, other, "the side without the Mond catches it with the Skus (Mondfang)",
-                             events=(event,), target=1, maximum=1)
+                             events=(event,), target=1, maximum=1, game=self.game.name)
         raise unknown_objective(self, name)
 
 
