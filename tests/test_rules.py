@@ -884,9 +884,26 @@ def test_kratzen_3_to_6_seats_of_4_cards(seats):
 
 @pytest.mark.parametrize("declarer", [1, 2, 3, 4])
 def test_kratzen_attacker_leads_trick_1(declarer):
-    position = make_position("Kratzen", "1: EA EK / GA GK / HA HK / SA SK", "Trump H", declarer=declarer)
+    position = make_position("Kratzen", "1: EA EK EO EU / GA GK GO GU / HA HK HO HU / SA SK SO SU", "Trump H",
+                             declarer=declarer)
     assert position.state.to_move == declarer - 1
     assert position.rules.declarer == declarer - 1
+    forehand = make_position("Kratzen", "1: EA EK EO EU / GA GK GO GU / HA HK HO HU / SA SK SO SU", "Trump H",
+                             declarer=declarer, variant={"first_leader": "forehand"})
+    assert forehand.state.to_move == 0
+
+
+@pytest.mark.parametrize("declarer", [1, 2, 3, 4])
+def test_an_ending_is_led_by_seat_1_unless_it_names_a_leader(declarer):
+    # FORMAT.md: an ending's first trick "is led by [Leader "N"] (default 1)"; Kratzen's first_leader rule is about a
+    # whole deal's first trick (an ending's attacker was led to seat 1 by it before)
+    ending = make_position("Kratzen", "1: EA EK / GA GK / HA HK / SA SK", "Trump H", declarer=declarer)
+    assert ending.state.to_move == 0 and ending.rules.declarer == declarer - 1
+    led = make_position("Kratzen", "1: EA EK / GA GK / HA HK / SA SK", "Trump H", declarer=declarer, leader=3)
+    assert led.state.to_move == 2
+    for game, deal, contract in (("Schafkopf", "1: EA EK / GA GK / HA HK / SA SK", "Solo H"),
+                                 ("Zwanzigerrufen", "1: T1 T4 / T5 T6 / T7 T8 / T9 T10", "Solo")):
+        assert make_position(game, deal, contract, declarer=declarer).state.to_move == 0
 
 
 def test_kratzen_trumps_are_the_trump_suit_and_the_weli():

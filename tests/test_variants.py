@@ -460,21 +460,26 @@ def test_weli_also_bells_no_effect_when_bells_are_trump():
 
 @pytest.mark.parametrize("declarer", [2, 3])
 def test_first_leader(declarer):
-    ending = "1: EA EK / GA GK / HA HK / SA SK"
-    attacker = make_position("Kratzen", ending, "Trump H", declarer=declarer)
+    deal = "1: EA EK EO EU / GA GK GO GU / HA HK HO HU / SA SK SO SU"  # a whole deal: the flag rules its trick 1
+    attacker = make_position("Kratzen", deal, "Trump H", declarer=declarer)
     assert attacker.state.to_move == declarer - 1
     assert legal(attacker) == set(attacker.rules.deal.hand_names(declarer - 1))
-    explicit = make_position("Kratzen", ending, "Trump H", declarer=declarer, variant={"first_leader": "attacker"})
+    explicit = make_position("Kratzen", deal, "Trump H", declarer=declarer, variant={"first_leader": "attacker"})
     assert explicit.state.to_move == declarer - 1
-    forehand = make_position("Kratzen", ending, "Trump H", declarer=declarer, variant={"first_leader": "forehand"})
+    forehand = make_position("Kratzen", deal, "Trump H", declarer=declarer, variant={"first_leader": "forehand"})
     assert forehand.state.to_move == 0
-    assert legal(forehand) == {"EA", "EK"}
+    assert legal(forehand) == {"EA", "EK", "EO", "EU"}
+    # an ending is led by seat 1 (or its [Leader]) under either reading: the flag is about the deal's first trick
+    for value in ("attacker", "forehand"):
+        ending = make_position("Kratzen", "1: EA EK / GA GK / HA HK / SA SK", "Trump H", declarer=declarer,
+                               variant={"first_leader": value})
+        assert ending.state.to_move == 0
 
 
 def test_first_leader_same_when_the_attacker_is_seat_1():
-    ending = "1: EA EK / GA GK / HA HK"
+    deal = "1: EA EK EO EU / GA GK GO GU / HA HK HO HU"
     for value in ("attacker", "forehand"):
-        assert make_position("Kratzen", ending, "Trump H", variant={"first_leader": value}).state.to_move == 0
+        assert make_position("Kratzen", deal, "Trump H", variant={"first_leader": value}).state.to_move == 0
 
 
 def test_must_undertrump():

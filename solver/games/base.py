@@ -355,7 +355,9 @@ class Game:
     def rules(cls, deal: Deal | str, contract: Contract | str, *, declarer: int = 1,
               variant: Variant | Mapping[str, object] | str | None = None, leader: int | None = None,
               **state_tags: object) -> Rules:
-        """The rules of a deal under a contract. ``declarer`` and ``leader`` are 1-based seats; ``state_tags`` carry
+        """The rules of a deal under a contract. ``declarer`` and ``leader`` are 1-based seats (``leader`` is for
+        endings only, seat 1 when not given: who led the trick before is not known, and the whole deal's first-lead
+        rule, such as Kratzen's ``first_leader``, is about the deal's first trick); ``state_tags`` carry
         rule state an ending cannot derive (``called_suit_led``, ``partner``) and scoring input that changes play
         (``pagat_announcer``). Raises InvalidContractError / InvalidDealError / VariantError with the reason."""
         if isinstance(deal, str):
@@ -391,6 +393,8 @@ class Game:
                     raise InvalidContractError(f"{name} must be True or False, not {value!r}", about=name)
             else:
                 _check_seat(name, value, deal.seats)
+        if leader is None and not cls.is_whole(deal):
+            leader = 1  # FORMAT.md: an ending's first trick is led by seat 1 unless it says otherwise
         rules = cls.make_rules(deal, contract, declarer - 1, variant, None if leader is None else leader - 1,
                                dict(state_tags))
         # kept so that rules made again for another deal of the same game (an analysis's samples) keep them
