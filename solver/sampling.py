@@ -16,6 +16,7 @@ sizes, what the contract implies), each sample is solved double-dummy, and the r
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -528,47 +529,72 @@ def _spans(samples: int, done: set[int], size: int) -> Iterator[tuple[int, int]]
 
 
 class _Journal:
-    """The checkpoint file of an analysis: a header line naming the analysis, then one JSON line per finished chunk
-    (its span and integer sums), flushed as written. Opening an existing journal trims a half-written last line,
-    checks the header and merges the chunks already done into ``total``."""
+    """The checkpoint file of one or more analyses (a FILE of records analysed with one ``--checkpoint``): for each
+    analysis a header line naming it (its setup and sample count) with a short ``key``, then JSON lines of finished
+    chunks (the key, the span and integer sums), flushed as written and interleaved as the analyses ran. Opening a
+    journal trims a half-written last line, finds this analysis's header (or appends one) and merges the chunks
+    already done into ``total``; other analyses' lines are left as they are. A version 2 file (one analysis, chunk
+    lines without a key) is read as the section of its single header."""
+
+    VERSION = 3
 
     def __init__(self, path: str | os.PathLike, setup: Setup, samples: int, total: dict[str, Any]) -> None:
         self.path = Path(path)
-        header = {"stich-analysis": 2, "setup": json.loads(json.dumps(asdict(setup))), "samples": samples}
+        self.identity = {"setup": json.loads(json.dumps(asdict(setup))), "samples": samples}
+        self.key = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()[:16]
         self.done: set[int] = set()
         self.lock = lock_beside(self.path, "stich analyse")
         try:
-            self._open(header, total)
+            self._open(total)
         except BaseException:
             self.lock.close()
             raise
 
-    def _open(self, header: dict[str, Any], total: dict[str, Any]) -> None:
-        if self.path.exists() and self.path.stat().st_size:
-            self._check_header(header)  # before anything is trimmed: the file may be someone else's
-            trim_partial_line(self.path)
-            with open(self.path, encoding="utf-8") as stream:
-                stream.readline()
-                for number, line in enumerate(stream, 2):
-                    try:
-                        entry = json.loads(line)
-                        first_sample, n = entry["span"]
-                        part = _sums_from_json(entry["sums"])
-                    except (ValueError, KeyError, TypeError):
-                        raise StichError(f"{self.path}:{number}:1: not a chunk line of a stich checkpoint") from None
-                    span = set(range(first_sample, first_sample + n))
-                    if span & self.done:
-                        continue  # written twice (cannot happen, but never counted twice)
-                    self.done |= span
-                    _merge(total, part)
-            self.stream = open(self.path, "a", encoding="utf-8")
-        else:
+    def _open(self, total: dict[str, Any]) -> None:
+        if not (self.path.exists() and self.path.stat().st_size):
             self.stream = open(self.path, "w", encoding="utf-8")
-            self.stream.write(json.dumps(header) + "\n")
-            self.stream.flush()
+            self._write_header()
+            return
+        self._check_first_line()  # before anything is trimmed: the file may be someone else's
+        trim_partial_line(self.path)
+        mine: object = _NO_SECTION
+        chunks: list[tuple[int, object, dict[str, Any]]] = []
+        with open(self.path, encoding="utf-8") as stream:
+            for number, line in enumerate(stream, 1):
+                try:
+                    entry = json.loads(line)
+                    if "stich-analysis" in entry:  # a header: version 2 has no key (its chunks have none either)
+                        if {"setup": entry["setup"], "samples": entry["samples"]} == self.identity:
+                            mine = entry.get("key")
+                        continue
+                    chunks.append((number, entry.get("key"), entry))
+                except (ValueError, KeyError, TypeError, AttributeError):
+                    raise StichError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
+        for number, key, entry in chunks:
+            if mine is _NO_SECTION or key != mine:
+                continue  # another analysis's chunk
+            try:
+                first_sample, n = entry["span"]
+                part = _sums_from_json(entry["sums"])
+            except (ValueError, KeyError, TypeError):
+                raise StichError(f"{self.path}:{number}:1: not a chunk line of a stich checkpoint") from None
+            span = set(range(first_sample, first_sample + n))
+            if span & self.done:
+                continue  # written twice (cannot happen, but never counted twice)
+            self.done |= span
+            _merge(total, part)
+        self.stream = open(self.path, "a", encoding="utf-8")
+        if mine is _NO_SECTION:
+            self._write_header()
+        else:
+            self.key = mine  # type: ignore[assignment]  # None for a version 2 file's section
 
-    def _check_header(self, header: dict[str, Any]) -> None:
-        """StichError unless the file starts with this analysis's header line."""
+    def _write_header(self) -> None:
+        self.stream.write(json.dumps({"stich-analysis": self.VERSION, "key": self.key, **self.identity}) + "\n")
+        self.stream.flush()
+
+    def _check_first_line(self) -> None:
+        """StichError unless the file starts with an analysis header line (any version from 2)."""
         with open(self.path, "rb") as stream:
             first = stream.readline()
         try:
@@ -578,17 +604,21 @@ class _Journal:
         if not isinstance(found, dict) or "stich-analysis" not in found:
             raise StichError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
                              "remove it or choose another file")
-        if found != header:
-            raise StichError(f"{self.path}: this checkpoint belongs to another analysis (hand, contract, known "
-                             "cards, seed, variant or samples differ); remove it or choose another")
+        if found["stich-analysis"] not in (2, self.VERSION) or "setup" not in found:
+            raise StichError(f"{self.path}: a checkpoint of another stich version ({found['stich-analysis']!r}); "
+                             "remove it or choose another file")
 
     def append(self, span: tuple[int, int], part: dict[str, Any]) -> None:
-        self.stream.write(json.dumps({"span": list(span), "sums": _sums_to_json(part)}) + "\n")
+        chunk = {"span": list(span), "sums": _sums_to_json(part)}
+        self.stream.write(json.dumps(chunk if self.key is None else {"key": self.key, **chunk}) + "\n")
         self.stream.flush()
 
     def close(self) -> None:
         self.stream.close()
         self.lock.close()
+
+
+_NO_SECTION = object()  # no header of this analysis in a journal yet
 
 
 def _sums_to_json(sums: dict[str, Any]) -> dict[str, Any]:

@@ -860,3 +860,15 @@ def test_the_command_needs_no_click_package_of_its_own():
     process = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "valat.tbn")], capture_output=True,
                              text=True, cwd=ROOT, timeout=120)
     assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
+
+
+def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
+    # with one --checkpoint, every record after the first was refused as "another analysis" (exit 1)
+    deals, checkpoint = tmp_path / "deals.tbn", tmp_path / "c.jsonl"
+    run("deal", "--game", "schafkopf", "--contract", "Solo H", "--seed", "7", "-n", "3", "--out", deals)
+    args = ("analyse", deals, "--seat", "2", "--samples", "4", "-j", "1", "--checkpoint", checkpoint)
+    first = documents(*args)
+    assert len(first) == 3 and all(document["samples"] == 4 for document in first)
+    assert sum("stich-analysis" in line for line in checkpoint.read_text().splitlines()) == 3
+    before = checkpoint.read_text()
+    assert documents(*args) == first and checkpoint.read_text() == before  # all read back, nothing solved again

@@ -80,14 +80,42 @@ def test_a_finished_checkpoint_is_read_back_without_solving(tmp_path: Path, monk
     assert _report(first) == _report(again)
 
 
-def test_a_checkpoint_of_another_analysis_is_refused(tmp_path: Path) -> None:
+def test_one_checkpoint_holds_several_analyses_apart(tmp_path: Path, monkeypatch) -> None:
+    # `stich analyse FILE --checkpoint CK` analyses every record into one CK: the second record's analysis was refused
+    # as "another analysis", so a file of several records could neither run nor resume with a checkpoint
     journal = tmp_path / "a.ckpt"
-    sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
-    with pytest.raises(StichError, match="belongs to another analysis"):
-        sampling.analyse_hand(**{**ANALYSIS, "samples": 10, "seed": 8}, workers=1, checkpoint=journal)
+    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    second = sampling.analyse_hand(**{**ANALYSIS, "samples": 10, "seed": 8}, workers=1, checkpoint=journal)
+    assert _report(second) == _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10, "seed": 8}, workers=1))
+    headers = [json.loads(line) for line in journal.read_text().splitlines() if "stich-analysis" in line]
+    assert len(headers) == 2 and headers[0]["key"] != headers[1]["key"]
+    monkeypatch.setattr(sampling, "sample_chunk", lambda *a: pytest.fail("a finished sample was solved again"))
+    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) \
+        == _report(first)
+    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10, "seed": 8}, workers=1, checkpoint=journal)) \
+        == _report(second)
+
+
+def test_a_version_2_checkpoint_still_resumes(tmp_path: Path, monkeypatch) -> None:
+    # version 2 journals had one analysis and chunk lines without a key: read as that analysis's section
+    journal = tmp_path / "a.ckpt"
+    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    lines[0]["stich-analysis"] = 2
+    for line in lines:
+        line.pop("key")
+    journal.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    monkeypatch.setattr(sampling, "sample_chunk", lambda *a: pytest.fail("a finished sample was solved again"))
+    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) \
+        == _report(first)
+
+
+def test_a_checkpoint_of_another_version_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "a.ckpt"
     journal.write_text('{"stich-analysis": 1}\n')
-    with pytest.raises(StichError, match="another analysis"):
+    with pytest.raises(StichError, match="another stich version"):
         sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    assert journal.read_text() == '{"stich-analysis": 1}\n'
 
 
 @pytest.mark.parametrize("content", [b"\x89PNG\r\n\x1a\n\xff\xfe binary", b"my notes\nlast line without newline",
