@@ -188,9 +188,10 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
             continue
         return rules, state
     reason, count = refusals.most_common(1)[0] if refusals else ("", 0)
-    raise StichError(f"no deal of the unseen cards suits {game.name} {setup.contract} with declarer "
-                     f"{setup.declarer}, the cards given and the play in {tries:,} shuffles; the commonest "
-                     f"refusal ({count:,} of them): {reason}. Check the hand, --known and the play")
+    raise StichError(f"no deal of the unseen cards found in {tries:,} shuffles that suits {game.name} "
+                     f"{setup.contract} with declarer {setup.declarer}, the cards given and the play; the commonest "
+                     f"refusal ({count:,} of them): {reason}. Check the hand, --known and the play: such a deal "
+                     "may not exist, or be too rare to sample")
 
 
 # --- one sample --------------------------------------------------------------------------------------------------
@@ -410,6 +411,10 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         if fixed[other].bit_count() > game.hand_size:
             raise InvalidDealError(f"seat {other + 1}: the known cards and the cards it played are more than a "
                                    f"hand of {game.hand_size}")
+    for other, mask in game.cards_announced(tags or {}).items():
+        # an announced card still unseen is in its announcer's hand; one seen elsewhere leaves nothing to infer
+        if not any(held & mask for held in fixed) and fixed[other].bit_count() + mask.bit_count() <= game.hand_size:
+            fixed[other] |= mask
     return Setup(game.name, seats, tuple(fixed), seat - 1, contract, declarer,
                  tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())))
 
@@ -478,7 +483,8 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
                      samples: int = 200, seed: int = 0, workers: int | None = None,
                      checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play: the hand as dealt, the
-    contract, the variant, the record's rule state (the Pagat's announcer under ``hard_pagat_reservation``) and the
+    contract, the variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in
+    every sample, as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the
     cards played so far are kept; the other hands are forgotten and redealt from the
     unseen cards, each sample consistent with the play (see :func:`draw_sample`). The figures are totals for the
     deal: what each side has already taken plus the rest under double-dummy play. The other arguments are those of
@@ -500,10 +506,11 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     # which the seat cannot know (each sample's partner is its called card's holder), and in a whole deal whether
     # the called suit was led follows from the play.
     public = {name: value for name, value in rules.state_tags.items() if name not in HIDDEN_STATE_TAGS}
-    return _analyse(game, _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1,
-                                 dict(rules.variant.changed()), rules.seats, seed, played, position.played,
-                                 public),
-                    samples, workers, checkpoint, memory_mb, known, known_feasible=not known)
+    setup = _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
+                   rules.seats, seed, played, position.played, public)
+    # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
+    real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))
+    return _analyse(game, setup, samples, workers, checkpoint, memory_mb, known, known_feasible=not known and real)
 
 
 def sample_span(span: tuple[int, int], setup: Setup) -> dict[str, Any]:

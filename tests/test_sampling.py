@@ -232,6 +232,45 @@ def test_an_analysis_from_a_record_keeps_the_pagat_announcement() -> None:
     assert report.mean == report.interval[0] == 88 - declarers  # seat 4 defends
 
 
+PAGAT_ANNOUNCED_BY_SEAT_3 = """[Game "Zwanzigerrufen"]
+[Deal "1: T18 T9 T7 T6 T4 SQ CJ CG HJ DG / T17 T14 T11 T10 SK SN SJ HK DQ DN / T21 T20 T16 T12 T8 T1 CN HQ HN DJ / TS T19 T15 T13 T5 SG CK CQ HG DK"]
+[Contract "Normal T20"]
+[Variant "hard_pagat_reservation=true"]
+[Announcements "3: Pagat"]
+[Play "1"]
+T7 T17 T16 TS
+HG HJ HK HN
+"""
+
+
+@pytest.mark.parametrize("seat", [1, 2, 4])
+def test_every_sample_gives_the_pagat_to_its_announcer(seat) -> None:
+    # the table infers that who announces Pagat Ultimo holds the Pagat: the samples dealt it to seat 3 only a third
+    # of the time, so two samples in three analysed a Pagat game nobody could play
+    (position,) = solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3)
+    pagat = position.game.pack.parse("T1").index
+    report = analyse_position(position, seat, samples=3, seed=2, workers=1)
+    assert "T1" in report.known[3]
+    played = {s - 1: 0 for s in range(1, 5)}
+    state = position.rules.start()
+    for card in position.played:
+        played[state.to_move] |= 1 << card
+        state = state.advance(card)
+    hand = " ".join(position.game.pack.names(position.rules.deal.hands[seat - 1]))
+    setup = _setup(position.game, hand, seat, "Normal T20", None, 1, {"hard_pagat_reservation": True}, 4, 2,
+                   played, position.played, {"pagat_announcer": 3})
+    for k in range(40):
+        rules, _ = draw_sample(setup, k)
+        assert rules.deal.hands[2] >> pagat & 1
+
+
+def test_an_announced_pagat_seen_elsewhere_places_nothing() -> None:
+    # the analysed seat holds the Pagat another seat announced (a record the reader accepts): nothing to infer
+    (position,) = solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Pagat"'))
+    report = analyse_position(position, 3, samples=2, seed=2, workers=1)
+    assert all("T1" not in cards for cards in report.known.values())
+
+
 WENZ_THREE_LEFT = """[Game "Schafkopf"]
 [Deal "1: GA GU HK SZ SK SO SU S8 / EU GZ G9 G7 HA HO H9 H8 / EZ EK E8 E7 GK GO H7 SA / EA EO E9 G8 HZ HU S9 S7"]
 [Contract "Wenz"]

@@ -414,6 +414,13 @@ class Game:
         return None
 
     @classmethod
+    def cards_announced(cls, state_tags: Mapping[str, object]) -> dict[int, int]:
+        """The cards a public announcement places in a hand (0-based seat: card mask): what a hand analysis keeps in
+        that seat's hand in every sample, as the table would infer it (Zwanzigerrufen: who announces Pagat Ultimo
+        holds the Pagat)."""
+        return {}
+
+    @classmethod
     def make_rules(cls, deal: Deal, contract: Contract, declarer: int, variant: Variant, leader: int | None,
                    state_tags: dict[str, object]) -> Rules:
         raise NotImplementedError

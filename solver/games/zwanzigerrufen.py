@@ -6,6 +6,8 @@ a tarock partner), Solo (tarocks trump, alone against three), Suit Solo (tarocks
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError
@@ -265,6 +267,11 @@ class Zwanzigerrufen(Game):
     @classmethod
     def hidden_in_contract(cls, contract: Contract) -> str | None:
         return "the called card (Normal T20..T16)" if contract.kind == "normal" and contract.card is None else None
+
+    @classmethod
+    def cards_announced(cls, state_tags: Mapping[str, object]) -> dict[int, int]:
+        announcer = state_tags.get("pagat_announcer")
+        return {} if announcer is None else {int(announcer) - 1: 1 << PACK.parse("T1").index}  # type: ignore[arg-type]
 
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
