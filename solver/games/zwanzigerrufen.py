@@ -271,7 +271,7 @@ class Zwanzigerrufen(Game):
     @classmethod
     def cards_announced(cls, state_tags: Mapping[str, object]) -> dict[int, int]:
         announcer = state_tags.get("pagat_announcer")
-        return {} if announcer is None else {int(announcer) - 1: 1 << PACK.parse("T1").index}  # type: ignore[arg-type]
+        return {} if announcer is None else {int(announcer) - 1: 1 << PACK.parse("T1").index}  # type: ignore[call-overload]
 
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
