@@ -270,8 +270,10 @@ class Zwanzigerrufen(Game):
 
     @classmethod
     def cards_announced(cls, state_tags: Mapping[str, object]) -> dict[int, int]:
-        announcer = state_tags.get("pagat_announcer")
-        return {} if announcer is None else {int(announcer) - 1: 1 << PACK.parse("T1").index}  # type: ignore[call-overload]
+        announcer = state_tags.get("pagat_announcer")  # a 1-based seat (Game.rules checked it)
+        if announcer is None:
+            return {}
+        return {int(announcer) - 1: 1 << PACK.parse("T1").index}  # type: ignore[call-overload]
 
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
