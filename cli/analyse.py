@@ -11,6 +11,8 @@ from rich.text import Text
 
 from solver.analysis import record_header
 from solver.batch import MIN_WORKER_MEMORY_MB
+from solver.deal import small_number
+from solver.errors import InvalidDealError
 from solver.games import get_game
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
@@ -25,10 +27,11 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
     """``--known "seat:cards"`` options as {seat: cards}; a malformed one is a usage error."""
     known: dict[int, str] = {}
     for value in values or []:
-        seat, sep, cards = value.partition(":")
-        if not sep or not seat.strip().isdigit():
+        text, sep, cards = value.partition(":")
+        seat = small_number(text)  # ASCII digits: str.isdigit() let "²" through to a bare ValueError
+        if not sep or seat is None:
             raise typer.BadParameter(f"{value!r} is not SEAT:CARDS", param_hint="'--known'")
-        known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
+        known[seat] = (known.get(seat, "") + " " + cards).strip()
     return known
 
 
@@ -119,10 +122,16 @@ def analyse(
         if game or hand or contract or seats or declarer is not None:
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")
-        run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis,
-                         document=lambda position: _with_record(position, analyse_position(
-                             position, seat, known=owners, samples=samples, seed=seed, workers=workers,
-                             checkpoint=checkpoint, memory_mb=worker_memory).as_dict()))
+        def document(position: Position) -> dict:
+            seats = position.rules.seats
+            for option, number in (("--seat", seat), *(("--known", other) for other in owners or {})):
+                if not 1 <= number <= seats:  # pointed at the record's [Deal], which says how many seats there are
+                    raise InvalidDealError(f"{option} {number}: the record's deal has seats 1 to {seats}")
+            return _with_record(position, analyse_position(position, seat, known=owners, samples=samples, seed=seed,
+                                                           workers=workers, checkpoint=checkpoint,
+                                                           memory_mb=worker_memory).as_dict())
+
+        run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis, document=document)
         return
     if board is not None:
         raise typer.BadParameter("--board picks a record of a FILE; without one there is nothing to pick from",

@@ -872,3 +872,14 @@ def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
     assert sum("stich-analysis" in line for line in checkpoint.read_text().splitlines()) == 3
     before = checkpoint.read_text()
     assert documents(*args) == first and checkpoint.read_text() == before  # all read back, nothing solved again
+
+
+def test_analyse_options_that_do_not_fit_the_record_name_the_option():
+    # --seat 5 on a 4-seat record was reported at the [Contract] tag, and --known "²:T1" escaped as a ValueError
+    # traceback (str.isdigit is true for superscripts)
+    for option in (("--seat", "5"), ("--seat", "1", "--known", "5:T1")):
+        result = run("analyse", EXAMPLES / "valat.tbn", *option, "--samples", "2", "-j", "1", code=1)
+        assert result.stderr.startswith(f"stich: {EXAMPLES / 'valat.tbn'}:16:8: {option[-2]} 5: the record's deal "
+                                        "has seats 1 to 4")
+    bad = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "--known", "²:T1", code=2)
+    assert "is not SEAT:CARDS" in bad.stderr
