@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import record_header
-from solver.batch import MIN_WORKER_MEMORY_MB
+from solver.batch import MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB
 from solver.deal import small_number
 from solver.errors import InvalidDealError
 from solver.games import get_game
@@ -110,6 +110,7 @@ def analyse(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
     worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
+                                                max=MAX_WORKER_MEMORY_MB,
                                                 help="Cap each worker process at MB megabytes."),
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:
@@ -119,9 +120,10 @@ def analyse(
     use_table_megabytes(table_mb)
     owners = parse_known(known)
     if file is not None:
-        if game or hand or contract or seats or declarer is not None:
+        if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")
+
         def document(position: Position) -> dict:
             seats = position.rules.seats
             for option, number in (("--seat", seat), *(("--known", other) for other in owners or {})):

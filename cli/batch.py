@@ -12,7 +12,7 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
                            TimeRemainingColumn)
 
-from solver.batch import MIN_WORKER_MEMORY_MB, BatchSummary, solve_batch
+from solver.batch import MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB, BatchSummary, solve_batch
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
@@ -86,9 +86,10 @@ class _Bar:
             self.progress.stop()
 
 
-#: A Dask scheduler's address: an optional protocol Dask knows, a host and an optional port.
-SCHEDULER_ADDRESS = re.compile(r"(?:(?P<protocol>tcp|tls|ucx|ws|wss|inproc)://)?"
-                               r"(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?P<port>:\d{1,5})?")
+#: A Dask scheduler's address: an optional network protocol Dask knows, a host and an optional port (``inproc://`` is
+#: a scheduler inside the same process, which a command line cannot reach).
+SCHEDULER_ADDRESS = re.compile(r"(?:(?P<protocol>tcp|tls|ucx|ws|wss)://)?"
+                               r"(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?P<port>:[0-9]{1,5})?")
 #: The port a Dask scheduler listens on unless told otherwise (``dask scheduler --port``).
 DASK_SCHEDULER_PORT = 8786
 
@@ -100,7 +101,7 @@ def scheduler_address(text: str) -> str:
     if match is None or (match["port"] and not 0 < int(match["port"][1:]) < 65536):
         raise typer.BadParameter(f"{text!r} is not a Dask scheduler address ([tcp://]HOST[:PORT])",
                                  param_hint="'--scheduler'")
-    if match["port"] or match["protocol"] == "inproc":
+    if match["port"]:
         return text.strip()
     return f"{text.strip()}:{DASK_SCHEDULER_PORT}"
 
@@ -123,12 +124,12 @@ def batch(
                                           help="Worker processes (default: every local core; 1: no pool)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                                             help="Run on this Dask cluster instead (pip install 'stich\\[cluster]')."),
-    chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1,
+    chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, max=MAX_CHUNK_SIZE,
                                    help="At most N records per task (local tasks hold about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable); overrides the file's."),
     worker_memory: Optional[int] = typer.Option(
-        None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
+        None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB, max=MAX_WORKER_MEMORY_MB,
         help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
              "is written as an error."),
     table_mb: Optional[int] = typer.Option(

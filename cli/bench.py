@@ -8,7 +8,7 @@ from typing import Any, List, Optional
 import typer
 
 from solver.analysis import SCHEMA
-from solver.benchmark import BenchLine, BenchStats, line_seed, run_line, standard_lines, target_met
+from solver.benchmark import MAX_LIMIT_S, BenchLine, BenchStats, line_seed, run_line, standard_lines, target_met
 from solver.errors import StichError
 from solver.games import get_game
 
@@ -50,7 +50,7 @@ def bench(
                               help="Deals per line (the full benchmark uses 100)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED",
                                        help="Seed of the generated deals (default: each game's fixed seed)."),
-    limit: float = typer.Option(60.0, "--limit", metavar="SECONDS", min=0.0,
+    limit: float = typer.Option(60.0, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                 help="Seconds after which a solve is stopped and counted at the limit "
                                      "(0: no limit, solve in this process)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document per line on stdout (JSON Lines)."),

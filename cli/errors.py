@@ -27,9 +27,12 @@ _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
 
 def file_name(value: str) -> Path:
     """The parser of every file argument and option: ``Path("")`` is the current directory, so an empty name (an
-    unset shell variable) would be read as ``.`` and reported as "Is a directory"; it is a usage error instead."""
+    unset shell variable) would be read as ``.`` and reported as "Is a directory"; it is a usage error instead, and
+    so is a name ending in "/" (``Path`` drops the slash: ``-o out.tbn/`` wrote ``out.tbn``)."""
     if not value.strip():
         raise typer.BadParameter("an empty file name (an unset shell variable?)")
+    if value.endswith(("/", os.sep)) and value.strip("/" + os.sep):  # Path() drops the slash and would write "x"
+        raise typer.BadParameter(f"{value!r} ends in '/', which names a directory, not a file")
     return Path(value)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import sys
@@ -97,7 +98,22 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt  # SIGTERM stops a command as Ctrl-C does: its pools stopped, its temporary files gone
 
 
+def _safe_streams() -> None:
+    """What rich and the streams would fail on before any command runs: a COLUMNS or LINES that is no ASCII number
+    (rich reads it with ``int`` after ``str.isdigit``, which takes "²") is dropped, as if unset; and a stdout whose
+    encoding lacks a character (ASCII, Latin-1) shows it as "?" instead of failing on a card sign, a file name or a
+    tag's text (JSON stays exact: it escapes what the encoding lacks)."""
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not (value.strip().isascii() and value.strip().isdigit()):
+            del os.environ[name]
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="replace")
+
+
 def main() -> None:
+    _safe_streams()
     stdout_before = _stdout_file()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)  # (batch installs its own for its run, and restores this after)

@@ -459,7 +459,10 @@ def checked_game(value: str | None) -> str | None:
 
 
 def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
-    """``--variant name=value`` options as a dict (later ones win); a malformed one is a usage error."""
+    """``--variant name=value`` options as a dict (later ones win); a malformed one is a usage error, and so is an
+    empty one (an unset shell variable), which the pairs' parser would read as no flag at all."""
+    if any(not value.strip() for value in values or []):
+        raise typer.BadParameter("an empty value (an unset shell variable?); give NAME=VALUE", param_hint="'--variant'")
     try:
         return Variant.parse_pairs(list(values or []))
     except VariantError as error:
@@ -512,9 +515,19 @@ def located(error: StichError, position: Position) -> StichError:
     return ParseError(str(error), source=record.source, line=line, column=column)
 
 
+def _stdout_is_unicode() -> bool:
+    """Whether stdout's encoding writes every character (UTF-8 and the like): else JSON escapes what is not ASCII,
+    which keeps it exact where a replaced character would not."""
+    try:
+        "\u2665\xe4\U0001F0A1".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def emit_json(document: Document) -> None:
     """One compact JSON document on one line of stdout (JSON Lines)."""
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n")
+    sys.stdout.write(json.dumps(document, ensure_ascii=not _stdout_is_unicode(), separators=(",", ":")) + "\n")
     sys.stdout.flush()
 
 

@@ -65,6 +65,8 @@ _local = threading.local()
 #: The smallest worker memory limit accepted: a spawned worker maps some 115 MB of address space (the interpreter,
 #: numpy, the compiled package) before its table, which must fit in what is left (153 MB was the least that ran).
 MIN_WORKER_MEMORY_MB = 256
+MAX_WORKER_MEMORY_MB = 1 << 30  # 1 PiB: in bytes it still fits setrlimit's C long
+MAX_CHUNK_SIZE = 1_000_000
 #: The table size of this process's worker engines (set by the worker initializer under a memory limit).
 _worker_tt_megabytes: int | None = None
 
@@ -124,8 +126,10 @@ def _dask_tt_megabytes() -> int | None:
 
 def check_memory_limit(memory_mb: int | None) -> int | None:
     """``memory_mb`` if it is a usable worker limit (None: no limit)."""
-    if memory_mb is not None and (not isinstance(memory_mb, int) or memory_mb < MIN_WORKER_MEMORY_MB):
-        raise StichError(f"the worker memory limit must be at least {MIN_WORKER_MEMORY_MB} MB, not {memory_mb}")
+    if memory_mb is not None and (not is_whole_number(memory_mb)
+                                  or not MIN_WORKER_MEMORY_MB <= memory_mb <= MAX_WORKER_MEMORY_MB):
+        raise StichError(f"the worker memory limit must be {MIN_WORKER_MEMORY_MB} to {MAX_WORKER_MEMORY_MB:,} MB, "
+                         f"not {memory_mb}")
     return memory_mb
 
 
@@ -690,8 +694,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
     for another question; a second run on an output in use is refused too (:func:`_lock_output`)."""
-    if not is_whole_number(chunk_size) or chunk_size < 1:
-        raise StichError(f"chunk_size must be a whole number, at least 1, not {chunk_size!r}")
+    if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+        raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
         if not isinstance(path, (str, os.PathLike)):
             raise StichError(f"{name} must be a file path, not {type(path).__name__}")

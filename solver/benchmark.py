@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
 from .cards import bits
-from .errors import InvalidContractError
+from .errors import InvalidContractError, StichError
 from .games.base import Objective
 from .generate import random_record
 from .position import Position, position_from_record
@@ -51,6 +51,7 @@ STANDARD_DEALS = 100
 
 #: A solve is stopped after this many seconds and recorded at the limit.
 DEFAULT_LIMIT_S = 60.0
+MAX_LIMIT_S = 1_000_000.0  # about 11.6 days: a longer wait overflows the poll's clock
 
 #: Tricks left in the endings on which the engine is compared with the reference solver.
 ENDING_TRICKS = 5
@@ -545,6 +546,10 @@ def _table_bytes(engine_options: dict[str, Any] | None) -> int:
 
 def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: ProgressCallback | None,
                table_bytes: int) -> BenchStats:
+    if limit_s is not None and (isinstance(limit_s, bool) or not isinstance(limit_s, (int, float))
+                                or not 0 < limit_s <= MAX_LIMIT_S):
+        raise StichError(f"the time limit is a number of seconds above 0 and at most {MAX_LIMIT_S:,.0f} (or None: "
+                         f"no limit), not {limit_s!r}")
     stats = BenchStats(name, table_allocated_bytes=table_bytes, limit_ms=None if limit_s is None else limit_s * 1000)
     worker: _Worker | None = None
     try:

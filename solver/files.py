@@ -110,9 +110,9 @@ def lock_beside(path: str | os.PathLike, holder: str) -> IO:
     the message (``stich batch``). A pipe or a device (``/dev/stdout``) is not locked. The lock is beside the file a
     symbolic link leads to, so that a run through a link and one by the file's own name share it (a second hard
     link to the file is another name, which the lock cannot see)."""
-    target = Path(os.path.realpath(path))
-    if target.exists() and not target.is_file():
+    if os.path.exists(path) and not os.path.isfile(path):  # by its own name: /dev/stdout's real path is "pipe:[..]"
         return open(os.devnull)
+    target = Path(os.path.realpath(path))
     lock_path = target.with_name(f".{target.name}.lock")
     try:
         handle = open(lock_path, "a")

@@ -883,3 +883,36 @@ def test_analyse_options_that_do_not_fit_the_record_name_the_option():
                                         "has seats 1 to 4")
     bad = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "--known", "²:T1", code=2)
     assert "is not SEAT:CARDS" in bad.stderr
+
+
+def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp_path):
+    # found by fuzzing every option: each of these ended in a traceback (or wrote somewhere unexpected)
+    kratzen = str(EXAMPLES / "kratzen.tbn")
+    for args in (("bench", "-g", "kratzen", "-n", "1", "--limit", "inf"),
+                 ("bench", "-g", "kratzen", "-n", "1", "--limit", "1e400"),
+                 ("analyse", str(EXAMPLES / "valat.tbn"), "-n", "2", "-j", "1", "--seat", "1",
+                  "--worker-memory", "8796093022208"),
+                 ("batch", kratzen, "-j", "1", "--out", str(tmp_path / "b.jsonl"), "--chunk-size", "1" + "0" * 30),
+                 ("batch", kratzen, "-j", "1", "--out", str(tmp_path / "b.jsonl"), "--worker-memory", "8796093022208"),
+                 ("solve", kratzen, "--variant", ""),
+                 ("analyse", str(EXAMPLES / "valat.tbn"), "--hand", "", "--seat", "1", "-n", "2"),
+                 ("deal", "-g", "sk", "-c", "Solo H", "-n", "1", "-o", str(tmp_path / "out.tbn") + "/")):
+        result = run(*args, code=2)
+        assert "Invalid value" in result.stderr or "Usage" in result.stderr, args
+    assert not (tmp_path / "out.tbn").exists()
+    # an environment rich would read with int() after str.isdigit(), and a stdout that lacks a file name's letters
+    assert _stich("solve", kratzen, "--board", "1", COLUMNS="²", LINES="²").returncode == 0
+    odd = tmp_path / "ä.tbn"
+    odd.write_text((EXAMPLES / "kratzen.tbn").read_text())
+    table = _stich("solve", str(odd), "--board", "1", PYTHONIOENCODING="ascii")
+    assert table.returncode == 0 and "?.tbn" in table.stdout and "Traceback" not in table.stderr
+    document = json.loads(_stich("solve", str(odd), "--board", "1", "--json", PYTHONIOENCODING="ascii").stdout)
+    assert document["record"]["source"].endswith("ä.tbn")  # JSON stays exact: \u00e4 escaped, not replaced
+
+
+def test_batch_writes_to_a_pipe_through_dev_stdout():
+    # docs/batch.md recommends --out /dev/stdout; into a pipe its real path is "pipe:[...]", whose lock file could
+    # not be made
+    process = _stich("batch", str(EXAMPLES / "kratzen.tbn"), "-j", "1", "--out", "/dev/stdout")
+    assert process.returncode == 0, process.stderr
+    assert len(process.stdout.splitlines()) == 5 and "5 written to /dev/stdout" in process.stderr

@@ -182,8 +182,9 @@ def test_a_worker_memory_limit_caps_the_worker_and_sizes_its_table() -> None:
         assert soft == 200 << 20
         assert table <= (200 << 20) // 4
         assert refused  # 400 MB cannot be had under a 200 MB cap: MemoryError, not a dead machine
-    with pytest.raises(StichError, match="at least 256 MB"):
-        batch.check_memory_limit(64)
+    for refused_limit in (64, 1 << 43, 2.5e9, True):  # 2**43 MB in bytes overflowed setrlimit's C long in the worker
+        with pytest.raises(StichError, match="must be 256 to 1,073,741,824 MB"):
+            batch.check_memory_limit(refused_limit)
 
 
 def test_a_record_out_of_memory_is_an_error_line_and_the_others_are_solved(tmp_path: Path, monkeypatch) -> None:
