@@ -597,8 +597,15 @@ class _Journal:
             self.key = mine  # type: ignore[assignment]  # None for a version 2 file's section
 
     def _write_header(self) -> None:
-        self.stream.write(json.dumps({"stich-analysis": self.VERSION, "key": self.key, **self.identity}) + "\n")
-        self.stream.flush()
+        self._write({"stich-analysis": self.VERSION, "key": self.key, **self.identity})
+
+    def _write(self, entry: dict[str, Any]) -> None:
+        """One flushed line; a failed write (a full disk) names the checkpoint, not the stdout it is not."""
+        try:
+            self.stream.write(json.dumps(entry) + "\n")
+            self.stream.flush()
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.path)) from None
 
     def _check_first_line(self) -> None:
         """StichError unless the file starts with an analysis header line (any version from 2)."""
@@ -617,8 +624,7 @@ class _Journal:
 
     def append(self, span: tuple[int, int], part: dict[str, Any]) -> None:
         chunk = {"span": list(span), "sums": _sums_to_json(part)}
-        self.stream.write(json.dumps(chunk if self.key is None else {"key": self.key, **chunk}) + "\n")
-        self.stream.flush()
+        self._write(chunk if self.key is None else {"key": self.key, **chunk})
 
     def close(self) -> None:
         self.stream.close()

@@ -11,6 +11,7 @@ dependency): it implements exactly the keywords the schema uses, and a test fail
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -900,6 +901,10 @@ def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp
         result = run(*args, code=2)
         assert "Invalid value" in result.stderr or "Usage" in result.stderr, args
     assert not (tmp_path / "out.tbn").exists()
+    if os.path.exists("/dev/full"):  # a checkpoint that cannot be written is named (it was called "<stdout>")
+        full = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "-n", "2", "-j", "1", "--checkpoint", "/dev/full",
+                   code=1)
+        assert full.stderr.startswith("stich: /dev/full: No space left on device")
     # an environment rich would read with int() after str.isdigit(), and a stdout that lacks a file name's letters
     assert _stich("solve", kratzen, "--board", "1", COLUMNS="²", LINES="²").returncode == 0
     odd = tmp_path / "ä.tbn"
