@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 
 from solver import __version__
+from solver.deal import small_number
 
 from . import analyse as analyse_command
 from . import batch as batch_command
@@ -105,7 +106,7 @@ def _safe_streams() -> None:
     tag's text (JSON stays exact: it escapes what the encoding lacks)."""
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
-        if value is not None and not (value.strip().isascii() and value.strip().isdigit()):
+        if value is not None and small_number(value) is None:
             del os.environ[name]
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":

@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.cards import Pack
+from solver.deal import small_number
 from solver.errors import InvalidDealError, ParseError, StichError, VariantError
 from solver.games import get_game
 from solver.formats.tbn import Record, iter_records
@@ -85,7 +86,8 @@ def stdout_console() -> Console:
     console = _DataConsole(highlight=False, emoji=False, soft_wrap=False)
     if not console.is_terminal:
         columns = os.environ.get("COLUMNS", "").strip()
-        console.width = int(columns) if columns.isascii() and columns.isdigit() and int(columns) > 0 else PIPE_WIDTH
+        width = small_number(columns)
+        console.width = width if width else PIPE_WIDTH
     return console
 
 
@@ -108,11 +110,11 @@ def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
 # --- cards ------------------------------------------------------------------------------------------------------
 
 
-def _signs_printable() -> bool:
-    """Whether stdout's encoding has the suit signs (not ASCII or Latin-1, as ``PYTHONIOENCODING`` or an old
-    locale may make it): without them the letters are shown, which every encoding has."""
+def stdout_encodes(text: str) -> bool:
+    """Whether stdout's encoding has every character of ``text`` (ASCII or Latin-1, as ``PYTHONIOENCODING`` or an
+    old locale may make it, lack the suit signs and much else)."""
     try:
-        "".join(_SIGNS.values()).encode(sys.stdout.encoding or "ascii")
+        text.encode(sys.stdout.encoding or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
     return True
@@ -129,7 +131,7 @@ class CardPainter:
         self.pack = pack
         letters = pack.sign_letters
         french = bool(letters) and all(letters.get(suit) == suit[0].upper() for suit in _SIGNS)
-        self.signs = {letters[suit]: sign for suit, sign in _SIGNS.items()} if french and _signs_printable() else {}
+        self.signs = {letters[suit]: sign for suit, sign in _SIGNS.items()} if french and stdout_encodes("".join(_SIGNS.values())) else {}
         red = _RED_SUITS if french else ("hearts",)
         self.red = {letters[suit] for suit in red if suit in letters}
 
@@ -515,19 +517,11 @@ def located(error: StichError, position: Position) -> StichError:
     return ParseError(str(error), source=record.source, line=line, column=column)
 
 
-def _stdout_is_unicode() -> bool:
-    """Whether stdout's encoding writes every character (UTF-8 and the like): else JSON escapes what is not ASCII,
-    which keeps it exact where a replaced character would not."""
-    try:
-        "\u2665\xe4\U0001F0A1".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
 def emit_json(document: Document) -> None:
     """One compact JSON document on one line of stdout (JSON Lines)."""
-    sys.stdout.write(json.dumps(document, ensure_ascii=not _stdout_is_unicode(), separators=(",", ":")) + "\n")
+    # where stdout's encoding lacks characters (not UTF-8 or the like), JSON escapes them and so stays exact
+    unicode = stdout_encodes("\u2665\xe4\U0001F0A1")
+    sys.stdout.write(json.dumps(document, ensure_ascii=not unicode, separators=(",", ":")) + "\n")
     sys.stdout.flush()
 
 

@@ -564,8 +564,7 @@ class _Journal:
             return
         self._check_first_line()  # before anything is trimmed: the file may be someone else's
         trim_partial_line(self.path)
-        mine: object = _NO_SECTION
-        chunks: list[tuple[int, object, dict[str, Any]]] = []
+        mine: object = _NO_SECTION  # this analysis's key once its header is read (a header precedes its chunks)
         with open(self.path, encoding="utf-8") as stream:
             for number, line in enumerate(stream, 1):
                 try:
@@ -574,22 +573,17 @@ class _Journal:
                         if {"setup": entry["setup"], "samples": entry["samples"]} == self.identity:
                             mine = entry.get("key")
                         continue
-                    chunks.append((number, entry.get("key"), entry))
+                    if mine is _NO_SECTION or entry.get("key") != mine:
+                        continue  # another analysis's chunk
+                    first_sample, n = entry["span"]
+                    part = _sums_from_json(entry["sums"])
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise StichError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
-        for number, key, entry in chunks:
-            if mine is _NO_SECTION or key != mine:
-                continue  # another analysis's chunk
-            try:
-                first_sample, n = entry["span"]
-                part = _sums_from_json(entry["sums"])
-            except (ValueError, KeyError, TypeError):
-                raise StichError(f"{self.path}:{number}:1: not a chunk line of a stich checkpoint") from None
-            span = set(range(first_sample, first_sample + n))
-            if span & self.done:
-                continue  # written twice (cannot happen, but never counted twice)
-            self.done |= span
-            _merge(total, part)
+                span = set(range(first_sample, first_sample + n))
+                if span & self.done:
+                    continue  # written twice (cannot happen, but never counted twice)
+                self.done |= span
+                _merge(total, part)
         self.stream = open(self.path, "a", encoding="utf-8")
         if mine is _NO_SECTION:
             self._write_header()
