@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from solver.analysis import SCHEMA, contract_header, record_header
+from solver.analysis import postmortem_report
 from solver.errors import StichError
 from solver.plot import write_plot
 from solver.position import Position
@@ -36,8 +36,7 @@ def postmortem_document(position: Position, plot: Path | None, count: list[int])
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked."""
     with progress_on_stderr(f"post-mortem of {position.label}"):
         analysis = analyse_play(position)
-    document: Document = {"schema": SCHEMA, "command": "postmortem", **record_header(position),
-                          **contract_header(position), **analysis.as_dict()}
+    document: Document = postmortem_report(position, analysis)
     if plot is not None and not position.played:
         message(f"stich: {position.label}: no Play section, so no plot")
     elif plot is not None:

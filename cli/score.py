@@ -10,9 +10,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from solver.analysis import score_report
+from solver.games import games_with
 from solver.position import Position
-from solver.scoring import MAX_POT, score_report
-from solver.settlement import dd_settlement, settlement_unsupported
+from solver.scoring import MAX_POT
+from solver.settlement import settlement_unsupported
 
 from .errors import message
 from .render import (CardPainter, Document, parse_variant_options, plural, record_title, run_over_records,
@@ -20,7 +22,7 @@ from .render import (CardPainter, Document, parse_variant_options, plural, recor
 from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
-                   help="Kratzen: the pot at the start of the deal (overrides a [Pot] tag).")
+                   help="The pot at the start of the deal, for a game paid from one (overrides a [Pot] tag).")
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
                                       "complete, else from the end of its Play section.")
 
@@ -86,7 +88,7 @@ def render_score(document: Document, console: Console) -> None:
 def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str) -> None:
     """The double-dummy settlement, its items and line, and what playing for the most points would settle."""
     console.print()
-    # in Kratzen every seat plays for itself: the settlement is the attacker's, against everyone
+    # where every seat plays for itself, the settlement is the declarer's, against everyone
     who = (f"the attacker, {seats_text(dd['declaring_side'])}," if every_seat_for_itself
            else f"declarers {seats_text(dd['declaring_side'])}")
     head = Text("Double-dummy settlement", style="bold")
@@ -115,26 +117,16 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
 
 
 def score_document(position: Position, pot: int | None, dd: bool) -> Document:
-    """``stich score``'s document; with ``dd`` the double-dummy settlement under ``"dd"`` (from the start of a
-    complete deal, so that it compares with the actual score; else from where the play stops)."""
+    """``stich score``'s document (:func:`solver.analysis.score_report`); a settlement the rules cannot have is
+    said on stderr, and the score still given."""
     rules = position.rules
-    pot = pot if position.game.has_pot else None  # --pot is for a file's Kratzen records, the others have none
-    complete = position.state.is_over or (position.game.name == "Schafkopf" and rules.contract.kind == "sie")
+    pot = pot if position.game.has_pot else None  # --pot is for a file's records of a game with a pot
+    complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
     reason = settlement_unsupported(position) if dd and complete else None
     if reason is not None:  # the score is still given; only the settlement cannot be
         message(f"stich: {position.label}: no double-dummy settlement: {reason}")
         dd = False
-    if not dd or complete:
-        document = score_report(position, pot=pot)
-    else:
-        from solver.analysis import SCHEMA, contract_header, record_header
-
-        document = {"schema": SCHEMA, "command": "score", **record_header(position), **contract_header(position)}
-    if dd:
-        start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
-        document["dd"] = {"from": "start" if complete else "end_of_play", "cards_on_table": len(start.state.trick),
-                          **dd_settlement(start, pot=pot).as_dict()}
-    return document
+    return score_report(position, pot=pot, dd=dd)
 
 
 def score(
@@ -147,16 +139,18 @@ def score(
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Score each finished deal of a file: every item, who wins it, its value with the Kontra multipliers, and the
-    payment of every seat (Kratzen: and the pot). With --dd also the double-dummy settlement, the net the declarers
-    can force when both sides play for the score, beside what playing for the most points would settle."""
+    payment of every seat (and the pot, in a game paid from one). With --dd also the double-dummy settlement, the
+    net the declarers can force when both sides play for the score, beside what playing for the most points would
+    settle."""
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)
     ignored: list[str] = []
 
     def document(position: Position) -> Document:
         if pot is not None and not position.game.has_pot and not ignored:
-            ignored.append(position.game.name)  # said once: a file may mix Kratzen records with others
-            message(f"stich: --pot is for Kratzen records; {position.game.name} has no pot, so it is not used there")
+            ignored.append(position.game.name)  # said once: a file may mix records of several games
+            message(f"stich: --pot is for {games_with('has_pot')} records; {position.game.name} has no pot, so it is "
+                    "not used there")
         return score_document(position, pot, dd)
 
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document)

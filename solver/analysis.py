@@ -6,13 +6,15 @@ prints:
 * :func:`solve_report` -- the value of a position for one or more objectives (what each side already has, the
   double-dummy value of the rest, the final total), optionally every legal card's value and an optimal line, as the
   JSON-ready document that ``stich solve --json`` prints (``docs/json.md``).
-* :func:`check_bonuses` -- which yes/no objectives (game, Absolut, Valat, Pagat Ultimo, Mondfang, Schneider,
-  Schwarz, Tout, Kratzen targets) can be forced from a position, and by whom.
+* :func:`check_bonuses` -- which yes/no objectives of the contract (the game, its bonuses, per-seat targets) can be
+  forced from a position, and by whom.
 * :func:`contract_table` -- the double-dummy contract table of a whole deal, like DDS's ``CalcDDtable``: every
   contract that can be bid, with the declaring side's points (or tricks) under perfect play and whether it wins.
 
-:func:`check_report` and :func:`table_report` wrap the last two into documents of the same schema. Nothing here
-prints or knows about the terminal; every function names the game through its :class:`~solver.games.base.Rules`
+:func:`check_report` and :func:`table_report` wrap the last two into documents of the same schema, and
+:func:`score_report` and :func:`postmortem_report` do the same for the settlement (solver/scoring.py,
+solver/settlement.py) and the post-mortem (solver/postmortem.py): every document of the library is built here, on the
+same header. Nothing here prints or knows about the terminal; every function names the game through its :class:`~solver.games.base.Rules`
 only, so a new game module needs no change here.
 """
 
@@ -27,11 +29,14 @@ from .errors import InvalidContractError, InvalidDealError, StichError, is_token
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position, check_position, make_position
+from .postmortem import PlayAnalysis
+from .scoring import check_scoring_inputs, read_pot, score_deal
 from .search import reference
 from .search.cooperative import Cooperative
 from .search.boundary import check_flag
 from .search.engine import EngineSolver, solver_for, uses_reference
 from .search.results import SolveResult
+from .settlement import dd_settlement, settlement_value
 from .state import PlayState
 from .variant import Variant
 
@@ -61,7 +66,7 @@ def measure_of(objective: Objective) -> str:
 
 def objectives_named(position: Position, name: str) -> list[tuple[int | None, Objective]]:
     """The objective ``name`` of a position, as (seat, objective) pairs: one pair with seat None for a side's
-    question, one pair per seat (1-based) for a per-seat question such as Kratzen's ``tricks``.
+    question, one pair per seat (1-based) for a per-seat question (a game where every seat plays for itself).
 
     Raises the rules' InvalidContractError when the objective does not apply (a name the game does not know,
     Pagat Ultimo when the Pagat is in no hand, ...)."""
@@ -77,7 +82,7 @@ def objectives_named(position: Position, name: str) -> list[tuple[int | None, Ob
 
 def default_objectives(rules: Rules) -> list[str]:
     """What ``stich solve`` answers when no objective is asked for: card points where the game counts them, else
-    every objective of the game (Kratzen's tricks, for every seat)."""
+    every objective of the game (a per-seat objective for every seat)."""
     names = rules.objective_names()
     return ["points"] if "points" in names else list(names)
 
@@ -125,8 +130,8 @@ def record_header(position: Position) -> dict[str, Any]:
 
 
 def every_seat_for_itself(position: Position) -> bool:
-    """True when every objective of the rules is asked per seat (Kratzen): there are no teams, and the "sides" of a
-    document are only the declarer (attacker) and everybody else."""
+    """True when every objective of the rules is asked per seat: there are no teams, and the "sides" of a document
+    are only the declarer and everybody else."""
     for name in position.rules.objective_names():
         try:
             if objectives_named(position, name)[0][0] is None:
@@ -137,7 +142,8 @@ def every_seat_for_itself(position: Position) -> bool:
 
 
 def contract_header(position: Position) -> dict[str, Any]:
-    """The contract, its declarer and the two sides (for Kratzen the attacker and everybody else)."""
+    """The contract, its declarer and the two sides (where every seat plays for itself, the declarer and everybody
+    else)."""
     rules = position.rules
     return {
         "contract": str(rules.contract),
@@ -277,7 +283,7 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     """The answer of ``stich solve`` for one position, as a JSON-ready document (``docs/json.md``).
 
     ``objectives`` are names from ``position.rules.objective_names()`` (``"all"`` for every one); None answers the
-    default (:func:`default_objectives`). A per-seat objective (Kratzen's ``tricks``) is answered for every seat.
+    default (:func:`default_objectives`). A per-seat objective is answered for every seat.
     ``cards`` adds every legal card's value (equivalent cards grouped), ``line`` an optimal line to the end, trick
     by trick. The document says what each seat and side already has, and for each objective the value already
     achieved, the double-dummy value of the rest and the total. Raises InvalidContractError for an objective that
@@ -361,10 +367,9 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                   reference_solver: bool | None = None) -> list[BonusCheck]:
     """Every yes/no objective of the position's rules, and who can force it.
 
-    Zwanzigerrufen: game, Absolut both ways, Valat both ways, Pagat Ultimo (and the silent loss ``pagat_beaten``),
-    Mondfang; Schafkopf: game, Schneider and Schwarz both ways, Tout in a Tout contract; Kratzen: every seat's
-    target, with the tricks the seat can guarantee. The list follows ``rules.objective_names()``, so a game's new
-    objective is checked without a change here."""
+    Every objective with a target (the game, bonuses both ways, a per-seat target with the tricks the seat can
+    guarantee) in the order of ``rules.objective_names()``, so a game's new objective is checked without a change
+    here."""
     rules = check_position(position).rules
     everybody = frozenset(range(rules.seats))
     checks: list[BonusCheck] = []
@@ -393,10 +398,8 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
 
 def targets_together(position: Position) -> bool | None:
     """Whether every seat's target can be met in one play with all seats helping (RULES.md 3.3's optional
-    cooperative question), for games where every seat plays for itself (Kratzen); None for games with sides.
-
-    Kratzen's four tricks cannot meet an attacker's 2 and three others' 1, so with four or more seats the answer is
-    no unless a Seven-Muss lowers every target to 1 (:mod:`solver.search.cooperative`)."""
+    cooperative question), for games where every seat plays for itself; None for games with sides
+    (:mod:`solver.search.cooperative`)."""
     check_position(position)
     if not every_seat_for_itself(position):
         return None
@@ -421,7 +424,8 @@ def check_report(position: Position, *, engine: EngineSolver | None = None,
 
 @dataclass(frozen=True)
 class SeatTarget:
-    """One seat's guaranteed tricks under a contract, against its target (Kratzen)."""
+    """One seat's guaranteed tricks under a contract, against its target (a game where every seat plays for
+    itself)."""
 
     seat: int
     tricks: int
@@ -438,10 +442,10 @@ class TableEntry:
 
     ``value`` is the declaring side's double-dummy card points (``measure`` "points"; won when it reaches
     ``target``, the game's 45 or 61), or the declarer's tricks in a Tout (``measure`` "tricks"; won with every
-    trick). A game where every seat plays for itself (Kratzen) lists every seat's guaranteed tricks in ``seats``
-    and ``value`` is the declarer's. ``biddable`` False means the bid checks forbid the contract on this deal;
-    ``reason`` says which. ``settlement`` (when asked for) is the declaring side's double-dummy net score without
-    announcements (Kratzen: the attacker's, with the record's pot), see :func:`solver.settlement.dd_settlement`."""
+    trick). A game where every seat plays for itself lists every seat's guaranteed tricks in ``seats`` and ``value``
+    is the declarer's. ``biddable`` False means the bid checks forbid the contract on this deal; ``reason`` says
+    which. ``settlement`` (when asked for) is the declaring side's double-dummy net score without announcements
+    (with the record's pot, in a game paid from one), see :func:`solver.settlement.dd_settlement`."""
 
     contract: str
     declarer: int
@@ -477,10 +481,9 @@ def _table_entry(position: Position, contract: str, declarer: int, engine: Engin
     entry = _points_entry(position, contract, declarer, engine, reference_solver)
     if not settlement:
         return entry
-    from .settlement import settlement_value
-
     use_reference = uses_reference(reference_solver)
-    value = settlement_value(position, announcements="", pot=pot, reference_solver=use_reference)
+    value = settlement_value(position, announcements="" if position.game.has_announcements else None, pot=pot,
+                             reference_solver=use_reference)
     return replace(entry, settlement=value)
 
 
@@ -517,14 +520,12 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
 
     ``source`` is a Position (its dealt hands and variant are used; cards already played are ignored, since the
     table is a property of the deal) or a Deal with its ``game``. Every (contract, declarer) of
-    ``Game.contracts(deal)`` gets a row: Zwanzigerrufen's Normal game with the card forehand calls, Solo and Suit
-    Solo for every seat (a Normal game or Suit Solo the bid checks forbid is listed with ``biddable`` False and the
-    reason);
-    every Schafkopf contract a seat may bid; every Kratzen trump suit with every seat's guaranteed tricks (the attacker
-    the record's declarer, seat 1 for a Deal).
+    ``Game.contracts(deal)`` gets a row (one the bid checks forbid is listed with ``biddable`` False and the reason;
+    where every seat plays for itself, with every seat's guaranteed tricks, the declarer the record's, seat 1 for a
+    Deal).
 
     With ``settlement`` every row also gets the declaring side's double-dummy settlement without announcements
-    (``pot``, else the record's [Pot] tag, for Kratzen). Raises InvalidDealError for an ending: bids are made on
+    (``pot``, else the record's [Pot] tag, in a game paid from a pot). Raises InvalidDealError for an ending: bids are made on
     whole deals."""
     check_flag("settlement", settlement)
     if progress is not None and not callable(progress):
@@ -544,8 +545,6 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             raise InvalidDealError(f"the deal is of the {deal.pack.game} pack, not {chosen_game.name}'s")
     else:
         raise InvalidDealError(f"a contract table is of a Position or a Deal, not {type(source).__name__}")
-    from .scoring import check_scoring_inputs  # (scoring imports this module)
-
     check_scoring_inputs(chosen_game, pot)
     if not chosen_game.is_whole(deal):
         raise InvalidDealError(
@@ -562,10 +561,8 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         except InvalidContractError as error:
             entries.append(TableEntry(str(contract), declarer, biddable=False, reason=str(error)))
             continue
-        if settlement and pot is None and isinstance(source, Position) and chosen_game.name == "Kratzen":
-            from .scoring import read_pot
-
-            pot = read_pot(source, None)
+        if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
+            pot = read_pot(source.record, None)
         entries.append(_table_entry(position, str(contract), declarer, engine, reference_solver, settlement, pot))
     return entries
 
@@ -582,5 +579,34 @@ def table_report(position: Position, *, engine: EngineSolver | None = None, refe
             "play_ignored": bool(position.played), "entries": [entry.as_dict() for entry in entries]}
 
 
+# --- score and post-mortem -------------------------------------------------------------------------------------
+
+
+def score_report(position: Position, *, pot: int | None = None, dd: bool = False) -> dict[str, Any]:
+    """``stich score``'s document for one position: the record header and the settlement of its finished deal
+    (:func:`solver.scoring.score_deal`); with ``dd`` also the double-dummy settlement under ``"dd"``
+    (:func:`solver.settlement.dd_settlement`), from the start of a complete deal, so that it compares with the
+    actual score, else from where the play stops (and then without the settlement of the play, which is not over).
+    """
+    rules = check_position(position).rules
+    complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
+    document = {"schema": SCHEMA, "command": "score", **record_header(position), **contract_header(position)}
+    if complete or not dd:
+        document.update(score_deal(position, pot=pot).as_dict())
+    if dd:
+        start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
+        document["dd"] = {"from": "start" if complete else "end_of_play", "cards_on_table": len(start.state.trick),
+                          **dd_settlement(start, pot=pot).as_dict()}
+    return document
+
+
+def postmortem_report(position: Position, analysis: PlayAnalysis) -> dict[str, Any]:
+    """``stich postmortem``'s document: the record header and the post-mortem of its play
+    (:func:`solver.postmortem.analyse_play`)."""
+    return {"schema": SCHEMA, "command": "postmortem", **record_header(position), **contract_header(position),
+            **analysis.as_dict()}
+
+
 __all__ = ["SCHEMA", "BonusCheck", "SeatTarget", "TableEntry", "can_force", "check_bonuses", "check_report",
-           "contract_table", "default_objectives", "measure_of", "objectives_named", "solve_report", "table_report"]
+           "contract_table", "default_objectives", "measure_of", "objectives_named", "postmortem_report", "score_report", "solve_report",
+           "table_report"]

@@ -37,14 +37,15 @@ from typing import Any, Callable, Iterable, NamedTuple
 
 from .cards import bits
 from .errors import InvalidContractError, StichError
+from .games import GAMES, get_game
 from .games.base import Objective
 from .generate import random_record
 from .position import Position, position_from_record
 from .search import reference
 from .search.engine import EngineSolver
 
-#: The fixed seed of every game's deals (board k of this seed is deal k of a line).
-SEEDS: dict[str, int] = {"Zwanzigerrufen": 2020, "Schafkopf": 1849, "Kratzen": 1766}
+#: The fixed seed of every game's deals (board k of this seed is deal k of a line): each game's ``bench_seed``.
+SEEDS: dict[str, int] = {game.name: game.bench_seed for game in GAMES}
 
 #: Deals per line in a full run.
 STANDARD_DEALS = 100
@@ -197,7 +198,7 @@ def prepare_deal(line: BenchLine, board: int, seed: int) -> BenchDeal:
 
 def line_seed(line: BenchLine, seed: int | None = None) -> int:
     """``seed``, or the game's fixed seed when None: the default is what makes every run solve the same deals."""
-    return SEEDS[line.game] if seed is None else seed
+    return get_game(line.game).bench_seed if seed is None else seed
 
 
 def bench_deals(line: BenchLine, count: int | None = None, seed: int | None = None) -> list[BenchDeal]:

@@ -83,9 +83,7 @@ class Pack:
     def __reduce__(self) -> tuple:
         """A game's pack unpickles as that game's pack (identity is what packs compare by), so that a Deal, state
         or Position sent to another process still equals the original and mixes with its objects there."""
-        from .games import GAMES
-
-        if any(game.pack is self for game in GAMES):
+        if _GAME_PACKS.get(self.game) is self:
             return (_game_pack, (self.game,))
         return (Pack, (self.game, self.cards, self.aliases, self.sign_letters))
 
@@ -257,8 +255,15 @@ def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]
     return Pack(game, tuple(cards), aliases, sign_letters)
 
 
+#: The packs of the registered games by game name (``register_pack``; the game registry fills it).
+_GAME_PACKS: dict[str, Pack] = {}
+
+
+def register_pack(pack: Pack) -> None:
+    """Make ``pack`` the one pack of its game: it unpickles as that very object (see :meth:`Pack.__reduce__`)."""
+    _GAME_PACKS[pack.game] = pack
+
+
 def _game_pack(name: str) -> Pack:
     """The pack of the game named ``name`` (unpickling, see :meth:`Pack.__reduce__`)."""
-    from .games import get_game
-
-    return get_game(name).pack
+    return _GAME_PACKS[name]

@@ -31,11 +31,6 @@ POINT_GRADES = ((15, "blunder"), (6, "mistake"), (1, "inaccuracy"), (0, "ok"))
 #: Trick-counting games (Kratzen): a trick is a mistake, two or more, or a missed target, a blunder.
 TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
 
-#: The yes/no objectives the post-mortem watches (the game itself is watched through the points).
-BONUS_NAMES = ("valat", "valat_against", "absolut", "absolut_against", "pagat_ultimo", "pagat_beaten", "mondfang",
-               "schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
-
-
 @dataclass(frozen=True)
 class CardAnalysis:
     """One card of the play: who played it, what it kept and what it cost.
@@ -147,7 +142,7 @@ def _bonuses(rules: Rules, seat: int) -> list[Objective]:
         return [rules.objective("tricks", seat)]
     found = []
     for name in rules.objective_names():
-        if name not in BONUS_NAMES:
+        if name not in rules.game.bonus_names:
             continue
         try:
             objective = rules.objective(name)
@@ -242,5 +237,5 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None) -> P
                         players=summarise(analysed, rules.seats))
 
 
-__all__ = ["BONUS_NAMES", "CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary",
+__all__ = ["CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary",
            "TRICK_GRADES", "analyse_play", "grade", "summarise"]

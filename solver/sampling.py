@@ -106,7 +106,7 @@ class OpeningCard:
         return {"card": self.card, "mean": self.mean, "win_probability": self.win_probability}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HandAnalysis:
     """The single-dummy report of one hand: win chance, bonus chances, mean points (or tricks) with a 95%
     interval, and every opening card's value when the hand leads.
@@ -505,7 +505,7 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     # Of the record's rule state only the announcements are public: a [Partner] tag says who holds the called card,
     # which the seat cannot know (each sample's partner is its called card's holder), and in a whole deal whether
     # the called suit was led follows from the play.
-    public = {name: value for name, value in rules.state_tags.items() if name not in HIDDEN_STATE_TAGS}
+    public = {name: value for name, value in rules.state_tags.items() if name not in rules.game.hidden_state_tags}
     setup = _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
                    rules.seats, seed, played, position.played, public)
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
@@ -659,12 +659,15 @@ def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int) ->
                              for card, (count, count_sum, wins) in total["cards"].items()),
                             key=lambda o: (-o.win_probability, -o.mean, o.card)))
     measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
-    return HandAnalysis(game.name, setup.contract, setup.seat + 1, tuple(game.pack.names(setup.fixed[setup.seat])),
-                        {other + 1: tuple(game.pack.names(cards)) for other, cards in enumerate(setup.fixed)
-                         if other != setup.seat and cards}, n, seed,
-                        measure, total["wins"] / n, mean, (mean - half, mean + half), bonuses, openings,
-                        tuple(game.pack[card].name for card in setup.played), setup.seats, setup.declarer,
-                        dict(game.variant(dict(setup.variant) or None)))
+    return HandAnalysis(
+        game=game.name, contract=setup.contract, seat=setup.seat + 1,
+        hand=tuple(game.pack.names(setup.fixed[setup.seat])),
+        known={other + 1: tuple(game.pack.names(cards)) for other, cards in enumerate(setup.fixed)
+               if other != setup.seat and cards},
+        samples=n, seed=seed, measure=measure, win_probability=total["wins"] / n, mean=mean,
+        interval=(mean - half, mean + half), bonuses=bonuses, openings=openings,
+        played=tuple(game.pack[card].name for card in setup.played), seats=setup.seats, declarer=setup.declarer,
+        variant=dict(game.variant(dict(setup.variant) or None)))
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position"]

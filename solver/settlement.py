@@ -3,9 +3,10 @@
 Maximising card points is not the same as maximising the score: a Pagat Ultimo, a Valat, a Mondfang or a Kontra can
 make a line with fewer points pay more. :func:`dd_settlement` answers the score question exactly. The settlement of
 a finished deal depends on a few additive quantities only (the *components*: the declarers' card points and tricks,
-the Pagat-ultimo and Mondfang events, in Kratzen the attacker's tricks), and changes only at a few thresholds of
-each; the scorer itself (solver/scoring.py) fills a payoff table over those buckets, and the engine searches it
-(src_ext/settle.pxd, solver/search/settle.py). docs/scoring.md explains the design and its cost.
+trick events such as a bonus won in the last trick), and changes only at a few thresholds of each. Each game names
+its components and scores every bucket of them (``Game.settlement_model``), with the same code that scores a played
+deal; this module fills the payoff table and the engine searches it (src_ext/settle.pxd, solver/search/settle.py).
+docs/scoring.md explains the design and its cost.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ from typing import Any, Callable, Sequence
 
 from .announcements import Announcement
 from .cards import bits
-from .errors import InvalidPositionError, StichError
-from .games.base import Objective, TrickEvent
+from .errors import InvalidPositionError
+from .games.base import Objective, PayoffComponent
+from .games.outcome import ScoreItem, seats_of, side_net
 from .position import Position, check_position
-from .scoring import (ScoreItem, TarockFacts, check_scoring_inputs, choose_announcements, kratzen_payments, read_pot,
-                      score_deal, score_kratzen, score_schafkopf, score_zwanzigerrufen, seats_of, total_payments)
+from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import check_state
 from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
-from .search.settle import (PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement)
+from .search.reference import solve as reference_solve
+from .search.settle import PAYOFF_LIMIT, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
 from .state import PlayState
 
 Announcements = str | Sequence[Announcement] | None
@@ -35,8 +37,8 @@ class DDSettlement:
 
     ``value`` is the declaring side's net (the sum of its seats' payments) under play that is perfect for the
     settlement; ``payments`` and ``items`` are those of the deal played out along ``line`` (a principal variation
-    of that play), whose declarers take ``line_points``. ``points_optimum`` is what the points objective (Kratzen:
-    the attacker's tricks) can force, and ``points_line_value`` the declaring side's net when the deal is played out
+    of that play), whose declarers take ``line_points``. ``points_optimum`` is what the points objective
+    (``Game.points_objective``: card points, or what the game counts instead) can force, and ``points_line_value`` the declaring side's net when the deal is played out
     along the points-optimal principal variation ``points_line``. ``value_keeping_points`` is the best net the
     declarers can force while also forcing ``points_optimum``: when it is below ``value``, every points-optimal
     strategy settles worse, so the settlement-optimal play must give up points."""
@@ -59,7 +61,7 @@ class DDSettlement:
     seconds: float = field(compare=False)
     card_names: tuple[str, ...] = ()
     points_card_names: tuple[str, ...] = ()
-    pot_change: int = 0  # what the pot gains along ``line`` (Kratzen); payments plus it sum to 0
+    pot_change: int = 0  # what the pot gains along ``line`` (a game paid from a pot); payments plus it sum to 0
 
     @property
     def differs(self) -> bool:
@@ -79,126 +81,31 @@ class DDSettlement:
 # --- the payoff table ---------------------------------------------------------------------------------------------
 
 
-def card_seat(state: PlayState, card: int) -> int | None:
-    """The seat that holds or played ``card`` (None when no hand of this deal had it)."""
-    for seat, hand in enumerate(state.hands):
-        if hand >> card & 1:
-            return seat
-    if card in state.trick:
-        return (state.leader + state.trick.index(card)) % state.seats
-    for trick in state.history:
-        if card in trick.cards:
-            return trick.seat_of(trick.cards.index(card), state.seats)
-    return None
-
-
-def _net(payments: Sequence[int], side: frozenset[int]) -> int:
-    return sum(payments[seat] for seat in side)
-
-
 def settlement_unsupported(position: Position) -> str | None:
     """Why the double-dummy settlement cannot be had for this position's rules, or None when it can."""
-    if position.game.name == "Zwanzigerrufen" and position.rules.variant["card_bonus_basis"] == "captured":
-        return ("the double-dummy settlement does not support card_bonus_basis=captured (Trull and 4 Kings would "
-                "depend on every captured card)")
-    return None
-
-
-def _tarock_components(position: Position, state: PlayState
-                       ) -> tuple[list[PayoffComponent], Callable[[tuple[int, ...]], TarockFacts]]:
-    """Zwanzigerrufen: points (thresholds 33, 44, 45, 56), tricks (0, all), and where the Pagat and the Mond can
-    still be decided, the Pagat-ultimo, Pagat-beaten and Mondfang events."""
-    rules = position.rules
-    reason = settlement_unsupported(position)
-    if reason is not None:
-        raise StichError(reason)
-    declarers = rules.declaring_side
-    tricks = rules.tricks_in_deal
-    pack = rules.pack
-    skus, mond, pagat = (pack.parse(n).index for n in ("TS", "T21", "T1"))
-    game = position.game.name
-    components = [
-        PayoffComponent("points", Objective("points", declarers, "declarer card points", points_weight=1),
-                        (33, 44, 45, 56)),
-        PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
-                        tuple(sorted({1, tricks}))),
-    ]
-    bonuses = rules.contract.kind != "suitsolo"
-    pagat_seat = card_seat(state, pagat)
-    mond_seat = card_seat(state, mond)
-    if bonuses and pagat_seat is not None:
-        absent = 0 if rules.variant["pagat_via_sagotrick"] else 1 << skus
-        components.append(PayoffComponent("pagat_ultimo", Objective(
-            "pagat_ultimo", declarers, "T1 wins the last trick",
-            events=(TrickEvent(1 << pagat, absent=absent, winner_card=pagat, last_only=True),), game=game), (1,)))
-        components.append(PayoffComponent("pagat_beaten", Objective(
-            "pagat_beaten", declarers, "T1 is beaten in the last trick",
-            events=(TrickEvent(1 << pagat, not_winner_card=pagat, last_only=True),), game=game), (1,)))
-    if bonuses and mond_seat is not None:
-        components.append(PayoffComponent("mondfang", Objective(
-            "mondfang", declarers, "the Skus catches the Mond",
-            events=(TrickEvent((1 << skus) | (1 << mond), winner_card=skus),), game=game), (1,)))
-
-    def facts(values: tuple[int, ...]) -> TarockFacts:
-        named = dict(zip((c.name for c in components), values))
-        wins, beaten = bool(named.get("pagat_ultimo")), bool(named.get("pagat_beaten"))
-        return TarockFacts(named["points"], named["tricks"], pagat_seat if (wins or beaten) else None, wins,
-                           beaten and not wins, (mond_seat,) if named.get("mondfang") and mond_seat is not None else ())
-
-    return components, facts
+    return position.game.settlement_unsupported(position.rules)
 
 
 def payoff_spec(position: Position, state: PlayState | None = None, *, announcements: Announcements = None,
-                pot: int | None = None) -> PayoffSpec:
-    """The payoff table of a position: every bucket tuple scored by solver/scoring.py from a representative
-    outcome, so the search and the scorer share one implementation of the rules."""
+                pot: int | None = None, inputs: object = None) -> PayoffSpec:
+    """The payoff table of a position: every bucket tuple scored by the game's own scoring
+    (``Game.settlement_model``) from a representative outcome, so the search and the scorer share one
+    implementation of the rules. ``inputs`` (from :func:`solver.scoring.scoring_inputs`) saves reading the
+    announcements and the pot again."""
     rules = position.rules
     state = position.state if state is None else state
-    game = position.game.name
-    score: Callable[[tuple[int, ...]], int]
-    # The table is scored once per deal and what it depends on (the scorer runs up to 120 times; a Zwanzigerrufen
-    # hint paid 9.5 ms a call for it): the rules, and in Zwanzigerrufen the announcements and where the Pagat and
-    # the Mond still are, in Kratzen the pot.
+    if inputs is None:
+        inputs = scoring_inputs(position, pot=pot, announcements=announcements)
+    components, net = position.game.settlement_model(rules, state, inputs)
+    # The table is scored once per deal and what it depends on (the scorer runs up to 120 times a table): the rules,
+    # the scoring inputs and the components (where the cards they name still are).
     known: dict[tuple, PayoffSpec] = rules.__dict__.setdefault("_payoff_specs", {})
-    key: tuple
-    if game == "Zwanzigerrufen":
-        chosen, from_record = choose_announcements(position, announcements)
-        components, facts = _tarock_components(position, state)
-        key = (tuple(chosen), from_record, tuple(components))
-
-        def score(values: tuple[int, ...]) -> int:
-            items, _ = score_zwanzigerrufen(position, chosen, from_record, facts(values))
-            return _net(total_payments(items, rules.seats), rules.declaring_side)
-    elif game == "Schafkopf":
-        declarers = rules.declaring_side
-        components = [] if rules.contract.kind == "sie" else [
-            PayoffComponent("points", Objective("points", declarers, "declarer card points", points_weight=1),
-                            (31, 61, 91)),
-            PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
-                            tuple(sorted({1, rules.tricks_in_deal})))]
-
-        key = ()
-
-        def score(values: tuple[int, ...]) -> int:
-            items, _ = score_schafkopf(position, (values[0], values[1]) if values else None)
-            return _net(total_payments(items, rules.seats), declarers)
-    else:
-        chips = read_pot(position, pot)
-        key = (chips,)
-        attacker = rules.declarer
-        other = (attacker + 1) % rules.seats
-        components = [PayoffComponent("tricks", Objective("tricks", frozenset({attacker}), "attacker tricks",
-                                                          trick_weight=1), tuple(range(1, rules.tricks_in_deal + 1)))]
-
-        def score(values: tuple[int, ...]) -> int:
-            winners = [attacker] * values[0] + [other] * (rules.tricks_in_deal - values[0])
-            items, _ = score_kratzen(position, chips, winners)
-            return kratzen_payments(items, rules.seats)[0][attacker]
+    key = (inputs, tuple(components))
     if key in known:
         return known[key]
     table = []
     for buckets in bucket_tuples(tuple(components)):
-        table.append(score(tuple(c.representative(b) for c, b in zip(components, buckets))))
+        table.append(net(tuple(c.representative(b) for c, b in zip(components, buckets))))
     spec = known[key] = PayoffSpec(rules.declaring_side, tuple(components), tuple(table))
     return spec
 
@@ -206,8 +113,6 @@ def payoff_spec(position: Position, state: PlayState | None = None, *, announcem
 def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec:
     """``spec`` with every outcome where ``component`` ends below ``minimum`` made the worst possible: its value is
     the best settlement the declarers can force *while also forcing* ``minimum`` on that component."""
-    from .search.settle import PAYOFF_LIMIT
-
     components = []
     for c in spec.components:
         if c.name == component and minimum > 0:
@@ -222,20 +127,18 @@ def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec
 
 
 def final_net(position: Position, final: PlayState, *, announcements: Announcements = None,
-              pot: int | None = None) -> tuple[int, Any]:
+              pot: int | None = None, inputs: object = None) -> tuple[int, Settlement]:
     """The declaring side's net and the settlement of a finished deal, by the ordinary scorer."""
-    chosen = choose_announcements(position, announcements)[0] if position.game.name == "Zwanzigerrufen" else None
-    settled = score_deal(Position(position.game, position.rules, final, record=position.record), pot=pot,
-                         announcements=chosen)
-    return _net(settled.payments, position.rules.declaring_side), settled
+    if inputs is None:
+        inputs = scoring_inputs(position, pot=pot, announcements=announcements)
+    settled = settle(Position(position.game, position.rules, final, record=position.record), inputs)
+    return side_net(settled.payments, position.rules.declaring_side), settled
 
 
 def points_objective_of(position: Position) -> Objective:
-    """What "points-optimal" means: the declaring side's card points (Kratzen: the attacker's tricks)."""
-    rules = position.rules
-    if position.game.name == "Kratzen":
-        return rules.objective("tricks", rules.declarer)
-    return rules.objective("points")
+    """What "points-optimal" means: the declaring side's card points, or what the game counts instead
+    (``Game.points_objective``)."""
+    return position.game.points_objective(position.rules)
 
 
 def play_out(state: PlayState, line: Sequence[int]) -> PlayState:
@@ -249,7 +152,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
                   reference_solver: bool | None = None) -> DDSettlement:
     """The double-dummy settlement of ``position`` (from its current state: the cards already played count).
 
-    ``announcements`` (Zwanzigerrufen) and ``pot`` (Kratzen) override the record's tags as in
+    ``announcements`` and ``pot`` override the record's tags as in
     :func:`~solver.scoring.score_deal`. ``reference_solver`` uses the Python oracle (small endings only; None:
     ``STICH_IMPLEMENTATION``'s choice, as everywhere). Raises a
     StichError for input the scorer rejects."""
@@ -261,12 +164,12 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     if engine is not None and not isinstance(engine, SettlementEngine):
         raise InvalidPositionError(f"engine must be a SettlementEngine, not {type(engine).__name__}")
     solver = solver_for(points_engine)
-    spec = payoff_spec(position, announcements=announcements, pot=pot)
-    chips = read_pot(position, pot) if position.game.name == "Kratzen" else None
+    inputs = scoring_inputs(position, pot=pot, announcements=announcements)
+    spec = payoff_spec(position, inputs=inputs)
     nodes = 0
     if reference_solver:
         def score(final: PlayState) -> int:
-            return final_net(position, final, announcements=announcements, pot=pot)[0]
+            return final_net(position, final, inputs=inputs)[0]
 
         value = reference_settlement(state, spec, score)
         line = _reference_line(state, spec, score, value)
@@ -277,22 +180,18 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
         line = engine.line(state, spec, value)
         nodes = engine.nodes - before
     final = play_out(state, line)
-    net, settled = final_net(position, final, announcements=announcements, pot=pot)
+    net, settled = final_net(position, final, inputs=inputs)
     if net != value:
         raise AssertionError(f"the settlement line scores {net}, the search said {value}")
     objective = points_objective_of(position)
     if reference_solver:
-        from .search.reference import solve as reference_solve
         result = reference_solve(state, objective, line=True)
     else:
         result = solver.solve(state, objective, line=True)
     points_final = play_out(state, result.line)
-    points_net = final_net(position, points_final, announcements=announcements, pot=pot)[0]
-    component = "tricks" if position.game.name == "Kratzen" else "points"
-    kept = keeping_points(spec, component, result.total) if spec.components else spec
+    points_net = final_net(position, points_final, inputs=inputs)[0]
+    kept = keeping_points(spec, objective.name, result.total) if spec.components else spec
     if reference_solver:
-        from .search.settle import PAYOFF_LIMIT
-
         def score_kept(final: PlayState) -> int:
             return score(final) if objective.achieved(rules, final) >= result.total else -PAYOFF_LIMIT
 
@@ -305,7 +204,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
         value=value, payments=settled.payments, items=settled.items, line=tuple(line),
         line_points=objective.achieved(rules, final), points_objective=objective.name,
         points_optimum=result.total, points_line=tuple(result.line), points_line_value=points_net,
-        value_keeping_points=value_kept, pot=chips, pot_change=settled.pot_change,
+        value_keeping_points=value_kept, pot=settled.pot, pot_change=settled.pot_change,
         nodes=nodes + result.nodes, seconds=time.perf_counter() - start,
         card_names=tuple(names[c].name for c in line), points_card_names=tuple(names[c].name for c in result.line))
 
@@ -313,10 +212,10 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
 def settlement_value(position: Position, *, announcements: Announcements = None, pot: int | None = None,
                      engine: SettlementEngine | None = None, reference_solver: bool = False) -> int:
     """Only the declaring side's double-dummy net (no line, no points comparison): what ``stich table`` shows."""
-    spec = payoff_spec(position, announcements=announcements, pot=pot)
+    inputs = scoring_inputs(position, pot=pot, announcements=announcements)
+    spec = payoff_spec(position, inputs=inputs)
     if reference_solver:
-        return reference_settlement(position.state, spec,
-                                    lambda final: final_net(position, final, announcements=announcements, pot=pot)[0])
+        return reference_settlement(position.state, spec, lambda final: final_net(position, final, inputs=inputs)[0])
     return (engine if engine is not None else default_settlement_engine()).value(position.state, spec)
 
 

@@ -77,14 +77,14 @@ def test_announcement_seat_of_5000_digits_is_a_located_error():
 
 def test_pot_in_superscript_digits_is_a_located_error():
     """Was: ValueError from int() in scoring.read_pot (``stich score`` on a Kratzen record with [Pot "²"])."""
-    from solver.scoring import read_pot
+    from solver.games.outcome import read_pot
 
     text = EXAMPLE_TEXTS["kratzen.tbn"]
     first = text[text.index("[Game"):].split("\n\n")[0] + "\n"
     first = re.sub(r'\[Pot "[^"]*"\]\n', "", first).replace("[Deal ", '[Pot "\u00b2"]\n[Deal ', 1)
     (position,) = parse_positions(first, name="pot.tbn")
     with pytest.raises(ParseError) as caught:
-        read_pot(position, None)
+        read_pot(position.record, None)
     assert caught.value.message == "[Pot] is not a number of chips"
     assert_located(caught.value, "pot.tbn", first)
 

@@ -1,18 +1,40 @@
 """The game registry: every game module, found by name or alias.
 
-Adding a game is one new module here that defines a :class:`~solver.games.base.Game` subclass and appends it to
-``GAMES``; nothing else in stich names a game.
+Adding a game is one new module here that defines a :class:`~solver.games.base.Game` subclass, and one line below
+that registers it (:func:`register_game`, which a game defined elsewhere, such as a test's, calls too); nothing
+else in stich names a game: scoring, settlement, post-mortem and bench reach it through the class's hooks.
 """
 
 from __future__ import annotations
 
+from ..cards import register_pack
 from ..errors import UnknownGameError
 from .base import Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
 from .schafkopf import Schafkopf
 from .zwanzigerrufen import Zwanzigerrufen
 
-GAMES: tuple[type[Game], ...] = (Zwanzigerrufen, Schafkopf, Kratzen)
+#: Every registered game, in the order commands list them.
+GAMES: list[type[Game]] = []
+
+
+def register_game(game: type[Game]) -> type[Game]:
+    """Register a game class (usable as a class decorator): :func:`get_game` finds it by name and alias, and its
+    pack unpickles as itself. Registering a game again replaces it; a name or alias another game has is refused."""
+    if not (isinstance(game, type) and issubclass(game, Game)):
+        raise TypeError(f"a game is a Game subclass, not {game!r}")
+    keys = {game.name.lower(), *game.aliases}
+    for other in GAMES:
+        if other.name != game.name and keys & {other.name.lower(), *other.aliases}:
+            raise ValueError(f"{game.name}: name or alias {sorted(keys & {other.name.lower(), *other.aliases})} is "
+                             f"{other.name}'s")
+    GAMES[:] = [other for other in GAMES if other.name != game.name] + [game]
+    register_pack(game.pack)
+    return game
+
+
+for _game in (Zwanzigerrufen, Schafkopf, Kratzen):
+    register_game(_game)
 
 
 def get_game(name: str | type[Game]) -> type[Game]:
@@ -29,9 +51,9 @@ def get_game(name: str | type[Game]) -> type[Game]:
 
 def games_with(feature: str) -> str:
     """The names of the games whose class flag ``feature`` (``has_pot``, ``has_announcements``) is set, for a message
-    that refuses the feature elsewhere: ``Kratzen``."""
+    that refuses the feature elsewhere."""
     return " and ".join(game.name for game in GAMES if getattr(game, feature))
 
 
 __all__ = ["GAMES", "Contract", "Game", "Kratzen", "Objective", "Rules", "Schafkopf", "TrickEvent",
-           "Zwanzigerrufen", "games_with", "get_game"]
+           "Zwanzigerrufen", "games_with", "get_game", "register_game"]

@@ -13,24 +13,27 @@ A game is one module with three layers (see docs/architecture.md):
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
-from typing import ClassVar, Mapping
+from typing import Callable, ClassVar, Mapping
 
 from ..cards import Pack, bits
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidDealError, is_whole_number
+from ..errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
+from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
+from .outcome import Scored
 from .tables import RuleTables
 
 
-#: The rule state an ending cannot derive, as keyword arguments of :meth:`Game.rules` (seats are 1-based): the
-#: called ace's or card's holder, whether the called suit was led, and the seat that announced Pagat Ultimo. A game
-#: ignores the ones it has no use for.
-STATE_TAGS: dict[str, type] = {"partner": int, "called_suit_led": bool, "pagat_announcer": int}
-#: The state tags a seat at the table does not know (who holds the called card) or that the play of a whole deal
-#: determines (whether the called suit was led); the others (the Pagat's announcer) are public.
-HIDDEN_STATE_TAGS = frozenset({"partner", "called_suit_led"})
+#: The rule state an ending cannot derive, as keyword arguments of :meth:`Game.rules` (seats are 1-based), and its
+#: type: every game's ``Game.state_tags``, collected as each game class is defined. A game ignores the ones it has
+#: no use for.
+STATE_TAGS: dict[str, type] = {}
+#: The state tags a seat at the table does not know, or that the play of a whole deal determines (every game's
+#: ``Game.hidden_state_tags``); the others are public.
+HIDDEN_STATE_TAGS: set[str] = set()
 
 
 def _check_seat(name: str, value: object, seats: int) -> None:
@@ -129,6 +132,28 @@ class Objective:
     @property
     def is_yes_no(self) -> bool:
         return self.target is not None
+
+
+@dataclass(frozen=True)
+class PayoffComponent:
+    """One additive quantity a game's settlement depends on (an :class:`Objective` of the declaring side: card
+    points, tricks, a trick event), and the values at which the settlement can change."""
+
+    name: str
+    objective: Objective
+    thresholds: tuple[int, ...]
+
+    def bucket(self, value: int) -> int:
+        return bisect_right(self.thresholds, value)
+
+    def representative(self, bucket: int) -> int:
+        """The smallest value of a bucket (every value of it settles alike)."""
+        return 0 if bucket == 0 else self.thresholds[bucket - 1]
+
+
+#: A game's settlement as the double-dummy search sees it (``Game.settlement_model``): its components, and the
+#: declaring side's net for final component values (one representative value per bucket).
+SettlementModel = tuple[list[PayoffComponent], Callable[[tuple[int, ...]], int]]
 
 
 class Rules:
@@ -287,8 +312,60 @@ class Game:
     objectives: ClassVar[tuple[str, ...]] = ()
     #: Whether deals are paid from a pot (Kratzen): scoring takes a ``pot`` only then.
     has_pot: ClassVar[bool] = False
-    #: Whether bonuses are announced and Kontra'd (Zwanzigerrufen): scoring takes ``announcements`` only then.
+    #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
+    #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based
+    #: seats), with its type (``int`` for a seat, ``bool``).
+    state_tags: ClassVar[dict[str, type]] = {}
+    #: The state tags a seat at the table does not know (who holds a called card) or that the play of a whole deal
+    #: determines; a hand analysis keeps only the others.
+    hidden_state_tags: ClassVar[frozenset[str]] = frozenset()
+    #: The yes/no objectives a post-mortem watches for every card (the game itself is watched through its measure).
+    bonus_names: ClassVar[tuple[str, ...]] = ()
+    #: The seed of the deals ``stich bench`` draws for the game (fixed, so that runs compare).
+    bench_seed: ClassVar[int] = 1
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)  # type: ignore[arg-type]
+        STATE_TAGS.update(cls.__dict__.get("state_tags", {}))
+        HIDDEN_STATE_TAGS.update(cls.__dict__.get("hidden_state_tags", ()))
+
+    # Outcome: the game's scoring, which solver/scoring.py and solver/settlement.py drive -----------------------
+
+    @classmethod
+    def needs_whole_play(cls, contract: Contract) -> bool:
+        """Whether scoring reads the play (a contract settled by the deal alone, such as a Sie, does not)."""
+        return True
+
+    @classmethod
+    def scoring_inputs(cls, rules: Rules, record: Record | None, *, pot: object = None,
+                       announcements: object = None) -> object:
+        """What scoring reads besides the play, checked: from the arguments, else the record's tags (a pot, the
+        announcements). The value is handed to :meth:`score` and :meth:`settlement_model`; it must be hashable
+        (settlement tables are cached by it). Raises ParseError pointing into the record for a bad tag."""
+        return None
+
+    @classmethod
+    def score(cls, rules: Rules, state: PlayState, inputs: object) -> Scored:
+        """The settlement of the finished deal ``state`` (see solver/games/outcome.py)."""
+        raise StichError(f"{cls.name} has no scoring")
+
+    @classmethod
+    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
+        """The settlement from ``state`` on as components and a payoff (see :data:`SettlementModel`): the
+        double-dummy settlement searches it. The payoff must agree with :meth:`score` on every deal."""
+        raise StichError(f"{cls.name} has no double-dummy settlement")
+
+    @classmethod
+    def settlement_unsupported(cls, rules: Rules) -> str | None:
+        """Why the double-dummy settlement cannot be had under these rules, or None when it can."""
+        return None
+
+    @classmethod
+    def points_objective(cls, rules: Rules) -> Objective:
+        """What "points-optimal" means for the settlement's comparison: the declaring side's card points, or what
+        the game counts instead. Its name is also the settlement component it is compared on."""
+        return rules.objective("points")
 
     @classmethod
     def variant(cls, values: Mapping[str, object] | str | None = None) -> Variant:

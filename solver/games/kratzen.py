@@ -13,7 +13,9 @@ from ..errors import InvalidContractError
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
-from .base import Contract, Game, Objective, TrumpSuitRules, parse_words, require, tricks_objective, unknown_objective
+from ..formats.tbn import Record
+from .outcome import ScoreItem, Scored, pot_payments, read_pot
+from .base import Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules, parse_words, require, tricks_objective, unknown_objective
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -106,6 +108,34 @@ class KratzenRules(TrumpSuitRules):
                                 f"tricks seat {seat + 1} can guarantee against everyone", self.target(seat))
 
 
+# RULES.md 3.4: scoring -----------------------------------------------------------------------------------------
+
+
+def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list[ScoreItem], list[str]]:
+    """Tricks paid from the pot (not in a Muss), penalties paid into it; ``winners`` is the seat that took each
+    trick, in order."""
+    muss = rules.contract.modifier in ("muss", "sevenmuss")
+    items = []
+    share = pot // 4
+    if not muss:
+        for number, winner in enumerate(winners, 1):
+            items.append(ScoreItem(f"trick {number}", (winner + 1,), share, 1, False, share,
+                                   f"seat {winner + 1} won trick {number}: P/4 from the pot"))
+    for seat in range(rules.seats):
+        target = rules.target(seat)
+        taken = sum(1 for winner in winners if winner == seat)
+        if taken < target:
+            attacker = seat == rules.declarer
+            penalty = pot * (2 if attacker else 1)
+            items.append(ScoreItem("penalty", (), pot, 2 if attacker else 1, False, penalty,
+                                   f"seat {seat + 1} took {taken} of {target} tricks"
+                                   + (" (the attacker pays 2P)" if attacker else ""), (seat + 1,)))
+    notes = ["a Muss deal: no trick payouts"] if muss else []
+    if pot == 0:
+        notes.append("pot 0: tricks and targets only (give --pot or a [Pot] tag)")
+    return items, notes
+
+
 class Kratzen(Game):
     """Kratzen (RULES.md 3): 3 to 6 players, four cards each from the 33-card German pack with the Weli; a trump
     suit, follow and beat, and each seat's own trick target (the attacker's two)."""
@@ -123,6 +153,43 @@ class Kratzen(Game):
         Flag("first_leader", ("attacker", "forehand"), "attacker", "who leads to trick 1"),
         Flag("must_undertrump", bool, True, "a void player who cannot overtrump must still trump"),
     ]}
+
+    bench_seed = 1766
+
+    @classmethod
+    def scoring_inputs(cls, rules: Rules, record: Record | None, *, pot: object = None,
+                       announcements: object = None) -> int:
+        """The pot: the argument, else the record's [Pot] tag, else 0."""
+        return read_pot(record, pot)
+
+    @classmethod
+    def score(cls, rules: Rules, state: PlayState, inputs: object) -> Scored:
+        pot = int(inputs)  # type: ignore[call-overload]  # scoring_inputs' pot
+        items, notes = score_items(rules, pot, [trick.winner for trick in state.history])  # type: ignore[arg-type]
+        payments, pot_change = pot_payments(items, rules.seats)
+        return Scored(tuple(items), payments, tuple(notes), pot, pot_change)
+
+    @classmethod
+    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
+        """The attacker's tricks, every count a threshold; the other tricks go to one other seat, which settles
+        alike for the attacker (her payment depends on her own tricks only)."""
+        pot = int(inputs)  # type: ignore[call-overload]
+        attacker = rules.declarer
+        other = (attacker + 1) % rules.seats
+        tricks = rules.tricks_in_deal
+        components = [PayoffComponent("tricks", Objective("tricks", frozenset({attacker}), "attacker tricks",
+                                                          trick_weight=1), tuple(range(1, tricks + 1)))]
+
+        def net(values: tuple[int, ...]) -> int:
+            winners = [attacker] * values[0] + [other] * (tricks - values[0])
+            items, _ = score_items(rules, pot, winners)  # type: ignore[arg-type]
+            return pot_payments(items, rules.seats)[0][attacker]
+
+        return components, net
+
+    @classmethod
+    def points_objective(cls, rules: Rules) -> Objective:
+        return rules.objective("tricks", rules.declarer)  # tricks count, not card points
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:

@@ -12,7 +12,8 @@ from ..errors import InvalidContractError
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
-from .base import Contract, Game, Objective, TrumpSuitRules, parse_words, points_objective, require, tricks_objective, \
+from .outcome import ScoreItem, Scored, side_net, total_payments, two_sided
+from .base import Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules, parse_words, points_objective, require, tricks_objective, \
     unknown_objective
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
@@ -153,6 +154,66 @@ class SchafkopfRules(TrumpSuitRules):
         raise unknown_objective(self, name)
 
 
+# RULES.md 2.5: scoring -----------------------------------------------------------------------------------------
+
+
+def laufende(rules: Rules) -> tuple[int, frozenset[int]]:
+    """(run length, holding side): the trumps from the top that one side was dealt, counted only from 3 (Rufer,
+    Solo, Solo Tout) or 2 (Wenz, Wenz Tout); (0, side) below that."""
+    kind = rules.contract.kind
+    order = trump_order(kind, rules.contract.suit if kind != "rufer" else "H")
+    deal = rules.deal
+    holders = [deal.holder(rules.pack.parse(name).index) for name in order]
+    if holders[0] is None:
+        return 0, frozenset()
+    side = rules.side_of(holders[0])
+    count = 0
+    for seat in holders:
+        if seat is None or seat not in side:
+            break
+        count += 1
+    minimum = 2 if kind in ("wenz", "wenztout") else 3
+    return (count if count >= minimum else 0), side
+
+
+def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[ScoreItem], list[str]]:
+    """The game, Schneider/Schwarz and Laufende as items of one value v, all to the winning side, from the
+    declarers' card points and tricks (``outcome``; None for a Sie, which the deal alone settles)."""
+    kind = rules.contract.kind
+    declarers, defenders = rules.declaring_side, rules.defending_side
+    seats = rules.seats
+    if kind == "sie" or outcome is None:
+        return [two_sided("game", seats, declarers, 52, 1, False, "Sie: 20 + 4 x 8")], []
+    points, tricks = outcome
+    run, holder = laufende(rules)
+    tout = kind in ("wenztout", "solotout")
+    if tout:
+        won = tricks == rules.tricks_in_deal
+        reason = f"the declarer took {tricks} of {rules.tricks_in_deal} tricks (Tout)"
+    else:
+        won = points >= 61
+        reason = f"the declarers took {points} points (61 needed)"
+    winner = declarers if won else defenders
+    notes = []
+    if run and rules.variant["laufende_mode"] == "only_if_holder_wins" and holder != winner:
+        notes.append(f"{run} Laufende of the losing side do not count (laufende_mode=only_if_holder_wins)")
+        run = 0
+    base = {"rufer": 1, "wenz": 5, "solo": 5, "wenztout": 10, "solotout": 10}[kind]
+    items = [two_sided("game", seats, winner, base, 1, False, reason)]
+    if not tout:
+        if tricks in (0, rules.tricks_in_deal):
+            items.append(two_sided("schwarz", seats, winner, 2, 1, False, "one side took every trick"))
+        elif points >= 91 or points <= 30:
+            items.append(two_sided("schneider", seats, winner, 1, 1, False,
+                                   f"the declarers took {points} points (91 or 30 and less)"))
+    if run:
+        per_run = 2 if tout else 1
+        items.append(two_sided("laufende", seats, winner, per_run * run, 1, False,
+                               f"{run} Laufende held by {rules.describe_side(holder)}"
+                               + (" (x2 in a Tout)" if tout else "")))
+    return items, notes
+
+
 class Schafkopf(Game):
     """Schafkopf as CARDAVIA plays it (RULES.md 2): four players, eight cards each from the 32-card German pack; Rufer
     (a called ace's holder partners the caller), Wenz, Solo, the Touts and Sie; 120 card points, 61 win."""
@@ -200,9 +261,42 @@ class Schafkopf(Game):
             return Contract(cls.name, kind, text={"wenz": "Wenz", "wenztout": "WenzTout", "sie": "Sie"}[kind])
         raise InvalidContractError(f"unknown Schafkopf contract {text!r} (expected {cls.contract_help})")
 
+    state_tags = {"partner": int, "called_suit_led": bool}
+    hidden_state_tags = frozenset({"partner", "called_suit_led"})
+    bonus_names = ("schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
+    bench_seed = 1849
+
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
         return frozenset({"partner", "called_suit_led"} if contract.kind == "rufer" else ())
+
+    @classmethod
+    def needs_whole_play(cls, contract: Contract) -> bool:
+        return contract.kind != "sie"  # a Sie is settled by the deal alone
+
+    @classmethod
+    def score(cls, rules: Rules, state: PlayState, inputs: object) -> Scored:
+        declarers = rules.declaring_side
+        outcome = None if rules.contract.kind == "sie" else (state.side_points(declarers),
+                                                              state.side_tricks(declarers))
+        items, notes = score_items(rules, outcome)
+        return Scored(tuple(items), total_payments(items, rules.seats), tuple(notes))
+
+    @classmethod
+    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
+        """Points (thresholds 31, 61, 91) and tricks (0, all); a Sie has none."""
+        declarers = rules.declaring_side
+        components = [] if rules.contract.kind == "sie" else [
+            PayoffComponent("points", Objective("points", declarers, "declarer card points", points_weight=1),
+                            (31, 61, 91)),
+            PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
+                            tuple(sorted({1, rules.tricks_in_deal})))]
+
+        def net(values: tuple[int, ...]) -> int:
+            items, _ = score_items(rules, (values[0], values[1]) if values else None)
+            return side_net(total_payments(items, rules.seats), declarers)
+
+        return components, net
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):

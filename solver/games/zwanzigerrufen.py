@@ -6,16 +6,20 @@ a tarock partner), Solo (tarocks trump, alone against three), Suit Solo (tarocks
 
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence, cast
 
+from ..announcements import Announcement, parse_announcements
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import InvalidContractError
+from ..errors import InvalidContractError, ParseError, StichError
+from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
+from .outcome import ScoreItem, Scored, card_seat, seats_of, side_net, total_payments, two_sided
 from .tables import Level, Reservation, RuleTables, SpecialWinner
-from .base import (Contract, Game, Objective, Rules, TrickEvent, parse_words, points_objective, require,
-                   tricks_objective, unknown_objective)
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrickEvent, parse_words,
+                   points_objective, require, tricks_objective, unknown_objective)
 
 _ROMAN = {
     4: ["IV", "IIII"], 5: ["V"], 6: ["VI"], 7: ["VII"], 8: ["VIII"], 9: ["IX", "VIIII"], 10: ["X"], 11: ["XI"],
@@ -205,6 +209,386 @@ class ZwanzigerrufenRules(Rules):
         raise unknown_objective(self, name)
 
 
+# RULES.md 1.7: scoring -------------------------------------------------------------------------------------------
+
+
+#: Kontra level names by multiplier, for the reason texts.
+LEVEL_NAMES = {1: "", 2: "Kontra", 4: "Retour", 8: "Supra", 16: "Resupra"}
+#: Silent values of the Zwanzigerrufen bonuses (Valat is a multiple of the game value instead).
+SILENT_VALUES = {"absolut": 1, "pagat_ultimo": 1, "trull": 1, "four_kings": 2, "mondfang": 1}
+BONUS_LABELS = {"game": "Game", "absolut": "Absolut", "pagat_ultimo": "Pagat Ultimo", "valat": "Valat",
+                "trull": "Trull", "four_kings": "4 Kings", "mondfang": "Mondfang"}
+#: RULES.md 1.7 order of the items.
+BONUS_ORDER = ("absolut", "pagat_ultimo", "valat", "trull", "four_kings", "mondfang")
+#: Bonuses that count in a Suit Solo besides the game (RULES.md 1.7).
+SUIT_SOLO_BONUSES = ("absolut", "valat", "four_kings")
+
+
+
+
+class AnnouncementCheck:
+    """Turns a bad announcement into an error pointing at it: the item's place in the ``[Announcements]`` tag when
+    the position comes from a file, else a plain StichError that quotes it."""
+
+    def __init__(self, record: Record | None, from_record: bool) -> None:
+        self.tag = record.tag("Announcements") if record is not None and from_record else None
+        self.record = record
+
+    def fail(self, item: Announcement, message: str) -> StichError:
+        text = f"seat {item.seat}: {message}"
+        if self.tag is None or self.record is None:
+            return StichError(f"bad announcement: {text}")
+        line, column = self.tag.value_line, self.tag.value_column
+        token = self.tag.value
+        if 0 <= item.offset < len(self.tag.value):
+            line, column = self.tag.position(item.offset)
+            token = self.tag.value[item.offset:].split(",")[0].split(";")[0].strip()
+        return ParseError(f"bad announcement: {text}", source=self.record.source, line=line, column=column,
+                          token=token, expected="announcements that RULES.md 1.7 allows")
+
+
+@dataclass
+class Claims:
+    """The announcements sorted out: which side announced which bonus, and the Kontra level on each item.
+
+    Keys are (bonus, owning side); the game is owned by the declaring side."""
+
+    announced: dict[tuple[str, frozenset[int]], Announcement] = field(default_factory=dict)
+    levels: dict[tuple[str, frozenset[int]], int] = field(default_factory=dict)
+
+    def level(self, bonus: str, side: frozenset[int]) -> int:
+        return self.levels.get((bonus, side), 1)
+
+    def owners(self, bonus: str) -> list[frozenset[int]]:
+        return [side for (name, side) in self.announced if name == bonus]
+
+    def __hash__(self) -> int:  # settlement tables are cached by the scoring inputs (Game.scoring_inputs)
+        return hash((frozenset(self.announced.items()), frozenset(self.levels.items())))
+
+
+def read_claims(rules: Rules, items: Sequence[Announcement], check: AnnouncementCheck) -> Claims:
+    """Check the announcements against RULES.md 1.7 and collect them.
+
+    A defender's bonus is "dagegen" (a declarer's may not be); Absolut/Valat dagegen include a Kontra on the game,
+    Pagat dagegen needs one. A Kontra or Supra comes from the side opposing the item, a Retour or Resupra from its
+    owner, each level only on top of the one below. A Suit Solo knows only Valat, Absolut and 4 Kings."""
+    declarers = rules.declaring_side
+    claims = Claims()
+    suit_solo = rules.contract.kind == "suitsolo"
+    for item in items:
+        if item.level != 1:
+            continue
+        side = rules.side_of(item.seat - 1)
+        if item.bonus == "game":
+            raise check.fail(item, "the game is the contract and is not announced (say Kontra to double it)")
+        if suit_solo and item.bonus not in SUIT_SOLO_BONUSES:
+            raise check.fail(item, f"{BONUS_LABELS[item.bonus]} does not count in a Suit Solo "
+                                   "(only Valat, Absolut and 4 Kings)")
+        if item.against and side == declarers:
+            raise check.fail(item, "'dagegen' is said by a defender; this seat declares")
+        others = [owner for owner in claims.owners(item.bonus) if owner != side]
+        if item.bonus == "pagat_ultimo" and others:
+            raise check.fail(item, "Pagat Ultimo was already announced by the other side")
+        if (item.bonus, side) in claims.announced:
+            raise check.fail(item, f"{BONUS_LABELS[item.bonus]} was already announced by this side")
+        claims.announced[(item.bonus, side)] = item
+        if side != declarers and item.bonus in ("absolut", "valat"):
+            claims.levels[("game", declarers)] = max(claims.level("game", declarers), 2)
+    said: set[tuple[str, frozenset[int], int]] = set()
+    for item in sorted((i for i in items if i.level != 1), key=lambda i: i.level):
+        side = rules.side_of(item.seat - 1)
+        owner_side = item.level in (4, 16)  # Retour and Resupra belong to the item's owner
+        owner = side if owner_side else frozenset(range(rules.seats)) - side
+        if (item.bonus, owner, item.level) in said:
+            raise check.fail(item, f"{LEVEL_NAMES[item.level]} on {BONUS_LABELS[item.bonus]} was already said")
+        said.add((item.bonus, owner, item.level))
+        if item.bonus == "game":
+            if owner != declarers:
+                who = "declarers" if owner_side else "defenders"
+                raise check.fail(item, f"{LEVEL_NAMES[item.level]} on the game is said by the {who} only")
+        elif (item.bonus, owner) not in claims.announced:
+            raise check.fail(item, f"{LEVEL_NAMES[item.level]} on {BONUS_LABELS[item.bonus]}, which "
+                                   f"{'this' if owner_side else 'the other'} side did not announce")
+        key = (item.bonus, owner)
+        if item.level > 2 and claims.level(*key) < item.level // 2:
+            raise check.fail(item, f"{LEVEL_NAMES[item.level]} needs a {LEVEL_NAMES[item.level // 2]} first")
+        claims.levels[key] = max(claims.level(*key), item.level)
+    for (bonus, side), item in claims.announced.items():
+        if bonus == "pagat_ultimo" and side != declarers and claims.level("game", declarers) < 2:
+            raise check.fail(item, "Pagat dagegen needs a Kontra on the game")
+    return claims
+
+
+@dataclass(frozen=True)
+class TarockFacts:
+    """Everything the Zwanzigerrufen items are decided by, as plain numbers: the declarers' card points and tricks,
+    the Pagat in the last trick, the Monds caught. A played deal gives them (:meth:`from_state`); the double-dummy
+    settlement makes them from the engine's component totals (solver/settlement.py), so both are scored by the same
+    code and cannot disagree."""
+
+    declarer_points: int
+    declarer_tricks: int
+    pagat_seat: int | None = None  # the seat that played T1 to the last trick
+    pagat_wins: bool = False  # ... and won it in a way that counts (RULES.md 1.7, pagat_via_sagotrick)
+    pagat_beaten: bool = False  # ... and another seat took that trick
+    mond_losers: tuple[int, ...] = ()  # the seats whose T21 the Skus caught
+    declarer_captured: int | None = None  # cards the declarers took (only read under card_bonus_basis=captured)
+
+    @classmethod
+    def from_state(cls, rules: Rules, state: PlayState) -> "TarockFacts":
+        pack = rules.pack
+        skus, mond, pagat = (pack.parse(n).index for n in ("TS", "T21", "T1"))
+        pagat_seat, wins, beaten = None, False, False
+        last = state.history[-1] if state.history else None
+        if last is not None and pagat in last.cards:
+            pagat_seat = last.seat_of(last.cards.index(pagat), rules.seats)
+            wins = last.winner == pagat_seat
+            if wins and skus in last.cards and not rules.variant["pagat_via_sagotrick"]:
+                wins = False
+            beaten = last.winner != pagat_seat
+        losers = []
+        captured = 0
+        for trick in state.history:
+            if trick.winner in rules.declaring_side:
+                for card in trick.cards:
+                    captured |= 1 << card
+            if skus in trick.cards and mond in trick.cards:
+                if trick.winner == trick.seat_of(trick.cards.index(skus), rules.seats):
+                    losers.append(trick.seat_of(trick.cards.index(mond), rules.seats))
+        return cls(state.side_points(rules.declaring_side), state.side_tricks(rules.declaring_side), pagat_seat,
+                   wins, beaten, tuple(losers), captured)
+
+
+class TarockOutcome:
+    """What the play achieved, per side: the facts every Zwanzigerrufen item is decided by."""
+
+    def __init__(self, rules: Rules, facts: TarockFacts) -> None:
+        self.rules = rules
+        self.facts = facts
+        self.everyone = frozenset(range(rules.seats))
+        pack = rules.pack
+        self.skus, self.mond, self.pagat = (pack.parse(n).index for n in ("TS", "T21", "T1"))
+        self.kings = [pack.parse(s + "K").index for s in "SCHD"]
+        self.declarer_points = facts.declarer_points
+
+    def other(self, side: frozenset[int]) -> frozenset[int]:
+        return self.everyone - side
+
+    def side_tricks(self, side: frozenset[int]) -> int:
+        tricks = self.facts.declarer_tricks
+        return tricks if side == self.rules.declaring_side else self.rules.tricks_in_deal - tricks
+
+    def pagat_last(self) -> tuple[int | None, bool]:
+        """(seat that played T1 in the last trick or None, whether that T1 counts as winning it)."""
+        return self.facts.pagat_seat, self.facts.pagat_wins
+
+    def mondfangs(self) -> list[int]:
+        """The seats whose T21 was caught by the Skus (a Sagotrick is no Mondfang)."""
+        return list(self.facts.mond_losers)
+
+    def holds_together(self, side: frozenset[int], cards: list[int]) -> bool:
+        """Trull / 4 Kings: one player of ``side`` was dealt them all, or (``captured``) the side took them all."""
+        if self.rules.variant["card_bonus_basis"] == "captured":
+            if self.facts.declarer_captured is None:
+                raise StichError("Trull and 4 Kings from captured cards need the whole play (card_bonus_basis)")
+            wanted = sum(1 << c for c in cards)
+            taken = self.facts.declarer_captured
+            if side != self.rules.declaring_side:
+                taken = ~taken
+            return taken & wanted == wanted
+        deal = self.rules.deal
+        return any(all(deal.hands[seat] >> c & 1 for c in cards) for seat in side)
+
+    def achieved(self, bonus: str, side: frozenset[int]) -> bool:
+        """Did ``side`` achieve ``bonus``? (Mondfang: catch the other side's Mond.)"""
+        declaring = side == self.rules.declaring_side
+        if bonus == "absolut":
+            return self.declarer_points >= 56 if declaring else self.declarer_points <= 32
+        if bonus == "valat":
+            return self.side_tricks(side) == self.rules.tricks_in_deal
+        if bonus == "pagat_ultimo":
+            seat, wins = self.pagat_last()
+            return seat is not None and seat in side and wins
+        if bonus == "trull":
+            return self.holds_together(side, [self.skus, self.mond, self.pagat])
+        if bonus == "four_kings":
+            return self.holds_together(side, self.kings)
+        if bonus == "mondfang":
+            return any(seat not in side for seat in self.mondfangs())
+        raise ValueError(bonus)
+
+
+def game_value(rules: Rules) -> int:
+    kind = rules.contract.kind
+    if kind == "solo":
+        return cast(int, rules.variant["solo_value"])  # an int flag, checked when the variant was read
+    return 4 if kind == "suitsolo" else 1
+
+
+def bonus_base(rules: Rules, bonus: str, announced: bool) -> int:
+    """Silent or announced value, with the Solo doubling (Valat only under ``double_valat_in_solo``)."""
+    if bonus == "valat":
+        base = game_value(rules) * (12 if announced else 6)
+        doubled = rules.variant["double_valat_in_solo"]
+    else:
+        base = SILENT_VALUES[bonus] * (2 if announced else 1)
+        doubled = True
+    if rules.contract.kind == "solo" and doubled:
+        base *= 2
+    return base
+
+
+def side_name(rules: Rules, side: frozenset[int]) -> str:
+    who = "declarers" if side == rules.declaring_side else "defenders"
+    return f"{who} {rules.describe_side(side)}"
+
+
+def tarock_game_item(rules: Rules, outcome: TarockOutcome, claims: Claims) -> ScoreItem:
+    declarers = rules.declaring_side
+    points = outcome.declarer_points
+    level = claims.level("game", declarers)
+    value = game_value(rules)
+    if points == 44 and rules.variant["tie_44"] == "no_score":
+        return ScoreItem("game", (), value, level, False, 0, "44:44 scores nothing (tie_44=no_score)")
+    if points >= 45:
+        return _two_sided("game", rules, declarers, value, level, False,
+                         f"the declarers took {points} points (45 needed)")
+    return _two_sided("game", rules, outcome.other(declarers), value, level, False,
+                     f"the declarers took {points} points (45 needed)")
+
+
+def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bonus: str) -> list[ScoreItem]:
+    """The items of one bonus: each announcement settled (made, or failed to the other side); when nobody announced
+    it, a silent achievement, or the silent Pagat beaten in the last trick."""
+    label = BONUS_LABELS[bonus]
+    items = []
+    owners = claims.owners(bonus)
+    for side in owners:
+        base = bonus_base(rules, bonus, True)
+        level = claims.level(bonus, side)
+        if outcome.achieved(bonus, side):
+            items.append(_two_sided(bonus, rules, side, base, level, True,
+                                   f"{label} announced by the {side_name(rules, side)}: made"))
+        else:
+            items.append(_two_sided(bonus, rules, outcome.other(side), base, level, True,
+                                   f"{label} announced by the {side_name(rules, side)}: failed"))
+    if owners:
+        return items
+    base = bonus_base(rules, bonus, False)
+    if bonus == "mondfang" and rules.variant["mondfang"] == "player":
+        for seat in outcome.mondfangs():
+            winners = outcome.everyone - {seat}
+            items.append(ScoreItem(bonus, seats_of(winners), base, 1, False, base,
+                                   f"seat {seat + 1} lost the Mond (charged to the player)", (seat + 1,)))
+        return items
+    for side in (rules.declaring_side, rules.defending_side):
+        if outcome.achieved(bonus, side):
+            items.append(_two_sided(bonus, rules, side, base, 1, False, f"{label} made silently"))
+    if bonus == "pagat_ultimo":
+        pagat_seat = outcome.facts.pagat_seat
+        if pagat_seat is not None and outcome.facts.pagat_beaten:
+            side = rules.side_of(pagat_seat)
+            items.append(_two_sided(bonus, rules, outcome.other(side), base, 1, False,
+                                   f"silent Pagat of seat {pagat_seat + 1} beaten in the last trick"))
+    return items
+
+
+def apply_valat_mode(rules: Rules, items: list[ScoreItem]) -> tuple[list[ScoreItem], list[str]]:
+    """``valat_mode``: what an achieved Valat does to the other items (a failed announced Valat is an ordinary
+    item in every mode)."""
+    mode = rules.variant["valat_mode"]
+    made = [i for i in items if i.name == "valat" and i.reason.endswith(("made", "made silently"))]
+    if not made or mode == "separate":
+        return items, []
+    if mode == "replaces_game":
+        return [i for i in items if i.name != "game"], ["the Valat replaces the game (valat_mode=replaces_game)"]
+    if mode == "cancels_other_bonuses":
+        return ([i for i in items if i.name in ("game", "valat")],
+                ["the Valat cancels every other bonus (valat_mode=cancels_other_bonuses)"])
+    valat = made[0]
+    factor = (12 if valat.announced else 6) * valat.multiplier
+    result = []
+    for item in items:
+        if item is valat:
+            result.append(ScoreItem("valat", item.winners, factor, 1, item.announced, 0,
+                                    f"{item.reason}; multiplies every other item by {factor}", item.losers))
+        else:
+            result.append(ScoreItem(item.name, item.winners, item.base * factor, item.multiplier, item.announced,
+                                    item.value * factor, f"{item.reason}; x{factor} for the Valat", item.losers))
+    return result, [f"the Valat multiplies every other item by {factor} (valat_mode=multiplies_total)"]
+
+
+def score_items(rules: Rules, claims: Claims, facts: TarockFacts) -> tuple[list[ScoreItem], list[str]]:
+    """The items of a deal from what its play achieved (``facts``: a played deal's, or an outcome the settlement
+    search considers)."""
+    outcome = TarockOutcome(rules, facts)
+    items = [tarock_game_item(rules, outcome, claims)]
+    bonuses = SUIT_SOLO_BONUSES if rules.contract.kind == "suitsolo" else BONUS_ORDER
+    for bonus in BONUS_ORDER:
+        if bonus in bonuses:
+            items.extend(tarock_bonus_items(rules, outcome, claims, bonus))
+    return apply_valat_mode(rules, items)
+
+
+def _two_sided(name: str, rules: Rules, winner: frozenset[int], base: int, multiplier: int, announced: bool,
+               reason: str) -> ScoreItem:
+    return two_sided(name, rules.seats, winner, base, multiplier, announced, reason)
+
+
+def choose_announcements(rules: Rules, record: Record | None, announcements: object
+                         ) -> tuple[list[Announcement], bool]:
+    """The announcements to score with, and whether they are the record's: the argument (tag text or a list of
+    Announcement) overrides the record's ``[Announcements]`` tag."""
+    if announcements is None:
+        text = record.get("Announcements") if record is not None else None
+        return (parse_announcements(text, rules.seats) if text else []), True
+    if isinstance(announcements, str):
+        return parse_announcements(announcements, rules.seats), False
+    if isinstance(announcements, (list, tuple)) and all(isinstance(a, Announcement) for a in announcements):
+        return list(announcements), False
+    raise StichError(f"announcements are the [Announcements] tag's text ('2: Kontra; 1: Pagat') or a list of "
+                     f"Announcement, not {announcements!r}")
+
+
+def settlement_components(rules: Rules, state: PlayState
+                          ) -> tuple[list[PayoffComponent], Callable[[tuple[int, ...]], TarockFacts]]:
+    """Points (thresholds 33, 44, 45, 56), tricks (0, all), and where the Pagat and the Mond can still be decided,
+    the Pagat-ultimo, Pagat-beaten and Mondfang events; with the facts a tuple of component values stands for."""
+    declarers = rules.declaring_side
+    tricks = rules.tricks_in_deal
+    skus, mond, pagat = (PACK.parse(n).index for n in ("TS", "T21", "T1"))
+    game = rules.game.name
+    components = [
+        PayoffComponent("points", Objective("points", declarers, "declarer card points", points_weight=1),
+                        (33, 44, 45, 56)),
+        PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
+                        tuple(sorted({1, tricks}))),
+    ]
+    bonuses = rules.contract.kind != "suitsolo"
+    pagat_seat = card_seat(state, pagat)
+    mond_seat = card_seat(state, mond)
+    if bonuses and pagat_seat is not None:
+        absent = 0 if rules.variant["pagat_via_sagotrick"] else 1 << skus
+        components.append(PayoffComponent("pagat_ultimo", Objective(
+            "pagat_ultimo", declarers, "T1 wins the last trick",
+            events=(TrickEvent(1 << pagat, absent=absent, winner_card=pagat, last_only=True),), game=game), (1,)))
+        components.append(PayoffComponent("pagat_beaten", Objective(
+            "pagat_beaten", declarers, "T1 is beaten in the last trick",
+            events=(TrickEvent(1 << pagat, not_winner_card=pagat, last_only=True),), game=game), (1,)))
+    if bonuses and mond_seat is not None:
+        components.append(PayoffComponent("mondfang", Objective(
+            "mondfang", declarers, "the Skus catches the Mond",
+            events=(TrickEvent((1 << skus) | (1 << mond), winner_card=skus),), game=game), (1,)))
+
+    def facts(values: tuple[int, ...]) -> TarockFacts:
+        named = dict(zip((c.name for c in components), values))
+        wins, beaten = bool(named.get("pagat_ultimo")), bool(named.get("pagat_beaten"))
+        return TarockFacts(named["points"], named["tricks"], pagat_seat if (wins or beaten) else None, wins,
+                           beaten and not wins, (mond_seat,) if named.get("mondfang") and mond_seat is not None else ())
+
+    return components, facts
+
+
 class Zwanzigerrufen(Game):
     """Zwanzigerrufen, Austrian tarock (RULES.md 1): four players, ten cards each from the 40-card tarock pack;
     the Normal game (forehand calls a tarock's holder as partner), Solo and Suit Solo; 88 card points, 45 win."""
@@ -275,9 +659,48 @@ class Zwanzigerrufen(Game):
             return {}
         return {int(announcer) - 1: 1 << PACK.parse("T1").index}  # type: ignore[call-overload]
 
+    state_tags = {"partner": int, "pagat_announcer": int}
+    hidden_state_tags = frozenset({"partner"})
+    bonus_names = ("valat", "valat_against", "absolut", "absolut_against", "pagat_ultimo", "pagat_beaten",
+                   "mondfang")
+    bench_seed = 2020
+
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
         return frozenset({"partner", "pagat_announcer"} if contract.kind == "normal" else {"pagat_announcer"})
+
+    @classmethod
+    def scoring_inputs(cls, rules: Rules, record: Record | None, *, pot: object = None,
+                       announcements: object = None) -> Claims:
+        """The announcements (the argument, else the record's tag) checked against RULES.md 1.7."""
+        chosen, from_record = choose_announcements(rules, record, announcements)
+        return read_claims(rules, chosen, AnnouncementCheck(record, from_record))
+
+    @classmethod
+    def score(cls, rules: Rules, state: PlayState, inputs: object) -> Scored:
+        items, notes = score_items(rules, cast(Claims, inputs), TarockFacts.from_state(rules, state))
+        return Scored(tuple(items), total_payments(items, rules.seats), tuple(notes))
+
+    @classmethod
+    def settlement_unsupported(cls, rules: Rules) -> str | None:
+        if rules.variant["card_bonus_basis"] == "captured":
+            return ("the double-dummy settlement does not support card_bonus_basis=captured (Trull and 4 Kings "
+                    "would depend on every captured card)")
+        return None
+
+    @classmethod
+    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
+        reason = cls.settlement_unsupported(rules)
+        if reason is not None:
+            raise StichError(reason)
+        claims = cast(Claims, inputs)
+        components, facts = settlement_components(rules, state)
+
+        def net(values: tuple[int, ...]) -> int:
+            items, _ = score_items(rules, claims, facts(values))
+            return side_net(total_payments(items, rules.seats), rules.declaring_side)
+
+        return components, net
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):

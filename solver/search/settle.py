@@ -3,7 +3,7 @@
 A settlement is a function of a few additive *components* (each an ordinary :class:`Objective`: card points of the
 declaring side, its tricks, a trick event) through a *payoff table*: each component's final value falls into a
 bucket (cut by sorted thresholds) and the tuple of buckets indexes the declaring side's net payment. The table is
-built by the scoring code (solver/settlement.py); here it is searched:
+built from each game's scoring (solver/settlement.py); here it is searched:
 
 * :class:`SettlementEngine` loads it into the compiled engine (src_ext/settle.pxd) and asks for the exact payoff;
 * :func:`reference_settlement` is the oracle: plain minimax over :class:`PlayState` that scores every finished deal
@@ -13,14 +13,13 @@ built by the scoring code (solver/settlement.py); here it is searched:
 from __future__ import annotations
 
 import threading
-from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable
 
 from .. import _engine
 from ..cards import bits
 from ..errors import EngineError, StichError
-from ..games.base import Objective
+from ..games.base import PayoffComponent
 from ..state import PlayState
 from .boundary import check_state
 from .engine import _objective_cards, compile_rules, engine_events, rules_tables, serialised, table_megabytes
@@ -30,22 +29,6 @@ MAX_COMPONENTS = 6
 MAX_THRESHOLDS = 7
 MAX_PAYOFFS = 4096
 PAYOFF_LIMIT = 20000
-
-
-@dataclass(frozen=True)
-class PayoffComponent:
-    """One additive quantity the settlement depends on, and the values at which the settlement can change."""
-
-    name: str
-    objective: Objective
-    thresholds: tuple[int, ...]
-
-    def bucket(self, value: int) -> int:
-        return bisect_right(self.thresholds, value)
-
-    def representative(self, bucket: int) -> int:
-        """The smallest value of a bucket (every value of it settles alike)."""
-        return 0 if bucket == 0 else self.thresholds[bucket - 1]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,153 @@
+"""The pieces every game's scoring is built from: scored items, their payments, the pot.
+
+A game owns its outcome (``Game.score``, ``Game.settlement_components``, ...); what the games share lives here, below
+them, so that a game module imports it and nothing above the games knows which game scores what. The drivers over
+these hooks are solver/scoring.py (the score of a finished deal) and solver/settlement.py (the double-dummy
+settlement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..deal import MAX_NUMBER_DIGITS, small_number
+from ..errors import ParseError, StichError, is_whole_number
+from ..formats.tbn import Record
+from ..state import PlayState
+
+#: The largest pot: the tag's limit of nine digits (``solver.deal.MAX_NUMBER_DIGITS``), for the argument too.
+MAX_POT = 10 ** MAX_NUMBER_DIGITS - 1
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One scored item: ``winners`` (1-based seats) receive ``value`` = ``base`` x ``multiplier`` from ``losers``.
+
+    The pot is the side left empty: a trick paid from the pot has empty ``losers``, a penalty paid into it empty
+    ``winners``. ``value`` 0 marks an item listed for information only (e.g. a tie that scores nothing, or a trick
+    payout from an empty pot)."""
+
+    name: str
+    winners: tuple[int, ...]
+    base: int
+    multiplier: int
+    announced: bool
+    value: int
+    reason: str
+    losers: tuple[int, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "winners": list(self.winners), "losers": list(self.losers), "base": self.base,
+                "multiplier": self.multiplier, "announced": self.announced, "value": self.value,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What a game's scorer makes of a finished deal: the items, notes, every seat's payment (0-based order) and,
+    for a game paid from a pot, the pot and its change (payments plus ``pot_change`` sum to zero)."""
+
+    items: tuple[ScoreItem, ...]
+    payments: tuple[int, ...]
+    notes: tuple[str, ...] = field(default=())
+    pot: int | None = None
+    pot_change: int = 0
+
+
+def seats_of(side: frozenset[int]) -> tuple[int, ...]:
+    """0-based seats as the sorted 1-based tuple that documents show."""
+    return tuple(s + 1 for s in sorted(side))
+
+
+def card_seat(state: PlayState, card: int) -> int | None:
+    """The seat that holds or played ``card`` (None when no hand of this deal had it)."""
+    for seat, hand in enumerate(state.hands):
+        if hand >> card & 1:
+            return seat
+    if card in state.trick:
+        return (state.leader + state.trick.index(card)) % state.seats
+    for trick in state.history:
+        if card in trick.cards:
+            return trick.seat_of(trick.cards.index(card), state.seats)
+    return None
+
+
+def side_net(payments: Sequence[int], side: frozenset[int]) -> int:
+    """What the seats of ``side`` (0-based) receive together."""
+    return sum(payments[seat] for seat in side)
+
+
+def item_payments(item: ScoreItem, seats: int) -> list[int]:
+    """What one two-sided item pays each seat.
+
+    The larger side moves ``value`` a seat (both sides in a 2 against 2); the smaller side balances it, so a solo
+    item gives the soloist +-3v and each defender -+v, and the item always sums to zero."""
+    result = [0] * seats
+    winners, losers = item.winners, item.losers
+    if not item.value or not winners or not losers:
+        return result
+    if len(winners) >= len(losers):
+        total = item.value * len(winners)
+        for seat in winners:
+            result[seat - 1] += item.value
+        for seat in losers:
+            result[seat - 1] -= total // len(losers)
+    else:
+        total = item.value * len(losers)
+        for seat in losers:
+            result[seat - 1] -= item.value
+        for seat in winners:
+            result[seat - 1] += total // len(winners)
+    return result
+
+
+def total_payments(items: Sequence[ScoreItem], seats: int) -> tuple[int, ...]:
+    """The payments of items settled between the seats (each item balances on its own)."""
+    totals = [0] * seats
+    for item in items:
+        for seat, amount in enumerate(item_payments(item, seats)):
+            totals[seat] += amount
+    return tuple(totals)
+
+
+def pot_payments(items: Sequence[ScoreItem], seats: int) -> tuple[tuple[int, ...], int]:
+    """Payments between the seats and the pot: an item's winners are paid from it, its losers pay into it.
+    Returns (every seat's payment, the pot's change)."""
+    totals = [0] * seats
+    pot_change = 0
+    for item in items:
+        for seat in item.winners:
+            totals[seat - 1] += item.value
+            pot_change -= item.value
+        for seat in item.losers:
+            totals[seat - 1] -= item.value
+            pot_change += item.value
+    return tuple(totals), pot_change
+
+
+def two_sided(name: str, seats: int, winner: frozenset[int], base: int, multiplier: int, announced: bool,
+              reason: str) -> ScoreItem:
+    """An item won by the side ``winner`` (0-based) and lost by everyone else."""
+    loser = frozenset(range(seats)) - winner
+    return ScoreItem(name, seats_of(winner), base, multiplier, announced, base * multiplier, reason,
+                     seats_of(loser))
+
+
+def read_pot(record: Record | None, pot: object) -> int:
+    """The pot from the argument, else the record's ``[Pot]`` tag, else 0."""
+    if pot is not None:
+        if not is_whole_number(pot):
+            raise StichError(f"the pot is a whole number of chips, not {pot!r}")
+        if not 0 <= pot <= MAX_POT:
+            raise StichError(f"the pot is from 0 to {MAX_POT:,} chips, not {pot}")
+        return pot
+    tag = record.tag("Pot") if record is not None else None
+    if tag is None:
+        return 0
+    chips = small_number(tag.value)
+    if chips is None:
+        source = record.source if record is not None else "<input>"
+        raise ParseError("[Pot] is not a number of chips", source=source, line=tag.value_line,
+                         column=tag.value_column, token=tag.value, expected=f"a whole number from 0 to {MAX_POT:,}")
+    return chips
