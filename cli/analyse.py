@@ -13,7 +13,7 @@ from solver.analysis import record_header
 from solver.batch import MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB
 from solver.deal import small_number
 from solver.errors import InvalidDealError
-from solver.games import get_game
+from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 
@@ -84,7 +84,7 @@ def analyse(
         help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
              "kept, the other hands redealt."),
     game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", callback=checked_game,
-                                       help="Zwanzigerrufen, Schafkopf or Kratzen."),
+                                       help=f"{game_list()} (or an alias)."),
     hand: Optional[str] = typer.Option(None, "--hand", metavar="CARDS",
                                        help="The hand analysed, cards separated by spaces."),
     seat: int = typer.Option(..., "--seat", metavar="SEAT", help="The hand's seat (1-based)."),
@@ -94,7 +94,8 @@ def analyse(
                                         help="With FILE: only the records of this board."),
     declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
-                                        help="Kratzen: number of players (default 3)."),
+                                        help="The number of players, for a game played by several "
+                                             "(default: the fewest)."),
     known: Optional[List[str]] = typer.Option(None, "--known", metavar="SEAT:CARDS",
                                               help="Cards known to be in another hand (repeatable)."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,

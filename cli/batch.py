@@ -118,7 +118,7 @@ def batch(
                              help="The JSON Lines output: appended to, and resumed on a rerun."),
     objective: Optional[List[str]] = typer.Option(
         None, "--objective", "-o", metavar="NAME",
-        help="What to solve (repeatable). Default: points (Kratzen: every seat's tricks)."),
+        help="What to solve (repeatable). Default: points (in a game without them, every seat's tricks)."),
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: every local core; 1: no pool)."),

@@ -18,8 +18,8 @@ def check(
     as_json: bool = JSON,
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:
-    """Can the game, Absolut, Valat, Pagat Ultimo, Mondfang (Zwanzigerrufen), Schneider, Schwarz, Tout (Schafkopf)
-    or each seat's target (Kratzen) be forced from the position? Each is answered both ways: one side forces it or
+    """Can the game, each bonus of the contract (Valat, Pagat Ultimo, Schneider, Tout, ...) or each seat's own
+    target be forced from the position? Each is answered both ways: one side forces it or
     the other side stops it."""
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)

@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from solver.formats.tbn import format_record
+from solver.games import game_list
 from solver.generate import random_records
 
 from .errors import file_name, input_errors
@@ -17,14 +18,15 @@ from .render import check_game_options, checked_game, parse_variant_options
 
 def deal(
     game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
-                             help="Zwanzigerrufen, Schafkopf or Kratzen (or an alias)."),
+                             help=f"{game_list()} (or an alias)."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
     seed: int = typer.Option(1, "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same deals."),
     count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="Number of deals."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
-                                        help="Kratzen: number of players (default 3)."),
+                                        help="The number of players, for a game played by several "
+                                             "(default: the fewest)."),
     first_board: int = typer.Option(1, "--first-board", metavar="BOARD", min=1, help="Number of the first board."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", parser=file_name,
                                        help="Write to this file instead of stdout (- is stdout)."),

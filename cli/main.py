@@ -13,6 +13,7 @@ import typer
 
 from solver import __version__
 from solver.deal import small_number
+from solver.games import game_list
 
 from . import analyse as analyse_command
 from . import batch as batch_command
@@ -28,7 +29,7 @@ from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
 
 app = typer.Typer(
     name="stich",
-    help="Exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen.",
+    help=f"Exact double-dummy solver and hand analyser for {game_list('and')}.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -46,7 +47,7 @@ def root(
     version: Optional[bool] = typer.Option(None, "--version", callback=_version, is_eager=True,
                                            help="Print the version and exit."),
 ) -> None:
-    """Exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen."""
+    """Exact double-dummy solver and hand analyser for trick-taking games."""
 
 
 # One line each for `stich --help` (each command's own --help has its whole docstring).
@@ -56,7 +57,7 @@ COMMANDS = (
     ("solve", solve_command.solve,
      "Solve each record: what each side has taken, the value of the rest, the total."),
     ("check", check_command.check,
-     "Which bonuses (game, Valat, Pagat Ultimo, Schneider, a Kratzen target...) can be forced, and by whom."),
+     "Which bonuses (game, Valat, Pagat Ultimo, Schneider, a seat's target...) can be forced, and by whom."),
     ("table", table_command.table,
      "Every contract each seat could bid on the dealt hands, solved double dummy."),
     ("score", score_command.score,

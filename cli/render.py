@@ -4,8 +4,8 @@ Every analysis command (``solve``, ``check``, ``table``) turns each record of a 
 (built by :mod:`solver.analysis`) and then either prints it as one line of JSON or renders it here as rich tables.
 Rendering works on the documents only, so what people read and what machines read can never disagree.
 
-Cards are shown as players write them: the French-suited Zwanzigerrufen pack with suit signs (``♠K``, ``♥Q``), the
-German packs (Schafkopf, Kratzen) with their letters (``EO``, ``HA``); hearts (and diamonds) in red. JSON documents
+Cards are shown as players write them: a French-suited pack with suit signs (``♠K``, ``♥Q``), a German pack with
+its letters (``EO``, ``HA``); hearts (and diamonds) in red. JSON documents
 carry the plain card tokens, never markup.
 """
 
@@ -178,7 +178,7 @@ def plural(count: int, word: str) -> str:
 
 
 def record_title(document: Document) -> Text:
-    """``board 7 (examples/zwanzigerrufen.tbn:112) -- Zwanzigerrufen Normal T20, declarer 1``."""
+    """``board 7 (examples/deals.tbn:112) -- <game> Normal T20, declarer 1``."""
     record = document["record"]
     place = f"{record['source']}:{record['line']}" if record.get("source") else "position"
     head = f"board {record['board']} ({place})" if record.get("board") else place
@@ -407,7 +407,7 @@ def render_table(document: Document, console: Console) -> None:
         console.print(Text("each seat: tricks it can guarantee against everyone / tricks it needs", style="dim"))
     if settled:
         console.print(Text("settlement: the declaring side's double-dummy net score without announcements "
-                           "(Kratzen: the attacker's, with the pot)", style="dim"))
+                           "(in a game paid from a pot, the declarer's, with the pot)", style="dim"))
 
 
 # --- bench ------------------------------------------------------------------------------------------------------

@@ -29,8 +29,8 @@ def solve(
     board: Optional[str] = BOARD,
     objective: Optional[List[str]] = typer.Option(
         None, "--objective", "-o", metavar="NAME",
-        help="What to solve (repeatable): points, game, valat, ... or 'all'. Default: points (Kratzen: every "
-             "seat's tricks)."),
+        help="What to solve (repeatable): points, game, valat, ... or 'all'. Default: points (in a game without "
+             "them, every seat's tricks)."),
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card (equal ones grouped)."),
     line: bool = typer.Option(False, "--line", help="Also an optimal line to the end, trick by trick."),
     variant: Optional[List[str]] = VARIANT,

@@ -19,7 +19,7 @@ from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
                           help="Add the double-dummy settlement column (the declaring side's net score without "
-                               "announcements; Kratzen: with the record's pot).")
+                               "announcements; with the record's pot, in a game paid from one).")
 
 
 def _table_document(position: Position, settlement: bool) -> Document:
@@ -41,8 +41,9 @@ def table(
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:
     """Every contract each seat could bid on the dealt hands, with the declaring side's double-dummy points (or
-    tricks) and whether it wins, and its double-dummy settlement; Kratzen: every trump suit with every seat's
-    guaranteed tricks. Endings are rejected (bids are made on whole deals); a record's Play section is ignored."""
+    tricks) and whether it wins, and its double-dummy settlement; where every seat plays for itself, every contract
+    with every seat's guaranteed tricks. Endings are rejected (bids are made on whole deals); a record's Play section
+    is ignored."""
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,

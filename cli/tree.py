@@ -27,10 +27,10 @@ def tree(
                              help="Where to write the tree; the format follows the suffix."),
     board: Optional[str] = BOARD,
     objective: Optional[str] = typer.Option(None, "--objective", metavar="NAME", show_default=False,
-                                  help="The value on nodes and edges (default points; Kratzen: the declarer's "
-                                       "tricks)."),
+                                  help="The value on nodes and edges (default points; in a game without them, "
+                                       "the declarer's tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
-                                       help="The seat of a per-seat objective (Kratzen)."),
+                                       help="The seat of a per-seat objective."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:

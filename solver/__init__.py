@@ -1,4 +1,4 @@
-"""stich: exact double-dummy solver and hand analyser for Zwanzigerrufen, Schafkopf and Kratzen.
+"""stich: exact double-dummy solver and hand analyser for trick-taking games (``solver.GAMES``).
 
 The public API::
 
@@ -33,7 +33,8 @@ from .cards import Card, CardSet, Pack
 from .deal import Deal
 from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
                      ParseError, SearchStopped, StichError, UnknownCardError, UnknownGameError, VariantError)
-from .games import GAMES, Contract, Game, Kratzen, Objective, Rules, Schafkopf, Zwanzigerrufen, get_game
+from . import games
+from .games import *  # noqa: F403  the registry and every shipped game class, by its name (games.__all__)
 from .position import Position, make_position, position_from_record
 from .search.engine import EngineSolver
 from .search.results import CardValue, SolveResult
@@ -46,10 +47,11 @@ __all__ = [
     "table_report", "BatchSummary", "solve_batch", "BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position",
     "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
     "Settlement", "score_deal", "DDSettlement", "dd_settlement", "strategy_tree", "write_tree", "EngineSolver",
-    "random_record", "random_records", "GAMES", "Card", "CardSet", "CardValue", "Contract", "Deal", "EngineError",
-    "Flag", "Game", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError", "Kratzen",
-    "Objective", "Pack", "ParseError", "PlayState", "SearchStopped",
-    "Position", "Rules", "Schafkopf", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
-    "Variant", "VariantError", "Zwanzigerrufen", "__version__", "get_game", "iter_positions", "make_position",
+    "random_record", "random_records", "Card", "CardSet", "CardValue", "Deal", "EngineError",
+    "Flag", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
+    "Pack", "ParseError", "PlayState", "SearchStopped",
+    "Position", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
+    "Variant", "VariantError", "__version__", "iter_positions", "make_position",
     "parse_positions", "perft", "position_from_record", "read_positions", "solve",
 ]
+__all__ += games.__all__

@@ -13,9 +13,9 @@ prints:
 
 :func:`check_report` and :func:`table_report` wrap the last two into documents of the same schema, and
 :func:`score_report` and :func:`postmortem_report` do the same for the settlement (solver/scoring.py,
-solver/settlement.py) and the post-mortem (solver/postmortem.py): every document of the library is built here, on the
-same header. Nothing here prints or knows about the terminal; every function names the game through its :class:`~solver.games.base.Rules`
-only, so a new game module needs no change here.
+solver/settlement.py) and the post-mortem (solver/postmortem.py): the documents of the record commands are built
+here, on one header. Nothing here prints or knows about the terminal; every function names the game through its
+:class:`~solver.games.base.Rules` only, so a new game module needs no change here.
 """
 
 from __future__ import annotations
@@ -341,7 +341,7 @@ class BonusCheck:
     achieved: int
     can_force: bool | None
     seat: int | None = None
-    guaranteed: int | None = None  # per-seat questions: what the seat can guarantee (Kratzen's tricks)
+    guaranteed: int | None = None  # per-seat questions: what the seat can guarantee (a seat's own tricks)
     reason: str = ""
 
     @property
@@ -525,8 +525,9 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     Deal).
 
     With ``settlement`` every row also gets the declaring side's double-dummy settlement without announcements
-    (``pot``, else the record's [Pot] tag, in a game paid from a pot). Raises InvalidDealError for an ending: bids are made on
-    whole deals."""
+    (``pot``, else the record's [Pot] tag, in a game paid from a pot). Raises InvalidDealError for an ending: bids are
+    made on whole deals.
+    """
     check_flag("settlement", settlement)
     if progress is not None and not callable(progress):
         raise StichError(f"progress must be a function of one message (or None), not {progress!r}")
@@ -608,5 +609,5 @@ def postmortem_report(position: Position, analysis: PlayAnalysis) -> dict[str, A
 
 
 __all__ = ["SCHEMA", "BonusCheck", "SeatTarget", "TableEntry", "can_force", "check_bonuses", "check_report",
-           "contract_table", "default_objectives", "measure_of", "objectives_named", "postmortem_report", "score_report", "solve_report",
-           "table_report"]
+           "contract_table", "default_objectives", "measure_of", "objectives_named", "postmortem_report",
+           "score_report", "solve_report", "table_report"]

@@ -1,4 +1,4 @@
-"""The ``[Announcements]`` tag: who announced what, and the Kontra levels (Zwanzigerrufen).
+"""The ``[Announcements]`` tag: who announced what, and the Kontra levels (a game with ``has_announcements``).
 
 Grammar (case-insensitive; documented in docs/format.md)::
 

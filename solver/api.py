@@ -46,7 +46,7 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
           time_limit: float | None = None, stop: threading.Event | None = None) -> SolveResult:
     """The double-dummy answer to ``objective`` from ``position``.
 
-    ``seat`` (1-based) picks the seat for Kratzen's per-seat question; ``cards`` adds the value of every legal card
+    ``seat`` (1-based) picks the seat for a per-seat question; ``cards`` adds the value of every legal card
     (equivalent cards share a value), ``line`` a principal variation to the end of the deal. The compiled engine
     answers (``engine`` to use your own, e.g. with another table size); ``reference_solver=True`` or
     ``STICH_IMPLEMENTATION=python`` uses the pure-Python reference instead. ``time_limit`` (seconds) and ``stop``

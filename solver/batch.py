@@ -685,7 +685,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
 
     Each line is ``{"id": "file:line#board", ...}`` followed by the ``stich solve --json`` document of the record
     (without timings), or ``{"id": ..., "error": "file:line:col: message"}`` for a bad record, which does not stop
-    the others. ``objectives`` None answers each game's default (points; Kratzen: every seat's tricks).
+    the others. ``objectives`` None answers each game's default (points; in a game without them every seat's tricks).
     ``workers`` processes (default: every local core; 1 solves in this process unless ``memory_mb`` asks for a
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
     module docstring). ``progress`` is called after every line written; with it the file is read twice, first to

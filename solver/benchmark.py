@@ -86,7 +86,7 @@ def ablation_configurations() -> dict[str, dict[str, Any]]:
 # What a line asks of each deal.
 VALUE = "value"  # the exact value of the objective (with ``cards``, every legal card's value too)
 REACHES = "reaches"  # yes/no: does the maximising side reach the objective's target?
-EVERY_SEAT = "every_seat"  # Kratzen: the objective for every seat in turn
+EVERY_SEAT = "every_seat"  # a per-seat objective, for every seat in turn
 
 #: One deal's answer: (value, card values...) for VALUE, (1,) or (0,) for REACHES, one value a seat for EVERY_SEAT.
 Answer = tuple[int, ...]
@@ -96,7 +96,7 @@ Answer = tuple[int, ...]
 class BenchLine:
     """One line of the benchmark: which deals, which question, and the issue's target for it.
 
-    ``contract`` None lets :func:`random_record` pick (a callable Rufer in Schafkopf, a random trump in Kratzen).
+    ``contract`` None lets :func:`random_record` pick (the game's ``default_contracts``).
     ``tricks_left`` None solves from trick 1; a number solves the ending reached by a seeded random playout.
     """
 
@@ -125,38 +125,22 @@ class BenchLine:
 
 
 def standard_lines() -> list[BenchLine]:
-    """The lines of the issue, in its order (the endings comparison is :func:`endings_lines`)."""
-    zr = "Zwanzigerrufen"
-    return [
-        BenchLine("Zwanzigerrufen Normal: exact points", zr, "Normal", "points",
-                  target_median_ms=10, target_p99_ms=200),
-        BenchLine("Zwanzigerrufen Normal: points + every opening card", zr, "Normal", "points", cards=True,
-                  target_median_ms=50),
-        BenchLine("Zwanzigerrufen Normal: Valat yes/no", zr, "Normal", "valat", question=REACHES,
-                  target_median_ms=2),
-        BenchLine("Zwanzigerrufen Normal: Pagat Ultimo yes/no", zr, "Normal", "pagat_ultimo", question=REACHES,
-                  target_median_ms=2),
-        BenchLine("Schafkopf Rufer: points + every opening card", "Schafkopf", None, "points", cards=True,
-                  target_median_ms=5),
-        BenchLine("Schafkopf Solo H: points + every opening card", "Schafkopf", "Solo H", "points", cards=True,
-                  target_median_ms=5),
-        BenchLine("Schafkopf Wenz: points + every opening card", "Schafkopf", "Wenz", "points", cards=True,
-                  target_median_ms=5),
-        BenchLine("Kratzen 6 seats: every seat's guaranteed tricks", "Kratzen", None, "tricks", seats=6,
-                  question=EVERY_SEAT, target_median_ms=0.5),
-    ]
+    """The lines of the issue, in its order: every game's ``Game.bench_lines`` (the endings comparison is
+    :func:`endings_lines`)."""
+    return [BenchLine(game=game.name, **spec) for game in GAMES for spec in game.bench_lines]
 
 
-def endings_line(game: str, contract: str | None, deals: int = STANDARD_DEALS) -> BenchLine:
-    """Exact points on the 5-trick endings of a game's deals (the engine/reference comparison)."""
-    label = contract or ("Rufer" if game == "Schafkopf" else "")
+def endings_line(game: str, contract: str | None, deals: int = STANDARD_DEALS, label: str | None = None) -> BenchLine:
+    """Exact points on the 5-trick endings of a game's deals (the engine/reference comparison); ``label`` names a
+    contract left to :func:`random_record` (None)."""
+    label = contract or label or ""
     return BenchLine(f"{game} {label}: {ENDING_TRICKS}-trick endings, exact points".replace("  ", " "), game,
                      contract, "points", deals=deals, tricks_left=ENDING_TRICKS)
 
 
 def endings_lines() -> list[BenchLine]:
-    """The endings of line 9: Zwanzigerrufen Normal and Schafkopf Rufer."""
-    return [endings_line("Zwanzigerrufen", "Normal"), endings_line("Schafkopf", None)]
+    """The endings of line 9: every game's ``Game.bench_endings`` (contract, label)."""
+    return [endings_line(game.name, contract, label=label) for game in GAMES for contract, label in game.bench_endings]
 
 
 # --- deals ----------------------------------------------------------------------------------------------------------
@@ -164,8 +148,8 @@ def endings_lines() -> list[BenchLine]:
 
 @dataclass(frozen=True)
 class BenchDeal:
-    """A deal of a line, ready to solve: the position and the objectives the line asks about (one a seat for
-    Kratzen)."""
+    """A deal of a line, ready to solve: the position and the objectives the line asks about (one a seat for a
+    per-seat objective)."""
 
     board: int
     position: Position

@@ -29,8 +29,9 @@ _SIGN_SUITS = {
 class Card:
     """One card of a pack.
 
-    ``suit`` is the printed suit letter (``"T"`` for a tarock); ``order`` is the card's rank within its printed suit,
-    higher is stronger, as the pack's natural order gives it (contracts may reorder: a Schafkopf Ober is a trump).
+    ``suit`` is the printed suit letter (``"T"`` for a trump suit of its own); ``order`` is the card's rank within its
+    printed suit, higher is stronger, as the pack's natural order gives it (contracts may reorder: an Ober can be a
+    trump).
     """
 
     index: int
@@ -158,7 +159,7 @@ class CardSet:
 
     def __post_init__(self) -> None:
         if not isinstance(self.pack, Pack):
-            raise UnknownCardError(f"a card set's pack is a game's Pack (such as solver.Schafkopf.pack), "
+            raise UnknownCardError(f"a card set's pack is a game's Pack (such as solver.get_game(name).pack), "
                                    f"not {self.pack!r}")
         if not is_whole_number(self.mask) or not 0 <= self.mask < 1 << len(self.pack.cards):
             raise UnknownCardError(f"card set mask {self.mask!r} is not a set of the {self.pack.game} pack's "

@@ -125,9 +125,9 @@ def parse_hand(pack: Pack, text: str, seat: int) -> int:
 
 
 def check_pack(pack: object) -> Pack:
-    """``pack`` if it is a game's Pack (``solver.Zwanzigerrufen.pack``, ...), else InvalidDealError."""
+    """``pack`` if it is a game's Pack (``solver.get_game(name).pack``), else InvalidDealError."""
     if not isinstance(pack, Pack):
-        raise InvalidDealError(f"a deal's pack is a game's Pack (such as solver.Schafkopf.pack), not {pack!r}")
+        raise InvalidDealError(f"a deal's pack is a game's Pack (such as solver.get_game(name).pack), not {pack!r}")
     return pack
 
 

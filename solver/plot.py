@@ -1,8 +1,8 @@
 """The picture of a post-mortem: the double-dummy value over the course of the play, mistakes marked.
 
 x is the number of cards played (vertical lines at the trick boundaries), y the declaring side's total (what it has
-won plus the double-dummy value of the rest; Kratzen: the attacker's tricks). A perfect play is a flat line; every
-card graded worse than ``ok`` is a circle, labelled with its number and card in the SVG.
+won plus the double-dummy value of the rest; a game without card points: the declarer's tricks). A perfect play is a
+flat line; every card graded worse than ``ok`` is a circle, labelled with its number and card in the SVG.
 
 Both formats are drawn here without dependencies: SVG as text, PNG by rasterising the same shapes (lines and
 markers, no text: a font renderer is not worth its weight here) into a minimal PNG written with zlib and struct.

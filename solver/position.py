@@ -56,7 +56,7 @@ class Position:
         return replace(self, state=state, played=state.history_cards())
 
     def objective(self, name: str, seat: int | None = None) -> Objective:
-        """An objective of this position's rules by name; ``seat`` (1-based) for Kratzen's per-seat question."""
+        """An objective of this position's rules by name; ``seat`` (1-based) for a per-seat question."""
         if not isinstance(name, str):
             known = ", ".join(self.rules.objective_names())
             raise InvalidContractError(f"an objective is named by text (one of {known}), not {name!r}")
@@ -71,7 +71,7 @@ class Position:
                 pass  # a per-seat objective (or none at all: the call below says which)
             else:
                 raise InvalidContractError(f"objective {name!r} is a side's and takes no seat (a seat picks the player "
-                                           f"of a per-seat objective, such as Kratzen's tricks)")
+                                           f"of a per-seat objective, such as a seat's own tricks)")
         return self.rules.objective(name, None if seat is None else seat - 1)
 
     @property

@@ -1,14 +1,15 @@
 """The play post-mortem: the double-dummy cost of every card of a played deal, graded like a chess analysis.
 
-:func:`analyse_play` replays a record's Play section from the deal's start and asks the engine, before each card,
-what the best card would have kept and what the card played kept. The difference is what the player's side lost
-with that card (card points, or for Kratzen tricks of the player's own seat); on top of that every yes/no bonus of
-the contract (Valat, Absolut, Pagat Ultimo, Mondfang, Schneider, Schwarz, Tout, Kratzen targets) that was
-forceable before the card and no longer after it, or that the card handed to the opponents, is listed. Cards are
-graded by :data:`POINT_GRADES` / :data:`TRICK_GRADES` (``docs/postmortem.md`` has the table).
+:func:`analyse_play` replays a record's Play section from the deal's start and asks the engine, before each card, what
+the best card would have kept and what the card played kept. The difference is what the player's side lost with that
+card (card points, or where every seat plays for itself the tricks of the player's own seat); on top of that every
+yes/no bonus of the contract (the game's ``bonus_names``, or a seat's own target) that was forceable before the card
+and no longer after it, or that the card handed to the opponents, is listed. Cards are graded by :data:`POINT_GRADES`
+/ :data:`TRICK_GRADES` (``docs/postmortem.md`` has the table).
 
 Values are always totals (what is already won plus the double-dummy value of the rest) so that they can be read
-against the final score: for card-point games from the declaring side's view, for Kratzen the mover's own tricks.
+against the final score: for card-point games from the declaring side's view, where every seat plays for itself the
+mover's own tricks.
 """
 
 from __future__ import annotations
@@ -28,17 +29,17 @@ GRADES = ("ok", "inaccuracy", "mistake", "blunder")
 #: Card-point games: (smallest cost, grade), checked from the top. Any lost bonus is a blunder whatever the cost.
 POINT_GRADES = ((15, "blunder"), (6, "mistake"), (1, "inaccuracy"), (0, "ok"))
 
-#: Trick-counting games (Kratzen): a trick is a mistake, two or more, or a missed target, a blunder.
+#: Trick-counting games (every seat for itself): a trick is a mistake, two or more, or a missed target, a blunder.
 TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
 
 @dataclass(frozen=True)
 class CardAnalysis:
     """One card of the play: who played it, what it kept and what it cost.
 
-    ``before``, ``best`` and ``after`` are totals of ``measure`` for ``view`` (the declaring side, or for Kratzen
-    the mover's seat): the value before the card, the value the best legal card keeps, the value after the card
-    played. ``cost`` is what the mover's side lost (never negative). ``bonuses_lost`` names the yes/no objectives
-    the card threw away (its own side's) or handed over (the opponents')."""
+    ``before``, ``best`` and ``after`` are totals of ``measure`` for ``view`` (the declaring side, or in a
+    trick-counting game the mover's seat): the value before the card, the value the best legal card keeps, the value
+    after the card played. ``cost`` is what the mover's side lost (never negative). ``bonuses_lost`` names the yes/no
+    objectives the card threw away (its own side's) or handed over (the opponents')."""
 
     number: int
     trick: int
@@ -84,8 +85,8 @@ class PlayerSummary:
 class PlayAnalysis:
     """The post-mortem of a played deal.
 
-    ``curve`` is the declaring side's total (points; Kratzen: the attacker's tricks) before the first card and after
-    each card, the line the plot draws; ``trick_ends`` the card numbers that complete a trick."""
+    ``curve`` is the declaring side's total (points; in a trick-counting game the declarer's tricks) before the first
+    card and after each card, the line the plot draws; ``trick_ends`` the card numbers that complete a trick."""
 
     game: str
     contract: str
@@ -109,7 +110,7 @@ class PlayAnalysis:
 
 
 def grade(cost: int, measure: str, bonus_lost: bool) -> str:
-    """The grade of a card from its cost; a lost bonus (or Kratzen target) makes any card a blunder."""
+    """The grade of a card from its cost; a lost bonus (or a seat's own target) makes any card a blunder."""
     if bonus_lost:
         return "blunder"
     for threshold, name in POINT_GRADES if measure == "points" else TRICK_GRADES:
@@ -119,7 +120,7 @@ def grade(cost: int, measure: str, bonus_lost: bool) -> str:
 
 
 def _is_per_seat(rules: Rules) -> bool:
-    """Kratzen-like rules have no points objective: every seat counts its own tricks."""
+    """Rules without a points objective: every seat counts its own tricks."""
     return "points" not in rules.objective_names()
 
 
@@ -131,13 +132,13 @@ def _value_objective(rules: Rules, seat: int) -> Objective:
 
 
 def _curve_objective(rules: Rules) -> Objective:
-    """The plotted value: the declaring side's points, or the Kratzen attacker's tricks."""
+    """The plotted value: the declaring side's points, or the declarer's tricks in a trick-counting game."""
     return _value_objective(rules, rules.declarer)
 
 
 def _bonuses(rules: Rules, seat: int) -> list[Objective]:
     """The yes/no objectives watched for a card of ``seat``: the contract's bonuses that arise in this deal, or the
-    mover's own target in Kratzen."""
+    mover's own target where every seat plays for itself."""
     if _is_per_seat(rules):
         return [rules.objective("tricks", seat)]
     found = []

@@ -5,9 +5,8 @@ sizes, what the contract implies), each sample is solved double-dummy, and the r
 
 * Sample ``k`` is drawn from its own generator seeded with ``f"{seed}:{k}"``, so the analysis is the same whatever
   the number of workers and however the samples are split into chunks.
-* What the contract implies (the Zwanzigerrufen forehand never holds the called tarock, a Rufer caller never holds
-  the called ace, ...) is exactly what the game's ``rules(...)`` refuses, so a sample the rules refuse is redrawn
-  from the same generator: no game-specific code here.
+* What the contract implies (the caller never holds the card she calls, ...) is exactly what the game's ``rules(...)``
+  refuses, so a sample the rules refuse is redrawn from the same generator: no game-specific code here.
 * Workers return integer sums per chunk (counts, sums, sums of squares), never per-sample tables: little to send
   back, and integer sums do not depend on the order in which chunks finish.
 * When the analysed hand is to move, its cards' values are solved first and the sample's value is read off them
@@ -33,7 +32,7 @@ from .files import lock_beside
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_token_list,
                      is_whole_number)
 from .games import get_game
-from .games.base import HIDDEN_STATE_TAGS, Game, Objective, Rules
+from .games.base import Game, Objective, Rules
 from .position import Position, check_position
 from .state import PlayState
 from .search.engine import EngineSolver
@@ -199,7 +198,7 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
 
 def _win_objective(rules: Rules, seat: int) -> Objective:
     """What winning means for the hand: as :func:`~solver.analysis.winning_condition` says (the Tout, else the
-    game), for the seat where it is a seat's own target (Kratzen)."""
+    game), for the seat where it is a seat's own target (a per-seat objective)."""
     name = winning_condition(rules)
     return rules.objective(name, seat) if name not in ("tout", "game") else rules.objective(name)
 
@@ -232,7 +231,7 @@ def _from_measure(objective: Objective, measure: Objective, value: int, everythi
                   seats: int) -> int | None:
     """The maximiser's total for ``objective`` read off the measure's exact value, when both count the same thing
     (card points with a target, for the same side or for the other one): one search instead of one per bonus.
-    "The other side" must be every other seat: a Kratzen seat's tricks do not say another seat's."""
+    "The other side" must be every other seat: a per-seat objective's tricks do not say another seat's."""
     if (objective.points_weight, objective.trick_weight, objective.events) != \
             (measure.points_weight, measure.trick_weight, measure.events) or objective.events:
         return None

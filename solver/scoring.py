@@ -21,7 +21,8 @@ from .position import Position, check_position
 
 @dataclass(frozen=True)
 class Settlement:
-    """The score of one deal: its items, the payment of every seat (1-based order) and, in Kratzen, the pot."""
+    """The score of one deal: its items, the payment of every seat (1-based order) and, in a game paid from a pot,
+    the pot."""
 
     game: str
     contract: str

@@ -36,12 +36,13 @@ class DDSettlement:
     """The double-dummy settlement of a position, and the points-optimal play for comparison.
 
     ``value`` is the declaring side's net (the sum of its seats' payments) under play that is perfect for the
-    settlement; ``payments`` and ``items`` are those of the deal played out along ``line`` (a principal variation
-    of that play), whose declarers take ``line_points``. ``points_optimum`` is what the points objective
-    (``Game.points_objective``: card points, or what the game counts instead) can force, and ``points_line_value`` the declaring side's net when the deal is played out
-    along the points-optimal principal variation ``points_line``. ``value_keeping_points`` is the best net the
-    declarers can force while also forcing ``points_optimum``: when it is below ``value``, every points-optimal
-    strategy settles worse, so the settlement-optimal play must give up points."""
+    settlement; ``payments`` and ``items`` are those of the deal played out along ``line`` (a principal variation of
+    that play), whose declarers take ``line_points``. ``points_optimum`` is what the points objective
+    (``Game.points_objective``: card points, or what the game counts instead) can force, and ``points_line_value`` the
+    declaring side's net when the deal is played out along the points-optimal principal variation ``points_line``.
+    ``value_keeping_points`` is the best net the declarers can force while also forcing ``points_optimum``: when it is
+    below ``value``, every points-optimal strategy settles worse, so the settlement-optimal play must give up
+    points."""
 
     game: str
     contract: str

@@ -32,8 +32,8 @@ def _node_id(path: tuple[str, ...]) -> str:
 
 
 def _objective(position: Position, objective: str | None, seat: int | None) -> Objective:
-    """The objective asked for; by default the points, or in a game without points (Kratzen) the declarer's (or
-    ``seat``'s) tricks. An objective named that the contract has not is refused, ``points`` in Kratzen too."""
+    """The objective asked for; by default the points, or in a game without points the declarer's (or ``seat``'s)
+    tricks. An objective named that the contract has not is refused, ``points`` in a game without points too."""
     rules = position.rules
     if objective is None:
         if "points" in rules.objective_names():

@@ -7,10 +7,10 @@ alone against the other two. Scoring: the game (31 of the 60 points) is worth 2 
 (one side takes every trick) is a bonus worth 3 more. Its outcome (scoring, settlement components, bonus names,
 bench seed) is given through the hooks of :class:`solver.games.base.Game` only.
 
-The game is registered from this file (``register_game``, for the tests of this module); no other file of stich changes for it. The tests solve,
-check, score (also double dummy), post-mortem, batch and analyse it through the command line, count its moves by
-perft against an independent count over the rule methods, and compare the engine with the reference solver on
-seeded random positions.
+The game is registered from this file (``register_game``, for the tests of this module); no other file of stich
+changes for it. The tests solve, check, score (also double dummy), post-mortem, batch and analyse it through the
+command line, count its moves by perft against an independent count over the rule methods, and compare the engine with
+the reference solver on seeded random positions.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from solver.games.base import (Contract, Game, Objective, PayoffComponent, Rules
                                parse_words, points_objective, require, tricks_objective, unknown_objective)
 from solver.games.outcome import Scored, side_net, total_payments, two_sided
 from solver.games.tables import Level, RuleTables
-from solver.search import reference
 from solver.state import PlayState
 
 SUITS = "EGH"
@@ -160,7 +159,7 @@ SLAM_PLAY = ["HA EK HU", "HK EO EU", "HO GA GO", "EA GK GU"]
 def record(tmp_path: Path, deals: list[tuple[str, str, list[str] | None]]) -> Path:
     text = []
     for board, (deal, contract, play) in enumerate(deals, 1):
-        text += [f'[Game "Dreier"]', f'[Board "{board}"]', '[Seats "3"]', f'[Deal "{deal}"]',
+        text += ['[Game "Dreier"]', f'[Board "{board}"]', '[Seats "3"]', f'[Deal "{deal}"]',
                  f'[Contract "{contract}"]', '[Declarer "1"]']
         if play is not None:
             text += ['[Play "1"]', *play, "*"]

@@ -313,10 +313,9 @@ def test_an_analysis_from_a_record_does_not_know_the_partner() -> None:
     tagged = next(iter(solver.parse_positions(text)))
     assert tagged.rules.state_tags == {"partner": holder + 1}
     seat = next(s for s in (2, 3, 4) if s != holder + 1)
-    from solver.sampling import HIDDEN_STATE_TAGS
     setup = _setup(tagged.game, " ".join(tagged.game.pack.names(tagged.rules.deal.hands[seat - 1])), seat,
                    "Rufer E", None, 1, None, 4, 0,
-                   tags={k: v for k, v in tagged.rules.state_tags.items() if k not in HIDDEN_STATE_TAGS})
+                   tags={k: v for k, v in tagged.rules.state_tags.items() if k not in tagged.game.hidden_state_tags})
     holders = {draw_rules(setup, k).deal.holder(ace) for k in range(60)}
     assert holders == {1, 2, 3} - {seat - 1}
     analysed = analyse_position(tagged, seat, samples=20, seed=3, workers=1)

@@ -55,5 +55,11 @@ def games_with(feature: str) -> str:
     return " and ".join(game.name for game in GAMES if getattr(game, feature))
 
 
+def game_list(conjunction: str = "or") -> str:
+    """The registered games' names as a phrase for help texts: ``A, B or C``."""
+    names = [game.name for game in GAMES]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
 __all__ = ["GAMES", "Contract", "Game", "Kratzen", "Objective", "Rules", "Schafkopf", "TrickEvent",
-           "Zwanzigerrufen", "games_with", "get_game", "register_game"]
+           "Zwanzigerrufen", "game_list", "games_with", "get_game", "register_game"]

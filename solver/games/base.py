@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from ..cards import Pack, bits
 from ..deal import Deal
@@ -31,9 +31,6 @@ from .tables import RuleTables
 #: type: every game's ``Game.state_tags``, collected as each game class is defined. A game ignores the ones it has
 #: no use for.
 STATE_TAGS: dict[str, type] = {}
-#: The state tags a seat at the table does not know, or that the play of a whole deal determines (every game's
-#: ``Game.hidden_state_tags``); the others are public.
-HIDDEN_STATE_TAGS: set[str] = set()
 
 
 def _check_seat(name: str, value: object, seats: int) -> None:
@@ -324,11 +321,15 @@ class Game:
     bonus_names: ClassVar[tuple[str, ...]] = ()
     #: The seed of the deals ``stich bench`` draws for the game (fixed, so that runs compare).
     bench_seed: ClassVar[int] = 1
+    #: The game's lines of ``stich bench``, as keyword arguments of ``solver.benchmark.BenchLine`` (its game aside).
+    bench_lines: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    #: The contracts whose 5-trick endings the bench compares with the reference: (contract or None for the
+    #: game's default, the label of that default).
+    bench_endings: ClassVar[tuple[tuple[str | None, str], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)  # type: ignore[arg-type]
         STATE_TAGS.update(cls.__dict__.get("state_tags", {}))
-        HIDDEN_STATE_TAGS.update(cls.__dict__.get("hidden_state_tags", ()))
 
     # Outcome: the game's scoring, which solver/scoring.py and solver/settlement.py drive -----------------------
 

@@ -15,7 +15,8 @@ from ..variant import Flag, Variant
 from .tables import Level, RuleTables
 from ..formats.tbn import Record
 from .outcome import ScoreItem, Scored, pot_payments, read_pot
-from .base import Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules, parse_words, require, tricks_objective, unknown_objective
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules, parse_words,
+                   require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -155,6 +156,10 @@ class Kratzen(Game):
     ]}
 
     bench_seed = 1766
+    bench_lines = (
+        dict(name="Kratzen 6 seats: every seat's guaranteed tricks", contract=None, objective="tricks", seats=6,
+             question="every_seat", target_median_ms=0.5),
+    )
 
     @classmethod
     def scoring_inputs(cls, rules: Rules, record: Record | None, *, pot: object = None,

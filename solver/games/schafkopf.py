@@ -13,8 +13,8 @@ from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
 from .outcome import ScoreItem, Scored, side_net, total_payments, two_sided
-from .base import Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules, parse_words, points_objective, require, tricks_objective, \
-    unknown_objective
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules, parse_words,
+                   points_objective, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -265,6 +265,15 @@ class Schafkopf(Game):
     hidden_state_tags = frozenset({"partner", "called_suit_led"})
     bonus_names = ("schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
     bench_seed = 1849
+    bench_lines = (
+        dict(name="Schafkopf Rufer: points + every opening card", contract=None, objective="points", cards=True,
+             target_median_ms=5),
+        dict(name="Schafkopf Solo H: points + every opening card", contract="Solo H", objective="points", cards=True,
+             target_median_ms=5),
+        dict(name="Schafkopf Wenz: points + every opening card", contract="Wenz", objective="points", cards=True,
+             target_median_ms=5),
+    )
+    bench_endings = ((None, "Rufer"),)  # a random deal's default contract is a Rufer
 
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:

@@ -664,6 +664,17 @@ class Zwanzigerrufen(Game):
     bonus_names = ("valat", "valat_against", "absolut", "absolut_against", "pagat_ultimo", "pagat_beaten",
                    "mondfang")
     bench_seed = 2020
+    bench_lines = (
+        dict(name="Zwanzigerrufen Normal: exact points", contract="Normal", objective="points",
+             target_median_ms=10, target_p99_ms=200),
+        dict(name="Zwanzigerrufen Normal: points + every opening card", contract="Normal", objective="points",
+             cards=True, target_median_ms=50),
+        dict(name="Zwanzigerrufen Normal: Valat yes/no", contract="Normal", objective="valat", question="reaches",
+             target_median_ms=2),
+        dict(name="Zwanzigerrufen Normal: Pagat Ultimo yes/no", contract="Normal", objective="pagat_ultimo",
+             question="reaches", target_median_ms=2),
+    )
+    bench_endings = (("Normal", "Normal"),)
 
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:

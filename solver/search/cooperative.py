@@ -1,9 +1,9 @@
 """Can several targets be met in one play with every seat helping? (RULES.md 3.3's optional cooperative question.)
 
-Kratzen asks of each seat what it can guarantee when everybody else plays against it; the rule book also asks, as
-an option, whether every active player's target can be met together. That is not a game between sides but one
-search for a single play sequence: at every turn the seat to move picks any legal card, and the answer is yes when
-some sequence gives each objective at least its target.
+A game where every seat plays for itself asks of each seat what it can guarantee when everybody else plays against it;
+the rule book also asks, as an option, whether every active player's target can be met together. That is not a game
+between sides but one search for a single play sequence: at every turn the seat to move picks any legal card, and the
+answer is yes when some sequence gives each objective at least its target.
 
     met(state, needs) = True                                   when every need is 0
                       = False                                  when the deal is over, or a need exceeds what
@@ -11,7 +11,7 @@ some sequence gives each objective at least its target.
                       = any over legal cards c of met(state after c, needs less that trick's rewards)
 
 ``needs`` is what each objective still lacks of its target; the memo key is the position's key (hands, leader,
-trick, flags) and the needs. Kratzen deals are four tricks long, so plain Python answers in milliseconds; the
+trick, flags) and the needs. Such deals are short (four tricks), so plain Python answers in milliseconds; the
 search knows only the rule methods and the objectives' trick rewards, like the reference solver.
 """
 
@@ -44,7 +44,7 @@ class Cooperative:
         self.memo: dict[tuple, bool] = {}
         self.nodes = 0
         # Objectives paid by tricks alone, for seats no other of them counts: a trick has one winner, so it counts
-        # for at most one of them, and together they need the sum of their tricks (Kratzen: 2+1+1+1 > 4 tricks).
+        # for at most one of them, and together they need the sum of their tricks (2+1+1+1 > 4 tricks).
         seats: set[int] = set()
         self.trick_only: list[int] = []
         for index, objective in enumerate(objectives):

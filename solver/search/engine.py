@@ -367,7 +367,7 @@ class EngineSolver:
     def _check(self, state: PlayState, objective: Objective) -> None:
         """The boundary checks (see boundary.py), each skipped for what it checked last: states and objectives are
         immutable, one question asks the engine several times about the same state, and some ask about one state
-        for several objectives (every seat's tricks in Kratzen)."""
+        for several objectives (every seat's tricks, where each seat plays for itself)."""
         if self._checked_state is not state:
             check_state(state)
             self._checked_state = state
