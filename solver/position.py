@@ -12,14 +12,14 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
-from .announcements import pagat_announcer, parse_announcements
+from .announcements import parse_announcements
 from .cards import Card, Pack
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
                      StichError, is_token_list, is_whole_number)
 from .formats.tbn import Record, Tag
 from .games import games_with, get_game
-from .games.base import Contract, Game, Objective, Rules
+from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
 
@@ -304,15 +304,17 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         raise _error(record, str(error), variant_tag.value_line, column, variant_tag.value,
                      None if "expected" in str(error) else "flags of docs/rules.md") from None
     state_tags: dict[str, object] = {}
-    partner = tag_value("Partner", lambda t: _seat_number(record, t, deal.seats), "a seat")
-    if partner is not None:
-        state_tags["partner"] = partner
-    called_led = record.tag("CalledSuitLed")
-    if called_led is not None:
-        value = called_led.value.strip().lower()
-        if value not in ("yes", "no", "true", "false"):
-            raise _tag_error(record, called_led, "[CalledSuitLed] is yes or no", "yes or no")
-        state_tags["called_suit_led"] = value in ("yes", "true")
+    for name, tag_name in RECORD_TAGS.items():  # the rule state a tag of its own gives, of any game: the rules
+        tag = record.tag(tag_name)                # refuse what does not apply to this one
+        if tag is None or tag_name == "Announcements":
+            continue
+        if STATE_TAGS[name] is bool:
+            value = tag.value.strip().lower()
+            if value not in ("yes", "no", "true", "false"):
+                raise _tag_error(record, tag, f"[{tag_name}] is yes or no", "yes or no")
+            state_tags[name] = value in ("yes", "true")
+        else:
+            state_tags[name] = tag_value(tag_name, lambda t: _seat_number(record, t, deal.seats), "a seat")
     for name, feature in (("Announcements", "has_announcements"), ("Pot", "has_pot")):
         unused = record.tag(name)
         if unused is not None and not getattr(game, feature):  # scoring would refuse it, and solving ignore it
@@ -321,7 +323,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     announcements = tag_value("Announcements", lambda t: parse_announcements(t.value, deal.seats),
                               "seat: announcement; ...")
     if announcements:
-        state_tags["pagat_announcer"] = pagat_announcer(announcements)
+        state_tags.update(game.announced_state(announcements))
     try:
         rules = game.rules(deal, contract, declarer=declarer, variant=chosen, leader=leader, **state_tags)
     except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
@@ -330,23 +332,20 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     return Position(game, rules, state, played, record)
 
 
-#: The tag that gives each argument of Game.rules an InvalidContractError can be about, and how a message names it.
-_ABOUT_TAGS = {"partner": ("Partner", "[Partner]"), "called_suit_led": ("CalledSuitLed", "[CalledSuitLed]"),
-               "pagat_announcer": ("Announcements", "a Pagat announcement"), "declarer": ("Declarer", "[Declarer]"),
-               "leader": ("Leader", "[Leader]")}
+#: The tag that gives each argument of Game.rules an InvalidContractError can be about: the seats' and every game's
+#: state tags' (``RECORD_TAGS``).
+_ABOUT_TAGS = {"declarer": "Declarer", "leader": "Leader"}
 
 
 def _rules_error(record: Record, contract_tag: Tag, error: StichError, declarer: int) -> ParseError:
     """A refusal of the rules, pointed at the tag it is about: the contract's, unless a state tag is at fault."""
-    about = getattr(error, "about", None)
+    about = str(getattr(error, "about", None) or "")
     text = str(error)
-    if about in _ABOUT_TAGS and record.tag(_ABOUT_TAGS[about][0]) is not None:
-        name, label = _ABOUT_TAGS[about]
+    name = _ABOUT_TAGS.get(about) or RECORD_TAGS.get(about)
+    if about and name is not None and record.tag(name) is not None:
         if text.startswith(about):
-            text = label + text[len(about):]
-        if about == "pagat_announcer":
-            expected = "no Pagat announcement for this contract"
-        elif "does not apply" in text or "is for endings" in text:
+            text = f"[{name}]" + text[len(about):]
+        if "does not apply" in text or "is for endings" in text:
             expected = f"no [{name}] tag here"
         else:
             expected = "the called card's holder" if about == "partner" else "a seat of this deal"

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
+from ..announcements import Announcement
 from ..cards import Pack, bits
 from ..deal import Deal
 from ..errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
@@ -31,6 +32,9 @@ from .tables import RuleTables
 #: type: every game's ``Game.state_tags``, collected as each game class is defined. A game ignores the ones it has
 #: no use for.
 STATE_TAGS: dict[str, type] = {}
+#: Where a record gives each state tag: a tag of its own (``"Partner"``: ``[Partner "3"]``), or ``"Announcements"``
+#: for a state the announcements imply (``Game.announced_state``); every game's ``Game.record_tags``, collected.
+RECORD_TAGS: dict[str, str] = {}
 
 
 def _check_seat(name: str, value: object, seats: int) -> None:
@@ -317,6 +321,8 @@ class Game:
     #: The state tags a seat at the table does not know (who holds a called card) or that the play of a whole deal
     #: determines; a hand analysis keeps only the others.
     hidden_state_tags: ClassVar[frozenset[str]] = frozenset()
+    #: The record tag each of the game's state tags is read from (see :data:`RECORD_TAGS`).
+    record_tags: ClassVar[dict[str, str]] = {}
     #: The yes/no objectives a post-mortem watches for every card (the game itself is watched through its measure).
     bonus_names: ClassVar[tuple[str, ...]] = ()
     #: The seed of the deals ``stich bench`` draws for the game (fixed, so that runs compare).
@@ -330,6 +336,7 @@ class Game:
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)  # type: ignore[arg-type]
         STATE_TAGS.update(cls.__dict__.get("state_tags", {}))
+        RECORD_TAGS.update(cls.__dict__.get("record_tags", {}))
 
     # Outcome: the game's scoring, which solver/scoring.py and solver/settlement.py drive -----------------------
 
@@ -483,6 +490,12 @@ class Game:
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
         """The rule state (``STATE_TAGS``) the contract uses; any other given is refused."""
         return frozenset()
+
+    @classmethod
+    def announced_state(cls, announcements: Sequence[Announcement]) -> dict[str, object]:
+        """The state tags a record's ``[Announcements]`` imply (Zwanzigerrufen: the Pagat's announcer, who keeps the
+        Pagat under ``hard_pagat_reservation``)."""
+        return {}
 
     @classmethod
     def hidden_in_contract(cls, contract: Contract) -> str | None:

@@ -262,6 +262,7 @@ class Schafkopf(Game):
         raise InvalidContractError(f"unknown Schafkopf contract {text!r} (expected {cls.contract_help})")
 
     state_tags = {"partner": int, "called_suit_led": bool}
+    record_tags = {"partner": "Partner", "called_suit_led": "CalledSuitLed"}
     hidden_state_tags = frozenset({"partner", "called_suit_led"})
     bonus_names = ("schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
     bench_seed = 1849

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence, cast
 
-from ..announcements import Announcement, parse_announcements
+from ..announcements import Announcement, pagat_announcer, parse_announcements
 from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError, ParseError, StichError
@@ -660,6 +660,7 @@ class Zwanzigerrufen(Game):
         return {int(announcer) - 1: 1 << PACK.parse("T1").index}  # type: ignore[call-overload]
 
     state_tags = {"partner": int, "pagat_announcer": int}
+    record_tags = {"partner": "Partner", "pagat_announcer": "Announcements"}
     hidden_state_tags = frozenset({"partner"})
     bonus_names = ("valat", "valat_against", "absolut", "absolut_against", "pagat_ultimo", "pagat_beaten",
                    "mondfang")
@@ -675,6 +676,10 @@ class Zwanzigerrufen(Game):
              question="reaches", target_median_ms=2),
     )
     bench_endings = (("Normal", "Normal"),)
+
+    @classmethod
+    def announced_state(cls, announcements: Sequence[Announcement]) -> dict[str, object]:
+        return {"pagat_announcer": pagat_announcer(list(announcements))} if announcements else {}
 
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
