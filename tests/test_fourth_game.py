@@ -198,6 +198,13 @@ def test_the_game_is_found_by_name_and_alias_and_its_pack_pickles_as_itself():
         Dreier.rules(SLAM_DEAL, "Solo")
 
 
+def test_a_game_may_not_take_another_games_alias():
+    clash = type("Clash", (Dreier,), {"name": "Clash", "aliases": ("clash", "kr")})
+    with pytest.raises(ValueError, match="Kratzen's"):
+        register_game(clash)
+    assert get_game("kr").name == "Kratzen" and clash not in GAMES
+
+
 def independent_perft(rules: DreierRules, hands: list[int], trick: list[int], leader: int, depth: int) -> int:
     """A count written from the rule sentences alone, on plain lists (no PlayState, no tables)."""
     if depth == 0 or not any(hands):
