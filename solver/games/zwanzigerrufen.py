@@ -224,11 +224,9 @@ BONUS_ORDER = ("absolut", "pagat_ultimo", "valat", "trull", "four_kings", "mondf
 SUIT_SOLO_BONUSES = ("absolut", "valat", "four_kings")
 
 
-
-
 class AnnouncementCheck:
     """Turns a bad announcement into an error pointing at it: the item's place in the ``[Announcements]`` tag when
-    the position comes from a file, else a plain StichError that quotes it."""
+    the announcements are the record's, else a plain StichError that quotes it."""
 
     def __init__(self, record: Record | None, from_record: bool) -> None:
         self.tag = record.tag("Announcements") if record is not None and from_record else None
