@@ -332,9 +332,10 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
     objective that did not apply). The file is rewritten without them only when there are some, into a temporary
     file moved over it, so that an interruption leaves the old file or the new one.
 
-    A complete line that is not JSON (edited by hand) is ignored: its record is solved again. A file whose first
-    line is not a batch line, or whose lines answer another question than ``asked`` (another input file, other
-    objectives, cards or variant flags), is refused before anything is changed."""
+    A file whose first line is not a batch line, a complete line that is none (edited by hand: kept, it would leave
+    the file invalid JSON Lines for good), or lines that answer another question than ``asked`` (another input
+    file, other objectives, cards or variant flags) are refused, with the line's number, before anything is
+    changed."""
     path = Path(out_path)
     if not path.exists() or not path.stat().st_size:
         return set()
@@ -347,7 +348,8 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
                 break  # a half-written last line: trimmed below, once the question is known to be this one
             document = _batch_line(raw)
             if document is None:
-                continue
+                raise StichError(f"{path}:{number}: not a stich batch line (a result or an error line as JSON); "
+                                 "remove the line (a rerun solves its record again) or choose another --out file")
             if asked is not None and not (isinstance(document.get("asked"), dict)
                                           and same_question(document["asked"], asked)):
                 if "asked" not in document:

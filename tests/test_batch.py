@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -145,6 +146,22 @@ def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_pa
     with pytest.raises(StichError, match="not a stich batch output"):
         solve_batch(source, notes, workers=1)
     assert notes.read_bytes() == b"my notes\nthe last line, without a newline"
+
+
+def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Path) -> None:
+    """A complete line that is no batch line (typed by hand) was kept silently, and the output stayed invalid JSON
+    Lines on every rerun: it is refused, naming its line, and the file is left as it was."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 5, 3)), source)
+    out = tmp_path / "out.jsonl"
+    solve_batch(source, out, workers=1)
+    lines = out.read_bytes().splitlines(keepends=True)
+    for garbage in (b"garbage\n", b'{"id": 3}\n', b"[1, 2]\n", b"\xff\xfe\n"):
+        edited = b"".join([lines[0], garbage, *lines[1:]])
+        out.write_bytes(edited)
+        with pytest.raises(StichError, match=rf"^{re.escape(str(out))}:2: not a stich batch line"):
+            solve_batch(source, out, workers=1)
+        assert out.read_bytes() == edited
 
 
 def test_one_and_two_workers_write_the_same_lines(tmp_path: Path) -> None:
