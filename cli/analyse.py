@@ -10,12 +10,12 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import record_header
-from solver.batch import MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB
 from solver.deal import small_number
 from solver.errors import InvalidDealError
 from solver.games import get_game
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
+from solver.workers import MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB
 
 from .errors import file_name, input_errors, message
 from .render import (CardPainter, check_game_options, checked_game, emit_json, parse_variant_options, plural,

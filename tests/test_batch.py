@@ -177,9 +177,9 @@ def test_one_and_two_workers_write_the_same_lines(tmp_path: Path) -> None:
 
 def test_a_half_written_last_line_is_trimmed(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
-    out.write_bytes(b'{"id": "a:1"}\n{"id": "a:5"')
-    assert done_ids(out) == {"a:1"}
-    assert out.read_bytes() == b'{"id": "a:1"}\n'
+    out.write_bytes(b'{"id": "a:1", "key": "k1"}\n{"id": "a:5"')
+    assert done_ids(out) == {"k1"}
+    assert out.read_bytes() == b'{"id": "a:1", "key": "k1"}\n'
 
 
 def test_a_dask_cluster_solves_the_same(tmp_path: Path) -> None:
@@ -329,7 +329,7 @@ def _sigterm_disposition(_: object) -> bool:
 def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
     """A forked worker inherited the command's SIGTERM handler, so terminate() could not stop one blocked on a full
     result pipe after a sibling died, and the run never exited."""
-    from solver.batch import run_pool
+    from solver.workers import run_pool
 
     results: list[bool] = []
     previous = signal.signal(signal.SIGTERM, lambda *_: None)
