@@ -16,7 +16,6 @@ sizes, what the contract implies), each sample is solved double-dummy, and the r
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import random

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Mapping
 
-from ..cards import Pack, bits
+from ..cards import Pack
 from ..deal import Deal
 from ..errors import InvalidContractError, InvalidDealError, is_whole_number
 from ..state import PlayState, Trick
@@ -126,10 +126,6 @@ class Objective:
             total += self.trick_reward(rules, trick, last=number == count - 1 and state.is_over)
         return total
 
-    @property
-    def is_yes_no(self) -> bool:
-        return self.target is not None
-
 
 class Rules:
     """The static rules of one deal: game, contract, variant, sides, first leader, and the rule methods.
@@ -235,12 +231,6 @@ class Rules:
         return "+".join(str(s + 1) for s in sorted(side))
 
     # Helpers for subclasses ----------------------------------------------------------------------------------------
-
-    def mask_of(self, *names: str) -> int:
-        mask = 0
-        for name in names:
-            mask |= self.pack.parse(name).mask
-        return mask
 
     def highest(self, cards: list[int], order: Mapping[int, int]) -> int:
         """The card of ``cards`` with the greatest ``order``."""
@@ -501,7 +491,3 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
                                     f"(choose from: {known})")
     return InvalidContractError(f"unknown objective {name!r} (for {rules.game.name} {rules.contract} choose from: "
                                 f"{known})")
-
-
-def cards_in(mask: int) -> list[int]:
-    return list(bits(mask))
