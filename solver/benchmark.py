@@ -537,18 +537,25 @@ def ratio_of_medians(slow: BenchStats, fast: BenchStats) -> float:
     return slow.median / fast.median if fast.median > 0 else math.inf
 
 
+class EndingsComparison(NamedTuple):
+    """The engine and the reference solver timed on the same endings, and the reference's median / the engine's."""
+
+    engine: BenchStats
+    reference: BenchStats
+    ratio: float
+
+
 def run_endings_ratio(game: str, contract: str | None, deals: int, seed: int | None = None, *,
                       engine_options: dict[str, Any] | None = None, progress: ProgressCallback | None = None,
-                      limit_s: float | None = DEFAULT_LIMIT_S) -> tuple[BenchStats, BenchStats, float]:
-    """Engine and reference on the same 5-trick endings: (engine stats, reference stats, reference median / engine
-    median). The engine's answers are compared with the reference's: boards where they differ are in the engine
+                      limit_s: float | None = DEFAULT_LIMIT_S) -> EndingsComparison:
+    """Engine and reference on the same 5-trick endings. The engine's answers are compared with the reference's: boards where they differ are in the engine
     stats' ``mismatches``."""
     line = endings_line(game, contract, deals)
     engine = run_line(line, deals=deals, seed=seed, engine_options=engine_options, progress=progress,
                       limit_s=limit_s)
     slow = run_reference(line, deals=deals, seed=seed, progress=progress, limit_s=limit_s)
     engine.compare(slow)
-    return engine, slow, ratio_of_medians(slow, engine)
+    return EndingsComparison(engine, slow, ratio_of_medians(slow, engine))
 
 
 def ablation(line: BenchLine, deals: int | None = None, *, seed: int | None = None,

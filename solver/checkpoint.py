@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import IO, Any, Iterator, Mapping
+from typing import IO, Any, Iterator, Mapping, NamedTuple
 
 from .errors import StichError
 from .files import lock_beside
@@ -27,6 +27,16 @@ from .files import lock_beside
 #: The header's tag and the journal format it names.
 HEADER = "stich-analysis"
 VERSION = 3
+
+
+class Span(NamedTuple):
+    """Consecutive pieces of work numbered ``first`` to ``first + size - 1`` (samples of an analysis)."""
+
+    first: int
+    size: int
+
+    def numbers(self) -> range:
+        return range(self.first, self.first + self.size)
 
 
 class Journal:
@@ -38,7 +48,7 @@ class Journal:
         self.path = Path(path)
         self.identity = json.loads(json.dumps(dict(identity)))  # as it reads back
         self.key = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()[:16]
-        self._done: list[tuple[tuple[int, int], dict[str, Any]]] = []
+        self._done: list[tuple[Span, dict[str, Any]]] = []
         self._stream: IO[str] | None = None
         self._lock = lock_beside(self.path, holder)
         try:
@@ -47,11 +57,11 @@ class Journal:
             self._lock.close()
             raise
 
-    def done(self) -> Iterator[tuple[tuple[int, int], dict[str, Any]]]:
-        """The spans (first, count) this job had finished when the journal was opened, each once, with its sums."""
+    def done(self) -> Iterator[tuple[Span, dict[str, Any]]]:
+        """The spans this job had finished when the journal was opened, each once, with its sums."""
         return iter(self._done)
 
-    def append(self, span: tuple[int, int], sums: Mapping[str, Any]) -> None:
+    def append(self, span: Span, sums: Mapping[str, Any]) -> None:
         """One finished span, flushed at once."""
         self._write({"key": self.key, "span": list(span), "sums": dict(sums)})
 
@@ -80,16 +90,16 @@ class Journal:
                     if not found or entry["key"] != self.key:
                         continue  # another job's span
                     first, count = entry["span"]
+                    span = Span(int(first), int(count))
                     payload = entry["sums"]
-                    span = range(int(first), int(first) + int(count))
                     if not isinstance(payload, dict):
                         raise TypeError
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise StichError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
-                if seen.intersection(span):
+                if seen.intersection(span.numbers()):
                     continue  # written twice (cannot happen, but never counted twice)
-                seen.update(span)
-                self._done.append(((span.start, len(span)), payload))
+                seen.update(span.numbers())
+                self._done.append((span, payload))
         self._stream = open(self.path, "a", encoding="utf-8")
         if not found:
             self._write_header()
@@ -138,4 +148,4 @@ def trim_partial_line(path: Path) -> None:
             stream.truncate(end)
 
 
-__all__ = ["Journal", "trim_partial_line"]
+__all__ = ["Journal", "Span", "trim_partial_line"]

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator, Mapping, Sequence, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
-from .checkpoint import Journal
+from .checkpoint import Journal, Span
 from .deal import Deal, parse_hand
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_token_list,
                      is_whole_number)
@@ -507,7 +507,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
     total = Sums()
     journal = Journal(checkpoint, {"setup": asdict(setup), "samples": samples}) if checkpoint is not None else None
 
-    def finished(span: tuple[int, int], part: Sums) -> None:
+    def finished(span: Span, part: Sums) -> None:
         total.add(part)
         if journal is not None:
             journal.append(span, part.to_json())
@@ -515,9 +515,9 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
     try:
         done: set[int] = set()
         if journal is not None:
-            for (first, n), sums in journal.done():
+            for span, sums in journal.done():
                 total.add(_checkpoint_sums(journal, sums))
-                done.update(range(first, first + n))
+                done.update(span.numbers())
         run_jobs(_spans(samples, done, size), sample_span, (setup,), finished, workers=count, memory_mb=memory_mb)
     finally:
         if journal is not None:
@@ -559,12 +559,12 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     return _analyse(game, setup, samples, workers, checkpoint, memory_mb, known, known_feasible=not known and real)
 
 
-def sample_span(span: tuple[int, int], setup: Setup) -> Sums:
-    """:func:`sample_chunk` for a (first, count) span: the shape of a pool job."""
-    return sample_chunk(setup, *span)
+def sample_span(span: Span, setup: Setup) -> Sums:
+    """:func:`sample_chunk` for a span of samples: the shape of a pool job."""
+    return sample_chunk(setup, span.first, span.size)
 
 
-def _spans(samples: int, done: set[int], size: int) -> Iterator[tuple[int, int]]:
+def _spans(samples: int, done: set[int], size: int) -> Iterator[Span]:
     """Runs of consecutive sample numbers not ``done``, at most ``size`` long: the chunks still to solve, made as
     they are asked for (ten million samples are a million chunks)."""
     first = count = 0
@@ -575,10 +575,10 @@ def _spans(samples: int, done: set[int], size: int) -> Iterator[tuple[int, int]]
             count += 1
             continue
         if count:
-            yield first, count
+            yield Span(first, count)
         first, count = k, 1
     if count:
-        yield first, count
+        yield Span(first, count)
 
 
 def _checkpoint_sums(journal: Journal, document: Mapping[str, Any]) -> Sums:
