@@ -45,8 +45,7 @@ from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
-from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, check_memory_limit, check_worker_wait, local_workers,
-                      run_dask, run_pool, run_serial, worker_engine)
+from .workers import DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, run_pool, run_serial, worker_engine
 
 #: Called after each written line with (lines written in this run, lines this run has to write).
 BatchProgress = Callable[[int, int], None]
@@ -457,9 +456,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
     objectives = check_question_of_batch(objectives, cards, variant)
-    memory_mb = check_memory_limit(memory_mb)
-    check_worker_wait(worker_wait)
-    for name, callback in (("progress", progress), ("on_error", on_error), ("notify", notify)):
+    pool = Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose)
+    for name, callback in (("progress", progress), ("on_error", on_error)):
         if callback is not None and not callable(callback):
             raise StichError(f"{name} must be a function (or None), not {callback!r}")
     start = time.perf_counter()
@@ -470,8 +468,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         remove_stale_temporaries(out_path)  # a rewrite killed half way (the lock says no run is at work on it)
         skip = done_ids(out_path, asked)
         question = Question(objectives, cards, dict(variant) if variant else None, asked)
-        run = _Run(workers, scheduler, chunk_size, memory_mb, worker_wait, notify, verbose)
-        return _solve_records(source, out_path, skip, question, run, progress, start, on_error)
+        return _solve_records(source, out_path, skip, question, pool, chunk_size, progress, start, on_error)
     finally:
         if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
             os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind
@@ -524,23 +521,8 @@ def _lock_output(out_path: str | os.PathLike) -> IO:
     return lock_beside(out_path, "stich batch")
 
 
-@dataclass(frozen=True)
-class _Run:
-    """How a run's records are solved: where (``workers`` local processes, or the Dask cluster at ``scheduler``
-    with its wait for workers, its log and its messages for people), in chunks of at most ``chunk_size``, each local
-    worker within ``memory_mb``."""
-
-    workers: int | None = None
-    scheduler: str | None = None
-    chunk_size: int = 20
-    memory_mb: int | None = None
-    worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS
-    notify: Notify | None = None
-    verbose: bool = False
-
-
 def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip: set[str], question: Question,
-                   run: _Run, progress: BatchProgress | None, start: float,
+                   pool: Pool, chunk_size: int, progress: BatchProgress | None, start: float,
                    on_error: Callable[[str], None] | None = None) -> BatchSummary:
     """The records of ``source`` not in ``skip``, solved and appended to ``out_path``."""
     total = 0
@@ -564,19 +546,18 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip:
     try:
         with open(out_path, "a", encoding="utf-8") as stream:
             writer = _Writer(stream, total, progress, on_error)
-            if run.scheduler:
-                run_dask(_chunks(todo(), run.chunk_size), solve_chunk, (question,), writer.write_chunk, run.scheduler,
-                         worker_wait=run.worker_wait, notify=run.notify, verbose=run.verbose)
+            if pool.scheduler:
+                pool.run(_chunks(todo(), chunk_size), solve_chunk, (question,), writer.write_chunk)
             else:
-                count = local_workers(run.workers)
+                count = local_workers(pool.workers)
                 items = todo()
-                first = list(islice(items, run.chunk_size + 1))  # one chunk's worth or less: not worth a pool
-                if (count == 1 or len(first) <= run.chunk_size) and run.memory_mb is None:
+                first = list(islice(items, chunk_size + 1))  # one chunk's worth or less: not worth a pool
+                if (count == 1 or len(first) <= chunk_size) and pool.memory_mb is None:
                     # in this process a record costs no task overhead: each line is written when it is done
                     run_serial(([item] for item in chain(first, items)), solve_chunk, (question,), writer.write_chunk)
                 else:
-                    writer.chunks = _TimedChunks(chain(first, items), run.chunk_size, count)
-                    _run_pool(iter(writer.chunks), question, writer, count, memory_mb=run.memory_mb)
+                    writer.chunks = _TimedChunks(chain(first, items), chunk_size, count)
+                    _run_pool(iter(writer.chunks), question, writer, count, memory_mb=pool.memory_mb)
     except OSError as error:  # a full disk: the error of a write names no file; the message must
         if error.filename is None:
             raise type(error)(error.errno, error.strerror, str(out_path)) from None

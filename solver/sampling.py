@@ -34,7 +34,7 @@ from .position import Position, check_position
 from .state import PlayState
 from .search.engine import EngineSolver
 from .variant import Variant
-from .workers import check_memory_limit, local_workers, run_jobs, worker_engine
+from .workers import DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine
 
 #: Shuffles tried for the first sample of an analysis from a hand before its constraints are declared impossible
 #: (a few seconds). An analysis from a record skips this: the real deal shows that the play can be met.
@@ -470,7 +470,9 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                  known: Mapping[int, str] | None = None, samples: int = 200, seed: int = 0,
                  workers: int | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
-                 memory_mb: int | None = None) -> HandAnalysis:
+                 memory_mb: int | None = None, scheduler: str | None = None,
+                 worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
+                 verbose: bool = False) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
     ``declarer``): ``samples`` deals of the unseen cards, each solved double-dummy.
 
@@ -478,28 +480,28 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     ``workers`` is (default: every local core; 1 runs in this process unless ``memory_mb`` caps the workers, see
     :mod:`solver.workers`). With ``checkpoint`` (a file path) every finished chunk of samples is appended to that file
     as it is done, and a rerun with the same arguments continues from it: an analysis killed at any moment loses
-    only the chunks in flight, and the resumed result equals an uninterrupted one. Raises StichError for an
+    only the chunks in flight, and the resumed result equals an uninterrupted one. ``scheduler`` runs the samples on
+    that Dask cluster instead, as :func:`~solver.batch.solve_batch` does its records (``worker_wait``, ``notify``,
+    ``verbose``). Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed)
-    return _analyse(game, setup, samples, workers, checkpoint, memory_mb, known)
+    return _analyse(game, setup, samples, checkpoint, known,
+                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose))
 
 
-def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
-             checkpoint: str | os.PathLike | None, memory_mb: int | None,
-             known: Mapping[int, str] | None, known_feasible: bool = False) -> HandAnalysis:
-    """Solve the samples (in this process or on a pool, resuming a checkpoint) and build the report.
+def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.PathLike | None,
+             known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False) -> HandAnalysis:
+    """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first."""
     if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
         raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
-    local_workers(workers)  # a bad count fails before the feasibility search
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
-    memory_mb = check_memory_limit(memory_mb)
     seed = setup.seed
-    count = min(local_workers(workers), samples)
+    count = min(local_workers(pool.workers), samples)
     # chunks small enough (about 32 a worker, at most 10 samples) that no worker idles long at the end: a sample's
     # time varies a hundredfold (5 ms median, 600 ms the slowest of an ordinary Solo's), so a chunk of 25 took half a
     # second on average and over a second with a slow sample in it
@@ -518,7 +520,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
             for span, sums in journal.done():
                 total.add(_checkpoint_sums(journal, sums))
                 done.update(span.numbers())
-        run_jobs(_spans(samples, done, size), sample_span, (setup,), finished, workers=count, memory_mb=memory_mb)
+        pool.run(_spans(samples, done, size), sample_span, (setup,), finished)
     finally:
         if journal is not None:
             journal.close()
@@ -527,7 +529,9 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
 
 def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
                      samples: int = 200, seed: int = 0, workers: int | None = None,
-                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None) -> HandAnalysis:
+                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
+                     scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
+                     notify: Notify | None = None, verbose: bool = False) -> HandAnalysis:
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play: the hand as dealt, the
     contract, the variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in
     every sample, as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the
@@ -556,7 +560,8 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
                    rules.seats, seed, played, position.played, public)
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))
-    return _analyse(game, setup, samples, workers, checkpoint, memory_mb, known, known_feasible=not known and real)
+    return _analyse(game, setup, samples, checkpoint, known, Pool(workers, scheduler, memory_mb, worker_wait, notify,
+                                                                  verbose), known_feasible=not known and real)
 
 
 def sample_span(span: Span, setup: Setup) -> Sums:

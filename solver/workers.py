@@ -1,6 +1,6 @@
 """The one worker pool: jobs run on local processes (the default) or on a Dask cluster, for batch, analyse and bench.
 
-A workload hands :func:`run_jobs` an iterable of picklable jobs, a module-level ``task(job, *args)`` and an
+A workload hands :meth:`Pool.run` an iterable of picklable jobs, a module-level ``task(job, *args)`` and an
 ``on_result(job, result)`` callback; the pool runs each job once and hands back each whole result as soon as it is
 back, in the order jobs finish. What every runner keeps (docs/batch.md):
 
@@ -39,6 +39,7 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -283,22 +284,39 @@ def run_serial(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_re
         on_result(job, task(job, *args))
 
 
-def run_jobs(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
-             workers: int | None = None, scheduler: str | None = None, memory_mb: int | None = None,
-             split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None,
-             worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
-             verbose: bool = False) -> None:
-    """Every job run once and handed to ``on_result``: on the Dask cluster at ``scheduler``; else on ``workers``
-    local processes (default: every core), or in this process when that is one and no ``memory_mb`` cap asks for a
-    worker of its own. See :func:`run_pool` and :func:`run_dask`."""
-    if scheduler:
-        run_dask(jobs, task, args, on_result, scheduler, worker_wait=worker_wait, notify=notify, verbose=verbose)
-        return
-    count = local_workers(workers)
-    if count == 1 and memory_mb is None:
-        run_serial(jobs, task, args, on_result)
-    else:
-        run_pool(jobs, task, args, on_result, count, memory_mb, split=split, failed=failed)
+@dataclass(frozen=True)
+class Pool:
+    """Where a workload's jobs run: on the Dask cluster at ``scheduler`` (waiting at most ``worker_wait`` seconds
+    for a first worker, telling ``notify`` so; Dask's log on stderr only when ``verbose``); else on ``workers`` local
+    processes (default: every core), each within ``memory_mb``, or in this process when that is one and no cap asks
+    for a worker of its own."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+    memory_mb: int | None = None
+    worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS
+    notify: Notify | None = None
+    verbose: bool = False
+
+    def __post_init__(self) -> None:
+        local_workers(self.workers)
+        check_memory_limit(self.memory_mb)
+        check_worker_wait(self.worker_wait)
+        if self.notify is not None and not callable(self.notify):
+            raise StichError(f"notify must be a function (or None), not {self.notify!r}")
+
+    def run(self, jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
+            split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None) -> None:
+        """Every job run once and handed to ``on_result`` (see :func:`run_pool` and :func:`run_dask`)."""
+        if self.scheduler:
+            run_dask(jobs, task, args, on_result, self.scheduler, worker_wait=self.worker_wait, notify=self.notify,
+                     verbose=self.verbose)
+            return
+        count = local_workers(self.workers)
+        if count == 1 and self.memory_mb is None:
+            run_serial(jobs, task, args, on_result)
+        else:
+            run_pool(jobs, task, args, on_result, count, self.memory_mb, split=split, failed=failed)
 
 
 # --- Dask ----------------------------------------------------------------------------------------------------------
@@ -501,4 +519,4 @@ class SoloWorker:
         self._conn.close()
 
 
-__all__ = ["SoloWorker", "check_memory_limit", "local_workers", "run_dask", "run_jobs", "run_pool", "worker_engine"]
+__all__ = ["Pool", "SoloWorker", "check_memory_limit", "local_workers", "run_dask", "run_pool", "worker_engine"]
