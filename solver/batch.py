@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .analysis import solve_report
+from .checkpoint import trim_partial_line
 from .errors import InvalidDealError, ParseError, StichError, is_token_list, is_whole_number
 from .files import atomic_file, lock_beside, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
@@ -307,22 +308,6 @@ def _drop_error_lines(path: Path) -> None:
             document = _batch_line(raw)
             if document is None or "error" not in document:
                 out.write(raw)
-
-
-def trim_partial_line(path: Path) -> None:
-    """Cut a half-written last line (a run killed while writing it), reading only the file's tail."""
-    with open(path, "r+b") as stream:
-        size = end = stream.seek(0, os.SEEK_END)
-        while end > 0:
-            start = max(0, end - 65536)
-            stream.seek(start)
-            newline = stream.read(end - start).rfind(b"\n")
-            if newline >= 0:
-                end = start + newline + 1
-                break
-            end = start
-        if end != size:
-            stream.truncate(end)
 
 
 def read_items(source: str | os.PathLike | IO, name: str | None = None) -> Iterator[Item]:
