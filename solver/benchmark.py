@@ -504,9 +504,12 @@ def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: P
             stats.add(result)
             if progress is not None:
                 progress(Progress(name, done, len(tasks), task.board, result.ms, result.timed_out))
-    finally:
+    except BaseException:  # Ctrl-C (which the worker ignores) or an error: a search in flight is not waited for
         if worker is not None:
-            worker.close()
+            worker.close(stop=True)
+        raise
+    if worker is not None:
+        worker.close()
     return stats
 
 
