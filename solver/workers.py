@@ -130,19 +130,29 @@ def worker_engine() -> EngineSolver:
 
 
 def worker_engine_threads() -> int | None:
-    """The search threads this process's engines should use: :data:`POOL_ENGINE_THREADS` in a pool worker (as its
-    initialiser was given), None elsewhere (the engine's own default)."""
-    return _worker_engine_threads
+    """The search threads this process's engines should use: what a local pool worker's initialiser was given
+    (:data:`POOL_ENGINE_THREADS`), the same in a Dask worker (whose threads already fill its cores), None elsewhere
+    (the engine's own default)."""
+    if _worker_engine_threads is not None:
+        return _worker_engine_threads
+    return POOL_ENGINE_THREADS if _dask_worker() is not None else None
 
 
-def _dask_tt_megabytes() -> int | None:
-    """Inside a Dask worker with a memory limit: the table size that fits it (one engine per worker thread)."""
+def _dask_worker() -> Any | None:
+    """The Dask worker this task runs in, or None."""
     if "distributed" not in sys.modules:  # not in a Dask worker (which has it imported): spare the 0.4 s import
         return None
     try:
         from distributed import get_worker
-        worker = get_worker()
+        return get_worker()
     except (ImportError, ValueError):
+        return None
+
+
+def _dask_tt_megabytes() -> int | None:
+    """Inside a Dask worker with a memory limit: the table size that fits it (one engine per worker thread)."""
+    worker = _dask_worker()
+    if worker is None:
         return None
     limit = worker.memory_manager.memory_limit
     if not limit:

@@ -396,3 +396,19 @@ def test_one_question_spelt_two_ways_resumes(tmp_path):
         solve_batch(source, out, workers=1)
     assert canonical_variant({"solo_value": "4"}) is None and canonical_variant({"tie_44": " Declarers_Lose"}) is None
     assert canonical_variant({"solo_value": "5", "nonsense": "x"}) == {"nonsense": "x", "solo_value": "5"}
+
+
+def _engine_threads(_: object) -> object:
+    from solver.workers import worker_engine_threads
+    return worker_engine_threads()
+
+
+def test_pool_workers_are_given_one_engine_thread() -> None:
+    """The pool already runs a worker a core: each worker's engine is told (through the worker initialiser, the one
+    place a worker's settings arrive) to search with one thread; outside a pool the engine keeps its default."""
+    from solver.workers import POOL_ENGINE_THREADS, run_pool
+
+    results: list[object] = []
+    run_pool([1, 2], _engine_threads, (), lambda job, result: results.append(result), workers=2)
+    assert POOL_ENGINE_THREADS == 1 and results == [1, 1]
+    assert _engine_threads(None) is None
