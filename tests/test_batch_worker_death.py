@@ -180,3 +180,55 @@ def test_dask_log_stays_off_stderr_unless_verbose(tmp_path):
                 verbose=verbose)
             assert heard == [verbose, verbose]
     assert {name: logging.getLogger(name).level for name in names} == before
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_scheduler_killed_mid_run_is_one_message_without_dask_tracebacks(tmp_path):
+    """Killing the scheduler under a running batch: Dask's logger printed Traceback blocks on stderr before stich's
+    own message. Now stderr holds stich's one line (every line written is kept), and a rerun resumes."""
+    pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    source = tmp_path / "deals.tbn"
+    source.write_text("\n".join(format_record(r) for r in solver.random_records("Schafkopf", 3, 2000)))
+    out = tmp_path / "out.jsonl"
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", address.rsplit(":", 1)[1], "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--no-dashboard"], **quiet)
+    run = None
+    try:
+        run = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "batch", str(source),
+                                "--out", str(out), "--scheduler", address, "--chunk-size", "5"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and run.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 20:
+                break
+            time.sleep(0.05)
+        assert run.poll() is None, run.communicate()
+        scheduler.send_signal(signal.SIGKILL)
+        _, stderr = run.communicate(timeout=120)
+    finally:
+        for process in (scheduler, worker, run):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+    assert run.returncode == 1
+    *waiting, last = stderr.splitlines()  # "waiting for a Dask worker" first if the worker was not yet there
+    assert "Traceback" not in stderr and all(line.startswith("stich: waiting for a Dask worker") for line in waiting)
+    assert last.startswith(f"stich: the Dask cluster at {address} failed: ") and last.endswith(
+        "(every result handed on so far is kept; rerun to resume)")
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(written) >= 20 and len({line["key"] for line in written}) == len(written)
