@@ -230,9 +230,10 @@ def json_line(document: Mapping[str, Any]) -> str:
 
 def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None) -> set[str]:
     """The keys (:func:`record_key`) of the records already solved in the output, after trimming a half-written last
-    line (a run killed while writing) and dropping the error lines, whose records are tried again (the cause may be gone: a worker's memory cap, a record mended, an
-    objective that did not apply). The file is rewritten without them only when there are some, into a temporary
-    file moved over it, so that an interruption leaves the old file or the new one.
+    line (a run killed while writing) and dropping the error lines, whose records are tried again (the cause may be
+    gone: a worker's memory cap, a record mended, an objective that did not apply). The file is rewritten without
+    them only when there are some, into a temporary file moved over it, so that an interruption leaves the old file
+    or the new one.
 
     A file whose first line is not a batch line, a complete line that is none (edited by hand: kept, it would leave
     the file invalid JSON Lines for good), or lines that answer another question than ``asked`` (another input

@@ -551,8 +551,8 @@ class EndingsComparison(NamedTuple):
 def run_endings_ratio(game: str, contract: str | None, deals: int, seed: int | None = None, *,
                       engine_options: dict[str, Any] | None = None, progress: ProgressCallback | None = None,
                       limit_s: float | None = DEFAULT_LIMIT_S) -> EndingsComparison:
-    """Engine and reference on the same 5-trick endings. The engine's answers are compared with the reference's: boards where they differ are in the engine
-    stats' ``mismatches``."""
+    """Engine and reference on the same 5-trick endings. The engine's answers are compared with the reference's:
+    boards where they differ are in the engine stats' ``mismatches``."""
     line = endings_line(game, contract, deals)
     engine = run_line(line, deals=deals, seed=seed, engine_options=engine_options, progress=progress,
                       limit_s=limit_s)

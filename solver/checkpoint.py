@@ -2,8 +2,8 @@
 
 A journal file holds the work of one or more jobs (a FILE of records analysed with one ``--checkpoint``): for each
 job a header line naming it (the fields of its identity, and a short ``key`` derived from them), then lines of
-finished spans (the job's key, the span ``[first, count]`` and its sums, a JSON object), flushed as written and interleaved as
-the jobs ran. Why this shape:
+finished spans (the job's key, the span ``[first, size]`` and its sums, a JSON object), flushed as written and
+interleaved as the jobs ran. Why this shape:
 
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
   any moment (``kill -9`` included); opening trims that half-written last line, so it is never read.
