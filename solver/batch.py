@@ -51,6 +51,7 @@ from .workers import DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, r
 #: Called after each written line with (lines written in this run, lines this run has to write).
 BatchProgress = Callable[[int, int], None]
 
+
 class Item(NamedTuple):
     """One unit of work: a record of the input with its id (:func:`record_id`) and key (:func:`record_key`);
     ``record`` is None for a record too broken to read, and ``failure`` is then its error."""
