@@ -10,13 +10,15 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import record_header
-from solver.batch import MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB
 from solver.deal import small_number
 from solver.errors import InvalidDealError
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
+from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
+                            MIN_WORKER_MEMORY_MB)
 
+from .batch import scheduler_address
 from .errors import file_name, input_errors, message
 from .render import (CardPainter, check_game_options, checked_game, emit_json, parse_variant_options, plural,
                      run_over_records, stdout_console, use_table_megabytes)
@@ -114,12 +116,27 @@ def analyse(
                                                 max=MAX_WORKER_MEMORY_MB,
                                                 help="Cap each worker process at MB megabytes."),
     table_mb: Optional[int] = TABLE_MB,
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
+                                            help="Run the samples on this Dask cluster instead."),
+    worker_wait: float = typer.Option(
+        DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
+        help="With --scheduler: how long to wait for a first worker to join before giving up."),
+    verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value."""
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)
     owners = parse_known(known)
+    if scheduler is not None:
+        scheduler = scheduler_address(scheduler)
+        if workers is not None or worker_memory is not None or table_mb is not None:
+            raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
+                                     "are for local runs", param_hint="'--scheduler'")
+
+    def notify(text: str) -> None:
+        message(f"stich: {text}")
+
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
@@ -132,7 +149,9 @@ def analyse(
                     raise InvalidDealError(f"{option} {number}: the record's deal has seats 1 to {seats}")
             return _with_record(position, analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                                            workers=workers, checkpoint=checkpoint,
-                                                           memory_mb=worker_memory).as_dict())
+                                                           memory_mb=worker_memory, scheduler=scheduler,
+                                                           worker_wait=worker_wait, notify=notify,
+                                                           verbose=verbose).as_dict())
 
         run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis, document=document)
         return
@@ -150,7 +169,8 @@ def analyse(
     with input_errors():
         analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
                                 workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
-                                checkpoint=checkpoint, memory_mb=worker_memory)
+                                checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
+                                worker_wait=worker_wait, notify=notify, verbose=verbose)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:

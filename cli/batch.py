@@ -12,8 +12,10 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
                            TimeRemainingColumn)
 
-from solver.batch import MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB, BatchSummary, solve_batch
+from solver.batch import MAX_CHUNK_SIZE, BatchSummary, solve_batch
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
+from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
+                            MIN_WORKER_MEMORY_MB)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .render import parse_variant_options, plural, stderr_console, use_table_megabytes
@@ -136,6 +138,10 @@ def batch(
         None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
         help=f"Each local worker's transposition table in MB (default {DEFAULT_TT_MEGABYTES}, or STICH_TABLE_MB; "
              "at most a quarter of --worker-memory)."),
+    worker_wait: float = typer.Option(
+        DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
+        help="With --scheduler: how long to wait for a first worker to join before giving up."),
+    verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
 ) -> None:
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
@@ -159,7 +165,8 @@ def batch(
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
                                   scheduler=scheduler, chunk_size=chunk_size, variant=flags or None,
                                   progress=progress, memory_mb=worker_memory,
-                                  on_error=lambda error: message(f"stich: {error}"))
+                                  on_error=lambda error: message(f"stich: {error}"), worker_wait=worker_wait,
+                                  notify=lambda text: message(f"stich: {text}"), verbose=verbose)
     except (Stopped, KeyboardInterrupt) as stop:
         kept = (f"the results written so far are kept in {out}" if out.exists()
                 else f"nothing was written to {out} yet")

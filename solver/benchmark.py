@@ -8,9 +8,10 @@ all the work the solver does for it (loading the deal into the engine included, 
 
 A solve that runs past the limit (60 s by default) is stopped and recorded at the limit, flagged as over it: the deal
 is never skipped, so the percentiles stay honest (they become lower bounds, which :meth:`BenchStats.is_lower_bound`
-says). To be able to stop a compiled search, the deals are then solved in a child process, which imports a copy of
-the solver package taken when the first one starts (the engine is rebuilt in place while being tuned, and a run must
-measure one build); without a limit they are solved in this process.
+says). To be able to stop a compiled search, the deals are then solved in a child process (a
+:class:`~solver.workers.SoloWorker`), which imports a copy of the solver package taken when the first one starts (the
+engine is rebuilt in place while being tuned, and a run must measure one build); without a limit they are solved in
+this process.
 
 This module backs ``stich bench`` and ``bench/report.py``; it never prints (progress goes to a callback).
 """
@@ -21,17 +22,12 @@ import atexit
 import hashlib
 import inspect
 import math
-import multiprocessing
-import os
 import random
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
@@ -43,6 +39,7 @@ from .generate import random_record
 from .position import Position, position_from_record
 from .search import reference
 from .search.engine import EngineSolver
+from .workers import SoloWorker
 
 #: The fixed seed of every game's deals (board k of this seed is deal k of a line): each game's ``bench_seed``.
 SEEDS: dict[str, int] = {game.name: game.bench_seed for game in GAMES}
@@ -426,23 +423,6 @@ def _measure(task: _Task, on_start: Callable[[], None] | None = None) -> DealRes
     return DealResult(task.board, ms, outcome.nodes, outcome.bytes_used, outcome.answer)
 
 
-def _worker_main(fd: int) -> None:
-    """The child's loop on the connection ``fd``: for each task, say when the timed part starts, then send the
-    result (or the error)."""
-    conn = Connection(fd)
-    while True:
-        try:
-            task = conn.recv()
-        except EOFError:
-            return
-        if task is None:
-            return
-        try:
-            conn.send(_measure(task, on_start=lambda: conn.send("start")))
-        except Exception as error:  # noqa: BLE001 -- handed to the parent, which raises it
-            conn.send(error)
-
-
 _snapshot: Path | None = None
 
 
@@ -473,55 +453,10 @@ def engine_fingerprint(package: Path | None = None) -> str:
     return digest.hexdigest()[:12]
 
 
-_WORKER_CODE = "import sys; from solver.benchmark import _worker_main; _worker_main(int(sys.argv[1]))"
-
-
-class _Worker:
-    """A child process that solves one deal at a time, so that a compiled search running over the limit can be
-    stopped (the search holds no Python checkpoints to interrupt).
-
-    A plain interpreter started with ``-c`` rather than a multiprocessing child: it neither re-imports the caller's
-    main module (which a spawned child would, and a script without a main guard would then run twice) nor inherits
-    a forked copy of the caller's threads. It runs the :func:`pinned_package` copy of the solver."""
-
-    def __init__(self) -> None:
-        self._conn, child = multiprocessing.Pipe()
-        root = str(pinned_package())  # first on the path (and the working directory, which ``-c`` puts first)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-        self._process = subprocess.Popen([sys.executable, "-c", _WORKER_CODE, str(child.fileno())],
-                                         pass_fds=(child.fileno(),), env=env, cwd=root)
-        child.close()
-
-    def run(self, task: _Task, limit_s: float) -> DealResult | None:
-        """The deal's result, or None when the solve ran past ``limit_s`` (the worker is then unusable)."""
-        self._conn.send(task)
-        self._receive()  # "start" (an error while preparing the deal is raised here)
-        if not self._conn.poll(limit_s):
-            return None
-        return self._receive()
-
-    def _receive(self) -> Any:
-        try:
-            message = self._conn.recv()
-        except EOFError:
-            raise RuntimeError(f"the benchmark worker died (exit code {self._process.poll()})") from None
-        if isinstance(message, BaseException):
-            raise message
-        return message
-
-    def close(self, stop: bool = False) -> None:
-        """Let an idle worker exit; ``stop`` kills one that is still searching."""
-        if not stop and self._process.poll() is None:
-            try:
-                self._conn.send(None)
-                self._process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        if self._process.poll() is None:
-            self._process.kill()
-        self._process.wait()
-        self._conn.close()
+def _worker() -> SoloWorker:
+    """A child process that measures one deal at a time (a compiled search over the limit can only be stopped by
+    stopping its process), importing the :func:`pinned_package` copy of the solver."""
+    return SoloWorker("solver.benchmark:_measure", pinned_package())
 
 
 def _table_bytes(engine_options: dict[str, Any] | None) -> int:
@@ -536,13 +471,13 @@ def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: P
         raise StichError(f"the time limit is a number of seconds above 0 and at most {MAX_LIMIT_S:,.0f} (or None: "
                          f"no limit), not {limit_s!r}")
     stats = BenchStats(name, table_allocated_bytes=table_bytes, limit_ms=None if limit_s is None else limit_s * 1000)
-    worker: _Worker | None = None
+    worker: SoloWorker | None = None
     try:
         for done, task in enumerate(tasks, 1):
             if limit_s is None:
                 measured: DealResult | None = _measure(task)
             else:
-                worker = worker or _Worker()
+                worker = worker or _worker()
                 measured = worker.run(task, limit_s)
             if measured is None:
                 assert worker is not None and limit_s is not None
@@ -554,9 +489,12 @@ def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: P
             stats.add(result)
             if progress is not None:
                 progress(Progress(name, done, len(tasks), task.board, result.ms, result.timed_out))
-    finally:
+    except BaseException:  # Ctrl-C (which the worker ignores) or an error: a search in flight is not waited for
         if worker is not None:
-            worker.close()
+            worker.close(stop=True)
+        raise
+    if worker is not None:
+        worker.close()
     return stats
 
 
@@ -587,18 +525,25 @@ def ratio_of_medians(slow: BenchStats, fast: BenchStats) -> float:
     return slow.median / fast.median if fast.median > 0 else math.inf
 
 
+class EndingsComparison(NamedTuple):
+    """The engine and the reference solver timed on the same endings, and the reference's median / the engine's."""
+
+    engine: BenchStats
+    reference: BenchStats
+    ratio: float
+
+
 def run_endings_ratio(game: str, contract: str | None, deals: int, seed: int | None = None, *,
                       engine_options: dict[str, Any] | None = None, progress: ProgressCallback | None = None,
-                      limit_s: float | None = DEFAULT_LIMIT_S) -> tuple[BenchStats, BenchStats, float]:
-    """Engine and reference on the same 5-trick endings: (engine stats, reference stats, reference median / engine
-    median). The engine's answers are compared with the reference's: boards where they differ are in the engine
-    stats' ``mismatches``."""
+                      limit_s: float | None = DEFAULT_LIMIT_S) -> EndingsComparison:
+    """Engine and reference on the same 5-trick endings. The engine's answers are compared with the reference's:
+    boards where they differ are in the engine stats' ``mismatches``."""
     line = endings_line(game, contract, deals)
     engine = run_line(line, deals=deals, seed=seed, engine_options=engine_options, progress=progress,
                       limit_s=limit_s)
     slow = run_reference(line, deals=deals, seed=seed, progress=progress, limit_s=limit_s)
     engine.compare(slow)
-    return engine, slow, ratio_of_medians(slow, engine)
+    return EndingsComparison(engine, slow, ratio_of_medians(slow, engine))
 
 
 def ablation(line: BenchLine, deals: int | None = None, *, seed: int | None = None,

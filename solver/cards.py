@@ -60,10 +60,6 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
 @dataclass(frozen=True, eq=False)
 class Pack:
     """The cards of one game, with every token that names them.

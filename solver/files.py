@@ -58,22 +58,35 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """A temporary path next to ``path`` (same suffix, so writers that choose the format by it still do) for a writer
     that wants a file name rather than a stream; renamed to ``path`` only when the block ends without an error, and
     removed otherwise (see the module docstring for links, permissions and paths that are no regular file)."""
-    mode = _existing_mode(path)
-    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        with _written_through(Path(path)) as through:
-            yield through
-        return
-    target = Path(os.path.realpath(path))  # a link's target is replaced, not the link
-    handle, temporary = _temporary(target, Path(path).suffix, path)
-    os.close(handle)
+    with _named(path):
+        mode = _existing_mode(path)
+        if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            with _written_through(Path(path)) as through:
+                yield through
+            return
+        target = Path(os.path.realpath(path))  # a link's target is replaced, not the link
+        handle, temporary = _temporary(target, Path(path).suffix, path)
+        os.close(handle)
+        try:
+            yield Path(temporary)
+            os.chmod(temporary, stat.S_IMODE(mode) if mode is not None else _file_mode())
+            os.replace(temporary, target)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+
+
+@contextmanager
+def _named(path: str | os.PathLike) -> Iterator[None]:
+    """An OSError that names no file (a write to a full disk) raised as one naming ``path``: the message must say
+    which file could not be written, not leave the reader to guess (it was reported as stdout's)."""
     try:
-        yield Path(temporary)
-        os.chmod(temporary, stat.S_IMODE(mode) if mode is not None else _file_mode())
-        os.replace(temporary, target)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+        yield
+    except OSError as error:
+        if error.filename is not None or error.errno is None:
+            raise
+        raise type(error)(error.errno, error.strerror, str(path)) from None
 
 
 @contextmanager

@@ -15,20 +15,16 @@ sizes, what the contract implies), each sample is solved double-dummy, and the r
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
 import random
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
-from .batch import check_memory_limit, local_workers, run_pool, trim_partial_line, worker_engine
+from .checkpoint import Journal, Span
 from .deal import Deal, parse_hand
-from .files import lock_beside
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_token_list,
                      is_whole_number)
 from .games import get_game
@@ -37,6 +33,7 @@ from .position import Position, check_position
 from .state import PlayState
 from .search.engine import EngineSolver
 from .variant import Variant
+from .workers import DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine
 
 #: Shuffles tried for the first sample of an analysis from a hand before its constraints are declared impossible
 #: (a few seconds). An analysis from a record skips this: the real deal shows that the play can be met.
@@ -223,8 +220,69 @@ def _wins(total: int, objective: Objective, seat: int) -> bool:
     return reached if seat in objective.maximiser else not reached
 
 
-def _empty_sums() -> dict[str, Any]:
-    return {"n": 0, "sum": 0, "squares": 0, "wins": 0, "bonuses": {}, "cards": {}}
+@dataclass
+class BonusTally:
+    """A bonus's counts over samples: samples where its maximising side was the hand's, and where it was forced for
+    the hand's side or against it."""
+
+    description: str
+    for_side: int = 0
+    forced_for: int = 0
+    forced_against: int = 0
+
+
+@dataclass
+class CardTally:
+    """A card of the hand to play over samples: samples, the sum of its values for the hand's side, and wins."""
+
+    samples: int = 0
+    total: int = 0
+    wins: int = 0
+
+
+@dataclass
+class Sums:
+    """A chunk's integer sums (what a worker returns, and what a checkpoint keeps): samples, the sum of the values
+    for the hand's side and of their squares, wins, and per bonus ``(name, seat)`` and per card their tallies.
+    Integer sums do not depend on the order in which chunks are added."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+    wins: int = 0
+    bonuses: dict[tuple[str, int | None], BonusTally] = field(default_factory=dict)
+    cards: dict[int, CardTally] = field(default_factory=dict)
+
+    def add(self, part: Sums) -> None:
+        self.n += part.n
+        self.total += part.total
+        self.squares += part.squares
+        self.wins += part.wins
+        for key, bonus in part.bonuses.items():
+            mine = self.bonuses.setdefault(key, BonusTally(bonus.description))
+            mine.for_side += bonus.for_side
+            mine.forced_for += bonus.forced_for
+            mine.forced_against += bonus.forced_against
+        for card, tally in part.cards.items():
+            held = self.cards.setdefault(card, CardTally())
+            held.samples += tally.samples
+            held.total += tally.total
+            held.wins += tally.wins
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "sum": self.total, "squares": self.squares, "wins": self.wins,
+                "bonuses": [[name, seat, b.description, b.for_side, b.forced_for, b.forced_against]
+                            for (name, seat), b in self.bonuses.items()],
+                "cards": [[card, c.samples, c.total, c.wins] for card, c in self.cards.items()]}
+
+    @classmethod
+    def from_json(cls, document: Mapping[str, Any]) -> Sums:
+        sums = cls(int(document["n"]), int(document["sum"]), int(document["squares"]), int(document["wins"]))
+        for name, seat, description, for_side, forced_for, forced_against in document["bonuses"]:
+            sums.bonuses[(name, seat)] = BonusTally(description, int(for_side), int(forced_for), int(forced_against))
+        for card, samples, total, wins in document["cards"]:
+            sums.cards[int(card)] = CardTally(int(samples), int(total), int(wins))
+        return sums
 
 
 def _from_measure(objective: Objective, measure: Objective, value: int, everything: int,
@@ -260,7 +318,7 @@ def _all_tricks_ruled_out(objective: Objective, measure: Objective, measure_valu
     return False
 
 
-def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int, engine: EngineSolver) -> None:
+def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: EngineSolver) -> None:
     """Solve one sample and add it to the chunk's integer sums. Totals are what is already won plus the rest under
     double-dummy play. Targets counted in the measure's own unit are read off its exact value; the others (tricks,
     events) get a yes/no search each."""
@@ -280,10 +338,10 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
     win_value = _from_measure(win, measure, measure_value, everything, rules.seats)
     if win_value is None:
         win_value = win_won + engine.value(state, win)
-    sums["n"] += 1
-    sums["sum"] += value
-    sums["squares"] += value * value
-    sums["wins"] += int(_wins(win_value, win, seat))
+    sums.n += 1
+    sums.total += value
+    sums.squares += value * value
+    sums.wins += int(_wins(win_value, win, seat))
     if state.to_move == seat:
         assert measure_cards is not None
         if _from_measure(win, measure, 0, everything, rules.seats) is None:
@@ -294,10 +352,10 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
                                                            rules.seats))  # not None: it was not for 0
                           for cv in measure_cards}
         for cv in measure_cards:
-            entry = sums["cards"].setdefault(cv.card, [0, 0, 0])
-            entry[0] += 1
-            entry[1] += _for_hand(measure_won + cv.value, measure, seat, everything)
-            entry[2] += int(_wins(win_values[cv.card], win, seat))
+            tally = sums.cards.setdefault(cv.card, CardTally())
+            tally.samples += 1
+            tally.total += _for_hand(measure_won + cv.value, measure, seat, everything)
+            tally.wins += int(_wins(win_values[cv.card], win, seat))
     for bonus in rules.objective_names():
         try:
             pairs = objectives_named(position, bonus)
@@ -315,33 +373,22 @@ def _add_sample(sums: dict[str, Any], rules: Rules, state: PlayState, seat: int,
             else:
                 forced = can_force(position, objective, engine=engine)
             mine = seat in objective.maximiser
-            entry = sums["bonuses"].setdefault((bonus, bonus_seat), [objective.description, 0, 0, 0])
-            entry[1] += int(mine)
-            if forced:
-                entry[2 if mine else 3] += 1
+            bonus_tally = sums.bonuses.setdefault((bonus, bonus_seat), BonusTally(objective.description))
+            bonus_tally.for_side += int(mine)
+            if forced and mine:
+                bonus_tally.forced_for += 1
+            elif forced:
+                bonus_tally.forced_against += 1
 
 
-def sample_chunk(setup: Setup, first: int, count: int) -> dict[str, Any]:
+def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
     """Samples ``first`` .. ``first + count - 1``, solved by one worker, as integer sums."""
     engine = worker_engine()
-    sums = _empty_sums()
+    sums = Sums()
     for k in range(first, first + count):
         rules, state = draw_sample(setup, k)
         _add_sample(sums, rules, state, setup.seat, engine)
     return sums
-
-
-def _merge(total: dict[str, Any], part: dict[str, Any]) -> None:
-    for key in ("n", "sum", "squares", "wins"):
-        total[key] += part[key]
-    for key, (description, *counts) in part["bonuses"].items():
-        entry = total["bonuses"].setdefault(key, [description, 0, 0, 0])
-        for i, count in enumerate(counts, 1):
-            entry[i] += count
-    for card, counts in part["cards"].items():
-        entry = total["cards"].setdefault(card, [0, 0, 0])
-        for i, count in enumerate(counts):
-            entry[i] += count
 
 
 # --- the analysis -------------------------------------------------------------------------------------------------
@@ -422,56 +469,57 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                  known: Mapping[int, str] | None = None, samples: int = 200, seed: int = 0,
                  workers: int | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
-                 memory_mb: int | None = None) -> HandAnalysis:
+                 memory_mb: int | None = None, scheduler: str | None = None,
+                 worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
+                 verbose: bool = False) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
     ``declarer``): ``samples`` deals of the unseen cards, each solved double-dummy.
 
     ``known`` maps seats to cards known to be in their hands. The result is the same for a given ``seed`` whatever
     ``workers`` is (default: every local core; 1 runs in this process unless ``memory_mb`` caps the workers, see
-    :mod:`solver.batch`). With ``checkpoint`` (a file path) every finished chunk of samples is appended to that file
+    :mod:`solver.workers`). With ``checkpoint`` (a file path) every finished chunk of samples is appended to that file
     as it is done, and a rerun with the same arguments continues from it: an analysis killed at any moment loses
-    only the chunks in flight, and the resumed result equals an uninterrupted one. Raises StichError for an
+    only the chunks in flight, and the resumed result equals an uninterrupted one. ``scheduler`` runs the samples on
+    that Dask cluster instead, as :func:`~solver.batch.solve_batch` does its records (``worker_wait``, ``notify``,
+    ``verbose``). Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed)
-    return _analyse(game, setup, samples, workers, checkpoint, memory_mb, known)
+    return _analyse(game, setup, samples, checkpoint, known,
+                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose))
 
 
-def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
-             checkpoint: str | os.PathLike | None, memory_mb: int | None,
-             known: Mapping[int, str] | None, known_feasible: bool = False) -> HandAnalysis:
-    """Solve the samples (in this process or on a pool, resuming a checkpoint) and build the report.
+def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.PathLike | None,
+             known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False) -> HandAnalysis:
+    """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first."""
     if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
         raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
-    local_workers(workers)  # a bad count fails before the feasibility search
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
-    memory_mb = check_memory_limit(memory_mb)
     seed = setup.seed
-    count = min(local_workers(workers), samples)
+    count = min(local_workers(pool.workers), samples)
     # chunks small enough (about 32 a worker, at most 10 samples) that no worker idles long at the end: a sample's
     # time varies a hundredfold (5 ms median, 600 ms the slowest of an ordinary Solo's), so a chunk of 25 took half a
     # second on average and over a second with a slow sample in it
     size = max(1, min(10, -(-samples // (32 * count))))
-    total = _empty_sums()
-    journal = _Journal(checkpoint, setup, samples, total) if checkpoint is not None else None
-    done = journal.done if journal is not None else set()
-    spans = _spans(samples, done, size)
+    total = Sums()
+    journal = Journal(checkpoint, {"setup": asdict(setup), "samples": samples}) if checkpoint is not None else None
 
-    def finished(span: tuple[int, int], part: dict[str, Any]) -> None:
-        _merge(total, part)
+    def finished(span: Span, part: Sums) -> None:
+        total.add(part)
         if journal is not None:
-            journal.append(span, part)
+            journal.append(span, part.to_json())
 
     try:
-        if count == 1 and memory_mb is None:
-            for span in spans:
-                finished(span, sample_span(span, setup))
-        else:
-            run_pool(spans, sample_span, (setup,), finished, count, memory_mb)
+        done: set[int] = set()
+        if journal is not None:
+            for span, sums in journal.done():
+                total.add(_checkpoint_sums(journal, sums))
+                done.update(span.numbers())
+        pool.run(_spans(samples, done, size), sample_span, (setup,), finished)
     finally:
         if journal is not None:
             journal.close()
@@ -480,7 +528,9 @@ def _analyse(game: type[Game], setup: Setup, samples: int, workers: int | None,
 
 def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
                      samples: int = 200, seed: int = 0, workers: int | None = None,
-                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None) -> HandAnalysis:
+                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
+                     scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
+                     notify: Notify | None = None, verbose: bool = False) -> HandAnalysis:
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play: the hand as dealt, the
     contract, the variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in
     every sample, as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the
@@ -509,15 +559,16 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
                    rules.seats, seed, played, position.played, public)
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))
-    return _analyse(game, setup, samples, workers, checkpoint, memory_mb, known, known_feasible=not known and real)
+    return _analyse(game, setup, samples, checkpoint, known, Pool(workers, scheduler, memory_mb, worker_wait, notify,
+                                                                  verbose), known_feasible=not known and real)
 
 
-def sample_span(span: tuple[int, int], setup: Setup) -> dict[str, Any]:
-    """:func:`sample_chunk` for a (first, count) span: the shape of a pool job."""
-    return sample_chunk(setup, *span)
+def sample_span(span: Span, setup: Setup) -> Sums:
+    """:func:`sample_chunk` for a span of samples: the shape of a pool job."""
+    return sample_chunk(setup, span.first, span.size)
 
 
-def _spans(samples: int, done: set[int], size: int) -> Iterator[tuple[int, int]]:
+def _spans(samples: int, done: set[int], size: int) -> Iterator[Span]:
     """Runs of consecutive sample numbers not ``done``, at most ``size`` long: the chunks still to solve, made as
     they are asked for (ten million samples are a million chunks)."""
     first = count = 0
@@ -528,134 +579,31 @@ def _spans(samples: int, done: set[int], size: int) -> Iterator[tuple[int, int]]
             count += 1
             continue
         if count:
-            yield first, count
+            yield Span(first, count)
         first, count = k, 1
     if count:
-        yield first, count
+        yield Span(first, count)
 
 
-class _Journal:
-    """The checkpoint file of one or more analyses (a FILE of records analysed with one ``--checkpoint``): for each
-    analysis a header line naming it (its setup and sample count) with a short ``key``, then JSON lines of finished
-    chunks (the key, the span and integer sums), flushed as written and interleaved as the analyses ran. Opening a
-    journal trims a half-written last line, finds this analysis's header (or appends one) and merges the chunks
-    already done into ``total``; other analyses' lines are left as they are. A version 2 file (one analysis, chunk
-    lines without a key) is read as the section of its single header."""
-
-    VERSION = 3
-
-    def __init__(self, path: str | os.PathLike, setup: Setup, samples: int, total: dict[str, Any]) -> None:
-        self.path = Path(path)
-        self.identity = {"setup": json.loads(json.dumps(asdict(setup))), "samples": samples}
-        self.key = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()[:16]
-        self.done: set[int] = set()
-        self.lock = lock_beside(self.path, "stich analyse")
-        try:
-            self._open(total)
-        except BaseException:
-            self.lock.close()
-            raise
-
-    def _open(self, total: dict[str, Any]) -> None:
-        if not (self.path.exists() and self.path.stat().st_size):
-            self.stream = open(self.path, "w", encoding="utf-8")
-            self._write_header()
-            return
-        self._check_first_line()  # before anything is trimmed: the file may be someone else's
-        trim_partial_line(self.path)
-        mine: object = _NO_SECTION  # this analysis's key once its header is read (a header precedes its chunks)
-        with open(self.path, encoding="utf-8") as stream:
-            for number, line in enumerate(stream, 1):
-                try:
-                    entry = json.loads(line)
-                    if "stich-analysis" in entry:  # a header: version 2 has no key (its chunks have none either)
-                        if {"setup": entry["setup"], "samples": entry["samples"]} == self.identity:
-                            mine = entry.get("key")
-                        continue
-                    if mine is _NO_SECTION or entry.get("key") != mine:
-                        continue  # another analysis's chunk
-                    first_sample, n = entry["span"]
-                    part = _sums_from_json(entry["sums"])
-                except (ValueError, KeyError, TypeError, AttributeError):
-                    raise StichError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
-                span = set(range(first_sample, first_sample + n))
-                if span & self.done:
-                    continue  # written twice (cannot happen, but never counted twice)
-                self.done |= span
-                _merge(total, part)
-        self.stream = open(self.path, "a", encoding="utf-8")
-        if mine is _NO_SECTION:
-            self._write_header()
-        else:
-            self.key = mine  # type: ignore[assignment]  # None for a version 2 file's section
-
-    def _write_header(self) -> None:
-        self._write({"stich-analysis": self.VERSION, "key": self.key, **self.identity})
-
-    def _write(self, entry: dict[str, Any]) -> None:
-        """One flushed line; a failed write (a full disk) names the checkpoint, not the stdout it is not."""
-        try:
-            self.stream.write(json.dumps(entry) + "\n")
-            self.stream.flush()
-        except OSError as error:
-            raise OSError(error.errno, error.strerror, str(self.path)) from None
-
-    def _check_first_line(self) -> None:
-        """StichError unless the file starts with an analysis header line (any version from 2)."""
-        with open(self.path, "rb") as stream:
-            first = stream.readline()
-        try:
-            found = json.loads(first.decode("utf-8"))
-        except ValueError:  # UnicodeDecodeError is one
-            found = None
-        if not isinstance(found, dict) or "stich-analysis" not in found:
-            raise StichError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
-                             "remove it or choose another file")
-        if found["stich-analysis"] not in (2, self.VERSION) or "setup" not in found:
-            raise StichError(f"{self.path}: a checkpoint of another stich version ({found['stich-analysis']!r}); "
-                             "remove it or choose another file")
-
-    def append(self, span: tuple[int, int], part: dict[str, Any]) -> None:
-        chunk = {"span": list(span), "sums": _sums_to_json(part)}
-        self._write(chunk if self.key is None else {"key": self.key, **chunk})
-
-    def close(self) -> None:
-        self.stream.close()
-        self.lock.close()
+def _checkpoint_sums(journal: Journal, document: Mapping[str, Any]) -> Sums:
+    """A checkpoint line's sums, or StichError naming the checkpoint when they are not sums."""
+    try:
+        return Sums.from_json(document)
+    except (ValueError, KeyError, TypeError):
+        raise StichError(f"{journal.path}: a line of this checkpoint holds no sums of samples") from None
 
 
-_NO_SECTION = object()  # no header of this analysis in a journal yet
-
-
-def _sums_to_json(sums: dict[str, Any]) -> dict[str, Any]:
-    return {"n": sums["n"], "sum": sums["sum"], "squares": sums["squares"], "wins": sums["wins"],
-            "bonuses": [[name, seat, *entry] for (name, seat), entry in sums["bonuses"].items()],
-            "cards": [[card, *entry] for card, entry in sums["cards"].items()]}
-
-
-def _sums_from_json(document: dict[str, Any]) -> dict[str, Any]:
-    sums = _empty_sums()
-    for key in ("n", "sum", "squares", "wins"):
-        sums[key] = int(document[key])
-    for name, seat, description, *counts in document["bonuses"]:
-        sums["bonuses"][(name, seat)] = [description, *(int(c) for c in counts)]
-    for card, *counts in document["cards"]:
-        sums["cards"][int(card)] = [int(c) for c in counts]
-    return sums
-
-
-def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int) -> HandAnalysis:
+def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnalysis:
     """The analysis's figures; its ``known`` cards are every other seat's fixed cards: those given as known and,
     from a record, those each seat has played."""
-    n = total["n"]
-    mean = total["sum"] / n
-    variance = max(0.0, (total["squares"] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+    n = total.n
+    mean = total.total / n
+    variance = max(0.0, (total.squares - n * mean * mean) / (n - 1)) if n > 1 else 0.0
     half = Z95 * math.sqrt(variance / n)
-    bonuses = tuple(BonusChance(name, s, description, mine, forced_for, forced_against, n)
-                    for (name, s), (description, mine, forced_for, forced_against)
-                    in sorted(total["bonuses"].items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)))
-    openings = tuple(sorted((OpeningCard(game.pack[card].name, count_sum / count, wins / count)
-                             for card, (count, count_sum, wins) in total["cards"].items()),
+    bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n)
+                    for (name, s), tally in sorted(total.bonuses.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)))
+    openings = tuple(sorted((OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples)
+                             for card, tally in total.cards.items()),
                             key=lambda o: (-o.win_probability, -o.mean, o.card)))
     measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
     return HandAnalysis(
@@ -663,7 +611,7 @@ def _report(game: type[Game], setup: Setup, total: dict[str, Any], seed: int) ->
         hand=tuple(game.pack.names(setup.fixed[setup.seat])),
         known={other + 1: tuple(game.pack.names(cards)) for other, cards in enumerate(setup.fixed)
                if other != setup.seat and cards},
-        samples=n, seed=seed, measure=measure, win_probability=total["wins"] / n, mean=mean,
+        samples=n, seed=seed, measure=measure, win_probability=total.wins / n, mean=mean,
         interval=(mean - half, mean + half), bonuses=bonuses, openings=openings,
         played=tuple(game.pack[card].name for card in setup.played), seats=setup.seats, declarer=setup.declarer,
         variant=dict(game.variant(dict(setup.variant) or None)))

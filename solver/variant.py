@@ -59,13 +59,6 @@ class Flag:
             raise VariantError(f"variant flag {self.name} takes {choices}, not {value!r}")
         return text
 
-    def describe(self) -> str:
-        if self.kind is bool:
-            return "true | false"
-        if self.kind is int:
-            return f"{self.minimum}..{self.maximum}"
-        return " | ".join(self.kind)  # type: ignore[arg-type]
-
 
 def value_text(value: object) -> str:
     """A flag's value as a ``[Variant]`` tag writes it: ``true`` / ``false`` for booleans."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -147,6 +148,22 @@ def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_pa
     assert notes.read_bytes() == b"my notes\nthe last line, without a newline"
 
 
+def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Path) -> None:
+    """A complete line that is no batch line (typed by hand) was kept silently, and the output stayed invalid JSON
+    Lines on every rerun: it is refused, naming its line, and the file is left as it was."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 5, 3)), source)
+    out = tmp_path / "out.jsonl"
+    solve_batch(source, out, workers=1)
+    lines = out.read_bytes().splitlines(keepends=True)
+    for garbage in (b"garbage\n", b'{"id": 3}\n', b"[1, 2]\n", b"\xff\xfe\n"):
+        edited = b"".join([lines[0], garbage, *lines[1:]])
+        out.write_bytes(edited)
+        with pytest.raises(StichError, match=rf"^{re.escape(str(out))}:2: not a stich batch line"):
+            solve_batch(source, out, workers=1)
+        assert out.read_bytes() == edited
+
+
 def test_one_and_two_workers_write_the_same_lines(tmp_path: Path) -> None:
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Schafkopf", 3, 24)), source)
@@ -160,9 +177,9 @@ def test_one_and_two_workers_write_the_same_lines(tmp_path: Path) -> None:
 
 def test_a_half_written_last_line_is_trimmed(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
-    out.write_bytes(b'{"id": "a:1"}\n{"id": "a:5"')
-    assert done_ids(out) == {"a:1"}
-    assert out.read_bytes() == b'{"id": "a:1"}\n'
+    out.write_bytes(b'{"id": "a:1", "key": "k1"}\n{"id": "a:5"')
+    assert done_ids(out) == {"k1"}
+    assert out.read_bytes() == b'{"id": "a:1", "key": "k1"}\n'
 
 
 def test_a_dask_cluster_solves_the_same(tmp_path: Path) -> None:
@@ -312,7 +329,7 @@ def _sigterm_disposition(_: object) -> bool:
 def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
     """A forked worker inherited the command's SIGTERM handler, so terminate() could not stop one blocked on a full
     result pipe after a sibling died, and the run never exited."""
-    from solver.batch import run_pool
+    from solver.workers import run_pool
 
     results: list[bool] = []
     previous = signal.signal(signal.SIGTERM, lambda *_: None)
@@ -379,3 +396,19 @@ def test_one_question_spelt_two_ways_resumes(tmp_path):
         solve_batch(source, out, workers=1)
     assert canonical_variant({"solo_value": "4"}) is None and canonical_variant({"tie_44": " Declarers_Lose"}) is None
     assert canonical_variant({"solo_value": "5", "nonsense": "x"}) == {"nonsense": "x", "solo_value": "5"}
+
+
+def _engine_threads(_: object) -> object:
+    from solver.workers import worker_engine_threads
+    return worker_engine_threads()
+
+
+def test_pool_workers_are_given_one_engine_thread() -> None:
+    """The pool already runs a worker a core: each worker's engine is told (through the worker initialiser, the one
+    place a worker's settings arrive) to search with one thread; outside a pool the engine keeps its default."""
+    from solver.workers import POOL_ENGINE_THREADS, run_pool
+
+    results: list[object] = []
+    run_pool([1, 2], _engine_threads, (), lambda job, result: results.append(result), workers=2)
+    assert POOL_ENGINE_THREADS == 1 and results == [1, 1]
+    assert _engine_threads(None) is None

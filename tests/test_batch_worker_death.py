@@ -10,6 +10,7 @@ import pytest
 
 import solver
 from solver import batch
+from solver import workers as pool
 from solver.formats.tbn import format_record
 
 FLAG = None  # set per test: the file whose absence makes the first worker that sees it die
@@ -34,19 +35,20 @@ def test_a_dead_worker_chunk_is_redone(tmp_path, workers):
     items = list(batch.read_items(str(deals)))
     out = io.StringIO()
     writer = batch._Writer(out, len(items), None)
-    batch._run_pool(batch._chunks(items, 5), (None, False, None), writer, workers, task=dying_solve_chunk)
+    batch._run_pool(batch._chunks(items, 5), batch.Question(), writer, workers, task=dying_solve_chunk)
     assert os.path.exists(FLAG)  # a worker did die
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     ids = [line["id"] for line in lines]
     assert len(ids) == len(set(ids)) == 40 and writer.solved == 40
     serial = io.StringIO()
-    batch._run_serial(batch._chunks(items, 5), (None, False, None), batch._Writer(serial, 40, None))
+    pool.run_serial(batch._chunks(items, 5), batch.solve_chunk, (batch.Question(),),
+                    batch._Writer(serial, 40, None).write_chunk)
     assert sorted(out.getvalue().splitlines()) == sorted(serial.getvalue().splitlines())
 
 
 def poisoned_solve_chunk(items, *args):
     """solve_chunk, except that a chunk holding board 13 kills its worker every time (a record no worker survives)."""
-    if any(item[2] is not None and item[2].get("Board") == "13" for item in items):
+    if any(item.record is not None and item.record.get("Board") == "13" for item in items):
         os._exit(9)
     return batch.solve_chunk(items, *args)
 
@@ -60,9 +62,9 @@ def test_a_record_that_kills_every_worker_gets_an_error_line(tmp_path):
     items = list(batch.read_items(str(deals)))
     out = io.StringIO()
     writer = batch._Writer(out, len(items), None)
-    batch._run_pool(batch._chunks(items, 5), (None, False, None, None), writer, 2, task=poisoned_solve_chunk)
+    batch._run_pool(batch._chunks(items, 5), batch.Question(), writer, 2, task=poisoned_solve_chunk)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert sorted(line["id"] for line in lines) == sorted(item[0] for item in items)
+    assert sorted(line["id"] for line in lines) == sorted(item.id for item in items)
     errors = [line for line in lines if "error" in line]
     assert [line["id"].endswith("#13") for line in errors] == [True]
     assert "died twice while solving it alone" in errors[0]["error"]
@@ -83,8 +85,8 @@ def test_a_chunk_dask_gives_up_on_is_a_message_not_a_traceback(tmp_path):
         with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                       dashboard_address=None) as cluster:
             with pytest.raises(solver.StichError, match="failed: KilledWorker.*rerun to resume"):
-                batch._run_dask(batch._chunks(items, 5), (None, False, None, None), writer,
-                                cluster.scheduler_address, task=poisoned_solve_chunk)
+                pool.run_dask(batch._chunks(items, 5), poisoned_solve_chunk, (batch.Question(),), writer.write_chunk,
+                              cluster.scheduler_address)
 
 
 def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypatch):
@@ -93,7 +95,7 @@ def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypat
     import socket
     import threading
 
-    monkeypatch.setattr(batch, "DASK_CONNECT_SECONDS", 3)
+    monkeypatch.setattr(pool, "DASK_CONNECT_SECONDS", 3)
     silent, talking = socket.socket(), socket.socket()
     held = []
     for server in (silent, talking):
@@ -125,3 +127,108 @@ def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypat
         talking.close()
         for connection in held:
             connection.close()
+
+
+def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
+    """With no worker on the scheduler the run waited forever and said nothing: it says that it waits for workers,
+    and gives up after --worker-wait seconds with a message (exit 1, no traceback)."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    source = tmp_path / "deals.tbn"
+    source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
+    out = tmp_path / "out.jsonl"
+    notes: list[str] = []
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        with pytest.raises(solver.StichError, match=rf"no Dask worker joined the scheduler at {address} in 1 s"):
+            batch.solve_batch(source, out, scheduler=address, worker_wait=1, notify=notes.append)
+        assert len(notes) == 1 and notes[0].startswith(f"waiting for a Dask worker to join the scheduler at {address}")
+        result = CliRunner().invoke(app, ["batch", str(source), "--out", str(out), "--scheduler", address,
+                                          "--worker-wait", "0.5"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines() == [
+        f"stich: waiting for a Dask worker to join the scheduler at {address} (giving up after 0.5 s: --worker-wait)",
+        f"stich: no Dask worker joined the scheduler at {address} in 0.5 s; start workers with 'dask worker "
+        f"{address}', or wait longer with --worker-wait SECONDS"]
+    assert not out.exists()
+    for wrong in (-1, float("inf"), "60", True):
+        with pytest.raises(solver.StichError, match="the wait for Dask workers is 0 to"):
+            batch.solve_batch(source, out, scheduler=address, worker_wait=wrong)
+
+
+def _dask_logs_error(job, *args):
+    return job
+
+
+def test_dask_log_stays_off_stderr_unless_verbose(tmp_path):
+    """When the scheduler dies, Dask's loggers print tracebacks before stich's one-line message: during a run they
+    are quiet (every logger of theirs, the children Dask gives levels of their own included), unless verbose."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    import logging
+
+    names = ("distributed", "distributed.client", "distributed.batched", "tornado.application", "asyncio")
+    before = {name: logging.getLogger(name).level for name in names}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        for verbose in (False, True):
+            heard: list[bool] = []
+            pool.run_dask([1, 2], _dask_logs_error, (), lambda job, result: heard.append(any(
+                logging.getLogger(name).isEnabledFor(logging.ERROR) for name in names)), cluster.scheduler_address,
+                verbose=verbose)
+            assert heard == [verbose, verbose]
+    assert {name: logging.getLogger(name).level for name in names} == before
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_scheduler_killed_mid_run_is_one_message_without_dask_tracebacks(tmp_path):
+    """Killing the scheduler under a running batch: Dask's logger printed Traceback blocks on stderr before stich's
+    own message. Now stderr holds stich's one line (every line written is kept), and a rerun resumes."""
+    pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    source = tmp_path / "deals.tbn"
+    source.write_text("\n".join(format_record(r) for r in solver.random_records("Schafkopf", 3, 2000)))
+    out = tmp_path / "out.jsonl"
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", address.rsplit(":", 1)[1], "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--no-dashboard"], **quiet)
+    run = None
+    try:
+        run = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "batch", str(source),
+                                "--out", str(out), "--scheduler", address, "--chunk-size", "5"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and run.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 20:
+                break
+            time.sleep(0.05)
+        assert run.poll() is None, run.communicate()
+        scheduler.send_signal(signal.SIGKILL)
+        _, stderr = run.communicate(timeout=120)
+    finally:
+        for process in (scheduler, worker, run):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+    assert run.returncode == 1
+    *waiting, last = stderr.splitlines()  # "waiting for a Dask worker" first if the worker was not yet there
+    assert "Traceback" not in stderr and all(line.startswith("stich: waiting for a Dask worker") for line in waiting)
+    assert last.startswith(f"stich: the Dask cluster at {address} failed: ") and last.endswith(
+        "(every result handed on so far is kept; rerun to resume)")
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(written) >= 20 and len({line["key"] for line in written}) == len(written)

@@ -152,3 +152,40 @@ def test_disagreeing_answers_are_recorded_with_the_figures():
     assert target_met(KRATZEN, mine) is False  # fast enough, but wrong on board 2
     mine.mismatches = []
     assert target_met(KRATZEN, mine) is True
+
+
+def test_the_solo_worker_exits_when_its_parent_is_killed():
+    """The benchmark's child (now the pool module's SoloWorker) is a pool worker in this: a driver killed with -9
+    cannot stop it, so it watches its parent and exits by itself, even in the middle of a search (it searched on)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # a search of minutes (a whole deal, every card, no table, no bounds) is running when the driver is killed
+    code = ("import time; from solver.workers import SoloWorker; from solver.benchmark import _Task, standard_lines; "
+            "line = standard_lines()[1]; worker = SoloWorker('solver.benchmark:_measure'); "
+            "worker._conn.send(_Task(line, 1, 2020, {'use_table': False, 'use_bounds': False})); "
+            "assert worker._conn.recv() == 'start'; print(worker._process.pid, flush=True); time.sleep(120)")
+    driver = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(driver.stdout.readline())
+        os.kill(driver.pid, signal.SIGKILL)
+        driver.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            with open(f"/proc/{child}/stat") as stat:  # a zombie waiting for init to reap it is gone too
+                if stat.read().split(")")[-1].split()[0] == "Z":
+                    break
+            time.sleep(0.1)
+        else:
+            os.kill(child, signal.SIGKILL)
+            pytest.fail("the worker outlived its killed parent")
+    finally:
+        if driver.poll() is None:
+            driver.kill()

@@ -139,6 +139,9 @@ def test_errors_name_the_stream_or_file_that_failed():
             done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "deal", "-g",
                                    "sk"], stdout=full, stderr=subprocess.PIPE, text=True)
         assert done.returncode == 1 and done.stderr.strip() == "stich: <stdout>: No space left on device"
+        # a file named by --out is named (a full disk under it was reported as "<stdout>")
+        assert _run("deal", "-g", "sk", "--out", "/dev/full", code=1).stderr.strip() == \
+            "stich: /dev/full: No space left on device"
     if os.path.exists("/proc/self/mem"):
         result = _run("solve", "/proc/self/mem", code=1)
         assert result.stderr.strip() == "stich: /proc/self/mem: Input/output error"

@@ -25,6 +25,7 @@ import pytest
 
 import solver
 from solver import batch, sampling
+from solver import workers as pool
 from solver.errors import StichError
 from solver.formats.tbn import format_record, iter_records, write_records
 
@@ -96,18 +97,19 @@ def test_one_checkpoint_holds_several_analyses_apart(tmp_path: Path, monkeypatch
         == _report(second)
 
 
-def test_a_version_2_checkpoint_still_resumes(tmp_path: Path, monkeypatch) -> None:
-    # version 2 journals had one analysis and chunk lines without a key: read as that analysis's section
+def test_a_version_2_checkpoint_is_refused_and_left_alone(tmp_path: Path) -> None:
+    # version 2 journals (one analysis, chunk lines without a key) are no longer read
     journal = tmp_path / "a.ckpt"
-    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     lines = [json.loads(line) for line in journal.read_text().splitlines()]
     lines[0]["stich-analysis"] = 2
     for line in lines:
         line.pop("key")
     journal.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    monkeypatch.setattr(sampling, "sample_chunk", lambda *a: pytest.fail("a finished sample was solved again"))
-    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) \
-        == _report(first)
+    before = journal.read_bytes()
+    with pytest.raises(StichError, match=r"another stich version \(2\)"):
+        sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    assert journal.read_bytes() == before
 
 
 def test_a_checkpoint_of_another_version_is_refused(tmp_path: Path) -> None:
@@ -150,13 +152,14 @@ def test_a_dead_dask_worker_has_its_chunk_redone(tmp_path: Path) -> None:
     writer = batch._Writer(out, len(items), None)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        batch._run_dask(batch._chunks(items, 5), (None, False, None), writer, cluster.scheduler_address,
-                        task=functools.partial(dying_on_first_call, str(flag)))
+        pool.run_dask(batch._chunks(items, 5), functools.partial(dying_on_first_call, str(flag)), (batch.Question(),),
+                      writer.write_chunk, cluster.scheduler_address)
     assert flag.exists()  # a worker did die
     ids = [json.loads(line)["id"] for line in out.getvalue().splitlines()]
     assert len(ids) == len(set(ids)) == 40 and writer.solved == 40
     serial = io.StringIO()
-    batch._run_serial(batch._chunks(items, 5), (None, False, None), batch._Writer(serial, 40, None))
+    pool.run_serial(batch._chunks(items, 5), batch.solve_chunk, (batch.Question(),),
+                    batch._Writer(serial, 40, None).write_chunk)
     assert sorted(out.getvalue().splitlines()) == sorted(serial.getvalue().splitlines())
 
 
@@ -164,7 +167,7 @@ def probe_worker(job, megabytes: int):
     """What a pool worker sees of its limit: the address-space cap, its table size, and whether allocating
     ``megabytes`` more fails cleanly."""
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    table = batch.worker_engine().table_bytes
+    table = pool.worker_engine().table_bytes
     try:
         block = bytearray(megabytes << 20)
         del block
@@ -176,7 +179,7 @@ def probe_worker(job, megabytes: int):
 
 def test_a_worker_memory_limit_caps_the_worker_and_sizes_its_table() -> None:
     results = []
-    batch.run_pool([1, 2], probe_worker, (400,), lambda job, result: results.append(result), 2, memory_mb=200)
+    pool.run_pool([1, 2], probe_worker, (400,), lambda job, result: results.append(result), 2, memory_mb=200)
     assert len(results) == 2
     for soft, table, refused in results:
         assert soft == 200 << 20
@@ -184,7 +187,7 @@ def test_a_worker_memory_limit_caps_the_worker_and_sizes_its_table() -> None:
         assert refused  # 400 MB cannot be had under a 200 MB cap: MemoryError, not a dead machine
     for refused_limit in (64, 1 << 43, 2.5e9, True):  # 2**43 MB in bytes overflowed setrlimit's C long in the worker
         with pytest.raises(StichError, match="must be 256 to 1,073,741,824 MB"):
-            batch.check_memory_limit(refused_limit)
+            pool.check_memory_limit(refused_limit)
 
 
 def test_a_record_out_of_memory_is_an_error_line_and_the_others_are_solved(tmp_path: Path, monkeypatch) -> None:
@@ -241,7 +244,7 @@ def test_the_resume_scan_reads_the_output_as_a_stream(tmp_path: Path) -> None:
     with open(out, "w", encoding="utf-8") as stream:
         payload = [{"card": "EO", "value": 61}] * 150  # about 4 kB a line, like a result with every card
         for k in range(10_000):
-            stream.write(json.dumps({"id": f"f.tbn:{k}", "results": payload}) + "\n")
+            stream.write(json.dumps({"id": f"f.tbn:{k}", "key": f"{k:024x}", "results": payload}) + "\n")
         stream.write('{"id": "half')
     tracemalloc.start()
     try:
@@ -251,4 +254,4 @@ def test_the_resume_scan_reads_the_output_as_a_stream(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert len(ids) == 10_000 and out.read_bytes().endswith(b"}\n")
     size = out.stat().st_size
-    assert size > 30 << 20 and peak < 4 << 20  # the id set, not the file
+    assert size > 30 << 20 and peak < 4 << 20  # the key set, not the file

@@ -82,7 +82,7 @@ def test_tree_output_is_atomic(tmp_path, monkeypatch):
 
     monkeypatch.setattr(tree_module, "write_tree", broken_writer)
     result = CliRunner().invoke(app, ["tree", str(source), "--board", "6", "--depth", "1", "--out", str(out)])
-    assert result.exit_code == 1 and "No space left" in result.stderr
+    assert result.exit_code == 1 and result.stderr.strip() == f"stich: {out}: No space left on device"
     assert out.read_text(encoding="utf-8") == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tbn", "tree.json"]
     monkeypatch.undo()
@@ -106,7 +106,8 @@ def test_postmortem_plot_is_atomic(tmp_path, monkeypatch):
 
     monkeypatch.setattr(postmortem_command, "write_plot", broken_plot)
     result = CliRunner().invoke(app, ["postmortem", str(source), "--board", "6", "--plot", str(plot)])
-    assert result.exit_code == 1 and "No space left" in result.stderr, result.stderr
+    assert result.exit_code == 1 and result.stderr.strip() == f"stich: {plot}: No space left on device", \
+        result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tbn"]
 
 

@@ -26,6 +26,20 @@ def test_the_same_seed_gives_the_same_analysis_with_one_or_two_workers() -> None
     assert other.samples == 40 and other.seed == 6
 
 
+def test_an_analysis_on_a_dask_cluster_equals_the_local_one(tmp_path: Path) -> None:
+    """The samples run on the same worker pool as batch's records, Dask included; the chunks' integer sums make the
+    report the same wherever they ran, and the checkpoint works the same."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    local = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=30, seed=5, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=30, seed=5,
+                              scheduler=cluster.scheduler_address, checkpoint=tmp_path / "ck.jsonl")
+    assert remote.as_dict() == local.as_dict()
+    again = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=30, seed=5, workers=1,
+                         checkpoint=tmp_path / "ck.jsonl")  # read back from the checkpoint the cluster wrote
+    assert again.as_dict() == local.as_dict()
+
+
 def test_known_cards_stay_in_their_hands_and_the_hand_is_never_dealt_elsewhere() -> None:
     game = solver.get_game("Kratzen")
     setup = _setup(game, KRATZEN_HAND, 1, "Trump S", {2: "S6 EK", 3: "H8"}, 1, None, 3, 0)

@@ -301,6 +301,19 @@ def test_line_length_limit():
     assert str(MAX_LINE_LENGTH) in error.message
 
 
+def test_an_invalid_byte_past_the_line_limit_is_the_limit_error():
+    """The limit is crossed at column MAX_LINE_LENGTH + 1 before a bad byte further on is read: the error is that one
+    (it was the byte's column, where docs/limits.md says columns stop at the limit + 1); a bad byte before the limit
+    keeps its own column."""
+    for path, column in ((b"x" * (MAX_LINE_LENGTH + 4), MAX_LINE_LENGTH + 1), (b"x" * 50, 51)):
+        line = b";" + path[1:] + b"\xff" + b"y" * 10 + b"\n"
+        error = next(iter(iter_records(io.BytesIO(line + b'[Game "x"]\n'))))
+        assert isinstance(error, ParseError) and (error.line, error.column) == (1, column)
+    long_line = b";" + b"x" * 50 + b"\xff" + b"y" * MAX_LINE_LENGTH + b"\n"
+    error = next(iter(iter_records(io.BytesIO(long_line))))
+    assert isinstance(error, ParseError) and error.column == 52 and "UTF-8" in error.message
+
+
 def test_very_long_line_is_not_read_whole_and_batch_goes_on():
     text = '[A "1"]\n' + "x" * (5 * MAX_LINE_LENGTH) + '\n\n[B "2"]\n'
     results = list(iter_records(io.StringIO(text)))

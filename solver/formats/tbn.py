@@ -784,6 +784,8 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
             text = body.decode("utf-8")
         except UnicodeDecodeError as exc:
             column = len(body[: exc.start].decode("utf-8")) + 1
+            if column > MAX_LINE_LENGTH:  # the line was over the limit before the bad byte: that error comes first
+                return _too_long(source, number)
             bad = body[exc.start : exc.end].hex(" ")
             return ParseError(
                 f"invalid UTF-8 (byte {bad})", source=source, line=number, column=column, expected="UTF-8 text"

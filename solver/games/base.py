@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..announcements import Announcement
-from ..cards import Pack, bits
+from ..cards import Pack
 from ..deal import Deal
 from ..errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
 from ..formats.tbn import Record
@@ -129,10 +129,6 @@ class Objective:
         for number, trick in enumerate(state.history):
             total += self.trick_reward(rules, trick, last=number == count - 1 and state.is_over)
         return total
-
-    @property
-    def is_yes_no(self) -> bool:
-        return self.target is not None
 
 
 @dataclass(frozen=True)
@@ -261,12 +257,6 @@ class Rules:
         return "+".join(str(s + 1) for s in sorted(side))
 
     # Helpers for subclasses ----------------------------------------------------------------------------------------
-
-    def mask_of(self, *names: str) -> int:
-        mask = 0
-        for name in names:
-            mask |= self.pack.parse(name).mask
-        return mask
 
     def highest(self, cards: list[int], order: Mapping[int, int]) -> int:
         """The card of ``cards`` with the greatest ``order``."""
@@ -592,7 +582,3 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
                                     f"(choose from: {known})")
     return InvalidContractError(f"unknown objective {name!r} (for {rules.game.name} {rules.contract} choose from: "
                                 f"{known})")
-
-
-def cards_in(mask: int) -> list[int]:
-    return list(bits(mask))

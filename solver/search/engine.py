@@ -61,12 +61,6 @@ class Compiled:
             result |= 1 << self.to_engine[card]
         return result
 
-    def unmask(self, engine_mask: int) -> int:
-        result = 0
-        for card in bits(engine_mask):
-            result |= 1 << self.to_pack[card]
-        return result
-
 
 def _signatures(tables: RuleTables, objective_cards: int, with_points: bool = True) -> list[int]:
     """Cards with equal signatures play alike in every rule: same class and points, same membership in every mask

@@ -1,0 +1,151 @@
+"""The checkpoint journal: work finished in numbered spans, appended as it is done, so that a rerun resumes it.
+
+A journal file holds the work of one or more jobs (a FILE of records analysed with one ``--checkpoint``): for each
+job a header line naming it (the fields of its identity, and a short ``key`` derived from them), then lines of
+finished spans (the job's key, the span ``[first, size]`` and its sums, a JSON object), flushed as written and
+interleaved as the jobs ran. Why this shape:
+
+* Appending one flushed line per finished span loses at most the line being written when the process is killed at
+  any moment (``kill -9`` included); opening trims that half-written last line, so it is never read.
+* A header before its spans lets one pass find this job's section and skip the others', which stay as they are.
+* A span already read is never counted twice, and a file that is not a journal (its first line no header of this
+  version) is refused untouched: it may be someone else's.
+* A lock beside the file (:func:`solver.files.lock_beside`) keeps a second run off it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import IO, Any, Iterator, Mapping, NamedTuple
+
+from .errors import StichError
+from .files import lock_beside
+
+#: The header's tag and the journal format it names.
+HEADER = "stich-analysis"
+VERSION = 3
+
+
+class Span(NamedTuple):
+    """Consecutive pieces of work numbered ``first`` to ``first + size - 1`` (samples of an analysis)."""
+
+    first: int
+    size: int
+
+    def numbers(self) -> range:
+        return range(self.first, self.first + self.size)
+
+
+class Journal:
+    """The journal of one job in the file at ``path``: :meth:`done` yields the spans already finished with their
+    sums (read when the journal is opened), :meth:`append` adds one; :meth:`close` when the job ends. ``holder``
+    names the kind of process in the message of a journal in use."""
+
+    def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any], holder: str = "stich analyse") -> None:
+        self.path = Path(path)
+        self.identity = json.loads(json.dumps(dict(identity)))  # as it reads back
+        self.key = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()[:16]
+        self._done: list[tuple[Span, dict[str, Any]]] = []
+        self._stream: IO[str] | None = None
+        self._lock = lock_beside(self.path, holder)
+        try:
+            self._open()
+        except BaseException:
+            self._lock.close()
+            raise
+
+    def done(self) -> Iterator[tuple[Span, dict[str, Any]]]:
+        """The spans this job had finished when the journal was opened, each once, with its sums."""
+        return iter(self._done)
+
+    def append(self, span: Span, sums: Mapping[str, Any]) -> None:
+        """One finished span, flushed at once."""
+        self._write({"key": self.key, "span": list(span), "sums": dict(sums)})
+
+    def close(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+        self._lock.close()
+
+    def _open(self) -> None:
+        if not (self.path.exists() and self.path.stat().st_size):
+            self._stream = open(self.path, "w", encoding="utf-8")
+            self._write_header()
+            return
+        self._check_first_line()  # before anything is trimmed: the file may be someone else's
+        trim_partial_line(self.path)
+        found = False  # this job's header read (a header precedes its spans)
+        seen: set[int] = set()
+        with open(self.path, encoding="utf-8") as stream:
+            for number, line in enumerate(stream, 1):
+                try:
+                    entry = json.loads(line)
+                    if HEADER in entry:
+                        found = found or entry["key"] == self.key and \
+                            {name: entry.get(name) for name in self.identity} == self.identity
+                        continue
+                    if not found or entry["key"] != self.key:
+                        continue  # another job's span
+                    first, count = entry["span"]
+                    span = Span(int(first), int(count))
+                    payload = entry["sums"]
+                    if not isinstance(payload, dict):
+                        raise TypeError
+                except (ValueError, KeyError, TypeError, AttributeError):
+                    raise StichError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
+                if seen.intersection(span.numbers()):
+                    continue  # written twice (cannot happen, but never counted twice)
+                seen.update(span.numbers())
+                self._done.append((span, payload))
+        self._stream = open(self.path, "a", encoding="utf-8")
+        if not found:
+            self._write_header()
+
+    def _write_header(self) -> None:
+        self._write({HEADER: VERSION, "key": self.key, **self.identity})
+
+    def _write(self, entry: dict[str, Any]) -> None:
+        """One flushed line; a failed write (a full disk) names the journal, not the stdout it is not."""
+        assert self._stream is not None
+        try:
+            self._stream.write(json.dumps(entry) + "\n")
+            self._stream.flush()
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.path)) from None
+
+    def _check_first_line(self) -> None:
+        """StichError unless the file starts with a header line of this version."""
+        with open(self.path, "rb") as stream:
+            first = stream.readline()
+        try:
+            found = json.loads(first.decode("utf-8"))
+        except ValueError:  # UnicodeDecodeError is one
+            found = None
+        if not isinstance(found, dict) or HEADER not in found:
+            raise StichError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
+                             "remove it or choose another file")
+        if found[HEADER] != VERSION or "key" not in found:
+            raise StichError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
+                             "remove it or choose another file")
+
+
+def trim_partial_line(path: Path) -> None:
+    """Cut a half-written last line (a process killed while writing it), reading only the file's tail."""
+    with open(path, "r+b") as stream:
+        size = end = stream.seek(0, os.SEEK_END)
+        while end > 0:
+            start = max(0, end - 65536)
+            stream.seek(start)
+            newline = stream.read(end - start).rfind(b"\n")
+            if newline >= 0:
+                end = start + newline + 1
+                break
+            end = start
+        if end != size:
+            stream.truncate(end)
+
+
+__all__ = ["Journal", "Span", "trim_partial_line"]

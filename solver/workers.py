@@ -1,0 +1,532 @@
+"""The one worker pool: jobs run on local processes (the default) or on a Dask cluster, for batch, analyse and bench.
+
+A workload hands :meth:`Pool.run` an iterable of picklable jobs, a module-level ``task(job, *args)`` and an
+``on_result(job, result)`` callback; the pool runs each job once and hands back each whole result as soon as it is
+back, in the order jobs finish. What every runner keeps (docs/batch.md):
+
+* **Exactly once.** A result is handed on only when its job is whole, and a job lost with its worker is run again,
+  so the results are complete and without duplicates: a workload that appends each one to a file and skips the done
+  ones on a rerun resumes after ``kill -9`` losing only what was in flight.
+* **Local processes** (:func:`run_pool`) use :class:`concurrent.futures.ProcessPoolExecutor` (no dependency), about
+  4 jobs a worker in flight. A worker that dies breaks the pool, which is replaced and the jobs in flight are
+  submitted again; a job in flight at two breaks runs alone, and one that dies alone twice is the workload's to
+  report (``failed``). Workers ignore SIGINT (stopping is the parent's business), take the default SIGTERM, exit
+  when their parent dies (a driver killed with -9 cannot shut its pool down) and, under ``memory_mb``, are started
+  fresh with their address space capped and their table sized to fit.
+* **Dask** (:func:`run_dask`, ``scheduler="tcp://host:port"``) runs the same jobs on a cluster: about 4 a worker
+  thread in flight, finished futures gathered in batches and released once handed on; a worker that dies is
+  restarted by its nanny and its jobs run again elsewhere. A run with no worker on the scheduler says that it waits
+  and gives up after ``worker_wait`` seconds; Dask's own log (tracebacks of a scheduler gone) stays off stderr
+  unless ``verbose``.
+* **One engine a worker**, kept between jobs (:func:`worker_engine`: its table is allocated once), running one
+  search thread (:data:`POOL_ENGINE_THREADS`, given to every worker through :func:`init_worker`): the pool's
+  workers already use every core.
+* **One job at a time in a child that can be stopped** (:class:`SoloWorker`): the benchmark's solves with a time
+  limit, since a compiled search cannot be interrupted from Python.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import import_module
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from .errors import StichError, is_whole_number
+from .search.engine import EngineSolver, table_megabytes
+
+#: The smallest worker memory limit accepted: a spawned worker maps some 115 MB of address space (the interpreter,
+#: numpy, the compiled package) before its table, which must fit in what is left (153 MB was the least that ran).
+MIN_WORKER_MEMORY_MB = 256
+MAX_WORKER_MEMORY_MB = 1 << 30  # 1 PiB: in bytes it still fits setrlimit's C long
+#: The search threads of each pool worker's engine: the pool already runs one worker a core.
+POOL_ENGINE_THREADS = 1
+#: How many times in a row a local run replaces a broken pool (a worker that died) with no job finished in between
+#: before it gives up: then the workers cannot run at all.
+MAX_POOL_RESTARTS = 5
+#: How long the connection to a Dask scheduler may take, all in all (Dask's own timeout does not cover a peer that
+#: accepts the connection and never answers).
+DASK_CONNECT_SECONDS = 40
+#: How long a run waits for a first worker to join a Dask scheduler that has none, unless told (``--worker-wait``).
+DEFAULT_WORKER_WAIT_SECONDS = 120.0
+MAX_WORKER_WAIT_SECONDS = 1_000_000.0  # about 11.6 days
+#: How often the number of jobs kept in flight on a Dask cluster is fitted to its worker threads.
+DASK_RECOUNT_SECONDS = 2.0
+#: The loggers whose messages (Dask's tracebacks when its scheduler goes) stay off stderr unless ``verbose``.
+DASK_LOGGERS = ("distributed", "tornado", "asyncio")
+
+_PARENT_POLL_SECONDS = 0.5
+_local = threading.local()
+#: This process's worker settings, set by :func:`init_worker` (None: not a pool worker, the engine's defaults).
+_worker_tt_megabytes: int | None = None
+_worker_engine_threads: int | None = None
+
+OnResult = Callable[[Any, Any], None]
+Notify = Callable[[str], None]
+
+
+# --- settings ----------------------------------------------------------------------------------------------------
+
+
+def local_workers(workers: int | None) -> int:
+    """The number of worker processes: all local cores (the ones this process may use) unless told."""
+    if workers is not None:
+        if not is_whole_number(workers) or workers < 1:
+            raise StichError(f"workers must be a whole number of at least 1, not {workers!r}")
+        return workers
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def check_memory_limit(memory_mb: int | None) -> int | None:
+    """``memory_mb`` if it is a usable worker limit (None: no limit)."""
+    if memory_mb is not None and (not is_whole_number(memory_mb)
+                                  or not MIN_WORKER_MEMORY_MB <= memory_mb <= MAX_WORKER_MEMORY_MB):
+        raise StichError(f"the worker memory limit must be {MIN_WORKER_MEMORY_MB} to {MAX_WORKER_MEMORY_MB:,} MB, "
+                         f"not {memory_mb}")
+    return memory_mb
+
+
+def check_worker_wait(seconds: float) -> float:
+    """``seconds`` if it is a usable wait for Dask workers (0: give up at once when there is none)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+            or not 0 <= seconds <= MAX_WORKER_WAIT_SECONDS:
+        raise StichError(f"the wait for Dask workers is 0 to {MAX_WORKER_WAIT_SECONDS:,.0f} seconds, not {seconds!r}")
+    return float(seconds)
+
+
+def table_megabytes_for(memory_mb: int, engines: int = 1) -> int:
+    """The table size that keeps ``engines`` engines within a ``memory_mb`` limit: a quarter of the limit shared
+    between them (the rest is for the interpreter, the records and the search), at most the default size."""
+    return max(1, min(table_megabytes(), memory_mb // (4 * max(1, engines))))
+
+
+# --- a worker ------------------------------------------------------------------------------------------------------
+
+
+def worker_engine() -> EngineSolver:
+    """The engine of this worker (thread), created on first use and kept between jobs: allocating the table once
+    per worker instead of once per job. Thread-local because a Dask worker may run several tasks at once."""
+    engine = getattr(_local, "engine", None)
+    if engine is None:
+        size = _worker_tt_megabytes or _dask_tt_megabytes()
+        engine = _local.engine = EngineSolver(size) if size else EngineSolver()
+    return engine
+
+
+def worker_engine_threads() -> int | None:
+    """The search threads this process's engines should use: what a local pool worker's initialiser was given
+    (:data:`POOL_ENGINE_THREADS`), the same in a Dask worker (whose threads already fill its cores), None elsewhere
+    (the engine's own default)."""
+    if _worker_engine_threads is not None:
+        return _worker_engine_threads
+    return POOL_ENGINE_THREADS if _dask_worker() is not None else None
+
+
+def _dask_worker() -> Any | None:
+    """The Dask worker this task runs in, or None."""
+    if "distributed" not in sys.modules:  # not in a Dask worker (which has it imported): spare the 0.4 s import
+        return None
+    try:
+        from distributed import get_worker
+        return get_worker()
+    except (ImportError, ValueError):
+        return None
+
+
+def _dask_tt_megabytes() -> int | None:
+    """Inside a Dask worker with a memory limit: the table size that fits it (one engine per worker thread)."""
+    worker = _dask_worker()
+    if worker is None:
+        return None
+    limit = worker.memory_manager.memory_limit
+    if not limit:
+        return None
+    return table_megabytes_for(int(limit) // (1 << 20), worker.state.nthreads)
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit when the parent process is gone (it was killed with -9 and cannot shut the pool down)."""
+    while True:
+        time.sleep(_PARENT_POLL_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS) -> None:
+    """Worker setup, the one place a worker's settings arrive: Ctrl-C is the parent's business (it stops the pool),
+    the worker must not outlive a parent killed without a chance to stop it, under a memory limit its address space
+    is capped and its table sized to fit, and its engines search with ``engine_threads`` threads."""
+    global _worker_tt_megabytes, _worker_engine_threads
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
+    # while it is blocked writing a large result into a full pipe (the run then never exits).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="stich-parent-watch").start()
+    _worker_engine_threads = engine_threads
+    if memory_mb is not None:
+        import resource
+        limit = memory_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        _worker_tt_megabytes = table_megabytes_for(memory_mb)
+
+
+# --- local processes ---------------------------------------------------------------------------------------------
+
+
+def process_pool(workers: int, memory_mb: int | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers ignore SIGINT, exit with their parent and keep within ``memory_mb``.
+
+    Capped workers are started fresh (``spawn``) rather than forked: a forked worker would begin with all of its
+    parent's address space (and its engine), counted against the cap before it solves anything."""
+    context = multiprocessing.get_context("spawn") if memory_mb is not None else None
+    return ProcessPoolExecutor(max_workers=workers, initializer=init_worker,
+                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS), mp_context=context)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: queued jobs are cancelled and running ones abandoned (their results would be
+    recomputed by a rerun, since nothing of them was handed on)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(1.0)
+        if process.is_alive():  # still alive a second after SIGTERM: not going to stop by itself
+            process.kill()
+
+
+def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
+             memory_mb: int | None = None, split: Callable[[Any], list[Any]] | None = None,
+             failed: Callable[[Any], Any] | None = None) -> None:
+    """``task(job, *args)`` for every job on local worker processes, about 4 per worker in flight, each result
+    handed to ``on_result(job, result)`` as soon as it is back.
+
+    A worker that dies (killed, out of memory) breaks the whole pool: the jobs that were in flight are then
+    submitted again to a new pool, so the results stay complete and, since a job's result is only handed on when it
+    is whole, without duplicates. A job that was in flight at two breaks is a suspect: it is cut into parts
+    (``split``, else kept whole) that then run one at a time with nothing beside them, so that a job that kills
+    its worker is told from its neighbours; one that dies twice alone is handed to ``failed`` for its result (a
+    batch's error lines), or without ``failed`` ends the run with a StichError. The pool is given up after
+    MAX_POOL_RESTARTS breaks in a row with no job finished between them.
+    """
+    iterator = iter(jobs)
+    retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
+    suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
+    barren = 0  # breaks since a job last finished
+    pool = process_pool(workers, memory_mb)
+    try:
+        pending: dict[Future, tuple[Any, int, bool]] = {}  # job, its count, whether it runs alone
+        while True:
+            if suspects:
+                if not pending:
+                    job, deaths = suspects.popleft()
+                    pending[pool.submit(task, job, *args)] = (job, deaths, True)
+            else:
+                while len(pending) < 4 * workers:
+                    job, count = retry.pop() if retry else (next(iterator, None), 0)
+                    if job is None:
+                        break
+                    pending[pool.submit(task, job, *args)] = (job, count, False)
+            if not pending:
+                break
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            victims = []
+            for future in done:
+                entry = pending.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    victims.append(entry)
+                    continue
+                barren = 0
+                on_result(entry[0], result)
+            if not victims:
+                continue
+            barren += 1
+            if barren > MAX_POOL_RESTARTS:
+                raise StichError(f"worker processes died {barren} times in a row without finishing anything; "
+                                 "giving up (rerun to resume)")
+            victims.extend(pending.values())
+            pending.clear()
+            stop_pool(pool)
+            pool = process_pool(workers, memory_mb)
+            for job, count, alone in victims:
+                if alone:
+                    if count + 1 < 2:
+                        suspects.appendleft((job, count + 1))
+                    elif failed is not None:
+                        barren = 0
+                        on_result(job, failed(job))
+                    else:
+                        raise StichError("a job killed its worker process twice while running alone (out of memory, "
+                                         "or killed from outside); giving up (rerun to resume)")
+                elif count + 1 < 2:
+                    retry.append((job, count + 1))
+                else:
+                    suspects.extend((part, 0) for part in (split(job) if split is not None else [job]))
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def run_serial(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult) -> None:
+    """The jobs in this process, one after the other (no task overhead: each result is handed on when it is done)."""
+    for job in jobs:
+        on_result(job, task(job, *args))
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Where a workload's jobs run: on the Dask cluster at ``scheduler`` (waiting at most ``worker_wait`` seconds
+    for a first worker, telling ``notify`` so; Dask's log on stderr only when ``verbose``); else on ``workers`` local
+    processes (default: every core), each within ``memory_mb``, or in this process when that is one and no cap asks
+    for a worker of its own."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+    memory_mb: int | None = None
+    worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS
+    notify: Notify | None = None
+    verbose: bool = False
+
+    def __post_init__(self) -> None:
+        local_workers(self.workers)
+        check_memory_limit(self.memory_mb)
+        check_worker_wait(self.worker_wait)
+        if self.notify is not None and not callable(self.notify):
+            raise StichError(f"notify must be a function (or None), not {self.notify!r}")
+
+    def run(self, jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
+            split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None) -> None:
+        """Every job run once and handed to ``on_result`` (see :func:`run_pool` and :func:`run_dask`)."""
+        if self.scheduler:
+            run_dask(jobs, task, args, on_result, self.scheduler, worker_wait=self.worker_wait, notify=self.notify,
+                     verbose=self.verbose)
+            return
+        count = local_workers(self.workers)
+        if count == 1 and self.memory_mb is None:
+            run_serial(jobs, task, args, on_result)
+        else:
+            run_pool(jobs, task, args, on_result, count, self.memory_mb, split=split, failed=failed)
+
+
+# --- Dask ----------------------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def dask_log(verbose: bool) -> Iterator[None]:
+    """Dask's loggers kept quiet for the block unless ``verbose``: when its scheduler goes, Dask logs tracebacks on
+    stderr before stich can say what happened in one line."""
+    if verbose:
+        yield
+        return
+    # every one of their loggers, since Dask gives some children levels of their own (distributed.client: warning)
+    loggers = [logging.getLogger(name) for name in DASK_LOGGERS]
+    loggers += [logger for name, logger in list(logging.root.manager.loggerDict.items())
+                if isinstance(logger, logging.Logger) and name.startswith(tuple(f"{n}." for n in DASK_LOGGERS))]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+
+
+def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, scheduler: str, *,
+             worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
+             verbose: bool = False) -> None:
+    """``task(job, *args)`` for every job on the Dask cluster at ``scheduler``: about 4 jobs per worker thread in
+    flight (counted again every DASK_RECOUNT_SECONDS, so that workers that join later get work), finished futures
+    gathered in batches (cheaper than one ``result()`` each) and released once handed on. A worker that dies is
+    restarted by its nanny and the scheduler runs its jobs again elsewhere; a result is handed on only when it is
+    whole. A scheduler without workers is waited for ``worker_wait`` seconds, ``notify`` told so; then StichError."""
+    worker_wait = check_worker_wait(worker_wait)
+    try:
+        from dask.distributed import Client, wait as dask_wait
+    except ImportError:
+        raise StichError("--scheduler needs Dask: pip install 'stich[cluster]' (or \"dask[distributed]\")") from None
+    with dask_log(verbose):
+        client = _dask_client(Client, scheduler)
+        with client:
+            _wait_for_workers(client, scheduler, worker_wait, notify)
+            slots, counted = 4, 0.0
+            pending: dict[Any, Any] = {}  # future: its job
+            iterator = iter(jobs)
+            exhausted = False
+            try:
+                while True:
+                    if time.monotonic() - counted > DASK_RECOUNT_SECONDS:
+                        slots, counted = 4 * max(1, sum(client.nthreads().values())), time.monotonic()
+                    while not exhausted and len(pending) < slots:
+                        job = next(iterator, None)
+                        if job is None:
+                            exhausted = True
+                            break
+                        pending[client.submit(task, job, *args, pure=False)] = job
+                    if not pending:
+                        break
+                    finished = list(dask_wait(list(pending), return_when="FIRST_COMPLETED").done)
+                    for future, result in zip(finished, client.gather(finished)):
+                        on_result(pending.pop(future), result)
+                        future.release()
+            except BaseException as error:
+                for future in pending:
+                    future.cancel()
+                if isinstance(error, ImportError):  # the scheduler or a worker without stich
+                    raise StichError(f"the Dask cluster at {scheduler} cannot run stich's tasks ({error}): install "
+                                     "stich, with its compiled engine, where the scheduler and the workers run "
+                                     "(every result handed on so far is kept; rerun to resume)") from None
+                if isinstance(error, OSError) or isinstance(error, Exception) and type(error).__module__.split(".")[0] \
+                        in ("distributed", "tornado", "asyncio", "concurrent"):
+                    # a job the scheduler gave up on (KilledWorker), the scheduler gone: what was handed on stays
+                    raise StichError(f"the Dask cluster at {scheduler} failed: {type(error).__name__}: "
+                                     f"{_one_line(error)} (every result handed on so far is kept; rerun to "
+                                     "resume)") from None
+                raise
+
+
+def _one_line(error: BaseException) -> str:
+    """Dask's message on one line, without its list of futures (a cancelled run names every one)."""
+    return " ".join(line.strip() for line in str(error).splitlines() if line.strip()
+                    and not line.startswith("Futures:"))
+
+
+def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notify | None) -> None:
+    """Return once the scheduler has a worker; say that the run waits, and give up after ``seconds``."""
+    if client.nthreads():
+        return
+    if notify is not None:
+        notify(f"waiting for a Dask worker to join the scheduler at {scheduler} (giving up after {seconds:g} s: "
+               "--worker-wait)")
+    try:
+        client.wait_for_workers(1, timeout=seconds)
+    except (TimeoutError, OSError):
+        raise StichError(f"no Dask worker joined the scheduler at {scheduler} in {seconds:g} s; start workers with "
+                         f"'dask worker {scheduler}', or wait longer with --worker-wait SECONDS") from None
+
+
+def _dask_client(client_class: Any, scheduler: str) -> Any:
+    """A Dask client connected to ``scheduler``, or a StichError within DASK_CONNECT_SECONDS: whatever the peer at
+    that address does (nothing, or bytes that are not Dask's), the message says so and no traceback follows."""
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = client_class(scheduler, timeout="30s")
+        except BaseException as error:  # noqa: BLE001 - handed to the caller as a message
+            box["error"] = error
+
+    thread = threading.Thread(target=connect, name="stich-dask-connect", daemon=True)
+    thread.start()
+    thread.join(DASK_CONNECT_SECONDS)
+    if thread.is_alive():
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: no answer in {DASK_CONNECT_SECONDS} s (is "
+                         "a Dask scheduler listening at that address?)")
+    if "error" in box:
+        error = box["error"]
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {type(error).__name__}: {error}") from None
+    return box["client"]
+
+
+# --- one job at a time, stoppable -----------------------------------------------------------------------------------
+
+
+_SOLO_CODE = "import sys; from solver.workers import serve_solo; serve_solo(int(sys.argv[1]), sys.argv[2])"
+
+
+def serve_solo(fd: int, target: str) -> None:
+    """A :class:`SoloWorker` child's loop on the connection ``fd``: for each job, ``target(job, started)`` (a
+    ``module:function`` name) whose ``started()`` says when the part under the time limit begins, then its result
+    (or its error) sent back."""
+    init_worker(os.getppid(), engine_threads=None)  # the job's own engine options say its threads
+    module, _, name = target.partition(":")
+    function = getattr(import_module(module), name)
+    conn = Connection(fd)
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        try:
+            conn.send(function(job, lambda: conn.send("start")))
+        except Exception as error:  # noqa: BLE001 -- handed to the parent, which raises it
+            conn.send(error)
+
+
+class SoloWorker:
+    """A child process that runs one job at a time, so that a job running over its time limit can be stopped (a
+    compiled search holds no Python checkpoints to interrupt): the benchmark's worker.
+
+    A plain interpreter started with ``-c`` rather than a multiprocessing child: it neither re-imports the caller's
+    main module (which a spawned child would, and a script without a main guard would then run twice) nor inherits
+    a forked copy of the caller's threads. With ``package_root`` it imports the solver package found there (the
+    benchmark's pinned copy) instead of the caller's. Like a pool worker it ignores SIGINT and exits with its
+    parent."""
+
+    def __init__(self, target: str, package_root: Path | None = None) -> None:
+        self._conn, child = multiprocessing.Pipe()
+        env = dict(os.environ)
+        cwd = None
+        if package_root is not None:  # first on the path (and the working directory, which ``-c`` puts first)
+            cwd = str(package_root)
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (cwd, env.get("PYTHONPATH", "")) if p)
+        self._process = subprocess.Popen([sys.executable, "-c", _SOLO_CODE, str(child.fileno()), target],
+                                         pass_fds=(child.fileno(),), env=env, cwd=cwd)
+        child.close()
+
+    def run(self, job: Any, limit_s: float) -> Any | None:
+        """The job's result, or None when it ran past ``limit_s`` after it said it started (the worker is then
+        unusable: :meth:`close` it with ``stop``)."""
+        self._conn.send(job)
+        self._receive()  # "start" (an error while preparing the job is raised here)
+        if not self._conn.poll(limit_s):
+            return None
+        return self._receive()
+
+    def _receive(self) -> Any:
+        try:
+            message = self._conn.recv()
+        except EOFError:
+            raise RuntimeError(f"the worker process died (exit code {self._process.poll()})") from None
+        if isinstance(message, BaseException):
+            raise message
+        return message
+
+    def close(self, stop: bool = False) -> None:
+        """Let an idle worker exit; ``stop`` kills one that is still at work."""
+        if not stop and self._process.poll() is None:
+            try:
+                self._conn.send(None)
+                self._process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        self._conn.close()
+
+
+__all__ = ["Pool", "SoloWorker", "check_memory_limit", "local_workers", "run_dask", "run_pool", "worker_engine"]
