@@ -102,9 +102,11 @@ class PlayState:
         if not self.hands[seat] >> card & 1:
             raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name}")
         if not self.legal_cards() >> card & 1:
+            from .illegal import illegal_reason
+
             legal = " ".join(self.rules.pack.names(self.legal_cards()))
-            raise IllegalPlayError(
-                f"seat {seat + 1} may not play {self.rules.pack[card].name} here (legal: {legal})")
+            raise IllegalPlayError(f"seat {seat + 1} may not play {self.rules.pack[card].name} here: "
+                                   f"{illegal_reason(self, card)} (legal: {legal})")
         return self.advance(card)
 
     def advance(self, card: int) -> "PlayState":
