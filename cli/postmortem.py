@@ -18,6 +18,7 @@ from solver.postmortem import GRADES, analyse_play
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
+from .whatif import PLAY
 from .render import (CardPainter, Document, parse_variant_options, progress_on_stderr, record_title,
                      run_over_records, seats_text, use_table_megabytes)
 from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
@@ -95,6 +96,7 @@ def postmortem(
         help="Also draw the value over the play, mistakes marked (one file per record: OUT, OUT-2, ...)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
+    play: Optional[str] = PLAY,
 ) -> None:
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
@@ -105,5 +107,6 @@ def postmortem(
         with input_errors():
             raise StichError(f"{plot}: the plot is written as .svg or .png")
     count = [0]
-    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_postmortem,
+    run_over_records(file, variant=flags, board=board, play=play, show_diagram=True, as_json=as_json,
+                     render=render_postmortem,
                      document=lambda position: postmortem_document(position, plot, count))

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .announcements import pagat_announcer, parse_announcements
 from .cards import Card, Pack
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
-                     StichError, is_token_list, is_whole_number)
+                     StichError, UnknownCardError, is_token_list, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import Contract, Game, Objective, Rules
@@ -79,8 +79,8 @@ class Position:
         for number, card in enumerate(tokens, 1):
             try:
                 position = position.play(card)
-            except IllegalPlayError as error:
-                raise IllegalPlayError(f"card {number} of the play ({card}): {error}") from None
+            except (IllegalPlayError, UnknownCardError) as error:
+                raise type(error)(f"card {number} of the play ({card}): {error}") from None
         return position
 
     def to_record(self) -> Record:
@@ -177,7 +177,7 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
 # --- records ------------------------------------------------------------------------------------------------------
 
 #: The record tags of Game.rules' state tags (1-based seats), as position_from_record reads them.
-_STATE_TAG_TEXT = {
+_STATE_TAG_TEXT: dict[str, tuple[str, Callable[[Any], str]]] = {
     "partner": ("Partner", str),
     "called_suit_led": ("CalledSuitLed", lambda value: "yes" if value else "no"),
     "pagat_announcer": ("Announcements", lambda seat: f"{seat}: Pagat Ultimo"),
@@ -498,8 +498,9 @@ def _order_hint(rules: Rules, state: PlayState, line: list) -> str:
     hint = f"; seat {start + 1} led this trick, so its cards are read as seats {order} (playing order)"
     if start == 0 or len(line) != seats:
         return hint
-    indices = [rules.pack.lookup(token.text) for token in line]
-    if None in indices:
+    looked_up = [rules.pack.lookup(token.text) for token in line]
+    indices = [index for index in looked_up if index is not None]
+    if len(indices) != seats:
         return hint
     playing = [indices[(start + i) % seats] for i in range(seats)]  # the line taken as seat 1, 2, ... in turn
     hands = list(state.hands)
@@ -507,8 +508,8 @@ def _order_hint(rules: Rules, state: PlayState, line: list) -> str:
         hands[(start + offset) % seats] |= 1 << card
     trial = replace(state, hands=tuple(hands), trick=())
     for card in playing:
-        if card is None or not trial.hands[trial.to_move] >> card & 1 or not trial.legal_cards() >> card & 1:
+        if not trial.hands[trial.to_move] >> card & 1 or not trial.legal_cards() >> card & 1:
             return hint
         trial = trial.advance(card)
-    written = " ".join(rules.pack[card].name for card in playing if card is not None)
+    written = " ".join(rules.pack[card].name for card in playing)
     return f"{hint}; written in seat order? In playing order it is legal: {written}"

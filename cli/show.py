@@ -1,0 +1,39 @@
+"""``stich show``: the hand diagram of each record of a file (after ``--play``), or the record as played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+
+from solver.position import Position
+
+from .render import Document, parse_variant_options, run_over_records
+from .solve import BOARD, FILE, VARIANT
+from .whatif import PLAY
+
+
+def _print_tbn(document: Document, console: Console) -> None:
+    console.file.write(document["tbn"])
+
+
+def show(
+    file: Path = FILE,
+    board: Optional[str] = BOARD,
+    play: Optional[str] = PLAY,
+    variant: Optional[List[str]] = VARIANT,
+    tbn: bool = typer.Option(False, "--tbn", help="Write each record as played (with --play's cards) as .tbn text "
+                                                  "instead of the diagram."),
+) -> None:
+    """Print each record's deal as a hand diagram: the hands around the table with suit signs, the trick in
+    progress, who led it and who is to play, and what each seat has won. With --play, the position after those
+    cards; with --tbn, the record itself as played, to save a what-if as a file."""
+    flags = parse_variant_options(variant)
+
+    def document(position: Position) -> Document:
+        return {"tbn": position.to_tbn()} if tbn else {}
+
+    run_over_records(file, variant=flags, board=board, play=play, show_diagram=not tbn, as_json=False,
+                     render=_print_tbn if tbn else lambda document, console: None, document=document)
