@@ -25,5 +25,5 @@ def check(
     the other side stops it."""
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)
-    run_over_records(file, variant=flags, board=board, play=play, show_diagram=True, as_json=as_json,
+    run_over_records(file, variant=flags, board=board, play=play, diagram="position", as_json=as_json,
                      render=render_check, document=check_report)

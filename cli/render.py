@@ -539,15 +539,15 @@ def stdin_bytes():
 def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None], play: str | None = None,
-                     show_diagram: bool = False) -> None:
+                     diagram: str | None = None) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``)
     and print each document.
 
     A bad record is reported on stderr as ``file:line:col: message`` and skipped; the others are still analysed,
     and the command then exits with code 1. With ``board``, records of other boards are not even read into
     positions, so their errors do not matter; a record too broken to be read at all is still reported, since it
-    may be the board asked for. ``play`` is ``--play``'s cards, played on each position first; with
-    ``show_diagram`` the text output shows each position's hand diagram above its analysis."""
+    may be the board asked for. ``play`` is ``--play``'s cards, played on each position first; ``diagram``
+    (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis."""
     failed = False
     matched = read = shown = 0
     console = None if as_json else stdout_console()
@@ -579,8 +579,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
             else:
                 if shown:
                     console.print()  # a blank line between records, none before the first shown
-                if show_diagram:
-                    print_diagram(position, console)
+                if diagram:
+                    print_diagram(position, console, dealt=diagram == "dealt")
                 render(result, console)
                 shown += 1
     shown_name = "<stdin>" if str(path) == "-" else path

@@ -35,5 +35,6 @@ def show(
     def document(position: Position) -> Document:
         return {"tbn": position.to_tbn()} if tbn else {}
 
-    run_over_records(file, variant=flags, board=board, play=play, show_diagram=not tbn, as_json=False,
+    run_over_records(file, variant=flags, board=board, play=play, diagram=None if tbn else "position",
+                     as_json=False,
                      render=_print_tbn if tbn else lambda document, console: None, document=document)

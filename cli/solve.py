@@ -43,6 +43,6 @@ def solve(
     double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)
-    run_over_records(file, variant=flags, board=board, play=play, show_diagram=True, as_json=as_json,
+    run_over_records(file, variant=flags, board=board, play=play, diagram="position", as_json=as_json,
                      render=render_solve,
                      document=lambda position: solve_report(position, objective, cards, line))

@@ -34,8 +34,11 @@ def what_if(position: Position, play: Optional[str]) -> Position:
         raise ParseError(f"--play: {error}", source=record.source, line=line, column=column) from None
 
 
-def print_diagram(position: Position, console: Console) -> None:
-    """The hand diagram, with suit letters where stdout cannot show the suit signs."""
+def print_diagram(position: Position, console: Console, *, dealt: bool = False) -> None:
+    """The hand diagram (``dealt``: of the hands as dealt, before the Play section), with suit letters where stdout
+    cannot show the suit signs."""
     from .render import stdout_encodes
 
+    if dealt:
+        position = Position(position.game, position.rules, position.rules.start(), record=position.record)
     console.print(Text(diagram(position, signs=stdout_encodes("♠♣♥♦"))), soft_wrap=True)

@@ -7,7 +7,8 @@ them in a 3 x 3 grid of places whose centre holds the trick on the table.
 
 Each hand lists its cards a suit to a line, strongest first, in the pack's order. A French-suited pack (the
 Zwanzigerrufen suits S C H D) shows the suit signs; the German packs keep their letters (E G H S), as players write
-them. Markers say who declares, who led the trick in progress and who is to play, and what each seat has won.
+them. Markers say who declares, who led the trick in progress and who is to play, and what each seat has won. A finished
+deal shows the hands as dealt, with what each seat won.
 """
 
 from __future__ import annotations
@@ -97,7 +98,7 @@ def _seat(position: "Position", seat: int, style: SuitStyle, with_points: bool) 
     pack, state = position.pack, position.state
     roles = _roles(position, seat)
     title = f"Seat {seat + 1}" + (f" ({', '.join(roles)})" if roles else "")
-    hand = state.hands[seat]
+    hand = position.rules.deal.hands[seat] if state.is_over else state.hands[seat]  # a finished deal: as dealt
     suits = []
     for letter in _suits(pack):
         ranks = tuple(pack[i].rank for i in bits(hand) if pack[i].suit == letter)
@@ -122,7 +123,7 @@ def _table_lines(position: "Position", style: SuitStyle) -> list[str]:
     state, pack = position.state, position.pack
     total = len(state.history) + state.tricks_left
     if state.is_over:
-        return [f"deal over ({total} tricks)"]
+        return ["the deal is over", f"after {total} tricks;", "the hands as dealt"]
     lines = [f"trick {len(state.history) + 1} of {total}"]
     for offset, card in enumerate(state.trick):
         seat = (state.leader + offset) % state.seats
