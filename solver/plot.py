@@ -84,14 +84,14 @@ def _figure(analysis: PlayAnalysis):
         value = analysis.curve[card.number]
         axes.plot([card.number], [value], "o", markersize=9, color=GRADE_COLOURS[card.grade], zorder=3,
                   gid=f"mistake-{card.number}")
-        label = f"{card.card} (-{card.cost})"
+        note = f"{card.card} (-{card.cost})"
         if card.bonuses_lost:
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")
-            label += ": " + ", ".join(card.bonuses_lost) + " lost"
+            note += ": " + ", ".join(card.bonuses_lost) + " lost"
         above = turn % 2 == 0  # neighbours' labels alternate above and below the line
         lift = 14 if card.bonuses_lost else 0  # the long bonus labels clear the short ones beside them
-        axes.annotate(label, (card.number, value), xytext=(6, 7 + lift if above else -15 - lift),
+        axes.annotate(note, (card.number, value), xytext=(6, 7 + lift if above else -15 - lift),
                       textcoords="offset points",
                       fontsize=8, fontweight="bold" if card.bonuses_lost else "normal")
     if analysis.bonuses_kept and analysis.curve:

@@ -13,15 +13,26 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from .announcements import pagat_announcer, parse_announcements
-from .cards import Card, Pack
+from .cards import Card, CardSet, Pack
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
-                     StichError, UnknownCardError, is_token_list, is_whole_number)
+                     StichError, UnknownCardError, integral, is_token_list, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    """A completed trick as people count: its number, the seat that led it and the seat that won it (1-based), and
+    its cards in playing order."""
+
+    number: int
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,34 @@ class Position:
     @property
     def pack(self) -> Pack:
         return self.rules.pack
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to play (1-based), None when the deal is over."""
+        return None if self.state.is_over else self.state.to_move + 1
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards seat ``seat`` (1-based) still holds."""
+        seat = integral(seat)  # type: ignore[assignment]
+        if not is_whole_number(seat) or not 1 <= seat <= self.rules.seats:
+            raise InvalidPositionError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
+        return CardSet(self.pack, self.state.hands[seat - 1])
+
+    def legal_cards(self) -> CardSet:
+        """The cards the seat to move may play (none when the deal is over)."""
+        return CardSet(self.pack, self.state.legal_cards())
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """The cards on the table, in playing order."""
+        return tuple(self.pack[card] for card in self.state.trick)
+
+    @property
+    def history(self) -> tuple[PlayedTrick, ...]:
+        """The completed tricks, seats 1-based and cards as Cards (the state's ``history`` is the engine's view:
+        0-based seats and pack indices)."""
+        return tuple(PlayedTrick(number, trick.leader + 1, tuple(self.pack[c] for c in trick.cards), trick.winner + 1)
+                     for number, trick in enumerate(self.state.history, 1))
 
     def __str__(self) -> str:
         """The hand diagram (:mod:`solver.diagram`): the hands around the table, the trick, who is to play."""
@@ -102,6 +141,7 @@ class Position:
             known = ", ".join(self.rules.objective_names())
             raise InvalidContractError(f"an objective is named by text (one of {known}), not {name!r}")
         name = name.strip().lower()  # as game names, contracts and card tokens are read
+        seat = integral(seat)  # type: ignore[assignment]  # a numpy integer is a seat too
         if seat is not None and (not is_whole_number(seat)
                                  or not 1 <= seat <= self.rules.seats):
             raise InvalidContractError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")

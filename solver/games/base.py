@@ -18,7 +18,7 @@ from typing import ClassVar, Mapping
 
 from ..cards import Pack, bits
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidDealError, is_whole_number
+from ..errors import InvalidContractError, InvalidDealError, integral, is_whole_number
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
 from .tables import RuleTables
@@ -373,6 +373,8 @@ class Game:
         if not isinstance(variant, Variant):
             variant = cls.variant(variant)
         cls.check_deal(deal)
+        declarer, leader = integral(declarer), integral(leader)  # type: ignore[assignment]  # numpy seats too
+        state_tags = {name: integral(value) for name, value in state_tags.items()}
         _check_seat("declarer", declarer, deal.seats)
         if leader is not None:
             _check_seat("leader", leader, deal.seats)

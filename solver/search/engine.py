@@ -578,7 +578,7 @@ class EngineSolver:
             pv = tuple(self.line(state, objective, future)) if line else ()
         achieved = objective.achieved(state.rules, state)
         return SolveResult(objective=objective, achieved=achieved, future=future, card_values=values, line=pv,
-                           nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=state.to_move,
+                           nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=state.to_move + 1,
                            pack=state.rules.pack)
 
 

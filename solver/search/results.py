@@ -23,6 +23,7 @@ class SolveResult:
 
     ``achieved`` is the reward already earned by completed tricks, ``future`` the double-dummy value of the rest,
     ``total`` their sum. For a yes/no objective ``success`` says whether the maximising side can force the target.
+    ``to_move`` is the seat to play (1-based, as every seat of the API; 0 for a result made without one).
     """
 
     objective: Objective
