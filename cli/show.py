@@ -8,15 +8,16 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 
+from solver.diagram import diagram
 from solver.position import Position
 
-from .render import Document, parse_variant_options, run_over_records
+from .render import Document, parse_variant_options, run_over_records, stdout_encodes
 from .solve import BOARD, FILE, VARIANT
 from .whatif import PLAY
 
 
-def _print_tbn(document: Document, console: Console) -> None:
-    console.file.write(document["tbn"])
+def _print_text(document: Document, console: Console) -> None:
+    console.file.write(document["text"])
 
 
 def show(
@@ -31,10 +32,10 @@ def show(
     progress, who led it and who is to play, and what each seat has won. With --play, the position after those
     cards; with --tbn, the record itself as played, to save a what-if as a file."""
     flags = parse_variant_options(variant)
+    signs = stdout_encodes("♠♣♥♦")
 
     def document(position: Position) -> Document:
-        return {"tbn": position.to_tbn()} if tbn else {}
+        return {"text": position.to_tbn() if tbn else diagram(position, signs=signs)}
 
-    run_over_records(file, variant=flags, board=board, play=play, diagram=None if tbn else "position",
-                     as_json=False,
-                     render=_print_tbn if tbn else lambda document, console: None, document=document)
+    run_over_records(file, variant=flags, board=board, play=play, as_json=False, render=_print_text,
+                     document=document)
