@@ -26,6 +26,7 @@ from rich.text import Text
 
 from solver.cards import Pack
 from solver.deal import small_number
+from solver.diagram import SIGNS, SuitStyle
 from solver.errors import InvalidDealError, ParseError, StichError, VariantError
 from solver.games import get_game
 from solver.formats.tbn import Record, iter_records
@@ -41,8 +42,6 @@ Document = dict[str, Any]
 #: Width used when the output is not a terminal (a file or a pipe), so tables are not squeezed to 80 columns.
 PIPE_WIDTH = 110
 
-_SIGNS = {"spades": "♠", "clubs": "♣", "hearts": "♥", "diamonds": "♦"}
-_RED_SUITS = ("hearts", "diamonds")
 
 
 # --- consoles ---------------------------------------------------------------------------------------------------
@@ -130,11 +129,7 @@ class CardPainter:
 
     def __init__(self, pack: Pack) -> None:
         self.pack = pack
-        letters = pack.sign_letters
-        french = bool(letters) and all(letters.get(suit) == suit[0].upper() for suit in _SIGNS)
-        self.signs = {letters[suit]: sign for suit, sign in _SIGNS.items()} if french and stdout_encodes("".join(_SIGNS.values())) else {}
-        red = _RED_SUITS if french else ("hearts",)
-        self.red = {letters[suit] for suit in red if suit in letters}
+        self.style = SuitStyle.of(pack, signs=stdout_encodes("".join(SIGNS.values())))  # as the hand diagram
 
     @classmethod
     def for_game(cls, game: str) -> "CardPainter":
@@ -142,16 +137,11 @@ class CardPainter:
 
     def label(self, name: str) -> str:
         index = self.pack.lookup(name)
-        if index is None:
-            return name
-        card = self.pack[index]
-        if card.suit in self.signs and card.name == card.suit + card.rank:
-            return self.signs[card.suit] + card.rank
-        return card.name
+        return name if index is None else self.style.card(self.pack, index)
 
     def card(self, name: str, style: str = "") -> Text:
         index = self.pack.lookup(name)
-        colour = "red" if index is not None and self.pack[index].suit in self.red else ""
+        colour = "red" if index is not None and self.pack[index].suit in self.style.red else ""
         return Text(self.label(name), style=" ".join(s for s in (colour, style) if s))
 
     def cards(self, names: Sequence[str], separator: str = " ", style: str = "") -> Text:

@@ -11,9 +11,9 @@ from rich.console import Console
 from solver.diagram import diagram
 from solver.position import Position
 
-from .render import Document, parse_variant_options, run_over_records, stdout_encodes
+from .render import Document, parse_variant_options, run_over_records
 from .solve import BOARD, FILE, VARIANT
-from .whatif import PLAY
+from .whatif import PLAY, signs_shown
 
 
 def _print_text(document: Document, console: Console) -> None:
@@ -32,7 +32,7 @@ def show(
     progress, who led it and who is to play, and what each seat has won. With --play, the position after those
     cards; with --tbn, the record itself as played, to save a what-if as a file."""
     flags = parse_variant_options(variant)
-    signs = stdout_encodes("♠♣♥♦")
+    signs = signs_shown()
 
     def document(position: Position) -> Document:
         return {"text": position.to_tbn() if tbn else diagram(position, signs=signs)}

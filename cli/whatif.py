@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from solver.diagram import diagram
+from solver.diagram import SIGNS, diagram
 from solver.errors import ParseError, StichError
 from solver.position import Position
 
@@ -34,11 +34,15 @@ def what_if(position: Position, play: Optional[str]) -> Position:
         raise ParseError(f"--play: {error}", source=record.source, line=line, column=column) from None
 
 
-def print_diagram(position: Position, console: Console, *, dealt: bool = False) -> None:
-    """The hand diagram (``dealt``: of the hands as dealt, before the Play section), with suit letters where stdout
-    cannot show the suit signs."""
+def signs_shown() -> bool:
+    """Whether stdout can show the suit signs (else the diagram writes suit letters)."""
     from .render import stdout_encodes
 
+    return stdout_encodes("".join(SIGNS.values()))
+
+
+def print_diagram(position: Position, console: Console, *, dealt: bool = False) -> None:
+    """The hand diagram (``dealt``: of the hands as dealt, before the Play section)."""
     if dealt:
         position = Position(position.game, position.rules, position.rules.start(), record=position.record)
-    console.print(Text(diagram(position, signs=stdout_encodes("♠♣♥♦"))), soft_wrap=True)
+    console.print(Text(diagram(position, signs=signs_shown())), soft_wrap=True)

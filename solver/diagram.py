@@ -22,7 +22,7 @@ from .cards import Pack, bits
 if TYPE_CHECKING:
     from .position import Position
 
-_SIGNS = {"spades": "♠", "clubs": "♣", "hearts": "♥", "diamonds": "♦"}
+SIGNS = {"spades": "♠", "clubs": "♣", "hearts": "♥", "diamonds": "♦"}
 
 #: The grid places (row, column) of seats 1, 2, ... for each seat count: seat 1 at the bottom, then clockwise.
 PLACES = {
@@ -45,8 +45,8 @@ class SuitStyle:
     @classmethod
     def of(cls, pack: Pack, signs: bool = True) -> "SuitStyle":
         letters = pack.sign_letters
-        french = bool(letters) and all(letters.get(suit) == suit[0].upper() for suit in _SIGNS)
-        labels = {letters[suit]: sign for suit, sign in _SIGNS.items()} if french and signs else {}
+        french = bool(letters) and all(letters.get(suit) == suit[0].upper() for suit in SIGNS)
+        labels = {letters[suit]: sign for suit, sign in SIGNS.items()} if french and signs else {}
         red = ("hearts", "diamonds") if french else ("hearts",)
         return cls(labels, frozenset(letters[suit] for suit in red if suit in letters))
 
@@ -203,4 +203,4 @@ def diagram_html(position: "Position") -> str:
             f'<table style="border-collapse:collapse">{"".join(rows)}</table></div>')
 
 
-__all__ = ["PLACES", "SuitStyle", "diagram", "diagram_html"]
+__all__ = ["PLACES", "SIGNS", "SuitStyle", "diagram", "diagram_html"]
