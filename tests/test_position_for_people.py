@@ -90,7 +90,7 @@ def test_play_keeps_the_record_in_step_and_to_tbn_saves_it():
     assert again.state == played.state and again.played == played.played
     assert again.record.get("Event") == position.record.get("Event")  # tags and comments kept
     stream = io.StringIO()
-    write_records([played.to_record(), position.to_record()], stream)
+    write_records([played, position.to_record()], stream)  # a position stands for its record
     both = solver.parse_positions(stream.getvalue())
     assert [p.state for p in both] == [played.state, position.state]
 
