@@ -206,4 +206,6 @@ def test_settlement_and_solve_result_names_mean_one_thing_each():
     settlement = solver.dd_settlement(position)
     assert not hasattr(settlement, "card_names")
     assert len(settlement.line_names) == len(settlement.line)
-    assert isinstance(solver.solve(ending(), "points", cards=True).card_names(), dict)
+    result = solver.solve(valat(), "valat", cards=True)
+    assert result.card_names() == {"T17": 5, "T16": 5, "SK": 5, "CK": 5, "HK": 4}  # each card's value by name
+    assert result.best_cards() == ["T17", "T16", "SK", "CK"] and result.best_cards()[0].index == 5
