@@ -22,6 +22,7 @@ from . import check as check_command
 from . import deal as deal_command
 from . import postmortem as postmortem_command
 from . import score as score_command
+from . import show as show_command
 from . import solve as solve_command
 from . import table as table_command
 from . import tree as tree_command
@@ -54,6 +55,8 @@ def root(
 COMMANDS = (
     ("deal", deal_command.deal,
      "Write seeded random deals as a .tbn file."),
+    ("show", show_command.show,
+     "Print each record's deal as a hand diagram (after --play's cards, if given)."),
     ("solve", solve_command.solve,
      "Solve each record: what each side has taken, the value of the rest, the total."),
     ("check", check_command.check,

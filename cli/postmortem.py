@@ -12,17 +12,17 @@ from rich.text import Text
 
 from solver.analysis import postmortem_report
 from solver.errors import StichError
-from solver.plot import write_plot
+from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import GRADES, analyse_play
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
+from .whatif import PLAY
 from .render import (CardPainter, Document, parse_variant_options, progress_on_stderr, record_title,
                      run_over_records, seats_text, use_table_megabytes)
 from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
-PLOT_SUFFIXES = (".svg", ".png")
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
@@ -90,19 +90,22 @@ def postmortem(
     board: Optional[str] = BOARD,
     as_json: bool = JSON,
     plot: Optional[Path] = typer.Option(
-        None, "--plot", metavar="OUT.svg|OUT.png", parser=file_name,
-        help="Also draw the value over the play, mistakes marked (one file per record: OUT, OUT-2, ...)."),
+        None, "--plot", metavar="OUT.png|OUT.svg|OUT.pdf", parser=file_name,
+        help="Also draw the value over the play: cards, tricks, thresholds, mistakes and bonuses marked (one file "
+             "per record: OUT, OUT-2, ...)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
+    play: Optional[str] = PLAY,
 ) -> None:
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
     (docs/postmortem.md)."""
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)
-    if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
+    if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         with input_errors():
-            raise StichError(f"{plot}: the plot is written as .svg or .png")
+            raise StichError(f"{plot}: the plot is written as .png, .svg or .pdf")
     count = [0]
-    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_postmortem,
+    run_over_records(file, variant=flags, board=board, play=play, diagram="dealt", as_json=as_json,
+                     render=render_postmortem,
                      document=lambda position: postmortem_document(position, plot, count))

@@ -26,6 +26,7 @@ from rich.text import Text
 
 from solver.cards import Pack
 from solver.deal import small_number
+from solver.diagram import SIGNS, SuitStyle, diagram
 from solver.errors import InvalidDealError, ParseError, StichError, VariantError
 from solver.games import get_game
 from solver.formats.tbn import Record, iter_records
@@ -34,14 +35,13 @@ from solver.search.engine import TABLE_SIZE_VARIABLE, implementation, table_mega
 from solver.variant import Variant
 
 from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, input_errors, message
+from .whatif import what_if
 
 Document = dict[str, Any]
 
 #: Width used when the output is not a terminal (a file or a pipe), so tables are not squeezed to 80 columns.
 PIPE_WIDTH = 110
 
-_SIGNS = {"spades": "♠", "clubs": "♣", "hearts": "♥", "diamonds": "♦"}
-_RED_SUITS = ("hearts", "diamonds")
 
 
 # --- consoles ---------------------------------------------------------------------------------------------------
@@ -129,11 +129,7 @@ class CardPainter:
 
     def __init__(self, pack: Pack) -> None:
         self.pack = pack
-        letters = pack.sign_letters
-        french = bool(letters) and all(letters.get(suit) == suit[0].upper() for suit in _SIGNS)
-        self.signs = {letters[suit]: sign for suit, sign in _SIGNS.items()} if french and stdout_encodes("".join(_SIGNS.values())) else {}
-        red = _RED_SUITS if french else ("hearts",)
-        self.red = {letters[suit] for suit in red if suit in letters}
+        self.style = SuitStyle.of(pack, signs=stdout_encodes("".join(SIGNS.values())))  # as the hand diagram
 
     @classmethod
     def for_game(cls, game: str) -> "CardPainter":
@@ -141,16 +137,11 @@ class CardPainter:
 
     def label(self, name: str) -> str:
         index = self.pack.lookup(name)
-        if index is None:
-            return name
-        card = self.pack[index]
-        if card.suit in self.signs and card.name == card.suit + card.rank:
-            return self.signs[card.suit] + card.rank
-        return card.name
+        return name if index is None else self.style.card(self.pack, index)
 
     def card(self, name: str, style: str = "") -> Text:
         index = self.pack.lookup(name)
-        colour = "red" if index is not None and self.pack[index].suit in self.red else ""
+        colour = "red" if index is not None and self.pack[index].suit in self.style.red else ""
         return Text(self.label(name), style=" ".join(s for s in (colour, style) if s))
 
     def cards(self, names: Sequence[str], separator: str = " ", style: str = "") -> Text:
@@ -537,14 +528,16 @@ def stdin_bytes():
 
 def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
                      document: Callable[[Position], Document],
-                     render: Callable[[Document, Console], None]) -> None:
+                     render: Callable[[Document, Console], None], play: str | None = None,
+                     diagram: str | None = None) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``)
     and print each document.
 
     A bad record is reported on stderr as ``file:line:col: message`` and skipped; the others are still analysed,
     and the command then exits with code 1. With ``board``, records of other boards are not even read into
     positions, so their errors do not matter; a record too broken to be read at all is still reported, since it
-    may be the board asked for."""
+    may be the board asked for. ``play`` is ``--play``'s cards, played on each position first; ``diagram``
+    (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis."""
     failed = False
     matched = read = shown = 0
     console = None if as_json else stdout_console()
@@ -560,7 +553,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 continue
             matched += 1
             try:
-                position = position_from_record(item, variant=variant)
+                position = what_if(position_from_record(item, variant=variant), play)
             except StichError as error:
                 message(f"stich: {error}")
                 failed = True
@@ -576,6 +569,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
             else:
                 if shown:
                     console.print()  # a blank line between records, none before the first shown
+                if diagram:
+                    print_diagram(position, console, dealt=diagram == "dealt")
                 render(result, console)
                 shown += 1
     shown_name = "<stdin>" if str(path) == "-" else path
@@ -587,3 +582,15 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         failed = True
     if failed:
         raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def signs_shown() -> bool:
+    """Whether stdout can show the suit signs (else the diagram writes suit letters)."""
+    return stdout_encodes("".join(SIGNS.values()))
+
+
+def print_diagram(position: Position, console: Console, *, dealt: bool = False) -> None:
+    """The hand diagram (``dealt``: of the hands as dealt, before the Play section)."""
+    if dealt:
+        position = Position(position.game, position.rules, position.rules.start(), record=position.record)
+    console.print(Text(diagram(position, signs=signs_shown())), soft_wrap=True)

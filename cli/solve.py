@@ -11,6 +11,7 @@ from solver.analysis import solve_report
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 
 from .errors import file_name
+from .whatif import PLAY
 from .render import parse_variant_options, render_solve, run_over_records, use_table_megabytes
 
 FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
@@ -36,10 +37,12 @@ def solve(
     variant: Optional[List[str]] = VARIANT,
     as_json: bool = JSON,
     table_mb: Optional[int] = TABLE_MB,
+    play: Optional[str] = PLAY,
 ) -> None:
     """Solve the position after each record's Play section (or its ending): what each side has taken, the
     double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     use_table_megabytes(table_mb)
-    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_solve,
+    run_over_records(file, variant=flags, board=board, play=play, diagram="position", as_json=as_json,
+                     render=render_solve,
                      document=lambda position: solve_report(position, objective, cards, line))

@@ -4,8 +4,10 @@ The public API::
 
     import solver
     position = solver.parse_positions(open("examples/valat.tbn").read())[0]
+    print(position)                            # the hand diagram (Jupyter shows it as HTML)
     result = solver.solve(position, "valat", cards=True)
-    result.success, result.card_names()
+    result.success, result.card_names()       # True, {'T17': 5, 'T16': 5, 'SK': 5, 'CK': 5, 'HK': 4}
+    position.play("HK").to_tbn()               # the record as played, to save
 """
 
 __version__ = "0.1.0"
@@ -38,7 +40,7 @@ from .games import *  # noqa: F403  the registry and every shipped game class, b
 from .position import Position, make_position, position_from_record
 from .search.engine import EngineSolver
 from .search.results import CardValue, SolveResult
-from .generate import random_record, random_records
+from .generate import random_position, random_record, random_records
 from .state import PlayState, Trick
 from .variant import Flag, Variant
 
@@ -47,7 +49,7 @@ __all__ = [
     "table_report", "BatchSummary", "solve_batch", "BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position",
     "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
     "Settlement", "score_deal", "DDSettlement", "dd_settlement", "strategy_tree", "write_tree", "EngineSolver",
-    "random_record", "random_records", "Card", "CardSet", "CardValue", "Deal", "EngineError",
+    "random_position", "random_record", "random_records", "Card", "CardSet", "CardValue", "Deal", "EngineError",
     "Flag", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
     "Pack", "ParseError", "PlayState", "SearchStopped",
     "Position", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",

@@ -25,9 +25,11 @@ _SIGN_SUITS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card of a pack.
+    """One card of a pack. It prints as its name and compares equal to it (``card == "T21"``), as python-chess's
+    squares do; it hashes as its name, so a dict keyed by cards is looked up by names too. Inside, cards stay the
+    engine's pack indices and int masks (``index``, ``mask``): this type is for people.
 
     ``suit`` is the printed suit letter (``"T"`` for a trump suit of its own); ``order`` is the card's rank within its
     printed suit, higher is stronger, as the pack's natural order gives it (contracts may reorder: an Ober can be a
@@ -50,6 +52,20 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.name})"
+
+    def _key(self) -> tuple:
+        return (self.index, self.name, self.suit, self.rank, self.points, self.order)
+
+    def __eq__(self, other: object) -> bool:
+        """Another card (the same card of the same pack) or a name (the card's canonical name, exactly)."""
+        if isinstance(other, Card):
+            return self._key() == other._key()
+        if isinstance(other, str):
+            return other == self.name
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)  # equal names, equal hashes: what == with a name needs
 
 
 def bits(mask: int) -> Iterator[int]:

@@ -7,6 +7,7 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 
 from __future__ import annotations
 
+import operator
 from typing import TypeGuard
 
 
@@ -24,6 +25,18 @@ def _cut(text: str, limit: int) -> str:
 def is_whole_number(value: object) -> TypeGuard[int]:
     """An int that is not a bool: what every seat, count and index the API takes must be (True is an int too)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def integral(value: object) -> object:
+    """``value`` as a plain int when it is integral (a numpy integer, any type with ``__index__``), else unchanged,
+    so that the check that follows names what was given. A bool stays a bool (it is no seat or count), and a plain
+    int is returned as it is: an API entry point calls this on every seat, count and index it takes."""
+    if isinstance(value, (bool, int)) or not hasattr(type(value), "__index__"):
+        return value
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return value
 
 
 def is_token_list(value: object, nested: bool = False) -> bool:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from typing import Iterator, Mapping
 
-from .errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
+from .errors import InvalidContractError, InvalidDealError, StichError, integral, is_whole_number
 from .formats.tbn import Record, Tag
 from .games import get_game
 from .games.base import Game
+from .position import Position, position_from_record
 
 MAX_REDEALS = 10_000
 
@@ -29,6 +30,8 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     """Board ``board`` of seed ``seed``: a whole deal on which ``contract`` can be bid by ``declarer`` (bid checks
     under ``variant``, which is also written as the record's ``[Variant]`` tag)."""
     game = get_game(game)
+    seed, board, declarer = integral(seed), integral(board), integral(declarer)  # type: ignore[assignment]
+    seats = integral(seats)  # type: ignore[assignment]  # numpy integers are whole numbers too
     chosen = game.variant(variant or {})
     if not is_whole_number(seed):  # any whole number: it only names a generator
         raise StichError(f"seed must be a whole number, not {seed!r}")
@@ -71,3 +74,12 @@ def random_records(game: str | type[Game], seed: int, count: int, *, contract: s
     _whole("first_board", first_board, 1)
     for board in range(first_board, first_board + count):
         yield random_record(game, seed, board, contract=contract, declarer=declarer, seats=seats, variant=variant)
+
+
+def random_position(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
+                    declarer: int = 1, seats: int | None = None,
+                    variant: Mapping[str, object] | str | None = None) -> Position:
+    """Board ``board`` of seed ``seed`` as a Position to solve: :func:`random_record`'s record, read (the position
+    keeps it: ``to_tbn()`` writes it, and it follows ``play``)."""
+    return position_from_record(random_record(game, seed, board, contract=contract, declarer=declarer, seats=seats,
+                                              variant=variant))

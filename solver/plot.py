@@ -1,186 +1,135 @@
-"""The picture of a post-mortem: the double-dummy value over the course of the play, mistakes marked.
+"""The picture of a post-mortem: the double-dummy value over the course of the play, drawn with matplotlib.
 
-x is the number of cards played (vertical lines at the trick boundaries), y the declaring side's total (what it has
-won plus the double-dummy value of the rest; a game without card points: the declarer's tricks). A perfect play is a
-flat line; every card graded worse than ``ok`` is a circle, labelled with its number and card in the SVG.
+x is the number of cards played, every card named below the axis in its seat's colour, the tricks numbered along the
+top and separated by dashed lines; y is the series the post-mortem holds (``PlayAnalysis.curve``: the declaring
+side's total, what it has won plus the double-dummy value of the rest; Kratzen: the attacker's tricks), labelled
+from its ``measure`` and ``declaring_side``. A perfect play is a flat line. The contract's thresholds are drawn as
+horizontal lines (taken from the analysis, which reads them from the game's objectives), every card graded worse
+than ``ok`` is a marker in its grade's colour, a card that threw away or handed over a bonus is a cross with the
+bonus named, and the bonuses still made at the end are named at the line's end.
 
-Both formats are drawn here without dependencies: SVG as text, PNG by rasterising the same shapes (lines and
-markers, no text: a font renderer is not worth its weight here) into a minimal PNG written with zlib and struct.
+matplotlib is imported on the first plot only (``import solver`` stays quick) and draws with its Agg backend, so
+no display is needed; the format follows the file's suffix: PNG, SVG or PDF. Every mark carries a ``gid`` (in the
+SVG, the ``id`` of its group: ``mistake-N``, ``bonus-N``, ``threshold-NAME``) so that programs can find it.
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from html import escape as html_escape
 
 from .errors import StichError
 from .postmortem import PlayAnalysis
 
+#: The formats matplotlib writes for us, by file suffix.
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 
-def escape(text: str) -> str:
-    """XML text content (``&``, ``<``, ``>``): html's escape, since xml.sax.saxutils drags in urllib, http and email
-    at ``import solver`` (a third of its import time)."""
-    return html_escape(text, quote=False)
-
-
-def quoteattr(text: str) -> str:
-    """An XML attribute value, quoted."""
-    return f'"{html_escape(text)}"'
-
-WIDTH, HEIGHT = 760, 380
-LEFT, RIGHT, TOP, BOTTOM = 56, 24, 28, 44
-
-GRADE_COLOURS = {"inaccuracy": (230, 160, 0), "mistake": (230, 90, 0), "blunder": (200, 0, 0)}
-LINE_COLOUR = (30, 90, 200)
-TRICK_COLOUR = (200, 200, 200)
-AXIS_COLOUR = (60, 60, 60)
+GRADE_COLOURS = {"inaccuracy": "#e6a000", "mistake": "#e65a00", "blunder": "#c80000"}
+SEAT_COLOURS = ("#1f4fb4", "#2a8a2a", "#8a2a8a", "#b45f06", "#117a8b", "#6b6b6b")
+LINE_COLOUR = "#1e5ac8"
+THRESHOLD_COLOUR = "#777777"
 
 
-@dataclass(frozen=True)
-class Frame:
-    """Maps (cards played, value) to picture coordinates."""
+def _figure(analysis: PlayAnalysis):
+    import matplotlib
 
-    cards: int
-    low: int
-    high: int
+    matplotlib.use("Agg", force=False)  # (a program that chose its backend keeps it; Agg needs no display)
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
 
-    def x(self, number: int) -> float:
-        return LEFT + (WIDTH - LEFT - RIGHT) * number / max(self.cards, 1)
+    cards = analysis.cards
+    count = len(cards)
+    figure = Figure(figsize=(max(8.0, 0.28 * count + 3), 5.2), dpi=110, layout="constrained")
+    axes = figure.add_subplot()
+    unit = analysis.measure
+    side = "+".join(str(seat) for seat in analysis.declaring_side)
+    whose = f"seat {side}" if len(analysis.declaring_side) == 1 else f"seats {side}"
+    figure.suptitle(f"{analysis.game} {analysis.contract}, declarer {analysis.declarer}: double-dummy {unit} "
+                    f"of {whose}", fontweight="bold")
 
-    def y(self, value: int) -> float:
-        span = max(self.high - self.low, 1)
-        return HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * (value - self.low) / span
+    # the value line and its scale
+    x = list(range(len(analysis.curve)))
+    axes.plot(x, analysis.curve, color=LINE_COLOUR, linewidth=2, marker="o", markersize=3,
+              label=f"{unit} of {whose} (won + double-dummy rest)", gid="value")
+    top = max([analysis.maximum, *analysis.curve, 1])
+    axes.set_ylim(min(0, *analysis.curve), top * 1.06)
+    axes.set_xlim(-0.5, max(count, 1) + 0.5)
+    axes.set_ylabel(f"{unit} of {whose}")
+    axes.set_xlabel("card played (seat: card)")
 
+    # the contract's thresholds
+    for name, value in analysis.thresholds:
+        axes.axhline(value, color=THRESHOLD_COLOUR, linestyle=":", linewidth=1, gid=f"threshold-{name}")
+        axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
+                      textcoords="offset points", ha="right", va="bottom", fontsize=8, color=THRESHOLD_COLOUR)
 
-def frame_of(analysis: PlayAnalysis) -> Frame:
-    """The value axis always includes 0, so that small swings are not blown up into cliffs."""
-    values = analysis.curve or (0,)
-    return Frame(len(analysis.cards), min(0, min(values)), max(max(values), 1))
-
-
-def _hex(colour: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % colour
-
-
-def _value_ticks(frame: Frame) -> list[int]:
-    """About five round values along the y axis."""
-    span = frame.high - frame.low
-    step = next((s for s in (1, 2, 5, 10, 20, 25, 50) if span / s <= 6), 100)
-    first = -(-frame.low // step) * step
-    return list(range(first, frame.high + 1, step))
-
-
-def svg_text(analysis: PlayAnalysis) -> str:
-    """The plot as an SVG document (one ``<circle class="mistake" data-card=...>`` per graded card)."""
-    frame = frame_of(analysis)
-    unit = "points" if analysis.measure == "points" else "tricks"
-    side = "+".join(str(s) for s in analysis.declaring_side)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11">',
-           f'<title>{escape(f"{analysis.game} {analysis.contract}: double-dummy {unit} of {side}")}</title>',
-           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>']
+    # the tricks: dashed boundaries, numbered along the top
+    starts = [0, *analysis.trick_ends]
     for end in analysis.trick_ends:
-        x = frame.x(end)
-        out.append(f'<line class="trick" x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{HEIGHT - BOTTOM}" '
-                   f'stroke="{_hex(TRICK_COLOUR)}" stroke-dasharray="3,3"/>')
-    for value in _value_ticks(frame):
-        y = frame.y(value)
-        out.append(f'<text class="tick" x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{value}</text>')
-    out.append(f'<path class="axes" d="M{LEFT},{TOP} V{HEIGHT - BOTTOM} H{WIDTH - RIGHT}" fill="none" '
-               f'stroke="{_hex(AXIS_COLOUR)}"/>')
-    out.append(f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle">cards played '
-               f'(dashed: end of a trick)</text>')
-    out.append(f'<text x="14" y="{(TOP + HEIGHT - BOTTOM) / 2:.0f}" text-anchor="middle" '
-               f'transform="rotate(-90 14 {(TOP + HEIGHT - BOTTOM) / 2:.0f})">{escape(unit)} of {side}</text>')
-    points = " ".join(f"{frame.x(i):.1f},{frame.y(v):.1f}" for i, v in enumerate(analysis.curve))
-    out.append(f'<polyline class="value" points="{points}" fill="none" stroke="{_hex(LINE_COLOUR)}" '
-               f'stroke-width="2"/>')
-    for card in analysis.mistakes:
-        x, y = frame.x(card.number), frame.y(analysis.curve[card.number])
-        label = f"{card.number}. {card.card}"
-        out.append(f'<circle class="mistake" data-card={quoteattr(card.card)} data-number="{card.number}" '
-                   f'data-seat="{card.seat}" data-grade="{card.grade}" data-cost="{card.cost}" cx="{x:.1f}" '
-                   f'cy="{y:.1f}" r="5" fill="{_hex(GRADE_COLOURS[card.grade])}"><title>'
-                   f'{escape(f"{label} by seat {card.seat}: {card.grade}, cost {card.cost}")}</title></circle>')
-        out.append(f'<text class="label" x="{x + 7:.1f}" y="{y - 7:.1f}">{escape(label)}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        axes.axvline(end + 0.5, color="#cccccc", linestyle="--", linewidth=0.8, zorder=0)
+    tricks = axes.secondary_xaxis("top")
+    ends = [*analysis.trick_ends, count][:len(starts)]
+    middles = [(start + 1 + end) / 2 for start, end in zip(starts, ends) if start < count]
+    tricks.set_xticks(middles, [str(i + 1) for i in range(len(middles))], fontsize=8)
+    tricks.tick_params(length=0)
+    tricks.set_xlabel("trick", fontsize=9)
 
+    # every card named, in its seat's colour
+    axes.set_xticks([0, *(card.number for card in cards)], ["start", *(f"{card.seat}: {card.card}" for card in cards)],
+                    rotation=90, fontsize=8, fontfamily="monospace")
+    for label, card in zip(axes.get_xticklabels()[1:], cards):
+        label.set_color(SEAT_COLOURS[(card.seat - 1) % len(SEAT_COLOURS)])
 
-# --- PNG --------------------------------------------------------------------------------------------------------
+    # mistakes and bonuses
+    for turn, card in enumerate(analysis.mistakes):
+        value = analysis.curve[card.number]
+        axes.plot([card.number], [value], "o", markersize=9, color=GRADE_COLOURS[card.grade], zorder=3,
+                  gid=f"mistake-{card.number}")
+        note = f"{card.card} (-{card.cost})"
+        if card.bonuses_lost:
+            axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
+                      gid=f"bonus-{card.number}")
+            note += ": " + ", ".join(card.bonuses_lost) + " lost"
+        above = turn % 2 == 0  # neighbours' labels alternate above and below the line
+        lift = 14 if card.bonuses_lost else 0  # the long bonus labels clear the short ones beside them
+        axes.annotate(note, (card.number, value), xytext=(6, 7 + lift if above else -15 - lift),
+                      textcoords="offset points",
+                      fontsize=8, fontweight="bold" if card.bonuses_lost else "normal")
+    if analysis.bonuses_kept and analysis.curve:
+        axes.annotate("kept: " + ", ".join(analysis.bonuses_kept), (len(analysis.curve) - 1, analysis.curve[-1]),
+                      xytext=(-4, -14), textcoords="offset points", ha="right", fontsize=8, color="#2a7a2a",
+                      gid="bonuses-kept")
 
-
-class Canvas:
-    """An RGB raster with the two shapes the plot needs: thick lines and filled discs."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.width, self.height = width, height
-        self.pixels = bytearray(b"\xff" * (width * height * 3))
-
-    def dot(self, x: float, y: float, radius: float, colour: tuple[int, int, int]) -> None:
-        r = int(radius + 1)
-        cx, cy = int(round(x)), int(round(y))
-        for py in range(cy - r, cy + r + 1):
-            for px in range(cx - r, cx + r + 1):
-                if 0 <= px < self.width and 0 <= py < self.height and (px - x) ** 2 + (py - y) ** 2 <= radius ** 2:
-                    offset = (py * self.width + px) * 3
-                    self.pixels[offset:offset + 3] = bytes(colour)
-
-    def line(self, x1: float, y1: float, x2: float, y2: float, colour: tuple[int, int, int], width: float = 1.0,
-             dash: int = 0) -> None:
-        steps = int(max(abs(x2 - x1), abs(y2 - y1))) + 1
-        for step in range(steps + 1):
-            if dash and (step // dash) % 2:
-                continue
-            t = step / steps
-            self.dot(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t, width / 2, colour)
-
-    def png(self) -> bytes:
-        rows = b"".join(b"\x00" + bytes(self.pixels[y * self.width * 3:(y + 1) * self.width * 3])
-                        for y in range(self.height))
-        header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)  # 8-bit RGB
-        return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, 9)) + \
-            _chunk(b"IEND", b"")
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-
-def png_bytes(analysis: PlayAnalysis) -> bytes:
-    """The plot's shapes (trick lines, axes, value line, mistake markers) as a PNG, no text."""
-    frame = frame_of(analysis)
-    canvas = Canvas(WIDTH, HEIGHT)
-    for end in analysis.trick_ends:
-        canvas.line(frame.x(end), TOP, frame.x(end), HEIGHT - BOTTOM, TRICK_COLOUR, dash=3)
-    canvas.line(LEFT, TOP, LEFT, HEIGHT - BOTTOM, AXIS_COLOUR)
-    canvas.line(LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM, AXIS_COLOUR)
-    for value in _value_ticks(frame):
-        canvas.line(LEFT - 4, frame.y(value), LEFT, frame.y(value), AXIS_COLOUR)
-    for i in range(1, len(analysis.curve)):
-        canvas.line(frame.x(i - 1), frame.y(analysis.curve[i - 1]), frame.x(i), frame.y(analysis.curve[i]),
-                    LINE_COLOUR, width=2)
-    for card in analysis.mistakes:
-        canvas.dot(frame.x(card.number), frame.y(analysis.curve[card.number]), 5, GRADE_COLOURS[card.grade])
-    return canvas.png()
+    # the legend: the line, the grades found, the bonus cross, the seats
+    handles = [Line2D([], [], color=LINE_COLOUR, linewidth=2, label=f"{unit} of {whose}")]
+    if analysis.thresholds:
+        handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle=":", label="contract thresholds"))
+    for grade in ("inaccuracy", "mistake", "blunder"):
+        if any(card.grade == grade for card in cards):
+            handles.append(Line2D([], [], marker="o", linestyle="", color=GRADE_COLOURS[grade], label=grade))
+    if any(card.bonuses_lost for card in cards):
+        handles.append(Line2D([], [], marker="x", linestyle="", color="black", markeredgewidth=2.5,
+                              label="bonus thrown away or handed over"))
+    for summary in analysis.players:
+        handles.append(Line2D([], [], marker="s", linestyle="", color=SEAT_COLOURS[(summary.seat - 1) % 6],
+                              label=f"seat {summary.seat}" + (" (declarer)" if summary.seat == analysis.declarer
+                                                              else "")))
+    axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+    axes.grid(axis="y", color="#eeeeee")
+    return figure
 
 
 def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
-    """Write the plot as SVG or PNG, chosen by the file's suffix; another suffix is bad input."""
+    """Write the plot as PNG, SVG or PDF, chosen by the file's suffix; another suffix is bad input."""
     if not isinstance(analysis, PlayAnalysis):
         raise StichError(f"the plot is of a PlayAnalysis (from analyse_play), not {type(analysis).__name__}")
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix == ".svg":
-        path.write_text(svg_text(analysis), encoding="utf-8")
-    elif suffix == ".png":
-        path.write_bytes(png_bytes(analysis))
-    else:
-        raise StichError(f"{path}: the plot is written as .svg or .png, not {suffix or 'a file without suffix'}")
+    if suffix not in PLOT_FORMATS:
+        raise StichError(f"{path}: the plot is written as .png, .svg or .pdf, not {suffix or 'a file without suffix'}")
+    figure = _figure(analysis)
+    metadata = {"Title": f"{analysis.game} {analysis.contract}: post-mortem"}
+    figure.savefig(path, format=PLOT_FORMATS[suffix], metadata=metadata)
     return path
 
 
-__all__ = ["png_bytes", "svg_text", "write_plot"]
+__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "write_plot"]

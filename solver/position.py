@@ -10,18 +10,29 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .announcements import parse_announcements
-from .cards import Card, Pack
+from .cards import Card, CardSet, Pack
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
-                     StichError, is_token_list, is_whole_number)
-from .formats.tbn import Record, Tag
+                     StichError, UnknownCardError, integral, is_token_list, is_whole_number)
+from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    """A completed trick as people count: its number, the seat that led it and the seat that won it (1-based), and
+    its cards in playing order."""
+
+    number: int
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
 
 
 @dataclass(frozen=True)
@@ -49,11 +60,80 @@ class Position:
     def pack(self) -> Pack:
         return self.rules.pack
 
+    @property
+    def to_move(self) -> int | None:
+        """The seat to play (1-based), None when the deal is over."""
+        return None if self.state.is_over else self.state.to_move + 1
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards seat ``seat`` (1-based) still holds."""
+        seat = integral(seat)  # type: ignore[assignment]
+        if not is_whole_number(seat) or not 1 <= seat <= self.rules.seats:
+            raise InvalidPositionError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
+        return CardSet(self.pack, self.state.hands[seat - 1])
+
+    def legal_cards(self) -> CardSet:
+        """The cards the seat to move may play (none when the deal is over)."""
+        return CardSet(self.pack, self.state.legal_cards())
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """The cards on the table, in playing order."""
+        return tuple(self.pack[card] for card in self.state.trick)
+
+    @property
+    def history(self) -> tuple[PlayedTrick, ...]:
+        """The completed tricks, seats 1-based and cards as Cards (the state's ``history`` is the engine's view:
+        0-based seats and pack indices)."""
+        return tuple(PlayedTrick(number, trick.leader + 1, tuple(self.pack[c] for c in trick.cards), trick.winner + 1)
+                     for number, trick in enumerate(self.state.history, 1))
+
+    def __str__(self) -> str:
+        """The hand diagram (:mod:`solver.diagram`): the hands around the table, the trick, who is to play."""
+        from .diagram import diagram
+
+        return diagram(self)
+
+    def _repr_html_(self) -> str:
+        """The hand diagram as HTML, which Jupyter shows for a position."""
+        from .diagram import diagram_html
+
+        return diagram_html(self)
+
     def play(self, card: int | str | Card) -> "Position":
         """The position after the player to move plays ``card`` (a pack index, a Card or a card token), its
-        ``played`` kept in step with its state; IllegalPlayError if the rules forbid the card."""
+        ``played`` and its record's Play section kept in step with its state (so :meth:`to_tbn` saves the game as
+        played); IllegalPlayError, with the rule broken, if the rules forbid the card."""
         state = check_position(self).state.play(card)
-        return replace(self, state=state, played=state.history_cards())
+        record = None if self.record is None else _record_playing(self.record, self.rules, state.history_cards()[-1])
+        return replace(self, state=state, played=state.history_cards(), record=record)
+
+    def play_cards(self, cards: Sequence[int | str | Card] | str) -> "Position":
+        """The position after ``cards`` are played in turn (card tokens in one string, or a list); an illegal one
+        is IllegalPlayError naming its number in the list, the card and the rule it breaks."""
+        tokens = cards.split() if isinstance(cards, str) else list(cards) if isinstance(cards, (list, tuple)) else None
+        if tokens is None:
+            raise IllegalPlayError(f"the cards to play are card tokens, as one string or a list, not {cards!r}")
+        position = self
+        for number, card in enumerate(tokens, 1):
+            try:
+                position = position.play(card)
+            except (IllegalPlayError, UnknownCardError) as error:
+                raise type(error)(f"card {number} of the play ({card}): {error}") from None
+        return position
+
+    def to_record(self) -> Record:
+        """The position as a ``.tbn`` record: its own record (tags and comments kept, the Play section as played),
+        or one made from its rules and play for a position made in Python."""
+        if self.record is not None:
+            return _copy_record(self.record)
+        return _new_record(self)
+
+    def to_tbn(self) -> str:
+        """The position as the text of one ``.tbn`` record (see :meth:`to_record`); ``write_records`` saves many."""
+        from .formats.tbn import format_record
+
+        return format_record(self.to_record())
 
     def objective(self, name: str, seat: int | None = None) -> Objective:
         """An objective of this position's rules by name; ``seat`` (1-based) for a per-seat question."""
@@ -61,6 +141,7 @@ class Position:
             known = ", ".join(self.rules.objective_names())
             raise InvalidContractError(f"an objective is named by text (one of {known}), not {name!r}")
         name = name.strip().lower()  # as game names, contracts and card tokens are read
+        seat = integral(seat)  # type: ignore[assignment]  # a numpy integer is a seat too
         if seat is not None and (not is_whole_number(seat)
                                  or not 1 <= seat <= self.rules.seats):
             raise InvalidContractError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
@@ -130,18 +211,54 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
     tokens = play.split() if isinstance(play, str) else list(play) if is_token_list(play) else None
     if tokens is None:
         raise IllegalPlayError(f"the play is card tokens, as one string or a list of strings, not {play!r}")
-    played = []
-    for number, token in enumerate(tokens, 1):
-        card = game.pack.parse(token).index
-        try:
-            state = state.play(card)
-        except IllegalPlayError as error:
-            raise IllegalPlayError(f"card {number} of the play ({token}): {error}") from None
-        played.append(card)
-    return Position(game, rules, state, tuple(played))
+    return Position(game, rules, state).play_cards(tokens)
 
 
 # --- records ------------------------------------------------------------------------------------------------------
+
+def _copy_record(record: Record) -> Record:
+    """A copy that can be changed without changing ``record`` (tags, Play section and comments copied)."""
+    play = record.play
+    return Record([replace(tag) for tag in record.tags],
+                  None if play is None else PlaySection(play.leader, [list(line) for line in play.tricks],
+                                                        play.terminated),
+                  record.source, record.line, [replace(comment) for comment in record.comments])
+
+
+def _record_playing(record: Record, rules: Rules, card: int) -> Record:
+    """A copy of ``record`` with ``card`` added to its Play section (which is made if it has none)."""
+    copy = _copy_record(record)
+    if copy.play is None:
+        copy.set("Play", str(rules.first_leader + 1))
+    assert copy.play is not None
+    token = Token(rules.pack[card].name, 0, 0)
+    tricks = copy.play.tricks
+    if tricks and len(tricks[-1]) < rules.seats:
+        tricks[-1].append(token)
+    else:
+        tricks.append([token])
+    return copy
+
+
+def _new_record(position: Position) -> Record:
+    rules = position.rules
+    record = Record([])
+    record.set("Game", position.game.name)
+    record.set("Deal", rules.deal.text())
+    record.set("Contract", str(rules.contract))
+    record.set("Declarer", str(rules.declarer + 1))
+    if not position.game.is_whole(rules.deal):
+        record.set("Leader", str(rules.first_leader + 1))
+    if rules.variant.text():
+        record.set("Variant", rules.variant.text())
+    for name, value in rules.state_tags.items():
+        record.set(*position.game.state_tag_text(name, value))
+    start = replace(position, state=rules.start(), played=(), record=record)
+    for card in position.played:
+        start = start.play(card)
+    assert start.record is not None
+    return start.record
+
 
 _WORD = re.compile(r"[^\s/]+|/")
 
@@ -383,16 +500,44 @@ def _replay(record: Record, rules: Rules,
                 raise _error(record, "the deal is over", token.line, token.column, token.text, "no more cards")
             seat = state.to_move
             if not state.hands[seat] >> index & 1:
-                raise _error(record, f"seat {seat + 1} does not hold this card", token.line, token.column,
-                             token.text, f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
+                raise _error(record, f"seat {seat + 1} does not hold this card{_order_hint(rules, state, line)}",
+                             token.line, token.column, token.text,
+                             f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
             legal = state.legal_cards()
             if not legal >> index & 1:
                 # flags given with the command or call may be why a card the record's own rules allowed is refused
                 given = ", ".join(f"{name}={value}" for name, value in (override or {}).items())
                 under = f" (with the variant flags given: {given})" if given else ""
-                raise _error(record, f"seat {seat + 1} may not play this card here{under}", token.line,
+                raise _error(record, f"seat {seat + 1} may not play this card here{under}: "
+                             f"{rules.illegal_reason(state, index)}{_order_hint(rules, state, line)}", token.line,
                              token.column, token.text, f"one of {' '.join(rules.pack.names(legal))}")
             state = state.advance(index)
             played.append(index)
     return state, tuple(played)
 
+
+def _order_hint(rules: Rules, state: PlayState, line: list) -> str:
+    """What a refused card's trick line says about the reading order: who led the trick and the seats its cards are
+    read as (a line is in playing order, the leader's card first), and the line in playing order when it was
+    written in seat order (seat 1 first) and reads legally that way."""
+    seats = rules.seats
+    start = state.leader
+    order = ", ".join(str((start + i) % seats + 1) for i in range(len(line)))
+    hint = f"; seat {start + 1} led this trick, so its cards are read as seats {order} (playing order)"
+    if start == 0 or len(line) != seats:
+        return hint
+    looked_up = [rules.pack.lookup(token.text) for token in line]
+    indices = [index for index in looked_up if index is not None]
+    if len(indices) != seats:
+        return hint
+    playing = [indices[(start + i) % seats] for i in range(seats)]  # the line taken as seat 1, 2, ... in turn
+    hands = list(state.hands)
+    for offset, card in enumerate(state.trick):  # back to the start of the trick
+        hands[(start + offset) % seats] |= 1 << card
+    trial = replace(state, hands=tuple(hands), trick=())
+    for card in playing:
+        if not trial.hands[trial.to_move] >> card & 1 or not trial.legal_cards() >> card & 1:
+            return hint
+        trial = trial.advance(card)
+    written = " ".join(rules.pack[card].name for card in playing)
+    return f"{hint}; written in seat order? In playing order it is legal: {written}"

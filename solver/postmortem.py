@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InvalidContractError
+from .errors import InvalidContractError, StichError
 from .games.base import Objective, Rules
 from .position import Position, check_position
 from .search.engine import EngineSolver, solver_for
@@ -97,6 +97,13 @@ class PlayAnalysis:
     curve: tuple[int, ...]
     trick_ends: tuple[int, ...]
     players: tuple[PlayerSummary, ...] = field(default=())
+    #: the contract's marks on the curve's scale (the plot draws them; not in the JSON document): each yes/no
+    #: objective counted like the curve, as (name, value) where the curve reaching the value decides it
+    thresholds: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    #: the curve's maximum (every point of the deal, or every trick)
+    maximum: int = field(default=0, compare=False)
+    #: the bonuses of the declaring side (Kratzen: the attacker's target) still made or forceable after the last card
+    bonuses_kept: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
@@ -212,6 +219,42 @@ def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummar
     return tuple(summaries)
 
 
+def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str, int], ...]:
+    """The yes/no objectives counted as the curve is (same weights, no card events), on the curve's scale: the
+    curve's side reaching ``target`` makes its objective; the other side's objective is made while the curve stays
+    below ``maximum - target + 1`` (Schafkopf's Schneider against: 90 points of 120, so the line at 31). The game
+    module's objectives say which marks a contract has; nothing here knows a game by name."""
+    marks = []
+    for name in rules.objective_names():
+        try:
+            objective = rules.objective(name, rules.declarer) if name == curve.name else rules.objective(name)
+        except StichError:  # decided already, or a per-seat objective of another seat
+            continue
+        if objective.target is None or objective.events:
+            continue
+        if (curve.points_weight and not objective.points_weight and objective.trick_weight
+                and objective.target == rules.tricks_in_deal and objective.maximiser == curve.maximiser):
+            marks.append((f"{name} (all tricks)", maximum))  # every trick takes every point: the curve's top
+            continue
+        if objective.points_weight != curve.points_weight or objective.trick_weight != curve.trick_weight:
+            continue
+        if objective.maximiser == curve.maximiser:
+            marks.append((name, objective.target))
+        elif not objective.maximiser & curve.maximiser:
+            marks.append((name, maximum - objective.target + 1))
+    return tuple(sorted(set(marks), key=lambda mark: (mark[1], mark[0])))
+
+
+def _kept(engine: EngineSolver, state: PlayState) -> tuple[str, ...]:
+    """The declaring side's bonuses (Kratzen: the attacker's target) made or still forceable in ``state``."""
+    rules = state.rules
+    kept = []
+    for objective in _bonuses(rules, rules.declarer):
+        if objective.maximiser & rules.declaring_side and _forceable(engine, state, objective):
+            kept.append("target" if _is_per_seat(rules) else objective.name)
+    return tuple(kept)
+
+
 def analyse_play(position: Position, *, engine: EngineSolver | None = None) -> PlayAnalysis:
     """The post-mortem of the position's Play section, replayed from the deal's start (see the module doc)."""
     check_position(position)
@@ -231,11 +274,13 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None) -> P
         if not state.trick:
             trick_ends.append(number)
     measure = "points" if curve_objective.points_weight else "tricks"
+    maximum = rules.points_in_deal if curve_objective.points_weight else rules.tricks_in_deal
     analysed = tuple(cards)
     return PlayAnalysis(game=position.game.name, contract=str(rules.contract), declarer=rules.declarer + 1,
                         declaring_side=tuple(sorted(s + 1 for s in rules.declaring_side)), measure=measure,
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
-                        players=summarise(analysed, rules.seats))
+                        players=summarise(analysed, rules.seats), maximum=maximum,
+                        thresholds=_thresholds(rules, curve_objective, maximum), bonuses_kept=_kept(engine, state))
 
 
 __all__ = ["CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary",

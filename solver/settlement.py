@@ -60,8 +60,8 @@ class DDSettlement:
     pot: int | None
     nodes: int = field(compare=False)  # the effort, not the answer: equal answers compare equal
     seconds: float = field(compare=False)
-    card_names: tuple[str, ...] = ()
-    points_card_names: tuple[str, ...] = ()
+    line_names: tuple[str, ...] = ()
+    points_line_names: tuple[str, ...] = ()
     pot_change: int = 0  # what the pot gains along ``line`` (a game paid from a pot); payments plus it sum to 0
 
     @property
@@ -72,9 +72,9 @@ class DDSettlement:
     def as_dict(self) -> dict[str, Any]:
         return {"game": self.game, "contract": self.contract, "declaring_side": list(self.declaring_side),
                 "value": self.value, "payments": list(self.payments), "items": [i.as_dict() for i in self.items],
-                "line": list(self.card_names), "line_points": self.line_points,
+                "line": list(self.line_names), "line_points": self.line_points,
                 "points_objective": self.points_objective, "points_optimum": self.points_optimum,
-                "points_line": list(self.points_card_names), "points_line_value": self.points_line_value,
+                "points_line": list(self.points_line_names), "points_line_value": self.points_line_value,
                 "value_keeping_points": self.value_keeping_points, "differs": self.differs, "pot": self.pot,
                 "pot_change": self.pot_change, "nodes": self.nodes, "seconds": round(self.seconds, 4)}
 
@@ -207,7 +207,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
         points_optimum=result.total, points_line=tuple(result.line), points_line_value=points_net,
         value_keeping_points=value_kept, pot=settled.pot, pot_change=settled.pot_change,
         nodes=nodes + result.nodes, seconds=time.perf_counter() - start,
-        card_names=tuple(names[c].name for c in line), points_card_names=tuple(names[c].name for c in result.line))
+        line_names=tuple(names[c].name for c in line), points_line_names=tuple(names[c].name for c in result.line))
 
 
 def settlement_value(position: Position, *, announcements: Announcements = None, pot: int | None = None,

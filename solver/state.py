@@ -103,8 +103,8 @@ class PlayState:
             raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name}")
         if not self.legal_cards() >> card & 1:
             legal = " ".join(self.rules.pack.names(self.legal_cards()))
-            raise IllegalPlayError(
-                f"seat {seat + 1} may not play {self.rules.pack[card].name} here (legal: {legal})")
+            raise IllegalPlayError(f"seat {seat + 1} may not play {self.rules.pack[card].name} here: "
+                                   f"{self.rules.illegal_reason(self, card)} (legal: {legal})")
         return self.advance(card)
 
     def advance(self, card: int) -> "PlayState":

@@ -148,7 +148,7 @@ def test_the_example_settles_better_than_the_points_optimal_play(where):
     assert result.line_points == 75 < result.points_optimum
     # the line ends in a whole deal whose ordinary score is the settlement: the Pagat, no Valat
     final = position
-    for card in result.card_names:
+    for card in result.line_names:
         final = Position(final.game, final.rules, final.state.play(final.pack.parse(card).index),
                          record=final.record)
     settled = score_deal(final)
@@ -200,7 +200,7 @@ def test_the_pagat_example_is_worth_pagat_and_valat():
     result = dd_settlement(next(read_positions(EXAMPLES / "pagat_ultimo.tbn")))
     names = {item.name for item in result.items if item.winners == (1, 2)}
     assert {"game", "pagat_ultimo", "valat"} <= names
-    assert result.card_names[-4] == "T1"
+    assert result.line_names[-4] == "T1"
     assert result.value == sum(result.payments[s - 1] for s in (1, 2)) > 0
 
 
@@ -293,7 +293,7 @@ def test_score_dd_of_a_complete_deal_starts_from_the_deal(tmp_path):
     import json
 
     position = whole_example()
-    line = dd_settlement(position).card_names
+    line = dd_settlement(position).line_names
     record = example_text().split("[Play")[0] + '[Play "1"]\n' + "\n".join(
         " ".join(line[i:i + 4]) for i in range(0, 40, 4)) + "\n*\n"
     path = tmp_path / "played.tbn"

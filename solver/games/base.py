@@ -20,11 +20,12 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 from ..announcements import Announcement
 from ..cards import Pack
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
+from ..errors import InvalidContractError, InvalidDealError, StichError, integral, is_whole_number
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
 from .outcome import Scored
+from .illegal import illegal_reason
 from .tables import RuleTables
 
 
@@ -219,6 +220,17 @@ class Rules:
     def compile_tables(self) -> RuleTables:
         """These rules as the engine's tables (``solver/games/tables.py``), which the reference checks."""
         raise NotImplementedError
+
+    def illegal_reason(self, state: PlayState, card: int) -> str:
+        """The rule that forbids the player to move ``card``, in words (read from the rule tables)."""
+        return illegal_reason(state, card)
+
+    def tables(self) -> RuleTables:
+        """:meth:`compile_tables`, compiled once per rules object (the engine and the explanations share it)."""
+        tables = self.__dict__.get("_tables")
+        if tables is None:
+            tables = self.__dict__["_tables"] = self.compile_tables()
+        return tables
 
     # Sides and objectives ---------------------------------------------------------------------------------------
 
@@ -448,6 +460,8 @@ class Game:
         if not isinstance(variant, Variant):
             variant = cls.variant(variant)
         cls.check_deal(deal)
+        declarer, leader = integral(declarer), integral(leader)  # type: ignore[assignment]  # numpy seats too
+        state_tags = {name: integral(value) for name, value in state_tags.items()}
         _check_seat("declarer", declarer, deal.seats)
         if leader is not None:
             _check_seat("leader", leader, deal.seats)
@@ -480,6 +494,12 @@ class Game:
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
         """The rule state (``STATE_TAGS``) the contract uses; any other given is refused."""
         return frozenset()
+
+    @classmethod
+    def state_tag_text(cls, name: str, value: object) -> tuple[str, str]:
+        """The record tag, and its text, that give state tag ``name`` its ``value`` (seats 1-based): what a record
+        written from a position says, read back as the same rule state."""
+        return cls.record_tags[name], ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
     @classmethod
     def announced_state(cls, announcements: Sequence[Announcement]) -> dict[str, object]:

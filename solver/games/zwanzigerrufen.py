@@ -676,6 +676,12 @@ class Zwanzigerrufen(Game):
     bench_endings = (("Normal", "Normal"),)
 
     @classmethod
+    def state_tag_text(cls, name: str, value: object) -> tuple[str, str]:
+        if name == "pagat_announcer":  # the announcement that places the Pagat (1.7)
+            return "Announcements", f"{value}: Pagat Ultimo"
+        return super().state_tag_text(name, value)
+
+    @classmethod
     def announced_state(cls, announcements: Sequence[Announcement]) -> dict[str, object]:
         return {"pagat_announcer": pagat_announcer(list(announcements))} if announcements else {}
 

@@ -164,10 +164,7 @@ def rules_tables(state: PlayState) -> RuleTables:
 
 
 def _tables_of(rules: Rules) -> RuleTables:
-    tables = rules.__dict__.get("_tables")
-    if tables is None:
-        tables = rules.__dict__["_tables"] = rules.compile_tables()
-    return tables
+    return rules.tables()
 
 
 def event_card(event: TrickEvent) -> int:
@@ -572,7 +569,7 @@ class EngineSolver:
             pv = tuple(self.line(state, objective, future)) if line else ()
         achieved = objective.achieved(state.rules, state)
         return SolveResult(objective=objective, achieved=achieved, future=future, card_values=values, line=pv,
-                           nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=state.to_move,
+                           nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=state.to_move + 1,
                            pack=state.rules.pack)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import Pack
+from ..cards import Card, Pack
 from ..errors import StichError
 from ..games.base import Objective
 
@@ -23,6 +23,7 @@ class SolveResult:
 
     ``achieved`` is the reward already earned by completed tricks, ``future`` the double-dummy value of the rest,
     ``total`` their sum. For a yes/no objective ``success`` says whether the maximising side can force the target.
+    ``to_move`` is the seat to play (1-based, as every seat of the API; 0 for a result made without one).
     """
 
     objective: Objective
@@ -48,9 +49,11 @@ class SolveResult:
         target = self.objective.target
         return None if target is None else self.achieved + value >= target
 
-    def best_cards(self) -> list[int]:
-        """The cards that keep the value (none when the card values were not asked for: ``cards=True``)."""
-        return [cv.card for cv in self.card_values if cv.value == self.future]
+    def best_cards(self) -> list[Card]:
+        """The cards that keep the value, as Cards (they print as and equal their names; ``.index`` is the pack
+        index); none when the card values were not asked for (``cards=True``)."""
+        pack = self._pack()
+        return [pack[cv.card] for cv in self.card_values if cv.value == self.future]
 
     def card_names(self) -> dict[str, int]:
         """Each card value by the card's name."""

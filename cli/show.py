@@ -1,0 +1,42 @@
+"""``stich show``: the hand diagram of each record of a file (after ``--play``), or the record as played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+
+from solver.diagram import diagram
+from solver.position import Position
+
+from .render import Document, parse_variant_options, run_over_records
+from .solve import BOARD, FILE, VARIANT
+from .render import signs_shown
+from .whatif import PLAY
+
+
+def _print_text(document: Document, console: Console) -> None:
+    console.file.write(document["text"])
+
+
+def show(
+    file: Path = FILE,
+    board: Optional[str] = BOARD,
+    play: Optional[str] = PLAY,
+    variant: Optional[List[str]] = VARIANT,
+    tbn: bool = typer.Option(False, "--tbn", help="Write each record as played (with --play's cards) as .tbn text "
+                                                  "instead of the diagram."),
+) -> None:
+    """Print each record's deal as a hand diagram: the hands around the table with suit signs, the trick in
+    progress, who led it and who is to play, and what each seat has won. With --play, the position after those
+    cards; with --tbn, the record itself as played, to save a what-if as a file."""
+    flags = parse_variant_options(variant)
+    signs = signs_shown()
+
+    def document(position: Position) -> Document:
+        return {"text": position.to_tbn() if tbn else diagram(position, signs=signs)}
+
+    run_over_records(file, variant=flags, board=board, play=play, as_json=False, render=_print_text,
+                     document=document)

@@ -1,0 +1,206 @@
+"""The hand diagram: a position drawn as players see a deal, the hands around a table.
+
+One drawing serves every reader: ``str(position)``, ``stich show`` and the top of ``solve``, ``check`` and
+``postmortem`` print :func:`diagram`, and Jupyter shows :func:`diagram_html` (``Position._repr_html_``), as
+python-chess boards do. Seat 1 sits at the bottom and the seats follow round the table (left, top, right), 3 to 6 of
+them in a 3 x 3 grid of places whose centre holds the trick on the table.
+
+Each hand lists its cards a suit to a line, strongest first, in the pack's order. A French-suited pack (the
+Zwanzigerrufen suits S C H D) shows the suit signs; the German packs keep their letters (E G H S), as players write
+them. Markers say who declares, who led the trick in progress and who is to play, and what each seat has won. A finished
+deal shows the hands as dealt, with what each seat won.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING
+
+from .cards import Pack, bits
+
+if TYPE_CHECKING:
+    from .position import Position
+
+SIGNS = {"spades": "♠", "clubs": "♣", "hearts": "♥", "diamonds": "♦"}
+
+#: The grid places (row, column) of seats 1, 2, ... for each seat count: seat 1 at the bottom, then clockwise.
+PLACES = {
+    3: ((2, 1), (1, 0), (1, 2)),
+    4: ((2, 1), (1, 0), (0, 1), (1, 2)),
+    5: ((2, 1), (1, 0), (0, 0), (0, 2), (1, 2)),
+    6: ((2, 1), (2, 0), (0, 0), (0, 1), (0, 2), (2, 2)),
+}
+_GAP = 3  # spaces between the grid's columns
+
+
+@dataclass(frozen=True)
+class SuitStyle:
+    """How one pack's suits are labelled: the sign (French packs, when the output can show it) or the letter, and
+    which suits print red."""
+
+    labels: dict[str, str]
+    red: frozenset[str]
+
+    @classmethod
+    def of(cls, pack: Pack, signs: bool = True) -> "SuitStyle":
+        letters = pack.sign_letters
+        french = bool(letters) and all(letters.get(suit) == suit[0].upper() for suit in SIGNS)
+        labels = {letters[suit]: sign for suit, sign in SIGNS.items()} if french and signs else {}
+        red = ("hearts", "diamonds") if french else ("hearts",)
+        return cls(labels, frozenset(letters[suit] for suit in red if suit in letters))
+
+    def suit(self, letter: str) -> str:
+        return self.labels.get(letter, letter)
+
+    def card(self, pack: Pack, index: int) -> str:
+        """A card as the diagram writes it: ``♠K`` in a French pack, its name otherwise."""
+        card = pack[index]
+        if card.suit in self.labels and card.name == card.suit + card.rank:
+            return self.labels[card.suit] + card.rank
+        return card.name
+
+
+def _suits(pack: Pack) -> list[str]:
+    """The pack's suit letters in pack order (strongest first)."""
+    suits: list[str] = []
+    for card in pack:
+        if card.suit not in suits:
+            suits.append(card.suit)
+    return suits
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """What the diagram says of one seat: its title line, its suit lines (label, ranks), what it has won."""
+
+    title: str
+    suits: tuple[tuple[str, str, tuple[str, ...]], ...]  # (suit letter, label, ranks)
+    won: str
+
+
+def _roles(position: "Position", seat: int) -> list[str]:
+    rules, state = position.rules, position.state
+    roles = []
+    if seat == rules.declarer:
+        roles.append("declarer")
+    elif seat in rules.declaring_side and len(rules.declaring_side) < rules.seats:
+        roles.append("partner")
+    if not state.is_over:
+        if state.trick and seat == state.leader:
+            roles.append("led")
+        if seat == state.to_move:
+            roles.append("to play")
+    return roles
+
+
+def _seat(position: "Position", seat: int, style: SuitStyle, with_points: bool) -> _Seat:
+    pack, state = position.pack, position.state
+    roles = _roles(position, seat)
+    title = f"Seat {seat + 1}" + (f" ({', '.join(roles)})" if roles else "")
+    hand = position.rules.deal.hands[seat] if state.is_over else state.hands[seat]  # a finished deal: as dealt
+    suits = []
+    for letter in _suits(pack):
+        ranks = tuple(pack[i].rank for i in bits(hand) if pack[i].suit == letter)
+        suits.append((letter, style.suit(letter), ranks))
+    tricks = state.tricks[seat] if state.tricks else 0
+    won = f"won {tricks} trick{'' if tricks == 1 else 's'}"
+    if with_points and state.points:
+        won += f", {state.points[seat]} points"
+    return _Seat(title, tuple(suits), won)
+
+
+def _heading(position: "Position") -> str:
+    rules = position.rules
+    head = f"{position.game.name} {rules.contract}, declarer {rules.declarer + 1}"
+    if len(rules.declaring_side) < rules.seats and len(rules.declaring_side) > 1:
+        head += f" (declarers {rules.describe_side(rules.declaring_side)})"
+    return head if position.record is None else f"{position.label}: {head}"
+
+
+def _table_lines(position: "Position", style: SuitStyle) -> list[str]:
+    """The centre of the table: the trick number, the cards on the table in playing order, who is to play."""
+    state, pack = position.state, position.pack
+    total = len(state.history) + state.tricks_left
+    if state.is_over:
+        return ["the deal is over", f"after {total} tricks;", "the hands as dealt"]
+    lines = [f"trick {len(state.history) + 1} of {total}"]
+    for offset, card in enumerate(state.trick):
+        seat = (state.leader + offset) % state.seats
+        lines.append(f"{seat + 1}: {style.card(pack, card)}" + (" led" if offset == 0 else ""))
+    if not state.trick:
+        lines.append(f"seat {state.to_move + 1} leads")
+    else:
+        lines.append(f"seat {state.to_move + 1} to play")
+    return lines
+
+
+def _seats(position: "Position", style: SuitStyle) -> list[_Seat]:
+    with_points = any(card.points for card in position.pack)
+    return [_seat(position, seat, style, with_points) for seat in range(position.state.seats)]
+
+
+def _grid(position: "Position", blocks: list[list[str]], centre: list[str]) -> list[list[list[str]]]:
+    grid: list[list[list[str]]] = [[[] for _ in range(3)] for _ in range(3)]
+    for seat, (row, column) in enumerate(PLACES[len(blocks)]):
+        grid[row][column] = blocks[seat]
+    grid[1][1] = centre
+    return grid
+
+
+def diagram(position: "Position", *, signs: bool = True) -> str:
+    """The position as text: a heading, the hands around the table, the trick in the centre. ``signs=False``
+    writes suit letters where the output cannot show the suit signs."""
+    style = SuitStyle.of(position.pack, signs)
+    blocks = []
+    for seat in _seats(position, style):
+        width = max((len(label) for _, label, _ in seat.suits), default=1)
+        lines = [seat.title]
+        lines += [f"{label:<{width}} " + (" ".join(ranks) if ranks else "-") for _, label, ranks in seat.suits]
+        lines.append(seat.won)
+        blocks.append(lines)
+    centre = _table_lines(position, style)
+    inner = max(len(line) for line in centre)
+    centre = ["+" + "-" * (inner + 2) + "+"] + [f"| {line:<{inner}} |" for line in centre] + \
+             ["+" + "-" * (inner + 2) + "+"]
+    grid = _grid(position, blocks, centre)
+    widths = [max((len(line) for row in grid for line in row[column]), default=0) for column in range(3)]
+    out = [_heading(position), ""]
+    for row in grid:
+        height = max(len(cell) for cell in row)
+        if not height:
+            continue
+        for i in range(height):
+            parts = [(cell[i] if i < len(cell) else "").ljust(widths[column]) for column, cell in enumerate(row)]
+            out.append((" " * _GAP).join(part for part in parts).rstrip())
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def diagram_html(position: "Position") -> str:
+    """The position as an HTML table (Jupyter's ``_repr_html_``): the same places and markers as :func:`diagram`,
+    red suits in red."""
+    style = SuitStyle.of(position.pack)
+    cells = []
+    for seat in _seats(position, style):
+        lines = [f"<b>{escape(seat.title)}</b>"]
+        for letter, label, ranks in seat.suits:
+            colour = ' style="color:#c00"' if letter in style.red else ""
+            lines.append(f"<span{colour}>{escape(label)}</span> {escape(' '.join(ranks) or '-')}")
+        lines.append(f"<small>{escape(seat.won)}</small>")
+        cells.append(["<br>".join(lines)])
+    centre = ["<br>".join(escape(line) for line in _table_lines(position, style))]
+    grid = _grid(position, cells, centre)
+    rows = []
+    for row in grid:
+        tds = []
+        for column, cell in enumerate(row):
+            look = "border:1px solid #888;background:#eef5ee;" if cell is centre else ""
+            tds.append(f'<td style="{look}vertical-align:top;text-align:left;padding:4px 10px;'
+                       f'font-family:monospace">{cell[0] if cell else ""}</td>')
+        rows.append("<tr>" + "".join(tds) + "</tr>")
+    return (f'<div><p style="font-weight:bold">{escape(_heading(position))}</p>'
+            f'<table style="border-collapse:collapse">{"".join(rows)}</table></div>')
+
+
+__all__ = ["PLACES", "SIGNS", "SuitStyle", "diagram", "diagram_html"]

@@ -1,0 +1,74 @@
+"""``stich show``, the hand diagram above ``solve``, ``check`` and ``postmortem``, and ``--play`` (issue 33)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import solver
+from cli.main import app
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+VALAT = str(EXAMPLES / "valat.tbn")
+runner = CliRunner()
+
+
+def run(*args: object, code: int = 0):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    return result
+
+
+def test_show_prints_the_diagram_of_each_record():
+    shown = run("show", VALAT).stdout
+    assert shown == str(next(solver.read_positions(VALAT)))
+    both = run("show", EXAMPLES / "kratzen.tbn").stdout
+    assert both.count("Seat 1 (declarer") == len(list(solver.read_positions(EXAMPLES / "kratzen.tbn")))
+
+
+def test_solve_check_and_postmortem_print_the_diagram_above_their_tables_but_not_in_json():
+    for command in ("solve", "check"):
+        text = run(command, VALAT).stdout
+        assert text.startswith("board 1: Zwanzigerrufen Solo, declarer 1\n") and "Seat 2" in text
+        document = json.loads(run(command, VALAT, "--json").stdout)
+        assert document["command"] == command
+    postmortem = run("postmortem", VALAT).stdout
+    assert "TS 21 20 19 18 17 16" in postmortem.split("Every card")[0].replace("T S", "TS")  # as dealt
+
+
+def test_play_answers_what_if():
+    before = json.loads(run("solve", VALAT, "-o", "valat", "--json").stdout)
+    after = json.loads(run("solve", VALAT, "-o", "valat", "--play", "HK", "--json").stdout)
+    assert before["results"][0]["success"] is True and after["results"][0]["success"] is False
+    assert after["position"]["trick"] == ["HK"] and after["position"]["to_move"] == 2
+    text = run("solve", VALAT, "-o", "valat", "--play", "HK").stdout
+    assert "| 1: ♥K led" in text and "| seat 2 to play" in text
+    check = json.loads(run("check", VALAT, "--play", "HK", "--json").stdout)
+    assert check["position"]["trick"] == ["HK"]
+    played = json.loads(run("postmortem", VALAT, "--play", "HK T1", "--json").stdout)
+    assert [card["card"] for card in played["cards"]][-2:] == ["HK", "T1"]
+    assert "valat" in played["cards"][-2]["bonuses_lost"]
+
+
+def test_an_illegal_play_is_named_with_its_rule_and_the_other_records_still_answer(tmp_path):
+    result = run("solve", VALAT, "--play", "HK SQ", code=1)
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"stich: {VALAT}:19:1: --play: card 2 of the play (SQ): seat 2 may not play SQ "
+                                    "here: cannot follow suit to the lead HK and must trump: with one of T1")
+    result = run("show", VALAT, "--play", "HK ZZ", code=1)
+    assert "card 2 of the play (ZZ)" in result.stderr and "not a card of the Zwanzigerrufen pack" in result.stderr
+    two = tmp_path / "two.tbn"
+    two.write_text(Path(VALAT).read_text(encoding="utf-8") + "\n" + Path(VALAT).read_text(encoding="utf-8")
+                   .replace('[Board "1"]', '[Board "2"]').replace("T18 T15 HG DJ\n", ""), encoding="utf-8")
+    result = run("show", two, "--play", "T18", code=1)  # board 1 is past T18; board 2 plays it
+    assert "seat 1 does not hold T18" in result.stderr and "Seat 2 (to play)" in result.stdout
+
+
+def test_show_tbn_writes_the_record_as_played():
+    text = run("show", VALAT, "--play", "HK T1", "--tbn").stdout
+    position = solver.parse_positions(text)[0]
+    assert position.state == next(solver.read_positions(VALAT)).play("HK").play("T1").state
+    assert text.startswith("% A whole Zwanzigerrufen deal") and "T18 T15 HG DJ\nHK T1\n*" in text

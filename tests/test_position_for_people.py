@@ -1,0 +1,211 @@
+"""The API for people (issue 33): the hand diagram (``str(position)``, ``_repr_html_``), ``Position.play`` keeping the
+record, ``to_tbn``, illegal cards named with the rule they break, a Play section's reading order, ``Card`` compared
+with names, 1-based seats, numpy seats, and ``random_position``."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import solver
+from solver.diagram import PLACES, diagram, diagram_html
+from solver.formats.tbn import write_records
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+VALAT_ENDING = "1: T17 T16 SK CK HK / T1 SQ SG CN DK / SN CQ CG HQ DQ / SJ CJ HN HJ DN"
+RUFER = next(r for r in (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8").split("\n\n") if "Rufer G" in r)
+
+
+def valat() -> solver.Position:
+    return next(solver.read_positions(EXAMPLES / "valat.tbn"))
+
+
+def ending(play: str = "") -> solver.Position:
+    return solver.make_position("zwanzigerrufen", VALAT_ENDING, "Solo", declarer=1, leader=1, play=play)
+
+
+# --- the diagram ----------------------------------------------------------------------------------------------------
+
+
+def test_the_diagram_shows_every_hand_by_suit_with_signs_and_who_is_to_play():
+    text = str(ending("HK"))
+    lines = text.splitlines()
+    assert lines[0] == "Zwanzigerrufen Solo, declarer 1"
+    # seat 1 at the bottom, seat 2 left, seat 3 on top, seat 4 right; the trick in the centre
+    top = next(i for i, line in enumerate(lines) if "Seat 3" in line)
+    middle = next(i for i, line in enumerate(lines) if line.startswith("Seat 2"))
+    bottom = next(i for i, line in enumerate(lines) if "Seat 1" in line)
+    assert top < middle < bottom and "Seat 4" in lines[middle]
+    assert "Seat 2 (to play)" in text and "Seat 1 (declarer, led)" in text
+    assert "| 1: ♥K led" in text and "| seat 2 to play" in text and "| trick 1 of 5" in text
+    assert "T 1" in lines[middle + 1] and "♥ -" in text  # seat 2: the Pagat, void in hearts
+    assert "won 0 tricks, 0 points" in text
+    # without suit signs (an ASCII terminal) the letters stand in
+    assert "H -" in diagram(ending("HK"), signs=False) and "♥" not in diagram(ending("HK"), signs=False)
+
+
+def test_a_German_pack_keeps_its_letters_and_shows_the_partner():
+    position = solver.parse_positions(RUFER)[0]
+    text = str(position)
+    assert "Seat 3 (partner, to play)" in text and "(declarers 1+3)" in text
+    assert "G A O" in text and "won 2 tricks, 20 points" in text and "♣" not in text
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_three_to_six_seats_sit_around_the_table(seats):
+    position = solver.random_position("kratzen", 5, 1, seats=seats)
+    text = str(position)
+    for seat in range(1, seats + 1):
+        assert f"Seat {seat}" in text
+    assert text.count("won 0 tricks") == seats and len(PLACES[seats]) == seats
+    assert "points" not in text  # Kratzen counts tricks only
+
+
+def test_a_finished_deal_shows_the_hands_as_dealt():
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    assert position.state.is_over
+    text = str(position)
+    assert "the deal is over" in text and "the hands as dealt" in text and "won 5 tricks, 79 points" in text
+    assert "E K O 7" in text  # seat 2's acorns as dealt
+
+
+def test_jupyter_renders_the_same_diagram_as_html():
+    html = ending("HK")._repr_html_()
+    assert html == diagram_html(ending("HK")) and html.startswith("<div>") and "<table" in html
+    assert "Seat 2 (to play)" in html and '<span style="color:#c00">♥</span>' in html and "1: ♥K led" in html
+
+
+# --- play, records, to_tbn ------------------------------------------------------------------------------------------
+
+
+def test_play_keeps_the_record_in_step_and_to_tbn_saves_it():
+    position = valat()
+    played = position.play("T17").play("T1")
+    assert position.record.play is not played.record.play  # the original record is not changed
+    assert [t.text for t in played.record.play.tricks[-1]] == ["T17", "T1"]
+    again = solver.parse_positions(played.to_tbn())[0]
+    assert again.state == played.state and again.played == played.played
+    assert again.record.get("Event") == position.record.get("Event")  # tags and comments kept
+    stream = io.StringIO()
+    write_records([played, position.to_record()], stream)  # a position stands for its record
+    both = solver.parse_positions(stream.getvalue())
+    assert [p.state for p in both] == [played.state, position.state]
+
+
+def test_a_position_made_in_python_writes_a_record_that_reads_back():
+    position = solver.make_position("schafkopf", "1: EA EO E9 GZ G8 HZ HK H9 / EZ E8 G9 G7 H7 SZ S9 S7 / "
+                                    "EU E7 GA GO GU HU SA SO / EK GK HA HO H8 SK SU S8", "Rufer G", declarer=1,
+                                    variant="runaway_count_at=deal", play="EO H7 HU H8 HZ")
+    assert position.record is None
+    text = position.to_tbn()
+    assert '[Variant "runaway_count_at=deal"]' in text and '[Play "1"]' in text
+    assert solver.parse_positions(text)[0].state == position.state
+    ending_text = ending("HK T1").to_tbn()
+    assert '[Leader "1"]' in ending_text and solver.parse_positions(ending_text)[0].state == ending("HK T1").state
+
+
+def test_an_illegal_card_names_the_rule_it_breaks():
+    with pytest.raises(solver.IllegalPlayError, match="seat 2 may not play SQ here: cannot follow suit to the lead "
+                                                      "HK and must trump: with one of T1"):
+        ending().play_cards("HK SQ")
+    with pytest.raises(solver.IllegalPlayError, match=r"card 2 of the play \(SQ\)"):
+        ending().play_cards(["HK", "SQ"])
+    # Schafkopf (RULES.md 2.3): follow suit; the called ace to the first trick of its suit; no discarding it
+    deal = ("1: EA EO E9 GZ G8 HZ HK H9 / EZ E8 G9 G7 H7 SZ S9 S7 / EU E7 GA GO GU HU SA SO / "
+            "EK GK HA HO H8 SK SU S8")
+    rufer = solver.make_position("schafkopf", deal, "Rufer G", variant="runaway_count_at=deal")
+    with pytest.raises(solver.IllegalPlayError, match="must follow suit to the lead E9: with one of EZ E8"):
+        rufer.play_cards("E9 G7")
+    with pytest.raises(solver.IllegalPlayError, match="the called card GA must be played to the first trick"):
+        rufer.play_cards("GZ G9 GO")
+    with pytest.raises(solver.IllegalPlayError, match="the called card GA may not be discarded"):
+        rufer.play_cards("EA E8 E7 EK E9 EZ GA")  # seat 3, void in acorns, keeps the called ace
+
+
+def test_kratzen_must_beat_and_the_message_says_so():
+    position = solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=1)
+    with pytest.raises(solver.IllegalPlayError, match="must follow suit to the lead SU and beat SU if he can: with one of SK"):
+        position.play_cards("SU S7 EK")
+
+
+# --- a Play section's reading order ---------------------------------------------------------------------------------
+
+
+def test_a_trick_written_in_seat_order_is_explained_and_put_in_playing_order():
+    # trick 3 was led by seat 4 (EK EA E8 E7 in playing order); written in seat order it reads EA E8 E7 EK
+    with pytest.raises(solver.ParseError) as caught:
+        solver.parse_positions(RUFER.replace("EK EA E8 E7", "EA E8 E7 EK"))
+    text = str(caught.value)
+    assert "seat 4 does not hold this card" in text
+    assert "seat 4 led this trick, so its cards are read as seats 4, 1, 2, 3 (playing order)" in text
+    assert "In playing order it is legal: EK EA E8 E7" in text
+
+
+def test_a_wrong_card_that_no_order_explains_gets_no_suggestion():
+    with pytest.raises(solver.ParseError) as caught:
+        solver.parse_positions(RUFER.replace("EO H7 HU H8", "EO EZ HU H8"))
+    text = str(caught.value)
+    assert "seat 2 may not play this card here: must follow suit to the lead EO: with one of H7" in text
+    assert "seat 1 led this trick" in text and "In playing order" not in text
+
+
+# --- cards, seats, random positions ---------------------------------------------------------------------------------
+
+
+def test_cards_print_as_and_compare_with_their_names():
+    card = solver.Schafkopf.pack.parse("eo")
+    assert str(card) == "EO" and card == "EO" and "EO" == card and card != "GO" and card != "eo"
+    assert {card: 1}["EO"] == 1 and "EO" in {card} and card == solver.Schafkopf.pack[card.index]
+    position = ending()
+    assert position.hand(2) == solver.Zwanzigerrufen.pack.card_set("T1 SQ SG CN DK")
+    assert list(position.hand(1))[:2] == ["T17", "T16"] and position.legal_cards().names() == position.hand(1).names()
+    assert ending("HK T1").trick == ("HK", "T1")
+
+
+def test_seats_are_one_based_everywhere():
+    position = ending("HK T1 HQ HJ")
+    assert position.to_move == 2  # seat 2 won the heart king with the Pagat
+    (trick,) = position.history
+    assert (trick.number, trick.leader, trick.winner, trick.cards) == (1, 1, 2, ("HK", "T1", "HQ", "HJ"))
+    assert solver.solve(position, "points").to_move == 2
+    assert solver.solve(position, "points", reference_solver=True).to_move == 2
+    assert ending().to_move == 1 and solver.solve(ending(), "points").to_move == 1
+
+
+@pytest.mark.parametrize("integer", [np.int64, np.int32, np.uint8, np.int16])
+def test_numpy_integers_are_seats(integer):
+    deal = "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"
+    position = solver.make_position("kratzen", deal, "Trump S", declarer=integer(2))
+    assert position.rules.declarer == 1
+    assert solver.solve(position, "tricks", seat=integer(2)).total == solver.solve(position, "tricks", seat=2).total
+    assert position.hand(integer(3)) == position.hand(3)
+    record = solver.random_record("kratzen", integer(3), integer(2), declarer=integer(1))
+    assert record.get("Deal") == solver.random_record("kratzen", 3, 2).get("Deal")
+
+
+def test_bools_and_floats_are_still_no_seats():
+    with pytest.raises(solver.InvalidContractError):
+        solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=True)
+    with pytest.raises(solver.InvalidPositionError):
+        ending().hand(1.0)
+
+
+def test_random_position_is_random_records_board_read():
+    position = solver.random_position("schafkopf", 7, 3, contract="Solo H", declarer=2)
+    record = solver.random_record("schafkopf", 7, 3, contract="Solo H", declarer=2)
+    assert position.state == solver.position_from_record(record).state
+    assert position.record.get("Deal") == record.get("Deal") and position.rules.declarer == 1
+    assert solver.parse_positions(position.play(position.legal_cards().names()[0]).to_tbn())[0].played != ()
+
+
+def test_settlement_and_solve_result_names_mean_one_thing_each():
+    position = next(solver.read_positions(EXAMPLES / "settlement.tbn"))
+    settlement = solver.dd_settlement(position)
+    assert not hasattr(settlement, "card_names")
+    assert len(settlement.line_names) == len(settlement.line)
+    result = solver.solve(valat(), "valat", cards=True)
+    assert result.card_names() == {"T17": 5, "T16": 5, "SK": 5, "CK": 5, "HK": 4}  # each card's value by name
+    assert result.best_cards() == ["T17", "T16", "SK", "CK"] and result.best_cards()[0].index == 5
