@@ -20,9 +20,9 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .batch import scheduler_address
 from .errors import file_name, input_errors, message
-from .render import (CardPainter, check_game_options, checked_game, emit_json, parse_variant_options, plural,
-                     run_over_records, stdout_console, use_table_megabytes)
-from .solve import TABLE_MB
+from .options import TABLE_MB, check_game_options, checked_game, parse_variant_options, worker_table_megabytes
+from .records import emit_json, run_over_records
+from .render import CardPainter, plural, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -126,7 +126,7 @@ def analyse(
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value."""
     flags = parse_variant_options(variant)
-    use_table_megabytes(table_mb)
+    worker_table_megabytes(table_mb)
     owners = parse_known(known)
     if scheduler is not None:
         scheduler = scheduler_address(scheduler)

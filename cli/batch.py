@@ -18,7 +18,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .render import parse_variant_options, plural, stderr_console, use_table_megabytes
+from .options import OBJECTIVES, output_file, parse_variant_options, worker_table_megabytes
+from .render import plural, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
@@ -116,11 +117,8 @@ def _summary_text(summary: BatchSummary, out: Path) -> str:
 def batch(
     file: Path = typer.Argument(..., metavar="FILE", parser=file_name, show_default=False,
                                 help="A .tbn file; every record is solved."),
-    out: Path = typer.Option(..., "--out", metavar="FILE", parser=file_name,
-                             help="The JSON Lines output: appended to, and resumed on a rerun."),
-    objective: Optional[List[str]] = typer.Option(
-        None, "--objective", "-o", metavar="NAME",
-        help="What to solve (repeatable). Default: points (in a game without them, every seat's tricks)."),
+    out: Path = output_file("The JSON Lines output: appended to, and resumed on a rerun.", required=True),
+    objective: Optional[List[str]] = OBJECTIVES,
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: every local core; 1: no pool)."),
@@ -158,7 +156,7 @@ def batch(
             raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
                                      "are for local runs", param_hint="'--scheduler'")
     flags = parse_variant_options(variant)
-    use_table_megabytes(table_mb)
+    worker_table_megabytes(table_mb)
     previous = _install_handlers()
     try:
         with input_errors(), _Bar() as progress:

@@ -1,38 +1,56 @@
-"""``stich bench``: time the engine on seeded generated deals (a wrapper over :mod:`solver.benchmark`)."""
+"""``stich bench``: time the engine on seeded generated deals, and compare with an earlier run.
+
+A wrapper over :mod:`solver.benchmark`: each line's medians, p90, p99, nodes per second and table memory, and the
+machine they were measured on. ``--save FILE`` keeps a run; ``--compare FILE`` shows each line's ratios to that
+run. The project's own speed targets are not a user's business: they live in ``bench/`` (``bench/report.py``).
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, List, Optional
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, List, Optional, Sequence
 
 import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from solver.analysis import SCHEMA
-from solver.benchmark import MAX_LIMIT_S, BenchLine, BenchStats, line_seed, run_line, standard_lines, target_met
+from solver.benchmark import MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line, standard_lines
 from solver.errors import StichError
 from solver.games import get_game
 
-from .errors import input_errors
-from .render import (check_game_options, emit_json, parse_variant_options, progress_on_stderr, render_bench,
-                     stdout_console, use_table_megabytes)
-from .solve import TABLE_MB
+from .errors import file_name, input_errors
+from .options import TABLE_MB, check_game_options, engine_for, parse_variant_options
+from .output import atomic_writer
+from .records import emit_json
+from .render import progress_on_stderr, stdout_console
+
+Document = dict[str, Any]
+
+#: The statistics a comparison shows as ratios (this run / the saved one).
+RATIOS = (("median_ms", "median"), ("p90_ms", "p90"), ("nodes_per_second", "nodes/s"))
 
 
-def bench_document(line: BenchLine, stats: BenchStats, seed: int) -> dict[str, Any]:
+def bench_document(line: BenchLine, stats: BenchStats, seed: int, host: Document) -> Document:
     """One benchmark line's statistics as the JSON document of ``docs/json.md``."""
     memory = stats.peak_table_bytes
     return {
         "schema": SCHEMA, "command": "bench", "line": line.name, "game": line.game, "seed": seed,
+        "variant": dict(line.variant) or None,
         "deals": stats.deals, "median_ms": stats.median, "p90_ms": stats.p90, "p99_ms": stats.p99,
         "max_ms": stats.max, "median_nodes": stats.median_nodes, "nodes_per_second": stats.nodes_per_second,
         "table_allocated_bytes": memory.allocated, "table_used_bytes": memory.used, "timeouts": stats.timeouts,
-        "limit_ms": stats.limit_ms, "target": line.target or None, "target_met": target_met(line, stats),
+        "limit_ms": stats.limit_ms, "machine": host,
         "boards": list(stats.boards), "times_ms": list(stats.times_ms), "nodes": list(stats.nodes),
     }
 
 
 def selected_lines(game: str | None) -> list[BenchLine]:
-    """The issue's benchmark lines, or those of one game."""
+    """The benchmark's lines, or those of one game."""
     lines = standard_lines()
     if game is None:
         return lines
@@ -41,6 +59,127 @@ def selected_lines(game: str | None) -> list[BenchLine]:
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--game'") from None
     return [line for line in lines if line.game == name]
+
+
+# --- saved runs -------------------------------------------------------------------------------------------------
+
+
+def saved_run(documents: Sequence[Document], host: Document) -> Document:
+    """What ``--save`` writes: the machine, the time, and every line's document."""
+    return {"schema": SCHEMA, "command": "bench", "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "machine": host, "lines": list(documents)}
+
+
+def read_saved_run(path: Path) -> Document:
+    """A run written by ``--save`` (or the JSON Lines of ``--json``), checked enough to compare with; a file that is
+    neither is bad input, named with the line where it stops making sense."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict) and isinstance(whole.get("lines"), list):
+        run = whole
+    else:  # JSON Lines: one line document per row
+        lines = []
+        for number, row in enumerate(text.splitlines(), 1):
+            if not row.strip():
+                continue
+            try:
+                lines.append(json.loads(row))
+            except json.JSONDecodeError as error:
+                raise StichError(f"{path}:{number}:{error.colno}: not a saved stich bench run ({error.msg}); write "
+                                 f"one with stich bench --save FILE") from None
+        run = {"lines": lines, "machine": next((line.get("machine") for line in lines
+                                                 if isinstance(line, dict)), None)}
+    for number, line in enumerate(run["lines"], 1):
+        if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
+            raise StichError(f"{path}: line document {number} is not a stich bench line; write a run with "
+                             f"stich bench --save FILE")
+    return run
+
+
+def _same_deals(now: Document, before: Document) -> bool:
+    return all(now.get(key) == before.get(key) for key in ("game", "seed", "boards", "variant"))
+
+
+def comparison(document: Document, before: Document | None) -> Document | None:
+    """The ratios of this run's line to the saved run's (this / saved), or None when the saved run has no such line
+    or measured other deals (another seed, deal count or variant: the times would not compare)."""
+    if before is None or not _same_deals(document, before):
+        return None
+    ratios: Document = {}
+    for key, _ in RATIOS:
+        old, new = before.get(key), document[key]
+        ratios[key] = new / old if isinstance(old, (int, float)) and old > 0 else None
+    return ratios
+
+
+# --- rendering --------------------------------------------------------------------------------------------------
+
+
+def _ms(value: float) -> str:
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def _size(count: int) -> str:
+    """Bytes for people: ``1.4 KB``, ``64 MB``."""
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count} B"
+
+
+def machine_text(host: Document | None) -> str:
+    if not host:
+        return "an unknown machine"
+    cores = f"{host.get('cores')} of {host.get('cores_total')} cores" if host.get("cores") != host.get("cores_total") \
+        else f"{host.get('cores')} cores"
+    return f"{host.get('cpu')}, {cores}, Python {host.get('python')}, stich {host.get('stich')}"
+
+
+def _ratio(value: float | None, faster_when_below: bool) -> Text:
+    if value is None:
+        return Text("-")
+    better = value < 1 if faster_when_below else value > 1
+    style = "" if 0.95 <= value <= 1.05 else ("green" if better else "red")
+    return Text(f"{value:.2f}x", style=style)
+
+
+def render_bench(documents: Sequence[Document], console: Console, host: Document,
+                 compared: tuple[Path, Document] | None = None) -> None:
+    """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios."""
+    console.print(Text(f"machine: {machine_text(host)}"))
+    if compared is not None:
+        path, run = compared
+        when = f", saved {run['saved']}" if run.get("saved") else ""
+        console.print(Text(f"compared with {path}{when}: {machine_text(run.get('machine'))}"))
+    table = Table(title="Engine benchmark (ms per deal)", title_justify="left", title_style="bold")
+    table.add_column("line", ratio=1, min_width=24)
+    for column in ("deals", "median", "p90", "p99", "max", "nodes/s", "table used/alloc"):
+        table.add_column(column, justify="right", no_wrap=True)
+    if compared is not None:
+        for _, label in RATIOS:
+            table.add_column(f"{label} ratio", justify="right", no_wrap=True)
+    for doc in documents:
+        row: list[Text | str] = [doc["line"], str(doc["deals"]), _ms(doc["median_ms"]), _ms(doc["p90_ms"]),
+                                 _ms(doc["p99_ms"]), _ms(doc["max_ms"]), f"{doc['nodes_per_second']:,.0f}",
+                                 f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}"]
+        if compared is not None:
+            ratios = doc.get("compared") or {}
+            row += [_ratio(ratios.get(key), key != "nodes_per_second") for key, _ in RATIOS]
+        table.add_row(*row)
+    console.print(table)
+    console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
+    if compared is not None:
+        console.print(Text("ratio: this run / the saved one (times below 1 and nodes/s above 1 are faster); "
+                           "- where the saved run has no such line or timed other deals", style="dim"))
+    if any(doc["timeouts"] for doc in documents):
+        console.print(Text("a solve over the limit counts at the limit: those statistics are lower bounds",
+                           style="dim"))
+
+
+# --- the command ------------------------------------------------------------------------------------------------
 
 
 def bench(
@@ -56,27 +195,47 @@ def bench(
     as_json: bool = typer.Option(False, "--json", help="One JSON document per line on stdout (JSON Lines)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag of the --game's lines (repeatable)."),
+    save: Optional[Path] = typer.Option(None, "--save", metavar="FILE", parser=file_name,
+                                        help="Keep this run in FILE (JSON), to --compare a later run with."),
+    compare: Optional[Path] = typer.Option(None, "--compare", metavar="FILE", parser=file_name,
+                                           help="Show each line's ratios to the run saved in FILE."),
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:
-    """Time the engine on seeded deals: median, p90, p99 and max per deal, nodes per second and table memory,
-    for each line of the benchmark (a fresh engine per deal, so no table is reused)."""
-    documents = []
+    """Time the engine on seeded deals: median, p90, p99 and max per deal, nodes per second and table memory, for
+    each line of the benchmark (a fresh engine per deal, so no table is reused), and the machine they ran on. Run
+    the same command with --save before a change and with --compare after it to see what the change did."""
     flags = parse_variant_options(variant)
-    use_table_megabytes(table_mb)
+    engine_for(None)  # STICH_IMPLEMENTATION and STICH_TABLE_MB checked before any line
     if flags and game is None:
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
     if game is not None:
         check_game_options(game, flags)
+    before: dict[str, Document] = {}
+    compared: tuple[Path, Document] | None = None
+    with input_errors():
+        if compare is not None:
+            run = read_saved_run(compare)
+            before = {line["line"]: line for line in run["lines"]}
+            compared = (compare, run)
+    host = machine()
+    options = {"tt_megabytes": table_mb} if table_mb is not None else None
+    documents = []
     with input_errors():
         for line in selected_lines(game):
             if flags:
                 line = dataclasses.replace(line, variant=tuple(sorted(flags.items())))
             with progress_on_stderr(line.name) as progress:
-                stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None,
+                stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
                                  progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
-            document = bench_document(line, stats, line_seed(line, seed))
+            document = bench_document(line, stats, line_seed(line, seed), host)
+            if compared is not None:
+                document["compared"] = comparison(document, before.get(line.name))
             if as_json:
                 emit_json(document)
             documents.append(document)
+        if save is not None:
+            with atomic_writer(save) as stream:
+                json.dump(saved_run(documents, host), stream, indent=1)
+                stream.write("\n")
     if not as_json:
-        render_bench(documents, stdout_console())
+        render_bench(documents, stdout_console(), host, compared)

@@ -7,9 +7,10 @@ from typing import List, Optional
 
 from solver.analysis import check_report
 
+from .options import BOARD, FILE, JSON, TABLE_MB, VARIANT, engine_for, parse_variant_options
+from .records import run_over_records
+from .render import render_check
 from .whatif import PLAY
-from .render import parse_variant_options, render_check, run_over_records, use_table_megabytes
-from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 
 def check(
@@ -24,6 +25,6 @@ def check(
     target be forced from the position? Each is answered both ways: one side forces it or
     the other side stops it."""
     flags = parse_variant_options(variant)
-    use_table_megabytes(table_mb)
+    engine = engine_for(table_mb)
     run_over_records(file, variant=flags, board=board, play=play, diagram="position", as_json=as_json,
-                     render=render_check, document=check_report)
+                     render=render_check, document=lambda position: check_report(position, engine=engine))

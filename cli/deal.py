@@ -11,9 +11,9 @@ from solver.formats.tbn import format_record
 from solver.games import game_list
 from solver.generate import random_records
 
-from .errors import file_name, input_errors
+from .errors import input_errors
 from .output import atomic_writer
-from .render import check_game_options, checked_game, parse_variant_options
+from .options import check_game_options, checked_game, output_file, parse_variant_options
 
 
 def deal(
@@ -28,8 +28,7 @@ def deal(
                                         help="The number of players, for a game played by several "
                                              "(default: the fewest)."),
     first_board: int = typer.Option(1, "--first-board", metavar="BOARD", min=1, help="Number of the first board."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", parser=file_name,
-                                       help="Write to this file instead of stdout (- is stdout)."),
+    out: Optional[Path] = output_file("Write to this file instead of stdout (- is stdout)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable): bid checks use it, and the "
                                                      "records carry it as their [Variant] tag."),

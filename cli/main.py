@@ -1,39 +1,110 @@
-"""The Typer app behind the ``stich`` command. Each command lives in its own module."""
+"""The Typer app behind the ``stich`` command: the command registry, the root options, and the process set-up.
+
+Each command lives in its own module, imported only when that command runs (``stich --version`` and ``stich
+--help`` import none of them): :data:`COMMANDS` names the module, the function and the one line that ``stich
+--help`` shows. A new command is one module with one function and one line here.
+"""
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import signal
 import sys
 import threading
-from typing import Optional
+from typing import Any, Optional
 
 import typer
+from typer.core import TyperGroup
+from typer.main import get_command_from_info
+from typer.models import CommandInfo
 
 from solver import __version__
-from solver.deal import small_number
-from solver.games import game_list
 
-from . import analyse as analyse_command
-from . import batch as batch_command
-from . import bench as bench_command
-from . import check as check_command
-from . import deal as deal_command
-from . import postmortem as postmortem_command
-from . import score as score_command
-from . import show as show_command
-from . import solve as solve_command
-from . import table as table_command
-from . import tree as tree_command
 from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
+
+#: Every command: its name, ``module:function`` in this package, and its one line for ``stich --help`` (its own
+#: ``--help`` shows the function's whole docstring).
+COMMANDS = (
+    ("deal", "deal:deal", "Write seeded random deals as a .tbn file."),
+    ("show", "show:show", "Print each record's deal as a hand diagram (after --play's cards, if given)."),
+    ("solve", "solve:solve", "Solve each record: what each side has taken, the value of the rest, the total."),
+    ("check", "check:check",
+     "Which bonuses (game, Valat, Pagat Ultimo, Schneider, a seat's target...) can be forced, and by whom."),
+    ("table", "table:table", "Every contract each seat could bid on the dealt hands, solved double dummy."),
+    ("score", "score:score", "Score finished deals; with --dd the double-dummy settlement."),
+    ("bench", "bench:bench", "Time the engine on seeded deals: medians, p90, nodes/s; --save and --compare runs."),
+    ("postmortem", "postmortem:postmortem", "Grade every card played by what it cost under double-dummy play."),
+    ("tree", "tree:tree", "Write the game tree of DEPTH cards with double-dummy values as a graph file."),
+    ("analyse", "analyse:analyse", "Single-dummy odds of one hand, by sampling the unseen cards."),
+    ("batch", "batch:batch", "Solve every record of a file on all cores (or a Dask cluster), resumably."),
+)
+
+
+class LazyCommands(TyperGroup):
+    """The root group: it knows every command by name and one line, and imports a command's module only to run it
+    or to show its own help. Listing the commands (``stich --help``) needs only the names and lines."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self._entries = {name: (target, short_help) for name, target, short_help in COMMANDS}
+        self._listing = False
+        # the names, for Typer's "did you mean" on an unknown command (it reads them from self.commands)
+        self.commands = {name: typer.core.TyperCommand(name, short_help=short_help)
+                         for name, (_, short_help) in self._entries.items()}
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self._entries)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        entry = self._entries.get(cmd_name)
+        if entry is None:
+            return None
+        if self._listing:
+            return self.commands[cmd_name]
+        target, short_help = entry
+        module_name, function_name = target.split(":")
+        module = importlib.import_module(f".{module_name}", __package__)
+        info = CommandInfo(cmd_name, cls=Command, callback=getattr(module, function_name), short_help=short_help)
+        return get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=self.rich_markup_mode)
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return without_type_labels(super().get_params(ctx))
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+
+def without_type_labels(params: list[Any]) -> list[Any]:
+    """``params`` made to show no Python type names in help: Typer labels a flag ``<bool>`` and an argument
+    ``<Path>``; a flag takes no value, and an argument's name (FILE) already says what it is. An option's label is
+    its metavar (``MB``, ``NAME=VALUE``)."""
+    for param in params:
+        if isinstance(param, typer.core.TyperArgument) or getattr(param, "is_flag", False):
+            param.display_type_rich = lambda ctx: None
+    return params
+
+
+class Command(typer.core.TyperCommand):
+    """A command whose help shows no type names (:func:`without_type_labels`)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return without_type_labels(super().get_params(ctx))
+
 
 app = typer.Typer(
     name="stich",
-    help=f"Exact double-dummy solver and hand analyser for {game_list('and')}.",
+    cls=LazyCommands,
+    help="Exact double-dummy solver and hand analyser for trick-taking games (`stich deal --help` names them).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help and usage errors: rich's help renderer alone costs 60 ms of start-up
 )
 
 
@@ -49,35 +120,6 @@ def root(
                                            help="Print the version and exit."),
 ) -> None:
     """Exact double-dummy solver and hand analyser for trick-taking games."""
-
-
-# One line each for `stich --help` (each command's own --help has its whole docstring).
-COMMANDS = (
-    ("deal", deal_command.deal,
-     "Write seeded random deals as a .tbn file."),
-    ("show", show_command.show,
-     "Print each record's deal as a hand diagram (after --play's cards, if given)."),
-    ("solve", solve_command.solve,
-     "Solve each record: what each side has taken, the value of the rest, the total."),
-    ("check", check_command.check,
-     "Which bonuses (game, Valat, Pagat Ultimo, Schneider, a seat's target...) can be forced, and by whom."),
-    ("table", table_command.table,
-     "Every contract each seat could bid on the dealt hands, solved double dummy."),
-    ("score", score_command.score,
-     "Score finished deals; with --dd the double-dummy settlement."),
-    ("bench", bench_command.bench,
-     "Time the engine on seeded deals (median, p90, p99, nodes/s, memory)."),
-    ("postmortem", postmortem_command.postmortem,
-     "Grade every card played by what it cost under double-dummy play."),
-    ("tree", tree_command.tree,
-     "Write the game tree of DEPTH cards with double-dummy values as a graph file."),
-    ("analyse", analyse_command.analyse,
-     "Single-dummy odds of one hand, by sampling the unseen cards."),
-    ("batch", batch_command.batch,
-     "Solve every record of a file on all cores (or a Dask cluster), resumably."),
-)
-for name, command, short_help in COMMANDS:
-    app.command(name, short_help=short_help)(command)
 
 
 def _stdout_file() -> tuple[int, int] | None:
@@ -110,7 +152,7 @@ def _safe_streams() -> None:
     tag's text (JSON stays exact: it escapes what the encoding lacks)."""
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
-        if value is not None and small_number(value) is None:
+        if value is not None and not (value.strip().isascii() and value.strip().isdigit() and len(value) < 10):
             del os.environ[name]
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":

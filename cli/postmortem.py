@@ -11,17 +11,17 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import postmortem_report
-from solver.errors import StichError
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import GRADES, analyse_play
+from solver.search.engine import EngineSolver
 
-from .errors import file_name, input_errors, message
+from .errors import file_name, message
 from .output import atomic_path
+from .options import BOARD, FILE, JSON, TABLE_MB, VARIANT, engine_for, parse_variant_options
+from .records import run_over_records
+from .render import CardPainter, Document, progress_on_stderr, record_title, seats_text
 from .whatif import PLAY
-from .render import (CardPainter, Document, parse_variant_options, progress_on_stderr, record_title,
-                     run_over_records, seats_text, use_table_megabytes)
-from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
 
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -32,10 +32,11 @@ def plot_path(base: Path, count: int) -> Path:
     return base if count == 1 else base.with_name(f"{base.stem}-{count}{base.suffix}")
 
 
-def postmortem_document(position: Position, plot: Path | None, count: list[int]) -> Document:
+def postmortem_document(position: Position, plot: Path | None, count: list[int],
+                        engine: EngineSolver | None = None) -> Document:
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked."""
     with progress_on_stderr(f"post-mortem of {position.label}"):
-        analysis = analyse_play(position)
+        analysis = analyse_play(position, engine=engine)
     document: Document = postmortem_report(position, analysis)
     if plot is not None and not position.played:
         message(f"stich: {position.label}: no Play section, so no plot")
@@ -101,11 +102,10 @@ def postmortem(
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
     (docs/postmortem.md)."""
     flags = parse_variant_options(variant)
-    use_table_megabytes(table_mb)
+    engine = engine_for(table_mb)
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
-        with input_errors():
-            raise StichError(f"{plot}: the plot is written as .png, .svg or .pdf")
+        raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
     count = [0]
     run_over_records(file, variant=flags, board=board, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem,
-                     document=lambda position: postmortem_document(position, plot, count))
+                     document=lambda position: postmortem_document(position, plot, count, engine))

@@ -1,24 +1,22 @@
-"""What the analysis commands share: reading the records of a file, and showing their documents to people.
+"""Rendering: documents shown to people as rich text and tables, and the consoles they are printed on.
 
 Every analysis command (``solve``, ``check``, ``table``) turns each record of a file into one JSON-ready document
 (built by :mod:`solver.analysis`) and then either prints it as one line of JSON or renders it here as rich tables.
-Rendering works on the documents only, so what people read and what machines read can never disagree.
+Rendering works on the documents only, so what people read and what machines read can never disagree; the loop over
+the records is :mod:`cli.records`, the shared options :mod:`cli.options`.
 
 Cards are shown as players write them: a French-suited pack with suit signs (``♠K``, ``♥Q``), a German pack with
-its letters (``EO``, ``HA``); hearts (and diamonds) in red. JSON documents
-carry the plain card tokens, never markup.
+its letters (``EO``, ``HA``); hearts (and diamonds) in red. JSON documents carry the plain card tokens, never markup.
+The hand diagram (:mod:`solver.diagram`) is printed here too, above each record's analysis.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-import typer
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
@@ -27,15 +25,10 @@ from rich.text import Text
 from solver.cards import Pack
 from solver.deal import small_number
 from solver.diagram import SIGNS, SuitStyle, diagram
-from solver.errors import InvalidDealError, ParseError, StichError, VariantError
 from solver.games import get_game
-from solver.formats.tbn import Record, iter_records
-from solver.position import Position, position_from_record
-from solver.search.engine import TABLE_SIZE_VARIABLE, implementation, table_megabytes
-from solver.variant import Variant
+from solver.position import Position
 
-from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, input_errors, message
-from .whatif import what_if
+from .errors import EXIT_PIPE_CLOSED
 
 Document = dict[str, Any]
 
@@ -120,6 +113,18 @@ def stdout_encodes(text: str) -> bool:
     return True
 
 
+def signs_shown() -> bool:
+    """Whether stdout can show the suit signs (else cards and the diagram write suit letters)."""
+    return stdout_encodes("".join(SIGNS.values()))
+
+
+def print_diagram(position: Position, console: Console, *, dealt: bool = False) -> None:
+    """The hand diagram (``dealt``: of the hands as dealt, before the Play section)."""
+    if dealt:
+        position = Position(position.game, position.rules, position.rules.start(), record=position.record)
+    console.print(Text(diagram(position, signs=signs_shown())), soft_wrap=True)
+
+
 class CardPainter:
     """Card tokens of one pack as coloured text.
 
@@ -129,7 +134,7 @@ class CardPainter:
 
     def __init__(self, pack: Pack) -> None:
         self.pack = pack
-        self.style = SuitStyle.of(pack, signs=stdout_encodes("".join(SIGNS.values())))  # as the hand diagram
+        self.style = SuitStyle.of(pack, signs=signs_shown())  # as the hand diagram
 
     @classmethod
     def for_game(cls, game: str) -> "CardPainter":
@@ -399,198 +404,3 @@ def render_table(document: Document, console: Console) -> None:
     if settled:
         console.print(Text("settlement: the declaring side's double-dummy net score without announcements "
                            "(in a game paid from a pot, the declarer's, with the pot)", style="dim"))
-
-
-# --- bench ------------------------------------------------------------------------------------------------------
-
-
-def _ms(value: float) -> str:
-    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
-
-
-def _size(count: int) -> str:
-    """Bytes for people: ``1.4 KB``, ``64 MB``."""
-    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
-        if count >= size:
-            return f"{count / size:.3g} {unit}"
-    return f"{count} B"
-
-
-def render_bench(documents: Sequence[Document], console: Console) -> None:
-    """``stich bench``: one row per benchmark line, its target (if any) under its name."""
-    table = Table(title="Engine benchmark (ms per deal)", title_justify="left", title_style="bold")
-    table.add_column("line", ratio=1, min_width=24)
-    for column in ("deals", "median", "p90", "p99", "max", "nodes/s", "table used/alloc"):
-        table.add_column(column, justify="right", no_wrap=True)
-    table.add_column("target", no_wrap=True)
-    for doc in documents:
-        name = Text(doc["line"])
-        if doc["target"]:
-            name.append(f"\ntarget: {doc['target']}", style="dim")
-        verdict = Text("-") if doc["target_met"] is None else yes_no(doc["target_met"], "met", "missed")
-        table.add_row(name, str(doc["deals"]), _ms(doc["median_ms"]), _ms(doc["p90_ms"]), _ms(doc["p99_ms"]),
-                      _ms(doc["max_ms"]), f"{doc['nodes_per_second']:,.0f}",
-                      f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}", verdict)
-    console.print(table)
-    console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
-    if any(doc["timeouts"] for doc in documents):
-        console.print(Text("a solve over the limit counts at the limit: those statistics are lower bounds",
-                           style="dim"))
-
-
-# --- running a command over the records of a file ----------------------------------------------------------------
-
-
-def checked_game(value: str | None) -> str | None:
-    """A ``--game`` option's callback: the game's name, or a usage error (exit 2) naming the known games."""
-    if value is None:
-        return None
-    try:
-        return get_game(value).name
-    except StichError as error:
-        raise typer.BadParameter(str(error)) from None
-
-
-def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
-    """``--variant name=value`` options as a dict (later ones win); a malformed one is a usage error, and so is an
-    empty one (an unset shell variable), which the pairs' parser would read as no flag at all."""
-    if any(not value.strip() for value in values or []):
-        raise typer.BadParameter("an empty value (an unset shell variable?); give NAME=VALUE", param_hint="'--variant'")
-    try:
-        return Variant.parse_pairs(list(values or []))
-    except VariantError as error:
-        raise typer.BadParameter(str(error), param_hint="'--variant'") from None
-
-
-def check_game_options(game: str, flags: dict[str, str], seats: int | None = None,
-                       declarer: int | None = None) -> None:
-    """The options of a command that names its game itself (``deal``, ``bench --game``, ``analyse --game``),
-    checked against it: a flag, seat count or declarer the game has not is a usage error (exit 2), as any option's
-    value out of its range is; no record is involved to point at."""
-    try:
-        chosen = get_game(game)
-    except StichError as error:
-        raise typer.BadParameter(str(error), param_hint="'--game'") from None
-    try:
-        chosen.variant(flags)
-    except StichError as error:
-        raise typer.BadParameter(str(error), param_hint="'--variant'") from None
-    if seats is not None and seats not in chosen.seat_counts:
-        raise typer.BadParameter(f"{chosen.name} is played by {chosen.seat_counts_text()} seats, not {seats}",
-                                 param_hint="'--seats'")
-    most = seats or chosen.seat_counts[0]
-    if declarer is not None and not 1 <= declarer <= most:
-        raise typer.BadParameter(f"{chosen.name} with {most} seats has no seat {declarer}", param_hint="'--declarer'")
-
-
-def use_table_megabytes(megabytes: int | None) -> None:
-    """``--table-mb``: the size of every table this command creates, here and in the worker processes it starts
-    (they inherit STICH_TABLE_MB); None keeps STICH_TABLE_MB's or the default.
-
-    Every command that searches calls this first, so a bad STICH_TABLE_MB or STICH_IMPLEMENTATION is said once,
-    before any record, and not once per record when the first engine is made; ``--table-mb`` overrides the variable,
-    and the commands that never search (``deal``, any ``--help``) do not read them."""
-    if megabytes is not None:
-        os.environ[TABLE_SIZE_VARIABLE] = str(megabytes)
-    with input_errors():
-        implementation()
-        table_megabytes()
-
-
-def located(error: StichError, position: Position) -> StichError:
-    """An error raised while analysing a position, pointed at its record: the ``[Deal]`` tag for a deal that does
-    not suit the analysis, else the ``[Contract]`` tag (an objective that does not apply to the contract)."""
-    record = position.record
-    if isinstance(error, ParseError) or record is None:
-        return error
-    tag = record.tag("Deal") if isinstance(error, InvalidDealError) else record.tag("Contract")
-    line, column = (tag.value_line, tag.value_column) if tag is not None else (record.line, 1)
-    return ParseError(str(error), source=record.source, line=line, column=column)
-
-
-def emit_json(document: Document) -> None:
-    """One compact JSON document on one line of stdout (JSON Lines)."""
-    # where stdout's encoding lacks characters (not UTF-8 or the like), JSON escapes them and so stays exact
-    unicode = stdout_encodes("\u2665\xe4\U0001F0A1")
-    sys.stdout.write(json.dumps(document, ensure_ascii=not unicode, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
-
-
-def _selected(record: Record, board: str | None) -> bool:
-    return board is None or (record.get("Board") or "").strip() == board
-
-
-def stdin_bytes():
-    """Standard input as bytes, so that it is decoded like a file: strictly, with the place of a bad byte (the text
-    stream decodes with the locale's error handler, which under a C locale lets invalid bytes through)."""
-    return getattr(sys.stdin, "buffer", sys.stdin)
-
-
-def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
-                     document: Callable[[Position], Document],
-                     render: Callable[[Document, Console], None], play: str | None = None,
-                     diagram: str | None = None) -> None:
-    """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``)
-    and print each document.
-
-    A bad record is reported on stderr as ``file:line:col: message`` and skipped; the others are still analysed,
-    and the command then exits with code 1. With ``board``, records of other boards are not even read into
-    positions, so their errors do not matter; a record too broken to be read at all is still reported, since it
-    may be the board asked for. ``play`` is ``--play``'s cards, played on each position first; ``diagram``
-    (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis."""
-    failed = False
-    matched = read = shown = 0
-    console = None if as_json else stdout_console()
-    with input_errors():  # a file that cannot be read at all
-        source = stdin_bytes() if str(path) == "-" else path
-        for item in iter_records(source, name="<stdin>" if str(path) == "-" else str(path)):
-            read += 1
-            if isinstance(item, ParseError):
-                message(f"stich: {item}")
-                failed = True
-                continue
-            if not _selected(item, board):
-                continue
-            matched += 1
-            try:
-                position = what_if(position_from_record(item, variant=variant), play)
-            except StichError as error:
-                message(f"stich: {error}")
-                failed = True
-                continue
-            try:
-                result = document(position)
-            except StichError as error:
-                message(f"stich: {located(error, position)}")
-                failed = True
-                continue
-            if console is None:
-                emit_json(result)
-            else:
-                if shown:
-                    console.print()  # a blank line between records, none before the first shown
-                if diagram:
-                    print_diagram(position, console, dealt=diagram == "dealt")
-                render(result, console)
-                shown += 1
-    shown_name = "<stdin>" if str(path) == "-" else path
-    if read == 0:
-        message(f"stich: {shown_name}: no records (an empty file, or only comments)")
-        failed = True
-    elif board is not None and matched == 0:
-        message(f"stich: {shown_name}: no record with [Board \"{board}\"]")
-        failed = True
-    if failed:
-        raise typer.Exit(EXIT_BAD_INPUT)
-
-
-def signs_shown() -> bool:
-    """Whether stdout can show the suit signs (else the diagram writes suit letters)."""
-    return stdout_encodes("".join(SIGNS.values()))
-
-
-def print_diagram(position: Position, console: Console, *, dealt: bool = False) -> None:
-    """The hand diagram (``dealt``: of the hands as dealt, before the Play section)."""
-    if dealt:
-        position = Position(position.game, position.rules, position.rules.start(), record=position.record)
-    console.print(Text(diagram(position, signs=signs_shown())), soft_wrap=True)

@@ -14,12 +14,14 @@ from solver.analysis import score_report
 from solver.games import games_with
 from solver.position import Position
 from solver.scoring import MAX_POT
+from solver.search.engine import EngineSolver
+from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .render import (CardPainter, Document, parse_variant_options, plural, record_title, run_over_records,
-                     seats_text, use_table_megabytes)
-from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
+from .options import BOARD, FILE, JSON, TABLE_MB, VARIANT, engine_for, parse_variant_options
+from .records import run_over_records
+from .render import CardPainter, Document, plural, record_title, seats_text
 
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
                    help="The pot at the start of the deal, for a game paid from one (overrides a [Pot] tag).")
@@ -116,9 +118,11 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         console.print(Text(f"the settlement-optimal play gives up {measure} to score more", style="bold"))
 
 
-def score_document(position: Position, pot: int | None, dd: bool) -> Document:
+def score_document(position: Position, pot: int | None, dd: bool,
+                   engines: tuple[SettlementEngine | None, EngineSolver | None] = (None, None)) -> Document:
     """``stich score``'s document (:func:`solver.analysis.score_report`); a settlement the rules cannot have is
-    said on stderr, and the score still given."""
+    said on stderr, and the score still given. ``engines`` (the settlement's and the points') are the library's
+    shared ones unless ``--table-mb`` made them."""
     rules = position.rules
     pot = pot if position.game.has_pot else None  # --pot is for a file's records of a game with a pot
     complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
@@ -126,7 +130,7 @@ def score_document(position: Position, pot: int | None, dd: bool) -> Document:
     if reason is not None:  # the score is still given; only the settlement cannot be
         message(f"stich: {position.label}: no double-dummy settlement: {reason}")
         dd = False
-    return score_report(position, pot=pot, dd=dd)
+    return score_report(position, pot=pot, dd=dd, engine=engines[0], points_engine=engines[1])
 
 
 def score(
@@ -143,7 +147,8 @@ def score(
     net the declarers can force when both sides play for the score, beside what playing for the most points would
     settle."""
     flags = parse_variant_options(variant)
-    use_table_megabytes(table_mb)
+    points_engine = engine_for(table_mb if dd else None)  # only --dd searches
+    engines = (SettlementEngine(table_mb) if points_engine is not None else None, points_engine)
     ignored: list[str] = []
 
     def document(position: Position) -> Document:
@@ -151,6 +156,6 @@ def score(
             ignored.append(position.game.name)  # said once: a file may mix records of several games
             message(f"stich: --pot is for {games_with('has_pot')} records; {position.game.name} has no pot, so it is "
                     "not used there")
-        return score_document(position, pot, dd)
+        return score_document(position, pot, dd, engines)
 
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document)

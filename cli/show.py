@@ -11,9 +11,9 @@ from rich.console import Console
 from solver.diagram import diagram
 from solver.position import Position
 
-from .render import Document, parse_variant_options, run_over_records
-from .solve import BOARD, FILE, VARIANT
-from .render import signs_shown
+from .options import BOARD, FILE, VARIANT, parse_variant_options
+from .records import run_over_records
+from .render import Document, signs_shown
 from .whatif import PLAY
 
 

@@ -9,12 +9,13 @@ import typer
 
 from solver.analysis import table_report
 from solver.position import Position
+from solver.search.engine import EngineSolver
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .render import (Document, parse_variant_options, progress_on_stderr, render_table, run_over_records,
-                     use_table_megabytes)
-from .solve import BOARD, FILE, JSON, TABLE_MB, VARIANT
+from .options import BOARD, FILE, JSON, TABLE_MB, VARIANT, engine_for, parse_variant_options
+from .records import run_over_records
+from .render import Document, progress_on_stderr, render_table
 
 
 SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
@@ -22,14 +23,14 @@ SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
                                "announcements; with the record's pot, in a game paid from one).")
 
 
-def _table_document(position: Position, settlement: bool) -> Document:
+def _table_document(position: Position, settlement: bool, engine: EngineSolver | None) -> Document:
     if settlement:
         reason = settlement_unsupported(position)
         if reason is not None:  # the default column is left out, not the whole table
             message(f"stich: {position.label}: no settlement column: {reason}")
             settlement = False
     with progress_on_stderr(f"table of {position.label}") as progress:
-        return table_report(position, progress=progress, settlement=settlement)
+        return table_report(position, progress=progress, settlement=settlement, engine=engine)
 
 
 def table(
@@ -45,6 +46,6 @@ def table(
     with every seat's guaranteed tricks. Endings are rejected (bids are made on whole deals); a record's Play section
     is ignored."""
     flags = parse_variant_options(variant)
-    use_table_megabytes(table_mb)
+    engine = engine_for(table_mb)
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,
-                     document=lambda position: _table_document(position, settlement))
+                     document=lambda position: _table_document(position, settlement, engine))

@@ -14,8 +14,9 @@ from solver.search.engine import MAX_PERFT_DEPTH
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
-from .render import located, parse_variant_options, plural, stdin_bytes, use_table_megabytes
-from .solve import BOARD, TABLE_MB, VARIANT
+from .options import BOARD, TABLE_MB, VARIANT, engine_for, output_file, parse_variant_options
+from .records import located, stdin_bytes
+from .render import plural
 
 
 def tree(
@@ -23,10 +24,10 @@ def tree(
                                 help="A .tbn file (- for standard input); its first record is used (see --board)."),
     depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
                               help="How many cards (plies) deep."),
-    out: Path = typer.Option(..., "--out", "-o", metavar="OUT.graphml|OUT.gexf|OUT.json", parser=file_name,
-                             help="Where to write the tree; the format follows the suffix."),
+    out: Path = output_file("Where to write the tree; the format follows the suffix.",
+                            metavar="OUT.graphml|OUT.gexf|OUT.json", required=True),
     board: Optional[str] = BOARD,
-    objective: Optional[str] = typer.Option(None, "--objective", metavar="NAME", show_default=False,
+    objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
                                   help="The value on nodes and edges (default points; in a game without them, "
                                        "the declarer's tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
@@ -40,7 +41,7 @@ def tree(
     from solver.tree import FORMATS, strategy_tree, write_tree  # networkx: a third of every other command's start
 
     flags = parse_variant_options(variant)
-    use_table_megabytes(table_mb)
+    engine = engine_for(table_mb)
     with input_errors():
         if out.suffix.lower() not in FORMATS:
             raise StichError(f"{out}: the tree is written as {', '.join(FORMATS)}")
@@ -53,7 +54,7 @@ def tree(
             raise StichError(f"{name}: no record" + (f" with [Board \"{board}\"]" if board else ""))
         position = position_from_record(record, variant=flags)
         try:
-            graph = strategy_tree(position, depth, objective=objective, seat=seat)
+            graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine)
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
             raise located(error, position) from None
         with atomic_path(out) as temporary:

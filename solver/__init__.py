@@ -8,52 +8,86 @@ The public API::
     result = solver.solve(position, "valat", cards=True)
     result.success, result.card_names()       # True, {'T17': 5, 'T16': 5, 'SK': 5, 'CK': 5, 'HK': 4}
     position.play("HK").to_tbn()               # the record as played, to save
+
+``import solver`` loads no submodule: each public name is imported from its module on first use (PEP 562), so a
+command or a script pays only for what it uses (``stich --version`` loads none of them).
 """
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
+#: Where each public name lives (module relative to this package).
+_PUBLIC = {
+    "analysis": ("BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table",
+                 "solve_report", "table_report"),
+    "postmortem": ("CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play"),
+    "plot": ("write_plot",),
+    "scoring": ("ScoreItem", "Settlement", "score_deal"),
+    "settlement": ("DDSettlement", "dd_settlement"),
+    "batch": ("BatchSummary", "solve_batch"),
+    "sampling": ("BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position"),
+    "tree": ("strategy_tree", "write_tree"),
+    "api": ("iter_positions", "parse_positions", "perft", "read_positions", "solve"),
+    "cards": ("Card", "CardSet", "Pack"),
+    "deal": ("Deal",),
+    "errors": ("EngineError", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
+               "ParseError", "SearchStopped", "StichError", "UnknownCardError", "UnknownGameError", "VariantError"),
+    "games": ("GAMES", "Contract", "Game", "Kratzen", "Objective", "Rules", "Schafkopf", "TrickEvent", "Zwanzigerrufen",
+              "game_list", "games_with", "get_game", "register_game"),  # games.__all__
+    "position": ("Position", "make_position", "position_from_record"),
+    "search.engine": ("EngineSolver",),
+    "search.results": ("CardValue", "SolveResult"),
+    "generate": ("random_position", "random_record", "random_records"),
+    "state": ("PlayState", "Trick"),
+    "variant": ("Flag", "Variant"),
+}
+_HOME = {name: module for module, names in _PUBLIC.items() for name in names}
 
-def __getattr__(name: str):
-    """``strategy_tree`` and ``write_tree`` are imported on first use: they bring in networkx."""
-    if name in ("strategy_tree", "write_tree"):
-        from . import tree
-
-        return getattr(tree, name)
-    raise AttributeError(f"module 'solver' has no attribute {name!r}")
+__all__ = sorted(_HOME) + ["__version__"]
 
 
-from .analysis import (BonusCheck, SeatTarget, TableEntry, check_bonuses, check_report, contract_table,
-                       solve_report, table_report)
-from .postmortem import CardAnalysis, PlayAnalysis, PlayerSummary, analyse_play
-from .plot import write_plot
-from .scoring import ScoreItem, Settlement, score_deal
-from .settlement import DDSettlement, dd_settlement
-from .batch import BatchSummary, solve_batch
-from .sampling import BonusChance, HandAnalysis, OpeningCard, analyse_hand, analyse_position
-from .api import iter_positions, parse_positions, perft, read_positions, solve
-from .cards import Card, CardSet, Pack
-from .deal import Deal
-from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
-                     ParseError, SearchStopped, StichError, UnknownCardError, UnknownGameError, VariantError)
-from . import games
-from .games import *  # noqa: F403  the registry and every shipped game class, by its name (games.__all__)
-from .position import Position, make_position, position_from_record
-from .search.engine import EngineSolver
-from .search.results import CardValue, SolveResult
-from .generate import random_position, random_record, random_records
-from .state import PlayState, Trick
-from .variant import Flag, Variant
+def __getattr__(name: str):  # untyped: mypy reads the compiled _engine (it has no stub) through it, as Any
+    """A public name, imported from its module on first use and kept; a submodule (``solver.tree``) likewise."""
+    module = _HOME.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
-__all__ = [
-    "BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table", "solve_report",
-    "table_report", "BatchSummary", "solve_batch", "BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position",
-    "CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play", "write_plot", "ScoreItem",
-    "Settlement", "score_deal", "DDSettlement", "dd_settlement", "strategy_tree", "write_tree", "EngineSolver",
-    "random_position", "random_record", "random_records", "Card", "CardSet", "CardValue", "Deal", "EngineError",
-    "Flag", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
-    "Pack", "ParseError", "PlayState", "SearchStopped",
-    "Position", "SolveResult", "StichError", "Trick", "UnknownCardError", "UnknownGameError",
-    "Variant", "VariantError", "__version__", "iter_positions", "make_position",
-    "parse_positions", "perft", "position_from_record", "read_positions", "solve",
-]
-__all__ += games.__all__
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOME))
+
+
+if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__ imports these on first use
+    from .analysis import (BonusCheck, SeatTarget, TableEntry, check_bonuses, check_report, contract_table,
+                           solve_report, table_report)
+    from .api import iter_positions, parse_positions, perft, read_positions, solve
+    from .batch import BatchSummary, solve_batch
+    from .cards import Card, CardSet, Pack
+    from .deal import Deal
+    from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
+                         ParseError, SearchStopped, StichError, UnknownCardError, UnknownGameError, VariantError)
+    from .games import (GAMES, Contract, Game, Kratzen, Objective, Rules, Schafkopf, TrickEvent, Zwanzigerrufen,
+                        game_list, games_with, get_game, register_game)
+    from .generate import random_position, random_record, random_records
+    from .plot import write_plot
+    from .position import Position, make_position, position_from_record
+    from .postmortem import CardAnalysis, PlayAnalysis, PlayerSummary, analyse_play
+    from .sampling import BonusChance, HandAnalysis, OpeningCard, analyse_hand, analyse_position
+    from .scoring import ScoreItem, Settlement, score_deal
+    from .search.engine import EngineSolver
+    from .search.results import CardValue, SolveResult
+    from .settlement import DDSettlement, dd_settlement
+    from .state import PlayState, Trick
+    from .tree import strategy_tree, write_tree
+    from .variant import Flag, Variant

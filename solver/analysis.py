@@ -36,6 +36,7 @@ from .search.cooperative import Cooperative
 from .search.boundary import check_flag
 from .search.engine import EngineSolver, solver_for, uses_reference
 from .search.results import SolveResult
+from .search.settle import SettlementEngine
 from .settlement import dd_settlement, settlement_value
 from .state import PlayState
 from .variant import Variant
@@ -583,11 +584,13 @@ def table_report(position: Position, *, engine: EngineSolver | None = None, refe
 # --- score and post-mortem -------------------------------------------------------------------------------------
 
 
-def score_report(position: Position, *, pot: int | None = None, dd: bool = False) -> dict[str, Any]:
+def score_report(position: Position, *, pot: int | None = None, dd: bool = False,
+                 engine: SettlementEngine | None = None, points_engine: EngineSolver | None = None) -> dict[str, Any]:
     """``stich score``'s document for one position: the record header and the settlement of its finished deal
     (:func:`solver.scoring.score_deal`); with ``dd`` also the double-dummy settlement under ``"dd"``
     (:func:`solver.settlement.dd_settlement`), from the start of a complete deal, so that it compares with the
-    actual score, else from where the play stops (and then without the settlement of the play, which is not over).
+    actual score, else from where the play stops (and then without the settlement of the play, which is not over);
+    ``engine`` and ``points_engine`` are :func:`~solver.settlement.dd_settlement`'s.
     """
     rules = check_position(position).rules
     complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
@@ -597,7 +600,7 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
     if dd:
         start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
         document["dd"] = {"from": "start" if complete else "end_of_play", "cards_on_table": len(start.state.trick),
-                          **dd_settlement(start, pot=pot).as_dict()}
+                          **dd_settlement(start, pot=pot, engine=engine, points_engine=points_engine).as_dict()}
     return document
 
 

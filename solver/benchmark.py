@@ -574,3 +574,34 @@ def target_met(line: BenchLine, stats: BenchStats) -> bool | None:
         if target is not None:
             checks.append(value <= target and not stats.is_lower_bound(value))
     return (all(checks) and not stats.mismatches) if checks else None
+
+
+# --- the machine ------------------------------------------------------------------------------------------------------
+
+
+def cpu_model() -> str:
+    """The processor's name as the system reports it (Linux: /proc/cpuinfo), or the platform's guess."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            for row in info:
+                key, _, value = row.partition(":")
+                if key.strip() in ("model name", "Hardware", "cpu model") and value.strip():
+                    return " ".join(value.split())
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def machine() -> dict[str, Any]:
+    """What a run was measured on, saved with it so that two runs can be told apart: the processor, the cores this
+    process may use (of all the machine has), Python, stich and the system."""
+    import platform
+
+    from . import __version__
+
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {"cpu": cpu_model(), "cores": usable or 1, "cores_total": os.cpu_count() or 1,
+            "python": platform.python_version(), "implementation": platform.python_implementation(),
+            "stich": __version__, "system": f"{platform.system()} {platform.release()}".strip()}

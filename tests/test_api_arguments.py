@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import solver
+import solver.search.settle
 from solver import (EngineSolver, InvalidContractError, InvalidDealError, InvalidPositionError, StichError,
                     make_position)
 from solver.search.settle import SettlementEngine

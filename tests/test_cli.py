@@ -21,6 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 import solver
+import solver.search.engine
 from example_records import board, reference
 from solver.cli.main import app
 
@@ -384,7 +385,7 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
 
 @pytest.mark.parametrize("args", [
     ("solve", ""), ("check", " "), ("batch", "", "--out", "o.jsonl"), ("batch", "f.tbn", "--out", ""),
-    ("tree", "", "-d", "1", "-o", "t.json"), ("deal", "-g", "sk", "-o", ""), ("analyse", "", "--seat", "1"),
+    ("tree", "", "-d", "1", "--out", "t.json"), ("deal", "-g", "sk", "--out", ""), ("analyse", "", "--seat", "1"),
     ("postmortem", "f.tbn", "--plot", ""),
 ])
 def test_an_empty_file_name_is_a_usage_error_not_the_current_directory(args):
@@ -469,8 +470,43 @@ def test_bench_json_and_table():
     assert document["boards"] == [1, 2] and document["seed"] == 1766
     assert document["median_ms"] <= document["p90_ms"] <= document["p99_ms"] <= document["max_ms"]
     assert document["nodes_per_second"] > 0 and document["table_allocated_bytes"] > 0
+    assert document["machine"]["cores"] >= 1 and document["machine"]["stich"] == solver.__version__
+    assert "target" not in document and "compared" not in document  # the project's targets stay in bench/
     result = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--seed", "5")
     assert "Kratzen 6 seats" in result.stdout and "median" in result.stdout and "nodes/s" in result.stdout
+    assert "machine: " in result.stdout and "target" not in result.stdout and "missed" not in result.stdout
+
+
+def test_bench_saves_a_run_and_compares_with_it(tmp_path):
+    saved = tmp_path / "before.json"
+    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", saved)
+    before = json.loads(saved.read_text())
+    assert before["command"] == "bench" and before["machine"]["cores"] >= 1 and before["saved"]
+    (line,) = before["lines"]
+    assert line["deals"] == 2 and line["boards"] == [1, 2]
+    (document,) = documents("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--compare", saved)
+    ratios = document["compared"]
+    assert ratios["median_ms"] == pytest.approx(document["median_ms"] / line["median_ms"])
+    assert ratios["nodes_per_second"] == pytest.approx(document["nodes_per_second"] / line["nodes_per_second"])
+    shown = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--compare", saved).stdout
+    assert f"compared with {saved}" in shown and "median ratio" in shown and "x" in shown
+    # other deals (another deal count) are not compared: their times would not mean the same
+    (other,) = documents("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", saved)
+    assert other["compared"] is None
+    # the JSON Lines of --json compare as well as a saved run
+    lines = tmp_path / "before.jsonl"
+    lines.write_text(run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--json").stdout)
+    (again,) = documents("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--compare", lines)
+    assert again["compared"]["p90_ms"] > 0
+
+
+def test_bench_compare_with_a_file_that_is_no_run(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}\ngarbage\n")
+    result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+    assert f"stich: {bad}:2:1: " in result.stderr and "not a saved stich bench run" in result.stderr
+    result = run("bench", "-g", "kratzen", "-n", "1", "--compare", tmp_path / "missing.json", code=1)
+    assert "missing.json: No such file or directory" in result.stderr
 
 
 def test_bench_unknown_game_is_a_usage_error():
@@ -686,10 +722,11 @@ def test_check_of_a_finished_deal_says_missed_not_who_can_stop_it() -> None:
 
 
 def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch):
-    monkeypatch.setenv("STICH_TABLE_MB", "64")  # restored after the test: --table-mb sets it for the workers
+    monkeypatch.setenv("STICH_TABLE_MB", "64")
     (document,) = documents("bench", "--game", "kratzen", "-n", "1", "--limit", "0", "--table-mb", "2")
     assert document["table_allocated_bytes"] == 2 << 20
-    assert solver.search.engine.default_solver().table_bytes == 2 << 20  # the engine solve and the others share
+    # passed as an argument: the environment and the library's shared engine are left as they were
+    assert os.environ["STICH_TABLE_MB"] == "64" and solver.search.engine.default_solver().table_bytes == 64 << 20
     for command in ("solve", "check", "table", "score", "postmortem", "tree", "analyse", "batch"):
         assert "--table-mb" in run(command, "--help").stdout, command
 
@@ -797,7 +834,7 @@ def test_small_messages_and_dash_for_stdout(tmp_path):
     text = (EXAMPLES / "valat.tbn").read_text()
     result = runner.invoke(app, ["solve", "-", "--board", "9"], input=text)
     assert result.exit_code == 1 and 'stich: <stdin>: no record with [Board "9"]' in result.stderr
-    assert run("deal", "-g", "sk", "-o", "-").stdout.startswith('[Game "Schafkopf"]')
+    assert run("deal", "-g", "sk", "--out", "-").stdout.startswith('[Game "Schafkopf"]')
     assert not Path("-").exists()
     bad = tmp_path / "k.tbn"
     bad.write_text('[Game "Kratzen"]\n[Deal "1: SA / SK"]\n[Contract "Trump S"]\n')
@@ -897,7 +934,7 @@ def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp
                  ("batch", kratzen, "-j", "1", "--out", str(tmp_path / "b.jsonl"), "--worker-memory", "8796093022208"),
                  ("solve", kratzen, "--variant", ""),
                  ("analyse", str(EXAMPLES / "valat.tbn"), "--hand", "", "--seat", "1", "-n", "2"),
-                 ("deal", "-g", "sk", "-c", "Solo H", "-n", "1", "-o", str(tmp_path / "out.tbn") + "/")):
+                 ("deal", "-g", "sk", "-c", "Solo H", "-n", "1", "--out", str(tmp_path / "out.tbn") + "/")):
         result = run(*args, code=2)
         assert "Invalid value" in result.stderr or "Usage" in result.stderr, args
     assert not (tmp_path / "out.tbn").exists()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import solver
+import solver.search.cooperative
 from solver.analysis import check_report, objectives_named, targets_together
 from solver.cards import bits
 from solver.search.cooperative import Cooperative

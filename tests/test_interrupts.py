@@ -10,6 +10,7 @@ import signal
 import pytest
 
 import solver
+import solver.search.settle
 from solver.benchmark import SEEDS
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import solver
+import solver.search.engine
 from solver.search.engine import EngineSolver, default_solver
 from solver.settlement import dd_settlement
 

@@ -1,0 +1,117 @@
+"""The options several commands share, their parsing, and the settings they turn into.
+
+A command module declares its parameters with the option objects here (one meaning per flag across commands:
+``-o`` is always ``--objective``, ``--out`` is always an output file) and turns them into the arguments of its
+library function with the helpers below. Settings travel as arguments: ``--table-mb`` becomes an engine handed to
+the analysis, never an environment variable that code deep inside would read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+import typer
+
+from solver.errors import StichError, VariantError
+from solver.games import get_game
+from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, implementation, table_megabytes
+from solver.variant import Variant
+
+from .errors import file_name, input_errors
+
+if TYPE_CHECKING:
+    from solver.search.engine import EngineSolver
+
+FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
+                      help="A .tbn file (- for standard input); every record is analysed (see --board).")
+BOARD = typer.Option(None, "--board", "-b", metavar="BOARD", help="Only the records whose [Board] tag is this.")
+VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
+                       help="A variant flag (repeatable); overrides the file's [Variant] tag.")
+JSON = typer.Option(False, "--json", help="One JSON document per record on stdout (JSON Lines, docs/json.md).")
+TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
+                        help=f"The transposition table's size in MB (default {DEFAULT_TT_MEGABYTES}, or "
+                             "STICH_TABLE_MB).")
+OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME",
+                          help="What to solve (repeatable): points, game, valat, ... or 'all'. Default: points (in "
+                               "a game without them, every seat's tricks).")
+
+
+def output_file(help: str, metavar: str = "FILE", required: bool = False) -> Path:
+    """An ``--out`` option (never ``-o``, which is ``--objective``)."""
+    return typer.Option(... if required else None, "--out", metavar=metavar, parser=file_name,
+                        show_default=False, help=help)
+
+
+def checked_game(value: str | None) -> str | None:
+    """A ``--game`` option's callback: the game's name, or a usage error (exit 2) naming the known games."""
+    if value is None:
+        return None
+    try:
+        return get_game(value).name
+    except StichError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
+    """``--variant name=value`` options as a dict (later ones win); a malformed one is a usage error, and so is an
+    empty one (an unset shell variable), which the pairs' parser would read as no flag at all."""
+    if any(not value.strip() for value in values or []):
+        raise typer.BadParameter("an empty value (an unset shell variable?); give NAME=VALUE", param_hint="'--variant'")
+    try:
+        return Variant.parse_pairs(list(values or []))
+    except VariantError as error:
+        raise typer.BadParameter(str(error), param_hint="'--variant'") from None
+
+
+def check_game_options(game: str, flags: dict[str, str], seats: int | None = None,
+                       declarer: int | None = None) -> None:
+    """The options of a command that names its game itself (``deal``, ``bench --game``, ``analyse --game``),
+    checked against it: a flag, seat count or declarer the game has not is a usage error (exit 2), as any option's
+    value out of its range is; no record is involved to point at."""
+    try:
+        chosen = get_game(game)
+    except StichError as error:
+        raise typer.BadParameter(str(error), param_hint="'--game'") from None
+    try:
+        chosen.variant(flags)
+    except StichError as error:
+        raise typer.BadParameter(str(error), param_hint="'--variant'") from None
+    if seats is not None and seats not in chosen.seat_counts:
+        raise typer.BadParameter(f"{chosen.name} is played by {chosen.seat_counts_text()} seats, not {seats}",
+                                 param_hint="'--seats'")
+    most = seats or chosen.seat_counts[0]
+    if declarer is not None and not 1 <= declarer <= most:
+        raise typer.BadParameter(f"{chosen.name} with {most} seats has no seat {declarer}", param_hint="'--declarer'")
+
+
+def engine_for(table_mb: int | None) -> "EngineSolver | None":
+    """The engine a command's searches use: for ``--table-mb`` one with a table of that size, made here and passed
+    down as ``engine=``; without it None, the library's shared engine (STICH_TABLE_MB's size, a user's default that
+    docs/cli.md documents, or 64 MB).
+
+    Every command that searches calls this first, so that a bad STICH_TABLE_MB or STICH_IMPLEMENTATION is said
+    once, before any record, and not once per record; the commands that never search (``deal``, any ``--help``) do
+    not read them. Under STICH_IMPLEMENTATION=python no engine is made (the reference solver has no table)."""
+    with input_errors():
+        reference = implementation() == "python"
+        table_megabytes(table_mb)
+    if table_mb is None or reference:
+        return None
+    from solver.search.engine import EngineSolver
+
+    with input_errors():
+        return EngineSolver(table_mb)
+
+
+def worker_table_megabytes(table_mb: int | None) -> None:
+    """``--table-mb`` of the commands whose searches run in worker processes (``batch``, ``analyse``, ``bench``):
+    the workers inherit it as STICH_TABLE_MB, the one setting still passed through the environment until the
+    worker pool takes it as an argument."""
+    import os
+
+    from solver.search.engine import TABLE_SIZE_VARIABLE
+
+    if table_mb is not None:
+        os.environ[TABLE_SIZE_VARIABLE] = str(table_mb)
+    engine_for(None)

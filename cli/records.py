@@ -1,0 +1,111 @@
+"""The record loop of the analysis commands: read every record of a file, turn each into a document, print it.
+
+A bad record is reported and skipped; the others are still answered (the exit code then says 1). The loop knows
+nothing of what a document holds: the command gives the function that builds it and the one that renders it
+(:mod:`cli.render`), and ``--json`` prints it as one JSON line instead.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+import typer
+from rich.console import Console
+
+from solver.errors import InvalidDealError, ParseError, StichError
+from solver.formats.tbn import Record, iter_records
+from solver.position import Position, position_from_record
+
+from .errors import EXIT_BAD_INPUT, input_errors, message
+from .render import Document, print_diagram, stdout_console, stdout_encodes
+from .whatif import what_if
+
+
+def located(error: StichError, position: Position) -> StichError:
+    """An error raised while analysing a position, pointed at its record: the ``[Deal]`` tag for a deal that does
+    not suit the analysis, else the ``[Contract]`` tag (an objective that does not apply to the contract)."""
+    record = position.record
+    if isinstance(error, ParseError) or record is None:
+        return error
+    tag = record.tag("Deal") if isinstance(error, InvalidDealError) else record.tag("Contract")
+    line, column = (tag.value_line, tag.value_column) if tag is not None else (record.line, 1)
+    return ParseError(str(error), source=record.source, line=line, column=column)
+
+
+def emit_json(document: Document) -> None:
+    """One compact JSON document on one line of stdout (JSON Lines)."""
+    # where stdout's encoding lacks characters (not UTF-8 or the like), JSON escapes them and so stays exact
+    unicode = stdout_encodes("\u2665\xe4\U0001F0A1")
+    sys.stdout.write(json.dumps(document, ensure_ascii=not unicode, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def _selected(record: Record, board: str | None) -> bool:
+    return board is None or (record.get("Board") or "").strip() == board
+
+
+def stdin_bytes():
+    """Standard input as bytes, so that it is decoded like a file: strictly, with the place of a bad byte (the text
+    stream decodes with the locale's error handler, which under a C locale lets invalid bytes through)."""
+    return getattr(sys.stdin, "buffer", sys.stdin)
+
+
+def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
+                     document: Callable[[Position], Document],
+                     render: Callable[[Document, Console], None], play: str | None = None,
+                     diagram: str | None = None) -> None:
+    """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``)
+    and print each document.
+
+    A bad record is reported on stderr as ``file:line:col: message`` and skipped; the others are still analysed,
+    and the command then exits with code 1. With ``board``, records of other boards are not even read into
+    positions, so their errors do not matter; a record too broken to be read at all is still reported, since it
+    may be the board asked for. ``play`` is ``--play``'s cards, played on each position first; ``diagram``
+    (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis."""
+    failed = False
+    matched = read = shown = 0
+    console = None if as_json else stdout_console()
+    with input_errors():  # a file that cannot be read at all
+        source = stdin_bytes() if str(path) == "-" else path
+        for item in iter_records(source, name="<stdin>" if str(path) == "-" else str(path)):
+            read += 1
+            if isinstance(item, ParseError):
+                message(f"stich: {item}")
+                failed = True
+                continue
+            if not _selected(item, board):
+                continue
+            matched += 1
+            try:
+                position = what_if(position_from_record(item, variant=variant), play)
+            except StichError as error:
+                message(f"stich: {error}")
+                failed = True
+                continue
+            try:
+                result = document(position)
+            except StichError as error:
+                message(f"stich: {located(error, position)}")
+                failed = True
+                continue
+            if console is None:
+                emit_json(result)
+            else:
+                if shown:
+                    console.print()  # a blank line between records, none before the first shown
+                if diagram:
+                    print_diagram(position, console, dealt=diagram == "dealt")
+                render(result, console)
+                shown += 1
+    shown_name = "<stdin>" if str(path) == "-" else path
+    if read == 0:
+        message(f"stich: {shown_name}: no records (an empty file, or only comments)")
+        failed = True
+    elif board is not None and matched == 0:
+        message(f"stich: {shown_name}: no record with [Board \"{board}\"]")
+        failed = True
+    if failed:
+        raise typer.Exit(EXIT_BAD_INPUT)
