@@ -82,7 +82,7 @@ def render_analysis(document: dict, console=None) -> None:
 
 def analyse(
     file: Optional[Path] = typer.Argument(
-        None, show_default=False, parser=file_name,
+        None, metavar="FILE", show_default=False, parser=file_name,
         help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
              "kept, the other hands redealt."),
     game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", callback=checked_game,
@@ -162,7 +162,8 @@ def analyse(
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
                                  param_hint="'--game/--hand/--contract'")
-    check_game_options(game, flags, seats, declarer)
+    check_game_options(game, flags, seats, declarer, contract,
+                       cards=[("--hand", hand), *(("--known", cards) for cards in owners.values())])
     if get_game(game).variant(flags).get("hard_pagat_reservation"):  # read as the game reads it (checked above)
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import typer
 
-from solver.errors import StichError, VariantError
+from solver.errors import StichError, VariantError, did_you_mean
 from solver.games import get_game
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, implementation, table_megabytes
 from solver.variant import Variant
@@ -22,6 +22,24 @@ from .errors import file_name, input_errors
 
 if TYPE_CHECKING:
     from solver.search.engine import EngineSolver
+
+def all_objectives() -> list[str]:
+    """Every objective name of every game, and ``all``."""
+    from solver.games import GAMES
+
+    return sorted({name for game in GAMES for name in game.objectives} | {"all"})
+
+
+def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | str | None:
+    """An ``--objective`` option's callback: a name that is no game's objective is a usage error (exit 2), with
+    the closest names; one that some game has but a record's contract has not is that record's error (exit 1)."""
+    known = all_objectives()
+    for value in [values] if isinstance(values, str) else values or []:
+        if value.strip().lower() not in known:
+            raise typer.BadParameter(f"{value!r} is no game's objective{did_you_mean(value, known)} (the "
+                                     f"objectives: {', '.join(known)})")
+    return values
+
 
 FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
                       help="A .tbn file (- for standard input); every record is analysed (see --board).")
@@ -32,7 +50,7 @@ JSON = typer.Option(False, "--json", help="One JSON document per record on stdou
 TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
                         help=f"The transposition table's size in MB (default {DEFAULT_TT_MEGABYTES}, or "
                              "STICH_TABLE_MB).")
-OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME",
+OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
                           help="What to solve (repeatable): points, game, valat, ... or 'all'. Default: points (in "
                                "a game without them, every seat's tricks).")
 
@@ -64,11 +82,12 @@ def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
         raise typer.BadParameter(str(error), param_hint="'--variant'") from None
 
 
-def check_game_options(game: str, flags: dict[str, str], seats: int | None = None,
-                       declarer: int | None = None) -> None:
+def check_game_options(game: str, flags: dict[str, str], seats: int | None = None, declarer: int | None = None,
+                       contract: str | None = None, cards: Sequence[tuple[str, str]] = ()) -> None:
     """The options of a command that names its game itself (``deal``, ``bench --game``, ``analyse --game``),
-    checked against it: a flag, seat count or declarer the game has not is a usage error (exit 2), as any option's
-    value out of its range is; no record is involved to point at."""
+    checked against it: a flag, seat count, declarer, contract or card (``cards``: (option, text) pairs such as
+    ``("--hand", "EO GO")``) the game has not is a usage error (exit 2), as any option's value out of its range is;
+    no record is involved to point at."""
     try:
         chosen = get_game(game)
     except StichError as error:
@@ -83,6 +102,17 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
     most = seats or chosen.seat_counts[0]
     if declarer is not None and not 1 <= declarer <= most:
         raise typer.BadParameter(f"{chosen.name} with {most} seats has no seat {declarer}", param_hint="'--declarer'")
+    if contract is not None:
+        try:
+            chosen.parse_contract(contract)
+        except StichError as error:
+            raise typer.BadParameter(str(error), param_hint="'--contract'") from None
+    for option, text in cards:
+        for token in text.split():
+            try:
+                chosen.pack.parse(token)
+            except StichError as error:
+                raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
 
 
 def engine_for(table_mb: int | None) -> "EngineSolver | None":

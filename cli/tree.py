@@ -14,7 +14,7 @@ from solver.search.engine import MAX_PERFT_DEPTH
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
-from .options import BOARD, TABLE_MB, VARIANT, engine_for, output_file, parse_variant_options
+from .options import BOARD, TABLE_MB, VARIANT, checked_objectives, engine_for, output_file, parse_variant_options
 from .records import located, stdin_bytes
 from .render import plural
 
@@ -28,6 +28,7 @@ def tree(
                             metavar="OUT.graphml|OUT.gexf|OUT.json", required=True),
     board: Optional[str] = BOARD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
+                                                        callback=checked_objectives,
                                   help="The value on nodes and edges (default points; in a game without them, "
                                        "the declarer's tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
@@ -41,10 +42,10 @@ def tree(
     from solver.tree import FORMATS, strategy_tree, write_tree  # networkx: a third of every other command's start
 
     flags = parse_variant_options(variant)
+    if out.suffix.lower() not in FORMATS:
+        raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
     engine = engine_for(table_mb)
     with input_errors():
-        if out.suffix.lower() not in FORMATS:
-            raise StichError(f"{out}: the tree is written as {', '.join(FORMATS)}")
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
         # the first record that matches: the records after it are not read (nor need they be readable)

@@ -38,7 +38,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 
 from .analysis import solve_report
 from .checkpoint import trim_partial_line
-from .errors import InvalidDealError, ParseError, StichError, is_token_list, is_whole_number
+from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import atomic_file, lock_beside, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
 from .games import GAMES
@@ -477,8 +477,8 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
         known = {name for game in GAMES for name in game.objectives} | {"all"}
         for name, given in zip(names, objectives):
             if name not in known:
-                raise StichError(f"objective {given!r} is no game's: the objectives are "
-                                 f"{', '.join(sorted(known))}")
+                raise StichError(f"objective {given!r} is no game's{did_you_mean(name, known)} (the objectives: "
+                                 f"{', '.join(sorted(known))})")
     if variant is not None:
         if not isinstance(variant, Mapping):
             raise StichError(f"variant must be flags (a mapping or 'name=value' text), not {variant!r}")
@@ -486,7 +486,8 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
             games = [game for game in GAMES if str(name).strip().lower() in game.flags]  # read as Variant reads it
             if not games:
                 every = sorted({flag for game in GAMES for flag in game.flags})
-                raise StichError(f"variant flag {name!r} is no game's: the flags are {', '.join(every)}")
+                raise StichError(f"variant flag {name!r} is no game's{did_you_mean(name, every)} (the flags: "
+                                 f"{', '.join(every)})")
             errors = []
             for game in games:
                 try:

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
-from .errors import UnknownCardError, is_whole_number
+from .errors import UnknownCardError, did_you_mean, is_whole_number
 
 MAX_CARDS = 64
 
@@ -121,7 +121,9 @@ class Pack:
         """The card a token names (case-insensitive, aliases and Unicode suit signs allowed)."""
         index = self.lookup(token)
         if index is None:
-            raise UnknownCardError(f"{token!r} is not a card of the {self.game} pack")
+            names = [card.name for card in self.cards]
+            raise UnknownCardError(f"{token!r} is not a card of the {self.game} pack"
+                                  f"{did_you_mean(token, names, cutoff=0.5)}")
         return self.cards[index]
 
     def lookup(self, token: str) -> int | None:

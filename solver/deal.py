@@ -116,8 +116,8 @@ def parse_hand(pack: Pack, text: str, seat: int) -> int:
     for token in text.split():
         try:
             card = pack.parse(token)
-        except UnknownCardError:
-            raise InvalidDealError(f"seat {seat + 1}: {token!r} is not a card of the {pack.game} pack") from None
+        except UnknownCardError as error:
+            raise InvalidDealError(f"seat {seat + 1}: {error}") from None
         if mask >> card.index & 1:
             raise InvalidDealError(f"seat {seat + 1}: {card.name} appears twice")
         mask |= card.mask

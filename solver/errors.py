@@ -8,7 +8,7 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 from __future__ import annotations
 
 import operator
-from typing import TypeGuard
+from typing import Iterable, Mapping, TypeGuard
 
 
 #: Longest message and token a ParseError prints: a message quotes the user's text, which may be a 10,000-character
@@ -110,6 +110,20 @@ class InvalidContractError(StichError):
 
 class VariantError(StichError):
     """An unknown variant flag, or a value the flag does not take."""
+
+
+def did_you_mean(word: object, choices: Iterable[str] | Mapping[str, str], cutoff: float = 0.6) -> str:
+    """``"; did you mean 'x'?"`` naming the choices closest to a misspelt ``word`` (case aside; ``difflib``'s
+    measure, at least ``cutoff``), or ``""`` when none is close: said right after the unknown name, before any list
+    of every choice (a long message is cut at its end). A mapping's keys are matched and its values named (an
+    alias suggests its game)."""
+    from difflib import get_close_matches
+
+    shown = dict(choices) if isinstance(choices, Mapping) else {choice: choice for choice in choices}
+    spelled = {key.lower(): name for key, name in shown.items()}
+    close = get_close_matches(str(word).strip().lower(), list(spelled), n=5, cutoff=cutoff)
+    names = list(dict.fromkeys(spelled[key] for key in close))[:3]
+    return "; did you mean " + " or ".join(repr(name) for name in names) + "?" if names else ""
 
 
 class IllegalPlayError(StichError):

@@ -16,7 +16,7 @@ from .announcements import parse_announcements
 from .cards import Card, CardSet, Pack
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
-                     StichError, UnknownCardError, integral, is_token_list, is_whole_number)
+                     StichError, UnknownCardError, did_you_mean, integral, is_token_list, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
@@ -268,6 +268,10 @@ def _error(record: Record, message: str, line: int, column: int, token: str | No
     return ParseError(message, source=record.source, line=line, column=column, token=token, expected=expected)
 
 
+def _close_cards(pack: Pack, word: str) -> str:
+    return did_you_mean(word, [card.name for card in pack.cards], cutoff=0.5)
+
+
 def _tag_error(record: Record, tag: Tag, message: str, expected: str | None = None) -> ParseError:
     return _error(record, message, tag.value_line, tag.value_column, tag.value, expected)
 
@@ -330,8 +334,8 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
         for word, column in hand:
             index = game.pack.lookup(word)
             if index is None:
-                raise _error(record, f"seat {seat + 1}: not a card of the {game.name} pack", tag.value_line, column,
-                             word, f"a {game.name} card")
+                raise _error(record, f"seat {seat + 1}: not a card of the {game.name} pack"
+                             f"{_close_cards(game.pack, word)}", tag.value_line, column, word, f"a {game.name} card")
             if index in seen:
                 raise _error(record, f"duplicate card {game.pack[index].name} (also in seat {seen[index] + 1})",
                              tag.value_line, column, word, "each card once")
@@ -494,8 +498,8 @@ def _replay(record: Record, rules: Rules,
         for token in line:
             index = rules.pack.lookup(token.text)
             if index is None:
-                raise _error(record, f"not a card of the {rules.game.name} pack", token.line, token.column,
-                             token.text, f"a {rules.game.name} card")
+                raise _error(record, f"not a card of the {rules.game.name} pack{_close_cards(rules.pack, token.text)}",
+                             token.line, token.column, token.text, f"a {rules.game.name} card")
             if state.is_over:
                 raise _error(record, "the deal is over", token.line, token.column, token.text, "no more cards")
             seat = state.to_move

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
-from .errors import VariantError, is_whole_number
+from .errors import VariantError, did_you_mean, is_whole_number
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -82,7 +82,8 @@ class Variant(Mapping[str, object]):
             key = name.strip().lower()
             if key not in flags:
                 known = ", ".join(sorted(flags)) or "none"
-                raise VariantError(f"unknown variant flag {name!r} (this game's flags: {known})")
+                raise VariantError(f"unknown variant flag {name!r}{did_you_mean(key, list(flags))} (this game's flags: "
+                                   f"{known})")
             chosen[key] = flags[key].parse(value)
         self._flags = dict(flags)
         self._values = chosen

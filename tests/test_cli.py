@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -775,11 +776,95 @@ def test_objective_all_answers_what_arises_and_lists_the_rest(tmp_path):
     assert "not_applicable" not in full
 
 
-def test_commands_start_without_networkx():
-    """Only ``stich tree`` needs networkx, which is a third of the CLI's start-up time: the others do not load it."""
-    code = "import sys, solver.cli.main; print('networkx' in sys.modules)"
+#: What the entry point must not import before a command needs it (start-up time, bench/README.md).
+HEAVY = ("numpy", "networkx", "dask", "distributed", "pydantic", "rich.table", "rich.console", "solver.analysis",
+         "solver.batch", "solver.sampling", "solver.benchmark", "solver.search.engine", "solver._engine",
+         "solver.cli.solve", "solver.cli.render")
+
+
+def _modules_after(*argv: str) -> set[str]:
+    """The modules loaded by ``stich ARGV`` run through the installed entry point's function, in a fresh process."""
+    code = ("import sys\nfrom solver.cli import main\nsys.argv = ['stich', *sys.argv[1:]]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True,
+                            cwd=ROOT)
+    return set(result.stderr.split()[-1000:] and result.stderr.splitlines()[-1].split())
+
+
+@pytest.mark.parametrize("argv", [("--version",), ("--help",), ()])
+def test_the_entry_point_imports_no_command(argv):
+    loaded = _modules_after(*argv)
+    assert "solver.cli.main" in loaded
+    assert [name for name in HEAVY if name in loaded] == []
+
+
+def test_a_command_imports_only_what_it_uses():
+    loaded = _modules_after("solve", str(EXAMPLES / "valat.tbn"))
+    assert "solver.cli.solve" in loaded and "solver._engine" in loaded
+    unused = ("numpy", "networkx", "dask", "pydantic", "solver.batch", "solver.sampling", "solver.benchmark",
+              "solver.postmortem", "solver.plot", "solver.tree", "solver.cli.batch", "solver.cli.tree")
+    assert [name for name in unused if name in loaded] == []
+    assert "networkx" not in _modules_after("solve", "--help")
+
+
+def test_import_solver_is_cheap_and_the_public_names_still_import():
+    code = "import sys, solver; print(sorted(m for m in sys.modules if m.startswith('solver')))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "False"
+    assert result.stdout.strip() == "['solver']"
+    from solver import EngineSolver, Position, solve, strategy_tree  # noqa: F401 (PEP 562 names import as before)
+    assert set(solver.__all__) <= set(dir(solver)) and solver.tree.__name__ == "solver.tree"
+    for name in solver.__all__:
+        assert getattr(solver, name) is not None, name
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        solver.no_such_name
+
+
+def test_help_lists_every_command_with_its_line_and_no_type_names():
+    from solver.cli.main import COMMANDS
+
+    text = run("--help").stdout
+    for name, _, line in COMMANDS:
+        assert f"  {name} " in text and " ".join(line.split()[:4]) in " ".join(text.split()), name
+    for name, _, _ in COMMANDS:
+        page = run(name, "--help").stdout
+        assert not re.search(r"<[A-Za-z]", page), name  # no <bool>, <Path>, <int>: a flag takes no value
+
+
+def test_did_you_mean(tmp_path):
+    assert "Did you mean 'solve'" in run("slove", code=2).stderr
+    assert "did you mean 'points'?" in run("solve", EXAMPLES / "valat.tbn", "-o", "pionts", code=2).stderr
+    result = run("solve", EXAMPLES / "valat.tbn", "--variant", "sagotrik=off", code=1)
+    assert "unknown variant flag 'sagotrik'; did you mean 'sagotrick'?" in result.stderr
+    record = (EXAMPLES / "valat.tbn").read_text().replace('[Deal "1: TS T21', '[Deal "1: TS T2l')
+    (tmp_path / "typo.tbn").write_text(record)
+    result = run("solve", tmp_path / "typo.tbn", code=1)
+    assert "seat 1: not a card of the Zwanzigerrufen pack; did you mean 'T21'" in result.stderr
+    result = run("analyse", "--game", "sk", "--hand", "EO GO HX", "--seat", "1", "--contract", "Wenz", code=2)
+    assert "'HX' is not a card of the Schafkopf pack; did you mean 'HZ'" in result.stderr
+    assert "did you mean 'Schafkopf'?" in run("deal", "-g", "schafkopff", code=2).stderr
+
+
+def test_one_meaning_per_flag_and_usage_errors_exit_2(tmp_path):
+    # -o is --objective in every command that has it; the files written are --out (tree, deal, batch)
+    for command in ("solve", "tree", "batch"):
+        assert "-o, --objective" in run(command, "--help").stdout, command
+    for command in ("deal", "tree", "batch"):
+        page = run(command, "--help").stdout
+        assert "--out" in page and "-o, --out" not in page, command
+    graph = tmp_path / "t.json"
+    run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", graph, "-o", "valat")
+    assert json.loads(graph.read_text())  # the valat tree, -o as --objective
+    # wrong option values are usage errors (2), as docs/cli.md says; they were bad input (1)
+    assert "Invalid value for '--out'" in run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", "t.txt",
+                                              code=2).stderr
+    assert "Invalid value for '--plot'" in run("postmortem", EXAMPLES / "valat.tbn", "--plot", "p.gif",
+                                               code=2).stderr
+    assert "no game's objective" in run("batch", EXAMPLES / "valat.tbn", "--out", tmp_path / "o.jsonl", "-o",
+                                        "nonsense", code=2).stderr
+    assert not (tmp_path / "o.jsonl").exists()
+    # an objective some game has but this record's contract has not stays that record's bad input (1)
+    assert "unknown objective 'valat'" in run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "valat",
+                                              code=1).stderr
 
 
 def _stich(*args: str, **environment: str) -> subprocess.CompletedProcess:
@@ -840,7 +925,7 @@ def test_small_messages_and_dash_for_stdout(tmp_path):
     bad.write_text('[Game "Kratzen"]\n[Deal "1: SA / SK"]\n[Contract "Trump S"]\n')
     assert "Kratzen deals have 3 to 6 hands" in run("solve", bad, code=1).stderr
     bad.write_text('[Game "Tarot"]\n[Deal "1: SA / SK"]\n[Contract "Trump S"]\n')
-    assert run("solve", bad, code=1).stderr.count("Zwanzigerrufen") == 1  # the known games said once
+    assert run("solve", bad, code=1).stderr.count("Schafkopf") == 1  # the known games said once
     usage = run("analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E",
                 "--board", "3", code=2)
     assert "--board picks a record of a FILE" in usage.output

@@ -59,13 +59,17 @@ def test_bad_input_exits_1_without_traceback():
     result = runner.invoke(app, ["deal", "-g", "bridge"])  # a usage error, as in every command's --game
     assert result.exit_code == 2 and "unknown game 'bridge'" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
-    result = runner.invoke(app, ["deal", "-g", "sk", "-c", "Rufer H"])
-    assert result.exit_code == 1 and "hearts cannot be called" in result.stderr
 
 
 def test_usage_errors_exit_2():
     assert runner.invoke(app, ["deal"]).exit_code == 2
     assert runner.invoke(app, ["deal", "-g", "sk", "-n", "0"]).exit_code == 2
+    # a contract the game named with --game does not have is a wrong option, as a flag or seat count it has not is
+    result = runner.invoke(app, ["deal", "-g", "sk", "-c", "Rufer H"])
+    assert result.exit_code == 2 and "hearts cannot be called" in result.stderr and "--contract" in result.stderr
+    # -o is --objective everywhere: deal writes with --out only
+    result = runner.invoke(app, ["deal", "-g", "sk", "-o", "x.tbn"])
+    assert result.exit_code == 2 and "No such option: -o" in result.stderr
 
 
 def test_deal_variant_changes_bid_checks_and_is_written():

@@ -8,7 +8,7 @@ else in stich names a game: scoring, settlement, post-mortem and bench reach it 
 from __future__ import annotations
 
 from ..cards import register_pack
-from ..errors import UnknownGameError
+from ..errors import UnknownGameError, did_you_mean
 from .base import Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
 from .schafkopf import Schafkopf
@@ -46,7 +46,8 @@ def get_game(name: str | type[Game]) -> type[Game]:
         if key == game.name.lower() or key in game.aliases:
             return game
     known = ", ".join(g.name for g in GAMES)
-    raise UnknownGameError(f"unknown game {name!r} (known games: {known})")
+    names = {spelling: g.name for g in GAMES for spelling in (g.name, *g.aliases)}
+    raise UnknownGameError(f"unknown game {name!r}{did_you_mean(key, names)} (known games: {known})")
 
 
 def games_with(feature: str) -> str:

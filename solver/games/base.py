@@ -20,7 +20,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 from ..announcements import Announcement
 from ..cards import Pack
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidDealError, StichError, integral, is_whole_number
+from ..errors import InvalidContractError, InvalidDealError, StichError, did_you_mean, integral, is_whole_number
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
@@ -600,5 +600,5 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     if name in rules.game.objectives:
         return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
                                     f"(choose from: {known})")
-    return InvalidContractError(f"unknown objective {name!r} (for {rules.game.name} {rules.contract} choose from: "
-                                f"{known})")
+    return InvalidContractError(f"unknown objective {name!r}{did_you_mean(name, rules.objective_names())} (for "
+                                f"{rules.game.name} {rules.contract} choose from: {known})")
