@@ -143,7 +143,7 @@ def _ratio(value: float | None, faster_when_below: bool) -> Text:
         return Text("-")
     better = value < 1 if faster_when_below else value > 1
     style = "" if 0.95 <= value <= 1.05 else ("green" if better else "red")
-    return Text(f"{value:.2f}x", style=style)
+    return Text(f"{value:.2f}", style=style)
 
 
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
@@ -160,7 +160,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         table.add_column(column, justify="right", no_wrap=True)
     if compared is not None:
         for _, label in RATIOS:
-            table.add_column(f"{label} ratio", justify="right", no_wrap=True)
+            table.add_column(f"x{label}", justify="right", no_wrap=True)
     for doc in documents:
         row: list[Text | str] = [doc["line"], str(doc["deals"]), _ms(doc["median_ms"]), _ms(doc["p90_ms"]),
                                  _ms(doc["p99_ms"]), _ms(doc["max_ms"]), f"{doc['nodes_per_second']:,.0f}",
@@ -172,8 +172,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     console.print(table)
     console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
     if compared is not None:
-        console.print(Text("ratio: this run / the saved one (times below 1 and nodes/s above 1 are faster); "
-                           "- where the saved run has no such line or timed other deals", style="dim"))
+        console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
+                           "the saved run has no such line or timed other deals)", style="dim"))
     if any(doc["timeouts"] for doc in documents):
         console.print(Text("a solve over the limit counts at the limit: those statistics are lower bounds",
                            style="dim"))
