@@ -336,7 +336,7 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
 def test_postmortem_command_bad_input(tmp_path):
     result = run("postmortem", tmp_path / "missing.tbn", code=1)
     assert result.stderr.startswith("stich: ")
-    result = run("postmortem", _ending_file(tmp_path), "--plot", tmp_path / "out.gif", code=1)
+    result = run("postmortem", _ending_file(tmp_path), "--plot", tmp_path / "out.gif", code=2)  # a usage error
     assert ".png, .svg or .pdf" in result.stderr
 
 
@@ -355,7 +355,7 @@ def test_tree_command_writes_each_format(tmp_path):
     position = next(p for p in solver.read_positions(kratzen) if p.record.get("Board") == "1")
     graph = nx.read_graphml(out)
     assert graph.number_of_nodes() == sum(solver.perft(position, d) for d in range(3))
-    run("tree", path, "--depth", 1, "--out", tmp_path / "tree.txt", code=1)
+    run("tree", path, "--depth", 1, "--out", tmp_path / "tree.txt", code=2)  # a usage error
 
 
 def test_tree_command_refuses_points_in_kratzen_and_records_the_variant(tmp_path):
