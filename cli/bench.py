@@ -11,7 +11,7 @@ import dataclasses
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 import typer
 from rich.console import Console
@@ -27,9 +27,7 @@ from .errors import file_name, input_errors
 from .options import TABLE_MB, check_game_options, engine_for, parse_variant_options
 from .output import atomic_writer
 from .records import emit_json
-from .render import progress_on_stderr, stdout_console
-
-Document = dict[str, Any]
+from .render import Document, progress_on_stderr, stdout_console
 
 #: The statistics a comparison shows as ratios (this run / the saved one).
 RATIOS = (("median_ms", "median"), ("p90_ms", "p90"), ("nodes_per_second", "nodes/s"))

@@ -8,25 +8,23 @@ the analysis, never an environment variable that code deep inside would read.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import typer
 
 from solver.errors import StichError, VariantError, did_you_mean
-from solver.games import get_game
-from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, implementation, table_megabytes
+from solver.games import GAMES, get_game
+from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, TABLE_SIZE_VARIABLE, EngineSolver,
+                                  implementation, table_megabytes)
 from solver.variant import Variant
 
 from .errors import file_name, input_errors
 
-if TYPE_CHECKING:
-    from solver.search.engine import EngineSolver
 
 def all_objectives() -> list[str]:
     """Every objective name of every game, and ``all``."""
-    from solver.games import GAMES
-
     return sorted({name for game in GAMES for name in game.objectives} | {"all"})
 
 
@@ -115,7 +113,7 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
 
 
-def engine_for(table_mb: int | None) -> "EngineSolver | None":
+def engine_for(table_mb: int | None) -> EngineSolver | None:
     """The engine a command's searches use: for ``--table-mb`` one with a table of that size, made here and passed
     down as ``engine=``; without it None, the library's shared engine (STICH_TABLE_MB's size, a user's default that
     docs/cli.md documents, or 64 MB).
@@ -128,20 +126,14 @@ def engine_for(table_mb: int | None) -> "EngineSolver | None":
         table_megabytes(table_mb)
     if table_mb is None or reference:
         return None
-    from solver.search.engine import EngineSolver
-
     with input_errors():
         return EngineSolver(table_mb)
 
 
 def worker_table_megabytes(table_mb: int | None) -> None:
-    """``--table-mb`` of the commands whose searches run in worker processes (``batch``, ``analyse``, ``bench``):
-    the workers inherit it as STICH_TABLE_MB, the one setting still passed through the environment until the
-    worker pool takes it as an argument."""
-    import os
-
-    from solver.search.engine import TABLE_SIZE_VARIABLE
-
+    """``--table-mb`` of the commands whose searches run in worker processes (``batch``, ``analyse``): the workers
+    inherit it as STICH_TABLE_MB, the one setting still handed down through the environment, until the worker pool
+    takes a table size as an argument."""
     if table_mb is not None:
         os.environ[TABLE_SIZE_VARIABLE] = str(table_mb)
     engine_for(None)
