@@ -728,6 +728,19 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch):
     assert document["table_allocated_bytes"] == 2 << 20
     # passed as an argument: the environment and the library's shared engine are left as they were
     assert os.environ["STICH_TABLE_MB"] == "64" and solver.search.engine.default_solver().table_bytes == 64 << 20
+    made = []
+    real = solver.search.engine.EngineSolver.__init__
+
+    def recording(self, tt_megabytes=None, **switches):
+        made.append(tt_megabytes)
+        real(self, tt_megabytes, **switches)
+
+    monkeypatch.setattr(solver.search.engine.EngineSolver, "__init__", recording)
+    for command in ("solve", "check", "postmortem"):
+        made.clear()
+        run(command, EXAMPLES / "valat.tbn", "--table-mb", "2")
+        assert made == [2], command  # one engine of that size, made by the command and handed down
+    assert os.environ["STICH_TABLE_MB"] == "64"
     for command in ("solve", "check", "table", "score", "postmortem", "tree", "analyse", "batch"):
         assert "--table-mb" in run(command, "--help").stdout, command
 
