@@ -43,7 +43,8 @@ def emit_json(document: Document) -> None:
     sys.stdout.flush()
 
 
-def _selected(record: Record, board: str | None) -> bool:
+def selected(record: Record, board: str | None) -> bool:
+    """Whether a record is one ``--board`` asks for (any record without the option)."""
     return board is None or (record.get("Board") or "").strip() == board
 
 
@@ -76,7 +77,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 message(f"stich: {item}")
                 failed = True
                 continue
-            if not _selected(item, board):
+            if not selected(item, board):
                 continue
             matched += 1
             try:

@@ -15,7 +15,7 @@ from solver.search.engine import MAX_PERFT_DEPTH
 from .errors import file_name, input_errors, message
 from .output import atomic_path
 from .options import BOARD, TABLE_MB, VARIANT, checked_objectives, engine_for, output_file, parse_variant_options
-from .records import located, stdin_bytes
+from .records import located, selected, stdin_bytes
 from .render import plural
 
 
@@ -49,8 +49,7 @@ def tree(
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
         # the first record that matches: the records after it are not read (nor need they be readable)
-        record = next((r for r in read_records(source, name=name)
-                       if board is None or (r.get("Board") or "").strip() == board), None)
+        record = next((r for r in read_records(source, name=name) if selected(r, board)), None)
         if record is None:
             raise StichError(f"{name}: no record" + (f" with [Board \"{board}\"]" if board else ""))
         position = position_from_record(record, variant=flags)
