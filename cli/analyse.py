@@ -18,9 +18,9 @@ from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
 
-from .batch import scheduler_address
 from .errors import file_name, input_errors, message
-from .options import TABLE_MB, check_game_options, checked_game, parse_variant_options, worker_table_megabytes
+from .options import (TABLE_MB, check_game_options, checked_game, parse_variant_options, scheduler_address,
+                      worker_table_megabytes)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, stdout_console
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import signal
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .options import OBJECTIVES, output_file, parse_variant_options, worker_table_megabytes
+from .options import OBJECTIVES, output_file, parse_variant_options, scheduler_address, worker_table_megabytes
 from .render import plural, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -88,25 +87,6 @@ class _Bar:
         if self.progress is not None:
             self.progress.stop()
 
-
-#: A Dask scheduler's address: an optional network protocol Dask knows, a host and an optional port (``inproc://`` is
-#: a scheduler inside the same process, which a command line cannot reach).
-SCHEDULER_ADDRESS = re.compile(r"(?:(?P<protocol>tcp|tls|ucx|ws|wss)://)?"
-                               r"(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?P<port>:[0-9]{1,5})?")
-#: The port a Dask scheduler listens on unless told otherwise (``dask scheduler --port``).
-DASK_SCHEDULER_PORT = 8786
-
-
-def scheduler_address(text: str) -> str:
-    """``--scheduler``'s address checked (a usage error if malformed), with Dask's default port where a network
-    address has none."""
-    match = SCHEDULER_ADDRESS.fullmatch(text.strip())
-    if match is None or (match["port"] and not 0 < int(match["port"][1:]) < 65536):
-        raise typer.BadParameter(f"{text!r} is not a Dask scheduler address ([tcp://]HOST[:PORT])",
-                                 param_hint="'--scheduler'")
-    if match["port"]:
-        return text.strip()
-    return f"{text.strip()}:{DASK_SCHEDULER_PORT}"
 
 
 def _summary_text(summary: BatchSummary, out: Path) -> str:

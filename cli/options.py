@@ -9,6 +9,7 @@ the analysis, never an environment variable that code deep inside would read.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Sequence
 
@@ -137,3 +138,23 @@ def worker_table_megabytes(table_mb: int | None) -> None:
     if table_mb is not None:
         os.environ[TABLE_SIZE_VARIABLE] = str(table_mb)
     engine_for(None)
+
+
+#: A Dask scheduler's address: an optional network protocol Dask knows, a host and an optional port (``inproc://`` is
+#: a scheduler inside the same process, which a command line cannot reach).
+SCHEDULER_ADDRESS = re.compile(r"(?:(?P<protocol>tcp|tls|ucx|ws|wss)://)?"
+                               r"(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?P<port>:[0-9]{1,5})?")
+#: The port a Dask scheduler listens on unless told otherwise (``dask scheduler --port``).
+DASK_SCHEDULER_PORT = 8786
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler``'s address checked (a usage error if malformed), with Dask's default port where a network
+    address has none."""
+    match = SCHEDULER_ADDRESS.fullmatch(text.strip())
+    if match is None or (match["port"] and not 0 < int(match["port"][1:]) < 65536):
+        raise typer.BadParameter(f"{text!r} is not a Dask scheduler address ([tcp://]HOST[:PORT])",
+                                 param_hint="'--scheduler'")
+    if match["port"]:
+        return text.strip()
+    return f"{text.strip()}:{DASK_SCHEDULER_PORT}"

@@ -21,7 +21,7 @@ here, on one header. Nothing here prints or knows about the terminal; every func
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .api import solve
 from .deal import Deal
@@ -29,7 +29,6 @@ from .errors import InvalidContractError, InvalidDealError, StichError, is_token
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position, check_position, make_position
-from .postmortem import PlayAnalysis
 from .scoring import check_scoring_inputs, read_pot, score_deal
 from .search import reference
 from .search.cooperative import Cooperative
@@ -40,6 +39,9 @@ from .search.settle import SettlementEngine
 from .settlement import dd_settlement, settlement_value
 from .state import PlayState
 from .variant import Variant
+
+if TYPE_CHECKING:  # postmortem_report only names its type: solve and check need not load the post-mortem
+    from .postmortem import PlayAnalysis
 
 #: The version of the JSON documents (``docs/json.md``, ``docs/stich-result.schema.json``).
 SCHEMA = "stich-result/1"

@@ -22,6 +22,8 @@ import atexit
 import hashlib
 import inspect
 import math
+import os
+import platform
 import random
 import shutil
 import statistics
@@ -581,8 +583,6 @@ def target_met(line: BenchLine, stats: BenchStats) -> bool | None:
 
 def cpu_model() -> str:
     """The processor's name as the system reports it (Linux: /proc/cpuinfo), or the platform's guess."""
-    import platform
-
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
             for row in info:
@@ -597,8 +597,6 @@ def cpu_model() -> str:
 def machine() -> dict[str, Any]:
     """What a run was measured on, saved with it so that two runs can be told apart: the processor, the cores this
     process may use (of all the machine has), Python, stich and the system."""
-    import platform
-
     from . import __version__
 
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

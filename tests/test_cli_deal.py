@@ -126,7 +126,7 @@ def test_a_flag_twice_in_one_variant_tag_or_an_announcement_twice_is_an_error(tm
 
 
 def test_scheduler_addresses():
-    from solver.cli.batch import scheduler_address
+    from solver.cli.options import scheduler_address
     assert scheduler_address("host") == "host:8786" and scheduler_address("tcp://10.0.0.1") == "tcp://10.0.0.1:8786"
     assert scheduler_address("tcp://[::1]:9000") == "tcp://[::1]:9000"
     for bad in ("tcp://host:notaport", "tcp://host:70000", "http://host:1", "tcp://", "tcp://h:٣", "inproc://x"):
