@@ -19,8 +19,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message
-from .options import (TABLE_MB, check_game_options, checked_game, parse_variant_options, scheduler_address,
-                      worker_table_megabytes)
+from .options import (TABLE_MB, check_game_options, checked_game, engine_for, parse_variant_options,
+                      scheduler_address)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, stdout_console
 
@@ -126,7 +126,7 @@ def analyse(
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value."""
     flags = parse_variant_options(variant)
-    worker_table_megabytes(table_mb)
+    engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)
     if scheduler is not None:
         scheduler = scheduler_address(scheduler)
@@ -151,7 +151,7 @@ def analyse(
                                                            workers=workers, checkpoint=checkpoint,
                                                            memory_mb=worker_memory, scheduler=scheduler,
                                                            worker_wait=worker_wait, notify=notify,
-                                                           verbose=verbose).as_dict())
+                                                           verbose=verbose, table_mb=table_mb).as_dict())
 
         run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis, document=document)
         return
@@ -171,7 +171,7 @@ def analyse(
         analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
                                 workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
                                 checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
-                                worker_wait=worker_wait, notify=notify, verbose=verbose)
+                                worker_wait=worker_wait, notify=notify, verbose=verbose, table_mb=table_mb)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:

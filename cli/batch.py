@@ -17,7 +17,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .options import OBJECTIVES, output_file, parse_variant_options, scheduler_address, worker_table_megabytes
+from .options import OBJECTIVES, engine_for, output_file, parse_variant_options, scheduler_address
 from .render import plural, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -136,7 +136,7 @@ def batch(
             raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
                                      "are for local runs", param_hint="'--scheduler'")
     flags = parse_variant_options(variant)
-    worker_table_megabytes(table_mb)
+    engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     previous = _install_handlers()
     try:
         with input_errors(), _Bar() as progress:
@@ -144,7 +144,8 @@ def batch(
                                   scheduler=scheduler, chunk_size=chunk_size, variant=flags or None,
                                   progress=progress, memory_mb=worker_memory,
                                   on_error=lambda error: message(f"stich: {error}"), worker_wait=worker_wait,
-                                  notify=lambda text: message(f"stich: {text}"), verbose=verbose)
+                                  notify=lambda text: message(f"stich: {text}"), verbose=verbose,
+                                  table_mb=table_mb)
     except (Stopped, KeyboardInterrupt) as stop:
         kept = (f"the results written so far are kept in {out}" if out.exists()
                 else f"nothing was written to {out} yet")

@@ -8,7 +8,6 @@ the analysis, never an environment variable that code deep inside would read.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Sequence
@@ -17,8 +16,7 @@ import typer
 
 from solver.errors import StichError, VariantError, did_you_mean
 from solver.games import GAMES, get_game
-from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, TABLE_SIZE_VARIABLE, EngineSolver,
-                                  implementation, table_megabytes)
+from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, EngineSolver, implementation, table_megabytes
 from solver.variant import Variant
 
 from .errors import file_name, input_errors
@@ -129,15 +127,6 @@ def engine_for(table_mb: int | None) -> EngineSolver | None:
         return None
     with input_errors():
         return EngineSolver(table_mb)
-
-
-def worker_table_megabytes(table_mb: int | None) -> None:
-    """``--table-mb`` of the commands whose searches run in worker processes (``batch``, ``analyse``): the workers
-    inherit it as STICH_TABLE_MB, the one setting still handed down through the environment, until the worker pool
-    takes a table size as an argument."""
-    if table_mb is not None:
-        os.environ[TABLE_SIZE_VARIABLE] = str(table_mb)
-    engine_for(None)
 
 
 #: A Dask scheduler's address: an optional network protocol Dask knows, a host and an optional port (``inproc://`` is

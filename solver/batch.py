@@ -397,7 +397,8 @@ class _Writer:
 
 
 def _run_pool(chunks: Iterable[list[Item]], question: Question, writer: _Writer, workers: int,
-              task: Callable[..., Any] | None = None, memory_mb: int | None = None) -> None:
+              task: Callable[..., Any] | None = None, memory_mb: int | None = None,
+              table_mb: int | None = None) -> None:
     """Chunks of records on local worker processes (:func:`solver.workers.run_pool`), each written as soon as it is
     back. A record whose worker dies whenever it is solved, alone, gets an error line instead of stopping the run."""
 
@@ -406,7 +407,7 @@ def _run_pool(chunks: Iterable[list[Item]], question: Question, writer: _Writer,
                                            "outside, or out of memory beyond any limit given)") for item in chunk]
 
     run_pool(chunks, task or solve_chunk, (question,), writer.write_chunk, workers, memory_mb,
-             split=lambda chunk: [[item] for item in chunk], failed=failed)
+             split=lambda chunk: [[item] for item in chunk], failed=failed, table_mb=table_mb)
 
 
 def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objectives: Sequence[str] | None = None,
@@ -414,7 +415,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
                 variant: Mapping[str, object] | None = None, progress: BatchProgress | None = None,
                 memory_mb: int | None = None, on_error: Callable[[str], None] | None = None,
                 worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
-                verbose: bool = False) -> BatchSummary:
+                verbose: bool = False, table_mb: int | None = None) -> BatchSummary:
     """Solve every record of ``source`` into ``out_path`` (JSON Lines), resuming what an earlier run left.
 
     Each line is ``{"id": "file:line#board", ...}`` followed by the ``stich solve --json`` document of the record
@@ -422,8 +423,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     the others. ``objectives`` None answers each game's default (points; in a game without them every seat's tricks).
     ``workers`` processes (default: every local core; 1 solves in this process unless ``memory_mb`` asks for a
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
-    module docstring). ``progress`` is called after every line written; with it the file is read twice, first to
-    count what is left to do. ``on_error`` is called with each error line's message as it is written. On a
+    module docstring); ``table_mb`` sizes its table (None: the default, at most a quarter of ``memory_mb``).
+    ``progress`` is called after every line written; with it the file is read twice, first to count what is left to
+    do. ``on_error`` is called with each error line's message as it is written. On a
     Dask cluster without workers the run waits ``worker_wait`` seconds for one (telling ``notify``), then gives up
     with a StichError; Dask's own log reaches stderr only when ``verbose``.
 
@@ -443,7 +445,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
     objectives = check_question_of_batch(objectives, cards, variant)
-    pool = Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose)
+    pool = Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb)
     for name, callback in (("progress", progress), ("on_error", on_error)):
         if callback is not None and not callable(callback):
             raise StichError(f"{name} must be a function (or None), not {callback!r}")
@@ -542,10 +544,12 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip:
                 first = list(islice(items, chunk_size + 1))  # one chunk's worth or less: not worth a pool
                 if (count == 1 or len(first) <= chunk_size) and pool.memory_mb is None:
                     # in this process a record costs no task overhead: each line is written when it is done
-                    run_serial(([item] for item in chain(first, items)), solve_chunk, (question,), writer.write_chunk)
+                    run_serial(([item] for item in chain(first, items)), solve_chunk, (question,), writer.write_chunk,
+                               pool.table_mb)
                 else:
                     writer.chunks = _TimedChunks(chain(first, items), chunk_size, count)
-                    _run_pool(iter(writer.chunks), question, writer, count, memory_mb=pool.memory_mb)
+                    _run_pool(iter(writer.chunks), question, writer, count, memory_mb=pool.memory_mb,
+                              table_mb=pool.table_mb)
     except OSError as error:  # a full disk: the error of a write names no file; the message must
         if error.filename is None:
             raise type(error)(error.errno, error.strerror, str(out_path)) from None

@@ -471,7 +471,7 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
                  memory_mb: int | None = None, scheduler: str | None = None,
                  worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
-                 verbose: bool = False) -> HandAnalysis:
+                 verbose: bool = False, table_mb: int | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
     ``declarer``): ``samples`` deals of the unseen cards, each solved double-dummy.
 
@@ -481,12 +481,12 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     as it is done, and a rerun with the same arguments continues from it: an analysis killed at any moment loses
     only the chunks in flight, and the resumed result equals an uninterrupted one. ``scheduler`` runs the samples on
     that Dask cluster instead, as :func:`~solver.batch.solve_batch` does its records (``worker_wait``, ``notify``,
-    ``verbose``). Raises StichError for an
+    ``verbose``). ``table_mb`` sizes each local worker's table (None: the default). Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed)
     return _analyse(game, setup, samples, checkpoint, known,
-                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose))
+                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb))
 
 
 def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.PathLike | None,
@@ -530,7 +530,8 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
                      samples: int = 200, seed: int = 0, workers: int | None = None,
                      checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
                      scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
-                     notify: Notify | None = None, verbose: bool = False) -> HandAnalysis:
+                     notify: Notify | None = None, verbose: bool = False,
+                     table_mb: int | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play: the hand as dealt, the
     contract, the variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in
     every sample, as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the
@@ -560,7 +561,7 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))
     return _analyse(game, setup, samples, checkpoint, known, Pool(workers, scheduler, memory_mb, worker_wait, notify,
-                                                                  verbose), known_feasible=not known and real)
+                                                                  verbose, table_mb), known_feasible=not known and real)
 
 
 def sample_span(span: Span, setup: Setup) -> Sums:

@@ -110,10 +110,11 @@ def check_worker_wait(seconds: float) -> float:
     return float(seconds)
 
 
-def table_megabytes_for(memory_mb: int, engines: int = 1) -> int:
+def table_megabytes_for(memory_mb: int, engines: int = 1, table_mb: int | None = None) -> int:
     """The table size that keeps ``engines`` engines within a ``memory_mb`` limit: a quarter of the limit shared
-    between them (the rest is for the interpreter, the records and the search), at most the default size."""
-    return max(1, min(table_megabytes(), memory_mb // (4 * max(1, engines))))
+    between them (the rest is for the interpreter, the records and the search), at most ``table_mb`` (None: the
+    default size)."""
+    return max(1, min(table_megabytes(table_mb), memory_mb // (4 * max(1, engines))))
 
 
 # --- a worker ------------------------------------------------------------------------------------------------------
@@ -122,10 +123,12 @@ def table_megabytes_for(memory_mb: int, engines: int = 1) -> int:
 def worker_engine() -> EngineSolver:
     """The engine of this worker (thread), created on first use and kept between jobs: allocating the table once
     per worker instead of once per job. Thread-local because a Dask worker may run several tasks at once."""
+    size = _worker_tt_megabytes or _dask_tt_megabytes()
     engine = getattr(_local, "engine", None)
-    if engine is None:
-        size = _worker_tt_megabytes or _dask_tt_megabytes()
+    if engine is None or getattr(_local, "size", None) != size:  # another run of this process asked another size
+        _local.engine = None  # the old table is freed before the new one is made
         engine = _local.engine = EngineSolver(size) if size else EngineSolver()
+        _local.size = size
     return engine
 
 
@@ -168,10 +171,12 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
-def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS) -> None:
+def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,
+                table_mb: int | None = None) -> None:
     """Worker setup, the one place a worker's settings arrive: Ctrl-C is the parent's business (it stops the pool),
-    the worker must not outlive a parent killed without a chance to stop it, under a memory limit its address space
-    is capped and its table sized to fit, and its engines search with ``engine_threads`` threads."""
+    the worker must not outlive a parent killed without a chance to stop it, its table is ``table_mb`` (None: the
+    default), under a memory limit its address space is capped and its table sized to fit, and its engines search
+    with ``engine_threads`` threads."""
     global _worker_tt_megabytes, _worker_engine_threads
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
@@ -179,24 +184,26 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="stich-parent-watch").start()
     _worker_engine_threads = engine_threads
+    _worker_tt_megabytes = table_mb
     if memory_mb is not None:
         import resource
         limit = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        _worker_tt_megabytes = table_megabytes_for(memory_mb)
+        _worker_tt_megabytes = table_megabytes_for(memory_mb, table_mb=table_mb)
 
 
 # --- local processes ---------------------------------------------------------------------------------------------
 
 
-def process_pool(workers: int, memory_mb: int | None = None) -> ProcessPoolExecutor:
-    """A process pool whose workers ignore SIGINT, exit with their parent and keep within ``memory_mb``.
+def process_pool(workers: int, memory_mb: int | None = None, table_mb: int | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers ignore SIGINT, exit with their parent, keep within ``memory_mb`` and make
+    tables of ``table_mb``.
 
     Capped workers are started fresh (``spawn``) rather than forked: a forked worker would begin with all of its
     parent's address space (and its engine), counted against the cap before it solves anything."""
     context = multiprocessing.get_context("spawn") if memory_mb is not None else None
     return ProcessPoolExecutor(max_workers=workers, initializer=init_worker,
-                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS), mp_context=context)
+                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb), mp_context=context)
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -215,7 +222,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
              memory_mb: int | None = None, split: Callable[[Any], list[Any]] | None = None,
-             failed: Callable[[Any], Any] | None = None) -> None:
+             failed: Callable[[Any], Any] | None = None, table_mb: int | None = None) -> None:
     """``task(job, *args)`` for every job on local worker processes, about 4 per worker in flight, each result
     handed to ``on_result(job, result)`` as soon as it is back.
 
@@ -231,7 +238,7 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
     suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
     barren = 0  # breaks since a job last finished
-    pool = process_pool(workers, memory_mb)
+    pool = process_pool(workers, memory_mb, table_mb)
     try:
         pending: dict[Future, tuple[Any, int, bool]] = {}  # job, its count, whether it runs alone
         while True:
@@ -267,7 +274,7 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
             victims.extend(pending.values())
             pending.clear()
             stop_pool(pool)
-            pool = process_pool(workers, memory_mb)
+            pool = process_pool(workers, memory_mb, table_mb)
             for job, count, alone in victims:
                 if alone:
                     if count + 1 < 2:
@@ -288,18 +295,26 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     pool.shutdown(wait=True)
 
 
-def run_serial(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult) -> None:
-    """The jobs in this process, one after the other (no task overhead: each result is handed on when it is done)."""
-    for job in jobs:
-        on_result(job, task(job, *args))
+def run_serial(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult,
+               table_mb: int | None = None) -> None:
+    """The jobs in this process, one after the other (no task overhead: each result is handed on when it is done),
+    with tables of ``table_mb`` (None: the default)."""
+    global _worker_tt_megabytes
+    previous, _worker_tt_megabytes = _worker_tt_megabytes, table_mb
+    try:
+        for job in jobs:
+            on_result(job, task(job, *args))
+    finally:
+        _worker_tt_megabytes = previous
 
 
 @dataclass(frozen=True)
 class Pool:
     """Where a workload's jobs run: on the Dask cluster at ``scheduler`` (waiting at most ``worker_wait`` seconds
     for a first worker, telling ``notify`` so; Dask's log on stderr only when ``verbose``); else on ``workers`` local
-    processes (default: every core), each within ``memory_mb``, or in this process when that is one and no cap asks
-    for a worker of its own."""
+    processes (default: every core), each within ``memory_mb`` and with tables of ``table_mb`` (None: the default),
+    or in this process when that is one and no cap asks for a worker of its own. A cluster's workers size their own
+    tables."""
 
     workers: int | None = None
     scheduler: str | None = None
@@ -307,9 +322,11 @@ class Pool:
     worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS
     notify: Notify | None = None
     verbose: bool = False
+    table_mb: int | None = None
 
     def __post_init__(self) -> None:
         local_workers(self.workers)
+        table_megabytes(self.table_mb)
         check_memory_limit(self.memory_mb)
         check_worker_wait(self.worker_wait)
         if self.notify is not None and not callable(self.notify):
@@ -324,9 +341,10 @@ class Pool:
             return
         count = local_workers(self.workers)
         if count == 1 and self.memory_mb is None:
-            run_serial(jobs, task, args, on_result)
+            run_serial(jobs, task, args, on_result, self.table_mb)
         else:
-            run_pool(jobs, task, args, on_result, count, self.memory_mb, split=split, failed=failed)
+            run_pool(jobs, task, args, on_result, count, self.memory_mb, split=split, failed=failed,
+                     table_mb=self.table_mb)
 
 
 # --- Dask ----------------------------------------------------------------------------------------------------------

@@ -722,7 +722,7 @@ def test_check_of_a_finished_deal_says_missed_not_who_can_stop_it() -> None:
 # --- the table's size -----------------------------------------------------------------------------------------------
 
 
-def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch):
+def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_path):
     monkeypatch.setenv("STICH_TABLE_MB", "64")
     (document,) = documents("bench", "--game", "kratzen", "-n", "1", "--limit", "0", "--table-mb", "2")
     assert document["table_allocated_bytes"] == 2 << 20
@@ -740,6 +740,11 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch):
         made.clear()
         run(command, EXAMPLES / "valat.tbn", "--table-mb", "2")
         assert made == [2], command  # one engine of that size, made by the command and handed down
+    # batch and analyse hand the size to their workers as an argument (here the one worker is this process)
+    made.clear()
+    run("batch", EXAMPLES / "valat.tbn", "--out", tmp_path / "b.jsonl", "-j", "1", "--table-mb", "2")
+    run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "-n", "2", "-j", "1", "--table-mb", "2")
+    assert made and set(made) == {2}
     assert os.environ["STICH_TABLE_MB"] == "64"
     for command in ("solve", "check", "table", "score", "postmortem", "tree", "analyse", "batch"):
         assert "--table-mb" in run(command, "--help").stdout, command
