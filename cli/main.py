@@ -17,6 +17,7 @@ from solver.games import game_list
 
 from . import analyse as analyse_command
 from . import batch as batch_command
+from . import board as board_command
 from . import bench as bench_command
 from . import check as check_command
 from . import deal as deal_command
@@ -75,6 +76,8 @@ COMMANDS = (
      "Single-dummy odds of one hand, by sampling the unseen cards."),
     ("batch", batch_command.batch,
      "Solve every record of a file on all cores (or a Dask cluster), resumably."),
+    ("board", board_command.board,
+     "A local web board: the hands on a table, every card's value, click to play, the evaluation graph."),
 )
 for name, command, short_help in COMMANDS:
     app.command(name, short_help=short_help)(command)
