@@ -59,14 +59,47 @@ class BoardFile:
     board: str | None = None  # the --board the command asked to open first
 
 
+class CheckedEngine(EngineSolver):
+    """An engine that also looks at a stop event before each search it is asked for. The engine itself looks every
+    16,384 nodes, which a long search reaches at once; the post-mortem asks for many short searches (a few per card),
+    and a stale graph must end at its next one, not after all of them."""
+
+    stop_event: threading.Event | None = None
+
+    def _check_stop(self) -> None:
+        if self.stop_event is not None and self.stop_event.is_set():
+            raise SearchStopped("the question was replaced by a newer one")
+
+    def value(self, *args: Any, **kwargs: Any) -> int:
+        self._check_stop()
+        return super().value(*args, **kwargs)
+
+    def reaches(self, *args: Any, **kwargs: Any) -> bool:
+        self._check_stop()
+        return super().reaches(*args, **kwargs)
+
+    def card_values(self, *args: Any, **kwargs: Any) -> Any:
+        self._check_stop()
+        return super().card_values(*args, **kwargs)
+
+    def value_and_cards(self, *args: Any, **kwargs: Any) -> Any:
+        self._check_stop()
+        return super().value_and_cards(*args, **kwargs)
+
+
 @dataclass
 class Searches:
-    """The worker threads and the question each page is waiting for, by slot (``client:kind``)."""
+    """The worker threads and the question each page is waiting for, by slot (``client:kind``).
+
+    Two threads, one per core: the card values on ``search`` with ``engine``, never waiting behind the slower
+    questions, which take turns on ``analysis`` (the graph with ``graph_engine``, the odds with the sampling
+    module's own engine)."""
 
     engine: EngineSolver
     time_limit: float
+    graph_engine: CheckedEngine = field(default_factory=CheckedEngine)
     search: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-search"))
-    odds: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-odds"))
+    analysis: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-analysis"))
     slots: dict[str, threading.Event] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -79,6 +112,13 @@ class Searches:
         if stale is not None:
             stale.set()
         return event
+
+    def stop(self, slot: str) -> None:
+        """Tell the question in ``slot`` (if any) to stop."""
+        with self.lock:
+            stale = self.slots.get(slot)
+        if stale is not None:
+            stale.set()
 
     def release(self, slot: str, event: threading.Event) -> None:
         event.set()
@@ -94,7 +134,7 @@ class Searches:
             for event in self.slots.values():
                 event.set()
         self.search.shutdown(wait=False, cancel_futures=True)
-        self.odds.shutdown(wait=False, cancel_futures=True)
+        self.analysis.shutdown(wait=False, cancel_futures=True)
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -211,8 +251,10 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         current = board.position(_moves(body))
         name = chosen_objective(current, body.get("objective"))
         seat = objective_seat(current, name)
-        slot = _client(body) + ":values"
+        client = _client(body)
+        slot = client + ":values"
         stop = searches.claim(slot)
+        searches.stop(client + ":curve")  # the graph of the moves before this click: the page asks again after it
         return StreamingResponse(_value_lines(current, name, seat, stop, slot), media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store"})
 
@@ -278,14 +320,18 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         current = boards.get(body.get("board")).position(_moves(body))
         slot = _client(body) + ":curve"
         stop = searches.claim(slot)
-        engine = searches.engine
+        engine = searches.graph_engine
 
         def work() -> Any:
-            with engine.stopping(time_limit=searches.time_limit, stop=stop):
-                return analyse_play(current, engine=engine)
+            engine.stop_event = stop
+            try:
+                with engine.stopping(time_limit=searches.time_limit, stop=stop):
+                    return analyse_play(current, engine=engine)
+            finally:
+                engine.stop_event = None
 
         try:
-            return JSONResponse(curve_document(await searches.run(work)))
+            return JSONResponse(curve_document(await searches.run(work, searches.analysis)))
         except SearchStopped:
             return JSONResponse({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
                                  else "the time limit ran out"}, status_code=409)
@@ -317,7 +363,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 return analyse_position(current, seat, samples=samples, seed=0, workers=1)
 
         try:
-            return JSONResponse(odds_document(await searches.run(work, searches.odds)))
+            return JSONResponse(odds_document(await searches.run(work, searches.analysis)))
         except SearchStopped:
             return JSONResponse({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
                                  else "the time limit ran out"}, status_code=409)
