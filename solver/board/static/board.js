@@ -121,9 +121,10 @@ function renderTable() {
   const viewer = view.to_move || view.declarer;
   for (const hand of view.hands) {
     const place = seatPlace(hand.seat, view.seats);
-    const seatNode = el("div", { class: "seat" + (view.to_move === hand.seat ? " to-move" : ""),
+    const side = Math.abs(place.x) > 0.5 && hand.cards.length > 5;  // a hand at the table's side: cards overlap
+    const seatNode = el("div", { class: "seat" + (view.to_move === hand.seat ? " to-move" : "") + (side ? " side" : ""),
       id: `seat-${hand.seat}`, dataset: { seat: hand.seat } });
-    seatNode.style.left = `${50 + place.x * 37}%`;
+    seatNode.style.left = `${50 + place.x * 35}%`;
     seatNode.style.top = `${50 + place.y * 39}%`;
     const role = roleOf(view, hand);
     const taken = view.per_seat ? `${hand.tricks} tricks` : `${hand.tricks} tr · ${hand.points} pts`;
@@ -339,9 +340,13 @@ function renderCurve() {
   const n = Math.max(points.length - 1, 1);
   const x = (i) => pad + (width - 2 * pad) * i / n;
   const y = (v) => height - pad - (height - 2 * pad) * v / Math.max(most, 1);
+  const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
+  label(most, pad + 8);
+  label(0, height - pad - 2);
   if (curve.measure === "points") {
     const half = most / 2;
     svg.append(make("line", { class: "half", x1: pad, x2: width - pad, y1: y(half), y2: y(half) }));
+    label(half, y(half) - 2);
   }
   for (const end of curve.trick_ends) svg.append(make("line", { class: "trick-end", x1: x(end), x2: x(end), y1: pad, y2: height - pad }));
   svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
