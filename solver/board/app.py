@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import random
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +34,7 @@ from ..errors import SearchStopped, StichError
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
 from ..search.engine import EngineSolver
+from ..workers import worker_engine
 from ..api import solve
 from .guard import BodyTooLarge, Guard, loopback_names
 from .session import (BoardError, Boards, chosen_objective, curve_document, file_name_for, new_deal,
@@ -311,6 +313,10 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             yield line({"kind": "stopped", "reason": reason})
         except StichError as error:
             yield line({"kind": "error", "error": str(error)})
+        except Exception as error:  # an internal fault: said in one line, here and on the page, with no trace
+            print(f"stich board: /api/values: {type(error).__name__}: {error}", file=sys.stderr)
+            yield line({"kind": "error", "error": f"the board failed on this request ({type(error).__name__}); "
+                                                  "please report it"})
         finally:
             searches.release(slot, stop)
 
@@ -355,10 +361,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         stop = searches.claim(slot)
 
         def work() -> Any:
-            from .. import sampling
-
-            # the samples are solved in this thread by the sampling module's own engine: stop that one
-            engine = sampling.worker_engine()  # type: ignore[attr-defined]
+            # with one worker the samples are solved in this thread, by its worker engine: that one is stopped
+            engine = worker_engine()
             with engine.stopping(time_limit=searches.time_limit, stop=stop):
                 return analyse_position(current, seat, samples=samples, seed=0, workers=1)
 

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from ..cards import Card, Pack
 from ..errors import InvalidPositionError, StichError
-from ..formats.tbn import Record, Token, format_record, parse_records
+from ..formats.tbn import Record, parse_records
 from ..games import get_game
 from ..generate import random_record
 from ..position import Position, position_from_record
@@ -124,7 +124,10 @@ class Boards:
         except StichError as error:
             raise BoardError(str(error)) from None
         rules = position.rules
-        start = Position(position.game, rules, rules.start(), (), record)
+        unplayed = copy.deepcopy(record)  # Position.play writes each move into the record's Play section
+        unplayed.remove("Play")
+        unplayed.remove("Result")
+        start = Position(position.game, rules, rules.start(), (), unplayed)
         with self._lock:
             board = Board(f"b{next(self._ids)}", label, start, position.played, record)
             self.boards[board.id] = board
@@ -298,7 +301,7 @@ def values_document(position: Position, objective: str, result: Any) -> dict[str
     best cards (the mover's choice: the largest if the mover's side maximises, else the smallest)."""
     pack = position.pack
     cards = {pack[cv.card].name: result.achieved + cv.value for cv in result.card_values}
-    best = [pack[card].name for card in result.best_cards()]
+    best = [card.name for card in result.best_cards()]
     target = result.objective.target
     return {"kind": "values", "objective": objective, "total": result.total, "achieved": result.achieved,
             "cards": cards, "best": best, "target": target, "yes_no": target is not None,
@@ -325,27 +328,13 @@ def odds_document(analysis: Any) -> dict[str, Any]:
 
 
 def saved_record(board: Board, moves: Sequence[object]) -> str:
-    """The board's record with its Play section replaced by ``moves``: one line a trick, ``*`` at the end; the
-    record's other tags and comments kept. What every other command reads."""
-    position = board.position(moves)
-    record = copy.deepcopy(board.record)
-    record.remove("Play")
-    record.remove("Result")
-    if position.played:
-        pack = position.pack
-        rules = position.rules
-        record.set("Play", str(rules.start().leader + 1))
-        assert record.play is not None
-        tricks: list[list[Token]] = []
-        for number, card in enumerate(position.played):
-            if number % rules.seats == 0:
-                tricks.append([])
-            tricks[-1].append(Token(pack[card].name, 0, 0))
-        record.play.tricks = tricks
-        record.play.terminated = True
+    """The board's record with the Play section of ``moves`` (``Position.to_tbn``: one line a trick), its other tags
+    and comments kept: what every other command reads."""
     try:
-        return format_record(record)
+        return board.position(moves).to_tbn()
     except ValueError as error:  # a tag or comment read from the file that cannot be written back as it was
+        if isinstance(error, StichError):
+            raise
         raise InvalidPositionError(f"the record cannot be written: {error}") from None
 
 
