@@ -324,25 +324,17 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         """The post-mortem of the moves so far: the evaluation graph with every card graded."""
         body = await _json_body(request)
         current = boards.get(body.get("board")).position(_moves(body))
-        slot = _client(body) + ":curve"
-        stop = searches.claim(slot)
         engine = searches.graph_engine
 
-        def work() -> Any:
+        def work(stop: threading.Event) -> Any:
             engine.stop_event = stop
             try:
                 with engine.stopping(time_limit=searches.time_limit, stop=stop):
-                    return analyse_play(current, engine=engine)
+                    return curve_document(analyse_play(current, engine=engine))
             finally:
                 engine.stop_event = None
 
-        try:
-            return JSONResponse(curve_document(await searches.run(work, searches.analysis)))
-        except SearchStopped:
-            return JSONResponse({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
-                                 else "the time limit ran out"}, status_code=409)
-        finally:
-            searches.release(slot, stop)
+        return await analysed(_client(body) + ":curve", work)
 
     async def odds(request: Request) -> Response:
         """The single-dummy view: the analyser's odds for the seat to move (or the seat asked for)."""
@@ -357,17 +349,21 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raise BoardError("the deal is over: there is no seat to move")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= current.rules.seats:
             raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
-        slot = _client(body) + ":odds"
-        stop = searches.claim(slot)
 
-        def work() -> Any:
+        def work(stop: threading.Event) -> Any:
             # with one worker the samples are solved in this thread, by its worker engine: that one is stopped
             engine = worker_engine()
             with engine.stopping(time_limit=searches.time_limit, stop=stop):
-                return analyse_position(current, seat, samples=samples, seed=0, workers=1)
+                return odds_document(analyse_position(current, seat, samples=samples, seed=0, workers=1))
 
+        return await analysed(_client(body) + ":odds", work)
+
+    async def analysed(slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:
+        """``work(stop)`` on the analysis thread as the question of ``slot``: its document, or 409 when it was
+        stopped (by a newer question of the slot, or the time limit)."""
+        stop = searches.claim(slot)
         try:
-            return JSONResponse(odds_document(await searches.run(work, searches.analysis)))
+            return JSONResponse(await searches.run(lambda: work(stop), searches.analysis))
         except SearchStopped:
             return JSONResponse({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
                                  else "the time limit ran out"}, status_code=409)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..cards import Card, Pack
+from ..diagram import SIGNS, SuitStyle
 from ..errors import InvalidPositionError, StichError
 from ..formats.tbn import Record, parse_records
 from ..games import get_game
@@ -31,7 +32,6 @@ MAX_MOVES = 64
 #: The most records one upload or paste may hold.
 MAX_RECORDS = 1000
 
-_SIGNS = {"spades": "♠", "clubs": "♣", "hearts": "♥", "diamonds": "♦"}
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
 
@@ -68,10 +68,10 @@ def card_face(pack: Pack, card: Card) -> dict[str, str]:
     if card.suit not in suits:
         face = "Sk" if card.rank == "S" else roman(int(card.rank)) if card.rank.isdigit() else card.rank
         return {"name": card.name, "face": face, "sign": "", "colour": "tarock"}
-    french = all(pack.sign_letters.get(suit) == suit[0].upper() for suit in _SIGNS)
+    french = bool(SuitStyle.of(pack).labels)  # the diagram's reading: a pack whose letters are the signs' initials
     suit = suits[card.suit]
     colour = (_FRENCH_COLOURS if french else _GERMAN_COLOURS)[suit]
-    return {"name": card.name, "face": card.rank, "sign": _SIGNS[suit], "colour": colour}
+    return {"name": card.name, "face": card.rank, "sign": SIGNS[suit], "colour": colour}
 
 
 @dataclass
