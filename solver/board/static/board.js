@@ -165,7 +165,7 @@ function renderTable() {
 function renderContract() {
   const view = S.view;
   const box = $("contract");
-  const rows = view.sides.map((side) => el("tr", {}, el("td", {}, `${side.name} (${side.seats.join("+")})`),
+  const rows = view.sides.map((side) => el("tr", {}, el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
     el("td", {}, `${side.tricks} tricks`), el("td", {}, side.points === null ? "" : `${side.points} points`)));
   const partner = view.per_seat ? null : view.partner.length
     ? (S.mode === "dd" ? `seat ${view.partner.join(", ")}` : "not known to every seat") : "none (alone)";
@@ -221,7 +221,8 @@ function renderButtons() {
 // --- values on the cards --------------------------------------------------------------------------------------------
 
 function valueText(values, total) {
-  if (values.yes_no) return total >= values.target ? "✓" : "✗";
+  // a count with a target (Kratzen's tricks) shows the count, coloured by the target; Valat and the like yes or no
+  if (values.yes_no && !S.view.per_seat) return total >= values.target ? "✓" : "✗";
   return String(total);
 }
 
@@ -244,8 +245,10 @@ function renderValues() {
     if (S.mode === "dd" && !S.view.is_over) {
       for (const [name, total] of Object.entries(values.cards)) markCard(name, total, values, values.best.includes(name));
     }
-    const what = values.yes_no ? `${values.objective}: ${values.total >= values.target ? "yes" : "no"}`
-      : `${values.objective}: ${values.total}`;
+    const made = values.total >= values.target ? "yes" : "no";
+    const what = !values.yes_no ? `${values.objective}: ${values.total}`
+      : S.view.per_seat ? `${values.objective}: ${values.total} (target ${values.target}: ${made})`
+      : `${values.objective}: ${made}`;
     summary.textContent = S.mode === "sd" ? "" : `${what} for ${values.maximiser}` +
       (values.seconds !== null ? ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms" : values.seconds.toFixed(1) + " s"}` : "");
     summary.title = values.description;
