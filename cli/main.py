@@ -39,6 +39,8 @@ COMMANDS = (
     ("tree", "tree:tree", "Write the game tree of DEPTH cards with double-dummy values as a graph file."),
     ("analyse", "analyse:analyse", "Single-dummy odds of one hand, by sampling the unseen cards."),
     ("batch", "batch:batch", "Solve every record of a file on all cores (or a Dask cluster), resumably."),
+    ("board", "board:board",
+     "A local web board: the hands on a table, every card's value, click to play, the evaluation graph."),
 )
 
 

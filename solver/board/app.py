@@ -1,0 +1,419 @@
+"""The board's web application: Starlette routes over :mod:`solver.board.session` and the engine.
+
+Routes answer JSON (``{"error": message}`` with a 4xx status for bad input: never a traceback). Searches run on
+one worker thread beside the event loop, with the engine's time limit and a stop event per question: a new question
+of a page (a click) sets the stop event of the one it makes stale, so the worker is free for it within a
+millisecond or two. Card values stream as JSON lines: a position the engine answers within
+:data:`FIRST_SLICE` seconds comes as one line, a slower one card by card as each value is found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable, Sequence, TypeVar
+
+from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import SearchStopped, StichError
+from ..postmortem import analyse_play
+from ..sampling import analyse_position
+from ..search.engine import EngineSolver
+from ..workers import worker_engine
+from ..api import solve
+from .guard import BodyTooLarge, Guard, loopback_names
+from .session import (BoardError, Boards, chosen_objective, curve_document, file_name_for, new_deal,
+                      objective_seat, odds_document, saved_record, values_document, view)
+
+#: Seconds a position gets to answer with every card at once before its cards are searched one by one.
+FIRST_SLICE = 1.0
+#: The default time limit of one question (card values, the post-mortem, the odds), in seconds.
+DEFAULT_TIME_LIMIT = 120.0
+#: The largest request body (an upload included), in bytes.
+DEFAULT_MAX_BODY = 2_000_000
+#: Samples of the single-dummy view: the default and the most a request may ask for.
+DEFAULT_SAMPLES = 100
+MAX_SAMPLES = 2000
+
+T = TypeVar("T")
+
+
+@dataclass
+class BoardFile:
+    """A file named on the command line: the only files the board reads."""
+
+    path: Path
+    board: str | None = None  # the --board the command asked to open first
+
+
+class CheckedEngine(EngineSolver):
+    """An engine that also looks at a stop event before each search it is asked for. The engine itself looks every
+    16,384 nodes, which a long search reaches at once; the post-mortem asks for many short searches (a few per card),
+    and a stale graph must end at its next one, not after all of them."""
+
+    stop_event: threading.Event | None = None
+
+    def _check_stop(self) -> None:
+        if self.stop_event is not None and self.stop_event.is_set():
+            raise SearchStopped("the question was replaced by a newer one")
+
+    def value(self, *args: Any, **kwargs: Any) -> int:
+        self._check_stop()
+        return super().value(*args, **kwargs)
+
+    def reaches(self, *args: Any, **kwargs: Any) -> bool:
+        self._check_stop()
+        return super().reaches(*args, **kwargs)
+
+    def card_values(self, *args: Any, **kwargs: Any) -> Any:
+        self._check_stop()
+        return super().card_values(*args, **kwargs)
+
+    def value_and_cards(self, *args: Any, **kwargs: Any) -> Any:
+        self._check_stop()
+        return super().value_and_cards(*args, **kwargs)
+
+
+@dataclass
+class Searches:
+    """The worker threads and the question each page is waiting for, by slot (``client:kind``).
+
+    Two threads, one per core: the card values on ``search`` with ``engine``, never waiting behind the slower
+    questions, which take turns on ``analysis`` (the graph with ``graph_engine``, the odds with the sampling
+    module's own engine)."""
+
+    engine: EngineSolver
+    time_limit: float
+    graph_engine: CheckedEngine = field(default_factory=CheckedEngine)
+    search: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-search"))
+    analysis: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-analysis"))
+    slots: dict[str, threading.Event] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def claim(self, slot: str) -> threading.Event:
+        """A stop event for a new question in ``slot``; the question it replaces is told to stop."""
+        event = threading.Event()
+        with self.lock:
+            stale = self.slots.get(slot)
+            self.slots[slot] = event
+        if stale is not None:
+            stale.set()
+        return event
+
+    def stop(self, slot: str) -> None:
+        """Tell the question in ``slot`` (if any) to stop."""
+        with self.lock:
+            stale = self.slots.get(slot)
+        if stale is not None:
+            stale.set()
+
+    def release(self, slot: str, event: threading.Event) -> None:
+        event.set()
+        with self.lock:
+            if self.slots.get(slot) is event:
+                del self.slots[slot]
+
+    async def run(self, work: Callable[[], T], pool: ThreadPoolExecutor | None = None) -> T:
+        return await asyncio.get_running_loop().run_in_executor(pool or self.search, work)
+
+    def close(self) -> None:
+        with self.lock:
+            for event in self.slots.values():
+                event.set()
+        self.search.shutdown(wait=False, cancel_futures=True)
+        self.analysis.shutdown(wait=False, cancel_futures=True)
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise BoardError("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BoardError("the request body is a JSON object")
+    return body
+
+
+def _client(body: dict[str, Any]) -> str:
+    client = body.get("client", "")
+    if not isinstance(client, str) or len(client) > 64:
+        raise BoardError("client is a short text the page makes up")
+    return client
+
+
+def _moves(body: dict[str, Any]) -> Sequence[object]:
+    moves = body.get("moves", [])
+    if not isinstance(moves, list):
+        raise BoardError("moves is a list of card tokens")
+    return moves
+
+
+def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
+               port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
+               engine: EngineSolver | None = None) -> Guard:
+    """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first);
+    requests must name ``host`` (or, bound to loopback, any loopback name) and ``port`` (None: any port, for the
+    test client) in their Host header."""
+    boards = Boards()
+    searches = Searches(engine or EngineSolver(), time_limit)
+    named = [BoardFile(Path(path), board) for path in files]
+    static = resources.files("solver.board") / "static"
+
+    async def index(request: Request) -> Response:
+        return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-store"})
+
+    async def start(request: Request) -> Response:
+        """The files named on the command line with their boards, the record to open first, the games."""
+        from ..games import GAMES
+
+        listed: list[dict[str, Any]] = []
+        opened = None
+        for number, item in enumerate(named):
+            try:
+                text = item.path.read_text(encoding="utf-8")
+                found = boards.add_text(text, str(item.path))
+            except (OSError, UnicodeDecodeError) as error:
+                listed.append({"file": item.path.name, "error": f"{item.path}: cannot be read ({error})",
+                               "boards": []})
+                continue
+            except BoardError as error:
+                listed.append({"file": item.path.name, "error": str(error), "boards": []})
+                continue
+            listed.append({"file": item.path.name, "boards": [b.summary() for b in found]})
+            if opened is None:
+                wanted = [b for b in found if item.board is None or b.record.get("Board") == item.board]
+                if not wanted:
+                    listed[-1]["error"] = f"{item.path} has no record with [Board \"{item.board}\"]"
+                opened = (wanted or found)[0].id
+        games = [{"name": game.name, "seats": list(game.seat_counts), "contracts": game.contract_help,
+                  "examples": game.default_contracts(random.Random(0))} for game in GAMES]
+        return JSONResponse({"files": listed, "open": opened, "games": games, "time_limit": searches.time_limit})
+
+    async def load(request: Request) -> Response:
+        """An uploaded .tbn file (multipart field ``file``) or pasted text (field ``text``): its records as boards."""
+        content_type = request.headers.get("content-type", "")
+        if content_type.startswith("multipart/form-data"):
+            async with request.form(max_files=1, max_fields=4) as form:
+                upload = form.get("file")
+                if isinstance(upload, UploadFile):
+                    raw = await upload.read()
+                    source = Path(upload.filename or "upload.tbn").name or "upload.tbn"
+                else:
+                    raw = str(form.get("text") or "").encode()
+                    source = "pasted text"
+        else:
+            body = await _json_body(request)
+            text = body.get("text")
+            if not isinstance(text, str):
+                raise BoardError("paste the text of a .tbn record")
+            raw, source = text.encode(), "pasted text"
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise BoardError(f"{source} is not UTF-8 text") from None
+        if not text.strip():
+            raise BoardError(f"{source} is empty")
+        found = boards.add_text(text, source)
+        return JSONResponse({"boards": [b.summary() for b in found], "open": found[0].id})
+
+    async def deal(request: Request) -> Response:
+        body = await _json_body(request)
+        record = new_deal(body.get("game"), body.get("contract"), body.get("seed", 1), body.get("seats"),
+                          body.get("declarer", 1))
+        found = boards.add(record, f"{record.get('Game')} seed {record.get('Seed')}")
+        return JSONResponse({"boards": [found.summary()], "open": found.id})
+
+    async def position(request: Request) -> Response:
+        body = await _json_body(request)
+        return JSONResponse(view(boards.get(body.get("board")), _moves(body)))
+
+    async def values(request: Request) -> Response:
+        """The value of every legal card, streamed as JSON lines (see the module doc)."""
+        body = await _json_body(request)
+        board = boards.get(body.get("board"))
+        current = board.position(_moves(body))
+        name = chosen_objective(current, body.get("objective"))
+        seat = objective_seat(current, name)
+        client = _client(body)
+        slot = client + ":values"
+        stop = searches.claim(slot)
+        searches.stop(client + ":curve")  # the graph of the moves before this click: the page asks again after it
+        return StreamingResponse(_value_lines(current, name, seat, stop, slot), media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def _value_lines(current: Any, name: str, seat: int | None, stop: threading.Event,
+                           slot: str) -> AsyncIterator[str]:
+        started = time.monotonic()
+        engine = searches.engine
+
+        def line(document: dict[str, Any]) -> str:
+            return json.dumps(document) + "\n"
+
+        def left() -> float:
+            return max(0.0, searches.time_limit - (time.monotonic() - started))
+
+        try:
+            yield line({"kind": "thinking", "objective": name})
+            if current.state.is_over:
+                result = await searches.run(lambda: solve(current, name, seat=seat, engine=engine))
+                yield line(values_document(current, name, result))
+                return
+            try:
+                result = await searches.run(lambda: solve(current, name, seat=seat, cards=True, engine=engine,
+                                                          time_limit=min(FIRST_SLICE, left()), stop=stop))
+                yield line(values_document(current, name, result))
+                return
+            except SearchStopped:
+                if stop.is_set():
+                    yield line({"kind": "stopped", "reason": "replaced by a newer question"})
+                    return
+            objective = current.objective(name, seat)
+            achieved = objective.achieved(current.rules, current.state)
+            legal = current.state.legal_list()
+            yield line({"kind": "slow", "cards": len(legal), "seconds": round(time.monotonic() - started, 3)})
+            found: dict[int, int] = {}
+            for card in legal:
+                child = current.play(card)
+                result = await searches.run(lambda: solve(child, name, seat=seat, engine=engine,
+                                                          time_limit=left(), stop=stop))
+                found[card] = result.total
+                yield line({"kind": "card", "card": current.pack[card].name, "value": result.total})
+            maximises = current.state.to_move in objective.maximiser
+            best_value = max(found.values()) if maximises else min(found.values())
+            pack = current.pack
+            yield line({"kind": "values", "objective": name, "total": best_value, "achieved": achieved,
+                        "cards": {pack[c].name: v for c, v in found.items()},
+                        "best": [pack[c].name for c, v in found.items() if v == best_value],
+                        "target": objective.target, "yes_no": objective.target is not None,
+                        "maximiser": "+".join(str(s + 1) for s in sorted(objective.maximiser)),
+                        "mover_maximises": maximises, "description": objective.description,
+                        "seconds": round(time.monotonic() - started, 4), "nodes": None})
+        except SearchStopped:
+            reason = "replaced by a newer question" if stop.is_set() and left() > 0 else \
+                f"the time limit ({searches.time_limit:g} s) ran out"
+            yield line({"kind": "stopped", "reason": reason})
+        except StichError as error:
+            yield line({"kind": "error", "error": str(error)})
+        except Exception as error:  # an internal fault: said in one line, here and on the page, with no trace
+            print(f"stich board: /api/values: {type(error).__name__}: {error}", file=sys.stderr)
+            yield line({"kind": "error", "error": f"the board failed on this request ({type(error).__name__}); "
+                                                  "please report it"})
+        finally:
+            searches.release(slot, stop)
+
+    async def curve(request: Request) -> Response:
+        """The post-mortem of the moves so far: the evaluation graph with every card graded."""
+        body = await _json_body(request)
+        current = boards.get(body.get("board")).position(_moves(body))
+        engine = searches.graph_engine
+
+        def work(stop: threading.Event) -> Any:
+            engine.stop_event = stop
+            try:
+                with engine.stopping(time_limit=searches.time_limit, stop=stop):
+                    return curve_document(analyse_play(current, engine=engine))
+            finally:
+                engine.stop_event = None
+
+        return await analysed(_client(body) + ":curve", work)
+
+    async def odds(request: Request) -> Response:
+        """The single-dummy view: the analyser's odds for the seat to move (or the seat asked for)."""
+        body = await _json_body(request)
+        current = boards.get(body.get("board")).position(_moves(body))
+        samples = body.get("samples", DEFAULT_SAMPLES)
+        if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
+            raise BoardError(f"samples is a whole number from 1 to {MAX_SAMPLES}")
+        state = current.state
+        seat = body.get("seat") or (None if state.is_over else state.to_move + 1)
+        if seat is None:
+            raise BoardError("the deal is over: there is no seat to move")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= current.rules.seats:
+            raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
+
+        def work(stop: threading.Event) -> Any:
+            # with one worker the samples are solved in this thread, by its worker engine: that one is stopped
+            engine = worker_engine()
+            with engine.stopping(time_limit=searches.time_limit, stop=stop):
+                return odds_document(analyse_position(current, seat, samples=samples, seed=0, workers=1))
+
+        return await analysed(_client(body) + ":odds", work)
+
+    async def analysed(slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:
+        """``work(stop)`` on the analysis thread as the question of ``slot``: its document, or 409 when it was
+        stopped (by a newer question of the slot, or the time limit)."""
+        stop = searches.claim(slot)
+        try:
+            return JSONResponse(await searches.run(lambda: work(stop), searches.analysis))
+        except SearchStopped:
+            return JSONResponse({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
+                                 else "the time limit ran out"}, status_code=409)
+        finally:
+            searches.release(slot, stop)
+
+    async def save(request: Request) -> Response:
+        """The position as a .tbn record with its Play section, as a download."""
+        body = await _json_body(request)
+        board_ = boards.get(body.get("board"))
+        text = saved_record(board_, _moves(body))
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{file_name_for(board_)}"'})
+
+    async def bad_input(request: Request, error: Exception) -> Response:
+        status = getattr(error, "status", 400)
+        return _error(str(error), status)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        return _error(error.detail or "refused", error.status_code)
+
+    async def too_large(request: Request, error: Exception) -> Response:
+        return _error(f"the request is larger than the board takes ({max_body:,} bytes)", 413)
+
+    async def internal(request: Request, error: Exception) -> Response:
+        return _error(f"the board failed on this request ({type(error).__name__}); please report it", 500)
+
+    routes = [
+        Route("/", index),
+        Route("/api/start", start),
+        Route("/api/load", load, methods=["POST"]),
+        Route("/api/deal", deal, methods=["POST"]),
+        Route("/api/position", position, methods=["POST"]),
+        Route("/api/values", values, methods=["POST"]),
+        Route("/api/curve", curve, methods=["POST"]),
+        Route("/api/odds", odds, methods=["POST"]),
+        Route("/api/save", save, methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            searches.close()
+
+    app = Starlette(routes=routes, exception_handlers={
+        StichError: bad_input, HTTPException: http_error, BodyTooLarge: too_large, Exception: internal},
+        lifespan=lifespan)
+    app.state.boards = boards
+    app.state.searches = searches
+    return Guard(app, hosts=loopback_names(host), port=port, max_body=max_body)

@@ -1,0 +1,348 @@
+"""What the board shows, computed from the public API: no HTTP here, so every view is testable as plain data.
+
+A board is a record opened on the page (from a file named on the command line, an upload, pasted text or a new
+deal). The server keeps each board's starting position (the deal before any card, or an ending) and the record's
+own play; the page keeps the moves the user has made and sends them back with every question. A position is
+therefore always ``start.play(move) ...``: replayed and checked by the rules each time, so no request can reach a
+state the rules do not allow.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..cards import Card, Pack
+from ..diagram import SIGNS, SuitStyle
+from ..errors import InvalidPositionError, StichError
+from ..formats.tbn import Record, parse_records
+from ..games import get_game
+from ..generate import random_record
+from ..position import Position, position_from_record
+
+#: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
+MAX_BOARDS = 200
+#: The longest move list a request may send (no game has more cards than this).
+MAX_MOVES = 64
+#: The most records one upload or paste may hold.
+MAX_RECORDS = 1000
+
+_ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+class BoardError(StichError):
+    """A request the board cannot answer: an unknown board, a bad move list, a bad objective (HTTP 4xx)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def roman(number: int) -> str:
+    text = ""
+    for value, letters in _ROMAN:
+        while number >= value:
+            text += letters
+            number -= value
+    return text
+
+
+#: The colour of each suit sign: French packs in black and red; the German packs' Eichel, Gras, Herz and Schellen
+#: (read as clubs, spades, hearts and diamonds) in brown, green, red and gold, as their cards print them.
+_FRENCH_COLOURS = {"spades": "black", "clubs": "black", "hearts": "red", "diamonds": "red"}
+_GERMAN_COLOURS = {"clubs": "brown", "spades": "green", "hearts": "red", "diamonds": "gold"}
+
+
+def card_face(pack: Pack, card: Card) -> dict[str, str]:
+    """How a card is drawn: its token (what the page sends back), a short face, its sign and colour.
+
+    Suit cards show the sign the pack reads as their suit (Zwanzigerrufen's French suits as themselves; the German
+    packs' Eichel, Gras, Herz and Schellen as the signs ``Pack.sign_letters`` maps to them, each in its own colour);
+    tarocks show their Roman numeral, the Sküs as "Sk"."""
+    suits = {letter: suit for suit, letter in pack.sign_letters.items()}
+    if card.suit not in suits:
+        face = "Sk" if card.rank == "S" else roman(int(card.rank)) if card.rank.isdigit() else card.rank
+        return {"name": card.name, "face": face, "sign": "", "colour": "tarock"}
+    french = bool(SuitStyle.of(pack).labels)  # the diagram's reading: a pack whose letters are the signs' initials
+    suit = suits[card.suit]
+    colour = (_FRENCH_COLOURS if french else _GERMAN_COLOURS)[suit]
+    return {"name": card.name, "face": card.rank, "sign": SIGNS[suit], "colour": colour}
+
+
+@dataclass
+class Board:
+    """One opened record: its starting position, its own play (the moves the page starts with) and its record."""
+
+    id: str
+    label: str
+    start: Position
+    record_play: tuple[int, ...]
+    record: Record
+
+    def position(self, moves: Sequence[object]) -> Position:
+        """The position after ``moves`` (card tokens) from the start; a move the rules refuse is a BoardError
+        naming it."""
+        if not isinstance(moves, (list, tuple)) or len(moves) > MAX_MOVES:
+            raise BoardError(f"the moves are a list of at most {MAX_MOVES} card tokens")
+        position = self.start
+        pack = position.pack
+        for number, token in enumerate(moves, 1):
+            if not isinstance(token, str):
+                raise BoardError(f"move {number} is not a card token: {token!r}")
+            index = pack.lookup(token)
+            if index is None:
+                raise BoardError(f"move {number}: {token!r} is not a card of the {position.game.name} pack")
+            try:
+                position = position.play(index)
+            except StichError as error:
+                raise BoardError(f"move {number} ({token}): {error}") from None
+        return position
+
+    def summary(self) -> dict[str, Any]:
+        rules = self.start.rules
+        return {"id": self.id, "label": self.label, "game": self.start.game.name, "contract": str(rules.contract),
+                "declarer": rules.declarer + 1, "seats": rules.seats,
+                "moves": [self.start.pack[card].name for card in self.record_play]}
+
+
+@dataclass
+class Boards:
+    """The boards this server has opened, at most :data:`MAX_BOARDS`, by id (thread-safe)."""
+
+    boards: "OrderedDict[str, Board]" = field(default_factory=OrderedDict)
+    _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, record: Record, label: str) -> Board:
+        try:
+            position = position_from_record(record)
+        except StichError as error:
+            raise BoardError(str(error)) from None
+        rules = position.rules
+        unplayed = copy.deepcopy(record)  # Position.play writes each move into the record's Play section
+        unplayed.remove("Play")
+        unplayed.remove("Result")
+        start = Position(position.game, rules, rules.start(), (), unplayed)
+        with self._lock:
+            board = Board(f"b{next(self._ids)}", label, start, position.played, record)
+            self.boards[board.id] = board
+            while len(self.boards) > MAX_BOARDS:
+                self.boards.popitem(last=False)
+        return board
+
+    def get(self, board_id: object) -> Board:
+        with self._lock:
+            board = self.boards.get(board_id) if isinstance(board_id, str) else None
+        if board is None:
+            raise BoardError(f"no board {board_id!r} is open on this server (it may have been forgotten: open it "
+                             "again)", status=404)
+        return board
+
+    def add_text(self, text: str, source: str) -> list[Board]:
+        """Every record of a .tbn text as a board; a record that does not parse stops with its message (file, line,
+        column), so the user sees what to fix."""
+        try:
+            records = parse_records(text, name=source)
+        except StichError as error:
+            raise BoardError(str(error)) from None
+        if not records:
+            raise BoardError(f"{source} holds no record (a .tbn record starts with tags such as [Game \"...\"])")
+        if len(records) > MAX_RECORDS:
+            raise BoardError(f"{source} holds {len(records)} records; the board opens at most {MAX_RECORDS}")
+        return [self.add(record, record_label(record, source, number))
+                for number, record in enumerate(records, 1)]
+
+
+def record_label(record: Record, source: str, number: int) -> str:
+    board = record.get("Board")
+    name = Path(source).name
+    return f"{name} board {board}" if board else f"{name} record {number}"
+
+
+def new_deal(game: object, contract: object, seed: object, seats: object = None, declarer: object = 1) -> Record:
+    """A seeded random whole deal as a record (``stich deal``'s), each argument checked with a clear message."""
+    if not isinstance(game, str) or not game.strip():
+        raise BoardError("choose a game")
+    try:
+        game_class = get_game(game)
+        seed_number = int(str(seed).strip()) if str(seed).strip().lstrip("-").isdigit() else None
+        if seed_number is None or abs(seed_number) > 10 ** 18:
+            raise BoardError(f"the seed is a whole number, not {seed!r}")
+        seat_count = None if seats in (None, "") else int(str(seats)) if str(seats).isdigit() else -1
+        if seat_count is not None and seat_count not in game_class.seat_counts:
+            raise BoardError(f"{game_class.name} is played by {game_class.seat_counts_text()} seats, not {seats!r}")
+        declarer_seat = int(str(declarer)) if str(declarer).isdigit() else -1
+        text = contract.strip() if isinstance(contract, str) and contract.strip() else None
+        return random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
+    except BoardError:
+        raise
+    except StichError as error:
+        raise BoardError(str(error)) from None
+
+
+# --- what the page shows -------------------------------------------------------------------------------------------
+
+
+def objective_names(position: Position) -> list[str]:
+    """The objectives the API offers for this position, in its order; ``score`` where the API knows it (it need not
+    be among the rules' own names, which list the trick objectives)."""
+    names = list(position.rules.objective_names())
+    if "score" not in names:
+        try:
+            position.objective("score")
+        except StichError:
+            pass
+        else:
+            names.insert(0, "score")
+    return names
+
+
+def default_objective(position: Position) -> str:
+    """The score once the API offers it, else the card points, else (Kratzen) the tricks."""
+    names = objective_names(position)
+    for name in ("score", "points"):
+        if name in names:
+            return name
+    return names[0]
+
+
+def chosen_objective(position: Position, name: object) -> str:
+    names = objective_names(position)
+    if name in (None, ""):
+        return default_objective(position)
+    if not isinstance(name, str) or name not in names:
+        raise BoardError(f"objective {name!r} is not one of this contract's: {', '.join(names)}")
+    return name
+
+
+def objective_seat(position: Position, name: str) -> int | None:
+    """The 1-based seat of a per-seat objective (Kratzen's tricks: the seat to move, whose cards are valued), or
+    None for a side's objective."""
+    try:
+        position.objective(name)
+    except StichError:
+        state = position.state
+        return (state.to_move if not state.is_over else position.rules.declarer) + 1
+    return None
+
+
+def describe_objectives(position: Position) -> list[dict[str, Any]]:
+    described = []
+    for name in objective_names(position):
+        seat = objective_seat(position, name)
+        try:
+            objective = position.objective(name, seat)
+        except StichError:
+            continue
+        described.append({"name": name, "description": objective.description,
+                          "yes_no": objective.target is not None})
+    return described
+
+
+def _side_text(seats: Sequence[int] | frozenset[int]) -> str:
+    return "+".join(str(seat + 1) for seat in sorted(seats))
+
+
+def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
+    """Everything the table shows after ``moves``: hands, the trick on the table, what each side has taken, the
+    contract and its people, the legal cards. No search: this answers at once."""
+    position = board.position(moves)
+    rules, state, pack = position.rules, position.state, position.pack
+    game = position.game
+    faces = {card.index: card_face(pack, card) for card in pack}
+    record = board.record
+    declaring = rules.declaring_side
+    partner = sorted(declaring - {rules.declarer})
+    per_seat = "points" not in rules.objective_names()
+    sides: list[dict[str, Any]]
+    if per_seat:
+        sides = [{"name": f"seat {seat + 1}", "seats": [seat + 1], "tricks": state.tricks[seat],
+                  "points": None} for seat in range(rules.seats)]
+    else:
+        sides = [{"name": name, "seats": [s + 1 for s in sorted(side)], "tricks": state.side_tricks(side),
+                  "points": state.side_points(side)}
+                 for name, side in (("declarers", declaring), ("defenders", rules.defending_side)) if side]
+    history = [{"leader": trick.leader + 1, "winner": trick.winner + 1,
+                "cards": [faces[card] | {"seat": trick.seat_of(i, rules.seats) + 1} for i, card in
+                          enumerate(trick.cards)]} for trick in state.history]
+    trick = [faces[card] | {"seat": (state.leader + i) % rules.seats + 1} for i, card in enumerate(state.trick)]
+    legal = state.legal_cards()
+    hands = []
+    for seat in range(rules.seats):
+        cards = [faces[index] | {"legal": bool(legal >> index & 1) and seat == state.to_move}
+                 for index in range(len(pack)) if state.hands[seat] >> index & 1]
+        hands.append({"seat": seat + 1, "cards": cards, "declarer": seat == rules.declarer,
+                      "side": "declarers" if seat in declaring and not per_seat else
+                      "attacker" if per_seat and seat == rules.declarer else "defenders",
+                      "tricks": state.tricks[seat], "points": state.points[seat]})
+    played_moves = [pack[card].name for card in position.played]
+    return {
+        "board": board.id, "label": board.label, "game": game.name, "seats": rules.seats,
+        "contract": str(rules.contract), "declarer": rules.declarer + 1, "partner": [s + 1 for s in partner],
+        "declaring_side": _side_text(declaring), "per_seat": per_seat,
+        "announcements": record.get("Announcements") or "", "variant": rules.variant.text(),
+        "event": record.get("Event") or "",
+        "hands": hands, "trick": trick, "history": history, "sides": sides,
+        "to_move": None if state.is_over else state.to_move + 1, "is_over": state.is_over,
+        "leader": state.leader + 1, "moves": played_moves, "whole": game.is_whole(rules.deal),
+        "objectives": describe_objectives(position), "default_objective": default_objective(position),
+        "record_moves": [pack[card].name for card in board.record_play],
+        "points_in_deal": rules.points_in_deal, "tricks_in_deal": rules.tricks_in_deal,
+    }
+
+
+def values_document(position: Position, objective: str, result: Any) -> dict[str, Any]:
+    """A SolveResult with card values as the page reads it: each legal card's total for the objective's side, the
+    best cards (the mover's choice: the largest if the mover's side maximises, else the smallest)."""
+    pack = position.pack
+    cards = {pack[cv.card].name: result.achieved + cv.value for cv in result.card_values}
+    best = [card.name for card in result.best_cards()]
+    target = result.objective.target
+    return {"kind": "values", "objective": objective, "total": result.total, "achieved": result.achieved,
+            "cards": cards, "best": best, "target": target, "yes_no": target is not None,
+            "maximiser": _side_text(result.objective.maximiser),
+            "mover_maximises": position.state.to_move in result.objective.maximiser,
+            "description": result.objective.description, "seconds": round(result.seconds, 4),
+            "nodes": result.nodes}
+
+
+def curve_document(analysis: Any) -> dict[str, Any]:
+    """The post-mortem as the page's graph: the declaring side's total before the play and after each card, and
+    every card's grade, cost and best alternatives."""
+    return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
+            "declaring_side": list(analysis.declaring_side), "trick_ends": list(analysis.trick_ends),
+            "cards": [card.as_dict() for card in analysis.cards]}
+
+
+def odds_document(analysis: Any) -> dict[str, Any]:
+    document = analysis.as_dict()
+    return {"kind": "odds", "seat": analysis.seat, "samples": analysis.samples, "measure": analysis.measure,
+            "win_probability": analysis.win_probability, "mean": analysis.mean, "interval": list(analysis.interval),
+            "openings": [opening.as_dict() for opening in analysis.openings],
+            "bonuses": document.get("bonuses", [])}
+
+
+def saved_record(board: Board, moves: Sequence[object]) -> str:
+    """The board's record with the Play section of ``moves`` (``Position.to_tbn``: one line a trick), its other tags
+    and comments kept: what every other command reads."""
+    try:
+        return board.position(moves).to_tbn()
+    except ValueError as error:  # a tag or comment read from the file that cannot be written back as it was
+        if isinstance(error, StichError):
+            raise
+        raise InvalidPositionError(f"the record cannot be written: {error}") from None
+
+
+def file_name_for(board: Board) -> str:
+    """A download name: the record's source name with its board number, safe for a Content-Disposition header."""
+    stem = Path(board.record.source).stem if board.record.source and not board.record.source.startswith("<") \
+        else board.start.game.name.lower()
+    number = board.record.get("Board") or ""
+    name = f"{stem}-{number}" if number else stem
+    name = "".join(char if char.isalnum() or char in "-_" else "_" for char in name)[:80] or "board"
+    return name + ".tbn"

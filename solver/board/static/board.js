@@ -1,0 +1,520 @@
+// stich board: the page. State lives here (the board's id, the moves, the cursor into them, the objective, the
+// view mode); the server answers each question from the board's start and the moves, so every request stands alone.
+"use strict";
+
+const S = {
+  client: Math.random().toString(36).slice(2, 12),
+  board: null, moves: [], cursor: 0, objective: null, mode: "dd",
+  view: null, values: null, curve: null, curveKey: null, games: [],
+  requests: {},  // kind -> AbortController of the request in flight
+};
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+function busy(kind, on) {
+  if (on) busy.kinds.add(kind); else busy.kinds.delete(kind);
+  $("thinking").hidden = busy.kinds.size === 0;
+  document.body.dataset.busy = busy.kinds.size ? "yes" : "no";
+}
+busy.kinds = new Set();
+
+// One request per kind at a time: a newer one aborts the older (the server stops its search too).
+async function ask(kind, url, body, { raw = false } = {}) {
+  if (S.requests[kind]) S.requests[kind].abort();
+  const control = new AbortController();
+  S.requests[kind] = control;
+  const options = { method: body === undefined ? "GET" : "POST", signal: control.signal, headers: {} };
+  if (body instanceof FormData) options.body = body;
+  else if (body !== undefined) {
+    options.body = JSON.stringify(Object.assign({ client: S.client }, body));
+    options.headers["Content-Type"] = "application/json";
+  }
+  const response = await fetch(url, options);
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try { const answer = await response.json(); message = answer.error || answer.reason || message; } catch (e) { /* not JSON */ }
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
+  }
+  return raw ? response : response.json();
+}
+
+const aborted = (error) => error && error.name === "AbortError";
+
+// --- opening records ----------------------------------------------------------------------------------------------
+
+function addRecords(boards, group) {
+  const select = $("records");
+  let optgroup = [...select.querySelectorAll("optgroup")].find((g) => g.label === group);
+  if (!optgroup) { optgroup = el("optgroup", { label: group }); select.append(optgroup); }
+  for (const board of boards) {
+    optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves) },
+      `${board.label}: ${board.game} ${board.contract}`));
+  }
+}
+
+function openBoard(id) {
+  const option = [...$("records").options].find((o) => o.value === id);
+  S.board = id;
+  S.moves = option ? JSON.parse(option.dataset.moves) : [];
+  S.cursor = S.moves.length;
+  S.objective = null;
+  S.curveKey = null;
+  if (option) $("records").value = id;
+  showError("");
+  refresh();
+}
+
+async function loaded(promise, group) {
+  try {
+    const answer = await promise;
+    addRecords(answer.boards, group);
+    openBoard(answer.open);
+  } catch (error) {
+    if (!aborted(error)) showError(error.message);
+  }
+}
+
+// --- the table ------------------------------------------------------------------------------------------------------
+
+function cardNode(card, extra = "") {
+  const node = el("div", { class: `card c-${card.colour} ${extra}`, dataset: { card: card.name }, title: card.name },
+    el("span", { class: "face" }, card.face));
+  if (card.sign) node.append(el("span", { class: "sign" }, card.sign));
+  return node;
+}
+
+function seatPlace(seat, seats) {
+  // seat 1 at the bottom, the others clockwise around an ellipse (in playing order)
+  const angle = Math.PI / 2 + (seat - 1) * 2 * Math.PI / seats;
+  return { x: Math.cos(angle), y: Math.sin(angle) };
+}
+
+function roleOf(view, hand) {
+  if (view.per_seat) return hand.declarer ? "attacker" : "";
+  if (hand.declarer) return "declarer";
+  if (view.partner.includes(hand.seat)) return S.mode === "dd" || view.to_move === hand.seat ? "partner" : "";
+  return S.mode === "dd" ? "defender" : "";
+}
+
+function renderTable() {
+  const view = S.view, table = $("table");
+  table.querySelectorAll(".seat").forEach((node) => node.remove());
+  const viewer = view.to_move || view.declarer;
+  for (const hand of view.hands) {
+    const place = seatPlace(hand.seat, view.seats);
+    const side = Math.abs(place.x) > 0.5 && hand.cards.length > 5;  // a hand at the table's side: cards overlap
+    const seatNode = el("div", { class: "seat" + (view.to_move === hand.seat ? " to-move" : "") + (side ? " side" : ""),
+      id: `seat-${hand.seat}`, dataset: { seat: hand.seat } });
+    seatNode.style.left = `${50 + place.x * 35}%`;
+    seatNode.style.top = `${50 + place.y * 39}%`;
+    const role = roleOf(view, hand);
+    const taken = view.per_seat ? `${hand.tricks} tricks` : `${hand.tricks} tr · ${hand.points} pts`;
+    seatNode.append(el("div", { class: "who" }, `Seat ${hand.seat}`,
+      el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`));
+    const handNode = el("div", { class: "hand" });
+    const hidden = S.mode === "sd" && hand.seat !== viewer;
+    for (const card of hand.cards) {
+      if (hidden) { handNode.append(el("div", { class: "card back" })); continue; }
+      const node = cardNode(card, card.legal ? "legal" : "");
+      if (card.legal) node.addEventListener("click", () => play(card.name));
+      handNode.append(node);
+    }
+    seatNode.append(handNode);
+    table.append(seatNode);
+  }
+  const trick = $("trick");
+  trick.replaceChildren();
+  let shown = view.trick, winner = null;
+  if (!shown.length && view.history.length) {  // the last trick stays on the table until the next card
+    const last = view.history[view.history.length - 1];
+    shown = last.cards; winner = last.winner;
+  }
+  for (const card of shown) {
+    const place = seatPlace(card.seat, view.seats);
+    const node = cardNode(card, card.seat === winner ? "winner" : "");
+    node.style.left = `${place.x * 62}px`;
+    node.style.top = `${place.y * 48}px`;
+    trick.append(node);
+  }
+  const centre = $("centre");
+  centre.replaceChildren();
+  if (view.is_over) centre.append(el("div", {}, "The deal is over."));
+  else centre.append(el("div", {}, `Seat ${view.to_move} to play`));
+  if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
+}
+
+function renderContract() {
+  const view = S.view;
+  const box = $("contract");
+  const rows = view.sides.map((side) => el("tr", {}, el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
+    el("td", {}, `${side.tricks} tricks`), el("td", {}, side.points === null ? "" : `${side.points} points`)));
+  const partner = view.per_seat ? null : view.partner.length
+    ? (S.mode === "dd" ? `seat ${view.partner.join(", ")}` : "not known to every seat") : "none (alone)";
+  const facts = [["Contract", `${view.game} ${view.contract}`], ["Declarer", `seat ${view.declarer}`]];
+  if (partner) facts.push(["Partner", partner]);
+  if (view.announcements) facts.push(["Announced", view.announcements]);
+  if (view.variant) facts.push(["Variant", view.variant]);
+  box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
+    view.event ? el("div", { class: "hint" }, view.event) : "",
+    el("table", {}, ...facts.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", { colspan: 2 }, v))), ...rows));
+}
+
+function renderObjectives() {
+  const select = $("objective");
+  const names = S.view.objectives.map((o) => o.name);
+  if (!S.objective || !names.includes(S.objective)) S.objective = S.view.default_objective;
+  select.replaceChildren(...S.view.objectives.map((o) =>
+    el("option", { value: o.name, title: o.description }, o.yes_no ? `${o.name} (yes/no)` : o.name)));
+  select.value = S.objective;
+}
+
+function renderPlay() {
+  const list = $("play");
+  list.replaceChildren();
+  const seats = S.view.seats;
+  const grades = {};
+  if (S.curve) for (const card of S.curve.cards) grades[card.number] = card;
+  let item = null;
+  S.moves.forEach((name, index) => {
+    if (index % seats === 0) { item = el("li"); list.append(item); }
+    const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
+      grades[index + 1] ? grades[index + 1].grade : ""].join(" ");
+    const span = el("span", { class: classes, title: grades[index + 1] ? describeGrade(grades[index + 1]) : name,
+      onclick: () => goTo(index + 1) }, name);
+    item.append(span, " ");
+  });
+}
+
+function describeGrade(card) {
+  let text = `${card.card} by seat ${card.seat}: ${card.grade}`;
+  if (card.cost) text += `, cost ${card.cost} ${card.measure}`;
+  if (card.bonuses_lost.length) text += `, lost ${card.bonuses_lost.join(", ")}`;
+  if (card.grade !== "ok") text += ` (best: ${card.best_cards.join(" ")})`;
+  return text;
+}
+
+function renderButtons() {
+  $("first").disabled = $("undo").disabled = S.cursor === 0;
+  $("redo").disabled = $("last").disabled = S.cursor >= S.moves.length;
+  $("best").disabled = !S.values || !S.values.best || !S.values.best.length || S.view.is_over || S.mode === "sd";
+}
+
+// --- values on the cards --------------------------------------------------------------------------------------------
+
+function valueText(values, total) {
+  // a count with a target (Kratzen's tricks) shows the count, coloured by the target; Valat and the like yes or no
+  if (values.yes_no && !S.view.per_seat) return total >= values.target ? "✓" : "✗";
+  return String(total);
+}
+
+function markCard(name, total, values, best) {
+  const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${name}"]`);
+  if (!node) return;
+  node.querySelector(".value")?.remove();
+  const badge = el("span", { class: "value" + (values.yes_no ? (total >= values.target ? " yes" : " no") : "") },
+    valueText(values, total));
+  node.append(badge);
+  node.classList.toggle("best", best);
+  node.dataset.value = total;
+}
+
+function renderValues() {
+  const values = S.values;
+  const summary = $("summary");
+  if (!values) { summary.textContent = ""; renderButtons(); return; }
+  if (values.kind === "values") {
+    if (S.mode === "dd" && !S.view.is_over) {
+      for (const [name, total] of Object.entries(values.cards)) markCard(name, total, values, values.best.includes(name));
+    }
+    const made = values.total >= values.target ? "yes" : "no";
+    const what = !values.yes_no ? `${values.objective}: ${values.total}`
+      : S.view.per_seat ? `${values.objective}: ${values.total} (target ${values.target}: ${made})`
+      : `${values.objective}: ${made}`;
+    summary.textContent = S.mode === "sd" ? "" : `${what} for ${values.maximiser}` +
+      (values.seconds !== null ? ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms" : values.seconds.toFixed(1) + " s"}` : "");
+    summary.title = values.description;
+  } else if (values.kind === "slow") {
+    summary.textContent = `a long search: card by card (${Object.keys(values.partial || {}).length}/${values.cards})`;
+  } else if (values.kind === "stopped" || values.kind === "error") {
+    summary.textContent = values.reason || values.error;
+  }
+  renderButtons();
+}
+
+async function loadValues() {
+  S.values = null;
+  const position = { board: S.board, moves: S.moves.slice(0, S.cursor), objective: S.objective };
+  busy("values", true);
+  let mine = null;
+  try {
+    const asked = ask("values", "/api/values", position, { raw: true });
+    mine = S.requests.values;
+    const response = await asked;
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    const partial = {};
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (message.kind === "card") {
+          partial[message.card] = message.value;
+          if (S.mode === "dd") markCard(message.card, message.value, S.values || {}, false);
+          S.values = Object.assign(S.values || {}, { partial });
+        } else if (message.kind === "slow") {
+          S.values = Object.assign(message, { partial });
+        } else if (message.kind !== "thinking") {
+          S.values = message;
+          if (S.requests.values === mine) {
+            S.ready = true;
+            if (S.clicked) { S.roundTrip = performance.now() - S.clicked; S.clicked = null; }
+          }
+        }
+        renderValues();
+      }
+    }
+  } catch (error) {
+    if (!aborted(error)) showError(error.message);
+  } finally {
+    if (S.requests.values === mine) busy("values", false);
+  }
+}
+
+// --- the evaluation graph -------------------------------------------------------------------------------------------
+
+async function loadCurve() {
+  const key = `${S.board}|${S.moves.join(" ")}`;
+  if (key === S.curveKey) { renderCurve(); return; }
+  S.curve = null;
+  renderCurve();
+  busy("curve", true);
+  $("curve-state").textContent = "computing…";
+  const asked = ask("curve", "/api/curve", { board: S.board, moves: S.moves });
+  const mine = S.requests.curve;
+  try {
+    S.curve = await asked;
+    S.curveKey = key;
+    $("curve-state").textContent = "";
+  } catch (error) {
+    if (!aborted(error)) $("curve-state").textContent = error.status === 409 ? "" : error.message;
+    if (aborted(error)) return;
+  } finally {
+    if (S.requests.curve === mine) busy("curve", false);
+  }
+  renderCurve();
+  renderPlay();
+}
+
+function renderCurve() {
+  const svg = $("graph");
+  const curve = S.curve;
+  svg.replaceChildren();
+  const note = $("curve-note");
+  if (!curve || !S.view) { note.textContent = ""; return; }
+  const ns = "http://www.w3.org/2000/svg";
+  const make = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const k in attrs) n.setAttribute(k, attrs[k]); return n; };
+  const points = curve.curve;
+  const most = curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
+  const width = 400, height = 170, pad = 10;
+  const n = Math.max(points.length - 1, 1);
+  const x = (i) => pad + (width - 2 * pad) * i / n;
+  const y = (v) => height - pad - (height - 2 * pad) * v / Math.max(most, 1);
+  const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
+  label(most, pad + 8);
+  label(0, height - pad - 2);
+  if (curve.measure === "points") {
+    const half = most / 2;
+    svg.append(make("line", { class: "half", x1: pad, x2: width - pad, y1: y(half), y2: y(half) }));
+    label(half, y(half) - 2);
+  }
+  for (const end of curve.trick_ends) svg.append(make("line", { class: "trick-end", x1: x(end), x2: x(end), y1: pad, y2: height - pad }));
+  svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
+  points.forEach((value, index) => {
+    const card = index ? curve.cards[index - 1] : null;
+    const dot = make("circle", { class: `dot ${card ? card.grade : ""} ${index === S.cursor ? "current" : ""} ${index > S.cursor ? "after" : ""}`,
+      cx: x(index), cy: y(value), r: card && card.grade !== "ok" ? 5 : 3.2, "data-index": index });
+    const title = make("title", {});
+    title.textContent = card ? `${index}. ${describeGrade(card)} · ${value} after` : `start: ${value}`;
+    dot.append(title);
+    dot.addEventListener("click", () => goTo(index));
+    svg.append(dot);
+  });
+  const mistakes = curve.cards.filter((c) => c.grade !== "ok");
+  note.textContent = `${curve.measure} of ${curve.declaring_side.join("+")} under best play from each point; ` +
+    (mistakes.length ? `${mistakes.length} card(s) cost something (coloured)` : "no card cost anything");
+}
+
+// --- single dummy ---------------------------------------------------------------------------------------------------
+
+async function loadOdds() {
+  const box = $("odds");
+  box.hidden = S.mode !== "sd";
+  if (S.mode !== "sd" || !S.view || S.view.is_over) {
+    if (S.requests.odds) S.requests.odds.abort();
+    busy("odds", false);
+    box.replaceChildren();
+    return;
+  }
+  box.replaceChildren(el("h3", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
+  busy("odds", true);
+  const asked = ask("odds", "/api/odds", { board: S.board, moves: S.moves.slice(0, S.cursor), samples: 100 });
+  const mine = S.requests.odds;
+  try {
+    const odds = await asked;
+    const pct = (p) => `${(100 * p).toFixed(1)}%`;
+    const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
+      el("td", {}, o.mean.toFixed(1)), el("td", {}, pct(o.win_probability))));
+    box.replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
+      el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)} ` +
+        `(95%: ${odds.interval[0].toFixed(1)}..${odds.interval[1].toFixed(1)})`),
+      el("div", { class: "hint" }, `${odds.samples} deals of the unseen cards, each solved double dummy`),
+      rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`), el("th", {}, "win")), ...rows) : "");
+    for (const opening of odds.openings) {
+      const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${opening.card}"]`);
+      if (node) { node.querySelector(".value")?.remove(); node.append(el("span", { class: "value" }, pct(opening.win_probability).replace(".0%", "%"))); }
+    }
+  } catch (error) {
+    if (!aborted(error)) box.append(el("div", { class: "error" }, error.message));
+  } finally {
+    if (S.requests.odds === mine) busy("odds", false);
+  }
+}
+
+// --- moving through the play ----------------------------------------------------------------------------------------
+
+async function refresh() {
+  if (!S.board) return;
+  S.ready = false;  // until the values of this very position are in (the browser tests wait on it)
+  try {
+    S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
+  } catch (error) {
+    if (!aborted(error)) showError(error.message);
+    return;
+  }
+  document.body.dataset.cursor = S.cursor;
+  renderObjectives();
+  renderContract();
+  renderTable();
+  renderPlay();
+  S.values = null;
+  renderValues();
+  if (S.mode === "dd") loadValues(); else { if (S.requests.values) S.requests.values.abort(); busy("values", false); }
+  loadCurve();
+  loadOdds();
+}
+
+function play(name) {
+  S.clicked = performance.now();  // the click-to-values round trip is kept in S.roundTrip
+  if (S.moves[S.cursor] !== name) S.moves = S.moves.slice(0, S.cursor).concat([name]);
+  S.cursor += 1;
+  refresh();
+}
+
+function goTo(index) {
+  S.cursor = Math.max(0, Math.min(index, S.moves.length));
+  refresh();
+}
+
+function playBest() {
+  if (!S.values || !S.values.best || !S.values.best.length) return;
+  const best = S.values.best;
+  // the card the recorded line continues with when it is among the best, else the first best card
+  play(best.includes(S.moves[S.cursor]) ? S.moves[S.cursor] : best[0]);
+}
+
+async function save() {
+  if (!S.board) return;
+  try {
+    const response = await ask("save", "/api/save", { board: S.board, moves: S.moves.slice(0, S.cursor) }, { raw: true });
+    const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: name ? name[1] : "board.tbn" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } catch (error) {
+    if (!aborted(error)) showError(error.message);
+  }
+}
+
+// --- start ----------------------------------------------------------------------------------------------------------
+
+function fillDealForm() {
+  const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
+  $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
+  $("deal-help").textContent = `Contracts: ${game.contracts}`;
+  $("deal-contract").placeholder = `e.g. ${game.examples[0]} (empty: any everyday one)`;
+}
+
+async function start() {
+  $("records").addEventListener("change", (e) => openBoard(e.target.value));
+  $("upload").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const form = new FormData();
+    form.append("file", file);
+    loaded(ask("load", "/api/load", form), "uploaded");
+    e.target.value = "";
+  });
+  $("paste-open").addEventListener("click", () => $("paste-dialog").showModal());
+  $("paste-go").addEventListener("click", () => loaded(ask("load", "/api/load", { text: $("paste-text").value }), "pasted"));
+  $("deal-open").addEventListener("click", () => $("deal-dialog").showModal());
+  $("deal-game").addEventListener("change", fillDealForm);
+  $("deal-go").addEventListener("click", () => loaded(ask("deal", "/api/deal", {
+    game: $("deal-game").value, contract: $("deal-contract").value, seed: $("deal-seed").value,
+    seats: $("deal-seats").value, declarer: $("deal-declarer").value }), "dealt"));
+  $("save").addEventListener("click", save);
+  $("objective").addEventListener("change", (e) => { S.objective = e.target.value; S.values = null; renderTable(); renderValues(); loadValues(); });
+  for (const radio of document.querySelectorAll('input[name="mode"]')) {
+    radio.addEventListener("change", (e) => { S.mode = e.target.value; refresh(); });
+  }
+  $("first").addEventListener("click", () => goTo(0));
+  $("undo").addEventListener("click", () => goTo(S.cursor - 1));
+  $("redo").addEventListener("click", () => goTo(S.cursor + 1));
+  $("last").addEventListener("click", () => goTo(S.moves.length));
+  $("best").addEventListener("click", playBest);
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, textarea, select, dialog")) return;
+    const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
+      End: () => goTo(S.moves.length), " ": playBest };
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+  });
+  let begin;
+  try { begin = await ask("start", "/api/start"); } catch (error) { showError(error.message); return; }
+  S.games = begin.games;
+  $("deal-game").replaceChildren(...S.games.map((g) => el("option", { value: g.name }, g.name)));
+  fillDealForm();
+  const problems = [];
+  for (const file of begin.files) {
+    addRecords(file.boards, file.file);
+    if (file.error) problems.push(file.error);
+  }
+  if (begin.open) openBoard(begin.open);
+  if (problems.length) showError(problems.join("\n"));
+  else if (!begin.open) $("centre").textContent = "Open a .tbn file, paste a record or deal a new one.";
+}
+
+start();

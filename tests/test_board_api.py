@@ -1,0 +1,398 @@
+"""``stich board``'s HTTP API through Starlette's test client: every answer checked against the library function it
+is made of, and every refusal (bad input, a foreign Host or Origin, an oversized body) a 4xx with a clear message and
+no traceback. The page itself is driven in a real browser by test_board_browser.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # Starlette 1.x would have httpx2 for its test client; httpx still works
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+import solver
+from solver.board import app as board_app
+from solver.board import create_app
+from solver.board.session import MAX_MOVES, card_face
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ZR = EXAMPLES / "zwanzigerrufen.tbn"
+SK = EXAMPLES / "schafkopf.tbn"
+KR = EXAMPLES / "kratzen.tbn"
+
+
+def client(*files: Path, **options) -> TestClient:
+    return TestClient(create_app(list(files), **options), base_url="http://127.0.0.1")
+
+
+def lines(response) -> list[dict]:
+    return [json.loads(line) for line in response.text.splitlines() if line]
+
+
+def opened(c: TestClient) -> tuple[str, list[str]]:
+    start = c.get("/api/start").json()
+    first = next(b for f in start["files"] for b in f["boards"] if b["id"] == start["open"])
+    return start["open"], first["moves"]
+
+
+def refused(response, status: int, words: str) -> None:
+    assert response.status_code == status, response.text
+    assert words in response.json()["error"]
+    assert "Traceback" not in response.text
+
+
+def test_start_lists_the_named_files_and_opens_the_board_asked_for():
+    c = client(ZR, SK, board="3")
+    start = c.get("/api/start").json()
+    assert [f["file"] for f in start["files"]] == ["zwanzigerrufen.tbn", "schafkopf.tbn"]
+    assert [len(f["boards"]) for f in start["files"]] == [7, 7]
+    first = next(b for b in start["files"][0]["boards"] if b["id"] == start["open"])
+    assert first["label"] == "zwanzigerrufen.tbn board 3"
+    assert {g["name"] for g in start["games"]} == {"Zwanzigerrufen", "Schafkopf", "Kratzen"}
+    page = c.get("/")
+    assert page.status_code == 200 and "/static/board.js" in page.text and "http" not in page.text.split("<body>")[1]
+    for asset in ("board.js", "board.css"):
+        assert c.get(f"/static/{asset}").status_code == 200
+
+
+def test_a_board_missing_from_the_file_is_said():
+    start = client(ZR, board="99").get("/api/start").json()
+    assert "no record with [Board \"99\"]" in start["files"][0]["error"]
+    assert start["open"] is not None  # the first record instead
+
+
+def test_the_view_shows_the_table():
+    c = client(ZR)
+    board, moves = opened(c)
+    position = next(solver.read_positions(ZR))
+    view = c.post("/api/position", json={"board": board, "moves": moves}).json()
+    assert view["seats"] == 4 and view["contract"] == "Normal T20" and view["declarer"] == 1
+    assert view["partner"] == [2]  # the T20's holder
+    assert view["to_move"] == position.state.to_move + 1
+    for hand in view["hands"]:
+        assert [c["name"] for c in hand["cards"]] == position.pack.names(position.state.hands[hand["seat"] - 1])
+    legal = [c["name"] for h in view["hands"] for c in h["cards"] if c["legal"]]
+    assert legal == position.pack.names(position.state.legal_cards())
+    declarers, defenders = view["sides"]
+    assert declarers["points"] == position.state.side_points(position.rules.declaring_side)
+    assert defenders["tricks"] == position.state.side_tricks(position.rules.defending_side)
+    assert len(view["history"]) == len(position.state.history) and view["moves"] == moves
+    assert [o["name"] for o in view["objectives"]][-len(position.rules.objective_names()):] == \
+        position.rules.objective_names()
+
+
+def test_a_trick_in_progress_and_announcements():
+    c = client(ZR, board="2")
+    board, moves = opened(c)
+    view = c.post("/api/position", json={"board": board, "moves": moves[:-1]}).json()
+    assert view["announcements"] == "1: Pagat; 2: Kontra; 4: Absolut dagegen"
+    assert "solo_value=5" in view["variant"]
+    position = next(p for p in solver.read_positions(ZR) if p.record.get("Board") == "2")
+    position = solver.Position(position.game, position.rules, position.rules.start())
+    for card in moves[:-1]:
+        position = position.play(card)
+    assert len(position.state.trick) == 3
+    assert [c["name"] for c in view["trick"]] == [position.pack[c].name for c in position.state.trick]
+
+
+@pytest.mark.parametrize("seats", [3, 6])
+def test_kratzen_tables_of_three_to_six(seats):
+    c = client()
+    dealt = c.post("/api/deal", json={"game": "Kratzen", "contract": "Trump H", "seed": 5, "seats": seats}).json()
+    view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
+    assert view["seats"] == seats and len(view["hands"]) == seats and view["per_seat"]
+    assert all(len(hand["cards"]) == 4 for hand in view["hands"])
+    assert [o["name"] for o in view["objectives"]] == ["tricks"] and view["default_objective"] == "tricks"
+    values = lines(c.post("/api/values", json={"board": dealt["open"], "moves": []}))[-1]
+    assert values["kind"] == "values" and values["maximiser"] == str(view["to_move"])  # the mover's own tricks
+
+
+def test_values_are_the_engines_and_the_default_is_the_score_or_the_points():
+    c = client(SK, board="6")
+    board, moves = opened(c)
+    position = next(p for p in solver.read_positions(SK) if p.record.get("Board") == "6")
+    answer = lines(c.post("/api/values", json={"board": board, "moves": moves}))
+    assert answer[0]["kind"] == "thinking"
+    values = answer[-1]
+    names = [o["name"] for o in c.post("/api/position", json={"board": board, "moves": moves}).json()["objectives"]]
+    expected_objective = "score" if "score" in names else "points"
+    assert values["objective"] == expected_objective
+    result = solver.solve(position, expected_objective, cards=True)
+    assert values["cards"] == {name: result.achieved + value for name, value in result.card_names().items()}
+    assert values["best"] == [card.name for card in result.best_cards()]
+    assert values["total"] == result.total
+    valat = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": "schwarz"}))[-1]
+    assert valat["yes_no"] and valat["objective"] == "schwarz"
+    assert valat["total"] == solver.solve(position, "schwarz").total
+
+
+def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
+    monkeypatch.setattr(board_app, "FIRST_SLICE", 0.0)  # every position is "slow"
+    c = client(ZR)
+    board, moves = opened(c)
+    position = next(solver.read_positions(ZR))
+    answer = lines(c.post("/api/values", json={"board": board, "moves": moves}))
+    kinds = [line["kind"] for line in answer]
+    legal = position.pack.names(position.state.legal_cards())
+    assert kinds == ["thinking", "slow"] + ["card"] * len(legal) + ["values"]
+    result = solver.solve(position, "points", cards=True)
+    expected = {name: result.achieved + value for name, value in result.card_names().items()}
+    assert {line["card"]: line["value"] for line in answer if line["kind"] == "card"} == expected
+    assert answer[-1]["cards"] == expected and answer[-1]["total"] == result.total
+    assert sorted(answer[-1]["best"]) == sorted(card.name for card in result.best_cards())
+
+
+def test_the_time_limit_stops_a_search():
+    c = client(time_limit=0.000001)
+    dealt = c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 2}).json()
+    answer = lines(c.post("/api/values", json={"board": dealt["open"], "moves": []}))
+    assert answer[-1]["kind"] == "stopped" and "time limit" in answer[-1]["reason"]
+
+
+def test_a_newer_question_stops_the_stale_one():
+    searches = board_app.Searches(solver.EngineSolver(1), 10.0)
+    first = searches.claim("page:values")
+    second = searches.claim("page:values")
+    other = searches.claim("page:curve")
+    assert first.is_set() and not second.is_set() and not other.is_set()
+    # the stale question's search ends with SearchStopped at once; the current one answers
+    dealt = solver.position_from_record(solver.random_record("Zwanzigerrufen", 11, 1))
+    with pytest.raises(solver.SearchStopped):
+        solver.solve(dealt, "points", cards=True, engine=searches.engine, stop=first)
+    assert solver.solve(dealt, "points", cards=True, engine=searches.engine, stop=second).card_values
+    searches.stop("page:curve")
+    assert other.is_set()
+    searches.release("page:values", second)
+    assert second.is_set() and "page:values" not in searches.slots
+    searches.close()
+
+
+def test_the_curve_is_the_post_mortem():
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    position = next(p for p in solver.read_positions(SK) if p.record.get("Board") == "7")
+    curve = c.post("/api/curve", json={"board": board, "moves": moves}).json()
+    analysis = solver.analyse_play(position)
+    assert curve["curve"] == list(analysis.curve)
+    assert [card["grade"] for card in curve["cards"]] == [card.grade for card in analysis.cards]
+    assert curve["trick_ends"] == list(analysis.trick_ends)
+
+
+def test_the_odds_are_the_analysers():
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    position = next(p for p in solver.read_positions(SK) if p.record.get("Board") == "7")
+    position = solver.make_position("Schafkopf", position.rules.deal.text(), str(position.rules.contract),
+                                    declarer=position.rules.declarer + 1,
+                                    play=[position.pack[c].name for c in position.played[:5]])
+    odds = c.post("/api/odds", json={"board": board, "moves": moves[:5], "samples": 30}).json()
+    seat = position.state.to_move + 1
+    expected = solver.analyse_position(position, seat, samples=30, seed=0, workers=1)
+    assert odds["seat"] == seat and odds["samples"] == 30
+    assert odds["mean"] == pytest.approx(expected.mean)
+    assert odds["win_probability"] == pytest.approx(expected.win_probability)
+    assert [o["card"] for o in odds["openings"]] == [o.card for o in expected.openings]
+
+
+def test_save_writes_a_record_every_command_reads(tmp_path):
+    c = client(ZR, board="1")
+    board, moves = opened(c)
+    # two tricks of the record, then a card of the third: a trick in progress
+    saved = c.post("/api/save", json={"board": board, "moves": moves[:9]})
+    assert saved.status_code == 200
+    assert saved.headers["content-disposition"] == 'attachment; filename="zwanzigerrufen-1.tbn"'
+    path = tmp_path / "saved.tbn"
+    path.write_text(saved.text, encoding="utf-8")
+    again = next(solver.read_positions(path))
+    assert [again.pack[c].name for c in again.played] == moves[:9]
+    assert again.record.get("Event") == "Example: Normal game, called card derived"
+    assert "[Play \"1\"]\nT19 T5 T21 T6\nHK HG HJ T11\nTS\n" in saved.text
+    untouched = c.post("/api/save", json={"board": board, "moves": []}).text
+    assert '[Play "' not in untouched and next(solver.read_positions(_write(tmp_path, untouched))).played == ()
+    # the CLI reads it too
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "again.tbn"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_upload_and_paste_open_records():
+    c = client()
+    text = ZR.read_text(encoding="utf-8")
+    uploaded = c.post("/api/load", files={"file": ("mine.tbn", text.encode(), "text/plain")}).json()
+    assert len(uploaded["boards"]) == 7 and uploaded["boards"][0]["label"] == "mine.tbn board 1"
+    pasted = c.post("/api/load", json={"text": SK.read_text(encoding="utf-8")}).json()
+    assert pasted["boards"][0]["game"] == "Schafkopf"
+    view = c.post("/api/position", json={"board": pasted["open"], "moves": []}).json()
+    assert view["game"] == "Schafkopf"
+
+
+def test_a_new_deal_is_stich_deals():
+    c = client()
+    dealt = c.post("/api/deal", json={"game": "schafkopf", "contract": "Solo H", "seed": 7}).json()
+    record = solver.random_record("Schafkopf", 7, 1, contract="Solo H")
+    view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
+    position = solver.position_from_record(record)
+    assert [[c["name"] for c in h["cards"]] for h in view["hands"]] == \
+        [position.pack.names(hand) for hand in position.state.hands]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"text": "[Game \"Schafkopf\"]\n[Deal \"1: EA\"]\n"}, 400, "pasted text:2:"),
+    ({"text": ""}, 400, "empty"),
+    ({"text": "% only a comment\n"}, 400, "holds no record"),
+    ({"text": 5}, 400, "paste the text"),
+])
+def test_bad_records_are_said_with_their_place(body, status, words):
+    refused(client().post("/api/load", json=body), status, words)
+
+
+def test_bad_uploads_are_refused():
+    c = client()
+    refused(c.post("/api/load", files={"file": ("x.tbn", b"\xff\xfe\x00bad", "text/plain")}), 400, "not UTF-8")
+    big = b"% " + b"x" * 3_000_000 + b"\n"
+    refused(c.post("/api/load", files={"file": ("big.tbn", big, "text/plain")}), 413, "larger than the board takes")
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"board": "b999", "moves": []}, 404, "no board"),
+    ({"board": "b1", "moves": ["T19", "QQ"]}, 400, "move 2"),
+    ({"board": "b1", "moves": ["T5"]}, 400, "move 1 (T5): seat 1 does not hold T5"),
+    ({"board": "b1", "moves": "T19"}, 400, "list of card tokens"),
+    ({"board": "b1", "moves": ["T19"] * (MAX_MOVES + 1)}, 400, "at most"),
+    ({"board": "b1", "moves": [1]}, 400, "not a card token"),
+])
+def test_bad_moves_are_refused(body, status, words):
+    c = client(ZR)
+    c.get("/api/start")
+    refused(c.post("/api/position", json=body), status, words)
+    refused(c.post("/api/values", json=body), status, words)
+    refused(c.post("/api/save", json=body), status, words)
+
+
+def test_bad_questions_are_refused():
+    c = client(ZR)
+    board, moves = opened(c)
+    refused(c.post("/api/values", json={"board": board, "moves": moves, "objective": "schwarz"}), 400,
+            "not one of this contract's")
+    refused(c.post("/api/odds", json={"board": board, "moves": moves, "samples": 10 ** 9}), 400, "samples")
+    refused(c.post("/api/odds", json={"board": board, "moves": moves, "seat": 9}), 400, "seat")
+    refused(c.post("/api/position", content=b"{not json", headers={"Content-Type": "application/json"}), 400,
+            "not JSON")
+    refused(c.post("/api/position", json=[1, 2]), 400, "JSON object")
+    refused(c.post("/api/deal", json={"game": "Bridge", "seed": 1}), 400, "unknown game")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")
+    refused(c.post("/api/deal", json={"game": "Schafkopf", "seed": 1, "contract": "Grand"}), 400, "Grand")
+    assert c.get("/api/nothing").status_code == 404
+    assert c.get("/api/position").status_code == 405
+
+
+def test_foreign_hosts_and_origins_are_refused():
+    c = TestClient(create_app([ZR], port=8421), base_url="http://127.0.0.1:8421")
+    assert c.get("/api/start").status_code == 200
+    assert c.get("/api/start", headers={"Host": "localhost:8421"}).status_code == 200
+    assert c.get("/api/start", headers={"Host": "[::1]:8421"}).status_code == 200
+    refused(c.get("/api/start", headers={"Host": "attacker.example:8421"}), 421, "its own address")
+    refused(c.get("/api/start", headers={"Host": "127.0.0.1:9999"}), 421, "its own address")
+    refused(c.get("/", headers={"Host": ""}), 421, "its own address")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1},
+                   headers={"Origin": "http://attacker.example"}), 403, "other sites")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1}, headers={"Origin": "null"}), 403, "other sites")
+    same = c.post("/api/deal", json={"game": "Kratzen", "seed": 1}, headers={"Origin": "http://127.0.0.1:8421"})
+    assert same.status_code == 200
+
+
+def test_request_bodies_are_limited():
+    c = client(max_body=1000)
+    refused(c.post("/api/load", json={"text": "x" * 2000}), 413, "larger than the board takes")
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(10):
+            yield b"x" * 500
+
+    refused(c.post("/api/load", content=chunks(), headers={"Content-Type": "application/json"}), 413,
+            "larger than the board takes")
+
+
+def test_static_files_are_the_packages_only():
+    c = client(ZR)
+    for path in ("/static/../session.py", "/static/%2e%2e/app.py", "/static/../../examples/valat.tbn",
+                 "/examples/valat.tbn"):
+        response = c.get(path)
+        assert response.status_code == 404, path
+        assert "Traceback" not in response.text and "[Game" not in response.text
+
+
+def test_card_faces_have_signs_and_colours():
+    zr, sk = solver.get_game("Zwanzigerrufen").pack, solver.get_game("Schafkopf").pack
+    assert card_face(zr, zr.parse("T21")) == {"name": "T21", "face": "XXI", "sign": "", "colour": "tarock"}
+    assert card_face(zr, zr.parse("TS"))["face"] == "Sk"
+    assert card_face(zr, zr.parse("SK")) == {"name": "SK", "face": "K", "sign": "♠", "colour": "black"}
+    assert card_face(zr, zr.parse("DQ"))["colour"] == "red"
+    assert card_face(sk, sk.parse("SA")) == {"name": "SA", "face": "A", "sign": "♦", "colour": "gold"}
+    assert card_face(sk, sk.parse("GO"))["colour"] == "green" and card_face(sk, sk.parse("EU"))["colour"] == "brown"
+
+
+def test_the_command_serves_the_board_and_stops_on_sigterm():
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
+                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=dict(os.environ, BROWSER="false"))
+    try:
+        url = process.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        import httpx
+
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                start = httpx.get(url + "api/start", timeout=5).json()
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        assert start["files"][0]["file"] == "zwanzigerrufen.tbn"
+        assert httpx.get(url + "api/start", headers={"Host": "evil.example"}).status_code == 421
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 0, stderr
+    assert "Traceback" not in stderr
+
+
+def test_the_command_refuses_what_it_cannot_open(tmp_path):
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
+                          str(tmp_path / "missing.tbn"), "--no-open"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "missing.tbn: not a readable file" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_stale_graph_stops_at_its_next_search():
+    import threading
+
+    engine = board_app.CheckedEngine(1)
+    position = next(solver.read_positions(ZR))
+    objective = position.objective("points")
+    assert engine.value(position.state, objective) == solver.solve(position, "points").future
+    engine.stop_event = threading.Event()
+    engine.stop_event.set()
+    for ask in (engine.value, engine.card_values, engine.value_and_cards):
+        with pytest.raises(solver.SearchStopped):
+            ask(position.state, objective)
+    with pytest.raises(solver.SearchStopped):
+        solver.analyse_play(position, engine=engine)

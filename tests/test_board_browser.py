@@ -1,0 +1,215 @@
+"""``stich board`` in a real browser: headless Chromium driven by Selenium against the board served by uvicorn.
+
+Open a shipped example, read a card's value from the page (checked against the engine), play the best line to the
+end, undo, save and re-read the file, switch the objective, switch to single dummy, and take a screenshot. Where no
+browser starts these tests skip with the reason, except in CI (``CI=true``), where they fail: ``.ci/run`` installs
+Debian's chromium and chromium-driver where they are missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver.board import create_app
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SCREENSHOT = os.environ.get("STICH_BOARD_SCREENSHOT")  # where to keep the screenshot (docs/board.png for the README)
+WAIT = 30.0
+
+
+def _browser_missing(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"no browser in CI: {reason} (.ci/run installs chromium and chromium-driver)")
+    pytest.skip(f"browser tests need Chromium and its driver: {reason}")
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory):
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as error:
+        _browser_missing(f"selenium is not installed ({error})")
+    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    chromedriver = shutil.which("chromedriver")
+    if not binary or not chromedriver:
+        _browser_missing("chromium or chromedriver is not on PATH")
+    downloads = tmp_path_factory.mktemp("downloads")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1400,900"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    try:
+        browser = webdriver.Chrome(service=Service(chromedriver), options=options)
+    except Exception as error:  # the driver's many ways of not starting a browser
+        _browser_missing(f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}")
+    browser.downloads = downloads  # type: ignore[attr-defined]
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    app = create_app([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn"], host="127.0.0.1", port=port,
+                     time_limit=60)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(10)
+    listener.close()
+
+
+def wait_for(condition, what: str, timeout: float = WAIT):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+        except Exception:  # the page is redrawing: an element went stale
+            value = None
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def settled(driver) -> bool:
+    """No question in flight, and the seat to move (if any) shows its values."""
+    return driver.execute_script(
+        "return document.body.dataset.busy === 'no' && S.ready === true && S.view.moves.length === S.cursor")
+
+
+def values_on_page(driver) -> dict[str, int]:
+    return driver.execute_script(
+        "const out = {}; document.querySelectorAll('.seat.to-move .card[data-value]').forEach("
+        "(n) => out[n.dataset.card] = Number(n.dataset.value)); return out;")
+
+
+def best_on_page(driver) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.seat.to-move .card.best')].map((n) => n.dataset.card);")
+
+
+def moves(driver) -> list[str]:
+    return driver.execute_script("return S.moves.slice(0, S.cursor);")
+
+
+def test_a_card_value_on_the_page_is_the_engines(driver, server):
+    driver.get(server)
+    wait_for(lambda: settled(driver), "the first record's values")
+    assert "zwanzigerrufen.tbn board 1" in driver.find_element("id", "title").text
+    shown = values_on_page(driver)
+    position = next(solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn"))
+    result = solver.solve(position, "points", cards=True)
+    expected = {name: result.achieved + value for name, value in result.card_names().items()}
+    assert shown == expected
+    assert sorted(best_on_page(driver)) == sorted(card.name for card in result.best_cards())
+    # the page's own text shows the same number on the card
+    card = driver.find_element("css selector", ".seat.to-move .card[data-value] .value")
+    assert card.text == str(next(iter(shown.values())))
+
+
+def test_play_the_best_line_to_the_end_then_undo(driver, server):
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    start = moves(driver)
+    position = next(solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn"))
+    total = solver.solve(position, "points").total
+    best = driver.find_element("id", "best")
+    for _ in range(40):
+        if driver.execute_script("return S.view.is_over"):
+            break
+        card = best_on_page(driver)[0]
+        driver.find_element("css selector", f'.seat.to-move .card[data-card="{card}"]').click()
+        wait_for(lambda: settled(driver) and len(moves(driver)) > len(start), "the next position")
+        start = moves(driver)
+    else:
+        raise AssertionError("the deal did not end")
+    assert driver.execute_script("return S.view.is_over")
+    declarers = driver.execute_script("return S.view.sides[0].points")
+    assert declarers == total  # best play from both sides keeps the value the engine promised
+    # the evaluation graph stays flat from the record's end: nobody erred on the best line
+    wait_for(lambda: driver.execute_script("return S.curve && S.curve.curve.length === S.moves.length + 1"),
+             "the graph")
+    assert driver.execute_script("return S.curve.curve[S.curve.curve.length - 1]") == total
+    played = moves(driver)
+    driver.find_element("id", "undo").click()
+    wait_for(lambda: settled(driver) and len(moves(driver)) == len(played) - 1, "undo")
+    assert values_on_page(driver)  # a card to play again, with its value
+    driver.find_element("id", "redo").click()
+    wait_for(lambda: settled(driver) and moves(driver) == played, "redo")
+    assert "best" in driver.find_element("id", "best").get_attribute("outerHTML")
+    # a point of the graph returns there
+    driver.find_element("css selector", '#graph .dot[data-index="2"]').click()
+    wait_for(lambda: settled(driver) and len(moves(driver)) == 2, "the graph's point 2")
+    busy_best = driver.find_element("id", "best")
+    assert busy_best.is_enabled()
+    _ = best
+
+
+def test_save_and_read_the_file_again(driver, server):
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    for _ in range(3):  # three best cards beyond the record's play
+        count = len(moves(driver))
+        driver.find_element("id", "best").click()
+        wait_for(lambda: settled(driver) and len(moves(driver)) == count + 1, "a best card")
+    played = moves(driver)
+    driver.find_element("id", "save").click()
+    saved = wait_for(lambda: [p for p in driver.downloads.glob("*.tbn")], "the download")[0]
+    again = wait_for(lambda: next(solver.read_positions(saved)), "the whole file")
+    assert [again.pack[c].name for c in again.played] == played
+    # and the page opens it again as an upload
+    driver.find_element("id", "upload").send_keys(str(saved))
+    wait_for(lambda: "uploaded" in driver.execute_script(
+        "return [...document.querySelectorAll('#records optgroup')].map((g) => g.label).join(' ')"), "the upload")
+    wait_for(lambda: settled(driver) and moves(driver) == played, "the uploaded record")
+
+
+def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_path):
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    from selenium.webdriver.support.select import Select
+
+    objective = Select(driver.find_element("id", "objective"))
+    names = [option.get_attribute("value") for option in objective.options]
+    position = next(solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn"))
+    assert names == [o for o in ["score"] if o in names] + list(position.rules.objective_names())
+    objective.select_by_value("valat")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "valat", "valat")
+    badges = driver.execute_script(
+        "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)")
+    assert badges and set(badges) <= {"✓", "✗"}
+    assert set(badges) == {"✗"}  # the defenders have taken tricks already: no Valat
+    # the single-dummy view hides the other hands and shows the analyser's odds for the seat to move
+    driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+    wait_for(lambda: driver.find_element("id", "odds-summary").text.startswith("win"), "the odds", timeout=60)
+    hidden = driver.execute_script("return document.querySelectorAll('.seat:not(.to-move) .card.back').length")
+    assert hidden == sum(len(hand["cards"]) for hand in driver.execute_script("return S.view.hands")
+                         if hand["seat"] != driver.execute_script("return S.view.to_move"))
+    driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
+    objective = Select(driver.find_element("id", "objective"))
+    objective.select_by_value(objective.options[0].get_attribute("value"))
+    wait_for(lambda: settled(driver), "values again")
+    path = Path(SCREENSHOT) if SCREENSHOT else tmp_path / "board.png"
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
