@@ -55,8 +55,8 @@ def poisoned_solve_chunk(items, *args):
 
 def test_a_record_that_kills_every_worker_gets_an_error_line(tmp_path):
     """The chunks in flight at two deaths are cut into records run one at a time, alone: the record that still
-    kills its worker gets an error line, every other record is solved, and the run goes on (it used to give up
-    after five restarts, with the rest of the file unsolved)."""
+    kills its worker gets an error line, every other record is solved, and the run goes on (it does not give up
+    after a number of restarts, leaving the rest of the file unsolved)."""
     deals = tmp_path / "deals.tbn"
     deals.write_text("\n".join(format_record(r) for r in solver.random_records("Kratzen", 5, 40, seats=3)))
     items = list(batch.read_items(str(deals)))

@@ -147,7 +147,7 @@ def test_a_pagat_that_wins_by_sagotrick_is_not_ruled_out_by_the_beaters(tricks):
             assert (got.total, got.card_values) == (expected.total, expected.card_values), (position, objective)
 
 
-def test_the_audit_endings_with_a_sagotrick_pagat() -> None:
+def test_endings_with_a_sagotrick_pagat() -> None:
     import solver
     from solver.settlement import dd_settlement
 
