@@ -48,6 +48,7 @@ def _lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_then_resume_gives_every_record_once(tmp_path: Path) -> None:
     source = tmp_path / "deals.tbn"
     out = tmp_path / "out.jsonl"

@@ -89,6 +89,7 @@ def test_a_chunk_dask_gives_up_on_is_a_message_not_a_traceback(tmp_path):
                               cluster.scheduler_address)
 
 
+@pytest.mark.slow  # waits out the connection timeout
 def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypatch):
     """Something that accepts the connection and says nothing (Dask's own timeout does not end that wait), or
     answers with bytes that are not Dask's: a message, no hang and no traceback."""

@@ -131,6 +131,7 @@ def _check_cli(name: str, command: str, data: bytes, options: list[str], tmp: Pa
         seen.errors["usage (exit 2)"] += 1
 
 
+@pytest.mark.slow
 @fuzz_settings(120, share=0.03)
 @given(cli_files(), st.sampled_from(["solve", "check", "score", "solve", "tree"]), OPTIONS)
 def test_cli_on_hostile_files(tmp_path_factory, data, command, options):
