@@ -1,4 +1,4 @@
-"""The benchmark report: every line of the issue on its fixed deals, the engine/reference ratio on the endings and
+"""The benchmark report: every standard line on its fixed deals, the engine/reference ratio on the endings and
 the Zwanzigerrufen ablation, as Markdown tables.
 
     python bench/report.py [--deals N] [--out bench/README.md] [--json results.json]

@@ -1,8 +1,8 @@
-"""pytest-benchmark benches, one per line of the issue: ``python -m pytest bench/ --benchmark-only``.
+"""pytest-benchmark benches, one per standard line: ``python -m pytest bench/ --benchmark-only``.
 
 Each bench times one solve per round over a line's fixed deals (a fresh engine per deal, built untimed), so the
 reported min/median/max are per-deal figures. Every bench also checks its answers: against the same question answered
-by another driver (or, on the endings, by the reference solver), so a fast but wrong engine fails here. The issue's
+by another driver (or, on the endings, by the reference solver), so a fast but wrong engine fails here. The lines'
 targets are recorded in each bench's ``extra_info``; ``bench/report.py`` is what says whether they are met.
 """
 

@@ -1,4 +1,4 @@
-"""The benchmark lines of the issue, measured the same way every time.
+"""The standard benchmark lines, measured the same way every time.
 
 Every line solves a fixed set of seeded deals (board ``k`` of a fixed seed per game, see
 :func:`~solver.generate.random_record`), so two runs -- on two machines, or before and after an engine change -- time
@@ -56,7 +56,7 @@ MAX_LIMIT_S = 1_000_000.0  # about 11.6 days: a longer wait overflows the poll's
 #: Tricks left in the endings on which the engine is compared with the reference solver.
 ENDING_TRICKS = 5
 
-#: The issue's target for the engine/reference ratio of medians on the endings.
+#: The target for the engine/reference ratio of medians on the endings.
 ENDINGS_TARGET_RATIO = 1000.0
 
 #: The techniques switched off in turn by :func:`ablation` (engine options of each configuration).
@@ -93,7 +93,7 @@ Answer = tuple[int, ...]
 
 @dataclass(frozen=True)
 class BenchLine:
-    """One line of the benchmark: which deals, which question, and the issue's target for it.
+    """One line of the benchmark: which deals, which question, and its target.
 
     ``contract`` None lets :func:`random_record` pick (the game's ``default_contracts``).
     ``tricks_left`` None solves from trick 1; a number solves the ending reached by a seeded random playout.
@@ -114,7 +114,7 @@ class BenchLine:
 
     @property
     def target(self) -> str:
-        """The issue's target in words ('' when the line has none of its own)."""
+        """The target in words ('' when the line has none of its own)."""
         parts = []
         if self.target_median_ms is not None:
             parts.append(f"median <= {self.target_median_ms:g} ms")
@@ -124,7 +124,7 @@ class BenchLine:
 
 
 def standard_lines() -> list[BenchLine]:
-    """The lines of the issue, in its order: every game's ``Game.bench_lines`` (the endings comparison is
+    """The standard lines, in a fixed order: every game's ``Game.bench_lines`` (the endings comparison is
     :func:`endings_lines`)."""
     return [BenchLine(game=game.name, **spec) for game in GAMES for spec in game.bench_lines]
 

@@ -502,8 +502,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     seed = setup.seed
     count = min(local_workers(pool.workers), samples)
     # chunks small enough (about 32 a worker, at most 10 samples) that no worker idles long at the end: a sample's
-    # time varies a hundredfold (5 ms median, 600 ms the slowest of an ordinary Solo's), so a chunk of 25 took half a
-    # second on average and over a second with a slow sample in it
+    # time varies a hundredfold, so a large chunk with a slow sample in it would keep its worker busy alone
     size = max(1, min(10, -(-samples // (32 * count))))
     total = Sums()
     journal = Journal(checkpoint, {"setup": asdict(setup), "samples": samples}) if checkpoint is not None else None

@@ -1,10 +1,10 @@
 """Wrong arguments to the public functions: each is refused with a StichError (a ValueError) that names the argument,
 before anything is solved, written or left half done.
 
-The cases come from an audit that called every public function with the values a library user gets wrong: None or
-a string where a Position is expected, floats and bools for seats, out-of-range seats in rule state, a value that is
-not the position's, an output file that is the input file. Before the fixes they raised AttributeError or
-IndexError, were silently accepted, or (a float tree depth) never returned.
+The cases call every public function with the values a library user gets wrong: None or a string where a
+Position is expected, floats and bools for seats, out-of-range seats in rule state, a value that is not the
+position's, an output file that is the input file. Unchecked, they raise AttributeError or IndexError, are silently
+accepted, or (a float tree depth) never return.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def test_dd_settlement_refuses_a_settlement_engine_of_the_wrong_type(valat):
     (lambda p: solver.dd_settlement(p, reference_solver=1), "reference_solver must be True, False or None, not 1"),
 ])
 def test_a_switch_is_true_or_false_not_anything_truthy(valat, call, message):
-    # "yes", 2 or "no" used to pass as true: "no" asked for the reference solver
+    # "yes", 2 or "no" must not pass as true: "no" would ask for the reference solver
     with pytest.raises(InvalidPositionError, match=message):
         call(valat)
 
@@ -114,7 +114,7 @@ def test_deal_text_and_plot_arguments_of_the_wrong_type_are_named(tmp_path):
 
 @pytest.mark.parametrize("depth", [1.5, -1, "2", None, True])
 def test_strategy_tree_depth_is_a_whole_number(valat, depth):
-    # 1.5 used to pass the "depth < 0" check and never reach depth 0: the whole game tree was built
+    # 1.5 passes a "depth < 0" check and never reaches depth 0: the whole game tree would be built
     with pytest.raises(InvalidPositionError, match="tree depth"):
         solver.strategy_tree(valat, depth)
 
@@ -389,7 +389,7 @@ def test_position_from_record_needs_a_record():
         solver.position_from_record(None)
 
 
-# --- the second API audit (stop 27) ---------------------------------------------------------------------------------
+# --- positions, card sets, contracts and engine questions -----------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -545,7 +545,7 @@ def test_the_package_says_it_is_typed():
 @pytest.mark.parametrize("contract, expected", [
     (solver.Contract("Schafkopf", "solo"), "is not a Schafkopf contract"),  # no trump suit: 'plain None card'
     (solver.Contract("Schafkopf", "rufer", suit="H", text="Rufer H"), "is not a Schafkopf contract"),
-    (solver.Contract("Schafkopf", "bogus"), "is not a Schafkopf contract"),  # was a TypeError
+    (solver.Contract("Schafkopf", "bogus"), "is not a Schafkopf contract"),  # not a TypeError
     (solver.Contract("Zwanzigerrufen", "solo", text="Solo"), "is a Zwanzigerrufen contract"),
 ])
 def test_hand_made_contract_is_checked(contract, expected):

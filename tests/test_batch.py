@@ -48,6 +48,7 @@ def _lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_then_resume_gives_every_record_once(tmp_path: Path) -> None:
     source = tmp_path / "deals.tbn"
     out = tmp_path / "out.jsonl"
@@ -242,8 +243,8 @@ def test_records_are_recognised_by_their_text_not_their_place(tmp_path: Path) ->
 @pytest.mark.parametrize("through_link", [False, True])
 def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path, through_link: bool) -> None:
     """The lock is a process's own (POSIX record lock): another process holding it, as a run in progress does. It is
-    beside the file a symbolic link leads to: a second run through a link used to go ahead, write every line twice
-    and, with error lines to drop, replace the file under the first run."""
+    beside the file a symbolic link leads to, so a second run through a link is refused too (else it would write
+    every line twice and, with error lines to drop, replace the file under the first run)."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 3)), source)
     out = tmp_path / "out.jsonl"
@@ -341,7 +342,7 @@ def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
 
 
 def test_without_a_pool_each_line_is_written_when_its_record_is_done(tmp_path, monkeypatch):
-    # lines used to be written a chunk (20 records) at a time: an interrupted run lost up to 20 solved records
+    # not a chunk (20 records) at a time: an interrupted run would lose up to 20 solved records
     import solver.batch as batch
 
     source = tmp_path / "deals.tbn"
@@ -379,7 +380,7 @@ def test_pool_chunks_are_sized_to_about_half_a_second_of_work(monkeypatch):
 
 
 def test_one_question_spelt_two_ways_resumes(tmp_path):
-    # the flags were kept as typed: a rerun with =TRUE (or the default written out) was refused as another question
+    # the flags are compared canonically: a rerun with =TRUE (or the default written out) is the same question
     from solver.batch import canonical_variant
 
     source = tmp_path / "deals.tbn"

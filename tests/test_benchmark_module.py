@@ -33,7 +33,7 @@ def _check_consistent(stats: BenchStats, deals: int) -> None:
     assert record["table_allocated_bytes"] == memory.allocated and record["table_used_bytes"] == memory.used
 
 
-def test_the_issue_lines():
+def test_the_standard_lines():
     lines = standard_lines()
     assert len(lines) == 8 and all(line.target for line in lines) and all(line.deals == 100 for line in lines)
     assert [line.game for line in endings_lines()] == ["Zwanzigerrufen", "Schafkopf"]

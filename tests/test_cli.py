@@ -964,8 +964,8 @@ def test_a_variant_without_a_settlement_keeps_the_rest_of_table_and_score(tmp_pa
 
 
 def test_messages_are_one_line_whatever_the_path(tmp_path):
-    # score's messages went through a rich console that wrapped them at 80 columns when stderr was not a terminal:
-    # with a long file path the message broke over lines (a log's grep missed it; CI's longer checkout caught it)
+    # a console that wraps at 80 columns when stderr is not a terminal would break a message with a long file path
+    # over lines, where a grep of a log misses it
     deep = tmp_path / ("a-rather-long-directory-name-" * 3) / "tie44_whole.tbn"
     deep.parent.mkdir()
     deep.write_text((ROOT / "tests" / "data" / "tie44_whole.tbn").read_text())
@@ -976,7 +976,7 @@ def test_messages_are_one_line_whatever_the_path(tmp_path):
 
 
 def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
-    # SIGTERM killed analyse outright (exit -15); it now stops as Ctrl-C does, with 130 and its pools stopped
+    # SIGTERM must not kill analyse outright (exit -15): it stops as Ctrl-C does, with 130 and its pools stopped
     import os
     import signal
     import time
@@ -1005,7 +1005,7 @@ def test_the_command_needs_no_click_package_of_its_own():
 
 
 def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
-    # with one --checkpoint, every record after the first was refused as "another analysis" (exit 1)
+    # one --checkpoint holds every record's analysis: the second is no "another analysis" to be refused
     deals, checkpoint = tmp_path / "deals.tbn", tmp_path / "c.jsonl"
     run("deal", "--game", "schafkopf", "--contract", "Solo H", "--seed", "7", "-n", "3", "--out", deals)
     args = ("analyse", deals, "--seat", "2", "--samples", "4", "-j", "1", "--checkpoint", checkpoint)
@@ -1017,8 +1017,8 @@ def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
 
 
 def test_analyse_options_that_do_not_fit_the_record_name_the_option():
-    # --seat 5 on a 4-seat record was reported at the [Contract] tag, and --known "²:T1" escaped as a ValueError
-    # traceback (str.isdigit is true for superscripts)
+    # --seat 5 on a 4-seat record points at the [Deal] tag, which says how many seats there are; --known "²:T1" is
+    # a message, not a ValueError (str.isdigit is true for superscripts)
     for option in (("--seat", "5"), ("--seat", "1", "--known", "5:T1")):
         result = run("analyse", EXAMPLES / "valat.tbn", *option, "--samples", "2", "-j", "1", code=1)
         assert result.stderr.startswith(f"stich: {EXAMPLES / 'valat.tbn'}:16:8: {option[-2]} 5: the record's deal "

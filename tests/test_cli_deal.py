@@ -90,7 +90,7 @@ def test_bench_variant_needs_a_game():
     assert runner.invoke(app, ["bench", "--variant", "must_undertrump=false"]).exit_code == 2
 
 
-# --- the CLI audit of stop 27 ---------------------------------------------------------------------------------------
+# --- option values, scheduler addresses and messages of the commands ------------------------------------------------
 
 
 def _run(*args: object, code: int):

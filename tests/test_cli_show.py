@@ -1,4 +1,4 @@
-"""``stich show``, the hand diagram above ``solve``, ``check`` and ``postmortem``, and ``--play`` (issue 33)."""
+"""``stich show``, the hand diagram above ``solve``, ``check`` and ``postmortem``, and ``--play``."""
 
 from __future__ import annotations
 

@@ -74,8 +74,9 @@ def test_quick_bounds_contain_the_value_further_from_the_end(config):
             bounds_around(state, objective, PLAIN.value(state, objective), config_id(config), number, name, seat)
 
 
-@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] == "Zwanzigerrufen" and c[1] != "SuitSolo"],
-                         ids=config_id)
+@pytest.mark.parametrize("config", [c if "hard_pagat_reservation" in c[2] else pytest.param(c, marks=pytest.mark.slow)
+                                    for c in CONFIGS if c[0] == "Zwanzigerrufen" and c[1] != "SuitSolo"],
+                         ids=config_id)  # the fast tier keeps the cheapest configuration
 def test_quick_bounds_while_a_sagotrick_could_strike(config):
     """Skus, Mond and Pagat live in three hands: a top-trump trick is not sure, the Pagat may take it."""
     rng = random.Random("sagotrick bounds:" + config_id(config))
@@ -147,7 +148,7 @@ def test_a_pagat_that_wins_by_sagotrick_is_not_ruled_out_by_the_beaters(tricks):
             assert (got.total, got.card_values) == (expected.total, expected.card_values), (position, objective)
 
 
-def test_the_audit_endings_with_a_sagotrick_pagat() -> None:
+def test_endings_with_a_sagotrick_pagat() -> None:
     import solver
     from solver.settlement import dd_settlement
 

@@ -80,7 +80,7 @@ def test_the_card_proved_by_the_value_search_keeps_the_value_for_either_side(gam
     """``card_values`` given the root's value skips the search of the card the value's own search proved best. That
     card must really keep the value, also where the minimising side moves: there the proof is the probe that held
     the value down (its best card is worth at most the value), not the one that raised it (whose best card only has
-    the least fail-soft bound, and was worth more in deals like these before the fix)."""
+    the least fail-soft bound, and can be worth more in deals like these)."""
     rng = random.Random(f"proved:{game}")
     minimising = 0
     for board in range(1, 41):

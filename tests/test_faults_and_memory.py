@@ -221,6 +221,7 @@ def test_batch_under_a_memory_limit_solves_everything(tmp_path: Path) -> None:
     assert sorted(capped.read_text().splitlines()) == sorted(free.read_text().splitlines())
 
 
+@pytest.mark.slow
 def test_a_large_file_is_read_one_record_at_a_time(tmp_path: Path) -> None:
     """5 MB of records read with at most a few hundred kB held at once (tracemalloc counts Python allocations)."""
     records = [format_record(r) for r in solver.random_records("Schafkopf", 2, 50)]
@@ -239,6 +240,7 @@ def test_a_large_file_is_read_one_record_at_a_time(tmp_path: Path) -> None:
     assert peak < 1 << 20, f"reading held {peak} bytes at once"
 
 
+@pytest.mark.slow
 def test_the_resume_scan_reads_the_output_as_a_stream(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     with open(out, "w", encoding="utf-8") as stream:

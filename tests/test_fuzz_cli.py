@@ -131,6 +131,7 @@ def _check_cli(name: str, command: str, data: bytes, options: list[str], tmp: Pa
         seen.errors["usage (exit 2)"] += 1
 
 
+@pytest.mark.slow
 @fuzz_settings(120, share=0.03)
 @given(cli_files(), st.sampled_from(["solve", "check", "score", "solve", "tree"]), OPTIONS)
 def test_cli_on_hostile_files(tmp_path_factory, data, command, options):
@@ -210,9 +211,9 @@ def test_deal_command_options(game, contract, numbers, values, variants):
 
 
 def test_stdin_is_decoded_like_a_file_under_a_c_locale():
-    """Was: ``stich solve -`` under LC_ALL=C read stdin through Python's text stream, whose surrogateescape handler
-    let the byte FF through into a tag (exit 0) where a file gives an error. Now stdin is read as bytes: the same
-    ``<stdin>:line:col: invalid UTF-8`` as for a file."""
+    """``stich solve -`` under LC_ALL=C reads stdin as bytes, as a file: the byte FF gives
+    ``<stdin>:line:col: invalid UTF-8``, where Python's text stream (its surrogateescape handler) would let it
+    through into a tag (exit 0)."""
     data = ENDINGS[0].replace("[Game ", '[Event "caf\udcff"]\n[Game ', 1).encode("utf-8", "surrogateescape")
     script = "import sys; from solver.cli.main import main; sys.argv[0] = 'stich'; main()"
     done = subprocess.run([sys.executable, "-c", script, "solve", "-"], input=data, capture_output=True, timeout=120,

@@ -43,7 +43,7 @@ def _error_of(text: str) -> ParseError:
     ('[Partner "\u00b2"]', "Partner"),
 ])
 def test_superscript_seat_is_a_located_error_not_a_value_error(tag, name):
-    """Was: ValueError "invalid literal for int()" escaping position_from_record (a traceback on the CLI)."""
+    """Not a ValueError "invalid literal for int()" escaping position_from_record (a traceback on the CLI)."""
     error = _error_of(_with_tag(tag))
     assert f"[{name}] is not a seat" in error.message
     assert error.token is not None and "\u00b2" in error.token
@@ -62,7 +62,7 @@ def test_superscript_announcement_seat_is_a_located_error():
 
 @pytest.mark.parametrize("prefix", ["9" * 5000 + ": ", "9" * 5000 + " : "])
 def test_deal_seat_prefix_of_5000_digits_is_not_a_seat(prefix):
-    """Was: ValueError "Exceeds the limit (4300 digits) for integer string conversion"."""
+    """Not a ValueError "Exceeds the limit (4300 digits) for integer string conversion"."""
     text = VALAT.replace(DEAL_VALUE, prefix + DEAL_VALUE.split(":", 1)[1])
     error = _error_of(text)
     assert "is not a seat" in error.message
@@ -76,7 +76,7 @@ def test_announcement_seat_of_5000_digits_is_a_located_error():
 
 
 def test_pot_in_superscript_digits_is_a_located_error():
-    """Was: ValueError from int() in scoring.read_pot (``stich score`` on a Kratzen record with [Pot "²"])."""
+    """Not a ValueError from int() in read_pot (``stich score`` on a Kratzen record with [Pot "²"])."""
     from solver.games.outcome import read_pot
 
     text = EXAMPLE_TEXTS["kratzen.tbn"]
@@ -90,8 +90,8 @@ def test_pot_in_superscript_digits_is_a_located_error():
 
 
 def test_deal_of_20000_words_is_read_in_linear_time():
-    """Was: quadratic time (every word's column recomputed the offsets of the whole value): 20,000 words took
-    minutes. Now the offsets are computed once per value; see also the line counts below."""
+    """The offsets are computed once per value: recomputing them for every word's column is quadratic, minutes for
+    20,000 words (see also the line counts below)."""
     text = VALAT.replace(DEAL_VALUE, "x " * 4000)
     error = _error_of(text)
     assert "hands separated by '/'" in error.message

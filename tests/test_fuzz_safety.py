@@ -129,8 +129,8 @@ def test_stdout_writer_does_not_touch_files(tmp_path, monkeypatch):
 
 
 def test_an_atomic_write_follows_links_and_keeps_permissions(tmp_path):
-    """The audit's cases: a link was replaced by a file (its target left as it was), a read-only file became
-    writable, and a path that is no regular file (a named pipe, a device such as /dev/null) was replaced by a file."""
+    """A link is not replaced by a file (its target is written), a file keeps its permissions, and a path that is
+    no regular file (a named pipe, a device such as /dev/null) is not replaced by a file."""
     import os
     import stat
     import threading

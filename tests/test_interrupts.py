@@ -1,5 +1,5 @@
 """Signals during a search: the compiled search runs without the GIL, and a handler that raises (Ctrl-C's
-KeyboardInterrupt, an alarm a bot sets as a time limit) used to wait for the whole question. The search now looks
+KeyboardInterrupt, an alarm a bot sets as a time limit) must not wait for the whole question. The search looks
 at the interpreter's signals every 16,384 nodes, unwinds, and raises the handler's exception; the engine stays
 usable and its next answers are a fresh engine's (the bounds stored while unwinding are dropped)."""
 

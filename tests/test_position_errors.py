@@ -107,7 +107,7 @@ def test_ending_needs_called_card_and_partner_when_absent():
     assert position.rules.declaring_side == frozenset({0, 2})
 
 
-# Found by the format audit of stop 28 -------------------------------------------------------------------------------
+# Seats, hands, state tags and contracts that point at the token at fault --------------------------------------------
 
 RUFER = GOOD.replace('[Contract "Solo H"]', '[Contract "Rufer G"]').replace('[Declarer "1"]', '[Declarer "3"]')
 

@@ -1,4 +1,4 @@
-"""The API for people (issue 33): the hand diagram (``str(position)``, ``_repr_html_``), ``Position.play`` keeping the
+"""The API for people: the hand diagram (``str(position)``, ``_repr_html_``), ``Position.play`` keeping the
 record, ``to_tbn``, illegal cards named with the rule they break, a Play section's reading order, ``Card`` compared
 with names, 1-based seats, numpy seats, and ``random_position``."""
 

@@ -359,8 +359,8 @@ def test_tree_command_writes_each_format(tmp_path):
 
 
 def test_tree_command_refuses_points_in_kratzen_and_records_the_variant(tmp_path):
-    # --objective points on a Kratzen record used to fall back to the tricks silently, and the graph did not say
-    # which variant its values are of
+    # --objective points on a Kratzen record is refused, not answered with the tricks, and the graph says which
+    # variant its values are of
     kratzen = EXAMPLES / "kratzen.tbn"
     result = run("tree", kratzen, "--depth", 1, "--objective", "points", "--out", tmp_path / "k.json", code=1)
     assert "unknown objective 'points'" in result.stderr and not (tmp_path / "k.json").exists()
@@ -373,7 +373,7 @@ def test_tree_command_refuses_points_in_kratzen_and_records_the_variant(tmp_path
 
 
 def test_tree_command_reads_no_record_after_the_one_it_uses(tmp_path):
-    # every record was read first: a broken record after the first one failed the command
+    # the records after the one used are not read: a broken one must not fail the command
     path = tmp_path / "two.tbn"
     path.write_text(_ending_file(tmp_path).read_text() + '\n[Game "Kratzen"\n', encoding="utf-8")
     run("tree", path, "--depth", 1, "--out", tmp_path / "t.json")

@@ -338,7 +338,7 @@ def test_an_analysis_from_a_record_does_not_know_the_partner() -> None:
     assert analysed == untagged
 
 
-# Found by the post-mortem/analysis audit of stop 28 -----------------------------------------------------------------
+# Known cards and analysis arguments that are refused up front -------------------------------------------------------
 
 MID_KRATZEN = '''[Game "Kratzen"]
 [Seats "3"]
@@ -357,7 +357,7 @@ EO HA EK
 ])
 def test_known_cards_that_contradict_the_play_are_refused_up_front(known, words):
     """From a record the real deal fits the play, but cards given with --known may not: they are checked before
-    any sample is drawn (a known card of a suit its seat showed out of used to take a million shuffles)."""
+    any sample is drawn (a known card of a suit its seat showed out of would otherwise cost a million shuffles)."""
     position = solver.parse_positions(MID_KRATZEN)[0]
     with pytest.raises(StichError, match=words):
         solver.analyse_position(position, 1, known=known, samples=3, workers=1)

@@ -1,11 +1,12 @@
 """The double-dummy settlement: the engine's settlement search against the reference minimax, the payoff table
 against the scorer, the API and the example where the settlement-optimal play differs from the points-optimal one.
 
-The differential run checks 330 seeded endings (3-5 tricks left, a third with a trick in progress) with random
+The differential run checks 330 seeded endings (3-4 tricks left, a third with a trick in progress) with random
 announcements and scoring variants: Zwanzigerrufen Normal and Solo with Pagat, Valat, Absolut, Mondfang and Kontra
 levels, Schafkopf Rufer, Solo, Wenz and Tout (Schneider and Schwarz thresholds), Kratzen with a pot (the attacker's
 payment). The reference scores every finished deal with the ordinary scorer, not the payoff table. Zero
-disagreements are allowed.
+disagreements are allowed. That run is marked slow; the fast tier checks a small sample of its own, 12 endings of
+3 tricks a configuration.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ SCALE = 10 if os.environ.get("STICH_LONG") else 1
 ENGINE = SettlementEngine(8)
 #: Tricks left, position by position (``STICH_LONG=1`` adds endings of 5 tricks).
 TRICKS_CYCLE = (3, 3, 4, 3, 5, 3) if SCALE > 1 else (3, 3, 4, 3, 3, 3)
+#: The small sample's endings: a 4-trick one costs the reference some twenty times a 3-trick one.
+SAMPLE_POSITIONS, SAMPLE_TRICKS_CYCLE = 12, (3,)
 
 #: (game, contract, variant choices, positions): each position draws one value per variant flag.
 SETTLEMENT_CONFIGS = [
@@ -64,13 +67,13 @@ def random_announcements(rules, rng: random.Random) -> str:
     return rng.choice(ANNOUNCEMENTS).replace("D:", f"{declarer}:").replace("F:", f"{defender}:")
 
 
-def random_ending(config, rng: random.Random, number: int):
+def random_ending(config, rng: random.Random, number: int, cycle: tuple[int, ...] = TRICKS_CYCLE):
     """A position of the configuration with random variant values, announcements and pot, and the accepted spec."""
     game, contract, choices, _ = config
     variant = {flag: rng.choice(values) for flag, values in choices.items()}
     while True:
         rules = random_rules((game, contract, variant), rng)
-        tricks = min(TRICKS_CYCLE[number % len(TRICKS_CYCLE)], rules.tricks_in_deal)
+        tricks = min(cycle[number % len(cycle)], rules.tricks_in_deal)
         state = random_state(rules, rng, tricks_left=tricks, mid_trick=number % 3 == 0)
         position = Position(get_game(game), rules, state)
         announcements = random_announcements(rules, rng) if game == "Zwanzigerrufen" else None
@@ -82,12 +85,11 @@ def random_ending(config, rng: random.Random, number: int):
             continue  # announcements the contract does not allow (e.g. Pagat in a Suit Solo): draw again
 
 
-@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
-def test_engine_settlement_agrees_with_reference(config):
-    rng = random.Random("settlement:" + settlement_config_id(config))
+def _settlements_agree(config, seed: str, positions: int, cycle: tuple[int, ...]) -> None:
+    rng = random.Random(seed + settlement_config_id(config))
     values = set()
-    for number in range(config[3] * SCALE):
-        position, announcements, pot, spec = random_ending(config, rng, number)
+    for number in range(positions):
+        position, announcements, pot, spec = random_ending(config, rng, number, cycle)
 
         def score(final):
             return final_net(position, final, announcements=announcements, pot=pot)[0]
@@ -97,6 +99,17 @@ def test_engine_settlement_agrees_with_reference(config):
         assert got == expected, f"{settlement_config_id(config)} #{number} {announcements!r} pot {pot}"
         values.add(got)
     assert len(values) > 1  # the configuration produced positions that settle differently
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
+def test_engine_settlement_agrees_with_reference_on_a_small_sample(config):
+    _settlements_agree(config, "settlement sample:", SAMPLE_POSITIONS, SAMPLE_TRICKS_CYCLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
+def test_engine_settlement_agrees_with_reference(config):
+    _settlements_agree(config, "settlement:", config[3] * SCALE, TRICKS_CYCLE)
 
 
 def test_the_default_run_checks_at_least_300_positions():

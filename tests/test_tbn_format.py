@@ -540,7 +540,7 @@ def test_format_rejects_unwritable_records(record):
         format_record(record)
 
 
-# Found by the format audit of stop 28 -------------------------------------------------------------------------------
+# Line endings and comments the reader and the writer must refuse ----------------------------------------------------
 
 def test_cr_only_line_endings_are_refused_where_they_start():
     """A file with CR-only line endings reads as one line, where a ';' comment would hide every tag after it: the

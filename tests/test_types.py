@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # a cold mypy run of the whole package, run apart as `mypy solver cli` while working
 def test_solver_and_cli_type_check(tmp_path):
     result = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")], cwd=ROOT,
                             capture_output=True, text=True)
