@@ -13,6 +13,7 @@ from .search import reference
 from .search.boundary import check_flag, check_number, check_question, check_state
 from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, solver_for, uses_reference
 from .search.results import SolveResult
+from .search.settle import SettlementEngine
 
 
 def read_positions(source: str | os.PathLike | IO, *, variant: Mapping[str, object] | str | None = None,
@@ -42,7 +43,8 @@ def parse_positions(text: str, *, variant: Mapping[str, object] | str | None = N
 
 
 def solve(position: Position, objective: str = "points", *, seat: int | None = None, cards: bool = False,
-          line: bool = False, engine: EngineSolver | None = None, reference_solver: bool | None = None,
+          line: bool = False, engine: EngineSolver | SettlementEngine | None = None,
+          reference_solver: bool | None = None,
           time_limit: float | None = None, stop: threading.Event | None = None) -> SolveResult:
     """The double-dummy answer to ``objective`` from ``position``.
 
@@ -52,10 +54,19 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     ``STICH_IMPLEMENTATION=python`` uses the pure-Python reference instead. ``time_limit`` (seconds) and ``stop``
     (a ``threading.Event`` another thread may set: a bot's move deadline, a user's cancel) end the engine's search
     early with :class:`~solver.errors.SearchStopped`; signals such as Ctrl-C reach only the main thread, these any.
+
+    ``objective="score"`` answers the net settlement the declaring side can force in game units (Kratzen: the
+    attacker's payment with the pot): every bonus, the record's announcements and Kontra levels, the variant flags
+    (:mod:`solver.score_objective`). Its card values are the settlement after each card, so ``best_cards()`` ranks by
+    the score; for any other objective it ranks by that objective's value (card points for ``points``). The score
+    is searched by a :class:`~solver.search.settle.SettlementEngine` (pass one as ``engine``, or None); it runs to
+    the end (no ``time_limit`` or ``stop``) and takes no ``seat``.
     """
     check_position(position)
     check_flag("cards", cards)
     check_flag("line", line)
+    if isinstance(objective, str) and objective.strip().lower() == "score":
+        return _solve_score(position, seat, cards, line, engine, reference_solver, time_limit, stop)
     goal = position.objective(objective, seat)
     use_reference = uses_reference(reference_solver)
     if engine is not None:
@@ -66,6 +77,21 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
         check_question(position.state, goal)
         return reference.solve(position.state, goal, cards=cards, line=line)
     return solver_for(engine).solve(position.state, goal, cards=cards, line=line, time_limit=time_limit, stop=stop)
+
+
+def _solve_score(position: Position, seat: int | None, cards: bool, line: bool, engine: object,
+                 reference_solver: bool | None, time_limit: float | None,
+                 stop: threading.Event | None) -> SolveResult:
+    from .score_objective import solve_score  # the scorer and the settlement tables load on first use
+
+    if seat is not None:
+        raise StichError("the score is the declaring side's (Kratzen: the attacker's) and takes no seat")
+    if time_limit is not None or stop is not None:
+        raise StichError("the score search runs to the end: time_limit and stop are the points engine's")
+    if engine is not None and not isinstance(engine, (EngineSolver, SettlementEngine)):
+        solver_for(engine)  # the points engine's message for a wrong argument
+    settlement_engine = engine if isinstance(engine, SettlementEngine) else None
+    return solve_score(position, cards=cards, line=line, engine=settlement_engine, reference_solver=reference_solver)
 
 
 def perft(position: Position, depth: int, *, reference_solver: bool | None = None) -> int:

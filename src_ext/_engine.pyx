@@ -614,10 +614,11 @@ cdef class Engine:
         self.payoff_loaded = 1
         table_new_generation(&self.table)
 
-    def settle(self, list accumulated):
-        """The exact final payoff from the root, given each component's value accumulated so far."""
+    def settle(self, list accumulated, lower=None, upper=None, guess=None):
+        """The exact final payoff from the root, given each component's value accumulated so far. ``lower`` and
+        ``upper`` are bounds the caller knows (the payoff lies in [lower, upper]); ``guess`` is probed first."""
         cdef Settle S
-        cdef int result, i
+        cdef int result, i, lo = 0, hi = self.payoff.n_values - 1, first = -1
         self._check_root()
         if not self.payoff_loaded:
             raise ValueError("load_payoff first")
@@ -626,6 +627,14 @@ cdef class Engine:
         for i in range(self.payoff.n_components):
             _check(accumulated[i], 0, 100000, "accumulated component")
             S.acc[i] = accumulated[i]
+        while lower is not None and lo < hi and self.payoff.values[lo] < lower:
+            lo += 1
+        while upper is not None and hi > lo and self.payoff.values[hi] > upper:
+            hi -= 1
+        if guess is not None:
+            first = lo
+            while first < hi and self.payoff.values[first] < guess:
+                first += 1
         S.t = &self.tables
         S.p = &self.payoff
         S.s = self.root
@@ -637,7 +646,7 @@ cdef class Engine:
             if S.s.live == 0 and S.s.trick_len == 0:
                 result = final_payoff(S.p, S.acc)
             else:
-                result = settle_value(&S)
+                result = settle_value(&S, lo, hi, first)
         self._interrupted(S.aborted)
         self.nodes += S.nodes
         self.table_hits += S.table_hits

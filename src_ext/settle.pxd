@@ -14,10 +14,12 @@
 #    range; the payoff lies between the least and the greatest entry of that box of buckets. When they meet, the
 #    rest of the play cannot change the settlement and the search stops (the common case once the game is decided).
 # 4. The transposition table stores bounds on the *final* payoff, which depends on what was accumulated, so the key
-#    of a trick-boundary position is mixed with every component's exact accumulated value.
+#    of a trick-boundary position is mixed with what of the accumulation still matters: per component its bucket
+#    and its distance to each threshold it can still reach.
 # 5. Moves: legal cards, one per equivalence group (the wrapper gives every event card a signature of its own, so
 #    equivalent cards are equivalent for every component), ordered by the points component's heuristic.
-# 6. The driver bisects over the sorted distinct payoff values (few), one null-window search per probe.
+# 6. The driver bisects over the sorted distinct payoff values (few), one null-window search per probe; known bounds
+#    narrow the range and a guess (a sibling card's value) is probed first.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount
@@ -129,11 +131,21 @@ cdef inline void settle_play(Settle* S, int card) noexcept nogil:
 
 
 cdef inline uint64_t accumulated_key(const Settle* S) noexcept nogil:
-    """Step 4: the accumulated values as one 64-bit word to mix into the table key."""
+    """Step 4: the accumulated values as one 64-bit word to mix into the table key. Only what the rest of the play
+    can still change counts: a component's bucket now and the distances to the thresholds it can still cross (those
+    within its future upper bound). Accumulations that differ only beyond that reach settle alike, so they share
+    entries (late in a deal most do)."""
+    cdef const Payoff* p = S.p
     cdef uint64_t h = <uint64_t>0x9e3779b97f4a7c15
-    cdef int i
-    for i in range(S.p.n_components):
-        h = mix(h ^ (<uint64_t>(S.acc[i] + 1) * <uint64_t>0x100000001b3 + <uint64_t>i))
+    cdef int i, j, b, reach
+    for i in range(p.n_components):
+        b = bucket_of(p, i, S.acc[i])
+        h = mix(h ^ (<uint64_t>(b + 1) * <uint64_t>0x100000001b3 + <uint64_t>i))
+        reach = S.acc[i] + future_upper_bound(S.t, &p.component[i], &S.s)
+        for j in range(b, p.n_thresholds[i]):
+            if p.thresholds[i][j] > reach:
+                break
+            h = mix(h ^ (<uint64_t>(p.thresholds[i][j] - S.acc[i]) * <uint64_t>0x9e3779b1 + <uint64_t>(i * 8 + j)))
     return h
 
 
@@ -200,13 +212,24 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef inline int settle_value(Settle* S) noexcept nogil:
-    """Step 6: the exact payoff by bisection over the distinct payoff values: the answer is the greatest value v
-    with "payoff >= v", and each null-window search answers one such question (fail-soft answers skip ahead)."""
+cdef inline int settle_value(Settle* S, int lo, int hi, int guess) noexcept nogil:
+    """Step 6: the exact payoff by bisection over the distinct payoff values ``values[lo..hi]`` (indices; the caller
+    knows the payoff lies there): the answer is the greatest value v with "payoff >= v", and each null-window search
+    answers one such question (fail-soft answers skip ahead). ``guess`` (an index in [lo, hi], or -1) is probed
+    first and then its neighbour on the side the answer points to: a card's settlement is usually its sibling's,
+    and two probes then settle it."""
     cdef const Payoff* p = S.p
-    cdef int lo = 0, hi = p.n_values - 1, mid, g, target
+    cdef int mid, g, target, probes = 0
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        if probes == 0 and lo < guess <= hi:
+            mid = guess
+        elif probes == 0 and guess == lo:
+            mid = lo + 1
+        elif probes == 1 and guess >= 0:
+            mid = lo + 1 if guess <= lo else hi  # the neighbour of the first answer's side
+        else:
+            mid = (lo + hi + 1) // 2
+        probes += 1
         target = p.values[mid]
         g = settle_search(S, target - 1, target)
         S.iterations += 1

@@ -472,22 +472,7 @@ class EngineSolver:
                 values[proved] = guess
         todo = [card for card in _engine.card_indices(representatives) if card not in values]
         values.update(zip(todo, self.engine.values_after(todo, guess, lower, upper)))
-        stronger = compiled.tables["stronger"]
-        signature = compiled.tables["signature"]
-        live = compiled.mask(state.cards_left) | compiled.mask(sum(1 << c for c in state.trick))
-        result = []
-        for card in sorted(_engine.card_indices(legal), reverse=True):
-            representative = card
-            while representative not in values:  # walk up to the group's strongest card
-                above = live & stronger[representative]
-                nxt = (above & -above).bit_length() - 1
-                if nxt < 0 or not legal >> nxt & 1 or signature[nxt] != signature[representative]:
-                    raise EngineError("equivalence groups disagree between engine and wrapper")
-                representative = nxt
-            values[card] = values[representative]
-        for card in _engine.card_indices(legal):
-            result.append(CardValue(compiled.to_pack[card], values[card]))
-        return sorted(result, key=lambda cv: cv.card)
+        return spread_over_groups(compiled, state, legal, values)
 
     @serialised
     def value_and_cards(self, state: PlayState, objective: Objective) -> tuple[int, list[CardValue]]:
@@ -571,6 +556,25 @@ class EngineSolver:
         return SolveResult(objective=objective, achieved=achieved, future=future, card_values=values, line=pv,
                            nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=state.to_move + 1,
                            pack=state.rules.pack)
+
+
+def spread_over_groups(compiled: Compiled, state: PlayState, legal: int, values: dict[int, int]) -> list[CardValue]:
+    """Every legal card's value (engine indices in ``legal``), given the values of the groups' representatives: a
+    card takes the value of its group's strongest card. Sorted by pack index."""
+    stronger = compiled.tables["stronger"]
+    signature = compiled.tables["signature"]
+    live = compiled.mask(state.cards_left) | compiled.mask(sum(1 << c for c in state.trick))
+    for card in sorted(_engine.card_indices(legal), reverse=True):
+        representative = card
+        while representative not in values:  # walk up to the group's strongest card
+            above = live & stronger[representative]
+            nxt = (above & -above).bit_length() - 1
+            if nxt < 0 or not legal >> nxt & 1 or signature[nxt] != signature[representative]:
+                raise EngineError("equivalence groups disagree between engine and wrapper")
+            representative = nxt
+        values[card] = values[representative]
+    result = [CardValue(compiled.to_pack[card], values[card]) for card in _engine.card_indices(legal)]
+    return sorted(result, key=lambda cv: cv.card)
 
 
 def solver_for(engine: object) -> "EngineSolver":

@@ -22,7 +22,9 @@ from ..errors import EngineError, StichError
 from ..games.base import PayoffComponent
 from ..state import PlayState
 from .boundary import check_state
-from .engine import _objective_cards, compile_rules, engine_events, rules_tables, serialised, table_megabytes
+from .engine import (Compiled, _objective_cards, compile_rules, engine_events, rules_tables, serialised,
+                     spread_over_groups, table_megabytes)
+from .results import CardValue
 
 #: The engine's limits (src_ext/settle.pxd).
 MAX_COMPONENTS = 6
@@ -96,7 +98,7 @@ class SettlementEngine:
     def nodes(self) -> int:
         return self.engine.nodes
 
-    def _load(self, state: PlayState, spec: PayoffSpec) -> None:
+    def _load(self, state: PlayState, spec: PayoffSpec) -> Compiled:
         rules = state.rules
         cards = 0
         for component in spec.components:
@@ -117,6 +119,7 @@ class SettlementEngine:
         self._loaded = (compiled, spec, rules.deal.hands)
         self.engine.load_state([compiled.mask(h) for h in state.hands], state.leader,
                                [compiled.to_engine[c] for c in state.trick], state.flags)
+        return compiled
 
     @serialised
     def value(self, state: PlayState, spec: PayoffSpec) -> int:
@@ -124,13 +127,35 @@ class SettlementEngine:
         check_state(state)
         return self._value(state, spec)
 
-    def _value(self, state: PlayState, spec: PayoffSpec) -> int:
-        """:meth:`value` of a state already checked (or reached from one by legal play)."""
+    def _value(self, state: PlayState, spec: PayoffSpec, lower: int | None = None, upper: int | None = None,
+               guess: int | None = None) -> int:
+        """:meth:`value` of a state already checked (or reached from one by legal play); the settlement is known to
+        lie in [``lower``, ``upper``], and ``guess`` is probed first."""
         accumulated = spec.accumulated(state)
         if state.is_over:
             return spec.payoff(accumulated)
         self._load(state, spec)
-        return self.engine.settle(list(accumulated))
+        return self.engine.settle(list(accumulated), lower, upper, guess)
+
+    @serialised
+    def card_values(self, state: PlayState, spec: PayoffSpec) -> list[CardValue]:
+        """The settlement after each legal card (the whole deal's, as :meth:`value`): the root's value, then one
+        exact search per group of equivalent cards bounded by it (the payoff's event cards have signatures of their own, so a group is equivalent for
+        every component), the group's other cards given its value. Children share the table: they are positions
+        of one deal."""
+        check_state(state)
+        if state.is_over:
+            return []
+        root = self._value(state, spec)
+        compiled = self._load(state, spec)
+        legal, representatives = self.engine.groups()
+        # no card beats the root's value: it bounds every card's (from above for the declaring side's cards, from
+        # below for the others'), and most cards keep it, which the first probe (the guess) then proves
+        maximising = state.to_move in spec.declaring_side
+        lower, upper = (None, root) if maximising else (root, None)
+        values = {card: self._value(state.advance(compiled.to_pack[card]), spec, lower, upper, root)
+                  for card in _engine.card_indices(representatives)}
+        return spread_over_groups(compiled, state, legal, values)
 
     @serialised
     def line(self, state: PlayState, spec: PayoffSpec, value: int) -> list[int]:

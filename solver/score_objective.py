@@ -1,0 +1,97 @@
+"""The ``score`` objective: the net settlement the declaring side can force, in game units, as an answer like any
+other objective's (a value, every legal card's value, an optimal line).
+
+Card points are what the engine's ordinary objectives add up trick by trick; players play for the score. The score
+of a position is the double-dummy settlement of the whole deal (solver/settlement.py builds its payoff table from the
+scorer: game value, every bonus, the announcements and Kontra levels of the record or of ``announcements``, every
+variant flag; in Kratzen the attacker's payment, with the pot), searched by the settlement engine
+(solver/search/settle.py). The answer is a :class:`~solver.search.results.SolveResult` whose ``achieved`` is 0 and
+whose ``future`` is the settlement of the whole deal: what was won in the completed tricks is part of the settlement,
+not an addend of it. Each card's value is the settlement after that card, so ``best_cards()`` ranks by the score.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+from .cards import bits
+from .errors import InvalidContractError, StichError
+from .games.base import Objective
+from .position import Position, check_position
+from .scoring import check_scoring_inputs
+from .search.boundary import check_flag, check_state
+from .search.engine import uses_reference
+from .search.results import CardValue, SolveResult
+from .search.settle import SettlementEngine, reference_settlement
+from .settlement import (Announcements, _reference_line, default_settlement_engine, final_net, payoff_spec,
+                         settlement_unsupported)
+from .state import PlayState
+
+#: The objective's name, as ``stich solve -o`` and :func:`solver.solve` take it.
+SCORE = "score"
+
+
+def score_objective(position: Position) -> Objective:
+    """The score as an Objective for the documents and results: its maximiser is the declaring side (Kratzen: the
+    attacker); it has no weights, so it is never given to the points engine (see :func:`solve_score`)."""
+    reason = settlement_unsupported(position)
+    if reason is not None:
+        raise InvalidContractError(reason)
+    rules = position.rules
+    who = "the attacker's payment, with the pot" if position.game.name == "Kratzen" else \
+        "the declaring side's net settlement"
+    return Objective(SCORE, rules.declaring_side, f"{who} in game units (bonuses, announcements, Kontra included)")
+
+
+def solve_score(position: Position, *, cards: bool = False, line: bool = False,
+                engine: SettlementEngine | None = None, reference_solver: bool | None = None,
+                announcements: Announcements = None, pot: int | None = None) -> SolveResult:
+    """The double-dummy score of ``position`` (from its current state: start, mid-trick or ending): the value, with
+    ``cards`` the settlement after every legal card (equivalent cards share it), with ``line`` an optimal line.
+
+    ``announcements`` (Zwanzigerrufen) and ``pot`` (Kratzen) override the record's tags, as for
+    :func:`~solver.scoring.score_deal`."""
+    start = time.perf_counter()
+    check_position(position)
+    check_flag("cards", cards)
+    check_flag("line", line)
+    state = check_state(position.state)
+    check_scoring_inputs(position.game, pot, announcements)
+    objective = score_objective(position)
+    spec = payoff_spec(position, announcements=announcements, pot=pot)
+    values: Sequence[CardValue] = ()
+    pv: Sequence[int] = ()
+    nodes = 0
+    if uses_reference(reference_solver):
+        memo: dict[tuple, int] = {}
+
+        def score(final: PlayState) -> int:
+            return final_net(position, final, announcements=announcements, pot=pot)[0]
+
+        value = reference_settlement(state, spec, score, memo)
+        if cards and not state.is_over:
+            values = [CardValue(card, reference_settlement(state.advance(card), spec, score, memo))
+                      for card in bits(state.legal_cards())]
+        if line:
+            pv = _reference_line(state, spec, score, value)
+    else:
+        if engine is not None and not isinstance(engine, SettlementEngine):
+            raise StichError(f"the score is searched by a SettlementEngine, not {type(engine).__name__}")
+        searcher = engine if engine is not None else default_settlement_engine()
+        before = searcher.nodes
+        if cards and not state.is_over:
+            values = searcher.card_values(state, spec)
+            best = max if state.to_move in spec.declaring_side else min
+            value = best(cv.value for cv in values)
+        else:
+            value = searcher.value(state, spec)
+        if line:
+            pv = searcher.line(state, spec, value)
+        nodes = searcher.nodes - before
+    return SolveResult(objective=objective, achieved=0, future=value, card_values=tuple(values), line=tuple(pv),
+                       nodes=nodes, seconds=time.perf_counter() - start, to_move=state.to_move,
+                       pack=state.rules.pack)
+
+
+__all__ = ["SCORE", "score_objective", "solve_score"]
