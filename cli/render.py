@@ -254,8 +254,10 @@ def render_solve(document: Document, console: Console) -> None:
         values.add_column(column, justify="left" if column in ("objective", "for", "result") else "right")
     for result in document["results"]:
         target = "" if result["target"] is None else str(result["target"])
-        values.add_row(_result_label(result), seats_text(result["side"]), target, str(result["achieved"]),
-                       str(result["future"]), str(result["total"]), _outcome(result))
+        whole = result["measure"] == "game units"  # the score settles the whole deal: no "already" and "rest"
+        values.add_row(_result_label(result), seats_text(result["side"]), target,
+                       "" if whole else str(result["achieved"]), "" if whole else str(result["future"]),
+                       str(result["total"]), _outcome(result))
     console.print(values)
     for skipped in document.get("not_applicable", ()):
         console.print(Text(f"{skipped['objective']}: does not arise ({skipped['reason']})"))
@@ -273,8 +275,13 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
     question = result["objective"] + (f" for seat {result['seat']}" if result["seat"] is not None else "")
     table = Table(title=f"Cards of seat {mover}: {question}", title_justify="left", title_style="bold")
     table.add_column("cards")
-    table.add_column(f"rest for {side}", justify="right")
-    table.add_column("total", justify="right")
+    whole = result["measure"] == "game units"
+    keeps_points = any("points" in group for group in result["cards"])
+    if not whole:
+        table.add_column(f"rest for {side}", justify="right")
+    table.add_column("total" if not whole else f"score for {side}", justify="right")
+    if keeps_points:
+        table.add_column(f"points for {side}", justify="right")
     yes_no_question = result["target"] is not None
     if yes_no_question:
         verb = "makes" if len(result["side"]) == 1 else "make"
@@ -282,8 +289,10 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
     table.add_column("")
     for group in result["cards"]:
         style = "bold" if group["best"] else ""
-        row: list[Text | str] = [painter.cards(group["cards"], "/", style), str(group["future"]),
-                                 str(group["total"])]
+        row: list[Text | str] = [painter.cards(group["cards"], "/", style)]
+        row += [str(group["total"])] if whole else [str(group["future"]), str(group["total"])]
+        if keeps_points:
+            row.append(str(group["points"]))
         if yes_no_question:
             row.append(yes_no(group["success"]))
         row.append(Text("best", style="bold") if group["best"] else "")

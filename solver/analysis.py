@@ -20,6 +20,7 @@ here, on one header. Nothing here prints or knows about the terminal; every func
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
@@ -35,6 +36,7 @@ from .search.cooperative import Cooperative
 from .search.boundary import check_flag
 from .search.engine import EngineSolver, solver_for, uses_reference
 from .search.results import SolveResult
+from .score_objective import SCORE
 from .search.settle import SettlementEngine
 from .settlement import dd_settlement, settlement_value
 from .state import PlayState
@@ -84,10 +86,11 @@ def objectives_named(position: Position, name: str) -> list[tuple[int | None, Ob
 
 
 def default_objectives(rules: Rules) -> list[str]:
-    """What ``stich solve`` answers when no objective is asked for: card points where the game counts them, else
-    every objective of the game (a per-seat objective for every seat)."""
+    """What ``stich solve`` answers when no objective is asked for: the score (what players play for) beside card
+    points where the game counts them, else beside every objective of the game (a per-seat objective for every
+    seat)."""
     names = rules.objective_names()
-    return ["points"] if "points" in names else list(names)
+    return [SCORE] + (["points"] if "points" in names else list(names))
 
 
 def can_force(position: Position, objective: Objective, *, engine: EngineSolver | None = None,
@@ -248,10 +251,29 @@ def line_by_trick(state: PlayState, line: Sequence[int]) -> list[dict[str, Any]]
     return tricks
 
 
+def rank_score_cards(results: list[dict[str, Any]]) -> None:
+    """Best play means the score: the score entry's card groups are ranked best first for the side to move (the
+    declaring side's greatest settlement, the defenders' least), and when card points were solved too, each group
+    says the points it keeps (the points entry's total after it) and equal scores are ranked by them."""
+    score = next((r for r in results if r["objective"] == SCORE and r.get("cards")), None)
+    if score is None:
+        return
+    points = next((r for r in results if r["objective"] == "points" and r.get("cards")), None)
+    kept = {name: group["total"] for group in points["cards"] for name in group["cards"]} if points else {}
+    sign = 1 if score["to_move"] in score["side"] else -1
+    if kept:  # a score group whose cards keep different points is split by them
+        groups = []
+        for group in score["cards"]:
+            for points_kept, names in itertools.groupby(group["cards"], key=kept.__getitem__):
+                groups.append({**group, "cards": list(names), "points": points_kept})
+        score["cards"] = groups
+    score["cards"].sort(key=lambda group: (-sign * group["total"], -sign * group.get("points", 0)))
+
+
 def _objective_entry(position: Position, seat: int | None, objective: Objective, result: SolveResult, *,
                      cards: bool, line: bool) -> dict[str, Any]:
     rules = position.rules
-    measure = measure_of(objective)
+    measure = "game units" if objective.name == SCORE else measure_of(objective)
     entry: dict[str, Any] = {
         "objective": objective.name,
         "description": objective.description,
@@ -299,15 +321,19 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     names = [name.strip().lower() for name in objectives] if objectives else default_objectives(position.rules)
     every = "all" in names
     if every:
-        names = position.rules.objective_names()
+        names = [SCORE] + position.rules.objective_names()
     seats, sides = taken_so_far(position)
     results = []
     not_applicable = []
     for name in dict.fromkeys(names):  # each once, in the order asked
         try:
+            if name == SCORE:
+                result = solve(position, SCORE, cards=cards, line=line, reference_solver=reference_solver)
+                results.append(_objective_entry(position, None, result.objective, result, cards=cards, line=line))
+                continue
             named = objectives_named(position, name)
         except InvalidContractError as error:
-            if not every:  # asked for by name: the caller must hear why it has no answer
+            if not (every or not objectives):  # asked for by name: the caller must hear why it has no answer
                 raise
             # 'all' is every objective the contract has; one the position has already decided (the Pagat in no
             # hand) is said so, not allowed to sink the others
@@ -317,6 +343,7 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
             result = solve(position, name, seat=seat, cards=cards, line=line, engine=engine,
                            reference_solver=reference_solver)
             results.append(_objective_entry(position, seat, objective, result, cards=cards, line=line))
+    rank_score_cards(results)
     document = {"schema": SCHEMA, "command": "solve", **record_header(position), **contract_header(position),
                 "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
                 "results": results}

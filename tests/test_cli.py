@@ -177,7 +177,9 @@ def test_solve_every_record_of_a_file_agrees_with_the_reference():
     for document in found:
         position = board("zwanzigerrufen.tbn", int(document["record"]["board"]))
         expected = reference(position, "points")
-        (result,) = document["results"]
+        score, result = document["results"]  # without -o: the score beside the card points
+        assert (score["objective"], score["measure"]) == ("score", "game units")
+        assert score["total"] == reference(position, "score").total
         assert (result["achieved"], result["future"], result["total"]) == (expected.achieved, expected.future,
                                                                          expected.total)
         sides = {side["name"]: side for side in document["taken"]["sides"]}
@@ -198,14 +200,15 @@ def test_solve_german_packs_keep_their_letters():
     out = run("solve", EXAMPLES / "schafkopf.tbn", "--board", "6", "--cards").stdout
     assert "GA" in out and "SZ" in out and "♠" not in out and "♥" not in out
     (document,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "6", "--cards")
-    assert {c: g["future"] for g in document["results"][0]["cards"] for c in g["cards"]} == {"GA": 33, "SZ": 18}
+    assert {c: g["future"] for g in document["results"][1]["cards"] for c in g["cards"]} == {"GA": 33, "SZ": 18}
 
 
 def test_solve_kratzen_every_seat():
     (document,) = documents("solve", EXAMPLES / "kratzen.tbn", "-b", "3")
     position = board("kratzen.tbn", 3)
-    assert [r["total"] for r in document["results"]] == [reference(position, "tricks", seat=s).total
-                                                         for s in range(1, 5)]
+    score, *seats = document["results"]
+    assert score["objective"] == "score" and score["total"] == reference(position, "score").total
+    assert [r["total"] for r in seats] == [reference(position, "tricks", seat=s).total for s in range(1, 5)]
     out = run("solve", EXAMPLES / "kratzen.tbn", "-b", "3").stdout
     assert "every seat plays for itself" in out and "tricks (seat 3)" in out
 
@@ -221,7 +224,7 @@ def test_solve_all_objectives():
     (document,) = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "5", "-o", "all")
     position = board("zwanzigerrufen.tbn", 5)
     assert {r["objective"]: r["total"] for r in document["results"]} == {
-        name: reference(position, name).total for name in position.rules.objective_names()}
+        name: reference(position, name).total for name in ["score", *position.rules.objective_names()]}
 
 
 # --- check ----------------------------------------------------------------------------------------------------------
@@ -410,7 +413,7 @@ def test_standard_input():
     result = runner.invoke(app, ["solve", "-", "--board", "1", "--json"], input=text)
     assert result.exit_code == 0, result.stderr
     (document,) = [json.loads(line) for line in result.stdout.splitlines()]
-    assert document["record"]["source"] == "<stdin>" and [r["total"] for r in document["results"]] == [2, 0, 1]
+    assert document["record"]["source"] == "<stdin>" and [r["total"] for r in document["results"]][1:] == [2, 0, 1]
 
 
 def test_a_missing_file():
@@ -784,7 +787,7 @@ def test_objective_all_answers_what_arises_and_lists_the_rest(tmp_path):
     ending.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n[Contract "Normal T19"]\n')
     (document,) = documents("solve", ending, "-o", "all")
     answered = [result["objective"] for result in document["results"]]
-    assert answered == ["points", "game", "absolut", "absolut_against", "valat", "valat_against"]
+    assert answered == ["score", "points", "game", "absolut", "absolut_against", "valat", "valat_against"]
     assert [entry["objective"] for entry in document["not_applicable"]] == ["pagat_ultimo", "pagat_beaten",
                                                                             "mondfang"]
     assert "the Pagat is in no hand" in document["not_applicable"][0]["reason"]

@@ -1,0 +1,107 @@
+"""The ``score`` objective (issue 32): the value and every legal card's value against the reference settlement
+search, the optimal line, and the API around it.
+
+The differential run draws seeded endings of every game and contract of tests/test_settlement.py (3-5 tricks left,
+every third one with a trick in progress, random announcements with Kontra levels, scoring variant flags, Kratzen
+pots) and compares the engine's score and the score after every legal card with the reference's, which scores each
+finished deal with the ordinary scorer. The CI-scale run (2,310 endings, ``slow``) and the fast tier's sample (198)
+use different seeds; ``STICH_LONG=1`` makes both ten times longer. Zero disagreements are allowed.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver import StichError, read_positions
+from solver.search.settle import SettlementEngine
+from solver.score_objective import solve_score
+from solver.settlement import final_net, play_out
+from test_settlement import SCALE, SETTLEMENT_CONFIGS, random_ending, settlement_config_id
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ENGINE = SettlementEngine(8)
+#: Endings per configuration, as multiples of test_settlement's counts (330 in all).
+CI_MULTIPLE = 7
+FAST_FRACTION = 0.6
+
+
+def check_endings(config, seed: str, count: int) -> int:
+    """Compare ``count`` endings of ``config``; returns how many distinct card values were seen (a sanity check that
+    the positions settle differently)."""
+    rng = random.Random(seed + settlement_config_id(config))
+    seen = set()
+    for number in range(count):
+        position, announcements, pot, _ = random_ending(config, rng, number)
+        label = f"{settlement_config_id(config)} #{number} {announcements!r} pot {pot}"
+        expected = solve_score(position, cards=True, reference_solver=True, announcements=announcements, pot=pot)
+        got = solve_score(position, cards=True, line=number % 5 == 0, engine=ENGINE, reference_solver=False,
+                          announcements=announcements, pot=pot)
+        assert got.total == expected.total, label
+        assert got.card_values == expected.card_values, label
+        assert got.best_cards() == expected.best_cards(), label
+        if got.line:
+            final = play_out(position.state, got.line)
+            assert final_net(position, final, announcements=announcements, pot=pot)[0] == got.total, label
+        seen.update(cv.value for cv in got.card_values)
+    return len(seen)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
+def test_score_and_every_card_agree_with_the_reference(config):
+    assert check_endings(config, "score:", config[3] * CI_MULTIPLE * SCALE) > 1
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
+def test_score_and_every_card_agree_with_the_reference_sample(config):
+    check_endings(config, "score sample:", round(config[3] * FAST_FRACTION) * SCALE)
+
+
+def test_the_default_run_checks_at_least_2000_endings():
+    assert sum(c[3] for c in SETTLEMENT_CONFIGS) * CI_MULTIPLE >= 2000
+    assert 190 <= sum(round(c[3] * FAST_FRACTION) for c in SETTLEMENT_CONFIGS) <= 210
+
+
+def played(position, cards):
+    for card in cards:
+        position = position.play(card)
+    return position
+
+
+def test_the_example_score_best_card_is_not_the_points_best():
+    position = next(read_positions(EXAMPLES / "settlement.tbn"))
+    score = solver.solve(position, "score", cards=True, line=True)
+    points = solver.solve(position, "points", cards=True, line=True)
+    assert set(score.best_cards()).isdisjoint(points.best_cards())
+    # the points line throws the Pagat away; the score line keeps it for the last trick
+    pagat = position.rules.pack.parse("T1").index
+    assert score.line[-4:].count(pagat) == 1 and pagat not in points.line[-4:]
+    final = play_out(position.state, score.line)
+    assert final_net(position, final)[0] == score.total
+
+
+def test_score_from_the_start_mid_trick_and_the_end():
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))
+    result = solver.solve(position, "score", cards=True, line=True)
+    assert result.card_names() == {"T17": 22, "T1": 2, "SK": 22, "CK": 22, "HK": 22}
+    assert result.best_cards() == [c.card for c in result.card_values if c.value == 22]
+    assert result.achieved == 0 and result.total == 22 and result.objective.name == "score"
+    mid = played(position, result.line[:2])
+    assert solver.solve(mid, "score").total == 22
+    end = played(position, result.line)
+    assert solver.solve(end, "score", cards=True).total == 22 and not solver.solve(end, "score",
+                                                                                    cards=True).card_values
+
+
+def test_score_refuses_what_it_does_not_take():
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))
+    with pytest.raises(StichError, match="no seat"):
+        solver.solve(position, "score", seat=1)
+    with pytest.raises(StichError, match="runs to the end"):
+        solver.solve(position, "score", time_limit=1.0)
+    with pytest.raises(StichError):
+        solver.solve(position, "score", engine="fast")
