@@ -23,8 +23,8 @@ from .errors import file_name, input_errors
 
 
 def all_objectives() -> list[str]:
-    """Every objective name of every game, and ``all``."""
-    return sorted({name for game in GAMES for name in game.objectives} | {"all"})
+    """Every objective name of every game, ``score`` (every game's) and ``all``."""
+    return sorted({name for game in GAMES for name in game.objectives} | {"all", "score"})
 
 
 def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | str | None:
@@ -48,8 +48,9 @@ TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGA
                         help=f"The transposition table's size in MB (default {DEFAULT_TT_MEGABYTES}, or "
                              "STICH_TABLE_MB).")
 OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
-                          help="What to solve (repeatable): points, game, valat, ... or 'all'. Default: points (in "
-                               "a game without them, every seat's tricks).")
+                          help="What to solve (repeatable): score (the net settlement in game units), points, game, "
+                               "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "
+                               "every seat's tricks); cards are ranked by the score.")
 
 
 def output_file(help: str, metavar: str = "FILE", required: bool = False) -> Path:

@@ -420,7 +420,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
 
     Each line is ``{"id": "file:line#board", ...}`` followed by the ``stich solve --json`` document of the record
     (without timings), or ``{"id": ..., "error": "file:line:col: message"}`` for a bad record, which does not stop
-    the others. ``objectives`` None answers each game's default (points; in a game without them every seat's tricks).
+    the others. ``objectives`` None answers each game's default (the score beside points; in a game
+    without them beside every seat's tricks).
     ``workers`` processes (default: every local core; 1 solves in this process unless ``memory_mb`` asks for a
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
     module docstring); ``table_mb`` sizes its table (None: the default, at most a quarter of ``memory_mb``).
@@ -476,7 +477,7 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
         if not is_token_list(objectives):
             raise StichError(f"objectives are names (strings), not {objectives!r}")
         names = tuple(name.strip().lower() for name in objectives)
-        known = {name for game in GAMES for name in game.objectives} | {"all"}
+        known = {name for game in GAMES for name in game.objectives} | {"all", "score"}
         for name, given in zip(names, objectives):
             if name not in known:
                 raise StichError(f"objective {given!r} is no game's{did_you_mean(name, known)} (the objectives: "

@@ -4,7 +4,7 @@ search, the optimal line, and the API around it.
 The differential run draws seeded endings of every game and contract of tests/test_settlement.py (3-5 tricks left,
 every third one with a trick in progress, random announcements with Kontra levels, scoring variant flags, Kratzen
 pots) and compares the engine's score and the score after every legal card with the reference's, which scores each
-finished deal with the ordinary scorer. The CI-scale run (2,310 endings, ``slow``) and the fast tier's sample (198)
+finished deal with the ordinary scorer. The CI-scale run (2,015 endings, ``slow``; about 100 s on one core) and the fast tier's sample (198)
 use different seeds; ``STICH_LONG=1`` makes both ten times longer. Zero disagreements are allowed.
 """
 
@@ -24,8 +24,8 @@ from test_settlement import SCALE, SETTLEMENT_CONFIGS, random_ending, settlement
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ENGINE = SettlementEngine(8)
-#: Endings per configuration, as multiples of test_settlement's counts (330 in all).
-CI_MULTIPLE = 7
+#: Endings per configuration, as multiples of test_settlement's counts (330 in all): 2,015 and 198.
+CI_MULTIPLE = 6.1
 FAST_FRACTION = 0.6
 
 
@@ -53,7 +53,7 @@ def check_endings(config, seed: str, count: int) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
 def test_score_and_every_card_agree_with_the_reference(config):
-    assert check_endings(config, "score:", config[3] * CI_MULTIPLE * SCALE) > 1
+    assert check_endings(config, "score:", round(config[3] * CI_MULTIPLE) * SCALE) > 1
 
 
 @pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
@@ -62,7 +62,7 @@ def test_score_and_every_card_agree_with_the_reference_sample(config):
 
 
 def test_the_default_run_checks_at_least_2000_endings():
-    assert sum(c[3] for c in SETTLEMENT_CONFIGS) * CI_MULTIPLE >= 2000
+    assert sum(round(c[3] * CI_MULTIPLE) for c in SETTLEMENT_CONFIGS) >= 2000
     assert 190 <= sum(round(c[3] * FAST_FRACTION) for c in SETTLEMENT_CONFIGS) <= 210
 
 
