@@ -261,8 +261,11 @@ def render_solve(document: Document, console: Console) -> None:
     console.print(values)
     for skipped in document.get("not_applicable", ()):
         console.print(Text(f"{skipped['objective']}: does not arise ({skipped['reason']})"))
+    # the score's card table carries the points each card keeps: the points' own table would repeat it
+    merged = any("points" in group for r in document["results"] if r["objective"] == "score" for group in r.get(
+        "cards") or ())
     for result in document["results"]:
-        if result.get("cards"):
+        if result.get("cards") and not (merged and result["objective"] == "points"):
             console.print(_cards_table(result, painter))
         if result.get("line"):
             console.print(_line_table(result, painter))
