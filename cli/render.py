@@ -344,6 +344,17 @@ def _check_answer(check: Document, over: bool) -> Text:
     return answer
 
 
+def _score_answer(bonus: Document | None) -> Text:
+    """Whether the play that is best for the score also forces the bonus (and what forcing it settles)."""
+    if bonus is None or bonus["score_forces"] is None:
+        return Text("")
+    if bonus["with_bonus"] is None:
+        return Text("-", style="dim")
+    if bonus["score_forces"]:
+        return Text(f"forces it ({bonus['with_bonus']:+d})")
+    return Text(f"gives it up (forcing it: {bonus['with_bonus']:+d})")
+
+
 def render_check(document: Document, console: Console) -> None:
     """``stich check``: every bonus, the side that tries for it, and whether it can be forced."""
     painter = CardPainter.for_game(document["game"])
@@ -351,13 +362,27 @@ def render_check(document: Document, console: Console) -> None:
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
     table = Table(title="Bonuses", title_justify="left", title_style="bold")
-    for column in ("bonus", "for", "what", "forced?"):
+    score = document.get("score")
+    by_score = bool(score and score["bonuses"])
+    for column in ("bonus", "for", "what", "forced alone?") + (("score-optimal play",) if by_score else ()):
         table.add_column(column)
     over = document["position"]["over"]
+    under_score = {b["bonus"]: b for b in score["bonuses"]} if score else {}
     for check in document["checks"]:
         side = seats_text(check["side"]) if check["side"] else "-"
-        table.add_row(check["bonus"], side, check["description"] or "", _check_answer(check, over))
+        row: list[Text | str] = [check["bonus"], side, check["description"] or "", _check_answer(check, over)]
+        if by_score:
+            row.append(_score_answer(under_score.get(check["bonus"])))
+        table.add_row(*row)
     console.print(table)
+    if score:
+        console.print(Text(f"score (double dummy): {score['value']:+d}"))
+        for choice in score["choices"]:
+            first, second = choice["bonuses"]
+            a, b = choice["settlements"]
+            verdict = f"the score prefers {choice['prefers']}" if choice["prefers"] else "the score is the same"
+            console.print(Text(f"{seats_text(choice['side'])} can force {first} or {second}, not both: {verdict} "
+                               f"({first} {a:+d}, {second} {b:+d})"))
     if document.get("together") is not None:
         answer = "yes" if document["together"] else "no"
         console.print(Text(f"every target met together, all seats helping: {answer}"))

@@ -441,12 +441,15 @@ def targets_together(position: Position) -> bool | None:
 def check_report(position: Position, *, engine: EngineSolver | None = None,
                  reference_solver: bool | None = None) -> dict[str, Any]:
     """:func:`check_bonuses` as the document ``stich check --json`` prints (with ``together``, see
-    :func:`targets_together`)."""
+    :func:`targets_together`, and ``score``: the bonuses under the score, :mod:`solver.score_check`)."""
+    from .score_check import score_check_report  # the settlement search loads on first use
+
     checks = check_bonuses(position, engine=engine, reference_solver=reference_solver)
     seats, sides = taken_so_far(position)
     return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
             "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
-            "checks": [check.as_dict() for check in checks], "together": targets_together(position)}
+            "checks": [check.as_dict() for check in checks], "together": targets_together(position),
+            "score": score_check_report(position, checks, reference_solver=reference_solver)}
 
 
 # --- table ----------------------------------------------------------------------------------------------------------

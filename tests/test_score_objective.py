@@ -105,3 +105,32 @@ def test_score_refuses_what_it_does_not_take():
         solver.solve(position, "score", time_limit=1.0)
     with pytest.raises(StichError):
         solver.solve(position, "score", engine="fast")
+
+
+def test_check_says_which_bonus_the_score_prefers():
+    """examples/settlement.tbn: Valat and Pagat Ultimo can each be forced, not both; with the Pagat doubled the score
+    prefers the Pagat (+12 against +8), and the score-optimal play gives the Valat up."""
+    from solver.analysis import check_report
+
+    position = next(read_positions(EXAMPLES / "settlement.tbn"))
+    for reference_solver in (False, True):
+        score = check_report(position, reference_solver=reference_solver)["score"]
+        assert score["value"] == 12
+        by_bonus = {b["bonus"]: b for b in score["bonuses"]}
+        assert by_bonus["valat"] == {"bonus": "valat", "side": [1, 4], "with_bonus": 8, "score_forces": False}
+        assert by_bonus["pagat_ultimo"]["score_forces"] is True and by_bonus["game"]["score_forces"] is True
+        assert score["choices"] == [{"side": [1, 4], "bonuses": ["valat", "pagat_ultimo"], "settlements": [8, 12],
+                                     "prefers": "pagat_ultimo"}]
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS[::2], ids=[settlement_config_id(c)
+                                                                 for c in SETTLEMENT_CONFIGS[::2]])
+def test_bonuses_under_the_score_agree_with_the_reference(config):
+    from solver.analysis import check_bonuses
+    from solver.score_check import score_check_report
+
+    rng = random.Random("score check:" + settlement_config_id(config))
+    for number in range(4):
+        position, _, _, _ = random_ending(config, rng, number)
+        checks = check_bonuses(position)
+        assert score_check_report(position, checks) == score_check_report(position, checks, reference_solver=True)
