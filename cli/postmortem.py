@@ -15,6 +15,7 @@ from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import GRADES, analyse_play
 from solver.search.engine import EngineSolver
+from solver.settlement import settlement_unsupported
 
 from .errors import file_name, message
 from .output import atomic_path
@@ -33,10 +34,15 @@ def plot_path(base: Path, count: int) -> Path:
 
 
 def postmortem_document(position: Position, plot: Path | None, count: list[int],
-                        engine: EngineSolver | None = None) -> Document:
-    """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked."""
+                        engine: EngineSolver | None = None, objective: str = "score") -> Document:
+    """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked. Graded by
+    the score unless the rules have no settlement search (then by card points, said on stderr)."""
+    reason = settlement_unsupported(position) if objective == "score" else None
+    if reason is not None:
+        message(f"stich: {position.label}: graded by card points: {reason}")
+        objective = "points"
     with progress_on_stderr(f"post-mortem of {position.label}"):
-        analysis = analyse_play(position, engine=engine)
+        analysis = analyse_play(position, engine=engine, objective=objective)
     document: Document = postmortem_report(position, analysis)
     if plot is not None and not position.played:
         message(f"stich: {position.label}: no Play section, so no plot")
@@ -58,19 +64,25 @@ def render_postmortem(document: Document, console: Console) -> None:
         console.print(Text("the record has no Play section: nothing to analyse", style="dim"))
         return
     unit = document["measure"]
-    view = ("each mover's own tricks" if document["every_seat_for_itself"]
+    by_score = unit == "game units"
+    view = ("each mover's own tricks" if document["every_seat_for_itself"] and not by_score
             else f"{unit} of {seats_text(document['declaring_side'])}")
+    points_unit = "tricks" if document["every_seat_for_itself"] else "points"
     table = Table(title=f"Every card (totals: {view}; cost to the mover's side)", title_justify="left",
                   title_style="bold")
-    for column in ("#", "trick", "seat", "card", "before", "best", "after", "cost", "grade", "better", "bonus lost"):
-        table.add_column(column, justify="right" if column in ("#", "trick", "seat", "before", "best", "after",
-                                                               "cost") else "left")
+    columns = ("#", "trick", "seat", "card", "before", "best", "after", "cost") + (
+        (f"{points_unit} cost",) if by_score else ()) + ("grade", "better", "bonus lost")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("card", "grade", "better", "bonus lost") else "right")
     for card in cards:
         style = _GRADE_STYLES[card["grade"]]
         better = painter.cards(card["best_cards"], "/") if card["cost"] else Text("")
-        table.add_row(str(card["number"]), str(card["trick"]), str(card["seat"]), painter.card(card["card"]),
-                      str(card["before"]), str(card["best"]), str(card["after"]), str(card["cost"]),
-                      Text(card["grade"], style=style), better, ", ".join(card["bonuses_lost"]))
+        row: list[Text | str] = [str(card["number"]), str(card["trick"]), str(card["seat"]),
+                                 painter.card(card["card"]), str(card["before"]), str(card["best"]),
+                                 str(card["after"]), str(card["cost"])]
+        if by_score:
+            row.append(str(card["points_cost"]))
+        table.add_row(*row, Text(card["grade"], style=style), better, ", ".join(card["bonuses_lost"]))
     console.print(table)
     summary = Table(title="Per player", title_justify="left", title_style="bold")
     summary.add_column("seat", justify="right")
@@ -78,10 +90,13 @@ def render_postmortem(document: Document, console: Console) -> None:
     for name in GRADES[1:]:
         summary.add_column(_PLURALS[name], justify="right")
     summary.add_column(f"cost ({unit})", justify="right")
+    if by_score:
+        summary.add_column(f"cost ({points_unit})", justify="right")
     summary.add_column("bonuses lost")
     for player in document["players"]:
+        costs = [str(player["cost"])] + ([str(player["points_cost"])] if by_score else [])
         summary.add_row(str(player["seat"]), str(player["cards"]),
-                        *(str(player["grades"][name]) for name in GRADES[1:]), str(player["cost"]),
+                        *(str(player["grades"][name]) for name in GRADES[1:]), *costs,
                         ", ".join(player["bonuses_lost"]))
     console.print(summary)
 
@@ -94,18 +109,26 @@ def postmortem(
         None, "--plot", metavar="OUT.png|OUT.svg|OUT.pdf", parser=file_name,
         help="Also draw the value over the play: cards, tricks, thresholds, mistakes and bonuses marked (one file "
              "per record: OUT, OUT-2, ...)."),
+    objective: str = typer.Option(
+        "score", "--objective", "-o", metavar="NAME",
+        help="Grade by 'score' (game units, the card points beside; the default) or 'points' (card points, "
+             "Kratzen: tricks)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     play: Optional[str] = PLAY,
 ) -> None:
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
-    (docs/postmortem.md)."""
+    (docs/postmortem.md). By default the value is the score (the declaring side's settlement in game units)."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb)
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
+    name = objective.strip().lower()
+    if name not in ("score", "points"):
+        raise typer.BadParameter(f"the post-mortem grades by 'score' or 'points', not {objective!r}",
+                                 param_hint="'--objective'")
     count = [0]
     run_over_records(file, variant=flags, board=board, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem,
-                     document=lambda position: postmortem_document(position, plot, count, engine))
+                     document=lambda position: postmortem_document(position, plot, count, engine, name))

@@ -14,7 +14,7 @@ mover's own tricks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import InvalidContractError, StichError
@@ -31,6 +31,10 @@ POINT_GRADES = ((15, "blunder"), (6, "mistake"), (1, "inaccuracy"), (0, "ok"))
 
 #: Trick-counting games (every seat for itself): a trick is a mistake, two or more, or a missed target, a blunder.
 TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
+
+#: Grading by the score (the declaring side's net in game units): a lost game of a Normal or a Rufer costs 4.
+SCORE_GRADES = ((4, "blunder"), (2, "mistake"), (1, "inaccuracy"), (0, "ok"))
+SCORE_MEASURE = "game units"
 
 @dataclass(frozen=True)
 class CardAnalysis:
@@ -54,16 +58,20 @@ class CardAnalysis:
     grade: str
     measure: str
     view: tuple[int, ...]
+    points_cost: int | None = None  # graded by the score: what the card cost in card points (Kratzen: tricks)
 
     @property
     def is_mistake(self) -> bool:
         return self.grade != "ok"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "trick": self.trick, "seat": self.seat, "card": self.card,
-                "before": self.before, "best": self.best, "after": self.after, "cost": self.cost,
-                "best_cards": list(self.best_cards), "bonuses_lost": list(self.bonuses_lost), "grade": self.grade,
-                "measure": self.measure, "view": list(self.view)}
+        document = {"number": self.number, "trick": self.trick, "seat": self.seat, "card": self.card,
+                    "before": self.before, "best": self.best, "after": self.after, "cost": self.cost,
+                    "best_cards": list(self.best_cards), "bonuses_lost": list(self.bonuses_lost),
+                    "grade": self.grade, "measure": self.measure, "view": list(self.view)}
+        if self.points_cost is not None:
+            document["points_cost"] = self.points_cost
+        return document
 
 
 @dataclass(frozen=True)
@@ -75,10 +83,14 @@ class PlayerSummary:
     grades: dict[str, int]
     cost: int
     bonuses_lost: tuple[str, ...]
+    points_cost: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "cards": self.cards, "grades": dict(self.grades), "cost": self.cost,
-                "bonuses_lost": list(self.bonuses_lost)}
+        document = {"seat": self.seat, "cards": self.cards, "grades": dict(self.grades), "cost": self.cost,
+                    "bonuses_lost": list(self.bonuses_lost)}
+        if self.points_cost is not None:
+            document["points_cost"] = self.points_cost
+        return document
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,7 @@ class PlayAnalysis:
     maximum: int = field(default=0, compare=False)
     #: the bonuses of the declaring side (Kratzen: the attacker's target) still made or forceable after the last card
     bonuses_kept: tuple[str, ...] = field(default=(), compare=False)
+    points_curve: tuple[int, ...] = ()  # graded by the score: the card points' curve beside it
 
     @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
@@ -113,14 +126,17 @@ class PlayAnalysis:
         return {"game": self.game, "contract": self.contract, "declarer": self.declarer,
                 "declaring_side": list(self.declaring_side), "measure": self.measure,
                 "cards": [card.as_dict() for card in self.cards], "curve": list(self.curve),
-                "trick_ends": list(self.trick_ends), "players": [player.as_dict() for player in self.players]}
+                "trick_ends": list(self.trick_ends), "players": [player.as_dict() for player in self.players],
+                **({"points_curve": list(self.points_curve)} if self.points_curve else {})}
 
 
 def grade(cost: int, measure: str, bonus_lost: bool) -> str:
-    """The grade of a card from its cost; a lost bonus (or a seat's own target) makes any card a blunder."""
-    if bonus_lost:
+    """The grade of a card from its cost; a lost bonus (or Kratzen target) makes any card a blunder, except when
+    grading by the score, which already counts what the bonus is worth (giving one up can be the best play)."""
+    if bonus_lost and measure != SCORE_MEASURE:
         return "blunder"
-    for threshold, name in POINT_GRADES if measure == "points" else TRICK_GRADES:
+    grades = {"points": POINT_GRADES, SCORE_MEASURE: SCORE_GRADES}.get(measure, TRICK_GRADES)
+    for threshold, name in grades:
         if cost >= threshold:
             return name
     return "ok"
@@ -255,9 +271,15 @@ def _kept(engine: EngineSolver, state: PlayState) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def analyse_play(position: Position, *, engine: EngineSolver | None = None) -> PlayAnalysis:
-    """The post-mortem of the position's Play section, replayed from the deal's start (see the module doc)."""
+def analyse_play(position: Position, *, engine: EngineSolver | None = None,
+                 objective: str = "points") -> PlayAnalysis:
+    """The post-mortem of the position's Play section, replayed from the deal's start (see the module doc).
+    ``objective="score"`` grades by the score instead (:func:`by_score`)."""
     check_position(position)
+    if objective not in ("points", "score"):
+        raise InvalidContractError(f"the post-mortem grades by 'score' or 'points', not {objective!r}")
+    if objective == "score":
+        return by_score(position, analyse_play(position, engine=engine))
     engine = solver_for(engine)
     rules = position.rules
     state = rules.start()
@@ -283,5 +305,45 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None) -> P
                         thresholds=_thresholds(rules, curve_objective, maximum), bonuses_kept=_kept(engine, state))
 
 
-__all__ = ["CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary",
-           "TRICK_GRADES", "analyse_play", "grade", "summarise"]
+def by_score(position: Position, points: PlayAnalysis) -> PlayAnalysis:
+    """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
+    declaring side's double-dummy settlement (game units), its cost what the mover's side lost of it, the card
+    points it cost stay beside (``points_cost``), and the curve is the score's (the points' in ``points_curve``).
+    One settlement search a card: the value before a card is the value after the previous one, and the best card
+    keeps it, so only the card played needs a search (and the best cards are searched only for a costly card)."""
+    from .score_objective import solve_score  # the settlement search loads on first use
+
+    rules = position.rules
+    state = rules.start()
+    declaring = rules.declaring_side
+    before = solve_score(position_at(position, state)).total
+    curve = [before]
+    cards = []
+    for analysis, card in zip(points.cards, position.played):
+        previous, state = state, state.advance(card)
+        after = solve_score(position_at(position, state)).total
+        cost = before - after if previous.to_move in declaring else after - before
+        best_cards: tuple[str, ...] = (analysis.card,)
+        if cost:
+            result = solve_score(position_at(position, previous), cards=True)
+            best_cards = tuple(c.name for c in result.best_cards())
+        cards.append(replace(analysis, before=before, best=before, after=after, cost=cost, best_cards=best_cards,
+                             grade=grade(cost, SCORE_MEASURE, bool(analysis.bonuses_lost)), measure=SCORE_MEASURE,
+                             view=tuple(sorted(s + 1 for s in declaring)), points_cost=analysis.cost))
+        curve.append(after)
+        before = after
+    analysed = tuple(cards)
+    players = tuple(replace(summary, points_cost=old.cost) for summary, old in
+                    zip(summarise(analysed, rules.seats), points.players))
+    # the contract's thresholds are marks on the points' scale: the score's curve has none
+    return replace(points, measure=SCORE_MEASURE, cards=analysed, curve=tuple(curve), players=players,
+                   points_curve=points.curve, thresholds=(), maximum=max(curve))
+
+
+def position_at(position: Position, state: PlayState) -> Position:
+    """The record's position (its announcements and pot) at another state of its deal."""
+    return Position(position.game, position.rules, state, record=position.record)
+
+
+__all__ = ["CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
+           "TRICK_GRADES", "analyse_play", "by_score", "grade", "summarise"]

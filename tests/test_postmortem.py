@@ -315,11 +315,15 @@ def _ending_file(tmp_path: Path) -> Path:
 
 def test_postmortem_command_table_json_and_plot(tmp_path):
     path = _ending_file(tmp_path)
-    shown = run("postmortem", path)
+    shown = run("postmortem", path, "--objective", "points")
     assert "blunder" in shown.stdout and "inaccuracy" in shown.stdout and "Per player" in shown.stdout
-    (document,) = [json.loads(line) for line in run("postmortem", path, "--json").stdout.splitlines()]
+    (document,) = [json.loads(line) for line in run("postmortem", path, "--json", "-o", "points").stdout.splitlines()]
     assert document["command"] == "postmortem" and document["record"]["board"] == "9"
     assert document == {**document, **analyse_play(ending(VALAT_THROWN)).as_dict()}
+    (by_score,) = [json.loads(line) for line in run("postmortem", path, "--json").stdout.splitlines()]
+    assert by_score["measure"] == "game units" and by_score["points_curve"] == document["curve"]
+    assert [c["points_cost"] for c in by_score["cards"]] == [c["cost"] for c in document["cards"]]
+    assert "cost (game units)" in run("postmortem", path).stdout
     plot = tmp_path / "out.svg"
     result = run("postmortem", path, "--board", "9", "--plot", plot)
     assert result.stdout.strip() and f"wrote {plot}" in result.stderr
@@ -379,3 +383,26 @@ def test_tree_command_reads_no_record_after_the_one_it_uses(tmp_path):
     run("tree", path, "--depth", 1, "--out", tmp_path / "t.json")
     assert "expected" in run("tree", path, "--board", "2", "--depth", 1, "--out", tmp_path / "u.json",
                              code=1).stderr
+
+
+def test_postmortem_by_the_score_agrees_with_the_reference():
+    """Graded by the score, every card's before / after is the reference settlement of the position, its cost what
+    the mover's side lost of it, and the curve is the score's."""
+    from solver.score_objective import solve_score
+    from solver.postmortem import position_at
+
+    position = ending(VALAT_THROWN)
+    analysis = analyse_play(position, objective="score")
+    assert analysis.measure == "game units"
+    state = position.rules.start()
+    values = [solve_score(position_at(position, state), reference_solver=True).total]
+    for card in position.played:
+        state = state.advance(card)
+        values.append(solve_score(position_at(position, state), reference_solver=True).total)
+    assert list(analysis.curve) == values
+    declaring = {s + 1 for s in position.rules.declaring_side}
+    for card in analysis.cards:
+        swing = card.before - card.after
+        assert card.cost == (swing if card.seat in declaring else -swing) >= 0
+        assert card.grade == grade(card.cost, "game units", False)
+    assert any(card.cost for card in analysis.cards)
