@@ -55,14 +55,20 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text("played so far: ") + painter.cards(document["played"]))
     console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})")
     spread = f"95% interval {low:.1f} .. {high:.1f}" if document["samples"] > 1 else "one sample: no interval"
+    if document.get("score_mean") is not None:
+        score_low, score_high = document["score_interval"]
+        score_spread = (f"95% interval {score_low:+.2f} .. {score_high:+.2f}" if document["samples"] > 1
+                        else "one sample: no interval")
+        console.print(f"mean score: {document['score_mean']:+.2f} game units ({score_spread}), for the hand's side")
     console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} ({spread}), "
                   "each sample played double dummy")
     if document["openings"]:
         # The line above lets every sample choose its own best card; a player picks one card for all of them.
         best = document["openings"][0]
         now = "card to play now" if document.get("played") else "opening card"
+        score = f"mean score {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
         console.print(Text(f"best {now} for every sample: ") + painter.card(best["card"])
-                      + Text(f", win {best['win_probability']:.1%}   mean {unit}: {best['mean']:.1f}"))
+                      + Text(f", {score}win {best['win_probability']:.1%}   mean {unit}: {best['mean']:.1f}"))
     bonuses = Table(title="bonuses forced", title_justify="left")
     for column in ("objective", "for the hand's side", "against it"):
         bonuses.add_column(column)
@@ -73,10 +79,13 @@ def render_analysis(document: dict, console=None) -> None:
     if document["openings"]:
         title = "cards to play now" if document.get("played") else "opening cards"
         openings = Table(title=title, title_justify="left")
-        for column in ("card", f"mean {unit}", "win"):
+        scored = document["openings"][0].get("mean_score") is not None
+        for column in ("card",) + (("mean score",) if scored else ()) + ("win", f"mean {unit}"):
             openings.add_column(column)
         for card in document["openings"]:
-            openings.add_row(painter.card(card["card"]), f"{card['mean']:.1f}", f"{card['win_probability']:.1%}")
+            card_score = (f"{card['mean_score']:+.2f}",) if scored else ()
+            openings.add_row(painter.card(card["card"]), *card_score, f"{card['win_probability']:.1%}",
+                             f"{card['mean']:.1f}")
         console.print(openings)
 
 

@@ -97,19 +97,22 @@ class OpeningCard:
     card: str
     mean: float
     win_probability: float
+    mean_score: float | None = None  # for the hand's side, game units (None: the rules have no settlement search)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "mean": self.mean, "win_probability": self.win_probability}
+        return {"card": self.card, "mean": self.mean, "win_probability": self.win_probability,
+                "mean_score": self.mean_score}
 
 
 @dataclass(frozen=True, kw_only=True)
 class HandAnalysis:
-    """The single-dummy report of one hand: win chance, bonus chances, mean points (or tricks) with a 95%
-    interval, and every opening card's value when the hand leads.
+    """The single-dummy report of one hand: win chance, bonus chances, mean points (or tricks) and mean score (the
+    declaring side's double-dummy settlement in game units, negated for a defending hand, scored without
+    announcements) each with a 95% interval, and every opening card's value when the hand leads.
 
     ``win_probability`` and ``mean`` let each sample play its own best card (every sample solved double dummy), so
     where the hand is to play they are at least those of its best single card, ``openings[0]`` (the cards are
-    sorted by win chance, then mean), which is what a player who must pick one card can expect. With one sample
+    sorted by mean score, then win chance, then mean), which is what a player who must pick one card can expect. With one sample
     the interval's ends are the mean."""
 
     game: str
@@ -129,6 +132,8 @@ class HandAnalysis:
     seats: int = 0
     declarer: int = 1
     variant: dict[str, object] = field(default_factory=dict)  # every flag with the value used: reproducible
+    score_mean: float | None = None  # the hand's side's mean score in game units (None: no settlement search)
+    score_interval: tuple[float, float] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "command": "analyse", "game": self.game, "seats": self.seats,
@@ -137,7 +142,8 @@ class HandAnalysis:
                 "samples": self.samples, "seed": self.seed, "measure": self.measure,
                 "win_probability": self.win_probability, "mean": self.mean, "interval": list(self.interval),
                 "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],
-                "played": list(self.played)}
+                "played": list(self.played), "score_mean": self.score_mean,
+                "score_interval": None if self.score_interval is None else list(self.score_interval)}
 
 
 # --- drawing ----------------------------------------------------------------------------------------------------
@@ -238,6 +244,7 @@ class CardTally:
     samples: int = 0
     total: int = 0
     wins: int = 0
+    score_total: int = 0  # the sum of its scores for the hand's side (game units)
 
 
 @dataclass
@@ -250,6 +257,9 @@ class Sums:
     total: int = 0
     squares: int = 0
     wins: int = 0
+    score_n: int = 0  # the samples scored (the settlement search), the sum of their scores and of the squares
+    score_total: int = 0
+    score_squares: int = 0
     bonuses: dict[tuple[str, int | None], BonusTally] = field(default_factory=dict)
     cards: dict[int, CardTally] = field(default_factory=dict)
 
@@ -258,6 +268,9 @@ class Sums:
         self.total += part.total
         self.squares += part.squares
         self.wins += part.wins
+        self.score_n += part.score_n
+        self.score_total += part.score_total
+        self.score_squares += part.score_squares
         for key, bonus in part.bonuses.items():
             mine = self.bonuses.setdefault(key, BonusTally(bonus.description))
             mine.for_side += bonus.for_side
@@ -268,20 +281,25 @@ class Sums:
             held.samples += tally.samples
             held.total += tally.total
             held.wins += tally.wins
+            held.score_total += tally.score_total
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "sum": self.total, "squares": self.squares, "wins": self.wins,
+                "score_n": self.score_n, "score_sum": self.score_total, "score_squares": self.score_squares,
                 "bonuses": [[name, seat, b.description, b.for_side, b.forced_for, b.forced_against]
                             for (name, seat), b in self.bonuses.items()],
-                "cards": [[card, c.samples, c.total, c.wins] for card, c in self.cards.items()]}
+                "cards": [[card, c.samples, c.total, c.wins, c.score_total] for card, c in self.cards.items()]}
 
     @classmethod
     def from_json(cls, document: Mapping[str, Any]) -> Sums:
-        sums = cls(int(document["n"]), int(document["sum"]), int(document["squares"]), int(document["wins"]))
+        # a checkpoint of a version without the score has no score sums: its analysis then reports no score
+        sums = cls(int(document["n"]), int(document["sum"]), int(document["squares"]), int(document["wins"]),
+                   int(document.get("score_n", 0)), int(document.get("score_sum", 0)),
+                   int(document.get("score_squares", 0)))
         for name, seat, description, for_side, forced_for, forced_against in document["bonuses"]:
             sums.bonuses[(name, seat)] = BonusTally(description, int(for_side), int(forced_for), int(forced_against))
-        for card, samples, total, wins in document["cards"]:
-            sums.cards[int(card)] = CardTally(int(samples), int(total), int(wins))
+        for card, samples, total, wins, *score in document["cards"]:
+            sums.cards[int(card)] = CardTally(int(samples), int(total), int(wins), int(score[0]) if score else 0)
         return sums
 
 
@@ -381,6 +399,25 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
                 bonus_tally.forced_against += 1
 
 
+def _add_score(sums: Sums, position: Position, seat: int) -> None:
+    """The sample's score for the hand's side (the declaring side's settlement, negated for a defending seat; no
+    announcements), and with the hand to play every card's; nothing where the rules have no settlement search."""
+    from .score_objective import solve_score  # the settlement search loads on first use
+    from .settlement import default_settlement_engine, settlement_unsupported
+
+    if settlement_unsupported(position) is not None:
+        return
+    state = position.state
+    result = solve_score(position, cards=state.to_move == seat, engine=default_settlement_engine(),
+                         reference_solver=False)
+    sign = 1 if seat in position.rules.declaring_side else -1
+    sums.score_n += 1
+    sums.score_total += sign * result.total
+    sums.score_squares += result.total * result.total
+    for cv in result.card_values:
+        sums.cards.setdefault(cv.card, CardTally()).score_total += sign * cv.value
+
+
 def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
     """Samples ``first`` .. ``first + count - 1``, solved by one worker, as integer sums."""
     engine = worker_engine()
@@ -388,6 +425,7 @@ def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
     for k in range(first, first + count):
         rules, state = draw_sample(setup, k)
         _add_sample(sums, rules, state, setup.seat, engine)
+        _add_score(sums, Position(rules.game, rules, state), setup.seat)
     return sums
 
 
@@ -602,9 +640,18 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     half = Z95 * math.sqrt(variance / n)
     bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n)
                     for (name, s), tally in sorted(total.bonuses.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)))
-    openings = tuple(sorted((OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples)
+    scored = total.score_n == n
+    score_mean = total.score_total / n if scored else None
+    score_interval = None
+    if score_mean is not None:
+        score_variance = max(0.0, (total.score_squares - n * score_mean * score_mean) / (n - 1)) if n > 1 else 0.0
+        score_half = Z95 * math.sqrt(score_variance / n)
+        score_interval = (score_mean - score_half, score_mean + score_half)
+    # best play means the score: the cards are ranked by their mean score, then win chance and mean points
+    openings = tuple(sorted((OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples,
+                                         tally.score_total / tally.samples if scored else None)
                              for card, tally in total.cards.items()),
-                            key=lambda o: (-o.win_probability, -o.mean, o.card)))
+                            key=lambda o: (-(o.mean_score or 0.0), -o.win_probability, -o.mean, o.card)))
     measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
     return HandAnalysis(
         game=game.name, contract=setup.contract, seat=setup.seat + 1,
@@ -614,7 +661,7 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
         samples=n, seed=seed, measure=measure, win_probability=total.wins / n, mean=mean,
         interval=(mean - half, mean + half), bonuses=bonuses, openings=openings,
         played=tuple(game.pack[card].name for card in setup.played), seats=setup.seats, declarer=setup.declarer,
-        variant=dict(game.variant(dict(setup.variant) or None)))
+        variant=dict(game.variant(dict(setup.variant) or None)), score_mean=score_mean, score_interval=score_interval)
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position"]

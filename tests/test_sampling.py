@@ -98,6 +98,31 @@ def test_the_report_of_a_schafkopf_hand() -> None:
     assert len(document["openings"]) == 8
 
 
+def test_the_mean_score_is_the_samples_settlement_and_ranks_the_cards() -> None:
+    """The mean score and each opening card's are the double-dummy settlements of the samples (for the hand's
+    side), and the cards are ranked by them."""
+    from solver.games import get_game
+    from solver.score_objective import solve_score
+
+    analysis = analyse_hand("Schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", samples=6, seed=1, workers=1)
+    setup = _setup(get_game("Schafkopf"), "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", None, 1, None, 4, 1)
+    totals, cards = [], {}
+    for k in range(6):
+        rules, state = draw_sample(setup, k)
+        result = solve_score(Position(rules.game, rules, state), cards=True, reference_solver=False)
+        sign = 1 if 0 in rules.declaring_side else -1
+        totals.append(sign * result.total)
+        for cv in result.card_values:
+            cards.setdefault(rules.pack[cv.card].name, []).append(sign * cv.value)
+    assert analysis.score_mean == pytest.approx(sum(totals) / 6)
+    low, high = analysis.score_interval
+    assert low <= analysis.score_mean <= high
+    assert {o.card: o.mean_score for o in analysis.openings} == pytest.approx(
+        {card: sum(v) / 6 for card, v in cards.items()})
+    ranked = [o.mean_score for o in analysis.openings]
+    assert ranked == sorted(ranked, reverse=True)
+
+
 # --- analysis from a position mid-play -----------------------------------------------------------------------------
 
 MIDPLAY = """[Game "Schafkopf"]
