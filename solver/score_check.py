@@ -36,6 +36,8 @@ def requiring(spec: PayoffSpec, requirements: Sequence[Requirement], maximising:
     components = list(spec.components)
     checks = []  # (component index, target)
     for objective, target in requirements:
+        if target <= 0:
+            continue  # met whatever happens (a target measured on what an ending still holds can be 0)
         core = _core(objective)
         index = next((i for i, c in enumerate(components) if _core(c.objective) == core), None)
         if index is None:

@@ -51,8 +51,14 @@ def test_solve_report_of_the_valat_example():
 def test_solve_report_agrees_with_the_reference(name, number):
     position = board(name, number)
     document = solve_report(position, cards=True)
-    (result,) = document["results"]
+    score, result = document["results"]  # the default: the score beside the points
     expected = reference(position, "points", cards=True)
+    expected_score = reference(position, "score", cards=True)
+    assert score["total"] == expected_score.total
+    assert {card: group["total"] for group in score["cards"] for card in group["cards"]} == \
+        expected_score.card_names()
+    assert {card: group["points"] for group in score["cards"] for card in group["cards"]} == {
+        card: expected.achieved + value for card, value in expected.card_names().items()}
     assert (result["achieved"], result["future"], result["total"]) == (expected.achieved, expected.future,
                                                                      expected.total)
     values = {card: group["future"] for group in result["cards"] for card in group["cards"]}
@@ -63,10 +69,11 @@ def test_solve_report_agrees_with_the_reference(name, number):
 
 def test_kratzen_is_solved_for_every_seat():
     position = board("kratzen.tbn", 2)
-    assert default_objectives(position.rules) == ["tricks"]
+    assert default_objectives(position.rules) == ["score", "tricks"]
     document = solve_report(position)
     assert document["every_seat_for_itself"] is True
-    assert [(r["seat"], r["total"], r["success"]) for r in document["results"]] == [
+    assert document["results"][0]["total"] == reference(position, "score").total
+    assert [(r["seat"], r["total"], r["success"]) for r in document["results"][1:]] == [
         (1, 3, True), (2, 0, False), (3, 0, False), (4, 0, False)]
 
 
@@ -87,16 +94,18 @@ def test_a_trick_in_progress_and_its_line():
 
 def test_a_finished_deal_has_nothing_left():
     document = solve_report(board("schafkopf.tbn", 7), cards=True, line=True)
-    (result,) = document["results"]
+    score, result = document["results"]
     assert document["position"]["over"] and document["position"]["to_move"] is None
     assert (result["achieved"], result["future"], result["total"]) == (16, 0, 16)
     assert result["cards"] == [] and result["line"] == []
+    # the score of a finished deal is its settlement (the declarers lost with 16 points)
+    assert score["total"] == -4 and score["cards"] == [] and score["line"] == []
 
 
 def test_all_objectives_and_a_bad_one():
     position = board("zwanzigerrufen.tbn", 5)
     document = solve_report(position, ["all"])
-    assert [r["objective"] for r in document["results"]] == position.rules.objective_names()
+    assert [r["objective"] for r in document["results"]] == ["score", *position.rules.objective_names()]
     with pytest.raises(InvalidContractError, match="unknown objective 'schneider'"):  # Schafkopf's, not this game's
         solve_report(position, ["schneider"])
     tout = board("schafkopf.tbn", 1)
@@ -188,7 +197,7 @@ def test_check_a_pagat_that_is_in_no_hand():
     document = check_report(ending)
     assert document["every_seat_for_itself"] is False
     assert {c["bonus"]: c["reason"] for c in document["checks"]}["pagat_ultimo"]
-    assert solve_report(ending)["results"][0]["total"] == reference(ending, "points").total
+    assert solve_report(ending)["results"][1]["total"] == reference(ending, "points").total
 
 
 def test_can_force_refuses_an_exact_objective():
