@@ -28,9 +28,9 @@ def tree(
                             metavar="OUT.graphml|OUT.gexf|OUT.json", required=True),
     board: Optional[str] = BOARD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
-                                                        callback=checked_objectives,
-                                  help="The value on nodes and edges (default points; in a game without them, "
-                                       "the declarer's tricks)."),
+                                            callback=checked_objectives,
+                                            help="The value on nodes and edges: score (game units), points, ... "
+                                                 "(default points; in a game without them, the declarer's tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
                                        help="The seat of a per-seat objective."),
     variant: Optional[List[str]] = VARIANT,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Callable
 
 import networkx as nx
 
@@ -54,13 +55,16 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     """The tree of every play sequence of ``depth`` cards from the position.
 
     Node attributes: ``to_move`` (1-based seat, 0 when the deal is over), ``table`` (cards on the table), ``value``
-    (the maximising side's total: achieved + double-dummy rest; the declaring side for ``points``), ``depth``.
+    (the maximising side's total: achieved + double-dummy rest; the declaring side for ``points``; for ``score``
+    the declaring side's settlement in game units), ``depth``.
     Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``.
     Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth`` and ``variant`` (the flags
     that differ from the game's defaults, ``name=value, ...``)."""
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
     engine = solver_for(engine)
+    if isinstance(objective, str) and objective.strip().lower() == "score":
+        return _score_tree(position, depth, seat)
     goal = _objective(position, objective, seat)
     rules = position.rules
     graph = nx.DiGraph(objective=goal.name, maximiser="+".join(str(s + 1) for s in sorted(goal.maximiser)),
@@ -69,28 +73,55 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     state = position.state
     root_value = goal.achieved(rules, state) + engine.value(state, goal)
     graph.add_node(_node_id(()), **_node_attributes(state, root_value, 0))
-    _expand(graph, engine, goal, state, (), root_value, depth)
+
+    def totals(node: PlayState) -> list[tuple[int, int]]:
+        achieved = goal.achieved(rules, node)
+        return [(cv.card, achieved + cv.value) for cv in engine.card_values(node, goal)]
+
+    _expand(graph, totals, state, (), root_value, depth)
     return graph
 
 
-def _expand(graph: nx.DiGraph, engine: EngineSolver, goal: Objective, state: PlayState, path: tuple[str, ...],
-            value: int, depth: int) -> None:
-    """Add the children of one node: one edge per legal card, valued by one card-values search of the node."""
+def _score_tree(position: Position, depth: int, seat: int | None) -> nx.DiGraph:
+    """The tree valued by the score: every node's value is the declaring side's double-dummy settlement."""
+    from .score_objective import solve_score  # the settlement search loads on first use
+
+    if seat is not None:
+        raise StichError("the score is the declaring side's (Kratzen: the attacker's) and takes no seat")
+
+    def at(node: PlayState) -> Position:
+        return Position(position.game, position.rules, node, record=position.record)
+
+    root = solve_score(at(position.state), reference_solver=False)
+    rules = position.rules
+    graph = nx.DiGraph(objective="score", maximiser="+".join(str(s + 1) for s in sorted(root.objective.maximiser)),
+                       game=position.game.name, contract=str(rules.contract), depth=depth,
+                       variant=rules.variant.text())
+    graph.add_node(_node_id(()), **_node_attributes(position.state, root.total, 0))
+
+    def totals(node: PlayState) -> list[tuple[int, int]]:
+        return [(cv.card, cv.value) for cv in solve_score(at(node), cards=True, reference_solver=False).card_values]
+
+    _expand(graph, totals, position.state, (), root.total, depth)
+    return graph
+
+
+def _expand(graph: nx.DiGraph, totals: Callable[[PlayState], list[tuple[int, int]]], state: PlayState,
+            path: tuple[str, ...], value: int, depth: int) -> None:
+    """Add the children of one node: one edge per legal card, valued by one card-values search of the node
+    (``totals``: each legal card and the total it keeps)."""
     if depth == 0 or state.is_over:
         return
     rules = state.rules
-    achieved = goal.achieved(rules, state)
     parent = _node_id(path)
-    for card_value in engine.card_values(state, goal):
-        card = card_value.card
+    for card, total in totals(state):
         name = rules.pack[card].name
-        total = achieved + card_value.value
         child_state = state.advance(card)
         child = path + (name,)
         graph.add_node(_node_id(child), **_node_attributes(child_state, total, len(child)))
         graph.add_edge(parent, _node_id(child), card=name, seat=state.to_move + 1, value=total,
                        optimal=total == value)
-        _expand(graph, engine, goal, child_state, child, total, depth - 1)
+        _expand(graph, totals, child_state, child, total, depth - 1)
 
 
 def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:

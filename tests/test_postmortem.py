@@ -406,3 +406,20 @@ def test_postmortem_by_the_score_agrees_with_the_reference():
         assert card.cost == (swing if card.seat in declaring else -swing) >= 0
         assert card.grade == grade(card.cost, "game units", False)
     assert any(card.cost for card in analysis.cards)
+
+
+def test_the_tree_by_the_score_agrees_with_the_score_of_every_node():
+    from solver.postmortem import position_at
+    from solver.score_objective import solve_score
+
+    position = ending()
+    graph = strategy_tree(position, 2, objective="score")
+    assert graph.graph["objective"] == "score"
+    assert graph.nodes["root"]["value"] == solve_score(position, reference_solver=True).total
+    for parent, child, data in graph.edges(data=True):
+        state = position.state
+        for name in child.split():
+            state = state.advance(position.rules.pack.parse(name).index)
+        assert data["value"] == graph.nodes[child]["value"] == solve_score(position_at(position, state),
+                                                                            reference_solver=True).total
+        assert data["optimal"] == (data["value"] == graph.nodes[parent]["value"])
