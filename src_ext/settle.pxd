@@ -25,10 +25,10 @@ from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives
-from bounds cimport future_upper_bound
+from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves
 from tt cimport Table, Entry, table_probe, table_store_result, mix
-from search cimport interrupted, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, \
+from search cimport SURE_ABOVE, interrupted, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, \
     decode_card
 
 cdef enum:
@@ -81,15 +81,24 @@ cdef inline int final_payoff(const Payoff* p, const int* acc) noexcept nogil:
 
 
 cdef inline void payoff_range(Settle* S, int* low, int* high) noexcept nogil:
-    """Step 3: the least and greatest payoff over the box of buckets every component can still reach."""
+    """Step 3: the least and greatest payoff over the box of buckets every component can still reach. A card-point
+    or trick component gains at least what its side is sure of and at most what the other side is not (the sure
+    tricks of search.pxd's Step 3'', with as many tricks left as there)."""
     cdef const Payoff* p = S.p
     cdef int first[MAX_COMPONENTS]
     cdef int last[MAX_COMPONENTS]
     cdef int at[MAX_COMPONENTS]
-    cdef int i, index, value
+    cdef int i, index, value, gain, most, max_sure, min_sure
+    cdef int sure = popcount(S.s.hands[S.s.leader]) > SURE_ABOVE
     for i in range(p.n_components):
-        first[i] = bucket_of(p, i, S.acc[i])
-        last[i] = bucket_of(p, i, S.acc[i] + future_upper_bound(S.t, &p.component[i], &S.s))
+        gain = 0
+        most = future_upper_bound(S.t, &p.component[i], &S.s)
+        if sure and p.component[i].n_events == 0 and (p.component[i].points_weight or p.component[i].trick_weight):
+            sure_bounds(S.t, &p.component[i], &S.s, &max_sure, &min_sure)
+            gain = max_sure
+            most -= min_sure
+        first[i] = bucket_of(p, i, S.acc[i] + gain)
+        last[i] = bucket_of(p, i, S.acc[i] + most)
         at[i] = first[i]
     low[0] = INFINITY
     high[0] = -INFINITY
