@@ -112,8 +112,8 @@ class HandAnalysis:
 
     ``win_probability`` and ``mean`` let each sample play its own best card (every sample solved double dummy), so
     where the hand is to play they are at least those of its best single card, ``openings[0]`` (the cards are
-    sorted by mean score, then win chance, then mean), which is what a player who must pick one card can expect. With one sample
-    the interval's ends are the mean."""
+    sorted by mean score, then win chance, then mean), which is what a player who must pick one card can expect.
+    With one sample the interval's ends are the mean."""
 
     game: str
     contract: str
