@@ -328,7 +328,8 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     for name in dict.fromkeys(names):  # each once, in the order asked
         try:
             if name == SCORE:
-                result = solve(position, SCORE, cards=cards, line=line, reference_solver=reference_solver)
+                result = solve(position, SCORE, cards=cards, line=line, engine=engine,
+                               reference_solver=reference_solver)
                 results.append(_objective_entry(position, None, result.objective, result, cards=cards, line=line))
                 continue
             named = objectives_named(position, name)
@@ -449,7 +450,7 @@ def check_report(position: Position, *, engine: EngineSolver | None = None,
     return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
             "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
             "checks": [check.as_dict() for check in checks], "together": targets_together(position),
-            "score": score_check_report(position, checks, reference_solver=reference_solver)}
+            "score": score_check_report(position, checks, engine=engine, reference_solver=reference_solver)}
 
 
 # --- table ----------------------------------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
 def _solve_score(position: Position, seat: int | None, cards: bool, line: bool, engine: object,
                  reference_solver: bool | None, time_limit: float | None,
                  stop: threading.Event | None) -> SolveResult:
-    from .score_objective import solve_score  # the scorer and the settlement tables load on first use
+    from .score_objective import settlement_engine_for, solve_score  # the scorer and settlement load on first use
 
     if seat is not None:
         raise StichError("the score is the declaring side's (Kratzen: the attacker's) and takes no seat")
@@ -90,7 +90,8 @@ def _solve_score(position: Position, seat: int | None, cards: bool, line: bool, 
         raise StichError("the score search runs to the end: time_limit and stop are the points engine's")
     if engine is not None and not isinstance(engine, (EngineSolver, SettlementEngine)):
         solver_for(engine)  # the points engine's message for a wrong argument
-    settlement_engine = engine if isinstance(engine, SettlementEngine) else None
+    known = engine if isinstance(engine, (EngineSolver, SettlementEngine)) else None
+    settlement_engine = settlement_engine_for(known) if not uses_reference(reference_solver) else None
     return solve_score(position, cards=cards, line=line, engine=settlement_engine, reference_solver=reference_solver)
 
 

@@ -279,7 +279,7 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
     if objective not in ("points", "score"):
         raise InvalidContractError(f"the post-mortem grades by 'score' or 'points', not {objective!r}")
     if objective == "score":
-        return by_score(position, analyse_play(position, engine=engine))
+        return by_score(position, analyse_play(position, engine=engine), engine)
     engine = solver_for(engine)
     rules = position.rules
     state = rules.start()
@@ -305,27 +305,28 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
                         thresholds=_thresholds(rules, curve_objective, maximum), bonuses_kept=_kept(engine, state))
 
 
-def by_score(position: Position, points: PlayAnalysis) -> PlayAnalysis:
+def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None) -> PlayAnalysis:
     """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
     declaring side's double-dummy settlement (game units), its cost what the mover's side lost of it, the card
     points it cost stay beside (``points_cost``), and the curve is the score's (the points' in ``points_curve``).
     One settlement search a card: the value before a card is the value after the previous one, and the best card
     keeps it, so only the card played needs a search (and the best cards are searched only for a costly card)."""
-    from .score_objective import solve_score  # the settlement search loads on first use
+    from .score_objective import settlement_engine_for, solve_score  # the settlement search loads on first use
 
+    searcher = settlement_engine_for(engine)
     rules = position.rules
     state = rules.start()
     declaring = rules.declaring_side
-    before = solve_score(position_at(position, state)).total
+    before = solve_score(position_at(position, state), engine=searcher).total
     curve = [before]
     cards = []
     for analysis, card in zip(points.cards, position.played):
         previous, state = state, state.advance(card)
-        after = solve_score(position_at(position, state)).total
+        after = solve_score(position_at(position, state), engine=searcher).total
         cost = before - after if previous.to_move in declaring else after - before
         best_cards: tuple[str, ...] = (analysis.card,)
         if cost:
-            result = solve_score(position_at(position, previous), cards=True)
+            result = solve_score(position_at(position, previous), cards=True, engine=searcher)
             best_cards = tuple(c.name for c in result.best_cards())
         cards.append(replace(analysis, before=before, best=before, after=after, cost=cost, best_cards=best_cards,
                              grade=grade(cost, SCORE_MEASURE, bool(analysis.bonuses_lost)), measure=SCORE_MEASURE,

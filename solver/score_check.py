@@ -20,7 +20,7 @@ from .games.base import Objective
 from .position import Position
 from .search.engine import uses_reference
 from .search.settle import PAYOFF_LIMIT, PayoffComponent, PayoffSpec, bucket_tuples, reference_settlement
-from .settlement import Announcements, default_settlement_engine, final_net, payoff_spec
+from .settlement import Announcements, final_net, payoff_spec
 from .state import PlayState
 
 Requirement = tuple[Objective, int]  # a bonus's objective and its target
@@ -97,14 +97,14 @@ class BonusChoice:
 
 
 def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective, bool]], *,
-                     announcements: Announcements = None, pot: int | None = None,
+                     announcements: Announcements = None, pot: int | None = None, engine: Any = None,
                      reference_solver: bool | None = None) -> tuple[int, list[BonusScore], list[BonusChoice]]:
     """The score, each bonus under it, and the choices between bonuses of one side that cannot be forced together.
     ``bonuses`` are (name, objective with a target, forced alone) from the ordinary bonus check."""
     state = position.state
     spec = payoff_spec(position, announcements=announcements, pot=pot)
     declaring = position.rules.declaring_side
-    value_of = _searcher(position, state, announcements, pot, reference_solver)
+    value_of = _searcher(position, state, announcements, pot, engine, reference_solver)
     score = value_of(spec, ())
     results: list[BonusScore] = []
     constrained: dict[str, int] = {}
@@ -141,7 +141,7 @@ def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective,
     return score, results, choices
 
 
-def score_check_report(position: Position, checks: Sequence[Any], *,
+def score_check_report(position: Position, checks: Sequence[Any], *, engine: Any = None,
                        reference_solver: bool | None = None) -> dict[str, Any] | None:
     """The score part of ``stich check``'s document for the ordinary bonus checks (``BonusCheck`` of
     :func:`solver.analysis.check_bonuses`): the score, per bonus the settlement while forcing it and whether the
@@ -155,16 +155,19 @@ def score_check_report(position: Position, checks: Sequence[Any], *,
         if check.can_force is None or check.seat is not None:
             continue  # per-seat targets (Kratzen) are no side's bonuses: the score is only the attacker's
         bonuses.append((check.bonus, position.objective(check.bonus), bool(check.can_force)))
-    score, results, choices = score_of_bonuses(position, bonuses, reference_solver=reference_solver)
+    score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver)
     return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices]}
 
 
-def _searcher(position: Position, state: PlayState, announcements: Announcements, pot: int | None,
+def _searcher(position: Position, state: PlayState, announcements: Announcements, pot: int | None, engine: Any,
               reference_solver: bool | None) -> Callable[[PayoffSpec, tuple], int]:
-    """A function from a payoff (and its requirements) to its settlement, by the engine or the reference."""
+    """A function from a payoff (and its requirements) to its settlement, by the engine (``engine``: a points or
+    settlement engine whose table size to use, or None) or the reference."""
     if not uses_reference(reference_solver):
-        engine = default_settlement_engine()
-        return lambda spec, requirements: engine.value(state, spec)
+        from .score_objective import settlement_engine_for
+
+        searcher = settlement_engine_for(engine)
+        return lambda spec, requirements: searcher.value(state, spec)
     rules = position.rules
 
     def value(spec: PayoffSpec, requirements: tuple) -> int:

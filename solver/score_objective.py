@@ -12,6 +12,7 @@ not an addend of it. Each card's value is the settlement after that card, so ``b
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Sequence
 
@@ -21,7 +22,7 @@ from .games.base import Objective
 from .position import Position, check_position
 from .scoring import check_scoring_inputs
 from .search.boundary import check_flag, check_state
-from .search.engine import uses_reference
+from .search.engine import EngineSolver, uses_reference
 from .search.results import CardValue, SolveResult
 from .search.settle import SettlementEngine, reference_settlement
 from .settlement import (Announcements, _reference_line, default_settlement_engine, final_net, payoff_spec,
@@ -42,6 +43,23 @@ def score_objective(position: Position) -> Objective:
     who = "the attacker's payment, with the pot" if position.game.name == "Kratzen" else \
         "the declaring side's net settlement"
     return Objective(SCORE, rules.declaring_side, f"{who} in game units (bonuses, announcements, Kontra included)")
+
+
+_ENGINES = threading.local()
+
+
+def settlement_engine_for(engine: EngineSolver | SettlementEngine | None) -> SettlementEngine:
+    """The settlement engine to search the score with: ``engine`` itself, one with the table size of a points
+    engine (a command's ``--table-mb``: this thread's, made once per size), or this thread's shared one."""
+    if isinstance(engine, SettlementEngine):
+        return engine
+    if engine is None:
+        return default_settlement_engine()
+    megabytes = max(1, engine.table_bytes >> 20)
+    made = _ENGINES.__dict__.setdefault("by_size", {})
+    if megabytes not in made:
+        made[megabytes] = SettlementEngine(megabytes)
+    return made[megabytes]
 
 
 def solve_score(position: Position, *, cards: bool = False, line: bool = False,
@@ -94,4 +112,4 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
                        pack=state.rules.pack)
 
 
-__all__ = ["SCORE", "score_objective", "solve_score"]
+__all__ = ["SCORE", "score_objective", "settlement_engine_for", "solve_score"]
