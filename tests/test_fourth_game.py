@@ -268,8 +268,10 @@ def test_settlement_engine_agrees_with_the_reference_on_random_positions():
 def test_solve_and_check(tmp_path):
     path = record(tmp_path, [(SLAM_DEAL, "Trump H", None)])
     (solved,) = run("solve", path)
-    assert solved["game"] == "Dreier" and solved["results"][0]["objective"] == "points"
-    assert solved["results"][0]["total"] == TOTAL  # every trick, so every point
+    score, points = solved["results"]  # the settlement first, the card points beside it
+    assert solved["game"] == "Dreier" and (score["objective"], points["objective"]) == ("score", "points")
+    assert score["total"] == 10  # game (2) and slam (3) from each defender: the game's own settlement hooks
+    assert points["total"] == TOTAL  # every trick, so every point
     (checked,) = run("check", path)
     forced = {check["bonus"]: check["can_force"] for check in checked["checks"]}
     assert forced == {"game": True, "slam": True, "slam_against": False}
@@ -289,7 +291,9 @@ def test_postmortem(tmp_path):
     path = record(tmp_path, [(SLAM_DEAL, "Trump H", SLAM_PLAY),
                              ("1: EA GU HA HK / EK EO GA GK / EU GO HO HU", "Trump H",
                               ["EA EK EU", "HA EO HU", "HK GA HO", "GU GK GO"])])
-    first, second = run("postmortem", path)
+    by_score, _ = run("postmortem", path)  # graded in game units by default
+    assert all(card["grade"] == "ok" for card in by_score["cards"]) and by_score["curve"][0] == 10
+    first, second = run("postmortem", path, "--objective", "points")
     assert first["command"] == "postmortem" and all(card["grade"] == "ok" for card in first["cards"])
     assert first["curve"][0] == first["curve"][-1] == TOTAL
     graded = [(card["card"], card["cost"], card["grade"]) for card in second["cards"] if card["grade"] != "ok"]
@@ -301,7 +305,7 @@ def test_batch(tmp_path):
     path = record(tmp_path, [(SLAM_DEAL, "Trump H", None), ("1: EK EO GA GK / EA HA HK HO / EU GO GU HU",
                                                              "Trump H", None)])
     out = tmp_path / "out.jsonl"
-    result = runner.invoke(app, ["batch", str(path), "--out", str(out), "--workers", "1"])
+    result = runner.invoke(app, ["batch", str(path), "--out", str(out), "--workers", "1", "-o", "points"])
     assert result.exit_code == 0, (result.stdout, result.stderr)
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     totals = [line["results"][0]["total"] for line in lines if "results" in line]
