@@ -8,14 +8,20 @@ interpreter. The searches themselves run without the GIL over plain C data (see 
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from libc.string cimport memset, memcmp
+from libc.stdlib cimport malloc, free
 from cardset cimport popcount, lowest, drop_lowest
 from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
                     MAX_POINT_STEPS, MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
-from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used
+from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used, table_whole
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
-    reaches, play_card, perft, mover_maximises, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW
+    reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE
+from parallel cimport Shared, Worker, worker_main, MAX_THREADS, WORK_VALUE, WORK_CARDS, PARALLEL_MIN_TRICKS
+from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, fetch_add
+
+cdef extern from "<unistd.h>" nogil:
+    int usleep(unsigned int microseconds)
 from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
     PAYOFF_LIMIT
 
@@ -23,7 +29,8 @@ from solver.errors import SearchStopped
 
 DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
 LIMITS = {"cards": MAX_CARDS, "seats": MAX_SEATS, "classes": MAX_CLASSES, "levels": MAX_LEVELS,
-          "specials": MAX_SPECIALS, "order": MAX_ORDER, "events": MAX_EVENTS, "reservations": MAX_RESERVATIONS}
+          "specials": MAX_SPECIALS, "order": MAX_ORDER, "events": MAX_EVENTS, "reservations": MAX_RESERVATIONS,
+          "threads": MAX_THREADS}
 
 
 def card_count(uint64_t mask):
@@ -123,11 +130,19 @@ cdef class Engine:
     cdef int proved_card
     cdef int proved_value
     cdef public object stop_check             # None, or () -> bool asked every POLL_EVERY nodes (search.pxd)
+    cdef int _threads
+    cdef readonly list thread_seconds         # each thread's processor time in parallel questions since the
+                                              # counters were reset (the busiest: the wall time on an idle machine)
+    cdef public int parallel_min_tricks       # fewer tricks left at the root: one thread (parallel.pxd; tests lower it)
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
                   bint use_bounds=True, bint use_ordering=True, str driver="mtdf", bint use_canonical=True,
-                  bint use_fast_end=True, bint use_lookahead=True, bint use_quasi=True):
+                  bint use_fast_end=True, bint use_lookahead=True, bint use_quasi=True, int threads=1):
         _check(tt_megabytes, 1, 4096, "tt_megabytes")
+        _check(threads, 1, MAX_THREADS, "threads")
+        self._threads = threads
+        self.thread_seconds = []
+        self.parallel_min_tricks = PARALLEL_MIN_TRICKS
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
         if not table_init(&self.table, tt_megabytes):
@@ -148,6 +163,16 @@ cdef class Engine:
 
     def __dealloc__(self):
         table_free(&self.table)
+
+    @property
+    def threads(self):
+        """The threads a question may search on (parallel.pxd); 1 searches exactly as the engine always did."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, int threads):
+        _check(threads, 1, MAX_THREADS, "threads")
+        self._threads = threads
 
     @property
     def table_bytes_used(self):
@@ -338,6 +363,8 @@ cdef class Engine:
         S.quasi_hits = 0
         S.aborted = 0
         S.stop_check = <void*>self.stop_check if self.stop_check is not None else NULL
+        S.polls_python = 1
+        S.shared_stop = NULL
         memset(S.history, 0, sizeof(S.history))
         memset(S.killer, 255, sizeof(S.killer))  # every int -1: no killer yet
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
@@ -345,7 +372,7 @@ cdef class Engine:
     cdef int _interrupted(self, int aborted) except -1:
         """After a search: raise the exception a signal handler raised during it (search.pxd, Interrupts). Its
         bounds on the way out were not searched, so the table starts a new generation and nothing proved stays."""
-        if not aborted:
+        if not aborted or aborted == ABORT_DONE:
             return 0
         table_new_generation(&self.table)
         self.proved_card = NO_CARD
@@ -363,12 +390,60 @@ cdef class Engine:
         self.iterations += S.iterations
         self.quasi_hits += S.quasi_hits
 
+    cdef int _parallel(self, Search* first, Shared* shared, int kind) except -1:
+        """Run a question's work (parallel.pxd) on this thread and ``threads - 1`` helpers, each starting from a
+        copy of ``first``, and wait for them all; while it waits, this thread keeps looking at the signals and the
+        stop check. The counters of every thread are added to the engine's; ``first`` gets this thread's abort."""
+        cdef int n = self._threads, i
+        cdef pthread_t ids[MAX_THREADS]
+        cdef int started[MAX_THREADS]
+        cdef Worker* workers = <Worker*>malloc(n * sizeof(Worker))
+        if workers == NULL:
+            raise MemoryError("cannot allocate the search threads")
+        table_whole(&self.table)
+        shared.stop = 0
+        shared.winner = -1
+        shared.next_card = 0
+        shared.running = n - 1
+        for i in range(n):
+            workers[i].S = first[0]
+            workers[i].S.shared_stop = &shared.stop
+            workers[i].S.polls_python = i == 0
+            workers[i].S.stop_check = first.stop_check if i == 0 else NULL
+            workers[i].shared = shared
+            workers[i].index = i
+            workers[i].kind = kind
+        with nogil:
+            for i in range(1, n):
+                started[i] = pthread_create(&ids[i], NULL, worker_main, &workers[i]) == 0
+                if not started[i]:
+                    fetch_add(&shared.running, -1)    # its share goes to the others
+            worker_main(&workers[0])
+            while load_flag(&shared.running) > 0:
+                usleep(1000)                  # a millisecond: the signals and the stop check are looked at as often
+                if workers[0].S.aborted == 0 and interrupted(0, &workers[0].S.aborted, workers[0].S.stop_check):
+                    store_flag(&shared.stop, workers[0].S.aborted)
+            for i in range(1, n):
+                if started[i]:
+                    pthread_join(ids[i], NULL)
+        first.aborted = workers[0].S.aborted
+        while len(self.thread_seconds) < n:
+            self.thread_seconds.append(0.0)
+        for i in range(n):
+            if i == 0 or started[i]:
+                self.thread_seconds[i] += workers[i].cpu_ns / 1e9
+        for i in range(n):
+            self._end(&workers[i].S)
+        free(workers)
+        return 0
+
     def boundary_profile(self):
         """Trick-boundary nodes searched, by tricks left (index 0..15), since the counters were reset."""
         return [self.profile[i] for i in range(16)]
 
     def reset_counters(self):
         memset(self.profile, 0, sizeof(self.profile))
+        self.thread_seconds = []
         self.nodes = 0
         self.iterations = 0
         self.table_hits = 0
@@ -404,19 +479,33 @@ cdef class Engine:
     def value(self, guess=None):
         """The exact future value of the root; the driver starts from ``guess`` (None: the heuristic playout's)."""
         cdef Search S
+        cdef Shared shared
         cdef int result, g, proved, step
         self._check_root()
         self._begin(&S)
         step = 2 if guess is None else 1
         g = heuristic_playout(&S) if guess is None else guess
-        with nogil:
-            result = exact_value_card(&S, g, 0, INFINITY, step, &proved)
-        self._interrupted(S.aborted)
+        if self._in_parallel():
+            shared.guess = g
+            shared.step = step
+            self._parallel(&S, &shared, WORK_VALUE)
+            self._interrupted(S.aborted)
+            result = shared.result
+            proved = shared.proved
+        else:
+            with nogil:
+                result = exact_value_card(&S, g, 0, INFINITY, step, &proved)
+            self._interrupted(S.aborted)
+            self._end(&S)
         self.proved_root = self.root
         self.proved_card = proved
         self.proved_value = result
-        self._end(&S)
         return result
+
+    cdef int _in_parallel(self) noexcept:
+        """Whether the question at the root goes on several threads (parallel.pxd)."""
+        cdef int mover = self.tables.wrap_seat[self.root.leader + self.root.trick_len]
+        return self._threads > 1 and popcount(self.root.hands[mover]) >= self.parallel_min_tricks
 
     def reaches(self, int target):
         """Can the maximising side still win at least ``target`` from the root?"""
@@ -484,6 +573,7 @@ cdef class Engine:
         cdef int maximising
         cdef int order[MAX_CARDS]
         cdef int values[MAX_CARDS]
+        cdef Shared shared
         self._check_root()
         maximising = self._root_maximising()
         _check(n, 0, MAX_CARDS, "number of cards")
@@ -501,6 +591,19 @@ cdef class Engine:
             guess = reward + heuristic_playout(&S)
             step = 2
         g = guess if n else 0
+        if self._in_parallel() and n > 1:
+            shared.root = self.root
+            shared.n_cards = n
+            for i in range(n):
+                shared.cards[i] = order[i]
+            shared.guess = g
+            shared.step = step
+            shared.lower = lower
+            shared.upper = upper
+            shared.maximising = maximising
+            self._parallel(&S, &shared, WORK_CARDS)
+            self._interrupted(S.aborted)
+            return [shared.values[i] for i in range(n)]
         with nogil:
             for i in range(n):
                 S.s = self.root

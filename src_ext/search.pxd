@@ -63,8 +63,9 @@ from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves, card_score, threat_power, lookahead_pays, kept_event_card, keeping_score, \
     LOOKAHEAD_ALWAYS
-from tt cimport Table, Entry, QuasiEntry, table_bucket, table_probe, table_store, mix, quasi_bucket, quasi_store, \
-    entry_current, learned_bounds, QUASI_BUCKET
+from tt cimport Table, Entry, QuasiEntry, table_bucket, table_lookup, table_store, mix, quasi_bucket, quasi_store, \
+    quasi_load, learned_bounds, QUASI_BUCKET
+from atomic cimport load_flag, store_flag
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil
@@ -74,6 +75,12 @@ cdef extern from "Python.h":
 
 cdef enum:
     POLL_EVERY = 1 << 14                      # nodes between two looks at the interpreter's signals (see Interrupts)
+    SHARED_POLL_EVERY = 1 << 10               # nodes between two looks at the other threads' stop flag
+
+cdef enum:
+    ABORT_SIGNAL = 1                          # why a search unwinds (Search.aborted): a signal handler raised,
+    ABORT_STOP = 2                            # the stop check said stop,
+    ABORT_DONE = 3                            # another thread of the question answered it first (parallel.pxd)
 
 cdef enum:
     SURE_ABOVE = 2                            # sure tricks only with more tricks left than this (see Step 3'')
@@ -119,8 +126,10 @@ ctypedef struct Search:
     uint64_t boundary_nodes[16]               # nodes at trick boundaries by tricks left (for profiling)
     int killer[MAX_SEATS][MAX_CARDS + 1]      # per seat and cards in hand: the lead that last cut off, -1 none
     int history[MAX_SEATS][MAX_CARDS]         # cut-offs each card caused, weighted by the tricks still to play
-    int aborted                               # 1 a signal handler raised, 2 the stop check said stop: unwind
+    int aborted                               # an ABORT_ reason: unwind, storing nothing; 0 searching
     void* stop_check                          # a Python callable () -> bool, borrowed from the Engine; NULL none
+    int polls_python                          # this thread looks at signals and the stop check (one per question)
+    int* shared_stop                          # the question's stop flag when it runs on several threads, else NULL
 
 
 cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noexcept nogil:
@@ -133,6 +142,20 @@ cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noex
             elif stop_check != NULL and (<object>stop_check)():
                 aborted[0] = 2
     return aborted[0]
+
+
+cdef inline int search_interrupted(Search* S) noexcept nogil:
+    """Whether the search must unwind (see Interrupts): as :func:`interrupted` on the thread that polls Python,
+    and on every thread of a question searched in parallel when the question's stop flag is set; a thread that
+    stops for its own reason sets the flag for the others."""
+    if S.aborted:
+        return S.aborted
+    if S.shared_stop != NULL and (S.nodes & (SHARED_POLL_EVERY - 1)) == 0 and load_flag(S.shared_stop):
+        S.aborted = ABORT_DONE
+        return S.aborted
+    if S.polls_python and interrupted(S.nodes, &S.aborted, S.stop_check) and S.shared_stop != NULL:
+        store_flag(S.shared_stop, S.aborted)
+    return S.aborted
 
 
 cdef inline int trick_reward(const Tables* t, const Objective* o, const int* trick, int wpos, int winner,
@@ -366,22 +389,22 @@ cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, in
     widening only loosens them); ``best`` gets the best card of the position itself when it is there, else of the
     newest."""
     cdef QuasiEntry* bucket = quasi_bucket(S.table, qkey, leader_flags)
-    cdef Entry* head
+    cdef QuasiEntry copy
+    cdef Entry* head = &copy.head
     cdef int i, gain, loss, newest = 1
     for i in range(QUASI_BUCKET):
-        head = &bucket[i].head
-        if not entry_current(S.table, head, qkey, leader_flags):
+        if not quasi_load(S.table, &bucket[i], qkey, leader_flags, &copy):
             continue
         S.quasi_hits += 1
-        if newest or bucket[i].live == S.s.live:
+        if newest or copy.live == S.s.live:
             newest = 0
             best[0] = decode_card(S.t, &S.s, head.best, 1)
         if head.lower <= lower[0] and head.upper >= upper[0]:
             continue
         gain = 0
         loss = 0
-        if bucket[i].live != S.s.live and S.o.points_weight:
-            points_apart(S.t, bucket[i].live, S.s.live, &gain, &loss)
+        if copy.live != S.s.live and S.o.points_weight:
+            points_apart(S.t, copy.live, S.s.live, &gain, &loss)
         if head.lower - S.o.points_weight * loss > lower[0]:
             lower[0] = head.lower - S.o.points_weight * loss
         if head.upper < INFINITY and head.upper + S.o.points_weight * gain < upper[0]:
@@ -450,14 +473,14 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef uint64_t legal
     cdef uint8_t leader_flags = 0
     cdef uint64_t key = 0
-    cdef Entry* entry
+    cdef Entry entry
     cdef QuasiEntry* qbucket
     cdef int a, b
     # Step 1. The deal is over: nothing more to win.
     if boundary and S.s.live == 0:
         return 0
     S.nodes += 1
-    if interrupted(S.nodes, &S.aborted, S.stop_check):
+    if search_interrupted(S):
         return 0
     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
         return last_trick_value(S.t, S.o, &S.s)
@@ -487,8 +510,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         if use_table and S.opt.use_quasi:
             quasi_bounds(S, key, leader_flags, &lower, &upper, &tt_card)
         elif use_table:
-            entry = table_probe(S.table, key, leader_flags)
-            if entry != NULL:
+            if table_lookup(S.table, key, leader_flags, &entry):
                 S.table_hits += 1
                 if entry.lower > lower:
                     lower = entry.lower
@@ -551,8 +573,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
                 break
     if S.ply == 0:
         S.root_card = best_card
-    # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value.
-    if use_table:
+    # Step 6. Remember what was learned: an upper bound (failed low), a lower bound (failed high) or the value;
+    # nothing when the search is unwinding, since its values were not searched.
+    if use_table and not S.aborted:
         learned_bounds(alpha, beta, lower, upper, best, &lower, &upper)
         if S.opt.use_quasi:
             quasi_store(S.table, key, leader_flags, S.s.live, lower, upper, encode_card(S.t, &S.s, best_card, 1))

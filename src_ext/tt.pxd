@@ -14,8 +14,8 @@
 # card is then stored as (class, place among the live cards of the class). The wrapper enables it only for tables
 # where power never interleaves between classes (true of every game here); without it the key is the exact mask.
 #
-# Layout. Entries are 16 bytes: key (8), lower (2), upper (2), generation (1), cards left (1), leader | flags << 3
-# (1), best card (1). Four entries make a 64-byte bucket, one cache line. A key is a sum of 64-bit mixes of words,
+# Layout. Entries are 16 bytes: check word (8), lower (2), upper (2), generation (1), cards left (1),
+# leader | flags << 3 (1), best card (1); the check word is the key XOR the other eight bytes (see Threads). Four entries make a 64-byte bucket, one cache line. A key is a sum of 64-bit mixes of words,
 # or one mix of the live mask (search.pxd), so its low bits, shifted by leader and flags, pick its bucket as they
 # stand.
 #
@@ -58,6 +58,14 @@
 # tighter than what it has: widening only loosens them. It grows like the exact table, but when a quarter of the
 # part in use is filled.
 #
+# Threads. The threads of one question (parallel.pxd) share both tables without locks. An entry is written as
+# whole words, its data and then its check word (key ^ data; for the quasi table key ^ data ^ live cards), and read
+# as whole words, decoding the key from them: an entry half written by one thread and half by another decodes to a
+# key no probe asks for, so a torn entry is a miss, never a wrong bound (Hyatt's lockless hashing). Every stored
+# bound is true whichever thread proved it, since a search that was stopped stores nothing (search.pxd). A
+# question on several threads first grows both tables to their whole size, so that no thread moves entries while
+# the others search (see Growth); the fill counters are then estimates, and only report.
+#
 # Size. The tables' size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB): half of
 # it for each table, each rounded down to a power of two of buckets, never growing beyond (a question uses one of
 # them; the other keeps its pages untouched). It is reserved when the
@@ -67,6 +75,7 @@
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
 from libc.string cimport memset, memcpy
+from atomic cimport load_word, store_word
 
 cdef enum:
     QUASI_BUCKET = 4
@@ -201,19 +210,65 @@ cdef inline uint64_t bucket_index(uint64_t key, uint8_t leader_flags, uint64_t m
     return (key + leader_flags * <uint64_t>0x9e3779b97f4a7c15) & mask
 
 
+cdef inline uint64_t data_word(const Entry* entry) noexcept nogil:
+    """What an entry holds besides its key (bounds, generation, cards left, leader and flags, best card), as one
+    word."""
+    cdef uint64_t word
+    memcpy(&word, &entry.lower, 8)
+    return word
+
+
 cdef inline int entry_current(const Table* table, const Entry* entry, uint64_t key,
                               uint8_t leader_flags) noexcept nogil:
-    """Whether ``entry`` holds this key (leader and flags too) for the current question."""
+    """Whether a decoded copy of an entry holds this key (leader and flags too) for the current question."""
     return entry.generation == table.generation and entry.key == key and entry.leader_flags == leader_flags
 
 
+cdef inline int entry_load(const Table* table, const Entry* slot, uint64_t key, uint8_t leader_flags,
+                           Entry* copy) noexcept nogil:
+    """Copy an exact-table slot into ``copy``, its key decoded from the check word (see Threads), and say whether
+    it holds this key for the current question. A slot two writers tore apart decodes to another key: a miss."""
+    cdef uint64_t check = load_word(<const uint64_t*>slot)
+    cdef uint64_t data = load_word(<const uint64_t*>slot + 1)
+    memcpy(&copy.lower, &data, 8)
+    copy.key = check ^ data
+    return entry_current(table, copy, key, leader_flags)
+
+
+cdef inline void entry_save(Entry* slot, const Entry* value) noexcept nogil:
+    """Write ``value`` (its key plain) into a slot: the data word, then the check word, key ^ data."""
+    cdef uint64_t data = data_word(value)
+    store_word(<uint64_t*>slot + 1, data)
+    store_word(<uint64_t*>slot, value.key ^ data)
+
+
+cdef inline int quasi_load(const Table* table, const QuasiEntry* slot, uint64_t key, uint8_t leader_flags,
+                           QuasiEntry* copy) noexcept nogil:
+    """``entry_load`` for the quasi table, whose check word covers the live cards too: key ^ data ^ live."""
+    cdef uint64_t check = load_word(<const uint64_t*>slot)
+    cdef uint64_t data = load_word(<const uint64_t*>slot + 1)
+    cdef uint64_t live = load_word(<const uint64_t*>slot + 2)
+    memcpy(&copy.head.lower, &data, 8)
+    copy.live = live
+    copy.head.key = check ^ data ^ live
+    return entry_current(table, &copy.head, key, leader_flags)
+
+
+cdef inline void quasi_save(QuasiEntry* slot, const QuasiEntry* value) noexcept nogil:
+    cdef uint64_t data = data_word(&value.head)
+    store_word(<uint64_t*>slot + 1, data)
+    store_word(<uint64_t*>slot + 2, value.live)
+    store_word(<uint64_t*>slot, value.head.key ^ data ^ value.live)
+
+
 cdef inline void split_buckets(char* entries, uint64_t entry_bytes, int per_bucket, uint64_t old_size,
-                               uint64_t mask, uint8_t generation) noexcept nogil:
+                               uint64_t mask, uint8_t generation, int check_words) noexcept nogil:
     """Growth for either table (an entry of each begins with an exact-table Entry): each current entry of the
     first ``old_size`` buckets whose bucket index under ``mask`` gained a bit moves to its new bucket (dropped when
     that is full); what stays is closed up to the front of its bucket, in its order (the quasi table's newest
-    first)."""
-    cdef uint64_t b, target
+    first). An entry's key is its first ``check_words`` words XORed (see Threads); entries move whole. Never while
+    other threads search: a question on several threads starts on the whole table (see Threads)."""
+    cdef uint64_t b, target, key
     cdef char* source
     cdef char* destination
     cdef Entry* entry
@@ -225,7 +280,10 @@ cdef inline void split_buckets(char* entries, uint64_t entry_bytes, int per_buck
             entry = <Entry*>(source + i * entry_bytes)
             if entry.generation != generation:
                 continue
-            target = bucket_index(entry.key, entry.leader_flags, mask)
+            key = (<uint64_t*>entry)[0] ^ (<uint64_t*>entry)[1]
+            if check_words == 3:
+                key ^= (<uint64_t*>entry)[2]
+            target = bucket_index(key, entry.leader_flags, mask)
             if target != b:
                 destination = entries + target * per_bucket * entry_bytes
                 for j in range(per_bucket):
@@ -247,7 +305,7 @@ cdef inline void split_buckets(char* entries, uint64_t entry_bytes, int per_buck
 cdef inline void table_grow(Table* table) noexcept nogil:
     """Double the part in use, moving each current entry whose bucket index gained a bit to its new bucket."""
     split_buckets(<char*>table.entries, sizeof(Entry), BUCKET, table.active_mask + 1, table.active_mask * 2 + 1,
-                  table.generation)
+                  table.generation, 2)
     table.active_mask = table.active_mask * 2 + 1
 
 
@@ -255,13 +313,41 @@ cdef inline Entry* table_bucket(const Table* table, uint64_t key, uint8_t leader
     return table.entries + bucket_index(key, leader_flags, table.active_mask) * BUCKET
 
 
+cdef inline void quasi_grow(Table* table) noexcept nogil:
+    """Double the quasi table's part in use (as table_grow)."""
+    split_buckets(<char*>table.quasi, sizeof(QuasiEntry), QUASI_BUCKET, table.quasi_active + 1,
+                  table.quasi_active * 2 + 1, table.generation, 3)
+    table.quasi_active = table.quasi_active * 2 + 1
+
+
+cdef inline void table_whole(Table* table) noexcept nogil:
+    """Grow both tables to their whole size now (see Threads): a question on several threads never grows them."""
+    while table.active_mask < table.bucket_mask:
+        table_grow(table)
+    while table.quasi_active < table.quasi_buckets - 1:
+        quasi_grow(table)
+
+
 cdef inline Entry* table_probe(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
+    """The slot holding this key for the current question, else NULL: for a search on one thread, which reads the
+    slot's fields in place (the settlement search); several threads read a copy (``table_lookup``)."""
+    cdef Entry* bucket = table_bucket(table, key, leader_flags)
+    cdef Entry copy
+    cdef int i
+    for i in range(BUCKET):
+        if entry_load(table, &bucket[i], key, leader_flags, &copy):
+            return &bucket[i]
+    return NULL
+
+
+cdef inline int table_lookup(const Table* table, uint64_t key, uint8_t leader_flags, Entry* copy) noexcept nogil:
+    """Whether the table holds this key for the current question; its entry copied into ``copy``."""
     cdef Entry* bucket = table_bucket(table, key, leader_flags)
     cdef int i
     for i in range(BUCKET):
-        if entry_current(table, &bucket[i], key, leader_flags):
-            return &bucket[i]
-    return NULL
+        if entry_load(table, &bucket[i], key, leader_flags, copy):
+            return 1
+    return 0
 
 
 cdef inline void merge_bounds(Entry* entry, int lower, int upper, int best) noexcept nogil:
@@ -276,6 +362,7 @@ cdef inline void merge_bounds(Entry* entry, int lower, int upper, int best) noex
 
 cdef inline void fill_entry(const Table* table, Entry* entry, uint64_t key, uint8_t leader_flags, int cards_left,
                             int lower, int upper, int best) noexcept nogil:
+    """A new entry for the current question, in ``entry`` (a copy: ``entry_save`` writes it)."""
     entry.key = key
     entry.cards_left = cards_left
     entry.lower = lower
@@ -289,20 +376,23 @@ cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, i
                              int upper, int best) noexcept nogil:
     cdef Entry* bucket = table_bucket(table, key, leader_flags)
     cdef Entry* slot = NULL
+    cdef Entry copies[BUCKET]
     cdef int i, fewest = 1000
     for i in range(BUCKET):
-        if entry_current(table, &bucket[i], key, leader_flags):
-            merge_bounds(&bucket[i], lower, upper, best)
+        if entry_load(table, &bucket[i], key, leader_flags, &copies[i]):
+            merge_bounds(&copies[i], lower, upper, best)
+            entry_save(&bucket[i], &copies[i])
             return
     for i in range(BUCKET):
-        if bucket[i].generation != table.generation:
+        if copies[i].generation != table.generation:
             slot = &bucket[i]
             table.used += 1
             break
-        if bucket[i].cards_left < fewest:
-            fewest = bucket[i].cards_left
+        if copies[i].cards_left < fewest:
+            fewest = copies[i].cards_left
             slot = &bucket[i]
-    fill_entry(table, slot, key, leader_flags, cards_left, lower, upper, best)
+    fill_entry(table, &copies[0], key, leader_flags, cards_left, lower, upper, best)
+    entry_save(slot, &copies[0])
     if table.used * 2 > (table.active_mask + 1) * BUCKET and table.active_mask < table.bucket_mask:
         table_grow(table)
 
@@ -342,20 +432,20 @@ cdef inline void quasi_store(Table* table, uint64_t key, uint8_t leader_flags, u
     """Store bounds for the position with live cards ``live``: merged into its own entry, else first in the bucket,
     pushing the older of the two out."""
     cdef QuasiEntry* bucket = quasi_bucket(table, key, leader_flags)
-    cdef Entry* head
+    cdef QuasiEntry copies[QUASI_BUCKET]
+    cdef QuasiEntry fresh
     cdef int i
     for i in range(QUASI_BUCKET):
-        head = &bucket[i].head
-        if entry_current(table, head, key, leader_flags) and bucket[i].live == live:
-            merge_bounds(head, lower, upper, best)
+        if quasi_load(table, &bucket[i], key, leader_flags, &copies[i]) and copies[i].live == live:
+            merge_bounds(&copies[i].head, lower, upper, best)
+            quasi_save(&bucket[i], &copies[i])
             return
-    if bucket[QUASI_BUCKET - 1].head.generation != table.generation:
+    if copies[QUASI_BUCKET - 1].head.generation != table.generation:
         table.quasi_used += 1
     for i in range(QUASI_BUCKET - 1, 0, -1):
-        bucket[i] = bucket[i - 1]
-    fill_entry(table, &bucket[0].head, key, leader_flags, 0, lower, upper, best)
-    bucket[0].live = live
+        quasi_save(&bucket[i], &copies[i - 1])
+    fill_entry(table, &fresh.head, key, leader_flags, 0, lower, upper, best)
+    fresh.live = live
+    quasi_save(&bucket[0], &fresh)
     if table.quasi_used * 4 > (table.quasi_active + 1) * QUASI_BUCKET and table.quasi_active < table.quasi_buckets - 1:
-        split_buckets(<char*>table.quasi, sizeof(QuasiEntry), QUASI_BUCKET, table.quasi_active + 1,
-                      table.quasi_active * 2 + 1, table.generation)
-        table.quasi_active = table.quasi_active * 2 + 1
+        quasi_grow(table)

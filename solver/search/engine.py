@@ -45,6 +45,8 @@ TABLE_SIZE_VARIABLE = "STICH_TABLE_MB"
 DRIVERS = tuple(_engine.DRIVERS)
 #: Deeper perft counts take longer than anyone waits (and overflow nothing: counts are 64-bit).
 MAX_PERFT_DEPTH = 64
+#: The most threads one question may search on.
+MAX_THREADS = _engine.LIMITS["threads"]
 
 
 @dataclass(frozen=True)
@@ -329,16 +331,19 @@ def per_thread(factory: Callable[[], _Engine]) -> Callable[[], _Engine]:
 class EngineSolver:
     """A compiled engine with its transposition table, reusable across deals and objectives.
 
-    ``tt_megabytes`` bounds the table's memory (None: :func:`table_megabytes`'s default); the switches turn techniques
-    off for ablation measurements. Threads may share one (they take turns, see :func:`serialised`); one each runs them
-    in parallel.
+    ``tt_megabytes`` bounds the table's memory (None: :func:`table_megabytes`'s default); ``threads`` is how many
+    threads one question searches on, sharing the table (None: :func:`default_threads`, every core unless a worker
+    pool said otherwise; 1 searches exactly as one thread always did, node for node); the switches turn techniques
+    off for ablation measurements. Threads may share one solver (they take turns, see :func:`serialised`); one
+    each runs them in parallel.
     """
 
-    def __init__(self, tt_megabytes: int | None = None, *, use_table: bool = True,
+    def __init__(self, tt_megabytes: int | None = None, *, threads: int | None = None, use_table: bool = True,
                  use_equivalence: bool = True, use_bounds: bool = True, use_ordering: bool = True,
                  driver: str = "mtdf", use_canonical: bool = True, use_fast_end: bool = True,
                  use_lookahead: bool = True, use_quasi: bool = True) -> None:
         tt_megabytes = table_megabytes(tt_megabytes)
+        threads = default_threads() if threads is None else check_threads(threads)
         switches = dict(use_table=use_table, use_equivalence=use_equivalence, use_bounds=use_bounds,
                         use_ordering=use_ordering, use_canonical=use_canonical, use_fast_end=use_fast_end,
                         use_lookahead=use_lookahead, use_quasi=use_quasi)
@@ -348,7 +353,7 @@ class EngineSolver:
         if driver not in DRIVERS:
             raise InvalidPositionError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
-                                     use_canonical, use_fast_end, use_lookahead, use_quasi)
+                                     use_canonical, use_fast_end, use_lookahead, use_quasi, threads)
         self._loaded: tuple | None = None
         self._checked_state: object = _NOTHING  # not None: a None passed in must be checked, not match it
         self._state_masks: tuple = (None, None, [], [])    # the last state loaded, in engine numbering
@@ -398,6 +403,16 @@ class EngineSolver:
     @property
     def table_bytes(self) -> int:
         return self.engine.table_bytes
+
+    @property
+    def threads(self) -> int:
+        """The threads one question searches on (settable between questions)."""
+        return self.engine.threads
+
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        with self._lock:
+            self.engine.threads = check_threads(threads)
 
     def _load(self, state: PlayState, objective: Objective) -> Compiled:
         """Load what changed since the last call: tables, objective, deal (each starts a new table generation, since
@@ -613,6 +628,38 @@ def table_megabytes(tt_megabytes: int | None = None) -> int:
         raise StichError(f"{TABLE_SIZE_VARIABLE}={text!r}: expected a table size in MB from 1 to {MAX_TT_MEGABYTES} "
                          f"(default {DEFAULT_TT_MEGABYTES})")
     return int(text)
+
+
+def check_threads(threads: object) -> int:
+    """A thread count: an int from 1 to MAX_THREADS (InvalidPositionError otherwise)."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise InvalidPositionError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    return threads
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system reports one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+_default_threads: int | None = None
+
+
+def set_default_threads(threads: int | None) -> None:
+    """The threads of every solver this process makes from now on without ``threads`` (the thread-local shared
+    ones included): a worker pool that already keeps every core busy sets 1 in each worker, so that cores are never
+    oversubscribed; None goes back to every usable core. Solvers made before keep theirs."""
+    global _default_threads
+    _default_threads = None if threads is None else check_threads(threads)
+
+
+def default_threads() -> int:
+    """The threads of a solver made without ``threads``: :func:`set_default_threads`'s, else every usable core (at
+    most MAX_THREADS)."""
+    return _default_threads if _default_threads is not None else min(usable_cores(), MAX_THREADS)
 
 
 def implementation() -> str:

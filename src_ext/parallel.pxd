@@ -1,0 +1,117 @@
+# One question on several threads, over one shared transposition table.
+#
+# Each thread has a search of its own (``Search``: position, move-ordering history, killers, counters) and shares
+# the table (tt.pxd, Threads) and one ``Shared`` record. Two kinds of work:
+#
+# 1. The exact value: lazy SMP. Every thread runs the whole driver (``exact_value_card``) on the root, each from its
+#    own first guess: thread 0 from the question's, helper k a few points above or below it, alternately, so that
+#    the threads' first probes ask different questions. What one thread proves (a bound, a best card) the others
+#    find in the table, so the threads soon diverge less than their guesses; the first thread to finish claims the
+#    answer (``claim``), raises the stop flag, and the others unwind. The value is exact whichever thread wins, so
+#    it equals the one-thread search; the node counts do not.
+# 2. Every card's value: a queue. The cards wait in ``cards``; each thread takes the next one (``fetch_add``) and
+#    searches it exactly, starting from the best value it has found so far (as the one-thread search does, per
+#    thread). A thread that finds the queue empty stops; the question ends when every thread has.
+#
+# The thread that called the Engine method is thread 0: only it looks at the interpreter's signals and the stop
+# check (search.pxd, Interrupts); when they say stop it raises the stop flag, and every thread unwinds within
+# SHARED_POLL_EVERY nodes, storing nothing. The helpers are POSIX threads that never touch Python (atomic.pxd).
+# The Engine method grows the table to its whole size before it starts them (tt.pxd, Threads) and joins them
+# before it returns, so no thread outlives the question.
+
+from types cimport State, MAX_CARDS, NO_CARD, INFINITY
+from search cimport Search, exact_value_card, play_card, ABORT_DONE
+from libc.stdint cimport uint64_t
+from atomic cimport load_flag, store_flag, fetch_add, claim, thread_cpu_ns
+
+cdef enum:
+    MAX_THREADS = 64
+    WORK_VALUE = 0
+    WORK_CARDS = 1
+    STAGGER = 3                               # points between the first guesses of the value's threads
+    PARALLEL_MIN_TRICKS = 5                   # fewer tricks left at the root: one thread (starting the others costs
+                                              # tens of microseconds and the whole table, which a short ending,
+                                              # answered in less, would pay for nothing; Engine.parallel_min_tricks)
+
+ctypedef struct Shared:
+    int stop                                  # 0, or the ABORT_ reason every thread unwinds for (atomic)
+    int winner                                # the value's thread that finished first, -1 none yet (atomic)
+    int result                                # the value, and a root card proved to keep it (``proved``),
+    int proved                                # written by the winner
+    int guess                                 # the first guess and the first gallop's stride
+    int step
+    State root
+    int next_card                             # the queue: the index of the next card to search (atomic)
+    int n_cards
+    int cards[MAX_CARDS]
+    int values[MAX_CARDS]                     # each card's value, written by the thread that searched it
+    int lower                                 # bounds every card's value lies in
+    int upper
+    int maximising                            # the side to move at the root maximises
+    int running                               # helper threads still working (atomic)
+
+ctypedef struct Worker:
+    Search S
+    Shared* shared
+    int index                                 # 0 for the calling thread
+    int kind                                  # WORK_VALUE or WORK_CARDS
+    uint64_t cpu_ns                           # the processor time this thread's work took
+
+
+cdef inline int staggered_guess(int guess, int index) noexcept nogil:
+    """Thread ``index``'s first guess: the question's for thread 0, then STAGGER points above, below, twice above..."""
+    if index == 0:
+        return guess
+    if index & 1:
+        return guess + STAGGER * ((index + 1) // 2)
+    return guess - STAGGER * (index // 2)
+
+
+cdef inline void value_work(Worker* w) noexcept nogil:
+    """Lazy SMP (see the top of this file): the exact value from this thread's guess; the first to finish answers."""
+    cdef Shared* shared = w.shared
+    cdef int proved, result
+    result = exact_value_card(&w.S, staggered_guess(shared.guess, w.index), 0, INFINITY, shared.step, &proved)
+    if w.S.aborted:
+        return
+    if claim(&shared.winner, -1, w.index):
+        shared.result = result
+        shared.proved = proved
+        store_flag(&shared.stop, ABORT_DONE)
+
+
+cdef inline void cards_work(Worker* w) noexcept nogil:
+    """The queue (see the top of this file): cards taken one at a time until none is left."""
+    cdef Shared* shared = w.shared
+    cdef int g = shared.guess, step = shared.step, first = 1
+    cdef int i, card, reward, result, proved
+    while not w.S.aborted:
+        i = fetch_add(&shared.next_card, 1)
+        if i >= shared.n_cards:
+            return
+        w.S.s = shared.root
+        card = shared.cards[i]
+        reward = play_card(&w.S, card)
+        result = reward + exact_value_card(&w.S, g - reward, shared.lower - reward, shared.upper - reward, step,
+                                           &proved)
+        if w.S.aborted:
+            return
+        shared.values[i] = result
+        if first or (result > g if shared.maximising else result < g):
+            g = result                        # the best so far (see the top of search.pxd)
+        first = 0
+        step = 1
+
+
+cdef inline void* worker_main(void* argument) noexcept nogil:
+    """A thread's whole life: its share of the question's work."""
+    cdef Worker* w = <Worker*>argument
+    cdef uint64_t start = thread_cpu_ns()
+    if w.kind == WORK_VALUE:
+        value_work(w)
+    else:
+        cards_work(w)
+    w.cpu_ns = thread_cpu_ns() - start
+    if w.index:
+        fetch_add(&w.shared.running, -1)
+    return NULL
