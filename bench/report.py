@@ -1,12 +1,15 @@
 """The benchmark report: every standard line on its fixed deals, the engine/reference ratio on the endings and
 the Zwanzigerrufen ablation, as Markdown tables.
 
-    python bench/report.py [--deals N] [--out bench/README.md] [--json results.json]
+    python bench/report.py [--deals N] [--dds-deals N] [--out bench/README.md] [--json results.json]
 
 ``--deals`` defaults to all 100 fixed deals of each line. With ``--out`` an existing file keeps everything outside
 the ``<!-- report:begin -->`` / ``<!-- report:end -->`` markers (so the README's instructions survive a rerun); a file
 without the markers is replaced by the report. Progress goes to stderr. Every solve is stopped at ``--limit`` seconds
 (default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target.
+
+It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
+for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
 """
 
 from __future__ import annotations
@@ -19,17 +22,21 @@ import platform
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # run from a checkout without an install
+try:
+    import solver._engine  # noqa: F401 -- the installed package, compiled engine included
+except ImportError:  # nothing installed: the checkout, built in place
     sys.path.insert(0, str(ROOT))
 
+from dds import Paired, dds_missing, paired_run  # noqa: E402
 from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, SEEDS, STANDARD_DEALS,  # noqa: E402
                               BenchLine, BenchStats, Progress, ablation, ablation_configurations, endings_lines,
                               engine_fingerprint, pinned_package, run_endings_ratio, run_line, standard_lines,
                               target_met)
+from solver.search.engine import usable_cores  # noqa: E402
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -160,6 +167,9 @@ class Report:
     endings: list[tuple[BenchLine, BenchStats, BenchStats, float]]
     ablation_line: BenchLine | None
     ablation: dict[str, BenchStats]
+    dds: list[Paired] = field(default_factory=list)
+    dds_missing: str | None = None            # why the DDS lines were not run (None: they were, or were not asked)
+    threads: int = 1
     seconds: float = 0.0
     engine_at_end: str = ""
 
@@ -172,21 +182,51 @@ def _progress(started: float):
     return report
 
 
-def run(deals: int, ablation_deals: int, limit_s: float) -> Report:
+#: One thread per question: the lines that compare techniques or solvers by nodes and time stay node-exact.
+ONE_THREAD = {"threads": 1}
+
+
+def dds_lines() -> list[BenchLine]:
+    """The lines paired with DDS (issue targets: all cores against DDS's every-lead median)."""
+    by_name = {line.name: line for line in standard_lines()}
+    return [by_name["Zwanzigerrufen Normal: points + every opening card"],
+            by_name["Zwanzigerrufen Normal: exact points"],
+            by_name["Schafkopf Rufer: points + every opening card"]]
+
+
+#: The targets of the DDS lines: the all-cores median at most this share of DDS's every-lead median.
+DDS_TARGETS = {"Zwanzigerrufen Normal: points + every opening card": 1.0, "Zwanzigerrufen Normal: exact points": 0.5,
+               "Schafkopf Rufer: points + every opening card": 0.1}
+#: The target speed-up of all cores over one thread (2 cores) on the Zwanzigerrufen lines.
+SPEED_UP_TARGET = 1.6
+
+
+def run(deals: int, ablation_deals: int, limit_s: float, dds_deals: int = 0, threads: int | None = None,
+        dds_only: bool = False) -> Report:
     started = time.monotonic()
     progress = _progress(started)
     pinned_package()  # before the first line: every worker of the run imports this copy
     info = machine()
-    lines = [(line, run_line(line, deals=deals, limit_s=limit_s, progress=progress)) for line in standard_lines()]
+    lines = [] if dds_only else [
+        (line, run_line(line, deals=deals, limit_s=limit_s, progress=progress, engine_options=ONE_THREAD))
+        for line in standard_lines()]
     endings = []
-    for line in endings_lines():
+    for line in [] if dds_only else endings_lines():
         engine, reference, ratio = run_endings_ratio(line.game, line.contract, deals, progress=progress,
-                                                     limit_s=limit_s)
+                                                     limit_s=limit_s, engine_options=ONE_THREAD)
         endings.append((line, engine, reference, ratio))
     zwanzigerrufen = standard_lines()[0]
-    results = ablation(zwanzigerrufen, ablation_deals, progress=progress, limit_s=limit_s) if ablation_deals else {}
-    return Report(deals, limit_s, info, lines, endings, zwanzigerrufen if results else None, results,
-                  time.monotonic() - started, engine_build(live_package()))
+    configurations = {name: {**ONE_THREAD, **options} for name, options in ablation_configurations().items()}
+    results = ablation(zwanzigerrufen, ablation_deals, progress=progress, limit_s=limit_s,
+                       configurations=configurations) if ablation_deals and not dds_only else {}
+    missing = dds_missing() if dds_deals else None
+    paired = []
+    if dds_deals and missing is None:
+        paired = paired_run(dds_lines(), dds_deals, threads=threads, limit_s=limit_s,
+                            progress=lambda text: print(f"[{time.monotonic() - started:7.0f} s] {text}",
+                                                        file=sys.stderr, flush=True))
+    return Report(deals, limit_s, info, lines, endings, zwanzigerrufen if results else None, results, paired,
+                  missing, threads or usable_cores(), time.monotonic() - started, engine_build(live_package()))
 
 
 # --- rendering --------------------------------------------------------------------------------------------------------
@@ -199,6 +239,8 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def render(report: Report) -> str:
+    if not report.lines:  # --dds-only
+        return "\n".join(render_dds(report)[1:] + render_machine(report)) + "\n"
     seeds = ", ".join(f"{game} {seed}" for game, seed in SEEDS.items())
     out = [
         f"### Results: {report.deals} of the {STANDARD_DEALS} fixed deals per line",
@@ -253,13 +295,48 @@ def render(report: Report) -> str:
                          fmt_ratio(nodes_ratio), str(stats.timeouts), fmt_boards(stats.mismatches)])
         out += _table(["configuration", "engine options", "median (ms)", "median nodes", "median time vs all on",
                        "median nodes vs all on", "over limit", "value differs from all on"], rows)
-    out += ["", "#### Machine", ""]
+    out += render_dds(report)
+    out += render_machine(report)
+    return "\n".join(out) + "\n"
+
+
+def render_machine(report: Report) -> list[str]:
+    out = ["", "#### Machine", ""]
     out += [f"- {key}: {value}" for key, value in report.machine.items()]
-    out += [f"- wall time of the run: {report.seconds / 60:.1f} min"]
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    out += [f"- load average at the end: {load}", f"- wall time of the run: {report.seconds / 60:.1f} min"]
     if report.engine_at_end and not report.machine["engine"].startswith(report.engine_at_end):
         out += [f"- the engine in the source tree changed during the run (now {report.engine_at_end}); every "
                 "figure above is of the pinned build"]
-    return "\n".join(out) + "\n"
+    return out
+
+
+def render_dds(report: Report) -> list[str]:
+    """The side-by-side lines with bridge DDS (bench/dds.py), or why they are missing."""
+    out = ["", "#### Side by side with bridge DDS 2.9 (endplay), paired deal by deal in one run", ""]
+    if report.dds_missing is not None:
+        return out + [f"DDS: {report.dds_missing}."]
+    if not report.dds:
+        return out + ["DDS: not run (--dds-deals 0)."]
+    out += [f"stich on one thread and on {report.threads} (all cores), DDS on one thread (every lead card's tricks, "
+            "and the value alone: one best card); DDS deal k is endplay's generate_deal(seed=k), the five strains in "
+            "turn. Ratios are of medians: stich's all-cores median over DDS's.", ""]
+    rows = []
+    for paired in report.dds:
+        target = DDS_TARGETS.get(paired.line.name)
+        every = paired.ratio(paired.dds_every)
+        speed_target = paired.line.game == "Zwanzigerrufen"
+        met = target is not None and every <= target and (not speed_target or paired.speed_up >= SPEED_UP_TARGET)
+        rows.append([paired.line.name, str(len(paired.all_cores)) + (f" ({paired.timed_out} over the limit)"
+                                                                      if paired.timed_out else ""),
+                     fmt_ms(Paired.median(paired.one_thread)), fmt_ms(Paired.median(paired.all_cores)),
+                     fmt_ratio(paired.speed_up), fmt_ms(Paired.median(paired.dds_every)),
+                     fmt_ms(Paired.median(paired.dds_value)), fmt_ratio(every), fmt_ratio(paired.ratio(paired.dds_value)),
+                     (f"<= {target:g}x DDS every lead" if target is not None else "")
+                     + (f", speed-up >= {SPEED_UP_TARGET:g}x" if speed_target else ""), fmt_met(met)])
+    return out + _table(["line", "deals", "stich 1 thread (ms)", "stich all cores (ms)", "speed-up",
+                         "DDS every lead (ms)", "DDS value only (ms)", "vs DDS every lead", "vs DDS value only",
+                         "target", "met"], rows)
 
 
 def wrong_answers(report: Report) -> list[str]:
@@ -280,6 +357,9 @@ def as_json(report: Report) -> dict:
                      "ratio_of_medians": ratio, "target_ratio": ENDINGS_TARGET_RATIO}
                     for line, engine, reference, ratio in report.endings],
         "ablation": {name: stats.as_dict() for name, stats in report.ablation.items()},
+        "dds": {"missing": report.dds_missing, "threads": report.threads,
+                "lines": [{"line": p.line.name, "one_thread_ms": p.one_thread, "all_cores_ms": p.all_cores,
+                           "dds_every_lead_ms": p.dds_every, "dds_value_ms": p.dds_value} for p in report.dds]},
     }
 
 
@@ -301,6 +381,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=STANDARD_DEALS, help="deals per line (default: all 100)")
     parser.add_argument("--ablation-deals", type=int, default=None,
                         help="deals of the ablation (default: --deals; 0 skips it)")
+    parser.add_argument("--dds-deals", type=int, default=None,
+                        help="deals of the lines paired with bridge DDS (default: --deals; 0 skips them)")
+    parser.add_argument("--dds-only", action="store_true", help="only the lines paired with bridge DDS")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="threads of the all-cores side of the DDS lines (default: every core)")
     parser.add_argument("--limit", type=float, default=DEFAULT_LIMIT_S, help="seconds after which a solve is stopped")
     parser.add_argument("--out", type=Path, default=None, help="Markdown file to write (default: stdout)")
     parser.add_argument("--json", type=Path, default=None, help="also write every measurement as JSON here")
@@ -310,9 +395,14 @@ def main(argv: list[str] | None = None) -> int:
     ablation_deals = args.deals if args.ablation_deals is None else args.ablation_deals
     if not 0 <= ablation_deals <= STANDARD_DEALS:
         parser.error(f"--ablation-deals must be from 0 to {STANDARD_DEALS}")
+    dds_deals = args.deals if args.dds_deals is None else args.dds_deals
+    if not 0 <= dds_deals <= STANDARD_DEALS:
+        parser.error(f"--dds-deals must be from 0 to {STANDARD_DEALS}")
+    if args.threads is not None and not 1 <= args.threads <= 64:
+        parser.error("--threads must be from 1 to 64")
     if args.limit <= 0:
         parser.error("--limit must be positive")
-    report = run(args.deals, ablation_deals, args.limit)
+    report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
     text = render(report)
     if args.out is None:
         sys.stdout.write(text)

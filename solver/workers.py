@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from .errors import StichError, is_whole_number
-from .search.engine import EngineSolver, table_megabytes
+from .search.engine import EngineSolver, set_default_threads, table_megabytes
 
 #: The smallest worker memory limit accepted: a spawned worker maps some 115 MB of address space (the interpreter,
 #: numpy, the compiled package) before its table, which must fit in what is left (153 MB was the least that ran).
@@ -127,7 +127,7 @@ def worker_engine() -> EngineSolver:
     engine = getattr(_local, "engine", None)
     if engine is None or getattr(_local, "size", None) != size:  # another run of this process asked another size
         _local.engine = None  # the old table is freed before the new one is made
-        engine = _local.engine = EngineSolver(size) if size else EngineSolver()
+        engine = _local.engine = EngineSolver(size or None, threads=worker_engine_threads())
         _local.size = size
     return engine
 
@@ -185,6 +185,7 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="stich-parent-watch").start()
     _worker_engine_threads = engine_threads
     _worker_tt_megabytes = table_mb
+    set_default_threads(engine_threads)  # the shared engines of functions called without one, too
     if memory_mb is not None:
         import resource
         limit = memory_mb << 20

@@ -3,7 +3,9 @@
 
 Everything is loaded as plain Python ints and lists by solver/search/engine.py, which validates the input first;
 the loaders here check every index and count again before it touches a C array, so no input can crash the
-interpreter. The searches themselves run without the GIL over plain C data (see search.pxd).
+interpreter. The searches themselves run without the GIL over plain C data (see search.pxd); with ``threads`` above
+1, a question's value or every card's value runs on that many threads sharing the table (parallel.pxd), started and
+joined inside the method call.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t

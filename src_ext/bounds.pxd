@@ -39,7 +39,7 @@
 # (a special winner that could still complete itself in the trick skips this). A seat may play at most the cards of
 # the first follow level its hand meets (all of them where that level lets it play anything when it cannot beat).
 # The search does not use this bound (``quick_bounds`` does, for a root inside a trick): taken at every node inside
-# a trick it saved 2-3% of the nodes on the benchmark deals but cost 8-10% more time.
+# a trick it saves fewer nodes than it costs time (bench/README.md).
 
 from libc.stdint cimport uint64_t
 from cardset cimport popcount

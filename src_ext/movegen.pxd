@@ -1,4 +1,12 @@
 # Move generation and trick winners from the rule tables (the semantics of solver/games/tables.py, in C).
+#
+# A game reaches the engine only as masks and numbers (types.pxd, Tables): what may be led, what must follow a led
+# class level by level (any card of the level, a card that beats the trick, else the level), each card's power when a
+# class is led, and special winners (cards that win together, whatever is led). So a legal card is a few mask
+# operations on the hand, and a trick's winner the greatest power or a completed special. The trick's winner is kept
+# as cards are added (``note_winner``), not found again at each card. Equivalent cards (same signature, no live card
+# of their class between them) are searched once (``representatives``): their values are equal. Checked against the
+# reference solver's move generator by perft counts (tests/test_perft.py).
 
 from libc.stdint cimport uint64_t, uint32_t
 from cardset cimport lowest, drop_lowest, popcount

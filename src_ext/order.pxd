@@ -10,55 +10,41 @@
 #
 # The trick lookahead. The rules above judge a card by the trick as it lies; a lead, or an early card to a trick, is
 # better judged by how the trick ends. With ``lookahead`` on, where the seat to move is not last to the trick (first,
-# second or third; third too since stop 14: Schafkopf Rufer analysis samples 13% fewer nodes and 10% less time, the
-# benchmark deals 3-15% fewer nodes in the same time, a few Solo deals slower) and at least LOOKAHEAD_TRICKS tricks
-# are left (big subtrees, where a good first card saves most), each candidate's trick is played out with every later
-# seat's favourite card by the rules above, and what that trick pays the mover's side sorts first (the rules and the
-# history break ties). A card that does not take the lead leaves the later seats' answers unchanged, so one playout
-# serves all of those. A lead that cut the search off last time this seat led with as many cards (the killer, kept per
-# seat and tricks left) starts KILLER_POINTS ahead: sibling positions are often won by the same lead (the same top
-# trump, the same ace); in a points question only, since a trick pays nothing in the others and the killer would then
-# overrule the lookahead. On the benchmark deals this cuts the nodes by about a third (Schafkopf Rufer with every
-# card's value: two fifths) for a few per cent more time per node; ``use_lookahead`` switches it off. A question that
-# only counts trick events goes without (``lookahead_pays``): a last-trick event (Pagat Ultimo) leaves no trick to
-# rank by before the last (1.5 ms median instead of 2.1 with the same nodes' worth of ordering), and an event that
-# may strike in any trick (Mondfang) pays in one trick of the deal at most, which the followers' favourites seldom
-# play out (stop 23, the 100 fixed Zwanzigerrufen deals: Mondfang yes/no 0.70x the time in paired runs, median
-# nodes 1.8k -> 1.3k, 1.4% more in all; scoring the events in the playout instead, 4% fewer nodes but no time). The
-# heuristic playout that gives the drivers their first guess looks ahead at every card but a trick's last (a better
-# guess: mean error 6.8 points instead of 7.7 on the Zwanzigerrufen deals), since it costs one line of play, not a
-# tree.
+# second or third) and at least LOOKAHEAD_TRICKS tricks are left (big subtrees, where a good first card saves most),
+# each candidate's trick is played out with every later seat's favourite card by the rules above, and what that trick
+# pays the mover's side sorts first (the rules and the history break ties). A card that does not take the lead
+# leaves the later seats' answers unchanged, so one playout serves all of those. A lead that cut the search off last
+# time this seat led with as many cards (the killer, kept per seat and tricks left) starts KILLER_POINTS ahead:
+# sibling positions are often won by the same lead (the same top trump, the same ace); in a points question only,
+# since a trick pays nothing in the others and the killer would then overrule the lookahead. It cuts about a third of
+# the nodes for a few per cent more time per node; ``use_lookahead`` switches it off. A question that only counts
+# trick events goes without (``lookahead_pays``): a last-trick event (Pagat Ultimo) leaves no trick to rank by before
+# the last, and an event that may strike in any trick (Mondfang) pays in one trick of the deal at most, which the
+# followers' favourites seldom play out. The heuristic playout that gives the drivers their first guess looks ahead
+# at every card but a trick's last (a better guess), since it costs one line of play, not a tree.
 #
-# Fewer replies first (stop 17). Where the lookahead ranks leads, each lead also pays REPLY_POINTS for every legal
-# card it leaves the other side's seats in its trick. A lead the mover's side means to cut with must be proved
-# against each of those replies, and the subtrees below them are most of the proof; so among leads that the playout
-# ranks about alike, the one that leaves the defence fewest choices (a suit they must follow with one or two
-# cards, rather than one they are void in and ruff with any of their trumps) gives the smaller proof: Furtak and
-# Buro's fastest-cut-first idea for Skat, in its cheapest form. On the 100 fixed deals of each benchmark line, with
-# the same values: Zwanzigerrufen exact points 11% fewer nodes at the median (9% in all), with every card 7% (5%),
-# Schafkopf Rufer with every card 15% (16%), Solo 3% (7%), Wenz 18% (7%), Kratzen 14% in all; Valat 1% more in all.
-# Only the search's ordering pays it: the heuristic playout that gives the drivers their first guess ranks by the
-# trick alone (with it there too, Zwanzigerrufen exact points took 9% more nodes in all: a worse guess). Following
-# cards are not charged: in Zwanzigerrufen and Schafkopf the later seats' legal cards do not depend on which card
-# follows (the same nodes when charged; Kratzen's must-beat rules make them depend, but there the lookahead runs in
-# the first trick only). 2, 3, 6, 8 or 16 points a reply, the replies counted up to equivalence, or a logarithm of
-# them, did no better than 4.
+# Fewer replies first. Where the lookahead ranks leads, each lead also pays REPLY_POINTS for every legal card it
+# leaves the other side's seats in its trick. A lead the mover's side means to cut with must be proved against each
+# of those replies, and the subtrees below them are most of the proof; so among leads that the playout ranks about
+# alike, the one that leaves the defence fewest choices (a suit they must follow with one or two cards, rather than
+# one they are void in and ruff with any of their trumps) gives the smaller proof: Furtak and Buro's
+# fastest-cut-first idea for Skat, in its cheapest form. Only the search's ordering pays it: the heuristic playout
+# ranks by the trick alone (a better first guess). Following cards are not charged: in Zwanzigerrufen and Schafkopf
+# the later seats' legal cards do not depend on which card follows (Kratzen's must-beat rules make them depend, but
+# there the lookahead runs in the first trick only).
 #
-# Keeping the event's card (stop 21). A question whose only reward is a last-trick event won by a given card (Pagat
-# Ultimo: the Pagat wins the last trick) has no trick to rank before the last, so the rules above, made for points,
-# order its moves by nothing that matters to it. Its moves are ordered by what decides it instead: the side that
-# wants the event keeps that card to the end (played only when nothing else is legal); the other side keeps the cards
-# that beat it whatever is led (one of them in the last trick stops the event), playing them last and, when it must
-# play one, the strongest first (the weakest beats the event's card as well as any), and plays the event's card at
-# once should it hold it. The second-to-last trick's lean search picks its first card the same way (search.pxd).
-# On the 100 fixed Pagat Ultimo deals, with the same answers: 9.42 M -> 6.52 M nodes in all (-31%), median 22.3k ->
-# 15.9k (-29%). Measured without the lean search's part (6.54 M, median 16.8k): keeping the beaters only when
-# leading, or only when following, saved less (-19%, -7% in all); the weakest beater first, -21% in all and -29% at
-# the median; the wanting side's beaters first as well, -22% in all but -1% at the median. The event's other form,
-# the card beaten in the last trick (the Pagat's silent loss), is kept the same way with the roles turned (stop 23):
-# the side that wants it keeps the beaters, the other sheds the card at once, which refutes it in most deals. On the
-# 100 fixed Zwanzigerrufen deals "Pagat beaten" yes/no went from 3.09 M to 0.13 M nodes (median 7.6k -> 136) and
-# 0.42 -> 0.17 ms at the median, with the same answers (and on 1,500 random endings the reference's values).
+# Keeping the event's card. A question whose only reward is a last-trick event won by a given card (Pagat Ultimo: the
+# Pagat wins the last trick) has no trick to rank before the last, so the rules above, made for points, order its
+# moves by nothing that matters to it. Its moves are ordered by what decides it instead: the side that wants the
+# event keeps that card to the end (played only when nothing else is legal); the other side keeps the cards that beat
+# it whatever is led (one of them in the last trick stops the event), playing them last and, when it must play one,
+# the strongest first (the weakest beats the event's card as well as any), and plays the event's card at once should
+# it hold it. The second-to-last trick's lean search picks its first card the same way (search.pxd). The event's
+# other form, the card beaten in the last trick (the Pagat's silent loss), is kept the same way with the roles
+# turned: the side that wants it keeps the beaters, the other sheds the card at once, which refutes it in most deals.
+#
+# What each of these saves, and the variants tried and dropped, is in bench/README.md ("The engine's design choices,
+# measured").
 
 from libc.stdint cimport uint64_t
 from cardset cimport lowest, drop_lowest, popcount

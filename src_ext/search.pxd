@@ -11,9 +11,8 @@
 # plays the card the move ordering ranks first (about 50 plays; typically 10-15 points off the value, which beats
 # starting from 0). Every card's value (``Engine.values_after``) is one exact search per card, each starting from
 # the best value of the cards before it (the mover's side's best so far: a card worse than that is then approached
-# from above; with the previous card's value instead, the analysis samples of a Schafkopf Rufer hand took 4% more
-# nodes, of an ordinary Solo 7% more); ``card_values`` given the root's exact value starts from it and bounds every
-# card by it (no card beats the root).
+# from above, which costs fewer nodes than starting from the previous card's value); ``card_values`` given the root's
+# exact value starts from it and bounds every card by it (no card beats the root).
 #
 # The proved card. ``exact_value_card`` also reports the root's best card in the probe that proved the value from
 # the mover's side (the final lower bound where the maximising side moves, the final upper bound where the other
@@ -30,13 +29,11 @@
 #
 # Leaning. A probe that the maximising side passes must refute every card of the other side; one it fails, every
 # card of its own. Where the maximising side has fewer seats (a Solo or Wenz player against three, a Kratzen seat
-# against five) the first proof is the dear one: on the analysis samples of an ordinary Schafkopf Solo hand a passed
-# probe cost four times a failed one. So there the bracketed probes go to the top of the interval left, where they
-# mostly fail, and the value is proved by a single passed probe at the end (those samples: 20% fewer nodes, 17% less
-# time; the Solo and Wenz benchmark lines 5-8% fewer nodes in all); where the maximising side has more seats they go
-# to the bottom; with equal sides they bisect (there the cheaper probe depends on the question, not the sides: a fixed
-# lean either way helped one benchmark line and hurt another, see docs/architecture.md). ``question_options`` sets
-# the lean from the sides.
+# against five) the first proof is the dear one: a passed probe costs several times a failed one. So there the
+# bracketed probes go to the top of the interval left, where they mostly fail, and the value is proved by a single
+# passed probe at the end; where the maximising side has more seats they go to the bottom; with equal sides they
+# bisect (there the cheaper probe depends on the question, not the sides: see docs/architecture.md).
+# ``question_options`` sets the lean from the sides.
 #
 # Two tricks left. Most nodes are in the last two tricks. At a trick boundary with two tricks left, after the
 # bounds and the table, the trick is searched by ``penultimate``: plain alpha-beta with the table's card (else the
@@ -46,11 +43,14 @@
 # Interrupts. The search runs without the GIL, so a signal (Ctrl-C, an alarm a bot set as a time limit) would wait
 # for the whole question. Every POLL_EVERY nodes the search takes the GIL and lets the interpreter run its signal
 # handlers; one that raises (KeyboardInterrupt) marks the search aborted, every node then returns at once, and the
-# Engine method raises the handler's exception after starting a new table generation, since the bounds stored on
-# the way out were not searched. 16,384 nodes are about 1.5 ms: the look costs nothing measurable. The same look
+# Engine method raises the handler's exception after starting a new table generation. A search that unwinds stores
+# nothing in the table (its values were not searched, and other threads of the question share the table). 16,384
+# nodes are a millisecond or two: the look costs nothing measurable. The same look
 # asks the question's stop check, if it has one (``Search.stop_check``: a time limit or another thread's request,
 # which a signal cannot be, since signals reach only the main thread); when it says stop, the search unwinds the
-# same way and the Engine method raises SearchStopped.
+# same way and the Engine method raises SearchStopped. A question on several threads (parallel.pxd): only the thread
+# that called the Engine method looks; when it stops, it raises the question's stop flag, at which every thread
+# looks every SHARED_POLL_EVERY nodes.
 #
 # Memory latency. A table probe is mostly a cache miss (the table is tens of MB); the key is computed first and
 # the bucket prefetched, so the static bound is computed while the line is on its way. The sure-trick bounds, the

@@ -32,8 +32,7 @@
 # entry over all doublings). An entry that finds its new bucket full is dropped: a little search, never a wrong
 # answer, since a hit needs the whole key. The part in use is not shrunk for the next question: questions on one
 # engine tend to be alike (an analysis's samples, a batch's deals), and one that starts on the part the last one
-# grew to neither splits again nor loses entries to a table still too small (an analysis sample 14% fewer nodes, 8%
-# less time).
+# grew to neither splits again nor loses entries to a table still too small.
 #
 # Quasi-symmetry (after Kupferschmid and Helmert's Skat solver). Two positions whose live cards have the same owners
 # and rule roles class by class, but not the same points (one deal's Ace where another has its Ten), are the same
@@ -47,14 +46,11 @@
 # (the Ace and the Ten, the Ober and the Unter are neighbours in rank with different points). A position stored
 # with the same points as the current one (differences 0) gives its bounds unwidened, so the quasi table is also an
 # exact table, and where it can be used (rank-relative keys) the exact table is not: a second table would cost a
-# second cache miss at every trick boundary for entries the quasi table mostly has. Measured: 0-3% more nodes on
-# the benchmark deals in the same time, and 15-19% less time for an analysis's samples, whose engine lives long
-# enough for both tables to outgrow the processor's cache. The best card of the position itself, else of the
+# second cache miss at every trick boundary for entries the quasi table mostly has (it pays most where an engine
+# lives long enough for both tables to outgrow the processor's cache: an analysis's samples). The best card of the position itself, else of the
 # newest of its shape, orders the moves. A quasi bucket holds four 32-byte entries (two adjacent cache lines,
 # fetched together), the newest first: a store that is not a merge pushes the oldest entry out, so a shape keeps its
-# last four positions. Four rather than two: 8-14% fewer nodes on an analysis's samples and 4-7% on the benchmark
-# deals, for 5-10% less time (eight: a few per cent fewer nodes again, but more time, each entry a probe reads
-# costing its comparison of points). A probe skips the points of an entry whose bounds, as they stand, are no
+# last four positions (four rather than two or eight: bench/README.md). A probe skips the points of an entry whose bounds, as they stand, are no
 # tighter than what it has: widening only loosens them. It grows like the exact table, but when a quarter of the
 # part in use is filled.
 #
@@ -71,7 +67,7 @@
 # them; the other keeps its pages untouched). It is reserved when the
 # engine is made; the operating system supplies its (zeroed) pages as searches first touch them, except for the
 # first part of each table (see Growth), touched when the engine is made: a fresh engine's first question would
-# otherwise spend most of its time on page faults when it is small (a 5-trick ending: 0.3 ms instead of 0.1).
+# otherwise spend most of its time on page faults when it is small (a short ending).
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
 from libc.string cimport memset, memcpy
@@ -198,8 +194,7 @@ cdef inline void table_new_generation(Table* table) noexcept nogil:
     table.used = 0
     table.quasi_used = 0
     if table.generation == 0:  # wrapped: old entries could look current
-        # only the parts in use hold entries (they never shrink): clearing the whole tables touched every page of
-        # them, 64 MB, every 128 analysis samples (0.4 ms a sample)
+        # only the parts in use hold entries (they never shrink): the rest of the pages stay untouched
         memset(table.entries, 0, (table.active_mask + 1) * BUCKET * sizeof(Entry))
         memset(table.quasi, 0, (table.quasi_active + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
         table.generation = 1

@@ -26,17 +26,22 @@ DEALS = [("Schafkopf", "Rufer E", b) for b in range(1, 5)] + [("Schafkopf", "Wen
     + [("Zwanzigerrufen", "Normal", 4), ("Zwanzigerrufen", "Normal", 6)] + [("Kratzen", "Trump H", 1)]
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("game, contract, board", DEALS)
-def test_every_configuration_agrees_on_whole_deals(game, contract, board):
+def test_every_configuration_agrees_on_whole_deals(game, contract, board, threads):
+    """On one thread and on two (sharing the table: the small tables' evictions and the lazy SMP threads'
+    bounds meet there), each configuration gives the one-thread default's answers."""
     position = position_from_record(random_record(game, 77, board, contract=contract))
     objective = position.objective("tricks" if game == "Kratzen" else "points", 1 if game == "Kratzen" else None)
-    default = EngineSolver().solve(position.state, objective, cards=True)
+    default = EngineSolver(threads=1).solve(position.state, objective, cards=True)
+    assert EngineSolver(threads=threads).value(position.state, objective) == default.future
     for options in CONFIGURATIONS:
-        other = EngineSolver(**options).solve(position.state, objective, cards=True)
+        other = EngineSolver(**options, threads=threads).solve(position.state, objective, cards=True)
         assert (other.future, other.card_values) == (default.future, default.card_values), options
 
 
-def test_every_configuration_agrees_on_pagat_ultimo_of_whole_deals():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_every_configuration_agrees_on_pagat_ultimo_of_whole_deals(threads):
     """Pagat Ultimo's moves are ordered by the event (the Pagat kept, the cards that beat it kept by the other side;
     order.pxd): on whole deals, where the differential run's endings cannot reach, every configuration, ordering off
     included, must give the same answers, and both answers occur."""
@@ -44,9 +49,10 @@ def test_every_configuration_agrees_on_pagat_ultimo_of_whole_deals():
     for board in range(1, 9):
         position = position_from_record(random_record("Zwanzigerrufen", 77, board, contract="Normal"))
         objective = position.objective("pagat_ultimo")
-        default = EngineSolver().solve(position.state, objective)
+        default = EngineSolver(threads=1).solve(position.state, objective)
         for options in CONFIGURATIONS:
-            assert EngineSolver(**options).solve(position.state, objective).future == default.future, (board, options)
+            other = EngineSolver(**options, threads=threads).solve(position.state, objective)
+            assert other.future == default.future, (board, options)
         answers.append(default.future)
     assert sorted(set(answers)) == [0, 1]
 

@@ -10,7 +10,7 @@ from solver.search.engine import EngineSolver
 from solver.search.reference import divide, perft
 
 CASES = load_perft_cases()
-ENGINE = EngineSolver(1)
+ENGINES = {threads: EngineSolver(1, threads=threads) for threads in (1, 2)}
 
 
 def test_the_data_covers_every_game_and_many_contracts():
@@ -26,10 +26,11 @@ def test_perft_counts(case):
     assert found == case.counts
 
 
+@pytest.mark.parametrize("threads", sorted(ENGINES))
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_engine_move_generator_gives_the_same_counts(case):
+def test_engine_move_generator_gives_the_same_counts(case, threads):
     position = make_position(case.game, case.deal, case.contract, variant=case.variant, play=case.play)
-    found = {depth: ENGINE.perft(position.state, depth) for depth in case.counts}
+    found = {depth: ENGINES[threads].perft(position.state, depth) for depth in case.counts}
     assert found == case.counts
 
 

@@ -23,10 +23,12 @@ def _heavy() -> solver.Position:
     return solver.position_from_record(record)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("cards", [False, True])
-def test_a_time_limit_stops_a_search_and_the_engine_answers_right_afterwards(cards) -> None:
+def test_a_time_limit_stops_a_search_and_the_engine_answers_right_afterwards(cards, threads) -> None:
+    """On two threads the limit stops both (the helper reads the stop flag the calling thread raises)."""
     position = _heavy()
-    engine = solver.EngineSolver(16, use_quasi=False)
+    engine = solver.EngineSolver(16, use_quasi=False, threads=threads)
     with pytest.raises(solver.SearchStopped):
         solver.solve(position, "points", cards=cards, engine=engine, time_limit=0.02)
     after = solver.solve(position, "points", cards=cards, engine=engine)
@@ -36,7 +38,7 @@ def test_a_time_limit_stops_a_search_and_the_engine_answers_right_afterwards(car
 
 def test_a_stop_event_set_by_another_thread_stops_a_search_in_a_worker_thread() -> None:
     position = _heavy()
-    engine = solver.EngineSolver(16, use_quasi=False)
+    engine = solver.EngineSolver(16, use_quasi=False, threads=2)
     stop = threading.Event()
     outcome: dict[str, object] = {}
 

@@ -314,16 +314,16 @@ def serialised(method: _Method) -> _Method:
 
 def per_thread(factory: Callable[[], _Engine]) -> Callable[[], _Engine]:
     """``factory()`` made once in each thread that asks and kept there: the shared engine of the functions called
-    without ``engine=``, so that threads never wait on one another's searches. Made again when STICH_TABLE_MB has
-    changed since (a table's size is fixed when it is made)."""
+    without ``engine=``, so that threads never wait on one another's searches. Made again when STICH_TABLE_MB or
+    the default thread count has changed since (a table's size is fixed when it is made)."""
     local = threading.local()
 
     @functools.wraps(factory)
     def get() -> _Engine:
-        size = table_megabytes()
-        if getattr(local, "size", None) != size:
+        settings = (table_megabytes(), default_threads())
+        if getattr(local, "settings", None) != settings:
             local.engine = None  # the old table is freed before the new one is made
-            local.engine, local.size = factory(), size
+            local.engine, local.settings = factory(), settings
         return local.engine
     return get
 

@@ -1,0 +1,76 @@
+"""One question on several threads (src_ext/parallel.pxd): the same values as one thread, on whole deals where the
+threads really share the table; one thread stays the old search node for node; the thread settings."""
+
+from __future__ import annotations
+
+import pytest
+
+import solver
+from solver.cards import bits
+from solver.generate import random_record
+from solver.position import position_from_record
+from solver.search import engine as engine_module
+from solver.search.engine import EngineSolver, default_solver, set_default_threads
+
+
+def _deal(game: str, board: int, contract: str | None = None) -> solver.Position:
+    return position_from_record(random_record(game, 91, board, contract=contract))
+
+
+@pytest.mark.parametrize("game, contract", [("Zwanzigerrufen", "Normal"), ("Schafkopf", None),
+                                            ("Schafkopf", "Wenz"), ("Kratzen", None)])
+def test_three_threads_give_one_thread_s_values_and_card_values(game, contract) -> None:
+    for board in (1, 2):
+        position = _deal(game, board, contract)
+        objective = position.objective("tricks" if game == "Kratzen" else "points",
+                                       1 if game == "Kratzen" else None)
+        one = EngineSolver(16, threads=1).solve(position.state, objective, cards=True)
+        three = EngineSolver(16, threads=3)
+        three.engine.parallel_min_tricks = 2  # Kratzen deals have 4 tricks: below the default's 5
+        assert three.value(position.state, objective) == one.future
+        assert len(three.engine.thread_seconds) == 3  # the value really ran on three threads
+        many = three.solve(position.state, objective, cards=True, line=True)
+        assert (many.future, many.card_values) == (one.future, one.card_values), board
+        assert len(many.line) == sum(hand.bit_count() for hand in position.state.hands)  # a line to the end
+
+
+def test_one_thread_searches_exactly_as_before_whatever_the_default() -> None:
+    position = _deal("Schafkopf", 3)
+    objective = position.objective("points")
+    first = EngineSolver(threads=1).solve(position.state, objective, cards=True)
+    again = EngineSolver(threads=1).solve(position.state, objective, cards=True)
+    assert first.nodes == again.nodes  # no thread's timing in it
+    assert EngineSolver(threads=1).engine.thread_seconds == []
+
+
+def test_short_endings_stay_on_one_thread() -> None:
+    position = _deal("Schafkopf", 4)
+    state = position.state
+    for _ in range(4 * position.rules.seats):  # four tricks left
+        state = state.advance(min(bits(state.legal_cards())))
+    engine = EngineSolver(8, threads=2)
+    engine.value(state, position.objective("points"))
+    assert engine.engine.thread_seconds == []
+
+
+@pytest.mark.parametrize("threads", [0, -1, 65, 1.5, "2", True])
+def test_bad_thread_counts_are_refused(threads) -> None:
+    with pytest.raises(solver.InvalidPositionError, match="threads must be a whole number from 1 to 64"):
+        EngineSolver(1, threads=threads)
+    with pytest.raises(solver.InvalidPositionError, match="threads must be a whole number"):
+        set_default_threads(threads)
+
+
+def test_the_default_is_every_core_unless_a_pool_sets_one() -> None:
+    try:
+        assert EngineSolver(1).threads == min(engine_module.usable_cores(), engine_module.MAX_THREADS)
+        set_default_threads(1)
+        assert EngineSolver(1).threads == 1
+        assert default_solver().threads == 1  # the shared engine is made again for the new setting
+        set_default_threads(None)
+        assert default_solver().threads == min(engine_module.usable_cores(), engine_module.MAX_THREADS)
+    finally:
+        set_default_threads(None)
+    solver_ = EngineSolver(1, threads=1)
+    solver_.threads = 2
+    assert solver_.threads == 2 and solver_.engine.threads == 2
