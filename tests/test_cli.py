@@ -753,6 +753,22 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_p
         assert "--table-mb" in run(command, "--help").stdout, command
 
 
+def test_threads_choose_the_cores_of_every_question_and_change_no_answer():
+    answers = {}
+    for threads in ("1", "2"):
+        answers[threads] = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "--cards", "--threads", threads)
+        assert solver.search.engine.default_solver().threads == int(threads)
+        for document in answers[threads]:
+            for result in document["results"]:
+                result.pop("seconds")
+    assert answers["1"] == answers["2"]
+    documents("solve", EXAMPLES / "schafkopf.tbn")  # without --threads: every core again
+    assert solver.search.engine.default_solver().threads == solver.search.engine.default_threads()
+    for command in ("solve", "check", "table", "score", "postmortem"):
+        assert "--threads" in run(command, "--help").stdout, command
+    assert "--threads" in run("solve", EXAMPLES / "schafkopf.tbn", "--threads", "0", code=2).stderr
+
+
 def test_table_size_from_the_environment(monkeypatch):
     monkeypatch.setenv("STICH_TABLE_MB", "4")  # (sizes are powers of two)
     assert solver.EngineSolver().table_bytes == 4 << 20 and solver.EngineSolver(8).table_bytes == 8 << 20
