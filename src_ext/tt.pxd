@@ -316,7 +316,11 @@ cdef inline void quasi_grow(Table* table) noexcept nogil:
 
 
 cdef inline void table_whole(Table* table) noexcept nogil:
-    """Grow both tables to their whole size now (see Threads): a question on several threads never grows them."""
+    """Grow both tables to their whole size now (see Threads): a question on several threads never grows them. With
+    no entry of the current question yet there is nothing to move: the parts in use just become the whole."""
+    if table.used == 0 and table.quasi_used == 0:
+        table.active_mask = table.bucket_mask
+        table.quasi_active = table.quasi_buckets - 1
     while table.active_mask < table.bucket_mask:
         table_grow(table)
     while table.quasi_active < table.quasi_buckets - 1:
