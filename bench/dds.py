@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
-from solver.benchmark import DEFAULT_LIMIT_S, BenchLine, _Task, _Worker, line_seed, bench_deals
+from solver.benchmark import DEFAULT_LIMIT_S, BenchLine, _Task, _worker, bench_deals, line_seed
 from solver.search.engine import usable_cores
 
 #: The DDS side's loop: one line "k mode" in, one line with the milliseconds (or "error: ...") out.
@@ -123,7 +123,7 @@ def paired_run(lines: list[BenchLine], deals: int, *, threads: int | None = None
     threads = threads or usable_cores()
     results = [Paired(line) for line in lines]
     dds = DDSWorker()
-    stich = _Worker()
+    stich = _worker()
     try:
         for paired in results:
             seed = line_seed(paired.line)
@@ -132,7 +132,7 @@ def paired_run(lines: list[BenchLine], deals: int, *, threads: int | None = None
                     measured = stich.run(_Task(paired.line, deal.board, seed, options), limit_s)
                     if measured is None:  # the worker is stuck in the search: a new one for the next deal
                         stich.close(stop=True)
-                        stich = _Worker()
+                        stich = _worker()
                         paired.timed_out += 1
                         times.append(limit_s * 1000)
                     else:
