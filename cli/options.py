@@ -16,7 +16,8 @@ import typer
 
 from solver.errors import StichError, VariantError, did_you_mean
 from solver.games import GAMES, get_game
-from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES, EngineSolver, implementation, table_megabytes
+from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
+                                  table_megabytes)
 from solver.variant import Variant
 
 from .errors import file_name, input_errors
@@ -47,6 +48,8 @@ JSON = typer.Option(False, "--json", help="One JSON document per record on stdou
 TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
                         help=f"The transposition table's size in MB (default {DEFAULT_TT_MEGABYTES}, or "
                              "STICH_TABLE_MB).")
+THREADS = typer.Option(None, "--threads", metavar="N", min=1, max=MAX_THREADS,
+                       help="The threads each question is searched on, sharing one table (default: every core).")
 OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
                           help="What to solve (repeatable): score (the net settlement in game units), points, game, "
                                "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "
@@ -113,21 +116,22 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
 
 
-def engine_for(table_mb: int | None) -> EngineSolver | None:
+def engine_for(table_mb: int | None, threads: int | None = None) -> EngineSolver | None:
     """The engine a command's searches use: for ``--table-mb`` one with a table of that size, made here and passed
     down as ``engine=``; without it None, the library's shared engine (STICH_TABLE_MB's size, a user's default that
     docs/cli.md documents, or 64 MB).
 
     Every command that searches calls this first, so that a bad STICH_TABLE_MB or STICH_IMPLEMENTATION is said
     once, before any record, and not once per record; the commands that never search (``deal``, any ``--help``) do
-    not read them. Under STICH_IMPLEMENTATION=python no engine is made (the reference solver has no table)."""
+    not read them. Under STICH_IMPLEMENTATION=python no engine is made (the reference solver has no table).
+    ``--threads`` likewise: an engine searching each question on that many threads (without it, every core)."""
     with input_errors():
         reference = implementation() == "python"
         table_megabytes(table_mb)
-    if table_mb is None or reference:
+    if (table_mb is None and threads is None) or reference:
         return None
     with input_errors():
-        return EngineSolver(table_mb)
+        return EngineSolver(table_mb, threads=threads)
 
 
 #: A Dask scheduler's address: an optional network protocol Dask knows, a host and an optional port (``inproc://`` is

@@ -19,7 +19,7 @@ from solver.settlement import settlement_unsupported
 
 from .errors import file_name, message
 from .output import atomic_path
-from .options import BOARD, FILE, JSON, TABLE_MB, VARIANT, engine_for, parse_variant_options
+from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
 from .render import CardPainter, Document, progress_on_stderr, record_title, seats_text
 from .whatif import PLAY
@@ -115,13 +115,14 @@ def postmortem(
              "Kratzen: tricks)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
+    threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
 ) -> None:
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
     (docs/postmortem.md). By default the value is the score (the declaring side's settlement in game units)."""
     flags = parse_variant_options(variant)
-    engine = engine_for(table_mb)
+    engine = engine_for(table_mb, threads)
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
     name = objective.strip().lower()

@@ -19,7 +19,7 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import BOARD, FILE, JSON, TABLE_MB, VARIANT, engine_for, parse_variant_options
+from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
 from .render import CardPainter, Document, plural, record_title, seats_text
 
@@ -141,13 +141,14 @@ def score(
     dd: bool = DD,
     as_json: bool = JSON,
     table_mb: Optional[int] = TABLE_MB,
+    threads: Optional[int] = THREADS,
 ) -> None:
     """Score each finished deal of a file: every item, who wins it, its value with the Kontra multipliers, and the
     payment of every seat (and the pot, in a game paid from one). With --dd also the double-dummy settlement, the
     net the declarers can force when both sides play for the score, beside what playing for the most points would
     settle."""
     flags = parse_variant_options(variant)
-    points_engine = engine_for(table_mb if dd else None)  # only --dd searches
+    points_engine = engine_for(table_mb if dd else None, threads if dd else None)  # only --dd searches
     engines = (SettlementEngine(table_mb) if points_engine is not None else None, points_engine)
     ignored: list[str] = []
 

@@ -13,7 +13,7 @@ from solver.search.engine import EngineSolver
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import BOARD, FILE, JSON, TABLE_MB, VARIANT, engine_for, parse_variant_options
+from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
 from .render import Document, progress_on_stderr, render_table
 
@@ -40,12 +40,13 @@ def table(
     settlement: bool = SETTLEMENT,
     as_json: bool = JSON,
     table_mb: Optional[int] = TABLE_MB,
+    threads: Optional[int] = THREADS,
 ) -> None:
     """Every contract each seat could bid on the dealt hands, with the declaring side's double-dummy points (or
     tricks) and whether it wins, and its double-dummy settlement; where every seat plays for itself, every contract
     with every seat's guaranteed tricks. Endings are rejected (bids are made on whole deals); a record's Play section
     is ignored."""
     flags = parse_variant_options(variant)
-    engine = engine_for(table_mb)
+    engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine))

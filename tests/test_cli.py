@@ -757,13 +757,10 @@ def test_threads_choose_the_cores_of_every_question_and_change_no_answer():
     answers = {}
     for threads in ("1", "2"):
         answers[threads] = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "--cards", "--threads", threads)
-        assert solver.search.engine.default_solver().threads == int(threads)
         for document in answers[threads]:
             for result in document["results"]:
                 result.pop("seconds")
     assert answers["1"] == answers["2"]
-    documents("solve", EXAMPLES / "schafkopf.tbn")  # without --threads: every core again
-    assert solver.search.engine.default_solver().threads == solver.search.engine.default_threads()
     for command in ("solve", "check", "table", "score", "postmortem"):
         assert "--threads" in run(command, "--help").stdout, command
     assert "--threads" in run("solve", EXAMPLES / "schafkopf.tbn", "--threads", "0", code=2).stderr
