@@ -41,7 +41,7 @@ def board(
         if path == Path("-") or not path.is_file():
             message(f"stich: {path}: not a readable file (the board opens files by name; upload others on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)
-    engine = engine_for(table_mb) or EngineSolver()
+    engine = engine_for(table_mb, threads=1) or EngineSolver(threads=1)  # the card values and the graph: a core each
     try:
         listener = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as error:

@@ -99,7 +99,7 @@ class Searches:
 
     engine: EngineSolver
     time_limit: float
-    graph_engine: CheckedEngine = field(default_factory=CheckedEngine)
+    graph_engine: CheckedEngine = field(default_factory=lambda: CheckedEngine(threads=1))
     search: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-search"))
     analysis: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-analysis"))
     slots: dict[str, threading.Event] = field(default_factory=dict)
@@ -174,7 +174,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     requests must name ``host`` (or, bound to loopback, any loopback name) and ``port`` (None: any port, for the
     test client) in their Host header."""
     boards = Boards()
-    searches = Searches(engine or EngineSolver(), time_limit)
+    searches = Searches(engine or EngineSolver(threads=1), time_limit)  # two questions at once: one core each
     named = [BoardFile(Path(path), board) for path in files]
     static = resources.files("solver.board") / "static"
 
