@@ -112,7 +112,7 @@ def postmortem(
     objective: str = typer.Option(
         "score", "--objective", "-o", metavar="NAME",
         help="Grade by 'score' (game units, the card points beside; the default) or 'points' (card points, "
-             "Kratzen: tricks)."),
+             "tricks in a game without them)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,

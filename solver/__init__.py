@@ -37,8 +37,8 @@ _PUBLIC = {
     "deal": ("Deal",),
     "errors": ("EngineError", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
                "ParseError", "SearchStopped", "StichError", "UnknownCardError", "UnknownGameError", "VariantError"),
-    "games": ("GAMES", "Contract", "Game", "Kratzen", "Objective", "Rules", "Schafkopf", "TrickEvent", "Zwanzigerrufen",
-              "game_list", "games_with", "get_game", "register_game"),  # games.__all__
+    "games": ("GAMES", "Contract", "Game", "Objective", "Rules", "TrickEvent", "game_list", "games_with", "get_game",
+              "register_game"),  # and each game's class, by its name in games.__all__ (see __getattr__)
     "position": ("Position", "make_position", "position_from_record"),
     "search.engine": ("EngineSolver",),
     "search.results": ("CardValue", "SolveResult"),
@@ -56,6 +56,8 @@ def __getattr__(name: str):  # untyped: mypy reads the compiled _engine (it has 
     module = _HOME.get(name)
     if module is not None:
         value = getattr(importlib.import_module(f".{module}", __name__), name)
+    elif name in (games := importlib.import_module(".games", __name__)).__all__:
+        value = getattr(games, name)  # a game's class, by its name: the registry knows them, not this file
     elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         value = importlib.import_module(f".{name}", __name__)
     else:
@@ -77,8 +79,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
     from .deal import Deal
     from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
                          ParseError, SearchStopped, StichError, UnknownCardError, UnknownGameError, VariantError)
-    from .games import (GAMES, Contract, Game, Kratzen, Objective, Rules, Schafkopf, TrickEvent, Zwanzigerrufen,
-                        game_list, games_with, get_game, register_game)
+    from .games import *  # noqa: F403 (the registry's names, each game's class among them)
     from .generate import random_position, random_record, random_records
     from .plot import write_plot
     from .position import Position, make_position, position_from_record

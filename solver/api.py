@@ -55,12 +55,12 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     (a ``threading.Event`` another thread may set: a bot's move deadline, a user's cancel) end the engine's search
     early with :class:`~solver.errors.SearchStopped`; signals such as Ctrl-C reach only the main thread, these any.
 
-    ``objective="score"`` answers the net settlement the declaring side can force in game units (Kratzen: the
-    attacker's payment with the pot): every bonus, the record's announcements and Kontra levels, the variant flags
-    (:mod:`solver.score_objective`). Its card values are the settlement after each card, so ``best_cards()`` ranks by
-    the score; for any other objective it ranks by that objective's value (card points for ``points``). The score
-    is searched by a :class:`~solver.search.settle.SettlementEngine` (pass one as ``engine``, or None); it runs to
-    the end (no ``time_limit`` or ``stop``) and takes no ``seat``.
+    ``objective="score"`` answers the net settlement the declaring side can force in game units (in a game paid from
+    a pot, the declarer's payment with the pot): every bonus, the record's announcements and Kontra levels, the
+    variant flags (:mod:`solver.score_objective`). Its card values are the settlement after each card, so
+    ``best_cards()`` ranks by the score; for any other objective it ranks by that objective's value (card points for
+    ``points``). The score is searched by a :class:`~solver.search.settle.SettlementEngine` (pass one as ``engine``,
+    or None); it runs to the end (no ``time_limit`` or ``stop``) and takes no ``seat``.
     """
     check_position(position)
     check_flag("cards", cards)
@@ -85,7 +85,7 @@ def _solve_score(position: Position, seat: int | None, cards: bool, line: bool, 
     from .score_objective import settlement_engine_for, solve_score  # the scorer and settlement load on first use
 
     if seat is not None:
-        raise StichError("the score is the declaring side's (Kratzen: the attacker's) and takes no seat")
+        raise StichError("the score is the declaring side's (or the declarer's alone) and takes no seat")
     if time_limit is not None or stop is not None:
         raise StichError("the score search runs to the end: time_limit and stop are the points engine's")
     if engine is not None and not isinstance(engine, (EngineSolver, SettlementEngine)):

@@ -5,8 +5,8 @@ One drawing serves every reader: ``str(position)``, ``stich show`` and the top o
 python-chess boards do. Seat 1 sits at the bottom and the seats follow round the table (left, top, right), 3 to 6 of
 them in a 3 x 3 grid of places whose centre holds the trick on the table.
 
-Each hand lists its cards a suit to a line, strongest first, in the pack's order. A French-suited pack (the
-Zwanzigerrufen suits S C H D) shows the suit signs; the German packs keep their letters (E G H S), as players write
+Each hand lists its cards a suit to a line, strongest first, in the pack's order. A French-suited pack (suits
+S C H D) shows the suit signs; the German packs keep their letters (E G H S), as players write
 them. Markers say who declares, who led the trick in progress and who is to play, and what each seat has won. A finished
 deal shows the hands as dealt, with what each seat won.
 """

@@ -58,7 +58,7 @@ class CardAnalysis:
     grade: str
     measure: str
     view: tuple[int, ...]
-    points_cost: int | None = None  # graded by the score: what the card cost in card points (Kratzen: tricks)
+    points_cost: int | None = None  # graded by the score: its cost in card points (or tricks)
 
     @property
     def is_mistake(self) -> bool:
@@ -114,7 +114,7 @@ class PlayAnalysis:
     thresholds: tuple[tuple[str, int], ...] = field(default=(), compare=False)
     #: the curve's maximum (every point of the deal, or every trick)
     maximum: int = field(default=0, compare=False)
-    #: the bonuses of the declaring side (Kratzen: the attacker's target) still made or forceable after the last card
+    #: the declaring side's bonuses (per-seat targets: the declarer's) still made or forceable after the last card
     bonuses_kept: tuple[str, ...] = field(default=(), compare=False)
     points_curve: tuple[int, ...] = ()  # graded by the score: the card points' curve beside it
 
@@ -131,7 +131,7 @@ class PlayAnalysis:
 
 
 def grade(cost: int, measure: str, bonus_lost: bool) -> str:
-    """The grade of a card from its cost; a lost bonus (or Kratzen target) makes any card a blunder, except when
+    """The grade of a card from its cost; a lost bonus (or a seat's trick target) makes any card a blunder, except when
     grading by the score, which already counts what the bonus is worth (giving one up can be the best play)."""
     if bonus_lost and measure != SCORE_MEASURE:
         return "blunder"
@@ -238,7 +238,7 @@ def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummar
 def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str, int], ...]:
     """The yes/no objectives counted as the curve is (same weights, no card events), on the curve's scale: the
     curve's side reaching ``target`` makes its objective; the other side's objective is made while the curve stays
-    below ``maximum - target + 1`` (Schafkopf's Schneider against: 90 points of 120, so the line at 31). The game
+    below ``maximum - target + 1`` (a Schneider against at 90 points of 120: the line at 31). The game
     module's objectives say which marks a contract has; nothing here knows a game by name."""
     marks = []
     for name in rules.objective_names():
@@ -262,7 +262,7 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str
 
 
 def _kept(engine: EngineSolver, state: PlayState) -> tuple[str, ...]:
-    """The declaring side's bonuses (Kratzen: the attacker's target) made or still forceable in ``state``."""
+    """The declaring side's bonuses (per-seat targets: the declarer's) made or still forceable in ``state``."""
     rules = state.rules
     kept = []
     for objective in _bonuses(rules, rules.declarer):

@@ -153,7 +153,7 @@ def score_check_report(position: Position, checks: Sequence[Any], *, engine: Any
     bonuses = []
     for check in checks:
         if check.can_force is None or check.seat is not None:
-            continue  # per-seat targets (Kratzen) are no side's bonuses: the score is only the attacker's
+            continue  # per-seat targets are no side's bonuses: the score is only the declarer's
         bonuses.append((check.bonus, position.objective(check.bonus), bool(check.can_force)))
     score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver)
     return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices]}

@@ -4,7 +4,7 @@ other objective's (a value, every legal card's value, an optimal line).
 Card points are what the engine's ordinary objectives add up trick by trick; players play for the score. The score
 of a position is the double-dummy settlement of the whole deal (solver/settlement.py builds its payoff table from the
 scorer: game value, every bonus, the announcements and Kontra levels of the record or of ``announcements``, every
-variant flag; in Kratzen the attacker's payment, with the pot), searched by the settlement engine
+variant flag; in a game paid from a pot the declarer's payment, with the pot), searched by the settlement engine
 (solver/search/settle.py). The answer is a :class:`~solver.search.results.SolveResult` whose ``achieved`` is 0 and
 whose ``future`` is the settlement of the whole deal: what was won in the completed tricks is part of the settlement,
 not an addend of it. Each card's value is the settlement after that card, so ``best_cards()`` ranks by the score.
@@ -34,13 +34,14 @@ SCORE = "score"
 
 
 def score_objective(position: Position) -> Objective:
-    """The score as an Objective for the documents and results: its maximiser is the declaring side (Kratzen: the
-    attacker); it has no weights, so it is never given to the points engine (see :func:`solve_score`)."""
+    """The score as an Objective for the documents and results: its maximiser is the declaring side (with
+    per-seat targets, the declarer); it has no weights, so it is never given to the points engine (see
+    :func:`solve_score`)."""
     reason = settlement_unsupported(position)
     if reason is not None:
         raise InvalidContractError(reason)
     rules = position.rules
-    who = "the attacker's payment, with the pot" if position.game.name == "Kratzen" else \
+    who = "the attacker's payment, with the pot" if position.game.has_pot else \
         "the declaring side's net settlement"
     return Objective(SCORE, rules.declaring_side, f"{who} in game units (bonuses, announcements, Kontra included)")
 
@@ -68,7 +69,7 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
     """The double-dummy score of ``position`` (from its current state: start, mid-trick or ending): the value, with
     ``cards`` the settlement after every legal card (equivalent cards share it), with ``line`` an optimal line.
 
-    ``announcements`` (Zwanzigerrufen) and ``pot`` (Kratzen) override the record's tags, as for
+    ``announcements`` and ``pot`` (for the games that have them) override the record's tags, as for
     :func:`~solver.scoring.score_deal`."""
     start = time.perf_counter()
     check_position(position)

@@ -87,7 +87,7 @@ def _score_tree(position: Position, depth: int, seat: int | None) -> nx.DiGraph:
     from .score_objective import solve_score  # the settlement search loads on first use
 
     if seat is not None:
-        raise StichError("the score is the declaring side's (Kratzen: the attacker's) and takes no seat")
+        raise StichError("the score is the declaring side's (or the declarer's alone) and takes no seat")
 
     def at(node: PlayState) -> Position:
         return Position(position.game, position.rules, node, record=position.record)

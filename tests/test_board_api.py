@@ -341,7 +341,7 @@ def test_static_files_are_the_packages_only():
 
 def test_card_faces_have_signs_and_colours():
     zr, sk = solver.get_game("Zwanzigerrufen").pack, solver.get_game("Schafkopf").pack
-    assert card_face(zr, zr.parse("T21")) == {"name": "T21", "face": "XXI", "sign": "", "colour": "tarock"}
+    assert card_face(zr, zr.parse("T21")) == {"name": "T21", "face": "XXI", "sign": "", "colour": "trump"}
     assert card_face(zr, zr.parse("TS"))["face"] == "Sk"
     assert card_face(zr, zr.parse("SK")) == {"name": "SK", "face": "K", "sign": "♠", "colour": "black"}
     assert card_face(zr, zr.parse("DQ"))["colour"] == "red"

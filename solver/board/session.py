@@ -61,13 +61,13 @@ _GERMAN_COLOURS = {"clubs": "brown", "spades": "green", "hearts": "red", "diamon
 def card_face(pack: Pack, card: Card) -> dict[str, str]:
     """How a card is drawn: its token (what the page sends back), a short face, its sign and colour.
 
-    Suit cards show the sign the pack reads as their suit (Zwanzigerrufen's French suits as themselves; the German
-    packs' Eichel, Gras, Herz and Schellen as the signs ``Pack.sign_letters`` maps to them, each in its own colour);
-    tarocks show their Roman numeral, the Sküs as "Sk"."""
+    Suit cards show the sign the pack reads as their suit (a French pack's suits as themselves; a German
+    pack's Eichel, Gras, Herz and Schellen as the signs ``Pack.sign_letters`` maps to them, each in its own colour);
+    cards outside the suits (trumps numbered 1 to 21, and the one ranked S) show a Roman numeral, or "Sk"."""
     suits = {letter: suit for suit, letter in pack.sign_letters.items()}
     if card.suit not in suits:
         face = "Sk" if card.rank == "S" else roman(int(card.rank)) if card.rank.isdigit() else card.rank
-        return {"name": card.name, "face": face, "sign": "", "colour": "tarock"}
+        return {"name": card.name, "face": face, "sign": "", "colour": "trump"}
     french = bool(SuitStyle.of(pack).labels)  # the diagram's reading: a pack whose letters are the signs' initials
     suit = suits[card.suit]
     colour = (_FRENCH_COLOURS if french else _GERMAN_COLOURS)[suit]
@@ -203,7 +203,7 @@ def objective_names(position: Position) -> list[str]:
 
 
 def default_objective(position: Position) -> str:
-    """The score once the API offers it, else the card points, else (Kratzen) the tricks."""
+    """The score once the API offers it, else the card points, else the seat's tricks."""
     names = objective_names(position)
     for name in ("score", "points"):
         if name in names:
@@ -221,7 +221,7 @@ def chosen_objective(position: Position, name: object) -> str:
 
 
 def objective_seat(position: Position, name: str) -> int | None:
-    """The 1-based seat of a per-seat objective (Kratzen's tricks: the seat to move, whose cards are valued), or
+    """The 1-based seat of a per-seat objective (a seat's tricks: the seat to move, whose cards are valued), or
     None for a side's objective."""
     try:
         position.objective(name)

@@ -221,7 +221,7 @@ function renderButtons() {
 // --- values on the cards --------------------------------------------------------------------------------------------
 
 function valueText(values, total) {
-  // a count with a target (Kratzen's tricks) shows the count, coloured by the target; Valat and the like yes or no
+  // a count with a target (a seat's tricks) shows the count, coloured by the target; Valat and the like yes or no
   if (values.yes_no && !S.view.per_seat) return total >= values.target ? "✓" : "✗";
   return String(total);
 }
