@@ -563,19 +563,13 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     return _report(game, setup, total, seed)
 
 
-def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
-                     samples: int = 200, seed: int = 0, workers: int | None = None,
-                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
-                     scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
-                     notify: Notify | None = None, verbose: bool = False,
-                     table_mb: int | None = None) -> HandAnalysis:
-    """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play: the hand as dealt, the
-    contract, the variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in
-    every sample, as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the
-    cards played so far are kept; the other hands are forgotten and redealt from the
-    unseen cards, each sample consistent with the play (see :func:`draw_sample`). The figures are totals for the
-    deal: what each side has already taken plus the rest under double-dummy play. The other arguments are those of
-    :func:`analyse_hand`."""
+def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
+                   seed: int = 0) -> Setup:
+    """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
+    variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in every sample,
+    as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the cards played so
+    far are kept; the other hands are forgotten and redealt from the unseen cards, each sample consistent with the
+    play (see :func:`draw_sample`). The analysis from a position and the sampling bot start here."""
     rules = check_position(position).rules
     game = position.game
     if not game.is_whole(rules.deal):
@@ -593,12 +587,26 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     # which the seat cannot know (each sample's partner is its called card's holder), and in a whole deal whether
     # the called suit was led follows from the play.
     public = {name: value for name, value in rules.state_tags.items() if name not in rules.game.hidden_state_tags}
-    setup = _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
-                   rules.seats, seed, played, position.played, public)
+    return _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
+                  rules.seats, seed, played, position.played, public)
+
+
+def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
+                     samples: int = 200, seed: int = 0, workers: int | None = None,
+                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
+                     scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
+                     notify: Notify | None = None, verbose: bool = False,
+                     table_mb: int | None = None) -> HandAnalysis:
+    """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play (see :func:`position_setup`
+    for what is kept and what is redealt). The figures are totals for the deal: what each side has already taken
+    plus the rest under double-dummy play. The other arguments are those of :func:`analyse_hand`."""
+    setup = position_setup(position, seat, known=known, seed=seed)
+    rules = position.rules
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))
-    return _analyse(game, setup, samples, checkpoint, known, Pool(workers, scheduler, memory_mb, worker_wait, notify,
-                                                                  verbose, table_mb), known_feasible=not known and real)
+    return _analyse(position.game, setup, samples, checkpoint, known,
+                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb),
+                    known_feasible=not known and real)
 
 
 def sample_span(span: Span, setup: Setup) -> Sums:

@@ -1,0 +1,83 @@
+"""``stich match``: seeded deals played to the end by bots, each bot's mean settlement with its interval."""
+
+from __future__ import annotations
+
+import math
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from solver.bots import make_bot
+from solver.games import get_game
+from solver.match import Mean, play_match
+
+from .errors import input_errors, message
+from .render import (check_game_options, checked_game, emit_json, parse_variant_options, progress_on_stderr,
+                     stdout_console)
+
+
+def _mean_text(mean: Mean) -> str:
+    if math.isnan(mean.low):
+        return f"{mean.mean:+.2f}"
+    return f"{mean.mean:+.2f} ({mean.low:+.2f} .. {mean.high:+.2f})"
+
+
+def match(
+    game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
+                             help="Zwanzigerrufen, Schafkopf or Kratzen (or an alias)."),
+    bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
+                             help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
+                                  "random or cheater. The seat count is the number of bots."),
+    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000, help="Number of deals."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="SEED",
+                             help="Seed of the deals and of the bots' own draws: the same seed plays the same match."),
+    contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
+                                           help="Play every deal under this contract (default: each board's own)."),
+    declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
+    samples: int = typer.Option(50, "--samples", metavar="N", min=1,
+                                help="Samples a card for a 'sampling' bot without its own ':N'."),
+    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
+                                               help="Each sampling bot's deadline for one card (after one sample)."),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate",
+                                help="Play each deal once per seat with the bots moved round the table (paired)."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
+                                                help="A variant flag (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document with every deal as played."),
+) -> None:
+    """Play seeded deals to the end with a bot in every seat and report each bot's mean settlement per deal with
+    its 95% interval. With --rotate (the default) each deal is played once per seat with the bots moved round, so
+    two kinds of bot are compared on the same cards and their paired difference is given."""
+    flags = parse_variant_options(variant)
+    specs = [spec.strip() for spec in bots.split(",")]
+    seat_counts = get_game(game).seat_counts
+    if len(specs) not in seat_counts:
+        raise typer.BadParameter(f"{get_game(game).name} is played by {get_game(game).seat_counts_text()} seats: "
+                                 f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
+    check_game_options(game, flags, len(specs), declarer)
+    with input_errors():
+        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit) for spec in specs]
+        with progress_on_stderr("playing") as report:
+            result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
+                                variant=flags, rotate=rotate,
+                                progress=lambda done, total: report(f"deal {done} of {total}"))
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    console = stdout_console()
+    played = len(result.deals)
+    console.print(f"{result.game}: {count} deals (seed {seed})"
+                  + (f", each played {played // count} times with the bots rotated" if rotate else ""))
+    table = Table(title="mean settlement per seat and deal (95% interval)")
+    table.add_column("bot")
+    table.add_column("seats played", justify="right")
+    table.add_column("mean settlement", justify="right")
+    for name, mean in result.bots.items():
+        table.add_row(name, str(mean.count), _mean_text(mean))
+    console.print(table)
+    console.print(f"declaring side: {_mean_text(result.declaring_side)} per deal")
+    if result.difference is not None:
+        first, second, gap = result.difference
+        console.print(f"{first} - {second}: {_mean_text(gap)} per deal, paired")
+    if played < 2:
+        message("one deal played: no interval")
