@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 from pathlib import Path
 from typing import List, Optional
 
@@ -9,6 +11,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from solver.advice import contract_advice
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError
@@ -22,7 +25,7 @@ from .errors import file_name, input_errors, message
 from .options import (TABLE_MB, check_game_options, checked_game, engine_for, parse_variant_options,
                       scheduler_address)
 from .records import emit_json, run_over_records
-from .render import CardPainter, plural, stdout_console
+from .render import CardPainter, plural, stderr_console, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -131,9 +134,22 @@ def analyse(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
         help="With --scheduler: how long to wait for a first worker to join before giving up."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
+    time_limit: Optional[float] = typer.Option(
+        None, "--time-limit", metavar="SECONDS", min=0.001,
+        help="Contract advice: stop after SECONDS with the samples solved so far (said as such; exit 0)."),
+    announce: Optional[str] = typer.Option(
+        None, "--announce", metavar="TEXT",
+        help="Contract advice, Zwanzigerrufen: the announcements the seat adds to every contract, as in an "
+             "[Announcements] tag (e.g. 'Pagat Ultimo')."),
+    pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0,
+                                      help="Contract advice, Kratzen: the pot the settlement pays into."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
-    double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value."""
+    double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value.
+
+    With --contract all (or a comma-separated list) it is contract advice instead: every contract the seat may
+    announce settled on the same samples, ranked by the mean settlement with its 95% interval, the win rate and
+    each bonus's odds; contracts the samples cannot tell apart from the best are marked."""
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)
@@ -146,6 +162,20 @@ def analyse(
     def notify(text: str) -> None:
         message(f"stich: {text}")
 
+    if contract is not None and file is None and (contract.strip().lower() == "all" or "," in contract):
+        if not game or not hand:
+            raise typer.BadParameter("contract advice needs --game and --hand", param_hint="'--game/--hand'")
+        if declarer is not None and declarer != seat:
+            raise typer.BadParameter("contract advice is for the seat that announces: --declarer is --seat",
+                                     param_hint="'--declarer'")
+        check_game_options(game, flags, seats, seat)
+        advise(game, hand, seat, contract, known=owners, samples=samples, seed=seed, workers=workers,
+               variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json)
+        return
+    for option, value in (("--time-limit", time_limit), ("--announce", announce), ("--pot", pot)):
+        if value is not None:
+            raise typer.BadParameter("only contract advice (--contract all, or a list) takes it",
+                                     param_hint=f"'{option}'")
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
@@ -185,6 +215,82 @@ def analyse(
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:
         render_analysis(analysis.as_dict())
+
+
+def _advice_text(value: float, low: float, high: float) -> str:
+    if math.isnan(low):
+        return f"{value:+.2f}"
+    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"
+
+
+def render_advice(document: dict, console=None) -> None:
+    """Contract advice for people: the contracts ranked by mean settlement, best first."""
+    console = console or stdout_console()
+    painter = CardPainter.for_game(document["game"])
+    console.print(Text(f"{document['game']}, seat {document['seat']}: ") + painter.cards(document["hand"]))
+    for seat, cards in document["known"].items():
+        console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
+    done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
+    if document["stopped"]:
+        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
+    console.print(done + (f"; announced: {document['announcements']}" if document["announcements"] else ""))
+    table = Table(title="contracts by mean settlement (game units, 95% interval; paired samples)",
+                  title_justify="left")
+    for column, justify in (("", "right"), ("contract", "left"), ("mean settlement", "right"),
+                            ("behind the best", "right"), ("win", "right"), ("bonuses made", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for rank, row in enumerate(document["contracts"], 1):
+        mean = row["mean"]
+        if mean is None:
+            table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "")
+            continue
+        low, high = (x if x is not None else math.nan for x in row["interval"])
+        if rank == 1:
+            behind = "best"
+        else:
+            gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
+            behind = _advice_text(row["behind_leader"], gap_low, gap_high)
+            if not row["told_apart"]:
+                behind += " ~"
+        bonuses = ", ".join(f"{name} {p:.0%}" for name, p in row["bonuses"].items() if p)
+        table.add_row(str(rank), row["contract"], _advice_text(mean, low, high), behind,
+                      f"{row['win_probability']:.0%}", bonuses)
+    console.print(table)
+    console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+
+
+def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samples: int, seed: int,
+           workers: int | None, variant: dict, seats: int | None, announce: str | None, pot: int | None,
+           time_limit: float | None, as_json: bool) -> None:
+    """Run contract advice with a live display on a terminal; Ctrl-C prints the advice so far and exits 130."""
+    latest: list = []
+    console = stderr_console()
+    live = console.is_terminal and not as_json
+
+    def show(advice) -> None:
+        latest[:] = [advice]
+        if status is not None and advice.rows:
+            best = advice.rows[0]
+            status.update(f"contract advice: {advice.samples:,} of {samples:,} samples; best so far "
+                          f"{best.contract} {_advice_text(best.mean, best.low, best.high)}")
+
+    def finish(document: dict) -> None:
+        if as_json:
+            emit_json(document)
+        else:
+            render_advice(document)
+
+    with input_errors():
+        try:
+            with (console.status("contract advice: starting") if live else contextlib.nullcontext()) as status:
+                advice = contract_advice(game, hand, seat, contracts, known=known, samples=samples, seed=seed,
+                                         workers=workers, variant=variant or None, seats=seats,
+                                         announcements=announce, pot=pot, time_limit=time_limit, progress=show)
+        except KeyboardInterrupt:
+            if latest:
+                finish({**latest[0].as_dict(), "stopped": "interrupt"})
+            raise
+    finish(advice.as_dict())
 
 
 def _with_record(position: Position, document: dict) -> dict:

@@ -35,7 +35,8 @@ from .state import PlayState
 class Bot(Protocol):
     """A player: ``choose`` returns the pack index of a legal card for the position's seat to move."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def choose(self, position: Position) -> int: ...
 

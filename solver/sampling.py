@@ -432,7 +432,7 @@ def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
 # --- the analysis -------------------------------------------------------------------------------------------------
 
 
-def _cards_text(cards: object, what: str) -> str:
+def cards_text(cards: object, what: str) -> str:
     """Cards given as one string of tokens or a list of tokens, as one string."""
     if isinstance(cards, str):
         return cards
@@ -466,7 +466,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
     if known is not None and not isinstance(known, Mapping):
         raise StichError(f"known cards are a mapping of seats to cards ({{2: 'EO GU'}}), not {known!r}")
     fixed = [0] * seats
-    fixed[seat - 1] = parse_hand(game.pack, _cards_text(hand, f"seat {seat}'s hand"), seat - 1)
+    fixed[seat - 1] = parse_hand(game.pack, cards_text(hand, f"seat {seat}'s hand"), seat - 1)
     if fixed[seat - 1].bit_count() != game.hand_size:
         raise InvalidDealError(f"seat {seat}: a {game.name} hand holds {game.hand_size} cards, "
                                f"this one {fixed[seat - 1].bit_count()}")
@@ -475,7 +475,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
             raise StichError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
         if other == seat:
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
-        mask = parse_hand(game.pack, _cards_text(cards, f"the known cards of seat {other}"), other - 1)
+        mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
         for s, held in enumerate(fixed):
             if held & mask:
                 raise InvalidDealError(f"seat {other}: {', '.join(game.pack.names(held & mask))} already in "
