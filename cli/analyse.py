@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import math
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import contract_advice
+from solver.advice import card_advice, contract_advice
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError
@@ -143,6 +143,10 @@ def analyse(
              "[Announcements] tag (e.g. 'Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0,
                                       help="Contract advice, Kratzen: the pot the settlement pays into."),
+    cards: bool = typer.Option(
+        False, "--cards",
+        help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the settlement its "
+             "side can expect over samples consistent with the play."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value.
@@ -170,12 +174,31 @@ def analyse(
                                      param_hint="'--declarer'")
         check_game_options(game, flags, seats, seat)
         advise(game, hand, seat, contract, known=owners, samples=samples, seed=seed, workers=workers,
-               variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json)
+               variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json,
+               checkpoint=checkpoint)
         return
-    for option, value in (("--time-limit", time_limit), ("--announce", announce), ("--pot", pot)):
+    for option, value in (("--announce", announce), ("--pot", pot)):
         if value is not None:
             raise typer.BadParameter("only contract advice (--contract all, or a list) takes it",
                                      param_hint=f"'{option}'")
+    if cards:
+        if file is None:
+            raise typer.BadParameter("card advice is from a record's play: give a FILE", param_hint="'--cards'")
+        if any(option is not None for option in (game, hand, contract, seats, declarer)):
+            raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
+                                     "both: a record says them itself", param_hint="'FILE'")
+
+        def card_document(position: Position) -> dict:
+            return _with_record(position, advise_cards(position, seat, known=owners, samples=samples, seed=seed,
+                                                       workers=workers, time_limit=time_limit,
+                                                       checkpoint=checkpoint, as_json=as_json))
+
+        run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_cards,
+                         document=card_document)
+        return
+    if time_limit is not None:
+        raise typer.BadParameter("only contract advice (--contract all, or a list) and card advice (--cards) take "
+                                 "it", param_hint="'--time-limit'")
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
@@ -259,21 +282,36 @@ def render_advice(document: dict, console=None) -> None:
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
 
 
-def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samples: int, seed: int,
-           workers: int | None, variant: dict, seats: int | None, announce: str | None, pot: int | None,
-           time_limit: float | None, as_json: bool) -> None:
-    """Run contract advice with a live display on a terminal; Ctrl-C prints the advice so far and exits 130."""
+def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Callable[[dict], None],
+            as_json: bool) -> dict:
+    """Run a sampling command with a live status line on a terminal (samples done, the leader and its interval);
+    on Ctrl-C (or SIGTERM) ``finish`` prints the answer so far, said as such, and the interrupt goes on (exit 130).
+    Returns the finished document."""
     latest: list = []
     console = stderr_console()
     live = console.is_terminal and not as_json
+    status: Any = None
 
     def show(advice) -> None:
         latest[:] = [advice]
         if status is not None and advice.rows:
             best = advice.rows[0]
-            status.update(f"contract advice: {advice.samples:,} of {samples:,} samples; best so far "
+            status.update(f"{what}: {advice.samples:,} of {samples:,} samples; best so far "
                           f"{best.contract} {_advice_text(best.mean, best.low, best.high)}")
 
+    try:
+        with (console.status(f"{what}: starting") if live else contextlib.nullcontext()) as status:
+            return run(show).as_dict()
+    except KeyboardInterrupt:
+        if latest:
+            finish({**latest[0].as_dict(), "stopped": "interrupt"})
+        raise
+
+
+def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samples: int, seed: int,
+           workers: int | None, variant: dict, seats: int | None, announce: str | None, pot: int | None,
+           time_limit: float | None, as_json: bool, checkpoint: Path | None = None) -> None:
+    """Contract advice with a live display on a terminal; Ctrl-C prints the advice so far and exits 130."""
     def finish(document: dict) -> None:
         if as_json:
             emit_json(document)
@@ -281,16 +319,56 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
             render_advice(document)
 
     with input_errors():
-        try:
-            with (console.status("contract advice: starting") if live else contextlib.nullcontext()) as status:
-                advice = contract_advice(game, hand, seat, contracts, known=known, samples=samples, seed=seed,
-                                         workers=workers, variant=variant or None, seats=seats,
-                                         announcements=announce, pot=pot, time_limit=time_limit, progress=show)
-        except KeyboardInterrupt:
-            if latest:
-                finish({**latest[0].as_dict(), "stopped": "interrupt"})
-            raise
-    finish(advice.as_dict())
+        document = anytime("contract advice", samples, lambda show: contract_advice(
+            game, hand, seat, contracts, known=known, samples=samples, seed=seed, workers=workers,
+            variant=variant or None, seats=seats, announcements=announce, pot=pot, time_limit=time_limit,
+            checkpoint=checkpoint, progress=show), finish, as_json)
+    finish(document)
+
+
+def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,
+                 workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool) -> dict:
+    """Card advice for a record's position, with the live display; Ctrl-C prints the advice so far (exit 130)."""
+    def finish(document: dict) -> None:
+        document = _with_record(position, document)
+        if as_json:
+            emit_json(document)
+        else:
+            render_cards(document, stdout_console())
+
+    return anytime("card advice", samples, lambda show: card_advice(
+        position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+        checkpoint=checkpoint, progress=show), finish, as_json)
+
+
+def render_cards(document: dict, console=None) -> None:
+    """Card advice for people: the legal cards ranked by the settlement the seat's side can expect."""
+    console = console or stdout_console()
+    painter = CardPainter.for_game(document["game"])
+    console.print(f"{document['game']}, {document['contract']}: seat {document['seat']} to move after "
+                  f"{plural(len(document['played']), 'card')} played")
+    done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
+    if document["stopped"]:
+        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
+    console.print(done)
+    table = Table(title="cards by the settlement the seat's side can expect (game units, 95% interval; paired)",
+                  title_justify="left")
+    for column, justify in (("", "right"), ("card", "left"), ("mean settlement", "right"),
+                            ("behind the best", "right"), ("win", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for rank, row in enumerate(document["cards"], 1):
+        if row["mean"] is None:
+            continue
+        low, high = (x if x is not None else math.nan for x in row["interval"])
+        if rank == 1:
+            behind = "best"
+        else:
+            gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
+            behind = _advice_text(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
+        table.add_row(str(rank), painter.card(row["card"]), _advice_text(row["mean"], low, high), behind,
+                      f"{row['win_probability']:.0%}")
+    console.print(table)
+    console.print("~ : not told apart from the best card at this sample size")
 
 
 def _with_record(position: Position, document: dict) -> dict:

@@ -18,18 +18,22 @@ apart from it.
 from __future__ import annotations
 
 import math
+import os
 import random
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .deal import Deal, parse_hand
 from .errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
 from .games import get_game
 from .games.base import Game
 from .position import Position
-from .sampling import MAX_SAMPLES, Z95, cards_text
+from .analysis import SCHEMA
+from .checkpoint import Journal, Span
+from .position import check_position
+from .sampling import MAX_SAMPLES, Z95, Setup, cards_text, draw_sample, position_setup
 from .settlement import default_settlement_engine, final_net, play_out, payoff_spec
 from .variant import Variant
 from .workers import Pool, local_workers, worker_engine
@@ -79,6 +83,25 @@ class AdviceSums:
     samples: int = 0
     contracts: dict[int, ContractSums] = field(default_factory=dict)
     pairs: dict[tuple[int, int], PairSums] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The sums as a checkpoint line keeps them."""
+        return {"samples": self.samples,
+                "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses]
+                              for i, c in self.contracts.items()},
+                "pairs": {f"{i},{j}": [p.n, p.total, p.squares] for (i, j), p in self.pairs.items()}}
+
+    @classmethod
+    def from_json(cls, document: Mapping[str, Any]) -> "AdviceSums":
+        """The sums of a checkpoint line (KeyError, TypeError or ValueError when it holds none)."""
+        sums = cls(int(document["samples"]))
+        for key, (n, total, squares, wins, refused, bonuses) in document["contracts"].items():
+            sums.contracts[int(key)] = ContractSums(int(n), int(total), int(squares), int(wins), int(refused),
+                                                    {str(k): int(v) for k, v in bonuses.items()})
+        for key, (n, total, squares) in document["pairs"].items():
+            i, j = (int(x) for x in key.split(","))
+            sums.pairs[(i, j)] = PairSums(int(n), int(total), int(squares))
+        return sums
 
     def merge(self, other: "AdviceSums") -> None:
         self.samples += other.samples
@@ -235,16 +258,15 @@ class ContractAdvice:
     stopped: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "seat": self.seat, "hand": self.hand, "known": self.known, "seed": self.seed,
+        return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": self.hand, "known": self.known, "seed": self.seed,
                 "requested": self.requested, "samples": self.samples, "announcements": self.announcements,
                 "stopped": self.stopped, "contracts": [row.as_dict() for row in self.rows]}
 
 
-def advice_report(setup: AdviceSetup, sums: AdviceSums, hand: str, known: Mapping[int, str], requested: int,
-                  stopped: str | None = None) -> ContractAdvice:
-    """The ranked advice from the sums so far."""
+def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ...]:
+    """The items (contracts, or cards) ranked by mean, best first, each with its paired gap to the leader."""
     means = []
-    for index, contract in enumerate(setup.contracts):
+    for index in range(len(names)):
         entry = sums.contracts.get(index, ContractSums())
         means.append((_interval(entry.n, entry.total, entry.squares)[0], index))
     ranked = sorted(means, key=lambda pair: (-pair[0] if not math.isnan(pair[0]) else math.inf, pair[1]))
@@ -260,15 +282,20 @@ def advice_report(setup: AdviceSetup, sums: AdviceSums, hand: str, known: Mappin
             key = (min(index, leader), max(index, leader))
             pair = sums.pairs.get(key, PairSums())
             sign = 1 if key == (leader, index) else -1  # pairs hold first - second
-            gap, a, b = _interval(pair.n, sign * pair.total, pair.squares)
-            gap_low, gap_high = (a, b)
+            gap, gap_low, gap_high = _interval(pair.n, sign * pair.total, pair.squares)
             apart = not math.isnan(gap_low) and gap_low > 0
-        rows.append(ContractRow(setup.contracts[index], entry.n, entry.refused, mean, low, high,
+        rows.append(ContractRow(names[index], entry.n, entry.refused, mean, low, high,
                                 entry.wins / entry.n if entry.n else math.nan,
                                 {name: count / entry.n for name, count in sorted(entry.bonuses.items())} if entry.n
                                 else {}, gap, gap_low, gap_high, apart))
+    return tuple(rows)
+
+
+def advice_report(setup: AdviceSetup, sums: AdviceSums, hand: str, known: Mapping[int, str], requested: int,
+                  stopped: str | None = None) -> ContractAdvice:
+    """The ranked advice from the sums so far."""
     return ContractAdvice(setup.game, setup.seat, hand, dict(known), setup.seed, requested, sums.samples,
-                          tuple(rows), setup.announcements, stopped)
+                          ranked_rows(setup.contracts, sums), setup.announcements, stopped)
 
 
 def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) -> list[str]:
@@ -349,44 +376,182 @@ def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Vari
     return rules, rules.start()
 
 
-def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int,
-                    contracts: str | Sequence[str] = "all", *, known: Mapping[int, str] | None = None,
-                    samples: int = 200, seed: int = 0, workers: int | None = None,
-                    variant: Mapping[str, object] | str | None = None, seats: int | None = None,
-                    announcements: str | None = None, pot: int | None = None, time_limit: float | None = None,
-                    stop: threading.Event | None = None,
-                    progress: Callable[[ContractAdvice], None] | None = None) -> ContractAdvice:
-    """Which contract ``seat`` (1-based) should announce with ``hand``: every contract it may announce (``"all"``)
-    or those named, each settled double dummy on the same ``samples`` deals of the unseen cards, ranked by mean
-    settlement (see the module's docstring). ``time_limit`` (seconds) or ``stop`` end the run early with the
-    samples solved so far (``stopped`` says so); ``progress(advice)`` is called with the advice so far after every
-    chunk (a live display). The result is the same for a seed whatever ``workers`` is."""
+def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSums], setup: Any,
+                identity: Mapping[str, Any], checkpoint: str | os.PathLike | None, time_limit: float | None,
+                stop: threading.Event | None, progress: Callable[[AdviceSums], None] | None) -> tuple[AdviceSums,
+                                                                                                   str | None]:
+    """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup)`` on the pool), resumed from and appended to the
+    ``checkpoint`` journal; stopped early by ``time_limit`` or ``stop`` (the reason is returned with the sums).
+    Sums are integers merged in any order, so the result does not depend on ``workers`` or on a resume."""
     if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
         raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
-    setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant, seats=seats,
-                       announcements=announcements, pot=pot)
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
     count = min(local_workers(workers), samples)
-    hand_text = " ".join(get_game(setup.game).pack.names(setup.fixed[seat - 1]))
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     size = max(1, min(5, -(-samples // (16 * count))))
-    spans = [(first, min(size, samples - first)) for first in range(0, samples, size)]
     stopped: list[str] = []
+    journal = Journal(checkpoint, {**identity, "samples": samples}, holder="stich analyse") \
+        if checkpoint is not None else None
+    done: set[int] = set()
 
-    def jobs():
-        for span in spans:
+    def jobs() -> Iterator[Span]:
+        for first in range(0, samples, size):
+            span = Span(first, min(size, samples - first))
+            if all(k in done for k in span.numbers()):
+                continue
             if stop is not None and stop.is_set():
-                stopped.append("stopped")
+                stopped.append("interrupt")
                 return
             if deadline is not None and time.monotonic() >= deadline:
                 stopped.append("time limit")
                 return
             yield span
 
-    def finished(span: tuple[int, int], part: AdviceSums) -> None:
+    def finished(span: Span, part: AdviceSums) -> None:
         total.merge(part)
+        if journal is not None:
+            journal.append(span, part.to_json())
         if progress is not None:
-            progress(advice_report(setup, total, hand_text, known or {}, samples))
+            progress(total)
 
-    Pool(count).run(jobs(), advice_chunk, (setup,), finished)
-    return advice_report(setup, total, hand_text, known or {}, samples, stopped[0] if stopped else None)
+    try:
+        if journal is not None:
+            for span, document in journal.done():
+                try:
+                    total.merge(AdviceSums.from_json(document))
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    raise StichError(f"{journal.path}: a line of this checkpoint holds no sums of advice") from None
+                done.update(span.numbers())
+        Pool(count).run(jobs(), task, (setup,), finished)
+    finally:
+        if journal is not None:
+            journal.close()
+    return total, stopped[0] if stopped else None
+
+
+def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int,
+                    contracts: str | Sequence[str] = "all", *, known: Mapping[int, str] | None = None,
+                    samples: int = 200, seed: int = 0, workers: int | None = None,
+                    variant: Mapping[str, object] | str | None = None, seats: int | None = None,
+                    announcements: str | None = None, pot: int | None = None, time_limit: float | None = None,
+                    stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
+                    progress: Callable[[ContractAdvice], None] | None = None) -> ContractAdvice:
+    """Which contract ``seat`` (1-based) should announce with ``hand``: every contract it may announce (``"all"``)
+    or those named, each settled double dummy on the same ``samples`` deals of the unseen cards, ranked by mean
+    settlement (see the module's docstring). ``time_limit`` (seconds) or ``stop`` end the run early with the
+    samples solved so far (``stopped`` says so); ``checkpoint`` (a file) keeps every finished chunk, and a rerun
+    with the same question resumes from it; ``progress(advice)`` is called with the advice so far after every
+    chunk (a live display). The result is the same for a seed whatever ``workers`` is, and after a resume."""
+    setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant, seats=seats,
+                       announcements=announcements, pot=pot)
+    hand_text = " ".join(get_game(setup.game).pack.names(setup.fixed[seat - 1]))
+
+    def report(sums: AdviceSums, stopped: str | None = None) -> ContractAdvice:
+        return advice_report(setup, sums, hand_text, known or {}, samples, stopped)
+
+    total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": asdict(setup)}, checkpoint,
+                                 time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))
+    return report(total, stopped)
+
+
+# --- card advice mid-play -----------------------------------------------------------------------------------------
+
+
+def child_values(position: Position) -> dict[int, int]:
+    """Every legal card's settlement at a sampled position: the declaring side's double-dummy net after the card
+    (one settlement search per child). The one place card advice values a card."""
+    state = position.state
+    engine = default_settlement_engine()
+    values = {}
+    legal = state.legal_cards()
+    for card in range(len(position.pack)):
+        if legal >> card & 1:
+            child = state.advance(card)
+            values[card] = engine.value(child, payoff_spec(position, child))
+    return values
+
+
+@dataclass(frozen=True)
+class CardSetup:
+    """Card advice's sampling (the seat's view, :func:`solver.sampling.position_setup`) and the legal cards."""
+
+    sampling: Setup
+    cards: tuple[int, ...]
+
+
+def card_chunk(span: tuple[int, int], setup: CardSetup) -> AdviceSums:
+    """Card advice samples ``first`` .. ``first + count - 1`` on one worker (a pool job): per legal card the
+    settlement for the seat's side (the declaring side's net, negated for a defender)."""
+    worker_engine()
+    first, count = span
+    sums = AdviceSums()
+    seat = setup.sampling.seat  # 0-based
+    for k in range(first, first + count):
+        rules, state = draw_sample(setup.sampling, k)
+        values = child_values(Position(get_game(setup.sampling.game), rules, state))
+        sign = 1 if seat in rules.declaring_side else -1
+        add_sample(sums, [(sign * values[card], sign * values[card] > 0, ()) for card in setup.cards])
+    return sums
+
+
+@dataclass(frozen=True)
+class CardAdvice:
+    """The legal cards of the seat to move ranked by the settlement its side can expect (best first: the
+    single-dummy best card), over ``samples`` deals consistent with the play."""
+
+    game: str
+    contract: str
+    seat: int
+    played: tuple[str, ...]
+    seed: int
+    requested: int
+    samples: int
+    rows: tuple[ContractRow, ...]
+    stopped: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        cards = []
+        for row in self.rows:
+            entry = row.as_dict()
+            entry["card"] = entry.pop("contract")
+            entry.pop("refused")
+            entry.pop("bonuses")
+            cards.append(entry)
+        return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
+                "seat": self.seat, "played": list(self.played),
+                "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
+                "cards": cards}
+
+
+def card_advice(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
+                samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
+                stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
+                progress: Callable[[CardAdvice], None] | None = None) -> CardAdvice:
+    """Which card should the seat to move play: every legal card valued by the settlement its side can force
+    after it, over ``samples`` deals of the unseen cards consistent with the play so far (the seat's view: its
+    hand, the play, the contract and the public announcements), ranked by mean with paired intervals. ``seat``
+    (1-based) must be the seat to move (default: it). Stopping, checkpoints and ``progress`` as in
+    :func:`contract_advice`."""
+    state = check_position(position).state
+    if state.is_over:
+        raise StichError("the deal is over: no card is left to choose")
+    seat = state.to_move + 1 if seat is None else seat
+    if seat != state.to_move + 1:
+        raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
+    sampling = position_setup(position, seat, known=known, seed=seed)
+    legal = state.legal_cards()
+    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
+    names = tuple(position.pack[card].name for card in setup.cards)
+    played = tuple(position.pack[card].name for card in position.played)
+
+    def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
+        return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
+                          sums.samples, ranked_rows(names, sums), stopped)
+
+    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
+                                 time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))
+    return report(total, stopped)
