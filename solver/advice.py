@@ -248,19 +248,21 @@ class ContractAdvice:
 
     game: str
     seat: int
-    hand: str
-    known: dict[int, str]
+    hand: tuple[str, ...]
+    known: dict[int, tuple[str, ...]]
     seed: int
     requested: int
     samples: int
     rows: tuple[ContractRow, ...]
     announcements: str | None = None
     stopped: str | None = None
+    pot: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": self.hand, "known": self.known, "seed": self.seed,
+        return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": list(self.hand),
+                "known": {str(seat): list(cards) for seat, cards in self.known.items()}, "seed": self.seed,
                 "requested": self.requested, "samples": self.samples, "announcements": self.announcements,
-                "stopped": self.stopped, "contracts": [row.as_dict() for row in self.rows]}
+                "pot": self.pot, "stopped": self.stopped, "contracts": [row.as_dict() for row in self.rows]}
 
 
 def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ...]:
@@ -291,11 +293,14 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
     return tuple(rows)
 
 
-def advice_report(setup: AdviceSetup, sums: AdviceSums, hand: str, known: Mapping[int, str], requested: int,
-                  stopped: str | None = None) -> ContractAdvice:
+def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped: str | None = None) -> ContractAdvice:
     """The ranked advice from the sums so far."""
-    return ContractAdvice(setup.game, setup.seat, hand, dict(known), setup.seed, requested, sums.samples,
-                          ranked_rows(setup.contracts, sums), setup.announcements, stopped)
+    pack = get_game(setup.game).pack
+    known = {seat + 1: tuple(pack.names(mask)) for seat, mask in enumerate(setup.fixed)
+             if mask and seat + 1 != setup.seat}
+    return ContractAdvice(setup.game, setup.seat, tuple(pack.names(setup.fixed[setup.seat - 1])), known,
+                          setup.seed, requested, sums.samples,
+                          ranked_rows(setup.contracts, sums), setup.announcements, stopped, setup.pot)
 
 
 def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) -> list[str]:
@@ -448,10 +453,9 @@ def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int
     chunk (a live display). The result is the same for a seed whatever ``workers`` is, and after a resume."""
     setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant, seats=seats,
                        announcements=announcements, pot=pot)
-    hand_text = " ".join(get_game(setup.game).pack.names(setup.fixed[seat - 1]))
 
     def report(sums: AdviceSums, stopped: str | None = None) -> ContractAdvice:
-        return advice_report(setup, sums, hand_text, known or {}, samples, stopped)
+        return advice_report(setup, sums, samples, stopped)
 
     total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": asdict(setup)}, checkpoint,
                                  time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))

@@ -18,6 +18,7 @@ import pytest
 from solver.advice import AdviceSums, add_sample, card_advice, contract_advice, make_setup, settle_sample
 from solver.api import read_positions
 from solver.errors import InvalidContractError
+from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = "EO GO HO SO EU GU EA E10"  # a Schafkopf hand for Solo E, Wenz and their Touts
@@ -119,12 +120,14 @@ def test_cli_contract_advice_json_and_time_limit():
                   "-n", "4", "-j", "1", "--json")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
+    assert schema_errors(document, SCHEMA) == []
     assert document["command"] == "advice" and document["contracts"][0]["contract"] == "Solo E"
     assert document["samples"] == 4 and document["stopped"] is None
     limited = _stich("analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--seats", "3",
                      "--contract", "all", "-n", "100000", "-j", "1", "--time-limit", "1", "--json")
     assert limited.returncode == 0, limited.stderr
     document = json.loads(limited.stdout)
+    assert schema_errors(document, SCHEMA) == []
     assert document["stopped"] == "time limit" and 1 <= document["samples"] < 100000
 
 
@@ -139,4 +142,19 @@ def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130():
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     document = json.loads(out)
+    assert schema_errors(document, SCHEMA) == []
     assert document["stopped"] == "interrupt" and 1 <= document["samples"] < 1000000
+
+
+def test_cli_card_advice_json_follows_the_schema():
+    done = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "6", "-j", "1",
+                  "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert schema_errors(document, SCHEMA) == []
+    assert document["command"] == "card-advice" and document["record"]["board"] == "1"
+    assert {row["card"] for row in document["cards"]} == {"GA", "GO", "SA", "SO"}
+    text = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "6", "-j", "1")
+    assert text.returncode == 0 and "best" in text.stdout and "6 samples" in text.stdout
+    wrong = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "1", "--cards", "-n", "2")
+    assert wrong.returncode == 1 and "seat to move" in wrong.stderr and "Traceback" not in wrong.stderr
