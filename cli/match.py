@@ -10,7 +10,7 @@ from rich.table import Table
 
 from solver.bots import make_bot
 from solver.games import get_game
-from solver.match import Mean, play_match
+from solver.match import MatchResult, Mean, play_match
 
 from .errors import input_errors, message
 from .render import (check_game_options, checked_game, emit_json, parse_variant_options, progress_on_stderr,
@@ -39,6 +39,10 @@ def match(
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
                                                help="Each sampling bot's deadline for one card (after one sample)."),
+    match_time: Optional[float] = typer.Option(
+        None, "--time-limit", metavar="SECONDS", min=0.001,
+        help="Stop after the board in play once SECONDS have passed, with the deals played so far (said as such; "
+             "exit 0)."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
                                 help="Play each deal once per seat with the bots moved round the table (paired)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
@@ -55,15 +59,31 @@ def match(
         raise typer.BadParameter(f"{get_game(game).name} is played by {get_game(game).seat_counts_text()} seats: "
                                  f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
     check_game_options(game, flags, len(specs), declarer)
+    latest: list[MatchResult] = []
     with input_errors():
         players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit) for spec in specs]
-        with progress_on_stderr("playing") as report:
-            result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
-                                variant=flags, rotate=rotate,
-                                progress=lambda done, total: report(f"deal {done} of {total}"))
+        with progress_on_stderr("match") as report:
+            def show(so_far: MatchResult, total: int) -> None:
+                latest[:] = [so_far]
+                leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
+                report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {_mean_text(leader[1])}")
+
+            try:
+                result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
+                                    variant=flags, rotate=rotate, time_limit=match_time, progress=show)
+            except KeyboardInterrupt:
+                if latest:
+                    render_match(latest[0], count, rotate, as_json)
+                raise
+    render_match(result, count, rotate, as_json)
+
+
+def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:
+    """The match's report (JSON, or the table for people); a match stopped early says so."""
     if as_json:
         emit_json(result.as_dict())
         return
+    seed = result.seed
     console = stdout_console()
     played = len(result.deals)
     console.print(f"{result.game}: {count} deals (seed {seed})"
@@ -79,5 +99,8 @@ def match(
     if result.difference is not None:
         first, second, gap = result.difference
         console.print(f"{first} - {second}: {_mean_text(gap)} per deal, paired")
+    if result.stopped:
+        planned = count * (len(result.deals[0].bots) if rotate and played else 1)
+        console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far")
     if played < 2:
         message("one deal played: no interval")

@@ -10,6 +10,7 @@ measured on the same cards (paired), which is what makes a small match tell bots
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -83,10 +84,12 @@ class MatchResult:
     bots: dict[str, Mean] = field(default_factory=dict)
     declaring_side: Mean = Mean(math.nan, math.nan, math.nan, 0)
     difference: tuple[str, str, Mean] | None = None
+    stopped: str | None = None  # "time limit" or "interrupt" when the match ended before its last deal
 
     def as_dict(self) -> dict[str, Any]:
         document: dict[str, Any] = {
             "game": self.game, "seed": self.seed, "boards": self.boards, "rotate": self.rotate,
+            "stopped": self.stopped,
             "bots": {name: mean.as_dict() for name, mean in self.bots.items()},
             "declaring_side": self.declaring_side.as_dict(),
             "deals": [deal.as_dict() for deal in self.deals]}
@@ -110,10 +113,13 @@ def play_out(position: Position, bots: Sequence[Bot]) -> Position:
 
 def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = 1,
                contract: str | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
-               rotate: bool = True, progress: Callable[[int, int], None] | None = None) -> MatchResult:
+               rotate: bool = True, time_limit: float | None = None,
+               progress: Callable[[MatchResult, int], None] | None = None) -> MatchResult:
     """Play ``boards`` seeded deals with ``bots[i]`` at seat ``i + 1`` (one bot per seat), each deal once per
     rotation of the bots round the table when ``rotate``. ``contract`` (else each board's own random contract) is
-    declared by ``declarer``. ``progress(done, total)`` is called after each deal played."""
+    declared by ``declarer``. ``time_limit`` (seconds) ends the match after the board in play when it is reached
+    (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so far,
+    deals in all)`` is called after each deal played."""
     game = get_game(game)
     if not is_whole_number(boards) or not 1 <= boards <= 1_000_000:
         raise StichError(f"boards must be a whole number from 1 to 1,000,000, not {boards!r}")
@@ -124,7 +130,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     rotations = seats if rotate else 1
     played: list[PlayedDeal] = []
     total = boards * rotations
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     for board in range(1, boards + 1):
+        if deadline is not None and time.monotonic() >= deadline and played:
+            return summarise(game.name, seed, boards, rotate, played, "time limit")
         record = random_record(game, seed, board, contract=contract, declarer=declarer,
                                seats=seats if len(game.seat_counts) > 1 else None, variant=variant)
         start = position_from_record(record)
@@ -138,11 +147,12 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 tuple(sorted(s + 1 for s in rules.declaring_side)),
                 tuple(end.pack[card].name for card in end.played), tuple(settlement.payments)))
             if progress is not None:
-                progress(len(played), total)
+                progress(summarise(game.name, seed, boards, rotate, played, "interrupt"), total)
     return summarise(game.name, seed, boards, rotate, played)
 
 
-def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal]) -> MatchResult:
+def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],
+              stopped: str | None = None) -> MatchResult:
     """Means and intervals of a match's played deals."""
     per_bot: dict[str, list[float]] = {}
     declaring: list[float] = []
@@ -164,4 +174,4 @@ def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[
                 gaps.append(sum(a) / len(a) - sum(b) / len(b))
         difference = (first, second, Mean.of(gaps))
     return MatchResult(game, seed, boards, rotate, tuple(played),
-                       {name: Mean.of(per_bot[name]) for name in names}, Mean.of(declaring), difference)
+                       {name: Mean.of(per_bot[name]) for name in names}, Mean.of(declaring), difference, stopped)

@@ -78,3 +78,30 @@ def test_the_sampling_bot_beats_the_random_bot():
     assert gain.count == boards
     assert gain.low > 0, gain
     assert gain.mean > 5, gain
+
+
+def test_a_match_stops_at_its_time_limit_with_whole_boards():
+    bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    result = play_match("kratzen", bots, boards=100_000, seed=1, time_limit=0.5)
+    assert result.stopped == "time limit" and result.as_dict()["stopped"] == "time limit"
+    assert len(result.deals) % 3 == 0 and 3 <= len(result.deals) < 300_000  # every board in all three rotations
+
+
+def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130():
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                                "--bots", "sampling:2,random,random", "-n", "100000", "--json"],
+                               cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(4)
+    os.killpg(process.pid, signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    document = json.loads(out)
+    assert document["stopped"] == "interrupt" and document["deals"]
