@@ -209,11 +209,12 @@ def analyse(
             for option, number in (("--seat", seat), *(("--known", other) for other in owners or {})):
                 if not 1 <= number <= seats:  # pointed at the record's [Deal], which says how many seats there are
                     raise InvalidDealError(f"{option} {number}: the record's deal has seats 1 to {seats}")
-            return _with_record(position, analyse_position(position, seat, known=owners, samples=samples, seed=seed,
-                                                           workers=workers, checkpoint=checkpoint,
-                                                           memory_mb=worker_memory, scheduler=scheduler,
-                                                           worker_wait=worker_wait, notify=notify,
-                                                           verbose=verbose, table_mb=table_mb).as_dict())
+            with live_analysis(samples, as_json) as show:
+                analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
+                                            workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
+                                            scheduler=scheduler, worker_wait=worker_wait, notify=notify,
+                                            verbose=verbose, table_mb=table_mb, progress=show)
+            return _with_record(position, analysis.as_dict())
 
         run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis, document=document)
         return
@@ -230,14 +231,32 @@ def analyse(
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")
     with input_errors():
-        analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
-                                workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
-                                checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
-                                worker_wait=worker_wait, notify=notify, verbose=verbose, table_mb=table_mb)
+        with live_analysis(samples, as_json) as show:
+            analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
+                                    workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
+                                    checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
+                                    worker_wait=worker_wait, notify=notify, verbose=verbose, table_mb=table_mb,
+                                    progress=show)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:
         render_analysis(analysis.as_dict())
+
+
+@contextlib.contextmanager
+def live_analysis(samples: int, as_json: bool):
+    """A status line on a terminal while a single-contract analysis samples: samples done, the win chance and the
+    mean with its interval so far (nothing on a pipe or with --json)."""
+    console = stderr_console()
+    if not console.is_terminal or as_json:
+        yield None
+        return
+    with console.status("analyse: starting") as status:
+        def show(analysis) -> None:
+            low, high = analysis.interval
+            status.update(f"analyse: {analysis.samples:,} of {samples:,} samples; win {analysis.win_probability:.1%}, "
+                          f"mean {analysis.measure} {analysis.mean:.1f} ({low:.1f} .. {high:.1f})")
+        yield show
 
 
 def _advice_text(value: float, low: float, high: float) -> str:

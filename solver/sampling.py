@@ -20,7 +20,7 @@ import os
 import random
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator, Mapping, Sequence, cast
+from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .checkpoint import Journal, Span
@@ -509,7 +509,8 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
                  memory_mb: int | None = None, scheduler: str | None = None,
                  worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
-                 verbose: bool = False, table_mb: int | None = None) -> HandAnalysis:
+                 verbose: bool = False, table_mb: int | None = None,
+                 progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
     ``declarer``): ``samples`` deals of the unseen cards, each solved double-dummy.
 
@@ -519,16 +520,18 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     as it is done, and a rerun with the same arguments continues from it: an analysis killed at any moment loses
     only the chunks in flight, and the resumed result equals an uninterrupted one. ``scheduler`` runs the samples on
     that Dask cluster instead, as :func:`~solver.batch.solve_batch` does its records (``worker_wait``, ``notify``,
-    ``verbose``). ``table_mb`` sizes each local worker's table (None: the default). Raises StichError for an
+    ``verbose``). ``table_mb`` sizes each local worker's table (None: the default). ``progress(analysis so far)``
+    is called after each chunk (a live display). Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed)
     return _analyse(game, setup, samples, checkpoint, known,
-                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb))
+                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress)
 
 
 def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.PathLike | None,
-             known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False) -> HandAnalysis:
+             known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False,
+             progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
     """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first."""
     if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
@@ -549,6 +552,8 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
         total.add(part)
         if journal is not None:
             journal.append(span, part.to_json())
+        if progress is not None:
+            progress(_report(game, setup, total, seed))
 
     try:
         done: set[int] = set()
@@ -596,7 +601,8 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
                      checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
                      scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
                      notify: Notify | None = None, verbose: bool = False,
-                     table_mb: int | None = None) -> HandAnalysis:
+                     table_mb: int | None = None,
+                     progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play (see :func:`position_setup`
     for what is kept and what is redealt). The figures are totals for the deal: what each side has already taken
     plus the rest under double-dummy play. The other arguments are those of :func:`analyse_hand`."""
@@ -606,7 +612,7 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))
     return _analyse(position.game, setup, samples, checkpoint, known,
                     Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb),
-                    known_feasible=not known and real)
+                    known_feasible=not known and real, progress=progress)
 
 
 def sample_span(span: Span, setup: Setup) -> Sums:
