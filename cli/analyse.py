@@ -265,6 +265,16 @@ def _advice_text(value: float, low: float, high: float) -> str:
     return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"
 
 
+def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
+    """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it)."""
+    low, high = (x if x is not None else math.nan for x in row["interval"])
+    if rank == 1:
+        return _advice_text(row["mean"], low, high), "best"
+    gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
+    behind = _advice_text(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
+    return _advice_text(row["mean"], low, high), behind
+
+
 def render_advice(document: dict, console=None) -> None:
     """Contract advice for people: the contracts ranked by mean settlement, best first."""
     console = console or stdout_console()
@@ -286,16 +296,9 @@ def render_advice(document: dict, console=None) -> None:
         if mean is None:
             table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "")
             continue
-        low, high = (x if x is not None else math.nan for x in row["interval"])
-        if rank == 1:
-            behind = "best"
-        else:
-            gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
-            behind = _advice_text(row["behind_leader"], gap_low, gap_high)
-            if not row["told_apart"]:
-                behind += " ~"
+        mean_text, behind = _ranked_texts(rank, row)
         bonuses = ", ".join(f"{name} {p:.0%}" for name, p in row["bonuses"].items() if p)
-        table.add_row(str(rank), row["contract"], _advice_text(mean, low, high), behind,
+        table.add_row(str(rank), row["contract"], mean_text, behind,
                       f"{row['win_probability']:.0%}", bonuses)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
@@ -378,13 +381,8 @@ def render_cards(document: dict, console=None) -> None:
     for rank, row in enumerate(document["cards"], 1):
         if row["mean"] is None:
             continue
-        low, high = (x if x is not None else math.nan for x in row["interval"])
-        if rank == 1:
-            behind = "best"
-        else:
-            gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
-            behind = _advice_text(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
-        table.add_row(str(rank), painter.card(row["card"]), _advice_text(row["mean"], low, high), behind,
+        mean_text, behind = _ranked_texts(rank, row)
+        table.add_row(str(rank), painter.card(row["card"]), mean_text, behind,
                       f"{row['win_probability']:.0%}")
     console.print(table)
     console.print("~ : not told apart from the best card at this sample size")

@@ -13,8 +13,9 @@ from solver.games import get_game
 from solver.match import MatchResult, Mean, play_match
 
 from .errors import input_errors, message
-from .render import (check_game_options, checked_game, emit_json, parse_variant_options, progress_on_stderr,
-                     stdout_console)
+from .options import check_game_options, checked_game, parse_variant_options
+from .records import emit_json
+from .render import progress_on_stderr, stdout_console
 
 
 def _mean_text(mean: Mean) -> str:
