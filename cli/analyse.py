@@ -140,7 +140,7 @@ def analyse(
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="TEXT",
         help="Contract advice, Zwanzigerrufen: the announcements the seat adds to every contract, as in an "
-             "[Announcements] tag (e.g. 'Pagat Ultimo')."),
+             "[Announcements] tag (e.g. '1: Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0,
                                       help="Contract advice, Kratzen: the pot the settlement pays into."),
     cards: bool = typer.Option(
