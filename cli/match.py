@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -12,7 +13,7 @@ from solver.bots import make_bot
 from solver.games import get_game
 from solver.match import MatchResult, Mean, play_match
 
-from .errors import input_errors, message
+from .errors import file_name, input_errors, message
 from .options import check_game_options, checked_game, parse_variant_options
 from .records import emit_json
 from .render import progress_on_stderr, stdout_console
@@ -44,6 +45,9 @@ def match(
         None, "--time-limit", metavar="SECONDS", min=0.001,
         help="Stop after the board in play once SECONDS have passed, with the deals played so far (said as such; "
              "exit 0)."),
+    checkpoint: Optional[Path] = typer.Option(
+        None, "--checkpoint", metavar="FILE", parser=file_name,
+        help="Append each board played to FILE; rerun the same command to continue from it."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
                                 help="Play each deal once per seat with the bots moved round the table (paired)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
@@ -71,7 +75,8 @@ def match(
 
             try:
                 result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
-                                    variant=flags, rotate=rotate, time_limit=match_time, progress=show)
+                                    variant=flags, rotate=rotate, time_limit=match_time,
+                                    checkpoint=checkpoint, progress=show)
             except KeyboardInterrupt:
                 if latest:
                     render_match(latest[0], count, rotate, as_json)

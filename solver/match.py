@@ -10,11 +10,13 @@ measured on the same cards (paired), which is what makes a small match tell bots
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .bots import Bot
+from .checkpoint import Journal, Span
 from .errors import StichError, is_whole_number
 from .games import get_game
 from .games.base import Game
@@ -63,6 +65,13 @@ class PlayedDeal:
     declaring_side: tuple[int, ...]
     play: tuple[str, ...]
     payments: tuple[int, ...]
+
+    @classmethod
+    def from_dict(cls, document: Mapping[str, Any]) -> "PlayedDeal":
+        """A deal as :meth:`as_dict` wrote it (a checkpoint line)."""
+        return cls(int(document["board"]), int(document["rotation"]), tuple(document["bots"]),
+                   str(document["contract"]), int(document["declarer"]), tuple(document["declaring_side"]),
+                   tuple(document["play"]), tuple(int(p) for p in document["payments"]))
 
     def as_dict(self) -> dict[str, Any]:
         return {"board": self.board, "rotation": self.rotation, "bots": list(self.bots), "contract": self.contract,
@@ -114,12 +123,15 @@ def play_out(position: Position, bots: Sequence[Bot]) -> Position:
 def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = 1,
                contract: str | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                rotate: bool = True, time_limit: float | None = None,
+               checkpoint: str | os.PathLike | None = None,
                progress: Callable[[MatchResult, int], None] | None = None) -> MatchResult:
     """Play ``boards`` seeded deals with ``bots[i]`` at seat ``i + 1`` (one bot per seat), each deal once per
     rotation of the bots round the table when ``rotate``. ``contract`` (else each board's own random contract) is
     declared by ``declarer``. ``time_limit`` (seconds) ends the match after the board in play when it is reached
     (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so far,
-    deals in all)`` is called after each deal played."""
+    deals in all)`` is called after each deal played. ``checkpoint`` (a file) keeps every board played, and a
+    rerun of the same match resumes from it: every choice is a function of the bots' seeds and the position, so the
+    resumed match equals an uninterrupted one."""
     game = get_game(game)
     if not is_whole_number(boards) or not 1 <= boards <= 1_000_000:
         raise StichError(f"boards must be a whole number from 1 to 1,000,000, not {boards!r}")
@@ -131,23 +143,47 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     played: list[PlayedDeal] = []
     total = boards * rotations
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    for board in range(1, boards + 1):
-        if deadline is not None and time.monotonic() >= deadline and played:
-            return summarise(game.name, seed, boards, rotate, played, "time limit")
-        record = random_record(game, seed, board, contract=contract, declarer=declarer,
-                               seats=seats if len(game.seat_counts) > 1 else None, variant=variant)
-        start = position_from_record(record)
-        for rotation in range(rotations):
-            seated = [bots[(seat - rotation) % seats] for seat in range(seats)]
-            end = play_out(start, seated)
-            settlement = score_deal(end)
-            rules = end.rules
-            played.append(PlayedDeal(
-                board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
-                tuple(sorted(s + 1 for s in rules.declaring_side)),
-                tuple(end.pack[card].name for card in end.played), tuple(settlement.payments)))
-            if progress is not None:
-                progress(summarise(game.name, seed, boards, rotate, played, "interrupt"), total)
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+    identity = {"match": {"game": game.name, "bots": [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None)]
+                                                   for bot in bots], "seed": seed, "contract": contract,
+                          "declarer": declarer, "variant": variant if not isinstance(variant, Mapping)
+                          else dict(variant), "rotate": rotate}}
+    journal = Journal(checkpoint, identity, holder="stich match") if checkpoint is not None else None
+    kept: dict[int, list[PlayedDeal]] = {}
+    try:
+        if journal is not None:
+            for span, document in journal.done():
+                try:
+                    kept[span.first] = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
+                except (KeyError, TypeError, ValueError):
+                    raise StichError(f"{journal.path}: a line of this checkpoint holds no played deals") from None
+        for board in range(1, boards + 1):
+            if board in kept:
+                played.extend(kept[board])
+                continue
+            if deadline is not None and time.monotonic() >= deadline and played:
+                return summarise(game.name, seed, boards, rotate, played, "time limit")
+            first = len(played)
+            record = random_record(game, seed, board, contract=contract, declarer=declarer,
+                                   seats=seats if len(game.seat_counts) > 1 else None, variant=variant)
+            start = position_from_record(record)
+            for rotation in range(rotations):
+                seated = [bots[(seat - rotation) % seats] for seat in range(seats)]
+                end = play_out(start, seated)
+                settlement = score_deal(end)
+                rules = end.rules
+                played.append(PlayedDeal(
+                    board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
+                    tuple(sorted(s + 1 for s in rules.declaring_side)),
+                    tuple(end.pack[card].name for card in end.played), tuple(settlement.payments)))
+                if progress is not None:
+                    progress(summarise(game.name, seed, boards, rotate, played, "interrupt"), total)
+            if journal is not None:
+                journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in played[first:]]})
+    finally:
+        if journal is not None:
+            journal.close()
     return summarise(game.name, seed, boards, rotate, played)
 
 

@@ -105,3 +105,32 @@ def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130():
     assert process.returncode == 130, err
     document = json.loads(out)
     assert document["stopped"] == "interrupt" and document["deals"]
+
+
+def test_a_match_resumed_from_its_checkpoint_equals_an_uninterrupted_one(tmp_path):
+    bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    whole = play_match("kratzen", bots, boards=6, seed=3)
+    journal = tmp_path / "match.ckpt"
+    part = play_match("kratzen", bots, boards=6, seed=3, checkpoint=journal, time_limit=1e-9)
+    assert part.stopped == "time limit" and len(part.deals) == 3  # one board, in its three rotations
+    assert play_match("kratzen", bots, boards=6, seed=3, checkpoint=journal) == whole
+    assert play_match("kratzen", bots, boards=6, seed=3, checkpoint=journal) == whole  # read back whole
+
+
+def test_the_cli_match_resumes_from_its_checkpoint(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def run(*extra: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                               "--bots", "sampling:2,random,random", "-n", "4", "--seed", "2", "--json", *extra],
+                              cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    journal = str(tmp_path / "m.ckpt")
+    partial = run("--checkpoint", journal, "--time-limit", "0.001")
+    assert partial["stopped"] == "time limit" and len(partial["deals"]) == 3
+    assert run("--checkpoint", journal) == run()
