@@ -38,6 +38,24 @@ def test_contracts_listed_for_the_hand():
     assert len(kratzen.contracts) >= 2
     with pytest.raises(InvalidContractError, match="cannot announce"):
         make_setup("schafkopf", HAND, 1, "Solo G")
+    assert make_setup("schafkopf", "EO GO HO SO EU GU HU SU", 1, "all").contracts == ("Wenz", "WenzTout", "Sie")
+    # under called_tarock=any forehand may call any tarock of T20..T16 she lacks
+    anything = make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T1 HK SK", 1, "all",
+                          variant="called_tarock=any")
+    assert anything.contracts == ("Normal T17", "Normal T16", "Solo")
+    announced = make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T1 HK SK", 1, "all",
+                           announcements="1: Pagat Ultimo")
+    assert announced.announcements == "1: Pagat Ultimo"
+    with pytest.raises(Exception, match="seat and a colon"):
+        make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T1 HK SK", 1, "all", announcements="Pagat Ultimo")
+
+
+def test_announcements_and_the_pot_are_settled():
+    plain = contract_advice(contracts="Trump E", samples=10, seed=1, workers=1, **{**KRATZEN, "pot": None})
+    with_pot = contract_advice(contracts="Trump E", samples=10, seed=1, workers=1, **KRATZEN)
+    assert with_pot.pot == 4 and with_pot.as_dict()["pot"] == 4
+    assert plain.rows[0].mean == 0  # without a pot a Kratzen deal settles nothing
+    assert with_pot.rows[0].mean != 0
 
 
 def test_pairing_gap_is_the_mean_of_per_sample_differences():
