@@ -1,5 +1,6 @@
 """Contract advice: which contract should this hand announce? Every contract the seat may announce, on the same
-samples, ranked by the settlement it can expect.
+samples, ranked by the settlement it can expect. Card advice (:func:`card_advice`): which card should the seat to
+move play, every legal card settled on samples consistent with the play.
 
 The unseen cards are dealt at random (sample ``k`` from a generator seeded ``f"{seed}:{k}"``, as in
 :mod:`solver.sampling`, so the answer does not depend on workers or chunks) with nothing but the seat's hand and the
@@ -13,6 +14,10 @@ return integer sums per chunk: per contract the count, sum, sum of squares, wins
 the count, sum and sum of squares of the differences, so the interval of every difference is exact whatever order
 chunks finish in. A contract whose difference to the leader has a 95% interval containing 0 is marked as not told
 apart from it.
+
+Both run their samples in spans through :func:`run_samples`: the pool, the checkpoint journal
+(:mod:`solver.checkpoint`; a resumed run equals an uninterrupted one, since the sums are integers), a time limit
+and a stop event, and a progress callback for the live display.
 """
 
 from __future__ import annotations
@@ -244,7 +249,7 @@ class ContractRow:
 @dataclass(frozen=True)
 class ContractAdvice:
     """The contracts ranked by mean settlement (best first), and how the run went: ``samples`` solved of
-    ``requested``; ``stopped`` says why a run ended early ("time limit", "interrupted") or is None."""
+    ``requested``; ``stopped`` says why a run ended early ("time limit", "interrupt") or is None."""
 
     game: str
     seat: int
