@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
+from solver.advice import card_advice, contract_advice
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError
@@ -22,7 +25,7 @@ from .errors import file_name, input_errors, message
 from .options import (TABLE_MB, check_game_options, checked_game, engine_for, parse_variant_options,
                       scheduler_address)
 from .records import emit_json, run_over_records
-from .render import CardPainter, plural, stdout_console
+from .render import CardPainter, plural, stderr_console, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -131,9 +134,26 @@ def analyse(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
         help="With --scheduler: how long to wait for a first worker to join before giving up."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
+    time_limit: Optional[float] = typer.Option(
+        None, "--time-limit", metavar="SECONDS", min=0.001,
+        help="Contract advice: stop after SECONDS with the samples solved so far (said as such; exit 0)."),
+    announce: Optional[str] = typer.Option(
+        None, "--announce", metavar="TEXT",
+        help="Contract advice, Zwanzigerrufen: the announcements the seat adds to every contract, as in an "
+             "[Announcements] tag (e.g. '1: Pagat Ultimo')."),
+    pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0,
+                                      help="Contract advice, Kratzen: the pot the settlement pays into."),
+    cards: bool = typer.Option(
+        False, "--cards",
+        help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the settlement its "
+             "side can expect over samples consistent with the play."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
-    double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value."""
+    double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value.
+
+    With --contract all (or a comma-separated list) it is contract advice instead: every contract the seat may
+    announce settled on the same samples, ranked by the mean settlement with its 95% interval, the win rate and
+    each bonus's odds; contracts the samples cannot tell apart from the best are marked."""
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)
@@ -146,6 +166,39 @@ def analyse(
     def notify(text: str) -> None:
         message(f"stich: {text}")
 
+    if contract is not None and file is None and (contract.strip().lower() == "all" or "," in contract):
+        if not game or not hand:
+            raise typer.BadParameter("contract advice needs --game and --hand", param_hint="'--game/--hand'")
+        if declarer is not None and declarer != seat:
+            raise typer.BadParameter("contract advice is for the seat that announces: --declarer is --seat",
+                                     param_hint="'--declarer'")
+        check_game_options(game, flags, seats, seat)
+        advise(game, hand, seat, contract, known=owners, samples=samples, seed=seed, workers=workers,
+               variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json,
+               checkpoint=checkpoint)
+        return
+    for option, value in (("--announce", announce), ("--pot", pot)):
+        if value is not None:
+            raise typer.BadParameter("only contract advice (--contract all, or a list) takes it",
+                                     param_hint=f"'{option}'")
+    if cards:
+        if file is None:
+            raise typer.BadParameter("card advice is from a record's play: give a FILE", param_hint="'--cards'")
+        if any(option is not None for option in (game, hand, contract, seats, declarer)):
+            raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
+                                     "both: a record says them itself", param_hint="'FILE'")
+
+        def card_document(position: Position) -> dict:
+            return _with_record(position, advise_cards(position, seat, known=owners, samples=samples, seed=seed,
+                                                       workers=workers, time_limit=time_limit,
+                                                       checkpoint=checkpoint, as_json=as_json))
+
+        run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_cards,
+                         document=card_document)
+        return
+    if time_limit is not None:
+        raise typer.BadParameter("only contract advice (--contract all, or a list) and card advice (--cards) take "
+                                 "it", param_hint="'--time-limit'")
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
@@ -156,11 +209,12 @@ def analyse(
             for option, number in (("--seat", seat), *(("--known", other) for other in owners or {})):
                 if not 1 <= number <= seats:  # pointed at the record's [Deal], which says how many seats there are
                     raise InvalidDealError(f"{option} {number}: the record's deal has seats 1 to {seats}")
-            return _with_record(position, analyse_position(position, seat, known=owners, samples=samples, seed=seed,
-                                                           workers=workers, checkpoint=checkpoint,
-                                                           memory_mb=worker_memory, scheduler=scheduler,
-                                                           worker_wait=worker_wait, notify=notify,
-                                                           verbose=verbose, table_mb=table_mb).as_dict())
+            with live_analysis(samples, as_json) as show:
+                analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
+                                            workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
+                                            scheduler=scheduler, worker_wait=worker_wait, notify=notify,
+                                            verbose=verbose, table_mb=table_mb, progress=show)
+            return _with_record(position, analysis.as_dict())
 
         run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis, document=document)
         return
@@ -177,14 +231,161 @@ def analyse(
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")
     with input_errors():
-        analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
-                                workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
-                                checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
-                                worker_wait=worker_wait, notify=notify, verbose=verbose, table_mb=table_mb)
+        with live_analysis(samples, as_json) as show:
+            analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
+                                    workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
+                                    checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
+                                    worker_wait=worker_wait, notify=notify, verbose=verbose, table_mb=table_mb,
+                                    progress=show)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:
         render_analysis(analysis.as_dict())
+
+
+@contextlib.contextmanager
+def live_analysis(samples: int, as_json: bool):
+    """A status line on a terminal while a single-contract analysis samples: samples done, the win chance and the
+    mean with its interval so far (nothing on a pipe or with --json)."""
+    console = stderr_console()
+    if not console.is_terminal or as_json:
+        yield None
+        return
+    with console.status("analyse: starting") as status:
+        def show(analysis) -> None:
+            low, high = analysis.interval
+            status.update(f"analyse: {analysis.samples:,} of {samples:,} samples; win {analysis.win_probability:.1%}, "
+                          f"mean {analysis.measure} {analysis.mean:.1f} ({low:.1f} .. {high:.1f})")
+        yield show
+
+
+def _advice_text(value: float, low: float, high: float) -> str:
+    if math.isnan(low):
+        return f"{value:+.2f}"
+    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"
+
+
+def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
+    """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it)."""
+    low, high = (x if x is not None else math.nan for x in row["interval"])
+    if rank == 1:
+        return _advice_text(row["mean"], low, high), "best"
+    gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
+    behind = _advice_text(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
+    return _advice_text(row["mean"], low, high), behind
+
+
+def render_advice(document: dict, console=None) -> None:
+    """Contract advice for people: the contracts ranked by mean settlement, best first."""
+    console = console or stdout_console()
+    painter = CardPainter.for_game(document["game"])
+    console.print(Text(f"{document['game']}, seat {document['seat']}: ") + painter.cards(document["hand"]))
+    for seat, cards in document["known"].items():
+        console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
+    done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
+    if document["stopped"]:
+        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
+    console.print(done + (f"; announced: {document['announcements']}" if document["announcements"] else ""))
+    table = Table(title="contracts by mean settlement (game units, 95% interval; paired samples)",
+                  title_justify="left")
+    for column, justify in (("", "right"), ("contract", "left"), ("mean settlement", "right"),
+                            ("behind the best", "right"), ("win", "right"), ("bonuses made", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for rank, row in enumerate(document["contracts"], 1):
+        mean = row["mean"]
+        if mean is None:
+            table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "")
+            continue
+        mean_text, behind = _ranked_texts(rank, row)
+        bonuses = ", ".join(f"{name} {p:.0%}" for name, p in row["bonuses"].items() if p)
+        table.add_row(str(rank), row["contract"], mean_text, behind,
+                      f"{row['win_probability']:.0%}", bonuses)
+    console.print(table)
+    console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+
+
+def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Callable[[dict], None],
+            as_json: bool) -> dict:
+    """Run a sampling command with a live status line on a terminal (samples done, the leader and its interval);
+    on Ctrl-C (or SIGTERM) ``finish`` prints the answer so far, said as such, and the interrupt goes on (exit 130).
+    Returns the finished document."""
+    latest: list = []
+    console = stderr_console()
+    live = console.is_terminal and not as_json
+    status: Any = None
+
+    def show(advice) -> None:
+        latest[:] = [advice]
+        if status is not None and advice.rows:
+            best = advice.rows[0]
+            status.update(f"{what}: {advice.samples:,} of {samples:,} samples; best so far "
+                          f"{best.contract} {_advice_text(best.mean, best.low, best.high)}")
+
+    try:
+        with (console.status(f"{what}: starting") if live else contextlib.nullcontext()) as status:
+            return run(show).as_dict()
+    except KeyboardInterrupt:
+        if latest:
+            finish({**latest[0].as_dict(), "stopped": "interrupt"})
+        raise
+
+
+def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samples: int, seed: int,
+           workers: int | None, variant: dict, seats: int | None, announce: str | None, pot: int | None,
+           time_limit: float | None, as_json: bool, checkpoint: Path | None = None) -> None:
+    """Contract advice with a live display on a terminal; Ctrl-C prints the advice so far and exits 130."""
+    def finish(document: dict) -> None:
+        if as_json:
+            emit_json(document)
+        else:
+            render_advice(document)
+
+    with input_errors():
+        document = anytime("contract advice", samples, lambda show: contract_advice(
+            game, hand, seat, contracts, known=known, samples=samples, seed=seed, workers=workers,
+            variant=variant or None, seats=seats, announcements=announce, pot=pot, time_limit=time_limit,
+            checkpoint=checkpoint, progress=show), finish, as_json)
+    finish(document)
+
+
+def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,
+                 workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool) -> dict:
+    """Card advice for a record's position, with the live display; Ctrl-C prints the advice so far (exit 130)."""
+    def finish(document: dict) -> None:
+        document = _with_record(position, document)
+        if as_json:
+            emit_json(document)
+        else:
+            render_cards(document, stdout_console())
+
+    return anytime("card advice", samples, lambda show: card_advice(
+        position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+        checkpoint=checkpoint, progress=show), finish, as_json)
+
+
+def render_cards(document: dict, console=None) -> None:
+    """Card advice for people: the legal cards ranked by the settlement the seat's side can expect."""
+    console = console or stdout_console()
+    painter = CardPainter.for_game(document["game"])
+    console.print(f"{document['game']}, {document['contract']}: seat {document['seat']} to move after "
+                  f"{plural(len(document['played']), 'card')} played")
+    done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
+    if document["stopped"]:
+        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
+    console.print(done)
+    table = Table(title="cards by the settlement the seat's side can expect (game units, 95% interval; paired)",
+                  title_justify="left")
+    for column, justify in (("", "right"), ("card", "left"), ("mean settlement", "right"),
+                            ("behind the best", "right"), ("win", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for rank, row in enumerate(document["cards"], 1):
+        if row["mean"] is None:
+            continue
+        mean_text, behind = _ranked_texts(rank, row)
+        table.add_row(str(rank), painter.card(row["card"]), mean_text, behind,
+                      f"{row['win_probability']:.0%}")
+    console.print(table)
+    console.print("~ : not told apart from the best card at this sample size")
 
 
 def _with_record(position: Position, document: dict) -> dict:

@@ -20,7 +20,7 @@ import os
 import random
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator, Mapping, Sequence, cast
+from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .checkpoint import Journal, Span
@@ -432,7 +432,7 @@ def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
 # --- the analysis -------------------------------------------------------------------------------------------------
 
 
-def _cards_text(cards: object, what: str) -> str:
+def cards_text(cards: object, what: str) -> str:
     """Cards given as one string of tokens or a list of tokens, as one string."""
     if isinstance(cards, str):
         return cards
@@ -466,7 +466,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
     if known is not None and not isinstance(known, Mapping):
         raise StichError(f"known cards are a mapping of seats to cards ({{2: 'EO GU'}}), not {known!r}")
     fixed = [0] * seats
-    fixed[seat - 1] = parse_hand(game.pack, _cards_text(hand, f"seat {seat}'s hand"), seat - 1)
+    fixed[seat - 1] = parse_hand(game.pack, cards_text(hand, f"seat {seat}'s hand"), seat - 1)
     if fixed[seat - 1].bit_count() != game.hand_size:
         raise InvalidDealError(f"seat {seat}: a {game.name} hand holds {game.hand_size} cards, "
                                f"this one {fixed[seat - 1].bit_count()}")
@@ -475,7 +475,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
             raise StichError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
         if other == seat:
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
-        mask = parse_hand(game.pack, _cards_text(cards, f"the known cards of seat {other}"), other - 1)
+        mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
         for s, held in enumerate(fixed):
             if held & mask:
                 raise InvalidDealError(f"seat {other}: {', '.join(game.pack.names(held & mask))} already in "
@@ -509,7 +509,8 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
                  memory_mb: int | None = None, scheduler: str | None = None,
                  worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
-                 verbose: bool = False, table_mb: int | None = None) -> HandAnalysis:
+                 verbose: bool = False, table_mb: int | None = None,
+                 progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
     ``declarer``): ``samples`` deals of the unseen cards, each solved double-dummy.
 
@@ -519,16 +520,18 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     as it is done, and a rerun with the same arguments continues from it: an analysis killed at any moment loses
     only the chunks in flight, and the resumed result equals an uninterrupted one. ``scheduler`` runs the samples on
     that Dask cluster instead, as :func:`~solver.batch.solve_batch` does its records (``worker_wait``, ``notify``,
-    ``verbose``). ``table_mb`` sizes each local worker's table (None: the default). Raises StichError for an
+    ``verbose``). ``table_mb`` sizes each local worker's table (None: the default). ``progress(analysis so far)``
+    is called after each chunk (a live display). Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed)
     return _analyse(game, setup, samples, checkpoint, known,
-                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb))
+                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress)
 
 
 def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.PathLike | None,
-             known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False) -> HandAnalysis:
+             known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False,
+             progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
     """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first."""
     if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
@@ -549,6 +552,8 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
         total.add(part)
         if journal is not None:
             journal.append(span, part.to_json())
+        if progress is not None:
+            progress(_report(game, setup, total, seed))
 
     try:
         done: set[int] = set()
@@ -563,19 +568,13 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     return _report(game, setup, total, seed)
 
 
-def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
-                     samples: int = 200, seed: int = 0, workers: int | None = None,
-                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
-                     scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
-                     notify: Notify | None = None, verbose: bool = False,
-                     table_mb: int | None = None) -> HandAnalysis:
-    """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play: the hand as dealt, the
-    contract, the variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in
-    every sample, as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the
-    cards played so far are kept; the other hands are forgotten and redealt from the
-    unseen cards, each sample consistent with the play (see :func:`draw_sample`). The figures are totals for the
-    deal: what each side has already taken plus the rest under double-dummy play. The other arguments are those of
-    :func:`analyse_hand`."""
+def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
+                   seed: int = 0) -> Setup:
+    """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
+    variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in every sample,
+    as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the cards played so
+    far are kept; the other hands are forgotten and redealt from the unseen cards, each sample consistent with the
+    play (see :func:`draw_sample`). The analysis from a position and the sampling bot start here."""
     rules = check_position(position).rules
     game = position.game
     if not game.is_whole(rules.deal):
@@ -593,12 +592,27 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     # which the seat cannot know (each sample's partner is its called card's holder), and in a whole deal whether
     # the called suit was led follows from the play.
     public = {name: value for name, value in rules.state_tags.items() if name not in rules.game.hidden_state_tags}
-    setup = _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
-                   rules.seats, seed, played, position.played, public)
+    return _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
+                  rules.seats, seed, played, position.played, public)
+
+
+def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
+                     samples: int = 200, seed: int = 0, workers: int | None = None,
+                     checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
+                     scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
+                     notify: Notify | None = None, verbose: bool = False,
+                     table_mb: int | None = None,
+                     progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
+    """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play (see :func:`position_setup`
+    for what is kept and what is redealt). The figures are totals for the deal: what each side has already taken
+    plus the rest under double-dummy play. The other arguments are those of :func:`analyse_hand`."""
+    setup = position_setup(position, seat, known=known, seed=seed)
+    rules = position.rules
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))
-    return _analyse(game, setup, samples, checkpoint, known, Pool(workers, scheduler, memory_mb, worker_wait, notify,
-                                                                  verbose, table_mb), known_feasible=not known and real)
+    return _analyse(position.game, setup, samples, checkpoint, known,
+                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb),
+                    known_feasible=not known and real, progress=progress)
 
 
 def sample_span(span: Span, setup: Setup) -> Sums:

@@ -561,6 +561,13 @@ class Game:
         raise NotImplementedError
 
     @classmethod
+    def contract_choices(cls, contract: Contract) -> list[str]:
+        """The contracts a player chooses among where :meth:`contracts` lists ``contract``: its own text, unless
+        the game lets the declarer name a card the listing leaves to the rules (a called card). Contract advice
+        tries each; the rules refuse those the variant does not allow."""
+        return [contract.text]
+
+    @classmethod
     def deal_random(cls, rng, seats: int | None = None) -> Deal:
         """A uniformly random whole deal."""
         seats = seats or cls.seat_counts[0]

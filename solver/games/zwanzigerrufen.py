@@ -768,6 +768,13 @@ class Zwanzigerrufen(Game):
         return ["Normal"]
 
     @classmethod
+    def contract_choices(cls, contract: Contract) -> list[str]:
+        # 1.2: forehand calls one of T20..T16 (the highest she lacks, or any under called_tarock=any)
+        if contract.kind == "normal" and contract.card is None:
+            return [f"Normal T{rank}" for rank in range(20, 15, -1)]
+        return [contract.text]
+
+    @classmethod
     def _contracts(cls, deal: Deal, variant: Variant, like: Contract | None,
                    declarer: int | None) -> list[tuple[Contract, int]]:
         # The Normal game always has its row: where forehand holds T20..T16 the table lists it as not biddable.

@@ -1,0 +1,112 @@
+"""``stich match``: seeded deals played to the end by bots, each bot's mean settlement with its interval."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from solver.bots import make_bot
+from solver.games import get_game
+from solver.match import MatchResult, Mean, play_match
+
+from .errors import file_name, input_errors, message
+from .options import check_game_options, checked_game, parse_variant_options
+from .records import emit_json
+from .render import progress_on_stderr, stdout_console
+
+
+def _mean_text(mean: Mean) -> str:
+    if math.isnan(mean.low):
+        return f"{mean.mean:+.2f}"
+    return f"{mean.mean:+.2f} ({mean.low:+.2f} .. {mean.high:+.2f})"
+
+
+def match(
+    game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
+                             help="Zwanzigerrufen, Schafkopf or Kratzen (or an alias)."),
+    bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
+                             help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
+                                  "random or cheater. The seat count is the number of bots."),
+    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000, help="Number of deals."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="SEED",
+                             help="Seed of the deals and of the bots' own draws: the same seed plays the same match."),
+    contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
+                                           help="Play every deal under this contract (default: each board's own)."),
+    declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
+    samples: int = typer.Option(50, "--samples", metavar="N", min=1,
+                                help="Samples a card for a 'sampling' bot without its own ':N'."),
+    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
+                                               help="Each sampling bot's deadline for one card (after one sample)."),
+    match_time: Optional[float] = typer.Option(
+        None, "--time-limit", metavar="SECONDS", min=0.001,
+        help="Stop after the board in play once SECONDS have passed, with the deals played so far (said as such; "
+             "exit 0)."),
+    checkpoint: Optional[Path] = typer.Option(
+        None, "--checkpoint", metavar="FILE", parser=file_name,
+        help="Append each board played to FILE; rerun the same command to continue from it."),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate",
+                                help="Play each deal once per seat with the bots moved round the table (paired)."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
+                                                help="A variant flag (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document with every deal as played."),
+) -> None:
+    """Play seeded deals to the end with a bot in every seat and report each bot's mean settlement per deal with
+    its 95% interval. With --rotate (the default) each deal is played once per seat with the bots moved round, so
+    two kinds of bot are compared on the same cards and their paired difference is given."""
+    flags = parse_variant_options(variant)
+    specs = [spec.strip() for spec in bots.split(",")]
+    seat_counts = get_game(game).seat_counts
+    if len(specs) not in seat_counts:
+        raise typer.BadParameter(f"{get_game(game).name} is played by {get_game(game).seat_counts_text()} seats: "
+                                 f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
+    check_game_options(game, flags, len(specs), declarer)
+    latest: list[MatchResult] = []
+    with input_errors():
+        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit) for spec in specs]
+        with progress_on_stderr("match") as report:
+            def show(so_far: MatchResult, total: int) -> None:
+                latest[:] = [so_far]
+                leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
+                report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {_mean_text(leader[1])}")
+
+            try:
+                result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
+                                    variant=flags, rotate=rotate, time_limit=match_time,
+                                    checkpoint=checkpoint, progress=show)
+            except KeyboardInterrupt:
+                if latest:
+                    render_match(latest[0], count, rotate, as_json)
+                raise
+    render_match(result, count, rotate, as_json)
+
+
+def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:
+    """The match's report (JSON, or the table for people); a match stopped early says so."""
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    seed = result.seed
+    console = stdout_console()
+    played = len(result.deals)
+    console.print(f"{result.game}: {count} deals (seed {seed})"
+                  + (f", each played {played // count} times with the bots rotated" if rotate else ""))
+    table = Table(title="mean settlement per seat and deal (95% interval)")
+    table.add_column("bot")
+    table.add_column("seats played", justify="right")
+    table.add_column("mean settlement", justify="right")
+    for name, mean in result.bots.items():
+        table.add_row(name, str(mean.count), _mean_text(mean))
+    console.print(table)
+    console.print(f"declaring side: {_mean_text(result.declaring_side)} per deal")
+    if result.difference is not None:
+        first, second, gap = result.difference
+        console.print(f"{first} - {second}: {_mean_text(gap)} per deal, paired")
+    if result.stopped:
+        planned = count * (len(result.deals[0].bots) if rotate and played else 1)
+        console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far")
+    if played < 2:
+        message("one deal played: no interval")

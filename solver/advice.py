@@ -1,0 +1,560 @@
+"""Contract advice: which contract should this hand announce? Every contract the seat may announce, on the same
+samples, ranked by the settlement it can expect. Card advice (:func:`card_advice`): which card should the seat to
+move play, every legal card settled on samples consistent with the play.
+
+The unseen cards are dealt at random (sample ``k`` from a generator seeded ``f"{seed}:{k}"``, as in
+:mod:`solver.sampling`, so the answer does not depend on workers or chunks) with nothing but the seat's hand and the
+known cards fixed: the deal of a sample does not depend on the contract, so every contract is solved on the same
+deals (paired). Each (sample, contract) is settled double dummy (:func:`solver.settlement.settlement_value`, the
+net the declaring side can force playing for the score, then its optimal line for the bonuses it makes).
+
+Pairing is what makes a small sample decide: two contracts' means differ by the mean of their per-sample
+differences, whose spread is far below either contract's own (a good hand is good for every contract). Workers
+return integer sums per chunk: per contract the count, sum, sum of squares, wins and bonuses; per pair of contracts
+the count, sum and sum of squares of the differences, so the interval of every difference is exact whatever order
+chunks finish in. A contract whose difference to the leader has a 95% interval containing 0 is marked as not told
+apart from it.
+
+Both run their samples in spans through :func:`run_samples`: the pool, the checkpoint journal
+(:mod:`solver.checkpoint`; a resumed run equals an uninterrupted one, since the sums are integers), a time limit
+and a stop event, and a progress callback for the live display.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from .deal import Deal, parse_hand
+from .errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
+from .games import get_game
+from .games.base import Game
+from .position import Position
+from .analysis import SCHEMA
+from .checkpoint import Journal, Span
+from .position import check_position
+from .sampling import MAX_SAMPLES, Z95, Setup, cards_text, draw_sample, position_setup
+from .settlement import default_settlement_engine, final_net, play_out, payoff_spec
+from .variant import Variant
+from .workers import Pool, local_workers, worker_engine
+
+
+@dataclass(frozen=True)
+class AdviceSetup:
+    """What every sample shares: the game, the fixed cards by seat (masks), the seat (1-based), the contracts to
+    compare, the variant, the announcements (Zwanzigerrufen), the pot (Kratzen) and the seed."""
+
+    game: str
+    seats: int
+    fixed: tuple[int, ...]
+    seat: int
+    contracts: tuple[str, ...]
+    variant: tuple[tuple[str, object], ...]
+    seed: int
+    announcements: str | None = None
+    pot: int | None = None
+
+
+@dataclass
+class ContractSums:
+    """One contract's integer sums over the samples solved so far."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+    wins: int = 0
+    refused: int = 0
+    bonuses: dict[str, int] = field(default_factory=dict)  # bonus item -> samples where the declarers made it
+
+
+@dataclass
+class PairSums:
+    """The differences of two contracts' settlements on the samples both were solved on."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+
+
+@dataclass
+class AdviceSums:
+    """A chunk's (or the whole run's) sums: per contract, and per ordered pair (i < j) of contracts."""
+
+    samples: int = 0
+    contracts: dict[int, ContractSums] = field(default_factory=dict)
+    pairs: dict[tuple[int, int], PairSums] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The sums as a checkpoint line keeps them."""
+        return {"samples": self.samples,
+                "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses]
+                              for i, c in self.contracts.items()},
+                "pairs": {f"{i},{j}": [p.n, p.total, p.squares] for (i, j), p in self.pairs.items()}}
+
+    @classmethod
+    def from_json(cls, document: Mapping[str, Any]) -> "AdviceSums":
+        """The sums of a checkpoint line (KeyError, TypeError or ValueError when it holds none)."""
+        sums = cls(int(document["samples"]))
+        for key, (n, total, squares, wins, refused, bonuses) in document["contracts"].items():
+            sums.contracts[int(key)] = ContractSums(int(n), int(total), int(squares), int(wins), int(refused),
+                                                    {str(k): int(v) for k, v in bonuses.items()})
+        for key, (n, total, squares) in document["pairs"].items():
+            i, j = (int(x) for x in key.split(","))
+            sums.pairs[(i, j)] = PairSums(int(n), int(total), int(squares))
+        return sums
+
+    def merge(self, other: "AdviceSums") -> None:
+        self.samples += other.samples
+        for index, part in other.contracts.items():
+            mine = self.contracts.setdefault(index, ContractSums())
+            mine.n += part.n
+            mine.total += part.total
+            mine.squares += part.squares
+            mine.wins += part.wins
+            mine.refused += part.refused
+            for name, count in part.bonuses.items():
+                mine.bonuses[name] = mine.bonuses.get(name, 0) + count
+        for key, pair in other.pairs.items():
+            mine_pair = self.pairs.setdefault(key, PairSums())
+            mine_pair.n += pair.n
+            mine_pair.total += pair.total
+            mine_pair.squares += pair.squares
+
+
+def draw_deal(setup: AdviceSetup, k: int) -> Deal:
+    """Sample ``k``: the unseen cards dealt uniformly to fill every hand (no contract constrains it)."""
+    game = get_game(setup.game)
+    rng = random.Random(f"{setup.seed}:{k}")
+    used = 0
+    for mask in setup.fixed:
+        used |= mask
+    unseen = [card for card in range(len(game.pack)) if not used >> card & 1]
+    rng.shuffle(unseen)
+    hands = list(setup.fixed)
+    at = 0
+    for s in range(setup.seats):
+        missing = game.hand_size - hands[s].bit_count()
+        for card in unseen[at:at + missing]:
+            hands[s] |= 1 << card
+        at += missing
+    return Deal(game.pack, tuple(hands))
+
+
+def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
+    """Every contract's settlement on sample ``k``: (the declaring side's net, whether it is a win, the bonus items
+    the declarers make along the score-optimal line), or None where the rules refuse the contract on this deal."""
+    game = get_game(setup.game)
+    deal = draw_deal(setup, k)
+    engine = default_settlement_engine()
+    results: list[tuple[int, bool, tuple[str, ...]] | None] = []
+    for contract in setup.contracts:
+        try:
+            rules = game.rules(deal, contract, declarer=setup.seat, variant=dict(setup.variant) or None)
+        except (InvalidContractError, InvalidDealError):
+            results.append(None)
+            continue
+        position = Position(game, rules, rules.start())
+        spec = payoff_spec(position, announcements=setup.announcements, pot=setup.pot)
+        value = engine.value(position.state, spec)
+        final = play_out(position.state, engine.line(position.state, spec, value))
+        _, settled = final_net(position, final, announcements=setup.announcements, pot=setup.pot)
+        declarers = {s + 1 for s in rules.declaring_side}
+        made = tuple(sorted({item.name for item in settled.items
+                             if item.value and set(item.winners) & declarers and item.name != "game"}))
+        results.append((value, value > 0, made))
+    return results
+
+
+def advice_chunk(span: tuple[int, int], setup: AdviceSetup) -> AdviceSums:
+    """Samples ``first`` .. ``first + count - 1`` on one worker, as integer sums (a pool job)."""
+    worker_engine()  # the worker's memory cap and table size, as every pool job sets them
+    first, count = span
+    sums = AdviceSums()
+    for k in range(first, first + count):
+        add_sample(sums, settle_sample(setup, k))
+    return sums
+
+
+def add_sample(sums: AdviceSums, results: Sequence[tuple[int, bool, tuple[str, ...]] | None]) -> None:
+    sums.samples += 1
+    for index, result in enumerate(results):
+        entry = sums.contracts.setdefault(index, ContractSums())
+        if result is None:
+            entry.refused += 1
+            continue
+        value, win, made = result
+        entry.n += 1
+        entry.total += value
+        entry.squares += value * value
+        entry.wins += int(win)
+        for name in made:
+            entry.bonuses[name] = entry.bonuses.get(name, 0) + 1
+    for i, first in enumerate(results):
+        for j in range(i + 1, len(results)):
+            second = results[j]
+            if first is None or second is None:
+                continue
+            pair = sums.pairs.setdefault((i, j), PairSums())
+            gap = first[0] - second[0]
+            pair.n += 1
+            pair.total += gap
+            pair.squares += gap * gap
+
+
+def _interval(n: int, total: int, squares: int) -> tuple[float, float, float]:
+    """Mean and 95% interval from integer sums (nan where n < 2 leaves no spread)."""
+    if not n:
+        return math.nan, math.nan, math.nan
+    mean = total / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    variance = max(0.0, (squares - total * total / n) / (n - 1))
+    spread = Z95 * math.sqrt(variance / n)
+    return mean, mean - spread, mean + spread
+
+
+@dataclass(frozen=True)
+class ContractRow:
+    """One contract's line of the advice."""
+
+    contract: str
+    samples: int
+    refused: int
+    mean: float
+    low: float
+    high: float
+    win_probability: float
+    bonuses: dict[str, float]
+    gap: float  # the leader's mean minus this contract's, paired
+    gap_low: float
+    gap_high: float
+    told_apart: bool  # whether the gap's 95% interval excludes 0 (the leader itself: False)
+
+    def as_dict(self) -> dict[str, Any]:
+        def number(x: float) -> float | None:
+            return None if math.isnan(x) else round(x, 4)
+        return {"contract": self.contract, "samples": self.samples, "refused": self.refused,
+                "mean": number(self.mean), "interval": [number(self.low), number(self.high)],
+                "win_probability": number(self.win_probability),
+                "bonuses": {name: round(p, 4) for name, p in self.bonuses.items()},
+                "behind_leader": number(self.gap), "behind_interval": [number(self.gap_low), number(self.gap_high)],
+                "told_apart": self.told_apart}
+
+
+@dataclass(frozen=True)
+class ContractAdvice:
+    """The contracts ranked by mean settlement (best first), and how the run went: ``samples`` solved of
+    ``requested``; ``stopped`` says why a run ended early ("time limit", "interrupt") or is None."""
+
+    game: str
+    seat: int
+    hand: tuple[str, ...]
+    known: dict[int, tuple[str, ...]]
+    seed: int
+    requested: int
+    samples: int
+    rows: tuple[ContractRow, ...]
+    announcements: str | None = None
+    stopped: str | None = None
+    pot: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": list(self.hand),
+                "known": {str(seat): list(cards) for seat, cards in self.known.items()}, "seed": self.seed,
+                "requested": self.requested, "samples": self.samples, "announcements": self.announcements,
+                "pot": self.pot, "stopped": self.stopped, "contracts": [row.as_dict() for row in self.rows]}
+
+
+def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ...]:
+    """The items (contracts, or cards) ranked by mean, best first, each with its paired gap to the leader."""
+    means = []
+    for index in range(len(names)):
+        entry = sums.contracts.get(index, ContractSums())
+        means.append((_interval(entry.n, entry.total, entry.squares)[0], index))
+    ranked = sorted(means, key=lambda pair: (-pair[0] if not math.isnan(pair[0]) else math.inf, pair[1]))
+    leader = ranked[0][1] if ranked else 0
+    rows = []
+    for _, index in ranked:
+        entry = sums.contracts.get(index, ContractSums())
+        mean, low, high = _interval(entry.n, entry.total, entry.squares)
+        if index == leader:
+            gap = gap_low = gap_high = 0.0
+            apart = False
+        else:
+            key = (min(index, leader), max(index, leader))
+            pair = sums.pairs.get(key, PairSums())
+            sign = 1 if key == (leader, index) else -1  # pairs hold first - second
+            gap, gap_low, gap_high = _interval(pair.n, sign * pair.total, pair.squares)
+            apart = not math.isnan(gap_low) and gap_low > 0
+        rows.append(ContractRow(names[index], entry.n, entry.refused, mean, low, high,
+                                entry.wins / entry.n if entry.n else math.nan,
+                                {name: count / entry.n for name, count in sorted(entry.bonuses.items())} if entry.n
+                                else {}, gap, gap_low, gap_high, apart))
+    return tuple(rows)
+
+
+def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped: str | None = None) -> ContractAdvice:
+    """The ranked advice from the sums so far."""
+    pack = get_game(setup.game).pack
+    known = {seat + 1: tuple(pack.names(mask)) for seat, mask in enumerate(setup.fixed)
+             if mask and seat + 1 != setup.seat}
+    return ContractAdvice(setup.game, setup.seat, tuple(pack.names(setup.fixed[setup.seat - 1])), known,
+                          setup.seed, requested, sums.samples,
+                          ranked_rows(setup.contracts, sums), setup.announcements, stopped, setup.pot)
+
+
+def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) -> list[str]:
+    """Every contract ``seat`` may announce with its hand (the game's bid checks on its own cards), each called card
+    spelt out: a Zwanzigerrufen Normal game once per tarock forehand may call, a Rufer once per callable ace."""
+    texts: list[str] = []
+    for contract, declarer in game.contracts(deal, variant, declarer=seat):
+        if declarer != seat:
+            continue
+        for text in game.contract_choices(contract):
+            try:
+                game.rules(deal, text, declarer=seat, variant=variant)
+            except (InvalidContractError, InvalidDealError):
+                continue
+            if text not in texts:
+                texts.append(text)
+    return texts
+
+
+def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
+               *, known: Mapping[int, str] | None = None, seed: int = 0,
+               variant: Mapping[str, object] | str | None = None, seats: int | None = None,
+               announcements: str | None = None, pot: int | None = None) -> AdviceSetup:
+    """Check the question once, with messages a player can act on, and list the contracts to compare."""
+    game = get_game(game)
+    seats = seats or game.seat_counts[0]
+    if not isinstance(seats, int) or seats not in game.seat_counts:
+        raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")
+    if not is_whole_number(seat) or not 1 <= seat <= seats:
+        raise StichError(f"seat {seat!r} is not a seat of a {seats}-seat {game.name} deal")
+    if not is_whole_number(seed):
+        raise StichError(f"the seed is a whole number, not {seed!r}")
+    if isinstance(variant, str):
+        variant = Variant.parse_pairs(variant)
+    chosen = game.variant(variant)
+    fixed = [0] * seats
+    fixed[seat - 1] = parse_hand(game.pack, cards_text(hand, f"seat {seat}'s hand"), seat - 1)
+    if fixed[seat - 1].bit_count() != game.hand_size:
+        raise InvalidDealError(f"seat {seat}: a {game.name} hand holds {game.hand_size} cards, "
+                               f"this one {fixed[seat - 1].bit_count()}")
+    for other, cards in (known or {}).items():
+        if not is_whole_number(other) or not 1 <= other <= seats or other == seat:
+            raise StichError(f"known cards for seat {other!r}: not another seat of a {seats}-seat deal")
+        mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
+        if any(held & mask for held in fixed) or (fixed[other - 1] | mask).bit_count() > game.hand_size:
+            raise InvalidDealError(f"seat {other}: the known cards overlap another hand or overfill this one")
+        fixed[other - 1] |= mask
+    probe = AdviceSetup(game.name, seats, tuple(fixed), seat, (), tuple(sorted((variant or {}).items())), seed)
+    deal = draw_deal(probe, 0)
+    possible = seat_contracts(game, deal, seat, chosen)
+    if isinstance(contracts, str) and contracts.strip().lower() == "all":
+        wanted = possible
+    else:
+        names = [text.strip() for text in (contracts.split(",") if isinstance(contracts, str) else contracts)]
+        wanted = []
+        for text in names:
+            if not text:
+                continue
+            canonical = game.parse_contract(text).text  # a bad contract name fails here
+            try:
+                game.rules(deal, canonical, declarer=seat, variant=chosen)
+            except (InvalidContractError, InvalidDealError) as error:
+                raise InvalidContractError(f"seat {seat} cannot announce {canonical} with this hand: {error}") \
+                    from None
+            if canonical not in wanted:
+                wanted.append(canonical)
+    if not wanted:
+        raise InvalidContractError(f"seat {seat} may announce no {game.name} contract with this hand")
+    if announcements is not None or pot is not None:
+        position = Position(game, *_start(game, deal, wanted[0], seat, chosen))
+        payoff_spec(position, announcements=announcements, pot=pot)  # announcements the rules refuse fail here
+    return AdviceSetup(game.name, seats, tuple(fixed), seat, tuple(wanted), tuple(sorted((variant or {}).items())),
+                       seed, announcements, pot)
+
+
+def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Variant) -> tuple:
+    rules = game.rules(deal, contract, declarer=seat, variant=variant)
+    return rules, rules.start()
+
+
+def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSums], setup: Any,
+                identity: Mapping[str, Any], checkpoint: str | os.PathLike | None, time_limit: float | None,
+                stop: threading.Event | None, progress: Callable[[AdviceSums], None] | None) -> tuple[AdviceSums,
+                                                                                                   str | None]:
+    """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup)`` on the pool), resumed from and appended to the
+    ``checkpoint`` journal; stopped early by ``time_limit`` or ``stop`` (the reason is returned with the sums).
+    Sums are integers merged in any order, so the result does not depend on ``workers`` or on a resume."""
+    if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
+        raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
+    count = min(local_workers(workers), samples)
+    total = AdviceSums()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    size = max(1, min(5, -(-samples // (16 * count))))
+    stopped: list[str] = []
+    journal = Journal(checkpoint, {**identity, "samples": samples}, holder="stich analyse") \
+        if checkpoint is not None else None
+    done: set[int] = set()
+
+    def jobs() -> Iterator[Span]:
+        for first in range(0, samples, size):
+            span = Span(first, min(size, samples - first))
+            if all(k in done for k in span.numbers()):
+                continue
+            if stop is not None and stop.is_set():
+                stopped.append("interrupt")
+                return
+            if deadline is not None and time.monotonic() >= deadline:
+                stopped.append("time limit")
+                return
+            yield span
+
+    def finished(span: Span, part: AdviceSums) -> None:
+        total.merge(part)
+        if journal is not None:
+            journal.append(span, part.to_json())
+        if progress is not None:
+            progress(total)
+
+    try:
+        if journal is not None:
+            for span, document in journal.done():
+                try:
+                    total.merge(AdviceSums.from_json(document))
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    raise StichError(f"{journal.path}: a line of this checkpoint holds no sums of advice") from None
+                done.update(span.numbers())
+        Pool(count).run(jobs(), task, (setup,), finished)
+    finally:
+        if journal is not None:
+            journal.close()
+    return total, stopped[0] if stopped else None
+
+
+def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int,
+                    contracts: str | Sequence[str] = "all", *, known: Mapping[int, str] | None = None,
+                    samples: int = 200, seed: int = 0, workers: int | None = None,
+                    variant: Mapping[str, object] | str | None = None, seats: int | None = None,
+                    announcements: str | None = None, pot: int | None = None, time_limit: float | None = None,
+                    stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
+                    progress: Callable[[ContractAdvice], None] | None = None) -> ContractAdvice:
+    """Which contract ``seat`` (1-based) should announce with ``hand``: every contract it may announce (``"all"``)
+    or those named, each settled double dummy on the same ``samples`` deals of the unseen cards, ranked by mean
+    settlement (see the module's docstring). ``time_limit`` (seconds) or ``stop`` end the run early with the
+    samples solved so far (``stopped`` says so); ``checkpoint`` (a file) keeps every finished chunk, and a rerun
+    with the same question resumes from it; ``progress(advice)`` is called with the advice so far after every
+    chunk (a live display). The result is the same for a seed whatever ``workers`` is, and after a resume."""
+    setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant, seats=seats,
+                       announcements=announcements, pot=pot)
+
+    def report(sums: AdviceSums, stopped: str | None = None) -> ContractAdvice:
+        return advice_report(setup, sums, samples, stopped)
+
+    total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": asdict(setup)}, checkpoint,
+                                 time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))
+    return report(total, stopped)
+
+
+# --- card advice mid-play -----------------------------------------------------------------------------------------
+
+
+def child_values(position: Position) -> dict[int, int]:
+    """Every legal card's settlement at a sampled position: the declaring side's double-dummy net after the card.
+    The one place card advice values a card: the settlement engine's per-card values (the score objective's;
+    equal to one settlement search per child, which shares less of the search)."""
+    state = position.state
+    return {cv.card: cv.value for cv in default_settlement_engine().card_values(state, payoff_spec(position))}
+
+
+@dataclass(frozen=True)
+class CardSetup:
+    """Card advice's sampling (the seat's view, :func:`solver.sampling.position_setup`) and the legal cards."""
+
+    sampling: Setup
+    cards: tuple[int, ...]
+
+
+def card_chunk(span: tuple[int, int], setup: CardSetup) -> AdviceSums:
+    """Card advice samples ``first`` .. ``first + count - 1`` on one worker (a pool job): per legal card the
+    settlement for the seat's side (the declaring side's net, negated for a defender)."""
+    worker_engine()
+    first, count = span
+    sums = AdviceSums()
+    seat = setup.sampling.seat  # 0-based
+    for k in range(first, first + count):
+        rules, state = draw_sample(setup.sampling, k)
+        values = child_values(Position(get_game(setup.sampling.game), rules, state))
+        sign = 1 if seat in rules.declaring_side else -1
+        add_sample(sums, [(sign * values[card], sign * values[card] > 0, ()) for card in setup.cards])
+    return sums
+
+
+@dataclass(frozen=True)
+class CardAdvice:
+    """The legal cards of the seat to move ranked by the settlement its side can expect (best first: the
+    single-dummy best card), over ``samples`` deals consistent with the play."""
+
+    game: str
+    contract: str
+    seat: int
+    played: tuple[str, ...]
+    seed: int
+    requested: int
+    samples: int
+    rows: tuple[ContractRow, ...]
+    stopped: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        cards = []
+        for row in self.rows:
+            entry = row.as_dict()
+            entry["card"] = entry.pop("contract")
+            entry.pop("refused")
+            entry.pop("bonuses")
+            cards.append(entry)
+        return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
+                "seat": self.seat, "played": list(self.played),
+                "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
+                "cards": cards}
+
+
+def card_advice(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
+                samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
+                stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
+                progress: Callable[[CardAdvice], None] | None = None) -> CardAdvice:
+    """Which card should the seat to move play: every legal card valued by the settlement its side can force
+    after it, over ``samples`` deals of the unseen cards consistent with the play so far (the seat's view: its
+    hand, the play, the contract and the public announcements), ranked by mean with paired intervals. ``seat``
+    (1-based) must be the seat to move (default: it). Stopping, checkpoints and ``progress`` as in
+    :func:`contract_advice`."""
+    state = check_position(position).state
+    if state.is_over:
+        raise StichError("the deal is over: no card is left to choose")
+    seat = state.to_move + 1 if seat is None else seat
+    if seat != state.to_move + 1:
+        raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
+    sampling = position_setup(position, seat, known=known, seed=seed)
+    legal = state.legal_cards()
+    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
+    names = tuple(position.pack[card].name for card in setup.cards)
+    played = tuple(position.pack[card].name for card in position.played)
+
+    def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
+        return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
+                          sums.samples, ranked_rows(names, sums), stopped)
+
+    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
+                                 time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))
+    return report(total, stopped)

@@ -1,0 +1,193 @@
+"""Players: a card chosen for the seat to move, from what that seat may know or from everything.
+
+A bot is anything with a ``name`` and ``choose(position) -> card index``, called when the position's seat to move
+is the bot's. The match (:mod:`solver.match`) hands every bot the table's position; what a bot reads of it is the
+bot's own honesty, as at a real table:
+
+* :class:`RandomBot` plays a random legal card (a baseline every other bot must beat).
+* :class:`SamplingBot` sees one seat's view only (:func:`seat_view`: its hand as dealt, the cards played, the
+  contract and what it announced) and chooses by perfect-information Monte Carlo: the unseen cards are dealt at
+  random consistently with the play (:func:`solver.sampling.draw_sample`), every legal card is valued double dummy
+  on each sample, and the card with the best mean for the seat's side is played.
+* :class:`CheaterBot` reads every hand and plays a double-dummy best card: the ceiling the others are measured
+  against.
+
+Every choice is a pure function of the bot's settings and the position (seeds mix the deal and the play so far),
+so a match is reproducible whatever order its deals are played in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+from .errors import StichError, is_whole_number
+from .games.base import Objective, Rules
+from .position import Position, check_position
+from .sampling import MAX_SAMPLES, Setup, draw_sample, position_setup
+from .search.engine import EngineSolver
+from .state import PlayState
+
+
+class Bot(Protocol):
+    """A player: ``choose`` returns the pack index of a legal card for the position's seat to move."""
+
+    @property
+    def name(self) -> str: ...
+
+    def choose(self, position: Position) -> int: ...
+
+
+def objective_for(rules: Rules, seat: int) -> Objective:
+    """What a bot plays for: the settlement where the game's contracts have one (the score objective), else card
+    points, else (Kratzen) the seat's own tricks. ``seat`` is 0-based."""
+    names = rules.objective_names()
+    for name in ("score", "points"):
+        if name in names:
+            return rules.objective(name)
+    return rules.objective(names[0], seat)
+
+
+def for_seat(value: int, objective: Objective, seat: int) -> int:
+    """A maximiser's value as ``seat``'s side ranks it: higher is better for that side. Every objective is
+    zero-sum between the maximising side and the rest, so the other side ranks by the negated value."""
+    return value if seat in objective.maximiser else -value
+
+
+def _mix(*parts: object) -> int:
+    """A seed from several parts, stable across processes and Python runs (``hash`` of a str is salted)."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _deal_key(position: Position) -> tuple:
+    """What tells deals apart for a bot's seed: the contract and the played cards are not enough (two deals may
+    share them), the deal's hands are."""
+    return (position.game.name, position.rules.contract.text, position.rules.deal.hands)
+
+
+def _check_to_move(position: Position) -> PlayState:
+    state = check_position(position).state
+    if state.is_over:
+        raise StichError("the deal is over: no card is left to choose")
+    return state
+
+
+@dataclass(frozen=True)
+class RandomBot:
+    """A legal card at random, seeded by the deal and the play so far."""
+
+    seed: int = 0
+    name: str = "random"
+
+    def choose(self, position: Position) -> int:
+        state = _check_to_move(position)
+        legal = [card for card in range(len(position.pack)) if state.legal_cards() >> card & 1]
+        rng = random.Random(_mix(self.seed, _deal_key(position), position.played))
+        return rng.choice(legal)
+
+
+class CheaterBot:
+    """A double-dummy best card for the seat to move, from every hand: what perfect information plays."""
+
+    def __init__(self, engine: EngineSolver | None = None, name: str = "cheater") -> None:
+        self.engine = engine or EngineSolver()
+        self.name = name
+
+    def choose(self, position: Position) -> int:
+        state = _check_to_move(position)
+        if state.legal_cards().bit_count() == 1:
+            return state.legal_cards().bit_length() - 1
+        objective = objective_for(position.rules, state.to_move)
+        values = self.engine.card_values(state, objective)
+        best = max(for_seat(cv.value, objective, state.to_move) for cv in values)
+        return min(cv.card for cv in values if for_seat(cv.value, objective, state.to_move) == best)
+
+
+@dataclass
+class CardEstimate:
+    """One legal card's mean over the samples a choice was made from, as the choosing seat's side ranks it."""
+
+    card: int
+    samples: int
+    total: int
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.samples if self.samples else float("nan")
+
+
+class SamplingBot:
+    """Perfect-information Monte Carlo from one seat's view.
+
+    ``samples`` deals of the unseen cards, each consistent with the contract and the play, are solved for every
+    legal card; the card with the best mean for the seat's side is chosen (ties: the lowest pack index). ``seed``
+    makes the samples reproducible (mixed with the deal and the play, so each decision draws its own);
+    ``time_limit`` (seconds) ends the sampling early, after at least one sample, for a move deadline.
+    ``last_estimates`` keeps the means behind the latest choice."""
+
+    def __init__(self, samples: int = 50, seed: int = 0, time_limit: float | None = None,
+                 engine: EngineSolver | None = None, name: str = "sampling") -> None:
+        if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
+            raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
+        if not is_whole_number(seed):
+            raise StichError(f"the seed is a whole number, not {seed!r}")
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
+        self.samples = samples
+        self.seed = seed
+        self.time_limit = time_limit
+        self.engine = engine or EngineSolver()
+        self.name = name
+        self.last_estimates: list[CardEstimate] = []
+
+    def setup(self, position: Position) -> Setup:
+        """The sampling of this decision: the seat's view (its dealt hand, the play, the public rule state)."""
+        state = _check_to_move(position)
+        return position_setup(position, state.to_move + 1, seed=_mix(self.seed, _deal_key(position),
+                                                                           position.played))
+
+    def choose(self, position: Position) -> int:
+        state = _check_to_move(position)
+        legal = state.legal_cards()
+        if legal.bit_count() == 1:
+            self.last_estimates = []
+            return legal.bit_length() - 1
+        seat = state.to_move
+        setup = self.setup(position)
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        estimates = {card: CardEstimate(card, 0, 0) for card in range(len(position.pack)) if legal >> card & 1}
+        for k in range(self.samples):
+            rules, sample = draw_sample(setup, k)
+            objective = objective_for(rules, seat)
+            achieved = objective.achieved(rules, sample)
+            for cv in self.engine.card_values(sample, objective):
+                entry = estimates[cv.card]
+                entry.samples += 1
+                entry.total += for_seat(achieved + cv.value, objective, seat)
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+        self.last_estimates = sorted(estimates.values(), key=lambda e: (-e.mean, e.card))
+        return self.last_estimates[0].card
+
+
+def make_bot(spec: str, *, seed: int = 0, samples: int = 50, time_limit: float | None = None) -> Bot:
+    """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``; the bot's name is
+    the spec as given (lower case), so a match tells ``sampling:20`` from ``sampling:100``."""
+    name, _, count = spec.strip().lower().partition(":")
+    if name == "sampling":
+        if count:
+            if not (count.isascii() and count.isdigit()):
+                raise StichError(f"bot {spec!r}: the sample count after ':' is a whole number")
+            samples = int(count)
+        return SamplingBot(samples=samples, seed=seed, time_limit=time_limit, name=spec.strip().lower())
+    if count:
+        raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
+    if name == "random":
+        return RandomBot(seed=seed)
+    if name == "cheater":
+        return CheaterBot()
+    raise StichError(f"unknown bot {spec!r}: expected sampling, sampling:N, random or cheater")

@@ -1,0 +1,178 @@
+"""Contract advice and card advice: paired samples, seeds independent of workers, the time limit, the checkpoint
+resume, and the CLI's exit codes."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from solver.advice import AdviceSums, add_sample, card_advice, contract_advice, make_setup, settle_sample
+from solver.api import read_positions
+from solver.errors import InvalidContractError
+from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = "EO GO HO SO EU GU EA E10"  # a Schafkopf hand for Solo E, Wenz and their Touts
+KRATZEN = dict(game="kratzen", hand="EO E9 SU SZ", seat=1, seats=3, pot=4)  # a fast question: 4 trump choices
+
+
+def _row(advice, contract):
+    return next(row for row in advice.rows if row.contract == contract)
+
+
+def test_contracts_listed_for_the_hand():
+    setup = make_setup("schafkopf", HAND, 1, "all")
+    assert set(setup.contracts) == {"Solo E", "SoloTout E", "Wenz", "WenzTout"}
+    zwanzig = make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "all")
+    assert zwanzig.contracts == ("Normal T17", "Solo")  # the highest tarock it lacks is called (rule 1.2)
+    kratzen = make_setup("kratzen", "EO E9 SU SZ", 1, "all", seats=3)  # every trump choice
+    assert len(kratzen.contracts) >= 2
+    with pytest.raises(InvalidContractError, match="cannot announce"):
+        make_setup("schafkopf", HAND, 1, "Solo G")
+    assert make_setup("schafkopf", "EO GO HO SO EU GU HU SU", 1, "all").contracts == ("Wenz", "WenzTout", "Sie")
+    # under called_tarock=any forehand may call any tarock of T20..T16 she lacks
+    anything = make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T1 HK SK", 1, "all",
+                          variant="called_tarock=any")
+    assert anything.contracts == ("Normal T17", "Normal T16", "Solo")
+    announced = make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T1 HK SK", 1, "all",
+                           announcements="1: Pagat Ultimo")
+    assert announced.announcements == "1: Pagat Ultimo"
+    with pytest.raises(Exception, match="seat and a colon"):
+        make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T1 HK SK", 1, "all", announcements="Pagat Ultimo")
+
+
+def test_announcements_and_the_pot_are_settled():
+    plain = contract_advice(contracts="Trump E", samples=10, seed=1, workers=1, **{**KRATZEN, "pot": None})
+    with_pot = contract_advice(contracts="Trump E", samples=10, seed=1, workers=1, **KRATZEN)
+    assert with_pot.pot == 4 and with_pot.as_dict()["pot"] == 4
+    assert plain.rows[0].mean == 0  # without a pot a Kratzen deal settles nothing
+    assert with_pot.rows[0].mean != 0
+
+
+def test_pairing_gap_is_the_mean_of_per_sample_differences():
+    setup = make_setup(contracts="Trump E, Trump H", seed=3, **KRATZEN)
+    per_sample = [settle_sample(setup, k) for k in range(30)]
+    sums = AdviceSums()
+    for results in per_sample:
+        add_sample(sums, results)
+    gaps = [a[0] - b[0] for a, b in per_sample]
+    assert sums.pairs[(0, 1)].n == 30 and sums.pairs[(0, 1)].total == sum(gaps)
+    advice = contract_advice(contracts="Trump E, Trump H", samples=30, seed=3, workers=1, **KRATZEN)
+    best, other = _row(advice, "Trump E"), _row(advice, "Trump H")
+    assert advice.rows[0] is best and best.mean > other.mean
+    assert math.isclose(other.gap, sum(gaps) / 30) and math.isclose(best.mean - other.mean, other.gap)
+    assert other.told_apart and other.gap_low > 0
+    # the paired interval is no wider than the two unpaired ones together
+    assert other.gap_high - other.gap_low <= (best.high - best.low) + (other.high - other.low) + 1e-9
+
+
+def test_same_result_with_one_and_two_workers():
+    one = contract_advice(contracts="all", samples=40, seed=5, workers=1, **KRATZEN)
+    two = contract_advice(contracts="all", samples=40, seed=5, workers=2, **KRATZEN)
+    assert one == two and one.samples == 40 and len(one.rows) == 4
+
+
+def test_time_limit_gives_the_best_so_far():
+    advice = contract_advice(contracts="all", samples=100_000, seed=1, workers=1, time_limit=1.0, **KRATZEN)
+    assert advice.stopped == "time limit" and 1 <= advice.samples < 100_000
+    assert advice.rows[0].samples >= 1
+
+
+def test_checkpoint_resume_equals_an_uninterrupted_run(tmp_path):
+    whole = contract_advice(contracts="all", samples=60, seed=2, workers=1, **KRATZEN)
+    journal = tmp_path / "advice.ckpt"
+    stop = threading.Event()
+    part = contract_advice(contracts="all", samples=60, seed=2, workers=1, checkpoint=journal, stop=stop,
+                           progress=lambda advice: advice.samples >= 20 and stop.set(), **KRATZEN)
+    assert 20 <= part.samples < 60 and part.stopped == "interrupt"
+    resumed = contract_advice(contracts="all", samples=60, seed=2, workers=2, checkpoint=journal, **KRATZEN)
+    assert resumed == whole
+    # a journal that is whole is read again without solving anything new
+    assert contract_advice(contracts="all", samples=60, seed=2, workers=1, checkpoint=journal, **KRATZEN) == whole
+
+
+def _position():
+    return next(iter(read_positions(str(ROOT / "examples" / "schafkopf.tbn"))))
+
+
+def test_card_advice_ranks_every_legal_card():
+    position = _position()
+    advice = card_advice(position, samples=12, seed=1, workers=1)
+    legal = {position.pack[c].name for c in range(len(position.pack)) if position.state.legal_cards() >> c & 1}
+    assert {row.contract for row in advice.rows} == legal
+    assert all(row.samples == 12 for row in advice.rows)
+    means = [row.mean for row in advice.rows]
+    assert means == sorted(means, reverse=True)
+    assert card_advice(position, samples=12, seed=1, workers=2) == advice
+    with pytest.raises(Exception, match="seat to move"):
+        card_advice(position, seat=1 if position.state.to_move != 0 else 2, samples=2)
+
+
+def test_card_advice_checkpoint_resume(tmp_path):
+    position = _position()
+    whole = card_advice(position, samples=12, seed=4, workers=1)
+    journal = tmp_path / "cards.ckpt"
+    stop_after_one = threading.Event()
+    part = card_advice(position, samples=12, seed=4, workers=1, checkpoint=journal, stop=stop_after_one,
+                       progress=lambda advice: stop_after_one.set())
+    assert part.stopped == "interrupt" and part.samples < 12
+    assert card_advice(position, samples=12, seed=4, workers=1, checkpoint=journal) == whole
+
+
+def _stich(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300, **kwargs)
+
+
+def test_cli_contract_advice_json_and_time_limit():
+    done = _stich("analyse", "--game", "schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo E, Wenz",
+                  "-n", "4", "-j", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert schema_errors(document, SCHEMA) == []
+    assert document["command"] == "advice" and document["contracts"][0]["contract"] == "Solo E"
+    assert document["samples"] == 4 and document["stopped"] is None
+    limited = _stich("analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--seats", "3",
+                     "--contract", "all", "-n", "100000", "-j", "1", "--time-limit", "1", "--json")
+    assert limited.returncode == 0, limited.stderr
+    document = json.loads(limited.stdout)
+    assert schema_errors(document, SCHEMA) == []
+    assert document["stopped"] == "time limit" and 1 <= document["samples"] < 100000
+
+
+def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130():
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game", "kratzen", "--hand",
+                                "EO E9 SU SZ", "--seats", "3", "--seat", "1", "--contract", "all", "-n", "1000000",
+                                "-j", "1", "--json"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    time.sleep(6)
+    os.killpg(process.pid, signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    document = json.loads(out)
+    assert schema_errors(document, SCHEMA) == []
+    assert document["stopped"] == "interrupt" and 1 <= document["samples"] < 1000000
+
+
+def test_cli_card_advice_json_follows_the_schema():
+    done = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "6", "-j", "1",
+                  "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert schema_errors(document, SCHEMA) == []
+    assert document["command"] == "card-advice" and document["record"]["board"] == "1"
+    assert {row["card"] for row in document["cards"]} == {"GA", "GO", "SA", "SO"}
+    text = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "6", "-j", "1")
+    assert text.returncode == 0 and "best" in text.stdout and "6 samples" in text.stdout
+    wrong = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "1", "--cards", "-n", "2")
+    assert wrong.returncode == 1 and "seat to move" in wrong.stderr and "Traceback" not in wrong.stderr

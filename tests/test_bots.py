@@ -1,0 +1,136 @@
+"""The bots and the match: legal cards only, seeded reproducibility, the time budget, and that the sampling bot
+beats the random one by a real margin."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from solver.bots import CheaterBot, RandomBot, SamplingBot, make_bot
+from solver.errors import StichError
+from solver.generate import random_record
+from solver.match import Mean, play_match
+from solver.position import position_from_record
+
+
+def _start(game="schafkopf", contract="Solo E", board=1):
+    return position_from_record(random_record(game, 7, board, contract=contract, declarer=1))
+
+
+def test_every_bot_plays_legal_cards_to_the_end():
+    position = _start()
+    bots = [SamplingBot(samples=3, seed=1), RandomBot(seed=1), CheaterBot(), RandomBot(seed=2)]
+    while not position.state.is_over:
+        card = bots[position.state.to_move].choose(position)
+        assert position.state.legal_cards() >> card & 1
+        position = position.play(card)
+    assert len(position.played) == 32
+
+
+def test_the_sampling_bot_is_reproducible_and_ranks_every_legal_card():
+    position = _start(board=2)
+    first = SamplingBot(samples=6, seed=3)
+    card = first.choose(position)
+    assert SamplingBot(samples=6, seed=3).choose(position) == card
+    legal = position.state.legal_cards()
+    assert {e.card for e in first.last_estimates} == {c for c in range(32) if legal >> c & 1}
+    assert first.last_estimates[0].card == card and all(e.samples == 6 for e in first.last_estimates)
+    assert RandomBot(seed=4).choose(position) == RandomBot(seed=4).choose(position)
+
+
+def test_the_time_budget_is_kept():
+    position = _start("zwanzigerrufen", "Normal", board=3)
+    bot = SamplingBot(samples=10_000, seed=1, time_limit=0.5)
+    started = time.monotonic()
+    bot.choose(position)
+    # one sample is always solved; the budget is checked after each (a first-trick sample takes well under 2 s)
+    assert time.monotonic() - started < 3.0
+    assert 1 <= bot.last_estimates[0].samples < 10_000
+
+
+def test_a_seeded_match_is_reproducible():
+    bots = [make_bot("sampling:3", seed=1), make_bot("random", seed=1), make_bot("random", seed=1)]
+    first = play_match("kratzen", bots, boards=3, seed=5)
+    again = play_match("kratzen", bots, boards=3, seed=5)
+    assert first == again and len(first.deals) == 9  # each board once per rotation
+    assert {deal.bots for deal in first.deals if deal.board == 1} == {
+        ("sampling:3", "random", "random"), ("random", "sampling:3", "random"), ("random", "random", "sampling:3")}
+
+
+def test_bad_bot_names_are_refused():
+    with pytest.raises(StichError, match="unknown bot"):
+        make_bot("clever")
+    with pytest.raises(StichError, match="whole number"):
+        make_bot("sampling:x")
+
+
+@pytest.mark.slow
+def test_the_sampling_bot_beats_the_random_bot():
+    # The same 30 Wenz boards declared by the sampling bot and by a random player against random defenders: the
+    # declarer's payment, paired board by board, is higher by a margin whose 95% interval lies above zero.
+    boards, seed = 30, 11
+    sampling = play_match("schafkopf", [make_bot("sampling:6"), *[make_bot("random")] * 3], boards=boards,
+                          seed=seed, contract="Wenz", rotate=False)
+    random_ = play_match("schafkopf", [make_bot("random")] * 4, boards=boards, seed=seed, contract="Wenz",
+                         rotate=False)
+    gain = Mean.of([a.payments[0] - b.payments[0] for a, b in zip(sampling.deals, random_.deals)])
+    assert gain.count == boards
+    assert gain.low > 0, gain
+    assert gain.mean > 5, gain
+
+
+def test_a_match_stops_at_its_time_limit_with_whole_boards():
+    bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    result = play_match("kratzen", bots, boards=100_000, seed=1, time_limit=0.5)
+    assert result.stopped == "time limit" and result.as_dict()["stopped"] == "time limit"
+    assert len(result.deals) % 3 == 0 and 3 <= len(result.deals) < 300_000  # every board in all three rotations
+
+
+def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130():
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                                "--bots", "sampling:2,random,random", "-n", "100000", "--json"],
+                               cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(4)
+    os.killpg(process.pid, signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    document = json.loads(out)
+    assert document["stopped"] == "interrupt" and document["deals"]
+
+
+def test_a_match_resumed_from_its_checkpoint_equals_an_uninterrupted_one(tmp_path):
+    bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    whole = play_match("kratzen", bots, boards=6, seed=3)
+    journal = tmp_path / "match.ckpt"
+    part = play_match("kratzen", bots, boards=6, seed=3, checkpoint=journal, time_limit=1e-9)
+    assert part.stopped == "time limit" and len(part.deals) == 3  # one board, in its three rotations
+    assert play_match("kratzen", bots, boards=6, seed=3, checkpoint=journal) == whole
+    assert play_match("kratzen", bots, boards=6, seed=3, checkpoint=journal) == whole  # read back whole
+
+
+def test_the_cli_match_resumes_from_its_checkpoint(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def run(*extra: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                               "--bots", "sampling:2,random,random", "-n", "4", "--seed", "2", "--json", *extra],
+                              cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    journal = str(tmp_path / "m.ckpt")
+    partial = run("--checkpoint", journal, "--time-limit", "0.001")
+    assert partial["stopped"] == "time limit" and len(partial["deals"]) == 3
+    assert run("--checkpoint", journal) == run()
