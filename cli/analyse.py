@@ -139,10 +139,10 @@ def analyse(
         help="Contract advice: stop after SECONDS with the samples solved so far (said as such; exit 0)."),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="TEXT",
-        help="Contract advice, Zwanzigerrufen: the announcements the seat adds to every contract, as in an "
+        help="Contract advice: the announcements the seat adds to every contract, as in an "
              "[Announcements] tag (e.g. '1: Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0,
-                                      help="Contract advice, Kratzen: the pot the settlement pays into."),
+                                      help="Contract advice, a game with a pot: the pot the settlement pays into."),
     cards: bool = typer.Option(
         False, "--cards",
         help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the settlement its "

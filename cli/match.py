@@ -9,8 +9,8 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.bots import make_bot
-from solver.games import get_game
+from solver.bots import PLAYS_FOR, make_bot
+from solver.games import game_list, get_game
 from solver.match import MatchResult, Mean, play_match
 
 from .errors import file_name, input_errors, message
@@ -25,9 +25,15 @@ def _mean_text(mean: Mean) -> str:
     return f"{mean.mean:+.2f} ({mean.low:+.2f} .. {mean.high:+.2f})"
 
 
+def _plays_for(value: str) -> str:
+    if value not in PLAYS_FOR:
+        raise typer.BadParameter(f"a bot plays for {' or '.join(PLAYS_FOR)}, not {value!r}")
+    return value
+
+
 def match(
     game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
-                             help="Zwanzigerrufen, Schafkopf or Kratzen (or an alias)."),
+                             help=f"{game_list()} (or an alias)."),
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
                              help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
                                   "random or cheater. The seat count is the number of bots."),
@@ -37,6 +43,9 @@ def match(
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
+    plays_for: str = typer.Option("score", "--plays-for", metavar="score|points", callback=_plays_for,
+                                  help="What the sampling and cheater bots maximise: the settlement in game units "
+                                       "(score) or the card points (points: faster)."),
     samples: int = typer.Option(50, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
@@ -66,7 +75,8 @@ def match(
     check_game_options(game, flags, len(specs), declarer)
     latest: list[MatchResult] = []
     with input_errors():
-        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit) for spec in specs]
+        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for)
+                   for spec in specs]
         with progress_on_stderr("match") as report:
             def show(so_far: MatchResult, total: int) -> None:
                 latest[:] = [so_far]

@@ -47,7 +47,7 @@ from .workers import Pool, local_workers, worker_engine
 @dataclass(frozen=True)
 class AdviceSetup:
     """What every sample shares: the game, the fixed cards by seat (masks), the seat (1-based), the contracts to
-    compare, the variant, the announcements (Zwanzigerrufen), the pot (Kratzen) and the seed."""
+    compare, the variant, the announcements and the pot (where the game has them) and the seed."""
 
     game: str
     seats: int
@@ -310,7 +310,7 @@ def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped:
 
 def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) -> list[str]:
     """Every contract ``seat`` may announce with its hand (the game's bid checks on its own cards), each called card
-    spelt out: a Zwanzigerrufen Normal game once per tarock forehand may call, a Rufer once per callable ace."""
+    spelt out (``Game.contract_choices``): a game with a called card once per card the seat may call."""
     texts: list[str] = []
     for contract, declarer in game.contracts(deal, variant, declarer=seat):
         if declarer != seat:

@@ -28,7 +28,9 @@ from .errors import StichError, is_whole_number
 from .games.base import Objective, Rules
 from .position import Position, check_position
 from .sampling import MAX_SAMPLES, Setup, draw_sample, position_setup
+from .score_objective import solve_score
 from .search.engine import EngineSolver
+from .settlement import settlement_unsupported
 from .state import PlayState
 
 
@@ -41,14 +43,35 @@ class Bot(Protocol):
     def choose(self, position: Position) -> int: ...
 
 
+#: What a bot may play for: the settlement (``score``, game units) or the card points (else the seat's tricks).
+PLAYS_FOR = ("score", "points")
+
+
 def objective_for(rules: Rules, seat: int) -> Objective:
-    """What a bot plays for: the settlement where the game's contracts have one (the score objective), else card
-    points, else (Kratzen) the seat's own tricks. ``seat`` is 0-based."""
+    """The card-point objective a bot plays for with ``plays_for="points"``: card points where the game counts them,
+    else the seat's own tricks. ``seat`` is 0-based."""
     names = rules.objective_names()
-    for name in ("score", "points"):
-        if name in names:
-            return rules.objective(name)
+    if "points" in names:
+        return rules.objective("points")
     return rules.objective(names[0], seat)
+
+
+def card_values(position: Position, plays_for: str, engine: EngineSolver) -> tuple[Objective, list[tuple[int, int]]]:
+    """Every legal card of the seat to move with the deal's total after it (``achieved`` plus the rest), for the
+    objective it is measured by: the settlement (:func:`solver.score_objective.solve_score`) where ``plays_for`` is
+    ``score`` and the rules have one, else card points (or the seat's tricks)."""
+    if plays_for == "score" and settlement_unsupported(position) is None:
+        result = solve_score(position, cards=True)
+        return result.objective, [(cv.card, cv.value) for cv in result.card_values]
+    objective = objective_for(position.rules, position.state.to_move)
+    achieved = objective.achieved(position.rules, position.state)
+    return objective, [(cv.card, achieved + cv.value) for cv in engine.card_values(position.state, objective)]
+
+
+def _check_plays_for(plays_for: object) -> str:
+    if plays_for not in PLAYS_FOR:
+        raise StichError(f"a bot plays for {' or '.join(PLAYS_FOR)}, not {plays_for!r}")
+    return str(plays_for)
 
 
 def for_seat(value: int, objective: Objective, seat: int) -> int:
@@ -93,18 +116,18 @@ class RandomBot:
 class CheaterBot:
     """A double-dummy best card for the seat to move, from every hand: what perfect information plays."""
 
-    def __init__(self, engine: EngineSolver | None = None, name: str = "cheater") -> None:
+    def __init__(self, engine: EngineSolver | None = None, name: str = "cheater", plays_for: str = "score") -> None:
         self.engine = engine or EngineSolver()
         self.name = name
+        self.plays_for = _check_plays_for(plays_for)
 
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)
         if state.legal_cards().bit_count() == 1:
             return state.legal_cards().bit_length() - 1
-        objective = objective_for(position.rules, state.to_move)
-        values = self.engine.card_values(state, objective)
-        best = max(for_seat(cv.value, objective, state.to_move) for cv in values)
-        return min(cv.card for cv in values if for_seat(cv.value, objective, state.to_move) == best)
+        objective, values = card_values(position, self.plays_for, self.engine)
+        best = max(for_seat(value, objective, state.to_move) for _, value in values)
+        return min(card for card, value in values if for_seat(value, objective, state.to_move) == best)
 
 
 @dataclass
@@ -126,11 +149,12 @@ class SamplingBot:
     ``samples`` deals of the unseen cards, each consistent with the contract and the play, are solved for every
     legal card; the card with the best mean for the seat's side is chosen (ties: the lowest pack index). ``seed``
     makes the samples reproducible (mixed with the deal and the play, so each decision draws its own);
-    ``time_limit`` (seconds) ends the sampling early, after at least one sample, for a move deadline.
+    ``time_limit`` (seconds) ends the sampling early, after at least one sample, for a move deadline;
+    ``plays_for`` is ``score`` (the settlement in game units, where the rules have one) or ``points``.
     ``last_estimates`` keeps the means behind the latest choice."""
 
     def __init__(self, samples: int = 50, seed: int = 0, time_limit: float | None = None,
-                 engine: EngineSolver | None = None, name: str = "sampling") -> None:
+                 engine: EngineSolver | None = None, name: str = "sampling", plays_for: str = "score") -> None:
         if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
             raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
         if not is_whole_number(seed):
@@ -142,6 +166,7 @@ class SamplingBot:
         self.time_limit = time_limit
         self.engine = engine or EngineSolver()
         self.name = name
+        self.plays_for = _check_plays_for(plays_for)
         self.last_estimates: list[CardEstimate] = []
 
     def setup(self, position: Position) -> Setup:
@@ -162,32 +187,34 @@ class SamplingBot:
         estimates = {card: CardEstimate(card, 0, 0) for card in range(len(position.pack)) if legal >> card & 1}
         for k in range(self.samples):
             rules, sample = draw_sample(setup, k)
-            objective = objective_for(rules, seat)
-            achieved = objective.achieved(rules, sample)
-            for cv in self.engine.card_values(sample, objective):
-                entry = estimates[cv.card]
+            objective, values = card_values(Position(rules.game, rules, sample), self.plays_for, self.engine)
+            for card, value in values:
+                entry = estimates[card]
                 entry.samples += 1
-                entry.total += for_seat(achieved + cv.value, objective, seat)
+                entry.total += for_seat(value, objective, seat)
             if deadline is not None and time.monotonic() >= deadline:
                 break
         self.last_estimates = sorted(estimates.values(), key=lambda e: (-e.mean, e.card))
         return self.last_estimates[0].card
 
 
-def make_bot(spec: str, *, seed: int = 0, samples: int = 50, time_limit: float | None = None) -> Bot:
+def make_bot(spec: str, *, seed: int = 0, samples: int = 50, time_limit: float | None = None,
+             plays_for: str = "score") -> Bot:
     """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``; the bot's name is
-    the spec as given (lower case), so a match tells ``sampling:20`` from ``sampling:100``."""
+    the spec as given (lower case), so a match tells ``sampling:20`` from ``sampling:100``. ``plays_for``: what the
+    sampling and cheater bots maximise (``score`` or ``points``)."""
     name, _, count = spec.strip().lower().partition(":")
     if name == "sampling":
         if count:
             if not (count.isascii() and count.isdigit()):
                 raise StichError(f"bot {spec!r}: the sample count after ':' is a whole number")
             samples = int(count)
-        return SamplingBot(samples=samples, seed=seed, time_limit=time_limit, name=spec.strip().lower())
+        return SamplingBot(samples=samples, seed=seed, time_limit=time_limit, name=spec.strip().lower(),
+                           plays_for=plays_for)
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
     if name == "random":
         return RandomBot(seed=seed)
     if name == "cheater":
-        return CheaterBot()
+        return CheaterBot(plays_for=plays_for)
     raise StichError(f"unknown bot {spec!r}: expected sampling, sampling:N, random or cheater")

@@ -4,7 +4,7 @@ Each deal is board ``k`` of the match's seed (:func:`solver.generate.random_reco
 match of 10 plus 10 more). With ``rotate`` every deal is played once per seat with the bots moved round the table,
 so each bot holds every hand of the deal once: the luck of the cards cancels, and the difference between two bots is
 measured on the same cards (paired), which is what makes a small match tell bots apart. A played deal is settled by
-:func:`solver.scoring.score_deal`: each seat's payment in game units (Kratzen: with the pot, from zero).
+:func:`solver.scoring.score_deal`: each seat's payment in game units (with the pot, from zero, in a game paid from one).
 """
 
 from __future__ import annotations
@@ -145,8 +145,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
-    identity = {"match": {"game": game.name, "bots": [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None)]
-                                                   for bot in bots], "seed": seed, "contract": contract,
+    players = [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None), getattr(bot, "plays_for", None)]
+               for bot in bots]
+    identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": contract,
                           "declarer": declarer, "variant": variant if not isinstance(variant, Mapping)
                           else dict(variant), "rotate": rotate}}
     journal = Journal(checkpoint, identity, holder="stich match") if checkpoint is not None else None
