@@ -1,12 +1,12 @@
 """The picture of a post-mortem: the double-dummy value over the course of the play, drawn with matplotlib.
 
 x is the number of cards played, every card named below the axis in its seat's colour, the tricks numbered along the
-top and separated by dashed lines; y is the series the post-mortem holds (``PlayAnalysis.curve``: the declaring
-side's total, what it has won plus the double-dummy value of the rest; without card points, the declarer's
-tricks), labelled from its ``measure`` and ``declaring_side``. A perfect play is a flat line. The contract's thresholds are drawn as
-horizontal lines (taken from the analysis, which reads them from the game's objectives), every card graded worse
-than ``ok`` is a marker in its grade's colour, a card that threw away or handed over a bonus is a cross with the
-bonus named, and the bonuses still made at the end are named at the line's end.
+top and separated by dashed lines; y is the series the post-mortem holds (``PlayAnalysis.curve``: the declaring side's
+total, what it has won plus the double-dummy value of the rest; without card points, the declarer's tricks), labelled
+from its ``measure`` and ``declaring_side``. A perfect play is a flat line. The contract's thresholds are drawn as
+horizontal lines (taken from the analysis, which reads them from the game's objectives), every card graded worse than
+``ok`` is a marker in its grade's colour, a card that threw away or handed over a bonus is a cross with the bonus
+named, and the bonuses still made at the end are named at the line's end.
 
 matplotlib is imported on the first plot only (``import solver`` stays quick) and draws with its Agg backend, so
 no display is needed; the format follows the file's suffix: PNG, SVG or PDF. Every mark carries a ``gid`` (in the
