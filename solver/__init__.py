@@ -48,11 +48,14 @@ _PUBLIC = {
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
 
-__all__ = sorted(_HOME) + ["__version__"]
 
 
 def __getattr__(name: str):  # untyped: mypy reads the compiled _engine (it has no stub) through it, as Any
     """A public name, imported from its module on first use and kept; a submodule (``solver.tree``) likewise."""
+    if name == "__all__":  # every public name, each game's class among them (the registry knows those)
+        names = sorted({*_HOME, *importlib.import_module(".games", __name__).__all__, "__version__"})
+        globals()[name] = names
+        return names
     module = _HOME.get(name)
     if module is not None:
         value = getattr(importlib.import_module(f".{module}", __name__), name)
@@ -67,7 +70,7 @@ def __getattr__(name: str):  # untyped: mypy reads the compiled _engine (it has 
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_HOME))
+    return sorted(set(globals()) | set(__getattr__("__all__")))
 
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__ imports these on first use
