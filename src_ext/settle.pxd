@@ -80,19 +80,20 @@ cdef inline int final_payoff(const Payoff* p, const int* acc) noexcept nogil:
     return p.table[index]
 
 
-cdef inline void payoff_range(Settle* S, int* low, int* high) noexcept nogil:
-    """Step 3: the least and greatest payoff over the box of buckets every component can still reach. A card-point
-    or trick component gains at least what its side is sure of and at most what the other side is not (the sure
-    tricks of search.pxd's Step 3'', with as many tricks left as there)."""
+cdef inline void payoff_range(Settle* S, int sure, int* reach, int* low, int* high) noexcept nogil:
+    """Step 3: the least and greatest payoff over the box of buckets every component can still reach; each
+    component's static reach (its accumulation plus its future upper bound) goes to ``reach`` for the table key.
+    With ``sure``, a card-point or trick component gains at least what its side is sure of and at most what the
+    other side is not (the sure tricks of search.pxd's Step 3'', with as many tricks left as there)."""
     cdef const Payoff* p = S.p
     cdef int first[MAX_COMPONENTS]
     cdef int last[MAX_COMPONENTS]
     cdef int at[MAX_COMPONENTS]
     cdef int i, index, value, gain, most, max_sure, min_sure
-    cdef int sure = popcount(S.s.hands[S.s.leader]) > SURE_ABOVE
     for i in range(p.n_components):
         gain = 0
         most = future_upper_bound(S.t, &p.component[i], &S.s)
+        reach[i] = S.acc[i] + most
         if sure and p.component[i].n_events == 0 and (p.component[i].points_weight or p.component[i].trick_weight):
             sure_bounds(S.t, &p.component[i], &S.s, &max_sure, &min_sure)
             gain = max_sure
@@ -139,20 +140,35 @@ cdef inline void settle_play(Settle* S, int card) noexcept nogil:
     close_trick(S.t, s, winner)
 
 
-cdef inline uint64_t accumulated_key(const Settle* S) noexcept nogil:
+cdef inline int last_trick_payoff(Settle* S) noexcept nogil:
+    """Step 2': one card left in every hand: the last trick is played out and the table read, without a node per
+    card."""
+    cdef State saved = S.s
+    cdef int saved_acc[MAX_COMPONENTS]
+    cdef int value
+    saved_acc = S.acc
+    S.nodes += 1
+    while S.s.live:
+        settle_play(S, lowest(S.s.hands[S.t.wrap_seat[S.s.leader + S.s.trick_len]]))
+    value = final_payoff(S.p, S.acc)
+    S.s = saved
+    S.acc = saved_acc
+    return value
+
+
+cdef inline uint64_t accumulated_key(const Settle* S, const int* reach) noexcept nogil:
     """Step 4: the accumulated values as one 64-bit word to mix into the table key. Only what the rest of the play
     can still change counts: a component's bucket now and the distances to the thresholds it can still cross (those
-    within its future upper bound). Accumulations that differ only beyond that reach settle alike, so they share
+    within ``reach``, the component's accumulation plus its future upper bound). Accumulations that differ only beyond that reach settle alike, so they share
     entries (late in a deal most do)."""
     cdef const Payoff* p = S.p
     cdef uint64_t h = <uint64_t>0x9e3779b97f4a7c15
-    cdef int i, j, b, reach
+    cdef int i, j, b
     for i in range(p.n_components):
         b = bucket_of(p, i, S.acc[i])
         h = mix(h ^ (<uint64_t>(b + 1) * <uint64_t>0x100000001b3 + <uint64_t>i))
-        reach = S.acc[i] + future_upper_bound(S.t, &p.component[i], &S.s)
         for j in range(b, p.n_thresholds[i]):
-            if p.thresholds[i][j] > reach:
+            if p.thresholds[i][j] > reach[i]:
                 break
             h = mix(h ^ (<uint64_t>(p.thresholds[i][j] - S.acc[i]) * <uint64_t>0x9e3779b1 + <uint64_t>(i * 8 + j)))
     return h
@@ -163,7 +179,8 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     cdef int saved_acc[MAX_COMPONENTS]
     cdef int boundary = S.s.trick_len == 0
     cdef int lower = -INFINITY, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
-    cdef int n, i, card, value, maximising, seat, use_table = 0
+    cdef int n, i, card, value, maximising, seat, use_table = 0, sure_low, sure_high
+    cdef int reach[MAX_COMPONENTS]
     cdef int moves[MAX_CARDS]
     cdef uint64_t legal, key = 0
     cdef uint8_t leader_flags = 0
@@ -173,14 +190,16 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     S.nodes += 1
     if interrupted(S.nodes, &S.aborted, NULL):
         return 0
+    if boundary and popcount(S.s.hands[S.s.leader]) == 1:
+        return last_trick_payoff(S)
     if boundary:
-        payoff_range(S, &lower, &upper)
+        payoff_range(S, 0, reach, &lower, &upper)
         if lower == upper:
             return lower
         use_table = S.use_table and popcount(S.s.live) > S.t.n_seats
         if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
-            key = position_key(S.t, &S.s, S.use_canonical) ^ accumulated_key(S)
+            key = position_key(S.t, &S.s, S.use_canonical) ^ accumulated_key(S, reach)
             entry = table_probe(S.table, key, leader_flags)
             if entry != NULL:
                 S.table_hits += 1
@@ -191,6 +210,15 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
                 tt_card = decode_card(S.t, &S.s, entry.best, S.use_canonical)
         if bounds_decide(lower, upper, alpha, beta, &value):
             return value
+        if popcount(S.s.hands[S.s.leader]) > SURE_ABOVE:
+            # the sure tricks only when the table did not settle the position (they cost a walk of the hands)
+            payoff_range(S, 1, reach, &sure_low, &sure_high)
+            if sure_low > lower:
+                lower = sure_low
+            if sure_high < upper:
+                upper = sure_high
+            if bounds_decide(lower, upper, alpha, beta, &value):
+                return value
         if lower > alpha:
             alpha = lower
         if upper < beta:
