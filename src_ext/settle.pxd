@@ -228,7 +228,7 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     legal = legal_cards(S.t, &S.s)
     if S.use_equivalence:
         legal = representatives(S.t, &S.s, legal)
-    n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat], 0, NO_CARD, -1)
+    n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat], 1, NO_CARD, -1)
     maximising = (S.p.max_side >> seat) & 1
     best = -INFINITY if maximising else INFINITY
     cdef int a = alpha, b = beta
