@@ -94,7 +94,8 @@ cdef inline void payoff_range(Settle* S, int sure, int* reach, int* low, int* hi
         gain = 0
         most = future_upper_bound(S.t, &p.component[i], &S.s)
         reach[i] = S.acc[i] + most
-        if sure and p.component[i].n_events == 0 and (p.component[i].points_weight or p.component[i].trick_weight):
+        if sure and p.component[i].n_events == 0 and (p.component[i].points_weight or p.component[i].trick_weight) \
+                and bucket_of(p, i, S.acc[i]) != bucket_of(p, i, reach[i]):  # one bucket: nothing to narrow
             sure_bounds(S.t, &p.component[i], &S.s, &max_sure, &min_sure)
             gain = max_sure
             most -= min_sure
