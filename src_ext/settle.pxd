@@ -27,9 +27,12 @@ from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFI
 from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves
-from tt cimport Table, Entry, table_probe, table_store_result, mix
+from tt cimport Table, Entry, table_bucket, table_probe, table_store_result, mix
 from search cimport SURE_ABOVE, interrupted, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, \
     decode_card
+
+cdef extern from *:
+    void __builtin_prefetch(const void*) nogil
 
 cdef enum:
     MAX_COMPONENTS = 6
@@ -80,10 +83,16 @@ cdef inline int final_payoff(const Payoff* p, const int* acc) noexcept nogil:
     return p.table[index]
 
 
-cdef inline void payoff_range(Settle* S, int sure, int* reach, int* low, int* high) noexcept nogil:
-    """Step 3: the least and greatest payoff over the box of buckets every component can still reach; each
-    component's static reach (its accumulation plus its future upper bound) goes to ``reach`` for the table key.
-    With ``sure``, a card-point or trick component gains at least what its side is sure of and at most what the
+cdef inline void reach_of(Settle* S, int* reach) noexcept nogil:
+    """Each component's static reach: its accumulation plus its future upper bound."""
+    cdef int i
+    for i in range(S.p.n_components):
+        reach[i] = S.acc[i] + future_upper_bound(S.t, &S.p.component[i], &S.s)
+
+
+cdef inline void payoff_range(Settle* S, int sure, const int* reach, int* low, int* high) noexcept nogil:
+    """Step 3: the least and greatest payoff over the box of buckets every component can still reach (``reach``:
+    from :func:`reach_of`). With ``sure``, a card-point or trick component gains at least what its side is sure of and at most what the
     other side is not (the sure tricks of search.pxd's Step 3'', with as many tricks left as there)."""
     cdef const Payoff* p = S.p
     cdef int first[MAX_COMPONENTS]
@@ -92,8 +101,7 @@ cdef inline void payoff_range(Settle* S, int sure, int* reach, int* low, int* hi
     cdef int i, index, value, gain, most, max_sure, min_sure
     for i in range(p.n_components):
         gain = 0
-        most = future_upper_bound(S.t, &p.component[i], &S.s)
-        reach[i] = S.acc[i] + most
+        most = reach[i] - S.acc[i]
         if sure and p.component[i].n_events == 0 and (p.component[i].points_weight or p.component[i].trick_weight) \
                 and bucket_of(p, i, S.acc[i]) != bucket_of(p, i, reach[i]):  # one bucket: nothing to narrow
             sure_bounds(S.t, &p.component[i], &S.s, &max_sure, &min_sure)
@@ -194,13 +202,17 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
         return last_trick_payoff(S)
     if boundary:
-        payoff_range(S, 0, reach, &lower, &upper)
-        if lower == upper:
-            return lower
+        # the table key first, and its bucket's cache line fetched while the payoff box is walked
+        reach_of(S, reach)
         use_table = S.use_table and popcount(S.s.live) > S.t.n_seats
         if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
             key = position_key(S.t, &S.s, S.use_canonical) ^ accumulated_key(S, reach)
+            __builtin_prefetch(table_bucket(S.table, key, leader_flags))
+        payoff_range(S, 0, reach, &lower, &upper)
+        if lower == upper:
+            return lower
+        if use_table:
             entry = table_probe(S.table, key, leader_flags)
             if entry != NULL:
                 S.table_hits += 1
