@@ -9,15 +9,18 @@
 #
 # 1. The state carries the accumulated value of every component (``acc``). Playing a card is ``play_card``'s update;
 #    a completed trick adds ``trick_reward`` of every component.
-# 2. At the deal's end the value is the table's entry for the buckets of ``acc``.
+# 2. At the deal's end the value is the table's entry for the buckets of ``acc``; the last trick is played out
+#    directly.
 # 3. Bounds: each component can still gain between 0 and its ``future_upper_bound``, so its final bucket lies in a
 #    range; the payoff lies between the least and the greatest entry of that box of buckets. When they meet, the
 #    rest of the play cannot change the settlement and the search stops (the common case once the game is decided).
+#    Where neither the box nor the table decides, the sure tricks narrow the box (they cost a walk of the hands).
 # 4. The transposition table stores bounds on the *final* payoff, which depends on what was accumulated, so the key
 #    of a trick-boundary position is mixed with what of the accumulation still matters: per component its bucket
 #    and its distance to each threshold it can still reach.
 # 5. Moves: legal cards, one per equivalence group (the wrapper gives every event card a signature of its own, so
-#    equivalent cards are equivalent for every component), ordered by the points component's heuristic.
+#    equivalent cards are equivalent for every component), ordered by the points component's heuristic and the
+#    trick lookahead (order.pxd), as the points search orders them.
 # 6. The driver bisects over the sorted distinct payoff values (few), one null-window search per probe; known bounds
 #    narrow the range and a guess (a sibling card's value) is probed first.
 
@@ -150,7 +153,7 @@ cdef inline void settle_play(Settle* S, int card) noexcept nogil:
 
 
 cdef inline int last_trick_payoff(Settle* S) noexcept nogil:
-    """Step 2': one card left in every hand: the last trick is played out and the table read, without a node per
+    """Step 2: one card left in every hand: the last trick is played out and the table read, without a node per
     card."""
     cdef State saved = S.s
     cdef int saved_acc[MAX_COMPONENTS]
