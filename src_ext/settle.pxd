@@ -115,10 +115,10 @@ cdef inline void payoff_range(Settle* S, int sure, const int* reach, int* low, i
         at[i] = first[i]
     low[0] = INFINITY
     high[0] = -INFINITY
+    index = 0
+    for i in range(p.n_components):
+        index += at[i] * p.stride[i]
     while True:
-        index = 0
-        for i in range(p.n_components):
-            index += at[i] * p.stride[i]
         value = p.table[index]
         if value < low[0]:
             low[0] = value
@@ -127,10 +127,12 @@ cdef inline void payoff_range(Settle* S, int sure, const int* reach, int* low, i
         if low[0] < high[0] and low[0] == p.values[0] and high[0] == p.values[p.n_values - 1]:
             return  # already the widest possible
         i = 0
-        while i < p.n_components:  # odometer step over the box
+        while i < p.n_components:  # odometer step over the box, the index kept along
             if at[i] < last[i]:
                 at[i] += 1
+                index += p.stride[i]
                 break
+            index -= (at[i] - first[i]) * p.stride[i]
             at[i] = first[i]
             i += 1
         if i == p.n_components:
