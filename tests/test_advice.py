@@ -149,6 +149,7 @@ def test_cli_contract_advice_json_and_time_limit():
     assert document["stopped"] == "time limit" and 1 <= document["samples"] < 100000
 
 
+@pytest.mark.slow
 def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130():
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game", "kratzen", "--hand",
                                 "EO E9 SU SZ", "--seats", "3", "--seat", "1", "--contract", "all", "-n", "1000000",

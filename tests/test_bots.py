@@ -87,6 +87,7 @@ def test_a_match_stops_at_its_time_limit_with_whole_boards():
     assert len(result.deals) % 3 == 0 and 3 <= len(result.deals) < 300_000  # every board in all three rotations
 
 
+@pytest.mark.slow
 def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130():
     import json
     import os

@@ -149,6 +149,7 @@ def test_schafkopf_examples():
     assert ref(finished, "schneider_against").success
 
 
+@pytest.mark.slow
 def test_kratzen_examples():
     expected = {1: [2, 0, 1], 2: [3, 0, 0, 0], 3: [0, 1, 2, 0], 4: [4, 0, 0, 0, 0], 5: [4, 0, 0, 0, 0, 0]}
     for number, tricks in expected.items():

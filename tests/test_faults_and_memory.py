@@ -39,6 +39,7 @@ def _report(analysis) -> dict:
     return document
 
 
+@pytest.mark.slow
 def test_analyser_killed_with_minus_nine_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
     journal = tmp_path / "analysis.ckpt"
     code = ("from solver.sampling import analyse_hand; "
@@ -73,6 +74,7 @@ def test_analyser_killed_with_minus_nine_resumes_to_the_uninterrupted_result(tmp
     assert sorted(covered) == list(range(ANALYSIS["samples"]))  # every sample once, none twice
 
 
+@pytest.mark.slow
 def test_a_finished_checkpoint_is_read_back_without_solving(tmp_path: Path, monkeypatch) -> None:
     journal = tmp_path / "a.ckpt"
     first = sampling.analyse_hand(**{**ANALYSIS, "samples": 20}, workers=1, checkpoint=journal)
@@ -81,6 +83,7 @@ def test_a_finished_checkpoint_is_read_back_without_solving(tmp_path: Path, monk
     assert _report(first) == _report(again)
 
 
+@pytest.mark.slow
 def test_one_checkpoint_holds_several_analyses_apart(tmp_path: Path, monkeypatch) -> None:
     # `stich analyse FILE --checkpoint CK` analyses every record into one CK: the second record's analysis was refused
     # as "another analysis", so a file of several records could neither run nor resume with a checkpoint

@@ -408,6 +408,7 @@ def test_postmortem_by_the_score_agrees_with_the_reference():
     assert any(card.cost for card in analysis.cards)
 
 
+@pytest.mark.slow
 def test_the_tree_by_the_score_agrees_with_the_score_of_every_node():
     from solver.postmortem import position_at
     from solver.score_objective import solve_score

@@ -191,6 +191,7 @@ def test_analysis_mid_play_needs_a_whole_deal_and_a_seat() -> None:
         analyse_position(ending, 1, samples=2, workers=1)
 
 
+@pytest.mark.slow
 def test_a_zwanzigerrufen_hand() -> None:
     """Zwanzigerrufen: every bonus of the game is reported, and the figures are probabilities and points."""
     record = solver.random_record("Zwanzigerrufen", 1, 1, contract="Normal")
@@ -204,6 +205,7 @@ def test_a_zwanzigerrufen_hand() -> None:
     assert len(analysis.openings) >= 1 and analysis.samples == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, hand, contract, samples", [
     ("Schafkopf", "GO HO GU HA HZ HK H8 EA", "Solo H", 24),
     ("Schafkopf", "EU GU HU SU EA EZ GA GZ", "Wenz", 24),
