@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from solver.bots import PLAYS_FOR, make_bot
+from solver.errors import StichError
 from solver.games import game_list, get_game
 from solver.match import MatchResult, Mean, play_match
 
@@ -73,10 +74,13 @@ def match(
         raise typer.BadParameter(f"{get_game(game).name} is played by {get_game(game).seat_counts_text()} seats: "
                                  f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
     check_game_options(game, flags, len(specs), declarer)
-    latest: list[MatchResult] = []
-    with input_errors():
+    try:  # a bot name or count that is no bot is a usage error, as any option's bad value is
         players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for)
                    for spec in specs]
+    except StichError as error:
+        raise typer.BadParameter(str(error), param_hint="'--bots'") from None
+    latest: list[MatchResult] = []
+    with input_errors():
         with progress_on_stderr("match") as report:
             def show(so_far: MatchResult, total: int) -> None:
                 latest[:] = [so_far]
