@@ -246,7 +246,11 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     legal = legal_cards(S.t, &S.s)
     if S.use_equivalence:
         legal = representatives(S.t, &S.s, legal)
-    n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat], 1, NO_CARD, -1)
+    if legal & (legal - 1):
+        n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat], 1, NO_CARD, -1)
+    else:  # a forced card: nothing to order, no lookahead to play out
+        moves[0] = lowest(legal)
+        n = 1
     maximising = (S.p.max_side >> seat) & 1
     best = -INFINITY if maximising else INFINITY
     cdef int a = alpha, b = beta
@@ -261,7 +265,7 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
         if keep_better(maximising, value, card, &best, &best_card, &a, &b):
             S.history[seat][card] += popcount(S.s.live) + 1
             break
-    if use_table:
+    if use_table and not S.aborted:  # an unwinding search proved nothing
         table_store_result(S.table, key, leader_flags, popcount(S.s.live), alpha, beta, lower, upper, best,
                            encode_card(S.t, &S.s, best_card, S.use_canonical))
     return best
