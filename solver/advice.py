@@ -38,7 +38,7 @@ from .position import Position
 from .analysis import SCHEMA
 from .checkpoint import Journal, Span
 from .position import check_position
-from .sampling import MAX_SAMPLES, Z95, Setup, cards_text, draw_sample, position_setup
+from .sampling import MAX_SAMPLES, Z95, Setup, cards_text, draw_sample, position_setup, spans
 from .settlement import default_settlement_engine, final_net, play_out, payoff_spec
 from .variant import Variant
 from .workers import Pool, local_workers, worker_engine
@@ -409,10 +409,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     done: set[int] = set()
 
     def jobs() -> Iterator[Span]:
-        for first in range(0, samples, size):
-            span = Span(first, min(size, samples - first))
-            if all(k in done for k in span.numbers()):
-                continue
+        for span in spans(samples, done, size):  # only samples not done: a resume may cut chunks otherwise
             if stop is not None and stop.is_set():
                 stopped.append("interrupt")
                 return

@@ -561,7 +561,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
             for span, sums in journal.done():
                 total.add(_checkpoint_sums(journal, sums))
                 done.update(span.numbers())
-        pool.run(_spans(samples, done, size), sample_span, (setup,), finished)
+        pool.run(spans(samples, done, size), sample_span, (setup,), finished)
     finally:
         if journal is not None:
             journal.close()
@@ -620,7 +620,7 @@ def sample_span(span: Span, setup: Setup) -> Sums:
     return sample_chunk(setup, span.first, span.size)
 
 
-def _spans(samples: int, done: set[int], size: int) -> Iterator[Span]:
+def spans(samples: int, done: set[int], size: int) -> Iterator[Span]:
     """Runs of consecutive sample numbers not ``done``, at most ``size`` long: the chunks still to solve, made as
     they are asked for (ten million samples are a million chunks)."""
     first = count = 0

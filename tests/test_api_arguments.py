@@ -532,7 +532,7 @@ def test_a_batch_question_no_record_could_answer_is_refused_before_writing(tmp_p
 
 
 def test_analysis_chunks_are_made_as_they_are_asked_for():
-    from solver.sampling import _spans
+    from solver.sampling import spans as _spans
     spans = _spans(10_000_000, set(), 10)
     assert next(spans) == (0, 10) and next(spans) == (10, 10)  # no list of ten million numbers first
     assert list(_spans(25, {3, 4, 11}, 5)) == [(0, 3), (5, 5), (10, 1), (12, 5), (17, 5), (22, 3)]
