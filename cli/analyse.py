@@ -25,7 +25,7 @@ from .errors import file_name, input_errors, message
 from .options import (TABLE_MB, check_game_options, checked_game, engine_for, parse_variant_options,
                       scheduler_address)
 from .records import emit_json, run_over_records
-from .render import CardPainter, plural, stderr_console, stdout_console
+from .render import CardPainter, plural, signed_interval, stderr_console, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -259,20 +259,14 @@ def live_analysis(samples: int, as_json: bool):
         yield show
 
 
-def _advice_text(value: float, low: float, high: float) -> str:
-    if math.isnan(low):
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"
-
-
 def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
     """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it)."""
     low, high = (x if x is not None else math.nan for x in row["interval"])
     if rank == 1:
-        return _advice_text(row["mean"], low, high), "best"
+        return signed_interval(row["mean"], low, high), "best"
     gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
-    behind = _advice_text(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
-    return _advice_text(row["mean"], low, high), behind
+    behind = signed_interval(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
+    return signed_interval(row["mean"], low, high), behind
 
 
 def render_advice(document: dict, console=None) -> None:
@@ -319,7 +313,7 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
         if status is not None and advice.rows:
             best = advice.rows[0]
             status.update(f"{what}: {advice.samples:,} of {samples:,} samples; best so far "
-                          f"{best.contract} {_advice_text(best.mean, best.low, best.high)}")
+                          f"{best.contract} {signed_interval(best.mean, best.low, best.high)}")
 
     try:
         with (console.status(f"{what}: starting") if live else contextlib.nullcontext()) as status:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import List, Optional
 
@@ -17,13 +16,11 @@ from solver.match import MatchResult, Mean, play_match
 from .errors import file_name, input_errors, message
 from .options import check_game_options, checked_game, parse_variant_options
 from .records import emit_json
-from .render import progress_on_stderr, stdout_console
+from .render import progress_on_stderr, signed_interval, stdout_console
 
 
-def _mean_text(mean: Mean) -> str:
-    if math.isnan(mean.low):
-        return f"{mean.mean:+.2f}"
-    return f"{mean.mean:+.2f} ({mean.low:+.2f} .. {mean.high:+.2f})"
+def _text(mean: Mean) -> str:
+    return signed_interval(mean.mean, mean.low, mean.high)
 
 
 def _plays_for(value: str) -> str:
@@ -85,7 +82,7 @@ def match(
             def show(so_far: MatchResult, total: int) -> None:
                 latest[:] = [so_far]
                 leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
-                report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {_mean_text(leader[1])}")
+                report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {_text(leader[1])}")
 
             try:
                 result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
@@ -113,12 +110,12 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
     table.add_column("seats played", justify="right")
     table.add_column("mean settlement", justify="right")
     for name, mean in result.bots.items():
-        table.add_row(name, str(mean.count), _mean_text(mean))
+        table.add_row(name, str(mean.count), _text(mean))
     console.print(table)
-    console.print(f"declaring side: {_mean_text(result.declaring_side)} per deal")
+    console.print(f"declaring side: {_text(result.declaring_side)} per deal")
     if result.difference is not None:
         first, second, gap = result.difference
-        console.print(f"{first} - {second}: {_mean_text(gap)} per deal, paired")
+        console.print(f"{first} - {second}: {_text(gap)} per deal, paired")
     if result.stopped:
         planned = count * (len(result.deals[0].bots) if rotate and played else 1)
         console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far")

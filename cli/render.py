@@ -12,6 +12,7 @@ The hand diagram (:mod:`solver.diagram`) is printed here too, above each record'
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -441,3 +442,10 @@ def render_table(document: Document, console: Console) -> None:
     if settled:
         console.print(Text("settlement: the declaring side's double-dummy net score without announcements "
                            "(in a game paid from a pot, the declarer's, with the pot)", style="dim"))
+
+
+def signed_interval(value: float, low: float, high: float) -> str:
+    """``+2.30 (+1.23 .. +3.37)``: a signed mean and its interval, or the mean alone where there is none."""
+    if math.isnan(low):
+        return f"{value:+.2f}"
+    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"

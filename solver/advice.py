@@ -38,7 +38,7 @@ from .position import Position
 from .analysis import SCHEMA
 from .checkpoint import Journal, Span
 from .position import check_position
-from .sampling import MAX_SAMPLES, Z95, Setup, cards_text, draw_sample, position_setup, spans
+from .sampling import MAX_SAMPLES, Setup, cards_text, draw_sample, mean_interval, position_setup, spans
 from .settlement import default_settlement_engine, final_net, play_out, payoff_spec
 from .variant import Variant
 from .workers import Pool, local_workers, worker_engine
@@ -206,18 +206,6 @@ def add_sample(sums: AdviceSums, results: Sequence[tuple[int, bool, tuple[str, .
             pair.squares += gap * gap
 
 
-def _interval(n: int, total: int, squares: int) -> tuple[float, float, float]:
-    """Mean and 95% interval from integer sums (nan where n < 2 leaves no spread)."""
-    if not n:
-        return math.nan, math.nan, math.nan
-    mean = total / n
-    if n < 2:
-        return mean, math.nan, math.nan
-    variance = max(0.0, (squares - total * total / n) / (n - 1))
-    spread = Z95 * math.sqrt(variance / n)
-    return mean, mean - spread, mean + spread
-
-
 @dataclass(frozen=True)
 class ContractRow:
     """One contract's line of the advice."""
@@ -275,13 +263,13 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
     means = []
     for index in range(len(names)):
         entry = sums.contracts.get(index, ContractSums())
-        means.append((_interval(entry.n, entry.total, entry.squares)[0], index))
+        means.append((mean_interval(entry.n, entry.total, entry.squares)[0], index))
     ranked = sorted(means, key=lambda pair: (-pair[0] if not math.isnan(pair[0]) else math.inf, pair[1]))
     leader = ranked[0][1] if ranked else 0
     rows = []
     for _, index in ranked:
         entry = sums.contracts.get(index, ContractSums())
-        mean, low, high = _interval(entry.n, entry.total, entry.squares)
+        mean, low, high = mean_interval(entry.n, entry.total, entry.squares)
         if index == leader:
             gap = gap_low = gap_high = 0.0
             apart = False
@@ -289,7 +277,7 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
             key = (min(index, leader), max(index, leader))
             pair = sums.pairs.get(key, PairSums())
             sign = 1 if key == (leader, index) else -1  # pairs hold first - second
-            gap, gap_low, gap_high = _interval(pair.n, sign * pair.total, pair.squares)
+            gap, gap_low, gap_high = mean_interval(pair.n, sign * pair.total, pair.squares)
             apart = not math.isnan(gap_low) and gap_low > 0
         rows.append(ContractRow(names[index], entry.n, entry.refused, mean, low, high,
                                 entry.wins / entry.n if entry.n else math.nan,

@@ -23,7 +23,7 @@ from .games.base import Game
 from .position import Position, position_from_record
 from .generate import random_record
 from .scoring import score_deal
-from .sampling import Z95
+from .sampling import mean_interval
 
 
 @dataclass(frozen=True)
@@ -37,14 +37,8 @@ class Mean:
 
     @classmethod
     def of(cls, values: Sequence[float]) -> "Mean":
-        n = len(values)
-        if not n:
-            return cls(math.nan, math.nan, math.nan, 0)
-        mean = sum(values) / n
-        if n < 2:
-            return cls(mean, math.nan, math.nan, n)
-        spread = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-        return cls(mean, mean - spread, mean + spread, n)
+        mean, low, high = mean_interval(len(values), sum(values), sum(v * v for v in values))
+        return cls(mean, low, high, len(values))
 
     def as_dict(self) -> dict[str, Any]:
         def number(x: float) -> float | None:

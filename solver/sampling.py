@@ -620,6 +620,18 @@ def sample_span(span: Span, setup: Setup) -> Sums:
     return sample_chunk(setup, span.first, span.size)
 
 
+def mean_interval(n: int, total: float, squares: float) -> tuple[float, float, float]:
+    """Mean and 95% interval from integer sums (nan where n < 2 leaves no spread)."""
+    if not n:
+        return math.nan, math.nan, math.nan
+    mean = total / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    variance = max(0.0, (squares - total * total / n) / (n - 1))
+    spread = Z95 * math.sqrt(variance / n)
+    return mean, mean - spread, mean + spread
+
+
 def spans(samples: int, done: set[int], size: int) -> Iterator[Span]:
     """Runs of consecutive sample numbers not ``done``, at most ``size`` long: the chunks still to solve, made as
     they are asked for (ten million samples are a million chunks)."""
