@@ -24,7 +24,7 @@ from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_fl
 
 cdef extern from "<unistd.h>" nogil:
     int usleep(unsigned int microseconds)
-from settle cimport Payoff, Settle, settle_value, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
+from settle cimport Payoff, Settle, settle_value, payoff_reaches, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
     PAYOFF_LIMIT
 
 from solver.errors import SearchStopped
@@ -716,22 +716,61 @@ cdef class Engine:
         p.n_values = len(values)
         for i, value in enumerate(values):
             p.values[i] = value
+        # the deciding component: the first one the payoff never falls in, whatever the others' buckets (settle.pxd,
+        # Step 7); none: the settlement search
+        p.deciding = -1
+        for i in range(p.n_components):
+            for j in range(size):
+                if (j // p.stride[i]) % (p.n_thresholds[i] + 1) < p.n_thresholds[i] \
+                        and p.table[j] > p.table[j + p.stride[i]]:
+                    break
+            else:
+                p.deciding = i
+                break
         self.payoff_loaded = 1
         table_new_generation(&self.table)
+
+    cdef int _settle_start(self, Settle* S, list accumulated) except -1:
+        """Set up a settlement search from the root, given each component's value accumulated so far."""
+        cdef int i, c, m = self.payoff.deciding
+        cdef const Objective* o
+        self._check_root()
+        if not self.payoff_loaded:
+            raise ValueError("load_payoff first")
+        _check(len(accumulated), self.payoff.n_components, self.payoff.n_components, "accumulated components")
+        memset(S, 0, sizeof(Settle))
+        for i in range(self.payoff.n_components):
+            _check(accumulated[i], 0, 100000, "accumulated component")
+            S.acc[i] = accumulated[i]
+        S.t = &self.tables
+        S.p = &self.payoff
+        S.s = self.root
+        S.table = &self.table
+        S.use_table = self.options.use_table
+        S.use_canonical = self.options.use_canonical
+        S.use_equivalence = self.options.use_equivalence
+        if m >= 0:
+            # above every final value of the deciding component (the same for every question on this deal)
+            o = &self.payoff.component[m]
+            S.never = o.trick_weight * self.tables.n_cards + 1
+            for c in range(self.tables.n_cards):
+                S.never += o.points_weight * self.tables.points[c]
+            for i in range(o.n_events):
+                S.never += o.event_reward[i]
+            # the quasi table: rank-relative keys, and no other component counting card points (tt.pxd)
+            S.use_quasi = self.options.use_quasi and S.use_table and S.use_canonical
+            for i in range(self.payoff.n_components):
+                if i != m and self.payoff.component[i].points_weight:
+                    S.use_quasi = 0
+        return 0
 
     def settle(self, list accumulated, lower=None, upper=None, guess=None):
         """The exact final payoff from the root, given each component's value accumulated so far. ``lower`` and
         ``upper`` are bounds the caller knows (the payoff lies in [lower, upper]); ``guess`` is probed first."""
         cdef Settle S
-        cdef int result, i, lo = 0, hi = self.payoff.n_values - 1, first = -1
-        self._check_root()
-        if not self.payoff_loaded:
-            raise ValueError("load_payoff first")
-        _check(len(accumulated), self.payoff.n_components, self.payoff.n_components, "accumulated components")
-        memset(&S, 0, sizeof(Settle))
-        for i in range(self.payoff.n_components):
-            _check(accumulated[i], 0, 100000, "accumulated component")
-            S.acc[i] = accumulated[i]
+        cdef int result, lo = 0, hi, first = -1
+        self._settle_start(&S, accumulated)
+        hi = self.payoff.n_values - 1
         while lower is not None and lo < hi and self.payoff.values[lo] < lower:
             lo += 1
         while upper is not None and hi > lo and self.payoff.values[hi] > upper:
@@ -740,20 +779,31 @@ cdef class Engine:
             first = lo
             while first < hi and self.payoff.values[first] < guess:
                 first += 1
-        S.t = &self.tables
-        S.p = &self.payoff
-        S.s = self.root
-        S.table = &self.table
-        S.use_table = self.options.use_table
-        S.use_canonical = self.options.use_canonical
-        S.use_equivalence = self.options.use_equivalence
         with nogil:
             if S.s.live == 0 and S.s.trick_len == 0:
                 result = final_payoff(S.p, S.acc)
             else:
                 result = settle_value(&S, lo, hi, first)
+        self._settle_end(&S)
+        return result
+
+    def settle_reaches(self, list accumulated, int target):
+        """Whether the final payoff from the root reaches ``target`` (one null-window question)."""
+        cdef Settle S
+        cdef int result
+        self._settle_start(&S, accumulated)
+        _check(target, -PAYOFF_LIMIT - 1, PAYOFF_LIMIT + 1, "settlement target")
+        with nogil:
+            if S.s.live == 0 and S.s.trick_len == 0:
+                result = final_payoff(S.p, S.acc) >= target
+            else:
+                result = payoff_reaches(&S, target)
+        self._settle_end(&S)
+        return bool(result)
+
+    cdef int _settle_end(self, Settle* S) except -1:
         self._interrupted(S.aborted)
         self.nodes += S.nodes
         self.table_hits += S.table_hits
         self.iterations += S.iterations
-        return result
+        return 0

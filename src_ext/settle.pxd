@@ -14,15 +14,28 @@
 # 3. Bounds: each component can still gain between 0 and its ``future_upper_bound``, so its final bucket lies in a
 #    range; the payoff lies between the least and the greatest entry of that box of buckets. When they meet, the
 #    rest of the play cannot change the settlement and the search stops (the common case once the game is decided).
-#    Where neither the box nor the table decides, the sure tricks narrow the box (they cost a walk of the hands).
+#    Where neither the box nor the table decides, the sure tricks narrow the box (they cost a walk of the hands):
+#    a side's own sure tricks hold while it plays for them, the other side's only where they hold whatever is
+#    played, so the lower bound and the upper bound each get a box of their own (``settle_boxes``).
 # 4. The transposition table stores bounds on the *final* payoff, which depends on what was accumulated, so the key
 #    of a trick-boundary position is mixed with what of the accumulation still matters: per component its bucket
 #    and its distance to each threshold it can still reach.
 # 5. Moves: legal cards, one per equivalence group (the wrapper gives every event card a signature of its own, so
-#    equivalent cards are equivalent for every component), ordered by the points component's heuristic and the
-#    trick lookahead (order.pxd), as the points search orders them.
-# 6. The driver bisects over the sorted distinct payoff values (few), one null-window search per probe; known bounds
-#    narrow the range and a guess (a sibling card's value) is probed first.
+#    equivalent cards are equivalent for every component), ordered by the deciding (else the first) component's
+#    heuristic and the trick lookahead (order.pxd), as the points search orders them.
+# 6. The driver bisects over the sorted distinct payoff values (few), one null-window question "payoff >= v" per
+#    probe; known bounds narrow the range and a guess (a sibling card's value) is probed first.
+# 7. The threshold search. Where the payoff never falls as one component (the *deciding* one, the card points in
+#    every game here) rises, whatever the others' buckets, the question "payoff >= v" is "the deciding component
+#    ends at least at the *need* of the others' final buckets" (the least value with which the payoff reaches v).
+#    So each question searches G = the deciding component's final value minus that need, and asks G >= 0. G is the
+#    deciding component's accumulation plus a future that does not depend on it: the table stores bounds on that
+#    future, keyed on the position, what of the *other* components' accumulation still matters and the question,
+#    so positions whose card points were split differently share entries, and, where no other component counts
+#    card points, it is the quasi table of the points search (tt.pxd): positions of one shape with other points
+#    share bounds widened by the points their cards differ by. The bounds of Step 3 become bounds on G: the
+#    deciding component's range (its sure tricks included) less the need's greatest and least over the others'
+#    boxes. On Zwanzigerrufen deals this cuts the nodes 10-40 fold against Steps 1-6 on the payoff (bench/README.md).
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount
@@ -30,9 +43,10 @@ from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFI
 from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves
-from tt cimport Table, Entry, table_bucket, table_probe, table_store_result, mix
-from search cimport SURE_ABOVE, interrupted, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, position_key, encode_card, \
-    decode_card
+from tt cimport Table, Entry, QuasiEntry, table_bucket, table_lookup, table_store, mix, quasi_bucket, quasi_load, \
+    quasi_store, learned_bounds, QUASI_BUCKET
+from search cimport SURE_ABOVE, interrupted, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, \
+    position_key, quasi_key, points_apart, encode_card, decode_card
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil
@@ -54,6 +68,7 @@ ctypedef struct Payoff:
     int table[MAX_PAYOFFS]
     int n_values
     int values[MAX_PAYOFFS]                   # the distinct entries, ascending
+    int deciding                              # a component the payoff never falls in (Step 7), -1 none
 
 ctypedef struct Settle:
     const Tables* t
@@ -69,6 +84,13 @@ ctypedef struct Settle:
     uint64_t iterations
     int history[MAX_SEATS][MAX_CARDS]
     int aborted                               # a signal handler raised: unwind (search.pxd, Interrupts)
+    # the threshold search (Step 7): its question's need per bucket tuple of the other components (indexed as the
+    # payoff table, the deciding component's bucket 0), what no final value of the deciding component reaches, the
+    # question's share of the table key, and whether its table is the quasi table
+    int need[MAX_PAYOFFS]
+    int never
+    uint64_t question_key
+    int use_quasi
 
 
 cdef inline int bucket_of(const Payoff* p, int i, int value) noexcept nogil:
@@ -86,6 +108,17 @@ cdef inline int final_payoff(const Payoff* p, const int* acc) noexcept nogil:
     return p.table[index]
 
 
+cdef inline int final_need(const Settle* S) noexcept nogil:
+    """Step 7: the threshold search's value at the deal's end: the deciding component's value minus the need of the
+    other components' buckets."""
+    cdef const Payoff* p = S.p
+    cdef int i, index = 0
+    for i in range(p.n_components):
+        if i != p.deciding:
+            index += bucket_of(p, i, S.acc[i]) * p.stride[i]
+    return S.acc[p.deciding] - S.need[index]
+
+
 cdef inline void reach_of(Settle* S, int* reach) noexcept nogil:
     """Each component's static reach: its accumulation plus its future upper bound."""
     cdef int i
@@ -93,39 +126,58 @@ cdef inline void reach_of(Settle* S, int* reach) noexcept nogil:
         reach[i] = S.acc[i] + future_upper_bound(S.t, &S.p.component[i], &S.s)
 
 
-cdef inline void payoff_range(Settle* S, int sure, const int* reach, int* low, int* high) noexcept nogil:
-    """Step 3: the least and greatest payoff over the box of buckets every component can still reach (``reach``:
-    from :func:`reach_of`). With ``sure``, a card-point or trick component gains at least what its side is sure of and at most what the
-    other side is not (the sure tricks of search.pxd's Step 3'', with as many tricks left as there)."""
+cdef inline int settle_boxes(Settle* S, int sure, const int* reach, int* first_low, int* last_low, int* first_high,
+                             int* last_high) noexcept nogil:
+    """Step 3: the boxes of buckets the components' final values lie in: ``[first_low, last_low]`` while the
+    declaring side plays for the most, ``[first_high, last_high]`` while the other side plays for the least. Each
+    component can still gain between 0 and its future upper bound (``reach``: from :func:`reach_of`). With ``sure``,
+    a card-point or trick component of the declaring side gains at least what that side is sure of and at most what
+    the other side is not (the sure tricks of search.pxd's Step 3''). A side's sure tricks are its chain tricks,
+    which hold whatever is played, and for the leader's side the top cards it cashes, which hold only while it
+    cashes them: so each box takes the other side's sure tricks only when that side does not lead. Returns whether
+    the boxes differ. The deciding component of the threshold search (Step 7) keeps bucket 0 in both."""
     cdef const Payoff* p = S.p
-    cdef int first[MAX_COMPONENTS]
-    cdef int last[MAX_COMPONENTS]
-    cdef int at[MAX_COMPONENTS]
-    cdef int i, index, value, gain, most, max_sure, min_sure
+    cdef int i, lo, hi, max_sure, min_sure, differ = 0
+    cdef int leader_declares = (p.max_side >> S.s.leader) & 1
     for i in range(p.n_components):
-        gain = 0
-        most = reach[i] - S.acc[i]
+        if i == p.deciding:
+            first_low[i] = last_low[i] = first_high[i] = last_high[i] = 0
+            continue
+        lo = S.acc[i]
+        hi = reach[i]
         if sure and p.component[i].n_events == 0 and (p.component[i].points_weight or p.component[i].trick_weight) \
-                and bucket_of(p, i, S.acc[i]) != bucket_of(p, i, reach[i]):  # one bucket: nothing to narrow
+                and p.component[i].max_side == p.max_side and bucket_of(p, i, lo) != bucket_of(p, i, hi):
             sure_bounds(S.t, &p.component[i], &S.s, &max_sure, &min_sure)
-            gain = max_sure
-            most -= min_sure
-        first[i] = bucket_of(p, i, S.acc[i] + gain)
-        last[i] = bucket_of(p, i, S.acc[i] + most)
-        at[i] = first[i]
-    low[0] = INFINITY
-    high[0] = -INFINITY
-    index = 0
+            lo += max_sure
+            hi -= min_sure
+        first_low[i] = bucket_of(p, i, lo)
+        last_low[i] = bucket_of(p, i, hi if leader_declares else reach[i])
+        first_high[i] = bucket_of(p, i, S.acc[i] if leader_declares else lo)
+        last_high[i] = bucket_of(p, i, hi)
+        differ |= first_low[i] != first_high[i] or last_low[i] != last_high[i]
+    return differ
+
+
+cdef inline void box_extremes(const Payoff* p, const int* values, const int* first, const int* last, int floor,
+                              int ceiling, int* least, int* greatest) noexcept nogil:
+    """The least and the greatest of ``values`` (indexed as the payoff table) over the box of buckets [first, last];
+    the walk stops once they reach ``floor`` and ``ceiling``, the widest they can be (a caller that needs one of
+    them passes -INFINITY or INFINITY for the other's)."""
+    cdef int at[MAX_COMPONENTS]
+    cdef int i, index = 0, value
+    least[0] = INFINITY
+    greatest[0] = -INFINITY
     for i in range(p.n_components):
-        index += at[i] * p.stride[i]
+        at[i] = first[i]
+        index += first[i] * p.stride[i]
     while True:
-        value = p.table[index]
-        if value < low[0]:
-            low[0] = value
-        if value > high[0]:
-            high[0] = value
-        if low[0] < high[0] and low[0] == p.values[0] and high[0] == p.values[p.n_values - 1]:
-            return  # already the widest possible
+        value = values[index]
+        if value < least[0]:
+            least[0] = value
+        if value > greatest[0]:
+            greatest[0] = value
+        if least[0] <= floor and greatest[0] >= ceiling:
+            return
         i = 0
         while i < p.n_components:  # odometer step over the box, the index kept along
             if at[i] < last[i]:
@@ -137,6 +189,22 @@ cdef inline void payoff_range(Settle* S, int sure, const int* reach, int* low, i
             i += 1
         if i == p.n_components:
             return
+
+
+cdef inline void payoff_range(Settle* S, int sure, const int* reach, int* low, int* high) noexcept nogil:
+    """Step 3: the least payoff over the declaring side's box and the greatest over the other side's
+    (:func:`settle_boxes`)."""
+    cdef const Payoff* p = S.p
+    cdef int first_low[MAX_COMPONENTS]
+    cdef int last_low[MAX_COMPONENTS]
+    cdef int first_high[MAX_COMPONENTS]
+    cdef int last_high[MAX_COMPONENTS]
+    cdef int floor = p.values[0], ceiling = p.values[p.n_values - 1], unused
+    if settle_boxes(S, sure, reach, first_low, last_low, first_high, last_high):
+        box_extremes(p, p.table, first_low, last_low, floor, -INFINITY, low, &unused)
+        box_extremes(p, p.table, first_high, last_high, INFINITY, ceiling, &unused, high)
+    else:
+        box_extremes(p, p.table, first_low, last_low, floor, ceiling, low, high)
 
 
 cdef inline void settle_play(Settle* S, int card) noexcept nogil:
@@ -154,8 +222,13 @@ cdef inline void settle_play(Settle* S, int card) noexcept nogil:
     close_trick(S.t, s, winner)
 
 
+cdef inline int settled(const Settle* S) noexcept nogil:
+    """Step 2: the value of a finished deal: the payoff, or the threshold search's value (Step 7)."""
+    return final_need(S) if S.p.deciding >= 0 else final_payoff(S.p, S.acc)
+
+
 cdef inline int last_trick_payoff(Settle* S) noexcept nogil:
-    """Step 2: one card left in every hand: the last trick is played out and the table read, without a node per
+    """Step 2: one card left in every hand: the last trick is played out and the deal settled, without a node per
     card."""
     cdef State saved = S.s
     cdef int saved_acc[MAX_COMPONENTS]
@@ -164,21 +237,24 @@ cdef inline int last_trick_payoff(Settle* S) noexcept nogil:
     S.nodes += 1
     while S.s.live:
         settle_play(S, lowest(S.s.hands[S.t.wrap_seat[S.s.leader + S.s.trick_len]]))
-    value = final_payoff(S.p, S.acc)
+    value = settled(S)
     S.s = saved
     S.acc = saved_acc
     return value
 
 
-cdef inline uint64_t accumulated_key(const Settle* S, const int* reach) noexcept nogil:
+cdef inline uint64_t accumulated_key(const Settle* S, const int* reach, int skip) noexcept nogil:
     """Step 4: the accumulated values as one 64-bit word to mix into the table key. Only what the rest of the play
     can still change counts: a component's bucket now and the distances to the thresholds it can still cross (those
-    within ``reach``, the component's accumulation plus its future upper bound). Accumulations that differ only beyond that reach settle alike, so they share
-    entries (late in a deal most do)."""
+    within ``reach``, the component's accumulation plus its future upper bound). Accumulations that differ only
+    beyond that reach settle alike, so they share entries (late in a deal most do). Component ``skip`` (or -1) is
+    left out: the threshold search's bounds are on its future (Step 7)."""
     cdef const Payoff* p = S.p
     cdef uint64_t h = <uint64_t>0x9e3779b97f4a7c15
     cdef int i, j, b
     for i in range(p.n_components):
+        if i == skip:
+            continue
         b = bucket_of(p, i, S.acc[i])
         h = mix(h ^ (<uint64_t>(b + 1) * <uint64_t>0x100000001b3 + <uint64_t>i))
         for j in range(b, p.n_thresholds[i]):
@@ -188,49 +264,137 @@ cdef inline uint64_t accumulated_key(const Settle* S, const int* reach) noexcept
     return h
 
 
+cdef inline void need_question(Settle* S, int target) noexcept nogil:
+    """Step 7: the question "payoff >= ``target``" as a need per bucket tuple of the other components: the least
+    final value of the deciding component with which the payoff reaches the target (``never`` where none does)."""
+    cdef const Payoff* p = S.p
+    cdef int m = p.deciding
+    cdef int index, b
+    for index in range(p.n_entries):
+        if (index // p.stride[m]) % (p.n_thresholds[m] + 1):
+            continue
+        S.need[index] = S.never
+        for b in range(p.n_thresholds[m] + 1):
+            if p.table[index + b * p.stride[m]] >= target:
+                S.need[index] = p.thresholds[m][b - 1] if b else 0
+                break
+    S.question_key = mix(<uint64_t>(target + PAYOFF_LIMIT + 1) * <uint64_t>0xd6e8feb86659fd93)
+
+
+cdef inline void need_range(Settle* S, int sure, const int* reach, int* low, int* high) noexcept nogil:
+    """Step 7: bounds on the threshold search's value. The deciding component gains between 0 and its future upper
+    bound (with ``sure``, between what the declaring side is sure of and what the other side is not, as in
+    :func:`settle_boxes`); the need is at most its greatest entry over the declaring side's box of the other
+    components' buckets and at least its least over the other side's box."""
+    cdef const Payoff* p = S.p
+    cdef int m = p.deciding
+    cdef int first_low[MAX_COMPONENTS]
+    cdef int last_low[MAX_COMPONENTS]
+    cdef int first_high[MAX_COMPONENTS]
+    cdef int last_high[MAX_COMPONENTS]
+    cdef int least, greatest, unused, gain = 0, most = reach[m] - S.acc[m], max_sure, min_sure
+    if sure and p.component[m].n_events == 0 and (p.component[m].points_weight or p.component[m].trick_weight) \
+            and p.component[m].max_side == p.max_side:
+        sure_bounds(S.t, &p.component[m], &S.s, &max_sure, &min_sure)
+        gain = max_sure
+        most -= min_sure
+    if settle_boxes(S, sure, reach, first_low, last_low, first_high, last_high):
+        box_extremes(p, S.need, first_low, last_low, INFINITY, S.never, &unused, &greatest)
+        box_extremes(p, S.need, first_high, last_high, 0, -INFINITY, &least, &unused)
+    else:
+        box_extremes(p, S.need, first_low, last_low, 0, S.never, &least, &greatest)
+    low[0] = S.acc[m] + gain - greatest
+    high[0] = S.acc[m] + most - least
+
+
+cdef inline void value_range(Settle* S, int sure, const int* reach, int* low, int* high) noexcept nogil:
+    """Step 3: bounds on the searched value: the payoff's (:func:`payoff_range`) or the threshold search's
+    (:func:`need_range`)."""
+    if S.p.deciding >= 0:
+        need_range(S, sure, reach, low, high)
+    else:
+        payoff_range(S, sure, reach, low, high)
+
+
+cdef inline void quasi_range(Settle* S, uint64_t key, uint8_t leader_flags, int* lower, int* upper,
+                             int* best) noexcept nogil:
+    """Step 7: tighten [lower, upper] with the quasi table's bounds on the future of the positions of this shape
+    (same question, same accumulations of the other components), shifted by the deciding component's accumulation
+    and widened by the points their cards differ by, as search.pxd's ``quasi_bounds``; ``best`` gets the best card
+    of the position itself when it is there, else of the newest."""
+    cdef QuasiEntry* bucket = quasi_bucket(S.table, key, leader_flags)
+    cdef QuasiEntry copy
+    cdef int i, gain, loss, newest = 1, m = S.p.deciding
+    cdef int weight = S.p.component[m].points_weight, shift = S.acc[m]
+    for i in range(QUASI_BUCKET):
+        if not quasi_load(S.table, &bucket[i], key, leader_flags, &copy):
+            continue
+        S.table_hits += 1
+        if newest or copy.live == S.s.live:
+            newest = 0
+            best[0] = decode_card(S.t, &S.s, copy.head.best, 1)
+        gain = 0
+        loss = 0
+        if copy.live != S.s.live and weight:
+            points_apart(S.t, copy.live, S.s.live, &gain, &loss)
+        if copy.head.lower + shift - weight * loss > lower[0]:
+            lower[0] = copy.head.lower + shift - weight * loss
+        if copy.head.upper + shift + weight * gain < upper[0]:
+            upper[0] = copy.head.upper + shift + weight * gain
+
+
 cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta on the payoff (Steps 1-5), or on the threshold search's value where the payoff has a
+    deciding component (Step 7)."""
     cdef State saved
     cdef int saved_acc[MAX_COMPONENTS]
     cdef int boundary = S.s.trick_len == 0
+    cdef int m = S.p.deciding, shift = S.acc[S.p.deciding] if S.p.deciding >= 0 else 0
     cdef int lower = -INFINITY, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
     cdef int n, i, card, value, maximising, seat, use_table = 0, sure_low, sure_high
     cdef int reach[MAX_COMPONENTS]
     cdef int moves[MAX_CARDS]
     cdef uint64_t legal, key = 0
     cdef uint8_t leader_flags = 0
-    cdef Entry* entry
+    cdef Entry entry
+    cdef QuasiEntry* qbucket
     if boundary and S.s.live == 0:
-        return final_payoff(S.p, S.acc)
+        return settled(S)
     S.nodes += 1
     if interrupted(S.nodes, &S.aborted, NULL):
         return 0
     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
         return last_trick_payoff(S)
     if boundary:
-        # the table key first, and its bucket's cache line fetched while the payoff box is walked
+        # the table key first, and its bucket's cache lines fetched while the bounds are computed
         reach_of(S, reach)
         use_table = S.use_table and popcount(S.s.live) > S.t.n_seats
         if use_table:
             leader_flags = <uint8_t>(S.s.leader | (S.s.flags << 3))
-            key = position_key(S.t, &S.s, S.use_canonical) ^ accumulated_key(S, reach)
-            __builtin_prefetch(table_bucket(S.table, key, leader_flags))
-        payoff_range(S, 0, reach, &lower, &upper)
-        if lower == upper:
-            return lower
-        if use_table:
-            entry = table_probe(S.table, key, leader_flags)
-            if entry != NULL:
-                S.table_hits += 1
-                if entry.lower > lower:
-                    lower = entry.lower
-                if entry.upper < upper:
-                    upper = entry.upper
-                tt_card = decode_card(S.t, &S.s, entry.best, S.use_canonical)
+            key = accumulated_key(S, reach, m) ^ S.question_key
+            if S.use_quasi:
+                key ^= quasi_key(S.t, &S.s)
+                qbucket = quasi_bucket(S.table, key, leader_flags)
+                __builtin_prefetch(qbucket)
+                __builtin_prefetch(<char*>qbucket + 64)
+            else:
+                key ^= position_key(S.t, &S.s, S.use_canonical)
+                __builtin_prefetch(table_bucket(S.table, key, leader_flags))
+        value_range(S, 0, reach, &lower, &upper)
+        if use_table and S.use_quasi:
+            quasi_range(S, key, leader_flags, &lower, &upper, &tt_card)
+        elif use_table and table_lookup(S.table, key, leader_flags, &entry):
+            S.table_hits += 1
+            if entry.lower + shift > lower:
+                lower = entry.lower + shift
+            if entry.upper + shift < upper:
+                upper = entry.upper + shift
+            tt_card = decode_card(S.t, &S.s, entry.best, S.use_canonical)
         if bounds_decide(lower, upper, alpha, beta, &value):
             return value
         if popcount(S.s.hands[S.s.leader]) > SURE_ABOVE:
             # the sure tricks only when the table did not settle the position (they cost a walk of the hands)
-            payoff_range(S, 1, reach, &sure_low, &sure_high)
+            value_range(S, 1, reach, &sure_low, &sure_high)
             if sure_low > lower:
                 lower = sure_low
             if sure_high < upper:
@@ -247,7 +411,8 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     if S.use_equivalence:
         legal = representatives(S.t, &S.s, legal)
     if legal & (legal - 1):
-        n = order_moves(S.t, &S.p.component[0], &S.s, legal, tt_card, moves, S.history[seat], 1, NO_CARD, -1)
+        n = order_moves(S.t, &S.p.component[m if m >= 0 else 0], &S.s, legal, tt_card, moves, S.history[seat], 1,
+                        NO_CARD, -1)
     else:  # a forced card: nothing to order, no lookahead to play out
         moves[0] = lowest(legal)
         n = 1
@@ -266,9 +431,24 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
             S.history[seat][card] += popcount(S.s.live) + 1
             break
     if use_table and not S.aborted:  # an unwinding search proved nothing
-        table_store_result(S.table, key, leader_flags, popcount(S.s.live), alpha, beta, lower, upper, best,
-                           encode_card(S.t, &S.s, best_card, S.use_canonical))
+        learned_bounds(alpha, beta, lower, upper, best, &lower, &upper)
+        if S.use_quasi:
+            quasi_store(S.table, key, leader_flags, S.s.live, lower - shift, upper - shift,
+                        encode_card(S.t, &S.s, best_card, 1))
+        else:
+            table_store(S.table, key, leader_flags, popcount(S.s.live), lower - shift, upper - shift,
+                        encode_card(S.t, &S.s, best_card, S.use_canonical))
     return best
+
+
+cdef inline int payoff_reaches(Settle* S, int target) noexcept nogil:
+    """Whether the payoff the declaring side can force reaches ``target``: one null-window question (Step 6), by
+    the threshold search where the payoff has a deciding component (Step 7)."""
+    S.iterations += 1
+    if S.p.deciding >= 0:
+        need_question(S, target)
+        return settle_search(S, -1, 0) >= 0
+    return settle_search(S, target - 1, target) >= target
 
 
 cdef inline int settle_value(Settle* S, int lo, int hi, int guess) noexcept nogil:
@@ -290,8 +470,11 @@ cdef inline int settle_value(Settle* S, int lo, int hi, int guess) noexcept nogi
             mid = (lo + hi + 1) // 2
         probes += 1
         target = p.values[mid]
-        g = settle_search(S, target - 1, target)
-        S.iterations += 1
+        if p.deciding >= 0:
+            g = target if payoff_reaches(S, target) else target - 1
+        else:
+            g = settle_search(S, target - 1, target)  # fail-soft: an answer on the payoff may skip values
+            S.iterations += 1
         if g >= target:
             lo = mid
             while lo < hi and p.values[lo + 1] <= g:

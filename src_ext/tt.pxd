@@ -327,18 +327,6 @@ cdef inline void table_whole(Table* table) noexcept nogil:
         quasi_grow(table)
 
 
-cdef inline Entry* table_probe(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
-    """The slot holding this key for the current question, else NULL: for a search on one thread, which reads the
-    slot's fields in place (the settlement search); several threads read a copy (``table_lookup``)."""
-    cdef Entry* bucket = table_bucket(table, key, leader_flags)
-    cdef Entry copy
-    cdef int i
-    for i in range(BUCKET):
-        if entry_load(table, &bucket[i], key, leader_flags, &copy):
-            return &bucket[i]
-    return NULL
-
-
 cdef inline int table_lookup(const Table* table, uint64_t key, uint8_t leader_flags, Entry* copy) noexcept nogil:
     """Whether the table holds this key for the current question; its entry copied into ``copy``."""
     cdef Entry* bucket = table_bucket(table, key, leader_flags)
@@ -409,14 +397,6 @@ cdef inline void learned_bounds(int alpha, int beta, int lower, int upper, int b
     else:
         low[0] = best
         high[0] = best
-
-
-cdef inline void table_store_result(Table* table, uint64_t key, uint8_t leader_flags, int cards_left, int alpha,
-                                    int beta, int lower, int upper, int best, int card) noexcept nogil:
-    """Store what a fail-soft search learned (see :func:`learned_bounds`)."""
-    cdef int low, high
-    learned_bounds(alpha, beta, lower, upper, best, &low, &high)
-    table_store(table, key, leader_flags, cards_left, low, high, card)
 
 
 # --- the quasi table ------------------------------------------------------------------------------------------------

@@ -22,8 +22,8 @@ from solver import StichError, dd_settlement, make_position, read_positions
 from solver.games import get_game
 from solver.position import Position
 from solver.scoring import score_deal
-from solver.search.settle import PayoffComponent, PayoffSpec, SettlementEngine, reference_settlement
-from solver.settlement import final_net, payoff_spec
+from solver.search.settle import PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
+from solver.settlement import final_net, payoff_spec, play_out
 
 SCALE = 10 if os.environ.get("STICH_LONG") else 1
 ENGINE = SettlementEngine(8)
@@ -110,6 +110,41 @@ def test_engine_settlement_agrees_with_reference_on_a_small_sample(config):
 @pytest.mark.parametrize("config", SETTLEMENT_CONFIGS, ids=[settlement_config_id(c) for c in SETTLEMENT_CONFIGS])
 def test_engine_settlement_agrees_with_reference(config):
     _settlements_agree(config, "settlement:", config[3] * SCALE, TRICKS_CYCLE)
+
+
+def deciding_components(spec: PayoffSpec) -> list[str]:
+    """The components the payoff never falls in, whatever the others' buckets (src_ext/settle.pxd, Step 7)."""
+    tuples = bucket_tuples(spec.components)
+    table = dict(zip(tuples, spec.table))
+    return [c.name for i, c in enumerate(spec.components)
+            if all(table[b] <= table[b[:i] + (b[i] + 1,) + b[i + 1:]] for b in tuples if b[i] < len(c.thresholds))]
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS[::2], ids=[settlement_config_id(c)
+                                                                 for c in SETTLEMENT_CONFIGS[::2]])
+def test_a_payoff_no_component_decides_agrees_with_reference(config):
+    """The engine answers a payoff threshold question by a search on one component where the payoff never falls in
+    it (every game's tables have one); a table without one, here a checkerboard of the buckets, is searched on the
+    payoff itself, and agrees with the reference as well."""
+    rng = random.Random("checkerboard:" + settlement_config_id(config))
+    values = set()
+    for number in range(8):
+        position, _, _, spec = random_ending(config, rng, number)
+        assert deciding_components(spec)
+        board = PayoffSpec(spec.declaring_side, spec.components,
+                           tuple(10 if sum(b) % 2 else -10 - b[0] for b in bucket_tuples(spec.components)))
+        assert not deciding_components(board)
+
+        def score(final, board=board):
+            return board.payoff(board.accumulated(final))
+
+        expected = reference_settlement(position.state, board, score)
+        assert ENGINE.value(position.state, board) == expected, f"#{number}"
+        if not position.state.is_over:
+            line = ENGINE.line(position.state, board, expected)
+            assert score(play_out(position.state, line)) == expected, f"#{number}"
+        values.add(expected)
+    assert values == {10, -10} or len(values) > 1
 
 
 def test_the_default_run_checks_at_least_300_positions():
