@@ -24,7 +24,7 @@ from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_fl
 
 cdef extern from "<unistd.h>" nogil:
     int usleep(unsigned int microseconds)
-from settle cimport Payoff, Settle, settle_value, payoff_reaches, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
+from settle cimport Payoff, Settle, settle_value, settle_line, payoff_reaches, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
     PAYOFF_LIMIT
 
 from solver.errors import SearchStopped
@@ -800,6 +800,24 @@ cdef class Engine:
                 result = payoff_reaches(&S, target)
         self._settle_end(&S)
         return bool(result)
+
+    def settle_line(self, list accumulated, int value, list order):
+        """A principal variation of the final payoff ``value`` from the root (settle.pxd's ``settle_line``): at each
+        turn the first card of ``order`` (engine card indices, the caller's preference) that keeps it. None when no
+        card keeps it (``value`` is not the root's payoff)."""
+        cdef Settle S
+        cdef int cards[MAX_CARDS]
+        cdef int line[MAX_CARDS]
+        cdef int i, n, n_order = len(order)
+        self._settle_start(&S, accumulated)
+        _check(n_order, 0, MAX_CARDS, "line order")
+        for i in range(n_order):
+            _check(order[i], 0, self.tables.n_cards - 1, "line order card")
+            cards[i] = order[i]
+        with nogil:
+            n = settle_line(&S, value, cards, n_order, line)
+        self._settle_end(&S)
+        return None if n < 0 else [line[i] for i in range(n)]
 
     cdef int _settle_end(self, Settle* S) except -1:
         self._interrupted(S.aborted)

@@ -484,3 +484,52 @@ cdef inline int settle_value(Settle* S, int lo, int hi, int guess) noexcept nogi
             while hi > lo and p.values[hi] > g:
                 hi -= 1
     return p.values[lo]
+
+
+cdef inline int settle_line(Settle* S, int value, const int* order, int n_order, int* line) noexcept nogil:
+    """A principal variation of the payoff ``value`` (the root's): at each turn the first card of ``order`` that
+    keeps it, played on (``S`` ends at the deal's end). A card keeps the value when its child reaches it (no card
+    of the declaring side is worth more than the position) or, for the other side's card, does not reach the next
+    payoff value above (none is worth less): one null-window question per card tried; a forced card none. Returns
+    the line's length, or -1 when no card keeps the value or the deal settles otherwise (``value`` was not the
+    root's)."""
+    cdef const Payoff* p = S.p
+    cdef State saved
+    cdef int saved_acc[MAX_COMPONENTS]
+    cdef int n = 0, j, card, chosen, keeps, above = INFINITY, seat
+    cdef uint64_t legal
+    for j in range(p.n_values):
+        if p.values[j] > value:
+            above = p.values[j]
+            break
+    while S.s.live or S.s.trick_len:
+        seat = S.t.wrap_seat[S.s.leader + S.s.trick_len]
+        legal = legal_cards(S.t, &S.s)
+        chosen = NO_CARD
+        if not legal & (legal - 1):
+            chosen = lowest(legal)
+        for j in range(n_order):
+            if chosen != NO_CARD or S.aborted:
+                break
+            card = order[j]
+            if not (legal >> card) & 1:
+                continue
+            saved = S.s
+            saved_acc = S.acc
+            settle_play(S, card)
+            if (p.max_side >> seat) & 1:
+                keeps = payoff_reaches(S, value)
+            else:
+                keeps = above == INFINITY or not payoff_reaches(S, above)
+            S.s = saved
+            S.acc = saved_acc
+            if keeps:
+                chosen = card
+        if chosen == NO_CARD:
+            return -1
+        settle_play(S, chosen)
+        line[n] = chosen
+        n += 1
+    if final_payoff(p, S.acc) != value:
+        return -1
+    return n

@@ -19,8 +19,10 @@ import pytest
 
 from game_cases import random_rules, random_state
 from solver import StichError, dd_settlement, make_position, read_positions
+from solver.cards import bits
+from solver.generate import random_record
 from solver.games import get_game
-from solver.position import Position
+from solver.position import Position, position_from_record
 from solver.scoring import score_deal
 from solver.search.settle import PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
 from solver.settlement import final_net, payoff_spec, play_out
@@ -145,6 +147,23 @@ def test_a_payoff_no_component_decides_agrees_with_reference(config):
             assert score(play_out(position.state, line)) == expected, f"#{number}"
         values.add(expected)
     assert values == {10, -10} or len(values) > 1
+
+
+@pytest.mark.parametrize("game,contract", [("schafkopf", "Wenz"), ("schafkopf", "Rufer G"),
+                                           ("zwanzigerrufen", "Solo")])
+def test_the_line_of_a_whole_deal_keeps_the_value_with_the_lowest_card(game, contract):
+    """Whole deals: at every turn of the engine's line, its card is the lowest-indexed legal card whose child settles
+    at the value (each child searched on its own), and the finished deal scores it."""
+    for board in range(1, 4):
+        position = position_from_record(random_record(game, 11, board, contract=contract, declarer=1))
+        spec = payoff_spec(position)
+        value = ENGINE.value(position.state, spec)
+        state = position.state
+        for card in ENGINE.line(state, spec, value):
+            keeping = next(c for c in bits(state.legal_cards()) if ENGINE.value(state.advance(c), spec) == value)
+            assert card == keeping, f"board {board}, after {len(state.history_cards())} cards"
+            state = state.advance(card)
+        assert final_net(position, state)[0] == value, f"board {board}"
 
 
 def test_the_default_run_checks_at_least_300_positions():

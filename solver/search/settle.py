@@ -160,39 +160,21 @@ class SettlementEngine:
     @serialised
     def line(self, state: PlayState, spec: PayoffSpec, value: int) -> list[int]:
         """A principal variation: at each turn the lowest-indexed card that keeps the settlement ``value`` (the
-        settlement of ``state``). A card keeps it when its child reaches it (no child of the declaring side's card
-        is worth more) or, for the other side's card, does not reach the next payoff value above it (none is
-        worth less): one null-window question per card tried, not a whole search."""
+        settlement of ``state``), found in the engine with one null-window question per card tried
+        (src_ext/settle.pxd, ``settle_line``)."""
         check_state(state)
-        values = sorted(set(spec.table))
-        above = next((v for v in values if v > value), None)
-        line = []
-        while not state.is_over:
-            maximising = state.to_move in spec.declaring_side
-            for card in bits(state.legal_cards()):
-                child = state.advance(card)
-                if maximising:
-                    keeps = self._reaches(child, spec, value)
-                else:
-                    keeps = above is None or not self._reaches(child, spec, above)
-                if keeps:
-                    line.append(card)
-                    state = child
-                    break
-            else:
-                raise EngineError("no card keeps the settlement: the engine is inconsistent")
-        if spec.payoff(spec.accumulated(state)) != value:
-            raise EngineError(f"the line settles {spec.payoff(spec.accumulated(state))}, not {value}: {value} is "
-                              "not the position's settlement")
-        return line
-
-    def _reaches(self, state: PlayState, spec: PayoffSpec, target: int) -> bool:
-        """Whether the settlement of ``state`` (checked, or reached by legal play) is at least ``target``."""
-        accumulated = spec.accumulated(state)
         if state.is_over:
-            return spec.payoff(accumulated) >= target
-        self._load(state, spec)
-        return self.engine.settle_reaches(list(accumulated), target)
+            return []
+        compiled = self._load(state, spec)
+        held = 0
+        for hand in state.hands:
+            held |= hand
+        cards = self.engine.settle_line(list(spec.accumulated(state)), value,
+                                        [compiled.to_engine[c] for c in bits(held)])
+        if cards is None:
+            raise EngineError(f"no line keeps the settlement {value}: it is not the position's, or the engine is "
+                              "inconsistent")
+        return [compiled.to_pack[c] for c in cards]
 
 
 def reference_settlement(state: PlayState, spec: PayoffSpec, score: Callable[[PlayState], int],
