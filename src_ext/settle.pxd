@@ -264,21 +264,43 @@ cdef inline uint64_t accumulated_key(const Settle* S, const int* reach, int skip
     return h
 
 
-cdef inline void need_question(Settle* S, int target) noexcept nogil:
-    """Step 7: the question "payoff >= ``target``" as a need per bucket tuple of the other components: the least
-    final value of the deciding component with which the payoff reaches the target (``never`` where none does)."""
+cdef inline int need_of(const Settle* S, int index, int target) noexcept nogil:
+    """Step 7: the least final value of the deciding component with which the payoff reaches ``target``, the other
+    components' buckets those of ``index`` (a table index, the deciding component's bucket 0); ``never`` if none."""
     cdef const Payoff* p = S.p
     cdef int m = p.deciding
-    cdef int index, b
+    cdef int b
+    for b in range(p.n_thresholds[m] + 1):
+        if p.table[index + b * p.stride[m]] >= target:
+            return p.thresholds[m][b - 1] if b else 0
+    return S.never
+
+
+cdef inline void need_question(Settle* S, int target) noexcept nogil:
+    """Step 7: the question "payoff >= ``target``" as a need per bucket tuple of the other components."""
+    cdef const Payoff* p = S.p
+    cdef int index
     for index in range(p.n_entries):
-        if (index // p.stride[m]) % (p.n_thresholds[m] + 1):
-            continue
-        S.need[index] = S.never
-        for b in range(p.n_thresholds[m] + 1):
-            if p.table[index + b * p.stride[m]] >= target:
-                S.need[index] = p.thresholds[m][b - 1] if b else 0
-                break
+        if (index // p.stride[p.deciding]) % (p.n_thresholds[p.deciding] + 1) == 0:
+            S.need[index] = need_of(S, index, target)
     S.question_key = mix(<uint64_t>(target + PAYOFF_LIMIT + 1) * <uint64_t>0xd6e8feb86659fd93)
+
+
+cdef inline int need_settles(const Settle* S, int g, int other) noexcept nogil:
+    """Step 7: whether the threshold search's fail-soft answer ``g`` to the current question answers the question
+    for the payoff value ``other`` too. Passed (g >= 0): the declaring side can force the deciding component to
+    end at least g above the current need of whatever buckets the others end in, so it reaches ``other`` too
+    where that need never falls short of ``other``'s. Failed: the other side can hold it to g (< 0) above, so the
+    payoff stays below ``other`` where ``other``'s need is more than that everywhere."""
+    cdef const Payoff* p = S.p
+    cdef int index, need
+    for index in range(p.n_entries):
+        if (index // p.stride[p.deciding]) % (p.n_thresholds[p.deciding] + 1):
+            continue
+        need = need_of(S, index, other)
+        if (g >= 0 and need > S.need[index] + g) or (g < 0 and need <= S.need[index] + g):
+            return 0
+    return 1
 
 
 cdef inline void need_range(Settle* S, int sure, const int* reach, int* low, int* high) noexcept nogil:
@@ -454,7 +476,7 @@ cdef inline int payoff_reaches(Settle* S, int target) noexcept nogil:
 cdef inline int settle_value(Settle* S, int lo, int hi, int guess) noexcept nogil:
     """Step 6: the exact payoff by bisection over the distinct payoff values ``values[lo..hi]`` (indices; the caller
     knows the payoff lies there): the answer is the greatest value v with "payoff >= v", and each null-window search
-    answers one such question (fail-soft answers skip ahead). ``guess`` (an index in [lo, hi], or -1) is probed
+    answers one such question (fail-soft answers skip ahead: on the payoff, or by :func:`need_settles`). ``guess`` (an index in [lo, hi], or -1) is probed
     first and then its neighbour on the side the answer points to: a card's settlement is usually its sibling's,
     and two probes then settle it."""
     cdef const Payoff* p = S.p
@@ -470,11 +492,20 @@ cdef inline int settle_value(Settle* S, int lo, int hi, int guess) noexcept nogi
             mid = (lo + hi + 1) // 2
         probes += 1
         target = p.values[mid]
+        S.iterations += 1
         if p.deciding >= 0:
-            g = target if payoff_reaches(S, target) else target - 1
-        else:
-            g = settle_search(S, target - 1, target)  # fail-soft: an answer on the payoff may skip values
-            S.iterations += 1
+            need_question(S, target)
+            g = settle_search(S, -1, 0)
+            if g >= 0:
+                lo = mid
+                while lo < hi and need_settles(S, g, p.values[lo + 1]):
+                    lo += 1
+            else:
+                hi = mid - 1
+                while hi > lo and need_settles(S, g, p.values[hi]):
+                    hi -= 1
+            continue
+        g = settle_search(S, target - 1, target)
         if g >= target:
             lo = mid
             while lo < hi and p.values[lo + 1] <= g:
