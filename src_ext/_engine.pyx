@@ -749,6 +749,7 @@ cdef class Engine:
         S.use_table = self.options.use_table
         S.use_canonical = self.options.use_canonical
         S.use_equivalence = self.options.use_equivalence
+        S.use_lookahead = self.options.use_lookahead
         if m >= 0:
             # above every final value of the deciding component (the same for every question on this deal)
             o = &self.payoff.component[m]

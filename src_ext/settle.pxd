@@ -79,6 +79,7 @@ ctypedef struct Settle:
     int use_table
     int use_canonical
     int use_equivalence
+    int use_lookahead                         # the ordering's trick lookahead (search.pxd's Options)
     uint64_t nodes
     uint64_t table_hits
     uint64_t iterations
@@ -433,8 +434,8 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     if S.use_equivalence:
         legal = representatives(S.t, &S.s, legal)
     if legal & (legal - 1):
-        n = order_moves(S.t, &S.p.component[m if m >= 0 else 0], &S.s, legal, tt_card, moves, S.history[seat], 1,
-                        NO_CARD, -1)
+        n = order_moves(S.t, &S.p.component[m if m >= 0 else 0], &S.s, legal, tt_card, moves, S.history[seat],
+                        S.use_lookahead, NO_CARD, -1)
     else:  # a forced card: nothing to order, no lookahead to play out
         moves[0] = lowest(legal)
         n = 1
