@@ -25,8 +25,8 @@
 #    heuristic and the trick lookahead (order.pxd), as the points search orders them.
 # 6. The driver bisects over the sorted distinct payoff values (few), one null-window question "payoff >= v" per
 #    probe; known bounds narrow the range and a guess (a sibling card's value) is probed first.
-# 7. The threshold search. Where the payoff never falls as one component (the *deciding* one, the card points in
-#    every game here) rises, whatever the others' buckets, the question "payoff >= v" is "the deciding component
+# 7. The threshold search. Where the payoff never falls as one component (the *deciding* one: the card points, in
+#    Kratzen the tricks) rises, whatever the others' buckets, the question "payoff >= v" is "the deciding component
 #    ends at least at the *need* of the others' final buckets" (the least value with which the payoff reaches v).
 #    So each question searches G = the deciding component's final value minus that need, and asks G >= 0. G is the
 #    deciding component's accumulation plus a future that does not depend on it: the table stores bounds on that
@@ -35,7 +35,7 @@
 #    card points, it is the quasi table of the points search (tt.pxd): positions of one shape with other points
 #    share bounds widened by the points their cards differ by. The bounds of Step 3 become bounds on G: the
 #    deciding component's range (its sure tricks included) less the need's greatest and least over the others'
-#    boxes. On Zwanzigerrufen deals this cuts the nodes 10-40 fold against Steps 1-6 on the payoff (bench/README.md).
+#    boxes. A payoff without a deciding component is searched on the payoff itself (Steps 1-6).
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from cardset cimport lowest, drop_lowest, popcount
