@@ -24,8 +24,8 @@ from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_fl
 
 cdef extern from "<unistd.h>" nogil:
     int usleep(unsigned int microseconds)
-from settle cimport Payoff, Settle, settle_value, settle_line, payoff_reaches, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, MAX_PAYOFFS, \
-    PAYOFF_LIMIT
+from settle cimport Payoff, Settle, settle_value, settle_line, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, \
+    MAX_PAYOFFS, PAYOFF_LIMIT
 
 from solver.errors import SearchStopped
 
@@ -787,20 +787,6 @@ cdef class Engine:
                 result = settle_value(&S, lo, hi, first)
         self._settle_end(&S)
         return result
-
-    def settle_reaches(self, list accumulated, int target):
-        """Whether the final payoff from the root reaches ``target`` (one null-window question)."""
-        cdef Settle S
-        cdef int result
-        self._settle_start(&S, accumulated)
-        _check(target, -PAYOFF_LIMIT - 1, PAYOFF_LIMIT + 1, "settlement target")
-        with nogil:
-            if S.s.live == 0 and S.s.trick_len == 0:
-                result = final_payoff(S.p, S.acc) >= target
-            else:
-                result = payoff_reaches(&S, target)
-        self._settle_end(&S)
-        return bool(result)
 
     def settle_line(self, list accumulated, int value, list order):
         """A principal variation of the final payoff ``value`` from the root (settle.pxd's ``settle_line``): at each

@@ -477,9 +477,9 @@ cdef inline int payoff_reaches(Settle* S, int target) noexcept nogil:
 cdef inline int settle_value(Settle* S, int lo, int hi, int guess) noexcept nogil:
     """Step 6: the exact payoff by bisection over the distinct payoff values ``values[lo..hi]`` (indices; the caller
     knows the payoff lies there): the answer is the greatest value v with "payoff >= v", and each null-window search
-    answers one such question (fail-soft answers skip ahead: on the payoff, or by :func:`need_settles`). ``guess`` (an index in [lo, hi], or -1) is probed
-    first and then its neighbour on the side the answer points to: a card's settlement is usually its sibling's,
-    and two probes then settle it."""
+    answers one such question (fail-soft answers skip ahead: on the payoff, or by :func:`need_settles`). ``guess``
+    (an index in [lo, hi], or -1) is probed first and then its neighbour on the side the answer points to: a card's
+    settlement is usually its sibling's, and two probes then settle it."""
     cdef const Payoff* p = S.p
     cdef int mid, g, target, probes = 0
     while lo < hi:
