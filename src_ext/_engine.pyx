@@ -750,14 +750,20 @@ cdef class Engine:
         S.use_canonical = self.options.use_canonical
         S.use_equivalence = self.options.use_equivalence
         S.use_lookahead = self.options.use_lookahead
+        S.deciding = -1
         if m >= 0:
-            # above every final value of the deciding component (the same for every question on this deal)
+            # above every final value of the deciding component (the same for every question on this deal); the
+            # threshold search's values and the table's bounds on their future stay within PAYOFF_LIMIT, else (no
+            # game comes near) the search is on the payoff
             o = &self.payoff.component[m]
             S.never = o.trick_weight * self.tables.n_cards + 1
             for c in range(self.tables.n_cards):
                 S.never += o.points_weight * self.tables.points[c]
             for i in range(o.n_events):
                 S.never += o.event_reward[i]
+            if S.never > PAYOFF_LIMIT or S.acc[m] >= S.never:
+                return 0
+            S.deciding = m
             # the quasi table: rank-relative keys, and no other component counting card points (tt.pxd)
             S.use_quasi = self.options.use_quasi and S.use_table and S.use_canonical
             for i in range(self.payoff.n_components):

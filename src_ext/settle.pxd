@@ -88,6 +88,7 @@ ctypedef struct Settle:
     # the threshold search (Step 7): its question's need per bucket tuple of the other components (indexed as the
     # payoff table, the deciding component's bucket 0), what no final value of the deciding component reaches, the
     # question's share of the table key, and whether its table is the quasi table
+    int deciding                              # the payoff's deciding component, or -1: search on the payoff
     int need[MAX_PAYOFFS]
     int never
     uint64_t question_key
@@ -115,9 +116,9 @@ cdef inline int final_need(const Settle* S) noexcept nogil:
     cdef const Payoff* p = S.p
     cdef int i, index = 0
     for i in range(p.n_components):
-        if i != p.deciding:
+        if i != S.deciding:
             index += bucket_of(p, i, S.acc[i]) * p.stride[i]
-    return S.acc[p.deciding] - S.need[index]
+    return S.acc[S.deciding] - S.need[index]
 
 
 cdef inline void reach_of(Settle* S, int* reach) noexcept nogil:
@@ -141,7 +142,7 @@ cdef inline int settle_boxes(Settle* S, int sure, const int* reach, int* first_l
     cdef int i, lo, hi, max_sure, min_sure, differ = 0
     cdef int leader_declares = (p.max_side >> S.s.leader) & 1
     for i in range(p.n_components):
-        if i == p.deciding:
+        if i == S.deciding:
             first_low[i] = last_low[i] = first_high[i] = last_high[i] = 0
             continue
         lo = S.acc[i]
@@ -225,7 +226,7 @@ cdef inline void settle_play(Settle* S, int card) noexcept nogil:
 
 cdef inline int settled(const Settle* S) noexcept nogil:
     """Step 2: the value of a finished deal: the payoff, or the threshold search's value (Step 7)."""
-    return final_need(S) if S.p.deciding >= 0 else final_payoff(S.p, S.acc)
+    return final_need(S) if S.deciding >= 0 else final_payoff(S.p, S.acc)
 
 
 cdef inline int last_trick_payoff(Settle* S) noexcept nogil:
@@ -269,7 +270,7 @@ cdef inline int need_of(const Settle* S, int index, int target) noexcept nogil:
     """Step 7: the least final value of the deciding component with which the payoff reaches ``target``, the other
     components' buckets those of ``index`` (a table index, the deciding component's bucket 0); ``never`` if none."""
     cdef const Payoff* p = S.p
-    cdef int m = p.deciding
+    cdef int m = S.deciding
     cdef int b
     for b in range(p.n_thresholds[m] + 1):
         if p.table[index + b * p.stride[m]] >= target:
@@ -282,7 +283,7 @@ cdef inline void need_question(Settle* S, int target) noexcept nogil:
     cdef const Payoff* p = S.p
     cdef int index
     for index in range(p.n_entries):
-        if (index // p.stride[p.deciding]) % (p.n_thresholds[p.deciding] + 1) == 0:
+        if (index // p.stride[S.deciding]) % (p.n_thresholds[S.deciding] + 1) == 0:
             S.need[index] = need_of(S, index, target)
     S.question_key = mix(<uint64_t>(target + PAYOFF_LIMIT + 1) * <uint64_t>0xd6e8feb86659fd93)
 
@@ -296,7 +297,7 @@ cdef inline int need_settles(const Settle* S, int g, int other) noexcept nogil:
     cdef const Payoff* p = S.p
     cdef int index, need
     for index in range(p.n_entries):
-        if (index // p.stride[p.deciding]) % (p.n_thresholds[p.deciding] + 1):
+        if (index // p.stride[S.deciding]) % (p.n_thresholds[S.deciding] + 1):
             continue
         need = need_of(S, index, other)
         if (g >= 0 and need > S.need[index] + g) or (g < 0 and need <= S.need[index] + g):
@@ -310,7 +311,7 @@ cdef inline void need_range(Settle* S, int sure, const int* reach, int* low, int
     :func:`settle_boxes`); the need is at most its greatest entry over the declaring side's box of the other
     components' buckets and at least its least over the other side's box."""
     cdef const Payoff* p = S.p
-    cdef int m = p.deciding
+    cdef int m = S.deciding
     cdef int first_low[MAX_COMPONENTS]
     cdef int last_low[MAX_COMPONENTS]
     cdef int first_high[MAX_COMPONENTS]
@@ -333,7 +334,7 @@ cdef inline void need_range(Settle* S, int sure, const int* reach, int* low, int
 cdef inline void value_range(Settle* S, int sure, const int* reach, int* low, int* high) noexcept nogil:
     """Step 3: bounds on the searched value: the payoff's (:func:`payoff_range`) or the threshold search's
     (:func:`need_range`)."""
-    if S.p.deciding >= 0:
+    if S.deciding >= 0:
         need_range(S, sure, reach, low, high)
     else:
         payoff_range(S, sure, reach, low, high)
@@ -347,7 +348,7 @@ cdef inline void quasi_range(Settle* S, uint64_t key, uint8_t leader_flags, int*
     of the position itself when it is there, else of the newest."""
     cdef QuasiEntry* bucket = quasi_bucket(S.table, key, leader_flags)
     cdef QuasiEntry copy
-    cdef int i, gain, loss, newest = 1, m = S.p.deciding
+    cdef int i, gain, loss, newest = 1, m = S.deciding
     cdef int weight = S.p.component[m].points_weight, shift = S.acc[m]
     for i in range(QUASI_BUCKET):
         if not quasi_load(S.table, &bucket[i], key, leader_flags, &copy):
@@ -372,7 +373,7 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     cdef State saved
     cdef int saved_acc[MAX_COMPONENTS]
     cdef int boundary = S.s.trick_len == 0
-    cdef int m = S.p.deciding, shift = S.acc[S.p.deciding] if S.p.deciding >= 0 else 0
+    cdef int m = S.deciding, shift = S.acc[S.deciding] if S.deciding >= 0 else 0
     cdef int lower = -INFINITY, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
     cdef int n, i, card, value, maximising, seat, use_table = 0, sure_low, sure_high
     cdef int reach[MAX_COMPONENTS]
@@ -468,7 +469,7 @@ cdef inline int payoff_reaches(Settle* S, int target) noexcept nogil:
     """Whether the payoff the declaring side can force reaches ``target``: one null-window question (Step 6), by
     the threshold search where the payoff has a deciding component (Step 7)."""
     S.iterations += 1
-    if S.p.deciding >= 0:
+    if S.deciding >= 0:
         need_question(S, target)
         return settle_search(S, -1, 0) >= 0
     return settle_search(S, target - 1, target) >= target
@@ -494,7 +495,7 @@ cdef inline int settle_value(Settle* S, int lo, int hi, int guess) noexcept nogi
         probes += 1
         target = p.values[mid]
         S.iterations += 1
-        if p.deciding >= 0:
+        if S.deciding >= 0:
             need_question(S, target)
             g = settle_search(S, -1, 0)
             if g >= 0:
