@@ -375,11 +375,11 @@ cdef class Engine:
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
 
     cdef int _interrupted(self, int aborted) except -1:
-        """After a search: raise the exception a signal handler raised during it (search.pxd, Interrupts). Its
-        bounds on the way out were not searched, so the table starts a new generation and nothing proved stays."""
+        """After a search: raise the exception a signal handler raised during it, or SearchStopped when the stop
+        check said stop (search.pxd, Interrupts). The table keeps its entries: a search that unwinds stores
+        nothing, so every entry is a proved bound, and the question asked again (with a longer limit) finds them."""
         if not aborted or aborted == ABORT_DONE:
             return 0
-        table_new_generation(&self.table)
         self.proved_card = NO_CARD
         if aborted == ABORT_STOP:
             raise SearchStopped("the search was stopped before it finished (its time limit or stop event)")

@@ -43,8 +43,8 @@
 # Interrupts. The search runs without the GIL, so a signal (Ctrl-C, an alarm a bot set as a time limit) would wait
 # for the whole question. Every POLL_EVERY nodes the search takes the GIL and lets the interpreter run its signal
 # handlers; one that raises (KeyboardInterrupt) marks the search aborted, every node then returns at once, and the
-# Engine method raises the handler's exception after starting a new table generation. A search that unwinds stores
-# nothing in the table (its values were not searched, and other threads of the question share the table). 16,384
+# Engine method raises the handler's exception. A search that unwinds stores nothing in the table (its values were
+# not searched, and other threads of the question share the table), so the table keeps what was proved. 16,384
 # nodes are a millisecond or two: the look costs nothing measurable. The same look
 # asks the question's stop check, if it has one (``Search.stop_check``: a time limit or another thread's request,
 # which a signal cannot be, since signals reach only the main thread); when it says stop, the search unwinds the
