@@ -16,10 +16,12 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
                     MAX_POINT_STEPS, MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
-from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used, table_whole
+from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used, table_at_least, PARALLEL_BYTES
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
-    reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE
-from parallel cimport Shared, Worker, worker_main, MAX_THREADS, WORK_VALUE, WORK_CARDS, PARALLEL_MIN_TRICKS
+    reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
+    ABORT_STOP
+from parallel cimport Shared, Worker, worker_main, MAX_THREADS, WORK_VALUE, WORK_CARDS, PARALLEL_MIN_TRICKS, \
+    WAIT_US, POLL_WAITS
 from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, fetch_add
 
 cdef extern from "<unistd.h>" nogil:
@@ -367,18 +369,19 @@ cdef class Engine:
         S.stop_check = <void*>self.stop_check if self.stop_check is not None else NULL
         S.polls_python = 1
         S.shared_stop = NULL
+        S.task_stop = NULL
         memset(S.history, 0, sizeof(S.history))
         memset(S.killer, 255, sizeof(S.killer))  # every int -1: no killer yet
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
 
     cdef int _interrupted(self, int aborted) except -1:
-        """After a search: raise the exception a signal handler raised during it (search.pxd, Interrupts). Its
-        bounds on the way out were not searched, so the table starts a new generation and nothing proved stays."""
+        """After a search: raise the exception a signal handler raised during it, or SearchStopped when the stop
+        check said stop (search.pxd, Interrupts). The table keeps its entries: a search that unwinds stores
+        nothing, so every entry is a proved bound, and the question asked again (with a longer limit) finds them."""
         if not aborted or aborted == ABORT_DONE:
             return 0
-        table_new_generation(&self.table)
         self.proved_card = NO_CARD
-        if aborted == 2:
+        if aborted == ABORT_STOP:
             raise SearchStopped("the search was stopped before it finished (its time limit or stop event)")
         return -1                             # the handler's exception is set: Cython raises it
 
@@ -396,17 +399,22 @@ cdef class Engine:
         """Run a question's work (parallel.pxd) on this thread and ``threads - 1`` helpers, each starting from a
         copy of ``first``, and wait for them all; while it waits, this thread keeps looking at the signals and the
         stop check. The counters of every thread are added to the engine's; ``first`` gets this thread's abort."""
-        cdef int n = self._threads, i
+        cdef int n = self._threads, i, waits = 0
         cdef pthread_t ids[MAX_THREADS]
         cdef int started[MAX_THREADS]
         cdef Worker* workers = <Worker*>malloc(n * sizeof(Worker))
         if workers == NULL:
             raise MemoryError("cannot allocate the search threads")
-        table_whole(&self.table)
+        table_at_least(&self.table, PARALLEL_BYTES)
+        self.table.frozen = 1                 # no thread moves entries while the others search (tt.pxd, Threads)
         shared.stop = 0
         shared.winner = -1
         shared.next_card = 0
         shared.running = n - 1
+        for i in range(MAX_CARDS):
+            shared.card_done[i] = 0
+            shared.card_winner[i] = -1
+            shared.card_workers[i] = 0
         for i in range(n):
             workers[i].S = first[0]
             workers[i].S.shared_stop = &shared.stop
@@ -422,12 +430,15 @@ cdef class Engine:
                     fetch_add(&shared.running, -1)    # its share goes to the others
             worker_main(&workers[0])
             while load_flag(&shared.running) > 0:
-                usleep(1000)                  # a millisecond: the signals and the stop check are looked at as often
-                if workers[0].S.aborted == 0 and interrupted(0, &workers[0].S.aborted, workers[0].S.stop_check):
+                usleep(WAIT_US)               # the helpers' last card is seen within WAIT_US, not a millisecond
+                waits += 1
+                if waits % POLL_WAITS == 0 and workers[0].S.aborted == 0 \
+                        and interrupted(0, &workers[0].S.aborted, workers[0].S.stop_check):
                     store_flag(&shared.stop, workers[0].S.aborted)
             for i in range(1, n):
                 if started[i]:
                     pthread_join(ids[i], NULL)
+        self.table.frozen = 0
         first.aborted = workers[0].S.aborted
         while len(self.thread_seconds) < n:
             self.thread_seconds.append(0.0)

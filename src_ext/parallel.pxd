@@ -11,13 +11,16 @@
 #    it equals the one-thread search; the node counts do not.
 # 2. Every card's value: a queue. The cards wait in ``cards``; each thread takes the next one (``fetch_add``) and
 #    searches it exactly, starting from the best value it has found so far (as the one-thread search does, per
-#    thread). A thread that finds the queue empty stops; the question ends when every thread has.
+#    thread). A thread that finds the queue empty helps with the unfinished card the fewest threads search, from a
+#    staggered guess (lazy SMP on one card, with a stop flag per card): the first to finish a card gives its value
+#    and the others unwind and look for more. Without it the last cards ran on one core while the others idled.
+#    The question ends when every card is done.
 #
 # The thread that called the Engine method is thread 0: only it looks at the interpreter's signals and the stop
 # check (search.pxd, Interrupts); when they say stop it raises the stop flag, and every thread unwinds within
 # SHARED_POLL_EVERY nodes, storing nothing. The helpers are POSIX threads that never touch Python (atomic.pxd).
-# The Engine method grows the table to its whole size before it starts them (tt.pxd, Threads) and joins them
-# before it returns, so no thread outlives the question.
+# The Engine method grows the table's part in use to a fixed size before it starts them (tt.pxd, Threads) and joins
+# them before it returns, so no thread outlives the question.
 
 from types cimport State, MAX_CARDS, NO_CARD, INFINITY
 from search cimport Search, exact_value_card, play_card, ABORT_DONE
@@ -29,8 +32,10 @@ cdef enum:
     WORK_VALUE = 0
     WORK_CARDS = 1
     STAGGER = 3                               # points between the first guesses of the value's threads
+    WAIT_US = 50                              # the calling thread, done with its share, looks at the helpers this
+    POLL_WAITS = 20                           # often, and at the signals and the stop check every POLL_WAITS looks
     PARALLEL_MIN_TRICKS = 5                   # fewer tricks left at the root: one thread (starting the others costs
-                                              # tens of microseconds and the whole table, which a short ending,
+                                              # tens of microseconds and a larger table, which a short ending,
                                               # answered in less, would pay for nothing; Engine.parallel_min_tricks)
 
 ctypedef struct Shared:
@@ -44,7 +49,10 @@ ctypedef struct Shared:
     int next_card                             # the queue: the index of the next card to search (atomic)
     int n_cards
     int cards[MAX_CARDS]
-    int values[MAX_CARDS]                     # each card's value, written by the thread that searched it
+    int values[MAX_CARDS]                     # each card's value, written by the thread that finished it first
+    int card_done[MAX_CARDS]                  # 0, or ABORT_DONE once the card's value is known (atomic)
+    int card_winner[MAX_CARDS]                # the thread that finished the card first, -1 none yet (atomic)
+    int card_workers[MAX_CARDS]               # threads searching the card now (atomic)
     int lower                                 # bounds every card's value lies in
     int upper
     int maximising                            # the side to move at the root maximises
@@ -80,23 +88,51 @@ cdef inline void value_work(Worker* w) noexcept nogil:
         store_flag(&shared.stop, ABORT_DONE)
 
 
+cdef inline int card_to_help(Shared* shared) noexcept nogil:
+    """The queue is empty: the unfinished card the fewest threads search, -1 when every card is done."""
+    cdef int i, workers, chosen = -1, fewest = MAX_THREADS + 1
+    for i in range(shared.n_cards):
+        if load_flag(&shared.card_done[i]):
+            continue
+        workers = load_flag(&shared.card_workers[i])
+        if workers < fewest:
+            fewest = workers
+            chosen = i
+    return chosen
+
+
 cdef inline void cards_work(Worker* w) noexcept nogil:
-    """The queue (see the top of this file): cards taken one at a time until none is left."""
+    """The queue (see the top of this file): cards taken one at a time; once none is left, the thread helps with an
+    unfinished card, from another first guess (lazy SMP on that card: the first to finish gives its value and the
+    others unwind), until every card is done."""
     cdef Shared* shared = w.shared
     cdef int g = shared.guess, step = shared.step, first = 1
-    cdef int i, card, reward, result, proved
-    while not w.S.aborted:
+    cdef int i, card, reward, result, proved, guess
+    while not load_flag(&shared.stop):
         i = fetch_add(&shared.next_card, 1)
+        guess = g
         if i >= shared.n_cards:
-            return
+            i = card_to_help(shared)
+            if i < 0:
+                return
+            guess = staggered_guess(g, w.index + 1)
+        fetch_add(&shared.card_workers[i], 1)
+        w.S.task_stop = &shared.card_done[i]
         w.S.s = shared.root
         card = shared.cards[i]
         reward = play_card(&w.S, card)
-        result = reward + exact_value_card(&w.S, g - reward, shared.lower - reward, shared.upper - reward, step,
+        result = reward + exact_value_card(&w.S, guess - reward, shared.lower - reward, shared.upper - reward, step,
                                            &proved)
+        fetch_add(&shared.card_workers[i], -1)
+        w.S.task_stop = NULL
         if w.S.aborted:
-            return
-        shared.values[i] = result
+            if w.S.aborted != ABORT_DONE or load_flag(&shared.stop):
+                return                        # the question stops
+            w.S.aborted = 0                   # another thread finished this card first
+            continue
+        if claim(&shared.card_winner[i], -1, w.index):
+            shared.values[i] = result
+            store_flag(&shared.card_done[i], ABORT_DONE)
         if first or (result > g if shared.maximising else result < g):
             g = result                        # the best so far (see the top of search.pxd)
         first = 0

@@ -43,8 +43,8 @@
 # Interrupts. The search runs without the GIL, so a signal (Ctrl-C, an alarm a bot set as a time limit) would wait
 # for the whole question. Every POLL_EVERY nodes the search takes the GIL and lets the interpreter run its signal
 # handlers; one that raises (KeyboardInterrupt) marks the search aborted, every node then returns at once, and the
-# Engine method raises the handler's exception after starting a new table generation. A search that unwinds stores
-# nothing in the table (its values were not searched, and other threads of the question share the table). 16,384
+# Engine method raises the handler's exception. A search that unwinds stores nothing in the table (its values were
+# not searched, and other threads of the question share the table), so the table keeps what was proved. 16,384
 # nodes are a millisecond or two: the look costs nothing measurable. The same look
 # asks the question's stop check, if it has one (``Search.stop_check``: a time limit or another thread's request,
 # which a signal cannot be, since signals reach only the main thread); when it says stop, the search unwinds the
@@ -130,6 +130,7 @@ ctypedef struct Search:
     void* stop_check                          # a Python callable () -> bool, borrowed from the Engine; NULL none
     int polls_python                          # this thread looks at signals and the stop check (one per question)
     int* shared_stop                          # the question's stop flag when it runs on several threads, else NULL
+    int* task_stop                            # the flag of the card this thread searches in a queue, else NULL
 
 
 cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noexcept nogil:
@@ -138,24 +139,34 @@ cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noex
     if (nodes & (POLL_EVERY - 1)) == 0 and not aborted[0]:
         with gil:
             if PyErr_CheckSignals() != 0:
-                aborted[0] = 1                # the handler's exception stays set for the Engine method to raise
+                aborted[0] = ABORT_SIGNAL     # the handler's exception stays set for the Engine method to raise
             elif stop_check != NULL and (<object>stop_check)():
-                aborted[0] = 2
+                aborted[0] = ABORT_STOP
     return aborted[0]
 
 
-cdef inline int search_interrupted(Search* S) noexcept nogil:
-    """Whether the search must unwind (see Interrupts): as :func:`interrupted` on the thread that polls Python,
-    and on every thread of a question searched in parallel when the question's stop flag is set; a thread that
-    stops for its own reason sets the flag for the others."""
-    if S.aborted:
-        return S.aborted
-    if S.shared_stop != NULL and (S.nodes & (SHARED_POLL_EVERY - 1)) == 0 and load_flag(S.shared_stop):
+cdef inline int poll_stop(Search* S) noexcept nogil:
+    """The rare part of :func:`search_interrupted`, every SHARED_POLL_EVERY nodes: the question's stop flag and the
+    flag of the card this thread searches (parallel.pxd), and on the thread that polls Python, every POLL_EVERY
+    nodes, the signals and the stop check; a thread that stops for its own reason sets the question's flag."""
+    if S.task_stop != NULL and load_flag(S.task_stop):
         S.aborted = ABORT_DONE
-        return S.aborted
-    if S.polls_python and interrupted(S.nodes, &S.aborted, S.stop_check) and S.shared_stop != NULL:
+    elif S.shared_stop != NULL and load_flag(S.shared_stop):
+        S.aborted = ABORT_DONE
+    elif S.polls_python and interrupted(S.nodes, &S.aborted, S.stop_check) and S.shared_stop != NULL:
         store_flag(S.shared_stop, S.aborted)
     return S.aborted
+
+
+cdef inline int search_interrupted(Search* S) noexcept nogil:
+    """Whether the search must unwind (see Interrupts): a signal handler raised, the stop check said stop, or
+    another thread of the question answered it (or the card this thread searches) first. Two branches a node; the
+    looks themselves every SHARED_POLL_EVERY nodes (``poll_stop``)."""
+    if S.aborted:
+        return S.aborted
+    if (S.nodes & (SHARED_POLL_EVERY - 1)) != 0:
+        return 0
+    return poll_stop(S)
 
 
 cdef inline int trick_reward(const Tables* t, const Objective* o, const int* trick, int wpos, int winner,

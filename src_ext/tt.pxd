@@ -59,8 +59,11 @@
 # as whole words, decoding the key from them: an entry half written by one thread and half by another decodes to a
 # key no probe asks for, so a torn entry is a miss, never a wrong bound (Hyatt's lockless hashing). Every stored
 # bound is true whichever thread proved it, since a search that was stopped stores nothing (search.pxd). A
-# question on several threads first grows both tables to their whole size, so that no thread moves entries while
-# the others search (see Growth); the fill counters are then estimates, and only report.
+# question on several threads first grows both tables' parts in use to PARALLEL_BYTES (or the whole table where it
+# is smaller; a larger part stays as it is), and ``frozen`` keeps them from growing until its threads are joined,
+# so that no thread moves entries while the others search (see Growth); the fill counters are then estimates, and
+# only report. Not the whole table: its pages are supplied zeroed as they are first touched, and a question's
+# entries would spread over all of them (page faults cost a Schafkopf question on two threads a fifth of its time).
 #
 # Size. The tables' size is fixed when the engine is made (``tt_megabytes``, default 64 MB, at most 4 GB): half of
 # it for each table, each rounded down to a power of two of buckets, never growing beyond (a question uses one of
@@ -77,6 +80,7 @@ cdef enum:
     QUASI_BUCKET = 4
     BUCKET = 4
     FIRST_BYTES = 1 << 18                     # 256 KB a table: an ending's whole table fits in the processor's cache
+    PARALLEL_BYTES = 1 << 22                  # 4 MB a table at least for a question on several threads (Threads)
 
 cdef extern from "<sys/mman.h>" nogil:
     void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
@@ -114,6 +118,7 @@ ctypedef struct Table:
     uint64_t quasi_buckets
     uint64_t quasi_active
     uint64_t quasi_used
+    int frozen                                # the parts in use may not grow (a question on several threads)
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
@@ -160,6 +165,7 @@ cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
         return 0
     table.bucket_mask = buckets - 1
     table.generation = 1
+    table.frozen = 0
     table.used = 0                            # both tables on their first part (see Growth)
     table.active_mask = buckets_within(first, BUCKET * sizeof(Entry)) - 1
     table.quasi_used = 0
@@ -315,15 +321,24 @@ cdef inline void quasi_grow(Table* table) noexcept nogil:
     table.quasi_active = table.quasi_active * 2 + 1
 
 
-cdef inline void table_whole(Table* table) noexcept nogil:
-    """Grow both tables to their whole size now (see Threads): a question on several threads never grows them. With
-    no entry of the current question yet there is nothing to move: the parts in use just become the whole."""
+cdef inline void table_at_least(Table* table, uint64_t bytes_) noexcept nogil:
+    """Grow both tables' parts in use to ``bytes_`` each, or to the whole table where it is smaller, now (see
+    Threads): a question on several threads never grows them. With no entry of the current question yet there is
+    nothing to move: the parts in use just become larger."""
+    cdef uint64_t buckets = buckets_within(bytes_, BUCKET * sizeof(Entry))
+    cdef uint64_t quasi_buckets = buckets_within(bytes_, QUASI_BUCKET * sizeof(QuasiEntry))
+    if buckets > table.n_buckets:
+        buckets = table.n_buckets
+    if quasi_buckets > table.quasi_buckets:
+        quasi_buckets = table.quasi_buckets
     if table.used == 0 and table.quasi_used == 0:
-        table.active_mask = table.bucket_mask
-        table.quasi_active = table.quasi_buckets - 1
-    while table.active_mask < table.bucket_mask:
+        if table.active_mask < buckets - 1:
+            table.active_mask = buckets - 1
+        if table.quasi_active < quasi_buckets - 1:
+            table.quasi_active = quasi_buckets - 1
+    while table.active_mask < buckets - 1:
         table_grow(table)
-    while table.quasi_active < table.quasi_buckets - 1:
+    while table.quasi_active < quasi_buckets - 1:
         quasi_grow(table)
 
 
@@ -380,7 +395,8 @@ cdef inline void table_store(Table* table, uint64_t key, uint8_t leader_flags, i
             slot = &bucket[i]
     fill_entry(table, &copies[0], key, leader_flags, cards_left, lower, upper, best)
     entry_save(slot, &copies[0])
-    if table.used * 2 > (table.active_mask + 1) * BUCKET and table.active_mask < table.bucket_mask:
+    if table.used * 2 > (table.active_mask + 1) * BUCKET and table.active_mask < table.bucket_mask \
+            and not table.frozen:
         table_grow(table)
 
 
@@ -426,5 +442,6 @@ cdef inline void quasi_store(Table* table, uint64_t key, uint8_t leader_flags, u
     fill_entry(table, &fresh.head, key, leader_flags, 0, lower, upper, best)
     fresh.live = live
     quasi_save(&bucket[0], &fresh)
-    if table.quasi_used * 4 > (table.quasi_active + 1) * QUASI_BUCKET and table.quasi_active < table.quasi_buckets - 1:
+    if table.quasi_used * 4 > (table.quasi_active + 1) * QUASI_BUCKET and table.quasi_active < table.quasi_buckets - 1 \
+            and not table.frozen:
         quasi_grow(table)
