@@ -103,8 +103,10 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
     seed = result.seed
     console = stdout_console()
     played = len(result.deals)
+    rotations = len(result.deals[0].bots) if rotate and played else 1
     console.print(f"{result.game}: {count} deals (seed {seed})"
-                  + (f", each played {played // count} times with the bots rotated" if rotate else ""))
+                  + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
+                     if rotations > 1 else ""))
     table = Table(title="mean settlement per seat and deal (95% interval)")
     table.add_column("bot")
     table.add_column("seats played", justify="right")
@@ -117,7 +119,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
         first, second, gap = result.difference
         console.print(f"{first} - {second}: {_text(gap)} per deal, paired")
     if result.stopped:
-        planned = count * (len(result.deals[0].bots) if rotate and played else 1)
+        planned = count * rotations
         console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far")
     if played < 2:
         message("one deal played: no interval")

@@ -135,3 +135,24 @@ def test_the_cli_match_resumes_from_its_checkpoint(tmp_path):
     partial = run("--checkpoint", journal, "--time-limit", "0.001")
     assert partial["stopped"] == "time limit" and len(partial["deals"]) == 3
     assert run("--checkpoint", journal) == run()
+
+
+def test_the_match_json_names_its_schema_and_command_as_the_other_commands_do():
+    from solver.analysis import SCHEMA
+
+    bots = [make_bot("random"), make_bot("random"), make_bot("random")]
+    document = play_match("kratzen", bots, boards=1, seed=1).as_dict()
+    assert document["schema"] == SCHEMA and document["command"] == "match"
+
+
+def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_played():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                           "--bots", "random,random,random", "-n", "5", "--seed", "2", "--time-limit", "0.001"],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "5 deals (seed 2), each to be played 3 times with the bots rotated" in done.stdout
+    assert "after 3 of 15 deals" in done.stdout
