@@ -75,6 +75,69 @@ def test_pairing_gap_is_the_mean_of_per_sample_differences():
     assert other.gap_high - other.gap_low <= (best.high - best.low) + (other.high - other.low) + 1e-9
 
 
+def _settled_along_the_line(setup, k):
+    """Sample ``k`` settled as before the bonuses were read off the payoff table: the value, then a score-optimal
+    line played out and scored."""
+    from solver.advice import bonuses_made, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.scoring import scoring_inputs
+    from solver.settlement import default_settlement_engine, final_net, payoff_spec, play_out
+
+    game, engine = get_game(setup.game), default_settlement_engine()
+    results = []
+    for contract in setup.contracts:
+        rules = game.rules(draw_deal(setup, k), contract, declarer=setup.seat)
+        position = Position(game, rules, rules.start())
+        inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
+        spec = payoff_spec(position, inputs=inputs)
+        value = engine.value(position.state, spec)
+        final = play_out(position.state, engine.line(position.state, spec, value))
+        results.append((value, value > 0, bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)))
+    return results
+
+
+def test_bonuses_read_off_the_payoff_table_are_the_lines_where_the_net_names_them():
+    # Schafkopf: every net of the table names one bonus set, so one search gives what value and line gave
+    setup = make_setup("schafkopf", "EO HA H10 HK SO S9 E7 GU", 1, "all", seed=4)
+    assert len(setup.contracts) == 10
+    for k in range(6):
+        assert settle_sample(setup, k) == _settled_along_the_line(setup, k)
+
+
+def test_bonuses_folded_into_the_table_keep_the_net_exact():
+    from solver.advice import bonus_ranked, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.scoring import scoring_inputs
+    from solver.search.settle import bucket_tuples
+    from solver.settlement import default_settlement_engine, payoff_spec
+
+    setup = make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal T17", seed=3)
+    game, engine = get_game(setup.game), default_settlement_engine()
+    for k in range(5):
+        rules = game.rules(draw_deal(setup, k), "Normal T17", declarer=1)
+        position = Position(game, rules, rules.start())
+        inputs = scoring_inputs(position)
+        spec = payoff_spec(position, inputs=inputs)
+        ranked = bonus_ranked(position, inputs, spec)
+        assert ranked is not None and ranked.ranks > 1  # a Pagat and an Absolut can pay alike
+        net, made = ranked.read(engine.value(position.state, ranked.spec))
+        assert net == engine.value(position.state, spec)
+        assert made in ranked.bonuses[net]
+        # the refined table orders as the plain one does wherever the nets differ
+        for a, b in zip(spec.table, ranked.spec.table):
+            assert ranked.read(b)[0] == a
+        assert len(ranked.spec.table) == len(bucket_tuples(spec.components))
+        assert settle_sample(setup, k) == [(net, net > 0, made)]
+
+
+def test_a_game_without_itemised_buckets_settles_its_bonuses_along_a_line():
+    setup = make_setup(contracts="all", seed=2, **KRATZEN)
+    for k in range(5):
+        assert settle_sample(setup, k) == _settled_along_the_line(setup, k)
+
+
 def test_same_result_with_one_and_two_workers():
     one = contract_advice(contracts="all", samples=40, seed=5, workers=1, **KRATZEN)
     two = contract_advice(contracts="all", samples=40, seed=5, workers=2, **KRATZEN)
