@@ -46,6 +46,9 @@ def match(
                                        "(score) or the card points (points: faster)."),
     samples: int = typer.Option(50, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
+    workers: int = typer.Option(1, "--workers", "-j", metavar="N", min=1,
+                                help="Processes a sampling bot playing for the score solves its samples on (the "
+                                     "deals themselves are played one after another)."),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
                                                help="Each sampling bot's deadline for one card (after one sample)."),
     match_time: Optional[float] = typer.Option(
@@ -72,7 +75,8 @@ def match(
                                  f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
     check_game_options(game, flags, len(specs), declarer)
     try:  # a bot name or count that is no bot is a usage error, as any option's bad value is
-        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for)
+        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for,
+                            workers=workers)
                    for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None

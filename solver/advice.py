@@ -529,6 +529,27 @@ class CardAdvice:
                 "cards": cards}
 
 
+def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
+              samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
+              stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
+              progress: Callable[[AdviceSums], None] | None = None) -> tuple[tuple[int, ...], AdviceSums, str | None]:
+    """The sampling behind :func:`card_advice` (and the sampling bot's card for the score): the legal cards of the
+    seat to move in pack order, their integer sums over the samples (item ``i`` of the sums is card ``i``), and why
+    the run stopped early (None: it did not)."""
+    state = check_position(position).state
+    if state.is_over:
+        raise StichError("the deal is over: no card is left to choose")
+    seat = state.to_move + 1 if seat is None else seat
+    if seat != state.to_move + 1:
+        raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
+    sampling = position_setup(position, seat, known=known, seed=seed)
+    legal = state.legal_cards()
+    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
+    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
+                                 time_limit, stop, progress)
+    return setup.cards, total, stopped
+
+
 def card_advice(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
                 samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
                 stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
@@ -539,21 +560,16 @@ def card_advice(position: Position, seat: int | None = None, *, known: Mapping[i
     (1-based) must be the seat to move (default: it). Stopping, checkpoints and ``progress`` as in
     :func:`contract_advice`."""
     state = check_position(position).state
-    if state.is_over:
-        raise StichError("the deal is over: no card is left to choose")
     seat = state.to_move + 1 if seat is None else seat
-    if seat != state.to_move + 1:
-        raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
-    sampling = position_setup(position, seat, known=known, seed=seed)
     legal = state.legal_cards()
-    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
-    names = tuple(position.pack[card].name for card in setup.cards)
+    names = tuple(position.pack[card].name for card in range(len(position.pack)) if legal >> card & 1)
     played = tuple(position.pack[card].name for card in position.played)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
                           sums.samples, ranked_rows(names, sums), stopped)
 
-    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
-                                 time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))
+    _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
+                                  time_limit=time_limit, stop=stop, checkpoint=checkpoint,
+                                  progress=None if progress is None else lambda sums: progress(report(sums)))
     return report(total, stopped)

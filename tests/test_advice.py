@@ -144,6 +144,17 @@ def test_same_result_with_one_and_two_workers():
     assert one == two and one.samples == 40 and len(one.rows) == 4
 
 
+def test_bonus_odds_are_the_same_with_one_and_two_workers():
+    one = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=12, seed=6, workers=1)
+    two = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=12, seed=6, workers=2)
+    assert one == two and one.samples == 12
+    assert any(row.bonuses for row in one.rows)  # Schneider, Laufende: read off the settlement, no line
+    per_sample = [settle_sample(make_setup("schafkopf", HAND, 1, "Solo E, Wenz", seed=6), k) for k in range(12)]
+    solo = _row(one, "Solo E")
+    for name, odds in solo.bonuses.items():
+        assert odds == sum(name in results[0][2] for results in per_sample) / 12
+
+
 def test_time_limit_gives_the_best_so_far():
     advice = contract_advice(contracts="all", samples=100_000, seed=1, workers=1, time_limit=1.0, **KRATZEN)
     assert advice.stopped == "time limit" and 1 <= advice.samples < 100_000

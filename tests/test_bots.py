@@ -39,6 +39,27 @@ def test_the_sampling_bot_is_reproducible_and_ranks_every_legal_card():
     assert RandomBot(seed=4).choose(position) == RandomBot(seed=4).choose(position)
 
 
+def test_the_sampling_bot_for_the_score_sums_the_cards_settlements_on_its_samples_with_any_workers():
+    from solver.bots import card_values, for_seat
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.sampling import draw_sample
+    from solver.search.engine import EngineSolver
+
+    position = _start(board=4)
+    one, two = SamplingBot(samples=8, seed=5), SamplingBot(samples=8, seed=5, workers=2)
+    assert one.choose(position) == two.choose(position) and one.last_estimates == two.last_estimates
+    setup, seat, totals = one.setup(position), position.state.to_move, {}
+    for k in range(8):  # what the bot's own loop summed: every legal card's settlement on each sample
+        rules, state = draw_sample(setup, k)
+        objective, values = card_values(Position(get_game("schafkopf"), rules, state), "score", EngineSolver())
+        for card, value in values:
+            totals[card] = totals.get(card, 0) + for_seat(value, objective, seat)
+    assert {e.card: (e.samples, e.total) for e in one.last_estimates} == {c: (8, t) for c, t in totals.items()}
+    with pytest.raises(StichError):
+        SamplingBot(workers=0)
+
+
 def test_the_time_budget_is_kept():
     position = _start("zwanzigerrufen", "Normal", board=3)
     bot = SamplingBot(samples=10_000, seed=1, time_limit=0.5)
