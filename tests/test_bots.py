@@ -160,10 +160,14 @@ def test_the_cli_match_resumes_from_its_checkpoint(tmp_path):
 
 def test_the_match_json_names_its_schema_and_command_as_the_other_commands_do():
     from solver.analysis import SCHEMA
+    from test_cli import SCHEMA as RESULT_SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
-    bots = [make_bot("random"), make_bot("random"), make_bot("random")]
-    document = play_match("kratzen", bots, boards=1, seed=1).as_dict()
+    bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    document = play_match("kratzen", bots, boards=2, seed=1).as_dict()
     assert document["schema"] == SCHEMA and document["command"] == "match"
+    assert "difference" in document and schema_errors(document, RESULT_SCHEMA) == []
+    stopped = play_match("kratzen", bots, boards=2, seed=1, time_limit=1e-9).as_dict()
+    assert stopped["stopped"] == "time limit" and schema_errors(stopped, RESULT_SCHEMA) == []
 
 
 def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_played():
