@@ -42,7 +42,7 @@ from .position import check_position
 from .sampling import (Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans, seat_cards,
                        shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
-from .search.settle import PAYOFF_LIMIT, PayoffSpec, bucket_tuples
+from .search.settle import PayoffSpec, bucket_tuples
 from .settlement import default_settlement_engine, final_net, play_out, payoff_spec
 from .variant import Variant
 from .workers import Pool, local_workers, worker_engine
@@ -139,8 +139,8 @@ def draw_deal(setup: AdviceSetup, k: int) -> Deal:
 
 def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
     """Every contract's settlement on sample ``k``: (the declaring side's net, whether it is a win, the bonus items
-    the declarers make under score-optimal play, see :func:`bonus_ranked`), or None where the rules refuse the
-    contract on this deal."""
+    the declarers make along the score-optimal line), or None where the rules refuse the contract on this deal.
+    Where the net itself names the bonuses (:func:`bonuses_of_value`) no line is played."""
     game = get_game(setup.game)
     deal = draw_deal(setup, k)
     engine = default_settlement_engine()
@@ -154,11 +154,9 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str
         position = Position(game, rules, rules.start())
         inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
         spec = payoff_spec(position, inputs=inputs)
-        ranked = bonus_ranked(position, inputs, spec)
-        if ranked is not None:
-            value, made = ranked.read(engine.value(position.state, ranked.spec))
-        else:  # a game that does not itemise its table: the bonuses of a score-optimal line
-            value = engine.value(position.state, spec)
+        value = engine.value(position.state, spec)
+        made = bonuses_of_value(position, inputs, spec, value)
+        if made is None:  # outcomes of this net differ in their bonuses: the line says which it makes
             final = play_out(position.state, engine.line(position.state, spec, value))
             made = bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)
         results.append((value, value > 0, made))
@@ -172,50 +170,27 @@ def bonuses_made(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
                          if item.value and set(item.winners) & declarers and item.name != "game"}))
 
 
-@dataclass(frozen=True)
-class BonusRanked:
-    """A payoff table with the bonuses folded in: ``spec`` pays ``net * ranks + rank``, where ``rank`` orders the
-    bonus sets of the buckets worth ``net`` (fewer bonuses first). Its value is read back as the net and the bonuses
-    (:meth:`read`)."""
-
-    spec: PayoffSpec
-    ranks: int
-    bonuses: Mapping[int, tuple[tuple[str, ...], ...]]  # net -> its bonus sets, by rank
-
-    def read(self, value: int) -> tuple[int, tuple[str, ...]]:
-        net, rank = divmod(value, self.ranks)
-        return net, self.bonuses[net][rank]
-
-
-def bonus_ranked(position: Position, inputs: object, spec: PayoffSpec) -> BonusRanked | None:
-    """The settlement and its bonuses from one search, without a line: each bucket of the payoff table is scored
-    item by item (``Game.settlement_items``), and where buckets of one net differ in their bonuses the net is
-    refined by a rank of the bonus set. Lexicographic minimax keeps the net exact (a higher net always ranks
-    higher); among the score-optimal outcomes it settles the bonuses as if the declarers preferred more of them and
-    the defenders fewer, where a line would take the lowest-indexed cards'. Where every net names one bonus set (all
-    of Schafkopf) the table is searched as it is. None when the game does not itemise its buckets or the refined
-    table would leave the engine's range."""
+def bonuses_of_value(position: Position, inputs: object, spec: PayoffSpec, value: int) -> tuple[str, ...] | None:
+    """The bonuses the declarers make when the settlement is ``value``, read off the payoff table: a score-optimal
+    line ends in a bucket worth ``value``, so where every such bucket pays the same bonuses (each bucket scored item
+    by item, ``Game.settlement_items``) they are the line's, and the line need not be played. None where those
+    buckets differ (a Pagat and an Absolut may pay alike), or the game does not itemise its buckets."""
     try:
         components, items = position.game.settlement_items(position.rules, position.state, inputs)
     except StichError:
         return None
     if tuple(components) != spec.components:
         return None
-    sets: dict[int, set[tuple[str, ...]]] = {}
-    made = []
-    for buckets, net in zip(bucket_tuples(spec.components), spec.table):
-        bonuses = bonuses_made(position.rules, items(tuple(c.representative(b)
-                                                           for c, b in zip(spec.components, buckets))))
-        made.append(bonuses)
-        sets.setdefault(net, set()).add(bonuses)
-    ordered = {net: tuple(sorted(found, key=lambda names: (len(names), names))) for net, found in sets.items()}
-    ranks = max(len(found) for found in ordered.values())
-    if ranks == 1:
-        return BonusRanked(spec, 1, ordered)
-    table = tuple(net * ranks + ordered[net].index(bonuses) for net, bonuses in zip(spec.table, made))
-    if max(abs(v) for v in table) > PAYOFF_LIMIT:
-        return None
-    return BonusRanked(PayoffSpec(spec.declaring_side, spec.components, table), ranks, ordered)
+    made: tuple[str, ...] | None = None
+    for buckets, payoff in zip(bucket_tuples(spec.components), spec.table):
+        if payoff != value:
+            continue
+        bucket_made = bonuses_made(position.rules, items(tuple(c.representative(b)
+                                                                for c, b in zip(spec.components, buckets))))
+        if made is not None and bucket_made != made:
+            return None
+        made = bucket_made
+    return made
 
 
 def advice_chunk(span: tuple[int, int], setup: AdviceSetup) -> AdviceSums:
