@@ -46,6 +46,9 @@ def match(
                                        "(score) or the card points (points: faster)."),
     samples: int = typer.Option(50, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
+    workers: int = typer.Option(1, "--workers", "-j", metavar="N", min=1,
+                                help="Processes a sampling bot playing for the score solves its samples on (the "
+                                     "deals themselves are played one after another)."),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
                                                help="Each sampling bot's deadline for one card (after one sample)."),
     match_time: Optional[float] = typer.Option(
@@ -72,7 +75,8 @@ def match(
                                  f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
     check_game_options(game, flags, len(specs), declarer)
     try:  # a bot name or count that is no bot is a usage error, as any option's bad value is
-        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for)
+        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for,
+                            workers=workers)
                    for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
@@ -103,8 +107,10 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
     seed = result.seed
     console = stdout_console()
     played = len(result.deals)
+    rotations = len(result.deals[0].bots) if rotate and played else 1
     console.print(f"{result.game}: {count} deals (seed {seed})"
-                  + (f", each played {played // count} times with the bots rotated" if rotate else ""))
+                  + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
+                     if rotations > 1 else ""))
     table = Table(title="mean settlement per seat and deal (95% interval)")
     table.add_column("bot")
     table.add_column("seats played", justify="right")
@@ -117,7 +123,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
         first, second, gap = result.difference
         console.print(f"{first} - {second}: {_text(gap)} per deal, paired")
     if result.stopped:
-        planned = count * (len(result.deals[0].bots) if rotate and played else 1)
+        planned = count * rotations
         console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far")
     if played < 2:
         message("one deal played: no interval")

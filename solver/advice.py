@@ -28,17 +28,21 @@ import random
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from .deal import Deal, parse_hand
-from .errors import InvalidContractError, InvalidDealError, StichError, is_whole_number
+from .deal import Deal
+from .errors import InvalidContractError, InvalidDealError, StichError
 from .games import get_game
-from .games.base import Game
+from .games.base import Game, Rules
+from .games.outcome import ScoreItem
 from .position import Position
 from .analysis import SCHEMA
-from .checkpoint import Journal, Span
+from .checkpoint import Journal
 from .position import check_position
-from .sampling import MAX_SAMPLES, Setup, cards_text, draw_sample, mean_interval, position_setup, spans
+from .sampling import (Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans, seat_cards,
+                       shuffled_deal, unseen_cards)
+from .scoring import scoring_inputs
+from .search.settle import PayoffSpec, bucket_tuples
 from .settlement import default_settlement_engine, final_net, play_out, payoff_spec
 from .variant import Variant
 from .workers import Pool, local_workers, worker_engine
@@ -127,27 +131,16 @@ class AdviceSums:
 
 
 def draw_deal(setup: AdviceSetup, k: int) -> Deal:
-    """Sample ``k``: the unseen cards dealt uniformly to fill every hand (no contract constrains it)."""
+    """Sample ``k``: the unseen cards dealt uniformly to fill every hand (no contract constrains it), as the first
+    shuffle of :func:`solver.sampling.draw_sample` deals them."""
     game = get_game(setup.game)
-    rng = random.Random(f"{setup.seed}:{k}")
-    used = 0
-    for mask in setup.fixed:
-        used |= mask
-    unseen = [card for card in range(len(game.pack)) if not used >> card & 1]
-    rng.shuffle(unseen)
-    hands = list(setup.fixed)
-    at = 0
-    for s in range(setup.seats):
-        missing = game.hand_size - hands[s].bit_count()
-        for card in unseen[at:at + missing]:
-            hands[s] |= 1 << card
-        at += missing
-    return Deal(game.pack, tuple(hands))
+    return shuffled_deal(game, setup.fixed, unseen_cards(game, setup.fixed), random.Random(f"{setup.seed}:{k}"))
 
 
 def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
     """Every contract's settlement on sample ``k``: (the declaring side's net, whether it is a win, the bonus items
-    the declarers make along the score-optimal line), or None where the rules refuse the contract on this deal."""
+    the declarers make along the score-optimal line), or None where the rules refuse the contract on this deal.
+    Where the net itself names the bonuses (:func:`bonuses_of_value`) no line is played."""
     game = get_game(setup.game)
     deal = draw_deal(setup, k)
     engine = default_settlement_engine()
@@ -159,15 +152,45 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str
             results.append(None)
             continue
         position = Position(game, rules, rules.start())
-        spec = payoff_spec(position, announcements=setup.announcements, pot=setup.pot)
+        inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
+        spec = payoff_spec(position, inputs=inputs)
         value = engine.value(position.state, spec)
-        final = play_out(position.state, engine.line(position.state, spec, value))
-        _, settled = final_net(position, final, announcements=setup.announcements, pot=setup.pot)
-        declarers = {s + 1 for s in rules.declaring_side}
-        made = tuple(sorted({item.name for item in settled.items
-                             if item.value and set(item.winners) & declarers and item.name != "game"}))
+        made = bonuses_of_value(position, inputs, spec, value)
+        if made is None:  # outcomes of this net differ in their bonuses: the line says which it makes
+            final = play_out(position.state, engine.line(position.state, spec, value))
+            made = bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)
         results.append((value, value > 0, made))
     return results
+
+
+def bonuses_made(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
+    """The bonus items (every item but the game) the declaring side is paid for."""
+    declarers = {s + 1 for s in rules.declaring_side}
+    return tuple(sorted({item.name for item in items
+                         if item.value and set(item.winners) & declarers and item.name != "game"}))
+
+
+def bonuses_of_value(position: Position, inputs: object, spec: PayoffSpec, value: int) -> tuple[str, ...] | None:
+    """The bonuses the declarers make when the settlement is ``value``, read off the payoff table: a score-optimal
+    line ends in a bucket worth ``value``, so where every such bucket pays the same bonuses (each bucket scored item
+    by item, ``Game.settlement_items``) they are the line's, and the line need not be played. None where those
+    buckets differ (a Pagat and an Absolut may pay alike), or the game does not itemise its buckets."""
+    try:
+        components, items = position.game.settlement_items(position.rules, position.state, inputs)
+    except StichError:
+        return None
+    if tuple(components) != spec.components:
+        return None
+    made: tuple[str, ...] | None = None
+    for buckets, payoff in zip(bucket_tuples(spec.components), spec.table):
+        if payoff != value:
+            continue
+        bucket_made = bonuses_made(position.rules, items(tuple(c.representative(b)
+                                                                for c, b in zip(spec.components, buckets))))
+        if made is not None and bucket_made != made:
+            return None
+        made = bucket_made
+    return made
 
 
 def advice_chunk(span: tuple[int, int], setup: AdviceSetup) -> AdviceSums:
@@ -320,27 +343,10 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
     """Check the question once, with messages a player can act on, and list the contracts to compare."""
     game = get_game(game)
     seats = seats or game.seat_counts[0]
-    if not isinstance(seats, int) or seats not in game.seat_counts:
-        raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")
-    if not is_whole_number(seat) or not 1 <= seat <= seats:
-        raise StichError(f"seat {seat!r} is not a seat of a {seats}-seat {game.name} deal")
-    if not is_whole_number(seed):
-        raise StichError(f"the seed is a whole number, not {seed!r}")
+    fixed = seat_cards(game, seats, seat, hand, known, seed)
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
     chosen = game.variant(variant)
-    fixed = [0] * seats
-    fixed[seat - 1] = parse_hand(game.pack, cards_text(hand, f"seat {seat}'s hand"), seat - 1)
-    if fixed[seat - 1].bit_count() != game.hand_size:
-        raise InvalidDealError(f"seat {seat}: a {game.name} hand holds {game.hand_size} cards, "
-                               f"this one {fixed[seat - 1].bit_count()}")
-    for other, cards in (known or {}).items():
-        if not is_whole_number(other) or not 1 <= other <= seats or other == seat:
-            raise StichError(f"known cards for seat {other!r}: not another seat of a {seats}-seat deal")
-        mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
-        if any(held & mask for held in fixed) or (fixed[other - 1] | mask).bit_count() > game.hand_size:
-            raise InvalidDealError(f"seat {other}: the known cards overlap another hand or overfill this one")
-        fixed[other - 1] |= mask
     probe = AdviceSetup(game.name, seats, tuple(fixed), seat, (), tuple(sorted((variant or {}).items())), seed)
     deal = draw_deal(probe, 0)
     possible = seat_contracts(game, deal, seat, chosen)
@@ -378,53 +384,36 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
                 identity: Mapping[str, Any], checkpoint: str | os.PathLike | None, time_limit: float | None,
                 stop: threading.Event | None, progress: Callable[[AdviceSums], None] | None) -> tuple[AdviceSums,
                                                                                                    str | None]:
-    """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup)`` on the pool), resumed from and appended to the
-    ``checkpoint`` journal; stopped early by ``time_limit`` or ``stop`` (the reason is returned with the sums).
-    Sums are integers merged in any order, so the result does not depend on ``workers`` or on a resume."""
-    if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
-        raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
-    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
-        raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+    """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup)`` on the pool, :func:`solver.sampling.run_spans`),
+    resumed from and appended to the ``checkpoint`` journal; stopped early by ``time_limit`` or ``stop`` (the reason
+    is returned with the sums). Sums are integers merged in any order, so the result does not depend on ``workers``
+    or on a resume."""
+    check_run(samples, checkpoint)
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
     count = min(local_workers(workers), samples)
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    size = max(1, min(5, -(-samples // (16 * count))))
     stopped: list[str] = []
     journal = Journal(checkpoint, {**identity, "samples": samples}, holder="stich analyse") \
         if checkpoint is not None else None
-    done: set[int] = set()
 
-    def jobs() -> Iterator[Span]:
-        for span in spans(samples, done, size):  # only samples not done: a resume may cut chunks otherwise
-            if stop is not None and stop.is_set():
-                stopped.append("interrupt")
-                return
-            if deadline is not None and time.monotonic() >= deadline:
-                stopped.append("time limit")
-                return
-            yield span
+    def go_on() -> bool:
+        if stop is not None and stop.is_set():
+            stopped.append("interrupt")
+        elif deadline is not None and time.monotonic() >= deadline:
+            stopped.append("time limit")
+        return not stopped
 
-    def finished(span: Span, part: AdviceSums) -> None:
-        total.merge(part)
-        if journal is not None:
-            journal.append(span, part.to_json())
-        if progress is not None:
-            progress(total)
+    def read(document: Mapping[str, Any]) -> AdviceSums:
+        try:
+            return AdviceSums.from_json(document)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise StichError(f"{checkpoint}: a line of this checkpoint holds no sums of advice") from None
 
-    try:
-        if journal is not None:
-            for span, document in journal.done():
-                try:
-                    total.merge(AdviceSums.from_json(document))
-                except (KeyError, TypeError, ValueError, AttributeError):
-                    raise StichError(f"{journal.path}: a line of this checkpoint holds no sums of advice") from None
-                done.update(span.numbers())
-        Pool(count).run(jobs(), task, (setup,), finished)
-    finally:
-        if journal is not None:
-            journal.close()
+    # a sample here is a search per contract (or per card): chunks of one to three samples, about 64 a worker
+    run_spans(Pool(count), samples, chunk_size(samples, count, 64, 3), task, setup, journal, read, total.merge,
+              None if progress is None else lambda: progress(total), go_on)
     return total, stopped[0] if stopped else None
 
 
@@ -515,6 +504,27 @@ class CardAdvice:
                 "cards": cards}
 
 
+def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
+              samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
+              stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
+              progress: Callable[[AdviceSums], None] | None = None) -> tuple[tuple[int, ...], AdviceSums, str | None]:
+    """The sampling behind :func:`card_advice` (and the sampling bot's card for the score): the legal cards of the
+    seat to move in pack order, their integer sums over the samples (item ``i`` of the sums is card ``i``), and why
+    the run stopped early (None: it did not)."""
+    state = check_position(position).state
+    if state.is_over:
+        raise StichError("the deal is over: no card is left to choose")
+    seat = state.to_move + 1 if seat is None else seat
+    if seat != state.to_move + 1:
+        raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
+    sampling = position_setup(position, seat, known=known, seed=seed)
+    legal = state.legal_cards()
+    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
+    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
+                                 time_limit, stop, progress)
+    return setup.cards, total, stopped
+
+
 def card_advice(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
                 samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
                 stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
@@ -525,21 +535,16 @@ def card_advice(position: Position, seat: int | None = None, *, known: Mapping[i
     (1-based) must be the seat to move (default: it). Stopping, checkpoints and ``progress`` as in
     :func:`contract_advice`."""
     state = check_position(position).state
-    if state.is_over:
-        raise StichError("the deal is over: no card is left to choose")
     seat = state.to_move + 1 if seat is None else seat
-    if seat != state.to_move + 1:
-        raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
-    sampling = position_setup(position, seat, known=known, seed=seed)
     legal = state.legal_cards()
-    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
-    names = tuple(position.pack[card].name for card in setup.cards)
+    names = tuple(position.pack[card].name for card in range(len(position.pack)) if legal >> card & 1)
     played = tuple(position.pack[card].name for card in position.played)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
                           sums.samples, ranked_rows(names, sums), stopped)
 
-    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
-                                 time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))
+    _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
+                                  time_limit=time_limit, stop=stop, checkpoint=checkpoint,
+                                  progress=None if progress is None else lambda sums: progress(report(sums)))
     return report(total, stopped)

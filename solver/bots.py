@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from .advice import card_sums
 from .errors import StichError, is_whole_number
 from .games.base import Objective, Rules
 from .position import Position, check_position
@@ -32,6 +33,7 @@ from .score_objective import solve_score
 from .search.engine import EngineSolver
 from .settlement import settlement_unsupported
 from .state import PlayState
+from .workers import local_workers
 
 
 class Bot(Protocol):
@@ -151,18 +153,26 @@ class SamplingBot:
     makes the samples reproducible (mixed with the deal and the play, so each decision draws its own);
     ``time_limit`` (seconds) ends the sampling early, after at least one sample, for a move deadline;
     ``plays_for`` is ``score`` (the settlement in game units, where the rules have one) or ``points``.
-    ``last_estimates`` keeps the means behind the latest choice."""
+    ``last_estimates`` keeps the means behind the latest choice.
+
+    What it optimises, exactly: the mean over its samples of each legal card's double-dummy value for its side
+    (the settlement its side can force after the card, or with ``points`` the card points), the best mean played.
+    For the score the samples are card advice's (:func:`solver.advice.card_sums`), solved on ``workers``
+    processes (1: this one) with the same result whatever their number."""
 
     def __init__(self, samples: int = 50, seed: int = 0, time_limit: float | None = None,
-                 engine: EngineSolver | None = None, name: str = "sampling", plays_for: str = "score") -> None:
+                 engine: EngineSolver | None = None, name: str = "sampling", plays_for: str = "score",
+                 workers: int = 1) -> None:
         if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
             raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
         if not is_whole_number(seed):
             raise StichError(f"the seed is a whole number, not {seed!r}")
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
+        local_workers(workers)  # a bad count fails here
         self.samples = samples
         self.seed = seed
+        self.workers = workers
         self.time_limit = time_limit
         self.engine = engine or EngineSolver()
         self.name = name
@@ -172,8 +182,10 @@ class SamplingBot:
     def setup(self, position: Position) -> Setup:
         """The sampling of this decision: the seat's view (its dealt hand, the play, the public rule state)."""
         state = _check_to_move(position)
-        return position_setup(position, state.to_move + 1, seed=_mix(self.seed, _deal_key(position),
-                                                                           position.played))
+        return position_setup(position, state.to_move + 1, seed=self._seed(position))
+
+    def _seed(self, position: Position) -> int:
+        return _mix(self.seed, _deal_key(position), position.played)
 
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)
@@ -182,6 +194,13 @@ class SamplingBot:
             self.last_estimates = []
             return legal.bit_length() - 1
         seat = state.to_move
+        if self.plays_for == "score" and settlement_unsupported(position) is None:
+            # card advice's sampling: the same samples and per-card settlements, on ``workers`` processes
+            cards, sums, _ = card_sums(position, samples=self.samples, seed=self._seed(position),
+                                       workers=self.workers, time_limit=self.time_limit)
+            self.last_estimates = sorted((CardEstimate(card, sums.contracts[i].n, sums.contracts[i].total)
+                                          for i, card in enumerate(cards)), key=lambda e: (-e.mean, e.card))
+            return self.last_estimates[0].card
         setup = self.setup(position)
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         estimates = {card: CardEstimate(card, 0, 0) for card in range(len(position.pack)) if legal >> card & 1}
@@ -199,10 +218,10 @@ class SamplingBot:
 
 
 def make_bot(spec: str, *, seed: int = 0, samples: int = 50, time_limit: float | None = None,
-             plays_for: str = "score") -> Bot:
+             plays_for: str = "score", workers: int = 1) -> Bot:
     """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``; the bot's name is
     the spec as given (lower case), so a match tells ``sampling:20`` from ``sampling:100``. ``plays_for``: what the
-    sampling and cheater bots maximise (``score`` or ``points``)."""
+    sampling and cheater bots maximise (``score`` or ``points``); ``workers``: the sampling bot's processes."""
     name, _, count = spec.strip().lower().partition(":")
     if name == "sampling":
         if count:
@@ -210,7 +229,7 @@ def make_bot(spec: str, *, seed: int = 0, samples: int = 50, time_limit: float |
                 raise StichError(f"bot {spec!r}: the sample count after ':' is a whole number")
             samples = int(count)
         return SamplingBot(samples=samples, seed=seed, time_limit=time_limit, name=spec.strip().lower(),
-                           plays_for=plays_for)
+                           plays_for=plays_for, workers=workers)
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
     if name == "random":

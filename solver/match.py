@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from .analysis import SCHEMA
 from .bots import Bot
 from .checkpoint import Journal, Span
 from .errors import StichError, is_whole_number
@@ -91,7 +92,7 @@ class MatchResult:
 
     def as_dict(self) -> dict[str, Any]:
         document: dict[str, Any] = {
-            "game": self.game, "seed": self.seed, "boards": self.boards, "rotate": self.rotate,
+            "schema": SCHEMA, "command": "match", "game": self.game, "seed": self.seed, "boards": self.boards, "rotate": self.rotate,
             "stopped": self.stopped,
             "bots": {name: mean.as_dict() for name, mean in self.bots.items()},
             "declaring_side": self.declaring_side.as_dict(),

@@ -154,6 +154,27 @@ def draw_rules(setup: Setup, k: int) -> Rules:
     return draw_sample(setup, k)[0]
 
 
+def unseen_cards(game: type[Game], fixed: Sequence[int]) -> list[int]:
+    """The cards of the pack in no ``fixed`` hand, in pack order (a sample shuffles them)."""
+    used = 0
+    for mask in fixed:
+        used |= mask
+    return [card for card in range(len(game.pack)) if not used >> card & 1]
+
+
+def shuffled_deal(game: type[Game], fixed: Sequence[int], unseen: list[int], rng: random.Random) -> Deal:
+    """``unseen`` shuffled in place by ``rng`` and dealt in order to fill every hand beside its ``fixed`` cards."""
+    rng.shuffle(unseen)
+    hands = list(fixed)
+    position = 0
+    for s in range(len(hands)):
+        missing = game.hand_size - hands[s].bit_count()
+        for card in unseen[position:position + missing]:
+            hands[s] |= 1 << card
+        position += missing
+    return Deal(game.pack, tuple(hands))
+
+
 def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, PlayState]:
     """Sample ``k``: the unseen cards dealt uniformly to fill every hand, redrawn until the rules accept the deal
     and every card of ``setup.played`` was legal when it was played; returns the rules and the state after the play.
@@ -164,23 +185,12 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
     After ``tries`` shuffles without a fit the error names the commonest reason the rules gave."""
     game = get_game(setup.game)
     rng = random.Random(f"{setup.seed}:{k}")
-    used = 0
-    for mask in setup.fixed:
-        used |= mask
-    unseen = [card for card in range(len(game.pack)) if not used >> card & 1]
+    unseen = unseen_cards(game, setup.fixed)
     refusals: Counter[str] = Counter()
     tags: dict[str, Any] = dict(setup.tags)
     for _ in range(tries):
-        rng.shuffle(unseen)
-        hands = list(setup.fixed)
-        position = 0
-        for s in range(setup.seats):
-            missing = game.hand_size - hands[s].bit_count()
-            for card in unseen[position:position + missing]:
-                hands[s] |= 1 << card
-            position += missing
         try:
-            rules = game.rules(Deal(game.pack, tuple(hands)), setup.contract, declarer=setup.declarer,
+            rules = game.rules(shuffled_deal(game, setup.fixed, unseen, rng), setup.contract, declarer=setup.declarer,
                                variant=dict(setup.variant) or None, **tags)
             state = rules.start()
             for card in setup.played:
@@ -441,35 +451,25 @@ def cards_text(cards: object, what: str) -> str:
     raise InvalidDealError(f"{what} is card tokens, as one string or a list of strings, not {cards!r}")
 
 
-def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str, known: Mapping[int, str] | None,
-           declarer: int,
-           variant: Mapping[str, object] | str | None, seats: int, seed: int,
-           played: Mapping[int, int] | None = None, order: tuple[int, ...] = (),
-           tags: Mapping[str, object] | None = None) -> Setup:
-    """Check the hand and the known cards once, before any sampling, with messages a player can act on."""
+def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequence[str],
+               known: Mapping[int, str] | None, seed: object) -> list[int]:
+    """The fixed cards by seat (masks) of a question from ``seat``'s view (1-based): its ``hand`` and the ``known``
+    cards of other seats, checked once with messages a player can act on (the seat count, the seat and the seed
+    too)."""
     if not isinstance(seats, int) or seats not in game.seat_counts:
         raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")
-    for name, value in (("seat", seat), ("declarer", declarer)):
-        if not is_whole_number(value) or not 1 <= value <= seats:
-            raise StichError(f"{name} {value!r} is not a seat of a {seats}-seat {game.name} deal")
+    if not is_whole_number(seat) or not 1 <= seat <= seats:  # type: ignore[operator]
+        raise StichError(f"seat {seat!r} is not a seat of a {seats}-seat {game.name} deal")
     if not is_whole_number(seed):
         raise StichError(f"the seed is a whole number, not {seed!r}")
-    if not isinstance(contract, str):
-        raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
-    hidden = game.hidden_in_contract(game.parse_contract(contract))  # a bad contract fails at once
-    if hidden and seat != declarer:
-        raise InvalidContractError(f"contract {contract!r} leaves {hidden} to the declarer's hand, which seat {seat} "
-                                   f"does not see; name it as the table heard it")
-    if isinstance(variant, str):
-        variant = Variant.parse_pairs(variant)
-    game.variant(variant)  # an unknown flag or value fails at once
     if known is not None and not isinstance(known, Mapping):
         raise StichError(f"known cards are a mapping of seats to cards ({{2: 'EO GU'}}), not {known!r}")
+    at = cast(int, seat) - 1
     fixed = [0] * seats
-    fixed[seat - 1] = parse_hand(game.pack, cards_text(hand, f"seat {seat}'s hand"), seat - 1)
-    if fixed[seat - 1].bit_count() != game.hand_size:
+    fixed[at] = parse_hand(game.pack, cards_text(hand, f"seat {seat}'s hand"), at)
+    if fixed[at].bit_count() != game.hand_size:
         raise InvalidDealError(f"seat {seat}: a {game.name} hand holds {game.hand_size} cards, "
-                               f"this one {fixed[seat - 1].bit_count()}")
+                               f"this one {fixed[at].bit_count()}")
     for other, cards in (known or {}).items():
         if not is_whole_number(other) or not 1 <= other <= seats:
             raise StichError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
@@ -483,6 +483,27 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         fixed[other - 1] |= mask
         if fixed[other - 1].bit_count() > game.hand_size:
             raise InvalidDealError(f"seat {other}: more than {game.hand_size} known cards")
+    return fixed
+
+
+def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str, known: Mapping[int, str] | None,
+           declarer: int,
+           variant: Mapping[str, object] | str | None, seats: int, seed: int,
+           played: Mapping[int, int] | None = None, order: tuple[int, ...] = (),
+           tags: Mapping[str, object] | None = None) -> Setup:
+    """Check the hand and the known cards once, before any sampling, with messages a player can act on."""
+    fixed = seat_cards(game, seats, seat, hand, known, seed)
+    if not is_whole_number(declarer) or not 1 <= declarer <= seats:
+        raise StichError(f"declarer {declarer!r} is not a seat of a {seats}-seat {game.name} deal")
+    if not isinstance(contract, str):
+        raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
+    hidden = game.hidden_in_contract(game.parse_contract(contract))  # a bad contract fails at once
+    if hidden and seat != declarer:
+        raise InvalidContractError(f"contract {contract!r} leaves {hidden} to the declarer's hand, which seat {seat} "
+                                   f"does not see; name it as the table heard it")
+    if isinstance(variant, str):
+        variant = Variant.parse_pairs(variant)
+    game.variant(variant)  # an unknown flag or value fails at once
     known_masks = list(fixed)
     for other, mask in (played or {}).items():  # a card played was in its player's hand
         if other == seat - 1:
@@ -534,38 +555,66 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
              progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
     """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first."""
-    if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
-        raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
-    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
-        raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+    check_run(samples, checkpoint)
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
     seed = setup.seed
     count = min(local_workers(pool.workers), samples)
-    # chunks small enough (about 32 a worker, at most 10 samples) that no worker idles long at the end: a sample's
-    # time varies a hundredfold, so a large chunk with a slow sample in it would keep its worker busy alone
-    size = max(1, min(10, -(-samples // (32 * count))))
+    size = chunk_size(samples, count)
     total = Sums()
     journal = Journal(checkpoint, {"setup": asdict(setup), "samples": samples}) if checkpoint is not None else None
+    run_spans(pool, samples, size, sample_span, setup, journal, lambda document: _checkpoint_sums(journal, document),
+              total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)))
+    return _report(game, setup, total, seed)
 
-    def finished(span: Span, part: Sums) -> None:
-        total.add(part)
+
+def chunk_size(samples: int, workers: int, per_worker: int = 32, most: int = 10) -> int:
+    """Samples a chunk: small enough (about ``per_worker`` chunks a worker, at most ``most`` samples) that no worker
+    idles long at the end, since a sample's time varies a hundredfold and a large chunk with a slow sample in it
+    would keep its worker busy alone; large enough that a chunk's round trip costs nothing next to its samples."""
+    return max(1, min(most, -(-samples // (per_worker * workers))))
+
+
+def check_run(samples: object, checkpoint: object) -> None:
+    """A sampling run's sample count and checkpoint path, checked before anything runs."""
+    if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:  # type: ignore[operator]
+        raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+
+
+def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], setup: Any, journal: Journal | None,
+              read: Callable[[Mapping[str, Any]], Any], add: Callable[[Any], None],
+              after: Callable[[], None] | None = None, go_on: Callable[[], bool] | None = None) -> None:
+    """Samples 0 .. ``samples - 1`` in spans of at most ``size`` on ``pool`` (``task(span, setup)`` returns a span's
+    integer sums, which ``add`` merges): the spans ``journal`` holds are read back (``read``) instead of solved,
+    every new one is appended to it as it finishes, then ``after()`` runs (a live display). ``go_on()`` is asked
+    before each span is handed out: False hands out no more (a time limit, a stop), and the spans in flight finish.
+    The journal is closed at the end, however the run ends."""
+    done: set[int] = set()
+
+    def jobs() -> Iterator[Span]:
+        for span in spans(samples, done, size):  # only samples not done: a resume may cut chunks otherwise
+            if go_on is not None and not go_on():
+                return
+            yield span
+
+    def finished(span: Span, part: Any) -> None:
+        add(part)
         if journal is not None:
             journal.append(span, part.to_json())
-        if progress is not None:
-            progress(_report(game, setup, total, seed))
+        if after is not None:
+            after()
 
     try:
-        done: set[int] = set()
         if journal is not None:
-            for span, sums in journal.done():
-                total.add(_checkpoint_sums(journal, sums))
+            for span, document in journal.done():
+                add(read(document))
                 done.update(span.numbers())
-        pool.run(spans(samples, done, size), sample_span, (setup,), finished)
+        pool.run(jobs(), task, (setup,), finished)
     finally:
         if journal is not None:
             journal.close()
-    return _report(game, setup, total, seed)
 
 
 def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
@@ -649,12 +698,13 @@ def spans(samples: int, done: set[int], size: int) -> Iterator[Span]:
         yield Span(first, count)
 
 
-def _checkpoint_sums(journal: Journal, document: Mapping[str, Any]) -> Sums:
+def _checkpoint_sums(journal: Journal | None, document: Mapping[str, Any]) -> Sums:
     """A checkpoint line's sums, or StichError naming the checkpoint when they are not sums."""
     try:
         return Sums.from_json(document)
     except (ValueError, KeyError, TypeError):
-        raise StichError(f"{journal.path}: a line of this checkpoint holds no sums of samples") from None
+        raise StichError(f"{journal.path if journal else 'the checkpoint'}: a line of this checkpoint holds no sums "
+                         "of samples") from None
 
 
 def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnalysis:

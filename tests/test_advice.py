@@ -75,10 +75,83 @@ def test_pairing_gap_is_the_mean_of_per_sample_differences():
     assert other.gap_high - other.gap_low <= (best.high - best.low) + (other.high - other.low) + 1e-9
 
 
+def _settled_along_the_line(setup, k):
+    """Sample ``k`` settled as before the bonuses were read off the payoff table: the value, then a score-optimal
+    line played out and scored."""
+    from solver.advice import bonuses_made, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.scoring import scoring_inputs
+    from solver.settlement import default_settlement_engine, final_net, payoff_spec, play_out
+
+    game, engine = get_game(setup.game), default_settlement_engine()
+    results = []
+    for contract in setup.contracts:
+        rules = game.rules(draw_deal(setup, k), contract, declarer=setup.seat)
+        position = Position(game, rules, rules.start())
+        inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
+        spec = payoff_spec(position, inputs=inputs)
+        value = engine.value(position.state, spec)
+        final = play_out(position.state, engine.line(position.state, spec, value))
+        results.append((value, value > 0, bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)))
+    return results
+
+
+def test_bonuses_read_off_the_payoff_table_are_the_lines_where_the_net_names_them():
+    # Schafkopf: every net of the table names one bonus set, so one search gives what value and line gave
+    setup = make_setup("schafkopf", "EO HA H10 HK SO S9 E7 GU", 1, "all", seed=4)
+    assert len(setup.contracts) == 10
+    for k in range(6):
+        assert settle_sample(setup, k) == _settled_along_the_line(setup, k)
+
+
+def test_bonuses_are_read_off_the_net_only_where_it_names_them():
+    from solver.advice import bonuses_of_value, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.scoring import scoring_inputs
+    from solver.settlement import default_settlement_engine, payoff_spec
+
+    setup = make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal T17", seed=3)
+    game, engine = get_game(setup.game), default_settlement_engine()
+    read = 0
+    for k in range(8):
+        rules = game.rules(draw_deal(setup, k), "Normal T17", declarer=1)
+        position = Position(game, rules, rules.start())
+        inputs = scoring_inputs(position)
+        spec = payoff_spec(position, inputs=inputs)
+        value = engine.value(position.state, spec)
+        read += bonuses_of_value(position, inputs, spec, value) is not None
+        assert settle_sample(setup, k) == _settled_along_the_line(setup, k)
+    # a Zwanzigerrufen net often stands for several bonus sets (a Pagat and an Absolut pay alike): the line decides
+    assert read < 8
+    rules = game.rules(draw_deal(setup, 0), "Normal T17", declarer=1)
+    position = Position(game, rules, rules.start())
+    spec = payoff_spec(position, inputs=scoring_inputs(position))
+    assert bonuses_of_value(position, scoring_inputs(position), spec, 4) is None  # the net of both
+
+
+def test_a_game_without_itemised_buckets_settles_its_bonuses_along_a_line():
+    setup = make_setup(contracts="all", seed=2, **KRATZEN)
+    for k in range(5):
+        assert settle_sample(setup, k) == _settled_along_the_line(setup, k)
+
+
 def test_same_result_with_one_and_two_workers():
     one = contract_advice(contracts="all", samples=40, seed=5, workers=1, **KRATZEN)
     two = contract_advice(contracts="all", samples=40, seed=5, workers=2, **KRATZEN)
     assert one == two and one.samples == 40 and len(one.rows) == 4
+
+
+def test_bonus_odds_are_the_same_with_one_and_two_workers():
+    one = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=12, seed=6, workers=1)
+    two = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=12, seed=6, workers=2)
+    assert one == two and one.samples == 12
+    assert any(row.bonuses for row in one.rows)  # Schneider, Laufende: read off the settlement, no line
+    per_sample = [settle_sample(make_setup("schafkopf", HAND, 1, "Solo E, Wenz", seed=6), k) for k in range(12)]
+    solo = _row(one, "Solo E")
+    for name, odds in solo.bonuses.items():
+        assert odds == sum(name in results[0][2] for results in per_sample) / 12
 
 
 def test_time_limit_gives_the_best_so_far():

@@ -39,6 +39,27 @@ def test_the_sampling_bot_is_reproducible_and_ranks_every_legal_card():
     assert RandomBot(seed=4).choose(position) == RandomBot(seed=4).choose(position)
 
 
+def test_the_sampling_bot_for_the_score_sums_the_cards_settlements_on_its_samples_with_any_workers():
+    from solver.bots import card_values, for_seat
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.sampling import draw_sample
+    from solver.search.engine import EngineSolver
+
+    position = _start(board=4)
+    one, two = SamplingBot(samples=8, seed=5), SamplingBot(samples=8, seed=5, workers=2)
+    assert one.choose(position) == two.choose(position) and one.last_estimates == two.last_estimates
+    setup, seat, totals = one.setup(position), position.state.to_move, {}
+    for k in range(8):  # what the bot's own loop summed: every legal card's settlement on each sample
+        rules, state = draw_sample(setup, k)
+        objective, values = card_values(Position(get_game("schafkopf"), rules, state), "score", EngineSolver())
+        for card, value in values:
+            totals[card] = totals.get(card, 0) + for_seat(value, objective, seat)
+    assert {e.card: (e.samples, e.total) for e in one.last_estimates} == {c: (8, t) for c, t in totals.items()}
+    with pytest.raises(StichError):
+        SamplingBot(workers=0)
+
+
 def test_the_time_budget_is_kept():
     position = _start("zwanzigerrufen", "Normal", board=3)
     bot = SamplingBot(samples=10_000, seed=1, time_limit=0.5)
@@ -135,3 +156,28 @@ def test_the_cli_match_resumes_from_its_checkpoint(tmp_path):
     partial = run("--checkpoint", journal, "--time-limit", "0.001")
     assert partial["stopped"] == "time limit" and len(partial["deals"]) == 3
     assert run("--checkpoint", journal) == run()
+
+
+def test_the_match_json_names_its_schema_and_command_as_the_other_commands_do():
+    from solver.analysis import SCHEMA
+    from test_cli import SCHEMA as RESULT_SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    document = play_match("kratzen", bots, boards=2, seed=1).as_dict()
+    assert document["schema"] == SCHEMA and document["command"] == "match"
+    assert "difference" in document and schema_errors(document, RESULT_SCHEMA) == []
+    stopped = play_match("kratzen", bots, boards=2, seed=1, time_limit=1e-9).as_dict()
+    assert stopped["stopped"] == "time limit" and schema_errors(stopped, RESULT_SCHEMA) == []
+
+
+def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_played():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                           "--bots", "random,random,random", "-n", "5", "--seed", "2", "--time-limit", "0.001"],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "5 deals (seed 2), each to be played 3 times with the bots rotated" in done.stdout
+    assert "after 3 of 15 deals" in done.stdout

@@ -24,7 +24,7 @@ from ..errors import InvalidContractError, InvalidDealError, StichError, did_you
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
-from .outcome import Scored
+from .outcome import ScoreItem, Scored
 from .illegal import illegal_reason
 from .tables import RuleTables
 
@@ -152,6 +152,9 @@ class PayoffComponent:
 #: A game's settlement as the double-dummy search sees it (``Game.settlement_model``): its components, and the
 #: declaring side's net for final component values (one representative value per bucket).
 SettlementModel = tuple[list[PayoffComponent], Callable[[tuple[int, ...]], int]]
+#: The same components with the score items of final component values (``Game.settlement_items``): what each
+#: bucket pays for, item by item, so a caller can tell which bonuses a settlement value stands for.
+SettlementItems = tuple[list[PayoffComponent], Callable[[tuple[int, ...]], Sequence[ScoreItem]]]
 
 
 class Rules:
@@ -364,6 +367,12 @@ class Game:
     def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
         """The settlement from ``state`` on as components and a payoff (see :data:`SettlementModel`): the
         double-dummy settlement searches it. The payoff must agree with :meth:`score` on every deal."""
+        raise StichError(f"{cls.name} has no double-dummy settlement")
+
+    @classmethod
+    def settlement_items(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementItems:
+        """The components of :meth:`settlement_model` and the score items their final values settle (the payoff
+        is those items' net for the declaring side)."""
         raise StichError(f"{cls.name} has no double-dummy settlement")
 
     @classmethod

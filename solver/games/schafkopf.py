@@ -13,8 +13,8 @@ from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
 from .outcome import ScoreItem, Scored, side_net, total_payments, two_sided
-from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules, parse_words,
-                   points_objective, require, tricks_objective, unknown_objective)
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, SettlementModel,
+                   TrumpSuitRules, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -293,7 +293,7 @@ class Schafkopf(Game):
         return Scored(tuple(items), total_payments(items, rules.seats), tuple(notes))
 
     @classmethod
-    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
+    def settlement_items(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementItems:
         """Points (thresholds 31, 61, 91) and tricks (0, all); a Sie has none."""
         declarers = rules.declaring_side
         components = [] if rules.contract.kind == "sie" else [
@@ -301,12 +301,12 @@ class Schafkopf(Game):
                             (31, 61, 91)),
             PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
                             tuple(sorted({1, rules.tricks_in_deal})))]
+        return components, lambda values: score_items(rules, (values[0], values[1]) if values else None)[0]
 
-        def net(values: tuple[int, ...]) -> int:
-            items, _ = score_items(rules, (values[0], values[1]) if values else None)
-            return side_net(total_payments(items, rules.seats), declarers)
-
-        return components, net
+    @classmethod
+    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
+        components, items = cls.settlement_items(rules, state, inputs)
+        return components, lambda values: side_net(total_payments(items(values), rules.seats), rules.declaring_side)
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):

@@ -18,8 +18,8 @@ from ..state import PlayState
 from ..variant import Flag, Variant
 from .outcome import ScoreItem, Scored, card_seat, seats_of, side_net, total_payments, two_sided
 from .tables import Level, Reservation, RuleTables, SpecialWinner
-from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrickEvent, parse_words,
-                   points_objective, require, tricks_objective, unknown_objective)
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, SettlementModel,
+                   TrickEvent, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
 _ROMAN = {
     4: ["IV", "IIII"], 5: ["V"], 6: ["VI"], 7: ["VII"], 8: ["VIII"], 9: ["IX", "VIIII"], 10: ["X"], 11: ["XI"],
@@ -709,18 +709,18 @@ class Zwanzigerrufen(Game):
         return None
 
     @classmethod
-    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
+    def settlement_items(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementItems:
         reason = cls.settlement_unsupported(rules)
         if reason is not None:
             raise StichError(reason)
         claims = cast(Claims, inputs)
         components, facts = settlement_components(rules, state)
+        return components, lambda values: score_items(rules, claims, facts(values))[0]
 
-        def net(values: tuple[int, ...]) -> int:
-            items, _ = score_items(rules, claims, facts(values))
-            return side_net(total_payments(items, rules.seats), rules.declaring_side)
-
-        return components, net
+    @classmethod
+    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
+        components, items = cls.settlement_items(rules, state, inputs)
+        return components, lambda values: side_net(total_payments(items(values), rules.seats), rules.declaring_side)
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):
