@@ -23,6 +23,8 @@
 # cards is a ruffer's, who follows suit) and, when several classes are cashed, whoever can ruff one can ruff or
 # follow every other (checked when the tables are compiled), so no ruffer can throw a class away while another is
 # cashed. Those tricks hold no chain card, so L's side adds them to any of its seats' chain tricks.
+# Unlike the chain tricks, these hold only while L's side plays for them: they bound the value the leader's side
+# can force (all an additive reward needs), not every play (settle.pxd's Step 3 keeps that apart).
 #
 # When the top r live chain cards are all L's and of one class, the trumps, which must be followed by trumps and
 # hold every card that can ruff a cashable class, L can lead them first (no special may strike): each seat with r
