@@ -394,11 +394,12 @@ cdef inline int decode_card(const Tables* t, const State* s, int stored, int can
 
 
 cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, int* lower, int* upper,
-                              int* best) noexcept nogil:
+                              int* best, int alpha, int beta) noexcept nogil:
     """Tighten [lower, upper] with the bounds of the positions of this shape in the quasi table, each widened by
     the points its cards differ by (see tt.pxd; an entry whose bounds are no tighter as they stand is skipped, since
     widening only loosens them); ``best`` gets the best card of the position itself when it is there, else of the
-    newest."""
+    newest. Once the bounds decide the window (alpha, beta) the rest of the bucket is not read: the node returns,
+    and a tighter fail-soft answer from the other entries is worth less than their widening costs."""
     cdef QuasiEntry* bucket = quasi_bucket(S.table, qkey, leader_flags)
     cdef QuasiEntry copy
     cdef Entry* head = &copy.head
@@ -420,6 +421,8 @@ cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, in
             lower[0] = head.lower - S.o.points_weight * loss
         if head.upper < INFINITY and head.upper + S.o.points_weight * gain < upper[0]:
             upper[0] = head.upper + S.o.points_weight * gain
+        if lower[0] >= beta or upper[0] <= alpha:
+            return
 
 
 cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best_card) noexcept nogil:
@@ -519,7 +522,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             upper = future_upper_bound(S.t, S.o, &S.s)
             static_upper = upper
         if use_table and S.opt.use_quasi:
-            quasi_bounds(S, key, leader_flags, &lower, &upper, &tt_card)
+            quasi_bounds(S, key, leader_flags, &lower, &upper, &tt_card, alpha, beta)
         elif use_table:
             if table_lookup(S.table, key, leader_flags, &entry):
                 S.table_hits += 1
