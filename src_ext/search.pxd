@@ -393,36 +393,40 @@ cdef inline int decode_card(const Tables* t, const State* s, int stored, int can
     return lowest(card) if card else NO_CARD
 
 
-cdef inline void quasi_bounds(Search* S, uint64_t qkey, uint8_t leader_flags, int* lower, int* upper,
-                              int* best, int alpha, int beta) noexcept nogil:
-    """Tighten [lower, upper] with the bounds of the positions of this shape in the quasi table, each widened by
-    the points its cards differ by (see tt.pxd; an entry whose bounds are no tighter as they stand is skipped, since
-    widening only loosens them); ``best`` gets the best card of the position itself when it is there, else of the
-    newest. Once the bounds decide the window (alpha, beta) the rest of the bucket is not read: the node returns,
-    and a tighter fail-soft answer from the other entries is worth less than their widening costs."""
-    cdef QuasiEntry* bucket = quasi_bucket(S.table, qkey, leader_flags)
+cdef inline int quasi_tighten(Table* table, const Tables* t, const State* s, uint64_t qkey, uint8_t leader_flags,
+                              int shift, int weight, int* lower, int* upper, int* best, int alpha,
+                              int beta) noexcept nogil:
+    """Tighten [lower, upper] with the bounds of the positions of this shape in the quasi table, each shifted by
+    ``shift`` and widened by ``weight`` times the points its cards differ by (see tt.pxd; an entry whose bounds are
+    no tighter as they stand is skipped, since widening only loosens them); ``best`` gets the best card of the
+    position itself when it is there, else of the newest. Once the bounds decide the window (alpha, beta) the rest
+    of the bucket is not read: the node returns, and a tighter fail-soft answer from the other entries is worth less
+    than their widening costs. Returns the entries read (the table hits); the points search and the settlement's
+    threshold search (settle.pxd) share it."""
+    cdef QuasiEntry* bucket = quasi_bucket(table, qkey, leader_flags)
     cdef QuasiEntry copy
     cdef Entry* head = &copy.head
-    cdef int i, gain, loss, newest = 1
+    cdef int i, gain, loss, newest = 1, hits = 0
     for i in range(QUASI_BUCKET):
-        if not quasi_load(S.table, &bucket[i], qkey, leader_flags, &copy):
+        if not quasi_load(table, &bucket[i], qkey, leader_flags, &copy):
             continue
-        S.quasi_hits += 1
-        if newest or copy.live == S.s.live:
+        hits += 1
+        if newest or copy.live == s.live:
             newest = 0
-            best[0] = decode_card(S.t, &S.s, head.best, 1)
-        if head.lower <= lower[0] and head.upper >= upper[0]:
+            best[0] = decode_card(t, s, head.best, 1)
+        if head.lower + shift <= lower[0] and head.upper + shift >= upper[0]:
             continue
         gain = 0
         loss = 0
-        if copy.live != S.s.live and S.o.points_weight:
-            points_apart(S.t, copy.live, S.s.live, &gain, &loss)
-        if head.lower - S.o.points_weight * loss > lower[0]:
-            lower[0] = head.lower - S.o.points_weight * loss
-        if head.upper < INFINITY and head.upper + S.o.points_weight * gain < upper[0]:
-            upper[0] = head.upper + S.o.points_weight * gain
+        if copy.live != s.live and weight:
+            points_apart(t, copy.live, s.live, &gain, &loss)
+        if head.lower + shift - weight * loss > lower[0]:
+            lower[0] = head.lower + shift - weight * loss
+        if head.upper < INFINITY and head.upper + shift + weight * gain < upper[0]:
+            upper[0] = head.upper + shift + weight * gain
         if lower[0] >= beta or upper[0] <= alpha:
-            return
+            break
+    return hits
 
 
 cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best_card) noexcept nogil:
@@ -522,7 +526,8 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
             upper = future_upper_bound(S.t, S.o, &S.s)
             static_upper = upper
         if use_table and S.opt.use_quasi:
-            quasi_bounds(S, key, leader_flags, &lower, &upper, &tt_card, alpha, beta)
+            S.quasi_hits += quasi_tighten(S.table, S.t, &S.s, key, leader_flags, 0, S.o.points_weight, &lower,
+                                          &upper, &tt_card, alpha, beta)
         elif use_table:
             if table_lookup(S.table, key, leader_flags, &entry):
                 S.table_hits += 1

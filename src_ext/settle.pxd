@@ -43,10 +43,10 @@ from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFI
 from movegen cimport current_winner, legal_cards, representatives
 from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves
-from tt cimport Table, Entry, QuasiEntry, table_bucket, table_lookup, table_store, mix, quasi_bucket, quasi_load, \
-    quasi_store, learned_bounds, QUASI_BUCKET
+from tt cimport Table, Entry, QuasiEntry, table_bucket, table_lookup, table_store, mix, quasi_bucket, \
+    quasi_store, learned_bounds
 from search cimport SURE_ABOVE, interrupted, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, \
-    position_key, quasi_key, points_apart, encode_card, decode_card
+    position_key, quasi_key, quasi_tighten, encode_card, decode_card
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil
@@ -344,27 +344,12 @@ cdef inline void quasi_range(Settle* S, uint64_t key, uint8_t leader_flags, int*
                              int* best) noexcept nogil:
     """Step 7: tighten [lower, upper] with the quasi table's bounds on the future of the positions of this shape
     (same question, same accumulations of the other components), shifted by the deciding component's accumulation
-    and widened by the points their cards differ by, as search.pxd's ``quasi_bounds``; ``best`` gets the best card
-    of the position itself when it is there, else of the newest."""
-    cdef QuasiEntry* bucket = quasi_bucket(S.table, key, leader_flags)
-    cdef QuasiEntry copy
-    cdef int i, gain, loss, newest = 1, m = S.deciding
-    cdef int weight = S.p.component[m].points_weight, shift = S.acc[m]
-    for i in range(QUASI_BUCKET):
-        if not quasi_load(S.table, &bucket[i], key, leader_flags, &copy):
-            continue
-        S.table_hits += 1
-        if newest or copy.live == S.s.live:
-            newest = 0
-            best[0] = decode_card(S.t, &S.s, copy.head.best, 1)
-        gain = 0
-        loss = 0
-        if copy.live != S.s.live and weight:
-            points_apart(S.t, copy.live, S.s.live, &gain, &loss)
-        if copy.head.lower + shift - weight * loss > lower[0]:
-            lower[0] = copy.head.lower + shift - weight * loss
-        if copy.head.upper + shift + weight * gain < upper[0]:
-            upper[0] = copy.head.upper + shift + weight * gain
+    and widened by the points their cards differ by (search.pxd's ``quasi_tighten``, every entry of the bucket read:
+    the threshold search's fail-soft answers settle neighbouring questions); ``best`` gets the best card of the
+    position itself when it is there, else of the newest."""
+    cdef int m = S.deciding
+    S.table_hits += quasi_tighten(S.table, S.t, &S.s, key, leader_flags, S.acc[m], S.p.component[m].points_weight,
+                                  lower, upper, best, -INFINITY, INFINITY)
 
 
 cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:

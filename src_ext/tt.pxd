@@ -42,7 +42,7 @@
 # have over the stored one's, summed card by card where they are more) and at least ``-loss``; and so do the
 # values. A second table, the *quasi table*, keyed on owners and roles only (no points), keeps for each stored
 # position its live cards besides the bounds: a probe that finds a position of the same shape widens its bounds by
-# the card-by-card difference (``quasi_bounds`` in search.pxd). Points-first games cut most of their nodes this way
+# the card-by-card difference (``quasi_tighten`` in search.pxd). Points-first games cut most of their nodes this way
 # (the Ace and the Ten, the Ober and the Unter are neighbours in rank with different points). A position stored
 # with the same points as the current one (differences 0) gives its bounds unwidened, so the quasi table is also an
 # exact table, and where it can be used (rank-relative keys) the exact table is not: a second table would cost a
