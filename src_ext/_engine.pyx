@@ -10,7 +10,7 @@ joined inside the method call.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from libc.string cimport memset, memcmp
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from cardset cimport popcount, lowest, drop_lowest
 from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
                     MAX_POINT_STEPS, MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
@@ -19,8 +19,8 @@ from bounds cimport future_upper_bound, sure_bounds, trick_bounds
 from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used, table_at_least, PARALLEL_BYTES
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
-    ABORT_STOP
-from parallel cimport Shared, Worker, worker_main, MAX_THREADS, WORK_VALUE, WORK_CARDS, PARALLEL_MIN_TRICKS, \
+    ABORT_STOP, BUSY_MASK
+from parallel cimport Shared, Worker, worker_main, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, PARALLEL_MIN_TRICKS, \
     WAIT_US, POLL_WAITS
 from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, fetch_add
 
@@ -135,8 +135,10 @@ cdef class Engine:
     cdef int proved_value
     cdef public object stop_check             # None, or () -> bool asked every POLL_EVERY nodes (search.pxd)
     cdef int _threads
+    cdef readonly list thread_nodes           # each thread's nodes in parallel questions since the counters were reset
     cdef readonly list thread_seconds         # each thread's processor time in parallel questions since the
                                               # counters were reset (the busiest: the wall time on an idle machine)
+    cdef public bint defer_busy               # the value's threads defer the cards another is searching (parallel.pxd)
     cdef public int parallel_min_tricks       # fewer tricks left at the root: one thread (parallel.pxd; tests lower it)
 
     def __cinit__(self, int tt_megabytes=64, bint use_table=True, bint use_equivalence=True,
@@ -146,7 +148,9 @@ cdef class Engine:
         _check(threads, 1, MAX_THREADS, "threads")
         self._threads = threads
         self.thread_seconds = []
+        self.thread_nodes = []
         self.parallel_min_tricks = PARALLEL_MIN_TRICKS
+        self.defer_busy = True
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
         if not table_init(&self.table, tt_megabytes):
@@ -370,6 +374,8 @@ cdef class Engine:
         S.polls_python = 1
         S.shared_stop = NULL
         S.task_stop = NULL
+        S.busy = NULL
+        S.defer_min = 0
         memset(S.history, 0, sizeof(S.history))
         memset(S.killer, 255, sizeof(S.killer))  # every int -1: no killer yet
         memset(S.boundary_nodes, 0, sizeof(S.boundary_nodes))
@@ -403,7 +409,11 @@ cdef class Engine:
         cdef pthread_t ids[MAX_THREADS]
         cdef int started[MAX_THREADS]
         cdef Worker* workers = <Worker*>malloc(n * sizeof(Worker))
-        if workers == NULL:
+        cdef uint64_t* busy = <uint64_t*>calloc(BUSY_MASK + 1, sizeof(uint64_t)) \
+            if kind == WORK_VALUE and self.defer_busy else NULL
+        if workers == NULL or (kind == WORK_VALUE and self.defer_busy and busy == NULL):
+            free(workers)
+            free(busy)
             raise MemoryError("cannot allocate the search threads")
         table_at_least(&self.table, PARALLEL_BYTES)
         self.table.frozen = 1                 # no thread moves entries while the others search (tt.pxd, Threads)
@@ -418,6 +428,8 @@ cdef class Engine:
         for i in range(n):
             workers[i].S = first[0]
             workers[i].S.shared_stop = &shared.stop
+            workers[i].S.busy = busy
+            workers[i].S.defer_min = DEFER_MIN_CARDS
             workers[i].S.polls_python = i == 0
             workers[i].S.stop_check = first.stop_check if i == 0 else NULL
             workers[i].shared = shared
@@ -442,12 +454,15 @@ cdef class Engine:
         first.aborted = workers[0].S.aborted
         while len(self.thread_seconds) < n:
             self.thread_seconds.append(0.0)
+            self.thread_nodes.append(0)
         for i in range(n):
             if i == 0 or started[i]:
                 self.thread_seconds[i] += workers[i].cpu_ns / 1e9
+                self.thread_nodes[i] += workers[i].S.nodes
         for i in range(n):
             self._end(&workers[i].S)
         free(workers)
+        free(busy)
         return 0
 
     def boundary_profile(self):
@@ -457,6 +472,7 @@ cdef class Engine:
     def reset_counters(self):
         memset(self.profile, 0, sizeof(self.profile))
         self.thread_seconds = []
+        self.thread_nodes = []
         self.nodes = 0
         self.iterations = 0
         self.table_hits = 0

@@ -16,6 +16,14 @@
 #    and the others unwind and look for more. Without it the last cards ran on one core while the others idled.
 #    The question ends when every card is done.
 #
+# Deferring (ABDADA, after Weill). Lazy SMP alone lets two threads on the same probe search the same subtrees at
+# once, each a copy of the other's work until one stores its answer. So the value's threads mark the positions
+# they are searching in a small shared array (``busy``, one word a slot: a hash of the position, 0 none; search.pxd,
+# Step 5'): at a node with DEFER_MIN_CARDS or more cards in the mover's hand, a card other than the first whose
+# position another thread has marked waits until the node's other cards are searched, by when the other thread has
+# mostly stored its bounds. A mark is a hint, never trusted for a value: a lost or stale one only changes the order
+# of the cards, so values stay exact; one thread (``busy`` NULL) searches in order, node for node as before.
+#
 # The thread that called the Engine method is thread 0: only it looks at the interpreter's signals and the stop
 # check (search.pxd, Interrupts); when they say stop it raises the stop flag, and every thread unwinds within
 # SHARED_POLL_EVERY nodes, storing nothing. The helpers are POSIX threads that never touch Python (atomic.pxd).
@@ -34,6 +42,7 @@ cdef enum:
     STAGGER = 3                               # points between the first guesses of the value's threads
     WAIT_US = 50                              # the calling thread, done with its share, looks at the helpers this
     POLL_WAITS = 20                           # often, and at the signals and the stop check every POLL_WAITS looks
+    DEFER_MIN_CARDS = 8                       # cards in the mover's hand for a node to defer busy cards (Deferring)
     PARALLEL_MIN_TRICKS = 5                   # fewer tricks left at the root: one thread (starting the others costs
                                               # tens of microseconds and a larger table, which a short ending,
                                               # answered in less, would pay for nothing; Engine.parallel_min_tricks)

@@ -65,7 +65,7 @@ from order cimport order_moves, card_score, threat_power, lookahead_pays, kept_e
     LOOKAHEAD_ALWAYS
 from tt cimport Table, Entry, QuasiEntry, table_bucket, table_lookup, table_store, mix, quasi_bucket, quasi_store, \
     quasi_load, learned_bounds, QUASI_BUCKET
-from atomic cimport load_flag, store_flag
+from atomic cimport load_flag, store_flag, load_word, store_word
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil
@@ -81,6 +81,9 @@ cdef enum:
     ABORT_SIGNAL = 1                          # why a search unwinds (Search.aborted): a signal handler raised,
     ABORT_STOP = 2                            # the stop check said stop,
     ABORT_DONE = 3                            # another thread of the question answered it first (parallel.pxd)
+
+cdef enum:
+    BUSY_MASK = (1 << 14) - 1                 # the busy marks' slots, less one (parallel.pxd, Deferring)
 
 cdef enum:
     SURE_ABOVE = 2                            # sure tricks only with more tricks left than this (see Step 3'')
@@ -131,6 +134,9 @@ ctypedef struct Search:
     int polls_python                          # this thread looks at signals and the stop check (one per question)
     int* shared_stop                          # the question's stop flag when it runs on several threads, else NULL
     int* task_stop                            # the flag of the card this thread searches in a queue, else NULL
+    uint64_t* busy                            # the positions the question's threads are searching (parallel.pxd,
+                                              # Deferring), else NULL: one thread never defers
+    int defer_min                             # cards in the mover's hand for a node to defer (Step 5')
 
 
 cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noexcept nogil:
@@ -481,6 +487,13 @@ cdef inline int penultimate(Search* S, int alpha, int beta, int first, int* best
     return best
 
 
+cdef inline uint64_t child_id(const State* s, int card) noexcept nogil:
+    """A hash of the position ``card`` leads to (within a deal the live cards, the trick's cards, the leader and
+    the flags say which it is), for the threads' busy marks (parallel.pxd, Deferring)."""
+    cdef uint64_t bit = (<uint64_t>1) << card
+    return mix((s.live & ~bit) ^ mix((s.trick_mask | bit) + (<uint64_t>(s.leader | (s.flags << 3)) << 56))) | 1
+
+
 cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef State saved
     cdef int boundary = S.s.trick_len == 0
@@ -493,7 +506,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef uint64_t key = 0
     cdef Entry entry
     cdef QuasiEntry* qbucket
-    cdef int a, b
+    cdef int a, b, k, defers
+    cdef uint64_t deferred, mark
+    cdef uint64_t* slot
     # Step 1. The deal is over: nothing more to win.
     if boundary and S.s.live == 0:
         return 0
@@ -576,14 +591,42 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         best = -INFINITY if maximising else INFINITY
         a = alpha
         b = beta
-        for i in range(n):
-            card = moves[i]
+        # Step 5'. On several threads, a card whose position another thread is searching now waits until the rest
+        # are searched (parallel.pxd, Deferring); one thread searches the cards in order.
+        defers = S.busy != NULL and popcount(S.s.hands[seat]) >= S.defer_min
+        deferred = 0
+        slot = NULL
+        i = 0
+        k = 0
+        while True:
+            if i < n:
+                card = moves[i]
+                i += 1
+                if defers:
+                    mark = child_id(&S.s, card)
+                    slot = &S.busy[mark & BUSY_MASK]
+                    if i > 1 and load_word(slot) == mark:
+                        deferred |= (<uint64_t>1) << card
+                        continue
+                    store_word(slot, mark)
+            elif deferred:
+                while not (deferred >> moves[k]) & 1:
+                    k += 1
+                card = moves[k]
+                deferred &= ~((<uint64_t>1) << card)
+                mark = child_id(&S.s, card)
+                slot = &S.busy[mark & BUSY_MASK]
+                store_word(slot, mark)
+            else:
+                break
             saved = S.s
             reward = play_card(S, card)
             S.ply += 1
             value = reward + search(S, a - reward, b - reward)
             S.ply -= 1
             S.s = saved
+            if defers and load_word(slot) == mark:
+                store_word(slot, 0)
             if keep_better(maximising, value, card, &best, &best_card, &a, &b):
                 S.cutoffs += 1
                 S.history[seat][card] += popcount(S.s.live) + 1

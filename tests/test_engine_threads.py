@@ -34,6 +34,21 @@ def test_three_threads_give_one_thread_s_values_and_card_values(game, contract) 
         assert len(many.line) == sum(hand.bit_count() for hand in position.state.hands)  # a line to the end
 
 
+@pytest.mark.parametrize("game, contract", [("Zwanzigerrufen", "Normal"), ("Schafkopf", None)])
+def test_deferring_busy_cards_keeps_the_value(game, contract) -> None:
+    # the value's threads defer the cards another is searching (parallel.pxd, Deferring): a different order, the
+    # same value, with the marks on and off, on whole deals where the nodes near the root defer
+    for board in (3, 4, 5):
+        position = _deal(game, board, contract)
+        objective = position.objective("points")
+        expected = EngineSolver(16, threads=1).value(position.state, objective)
+        for defer in (True, False, True):
+            two = EngineSolver(16, threads=2)
+            two.engine.defer_busy = defer
+            assert two.value(position.state, objective) == expected, (board, defer)
+            assert len(two.engine.thread_nodes) == 2 and min(two.engine.thread_nodes) >= 0
+
+
 def test_one_thread_searches_exactly_as_before_whatever_the_default() -> None:
     position = _deal("Schafkopf", 3)
     objective = position.objective("points")
@@ -41,6 +56,7 @@ def test_one_thread_searches_exactly_as_before_whatever_the_default() -> None:
     again = EngineSolver(threads=1).solve(position.state, objective, cards=True)
     assert first.nodes == again.nodes  # no thread's timing in it
     assert EngineSolver(threads=1).engine.thread_seconds == []
+    assert EngineSolver(threads=1).engine.thread_nodes == []
 
 
 def test_short_endings_stay_on_one_thread() -> None:
