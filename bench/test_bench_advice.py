@@ -63,5 +63,6 @@ def test_bot_card_at_the_first_trick(benchmark, game, contract, plays_for):
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info.update(median_seconds=statistics.median(seconds), hands=HANDS, samples=50,
                                 plays_for=plays_for)
-    print(f"\n{game} bot card for the {plays_for}, 50 samples: median {statistics.median(seconds):.2f} s over {HANDS} hands "
+    print(f"\n{game} bot card for the {plays_for}, 50 samples: median {statistics.median(seconds):.2f} s over "
+          f"{HANDS} hands "
           f"({', '.join(f'{s:.2f}' for s in seconds)})")

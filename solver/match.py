@@ -92,7 +92,8 @@ class MatchResult:
 
     def as_dict(self) -> dict[str, Any]:
         document: dict[str, Any] = {
-            "schema": SCHEMA, "command": "match", "game": self.game, "seed": self.seed, "boards": self.boards, "rotate": self.rotate,
+            "schema": SCHEMA, "command": "match", "game": self.game, "seed": self.seed, "boards": self.boards,
+            "rotate": self.rotate,
             "stopped": self.stopped,
             "bots": {name: mean.as_dict() for name, mean in self.bots.items()},
             "declaring_side": self.declaring_side.as_dict(),

@@ -16,12 +16,13 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
                     MAX_POINT_STEPS, MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
-from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used, table_at_least, PARALLEL_BYTES
+from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used, table_at_least, \
+    PARALLEL_BYTES
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
     ABORT_STOP, BUSY_MASK
-from parallel cimport Shared, Worker, worker_main, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, PARALLEL_MIN_TRICKS, \
-    WAIT_US, POLL_WAITS
+from parallel cimport Shared, Worker, worker_main, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
+    PARALLEL_MIN_TRICKS, WAIT_US, POLL_WAITS
 from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, fetch_add
 
 cdef extern from "<unistd.h>" nogil:

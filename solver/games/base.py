@@ -24,7 +24,7 @@ from ..errors import InvalidContractError, InvalidDealError, StichError, did_you
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
-from .outcome import ScoreItem, Scored
+from .outcome import ScoreItem, Scored, side_net, total_payments
 from .illegal import illegal_reason
 from .tables import RuleTables
 
@@ -366,8 +366,10 @@ class Game:
     @classmethod
     def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
         """The settlement from ``state`` on as components and a payoff (see :data:`SettlementModel`): the
-        double-dummy settlement searches it. The payoff must agree with :meth:`score` on every deal."""
-        raise StichError(f"{cls.name} has no double-dummy settlement")
+        double-dummy settlement searches it. The payoff must agree with :meth:`score` on every deal. By default the
+        net for the declaring side of :meth:`settlement_items`' items."""
+        components, items = cls.settlement_items(rules, state, inputs)
+        return components, lambda values: side_net(total_payments(items(values), rules.seats), rules.declaring_side)
 
     @classmethod
     def settlement_items(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementItems:

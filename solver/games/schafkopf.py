@@ -12,8 +12,8 @@ from ..errors import InvalidContractError
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
-from .outcome import ScoreItem, Scored, side_net, total_payments, two_sided
-from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, SettlementModel,
+from .outcome import ScoreItem, Scored, total_payments, two_sided
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems,
                    TrumpSuitRules, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
@@ -302,11 +302,6 @@ class Schafkopf(Game):
             PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
                             tuple(sorted({1, rules.tricks_in_deal})))]
         return components, lambda values: score_items(rules, (values[0], values[1]) if values else None)[0]
-
-    @classmethod
-    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
-        components, items = cls.settlement_items(rules, state, inputs)
-        return components, lambda values: side_net(total_payments(items(values), rules.seats), rules.declaring_side)
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):

@@ -16,9 +16,9 @@ from ..errors import InvalidContractError, ParseError, StichError
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
-from .outcome import ScoreItem, Scored, card_seat, seats_of, side_net, total_payments, two_sided
+from .outcome import ScoreItem, Scored, card_seat, seats_of, total_payments, two_sided
 from .tables import Level, Reservation, RuleTables, SpecialWinner
-from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, SettlementModel,
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems,
                    TrickEvent, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
 _ROMAN = {
@@ -716,11 +716,6 @@ class Zwanzigerrufen(Game):
         claims = cast(Claims, inputs)
         components, facts = settlement_components(rules, state)
         return components, lambda values: score_items(rules, claims, facts(values))[0]
-
-    @classmethod
-    def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
-        components, items = cls.settlement_items(rules, state, inputs)
-        return components, lambda values: side_net(total_payments(items(values), rules.seats), rules.declaring_side)
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):
