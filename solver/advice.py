@@ -33,8 +33,7 @@ from typing import Any, Callable, Mapping, Sequence
 from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, StichError
 from .games import get_game
-from .games.base import Game, Rules
-from .games.outcome import ScoreItem
+from .games.base import Game
 from .position import Position
 from .analysis import SCHEMA
 from .checkpoint import Journal
@@ -42,8 +41,8 @@ from .position import check_position
 from .sampling import (Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans, seat_cards,
                        shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
-from .search.settle import PayoffSpec, bucket_tuples
-from .settlement import default_settlement_engine, final_net, play_out, payoff_spec
+from .settlement import (PayoffTable, bonuses_made, default_settlement_engine, final_net, play_out, payoff_spec,
+                         payoff_table)
 from .variant import Variant
 from .workers import Pool, local_workers, worker_engine
 
@@ -153,9 +152,10 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str
             continue
         position = Position(game, rules, rules.start())
         inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
-        spec = payoff_spec(position, inputs=inputs)
+        table = payoff_table(position, inputs=inputs)
+        spec = table.spec
         value = engine.value(position.state, spec)
-        made = bonuses_of_value(position, inputs, spec, value)
+        made = bonuses_of_value(table, value)
         if made is None:  # outcomes of this net differ in their bonuses: the line says which it makes
             final = play_out(position.state, engine.line(position.state, spec, value))
             made = bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)
@@ -163,30 +163,17 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str
     return results
 
 
-def bonuses_made(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
-    """The bonus items (every item but the game) the declaring side is paid for."""
-    declarers = {s + 1 for s in rules.declaring_side}
-    return tuple(sorted({item.name for item in items
-                         if item.value and set(item.winners) & declarers and item.name != "game"}))
-
-
-def bonuses_of_value(position: Position, inputs: object, spec: PayoffSpec, value: int) -> tuple[str, ...] | None:
+def bonuses_of_value(table: PayoffTable, value: int) -> tuple[str, ...] | None:
     """The bonuses the declarers make when the settlement is ``value``, read off the payoff table: a score-optimal
-    line ends in a bucket worth ``value``, so where every such bucket pays the same bonuses (each bucket scored item
-    by item, ``Game.settlement_items``) they are the line's, and the line need not be played. None where those
-    buckets differ (a Pagat and an Absolut may pay alike), or the game does not itemise its buckets."""
-    try:
-        components, items = position.game.settlement_items(position.rules, position.state, inputs)
-    except StichError:
-        return None
-    if tuple(components) != spec.components:
+    line ends in a bucket worth ``value``, so where every such bucket pays the same bonuses (each bucket's items,
+    ``Game.settlement_items``, kept with the table) they are the line's, and the line need not be played. None where
+    those buckets differ (a Pagat and an Absolut may pay alike), or the game does not itemise its buckets."""
+    if table.made is None:
         return None
     made: tuple[str, ...] | None = None
-    for buckets, payoff in zip(bucket_tuples(spec.components), spec.table):
+    for payoff, bucket_made in zip(table.spec.table, table.made):
         if payoff != value:
             continue
-        bucket_made = bonuses_made(position.rules, items(tuple(c.representative(b)
-                                                                for c, b in zip(spec.components, buckets))))
         if made is not None and bucket_made != made:
             return None
         made = bucket_made

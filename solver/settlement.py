@@ -11,14 +11,15 @@ docs/scoring.md explains the design and its cost.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .announcements import Announcement
 from .cards import bits
-from .errors import InvalidPositionError
-from .games.base import Objective, PayoffComponent
+from .errors import InvalidPositionError, StichError
+from .games.base import Objective, PayoffComponent, Rules, items_net
 from .games.outcome import ScoreItem, seats_of, side_net
 from .position import Position, check_position
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
@@ -87,28 +88,78 @@ def settlement_unsupported(position: Position) -> str | None:
     return position.game.settlement_unsupported(position.rules)
 
 
-def payoff_spec(position: Position, state: PlayState | None = None, *, announcements: Announcements = None,
-                pot: int | None = None, inputs: object = None) -> PayoffSpec:
-    """The payoff table of a position: every bucket tuple scored by the game's own scoring
-    (``Game.settlement_model``) from a representative outcome, so the search and the scorer share one
-    implementation of the rules. ``inputs`` (from :func:`solver.scoring.scoring_inputs`) saves reading the
-    announcements and the pot again."""
+@dataclass(frozen=True)
+class PayoffTable:
+    """A payoff spec and, where the game itemises its buckets (``Game.settlement_items``), the bonus items
+    (:func:`bonuses_made`) the declaring side is paid for in each bucket, in table order: which bonuses a
+    settlement value stands for, read without scoring again."""
+
+    spec: PayoffSpec
+    made: tuple[tuple[str, ...], ...] | None
+
+
+#: The payoff tables kept for deals that share them (``Game.settlement_key``), oldest dropped first: a sampling
+#: run meets a few dozen keys a contract (where the partner, the Pagat and the Mond sit), each table a few KB.
+TABLES_KEPT = 512
+_tables: dict[tuple, PayoffTable] = {}
+_tables_lock = threading.Lock()
+
+
+def payoff_table(position: Position, state: PlayState | None = None, *, announcements: Announcements = None,
+                 pot: int | None = None, inputs: object = None) -> PayoffTable:
+    """The payoff table of a position: every bucket tuple scored by the game's own scoring from a representative
+    outcome, so the search and the scorer share one implementation of the rules. The items of a bucket
+    (``Game.settlement_items``) give its net (``items_net``, which is ``Game.settlement_model``'s payoff by
+    default) and its bonuses; a game that does not itemise is scored by ``Game.settlement_model``.
+
+    The scorer runs up to 120 times for a table, so tables are kept: across deals by the game's key of everything
+    the payoff reads (``Game.settlement_key``) with the components, else on the rules (one deal) by the scoring
+    inputs and the components (where the cards they name still are). ``inputs`` (from
+    :func:`solver.scoring.scoring_inputs`) saves reading the announcements and the pot again."""
     rules = position.rules
+    game = position.game
     state = position.state if state is None else state
     if inputs is None:
         inputs = scoring_inputs(position, pot=pot, announcements=announcements)
-    components, net = position.game.settlement_model(rules, state, inputs)
-    # The table is scored once per deal and what it depends on (the scorer runs up to 120 times a table): the rules,
-    # the scoring inputs and the components (where the cards they name still are).
-    known: dict[tuple, PayoffSpec] = rules.__dict__.setdefault("_payoff_specs", {})
-    key = (inputs, tuple(components))
+    try:
+        components, items = game.settlement_items(rules, state, inputs)
+    except StichError:
+        components, net = game.settlement_model(rules, state, inputs)  # raises where the rules have no settlement
+        items = None
+    game_key = game.settlement_key(rules, state, inputs)
+    known: dict[tuple, PayoffTable] = _tables
+    key: tuple = (game.name, game_key, tuple(components))
+    if game_key is None:
+        known, key = rules.__dict__.setdefault("_payoff_tables", {}), (inputs, tuple(components))
     if key in known:
         return known[key]
-    table = []
-    for buckets in bucket_tuples(tuple(components)):
-        table.append(net(tuple(c.representative(b) for c, b in zip(components, buckets))))
-    spec = known[key] = PayoffSpec(rules.declaring_side, tuple(components), tuple(table))
-    return spec
+    buckets = [tuple(c.representative(b) for c, b in zip(components, bucket))
+               for bucket in bucket_tuples(tuple(components))]
+    if items is None:
+        table, made = tuple(net(values) for values in buckets), None
+    else:
+        settled = [items(values) for values in buckets]
+        table = tuple(items_net(rules, bucket_items) for bucket_items in settled)
+        made = tuple(bonuses_made(rules, bucket_items) for bucket_items in settled)
+    result = PayoffTable(PayoffSpec(rules.declaring_side, tuple(components), table), made)
+    with _tables_lock:
+        if len(known) >= TABLES_KEPT:
+            del known[next(iter(known))]
+        known[key] = result
+    return result
+
+
+def payoff_spec(position: Position, state: PlayState | None = None, *, announcements: Announcements = None,
+                pot: int | None = None, inputs: object = None) -> PayoffSpec:
+    """The payoff spec the settlement search reads (:func:`payoff_table`'s)."""
+    return payoff_table(position, state, announcements=announcements, pot=pot, inputs=inputs).spec
+
+
+def bonuses_made(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
+    """The bonus items (every item but the game) the declaring side is paid for."""
+    declarers = {s + 1 for s in rules.declaring_side}
+    return tuple(sorted({item.name for item in items
+                         if item.value and set(item.winners) & declarers and item.name != "game"}))
 
 
 def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec:
@@ -240,4 +291,4 @@ def default_settlement_engine() -> SettlementEngine:
     return SettlementEngine()
 
 
-__all__ = ["DDSettlement", "dd_settlement", "payoff_spec", "settlement_value"]
+__all__ = ["DDSettlement", "PayoffTable", "dd_settlement", "payoff_spec", "payoff_table", "settlement_value"]

@@ -110,7 +110,7 @@ def test_bonuses_are_read_off_the_net_only_where_it_names_them():
     from solver.games import get_game
     from solver.position import Position
     from solver.scoring import scoring_inputs
-    from solver.settlement import default_settlement_engine, payoff_spec
+    from solver.settlement import default_settlement_engine, payoff_table
 
     setup = make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal T17", seed=3)
     game, engine = get_game(setup.game), default_settlement_engine()
@@ -118,17 +118,15 @@ def test_bonuses_are_read_off_the_net_only_where_it_names_them():
     for k in range(8):
         rules = game.rules(draw_deal(setup, k), "Normal T17", declarer=1)
         position = Position(game, rules, rules.start())
-        inputs = scoring_inputs(position)
-        spec = payoff_spec(position, inputs=inputs)
-        value = engine.value(position.state, spec)
-        read += bonuses_of_value(position, inputs, spec, value) is not None
+        table = payoff_table(position, inputs=scoring_inputs(position))
+        value = engine.value(position.state, table.spec)
+        read += bonuses_of_value(table, value) is not None
         assert settle_sample(setup, k) == _settled_along_the_line(setup, k)
     # a Zwanzigerrufen net often stands for several bonus sets (a Pagat and an Absolut pay alike): the line decides
     assert read < 8
     rules = game.rules(draw_deal(setup, 0), "Normal T17", declarer=1)
     position = Position(game, rules, rules.start())
-    spec = payoff_spec(position, inputs=scoring_inputs(position))
-    assert bonuses_of_value(position, scoring_inputs(position), spec, 4) is None  # the net of both
+    assert bonuses_of_value(payoff_table(position, inputs=scoring_inputs(position)), 4) is None  # the net of both
 
 
 def test_a_game_without_itemised_buckets_settles_its_bonuses_along_a_line():

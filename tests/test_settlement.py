@@ -398,8 +398,9 @@ def example_text() -> str:
 
 
 def test_a_payoff_table_is_scored_once_per_deal_and_what_it_depends_on() -> None:
-    """The scorer runs up to 120 times for a Zwanzigerrufen table: it is kept on the rules, keyed by what it depends
-    on, so that a hint on every card of a deal pays for it once, and other announcements get a table of their own."""
+    """The scorer runs up to 120 times for a Zwanzigerrufen table: it is kept, keyed by what it depends on
+    (``Game.settlement_key``), so that a hint on every card of a deal pays for it once, and other announcements get
+    a table of their own."""
     position = next(iter(read_positions(Path(__file__).parent.parent / "examples" / "valat.tbn")))
     first = payoff_spec(position)
     assert payoff_spec(position) is first
@@ -408,3 +409,73 @@ def test_a_payoff_table_is_scored_once_per_deal_and_what_it_depends_on() -> None
     other = payoff_spec(position, announcements="1: Valat")
     assert other is not first and other.table != first.table
     assert payoff_spec(position, announcements="1: Valat") is other
+
+
+def with_cards_together(deal, rng: random.Random, groups):
+    """``deal`` with one group of ``groups`` (or none) moved into one random hand, swapped for cards of that hand:
+    the Trull, the four Kings or the top trumps dealt together far more often than at random."""
+    group = rng.choice(groups + [()])
+    if not group:
+        return deal
+    hands = list(deal.hands)
+    seat = rng.randrange(deal.seats)
+    for card in group:
+        holder = deal.holder(card)
+        if holder == seat:
+            continue
+        give = rng.choice([c for c in bits(hands[seat]) if c not in group])
+        hands[seat] ^= (1 << give) | (1 << card)
+        hands[holder] ^= (1 << give) | (1 << card)
+    return type(deal)(deal.pack, tuple(hands))
+
+
+#: Cards a payoff reads where they were dealt: the Trull and the four Kings, the top trumps (Laufende).
+DEALT_GROUPS = {"Zwanzigerrufen": [("TS", "T21", "T1"), ("SK", "CK", "HK", "DK")],
+                "Schafkopf": [("EO", "GO", "HO"), ("EO", "GO", "HO", "SO", "EU"), ("EU", "GU", "HU")]}
+
+
+@pytest.mark.parametrize("config", SETTLEMENT_CONFIGS[:7], ids=[settlement_config_id(c)
+                                                                for c in SETTLEMENT_CONFIGS[:7]])
+def test_a_payoff_table_shared_across_deals_is_each_deals_own(config):
+    """Deals with one ``Game.settlement_key`` and the same components share a payoff table: every table handed out
+    (kept from another deal or not) equals the deal's own, scored by ``settlement_model`` and item by item, on whole
+    deals and endings with the variant flags, announcements and cards dealt together that the payoff reads."""
+    from solver.search import settle
+    from solver.scoring import scoring_inputs
+    from solver.settlement import _tables, bonuses_made, payoff_table
+
+    game_name, contract, choices, _ = config
+    game = get_game(game_name)
+    groups = [tuple(game.pack.parse(n).index for n in group) for group in DEALT_GROUPS[game.name]]
+    rng = random.Random("shared tables:" + settlement_config_id(config))
+    _tables.clear()
+    shared = 0
+    variants = [{}, {flag: rng.choice(values) for flag, values in choices.items()}]
+    for number in range(80):
+        variant = variants[number % 2]
+        while True:
+            rules = random_rules((game_name, contract, variant), rng)
+            try:
+                rules = game.rules(with_cards_together(rules.deal, rng, groups), contract,
+                                   declarer=rules.declarer + 1, variant=variant)
+            except StichError:
+                continue
+            state = random_state(rules, rng, tricks_left=rng.choice([None, None, 6, 3]))
+            position = Position(game, rules, state)
+            announcements = random_announcements(rules, rng) if number % 4 == 0 and game.has_announcements else None
+            try:
+                inputs = scoring_inputs(position, announcements=announcements)
+                components, net = game.settlement_model(rules, state, inputs)
+                break
+            except StichError:
+                continue
+        values = [tuple(c.representative(b) for c, b in zip(components, buckets))
+                  for buckets in settle.bucket_tuples(tuple(components))]
+        kept = len(_tables)
+        table = payoff_table(position, inputs=inputs)
+        shared += len(_tables) == kept
+        assert table.spec.components == tuple(components) and table.spec.declaring_side == rules.declaring_side
+        assert table.spec.table == tuple(net(v) for v in values), f"#{number} {announcements!r} {variant}"
+        items = game.settlement_items(rules, state, inputs)[1]
+        assert table.made == tuple(bonuses_made(rules, items(v)) for v in values), f"#{number}"
+    assert shared >= 10  # tables were handed to other deals

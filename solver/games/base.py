@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
 from ..announcements import Announcement
 from ..cards import Pack
@@ -155,6 +155,12 @@ SettlementModel = tuple[list[PayoffComponent], Callable[[tuple[int, ...]], int]]
 #: The same components with the score items of final component values (``Game.settlement_items``): what each
 #: bucket pays for, item by item, so a caller can tell which bonuses a settlement value stands for.
 SettlementItems = tuple[list[PayoffComponent], Callable[[tuple[int, ...]], Sequence[ScoreItem]]]
+
+
+def items_net(rules: "Rules", items: Sequence[ScoreItem]) -> int:
+    """The declaring side's net of settled items: the payoff of a bucket whose items ``Game.settlement_items``
+    gives."""
+    return side_net(total_payments(items, rules.seats), rules.declaring_side)
 
 
 class Rules:
@@ -366,16 +372,26 @@ class Game:
     @classmethod
     def settlement_model(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementModel:
         """The settlement from ``state`` on as components and a payoff (see :data:`SettlementModel`): the
-        double-dummy settlement searches it. The payoff must agree with :meth:`score` on every deal. By default the
-        net for the declaring side of :meth:`settlement_items`' items."""
+        double-dummy settlement searches it. The payoff must agree with :meth:`score` on every deal, and with
+        :func:`items_net` of :meth:`settlement_items`' items where the game itemises its buckets (the settlement
+        scores such a table from the items, once for its payoff and its bonuses). By default it is that net."""
         components, items = cls.settlement_items(rules, state, inputs)
-        return components, lambda values: side_net(total_payments(items(values), rules.seats), rules.declaring_side)
+        return components, lambda values: items_net(rules, items(values))
 
     @classmethod
     def settlement_items(cls, rules: Rules, state: PlayState, inputs: object) -> SettlementItems:
         """The components of :meth:`settlement_model` and the score items their final values settle (the payoff
         is those items' net for the declaring side)."""
         raise StichError(f"{cls.name} has no double-dummy settlement")
+
+    @classmethod
+    def settlement_key(cls, rules: Rules, state: PlayState, inputs: object) -> Hashable | None:
+        """Everything the payoff of :meth:`settlement_model` (and :meth:`settlement_items`' items) reads besides
+        the component values, as a hashable value: deals with equal keys and equal components share one payoff
+        table, scored once (solver/settlement.py keeps a few hundred). It must name every rule, variant flag,
+        scoring input and fact of the deal or the position that the payoff reads (reading more only costs cache
+        hits). None (the default): no such key, the table is scored for each deal."""
+        return None
 
     @classmethod
     def settlement_unsupported(cls, rules: Rules) -> str | None:

@@ -6,6 +6,8 @@ Contracts: Rufer (call an ace), Wenz, Solo in a suit, the two Touts, Sie.
 
 from __future__ import annotations
 
+from typing import Hashable
+
 from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError
@@ -302,6 +304,15 @@ class Schafkopf(Game):
             PayoffComponent("tricks", Objective("tricks", declarers, "declarer tricks", trick_weight=1),
                             tuple(sorted({1, rules.tricks_in_deal})))]
         return components, lambda values: score_items(rules, (values[0], values[1]) if values else None)[0]
+
+    @classmethod
+    def settlement_key(cls, rules: Rules, state: PlayState, inputs: object) -> Hashable:
+        """What :func:`score_items` reads besides the component values: the contract kind, the seats and the sides
+        (a Sie: nothing else), the variant (laufende_mode), the tricks and the Laufende (count and holding side)."""
+        if rules.contract.kind == "sie":
+            return rules.contract.kind, rules.seats, rules.declaring_side
+        return rules.contract.kind, rules.variant, rules.seats, rules.declaring_side, rules.tricks_in_deal, \
+            laufende(rules)
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):

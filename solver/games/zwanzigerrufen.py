@@ -7,7 +7,7 @@ a tarock partner), Solo (tarocks trump, alone against three), Suit Solo (tarocks
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence, cast
+from typing import Callable, Hashable, Mapping, Sequence, cast
 
 from ..announcements import Announcement, pagat_announcer, parse_announcements
 from ..cards import build_pack
@@ -416,6 +416,13 @@ class TarockOutcome:
         raise ValueError(bonus)
 
 
+def dealt_together(deal: Deal, cards: Sequence[int]) -> int | None:
+    """The seat dealt every one of ``cards`` (what :meth:`TarockOutcome.holds_together` asks of each seat of a
+    side), or None."""
+    wanted = sum(1 << card for card in cards)
+    return next((seat for seat, hand in enumerate(deal.hands) if hand & wanted == wanted), None)
+
+
 def game_value(rules: Rules) -> int:
     kind = rules.contract.kind
     if kind == "solo":
@@ -716,6 +723,18 @@ class Zwanzigerrufen(Game):
         claims = cast(Claims, inputs)
         components, facts = settlement_components(rules, state)
         return components, lambda values: score_items(rules, claims, facts(values))[0]
+
+    @classmethod
+    def settlement_key(cls, rules: Rules, state: PlayState, inputs: object) -> Hashable:
+        """What :func:`score_items` reads besides the component values: the contract kind and the variant (game
+        value, tie_44, the bonus values, valat_mode, mondfang), the seats, the sides and the tricks, the claims,
+        the seats of the Pagat and the Mond (the facts of the components) and who was dealt the Trull and the four
+        Kings together (card_bonus_basis=dealt_hand; ``captured`` has no settlement)."""
+        skus, mond, pagat = (PACK.parse(n).index for n in ("TS", "T21", "T1"))
+        kings = [PACK.parse(s + "K").index for s in "SCHD"]
+        return (rules.contract.kind, rules.variant, rules.seats, rules.declaring_side, rules.tricks_in_deal, inputs,
+                card_seat(state, pagat), card_seat(state, mond), dealt_together(rules.deal, [skus, mond, pagat]),
+                dealt_together(rules.deal, kings))
 
     @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):
