@@ -27,16 +27,18 @@ import os
 import random
 import threading
 import time
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
 from .deal import Deal
-from .errors import InvalidContractError, InvalidDealError, StichError
+from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError
 from .games import get_game
 from .games.base import Game
 from .position import Position
 from .analysis import SCHEMA
-from .checkpoint import Journal
+from .checkpoint import Journal, Span
 from .position import check_position
 from .sampling import (Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans, seat_cards,
                        shuffled_deal, unseen_cards)
@@ -180,14 +182,46 @@ def bonuses_of_value(table: PayoffTable, value: int) -> tuple[str, ...] | None:
     return made
 
 
-def advice_chunk(span: tuple[int, int], setup: AdviceSetup) -> AdviceSums:
-    """Samples ``first`` .. ``first + count - 1`` on one worker, as integer sums (a pool job)."""
-    worker_engine()  # the worker's memory cap and table size, as every pool job sets them
+@dataclass(frozen=True)
+class Limits:
+    """When a chunk's running settlement stops (:meth:`~solver.search.settle.SettlementEngine.stopping`): at
+    ``deadline`` (``time.monotonic()``, one clock for every process of this machine) or once ``stop`` is set (an
+    Event: seen only by the process that made it), except in the samples numbered below ``at_least``, which always
+    finish (a bot must choose from one). A sample whose search stops is dropped whole, so that every contract (or
+    card) keeps the same samples, and the chunk ends there."""
+
+    deadline: float | None = None
+    stop: threading.Event | None = None
+    at_least: int = 0
+
+    def stopping(self, k: int) -> AbstractContextManager[None]:
+        """The block in which sample ``k`` is solved."""
+        if k < self.at_least or (self.deadline is None and self.stop is None):
+            return nullcontext()
+        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        return default_settlement_engine().stopping(left, self.stop)
+
+
+def solve_span(span: tuple[int, int], limits: Limits,
+               solve: Callable[[int], Sequence[tuple[int, bool, tuple[str, ...]] | None]]) -> AdviceSums:
+    """Samples ``first`` .. ``first + count - 1`` (``solve(k)`` gives sample ``k``'s results) as integer sums, up to
+    the first sample ``limits`` stop: the sums then hold fewer samples than the span (:func:`run_samples`)."""
     first, count = span
     sums = AdviceSums()
     for k in range(first, first + count):
-        add_sample(sums, settle_sample(setup, k))
+        try:
+            with limits.stopping(k):
+                results = solve(k)
+        except SearchStopped:
+            break
+        add_sample(sums, results)
     return sums
+
+
+def advice_chunk(span: tuple[int, int], setup: AdviceSetup, limits: Limits = Limits()) -> AdviceSums:
+    """Samples ``first`` .. ``first + count - 1`` on one worker, as integer sums (a pool job)."""
+    worker_engine()  # the worker's memory cap and table size, as every pool job sets them
+    return solve_span(span, limits, lambda k: settle_sample(setup, k))
 
 
 def add_sample(sums: AdviceSums, results: Sequence[tuple[int, bool, tuple[str, ...]] | None]) -> None:
@@ -369,23 +403,28 @@ def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Vari
 
 def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSums], setup: Any,
                 identity: Mapping[str, Any], checkpoint: str | os.PathLike | None, time_limit: float | None,
-                stop: threading.Event | None, progress: Callable[[AdviceSums], None] | None) -> tuple[AdviceSums,
-                                                                                                   str | None]:
-    """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup)`` on the pool, :func:`solver.sampling.run_spans`),
-    resumed from and appended to the ``checkpoint`` journal; stopped early by ``time_limit`` or ``stop`` (the reason
-    is returned with the sums). Sums are integers merged in any order, so the result does not depend on ``workers``
-    or on a resume."""
+                stop: threading.Event | None, progress: Callable[[AdviceSums], None] | None,
+                at_least: int = 0) -> tuple[AdviceSums, str | None]:
+    """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup, limits)`` on the pool,
+    :func:`solver.sampling.run_spans`), resumed from and appended to the ``checkpoint`` journal; stopped early by
+    ``time_limit`` or ``stop`` (the reason is returned with the sums): no chunk is handed out after it, and the
+    settlement running in a chunk stops too (:class:`Limits`; ``stop`` only where the samples run in this process,
+    one worker), except in the first ``at_least`` samples. Sums are integers merged in any order, so the result
+    does not depend on ``workers`` or on a resume."""
     check_run(samples, checkpoint)
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
     count = min(local_workers(workers), samples)
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    limits = Limits(deadline, stop if count == 1 else None, at_least)  # an Event does not cross processes
     stopped: list[str] = []
     journal = Journal(checkpoint, {**identity, "samples": samples}, holder="stich analyse") \
         if checkpoint is not None else None
 
-    def go_on() -> bool:
+    def go_on(span: Span | None = None) -> bool:
+        if span is not None and span.first < at_least:
+            return True
         if stop is not None and stop.is_set():
             stopped.append("interrupt")
         elif deadline is not None and time.monotonic() >= deadline:
@@ -399,8 +438,11 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
             raise StichError(f"{checkpoint}: a line of this checkpoint holds no sums of advice") from None
 
     # a sample here is a search per contract (or per card): chunks of one to three samples, about 64 a worker
-    run_spans(Pool(count), samples, chunk_size(samples, count, 64, 3), task, setup, journal, read, total.merge,
-              None if progress is None else lambda: progress(total), go_on)
+    run_spans(Pool(count), samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal,
+              read, total.merge, None if progress is None else lambda: progress(total), go_on,
+              lambda span, sums: Span(span.first, sums.samples))
+    if total.samples < samples and not stopped:  # the last chunks were cut short
+        go_on()
     return total, stopped[0] if stopped else None
 
 
@@ -447,19 +489,19 @@ class CardSetup:
     cards: tuple[int, ...]
 
 
-def card_chunk(span: tuple[int, int], setup: CardSetup) -> AdviceSums:
+def card_chunk(span: tuple[int, int], setup: CardSetup, limits: Limits = Limits()) -> AdviceSums:
     """Card advice samples ``first`` .. ``first + count - 1`` on one worker (a pool job): per legal card the
     settlement for the seat's side (the declaring side's net, negated for a defender)."""
     worker_engine()
-    first, count = span
-    sums = AdviceSums()
     seat = setup.sampling.seat  # 0-based
-    for k in range(first, first + count):
+
+    def solve(k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
         rules, state = draw_sample(setup.sampling, k)
         values = child_values(Position(get_game(setup.sampling.game), rules, state))
         sign = 1 if seat in rules.declaring_side else -1
-        add_sample(sums, [(sign * values[card], sign * values[card] > 0, ()) for card in setup.cards])
-    return sums
+        return [(sign * values[card], sign * values[card] > 0, ()) for card in setup.cards]
+
+    return solve_span(span, limits, solve)
 
 
 @dataclass(frozen=True)
@@ -494,10 +536,12 @@ class CardAdvice:
 def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
               samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
               stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
-              progress: Callable[[AdviceSums], None] | None = None) -> tuple[tuple[int, ...], AdviceSums, str | None]:
+              progress: Callable[[AdviceSums], None] | None = None,
+              at_least: int = 0) -> tuple[tuple[int, ...], AdviceSums, str | None]:
     """The sampling behind :func:`card_advice` (and the sampling bot's card for the score): the legal cards of the
     seat to move in pack order, their integer sums over the samples (item ``i`` of the sums is card ``i``), and why
-    the run stopped early (None: it did not)."""
+    the run stopped early (None: it did not). The first ``at_least`` samples are solved whatever ``time_limit`` and
+    ``stop`` say."""
     state = check_position(position).state
     if state.is_over:
         raise StichError("the deal is over: no card is left to choose")
@@ -508,7 +552,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     legal = state.legal_cards()
     setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
     total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
-                                 time_limit, stop, progress)
+                                 time_limit, stop, progress, at_least)
     return setup.cards, total, stopped
 
 

@@ -60,7 +60,7 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     variant flags (:mod:`solver.score_objective`). Its card values are the settlement after each card, so
     ``best_cards()`` ranks by the score; for any other objective it ranks by that objective's value (card points for
     ``points``). The score is searched by a :class:`~solver.search.settle.SettlementEngine` (pass one as ``engine``,
-    or None); it runs to the end (no ``time_limit`` or ``stop``) and takes no ``seat``.
+    or None), stops at ``time_limit`` or ``stop`` as the points search does, and takes no ``seat``.
     """
     check_position(position)
     check_flag("cards", cards)
@@ -86,13 +86,12 @@ def _solve_score(position: Position, seat: int | None, cards: bool, line: bool, 
 
     if seat is not None:
         raise StichError("the score is the declaring side's (or the declarer's alone) and takes no seat")
-    if time_limit is not None or stop is not None:
-        raise StichError("the score search runs to the end: time_limit and stop are the points engine's")
     if engine is not None and not isinstance(engine, (EngineSolver, SettlementEngine)):
         solver_for(engine)  # the points engine's message for a wrong argument
     known = engine if isinstance(engine, (EngineSolver, SettlementEngine)) else None
     settlement_engine = settlement_engine_for(known) if not uses_reference(reference_solver) else None
-    return solve_score(position, cards=cards, line=line, engine=settlement_engine, reference_solver=reference_solver)
+    return solve_score(position, cards=cards, line=line, engine=settlement_engine, reference_solver=reference_solver,
+                       time_limit=time_limit, stop=stop)
 
 
 def perft(position: Position, depth: int, *, reference_solver: bool | None = None) -> int:

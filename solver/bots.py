@@ -21,11 +21,12 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Protocol
 
 from .advice import card_sums
-from .errors import StichError, is_whole_number
+from .errors import SearchStopped, StichError, is_whole_number
 from .games.base import Objective, Rules
 from .position import Position, check_position
 from .sampling import MAX_SAMPLES, Setup, draw_sample, position_setup
@@ -151,7 +152,8 @@ class SamplingBot:
     ``samples`` deals of the unseen cards, each consistent with the contract and the play, are solved for every
     legal card; the card with the best mean for the seat's side is chosen (ties: the lowest pack index). ``seed``
     makes the samples reproducible (mixed with the deal and the play, so each decision draws its own);
-    ``time_limit`` (seconds) ends the sampling early, after at least one sample, for a move deadline;
+    ``time_limit`` (seconds) ends the sampling early, after at least one sample, for a move deadline: the search
+    running when it passes stops (within a few milliseconds) and its sample is dropped;
     ``plays_for`` is ``score`` (the settlement in game units, where the rules have one) or ``points``.
     ``last_estimates`` keeps the means behind the latest choice.
 
@@ -197,7 +199,7 @@ class SamplingBot:
         if self.plays_for == "score" and settlement_unsupported(position) is None:
             # card advice's sampling: the same samples and per-card settlements, on ``workers`` processes
             cards, sums, _ = card_sums(position, samples=self.samples, seed=self._seed(position),
-                                       workers=self.workers, time_limit=self.time_limit)
+                                       workers=self.workers, time_limit=self.time_limit, at_least=1)
             self.last_estimates = sorted((CardEstimate(card, sums.contracts[i].n, sums.contracts[i].total)
                                           for i, card in enumerate(cards)), key=lambda e: (-e.mean, e.card))
             return self.last_estimates[0].card
@@ -206,7 +208,12 @@ class SamplingBot:
         estimates = {card: CardEstimate(card, 0, 0) for card in range(len(position.pack)) if legal >> card & 1}
         for k in range(self.samples):
             rules, sample = draw_sample(setup, k)
-            objective, values = card_values(Position(rules.game, rules, sample), self.plays_for, self.engine)
+            try:  # the first sample is always solved, the others stop at the deadline
+                with nullcontext() if not k or deadline is None else \
+                        self.engine.stopping(max(0.0, deadline - time.monotonic())):
+                    objective, values = card_values(Position(rules.game, rules, sample), self.plays_for, self.engine)
+            except SearchStopped:
+                break
             for card, value in values:
                 entry = estimates[card]
                 entry.samples += 1

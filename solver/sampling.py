@@ -585,21 +585,28 @@ def check_run(samples: object, checkpoint: object) -> None:
 
 def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], setup: Any, journal: Journal | None,
               read: Callable[[Mapping[str, Any]], Any], add: Callable[[Any], None],
-              after: Callable[[], None] | None = None, go_on: Callable[[], bool] | None = None) -> None:
+              after: Callable[[], None] | None = None, go_on: Callable[[Span], bool] | None = None,
+              solved: Callable[[Span, Any], Span] | None = None) -> None:
     """Samples 0 .. ``samples - 1`` in spans of at most ``size`` on ``pool`` (``task(span, setup)`` returns a span's
     integer sums, which ``add`` merges): the spans ``journal`` holds are read back (``read``) instead of solved,
-    every new one is appended to it as it finishes, then ``after()`` runs (a live display). ``go_on()`` is asked
+    every new one is appended to it as it finishes, then ``after()`` runs (a live display). ``go_on(span)`` is asked
     before each span is handed out: False hands out no more (a time limit, a stop), and the spans in flight finish.
-    The journal is closed at the end, however the run ends."""
+    A task that may stop early (its searches' time limit) solves the first samples of its span only: ``solved(span,
+    sums)`` says which, and only those count as done (journalled; a resume solves the rest). The journal is closed
+    at the end, however the run ends."""
     done: set[int] = set()
 
     def jobs() -> Iterator[Span]:
         for span in spans(samples, done, size):  # only samples not done: a resume may cut chunks otherwise
-            if go_on is not None and not go_on():
+            if go_on is not None and not go_on(span):
                 return
             yield span
 
     def finished(span: Span, part: Any) -> None:
+        if solved is not None:
+            span = solved(span, part)
+            if not span.size:
+                return
         add(part)
         if journal is not None:
             journal.append(span, part.to_json())

@@ -65,12 +65,15 @@ def settlement_engine_for(engine: EngineSolver | SettlementEngine | None) -> Set
 
 def solve_score(position: Position, *, cards: bool = False, line: bool = False,
                 engine: SettlementEngine | None = None, reference_solver: bool | None = None,
-                announcements: Announcements = None, pot: int | None = None) -> SolveResult:
+                announcements: Announcements = None, pot: int | None = None, time_limit: float | None = None,
+                stop: threading.Event | None = None) -> SolveResult:
     """The double-dummy score of ``position`` (from its current state: start, mid-trick or ending): the value, with
     ``cards`` the settlement after every legal card (equivalent cards share it), with ``line`` an optimal line.
 
     ``announcements`` and ``pot`` (for the games that have them) override the record's tags, as for
-    :func:`~solver.scoring.score_deal`."""
+    :func:`~solver.scoring.score_deal`. ``time_limit`` (seconds) and ``stop`` (an Event another thread may set)
+    end the engine's search early with :class:`~solver.errors.SearchStopped`, as for the points search; the
+    reference solver runs to the end and refuses them."""
     start = time.perf_counter()
     check_position(position)
     check_flag("cards", cards)
@@ -83,6 +86,8 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
     pv: Sequence[int] = ()
     nodes = 0
     if uses_reference(reference_solver):
+        if time_limit is not None or stop is not None:
+            raise StichError("time_limit and stop are the engine's; the reference solver runs to the end")
         memo: dict[tuple, int] = {}
 
         def score(final: PlayState) -> int:
@@ -98,16 +103,17 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
         if engine is not None and not isinstance(engine, SettlementEngine):
             raise StichError(f"the score is searched by a SettlementEngine, not {type(engine).__name__}")
         searcher = engine if engine is not None else default_settlement_engine()
-        before = searcher.nodes
-        if cards and not state.is_over:
-            values = searcher.card_values(state, spec)
-            best = max if state.to_move in spec.declaring_side else min
-            value = best(cv.value for cv in values)
-        else:
-            value = searcher.value(state, spec)
-        if line:
-            pv = searcher.line(state, spec, value)
-        nodes = searcher.nodes - before
+        with searcher.stopping(time_limit, stop):
+            before = searcher.nodes
+            if cards and not state.is_over:
+                values = searcher.card_values(state, spec)
+                best = max if state.to_move in spec.declaring_side else min
+                value = best(cv.value for cv in values)
+            else:
+                value = searcher.value(state, spec)
+            if line:
+                pv = searcher.line(state, spec, value)
+            nodes = searcher.nodes - before
     return SolveResult(objective=objective, achieved=0, future=value, card_values=tuple(values), line=tuple(pv),
                        nodes=nodes, seconds=time.perf_counter() - start, to_move=state.to_move,
                        pack=state.rules.pack)

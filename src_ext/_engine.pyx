@@ -778,6 +778,7 @@ cdef class Engine:
         S.use_canonical = self.options.use_canonical
         S.use_equivalence = self.options.use_equivalence
         S.use_lookahead = self.options.use_lookahead
+        S.stop_check = <void*>self.stop_check if self.stop_check is not None else NULL
         S.deciding = -1
         if m >= 0:
             # above every final value of the deciding component (the same for every question on this deal); the

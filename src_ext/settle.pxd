@@ -84,7 +84,8 @@ ctypedef struct Settle:
     uint64_t table_hits
     uint64_t iterations
     int history[MAX_SEATS][MAX_CARDS]
-    int aborted                               # a signal handler raised: unwind (search.pxd, Interrupts)
+    int aborted                               # a signal handler raised or the stop check said stop: unwind
+    void* stop_check                          # NULL, or the Engine's stop check: () -> bool (search.pxd, Interrupts)
     # the threshold search (Step 7): its question's need per bucket tuple of the other components (indexed as the
     # payoff table, the deciding component's bucket 0), what no final value of the deciding component reaches, the
     # question's share of the table key, and whether its table is the quasi table
@@ -370,7 +371,7 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     if boundary and S.s.live == 0:
         return settled(S)
     S.nodes += 1
-    if interrupted(S.nodes, &S.aborted, NULL):
+    if interrupted(S.nodes, &S.aborted, S.stop_check):
         return 0
     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
         return last_trick_payoff(S)

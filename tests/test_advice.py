@@ -158,6 +158,77 @@ def test_time_limit_gives_the_best_so_far():
     assert advice.rows[0].samples >= 1
 
 
+def _heavy_deal():
+    """A Zwanzigerrufen Solo (board 30 of the benchmark's seed) whose every card the settlement values in over a
+    second, and the other hands as known cards: every sample of card advice from it is that deal."""
+    from solver.benchmark import SEEDS
+    from solver.generate import random_record
+    from solver.position import position_from_record
+
+    position = position_from_record(random_record("Zwanzigerrufen", SEEDS["Zwanzigerrufen"], 30, contract="Solo"))
+    seat = position.state.to_move
+    known = {s + 1: " ".join(position.pack.names(hand)) for s, hand in enumerate(position.rules.deal.hands)
+             if s != seat}
+    return position, known
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_time_limit_stops_the_running_settlement(workers):
+    """The first sample's search is cut at the limit (a worker process reads the same clock), not finished: no
+    sample is solved, where a limit looked at between chunks only would have let the first one finish."""
+    position, known = _heavy_deal()
+    advice = card_advice(position, known=known, samples=3, seed=1, workers=workers, time_limit=0.2)
+    assert advice.stopped == "time limit" and advice.samples == 0
+    assert all(row.samples == 0 for row in advice.rows)
+
+
+def test_a_stop_event_stops_the_running_settlement():
+    position, known = _heavy_deal()
+    stop = threading.Event()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    try:
+        advice = card_advice(position, known=known, samples=3, seed=1, workers=1, stop=stop)
+    finally:
+        timer.cancel()
+    assert advice.stopped == "interrupt" and advice.samples == 0
+
+
+def test_the_first_samples_a_bot_needs_are_solved_whatever_the_time_limit():
+    from solver.advice import card_sums
+
+    position, known = _heavy_deal()
+    cards, sums, stopped = card_sums(position, known=known, samples=3, seed=1, workers=1, time_limit=0.2,
+                                     at_least=1)
+    assert stopped == "time limit" and sums.samples == 1
+    assert all(sums.contracts[i].n == 1 for i in range(len(cards)))
+
+
+class _StopAtAsking:
+    """A stop event that is set from its ``at``-th question on: where a run stops, without a clock."""
+
+    def __init__(self, at: int) -> None:
+        self.at, self.asked = at, 0
+
+    def is_set(self) -> bool:
+        self.asked += 1
+        return self.asked >= self.at
+
+
+def test_a_chunk_cut_short_keeps_its_solved_samples_in_the_checkpoint(tmp_path):
+    """Chunks of three samples here; the stop is first seen as sample 4 starts (asked before each chunk is handed
+    out and as each sample's search starts), so the second chunk ends after sample 3: the checkpoint keeps samples
+    0-3, and the resumed run equals an uninterrupted one."""
+    whole = contract_advice(contracts="all", samples=200, seed=5, workers=1, **KRATZEN)
+    journal = tmp_path / "advice.ckpt"
+    part = contract_advice(contracts="all", samples=200, seed=5, workers=1, checkpoint=journal,
+                           stop=_StopAtAsking(7), **KRATZEN)  # type: ignore[arg-type]
+    assert part.stopped == "interrupt" and part.samples == 4
+    lines = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    assert [line["span"] for line in lines] == [[0, 3], [3, 1]]
+    assert contract_advice(contracts="all", samples=200, seed=5, workers=2, checkpoint=journal, **KRATZEN) == whole
+
+
 def test_checkpoint_resume_equals_an_uninterrupted_run(tmp_path):
     whole = contract_advice(contracts="all", samples=60, seed=2, workers=1, **KRATZEN)
     journal = tmp_path / "advice.ckpt"

@@ -1,7 +1,8 @@
 """Stopping a search from outside the signal path: ``time_limit`` and a ``stop`` event. Signals reach only the main
 thread, so a bot or a server solving in a worker thread could not bound a move's time; the search now asks the
 question's stop check at the same look at which it runs signal handlers (every 16,384 nodes), unwinds and raises
-SearchStopped. The engine stays usable and its next answers are a fresh engine's."""
+SearchStopped. The engine stays usable and its next answers are a fresh engine's. The settlement search (the score
+objective) stops the same way."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def _heavy() -> solver.Position:
     return solver.position_from_record(record)
 
 
+def _long_settlement() -> solver.Position:
+    """Board 30 of the Zwanzigerrufen benchmark as a Solo: over a second for the score of every card."""
+    record = solver.random_record("Zwanzigerrufen", SEEDS["Zwanzigerrufen"], 30, contract="Solo")
+    return solver.position_from_record(record)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("cards", [False, True])
 def test_a_time_limit_stops_a_search_and_the_engine_answers_right_afterwards(cards, threads) -> None:
@@ -36,15 +43,21 @@ def test_a_time_limit_stops_a_search_and_the_engine_answers_right_afterwards(car
     assert (after.total, after.card_values) == (fresh.total, fresh.card_values)
 
 
-def test_a_stop_event_set_by_another_thread_stops_a_search_in_a_worker_thread() -> None:
-    position = _heavy()
-    engine = solver.EngineSolver(16, use_quasi=False, threads=2)
+@pytest.mark.parametrize("objective", ["points", "score"])
+def test_a_stop_event_set_by_another_thread_stops_a_search_in_a_worker_thread(objective) -> None:
+    """The points search on two threads; the settlement search (the score) on its own engine."""
+    from solver.search.settle import SettlementEngine
+
+    if objective == "points":
+        position, engine = _heavy(), solver.EngineSolver(16, use_quasi=False, threads=2)
+    else:
+        position, engine = _long_settlement(), SettlementEngine(4)
     stop = threading.Event()
     outcome: dict[str, object] = {}
 
     def work() -> None:
         try:
-            outcome["result"] = solver.solve(position, "points", cards=True, engine=engine, stop=stop)
+            outcome["result"] = solver.solve(position, objective, cards=True, engine=engine, stop=stop)
         except solver.SearchStopped as stopped:
             outcome["stopped"] = stopped
 
@@ -54,7 +67,8 @@ def test_a_stop_event_set_by_another_thread_stops_a_search_in_a_worker_thread() 
     stop.set()
     worker.join(timeout=60)
     assert not worker.is_alive() and "stopped" in outcome
-    assert solver.solve(position, engine=engine).total == solver.solve(position).total
+    if objective == "points":
+        assert solver.solve(position, engine=engine).total == solver.solve(position).total
 
 
 def test_a_generous_limit_changes_nothing_and_the_limit_is_not_kept() -> None:
@@ -81,3 +95,18 @@ def test_bad_stop_arguments_are_refused(arguments, message) -> None:
         solver.solve(position, **arguments)
     with pytest.raises(solver.StichError, match="the reference solver runs to the end"):
         solver.solve(position, reference_solver=True, time_limit=1)
+
+
+def test_a_time_limit_stops_a_settlement_and_the_engine_answers_right_afterwards() -> None:
+    from solver.search.settle import SettlementEngine
+
+    position = _long_settlement()
+    engine = SettlementEngine(4)
+    with pytest.raises(solver.SearchStopped):
+        solver.solve(position, "score", cards=True, engine=engine, time_limit=0.05)
+    after = solver.solve(position, "score", line=True, engine=engine)
+    fresh = solver.solve(position, "score", line=True, engine=SettlementEngine(4))
+    assert (after.total, after.line) == (fresh.total, fresh.line)
+    with engine.stopping(time_limit=60):  # a generous limit changes nothing, and goes with the block
+        assert solver.solve(position, "score", engine=engine).total == fresh.total
+    assert engine.engine.stop_check is None

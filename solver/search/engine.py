@@ -23,7 +23,7 @@ import os
 import re
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Callable, Iterator, TypeVar
 from dataclasses import dataclass
 
@@ -312,6 +312,37 @@ def serialised(method: _Method) -> _Method:
     return locked  # type: ignore[return-value]
 
 
+@contextmanager
+def stop_checked(engine: _engine.Engine, time_limit: float | None = None,
+                 stop: threading.Event | None = None) -> Iterator[None]:
+    """A block in which the compiled ``engine``'s searches (the points search and the settlement search alike) ask
+    a stop check every 16,384 nodes: ``time_limit`` seconds from the block's start passed, or ``stop`` set; when it
+    says stop, the search unwinds and raises :class:`~solver.errors.SearchStopped` (src_ext/search.pxd,
+    Interrupts). Raises it at once when the limit is already past."""
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 <= time_limit < float("inf")):
+        raise InvalidPositionError(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        raise InvalidPositionError(f"stop must be a threading.Event (or anything with is_set()), not {stop!r}")
+    if time_limit is None and stop is None:
+        yield
+        return
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    is_set = stop.is_set if stop is not None else None
+
+    def asks_stop() -> bool:  # called by the search without raising: a clock and an Event only
+        return (deadline is not None and time.monotonic() >= deadline) or (is_set is not None and is_set())
+
+    previous = engine.stop_check
+    engine.stop_check = asks_stop
+    try:
+        if asks_stop():  # already past: not even the first 16,384 nodes
+            raise SearchStopped("the search was stopped before it started (its time limit or stop event)")
+        yield
+    finally:
+        engine.stop_check = previous
+
+
 def per_thread(factory: Callable[[], _Engine]) -> Callable[[], _Engine]:
     """``factory()`` made once in each thread that asks and kept there: the shared engine of the functions called
     without ``engine=``, so that threads never wait on one another's searches. Made again when STICH_TABLE_MB or
@@ -372,33 +403,12 @@ class EngineSolver:
             check_objective(objective, state.rules)
             self._checked_objective = objective
 
-    @contextmanager
-    def stopping(self, time_limit: float | None = None, stop: threading.Event | None = None) -> Iterator[None]:
+    def stopping(self, time_limit: float | None = None,
+                 stop: threading.Event | None = None) -> AbstractContextManager[None]:
         """Every search of this engine inside the block ends with :class:`~solver.errors.SearchStopped` once
         ``time_limit`` seconds have passed (from the block's start) or ``stop`` is set. The engine stays usable; a
         stopped search keeps nothing it half proved."""
-        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                       or not 0 <= time_limit < float("inf")):
-            raise InvalidPositionError(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
-        if stop is not None and not callable(getattr(stop, "is_set", None)):
-            raise InvalidPositionError(f"stop must be a threading.Event (or anything with is_set()), not {stop!r}")
-        if time_limit is None and stop is None:
-            yield
-            return
-        deadline = None if time_limit is None else time.monotonic() + time_limit
-        is_set = stop.is_set if stop is not None else None
-
-        def asks_stop() -> bool:  # called by the search without raising: a clock and an Event only
-            return (deadline is not None and time.monotonic() >= deadline) or (is_set is not None and is_set())
-
-        previous = self.engine.stop_check
-        self.engine.stop_check = asks_stop
-        try:
-            if asks_stop():  # already past: not even the first 16,384 nodes
-                raise SearchStopped("the search was stopped before it started (its time limit or stop event)")
-            yield
-        finally:
-            self.engine.stop_check = previous
+        return stop_checked(self.engine, time_limit, stop)
 
     @property
     def table_bytes(self) -> int:

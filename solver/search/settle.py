@@ -13,8 +13,9 @@ built from each game's scoring (solver/settlement.py); here it is searched:
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from .. import _engine
 from ..cards import bits
@@ -23,7 +24,7 @@ from ..games.base import PayoffComponent
 from ..state import PlayState
 from .boundary import check_state
 from .engine import (Compiled, _objective_cards, compile_rules, engine_events, rules_tables, serialised,
-                     spread_over_groups, table_megabytes)
+                     spread_over_groups, stop_checked, table_megabytes)
 from .results import CardValue
 
 #: The engine's limits (src_ext/settle.pxd).
@@ -97,6 +98,16 @@ class SettlementEngine:
     @property
     def nodes(self) -> int:
         return self.engine.nodes
+
+    @contextmanager
+    def stopping(self, time_limit: float | None = None, stop: threading.Event | None = None) -> Iterator[None]:
+        """Every settlement search of this engine inside the block ends with :class:`~solver.errors.SearchStopped`
+        once ``time_limit`` seconds have passed (from the block's start) or ``stop`` is set, as the points search
+        does (:meth:`solver.search.engine.EngineSolver.stopping`); the block holds the engine, so another thread's
+        searches on it wait rather than inherit the limit. The engine stays usable; a stopped search keeps nothing
+        it half proved."""
+        with self._lock, stop_checked(self.engine, time_limit, stop):
+            yield
 
     def _load(self, state: PlayState, spec: PayoffSpec) -> Compiled:
         rules = state.rules
