@@ -46,7 +46,7 @@ from .scoring import scoring_inputs
 from .settlement import (PayoffTable, bonuses_made, default_settlement_engine, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
-from .workers import Pool, local_workers, worker_engine
+from .workers import Pool, local_workers
 
 
 @dataclass(frozen=True)
@@ -220,7 +220,6 @@ def solve_span(span: tuple[int, int], limits: Limits,
 
 def advice_chunk(span: tuple[int, int], setup: AdviceSetup, limits: Limits = Limits()) -> AdviceSums:
     """Samples ``first`` .. ``first + count - 1`` on one worker, as integer sums (a pool job)."""
-    worker_engine()  # the worker's memory cap and table size, as every pool job sets them
     return solve_span(span, limits, lambda k: settle_sample(setup, k))
 
 
@@ -492,7 +491,6 @@ class CardSetup:
 def card_chunk(span: tuple[int, int], setup: CardSetup, limits: Limits = Limits()) -> AdviceSums:
     """Card advice samples ``first`` .. ``first + count - 1`` on one worker (a pool job): per legal card the
     settlement for the seat's side (the declaring side's net, negated for a defender)."""
-    worker_engine()
     seat = setup.sampling.seat  # 0-based
 
     def solve(k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:

@@ -23,7 +23,7 @@ import random
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Protocol
 
 from .advice import card_sums
 from .errors import SearchStopped, StichError, is_whole_number
@@ -59,16 +59,19 @@ def objective_for(rules: Rules, seat: int) -> Objective:
     return rules.objective(names[0], seat)
 
 
-def card_values(position: Position, plays_for: str, engine: EngineSolver) -> tuple[Objective, list[tuple[int, int]]]:
+def card_values(position: Position, plays_for: str, engine: EngineSolver | Callable[[], EngineSolver]
+                ) -> tuple[Objective, list[tuple[int, int]]]:
     """Every legal card of the seat to move with the deal's total after it (``achieved`` plus the rest), for the
     objective it is measured by: the settlement (:func:`solver.score_objective.solve_score`) where ``plays_for`` is
-    ``score`` and the rules have one, else card points (or the seat's tricks)."""
+    ``score`` and the rules have one, else card points (or the seat's tricks) on the points ``engine`` (or the one
+    a function gives: asked for only then)."""
     if plays_for == "score" and settlement_unsupported(position) is None:
         result = solve_score(position, cards=True)
         return result.objective, [(cv.card, cv.value) for cv in result.card_values]
     objective = objective_for(position.rules, position.state.to_move)
     achieved = objective.achieved(position.rules, position.state)
-    return objective, [(cv.card, achieved + cv.value) for cv in engine.card_values(position.state, objective)]
+    points = engine if isinstance(engine, EngineSolver) else engine()
+    return objective, [(cv.card, achieved + cv.value) for cv in points.card_values(position.state, objective)]
 
 
 def _check_plays_for(plays_for: object) -> str:
@@ -120,15 +123,22 @@ class CheaterBot:
     """A double-dummy best card for the seat to move, from every hand: what perfect information plays."""
 
     def __init__(self, engine: EngineSolver | None = None, name: str = "cheater", plays_for: str = "score") -> None:
-        self.engine = engine or EngineSolver()
+        self._engine = engine
         self.name = name
         self.plays_for = _check_plays_for(plays_for)
+
+    @property
+    def engine(self) -> EngineSolver:
+        """The points engine (made on first use: playing for the score needs none, and its table is 64 MB)."""
+        if self._engine is None:
+            self._engine = EngineSolver()
+        return self._engine
 
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)
         if state.legal_cards().bit_count() == 1:
             return state.legal_cards().bit_length() - 1
-        objective, values = card_values(position, self.plays_for, self.engine)
+        objective, values = card_values(position, self.plays_for, lambda: self.engine)
         best = max(for_seat(value, objective, state.to_move) for _, value in values)
         return min(card for card, value in values if for_seat(value, objective, state.to_move) == best)
 
@@ -176,10 +186,17 @@ class SamplingBot:
         self.seed = seed
         self.workers = workers
         self.time_limit = time_limit
-        self.engine = engine or EngineSolver()
+        self._engine = engine
         self.name = name
         self.plays_for = _check_plays_for(plays_for)
         self.last_estimates: list[CardEstimate] = []
+
+    @property
+    def engine(self) -> EngineSolver:
+        """The points engine (made on first use: playing for the score needs none, and its table is 64 MB)."""
+        if self._engine is None:
+            self._engine = EngineSolver()
+        return self._engine
 
     def setup(self, position: Position) -> Setup:
         """The sampling of this decision: the seat's view (its dealt hand, the play, the public rule state)."""

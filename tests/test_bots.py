@@ -60,6 +60,29 @@ def test_the_sampling_bot_for_the_score_sums_the_cards_settlements_on_its_sample
         SamplingBot(workers=0)
 
 
+def test_bots_playing_for_the_score_make_no_points_engine(monkeypatch):
+    """A points engine holds a 64 MB table: the bots make theirs on first use, and playing for the score (card
+    advice's sampling, the settlement search) never uses one; playing for the points does."""
+    from solver.search.engine import EngineSolver
+
+    made = []
+    setup = EngineSolver.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(self)
+        setup(self, *args, **kwargs)
+
+    monkeypatch.setattr(EngineSolver, "__init__", counted)
+    position = _start(board=5)
+    for bot in (SamplingBot(samples=3, seed=1), CheaterBot()):
+        assert position.state.legal_cards() >> bot.choose(position) & 1
+    assert made == []
+    points = SamplingBot(samples=2, seed=1, plays_for="points")
+    assert made == []
+    points.choose(position)
+    assert made == [points.engine]
+
+
 def test_the_time_budget_is_kept():
     position = _start("zwanzigerrufen", "Normal", board=3)
     bot = SamplingBot(samples=10_000, seed=1, time_limit=0.5)
