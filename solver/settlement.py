@@ -131,8 +131,9 @@ def payoff_table(position: Position, state: PlayState | None = None, *, announce
     key: tuple = (game.name, game_key, tuple(components))
     if game_key is None:
         known, key = rules.__dict__.setdefault("_payoff_tables", {}), (inputs, tuple(components))
-    if key in known:
-        return known[key]
+    found = known.get(key)  # one look: another thread may drop the key between two
+    if found is not None:
+        return found
     buckets = [tuple(c.representative(b) for c, b in zip(components, bucket))
                for bucket in bucket_tuples(tuple(components))]
     if items is None:
