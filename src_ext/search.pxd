@@ -501,7 +501,7 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
     cdef int lower = 0, upper = INFINITY, best, best_card = NO_CARD, tt_card = NO_CARD
     cdef int n, i, card, reward, value, maximising, seat, max_sure, min_sure, static_upper = INFINITY
     cdef int moves[MAX_CARDS]
-    cdef uint64_t legal, unordered
+    cdef uint64_t legal
     cdef uint8_t leader_flags = 0
     cdef uint64_t key = 0
     cdef Entry entry
@@ -577,17 +577,9 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         legal = legal_cards(S.t, &S.s)
         if S.opt.use_equivalence:
             legal = representatives(S.t, &S.s, legal)
-        unordered = 0
         if S.opt.use_ordering and legal & (legal - 1):
-            if tt_card != NO_CARD and (legal >> tt_card) & 1:
-                # the table's card alone first: the rest are ordered only if it does not cut off (Step 5)
-                moves[0] = tt_card
-                n = 1
-                unordered = legal & ~((<uint64_t>1) << tt_card)
-            else:
-                n = order_moves(S.t, S.o, &S.s, legal, NO_CARD, moves, S.history[seat], S.opt.use_lookahead,
-                                S.killer[seat][popcount(S.s.hands[seat])] if boundary else NO_CARD,
-                                S.opt.kept_card)
+            n = order_moves(S.t, S.o, &S.s, legal, tt_card, moves, S.history[seat], S.opt.use_lookahead,
+                            S.killer[seat][popcount(S.s.hands[seat])] if boundary else NO_CARD, S.opt.kept_card)
         else:
             n = 0
             while legal:
@@ -607,11 +599,6 @@ cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:
         i = 0
         k = 0
         while True:
-            if i == n and unordered:
-                n += order_moves(S.t, S.o, &S.s, unordered, NO_CARD, moves + n, S.history[seat], S.opt.use_lookahead,
-                                 S.killer[seat][popcount(S.s.hands[seat])] if boundary else NO_CARD,
-                                 S.opt.kept_card)
-                unordered = 0
             if i < n:
                 card = moves[i]
                 i += 1
