@@ -114,6 +114,22 @@ cdef int _signature_planes(const Tables* t, list signatures, uint64_t* planes, s
     return used
 
 
+cdef void _representative_planes(Tables* t):
+    """The planes of :func:`representatives`' bit-parallel form: (class, signature) numbered over the pack, and
+    whether each card's stronger cards are exactly the higher ones of its class (the form's premise)."""
+    cdef int c, j
+    numbers = {}
+    for c in range(t.n_cards):
+        number = numbers.setdefault((t.card_class[c], t.signature[c]), len(numbers))
+        for j in range(6):
+            if (number >> j) & 1:
+                t.rep_plane[j] |= (<uint64_t>1) << c
+    t.n_rep_planes = (<object>(len(numbers) - 1)).bit_length()
+    t.rep_by_planes = 1 if len(numbers) <= 64 and all(
+        t.stronger[c] == t.class_mask[t.card_class[c]] & ~((2 << c) - 1) & 0xFFFFFFFFFFFFFFFF
+        for c in range(t.n_cards)) else 0
+
+
 cdef class Engine:
     """One engine: rule tables, an objective, a root position and a transposition table of fixed size."""
 
@@ -255,6 +271,7 @@ cdef class Engine:
             t.called_runaway_min, t.called_runaway_at_deal, t.called_flag = runaway_min, at_deal, flag
         t.n_sig_planes = _signature_planes(t, d["signature"], t.sig_plane, "signature")
         t.n_role_planes = _signature_planes(t, d["role_signature"], t.role_plane, "role signature")
+        _representative_planes(t)
         t.canonical_ok = 1 if d["canonical_ok"] else 0
         self.options.use_canonical = self.wants_canonical and t.canonical_ok
         _check(len(d["chain"]), 0, n, "dominance chain")

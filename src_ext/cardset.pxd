@@ -2,7 +2,8 @@
 #
 # Counting, the lowest card and dropping it are one instruction each (popcnt, tzcnt). ``compress`` packs the bits of
 # a word that lie under a mask down to the low bits (the table keys are written this way, search.pxd): the pext
-# instruction where the processor building the engine has it (setup.py), else a loop over the mask's bits.
+# instruction where the processor building the engine has it (setup.py), else a loop over the mask's bits;
+# ``expand`` undoes it (pdep).
 from libc.stdint cimport uint64_t
 
 cdef inline int popcount(uint64_t mask) noexcept nogil:
@@ -24,9 +25,11 @@ cdef extern from *:
     #include <stdint.h>
     #if defined(__BMI2__)
     #include <immintrin.h>
+    #define STICH_FAST_PEXT 1
     static inline uint64_t stich_pext(uint64_t x, uint64_t m) { return _pext_u64(x, m); }
     static inline uint64_t stich_pdep(uint64_t x, uint64_t m) { return _pdep_u64(x, m); }
     #else
+    #define STICH_FAST_PEXT 0
     static inline uint64_t stich_pdep(uint64_t x, uint64_t m) {
         uint64_t r = 0, b = 1;
         for (; m; m &= m - 1, b <<= 1)
@@ -43,6 +46,12 @@ cdef extern from *:
     """
     uint64_t stich_pext(uint64_t x, uint64_t m) nogil
     uint64_t stich_pdep(uint64_t x, uint64_t m) nogil
+    const int STICH_FAST_PEXT                 # 1: compress and expand are one instruction each
+
+
+cdef inline uint64_t expand(uint64_t x, uint64_t mask) noexcept nogil:
+    """The low bits of ``x`` spread to the places of ``mask``'s set bits (compress undone; BMI2's pdep)."""
+    return stich_pdep(x, mask)
 
 
 cdef inline uint64_t compress(uint64_t x, uint64_t mask) noexcept nogil:

@@ -9,7 +9,7 @@
 # reference solver's move generator by perft counts (tests/test_perft.py).
 
 from libc.stdint cimport uint64_t, uint32_t
-from cardset cimport lowest, drop_lowest, popcount
+from cardset cimport lowest, drop_lowest, popcount, compress, expand, STICH_FAST_PEXT
 from types cimport Tables, State, MAX_LEVELS
 
 
@@ -128,10 +128,20 @@ cdef inline uint64_t legal_cards(const Tables* t, const State* s) noexcept nogil
 
 cdef inline uint64_t representatives(const Tables* t, const State* s, uint64_t legal) noexcept nogil:
     """One card of each group of equivalent legal cards (the strongest): cards of one hand with the same signature
-    and no live card of their class between them, counting the cards on the table as live."""
+    and no live card of their class between them, counting the cards on the table as live. Where compress is one
+    instruction, without a branch a card (the card loop's branches mispredict)."""
     cdef uint64_t live = s.live | s.trick_mask
-    cdef uint64_t result = 0, rest = legal, above
-    cdef int c, h
+    cdef uint64_t result = 0, rest = legal, above, packed, plane, differ = 0
+    cdef int c, h, j
+    if STICH_FAST_PEXT and t.rep_by_planes:
+        # bit-parallel: packed down to the live cards, a card's next stronger live card of its class is the next bit
+        # up, whenever it is of the same class (the planes tell, with the signature); drop each legal card whose
+        # next bit up is legal and alike
+        packed = compress(legal, live)
+        for j in range(t.n_rep_planes):
+            plane = compress(t.rep_plane[j], live)
+            differ |= plane ^ (plane >> 1)
+        return legal & ~expand(packed & (packed >> 1) & ~differ, live)
     while rest:
         c = lowest(rest)
         rest = drop_lowest(rest)

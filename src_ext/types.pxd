@@ -35,6 +35,9 @@ ctypedef struct Tables:
     uint64_t sig_plane[6]                     # planes: sig_plane[j] holds the cards whose number has bit j
     int n_role_planes                         # the same for signatures without points (quasi-symmetry keys)
     uint64_t role_plane[6]
+    int rep_by_planes                         # each card's next stronger card of its class is the next one up, so
+    int n_rep_planes                          # representatives (movegen.pxd) may read rep_plane[j]: the cards
+    uint64_t rep_plane[6]                     # whose (class, signature), numbered over the pack, has bit j
     int power[MAX_CLASSES][MAX_CARDS]         # power[led class][card]; 0 = cannot win
     int n_follow[MAX_CLASSES]
     uint64_t follow_mask[MAX_CLASSES][MAX_LEVELS]
