@@ -33,15 +33,15 @@
 from types cimport State, MAX_CARDS, NO_CARD, INFINITY
 from search cimport Search, exact_value_card, play_card, ABORT_DONE
 from libc.stdint cimport uint64_t
-from atomic cimport load_flag, store_flag, fetch_add, claim, thread_cpu_ns
+from atomic cimport load_flag, store_flag, fetch_add, claim, thread_cpu_ns, Latch, latch_count_down
 
 cdef enum:
     MAX_THREADS = 64
     WORK_VALUE = 0
     WORK_CARDS = 1
     STAGGER = 3                               # points between the first guesses of the value's threads
-    WAIT_US = 50                              # the calling thread, done with its share, looks at the helpers this
-    POLL_WAITS = 20                           # often, and at the signals and the stop check every POLL_WAITS looks
+    WAIT_US = 1000                            # the calling thread, done with its share, waits for the helpers this
+                                              # long at a time, looking at the signals and the stop check between
     DEFER_MIN_CARDS = 8                       # cards in the mover's hand for a node to defer busy cards (Deferring)
     PARALLEL_MIN_TRICKS = 5                   # fewer tricks left at the root: one thread (starting the others costs
                                               # tens of microseconds and a larger table, which a short ending,
@@ -65,7 +65,7 @@ ctypedef struct Shared:
     int lower                                 # bounds every card's value lies in
     int upper
     int maximising                            # the side to move at the root maximises
-    int running                               # helper threads still working (atomic)
+    Latch running                             # helper threads still working: the calling thread waits on it
 
 ctypedef struct Worker:
     Search S
@@ -158,5 +158,5 @@ cdef inline void* worker_main(void* argument) noexcept nogil:
         cards_work(w)
     w.cpu_ns = thread_cpu_ns() - start
     if w.index:
-        fetch_add(&w.shared.running, -1)
+        latch_count_down(&w.shared.running)
     return NULL
