@@ -21,7 +21,7 @@ from tt cimport Table, table_init, table_free, table_new_generation, table_bytes
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
     ABORT_STOP, BUSY_MASK
-from parallel cimport Shared, Worker, worker_main, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
+from parallel cimport Shared, Worker, worker_main, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
     PARALLEL_MIN_TRICKS, WAIT_US
 from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, latch_init, \
     latch_count_down, latch_wait, latch_destroy
@@ -629,6 +629,7 @@ cdef class Engine:
             shared.lower = lower
             shared.upper = upper
             shared.maximising = maximising
+            shared.best = no_best(maximising)
             self._parallel(&S, &shared, WORK_CARDS)
             self._interrupted(S.aborted)
             return [shared.values[i] for i in range(n)]
