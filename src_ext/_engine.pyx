@@ -21,12 +21,11 @@ from tt cimport Table, table_init, table_free, table_new_generation, table_bytes
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
     ABORT_STOP, BUSY_MASK
-from parallel cimport Shared, Worker, worker_main, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
-    PARALLEL_MIN_TRICKS, WAIT_US, POLL_WAITS
-from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, fetch_add
+from parallel cimport Shared, Worker, worker_main, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
+    PARALLEL_MIN_TRICKS, WAIT_US
+from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, latch_init, \
+    latch_count_down, latch_wait, latch_destroy
 
-cdef extern from "<unistd.h>" nogil:
-    int usleep(unsigned int microseconds)
 from settle cimport Payoff, Settle, settle_value, settle_line, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, \
     MAX_PAYOFFS, PAYOFF_LIMIT
 
@@ -423,7 +422,7 @@ cdef class Engine:
         """Run a question's work (parallel.pxd) on this thread and ``threads - 1`` helpers, each starting from a
         copy of ``first``, and wait for them all; while it waits, this thread keeps looking at the signals and the
         stop check. The counters of every thread are added to the engine's; ``first`` gets this thread's abort."""
-        cdef int n = self._threads, i, waits = 0
+        cdef int n = self._threads, i
         cdef pthread_t ids[MAX_THREADS]
         cdef int started[MAX_THREADS]
         cdef Worker* workers = <Worker*>malloc(n * sizeof(Worker))
@@ -438,7 +437,7 @@ cdef class Engine:
         shared.stop = 0
         shared.winner = -1
         shared.next_card = 0
-        shared.running = n - 1
+        latch_init(&shared.running, n - 1)
         for i in range(MAX_CARDS):
             shared.card_done[i] = 0
             shared.card_winner[i] = -1
@@ -457,17 +456,16 @@ cdef class Engine:
             for i in range(1, n):
                 started[i] = pthread_create(&ids[i], NULL, worker_main, &workers[i]) == 0
                 if not started[i]:
-                    fetch_add(&shared.running, -1)    # its share goes to the others
+                    latch_count_down(&shared.running)     # its share goes to the others
             worker_main(&workers[0])
-            while load_flag(&shared.running) > 0:
-                usleep(WAIT_US)               # the helpers' last card is seen within WAIT_US, not a millisecond
-                waits += 1
-                if waits % POLL_WAITS == 0 and workers[0].S.aborted == 0 \
-                        and interrupted(0, &workers[0].S.aborted, workers[0].S.stop_check):
+            # woken by the last helper's count-down (a sleep of a fixed step overshot by 50-100 us a question)
+            while not latch_wait(&shared.running, WAIT_US):
+                if workers[0].S.aborted == 0 and interrupted(0, &workers[0].S.aborted, workers[0].S.stop_check):
                     store_flag(&shared.stop, workers[0].S.aborted)
             for i in range(1, n):
                 if started[i]:
                     pthread_join(ids[i], NULL)
+        latch_destroy(&shared.running)
         self.table.frozen = 0
         first.aborted = workers[0].S.aborted
         while len(self.thread_seconds) < n:
@@ -648,6 +646,7 @@ cdef class Engine:
             shared.lower = lower
             shared.upper = upper
             shared.maximising = maximising
+            shared.best = no_best(maximising)
             self._parallel(&S, &shared, WORK_CARDS)
             self._interrupted(S.aborted)
             return [shared.values[i] for i in range(n)]

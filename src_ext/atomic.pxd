@@ -10,7 +10,8 @@
 # The threads are POSIX threads started from C, without the GIL: a helper thread never touches Python (it has no
 # interpreter state); only the thread that called the Engine method looks at the interpreter's signals and the stop
 # check (search.pxd, Interrupts). POSIX threads rather than OpenMP: no compiler or linker flags, and the engine
-# already needs POSIX for its memory (tt.pxd).
+# already needs POSIX for its memory (tt.pxd). The calling thread waits for its helpers on a latch (a mutex, a
+# condition variable and a count), woken the moment the last one finishes, not after a sleep of a fixed step.
 
 from libc.stdint cimport uint64_t
 
@@ -47,6 +48,47 @@ cdef inline uint64_t thread_cpu_ns() noexcept nogil:
     cdef timespec now
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
     return <uint64_t>now.tv_sec * 1000000000 + <uint64_t>now.tv_nsec
+
+
+cdef extern from *:
+    """
+    #include <pthread.h>
+    #include <time.h>
+    typedef struct { pthread_mutex_t lock; pthread_cond_t zero; int count; } stich_latch;
+    static inline void stich_latch_init(stich_latch* l, int count) {
+        pthread_mutex_init(&l->lock, NULL);
+        pthread_cond_init(&l->zero, NULL);
+        l->count = count;
+    }
+    static inline void stich_latch_count_down(stich_latch* l) {
+        pthread_mutex_lock(&l->lock);
+        if (--l->count <= 0) pthread_cond_broadcast(&l->zero);
+        pthread_mutex_unlock(&l->lock);
+    }
+    static inline int stich_latch_wait(stich_latch* l, long us) {
+        struct timespec until;
+        int zero;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (us % 1000000) * 1000;
+        until.tv_sec += us / 1000000 + until.tv_nsec / 1000000000;
+        until.tv_nsec %= 1000000000;
+        pthread_mutex_lock(&l->lock);
+        while (l->count > 0 && pthread_cond_timedwait(&l->zero, &l->lock, &until) == 0) {}
+        zero = l->count <= 0;
+        pthread_mutex_unlock(&l->lock);
+        return zero;
+    }
+    static inline void stich_latch_destroy(stich_latch* l) {
+        pthread_cond_destroy(&l->zero);
+        pthread_mutex_destroy(&l->lock);
+    }
+    """
+    ctypedef struct Latch "stich_latch":
+        pass
+    void latch_init "stich_latch_init" (Latch* latch, int count) noexcept nogil
+    void latch_count_down "stich_latch_count_down" (Latch* latch) noexcept nogil
+    int latch_wait "stich_latch_wait" (Latch* latch, long microseconds) noexcept nogil
+    void latch_destroy "stich_latch_destroy" (Latch* latch) noexcept nogil
 
 
 cdef extern from "<pthread.h>" nogil:

@@ -10,8 +10,8 @@
 #    answer (``claim``), raises the stop flag, and the others unwind. The value is exact whichever thread wins, so
 #    it equals the one-thread search; the node counts do not.
 # 2. Every card's value: a queue. The cards wait in ``cards``; each thread takes the next one (``fetch_add``) and
-#    searches it exactly, starting from the best value it has found so far (as the one-thread search does, per
-#    thread). A thread that finds the queue empty helps with the unfinished card the fewest threads search, from a
+#    searches it exactly, starting from the best value of the cards any thread has finished so far (as the
+#    one-thread search starts from the best of the cards before it). A thread that finds the queue empty helps with the unfinished card the fewest threads search, from a
 #    staggered guess (lazy SMP on one card, with a stop flag per card): the first to finish a card gives its value
 #    and the others unwind and look for more. Without it the last cards ran on one core while the others idled.
 #    The question ends when every card is done.
@@ -33,15 +33,16 @@
 from types cimport State, MAX_CARDS, NO_CARD, INFINITY
 from search cimport Search, exact_value_card, play_card, ABORT_DONE
 from libc.stdint cimport uint64_t
-from atomic cimport load_flag, store_flag, fetch_add, claim, thread_cpu_ns
+from atomic cimport load_flag, store_flag, fetch_add, claim, thread_cpu_ns, Latch, latch_count_down
 
 cdef enum:
     MAX_THREADS = 64
     WORK_VALUE = 0
     WORK_CARDS = 1
+    NO_BEST = 1 << 30                         # beyond every value (Shared.best)
     STAGGER = 3                               # points between the first guesses of the value's threads
-    WAIT_US = 50                              # the calling thread, done with its share, looks at the helpers this
-    POLL_WAITS = 20                           # often, and at the signals and the stop check every POLL_WAITS looks
+    WAIT_US = 1000                            # the calling thread, done with its share, waits for the helpers this
+                                              # long at a time, looking at the signals and the stop check between
     DEFER_MIN_CARDS = 8                       # cards in the mover's hand for a node to defer busy cards (Deferring)
     PARALLEL_MIN_TRICKS = 5                   # fewer tricks left at the root: one thread (starting the others costs
                                               # tens of microseconds and a larger table, which a short ending,
@@ -65,7 +66,9 @@ ctypedef struct Shared:
     int lower                                 # bounds every card's value lies in
     int upper
     int maximising                            # the side to move at the root maximises
-    int running                               # helper threads still working (atomic)
+    int best                                  # the best value of the cards finished so far for the side to move,
+                                              # NO_BEST until one is (atomic)
+    Latch running                             # helper threads still working: the calling thread waits on it
 
 ctypedef struct Worker:
     Search S
@@ -73,6 +76,7 @@ ctypedef struct Worker:
     int index                                 # 0 for the calling thread
     int kind                                  # WORK_VALUE or WORK_CARDS
     uint64_t cpu_ns                           # the processor time this thread's work took
+    char apart[128]                           # keeps the next thread's Search off this one's cache lines
 
 
 cdef inline int staggered_guess(int guess, int index) noexcept nogil:
@@ -110,15 +114,34 @@ cdef inline int card_to_help(Shared* shared) noexcept nogil:
     return chosen
 
 
+cdef inline int no_best(int maximising) noexcept nogil:
+    """``Shared.best`` before any card is finished: worse than every value for the side to move."""
+    return -NO_BEST if maximising else NO_BEST
+
+
+cdef inline void keep_best(Shared* shared, int value) noexcept nogil:
+    """``value`` becomes the best so far if it is better for the side to move (a compare-and-swap loop)."""
+    cdef int old
+    while True:
+        old = load_flag(&shared.best)
+        if value <= old if shared.maximising else value >= old:
+            return
+        if claim(&shared.best, old, value):
+            return
+
+
 cdef inline void cards_work(Worker* w) noexcept nogil:
     """The queue (see the top of this file): cards taken one at a time; once none is left, the thread helps with an
     unfinished card, from another first guess (lazy SMP on that card: the first to finish gives its value and the
     others unwind), until every card is done."""
     cdef Shared* shared = w.shared
-    cdef int g = shared.guess, step = shared.step, first = 1
+    cdef int g = shared.guess, step = shared.step
     cdef int i, card, reward, result, proved, guess
     while not load_flag(&shared.stop):
         i = fetch_add(&shared.next_card, 1)
+        if load_flag(&shared.best) != no_best(shared.maximising):
+            g = load_flag(&shared.best)       # the best of every thread's cards so far (see the top of search.pxd)
+            step = 1
         guess = g
         if i >= shared.n_cards:
             i = card_to_help(shared)
@@ -142,10 +165,7 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
         if claim(&shared.card_winner[i], -1, w.index):
             shared.values[i] = result
             store_flag(&shared.card_done[i], ABORT_DONE)
-        if first or (result > g if shared.maximising else result < g):
-            g = result                        # the best so far (see the top of search.pxd)
-        first = 0
-        step = 1
+            keep_best(shared, result)
 
 
 cdef inline void* worker_main(void* argument) noexcept nogil:
@@ -158,5 +178,5 @@ cdef inline void* worker_main(void* argument) noexcept nogil:
         cards_work(w)
     w.cpu_ns = thread_cpu_ns() - start
     if w.index:
-        fetch_add(&w.shared.running, -1)
+        latch_count_down(&w.shared.running)
     return NULL

@@ -75,7 +75,7 @@ cdef extern from "Python.h":
 
 cdef enum:
     POLL_EVERY = 1 << 14                      # nodes between two looks at the interpreter's signals (see Interrupts)
-    SHARED_POLL_EVERY = 1 << 10               # nodes between two looks at the other threads' stop flag
+    SHARED_POLL_EVERY = 1 << 8                # nodes between two looks at the other threads' stop flag
 
 cdef enum:
     ABORT_SIGNAL = 1                          # why a search unwinds (Search.aborted): a signal handler raised,
