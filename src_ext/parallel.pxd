@@ -13,7 +13,8 @@
 #    searches it exactly, starting from the best value of the cards any thread has finished so far (as the
 #    one-thread search starts from the best of the cards before it). A thread that finds the queue empty helps with
 #    the unfinished card the fewest threads search, from a staggered guess (lazy SMP on one card, with a stop flag
-#    per card): the first to finish a card gives its value and the others unwind and look for more. Without it the last cards ran on one core while the others idled.
+#    per card): the first to finish a card gives its value and the others unwind and look for more. Without it the
+#    last cards ran on one core while the others idled.
 #    The question ends when every card is done.
 #
 # Deferring (ABDADA, after Weill). Lazy SMP alone lets two threads on the same probe search the same subtrees at
