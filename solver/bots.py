@@ -119,20 +119,25 @@ class RandomBot:
         return rng.choice(legal)
 
 
-class CheaterBot:
+class _PointsEngine:
+    """A bot's points engine, made on first use: playing for the score needs none, and its table is 64 MB."""
+
+    _engine: EngineSolver | None
+
+    @property
+    def engine(self) -> EngineSolver:
+        if self._engine is None:
+            self._engine = EngineSolver()
+        return self._engine
+
+
+class CheaterBot(_PointsEngine):
     """A double-dummy best card for the seat to move, from every hand: what perfect information plays."""
 
     def __init__(self, engine: EngineSolver | None = None, name: str = "cheater", plays_for: str = "score") -> None:
         self._engine = engine
         self.name = name
         self.plays_for = _check_plays_for(plays_for)
-
-    @property
-    def engine(self) -> EngineSolver:
-        """The points engine (made on first use: playing for the score needs none, and its table is 64 MB)."""
-        if self._engine is None:
-            self._engine = EngineSolver()
-        return self._engine
 
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)
@@ -156,7 +161,7 @@ class CardEstimate:
         return self.total / self.samples if self.samples else float("nan")
 
 
-class SamplingBot:
+class SamplingBot(_PointsEngine):
     """Perfect-information Monte Carlo from one seat's view.
 
     ``samples`` deals of the unseen cards, each consistent with the contract and the play, are solved for every
@@ -190,13 +195,6 @@ class SamplingBot:
         self.name = name
         self.plays_for = _check_plays_for(plays_for)
         self.last_estimates: list[CardEstimate] = []
-
-    @property
-    def engine(self) -> EngineSolver:
-        """The points engine (made on first use: playing for the score needs none, and its table is 64 MB)."""
-        if self._engine is None:
-            self._engine = EngineSolver()
-        return self._engine
 
     def setup(self, position: Position) -> Setup:
         """The sampling of this decision: the seat's view (its dealt hand, the play, the public rule state)."""

@@ -106,25 +106,40 @@ cdef int _signature_planes(const Tables* t, list signatures, uint64_t* planes, s
             per_class[t.card_class[c]] = numbers[key] + 1
         number = numbers[key]
         _check(number, 0, 63, what + "s in a class")
-        for j in range(6):
-            if (number >> j) & 1:
-                planes[j] |= (<uint64_t>1) << c
+        _set_planes(planes, c, number)
         used = max(used, (<object>number).bit_length())
     return used
 
 
+cdef void _set_planes(uint64_t* planes, int card, int number):
+    """Bit planes of a number per card: ``planes[j]`` holds ``card`` where ``number`` has bit j (0 <= number < 64)."""
+    cdef int j
+    for j in range(6):
+        if (number >> j) & 1:
+            planes[j] |= (<uint64_t>1) << card
+
+
+cdef int _contiguous(uint64_t mask):
+    """Whether the set bits of ``mask`` are one run (no other bit between them)."""
+    if mask == 0:
+        return 1
+    mask >>= lowest(mask)
+    return (mask & (mask + 1)) == 0
+
+
 cdef void _representative_planes(Tables* t):
     """The planes of :func:`representatives`' bit-parallel form: (class, signature) numbered over the pack, and
-    whether each card's stronger cards are exactly the higher ones of its class (the form's premise)."""
-    cdef int c, j
+    whether the form's premise holds: each class's cards are one run of card numbers (no card of another class
+    between two of them), and each card's stronger cards are exactly the higher ones of its class."""
+    cdef int c, k
     numbers = {}
     for c in range(t.n_cards):
         number = numbers.setdefault((t.card_class[c], t.signature[c]), len(numbers))
-        for j in range(6):
-            if (number >> j) & 1:
-                t.rep_plane[j] |= (<uint64_t>1) << c
+        if number < 64:
+            _set_planes(t.rep_plane, c, number)
     t.n_rep_planes = (<object>(len(numbers) - 1)).bit_length()
     t.rep_by_planes = 1 if len(numbers) <= 64 and all(
+        _contiguous(t.class_mask[k]) for k in range(t.n_classes)) and all(
         t.stronger[c] == t.class_mask[t.card_class[c]] & ~((2 << c) - 1) & 0xFFFFFFFFFFFFFFFF
         for c in range(t.n_cards)) else 0
 

@@ -55,9 +55,22 @@ cdef extern from *:
     #include <pthread.h>
     #include <time.h>
     typedef struct { pthread_mutex_t lock; pthread_cond_t zero; int count; } stich_latch;
+    /* the wait's deadline on the monotonic clock where the condition variable can use it (a wall clock set back
+       would stretch one wait, and with it the calling thread's look at signals and the stop check) */
+    #if defined(__linux__)
+    #define STICH_LATCH_CLOCK CLOCK_MONOTONIC
+    #else
+    #define STICH_LATCH_CLOCK CLOCK_REALTIME
+    #endif
     static inline void stich_latch_init(stich_latch* l, int count) {
+        pthread_condattr_t attributes;
         pthread_mutex_init(&l->lock, NULL);
-        pthread_cond_init(&l->zero, NULL);
+        pthread_condattr_init(&attributes);
+    #if defined(__linux__)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    #endif
+        pthread_cond_init(&l->zero, &attributes);
+        pthread_condattr_destroy(&attributes);
         l->count = count;
     }
     static inline void stich_latch_count_down(stich_latch* l) {
@@ -68,7 +81,7 @@ cdef extern from *:
     static inline int stich_latch_wait(stich_latch* l, long us) {
         struct timespec until;
         int zero;
-        clock_gettime(CLOCK_REALTIME, &until);
+        clock_gettime(STICH_LATCH_CLOCK, &until);
         until.tv_nsec += (us % 1000000) * 1000;
         until.tv_sec += us / 1000000 + until.tv_nsec / 1000000000;
         until.tv_nsec %= 1000000000;

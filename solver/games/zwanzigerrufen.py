@@ -394,8 +394,7 @@ class TarockOutcome:
             if side != self.rules.declaring_side:
                 taken = ~taken
             return taken & wanted == wanted
-        deal = self.rules.deal
-        return any(all(deal.hands[seat] >> c & 1 for c in cards) for seat in side)
+        return dealt_together(self.rules.deal, cards) in side
 
     def achieved(self, bonus: str, side: frozenset[int]) -> bool:
         """Did ``side`` achieve ``bonus``? (Mondfang: catch the other side's Mond.)"""
