@@ -269,6 +269,16 @@ def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
     return signed_interval(row["mean"], low, high), behind
 
 
+def _nothing_solved(document: dict, console) -> bool:
+    """Say so when a stopped run solved no sample (a time limit shorter than one sample): there is nothing to rank,
+    and an empty row would read as a refusal."""
+    if document["samples"]:
+        return False
+    console.print(f"no sample was solved before the {document['stopped'] or 'end'}: nothing to rank "
+                  "(give it more time: --time-limit)")
+    return True
+
+
 def render_advice(document: dict, console=None) -> None:
     """Contract advice for people: the contracts ranked by mean settlement, best first."""
     console = console or stdout_console()
@@ -280,6 +290,8 @@ def render_advice(document: dict, console=None) -> None:
     if document["stopped"]:
         done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
     console.print(done + (f"; announced: {document['announcements']}" if document["announcements"] else ""))
+    if _nothing_solved(document, console):
+        return
     table = Table(title="contracts by mean settlement (game units, 95% interval; paired samples)",
                   title_justify="left")
     for column, justify in (("", "right"), ("contract", "left"), ("mean settlement", "right"),
@@ -367,6 +379,8 @@ def render_cards(document: dict, console=None) -> None:
     if document["stopped"]:
         done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
     console.print(done)
+    if _nothing_solved(document, console):
+        return
     table = Table(title="cards by the settlement the seat's side can expect (game units, 95% interval; paired)",
                   title_justify="left")
     for column, justify in (("", "right"), ("card", "left"), ("mean settlement", "right"),

@@ -319,3 +319,23 @@ def test_cli_card_advice_json_follows_the_schema():
     assert text.returncode == 0 and "best" in text.stdout and "6 samples" in text.stdout
     wrong = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "1", "--cards", "-n", "2")
     assert wrong.returncode == 1 and "seat to move" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refusals():
+    from rich.console import Console
+
+    from cli.analyse import render_advice, render_cards
+    advice = contract_advice(contracts="all", samples=1, seed=1, workers=1, **KRATZEN).as_dict()
+    position = _position()
+    cards = card_advice(position, samples=1, seed=1, workers=1).as_dict()
+    for document, render in ((advice, render_advice), (cards, render_cards)):
+        console = Console(record=True, width=120)
+        render(document, console)
+        text = console.export_text()
+        assert "nothing to rank" not in text and "1 sample" in text and "mean settlement" in text
+        document = dict(document, samples=0, stopped="time limit")
+        console = Console(record=True, width=120)
+        render(document, console)
+        text = console.export_text()
+        assert "no sample was solved before the time limit: nothing to rank" in text
+        assert "refused" not in text and "mean settlement" not in text
