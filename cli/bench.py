@@ -22,18 +22,19 @@ from solver.analysis import SCHEMA
 from solver.benchmark import MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line, standard_lines
 from solver.errors import StichError
 from solver.games import get_game
+from solver.search.engine import default_threads, usable_cores
 
 from .errors import file_name, input_errors
-from .options import TABLE_MB, check_game_options, engine_for, parse_variant_options
+from .options import TABLE_MB, THREADS, check_game_options, engine_for, parse_variant_options
 from .output import atomic_writer
 from .records import emit_json
-from .render import Document, progress_on_stderr, stdout_console
+from .render import Document, plural, progress_on_stderr, stdout_console
 
 #: The statistics a comparison shows as ratios (this run / the saved one).
 RATIOS = (("median_ms", "median"), ("p90_ms", "p90"), ("nodes_per_second", "nodes/s"))
 
 
-def bench_document(line: BenchLine, stats: BenchStats, seed: int, host: Document) -> Document:
+def bench_document(line: BenchLine, stats: BenchStats, seed: int, host: Document, threads: int) -> Document:
     """One benchmark line's statistics as the JSON document of ``docs/json.md``."""
     memory = stats.peak_table_bytes
     return {
@@ -42,7 +43,7 @@ def bench_document(line: BenchLine, stats: BenchStats, seed: int, host: Document
         "deals": stats.deals, "median_ms": stats.median, "p90_ms": stats.p90, "p99_ms": stats.p99,
         "max_ms": stats.max, "median_nodes": stats.median_nodes, "nodes_per_second": stats.nodes_per_second,
         "table_allocated_bytes": memory.allocated, "table_used_bytes": memory.used, "timeouts": stats.timeouts,
-        "limit_ms": stats.limit_ms, "machine": host,
+        "limit_ms": stats.limit_ms, "threads": threads, "machine": host,
         "boards": list(stats.boards), "times_ms": list(stats.times_ms), "nodes": list(stats.nodes),
     }
 
@@ -144,6 +145,12 @@ def _ratio(value: float | None, faster_when_below: bool) -> Text:
     return Text(f"{value:.2f}", style=style)
 
 
+def _threads_text(documents: Sequence[Document]) -> str:
+    """", N threads a question" for a run's line documents (nothing for a run saved before ``--threads``)."""
+    threads = next((doc["threads"] for doc in documents if isinstance(doc.get("threads"), int)), None)
+    return "" if threads is None else f", {plural(threads, 'thread')} a question"
+
+
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
                  compared: tuple[Path, Document] | None = None) -> None:
     """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios."""
@@ -151,8 +158,10 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     if compared is not None:
         path, run = compared
         when = f", saved {run['saved']}" if run.get("saved") else ""
-        console.print(Text(f"compared with {path}{when}: {machine_text(run.get('machine'))}"))
-    table = Table(title="Engine benchmark (ms per deal)", title_justify="left", title_style="bold")
+        console.print(Text(f"compared with {path}{when}: {machine_text(run.get('machine'))}"
+                           f"{_threads_text(run['lines'])}"))
+    table = Table(title=f"Engine benchmark (ms per deal{_threads_text(documents)})", title_justify="left",
+                  title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
     for column in ("deals", "median", "p90", "p99", "max", "nodes/s", "table used/alloc"):
         table.add_column(column, justify="right", no_wrap=True)
@@ -198,6 +207,7 @@ def bench(
     compare: Optional[Path] = typer.Option(None, "--compare", metavar="FILE", parser=file_name,
                                            help="Show each line's ratios to the run saved in FILE."),
     table_mb: Optional[int] = TABLE_MB,
+    threads: Optional[int] = THREADS,
 ) -> None:
     """Time the engine on seeded deals: median, p90, p99 and max per deal, nodes per second and table memory, for
     each line of the benchmark (a fresh engine per deal, so no table is reused), and the machine they ran on. Run
@@ -216,7 +226,9 @@ def bench(
             before = {line["line"]: line for line in run["lines"]}
             compared = (compare, run)
     host = machine()
-    options = {"tt_megabytes": table_mb} if table_mb is not None else None
+    threads = default_threads() if threads is None else threads
+    options = {"threads": threads} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
+    threads = min(threads, usable_cores())  # what a question alone gets (never more threads than cores)
     documents = []
     with input_errors():
         for line in selected_lines(game):
@@ -225,7 +237,7 @@ def bench(
             with progress_on_stderr(line.name) as progress:
                 stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
                                  progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
-            document = bench_document(line, stats, line_seed(line, seed), host)
+            document = bench_document(line, stats, line_seed(line, seed), host, threads)
             if compared is not None:
                 document["compared"] = comparison(document, before.get(line.name))
             if as_json:

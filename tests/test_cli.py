@@ -504,6 +504,25 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     assert again["compared"]["p90_ms"] > 0
 
 
+def test_bench_threads_reach_the_engine_and_the_documents(tmp_path):
+    from solver.benchmark import run_line, standard_lines
+
+    saved = tmp_path / "one.json"
+    run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--save", saved)
+    one = json.loads(saved.read_text())["lines"]
+    assert [line["threads"] for line in one] == [1, 1, 1]
+    # one thread searches node for node as the library's one-thread engine does
+    (rufer,) = [line for line in standard_lines() if line.name == "Schafkopf Rufer: points + every opening card"]
+    assert one[0]["nodes"] == list(run_line(rufer, deals=1, engine_options={"threads": 1}, limit_s=None).nodes)
+    two = documents("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "2", "--compare", saved)
+    assert [document["threads"] for document in two] == [2, 2, 2]
+    shown = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--threads", "2", "--compare", saved).stdout
+    assert "2 threads a question" in shown
+    shown = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "2", "--compare", saved).stdout
+    assert "(ms per deal, 2 threads a question)" in shown and "1 thread a question" in shown
+    assert "--threads" in run("bench", "-g", "sk", "--threads", "0", code=2).stderr
+
+
 def test_bench_compare_with_a_file_that_is_no_run(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{}\ngarbage\n")

@@ -19,7 +19,8 @@ def _deal(game: str, board: int, contract: str | None = None) -> solver.Position
 
 @pytest.mark.parametrize("game, contract", [("Zwanzigerrufen", "Normal"), ("Schafkopf", None),
                                             ("Schafkopf", "Wenz"), ("Kratzen", None)])
-def test_three_threads_give_one_thread_s_values_and_card_values(game, contract) -> None:
+def test_three_threads_give_one_thread_s_values_and_card_values(game, contract, monkeypatch) -> None:
+    monkeypatch.setattr(engine_module, "usable_cores", lambda: 4)  # three threads even on a two-core machine
     for board in (1, 2):
         position = _deal(game, board, contract)
         objective = position.objective("tricks" if game == "Kratzen" else "points",
@@ -89,4 +90,54 @@ def test_the_default_is_every_core_unless_a_pool_sets_one() -> None:
         set_default_threads(None)
     solver_ = EngineSolver(1, threads=1)
     solver_.threads = 2
-    assert solver_.threads == 2 and solver_.engine.threads == 2
+    assert solver_.threads == 2
+
+
+def test_helpers_start_only_on_free_cores(monkeypatch) -> None:
+    # the process's core budget (engine.CORES): a question's own thread always searches; its helpers take only the
+    # cores no other question holds, and give them back however the question ends
+    monkeypatch.setattr(engine_module, "usable_cores", lambda: 2)
+    position = _deal("Schafkopf", 1)
+    objective = position.objective("points")
+    one = EngineSolver(16, threads=1).solve(position.state, objective, cards=True)
+    two = EngineSolver(16, threads=2)
+    two.engine.reset_counters()
+    assert two.value(position.state, objective) == one.future
+    assert len(two.engine.thread_seconds) == 2 and engine_module.CORES.busy == 0  # alone: both cores
+    with engine_module.CORES.held(1) as held:  # another question's thread holds a core
+        assert held == 1 and engine_module.CORES.busy == 1
+        crowded = EngineSolver(16, threads=2)
+        crowded.engine.reset_counters()
+        result = crowded.solve(position.state, objective, cards=True)
+        assert (result.future, result.card_values) == (one.future, one.card_values)
+        assert len(crowded.engine.thread_seconds) <= 1 and crowded.threads == 2  # no helper; the setting kept
+        assert engine_module.CORES.busy == 1
+    with pytest.raises(solver.SearchStopped):
+        two.solve(position.state, objective, cards=True, time_limit=0)
+    assert engine_module.CORES.busy == 0
+
+
+def test_concurrent_questions_share_the_cores(monkeypatch) -> None:
+    import threading
+
+    monkeypatch.setattr(engine_module, "usable_cores", lambda: 2)
+    positions = [_deal("Schafkopf", board) for board in (1, 2, 3)]
+    expected = [EngineSolver(16, threads=1).solve(p.state, p.objective("points"), cards=True) for p in positions]
+    engine_module.CORES.reset_peak()
+    answers: dict[int, list] = {0: [], 1: []}
+
+    def work(index: int) -> None:
+        mine = EngineSolver(16, threads=2)
+        for _ in range(2):
+            for p in positions:
+                answers[index].append(mine.solve(p.state, p.objective("points"), cards=True))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for got in answers.values():
+        assert [(r.future, r.card_values) for r in got] == [(r.future, r.card_values) for r in expected] * 2
+    # two callers on two cores: a helper only while the other caller was not searching, so never four threads
+    assert engine_module.CORES.peak <= 3 and engine_module.CORES.busy == 0

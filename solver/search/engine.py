@@ -300,15 +300,67 @@ _Method = TypeVar("_Method", bound=Callable)
 _Engine = TypeVar("_Engine")
 
 
+class CoreBudget:
+    """The search threads this process runs at once, against the cores it may use: a question's own thread always
+    searches, and it starts helper threads only on cores no other question holds. So threads of a program that each
+    solve with an engine of several threads (every core, by default) never start more helpers than there are cores
+    free; the callers' own threads are the program's to count."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.busy = 0           # search threads now, callers and helpers
+        self.peak = 0           # the most at once since the last reset (for tests)
+
+    def take(self, wanted: int) -> int:
+        """The threads a question searches on: its own, and up to ``wanted - 1`` helpers on free cores. Give them
+        back with :meth:`give`."""
+        with self._lock:
+            threads = 1 if wanted == 1 else 1 + max(0, min(wanted - 1, usable_cores() - self.busy - 1))
+            self.busy += threads
+            if self.busy > self.peak:
+                self.peak = self.busy
+        return threads
+
+    def give(self, threads: int) -> None:
+        with self._lock:
+            self.busy -= threads
+
+    @contextmanager
+    def held(self, wanted: int) -> Iterator[int]:
+        """:meth:`take` for a block."""
+        threads = self.take(wanted)
+        try:
+            yield threads
+        finally:
+            self.give(threads)
+
+    def reset_peak(self) -> None:
+        with self._lock:
+            self.peak = self.busy
+
+
+#: This process's search threads (see CoreBudget).
+CORES = CoreBudget()
+
+
 def serialised(method: _Method) -> _Method:
     """One thread at a time in an engine's method. A question is several calls into the compiled engine (its tables,
     objective and position are loaded, then searched without the GIL), so two threads sharing an engine would
     search each other's tables: the lock makes them take turns (an engine per thread runs them in parallel). It is
-    re-entrant: ``solve`` calls ``value`` and ``line``."""
+    re-entrant: ``solve`` calls ``value`` and ``line``. The outermost call holds the engine's threads from
+    :data:`CORES` (``_hold`` gives the engine the number it got) for the whole question."""
     @functools.wraps(method)
     def locked(self, *args, **kwargs):
         with self._lock:
-            return method(self, *args, **kwargs)
+            if self._held:
+                return method(self, *args, **kwargs)
+            threads = self._held = CORES.take(self.threads)
+            try:
+                self._hold(threads)
+                return method(self, *args, **kwargs)
+            finally:
+                self._held = 0
+                CORES.give(threads)
     return locked  # type: ignore[return-value]
 
 
@@ -364,7 +416,8 @@ class EngineSolver:
 
     ``tt_megabytes`` bounds the table's memory (None: :func:`table_megabytes`'s default); ``threads`` is how many
     threads one question searches on, sharing the table (None: :func:`default_threads`, every core unless a worker
-    pool said otherwise; 1 searches exactly as one thread always did, node for node); the switches turn techniques
+    pool said otherwise; 1 searches exactly as one thread always did, node for node; helpers start only on cores no
+    other question of the process holds, see :class:`CoreBudget`); the switches turn techniques
     off for ablation measurements. Threads may share one solver (they take turns, see :func:`serialised`); one
     each runs them in parallel.
     """
@@ -385,6 +438,8 @@ class EngineSolver:
             raise InvalidPositionError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
         self.engine = _engine.Engine(tt_megabytes, use_table, use_equivalence, use_bounds, use_ordering, driver,
                                      use_canonical, use_fast_end, use_lookahead, use_quasi, threads)
+        self._threads = threads
+        self._held = 0          # the threads the current question holds (serialised), 0 between questions
         self._loaded: tuple | None = None
         self._checked_state: object = _NOTHING  # not None: a None passed in must be checked, not match it
         self._state_masks: tuple = (None, None, [], [])    # the last state loaded, in engine numbering
@@ -416,13 +471,18 @@ class EngineSolver:
 
     @property
     def threads(self) -> int:
-        """The threads one question searches on (settable between questions)."""
-        return self.engine.threads
+        """The threads one question searches on (settable between questions): fewer while other questions of this
+        process hold the cores (:class:`CoreBudget`)."""
+        return self._threads
 
     @threads.setter
     def threads(self, threads: int) -> None:
         with self._lock:
-            self.engine.threads = check_threads(threads)
+            self._threads = check_threads(threads)
+
+    def _hold(self, threads: int) -> None:
+        if self.engine.threads != threads:
+            self.engine.threads = threads
 
     def _load(self, state: PlayState, objective: Objective) -> Compiled:
         """Load what changed since the last call: tables, objective, deal (each starts a new table generation, since

@@ -94,6 +94,13 @@ class SettlementEngine:
         self.engine = _engine.Engine(tt_megabytes, True, True, True, True, "mtdf", True)
         self._loaded: tuple | None = None
         self._lock = threading.RLock()  # threads take turns (see engine.serialised)
+        self._held = 0                  # a settlement search is one thread, counted in engine.CORES
+
+    #: The settlement search runs on the calling thread alone.
+    threads = 1
+
+    def _hold(self, threads: int) -> None:
+        pass
 
     @property
     def nodes(self) -> int:
