@@ -24,10 +24,11 @@ from .games.outcome import ScoreItem, seats_of, side_net
 from .position import Position, check_position
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import check_state
-from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
+from .search.engine import EngineSolver, solver_for, table_megabytes, uses_reference
 from .search.reference import solve as reference_solve
 from .search.settle import PAYOFF_LIMIT, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
 from .state import PlayState
+from .workers import worker_table_megabytes
 
 Announcements = str | Sequence[Announcement] | None
 
@@ -286,10 +287,20 @@ def _reference_line(state: PlayState, spec: PayoffSpec, score: Callable[[PlaySta
     return line
 
 
-@per_thread
+_settlement_engines = threading.local()
+
+
 def default_settlement_engine() -> SettlementEngine:
-    """This thread's shared settlement engine (created on first use)."""
-    return SettlementEngine()
+    """This thread's shared settlement engine (created on first use): in a worker of ``batch``, ``analyse`` or
+    advice, of the worker's table size (its run's ``--table-mb``, cut to its memory limit), as its points engine;
+    made again when that size or STICH_TABLE_MB changes (a table's size is fixed when it is made)."""
+    size = table_megabytes(worker_table_megabytes())
+    engine = getattr(_settlement_engines, "engine", None)
+    if engine is None or _settlement_engines.size != size:
+        _settlement_engines.engine = None  # the old table is freed before the new one is made
+        engine = _settlement_engines.engine = SettlementEngine(size)
+        _settlement_engines.size = size
+    return engine
 
 
 __all__ = ["DDSettlement", "PayoffTable", "dd_settlement", "payoff_spec", "payoff_table", "settlement_value"]

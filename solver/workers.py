@@ -110,11 +110,22 @@ def check_worker_wait(seconds: float) -> float:
     return float(seconds)
 
 
+#: The engines a worker thread may hold at once, each with its own table: the points search's and the settlement
+#: search's (the score, contract and card advice).
+ENGINES_PER_WORKER = 2
+
+
 def table_megabytes_for(memory_mb: int, engines: int = 1, table_mb: int | None = None) -> int:
     """The table size that keeps ``engines`` engines within a ``memory_mb`` limit: a quarter of the limit shared
     between them (the rest is for the interpreter, the records and the search), at most ``table_mb`` (None: the
     default size)."""
     return max(1, min(table_megabytes(table_mb), memory_mb // (4 * max(1, engines))))
+
+
+def worker_table_megabytes() -> int | None:
+    """The table size of this worker's engines (points and settlement alike): what its run asked (``--table-mb``),
+    cut to fit its memory limit; None outside a worker (the default size)."""
+    return _worker_tt_megabytes or _dask_tt_megabytes()
 
 
 # --- a worker ------------------------------------------------------------------------------------------------------
@@ -123,7 +134,7 @@ def table_megabytes_for(memory_mb: int, engines: int = 1, table_mb: int | None =
 def worker_engine() -> EngineSolver:
     """The engine of this worker (thread), created on first use and kept between jobs: allocating the table once
     per worker instead of once per job. Thread-local because a Dask worker may run several tasks at once."""
-    size = _worker_tt_megabytes or _dask_tt_megabytes()
+    size = worker_table_megabytes()
     engine = getattr(_local, "engine", None)
     if engine is None or getattr(_local, "size", None) != size:  # another run of this process asked another size
         _local.engine = None  # the old table is freed before the new one is made
@@ -160,7 +171,7 @@ def _dask_tt_megabytes() -> int | None:
     limit = worker.memory_manager.memory_limit
     if not limit:
         return None
-    return table_megabytes_for(int(limit) // (1 << 20), worker.state.nthreads)
+    return table_megabytes_for(int(limit) // (1 << 20), worker.state.nthreads * ENGINES_PER_WORKER)
 
 
 def _watch_parent(parent: int) -> None:
@@ -190,7 +201,7 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
         import resource
         limit = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        _worker_tt_megabytes = table_megabytes_for(memory_mb, table_mb=table_mb)
+        _worker_tt_megabytes = table_megabytes_for(memory_mb, ENGINES_PER_WORKER, table_mb=table_mb)
 
 
 # --- local processes ---------------------------------------------------------------------------------------------

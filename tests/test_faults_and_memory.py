@@ -169,8 +169,10 @@ def test_a_dead_dask_worker_has_its_chunk_redone(tmp_path: Path) -> None:
 def probe_worker(job, megabytes: int):
     """What a pool worker sees of its limit: the address-space cap, its table size, and whether allocating
     ``megabytes`` more fails cleanly."""
+    from solver.settlement import default_settlement_engine
+
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    table = pool.worker_engine().table_bytes
+    table = pool.worker_engine().table_bytes + default_settlement_engine().table_bytes  # both engines a worker holds
     try:
         block = bytearray(megabytes << 20)
         del block
@@ -186,11 +188,27 @@ def test_a_worker_memory_limit_caps_the_worker_and_sizes_its_table() -> None:
     assert len(results) == 2
     for soft, table, refused in results:
         assert soft == 200 << 20
-        assert table <= (200 << 20) // 4
+        assert table <= (200 << 20) // 4  # the points and the settlement engine's tables together
         assert refused  # 400 MB cannot be had under a 200 MB cap: MemoryError, not a dead machine
     for refused_limit in (64, 1 << 43, 2.5e9, True):  # 2**43 MB in bytes overflowed setrlimit's C long in the worker
         with pytest.raises(StichError, match="must be 256 to 1,073,741,824 MB"):
             pool.check_memory_limit(refused_limit)
+
+
+def worker_tables(job) -> tuple[int, int]:
+    from solver.settlement import default_settlement_engine
+
+    return pool.worker_engine().table_bytes, default_settlement_engine().table_bytes
+
+
+def test_a_run_s_table_size_reaches_both_engines_of_its_workers() -> None:
+    # --table-mb of batch and analyse: the points and the settlement engine of every worker alike
+    results: list[tuple[int, int]] = []
+    pool.run_pool([1, 2], worker_tables, (), lambda job, result: results.append(result), 2, table_mb=8)
+    assert results == [(8 << 20, 8 << 20)] * 2
+    serial: list[tuple[int, int]] = []
+    pool.run_serial([1], worker_tables, (), lambda job, result: serial.append(result), table_mb=4)
+    assert serial == [(4 << 20, 4 << 20)]
 
 
 def test_a_record_out_of_memory_is_an_error_line_and_the_others_are_solved(tmp_path: Path, monkeypatch) -> None:

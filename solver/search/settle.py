@@ -106,6 +106,11 @@ class SettlementEngine:
     def nodes(self) -> int:
         return self.engine.nodes
 
+    @property
+    def table_bytes(self) -> int:
+        """The tables' allocated size, as EngineSolver's."""
+        return self.engine.table_bytes
+
     @contextmanager
     def stopping(self, time_limit: float | None = None, stop: threading.Event | None = None) -> Iterator[None]:
         """Every settlement search of this engine inside the block ends with :class:`~solver.errors.SearchStopped`
