@@ -17,7 +17,7 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
 from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used, table_at_least, \
-    PARALLEL_BYTES
+    PARALLEL_BYTES, PARALLEL_HALF_TRICKS
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
     ABORT_STOP, BUSY_MASK
@@ -437,7 +437,7 @@ cdef class Engine:
         """Run a question's work (parallel.pxd) on this thread and ``threads - 1`` helpers, each starting from a
         copy of ``first``, and wait for them all; while it waits, this thread keeps looking at the signals and the
         stop check. The counters of every thread are added to the engine's; ``first`` gets this thread's abort."""
-        cdef int n = self._threads, i
+        cdef int n = self._threads, i, mover
         cdef pthread_t ids[MAX_THREADS]
         cdef int started[MAX_THREADS]
         cdef Worker* workers = <Worker*>malloc(n * sizeof(Worker))
@@ -447,7 +447,9 @@ cdef class Engine:
             free(workers)
             free(busy)
             raise MemoryError("cannot allocate the search threads")
-        table_at_least(&self.table, PARALLEL_BYTES)
+        mover = self.tables.wrap_seat[self.root.leader + self.root.trick_len]
+        table_at_least(&self.table, PARALLEL_BYTES if popcount(self.root.hands[mover]) > PARALLEL_HALF_TRICKS
+                       else PARALLEL_BYTES >> 1)
         self.table.frozen = 1                 # no thread moves entries while the others search (tt.pxd, Threads)
         shared.stop = 0
         shared.winner = -1

@@ -59,8 +59,9 @@
 # as whole words, decoding the key from them: an entry half written by one thread and half by another decodes to a
 # key no probe asks for, so a torn entry is a miss, never a wrong bound (Hyatt's lockless hashing). Every stored
 # bound is true whichever thread proved it, since a search that was stopped stores nothing (search.pxd). A
-# question on several threads first grows both tables' parts in use to PARALLEL_BYTES (or the whole table where it
-# is smaller; a larger part stays as it is), and ``frozen`` keeps them from growing until its threads are joined,
+# question on several threads first grows both tables' parts in use to PARALLEL_BYTES (half that with at most
+# PARALLEL_HALF_TRICKS tricks left, whose searches fill less; or the whole table where it is smaller; a larger part
+# stays as it is), and ``frozen`` keeps them from growing until its threads are joined,
 # so that no thread moves entries while the others search (see Growth); the fill counters are then estimates, and
 # only report. Not the whole table: its pages are supplied zeroed as they are first touched, and a question's
 # entries would spread over all of them (page faults cost a Schafkopf question on two threads a fifth of its time).
@@ -81,6 +82,8 @@ cdef enum:
     BUCKET = 4
     FIRST_BYTES = 1 << 18                     # 256 KB a table: an ending's whole table fits in the processor's cache
     PARALLEL_BYTES = 1 << 22                  # 4 MB a table at least for a question on several threads (Threads)
+    PARALLEL_HALF_TRICKS = 8                  # tricks left up to which 2 MB do (a Schafkopf deal: each fresh 2 MB
+                                              # page costs a two-thread question some 0.1 ms of zeroing)
 
 cdef extern from "<sys/mman.h>" nogil:
     void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
