@@ -141,3 +141,20 @@ def test_concurrent_questions_share_the_cores(monkeypatch) -> None:
         assert [(r.future, r.card_values) for r in got] == [(r.future, r.card_values) for r in expected] * 2
     # two callers on two cores: a helper only while the other caller was not searching, so never four threads
     assert engine_module.CORES.peak <= 3 and engine_module.CORES.busy == 0
+
+
+def _child_busy(queue) -> None:
+    queue.put(engine_module.CORES.busy)
+
+
+def test_a_forked_worker_starts_with_every_core_free() -> None:
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    with engine_module.CORES.held(2):  # the parent is searching while it forks a worker
+        child = context.Process(target=_child_busy, args=(queue,))
+        child.start()
+        busy = queue.get(timeout=60)
+        child.join(timeout=60)
+    assert busy == 0 and child.exitcode == 0 and engine_module.CORES.busy == 0

@@ -338,9 +338,17 @@ class CoreBudget:
         with self._lock:
             self.peak = self.busy
 
+    def forget(self) -> None:
+        """Every core free, with a fresh lock: what a forked child starts with (another thread of the parent may
+        have held the lock, or been searching, at the fork; neither exists in the child)."""
+        self._lock = threading.Lock()
+        self.busy = self.peak = 0
+
 
 #: This process's search threads (see CoreBudget).
 CORES = CoreBudget()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=CORES.forget)
 
 
 def serialised(method: _Method) -> _Method:
