@@ -14,7 +14,8 @@ from solver.search.engine import MAX_PERFT_DEPTH
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
-from .options import BOARD, TABLE_MB, VARIANT, checked_objectives, engine_for, output_file, parse_variant_options
+from .options import (BOARD, TABLE_MB, THREADS, VARIANT, checked_objectives, engine_for, output_file,
+                      parse_variant_options)
 from .records import located, selected, stdin_bytes
 from .render import plural
 
@@ -35,6 +36,7 @@ def tree(
                                        help="The seat of a per-seat objective."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
+    threads: Optional[int] = THREADS,
 ) -> None:
     """Every play sequence of DEPTH cards from the position after the record's Play section, each node with the
     double-dummy value and every card an edge marked optimal when it keeps the value. The first record (or the
@@ -44,7 +46,7 @@ def tree(
     flags = parse_variant_options(variant)
     if out.suffix.lower() not in FORMATS:
         raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
-    engine = engine_for(table_mb)
+    engine = engine_for(table_mb, threads)
     with input_errors():
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)

@@ -772,7 +772,7 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_p
         assert "--table-mb" in run(command, "--help").stdout, command
 
 
-def test_threads_choose_the_cores_of_every_question_and_change_no_answer():
+def test_threads_choose_the_cores_of_every_question_and_change_no_answer(tmp_path):
     answers = {}
     for threads in ("1", "2"):
         answers[threads] = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "--cards", "--threads", threads)
@@ -780,7 +780,13 @@ def test_threads_choose_the_cores_of_every_question_and_change_no_answer():
             for result in document["results"]:
                 result.pop("seconds")
     assert answers["1"] == answers["2"]
-    for command in ("solve", "check", "table", "score", "postmortem"):
+    trees = {}
+    for threads in ("1", "2"):
+        out = tmp_path / f"tree-{threads}.json"
+        run("tree", EXAMPLES / "schafkopf.tbn", "--depth", "2", "--out", out, "--threads", threads)
+        trees[threads] = json.loads(out.read_text())
+    assert trees["1"] == trees["2"]  # the tree's values on any number of threads
+    for command in ("solve", "check", "table", "score", "postmortem", "tree", "bench"):
         assert "--threads" in run(command, "--help").stdout, command
     assert "--threads" in run("solve", EXAMPLES / "schafkopf.tbn", "--threads", "0", code=2).stderr
 
