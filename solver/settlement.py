@@ -11,6 +11,7 @@ docs/scoring.md explains the design and its cost.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -28,7 +29,6 @@ from .search.engine import EngineSolver, solver_for, table_megabytes, uses_refer
 from .search.reference import solve as reference_solve
 from .search.settle import PAYOFF_LIMIT, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
 from .state import PlayState
-from .workers import worker_table_megabytes
 
 Announcements = str | Sequence[Announcement] | None
 
@@ -294,7 +294,8 @@ def default_settlement_engine() -> SettlementEngine:
     """This thread's shared settlement engine (created on first use): in a worker of ``batch``, ``analyse`` or
     advice, of the worker's table size (its run's ``--table-mb``, cut to its memory limit), as its points engine;
     made again when that size or STICH_TABLE_MB changes (a table's size is fixed when it is made)."""
-    size = table_megabytes(worker_table_megabytes())
+    workers = sys.modules.get(f"{__package__}.workers")  # a worker process has it; a command need not load it
+    size = table_megabytes(workers.worker_table_megabytes() if workers is not None else None)
     engine = getattr(_settlement_engines, "engine", None)
     if engine is None or _settlement_engines.size != size:
         _settlement_engines.engine = None  # the old table is freed before the new one is made

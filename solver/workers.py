@@ -164,7 +164,8 @@ def _dask_worker() -> Any | None:
 
 
 def _dask_tt_megabytes() -> int | None:
-    """Inside a Dask worker with a memory limit: the table size that fits it (one engine per worker thread)."""
+    """Inside a Dask worker with a memory limit: the table size that fits it (ENGINES_PER_WORKER engines per
+    worker thread)."""
     worker = _dask_worker()
     if worker is None:
         return None

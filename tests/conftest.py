@@ -8,3 +8,17 @@ import os  # noqa: E402
 # Output for people is PIPE_WIDTH wide when piped, unless COLUMNS says otherwise: the tests compare text made at
 # that width, so a COLUMNS from the shell that runs them must not change it.
 os.environ.pop("COLUMNS", None)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def two_cores_at_least(monkeypatch):
+    """The two-thread tests get their helper thread on any machine: the process's core budget (engine.CORES) counts
+    at least two cores, and starts empty whatever an earlier test left searching."""
+    from solver.search import engine
+
+    real = engine.usable_cores
+    monkeypatch.setattr(engine, "usable_cores", lambda: max(2, real()))
+    monkeypatch.setattr(engine, "CORES", engine.CoreBudget())

@@ -504,8 +504,11 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     assert again["compared"]["p90_ms"] > 0
 
 
-def test_bench_threads_reach_the_engine_and_the_documents(tmp_path):
+def test_bench_threads_reach_the_engine_and_the_documents(tmp_path, monkeypatch, two_cores_at_least):
     from solver.benchmark import run_line, standard_lines
+
+    # what the run records: at most the usable cores (the module the app runs: solver.cli, see test_cli's app)
+    monkeypatch.setattr("solver.cli.bench.usable_cores", lambda: 2)
 
     saved = tmp_path / "one.json"
     run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--save", saved)

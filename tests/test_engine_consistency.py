@@ -13,6 +13,9 @@ from solver.position import position_from_record
 from solver.search import reference
 from solver.search.engine import EngineSolver, compile_rules
 
+#: two threads really run two, even on a one-core machine (conftest.py)
+pytestmark = pytest.mark.usefixtures("two_cores_at_least")
+
 CONFIGURATIONS = [
     dict(tt_megabytes=1),
     dict(tt_megabytes=64, use_canonical=False),

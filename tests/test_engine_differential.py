@@ -23,6 +23,9 @@ from solver.errors import InvalidContractError
 from solver.search import reference
 from solver.search.engine import EngineSolver
 
+#: two threads really run two, even on a one-core machine (conftest.py)
+pytestmark = pytest.mark.usefixtures("two_cores_at_least")
+
 SCALE = 10 if os.environ.get("STICH_LONG") else 1
 POSITIONS_PER_CONFIG = 100 * SCALE
 #: One thread and two sharing the table (every ending searched on both: they are shorter than the default's 5 tricks)

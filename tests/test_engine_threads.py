@@ -12,6 +12,9 @@ from solver.position import position_from_record
 from solver.search import engine as engine_module
 from solver.search.engine import EngineSolver, default_solver, set_default_threads
 
+#: two threads really run two, even on a one-core machine (conftest.py)
+pytestmark = pytest.mark.usefixtures("two_cores_at_least")
+
 
 def _deal(game: str, board: int, contract: str | None = None) -> solver.Position:
     return position_from_record(random_record(game, 91, board, contract=contract))

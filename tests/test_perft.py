@@ -9,6 +9,9 @@ from solver import make_position
 from solver.search.engine import EngineSolver
 from solver.search.reference import divide, perft
 
+#: two threads really run two, even on a one-core machine (conftest.py)
+pytestmark = pytest.mark.usefixtures("two_cores_at_least")
+
 CASES = load_perft_cases()
 ENGINES = {threads: EngineSolver(1, threads=threads) for threads in (1, 2)}
 

@@ -323,7 +323,7 @@ class CoreBudget:
 
     def give(self, threads: int) -> None:
         with self._lock:
-            self.busy -= threads
+            self.busy = max(0, self.busy - threads)  # a question that spanned a fork gives back what forget() freed
 
     @contextmanager
     def held(self, wanted: int) -> Iterator[int]:
@@ -348,7 +348,7 @@ class CoreBudget:
 #: This process's search threads (see CoreBudget).
 CORES = CoreBudget()
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=CORES.forget)
+    os.register_at_fork(after_in_child=lambda: CORES.forget())  # the module's budget then, not the one at import
 
 
 def serialised(method: _Method) -> _Method:
@@ -362,13 +362,15 @@ def serialised(method: _Method) -> _Method:
         with self._lock:
             if self._held:
                 return method(self, *args, **kwargs)
-            threads = self._held = CORES.take(self.threads)
+            threads = 0
             try:
+                threads = self._held = CORES.take(self._wanted(args))
                 self._hold(threads)
                 return method(self, *args, **kwargs)
             finally:
                 self._held = 0
-                CORES.give(threads)
+                if threads:
+                    CORES.give(threads)
     return locked  # type: ignore[return-value]
 
 
@@ -487,6 +489,18 @@ class EngineSolver:
     def threads(self, threads: int) -> None:
         with self._lock:
             self._threads = check_threads(threads)
+
+    def _wanted(self, args: tuple) -> int:
+        """The threads a question from ``args`` (a method's positional arguments, the state first) can use: one for
+        an ending the engine keeps on one thread anyway (``parallel_min_tricks``), so that it holds no idle cores."""
+        state = args[0] if args else None
+        if self._threads == 1 or not isinstance(state, PlayState):
+            return self._threads
+        try:
+            cards = state.hands[state.to_move].bit_count()
+        except (AttributeError, IndexError, TypeError, ValueError, ZeroDivisionError):
+            return self._threads  # a malformed state: the method's own checks say what is wrong with it
+        return 1 if cards < self.engine.parallel_min_tricks else self._threads
 
     def _hold(self, threads: int) -> None:
         if self.engine.threads != threads:

@@ -99,6 +99,9 @@ class SettlementEngine:
     #: The settlement search runs on the calling thread alone.
     threads = 1
 
+    def _wanted(self, args: tuple) -> int:
+        return 1
+
     def _hold(self, threads: int) -> None:
         pass
 
