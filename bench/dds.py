@@ -111,6 +111,13 @@ class Paired:
         """The one-thread median over the all-cores median."""
         return self.median(self.one_thread) / self.median(self.all_cores)
 
+    @property
+    def speed_up_per_deal(self) -> float:
+        """The median of each deal's one-thread time over its all-cores time: the same speed-up, paired deal by deal,
+        so that it moves less from run to run than the ratio of medians (which takes its two medians from different
+        deals)."""
+        return self.median([one / many for one, many in zip(self.one_thread, self.all_cores) if many > 0])
+
     def ratio(self, dds: list[float]) -> float:
         """The all-cores median over a DDS median."""
         return self.median(self.all_cores) / self.median(dds)
