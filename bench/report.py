@@ -333,13 +333,13 @@ def render_dds(report: Report) -> list[str]:
                                                                       if paired.timed_out else ""),
                      fmt_ms(Paired.median(paired.one_thread)), fmt_ms(Paired.median(paired.all_cores)),
                      fmt_ratio(paired.speed_up), fmt_ratio(paired.speed_up_per_deal),
-                     fmt_ms(Paired.median(paired.dds_every)),
-                     fmt_ms(Paired.median(paired.dds_value)), fmt_ratio(every), fmt_ratio(paired.ratio(paired.dds_value)),
+                     fmt_ms(Paired.median(paired.dds_every)), fmt_ms(Paired.median(paired.dds_value)),
+                     fmt_ratio(every), fmt_ratio(paired.ratio(paired.dds_value)),
                      (f"<= {target:g}x DDS every lead" if target is not None else "")
                      + (f", speed-up >= {SPEED_UP_TARGET:g}x" if speed_target else ""), fmt_met(met)])
     return out + _table(["line", "deals", "stich 1 thread (ms)", "stich all cores (ms)", "speed-up",
-                         "speed-up per deal (median)", "DDS every lead (ms)", "DDS value only (ms)", "vs DDS every lead", "vs DDS value only",
-                         "target", "met"], rows)
+                         "speed-up per deal (median)", "DDS every lead (ms)", "DDS value only (ms)",
+                         "vs DDS every lead", "vs DDS value only", "target", "met"], rows)
 
 
 def wrong_answers(report: Report) -> list[str]:

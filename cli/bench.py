@@ -226,9 +226,9 @@ def bench(
             before = {line["line"]: line for line in run["lines"]}
             compared = (compare, run)
     host = machine()
-    threads = default_threads() if threads is None else threads
-    options = {"threads": threads} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
-    threads = min(threads, usable_cores())  # what a question alone gets (never more threads than cores)
+    asked = default_threads() if threads is None else threads
+    options = {"threads": asked} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
+    recorded = min(asked, usable_cores())  # what a question alone gets (never more threads than cores)
     documents = []
     with input_errors():
         for line in selected_lines(game):
@@ -237,7 +237,7 @@ def bench(
             with progress_on_stderr(line.name) as progress:
                 stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
                                  progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
-            document = bench_document(line, stats, line_seed(line, seed), host, threads)
+            document = bench_document(line, stats, line_seed(line, seed), host, recorded)
             if compared is not None:
                 document["compared"] = comparison(document, before.get(line.name))
             if as_json:

@@ -11,6 +11,7 @@ docs/scoring.md explains the design and its cost.
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
@@ -25,7 +26,7 @@ from .games.outcome import ScoreItem, seats_of, side_net
 from .position import Position, check_position
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import check_state
-from .search.engine import EngineSolver, solver_for, table_megabytes, uses_reference
+from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
 from .search.reference import solve as reference_solve
 from .search.settle import PAYOFF_LIMIT, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
 from .state import PlayState
@@ -287,21 +288,18 @@ def _reference_line(state: PlayState, spec: PayoffSpec, score: Callable[[PlaySta
     return line
 
 
-_settlement_engines = threading.local()
+def _worker_table_megabytes() -> int | None:
+    """The table size of this process's worker engines (:func:`solver.workers.worker_table_megabytes`), None outside
+    a worker; a worker process has that module loaded, and a command need not load it for this."""
+    workers = sys.modules.get(f"{__package__}.workers")
+    return workers.worker_table_megabytes() if workers is not None else None
 
 
-def default_settlement_engine() -> SettlementEngine:
+@functools.partial(per_thread, size=_worker_table_megabytes)
+def default_settlement_engine(megabytes: int) -> SettlementEngine:
     """This thread's shared settlement engine (created on first use): in a worker of ``batch``, ``analyse`` or
-    advice, of the worker's table size (its run's ``--table-mb``, cut to its memory limit), as its points engine;
-    made again when that size or STICH_TABLE_MB changes (a table's size is fixed when it is made)."""
-    workers = sys.modules.get(f"{__package__}.workers")  # a worker process has it; a command need not load it
-    size = table_megabytes(workers.worker_table_megabytes() if workers is not None else None)
-    engine = getattr(_settlement_engines, "engine", None)
-    if engine is None or _settlement_engines.size != size:
-        _settlement_engines.engine = None  # the old table is freed before the new one is made
-        engine = _settlement_engines.engine = SettlementEngine(size)
-        _settlement_engines.size = size
-    return engine
+    advice, of the worker's table size (its run's ``--table-mb``, cut to its memory limit), as its points engine."""
+    return SettlementEngine(megabytes)
 
 
 __all__ = ["DDSettlement", "PayoffTable", "dd_settlement", "payoff_spec", "payoff_table", "settlement_value"]

@@ -437,7 +437,7 @@ cdef class Engine:
         """Run a question's work (parallel.pxd) on this thread and ``threads - 1`` helpers, each starting from a
         copy of ``first``, and wait for them all; while it waits, this thread keeps looking at the signals and the
         stop check. The counters of every thread are added to the engine's; ``first`` gets this thread's abort."""
-        cdef int n = self._threads, i, mover
+        cdef int n = self._threads, i
         cdef pthread_t ids[MAX_THREADS]
         cdef int started[MAX_THREADS]
         cdef Worker* workers = <Worker*>malloc(n * sizeof(Worker))
@@ -447,8 +447,7 @@ cdef class Engine:
             free(workers)
             free(busy)
             raise MemoryError("cannot allocate the search threads")
-        mover = self.tables.wrap_seat[self.root.leader + self.root.trick_len]
-        table_at_least(&self.table, PARALLEL_BYTES if popcount(self.root.hands[mover]) > PARALLEL_HALF_TRICKS
+        table_at_least(&self.table, PARALLEL_BYTES if self._root_cards() > PARALLEL_HALF_TRICKS
                        else PARALLEL_BYTES >> 1)
         self.table.frozen = 1                 # no thread moves entries while the others search (tt.pxd, Threads)
         shared.stop = 0
@@ -564,10 +563,13 @@ cdef class Engine:
         self.proved_value = result
         return result
 
+    cdef int _root_cards(self) noexcept:
+        """The cards in the hand of the seat to move at the root: the tricks left, the one on the table included."""
+        return popcount(self.root.hands[self.tables.wrap_seat[self.root.leader + self.root.trick_len]])
+
     cdef int _in_parallel(self) noexcept:
         """Whether the question at the root goes on several threads (parallel.pxd)."""
-        cdef int mover = self.tables.wrap_seat[self.root.leader + self.root.trick_len]
-        return self._threads > 1 and popcount(self.root.hands[mover]) >= self.parallel_min_tricks
+        return self._threads > 1 and self._root_cards() >= self.parallel_min_tricks
 
     def reaches(self, int target):
         """Can the maximising side still win at least ``target`` from the root?"""

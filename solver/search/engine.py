@@ -405,18 +405,20 @@ def stop_checked(engine: _engine.Engine, time_limit: float | None = None,
         engine.stop_check = previous
 
 
-def per_thread(factory: Callable[[], _Engine]) -> Callable[[], _Engine]:
-    """``factory()`` made once in each thread that asks and kept there: the shared engine of the functions called
-    without ``engine=``, so that threads never wait on one another's searches. Made again when STICH_TABLE_MB or
-    the default thread count has changed since (a table's size is fixed when it is made)."""
+def per_thread(factory: Callable[[int], _Engine],
+               size: Callable[[], int | None] = lambda: None) -> Callable[[], _Engine]:
+    """``factory(megabytes)`` made once in each thread that asks and kept there: the shared engine of the functions
+    called without ``engine=``, so that threads never wait on one another's searches. ``megabytes`` is
+    :func:`table_megabytes` of ``size()`` (None: STICH_TABLE_MB's, or the default). Made again when that size or the
+    default thread count has changed since (a table's size is fixed when it is made)."""
     local = threading.local()
 
     @functools.wraps(factory)
     def get() -> _Engine:
-        settings = (table_megabytes(), default_threads())
+        settings = (table_megabytes(size()), default_threads())
         if getattr(local, "settings", None) != settings:
             local.engine = None  # the old table is freed before the new one is made
-            local.engine, local.settings = factory(), settings
+            local.engine, local.settings = factory(settings[0]), settings
         return local.engine
     return get
 
@@ -695,9 +697,9 @@ def solver_for(engine: object) -> "EngineSolver":
 
 
 @per_thread
-def default_solver() -> EngineSolver:
+def default_solver(megabytes: int) -> EngineSolver:
     """This thread's shared engine (created on first use, so importing stich allocates nothing)."""
-    return EngineSolver()
+    return EngineSolver(megabytes)
 
 
 def uses_reference(reference_solver: object) -> bool:

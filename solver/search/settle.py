@@ -96,10 +96,8 @@ class SettlementEngine:
         self._lock = threading.RLock()  # threads take turns (see engine.serialised)
         self._held = 0                  # a settlement search is one thread, counted in engine.CORES
 
-    #: The settlement search runs on the calling thread alone.
-    threads = 1
-
     def _wanted(self, args: tuple) -> int:
+        """The settlement search runs on the calling thread alone (engine.serialised)."""
         return 1
 
     def _hold(self, threads: int) -> None:
