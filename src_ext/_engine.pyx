@@ -166,6 +166,7 @@ cdef class Engine:
     cdef int proved_value
     cdef public object stop_check             # None, or () -> bool asked every POLL_EVERY nodes (search.pxd)
     cdef int _threads
+    cdef Shared* _running                     # the question's shared record while its threads search, else NULL
     cdef readonly list thread_nodes           # each thread's nodes in parallel questions since the counters were reset
     cdef readonly list thread_seconds         # each thread's processor time in parallel questions since the
                                               # counters were reset (the busiest: the wall time on an idle machine)
@@ -212,6 +213,15 @@ cdef class Engine:
     def threads(self, int threads):
         _check(threads, 1, MAX_THREADS, "threads")
         self._threads = threads
+
+    def retire_helpers(self, int count):
+        """Search the rest of the current question (and its later searches) on ``count`` fewer threads: the
+        highest-numbered helpers stop within SHARED_POLL_EVERY nodes (parallel.pxd, Retiring). Called from another
+        thread, whose question needs their cores (solver.search.engine.CoreBudget); the calling thread's own search
+        always goes on, so the answer is the same."""
+        self._threads = max(1, self._threads - max(0, count))
+        if self._running != NULL and self._threads < load_flag(&self._running.keep):
+            store_flag(&self._running.keep, self._threads)
 
     @property
     def table_bytes_used(self):
@@ -406,6 +416,8 @@ cdef class Engine:
         S.polls_python = 1
         S.shared_stop = NULL
         S.task_stop = NULL
+        S.keep = NULL
+        S.index = 0
         S.busy = NULL
         S.defer_min = 0
         memset(S.history, 0, sizeof(S.history))
@@ -453,6 +465,7 @@ cdef class Engine:
         shared.stop = 0
         shared.winner = -1
         shared.next_card = 0
+        shared.keep = n
         latch_init(&shared.running, n - 1)
         for i in range(MAX_CARDS):
             shared.card_done[i] = 0
@@ -461,6 +474,8 @@ cdef class Engine:
         for i in range(n):
             workers[i].S = first[0]
             workers[i].S.shared_stop = &shared.stop
+            workers[i].S.keep = &shared.keep if i else NULL
+            workers[i].S.index = i
             workers[i].S.busy = busy
             workers[i].S.defer_min = DEFER_MIN_CARDS
             workers[i].S.polls_python = i == 0
@@ -468,6 +483,7 @@ cdef class Engine:
             workers[i].shared = shared
             workers[i].index = i
             workers[i].kind = kind
+        self._running = shared
         with nogil:
             for i in range(1, n):
                 started[i] = pthread_create(&ids[i], NULL, worker_main, &workers[i]) == 0
@@ -481,6 +497,7 @@ cdef class Engine:
             for i in range(1, n):
                 if started[i]:
                     pthread_join(ids[i], NULL)
+        self._running = NULL
         latch_destroy(&shared.running)
         self.table.frozen = 0
         first.aborted = workers[0].S.aborted

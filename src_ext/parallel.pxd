@@ -25,6 +25,12 @@
 # mostly stored its bounds. A mark is a hint, never trusted for a value: a lost or stale one only changes the order
 # of the cards, so values stay exact; one thread (``busy`` NULL) searches in order, node for node as before.
 #
+# Retiring. Another question of the process may need a core a helper holds (solver.search.engine.CoreBudget): it
+# lowers ``keep``, and each helper numbered at or above it unwinds at its next look (storing nothing, as any stopped
+# search) and ends. Thread 0 never retires, so the question is still answered: the value by thread 0's own driver;
+# a card the helper left unfinished is picked up from the empty queue by ``card_to_help``, since no card is done
+# until a thread gives its value.
+#
 # The thread that called the Engine method is thread 0: only it looks at the interpreter's signals and the stop
 # check (search.pxd, Interrupts); when they say stop it raises the stop flag, and every thread unwinds within
 # SHARED_POLL_EVERY nodes, storing nothing. The helpers are POSIX threads that never touch Python (atomic.pxd).
@@ -69,6 +75,7 @@ ctypedef struct Shared:
     int maximising                            # the side to move at the root maximises
     int best                                  # the best value of the cards finished so far for the side to move,
                                               # NO_BEST until one is (atomic)
+    int keep                                  # threads that go on: helpers numbered at or above it retire (atomic)
     Latch running                             # helper threads still working: the calling thread waits on it
 
 ctypedef struct Worker:
@@ -138,7 +145,7 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
     cdef Shared* shared = w.shared
     cdef int g = shared.guess, step = shared.step
     cdef int i, card, reward, result, proved, guess
-    while not load_flag(&shared.stop):
+    while not load_flag(&shared.stop) and w.index < load_flag(&shared.keep):
         i = fetch_add(&shared.next_card, 1)
         if load_flag(&shared.best) != no_best(shared.maximising):
             g = load_flag(&shared.best)       # the best of every thread's cards so far (see the top of search.pxd)
@@ -160,7 +167,7 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
         w.S.task_stop = NULL
         if w.S.aborted:
             if w.S.aborted != ABORT_DONE or load_flag(&shared.stop):
-                return                        # the question stops
+                return                        # the question stops, or this helper retires
             w.S.aborted = 0                   # another thread finished this card first
             continue
         if claim(&shared.card_winner[i], -1, w.index):

@@ -80,7 +80,8 @@ cdef enum:
 cdef enum:
     ABORT_SIGNAL = 1                          # why a search unwinds (Search.aborted): a signal handler raised,
     ABORT_STOP = 2                            # the stop check said stop,
-    ABORT_DONE = 3                            # another thread of the question answered it first (parallel.pxd)
+    ABORT_DONE = 3                            # another thread of the question answered it first (parallel.pxd),
+    ABORT_RETIRED = 4                         # this helper's core went to another question (parallel.pxd, Retiring)
 
 cdef enum:
     BUSY_MASK = (1 << 14) - 1                 # the busy marks' slots, less one (parallel.pxd, Deferring)
@@ -134,6 +135,8 @@ ctypedef struct Search:
     int polls_python                          # this thread looks at signals and the stop check (one per question)
     int* shared_stop                          # the question's stop flag when it runs on several threads, else NULL
     int* task_stop                            # the flag of the card this thread searches in a queue, else NULL
+    int* keep                                 # a helper's: the threads the question keeps (it retires at or above)
+    int index                                 # this thread's number in its question (0: the calling thread)
     uint64_t* busy                            # the positions the question's threads are searching (parallel.pxd,
                                               # Deferring), else NULL: one thread never defers
     int defer_min                             # cards in the mover's hand for a node to defer (Step 5')
@@ -152,13 +155,15 @@ cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noex
 
 
 cdef inline int poll_stop(Search* S) noexcept nogil:
-    """The rare part of :func:`search_interrupted`, every SHARED_POLL_EVERY nodes: the question's stop flag and the
-    flag of the card this thread searches (parallel.pxd), and on the thread that polls Python, every POLL_EVERY
+    """The rare part of :func:`search_interrupted`, every SHARED_POLL_EVERY nodes: the question's stop flag, the
+    flag of the card this thread searches and a helper's retirement (parallel.pxd), and on the thread that polls Python, every POLL_EVERY
     nodes, the signals and the stop check; a thread that stops for its own reason sets the question's flag."""
     if S.task_stop != NULL and load_flag(S.task_stop):
         S.aborted = ABORT_DONE
     elif S.shared_stop != NULL and load_flag(S.shared_stop):
         S.aborted = ABORT_DONE
+    elif S.keep != NULL and S.index >= load_flag(S.keep):
+        S.aborted = ABORT_RETIRED
     elif S.polls_python and interrupted(S.nodes, &S.aborted, S.stop_check) and S.shared_stop != NULL:
         store_flag(S.shared_stop, S.aborted)
     return S.aborted

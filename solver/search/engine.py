@@ -300,39 +300,73 @@ _Method = TypeVar("_Method", bound=Callable)
 _Engine = TypeVar("_Engine")
 
 
+@dataclass(eq=False)
+class Holding:
+    """The search threads one question holds: its own and ``threads - 1`` helpers. ``retire(k)`` stops ``k`` of its
+    helpers (``Engine.retire_helpers``); None where they cannot be stopped."""
+
+    threads: int
+    retire: Callable[[int], None] | None = None
+
+
 class CoreBudget:
-    """The search threads this process runs at once, against the cores it may use: a question's own thread always
-    searches, and it starts helper threads only on cores no other question holds. So threads of a program that each
-    solve with an engine of several threads (every core, by default) never start more helpers than there are cores
-    free; the callers' own threads are the program's to count."""
+    """The search threads this process runs at once, against the cores it may use. A question's own thread always
+    searches; its helper threads start only on cores no other question holds, and a question that arrives when no
+    core is free takes one back from the question with the most helpers (they retire within some 20 µs; the answer
+    is the same). So threads of a program that each solve with an engine of several threads (every core, by
+    default) search on no more threads than there are cores, or than there are callers where those are more: the
+    callers' own threads are the program's to count."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.busy = 0           # search threads now, callers and helpers
         self.peak = 0           # the most at once since the last reset (for tests)
+        self.retired = 0        # helpers taken back for other questions (for tests)
+        self._helped: list[Holding] = []  # the questions now holding helpers that can retire
 
-    def take(self, wanted: int) -> int:
-        """The threads a question searches on: its own, and up to ``wanted - 1`` helpers on free cores. Give them
-        back with :meth:`give`."""
+    def take(self, wanted: int, retire: Callable[[int], None] | None = None) -> Holding:
+        """The threads a question searches on: its own, and up to ``wanted - 1`` helpers on free cores (``retire``
+        stops some of them when another question needs their cores). Give them back with :meth:`give`."""
         with self._lock:
+            self._make_room()
             threads = 1 if wanted == 1 else 1 + max(0, min(wanted - 1, usable_cores() - self.busy - 1))
+            holding = Holding(threads, retire)
             self.busy += threads
+            if threads > 1 and retire is not None:
+                self._helped.append(holding)
             if self.busy > self.peak:
                 self.peak = self.busy
-        return threads
+        return holding
 
-    def give(self, threads: int) -> None:
+    def _make_room(self) -> None:
+        """A core for a new question's own thread, taken from other questions' helpers while every core is busy."""
+        over = self.busy + 1 - usable_cores()
+        while over > 0 and self._helped:
+            most = max(self._helped, key=lambda holding: holding.threads)
+            back = min(over, most.threads - 1)
+            assert most.retire is not None
+            most.retire(back)
+            self.retired += back
+            most.threads -= back
+            self.busy -= back
+            over -= back
+            if most.threads == 1:
+                self._helped.remove(most)
+
+    def give(self, holding: Holding) -> None:
         with self._lock:
-            self.busy = max(0, self.busy - threads)  # a question that spanned a fork gives back what forget() freed
+            if holding in self._helped:
+                self._helped.remove(holding)
+            self.busy = max(0, self.busy - holding.threads)  # a question that spanned a fork: forget() freed it
 
     @contextmanager
     def held(self, wanted: int) -> Iterator[int]:
-        """:meth:`take` for a block."""
-        threads = self.take(wanted)
+        """:meth:`take` for a block (threads that cannot retire); the threads it got."""
+        holding = self.take(wanted)
         try:
-            yield threads
+            yield holding.threads
         finally:
-            self.give(threads)
+            self.give(holding)
 
     def reset_peak(self) -> None:
         with self._lock:
@@ -342,7 +376,8 @@ class CoreBudget:
         """Every core free, with a fresh lock: what a forked child starts with (another thread of the parent may
         have held the lock, or been searching, at the fork; neither exists in the child)."""
         self._lock = threading.Lock()
-        self.busy = self.peak = 0
+        self.busy = self.peak = self.retired = 0
+        self._helped = []
 
 
 #: This process's search threads (see CoreBudget).
@@ -356,21 +391,23 @@ def serialised(method: _Method) -> _Method:
     objective and position are loaded, then searched without the GIL), so two threads sharing an engine would
     search each other's tables: the lock makes them take turns (an engine per thread runs them in parallel). It is
     re-entrant: ``solve`` calls ``value`` and ``line``. The outermost call holds the engine's threads from
-    :data:`CORES` (``_hold`` gives the engine the number it got) for the whole question."""
+    :data:`CORES` (``_hold`` gives the engine the number it got, ``_retire`` stops helpers another question needs
+    the cores of) for the whole question."""
     @functools.wraps(method)
     def locked(self, *args, **kwargs):
         with self._lock:
             if self._held:
                 return method(self, *args, **kwargs)
-            threads = 0
+            holding = None
             try:
-                threads = self._held = CORES.take(self._wanted(args))
-                self._hold(threads)
+                holding = CORES.take(self._wanted(args), self._retire)
+                self._held = holding.threads
+                self._hold(holding.threads)
                 return method(self, *args, **kwargs)
             finally:
                 self._held = 0
-                if threads:
-                    CORES.give(threads)
+                if holding is not None:
+                    CORES.give(holding)
     return locked  # type: ignore[return-value]
 
 
@@ -507,6 +544,10 @@ class EngineSolver:
     def _hold(self, threads: int) -> None:
         if self.engine.threads != threads:
             self.engine.threads = threads
+
+    def _retire(self, helpers: int) -> None:
+        """Another question needs cores this one's helpers hold (:class:`CoreBudget`)."""
+        self.engine.retire_helpers(helpers)
 
     def _load(self, state: PlayState, objective: Objective) -> Compiled:
         """Load what changed since the last call: tables, objective, deal (each starts a new table generation, since

@@ -103,6 +103,8 @@ class SettlementEngine:
     def _hold(self, threads: int) -> None:
         pass
 
+    _retire = None  # no helpers to retire
+
     @property
     def nodes(self) -> int:
         return self.engine.nodes
