@@ -8,6 +8,7 @@ the analysis, never an environment variable that code deep inside would read.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Sequence
@@ -54,6 +55,31 @@ OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=ch
                           help="What to solve (repeatable): score (the net settlement in game units), points, game, "
                                "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "
                                "every seat's tricks); cards are ranked by the score.")
+
+
+def checked_time_limit(value: float | None) -> float | None:
+    """A ``--time-limit`` option's callback: a finite number of seconds (the range check lets ``nan`` and ``inf``
+    through), and none under STICH_IMPLEMENTATION=python, whose reference solver has no stop check and runs to the
+    end; either is a usage error (exit 2)."""
+    if value is None:
+        return None
+    if not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number of seconds")
+    try:
+        reference = implementation() == "python"
+    except StichError:
+        return value  # engine_for says a bad STICH_IMPLEMENTATION, once, before any record
+    if reference:
+        raise typer.BadParameter("the reference solver (STICH_IMPLEMENTATION=python) runs to the end and takes no "
+                                 "time limit")
+    return value
+
+
+#: The seconds one record's searches may take together; a record not answered in time is said on stderr and the
+#: others are still answered (:func:`cli.records.run_over_records`).
+TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
+                          help="Give up a record whose searches take longer than SECONDS in all: it is said on "
+                               "stderr and not answered (exit 1); the other records still are.")
 
 
 def output_file(help: str, metavar: str = "FILE", required: bool = False) -> Path:

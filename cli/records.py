@@ -15,7 +15,7 @@ from typing import Callable
 import typer
 from rich.console import Console
 
-from solver.errors import InvalidDealError, ParseError, StichError
+from solver.errors import InvalidDealError, ParseError, SearchStopped, StichError
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
@@ -33,6 +33,16 @@ def located(error: StichError, position: Position) -> StichError:
     tag = record.tag("Deal") if isinstance(error, InvalidDealError) else record.tag("Contract")
     line, column = (tag.value_line, tag.value_column) if tag is not None else (record.line, 1)
     return ParseError(str(error), source=record.source, line=line, column=column)
+
+
+def stopped_record(position: Position, time_limit: float | None) -> str:
+    """What is said of a record whose searches stopped: where it starts (its board too, where it has one), and why."""
+    record = position.record
+    where = f"{record.source}:{record.line}" if record is not None else position.label
+    board = record.get("Board") if record is not None else None
+    why = (f"the time limit ({time_limit:g} s) ran out before the answer (give it more time: --time-limit)"
+           if time_limit is not None else "its search was stopped before the answer")
+    return f"{where}: {f'board {board}: ' if board else ''}not answered: {why}"
 
 
 def emit_json(document: Document) -> None:
@@ -57,7 +67,7 @@ def stdin_bytes():
 def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None], play: str | None = None,
-                     diagram: str | None = None) -> None:
+                     diagram: str | None = None, time_limit: float | None = None) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``)
     and print each document.
 
@@ -65,7 +75,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     and the command then exits with code 1. With ``board``, records of other boards are not even read into
     positions, so their errors do not matter; a record too broken to be read at all is still reported, since it
     may be the board asked for. ``play`` is ``--play``'s cards, played on each position first; ``diagram``
-    (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis."""
+    (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis.
+    ``time_limit`` is the command's ``--time-limit``, which ``document`` applies to each record's searches: a record
+    whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is, and the others
+    still are (exit code 1)."""
     failed = False
     matched = read = shown = 0
     console = None if as_json else stdout_console()
@@ -90,6 +103,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 result = document(position)
             except StichError as error:
                 message(f"stich: {located(error, position)}")
+                failed = True
+                continue
+            except SearchStopped:
+                message(f"stich: {stopped_record(position, time_limit)}")
                 failed = True
                 continue
             if console is None:

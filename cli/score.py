@@ -19,7 +19,8 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
+from .options import (BOARD, FILE, JSON, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+                      parse_variant_options)
 from .records import run_over_records
 from .render import CardPainter, Document, plural, record_title, seats_text
 
@@ -119,10 +120,11 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
 
 
 def score_document(position: Position, pot: int | None, dd: bool,
-                   engines: tuple[SettlementEngine | None, EngineSolver | None] = (None, None)) -> Document:
+                   engines: tuple[SettlementEngine | None, EngineSolver | None] = (None, None),
+                   time_limit: float | None = None) -> Document:
     """``stich score``'s document (:func:`solver.analysis.score_report`); a settlement the rules cannot have is
     said on stderr, and the score still given. ``engines`` (the settlement's and the points') are the library's
-    shared ones unless ``--table-mb`` made them."""
+    shared ones unless ``--table-mb`` made them; ``time_limit`` bounds the double-dummy settlement's searches."""
     rules = position.rules
     pot = pot if position.game.has_pot else None  # --pot is for a file's records of a game with a pot
     complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
@@ -130,7 +132,7 @@ def score_document(position: Position, pot: int | None, dd: bool,
     if reason is not None:  # the score is still given; only the settlement cannot be
         message(f"stich: {position.label}: no double-dummy settlement: {reason}")
         dd = False
-    return score_report(position, pot=pot, dd=dd, engine=engines[0], points_engine=engines[1])
+    return score_report(position, pot=pot, dd=dd, engine=engines[0], points_engine=engines[1], time_limit=time_limit)
 
 
 def score(
@@ -142,12 +144,16 @@ def score(
     as_json: bool = JSON,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
+    time_limit: Optional[float] = TIME_LIMIT,
 ) -> None:
     """Score each finished deal of a file: every item, who wins it, its value with the Kontra multipliers, and the
     payment of every seat (and the pot, in a game paid from one). With --dd also the double-dummy settlement, the
     net the declarers can force when both sides play for the score, beside what playing for the most points would
-    settle."""
+    settle; --time-limit bounds each record's double-dummy searches."""
     flags = parse_variant_options(variant)
+    if time_limit is not None and not dd:
+        raise typer.BadParameter("only the double-dummy settlement (--dd) searches, so only it takes a time limit",
+                                 param_hint="'--time-limit'")
     points_engine = engine_for(table_mb if dd else None, threads if dd else None)  # only --dd searches
     engines = (SettlementEngine(table_mb) if points_engine is not None else None, points_engine)
     ignored: list[str] = []
@@ -157,6 +163,7 @@ def score(
             ignored.append(position.game.name)  # said once: a file may mix records of several games
             message(f"stich: --pot is for {games_with('has_pot')} records; {position.game.name} has no pot, so it is "
                     "not used there")
-        return score_document(position, pot, dd, engines)
+        return score_document(position, pot, dd, engines, time_limit)
 
-    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document)
+    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document,
+                     time_limit=time_limit)

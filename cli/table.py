@@ -13,7 +13,8 @@ from solver.search.engine import EngineSolver
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
+from .options import (BOARD, FILE, JSON, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+                      parse_variant_options)
 from .records import run_over_records
 from .render import Document, progress_on_stderr, render_table
 
@@ -23,14 +24,15 @@ SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
                                "announcements; with the record's pot, in a game paid from one).")
 
 
-def _table_document(position: Position, settlement: bool, engine: EngineSolver | None) -> Document:
+def _table_document(position: Position, settlement: bool, engine: EngineSolver | None,
+                    time_limit: float | None = None) -> Document:
     if settlement:
         reason = settlement_unsupported(position)
         if reason is not None:  # the default column is left out, not the whole table
             message(f"stich: {position.label}: no settlement column: {reason}")
             settlement = False
     with progress_on_stderr(f"table of {position.label}") as progress:
-        return table_report(position, progress=progress, settlement=settlement, engine=engine)
+        return table_report(position, progress=progress, settlement=settlement, engine=engine, time_limit=time_limit)
 
 
 def table(
@@ -41,6 +43,7 @@ def table(
     as_json: bool = JSON,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
+    time_limit: Optional[float] = TIME_LIMIT,
 ) -> None:
     """Every contract each seat could bid on the dealt hands, with the declaring side's double-dummy points (or
     tricks) and whether it wins, and its double-dummy settlement; where every seat plays for itself, every contract
@@ -49,4 +52,5 @@ def table(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,
-                     document=lambda position: _table_document(position, settlement, engine))
+                     document=lambda position: _table_document(position, settlement, engine, time_limit),
+                     time_limit=time_limit)

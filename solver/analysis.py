@@ -21,6 +21,7 @@ here, on one header. Nothing here prints or knows about the terminal; every func
 from __future__ import annotations
 
 import itertools
+import threading
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
@@ -33,7 +34,7 @@ from .position import Position, check_position, make_position
 from .scoring import check_scoring_inputs, read_pot, score_deal
 from .search import reference
 from .search.cooperative import Cooperative
-from .search.boundary import check_flag
+from .search.boundary import Deadline, check_flag
 from .search.engine import EngineSolver, solver_for, uses_reference
 from .search.results import SolveResult
 from .score_objective import SCORE
@@ -511,18 +512,19 @@ def winning_condition(rules: Rules) -> str:
 
 
 def _table_entry(position: Position, contract: str, declarer: int, engine: EngineSolver | None,
-                 reference_solver: bool | None, settlement: bool = False, pot: int | None = None) -> TableEntry:
-    entry = _points_entry(position, contract, declarer, engine, reference_solver)
+                 reference_solver: bool | None, settlement: bool = False, pot: int | None = None,
+                 deadline: Deadline = Deadline()) -> TableEntry:
+    entry = _points_entry(position, contract, declarer, engine, reference_solver, deadline)
     if not settlement:
         return entry
     use_reference = uses_reference(reference_solver)
     value = settlement_value(position, announcements="" if position.game.has_announcements else None, pot=pot,
-                             reference_solver=use_reference)
+                             reference_solver=use_reference, time_limit=deadline.left(), stop=deadline.stop)
     return replace(entry, settlement=value)
 
 
 def _points_entry(position: Position, contract: str, declarer: int, engine: EngineSolver | None,
-                  reference_solver: bool | None) -> TableEntry:
+                  reference_solver: bool | None, deadline: Deadline = Deadline()) -> TableEntry:
     rules = position.rules
     label = str(rules.contract)
     side = tuple(_seat_list(rules.declaring_side))
@@ -531,7 +533,8 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     if pairs[0][0] is not None:  # per-seat targets
         seats = []
         for seat, objective in pairs:
-            result = solve(position, condition, seat=seat, engine=engine, reference_solver=reference_solver)
+            result = solve(position, condition, seat=seat, engine=engine, reference_solver=reference_solver,
+                           time_limit=deadline.left(), stop=deadline.stop)
             seats.append(SeatTarget(seat or 0, result.total, objective.target or 0, bool(result.success)))
         mine = seats[declarer - 1]
         return TableEntry(label, declarer, side, measure=measure_of(pairs[0][1]), value=mine.tricks,
@@ -540,7 +543,8 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     measure = measure_of(goal)
     # The exact points are what the table shows; the game objective only supplies the target they are held to.
     asked = "points" if measure == "points" else condition
-    result = solve(position, asked, engine=engine, reference_solver=reference_solver)
+    result = solve(position, asked, engine=engine, reference_solver=reference_solver, time_limit=deadline.left(),
+                   stop=deadline.stop)
     target = goal.target
     won = None if target is None else result.total >= target
     return TableEntry(label, declarer, side, measure=measure, value=result.total, target=target, won=won)
@@ -549,7 +553,8 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
 def contract_table(source: Position | Deal, game: str | type[Game] | None = None, *,
                    variant: Mapping[str, object] | Variant | None = None, engine: EngineSolver | None = None,
                    reference_solver: bool | None = None, progress: Progress | None = None,
-                   settlement: bool = False, pot: int | None = None) -> list[TableEntry]:
+                   settlement: bool = False, pot: int | None = None, time_limit: float | None = None,
+                   stop: threading.Event | None = None) -> list[TableEntry]:
     """The double-dummy contract table of a whole deal, like DDS's ``CalcDDtable``.
 
     ``source`` is a Position (its dealt hands and variant are used; cards already played are ignored, since the
@@ -561,8 +566,12 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     With ``settlement`` every row also gets the declaring side's double-dummy settlement without announcements
     (``pot``, else the record's [Pot] tag, in a game paid from a pot). Raises InvalidDealError for an ending: bids are
     made on whole deals.
+
+    ``time_limit`` (seconds, for the whole table: every row's searches together) and ``stop`` (an Event another
+    thread may set) end it early with :class:`~solver.errors.SearchStopped`, as for :func:`~solver.api.solve`.
     """
     check_flag("settlement", settlement)
+    deadline = Deadline(time_limit, stop)
     if progress is not None and not callable(progress):
         raise StichError(f"progress must be a function of one message (or None), not {progress!r}")
     if isinstance(source, Position):
@@ -598,16 +607,18 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             continue
         if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
             pot = read_pot(source.record, None)
-        entries.append(_table_entry(position, str(contract), declarer, engine, reference_solver, settlement, pot))
+        entries.append(_table_entry(position, str(contract), declarer, engine, reference_solver, settlement, pot,
+                                    deadline))
     return entries
 
 
 def table_report(position: Position, *, engine: EngineSolver | None = None, reference_solver: bool | None = None,
-                 progress: Progress | None = None, settlement: bool = False) -> dict[str, Any]:
+                 progress: Progress | None = None, settlement: bool = False, time_limit: float | None = None,
+                 stop: threading.Event | None = None) -> dict[str, Any]:
     """:func:`contract_table` of a position's deal as the document ``stich table --json`` prints."""
     check_position(position)
     entries = contract_table(position, engine=engine, reference_solver=reference_solver, progress=progress,
-                             settlement=settlement)
+                             settlement=settlement, time_limit=time_limit, stop=stop)
     deal = position.rules.deal
     return {"schema": SCHEMA, "command": "table", **record_header(position),
             "hands": [deal.hand_names(seat) for seat in range(deal.seats)],
@@ -618,12 +629,14 @@ def table_report(position: Position, *, engine: EngineSolver | None = None, refe
 
 
 def score_report(position: Position, *, pot: int | None = None, dd: bool = False,
-                 engine: SettlementEngine | None = None, points_engine: EngineSolver | None = None) -> dict[str, Any]:
+                 engine: SettlementEngine | None = None, points_engine: EngineSolver | None = None,
+                 time_limit: float | None = None, stop: threading.Event | None = None) -> dict[str, Any]:
     """``stich score``'s document for one position: the record header and the settlement of its finished deal
     (:func:`solver.scoring.score_deal`); with ``dd`` also the double-dummy settlement under ``"dd"``
     (:func:`solver.settlement.dd_settlement`), from the start of a complete deal, so that it compares with the
     actual score, else from where the play stops (and then without the settlement of the play, which is not over);
-    ``engine`` and ``points_engine`` are :func:`~solver.settlement.dd_settlement`'s.
+    ``engine``, ``points_engine``, ``time_limit`` and ``stop`` are :func:`~solver.settlement.dd_settlement`'s
+    (without ``dd`` nothing is searched).
     """
     rules = check_position(position).rules
     complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
@@ -633,7 +646,8 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
     if dd:
         start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
         document["dd"] = {"from": "start" if complete else "end_of_play", "cards_on_table": len(start.state.trick),
-                          **dd_settlement(start, pot=pot, engine=engine, points_engine=points_engine).as_dict()}
+                          **dd_settlement(start, pot=pot, engine=engine, points_engine=points_engine,
+                                         time_limit=time_limit, stop=stop).as_dict()}
     return document
 
 

@@ -25,7 +25,7 @@ from .games.base import Objective, PayoffComponent, Rules, items_net
 from .games.outcome import ScoreItem, seats_of, side_net
 from .position import Position, check_position
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
-from .search.boundary import check_state
+from .search.boundary import Deadline, check_state
 from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
 from .search.reference import solve as reference_solve
 from .search.settle import PAYOFF_LIMIT, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
@@ -204,18 +204,23 @@ def play_out(state: PlayState, line: Sequence[int]) -> PlayState:
 
 def dd_settlement(position: Position, *, announcements: Announcements = None, pot: int | None = None,
                   engine: SettlementEngine | None = None, points_engine: EngineSolver | None = None,
-                  reference_solver: bool | None = None) -> DDSettlement:
+                  reference_solver: bool | None = None, time_limit: float | None = None,
+                  stop: threading.Event | None = None) -> DDSettlement:
     """The double-dummy settlement of ``position`` (from its current state: the cards already played count).
 
     ``announcements`` and ``pot`` override the record's tags as in
     :func:`~solver.scoring.score_deal`. ``reference_solver`` uses the Python oracle (small endings only; None:
-    ``STICH_IMPLEMENTATION``'s choice, as everywhere). Raises a
+    ``STICH_IMPLEMENTATION``'s choice, as everywhere). ``time_limit`` (seconds, for every search of the call
+    together: the settlement, its line, the points-optimal play and the settlement keeping its points) and ``stop``
+    (an Event another thread may set) end it early with :class:`~solver.errors.SearchStopped`, as for
+    :func:`~solver.api.solve`; the reference solver runs to the end and refuses them. Raises a
     StichError for input the scorer rejects."""
     start = time.perf_counter()
     rules = check_position(position).rules
     state = check_state(position.state)
     reference_solver = uses_reference(reference_solver)
     check_scoring_inputs(position.game, pot, announcements)
+    deadline = _deadline(time_limit, stop, reference_solver)
     if engine is not None and not isinstance(engine, SettlementEngine):
         raise InvalidPositionError(f"engine must be a SettlementEngine, not {type(engine).__name__}")
     solver = solver_for(points_engine)
@@ -230,10 +235,11 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
         line = _reference_line(state, spec, score, value)
     else:
         engine = engine if engine is not None else default_settlement_engine()
-        before = engine.nodes
-        value = engine.value(state, spec)
-        line = engine.line(state, spec, value)
-        nodes = engine.nodes - before
+        with engine.stopping(deadline.left(), stop):
+            before = engine.nodes
+            value = engine.value(state, spec)
+            line = engine.line(state, spec, value)
+            nodes = engine.nodes - before
     final = play_out(state, line)
     net, settled = final_net(position, final, inputs=inputs)
     if net != value:
@@ -242,7 +248,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     if reference_solver:
         result = reference_solve(state, objective, line=True)
     else:
-        result = solver.solve(state, objective, line=True)
+        result = solver.solve(state, objective, line=True, time_limit=deadline.left(), stop=stop)
     points_final = play_out(state, result.line)
     points_net = final_net(position, points_final, inputs=inputs)[0]
     kept = keeping_points(spec, objective.name, result.total) if spec.components else spec
@@ -252,7 +258,8 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
 
         value_kept = reference_settlement(state, kept, score_kept)
     else:
-        value_kept = engine.value(state, kept)  # type: ignore[union-attr]
+        with engine.stopping(deadline.left(), stop):  # type: ignore[union-attr]
+            value_kept = engine.value(state, kept)  # type: ignore[union-attr]
     names = rules.pack
     return DDSettlement(
         game=position.game.name, contract=str(rules.contract), declaring_side=seats_of(rules.declaring_side),
@@ -265,13 +272,28 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
 
 
 def settlement_value(position: Position, *, announcements: Announcements = None, pot: int | None = None,
-                     engine: SettlementEngine | None = None, reference_solver: bool = False) -> int:
-    """Only the declaring side's double-dummy net (no line, no points comparison): what ``stich table`` shows."""
+                     engine: SettlementEngine | None = None, reference_solver: bool = False,
+                     time_limit: float | None = None, stop: threading.Event | None = None) -> int:
+    """Only the declaring side's double-dummy net (no line, no points comparison): what ``stich table`` shows.
+    ``time_limit`` (seconds) and ``stop`` end the search early with :class:`~solver.errors.SearchStopped`, as for
+    :func:`dd_settlement`."""
+    deadline = _deadline(time_limit, stop, reference_solver)
     inputs = scoring_inputs(position, pot=pot, announcements=announcements)
     spec = payoff_spec(position, inputs=inputs)
     if reference_solver:
         return reference_settlement(position.state, spec, lambda final: final_net(position, final, inputs=inputs)[0])
-    return (engine if engine is not None else default_settlement_engine()).value(position.state, spec)
+    searcher = engine if engine is not None else default_settlement_engine()
+    with searcher.stopping(deadline.left(), stop):
+        return searcher.value(position.state, spec)
+
+
+def _deadline(time_limit: float | None, stop: threading.Event | None, reference_solver: bool) -> Deadline:
+    """The call's ``time_limit`` and ``stop`` checked, as :func:`~solver.api.solve` checks them: the reference
+    solver has no stop check, so it refuses them rather than run past them."""
+    deadline = Deadline(time_limit, stop)
+    if reference_solver and deadline.limited:
+        raise StichError("time_limit and stop are the engine's; the reference solver runs to the end")
+    return deadline
 
 
 def _reference_line(state: PlayState, spec: PayoffSpec, score: Callable[[PlayState], int], value: int) -> list[int]:

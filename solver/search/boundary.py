@@ -21,6 +21,10 @@ A state is accepted when it is exactly what legal play from the rules' deal lead
 
 from __future__ import annotations
 
+import math
+import threading
+import time
+
 from ..errors import IllegalPlayError, InvalidPositionError, is_whole_number
 from ..games.base import Objective, Rules
 from ..state import PlayState, Trick
@@ -186,3 +190,31 @@ def check_question(state: object, objective: object) -> tuple[PlayState, Objecti
     """Both checks, state first (the objective is checked against the state's rules)."""
     checked = check_state(state)
     return checked, check_objective(objective, checked.rules)
+
+
+class Deadline:
+    """One ``time_limit`` (seconds from now) and ``stop`` event shared by the several searches of one question (a
+    settlement, its line and the points comparison; the rows of a contract table): each search is given
+    :meth:`left`, so the limit bounds them together. Checked as the engine's own ``time_limit`` and ``stop`` are
+    (:func:`~solver.search.engine.stop_checked`): a number of seconds, at least 0 (0 stops before any search), and
+    an Event or anything with ``is_set()``."""
+
+    def __init__(self, time_limit: float | None = None, stop: threading.Event | None = None) -> None:
+        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                       or not 0 <= time_limit < math.inf):
+            raise InvalidPositionError(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
+        if stop is not None and not callable(getattr(stop, "is_set", None)):
+            raise InvalidPositionError(f"stop must be a threading.Event (or anything with is_set()), not {stop!r}")
+        self.time_limit = time_limit
+        self.stop = stop
+        self._end = None if time_limit is None else time.monotonic() + time_limit
+
+    @property
+    def limited(self) -> bool:
+        """Whether there is a limit or a stop event at all."""
+        return self.time_limit is not None or self.stop is not None
+
+    def left(self) -> float | None:
+        """The seconds left for the next search (0 once past: that search stops before it starts), None without a
+        limit."""
+        return None if self._end is None else max(0.0, self._end - time.monotonic())

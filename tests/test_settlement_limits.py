@@ -1,0 +1,278 @@
+"""Time limits and stop events on the double-dummy settlement: ``dd_settlement``, ``settlement_value`` and the
+contract table take ``time_limit`` and ``stop`` as ``solve`` does, one deadline for every search of the call (the
+settlement, its line, the points-optimal play, the settlement keeping its points; every row of a table), and raise
+SearchStopped; ``stich score --dd`` and ``stich table`` take ``--time-limit``, and a record stopped by it is said on
+stderr and not answered while the others still are (exit 1)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import solver
+import solver.search.engine
+from solver.analysis import contract_table, score_report, table_report
+from solver.benchmark import SEEDS
+from solver.cli.main import app
+from solver.formats.tbn import format_record
+from solver.search.settle import SettlementEngine
+from solver.settlement import dd_settlement, settlement_value
+
+pytestmark = pytest.mark.skipif(solver.search.engine.implementation() == "python",
+                                reason="whole deals: the reference solver would take hours, and has no time limit")
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+runner = CliRunner()
+
+
+def _record(board: int, contract: str) -> solver.Record:
+    return solver.random_record("Zwanzigerrufen", SEEDS["Zwanzigerrufen"], board, contract=contract)
+
+
+def _position(board: int, contract: str) -> solver.Position:
+    return solver.position_from_record(_record(board, contract))
+
+
+def _heavy() -> solver.Position:
+    """A whole Zwanzigerrufen deal whose settlement takes about a second (some 5 million nodes)."""
+    return _position(8, "Solo")
+
+
+def _light() -> solver.Position:
+    """A whole Zwanzigerrufen deal whose settlement takes some 30 ms."""
+    return _position(8, "Normal")
+
+
+# --- the library ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("limit", [dict(time_limit=1e-6), dict(time_limit=0), dict(stop="set")])
+def test_a_tiny_limit_or_a_set_stop_stops_the_settlement_of_a_whole_deal(limit) -> None:
+    if limit.get("stop") == "set":
+        limit["stop"] = threading.Event()
+        limit["stop"].set()
+    position = _heavy()
+    engine, points = SettlementEngine(8), solver.EngineSolver(8)
+    started = time.monotonic()
+    with pytest.raises(solver.SearchStopped, match="stopped before it"):
+        dd_settlement(position, engine=engine, points_engine=points, **limit)
+    with pytest.raises(solver.SearchStopped, match="stopped before it"):
+        settlement_value(position, engine=engine, **limit)
+    with pytest.raises(solver.SearchStopped):
+        score_report(position, dd=True, engine=engine, points_engine=points, **limit)
+    with pytest.raises(solver.SearchStopped):
+        table_report(position, settlement=True, engine=points, **limit)
+    assert time.monotonic() - started < 1.0  # stopped at once, not after the second the answer takes
+    assert engine.engine.stop_check is None and points.engine.stop_check is None  # the limit went with the call
+
+
+def test_a_generous_limit_gives_exactly_the_answer_without_one() -> None:
+    position = _light()
+    plain = dd_settlement(position)
+    engine, points = SettlementEngine(8), solver.EngineSolver(8)
+    limited = dd_settlement(position, engine=engine, points_engine=points, time_limit=60, stop=threading.Event())
+    assert limited == plain  # every field but the effort: value, line, items, the points comparison
+    assert (limited.value, limited.line, limited.points_line) == (plain.value, plain.line, plain.points_line)
+    assert settlement_value(position, engine=engine, time_limit=60, stop=threading.Event()) == plain.value
+    assert engine.engine.stop_check is None and points.engine.stop_check is None
+
+
+def test_the_deadline_bounds_every_search_of_the_call_together() -> None:
+    """A limit of 0.4 s that the settlement and its line use up (made to take 0.5 s here) stops the points search
+    that follows before it starts: the limit is the call's, not each search's."""
+    position = _light()
+    engine, points = SettlementEngine(8), solver.EngineSolver(8)
+    line = engine.line
+    asked: list[str] = []
+
+    def slow_line(*args):
+        found = line(*args)
+        time.sleep(0.5)
+        return found
+
+    def points_solve(*args, **kwargs):
+        asked.append("points")
+        return solver.EngineSolver.solve(points, *args, **kwargs)
+
+    engine.line = slow_line  # type: ignore[method-assign]
+    points.solve = points_solve  # type: ignore[method-assign]
+    with pytest.raises(solver.SearchStopped, match="before it started"):
+        dd_settlement(position, engine=engine, points_engine=points, time_limit=0.4)
+    assert asked == ["points"]  # the settlement and its line were answered; the points search was the one stopped
+    assert dd_settlement(position, engine=engine, points_engine=points, time_limit=60).value == \
+        dd_settlement(position).value
+
+
+def test_a_stop_set_after_the_points_search_stops_the_settlement_keeping_its_points() -> None:
+    position = _light()
+    engine, points = SettlementEngine(8), solver.EngineSolver(8)
+    stop = threading.Event()
+    value = engine.value
+    searches: list[str] = []
+
+    def counted_value(*args):
+        searches.append("settlement")
+        return value(*args)
+
+    def points_solve(*args, **kwargs):
+        result = solver.EngineSolver.solve(points, *args, **kwargs)
+        searches.append("points")
+        stop.set()  # the next search, the settlement keeping the points optimum, is asked to stop
+        return result
+
+    engine.value = counted_value  # type: ignore[method-assign]
+    points.solve = points_solve  # type: ignore[method-assign]
+    with pytest.raises(solver.SearchStopped, match="before it started"):
+        dd_settlement(position, engine=engine, points_engine=points, stop=stop)
+    assert searches == ["settlement", "points"]  # the one keeping the points stopped before its search started
+
+
+def test_a_stop_between_two_rows_stops_the_contract_table() -> None:
+    position = _light()
+    stop = threading.Event()
+    rows: list[str] = []
+
+    def progress(text: str) -> None:
+        rows.append(text)
+        if len(rows) == 3:
+            stop.set()
+
+    with pytest.raises(solver.SearchStopped):
+        contract_table(position, settlement=True, stop=stop, progress=progress)
+    assert len(rows) == 3  # two rows answered, the third stopped before its first search
+
+
+def test_a_stop_event_set_by_another_thread_stops_the_settlement() -> None:
+    position = _heavy()
+    stop = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            outcome["result"] = dd_settlement(position, engine=SettlementEngine(8),
+                                              points_engine=solver.EngineSolver(8), stop=stop)
+        except solver.SearchStopped as stopped:
+            outcome["stopped"] = stopped
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    time.sleep(0.05)
+    stop.set()
+    asked = time.monotonic()
+    worker.join(timeout=60)
+    assert not worker.is_alive() and "result" not in outcome
+    assert isinstance(outcome["stopped"], solver.SearchStopped)
+    assert time.monotonic() - asked < 0.5  # stopped at the next look (every 16,384 nodes), not at the end
+
+
+@pytest.mark.parametrize("arguments, error, message", [
+    (dict(time_limit=-1), solver.InvalidPositionError, "time_limit must be a number of seconds, at least 0"),
+    (dict(time_limit="1"), solver.InvalidPositionError, "time_limit must be a number of seconds"),
+    (dict(time_limit=True), solver.InvalidPositionError, "time_limit must be a number of seconds"),
+    (dict(time_limit=float("nan")), solver.InvalidPositionError, "time_limit must be a number of seconds"),
+    (dict(time_limit=float("inf")), solver.InvalidPositionError, "time_limit must be a number of seconds"),
+    (dict(stop=5), solver.InvalidPositionError, "stop must be a threading.Event"),
+    (dict(time_limit=1, reference_solver=True), solver.StichError, "the reference solver runs to the end"),
+])
+def test_bad_limits_are_refused_as_solve_refuses_them(arguments, error, message) -> None:
+    position = next(solver.read_positions(EXAMPLES / "valat.tbn"))  # an ending: the reference answers it too
+    with pytest.raises(error, match=message):
+        solver.solve(position, "score", **arguments)
+    with pytest.raises(error, match=message):
+        dd_settlement(position, **arguments)
+    with pytest.raises(error, match=message):
+        settlement_value(position, **arguments)
+    if "reference_solver" not in arguments:  # a contract table is of a whole deal
+        with pytest.raises(error, match=message):
+            contract_table(_light(), settlement=True, **arguments)
+
+
+# --- the command line -----------------------------------------------------------------------------------------------
+
+
+def _file(tmp_path: Path, *positions: tuple[int, str]) -> Path:
+    path = tmp_path / "deals.tbn"
+    path.write_text("\n".join(format_record(_record(board, contract)) for board, contract in positions))
+    return path
+
+
+def run(*args: object, code: int):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    return result
+
+
+def _answers(stdout: str) -> list[dict]:
+    """The JSON documents without the effort (nodes, seconds), which no two runs share."""
+    documents = [json.loads(line) for line in stdout.splitlines()]
+    for document in documents:
+        for part in (document, document.get("dd", {})):
+            part.pop("nodes", None)
+            part.pop("seconds", None)
+    return documents
+
+
+@pytest.mark.parametrize("command", [["score", "--dd"], ["table"]])
+def test_a_tiny_time_limit_stops_every_whole_deal_with_a_message_and_exit_1(tmp_path, command) -> None:
+    path = _file(tmp_path, (8, "Solo"), (26, "Normal"))
+    result = run(*command, path, "--time-limit", "0.001", "--json", code=1)
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"stich: {path}:{line}: board {board}: not answered: the time limit (0.001 s) ran out before the answer "
+        "(give it more time: --time-limit)" for line, board in ((1, 8), (8, 26))]
+
+
+def test_a_stopped_record_does_not_stop_the_others(tmp_path) -> None:
+    """The Solo (a second) runs past 0.2 s; the Normal game after it (30 ms) is answered as without a limit."""
+    path = _file(tmp_path, (8, "Solo"), (8, "Normal"))
+    limited = run("score", path, "--dd", "--time-limit", "0.2", "--json", code=1)
+    assert limited.stderr.splitlines() == [
+        f"stich: {path}:1: board 8: not answered: the time limit (0.2 s) ran out before the answer (give it more "
+        "time: --time-limit)"]
+    (answered,) = _answers(limited.stdout)
+    expected = dd_settlement(_light()).as_dict()
+    del expected["nodes"], expected["seconds"]
+    assert answered["record"]["line"] == 8 and answered["dd"] == {**expected, "from": "end_of_play",
+                                                                  "cards_on_table": 0}
+
+
+@pytest.mark.parametrize("command, path", [(["score", "--dd"], None), (["table"], EXAMPLES / "schafkopf.tbn")])
+def test_a_generous_time_limit_gives_the_same_output_as_none(tmp_path, command, path) -> None:
+    path = path or _file(tmp_path, (8, "Normal"), (3, "Normal"))
+    plain = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", code=0)
+    limited = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", "--time-limit", "60", code=0)
+    assert limited.stderr == plain.stderr == ""
+    assert _answers(limited.stdout) == _answers(plain.stdout) and _answers(plain.stdout)
+    text = run(*command, path, "-b", "1" if command == ["table"] else "8", code=0).stdout
+    assert run(*command, path, "-b", "1" if command == ["table"] else "8", "--time-limit", "60", code=0).stdout == text
+
+
+@pytest.mark.parametrize("args, said", [
+    (["score", "--time-limit", "5"], "only the double-dummy settlement (--dd) searches, so only it takes a time limit"),
+    (["score", "--dd", "--time-limit", "nan"], "nan is not a number of seconds"),
+    (["table", "--time-limit", "inf"], "inf is not a number of seconds"),
+    (["table", "--time-limit", "0"], "0.0 is not in the range x>=0.001"),
+])
+def test_a_meaningless_time_limit_is_a_usage_error(args, said) -> None:
+    result = run(args[0], EXAMPLES / "zwanzigerrufen.tbn", *args[1:], code=2)
+    assert "'--time-limit'" in result.stderr and said in result.stderr
+
+
+def test_a_time_limit_under_the_reference_solver_is_a_usage_error(monkeypatch) -> None:
+    monkeypatch.setenv("STICH_IMPLEMENTATION", "python")
+    result = run("table", EXAMPLES / "zwanzigerrufen.tbn", "--time-limit", "5", code=2)
+    assert "the reference solver (STICH_IMPLEMENTATION=python) runs to the end and takes no time limit" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["score", "table"])
+def test_the_help_shows_the_time_limit(command) -> None:
+    result = run(command, "--help", code=0)
+    text = " ".join(result.stdout.split())
+    assert "--time-limit SECONDS Give up a record whose searches take longer than SECONDS in all" in text
+    assert "[x>=0.001]" in text
