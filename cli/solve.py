@@ -9,7 +9,8 @@ import typer
 
 from solver.analysis import solve_report
 
-from .options import BOARD, FILE, JSON, OBJECTIVES, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
+from .options import (BOARD, FILE, JSON, OBJECTIVES, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+                      parse_variant_options)
 from .records import run_over_records
 from .render import render_solve
 from .whatif import PLAY
@@ -26,11 +27,13 @@ def solve(
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
+    time_limit: Optional[float] = TIME_LIMIT,
 ) -> None:
     """Solve the position after each record's Play section (or its ending): what each side has taken, the
     double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, play=play, diagram="position", as_json=as_json,
-                     render=render_solve,
-                     document=lambda position: solve_report(position, objective, cards, line, engine=engine))
+                     render=render_solve, time_limit=time_limit,
+                     document=lambda position: solve_report(position, objective, cards, line, engine=engine,
+                                                            time_limit=time_limit))

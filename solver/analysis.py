@@ -305,7 +305,8 @@ def _objective_entry(position: Position, seat: int | None, objective: Objective,
 
 def solve_report(position: Position, objectives: Sequence[str] | None = None, cards: bool = False,
                  line: bool = False, *, engine: EngineSolver | None = None,
-                 reference_solver: bool | None = None) -> dict[str, Any]:
+                 reference_solver: bool | None = None, time_limit: float | None = None,
+                 stop: threading.Event | None = None) -> dict[str, Any]:
     """The answer of ``stich solve`` for one position, as a JSON-ready document (``docs/json.md``).
 
     ``objectives`` are names from ``position.rules.objective_names()`` (``"all"`` for every one); None answers the
@@ -313,8 +314,10 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     ``cards`` adds every legal card's value (equivalent cards grouped), ``line`` an optimal line to the end, trick
     by trick. The document says what each seat and side already has, and for each objective the value already
     achieved, the double-dummy value of the rest and the total. Raises InvalidContractError for an objective that
-    does not apply."""
+    does not apply. ``time_limit`` (seconds) and ``stop`` bound every search of the report together, as
+    :func:`solver.api.solve`'s bound one (SearchStopped)."""
     check_position(position)
+    deadline = Deadline(time_limit, stop)
     if isinstance(objectives, str):  # one name, not its letters
         objectives = [objectives]
     if objectives is not None and not is_token_list(objectives):
@@ -330,7 +333,8 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
         try:
             if name == SCORE:
                 result = solve(position, SCORE, cards=cards, line=line, engine=engine,
-                               reference_solver=reference_solver)
+                               reference_solver=reference_solver, time_limit=deadline.left(),
+                               stop=deadline.stop)
                 results.append(_objective_entry(position, None, result.objective, result, cards=cards, line=line))
                 continue
             named = objectives_named(position, name)
@@ -343,7 +347,8 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
             continue
         for seat, objective in named:
             result = solve(position, name, seat=seat, cards=cards, line=line, engine=engine,
-                           reference_solver=reference_solver)
+                           reference_solver=reference_solver, time_limit=deadline.left(),
+                           stop=deadline.stop)
             results.append(_objective_entry(position, seat, objective, result, cards=cards, line=line))
     rank_score_cards(results)
     document = {"schema": SCHEMA, "command": "solve", **record_header(position), **contract_header(position),

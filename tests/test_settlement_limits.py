@@ -218,7 +218,7 @@ def _answers(stdout: str) -> list[dict]:
     return documents
 
 
-@pytest.mark.parametrize("command", [["score", "--dd"], ["table"]])
+@pytest.mark.parametrize("command", [["score", "--dd"], ["table"], ["solve", "--cards"]])
 def test_a_tiny_time_limit_stops_every_whole_deal_with_a_message_and_exit_1(tmp_path, command) -> None:
     path = _file(tmp_path, (8, "Solo"), (26, "Normal"))
     result = run(*command, path, "--time-limit", "0.001", "--json", code=1)
@@ -270,7 +270,37 @@ def test_a_time_limit_under_the_reference_solver_is_a_usage_error(monkeypatch) -
     assert "the reference solver (STICH_IMPLEMENTATION=python) runs to the end and takes no time limit" in result.stderr
 
 
-@pytest.mark.parametrize("command", ["score", "table"])
+def _without_effort(document):
+    """A document without what no two runs share (nodes, seconds), at any depth."""
+    if isinstance(document, dict):
+        return {key: _without_effort(value) for key, value in document.items() if key not in ("nodes", "seconds")}
+    if isinstance(document, list):
+        return [_without_effort(value) for value in document]
+    return document
+
+
+def test_solve_takes_the_same_time_limit(tmp_path) -> None:
+    # stich solve --time-limit: every search of a record's report together (its objectives, cards and line)
+    path = _file(tmp_path, (8, "Normal"), (3, "Normal"))
+    plain = run("solve", path, "--cards", "--line", "-o", "all", "--json", code=0)
+    limited = run("solve", path, "--cards", "--line", "-o", "all", "--json", "--time-limit", "60", code=0)
+    documents = [_without_effort(json.loads(line)) for line in plain.stdout.splitlines()]
+    assert len(documents) == 2 and len(documents[0]["results"]) > 2
+    assert [_without_effort(json.loads(line)) for line in limited.stdout.splitlines()] == documents
+    position = _position(8, "Normal")
+    with pytest.raises(solver.SearchStopped):
+        solver.analysis.solve_report(position, ["all"], cards=True, stop=_set_event())
+    with pytest.raises(solver.InvalidPositionError, match="time_limit must be a number of seconds"):
+        solver.analysis.solve_report(position, time_limit=-1)
+
+
+def _set_event() -> threading.Event:
+    event = threading.Event()
+    event.set()
+    return event
+
+
+@pytest.mark.parametrize("command", ["score", "table", "solve"])
 def test_the_help_shows_the_time_limit(command) -> None:
     result = run(command, "--help", code=0)
     text = " ".join(result.stdout.split())
