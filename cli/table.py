@@ -10,6 +10,7 @@ import typer
 from solver.analysis import table_report
 from solver.position import Position
 from solver.search.engine import EngineSolver
+from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
@@ -25,14 +26,15 @@ SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
 
 
 def _table_document(position: Position, settlement: bool, engine: EngineSolver | None,
-                    time_limit: float | None = None) -> Document:
+                    time_limit: float | None = None, settlement_engine: SettlementEngine | None = None) -> Document:
     if settlement:
         reason = settlement_unsupported(position)
         if reason is not None:  # the default column is left out, not the whole table
             message(f"stich: {position.label}: no settlement column: {reason}")
             settlement = False
     with progress_on_stderr(f"table of {position.label}") as progress:
-        return table_report(position, progress=progress, settlement=settlement, engine=engine, time_limit=time_limit)
+        return table_report(position, progress=progress, settlement=settlement, engine=engine, time_limit=time_limit,
+                            settlement_engine=settlement_engine)
 
 
 def table(
@@ -51,6 +53,8 @@ def table(
     is ignored."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
+    settlement_engine = SettlementEngine(table_mb) if engine is not None and settlement else None  # --table-mb's size
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,
-                     document=lambda position: _table_document(position, settlement, engine, time_limit),
+                     document=lambda position: _table_document(position, settlement, engine, time_limit,
+                                                               settlement_engine),
                      time_limit=time_limit)

@@ -518,13 +518,14 @@ def winning_condition(rules: Rules) -> str:
 
 def _table_entry(position: Position, contract: str, declarer: int, engine: EngineSolver | None,
                  reference_solver: bool | None, settlement: bool = False, pot: int | None = None,
-                 deadline: Deadline = Deadline()) -> TableEntry:
+                 deadline: Deadline = Deadline(), settlement_engine: SettlementEngine | None = None) -> TableEntry:
     entry = _points_entry(position, contract, declarer, engine, reference_solver, deadline)
     if not settlement:
         return entry
     use_reference = uses_reference(reference_solver)
     value = settlement_value(position, announcements="" if position.game.has_announcements else None, pot=pot,
-                             reference_solver=use_reference, time_limit=deadline.left(), stop=deadline.stop)
+                             engine=None if use_reference else settlement_engine, reference_solver=use_reference,
+                             time_limit=deadline.left(), stop=deadline.stop)
     return replace(entry, settlement=value)
 
 
@@ -559,7 +560,8 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
                    variant: Mapping[str, object] | Variant | None = None, engine: EngineSolver | None = None,
                    reference_solver: bool | None = None, progress: Progress | None = None,
                    settlement: bool = False, pot: int | None = None, time_limit: float | None = None,
-                   stop: threading.Event | None = None) -> list[TableEntry]:
+                   stop: threading.Event | None = None,
+                   settlement_engine: SettlementEngine | None = None) -> list[TableEntry]:
     """The double-dummy contract table of a whole deal, like DDS's ``CalcDDtable``.
 
     ``source`` is a Position (its dealt hands and variant are used; cards already played are ignored, since the
@@ -574,6 +576,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
 
     ``time_limit`` (seconds, for the whole table: every row's searches together) and ``stop`` (an Event another
     thread may set) end it early with :class:`~solver.errors.SearchStopped`, as for :func:`~solver.api.solve`.
+    ``settlement_engine`` searches the settlements (None: the shared one of this thread), as ``engine`` the points.
     """
     check_flag("settlement", settlement)
     deadline = Deadline(time_limit, stop)
@@ -613,17 +616,19 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
             pot = read_pot(source.record, None)
         entries.append(_table_entry(position, str(contract), declarer, engine, reference_solver, settlement, pot,
-                                    deadline))
+                                    deadline, settlement_engine))
     return entries
 
 
 def table_report(position: Position, *, engine: EngineSolver | None = None, reference_solver: bool | None = None,
                  progress: Progress | None = None, settlement: bool = False, time_limit: float | None = None,
-                 stop: threading.Event | None = None) -> dict[str, Any]:
+                 stop: threading.Event | None = None,
+                 settlement_engine: SettlementEngine | None = None) -> dict[str, Any]:
     """:func:`contract_table` of a position's deal as the document ``stich table --json`` prints."""
     check_position(position)
     entries = contract_table(position, engine=engine, reference_solver=reference_solver, progress=progress,
-                             settlement=settlement, time_limit=time_limit, stop=stop)
+                             settlement=settlement, time_limit=time_limit, stop=stop,
+                             settlement_engine=settlement_engine)
     deal = position.rules.deal
     return {"schema": SCHEMA, "command": "table", **record_header(position),
             "hands": [deal.hand_names(seat) for seat in range(deal.seats)],

@@ -765,6 +765,20 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_p
         made.clear()
         run(command, EXAMPLES / "valat.tbn", "--table-mb", "2")
         assert made == [2], command  # one engine of that size, made by the command and handed down
+    # the settlements of table and score --dd are searched by an engine of that size too
+    settled = []
+    real_settlement = solver.search.settle.SettlementEngine.__init__
+
+    def recording_settlement(self, tt_megabytes=None):
+        settled.append(tt_megabytes)
+        real_settlement(self, tt_megabytes)
+
+    monkeypatch.setattr(solver.search.settle.SettlementEngine, "__init__", recording_settlement)
+    for command in (["table"], ["score", "--dd"]):
+        made.clear()
+        settled.clear()
+        run(*command, EXAMPLES / "schafkopf.tbn", "-b", "1", "--table-mb", "2")
+        assert made == [2] and settled == [2], command
     # batch and analyse hand the size to their workers as an argument (here the one worker is this process)
     made.clear()
     run("batch", EXAMPLES / "valat.tbn", "--out", tmp_path / "b.jsonl", "-j", "1", "--table-mb", "2")
