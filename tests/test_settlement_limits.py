@@ -22,6 +22,7 @@ from solver.cli.main import app
 from solver.formats.tbn import format_record
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement, settlement_value
+from stopping_helpers import stopped_from_another_thread
 
 pytestmark = pytest.mark.skipif(solver.search.engine.implementation() == "python",
                                 reason="whole deals: the reference solver would take hours, and has no time limit")
@@ -149,25 +150,9 @@ def test_a_stop_between_two_rows_stops_the_contract_table() -> None:
 
 def test_a_stop_event_set_by_another_thread_stops_the_settlement() -> None:
     position = _heavy()
-    stop = threading.Event()
-    outcome: dict[str, object] = {}
-
-    def work() -> None:
-        try:
-            outcome["result"] = dd_settlement(position, engine=SettlementEngine(8),
-                                              points_engine=solver.EngineSolver(8), stop=stop)
-        except solver.SearchStopped as stopped:
-            outcome["stopped"] = stopped
-
-    worker = threading.Thread(target=work)
-    worker.start()
-    time.sleep(0.05)
-    stop.set()
-    asked = time.monotonic()
-    worker.join(timeout=60)
-    assert not worker.is_alive() and "result" not in outcome
-    assert isinstance(outcome["stopped"], solver.SearchStopped)
-    assert time.monotonic() - asked < 0.5  # stopped at the next look (every 16,384 nodes), not at the end
+    seconds = stopped_from_another_thread(lambda stop: dd_settlement(
+        position, engine=SettlementEngine(8), points_engine=solver.EngineSolver(8), stop=stop))
+    assert seconds < 0.5  # stopped at the next look (every 16,384 nodes), not at the end
 
 
 @pytest.mark.parametrize("arguments, error, message", [

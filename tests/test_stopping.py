@@ -7,13 +7,13 @@ objective) stops the same way."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 import solver
 from solver.benchmark import SEEDS
+from stopping_helpers import stopped_from_another_thread
 
 VALAT = Path(__file__).resolve().parent.parent / "examples" / "valat.tbn"
 
@@ -52,21 +52,7 @@ def test_a_stop_event_set_by_another_thread_stops_a_search_in_a_worker_thread(ob
         position, engine = _heavy(), solver.EngineSolver(16, use_quasi=False, threads=2)
     else:
         position, engine = _long_settlement(), SettlementEngine(4)
-    stop = threading.Event()
-    outcome: dict[str, object] = {}
-
-    def work() -> None:
-        try:
-            outcome["result"] = solver.solve(position, objective, cards=True, engine=engine, stop=stop)
-        except solver.SearchStopped as stopped:
-            outcome["stopped"] = stopped
-
-    worker = threading.Thread(target=work)
-    worker.start()
-    time.sleep(0.05)
-    stop.set()
-    worker.join(timeout=60)
-    assert not worker.is_alive() and "stopped" in outcome
+    stopped_from_another_thread(lambda stop: solver.solve(position, objective, cards=True, engine=engine, stop=stop))
     if objective == "points":
         assert solver.solve(position, engine=engine).total == solver.solve(position).total
 
