@@ -518,7 +518,8 @@ def winning_condition(rules: Rules) -> str:
 
 def _table_entry(position: Position, contract: str, declarer: int, engine: EngineSolver | None,
                  reference_solver: bool | None, settlement: bool = False, pot: int | None = None,
-                 deadline: Deadline = Deadline(), settlement_engine: SettlementEngine | None = None) -> TableEntry:
+                 deadline: Deadline | None = None, settlement_engine: SettlementEngine | None = None) -> TableEntry:
+    deadline = deadline or Deadline()
     entry = _points_entry(position, contract, declarer, engine, reference_solver, deadline)
     if not settlement:
         return entry
@@ -530,7 +531,8 @@ def _table_entry(position: Position, contract: str, declarer: int, engine: Engin
 
 
 def _points_entry(position: Position, contract: str, declarer: int, engine: EngineSolver | None,
-                  reference_solver: bool | None, deadline: Deadline = Deadline()) -> TableEntry:
+                  reference_solver: bool | None, deadline: Deadline | None = None) -> TableEntry:
+    deadline = deadline or Deadline()
     rules = position.rules
     label = str(rules.contract)
     side = tuple(_seat_list(rules.declaring_side))
@@ -649,6 +651,7 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
     (without ``dd`` nothing is searched).
     """
     rules = check_position(position).rules
+    Deadline(time_limit, stop)  # checked even where nothing searches, as every function taking them does
     complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
     document = {"schema": SCHEMA, "command": "score", **record_header(position), **contract_header(position)}
     if complete or not dd:

@@ -24,7 +24,7 @@ from search cimport Search, Options, question_options, heuristic_playout, exact_
 from parallel cimport Shared, Worker, worker_main, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
     PARALLEL_MIN_TRICKS, WAIT_US
 from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, latch_init, \
-    latch_count_down, latch_wait, latch_destroy
+    latch_count_down, latch_wait, latch_destroy, latch_count
 
 from settle cimport Payoff, Settle, settle_value, settle_line, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, \
     MAX_PAYOFFS, PAYOFF_LIMIT
@@ -214,14 +214,22 @@ cdef class Engine:
         _check(threads, 1, MAX_THREADS, "threads")
         self._threads = threads
 
-    def retire_helpers(self, int count):
-        """Search the rest of the current question (and its later searches) on ``count`` fewer threads: the
-        highest-numbered helpers stop within SHARED_POLL_EVERY nodes (parallel.pxd, Retiring). Called from another
-        thread, whose question needs their cores (solver.search.engine.CoreBudget); the calling thread's own search
-        always goes on, so the answer is the same."""
-        self._threads = max(1, self._threads - max(0, count))
-        if self._running != NULL and self._threads < load_flag(&self._running.keep):
-            store_flag(&self._running.keep, self._threads)
+    def cap_threads(self, int threads):
+        """At most ``threads`` threads for the rest of the current question and its later searches: the helpers
+        numbered at or above it stop within SHARED_POLL_EVERY nodes (parallel.pxd, Retiring). Called from another
+        thread, whose question needs their cores (solver.search.engine.CoreBudget); thread 0 always goes on, so the
+        answer is the same. It runs under the GIL, as the question sets and clears ``_running`` (its Shared record
+        lives on the question's stack): that is what makes the record safe to reach from here."""
+        threads = max(1, threads)
+        if threads < self._threads:
+            self._threads = threads
+        if self._running != NULL and threads < load_flag(&self._running.keep):
+            store_flag(&self._running.keep, threads)
+
+    @property
+    def helpers_searching(self):
+        """The current question's helper threads still searching (0 between questions): for tests of Retiring."""
+        return 0 if self._running == NULL else latch_count(&self._running.running)
 
     @property
     def table_bytes_used(self):

@@ -91,6 +91,13 @@ cdef extern from *:
         pthread_mutex_unlock(&l->lock);
         return zero;
     }
+    static inline int stich_latch_count(stich_latch* l) {
+        int count;
+        pthread_mutex_lock(&l->lock);
+        count = l->count;
+        pthread_mutex_unlock(&l->lock);
+        return count;
+    }
     static inline void stich_latch_destroy(stich_latch* l) {
         pthread_cond_destroy(&l->zero);
         pthread_mutex_destroy(&l->lock);
@@ -101,6 +108,7 @@ cdef extern from *:
     void latch_init "stich_latch_init" (Latch* latch, int count) noexcept nogil
     void latch_count_down "stich_latch_count_down" (Latch* latch) noexcept nogil
     int latch_wait "stich_latch_wait" (Latch* latch, long microseconds) noexcept nogil
+    int latch_count "stich_latch_count" (Latch* latch) noexcept nogil
     void latch_destroy "stich_latch_destroy" (Latch* latch) noexcept nogil
 
 

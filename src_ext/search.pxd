@@ -156,8 +156,9 @@ cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noex
 
 cdef inline int poll_stop(Search* S) noexcept nogil:
     """The rare part of :func:`search_interrupted`, every SHARED_POLL_EVERY nodes: the question's stop flag, the
-    flag of the card this thread searches and a helper's retirement (parallel.pxd), and on the thread that polls Python, every POLL_EVERY
-    nodes, the signals and the stop check; a thread that stops for its own reason sets the question's flag."""
+    flag of the card this thread searches and a helper's retirement (parallel.pxd), and on the thread that polls
+    Python, every POLL_EVERY nodes, the signals and the stop check; a thread that stops for its own reason sets the
+    question's flag."""
     if S.task_stop != NULL and load_flag(S.task_stop):
         S.aborted = ABORT_DONE
     elif S.shared_stop != NULL and load_flag(S.shared_stop):

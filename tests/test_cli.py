@@ -770,7 +770,7 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_p
     real_settlement = solver.search.settle.SettlementEngine.__init__
 
     def recording_settlement(self, tt_megabytes=None):
-        settled.append(tt_megabytes)
+        settled.append((tt_megabytes, self))
         real_settlement(self, tt_megabytes)
 
     monkeypatch.setattr(solver.search.settle.SettlementEngine, "__init__", recording_settlement)
@@ -778,7 +778,8 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_p
         made.clear()
         settled.clear()
         run(*command, EXAMPLES / "schafkopf.tbn", "-b", "1", "--table-mb", "2")
-        assert made == [2] and settled == [2], command
+        assert made == [2] and [size for size, _ in settled] == [2], command
+        assert settled[0][1].nodes > 0, command  # and it is the one that searched them
     # batch and analyse hand the size to their workers as an argument (here the one worker is this process)
     made.clear()
     run("batch", EXAMPLES / "valat.tbn", "--out", tmp_path / "b.jsonl", "-j", "1", "--table-mb", "2")

@@ -163,7 +163,7 @@ def test_retired_helpers_leave_the_values_alone(delay) -> None:
                     lambda: two.card_values(position.state, objective)):
             two.engine.new_generation()
             two.engine.reset_counters()
-            timer = threading.Timer(delay, two.engine.retire_helpers, [1])
+            timer = threading.Timer(delay, two.engine.cap_threads, [1])
             timer.start()
             got = ask()
             timer.join()
@@ -173,53 +173,48 @@ def test_retired_helpers_leave_the_values_alone(delay) -> None:
     assert cut_short or delay > 0.001  # the 8-15 ms questions really lost their helper early
 
 
-def _search_threads() -> int:
-    import os
-
-    return len(os.listdir("/proc/self/task"))
-
-
 def test_a_new_question_takes_a_core_back_from_a_helper(monkeypatch) -> None:
-    import os
+    # a question holding both cores (its own thread and a helper) when another thread's question arrives: the helper
+    # stops while its question goes on searching on its own thread, so two search threads run on two cores, not three
     import threading
     import time
 
     monkeypatch.setattr(engine_module, "usable_cores", lambda: 2)
     budget = engine_module.CORES
-    positions = [_deal("Zwanzigerrufen", board, "Normal") for board in (1, 2, 3, 4)]
-    expected = [EngineSolver(16, threads=1).solve(p.state, p.objective("points"), cards=True) for p in positions]
-    finished = threading.Event()
-    answers: list = []
+    from solver.benchmark import SEEDS
+
+    record = solver.random_record("Zwanzigerrufen", SEEDS["Zwanzigerrufen"], 26, contract="Normal")
+    position = position_from_record(record)  # seconds with every card's value and no quasi table
+    long_one = EngineSolver(16, use_quasi=False, threads=2)
+    stop = threading.Event()
+    outcome: dict[str, object] = {}
 
     def work() -> None:
-        mine = EngineSolver(16, threads=2)
-        while not finished.is_set():
-            answers.extend(mine.solve(p.state, p.objective("points"), cards=True) for p in positions)
+        try:
+            outcome["result"] = solver.solve(position, "points", cards=True, engine=long_one, stop=stop)
+        except solver.SearchStopped:
+            outcome["stopped"] = True
+
+    def waited(condition, seconds: float) -> bool:
+        end = time.monotonic() + seconds
+        while not condition() and time.monotonic() < end:
+            time.sleep(0.0005)
+        return condition()
 
     worker = threading.Thread(target=work)
     worker.start()
     try:
-        tasks_gone = False
-        for _ in range(50):
-            while budget.busy < 2 and worker.is_alive():  # the worker's question holds both cores
-                time.sleep(0.0002)
-            before = _search_threads() if os.path.isdir("/proc/self/task") else 0
-            with budget.held(1) as held:  # this thread's question arrives
-                assert held == 1 and budget.busy <= 2  # a helper went back: two search threads, not three
-                if before:
-                    end = time.monotonic() + 5
-                    while _search_threads() >= before and time.monotonic() < end:
-                        time.sleep(0.0002)
-                    tasks_gone = tasks_gone or _search_threads() < before
-            if budget.retired and (tasks_gone or not before):
-                break
-        assert budget.retired >= 1 and (tasks_gone or not os.path.isdir("/proc/self/task"))
+        assert waited(lambda: long_one.engine.helpers_searching == 1, 30)  # its helper is searching
+        with budget.held(1) as held:  # this thread's question arrives
+            assert held == 1 and budget.busy == 2 and budget.retired == 1
+            assert waited(lambda: long_one.engine.helpers_searching == 0, 5)  # the helper stopped at its next look
+            assert worker.is_alive() and not outcome  # while its question searches on
+            time.sleep(0.05)
+            assert long_one.engine.helpers_searching == 0  # and the rest of the question started no other
     finally:
-        finished.set()
-        worker.join()
-    assert answers and [(r.future, r.card_values) for r in answers] == \
-        [(r.future, r.card_values) for r in expected] * (len(answers) // len(expected))
-    assert budget.peak <= 2 and budget.busy == 0
+        stop.set()
+        worker.join(timeout=60)
+    assert outcome == {"stopped": True} and budget.busy == 0 and budget.peak <= 2
 
 
 def _child_busy(queue) -> None:

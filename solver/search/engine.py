@@ -302,11 +302,11 @@ _Engine = TypeVar("_Engine")
 
 @dataclass(eq=False)
 class Holding:
-    """The search threads one question holds: its own and ``threads - 1`` helpers. ``retire(k)`` stops ``k`` of its
-    helpers (``Engine.retire_helpers``); None where they cannot be stopped."""
+    """The search threads one question holds: its own and ``threads - 1`` helpers. ``cap(n)`` leaves it ``n`` of them
+    (``Engine.cap_threads``: the others stop); None where they cannot be stopped."""
 
     threads: int
-    retire: Callable[[int], None] | None = None
+    cap: Callable[[int], None] | None = None
 
 
 class CoreBudget:
@@ -324,15 +324,19 @@ class CoreBudget:
         self.retired = 0        # helpers taken back for other questions (for tests)
         self._helped: list[Holding] = []  # the questions now holding helpers that can retire
 
-    def take(self, wanted: int, retire: Callable[[int], None] | None = None) -> Holding:
-        """The threads a question searches on: its own, and up to ``wanted - 1`` helpers on free cores (``retire``
-        stops some of them when another question needs their cores). Give them back with :meth:`give`."""
+    def take(self, wanted: int, cap: Callable[[int], None] | None = None,
+             hold: Callable[[int], None] | None = None) -> Holding:
+        """The threads a question searches on: its own, and up to ``wanted - 1`` helpers on free cores (``cap``
+        stops some of them when another question needs their cores). ``hold(threads)`` tells the engine, under the
+        budget's lock, so that no other question's ``cap`` comes between. Give them back with :meth:`give`."""
         with self._lock:
             self._make_room()
             threads = 1 if wanted == 1 else 1 + max(0, min(wanted - 1, usable_cores() - self.busy - 1))
-            holding = Holding(threads, retire)
+            if hold is not None:
+                hold(threads)
+            holding = Holding(threads, cap)
             self.busy += threads
-            if threads > 1 and retire is not None:
+            if threads > 1 and cap is not None:
                 self._helped.append(holding)
             if self.busy > self.peak:
                 self.peak = self.busy
@@ -344,10 +348,10 @@ class CoreBudget:
         while over > 0 and self._helped:
             most = max(self._helped, key=lambda holding: holding.threads)
             back = min(over, most.threads - 1)
-            assert most.retire is not None
-            most.retire(back)
-            self.retired += back
+            assert most.cap is not None
             most.threads -= back
+            most.cap(most.threads)
+            self.retired += back
             self.busy -= back
             over -= back
             if most.threads == 1:
@@ -391,8 +395,8 @@ def serialised(method: _Method) -> _Method:
     objective and position are loaded, then searched without the GIL), so two threads sharing an engine would
     search each other's tables: the lock makes them take turns (an engine per thread runs them in parallel). It is
     re-entrant: ``solve`` calls ``value`` and ``line``. The outermost call holds the engine's threads from
-    :data:`CORES` (``_hold`` gives the engine the number it got, ``_retire`` stops helpers another question needs
-    the cores of) for the whole question."""
+    :data:`CORES` (``_hold`` gives the engine the number it got, ``_cap_threads`` stops helpers whose cores another
+    question needs) for the whole question."""
     @functools.wraps(method)
     def locked(self, *args, **kwargs):
         with self._lock:
@@ -400,9 +404,8 @@ def serialised(method: _Method) -> _Method:
                 return method(self, *args, **kwargs)
             holding = None
             try:
-                holding = CORES.take(self._wanted(args), self._retire)
+                holding = CORES.take(self._wanted(args), self._cap_threads, self._hold)
                 self._held = holding.threads
-                self._hold(holding.threads)
                 return method(self, *args, **kwargs)
             finally:
                 self._held = 0
@@ -545,9 +548,9 @@ class EngineSolver:
         if self.engine.threads != threads:
             self.engine.threads = threads
 
-    def _retire(self, helpers: int) -> None:
+    def _cap_threads(self, threads: int) -> None:
         """Another question needs cores this one's helpers hold (:class:`CoreBudget`)."""
-        self.engine.retire_helpers(helpers)
+        self.engine.cap_threads(threads)
 
     def _load(self, state: PlayState, objective: Objective) -> Compiled:
         """Load what changed since the last call: tables, objective, deal (each starts a new table generation, since

@@ -103,7 +103,7 @@ class SettlementEngine:
     def _hold(self, threads: int) -> None:
         pass
 
-    _retire = None  # no helpers to retire
+    _cap_threads = None  # no helpers to stop
 
     @property
     def nodes(self) -> int:
