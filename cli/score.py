@@ -151,10 +151,12 @@ def score(
     net the declarers can force when both sides play for the score, beside what playing for the most points would
     settle; --time-limit bounds each record's double-dummy searches."""
     flags = parse_variant_options(variant)
-    if time_limit is not None and not dd:
-        raise typer.BadParameter("only the double-dummy settlement (--dd) searches, so only it takes a time limit",
-                                 param_hint="'--time-limit'")
-    points_engine = engine_for(table_mb if dd else None, threads if dd else None)  # only --dd searches
+    for given, flag, what in ((time_limit, "--time-limit", "a time limit"), (table_mb, "--table-mb", "a table size"),
+                              (threads, "--threads", "threads")):
+        if given is not None and not dd:
+            raise typer.BadParameter(f"only the double-dummy settlement (--dd) searches, so only it takes {what}",
+                                     param_hint=f"'{flag}'")
+    points_engine = engine_for(table_mb, threads) if dd else None  # only --dd searches
     engines = (SettlementEngine(table_mb) if points_engine is not None else None, points_engine)
     ignored: list[str] = []
 

@@ -240,13 +240,17 @@ def test_a_generous_time_limit_gives_the_same_output_as_none(tmp_path, command, 
 
 @pytest.mark.parametrize("args, said", [
     (["score", "--time-limit", "5"], "only the double-dummy settlement (--dd) searches, so only it takes a time limit"),
+    (["score", "--table-mb", "8"], "only the double-dummy settlement (--dd) searches, so only it takes a table size"),
+    (["score", "--threads", "1"], "only the double-dummy settlement (--dd) searches, so only it takes threads"),
     (["score", "--dd", "--time-limit", "nan"], "nan is not a number of seconds"),
     (["table", "--time-limit", "inf"], "inf is not a number of seconds"),
     (["table", "--time-limit", "0"], "0.0 is not in the range x>=0.001"),
 ])
 def test_a_meaningless_time_limit_is_a_usage_error(args, said) -> None:
+    # (and the other options of a search, where the command does not search)
     result = run(args[0], EXAMPLES / "zwanzigerrufen.tbn", *args[1:], code=2)
-    assert "'--time-limit'" in result.stderr and said in result.stderr
+    flag = next(arg for arg in args if arg.startswith("--") and arg != "--dd")
+    assert f"'{flag}'" in result.stderr and said in result.stderr
 
 
 def test_a_time_limit_under_the_reference_solver_is_a_usage_error(monkeypatch) -> None:
