@@ -46,7 +46,7 @@ from .scoring import scoring_inputs
 from .settlement import (PayoffTable, bonuses_made, default_settlement_engine, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
-from .workers import Pool, local_workers
+from .workers import Pool, local_workers, worker_stop
 
 
 @dataclass(frozen=True)
@@ -186,9 +186,10 @@ def bonuses_of_value(table: PayoffTable, value: int) -> tuple[str, ...] | None:
 class Limits:
     """When a chunk's running settlement stops (:meth:`~solver.search.settle.SettlementEngine.stopping`): at
     ``deadline`` (``time.monotonic()``, one clock for every process of this machine) or once ``stop`` is set (an
-    Event: seen only by the process that made it), except in the samples numbered below ``at_least``, which always
-    finish (a bot must choose from one). A sample whose search stops is dropped whole, so that every contract (or
-    card) keeps the same samples, and the chunk ends there."""
+    Event, where the chunk runs in the process that made it; in a pool's worker the run's stop comes as
+    :func:`~solver.workers.worker_stop`), except in the samples numbered below ``at_least``, which always finish (a
+    bot must choose from one). A sample whose search stops is dropped whole, so that every contract (or card) keeps
+    the same samples, and the chunk ends there."""
 
     deadline: float | None = None
     stop: threading.Event | None = None
@@ -196,10 +197,11 @@ class Limits:
 
     def stopping(self, k: int) -> AbstractContextManager[None]:
         """The block in which sample ``k`` is solved."""
-        if k < self.at_least or (self.deadline is None and self.stop is None):
+        stop = self.stop if self.stop is not None else worker_stop()
+        if k < self.at_least or (self.deadline is None and stop is None):
             return nullcontext()
         left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-        return default_settlement_engine().stopping(left, self.stop)
+        return default_settlement_engine().stopping(left, stop)
 
 
 def solve_span(span: tuple[int, int], limits: Limits,
@@ -407,8 +409,8 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup, limits)`` on the pool,
     :func:`solver.sampling.run_spans`), resumed from and appended to the ``checkpoint`` journal; stopped early by
     ``time_limit`` or ``stop`` (the reason is returned with the sums): no chunk is handed out after it, and the
-    settlement running in a chunk stops too (:class:`Limits`; ``stop`` only where the samples run in this process,
-    one worker), except in the first ``at_least`` samples. Sums are integers merged in any order, so the result
+    settlement running in a chunk stops too (:class:`Limits`; in a pool's workers too), except in the first
+    ``at_least`` samples. Sums are integers merged in any order, so the result
     does not depend on ``workers`` or on a resume."""
     check_run(samples, checkpoint)
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
@@ -416,7 +418,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     count = min(local_workers(workers), samples)
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    limits = Limits(deadline, stop if count == 1 else None, at_least)  # an Event does not cross processes
+    limits = Limits(deadline, stop if count == 1 else None, at_least)  # a pool's workers see it as worker_stop()
     stopped: list[str] = []
     journal = Journal(checkpoint, {**identity, "samples": samples}, holder="stich analyse") \
         if checkpoint is not None else None
@@ -437,7 +439,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
             raise StichError(f"{checkpoint}: a line of this checkpoint holds no sums of advice") from None
 
     # a sample here is a search per contract (or per card): chunks of one to three samples, about 64 a worker
-    run_spans(Pool(count), samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal,
+    run_spans(Pool(count, stop=stop), samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal,
               read, total.merge, None if progress is None else lambda: progress(total), go_on,
               lambda span, sums: Span(span.first, sums.samples))
     if total.samples < samples and not stopped:  # the last chunks were cut short

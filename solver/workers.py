@@ -73,6 +73,9 @@ _local = threading.local()
 #: This process's worker settings, set by :func:`init_worker` (None: not a pool worker, the engine's defaults).
 _worker_tt_megabytes: int | None = None
 _worker_engine_threads: int | None = None
+_worker_stop: Any | None = None  # the pool's stop flag (a multiprocessing Event the parent sets)
+#: How often the parent looks at a run's stop Event to pass it on to the pool's workers.
+_STOP_RELAY_SECONDS = 0.02
 
 OnResult = Callable[[Any, Any], None]
 Notify = Callable[[str], None]
@@ -152,6 +155,13 @@ def worker_engine_threads() -> int | None:
     return POOL_ENGINE_THREADS if _dask_worker() is not None else None
 
 
+def worker_stop() -> Any | None:
+    """In a local pool's worker, the run's stop flag (an Event, set by the parent once the run's own ``stop`` is: a
+    ``threading.Event`` does not cross processes); None elsewhere. A worker's searches that ask it stop at once
+    instead of finishing their job."""
+    return _worker_stop
+
+
 def _dask_worker() -> Any | None:
     """The Dask worker this task runs in, or None."""
     if "distributed" not in sys.modules:  # not in a Dask worker (which has it imported): spare the 0.4 s import
@@ -184,12 +194,12 @@ def _watch_parent(parent: int) -> None:
 
 
 def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,
-                table_mb: int | None = None) -> None:
+                table_mb: int | None = None, stop_flag: Any | None = None) -> None:
     """Worker setup, the one place a worker's settings arrive: Ctrl-C is the parent's business (it stops the pool),
     the worker must not outlive a parent killed without a chance to stop it, its table is ``table_mb`` (None: the
-    default), under a memory limit its address space is capped and its table sized to fit, and its engines search
-    with ``engine_threads`` threads."""
-    global _worker_tt_megabytes, _worker_engine_threads
+    default), under a memory limit its address space is capped and its table sized to fit, its engines search
+    with ``engine_threads`` threads, and ``stop_flag`` is the run's stop (:func:`worker_stop`)."""
+    global _worker_tt_megabytes, _worker_engine_threads, _worker_stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
     # while it is blocked writing a large result into a full pipe (the run then never exits).
@@ -197,6 +207,7 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="stich-parent-watch").start()
     _worker_engine_threads = engine_threads
     _worker_tt_megabytes = table_mb
+    _worker_stop = stop_flag
     set_default_threads(engine_threads)  # the shared engines of functions called without one, too
     if memory_mb is not None:
         import resource
@@ -208,15 +219,45 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
 # --- local processes ---------------------------------------------------------------------------------------------
 
 
-def process_pool(workers: int, memory_mb: int | None = None, table_mb: int | None = None) -> ProcessPoolExecutor:
-    """A process pool whose workers ignore SIGINT, exit with their parent, keep within ``memory_mb`` and make
-    tables of ``table_mb``.
+def pool_context(memory_mb: int | None = None) -> Any:
+    """How a pool's workers start. Capped workers are started fresh (``spawn``) rather than forked: a forked worker
+    would begin with all of its parent's address space (and its engine), counted against the cap before it solves
+    anything."""
+    return multiprocessing.get_context("spawn" if memory_mb is not None else None)
 
-    Capped workers are started fresh (``spawn``) rather than forked: a forked worker would begin with all of its
-    parent's address space (and its engine), counted against the cap before it solves anything."""
-    context = multiprocessing.get_context("spawn") if memory_mb is not None else None
+
+def process_pool(workers: int, memory_mb: int | None = None, table_mb: int | None = None,
+                 stop_flag: Any | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers ignore SIGINT, exit with their parent, keep within ``memory_mb``, make tables of
+    ``table_mb`` and see ``stop_flag`` (an Event of :func:`pool_context`'s) as :func:`worker_stop`."""
     return ProcessPoolExecutor(max_workers=workers, initializer=init_worker,
-                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb), mp_context=context)
+                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb, stop_flag),
+                               mp_context=pool_context(memory_mb))
+
+
+@contextmanager
+def relayed_stop(stop: Any | None, memory_mb: int | None = None) -> Iterator[Any | None]:
+    """The pool's stop flag for a run's ``stop`` (None for None; anything with ``is_set()``): set within some 20 ms
+    of ``stop``, by a thread that looks at it while the block runs."""
+    if stop is None:
+        yield None
+        return
+    flag = pool_context(memory_mb).Event()
+    finished = threading.Event()
+
+    def relay() -> None:
+        while not stop.is_set():
+            if finished.wait(_STOP_RELAY_SECONDS):
+                return
+        flag.set()
+
+    relayer = threading.Thread(target=relay, daemon=True, name="stich-stop-relay")
+    relayer.start()
+    try:
+        yield flag
+    finally:
+        finished.set()
+        relayer.join()
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -235,7 +276,8 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
              memory_mb: int | None = None, split: Callable[[Any], list[Any]] | None = None,
-             failed: Callable[[Any], Any] | None = None, table_mb: int | None = None) -> None:
+             failed: Callable[[Any], Any] | None = None, table_mb: int | None = None,
+             stop: Any | None = None) -> None:
     """``task(job, *args)`` for every job on local worker processes, about 4 per worker in flight, each result
     handed to ``on_result(job, result)`` as soon as it is back.
 
@@ -246,12 +288,21 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     its worker is told from its neighbours; one that dies twice alone is handed to ``failed`` for its result (a
     batch's error lines), or without ``failed`` ends the run with a StichError. The pool is given up after
     MAX_POOL_RESTARTS breaks in a row with no job finished between them.
+
+    ``stop`` (an Event) is passed on to the workers, where a task may ask :func:`worker_stop` and end its job early.
     """
+    with relayed_stop(stop, memory_mb) as stop_flag:
+        _run_pool(jobs, task, args, on_result, workers, memory_mb, split, failed, table_mb, stop_flag)
+
+
+def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
+              memory_mb: int | None, split: Callable[[Any], list[Any]] | None, failed: Callable[[Any], Any] | None,
+              table_mb: int | None, stop_flag: Any | None) -> None:
     iterator = iter(jobs)
     retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
     suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
     barren = 0  # breaks since a job last finished
-    pool = process_pool(workers, memory_mb, table_mb)
+    pool = process_pool(workers, memory_mb, table_mb, stop_flag)
     try:
         pending: dict[Future, tuple[Any, int, bool]] = {}  # job, its count, whether it runs alone
         while True:
@@ -287,7 +338,7 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
             victims.extend(pending.values())
             pending.clear()
             stop_pool(pool)
-            pool = process_pool(workers, memory_mb, table_mb)
+            pool = process_pool(workers, memory_mb, table_mb, stop_flag)
             for job, count, alone in victims:
                 if alone:
                     if count + 1 < 2:
@@ -327,7 +378,7 @@ class Pool:
     for a first worker, telling ``notify`` so; Dask's log on stderr only when ``verbose``); else on ``workers`` local
     processes (default: every core), each within ``memory_mb`` and with tables of ``table_mb`` (None: the default),
     or in this process when that is one and no cap asks for a worker of its own. A cluster's workers size their own
-    tables."""
+    tables. ``stop`` (an Event) reaches local workers as :func:`worker_stop`."""
 
     workers: int | None = None
     scheduler: str | None = None
@@ -336,6 +387,7 @@ class Pool:
     notify: Notify | None = None
     verbose: bool = False
     table_mb: int | None = None
+    stop: Any | None = None  # a threading.Event (anything with is_set()), passed on to local workers (worker_stop)
 
     def __post_init__(self) -> None:
         local_workers(self.workers)
@@ -344,6 +396,8 @@ class Pool:
         check_worker_wait(self.worker_wait)
         if self.notify is not None and not callable(self.notify):
             raise StichError(f"notify must be a function (or None), not {self.notify!r}")
+        if self.stop is not None and not callable(getattr(self.stop, "is_set", None)):
+            raise StichError(f"stop must be a threading.Event (or anything with is_set(); or None), not {self.stop!r}")
 
     def run(self, jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
             split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None) -> None:
@@ -357,7 +411,7 @@ class Pool:
             run_serial(jobs, task, args, on_result, self.table_mb)
         else:
             run_pool(jobs, task, args, on_result, count, self.memory_mb, split=split, failed=failed,
-                     table_mb=self.table_mb)
+                     table_mb=self.table_mb, stop=self.stop)
 
 
 # --- Dask ----------------------------------------------------------------------------------------------------------

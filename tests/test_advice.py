@@ -182,13 +182,16 @@ def test_a_time_limit_stops_the_running_settlement(workers):
     assert all(row.samples == 0 for row in advice.rows)
 
 
-def test_a_stop_event_stops_the_running_settlement():
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stop_event_stops_the_running_settlement(workers):
+    """In this process, or in a pool's worker processes (the run's Event is passed on to them as worker_stop): the
+    samples in flight are cut, not finished."""
     position, known = _heavy_deal()
     stop = threading.Event()
     timer = threading.Timer(0.2, stop.set)
     timer.start()
     try:
-        advice = card_advice(position, known=known, samples=3, seed=1, workers=1, stop=stop)
+        advice = card_advice(position, known=known, samples=3, seed=1, workers=workers, stop=stop)
     finally:
         timer.cancel()
     assert advice.stopped == "interrupt" and advice.samples == 0
