@@ -7,6 +7,7 @@ objective) stops the same way."""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,34 @@ def test_a_time_limit_stops_a_settlement_and_the_engine_answers_right_afterwards
     with engine.stopping(time_limit=60):  # a generous limit changes nothing, and goes with the block
         assert solver.solve(position, "score", engine=engine).total == fresh.total
     assert engine.engine.stop_check is None
+
+
+def wait_for_the_pool_stop(job: int) -> tuple[int, bool]:
+    """A pool task that waits (20 s at most) for the run's stop to reach its worker."""
+    from solver.workers import worker_stop
+
+    flag = worker_stop()
+    end = time.monotonic() + 20
+    while flag is not None and not flag.is_set() and time.monotonic() < end:
+        time.sleep(0.005)
+    return job, flag is not None and flag.is_set()
+
+
+@pytest.mark.parametrize("memory_mb", [None, 3000])
+def test_a_run_s_stop_reaches_its_pool_workers(memory_mb) -> None:
+    # forked workers, and spawned ones (a memory cap): the run's threading.Event is relayed to them (worker_stop)
+    from solver.workers import Pool
+
+    stop = threading.Event()
+    timer = threading.Timer(0.3, stop.set)
+    answers: list = []
+    timer.start()
+    started = time.monotonic()
+    try:
+        Pool(2, memory_mb=memory_mb, stop=stop).run(range(2), wait_for_the_pool_stop, (),
+                                                    lambda job, answer: answers.append(answer))
+    finally:
+        timer.cancel()
+    assert sorted(answers) == [(0, True), (1, True)] and time.monotonic() - started < 15
+    with pytest.raises(solver.StichError, match="stop must be a threading.Event"):
+        Pool(2, stop=5)
