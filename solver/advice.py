@@ -419,6 +419,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     limits = Limits(deadline, stop if count == 1 else None, at_least)  # a pool's workers see it as worker_stop()
+    pool = Pool(count, stop=stop)  # checked before the checkpoint is opened
     stopped: list[str] = []
     journal = Journal(checkpoint, {**identity, "samples": samples}, holder="stich analyse") \
         if checkpoint is not None else None
@@ -439,8 +440,8 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
             raise StichError(f"{checkpoint}: a line of this checkpoint holds no sums of advice") from None
 
     # a sample here is a search per contract (or per card): chunks of one to three samples, about 64 a worker
-    run_spans(Pool(count, stop=stop), samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal,
-              read, total.merge, None if progress is None else lambda: progress(total), go_on,
+    run_spans(pool, samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal, read,
+              total.merge, None if progress is None else lambda: progress(total), go_on,
               lambda span, sums: Span(span.first, sums.samples))
     if total.samples < samples and not stopped:  # the last chunks were cut short
         go_on()

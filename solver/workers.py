@@ -27,6 +27,7 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import multiprocessing
 import os
@@ -156,8 +157,8 @@ def worker_engine_threads() -> int | None:
 
 
 def worker_stop() -> Any | None:
-    """In a local pool's worker, the run's stop flag (an Event, set by the parent once the run's own ``stop`` is: a
-    ``threading.Event`` does not cross processes); None elsewhere. A worker's searches that ask it stop at once
+    """In a local pool's worker, the run's stop flag (a :class:`StopFlag`, set by the parent once the run's own
+    ``stop`` is: a ``threading.Event`` does not cross processes); None elsewhere. A worker's searches that ask it stop at once
     instead of finishing their job."""
     return _worker_stop
 
@@ -229,26 +230,44 @@ def pool_context(memory_mb: int | None = None) -> Any:
 def process_pool(workers: int, memory_mb: int | None = None, table_mb: int | None = None,
                  stop_flag: Any | None = None) -> ProcessPoolExecutor:
     """A process pool whose workers ignore SIGINT, exit with their parent, keep within ``memory_mb``, make tables of
-    ``table_mb`` and see ``stop_flag`` (an Event of :func:`pool_context`'s) as :func:`worker_stop`."""
+    ``table_mb`` and see ``stop_flag`` (a :class:`StopFlag` of :func:`pool_context`'s) as :func:`worker_stop`."""
     return ProcessPoolExecutor(max_workers=workers, initializer=init_worker,
                                initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb, stop_flag),
                                mp_context=pool_context(memory_mb))
 
 
+class StopFlag:
+    """A flag the parent sets and pool workers read, in shared memory without a lock: a worker killed while it reads
+    (a pool restart terminates its workers mid-search) can leave nothing held, as a multiprocessing Event's lock
+    would be, and the restarted pool's workers share the same flag."""
+
+    def __init__(self, context: Any) -> None:
+        self._value = context.RawValue(ctypes.c_bool, False)
+
+    def set(self) -> None:
+        self._value.value = True
+
+    def is_set(self) -> bool:
+        return bool(self._value.value)
+
+
 @contextmanager
-def relayed_stop(stop: Any | None, memory_mb: int | None = None) -> Iterator[Any | None]:
-    """The pool's stop flag for a run's ``stop`` (None for None; anything with ``is_set()``): set within some 20 ms
-    of ``stop``, by a thread that looks at it while the block runs."""
+def relayed_stop(stop: Any | None, memory_mb: int | None = None) -> Iterator[StopFlag | None]:
+    """The pool's stop flag for a run's ``stop`` (None for None; anything with ``is_set()``, which a thread asks
+    every 20 ms while the block runs): set within some 20 ms of ``stop``, or at once if asking it raises."""
     if stop is None:
         yield None
         return
-    flag = pool_context(memory_mb).Event()
+    flag = StopFlag(pool_context(memory_mb))
     finished = threading.Event()
 
     def relay() -> None:
-        while not stop.is_set():
-            if finished.wait(_STOP_RELAY_SECONDS):
-                return
+        try:
+            while not stop.is_set():
+                if finished.wait(_STOP_RELAY_SECONDS):
+                    return
+        except Exception:  # a stop that cannot say is taken as set: the workers must not run on unstoppable
+            pass
         flag.set()
 
     relayer = threading.Thread(target=relay, daemon=True, name="stich-stop-relay")
@@ -257,7 +276,7 @@ def relayed_stop(stop: Any | None, memory_mb: int | None = None) -> Iterator[Any
         yield flag
     finally:
         finished.set()
-        relayer.join()
+        relayer.join(timeout=5)
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -378,7 +397,8 @@ class Pool:
     for a first worker, telling ``notify`` so; Dask's log on stderr only when ``verbose``); else on ``workers`` local
     processes (default: every core), each within ``memory_mb`` and with tables of ``table_mb`` (None: the default),
     or in this process when that is one and no cap asks for a worker of its own. A cluster's workers size their own
-    tables. ``stop`` (an Event) reaches local workers as :func:`worker_stop`."""
+    tables. ``stop`` (an Event) reaches local worker processes as :func:`worker_stop`; a task run in this process
+    (one worker) or on a cluster does not see it there, and a caller passes it to such a task itself."""
 
     workers: int | None = None
     scheduler: str | None = None
