@@ -74,6 +74,7 @@ _local = threading.local()
 #: This process's worker settings, set by :func:`init_worker` (None: not a pool worker, the engine's defaults).
 _worker_tt_megabytes: int | None = None
 _worker_engine_threads: int | None = None
+_NO_RUN = object()  # no serial run in this thread (run_serial)
 _worker_stop: Any | None = None  # the pool's stop flag (a multiprocessing Event the parent sets)
 #: How often the parent looks at a run's stop Event to pass it on to the pool's workers.
 _STOP_RELAY_SECONDS = 0.02
@@ -128,8 +129,11 @@ def table_megabytes_for(memory_mb: int, engines: int = 1, table_mb: int | None =
 
 def worker_table_megabytes() -> int | None:
     """The table size of this worker's engines (points and settlement alike): what its run asked (``--table-mb``),
-    cut to fit its memory limit; None outside a worker (the default size)."""
-    return _worker_tt_megabytes or _dask_tt_megabytes()
+    cut to fit its memory limit; in a run's jobs solved in this process (:func:`run_serial`), that run's; None
+    elsewhere (the default size)."""
+    serial = getattr(_local, "serial_tt_megabytes", _NO_RUN)
+    size: int | None = _worker_tt_megabytes if serial is _NO_RUN else serial
+    return size or _dask_tt_megabytes()
 
 
 # --- a worker ------------------------------------------------------------------------------------------------------
@@ -381,14 +385,15 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
 def run_serial(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult,
                table_mb: int | None = None) -> None:
     """The jobs in this process, one after the other (no task overhead: each result is handed on when it is done),
-    with tables of ``table_mb`` (None: the default)."""
-    global _worker_tt_megabytes
-    previous, _worker_tt_megabytes = _worker_tt_megabytes, table_mb
+    with tables of ``table_mb`` (None: the default) for this thread's worker engines only, so that other threads'
+    calls in the meantime keep theirs."""
+    previous = getattr(_local, "serial_tt_megabytes", _NO_RUN)
+    _local.serial_tt_megabytes = table_mb
     try:
         for job in jobs:
             on_result(job, task(job, *args))
     finally:
-        _worker_tt_megabytes = previous
+        _local.serial_tt_megabytes = previous
 
 
 @dataclass(frozen=True)

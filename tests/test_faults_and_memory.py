@@ -211,6 +211,30 @@ def test_a_run_s_table_size_reaches_both_engines_of_its_workers() -> None:
     assert serial == [(4 << 20, 4 << 20)]
 
 
+def test_a_serial_run_s_table_size_is_its_thread_s_alone() -> None:
+    # a run in this process (one worker) sizes its own thread's worker engines, not another thread's meanwhile
+    import threading
+
+    inside, seen_elsewhere = threading.Event(), threading.Event()
+    sizes: list = []
+
+    def job_in_the_run(job):
+        inside.set()
+        assert seen_elsewhere.wait(30)
+        return pool.worker_table_megabytes()
+
+    def another_thread() -> None:
+        assert inside.wait(30)
+        sizes.append(pool.worker_table_megabytes())
+        seen_elsewhere.set()
+
+    other = threading.Thread(target=another_thread)
+    other.start()
+    pool.run_serial([1], job_in_the_run, (), lambda job, result: sizes.append(result), table_mb=4)
+    other.join(timeout=30)
+    assert sizes == [None, 4] and pool.worker_table_megabytes() is None
+
+
 def test_a_record_out_of_memory_is_an_error_line_and_the_others_are_solved(tmp_path: Path, monkeypatch) -> None:
     records = list(solver.random_records("Kratzen", 3, 5, seats=3))
     source = tmp_path / "deals.tbn"
