@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, cast
 
 from .errors import StichError, is_whole_number
 from .search.engine import EngineSolver, set_default_threads, table_megabytes
@@ -132,7 +132,7 @@ def worker_table_megabytes() -> int | None:
     cut to fit its memory limit; in a run's jobs solved in this process (:func:`run_serial`), that run's; None
     elsewhere (the default size)."""
     serial = getattr(_local, "serial_tt_megabytes", _NO_RUN)
-    size: int | None = _worker_tt_megabytes if serial is _NO_RUN else serial
+    size = _worker_tt_megabytes if serial is _NO_RUN else cast("int | None", serial)
     return size or _dask_tt_megabytes()
 
 
