@@ -93,9 +93,10 @@ class CheckedEngine(EngineSolver):
 class Searches:
     """The worker threads and the question each page is waiting for, by slot (``client:kind``).
 
-    Two threads, one per core: the card values on ``search`` with ``engine``, never waiting behind the slower
-    questions, which take turns on ``analysis`` (the graph with ``graph_engine``, the odds with the sampling
-    module's own engine)."""
+    Two threads: the card values on ``search`` with ``engine``, never waiting behind the slower questions, which
+    take turns on ``analysis`` (the graph with ``graph_engine``, the odds with the sampling module's own engine).
+    The card values, what the player waits for, search on every core the analysis is not using: an analysis question
+    that starts takes its core back from their helper (the process's core budget, ``engine.CORES``)."""
 
     engine: EngineSolver
     time_limit: float
@@ -174,7 +175,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     requests must name ``host`` (or, bound to loopback, any loopback name) and ``port`` (None: any port, for the
     test client) in their Host header."""
     boards = Boards()
-    searches = Searches(engine or EngineSolver(threads=1), time_limit)  # two questions at once: one core each
+    searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
     named = [BoardFile(Path(path), board) for path in files]
     static = resources.files("solver.board") / "static"
 
