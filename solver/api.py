@@ -10,7 +10,7 @@ from .errors import ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
 from .position import Position, check_position, make_position, position_from_record
 from .search import reference
-from .search.boundary import check_flag, check_number, check_question, check_state
+from .search.boundary import Deadline, check_flag, check_number, check_question, check_state
 from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, solver_for, uses_reference
 from .search.results import SolveResult
 from .search.settle import SettlementEngine
@@ -72,8 +72,7 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     if engine is not None:
         solver_for(engine)  # checked whichever answers: a wrong argument is a mistake either way
     if use_reference:  # the engine checks what it is given itself (EngineSolver's boundary checks)
-        if time_limit is not None or stop is not None:
-            raise StichError("time_limit and stop are the engine's; the reference solver runs to the end")
+        Deadline(time_limit, stop, reference_solver=True)
         check_question(position.state, goal)
         return reference.solve(position.state, goal, cards=cards, line=line)
     return solver_for(engine).solve(position.state, goal, cards=cards, line=line, time_limit=time_limit, stop=stop)

@@ -21,7 +21,7 @@ from .errors import InvalidContractError, StichError
 from .games.base import Objective
 from .position import Position, check_position
 from .scoring import check_scoring_inputs
-from .search.boundary import check_flag, check_state
+from .search.boundary import Deadline, check_flag, check_state
 from .search.engine import EngineSolver, uses_reference
 from .search.results import CardValue, SolveResult
 from .search.settle import SettlementEngine, reference_settlement
@@ -86,8 +86,7 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
     pv: Sequence[int] = ()
     nodes = 0
     if uses_reference(reference_solver):
-        if time_limit is not None or stop is not None:
-            raise StichError("time_limit and stop are the engine's; the reference solver runs to the end")
+        Deadline(time_limit, stop, reference_solver=True)
         memo: dict[tuple, int] = {}
 
         def score(final: PlayState) -> int:

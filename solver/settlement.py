@@ -220,7 +220,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     state = check_state(position.state)
     reference_solver = uses_reference(reference_solver)
     check_scoring_inputs(position.game, pot, announcements)
-    deadline = _deadline(time_limit, stop, reference_solver)
+    deadline = Deadline(time_limit, stop, reference_solver=reference_solver)
     if engine is not None and not isinstance(engine, SettlementEngine):
         raise InvalidPositionError(f"engine must be a SettlementEngine, not {type(engine).__name__}")
     solver = solver_for(points_engine)
@@ -277,7 +277,7 @@ def settlement_value(position: Position, *, announcements: Announcements = None,
     """Only the declaring side's double-dummy net (no line, no points comparison): what ``stich table`` shows.
     ``time_limit`` (seconds) and ``stop`` end the search early with :class:`~solver.errors.SearchStopped`, as for
     :func:`dd_settlement`."""
-    deadline = _deadline(time_limit, stop, reference_solver)
+    deadline = Deadline(time_limit, stop, reference_solver=reference_solver)
     inputs = scoring_inputs(position, pot=pot, announcements=announcements)
     spec = payoff_spec(position, inputs=inputs)
     if reference_solver:
@@ -285,15 +285,6 @@ def settlement_value(position: Position, *, announcements: Announcements = None,
     searcher = engine if engine is not None else default_settlement_engine()
     with searcher.stopping(deadline.left(), stop):
         return searcher.value(position.state, spec)
-
-
-def _deadline(time_limit: float | None, stop: threading.Event | None, reference_solver: bool) -> Deadline:
-    """The call's ``time_limit`` and ``stop`` checked, as :func:`~solver.api.solve` checks them: the reference
-    solver has no stop check, so it refuses them rather than run past them."""
-    deadline = Deadline(time_limit, stop)
-    if reference_solver and deadline.limited:
-        raise StichError("time_limit and stop are the engine's; the reference solver runs to the end")
-    return deadline
 
 
 def _reference_line(state: PlayState, spec: PayoffSpec, score: Callable[[PlayState], int], value: int) -> list[int]:

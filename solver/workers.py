@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, cast
 
 from .errors import StichError, is_whole_number
+from .search.boundary import check_stop
 from .search.engine import EngineSolver, set_default_threads, table_megabytes
 
 #: The smallest worker memory limit accepted: a spawned worker maps some 115 MB of address space (the interpreter,
@@ -421,8 +422,7 @@ class Pool:
         check_worker_wait(self.worker_wait)
         if self.notify is not None and not callable(self.notify):
             raise StichError(f"notify must be a function (or None), not {self.notify!r}")
-        if self.stop is not None and not callable(getattr(self.stop, "is_set", None)):
-            raise StichError(f"stop must be a threading.Event (or anything with is_set(); or None), not {self.stop!r}")
+        check_stop(self.stop, StichError)
 
     def run(self, jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
             split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None) -> None:

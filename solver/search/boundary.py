@@ -25,7 +25,7 @@ import math
 import threading
 import time
 
-from ..errors import IllegalPlayError, InvalidPositionError, is_whole_number
+from ..errors import IllegalPlayError, InvalidPositionError, StichError, is_whole_number
 from ..games.base import Objective, Rules
 from ..state import PlayState, Trick
 
@@ -192,19 +192,32 @@ def check_question(state: object, objective: object) -> tuple[PlayState, Objecti
     return checked, check_objective(objective, checked.rules)
 
 
-class Deadline:
-    """One ``time_limit`` (seconds from now) and ``stop`` event shared by the several searches of one question (a
-    settlement, its line and the points comparison; the rows of a contract table): each search is given
-    :meth:`left`, so the limit bounds them together. Checked as the engine's own ``time_limit`` and ``stop`` are
-    (:func:`~solver.search.engine.stop_checked`): a number of seconds, at least 0 (0 stops before any search), and
-    an Event or anything with ``is_set()``."""
+#: Why the reference solver refuses a time limit or a stop event: it has no stop check.
+REFERENCE_RUNS_TO_THE_END = "time_limit and stop are the engine's; the reference solver runs to the end"
 
-    def __init__(self, time_limit: float | None = None, stop: threading.Event | None = None) -> None:
+
+def check_stop(stop: object, error: type[StichError] = InvalidPositionError) -> None:
+    """A stop event: None, or a threading.Event (anything with ``is_set()``)."""
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        raise error(f"stop must be a threading.Event (or anything with is_set()), not {stop!r}")
+
+
+class Deadline:
+    """One ``time_limit`` (seconds from now) and ``stop`` event, for one search (the engine's stop check,
+    :func:`~solver.search.engine.stop_checked`) or shared by the several searches of one question (a settlement,
+    its line and the points comparison; the rows of a contract table): each search is given :meth:`left`, so the
+    limit bounds them together. A number of seconds, at least 0 (0 stops before any search), and an Event or
+    anything with ``is_set()``; with ``reference_solver`` neither, since the reference solver has no stop check and
+    would run past them."""
+
+    def __init__(self, time_limit: float | None = None, stop: threading.Event | None = None, *,
+                 reference_solver: bool = False) -> None:
+        if reference_solver and (time_limit is not None or stop is not None):
+            raise StichError(REFERENCE_RUNS_TO_THE_END)
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                        or not 0 <= time_limit < math.inf):
             raise InvalidPositionError(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
-        if stop is not None and not callable(getattr(stop, "is_set", None)):
-            raise InvalidPositionError(f"stop must be a threading.Event (or anything with is_set()), not {stop!r}")
+        check_stop(stop)
         self.time_limit = time_limit
         self.stop = stop
         self._end = None if time_limit is None else time.monotonic() + time_limit
@@ -218,3 +231,9 @@ class Deadline:
         """The seconds left for the next search (0 once past: that search stops before it starts), None without a
         limit."""
         return None if self._end is None else max(0.0, self._end - time.monotonic())
+
+    def passed(self) -> bool:
+        """Whether a search must stop now: the time is up or the event is set (asked by the search without raising:
+        a clock and an Event only)."""
+        return (self._end is not None and time.monotonic() >= self._end) or \
+            (self.stop is not None and self.stop.is_set())

@@ -33,7 +33,7 @@ from ..errors import EngineError, InvalidPositionError, SearchStopped, StichErro
 from ..games.base import Objective, Rules, TrickEvent
 from ..games.tables import RuleTables
 from ..state import PlayState
-from .boundary import MAX_VALUE, check_flag, check_number, check_objective, check_state
+from .boundary import MAX_VALUE, Deadline, check_flag, check_number, check_objective, check_state
 from .results import CardValue, SolveResult
 
 DEFAULT_TT_MEGABYTES = 64
@@ -421,24 +421,14 @@ def stop_checked(engine: _engine.Engine, time_limit: float | None = None,
     a stop check every 16,384 nodes: ``time_limit`` seconds from the block's start passed, or ``stop`` set; when it
     says stop, the search unwinds and raises :class:`~solver.errors.SearchStopped` (src_ext/search.pxd,
     Interrupts). Raises it at once when the limit is already past."""
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not 0 <= time_limit < float("inf")):
-        raise InvalidPositionError(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
-    if stop is not None and not callable(getattr(stop, "is_set", None)):
-        raise InvalidPositionError(f"stop must be a threading.Event (or anything with is_set()), not {stop!r}")
-    if time_limit is None and stop is None:
+    deadline = Deadline(time_limit, stop)
+    if not deadline.limited:
         yield
         return
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    is_set = stop.is_set if stop is not None else None
-
-    def asks_stop() -> bool:  # called by the search without raising: a clock and an Event only
-        return (deadline is not None and time.monotonic() >= deadline) or (is_set is not None and is_set())
-
     previous = engine.stop_check
-    engine.stop_check = asks_stop
+    engine.stop_check = deadline.passed
     try:
-        if asks_stop():  # already past: not even the first 16,384 nodes
+        if deadline.passed():  # already past: not even the first 16,384 nodes
             raise SearchStopped("the search was stopped before it started (its time limit or stop event)")
         yield
     finally:
