@@ -489,7 +489,6 @@ cdef class Engine:
             workers[i].S.polls_python = i == 0
             workers[i].S.stop_check = first.stop_check if i == 0 else NULL
             workers[i].shared = shared
-            workers[i].index = i
             workers[i].kind = kind
         self._running = shared
         with nogil:

@@ -81,7 +81,6 @@ ctypedef struct Shared:
 ctypedef struct Worker:
     Search S
     Shared* shared
-    int index                                 # 0 for the calling thread
     int kind                                  # WORK_VALUE or WORK_CARDS
     uint64_t cpu_ns                           # the processor time this thread's work took
     char apart[128]                           # keeps the next thread's Search off this one's cache lines
@@ -100,10 +99,10 @@ cdef inline void value_work(Worker* w) noexcept nogil:
     """Lazy SMP (see the top of this file): the exact value from this thread's guess; the first to finish answers."""
     cdef Shared* shared = w.shared
     cdef int proved, result
-    result = exact_value_card(&w.S, staggered_guess(shared.guess, w.index), 0, INFINITY, shared.step, &proved)
+    result = exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index), 0, INFINITY, shared.step, &proved)
     if w.S.aborted:
         return
-    if claim(&shared.winner, -1, w.index):
+    if claim(&shared.winner, -1, w.S.index):
         shared.result = result
         shared.proved = proved
         store_flag(&shared.stop, ABORT_DONE)
@@ -145,7 +144,7 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
     cdef Shared* shared = w.shared
     cdef int g = shared.guess, step = shared.step
     cdef int i, card, reward, result, proved, guess
-    while not load_flag(&shared.stop) and w.index < load_flag(&shared.keep):
+    while not load_flag(&shared.stop) and w.S.index < load_flag(&shared.keep):
         i = fetch_add(&shared.next_card, 1)
         if load_flag(&shared.best) != no_best(shared.maximising):
             g = load_flag(&shared.best)       # the best of every thread's cards so far (see the top of search.pxd)
@@ -155,7 +154,7 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
             i = card_to_help(shared)
             if i < 0:
                 return
-            guess = staggered_guess(g, w.index + 1)
+            guess = staggered_guess(g, w.S.index + 1)
         fetch_add(&shared.card_workers[i], 1)
         w.S.task_stop = &shared.card_done[i]
         w.S.s = shared.root
@@ -170,7 +169,7 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
                 return                        # the question stops, or this helper retires
             w.S.aborted = 0                   # another thread finished this card first
             continue
-        if claim(&shared.card_winner[i], -1, w.index):
+        if claim(&shared.card_winner[i], -1, w.S.index):
             shared.values[i] = result
             store_flag(&shared.card_done[i], ABORT_DONE)
             keep_best(shared, result)
@@ -185,6 +184,6 @@ cdef inline void* worker_main(void* argument) noexcept nogil:
     else:
         cards_work(w)
     w.cpu_ns = thread_cpu_ns() - start
-    if w.index:
+    if w.S.index:
         latch_count_down(&w.shared.running)
     return NULL
