@@ -23,7 +23,7 @@ from search cimport Search, Options, question_options, heuristic_playout, exact_
     ABORT_STOP, BUSY_MASK
 from parallel cimport Shared, Worker, worker_main, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
     PARALLEL_MIN_TRICKS, WAIT_US
-from atomic cimport pthread_t, pthread_create, pthread_join, load_flag, store_flag, latch_init, \
+from atomic cimport pthread_t, thread_start, pthread_join, load_flag, store_flag, latch_init, \
     latch_count_down, latch_wait, latch_destroy, latch_count
 
 from settle cimport Payoff, Settle, settle_value, settle_line, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, \
@@ -493,7 +493,7 @@ cdef class Engine:
         self._running = shared
         with nogil:
             for i in range(1, n):
-                started[i] = pthread_create(&ids[i], NULL, worker_main, &workers[i]) == 0
+                started[i] = thread_start(&ids[i], worker_main, &workers[i]) == 0
                 if not started[i]:
                     latch_count_down(&shared.running)     # its share goes to the others
             worker_main(&workers[0])

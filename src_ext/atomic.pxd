@@ -114,6 +114,52 @@ cdef extern from *:
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef unsigned long pthread_t
-    int pthread_create(pthread_t* thread, const void* attributes, void* (*start)(void*) noexcept nogil,
-                       void* argument)
     int pthread_join(pthread_t thread, void** result)
+
+
+# Starting a helper on another core. Linux puts a new thread on its creator's core and moves it to an idle one only
+# at the next load balancing: after the machine has idled a few milliseconds, the helper of a short question often
+# started only when thread 0's search was over (docs/architecture.md, "One question on every core"). So the helper
+# is created allowed only on the cores other than its creator's, which wakes one of them at once, and its first act
+# is to allow itself every core its creator may use again, so the scheduler stays free to move it.
+cdef extern from *:
+    """
+    #include <pthread.h>
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sched.h>
+    typedef struct { void* (*start)(void*); void* argument; cpu_set_t allowed; } stich_elsewhere;
+    static void* stich_start_elsewhere(void* p) {
+        stich_elsewhere* e = (stich_elsewhere*)p;
+        void* (*start)(void*) = e->start;
+        void* argument = e->argument;
+        pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &e->allowed);
+        free(e);
+        return start(argument);
+    }
+    #endif
+    static inline int stich_thread_start(pthread_t* id, void* (*start)(void*), void* argument) {
+    #if defined(__linux__)
+        int here = sched_getcpu(), started;
+        stich_elsewhere* e = (stich_elsewhere*)malloc(sizeof(stich_elsewhere));
+        pthread_attr_t attributes;
+        cpu_set_t others;
+        if (e != NULL && here >= 0 && pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), &e->allowed) == 0) {
+            others = e->allowed;
+            CPU_CLR(here, &others);
+            if (CPU_COUNT(&others) > 0 && pthread_attr_init(&attributes) == 0) {
+                e->start = start;
+                e->argument = argument;
+                started = pthread_attr_setaffinity_np(&attributes, sizeof(cpu_set_t), &others) == 0
+                    && pthread_create(id, &attributes, stich_start_elsewhere, e) == 0;
+                pthread_attr_destroy(&attributes);
+                if (started) return 0;
+            }
+        }
+        free(e);
+    #endif
+        return pthread_create(id, NULL, start, argument);
+    }
+    """
+    int thread_start "stich_thread_start" (pthread_t* thread, void* (*start)(void*) noexcept nogil,
+                                           void* argument) noexcept nogil   # 0 once started, as pthread_create

@@ -3,6 +3,8 @@ threads really share the table; one thread stays the old search node for node; t
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import solver
@@ -51,6 +53,25 @@ def test_deferring_busy_cards_keeps_the_value(game, contract) -> None:
             two.engine.defer_busy = defer
             assert two.value(position.state, objective) == expected, (board, defer)
             assert len(two.engine.thread_nodes) == 2 and min(two.engine.thread_nodes) >= 0
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs Linux's processor affinity")
+def test_a_caller_allowed_one_core_still_gets_its_helper() -> None:
+    # a helper starts on a core other than its caller's (atomic.pxd, thread_start); a caller allowed only one has
+    # no other, and the helper shares its core: the same values, both threads searching
+    position = _deal("Schafkopf", 6)
+    objective = position.objective("points")
+    expected = EngineSolver(16, threads=1).solve(position.state, objective, cards=True)
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    try:
+        two = EngineSolver(16, threads=2)
+        result = two.solve(position.state, objective, cards=True)
+    finally:
+        os.sched_setaffinity(0, allowed)
+    assert os.sched_getaffinity(0) == allowed
+    assert (result.future, result.card_values) == (expected.future, expected.card_values)
+    assert len(two.engine.thread_nodes) == 2 and min(two.engine.thread_nodes) > 0
 
 
 def test_one_thread_searches_exactly_as_before_whatever_the_default() -> None:
