@@ -35,14 +35,25 @@ def located(error: StichError, position: Position) -> StichError:
     return ParseError(str(error), source=record.source, line=line, column=column)
 
 
-def stopped_record(position: Position, time_limit: float | None) -> str:
-    """What is said of a record whose searches stopped: where it starts (its board too, where it has one), and why."""
+def stopped_record(position: Position, time_limit: float | None, missing: str = "not answered") -> str:
+    """What is said of a record whose searches stopped: where it starts (its board too, where it has one), what is
+    ``missing``, and why."""
     record = position.record
     where = f"{record.source}:{record.line}" if record is not None else position.label
     board = record.get("Board") if record is not None else None
     why = (f"the time limit ({time_limit:g} s) ran out before the answer (give it more time: --time-limit)"
            if time_limit is not None else "its search was stopped before the answer")
-    return f"{where}: {f'board {board}: ' if board else ''}not answered: {why}"
+    return f"{where}: {f'board {board}: ' if board else ''}{missing}: {why}"
+
+
+class PartlyAnswered(Exception):
+    """A record answered in part (``stich score --dd`` past its time limit gives the score, not the settlement):
+    ``document`` is printed, ``missing`` said on stderr as a stopped record is, and the command exits with 1."""
+
+    def __init__(self, document: Document, missing: str) -> None:
+        super().__init__(missing)
+        self.document = document
+        self.missing = missing
 
 
 def emit_json(document: Document) -> None:
@@ -78,7 +89,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis.
     ``time_limit`` is the command's ``--time-limit``, which ``document`` applies to each record's searches: a record
     whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is, and the others
-    still are (exit code 1)."""
+    still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes."""
     failed = False
     matched = read = shown = 0
     console = None if as_json else stdout_console()
@@ -109,6 +120,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 message(f"stich: {stopped_record(position, time_limit)}")
                 failed = True
                 continue
+            except PartlyAnswered as partly:
+                message(f"stich: {stopped_record(position, time_limit, partly.missing)}")
+                failed = True
+                result = partly.document
             if console is None:
                 emit_json(result)
             else:

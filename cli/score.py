@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import score_report
+from solver.errors import SearchStopped
 from solver.games import games_with
 from solver.position import Position
 from solver.scoring import MAX_POT
@@ -21,7 +22,7 @@ from solver.settlement import settlement_unsupported
 from .errors import message
 from .options import (BOARD, FILE, JSON, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
-from .records import run_over_records
+from .records import PartlyAnswered, run_over_records
 from .render import CardPainter, Document, plural, record_title, seats_text
 
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
@@ -84,8 +85,11 @@ def render_score(document: Document, console: Console) -> None:
         console.print(_payments_table(document))
         for note in document["notes"]:
             console.print(Text(note, style="dim"))
-    if "dd" in document:
+    if document.get("dd") is not None:
         _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"])
+    elif "dd" in document:
+        console.print()
+        console.print(Text("Double-dummy settlement: not answered in the time limit", style="dim"))
 
 
 def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str) -> None:
@@ -124,7 +128,8 @@ def score_document(position: Position, pot: int | None, dd: bool,
                    time_limit: float | None = None) -> Document:
     """``stich score``'s document (:func:`solver.analysis.score_report`); a settlement the rules cannot have is
     said on stderr, and the score still given. ``engines`` (the settlement's and the points') are the library's
-    shared ones unless ``--table-mb`` made them; ``time_limit`` bounds the double-dummy settlement's searches."""
+    shared ones unless ``--table-mb`` made them; ``time_limit`` bounds the double-dummy settlement's searches: past
+    it, a finished deal's score is still given (PartlyAnswered), and a deal whose play stops short is not answered."""
     rules = position.rules
     pot = pot if position.game.has_pot else None  # --pot is for a file's records of a game with a pot
     complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
@@ -132,7 +137,14 @@ def score_document(position: Position, pot: int | None, dd: bool,
     if reason is not None:  # the score is still given; only the settlement cannot be
         message(f"stich: {position.label}: no double-dummy settlement: {reason}")
         dd = False
-    return score_report(position, pot=pot, dd=dd, engine=engines[0], points_engine=engines[1], time_limit=time_limit)
+    try:
+        return score_report(position, pot=pot, dd=dd, engine=engines[0], points_engine=engines[1],
+                            time_limit=time_limit)
+    except SearchStopped:
+        if not (dd and complete):
+            raise  # the settlement from the end of the play is the whole answer
+        # a finished deal's score needs no search: it is still given, the settlement marked as not answered
+        raise PartlyAnswered({**score_report(position, pot=pot), "dd": None}, "no double-dummy settlement") from None
 
 
 def score(
@@ -149,7 +161,8 @@ def score(
     """Score each finished deal of a file: every item, who wins it, its value with the Kontra multipliers, and the
     payment of every seat (and the pot, in a game paid from one). With --dd also the double-dummy settlement, the
     net the declarers can force when both sides play for the score, beside what playing for the most points would
-    settle; --time-limit bounds each record's double-dummy searches."""
+    settle; --time-limit bounds each record's double-dummy searches (a finished deal's score is still given when
+    they run out of time)."""
     flags = parse_variant_options(variant)
     for given, flag, what in ((time_limit, "--time-limit", "a time limit"), (table_mb, "--table-mb", "a table size"),
                               (threads, "--threads", "threads")):

@@ -197,7 +197,7 @@ def _answers(stdout: str) -> list[dict]:
     """The JSON documents without the effort (nodes, seconds), which no two runs share."""
     documents = [json.loads(line) for line in stdout.splitlines()]
     for document in documents:
-        for part in (document, document.get("dd", {})):
+        for part in (document, document.get("dd") or {}):
             part.pop("nodes", None)
             part.pop("seconds", None)
     return documents
@@ -295,3 +295,28 @@ def test_the_help_shows_the_time_limit(command) -> None:
     text = " ".join(result.stdout.split())
     assert "--time-limit SECONDS Give up a record whose searches take longer than SECONDS in all" in text
     assert "[x>=0.001]" in text
+
+
+def _played_out(position: solver.Position) -> solver.Position:
+    """The deal played to its end, each seat playing its lowest legal card."""
+    while not position.state.is_over:
+        legal = position.state.legal_cards()
+        position = position.play((legal & -legal).bit_length() - 1)
+    return position
+
+
+def test_a_finished_deal_past_the_time_limit_still_gets_its_score(tmp_path) -> None:
+    """A finished deal's score needs no search: past --time-limit it is given, the settlement said as missing."""
+    path = tmp_path / "played.tbn"
+    path.write_text(_played_out(_heavy()).to_tbn())
+    plain = run("score", path, "--json", code=0)
+    limited = run("score", path, "--dd", "--time-limit", "0.2", "--json", code=1)
+    assert limited.stderr.splitlines() == [
+        f"stich: {path}:1: board 8: no double-dummy settlement: the time limit (0.2 s) ran out before the answer "
+        "(give it more time: --time-limit)"]
+    (document,) = _answers(limited.stdout)
+    assert document == {**json.loads(plain.stdout), "dd": None}
+    assert document["payments"] and sum(document["payments"]) == 0
+    text = run("score", path, "--dd", "--time-limit", "0.2", code=1).stdout
+    assert "Payments" in text and "Double-dummy settlement: not answered in the time limit" in text
+    assert "Payments (double dummy)" not in text
