@@ -40,7 +40,7 @@ from .games.base import Objective
 from .generate import random_record
 from .position import Position, position_from_record
 from .search import reference
-from .search.engine import EngineSolver
+from .search.engine import EngineSolver, usable_cores
 from .workers import SoloWorker
 
 #: The fixed seed of every game's deals (board k of this seed is deal k of a line): each game's ``bench_seed``.
@@ -599,7 +599,6 @@ def machine() -> dict[str, Any]:
     process may use (of all the machine has), Python, stich and the system."""
     from . import __version__
 
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {"cpu": cpu_model(), "cores": usable or 1, "cores_total": os.cpu_count() or 1,
+    return {"cpu": cpu_model(), "cores": usable_cores(), "cores_total": os.cpu_count() or 1,
             "python": platform.python_version(), "implementation": platform.python_implementation(),
             "stich": __version__, "system": f"{platform.system()} {platform.release()}".strip()}

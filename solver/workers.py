@@ -48,7 +48,7 @@ from typing import Any, Callable, Iterable, Iterator, cast
 
 from .errors import StichError, is_whole_number
 from .search.boundary import check_stop
-from .search.engine import EngineSolver, set_default_threads, table_megabytes
+from .search.engine import EngineSolver, set_default_threads, table_megabytes, usable_cores
 
 #: The smallest worker memory limit accepted: a spawned worker maps some 115 MB of address space (the interpreter,
 #: numpy, the compiled package) before its table, which must fit in what is left (153 MB was the least that ran).
@@ -88,15 +88,13 @@ Notify = Callable[[str], None]
 
 
 def local_workers(workers: int | None) -> int:
-    """The number of worker processes: all local cores (the ones this process may use) unless told."""
+    """The number of worker processes: all local cores (the ones this process may use, :func:`usable_cores`) unless
+    told."""
     if workers is not None:
         if not is_whole_number(workers) or workers < 1:
             raise StichError(f"workers must be a whole number of at least 1, not {workers!r}")
         return workers
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 def check_memory_limit(memory_mb: int | None) -> int | None:

@@ -24,6 +24,7 @@ import re
 import threading
 import time
 from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 from dataclasses import dataclass
 
@@ -766,11 +767,69 @@ def check_threads(threads: object) -> int:
 
 
 def usable_cores() -> int:
-    """The cores this process may run on (its affinity where the system reports one)."""
+    """The cores this process may run on: its affinity where the system reports one, and no more than a CPU quota
+    of its control groups allows (:func:`cgroup_cpu_limit`)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    quota = _cgroup_cpu_limit_once()
+    return cores if quota is None else min(cores, quota)
+
+
+def cgroup_cpu_limit(proc_cgroup: Path = Path("/proc/self/cgroup"),
+                     root: Path = Path("/sys/fs/cgroup")) -> int | None:
+    """The cores a CPU quota on this process's control groups allows, rounded up; None without one (or off Linux).
+
+    A container started with ``--cpus 2`` on a 64-core host has all 64 in its affinity, but 2 cores' worth of time
+    each 100 ms: 64 threads or worker processes would take turns on them, each stopped for most of every period.
+    The quota is ``cpu.max`` (cgroup v2: "QUOTA PERIOD", or "max") or ``cpu.cfs_quota_us`` over
+    ``cpu.cfs_period_us`` (v1: -1 for none), read in the process's group and each group above it, the least
+    counting; ``root`` is where the groups are mounted, ``proc_cgroup`` the file that names the process's."""
+    try:
+        lines = proc_cgroup.read_text().splitlines()
+    except OSError:
+        return None
+    limits: list[int] = []
+    for line in lines:
+        _, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if controllers == "":
+            places = [(root, "cpu.max")]
+        elif "cpu" in controllers.split(","):
+            places = [(root / controllers, "cpu.cfs_quota_us"), (root / "cpu", "cpu.cfs_quota_us")]
+        else:
+            continue
+        parts = [part for part in path.strip().split("/") if part not in ("", ".", "..")]
+        for mount, name in places:
+            for depth in range(len(parts), -1, -1):  # the group, then each one above it
+                limit = _cpu_limit_in(mount.joinpath(*parts[:depth]), name)
+                if limit is not None:
+                    limits.append(limit)
+    return min(limits) if limits else None
+
+
+def _cpu_limit_in(group: Path, name: str) -> int | None:
+    """The cores one group's quota allows (``cgroup_cpu_limit``), None where it has none or it cannot be read."""
+    try:
+        if name == "cpu.max":
+            quota, period = (group / name).read_text().split()[:2]
+            if quota == "max":
+                return None
+        else:
+            quota = (group / name).read_text().strip()
+            period = (group / "cpu.cfs_period_us").read_text().strip()
+        quota_us, period_us = int(quota), int(period)
+    except (OSError, ValueError):
+        return None
+    if quota_us <= 0 or period_us <= 0:
+        return None
+    return max(1, -(-quota_us // period_us))
+
+
+@functools.lru_cache(maxsize=1)
+def _cgroup_cpu_limit_once() -> int | None:
+    """:func:`cgroup_cpu_limit`, read once a process: every question asks for the cores (CoreBudget)."""
+    return cgroup_cpu_limit()
 
 
 _default_threads: int | None = None
