@@ -126,7 +126,7 @@ cdef extern from *:
     """
     #include <pthread.h>
     #include <stdlib.h>
-    #if defined(__linux__)
+    #if defined(__linux__) && defined(__GLIBC__)   /* glibc's affinity calls: not in musl or bionic */
     #include <sched.h>
     typedef struct { void* (*start)(void*); void* argument; cpu_set_t allowed; } stich_elsewhere;
     static void* stich_start_elsewhere(void* p) {
@@ -139,7 +139,7 @@ cdef extern from *:
     }
     #endif
     static inline int stich_thread_start(pthread_t* id, void* (*start)(void*), void* argument) {
-    #if defined(__linux__)
+    #if defined(__linux__) && defined(__GLIBC__)
         int here = sched_getcpu(), started;
         stich_elsewhere* e = (stich_elsewhere*)malloc(sizeof(stich_elsewhere));
         pthread_attr_t attributes;

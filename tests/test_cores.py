@@ -46,6 +46,12 @@ def test_a_v1_quota_counts_and_minus_one_is_none(tmp_path) -> None:
     assert cgroup_cpu_limit(proc, root) is None
 
 
+def test_a_group_outside_the_namespace_is_not_guessed_at(tmp_path) -> None:
+    # "/../sibling": the process's group lies outside what this cgroup namespace shows, so no file here is its
+    proc, root = _groups(tmp_path, "0::/../sibling\n", {"cpu.max": "100000 100000", "sibling/cpu.max": "100000 100000"})
+    assert cgroup_cpu_limit(proc, root) is None
+
+
 @pytest.mark.parametrize("files", [{}, {"cpu.max": "garbage"}, {"cpu.max": "0 100000"}, {"cpu.max": ""},
                                    {"cpu.max": "100000 0"}])
 def test_no_quota_or_an_unreadable_one_says_none(tmp_path, files) -> None:

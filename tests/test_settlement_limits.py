@@ -23,6 +23,7 @@ from solver.formats.tbn import format_record
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement, settlement_value
 from stopping_helpers import stopped_from_another_thread
+from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
 pytestmark = pytest.mark.skipif(solver.search.engine.implementation() == "python",
                                 reason="whole deals: the reference solver would take hours, and has no time limit")
@@ -316,6 +317,7 @@ def test_a_finished_deal_past_the_time_limit_still_gets_its_score(tmp_path) -> N
         "(give it more time: --time-limit)"]
     (document,) = _answers(limited.stdout)
     assert document == {**json.loads(plain.stdout), "dd": None}
+    assert not schema_errors(json.loads(limited.stdout), SCHEMA)  # docs/stich-result.schema.json allows the null
     assert document["payments"] and sum(document["payments"]) == 0
     text = run("score", path, "--dd", "--time-limit", "0.2", code=1).stdout
     assert "Payments" in text and "Double-dummy settlement: not answered in the time limit" in text

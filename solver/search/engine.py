@@ -799,7 +799,9 @@ def cgroup_cpu_limit(proc_cgroup: Path = Path("/proc/self/cgroup"),
             places = [(root / controllers, "cpu.cfs_quota_us"), (root / "cpu", "cpu.cfs_quota_us")]
         else:
             continue
-        parts = [part for part in path.strip().split("/") if part not in ("", ".", "..")]
+        parts = [part for part in path.strip().split("/") if part not in ("", ".")]
+        if ".." in parts:
+            continue  # a group outside this namespace's view: its quota cannot be read from here
         for mount, name in places:
             for depth in range(len(parts), -1, -1):  # the group, then each one above it
                 limit = _cpu_limit_in(mount.joinpath(*parts[:depth]), name)
