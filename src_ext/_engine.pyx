@@ -16,12 +16,14 @@ from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES,
                     MAX_POINT_STEPS, MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
 from bounds cimport future_upper_bound, sure_bounds, trick_bounds
+from order cimport order_moves
 from tt cimport Table, table_init, table_free, table_new_generation, table_bytes, table_bytes_used, table_at_least, \
     PARALLEL_BYTES, PARALLEL_HALF_TRICKS
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
     ABORT_STOP, BUSY_MASK
 from parallel cimport Shared, Worker, worker_main, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
+    WORK_ROOT, \
     PARALLEL_MIN_TRICKS, WAIT_US
 from atomic cimport pthread_t, thread_start, pthread_join, load_flag, store_flag, latch_init, \
     latch_count_down, latch_wait, latch_destroy, latch_count
@@ -170,6 +172,8 @@ cdef class Engine:
     cdef readonly list thread_nodes           # each thread's nodes in parallel questions since the counters were reset
     cdef readonly list thread_seconds         # each thread's processor time in parallel questions since the
                                               # counters were reset (the busiest: the wall time on an idle machine)
+    cdef public bint root_split               # the exact value on several threads by the root split, not lazy SMP
+                                              # (parallel.pxd; switched off for measuring)
     cdef public bint defer_busy               # the value's threads defer the cards another is searching (parallel.pxd)
     cdef public int parallel_min_tricks       # fewer tricks left at the root: one thread (parallel.pxd; tests lower it)
 
@@ -183,6 +187,7 @@ cdef class Engine:
         self.thread_nodes = []
         self.parallel_min_tricks = PARALLEL_MIN_TRICKS
         self.defer_busy = True
+        self.root_split = True
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
         if not table_init(&self.table, tt_megabytes):
@@ -462,8 +467,8 @@ cdef class Engine:
         cdef int started[MAX_THREADS]
         cdef Worker* workers = <Worker*>malloc(n * sizeof(Worker))
         cdef uint64_t* busy = <uint64_t*>calloc(BUSY_MASK + 1, sizeof(uint64_t)) \
-            if kind == WORK_VALUE and self.defer_busy else NULL
-        if workers == NULL or (kind == WORK_VALUE and self.defer_busy and busy == NULL):
+            if kind != WORK_CARDS and self.defer_busy else NULL
+        if workers == NULL or (kind != WORK_CARDS and self.defer_busy and busy == NULL):
             free(workers)
             free(busy)
             raise MemoryError("cannot allocate the search threads")
@@ -570,7 +575,14 @@ cdef class Engine:
         self._begin(&S)
         step = 2 if guess is None else 1
         g = heuristic_playout(&S) if guess is None else guess
-        if self._in_parallel():
+        if self._in_parallel() and self.root_split and self._split_cards(&S, &shared) > 1:
+            shared.guess = g
+            shared.step = step
+            self._parallel(&S, &shared, WORK_ROOT)
+            self._interrupted(S.aborted)
+            result = shared.best >> 8
+            proved = shared.best & 255
+        elif self._in_parallel():
             shared.guess = g
             shared.step = step
             self._parallel(&S, &shared, WORK_VALUE)
@@ -586,6 +598,24 @@ cdef class Engine:
         self.proved_card = proved
         self.proved_value = result
         return result
+
+    cdef int _split_cards(self, Search* S, Shared* shared) noexcept:
+        """The root's cards for the root split, the move ordering's best first, one of each group; their number."""
+        cdef uint64_t legal = legal_cards(&self.tables, &self.root)
+        cdef int seat = self.tables.wrap_seat[self.root.leader + self.root.trick_len]
+        cdef int n
+        if self.options.use_equivalence:
+            legal = representatives(&self.tables, &self.root, legal)
+        n = order_moves(&self.tables, &self.objective, &self.root, legal, NO_CARD, shared.cards, S.history[seat],
+                        S.opt.use_lookahead, NO_CARD, S.opt.kept_card)
+        shared.root = self.root
+        shared.n_cards = n
+        shared.next_card = 1
+        shared.lower = 0
+        shared.upper = INFINITY
+        shared.maximising = self._root_maximising()
+        shared.best = no_best(shared.maximising)
+        return n
 
     cdef int _root_cards(self) noexcept:
         """The cards in the hand of the seat to move at the root: the tricks left, the one on the table included."""

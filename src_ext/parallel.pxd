@@ -1,14 +1,23 @@
 # One question on several threads, over one shared transposition table.
 #
 # Each thread has a search of its own (``Search``: position, move-ordering history, killers, counters) and shares
-# the table (tt.pxd, Threads) and one ``Shared`` record. Two kinds of work:
+# the table (tt.pxd, Threads) and one ``Shared`` record. Three kinds of work:
 #
-# 1. The exact value: lazy SMP. Every thread runs the whole driver (``exact_value_card``) on the root, each from its
-#    own first guess: thread 0 from the question's, helper k a few points above or below it, alternately, so that
-#    the threads' first probes ask different questions. What one thread proves (a bound, a best card) the others
-#    find in the table, so the threads soon diverge less than their guesses; the first thread to finish claims the
-#    answer (``claim``), raises the stop flag, and the others unwind. The value is exact whichever thread wins, so
-#    it equals the one-thread search; the node counts do not.
+# 0. The exact value: the root split. The root's cards wait in ``cards``, the move ordering's best first. Every
+#    thread searches the first card exactly (lazy SMP on it, as in 1), and its value is the best so far. Then each
+#    thread takes the next card from the queue and asks only whether it beats the best so far: one null-window
+#    search at the best, which fails for most cards and, unlike the drivers' probes at several heights, asks every
+#    card the same question, so the threads share out the cards with no work twice. A card that beats the best is
+#    then searched exactly from its fail-soft bound and becomes the best. A thread that finds the queue empty helps
+#    with an unfinished card (the deferring marks split its search between the threads). The value is the best
+#    card's, exact; ``best`` holds it with its card (``pack_best``), the card proved to keep it.
+# 1. The exact value before the root split, kept for a root with one card to search: lazy SMP. Every thread runs
+#    the whole driver (``exact_value_card``) on the root, each from its own first guess: thread 0 from the
+#    question's, helper k a few points above or below it, alternately, so that the threads' first probes ask
+#    different questions. What one thread proves (a bound, a best card) the others find in the table, so the
+#    threads soon diverge less than their guesses; the first thread to finish claims the answer (``claim``), raises
+#    the stop flag, and the others unwind. The value is exact whichever thread wins, so it equals the one-thread
+#    search; the node counts do not.
 # 2. Every card's value: a queue. The cards wait in ``cards``; each thread takes the next one (``fetch_add``) and
 #    searches it exactly, starting from the best value of the cards any thread has finished so far (as the
 #    one-thread search starts from the best of the cards before it). A thread that finds the queue empty helps with
@@ -28,8 +37,8 @@
 # Retiring. Another question of the process may need a core a helper holds (solver.search.engine.CoreBudget): it
 # lowers ``keep``, and each helper numbered at or above it unwinds at its next look (storing nothing, as any stopped
 # search) and ends. Thread 0 never retires, so the question is still answered: the value by thread 0's own driver;
-# a card the helper left unfinished is picked up from the empty queue by ``card_to_help``, since no card is done
-# until a thread gives its value.
+# a card the helper left unfinished (of the queue or the root split) is picked up from the empty queue by
+# ``card_to_help``, since no card is done until a thread gives its value or proves it beats nothing.
 #
 # The thread that called the Engine method is thread 0: only it looks at the interpreter's signals and the stop
 # check (search.pxd, Interrupts); when they say stop it raises the stop flag, and every thread unwinds within
@@ -38,7 +47,7 @@
 # them before it returns, so no thread outlives the question.
 
 from types cimport State, MAX_CARDS, NO_CARD, INFINITY
-from search cimport Search, exact_value_card, play_card, ABORT_DONE
+from search cimport Search, exact_value_card, play_card, search, ABORT_DONE
 from libc.stdint cimport uint64_t
 from atomic cimport load_flag, store_flag, fetch_add, claim, thread_cpu_ns, Latch, latch_count_down
 
@@ -46,6 +55,7 @@ cdef enum:
     MAX_THREADS = 64
     WORK_VALUE = 0
     WORK_CARDS = 1
+    WORK_ROOT = 2
     NO_BEST = 1 << 30                         # beyond every value (Shared.best)
     STAGGER = 3                               # points between the first guesses of the value's threads
     WAIT_US = 1000                            # the calling thread, done with its share, waits for the helpers this
@@ -175,12 +185,100 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
             keep_best(shared, result)
 
 
+cdef inline int pack_best(int value, int card) noexcept nogil:
+    """A value and its card in one word for ``keep_best`` (the value decides, the card breaks ties)."""
+    return value * 256 + card
+
+
+cdef inline int root_first_card(Worker* w) noexcept nogil:
+    """The root split's first phase: the first card's exact value on every thread from staggered guesses (lazy SMP
+    on one card); 0 when the question stops."""
+    cdef Shared* shared = w.shared
+    cdef int reward, result, proved
+    fetch_add(&shared.card_workers[0], 1)
+    w.S.task_stop = &shared.card_done[0]
+    w.S.s = shared.root
+    reward = play_card(&w.S, shared.cards[0])
+    result = reward + exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index) - reward,
+                                       shared.lower - reward, shared.upper - reward, shared.step, &proved)
+    fetch_add(&shared.card_workers[0], -1)
+    w.S.task_stop = NULL
+    if w.S.aborted:
+        if w.S.aborted != ABORT_DONE or load_flag(&shared.stop):
+            return 0
+        w.S.aborted = 0                       # another thread finished it: its value is the best so far already
+        return 1
+    keep_best(shared, pack_best(result, shared.cards[0]))   # before the card counts as done (phase 2 reads it)
+    if claim(&shared.card_winner[0], -1, w.S.index):
+        store_flag(&shared.card_done[0], ABORT_DONE)
+    return 1
+
+
+cdef inline int root_next_card(Worker* w, int i) noexcept nogil:
+    """The root split's second phase for card ``i``: one null-window search asks whether it beats the best so far;
+    only a card that does is searched exactly, from its fail-soft bound. 0 when the question stops."""
+    cdef Shared* shared = w.shared
+    cdef int b = load_flag(&shared.best) >> 8
+    cdef int card = shared.cards[i], reward, r, result, proved
+    fetch_add(&shared.card_workers[i], 1)
+    w.S.task_stop = &shared.card_done[i]
+    w.S.s = shared.root
+    reward = play_card(&w.S, card)
+    if shared.maximising:
+        r = reward + search(&w.S, b - reward, b + 1 - reward)
+        if not w.S.aborted and r > b:
+            result = reward + exact_value_card(&w.S, r - reward, r - reward, shared.upper - reward, 1, &proved)
+    else:
+        r = reward + search(&w.S, b - 1 - reward, b - reward)
+        if not w.S.aborted and r < b:
+            result = reward + exact_value_card(&w.S, r - reward, shared.lower - reward, r - reward, 1, &proved)
+    fetch_add(&shared.card_workers[i], -1)
+    w.S.task_stop = NULL
+    if w.S.aborted:
+        if w.S.aborted != ABORT_DONE or load_flag(&shared.stop):
+            return 0
+        w.S.aborted = 0                       # another thread finished this card first
+        return 1
+    if r > b if shared.maximising else r < b:
+        keep_best(shared, pack_best(result, card))
+    store_flag(&shared.card_done[i], ABORT_DONE)
+    return 1
+
+
+cdef inline void root_work(Worker* w) noexcept nogil:
+    """The exact value split over the root's cards: the first card's exact value on every thread, then a queue of
+    the others, each asked only whether it beats the best so far. Thread 0, which never retires, finishes any card
+    a retired helper left."""
+    cdef Shared* shared = w.shared
+    cdef int i
+    if not root_first_card(w):
+        return
+    while not load_flag(&shared.stop) and w.S.index < load_flag(&shared.keep):
+        i = fetch_add(&shared.next_card, 1)
+        if i == 0:
+            continue                          # the first card, done above
+        if i >= shared.n_cards:
+            break
+        if not root_next_card(w, i):
+            return
+    # the queue is empty: help with the unfinished card the fewest threads search (the deferring marks split its
+    # search between them); thread 0 so also finishes any card a retired helper left
+    while not load_flag(&shared.stop) and w.S.index < load_flag(&shared.keep):
+        i = card_to_help(shared)
+        if i < 0:
+            return
+        if not root_next_card(w, i):
+            return
+
+
 cdef inline void* worker_main(void* argument) noexcept nogil:
     """A thread's whole life: its share of the question's work."""
     cdef Worker* w = <Worker*>argument
     cdef uint64_t start = thread_cpu_ns()
     if w.kind == WORK_VALUE:
         value_work(w)
+    elif w.kind == WORK_ROOT:
+        root_work(w)
     else:
         cards_work(w)
     w.cpu_ns = thread_cpu_ns() - start

@@ -55,6 +55,26 @@ def test_deferring_busy_cards_keeps_the_value(game, contract) -> None:
             assert len(two.engine.thread_nodes) == 2 and min(two.engine.thread_nodes) >= 0
 
 
+@pytest.mark.parametrize("game, contract", [("Zwanzigerrufen", "Normal"), ("Schafkopf", None),
+                                            ("Schafkopf", "Wenz")])
+def test_the_root_split_gives_the_value_and_a_card_that_keeps_it(game, contract) -> None:
+    # the exact value on several threads: the first card exact on every thread, then the others only asked whether
+    # they beat it (parallel.pxd, The root split); with the maximising side to move and, a card later, the other
+    for board in (1, 2, 3):
+        start = _deal(game, board, contract)
+        for position in (start, start.play(start.state.legal_list()[0])):
+            objective = position.objective("points")
+            expected = EngineSolver(16, threads=1).value(position.state, objective)
+            for split in (True, False):
+                two = EngineSolver(16, threads=2)
+                two.engine.root_split = split
+                value = two.value(position.state, objective)
+                assert value == expected, (board, split)
+                assert min(two.engine.thread_nodes) > 0  # both threads searched
+                card = two.engine.proved_best(value)  # the split always knows it; lazy SMP's winner may not
+                assert (card is None and not split) or two.engine.keeps(card, value)[1], (board, split)
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs Linux's processor affinity")
 def test_a_caller_allowed_one_core_still_gets_its_helper() -> None:
     # a helper starts on a core other than its caller's (atomic.pxd, thread_start); a caller allowed only one has
