@@ -603,14 +603,15 @@ cdef class Engine:
         """The root's cards for the root split, the move ordering's best first, one of each group; their number."""
         cdef uint64_t legal = legal_cards(&self.tables, &self.root)
         cdef int seat = self.tables.wrap_seat[self.root.leader + self.root.trick_len]
-        cdef int n
+        cdef int n, first
         if self.options.use_equivalence:
             legal = representatives(&self.tables, &self.root, legal)
-        n = order_moves(&self.tables, &self.objective, &self.root, legal, NO_CARD, shared.cards, S.history[seat],
+        # the card an earlier value() of this root proved first (a hint only: any card, if not one of these, is none)
+        first = self.proved_card if memcmp(&self.proved_root, &self.root, sizeof(State)) == 0 else NO_CARD
+        n = order_moves(&self.tables, &self.objective, &self.root, legal, first, shared.cards, S.history[seat],
                         S.opt.use_lookahead, NO_CARD, S.opt.kept_card)
         shared.root = self.root
         shared.n_cards = n
-        shared.next_card = 1
         shared.lower = 0
         shared.upper = INFINITY
         shared.maximising = self._root_maximising()

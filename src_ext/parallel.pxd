@@ -91,7 +91,7 @@ ctypedef struct Shared:
 ctypedef struct Worker:
     Search S
     Shared* shared
-    int kind                                  # WORK_VALUE or WORK_CARDS
+    int kind                                  # WORK_ROOT, WORK_VALUE or WORK_CARDS
     uint64_t cpu_ns                           # the processor time this thread's work took
     char apart[128]                           # keeps the next thread's Search off this one's cache lines
 
@@ -253,7 +253,7 @@ cdef inline void root_work(Worker* w) noexcept nogil:
     cdef int i
     if not root_first_card(w):
         return
-    while not load_flag(&shared.stop) and w.S.index < load_flag(&shared.keep):
+    while not load_flag(&shared.stop) and (w.S.index == 0 or w.S.index < load_flag(&shared.keep)):
         i = fetch_add(&shared.next_card, 1)
         if i == 0:
             continue                          # the first card, done above
@@ -263,7 +263,7 @@ cdef inline void root_work(Worker* w) noexcept nogil:
             return
     # the queue is empty: help with the unfinished card the fewest threads search (the deferring marks split its
     # search between them); thread 0 so also finishes any card a retired helper left
-    while not load_flag(&shared.stop) and w.S.index < load_flag(&shared.keep):
+    while not load_flag(&shared.stop) and (w.S.index == 0 or w.S.index < load_flag(&shared.keep)):
         i = card_to_help(shared)
         if i < 0:
             return
