@@ -30,9 +30,11 @@
 # stays in the processor's cache; each time half of the part in use is filled, the part doubles, up to the whole
 # table, and the entries whose bucket index gained a bit move to their new bucket (a linear split, paid once per
 # entry over all doublings). An entry that finds its new bucket full is dropped: a little search, never a wrong
-# answer, since a hit needs the whole key. The part in use is not shrunk for the next question: questions on one
-# engine tend to be alike (an analysis's samples, a batch's deals), and one that starts on the part the last one
-# grew to neither splits again nor loses entries to a table still too small.
+# answer, since a hit needs the whole key. A new question starts on the part the last one's entries grew it to (at
+# least the first 256 KB), not on the largest part ever used: questions on one engine tend to be alike (an
+# analysis's samples, a batch's deals), so it seldom splits again, and a small question after a large one keeps its
+# entries close together instead of spread over the larger part. The parts ever in use are remembered, for the
+# clearing when the generation counter wraps.
 #
 # Quasi-symmetry (after Kupferschmid and Helmert's Skat solver). Two positions whose live cards have the same owners
 # and rule roles class by class, but not the same points (one deal's Ace where another has its Ten), are the same
@@ -122,6 +124,8 @@ ctypedef struct Table:
     uint64_t quasi_active
     uint64_t quasi_used
     int frozen                                # the parts in use may not grow (a question on several threads)
+    uint64_t touched_mask                     # the largest parts ever in use, which a wrap of the generation
+    uint64_t quasi_touched                    # counter clears (a part shrinks for a new question: see Growth)
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
@@ -173,6 +177,8 @@ cdef inline int table_init(Table* table, uint64_t megabytes) noexcept nogil:
     table.active_mask = buckets_within(first, BUCKET * sizeof(Entry)) - 1
     table.quasi_used = 0
     table.quasi_active = buckets_within(first, QUASI_BUCKET * sizeof(QuasiEntry)) - 1
+    table.touched_mask = table.active_mask
+    table.quasi_touched = table.quasi_active
     # the first part of each (all an ending uses) is touched now, so that a question does not pay its page faults
     memset(table.entries, 0, (table.active_mask + 1) * BUCKET * sizeof(Entry))
     memset(table.quasi, 0, (table.quasi_active + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
@@ -198,15 +204,32 @@ cdef inline uint64_t table_bytes_used(const Table* table) noexcept nogil:
     return table.used * sizeof(Entry) + table.quasi_used * sizeof(QuasiEntry)
 
 
+cdef inline uint64_t buckets_for(uint64_t bytes_, uint64_t bucket_bytes) noexcept nogil:
+    """The fewest buckets, a power of two, that hold ``bytes_``."""
+    cdef uint64_t buckets = buckets_within(bytes_, bucket_bytes)
+    return buckets * 2 if buckets * bucket_bytes < bytes_ else buckets
+
+
 cdef inline void table_new_generation(Table* table) noexcept nogil:
+    cdef uint64_t fit
     table.generation += 1
+    if table.generation == 0:  # wrapped: old entries could look current
+        # only the parts ever in use hold entries: the rest of the pages stay untouched
+        memset(table.entries, 0, (table.touched_mask + 1) * BUCKET * sizeof(Entry))
+        memset(table.quasi, 0, (table.quasi_touched + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
+        table.generation = 1
+    # the new question starts on the part the last one's entries would have grown to (see Growth), if smaller
+    fit = buckets_for(table.used * 2 * sizeof(Entry), BUCKET * sizeof(Entry))
+    fit = fit if fit * BUCKET * sizeof(Entry) >= FIRST_BYTES else buckets_within(FIRST_BYTES, BUCKET * sizeof(Entry))
+    if fit - 1 < table.active_mask:
+        table.active_mask = fit - 1
+    fit = buckets_for(table.quasi_used * 4 * sizeof(QuasiEntry), QUASI_BUCKET * sizeof(QuasiEntry))
+    fit = fit if fit * QUASI_BUCKET * sizeof(QuasiEntry) >= FIRST_BYTES \
+        else buckets_within(FIRST_BYTES, QUASI_BUCKET * sizeof(QuasiEntry))
+    if fit - 1 < table.quasi_active:
+        table.quasi_active = fit - 1
     table.used = 0
     table.quasi_used = 0
-    if table.generation == 0:  # wrapped: old entries could look current
-        # only the parts in use hold entries (they never shrink): the rest of the pages stay untouched
-        memset(table.entries, 0, (table.active_mask + 1) * BUCKET * sizeof(Entry))
-        memset(table.quasi, 0, (table.quasi_active + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
-        table.generation = 1
 
 
 cdef inline uint64_t bucket_index(uint64_t key, uint8_t leader_flags, uint64_t mask) noexcept nogil:
@@ -311,6 +334,8 @@ cdef inline void table_grow(Table* table) noexcept nogil:
     split_buckets(<char*>table.entries, sizeof(Entry), BUCKET, table.active_mask + 1, table.active_mask * 2 + 1,
                   table.generation, 2)
     table.active_mask = table.active_mask * 2 + 1
+    if table.active_mask > table.touched_mask:
+        table.touched_mask = table.active_mask
 
 
 cdef inline Entry* table_bucket(const Table* table, uint64_t key, uint8_t leader_flags) noexcept nogil:
@@ -322,6 +347,8 @@ cdef inline void quasi_grow(Table* table) noexcept nogil:
     split_buckets(<char*>table.quasi, sizeof(QuasiEntry), QUASI_BUCKET, table.quasi_active + 1,
                   table.quasi_active * 2 + 1, table.generation, 3)
     table.quasi_active = table.quasi_active * 2 + 1
+    if table.quasi_active > table.quasi_touched:
+        table.quasi_touched = table.quasi_active
 
 
 cdef inline void table_at_least(Table* table, uint64_t bytes_) noexcept nogil:
@@ -343,6 +370,10 @@ cdef inline void table_at_least(Table* table, uint64_t bytes_) noexcept nogil:
         table_grow(table)
     while table.quasi_active < quasi_buckets - 1:
         quasi_grow(table)
+    if table.active_mask > table.touched_mask:
+        table.touched_mask = table.active_mask
+    if table.quasi_active > table.quasi_touched:
+        table.quasi_touched = table.quasi_active
 
 
 cdef inline int table_lookup(const Table* table, uint64_t key, uint8_t leader_flags, Entry* copy) noexcept nogil:

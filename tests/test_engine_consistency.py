@@ -150,6 +150,26 @@ def test_the_table_generation_counter_wraps_without_stale_entries():
         assert engine.value(position.state, second) == expected, between
 
 
+def test_a_wrap_clears_the_part_a_larger_question_used_before_the_table_shrank():
+    """A question starts on the part of the table the last one needed (tt.pxd, Growth): a whole deal grows it, the
+    questions after shrink it, and when the generation counter wraps the clearing must still reach the larger part,
+    or a later whole deal that grows into it again would find the first question's entries as its own. Here the
+    first is the declarers' points, the second the defenders' (the same positions, bounds for the other side)."""
+    import solver
+
+    position = solver.position_from_record(solver.random_record("Schafkopf", 5, 2))
+    first, second = position.objective("points"), position.objective("schneider_against")
+    assert sorted(first.maximiser) != sorted(second.maximiser)
+    expected = EngineSolver(2).value(position.state, second)
+    for between in range(250, 259):
+        engine = EngineSolver(2, threads=1)
+        engine.value(position.state, first)
+        assert engine.engine.table_bytes_used > 256 * 1024  # the part grew past the first 256 KB
+        for _ in range(between):
+            engine.engine.new_generation()
+        assert engine.value(position.state, second) == expected, between
+
+
 def test_equal_answers_compare_equal_whatever_the_effort() -> None:
     """nodes and seconds are the effort, not the answer: two solves of one question are equal and hash alike (a
     cache or a dedup can key on them)."""
