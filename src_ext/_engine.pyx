@@ -575,20 +575,19 @@ cdef class Engine:
         self._begin(&S)
         step = 2 if guess is None else 1
         g = heuristic_playout(&S) if guess is None else guess
-        if self._in_parallel() and self.root_split and self._split_cards(&S, &shared) > 1:
+        if self._in_parallel():
             shared.guess = g
             shared.step = step
-            self._parallel(&S, &shared, WORK_ROOT)
-            self._interrupted(S.aborted)
-            result = shared.best >> 8
-            proved = shared.best & 255
-        elif self._in_parallel():
-            shared.guess = g
-            shared.step = step
-            self._parallel(&S, &shared, WORK_VALUE)
-            self._interrupted(S.aborted)
-            result = shared.result
-            proved = shared.proved
+            if self.root_split and self._split_cards(&S, &shared) > 1:
+                self._parallel(&S, &shared, WORK_ROOT)
+                self._interrupted(S.aborted)
+                result = shared.best >> 8
+                proved = shared.best & 255
+            else:
+                self._parallel(&S, &shared, WORK_VALUE)
+                self._interrupted(S.aborted)
+                result = shared.result
+                proved = shared.proved
         else:
             with nogil:
                 result = exact_value_card(&S, g, 0, INFINITY, step, &proved)

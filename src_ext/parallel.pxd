@@ -56,6 +56,9 @@ cdef enum:
     WORK_VALUE = 0
     WORK_CARDS = 1
     WORK_ROOT = 2
+    CARD_STOP = 0                             # end_card: the question stops, or this helper retires
+    CARD_TAKEN = 1                            # another thread finished the card first
+    CARD_SEARCHED = 2                         # this thread's search of the card finished
     NO_BEST = 1 << 30                         # beyond every value (Shared.best)
     STAGGER = 3                               # points between the first guesses of the value's threads
     WAIT_US = 1000                            # the calling thread, done with its share, waits for the helpers this
@@ -147,14 +150,41 @@ cdef inline void keep_best(Shared* shared, int value) noexcept nogil:
             return
 
 
+cdef inline int goes_on(Worker* w) noexcept nogil:
+    """Whether this thread takes more work: the question goes on and, for a helper, it keeps its core (Retiring)."""
+    return not load_flag(&w.shared.stop) and (w.S.index == 0 or w.S.index < load_flag(&w.shared.keep))
+
+
+cdef inline int begin_card(Worker* w, int i) noexcept nogil:
+    """Start on the queue's card ``i``: counted among its searchers, unwinding once another thread finishes it, the
+    card played on the root; the reward of a trick it completes."""
+    fetch_add(&w.shared.card_workers[i], 1)
+    w.S.task_stop = &w.shared.card_done[i]
+    w.S.s = w.shared.root
+    return play_card(&w.S, w.shared.cards[i])
+
+
+cdef inline int end_card(Worker* w, int i) noexcept nogil:
+    """Done with card ``i`` (``begin_card``): CARD_SEARCHED, CARD_TAKEN (the search unwound for another thread's
+    answer, and this thread may take more work) or CARD_STOP."""
+    fetch_add(&w.shared.card_workers[i], -1)
+    w.S.task_stop = NULL
+    if not w.S.aborted:
+        return CARD_SEARCHED
+    if w.S.aborted != ABORT_DONE or load_flag(&w.shared.stop):
+        return CARD_STOP
+    w.S.aborted = 0
+    return CARD_TAKEN
+
+
 cdef inline void cards_work(Worker* w) noexcept nogil:
     """The queue (see the top of this file): cards taken one at a time; once none is left, the thread helps with an
     unfinished card, from another first guess (lazy SMP on that card: the first to finish gives its value and the
     others unwind), until every card is done."""
     cdef Shared* shared = w.shared
     cdef int g = shared.guess, step = shared.step
-    cdef int i, card, reward, result, proved, guess
-    while not load_flag(&shared.stop) and w.S.index < load_flag(&shared.keep):
+    cdef int i, reward, result, proved, guess, outcome
+    while goes_on(w):
         i = fetch_add(&shared.next_card, 1)
         if load_flag(&shared.best) != no_best(shared.maximising):
             g = load_flag(&shared.best)       # the best of every thread's cards so far (see the top of search.pxd)
@@ -165,19 +195,13 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
             if i < 0:
                 return
             guess = staggered_guess(g, w.S.index + 1)
-        fetch_add(&shared.card_workers[i], 1)
-        w.S.task_stop = &shared.card_done[i]
-        w.S.s = shared.root
-        card = shared.cards[i]
-        reward = play_card(&w.S, card)
+        reward = begin_card(w, i)
         result = reward + exact_value_card(&w.S, guess - reward, shared.lower - reward, shared.upper - reward, step,
                                            &proved)
-        fetch_add(&shared.card_workers[i], -1)
-        w.S.task_stop = NULL
-        if w.S.aborted:
-            if w.S.aborted != ABORT_DONE or load_flag(&shared.stop):
-                return                        # the question stops, or this helper retires
-            w.S.aborted = 0                   # another thread finished this card first
+        outcome = end_card(w, i)
+        if outcome == CARD_STOP:
+            return
+        if outcome == CARD_TAKEN:
             continue
         if claim(&shared.card_winner[i], -1, w.S.index):
             shared.values[i] = result
@@ -194,23 +218,17 @@ cdef inline int root_first_card(Worker* w) noexcept nogil:
     """The root split's first phase: the first card's exact value on every thread from staggered guesses (lazy SMP
     on one card); 0 when the question stops."""
     cdef Shared* shared = w.shared
-    cdef int reward, result, proved
-    fetch_add(&shared.card_workers[0], 1)
-    w.S.task_stop = &shared.card_done[0]
-    w.S.s = shared.root
-    reward = play_card(&w.S, shared.cards[0])
+    cdef int reward, result, proved, outcome
+    reward = begin_card(w, 0)
     result = reward + exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index) - reward,
                                        shared.lower - reward, shared.upper - reward, shared.step, &proved)
-    fetch_add(&shared.card_workers[0], -1)
-    w.S.task_stop = NULL
-    if w.S.aborted:
-        if w.S.aborted != ABORT_DONE or load_flag(&shared.stop):
-            return 0
-        w.S.aborted = 0                       # another thread finished it: its value is the best so far already
-        return 1
-    keep_best(shared, pack_best(result, shared.cards[0]))   # before the card counts as done (phase 2 reads it)
-    if claim(&shared.card_winner[0], -1, w.S.index):
-        store_flag(&shared.card_done[0], ABORT_DONE)
+    outcome = end_card(w, 0)
+    if outcome == CARD_STOP:
+        return 0
+    if outcome == CARD_SEARCHED:              # else another thread finished it: its value is the best so far
+        keep_best(shared, pack_best(result, shared.cards[0]))   # before the card counts as done (phase 2 reads it)
+        if claim(&shared.card_winner[0], -1, w.S.index):
+            store_flag(&shared.card_done[0], ABORT_DONE)
     return 1
 
 
@@ -219,11 +237,8 @@ cdef inline int root_next_card(Worker* w, int i) noexcept nogil:
     only a card that does is searched exactly, from its fail-soft bound. 0 when the question stops."""
     cdef Shared* shared = w.shared
     cdef int b = load_flag(&shared.best) >> 8
-    cdef int card = shared.cards[i], reward, r, result, proved
-    fetch_add(&shared.card_workers[i], 1)
-    w.S.task_stop = &shared.card_done[i]
-    w.S.s = shared.root
-    reward = play_card(&w.S, card)
+    cdef int reward, r, result, proved, outcome
+    reward = begin_card(w, i)
     if shared.maximising:
         r = reward + search(&w.S, b - reward, b + 1 - reward)
         if not w.S.aborted and r > b:
@@ -232,16 +247,13 @@ cdef inline int root_next_card(Worker* w, int i) noexcept nogil:
         r = reward + search(&w.S, b - 1 - reward, b - reward)
         if not w.S.aborted and r < b:
             result = reward + exact_value_card(&w.S, r - reward, shared.lower - reward, r - reward, 1, &proved)
-    fetch_add(&shared.card_workers[i], -1)
-    w.S.task_stop = NULL
-    if w.S.aborted:
-        if w.S.aborted != ABORT_DONE or load_flag(&shared.stop):
-            return 0
-        w.S.aborted = 0                       # another thread finished this card first
-        return 1
-    if r > b if shared.maximising else r < b:
-        keep_best(shared, pack_best(result, card))
-    store_flag(&shared.card_done[i], ABORT_DONE)
+    outcome = end_card(w, i)
+    if outcome == CARD_STOP:
+        return 0
+    if outcome == CARD_SEARCHED:              # else another thread finished this card first
+        if r > b if shared.maximising else r < b:
+            keep_best(shared, pack_best(result, shared.cards[i]))
+        store_flag(&shared.card_done[i], ABORT_DONE)
     return 1
 
 
@@ -253,7 +265,7 @@ cdef inline void root_work(Worker* w) noexcept nogil:
     cdef int i
     if not root_first_card(w):
         return
-    while not load_flag(&shared.stop) and (w.S.index == 0 or w.S.index < load_flag(&shared.keep)):
+    while goes_on(w):
         i = fetch_add(&shared.next_card, 1)
         if i == 0:
             continue                          # the first card, done above
@@ -263,7 +275,7 @@ cdef inline void root_work(Worker* w) noexcept nogil:
             return
     # the queue is empty: help with the unfinished card the fewest threads search (the deferring marks split its
     # search between them); thread 0 so also finishes any card a retired helper left
-    while not load_flag(&shared.stop) and (w.S.index == 0 or w.S.index < load_flag(&shared.keep)):
+    while goes_on(w):
         i = card_to_help(shared)
         if i < 0:
             return
