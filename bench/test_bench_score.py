@@ -6,8 +6,9 @@ defender (so the settlement has every component: points, tricks, the Pagat and M
 Schafkopf Rufer with the record's contract. The points bench of a deal set runs first and records each deal's time;
 the score bench then records the median of the per-deal ratios score / points and the ratio of the medians in
 ``extra_info`` (issue target: median <= 1.5x). Each round builds a fresh engine untimed, as bench/conftest.py does.
-Both lines search on one thread (the points engine's default is every core; the settlement search has one), so the
-ratio compares the searches, not the thread counts.
+Both lines search on one thread (both engines' default is every core), so the ratio compares the searches, not the
+thread counts. The last bench times the score on every core beside one thread, deal by deal in turns, and records
+the speed-up.
 """
 
 from __future__ import annotations
@@ -93,13 +94,13 @@ def test_score_with_every_opening_card(name, deals, benchmark):
                              announcements=announcements_of(deal.position))
         return (result.total, *(cv.value for cv in result.card_values))
 
-    results = timed_rounds(benchmark, name, fixed, lambda: SettlementEngine(), ask)
+    results = timed_rounds(benchmark, name, fixed, lambda: SettlementEngine(threads=1), ask)
     for deal in fixed:
         value, *cards = results[deal.board][1]
         maximising = deal.position.state.to_move in deal.position.rules.declaring_side
         assert cards and _best(maximising, cards) == value, f"board {deal.board}"
     for deal in fixed[:3]:
-        plain = solve_score(deal.position, engine=SettlementEngine(), reference_solver=False,
+        plain = solve_score(deal.position, engine=SettlementEngine(threads=1), reference_solver=False,
                             announcements=announcements_of(deal.position))
         assert plain.total == results[deal.board][1][0], f"board {deal.board}"
     points = POINTS_MS.get(name)
@@ -116,3 +117,39 @@ def test_score_with_every_opening_card(name, deals, benchmark):
     print(f"\n{name}: points {statistics.median(points.values()):.1f} ms, score "
           f"{statistics.median(score_ms.values()):.1f} ms (medians of {len(ratios)} deals); median ratio "
           f"{median_ratio:.2f}x, ratio of medians {ratio_of_medians:.2f}x (target <= {TARGET_RATIO}x)")
+
+
+@pytest.mark.parametrize("name", SCORE_LINES, ids=[n.replace(" ", "_").replace(",", "") for n in SCORE_LINES])
+def test_score_on_every_core(name, deals, benchmark):
+    """The score with every opening card on one thread and on every core (src_ext/parallel.pxd, "The settlement"):
+    each round solves one deal both ways, a fresh engine each, in turns which goes first, so that both meet the same
+    load; the same answers, and the medians and the speed-up in extra_info (the round's own time is the two)."""
+    from solver.search.engine import usable_cores
+
+    fixed = deals(SCORE_LINES[name])
+    cores = usable_cores()
+    times: dict[int, dict[int, float]] = {1: {}, cores: {}}
+
+    def ask(_engine: None, deal: BenchDeal) -> tuple:
+        answers = {}
+        for threads in ((1, cores) if deal.board % 2 else (cores, 1)):
+            engine = SettlementEngine(threads=threads)
+            start = time.perf_counter()
+            result = solve_score(deal.position, cards=True, engine=engine, reference_solver=False,
+                                 announcements=announcements_of(deal.position))
+            times[threads][deal.board] = (time.perf_counter() - start) * 1000
+            answers[threads] = (result.total, *(cv.value for cv in result.card_values))
+        assert answers[1] == answers[cores], f"board {deal.board}"
+        return answers[1]
+
+    timed_rounds(benchmark, f"{name}, one thread and {cores}", fixed, lambda: None, ask)
+    one, every = times[1], times[cores]
+    speedups = [one[board] / every[board] for board in one]
+    benchmark.extra_info.update({"threads": cores, "one_thread_median_ms": statistics.median(one.values()),
+                                 "every_core_median_ms": statistics.median(every.values()),
+                                 "median_speedup": statistics.median(speedups),
+                                 "speedup_of_medians": statistics.median(one.values()) / statistics.median(every.values())})
+    print(f"\n{name}: the score with every opening card on one thread {statistics.median(one.values()):.1f} ms, on "
+          f"{cores} {statistics.median(every.values()):.1f} ms (medians of {len(speedups)} deals); median speed-up "
+          f"{statistics.median(speedups):.2f}x, of the medians "
+          f"{statistics.median(one.values()) / statistics.median(every.values()):.2f}x")

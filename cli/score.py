@@ -170,7 +170,7 @@ def score(
             raise typer.BadParameter(f"only the double-dummy settlement (--dd) searches, so only it takes {what}",
                                      param_hint=f"'{flag}'")
     points_engine = engine_for(table_mb, threads) if dd else None  # only --dd searches
-    engines = (SettlementEngine(table_mb) if points_engine is not None else None, points_engine)
+    engines = (SettlementEngine(table_mb, threads=threads) if points_engine is not None else None, points_engine)
     ignored: list[str] = []
 
     def document(position: Position) -> Document:

@@ -53,7 +53,7 @@ def table(
     is ignored."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    settlement_engine = SettlementEngine(table_mb) if engine is not None and settlement else None  # --table-mb's size
+    settlement_engine = SettlementEngine(table_mb, threads=threads) if engine is not None and settlement else None
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
                                                                settlement_engine),

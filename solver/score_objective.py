@@ -50,17 +50,18 @@ _ENGINES = threading.local()
 
 
 def settlement_engine_for(engine: EngineSolver | SettlementEngine | None) -> SettlementEngine:
-    """The settlement engine to search the score with: ``engine`` itself, one with the table size of a points
-    engine (a command's ``--table-mb``: this thread's, made once per size), or this thread's shared one."""
+    """The settlement engine to search the score with: ``engine`` itself, one with the table size and threads of a
+    points engine (a command's ``--table-mb`` and ``--threads``: this thread's, made once for each), or this
+    thread's shared one."""
     if isinstance(engine, SettlementEngine):
         return engine
     if engine is None:
         return default_settlement_engine()
-    megabytes = max(1, engine.table_bytes >> 20)
-    made = _ENGINES.__dict__.setdefault("by_size", {})
-    if megabytes not in made:
-        made[megabytes] = SettlementEngine(megabytes)
-    return made[megabytes]
+    shape = (max(1, engine.table_bytes >> 20), engine.threads)
+    made = _ENGINES.__dict__.setdefault("by_shape", {})
+    if shape not in made:
+        made[shape] = SettlementEngine(shape[0], threads=shape[1])
+    return made[shape]
 
 
 def solve_score(position: Position, *, cards: bool = False, line: bool = False,

@@ -23,8 +23,7 @@ from search cimport Search, Options, question_options, heuristic_playout, exact_
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
     ABORT_STOP, BUSY_MASK
 from parallel cimport Shared, Worker, worker_main, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
-    WORK_ROOT, \
-    PARALLEL_MIN_TRICKS, WAIT_US
+    WORK_ROOT, WORK_SETTLE, PARALLEL_MIN_TRICKS, WAIT_US
 from atomic cimport pthread_t, thread_start, pthread_join, load_flag, store_flag, latch_init, \
     latch_count_down, latch_wait, latch_destroy, latch_count
 
@@ -458,17 +457,20 @@ cdef class Engine:
         self.iterations += S.iterations
         self.quasi_hits += S.quasi_hits
 
-    cdef int _parallel(self, Search* first, Shared* shared, int kind) except -1:
+    cdef int _parallel(self, Search* first, Shared* shared, int kind, Settle* settling=NULL) except -1:
         """Run a question's work (parallel.pxd) on this thread and ``threads - 1`` helpers, each starting from a
-        copy of ``first``, and wait for them all; while it waits, this thread keeps looking at the signals and the
-        stop check. The counters of every thread are added to the engine's; ``first`` gets this thread's abort."""
+        copy of ``first`` (of ``settling``, the settlement search, for WORK_SETTLE), and wait for them all; while it
+        waits, this thread keeps looking at the signals and the stop check. The counters of every thread are added
+        to the engine's; ``first`` (``settling``) gets this thread's abort."""
         cdef int n = self._threads, i
         cdef pthread_t ids[MAX_THREADS]
         cdef int started[MAX_THREADS]
         cdef Worker* workers = <Worker*>malloc(n * sizeof(Worker))
-        cdef uint64_t* busy = <uint64_t*>calloc(BUSY_MASK + 1, sizeof(uint64_t)) \
-            if kind != WORK_CARDS and self.defer_busy else NULL
-        if workers == NULL or (kind != WORK_CARDS and self.defer_busy and busy == NULL):
+        cdef int defers = kind != WORK_CARDS and self.defer_busy
+        cdef uint64_t* busy = <uint64_t*>calloc(BUSY_MASK + 1, sizeof(uint64_t)) if defers else NULL
+        cdef int* aborted
+        cdef void* stop_check
+        if workers == NULL or (defers and busy == NULL):
             free(workers)
             free(busy)
             raise MemoryError("cannot allocate the search threads")
@@ -485,16 +487,28 @@ cdef class Engine:
             shared.card_winner[i] = -1
             shared.card_workers[i] = 0
         for i in range(n):
-            workers[i].S = first[0]
-            workers[i].S.shared_stop = &shared.stop
-            workers[i].S.keep = &shared.keep if i else NULL
-            workers[i].S.index = i
-            workers[i].S.busy = busy
-            workers[i].S.defer_min = DEFER_MIN_CARDS
-            workers[i].S.polls_python = i == 0
-            workers[i].S.stop_check = first.stop_check if i == 0 else NULL
+            if kind == WORK_SETTLE:
+                workers[i].T = settling[0]
+                workers[i].T.shared_stop = &shared.stop
+                workers[i].T.keep = &shared.keep if i else NULL
+                workers[i].T.index = i
+                workers[i].T.busy = busy
+                workers[i].T.defer_min = DEFER_MIN_CARDS
+                workers[i].T.polls_python = i == 0
+                workers[i].T.stop_check = settling.stop_check if i == 0 else NULL
+            else:
+                workers[i].S = first[0]
+                workers[i].S.shared_stop = &shared.stop
+                workers[i].S.keep = &shared.keep if i else NULL
+                workers[i].S.index = i
+                workers[i].S.busy = busy
+                workers[i].S.defer_min = DEFER_MIN_CARDS
+                workers[i].S.polls_python = i == 0
+                workers[i].S.stop_check = first.stop_check if i == 0 else NULL
             workers[i].shared = shared
             workers[i].kind = kind
+        aborted = &workers[0].T.aborted if kind == WORK_SETTLE else &workers[0].S.aborted
+        stop_check = workers[0].T.stop_check if kind == WORK_SETTLE else workers[0].S.stop_check
         self._running = shared
         with nogil:
             for i in range(1, n):
@@ -504,24 +518,30 @@ cdef class Engine:
             worker_main(&workers[0])
             # woken by the last helper's count-down (a sleep of a fixed step overshot by 50-100 us a question)
             while not latch_wait(&shared.running, WAIT_US):
-                if workers[0].S.aborted == 0 and interrupted(0, &workers[0].S.aborted, workers[0].S.stop_check):
-                    store_flag(&shared.stop, workers[0].S.aborted)
+                if aborted[0] == 0 and interrupted(0, aborted, stop_check):
+                    store_flag(&shared.stop, aborted[0])
             for i in range(1, n):
                 if started[i]:
                     pthread_join(ids[i], NULL)
         self._running = NULL
         latch_destroy(&shared.running)
         self.table.frozen = 0
-        first.aborted = workers[0].S.aborted
+        if kind == WORK_SETTLE:
+            settling.aborted = aborted[0]
+        else:
+            first.aborted = aborted[0]
         while len(self.thread_seconds) < n:
             self.thread_seconds.append(0.0)
             self.thread_nodes.append(0)
         for i in range(n):
             if i == 0 or started[i]:
                 self.thread_seconds[i] += workers[i].cpu_ns / 1e9
-                self.thread_nodes[i] += workers[i].S.nodes
+                self.thread_nodes[i] += workers[i].T.nodes if kind == WORK_SETTLE else workers[i].S.nodes
         for i in range(n):
-            self._end(&workers[i].S)
+            if kind == WORK_SETTLE:
+                self._settle_counters(&workers[i].T)
+            else:
+                self._end(&workers[i].S)
         free(workers)
         free(busy)
         return 0
@@ -893,6 +913,7 @@ cdef class Engine:
         """The exact final payoff from the root, given each component's value accumulated so far. ``lower`` and
         ``upper`` are bounds the caller knows (the payoff lies in [lower, upper]); ``guess`` is probed first."""
         cdef Settle S
+        cdef Shared shared
         cdef int result, lo = 0, hi, first = -1
         self._settle_start(&S, accumulated)
         hi = self.payoff.n_values - 1
@@ -904,13 +925,39 @@ cdef class Engine:
             first = lo
             while first < hi and self.payoff.values[first] < guess:
                 first += 1
-        with nogil:
-            if S.s.live == 0 and S.s.trick_len == 0:
-                result = final_payoff(S.p, S.acc)
-            else:
+        if S.s.live == 0 and S.s.trick_len == 0:
+            result = final_payoff(S.p, S.acc)
+        elif self._in_parallel() and lo < hi and self._settle_split_cards(&S, &shared, lo, hi, first) > 1:
+            self._parallel(NULL, &shared, WORK_SETTLE, &S)
+            self._interrupted(S.aborted)
+            result = self.payoff.values[shared.best]
+            return result
+        else:
+            with nogil:
                 result = settle_value(&S, lo, hi, first)
         self._settle_end(&S)
         return result
+
+    cdef int _settle_split_cards(self, Settle* S, Shared* shared, int lo, int hi, int guess) noexcept:
+        """The root's cards for the settlement's root split (parallel.pxd, 3.), ordered as the settlement search
+        orders a node's, one of each group; their number. The root's settlement lies among the payoff values
+        ``lo..hi``, and ``guess`` (an index, or -1) is probed first."""
+        cdef uint64_t legal = legal_cards(&self.tables, &self.root)
+        cdef int seat = self.tables.wrap_seat[self.root.leader + self.root.trick_len], m = self.payoff.deciding
+        cdef int n
+        if S.use_equivalence:
+            legal = representatives(&self.tables, &self.root, legal)
+        n = order_moves(&self.tables, &self.payoff.component[m if m >= 0 else 0], &self.root, legal, NO_CARD,
+                        shared.cards, S.history[seat], S.use_lookahead, NO_CARD, -1)
+        shared.root = self.root
+        shared.acc = S.acc
+        shared.n_cards = n
+        shared.lower = lo
+        shared.upper = hi
+        shared.guess = guess
+        shared.maximising = (self.payoff.max_side >> seat) & 1
+        shared.best = no_best(shared.maximising)
+        return n
 
     def settle_line(self, list accumulated, int value, list order):
         """A principal variation of the final payoff ``value`` from the root (settle.pxd's ``settle_line``): at each
@@ -932,7 +979,10 @@ cdef class Engine:
 
     cdef int _settle_end(self, Settle* S) except -1:
         self._interrupted(S.aborted)
+        self._settle_counters(S)
+        return 0
+
+    cdef void _settle_counters(self, Settle* S) noexcept:
         self.nodes += S.nodes
         self.table_hits += S.table_hits
         self.iterations += S.iterations
-        return 0

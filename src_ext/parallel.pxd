@@ -25,11 +25,19 @@
 #    per card): the first to finish a card gives its value and the others unwind and look for more. Without it the
 #    last cards ran on one core while the others idled.
 #    The question ends when every card is done.
+# 3. The settlement's exact value (settle.pxd): the root split of 0 on the settlement search. The root's cards wait
+#    in ``cards``; every thread settles the first card (each from its own first probe among the payoff values, a
+#    neighbour of the question's guess; the deferring marks split the search between them), then each takes the
+#    next card from the queue and asks only whether it beats the best so far: one null-window question on the
+#    payoff value next to it, and the card's exact settlement only if it does. ``lower`` and ``upper`` are the indices of the payoff values the root's lies in
+#    (the caller's bounds); a card's settlement is searched within them, which changes no maximum or minimum of the
+#    root's cards' settlements that lies there. The best so far (an index of the payoff values) reaching the bound
+#    of the side to move answers the question, and the threads stop.
 #
 # Deferring (ABDADA, after Weill). Lazy SMP alone lets two threads on the same probe search the same subtrees at
-# once, each a copy of the other's work until one stores its answer. So the value's threads mark the positions
-# they are searching in a small shared array (``busy``, one word a slot: a hash of the position, 0 none; search.pxd,
-# Step 5'): at a node with DEFER_MIN_CARDS or more cards in the mover's hand, a card other than the first whose
+# once, each a copy of the other's work until one stores its answer. So the value's threads (and the
+# settlement's) mark the positions they are searching in a small shared array (``busy``, one word a slot: a hash of
+# the position, 0 none; search.pxd, Step 5'): at a node with DEFER_MIN_CARDS or more cards in the mover's hand, a card other than the first whose
 # position another thread has marked waits until the node's other cards are searched, by when the other thread has
 # mostly stored its bounds. A mark is a hint, never trusted for a value: a lost or stale one only changes the order
 # of the cards, so values stay exact; one thread (``busy`` NULL) searches in order, node for node as before.
@@ -48,6 +56,7 @@
 
 from types cimport State, MAX_CARDS, NO_CARD, INFINITY
 from search cimport Search, exact_value_card, play_card, search, ABORT_DONE
+from settle cimport Settle, MAX_COMPONENTS, settle_play, settle_value, payoff_reaches
 from libc.stdint cimport uint64_t
 from atomic cimport load_flag, store_flag, fetch_add, claim, thread_cpu_ns, Latch, latch_count_down
 
@@ -56,6 +65,7 @@ cdef enum:
     WORK_VALUE = 0
     WORK_CARDS = 1
     WORK_ROOT = 2
+    WORK_SETTLE = 3
     CARD_STOP = 0                             # end_card: the question stops, or this helper retires
     CARD_TAKEN = 1                            # another thread finished the card first
     CARD_SEARCHED = 2                         # this thread's search of the card finished
@@ -89,12 +99,14 @@ ctypedef struct Shared:
     int best                                  # the best value of the cards finished so far for the side to move,
                                               # NO_BEST until one is (atomic)
     int keep                                  # threads that go on: helpers numbered at or above it retire (atomic)
+    int acc[MAX_COMPONENTS]                   # the settlement's components accumulated at the root (WORK_SETTLE)
     Latch running                             # helper threads still working: the calling thread waits on it
 
 ctypedef struct Worker:
-    Search S
+    Search S                                  # this thread's points search (WORK_ROOT, WORK_VALUE, WORK_CARDS)
+    Settle T                                  # its settlement search (WORK_SETTLE)
     Shared* shared
-    int kind                                  # WORK_ROOT, WORK_VALUE or WORK_CARDS
+    int kind
     uint64_t cpu_ns                           # the processor time this thread's work took
     char apart[128]                           # keeps the next thread's Search off this one's cache lines
 
@@ -164,17 +176,22 @@ cdef inline int begin_card(Worker* w, int i) noexcept nogil:
     return play_card(&w.S, w.shared.cards[i])
 
 
-cdef inline int end_card(Worker* w, int i) noexcept nogil:
-    """Done with card ``i`` (``begin_card``): CARD_SEARCHED, CARD_TAKEN (the search unwound for another thread's
-    answer, and this thread may take more work) or CARD_STOP."""
-    fetch_add(&w.shared.card_workers[i], -1)
-    w.S.task_stop = NULL
-    if not w.S.aborted:
+cdef inline int card_ends(Shared* shared, int i, int** task_stop, int* aborted) noexcept nogil:
+    """A thread is done with the queue's card ``i``: CARD_SEARCHED, CARD_TAKEN (its search unwound for another
+    thread's answer, and it may take more work) or CARD_STOP. ``task_stop`` and ``aborted`` are its search's."""
+    fetch_add(&shared.card_workers[i], -1)
+    task_stop[0] = NULL
+    if not aborted[0]:
         return CARD_SEARCHED
-    if w.S.aborted != ABORT_DONE or load_flag(&w.shared.stop):
+    if aborted[0] != ABORT_DONE or load_flag(&shared.stop):
         return CARD_STOP
-    w.S.aborted = 0
+    aborted[0] = 0
     return CARD_TAKEN
+
+
+cdef inline int end_card(Worker* w, int i) noexcept nogil:
+    """Done with card ``i`` (``begin_card``): :func:`card_ends` of the points search."""
+    return card_ends(w.shared, i, &w.S.task_stop, &w.S.aborted)
 
 
 cdef inline void cards_work(Worker* w) noexcept nogil:
@@ -282,6 +299,107 @@ cdef inline void root_work(Worker* w) noexcept nogil:
         if not root_next_card(w, i):
             return
 
+# --- 3. The settlement ------------------------------------------------------------------------------------------
+
+cdef inline int settle_goes_on(Worker* w) noexcept nogil:
+    """:func:`goes_on` of a settlement thread."""
+    return not load_flag(&w.shared.stop) and (w.T.index == 0 or w.T.index < load_flag(&w.shared.keep))
+
+
+cdef inline void settle_begin_card(Worker* w, int i) noexcept nogil:
+    """Start on the queue's card ``i`` (as ``begin_card``): the settlement search from the root, the card played."""
+    fetch_add(&w.shared.card_workers[i], 1)
+    w.T.task_stop = &w.shared.card_done[i]
+    w.T.s = w.shared.root
+    w.T.acc = w.shared.acc
+    settle_play(&w.T, w.shared.cards[i])
+
+
+cdef inline int value_index(Settle* T, int value) noexcept nogil:
+    """The index of ``value`` among the payoff values."""
+    cdef int j = 0
+    while j < T.p.n_values - 1 and T.p.values[j] < value:
+        j += 1
+    return j
+
+
+cdef inline void settle_best(Worker* w, int index) noexcept nogil:
+    """The card's settlement (an index of the payoff values) becomes the best so far if it is better; once the best
+    reaches the side's bound nothing can beat it, and the question is answered."""
+    cdef Shared* shared = w.shared
+    keep_best(shared, index)
+    if load_flag(&shared.best) == (shared.upper if shared.maximising else shared.lower):
+        store_flag(&shared.stop, ABORT_DONE)
+
+
+cdef inline int settle_first_card(Worker* w) noexcept nogil:
+    """The first card's settlement on every thread, thread 0 from the question's guess, helper k from the payoff
+    value k/2 above or below it (lazy SMP on one card, with the deferring marks); 0 when the question stops."""
+    cdef Shared* shared = w.shared
+    cdef int k = w.T.index, guess = shared.guess, result, outcome
+    if k:
+        if guess < 0:
+            guess = (shared.lower + shared.upper + 1) // 2
+        guess = guess + (k + 1) // 2 if k & 1 else guess - k // 2
+        guess = min(max(guess, shared.lower), shared.upper)
+    settle_begin_card(w, 0)
+    result = settle_value(&w.T, shared.lower, shared.upper, guess)
+    outcome = card_ends(shared, 0, &w.T.task_stop, &w.T.aborted)
+    if outcome == CARD_STOP:
+        return 0
+    if outcome == CARD_SEARCHED:              # else another thread finished it: its value is the best so far
+        settle_best(w, value_index(&w.T, result))     # before the card counts as done (the queue reads it)
+        if claim(&shared.card_winner[0], -1, w.T.index):
+            store_flag(&shared.card_done[0], ABORT_DONE)
+    return 1
+
+
+cdef inline int settle_next_card(Worker* w, int i) noexcept nogil:
+    """Card ``i`` of the queue: one null-window question whether it beats the best so far, and only if it does its
+    settlement, among the payoff values beyond the best. 0 when the question stops."""
+    cdef Shared* shared = w.shared
+    cdef int b = load_flag(&shared.best), beats, result = 0, outcome
+    settle_begin_card(w, i)
+    if shared.maximising:
+        beats = b < shared.upper and payoff_reaches(&w.T, w.T.p.values[b + 1])
+        if beats and not w.T.aborted:
+            result = settle_value(&w.T, b + 1, shared.upper, -1)
+    else:
+        beats = b > shared.lower and not payoff_reaches(&w.T, w.T.p.values[b])
+        if beats and not w.T.aborted:
+            result = settle_value(&w.T, shared.lower, b - 1, -1)
+    outcome = card_ends(shared, i, &w.T.task_stop, &w.T.aborted)
+    if outcome == CARD_STOP:
+        return 0
+    if outcome == CARD_SEARCHED:              # else another thread finished this card first
+        if beats:
+            settle_best(w, value_index(&w.T, result))
+        store_flag(&shared.card_done[i], ABORT_DONE)
+    return 1
+
+
+cdef inline void settle_work(Worker* w) noexcept nogil:
+    """The settlement split over the root's cards (3. at the top of this file), as ``root_work`` splits the
+    value."""
+    cdef Shared* shared = w.shared
+    cdef int i
+    if not settle_first_card(w):
+        return
+    while settle_goes_on(w):
+        i = fetch_add(&shared.next_card, 1)
+        if i == 0:
+            continue                          # the first card, done above
+        if i >= shared.n_cards:
+            break
+        if not settle_next_card(w, i):
+            return
+    while settle_goes_on(w):                  # the queue is empty: help with an unfinished card (as root_work)
+        i = card_to_help(shared)
+        if i < 0:
+            return
+        if not settle_next_card(w, i):
+            return
+
 
 cdef inline void* worker_main(void* argument) noexcept nogil:
     """A thread's whole life: its share of the question's work."""
@@ -291,9 +409,11 @@ cdef inline void* worker_main(void* argument) noexcept nogil:
         value_work(w)
     elif w.kind == WORK_ROOT:
         root_work(w)
+    elif w.kind == WORK_SETTLE:
+        settle_work(w)
     else:
         cards_work(w)
     w.cpu_ns = thread_cpu_ns() - start
-    if w.S.index:
+    if (w.T.index if w.kind == WORK_SETTLE else w.S.index):
         latch_count_down(&w.shared.running)
     return NULL

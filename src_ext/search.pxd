@@ -154,20 +154,27 @@ cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noex
     return aborted[0]
 
 
-cdef inline int poll_stop(Search* S) noexcept nogil:
+cdef inline int poll_flags(int* aborted, uint64_t nodes, int* task_stop, int* shared_stop, int* keep, int index,
+                           int polls_python, void* stop_check) noexcept nogil:
     """The rare part of :func:`search_interrupted`, every SHARED_POLL_EVERY nodes: the question's stop flag, the
     flag of the card this thread searches and a helper's retirement (parallel.pxd), and on the thread that polls
     Python, every POLL_EVERY nodes, the signals and the stop check; a thread that stops for its own reason sets the
-    question's flag."""
-    if S.task_stop != NULL and load_flag(S.task_stop):
-        S.aborted = ABORT_DONE
-    elif S.shared_stop != NULL and load_flag(S.shared_stop):
-        S.aborted = ABORT_DONE
-    elif S.keep != NULL and S.index >= load_flag(S.keep):
-        S.aborted = ABORT_RETIRED
-    elif S.polls_python and interrupted(S.nodes, &S.aborted, S.stop_check) and S.shared_stop != NULL:
-        store_flag(S.shared_stop, S.aborted)
-    return S.aborted
+    question's flag. The points search (``poll_stop``) and the settlement search (settle.pxd) look alike."""
+    if task_stop != NULL and load_flag(task_stop):
+        aborted[0] = ABORT_DONE
+    elif shared_stop != NULL and load_flag(shared_stop):
+        aborted[0] = ABORT_DONE
+    elif keep != NULL and index >= load_flag(keep):
+        aborted[0] = ABORT_RETIRED
+    elif polls_python and interrupted(nodes, aborted, stop_check) and shared_stop != NULL:
+        store_flag(shared_stop, aborted[0])
+    return aborted[0]
+
+
+cdef inline int poll_stop(Search* S) noexcept nogil:
+    """:func:`poll_flags` of a points search."""
+    return poll_flags(&S.aborted, S.nodes, S.task_stop, S.shared_stop, S.keep, S.index, S.polls_python,
+                      S.stop_check)
 
 
 cdef inline int search_interrupted(Search* S) noexcept nogil:
@@ -498,6 +505,42 @@ cdef inline uint64_t child_id(const State* s, int card) noexcept nogil:
     the flags say which it is), for the threads' busy marks (parallel.pxd, Deferring)."""
     cdef uint64_t bit = (<uint64_t>1) << card
     return mix((s.live & ~bit) ^ mix((s.trick_mask | bit) + (<uint64_t>(s.leader | (s.flags << 3)) << 56))) | 1
+
+
+cdef inline int next_move(const State* s, const int* moves, int n, int* i, int* k, uint64_t* deferred,
+                          uint64_t* busy, uint64_t** slot, uint64_t* mark) noexcept nogil:
+    """Step 5': the next card of ``moves`` to try (NO_CARD: none is left). With the threads' busy marks
+    (``busy``; NULL: in order), a card other than the first whose position another thread marked waits, in
+    ``deferred``, until the others are tried; the card returned is marked (``slot``, ``mark``) until
+    :func:`unmark_move`. ``i`` and ``k`` walk ``moves`` and the deferred cards, from 0."""
+    cdef int card
+    while i[0] < n:
+        card = moves[i[0]]
+        i[0] += 1
+        if busy != NULL:
+            mark[0] = child_id(s, card)
+            slot[0] = &busy[mark[0] & BUSY_MASK]
+            if i[0] > 1 and load_word(slot[0]) == mark[0]:
+                deferred[0] |= (<uint64_t>1) << card
+                continue
+            store_word(slot[0], mark[0])
+        return card
+    if not deferred[0]:
+        return NO_CARD
+    while not (deferred[0] >> moves[k[0]]) & 1:
+        k[0] += 1
+    card = moves[k[0]]
+    deferred[0] &= ~((<uint64_t>1) << card)
+    mark[0] = child_id(s, card)
+    slot[0] = &busy[mark[0] & BUSY_MASK]
+    store_word(slot[0], mark[0])
+    return card
+
+
+cdef inline void unmark_move(uint64_t* busy, uint64_t* slot, uint64_t mark) noexcept nogil:
+    """The card's search is over: its busy mark goes, unless another thread's replaced it."""
+    if busy != NULL and load_word(slot) == mark:
+        store_word(slot, 0)
 
 
 cdef inline int search(Search* S, int alpha, int beta) noexcept nogil:

@@ -45,7 +45,7 @@ from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves
 from tt cimport Table, Entry, QuasiEntry, table_bucket, table_lookup, table_store, mix, quasi_bucket, \
     quasi_store, learned_bounds
-from search cimport SURE_ABOVE, interrupted, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, \
+from search cimport SURE_ABOVE, SHARED_POLL_EVERY, interrupted, poll_flags, next_move, unmark_move, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, \
     position_key, quasi_key, quasi_tighten, encode_card, decode_card
 
 cdef extern from *:
@@ -84,8 +84,15 @@ ctypedef struct Settle:
     uint64_t table_hits
     uint64_t iterations
     int history[MAX_SEATS][MAX_CARDS]
-    int aborted                               # a signal handler raised or the stop check said stop: unwind
+    int aborted                               # an ABORT_ reason (search.pxd): unwind, storing nothing; 0 searching
     void* stop_check                          # NULL, or the Engine's stop check: () -> bool (search.pxd, Interrupts)
+    int polls_python                          # as the points search's (search.pxd's Search): this thread looks at
+    int* shared_stop                          # signals and the stop check; the question's stop flag on several
+    int* task_stop                            # threads, the flag of the root card it searches, a helper's count of
+    int* keep                                 # the threads kept (parallel.pxd, "The settlement"); NULL: one thread
+    int index
+    uint64_t* busy                            # the threads' busy marks (parallel.pxd, Deferring), NULL: one thread
+    int defer_min                             # cards in the mover's hand for a node to defer
     # the threshold search (Step 7): its question's need per bucket tuple of the other components (indexed as the
     # payoff table, the deciding component's bucket 0), what no final value of the deciding component reaches, the
     # question's share of the table key, and whether its table is the quasi table
@@ -353,6 +360,17 @@ cdef inline void quasi_range(Settle* S, uint64_t key, uint8_t leader_flags, int*
                                   lower, upper, best, -INFINITY, INFINITY)
 
 
+cdef inline int settle_interrupted(Settle* S) noexcept nogil:
+    """Whether the search must unwind (search.pxd, Interrupts): on one thread the signals and the stop check every
+    POLL_EVERY nodes, as always; on several, also the flags of parallel.pxd every SHARED_POLL_EVERY nodes."""
+    if S.shared_stop == NULL:
+        return interrupted(S.nodes, &S.aborted, S.stop_check)
+    if S.aborted or (S.nodes & (SHARED_POLL_EVERY - 1)) != 0:
+        return S.aborted
+    return poll_flags(&S.aborted, S.nodes, S.task_stop, S.shared_stop, S.keep, S.index, S.polls_python,
+                      S.stop_check)
+
+
 cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the payoff (Steps 1-5), or on the threshold search's value where the payoff has a
     deciding component (Step 7)."""
@@ -371,7 +389,7 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
     if boundary and S.s.live == 0:
         return settled(S)
     S.nodes += 1
-    if interrupted(S.nodes, &S.aborted, S.stop_check):
+    if settle_interrupted(S):
         return 0
     if boundary and popcount(S.s.hands[S.s.leader]) == 1:
         return last_trick_payoff(S)
@@ -428,15 +446,22 @@ cdef inline int settle_search(Settle* S, int alpha, int beta) noexcept nogil:
         n = 1
     maximising = (S.p.max_side >> seat) & 1
     best = -INFINITY if maximising else INFINITY
-    cdef int a = alpha, b = beta
-    for i in range(n):
-        card = moves[i]
+    cdef int a = alpha, b = beta, k = 0
+    cdef uint64_t deferred = 0, mark = 0
+    cdef uint64_t* busy = S.busy if S.busy != NULL and popcount(S.s.hands[seat]) >= S.defer_min else NULL
+    cdef uint64_t* slot = NULL
+    i = 0
+    while True:
+        card = next_move(&S.s, moves, n, &i, &k, &deferred, busy, &slot, &mark)
+        if card == NO_CARD:
+            break
         saved = S.s
         saved_acc = S.acc
         settle_play(S, card)
         value = settle_search(S, a, b)
         S.s = saved
         S.acc = saved_acc
+        unmark_move(busy, slot, mark)
         if keep_better(maximising, value, card, &best, &best_card, &a, &b):
             S.history[seat][card] += popcount(S.s.live) + 1
             break

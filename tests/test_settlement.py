@@ -4,8 +4,9 @@ against the scorer, the API and the example where the settlement-optimal play di
 The differential run checks 330 seeded endings (3-4 tricks left, a third with a trick in progress) with random
 announcements and scoring variants: Zwanzigerrufen Normal and Solo with Pagat, Valat, Absolut, Mondfang and Kontra
 levels, Schafkopf Rufer, Solo, Wenz and Tout (Schneider and Schwarz thresholds), Kratzen with a pot (the attacker's
-payment). The reference scores every finished deal with the ordinary scorer, not the payoff table. Zero
-disagreements are allowed. That run is marked slow; the fast tier checks a small sample of its own, 12 endings of
+payment). The reference scores every finished deal with the ordinary scorer, not the payoff table. The engine is
+checked on one thread and on two sharing its table (src_ext/parallel.pxd, "The settlement"). Zero disagreements are
+allowed. That run is marked slow; the fast tier checks a small sample of its own, 12 endings of
 3 tricks a configuration.
 """
 
@@ -27,8 +28,15 @@ from solver.scoring import score_deal
 from solver.search.settle import PayoffComponent, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
 from solver.settlement import final_net, payoff_spec, play_out
 
+#: two threads really run two, even on a one-core machine (conftest.py)
+pytestmark = pytest.mark.usefixtures("two_cores_at_least")
+
 SCALE = 10 if os.environ.get("STICH_LONG") else 1
-ENGINE = SettlementEngine(8)
+ENGINE = SettlementEngine(8, threads=1)
+#: Two threads sharing the table, on every ending (they are shorter than the default's 5 tricks): the differential
+#: tests check both engines
+TWO_THREADS = SettlementEngine(8, threads=2)
+TWO_THREADS.engine.parallel_min_tricks = 2
 #: Tricks left, position by position (``STICH_LONG=1`` adds endings of 5 tricks).
 TRICKS_CYCLE = (3, 3, 4, 3, 5, 3) if SCALE > 1 else (3, 3, 4, 3, 3, 3)
 #: The small sample's endings: a 4-trick one costs the reference some twenty times a 3-trick one.
@@ -97,8 +105,10 @@ def _settlements_agree(config, seed: str, positions: int, cycle: tuple[int, ...]
             return final_net(position, final, announcements=announcements, pot=pot)[0]
 
         expected = reference_settlement(position.state, spec, score)
-        got = ENGINE.value(position.state, spec)
-        assert got == expected, f"{settlement_config_id(config)} #{number} {announcements!r} pot {pot}"
+        for engine in (ENGINE, TWO_THREADS):
+            got = engine.value(position.state, spec)
+            assert got == expected, f"{settlement_config_id(config)} #{number} {announcements!r} pot {pot}, " \
+                                    f"{engine.threads} threads"
         values.add(got)
     assert len(values) > 1  # the configuration produced positions that settle differently
 
@@ -142,6 +152,7 @@ def test_a_payoff_no_component_decides_agrees_with_reference(config):
 
         expected = reference_settlement(position.state, board, score)
         assert ENGINE.value(position.state, board) == expected, f"#{number}"
+        assert TWO_THREADS.value(position.state, board) == expected, f"#{number}, two threads"
         if not position.state.is_over:
             line = ENGINE.line(position.state, board, expected)
             assert score(play_out(position.state, line)) == expected, f"#{number}"

@@ -454,7 +454,49 @@ def per_thread(factory: Callable[[int], _Engine],
     return get
 
 
-class EngineSolver:
+class ThreadedEngine:
+    """What an engine wrapper that searches a question on several threads shares (:class:`EngineSolver`, the
+    settlement's :class:`~solver.search.settle.SettlementEngine`): its ``threads``, and the hooks through which
+    :func:`serialised` holds them from :data:`CORES` for a question. A subclass sets ``engine`` (the compiled
+    engine), ``_threads`` and ``_lock``."""
+
+    engine: _engine.Engine
+    _threads: int
+    _lock: threading.RLock
+
+    @property
+    def threads(self) -> int:
+        """The threads one question searches on (settable between questions): fewer while other questions of this
+        process hold the cores (:class:`CoreBudget`)."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        with self._lock:
+            self._threads = check_threads(threads)
+
+    def _wanted(self, args: tuple) -> int:
+        """The threads a question from ``args`` (a method's positional arguments, the state first) can use: one for
+        an ending the engine keeps on one thread anyway (``parallel_min_tricks``), so that it holds no idle cores."""
+        state = args[0] if args else None
+        if self._threads == 1 or not isinstance(state, PlayState):
+            return self._threads
+        try:
+            cards = state.hands[state.to_move].bit_count()
+        except (AttributeError, IndexError, TypeError, ValueError, ZeroDivisionError):
+            return self._threads  # a malformed state: the method's own checks say what is wrong with it
+        return 1 if cards < self.engine.parallel_min_tricks else self._threads
+
+    def _hold(self, threads: int) -> None:
+        if self.engine.threads != threads:
+            self.engine.threads = threads
+
+    def _cap_threads(self, threads: int) -> None:
+        """Another question needs cores this one's helpers hold (:class:`CoreBudget`)."""
+        self.engine.cap_threads(threads)
+
+
+class EngineSolver(ThreadedEngine):
     """A compiled engine with its transposition table, reusable across deals and objectives.
 
     ``tt_megabytes`` bounds the table's memory (None: :func:`table_megabytes`'s default); ``threads`` is how many
@@ -511,37 +553,6 @@ class EngineSolver:
     @property
     def table_bytes(self) -> int:
         return self.engine.table_bytes
-
-    @property
-    def threads(self) -> int:
-        """The threads one question searches on (settable between questions): fewer while other questions of this
-        process hold the cores (:class:`CoreBudget`)."""
-        return self._threads
-
-    @threads.setter
-    def threads(self, threads: int) -> None:
-        with self._lock:
-            self._threads = check_threads(threads)
-
-    def _wanted(self, args: tuple) -> int:
-        """The threads a question from ``args`` (a method's positional arguments, the state first) can use: one for
-        an ending the engine keeps on one thread anyway (``parallel_min_tricks``), so that it holds no idle cores."""
-        state = args[0] if args else None
-        if self._threads == 1 or not isinstance(state, PlayState):
-            return self._threads
-        try:
-            cards = state.hands[state.to_move].bit_count()
-        except (AttributeError, IndexError, TypeError, ValueError, ZeroDivisionError):
-            return self._threads  # a malformed state: the method's own checks say what is wrong with it
-        return 1 if cards < self.engine.parallel_min_tricks else self._threads
-
-    def _hold(self, threads: int) -> None:
-        if self.engine.threads != threads:
-            self.engine.threads = threads
-
-    def _cap_threads(self, threads: int) -> None:
-        """Another question needs cores this one's helpers hold (:class:`CoreBudget`)."""
-        self.engine.cap_threads(threads)
 
     def _load(self, state: PlayState, objective: Objective) -> Compiled:
         """Load what changed since the last call: tables, objective, deal (each starts a new table generation, since

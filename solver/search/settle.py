@@ -23,8 +23,8 @@ from ..errors import EngineError, StichError
 from ..games.base import PayoffComponent
 from ..state import PlayState
 from .boundary import check_state
-from .engine import (Compiled, _objective_cards, compile_rules, engine_events, rules_tables, serialised,
-                     spread_over_groups, stop_checked, table_megabytes)
+from .engine import (Compiled, ThreadedEngine, _objective_cards, check_threads, compile_rules, default_threads,
+                     engine_events, rules_tables, serialised, spread_over_groups, stop_checked, table_megabytes)
 from .results import CardValue
 
 #: The engine's limits (src_ext/settle.pxd).
@@ -85,25 +85,19 @@ def bucket_tuples(components: tuple[PayoffComponent, ...]) -> list[tuple[int, ..
     return result
 
 
-class SettlementEngine:
+class SettlementEngine(ThreadedEngine):
     """The compiled settlement search with a transposition table of its own (entries of a settlement must never
-    meet those of an ordinary objective)."""
+    meet those of an ordinary objective). ``threads`` is how many threads one settlement searches on, sharing the
+    table (None: :func:`~solver.search.engine.default_threads`, every core unless a worker pool said otherwise; 1
+    searches as one thread always did, node for node), as :class:`~solver.search.engine.EngineSolver`'s."""
 
-    def __init__(self, tt_megabytes: int | None = None) -> None:
+    def __init__(self, tt_megabytes: int | None = None, *, threads: int | None = None) -> None:
         tt_megabytes = table_megabytes(tt_megabytes)
-        self.engine = _engine.Engine(tt_megabytes, True, True, True, True, "mtdf", True)
+        self._threads = default_threads() if threads is None else check_threads(threads)
+        self.engine = _engine.Engine(tt_megabytes, True, True, True, True, "mtdf", True, threads=self._threads)
         self._loaded: tuple | None = None
         self._lock = threading.RLock()  # threads take turns (see engine.serialised)
-        self._held = 0                  # a settlement search is one thread, counted in engine.CORES
-
-    def _wanted(self, args: tuple) -> int:
-        """The settlement search runs on the calling thread alone (engine.serialised)."""
-        return 1
-
-    def _hold(self, threads: int) -> None:
-        pass
-
-    _cap_threads = None  # no helpers to stop
+        self._held = 0                  # the threads the current question holds (serialised), 0 between questions
 
     @property
     def nodes(self) -> int:
