@@ -162,9 +162,15 @@ cdef inline void keep_best(Shared* shared, int value) noexcept nogil:
             return
 
 
+cdef inline int thread_index(Worker* w) noexcept nogil:
+    """This thread's number in its question (0: the calling thread), kept in the search it runs."""
+    return w.T.index if w.kind == WORK_SETTLE else w.S.index
+
+
 cdef inline int goes_on(Worker* w) noexcept nogil:
     """Whether this thread takes more work: the question goes on and, for a helper, it keeps its core (Retiring)."""
-    return not load_flag(&w.shared.stop) and (w.S.index == 0 or w.S.index < load_flag(&w.shared.keep))
+    cdef int index = thread_index(w)
+    return not load_flag(&w.shared.stop) and (index == 0 or index < load_flag(&w.shared.keep))
 
 
 cdef inline int begin_card(Worker* w, int i) noexcept nogil:
@@ -274,37 +280,8 @@ cdef inline int root_next_card(Worker* w, int i) noexcept nogil:
     return 1
 
 
-cdef inline void root_work(Worker* w) noexcept nogil:
-    """The exact value split over the root's cards: the first card's exact value on every thread, then a queue of
-    the others, each asked only whether it beats the best so far. Thread 0, which never retires, finishes any card
-    a retired helper left."""
-    cdef Shared* shared = w.shared
-    cdef int i
-    if not root_first_card(w):
-        return
-    while goes_on(w):
-        i = fetch_add(&shared.next_card, 1)
-        if i == 0:
-            continue                          # the first card, done above
-        if i >= shared.n_cards:
-            break
-        if not root_next_card(w, i):
-            return
-    # the queue is empty: help with the unfinished card the fewest threads search (the deferring marks split its
-    # search between them); thread 0 so also finishes any card a retired helper left
-    while goes_on(w):
-        i = card_to_help(shared)
-        if i < 0:
-            return
-        if not root_next_card(w, i):
-            return
 
 # --- 3. The settlement ------------------------------------------------------------------------------------------
-
-cdef inline int settle_goes_on(Worker* w) noexcept nogil:
-    """:func:`goes_on` of a settlement thread."""
-    return not load_flag(&w.shared.stop) and (w.T.index == 0 or w.T.index < load_flag(&w.shared.keep))
-
 
 cdef inline void settle_begin_card(Worker* w, int i) noexcept nogil:
     """Start on the queue's card ``i`` (as ``begin_card``): the settlement search from the root, the card played."""
@@ -378,26 +355,32 @@ cdef inline int settle_next_card(Worker* w, int i) noexcept nogil:
     return 1
 
 
-cdef inline void settle_work(Worker* w) noexcept nogil:
-    """The settlement split over the root's cards (3. at the top of this file), as ``root_work`` splits the
-    value."""
+# --- The root split's loop (0. and 3.) ---------------------------------------------------------------------------
+
+cdef inline void root_work(Worker* w) noexcept nogil:
+    """The exact value (0. at the top of this file) or the settlement (3.) split over the root's cards: the first
+    card's on every thread, then a queue of the others, each asked only whether it beats the best so far. Thread 0,
+    which never retires, finishes any card a retired helper left."""
     cdef Shared* shared = w.shared
+    cdef int settles = w.kind == WORK_SETTLE
     cdef int i
-    if not settle_first_card(w):
+    if not (settle_first_card(w) if settles else root_first_card(w)):
         return
-    while settle_goes_on(w):
+    while goes_on(w):
         i = fetch_add(&shared.next_card, 1)
         if i == 0:
             continue                          # the first card, done above
         if i >= shared.n_cards:
             break
-        if not settle_next_card(w, i):
+        if not (settle_next_card(w, i) if settles else root_next_card(w, i)):
             return
-    while settle_goes_on(w):                  # the queue is empty: help with an unfinished card (as root_work)
+    # the queue is empty: help with the unfinished card the fewest threads search (the deferring marks split its
+    # search between them); thread 0 so also finishes any card a retired helper left
+    while goes_on(w):
         i = card_to_help(shared)
         if i < 0:
             return
-        if not settle_next_card(w, i):
+        if not (settle_next_card(w, i) if settles else root_next_card(w, i)):
             return
 
 
@@ -407,13 +390,11 @@ cdef inline void* worker_main(void* argument) noexcept nogil:
     cdef uint64_t start = thread_cpu_ns()
     if w.kind == WORK_VALUE:
         value_work(w)
-    elif w.kind == WORK_ROOT:
+    elif w.kind == WORK_ROOT or w.kind == WORK_SETTLE:
         root_work(w)
-    elif w.kind == WORK_SETTLE:
-        settle_work(w)
     else:
         cards_work(w)
     w.cpu_ns = thread_cpu_ns() - start
-    if (w.T.index if w.kind == WORK_SETTLE else w.S.index):
+    if thread_index(w):
         latch_count_down(&w.shared.running)
     return NULL
