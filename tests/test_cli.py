@@ -769,9 +769,9 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_p
     settled = []
     real_settlement = solver.search.settle.SettlementEngine.__init__
 
-    def recording_settlement(self, tt_megabytes=None):
+    def recording_settlement(self, tt_megabytes=None, **threads):
         settled.append((tt_megabytes, self))
-        real_settlement(self, tt_megabytes)
+        real_settlement(self, tt_megabytes, **threads)
 
     monkeypatch.setattr(solver.search.settle.SettlementEngine, "__init__", recording_settlement)
     for command in (["table"], ["score", "--dd"]):
@@ -780,6 +780,8 @@ def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_p
         run(*command, EXAMPLES / "schafkopf.tbn", "-b", "1", "--table-mb", "2")
         assert made == [2] and [size for size, _ in settled] == [2], command
         assert settled[0][1].nodes > 0, command  # and it is the one that searched them
+        run(*command, EXAMPLES / "schafkopf.tbn", "-b", "1", "--threads", "1")  # and searched on --threads's
+        assert settled[-1][1].threads == 1, command
     # batch and analyse hand the size to their workers as an argument (here the one worker is this process)
     made.clear()
     run("batch", EXAMPLES / "valat.tbn", "--out", tmp_path / "b.jsonl", "-j", "1", "--table-mb", "2")
