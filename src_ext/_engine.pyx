@@ -30,7 +30,7 @@ from atomic cimport pthread_t, thread_start, pthread_join, load_flag, store_flag
 from settle cimport Payoff, Settle, settle_value, settle_line, final_payoff, MAX_COMPONENTS, MAX_THRESHOLDS, \
     MAX_PAYOFFS, PAYOFF_LIMIT
 
-from solver.errors import SearchStopped
+from solver.errors import EngineError, SearchStopped
 
 DRIVERS = {"mtdf": DRIVER_MTDF, "bisect": DRIVER_BISECT, "window": DRIVER_WINDOW}
 LIMITS = {"cards": MAX_CARDS, "seats": MAX_SEATS, "classes": MAX_CLASSES, "levels": MAX_LEVELS,
@@ -930,8 +930,9 @@ cdef class Engine:
         elif self._in_parallel() and lo < hi and self._settle_split_cards(&S, &shared, lo, hi, first) > 1:
             self._parallel(NULL, &shared, WORK_SETTLE, &S)
             self._interrupted(S.aborted)
-            result = self.payoff.values[shared.best]
-            return result
+            if not 0 <= shared.best < self.payoff.n_values:
+                raise EngineError("the settlement's threads ended without a value: the engine is inconsistent")
+            return self.payoff.values[shared.best]
         else:
             with nogil:
                 result = settle_value(&S, lo, hi, first)

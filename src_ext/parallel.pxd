@@ -27,20 +27,21 @@
 #    The question ends when every card is done.
 # 3. The settlement's exact value (settle.pxd): the root split of 0 on the settlement search. The root's cards wait
 #    in ``cards``; every thread settles the first card (each from its own first probe among the payoff values, a
-#    neighbour of the question's guess; the deferring marks split the search between them), then each takes the
+#    neighbour of the question's guess; the deferring marks split the search between them: a mark is the position's
+#    cards alone, not what was accumulated nor the question, so coarser, and still a hint), then each takes the
 #    next card from the queue and asks only whether it beats the best so far: one null-window question on the
-#    payoff value next to it, and the card's exact settlement only if it does. ``lower`` and ``upper`` are the indices of the payoff values the root's lies in
-#    (the caller's bounds); a card's settlement is searched within them, which changes no maximum or minimum of the
-#    root's cards' settlements that lies there. The best so far (an index of the payoff values) reaching the bound
-#    of the side to move answers the question, and the threads stop.
+#    payoff value next to it, and the card's exact settlement only if it does. ``lower`` and ``upper`` are the
+#    indices of the payoff values the root's lies in (the caller's bounds); a card's settlement is searched within
+#    them, which changes no maximum or minimum of the root's cards' settlements that lies there. The best so far (an
+#    index of the payoff values) reaching the bound of the side to move answers the question, and the threads stop.
 #
-# Deferring (ABDADA, after Weill). Lazy SMP alone lets two threads on the same probe search the same subtrees at
-# once, each a copy of the other's work until one stores its answer. So the value's threads (and the
-# settlement's) mark the positions they are searching in a small shared array (``busy``, one word a slot: a hash of
-# the position, 0 none; search.pxd, Step 5'): at a node with DEFER_MIN_CARDS or more cards in the mover's hand, a card other than the first whose
-# position another thread has marked waits until the node's other cards are searched, by when the other thread has
-# mostly stored its bounds. A mark is a hint, never trusted for a value: a lost or stale one only changes the order
-# of the cards, so values stay exact; one thread (``busy`` NULL) searches in order, node for node as before.
+# Deferring (ABDADA, after Weill). Lazy SMP alone lets two threads on the same probe search the same subtrees at once,
+# each a copy of the other's work until one stores its answer. So the value's threads (and the settlement's) mark the
+# positions they are searching in a small shared array (``busy``, one word a slot: a hash of the position, 0 none;
+# search.pxd, Step 5'): at a node with DEFER_MIN_CARDS or more cards in the mover's hand, a card other than the first
+# whose position another thread has marked waits until the node's other cards are searched, by when the other thread has
+# mostly stored its bounds. A mark is a hint, never trusted for a value: a lost or stale one only changes the order of
+# the cards, so values stay exact; one thread (``busy`` NULL) searches in order, node for node as before.
 #
 # Retiring. Another question of the process may need a core a helper holds (solver.search.engine.CoreBudget): it
 # lowers ``keep``, and each helper numbered at or above it unwinds at its next look (storing nothing, as any stopped

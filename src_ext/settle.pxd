@@ -45,8 +45,9 @@ from bounds cimport future_upper_bound, sure_bounds
 from order cimport order_moves
 from tt cimport Table, Entry, QuasiEntry, table_bucket, table_lookup, table_store, mix, quasi_bucket, \
     quasi_store, learned_bounds
-from search cimport SURE_ABOVE, SHARED_POLL_EVERY, interrupted, poll_flags, next_move, unmark_move, trick_reward, keep_better, bounds_decide, add_to_trick, close_trick, \
-    position_key, quasi_key, quasi_tighten, encode_card, decode_card
+from search cimport SURE_ABOVE, SHARED_POLL_EVERY, interrupted, poll_flags, next_move, unmark_move, trick_reward, \
+    keep_better, bounds_decide, add_to_trick, close_trick, position_key, quasi_key, quasi_tighten, encode_card, \
+    decode_card
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil

@@ -144,3 +144,27 @@ def test_the_settlement_engines_follow_the_threads_they_are_given() -> None:
     assert settlement_engine_for(EngineSolver(8, threads=2)).threads == 2
     with pytest.raises(solver.InvalidPositionError, match="threads must be a whole number from 1 to 64"):
         SettlementEngine(8, threads=0)
+
+
+def test_a_line_holds_one_core_and_a_value_every_core(monkeypatch) -> None:
+    # a line is one null-window question after another on the calling thread: it leaves the other cores to other
+    # questions of the process (engine.CORES), where a value takes them
+    from solver.search import engine as engine_module
+
+    asked: list[int] = []
+    take = engine_module.CORES.take
+
+    def recording(threads, *args):
+        asked.append(threads)
+        return take(threads, *args)
+
+    monkeypatch.setattr(engine_module.CORES, "take", recording)
+    position = _deal("Schafkopf", 2)
+    spec = _spec(position)
+    two = _two_threads()
+    value = two.value(position.state, spec)
+    two.line(position.state, spec, value)
+    points = EngineSolver(8, threads=2)
+    objective = position.objective("points")
+    points.line(position.state, objective, points.value(position.state, objective))
+    assert asked == [2, 1, 2, 1]

@@ -391,13 +391,14 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=lambda: CORES.forget())  # the module's budget then, not the one at import
 
 
-def serialised(method: _Method) -> _Method:
+def serialised(method: _Method, *, alone: bool = False) -> _Method:
     """One thread at a time in an engine's method. A question is several calls into the compiled engine (its tables,
     objective and position are loaded, then searched without the GIL), so two threads sharing an engine would
     search each other's tables: the lock makes them take turns (an engine per thread runs them in parallel). It is
     re-entrant: ``solve`` calls ``value`` and ``line``. The outermost call holds the engine's threads from
     :data:`CORES` (``_hold`` gives the engine the number it got, ``_cap_threads`` stops helpers whose cores another
-    question needs) for the whole question."""
+    question needs) for the whole question; one thread for a method that searches on the calling thread ``alone``
+    (:func:`serialised_alone`)."""
     @functools.wraps(method)
     def locked(self, *args, **kwargs):
         with self._lock:
@@ -405,7 +406,7 @@ def serialised(method: _Method) -> _Method:
                 return method(self, *args, **kwargs)
             holding = None
             try:
-                holding = CORES.take(self._wanted(args), self._cap_threads, self._hold)
+                holding = CORES.take(1 if alone else self._wanted(args), self._cap_threads, self._hold)
                 self._held = holding.threads
                 return method(self, *args, **kwargs)
             finally:
@@ -413,6 +414,12 @@ def serialised(method: _Method) -> _Method:
                 if holding is not None:
                     CORES.give(holding)
     return locked  # type: ignore[return-value]
+
+
+def serialised_alone(method: _Method) -> _Method:
+    """:func:`serialised` for a method whose searches run on the calling thread alone (a line: one null-window
+    question after another), so that it holds one core and leaves the others to other questions."""
+    return serialised(method, alone=True)
 
 
 @contextmanager
@@ -641,7 +648,7 @@ class EngineSolver(ThreadedEngine):
         best = max if state.to_move in objective.maximiser else min
         return best(cv.value for cv in values), values
 
-    @serialised
+    @serialised_alone
     def line(self, state: PlayState, objective: Objective, value: int) -> list[int]:
         """A principal variation from ``state``: at each turn a card that keeps the value (the engine's choice
         among the equal ones is the lowest pack index, as the reference's). Whether a card keeps the value is one

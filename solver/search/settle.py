@@ -24,7 +24,8 @@ from ..games.base import PayoffComponent
 from ..state import PlayState
 from .boundary import check_state
 from .engine import (Compiled, ThreadedEngine, _objective_cards, check_threads, compile_rules, default_threads,
-                     engine_events, rules_tables, serialised, spread_over_groups, stop_checked, table_megabytes)
+                     engine_events, rules_tables, serialised, serialised_alone, spread_over_groups, stop_checked,
+                     table_megabytes)
 from .results import CardValue
 
 #: The engine's limits (src_ext/settle.pxd).
@@ -177,7 +178,7 @@ class SettlementEngine(ThreadedEngine):
                   for card in _engine.card_indices(representatives)}
         return spread_over_groups(compiled, state, legal, values)
 
-    @serialised
+    @serialised_alone
     def line(self, state: PlayState, spec: PayoffSpec, value: int) -> list[int]:
         """A principal variation: at each turn the lowest-indexed card that keeps the settlement ``value`` (the
         settlement of ``state``), found in the engine with one null-window question per card tried
