@@ -35,7 +35,7 @@ def _spec(position: solver.Position):
 
 def _two_threads(megabytes: int = 16) -> SettlementEngine:
     engine = SettlementEngine(megabytes, threads=2)
-    engine.engine.parallel_min_tricks = 2  # Kratzen deals have 4 tricks: below the default's 5
+    engine.engine.parallel_min_tricks = 2  # Kratzen deals have 4 tricks: below the settlement's default of 8
     return engine
 
 
@@ -168,3 +168,17 @@ def test_a_line_holds_one_core_and_a_value_every_core(monkeypatch) -> None:
     objective = position.objective("points")
     points.line(position.state, objective, points.value(position.state, objective))
     assert asked == [2, 1, 2, 1]
+
+
+def test_short_settlements_stay_on_one_thread() -> None:
+    # a settlement with fewer than 8 tricks left takes a millisecond or less, which a helper would lengthen
+    position = _deal("Zwanzigerrufen", 3, "Solo")
+    spec = _spec(position)
+    state = position.state
+    for _ in range(5 * position.rules.seats):  # seven tricks left
+        state = state.advance(min(state.legal_list()))
+    engine = SettlementEngine(16, threads=2)
+    assert engine.value(state, spec) == SettlementEngine(16, threads=1).value(state, spec)
+    assert engine.engine.thread_nodes == []
+    engine.value(position.state, spec)  # the whole deal: both threads
+    assert len(engine.engine.thread_nodes) == 2

@@ -33,6 +33,10 @@ MAX_COMPONENTS = 6
 MAX_THRESHOLDS = 7
 MAX_PAYOFFS = 4096
 PAYOFF_LIMIT = 20000
+#: Fewer tricks left at the root: the settlement on one thread. A settlement of 8 tricks or fewer takes about a
+#: millisecond or less, which two threads barely shorten and mostly lengthen (bench/README.md, "The settlement on
+#: every core"); the points search's bound is 5 (``Engine.parallel_min_tricks``).
+SETTLE_MIN_TRICKS = 8
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class SettlementEngine(ThreadedEngine):
         tt_megabytes = table_megabytes(tt_megabytes)
         self._threads = default_threads() if threads is None else check_threads(threads)
         self.engine = _engine.Engine(tt_megabytes, True, True, True, True, "mtdf", True, threads=self._threads)
+        self.engine.parallel_min_tricks = SETTLE_MIN_TRICKS
         self._loaded: tuple | None = None
         self._lock = threading.RLock()  # threads take turns (see engine.serialised)
         self._held = 0                  # the threads the current question holds (serialised), 0 between questions
