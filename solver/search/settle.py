@@ -33,10 +33,10 @@ MAX_COMPONENTS = 6
 MAX_THRESHOLDS = 7
 MAX_PAYOFFS = 4096
 PAYOFF_LIMIT = 20000
-#: Fewer tricks left at the root: the settlement on one thread. A settlement of 8 tricks or fewer takes about a
-#: millisecond or less, which two threads barely shorten and mostly lengthen (bench/README.md, "The settlement on
-#: every core"); the points search's bound is 5 (``Engine.parallel_min_tricks``).
-SETTLE_MIN_TRICKS = 8
+#: Fewer tricks left at the root: the settlement on one thread. A settlement of 8 tricks or fewer (a whole Schafkopf
+#: deal among them) takes about a millisecond or less, which two threads do not shorten (docs/architecture.md, "The
+#: settlement: the root split too"); the points search's bound is 5 (``Engine.parallel_min_tricks``).
+SETTLE_MIN_TRICKS = 9
 
 
 @dataclass(frozen=True)
