@@ -281,7 +281,6 @@ cdef inline int root_next_card(Worker* w, int i) noexcept nogil:
     return 1
 
 
-
 # --- 3. The settlement ------------------------------------------------------------------------------------------
 
 cdef inline void settle_begin_card(Worker* w, int i) noexcept nogil:

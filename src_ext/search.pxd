@@ -512,7 +512,8 @@ cdef inline int next_move(const State* s, const int* moves, int n, int* i, int* 
     """Step 5': the next card of ``moves`` to try (NO_CARD: none is left). With the threads' busy marks
     (``busy``; NULL: in order), a card other than the first whose position another thread marked waits, in
     ``deferred``, until the others are tried; the card returned is marked (``slot``, ``mark``) until
-    :func:`unmark_move`. ``i`` and ``k`` walk ``moves`` and the deferred cards, from 0."""
+    :func:`unmark_move`. ``i`` and ``k`` walk ``moves`` and the deferred cards, from 0. The settlement search's
+    loop (settle.pxd); :func:`search` keeps the same loop inline, which one thread ran 3% faster."""
     cdef int card
     while i[0] < n:
         card = moves[i[0]]

@@ -22,7 +22,8 @@
 #    and its distance to each threshold it can still reach.
 # 5. Moves: legal cards, one per equivalence group (the wrapper gives every event card a signature of its own, so
 #    equivalent cards are equivalent for every component), ordered by the deciding (else the first) component's
-#    heuristic and the trick lookahead (order.pxd), as the points search orders them.
+#    heuristic and the trick lookahead (order.pxd), as the points search orders them. On several threads a card
+#    whose position another thread is searching waits (parallel.pxd, Deferring and "3. The settlement").
 # 6. The driver bisects over the sorted distinct payoff values (few), one null-window question "payoff >= v" per
 #    probe; known bounds narrow the range and a guess (a sibling card's value) is probed first.
 # 7. The threshold search. Where the payoff never falls as one component (the *deciding* one: the card points, in
