@@ -22,7 +22,7 @@ from tt cimport Table, table_init, table_free, table_new_generation, table_bytes
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
     ABORT_STOP, BUSY_MASK
-from parallel cimport Shared, Worker, worker_main, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
+from parallel cimport Shared, Worker, worker_main, join_question, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
     WORK_ROOT, WORK_SETTLE, PARALLEL_MIN_TRICKS, WAIT_US
 from atomic cimport pthread_t, thread_start, pthread_join, load_flag, store_flag, latch_init, \
     latch_count_down, latch_wait, latch_destroy, latch_count
@@ -489,22 +489,14 @@ cdef class Engine:
         for i in range(n):
             if kind == WORK_SETTLE:
                 workers[i].T = settling[0]
-                workers[i].T.shared_stop = &shared.stop
-                workers[i].T.keep = &shared.keep if i else NULL
-                workers[i].T.index = i
-                workers[i].T.busy = busy
-                workers[i].T.defer_min = DEFER_MIN_CARDS
-                workers[i].T.polls_python = i == 0
-                workers[i].T.stop_check = settling.stop_check if i == 0 else NULL
+                join_question(shared, i, busy, &workers[i].T.shared_stop, &workers[i].T.keep, &workers[i].T.index,
+                              &workers[i].T.busy, &workers[i].T.defer_min, &workers[i].T.polls_python,
+                              &workers[i].T.stop_check)
             else:
                 workers[i].S = first[0]
-                workers[i].S.shared_stop = &shared.stop
-                workers[i].S.keep = &shared.keep if i else NULL
-                workers[i].S.index = i
-                workers[i].S.busy = busy
-                workers[i].S.defer_min = DEFER_MIN_CARDS
-                workers[i].S.polls_python = i == 0
-                workers[i].S.stop_check = first.stop_check if i == 0 else NULL
+                join_question(shared, i, busy, &workers[i].S.shared_stop, &workers[i].S.keep, &workers[i].S.index,
+                              &workers[i].S.busy, &workers[i].S.defer_min, &workers[i].S.polls_python,
+                              &workers[i].S.stop_check)
             workers[i].shared = shared
             workers[i].kind = kind
         aborted = &workers[0].T.aborted if kind == WORK_SETTLE else &workers[0].S.aborted

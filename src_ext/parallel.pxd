@@ -112,6 +112,22 @@ ctypedef struct Worker:
     char apart[128]                           # keeps the next thread's Search off this one's cache lines
 
 
+cdef inline void join_question(Shared* shared, int index, uint64_t* busy, int** shared_stop, int** keep,
+                               int* index_field, uint64_t** busy_field, int* defer_min, int* polls_python,
+                               void** stop_check) noexcept nogil:
+    """Make thread ``index``'s search (the points search's or the settlement's fields, given by address) one of the
+    question's: its stop flag, the count of threads kept (a helper's), its number, the busy marks; only thread 0
+    looks at Python, with the stop check it was copied with."""
+    shared_stop[0] = &shared.stop
+    keep[0] = &shared.keep if index else NULL
+    index_field[0] = index
+    busy_field[0] = busy
+    defer_min[0] = DEFER_MIN_CARDS
+    polls_python[0] = index == 0
+    if index:
+        stop_check[0] = NULL
+
+
 cdef inline int staggered_guess(int guess, int index) noexcept nogil:
     """Thread ``index``'s first guess: the question's for thread 0, then STAGGER points above, below, twice above..."""
     if index == 0:
