@@ -175,7 +175,7 @@ def test_short_settlements_stay_on_one_thread() -> None:
     position = _deal("Zwanzigerrufen", 3, "Solo")
     spec = _spec(position)
     state = position.state
-    for _ in range(5 * position.rules.seats):  # seven tricks left
+    for _ in range(5 * position.rules.seats):  # five tricks left of ten
         state = state.advance(min(state.legal_list()))
     engine = SettlementEngine(16, threads=2)
     assert engine.value(state, spec) == SettlementEngine(16, threads=1).value(state, spec)
