@@ -35,7 +35,7 @@ def _spec(position: solver.Position):
 
 def _two_threads(megabytes: int = 16) -> SettlementEngine:
     engine = SettlementEngine(megabytes, threads=2)
-    engine.engine.parallel_min_tricks = 2  # Kratzen deals have 4 tricks: below the settlement's default of 8
+    engine.engine.parallel_min_tricks = 2  # Kratzen deals have 4 tricks: below the settlement's bound of 9
     return engine
 
 
@@ -56,9 +56,9 @@ def test_two_threads_settle_whole_deals_as_one(game, contract) -> None:
                 assert len(two.engine.thread_nodes) == 2 and min(two.engine.thread_nodes) > 0  # both searched
             assert two.engine.helpers_searching == 0  # joined before the answer
             # the settlement keeping the points-optimal play's points: another payoff on the same deal
-            points = EngineSolver(16, threads=1).value(position.state, points_objective_of(position))
             if spec.components:
                 objective = points_objective_of(position)
+                points = EngineSolver(16, threads=1).value(position.state, objective)
                 kept = keeping_points(spec, objective.name, points + objective.achieved(position.rules,
                                                                                         position.state))
                 assert two.value(position.state, kept) == one.value(position.state, kept), board
@@ -171,14 +171,13 @@ def test_a_line_holds_one_core_and_a_value_every_core(monkeypatch) -> None:
 
 
 def test_short_settlements_stay_on_one_thread() -> None:
-    # a settlement with fewer than 8 tricks left takes a millisecond or less, which a helper would lengthen
+    # a settlement with fewer than 9 tricks left takes a millisecond or less, which a helper would not shorten
     position = _deal("Zwanzigerrufen", 3, "Solo")
     spec = _spec(position)
     state = position.state
-    for _ in range(5 * position.rules.seats):  # five tricks left of ten
-        state = state.advance(min(state.legal_list()))
-    engine = SettlementEngine(16, threads=2)
-    assert engine.value(state, spec) == SettlementEngine(16, threads=1).value(state, spec)
-    assert engine.engine.thread_nodes == []
-    engine.value(position.state, spec)  # the whole deal: both threads
-    assert len(engine.engine.thread_nodes) == 2
+    for tricks_left in (10, 9, 8):
+        engine = SettlementEngine(16, threads=2)
+        assert engine.value(state, spec) == SettlementEngine(16, threads=1).value(state, spec), tricks_left
+        assert len(engine.engine.thread_nodes) == (2 if tricks_left >= 9 else 0), tricks_left
+        for _ in range(position.rules.seats):  # a trick played
+            state = state.advance(min(state.legal_list()))
