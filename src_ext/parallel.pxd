@@ -128,20 +128,21 @@ cdef inline void join_question(Shared* shared, int index, uint64_t* busy, int** 
         stop_check[0] = NULL
 
 
-cdef inline int staggered_guess(int guess, int index) noexcept nogil:
-    """Thread ``index``'s first guess: the question's for thread 0, then STAGGER points above, below, twice above..."""
+cdef inline int staggered_guess(int guess, int index, int stride) noexcept nogil:
+    """Thread ``index``'s first guess: the question's for thread 0, then ``stride`` above, below, twice above... (the
+    points search's STAGGER points, the settlement's one payoff value)."""
     if index == 0:
         return guess
     if index & 1:
-        return guess + STAGGER * ((index + 1) // 2)
-    return guess - STAGGER * (index // 2)
+        return guess + stride * ((index + 1) // 2)
+    return guess - stride * (index // 2)
 
 
 cdef inline void value_work(Worker* w) noexcept nogil:
     """Lazy SMP (see the top of this file): the exact value from this thread's guess; the first to finish answers."""
     cdef Shared* shared = w.shared
     cdef int proved, result
-    result = exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index), 0, INFINITY, shared.step, &proved)
+    result = exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index, STAGGER), 0, INFINITY, shared.step, &proved)
     if w.S.aborted:
         return
     if claim(&shared.winner, -1, w.S.index):
@@ -234,7 +235,7 @@ cdef inline void cards_work(Worker* w) noexcept nogil:
             i = card_to_help(shared)
             if i < 0:
                 return
-            guess = staggered_guess(g, w.S.index + 1)
+            guess = staggered_guess(g, w.S.index + 1, STAGGER)
         reward = begin_card(w, i)
         result = reward + exact_value_card(&w.S, guess - reward, shared.lower - reward, shared.upper - reward, step,
                                            &proved)
@@ -260,7 +261,7 @@ cdef inline int root_first_card(Worker* w) noexcept nogil:
     cdef Shared* shared = w.shared
     cdef int reward, result, proved, outcome
     reward = begin_card(w, 0)
-    result = reward + exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index) - reward,
+    result = reward + exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index, STAGGER) - reward,
                                        shared.lower - reward, shared.upper - reward, shared.step, &proved)
     outcome = end_card(w, 0)
     if outcome == CARD_STOP:
@@ -333,8 +334,7 @@ cdef inline int settle_first_card(Worker* w) noexcept nogil:
     if k:
         if guess < 0:
             guess = (shared.lower + shared.upper + 1) // 2
-        guess = guess + (k + 1) // 2 if k & 1 else guess - k // 2
-        guess = min(max(guess, shared.lower), shared.upper)
+        guess = min(max(staggered_guess(guess, k, 1), shared.lower), shared.upper)
     settle_begin_card(w, 0)
     result = settle_value(&w.T, shared.lower, shared.upper, guess)
     outcome = card_ends(shared, 0, &w.T.task_stop, &w.T.aborted)

@@ -210,8 +210,16 @@ cdef inline uint64_t buckets_for(uint64_t bytes_, uint64_t bucket_bytes) noexcep
     return buckets * 2 if buckets * bucket_bytes < bytes_ else buckets
 
 
+cdef inline uint64_t fitting_mask(uint64_t used_bytes, uint64_t bucket_bytes, uint64_t mask) noexcept nogil:
+    """The part a new question starts on (see Growth): the one ``used_bytes`` of entries fit in, at least the first
+    part, at most the part ``mask`` in use now."""
+    cdef uint64_t fit = buckets_for(used_bytes, bucket_bytes)
+    if fit * bucket_bytes < FIRST_BYTES:
+        fit = buckets_within(FIRST_BYTES, bucket_bytes)
+    return fit - 1 if fit - 1 < mask else mask
+
+
 cdef inline void table_new_generation(Table* table) noexcept nogil:
-    cdef uint64_t fit
     table.generation += 1
     if table.generation == 0:  # wrapped: old entries could look current
         # only the parts ever in use hold entries: the rest of the pages stay untouched
@@ -219,15 +227,9 @@ cdef inline void table_new_generation(Table* table) noexcept nogil:
         memset(table.quasi, 0, (table.quasi_touched + 1) * QUASI_BUCKET * sizeof(QuasiEntry))
         table.generation = 1
     # the new question starts on the part the last one's entries would have grown to (see Growth), if smaller
-    fit = buckets_for(table.used * 2 * sizeof(Entry), BUCKET * sizeof(Entry))
-    fit = fit if fit * BUCKET * sizeof(Entry) >= FIRST_BYTES else buckets_within(FIRST_BYTES, BUCKET * sizeof(Entry))
-    if fit - 1 < table.active_mask:
-        table.active_mask = fit - 1
-    fit = buckets_for(table.quasi_used * 4 * sizeof(QuasiEntry), QUASI_BUCKET * sizeof(QuasiEntry))
-    fit = fit if fit * QUASI_BUCKET * sizeof(QuasiEntry) >= FIRST_BYTES \
-        else buckets_within(FIRST_BYTES, QUASI_BUCKET * sizeof(QuasiEntry))
-    if fit - 1 < table.quasi_active:
-        table.quasi_active = fit - 1
+    table.active_mask = fitting_mask(table.used * 2 * sizeof(Entry), BUCKET * sizeof(Entry), table.active_mask)
+    table.quasi_active = fitting_mask(table.quasi_used * 4 * sizeof(QuasiEntry), QUASI_BUCKET * sizeof(QuasiEntry),
+                                      table.quasi_active)
     table.used = 0
     table.quasi_used = 0
 
@@ -366,14 +368,14 @@ cdef inline void table_at_least(Table* table, uint64_t bytes_) noexcept nogil:
             table.active_mask = buckets - 1
         if table.quasi_active < quasi_buckets - 1:
             table.quasi_active = quasi_buckets - 1
-    while table.active_mask < buckets - 1:
+        if table.active_mask > table.touched_mask:
+            table.touched_mask = table.active_mask
+        if table.quasi_active > table.quasi_touched:
+            table.quasi_touched = table.quasi_active
+    while table.active_mask < buckets - 1:            # growing remembers the parts touched
         table_grow(table)
     while table.quasi_active < quasi_buckets - 1:
         quasi_grow(table)
-    if table.active_mask > table.touched_mask:
-        table.touched_mask = table.active_mask
-    if table.quasi_active > table.quasi_touched:
-        table.quasi_touched = table.quasi_active
 
 
 cdef inline int table_lookup(const Table* table, uint64_t key, uint8_t leader_flags, Entry* copy) noexcept nogil:
