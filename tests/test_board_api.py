@@ -21,6 +21,7 @@ with warnings.catch_warnings():  # Starlette 1.x would have httpx2 for its test 
     from starlette.testclient import TestClient
 
 import solver
+from solver import postmortem
 from solver.board import app as board_app
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, card_face
@@ -112,25 +113,35 @@ def test_kratzen_tables_of_three_to_six(seats):
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
     assert view["seats"] == seats and len(view["hands"]) == seats and view["per_seat"]
     assert all(len(hand["cards"]) == 4 for hand in view["hands"])
-    assert [o["name"] for o in view["objectives"]] == ["tricks"] and view["default_objective"] == "tricks"
-    values = lines(c.post("/api/values", json={"board": dealt["open"], "moves": []}))[-1]
+    # the score is the attacker's payment, with the pot; the tricks are each seat's own
+    assert [o["name"] for o in view["objectives"]] == ["score", "tricks"] and view["default_objective"] == "score"
+    values = lines(c.post("/api/values", json={"board": dealt["open"], "moves": [], "objective": "tricks"}))[-1]
     assert values["kind"] == "values" and values["maximiser"] == str(view["to_move"])  # the mover's own tricks
+    position = solver.position_from_record(solver.random_record("Kratzen", 5, 1, contract="Trump H", seats=seats))
+    scored = lines(c.post("/api/values", json={"board": dealt["open"], "moves": []}))[-1]
+    result = solver.solve(position, "score", cards=True)
+    assert scored["objective"] == "score" and scored["maximiser"] == str(view["declarer"])
+    assert scored["cards"] == result.card_names() and scored["total"] == result.total
 
 
-def test_values_are_the_engines_and_the_default_is_the_score_or_the_points():
+def test_values_are_the_engines_and_the_default_is_the_score():
     c = client(SK, board="6")
     board, moves = opened(c)
     position = next(p for p in solver.read_positions(SK) if p.record.get("Board") == "6")
     answer = lines(c.post("/api/values", json={"board": board, "moves": moves}))
     assert answer[0]["kind"] == "thinking"
     values = answer[-1]
-    names = [o["name"] for o in c.post("/api/position", json={"board": board, "moves": moves}).json()["objectives"]]
-    expected_objective = "score" if "score" in names else "points"
-    assert values["objective"] == expected_objective
-    result = solver.solve(position, expected_objective, cards=True)
-    assert values["cards"] == {name: result.achieved + value for name, value in result.card_names().items()}
-    assert values["best"] == [card.name for card in result.best_cards()]
-    assert values["total"] == result.total
+    view = c.post("/api/position", json={"board": board, "moves": moves}).json()
+    assert [o["name"] for o in view["objectives"]] == ["score"] + position.rules.objective_names()
+    assert view["default_objective"] == values["objective"] == "score" and not values["yes_no"]
+    for name in ("score", "points"):
+        if name == "points":
+            values = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": name}))[-1]
+        result = solver.solve(position, name, cards=True)
+        assert values["objective"] == name
+        assert values["cards"] == {card: result.achieved + value for card, value in result.card_names().items()}
+        assert values["best"] == [card.name for card in result.best_cards()]
+        assert values["total"] == result.total
     valat = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": "schwarz"}))[-1]
     assert valat["yes_no"] and valat["objective"] == "schwarz"
     assert valat["total"] == solver.solve(position, "schwarz").total
@@ -145,11 +156,17 @@ def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
     kinds = [line["kind"] for line in answer]
     legal = position.pack.names(position.state.legal_cards())
     assert kinds == ["thinking", "slow"] + ["card"] * len(legal) + ["values"]
-    result = solver.solve(position, "points", cards=True)
+    result = solver.solve(position, "score", cards=True)  # the default: the score, each card searched on its own
     expected = {name: result.achieved + value for name, value in result.card_names().items()}
     assert {line["card"]: line["value"] for line in answer if line["kind"] == "card"} == expected
     assert answer[-1]["cards"] == expected and answer[-1]["total"] == result.total
     assert sorted(answer[-1]["best"]) == sorted(card.name for card in result.best_cards())
+    assert answer[-1]["objective"] == "score" and answer[-1]["description"] == result.objective.description
+    answer = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": "points"}))
+    result = solver.solve(position, "points", cards=True)
+    expected = {name: result.achieved + value for name, value in result.card_names().items()}
+    assert {line["card"]: line["value"] for line in answer if line["kind"] == "card"} == expected
+    assert answer[-1]["cards"] == expected and answer[-1]["total"] == result.total
 
 
 def test_the_time_limit_stops_a_search():
@@ -157,6 +174,25 @@ def test_the_time_limit_stops_a_search():
     dealt = c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 2}).json()
     answer = lines(c.post("/api/values", json={"board": dealt["open"], "moves": []}))
     assert answer[-1]["kind"] == "stopped" and "time limit" in answer[-1]["reason"]
+    for by in ("score", "points"):  # the graph's searches too, the settlement's among them
+        curve = c.post("/api/curve", json={"board": dealt["open"], "moves": [], "objective": by})
+        assert curve.status_code == 409 and curve.json()["reason"] == "the time limit ran out"
+
+
+def test_the_time_limit_stops_the_graphs_settlements(monkeypatch):
+    """The graph by the score: its settlement searches (on their own engine) stop at the time limit as well."""
+    c = client(time_limit=0.05)
+    dealt = c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 2}).json()
+    position = solver.position_from_record(solver.random_record("Zwanzigerrufen", 2, 1))
+    points = solver.analyse_play(position)
+
+    def settlements_only(current, engine=None, objective="points"):
+        time.sleep(0.06)  # past the limit: only the settlement searches are left to see it
+        return postmortem.by_score(current, points, engine)
+
+    monkeypatch.setattr(board_app, "analyse_play", settlements_only)
+    curve = c.post("/api/curve", json={"board": dealt["open"], "moves": [], "objective": "score"})
+    assert curve.status_code == 409 and curve.json()["reason"] == "the time limit ran out"
 
 
 def test_a_newer_question_stops_the_stale_one():
@@ -186,6 +222,30 @@ def test_the_curve_is_the_post_mortem():
     assert curve["curve"] == list(analysis.curve)
     assert [card["grade"] for card in curve["cards"]] == [card.grade for card in analysis.cards]
     assert curve["trick_ends"] == list(analysis.trick_ends)
+    # by the score when the page values cards by it: the post-mortem graded by the score
+    scored = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "score"}).json()
+    analysis = solver.analyse_play(position, objective="score")
+    assert scored["measure"] == analysis.measure == "game units" and scored["curve"] == list(analysis.curve)
+    assert [card["grade"] for card in scored["cards"]] == [card.grade for card in analysis.cards]
+    assert c.post("/api/curve", json={"board": board, "moves": moves, "objective": "schwarz"}).json()["measure"] \
+        == "points"  # any other objective: the card points
+    refused(c.post("/api/curve", json={"board": board, "moves": moves, "objective": ["score"]}), 400,
+            "the objective is a name")
+
+
+def test_the_score_is_offered_only_where_it_can_be_settled():
+    c = client()
+    dealt = c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 3}).json()
+    assert c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()["default_objective"] == "score"
+    text = solver.position_from_record(solver.random_record("Zwanzigerrufen", 3, 1)).to_tbn()
+    text += '[Variant "card_bonus_basis=captured"]\n'  # Trull and 4 Kings by captured cards: no settlement
+    opened_ = c.post("/api/load", json={"text": text}).json()
+    view = c.post("/api/position", json={"board": opened_["open"], "moves": []}).json()
+    assert "score" not in [o["name"] for o in view["objectives"]] and view["default_objective"] == "points"
+    refused(c.post("/api/values", json={"board": opened_["open"], "moves": [], "objective": "score"}), 400,
+            "objective 'score' is not one of this contract's")
+    curve = c.post("/api/curve", json={"board": opened_["open"], "moves": [], "objective": "score"}).json()
+    assert curve["measure"] == "points"
 
 
 def test_the_odds_are_the_analysers():

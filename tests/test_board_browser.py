@@ -117,15 +117,21 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
     driver.get(server)
     wait_for(lambda: settled(driver), "the first record's values")
     assert "zwanzigerrufen.tbn board 1" in driver.find_element("id", "title").text
-    shown = values_on_page(driver)
     position = next(solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn"))
-    result = solver.solve(position, "points", cards=True)
-    expected = {name: result.achieved + value for name, value in result.card_names().items()}
-    assert shown == expected
-    assert sorted(best_on_page(driver)) == sorted(card.name for card in result.best_cards())
-    # the page's own text shows the same number on the card
-    card = driver.find_element("css selector", ".seat.to-move .card[data-value] .value")
-    assert card.text == str(next(iter(shown.values())))
+    from selenium.webdriver.support.select import Select
+
+    for name in ("score", "points"):  # the score first (the page's default), then the card points
+        if name != "score":
+            Select(driver.find_element("id", "objective")).select_by_value(name)
+            wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == name, name)
+        shown = values_on_page(driver)
+        result = solver.solve(position, name, cards=True)
+        expected = {card: result.achieved + value for card, value in result.card_names().items()}
+        assert driver.execute_script("return S.values.objective") == name and shown == expected
+        assert sorted(best_on_page(driver)) == sorted(card.name for card in result.best_cards())
+        # the page's own text shows the same number on the card
+        card = driver.find_element("css selector", ".seat.to-move .card[data-value] .value")
+        assert card.text == str(next(iter(shown.values())))
 
 
 def test_play_the_best_line_to_the_end_then_undo(driver, server):
@@ -133,7 +139,7 @@ def test_play_the_best_line_to_the_end_then_undo(driver, server):
     wait_for(lambda: settled(driver), "values")
     start = moves(driver)
     position = next(solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn"))
-    total = solver.solve(position, "points").total
+    total = solver.solve(position, "score").total  # the page's default objective
     best = driver.find_element("id", "best")
     for _ in range(40):
         if driver.execute_script("return S.view.is_over"):
@@ -145,12 +151,19 @@ def test_play_the_best_line_to_the_end_then_undo(driver, server):
     else:
         raise AssertionError("the deal did not end")
     assert driver.execute_script("return S.view.is_over")
-    declarers = driver.execute_script("return S.view.sides[0].points")
-    assert declarers == total  # best play from both sides keeps the value the engine promised
-    # the evaluation graph stays flat from the record's end: nobody erred on the best line
+    # best play from both sides keeps the score the engine promised: the deal's settlement
+    assert driver.execute_script("return S.values.total") == total
+    played = [position.pack.parse(card).index for card in moves(driver)]
+    final = solver.Position(position.game, position.rules, position.rules.start(), record=position.record)
+    for card in played:
+        final = final.play(card)
+    assert solver.solve(final, "score").total == total
+    # the evaluation graph, by the score, stays flat from the record's end: nobody erred on the best line
     wait_for(lambda: driver.execute_script("return S.curve && S.curve.curve.length === S.moves.length + 1"),
              "the graph")
+    assert driver.execute_script("return S.curve.measure") == "game units"
     assert driver.execute_script("return S.curve.curve[S.curve.curve.length - 1]") == total
+    assert "score (game units)" in driver.find_element("id", "curve-note").text
     played = moves(driver)
     driver.find_element("id", "undo").click()
     wait_for(lambda: settled(driver) and len(moves(driver)) == len(played) - 1, "undo")
@@ -193,9 +206,11 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     objective = Select(driver.find_element("id", "objective"))
     names = [option.get_attribute("value") for option in objective.options]
     position = next(solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn"))
-    assert names == [o for o in ["score"] if o in names] + list(position.rules.objective_names())
+    assert names == ["score"] + list(position.rules.objective_names())
     objective.select_by_value("valat")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "valat", "valat")
+    # the graph follows the score only: by any other objective, the card points
+    wait_for(lambda: driver.execute_script("return S.curve !== null && S.curve.measure") == "points", "the graph")
     badges = driver.execute_script(
         "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)")
     assert badges and set(badges) <= {"✓", "✗"}

@@ -32,13 +32,14 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import SearchStopped, StichError
 from ..postmortem import analyse_play
+from ..score_objective import SCORE, settlement_engine_for
 from ..sampling import analyse_position
 from ..search.engine import EngineSolver
 from ..workers import worker_engine
 from ..api import solve
 from .guard import BodyTooLarge, Guard, loopback_names
-from .session import (BoardError, Boards, chosen_objective, curve_document, file_name_for, new_deal,
-                      objective_seat, odds_document, saved_record, values_document, view)
+from .session import (BoardError, Boards, chosen_objective, curve_document, file_name_for, graph_measure,
+                      new_deal, objective_for, objective_seat, odds_document, saved_record, values_document, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
@@ -287,7 +288,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 if stop.is_set():
                     yield line({"kind": "stopped", "reason": "replaced by a newer question"})
                     return
-            objective = current.objective(name, seat)
+            objective = objective_for(current, name, seat)
             achieved = objective.achieved(current.rules, current.state)
             legal = current.state.legal_list()
             yield line({"kind": "slow", "cards": len(legal), "seconds": round(time.monotonic() - started, 3)})
@@ -322,16 +323,21 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             searches.release(slot, stop)
 
     async def curve(request: Request) -> Response:
-        """The post-mortem of the moves so far: the evaluation graph with every card graded."""
+        """The post-mortem of the moves so far: the evaluation graph with every card graded, by the score when the
+        page asks for it (and the deal has one), else by card points or tricks."""
         body = await _json_body(request)
         current = boards.get(body.get("board")).position(_moves(body))
+        by = graph_measure(current, body.get("objective"))
         engine = searches.graph_engine
 
         def work(stop: threading.Event) -> Any:
             engine.stop_event = stop
             try:
-                with engine.stopping(time_limit=searches.time_limit, stop=stop):
-                    return curve_document(analyse_play(current, engine=engine))
+                with contextlib.ExitStack() as stopping:
+                    stopping.enter_context(engine.stopping(time_limit=searches.time_limit, stop=stop))
+                    if by == SCORE:  # the score's settlements search on this thread's settlement engine
+                        stopping.enter_context(settlement_engine_for(engine).stopping(searches.time_limit, stop))
+                    return curve_document(analyse_play(current, engine=engine, objective=by))
             finally:
                 engine.stop_event = None
 

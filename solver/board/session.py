@@ -23,7 +23,9 @@ from ..errors import InvalidPositionError, StichError
 from ..formats.tbn import Record, parse_records
 from ..games import get_game
 from ..generate import random_record
+from ..games.base import Objective
 from ..position import Position, position_from_record
+from ..score_objective import SCORE, score_objective
 
 #: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
 MAX_BOARDS = 200
@@ -188,18 +190,23 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
 # --- what the page shows -------------------------------------------------------------------------------------------
 
 
+def objective_for(position: Position, name: str, seat: int | None = None) -> Objective:
+    """The objective ``name`` of the position: the score (:func:`~solver.score_objective.score_objective`, which the
+    rules do not list) or one of the rules' own."""
+    if name == SCORE:
+        return score_objective(position)
+    return position.objective(name, seat)
+
+
 def objective_names(position: Position) -> list[str]:
-    """The objectives the API offers for this position, in its order; ``score`` where the API knows it (it need not
-    be among the rules' own names, which list the trick objectives)."""
+    """The objectives the board offers for this position: the score first where it can be settled (a whole deal of
+    a contract the scorer knows), then the rules' own objectives in their order."""
     names = list(position.rules.objective_names())
-    if "score" not in names:
-        try:
-            position.objective("score")
-        except StichError:
-            pass
-        else:
-            names.insert(0, "score")
-    return names
+    try:
+        score_objective(position)
+    except StichError:
+        return names
+    return [SCORE] + names
 
 
 def default_objective(position: Position) -> str:
@@ -222,7 +229,9 @@ def chosen_objective(position: Position, name: object) -> str:
 
 def objective_seat(position: Position, name: str) -> int | None:
     """The 1-based seat of a per-seat objective (a seat's tricks: the seat to move, whose cards are valued), or
-    None for a side's objective."""
+    None for a side's objective (the score is the declaring side's)."""
+    if name == SCORE:
+        return None
     try:
         position.objective(name)
     except StichError:
@@ -236,7 +245,7 @@ def describe_objectives(position: Position) -> list[dict[str, Any]]:
     for name in objective_names(position):
         seat = objective_seat(position, name)
         try:
-            objective = position.objective(name, seat)
+            objective = objective_for(position, name, seat)
         except StichError:
             continue
         described.append({"name": name, "description": objective.description,
@@ -309,6 +318,14 @@ def values_document(position: Position, objective: str, result: Any) -> dict[str
             "mover_maximises": position.state.to_move in result.objective.maximiser,
             "description": result.objective.description, "seconds": round(result.seconds, 4),
             "nodes": result.nodes}
+
+
+def graph_measure(position: Position, objective: object) -> str:
+    """What the evaluation graph follows for the page's objective: the score where the page values cards by it,
+    else card points (tricks in a game without them; :func:`~solver.postmortem.analyse_play` picks)."""
+    if objective is not None and not isinstance(objective, str):
+        raise BoardError(f"the objective is a name, not {objective!r}")
+    return SCORE if objective == SCORE and SCORE in objective_names(position) else "points"
 
 
 def curve_document(analysis: Any) -> dict[str, Any]:

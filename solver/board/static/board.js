@@ -307,13 +307,14 @@ async function loadValues() {
 // --- the evaluation graph -------------------------------------------------------------------------------------------
 
 async function loadCurve() {
-  const key = `${S.board}|${S.moves.join(" ")}`;
+  const by = S.objective === "score" ? "score" : "points";  // the graph follows the score while cards are valued by it
+  const key = `${S.board}|${by}|${S.moves.join(" ")}`;
   if (key === S.curveKey) { renderCurve(); return; }
   S.curve = null;
   renderCurve();
   busy("curve", true);
   $("curve-state").textContent = "computing…";
-  const asked = ask("curve", "/api/curve", { board: S.board, moves: S.moves });
+  const asked = ask("curve", "/api/curve", { board: S.board, moves: S.moves, objective: by });
   const mine = S.requests.curve;
   try {
     S.curve = await asked;
@@ -338,18 +339,21 @@ function renderCurve() {
   const ns = "http://www.w3.org/2000/svg";
   const make = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const k in attrs) n.setAttribute(k, attrs[k]); return n; };
   const points = curve.curve;
-  const most = curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
+  // card points and tricks run from 0 to the deal's; the score (game units) from its least to its greatest, with 0
+  const scored = curve.measure !== "points" && curve.measure !== "tricks";
+  const least = scored ? Math.min(0, ...points) : 0;
+  const most = scored ? Math.max(0, ...points) : curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
   const width = 400, height = 170, pad = 10;
   const n = Math.max(points.length - 1, 1);
   const x = (i) => pad + (width - 2 * pad) * i / n;
-  const y = (v) => height - pad - (height - 2 * pad) * v / Math.max(most, 1);
+  const y = (v) => height - pad - (height - 2 * pad) * (v - least) / Math.max(most - least, 1);
   const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
   label(most, pad + 8);
-  label(0, height - pad - 2);
-  if (curve.measure === "points") {
-    const half = most / 2;
-    svg.append(make("line", { class: "half", x1: pad, x2: width - pad, y1: y(half), y2: y(half) }));
-    label(half, y(half) - 2);
+  label(least, height - pad - 2);
+  const mark = scored ? (least < 0 && most > 0 ? 0 : null) : curve.measure === "points" ? most / 2 : null;
+  if (mark !== null) {
+    svg.append(make("line", { class: "half", x1: pad, x2: width - pad, y1: y(mark), y2: y(mark) }));
+    label(mark, y(mark) - 2);
   }
   for (const end of curve.trick_ends) svg.append(make("line", { class: "trick-end", x1: x(end), x2: x(end), y1: pad, y2: height - pad }));
   svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
@@ -364,7 +368,7 @@ function renderCurve() {
     svg.append(dot);
   });
   const mistakes = curve.cards.filter((c) => c.grade !== "ok");
-  note.textContent = `${curve.measure} of ${curve.declaring_side.join("+")} under best play from each point; ` +
+  note.textContent = `${scored ? `score (${curve.measure})` : curve.measure} of ${curve.declaring_side.join("+")} under best play from each point; ` +
     (mistakes.length ? `${mistakes.length} card(s) cost something (coloured)` : "no card cost anything");
 }
 
@@ -487,7 +491,7 @@ async function start() {
     game: $("deal-game").value, contract: $("deal-contract").value, seed: $("deal-seed").value,
     seats: $("deal-seats").value, declarer: $("deal-declarer").value }), "dealt"));
   $("save").addEventListener("click", save);
-  $("objective").addEventListener("change", (e) => { S.objective = e.target.value; S.values = null; renderTable(); renderValues(); loadValues(); });
+  $("objective").addEventListener("change", (e) => { S.objective = e.target.value; S.values = null; renderTable(); renderValues(); loadValues(); loadCurve(); });
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
     radio.addEventListener("change", (e) => { S.mode = e.target.value; refresh(); });
   }
