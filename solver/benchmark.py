@@ -184,6 +184,11 @@ def line_seed(line: BenchLine, seed: int | None = None) -> int:
     return get_game(line.game).bench_seed if seed is None else seed
 
 
+#: Boards a line may pass over before :func:`bench_deals` gives up on finding its deals (the Pagat Ultimo line passes
+#: over the boards where no hand holds the Pagat: about one in six).
+MAX_BOARDS_PASSED = 1000
+
+
 def bench_deals(line: BenchLine, count: int | None = None, seed: int | None = None) -> list[BenchDeal]:
     """The first ``count`` deals of the line (all its deals by default): boards 1, 2, ... of the game's seed, passing
     over the boards on which the objective does not exist, so every run solves the same deals."""
@@ -195,8 +200,11 @@ def bench_deals(line: BenchLine, count: int | None = None, seed: int | None = No
         board += 1
         try:
             deals.append(prepare_deal(line, board, seed))
-        except InvalidContractError:
-            continue
+        except InvalidContractError as error:
+            if board >= MAX_BOARDS_PASSED + count and len(deals) * 4 < board:
+                # a contract or objective that (almost) never exists: say so rather than deal for ever
+                raise InvalidContractError(f"{line.name}: {len(deals)} of the first {board} boards have the line's "
+                                           f"contract and objective ({error})") from None
     return deals
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import solver
 
-from solver.benchmark import (ABLATIONS, ENDING_TRICKS, BenchStats, DealResult, ablation,
+from solver.benchmark import (ABLATIONS, ENDING_TRICKS, BenchLine, BenchStats, DealResult, ablation,
                               ablation_configurations, bench_deals, endings_line, endings_lines, engine_fingerprint,
                               percentile, pinned_package, run_endings_ratio, run_line, standard_lines, target_met)
 
@@ -78,6 +78,14 @@ def test_the_same_seed_gives_the_same_deals():
     assert texts() != texts(seed=12345)
     # a deal does not depend on how many are asked for
     assert bench_deals(EXACT, 1)[0].position.rules.deal.text() == bench_deals(EXACT, 3)[0].position.rules.deal.text()
+
+
+def test_a_line_whose_contract_never_exists_is_refused_not_dealt_for_ever():
+    line = BenchLine("bad", "Schafkopf", "Rufer", "points")  # no called suit: no board has this contract
+    with pytest.raises(solver.InvalidContractError, match=r"bad: 0 of the first 1\d{3} boards.*called ace's suit"):
+        bench_deals(line, 5)
+    pagat = next(line for line in standard_lines() if "Pagat" in line.name)  # passes over some boards, finds its 100
+    assert len(bench_deals(pagat)) == pagat.deals
 
 
 def test_endings_are_five_tricks_from_the_end_and_the_engine_is_faster():
