@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from typing import Sequence
 
 from .cards import bits
@@ -47,20 +48,28 @@ def score_objective(position: Position) -> Objective:
 
 
 _ENGINES = threading.local()
+#: Settlement engines a thread keeps for the points engines it was given, the most recently asked first: each holds
+#: a table as large as its points engine's, so a caller that goes through many table sizes or thread counts keeps
+#: only the last few tables.
+SHAPES_KEPT = 2
 
 
 def settlement_engine_for(engine: EngineSolver | SettlementEngine | None) -> SettlementEngine:
     """The settlement engine to search the score with: ``engine`` itself, one with the table size and threads of a
-    points engine (a command's ``--table-mb`` and ``--threads``: this thread's, made once for each), or this
-    thread's shared one."""
+    points engine (a command's ``--table-mb`` and ``--threads``: this thread's, kept for the last
+    :data:`SHAPES_KEPT` shapes asked), or this thread's shared one."""
     if isinstance(engine, SettlementEngine):
         return engine
     if engine is None:
         return default_settlement_engine()
     shape = (max(1, engine.table_bytes >> 20), engine.threads)
-    made = _ENGINES.__dict__.setdefault("by_shape", {})
-    if shape not in made:
-        made[shape] = SettlementEngine(shape[0], threads=shape[1])
+    made: OrderedDict[tuple[int, int], SettlementEngine] = _ENGINES.__dict__.setdefault("by_shape", OrderedDict())
+    if shape in made:
+        made.move_to_end(shape)
+        return made[shape]
+    while len(made) >= SHAPES_KEPT:
+        made.popitem(last=False)          # its table is freed before the new one is made
+    made[shape] = SettlementEngine(shape[0], threads=shape[1])
     return made[shape]
 
 

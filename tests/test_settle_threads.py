@@ -12,6 +12,7 @@ import solver
 from solver.errors import SearchStopped
 from solver.generate import random_record
 from solver.position import position_from_record
+from solver import score_objective
 from solver.score_objective import settlement_engine_for
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -144,6 +145,18 @@ def test_the_settlement_engines_follow_the_threads_they_are_given() -> None:
     assert settlement_engine_for(EngineSolver(8, threads=2)).threads == 2
     with pytest.raises(solver.InvalidPositionError, match="threads must be a whole number from 1 to 64"):
         SettlementEngine(8, threads=0)
+
+
+def test_a_thread_keeps_the_settlement_engines_of_its_last_two_shapes() -> None:
+    def made() -> list[tuple[int, int]]:
+        return list(score_objective._ENGINES.by_shape)
+
+    one, two, four = (settlement_engine_for(EngineSolver(megabytes, threads=1)) for megabytes in (1, 2, 4))
+    assert made() == [(2, 1), (4, 1)] and score_objective.SHAPES_KEPT == 2
+    assert settlement_engine_for(EngineSolver(2, threads=1)) is two  # kept, and now the most recent
+    assert made() == [(4, 1), (2, 1)] and one.table_bytes == 1 << 20
+    assert settlement_engine_for(EngineSolver(1, threads=1)) is not one  # forgotten: made again
+    assert made() == [(2, 1), (1, 1)] and four.threads == 1
 
 
 def test_a_line_holds_one_core_and_a_value_every_core(monkeypatch) -> None:
