@@ -262,6 +262,11 @@ def test_the_odds_are_the_analysers():
     assert odds["mean"] == pytest.approx(expected.mean)
     assert odds["win_probability"] == pytest.approx(expected.win_probability)
     assert [o["card"] for o in odds["openings"]] == [o.card for o in expected.openings]
+    # the score beside the points: the declaring side's mean settlement, overall and after each card
+    document = expected.as_dict()
+    assert odds["score_mean"] == pytest.approx(document["score_mean"]) and odds["score_mean"] is not None
+    assert odds["score_interval"] == pytest.approx(document["score_interval"])
+    assert [o["mean_score"] for o in odds["openings"]] == pytest.approx([o["mean_score"] for o in document["openings"]])
 
 
 def test_save_writes_a_record_every_command_reads(tmp_path):

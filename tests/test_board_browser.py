@@ -218,6 +218,8 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     # the single-dummy view hides the other hands and shows the analyser's odds for the seat to move
     driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
     wait_for(lambda: driver.find_element("id", "odds-summary").text.startswith("win"), "the odds", timeout=60)
+    assert "mean score" in driver.find_element("id", "odds-summary").text  # the score beside the points
+    assert "mean score" in [th.text for th in driver.find_elements("css selector", "#odds th")]
     hidden = driver.execute_script("return document.querySelectorAll('.seat:not(.to-move) .card.back').length")
     assert hidden == sum(len(hand["cards"]) for hand in driver.execute_script("return S.view.hands")
                          if hand["seat"] != driver.execute_script("return S.view.to_move"))

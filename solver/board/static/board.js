@@ -390,13 +390,19 @@ async function loadOdds() {
   try {
     const odds = await asked;
     const pct = (p) => `${(100 * p).toFixed(1)}%`;
+    const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
     const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
-      el("td", {}, o.mean.toFixed(1)), el("td", {}, pct(o.win_probability))));
+      el("td", {}, o.mean.toFixed(1)), ...(scored ? [el("td", {}, o.mean_score.toFixed(1))] : []),
+      el("td", {}, pct(o.win_probability))));
+    const score = scored ? ` · mean score ${odds.score_mean.toFixed(1)} ` +
+      `(95%: ${odds.score_interval[0].toFixed(1)}..${odds.score_interval[1].toFixed(1)})` : "";
     box.replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
       el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)} ` +
-        `(95%: ${odds.interval[0].toFixed(1)}..${odds.interval[1].toFixed(1)})`),
-      el("div", { class: "hint" }, `${odds.samples} deals of the unseen cards, each solved double dummy`),
-      rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`), el("th", {}, "win")), ...rows) : "");
+        `(95%: ${odds.interval[0].toFixed(1)}..${odds.interval[1].toFixed(1)})` + score),
+      el("div", { class: "hint" }, `${odds.samples} deals of the unseen cards, each solved double dummy` +
+        (scored ? `; the score in game units for seat ${odds.seat}'s side, by which the cards are ranked` : "")),
+      rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
+        ...(scored ? [el("th", {}, "mean score")] : []), el("th", {}, "win")), ...rows) : "");
     for (const opening of odds.openings) {
       const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${opening.card}"]`);
       if (node) { node.querySelector(".value")?.remove(); node.append(el("span", { class: "value" }, pct(opening.win_probability).replace(".0%", "%"))); }
