@@ -26,6 +26,7 @@ from ..generate import random_record
 from ..games.base import Objective
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, score_objective
+from ..scoring import scoring_inputs
 
 #: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
 MAX_BOARDS = 200
@@ -210,9 +211,12 @@ def objective_names(position: Position) -> list[str]:
 
 
 def default_objective(position: Position) -> str:
-    """The score once the API offers it, else the card points, else the seat's tricks."""
+    """The score where the board offers it and it can pay anything, else the card points, else the seat's tricks. A
+    game paid from a pot (Kratzen) whose record names no pot settles every line at 0: its tricks come first there."""
     names = objective_names(position)
-    for name in ("score", "points"):
+    if SCORE in names and position.game.has_pot and not scoring_inputs(position):
+        names.remove(SCORE)
+    for name in (SCORE, "points"):
         if name in names:
             return name
     return names[0]
