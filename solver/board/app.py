@@ -32,8 +32,8 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import SearchStopped, StichError
 from ..postmortem import analyse_play
-from ..score_objective import SCORE, settlement_engine_for
 from ..sampling import analyse_position
+from ..score_objective import SCORE, settlement_engine_for
 from ..search.engine import EngineSolver
 from ..workers import worker_engine
 from ..api import solve

@@ -22,8 +22,8 @@ from ..diagram import SIGNS, SuitStyle
 from ..errors import InvalidPositionError, StichError
 from ..formats.tbn import Record, parse_records
 from ..games import get_game
-from ..generate import random_record
 from ..games.base import Objective
+from ..generate import random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, score_objective
 from ..scoring import scoring_inputs
@@ -200,8 +200,8 @@ def objective_for(position: Position, name: str, seat: int | None = None) -> Obj
 
 
 def objective_names(position: Position) -> list[str]:
-    """The objectives the board offers for this position: the score first where it can be settled (a whole deal of
-    a contract the scorer knows), then the rules' own objectives in their order."""
+    """The objectives the board offers for this position: the score first where the settlement can score it (every
+    deal and ending but a variant it does not know), then the rules' own objectives in their order."""
     names = list(position.rules.objective_names())
     try:
         score_objective(position)
