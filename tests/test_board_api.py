@@ -21,7 +21,7 @@ with warnings.catch_warnings():  # Starlette 1.x would have httpx2 for its test 
     from starlette.testclient import TestClient
 
 import solver
-from solver import postmortem
+from solver import postmortem, settlement
 from solver.board import app as board_app
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, card_face
@@ -199,6 +199,32 @@ def test_the_time_limit_stops_the_graphs_settlements(monkeypatch):
     monkeypatch.setattr(board_app, "analyse_play", settlements_only)
     curve = c.post("/api/curve", json={"board": dealt["open"], "moves": [], "objective": "score"})
     assert curve.status_code == 409 and curve.json()["reason"] == "the time limit ran out"
+
+
+def test_the_time_limit_stops_the_odds_settlements(monkeypatch):
+    """The odds' samples are scored too (a settlement search each, on this thread's settlement engine): the time
+    limit stops those searches as well."""
+    c = client(time_limit=0.05)
+    dealt = c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 2}).json()
+    position = solver.position_from_record(solver.random_record("Zwanzigerrufen", 2, 1))
+
+    def settlement_only(current, seat, **options):
+        time.sleep(0.06)  # past the limit: only the settlement search is left to see it
+        return solver.solve(position, "score", cards=True, engine=settlement.default_settlement_engine())
+
+    monkeypatch.setattr(board_app, "analyse_position", settlement_only)
+    odds = c.post("/api/odds", json={"board": dealt["open"], "moves": [], "samples": 1})
+    assert odds.status_code == 409 and odds.json()["reason"] == "the time limit ran out"
+
+
+def test_a_pot_that_does_not_read_leaves_the_board_on_the_tricks():
+    c = client()
+    record = solver.position_from_record(solver.random_record("Kratzen", 5, 1, contract="Trump H"))
+    board = c.post("/api/load", json={"text": record.to_tbn() + '[Pot "abc"]\n'}).json()["open"]
+    view = c.post("/api/position", json={"board": board, "moves": []}).json()
+    assert view["default_objective"] == "tricks" and [o["name"] for o in view["objectives"]] == ["score", "tricks"]
+    scored = lines(c.post("/api/values", json={"board": board, "moves": [], "objective": "score"}))[-1]
+    assert scored["kind"] == "error" and "abc" in scored["error"]  # said on the page, in one line
 
 
 def test_a_newer_question_stops_the_stale_one():

@@ -215,6 +215,16 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
         "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)")
     assert badges and set(badges) <= {"✓", "✗"}
     assert set(badges) == {"✗"}  # the defenders have taken tricks already: no Valat
+    # from the score's graph to the points and back at once: the graph ends up the score's, drawn
+    score_graph = ("return S.curve !== null && S.curve.measure === 'game units' && "
+                   "document.querySelectorAll('#graph .dot').length === S.curve.curve.length")
+    objective.select_by_value("score")
+    wait_for(lambda: settled(driver) and driver.execute_script(score_graph), "the score's graph")
+    for name in ("points", "score"):
+        objective.select_by_value(name)
+    wait_for(lambda: settled(driver) and driver.execute_script(score_graph), "the score's graph again")
+    time.sleep(0.5)  # and stays so: no answer of the points' graph still on its way replaces it
+    assert driver.execute_script(score_graph)
     # the single-dummy view hides the other hands and shows the analyser's odds for the seat to move
     driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
     wait_for(lambda: driver.find_element("id", "odds-summary").text.startswith("win"), "the odds", timeout=60)

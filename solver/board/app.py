@@ -34,6 +34,7 @@ from ..errors import SearchStopped, StichError
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
 from ..score_objective import SCORE, settlement_engine_for
+from ..settlement import default_settlement_engine
 from ..search.engine import EngineSolver
 from ..workers import worker_engine
 from ..api import solve
@@ -358,9 +359,11 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
 
         def work(stop: threading.Event) -> Any:
-            # with one worker the samples are solved in this thread, by its worker engine: that one is stopped
-            engine = worker_engine()
-            with engine.stopping(time_limit=searches.time_limit, stop=stop):
+            # with one worker the samples are solved in this thread, by its worker engine and its settlement engine
+            # (each sample's score): both are stopped
+            with contextlib.ExitStack() as stopping:
+                stopping.enter_context(worker_engine().stopping(time_limit=searches.time_limit, stop=stop))
+                stopping.enter_context(default_settlement_engine().stopping(searches.time_limit, stop))
                 return odds_document(analyse_position(current, seat, samples=samples, seed=0, workers=1))
 
         return await analysed(_client(body) + ":odds", work)

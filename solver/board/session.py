@@ -214,12 +214,21 @@ def default_objective(position: Position) -> str:
     """The score where the board offers it and it can pay anything, else the card points, else the seat's tricks. A
     game paid from a pot (Kratzen) whose record names no pot settles every line at 0: its tricks come first there."""
     names = objective_names(position)
-    if SCORE in names and position.game.has_pot and not scoring_inputs(position):
+    if SCORE in names and position.game.has_pot and not _pays(position):
         names.remove(SCORE)
     for name in (SCORE, "points"):
         if name in names:
             return name
     return names[0]
+
+
+def _pays(position: Position) -> bool:
+    """Whether the record's pot (of a game paid from one) can pay anything: a pot of 0 settles every line at 0, and a
+    pot tag that does not read is the score's to refuse when asked, not a reason to refuse the position."""
+    try:
+        return bool(scoring_inputs(position))
+    except StichError:
+        return False
 
 
 def chosen_objective(position: Position, name: object) -> str:

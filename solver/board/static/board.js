@@ -306,11 +306,12 @@ async function loadValues() {
 
 // --- the evaluation graph -------------------------------------------------------------------------------------------
 
-async function loadCurve() {
+async function loadCurve(again = true) {
   const by = S.objective === "score" ? "score" : "points";  // the graph follows the score while cards are valued by it
   const key = `${S.board}|${by}|${S.moves.join(" ")}`;
-  if (key === S.curveKey) { renderCurve(); return; }
+  if (S.curve && key === S.curveKey) { renderCurve(); return; }
   S.curve = null;
+  S.curveKey = null;  // the key of the graph shown, none now: a question still on its way is asked again
   renderCurve();
   busy("curve", true);
   $("curve-state").textContent = "computing…";
@@ -321,8 +322,12 @@ async function loadCurve() {
     S.curveKey = key;
     $("curve-state").textContent = "";
   } catch (error) {
-    if (!aborted(error)) $("curve-state").textContent = error.status === 409 ? "" : error.message;
     if (aborted(error)) return;
+    // the card values of the same click stop the graph of the moves before it: if they stopped this one, ask again
+    if (again && error.status === 409 && error.message.startsWith("replaced") && S.requests.curve === mine) {
+      return loadCurve(false);
+    }
+    $("curve-state").textContent = error.status === 409 ? "" : error.message;
   } finally {
     if (S.requests.curve === mine) busy("curve", false);
   }
