@@ -22,8 +22,8 @@ from tt cimport Table, table_init, table_free, table_new_generation, table_bytes
 from search cimport Search, Options, question_options, heuristic_playout, exact_value_card, search, exact_value, \
     reaches, play_card, perft, mover_maximises, interrupted, DRIVER_MTDF, DRIVER_BISECT, DRIVER_WINDOW, ABORT_DONE, \
     ABORT_STOP, BUSY_MASK
-from parallel cimport Shared, Worker, worker_main, join_question, no_best, DEFER_MIN_CARDS, MAX_THREADS, WORK_VALUE, WORK_CARDS, \
-    WORK_ROOT, WORK_SETTLE, PARALLEL_MIN_TRICKS, WAIT_US
+from parallel cimport Shared, Worker, worker_main, join_question, no_best, DEFER_MIN_CARDS, MAX_THREADS, \
+    WORK_VALUE, WORK_CARDS, WORK_ROOT, WORK_SETTLE, PARALLEL_MIN_TRICKS, WAIT_US
 from atomic cimport pthread_t, thread_start, pthread_join, load_flag, store_flag, latch_init, \
     latch_count_down, latch_wait, latch_destroy, latch_count
 

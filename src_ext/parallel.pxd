@@ -142,7 +142,8 @@ cdef inline void value_work(Worker* w) noexcept nogil:
     """Lazy SMP (see the top of this file): the exact value from this thread's guess; the first to finish answers."""
     cdef Shared* shared = w.shared
     cdef int proved, result
-    result = exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index, STAGGER), 0, INFINITY, shared.step, &proved)
+    result = exact_value_card(&w.S, staggered_guess(shared.guess, w.S.index, STAGGER), 0, INFINITY, shared.step,
+                              &proved)
     if w.S.aborted:
         return
     if claim(&shared.winner, -1, w.S.index):
