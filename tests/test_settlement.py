@@ -21,6 +21,7 @@ import pytest
 from game_cases import random_rules, random_state
 from solver import StichError, dd_settlement, make_position, read_positions
 from solver.cards import bits
+from solver.games.outcome import MAX_POT
 from solver.generate import random_record
 from solver.games import get_game
 from solver.position import Position, position_from_record
@@ -309,7 +310,52 @@ def test_a_payoff_spec_checks_its_table():
     with pytest.raises(StichError, match="needs 3 entries"):
         PayoffSpec(frozenset({0}), (component,), (0, 0))
     with pytest.raises(StichError, match="beyond"):
-        PayoffSpec(frozenset({0}), (component,), (0, 0, 10 ** 6))
+        PayoffSpec(frozenset({0}), (component,), (0, 0, 10 ** 16))
+
+
+#: Settlements far beyond the engine's int16 values: a Kratzen pot of nine digits, and a Zwanzigerrufen Solo worth 5
+#: with a Valat multiplying the total and Resupra on the game and on the Valat.
+HUGE_PAYOFFS = [(("Kratzen", "Trump H", {}), None, MAX_POT),
+                (("Zwanzigerrufen", "Solo", {"solo_value": "5", "valat_mode": "multiplies_total"}),
+                 "D: Valat; F: Kontra; D: Retour; F: Supra; D: Resupra; F: Kontra Valat; D: Retour Valat; "
+                 "F: Supra Valat; D: Resupra Valat", None)]
+
+
+@pytest.mark.parametrize("config, template, pot", HUGE_PAYOFFS, ids=["Kratzen-pot", "ZR-Resupra"])
+def test_payoffs_of_any_size_are_searched_by_their_ranks(config, template, pot):
+    """The engine searches each payoff's rank among the table's entries (``PayoffSpec.ranks``), so a settlement of
+    any size agrees with the reference's, which scores every finished deal with the real scorer."""
+    rng = random.Random("huge payoffs:" + config[0])
+    values = set()
+    for number in range(8):
+        rules = random_rules(config, rng)
+        state = random_state(rules, rng, tricks_left=min(3, rules.tricks_in_deal), mid_trick=number % 2 == 1)
+        position = Position(get_game(config[0]), rules, state)
+        announcements = None
+        if template:
+            defender = min(rules.defending_side) + 1
+            announcements = template.replace("D:", f"{min(rules.declaring_side) + 1}:").replace("F:", f"{defender}:")
+        spec = payoff_spec(position, announcements=announcements, pot=pot)
+        assert max(abs(v) for v in spec.table) > 40_000
+
+        def score(final):
+            return final_net(position, final, announcements=announcements, pot=pot)[0]
+
+        expected = reference_settlement(position.state, spec, score)
+        for engine in (ENGINE, TWO_THREADS):
+            assert engine.value(position.state, spec) == expected
+        line = ENGINE.line(position.state, spec, expected)
+        assert score(play_out(position.state, line)) == expected
+        values.add(expected)
+    assert len(values) > 1
+
+
+def test_a_whole_deal_of_the_most_stacked_solo_settles():
+    """It was refused while the engine searched payoffs as they are (within +-20,000): 47,232, the whole deal."""
+    position = list(read_positions(EXAMPLES / "zwanzigerrufen.tbn",
+                                   variant={"solo_value": "5", "valat_mode": "multiplies_total"}))[2]
+    result = dd_settlement(position, announcements=HUGE_PAYOFFS[1][1].replace("D:", "3:").replace("F:", "1:"))
+    assert (result.value, result.value_keeping_points) == (47_232, 47_232)
 
 
 def test_the_engine_loader_range_checks():

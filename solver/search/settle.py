@@ -13,8 +13,10 @@ built from each game's scoring (solver/settlement.py); here it is searched:
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Iterator
 
 from .. import _engine
@@ -32,7 +34,10 @@ from .results import CardValue
 MAX_COMPONENTS = 6
 MAX_THRESHOLDS = 7
 MAX_PAYOFFS = 4096
-PAYOFF_LIMIT = 20000
+#: A payoff table's entries lie within +-PAYOFF_LIMIT, and +-PAYOFF_LIMIT itself is "the worst possible" for a side
+#: (score_check.py, ``keeping_points``): beyond any real settlement (a Kratzen pot has at most nine digits). The engine
+#: never sees these values, only their ranks (``PayoffSpec.ranks``), so any table it can index it can search.
+PAYOFF_LIMIT = 10 ** 15
 #: Fewer tricks left at the root: the settlement on one thread. A settlement of 8 tricks or fewer (a whole Schafkopf
 #: deal among them) takes about a millisecond or less, which two threads do not shorten (docs/architecture.md, "The
 #: settlement: the root split too"); the points search's bound is 5 (``Engine.parallel_min_tricks``).
@@ -61,7 +66,28 @@ class PayoffSpec:
         if len(self.table) != size or size > MAX_PAYOFFS:
             raise StichError(f"a payoff table needs {size} entries (at most {MAX_PAYOFFS}), not {len(self.table)}")
         if any(abs(v) > PAYOFF_LIMIT for v in self.table):
-            raise StichError(f"a settlement beyond +-{PAYOFF_LIMIT} cannot be searched")
+            raise StichError(f"a settlement beyond +-{PAYOFF_LIMIT:,} cannot be searched")
+
+    @cached_property
+    def values(self) -> tuple[int, ...]:
+        """The table's distinct entries, ascending: what the engine searches is each entry's rank among them."""
+        return tuple(sorted(set(self.table)))
+
+    @cached_property
+    def ranks(self) -> tuple[int, ...]:
+        """The table as the engine loads it: each entry's rank among :attr:`values`. The search only compares
+        payoffs (a null-window question "payoff >= v", the least and greatest entry of a box), and minimax keeps any
+        order-preserving map, so the ranks' settlement is the rank of the payoffs' one, whatever their size."""
+        rank = {value: i for i, value in enumerate(self.values)}
+        return tuple(rank[v] for v in self.table)
+
+    def rank_at_least(self, value: int) -> int:
+        """The rank of the least entry >= ``value`` (len(values) where none is): a lower bound or a guess, ranked."""
+        return bisect_left(self.values, value)
+
+    def rank_at_most(self, value: int) -> int:
+        """The rank of the greatest entry <= ``value`` (-1 where none is): an upper bound, ranked."""
+        return bisect_right(self.values, value) - 1
 
     @staticmethod
     def shape(components: tuple[PayoffComponent, ...]) -> list[int]:
@@ -139,7 +165,7 @@ class SettlementEngine(ThreadedEngine):
                            c.objective.trick_weight, engine_events(compiled, tables, c.objective))
                           for c in spec.components]
             self.engine.load_payoff(sum(1 << s for s in spec.declaring_side), components,
-                                    [list(c.thresholds) for c in spec.components], list(spec.table))
+                                    [list(c.thresholds) for c in spec.components], list(spec.ranks))
         elif last[2] != rules.deal.hands:
             self.engine.new_generation()
         self._loaded = (compiled, spec, rules.deal.hands)
@@ -161,7 +187,10 @@ class SettlementEngine(ThreadedEngine):
         if state.is_over:
             return spec.payoff(accumulated)
         self._load(state, spec)
-        return self.engine.settle(list(accumulated), lower, upper, guess)
+        rank = self.engine.settle(list(accumulated), None if lower is None else spec.rank_at_least(lower),
+                                  None if upper is None else spec.rank_at_most(upper),
+                                  None if guess is None else spec.rank_at_least(guess))
+        return spec.values[rank]
 
     @serialised
     def card_values(self, state: PlayState, spec: PayoffSpec) -> list[CardValue]:
@@ -195,8 +224,10 @@ class SettlementEngine(ThreadedEngine):
         held = 0
         for hand in state.hands:
             held |= hand
-        cards = self.engine.settle_line(list(spec.accumulated(state)), value,
-                                        [compiled.to_engine[c] for c in bits(held)])
+        rank = spec.rank_at_least(value)
+        known = rank < len(spec.values) and spec.values[rank] == value
+        cards = self.engine.settle_line(list(spec.accumulated(state)), rank if known else -1,
+                                        [compiled.to_engine[c] for c in bits(held)]) if known else None
         if cards is None:
             raise EngineError(f"no line keeps the settlement {value}: it is not the position's, or the engine is "
                               "inconsistent")
