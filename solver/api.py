@@ -8,7 +8,7 @@ from typing import IO, Iterator, Mapping
 
 from .errors import ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
-from .position import Position, check_position, make_position, position_from_record
+from .position import Position, check_position, make_position, names_score, position_from_record
 from .search import reference
 from .search.boundary import Deadline, check_flag, check_number, check_question, check_state
 from .search.engine import MAX_PERFT_DEPTH, EngineSolver, default_solver, solver_for, uses_reference
@@ -65,7 +65,7 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     check_position(position)
     check_flag("cards", cards)
     check_flag("line", line)
-    if isinstance(objective, str) and objective.strip().lower() == "score":
+    if names_score(objective):
         return _solve_score(position, seat, cards, line, engine, reference_solver, time_limit, stop)
     goal = position.objective(objective, seat)
     use_reference = uses_reference(reference_solver)

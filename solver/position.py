@@ -35,6 +35,17 @@ class PlayedTrick:
     winner: int
 
 
+#: The score's name as an objective (``stich solve -o score``, :func:`solver.solve`): the settlement search's
+#: (solver.score_objective), which the rules' objectives do not include.
+SCORE = "score"
+
+
+def names_score(name: object) -> bool:
+    """Whether an objective argument asks for the score (any case and spacing, as :meth:`Position.objective` reads
+    the rules' names)."""
+    return isinstance(name, str) and name.strip().lower() == SCORE
+
+
 @dataclass(frozen=True)
 class Position:
     """A position to solve: the rules of the deal, the state after the cards played, and where it came from.

@@ -20,7 +20,7 @@ from typing import Sequence
 from .cards import bits
 from .errors import InvalidContractError, StichError
 from .games.base import Objective
-from .position import Position, check_position
+from .position import SCORE, Position, check_position, names_score
 from .scoring import check_scoring_inputs
 from .search.boundary import Deadline, check_flag, check_state
 from .search.engine import EngineSolver, uses_reference
@@ -30,8 +30,10 @@ from .settlement import (Announcements, _reference_line, default_settlement_engi
                          settlement_unsupported)
 from .state import PlayState
 
-#: The objective's name, as ``stich solve -o`` and :func:`solver.solve` take it.
-SCORE = "score"
+def objective_named(position: Position, name: str, seat: int | None = None) -> Objective:
+    """The objective ``name`` of the position: the score (:func:`score_objective`, which the rules do not list, as
+    the settlement search answers it, not the points engine) or one of the rules' own (``position.objective``)."""
+    return score_objective(position) if names_score(name) else position.objective(name, seat)
 
 
 def score_objective(position: Position) -> Objective:
@@ -128,4 +130,4 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
                        pack=state.rules.pack)
 
 
-__all__ = ["SCORE", "score_objective", "settlement_engine_for", "solve_score"]
+__all__ = ["SCORE", "names_score", "objective_named", "score_objective", "settlement_engine_for", "solve_score"]

@@ -19,7 +19,7 @@ import networkx as nx
 
 from .errors import StichError
 from .games.base import Objective
-from .position import Position, check_position
+from .position import Position, check_position, names_score
 from .search.boundary import check_number
 from .search.engine import MAX_PERFT_DEPTH, EngineSolver, solver_for
 from .state import PlayState
@@ -63,7 +63,7 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
     engine = solver_for(engine)
-    if isinstance(objective, str) and objective.strip().lower() == "score":
+    if names_score(objective):
         return _score_tree(position, depth, seat)
     goal = _objective(position, objective, seat)
     rules = position.rules

@@ -33,14 +33,14 @@ from starlette.staticfiles import StaticFiles
 from ..errors import SearchStopped, StichError
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
-from ..score_objective import SCORE, settlement_engine_for
+from ..score_objective import SCORE, objective_named, settlement_engine_for
 from ..settlement import default_settlement_engine
 from ..search.engine import EngineSolver
 from ..workers import worker_engine
 from ..api import solve
 from .guard import BodyTooLarge, Guard, loopback_names
 from .session import (BoardError, Boards, chosen_objective, curve_document, file_name_for, graph_measure,
-                      new_deal, objective_for, objective_seat, odds_document, saved_record, values_document, view)
+                      new_deal, objective_seat, odds_document, saved_record, values_document, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
@@ -289,7 +289,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 if stop.is_set():
                     yield line({"kind": "stopped", "reason": "replaced by a newer question"})
                     return
-            objective = objective_for(current, name, seat)
+            objective = objective_named(current, name, seat)
             achieved = objective.achieved(current.rules, current.state)
             legal = current.state.legal_list()
             yield line({"kind": "slow", "cards": len(legal), "seconds": round(time.monotonic() - started, 3)})

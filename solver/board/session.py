@@ -25,7 +25,7 @@ from ..games import get_game
 from ..games.base import Objective
 from ..generate import random_record
 from ..position import Position, position_from_record
-from ..score_objective import SCORE, score_objective
+from ..score_objective import SCORE, objective_named, score_objective
 from ..scoring import scoring_inputs
 
 #: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
@@ -191,14 +191,6 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
 # --- what the page shows -------------------------------------------------------------------------------------------
 
 
-def objective_for(position: Position, name: str, seat: int | None = None) -> Objective:
-    """The objective ``name`` of the position: the score (:func:`~solver.score_objective.score_objective`, which the
-    rules do not list) or one of the rules' own."""
-    if name == SCORE:
-        return score_objective(position)
-    return position.objective(name, seat)
-
-
 def objective_names(position: Position) -> list[str]:
     """The objectives the board offers for this position: the score first where the settlement can score it (every
     deal and ending but a variant it does not know), then the rules' own objectives in their order."""
@@ -258,7 +250,7 @@ def describe_objectives(position: Position) -> list[dict[str, Any]]:
     for name in objective_names(position):
         seat = objective_seat(position, name)
         try:
-            objective = objective_for(position, name, seat)
+            objective = objective_named(position, name, seat)
         except StichError:
             continue
         described.append({"name": name, "description": objective.description,
