@@ -159,6 +159,21 @@ def test_solo_check_case():
     assert settlement.payments == (-30, 10, 10, 10)
 
 
+def test_schwarz_in_an_ending_goes_to_the_side_that_took_every_trick():
+    """examples/schafkopf.tbn board 6: a 33-point ending, so the declarers lose the game (61 needed) whatever they
+    take; taking both tricks earns them the Schwarz all the same, so throwing GA (both tricks) beats keeping it."""
+    position = solver.parse_positions(record_text("Schafkopf", "1: EO S7 / GA SZ / HO S9 / SU SK", "Rufer G",
+                                                  "EO GA HO SU / S7 SZ S9 SK", Declarer="1", Partner="2",
+                                                  CalledSuitLed="yes"))[0]
+    found = items(score_deal(position))
+    assert found["game"][0].winners == (3, 4) and found["schwarz"][0].winners == (1, 2)
+    assert score_deal(position).payments == (1, 1, -1, -1)
+    ending = next(p for p in solver.read_positions(Path(__file__).parent.parent / "examples" / "schafkopf.tbn")
+                  if p.record.tag("Board").value == "6")
+    result = solver.solve(ending, "score", cards=True)
+    assert result.total == 2 and [str(c) for c in result.best_cards()] == ["GA"]
+
+
 def test_laufende_only_if_holder_wins():
     position = position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY)
     assert score_deal(position).payments[0] == -30  # the defenders' 4 Laufende count for them

@@ -180,7 +180,9 @@ def laufende(rules: Rules) -> tuple[int, frozenset[int]]:
 
 def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[ScoreItem], list[str]]:
     """The game, Schneider/Schwarz and Laufende as items of one value v, all to the winning side, from the
-    declarers' card points and tricks (``outcome``; None for a Sie, which the deal alone settles)."""
+    declarers' card points and tricks (``outcome``; None for a Sie, which the deal alone settles). Schwarz goes to
+    the side that took every trick: in a whole deal the winner, in an ending not always (docs/rules.md, Reading 2:
+    a small ending holds fewer than the 61 points the game needs)."""
     kind = rules.contract.kind
     declarers, defenders = rules.declaring_side, rules.defending_side
     seats = rules.seats
@@ -204,7 +206,10 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
     items = [two_sided("game", seats, winner, base, 1, False, reason)]
     if not tout:
         if tricks in (0, rules.tricks_in_deal):
-            items.append(two_sided("schwarz", seats, winner, 2, 1, False, "one side took every trick"))
+            # to the side that took every trick: the winner in a whole deal (120 points), not always in an ending
+            took_all = declarers if tricks else defenders
+            items.append(two_sided("schwarz", seats, took_all, 2, 1, False,
+                                   f"{rules.describe_side(took_all)} took every trick"))
         elif points >= 91 or points <= 30:
             items.append(two_sided("schneider", seats, winner, 1, 1, False,
                                    f"the declarers took {points} points (91 or 30 and less)"))
