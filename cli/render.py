@@ -262,6 +262,8 @@ def render_solve(document: Document, console: Console) -> None:
     console.print(values)
     for skipped in document.get("not_applicable", ()):
         console.print(Text(f"{skipped['objective']}: does not arise ({skipped['reason']})"))
+    for note in document.get("notes", ()):
+        console.print(Text(f"note: {note}"))
     # the score's card table carries the points each card keeps: the points' own table would repeat it
     merged = any("points" in group for r in document["results"] if r["objective"] == "score" for group in r.get(
         "cards") or ())
@@ -378,6 +380,8 @@ def render_check(document: Document, console: Console) -> None:
     console.print(table)
     if score:
         console.print(Text(f"score (double dummy): {score['value']:+d}"))
+        for note in score.get("notes", ()):
+            console.print(Text(f"note: {note}"))
         for choice in score["choices"]:
             first, second = choice["bonuses"]
             a, b = choice["settlements"]

@@ -31,7 +31,7 @@ from .errors import InvalidContractError, InvalidDealError, StichError, is_token
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .position import Position, check_position, make_position
-from .scoring import check_scoring_inputs, read_pot, score_deal
+from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes
 from .search import reference
 from .search.cooperative import Cooperative
 from .search.boundary import Deadline, check_flag
@@ -356,6 +356,9 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
                 "results": results}
     if not_applicable:
         document["not_applicable"] = not_applicable
+    notes = score_notes(position) if any(r["objective"] == SCORE for r in results) else []
+    if notes:
+        document["notes"] = notes
     return document
 
 

@@ -156,7 +156,10 @@ def score_check_report(position: Position, checks: Sequence[Any], *, engine: Any
             continue  # per-seat targets are no side's bonuses: the score is only the declarer's
         bonuses.append((check.bonus, position.objective(check.bonus), bool(check.can_force)))
     score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver)
-    return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices]}
+    from .scoring import score_notes
+
+    return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices],
+            "notes": score_notes(position)}
 
 
 def _searcher(position: Position, state: PlayState, announcements: Announcements, pot: int | None, engine: Any,

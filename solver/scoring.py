@@ -69,6 +69,24 @@ def scoring_inputs(position: Position, *, pot: object = None, announcements: obj
     return position.game.scoring_inputs(position.rules, position.record, pot=pot, announcements=announcements)
 
 
+#: What the score of an ending means (every settlement of one says so).
+ENDING_NOTE = "an ending: scored on the cards it holds, as a whole deal would be (docs/scoring.md)"
+
+
+def score_notes(position: Position) -> list[str]:
+    """What a reader of the position's double-dummy score should know before reading it: that an ending is scored
+    as a whole deal would be, and that a game paid from a pot with none given settles every line at 0."""
+    notes = [] if position.game.is_whole(position.rules.deal) else [ENDING_NOTE]
+    if position.game.has_pot:
+        try:
+            pot = scoring_inputs(position)
+        except StichError:
+            return notes  # the score itself says what is wrong with the tag
+        if not pot:
+            notes.append("pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot to stich score)")
+    return notes
+
+
 def settle(position: Position, inputs: object) -> Settlement:
     """The settlement of the position's finished deal under checked ``inputs`` (:func:`scoring_inputs`)."""
     rules = position.rules
@@ -76,7 +94,7 @@ def settle(position: Position, inputs: object) -> Settlement:
     scored: Scored = game.score(rules, position.state, inputs)
     notes = list(scored.notes)
     if not game.is_whole(rules.deal):
-        notes.append("an ending: scored on the cards it holds, as a whole deal would be (docs/scoring.md)")
+        notes.append(ENDING_NOTE)
     if sum(scored.payments) + scored.pot_change != 0:  # every rule balances; a failure here is a bug, not bad input
         raise AssertionError(f"settlement does not sum to zero: {scored.payments} {scored.pot_change}")
     return Settlement(game.name, str(rules.contract), scored.items, scored.payments, scored.pot, scored.pot_change,
@@ -98,4 +116,5 @@ def score_deal(position: Position, *, pot: int | None = None, announcements: obj
     return settle(position, scoring_inputs(position, pot=pot, announcements=announcements))
 
 
-__all__ = ["MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_deal", "scoring_inputs", "settle"]
+__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_deal", "score_notes", "scoring_inputs",
+           "settle"]

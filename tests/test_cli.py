@@ -25,6 +25,7 @@ import solver
 import solver.search.engine
 from example_records import board, reference
 from solver.cli.main import app
+from solver.scoring import ENDING_NOTE
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -184,6 +185,21 @@ def test_solve_every_record_of_a_file_agrees_with_the_reference():
                                                                          expected.total)
         sides = {side["name"]: side for side in document["taken"]["sides"]}
         assert sides["declarers"]["points"] == expected.achieved
+
+
+def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
+    """The score of an ending is that of a whole deal on its cards, and Kratzen without a pot settles every line at
+    0: solve and check say so beside the score (the audit found only `score` did), in text and in JSON."""
+    (ending,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "6")
+    assert ending["notes"] == [ENDING_NOTE]
+    (whole,) = documents("solve", EXAMPLES / "valat.tbn")
+    assert "notes" not in whole
+    (points_only,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "6", "-o", "points")
+    assert "notes" not in points_only  # no score, nothing to say about it
+    (kratzen,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1")
+    assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"][0].startswith("pot 0: every line settles")
+    assert f"note: {ENDING_NOTE}" in run("solve", EXAMPLES / "schafkopf.tbn", "--board", "6").stdout
+    assert "note: pot 0" in run("check", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
 
 
 def test_solve_prints_rich_tables_with_suit_signs():
