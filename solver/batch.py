@@ -46,7 +46,8 @@ from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
-from .workers import DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, run_pool, run_serial, worker_engine
+from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, run_pool, run_serial, serial_threads,
+                      worker_engine)
 
 #: Called after each written line with (lines written in this run, lines this run has to write).
 BatchProgress = Callable[[int, int], None]
@@ -546,7 +547,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip:
                 if (count == 1 or len(first) <= chunk_size) and pool.memory_mb is None:
                     # in this process a record costs no task overhead: each line is written when it is done
                     run_serial(([item] for item in chain(first, items)), solve_chunk, (question,), writer.write_chunk,
-                               pool.table_mb)
+                               pool.table_mb, serial_threads(pool.workers))
                 else:
                     writer.chunks = _TimedChunks(chain(first, items), chunk_size, count)
                     _run_pool(iter(writer.chunks), question, writer, count, memory_mb=pool.memory_mb,

@@ -143,19 +143,23 @@ def worker_engine() -> EngineSolver:
     per worker instead of once per job. Thread-local because a Dask worker may run several tasks at once."""
     size = worker_table_megabytes()
     engine = getattr(_local, "engine", None)
-    if engine is None or getattr(_local, "size", None) != size:  # another run of this process asked another size
+    threads = worker_engine_threads()
+    if engine is None or getattr(_local, "shape", None) != (size, threads):  # another run asked another shape
         _local.engine = None  # the old table is freed before the new one is made
-        engine = _local.engine = EngineSolver(size or None, threads=worker_engine_threads())
-        _local.size = size
+        engine = _local.engine = EngineSolver(size or None, threads=threads)
+        _local.shape = (size, threads)
     return engine
 
 
 def worker_engine_threads() -> int | None:
     """The search threads this process's engines should use: what a local pool worker's initialiser was given
-    (:data:`POOL_ENGINE_THREADS`), the same in a Dask worker (whose threads already fill its cores), None elsewhere
-    (the engine's own default)."""
+    (:data:`POOL_ENGINE_THREADS`), the same in a Dask worker (whose threads already fill its cores), a serial run's
+    (:func:`run_serial`), None elsewhere (the engine's own default)."""
     if _worker_engine_threads is not None:
         return _worker_engine_threads
+    serial = getattr(_local, "serial_threads", None)
+    if serial is not None:
+        return cast(int, serial)
     return POOL_ENGINE_THREADS if _dask_worker() is not None else None
 
 
@@ -382,17 +386,24 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
 
 
 def run_serial(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult,
-               table_mb: int | None = None) -> None:
+               table_mb: int | None = None, threads: int | None = None) -> None:
     """The jobs in this process, one after the other (no task overhead: each result is handed on when it is done),
-    with tables of ``table_mb`` (None: the default) for this thread's worker engines only, so that other threads'
-    calls in the meantime keep theirs."""
-    previous = getattr(_local, "serial_tt_megabytes", _NO_RUN)
-    _local.serial_tt_megabytes = table_mb
+    with tables of ``table_mb`` (None: the default) and ``threads`` search threads (None: the engine's default,
+    every core) for this thread's worker engines only, so that other threads' calls in the meantime keep theirs."""
+    previous = getattr(_local, "serial_tt_megabytes", _NO_RUN), getattr(_local, "serial_threads", None)
+    _local.serial_tt_megabytes, _local.serial_threads = table_mb, threads
     try:
         for job in jobs:
             on_result(job, task(job, *args))
     finally:
-        _local.serial_tt_megabytes = previous
+        _local.serial_tt_megabytes, _local.serial_threads = previous
+
+
+def serial_threads(workers: int | None) -> int | None:
+    """The search threads of a run's jobs solved in this process (:func:`run_serial`): one where the caller asked for
+    one worker (``-j 1``: one core, as each worker of a pool searches on one), else the engine's default (a run too
+    small for a pool, or a one-core machine)."""
+    return POOL_ENGINE_THREADS if workers == 1 else None
 
 
 @dataclass(frozen=True)
@@ -431,7 +442,7 @@ class Pool:
             return
         count = local_workers(self.workers)
         if count == 1 and self.memory_mb is None:
-            run_serial(jobs, task, args, on_result, self.table_mb)
+            run_serial(jobs, task, args, on_result, self.table_mb, serial_threads(self.workers))
         else:
             run_pool(jobs, task, args, on_result, count, self.memory_mb, split=split, failed=failed,
                      table_mb=self.table_mb, stop=self.stop)

@@ -413,3 +413,23 @@ def test_pool_workers_are_given_one_engine_thread() -> None:
     run_pool([1, 2], _engine_threads, (), lambda job, result: results.append(result), workers=2)
     assert POOL_ENGINE_THREADS == 1 and results == [1, 1]
     assert _engine_threads(None) is None
+
+
+def _worker_threads(_: object) -> tuple[object, int]:
+    from solver.workers import worker_engine, worker_engine_threads
+    return worker_engine_threads(), worker_engine().threads
+
+
+def test_one_worker_asked_for_searches_on_one_thread() -> None:
+    """``-j 1`` is one core: the jobs run in this process (no pool), each on one search thread as a pool's worker
+    would; jobs run here for another reason (a batch too small for a pool) keep the engine's default, every core.
+    The audit found ``batch -j 1`` and ``analyse -j 1`` using both cores."""
+    from solver.search.engine import default_threads
+    from solver.workers import Pool, run_serial, serial_threads
+
+    seen: list[object] = []
+    Pool(1).run([1], _worker_threads, (), lambda _, result: seen.append(result))
+    assert seen == [(1, 1)]
+    assert _engine_threads(None) is None  # the default again after the run
+    run_serial([1], _worker_threads, (), lambda _, result: seen.append(result), threads=serial_threads(None))
+    assert seen[1] == (None, default_threads())
