@@ -15,7 +15,7 @@ from typing import Callable
 import typer
 from rich.console import Console
 
-from solver.errors import InvalidDealError, ParseError, SearchStopped, StichError
+from solver.errors import CommandVariantError, InvalidDealError, ParseError, SearchStopped, StichError
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
@@ -92,6 +92,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes."""
     failed = False
     matched = read = shown = 0
+    refused: dict[str, list] = {}  # game -> [the command variant's first error, records it refused]
     console = None if as_json else stdout_console()
     with input_errors():  # a file that cannot be read at all
         source = stdin_bytes() if str(path) == "-" else path
@@ -106,6 +107,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
             matched += 1
             try:
                 position = what_if(position_from_record(item, variant=variant), play)
+            except CommandVariantError as error:  # the command's flags, the same for every record of the game
+                refused.setdefault(error.game, [error, 0])[1] += 1
+                failed = True
+                continue
             except StichError as error:
                 message(f"stich: {error}")
                 failed = True
@@ -133,6 +138,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     print_diagram(position, console, dealt=diagram == "dealt")
                 render(result, console)
                 shown += 1
+    for game, (first, count) in refused.items():
+        which = f"{count} records of {game} from {first.source}:{first.line}" if count > 1 else \
+            f"the {game} record at {first.source}:{first.line}"
+        message(f"stich: --variant: {first.bare} ({which} not answered)")
     shown_name = "<stdin>" if str(path) == "-" else path
     if read == 0:
         message(f"stich: {shown_name}: no records (an empty file, or only comments)")

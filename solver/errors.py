@@ -8,7 +8,7 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 from __future__ import annotations
 
 import operator
-from typing import Iterable, Mapping, TypeGuard
+from typing import Any, Iterable, Mapping, TypeGuard
 
 
 #: Longest message and token a ParseError prints: a message quotes the user's text, which may be a 10,000-character
@@ -110,6 +110,17 @@ class InvalidContractError(StichError):
 
 class VariantError(StichError):
     """An unknown variant flag, or a value the flag does not take."""
+
+
+class CommandVariantError(ParseError):
+    """A variant flag given with the command or call (``--variant``, ``variant=``) that a record's game refuses:
+    pointed at the record's ``[Game]``, whose flags they are not, and the same for every record of that game, so a
+    command says it once (``bare``: the flag's own message, ``game``: the game's name)."""
+
+    def __init__(self, bare: str, game: str, **where: Any) -> None:
+        super().__init__(f"the variant given with the command or call: {bare}", **where)
+        self.bare = bare
+        self.game = game
 
 
 def did_you_mean(word: object, choices: Iterable[str] | Mapping[str, str], cutoff: float = 0.6) -> str:

@@ -15,8 +15,8 @@ from typing import Any, Callable, Mapping, Sequence
 from .announcements import parse_announcements
 from .cards import Card, CardSet, Pack
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
-from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError, ParseError,
-                     StichError, UnknownCardError, did_you_mean, integral, is_token_list, is_whole_number)
+from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
+                     InvalidPositionError, ParseError, StichError, UnknownCardError, did_you_mean, integral, is_token_list, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
@@ -415,8 +415,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     try:
         game.variant(override)  # the caller's flags alone: their mistake is not the file's
     except StichError as error:  # pointed at the record's game, whose flags they are not
-        raise _error(record, f"the variant given with the command or call: {error}", game_tag.value_line,
-                     game_tag.value_column) from None
+        raise CommandVariantError(str(error), game.name, source=record.source, line=game_tag.value_line,
+                                  column=game_tag.value_column) from None
     from_tag = dict(flags)
     flags.update(override)
     variant_tag = record.tag("Variant") or contract_tag

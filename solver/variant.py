@@ -47,6 +47,9 @@ class Flag:
                 number = value
             elif re.fullmatch(r"-?[0-9]{1,9}", text):
                 number = int(text)
+            elif re.fullmatch(r"-?[0-9]+", text):  # a whole number, only too long to be in range
+                raise VariantError(f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, "
+                                   f"not {text}")
             else:
                 raise VariantError(f"variant flag {self.name} takes a whole number, not {value!r}")
             if not self.minimum <= number <= self.maximum:

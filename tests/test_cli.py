@@ -297,10 +297,30 @@ def test_a_malformed_variant_is_a_usage_error():
 
 def test_an_unknown_variant_flag_is_bad_input():
     result = run("solve", EXAMPLES / "valat.tbn", "--variant", "no_such_flag=1", code=1)
-    # pointed at the record's game (the flag is the command's, not the file's), with no token of the file blamed
-    assert "valat.tbn:13:8: the variant given with the command or call: unknown variant flag 'no_such_flag'" \
-        in result.stderr and "(got" not in result.stderr
-    assert result.stdout == ""
+    # the flag is the command's, not the file's: said as --variant's, with the record it kept from an answer
+    assert result.stderr.startswith("stich: --variant: unknown variant flag 'no_such_flag'")
+    assert "(the Zwanzigerrufen record at " in result.stderr and "valat.tbn:13 not answered)" in result.stderr
+    assert "(got" not in result.stderr and result.stdout == ""
+    with pytest.raises(solver.StichError, match="valat.tbn:13:8: the variant given with the command or call"):
+        list(solver.read_positions(EXAMPLES / "valat.tbn", variant={"no_such_flag": "1"}))  # the API's is located
+
+
+def test_a_variant_flag_the_command_got_wrong_is_said_once_for_all_records(tmp_path):
+    """One --variant mistake refuses every record of its game alike: the audit saw it 7 times, each pointed at
+    another record. Records of other games are still answered; the whole, uncut list of flags is shown."""
+    result = run("check", EXAMPLES / "zwanzigerrufen.tbn", "--variant", "solo_value=9", code=1)
+    assert result.stderr.splitlines() == ["stich: --variant: variant flag solo_value takes a number from 4 to 5, not 9 "
+                                          f"(7 records of Zwanzigerrufen from {EXAMPLES / 'zwanzigerrufen.tbn'}:11 "
+                                          "not answered)"]
+    too_long = run("check", EXAMPLES / "zwanzigerrufen.tbn", "--variant", "solo_value=" + "9" * 20, code=1)
+    assert "takes a number from 4 to 5, not 99999999999999999999" in too_long.stderr
+    unknown = run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "2", "--variant", "solo_valu=4", code=1)
+    assert "did you mean 'solo_value'?" in unknown.stderr and "valat_mode)" in unknown.stderr
+    mixed = tmp_path / "mixed.tbn"
+    mixed.write_text((EXAMPLES / "valat.tbn").read_text() + "\n" + (EXAMPLES / "kratzen.tbn").read_text())
+    result = run("solve", mixed, "--variant", "laufende_mode=standard", "--json", code=1)
+    assert len(result.stderr.splitlines()) == 2  # Zwanzigerrufen's once, Kratzen's once
+    assert "(the Zwanzigerrufen record at " in result.stderr and "(5 records of Kratzen from " in result.stderr
 
 
 def test_board_selects_records():
