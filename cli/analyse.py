@@ -308,6 +308,8 @@ def render_advice(document: dict, console=None) -> None:
                       f"{row['win_probability']:.0%}", bonuses)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+    if get_game(document["game"]).has_pot and not document["pot"]:
+        console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
 
 def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Callable[[dict], None],

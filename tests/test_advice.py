@@ -294,6 +294,18 @@ def test_cli_contract_advice_json_and_time_limit():
     assert document["stopped"] == "time limit" and 1 <= document["samples"] < 100000
 
 
+def test_cli_contract_advice_without_a_pot_says_why_nothing_wins():
+    """Kratzen is paid from the pot: without one every contract settles at 0 and wins 0% (the audit read it as a
+    fault); the text says so, and not where a pot was given."""
+    args = ("analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--seats", "3", "--contract",
+            "Trump E, Trump S", "-n", "3", "-j", "1")
+    plain, paid = _stich(*args), _stich(*args, "--pot", "8")
+    assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
+    assert "note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)" \
+        in " ".join(plain.stdout.split())  # as wrapped to the terminal's width
+    assert "note: pot 0" not in paid.stdout
+
+
 @pytest.mark.slow
 def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130():
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game", "kratzen", "--hand",
