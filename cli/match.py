@@ -16,7 +16,7 @@ from solver.match import MatchResult, Mean, play_match
 from .errors import file_name, input_errors, message
 from .options import check_game_options, checked_game, parse_variant_options
 from .records import emit_json
-from .render import progress_on_stderr, signed_interval, stdout_console
+from .render import plural, progress_on_stderr, signed_interval, stdout_console
 
 
 def _text(mean: Mean) -> str:
@@ -108,7 +108,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
     console = stdout_console()
     played = len(result.deals)
     rotations = len(result.deals[0].bots) if rotate and played else 1
-    console.print(f"{result.game}: {count} deals (seed {seed})"
+    console.print(f"{result.game}: {plural(count, 'deal')} (seed {seed})"
                   + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
                      if rotations > 1 else ""))
     table = Table(title="mean settlement per seat and deal (95% interval)")

@@ -12,7 +12,7 @@ from solver.position import Position
 
 PLAY = typer.Option(None, "--play", metavar="CARDS",
                     help="What if: play these cards (one quoted string, e.g. \"T17 T1\") after the record's Play "
-                         "section, then analyse.")
+                         "section; the command then works on the position they reach.")
 
 
 def what_if(position: Position, play: Optional[str]) -> Position:
