@@ -5,7 +5,9 @@ One drawing serves every reader: ``str(position)``, ``stich show`` and the top o
 python-chess boards do. Seat 1 sits at the bottom and the seats follow round the table (left, top, right), 3 to 6 of
 them in a 3 x 3 grid of places whose centre holds the trick on the table.
 
-Each hand lists its cards a suit to a line, strongest first, in the pack's order. A French-suited pack (suits
+Each hand lists its cards a suit to a line, strongest first, in the pack's order; where the contract's trumps are
+not a suit of the pack (Schafkopf's Obers, Unters and trump suit, Kratzen's trump suit and Weli), they come first on
+a line of their own, ``T``, strongest first and by name, as players sort a hand. A French-suited pack (suits
 S C H D) shows the suit signs; the German packs keep their letters (E G H S), as players write
 them. Markers say who declares, who led the trick in progress and who is to play, and what each seat has won. A finished
 deal shows the hands as dealt, with what each seat won.
@@ -61,6 +63,10 @@ class SuitStyle:
         return card.name
 
 
+#: The label of the trumps' line where they are not one of the pack's suits (the tarocks' own letter).
+TRUMPS = "T"
+
+
 def _suits(pack: Pack) -> list[str]:
     """The pack's suit letters in pack order (strongest first)."""
     suits: list[str] = []
@@ -94,14 +100,36 @@ def _roles(position: "Position", seat: int) -> list[str]:
     return roles
 
 
+def _trump_order(position: "Position") -> list[int]:
+    """The contract's trumps, strongest first, where they are not a suit of the pack (Schafkopf's Obers, Unters and
+    trump suit, Kratzen's trump suit and Weli): players sort a hand so. Empty where the pack's own suit is the trumps
+    (Zwanzigerrufen's tarocks) or the rules have none."""
+    ranks = getattr(position.rules, "trump_rank", None)
+    if not ranks or TRUMPS in _suits(position.pack):
+        return []
+    return sorted(ranks, key=lambda card: -ranks[card])
+
+
+def display_order(position: "Position") -> list[int]:
+    """Every card of the pack in the order a hand is shown: the contract's trumps first where they are not a suit of
+    the pack (:func:`_trump_order`), then the pack's order. The board lays its hands out so too."""
+    trumps = _trump_order(position)
+    return trumps + [card.index for card in position.pack.cards if card.index not in trumps]
+
+
 def _seat(position: "Position", seat: int, style: SuitStyle, with_points: bool) -> _Seat:
     pack, state = position.pack, position.state
     roles = _roles(position, seat)
     title = f"Seat {seat + 1}" + (f" ({', '.join(roles)})" if roles else "")
     hand = position.rules.deal.hands[seat] if state.is_over else state.hands[seat]  # a finished deal: as dealt
     suits = []
+    trumps = _trump_order(position)
+    if trumps:  # the contract's trumps on a line of their own, strongest first, by name (EO GO ... HA HZ)
+        suits.append((TRUMPS, TRUMPS, tuple(style.card(pack, i) for i in trumps if hand >> i & 1)))
     for letter in _suits(pack):
-        ranks = tuple(pack[i].rank for i in bits(hand) if pack[i].suit == letter)
+        if trumps and all(card.index in trumps for card in pack.cards if card.suit == letter):
+            continue  # the trump suit itself: every card of it is on the trumps' line
+        ranks = tuple(pack[i].rank for i in bits(hand) if pack[i].suit == letter and i not in trumps)
         suits.append((letter, style.suit(letter), ranks))
     tricks = state.tricks[seat] if state.tricks else 0
     won = f"won {tricks} trick{'' if tricks == 1 else 's'}"

@@ -23,6 +23,7 @@ with warnings.catch_warnings():  # Starlette 1.x would have httpx2 for its test 
 import solver
 from solver import postmortem, settlement
 from solver.board import app as board_app
+from solver.diagram import display_order
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, card_face
 
@@ -345,8 +346,10 @@ def test_a_new_deal_is_stich_deals():
     record = solver.random_record("Schafkopf", 7, 1, contract="Solo H")
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
     position = solver.position_from_record(record)
+    order = display_order(position)  # a Solo's trumps first, strongest first, then the suits in the pack's order
     assert [[c["name"] for c in h["cards"]] for h in view["hands"]] == \
-        [position.pack.names(hand) for hand in position.state.hands]
+        [[position.pack[i].name for i in order if hand >> i & 1] for hand in position.state.hands]
+    assert [c["name"] for c in view["hands"][0]["cards"]][:6] == ["SU", "HA", "HK", "H9", "H8", "H7"]
 
 
 @pytest.mark.parametrize("body, status, words", [

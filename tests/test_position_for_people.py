@@ -51,7 +51,19 @@ def test_a_German_pack_keeps_its_letters_and_shows_the_partner():
     position = solver.parse_positions(RUFER)[0]
     text = str(position)
     assert "Seat 3 (partner, to play)" in text and "(declarers 1+3)" in text
-    assert "G A O" in text and "won 2 tricks, 20 points" in text and "♣" not in text
+    assert "won 2 tricks, 20 points" in text and "♣" not in text
+    # the contract's trumps on a line of their own, strongest first, by name, as players sort them; the trump
+    # suit (hearts in a Rufer) has no line of its own, the other suits keep theirs
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines[lines.index("Seat 3 (partner, to play)") + 1:][:4] == ["T GO SO", "E -", "G A", "S A"]
+    assert "H -" not in text and "T HA" in text and "T -" in text
+
+
+def test_a_Kratzen_hand_puts_the_trump_suit_and_the_Weli_on_the_trumps_line():
+    position = solver.make_position("kratzen", "1: SA S6 SU E9 / EA EZ GK G7 / HA HZ HK H9", "Trump E")
+    lines = [line.strip() for line in str(position).splitlines()]
+    seat_1 = lines.index("Seat 1 (declarer, to play)")
+    assert lines[seat_1 + 1:seat_1 + 5] == ["T S6 E9", "S A U", "G -", "H -"]  # the Weli second only to EA
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])
@@ -69,7 +81,7 @@ def test_a_finished_deal_shows_the_hands_as_dealt():
     assert position.state.is_over
     text = str(position)
     assert "the deal is over" in text and "the hands as dealt" in text and "won 5 tricks, 79 points" in text
-    assert "E K O 7" in text  # seat 2's acorns as dealt
+    assert "T EO HO HA HK" in text and "E K 7" in text  # seat 2's trumps and acorns as dealt
 
 
 def test_jupyter_renders_the_same_diagram_as_html():

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..cards import Card, Pack
-from ..diagram import SIGNS, SuitStyle
+from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import InvalidPositionError, StichError
 from ..formats.tbn import Record, parse_records
 from ..games import get_game
@@ -286,10 +286,11 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
                           enumerate(trick.cards)]} for trick in state.history]
     trick = [faces[card] | {"seat": (state.leader + i) % rules.seats + 1} for i, card in enumerate(state.trick)]
     legal = state.legal_cards()
+    order = display_order(position)  # trumps first where they are not a suit of the pack, as players sort
     hands = []
     for seat in range(rules.seats):
         cards = [faces[index] | {"legal": bool(legal >> index & 1) and seat == state.to_move}
-                 for index in range(len(pack)) if state.hands[seat] >> index & 1]
+                 for index in order if state.hands[seat] >> index & 1]
         hands.append({"seat": seat + 1, "cards": cards, "declarer": seat == rules.declarer,
                       "side": "declarers" if seat in declaring and not per_seat else
                       "attacker" if per_seat and seat == rules.declarer else "defenders",
