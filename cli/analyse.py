@@ -73,11 +73,11 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text(f"best {now} for every sample: ") + painter.card(best["card"])
                       + Text(f", {score}win {best['win_probability']:.1%}   mean {unit}: {best['mean']:.1f}"))
     bonuses = Table(title="bonuses forced", title_justify="left")
-    for column in ("objective", "for the hand's side", "against it"):
+    for column in ("objective", "whose", "forced"):
         bonuses.add_column(column)
     for bonus in document["bonuses"]:
         label = bonus["objective"] if bonus["seat"] is None else f"{bonus['objective']} (seat {bonus['seat']})"
-        bonuses.add_row(label, f"{bonus['probability_for']:.1%}", f"{bonus['probability_against']:.1%}")
+        bonuses.add_row(label, *_forced_by_whom(bonus, document["samples"]))
     console.print(bonuses)
     if document["openings"]:
         title = "cards to play now" if document.get("played") else "opening cards"
@@ -90,6 +90,17 @@ def render_analysis(document: dict, console=None) -> None:
             openings.add_row(painter.card(card["card"]), *card_score, f"{card['win_probability']:.1%}",
                              f"{card['mean']:.1f}")
         console.print(openings)
+
+
+def _forced_by_whom(bonus: dict, samples: int) -> tuple[str, str]:
+    """Whose objective it is and how often it was forced: the hand's side's or the other side's in every sample, or
+    either (a partner the deal names changes the sides from sample to sample), each side's share then apart."""
+    ours, theirs = bonus["probability_for"], bonus["probability_against"]
+    if bonus["samples_for_side"] == samples:
+        return "the hand's side", f"{ours:.1%}"
+    if bonus["samples_for_side"] == 0:
+        return "the other side", f"{theirs:.1%}"
+    return "either, by the deal", f"{ours:.1%} by the hand's side, {theirs:.1%} by the other"
 
 
 def analyse(

@@ -108,3 +108,22 @@ def test_batch_progress_outside_a_terminal_is_a_line_now_and_then(monkeypatch, c
     with batch_command._Bar() as update:
         update(5, 10)
     assert "stich: 5 of 10 written (" in capsys.readouterr().err
+
+
+def test_the_bonuses_table_says_whose_objective_it_is():
+    """A declaring hand's 'game' could never be forced against it: one column said 0.0% by construction (the audit
+    read it as a fault). The table says whose objective it is, and splits the two only where the sides change from
+    sample to sample (a Pagat whose holder the deal decides)."""
+    from cli.analyse import _forced_by_whom
+
+    def bonus(ours, theirs, for_side):
+        return {"probability_for": ours, "probability_against": theirs, "samples_for_side": for_side}
+
+    assert _forced_by_whom(bonus(0.765, 0.0, 200), 200) == ("the hand's side", "76.5%")
+    assert _forced_by_whom(bonus(0.0, 0.035, 0), 200) == ("the other side", "3.5%")
+    assert _forced_by_whom(bonus(0.1, 0.05, 120), 200) == ("either, by the deal",
+                                                            "10.0% by the hand's side, 5.0% by the other")
+    result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
+                                      "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
+    assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
+    assert "schneider_against │ the other side" in " ".join(result.stdout.split())
