@@ -132,6 +132,8 @@ def did_you_mean(word: object, choices: Iterable[str] | Mapping[str, str], cutof
 
     shown = dict(choices) if isinstance(choices, Mapping) else {choice: choice for choice in choices}
     spelled = {key.lower(): name for key, name in shown.items()}
+    if str(word).strip().lower() in spelled:
+        return ""  # spelt right: what is wrong is elsewhere (a contract's other words)
     close = get_close_matches(str(word).strip().lower(), list(spelled), n=5, cutoff=cutoff)
     names = list(dict.fromkeys(spelled[key] for key in close))[:3]
     return "; did you mean " + " or ".join(repr(name) for name in names) + "?" if names else ""

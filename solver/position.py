@@ -16,7 +16,8 @@ from .announcements import parse_announcements
 from .cards import Card, CardSet, Pack
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
-                     InvalidPositionError, ParseError, StichError, UnknownCardError, did_you_mean, integral, is_token_list, is_whole_number)
+                     InvalidPositionError, ParseError, StichError, UnknownCardError, did_you_mean, integral,
+                     is_token_list, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules

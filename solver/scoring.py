@@ -52,7 +52,7 @@ def require_complete(position: Position) -> None:
     """Scoring reads the whole play: a record that stops early cannot be scored."""
     if not position.state.is_over:
         text = (f"scoring needs a complete Play section ({len(position.state.history)} of "
-                f"{position.rules.tricks_in_deal} tricks played)")
+                f"{position.rules.tricks_in_deal} tricks played; the double-dummy settlement plays the rest: stich score --dd, dd_settlement)")
         record = position.record
         if record is None:
             raise StichError(f"{position.label}: {text}")
@@ -116,5 +116,5 @@ def score_deal(position: Position, *, pot: int | None = None, announcements: obj
     return settle(position, scoring_inputs(position, pot=pot, announcements=announcements))
 
 
-__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_deal", "score_notes", "scoring_inputs",
-           "settle"]
+__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_deal", "score_notes",
+           "scoring_inputs", "settle"]

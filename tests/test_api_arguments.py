@@ -576,6 +576,20 @@ def test_solo_tout_may_be_two_words():
         solver.Schafkopf.parse_contract("Solo Tout E X")
 
 
+@pytest.mark.parametrize("game, text, close", [
+    (solver.Zwanzigerrufen, "Soloo", "did you mean 'Solo' or 'SuitSolo'?"),
+    (solver.Schafkopf, "Wens", "did you mean 'Wenz'?"), (solver.Schafkopf, "Rufr E", "did you mean 'Rufer'?"),
+    (solver.Kratzen, "Trumpp H", "did you mean 'Trump'?"),
+    (solver.Schafkopf, "Solo H X", None), (solver.Kratzen, "Trump", None),  # spelt right: no suggestion
+])
+def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
+    with pytest.raises(InvalidContractError) as refused:
+        game.parse_contract(text)
+    message = str(refused.value)
+    assert message.startswith(f"unknown {game.name} contract {text!r}") and "(expected " in message
+    assert (close in message) if close else "did you mean" not in message
+
+
 @pytest.mark.parametrize("seat", ["x", True, 2.5, 0])
 def test_tree_seat_is_checked_for_the_default_objective(kratzen, seat):
     """Kratzen's tree falls back to a seat's tricks; its seat was used before it was checked (a TypeError)."""

@@ -276,7 +276,8 @@ def test_error_text_in_full():
     error = error_of('[Game "x"]\n[Deal "TS T21\n')
     assert str(error) == "game.tbn:2:7: unterminated tag value (got '\"TS T21', expected a closing '\"')"
     error = error_of('[Game "x"]\n[game "y"]\n')
-    assert str(error) == "game.tbn:2:1: duplicate tag game, first at line 1 (got 'game', expected each tag once per record)"
+    assert str(error) == "game.tbn:2:1: duplicate tag game, first at line 1 (a blank line between two records " \
+        "missing?) (got 'game', expected each tag once per record)"
 
 
 def test_default_source_name():

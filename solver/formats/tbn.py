@@ -498,8 +498,9 @@ class _Builder:
         key = tag.name.lower()
         first = self.first.get(key)
         if first is not None:
+            hint = " (a blank line between two records missing?)" if key == "game" else ""
             raise self.error(
-                f"duplicate tag {tag.name}, first at line {first.line}", tag.line, tag.column, tag.name,
+                f"duplicate tag {tag.name}, first at line {first.line}{hint}", tag.line, tag.column, tag.name,
                 "each tag once per record",
             )
         if len(self.tags) >= MAX_TAGS:

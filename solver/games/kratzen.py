@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import InvalidContractError
+from ..errors import InvalidContractError, did_you_mean
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
@@ -200,7 +200,8 @@ class Kratzen(Game):
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
-            raise InvalidContractError(f"unknown Kratzen contract {text!r} (expected {cls.contract_help})")
+            close = did_you_mean(words[0], ("Trump",)) if words else ""
+            raise InvalidContractError(f"unknown Kratzen contract {text!r}{close} (expected {cls.contract_help})")
         index = PACK.lookup(words[1] + "A")
         require(index is not None, f"contract {text!r}: {words[1]!r} is not a suit (E, G, H or S)")
         suit = PACK[index].suit  # type: ignore[index]

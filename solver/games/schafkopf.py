@@ -10,7 +10,7 @@ from typing import Hashable
 
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import InvalidContractError
+from ..errors import InvalidContractError, did_you_mean
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
@@ -239,6 +239,11 @@ class Schafkopf(Game):
     ]}
 
     @classmethod
+    def _unknown_contract(cls, text: str, kind: str) -> InvalidContractError:
+        close = did_you_mean(kind, ("Rufer", "Wenz", "Solo", "WenzTout", "SoloTout", "Sie"))
+        return InvalidContractError(f"unknown Schafkopf contract {text!r}{close} (expected {cls.contract_help})")
+
+    @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if not words:
@@ -249,7 +254,7 @@ class Schafkopf(Game):
         if kind == "solo" and len(words) in (2, 3) and words[1].lower() == "tout":  # "Solo Tout E" as "SoloTout E"
             kind, words = "solotout", [words[0]] + words[2:]
         if len(words) > 2:
-            raise InvalidContractError(f"unknown Schafkopf contract {text!r} (expected {cls.contract_help})")
+            raise cls._unknown_contract(text, words[0])
         suit = None
         if len(words) == 2:
             ace = PACK.lookup(words[1] + "A")
@@ -266,7 +271,7 @@ class Schafkopf(Game):
             return Contract(cls.name, kind, suit=suit, text=f"{name} {suit}")
         if kind in ("wenz", "wenztout", "sie") and suit is None:
             return Contract(cls.name, kind, text={"wenz": "Wenz", "wenztout": "WenzTout", "sie": "Sie"}[kind])
-        raise InvalidContractError(f"unknown Schafkopf contract {text!r} (expected {cls.contract_help})")
+        raise cls._unknown_contract(text, words[0])
 
     state_tags = {"partner": int, "called_suit_led": bool}
     record_tags = {"partner": "Partner", "called_suit_led": "CalledSuitLed"}

@@ -12,7 +12,7 @@ from typing import Callable, Hashable, Mapping, Sequence, cast
 from ..announcements import Announcement, pagat_announcer, parse_announcements
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import InvalidContractError, ParseError, StichError
+from ..errors import InvalidContractError, ParseError, StichError, did_you_mean
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
@@ -641,7 +641,8 @@ class Zwanzigerrufen(Game):
             return Contract(cls.name, "suitsolo", text="SuitSolo")
         if kind == "suit" and len(words) == 2 and words[1].lower() == "solo":
             return Contract(cls.name, "suitsolo", text="SuitSolo")
-        raise InvalidContractError(f"unknown Zwanzigerrufen contract {text!r} (expected {cls.contract_help})")
+        close = did_you_mean(words[0], ("Normal", "Solo", "SuitSolo"))
+        raise InvalidContractError(f"unknown Zwanzigerrufen contract {text!r}{close} (expected {cls.contract_help})")
 
     @classmethod
     def called_card(cls, deal: Deal) -> int:
