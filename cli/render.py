@@ -264,6 +264,9 @@ def render_solve(document: Document, console: Console) -> None:
         console.print(Text(f"{skipped['objective']}: does not arise ({skipped['reason']})"))
     for note in document.get("notes", ()):
         console.print(Text(f"note: {note}"))
+    asked = [key for key in ("cards", "line") if any(key in result for result in document["results"])]
+    if asked and document["position"]["tricks_left"] == 0:
+        console.print(Text(f"the deal is over: no {' and no '.join(asked)} to show"))
     # the score's card table carries the points each card keeps: the points' own table would repeat it
     merged = any("points" in group for r in document["results"] if r["objective"] == "score" for group in r.get(
         "cards") or ())

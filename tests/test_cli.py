@@ -202,6 +202,13 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert "note: pot 0" in run("check", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
 
 
+def test_a_finished_deal_says_why_it_has_no_cards_or_line():
+    out = run("solve", EXAMPLES / "schafkopf.tbn", "--board", "7", "--cards", "--line").stdout
+    assert "the deal is over: no cards and no line to show" in out
+    assert "the deal is over: no" not in run("solve", EXAMPLES / "schafkopf.tbn", "--board", "7").stdout
+    assert "the deal is over: no" not in run("solve", EXAMPLES / "valat.tbn", "--cards").stdout
+
+
 def test_solve_prints_rich_tables_with_suit_signs():
     result = run("solve", EXAMPLES / "valat.tbn", "--cards", "--line")
     out = result.stdout
