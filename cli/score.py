@@ -112,8 +112,11 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         painter = CardPainter.for_game(game)
         console.print(Text("line: ") + Text(" | ").join(painter.cards(trick) for trick in tricks if trick))
     measure = "tricks" if dd["points_objective"] == "tricks" else "points"
-    console.print(f"the line takes {plural(dd['line_points'], measure[:-1])}; the most "
-                  f"{'the attacker' if every_seat_for_itself else 'the declarers'} can force is {dd['points_optimum']}")
+    who = "the attacker" if every_seat_for_itself else "the declarers"
+    line = f"the line takes {plural(dd['line_points'], measure[:-1])}; the most {who} can force is {dd['points_optimum']}"
+    if dd["line_points"] > dd["points_optimum"]:  # the other side, playing for the settlement, gave them away
+        line += f" (the other side, playing for the score, need not hold {who} down where it does not change it)"
+    console.print(line)
     text = Text(f"played for the most {measure}, the deal settles ")
     text.append_text(_signed(dd["points_line_value"]))
     text.append("; forcing them, at best ")

@@ -413,6 +413,14 @@ def test_score_dd_shows_the_settlement_and_the_points_play():
     assert "gives up points to score more" in text and "T1 \u2665G \u2666G \u2660G" in text  # painted
 
 
+def test_score_dd_says_why_its_line_can_take_more_than_the_most_forced():
+    """Schafkopf board 7: the settlement's line takes 26 points, more than the 22 the declarers can force, since the
+    defenders play for the score: the text says so (the audit read it as a contradiction)."""
+    text = " ".join(cli("score", EXAMPLES / "schafkopf.tbn", "--board", "7", "--dd").stdout.split())
+    assert "the line takes 26 points; the most the declarers can force is 22 (the other side, playing for the " \
+        "score, need not hold the declarers down where it does not change it)" in text
+
+
 def test_score_dd_of_a_complete_deal_starts_from_the_deal(tmp_path):
     import json
 
