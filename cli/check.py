@@ -7,7 +7,7 @@ from typing import List, Optional
 
 from solver.analysis import check_report
 
-from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
+from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
 from .render import render_check
 from .whatif import PLAY
@@ -21,6 +21,7 @@ def check(
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
+    time_limit: Optional[float] = TIME_LIMIT,
 ) -> None:
     """Can the game, each bonus of the contract (Valat, Pagat Ultimo, Schneider, Tout, ...) or each seat's own
     target be forced from the position? Each is answered both ways: one side forces it or
@@ -28,4 +29,5 @@ def check(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, play=play, diagram="position", as_json=as_json,
-                     render=render_check, document=lambda position: check_report(position, engine=engine))
+                     render=render_check, time_limit=time_limit,
+                     document=lambda position: check_report(position, engine=engine, time_limit=time_limit))

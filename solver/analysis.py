@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
@@ -449,17 +450,29 @@ def targets_together(position: Position) -> bool | None:
 
 
 def check_report(position: Position, *, engine: EngineSolver | None = None,
-                 reference_solver: bool | None = None) -> dict[str, Any]:
+                 reference_solver: bool | None = None, time_limit: float | None = None,
+                 stop: threading.Event | None = None) -> dict[str, Any]:
     """:func:`check_bonuses` as the document ``stich check --json`` prints (with ``together``, see
-    :func:`targets_together`, and ``score``: the bonuses under the score, :mod:`solver.score_check`)."""
+    :func:`targets_together`, and ``score``: the bonuses under the score, :mod:`solver.score_check`).
+    ``time_limit`` (seconds) and ``stop`` bound every search of the report together, as :func:`solve_report`'s
+    (SearchStopped); the reference solver refuses them."""
     from .score_check import score_check_report  # the settlement search loads on first use
+    from .score_objective import settlement_engine_for
 
-    checks = check_bonuses(position, engine=engine, reference_solver=reference_solver)
+    check_position(position)
+    reference_solver = uses_reference(reference_solver)
+    deadline = Deadline(time_limit, stop, reference_solver=reference_solver)
+    with ExitStack() as limits:
+        if deadline.limited:  # every search of both engines, the bonuses' and the score's, stops at the deadline
+            limits.enter_context(solver_for(engine).stopping(deadline.left(), stop))
+            limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
+        checks = check_bonuses(position, engine=engine, reference_solver=reference_solver)
+        score = score_check_report(position, checks, engine=engine, reference_solver=reference_solver)
     seats, sides = taken_so_far(position)
     return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
             "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
             "checks": [check.as_dict() for check in checks], "together": targets_together(position),
-            "score": score_check_report(position, checks, engine=engine, reference_solver=reference_solver)}
+            "score": score}
 
 
 # --- table ----------------------------------------------------------------------------------------------------------

@@ -204,7 +204,7 @@ def _answers(stdout: str) -> list[dict]:
     return documents
 
 
-@pytest.mark.parametrize("command", [["score", "--dd"], ["table"], ["solve", "--cards"]])
+@pytest.mark.parametrize("command", [["score", "--dd"], ["table"], ["solve", "--cards"], ["check"]])
 def test_a_tiny_time_limit_stops_every_whole_deal_with_a_message_and_exit_1(tmp_path, command) -> None:
     path = _file(tmp_path, (8, "Solo"), (26, "Normal"))
     result = run(*command, path, "--time-limit", "0.001", "--json", code=1)
@@ -228,7 +228,8 @@ def test_a_stopped_record_does_not_stop_the_others(tmp_path) -> None:
                                                                   "cards_on_table": 0}
 
 
-@pytest.mark.parametrize("command, path", [(["score", "--dd"], None), (["table"], EXAMPLES / "schafkopf.tbn")])
+@pytest.mark.parametrize("command, path", [(["score", "--dd"], None), (["table"], EXAMPLES / "schafkopf.tbn"),
+                                           (["check"], None)])
 def test_a_generous_time_limit_gives_the_same_output_as_none(tmp_path, command, path) -> None:
     path = path or _file(tmp_path, (8, "Normal"), (3, "Normal"))
     plain = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", code=0)

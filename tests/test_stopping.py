@@ -111,6 +111,21 @@ def wait_for_the_pool_stop(job: int) -> tuple[int, float | None]:
     return job, time.monotonic() if flag is not None and flag.is_set() else None
 
 
+def test_a_time_limit_stops_every_search_of_a_check() -> None:
+    """``stich check --time-limit``: the bonuses' yes/no searches and the score's settlements alike (some three
+    seconds on this Solo without a limit); both engines answer right afterwards, and the report equals a fresh one."""
+    from solver.analysis import check_report
+
+    position, engine = _long_settlement(), solver.EngineSolver(16, threads=1)
+    started = time.monotonic()
+    with pytest.raises(solver.SearchStopped):
+        check_report(position, engine=engine, time_limit=0.05)
+    assert time.monotonic() - started < 1.0
+    assert check_report(position, engine=engine) == check_report(position, engine=solver.EngineSolver(16, threads=1))
+    stopped_from_another_thread(lambda stop: check_report(position, engine=solver.EngineSolver(16, threads=1),
+                                                          stop=stop))
+
+
 @pytest.mark.parametrize("memory_mb", [None, 3000])
 def test_a_run_s_stop_reaches_its_pool_workers(memory_mb) -> None:
     # forked workers, and spawned ones (a memory cap): the run's threading.Event is relayed to them (worker_stop),
