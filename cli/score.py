@@ -24,6 +24,7 @@ from .options import (BOARD, FILE, JSON, TABLE_MB, THREADS, TIME_LIMIT, VARIANT,
                       parse_variant_options)
 from .records import PartlyAnswered, run_over_records
 from .render import CardPainter, Document, plural, record_title, seats_text
+from .whatif import PLAY
 
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
                    help="The pot at the start of the deal, for a game paid from one (overrides a [Pot] tag).")
@@ -160,6 +161,7 @@ def score(
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     time_limit: Optional[float] = TIME_LIMIT,
+    play: Optional[str] = PLAY,
 ) -> None:
     """Score each finished deal of a file: every item, who wins it, its value with the Kontra multipliers, and the
     payment of every seat (and the pot, in a game paid from one). With --dd also the double-dummy settlement, the
@@ -184,4 +186,4 @@ def score(
         return score_document(position, pot, dd, engines, time_limit)
 
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document,
-                     time_limit=time_limit)
+                     time_limit=time_limit, play=play)

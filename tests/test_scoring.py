@@ -174,6 +174,16 @@ def test_schwarz_in_an_ending_goes_to_the_side_that_took_every_trick():
     assert result.total == 2 and [str(c) for c in result.best_cards()] == ["GA"]
 
 
+def test_score_takes_play_to_finish_a_record_as_the_other_commands_do():
+    """``stich score --play``: the example's ending played out, scored as the record's own Play section would be."""
+    ending = Path(__file__).parent.parent / "examples" / "schafkopf.tbn"
+    result = runner.invoke(APP, ["score", str(ending), "-b", "6", "--play", "GA HO SU S7 SZ S9 SK", "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["payments"] == [1, 1, -1, -1]
+    assert {item["name"]: item["winners"] for item in document["items"]} == {"game": [3, 4], "schwarz": [1, 2]}
+
+
 def test_laufende_only_if_holder_wins():
     position = position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY)
     assert score_deal(position).payments[0] == -30  # the defenders' 4 Laufende count for them
