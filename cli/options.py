@@ -16,12 +16,14 @@ from typing import Sequence
 import typer
 
 from solver.errors import StichError, VariantError, did_you_mean
-from solver.games import GAMES, get_game
+from solver.games import GAMES, games_with, get_game
+from solver.position import Position
+from solver.scoring import MAX_POT
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
                                   table_megabytes)
 from solver.variant import Variant
 
-from .errors import file_name, input_errors
+from .errors import file_name, input_errors, message
 
 
 def all_objectives() -> list[str]:
@@ -178,3 +180,25 @@ def scheduler_address(text: str) -> str:
     if match["port"]:
         return text.strip()
     return f"{text.strip()}:{DASK_SCHEDULER_PORT}"
+
+
+POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
+                   help="The pot at the start of the deal, for a game paid from one (overrides a [Pot] tag).")
+
+
+class PotOption:
+    """``--pot`` over a file's records: the pot of a record of a game paid from one, None for the others, whose
+    scores do not change; that it is not used there is said once (a file may mix records of several games)."""
+
+    def __init__(self, pot: int | None) -> None:
+        self.pot = pot
+        self.said = False
+
+    def __call__(self, position: Position) -> int | None:
+        if self.pot is None or position.game.has_pot:
+            return self.pot
+        if not self.said:
+            self.said = True
+            message(f"stich: --pot is for {games_with('has_pot')} records; {position.game.name} has no pot, so it is "
+                    "not used there")
+        return None

@@ -12,22 +12,18 @@ from rich.text import Text
 
 from solver.analysis import score_report
 from solver.errors import SearchStopped
-from solver.games import games_with
 from solver.position import Position
-from solver.scoring import MAX_POT
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (BOARD, FILE, JSON, POT, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, engine_for,
                       parse_variant_options)
 from .records import PartlyAnswered, run_over_records
 from .render import CardPainter, Document, plural, record_title, seats_text
 from .whatif import PLAY
 
-POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
-                   help="The pot at the start of the deal, for a game paid from one (overrides a [Pot] tag).")
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
                                       "complete, else from the end of its Play section.")
 
@@ -114,7 +110,8 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         console.print(Text("line: ") + Text(" | ").join(painter.cards(trick) for trick in tricks if trick))
     measure = "tricks" if dd["points_objective"] == "tricks" else "points"
     who = "the attacker" if every_seat_for_itself else "the declarers"
-    line = f"the line takes {plural(dd['line_points'], measure[:-1])}; the most {who} can force is {dd['points_optimum']}"
+    line = f"the line takes {plural(dd['line_points'], measure[:-1])}; the most {who} can force is " \
+        f"{dd['points_optimum']}"
     if dd["line_points"] > dd["points_optimum"]:  # the other side, playing for the settlement, gave them away
         line += f" (the other side, playing for the score, need not hold {who} down where it does not change it)"
     console.print(line)
@@ -135,7 +132,6 @@ def score_document(position: Position, pot: int | None, dd: bool,
     shared ones unless ``--table-mb`` made them; ``time_limit`` bounds the double-dummy settlement's searches: past
     it, a finished deal's score is still given (PartlyAnswered), and a deal whose play stops short is not answered."""
     rules = position.rules
-    pot = pot if position.game.has_pot else None  # --pot is for a file's records of a game with a pot
     complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
     reason = settlement_unsupported(position) if dd and complete else None
     if reason is not None:  # the score is still given; only the settlement cannot be
@@ -176,14 +172,10 @@ def score(
                                      param_hint=f"'{flag}'")
     points_engine = engine_for(table_mb, threads) if dd else None  # only --dd searches
     engines = (SettlementEngine(table_mb, threads=threads) if points_engine is not None else None, points_engine)
-    ignored: list[str] = []
+    pot_of = PotOption(pot)
 
     def document(position: Position) -> Document:
-        if pot is not None and not position.game.has_pot and not ignored:
-            ignored.append(position.game.name)  # said once: a file may mix records of several games
-            message(f"stich: --pot is for {games_with('has_pot')} records; {position.game.name} has no pot, so it is "
-                    "not used there")
-        return score_document(position, pot, dd, engines, time_limit)
+        return score_document(position, pot_of(position), dd, engines, time_limit)
 
     run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document,
                      time_limit=time_limit, play=play)

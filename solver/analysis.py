@@ -640,13 +640,13 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
 
 def table_report(position: Position, *, engine: EngineSolver | None = None, reference_solver: bool | None = None,
                  progress: Progress | None = None, settlement: bool = False, time_limit: float | None = None,
-                 stop: threading.Event | None = None,
-                 settlement_engine: SettlementEngine | None = None) -> dict[str, Any]:
+                 stop: threading.Event | None = None, settlement_engine: SettlementEngine | None = None,
+                 pot: int | None = None) -> dict[str, Any]:
     """:func:`contract_table` of a position's deal as the document ``stich table --json`` prints."""
     check_position(position)
     entries = contract_table(position, engine=engine, reference_solver=reference_solver, progress=progress,
                              settlement=settlement, time_limit=time_limit, stop=stop,
-                             settlement_engine=settlement_engine)
+                             settlement_engine=settlement_engine, pot=pot)
     deal = position.rules.deal
     return {"schema": SCHEMA, "command": "table", **record_header(position),
             "hands": [deal.hand_names(seat) for seat in range(deal.seats)],

@@ -486,6 +486,18 @@ def test_table_of_kratzen_deals_agrees_with_the_reference():
     assert "Trump S" in out and "2/2 ✓" in out and "0/1 ✗" in out
 
 
+def test_table_takes_the_pot_of_a_game_paid_from_one():
+    """``--pot`` as in ``score``: Kratzen's settlement column is paid from it (0 without one); another game's records
+    do not use it, which is said once."""
+    plain = {e["contract"]: e["settlement"]
+             for e in documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")[0]["entries"]}
+    paid = {e["contract"]: e["settlement"] for e in
+            documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")[0]["entries"]}
+    assert set(plain.values()) == {0} and paid == {"Trump E": 30, "Trump G": -80, "Trump H": 30, "Trump S": -70}
+    result = run("table", EXAMPLES / "schafkopf.tbn", "-b", "7", "--pot", "4", "--no-settlement")
+    assert result.stderr == "stich: --pot is for Kratzen records; Schafkopf has no pot, so it is not used there\n"
+
+
 def test_table_rejects_an_ending(tmp_path):
     path = tmp_path / "mixed.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n\n'
