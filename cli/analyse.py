@@ -125,7 +125,7 @@ def analyse(
                                               help="Cards known to be in another hand (repeatable)."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
-    seed: int = typer.Option(0, "--seed", metavar="SEED", help="The same seed gives the same analysis."),
+    seed: int = typer.Option(0, "--seed", "-s", metavar="SEED", help="The same seed gives the same analysis."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: all cores)."),
     variant: Optional[List[str]] = typer.Option(
