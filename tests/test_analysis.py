@@ -106,7 +106,7 @@ def test_all_objectives_and_a_bad_one():
     position = board("zwanzigerrufen.tbn", 5)
     document = solve_report(position, ["all"])
     assert [r["objective"] for r in document["results"]] == ["score", *position.rules.objective_names()]
-    with pytest.raises(InvalidContractError, match="unknown objective 'schneider'"):  # Schafkopf's, not this game's
+    with pytest.raises(InvalidContractError, match="objective 'schneider' belongs to Schafkopf, not to Zwanzigerrufen"):
         solve_report(position, ["schneider"])
     tout = board("schafkopf.tbn", 1)
     with pytest.raises(InvalidContractError, match="objective 'tout' does not apply to Schafkopf Rufer"):
