@@ -296,7 +296,9 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
         verb = "makes" if len(result["side"]) == 1 else "make"
         table.add_column(f"{side} {verb} it", justify="left")
     table.add_column("")
-    for group in result["cards"]:
+    # best first for the player to move, as the score's groups already are (ties keep the pack's order)
+    sign = 1 if mover in result["side"] else -1
+    for group in sorted(result["cards"], key=lambda group: -sign * group["total"]):
         style = "bold" if group["best"] else ""
         row: list[Text | str] = [painter.cards(group["cards"], "/", style)]
         row += [str(group["total"])] if whole else [str(group["future"]), str(group["total"])]
