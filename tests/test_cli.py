@@ -209,6 +209,17 @@ def test_a_finished_deal_says_why_it_has_no_cards_or_line():
     assert "the deal is over: no" not in run("solve", EXAMPLES / "valat.tbn", "--cards").stdout
 
 
+def test_every_card_table_is_ranked_best_first_for_the_player_to_move():
+    """The score's card table was ranked, the others in the pack's order (the audit): seat 2 defends, so the card
+    that leaves the declarers the fewest points or tricks comes first; JSON keeps the pack's order."""
+    out = run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "7", "-o", "points", "-o", "valat", "--cards").stdout
+    rows = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│ ♥K/♥Q") or
+            line.startswith("│ ♣K") or line.startswith("│ ♦K")]
+    assert rows == ["♥K/♥Q", "♣K", "♦K"] * 2
+    (document,) = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "7", "-o", "points", "--cards")
+    assert [group["cards"] for group in document["results"][0]["cards"]] == [["CK"], ["HK", "HQ"], ["DK"]]
+
+
 def test_solve_prints_rich_tables_with_suit_signs():
     result = run("solve", EXAMPLES / "valat.tbn", "--cards", "--line")
     out = result.stdout
