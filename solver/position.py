@@ -242,6 +242,8 @@ def _record_playing(record: Record, rules: Rules, card: int) -> Record:
     copy = _copy_record(record)
     if copy.play is None:
         copy.set("Play", str(rules.first_leader + 1))
+        assert copy.play is not None
+        copy.play.terminated = True  # a section made here ends with '*', as FORMAT.md writes it
     assert copy.play is not None
     token = Token(rules.pack[card].name, 0, 0)
     tricks = copy.play.tricks

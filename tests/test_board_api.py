@@ -24,6 +24,7 @@ import solver
 from solver import postmortem, settlement
 from solver.board import app as board_app
 from solver.diagram import display_order
+from solver.board.session import MAX_BOARDS
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, card_face
 
@@ -264,6 +265,30 @@ def test_the_curve_is_the_post_mortem():
         == "points"  # any other objective: the card points
     refused(c.post("/api/curve", json={"board": board, "moves": moves, "objective": ["score"]}), 400,
             "the objective is a name")
+    refused(c.post("/api/curve", json={"board": board, "moves": moves, "objective": "nonsense"}), 400,
+            "objective 'nonsense' is not one of this contract's")  # as /api/values refuses it
+
+
+def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path):
+    """Every page load used to add the files' boards again under new ids; after some 10 reloads of a file of 7
+    records the server's 200 boards had pushed out the board an open tab was using (the audit)."""
+    c = client(SK)
+    first = c.get("/api/start").json()
+    in_use = first["open"]
+    for _ in range(40):
+        again = c.get("/api/start").json()
+    assert again["open"] == in_use and again["files"] == first["files"]
+    for seed in range(MAX_BOARDS + 5):  # new boards: the idle ones go first, not the one in use
+        c.post("/api/position", json={"board": in_use, "moves": []})
+        c.post("/api/deal", json={"game": "Kratzen", "seed": seed + 1})
+    assert c.post("/api/position", json={"board": in_use, "moves": []}).status_code == 200
+    edited = tmp_path / "edited.tbn"  # a file edited between two loads is read again
+    edited.write_text(SK.read_text())
+    c = client(edited)
+    before = c.get("/api/start").json()["files"][0]["boards"]
+    edited.write_text(SK.read_text().replace("Example: a deal played to the end", "Edited"))
+    after = c.get("/api/start").json()["files"][0]["boards"]
+    assert len(after) == len(before) and {b["id"] for b in after}.isdisjoint(b["id"] for b in before)
 
 
 def test_the_score_is_offered_only_where_it_can_be_settled():
@@ -314,7 +339,7 @@ def test_save_writes_a_record_every_command_reads(tmp_path):
     again = next(solver.read_positions(path))
     assert [again.pack[c].name for c in again.played] == moves[:9]
     assert again.record.get("Event") == "Example: Normal game, called card derived"
-    assert "[Play \"1\"]\nT19 T5 T21 T6\nHK HG HJ T11\nTS\n" in saved.text
+    assert "[Play \"1\"]\nT19 T5 T21 T6\nHK HG HJ T11\nTS\n*\n" in saved.text  # '*' ends it, as FORMAT.md writes
     untouched = c.post("/api/save", json={"board": board, "moves": []}).text
     assert '[Play "' not in untouched and next(solver.read_positions(_write(tmp_path, untouched))).played == ()
     # the CLI reads it too
