@@ -367,9 +367,9 @@ def test_tree_command_refuses_points_in_kratzen_and_records_the_variant(tmp_path
     # variant its values are of
     kratzen = EXAMPLES / "kratzen.tbn"
     result = run("tree", kratzen, "--depth", 1, "--objective", "points", "--out", tmp_path / "k.json", code=1)
-    assert "objective 'points' belongs to Zwanzigerrufen and Schafkopf, not to Kratzen" in result.stderr
+    assert "objective 'points' belongs to " in result.stderr and "Zwanzigerrufen, not to Kratzen" in result.stderr
     assert not (tmp_path / "k.json").exists()
-    with pytest.raises(solver.StichError, match="objective 'points' belongs to Zwanzigerrufen and Schafkopf"):
+    with pytest.raises(solver.StichError, match="objective 'points' belongs to .*Zwanzigerrufen, not to Kratzen"):
         strategy_tree(solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1), 1, objective="points")
     run("tree", EXAMPLES / "valat.tbn", "--depth", 1, "--out", tmp_path / "v.graphml",
         "--variant", "hard_pagat_reservation=true")

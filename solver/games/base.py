@@ -634,9 +634,8 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     if name in rules.game.objectives:
         return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
                                     f"(choose from: {known})")
-    from . import GAMES  # the other games' objectives are no typo: the wrong game's question
-
-    owners = [game.name for game in GAMES if name in game.objectives]
+    # the other games' objectives are no typo but the wrong game's question (every game is a subclass of Game)
+    owners = sorted(game.name for game in Game.__subclasses__() if name in game.objectives)
     if owners:
         return InvalidContractError(f"objective {name!r} belongs to {' and '.join(owners)}, not to {rules.game.name} "
                                     f"(for {rules.game.name} {rules.contract} choose from: {known})")
