@@ -44,9 +44,10 @@ def score_objective(position: Position) -> Objective:
     if reason is not None:
         raise InvalidContractError(reason)
     rules = position.rules
-    who = "the attacker's payment, with the pot" if position.game.has_pot else \
-        "the declaring side's net settlement"
-    return Objective(SCORE, rules.declaring_side, f"{who} in game units (bonuses, announcements, Kontra included)")
+    game = position.game
+    who = "the attacker's payment, with the pot" if game.has_pot else "the declaring side's net settlement"
+    what = "bonuses, announcements, Kontra included" if game.has_announcements else "every item of the game's scoring"
+    return Objective(SCORE, rules.declaring_side, f"{who} in game units ({what})")
 
 
 _ENGINES = threading.local()
