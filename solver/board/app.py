@@ -39,7 +39,7 @@ from ..search.engine import EngineSolver
 from ..workers import worker_engine
 from ..api import solve
 from .guard import BodyTooLarge, Guard, loopback_names
-from .session import (BoardError, Boards, chosen_objective, curve_document, file_name_for, graph_measure,
+from .session import (Board, BoardError, Boards, chosen_objective, curve_document, file_name_for, graph_measure,
                       new_deal, objective_seat, odds_document, saved_record, values_document, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
@@ -184,6 +184,21 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     async def index(request: Request) -> Response:
         return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-store"})
 
+    read: dict[Path, tuple[tuple[int, int], list[Board]]] = {}  # a named file's boards, by its size and time
+
+    def file_boards(path: Path) -> list[Board]:
+        """The boards of a file named on the command line: read again when it changed (a page reload shows the
+        edit), else the same boards under the same ids, so that reloads and other tabs do not pile up copies and
+        push an open page's board out of the server's memory."""
+        status = path.stat()
+        stamp = (status.st_size, status.st_mtime_ns)
+        known = read.get(path)
+        if known is not None and known[0] == stamp and boards.holds(known[1]):
+            return known[1]
+        found = boards.add_text(path.read_text(encoding="utf-8"), str(path))
+        read[path] = (stamp, found)
+        return found
+
     async def start(request: Request) -> Response:
         """The files named on the command line with their boards, the record to open first, the games."""
         from ..games import GAMES
@@ -192,8 +207,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         opened = None
         for number, item in enumerate(named):
             try:
-                text = item.path.read_text(encoding="utf-8")
-                found = boards.add_text(text, str(item.path))
+                found = file_boards(item.path)
             except (OSError, UnicodeDecodeError) as error:
                 listed.append({"file": item.path.name, "error": f"{item.path}: cannot be read ({error})",
                                "boards": []})

@@ -139,12 +139,20 @@ class Boards:
         return board
 
     def get(self, board_id: object) -> Board:
+        """The board ``board_id``, now the last to be forgotten: the boards in use stay, the idle ones go first."""
         with self._lock:
             board = self.boards.get(board_id) if isinstance(board_id, str) else None
+            if board is not None:
+                self.boards.move_to_end(board.id)
         if board is None:
             raise BoardError(f"no board {board_id!r} is open on this server (it may have been forgotten: open it "
                              "again)", status=404)
         return board
+
+    def holds(self, found: Sequence[Board]) -> bool:
+        """Whether every one of ``found`` is still open (none forgotten)."""
+        with self._lock:
+            return all(board.id in self.boards for board in found)
 
     def add_text(self, text: str, source: str) -> list[Board]:
         """Every record of a .tbn text as a board; a record that does not parse stops with its message (file, line,
@@ -331,7 +339,11 @@ def graph_measure(position: Position, objective: object) -> str:
     else card points (tricks in a game without them; :func:`~solver.postmortem.analyse_play` picks)."""
     if objective is not None and not isinstance(objective, str):
         raise BoardError(f"the objective is a name, not {objective!r}")
-    return SCORE if objective == SCORE and SCORE in objective_names(position) else "points"
+    names = objective_names(position)
+    # "points" is card points, or tricks where a game has none; the score falls back to them where it is not offered
+    if objective not in (None, "", "points", SCORE, *names):
+        raise BoardError(f"objective {objective!r} is not one of this contract's: {', '.join(names)}")
+    return SCORE if objective == SCORE and SCORE in names else "points"
 
 
 def curve_document(analysis: Any) -> dict[str, Any]:

@@ -58,6 +58,7 @@ async function ask(kind, url, body, { raw = false } = {}) {
 }
 
 const aborted = (error) => error && error.name === "AbortError";
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // --- opening records ----------------------------------------------------------------------------------------------
 
@@ -121,16 +122,17 @@ function renderTable() {
   const viewer = view.to_move || view.declarer;
   for (const hand of view.hands) {
     const place = seatPlace(hand.seat, view.seats);
-    const side = Math.abs(place.x) > 0.5 && hand.cards.length > 5;  // a hand at the table's side: cards overlap
+    const side = Math.abs(place.x) > 0.5 && hand.cards.length > 5;  // a hand at the table's side: in two rows
     const seatNode = el("div", { class: "seat" + (view.to_move === hand.seat ? " to-move" : "") + (side ? " side" : ""),
       id: `seat-${hand.seat}`, dataset: { seat: hand.seat } });
     seatNode.style.left = `${50 + place.x * 35}%`;
     seatNode.style.top = `${50 + place.y * 39}%`;
     const role = roleOf(view, hand);
-    const taken = view.per_seat ? `${hand.tricks} tricks` : `${hand.tricks} tr · ${hand.points} pts`;
+    const taken = view.per_seat ? plural(hand.tricks, "trick") : `${hand.tricks} tr · ${hand.points} pts`;
     seatNode.append(el("div", { class: "who" }, `Seat ${hand.seat}`,
       el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`));
     const handNode = el("div", { class: "hand" });
+    if (side) handNode.style.width = `${Math.ceil(hand.cards.length / 2) * 43 - 3}px`;  // half the cards a row
     const hidden = S.mode === "sd" && hand.seat !== viewer;
     for (const card of hand.cards) {
       if (hidden) { handNode.append(el("div", { class: "card back" })); continue; }
@@ -166,7 +168,7 @@ function renderContract() {
   const view = S.view;
   const box = $("contract");
   const rows = view.sides.map((side) => el("tr", {}, el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
-    el("td", {}, `${side.tricks} tricks`), el("td", {}, side.points === null ? "" : `${side.points} points`)));
+    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points === null ? "" : plural(side.points, "point"))));
   const partner = view.per_seat ? null : view.partner.length
     ? (S.mode === "dd" ? `seat ${view.partner.join(", ")}` : "not known to every seat") : "none (alone)";
   const facts = [["Contract", `${view.game} ${view.contract}`], ["Declarer", `seat ${view.declarer}`]];
@@ -183,7 +185,8 @@ function renderObjectives() {
   const names = S.view.objectives.map((o) => o.name);
   if (!S.objective || !names.includes(S.objective)) S.objective = S.view.default_objective;
   select.replaceChildren(...S.view.objectives.map((o) =>
-    el("option", { value: o.name, title: o.description }, o.yes_no ? `${o.name} (yes/no)` : o.name)));
+    el("option", { value: o.name, title: o.description },
+      o.yes_no && !S.view.per_seat ? `${o.name} (yes/no)` : o.yes_no ? `${o.name} (count, target)` : o.name)));
   select.value = S.objective;
 }
 
@@ -226,11 +229,16 @@ function valueText(values, total) {
   return String(total);
 }
 
+function goodFor(values, total) {
+  // a yes/no answer is good or bad for the player to move: the objective's side wants it met, the other side not
+  return (total >= values.target) === Boolean(values.mover_maximises);
+}
+
 function markCard(name, total, values, best) {
   const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${name}"]`);
   if (!node) return;
   node.querySelector(".value")?.remove();
-  const badge = el("span", { class: "value" + (values.yes_no ? (total >= values.target ? " yes" : " no") : "") },
+  const badge = el("span", { class: "value" + (values.yes_no ? (goodFor(values, total) ? " good" : " bad") : "") },
     valueText(values, total));
   node.append(badge);
   node.classList.toggle("best", best);
@@ -394,6 +402,7 @@ async function loadOdds() {
   const mine = S.requests.odds;
   try {
     const odds = await asked;
+    S.odds = odds;
     const pct = (p) => `${(100 * p).toFixed(1)}%`;
     const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
     const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
@@ -408,14 +417,22 @@ async function loadOdds() {
         (scored ? `; the score in game units for seat ${odds.seat}'s side, by which the cards are ranked` : "")),
       rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
         ...(scored ? [el("th", {}, "mean score")] : []), el("th", {}, "win")), ...rows) : "");
-    for (const opening of odds.openings) {
-      const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${opening.card}"]`);
-      if (node) { node.querySelector(".value")?.remove(); node.append(el("span", { class: "value" }, pct(opening.win_probability).replace(".0%", "%"))); }
-    }
+    markOdds();
   } catch (error) {
     if (!aborted(error)) box.append(el("div", { class: "error" }, error.message));
   } finally {
     if (S.requests.odds === mine) busy("odds", false);
+  }
+}
+
+function markOdds() {
+  // each opening card's chance of winning, on the card (again after the table is drawn anew)
+  if (S.mode !== "sd" || !S.odds) return;
+  for (const opening of S.odds.openings) {
+    const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${opening.card}"]`);
+    if (!node) continue;
+    node.querySelector(".value")?.remove();
+    node.append(el("span", { class: "value" }, `${(100 * opening.win_probability).toFixed(1)}%`.replace(".0%", "%")));
   }
 }
 
@@ -431,6 +448,7 @@ async function refresh() {
     return;
   }
   document.body.dataset.cursor = S.cursor;
+  S.odds = null;  // the odds of the position before
   renderObjectives();
   renderContract();
   renderTable();
@@ -481,7 +499,12 @@ function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
   $("deal-help").textContent = `Contracts: ${game.contracts}`;
+  fitDeclarer();
   $("deal-contract").placeholder = `e.g. ${game.examples[0]} (empty: any everyday one)`;
+}
+
+function fitDeclarer() {
+  $("deal-declarer").max = $("deal-seats").value;  // a seat of the deal
 }
 
 async function start() {
@@ -498,13 +521,20 @@ async function start() {
   $("paste-go").addEventListener("click", () => loaded(ask("load", "/api/load", { text: $("paste-text").value }), "pasted"));
   $("deal-open").addEventListener("click", () => $("deal-dialog").showModal());
   $("deal-game").addEventListener("change", fillDealForm);
-  $("deal-go").addEventListener("click", () => loaded(ask("deal", "/api/deal", {
+  $("deal-seats").addEventListener("change", fitDeclarer);
+  $("deal-go").addEventListener("click", (e) => $("deal-declarer").checkValidity() && loaded(ask("deal", "/api/deal", {
     game: $("deal-game").value, contract: $("deal-contract").value, seed: $("deal-seed").value,
     seats: $("deal-seats").value, declarer: $("deal-declarer").value }), "dealt"));
   $("save").addEventListener("click", save);
-  $("objective").addEventListener("change", (e) => { S.objective = e.target.value; S.values = null; renderTable(); renderValues(); loadValues(); loadCurve(); });
+  $("objective").addEventListener("change", (e) => {
+    S.objective = e.target.value; S.values = null;
+    e.target.blur();  // the arrow keys move through the play again, not through the objectives
+    renderTable(); renderValues(); markOdds();
+    if (S.mode === "dd") loadValues();
+    loadCurve();
+  });
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
-    radio.addEventListener("change", (e) => { S.mode = e.target.value; refresh(); });
+    radio.addEventListener("change", (e) => { S.mode = e.target.value; e.target.blur(); refresh(); });
   }
   $("first").addEventListener("click", () => goTo(0));
   $("undo").addEventListener("click", () => goTo(S.cursor - 1));
