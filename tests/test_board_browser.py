@@ -240,3 +240,57 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     path = Path(SCREENSHOT) if SCREENSHOT else tmp_path / "board.png"
     driver.save_screenshot(str(path))
     assert path.stat().st_size > 10_000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_what_a_player_found_wrong_on_the_table(driver, server):
+    """The board audit's findings, each as the page behaves now: a side hand's cards do not cover each other (XVIII
+    read as XVI), a yes/no badge is coloured for the player to move, the arrow keys still move through the play
+    after the objective or the mode was changed, and the single-dummy badges survive an objective change."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    # Zwanzigerrufen board 1 from its start: seats 2 and 4 hold ten cards at the table's sides
+    driver.execute_script("goTo(0)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
+    boxes = driver.execute_script(
+        "return [...document.querySelectorAll('.seat.side .card')].map((n) => n.getBoundingClientRect().toJSON())")
+    assert len(boxes) >= 10
+    for a, b in ((a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]):
+        assert a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+    # Schafkopf board 6: seat 2 is a declarer; against Schneider the declarers' best card GA shows ✗, good for them
+    option = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                   ".find((o) => o.textContent.startsWith('schafkopf.tbn board 6')).value")
+    driver.execute_script("openBoard(arguments[0])", option)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label").endswith("board 6"), "board 6")
+    objective = Select(driver.find_element("id", "objective"))
+    objective.select_by_value("schneider_against")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "schneider_against",
+             "schneider_against")
+    badge = driver.execute_script("const n = document.querySelector('#seat-2 .card[data-card=\"GA\"] .value');"
+                                  "return [n.textContent, n.className]")
+    assert badge == ["✗", "value good"]
+    # the arrow keys after the objective was chosen: back one card, not to another objective
+    driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")
+    assert driver.execute_script("return S.objective") == "schneider_against"
+    # Schafkopf board 7 after four cards in single dummy: the win chances stay on the cards when the objective changes
+    option = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                   ".find((o) => o.textContent.startsWith('schafkopf.tbn board 7')).value")
+    driver.execute_script("openBoard(arguments[0])", option)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label").endswith("board 7"), "board 7")
+    driver.execute_script("goTo(4)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 4, "four cards in")
+    driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+    wait_for(lambda: driver.find_element("id", "odds-summary").text.startswith("win"), "the odds", timeout=60)
+    odds = "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)"
+    before = driver.execute_script(odds)
+    assert before and all(text.endswith("%") for text in before)
+    Select(driver.find_element("id", "objective")).select_by_value("points")
+    time.sleep(0.3)
+    assert driver.execute_script(odds) == before
+    driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)  # and the keys after the mode's radio
+    wait_for(lambda: driver.execute_script("return S.cursor") == 3 and driver.execute_script("return S.mode") == "sd",
+             "one card back, still in single dummy")
+    driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
