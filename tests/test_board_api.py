@@ -424,6 +424,13 @@ def test_bad_questions_are_refused():
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")
     refused(c.post("/api/deal", json={"game": "Schafkopf", "seed": 1, "contract": "Grand"}), 400, "Grand")
+    # the audit's: a contract that is no text, a declarer in a list or beyond the seats, seats written "04"
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "contract": 5}), 400, "a contract is text")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "declarer": [1]}), 400,
+            "the declarer is a seat from 1 to 3, not [1]")
+    refused(c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 1, "declarer": 9}), 400,
+            "the declarer is a seat from 1 to 4, not 9")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": "04"}), 400, "not '04'")
     assert c.get("/api/nothing").status_code == 404
     assert c.get("/api/position").status_code == 405
 

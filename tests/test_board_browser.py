@@ -293,4 +293,10 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)  # and the keys after the mode's radio
     wait_for(lambda: driver.execute_script("return S.cursor") == 3 and driver.execute_script("return S.mode") == "sd",
              "one card back, still in single dummy")
+    # nor do the play list and the graph show the line's later cards, which would give the hidden hands away
+    wait_for(lambda: driver.execute_script("return S.curve !== null && document.querySelectorAll('#graph .dot')"
+                                           ".length === 4"), "the graph up to the card shown")
+    assert driver.execute_script("return document.querySelectorAll('#play li span').length") == 3
     driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('#play li span').length") == 32,
+             "the whole line again in double dummy")

@@ -184,16 +184,30 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         seed_number = int(str(seed).strip()) if str(seed).strip().lstrip("-").isdigit() else None
         if seed_number is None or abs(seed_number) > 10 ** 18:
             raise BoardError(f"the seed is a whole number, not {seed!r}")
-        seat_count = None if seats in (None, "") else int(str(seats)) if str(seats).isdigit() else -1
-        if seat_count is not None and seat_count not in game_class.seat_counts:
+        seat_count = None if seats in (None, "") else _whole(seats)
+        if seats not in (None, "") and seat_count not in game_class.seat_counts:
             raise BoardError(f"{game_class.name} is played by {game_class.seat_counts_text()} seats, not {seats!r}")
-        declarer_seat = int(str(declarer)) if str(declarer).isdigit() else -1
-        text = contract.strip() if isinstance(contract, str) and contract.strip() else None
+        declarer_seat = _whole(declarer)
+        if declarer_seat is None or not 1 <= declarer_seat <= (seat_count or game_class.seat_counts[0]):
+            raise BoardError(f"the declarer is a seat from 1 to {seat_count or game_class.seat_counts[0]}, "
+                             f"not {declarer!r}")
+        if contract is not None and not isinstance(contract, str):
+            raise BoardError(f"a contract is text such as {game_class.contract_help} (empty: any everyday one), "
+                             f"not {contract!r}")
+        text = contract.strip() if contract and contract.strip() else None
         return random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
     except BoardError:
         raise
     except StichError as error:
         raise BoardError(str(error)) from None
+
+
+def _whole(value: object) -> int | None:
+    """A form field's whole number, as written (digits only, no leading zero: "04" is not 4), else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip() if isinstance(value, str) else ""
+    return int(text) if text.isdigit() and (text == "0" or not text.startswith("0")) else None
 
 
 # --- what the page shows -------------------------------------------------------------------------------------------

@@ -198,6 +198,7 @@ function renderPlay() {
   if (S.curve) for (const card of S.curve.cards) grades[card.number] = card;
   let item = null;
   S.moves.forEach((name, index) => {
+    if (S.mode === "sd" && index >= S.cursor) return;  // single dummy: the line's later cards would show the hands
     if (index % seats === 0) { item = el("li"); list.append(item); }
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
       grades[index + 1] ? grades[index + 1].grade : ""].join(" ");
@@ -351,13 +352,14 @@ function renderCurve() {
   if (!curve || !S.view) { note.textContent = ""; return; }
   const ns = "http://www.w3.org/2000/svg";
   const make = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const k in attrs) n.setAttribute(k, attrs[k]); return n; };
-  const points = curve.curve;
+  // single dummy: the graph up to the card shown (the later cards would show the hidden hands)
+  const points = S.mode === "sd" ? curve.curve.slice(0, S.cursor + 1) : curve.curve;
   // card points and tricks run from 0 to the deal's; the score (game units) from its least to its greatest, with 0
   const scored = curve.measure !== "points" && curve.measure !== "tricks";
   const least = scored ? Math.min(0, ...points) : 0;
   const most = scored ? Math.max(0, ...points) : curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
   const width = 400, height = 170, pad = 10;
-  const n = Math.max(points.length - 1, 1);
+  const n = Math.max(curve.curve.length - 1, 1);
   const x = (i) => pad + (width - 2 * pad) * i / n;
   const y = (v) => height - pad - (height - 2 * pad) * (v - least) / Math.max(most - least, 1);
   const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
@@ -380,7 +382,7 @@ function renderCurve() {
     dot.addEventListener("click", () => goTo(index));
     svg.append(dot);
   });
-  const mistakes = curve.cards.filter((c) => c.grade !== "ok");
+  const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
   note.textContent = `${scored ? `score (${curve.measure})` : curve.measure} of ${curve.declaring_side.join("+")} under best play from each point; ` +
     (mistakes.length ? `${mistakes.length} card(s) cost something (coloured)` : "no card cost anything");
 }
@@ -413,7 +415,8 @@ async function loadOdds() {
     box.replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
       el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)} ` +
         `(95%: ${odds.interval[0].toFixed(1)}..${odds.interval[1].toFixed(1)})` + score),
-      el("div", { class: "hint" }, `${odds.samples} deals of the unseen cards, each solved double dummy` +
+      el("div", { class: "hint" }, `${odds.samples} deals of the unseen cards, each solved double dummy (the line above ` +
+        "lets each deal choose its own best card; the table is one card over all of them)" +
         (scored ? `; the score in game units for seat ${odds.seat}'s side, by which the cards are ranked` : "")),
       rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
         ...(scored ? [el("th", {}, "mean score")] : []), el("th", {}, "win")), ...rows) : "");
