@@ -81,6 +81,10 @@ def test_the_view_shows_the_table():
     view = c.post("/api/position", json={"board": board, "moves": moves}).json()
     assert view["seats"] == 4 and view["contract"] == "Normal T20" and view["declarer"] == 1
     assert view["partner"] == [2]  # the T20's holder
+    assert view["whole_deal"] is True  # the graph marks half the points of a whole deal only
+    other = client(SK, board="6")  # an ending
+    ending = other.get("/api/start").json()["open"]
+    assert other.post("/api/position", json={"board": ending, "moves": []}).json()["whole_deal"] is False
     assert view["to_move"] == position.state.to_move + 1
     for hand in view["hands"]:
         assert [c["name"] for c in hand["cards"]] == position.pack.names(position.state.hands[hand["seat"] - 1])

@@ -330,6 +330,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "objectives": describe_objectives(position), "default_objective": default_objective(position),
         "record_moves": [pack[card].name for card in board.record_play],
         "points_in_deal": rules.points_in_deal, "tricks_in_deal": rules.tricks_in_deal,
+        "whole_deal": game.is_whole(rules.deal),
     }
 
 

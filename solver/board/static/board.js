@@ -365,7 +365,9 @@ function renderCurve() {
   const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
   label(most, pad + 8);
   label(least, height - pad - 2);
-  const mark = scored ? (least < 0 && most > 0 ? 0 : null) : curve.measure === "points" ? most / 2 : null;
+  // the score's 0; half the card points of a whole deal (an ending's half means nothing)
+  const mark = scored ? (least < 0 && most > 0 ? 0 : null)
+    : curve.measure === "points" && S.view.whole_deal ? most / 2 : null;
   if (mark !== null) {
     svg.append(make("line", { class: "half", x1: pad, x2: width - pad, y1: y(mark), y2: y(mark) }));
     label(mark, y(mark) - 2);
