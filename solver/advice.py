@@ -43,10 +43,9 @@ from .position import check_position
 from .sampling import (Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans, seat_cards,
                        shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
-from .settlement import (PayoffTable, bonuses_made, default_settlement_engine, final_net, play_out, payoff_spec,
-                         payoff_table)
+from .settlement import PayoffTable, bonuses_made, final_net, play_out, payoff_spec, payoff_table
 from .variant import Variant
-from .workers import Pool, local_workers, worker_stop
+from .workers import Pool, local_workers, worker_settlement_engine, worker_stop
 
 
 @dataclass(frozen=True)
@@ -144,7 +143,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str
     Where the net itself names the bonuses (:func:`bonuses_of_value`) no line is played."""
     game = get_game(setup.game)
     deal = draw_deal(setup, k)
-    engine = default_settlement_engine()
+    engine = worker_settlement_engine()
     results: list[tuple[int, bool, tuple[str, ...]] | None] = []
     for contract in setup.contracts:
         try:
@@ -201,7 +200,7 @@ class Limits:
         if k < self.at_least or (self.deadline is None and stop is None):
             return nullcontext()
         left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-        return default_settlement_engine().stopping(left, stop)
+        return worker_settlement_engine().stopping(left, stop)
 
 
 def solve_span(span: tuple[int, int], limits: Limits,
@@ -480,7 +479,7 @@ def child_values(position: Position) -> dict[int, int]:
     The one place card advice values a card: the settlement engine's per-card values (the score objective's;
     equal to one settlement search per child, which shares less of the search)."""
     state = position.state
-    return {cv.card: cv.value for cv in default_settlement_engine().card_values(state, payoff_spec(position))}
+    return {cv.card: cv.value for cv in worker_settlement_engine().card_values(state, payoff_spec(position))}
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ from .position import Position, check_position
 from .state import PlayState
 from .search.engine import EngineSolver
 from .variant import Variant
-from .workers import DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine
+from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine,
+                      worker_settlement_engine)
 
 #: Shuffles tried for the first sample of an analysis from a hand before its constraints are declared impossible
 #: (a few seconds). An analysis from a record skips this: the real deal shows that the play can be met.
@@ -413,12 +414,12 @@ def _add_score(sums: Sums, position: Position, seat: int) -> None:
     """The sample's score for the hand's side (the declaring side's settlement, negated for a defending seat; no
     announcements), and with the hand to play every card's; nothing where the rules have no settlement search."""
     from .score_objective import solve_score  # the settlement search loads on first use
-    from .settlement import default_settlement_engine, settlement_unsupported
+    from .settlement import settlement_unsupported
 
     if settlement_unsupported(position) is not None:
         return
     state = position.state
-    result = solve_score(position, cards=state.to_move == seat, engine=default_settlement_engine(),
+    result = solve_score(position, cards=state.to_move == seat, engine=worker_settlement_engine(),
                          reference_solver=False)
     sign = 1 if seat in position.rules.declaring_side else -1
     sums.score_n += 1

@@ -51,29 +51,30 @@ def score_objective(position: Position) -> Objective:
 
 
 _ENGINES = threading.local()
-#: Settlement engines a thread keeps for the points engines it was given, the most recently asked first: each holds
-#: a table as large as its points engine's, so a caller that goes through many table sizes or thread counts keeps
-#: only the last few tables.
+#: Settlement engines a thread keeps for the points engines it was given, by table size, the most recently asked
+#: first (each takes its points engine's threads when asked): each holds a table as large as its points engine's,
+#: so a caller that goes through many table sizes keeps only the last few tables.
 SHAPES_KEPT = 2
 
 
 def settlement_engine_for(engine: EngineSolver | SettlementEngine | None) -> SettlementEngine:
     """The settlement engine to search the score with: ``engine`` itself, one with the table size and threads of a
     points engine (a command's ``--table-mb`` and ``--threads``: this thread's, kept for the last
-    :data:`SHAPES_KEPT` shapes asked), or this thread's shared one."""
+    :data:`SHAPES_KEPT` sizes asked, its threads set to the points engine's), or this thread's shared one."""
     if isinstance(engine, SettlementEngine):
         return engine
     if engine is None:
         return default_settlement_engine()
-    shape = (max(1, engine.table_bytes >> 20), engine.threads)
-    made: OrderedDict[tuple[int, int], SettlementEngine] = _ENGINES.__dict__.setdefault("by_shape", OrderedDict())
-    if shape in made:
-        made.move_to_end(shape)
-        return made[shape]
+    size = max(1, engine.table_bytes >> 20)
+    made: OrderedDict[int, SettlementEngine] = _ENGINES.__dict__.setdefault("by_size", OrderedDict())
+    if size in made:
+        made.move_to_end(size)
+        made[size].threads = engine.threads  # the same engine (and its stop) on the points engine's threads now
+        return made[size]
     while len(made) >= SHAPES_KEPT:
         made.popitem(last=False)          # its table is freed before the new one is made
-    made[shape] = SettlementEngine(shape[0], threads=shape[1])
-    return made[shape]
+    made[size] = SettlementEngine(size, threads=engine.threads)
+    return made[size]
 
 
 def solve_score(position: Position, *, cards: bool = False, line: bool = False,

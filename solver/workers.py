@@ -44,11 +44,14 @@ from dataclasses import dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from .errors import StichError, is_whole_number
 from .search.boundary import check_stop
-from .search.engine import EngineSolver, set_default_threads, table_megabytes, usable_cores
+from .search.engine import EngineSolver, default_threads, set_default_threads, table_megabytes, usable_cores
+
+if TYPE_CHECKING:
+    from .search.settle import SettlementEngine
 
 #: The smallest worker memory limit accepted: a spawned worker maps some 115 MB of address space (the interpreter,
 #: numpy, the compiled package) before its table, which must fit in what is left (153 MB was the least that ran).
@@ -144,11 +147,21 @@ def worker_engine() -> EngineSolver:
     size = worker_table_megabytes()
     engine = getattr(_local, "engine", None)
     threads = worker_engine_threads()
-    if engine is None or getattr(_local, "shape", None) != (size, threads):  # another run asked another shape
+    if engine is None or getattr(_local, "size", None) != size:  # another run of this process asked another size
         _local.engine = None  # the old table is freed before the new one is made
         engine = _local.engine = EngineSolver(size or None, threads=threads)
-        _local.shape = (size, threads)
+        _local.size = size
+    else:  # the same engine (and whatever stops it: the board's odds) on the threads this run asks
+        engine.threads = threads if threads is not None else default_threads()
     return engine
+
+
+def worker_settlement_engine() -> SettlementEngine:
+    """The settlement engine of this worker (thread): the table size and threads of :func:`worker_engine`'s, so that
+    a sample's score searches on the threads its run asks (``-j 1``: one) and is stopped where its points are."""
+    from .score_objective import settlement_engine_for  # the settlement search loads on first use
+
+    return settlement_engine_for(worker_engine())
 
 
 def worker_engine_threads() -> int | None:

@@ -25,6 +25,7 @@ from solver import postmortem, settlement
 from solver.board import app as board_app
 from solver.diagram import display_order
 from solver.board.session import MAX_BOARDS
+from solver.workers import worker_settlement_engine
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, card_face
 
@@ -216,11 +217,26 @@ def test_the_time_limit_stops_the_odds_settlements(monkeypatch):
 
     def settlement_only(current, seat, **options):
         time.sleep(0.06)  # past the limit: only the settlement search is left to see it
-        return solver.solve(position, "score", cards=True, engine=settlement.default_settlement_engine())
+        return solver.solve(position, "score", cards=True, engine=worker_settlement_engine())
 
     monkeypatch.setattr(board_app, "analyse_position", settlement_only)
     odds = c.post("/api/odds", json={"board": dealt["open"], "moves": [], "samples": 1})
     assert odds.status_code == 409 and odds.json()["reason"] == "the time limit ran out"
+
+
+def test_the_time_limit_stops_the_odds_points_searches(monkeypatch):
+    """The samples run in the board's thread with one worker, on one search thread: the worker's engine that the
+    limit stops is the one they search with (the review found a fresh engine made for the run, which nothing
+    stopped: 20 samples of a whole Zwanzigerrufen deal ran on for 2.5 s past a limit of 0.3 s)."""
+    import solver.sampling
+
+    c = client(time_limit=0.3)
+    dealt = c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 2}).json()
+    monkeypatch.setattr(solver.sampling, "_add_score", lambda *arguments: None)  # the points searches alone
+    started = time.monotonic()
+    odds = c.post("/api/odds", json={"board": dealt["open"], "moves": [], "samples": 200})
+    assert odds.status_code == 409 and odds.json()["reason"] == "the time limit ran out"
+    assert time.monotonic() - started < 2.0
 
 
 def test_a_pot_that_does_not_read_leaves_the_board_on_the_tricks():

@@ -147,16 +147,32 @@ def test_the_settlement_engines_follow_the_threads_they_are_given() -> None:
         SettlementEngine(8, threads=0)
 
 
-def test_a_thread_keeps_the_settlement_engines_of_its_last_two_shapes() -> None:
-    def made() -> list[tuple[int, int]]:
-        return list(score_objective._ENGINES.by_shape)
+def test_a_thread_keeps_the_settlement_engines_of_its_last_two_sizes() -> None:
+    def made() -> list[int]:
+        return list(score_objective._ENGINES.by_size)
 
     one, two, four = (settlement_engine_for(EngineSolver(megabytes, threads=1)) for megabytes in (1, 2, 4))
-    assert made() == [(2, 1), (4, 1)] and score_objective.SHAPES_KEPT == 2
+    assert made() == [2, 4] and score_objective.SHAPES_KEPT == 2
     assert settlement_engine_for(EngineSolver(2, threads=1)) is two  # kept, and now the most recent
-    assert made() == [(4, 1), (2, 1)] and one.table_bytes == 1 << 20
+    assert made() == [4, 2] and one.table_bytes == 1 << 20
     assert settlement_engine_for(EngineSolver(1, threads=1)) is not one  # forgotten: made again
-    assert made() == [(2, 1), (1, 1)] and four.threads == 1
+    assert made() == [2, 1] and four.threads == 1
+    # another thread count for the same size: the same engine on those threads (whatever stops it still does)
+    assert settlement_engine_for(EngineSolver(2, threads=2)) is two and two.threads == 2
+
+
+def test_a_serial_run_s_engines_are_the_ones_stopped_outside_it() -> None:
+    """The board stops the odds by the worker's two engines, then runs the samples with one worker (``-j 1``: one
+    thread): inside, the same engines on one thread, so the stop reaches every search (the review found a new
+    points engine made for the run's thread count, which nothing stopped)."""
+    from solver.workers import Pool, worker_engine, worker_settlement_engine
+
+    outside = worker_engine(), worker_settlement_engine()
+    seen: list[tuple] = []
+    Pool(1).run([1], lambda job: (worker_engine(), worker_settlement_engine(), worker_engine().threads,
+                                  worker_settlement_engine().threads), (), lambda _, result: seen.append(result))
+    assert seen == [(outside[0], outside[1], 1, 1)]
+    assert worker_engine() is outside[0] and worker_engine().threads == solver.search.engine.default_threads()
 
 
 def test_a_line_holds_one_core_and_a_value_every_core(monkeypatch) -> None:

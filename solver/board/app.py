@@ -34,9 +34,8 @@ from ..errors import SearchStopped, StichError
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
 from ..score_objective import SCORE, objective_named, settlement_engine_for
-from ..settlement import default_settlement_engine
 from ..search.engine import EngineSolver
-from ..workers import worker_engine
+from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
 from .guard import BodyTooLarge, Guard, loopback_names
 from .session import (Board, BoardError, Boards, chosen_objective, curve_document, file_name_for, graph_measure,
@@ -377,7 +376,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             # (each sample's score): both are stopped
             with contextlib.ExitStack() as stopping:
                 stopping.enter_context(worker_engine().stopping(time_limit=searches.time_limit, stop=stop))
-                stopping.enter_context(default_settlement_engine().stopping(searches.time_limit, stop))
+                stopping.enter_context(worker_settlement_engine().stopping(searches.time_limit, stop))
                 return odds_document(analyse_position(current, seat, samples=samples, seed=0, workers=1))
 
         return await analysed(_client(body) + ":odds", work)
