@@ -40,7 +40,7 @@ from .search.engine import EngineSolver, solver_for, uses_reference
 from .search.results import SolveResult
 from .score_objective import SCORE
 from .search.settle import SettlementEngine
-from .settlement import dd_settlement, settlement_value
+from .settlement import dd_settlement, settlement_unsupported, settlement_value
 from .state import PlayState
 from .variant import Variant
 
@@ -465,7 +465,8 @@ def check_report(position: Position, *, engine: EngineSolver | None = None,
     with ExitStack() as limits:
         if deadline.limited:  # every search of both engines, the bonuses' and the score's, stops at the deadline
             limits.enter_context(solver_for(engine).stopping(deadline.left(), stop))
-            limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
+            if settlement_unsupported(position) is None:  # else no settlement is searched (nor its table made)
+                limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
         checks = check_bonuses(position, engine=engine, reference_solver=reference_solver)
         score = score_check_report(position, checks, engine=engine, reference_solver=reference_solver)
     seats, sides = taken_so_far(position)

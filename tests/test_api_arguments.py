@@ -581,6 +581,7 @@ def test_solo_tout_may_be_two_words():
     (solver.Schafkopf, "Wens", "did you mean 'Wenz'?"), (solver.Schafkopf, "Rufr E", "did you mean 'Rufer'?"),
     (solver.Kratzen, "Trumpp H", "did you mean 'Trump'?"),
     (solver.Schafkopf, "Solo H X", None), (solver.Kratzen, "Trump", None),  # spelt right: no suggestion
+    (solver.Kratzen, "Trumpf", None),  # another spelling the game reads
 ])
 def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
     with pytest.raises(InvalidContractError) as refused:

@@ -200,7 +200,7 @@ class Kratzen(Game):
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
-            close = did_you_mean(words[0], ("Trump",)) if words else ""
+            close = did_you_mean(words[0], {"Trump": "Trump", "Trumpf": "Trump", "Trumps": "Trump"}) if words else ""
             raise InvalidContractError(f"unknown Kratzen contract {text!r}{close} (expected {cls.contract_help})")
         index = PACK.lookup(words[1] + "A")
         require(index is not None, f"contract {text!r}: {words[1]!r} is not a suit (E, G, H or S)")
