@@ -258,7 +258,9 @@ function renderValues() {
     const what = !values.yes_no ? `${values.objective}: ${values.total}`
       : S.view.per_seat ? `${values.objective}: ${values.total} (target ${values.target}: ${made})`
       : `${values.objective}: ${made}`;
-    summary.textContent = S.mode === "sd" ? "" : `${what} for ${values.maximiser}` +
+    // the numbers on the cards are the objective's side's: say when the player to move wants them low
+    const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
+    summary.textContent = S.mode === "sd" ? "" : `${what} for ${values.maximiser}${wants}` +
       (values.seconds !== null ? ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms" : values.seconds.toFixed(1) + " s"}` : "");
     summary.title = values.description;
   } else if (values.kind === "slow") {
