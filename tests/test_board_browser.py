@@ -271,6 +271,8 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     badge = driver.execute_script("const n = document.querySelector('#seat-2 .card[data-card=\"GA\"] .value');"
                                   "return [n.textContent, n.className]")
     assert badge == ["✗", "value good"]
+    assert driver.find_element("id", "summary").text.startswith(
+        "schneider_against: no for 3+4 · seat 2 plays for the least")  # whose the answer is, said
     # the arrow keys after the objective was chosen: back one card, not to another objective
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")
