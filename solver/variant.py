@@ -11,10 +11,15 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
-from .errors import VariantError, did_you_mean, is_whole_number
+from .errors import MAX_TOKEN_LENGTH, VariantError, _cut, did_you_mean, is_whole_number
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+
+
+def _shown(value: object) -> str:
+    """A user's value as a message quotes it: its repr, cut to a token's length (a message stays one readable line)."""
+    return _cut(repr(value), MAX_TOKEN_LENGTH)
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class Flag:
                 return True
             if text in _FALSE:
                 return False
-            raise VariantError(f"variant flag {self.name} takes true or false, not {value!r}")
+            raise VariantError(f"variant flag {self.name} takes true or false, not {_shown(value)}")
         if self.kind is int:
             text = str(value).strip()
             # ASCII digits only, as every number of the format: int() would also take '1_0', '+5' and other scripts'
@@ -49,9 +54,9 @@ class Flag:
                 number = int(text)
             elif re.fullmatch(r"-?[0-9]+", text):  # a whole number, only too long to be in range
                 raise VariantError(f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, "
-                                   f"not {text}")
+                                   f"not {_cut(text, MAX_TOKEN_LENGTH)}")
             else:
-                raise VariantError(f"variant flag {self.name} takes a whole number, not {value!r}")
+                raise VariantError(f"variant flag {self.name} takes a whole number, not {_shown(value)}")
             if not self.minimum <= number <= self.maximum:
                 raise VariantError(
                     f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, not {number}")
@@ -59,7 +64,7 @@ class Flag:
         text = str(value).strip().lower()
         if text not in self.kind:  # type: ignore[operator]
             choices = " | ".join(self.kind)  # type: ignore[arg-type]
-            raise VariantError(f"variant flag {self.name} takes {choices}, not {value!r}")
+            raise VariantError(f"variant flag {self.name} takes {choices}, not {_shown(value)}")
         return text
 
 
@@ -85,8 +90,8 @@ class Variant(Mapping[str, object]):
             key = name.strip().lower()
             if key not in flags:
                 known = ", ".join(sorted(flags)) or "none"
-                raise VariantError(f"unknown variant flag {name!r}{did_you_mean(key, list(flags))} (this game's flags: "
-                                   f"{known})")
+                raise VariantError(f"unknown variant flag {_shown(name)}{did_you_mean(key, list(flags))} (this "
+                                   f"game's flags: {known})")
             chosen[key] = flags[key].parse(value)
         self._flags = dict(flags)
         self._values = chosen
