@@ -21,7 +21,7 @@ from .errors import file_name, message
 from .output import atomic_path
 from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
-from .render import CardPainter, Document, progress_on_stderr, record_title, seats_text
+from .render import CardPainter, Document, progress_on_stderr, seats_text
 from .whatif import PLAY
 
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -58,7 +58,6 @@ def postmortem_document(position: Position, plot: Path | None, count: list[int],
 def render_postmortem(document: Document, console: Console) -> None:
     """A row per card (before / best / after / cost / grade), then a row per player."""
     painter = CardPainter.for_game(document["game"])
-    console.print(record_title(document))
     cards = document["cards"]
     if not cards:
         console.print(Text("the record has no Play section: nothing to analyse", style="dim"))

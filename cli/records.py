@@ -20,7 +20,7 @@ from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
 from .errors import EXIT_BAD_INPUT, input_errors, message
-from .render import Document, print_diagram, stdout_console, stdout_encodes
+from .render import Document, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import what_if
 
 
@@ -134,8 +134,9 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
             else:
                 if shown:
                     console.print()  # a blank line between records, none before the first shown
-                if diagram:
-                    print_diagram(position, console, dealt=diagram == "dealt")
+                if diagram:  # the record's title once, above the diagram and the analysis (whose render has none)
+                    console.print(record_title(result))
+                    print_diagram(position, console, dealt=diagram == "dealt", heading=False)
                 render(result, console)
                 shown += 1
     for game, (first, count) in refused.items():

@@ -119,11 +119,12 @@ def signs_shown() -> bool:
     return stdout_encodes("".join(SIGNS.values()))
 
 
-def print_diagram(position: Position, console: Console, *, dealt: bool = False) -> None:
-    """The hand diagram (``dealt``: of the hands as dealt, before the Play section)."""
+def print_diagram(position: Position, console: Console, *, dealt: bool = False, heading: bool = True) -> None:
+    """The hand diagram (``dealt``: of the hands as dealt, before the Play section; ``heading=False``: under a
+    record title printed already)."""
     if dealt:
         position = Position(position.game, position.rules, position.rules.start(), record=position.record)
-    console.print(Text(diagram(position, signs=signs_shown())), soft_wrap=True)
+    console.print(Text(diagram(position, signs=signs_shown(), heading=heading)), soft_wrap=True)
 
 
 class CardPainter:
@@ -246,7 +247,6 @@ def _outcome(result: Document) -> Text:
 def render_solve(document: Document, console: Console) -> None:
     """``stich solve``: the position, what is taken, the value of each objective; card values and lines if asked."""
     painter = CardPainter.for_game(document["game"])
-    console.print(record_title(document))
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
     console.print(_taken_table(document))
@@ -366,7 +366,6 @@ def _score_answer(bonus: Document | None) -> Text:
 def render_check(document: Document, console: Console) -> None:
     """``stich check``: every bonus, the side that tries for it, and whether it can be forced."""
     painter = CardPainter.for_game(document["game"])
-    console.print(record_title(document))
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
     table = Table(title="Bonuses", title_justify="left", title_style="bold")

@@ -176,9 +176,10 @@ def _grid(position: "Position", blocks: list[list[str]], centre: list[str]) -> l
     return grid
 
 
-def diagram(position: "Position", *, signs: bool = True) -> str:
+def diagram(position: "Position", *, signs: bool = True, heading: bool = True) -> str:
     """The position as text: a heading, the hands around the table, the trick in the centre. ``signs=False``
-    writes suit letters where the output cannot show the suit signs."""
+    writes suit letters where the output cannot show the suit signs; ``heading=False`` leaves the heading to the
+    caller (a command's record title above it)."""
     style = SuitStyle.of(position.pack, signs)
     blocks = []
     for seat in _seats(position, style):
@@ -193,7 +194,7 @@ def diagram(position: "Position", *, signs: bool = True) -> str:
              ["+" + "-" * (inner + 2) + "+"]
     grid = _grid(position, blocks, centre)
     widths = [max((len(line) for row in grid for line in row[column]), default=0) for column in range(3)]
-    out = [_heading(position), ""]
+    out = [_heading(position), ""] if heading else [""]  # a blank line under the caller's title
     for row in grid:
         height = max(len(cell) for cell in row)
         if not height:

@@ -32,7 +32,9 @@ def test_show_prints_the_diagram_of_each_record():
 def test_solve_check_and_postmortem_print_the_diagram_above_their_tables_but_not_in_json():
     for command in ("solve", "check"):
         text = run(command, VALAT).stdout
-        assert text.startswith("board 1: Zwanzigerrufen Solo, declarer 1\n") and "Seat 2" in text
+        # the record's title once, above the diagram (the diagram's own heading said it a second time: the audit)
+        assert text.startswith("board 1 (") and "Zwanzigerrufen Solo, declarer 1\n\n" in text and "Seat 2" in text
+        assert text.count("Zwanzigerrufen Solo, declarer 1") == 1 and text.index("Seat 2") < text.index("defenders 2+3+4")
         document = json.loads(run(command, VALAT, "--json").stdout)
         assert document["command"] == command
     postmortem = run("postmortem", VALAT).stdout
