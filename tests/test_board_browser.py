@@ -298,7 +298,14 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     # nor do the play list and the graph show the line's later cards, which would give the hidden hands away
     wait_for(lambda: driver.execute_script("return S.curve !== null && document.querySelectorAll('#graph .dot')"
                                            ".length === 4"), "the graph up to the card shown")
-    assert driver.execute_script("return document.querySelectorAll('#play li span').length") == 3
+    assert driver.execute_script("return document.querySelectorAll('#play li span:not(.leader)').length") == 3
     driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
-    wait_for(lambda: driver.execute_script("return document.querySelectorAll('#play li span').length") == 32,
-             "the whole line again in double dummy")
+    wait_for(lambda: driver.execute_script(
+        "return document.querySelectorAll('#play li span:not(.leader)').length") == 32,
+        "the whole line again in double dummy")
+    # each trick of the play list says who led it (the audit): seat 1 the first, then each trick's winner
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    leaders = [f"S{trick.leader + 1}" for trick in position.state.history]
+    wait_for(lambda: driver.execute_script(
+        "return [...document.querySelectorAll('#play li span.leader')].map((n) => n.textContent)") == leaders,
+        "the leaders of the tricks")

@@ -199,7 +199,11 @@ function renderPlay() {
   let item = null;
   S.moves.forEach((name, index) => {
     if (S.mode === "sd" && index >= S.cursor) return;  // single dummy: the line's later cards would show the hands
-    if (index % seats === 0) { item = el("li"); list.append(item); }
+    if (index % seats === 0) {
+      item = el("li"); list.append(item);
+      const lead = grades[index + 1];  // the graph's cards know who played each: the trick's leader
+      if (lead) item.append(el("span", { class: "leader", title: `seat ${lead.seat} led` }, `S${lead.seat}`), " ");
+    }
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
       grades[index + 1] ? grades[index + 1].grade : ""].join(" ");
     const span = el("span", { class: classes, title: grades[index + 1] ? describeGrade(grades[index + 1]) : name,
