@@ -22,11 +22,11 @@ from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import InvalidPositionError, StichError
 from ..formats.tbn import Record, parse_records
 from ..games import get_game
-from ..games.base import Objective
 from ..generate import random_record
 from ..position import Position, position_from_record
-from ..score_objective import SCORE, objective_named, score_objective
+from ..score_objective import SCORE, objective_named
 from ..scoring import scoring_inputs
+from ..settlement import settlement_unsupported
 
 #: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
 MAX_BOARDS = 200
@@ -187,10 +187,9 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         seat_count = None if seats in (None, "") else _whole(seats)
         if seats not in (None, "") and seat_count not in game_class.seat_counts:
             raise BoardError(f"{game_class.name} is played by {game_class.seat_counts_text()} seats, not {seats!r}")
-        declarer_seat = _whole(declarer)
-        if declarer_seat is None or not 1 <= declarer_seat <= (seat_count or game_class.seat_counts[0]):
-            raise BoardError(f"the declarer is a seat from 1 to {seat_count or game_class.seat_counts[0]}, "
-                             f"not {declarer!r}")
+        declarer_seat, dealt = _whole(declarer), seat_count or game_class.seat_counts[0]
+        if declarer_seat is None or not 1 <= declarer_seat <= dealt:
+            raise BoardError(f"the declarer is a seat from 1 to {dealt}, not {declarer!r}")
         if contract is not None and not isinstance(contract, str):
             raise BoardError(f"a contract is text such as {game_class.contract_help} (empty: any everyday one), "
                              f"not {contract!r}")
@@ -217,11 +216,7 @@ def objective_names(position: Position) -> list[str]:
     """The objectives the board offers for this position: the score first where the settlement can score it (every
     deal and ending but a variant it does not know), then the rules' own objectives in their order."""
     names = list(position.rules.objective_names())
-    try:
-        score_objective(position)
-    except StichError:
-        return names
-    return [SCORE] + names
+    return names if settlement_unsupported(position) is not None else [SCORE] + names
 
 
 def default_objective(position: Position) -> str:
