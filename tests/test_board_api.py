@@ -221,7 +221,8 @@ def test_the_time_limit_stops_the_odds_settlements(monkeypatch):
 
     monkeypatch.setattr(board_app, "analyse_position", settlement_only)
     odds = c.post("/api/odds", json={"board": dealt["open"], "moves": [], "samples": 1})
-    assert odds.status_code == 409 and odds.json()["reason"] == "the time limit ran out"
+    assert odds.status_code == 200 and lines(odds)[-1] == {"kind": "stopped",
+                                                           "reason": "the time limit (0.05 s) ran out"}
 
 
 def test_the_time_limit_stops_the_odds_points_searches(monkeypatch):
@@ -235,7 +236,8 @@ def test_the_time_limit_stops_the_odds_points_searches(monkeypatch):
     monkeypatch.setattr(solver.sampling, "_add_score", lambda *arguments: None)  # the points searches alone
     started = time.monotonic()
     odds = c.post("/api/odds", json={"board": dealt["open"], "moves": [], "samples": 200})
-    assert odds.status_code == 409 and odds.json()["reason"] == "the time limit ran out"
+    assert odds.status_code == 200 and lines(odds)[-1] == {"kind": "stopped",
+                                                           "reason": "the time limit (0.3 s) ran out"}
     assert time.monotonic() - started < 2.0
 
 
@@ -333,7 +335,14 @@ def test_the_odds_are_the_analysers():
     position = solver.make_position("Schafkopf", position.rules.deal.text(), str(position.rules.contract),
                                     declarer=position.rules.declarer + 1,
                                     play=[position.pack[c].name for c in position.played[:5]])
-    odds = c.post("/api/odds", json={"board": board, "moves": moves[:5], "samples": 30}).json()
+    streamed = lines(c.post("/api/odds", json={"board": board, "moves": moves[:5], "samples": 30}))
+    odds = streamed[-1]
+    # the odds so far after each chunk of samples (the same figures over fewer deals), then the odds
+    progress = [line for line in streamed if line["kind"] == "progress"]
+    assert streamed[0] == {"kind": "thinking", "of": 30} and odds["kind"] == "odds"
+    assert len(progress) > 1 and all(line["of"] == 30 and line.keys() == odds.keys() | {"of"} for line in progress)
+    counts = [line["samples"] for line in progress]
+    assert counts == sorted(set(counts)) and 0 < counts[0] and counts[-1] <= 30
     seat = position.state.to_move + 1
     expected = solver.analyse_position(position, seat, samples=30, seed=0, workers=1)
     assert odds["seat"] == seat and odds["samples"] == 30

@@ -98,6 +98,18 @@ def settled(driver) -> bool:
         "return document.body.dataset.busy === 'no' && S.ready === true && S.view.moves.length === S.cursor")
 
 
+def odds_done(driver) -> bool:
+    """The single-dummy odds are over all their samples (or said to have stopped)."""
+    return driver.execute_script("return document.getElementById('odds').dataset.done === 'yes'")
+
+
+#: Records the sample count line of every odds table drawn (each drawing makes new elements).
+ODDS_COUNTS = """window.oddsCounts = [];
+new MutationObserver((records) => { for (const record of records) for (const node of record.addedNodes)
+  if (node.id === 'odds-count') window.oddsCounts.push(node.textContent); })
+  .observe(document.getElementById('odds'), { childList: true });"""
+
+
 def values_on_page(driver) -> dict[str, int]:
     return driver.execute_script(
         "const out = {}; document.querySelectorAll('.seat.to-move .card[data-value]').forEach("
@@ -225,9 +237,13 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     wait_for(lambda: settled(driver) and driver.execute_script(score_graph), "the score's graph again")
     time.sleep(0.5)  # and stays so: no answer of the points' graph still on its way replaces it
     assert driver.execute_script(score_graph)
-    # the single-dummy view hides the other hands and shows the analyser's odds for the seat to move
+    # the single-dummy view hides the other hands and shows the analyser's odds for the seat to move: the odds so
+    # far while the samples are solved, then over all of them
+    driver.execute_script(ODDS_COUNTS)
     driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
-    wait_for(lambda: driver.find_element("id", "odds-summary").text.startswith("win"), "the odds", timeout=60)
+    wait_for(lambda: odds_done(driver), "the odds", timeout=60)
+    counts = driver.execute_script("return window.oddsCounts")
+    assert any(text.startswith("so far ") for text in counts) and counts[-1].startswith("100 deals"), counts
     assert "mean score" in driver.find_element("id", "odds-summary").text  # the score beside the points
     assert "mean score" in [th.text for th in driver.find_elements("css selector", "#odds th")]
     hidden = driver.execute_script("return document.querySelectorAll('.seat:not(.to-move) .card.back').length")
@@ -285,7 +301,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     driver.execute_script("goTo(4)")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 4, "four cards in")
     driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
-    wait_for(lambda: driver.find_element("id", "odds-summary").text.startswith("win"), "the odds", timeout=60)
+    wait_for(lambda: odds_done(driver), "the odds", timeout=60)
     odds = "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)"
     before = driver.execute_script(odds)
     assert before and all(text.endswith("%") for text in before)

@@ -4,7 +4,8 @@ Routes answer JSON (``{"error": message}`` with a 4xx status for bad input: neve
 one worker thread beside the event loop, with the engine's time limit and a stop event per question: a new question
 of a page (a click) sets the stop event of the one it makes stale, so the worker is free for it within a
 millisecond or two. Card values stream as JSON lines: a position the engine answers within
-:data:`FIRST_SLICE` seconds comes as one line, a slower one card by card as each value is found.
+:data:`FIRST_SLICE` seconds comes as one line, a slower one card by card as each value is found. The odds stream
+too: the odds so far after each chunk of samples, then the odds.
 """
 
 from __future__ import annotations
@@ -358,7 +359,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         return await analysed(_client(body) + ":curve", work)
 
     async def odds(request: Request) -> Response:
-        """The single-dummy view: the analyser's odds for the seat to move (or the seat asked for)."""
+        """The single-dummy view: the analyser's odds for the seat to move (or the seat asked for), streamed as JSON
+        lines (the odds so far after each chunk of samples, then the odds)."""
         body = await _json_body(request)
         current = boards.get(body.get("board")).position(_moves(body))
         samples = body.get("samples", DEFAULT_SAMPLES)
@@ -370,16 +372,54 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raise BoardError("the deal is over: there is no seat to move")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= current.rules.seats:
             raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
+        slot = _client(body) + ":odds"
+        stop = searches.claim(slot)
+        return StreamingResponse(_odds_lines(current, seat, samples, stop, slot), media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store"})
 
-        def work(stop: threading.Event) -> Any:
+    async def _odds_lines(current: Any, seat: int, samples: int, stop: threading.Event,
+                          slot: str) -> AsyncIterator[str]:
+        loop = asyncio.get_running_loop()
+        updates: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        def progress(analysis: Any) -> None:  # on the analysis thread, after each chunk of samples
+            loop.call_soon_threadsafe(updates.put_nowait, dict(odds_document(analysis), kind="progress", of=samples))
+
+        def work() -> Any:
             # with one worker the samples are solved in this thread, by its worker engine and its settlement engine
             # (each sample's score): both are stopped
             with contextlib.ExitStack() as stopping:
                 stopping.enter_context(worker_engine().stopping(time_limit=searches.time_limit, stop=stop))
                 stopping.enter_context(worker_settlement_engine().stopping(searches.time_limit, stop))
-                return odds_document(analyse_position(current, seat, samples=samples, seed=0, workers=1))
+                return analyse_position(current, seat, samples=samples, seed=0, workers=1, progress=progress)
 
-        return await analysed(_client(body) + ":odds", work)
+        def line(document: dict[str, Any]) -> str:
+            return json.dumps(document) + "\n"
+
+        analysis = asyncio.ensure_future(searches.run(work, searches.analysis))
+        # a page that leaves stops the samples (finally, below); what they end with is then nobody's
+        analysis.add_done_callback(lambda done: done.cancelled() or done.exception())
+        try:
+            yield line({"kind": "thinking", "of": samples})
+            while not analysis.done():
+                update = asyncio.ensure_future(updates.get())
+                await asyncio.wait({analysis, update}, return_when=asyncio.FIRST_COMPLETED)
+                if update.done():
+                    yield line(update.result())
+                else:
+                    update.cancel()
+            yield line(odds_document(analysis.result()))
+        except SearchStopped:
+            yield line({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
+                        else f"the time limit ({searches.time_limit:g} s) ran out"})
+        except StichError as error:
+            yield line({"kind": "error", "error": str(error)})
+        except Exception as error:  # an internal fault: said in one line, here and on the page, with no trace
+            print(f"stich board: /api/odds: {type(error).__name__}: {error}", file=sys.stderr)
+            yield line({"kind": "error", "error": f"the board failed on this request ({type(error).__name__}); "
+                                                  "please report it"})
+        finally:
+            searches.release(slot, stop)
 
     async def analysed(slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:
         """``work(stop)`` on the analysis thread as the question of ``slot``: its document, or 409 when it was

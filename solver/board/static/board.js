@@ -58,6 +58,24 @@ async function ask(kind, url, body, { raw = false } = {}) {
 }
 
 const aborted = (error) => error && error.name === "AbortError";
+
+// The JSON lines of a streamed answer, each as it arrives.
+async function* jsonLines(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      yield JSON.parse(line);
+    }
+  }
+}
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // --- opening records ----------------------------------------------------------------------------------------------
@@ -283,34 +301,22 @@ async function loadValues() {
   try {
     const asked = ask("values", "/api/values", position, { raw: true });
     mine = S.requests.values;
-    const response = await asked;
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
     const partial = {};
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end;
-      while ((end = buffer.indexOf("\n")) >= 0) {
-        const message = JSON.parse(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-        if (message.kind === "card") {
-          partial[message.card] = message.value;
-          if (S.mode === "dd") markCard(message.card, message.value, S.values || {}, false);
-          S.values = Object.assign(S.values || {}, { partial });
-        } else if (message.kind === "slow") {
-          S.values = Object.assign(message, { partial });
-        } else if (message.kind !== "thinking") {
-          S.values = message;
-          if (S.requests.values === mine) {
-            S.ready = true;
-            if (S.clicked) { S.roundTrip = performance.now() - S.clicked; S.clicked = null; }
-          }
+    for await (const message of jsonLines(await asked)) {
+      if (message.kind === "card") {
+        partial[message.card] = message.value;
+        if (S.mode === "dd") markCard(message.card, message.value, S.values || {}, false);
+        S.values = Object.assign(S.values || {}, { partial });
+      } else if (message.kind === "slow") {
+        S.values = Object.assign(message, { partial });
+      } else if (message.kind !== "thinking") {
+        S.values = message;
+        if (S.requests.values === mine) {
+          S.ready = true;
+          if (S.clicked) { S.roundTrip = performance.now() - S.clicked; S.clicked = null; }
         }
-        renderValues();
       }
+      renderValues();
     }
   } catch (error) {
     if (!aborted(error)) showError(error.message);
@@ -400,6 +406,7 @@ function renderCurve() {
 async function loadOdds() {
   const box = $("odds");
   box.hidden = S.mode !== "sd";
+  box.dataset.done = "no";
   if (S.mode !== "sd" || !S.view || S.view.is_over) {
     if (S.requests.odds) S.requests.odds.abort();
     busy("odds", false);
@@ -408,32 +415,46 @@ async function loadOdds() {
   }
   box.replaceChildren(el("h3", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
   busy("odds", true);
-  const asked = ask("odds", "/api/odds", { board: S.board, moves: S.moves.slice(0, S.cursor), samples: 100 });
+  const asked = ask("odds", "/api/odds", { board: S.board, moves: S.moves.slice(0, S.cursor), samples: 100 }, { raw: true });
   const mine = S.requests.odds;
   try {
-    const odds = await asked;
-    S.odds = odds;
-    const pct = (p) => `${(100 * p).toFixed(1)}%`;
-    const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
-    const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
-      el("td", {}, o.mean.toFixed(1)), ...(scored ? [el("td", {}, o.mean_score.toFixed(1))] : []),
-      el("td", {}, pct(o.win_probability))));
-    const score = scored ? ` · mean score ${odds.score_mean.toFixed(1)} ` +
-      `(95%: ${odds.score_interval[0].toFixed(1)}..${odds.score_interval[1].toFixed(1)})` : "";
-    box.replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
-      el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)} ` +
-        `(95%: ${odds.interval[0].toFixed(1)}..${odds.interval[1].toFixed(1)})` + score),
-      el("div", { class: "hint" }, `${odds.samples} deals of the unseen cards, each solved double dummy (the line above ` +
-        "lets each deal choose its own best card; the table is one card over all of them)" +
-        (scored ? `; the score in game units for seat ${odds.seat}'s side, by which the cards are ranked` : "")),
-      rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
-        ...(scored ? [el("th", {}, "mean score")] : []), el("th", {}, "win")), ...rows) : "");
-    markOdds();
+    for await (const message of jsonLines(await asked)) {
+      if (S.requests.odds !== mine) break;
+      if (message.kind === "progress" || message.kind === "odds") {
+        S.odds = message;
+        renderOdds(message);
+      } else if (message.kind === "stopped" || message.kind === "error") {
+        // the odds so far stay on the table, said to be partial
+        const why = message.reason || message.error;
+        box.append(el("div", { class: "error" }, S.odds && S.odds.kind === "progress" ?
+          `stopped after ${S.odds.samples} of ${S.odds.of} deals: ${why}` : why));
+      }
+    }
   } catch (error) {
     if (!aborted(error)) box.append(el("div", { class: "error" }, error.message));
   } finally {
-    if (S.requests.odds === mine) busy("odds", false);
+    if (S.requests.odds === mine) { busy("odds", false); box.dataset.done = "yes"; }
   }
+}
+
+function renderOdds(odds) {
+  const pct = (p) => `${(100 * p).toFixed(1)}%`;
+  const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
+  const interval = (i) => (i && Number.isFinite(i[0]) ? ` (95%: ${i[0].toFixed(1)}..${i[1].toFixed(1)})` : "");
+  const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
+    el("td", {}, o.mean.toFixed(1)), ...(scored ? [el("td", {}, o.mean_score.toFixed(1))] : []),
+    el("td", {}, pct(o.win_probability))));
+  const score = scored ? ` · mean score ${odds.score_mean.toFixed(1)}` + interval(odds.score_interval) : "";
+  const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
+  $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
+    el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)}` +
+      interval(odds.interval) + score),
+    el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
+      "above lets each deal choose its own best card; the table is one card over all of them)" +
+      (scored ? `; the score in game units for seat ${odds.seat}'s side, by which the cards are ranked` : "")),
+    rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
+      ...(scored ? [el("th", {}, "mean score")] : []), el("th", {}, "win")), ...rows) : "");
+  markOdds();
 }
 
 function markOdds() {
