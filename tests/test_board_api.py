@@ -392,6 +392,13 @@ def test_upload_and_paste_open_records():
     assert pasted["boards"][0]["game"] == "Schafkopf"
     view = c.post("/api/position", json={"board": pasted["open"], "moves": []}).json()
     assert view["game"] == "Schafkopf"
+    # the same file again is the same boards (the page lists them once); another name or an edit is new boards
+    again = c.post("/api/load", files={"file": ("mine.tbn", text.encode(), "text/plain")}).json()
+    assert again == uploaded
+    renamed = c.post("/api/load", files={"file": ("yours.tbn", text.encode(), "text/plain")}).json()
+    edited = c.post("/api/load", files={"file": ("mine.tbn", text.encode() + b"\n", "text/plain")}).json()
+    ids = {b["id"] for b in uploaded["boards"]}
+    assert ids.isdisjoint(b["id"] for b in renamed["boards"]) and ids.isdisjoint(b["id"] for b in edited["boards"])
 
 
 def test_a_new_deal_is_stich_deals():

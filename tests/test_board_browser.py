@@ -208,6 +208,14 @@ def test_save_and_read_the_file_again(driver, server):
     wait_for(lambda: "uploaded" in driver.execute_script(
         "return [...document.querySelectorAll('#records optgroup')].map((g) => g.label).join(' ')"), "the upload")
     wait_for(lambda: settled(driver) and moves(driver) == played, "the uploaded record")
+    # uploaded once more, the same file is listed once
+    listed = "return document.querySelectorAll('#records option').length"
+    count = driver.execute_script(listed)
+    driver.execute_script("openBoard(document.querySelector('#records option').value)")
+    wait_for(lambda: settled(driver) and moves(driver) != played, "another record")
+    driver.find_element("id", "upload").send_keys(str(saved))
+    wait_for(lambda: settled(driver) and moves(driver) == played, "the uploaded record again")
+    assert driver.execute_script(listed) == count
 
 
 def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_path):

@@ -10,6 +10,7 @@ state the rules do not allow.
 from __future__ import annotations
 
 import copy
+import hashlib
 import itertools
 import threading
 from collections import OrderedDict
@@ -120,6 +121,9 @@ class Boards:
     boards: "OrderedDict[str, Board]" = field(default_factory=OrderedDict)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    #: The boards of each text opened (its source and digest): the same upload, paste or deal again is the same
+    #: boards, so a page's list does not fill with copies.
+    _texts: "OrderedDict[tuple[str, bytes], list[Board]]" = field(default_factory=OrderedDict)
 
     def add(self, record: Record, label: str) -> Board:
         try:
@@ -156,7 +160,15 @@ class Boards:
 
     def add_text(self, text: str, source: str) -> list[Board]:
         """Every record of a .tbn text as a board; a record that does not parse stops with its message (file, line,
-        column), so the user sees what to fix."""
+        column), so the user sees what to fix. The same text from the same source again gives the same boards
+        while they are all open."""
+        key = (source, hashlib.sha256(text.encode()).digest())
+        with self._lock:
+            known = self._texts.get(key)
+            if known is not None and all(board.id in self.boards for board in known):
+                for board in known:
+                    self.boards.move_to_end(board.id)
+                return list(known)
         try:
             records = parse_records(text, name=source)
         except StichError as error:
@@ -165,8 +177,13 @@ class Boards:
             raise BoardError(f"{source} holds no record (a .tbn record starts with tags such as [Game \"...\"])")
         if len(records) > MAX_RECORDS:
             raise BoardError(f"{source} holds {len(records)} records; the board opens at most {MAX_RECORDS}")
-        return [self.add(record, record_label(record, source, number))
-                for number, record in enumerate(records, 1)]
+        found = [self.add(record, record_label(record, source, number))
+                 for number, record in enumerate(records, 1)]
+        with self._lock:
+            self._texts[key] = found
+            while len(self._texts) > MAX_BOARDS:
+                self._texts.popitem(last=False)
+        return found
 
 
 def record_label(record: Record, source: str, number: int) -> str:

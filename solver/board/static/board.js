@@ -85,6 +85,7 @@ function addRecords(boards, group) {
   let optgroup = [...select.querySelectorAll("optgroup")].find((g) => g.label === group);
   if (!optgroup) { optgroup = el("optgroup", { label: group }); select.append(optgroup); }
   for (const board of boards) {
+    if (select.querySelector(`option[value="${board.id}"]`)) continue;  // the same file again: its boards are listed
     optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves) },
       `${board.label}: ${board.game} ${board.contract}`));
   }
