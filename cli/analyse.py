@@ -62,7 +62,8 @@ def render_analysis(document: dict, console=None) -> None:
         score_low, score_high = document["score_interval"]
         score_spread = (f"95% interval {score_low:+.2f} .. {score_high:+.2f}" if document["samples"] > 1
                         else "one sample: no interval")
-        console.print(f"mean score: {document['score_mean']:+.2f} game units ({score_spread}), for the hand's side")
+        console.print(f"mean score: {document['score_mean']:+.2f} game units ({score_spread}), seat "
+                      f"{document['seat']}'s share of its side's settlement")
     console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} ({spread}), "
                   "each sample played double dummy")
     if document["openings"]:
@@ -70,7 +71,7 @@ def render_analysis(document: dict, console=None) -> None:
         best = document["openings"][0]
         now = "card to play now" if document.get("played") else "opening card"
         score = f"mean score {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
-        console.print(Text(f"best {now} for every sample: ") + painter.card(best["card"])
+        console.print(Text(f"best single {now} over all samples: ") + painter.card(best["card"])
                       + Text(f", {score}win {best['win_probability']:.1%}   mean {unit}: {best['mean']:.1f}"))
     bonuses = Table(title="bonuses forced", title_justify="left")
     for column in ("objective", "whose", "forced"):
@@ -156,15 +157,16 @@ def analyse(
                                       help="Contract advice, a game with a pot: the pot the settlement pays into."),
     cards: bool = typer.Option(
         False, "--cards",
-        help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the settlement its "
-             "side can expect over samples consistent with the play."),
+        help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the seat's mean "
+             "share of its side's settlement over samples consistent with the play."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value.
 
     With --contract all (or a comma-separated list) it is contract advice instead: every contract the seat may
-    announce settled on the same samples, ranked by the mean settlement with its 95% interval, the win rate and
-    each bonus's odds; contracts the samples cannot tell apart from the best are marked."""
+    announce settled on the same samples, ranked by what the seat is paid (its share of its side's settlement: a
+    Rufer's is shared by two, a Solo's is the soloist's) with its 95% interval, the win rate and each bonus's odds;
+    contracts the samples cannot tell apart from the best are marked."""
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)
@@ -291,7 +293,7 @@ def _nothing_solved(document: dict, console) -> bool:
 
 
 def render_advice(document: dict, console=None) -> None:
-    """Contract advice for people: the contracts ranked by mean settlement, best first."""
+    """Contract advice for people: the contracts ranked by the seat's mean payment, best first."""
     console = console or stdout_console()
     painter = CardPainter.for_game(document["game"])
     console.print(Text(f"{document['game']}, seat {document['seat']}: ") + painter.cards(document["hand"]))
@@ -303,9 +305,9 @@ def render_advice(document: dict, console=None) -> None:
     console.print(done + (f"; announced: {document['announcements']}" if document["announcements"] else ""))
     if _nothing_solved(document, console):
         return
-    table = Table(title="contracts by mean settlement (game units, 95% interval; paired samples)",
-                  title_justify="left")
-    for column, justify in (("", "right"), ("contract", "left"), ("mean settlement", "right"),
+    table = Table(title=f"contracts by seat {document['seat']}'s mean payment (game units, 95% interval; paired "
+                        "samples)", title_justify="left")
+    for column, justify in (("", "right"), ("contract", "left"), ("mean payment", "right"),
                             ("behind the best", "right"), ("win", "right"), ("bonuses made", "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for rank, row in enumerate(document["contracts"], 1):
@@ -319,6 +321,8 @@ def render_advice(document: dict, console=None) -> None:
                       f"{row['win_probability']:.0%}", bonuses)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+    console.print("payment: the seat's share of its side's settlement (a Rufer's or a Normal game's is shared by "
+                  "two seats, a Solo's is the soloist's)")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
@@ -383,7 +387,7 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
 
 
 def render_cards(document: dict, console=None) -> None:
-    """Card advice for people: the legal cards ranked by the settlement the seat's side can expect."""
+    """Card advice for people: the legal cards ranked by the seat's mean share of its side's settlement."""
     console = console or stdout_console()
     painter = CardPainter.for_game(document["game"])
     console.print(f"{document['game']}, {document['contract']}: seat {document['seat']} to move after "
@@ -394,9 +398,9 @@ def render_cards(document: dict, console=None) -> None:
     console.print(done)
     if _nothing_solved(document, console):
         return
-    table = Table(title="cards by the settlement the seat's side can expect (game units, 95% interval; paired)",
+    table = Table(title=f"cards by seat {document['seat']}'s mean payment (game units, 95% interval; paired)",
                   title_justify="left")
-    for column, justify in (("", "right"), ("card", "left"), ("mean settlement", "right"),
+    for column, justify in (("", "right"), ("card", "left"), ("mean payment", "right"),
                             ("behind the best", "right"), ("win", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for rank, row in enumerate(document["cards"], 1):
@@ -407,6 +411,7 @@ def render_cards(document: dict, console=None) -> None:
                       f"{row['win_probability']:.0%}")
     console.print(table)
     console.print("~ : not told apart from the best card at this sample size")
+    console.print("payment: the seat's share of its side's settlement")
 
 
 def _with_record(position: Position, document: dict) -> dict:

@@ -40,8 +40,8 @@ from .position import Position
 from .analysis import SCHEMA
 from .checkpoint import Journal, Span
 from .position import check_position
-from .sampling import (Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans, seat_cards,
-                       shuffled_deal, unseen_cards)
+from .sampling import (SHARE_SCALE, Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans,
+                       scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
 from .settlement import PayoffTable, bonuses_made, final_net, play_out, payoff_spec, payoff_table
 from .variant import Variant
@@ -138,8 +138,9 @@ def draw_deal(setup: AdviceSetup, k: int) -> Deal:
 
 
 def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
-    """Every contract's settlement on sample ``k``: (the declaring side's net, whether it is a win, the bonus items
-    the declarers make along the score-optimal line), or None where the rules refuse the contract on this deal.
+    """Every contract's settlement on sample ``k``: (the seat's share of its side's net in sixths of a game unit,
+    :func:`~solver.sampling.scaled_share`, whether it is a win, the bonus items the declarers make along the
+    score-optimal line), or None where the rules refuse the contract on this deal.
     Where the net itself names the bonuses (:func:`bonuses_of_value`) no line is played."""
     game = get_game(setup.game)
     deal = draw_deal(setup, k)
@@ -160,7 +161,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str
         if made is None:  # outcomes of this net differ in their bonuses: the line says which it makes
             final = play_out(position.state, engine.line(position.state, spec, value))
             made = bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)
-        results.append((value, value > 0, made))
+        results.append((scaled_share(position, setup.seat - 1, value), value > 0, made))
     return results
 
 
@@ -280,8 +281,9 @@ class ContractRow:
 
 @dataclass(frozen=True)
 class ContractAdvice:
-    """The contracts ranked by mean settlement (best first), and how the run went: ``samples`` solved of
-    ``requested``; ``stopped`` says why a run ended early ("time limit", "interrupt") or is None."""
+    """The contracts ranked by the seat's mean payment (its share of its side's settlement; best first), and how
+    the run went: ``samples`` solved of ``requested``; ``stopped`` says why a run ended early ("time limit",
+    "interrupt") or is None."""
 
     game: str
     seat: int
@@ -313,7 +315,7 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
     rows = []
     for _, index in ranked:
         entry = sums.contracts.get(index, ContractSums())
-        mean, low, high = mean_interval(entry.n, entry.total, entry.squares)
+        mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares))
         if index == leader:
             gap = gap_low = gap_high = 0.0
             apart = False
@@ -321,7 +323,8 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
             key = (min(index, leader), max(index, leader))
             pair = sums.pairs.get(key, PairSums())
             sign = 1 if key == (leader, index) else -1  # pairs hold first - second
-            gap, gap_low, gap_high = mean_interval(pair.n, sign * pair.total, pair.squares)
+            gap, gap_low, gap_high = (x / SHARE_SCALE
+                                      for x in mean_interval(pair.n, sign * pair.total, pair.squares))
             apart = not math.isnan(gap_low) and gap_low > 0
         rows.append(ContractRow(names[index], entry.n, entry.refused, mean, low, high,
                                 entry.wins / entry.n if entry.n else math.nan,
@@ -420,8 +423,8 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     limits = Limits(deadline, stop if count == 1 else None, at_least)  # a pool's workers see it as worker_stop()
     pool = Pool(count, stop=stop)  # checked before the checkpoint is opened
     stopped: list[str] = []
-    journal = Journal(checkpoint, {**identity, "samples": samples}, holder="stich analyse") \
-        if checkpoint is not None else None
+    header = {**identity, "samples": samples, "share_scale": SHARE_SCALE}
+    journal = Journal(checkpoint, header, holder="stich analyse") if checkpoint is not None else None
 
     def go_on(span: Span | None = None) -> bool:
         if span is not None and span.first < at_least:
@@ -491,15 +494,16 @@ class CardSetup:
 
 
 def card_chunk(span: tuple[int, int], setup: CardSetup, limits: Limits = Limits()) -> AdviceSums:
-    """Card advice samples ``first`` .. ``first + count - 1`` on one worker (a pool job): per legal card the
-    settlement for the seat's side (the declaring side's net, negated for a defender)."""
+    """Card advice samples ``first`` .. ``first + count - 1`` on one worker (a pool job): per legal card the seat's
+    share of its side's settlement (in sixths of a game unit)."""
     seat = setup.sampling.seat  # 0-based
 
     def solve(k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
         rules, state = draw_sample(setup.sampling, k)
-        values = child_values(Position(get_game(setup.sampling.game), rules, state))
-        sign = 1 if seat in rules.declaring_side else -1
-        return [(sign * values[card], sign * values[card] > 0, ()) for card in setup.cards]
+        position = Position(get_game(setup.sampling.game), rules, state)
+        values = child_values(position)
+        shares = [scaled_share(position, seat, values[card]) for card in setup.cards]
+        return [(share, share > 0, ()) for share in shares]
 
     return solve_span(span, limits, solve)
 

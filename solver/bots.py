@@ -29,7 +29,7 @@ from .advice import card_sums
 from .errors import SearchStopped, StichError, is_whole_number
 from .games.base import Objective, Rules
 from .position import Position, check_position
-from .sampling import MAX_SAMPLES, Setup, draw_sample, position_setup
+from .sampling import MAX_SAMPLES, SHARE_SCALE, Setup, draw_sample, position_setup
 from .score_objective import solve_score
 from .search.engine import EngineSolver
 from .settlement import settlement_unsupported
@@ -150,11 +150,12 @@ class CheaterBot(_PointsEngine):
 
 @dataclass
 class CardEstimate:
-    """One legal card's mean over the samples a choice was made from, as the choosing seat's side ranks it."""
+    """One legal card's mean over the samples a choice was made from, as the choosing seat ranks it (points for its
+    side, or its share of the score)."""
 
     card: int
     samples: int
-    total: int
+    total: float
 
     @property
     def mean(self) -> float:
@@ -215,7 +216,8 @@ class SamplingBot(_PointsEngine):
             # card advice's sampling: the same samples and per-card settlements, on ``workers`` processes
             cards, sums, _ = card_sums(position, samples=self.samples, seed=self._seed(position),
                                        workers=self.workers, time_limit=self.time_limit, at_least=1)
-            self.last_estimates = sorted((CardEstimate(card, sums.contracts[i].n, sums.contracts[i].total)
+            self.last_estimates = sorted((CardEstimate(card, sums.contracts[i].n,
+                                                       sums.contracts[i].total / SHARE_SCALE)
                                           for i, card in enumerate(cards)), key=lambda e: (-e.mean, e.card))
             return self.last_estimates[0].card
         setup = self.setup(position)

@@ -108,7 +108,7 @@ class OpeningCard:
 @dataclass(frozen=True, kw_only=True)
 class HandAnalysis:
     """The single-dummy report of one hand: win chance, bonus chances, mean points (or tricks) and mean score (the
-    declaring side's double-dummy settlement in game units, negated for a defending hand, scored without
+    hand's seat's share of its side's double-dummy settlement in game units, :func:`scaled_share`, scored without
     announcements) each with a 95% interval, and every opening card's value when the hand leads.
 
     ``win_probability`` and ``mean`` let each sample play its own best card (every sample solved double dummy), so
@@ -255,7 +255,7 @@ class CardTally:
     samples: int = 0
     total: int = 0
     wins: int = 0
-    score_total: int = 0  # the sum of its scores for the hand's side (game units)
+    score_total: int = 0  # the sum of its scores for the hand's seat (sixths of a game unit, SHARE_SCALE)
 
 
 @dataclass
@@ -269,6 +269,7 @@ class Sums:
     squares: int = 0
     wins: int = 0
     score_n: int = 0  # the samples scored (the settlement search), the sum of their scores and of the squares
+    # (the hand's seat's, in sixths of a game unit: SHARE_SCALE)
     score_total: int = 0
     score_squares: int = 0
     bonuses: dict[tuple[str, int | None], BonusTally] = field(default_factory=dict)
@@ -411,7 +412,7 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
 
 
 def _add_score(sums: Sums, position: Position, seat: int) -> None:
-    """The sample's score for the hand's side (the declaring side's settlement, negated for a defending seat; no
+    """The sample's score for the hand's seat (its share of its side's settlement, :func:`scaled_share`; no
     announcements), and with the hand to play every card's; nothing where the rules have no settlement search."""
     from .score_objective import solve_score  # the settlement search loads on first use
     from .settlement import settlement_unsupported
@@ -421,12 +422,27 @@ def _add_score(sums: Sums, position: Position, seat: int) -> None:
     state = position.state
     result = solve_score(position, cards=state.to_move == seat, engine=worker_settlement_engine(),
                          reference_solver=False)
-    sign = 1 if seat in position.rules.declaring_side else -1
+    share = scaled_share(position, seat, result.total)
     sums.score_n += 1
-    sums.score_total += sign * result.total
-    sums.score_squares += result.total * result.total
+    sums.score_total += share
+    sums.score_squares += share * share
     for cv in result.card_values:
-        sums.cards.setdefault(cv.card, CardTally()).score_total += sign * cv.value
+        sums.cards.setdefault(cv.card, CardTally()).score_total += scaled_share(position, seat, cv.value)
+
+
+#: Sums of scores hold sixths of a game unit: a seat's share of its side's net (``Game.seat_share``), shared by one,
+#: two or three seats, is then a whole number, and whole numbers add up alike in any order of the chunks.
+SHARE_SCALE = 6
+
+
+def scaled_share(position: Position, seat: int, net: int) -> int:
+    """``seat``'s (0-based) share of the declaring side's ``net`` in sixths of a game unit (:data:`SHARE_SCALE`):
+    what a player is paid, as advice and the odds compare it (a Rufer's net is shared by two seats, a Solo's is the
+    soloist's)."""
+    share = position.game.seat_share(position.rules, seat, net) * SHARE_SCALE
+    if share.denominator != 1:  # a side of more than three seats sharing a net
+        raise AssertionError(f"{net} shares out as {share / SHARE_SCALE}")
+    return int(share)
 
 
 def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
@@ -563,7 +579,8 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     count = min(local_workers(pool.workers), samples)
     size = chunk_size(samples, count)
     total = Sums()
-    journal = Journal(checkpoint, {"setup": asdict(setup), "samples": samples}) if checkpoint is not None else None
+    journal = Journal(checkpoint, {"setup": asdict(setup), "samples": samples, "share_scale": SHARE_SCALE}) \
+        if checkpoint is not None else None
     run_spans(pool, samples, size, sample_span, setup, journal, lambda document: _checkpoint_sums(journal, document),
               total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)))
     return _report(game, setup, total, seed)
@@ -725,15 +742,16 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n)
                     for (name, s), tally in sorted(total.bonuses.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)))
     scored = total.score_n == n
-    score_mean = total.score_total / n if scored else None
+    score_mean = total.score_total / SHARE_SCALE / n if scored else None
     score_interval = None
     if score_mean is not None:
-        score_variance = max(0.0, (total.score_squares - n * score_mean * score_mean) / (n - 1)) if n > 1 else 0.0
+        squares = total.score_squares / SHARE_SCALE ** 2
+        score_variance = max(0.0, (squares - n * score_mean * score_mean) / (n - 1)) if n > 1 else 0.0
         score_half = Z95 * math.sqrt(score_variance / n)
         score_interval = (score_mean - score_half, score_mean + score_half)
     # best play means the score: the cards are ranked by their mean score, then win chance and mean points
     openings = tuple(sorted((OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples,
-                                         tally.score_total / tally.samples if scored else None)
+                                         tally.score_total / SHARE_SCALE / tally.samples if scored else None)
                              for card, tally in total.cards.items()),
                             key=lambda o: (-(o.mean_score or 0.0), -o.win_probability, -o.mean, o.card)))
     measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from solver.advice import AdviceSums, add_sample, card_advice, contract_advice, make_setup, settle_sample
+from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
 from solver.errors import InvalidContractError
 from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
@@ -69,7 +70,8 @@ def test_pairing_gap_is_the_mean_of_per_sample_differences():
     advice = contract_advice(contracts="Trump E, Trump H", samples=30, seed=3, workers=1, **KRATZEN)
     best, other = _row(advice, "Trump E"), _row(advice, "Trump H")
     assert advice.rows[0] is best and best.mean > other.mean
-    assert math.isclose(other.gap, sum(gaps) / 30) and math.isclose(best.mean - other.mean, other.gap)
+    # sums hold sixths of a game unit (a net shared by one, two or three seats stays whole)
+    assert math.isclose(other.gap, sum(gaps) / 30 / SHARE_SCALE) and math.isclose(best.mean - other.mean, other.gap)
     assert other.told_apart and other.gap_low > 0
     # the paired interval is no wider than the two unpaired ones together
     assert other.gap_high - other.gap_low <= (best.high - best.low) + (other.high - other.low) + 1e-9
@@ -93,7 +95,8 @@ def _settled_along_the_line(setup, k):
         spec = payoff_spec(position, inputs=inputs)
         value = engine.value(position.state, spec)
         final = play_out(position.state, engine.line(position.state, spec, value))
-        results.append((value, value > 0, bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)))
+        results.append((scaled_share(position, setup.seat - 1, value), value > 0,
+                        bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)))
     return results
 
 
@@ -347,10 +350,33 @@ def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refus
         console = Console(record=True, width=120)
         render(document, console)
         text = console.export_text()
-        assert "nothing to rank" not in text and "1 sample" in text and "mean settlement" in text
+        assert "nothing to rank" not in text and "1 sample" in text and "mean payment" in text
         document = dict(document, samples=0, stopped="time limit")
         console = Console(record=True, width=120)
         render(document, console)
         text = console.export_text()
         assert "no sample was solved before the time limit: nothing to rank" in text
-        assert "refused" not in text and "mean settlement" not in text
+        assert "refused" not in text and "mean payment" not in text
+
+
+def test_contracts_are_ranked_by_what_the_seat_is_paid():
+    """A Rufer's net is shared by its two seats, a Solo's is the soloist's alone: advice compares the seat's own
+    payment (the audit's hand: ranked by the side's net, the Rufer led at +5.36 against the Solo's +4.20; the caller
+    is paid half of that)."""
+    from solver.advice import draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.settlement import default_settlement_engine, payoff_spec
+
+    hand = "EO GO HU SU HA HK EA S9"
+    setup = make_setup("schafkopf", hand, 1, "Rufer S, Solo H", seed=3)
+    game, engine = get_game("schafkopf"), default_settlement_engine()
+    for k in range(4):
+        for contract, result, seats in zip(setup.contracts, settle_sample(setup, k), (2, 1)):
+            rules = game.rules(draw_deal(setup, k), contract, declarer=1)
+            assert len(rules.declaring_side) == seats
+            net = engine.value(rules.start(), payoff_spec(Position(game, rules, rules.start())))
+            assert result[0] * seats == net * SHARE_SCALE
+    advice = contract_advice("schafkopf", hand, 1, "Rufer S, Solo H", samples=100, seed=3, workers=1)
+    assert [row.contract for row in advice.rows] == ["Solo H", "Rufer S"]
+    assert advice.rows[0].mean == pytest.approx(4.20) and advice.rows[1].mean == pytest.approx(2.68)

@@ -40,7 +40,7 @@ def test_the_sampling_bot_is_reproducible_and_ranks_every_legal_card():
 
 
 def test_the_sampling_bot_for_the_score_sums_the_cards_settlements_on_its_samples_with_any_workers():
-    from solver.bots import card_values, for_seat
+    from solver.bots import card_values
     from solver.games import get_game
     from solver.position import Position
     from solver.sampling import draw_sample
@@ -53,8 +53,8 @@ def test_the_sampling_bot_for_the_score_sums_the_cards_settlements_on_its_sample
     for k in range(8):  # what the bot's own loop summed: every legal card's settlement on each sample
         rules, state = draw_sample(setup, k)
         objective, values = card_values(Position(get_game("schafkopf"), rules, state), "score", EngineSolver())
-        for card, value in values:
-            totals[card] = totals.get(card, 0) + for_seat(value, objective, seat)
+        for card, value in values:  # the seat's share of its side's settlement
+            totals[card] = totals.get(card, 0) + rules.game.seat_share(rules, seat, value)
     assert {e.card: (e.samples, e.total) for e in one.last_estimates} == {c: (8, t) for c, t in totals.items()}
     with pytest.raises(StichError):
         SamplingBot(workers=0)

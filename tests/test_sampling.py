@@ -99,8 +99,8 @@ def test_the_report_of_a_schafkopf_hand() -> None:
 
 
 def test_the_mean_score_is_the_samples_settlement_and_ranks_the_cards() -> None:
-    """The mean score and each opening card's are the double-dummy settlements of the samples (for the hand's
-    side), and the cards are ranked by them."""
+    """The mean score and each opening card's are the double-dummy settlements of the samples (the hand's seat's
+    share of its side's), and the cards are ranked by them."""
     from solver.games import get_game
     from solver.score_objective import solve_score
 
@@ -110,10 +110,11 @@ def test_the_mean_score_is_the_samples_settlement_and_ranks_the_cards() -> None:
     for k in range(6):
         rules, state = draw_sample(setup, k)
         result = solve_score(Position(rules.game, rules, state), cards=True, reference_solver=False)
-        sign = 1 if 0 in rules.declaring_side else -1
-        totals.append(sign * result.total)
+        # seat 1's share of its side's net: a Rufer's net is shared by its two seats, a defender's side's by two
+        totals.append(rules.game.seat_share(rules, 0, result.total))
+        assert 2 * totals[-1] == (result.total if 0 in rules.declaring_side else -result.total)
         for cv in result.card_values:
-            cards.setdefault(rules.pack[cv.card].name, []).append(sign * cv.value)
+            cards.setdefault(rules.pack[cv.card].name, []).append(rules.game.seat_share(rules, 0, cv.value))
     assert analysis.score_mean == pytest.approx(sum(totals) / 6)
     low, high = analysis.score_interval
     assert low <= analysis.score_mean <= high

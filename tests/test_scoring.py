@@ -474,6 +474,17 @@ def test_zero_sum_on_random_playouts(game, contract, seats, announcements):
         pot = rng.randrange(0, 40)  # drawn for every game, so that the seeded playouts stay the same
         settlement = score_deal(position, pot=pot if position.game.has_pot else None, announcements=announcements_now)
         assert zero_sum(settlement), settlement
+        # each seat's payment is its side's net shared out (what advice compares between contracts), but for a
+        # Mondfang charged to one player; a pot game's attacker is paid the net
+        rules, game = position.rules, position.game
+        net = sum(settlement.payments[seat] for seat in rules.declaring_side)
+        shares = [game.seat_share(rules, seat, net) for seat in range(rules.seats)]
+        if game.has_pot:
+            assert shares[rules.declarer] == net
+        elif variant.get("mondfang") == "player" and "mondfang" in items(settlement):
+            assert sum(shares[seat] for seat in rules.declaring_side) == net and sum(shares) == 0
+        else:
+            assert shares == list(settlement.payments), settlement
         scored += 1
     assert scored >= 5
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
 from ..announcements import Announcement
@@ -397,6 +398,17 @@ class Game:
     def settlement_unsupported(cls, rules: Rules) -> str | None:
         """Why the double-dummy settlement cannot be had under these rules, or None when it can."""
         return None
+
+    @classmethod
+    def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction:
+        """``seat``'s (0-based) share of its side's net when the declaring side's net is ``net``: what a player
+        compares between contracts, as a Rufer's net is shared by two seats and a Solo's is the soloist's alone.
+        Every item is settled between the declaring side and the other seats, each seat of a side paid alike
+        (:func:`~solver.games.outcome.item_payments`), so this is the seat's own payment; only an item charged to
+        one player (a Mondfang under ``mondfang=player``) is shared out over the side here."""
+        declares = seat in rules.declaring_side
+        side = rules.declaring_side if declares else rules.defending_side
+        return Fraction(net if declares else -net, len(side))
 
     @classmethod
     def points_objective(cls, rules: Rules) -> Objective:

@@ -7,6 +7,8 @@ suit and beat, else trump and overtrump.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError, did_you_mean
@@ -191,6 +193,12 @@ class Kratzen(Game):
             return pot_payments(items, rules.seats)[0][attacker]
 
         return components, net
+
+    @classmethod
+    def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction:
+        """The attacker's payment is the settlement; every other seat plays for itself against the pot, and what
+        the searches answer for it is the attacker's payment against it (its own is not searched)."""
+        return Fraction(net if seat == rules.declarer else -net)
 
     @classmethod
     def points_objective(cls, rules: Rules) -> Objective:

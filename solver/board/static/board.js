@@ -452,7 +452,7 @@ function renderOdds(odds) {
       interval(odds.interval) + score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
-      (scored ? `; the score in game units for seat ${odds.seat}'s side, by which the cards are ranked` : "")),
+      (scored ? `; the score is seat ${odds.seat}'s share of its side's, in game units, and ranks the cards` : "")),
     rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
       ...(scored ? [el("th", {}, "mean score")] : []), el("th", {}, "win")), ...rows) : "");
   markOdds();
