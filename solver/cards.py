@@ -280,5 +280,8 @@ def register_pack(pack: Pack) -> None:
 
 
 def _game_pack(name: str) -> Pack:
-    """The pack of the game named ``name`` (unpickling, see :meth:`Pack.__reduce__`)."""
+    """The pack of the game named ``name`` (unpickling, see :meth:`Pack.__reduce__`). A fresh process (a spawned
+    worker) may unpickle a pack before anything imported the games, which register their packs."""
+    if name not in _GAME_PACKS:
+        import solver.games  # noqa: F401  # each game module registers its pack
     return _GAME_PACKS[name]

@@ -395,6 +395,24 @@ def test_a_games_pack_unpickles_as_that_games_pack() -> None:
 
 
 @pytest.mark.parametrize("example", ["zwanzigerrufen.tbn", "schafkopf.tbn", "kratzen.tbn"])
+def test_a_hand_deal_and_pack_unpickle_in_a_fresh_process(example: str) -> None:
+    """A spawned worker (the default on macOS and Windows) unpickles what it is sent before anything imported the
+    games: a hand, a deal or a pack must load there all the same (it raised KeyError, and a spawn pool hung)."""
+    import pickle
+    import subprocess
+    import sys
+
+    import solver
+
+    position = next(iter(solver.read_positions(Path(__file__).parent.parent / "examples" / example)))
+    sent = pickle.dumps((position.hand(1), position.rules.deal, position.pack))
+    read = "import pickle, sys; hand, deal, pack = pickle.loads(sys.stdin.buffer.read()); print(hand, len(pack))"
+    done = subprocess.run([sys.executable, "-c", read], input=sent, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().split() == [*(card.name for card in position.hand(1)), str(len(position.pack))]
+
+
+@pytest.mark.parametrize("example", ["zwanzigerrufen.tbn", "schafkopf.tbn", "kratzen.tbn"])
 def test_a_position_sent_to_another_process_equals_the_original(example: str) -> None:
     """Rules compare by value, so a pickled state or position comes back equal (and hashes alike), and two readings
     of the same record give equal positions; rules of another deal or contract stay unequal."""
