@@ -24,7 +24,7 @@ from .position import SCORE, Position, check_position, names_score
 from .scoring import check_scoring_inputs
 from .search.boundary import Deadline, check_flag, check_state
 from .search.engine import EngineSolver, uses_reference
-from .search.results import CardValue, SolveResult
+from .search.results import CardValue, SolveResult, seat_to_move
 from .search.settle import SettlementEngine, reference_settlement
 from .settlement import (Announcements, _reference_line, default_settlement_engine, final_net, payoff_spec,
                          settlement_unsupported)
@@ -128,7 +128,7 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
                 pv = searcher.line(state, spec, value)
             nodes = searcher.nodes - before
     return SolveResult(objective=objective, achieved=0, future=value, card_values=tuple(values), line=tuple(pv),
-                       nodes=nodes, seconds=time.perf_counter() - start, to_move=state.to_move,
+                       nodes=nodes, seconds=time.perf_counter() - start, to_move=seat_to_move(state),
                        pack=state.rules.pack)
 
 

@@ -35,7 +35,7 @@ from ..games.base import Objective, Rules, TrickEvent
 from ..games.tables import RuleTables
 from ..state import PlayState
 from .boundary import MAX_VALUE, Deadline, check_flag, check_number, check_objective, check_state
-from .results import CardValue, SolveResult
+from .results import CardValue, SolveResult, seat_to_move
 
 DEFAULT_TT_MEGABYTES = 64
 #: The largest table a solver may ask for.
@@ -716,7 +716,7 @@ class EngineSolver(ThreadedEngine):
             pv = tuple(self.line(state, objective, future)) if line else ()
         achieved = objective.achieved(state.rules, state)
         return SolveResult(objective=objective, achieved=achieved, future=future, card_values=values, line=pv,
-                           nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=state.to_move + 1,
+                           nodes=self.engine.nodes, seconds=time.perf_counter() - start, to_move=seat_to_move(state),
                            pack=state.rules.pack)
 
 

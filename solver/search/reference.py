@@ -20,7 +20,7 @@ import time
 from ..cards import bits
 from ..games.base import Objective
 from ..state import PlayState
-from .results import CardValue, SolveResult
+from .results import CardValue, SolveResult, seat_to_move
 
 
 class ReferenceSolver:
@@ -87,7 +87,7 @@ def solve(state: PlayState, objective: Objective, *, cards: bool = False, line: 
     achieved = objective.achieved(state.rules, state)
     return SolveResult(objective=objective, achieved=achieved, future=future, card_values=tuple(values),
                        line=tuple(pv), nodes=solver.nodes, seconds=time.perf_counter() - start,
-                       to_move=state.to_move + 1, pack=state.rules.pack)
+                       to_move=seat_to_move(state), pack=state.rules.pack)
 
 
 def perft(state: PlayState, depth: int) -> int:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ..cards import Card, Pack
 from ..errors import StichError
 from ..games.base import Objective
+from ..state import PlayState
 
 
 @dataclass(frozen=True)
@@ -17,13 +18,19 @@ class CardValue:
     value: int
 
 
+def seat_to_move(state: PlayState) -> int:
+    """A result's ``to_move``: the 1-based seat to play, 0 when the deal is over."""
+    return 0 if state.is_over else state.to_move + 1
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """The answer to one objective from one position.
 
     ``achieved`` is the reward already earned by completed tricks, ``future`` the double-dummy value of the rest,
     ``total`` their sum. For a yes/no objective ``success`` says whether the maximising side can force the target.
-    ``to_move`` is the seat to play (1-based, as every seat of the API; 0 for a result made without one).
+    ``to_move`` is the seat to play (1-based, as every seat of the API; 0 for a finished deal or a result made
+    without one: :func:`seat_to_move`).
     """
 
     objective: Objective
