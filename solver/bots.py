@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from .advice import card_sums
+from .cards import Card
 from .errors import SearchStopped, StichError, is_whole_number
 from .games.base import Objective, Rules
 from .position import Position, check_position
@@ -38,12 +39,13 @@ from .workers import local_workers
 
 
 class Bot(Protocol):
-    """A player: ``choose`` returns the pack index of a legal card for the position's seat to move."""
+    """A player: ``choose`` returns a legal card for the position's seat to move (its pack index, as the bots here
+    return it, or a Card or a card token, as :meth:`Position.play` takes them)."""
 
     @property
     def name(self) -> str: ...
 
-    def choose(self, position: Position) -> int: ...
+    def choose(self, position: Position) -> int | str | Card: ...
 
 
 #: What a bot may play for: the settlement (``score``, game units) or the card points (else the seat's tricks).

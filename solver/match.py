@@ -109,10 +109,12 @@ def play_out(position: Position, bots: Sequence[Bot]) -> Position:
     while not position.state.is_over:
         seat = position.state.to_move
         card = bots[seat].choose(position)
-        if not position.state.legal_cards() >> card & 1:
-            raise StichError(f"bot {bots[seat].name} at seat {seat + 1} chose {position.pack[card].name}, which is "
-                             "not a legal card here")
-        position = position.play(card)
+        try:  # a pack index, a Card or a token, as Position.play takes them
+            position = position.play(card)
+        except StichError as error:
+            named = position.pack[card].name if isinstance(card, int) and 0 <= card < len(position.pack) else card
+            raise StichError(f"bot {bots[seat].name} at seat {seat + 1} chose {named!s}, which is not a legal card "
+                             f"here ({error})") from None
     return position
 
 

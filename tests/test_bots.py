@@ -102,6 +102,35 @@ def test_a_seeded_match_is_reproducible():
         ("sampling:3", "random", "random"), ("random", "sampling:3", "random"), ("random", "random", "sampling:3")}
 
 
+def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_is_named():
+    """``legal_cards()`` yields Cards, so a bot author's bot returns one (the match took only pack indices and failed
+    with a TypeError); a card that is not legal is a StichError naming the bot, the seat and the card."""
+
+    class FirstCard:
+        name = "first"
+
+        def choose(self, position):
+            return next(iter(position.legal_cards()))
+
+    class FirstToken(FirstCard):
+        def choose(self, position):
+            return next(iter(position.legal_cards())).name
+
+    class Illegal(FirstCard):
+        name = "illegal"
+
+        def choose(self, position):  # a card another seat holds
+            legal = position.state.legal_cards()
+            return next(card for card in position.pack if not legal >> card.index & 1)
+
+    match = play_match("schafkopf", [FirstCard(), FirstToken(), FirstCard(), FirstToken()], boards=2, seed=3,
+                       rotate=False)
+    assert len(match.deals) == 2 and all(len(deal.play) == 32 for deal in match.deals)
+    with pytest.raises(StichError, match=r"bot illegal at seat 1 chose \w+, which is not a legal card here"):
+        play_match("schafkopf", [Illegal(), FirstCard(), FirstCard(), FirstCard()], boards=1, seed=3,
+                   contract="Solo E")
+
+
 def test_bad_bot_names_are_refused():
     with pytest.raises(StichError, match="unknown bot"):
         make_bot("clever")
