@@ -21,6 +21,7 @@ from rich.text import Text
 from solver.analysis import SCHEMA
 from solver.benchmark import MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line, standard_lines
 from solver.errors import StichError
+from solver.files import check_writable
 from solver.games import get_game
 from solver.search.engine import default_threads, usable_cores
 
@@ -221,6 +222,8 @@ def bench(
     before: dict[str, Document] = {}
     compared: tuple[Path, Document] | None = None
     with input_errors():
+        if save is not None and str(save) != "-":
+            check_writable(save)  # before the lines run, not after
         if compare is not None:
             run = read_saved_run(compare)
             before = {line["line"]: line for line in run["lines"]}
@@ -243,9 +246,10 @@ def bench(
             if as_json:
                 emit_json(document)
             documents.append(document)
+    if not as_json:  # the table first: a save that fails after all (a full disk) does not take it along
+        render_bench(documents, stdout_console(), host, compared)
+    with input_errors():
         if save is not None:
             with atomic_writer(save) as stream:
                 json.dump(saved_run(documents, host), stream, indent=1)
                 stream.write("\n")
-    if not as_json:
-        render_bench(documents, stdout_console(), host, compared)

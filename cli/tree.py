@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from solver.errors import StichError
+from solver.files import check_writable
 from solver.formats.tbn import read_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
@@ -48,6 +49,7 @@ def tree(
         raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
     engine = engine_for(table_mb, threads)
     with input_errors():
+        check_writable(out)  # before the tree is built, not after
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
         # the first record that matches: the records after it are not read (nor need they be readable)

@@ -77,6 +77,18 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
             raise
 
 
+def check_writable(path: str | os.PathLike) -> None:
+    """OSError naming ``path`` if :func:`atomic_path` could not write it (no such directory, no permission, a
+    directory by that name), found by making and removing the temporary file it would write: a command that
+    computes for minutes before writing (a benchmark, a game tree) asks first, rather than lose the work."""
+    mode = _existing_mode(path)
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        return  # written through (a pipe, a device)
+    handle, temporary = _temporary(Path(os.path.realpath(path)), Path(path).suffix, path)
+    os.close(handle)
+    os.unlink(temporary)
+
+
 @contextmanager
 def _named(path: str | os.PathLike) -> Iterator[None]:
     """An OSError that names no file (a write to a full disk) raised as one naming ``path``: the message must say
@@ -169,4 +181,4 @@ def remove_stale_temporaries(path: str | os.PathLike) -> int:
     return removed
 
 
-__all__ = ["atomic_file", "atomic_path", "lock_beside", "remove_stale_temporaries"]
+__all__ = ["atomic_file", "atomic_path", "check_writable", "lock_beside", "remove_stale_temporaries"]

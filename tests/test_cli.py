@@ -572,6 +572,19 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     assert again["compared"]["p90_ms"] > 0
 
 
+def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeypatch):
+    """A benchmark or a tree computed for minutes and then not written lost everything: where the file cannot be
+    written, the command says so before it runs anything."""
+    ran: list[object] = []
+    monkeypatch.setattr("solver.cli.bench.run_line", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr("solver.tree.strategy_tree", lambda *a, **k: ran.append(a))
+    missing = tmp_path / "no such directory" / "run.json"
+    refused = run("bench", "-g", "kratzen", "-n", "2", "--save", missing, code=1)
+    assert f"{missing}: No such file or directory" in refused.stderr and not refused.stdout
+    tree = run("tree", "examples/schafkopf.tbn", "--depth", "2", "--out", missing.with_suffix(".graphml"), code=1)
+    assert "No such file or directory" in tree.stderr and not ran and not missing.parent.exists()
+
+
 def test_bench_threads_reach_the_engine_and_the_documents(tmp_path, monkeypatch, two_cores_at_least):
     from solver.benchmark import run_line, standard_lines
 
