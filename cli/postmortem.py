@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from solver.analysis import postmortem_report
+from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import GRADES, analyse_play
@@ -34,9 +34,13 @@ def plot_path(base: Path, count: int) -> Path:
 
 
 def postmortem_document(position: Position, plot: Path | None, count: list[int],
-                        engine: EngineSolver | None = None, objective: str = "score") -> Document:
+                        engine: EngineSolver | None = None, objective: str | None = None) -> Document:
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked. Graded by
-    the score unless the rules have no settlement search (then by card points, said on stderr)."""
+    ``objective``; by default the score, but where every seat plays for itself (Kratzen) by each mover's own tricks,
+    since the score is the attacker's payment and grades nobody else's cards; by card points where the rules have
+    no settlement search (said on stderr)."""
+    if objective is None:
+        objective = "points" if every_seat_for_itself(position) else "score"
     reason = settlement_unsupported(position) if objective == "score" else None
     if reason is not None:
         message(f"stich: {position.label}: graded by card points: {reason}")
@@ -108,10 +112,11 @@ def postmortem(
         None, "--plot", metavar="OUT.png|OUT.svg|OUT.pdf", parser=file_name,
         help="Also draw the value over the play: cards, tricks, thresholds, mistakes and bonuses marked (one file "
              "per record: OUT, OUT-2, ...)."),
-    objective: str = typer.Option(
-        "score", "--objective", "-o", metavar="NAME",
+    objective: Optional[str] = typer.Option(
+        None, "--objective", "-o", metavar="NAME",
         help="Grade by 'score' (game units, the card points beside; the default) or 'points' (card points, "
-             "tricks in a game without them)."),
+             "tricks in a game without them; the default in Kratzen, where every seat plays for itself and the "
+             "score is the attacker's alone)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
@@ -119,13 +124,14 @@ def postmortem(
 ) -> None:
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
-    (docs/postmortem.md). By default the value is the score (the declaring side's settlement in game units)."""
+    (docs/postmortem.md). By default the value is the score (the declaring side's settlement in game units); in
+    Kratzen, where every seat plays for itself, each mover's own tricks."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
-    name = objective.strip().lower()
-    if name not in ("score", "points"):
+    name = None if objective is None else objective.strip().lower()
+    if name not in (None, "score", "points"):
         raise typer.BadParameter(f"the post-mortem grades by 'score' or 'points', not {objective!r}",
                                  param_hint="'--objective'")
     count = [0]

@@ -709,6 +709,35 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
     assert text.count("Payments (double dummy)") == 5
 
 
+KRATZEN_DEFENDER_THROWS_THE_WELI = """[Game "Kratzen"]
+[Seats "3"]
+[Deal "1: HA EA EK GA / S6 HU E7 E8 / HK HO EZ E9"]
+[Contract "Trump H"]
+[Declarer "1"]
+[Pot "12"]
+[Play "1"]
+HA S6 HO
+EA E7 E9
+EK E8 EZ
+GA HU HK
+*
+"""
+
+
+def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
+    """Every Kratzen seat plays for itself, and the score is the attacker's payment alone: graded by it, seat 2
+    throwing the Weli under the trump ace (the one trick it could make, so it pays the pot) was "ok" (the analyst
+    audit). By default each mover's own tricks grade it; -o score still grades by the attacker's payment."""
+    record = tmp_path / "weli.tbn"
+    record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
+    (document,) = documents("postmortem", record)
+    weli = document["cards"][1]
+    assert (weli["card"], weli["seat"], weli["grade"], weli["cost"]) == ("S6", 2, "blunder", 1)
+    assert [player["grades"]["blunder"] for player in document["players"]] == [0, 1, 0] and document["measure"] == "tricks"
+    (by_score,) = documents("postmortem", record, "-o", "score")
+    assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "game units"
+
+
 @whole_deals
 def test_postmortem_json():
     found = (documents("postmortem", EXAMPLES / "kratzen.tbn") + documents("postmortem", EXAMPLES / "valat.tbn")
