@@ -56,7 +56,10 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
     if document.get("played"):
         console.print(Text("played so far: ") + painter.cards(document["played"]))
-    console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})")
+    scored_with = [f"the announcements '{document['announcements']}'"] if document.get("announcements") else []
+    scored_with += [f"pot {document['pot']}"] if document.get("pot") is not None else []
+    console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
+                  + (f"; scored with {', '.join(scored_with)}" if scored_with else ""))
     spread = f"95% interval {low:.1f} .. {high:.1f}" if document["samples"] > 1 else "one sample: no interval"
     if document.get("score_mean") is not None:
         score_low, score_high = document["score_interval"]
@@ -148,13 +151,14 @@ def analyse(
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
-        help="Contract advice: stop after SECONDS with the samples solved so far (said as such; exit 0)."),
+        help="Contract or card advice: stop after SECONDS with the samples solved so far (said as such; exit 0)."),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="TEXT",
-        help="Contract advice: the announcements the seat adds to every contract, as in an "
-             "[Announcements] tag (e.g. '1: Pagat Ultimo')."),
+        help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
+             "every contract), as in an [Announcements] tag (e.g. '1: Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0,
-                                      help="Contract advice, a game with a pot: the pot the settlement pays into."),
+                                      help="Without FILE, a game with a pot: the pot the settlement pays into "
+                                           "(a FILE's record has its [Pot] tag)."),
     cards: bool = typer.Option(
         False, "--cards",
         help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the seat's mean "
@@ -191,8 +195,8 @@ def analyse(
                checkpoint=checkpoint)
         return
     for option, value in (("--announce", announce), ("--pot", pot)):
-        if value is not None:
-            raise typer.BadParameter("only contract advice (--contract all, or a list) takes it",
+        if value is not None and file is not None:
+            raise typer.BadParameter("a record is scored with its own [Announcements] and [Pot] tags",
                                      param_hint=f"'{option}'")
     if cards:
         if file is None:
@@ -249,7 +253,7 @@ def analyse(
                                     workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
                                     checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
                                     worker_wait=worker_wait, notify=notify, verbose=verbose, table_mb=table_mb,
-                                    progress=show)
+                                    progress=show, announcements=announce, pot=pot)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:

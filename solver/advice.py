@@ -477,12 +477,13 @@ def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int
 # --- card advice mid-play -----------------------------------------------------------------------------------------
 
 
-def child_values(position: Position) -> dict[int, int]:
-    """Every legal card's settlement at a sampled position: the declaring side's double-dummy net after the card.
-    The one place card advice values a card: the settlement engine's per-card values (the score objective's;
-    equal to one settlement search per child, which shares less of the search)."""
-    state = position.state
-    return {cv.card: cv.value for cv in worker_settlement_engine().card_values(state, payoff_spec(position))}
+def child_values(position: Position, setup: Setup) -> dict[int, int]:
+    """Every legal card's settlement at a sampled position: the declaring side's double-dummy net after the card,
+    with the setup's announcements and pot. The one place card advice values a card: the settlement engine's
+    per-card values (the score objective's; equal to one settlement search per child, which shares less of the
+    search)."""
+    spec = payoff_spec(position, announcements=setup.announcements, pot=setup.pot)
+    return {cv.card: cv.value for cv in worker_settlement_engine().card_values(position.state, spec)}
 
 
 @dataclass(frozen=True)
@@ -501,7 +502,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: Limits = Limits(
     def solve(k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
         rules, state = draw_sample(setup.sampling, k)
         position = Position(get_game(setup.sampling.game), rules, state)
-        values = child_values(position)
+        values = child_values(position, setup.sampling)
         shares = [scaled_share(position, seat, values[card]) for card in setup.cards]
         return [(share, share > 0, ()) for share in shares]
 

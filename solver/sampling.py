@@ -29,6 +29,8 @@ from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, S
                      is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
+from .games.outcome import read_pot
+from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
 from .state import PlayState
 from .search.engine import EngineSolver
@@ -62,6 +64,10 @@ class Setup:
     seed: int
     played: tuple[int, ...] = ()  # the cards played so far, in order (analysis from a position mid-play)
     tags: tuple[tuple[str, object], ...] = ()  # the record's rule state tags (the Pagat's announcer), every sample's
+    # what every sample is scored with (Game.scoring_inputs): the announcements' text, which also says who sits on
+    # which side (a sample whose sides they do not fit is redrawn), and the pot
+    announcements: str | None = None
+    pot: int | None = None
 
 
 @dataclass(frozen=True)
@@ -133,8 +139,10 @@ class HandAnalysis:
     seats: int = 0
     declarer: int = 1
     variant: dict[str, object] = field(default_factory=dict)  # every flag with the value used: reproducible
-    score_mean: float | None = None  # the hand's side's mean score in game units (None: no settlement search)
+    score_mean: float | None = None  # the hand's seat's mean score in game units (None: no settlement search)
     score_interval: tuple[float, float] | None = None
+    announcements: str | None = None  # what the score was settled with: the announcements and the pot
+    pot: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "command": "analyse", "game": self.game, "seats": self.seats,
@@ -144,7 +152,8 @@ class HandAnalysis:
                 "win_probability": self.win_probability, "mean": self.mean, "interval": list(self.interval),
                 "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],
                 "played": list(self.played), "score_mean": self.score_mean,
-                "score_interval": None if self.score_interval is None else list(self.score_interval)}
+                "score_interval": None if self.score_interval is None else list(self.score_interval),
+                "announcements": self.announcements, "pot": self.pot}
 
 
 # --- drawing ----------------------------------------------------------------------------------------------------
@@ -196,8 +205,13 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
             state = rules.start()
             for card in setup.played:
                 state = state.play(card)
+            if setup.announcements is not None:  # a Kontra or a 'dagegen' says which side its seat is on
+                game.scoring_inputs(rules, None, announcements=setup.announcements, pot=setup.pot)
         except (InvalidContractError, InvalidDealError, IllegalPlayError) as refusal:
             refusals[str(refusal)] += 1
+            continue
+        except StichError as refusal:  # announcements that these sides could not have made
+            refusals[f"the announcements: {refusal}"] += 1
             continue
         return rules, state
     reason, count = refusals.most_common(1)[0] if refusals else ("", 0)
@@ -411,9 +425,10 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
                 bonus_tally.forced_against += 1
 
 
-def _add_score(sums: Sums, position: Position, seat: int) -> None:
-    """The sample's score for the hand's seat (its share of its side's settlement, :func:`scaled_share`; no
-    announcements), and with the hand to play every card's; nothing where the rules have no settlement search."""
+def _add_score(sums: Sums, position: Position, seat: int, setup: Setup) -> None:
+    """The sample's score for the hand's seat (its share of its side's settlement, :func:`scaled_share`, with the
+    setup's announcements and pot), and with the hand to play every card's; nothing where the rules have no
+    settlement search."""
     from .score_objective import solve_score  # the settlement search loads on first use
     from .settlement import settlement_unsupported
 
@@ -421,7 +436,7 @@ def _add_score(sums: Sums, position: Position, seat: int) -> None:
         return
     state = position.state
     result = solve_score(position, cards=state.to_move == seat, engine=worker_settlement_engine(),
-                         reference_solver=False)
+                         reference_solver=False, announcements=setup.announcements, pot=setup.pot)
     share = scaled_share(position, seat, result.total)
     sums.score_n += 1
     sums.score_total += share
@@ -452,7 +467,7 @@ def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
     for k in range(first, first + count):
         rules, state = draw_sample(setup, k)
         _add_sample(sums, rules, state, setup.seat, engine)
-        _add_score(sums, Position(rules.game, rules, state), setup.seat)
+        _add_score(sums, Position(rules.game, rules, state), setup.seat, setup)
     return sums
 
 
@@ -507,8 +522,14 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
            declarer: int,
            variant: Mapping[str, object] | str | None, seats: int, seed: int,
            played: Mapping[int, int] | None = None, order: tuple[int, ...] = (),
-           tags: Mapping[str, object] | None = None) -> Setup:
+           tags: Mapping[str, object] | None = None, announcements: str | None = None,
+           pot: int | None = None) -> Setup:
     """Check the hand and the known cards once, before any sampling, with messages a player can act on."""
+    check_scoring_inputs(game, pot, announcements)
+    read_pot(None, pot)  # a pot given is a whole number of chips in range
+    if announcements is not None and not isinstance(announcements, str):
+        raise StichError(f"announcements are the [Announcements] tag's text ('2: Kontra; 1: Pagat'), not "
+                         f"{announcements!r}")
     fixed = seat_cards(game, seats, seat, hand, known, seed)
     if not is_whole_number(declarer) or not 1 <= declarer <= seats:
         raise StichError(f"declarer {declarer!r} is not a seat of a {seats}-seat {game.name} deal")
@@ -538,7 +559,8 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         if not any(held & mask for held in fixed) and fixed[other].bit_count() + mask.bit_count() <= game.hand_size:
             fixed[other] |= mask
     return Setup(game.name, seats, tuple(fixed), seat - 1, contract, declarer,
-                 tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())))
+                 tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())),
+                 announcements.strip() or None if announcements else None, pot)
 
 
 def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, contract: str, *,
@@ -548,9 +570,13 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                  memory_mb: int | None = None, scheduler: str | None = None,
                  worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
                  verbose: bool = False, table_mb: int | None = None,
-                 progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
+                 progress: Callable[[HandAnalysis], None] | None = None, announcements: str | None = None,
+                 pot: int | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
     ``declarer``): ``samples`` deals of the unseen cards, each solved double-dummy.
+
+    Each sample's score is settled with ``announcements`` (the text of an ``[Announcements]`` tag; a sample whose
+    sides they do not fit, as a Kontra said by the partner, is redealt) and ``pot``, for the games that have them.
 
     ``known`` maps seats to cards known to be in their hands. The result is the same for a given ``seed`` whatever
     ``workers`` is (default: every local core; 1 runs in this process unless ``memory_mb`` caps the workers, see
@@ -562,7 +588,8 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     is called after each chunk (a live display). Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
-    setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed)
+    setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed,
+                   announcements=announcements, pot=pot)
     return _analyse(game, setup, samples, checkpoint, known,
                     Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress)
 
@@ -666,8 +693,14 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
     # which the seat cannot know (each sample's partner is its called card's holder), and in a whole deal whether
     # the called suit was led follows from the play.
     public = {name: value for name, value in rules.state_tags.items() if name not in rules.game.hidden_state_tags}
+    # what the record is scored with: its announcements (which also say who sits on which side) and its pot
+    record = position.record
+    announced = record.get("Announcements") if record is not None and game.has_announcements else None
+    pot = read_pot(record, None) if record is not None and game.has_pot and record.get("Pot") else None
+    if announced:
+        scoring_inputs(position)  # announcements the rules refuse are said once, pointed at in the tag
     return _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
-                  rules.seats, seed, played, position.played, public)
+                  rules.seats, seed, played, position.played, public, announced, pot)
 
 
 def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
@@ -763,7 +796,8 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
         samples=n, seed=seed, measure=measure, win_probability=total.wins / n, mean=mean,
         interval=(mean - half, mean + half), bonuses=bonuses, openings=openings,
         played=tuple(game.pack[card].name for card in setup.played), seats=setup.seats, declarer=setup.declarer,
-        variant=dict(game.variant(dict(setup.variant) or None)), score_mean=score_mean, score_interval=score_interval)
+        variant=dict(game.variant(dict(setup.variant) or None)), score_mean=score_mean, score_interval=score_interval,
+        announcements=setup.announcements, pot=setup.pot)
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position"]

@@ -733,7 +733,8 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
     (document,) = documents("postmortem", record)
     weli = document["cards"][1]
     assert (weli["card"], weli["seat"], weli["grade"], weli["cost"]) == ("S6", 2, "blunder", 1)
-    assert [player["grades"]["blunder"] for player in document["players"]] == [0, 1, 0] and document["measure"] == "tricks"
+    assert [player["grades"]["blunder"] for player in document["players"]] == [0, 1, 0]
+    assert document["measure"] == "tricks"
     (by_score,) = documents("postmortem", record, "-o", "score")
     assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "game units"
 

@@ -308,7 +308,7 @@ def test_every_sample_gives_the_pagat_to_its_announcer(seat) -> None:
 
 def test_an_announced_pagat_seen_elsewhere_places_nothing() -> None:
     # the analysed seat holds the Pagat another seat announced (a record the reader accepts): nothing to infer
-    (position,) = solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Pagat"'))
+    (position,) = solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Kontra, Pagat dagegen"'))
     report = analyse_position(position, 3, samples=2, seed=2, workers=1)
     assert all("T1" not in cards for cards in report.known.values())
 
@@ -408,3 +408,66 @@ def test_another_seat_must_be_told_the_called_card():
 def test_analysis_arguments_are_checked(arguments, words):
     with pytest.raises(StichError, match=words):
         solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump S", seats=3, samples=2, **arguments)
+
+
+ANNOUNCED = """[Game "Zwanzigerrufen"]
+[Deal "1: HQ T20 T15 T6 CG T11 DN HJ CN T16 / SQ CQ HK CJ T10 HG T5 T12 T9 SN / SJ DJ T19 SG T7 T17 SK DG T21 DQ / TS T18 CK DK T1 T14 HN T13 T8 T4"]
+[Contract "Normal"]
+[Declarer "1"]
+[Announcements "{announcements}"]
+[Play "1"]
+T15 T5 T21 T18
+DQ DK DN T10
+SN SK T8 T11
+*
+"""
+
+
+def _announced(announcements: str) -> Position:
+    from solver.formats.tbn import parse_records
+
+    return solver.position_from_record(parse_records(ANNOUNCED.replace("{announcements}", announcements))[0])
+
+
+def test_the_announcements_say_who_sits_on_which_side_and_score_every_sample() -> None:
+    """A Kontra on the game and a 'dagegen' are the defenders', a Kontra on their Absolut the declarers': the
+    samples fit them (the analyst audit's samples gave seat 3's T19, the called card, to seat 4, who had announced
+    Pagat dagegen), and every sample is scored with them, Kontra levels included (they were left out)."""
+    position = _announced("2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat")
+    from solver.sampling import position_setup
+
+    setup = position_setup(position, 2, seed=1)
+    assert setup.announcements == "2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat"
+    for k in range(12):
+        rules, _ = draw_sample(setup, k)
+        assert rules.declaring_side == frozenset({0, 2})  # seat 3 is the partner: it holds the called T19
+    plain, doubled = _announced(""), _announced("2: Kontra; 1: Retour; 2: Supra")
+    quiet = analyse_position(plain, 1, samples=6, seed=1, workers=1)
+    loud = analyse_position(doubled, 1, samples=6, seed=1, workers=1)
+    assert quiet.announcements is None and loud.announcements == "2: Kontra; 1: Retour; 2: Supra"
+    assert loud.as_dict()["announcements"] == loud.announcements
+    from solver.advice import child_values
+    from solver.sampling import SHARE_SCALE, scaled_share
+    from solver.score_objective import solve_score
+
+    expected = 0
+    setup = position_setup(doubled, 1, seed=1)
+    for k in range(6):  # the same deals (nothing in these announcements places a card), scored at Supra
+        rules, state = draw_sample(setup, k)
+        sample = Position(rules.game, rules, state)
+        scored = solve_score(sample, cards=True, announcements=setup.announcements)
+        expected += scaled_share(sample, 0, scored.total)
+        # card advice values each card with them too
+        assert child_values(sample, setup) == {cv.card: cv.value for cv in scored.card_values}
+    assert loud.score_mean == pytest.approx(expected / SHARE_SCALE / 6) and loud.score_mean != quiet.score_mean
+
+
+def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
+    without = analyse_hand("kratzen", "HA EA EK GA", 1, "Trump H", seats=3, samples=8, seed=2, workers=1)
+    with_pot = analyse_hand("kratzen", "HA EA EK GA", 1, "Trump H", seats=3, samples=8, seed=2, workers=1, pot=12)
+    assert without.score_mean == 0 and with_pot.score_mean > 0 and with_pot.pot == 12
+    with pytest.raises(StichError, match="pot"):
+        analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", samples=2, pot=3)
+    with pytest.raises(StichError, match="no deal of the unseen cards"):  # seat 1 declares: no 'dagegen' for it
+        analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal T17", samples=2,
+                     announcements="1: Pagat dagegen")
