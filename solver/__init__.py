@@ -82,7 +82,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
     from .deal import Deal
     from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
                          ParseError, SearchStopped, StichError, UnknownCardError, UnknownGameError, VariantError)
-    from .games import *  # noqa: F403 (the registry's names, each game's class among them)
+    from .games import (Contract, Game, game_list, GAMES, games_with, get_game, Kratzen, Objective, register_game,
+                        Rules, Schafkopf, TrickEvent, Zwanzigerrufen)
     from .generate import random_position, random_record, random_records
     from .plot import write_plot
     from .position import Position, make_position, position_from_record
@@ -95,3 +96,17 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
     from .state import PlayState, Trick
     from .tree import strategy_tree, write_tree
     from .variant import Flag, Variant
+    # the names a type checker takes as the package's (mypy --strict exports nothing else); the same as
+    # __getattr__("__all__") at run time (tests/test_cli.py checks)
+    __all__ = ["BatchSummary", "BonusChance", "BonusCheck", "Card", "CardAnalysis", "CardSet", "CardValue",
+               "Contract", "DDSettlement", "Deal", "EngineError", "EngineSolver", "Flag", "GAMES", "Game",
+               "HandAnalysis", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
+               "Kratzen", "Objective", "OpeningCard", "Pack", "ParseError", "PlayAnalysis", "PlayState",
+               "PlayerSummary", "Position", "Rules", "Schafkopf", "ScoreItem", "SearchStopped", "SeatTarget",
+               "Settlement", "SolveResult", "StichError", "TableEntry", "Trick", "TrickEvent", "UnknownCardError",
+               "UnknownGameError", "Variant", "VariantError", "Zwanzigerrufen", "__version__", "analyse_hand",
+               "analyse_play", "analyse_position", "check_bonuses", "check_report", "contract_table", "dd_settlement",
+               "game_list", "games_with", "get_game", "iter_positions", "make_position", "parse_positions", "perft",
+               "position_from_record", "random_position", "random_record", "random_records", "read_positions",
+               "register_game", "score_deal", "solve", "solve_batch", "solve_report", "strategy_tree", "table_report",
+               "write_plot", "write_tree"]
