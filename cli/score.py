@@ -115,9 +115,10 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     if dd["line_points"] > dd["points_optimum"]:  # the other side, playing for the settlement, gave them away
         line += f" (the other side, playing for the score, need not hold {who} down where it does not change it)"
     console.print(line)
-    text = Text(f"played for the most {measure}, the deal settles ")
+    text = Text(f"both sides playing for {measure} (one such line), the deal settles ")
     text.append_text(_signed(dd["points_line_value"]))
-    text.append("; forcing them, at best ")
+    forces = "forces her" if every_seat_for_itself else "force their"
+    text.append(f"; the best settlement while {who} {forces} {dd['points_optimum']} {measure}: ")
     text.append_text(_signed(dd["value_keeping_points"]))
     console.print(text)
     if dd["differs"]:
