@@ -358,8 +358,8 @@ def _score_answer(bonus: Document | None) -> Text:
         return Text("")
     if bonus["with_bonus"] is None:
         return Text("-", style="dim")
-    if bonus["score_forces"]:
-        return Text(f"forces it ({bonus['with_bonus']:+d})")
+    if bonus["score_forces"]:  # at the score itself, said below the table
+        return Text("forces it")
     return Text(f"gives it up (forcing it: {bonus['with_bonus']:+d})")
 
 
