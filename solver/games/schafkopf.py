@@ -212,7 +212,8 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
                                    f"{rules.describe_side(took_all)} took every trick"))
         elif points >= 91 or points <= 30:
             items.append(two_sided("schneider", seats, winner, 1, 1, False,
-                                   f"the declarers took {points} points (91 or 30 and less)"))
+                                   f"the declarers took {points} points "
+                                   + ("(91 or more)" if points >= 91 else "(30 or less)")))
     if run:
         per_run = 2 if tout else 1
         items.append(two_sided("laufende", seats, winner, per_run * run, 1, False,
