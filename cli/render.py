@@ -295,9 +295,10 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
     if yes_no_question:
         verb = "makes" if len(result["side"]) == 1 else "make"
         table.add_column(f"{side} {verb} it", justify="left")
-    table.add_column("")
     # best first for the player to move, as the score's groups already are (ties keep the pack's order)
     sign = 1 if mover in result["side"] else -1
+    # where the mover is not of the objective's side, its best cards are those that hold that side down
+    table.add_column("" if sign > 0 else f"best: holds {side} down")
     for group in sorted(result["cards"], key=lambda group: -sign * group["total"]):
         style = "bold" if group["best"] else ""
         row: list[Text | str] = [painter.cards(group["cards"], "/", style)]
@@ -306,7 +307,7 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
             row.append(str(group["points"]))
         if yes_no_question:
             row.append(yes_no(group["success"]))
-        row.append(Text("best", style="bold") if group["best"] else "")
+        row.append(Text("best" if sign > 0 else "yes", style="bold") if group["best"] else "")
         table.add_row(*row)
     return table
 
