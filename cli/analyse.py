@@ -399,7 +399,9 @@ def render_cards(document: dict, console=None) -> None:
     done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
     if document["stopped"]:
         done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
-    console.print(done)
+    scored_with = [f"the announcements '{document['announcements']}'"] if document.get("announcements") else []
+    scored_with += [f"pot {document['pot']}"] if document.get("pot") is not None else []
+    console.print(done + (f"; scored with {', '.join(scored_with)}" if scored_with else ""))
     if _nothing_solved(document, console):
         return
     table = Table(title=f"cards by seat {document['seat']}'s mean payment (game units, 95% interval; paired)",
@@ -416,6 +418,8 @@ def render_cards(document: dict, console=None) -> None:
     console.print(table)
     console.print("~ : not told apart from the best card at this sample size")
     console.print("payment: the seat's share of its side's settlement")
+    if get_game(document["game"]).has_pot and not document.get("pot"):
+        console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag)")
 
 
 def _with_record(position: Position, document: dict) -> dict:

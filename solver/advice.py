@@ -41,7 +41,7 @@ from .analysis import SCHEMA
 from .checkpoint import Journal, Span
 from .position import check_position
 from .sampling import (SHARE_SCALE, Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans,
-                       scaled_share, seat_cards, shuffled_deal, unseen_cards)
+                       record_scoring, scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
 from .settlement import PayoffTable, bonuses_made, final_net, play_out, payoff_spec, payoff_table
 from .variant import Variant
@@ -523,6 +523,8 @@ class CardAdvice:
     samples: int
     rows: tuple[ContractRow, ...]
     stopped: str | None = None
+    announcements: str | None = None  # what every sample was scored with (the record's tags)
+    pot: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         cards = []
@@ -535,7 +537,7 @@ class CardAdvice:
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
                 "seat": self.seat, "played": list(self.played),
                 "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
-                "cards": cards}
+                "announcements": self.announcements, "pot": self.pot, "cards": cards}
 
 
 def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
@@ -575,10 +577,11 @@ def card_advice(position: Position, seat: int | None = None, *, known: Mapping[i
     legal = state.legal_cards()
     names = tuple(position.pack[card].name for card in range(len(position.pack)) if legal >> card & 1)
     played = tuple(position.pack[card].name for card in position.played)
+    announcements, pot = record_scoring(position)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
-                          sums.samples, ranked_rows(names, sums), stopped)
+                          sums.samples, ranked_rows(names, sums), stopped, announcements, pot)
 
     _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
                                   time_limit=time_limit, stop=stop, checkpoint=checkpoint,

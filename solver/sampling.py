@@ -669,6 +669,17 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             journal.close()
 
 
+def record_scoring(position: Position) -> tuple[str | None, int | None]:
+    """What a position's record is scored with: its announcements (which also say who sits on which side) and its
+    pot, None where it has none; announcements the rules refuse are said here, pointed at in the tag."""
+    record, game = position.record, position.game
+    announced = record.get("Announcements") if record is not None and game.has_announcements else None
+    pot = read_pot(record, None) if record is not None and game.has_pot and record.get("Pot") else None
+    if announced:
+        scoring_inputs(position)
+    return announced or None, pot
+
+
 def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
                    seed: int = 0) -> Setup:
     """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
@@ -693,12 +704,7 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
     # which the seat cannot know (each sample's partner is its called card's holder), and in a whole deal whether
     # the called suit was led follows from the play.
     public = {name: value for name, value in rules.state_tags.items() if name not in rules.game.hidden_state_tags}
-    # what the record is scored with: its announcements (which also say who sits on which side) and its pot
-    record = position.record
-    announced = record.get("Announcements") if record is not None and game.has_announcements else None
-    pot = read_pot(record, None) if record is not None and game.has_pot and record.get("Pot") else None
-    if announced:
-        scoring_inputs(position)  # announcements the rules refuse are said once, pointed at in the tag
+    announced, pot = record_scoring(position)
     return _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
                   rules.seats, seed, played, position.played, public, announced, pot)
 

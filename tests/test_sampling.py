@@ -446,7 +446,7 @@ def test_the_announcements_say_who_sits_on_which_side_and_score_every_sample() -
     loud = analyse_position(doubled, 1, samples=6, seed=1, workers=1)
     assert quiet.announcements is None and loud.announcements == "2: Kontra; 1: Retour; 2: Supra"
     assert loud.as_dict()["announcements"] == loud.announcements
-    from solver.advice import child_values
+    from solver.advice import card_advice, child_values
     from solver.sampling import SHARE_SCALE, scaled_share
     from solver.score_objective import solve_score
 
@@ -460,6 +460,8 @@ def test_the_announcements_say_who_sits_on_which_side_and_score_every_sample() -
         # card advice values each card with them too
         assert child_values(sample, setup) == {cv.card: cv.value for cv in scored.card_values}
     assert loud.score_mean == pytest.approx(expected / SHARE_SCALE / 6) and loud.score_mean != quiet.score_mean
+    advice = card_advice(doubled, samples=2, seed=1, workers=1).as_dict()
+    assert (advice["announcements"], advice["pot"]) == ("2: Kontra; 1: Retour; 2: Supra", None)
 
 
 def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
