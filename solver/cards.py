@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .errors import UnknownCardError, did_you_mean, is_whole_number
 
@@ -96,8 +96,9 @@ class Pack:
     def __reduce__(self) -> tuple:
         """A game's pack unpickles as that game's pack (identity is what packs compare by), so that a Deal, state
         or Position sent to another process still equals the original and mixes with its objects there."""
-        if _GAME_PACKS.get(self.game) is self:
-            return (_game_pack, (self.game,))
+        registered = _GAME_PACKS.get(self.game)
+        if registered is not None and registered[0] is self:
+            return (registered[1], (self.game,))
         return (Pack, (self.game, self.cards, self.aliases, self.sign_letters))
 
     def __len__(self) -> int:
@@ -271,17 +272,12 @@ def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]
 
 
 #: The packs of the registered games by game name (``register_pack``; the game registry fills it).
-_GAME_PACKS: dict[str, Pack] = {}
+#: Each game's pack and the function that finds it by the game's name when a pickle is read: a function of the
+#: games' registry, so that reading the pickle imports the registry first (a spawned worker has not).
+_GAME_PACKS: dict[str, tuple[Pack, Callable[[str], Pack]]] = {}
 
 
-def register_pack(pack: Pack) -> None:
-    """Make ``pack`` the one pack of its game: it unpickles as that very object (see :meth:`Pack.__reduce__`)."""
-    _GAME_PACKS[pack.game] = pack
-
-
-def _game_pack(name: str) -> Pack:
-    """The pack of the game named ``name`` (unpickling, see :meth:`Pack.__reduce__`). A fresh process (a spawned
-    worker) may unpickle a pack before anything imported the games, which register their packs."""
-    if name not in _GAME_PACKS:
-        import solver.games  # noqa: F401  # each game module registers its pack
-    return _GAME_PACKS[name]
+def register_pack(pack: Pack, loader: Callable[[str], Pack]) -> None:
+    """Make ``pack`` the one pack of its game: it unpickles as that very object, through ``loader(game name)``
+    (see :meth:`Pack.__reduce__`)."""
+    _GAME_PACKS[pack.game] = (pack, loader)

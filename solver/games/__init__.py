@@ -7,7 +7,7 @@ else in stich names a game: scoring, settlement, post-mortem and bench reach it 
 
 from __future__ import annotations
 
-from ..cards import register_pack
+from ..cards import Pack, register_pack
 from ..errors import UnknownGameError, did_you_mean
 from .base import Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
@@ -29,8 +29,14 @@ def register_game(game: type[Game]) -> type[Game]:
             raise ValueError(f"{game.name}: name or alias {sorted(keys & {other.name.lower(), *other.aliases})} is "
                              f"{other.name}'s")
     GAMES[:] = [other for other in GAMES if other.name != game.name] + [game]
-    register_pack(game.pack)
+    register_pack(game.pack, game_pack)
     return game
+
+
+def game_pack(name: str) -> Pack:
+    """A registered game's pack by the game's name: what a pickled pack is read back as (``Pack.__reduce__``), from
+    this module so that reading it registers the games first, as a fresh process has not."""
+    return get_game(name).pack
 
 
 for _game in (Zwanzigerrufen, Schafkopf, Kratzen):
