@@ -95,7 +95,7 @@ Answer = tuple[int, ...]
 class BenchLine:
     """One line of the benchmark: which deals, which question, and its target.
 
-    ``contract`` None lets :func:`random_record` pick (the game's ``default_contracts``).
+    ``contract`` None lets :func:`random_record` pick (the game's ``bench_calls``, else its ``default_contracts``).
     ``tricks_left`` None solves from trick 1; a number solves the ending reached by a seeded random playout.
     """
 
@@ -168,7 +168,7 @@ def prepare_deal(line: BenchLine, board: int, seed: int) -> BenchDeal:
     """Board ``board`` of ``seed`` as a deal of ``line``. Raises InvalidContractError when the line's objective does
     not exist on it (Pagat Ultimo when the Pagat is in no hand)."""
     record = random_record(line.game, seed, board, contract=line.contract, seats=line.seats,
-                           variant=dict(line.variant))
+                           variant=dict(line.variant), calls=get_game(line.game).bench_calls)
     position = position_from_record(record)
     if line.tricks_left is not None:
         position = _playout(position, line.tricks_left, seed, board)

@@ -8,7 +8,7 @@ be bid (RULES.md bid checks) is redrawn from the same generator.
 from __future__ import annotations
 
 import random
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Sequence
 
 from .errors import InvalidContractError, InvalidDealError, StichError, integral, is_whole_number
 from .formats.tbn import Record, Tag
@@ -26,9 +26,12 @@ def _whole(name: str, value: object, least: int) -> None:
 
 def random_record(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
                   declarer: int = 1, seats: int | None = None,
-                  variant: Mapping[str, object] | str | None = None) -> Record:
+                  variant: Mapping[str, object] | str | None = None,
+                  calls: Sequence[str] | None = None) -> Record:
     """Board ``board`` of seed ``seed``: a whole deal on which ``contract`` can be bid by ``declarer`` (bid checks
-    under ``variant``, which is also written as the record's ``[Variant]`` tag)."""
+    under ``variant``, which is also written as the record's ``[Variant]`` tag). Without a contract, the deal's is
+    the first of ``calls`` the rules allow, by default one of the game's everyday contracts at random
+    (``Game.default_contracts``)."""
     game = get_game(game)
     seed, board, declarer = integral(seed), integral(board), integral(declarer)  # type: ignore[assignment]
     seats = integral(seats)  # type: ignore[assignment]  # numpy integers are whole numbers too
@@ -42,6 +45,8 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     if not is_whole_number(declarer) or not 1 <= declarer <= most:
         raise InvalidContractError(f"declarer must be a seat from 1 to {most}, not {declarer!r}")
     rng = random.Random(f"stich:{seed}:{board}")
+    if calls is not None and (isinstance(calls, str) or not all(isinstance(text, str) for text in calls)):
+        raise InvalidContractError(f"calls are contract texts tried in order, not {calls!r}")
     if contract is not None:
         if not isinstance(contract, str):
             raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
@@ -49,7 +54,7 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     reason = ""
     for _ in range(MAX_REDEALS):
         deal = game.deal_random(rng, seats)
-        for text in [contract] if contract else game.default_contracts(rng):
+        for text in [contract] if contract else list(calls) if calls else game.default_contracts(rng):
             try:
                 rules = game.rules(deal, text, declarer=declarer, variant=chosen)
             except InvalidContractError as error:

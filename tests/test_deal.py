@@ -296,3 +296,23 @@ def test_invalid_deal_error_is_a_stich_value_error():
     with pytest.raises(ValueError):
         Deal.from_text(ZR, "TS / TS / T20 / T19")
     assert issubclass(InvalidDealError, StichError)
+
+
+def test_a_random_rufer_calls_each_callable_ace_alike_and_the_bench_keeps_its_deals():
+    """``stich deal`` without a contract called the first callable ace (the acorn ace on two deals in three, the
+    researcher audit counted); each callable ace is now as likely. The bench's Rufer line keeps timing the deals it
+    always has (``Game.bench_calls``: the first callable ace)."""
+    from collections import Counter
+
+    from solver.benchmark import prepare_deal, standard_lines
+    from solver.generate import random_record
+
+    calls = Counter(random_record("schafkopf", 1, board).get("Contract") for board in range(1, 601))
+    assert set(calls) == {"Rufer E", "Rufer G", "Rufer S"} and max(calls.values()) < 600 * 0.4
+    (line,) = [line for line in standard_lines() if line.name.startswith("Schafkopf Rufer")]
+    bench = Counter(str(prepare_deal(line, board, 1849).position.rules.contract) for board in range(1, 101))
+    assert bench == {"Rufer E": 71, "Rufer G": 20, "Rufer S": 9}
+    ordered = random_record("schafkopf", 1849, 1, calls=("Rufer S", "Rufer G", "Rufer E")).get("Contract")
+    assert ordered == "Rufer S" and prepare_deal(line, 1, 1849).position.rules.contract.text != ordered
+    with pytest.raises(StichError, match="calls are contract texts"):
+        random_record("schafkopf", 1, 1, calls="Rufer E")

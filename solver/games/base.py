@@ -344,6 +344,9 @@ class Game:
     #: The contracts whose 5-trick endings the bench compares with the reference: (contract or None for the
     #: game's default, the label of that default).
     bench_endings: ClassVar[tuple[tuple[str | None, str], ...]] = ()
+    #: The contracts a bench deal tries in order where its line leaves the contract to the deal (None: the game's
+    #: :meth:`default_contracts`), so that the lines keep timing the deals they always have.
+    bench_calls: ClassVar[tuple[str, ...] | None] = None
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)  # type: ignore[arg-type]

@@ -288,6 +288,7 @@ class Schafkopf(Game):
              target_median_ms=5),
     )
     bench_endings = ((None, "Rufer"),)  # a random deal's default contract is a Rufer
+    bench_calls = ("Rufer E", "Rufer G", "Rufer S")  # the first callable ace, as the bench has always dealt
 
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
@@ -366,7 +367,11 @@ class Schafkopf(Game):
 
     @classmethod
     def default_contracts(cls, rng) -> list[str]:
-        return ["Rufer E", "Rufer G", "Rufer S"]
+        """A Rufer on an ace the declarer may call, each callable suit alike (in order, the acorn ace was called
+        on two deals in three)."""
+        calls = ["Rufer E", "Rufer G", "Rufer S"]
+        rng.shuffle(calls)
+        return calls
 
     @classmethod
     def _contracts(cls, deal: Deal, variant: Variant, like: Contract | None,
