@@ -151,7 +151,8 @@ def analyse(
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
-        help="Contract or card advice: stop after SECONDS with the samples solved so far (said as such; exit 0)."),
+        help="Contract advice and card advice (--cards): stop after SECONDS with the samples solved so far "
+             "(said as such; exit 0)."),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="TEXT",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "

@@ -103,7 +103,7 @@ def batch(
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: every local core; 1: no pool)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
-                                            help="Run on this Dask cluster instead (pip install 'stich\\[cluster]')."),
+                                            help="Run on this Dask cluster instead (pip install 'stich[cluster]')."),
     chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, max=MAX_CHUNK_SIZE,
                                    help="At most N records per task (local tasks hold about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
