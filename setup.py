@@ -3,7 +3,6 @@
 import platform
 import sys
 
-import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -42,7 +41,7 @@ extensions = [
     Extension(
         "solver._engine",
         ["src_ext/_engine.pyx"],
-        include_dirs=["src_ext", numpy.get_include()],
+        include_dirs=["src_ext"],
         extra_compile_args=["-O3"] + x86_flags(),
     )
 ]
