@@ -117,8 +117,9 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     console.print(line)
     text = Text(f"both sides playing for {measure} (one such line), the deal settles ")
     text.append_text(_signed(dd["points_line_value"]))
+    console.print(text)
     forces = "forces her" if every_seat_for_itself else "force their"
-    text.append(f"; the best settlement while {who} {forces} {dd['points_optimum']} {measure}: ")
+    text = Text(f"the best settlement while {who} {forces} {dd['points_optimum']} {measure}: ")
     text.append_text(_signed(dd["value_keeping_points"]))
     console.print(text)
     if dd["differs"]:
