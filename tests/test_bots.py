@@ -3,6 +3,7 @@ beats the random one by a real margin."""
 
 from __future__ import annotations
 
+import math
 import time
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from solver.bots import CheaterBot, RandomBot, SamplingBot, make_bot
 from solver.errors import StichError
 from solver.generate import random_record
-from solver.match import Mean, play_match
+from solver.match import Mean, play_match, t_quantile_95
 from solver.position import position_from_record
 
 
@@ -204,3 +205,18 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
     assert done.returncode == 0, done.stderr
     assert "5 deals (seed 2), each to be played 3 times with the bots rotated" in done.stdout
     assert "after 3 of 15 deals" in done.stdout
+
+
+def test_the_t_quantile_is_students_for_few_boards_and_the_normals_for_many():
+    # two-sided 95% quantiles from published tables (t(2) = 4.303: three boards)
+    table = {1: 12.7062, 2: 4.3027, 3: 3.1824, 4: 2.7764, 10: 2.2281, 29: 2.0452, 30: 2.0423, 100: 1.9840,
+             120: 1.9799, 1000: 1.9623}
+    for degrees, expected in table.items():
+        assert t_quantile_95(degrees) == pytest.approx(expected, abs=5e-5), degrees
+    assert t_quantile_95(100) > t_quantile_95(101) > t_quantile_95(102)  # exact below, the expansion above
+    assert t_quantile_95(10 ** 7) == pytest.approx(1.959964, abs=1e-6)
+    # a mean of three values: 2 +- t(2) * 1 / sqrt(3), not 1.96 * ...
+    three = Mean.of([1, 2, 3])
+    assert three.count == 3 and (three.mean, three.low, three.high) == pytest.approx(
+        (2.0, 2 - 4.302653 / math.sqrt(3), 2 + 4.302653 / math.sqrt(3)), abs=1e-6)
+    assert math.isnan(Mean.of([5]).low) and Mean.of([5]).mean == 5
