@@ -5,6 +5,11 @@ match of 10 plus 10 more). With ``rotate`` every deal is played once per seat wi
 so each bot holds every hand of the deal once: the luck of the cards cancels, and the difference between two bots is
 measured on the same cards (paired), which is what makes a small match tell bots apart. A played deal is settled by
 :func:`solver.scoring.score_deal`: each seat's payment in game units (with the pot, from zero, in a game paid from one).
+
+The board is the unit of the statistics: its rotations are the same cards (identical bots play them card for card
+the same) and the seats of one deal share its zero-sum payments, so neither a rotation nor a seat is an independent
+observation. Each mean is over the boards played in all their rotations, one value a board (the mean over its
+deals), and its 95% interval uses Student's t for the boards' count.
 """
 
 from __future__ import annotations
@@ -83,7 +88,7 @@ def _exact_t_quantile_95(degrees_of_freedom: int) -> float:
 
 @dataclass(frozen=True)
 class Mean:
-    """A mean over ``count`` values with its 95% interval: Student's t for ``count - 1``
+    """A mean over ``count`` values (in a match: boards) with its 95% interval: Student's t for ``count - 1``
     degrees of freedom; no interval (nan) from fewer than two values, or where the mean is fixed by construction."""
 
     mean: float
@@ -141,8 +146,10 @@ class PlayedDeal:
 @dataclass(frozen=True)
 class MatchResult:
     """A match: every deal as played, and per bot its mean payment per seat and deal with a 95% interval; with two
-    kinds of bot, the paired difference of the first over the second (per played deal, the mean payment of the
-    first's seats minus the mean of the second's)."""
+    kinds of bot, the difference of the first over the second (per deal, the mean payment of the first's seats minus
+    the mean of the second's), paired when ``rotate`` put both on the same cards. Every mean is over the boards
+    played in all their rotations, one value a board (``count``); ``deals_counted`` is their deals and ``seats``
+    the seats each bot held in them. A bot holding every seat has no interval: its mean is 0 by construction."""
 
     game: str
     seed: int
@@ -153,18 +160,21 @@ class MatchResult:
     declaring_side: Mean = Mean(math.nan, math.nan, math.nan, 0)
     difference: tuple[str, str, Mean] | None = None
     stopped: str | None = None  # "time limit" or "interrupt" when the match ended before its last deal
+    seats: dict[str, int] = field(default_factory=dict)
+    deals_counted: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         document: dict[str, Any] = {
             "schema": SCHEMA, "command": "match", "game": self.game, "seed": self.seed, "boards": self.boards,
             "rotate": self.rotate,
             "stopped": self.stopped,
-            "bots": {name: mean.as_dict() for name, mean in self.bots.items()},
-            "declaring_side": self.declaring_side.as_dict(),
+            "bots": {name: {**mean.as_dict(), "seats": self.seats[name]} for name, mean in self.bots.items()},
+            "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted},
             "deals": [deal.as_dict() for deal in self.deals]}
         if self.difference is not None:
             first, second, mean = self.difference
-            document["difference"] = {"first": first, "second": second, **mean.as_dict()}
+            document["difference"] = {"first": first, "second": second, **mean.as_dict(),
+                                      "deals": self.deals_counted, "paired": self.rotate}
         return document
 
 
@@ -250,25 +260,37 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
 
 def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],
               stopped: str | None = None) -> MatchResult:
-    """Means and intervals of a match's played deals."""
-    per_bot: dict[str, list[float]] = {}
-    declaring: list[float] = []
-    names: list[str] = []
+    """Means and intervals of a match's played deals, one value a board: a board's rotations are the same cards and
+    a deal's seats share its zero-sum payments, so counting either as independent would make the intervals too
+    narrow. A board cut short in its rotations (an interrupt) stays in ``deals`` but is not counted: its bots did
+    not all hold the same hands."""
+    by_board: dict[int, list[PlayedDeal]] = {}
     for deal in played:
-        for name, payment in zip(deal.bots, deal.payments):
-            per_bot.setdefault(name, []).append(payment)
-            if name not in names:
-                names.append(name)
-        declaring.append(sum(deal.payments[s - 1] for s in deal.declaring_side))
-    difference = None
-    if len(names) == 2:
-        first, second = names
-        gaps = []
-        for deal in played:
-            a = [p for n, p in zip(deal.bots, deal.payments) if n == first]
-            b = [p for n, p in zip(deal.bots, deal.payments) if n == second]
-            if a and b:
-                gaps.append(sum(a) / len(a) - sum(b) / len(b))
-        difference = (first, second, Mean.of(gaps))
-    return MatchResult(game, seed, boards, rotate, tuple(played),
-                       {name: Mean.of(per_bot[name]) for name in names}, Mean.of(declaring), difference, stopped)
+        by_board.setdefault(deal.board, []).append(deal)
+    whole = [deals for deals in by_board.values() if len(deals) == (len(deals[0].bots) if rotate else 1)]
+    names = list(dict.fromkeys(name for deals in whole for deal in deals for name in deal.bots))
+    per_bot: dict[str, list[float]] = {name: [] for name in names}
+    seats = dict.fromkeys(names, 0)
+    declaring: list[float] = []
+    gaps: list[float] = []
+    for deals in whole:
+        for name in names:  # the bot's mean payment per seat it held on this board
+            held = [payment for deal in deals for bot, payment in zip(deal.bots, deal.payments) if bot == name]
+            if held:
+                per_bot[name].append(sum(held) / len(held))
+                seats[name] += len(held)
+        declaring.append(sum(sum(deal.payments[s - 1] for s in deal.declaring_side) for deal in deals) / len(deals))
+        if len(names) == 2:
+            gaps.append(sum(_gap(deal, *names) for deal in deals) / len(deals))
+    # one bot in every seat: its mean is each deal's payments over the seats, 0 by construction (zero-sum)
+    bots = {name: Mean.of(values, interval=len(names) > 1) for name, values in per_bot.items()}
+    difference = (names[0], names[1], Mean.of(gaps)) if len(names) == 2 else None
+    return MatchResult(game, seed, boards, rotate, tuple(played), bots, Mean.of(declaring), difference, stopped,
+                       seats, sum(len(deals) for deals in whole))
+
+
+def _gap(deal: PlayedDeal, first: str, second: str) -> float:
+    """The mean payment of ``first``'s seats in ``deal`` minus the mean of ``second``'s."""
+    a = [payment for bot, payment in zip(deal.bots, deal.payments) if bot == first]
+    b = [payment for bot, payment in zip(deal.bots, deal.payments) if bot == second]
+    return sum(a) / len(a) - sum(b) / len(b)
