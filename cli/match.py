@@ -35,7 +35,8 @@ def match(
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
                              help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
                                   "random or cheater. The seat count is the number of bots."),
-    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000, help="Number of deals."),
+    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
+                              help="Number of boards (deals, each played once per seat with --rotate)."),
     seed: int = typer.Option(1, "--seed", "-s", metavar="SEED",
                              help="Seed of the deals and of the bots' own draws: the same seed plays the same match."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
@@ -59,14 +60,16 @@ def match(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each board played to FILE; rerun the same command to continue from it."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
-                                help="Play each deal once per seat with the bots moved round the table (paired)."),
+                                help="Play each deal once per seat with the bots moved round the table (paired; "
+                                     "--no-rotate: once, and the bots never hold the same cards)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document with every deal as played."),
 ) -> None:
     """Play seeded deals to the end with a bot in every seat and report each bot's mean settlement per deal with
-    its 95% interval. With --rotate (the default) each deal is played once per seat with the bots moved round, so
-    two kinds of bot are compared on the same cards and their paired difference is given."""
+    its 95% interval over the boards (a board's value: the mean over its rotations). With --rotate (the default)
+    each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
+    and their paired difference is given."""
     flags = parse_variant_options(variant)
     specs = [spec.strip() for spec in bots.split(",")]
     seat_counts = get_game(game).seat_counts
@@ -85,6 +88,9 @@ def match(
         with progress_on_stderr("match") as report:
             def show(so_far: MatchResult, total: int) -> None:
                 latest[:] = [so_far]
+                if not so_far.bots:  # no board played in all its rotations yet
+                    report(f"deal {len(so_far.deals)} of {total}")
+                    return
                 leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
                 report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {_text(leader[1])}")
 
@@ -100,7 +106,8 @@ def match(
 
 
 def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:
-    """The match's report (JSON, or the table for people); a match stopped early says so."""
+    """The match's report (JSON, or the table for people); a match stopped early says so. The intervals are over
+    the boards, and the report says so, so that the seats played are not read as the sample size."""
     if as_json:
         emit_json(result.as_dict())
         return
@@ -108,22 +115,36 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
     console = stdout_console()
     played = len(result.deals)
     rotations = len(result.deals[0].bots) if rotate and played else 1
-    console.print(f"{result.game}: {plural(count, 'deal')} (seed {seed})"
+    console.print(f"{result.game}: {plural(count, 'board')} (seed {seed})"
                   + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
                      if rotations > 1 else ""))
-    table = Table(title="mean settlement per seat and deal (95% interval)")
-    table.add_column("bot")
-    table.add_column("seats played", justify="right")
-    table.add_column("mean settlement", justify="right")
-    for name, mean in result.bots.items():
-        table.add_row(name, str(mean.count), _text(mean))
-    console.print(table)
-    console.print(f"declaring side: {_text(result.declaring_side)} per deal")
-    if result.difference is not None:
-        first, second, gap = result.difference
-        console.print(f"{first} - {second}: {_text(gap)} per deal, paired")
+    boards = result.declaring_side.count
+    if boards:
+        table = Table(title="mean settlement per seat and deal")
+        table.add_column("bot")
+        table.add_column("seats played", justify="right")
+        table.add_column("mean settlement", justify="right")
+        for name, mean in result.bots.items():
+            table.add_row(name, str(result.seats[name]), _text(mean))
+        console.print(table)
+        if len(result.bots) == 1:
+            console.print(f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), "
+                          "no interval")
+        console.print(f"declaring side: {_text(result.declaring_side)} per deal")
+        if result.difference is not None:
+            first, second, gap = result.difference
+            console.print(f"{first} - {second}: {_text(gap)} per deal, "
+                          + ("paired (the same cards)" if result.rotate
+                             else "not paired (--no-rotate: different cards)"))
+        if boards > 1:
+            console.print(f"95% intervals over {boards} boards, one value a board"
+                          + (" (its mean over the rotations)" if rotations > 1 else ""))
+    else:
+        console.print("no board played in all its rotations: no means")
     if result.stopped:
         planned = count * rotations
-        console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far")
-    if played < 2:
-        message("one deal played: no interval")
+        console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far"
+                      + (f" (not counted: the {plural(played - result.deals_counted, 'deal')} of a board cut short)"
+                         if played > result.deals_counted else ""))
+    if boards == 1:
+        message("one board played: no interval")

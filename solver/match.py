@@ -5,10 +5,16 @@ match of 10 plus 10 more). With ``rotate`` every deal is played once per seat wi
 so each bot holds every hand of the deal once: the luck of the cards cancels, and the difference between two bots is
 measured on the same cards (paired), which is what makes a small match tell bots apart. A played deal is settled by
 :func:`solver.scoring.score_deal`: each seat's payment in game units (with the pot, from zero, in a game paid from one).
+
+The board is the unit of the statistics: its rotations are the same cards (identical bots play them card for card
+the same) and the seats of one deal share its zero-sum payments, so neither a rotation nor a seat is an independent
+observation. Each mean is over the boards played in all their rotations, one value a board (the mean over its
+deals), and its 95% interval uses Student's t for the boards' count.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
@@ -24,12 +30,66 @@ from .games.base import Game
 from .position import Position, position_from_record
 from .generate import random_record
 from .scoring import score_deal
-from .sampling import mean_interval
+
+
+#: Up to this many degrees of freedom the t quantile is solved from the exact distribution; beyond, A&S 26.7.5's
+#: expansion in 1/df is within 1e-10 of it.
+_EXACT_T_DF = 100
+#: The normal quantile of a two-sided 95% interval, to double precision (the expansion starts from it).
+_Z975 = 1.959963984540054
+
+
+def _t_within(t: float, degrees_of_freedom: int) -> float:
+    """P(|T| <= t) for Student's t with a whole number of degrees of freedom, from the finite series of
+    Abramowitz & Stegun 26.7.3 (odd) and 26.7.4 (even): exact up to rounding, and no scipy needed."""
+    theta = math.atan(t / math.sqrt(degrees_of_freedom))
+    cos2 = math.cos(theta) ** 2
+    if degrees_of_freedom % 2:
+        term = math.cos(theta)
+        series = term if degrees_of_freedom > 1 else 0.0
+        for j in range(1, (degrees_of_freedom - 1) // 2):
+            term *= cos2 * (2 * j) / (2 * j + 1)
+            series += term
+        return 2 / math.pi * (theta + math.sin(theta) * series)
+    term = series = 1.0
+    for j in range(1, degrees_of_freedom // 2):
+        term *= cos2 * (2 * j - 1) / (2 * j)
+        series += term
+    return math.sin(theta) * series
+
+
+def t_quantile_95(degrees_of_freedom: int) -> float:
+    """The two-sided 95% quantile of Student's t (12.706 for 1 degree of freedom, 4.303 for 2, 2.042 for 30,
+    towards the normal's 1.960): a mean over few boards estimates its spread from those boards too, and the
+    normal quantile would make its interval too narrow (3 boards: 1.96 where 4.30 is right)."""
+    if not is_whole_number(degrees_of_freedom) or degrees_of_freedom < 1:
+        raise ValueError(f"degrees of freedom are a whole number from 1, not {degrees_of_freedom!r}")
+    df = int(degrees_of_freedom)
+    if df <= _EXACT_T_DF:
+        return _exact_t_quantile_95(df)
+    z = _Z975
+    return (z + (z ** 3 + z) / 4 / df + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96 / df ** 2
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384 / df ** 3
+            + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160 / df ** 4)
+
+
+@functools.lru_cache(maxsize=None)  # at most _EXACT_T_DF entries; a match's progress asks after every deal
+def _exact_t_quantile_95(degrees_of_freedom: int) -> float:
+    """The quantile solved by bisection on the exact distribution (to the last bits of a float)."""
+    low, high = _Z975, 64.0  # t(1) = 12.7; the quantile falls as the degrees of freedom grow
+    for _ in range(100):
+        middle = (low + high) / 2
+        if _t_within(middle, degrees_of_freedom) < 0.95:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
 
 
 @dataclass(frozen=True)
 class Mean:
-    """A mean with its 95% interval (normal approximation; no interval from fewer than two values)."""
+    """A mean over ``count`` values (in a match: boards) with its 95% interval: Student's t for ``count - 1``
+    degrees of freedom; no interval (nan) from fewer than two values, or where the mean is fixed by construction."""
 
     mean: float
     low: float
@@ -37,9 +97,18 @@ class Mean:
     count: int
 
     @classmethod
-    def of(cls, values: Sequence[float]) -> "Mean":
-        mean, low, high = mean_interval(len(values), sum(values), sum(v * v for v in values))
-        return cls(mean, low, high, len(values))
+    def of(cls, values: Sequence[float], *, interval: bool = True) -> "Mean":
+        """``interval=False``: the mean alone (a value that cannot vary, such as a bot's mean when it holds every
+        seat of zero-sum deals, has no interval to give)."""
+        n = len(values)
+        if not n:
+            return cls(math.nan, math.nan, math.nan, 0)
+        mean = math.fsum(values) / n
+        if n < 2 or not interval:
+            return cls(mean, math.nan, math.nan, n)
+        variance = math.fsum((value - mean) ** 2 for value in values) / (n - 1)
+        half = t_quantile_95(n - 1) * math.sqrt(variance / n)
+        return cls(mean, mean - half, mean + half, n)
 
     def as_dict(self) -> dict[str, Any]:
         def number(x: float) -> float | None:
@@ -77,8 +146,10 @@ class PlayedDeal:
 @dataclass(frozen=True)
 class MatchResult:
     """A match: every deal as played, and per bot its mean payment per seat and deal with a 95% interval; with two
-    kinds of bot, the paired difference of the first over the second (per played deal, the mean payment of the
-    first's seats minus the mean of the second's)."""
+    kinds of bot, the difference of the first over the second (per deal, the mean payment of the first's seats minus
+    the mean of the second's), paired when ``rotate`` put both on the same cards. Every mean is over the boards
+    played in all their rotations, one value a board (``count``); ``deals_counted`` is their deals and ``seats``
+    the seats each bot held in them. A bot holding every seat has no interval: its mean is 0 by construction."""
 
     game: str
     seed: int
@@ -89,18 +160,21 @@ class MatchResult:
     declaring_side: Mean = Mean(math.nan, math.nan, math.nan, 0)
     difference: tuple[str, str, Mean] | None = None
     stopped: str | None = None  # "time limit" or "interrupt" when the match ended before its last deal
+    seats: dict[str, int] = field(default_factory=dict)
+    deals_counted: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         document: dict[str, Any] = {
             "schema": SCHEMA, "command": "match", "game": self.game, "seed": self.seed, "boards": self.boards,
             "rotate": self.rotate,
             "stopped": self.stopped,
-            "bots": {name: mean.as_dict() for name, mean in self.bots.items()},
-            "declaring_side": self.declaring_side.as_dict(),
+            "bots": {name: {**mean.as_dict(), "seats": self.seats[name]} for name, mean in self.bots.items()},
+            "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted},
             "deals": [deal.as_dict() for deal in self.deals]}
         if self.difference is not None:
             first, second, mean = self.difference
-            document["difference"] = {"first": first, "second": second, **mean.as_dict()}
+            document["difference"] = {"first": first, "second": second, **mean.as_dict(),
+                                      "deals": self.deals_counted, "paired": self.rotate}
         return document
 
 
@@ -188,25 +262,37 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
 
 def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],
               stopped: str | None = None) -> MatchResult:
-    """Means and intervals of a match's played deals."""
-    per_bot: dict[str, list[float]] = {}
-    declaring: list[float] = []
-    names: list[str] = []
+    """Means and intervals of a match's played deals, one value a board: a board's rotations are the same cards and
+    a deal's seats share its zero-sum payments, so counting either as independent would make the intervals too
+    narrow. A board cut short in its rotations (an interrupt) stays in ``deals`` but is not counted: its bots did
+    not all hold the same hands."""
+    by_board: dict[int, list[PlayedDeal]] = {}
     for deal in played:
-        for name, payment in zip(deal.bots, deal.payments):
-            per_bot.setdefault(name, []).append(payment)
-            if name not in names:
-                names.append(name)
-        declaring.append(sum(deal.payments[s - 1] for s in deal.declaring_side))
-    difference = None
-    if len(names) == 2:
-        first, second = names
-        gaps = []
-        for deal in played:
-            a = [p for n, p in zip(deal.bots, deal.payments) if n == first]
-            b = [p for n, p in zip(deal.bots, deal.payments) if n == second]
-            if a and b:
-                gaps.append(sum(a) / len(a) - sum(b) / len(b))
-        difference = (first, second, Mean.of(gaps))
-    return MatchResult(game, seed, boards, rotate, tuple(played),
-                       {name: Mean.of(per_bot[name]) for name in names}, Mean.of(declaring), difference, stopped)
+        by_board.setdefault(deal.board, []).append(deal)
+    whole = [deals for deals in by_board.values() if len(deals) == (len(deals[0].bots) if rotate else 1)]
+    names = list(dict.fromkeys(name for deals in whole for deal in deals for name in deal.bots))
+    per_bot: dict[str, list[float]] = {name: [] for name in names}
+    seats = dict.fromkeys(names, 0)
+    declaring: list[float] = []
+    gaps: list[float] = []
+    for deals in whole:
+        for name in names:  # the bot's mean payment per seat it held on this board
+            held = [payment for deal in deals for bot, payment in zip(deal.bots, deal.payments) if bot == name]
+            if held:
+                per_bot[name].append(sum(held) / len(held))
+                seats[name] += len(held)
+        declaring.append(sum(sum(deal.payments[s - 1] for s in deal.declaring_side) for deal in deals) / len(deals))
+        if len(names) == 2:
+            gaps.append(sum(_gap(deal, *names) for deal in deals) / len(deals))
+    # one bot in every seat: its mean is each deal's payments over the seats, 0 by construction (zero-sum)
+    bots = {name: Mean.of(values, interval=len(names) > 1) for name, values in per_bot.items()}
+    difference = (names[0], names[1], Mean.of(gaps)) if len(names) == 2 else None
+    return MatchResult(game, seed, boards, rotate, tuple(played), bots, Mean.of(declaring), difference, stopped,
+                       seats, sum(len(deals) for deals in whole))
+
+
+def _gap(deal: PlayedDeal, first: str, second: str) -> float:
+    """The mean payment of ``first``'s seats in ``deal`` minus the mean of ``second``'s."""
+    a = [payment for bot, payment in zip(deal.bots, deal.payments) if bot == first]
+    b = [payment for bot, payment in zip(deal.bots, deal.payments) if bot == second]
+    return sum(a) / len(a) - sum(b) / len(b)

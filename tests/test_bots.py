@@ -3,6 +3,8 @@ beats the random one by a real margin."""
 
 from __future__ import annotations
 
+import math
+import statistics
 import time
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from solver.bots import CheaterBot, RandomBot, SamplingBot, make_bot
 from solver.errors import StichError
 from solver.generate import random_record
-from solver.match import Mean, play_match
+from solver.match import Mean, play_match, summarise, t_quantile_95
 from solver.position import position_from_record
 
 
@@ -231,5 +233,99 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
                            "--bots", "random,random,random", "-n", "5", "--seed", "2", "--time-limit", "0.001"],
                           cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "5 deals (seed 2), each to be played 3 times with the bots rotated" in done.stdout
+    assert "5 boards (seed 2), each to be played 3 times with the bots rotated" in done.stdout
     assert "after 3 of 15 deals" in done.stdout
+
+
+def _board_values(deals, value):
+    """Per board, the mean of ``value(deal)`` over its deals (``None`` values skipped): the match's unit."""
+    boards: dict[int, list[float]] = {}
+    for deal in deals:
+        if value(deal) is not None:
+            boards.setdefault(deal.board, []).append(value(deal))
+    return [sum(values) / len(values) for values in boards.values()]
+
+
+def _seat_mean(deal, name):
+    held = [payment for bot, payment in zip(deal.bots, deal.payments) if bot == name]
+    return sum(held) / len(held) if held else None
+
+
+def _interval(values, t):
+    mean = statistics.fmean(values)
+    half = t * statistics.stdev(values) / math.sqrt(len(values))
+    return mean - half, mean + half
+
+
+def test_the_t_quantile_is_students_for_few_boards_and_the_normals_for_many():
+    # two-sided 95% quantiles from published tables (t(2) = 4.303: three boards)
+    table = {1: 12.7062, 2: 4.3027, 3: 3.1824, 4: 2.7764, 10: 2.2281, 29: 2.0452, 30: 2.0423, 100: 1.9840,
+             120: 1.9799, 1000: 1.9623}
+    for degrees, expected in table.items():
+        assert t_quantile_95(degrees) == pytest.approx(expected, abs=5e-5), degrees
+    assert t_quantile_95(100) > t_quantile_95(101) > t_quantile_95(102)  # exact below, the expansion above
+    assert t_quantile_95(10 ** 7) == pytest.approx(1.959964, abs=1e-6)
+    # a mean of three values: 2 +- t(2) * 1 / sqrt(3), not 1.96 * ...
+    three = Mean.of([1, 2, 3])
+    assert three.count == 3 and (three.mean, three.low, three.high) == pytest.approx(
+        (2.0, 2 - 4.302653 / math.sqrt(3), 2 + 4.302653 / math.sqrt(3)), abs=1e-6)
+    assert math.isnan(Mean.of([5]).low) and Mean.of([5]).mean == 5
+
+
+def test_the_match_means_are_over_boards_recomputed_from_the_played_deals():
+    boards = 3
+    result = play_match("schafkopf", [make_bot("sampling:2", seed=3), *[make_bot("random", seed=3)] * 3],
+                        boards=boards, seed=3)
+    assert len(result.deals) == 12 and result.deals_counted == 12
+    t = t_quantile_95(boards - 1)
+    for name in ("sampling:2", "random"):
+        values = _board_values(result.deals, lambda deal: _seat_mean(deal, name))
+        mean = result.bots[name]
+        assert mean.count == boards and mean.mean == pytest.approx(statistics.fmean(values))
+        assert (mean.low, mean.high) == pytest.approx(_interval(values, t))
+    assert result.seats == {"sampling:2": 12, "random": 36}
+    declaring = _board_values(result.deals, lambda deal: sum(deal.payments[s - 1] for s in deal.declaring_side))
+    assert result.declaring_side.count == boards
+    assert (result.declaring_side.low, result.declaring_side.high) == pytest.approx(_interval(declaring, t))
+    gaps = _board_values(result.deals, lambda deal: _seat_mean(deal, "sampling:2") - _seat_mean(deal, "random"))
+    first, second, gap = result.difference
+    assert (first, second, gap.count) == ("sampling:2", "random", boards)
+    assert (gap.mean, gap.low, gap.high) == pytest.approx((statistics.fmean(gaps), *_interval(gaps, t)))
+    # zero-sum deals: one bot against three, the difference is 4/3 of its mean, board by board
+    assert gap.mean == pytest.approx(4 / 3 * result.bots["sampling:2"].mean)
+    document = result.as_dict()
+    assert document["difference"]["paired"] is True and document["difference"]["count"] == boards
+    assert document["bots"]["random"]["seats"] == 36 and document["declaring_side"]["deals"] == 12
+
+
+def test_four_identical_bots_play_the_rotations_alike_and_their_row_has_no_interval():
+    result = play_match("schafkopf", [make_bot("random", seed=5)] * 4, boards=6, seed=5)
+    for board in range(1, 7):  # the rotations of a board are one observation, not four
+        assert len({deal.play for deal in result.deals if deal.board == board}) == 1
+    row = result.bots["random"]
+    assert row.mean == 0 and math.isnan(row.low) and math.isnan(row.high) and row.count == 6
+    assert result.as_dict()["bots"]["random"] == {"mean": 0.0, "interval": [None, None], "count": 6, "seats": 96}
+    declaring = _board_values(result.deals, lambda deal: sum(deal.payments[s - 1] for s in deal.declaring_side))
+    assert (result.declaring_side.low, result.declaring_side.high) == pytest.approx(
+        _interval(declaring, t_quantile_95(5)))
+    assert result.difference is None
+
+
+def test_a_board_cut_short_in_its_rotations_is_listed_but_not_counted():
+    result = play_match("schafkopf", [make_bot("random", seed=1), make_bot("sampling:1", seed=1),
+                                      make_bot("random", seed=1), make_bot("random", seed=1)], boards=2, seed=1)
+    cut = summarise(result.game, result.seed, 3, True, result.deals[:6], "interrupt")
+    assert len(cut.deals) == 6 and cut.deals_counted == 4 and cut.declaring_side.count == 1
+    whole_first = summarise(result.game, result.seed, 3, True, result.deals[:4], "interrupt")
+    assert cut.bots == whole_first.bots and cut.seats == {"random": 12, "sampling:1": 4}
+    assert summarise(result.game, result.seed, 3, True, result.deals[:2], "interrupt").bots == {}
+
+
+def test_a_match_without_rotation_says_its_difference_is_not_paired():
+    bots = [make_bot("sampling:1", seed=2), *[make_bot("random", seed=2)] * 3]
+    result = play_match("schafkopf", bots, boards=3, seed=2, rotate=False)
+    assert len(result.deals) == 3 and result.bots["sampling:1"].count == 3 and result.seats["sampling:1"] == 3
+    gaps = [_seat_mean(deal, "sampling:1") - _seat_mean(deal, "random") for deal in result.deals]
+    _, _, gap = result.difference
+    assert (gap.low, gap.high) == pytest.approx(_interval(gaps, t_quantile_95(2)))
+    assert result.as_dict()["difference"]["paired"] is False

@@ -1234,3 +1234,35 @@ def test_batch_writes_to_a_pipe_through_dev_stdout():
     process = _stich("batch", str(EXAMPLES / "kratzen.tbn"), "-j", "1", "--out", "/dev/stdout")
     assert process.returncode == 0, process.stderr
     assert len(process.stdout.splitlines()) == 5 and "5 written to /dev/stdout" in process.stderr
+
+
+def _stich_match(*args: str) -> subprocess.CompletedProcess:
+    """``stich match`` from this checkout's ``cli`` package (``solver.cli`` may be another checkout's when the
+    package is installed in editable mode elsewhere), at the pipe width: os.environ, not the process's C environment,
+    where readline may have put a COLUMNS back."""
+    done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "schafkopf",
+                           *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
+    """Four identical bots: the rotations are the same cards played alike, so the report's unit is the board; the
+    bot's own row is 0 by construction and gets no interval. Without rotation the difference is not paired."""
+    same = _stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5")
+    assert "random holds every seat: 0 by construction (zero-sum deals), no interval" in same.stdout
+    # one value a board: pooled over the 160 deals as if independent, the audit's interval left out 0
+    assert "declaring side: +0.75 (-0.97 .. +2.47) per deal" in same.stdout
+    assert "95% intervals over 40 boards, one value a board (its mean over the rotations)" in same.stdout
+    document = json.loads(_stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5",
+                                       "--json").stdout)
+    assert document["bots"] == {"random": {"mean": 0.0, "interval": [None, None], "count": 40, "seats": 640}}
+    assert document["declaring_side"] == {"mean": 0.75, "interval": [-0.9681, 2.4681], "count": 40, "deals": 160}
+    assert schema_errors(document, SCHEMA) == []
+    unpaired = _stich_match("--bots", "sampling:2,random,random,random", "-n", "3", "--seed", "3", "--no-rotate")
+    assert re.search(r"^sampling:2 - random: .* per deal, not paired \(--no-rotate: different cards\)$",
+                     unpaired.stdout, re.M), unpaired.stdout
+    document = json.loads(_stich_match("--bots", "sampling:2,random,random,random", "-n", "3", "--seed", "3",
+                                       "--no-rotate", "--json").stdout)
+    assert document["difference"]["paired"] is False and document["difference"]["count"] == 3
+    assert document["bots"]["sampling:2"]["seats"] == 3 and schema_errors(document, SCHEMA) == []
