@@ -30,10 +30,10 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from functools import partial
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 from .deal import Deal
-from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError
+from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, integral
 from .games import get_game
 from .games.base import Game
 from .position import Position
@@ -366,6 +366,7 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
                announcements: str | None = None, pot: int | None = None) -> AdviceSetup:
     """Check the question once, with messages a player can act on, and list the contracts to compare."""
     game = get_game(game)
+    seat, seats = integral(seat), integral(seats)  # type: ignore[assignment]  # numpy integers are seats too
     seats = seats or game.seat_counts[0]
     fixed = seat_cards(game, seats, seat, hand, known, seed)
     if isinstance(variant, str):
@@ -552,7 +553,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     state = check_position(position).state
     if state.is_over:
         raise StichError("the deal is over: no card is left to choose")
-    seat = state.to_move + 1 if seat is None else seat
+    seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
     if seat != state.to_move + 1:
         raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
     sampling = position_setup(position, seat, known=known, seed=seed)
@@ -573,7 +574,7 @@ def card_advice(position: Position, seat: int | None = None, *, known: Mapping[i
     (1-based) must be the seat to move (default: it). Stopping, checkpoints and ``progress`` as in
     :func:`contract_advice`."""
     state = check_position(position).state
-    seat = state.to_move + 1 if seat is None else seat
+    seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
     legal = state.legal_cards()
     names = tuple(position.pack[card].name for card in range(len(position.pack)) if legal >> card & 1)
     played = tuple(position.pack[card].name for card in position.played)

@@ -67,6 +67,31 @@ class Card:
     def __hash__(self) -> int:
         return hash(self.name)  # equal names, equal hashes: what == with a name needs
 
+    def __lt__(self, other: object) -> bool:
+        """Cards sort in pack order (``sorted(hand)``), as their indices do; a name is not ordered against them."""
+        return self.index < other.index if isinstance(other, Card) else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self.index <= other.index if isinstance(other, Card) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self.index > other.index if isinstance(other, Card) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self.index >= other.index if isinstance(other, Card) else NotImplemented
+
+
+def card_items(cards: object) -> list | None:
+    """Cards as the API takes them in a collection: one string of tokens (split on white space), or any iterable
+    (a list, a tuple, a CardSet, a generator) of tokens, Cards or pack indices, as a list; None for anything else,
+    so that the caller's message names what was given."""
+    if isinstance(cards, str):
+        return cards.split()
+    if isinstance(cards, (bytes, dict)) or not hasattr(cards, "__iter__"):
+        return None
+    items = list(cards)  # type: ignore[call-overload]
+    return items if all(isinstance(item, (str, Card)) or is_whole_number(item) for item in items) else None
+
 
 def bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
@@ -118,7 +143,7 @@ class Pack:
     def full_mask(self) -> int:
         return (1 << len(self.cards)) - 1
 
-    def parse(self, token: str) -> Card:
+    def parse(self, token: str | Card) -> Card:
         """The card a token names (case-insensitive, aliases and Unicode suit signs allowed)."""
         index = self.lookup(token)
         if index is None:
@@ -127,8 +152,11 @@ class Pack:
                                   f"{did_you_mean(token, names, cutoff=0.5)}")
         return self.cards[index]
 
-    def lookup(self, token: str) -> int | None:
-        """The index a token names, or None (also for anything that is not text)."""
+    def lookup(self, token: str | Card) -> int | None:
+        """The index a token (or this pack's Card, as the API hands them out) names, or None (also for anything
+        else, another pack's card among them)."""
+        if isinstance(token, Card):
+            return token.index if self.holds(token) else None
         if not isinstance(token, str):
             return None
         key = unicodedata.normalize("NFC", token.strip()).upper()
@@ -142,8 +170,8 @@ class Pack:
                     return self.aliases[candidate]
         return None
 
-    def card_set(self, tokens: Iterable[str] | str) -> "CardSet":
-        """A card set from tokens (a string is split on white space)."""
+    def card_set(self, tokens: Iterable[str | Card] | str) -> "CardSet":
+        """A card set from tokens or this pack's Cards (a string is split on white space)."""
         if isinstance(tokens, str):
             tokens = tokens.split()
         mask = 0

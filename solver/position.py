@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .announcements import parse_announcements
-from .cards import Card, CardSet, Pack
+from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
                      InvalidPositionError, ParseError, StichError, UnknownCardError, did_you_mean, integral,
@@ -120,10 +120,11 @@ class Position:
         record = None if self.record is None else _record_playing(self.record, self.rules, state.history_cards()[-1])
         return replace(self, state=state, played=state.history_cards(), record=record)
 
-    def play_cards(self, cards: Sequence[int | str | Card] | str) -> "Position":
-        """The position after ``cards`` are played in turn (card tokens in one string, or a list); an illegal one
-        is IllegalPlayError naming its number in the list, the card and the rule it breaks."""
-        tokens = cards.split() if isinstance(cards, str) else list(cards) if isinstance(cards, (list, tuple)) else None
+    def play_cards(self, cards: Iterable[int | str | Card] | str) -> "Position":
+        """The position after ``cards`` are played in turn (card tokens in one string, or any iterable of tokens,
+        Cards or pack indices); an illegal one is IllegalPlayError naming its number in the list, the card and the
+        rule it breaks."""
+        tokens = card_items(cards)
         if tokens is None:
             raise IllegalPlayError(f"the cards to play are card tokens, as one string or a list, not {cards!r}")
         position = self
@@ -204,10 +205,11 @@ def check_position(value: object, name: str = "position") -> Position:
 
 
 def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: int = 1,
-                  variant: Mapping[str, object] | str | Variant | None = None, play: Sequence[str] | str = (),
+                  variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str | Card] | str = (),
                   leader: int | None = None, **state_tags: object) -> Position:
     """A position from Python values: ``deal`` as text (``"1: TS T21 ... / ..."``), a list of hands, or a Deal;
-    ``play`` as card tokens in playing order from the first trick. Raises a StichError naming what is wrong."""
+    ``play`` as card tokens (or Cards) in playing order from the first trick. Raises a StichError naming what is
+    wrong."""
     game = get_game(game)
     if isinstance(deal, str):
         deal = game.parse_deal(deal)
@@ -220,9 +222,9 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
     rules = game.rules(deal, contract, declarer=declarer, variant=variant, leader=leader, **state_tags)
     state = rules.start()
-    tokens = play.split() if isinstance(play, str) else list(play) if is_token_list(play) else None
+    tokens = card_items(play)
     if tokens is None:
-        raise IllegalPlayError(f"the play is card tokens, as one string or a list of strings, not {play!r}")
+        raise IllegalPlayError(f"the play is card tokens, as one string or a list, not {play!r}")
     return Position(game, rules, state).play_cards(tokens)
 
 

@@ -23,9 +23,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
+from .cards import Card, card_items
 from .checkpoint import Journal, Span
 from .deal import Deal, parse_hand
-from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, is_token_list,
+from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, integral,
                      is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
@@ -475,12 +476,14 @@ def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
 
 
 def cards_text(cards: object, what: str) -> str:
-    """Cards given as one string of tokens or a list of tokens, as one string."""
+    """Cards given as one string of tokens, or any collection of tokens or Cards (a list, a CardSet), as one
+    string."""
     if isinstance(cards, str):
         return cards
-    if is_token_list(cards):
-        return " ".join(cast("list[str]", cards))
-    raise InvalidDealError(f"{what} is card tokens, as one string or a list of strings, not {cards!r}")
+    items = card_items(cards)
+    if items is not None and all(isinstance(item, (str, Card)) for item in items):
+        return " ".join(str(item) for item in items)
+    raise InvalidDealError(f"{what} is card tokens, as one string or a list, not {cards!r}")
 
 
 def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequence[str],
@@ -588,6 +591,7 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     is called after each chunk (a live display). Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
+    seat, declarer, seats = integral(seat), integral(declarer), integral(seats)  # type: ignore[assignment]
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed,
                    announcements=announcements, pot=pot)
     return _analyse(game, setup, samples, checkpoint, known,
@@ -719,7 +723,7 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play (see :func:`position_setup`
     for what is kept and what is redealt). The figures are totals for the deal: what each side has already taken
     plus the rest under double-dummy play. The other arguments are those of :func:`analyse_hand`."""
-    setup = position_setup(position, seat, known=known, seed=seed)
+    setup = position_setup(position, integral(seat), known=known, seed=seed)  # type: ignore[arg-type]
     rules = position.rules
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))

@@ -16,6 +16,8 @@ from solver.formats.tbn import write_records
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 VALAT_ENDING = "1: T17 T16 SK CK HK / T1 SQ SG CN DK / SN CQ CG HQ DQ / SJ CJ HN HJ DN"
+DEALT_SCHAFKOPF = ("1: E9 GA GU HO HU H9 S9 S8 / EA EZ EK E7 H8 H7 SU S7 / EO GO G8 G7 HA HK SZ SK / "
+                   "EU E8 GZ GK G9 HZ SA SO")
 RUFER = next(r for r in (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8").split("\n\n") if "Rufer G" in r)
 
 
@@ -175,6 +177,28 @@ def test_cards_print_as_and_compare_with_their_names():
     assert position.hand(2) == solver.Zwanzigerrufen.pack.card_set("T1 SQ SG CN DK")
     assert list(position.hand(1))[:2] == ["T17", "T16"] and position.legal_cards().names() == position.hand(1).names()
     assert ending("HK T1").trick == ("HK", "T1")
+
+
+def test_what_the_api_hands_out_it_takes_back():
+    """Cards, card sets and generators of cards are accepted wherever cards are (a bot author's natural code failed:
+    ``pack.parse(card)``, ``card_set(list_of_cards)``, ``play_cards(a_card_set)``), and cards sort in pack order."""
+    pack = solver.Zwanzigerrufen.pack
+    position = ending()
+    hand = position.hand(1)
+    assert sorted(hand, reverse=True) == sorted(hand.names(), key=pack.parse, reverse=True)
+    assert sorted(reversed(list(hand))) == list(hand) and pack[3] < pack[4] and pack[4] >= pack[3]
+    assert pack.parse(pack[3]) is pack[3] and pack.card_set(list(hand)) == hand
+    with pytest.raises(solver.UnknownCardError, match="not a card of the Zwanzigerrufen pack"):
+        pack.parse(solver.Schafkopf.pack[0])
+    first = next(iter(position.legal_cards()))
+    assert position.play_cards(card for card in [first]) == position.play(first)
+    assert position.play_cards(position.legal_cards().__class__(pack, first.mask)) == position.play(first.name)
+    start = solver.make_position("schafkopf", DEALT_SCHAFKOPF, "Solo E")
+    lead = min(start.legal_cards())
+    assert solver.make_position("schafkopf", DEALT_SCHAFKOPF, "Solo E", play=[lead]).played == (lead.index,)
+    hand_cards = start.hand(1)
+    report = solver.analyse_hand("schafkopf", hand_cards, np.int64(1), "Solo E", samples=2, seed=1, workers=1)
+    assert report.seat == 1 and type(report.seat) is int and report.hand == tuple(hand_cards.names())
 
 
 def test_seats_are_one_based_everywhere():
