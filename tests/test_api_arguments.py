@@ -167,7 +167,7 @@ def test_rule_state_keywords_in_range_still_work():
     (dict(deal=[1, 2, 4, 8]), InvalidDealError, "a deal is text"),
     (dict(contract=None), InvalidContractError, "a contract is text"),
     (dict(contract=5), InvalidContractError, "a contract is text"),
-    (dict(play=[5]), StichError, "play is card tokens"),
+    (dict(play=[5.5]), StichError, "play is card tokens"),  # a pack index (an int) is a card, as play() takes it
     (dict(variant=5), StichError, "a variant is a mapping"),
 ])
 def test_make_position_argument_types(kwargs, error, message):
