@@ -10,7 +10,8 @@ from rich.table import Table
 
 from solver.bots import PLAYS_FOR, make_bot
 from solver.errors import StichError
-from solver.games import game_list, get_game
+from solver.games import game_list, games_with, get_game
+from solver.scoring import MAX_POT
 from solver.match import MatchResult, Mean, play_match
 
 from .errors import file_name, input_errors, message
@@ -65,6 +66,9 @@ def match(
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document with every deal as played."),
+    pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
+                                      help="Every deal's pot, for a game paid from one (Kratzen: without it every "
+                                           "deal settles at 0)."),
 ) -> None:
     """Play seeded deals to the end with a bot in every seat and report each bot's mean settlement per deal with
     its 95% interval over the boards (a board's value: the mean over its rotations). With --rotate (the default)
@@ -77,6 +81,9 @@ def match(
         raise typer.BadParameter(f"{get_game(game).name} is played by {get_game(game).seat_counts_text()} seats: "
                                  f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
     check_game_options(game, flags, len(specs), declarer)
+    if pot is not None and not get_game(game).has_pot:
+        raise typer.BadParameter(f"{get_game(game).name} has no pot (it is for {games_with('has_pot')})",
+                                 param_hint="'--pot'")
     try:  # a bot name or count that is no bot is a usage error, as any option's bad value is
         players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for,
                             workers=workers)
@@ -97,7 +104,7 @@ def match(
             try:
                 result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
                                     variant=flags, rotate=rotate, time_limit=match_time,
-                                    checkpoint=checkpoint, progress=show)
+                                    checkpoint=checkpoint, progress=show, pot=pot)
             except KeyboardInterrupt:
                 if latest:
                     render_match(latest[0], count, rotate, as_json)
@@ -117,7 +124,9 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
     rotations = len(result.deals[0].bots) if rotate and played else 1
     console.print(f"{result.game}: {plural(count, 'board')} (seed {seed})"
                   + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
-                     if rotations > 1 else ""))
+                     if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
+    if get_game(result.game).has_pot and not result.pot:
+        console.print("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot N)")
     boards = result.declaring_side.count
     if boards:
         table = Table(title="mean settlement per seat and deal")

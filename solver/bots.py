@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from .advice import card_sums
+from .analysis import every_seat_for_itself
 from .cards import Card
 from .errors import SearchStopped, StichError, is_whole_number
 from .games.base import Objective, Rules
@@ -61,13 +62,23 @@ def objective_for(rules: Rules, seat: int) -> Objective:
     return rules.objective(names[0], seat)
 
 
+def plays_for_the_score(position: Position, plays_for: str) -> bool:
+    """Whether the seat to move plays for the settlement: asked to, where the rules have a settlement search and
+    it is the seat's own. Where every seat plays for itself (Kratzen), the settlement is the declarer's payment
+    alone, and another seat that played for it would only play against the declarer: it plays for its own tricks
+    instead."""
+    if plays_for != "score" or settlement_unsupported(position) is not None:
+        return False
+    return not every_seat_for_itself(position) or position.state.to_move == position.rules.declarer
+
+
 def card_values(position: Position, plays_for: str, engine: EngineSolver | Callable[[], EngineSolver]
                 ) -> tuple[Objective, list[tuple[int, int]]]:
     """Every legal card of the seat to move with the deal's total after it (``achieved`` plus the rest), for the
     objective it is measured by: the settlement (:func:`solver.score_objective.solve_score`) where ``plays_for`` is
     ``score`` and the rules have one, else card points (or the seat's tricks) on the points ``engine`` (or the one
     a function gives: asked for only then)."""
-    if plays_for == "score" and settlement_unsupported(position) is None:
+    if plays_for_the_score(position, plays_for):
         result = solve_score(position, cards=True)
         return result.objective, [(cv.card, cv.value) for cv in result.card_values]
     objective = objective_for(position.rules, position.state.to_move)
@@ -214,7 +225,7 @@ class SamplingBot(_PointsEngine):
             self.last_estimates = []
             return legal.bit_length() - 1
         seat = state.to_move
-        if self.plays_for == "score" and settlement_unsupported(position) is None:
+        if plays_for_the_score(position, self.plays_for):
             # card advice's sampling: the same samples and per-card settlements, on ``workers`` processes
             cards, sums, _ = card_sums(position, samples=self.samples, seed=self._seed(position),
                                        workers=self.workers, time_limit=self.time_limit, at_least=1)

@@ -29,7 +29,7 @@ from .games import get_game
 from .games.base import Game
 from .position import Position, position_from_record
 from .generate import random_record
-from .scoring import score_deal
+from .scoring import check_scoring_inputs, read_pot, score_deal
 
 
 #: Up to this many degrees of freedom the t quantile is solved from the exact distribution; beyond, A&S 26.7.5's
@@ -162,11 +162,12 @@ class MatchResult:
     stopped: str | None = None  # "time limit" or "interrupt" when the match ended before its last deal
     seats: dict[str, int] = field(default_factory=dict)
     deals_counted: int = 0
+    pot: int | None = None  # every deal's pot, in a game paid from one
 
     def as_dict(self) -> dict[str, Any]:
         document: dict[str, Any] = {
             "schema": SCHEMA, "command": "match", "game": self.game, "seed": self.seed, "boards": self.boards,
-            "rotate": self.rotate,
+            "rotate": self.rotate, "pot": self.pot,
             "stopped": self.stopped,
             "bots": {name: {**mean.as_dict(), "seats": self.seats[name]} for name, mean in self.bots.items()},
             "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted},
@@ -196,15 +197,19 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                contract: str | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                rotate: bool = True, time_limit: float | None = None,
                checkpoint: str | os.PathLike | None = None,
-               progress: Callable[[MatchResult, int], None] | None = None) -> MatchResult:
+               progress: Callable[[MatchResult, int], None] | None = None, pot: int | None = None) -> MatchResult:
     """Play ``boards`` seeded deals with ``bots[i]`` at seat ``i + 1`` (one bot per seat), each deal once per
     rotation of the bots round the table when ``rotate``. ``contract`` (else each board's own random contract) is
-    declared by ``declarer``. ``time_limit`` (seconds) ends the match after the board in play when it is reached
+    declared by ``declarer``. ``pot`` is every deal's pot in a game paid from one (Kratzen: without it every deal
+    settles at 0, and bots playing for the score have nothing to play for); it is each record's ``[Pot]`` tag, so
+    the bots and the scorer read it alike. ``time_limit`` (seconds) ends the match after the board in play when it is reached
     (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so far,
     deals in all)`` is called after each deal played. ``checkpoint`` (a file) keeps every board played, and a
     rerun of the same match resumes from it: every choice is a function of the bots' seeds and the position, so the
     resumed match equals an uninterrupted one."""
     game = get_game(game)
+    check_scoring_inputs(game, pot)
+    read_pot(None, pot)  # a whole number of chips in range
     if not is_whole_number(boards) or not 1 <= boards <= 1_000_000:
         raise StichError(f"boards must be a whole number from 1 to 1,000,000, not {boards!r}")
     seats = len(bots)
@@ -221,7 +226,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                for bot in bots]
     identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": contract,
                           "declarer": declarer, "variant": variant if not isinstance(variant, Mapping)
-                          else dict(variant), "rotate": rotate}}
+                          else dict(variant), "rotate": rotate} | ({"pot": pot} if pot is not None else {})}
     journal = Journal(checkpoint, identity, holder="stich match") if checkpoint is not None else None
     kept: dict[int, list[PlayedDeal]] = {}
     try:
@@ -236,10 +241,12 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 played.extend(kept[board])
                 continue
             if deadline is not None and time.monotonic() >= deadline and played:
-                return summarise(game.name, seed, boards, rotate, played, "time limit")
+                return summarise(game.name, seed, boards, rotate, played, "time limit", pot)
             first = len(played)
             record = random_record(game, seed, board, contract=contract, declarer=declarer,
                                    seats=seats if len(game.seat_counts) > 1 else None, variant=variant)
+            if pot is not None:
+                record.set("Pot", str(pot))
             start = position_from_record(record)
             for rotation in range(rotations):
                 seated = [bots[(seat - rotation) % seats] for seat in range(seats)]
@@ -251,17 +258,17 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     tuple(sorted(s + 1 for s in rules.declaring_side)),
                     tuple(end.pack[card].name for card in end.played), tuple(settlement.payments)))
                 if progress is not None:
-                    progress(summarise(game.name, seed, boards, rotate, played, "interrupt"), total)
+                    progress(summarise(game.name, seed, boards, rotate, played, "interrupt", pot), total)
             if journal is not None:
                 journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in played[first:]]})
     finally:
         if journal is not None:
             journal.close()
-    return summarise(game.name, seed, boards, rotate, played)
+    return summarise(game.name, seed, boards, rotate, played, pot=pot)
 
 
 def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],
-              stopped: str | None = None) -> MatchResult:
+              stopped: str | None = None, pot: int | None = None) -> MatchResult:
     """Means and intervals of a match's played deals, one value a board: a board's rotations are the same cards and
     a deal's seats share its zero-sum payments, so counting either as independent would make the intervals too
     narrow. A board cut short in its rotations (an interrupt) stays in ``deals`` but is not counted: its bots did
@@ -288,7 +295,7 @@ def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[
     bots = {name: Mean.of(values, interval=len(names) > 1) for name, values in per_bot.items()}
     difference = (names[0], names[1], Mean.of(gaps)) if len(names) == 2 else None
     return MatchResult(game, seed, boards, rotate, tuple(played), bots, Mean.of(declaring), difference, stopped,
-                       seats, sum(len(deals) for deals in whole))
+                       seats, sum(len(deals) for deals in whole), pot)
 
 
 def _gap(deal: PlayedDeal, first: str, second: str) -> float:

@@ -329,3 +329,26 @@ def test_a_match_without_rotation_says_its_difference_is_not_paired():
     _, _, gap = result.difference
     assert (gap.low, gap.high) == pytest.approx(_interval(gaps, t_quantile_95(2)))
     assert result.as_dict()["difference"]["paired"] is False
+
+
+def test_a_kratzen_match_has_a_pot_and_each_seat_plays_for_its_own():
+    """A Kratzen deal without a pot settles at 0, so a match had nothing to compare (the API audit): ``pot`` is every
+    deal's [Pot]. The settlement is the attacker's payment alone: another seat playing for it would only play
+    against the attacker, so it plays for its own tricks."""
+    from solver.bots import card_values
+    from solver.search.engine import EngineSolver
+
+    bots = [CheaterBot(), RandomBot(seed=1), RandomBot(seed=2)]
+    without = play_match("kratzen", bots, boards=3, seed=2)
+    with_pot = play_match("kratzen", bots, boards=3, seed=2, pot=12)
+    assert all(deal.payments == (0, 0, 0) for deal in without.deals) and without.pot is None
+    assert with_pot.pot == 12 and with_pot.as_dict()["pot"] == 12
+    assert any(any(deal.payments) for deal in with_pot.deals)
+    with pytest.raises(StichError, match="pot"):
+        play_match("schafkopf", [RandomBot()] * 4, boards=1, pot=3)
+    position = position_from_record(random_record("kratzen", 2, 1, seats=3))
+    position.record.set("Pot", "12")
+    attacker, _ = card_values(position, "score", EngineSolver())
+    assert attacker.name == "score"
+    defender, _ = card_values(position.play(next(iter(position.legal_cards()))), "score", EngineSolver())
+    assert defender.name == "tricks" and defender.maximiser == frozenset({1})
