@@ -13,7 +13,7 @@ from rich.text import Text
 from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import GRADES, analyse_play
+from solver.postmortem import GRADES, analyse_play, lost_text
 from solver.search.engine import EngineSolver
 from solver.settlement import settlement_unsupported
 
@@ -85,7 +85,8 @@ def render_postmortem(document: Document, console: Console) -> None:
                                  str(card["after"]), str(card["cost"])]
         if by_score:
             row.append(str(card["points_cost"]))
-        table.add_row(*row, Text(card["grade"], style=style), better, ", ".join(card["bonuses_lost"]))
+        table.add_row(*row, Text(card["grade"], style=style), better,
+                      lost_text(card["bonuses_lost"], card["bonuses_handed_over"]))
     console.print(table)
     summary = Table(title="Per player", title_justify="left", title_style="bold")
     summary.add_column("seat", justify="right")
@@ -100,7 +101,7 @@ def render_postmortem(document: Document, console: Console) -> None:
         costs = [str(player["cost"])] + ([str(player["points_cost"])] if by_score else [])
         summary.add_row(str(player["seat"]), str(player["cards"]),
                         *(str(player["grades"][name]) for name in GRADES[1:]), *costs,
-                        ", ".join(player["bonuses_lost"]))
+                        lost_text(player["bonuses_lost"], player["bonuses_handed_over"]))
     console.print(summary)
 
 

@@ -88,7 +88,10 @@ def _figure(analysis: PlayAnalysis):
         if card.bonuses_lost:
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")
-            note += ": " + ", ".join(card.bonuses_lost) + " lost"
+            thrown = [name for name in card.bonuses_lost if name not in card.bonuses_handed_over]
+            note += ": " + "; ".join(part for part in (", ".join(thrown) + " lost" if thrown else "",
+                                                       ", ".join(card.bonuses_handed_over) + " handed over"
+                                                       if card.bonuses_handed_over else "") if part)
         above = turn % 2 == 0  # neighbours' labels alternate above and below the line
         lift = 14 if card.bonuses_lost else 0  # the long bonus labels clear the short ones beside them
         axes.annotate(note, (card.number, value), xytext=(6, 7 + lift if above else -15 - lift),

@@ -15,7 +15,7 @@ mover's own tricks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Sequence
 
 from .errors import InvalidContractError, StichError
 from .games.base import Objective, Rules
@@ -43,7 +43,8 @@ class CardAnalysis:
     ``before``, ``best`` and ``after`` are totals of ``measure`` for ``view`` (the declaring side, or in a
     trick-counting game the mover's seat): the value before the card, the value the best legal card keeps, the value
     after the card played. ``cost`` is what the mover's side lost (never negative). ``bonuses_lost`` names the yes/no
-    objectives the card threw away (its own side's) or handed over (the opponents')."""
+    objectives the card threw away (its own side's) or handed over (the opponents'); ``bonuses_handed_over`` are
+    those of them that were the opponents' to force."""
 
     number: int
     trick: int
@@ -59,6 +60,7 @@ class CardAnalysis:
     measure: str
     view: tuple[int, ...]
     points_cost: int | None = None  # graded by the score: its cost in card points (or tricks)
+    bonuses_handed_over: tuple[str, ...] = ()
 
     @property
     def is_mistake(self) -> bool:
@@ -68,6 +70,7 @@ class CardAnalysis:
         document = {"number": self.number, "trick": self.trick, "seat": self.seat, "card": self.card,
                     "before": self.before, "best": self.best, "after": self.after, "cost": self.cost,
                     "best_cards": list(self.best_cards), "bonuses_lost": list(self.bonuses_lost),
+                    "bonuses_handed_over": list(self.bonuses_handed_over),
                     "grade": self.grade, "measure": self.measure, "view": list(self.view)}
         if self.points_cost is not None:
             document["points_cost"] = self.points_cost
@@ -84,10 +87,11 @@ class PlayerSummary:
     cost: int
     bonuses_lost: tuple[str, ...]
     points_cost: int | None = None
+    bonuses_handed_over: tuple[str, ...] = ()  # those of bonuses_lost that were the opponents' to force
 
     def as_dict(self) -> dict[str, Any]:
         document = {"seat": self.seat, "cards": self.cards, "grades": dict(self.grades), "cost": self.cost,
-                    "bonuses_lost": list(self.bonuses_lost)}
+                    "bonuses_lost": list(self.bonuses_lost), "bonuses_handed_over": list(self.bonuses_handed_over)}
         if self.points_cost is not None:
             document["points_cost"] = self.points_cost
         return document
@@ -189,14 +193,19 @@ def _total(engine: EngineSolver, state: PlayState, objective: Objective) -> int:
     return objective.achieved(state.rules, state) + engine.value(state, objective)
 
 
-def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState, seat: int) -> tuple[str, ...]:
-    """The bonuses the card changed hands on: a game tree's value only moves against the mover, so a change is
-    always the mover's loss (thrown away if it was the mover's side's, handed over if the opponents')."""
-    lost = []
+def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState,
+                  seat: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The bonuses the card changed hands on, and which of them it handed over: a game tree's value only moves
+    against the mover, so a change is always the mover's loss (thrown away if it was the mover's side's, handed
+    over if the opponents')."""
+    lost, handed = [], []
     for objective in _bonuses(before.rules, seat):
         if _forceable(engine, before, objective) != _forceable(engine, after, objective):
-            lost.append("target" if _is_per_seat(before.rules) else objective.name)
-    return tuple(lost)
+            name = "target" if _is_per_seat(before.rules) else objective.name
+            lost.append(name)
+            if seat not in objective.maximiser:
+                handed.append(name)
+    return tuple(lost), tuple(handed)
 
 
 def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int) -> CardAnalysis:
@@ -213,14 +222,20 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
     best = achieved + best_future
     cost = best - after if mover_maximises else after - best
     following = state.advance(card)
-    lost = _lost_bonuses(engine, state, following, seat)
+    lost, handed = _lost_bonuses(engine, state, following, seat)
     measure = "points" if objective.points_weight else "tricks"
     pack = rules.pack
     return CardAnalysis(
         number=number, trick=len(state.history) + 1, seat=seat + 1, card=pack[card].name, before=before, best=best,
         after=after, cost=cost, best_cards=tuple(pack[c].name for c in sorted(values) if values[c] == best_future),
         bonuses_lost=lost, grade=grade(cost, measure, bool(lost)), measure=measure,
-        view=tuple(sorted(s + 1 for s in objective.maximiser)))
+        view=tuple(sorted(s + 1 for s in objective.maximiser)), bonuses_handed_over=handed)
+
+
+def lost_text(lost: Sequence[str], handed: Sequence[str]) -> str:
+    """The bonuses a card (or a player) lost, for people: a bonus handed to the opponents says so, since the
+    mover's own side had no claim to it (read bare, "pagat_ultimo" looked like the mover's own Pagat)."""
+    return ", ".join(f"{name} (handed over)" if name in handed else name for name in lost)
 
 
 def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummary, ...]:
@@ -231,7 +246,9 @@ def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummar
         grades = {name: sum(1 for card in own if card.grade == name) for name in GRADES}
         # each bonus once, though it can be thrown away, handed back by a mistake and thrown away again
         lost = tuple(dict.fromkeys(name for card in own for name in card.bonuses_lost))
-        summaries.append(PlayerSummary(seat, len(own), grades, sum(card.cost for card in own), lost))
+        handed = tuple(dict.fromkeys(name for card in own for name in card.bonuses_handed_over))
+        summaries.append(PlayerSummary(seat, len(own), grades, sum(card.cost for card in own), lost,
+                                       bonuses_handed_over=handed))
     return tuple(summaries)
 
 

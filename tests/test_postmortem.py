@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import solver
 from cli.main import app
 from solver.plot import write_plot
-from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade
+from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text
 from solver.tree import strategy_tree, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -425,3 +425,40 @@ def test_the_tree_by_the_score_agrees_with_the_score_of_every_node():
         assert data["value"] == graph.nodes[child]["value"] == solve_score(position_at(position, state),
                                                                             reference_solver=True).total
         assert data["optimal"] == (data["value"] == graph.nodes[parent]["value"])
+
+
+ANNOUNCED_AND_PLAYED = """[Game "Zwanzigerrufen"]
+[Deal "1: HQ T20 T15 T6 CG T11 DN HJ CN T16 / SQ CQ HK CJ T10 HG T5 T12 T9 SN / SJ DJ T19 SG T7 T17 SK DG T21 DQ / \
+TS T18 CK DK T1 T14 HN T13 T8 T4"]
+[Contract "Normal"]
+[Declarer "1"]
+[Announcements "2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat"]
+[Play "1"]
+T15 T5 T21 T18
+DQ DK DN T10
+SN SK T8 T11
+HQ HG T19 HN
+SJ T14 T6 SQ
+T4 T20 T9 T17
+CG CQ T7 CK
+SG TS T16 T12
+T13 CN HK DJ
+T1 HJ CJ DG
+*
+"""
+
+
+def test_a_bonus_handed_to_the_opponents_is_told_from_one_thrown_away():
+    """The analyst audit read seat 1's lost "pagat_ultimo" as its own Pagat: it was the defenders' Pagat dagegen,
+    which seat 1's T15 let them force. A card's lost bonuses say which were the opponents' to force."""
+    (position,) = solver.parse_positions(ANNOUNCED_AND_PLAYED)
+    analysis = analyse_play(position)
+    lost = {card.number: (card.seat, card.bonuses_lost, card.bonuses_handed_over) for card in analysis.cards
+            if card.bonuses_lost}
+    assert lost == {1: (1, ("pagat_ultimo",), ("pagat_ultimo",)),  # the defenders' Pagat dagegen
+                    3: (3, ("mondfang",), ("mondfang",)),  # seat 3's T21 under the Skus: the defenders' Mondfang
+                    4: (4, ("mondfang",), ()),  # seat 4 could have caught it: thrown away
+                    19: (1, ("absolut_against",), ("absolut_against",)), 21: (4, ("absolut_against",), ())}
+    assert [player.bonuses_handed_over for player in analysis.players] == [
+        ("pagat_ultimo", "absolut_against"), (), ("mondfang",), ()]
+    assert lost_text(*lost[1][1:]) == "pagat_ultimo (handed over)"

@@ -234,7 +234,10 @@ function renderPlay() {
 function describeGrade(card) {
   let text = `${card.card} by seat ${card.seat}: ${card.grade}`;
   if (card.cost) text += `, cost ${card.cost} ${card.measure}`;
-  if (card.bonuses_lost.length) text += `, lost ${card.bonuses_lost.join(", ")}`;
+  const handed = card.bonuses_handed_over || [];
+  const thrown = card.bonuses_lost.filter((name) => !handed.includes(name));
+  if (thrown.length) text += `, lost ${thrown.join(", ")}`;
+  if (handed.length) text += `, handed over ${handed.join(", ")}`;
   if (card.grade !== "ok") text += ` (best: ${card.best_cards.join(" ")})`;
   return text;
 }
