@@ -88,6 +88,9 @@ def render_postmortem(document: Document, console: Console) -> None:
         table.add_row(*row, Text(card["grade"], style=style), better,
                       lost_text(card["bonuses_lost"], card["bonuses_handed_over"]))
     console.print(table)
+    if by_score and not document["every_seat_for_itself"]:
+        console.print(Text("game units: a side's total (each of its seats is paid its share: half in a 2 against 2, "
+                           "a soloist all of it)", style="dim"))
     summary = Table(title="Per player", title_justify="left", title_style="bold")
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
