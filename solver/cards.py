@@ -132,7 +132,10 @@ class Pack:
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
 
-    def __getitem__(self, index: int) -> Card:
+    def __getitem__(self, index: int | str) -> Card:
+        """A card by its pack index, or by a token (``pack["T17"]``, as :meth:`parse` reads it)."""
+        if isinstance(index, str):
+            return self.parse(index)
         return self.cards[index]
 
     def holds(self, card: Card) -> bool:
@@ -247,6 +250,35 @@ class CardSet:
         if not isinstance(other, CardSet):
             return NotImplemented
         return CardSet(self.pack, self.mask & ~self._other(other))
+
+    def __xor__(self, other: "CardSet") -> "CardSet":
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return CardSet(self.pack, self.mask ^ self._other(other))
+
+    def __le__(self, other: "CardSet") -> bool:
+        """Subset, as for Python's sets (``hand <= dealt``)."""
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return self.mask & ~self._other(other) == 0
+
+    def __ge__(self, other: "CardSet") -> bool:
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return other.mask & ~self._other(other) == 0
+
+    def __lt__(self, other: "CardSet") -> bool:
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return self <= other and self.mask != other.mask
+
+    def __gt__(self, other: "CardSet") -> bool:
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return self >= other and self.mask != other.mask
+
+    def isdisjoint(self, other: "CardSet") -> bool:
+        return self.mask & self._other(other) == 0
 
     def __bool__(self) -> bool:
         return self.mask != 0

@@ -430,3 +430,18 @@ def test_a_position_sent_to_another_process_equals_the_original(example: str) ->
     seat = 1 if example == "kratzen.tbn" else None
     solver.solve(first, first.rules.objective_names()[0], seat=seat)  # the compiled tables are caches: not compared
     assert copy.state.rules == first.state.rules
+
+
+def test_card_sets_are_sets_and_a_pack_is_read_by_token():
+    """What Python's sets offer, a card set offers (the API audit missed ^, <= and isdisjoint), and pack["T17"]
+    reads a token as parse does (it raised a bare TypeError)."""
+    pack = Zwanzigerrufen.pack
+    three, two = pack.card_set("T1 T4 T5"), pack.card_set("T1 T4")
+    assert two <= three and two < three and three >= two and three > two and not three <= two
+    assert three ^ two == pack.card_set("T5") and three.isdisjoint(pack.card_set("T6"))
+    assert not three.isdisjoint(two) and three <= three and not three < three
+    assert pack["t17"] is pack.parse("T17") and pack[pack.parse("T17").index] is pack["T17"]
+    with pytest.raises(UnknownCardError):
+        pack["T2"]
+    with pytest.raises(UnknownCardError, match="does not combine"):
+        three <= Schafkopf.pack.card_set("EO")
