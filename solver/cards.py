@@ -265,7 +265,7 @@ class CardSet:
     def __ge__(self, other: "CardSet") -> bool:
         if not isinstance(other, CardSet):
             return NotImplemented
-        return other.mask & ~self._other(other) == 0
+        return self._other(other) & ~self.mask == 0
 
     def __lt__(self, other: "CardSet") -> bool:
         if not isinstance(other, CardSet):

@@ -438,6 +438,7 @@ def test_card_sets_are_sets_and_a_pack_is_read_by_token():
     pack = Zwanzigerrufen.pack
     three, two = pack.card_set("T1 T4 T5"), pack.card_set("T1 T4")
     assert two <= three and two < three and three >= two and three > two and not three <= two
+    assert not two >= three and not two > three and not three < two
     assert three ^ two == pack.card_set("T5") and three.isdisjoint(pack.card_set("T6"))
     assert not three.isdisjoint(two) and three <= three and not three < three
     assert pack["t17"] is pack.parse("T17") and pack[pack.parse("T17").index] is pack["T17"]
