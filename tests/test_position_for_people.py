@@ -199,6 +199,9 @@ def test_what_the_api_hands_out_it_takes_back():
     hand_cards = start.hand(1)
     report = solver.analyse_hand("schafkopf", hand_cards, np.int64(1), "Solo E", samples=2, seed=1, workers=1)
     assert report.seat == 1 and type(report.seat) is int and report.hand == tuple(hand_cards.names())
+    result = solver.solve(start, "points", cards=True)
+    assert dict(result.card_values) == {cv.card: cv.value for cv in result.card_values}  # pairs of index, value
+    assert max(result.card_values, key=lambda cv: cv.value).value == result.future
 
 
 def test_seats_are_one_based_everywhere():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..cards import Card, Pack
 from ..errors import StichError
@@ -10,9 +11,9 @@ from ..games.base import Objective
 from ..state import PlayState
 
 
-@dataclass(frozen=True)
-class CardValue:
-    """The value of the rest of the deal (for the maximising side) if this card is played now."""
+class CardValue(NamedTuple):
+    """The value of the rest of the deal (for the maximising side) if this card is played now: a pair, so that
+    ``dict(result.card_values)`` maps pack indices to values and the values sort."""
 
     card: int
     value: int
