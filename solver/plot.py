@@ -51,7 +51,11 @@ def _figure(analysis: PlayAnalysis):
     axes.plot(x, analysis.curve, color=LINE_COLOUR, linewidth=2, marker="o", markersize=3,
               label=f"{unit} of {whose} (won + double-dummy rest)", gid="value")
     top = max([analysis.maximum, *analysis.curve, 1])
-    axes.set_ylim(min(0, *analysis.curve), top * 1.06)
+    bottom = min(0, *analysis.curve)
+    span = top - bottom
+    # a score can fall below 0: room under the lowest point for its label, which would sit on the cards' names
+    low, high = (bottom - 0.1 * span if bottom < 0 else bottom), top + 0.06 * span
+    axes.set_ylim(low, high)
     axes.set_xlim(-0.5, max(count, 1) + 0.5)
     axes.set_ylabel(f"{unit} of {whose}")
     axes.set_xlabel("card played (seat: card)")
@@ -92,8 +96,11 @@ def _figure(analysis: PlayAnalysis):
             note += ": " + "; ".join(part for part in (", ".join(thrown) + " lost" if thrown else "",
                                                        ", ".join(card.bonuses_handed_over) + " handed over"
                                                        if card.bonuses_handed_over else "") if part)
-        above = turn % 2 == 0  # neighbours' labels alternate above and below the line
+        # neighbours' labels alternate above and below the line, but not below a point too near the bottom of the
+        # scale (the label would sit on the cards' names) nor above one too near the top
         lift = 14 if card.bonuses_lost else 0  # the long bonus labels clear the short ones beside them
+        room, need = (value - low) / (high - low), 0.16 if lift else 0.1  # of the axes' height, for the label
+        above = turn % 2 == 0 if need < room < 1 - need else room <= need
         axes.annotate(note, (card.number, value), xytext=(6, 7 + lift if above else -15 - lift),
                       textcoords="offset points",
                       fontsize=8, fontweight="bold" if card.bonuses_lost else "normal")
