@@ -78,6 +78,12 @@ class Deal:
         """The deal as a ``[Deal]`` tag value: ``1: ... / ... / ...``."""
         return "1: " + " / ".join(" ".join(self.hand_names(s)) for s in range(self.seats))
 
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Deal({self.pack.game}: {self.text()})"
+
     @classmethod
     def from_text(cls, pack: Pack, text: str) -> "Deal":
         """Read ``"[N:] hand / hand / ..."`` (cards separated by spaces; ``N:`` names the seat of the first hand)."""

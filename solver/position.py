@@ -100,6 +100,13 @@ class Position:
         return tuple(PlayedTrick(number, trick.leader + 1, tuple(self.pack[c] for c in trick.cards), trick.winner + 1)
                      for number, trick in enumerate(self.state.history, 1))
 
+    def __repr__(self) -> str:
+        """A line that says which position it is (the diagram is ``str()``)."""
+        state, rules = self.state, self.rules
+        where = "over" if state.is_over else (f"trick {len(state.history) + 1} of {rules.tricks_in_deal}, "
+                                              f"seat {state.to_move + 1} to play")
+        return f"<Position {self.label}: {self.game.name} {rules.contract}, declarer {rules.declarer + 1}; {where}>"
+
     def __str__(self) -> str:
         """The hand diagram (:mod:`solver.diagram`): the hands around the table, the trick, who is to play."""
         from .diagram import diagram

@@ -204,6 +204,18 @@ def test_what_the_api_hands_out_it_takes_back():
     assert max(result.card_values, key=lambda cv: cv.value).value == result.future
 
 
+def test_reprs_say_what_things_are_in_a_line():
+    """A position, a deal, a result and an engine each print as one readable line (they printed 700 to 1,400
+    characters of masks and pack, or an object address: the API audit)."""
+    position = next(solver.read_positions(EXAMPLES / "valat.tbn"))
+    assert repr(position) == "<Position board 1: Zwanzigerrufen Solo, declarer 1; trick 6 of 10, seat 1 to play>"
+    assert str(position.rules.deal) == position.rules.deal.text() and len(repr(position.rules.deal)) < 160
+    result = solver.solve(position, "valat", cards=True, line=True)
+    assert repr(result).startswith("<SolveResult valat; total 10 (achieved 5 + future 5); target 10: yes; "
+                                   "cards {T17: 5, T16: 5, SK: 5, CK: 5, HK: 4}; line T17 ")
+    assert repr(solver.EngineSolver(16, threads=1)) == "<EngineSolver 1 thread, table 16 MB>"
+
+
 def test_seats_are_one_based_everywhere():
     position = ending("HK T1 HQ HJ")
     assert position.to_move == 2  # seat 2 won the heart king with the Pagat

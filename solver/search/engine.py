@@ -537,6 +537,10 @@ class EngineSolver(ThreadedEngine):
         self._state_masks: tuple = (None, None, [], [])    # the last state loaded, in engine numbering
         self._checked_objective: object = _NOTHING
         self._lock = threading.RLock()
+        self._megabytes = tt_megabytes
+
+    def __repr__(self) -> str:
+        return f"<EngineSolver {self.threads} thread{'s' if self.threads != 1 else ''}, table {self._megabytes} MB>"
 
     def _check(self, state: PlayState, objective: Objective) -> None:
         """The boundary checks (see boundary.py), each skipped for what it checked last: states and objectives are

@@ -73,6 +73,22 @@ class SolveResult:
         pack = self._pack()
         return [pack[c].name for c in self.line]
 
+    def __repr__(self) -> str:
+        """The answer by the cards' names (the fields hold pack indices)."""
+        if self.pack is None:
+            cards, line = [f"{cv.card}: {cv.value}" for cv in self.card_values], [str(card) for card in self.line]
+        else:
+            cards = [f"{name}: {value}" for name, value in self.card_names().items()]
+            line = self.line_names()
+        parts = [f"{self.objective.name}", f"total {self.total} (achieved {self.achieved} + future {self.future})"]
+        if self.objective.target is not None:
+            parts.append(f"target {self.objective.target}: {'yes' if self.success else 'no'}")
+        if cards:
+            parts.append("cards {" + ", ".join(cards) + "}")
+        if line:
+            parts.append("line " + " ".join(line))
+        return f"<SolveResult {'; '.join(parts)}>"
+
     def _pack(self) -> Pack:
         if self.pack is None:
             raise StichError("this result has no pack to name its cards by (the solvers' results carry one)")
