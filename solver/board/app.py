@@ -91,6 +91,15 @@ class CheckedEngine(EngineSolver):
         return super().value_and_cards(*args, **kwargs)
 
 
+def failure_document(route: str, error: Exception) -> dict[str, Any]:
+    """The last line of a streamed answer whose question failed: bad input's message, or for an internal fault a
+    line here and on the page, with no trace."""
+    if isinstance(error, StichError):
+        return {"kind": "error", "error": str(error)}
+    print(f"stich board: {route}: {type(error).__name__}: {error}", file=sys.stderr)
+    return {"kind": "error", "error": f"the board failed on this request ({type(error).__name__}); please report it"}
+
+
 @dataclass
 class Searches:
     """The worker threads and the question each page is waiting for, by slot (``client:kind``).
@@ -328,12 +337,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             reason = "replaced by a newer question" if stop.is_set() and left() > 0 else \
                 f"the time limit ({searches.time_limit:g} s) ran out"
             yield line({"kind": "stopped", "reason": reason})
-        except StichError as error:
-            yield line({"kind": "error", "error": str(error)})
-        except Exception as error:  # an internal fault: said in one line, here and on the page, with no trace
-            print(f"stich board: /api/values: {type(error).__name__}: {error}", file=sys.stderr)
-            yield line({"kind": "error", "error": f"the board failed on this request ({type(error).__name__}); "
-                                                  "please report it"})
+        except Exception as error:
+            yield line(failure_document("/api/values", error))
         finally:
             searches.release(slot, stop)
 
@@ -412,12 +417,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         except SearchStopped:
             yield line({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
                         else f"the time limit ({searches.time_limit:g} s) ran out"})
-        except StichError as error:
-            yield line({"kind": "error", "error": str(error)})
-        except Exception as error:  # an internal fault: said in one line, here and on the page, with no trace
-            print(f"stich board: /api/odds: {type(error).__name__}: {error}", file=sys.stderr)
-            yield line({"kind": "error", "error": f"the board failed on this request ({type(error).__name__}); "
-                                                  "please report it"})
+        except Exception as error:
+            yield line(failure_document("/api/odds", error))
         finally:
             searches.release(slot, stop)
 
