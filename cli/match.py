@@ -76,7 +76,7 @@ def match(
     if len(specs) not in seat_counts:
         raise typer.BadParameter(f"{get_game(game).name} is played by {get_game(game).seat_counts_text()} seats: "
                                  f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
-    check_game_options(game, flags, len(specs), declarer)
+    check_game_options(game, flags, len(specs), declarer, contract)
     try:  # a bot name or count that is no bot is a usage error, as any option's bad value is
         players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for,
                             workers=workers)
