@@ -127,35 +127,75 @@ def atomic_file(path: str | os.PathLike, *, binary: bool = False) -> Iterator[IO
                 yield stream
 
 
-def lock_beside(path: str | os.PathLike, holder: str) -> IO:
-    """An exclusive lock, held until the returned handle is closed, on a hidden file beside ``path``
+class HeldLock:
+    """A lock taken by :func:`lock_beside`, held until :meth:`close`."""
+
+    def __init__(self, handle: IO, path: Path | None) -> None:
+        self.handle = handle
+        self.path = path  # the lock file; None where nothing is locked (a pipe, a device)
+
+    def close(self, remove: bool = False) -> None:
+        """Release the lock; ``remove`` removes its file first, while it is still held (for a run that leaves
+        nothing for the lock to guard). That is safe against every locker that, as :func:`lock_beside` does, checks
+        after locking that the file it locked is still the one by that name; a locker that did not check (an
+        earlier stich) could lock the removed file while another locks its successor."""
+        if remove and self.path is not None:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+        self.handle.close()
+
+
+#: How many times a lock is taken again when the lock file was removed under it (:meth:`HeldLock.close`).
+_LOCK_ATTEMPTS = 5
+
+
+def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
+    """An exclusive lock, held until the returned lock is closed, on a hidden file beside ``path``
     (``.NAME.lock``), so that a second process that would append to the same file stops at once instead of
     interleaving its lines with the first one's or appending to a file the first one replaced. The lock file is left
-    in place (removing it could let two processes lock different files). ``holder`` names the kind of process in
-    the message (``stich batch``). A pipe or a device (``/dev/stdout``) is not locked. The lock is beside the file a
-    symbolic link leads to, so that a run through a link and one by the file's own name share it (a second hard
-    link to the file is another name, which the lock cannot see)."""
+    in place unless its holder removes it while holding it (:meth:`HeldLock.close`); a lock taken on a file that
+    was removed meanwhile is taken again on the file now by that name, so that two processes never hold locks on
+    different files. ``holder`` names the kind of process in the message (``stich batch``). A pipe or a device
+    (``/dev/stdout``) is not locked. The lock is beside the file a symbolic link leads to, so that a run through a
+    link and one by the file's own name share it (a second hard link to the file is another name, which the lock
+    cannot see)."""
     if os.path.exists(path) and not os.path.isfile(path):  # by its own name: /dev/stdout's real path is "pipe:[..]"
-        return open(os.devnull)
+        return HeldLock(open(os.devnull), None)
     target = Path(os.path.realpath(path))
     lock_path = target.with_name(f".{target.name}.lock")
+    for _ in range(_LOCK_ATTEMPTS):
+        try:
+            handle = open(lock_path, "a")
+        except OSError as error:
+            raise StichError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: no lock
+            return HeldLock(handle, lock_path)
+        try:
+            # A POSIX record lock, not flock(): it belongs to this process alone, so forked workers (which would keep
+            # an flock alive after their parent was killed, until they notice) do not hold it.
+            fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StichError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
+                             "for it to finish, or choose another file") from None
+        if _same_file(handle, lock_path):
+            return HeldLock(handle, lock_path)
+        handle.close()  # its holder removed it before we locked it: lock the file now by that name
+    raise StichError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
+
+
+def _same_file(handle: IO, path: Path) -> bool:
+    """Whether ``handle`` is open on the file now named ``path``."""
     try:
-        handle = open(lock_path, "a")
-    except OSError as error:
-        raise StichError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
-    try:
-        import fcntl
-    except ImportError:  # not a POSIX system: no lock
-        return handle
-    try:
-        # A POSIX record lock, not flock(): it belongs to this process alone, so forked workers (which would keep an
-        # flock alive after their parent was killed, until they notice) do not hold it.
-        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        named = os.stat(path)
     except OSError:
-        handle.close()
-        raise StichError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
-                         "for it to finish, or choose another file") from None
-    return handle
+        return False
+    opened = os.fstat(handle.fileno())
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
 
 
 def remove_stale_temporaries(path: str | os.PathLike) -> int:
@@ -181,4 +221,4 @@ def remove_stale_temporaries(path: str | os.PathLike) -> int:
     return removed
 
 
-__all__ = ["atomic_file", "atomic_path", "check_writable", "lock_beside", "remove_stale_temporaries"]
+__all__ = ["HeldLock", "atomic_file", "atomic_path", "check_writable", "lock_beside", "remove_stale_temporaries"]
