@@ -6,7 +6,8 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
   moment (even with ``kill -9``) loses at most the line being written. On a rerun the half-written last line is
   trimmed and every record already solved in the file (by its key, a digest of its text) is skipped: a finished
   record is never solved twice. Error lines are dropped and their records tried again. Every line says what the run
-  asked, and a rerun asking something else of the same output is refused; a lock keeps a second run off it.
+  asked, and a rerun asking something else of the same output is refused (the same question of the input moved
+  elsewhere is not: its records are recognised by their text); a lock keeps a second run off it.
 * Records are solved in chunks, each about half a second of one worker's work (at most ``chunk_size`` records; the
   first chunks one record each, until the rate is known): a few milliseconds of compiled work per deal is far less
   than a task's overhead, and an interrupted run loses at most what its running chunks had solved. Each worker keeps
@@ -499,7 +500,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
 
     Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
-    for another question; a second run on an output in use is refused too (:func:`_lock_output`)."""
+    for another question, though not for the same question of the same file moved (:func:`_check_moved`, told to
+    ``notify``); a second run on an output in use is refused too (:func:`_lock_output`). The summary counts the
+    duplicates of a record above and the lines that answer no record of the file any more."""
     if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
