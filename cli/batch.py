@@ -87,11 +87,22 @@ class _Bar:
         if self.progress is not None:
             self.progress.stop()
 
-
-
 def _summary_text(summary: BatchSummary, out: Path) -> str:
+    one = summary.duplicates == 1
+    duplicates = (f", {summary.duplicates} duplicate{'' if one else 's'} of {'a record' if one else 'records'} above "
+                  "(the same text): answered once" if summary.duplicates else "")
     return (f"stich: {summary.written} written to {out} ({summary.solved} solved, {plural(summary.errors, 'error')}), "
-            f"{summary.skipped} already done, {summary.seconds:.1f} s")
+            f"{summary.skipped} already done{duplicates}, {summary.seconds:.1f} s")
+
+
+def _stale_text(summary: BatchSummary, file: Path, out: Path) -> str:
+    """The output's lines that answer no record of the input (regenerated, or a record edited), said once."""
+    ids = ", ".join(summary.stale_ids) + (", ..." if summary.stale > len(summary.stale_ids) else "")
+    if summary.stale == 1:
+        return (f"stich: 1 line of {out} answers a record no longer in {file} (its id {ids}): it stays; remove it or "
+                "write to a new file")
+    return (f"stich: {summary.stale:,} lines of {out} answer records no longer in {file} (their ids {ids}): they "
+            "stay; remove them or write to a new file")
 
 
 def batch(
@@ -156,6 +167,8 @@ def batch(
     if summary.records == 0:
         message(f"stich: {file}: no records (an empty file, or only comments)")
         raise typer.Exit(EXIT_BAD_INPUT)
+    if summary.stale:
+        message(_stale_text(summary, file, out))
     message(_summary_text(summary, out))
     if summary.errors:
         raise typer.Exit(EXIT_BAD_INPUT)

@@ -15,8 +15,8 @@ from typing import Sequence
 
 import typer
 
-from solver.errors import StichError, VariantError, did_you_mean
-from solver.games import GAMES, games_with, get_game
+from solver.errors import StichError, did_you_mean
+from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
 from solver.position import Position
 from solver.scoring import MAX_POT
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
@@ -102,13 +102,17 @@ def checked_game(value: str | None) -> str | None:
 
 def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
     """``--variant name=value`` options as a dict (later ones win); a malformed one is a usage error, and so is an
-    empty one (an unset shell variable), which the pairs' parser would read as no flag at all."""
+    empty one (an unset shell variable), which the pairs' parser would read as no flag at all, and a flag no game
+    has or a value no game reads (wrong whatever the records: exit 2 in every command; a flag of another game than
+    a record's is that record's error, exit 1)."""
     if any(not value.strip() for value in values or []):
         raise typer.BadParameter("an empty value (an unset shell variable?); give NAME=VALUE", param_hint="'--variant'")
     try:
-        return Variant.parse_pairs(list(values or []))
-    except VariantError as error:
+        flags = Variant.parse_pairs(list(values or []))
+        check_flags_of_some_game(flags)
+    except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--variant'") from None
+    return flags
 
 
 def check_game_options(game: str, flags: dict[str, str], seats: int | None = None, declarer: int | None = None,
@@ -133,9 +137,13 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
         raise typer.BadParameter(f"{chosen.name} with {most} seats has no seat {declarer}", param_hint="'--declarer'")
     if contract is not None:
         try:
-            chosen.parse_contract(contract)
+            parsed = chosen.parse_contract(contract)
         except StichError as error:
             raise typer.BadParameter(str(error), param_hint="'--contract'") from None
+        refusal = chosen.declarer_refusal(parsed, declarer or 1)
+        if refusal is not None:
+            raise typer.BadParameter(f"seat {declarer or 1} cannot bid {contract} in {chosen.name}: {refusal}",
+                                     param_hint="'--declarer'")
     for option, text in cards:
         for token in text.split():
             try:

@@ -12,13 +12,14 @@ from solver.files import check_writable
 from solver.formats.tbn import read_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
+from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
 from .options import (BOARD, TABLE_MB, THREADS, VARIANT, checked_objectives, engine_for, output_file,
                       parse_variant_options)
 from .records import located, selected, stdin_bytes
-from .render import plural
+from .render import plural, progress_on_stderr
 
 
 def tree(
@@ -35,6 +36,9 @@ def tree(
                                                  "(default points; in a game without them, the declarer's tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
                                        help="The seat of a per-seat objective."),
+    max_nodes: int = typer.Option(DEFAULT_MAX_NODES, "--max-nodes", metavar="N", min=0, max=MAX_TREE_NODES,
+                                  help="Refuse a tree of more than N nodes, counted before it is built (about 8 KB "
+                                       "of memory a node); 0: no limit."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
@@ -42,7 +46,7 @@ def tree(
     """Every play sequence of DEPTH cards from the position after the record's Play section, each node with the
     double-dummy value and every card an edge marked optimal when it keeps the value. The first record (or the
     one of --board) is used."""
-    from solver.tree import FORMATS, strategy_tree, write_tree  # networkx: a third of every other command's start
+    from solver.tree import FORMATS, TreeTooLarge, strategy_tree, write_tree
 
     flags = parse_variant_options(variant)
     if out.suffix.lower() not in FORMATS:
@@ -58,7 +62,14 @@ def tree(
             raise StichError(f"{name}: no record" + (f" with [Board \"{board}\"]" if board else ""))
         position = position_from_record(record, variant=flags)
         try:
-            graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine)
+            with progress_on_stderr("tree") as report:
+                graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,
+                                      max_nodes=max_nodes or None,
+                                      progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
+        except TreeTooLarge as error:
+            raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
+                             f"--max-nodes {error.max_nodes:,} (about 8 KB of memory a node); nothing written: ask "
+                             "for fewer cards (--depth), or a larger --max-nodes (0: no limit)") from None
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
             raise located(error, position) from None
         with atomic_path(out) as temporary:

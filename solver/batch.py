@@ -6,7 +6,8 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
   moment (even with ``kill -9``) loses at most the line being written. On a rerun the half-written last line is
   trimmed and every record already solved in the file (by its key, a digest of its text) is skipped: a finished
   record is never solved twice. Error lines are dropped and their records tried again. Every line says what the run
-  asked, and a rerun asking something else of the same output is refused; a lock keeps a second run off it.
+  asked, and a rerun asking something else of the same output is refused (the same question of the input moved
+  elsewhere is not: its records are recognised by their text); a lock keeps a second run off it.
 * Records are solved in chunks, each about half a second of one worker's work (at most ``chunk_size`` records; the
   first chunks one record each, until the rate is known): a few milliseconds of compiled work per deal is far less
   than a task's overhead, and an interrupted run loses at most what its running chunks had solved. Each worker keeps
@@ -39,9 +40,9 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 from .analysis import solve_report
 from .checkpoint import trim_partial_line
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import atomic_file, lock_beside, remove_stale_temporaries
+from .files import HeldLock, atomic_file, lock_beside, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
-from .games import GAMES
+from .games import GAMES, check_flags_of_some_game
 from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
@@ -87,13 +88,19 @@ MAX_CHUNK_SIZE = 1_000_000
 
 @dataclass(frozen=True)
 class BatchSummary:
-    """What a run did: records in the file, already done before it started, solved now, written as errors now."""
+    """What a run did: records in the file, already done before it started, solved now, written as errors now;
+    records that repeat one above them in the file (one line answers both), and the output's lines that answer no
+    record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
+    record edited since they were written; they are kept)."""
 
     records: int
     skipped: int
     solved: int
     errors: int
     seconds: float
+    duplicates: int = 0
+    stale: int = 0
+    stale_ids: tuple[str, ...] = ()
 
     @property
     def written(self) -> int:
@@ -101,7 +108,7 @@ class BatchSummary:
 
     def as_dict(self) -> dict[str, Any]:
         return {"records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
-                "seconds": round(self.seconds, 3)}
+                "duplicates": self.duplicates, "stale": self.stale, "seconds": round(self.seconds, 3)}
 
 
 # --- one record --------------------------------------------------------------------------------------------------
@@ -177,6 +184,13 @@ def same_question(written: Mapping[str, Any], asked: Mapping[str, Any]) -> bool:
     return dict(written) == dict(asked)
 
 
+def same_question_elsewhere(written: Mapping[str, Any], asked: Mapping[str, Any]) -> bool:
+    """Whether a line's ``asked`` is this run's question of an input file by another path (the file moved, or the
+    output copied with it): the same objectives, cards and variant flags."""
+    return ({k: v for k, v in written.items() if k != "source"} == {k: v for k, v in asked.items() if k != "source"}
+            and "source" in written and written["source"] != asked.get("source"))
+
+
 def solve_item(item: Item, question: Question, engine: EngineSolver) -> dict[str, Any]:
     """The output line of one record: its solve report, or its error as ``file:line:col: message``."""
     head = _line_head(item, question.asked)
@@ -241,26 +255,47 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
     the file invalid JSON Lines for good), or lines that answer another question than ``asked`` (another input
     file, other objectives, cards or variant flags) are refused, with the line's number, before anything is
     changed."""
-    path = Path(out_path)
+    scan = _scan_output(Path(out_path), asked)
+    _tidy_output(Path(out_path), scan)
+    return scan.keys
+
+
+class _OutputScan(NamedTuple):
+    """What an output holds: the keys of its solved records, how many error lines, and, by input path, the keys
+    of lines that answer this run's question of an input by another path (``elsewhere``; only when the scan
+    was asked to collect them, else such lines are refused)."""
+
+    keys: set[str]
+    errors: int
+    elsewhere: dict[str, set[str]]
+
+
+def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = False) -> _OutputScan:
+    """The output read without changing it (:func:`done_ids` says what is refused); ``moved`` collects the lines of
+    an input by another path instead of refusing them, for :func:`_check_moved` to judge."""
     if not path.exists() or not path.stat().st_size:
-        return set()
+        return _OutputScan(set(), 0, {})
     _check_batch_output(path)
     keys: set[str] = set()
+    elsewhere: dict[str, set[str]] = {}
     errors = 0
     with open(path, "rb") as stream:
         for number, raw in enumerate(stream, 1):
             if not raw.endswith(b"\n"):
-                break  # a half-written last line: trimmed below, once the question is known to be this one
+                break  # a half-written last line: trimmed later, once the question is known to be this one
             document = _batch_line(raw)
             if document is None:
                 raise StichError(f"{path}:{number}: not a stich batch line (a result or an error line as JSON); "
                                  "remove the line (a rerun solves its record again) or choose another --out file")
-            if asked is not None and not (isinstance(document.get("asked"), dict)
-                                          and same_question(document["asked"], asked)):
+            written: Any = document.get("asked")
+            other_source = (moved and asked is not None and isinstance(written, dict)
+                            and same_question_elsewhere(written, asked))
+            if asked is not None and not other_source and not (isinstance(written, dict)
+                                                               and same_question(written, asked)):
                 if "asked" not in document:
                     raise StichError(f"{path}:{number}: this line does not say which question it answers (an "
                                      "output of an earlier stich); choose another --out file")
-                raise StichError(f"{path}:{number}: this output answers {_describe(document['asked'])}, not "
+                raise StichError(f"{path}:{number}: this output answers {_describe(written)}, not "
                                  f"{_describe(asked)}; rerun with the same input and options, or choose another "
                                  "--out file")
             if not isinstance(document.get("key"), str):
@@ -270,13 +305,45 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
                 errors += 1
             else:
                 keys.add(document["key"])
-    trim_partial_line(path)
-    if errors:
+                if other_source:
+                    elsewhere.setdefault(str(written["source"]), set()).add(document["key"])
+    return _OutputScan(keys, errors, elsewhere)
+
+
+def _tidy_output(path: Path, scan: _OutputScan) -> None:
+    """Trim a half-written last line and drop the error lines, once the output is known to be this run's."""
+    if path.exists() and path.stat().st_size:
+        trim_partial_line(path)
+    if scan.errors:
         _drop_error_lines(path)
-    return keys
 
 
-def _describe(asked: Mapping[str, Any]) -> str:
+def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _OutputScan,
+                 asked: Mapping[str, Any], notify: Notify | None) -> None:
+    """Accept an output written for this question of an input by another path, and say so, when it is that input
+    moved or copied (with the output beside it): every such line answers a record of ``source`` (records are
+    recognised by their text, wherever the file is), or the file has the same name and some of them do (the rest
+    are lines the file no longer has records for, said at the end as on any rerun). Otherwise it is another file's
+    output, refused. One pass over the input, only in that case."""
+    wanted = set().union(*scan.elsewhere.values())
+    lines = len(wanted)
+    for item in read_items(source):
+        wanted.discard(item.key)
+        if not wanted:
+            break
+    old = ", ".join(sorted(scan.elsewhere))
+    same_name = all(os.path.basename(path) == os.path.basename(asked["source"]) for path in scan.elsewhere)
+    if wanted and not (same_name and len(wanted) < lines):
+        first = sorted(scan.elsewhere)[0]
+        missing = f"none of its {lines:,} records is" if len(wanted) == lines else f"{len(wanted):,} of its records are"
+        raise StichError(f"{out_path}: this output answers {_describe({**asked, 'source': first})}, not "
+                         f"{_describe(asked)}, and {missing} in {source}; rerun with the same input, or choose "
+                         "another --out file")
+    if notify is not None:
+        notify(f"{out_path} was written for {old}; resuming with {asked['source']}, whose records it answers")
+
+
+def _describe(asked: Any) -> str:
     """A batch's question in words, for the message that refuses to mix two."""
     if not isinstance(asked, Mapping):
         return "another question"
@@ -433,7 +500,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
 
     Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
-    for another question; a second run on an output in use is refused too (:func:`_lock_output`)."""
+    for another question, though not for the same question of the same file moved (:func:`_check_moved`, told to
+    ``notify``); a second run on an output in use is refused too (:func:`_lock_output`). The summary counts the
+    duplicates of a record above and the lines that answer no record of the file any more."""
     if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
@@ -457,13 +526,17 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     new = not os.path.exists(out_path)
     try:
         remove_stale_temporaries(out_path)  # a rewrite killed half way (the lock says no run is at work on it)
-        skip = done_ids(out_path, asked)
+        scan = _scan_output(Path(out_path), asked, moved=True)
+        if scan.elsewhere:
+            _check_moved(source, out_path, scan, asked, notify)
+        _tidy_output(Path(out_path), scan)
         question = Question(objectives, cards, dict(variant) if variant else None, asked)
-        return _solve_records(source, out_path, skip, question, pool, chunk_size, progress, start, on_error)
+        return _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
     finally:
         if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
             os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind
-        lock.close()
+        # a run that leaves no output (an empty or unreadable input) leaves no lock file either
+        lock.close(remove=not os.path.lexists(out_path))
 
 
 def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
@@ -477,62 +550,52 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
     if objectives is not None:
         if not is_token_list(objectives):
             raise StichError(f"objectives are names (strings), not {objectives!r}")
-        names = tuple(name.strip().lower() for name in objectives)
+        names = tuple(dict.fromkeys(name.strip().lower() for name in objectives))  # each once, as solve asks
         known = {name for game in GAMES for name in game.objectives} | {"all", "score"}
-        for name, given in zip(names, objectives):
-            if name not in known:
+        for given in objectives:
+            if (name := given.strip().lower()) not in known:
                 raise StichError(f"objective {given!r} is no game's{did_you_mean(name, known)} (the objectives: "
                                  f"{', '.join(sorted(known))})")
     if variant is not None:
         if not isinstance(variant, Mapping):
             raise StichError(f"variant must be flags (a mapping or 'name=value' text), not {variant!r}")
-        for name, value in variant.items():
-            games = [game for game in GAMES if str(name).strip().lower() in game.flags]  # read as Variant reads it
-            if not games:
-                every = sorted({flag for game in GAMES for flag in game.flags})
-                raise StichError(f"variant flag {name!r} is no game's{did_you_mean(name, every)} (the flags: "
-                                 f"{', '.join(every)})")
-            errors = []
-            for game in games:
-                try:
-                    game.variant({name: value})
-                except StichError as error:
-                    errors.append(f"{game.name}: {error}")
-            if len(errors) == len(games):
-                raise StichError(f"variant flag {name}={value!r}: " + "; ".join(errors))
+        check_flags_of_some_game(variant)
     return names
 
 
-def _done(item: Item, skip: set[str]) -> bool:
-    """Whether a record is among those already solved (by its key)."""
-    return item.key in skip
-
-
-def _lock_output(out_path: str | os.PathLike) -> IO:
+def _lock_output(out_path: str | os.PathLike) -> HeldLock:
     """The run's lock on its output (see :func:`solver.files.lock_beside`)."""
     return lock_beside(out_path, "stich batch")
 
 
-def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip: set[str], question: Question,
+def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done: set[str], question: Question,
                    pool: Pool, chunk_size: int, progress: BatchProgress | None, start: float,
                    on_error: Callable[[str], None] | None = None) -> BatchSummary:
-    """The records of ``source`` not in ``skip``, solved and appended to ``out_path``."""
+    """The records of ``source`` whose keys are not ``done`` (solved in the output), solved and appended to
+    ``out_path``. The keys met in the file move from ``done`` to ``met``, so that what is left in ``done`` at the
+    end is the lines that answer no record of the file, without a second set of them."""
     total = 0
     if progress is not None:
-        counted = set(skip)
+        counted: set[str] = set()
         for item in read_items(source):
-            if not _done(item, counted):
+            if item.key not in done:
                 counted.add(item.key)
-                total += 1
-    seen = [0, 0]  # records read, records already done
+        total = len(counted)
+        del counted
+    met: set[str] = set()
+    seen = [0, 0, 0]  # records read, records already done, duplicates of a record above
 
     def todo() -> Iterator[Item]:
         for item in read_items(source):
             seen[0] += 1
-            if _done(item, skip):
+            if item.key in done:
+                done.discard(item.key)
+                met.add(item.key)
                 seen[1] += 1
+            elif item.key in met:
+                seen[2] += 1  # the same record again later in the file: one line answers both
             else:
-                skip.add(item.key)  # the same record again later in the file: one line answers both
+                met.add(item.key)
                 yield item
 
     try:
@@ -556,7 +619,27 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, skip:
         if error.filename is None:
             raise type(error)(error.errno, error.strerror, str(out_path)) from None
         raise
-    return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start)
+    return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
+                        duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done))
+
+
+#: How many ids of stale lines a summary names.
+STALE_IDS_NAMED = 3
+
+
+def _ids_of(out_path: str | os.PathLike, keys: set[str]) -> tuple[str, ...]:
+    """The ids of the first few lines of the output whose keys are ``keys`` (none read when there are none)."""
+    ids: list[str] = []
+    if not keys:
+        return ()
+    with open(out_path, "rb") as stream:
+        for raw in stream:
+            document = _batch_line(raw)
+            if document is not None and document.get("key") in keys and "error" not in document:
+                ids.append(document["id"])
+                if len(ids) == STALE_IDS_NAMED:
+                    break
+    return tuple(ids)
 
 
 __all__ = ["BatchSummary", "done_ids", "record_id", "solve_batch"]

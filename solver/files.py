@@ -8,6 +8,12 @@ What is renamed over is the file itself: a symbolic link is followed (the link s
 content), an existing file keeps its permissions, and a path that is no regular file (``/dev/stdout``, a named pipe,
 a device) is written through, since renaming over it would replace the device or pipe with a file.
 
+A process killed while writing (``kill -9`` skips every clean-up) leaves its temporary file behind. So a writer holds
+an ``flock`` on its temporary file until it is renamed or removed, and the next write of the same file removes the
+temporaries of that file that nobody holds and that have not changed for ``STALE_TEMPORARY_SECONDS``
+(:func:`remove_stale_temporaries`): the lock says no live writer of this stich is at work on them, the age covers a
+writer that holds no lock (an earlier stich, a system without ``fcntl``).
+
 Files appended to over a long run (a batch output, an analysis checkpoint) are guarded instead by a lock beside
 them (:func:`lock_beside`), so that two runs never write one file.
 """
@@ -19,11 +25,16 @@ import re
 import shutil
 import stat
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
 from .errors import StichError
+
+#: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
+#: of its file removes it (:func:`remove_stale_temporaries`).
+STALE_TEMPORARY_SECONDS = 600.0
 
 
 def _file_mode() -> int:
@@ -65,8 +76,9 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
                 yield through
             return
         target = Path(os.path.realpath(path))  # a link's target is replaced, not the link
+        remove_stale_temporaries(path, STALE_TEMPORARY_SECONDS)  # left by a writer of this file that was killed
         handle, temporary = _temporary(target, Path(path).suffix, path)
-        os.close(handle)
+        _hold(handle)  # until renamed or removed: the next writer's clean-up leaves it alone
         try:
             yield Path(temporary)
             os.chmod(temporary, stat.S_IMODE(mode) if mode is not None else _file_mode())
@@ -75,6 +87,42 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
             if os.path.exists(temporary):
                 os.unlink(temporary)
             raise
+        finally:
+            os.close(handle)
+
+
+def _hold(handle: int) -> None:
+    """An flock on a temporary file while it is written: it belongs to the open file (not, as a POSIX record lock
+    does, to the process, which the writer's own opening and closing of the file by name would release), and ends
+    with the process however it ends."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: the age alone tells a stale temporary file
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pass  # a file system without flock: the age alone tells
+
+
+def _held(path: str) -> bool:
+    """Whether a writer holds ``path``'s flock (:func:`_hold`), asked without waiting; a file that cannot be asked
+    counts as held."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return True
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(handle)  # releases the probe's lock with its only descriptor
+    return False
 
 
 def check_writable(path: str | os.PathLike) -> None:
@@ -127,41 +175,83 @@ def atomic_file(path: str | os.PathLike, *, binary: bool = False) -> Iterator[IO
                 yield stream
 
 
-def lock_beside(path: str | os.PathLike, holder: str) -> IO:
-    """An exclusive lock, held until the returned handle is closed, on a hidden file beside ``path``
+class HeldLock:
+    """A lock taken by :func:`lock_beside`, held until :meth:`close`."""
+
+    def __init__(self, handle: IO, path: Path | None) -> None:
+        self.handle = handle
+        self.path = path  # the lock file; None where nothing is locked (a pipe, a device)
+
+    def close(self, remove: bool = False) -> None:
+        """Release the lock; ``remove`` removes its file first, while it is still held (for a run that leaves
+        nothing for the lock to guard). That is safe against every locker that, as :func:`lock_beside` does, checks
+        after locking that the file it locked is still the one by that name; a locker that did not check (an
+        earlier stich) could lock the removed file while another locks its successor."""
+        if remove and self.path is not None:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+        self.handle.close()
+
+
+#: How many times a lock is taken again when the lock file was removed under it (:meth:`HeldLock.close`).
+_LOCK_ATTEMPTS = 5
+
+
+def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
+    """An exclusive lock, held until the returned lock is closed, on a hidden file beside ``path``
     (``.NAME.lock``), so that a second process that would append to the same file stops at once instead of
     interleaving its lines with the first one's or appending to a file the first one replaced. The lock file is left
-    in place (removing it could let two processes lock different files). ``holder`` names the kind of process in
-    the message (``stich batch``). A pipe or a device (``/dev/stdout``) is not locked. The lock is beside the file a
-    symbolic link leads to, so that a run through a link and one by the file's own name share it (a second hard
-    link to the file is another name, which the lock cannot see)."""
+    in place unless its holder removes it while holding it (:meth:`HeldLock.close`); a lock taken on a file that
+    was removed meanwhile is taken again on the file now by that name, so that two processes never hold locks on
+    different files. ``holder`` names the kind of process in the message (``stich batch``). A pipe or a device
+    (``/dev/stdout``) is not locked. The lock is beside the file a symbolic link leads to, so that a run through a
+    link and one by the file's own name share it (a second hard link to the file is another name, which the lock
+    cannot see)."""
     if os.path.exists(path) and not os.path.isfile(path):  # by its own name: /dev/stdout's real path is "pipe:[..]"
-        return open(os.devnull)
+        return HeldLock(open(os.devnull), None)
     target = Path(os.path.realpath(path))
     lock_path = target.with_name(f".{target.name}.lock")
+    for _ in range(_LOCK_ATTEMPTS):
+        try:
+            handle = open(lock_path, "a")
+        except OSError as error:
+            raise StichError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: no lock
+            return HeldLock(handle, lock_path)
+        try:
+            # A POSIX record lock, not flock(): it belongs to this process alone, so forked workers (which would keep
+            # an flock alive after their parent was killed, until they notice) do not hold it.
+            fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StichError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
+                             "for it to finish, or choose another file") from None
+        if _same_file(handle, lock_path):
+            return HeldLock(handle, lock_path)
+        handle.close()  # its holder removed it before we locked it: lock the file now by that name
+    raise StichError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
+
+
+def _same_file(handle: IO, path: Path) -> bool:
+    """Whether ``handle`` is open on the file now named ``path``."""
     try:
-        handle = open(lock_path, "a")
-    except OSError as error:
-        raise StichError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
-    try:
-        import fcntl
-    except ImportError:  # not a POSIX system: no lock
-        return handle
-    try:
-        # A POSIX record lock, not flock(): it belongs to this process alone, so forked workers (which would keep an
-        # flock alive after their parent was killed, until they notice) do not hold it.
-        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        named = os.stat(path)
     except OSError:
-        handle.close()
-        raise StichError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
-                         "for it to finish, or choose another file") from None
-    return handle
+        return False
+    opened = os.fstat(handle.fileno())
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
 
 
-def remove_stale_temporaries(path: str | os.PathLike) -> int:
+def remove_stale_temporaries(path: str | os.PathLike, min_age: float = 0.0) -> int:
     """Remove the temporary files :func:`atomic_path` left beside ``path`` when a process writing it was killed
-    (``kill -9`` skips the clean-up); call it only while holding ``path``'s lock, when no writer can be at work.
-    Returns how many were removed."""
+    (``kill -9`` skips the clean-up): only names of the form it gives ``path``'s temporaries (``.NAME.xxxxxxxx.SUFFIX``,
+    eight of mkstemp's letters), only regular files, only those no writer holds (:func:`_hold`) and unchanged for
+    ``min_age`` seconds (a batch, which holds its output's lock and so knows no writer of its own is at work, asks
+    for none). Returns how many were removed."""
     target = Path(os.path.realpath(path))
     suffix = Path(path).suffix
     stem = target.stem if suffix else target.name
@@ -171,14 +261,19 @@ def remove_stale_temporaries(path: str | os.PathLike) -> int:
         entries = list(os.scandir(target.parent))
     except OSError:
         return 0
+    now = time.time()
     for entry in entries:
-        if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
-            try:
-                os.unlink(entry.path)
-                removed += 1
-            except OSError:
-                pass
+        if not (pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)):
+            continue
+        try:
+            if now - entry.stat(follow_symlinks=False).st_mtime < min_age or _held(entry.path):
+                continue
+            os.unlink(entry.path)
+            removed += 1
+        except OSError:
+            pass
     return removed
 
 
-__all__ = ["atomic_file", "atomic_path", "check_writable", "lock_beside", "remove_stale_temporaries"]
+__all__ = ["STALE_TEMPORARY_SECONDS", "HeldLock", "atomic_file", "atomic_path", "check_writable", "lock_beside",
+           "remove_stale_temporaries"]

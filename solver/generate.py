@@ -50,7 +50,9 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     if contract is not None:
         if not isinstance(contract, str):
             raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
-        game.parse_contract(contract)  # a bad contract name fails at once, not after MAX_REDEALS tries
+        refusal = game.declarer_refusal(game.parse_contract(contract), declarer)  # a bad name fails at once too
+        if refusal is not None:  # a rule of seats: no deal would do, so none is searched for
+            raise InvalidContractError(f"seat {declarer} cannot bid {contract} in {game.name}: {refusal}")
     reason = ""
     for _ in range(MAX_REDEALS):
         deal = game.deal_random(rng, seats)

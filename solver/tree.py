@@ -6,6 +6,11 @@ the legal cards, each with the value it keeps and ``optimal`` when it keeps the 
 look at when a post-mortem says a card was a mistake and one wants to see why, or to export to Gephi / yEd
 (GraphML, GEXF) or a web page (node-link JSON). Every attribute is a plain str, int, float or bool, which is all
 those writers accept.
+
+A tree grows by the branching factor per card (a Zwanzigerrufen deal has 172,326 nodes to depth 8, and a node
+costs about 8 KB until the tree is written), so ``max_nodes`` bounds it: the nodes are counted first with the
+engine's move generator (the tree has one node per play sequence, the perft counts of every depth summed), which
+takes milliseconds, and a tree over the bound is refused before any node is made.
 """
 
 from __future__ import annotations
@@ -13,9 +18,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Callable
-
-import networkx as nx
+from typing import TYPE_CHECKING, Callable
 
 from .errors import StichError
 from .games.base import Objective
@@ -24,7 +27,55 @@ from .search.boundary import check_number
 from .search.engine import MAX_PERFT_DEPTH, EngineSolver, solver_for
 from .state import PlayState
 
+if TYPE_CHECKING:
+    import networkx as nx  # imported where a tree is made or written: a third of every command's start otherwise
+
 FORMATS = (".graphml", ".gexf", ".json")
+
+#: How many nodes ``stich tree`` builds at most unless told (``--max-nodes``): about 0.8 GB of memory at 8 KB a node.
+DEFAULT_MAX_NODES = 100_000
+
+#: The largest ``max_nodes`` taken (a tree that size would need terabytes).
+MAX_TREE_NODES = 1_000_000_000
+
+#: Called every PROGRESS_NODES nodes with (nodes made, nodes in the whole tree).
+TreeProgress = Callable[[int, int], None]
+PROGRESS_NODES = 1_000
+
+
+class TreeTooLarge(StichError):
+    """A tree with more nodes than were allowed (``max_nodes``): ``nodes`` of them, or at least that many when not
+    ``exact`` (the count stops at the first depth over the bound)."""
+
+    def __init__(self, nodes: int, exact: bool, max_nodes: int, depth: int) -> None:
+        self.nodes, self.exact, self.max_nodes, self.depth = nodes, exact, max_nodes, depth
+        super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the {max_nodes:,} allowed "
+                         "(max_nodes; about 8 KB of memory a node)")
+
+    def size_text(self) -> str:
+        return f"{'' if self.exact else 'more than '}{self.nodes:,} nodes"
+
+
+def tree_size(position: Position, depth: int, *, stop_above: int | None = None,
+              engine: EngineSolver | None = None) -> int:
+    """How many nodes :func:`strategy_tree` makes to ``depth`` cards: one per play sequence of at most ``depth``
+    cards (the perft counts of every depth up to the end of the deal, summed). With ``stop_above`` the count stops at
+    the first depth where the sum exceeds it, so that a tree far too large is not counted through."""
+    check_position(position)
+    check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
+    return _count_nodes(position, depth, stop_above, solver_for(engine))[0]
+
+
+def _count_nodes(position: Position, depth: int, stop_above: int | None, engine: EngineSolver) -> tuple[int, bool]:
+    """:func:`tree_size`'s count, and whether it is the whole tree's (False when it stopped above the bound)."""
+    state = position.state
+    last = min(depth, sum(hand.bit_count() for hand in state.hands))
+    total = 0
+    for level in range(last + 1):
+        total += engine.perft(state, level)
+        if stop_above is not None and total > stop_above:
+            return total, level == last
+    return total, True
 
 
 def _node_id(path: tuple[str, ...]) -> str:
@@ -50,26 +101,52 @@ def _node_attributes(state: PlayState, value: int, depth: int) -> dict[str, obje
             "tricks_played": len(state.history), "over": state.is_over}
 
 
+def _origin(position: Position) -> dict[str, str]:
+    """Graph attributes that say where the tree came from, so that a tree file can be traced back to its deal:
+    the record (``source``: its file and line; ``board``), the ``deal`` (the hands as the record deals them) and the
+    cards ``played`` before the root, in order. Empty for a position not read from a record."""
+    record = position.record
+    pack = position.pack
+    return {"source": f"{record.source}:{record.line}" if record is not None and record.source else "",
+            "board": (record.get("Board") or "") if record is not None else "",
+            "deal": position.rules.deal.text(), "played": " ".join(pack[card].name for card in position.played)}
+
+
 def strategy_tree(position: Position, depth: int, *, objective: str | None = None, seat: int | None = None,
-                  engine: EngineSolver | None = None) -> nx.DiGraph:
+                  engine: EngineSolver | None = None, max_nodes: int | None = None,
+                  progress: TreeProgress | None = None) -> nx.DiGraph:
     """The tree of every play sequence of ``depth`` cards from the position.
 
     Node attributes: ``to_move`` (1-based seat, 0 when the deal is over), ``table`` (cards on the table), ``value``
     (the maximising side's total: achieved + double-dummy rest; the declaring side for ``points``; for ``score``
     the declaring side's settlement in game units), ``depth``.
     Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``.
-    Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth`` and ``variant`` (the flags
-    that differ from the game's defaults, ``name=value, ...``)."""
+    Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth``, ``variant`` (the flags
+    that differ from the game's defaults, ``name=value, ...``), and where the tree came from: ``source`` (the
+    record's ``file:line``), ``board``, ``deal`` and ``played`` (the cards before the root).
+
+    ``max_nodes`` (None: no bound) refuses a larger tree with :class:`TreeTooLarge` before any node is made
+    (:func:`tree_size`); ``progress(nodes made, nodes in all)`` is called every ``PROGRESS_NODES`` nodes."""
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
     engine = solver_for(engine)
+    if max_nodes is not None:
+        max_nodes = check_number("max_nodes", max_nodes, 1, MAX_TREE_NODES)
+    if progress is not None and not callable(progress):
+        raise StichError(f"progress must be a function (or None), not {progress!r}")
+    total, exact = _count_nodes(position, depth, max_nodes, engine)
+    if max_nodes is not None and total > max_nodes:
+        raise TreeTooLarge(total, exact, max_nodes, depth)
+    counter = _Counter(total, progress)
     if names_score(objective):
-        return _score_tree(position, depth, seat)
+        return _score_tree(position, depth, seat, counter)
+    import networkx as nx
+
     goal = _objective(position, objective, seat)
     rules = position.rules
     graph = nx.DiGraph(objective=goal.name, maximiser="+".join(str(s + 1) for s in sorted(goal.maximiser)),
                        game=position.game.name, contract=str(rules.contract), depth=depth,
-                       variant=rules.variant.text())
+                       variant=rules.variant.text(), **_origin(position))
     state = position.state
     root_value = goal.achieved(rules, state) + engine.value(state, goal)
     graph.add_node(_node_id(()), **_node_attributes(state, root_value, 0))
@@ -78,12 +155,28 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
         achieved = goal.achieved(rules, node)
         return [(cv.card, achieved + cv.value) for cv in engine.card_values(node, goal)]
 
-    _expand(graph, totals, state, (), root_value, depth)
+    _expand(graph, totals, state, (), root_value, depth, counter)
     return graph
 
 
-def _score_tree(position: Position, depth: int, seat: int | None) -> nx.DiGraph:
+class _Counter:
+    """Counts the nodes made and reports them to ``progress`` every PROGRESS_NODES."""
+
+    def __init__(self, total: int, progress: TreeProgress | None) -> None:
+        self.total = total
+        self.progress = progress
+        self.made = 1  # the root
+
+    def made_one(self) -> None:
+        self.made += 1
+        if self.progress is not None and self.made % PROGRESS_NODES == 0:
+            self.progress(self.made, self.total)
+
+
+def _score_tree(position: Position, depth: int, seat: int | None, counter: _Counter) -> nx.DiGraph:
     """The tree valued by the score: every node's value is the declaring side's double-dummy settlement."""
+    import networkx as nx
+
     from .score_objective import solve_score  # the settlement search loads on first use
 
     if seat is not None:
@@ -96,18 +189,18 @@ def _score_tree(position: Position, depth: int, seat: int | None) -> nx.DiGraph:
     rules = position.rules
     graph = nx.DiGraph(objective="score", maximiser="+".join(str(s + 1) for s in sorted(root.objective.maximiser)),
                        game=position.game.name, contract=str(rules.contract), depth=depth,
-                       variant=rules.variant.text())
+                       variant=rules.variant.text(), **_origin(position))
     graph.add_node(_node_id(()), **_node_attributes(position.state, root.total, 0))
 
     def totals(node: PlayState) -> list[tuple[int, int]]:
         return [(cv.card, cv.value) for cv in solve_score(at(node), cards=True, reference_solver=False).card_values]
 
-    _expand(graph, totals, position.state, (), root.total, depth)
+    _expand(graph, totals, position.state, (), root.total, depth, counter)
     return graph
 
 
 def _expand(graph: nx.DiGraph, totals: Callable[[PlayState], list[tuple[int, int]]], state: PlayState,
-            path: tuple[str, ...], value: int, depth: int) -> None:
+            path: tuple[str, ...], value: int, depth: int, counter: _Counter) -> None:
     """Add the children of one node: one edge per legal card, valued by one card-values search of the node
     (``totals``: each legal card and the total it keeps)."""
     if depth == 0 or state.is_over:
@@ -119,13 +212,16 @@ def _expand(graph: nx.DiGraph, totals: Callable[[PlayState], list[tuple[int, int
         child_state = state.advance(card)
         child = path + (name,)
         graph.add_node(_node_id(child), **_node_attributes(child_state, total, len(child)))
+        counter.made_one()
         graph.add_edge(parent, _node_id(child), card=name, seat=state.to_move + 1, value=total,
                        optimal=total == value)
-        _expand(graph, totals, child_state, child, total, depth - 1)
+        _expand(graph, totals, child_state, child, total, depth - 1, counter)
 
 
 def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF, or node-link JSON."""
+    import networkx as nx
+
     if not isinstance(graph, nx.DiGraph):
         raise StichError(f"the tree to write is a networkx DiGraph (from strategy_tree), not {type(graph).__name__}")
     if not isinstance(path, (str, os.PathLike)):
@@ -144,4 +240,4 @@ def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     return path
 
 
-__all__ = ["strategy_tree", "write_tree"]
+__all__ = ["DEFAULT_MAX_NODES", "TreeTooLarge", "strategy_tree", "tree_size", "write_tree"]

@@ -518,7 +518,7 @@ def test_objective_names_read_like_the_other_names(valat):
     (dict(cards="yes"), "cards must be True or False"),
     (dict(objectives=["valt"]), "objective 'valt' is no game's"),
     (dict(objectives=[3]), "objectives are names"),
-    (dict(variant={"sagotrik": "on"}), "variant flag 'sagotrik' is no game's"),
+    (dict(variant={"sagotrik": "on"}), "unknown variant flag 'sagotrik'"),
     (dict(variant={"sagotrick": "maybe"}), "sagotrick='maybe': Zwanzigerrufen: variant flag sagotrick takes"),
 ])
 def test_a_batch_question_no_record_could_answer_is_refused_before_writing(tmp_path, arguments, message):

@@ -265,13 +265,120 @@ def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path, through_lin
 
 
 def test_identical_records_get_one_line_in_one_run(tmp_path: Path) -> None:
-    """Two copies of a record are one question (recognised by text): one line, in a first run as on a rerun."""
+    """Two copies of a record are one question (recognised by text): one line, in a first run as on a rerun. The
+    copy is counted as a duplicate, not as already done (which read as solved by an earlier run)."""
     record = next(solver.random_records("Kratzen", 7, 1))
     source = tmp_path / "deals.tbn"
     write_records([record, record], source)
     out = tmp_path / "out.jsonl"
     summary = solve_batch(source, out, workers=1)
-    assert (summary.records, summary.solved, summary.skipped) == (2, 1, 1) and len(_lines(out)) == 1
+    assert (summary.records, summary.solved, summary.skipped, summary.duplicates) == (2, 1, 0, 1)
+    assert len(_lines(out)) == 1
+    again = solve_batch(source, out, workers=1)
+    assert (again.records, again.solved, again.skipped, again.duplicates) == (2, 0, 1, 1)
+
+
+def test_lines_of_records_no_longer_in_the_input_are_counted_and_kept(tmp_path: Path) -> None:
+    """The input regenerated under the same name: its new records are solved and the old lines stay, but the
+    summary counts them and names the first ids (they repeat the new records' ids with other deals)."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 4)), source)
+    out = tmp_path / "out.jsonl"
+    assert solve_batch(source, out, workers=1).stale == 0
+    old_ids = tuple(line["id"] for line in _lines(out))
+    regenerated = list(solver.random_records("Kratzen", 7, 2)) + list(solver.random_records("Kratzen", 8, 3))
+    write_records(regenerated, source)
+    summary = solve_batch(source, out, workers=1)
+    assert (summary.skipped, summary.solved, summary.stale) == (2, 3, 2)
+    assert summary.stale_ids == old_ids[2:]
+    assert len(_lines(out)) == 7
+    assert solve_batch(source, out, workers=1).stale == 2
+
+
+def test_an_output_moved_with_its_input_resumes(tmp_path: Path) -> None:
+    """Records are recognised by their text, so a half-finished run copied elsewhere with its input resumes, and
+    says so; the copied file renamed too when every line answers one of its records. Another file's output is
+    still refused, and so is another question of the moved file."""
+    records = list(solver.random_records("Kratzen", 9, 6))
+    source = tmp_path / "deals.tbn"
+    write_records(records, source)
+    out = tmp_path / "out.jsonl"
+    solve_batch(source, out, workers=1)
+    half = b"".join(out.read_bytes().splitlines(keepends=True)[:3])
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (moved / "deals.tbn").write_bytes(source.read_bytes())
+    (moved / "out.jsonl").write_bytes(half)
+    said: list[str] = []
+    summary = solve_batch(moved / "deals.tbn", moved / "out.jsonl", workers=1, notify=said.append)
+    assert (summary.skipped, summary.solved, summary.stale) == (3, 3, 0)
+    assert said == [f"{moved / 'out.jsonl'} was written for {source.resolve()}; resuming with "
+                    f"{(moved / 'deals.tbn').resolve()}, whose records it answers"]
+    (moved / "renamed.tbn").write_bytes(source.read_bytes())
+    (moved / "r.jsonl").write_bytes(half)
+    assert solve_batch(moved / "renamed.tbn", moved / "r.jsonl", workers=1).skipped == 3
+    with pytest.raises(StichError, match="this output answers .*without --cards.*, not .*with --cards"):
+        solve_batch(moved / "renamed.tbn", moved / "r.jsonl", workers=1, cards=True)
+    other = tmp_path / "other"
+    other.mkdir()
+    write_records(list(solver.random_records("Kratzen", 10, 6)), other / "deals.tbn")
+    (other / "out.jsonl").write_bytes(half)
+    with pytest.raises(StichError, match="none of its 3 records is in"):
+        solve_batch(other / "deals.tbn", other / "out.jsonl", workers=1)
+    assert (other / "out.jsonl").read_bytes() == half
+
+
+def test_one_objective_asked_twice_is_the_same_question(tmp_path: Path) -> None:
+    """``-o points -o points`` is ``-o points`` (solve asks each objective once): the rerun resumes."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Schafkopf", 4, 2)), source)
+    out = tmp_path / "out.jsonl"
+    solve_batch(source, out, workers=1, objectives=["points"])
+    again = solve_batch(source, out, workers=1, objectives=["points", "Points"])
+    assert (again.skipped, again.written) == (2, 0)
+    assert {line["asked"]["objectives"] == ["points"] for line in _lines(out)} == {True}
+
+
+def test_a_run_that_writes_nothing_leaves_no_lock_file(tmp_path: Path) -> None:
+    """An input without records (or unreadable) leaves neither an output nor its lock; a run that wrote keeps
+    the lock file (removing it while another process may be opening it is what lock_beside guards against)."""
+    empty = tmp_path / "empty.tbn"
+    empty.write_text("% nothing\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert solve_batch(empty, out, workers=1).records == 0
+    with pytest.raises(OSError):
+        solve_batch(tmp_path / "missing.tbn", out, workers=1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.tbn"]
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 1)), source)
+    solve_batch(source, out, workers=1)
+    assert (tmp_path / ".out.jsonl.lock").exists()
+
+
+def test_a_lock_file_removed_under_a_waiting_locker_is_taken_again(tmp_path: Path, monkeypatch) -> None:
+    """A process that opened the lock file just before its holder removed it must not lock the removed file while
+    a third process locks its successor: lock_beside checks it locked the file now by that name."""
+    import fcntl
+
+    from solver.files import lock_beside
+
+    out = tmp_path / "out.jsonl"
+    lock_path = tmp_path / ".out.jsonl.lock"
+    real_lockf = fcntl.lockf
+    calls = []
+
+    def lockf(handle, flags):  # the holder removes the file between this process's open and its lock, once
+        calls.append(handle.fileno())
+        if len(calls) == 1:
+            lock_path.unlink()
+        return real_lockf(handle, flags)
+
+    monkeypatch.setattr(fcntl, "lockf", lockf)
+    held = lock_beside(out, "test")
+    monkeypatch.undo()
+    assert len(calls) == 2 and held.path == lock_path and lock_path.exists()
+    held.close(remove=True)
+    assert not lock_path.exists()
 
 
 def test_a_refused_rerun_leaves_even_a_half_line_alone(tmp_path: Path) -> None:

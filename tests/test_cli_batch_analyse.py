@@ -127,3 +127,60 @@ def test_the_bonuses_table_says_whose_objective_it_is():
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
     assert "schneider_against │ the other side" in " ".join(result.stdout.split())
+
+
+def test_batch_says_once_which_lines_answer_records_no_longer_in_the_input(tmp_path):
+    """A regenerated input under the same name: the old lines stay (ids repeated with other deals), said on stderr
+    once with their count and first ids."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 4)
+    first = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
+    assert first.exit_code == 0 and "no longer" not in first.stderr
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    deals.write_text("\n".join(format_record(r) for r in solver.random_records("Kratzen", 4, 4, seats=4)))
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count("no longer in") == 1
+    assert (f"stich: 4 lines of {out} answer records no longer in {deals} (their ids {', '.join(ids[:3])}, ...): "
+            "they stay; remove them or write to a new file") in result.stderr
+
+
+def test_batch_counts_a_duplicate_record_as_such_not_as_done_before(tmp_path):
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    record = format_record(next(solver.random_records("Kratzen", 3, 1, seats=4)))
+    deals.write_text(f"{record}\n{record}")
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert ("1 written to" in result.stderr and "0 already done, 1 duplicate of a record above (the same text): "
+            "answered once" in result.stderr)
+
+
+def test_batch_resumes_an_output_moved_with_its_input_and_says_so(tmp_path, monkeypatch):
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 4)
+    assert runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"]).exit_code == 0
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (moved / "deals.tbn").write_bytes(deals.read_bytes())
+    (moved / "out.jsonl").write_text("".join(out.read_text().splitlines(keepends=True)[:2]))
+    monkeypatch.chdir(moved)
+    result = runner.invoke(app, ["batch", "deals.tbn", "--out", "out.jsonl", "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert (f"stich: out.jsonl was written for {deals.resolve()}; resuming with {(moved / 'deals.tbn').resolve()}, "
+            "whose records it answers") in result.stderr
+    assert "2 written to out.jsonl (2 solved, 0 errors), 2 already done" in result.stderr
+
+
+def test_batch_with_a_variant_flag_no_game_has_is_a_usage_error(tmp_path):
+    """As in deal and bench (exit 2, nothing written); a flag of another game than a record's stays that record's
+    error (exit 1)."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 1)
+    for flag in ("foo=1", "solo_value=x"):
+        result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--variant", flag])
+        assert result.exit_code == 2 and "--variant" in result.stderr and not out.exists()
+    result = runner.invoke(app, ["solve", str(deals), "--variant", "foo=1"])
+    assert result.exit_code == 2 and "unknown variant flag 'foo' (no game has it" in result.stderr
+    result = runner.invoke(app, ["solve", str(deals), "--variant", "solo_value=5"])
+    assert result.exit_code == 1 and "unknown variant flag 'solo_value'" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deals.tbn"]  # no lock file left either

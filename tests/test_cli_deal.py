@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import solver
@@ -164,3 +165,21 @@ def test_analyse_from_a_file_takes_no_declarer_and_names_its_record():
     assert "give either FILE or --game" in result.stderr
     report = _run("analyse", "examples/schafkopf.tbn", "--seat", "2", "-b", "1", "-n", "2", "-j", "1", code=0)
     assert report.stdout.startswith("board 1 (examples/schafkopf.tbn:")
+
+
+def test_a_contract_the_declarer_can_never_bid_is_a_usage_error_at_once():
+    """Only forehand declares a Zwanzigerrufen Normal game (RULES.md 1.2): a rule of seats, not of the cards, so it
+    is said at once instead of after 10,000 deals tried."""
+    result = runner.invoke(app, ["deal", "-g", "zr", "--contract", "Normal", "--declarer", "2"])
+    assert result.exit_code == 2
+    assert "seat 2 cannot bid Normal in Zwanzigerrufen: in a Normal game forehand (seat 1) is the declarer" in \
+        result.stderr
+    assert runner.invoke(app, ["deal", "-g", "zr", "--contract", "Solo", "--declarer", "2"]).exit_code == 0
+    with pytest.raises(solver.StichError, match="seat 3 cannot bid Normal T19"):
+        solver.random_record("zr", 1, 1, contract="Normal T19", declarer=3)
+
+
+def test_an_unknown_contract_for_match_is_a_usage_error_as_for_deal():
+    for command in (["deal", "-g", "sk"], ["match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1"]):
+        result = runner.invoke(app, [*command, "-c", "Solo X"])
+        assert result.exit_code == 2 and "'X' is not a suit" in result.stderr, command

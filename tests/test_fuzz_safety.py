@@ -159,3 +159,47 @@ def test_an_atomic_write_follows_links_and_keeps_permissions(tmp_path):
         stream.write("gone\n")
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary left behind
+
+
+def test_a_temporary_file_left_by_a_killed_writer_is_removed_by_the_next_write(tmp_path):
+    """``stich deal --out`` killed with kill -9 left ``.x.xxxxxxxx.tbn`` for good. The next write of the same file
+    removes a temporary of its own name that no writer holds and that is old enough; a live writer's (it holds an
+    flock on it), a fresh one (a writer that holds no lock: an earlier stich) and other files are left alone."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from solver.files import STALE_TEMPORARY_SECONDS, atomic_file
+
+    out = tmp_path / "x.tbn"
+    code = ("import sys, time; from solver.files import atomic_file\n"
+            "with atomic_file(sys.argv[1]) as stream:\n"
+            "    stream.write('half'); stream.flush(); print('writing', flush=True); time.sleep(60)\n")
+    killed = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE, text=True)
+    assert killed.stdout is not None and killed.stdout.readline().strip() == "writing"
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    (stale,) = [p for p in tmp_path.iterdir() if p.name.startswith(".x.")]
+    live = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert live.stdout is not None and live.stdout.readline().strip() == "writing"
+        (writing,) = [p for p in tmp_path.iterdir() if p.name.startswith(".x.") and p != stale]
+        fresh = tmp_path / ".x.k3x_9q2z.tbn"
+        fresh.write_text("an unlocked writer's, just now")
+        others = [tmp_path / name for name in (".x.notours.tbn", ".y.k3x_9q2z.tbn", ".x.k3x_9q2z.json")]
+        long_ago = time.time() - STALE_TEMPORARY_SECONDS - 60
+        for path in [*others, writing, stale]:
+            path.touch()
+            os.utime(path, (long_ago, long_ago))
+        with atomic_file(out) as stream:
+            stream.write("whole\n")
+        assert not stale.exists() and writing.exists() and fresh.exists() and all(p.exists() for p in others)
+        assert out.read_text() == "whole\n"
+    finally:
+        live.kill()
+        live.wait()
+    with atomic_file(out) as stream:  # the lock went with its writer: its old file is stale now
+        stream.write("again\n")
+    assert not writing.exists() and fresh.exists()

@@ -377,6 +377,55 @@ def test_tree_command_refuses_points_in_kratzen_and_records_the_variant(tmp_path
     assert strategy_tree(ending(), 1).graph["variant"] == ""
 
 
+def test_tree_size_counts_the_nodes_before_the_tree_is_built():
+    """One node per play sequence: tree_size is what strategy_tree makes, to the end of the deal too; a tree over
+    max_nodes is refused before any node is made, with its size (exact when the count reached the depth)."""
+    from solver.tree import TreeTooLarge, tree_size
+
+    position = ending(["HK", "T1"])
+    for depth in (0, 3, 40):
+        assert tree_size(position, depth) == strategy_tree(position, depth).number_of_nodes()
+    whole = tree_size(position, 3)
+    assert strategy_tree(position, 3, max_nodes=whole).number_of_nodes() == whole
+    with pytest.raises(TreeTooLarge, match=f"the tree to depth 3 has {whole:,} nodes, more than the {whole - 1:,}"):
+        strategy_tree(position, 3, max_nodes=whole - 1)
+    with pytest.raises(TreeTooLarge, match="has more than 4 nodes, more than the 3 allowed") as refused:
+        strategy_tree(position, 18, objective="score", max_nodes=3)
+    assert not refused.value.exact and refused.value.nodes < tree_size(position, 18)
+    seen = []
+    strategy_tree(position, 40, progress=lambda made, total: seen.append((made, total)))
+    assert seen and all(total == tree_size(position, 40) and made % 1000 == 0 for made, total in seen)
+
+
+def test_the_tree_names_the_record_deal_and_play_it_came_from(tmp_path):
+    path = _ending_file(tmp_path)
+    position = next(solver.read_positions(path))
+    graph = strategy_tree(position, 0)
+    assert {name: graph.graph[name] for name in ("source", "board", "deal", "played")} == {
+        "source": f"{path}:1", "board": "9", "deal": VALAT_ENDING, "played": " ".join(VALAT_THROWN)}
+    run("tree", path, "--depth", 1, "--out", tmp_path / "t.graphml")
+    assert nx.read_graphml(tmp_path / "t.graphml").graph["played"] == " ".join(VALAT_THROWN)
+    assert strategy_tree(ending(["HK"]), 0).graph["played"] == "HK"
+    assert strategy_tree(ending(), 0).graph["source"] == ""  # made, not read: no record
+
+
+def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path):
+    """Depth 8 of a Zwanzigerrufen deal is 172,326 nodes and 1.4 GB: refused at once (exit 1, no traceback, no
+    file), by the default --max-nodes too; 0 lifts the limit."""
+    deals = tmp_path / "zr.tbn"
+    deals.write_text(solver.formats.tbn.format_record(solver.random_record("zr", 2, 1)), encoding="utf-8")
+    out = tmp_path / "big.graphml"
+    result = run("tree", deals, "--depth", 8, "--out", out, code=1)
+    assert result.stderr == (f"stich: {deals}:1: the tree to depth 8 has 172,326 nodes, over --max-nodes 100,000 "
+                             "(about 8 KB of memory a node); nothing written: ask for fewer cards (--depth), or a "
+                             "larger --max-nodes (0: no limit)\n")
+    assert "more than 172,326 nodes" in run("tree", deals, "--depth", 12, "--out", out, code=1).stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["zr.tbn"]
+    assert "51 nodes" in run("tree", deals, "--depth", 2, "--out", out, "--max-nodes", 51).stderr
+    run("tree", deals, "--depth", 2, "--out", out, "--max-nodes", 50, code=1)
+    assert "51 nodes" in run("tree", deals, "--depth", 2, "--out", out, "--max-nodes", 0).stderr
+
+
 def test_tree_command_reads_no_record_after_the_one_it_uses(tmp_path):
     # the records after the one used are not read: a broken one must not fail the command
     path = tmp_path / "two.tbn"

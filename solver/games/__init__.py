@@ -7,8 +7,10 @@ else in stich names a game: scoring, settlement, post-mortem and bench reach it 
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from ..cards import Pack, register_pack
-from ..errors import UnknownGameError, did_you_mean
+from ..errors import StichError, UnknownGameError, did_you_mean
 from .base import Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
 from .schafkopf import Schafkopf
@@ -66,6 +68,26 @@ def game_list(conjunction: str = "or") -> str:
     """The registered games' names as a phrase for help texts: ``A, B or C``."""
     names = [game.name for game in GAMES]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
+def check_flags_of_some_game(variant: Mapping[str, object]) -> None:
+    """StichError for a variant flag that no game has, or whose value no game that has it reads: given for a file
+    that may mix games, a flag need only be some game's (each record then checks it against its own), but one that
+    is nobody's is wrong whatever the records."""
+    for name, value in variant.items():
+        games = [game for game in GAMES if str(name).strip().lower() in game.flags]  # read as Variant reads it
+        if not games:
+            every = sorted({flag for game in GAMES for flag in game.flags})
+            raise StichError(f"unknown variant flag {name!r}{did_you_mean(str(name), every)} (no game has it; "
+                             f"every game's flags: {', '.join(every)})")
+        errors = []
+        for game in games:
+            try:
+                game.variant({name: value})
+            except StichError as error:
+                errors.append(f"{game.name}: {error}")
+        if len(errors) == len(games):
+            raise StichError(f"variant flag {name}={value!r}: " + "; ".join(errors))
 
 
 __all__ = ["GAMES", "Contract", "Game", "Kratzen", "Objective", "Rules", "Schafkopf", "TrickEvent",

@@ -564,6 +564,12 @@ class Game:
         return {}
 
     @classmethod
+    def declarer_refusal(cls, contract: Contract, declarer: int) -> str | None:
+        """Why seat ``declarer`` (1-based) never declares ``contract``, whatever the cards (Zwanzigerrufen's Normal
+        game is forehand's), or None: a rule of seats, said at once rather than after a search of deals."""
+        return None
+
+    @classmethod
     def make_rules(cls, deal: Deal, contract: Contract, declarer: int, variant: Variant, leader: int | None,
                    state_tags: dict[str, object]) -> Rules:
         raise NotImplementedError

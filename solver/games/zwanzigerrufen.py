@@ -737,11 +737,18 @@ class Zwanzigerrufen(Game):
                 dealt_together(rules.deal, kings))
 
     @classmethod
+    def declarer_refusal(cls, contract: Contract, declarer: int) -> str | None:
+        return "in a Normal game forehand (seat 1) is the declarer" if contract.kind == "normal" and declarer != 1 \
+            else None
+
+    @classmethod
     def make_rules(cls, deal, contract, declarer, variant, leader, state_tags):
         whole = cls.is_whole(deal)
         partner = None
+        refusal = cls.declarer_refusal(contract, declarer + 1)
+        if refusal is not None:
+            raise InvalidContractError(refusal)
         if contract.kind == "normal":
-            require(declarer == 0, "in a Normal game forehand (seat 1) is the declarer")
             if contract.card is None:
                 require(whole, "an ending must name its called card (Normal T20..T16)")
                 card = cls.called_card(deal)
