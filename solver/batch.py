@@ -322,9 +322,9 @@ def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _
                  asked: Mapping[str, Any], notify: Notify | None) -> None:
     """Accept an output written for this question of an input by another path, and say so, when it is that input
     moved or copied (with the output beside it): every such line answers a record of ``source`` (records are
-    recognised by their text, wherever the file is), or the file has the same name and some of them do (the rest
-    are lines the file no longer has records for, said at the end as on any rerun). Otherwise it is another file's
-    output, refused. One pass over the input, only in that case."""
+    recognised by their text, wherever the file is). Otherwise it is another file's output, refused, even under the
+    same name: two files that share some records must not share an output. One pass over the input, only in that
+    case."""
     wanted = set().union(*scan.elsewhere.values())
     lines = len(wanted)
     for item in read_items(source):
@@ -332,10 +332,10 @@ def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _
         if not wanted:
             break
     old = ", ".join(sorted(scan.elsewhere))
-    same_name = all(os.path.basename(path) == os.path.basename(asked["source"]) for path in scan.elsewhere)
-    if wanted and not (same_name and len(wanted) < lines):
+    if wanted:
         first = sorted(scan.elsewhere)[0]
-        missing = f"none of its {lines:,} records is" if len(wanted) == lines else f"{len(wanted):,} of its records are"
+        missing = (f"none of its {lines:,} records is" if len(wanted) == lines
+                   else f"{len(wanted):,} of its {lines:,} records {'is' if len(wanted) == 1 else 'are'} not")
         raise StichError(f"{out_path}: this output answers {_describe({**asked, 'source': first})}, not "
                          f"{_describe(asked)}, and {missing} in {source}; rerun with the same input, or choose "
                          "another --out file")

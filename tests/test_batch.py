@@ -326,6 +326,10 @@ def test_an_output_moved_with_its_input_resumes(tmp_path: Path) -> None:
     with pytest.raises(StichError, match="none of its 3 records is in"):
         solve_batch(other / "deals.tbn", other / "out.jsonl", workers=1)
     assert (other / "out.jsonl").read_bytes() == half
+    # a file of the same name that shares only some of the records is another file all the same
+    write_records(records[:2] + list(solver.random_records("Kratzen", 11, 4)), other / "deals.tbn")
+    with pytest.raises(StichError, match="1 of its 3 records is not in"):
+        solve_batch(other / "deals.tbn", other / "out.jsonl", workers=1)
 
 
 def test_one_objective_asked_twice_is_the_same_question(tmp_path: Path) -> None:
