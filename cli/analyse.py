@@ -278,13 +278,22 @@ def live_analysis(samples: int, as_json: bool):
 
 
 def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
-    """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it)."""
+    """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as
+    ``+1.00 ± 0.50``: the intervals are the mean's plus and minus a half-width, and written so a table of ten
+    contracts fits a terminal."""
     low, high = (x if x is not None else math.nan for x in row["interval"])
     if rank == 1:
-        return signed_interval(row["mean"], low, high), "best"
+        return plus_minus(row["mean"], low, high), "best"
     gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
-    behind = signed_interval(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
-    return signed_interval(row["mean"], low, high), behind
+    behind = plus_minus(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
+    return plus_minus(row["mean"], low, high), behind
+
+
+def plus_minus(value: float, low: float, high: float) -> str:
+    """``+1.00 ± 0.50`` for a mean and its symmetric interval, the mean alone where there is none."""
+    if math.isnan(low):
+        return f"{value:+.2f}"
+    return f"{value:+.2f} ± {(high - low) / 2:.2f}"
 
 
 def _nothing_solved(document: dict, console) -> bool:
@@ -310,24 +319,27 @@ def render_advice(document: dict, console=None) -> None:
     console.print(done + (f"; announced: {document['announcements']}" if document["announcements"] else ""))
     if _nothing_solved(document, console):
         return
-    table = Table(title=f"contracts by seat {document['seat']}'s mean payment (game units, 95% interval; paired "
+    table = Table(title=f"contracts by seat {document['seat']}'s mean payment (game units ± the 95% interval; paired "
                         "samples)", title_justify="left")
     for column, justify in (("", "right"), ("contract", "left"), ("mean payment", "right"),
-                            ("behind the best", "right"), ("win", "right"), ("bonuses made", "left")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+                            ("behind the best", "right"), ("win", "right"), ("bonuses made", "left"),
+                            ("against", "left")):
+        # the figures stay whole; where the table is too wide, the bonuses wrap
+        wraps = column in ("bonuses made", "against")
+        table.add_column(column, justify=justify, no_wrap=not wraps)  # type: ignore[arg-type]
     for rank, row in enumerate(document["contracts"], 1):
         mean = row["mean"]
         if mean is None:
-            table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "")
+            table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "", "")
             continue
         mean_text, behind = _ranked_texts(rank, row)
-        bonuses = ", ".join(f"{name} {p:.0%}" for name, p in row["bonuses"].items() if p)
+        bonuses, against = (", ".join(f"{name} {p:.0%}" for name, p in row[key].items() if p)
+                            for key in ("bonuses", "bonuses_against"))
         table.add_row(str(rank), row["contract"], mean_text, behind,
-                      f"{row['win_probability']:.0%}", bonuses)
+                      f"{row['win_probability']:.0%}", bonuses, against)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
-    console.print("payment: the seat's share of its side's settlement (a Rufer's or a Normal game's is shared by "
-                  "two seats, a Solo's is the soloist's)")
+    console.print("payment: the seat's share of its side's settlement (two seats share a Rufer's or a Normal game's)")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
@@ -405,11 +417,13 @@ def render_cards(document: dict, console=None) -> None:
     console.print(done + (f"; scored with {', '.join(scored_with)}" if scored_with else ""))
     if _nothing_solved(document, console):
         return
-    table = Table(title=f"cards by seat {document['seat']}'s mean payment (game units, 95% interval; paired)",
+    table = Table(title=f"cards by seat {document['seat']}'s mean payment (game units ± the 95% interval; paired)",
                   title_justify="left")
     for column, justify in (("", "right"), ("card", "left"), ("mean payment", "right"),
                             ("behind the best", "right"), ("win", "right")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        # the figures stay whole; where the table is too wide, the bonuses wrap
+        wraps = column in ("bonuses made", "against")
+        table.add_column(column, justify=justify, no_wrap=not wraps)  # type: ignore[arg-type]
     for rank, row in enumerate(document["cards"], 1):
         if row["mean"] is None:
             continue

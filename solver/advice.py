@@ -43,7 +43,8 @@ from .position import check_position
 from .sampling import (SHARE_SCALE, Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans,
                        record_scoring, scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
-from .settlement import PayoffTable, bonuses_made, final_net, play_out, payoff_spec, payoff_table
+from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
+                         payoff_table)
 from .variant import Variant
 from .workers import Pool, local_workers, worker_settlement_engine, worker_stop
 
@@ -74,6 +75,7 @@ class ContractSums:
     wins: int = 0
     refused: int = 0
     bonuses: dict[str, int] = field(default_factory=dict)  # bonus item -> samples where the declarers made it
+    against: dict[str, int] = field(default_factory=dict)  # bonus item -> samples where the other side was paid it
 
 
 @dataclass
@@ -96,7 +98,7 @@ class AdviceSums:
     def to_json(self) -> dict[str, Any]:
         """The sums as a checkpoint line keeps them."""
         return {"samples": self.samples,
-                "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses]
+                "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses, c.against]
                               for i, c in self.contracts.items()},
                 "pairs": {f"{i},{j}": [p.n, p.total, p.squares] for (i, j), p in self.pairs.items()}}
 
@@ -104,9 +106,10 @@ class AdviceSums:
     def from_json(cls, document: Mapping[str, Any]) -> "AdviceSums":
         """The sums of a checkpoint line (KeyError, TypeError or ValueError when it holds none)."""
         sums = cls(int(document["samples"]))
-        for key, (n, total, squares, wins, refused, bonuses) in document["contracts"].items():
+        for key, (n, total, squares, wins, refused, bonuses, against) in document["contracts"].items():
             sums.contracts[int(key)] = ContractSums(int(n), int(total), int(squares), int(wins), int(refused),
-                                                    {str(k): int(v) for k, v in bonuses.items()})
+                                                    {str(k): int(v) for k, v in bonuses.items()},
+                                                    {str(k): int(v) for k, v in against.items()})
         for key, (n, total, squares) in document["pairs"].items():
             i, j = (int(x) for x in key.split(","))
             sums.pairs[(i, j)] = PairSums(int(n), int(total), int(squares))
@@ -123,6 +126,8 @@ class AdviceSums:
             mine.refused += part.refused
             for name, count in part.bonuses.items():
                 mine.bonuses[name] = mine.bonuses.get(name, 0) + count
+            for name, count in part.against.items():
+                mine.against[name] = mine.against.get(name, 0) + count
         for key, pair in other.pairs.items():
             mine_pair = self.pairs.setdefault(key, PairSums())
             mine_pair.n += pair.n
@@ -137,15 +142,19 @@ def draw_deal(setup: AdviceSetup, k: int) -> Deal:
     return shuffled_deal(game, setup.fixed, unseen_cards(game, setup.fixed), random.Random(f"{setup.seed}:{k}"))
 
 
-def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
-    """Every contract's settlement on sample ``k``: (the seat's share of its side's net in sixths of a game unit,
-    :func:`~solver.sampling.scaled_share`, whether it is a win, the bonus items the declarers make along the
-    score-optimal line), or None where the rules refuse the contract on this deal.
-    Where the net itself names the bonuses (:func:`bonuses_of_value`) no line is played."""
+#: One contract (or card) on one sample: the seat's share of its side's net in sixths of a game unit
+#: (:func:`~solver.sampling.scaled_share`), whether it is a win, and the bonus items the declarers make and those the
+#: other side is paid for along the score-optimal line.
+Settled = tuple[int, bool, tuple[str, ...], tuple[str, ...]]
+
+
+def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
+    """Every contract's settlement on sample ``k`` (:data:`Settled`), or None where the rules refuse the contract
+    on this deal. Where the net itself names the bonuses (:func:`bonuses_of_value`) no line is played."""
     game = get_game(setup.game)
     deal = draw_deal(setup, k)
     engine = worker_settlement_engine()
-    results: list[tuple[int, bool, tuple[str, ...]] | None] = []
+    results: list[Settled | None] = []
     for contract in setup.contracts:
         try:
             rules = game.rules(deal, contract, declarer=setup.seat, variant=dict(setup.variant) or None)
@@ -157,29 +166,31 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[tuple[int, bool, tuple[str
         table = payoff_table(position, inputs=inputs)
         spec = table.spec
         value = engine.value(position.state, spec)
-        made = bonuses_of_value(table, value)
-        if made is None:  # outcomes of this net differ in their bonuses: the line says which it makes
+        bonuses = bonuses_of_value(table, value)
+        if bonuses is None:  # outcomes of this net differ in their bonuses: the line says which it makes
             final = play_out(position.state, engine.line(position.state, spec, value))
-            made = bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)
-        results.append((scaled_share(position, setup.seat - 1, value), value > 0, made))
+            items = final_net(position, final, inputs=inputs)[1].items
+            bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
+        results.append((scaled_share(position, setup.seat - 1, value), value > 0, *bonuses))
     return results
 
 
-def bonuses_of_value(table: PayoffTable, value: int) -> tuple[str, ...] | None:
-    """The bonuses the declarers make when the settlement is ``value``, read off the payoff table: a score-optimal
-    line ends in a bucket worth ``value``, so where every such bucket pays the same bonuses (each bucket's items,
-    ``Game.settlement_items``, kept with the table) they are the line's, and the line need not be played. None where
-    those buckets differ (a Pagat and an Absolut may pay alike), or the game does not itemise its buckets."""
-    if table.made is None:
+def bonuses_of_value(table: PayoffTable, value: int) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The bonuses the declarers make and those the other side is paid for when the settlement is ``value``, read
+    off the payoff table: a score-optimal line ends in a bucket worth ``value``, so where every such bucket pays the
+    same bonuses (each bucket's items, ``Game.settlement_items``, kept with the table) they are the line's, and the
+    line need not be played. None where those buckets differ (a Pagat and an Absolut may pay alike), or the game
+    does not itemise its buckets."""
+    if table.made is None or table.against is None:
         return None
-    made: tuple[str, ...] | None = None
-    for payoff, bucket_made in zip(table.spec.table, table.made):
+    found: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    for payoff, made, against in zip(table.spec.table, table.made, table.against):
         if payoff != value:
             continue
-        if made is not None and bucket_made != made:
+        if found is not None and (made, against) != found:
             return None
-        made = bucket_made
-    return made
+        found = (made, against)
+    return found
 
 
 @dataclass(frozen=True)
@@ -205,7 +216,7 @@ class Limits:
 
 
 def solve_span(span: tuple[int, int], limits: Limits,
-               solve: Callable[[int], Sequence[tuple[int, bool, tuple[str, ...]] | None]]) -> AdviceSums:
+               solve: Callable[[int], Sequence[Settled | None]]) -> AdviceSums:
     """Samples ``first`` .. ``first + count - 1`` (``solve(k)`` gives sample ``k``'s results) as integer sums, up to
     the first sample ``limits`` stop: the sums then hold fewer samples than the span (:func:`run_samples`)."""
     first, count = span
@@ -225,20 +236,22 @@ def advice_chunk(span: tuple[int, int], setup: AdviceSetup, limits: Limits = Lim
     return solve_span(span, limits, lambda k: settle_sample(setup, k))
 
 
-def add_sample(sums: AdviceSums, results: Sequence[tuple[int, bool, tuple[str, ...]] | None]) -> None:
+def add_sample(sums: AdviceSums, results: Sequence[Settled | None]) -> None:
     sums.samples += 1
     for index, result in enumerate(results):
         entry = sums.contracts.setdefault(index, ContractSums())
         if result is None:
             entry.refused += 1
             continue
-        value, win, made = result
+        value, win, made, against = result
         entry.n += 1
         entry.total += value
         entry.squares += value * value
         entry.wins += int(win)
         for name in made:
             entry.bonuses[name] = entry.bonuses.get(name, 0) + 1
+        for name in against:
+            entry.against[name] = entry.against.get(name, 0) + 1
     for i, first in enumerate(results):
         for j in range(i + 1, len(results)):
             second = results[j]
@@ -267,6 +280,7 @@ class ContractRow:
     gap_low: float
     gap_high: float
     told_apart: bool  # whether the gap's 95% interval excludes 0 (the leader itself: False)
+    against: dict[str, float] = field(default_factory=dict)  # the bonuses the other side is paid, by share
 
     def as_dict(self) -> dict[str, Any]:
         def number(x: float) -> float | None:
@@ -275,6 +289,7 @@ class ContractRow:
                 "mean": number(self.mean), "interval": [number(self.low), number(self.high)],
                 "win_probability": number(self.win_probability),
                 "bonuses": {name: round(p, 4) for name, p in self.bonuses.items()},
+                "bonuses_against": {name: round(p, 4) for name, p in self.against.items()},
                 "behind_leader": number(self.gap), "behind_interval": [number(self.gap_low), number(self.gap_high)],
                 "told_apart": self.told_apart}
 
@@ -329,7 +344,9 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
         rows.append(ContractRow(names[index], entry.n, entry.refused, mean, low, high,
                                 entry.wins / entry.n if entry.n else math.nan,
                                 {name: count / entry.n for name, count in sorted(entry.bonuses.items())} if entry.n
-                                else {}, gap, gap_low, gap_high, apart))
+                                else {}, gap, gap_low, gap_high, apart,
+                                {name: count / entry.n for name, count in sorted(entry.against.items())} if entry.n
+                                else {}))
     return tuple(rows)
 
 
@@ -500,12 +517,12 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: Limits = Limits(
     share of its side's settlement (in sixths of a game unit)."""
     seat = setup.sampling.seat  # 0-based
 
-    def solve(k: int) -> list[tuple[int, bool, tuple[str, ...]] | None]:
+    def solve(k: int) -> list[Settled | None]:
         rules, state = draw_sample(setup.sampling, k)
         position = Position(get_game(setup.sampling.game), rules, state)
         values = child_values(position, setup.sampling)
         shares = [scaled_share(position, seat, values[card]) for card in setup.cards]
-        return [(share, share > 0, ()) for share in shares]
+        return [(share, share > 0, (), ()) for share in shares]
 
     return solve_span(span, limits, solve)
 
@@ -534,6 +551,7 @@ class CardAdvice:
             entry["card"] = entry.pop("contract")
             entry.pop("refused")
             entry.pop("bonuses")
+            entry.pop("bonuses_against")
             cards.append(entry)
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
                 "seat": self.seat, "played": list(self.played),

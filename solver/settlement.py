@@ -98,6 +98,7 @@ class PayoffTable:
 
     spec: PayoffSpec
     made: tuple[tuple[str, ...], ...] | None
+    against: tuple[tuple[str, ...], ...] | None = None  # the bonus items the other side is paid for, likewise
 
 
 #: The payoff tables kept for deals that share them (``Game.settlement_key``), oldest dropped first: a sampling
@@ -139,12 +140,13 @@ def payoff_table(position: Position, state: PlayState | None = None, *, announce
     buckets = [tuple(c.representative(b) for c, b in zip(components, bucket))
                for bucket in bucket_tuples(tuple(components))]
     if items is None:
-        table, made = tuple(net(values) for values in buckets), None
+        table, made, against = tuple(net(values) for values in buckets), None, None
     else:
         settled = [items(values) for values in buckets]
         table = tuple(items_net(rules, bucket_items) for bucket_items in settled)
         made = tuple(bonuses_made(rules, bucket_items) for bucket_items in settled)
-    result = PayoffTable(PayoffSpec(rules.declaring_side, tuple(components), table), made)
+        against = tuple(bonuses_against(rules, bucket_items) for bucket_items in settled)
+    result = PayoffTable(PayoffSpec(rules.declaring_side, tuple(components), table), made, against)
     with _tables_lock:
         if len(known) >= TABLES_KEPT:
             del known[next(iter(known))]
@@ -163,6 +165,15 @@ def bonuses_made(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
     declarers = {s + 1 for s in rules.declaring_side}
     return tuple(sorted({item.name for item in items
                          if item.value and set(item.winners) & declarers and item.name != "game"}))
+
+
+def bonuses_against(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
+    """The bonus items (every item but the game) the other side is paid for: Laufende held against the contract, a
+    Schneider against it, a bonus the defenders made or the declarers announced and failed."""
+    declarers = {s + 1 for s in rules.declaring_side}
+    return tuple(sorted({item.name for item in items
+                         if item.value and item.winners and not set(item.winners) & declarers
+                         and item.name != "game"}))
 
 
 def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec:

@@ -84,7 +84,7 @@ def _settled_along_the_line(setup, k):
     from solver.games import get_game
     from solver.position import Position
     from solver.scoring import scoring_inputs
-    from solver.settlement import default_settlement_engine, final_net, payoff_spec, play_out
+    from solver.settlement import bonuses_against, default_settlement_engine, final_net, payoff_spec, play_out
 
     game, engine = get_game(setup.game), default_settlement_engine()
     results = []
@@ -95,8 +95,9 @@ def _settled_along_the_line(setup, k):
         spec = payoff_spec(position, inputs=inputs)
         value = engine.value(position.state, spec)
         final = play_out(position.state, engine.line(position.state, spec, value))
-        results.append((scaled_share(position, setup.seat - 1, value), value > 0,
-                        bonuses_made(rules, final_net(position, final, inputs=inputs)[1].items)))
+        items = final_net(position, final, inputs=inputs)[1].items
+        results.append((scaled_share(position, setup.seat - 1, value), value > 0, bonuses_made(rules, items),
+                        bonuses_against(rules, items)))
     return results
 
 
@@ -380,3 +381,16 @@ def test_contracts_are_ranked_by_what_the_seat_is_paid():
     advice = contract_advice("schafkopf", hand, 1, "Rufer S, Solo H", samples=100, seed=3, workers=1)
     assert [row.contract for row in advice.rows] == ["Solo H", "Rufer S"]
     assert advice.rows[0].mean == pytest.approx(4.20) and advice.rows[1].mean == pytest.approx(2.68)
+
+
+def test_the_bonuses_the_other_side_is_paid_are_counted_too():
+    """A contract's risk is what the other side is paid along the way (Laufende held against it, a Schneider
+    against it): the analyst audit missed it beside the bonuses made. Counted from the same line as those."""
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G, Solo H", samples=30, seed=1,
+                             workers=1)
+    rufer, solo = _row(advice, "Rufer G"), _row(advice, "Solo H")
+    assert solo.against["schneider"] > 0.9 and not solo.bonuses  # a Solo this hand loses, mostly Schneider
+    assert rufer.bonuses["schneider"] > 0 and "schneider" not in rufer.against
+    document = advice.as_dict()
+    assert document["contracts"][1]["bonuses_against"] == {"schneider": round(solo.against["schneider"], 4)}
+    assert schema_errors(document, SCHEMA) == []
