@@ -65,7 +65,7 @@ def render_analysis(document: dict, console=None) -> None:
         score_low, score_high = document["score_interval"]
         score_spread = (f"95% interval {score_low:+.2f} .. {score_high:+.2f}" if document["samples"] > 1
                         else "one sample: no interval")
-        console.print(f"mean score: {document['score_mean']:+.2f} game units ({score_spread}), seat "
+        console.print(f"mean payment: {document['score_mean']:+.2f} game units ({score_spread}), seat "
                       f"{document['seat']}'s share of its side's settlement")
     console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} ({spread}), "
                   "each sample played double dummy")
@@ -73,7 +73,7 @@ def render_analysis(document: dict, console=None) -> None:
         # The line above lets every sample choose its own best card; a player picks one card for all of them.
         best = document["openings"][0]
         now = "card to play now" if document.get("played") else "opening card"
-        score = f"mean score {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
+        score = f"mean payment {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
         console.print(Text(f"best single {now} over all samples: ") + painter.card(best["card"])
                       + Text(f", {score}win {best['win_probability']:.1%}   mean {unit}: {best['mean']:.1f}"))
     bonuses = Table(title="bonuses forced", title_justify="left")
@@ -87,7 +87,7 @@ def render_analysis(document: dict, console=None) -> None:
         title = "cards to play now" if document.get("played") else "opening cards"
         openings = Table(title=title, title_justify="left")
         scored = document["openings"][0].get("mean_score") is not None
-        for column in ("card",) + (("mean score",) if scored else ()) + ("win", f"mean {unit}"):
+        for column in ("card",) + (("mean payment",) if scored else ()) + ("win", f"mean {unit}"):
             openings.add_column(column)
         for card in document["openings"]:
             card_score = (f"{card['mean_score']:+.2f}",) if scored else ()

@@ -252,8 +252,8 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     wait_for(lambda: odds_done(driver), "the odds", timeout=60)
     counts = driver.execute_script("return window.oddsCounts")
     assert any(text.startswith("so far ") for text in counts) and counts[-1].startswith("100 deals"), counts
-    assert "mean score" in driver.find_element("id", "odds-summary").text  # the score beside the points
-    assert "mean score" in [th.text for th in driver.find_elements("css selector", "#odds th")]
+    assert "mean payment" in driver.find_element("id", "odds-summary").text  # the score beside the points
+    assert "mean payment" in [th.text for th in driver.find_elements("css selector", "#odds th")]
     hidden = driver.execute_script("return document.querySelectorAll('.seat:not(.to-move) .card.back').length")
     assert hidden == sum(len(hand["cards"]) for hand in driver.execute_script("return S.view.hands")
                          if hand["seat"] != driver.execute_script("return S.view.to_move"))

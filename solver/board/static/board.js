@@ -448,7 +448,7 @@ function renderOdds(odds) {
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
     el("td", {}, o.mean.toFixed(1)), ...(scored ? [el("td", {}, o.mean_score.toFixed(1))] : []),
     el("td", {}, pct(o.win_probability))));
-  const score = scored ? ` · mean score ${odds.score_mean.toFixed(1)}` + interval(odds.score_interval) : "";
+  const score = scored ? ` · mean payment ${odds.score_mean.toFixed(1)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
     el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)}` +
@@ -457,7 +457,7 @@ function renderOdds(odds) {
       "above lets each deal choose its own best card; the table is one card over all of them)" +
       (scored ? `; the score is seat ${odds.seat}'s share of its side's, in game units, and ranks the cards` : "")),
     rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
-      ...(scored ? [el("th", {}, "mean score")] : []), el("th", {}, "win")), ...rows) : "");
+      ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "");
   markOdds();
 }
 
