@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
+from .announcements import parse_announcements
 from .cards import Card, card_items
 from .checkpoint import Journal, Span
 from .deal import Deal, parse_hand
@@ -559,8 +560,12 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
                                    f"hand of {game.hand_size}")
     for other, mask in game.cards_announced(tags or {}).items():
         # an announced card still unseen is in its announcer's hand; one seen elsewhere leaves nothing to infer
-        if not any(held & mask for held in fixed) and fixed[other].bit_count() + mask.bit_count() <= game.hand_size:
-            fixed[other] |= mask
+        if any(held & mask for held in fixed):
+            continue
+        if fixed[other].bit_count() + mask.bit_count() > game.hand_size:
+            raise InvalidDealError(f"seat {other + 1} announced what needs {', '.join(game.pack.names(mask))}, which "
+                                   f"its hand as given does not hold")
+        fixed[other] |= mask
     return Setup(game.name, seats, tuple(fixed), seat - 1, contract, declarer,
                  tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())),
                  announcements.strip() or None if announcements else None, pot)
@@ -592,7 +597,12 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     impossible hand or constraints, or a checkpoint written by another analysis."""
     game = get_game(game)
     seat, declarer, seats = integral(seat), integral(declarer), integral(seats)  # type: ignore[assignment]
-    setup = _setup(game, hand, seat, contract, known, declarer, variant, seats or game.seat_counts[0], seed,
+    seat_count = seats or game.seat_counts[0]
+    # what the announcements tell every seat, as a record's do: an announced Pagat is in its announcer's hand
+    tags = {} if not isinstance(announcements, str) or not game.has_announcements else {
+        name: value for name, value in game.announced_state(parse_announcements(announcements, seat_count)).items()
+        if value is not None}
+    setup = _setup(game, hand, seat, contract, known, declarer, variant, seat_count, seed, tags=tags,
                    announcements=announcements, pot=pot)
     return _analyse(game, setup, samples, checkpoint, known,
                     Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress)

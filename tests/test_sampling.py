@@ -472,4 +472,11 @@ def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
         analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", samples=2, pot=3)
     with pytest.raises(StichError, match="no deal of the unseen cards"):  # seat 1 declares: no 'dagegen' for it
         analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal T17", samples=2,
-                     announcements="1: Pagat dagegen")
+                     announcements="1: Absolut dagegen")
+    # an announced Pagat is in its announcer's hand, as a record's is (the review found the samples dealing it
+    # anywhere); one the announcing hand as given lacks is refused at once
+    hand = "T21 T19 T18 T15 T14 T13 T12 HK SK DK"
+    placed = analyse_hand("zwanzigerrufen", hand, 1, "Normal T20", samples=2, workers=1, announcements="3: Pagat")
+    assert placed.known == {3: ("T1",)}
+    with pytest.raises(StichError, match="seat 1 announced what needs T1, which its hand as given does not hold"):
+        analyse_hand("zwanzigerrufen", hand, 1, "Normal T20", samples=2, announcements="1: Pagat")
