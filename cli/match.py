@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import List, Optional
 
@@ -136,7 +137,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
         for name, mean in result.bots.items():
             table.add_row(name, str(result.seats[name]), _text(mean))
         console.print(table)
-        if len(result.bots) == 1:
+        if len(result.bots) == 1 and math.isnan(next(iter(result.bots.values())).low):
             console.print(f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), "
                           "no interval")
         console.print(f"declaring side: {_text(result.declaring_side)} per deal")

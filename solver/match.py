@@ -149,7 +149,8 @@ class MatchResult:
     kinds of bot, the difference of the first over the second (per deal, the mean payment of the first's seats minus
     the mean of the second's), paired when ``rotate`` put both on the same cards. Every mean is over the boards
     played in all their rotations, one value a board (``count``); ``deals_counted`` is their deals and ``seats``
-    the seats each bot held in them. A bot holding every seat has no interval: its mean is 0 by construction."""
+    the seats each bot held in them. A bot holding every seat of zero-sum deals has no interval: its mean is 0 by
+    construction."""
 
     game: str
     seed: int
@@ -291,8 +292,10 @@ def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[
         declaring.append(sum(sum(deal.payments[s - 1] for s in deal.declaring_side) for deal in deals) / len(deals))
         if len(names) == 2:
             gaps.append(sum(_gap(deal, *names) for deal in deals) / len(deals))
-    # one bot in every seat: its mean is each deal's payments over the seats, 0 by construction (zero-sum)
-    bots = {name: Mean.of(values, interval=len(names) > 1) for name, values in per_bot.items()}
+    # one bot in every seat: its mean is each deal's payments over the seats, 0 by construction where the deals are
+    # zero-sum; with a pot they are not (the pot takes and pays), and the mean has an interval like any other
+    zero_sum = all(sum(deal.payments) == 0 for deal in played)
+    bots = {name: Mean.of(values, interval=len(names) > 1 or not zero_sum) for name, values in per_bot.items()}
     difference = (names[0], names[1], Mean.of(gaps)) if len(names) == 2 else None
     return MatchResult(game, seed, boards, rotate, tuple(played), bots, Mean.of(declaring), difference, stopped,
                        seats, sum(len(deals) for deals in whole), pot)

@@ -346,6 +346,9 @@ def test_a_kratzen_match_has_a_pot_and_each_seat_plays_for_its_own():
     assert any(any(deal.payments) for deal in with_pot.deals)
     with pytest.raises(StichError, match="pot"):
         play_match("schafkopf", [RandomBot()] * 4, boards=1, pot=3)
+    # the pot takes and pays, so one bot in every seat has a mean with an interval (the review: "0 by construction")
+    alone = play_match("kratzen", [RandomBot(seed=3)] * 3, boards=4, seed=2, pot=12).bots["random"]
+    assert alone.mean != 0 and alone.low < alone.mean < alone.high
     position = position_from_record(random_record("kratzen", 2, 1, seats=3))
     position.record.set("Pot", "12")
     attacker, _ = card_values(position, "score", EngineSolver())
