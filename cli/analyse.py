@@ -67,6 +67,9 @@ def render_analysis(document: dict, console=None) -> None:
                         else "one sample: no interval")
         console.print(f"mean payment: {document['score_mean']:+.2f} game units ({score_spread}), seat "
                       f"{document['seat']}'s share of its side's settlement")
+    elif get_game(document["game"]).has_pot and document["seat"] != document["declarer"]:
+        console.print(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
+                      f"by seat {document['seat']}'s own {unit}")
     console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} ({spread}), "
                   "each sample played double dummy")
     if document["openings"]:

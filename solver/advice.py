@@ -41,7 +41,7 @@ from .analysis import SCHEMA
 from .checkpoint import Journal, Span
 from .position import check_position
 from .sampling import (SHARE_SCALE, Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans,
-                       record_scoring, scaled_share, seat_cards, shuffled_deal, unseen_cards)
+                       has_share, record_scoring, scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
@@ -574,6 +574,10 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
     if seat != state.to_move + 1:
         raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
+    if not has_share(position, seat - 1):
+        raise StichError(f"card advice ranks the cards by the seat's share of the score, and in {position.game.name} "
+                         f"only the declarer's payment is searched (every seat plays for itself): stich analyse "
+                         f"FILE --seat {seat} ranks seat {seat}'s cards by its own tricks")
     sampling = position_setup(position, seat, known=known, seed=seed)
     legal = state.legal_cards()
     setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))

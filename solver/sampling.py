@@ -434,7 +434,7 @@ def _add_score(sums: Sums, position: Position, seat: int, setup: Setup) -> None:
     from .score_objective import solve_score  # the settlement search loads on first use
     from .settlement import settlement_unsupported
 
-    if settlement_unsupported(position) is not None:
+    if settlement_unsupported(position) is not None or not has_share(position, seat):
         return
     state = position.state
     result = solve_score(position, cards=state.to_move == seat, engine=worker_settlement_engine(),
@@ -455,11 +455,17 @@ SHARE_SCALE = 6
 def scaled_share(position: Position, seat: int, net: int) -> int:
     """``seat``'s (0-based) share of the declaring side's ``net`` in sixths of a game unit (:data:`SHARE_SCALE`):
     what a player is paid, as advice and the odds compare it (a Rufer's net is shared by two seats, a Solo's is the
-    soloist's)."""
-    share = position.game.seat_share(position.rules, seat, net) * SHARE_SCALE
-    if share.denominator != 1:  # a side of more than three seats sharing a net
-        raise AssertionError(f"{net} shares out as {share / SHARE_SCALE}")
-    return int(share)
+    soloist's). Only for a seat whose payment the settlement answers (:func:`has_share`)."""
+    share = position.game.seat_share(position.rules, seat, net)
+    if share is None or (share * SHARE_SCALE).denominator != 1:  # a bug, not bad input: callers ask has_share
+        raise AssertionError(f"seat {seat + 1} has no share of {net} in sixths")
+    return int(share * SHARE_SCALE)
+
+
+def has_share(position: Position, seat: int) -> bool:
+    """Whether ``seat``'s (0-based) own payment is what the settlement search answers: not a Kratzen seat that does
+    not declare (every seat plays for itself there, and only the attacker's payment is searched)."""
+    return position.game.seat_share(position.rules, seat, 0) is not None
 
 
 def sample_chunk(setup: Setup, first: int, count: int) -> Sums:

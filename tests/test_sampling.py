@@ -480,3 +480,19 @@ def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
     assert placed.known == {3: ("T1",)}
     with pytest.raises(StichError, match="seat 1 announced what needs T1, which its hand as given does not hold"):
         analyse_hand("zwanzigerrufen", hand, 1, "Normal T20", samples=2, announcements="1: Pagat")
+
+
+def test_a_kratzen_seat_that_does_not_declare_has_no_payment_of_its_own():
+    """Only the attacker's payment is searched where every seat plays for itself: the attacker's negated is not what
+    another seat is paid (the review), so that seat's analysis has no payment, and card advice for it is refused
+    with the command that ranks its cards by its own tricks."""
+    from solver.advice import card_advice
+
+    defender = analyse_hand("kratzen", "HA EA EK GA", 2, "Trump H", seats=3, samples=4, seed=1, workers=1, pot=12)
+    attacker = analyse_hand("kratzen", "HA EA EK GA", 1, "Trump H", seats=3, samples=4, seed=1, workers=1, pot=12)
+    assert defender.score_mean is None and all(o.mean_score is None for o in defender.openings)
+    assert attacker.score_mean is not None
+    position = solver.position_from_record(solver.random_record("kratzen", 2, 1, seats=3))
+    after = position.play(next(iter(position.legal_cards())))
+    with pytest.raises(StichError, match=r"only the declarer's payment is searched .* stich analyse FILE --seat 2"):
+        card_advice(after, samples=2, workers=1)

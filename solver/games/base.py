@@ -403,12 +403,13 @@ class Game:
         return None
 
     @classmethod
-    def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction:
+    def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction | None:
         """``seat``'s (0-based) share of its side's net when the declaring side's net is ``net``: what a player
         compares between contracts, as a Rufer's net is shared by two seats and a Solo's is the soloist's alone.
         Every item is settled between the declaring side and the other seats, each seat of a side paid alike
         (:func:`~solver.games.outcome.item_payments`), so this is the seat's own payment; only an item charged to
-        one player (a Mondfang under ``mondfang=player``) is shared out over the side here."""
+        one player (a Mondfang under ``mondfang=player``) is shared out over the side here. None where the seat's
+        own payment is not what the settlement search answers (a game where every seat plays for itself)."""
         declares = seat in rules.declaring_side
         side = rules.declaring_side if declares else rules.defending_side
         return Fraction(net if declares else -net, len(side))

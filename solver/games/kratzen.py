@@ -195,10 +195,10 @@ class Kratzen(Game):
         return components, net
 
     @classmethod
-    def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction:
-        """The attacker's payment is the settlement; every other seat plays for itself against the pot, and what
-        the searches answer for it is the attacker's payment against it (its own is not searched)."""
-        return Fraction(net if seat == rules.declarer else -net)
+    def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction | None:
+        """The attacker's payment is the settlement; every other seat plays for itself against the pot, and its own
+        payment is not searched (the attacker's, negated, is not it)."""
+        return Fraction(net) if seat == rules.declarer else None
 
     @classmethod
     def points_objective(cls, rules: Rules) -> Objective:
