@@ -38,6 +38,7 @@ from .games import get_game
 from .games.base import Game
 from .position import Position
 from .analysis import SCHEMA
+from .announcements import parse_announcements
 from .checkpoint import Journal, Span
 from .position import check_position
 from .sampling import (SHARE_SCALE, Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans,
@@ -410,6 +411,12 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
                 wanted.append(canonical)
     if not wanted:
         raise InvalidContractError(f"seat {seat} may announce no {game.name} contract with this hand")
+    if isinstance(announcements, str) and game.has_announcements:
+        # the seat's own: another seat's Kontra or 'dagegen' would say who sits where, which the samples do not keep
+        others = sorted({item.seat for item in parse_announcements(announcements, seats) if item.seat != seat})
+        if others:
+            raise StichError(f"contract advice settles the announcements seat {seat} adds to every contract, not "
+                             f"seat {', '.join(map(str, others))}'s ({announcements!r})")
     if announcements is not None or pot is not None:
         position = Position(game, *_start(game, deal, wanted[0], seat, chosen))
         payoff_spec(position, announcements=announcements, pot=pot)  # announcements the rules refuse fail here

@@ -18,7 +18,7 @@ import pytest
 from solver.advice import AdviceSums, add_sample, card_advice, contract_advice, make_setup, settle_sample
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
-from solver.errors import InvalidContractError
+from solver.errors import InvalidContractError, StichError
 from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -394,3 +394,14 @@ def test_the_bonuses_the_other_side_is_paid_are_counted_too():
     document = advice.as_dict()
     assert document["contracts"][1]["bonuses_against"] == {"schneider": round(solo.against["schneider"], 4)}
     assert schema_errors(document, SCHEMA) == []
+
+
+def test_contract_advice_takes_only_the_seats_own_announcements():
+    """Another seat's Kontra says who sits where, which contract advice's samples do not keep: it crashed the run on
+    the first sample where seat 4 was the partner (the review). It is refused at once."""
+    with pytest.raises(StichError, match="not seat 4's"):
+        contract_advice("zwanzigerrufen", "T21 T19 T18 T15 T14 T13 T12 HK SK DK", 1, "Normal T20, Solo", samples=12,
+                        workers=1, announcements="4: Kontra")
+    own = contract_advice("zwanzigerrufen", "T21 T19 T18 T15 T14 T13 T12 HK SK DK", 1, "Solo", samples=2,
+                          workers=1, announcements="1: Valat")
+    assert own.announcements == "1: Valat" and own.rows[0].samples == 2
