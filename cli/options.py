@@ -17,6 +17,7 @@ import typer
 
 from solver.errors import StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
+from solver.generate import everyday_refusal
 from solver.position import Position
 from solver.scoring import MAX_POT
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
@@ -144,6 +145,8 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
         if refusal is not None:
             raise typer.BadParameter(f"seat {declarer or 1} cannot bid {contract} in {chosen.name}: {refusal}",
                                      param_hint="'--declarer'")
+    elif declarer is not None and (refusal := everyday_refusal(chosen, declarer)) is not None:
+        raise typer.BadParameter(refusal + " (give --contract)", param_hint="'--declarer'")
     for option, text in cards:
         for token in text.split():
             try:

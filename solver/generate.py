@@ -53,6 +53,10 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
         refusal = game.declarer_refusal(game.parse_contract(contract), declarer)  # a bad name fails at once too
         if refusal is not None:  # a rule of seats: no deal would do, so none is searched for
             raise InvalidContractError(f"seat {declarer} cannot bid {contract} in {game.name}: {refusal}")
+    else:
+        refusal = everyday_refusal(game, declarer, calls)
+        if refusal is not None:
+            raise InvalidContractError(refusal)
     reason = ""
     for _ in range(MAX_REDEALS):
         deal = game.deal_random(rng, seats)
@@ -71,6 +75,16 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
             return Record(tags)
     asked = contract or f"any of its everyday contracts ({', '.join(game.default_contracts(random.Random(0)))})"
     raise StichError(f"no deal in {MAX_REDEALS} tries lets seat {declarer} bid {asked} in {game.name}: {reason}")
+
+
+def everyday_refusal(game: type[Game], declarer: int, calls: Sequence[str] | None = None) -> str | None:
+    """Why seat ``declarer`` (1-based) bids none of the contracts a deal without one is dealt for (``calls``, else
+    the game's everyday ones) whatever the cards, or None: said at once, not after a search of deals."""
+    texts = list(calls) if calls else game.default_contracts(random.Random(0))
+    refusals = [game.declarer_refusal(game.parse_contract(text), declarer) for text in texts]
+    if not texts or any(refusal is None for refusal in refusals):
+        return None
+    return f"seat {declarer} cannot bid {' or '.join(texts)} in {game.name}: {refusals[0]}"
 
 
 def random_records(game: str | type[Game], seed: int, count: int, *, contract: str | None = None,

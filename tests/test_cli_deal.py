@@ -177,6 +177,13 @@ def test_a_contract_the_declarer_can_never_bid_is_a_usage_error_at_once():
     assert runner.invoke(app, ["deal", "-g", "zr", "--contract", "Solo", "--declarer", "2"]).exit_code == 0
     with pytest.raises(solver.StichError, match="seat 3 cannot bid Normal T19"):
         solver.random_record("zr", 1, 1, contract="Normal T19", declarer=3)
+    # without a contract, the everyday one (Zwanzigerrufen's Normal game) is the one refused, at once too
+    result = runner.invoke(app, ["deal", "-g", "zr", "--declarer", "2"])
+    assert result.exit_code == 2 and "seat 2 cannot bid Normal in Zwanzigerrufen" in result.stderr
+    assert "give --contract" in result.stderr
+    with pytest.raises(solver.StichError, match="seat 2 cannot bid Normal in Zwanzigerrufen"):
+        solver.random_record("zr", 1, 1, declarer=2)
+    assert runner.invoke(app, ["deal", "-g", "sk", "--declarer", "2"]).exit_code == 0
 
 
 def test_an_unknown_contract_for_match_is_a_usage_error_as_for_deal():
