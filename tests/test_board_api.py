@@ -120,17 +120,18 @@ def test_kratzen_tables_of_three_to_six(seats):
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
     assert view["seats"] == seats and len(view["hands"]) == seats and view["per_seat"]
     assert all(len(hand["cards"]) == 4 for hand in view["hands"])
-    # the score is the attacker's payment, with the pot: a dealt board has none, so every line settles 0 and the
-    # board values the cards by each seat's own tricks first
+    # the score is the attacker's payment, with the pot (a dealt board has none, so every line settles 0): the board
+    # values the cards by each seat's own tricks first
     assert [o["name"] for o in view["objectives"]] == ["score", "tricks"] and view["default_objective"] == "tricks"
     values = lines(c.post("/api/values", json={"board": dealt["open"], "moves": []}))[-1]
     assert values["kind"] == "values" and values["maximiser"] == str(view["to_move"])  # the mover's own tricks
-    # with a pot the score pays, and comes first
+    # with a pot the score pays, but it is the attacker's payment alone: each seat's own tricks still come first, as
+    # stich postmortem grades them, and the score is there to choose
     record = solver.position_from_record(solver.random_record("Kratzen", 5, 1, contract="Trump H", seats=seats))
     text = record.to_tbn() + '[Pot "24"]\n'
     pot_board = c.post("/api/load", json={"text": text}).json()["open"]
-    assert c.post("/api/position", json={"board": pot_board, "moves": []}).json()["default_objective"] == "score"
-    scored = lines(c.post("/api/values", json={"board": pot_board, "moves": []}))[-1]
+    assert c.post("/api/position", json={"board": pot_board, "moves": []}).json()["default_objective"] == "tricks"
+    scored = lines(c.post("/api/values", json={"board": pot_board, "moves": [], "objective": "score"}))[-1]
     result = solver.solve(solver.parse_positions(text)[0], "score", cards=True)
     assert scored["objective"] == "score" and scored["maximiser"] == str(view["declarer"])
     assert scored["cards"] == result.card_names() and scored["total"] == result.total

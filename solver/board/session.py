@@ -26,7 +26,6 @@ from ..games import get_game
 from ..generate import random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
-from ..scoring import scoring_inputs
 from ..settlement import settlement_unsupported
 
 #: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
@@ -237,24 +236,16 @@ def objective_names(position: Position) -> list[str]:
 
 
 def default_objective(position: Position) -> str:
-    """The score where the board offers it and it can pay anything, else the card points, else the seat's tricks. A
-    game paid from a pot (Kratzen) whose record names no pot settles every line at 0: its tricks come first there."""
+    """The score where the board offers it and it is every seat's, else the card points, else the seat's tricks. In
+    a game where every seat plays for itself (Kratzen) the score is the attacker's payment alone, and with no pot it
+    settles every line at 0: each seat's own tricks come first there, as ``stich postmortem`` grades them."""
     names = objective_names(position)
-    if SCORE in names and position.game.has_pot and not _pays(position):
+    if SCORE in names and position.game.has_pot:
         names.remove(SCORE)
     for name in (SCORE, "points"):
         if name in names:
             return name
     return names[0]
-
-
-def _pays(position: Position) -> bool:
-    """Whether the record's pot (of a game paid from one) can pay anything: a pot of 0 settles every line at 0, and a
-    pot tag that does not read is the score's to refuse when asked, not a reason to refuse the position."""
-    try:
-        return bool(scoring_inputs(position))
-    except StichError:
-        return False
 
 
 def chosen_objective(position: Position, name: object) -> str:
