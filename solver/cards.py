@@ -277,8 +277,10 @@ class CardSet:
             return NotImplemented
         return self >= other and self.mask != other.mask
 
-    def isdisjoint(self, other: "CardSet") -> bool:
-        return self.mask & self._other(other) == 0
+    def isdisjoint(self, other: "CardSet | Iterable[str | Card]") -> bool:
+        """No card in common with ``other``, a card set or any collection of this pack's cards or tokens."""
+        mask = self._other(other) if isinstance(other, CardSet) else self.pack.card_set(other).mask
+        return self.mask & mask == 0
 
     def __bool__(self) -> bool:
         return self.mask != 0

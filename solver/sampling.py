@@ -116,8 +116,8 @@ class OpeningCard:
 @dataclass(frozen=True, kw_only=True)
 class HandAnalysis:
     """The single-dummy report of one hand: win chance, bonus chances, mean points (or tricks) and mean score (the
-    hand's seat's share of its side's double-dummy settlement in game units, :func:`scaled_share`, scored without
-    announcements) each with a 95% interval, and every opening card's value when the hand leads.
+    hand's seat's share of its side's double-dummy settlement in game units, :func:`scaled_share`, scored with the
+    setup's announcements and pot) each with a 95% interval, and every opening card's value when the hand leads.
 
     ``win_probability`` and ``mean`` let each sample play its own best card (every sample solved double dummy), so
     where the hand is to play they are at least those of its best single card, ``openings[0]`` (the cards are

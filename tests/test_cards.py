@@ -441,6 +441,7 @@ def test_card_sets_are_sets_and_a_pack_is_read_by_token():
     assert not two >= three and not two > three and not three < two
     assert three ^ two == pack.card_set("T5") and three.isdisjoint(pack.card_set("T6"))
     assert not three.isdisjoint(two) and three <= three and not three < three
+    assert three.isdisjoint(["T6", pack["T7"]]) and not three.isdisjoint("T5 T6")
     assert pack["t17"] is pack.parse("T17") and pack[pack.parse("T17").index] is pack["T17"]
     with pytest.raises(UnknownCardError):
         pack["T2"]

@@ -418,12 +418,15 @@ async function loadOdds() {
     return;
   }
   box.replaceChildren(el("h3", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
+  S.odds = null;  // a stop before the first odds says nothing of an earlier question's
   busy("odds", true);
   const asked = ask("odds", "/api/odds", { board: S.board, moves: S.moves.slice(0, S.cursor), samples: 100 }, { raw: true });
   const mine = S.requests.odds;
+  let ended = false;
   try {
     for await (const message of jsonLines(await asked)) {
       if (S.requests.odds !== mine) break;
+      ended = message.kind !== "progress" && message.kind !== "thinking";
       if (message.kind === "progress" || message.kind === "odds") {
         S.odds = message;
         renderOdds(message);
@@ -434,6 +437,8 @@ async function loadOdds() {
           `stopped after ${S.odds.samples} of ${S.odds.of} deals: ${why}` : why));
       }
     }
+    // an answer cut off (the server stopped, the connection dropped) is not the odds over every deal
+    if (!ended && S.requests.odds === mine) box.append(el("div", { class: "error" }, "the answer was cut off"));
   } catch (error) {
     if (!aborted(error)) box.append(el("div", { class: "error" }, error.message));
   } finally {
