@@ -462,8 +462,11 @@ def test_score_of_an_unfinished_play_points_at_where_it_stops():
 
 
 def test_deal_says_why_no_deal_lets_the_seat_bid():
-    result = run("deal", "-g", "zr", "--declarer", "2", code=1)
-    assert "bid any of its everyday contracts (Normal)" in result.stderr and "forehand (seat 1)" in result.stderr
+    # a rule of seats is said at once, as a usage error; a hand no deal allows after the search of deals
+    result = run("deal", "-g", "zr", "--declarer", "2", code=2)
+    assert "seat 2 cannot bid Normal in Zwanzigerrufen" in result.stderr and "forehand (seat 1)" in result.stderr
+    result = run("deal", "-g", "sk", "-c", "Sie", code=1)
+    assert "no deal in 10000 tries lets seat 1 bid Sie" in result.stderr
 
 
 def test_standard_input():
