@@ -343,6 +343,7 @@ def render_advice(document: dict, console=None) -> None:
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
     console.print("payment: the seat's share of its side's settlement (two seats share a Rufer's or a Normal game's)")
+    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the others")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 

@@ -35,7 +35,7 @@ def deal(
 ) -> None:
     """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for)."""
     flags = parse_variant_options(variant)
-    check_game_options(game, flags, seats, declarer, contract)
+    check_game_options(game, flags, seats, declarer, contract, everyday=True)
     with input_errors():
         records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
                                  first_board=first_board, variant=flags)

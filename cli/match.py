@@ -81,7 +81,7 @@ def match(
     if len(specs) not in seat_counts:
         raise typer.BadParameter(f"{get_game(game).name} is played by {get_game(game).seat_counts_text()} seats: "
                                  f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
-    check_game_options(game, flags, len(specs), declarer, contract)
+    check_game_options(game, flags, len(specs), declarer, contract, everyday=True)
     if pot is not None and not get_game(game).has_pot:
         raise typer.BadParameter(f"{get_game(game).name} has no pot (it is for {games_with('has_pot')})",
                                  param_hint="'--pot'")

@@ -117,11 +117,13 @@ def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
 
 
 def check_game_options(game: str, flags: dict[str, str], seats: int | None = None, declarer: int | None = None,
-                       contract: str | None = None, cards: Sequence[tuple[str, str]] = ()) -> None:
+                       contract: str | None = None, cards: Sequence[tuple[str, str]] = (),
+                       everyday: bool = False) -> None:
     """The options of a command that names its game itself (``deal``, ``bench --game``, ``analyse --game``),
     checked against it: a flag, seat count, declarer, contract or card (``cards``: (option, text) pairs such as
     ``("--hand", "EO GO")``) the game has not is a usage error (exit 2), as any option's value out of its range is;
-    no record is involved to point at."""
+    no record is involved to point at. ``everyday``: without a contract the deals are the game's everyday ones
+    (``deal``, ``match``), which the declarer must be able to bid."""
     try:
         chosen = get_game(game)
     except StichError as error:
@@ -145,7 +147,7 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
         if refusal is not None:
             raise typer.BadParameter(f"seat {declarer or 1} cannot bid {contract} in {chosen.name}: {refusal}",
                                      param_hint="'--declarer'")
-    elif declarer is not None and (refusal := everyday_refusal(chosen, declarer)) is not None:
+    elif everyday and declarer is not None and (refusal := everyday_refusal(chosen, declarer)) is not None:
         raise typer.BadParameter(refusal + " (give --contract)", param_hint="'--declarer'")
     for option, text in cards:
         for token in text.split():

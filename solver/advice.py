@@ -413,10 +413,15 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
         raise InvalidContractError(f"seat {seat} may announce no {game.name} contract with this hand")
     if isinstance(announcements, str) and game.has_announcements:
         # the seat's own: another seat's Kontra or 'dagegen' would say who sits where, which the samples do not keep
-        others = sorted({item.seat for item in parse_announcements(announcements, seats) if item.seat != seat})
+        items = parse_announcements(announcements, seats)
+        others = sorted({item.seat for item in items if item.seat != seat})
         if others:
             raise StichError(f"contract advice settles the announcements seat {seat} adds to every contract, not "
                              f"seat {', '.join(map(str, others))}'s ({announcements!r})")
+        for holder, mask in game.cards_announced(game.announced_state(items)).items():
+            if not fixed[holder] & mask:  # the announcer is the seat, whose whole hand is given
+                raise InvalidDealError(f"seat {holder + 1} announced what needs {', '.join(game.pack.names(mask))}, "
+                                       "which its hand as given does not hold")
     if announcements is not None or pot is not None:
         position = Position(game, *_start(game, deal, wanted[0], seat, chosen))
         payoff_spec(position, announcements=announcements, pot=pot)  # announcements the rules refuse fail here

@@ -168,7 +168,7 @@ def bonuses_made(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
 
 
 def bonuses_against(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
-    """The bonus items (every item but the game) the other side is paid for: Laufende held against the contract, a
+    """The bonus items (every item but the game) the other side is paid for: Laufende it is paid for, a
     Schneider against it, a bonus the defenders made or the declarers announced and failed."""
     declarers = {s + 1 for s in rules.declaring_side}
     return tuple(sorted({item.name for item in items

@@ -405,3 +405,7 @@ def test_contract_advice_takes_only_the_seats_own_announcements():
     own = contract_advice("zwanzigerrufen", "T21 T19 T18 T15 T14 T13 T12 HK SK DK", 1, "Solo", samples=2,
                           workers=1, announcements="1: Valat")
     assert own.announcements == "1: Valat" and own.rows[0].samples == 2
+    # an announced Pagat the hand lacks is refused, as the hand's analysis refuses it
+    with pytest.raises(StichError, match="seat 1 announced what needs T1"):
+        contract_advice("zwanzigerrufen", "T21 T20 T18 T15 T9 T4 HK HQ SK CG", 1, "all", samples=2, workers=1,
+                        announcements="1: Pagat")
