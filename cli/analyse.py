@@ -56,10 +56,8 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
     if document.get("played"):
         console.print(Text("played so far: ") + painter.cards(document["played"]))
-    scored_with = [f"the announcements '{document['announcements']}'"] if document.get("announcements") else []
-    scored_with += [f"pot {document['pot']}"] if document.get("pot") is not None else []
     console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
-                  + (f"; scored with {', '.join(scored_with)}" if scored_with else ""))
+                  + _scored_with(document))
     spread = f"95% interval {low:.1f} .. {high:.1f}" if document["samples"] > 1 else "one sample: no interval"
     if document.get("score_mean") is not None:
         score_low, score_high = document["score_interval"]
@@ -280,6 +278,13 @@ def live_analysis(samples: int, as_json: bool):
         yield show
 
 
+def _scored_with(document: dict) -> str:
+    """``; scored with the announcements '...', pot N``: what a sampling run settled every sample with, if anything."""
+    parts = [f"the announcements '{document['announcements']}'"] if document.get("announcements") else []
+    parts += [f"pot {document['pot']}"] if document.get("pot") is not None else []
+    return f"; scored with {', '.join(parts)}" if parts else ""
+
+
 def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
     """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as
     ``+1.00 ± 0.50``: the intervals are the mean's plus and minus a half-width, and written so a table of ten
@@ -319,7 +324,7 @@ def render_advice(document: dict, console=None) -> None:
     done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
     if document["stopped"]:
         done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
-    console.print(done + (f"; announced: {document['announcements']}" if document["announcements"] else ""))
+    console.print(done + _scored_with(document))
     if _nothing_solved(document, console):
         return
     table = Table(title=f"contracts by seat {document['seat']}'s mean payment (game units ± the 95% interval; paired "
@@ -416,9 +421,7 @@ def render_cards(document: dict, console=None) -> None:
     done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
     if document["stopped"]:
         done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
-    scored_with = [f"the announcements '{document['announcements']}'"] if document.get("announcements") else []
-    scored_with += [f"pot {document['pot']}"] if document.get("pot") is not None else []
-    console.print(done + (f"; scored with {', '.join(scored_with)}" if scored_with else ""))
+    console.print(done + _scored_with(document))
     if _nothing_solved(document, console):
         return
     table = Table(title=f"cards by seat {document['seat']}'s mean payment (game units ± the 95% interval; paired)",
