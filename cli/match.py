@@ -145,7 +145,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
             first, second, gap = result.difference
             console.print(f"{first} - {second}: {_text(gap)} per deal, "
                           + ("paired (the same cards)" if result.rotate
-                             else "not paired (--no-rotate: different cards)"))
+                             else "not paired (--no-rotate: each bot keeps its seat)"))
         if boards > 1:
             console.print(f"95% intervals over {boards} boards, one value a board"
                           + (" (its mean over the rotations)" if rotations > 1 else ""))

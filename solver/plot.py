@@ -92,10 +92,12 @@ def _figure(analysis: PlayAnalysis):
         if card.bonuses_lost:
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")
-            thrown = [name for name in card.bonuses_lost if name not in card.bonuses_handed_over]
+            # a seat's own target (Kratzen) says whose: the line is another seat's tricks
+            named = {name: f"seat {card.seat}'s target" if name == "target" else name for name in card.bonuses_lost}
+            thrown = [named[name] for name in card.bonuses_lost if name not in card.bonuses_handed_over]
+            handed = [named[name] for name in card.bonuses_handed_over]
             note += ": " + "; ".join(part for part in (", ".join(thrown) + " lost" if thrown else "",
-                                                       ", ".join(card.bonuses_handed_over) + " handed over"
-                                                       if card.bonuses_handed_over else "") if part)
+                                                       ", ".join(handed) + " handed over" if handed else "") if part)
         # neighbours' labels alternate above and below the line, but not below a point too near the bottom of the
         # scale (the label would sit on the cards' names) nor above one too near the top
         lift = 14 if card.bonuses_lost else 0  # the long bonus labels clear the short ones beside them

@@ -1265,7 +1265,7 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     assert document["declaring_side"] == {"mean": 0.75, "interval": [-0.9681, 2.4681], "count": 40, "deals": 160}
     assert schema_errors(document, SCHEMA) == []
     unpaired = _stich_match("--bots", "sampling:2,random,random,random", "-n", "3", "--seed", "3", "--no-rotate")
-    assert re.search(r"^sampling:2 - random: .* per deal, not paired \(--no-rotate: different cards\)$",
+    assert re.search(r"^sampling:2 - random: .* per deal, not paired \(--no-rotate: each bot keeps its seat\)$",
                      unpaired.stdout, re.M), unpaired.stdout
     document = json.loads(_stich_match("--bots", "sampling:2,random,random,random", "-n", "3", "--seed", "3",
                                        "--no-rotate", "--json").stdout)
