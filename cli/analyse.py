@@ -63,8 +63,9 @@ def render_analysis(document: dict, console=None) -> None:
         score_low, score_high = document["score_interval"]
         score_spread = (f"95% interval {score_low:+.2f} .. {score_high:+.2f}" if document["samples"] > 1
                         else "one sample: no interval")
-        console.print(f"mean payment: {document['score_mean']:+.2f} game units ({score_spread}), seat "
-                      f"{document['seat']}'s share of its side's settlement")
+        whose = ("the attacker's own, from the pot" if get_game(document["game"]).has_pot
+                 else f"seat {document['seat']}'s share of its side's settlement")
+        console.print(f"mean payment: {document['score_mean']:+.2f} {_units(document)} ({score_spread}), {whose}")
     elif get_game(document["game"]).has_pot and document["seat"] != document["declarer"]:
         console.print(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
                       f"by seat {document['seat']}'s own {unit}")
@@ -278,6 +279,19 @@ def live_analysis(samples: int, as_json: bool):
         yield show
 
 
+def _units(document: dict) -> str:
+    """What payments are counted in: chips where the game is paid from a pot (Kratzen), else game units."""
+    return "chips" if get_game(document["game"]).has_pot else "game units"
+
+
+def _payment_note(document: dict) -> str:
+    """What a payment is: the seat's share of its side's settlement, or in a game paid from a pot (where only the
+    attacker's is searched) the attacker's own."""
+    if get_game(document["game"]).has_pot:
+        return "payment: the attacker's own, in chips from and into the pot"
+    return "payment: the seat's share of its side's settlement"
+
+
 def _scored_with(document: dict) -> str:
     """``; scored with the announcements '...', pot N``: what a sampling run settled every sample with, if anything."""
     parts = [f"the announcements '{document['announcements']}'"] if document.get("announcements") else []
@@ -327,8 +341,8 @@ def render_advice(document: dict, console=None) -> None:
     console.print(done + _scored_with(document))
     if _nothing_solved(document, console):
         return
-    table = Table(title=f"contracts by seat {document['seat']}'s mean payment (game units ± the 95% interval; paired "
-                        "samples)", title_justify="left")
+    table = Table(title=f"contracts by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% "
+                        "interval; paired samples)", title_justify="left")
     for column, justify in (("", "right"), ("contract", "left"), ("mean payment", "right"),
                             ("behind the best", "right"), ("win", "right"), ("bonuses made", "left"),
                             ("against", "left")):
@@ -347,7 +361,8 @@ def render_advice(document: dict, console=None) -> None:
                       f"{row['win_probability']:.0%}", bonuses, against)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
-    console.print("payment: the seat's share of its side's settlement (two seats share a Rufer's or a Normal game's)")
+    console.print(_payment_note(document) + " (two seats share a Rufer's or a Normal game's)"
+                  if not get_game(document["game"]).has_pot else _payment_note(document))
     console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the others")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
@@ -424,7 +439,8 @@ def render_cards(document: dict, console=None) -> None:
     console.print(done + _scored_with(document))
     if _nothing_solved(document, console):
         return
-    table = Table(title=f"cards by seat {document['seat']}'s mean payment (game units ± the 95% interval; paired)",
+    table = Table(title=f"cards by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% interval; "
+                        "paired)",
                   title_justify="left")
     for column, justify in (("", "right"), ("card", "left"), ("mean payment", "right"),
                             ("behind the best", "right"), ("win", "right")):
@@ -439,7 +455,7 @@ def render_cards(document: dict, console=None) -> None:
                       f"{row['win_probability']:.0%}")
     console.print(table)
     console.print("~ : not told apart from the best card at this sample size")
-    console.print("payment: the seat's share of its side's settlement")
+    console.print(_payment_note(document))
     if get_game(document["game"]).has_pot and not document.get("pot"):
         console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag)")
 
