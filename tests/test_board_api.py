@@ -468,6 +468,9 @@ def test_bad_questions_are_refused():
     refused(c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 1, "declarer": 9}), 400,
             "the declarer is a seat from 1 to 4, not 9")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": "04"}), 400, "not '04'")
+    # digits int() refuses (a superscript) are no number: a 400 with the message, not a 500 (the reread)
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "declarer": "\u00b2"}), 400, "the declarer is a seat")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "\u00b2"}), 400, "seed")
     assert c.get("/api/nothing").status_code == 404
     assert c.get("/api/position").status_code == 405
 

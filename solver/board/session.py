@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..cards import Card, Pack
+from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import InvalidPositionError, StichError
 from ..formats.tbn import Record, parse_records
@@ -197,7 +198,9 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         raise BoardError("choose a game")
     try:
         game_class = get_game(game)
-        seed_number = int(str(seed).strip()) if str(seed).strip().lstrip("-").isdigit() else None
+        text = str(seed).strip()
+        magnitude = small_number(text[1:] if text.startswith("-") else text)
+        seed_number = None if magnitude is None else -magnitude if text.startswith("-") else magnitude
         if seed_number is None or abs(seed_number) > 10 ** 18:
             raise BoardError(f"the seed is a whole number, not {seed!r}")
         seat_count = None if seats in (None, "") else _whole(seats)
@@ -221,8 +224,8 @@ def _whole(value: object) -> int | None:
     """A form field's whole number, as written (digits only, no leading zero: "04" is not 4), else None."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    text = str(value).strip() if isinstance(value, str) else ""
-    return int(text) if text.isdigit() and (text == "0" or not text.startswith("0")) else None
+    text = value.strip() if isinstance(value, str) else ""
+    return small_number(text) if text == "0" or not text.startswith("0") else None
 
 
 # --- what the page shows -------------------------------------------------------------------------------------------
