@@ -284,12 +284,13 @@ def _units(document: dict) -> str:
     return "chips" if get_game(document["game"]).has_pot else "game units"
 
 
-def _payment_note(document: dict) -> str:
-    """What a payment is: the seat's share of its side's settlement, or in a game paid from a pot (where only the
-    attacker's is searched) the attacker's own."""
+def _payment_note(document: dict, sides: bool = False) -> str:
+    """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
+    game paid from a pot (where only the attacker's is searched) the attacker's own."""
     if get_game(document["game"]).has_pot:
         return "payment: the attacker's own, in chips from and into the pot"
-    return "payment: the seat's share of its side's settlement"
+    return "payment: the seat's share of its side's settlement" + (
+        " (two seats share a Rufer's or a Normal game's)" if sides else "")
 
 
 def _scored_with(document: dict) -> str:
@@ -361,8 +362,7 @@ def render_advice(document: dict, console=None) -> None:
                       f"{row['win_probability']:.0%}", bonuses, against)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
-    console.print(_payment_note(document) + " (two seats share a Rufer's or a Normal game's)"
-                  if not get_game(document["game"]).has_pot else _payment_note(document))
+    console.print(_payment_note(document, sides=True))
     console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the others")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
@@ -444,9 +444,7 @@ def render_cards(document: dict, console=None) -> None:
                   title_justify="left")
     for column, justify in (("", "right"), ("card", "left"), ("mean payment", "right"),
                             ("behind the best", "right"), ("win", "right")):
-        # the figures stay whole; where the table is too wide, the bonuses wrap
-        wraps = column in ("bonuses made", "against")
-        table.add_column(column, justify=justify, no_wrap=not wraps)  # type: ignore[arg-type]
+        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for rank, row in enumerate(document["cards"], 1):
         if row["mean"] is None:
             continue

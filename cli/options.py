@@ -17,7 +17,7 @@ import typer
 
 from solver.errors import StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
-from solver.generate import everyday_refusal
+from solver.generate import contract_refusal, everyday_refusal
 from solver.position import Position
 from solver.scoring import MAX_POT
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
@@ -140,13 +140,11 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
         raise typer.BadParameter(f"{chosen.name} with {most} seats has no seat {declarer}", param_hint="'--declarer'")
     if contract is not None:
         try:
-            parsed = chosen.parse_contract(contract)
+            refusal = contract_refusal(chosen, contract, declarer or 1)
         except StichError as error:
             raise typer.BadParameter(str(error), param_hint="'--contract'") from None
-        refusal = chosen.declarer_refusal(parsed, declarer or 1)
         if refusal is not None:
-            raise typer.BadParameter(f"seat {declarer or 1} cannot bid {contract} in {chosen.name}: {refusal}",
-                                     param_hint="'--declarer'")
+            raise typer.BadParameter(refusal, param_hint="'--declarer'")
     elif everyday and declarer is not None and (refusal := everyday_refusal(chosen, declarer)) is not None:
         raise typer.BadParameter(refusal + " (give --contract)", param_hint="'--declarer'")
     for option, text in cards:

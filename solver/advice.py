@@ -41,8 +41,9 @@ from .analysis import SCHEMA
 from .announcements import parse_announcements
 from .checkpoint import Journal, Span
 from .position import check_position
-from .sampling import (SHARE_SCALE, Setup, check_run, chunk_size, draw_sample, mean_interval, position_setup, run_spans,
-                       has_share, record_scoring, scaled_share, seat_cards, shuffled_deal, unseen_cards)
+from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, chunk_size, draw_sample, has_share,
+                       lacks_announced, mean_interval, position_setup, record_scoring, run_spans, scaled_share,
+                       seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
@@ -418,10 +419,9 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
         if others:
             raise StichError(f"contract advice settles the announcements seat {seat} adds to every contract, not "
                              f"seat {', '.join(map(str, others))}'s ({announcements!r})")
-        for holder, mask in game.cards_announced(game.announced_state(items)).items():
+        for holder, mask in game.cards_announced(announced_tags(game, announcements, seats)).items():
             if not fixed[holder] & mask:  # the announcer is the seat, whose whole hand is given
-                raise InvalidDealError(f"seat {holder + 1} announced what needs {', '.join(game.pack.names(mask))}, "
-                                       "which its hand as given does not hold")
+                raise lacks_announced(game, holder, mask)
     if announcements is not None or pot is not None:
         position = Position(game, *_start(game, deal, wanted[0], seat, chosen))
         payoff_spec(position, announcements=announcements, pot=pot)  # announcements the rules refuse fail here

@@ -26,12 +26,11 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from .advice import card_sums
-from .analysis import every_seat_for_itself
 from .cards import Card
 from .errors import SearchStopped, StichError, is_whole_number
 from .games.base import Objective, Rules
 from .position import Position, check_position
-from .sampling import MAX_SAMPLES, SHARE_SCALE, Setup, draw_sample, position_setup
+from .sampling import MAX_SAMPLES, SHARE_SCALE, Setup, draw_sample, has_share, position_setup
 from .score_objective import solve_score
 from .search.engine import EngineSolver
 from .settlement import settlement_unsupported
@@ -69,7 +68,7 @@ def plays_for_the_score(position: Position, plays_for: str) -> bool:
     instead."""
     if plays_for != "score" or settlement_unsupported(position) is not None:
         return False
-    return not every_seat_for_itself(position) or position.state.to_move == position.rules.declarer
+    return has_share(position, position.state.to_move)
 
 
 def card_values(position: Position, plays_for: str, engine: EngineSolver | Callable[[], EngineSolver]

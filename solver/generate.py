@@ -50,9 +50,9 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     if contract is not None:
         if not isinstance(contract, str):
             raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
-        refusal = game.declarer_refusal(game.parse_contract(contract), declarer)  # a bad name fails at once too
+        refusal = contract_refusal(game, contract, declarer)  # a bad name fails at once too
         if refusal is not None:  # a rule of seats: no deal would do, so none is searched for
-            raise InvalidContractError(f"seat {declarer} cannot bid {contract} in {game.name}: {refusal}")
+            raise InvalidContractError(refusal)
     else:
         refusal = everyday_refusal(game, declarer, calls)
         if refusal is not None:
@@ -75,6 +75,13 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
             return Record(tags)
     asked = contract or f"any of its everyday contracts ({', '.join(game.default_contracts(random.Random(0)))})"
     raise StichError(f"no deal in {MAX_REDEALS} tries lets seat {declarer} bid {asked} in {game.name}: {reason}")
+
+
+def contract_refusal(game: type[Game], contract: str, declarer: int) -> str | None:
+    """Why seat ``declarer`` (1-based) never bids ``contract``, whatever the cards (``Game.declarer_refusal``), or
+    None; a contract that is no contract of the game raises."""
+    refusal = game.declarer_refusal(game.parse_contract(contract), declarer)
+    return None if refusal is None else f"seat {declarer} cannot bid {contract} in {game.name}: {refusal}"
 
 
 def everyday_refusal(game: type[Game], declarer: int, calls: Sequence[str] | None = None) -> str | None:

@@ -528,6 +528,21 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
     return fixed
 
 
+def announced_tags(game: type[Game], announcements: object, seats: int) -> dict[str, object]:
+    """The state tags announcements given as text imply (``Game.announced_state``: an announced Pagat's announcer),
+    as a record's ``[Announcements]`` imply them; none for anything else."""
+    if not isinstance(announcements, str) or not game.has_announcements:
+        return {}
+    implied = game.announced_state(parse_announcements(announcements, seats))
+    return {name: value for name, value in implied.items() if value is not None}
+
+
+def lacks_announced(game: type[Game], seat: int, mask: int) -> InvalidDealError:
+    """The error for ``seat`` (0-based) announcing what needs the cards of ``mask``, which its hand as given lacks."""
+    return InvalidDealError(f"seat {seat + 1} announced what needs {', '.join(game.pack.names(mask))}, which its hand "
+                            "as given does not hold")
+
+
 def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str, known: Mapping[int, str] | None,
            declarer: int,
            variant: Mapping[str, object] | str | None, seats: int, seed: int,
@@ -569,8 +584,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         if any(held & mask for held in fixed):
             continue
         if fixed[other].bit_count() + mask.bit_count() > game.hand_size:
-            raise InvalidDealError(f"seat {other + 1} announced what needs {', '.join(game.pack.names(mask))}, which "
-                                   f"its hand as given does not hold")
+            raise lacks_announced(game, other, mask)
         fixed[other] |= mask
     return Setup(game.name, seats, tuple(fixed), seat - 1, contract, declarer,
                  tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())),
@@ -605,9 +619,7 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     seat, declarer, seats = integral(seat), integral(declarer), integral(seats)  # type: ignore[assignment]
     seat_count = seats or game.seat_counts[0]
     # what the announcements tell every seat, as a record's do: an announced Pagat is in its announcer's hand
-    tags = {} if not isinstance(announcements, str) or not game.has_announcements else {
-        name: value for name, value in game.announced_state(parse_announcements(announcements, seat_count)).items()
-        if value is not None}
+    tags = announced_tags(game, announcements, seat_count)
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seat_count, seed, tags=tags,
                    announcements=announcements, pot=pot)
     return _analyse(game, setup, samples, checkpoint, known,

@@ -25,6 +25,7 @@ from .games.base import Objective
 from .position import Position, check_position, names_score
 from .search.boundary import check_number
 from .search.engine import MAX_PERFT_DEPTH, EngineSolver, solver_for
+from .search.results import seat_to_move
 from .state import PlayState
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def _objective(position: Position, objective: str | None, seat: int | None) -> O
 
 def _node_attributes(state: PlayState, value: int, depth: int) -> dict[str, object]:
     pack = state.rules.pack
-    return {"to_move": 0 if state.is_over else state.to_move + 1,
+    return {"to_move": seat_to_move(state),
             "table": " ".join(pack[c].name for c in state.trick), "value": value, "depth": depth,
             "tricks_played": len(state.history), "over": state.is_over}
 

@@ -91,6 +91,17 @@ class CheckedEngine(EngineSolver):
         return super().value_and_cards(*args, **kwargs)
 
 
+def json_line(document: dict[str, Any]) -> str:
+    """One line of a streamed answer (JSON lines)."""
+    return json.dumps(document) + "\n"
+
+
+def stopped_document(replaced: bool, time_limit: float) -> dict[str, Any]:
+    """The last line of a streamed answer that was stopped: by a newer question of the page, or the time limit."""
+    return {"kind": "stopped", "reason": "replaced by a newer question" if replaced
+            else f"the time limit ({time_limit:g} s) ran out"}
+
+
 def failure_document(route: str, error: Exception) -> dict[str, Any]:
     """The last line of a streamed answer whose question failed: bad input's message, or for an internal fault a
     line here and on the page, with no trace."""
@@ -291,42 +302,40 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         started = time.monotonic()
         engine = searches.engine
 
-        def line(document: dict[str, Any]) -> str:
-            return json.dumps(document) + "\n"
 
         def left() -> float:
             return max(0.0, searches.time_limit - (time.monotonic() - started))
 
         try:
-            yield line({"kind": "thinking", "objective": name})
+            yield json_line({"kind": "thinking", "objective": name})
             if current.state.is_over:
                 result = await searches.run(lambda: solve(current, name, seat=seat, engine=engine))
-                yield line(values_document(current, name, result))
+                yield json_line(values_document(current, name, result))
                 return
             try:
                 result = await searches.run(lambda: solve(current, name, seat=seat, cards=True, engine=engine,
                                                           time_limit=min(FIRST_SLICE, left()), stop=stop))
-                yield line(values_document(current, name, result))
+                yield json_line(values_document(current, name, result))
                 return
             except SearchStopped:
                 if stop.is_set():
-                    yield line({"kind": "stopped", "reason": "replaced by a newer question"})
+                    yield json_line(stopped_document(True, searches.time_limit))
                     return
             objective = objective_named(current, name, seat)
             achieved = objective.achieved(current.rules, current.state)
             legal = current.state.legal_list()
-            yield line({"kind": "slow", "cards": len(legal), "seconds": round(time.monotonic() - started, 3)})
+            yield json_line({"kind": "slow", "cards": len(legal), "seconds": round(time.monotonic() - started, 3)})
             found: dict[int, int] = {}
             for card in legal:
                 child = current.play(card)
                 result = await searches.run(lambda: solve(child, name, seat=seat, engine=engine,
                                                           time_limit=left(), stop=stop))
                 found[card] = result.total
-                yield line({"kind": "card", "card": current.pack[card].name, "value": result.total})
+                yield json_line({"kind": "card", "card": current.pack[card].name, "value": result.total})
             maximises = current.state.to_move in objective.maximiser
             best_value = max(found.values()) if maximises else min(found.values())
             pack = current.pack
-            yield line({"kind": "values", "objective": name, "total": best_value, "achieved": achieved,
+            yield json_line({"kind": "values", "objective": name, "total": best_value, "achieved": achieved,
                         "cards": {pack[c].name: v for c, v in found.items()},
                         "best": [pack[c].name for c, v in found.items() if v == best_value],
                         "target": objective.target, "yes_no": objective.target is not None,
@@ -334,11 +343,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                         "mover_maximises": maximises, "description": objective.description,
                         "seconds": round(time.monotonic() - started, 4), "nodes": None})
         except SearchStopped:
-            reason = "replaced by a newer question" if stop.is_set() and left() > 0 else \
-                f"the time limit ({searches.time_limit:g} s) ran out"
-            yield line({"kind": "stopped", "reason": reason})
+            yield json_line(stopped_document(stop.is_set() and left() > 0, searches.time_limit))
         except Exception as error:
-            yield line(failure_document("/api/values", error))
+            yield json_line(failure_document("/api/values", error))
         finally:
             searches.release(slot, stop)
 
@@ -398,27 +405,24 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 stopping.enter_context(worker_settlement_engine().stopping(searches.time_limit, stop))
                 return analyse_position(current, seat, samples=samples, seed=0, workers=1, progress=progress)
 
-        def line(document: dict[str, Any]) -> str:
-            return json.dumps(document) + "\n"
 
         analysis = asyncio.ensure_future(searches.run(work, searches.analysis))
         # a page that leaves stops the samples (finally, below); what they end with is then nobody's
         analysis.add_done_callback(lambda done: done.cancelled() or done.exception())
         try:
-            yield line({"kind": "thinking", "of": samples})
+            yield json_line({"kind": "thinking", "of": samples})
             while not analysis.done():
                 update = asyncio.ensure_future(updates.get())
                 await asyncio.wait({analysis, update}, return_when=asyncio.FIRST_COMPLETED)
                 if update.done():
-                    yield line(update.result())
+                    yield json_line(update.result())
                 else:
                     update.cancel()
-            yield line(odds_document(analysis.result()))
+            yield json_line(odds_document(analysis.result()))
         except SearchStopped:
-            yield line({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
-                        else f"the time limit ({searches.time_limit:g} s) ran out"})
+            yield json_line(stopped_document(stop.is_set(), searches.time_limit))
         except Exception as error:
-            yield line(failure_document("/api/odds", error))
+            yield json_line(failure_document("/api/odds", error))
         finally:
             searches.release(slot, stop)
 

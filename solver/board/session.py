@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
@@ -198,9 +199,9 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         raise BoardError("choose a game")
     try:
         game_class = get_game(game)
-        text = str(seed).strip()
-        magnitude = small_number(text[1:] if text.startswith("-") else text)
-        seed_number = None if magnitude is None else -magnitude if text.startswith("-") else magnitude
+        written = str(seed).strip()
+        magnitude = small_number(written[1:] if written.startswith("-") else written)
+        seed_number = None if magnitude is None else -magnitude if written.startswith("-") else magnitude
         if seed_number is None or abs(seed_number) > 10 ** 18:
             raise BoardError(f"the seed is a whole number, not {seed!r}")
         seat_count = None if seats in (None, "") else _whole(seats)
@@ -243,7 +244,7 @@ def default_objective(position: Position) -> str:
     a game where every seat plays for itself (Kratzen) the score is the attacker's payment alone, and with no pot it
     settles every line at 0: each seat's own tricks come first there, as ``stich postmortem`` grades them."""
     names = objective_names(position)
-    if SCORE in names and position.game.has_pot:
+    if SCORE in names and every_seat_for_itself(position):
         names.remove(SCORE)
     for name in (SCORE, "points"):
         if name in names:

@@ -448,12 +448,13 @@ async function loadOdds() {
 
 function renderOdds(odds) {
   const pct = (p) => `${(100 * p).toFixed(1)}%`;
+  const tenth = (x) => (Math.abs(x) < 0.05 ? 0 : x).toFixed(1);  // a payment rounding to 0 is "0.0", not "-0.0"
   const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
-  const interval = (i) => (i && Number.isFinite(i[0]) ? ` (95%: ${i[0].toFixed(1)}..${i[1].toFixed(1)})` : "");
+  const interval = (i) => (i && Number.isFinite(i[0]) ? ` (95%: ${tenth(i[0])}..${tenth(i[1])})` : "");
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
-    el("td", {}, o.mean.toFixed(1)), ...(scored ? [el("td", {}, o.mean_score.toFixed(1))] : []),
+    el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
     el("td", {}, pct(o.win_probability))));
-  const score = scored ? ` · mean payment ${odds.score_mean.toFixed(1)}` + interval(odds.score_interval) : "";
+  const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
     el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)}` +
