@@ -345,9 +345,9 @@ def render_advice(document: dict, console=None) -> None:
     table = Table(title=f"contracts by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% "
                         "interval; paired samples)", title_justify="left")
     for column, justify in (("", "right"), ("contract", "left"), ("mean payment", "right"),
-                            ("behind the best", "right"), ("win", "right"), ("bonuses made", "left"),
+                            ("behind\nthe best", "right"), ("win", "right"), ("bonuses made", "left"),
                             ("against", "left")):
-        # the figures stay whole; where the table is too wide, the bonuses wrap
+        # the figures stay whole; a bonus a line, which wraps only where the table is too wide for it
         wraps = column in ("bonuses made", "against")
         table.add_column(column, justify=justify, no_wrap=not wraps)  # type: ignore[arg-type]
     for rank, row in enumerate(document["contracts"], 1):
@@ -356,7 +356,7 @@ def render_advice(document: dict, console=None) -> None:
             table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "", "")
             continue
         mean_text, behind = _ranked_texts(rank, row)
-        bonuses, against = (", ".join(f"{name} {p:.0%}" for name, p in row[key].items() if p)
+        bonuses, against = ("\n".join(f"{p:.0%} {name.replace('_', ' ')}" for name, p in row[key].items() if p)
                             for key in ("bonuses", "bonuses_against"))
         table.add_row(str(rank), row["contract"], mean_text, behind,
                       f"{row['win_probability']:.0%}", bonuses, against)

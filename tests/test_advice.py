@@ -409,3 +409,22 @@ def test_contract_advice_takes_only_the_seats_own_announcements():
     with pytest.raises(StichError, match="seat 1 announced what needs T1"):
         contract_advice("zwanzigerrufen", "T21 T20 T18 T15 T9 T4 HK HQ SK CG", 1, "all", samples=2, workers=1,
                         announcements="1: Pagat")
+
+
+def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
+    """Bonuses were joined with commas under their JSON keys, so an 80-column terminal broke 'pagat_ul|timo' across
+    lines; now each is a line of its own, the odds first and the name in words."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    document = {"game": "Zwanzigerrufen", "seat": 1, "hand": ["T21", "T20"], "known": {}, "samples": 40, "seed": 1,
+                "stopped": None, "requested": 40, "announcements": None, "pot": None,
+                "contracts": [{"contract": "Normal T18", "mean": 2.6, "interval": [1.84, 3.36], "behind": None,
+                               "win_probability": 0.92, "bonuses": {"absolut": 0.72, "pagat_ultimo": 0.32},
+                               "bonuses_against": {"mondfang": 0.05}}]}
+    for width in (80, 120):
+        console = Console(record=True, width=width)
+        render_advice(document, console)
+        text = console.export_text()
+        assert "pagat_ul" not in text and "ultimo" in text and "absolut" in text and "mondfang" in text
+    assert "72% absolut" in text and "32% pagat ultimo" in text and "5% mondfang" in text
