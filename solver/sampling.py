@@ -216,6 +216,10 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
             refusals[f"the announcements: {refusal}"] += 1
             continue
         return rules, state
+    if refusals and all(reason.startswith("the announcements: ") for reason in refusals):
+        reasons = "; ".join(reason.removeprefix("the announcements: ") for reason, _ in refusals.most_common(3))
+        raise StichError(f"the announcements fit none of {tries:,} deals of the unseen cards, whoever holds them: "
+                         f"{reasons}")
     reason, count = refusals.most_common(1)[0] if refusals else ("", 0)
     raise StichError(f"no deal of the unseen cards found in {tries:,} shuffles that suits {game.name} "
                      f"{setup.contract} with declarer {setup.declarer}, the cards given and the play; the commonest "

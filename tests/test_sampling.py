@@ -470,9 +470,15 @@ def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
     assert without.score_mean == 0 and with_pot.score_mean > 0 and with_pot.pot == 12
     with pytest.raises(StichError, match="pot"):
         analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", samples=2, pot=3)
-    with pytest.raises(StichError, match="no deal of the unseen cards"):  # seat 1 declares: no 'dagegen' for it
+    # seat 1 declares: no 'dagegen' for it, whoever holds the unseen cards; said as the announcements' fault, not
+    # as a hand or play that may not exist
+    with pytest.raises(StichError, match="the announcements fit none of 10,000 deals.*'dagegen' is said by a defender"):
         analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal T17", samples=2,
                      announcements="1: Absolut dagegen")
+    # seat 2 is the partner in some deals, a defender without a Kontra in the others: both reasons are named
+    with pytest.raises(StichError, match="fit none.*needs a Kontra on the game.*'dagegen' is said by a defender"):
+        analyse_hand("zwanzigerrufen", "T19 T14 T1 SK SN HQ HN HJ DJ DG", 1, "Normal", samples=2,
+                     announcements="2: Pagat Ultimo dagegen")
     # an announced Pagat is in its announcer's hand, as a record's is (the review found the samples dealing it
     # anywhere); one the announcing hand as given lacks is refused at once
     hand = "T21 T19 T18 T15 T14 T13 T12 HK SK DK"
