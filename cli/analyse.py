@@ -123,6 +123,8 @@ def analyse(
                                            help="The contract, as in a [Contract] tag."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
                                         help="With FILE: only the records of this board."),
+    record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1,
+                                         help="With FILE: only its Nth record (1-based, counting every record)."),
     declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "
@@ -213,7 +215,7 @@ def analyse(
                                                        workers=workers, time_limit=time_limit,
                                                        checkpoint=checkpoint, as_json=as_json))
 
-        run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_cards,
+        run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
                          document=card_document)
         return
     if time_limit is not None:
@@ -236,11 +238,13 @@ def analyse(
                                             verbose=verbose, table_mb=table_mb, progress=show)
             return _with_record(position, analysis.as_dict())
 
-        run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_analysis, document=document)
+        run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_analysis,
+                         document=document)
         return
-    if board is not None:
-        raise typer.BadParameter("--board picks a record of a FILE; without one there is nothing to pick from",
-                                 param_hint="'--board'")
+    for option, value in (("--board", board), ("--record", record)):
+        if value is not None:
+            raise typer.BadParameter(f"{option} picks a record of a FILE; without one there is nothing to pick from",
+                                     param_hint=f"'{option}'")
     if not game or not hand or not contract:
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",

@@ -7,7 +7,8 @@ from typing import List, Optional
 
 from solver.analysis import check_report
 
-from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for, parse_variant_options
+from .options import (BOARD, FILE, JSON, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+                      parse_variant_options)
 from .records import run_over_records
 from .render import render_check
 from .whatif import PLAY
@@ -16,6 +17,7 @@ from .whatif import PLAY
 def check(
     file: Path = FILE,
     board: Optional[str] = BOARD,
+    record: Optional[int] = RECORD,
     variant: Optional[List[str]] = VARIANT,
     as_json: bool = JSON,
     table_mb: Optional[int] = TABLE_MB,
@@ -28,6 +30,6 @@ def check(
     the other side stops it."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    run_over_records(file, variant=flags, board=board, play=play, diagram="position", as_json=as_json,
+    run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
                      render=render_check, time_limit=time_limit,
                      document=lambda position: check_report(position, engine=engine, time_limit=time_limit))

@@ -46,6 +46,9 @@ def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | st
 FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
                       help="A .tbn file (- for standard input); every record is analysed (see --board).")
 BOARD = typer.Option(None, "--board", "-b", metavar="BOARD", help="Only the records whose [Board] tag is this.")
+RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1,
+                      help="Only the file's Nth record (1-based, counting every record in the file), for records "
+                           "without a [Board] tag.")
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
                        help="A variant flag (repeatable); overrides the file's [Variant] tag.")
 JSON = typer.Option(False, "--json", help="One JSON document per record on stdout (JSON Lines, docs/json.md).")

@@ -19,7 +19,7 @@ from solver.settlement import settlement_unsupported
 
 from .errors import file_name, message
 from .output import atomic_path
-from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
+from .options import BOARD, FILE, JSON, RECORD, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
 from .render import CardPainter, Document, progress_on_stderr, seats_text
 from .whatif import PLAY
@@ -111,6 +111,7 @@ def render_postmortem(document: Document, console: Console) -> None:
 def postmortem(
     file: Path = FILE,
     board: Optional[str] = BOARD,
+    record: Optional[int] = RECORD,
     as_json: bool = JSON,
     plot: Optional[Path] = typer.Option(
         None, "--plot", metavar="OUT.png|OUT.svg|OUT.pdf", parser=file_name,
@@ -139,6 +140,6 @@ def postmortem(
         raise typer.BadParameter(f"the post-mortem grades by 'score' or 'points', not {objective!r}",
                                  param_hint="'--objective'")
     count = [0]
-    run_over_records(file, variant=flags, board=board, play=play, diagram="dealt", as_json=as_json,
+    run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem,
                      document=lambda position: postmortem_document(position, plot, count, engine, name))

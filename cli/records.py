@@ -69,6 +69,19 @@ def selected(record: Record, board: str | None) -> bool:
     return board is None or (record.get("Board") or "").strip() == board
 
 
+def check_selection(board: str | None, record: int | None) -> None:
+    """``--board`` and ``--record`` both choose records: one of them at a time."""
+    if board is not None and record is not None:
+        raise typer.BadParameter("give --board or --record, not both", param_hint="'--record'")
+
+
+def no_such_record(name: object, board: str | None, record: int | None, read: int) -> str:
+    """What a file lacks that ``--board`` or ``--record`` asked for."""
+    if record is not None:
+        return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
+    return f"{name}: no record" + (f" with [Board \"{board}\"]" if board is not None else "")
+
+
 def stdin_bytes():
     """Standard input as bytes, so that it is decoded like a file: strictly, with the place of a bad byte (the text
     stream decodes with the locale's error handler, which under a C locale lets invalid bytes through)."""
@@ -78,9 +91,9 @@ def stdin_bytes():
 def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None], play: str | None = None,
-                     diagram: str | None = None, time_limit: float | None = None) -> None:
-    """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``)
-    and print each document.
+                     diagram: str | None = None, time_limit: float | None = None, record: int | None = None) -> None:
+    """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
+    or only its ``record``-th) and print each document.
 
     A bad record is reported on stderr as ``file:line:col: message`` and skipped; the others are still analysed,
     and the command then exits with code 1. With ``board``, records of other boards are not even read into
@@ -90,6 +103,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     ``time_limit`` is the command's ``--time-limit``, which ``document`` applies to each record's searches: a record
     whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is, and the others
     still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes."""
+    check_selection(board, record)
     failed = False
     matched = read = shown = 0
     refused: dict[str, list] = {}  # game -> [the command variant's first error, records it refused]
@@ -98,6 +112,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         source = stdin_bytes() if str(path) == "-" else path
         for item in iter_records(source, name="<stdin>" if str(path) == "-" else str(path)):
             read += 1
+            if record is not None and read != record:
+                continue  # not even a record too broken to read: it is not the one asked for
             if isinstance(item, ParseError):
                 message(f"stich: {item}")
                 failed = True
@@ -147,8 +163,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     if read == 0:
         message(f"stich: {shown_name}: no records (an empty file, or only comments)")
         failed = True
-    elif board is not None and matched == 0:
-        message(f"stich: {shown_name}: no record with [Board \"{board}\"]")
+    elif (board is not None and matched == 0) or (record is not None and read < record):
+        message(f"stich: {no_such_record(shown_name, board, record, read)}")
         failed = True
     if failed:
         raise typer.Exit(EXIT_BAD_INPUT)

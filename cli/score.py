@@ -18,7 +18,7 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, POT, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, engine_for,
+from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, engine_for,
                       parse_variant_options)
 from .records import PartlyAnswered, run_over_records
 from .render import CardPainter, Document, plural, record_title, seats_text
@@ -152,6 +152,7 @@ def score_document(position: Position, pot: int | None, dd: bool,
 def score(
     file: Path = FILE,
     board: Optional[str] = BOARD,
+    record: Optional[int] = RECORD,
     variant: Optional[List[str]] = VARIANT,
     pot: Optional[int] = POT,
     dd: bool = DD,
@@ -179,5 +180,5 @@ def score(
     def document(position: Position) -> Document:
         return score_document(position, pot_of(position), dd, engines, time_limit)
 
-    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_score, document=document,
-                     time_limit=time_limit, play=play)
+    run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_score,
+                     document=document, time_limit=time_limit, play=play)

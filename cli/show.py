@@ -11,7 +11,7 @@ from rich.console import Console
 from solver.diagram import diagram
 from solver.position import Position
 
-from .options import BOARD, FILE, VARIANT, parse_variant_options
+from .options import BOARD, FILE, RECORD, VARIANT, parse_variant_options
 from .records import run_over_records
 from .render import Document, signs_shown
 from .whatif import PLAY
@@ -24,6 +24,7 @@ def _print_text(document: Document, console: Console) -> None:
 def show(
     file: Path = FILE,
     board: Optional[str] = BOARD,
+    record: Optional[int] = RECORD,
     play: Optional[str] = PLAY,
     variant: Optional[List[str]] = VARIANT,
     tbn: bool = typer.Option(False, "--tbn", help="Write each record as played (with --play's cards) as .tbn text "
@@ -38,5 +39,5 @@ def show(
     def document(position: Position) -> Document:
         return {"text": position.to_tbn() if tbn else diagram(position, signs=signs)}
 
-    run_over_records(file, variant=flags, board=board, play=play, as_json=False, render=_print_text,
+    run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, render=_print_text,
                      document=document)

@@ -9,7 +9,7 @@ import typer
 
 from solver.analysis import solve_report
 
-from .options import (BOARD, FILE, JSON, OBJECTIVES, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (BOARD, FILE, JSON, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import render_solve
@@ -19,6 +19,7 @@ from .whatif import PLAY
 def solve(
     file: Path = FILE,
     board: Optional[str] = BOARD,
+    record: Optional[int] = RECORD,
     objective: Optional[List[str]] = OBJECTIVES,
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card (equal ones grouped)."),
     line: bool = typer.Option(False, "--line", help="Also an optimal line to the end, trick by trick."),
@@ -33,7 +34,7 @@ def solve(
     double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    run_over_records(file, variant=flags, board=board, play=play, diagram="position", as_json=as_json,
+    run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
                      render=render_solve, time_limit=time_limit,
                      document=lambda position: solve_report(position, objective, cards, line, engine=engine,
                                                             time_limit=time_limit))

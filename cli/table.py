@@ -14,7 +14,7 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, POT, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, engine_for,
+from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import Document, progress_on_stderr, render_table
@@ -41,6 +41,7 @@ def _table_document(position: Position, settlement: bool, engine: EngineSolver |
 def table(
     file: Path = FILE,
     board: Optional[str] = BOARD,
+    record: Optional[int] = RECORD,
     variant: Optional[List[str]] = VARIANT,
     settlement: bool = SETTLEMENT,
     as_json: bool = JSON,
@@ -57,7 +58,7 @@ def table(
     engine = engine_for(table_mb, threads)
     settlement_engine = SettlementEngine(table_mb, threads=threads) if engine is not None and settlement else None
     pot_of = PotOption(pot)
-    run_over_records(file, variant=flags, board=board, as_json=as_json, render=render_table,
+    run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
                                                                settlement_engine, pot_of(position)),
                      time_limit=time_limit)

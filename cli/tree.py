@@ -7,29 +7,31 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import StichError
+from solver.errors import ParseError, StichError
 from solver.files import check_writable
-from solver.formats.tbn import read_records
+from solver.formats.tbn import iter_records, read_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, TABLE_MB, THREADS, VARIANT, checked_objectives, engine_for, output_file,
+from .options import (BOARD, RECORD, TABLE_MB, THREADS, VARIANT, checked_objectives, engine_for, output_file,
                       parse_variant_options)
-from .records import located, selected, stdin_bytes
+from .records import check_selection, located, no_such_record, selected, stdin_bytes
 from .render import plural, progress_on_stderr
 
 
 def tree(
     file: Path = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
-                                help="A .tbn file (- for standard input); its first record is used (see --board)."),
+                                help="A .tbn file (- for standard input); its first record is used (see --board, "
+                                     "--record)."),
     depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
                               help="How many cards (plies) deep."),
     out: Path = output_file("Where to write the tree; the format follows the suffix.",
                             metavar="OUT.graphml|OUT.gexf|OUT.json", required=True),
     board: Optional[str] = BOARD,
+    record_number: Optional[int] = RECORD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
                                             callback=checked_objectives,
                                             help="The value on nodes and edges: score (game units), points, ... "
@@ -45,10 +47,11 @@ def tree(
 ) -> None:
     """Every play sequence of DEPTH cards from the position after the record's Play section, each node with the
     double-dummy value and every card an edge marked optimal when it keeps the value. The first record (or the
-    one of --board) is used."""
+    one of --board or --record) is used."""
     from solver.tree import FORMATS, TreeTooLarge, strategy_tree, write_tree
 
     flags = parse_variant_options(variant)
+    check_selection(board, record_number)
     if out.suffix.lower() not in FORMATS:
         raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
     engine = engine_for(table_mb, threads)
@@ -56,10 +59,21 @@ def tree(
         check_writable(out)  # before the tree is built, not after
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
-        # the first record that matches: the records after it are not read (nor need they be readable)
-        record = next((r for r in read_records(source, name=name) if selected(r, board)), None)
+        # the first record that matches: the records after it are not read (nor need they be readable); by its
+        # number, the ones before it need only be counted
+        if record_number is None:
+            record = next((r for r in read_records(source, name=name) if selected(r, board)), None)
+            count = 0
+        else:
+            count, found = 0, None
+            for count, found in enumerate(iter_records(source, name=name), 1):
+                if count == record_number:
+                    break
+            if count == record_number and isinstance(found, ParseError):
+                raise found
+            record = found if count == record_number and not isinstance(found, ParseError) else None
         if record is None:
-            raise StichError(f"{name}: no record" + (f" with [Board \"{board}\"]" if board else ""))
+            raise StichError(no_such_record(name, board, record_number, count))
         position = position_from_record(record, variant=flags)
         try:
             with progress_on_stderr("tree") as report:

@@ -350,6 +350,35 @@ def test_board_selects_records():
     assert 'no record with [Board "99"]' in result.stderr
 
 
+def test_record_selects_a_record_by_its_place_in_the_file(tmp_path):
+    """Records need no [Board] tag (FORMAT.md), so --board could not pick one of them: --record N picks the Nth,
+    counting every record, and a broken record elsewhere in the file does not matter."""
+    untagged = tmp_path / "untagged.tbn"
+    records = (EXAMPLES / "kratzen.tbn").read_text().replace('[Board "', '[Round "')
+    broken = '[Game "Kratzen"]\n[Deal "1: XX"]\n[Contract "Trump S"]\n*\n'
+    untagged.write_text(broken + "\n" + records)
+    shift = len(broken.splitlines()) + 1  # the broken record and a blank line before the others
+    whole = documents("solve", EXAMPLES / "kratzen.tbn")
+    for command in ("solve", "check", "table", "score", "postmortem", "analyse"):
+        extra = {"analyse": ("--seat", "1", "-n", "2", "-j", "1"), "score": ("--dd",)}.get(command, ())
+        found = documents(command, untagged, "--record", "3", *extra)  # the file's broken record is not read
+        assert [d["record"]["line"] for d in found] == [whole[1]["record"]["line"] + shift]
+        assert found[0]["record"]["board"] is None
+    second = documents("solve", untagged, "-r", "2")[0]
+    assert [r["total"] for r in second["results"]] == [r["total"] for r in whole[0]["results"]]
+    missing = run("solve", untagged, "--record", "9", code=1)
+    assert missing.stderr.strip() == f"stich: {untagged}: no record 9: it has {len(whole) + 1} records"
+    assert f"{untagged}:4:1: " in run("solve", untagged, "--record", "1", code=1).stderr  # the broken one, asked for
+    both = run("solve", untagged, "--record", "1", "--board", "1", code=2)
+    assert "give --board or --record, not both" in both.stderr
+    assert "picks a record of a FILE" in run("analyse", "--game", "kratzen", "--hand", "HA EA EK GA", "--seat", "1",
+                                             "-r", "2", code=2).stderr
+    out = tmp_path / "tree.json"
+    run("tree", untagged, "-r", "2", "-d", "1", "--out", out)
+    assert json.loads(out.read_text())["graph"]["source"] == f"{untagged}:{whole[0]['record']['line'] + shift}"
+    assert "no record 9: it has 6 records" in run("tree", untagged, "-r", "9", "-d", "1", "--out", out, code=1).stderr
+
+
 # --- bad input ------------------------------------------------------------------------------------------------------
 
 BAD_FILE = """\
