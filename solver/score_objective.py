@@ -45,9 +45,10 @@ def score_objective(position: Position) -> Objective:
         raise InvalidContractError(reason)
     rules = position.rules
     game = position.game
-    who = "the attacker's payment, with the pot" if game.has_pot else "the declaring side's net settlement"
+    who = "the attacker's payment in chips, with the pot" if game.has_pot else \
+        "the declaring side's net settlement in game units"
     what = "bonuses, announcements, Kontra included" if game.has_announcements else "every item of the game's scoring"
-    return Objective(SCORE, rules.declaring_side, f"{who} in game units ({what})")
+    return Objective(SCORE, rules.declaring_side, f"{who} ({what})")
 
 
 _ENGINES = threading.local()
