@@ -242,6 +242,7 @@ def test_solve_kratzen_every_seat():
     position = board("kratzen.tbn", 3)
     score, *seats = document["results"]
     assert score["objective"] == "score" and score["total"] == reference(position, "score").total
+    assert score["description"].startswith("the attacker's payment in chips, with the pot")  # not game units
     assert [r["total"] for r in seats] == [reference(position, "tricks", seat=s).total for s in range(1, 5)]
     out = run("solve", EXAMPLES / "kratzen.tbn", "-b", "3").stdout
     assert "every seat plays for itself" in out and "tricks (seat 3)" in out
