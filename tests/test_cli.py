@@ -577,6 +577,18 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     assert again["compared"]["p90_ms"] > 0
 
 
+def test_bench_compare_with_a_file_that_is_not_utf8_is_bad_input_at_its_place(tmp_path):
+    """--compare a binary or Latin-1 file ended in a UnicodeDecodeError traceback; it is located bad input (exit 1),
+    as a file that is not JSON is."""
+    saved = tmp_path / "before.json"
+    for content, place in ((b"\xff\xfe{", "1:1: not a saved stich bench run (invalid UTF-8, byte ff)"),
+                           (b'{"lines":\n ["caf\xe9"]}', "2:7: not a saved stich bench run (invalid UTF-8, byte e9)")):
+        saved.write_bytes(content)
+        result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", saved, code=1)
+        assert result.stderr == f"stich: {saved}:{place}; write one with stich bench --save FILE\n"
+        assert not result.stdout
+
+
 def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeypatch):
     """A benchmark or a tree computed for minutes and then not written lost everything: where the file cannot be
     written, the command says so before it runs anything."""
