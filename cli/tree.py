@@ -7,14 +7,14 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import StichError
+from solver.errors import ParseError, StichError
 from solver.files import check_writable
-from solver.formats.tbn import read_records
+from solver.formats.tbn import iter_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES
 
-from .errors import file_name, input_errors, message
+from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
 from .options import (BOARD, TABLE_MB, THREADS, VARIANT, checked_objectives, engine_for, output_file,
                       parse_variant_options)
@@ -56,8 +56,19 @@ def tree(
         check_writable(out)  # before the tree is built, not after
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
-        # the first record that matches: the records after it are not read (nor need they be readable)
-        record = next((r for r in read_records(source, name=name) if selected(r, board)), None)
+        # the first record that matches: the records after it are not read (nor need they be readable); with
+        # --board, one before it too broken to read is said (it might have been that board) and the search goes on,
+        # as in every command that reads records (the exit code then says 1)
+        record, unreadable = None, False
+        for item in iter_records(source, name=name):
+            if isinstance(item, ParseError):
+                if board is None:
+                    raise item
+                message(f"stich: {item}")
+                unreadable = True
+            elif selected(item, board):
+                record = item
+                break
         if record is None:
             raise StichError(f"{name}: no record" + (f" with [Board \"{board}\"]" if board else ""))
         position = position_from_record(record, variant=flags)
@@ -76,3 +87,5 @@ def tree(
             write_tree(graph, temporary)
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
             f"{plural(graph.number_of_edges(), 'edge')})")
+    if unreadable:
+        raise typer.Exit(EXIT_BAD_INPUT)

@@ -437,6 +437,24 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
     assert "takes no seat" in result.stderr and not (tmp_path / "t.json").exists()
 
 
+def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
+    """``tree --board N`` stopped at an unreadable record before board N; as in every command that reads records,
+    that record is said (it might have been board N), board N's tree is written, and the exit code is 1. Without
+    --board the first record is the one asked for, so its error is the answer."""
+    text = (EXAMPLES / "kratzen.tbn").read_text()
+    broken = tmp_path / "broken.tbn"
+    broken.write_text('[Game "Kratzen"]\n[Board "0"\n\n' + text)
+    out = tmp_path / "t.json"
+    result = run("tree", broken, "--board", "1", "--depth", "1", "--out", out, code=1)
+    assert result.stderr.startswith(f"stich: {broken}:2:11: missing ']' after the value of tag Board")
+    assert f"wrote {out}" in result.stderr and not result.stdout
+    graph = json.loads(out.read_text())
+    assert graph["graph"]["board"] == "1"
+    out.unlink()
+    first = run("tree", broken, "--depth", "1", "--out", out, code=1)
+    assert "missing ']'" in first.stderr and "wrote" not in first.stderr and not out.exists()
+
+
 def test_output_errors_name_the_file_asked_for(tmp_path):
     result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--out", tmp_path / "no" / "t.json", code=1)
     assert f"stich: {tmp_path / 'no' / 't.json'}: No such file or directory" in result.stderr
