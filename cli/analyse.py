@@ -138,7 +138,8 @@ def analyse(
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
         help="A variant flag (repeatable); with FILE it overrides the record's [Variant] tag."),
-    as_json: bool = typer.Option(False, "--json", help="The report as one JSON document on stdout."),
+    as_json: bool = typer.Option(False, "--json", help="The report as one JSON document on stdout (with FILE, one "
+                                                      "per record: JSON Lines, docs/json.md)."),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),

@@ -1056,6 +1056,15 @@ def test_help_lists_every_command_with_its_line_and_no_type_names():
         assert not re.search(r"<[A-Za-z]", page), name  # no <bool>, <Path>, <int>: a flag takes no value
 
 
+def test_analyse_json_help_says_what_a_file_gives():
+    """``analyse FILE --json`` prints a document per record (JSON Lines), which its help once denied ("one JSON
+    document")."""
+    page = " ".join(run("analyse", "--help").stdout.split())
+    assert "one per record: JSON Lines, docs/json.md" in page
+    lines = run("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", "--json").stdout.splitlines()
+    assert len(lines) == len(list(solver.read_positions(EXAMPLES / "kratzen.tbn"))) > 1
+
+
 def test_did_you_mean(tmp_path):
     assert "Did you mean 'solve'" in run("slove", code=2).stderr
     assert "did you mean 'points'?" in run("solve", EXAMPLES / "valat.tbn", "-o", "pionts", code=2).stderr
