@@ -882,6 +882,31 @@ def test_a_reader_closing_stdout_ends_the_command_quietly_with_the_sigpipe_code(
     assert process.stderr == b""
 
 
+@pytest.mark.parametrize("closed, args", [
+    (1, ["solve", str(EXAMPLES / "kratzen.tbn"), "--json"]),  # an AttributeError traceback on None
+    (1, ["table", str(EXAMPLES / "kratzen.tbn"), "--board", "1"]),  # wrote its table nowhere and exited 0
+    (1, ["deal", "--game", "sk"]),
+    (1, ["--version"]),
+    (0, ["solve", "-"]),  # "a deal file is read from a path or an open stream, not NoneType"
+])
+def test_a_standard_stream_closed_at_the_start_is_said_by_name(closed, args) -> None:
+    """``stich ... >&-`` or ``<&-``: Python makes the stream None; using it is bad input, said with the stream's
+    name (exit 1), not a traceback, a library's message about NoneType, or data written nowhere with exit 0. A
+    command that does not use the stream is unaffected."""
+    import os
+
+    process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", *args],
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120,
+                             stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(closed))
+    name = ("<stdin>", "<stdout>")[closed]
+    assert process.returncode == 1
+    assert process.stderr == f"stich: {name}: Bad file descriptor (it was closed when stich started)\n"
+    unused = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve",
+                             str(EXAMPLES / "kratzen.tbn"), "--board", "1"], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120, preexec_fn=lambda: os.close(0))
+    assert unused.returncode == 0 and "Kratzen" in unused.stdout and not unused.stderr
+
+
 def test_check_of_a_finished_deal_says_missed_not_who_can_stop_it() -> None:
     """Nothing is left to force or stop once every card is played: a bonus that did not happen was missed."""
     result = runner.invoke(app, ["check", str(EXAMPLES / "schafkopf.tbn"), "--board", "7"])
