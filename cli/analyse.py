@@ -18,6 +18,7 @@ from solver.errors import InvalidDealError
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
+from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
 
@@ -139,7 +140,8 @@ def analyse(
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
         help="A variant flag (repeatable); with FILE it overrides the record's [Variant] tag."),
-    as_json: bool = typer.Option(False, "--json", help="The report as one JSON document on stdout."),
+    as_json: bool = typer.Option(False, "--json", help="The report as one JSON document on stdout (with FILE, one "
+                                                      "per record: JSON Lines, docs/json.md)."),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
@@ -161,7 +163,7 @@ def analyse(
         None, "--announce", metavar="TEXT",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
              "every contract), as in an [Announcements] tag (e.g. '1: Pagat Ultimo')."),
-    pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0,
+    pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
                                       help="Without FILE, a game with a pot: the pot the settlement pays into "
                                            "(a FILE's record has its [Pot] tag)."),
     cards: bool = typer.Option(
@@ -194,7 +196,10 @@ def analyse(
         if declarer is not None and declarer != seat:
             raise typer.BadParameter("contract advice is for the seat that announces: --declarer is --seat",
                                      param_hint="'--declarer'")
-        check_game_options(game, flags, seats, seat)
+        check_game_options(game, flags, seats,
+                           cards=[("--hand", hand), *(("--known", cards) for cards in owners.values())],
+                           seat_options=[("--seat", seat), *(("--known", other) for other in owners)], pot=pot,
+                           announcements=announce)
         advise(game, hand, seat, contract, known=owners, samples=samples, seed=seed, workers=workers,
                variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json,
                checkpoint=checkpoint)
@@ -250,7 +255,9 @@ def analyse(
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
                                  param_hint="'--game/--hand/--contract'")
     check_game_options(game, flags, seats, declarer, contract,
-                       cards=[("--hand", hand), *(("--known", cards) for cards in owners.values())])
+                       cards=[("--hand", hand), *(("--known", cards) for cards in owners.values())],
+                       seat_options=[("--seat", seat), *(("--known", other) for other in owners)], pot=pot,
+                       announcements=announce)
     if get_game(game).variant(flags).get("hard_pagat_reservation"):  # read as the game reads it (checked above)
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")

@@ -73,7 +73,15 @@ def saved_run(documents: Sequence[Document], host: Document) -> Document:
 def read_saved_run(path: Path) -> Document:
     """A run written by ``--save`` (or the JSON Lines of ``--json``), checked enough to compare with; a file that is
     neither is bad input, named with the line where it stops making sense."""
-    text = path.read_text(encoding="utf-8")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:  # a binary or Latin-1 file: bad input at its place, not a traceback
+        line = raw.count(b"\n", 0, error.start) + 1
+        line_start = raw.rfind(b"\n", 0, error.start) + 1
+        column = len(raw[line_start:error.start].decode("utf-8", errors="replace")) + 1
+        raise StichError(f"{path}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
+                         f"{raw[error.start]:02x}); write one with stich bench --save FILE") from None
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:

@@ -7,6 +7,8 @@ Each command lives in its own module, imported only when that command runs (``st
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import io
 import os
@@ -148,11 +150,48 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt  # SIGTERM stops a command as Ctrl-C does: its pools stopped, its temporary files gone
 
 
+class ClosedStreamError(OSError):
+    """Reading or writing a standard stream the process was started without."""
+
+
+class _ClosedStream(io.RawIOBase):
+    """A standard stream the process was started without (``stich solve x.tbn >&-``, ``<&-``): Python makes it
+    None, and a command failed on it with an AttributeError traceback, or wrote its data nowhere and exited 0. Using
+    it fails instead as a closed descriptor does, with the stream's name, which is bad input (exit 1)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.stream_name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def _closed(self) -> OSError:
+        return ClosedStreamError(errno.EBADF, f"{os.strerror(errno.EBADF)} (it was closed when stich started)",
+                                 self.stream_name)
+
+    def readinto(self, buffer: Any) -> int:
+        raise self._closed()
+
+    def write(self, data: Any) -> int:
+        raise self._closed()
+
+
 def _safe_streams() -> None:
     """What rich and the streams would fail on before any command runs: a COLUMNS or LINES that is no ASCII number
     (rich reads it with ``int`` after ``str.isdigit``, which takes "²") is dropped, as if unset; and a stdout whose
     encoding lacks a character (ASCII, Latin-1) shows it as "?" instead of failing on a card sign, a file name or a
-    tag's text (JSON stays exact: it escapes what the encoding lacks)."""
+    tag's text (JSON stays exact: it escapes what the encoding lacks). A standard stream the process was started
+    without is one that fails when used (:class:`_ClosedStream`)."""
+    if sys.stdin is None:
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedStream("<stdin>")), encoding="utf-8")
+    for attribute in ("stdout", "stderr"):
+        if getattr(sys, attribute) is None:  # unbuffered: the failure comes at the write, not at exit
+            closed = _ClosedStream(f"<{attribute}>")
+            setattr(sys, attribute, io.TextIOWrapper(closed, encoding="utf-8", write_through=True))
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
         if value is not None and not (value.strip().isascii() and value.strip().isdigit() and len(value) < 10):
@@ -169,6 +208,10 @@ def main() -> None:
         signal.signal(signal.SIGTERM, _terminate)  # (batch installs its own for its run, and restores this after)
     try:
         app()
+    except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first
+        with contextlib.suppress(OSError):
+            print(f"stich: {error.filename}: {error.strerror}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT) from None
     except SystemExit as done:
         # Typer and rich exit 1 when stdout's reader closed it (``stich ... | head``), having swapped in
         # flush-pacifying streams or pointed stdout at /dev/null: that is no bad input, so exit as a command killed by

@@ -121,11 +121,14 @@ def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
 
 def check_game_options(game: str, flags: dict[str, str], seats: int | None = None, declarer: int | None = None,
                        contract: str | None = None, cards: Sequence[tuple[str, str]] = (),
-                       everyday: bool = False) -> None:
+                       everyday: bool = False, seat_options: Sequence[tuple[str, int]] = (),
+                       pot: int | None = None, announcements: str | None = None) -> None:
     """The options of a command that names its game itself (``deal``, ``bench --game``, ``analyse --game``),
     checked against it: a flag, seat count, declarer, contract or card (``cards``: (option, text) pairs such as
     ``("--hand", "EO GO")``) the game has not is a usage error (exit 2), as any option's value out of its range is;
-    no record is involved to point at. ``everyday``: without a contract the deals are the game's everyday ones
+    no record is involved to point at. So is another seat the game has not (``seat_options``: (option, seat) pairs
+    such as ``("--seat", 5)``), a ``pot`` for a game paid from none and ``announcements`` for a game without them,
+    each named by its own option. ``everyday``: without a contract the deals are the game's everyday ones
     (``deal``, ``match``), which the declarer must be able to bid."""
     try:
         chosen = get_game(game)
@@ -139,8 +142,14 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
         raise typer.BadParameter(f"{chosen.name} is played by {chosen.seat_counts_text()} seats, not {seats}",
                                  param_hint="'--seats'")
     most = seats or chosen.seat_counts[0]
-    if declarer is not None and not 1 <= declarer <= most:
-        raise typer.BadParameter(f"{chosen.name} with {most} seats has no seat {declarer}", param_hint="'--declarer'")
+    for option, seat in (("--declarer", declarer), *seat_options):
+        if seat is not None and not 1 <= seat <= most:
+            raise typer.BadParameter(f"{chosen.name} with {most} seats has no seat {seat}", param_hint=f"'{option}'")
+    if pot is not None and not chosen.has_pot:
+        raise typer.BadParameter(f"{chosen.name} has no pot (it is for {games_with('has_pot')})", param_hint="'--pot'")
+    if announcements is not None and not chosen.has_announcements:
+        raise typer.BadParameter(f"{chosen.name} has no announcements (they are for {games_with('has_announcements')})",
+                                 param_hint="'--announce'")
     if contract is not None:
         try:
             refusal = contract_refusal(chosen, contract, declarer or 1)

@@ -9,12 +9,12 @@ import typer
 
 from solver.errors import ParseError, StichError
 from solver.files import check_writable
-from solver.formats.tbn import iter_records, read_records
+from solver.formats.tbn import iter_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES
 
-from .errors import file_name, input_errors, message
+from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
 from .options import (BOARD, RECORD, TABLE_MB, THREADS, VARIANT, checked_objectives, engine_for, output_file,
                       parse_variant_options)
@@ -59,19 +59,22 @@ def tree(
         check_writable(out)  # before the tree is built, not after
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
-        # the first record that matches: the records after it are not read (nor need they be readable); by its
-        # number, the ones before it need only be counted
-        if record_number is None:
-            record = next((r for r in read_records(source, name=name) if selected(r, board)), None)
-            count = 0
-        else:
-            count, found = 0, None
-            for count, found in enumerate(iter_records(source, name=name), 1):
-                if count == record_number:
-                    break
-            if count == record_number and isinstance(found, ParseError):
-                raise found
-            record = found if count == record_number and not isinstance(found, ParseError) else None
+        # the first record that matches: the records after it are not read (nor need they be readable); with
+        # --board, one before it too broken to read is said (it might have been that board) and the search goes on,
+        # as in every command that reads records (the exit code then says 1); with --record, the ones before it are
+        # only counted
+        record, unreadable, count = None, False, 0
+        for count, item in enumerate(iter_records(source, name=name), 1):
+            if record_number is not None and count != record_number:
+                continue
+            if isinstance(item, ParseError):
+                if board is None:
+                    raise item
+                message(f"stich: {item}")
+                unreadable = True
+            elif selected(item, board):
+                record = item
+                break
         if record is None:
             raise StichError(no_such_record(name, board, record_number, count))
         position = position_from_record(record, variant=flags)
@@ -90,3 +93,5 @@ def tree(
             write_tree(graph, temporary)
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
             f"{plural(graph.number_of_edges(), 'edge')})")
+    if unreadable:
+        raise typer.Exit(EXIT_BAD_INPUT)

@@ -467,6 +467,24 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
     assert "takes no seat" in result.stderr and not (tmp_path / "t.json").exists()
 
 
+def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
+    """``tree --board N`` stopped at an unreadable record before board N; as in every command that reads records,
+    that record is said (it might have been board N), board N's tree is written, and the exit code is 1. Without
+    --board the first record is the one asked for, so its error is the answer."""
+    text = (EXAMPLES / "kratzen.tbn").read_text()
+    broken = tmp_path / "broken.tbn"
+    broken.write_text('[Game "Kratzen"]\n[Board "0"\n\n' + text)
+    out = tmp_path / "t.json"
+    result = run("tree", broken, "--board", "1", "--depth", "1", "--out", out, code=1)
+    assert result.stderr.startswith(f"stich: {broken}:2:11: missing ']' after the value of tag Board")
+    assert f"wrote {out}" in result.stderr and not result.stdout
+    graph = json.loads(out.read_text())
+    assert graph["graph"]["board"] == "1"
+    out.unlink()
+    first = run("tree", broken, "--depth", "1", "--out", out, code=1)
+    assert "missing ']'" in first.stderr and "wrote" not in first.stderr and not out.exists()
+
+
 def test_output_errors_name_the_file_asked_for(tmp_path):
     result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--out", tmp_path / "no" / "t.json", code=1)
     assert f"stich: {tmp_path / 'no' / 't.json'}: No such file or directory" in result.stderr
@@ -605,6 +623,18 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     lines.write_text(run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--json").stdout)
     (again,) = documents("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--compare", lines)
     assert again["compared"]["p90_ms"] > 0
+
+
+def test_bench_compare_with_a_file_that_is_not_utf8_is_bad_input_at_its_place(tmp_path):
+    """--compare a binary or Latin-1 file ended in a UnicodeDecodeError traceback; it is located bad input (exit 1),
+    as a file that is not JSON is."""
+    saved = tmp_path / "before.json"
+    for content, place in ((b"\xff\xfe{", "1:1: not a saved stich bench run (invalid UTF-8, byte ff)"),
+                           (b'{"lines":\n ["caf\xe9"]}', "2:7: not a saved stich bench run (invalid UTF-8, byte e9)")):
+        saved.write_bytes(content)
+        result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", saved, code=1)
+        assert result.stderr == f"stich: {saved}:{place}; write one with stich bench --save FILE\n"
+        assert not result.stdout
 
 
 def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeypatch):
@@ -882,6 +912,31 @@ def test_a_reader_closing_stdout_ends_the_command_quietly_with_the_sigpipe_code(
     assert process.stderr == b""
 
 
+@pytest.mark.parametrize("closed, args", [
+    (1, ["solve", str(EXAMPLES / "kratzen.tbn"), "--json"]),  # an AttributeError traceback on None
+    (1, ["table", str(EXAMPLES / "kratzen.tbn"), "--board", "1"]),  # wrote its table nowhere and exited 0
+    (1, ["deal", "--game", "sk"]),
+    (1, ["--version"]),
+    (0, ["solve", "-"]),  # "a deal file is read from a path or an open stream, not NoneType"
+])
+def test_a_standard_stream_closed_at_the_start_is_said_by_name(closed, args) -> None:
+    """``stich ... >&-`` or ``<&-``: Python makes the stream None; using it is bad input, said with the stream's
+    name (exit 1), not a traceback, a library's message about NoneType, or data written nowhere with exit 0. A
+    command that does not use the stream is unaffected."""
+    import os
+
+    process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", *args],
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120,
+                             stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(closed))
+    name = ("<stdin>", "<stdout>")[closed]
+    assert process.returncode == 1
+    assert process.stderr == f"stich: {name}: Bad file descriptor (it was closed when stich started)\n"
+    unused = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve",
+                             str(EXAMPLES / "kratzen.tbn"), "--board", "1"], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120, preexec_fn=lambda: os.close(0))
+    assert unused.returncode == 0 and "Kratzen" in unused.stdout and not unused.stderr
+
+
 def test_check_of_a_finished_deal_says_missed_not_who_can_stop_it() -> None:
     """Nothing is left to force or stop once every card is played: a bonus that did not happen was missed."""
     result = runner.invoke(app, ["check", str(EXAMPLES / "schafkopf.tbn"), "--board", "7"])
@@ -1054,6 +1109,15 @@ def test_help_lists_every_command_with_its_line_and_no_type_names():
     for name, _, _ in COMMANDS:
         page = run(name, "--help").stdout
         assert not re.search(r"<[A-Za-z]", page), name  # no <bool>, <Path>, <int>: a flag takes no value
+
+
+def test_analyse_json_help_says_what_a_file_gives():
+    """``analyse FILE --json`` prints a document per record (JSON Lines), which its help once denied ("one JSON
+    document")."""
+    page = " ".join(run("analyse", "--help").stdout.split())
+    assert "one per record: JSON Lines, docs/json.md" in page
+    lines = run("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", "--json").stdout.splitlines()
+    assert len(lines) == len(list(solver.read_positions(EXAMPLES / "kratzen.tbn"))) > 1
 
 
 def test_did_you_mean(tmp_path):

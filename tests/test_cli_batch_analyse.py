@@ -184,3 +184,26 @@ def test_batch_with_a_variant_flag_no_game_has_is_a_usage_error(tmp_path):
     result = runner.invoke(app, ["solve", str(deals), "--variant", "solo_value=5"])
     assert result.exit_code == 1 and "unknown variant flag 'solo_value'" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deals.tbn"]  # no lock file left either
+
+
+def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage_error_of_its_option():
+    """Without a FILE every input is an option, checked against --game as --declarer is (exit 2, the option named):
+    contract advice once blamed --declarer for a bad --seat, and a plain analysis said --seat, --known, --pot and
+    --announce as bad data (exit 1) without naming the option."""
+    hand = ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--samples", "2", "--workers", "1"]
+    cases = [
+        (["--seat", "9", "--contract", "all"], "'--seat': Schafkopf with 4 seats has no seat 9"),
+        (["--seat", "9", "--contract", "Rufer E"], "'--seat': Schafkopf with 4 seats has no seat 9"),
+        (["--seat", "1", "--contract", "Rufer E", "--known", "0:EO"], "'--known': Schafkopf with 4 seats has no seat 0"),
+        (["--seat", "1", "--contract", "all", "--known", "7:EO"], "'--known': Schafkopf with 4 seats has no seat 7"),
+        (["--seat", "1", "--contract", "Rufer E", "--pot", "5"], "'--pot': Schafkopf has no pot (it is for Kratzen)"),
+        (["--seat", "1", "--contract", "all", "--announce", "1: Pagat Ultimo"],
+         "'--announce': Schafkopf has no announcements (they are for Zwanzigerrufen)"),
+        (["--seat", "1", "--contract", "all", "--hand", "EU E8 E7 GK GO HA H9 XX"], "'--hand': 'XX' is not a card"),
+    ]
+    for extra, said in cases:
+        result = runner.invoke(app, hand + extra)
+        assert result.exit_code == 2 and said in result.stderr, (extra, result.exit_code, result.stderr)
+    too_big = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract",
+                                  "Trump H", "--pot", "1000000000", "--samples", "2"])
+    assert too_big.exit_code == 2 and "'--pot'" in too_big.stderr and "0<=x<=999999999" in too_big.stderr

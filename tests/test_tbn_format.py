@@ -315,6 +315,21 @@ def test_an_invalid_byte_past_the_line_limit_is_the_limit_error():
     assert isinstance(error, ParseError) and error.column == 52 and "UTF-8" in error.message
 
 
+def test_a_utf16_file_is_said_to_be_one():
+    """Windows' "Unicode" is UTF-16 with a byte order mark: the error names it and what to do, rather than a bare
+    byte ff; a record after it (a second file's worth, with a blank line between) is still read."""
+    for encoding, bom in (("utf-16-le", "ff fe"), ("utf-16-be", "fe ff")):
+        data = '\ufeff[Game "x"]\n'.encode(encoding) + b'\n\n[B "2"]\n'
+        first, second = list(iter_records(io.BytesIO(data)))
+        assert isinstance(first, ParseError) and (first.line, first.column) == (1, 1)
+        assert str(first).startswith(f"<stream>:1:1: invalid UTF-8 (byte {bom}, a UTF-16 byte order mark: save the "
+                                     "file as UTF-8)")
+        assert not isinstance(second, ParseError) and second.get("B") == "2"
+    # a stray ff fe further on is a bad byte, no byte order mark
+    error = next(iter(iter_records(io.BytesIO(b'[A "\xff\xfe"]\n'))))
+    assert isinstance(error, ParseError) and "byte ff)" in error.message and "UTF-16" not in error.message
+
+
 def test_very_long_line_is_not_read_whole_and_batch_goes_on():
     text = '[A "1"]\n' + "x" * (5 * MAX_LINE_LENGTH) + '\n\n[B "2"]\n'
     results = list(iter_records(io.StringIO(text)))
