@@ -23,8 +23,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message
-from .options import (TABLE_MB, check_game_options, checked_game, engine_for, parse_variant_options,
-                      scheduler_address)
+from .options import (POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for, parse_variant_options,
+                      refuse_pool_threads, scheduler_address)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, signed_interval, stderr_console, stdout_console
 
@@ -147,7 +147,8 @@ def analyse(
         help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
     worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
                                                 max=MAX_WORKER_MEMORY_MB,
-                                                help="Cap each worker process at MB megabytes."),
+                                                help="Cap each worker process at MB megabytes (default: no cap)."),
+    threads: Optional[int] = POOL_THREADS,
     table_mb: Optional[int] = TABLE_MB,
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                                             help="Run the samples on this Dask cluster instead."),
@@ -178,6 +179,7 @@ def analyse(
     announce settled on the same samples, ranked by what the seat is paid (its share of its side's settlement: a
     Rufer's is shared by two, a Solo's is the soloist's) with its 95% interval, the win rate and each bonus's odds;
     contracts the samples cannot tell apart from the best are marked."""
+    refuse_pool_threads(threads)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)

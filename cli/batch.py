@@ -17,7 +17,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .options import OBJECTIVES, engine_for, output_file, parse_variant_options, scheduler_address
+from .options import (OBJECTIVES, POOL_THREADS, engine_for, output_file, parse_variant_options, refuse_pool_threads,
+                      scheduler_address)
 from .render import plural, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -122,7 +123,8 @@ def batch(
     worker_memory: Optional[int] = typer.Option(
         None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB, max=MAX_WORKER_MEMORY_MB,
         help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
-             "is written as an error."),
+             "is written as an error (default: no cap)."),
+    threads: Optional[int] = POOL_THREADS,
     table_mb: Optional[int] = typer.Option(
         None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
         help=f"Each local worker's transposition table in MB (default {DEFAULT_TT_MEGABYTES}, or STICH_TABLE_MB; "
@@ -146,6 +148,7 @@ def batch(
         if workers is not None or worker_memory is not None or table_mb is not None:
             raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
                                      "are for local runs", param_hint="'--scheduler'")
+    refuse_pool_threads(threads)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     previous = _install_handlers()

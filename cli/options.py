@@ -57,6 +57,16 @@ TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGA
                              "STICH_TABLE_MB).")
 THREADS = typer.Option(None, "--threads", metavar="N", min=1, max=MAX_THREADS,
                        help="The threads each question is searched on, sharing one table (default: every core).")
+#: ``--threads`` where a pool of workers keeps every core busy: not shown, only answered with what to give instead
+POOL_THREADS = typer.Option(None, "--threads", metavar="N", hidden=True)
+
+
+def refuse_pool_threads(threads: int | None) -> None:
+    """A command whose workers each search on one thread takes no ``--threads``: say what it takes instead (Typer
+    alone said 'No such option' and listed look-alikes)."""
+    if threads is not None:
+        raise typer.BadParameter("each worker searches on one thread, so that the cores are never oversubscribed: "
+                                 "give the number of workers with -j/--workers", param_hint="'--threads'")
 OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
                           help="What to solve (repeatable): score (the net settlement in game units), points, game, "
                                "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "

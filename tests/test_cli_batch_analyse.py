@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -11,6 +12,7 @@ from solver.cli.main import app
 from solver.formats.tbn import format_record
 
 runner = CliRunner()
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def write_deals(path, count=12):
@@ -207,3 +209,15 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
     too_big = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract",
                                   "Trump H", "--pot", "1000000000", "--samples", "2"])
     assert too_big.exit_code == 2 and "'--pot'" in too_big.stderr and "0<=x<=999999999" in too_big.stderr
+
+
+def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
+    """analyse and batch search each sample or record on one thread a worker; --threads there was Typer's 'No such
+    option' with look-alikes (the CLI audit). It is refused, saying what to give instead, and not listed."""
+    for args in (["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
+                  "Rufer E", "--threads", "2"],
+                 ["batch", str(EXAMPLES / "schafkopf.tbn"), "--out", str(tmp_path / "out.jsonl"), "--threads", "2"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "give the number of workers with -j/--workers" in result.stderr
+        assert "--threads" not in runner.invoke(app, [args[0], "--help"]).stdout
+    assert not (tmp_path / "out.jsonl").exists()
