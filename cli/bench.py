@@ -208,7 +208,8 @@ def bench(
     limit: float = typer.Option(60.0, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                 help="Seconds after which a solve is stopped and counted at the limit "
                                      "(0: no limit, solve in this process)."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document per line on stdout (JSON Lines, docs/json.md)."),
+    as_json: bool = typer.Option(False, "--json",
+                                 help="One JSON document per line on stdout (JSON Lines, docs/json.md)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag of the --game's lines (repeatable)."),
     save: Optional[Path] = typer.Option(None, "--save", metavar="FILE", parser=file_name,
