@@ -457,6 +457,12 @@ def test_bad_questions_are_refused():
     refused(c.post("/api/position", content=b"{not json", headers={"Content-Type": "application/json"}), 400,
             "not JSON")
     refused(c.post("/api/position", json=[1, 2]), 400, "JSON object")
+    # JSON nested past the decoder's recursion limit was a 500 "please report it" (the board audit)
+    deep = b"[" * 100_000 + b"]" * 100_000
+    refused(c.post("/api/position", content=deep, headers={"Content-Type": "application/json"}), 400,
+            "nested too deeply")
+    refused(c.post("/api/load", content=b'{"text": ' + deep + b"}", headers={"Content-Type": "application/json"}),
+            400, "nested too deeply")
     refused(c.post("/api/deal", json={"game": "Bridge", "seed": 1}), 400, "unknown game")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")

@@ -171,6 +171,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         body = json.loads(await request.body() or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise BoardError("the request body is not JSON") from None
+    except RecursionError:  # arrays or objects nested deeper than the decoder goes: no request of the page's
+        raise BoardError("the request body is nested too deeply") from None
     if not isinstance(body, dict):
         raise BoardError("the request body is a JSON object")
     return body
