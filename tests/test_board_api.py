@@ -454,6 +454,8 @@ def test_bad_questions_are_refused():
             "not one of this contract's")
     refused(c.post("/api/odds", json={"board": board, "moves": moves, "samples": 10 ** 9}), 400, "samples")
     refused(c.post("/api/odds", json={"board": board, "moves": moves, "seat": 9}), 400, "seat")
+    for seat in (0, False, "", []):  # were read as "the seat to move" (the board audit)
+        refused(c.post("/api/odds", json={"board": board, "moves": moves, "seat": seat}), 400, "seat is a seat number")
     refused(c.post("/api/position", content=b"{not json", headers={"Content-Type": "application/json"}), 400,
             "not JSON")
     refused(c.post("/api/position", json=[1, 2]), 400, "JSON object")
