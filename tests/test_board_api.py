@@ -24,10 +24,10 @@ import solver
 from solver import postmortem, settlement
 from solver.board import app as board_app
 from solver.diagram import display_order
-from solver.board.session import MAX_BOARDS
+from solver.board import session
 from solver.workers import worker_settlement_engine
 from solver.board import create_app
-from solver.board.session import MAX_MOVES, card_face
+from solver.board.session import MAX_MOVES, MAX_RECORDS, card_face
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ZR = EXAMPLES / "zwanzigerrufen.tbn"
@@ -292,16 +292,17 @@ def test_the_curve_is_the_post_mortem():
             "objective 'nonsense' is not one of this contract's")  # as /api/values refuses it
 
 
-def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path):
+def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path, monkeypatch):
     """Every page load used to add the files' boards again under new ids; after some 10 reloads of a file of 7
     records the server's 200 boards had pushed out the board an open tab was using (the audit)."""
+    monkeypatch.setattr(session, "MAX_BOARDS", 200)  # the same forgetting with fewer boards to deal
     c = client(SK)
     first = c.get("/api/start").json()
     in_use = first["open"]
     for _ in range(40):
         again = c.get("/api/start").json()
     assert again["open"] == in_use and again["files"] == first["files"]
-    for seed in range(MAX_BOARDS + 5):  # new boards: the idle ones go first, not the one in use
+    for seed in range(session.MAX_BOARDS + 5):  # new boards: the idle ones go first, not the one in use
         c.post("/api/position", json={"board": in_use, "moves": []})
         c.post("/api/deal", json={"game": "Kratzen", "seed": seed + 1})
     assert c.post("/api/position", json={"board": in_use, "moves": []}).status_code == 200
@@ -400,6 +401,19 @@ def test_upload_and_paste_open_records():
     edited = c.post("/api/load", files={"file": ("mine.tbn", text.encode() + b"\n", "text/plain")}).json()
     ids = {b["id"] for b in uploaded["boards"]}
     assert ids.isdisjoint(b["id"] for b in renamed["boards"]) and ids.isdisjoint(b["id"] for b in edited["boards"])
+
+
+def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
+    """An upload of 1,000 records (the most it may hold) into a server that kept 200 boards pushed out its own first
+    board, the one the page opens ("no board 'b25' is open"), and every board of the named files (the board audit)."""
+    c = client(SK)
+    in_use, _ = opened(c)
+    record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]  # the first record of the Kratzen examples
+    text = "\n\n".join(record.replace('[Board "1"]', f'[Board "{n}"]') for n in range(1, MAX_RECORDS + 1))
+    uploaded = c.post("/api/load", files={"file": ("many.tbn", text.encode(), "text/plain")}).json()
+    assert len(uploaded["boards"]) == MAX_RECORDS
+    for board in (uploaded["open"], uploaded["boards"][-1]["id"], in_use):
+        assert c.post("/api/position", json={"board": board, "moves": []}).status_code == 200, board
 
 
 def test_a_new_deal_is_stich_deals():

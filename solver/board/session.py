@@ -30,12 +30,14 @@ from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
 from ..settlement import settlement_unsupported
 
-#: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
-MAX_BOARDS = 200
 #: The longest move list a request may send (no game has more cards than this).
 MAX_MOVES = 64
 #: The most records one upload or paste may hold.
 MAX_RECORDS = 1000
+#: How many boards one server keeps (the one used last is forgotten last); the page reopens a forgotten one. Twice
+#: the largest upload, so that an upload's own boards all stay, and so do the boards a page used before it (some
+#: 12 KB a board: 25 MB at most).
+MAX_BOARDS = 2 * MAX_RECORDS
 
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
