@@ -65,8 +65,8 @@ def server():
 
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    app = create_app([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn"], host="127.0.0.1", port=port,
-                     time_limit=60)
+    app = create_app([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn", EXAMPLES / "kratzen.tbn"],
+                     host="127.0.0.1", port=port, time_limit=60)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
@@ -333,3 +333,42 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     wait_for(lambda: driver.execute_script(
         "return [...document.querySelectorAll('#play li span.leader')].map((n) => n.textContent)") == leaders,
         "the leaders of the tricks")
+
+
+#: The boxes of the table's cards (hands and trick) and of the line under the trick, and how wide the page is.
+TABLE_BOXES = """const box = (n) => n.getBoundingClientRect().toJSON();
+return {cards: [...document.querySelectorAll('#table .card')].map((n) => Object.assign(box(n),
+          {name: n.dataset.card || 'back', trick: n.closest('#trick') !== null})),
+        centre: box(document.getElementById('centre')),
+        width: document.documentElement.scrollWidth, window: window.innerWidth};"""
+
+
+def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
+    return [(a["name"], b["name"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
+            and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1]
+
+
+def open_record(driver, label: str) -> None:
+    option = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                   ".find((o) => o.textContent.startsWith(arguments[0])).value", label)
+    driver.execute_script("openBoard(arguments[0])", option)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label") == label, label)
+
+
+def test_a_trick_of_five_or_six_cards(driver, server):
+    """The board audit: a Kratzen trick of five or six cards had neighbouring seats' cards covering each other."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "kratzen.tbn board 5")  # six seats, the first trick on the table
+    table = driver.execute_script(TABLE_BOXES)
+    trick = [box for box in table["cards"] if box["trick"]]
+    assert len(trick) == 6 and not overlapping(trick)
+    assert all(box["bottom"] <= table["centre"]["top"] for box in trick)  # "Seat 1 to play" is not covered
+    open_record(driver, "kratzen.tbn board 4")  # five seats: a whole trick of the best line
+    for count in range(1, 6):
+        driver.execute_script("playBest()")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == count, f"card {count}")
+    trick = [box for box in driver.execute_script(TABLE_BOXES)["cards"] if box["trick"]]
+    assert len(trick) == 5 and not overlapping(trick)
+

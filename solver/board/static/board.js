@@ -169,11 +169,15 @@ function renderTable() {
     const last = view.history[view.history.length - 1];
     shown = last.cards; winner = last.winner;
   }
+  // the trick's cards around the centre, each towards its seat: five or six seats need a wider ring, or the cards
+  // of neighbouring seats cover each other
+  const ring = view.seats > 4 ? { x: 70, y: 66 } : { x: 62, y: 48 };
+  table.style.setProperty("--trick-y", `${ring.y}px`);
   for (const card of shown) {
     const place = seatPlace(card.seat, view.seats);
     const node = cardNode(card, card.seat === winner ? "winner" : "");
-    node.style.left = `${place.x * 62}px`;
-    node.style.top = `${place.y * 48}px`;
+    node.style.left = `${place.x * ring.x}px`;
+    node.style.top = `${place.y * ring.y}px`;
     trick.append(node);
   }
   const centre = $("centre");
