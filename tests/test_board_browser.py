@@ -372,3 +372,23 @@ def test_a_trick_of_five_or_six_cards(driver, server):
     trick = [box for box in driver.execute_script(TABLE_BOXES)["cards"] if box["trick"]]
     assert len(trick) == 5 and not overlapping(trick)
 
+
+def test_the_table_on_a_phone(driver, server):
+    """The board audit: in a phone's 400 pixels the hands around the ellipse covered each other and the trick, and
+    ran off the page's sides."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.set_window_size(400, 850)
+        for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None),
+                             ("schafkopf.tbn board 3", None)):
+            open_record(driver, label)
+            if moves is not None:  # ten cards a hand
+                driver.execute_script("goTo(arguments[0])", moves)
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "the start")
+            table = driver.execute_script(TABLE_BOXES)
+            assert table["width"] <= table["window"], label  # nothing runs off the page's side
+            assert not overlapping(table["cards"]), label
+            assert all(box["left"] >= 0 and box["right"] <= table["window"] for box in table["cards"]), label
+    finally:
+        driver.set_window_size(1400, 900)

@@ -176,6 +176,8 @@ function renderTable() {
   for (const card of shown) {
     const place = seatPlace(card.seat, view.seats);
     const node = cardNode(card, card.seat === winner ? "winner" : "");
+    node.dataset.seat = card.seat;  // a phone stacks the hands: each card of the trick says whose it is
+    node.title = `seat ${card.seat}: ${card.name}`;
     node.style.left = `${place.x * ring.x}px`;
     node.style.top = `${place.y * ring.y}px`;
     trick.append(node);
