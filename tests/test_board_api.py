@@ -99,6 +99,22 @@ def test_the_view_shows_the_table():
         position.rules.objective_names()
 
 
+@pytest.mark.parametrize("path, board, called", [(ZR, "1", "T20"), (SK, "7", "GA"), (ZR, "3", None),
+                                                  (SK, "2", None)])
+def test_the_partner_is_public_once_the_called_card_is_played(path, board, called):
+    """The single-dummy view hid the partner's seat but showed the sides' tricks and card points with their seats
+    (the board audit): the view says whether the table knows the partner, so the page shows the sides only then."""
+    c = client(path, board=board)
+    opened_board, moves = opened(c)
+    public = [c.post("/api/position", json={"board": opened_board, "moves": moves[:count]}).json()["partner_public"]
+              for count in range(len(moves) + 1)]
+    if called is None:  # a Solo, a Wenz: nobody to keep secret
+        assert all(public)
+    else:
+        played = moves.index(called) + 1
+        assert public == [False] * played + [True] * (len(moves) + 1 - played)
+
+
 def test_a_trick_in_progress_and_announcements():
     c = client(ZR, board="2")
     board, moves = opened(c)

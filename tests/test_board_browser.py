@@ -392,3 +392,28 @@ def test_the_table_on_a_phone(driver, server):
             assert all(box["left"] >= 0 and box["right"] <= table["window"] for box in table["cards"]), label
     finally:
         driver.set_window_size(1400, 900)
+
+
+def test_single_dummy_keeps_the_partner_secret(driver, server):
+    """The board audit: in single dummy the partner's seat was "not known", but the sides' rows said "declarers
+    (1+2)" with their card points, and the graph's note named them too. Now they show once the called card is
+    played, or to the partner itself."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")  # zwanzigerrufen.tbn board 1: seat 2 holds the called T20
+    moves_ = moves(driver)
+    shown = ("return S.view.moves.length === S.cursor && S.curve !== null ? [document.getElementById('contract')"
+             ".textContent, document.getElementById('curve-note').textContent] : null")
+    driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+    try:
+        for cursor, seat, known in ((0, 1, False), (1, 2, True), (2, 3, False), (moves_.index("T20") + 1, None, True)):
+            driver.execute_script("goTo(arguments[0])", cursor)
+            panel, note = wait_for(lambda: driver.execute_script("return S.cursor") == cursor
+                                   and driver.execute_script(shown), f"the table after {cursor} cards")
+            assert ("declarers (1+2)" in panel) == known and ("seats 1+2" in note) == known, (cursor, panel, note)
+            if not known:
+                assert f"not known to seat {seat} yet" in panel and "of the declaring side" in note
+                roles = driver.execute_script("return [...document.querySelectorAll('.seat .who')].map((n) => "
+                                              "n.textContent).join(' ')")
+                assert "partner" not in roles and "defender" not in roles
+    finally:
+        driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()

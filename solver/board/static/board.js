@@ -128,11 +128,17 @@ function seatPlace(seat, seats) {
   return { x: Math.cos(angle), y: Math.sin(angle) };
 }
 
+// Whether the sides are shown: double dummy, or in single dummy when the seat to move knows its partner's seat (the
+// called card was played, or it is the partner itself); a Normal game's forehand does not know hers.
+function sidesKnown(view) {
+  return S.mode === "dd" || view.partner_public || view.partner.includes(view.to_move);
+}
+
 function roleOf(view, hand) {
   if (view.per_seat) return hand.declarer ? "attacker" : "";
   if (hand.declarer) return "declarer";
-  if (view.partner.includes(hand.seat)) return S.mode === "dd" || view.to_move === hand.seat ? "partner" : "";
-  return S.mode === "dd" ? "defender" : "";
+  if (!sidesKnown(view)) return "";
+  return view.partner.includes(hand.seat) ? "partner" : "defender";
 }
 
 function renderTable() {
@@ -192,10 +198,12 @@ function renderTable() {
 function renderContract() {
   const view = S.view;
   const box = $("contract");
-  const rows = view.sides.map((side) => el("tr", {}, el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
+  // the sides' tricks and card points would give a secret partner away (the board audit): each seat's are on the table
+  const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
+    el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
     el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points === null ? "" : plural(side.points, "point"))));
-  const partner = view.per_seat ? null : view.partner.length
-    ? (S.mode === "dd" ? `seat ${view.partner.join(", ")}` : "not known to every seat") : "none (alone)";
+  const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
+    : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   const facts = [["Contract", `${view.game} ${view.contract}`], ["Declarer", `seat ${view.declarer}`]];
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
@@ -255,6 +263,8 @@ function renderButtons() {
 }
 
 // --- values on the cards --------------------------------------------------------------------------------------------
+
+const seatsText = (seats) => `${String(seats).includes("+") ? "seats" : "seat"} ${seats}`;
 
 function valueText(values, total) {
   // a count with a target (a seat's tricks) shows the count, coloured by the target; Valat and the like yes or no
@@ -407,7 +417,9 @@ function renderCurve() {
     svg.append(dot);
   });
   const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
-  note.textContent = `${scored ? `score (${curve.measure})` : curve.measure} of ${curve.declaring_side.join("+")} under best play from each point; ` +
+  const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
+  const measure = scored ? `score (${curve.measure})` : curve.measure;
+  note.textContent = `${measure} of ${whose} under best play from each point; ` +
     (mistakes.length ? `${mistakes.length} card(s) cost something (coloured)` : "no card cost anything");
 }
 
