@@ -144,6 +144,10 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         # the page's own text shows the same number on the card
         card = driver.find_element("css selector", ".seat.to-move .card[data-value] .value")
         assert card.text == str(next(iter(shown.values())))
+        # what the numbers count and whose they are (the board audit: "score: 4 for 1+2")
+        unit = {"score": "game units", "points": "card points"}[name]
+        assert driver.find_element("id", "summary").text.startswith(f"{name}: {result.total} {unit} for seats 1+2")
+        assert card.get_attribute("title").endswith(f": {card.text} {unit} for seats 1+2")
 
 
 def test_play_the_best_line_to_the_end_then_undo(driver, server):
@@ -296,7 +300,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
                                   "return [n.textContent, n.className]")
     assert badge == ["✗", "value good"]
     assert driver.find_element("id", "summary").text.startswith(
-        "schneider_against: no for 3+4 · seat 2 plays for the least")  # whose the answer is, said
+        "schneider_against: no for seats 3+4 · seat 2 plays for the least")  # whose the answer is, said
     # the arrow keys after the objective was chosen: back one card, not to another objective
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")

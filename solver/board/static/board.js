@@ -201,7 +201,7 @@ function renderContract() {
   // the sides' tricks and card points would give a secret partner away (the board audit): each seat's are on the table
   const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
     el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
-    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points === null ? "" : plural(side.points, "point"))));
+    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points === null ? "" : plural(side.points, "card point"))));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   const facts = [["Contract", `${view.game} ${view.contract}`], ["Declarer", `seat ${view.declarer}`]];
@@ -264,6 +264,9 @@ function renderButtons() {
 
 // --- values on the cards --------------------------------------------------------------------------------------------
 
+// What an objective's numbers count (the board audit: "score: 4 for 1+3" said neither what nor whose).
+const UNITS = { score: "game units", points: "card points", tricks: "tricks" };
+const amount = (objective, total) => UNITS[objective] ? `${total} ${UNITS[objective]}` : String(total);
 const seatsText = (seats) => `${String(seats).includes("+") ? "seats" : "seat"} ${seats}`;
 
 function valueText(values, total) {
@@ -283,6 +286,8 @@ function markCard(name, total, values, best) {
   node.querySelector(".value")?.remove();
   const badge = el("span", { class: "value" + (values.yes_no ? (goodFor(values, total) ? " good" : " bad") : "") },
     valueText(values, total));
+  if (values.objective) badge.title = `${name}: ${values.yes_no && !S.view.per_seat ? valueText(values, total)
+    : amount(values.objective, total)} for ${seatsText(values.maximiser)}`;
   node.append(badge);
   node.classList.toggle("best", best);
   node.dataset.value = total;
@@ -297,12 +302,12 @@ function renderValues() {
       for (const [name, total] of Object.entries(values.cards)) markCard(name, total, values, values.best.includes(name));
     }
     const made = values.total >= values.target ? "yes" : "no";
-    const what = !values.yes_no ? `${values.objective}: ${values.total}`
+    const what = !values.yes_no ? `${values.objective}: ${amount(values.objective, values.total)}`
       : S.view.per_seat ? `${values.objective}: ${values.total} (target ${values.target}: ${made})`
       : `${values.objective}: ${made}`;
     // the numbers on the cards are the objective's side's: say when the player to move wants them low
     const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
-    summary.textContent = S.mode === "sd" ? "" : `${what} for ${values.maximiser}${wants}` +
+    summary.textContent = S.mode === "sd" ? "" : `${what} for ${seatsText(values.maximiser)}${wants}` +
       (values.seconds !== null ? ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms" : values.seconds.toFixed(1) + " s"}` : "");
     summary.title = values.description;
   } else if (values.kind === "slow") {
@@ -418,7 +423,7 @@ function renderCurve() {
   });
   const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
   const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
-  const measure = scored ? `score (${curve.measure})` : curve.measure;
+  const measure = scored ? `score (${curve.measure})` : curve.measure === "points" ? "card points" : curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
     (mistakes.length ? `${mistakes.length} card(s) cost something (coloured)` : "no card cost anything");
 }
