@@ -421,3 +421,23 @@ def test_single_dummy_keeps_the_partner_secret(driver, server):
                 assert "partner" not in roles and "defender" not in roles
     finally:
         driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
+
+
+def test_the_keyboard_plays_any_card(driver, server):
+    """The board audit: the keyboard could only play a best card (space); the cards took no focus, and Upload… was
+    a label no Tab reached."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    start = moves(driver)
+    legal = driver.find_elements("css selector", ".seat.to-move .card.legal")
+    chosen = legal[-1].get_attribute("data-card")
+    legal[-1].send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and moves(driver) == start + [chosen], f"{chosen} played")
+    focused = "const n = document.activeElement; return n.matches('.seat.to-move .card.legal') && n.dataset.card"
+    following = wait_for(lambda: driver.execute_script(focused), "the next seat's card in focus")
+    driver.switch_to.active_element.send_keys(" ")  # space on a card plays that card, not a best one
+    wait_for(lambda: settled(driver) and moves(driver) == start + [chosen, following], f"{following} played")
+    upload = driver.find_element("id", "upload-open")
+    assert upload.tag_name == "button" and upload.text == "Upload…"

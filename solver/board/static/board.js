@@ -162,11 +162,19 @@ function renderTable() {
     for (const card of hand.cards) {
       if (hidden) { handNode.append(el("div", { class: "card back" })); continue; }
       const node = cardNode(card, card.legal ? "legal" : "");
-      if (card.legal) node.addEventListener("click", () => play(card.name));
+      if (card.legal) {  // a button for the keyboard too: Tab to it, Enter or space plays it
+        node.addEventListener("click", () => play(card.name));
+        node.tabIndex = 0;
+        node.setAttribute("role", "button");
+      }
       handNode.append(node);
     }
     seatNode.append(handNode);
     table.append(seatNode);
+  }
+  if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
+    S.focusNext = false;
+    table.querySelector(".card.legal")?.focus();
   }
   const trick = $("trick");
   trick.replaceChildren();
@@ -606,8 +614,16 @@ async function start() {
   $("redo").addEventListener("click", () => goTo(S.cursor + 1));
   $("last").addEventListener("click", () => goTo(S.moves.length));
   $("best").addEventListener("click", playBest);
+  $("upload-open").addEventListener("click", () => $("upload").click());
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea, select, dialog")) return;
+    const card = e.target.closest(".card.legal");
+    if (card && (e.key === "Enter" || e.key === " ")) {  // the focused card, and the next mover's first card focused
+      e.preventDefault();
+      S.focusNext = true;
+      play(card.dataset.card);
+      return;
+    }
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
       End: () => goTo(S.moves.length), " ": playBest };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
