@@ -481,6 +481,7 @@ function renderOdds(odds) {
   const pct = (p) => `${(100 * p).toFixed(1)}%`;
   const tenth = (x) => (Math.abs(x) < 0.05 ? 0 : x).toFixed(1);  // a payment rounding to 0 is "0.0", not "-0.0"
   const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
+  const measure = odds.measure === "points" ? "card points" : odds.measure;
   const interval = (i) => (i && Number.isFinite(i[0]) ? ` (95%: ${tenth(i[0])}..${tenth(i[1])})` : "");
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
     el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
@@ -488,12 +489,12 @@ function renderOdds(odds) {
   const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
-    el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)}` +
+    el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${measure} ${odds.mean.toFixed(1)}` +
       interval(odds.interval) + score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
       (scored ? `; the score is seat ${odds.seat}'s share of its side's, in game units, and ranks the cards` : "")),
-    rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
+    rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${measure}`),
       ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "");
   markOdds();
 }
