@@ -528,6 +528,17 @@ def test_foreign_hosts_and_origins_are_refused():
     assert same.status_code == 200
 
 
+def test_no_page_elsewhere_may_frame_the_board():
+    """The board audit: a page elsewhere could show the board in a frame (its GET carries no Origin, its Host is the
+    board's) and disguise the cards and buttons under its own; every answer, a refusal too, now forbids framing."""
+    c = client(ZR)
+    for response in (c.get("/"), c.get("/static/board.js"), c.get("/api/start"), c.get("/api/nothing"),
+                     c.get("/", headers={"Host": "attacker.example"})):
+        assert response.headers["x-frame-options"] == "DENY", response.url
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        assert response.headers["x-content-type-options"] == "nosniff"
+
+
 def test_request_bodies_are_limited():
     c = client(max_body=1000)
     refused(c.post("/api/load", json={"text": "x" * 2000}), 413, "larger than the board takes")
