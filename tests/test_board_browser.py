@@ -442,3 +442,18 @@ def test_the_keyboard_plays_any_card(driver, server):
     wait_for(lambda: settled(driver) and moves(driver) == start + [chosen, following], f"{following} played")
     upload = driver.find_element("id", "upload-open")
     assert upload.tag_name == "button" and upload.text == "Upload…"
+
+
+
+def test_the_graphs_numbers_are_off_its_line(driver, server):
+    """The board audit: the axis's numbers (the greatest, the least) sat under the graph's first points."""
+    driver.get(server)
+    wait_for(lambda: settled(driver) and driver.execute_script(
+        "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"),
+        "the graph")
+    boxes = driver.execute_script("return [...document.querySelectorAll('#graph text, #graph .dot')].map((n) => "
+                                  "Object.assign(n.getBoundingClientRect().toJSON(), {name: n.tagName}))")
+    numbers = [box for box in boxes if box["name"] == "text"]
+    dots = [box for box in boxes if box["name"] == "circle"]
+    assert len(numbers) >= 2 and len(dots) > 10
+    assert not [pair for pair in overlapping(numbers + dots) if "text" in pair]

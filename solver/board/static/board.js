@@ -403,19 +403,19 @@ function renderCurve() {
   const scored = curve.measure !== "points" && curve.measure !== "tricks";
   const least = scored ? Math.min(0, ...points) : 0;
   const most = scored ? Math.max(0, ...points) : curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
-  const width = 400, height = 170, pad = 10;
+  const width = 400, height = 170, pad = 10, left = 30;  // the axis's numbers in the left margin, off the line
   const n = Math.max(curve.curve.length - 1, 1);
-  const x = (i) => pad + (width - 2 * pad) * i / n;
+  const x = (i) => left + (width - left - pad) * i / n;
   const y = (v) => height - pad - (height - 2 * pad) * (v - least) / Math.max(most - least, 1);
   const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
-  label(most, pad + 8);
-  label(least, height - pad - 2);
+  label(most, pad + 4);
+  label(least, height - pad + 3);
   // the score's 0; half the card points of a whole deal (an ending's half means nothing)
   const mark = scored ? (least < 0 && most > 0 ? 0 : null)
     : curve.measure === "points" && S.view.whole_deal ? most / 2 : null;
   if (mark !== null) {
-    svg.append(make("line", { class: "half", x1: pad, x2: width - pad, y1: y(mark), y2: y(mark) }));
-    label(mark, y(mark) - 2);
+    svg.append(make("line", { class: "half", x1: left, x2: width - pad, y1: y(mark), y2: y(mark) }));
+    label(mark, y(mark) + 3);
   }
   for (const end of curve.trick_ends) svg.append(make("line", { class: "trick-end", x1: x(end), x2: x(end), y1: pad, y2: height - pad }));
   svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
