@@ -24,10 +24,10 @@ import solver
 from solver import postmortem, settlement
 from solver.board import app as board_app
 from solver.diagram import display_order
-from solver.board.session import MAX_BOARDS
+from solver.board import session
 from solver.workers import worker_settlement_engine
 from solver.board import create_app
-from solver.board.session import MAX_MOVES, card_face
+from solver.board.session import MAX_MOVES, MAX_RECORDS, card_face
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ZR = EXAMPLES / "zwanzigerrufen.tbn"
@@ -97,6 +97,22 @@ def test_the_view_shows_the_table():
     assert len(view["history"]) == len(position.state.history) and view["moves"] == moves
     assert [o["name"] for o in view["objectives"]][-len(position.rules.objective_names()):] == \
         position.rules.objective_names()
+
+
+@pytest.mark.parametrize("path, board, called", [(ZR, "1", "T20"), (SK, "7", "GA"), (ZR, "3", None),
+                                                  (SK, "2", None)])
+def test_the_partner_is_public_once_the_called_card_is_played(path, board, called):
+    """The single-dummy view hid the partner's seat but showed the sides' tricks and card points with their seats
+    (the board audit): the view says whether the table knows the partner, so the page shows the sides only then."""
+    c = client(path, board=board)
+    opened_board, moves = opened(c)
+    public = [c.post("/api/position", json={"board": opened_board, "moves": moves[:count]}).json()["partner_public"]
+              for count in range(len(moves) + 1)]
+    if called is None:  # a Solo, a Wenz: nobody to keep secret
+        assert all(public)
+    else:
+        played = moves.index(called) + 1
+        assert public == [False] * played + [True] * (len(moves) + 1 - played)
 
 
 def test_a_trick_in_progress_and_announcements():
@@ -292,16 +308,17 @@ def test_the_curve_is_the_post_mortem():
             "objective 'nonsense' is not one of this contract's")  # as /api/values refuses it
 
 
-def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path):
+def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path, monkeypatch):
     """Every page load used to add the files' boards again under new ids; after some 10 reloads of a file of 7
     records the server's 200 boards had pushed out the board an open tab was using (the audit)."""
+    monkeypatch.setattr(session, "MAX_BOARDS", 200)  # the same forgetting with fewer boards to deal
     c = client(SK)
     first = c.get("/api/start").json()
     in_use = first["open"]
     for _ in range(40):
         again = c.get("/api/start").json()
     assert again["open"] == in_use and again["files"] == first["files"]
-    for seed in range(MAX_BOARDS + 5):  # new boards: the idle ones go first, not the one in use
+    for seed in range(session.MAX_BOARDS + 5):  # new boards: the idle ones go first, not the one in use
         c.post("/api/position", json={"board": in_use, "moves": []})
         c.post("/api/deal", json={"game": "Kratzen", "seed": seed + 1})
     assert c.post("/api/position", json={"board": in_use, "moves": []}).status_code == 200
@@ -402,6 +419,19 @@ def test_upload_and_paste_open_records():
     assert ids.isdisjoint(b["id"] for b in renamed["boards"]) and ids.isdisjoint(b["id"] for b in edited["boards"])
 
 
+def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
+    """An upload of 1,000 records (the most it may hold) into a server that kept 200 boards pushed out its own first
+    board, the one the page opens ("no board 'b25' is open"), and every board of the named files (the board audit)."""
+    c = client(SK)
+    in_use, _ = opened(c)
+    record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]  # the first record of the Kratzen examples
+    text = "\n\n".join(record.replace('[Board "1"]', f'[Board "{n}"]') for n in range(1, MAX_RECORDS + 1))
+    uploaded = c.post("/api/load", files={"file": ("many.tbn", text.encode(), "text/plain")}).json()
+    assert len(uploaded["boards"]) == MAX_RECORDS
+    for board in (uploaded["open"], uploaded["boards"][-1]["id"], in_use):
+        assert c.post("/api/position", json={"board": board, "moves": []}).status_code == 200, board
+
+
 def test_a_new_deal_is_stich_deals():
     c = client()
     dealt = c.post("/api/deal", json={"game": "schafkopf", "contract": "Solo H", "seed": 7}).json()
@@ -454,9 +484,17 @@ def test_bad_questions_are_refused():
             "not one of this contract's")
     refused(c.post("/api/odds", json={"board": board, "moves": moves, "samples": 10 ** 9}), 400, "samples")
     refused(c.post("/api/odds", json={"board": board, "moves": moves, "seat": 9}), 400, "seat")
+    for seat in (0, False, "", []):  # were read as "the seat to move" (the board audit)
+        refused(c.post("/api/odds", json={"board": board, "moves": moves, "seat": seat}), 400, "seat is a seat number")
     refused(c.post("/api/position", content=b"{not json", headers={"Content-Type": "application/json"}), 400,
             "not JSON")
     refused(c.post("/api/position", json=[1, 2]), 400, "JSON object")
+    # JSON nested past the decoder's recursion limit was a 500 "please report it" (the board audit)
+    deep = b"[" * 100_000 + b"]" * 100_000
+    refused(c.post("/api/position", content=deep, headers={"Content-Type": "application/json"}), 400,
+            "nested too deeply")
+    refused(c.post("/api/load", content=b'{"text": ' + deep + b"}", headers={"Content-Type": "application/json"}),
+            400, "nested too deeply")
     refused(c.post("/api/deal", json={"game": "Bridge", "seed": 1}), 400, "unknown game")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")
@@ -488,6 +526,17 @@ def test_foreign_hosts_and_origins_are_refused():
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1}, headers={"Origin": "null"}), 403, "other sites")
     same = c.post("/api/deal", json={"game": "Kratzen", "seed": 1}, headers={"Origin": "http://127.0.0.1:8421"})
     assert same.status_code == 200
+
+
+def test_no_page_elsewhere_may_frame_the_board():
+    """The board audit: a page elsewhere could show the board in a frame (its GET carries no Origin, its Host is the
+    board's) and disguise the cards and buttons under its own; every answer, a refusal too, now forbids framing."""
+    c = client(ZR)
+    for response in (c.get("/"), c.get("/static/board.js"), c.get("/api/start"), c.get("/api/nothing"),
+                     c.get("/", headers={"Host": "attacker.example"})):
+        assert response.headers["x-frame-options"] == "DENY", response.url
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        assert response.headers["x-content-type-options"] == "nosniff"
 
 
 def test_request_bodies_are_limited():

@@ -65,8 +65,8 @@ def server():
 
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    app = create_app([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn"], host="127.0.0.1", port=port,
-                     time_limit=60)
+    app = create_app([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn", EXAMPLES / "kratzen.tbn"],
+                     host="127.0.0.1", port=port, time_limit=60)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
@@ -144,6 +144,10 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         # the page's own text shows the same number on the card
         card = driver.find_element("css selector", ".seat.to-move .card[data-value] .value")
         assert card.text == str(next(iter(shown.values())))
+        # what the numbers count and whose they are (the board audit: "score: 4 for 1+2")
+        unit = {"score": "game units", "points": "card points"}[name]
+        assert driver.find_element("id", "summary").text.startswith(f"{name}: {result.total} {unit} for seats 1+2")
+        assert card.get_attribute("title").endswith(f": {card.text} {unit} for seats 1+2")
 
 
 def test_play_the_best_line_to_the_end_then_undo(driver, server):
@@ -253,6 +257,7 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     counts = driver.execute_script("return window.oddsCounts")
     assert any(text.startswith("so far ") for text in counts) and counts[-1].startswith("100 deals"), counts
     assert "mean payment" in driver.find_element("id", "odds-summary").text  # the score beside the points
+    assert "mean card points" in driver.find_element("id", "odds-summary").text  # not "mean points": whose points?
     assert "mean payment" in [th.text for th in driver.find_elements("css selector", "#odds th")]
     hidden = driver.execute_script("return document.querySelectorAll('.seat:not(.to-move) .card.back').length")
     assert hidden == sum(len(hand["cards"]) for hand in driver.execute_script("return S.view.hands")
@@ -296,7 +301,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
                                   "return [n.textContent, n.className]")
     assert badge == ["✗", "value good"]
     assert driver.find_element("id", "summary").text.startswith(
-        "schneider_against: no for 3+4 · seat 2 plays for the least")  # whose the answer is, said
+        "schneider_against: no for seats 3+4 · seat 2 plays for the least")  # whose the answer is, said
     # the arrow keys after the objective was chosen: back one card, not to another objective
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")
@@ -333,3 +338,122 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     wait_for(lambda: driver.execute_script(
         "return [...document.querySelectorAll('#play li span.leader')].map((n) => n.textContent)") == leaders,
         "the leaders of the tricks")
+
+
+#: The boxes of the table's cards (hands and trick) and of the line under the trick, and how wide the page is.
+TABLE_BOXES = """const box = (n) => n.getBoundingClientRect().toJSON();
+return {cards: [...document.querySelectorAll('#table .card')].map((n) => Object.assign(box(n),
+          {name: n.dataset.card || 'back', trick: n.closest('#trick') !== null})),
+        centre: box(document.getElementById('centre')),
+        width: document.documentElement.scrollWidth, window: window.innerWidth};"""
+
+
+def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
+    return [(a["name"], b["name"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
+            and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1]
+
+
+def open_record(driver, label: str) -> None:
+    option = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                   ".find((o) => o.textContent.startsWith(arguments[0])).value", label)
+    driver.execute_script("openBoard(arguments[0])", option)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label") == label, label)
+
+
+def test_a_trick_of_five_or_six_cards(driver, server):
+    """The board audit: a Kratzen trick of five or six cards had neighbouring seats' cards covering each other."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "kratzen.tbn board 5")  # six seats, the first trick on the table
+    table = driver.execute_script(TABLE_BOXES)
+    trick = [box for box in table["cards"] if box["trick"]]
+    assert len(trick) == 6 and not overlapping(trick)
+    assert all(box["bottom"] <= table["centre"]["top"] for box in trick)  # "Seat 1 to play" is not covered
+    open_record(driver, "kratzen.tbn board 4")  # five seats: a whole trick of the best line
+    for count in range(1, 6):
+        driver.execute_script("playBest()")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == count, f"card {count}")
+    trick = [box for box in driver.execute_script(TABLE_BOXES)["cards"] if box["trick"]]
+    assert len(trick) == 5 and not overlapping(trick)
+
+
+def test_the_table_on_a_phone(driver, server):
+    """The board audit: in a phone's 400 pixels the hands around the ellipse covered each other and the trick, and
+    ran off the page's sides."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.set_window_size(400, 850)
+        for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None),
+                             ("schafkopf.tbn board 3", None)):
+            open_record(driver, label)
+            if moves is not None:  # ten cards a hand
+                driver.execute_script("goTo(arguments[0])", moves)
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "the start")
+            table = driver.execute_script(TABLE_BOXES)
+            assert table["width"] <= table["window"], label  # nothing runs off the page's side
+            assert not overlapping(table["cards"]), label
+            assert all(box["left"] >= 0 and box["right"] <= table["window"] for box in table["cards"]), label
+    finally:
+        driver.set_window_size(1400, 900)
+
+
+def test_single_dummy_keeps_the_partner_secret(driver, server):
+    """The board audit: in single dummy the partner's seat was "not known", but the sides' rows said "declarers
+    (1+2)" with their card points, and the graph's note named them too. Now they show once the called card is
+    played, or to the partner itself."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")  # zwanzigerrufen.tbn board 1: seat 2 holds the called T20
+    moves_ = moves(driver)
+    shown = ("return S.view.moves.length === S.cursor && S.curve !== null ? [document.getElementById('contract')"
+             ".textContent, document.getElementById('curve-note').textContent] : null")
+    driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+    try:
+        for cursor, seat, known in ((0, 1, False), (1, 2, True), (2, 3, False), (moves_.index("T20") + 1, None, True)):
+            driver.execute_script("goTo(arguments[0])", cursor)
+            panel, note = wait_for(lambda: driver.execute_script("return S.cursor") == cursor
+                                   and driver.execute_script(shown), f"the table after {cursor} cards")
+            assert ("declarers (1+2)" in panel) == known and ("seats 1+2" in note) == known, (cursor, panel, note)
+            if not known:
+                assert f"not known to seat {seat} yet" in panel and "of the declaring side" in note
+                roles = driver.execute_script("return [...document.querySelectorAll('.seat .who')].map((n) => "
+                                              "n.textContent).join(' ')")
+                assert "partner" not in roles and "defender" not in roles
+    finally:
+        driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
+
+
+def test_the_keyboard_plays_any_card(driver, server):
+    """The board audit: the keyboard could only play a best card (space); the cards took no focus, and Upload… was
+    a label no Tab reached."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    start = moves(driver)
+    legal = driver.find_elements("css selector", ".seat.to-move .card.legal")
+    chosen = legal[-1].get_attribute("data-card")
+    legal[-1].send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and moves(driver) == start + [chosen], f"{chosen} played")
+    focused = "const n = document.activeElement; return n.matches('.seat.to-move .card.legal') && n.dataset.card"
+    following = wait_for(lambda: driver.execute_script(focused), "the next seat's card in focus")
+    driver.switch_to.active_element.send_keys(" ")  # space on a card plays that card, not a best one
+    wait_for(lambda: settled(driver) and moves(driver) == start + [chosen, following], f"{following} played")
+    upload = driver.find_element("id", "upload-open")
+    assert upload.tag_name == "button" and upload.text == "Upload…"
+
+
+
+def test_the_graphs_numbers_are_off_its_line(driver, server):
+    """The board audit: the axis's numbers (the greatest, the least) sat under the graph's first points."""
+    driver.get(server)
+    wait_for(lambda: settled(driver) and driver.execute_script(
+        "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"),
+        "the graph")
+    boxes = driver.execute_script("return [...document.querySelectorAll('#graph text, #graph .dot')].map((n) => "
+                                  "Object.assign(n.getBoundingClientRect().toJSON(), {name: n.tagName}))")
+    numbers = [box for box in boxes if box["name"] == "text"]
+    dots = [box for box in boxes if box["name"] == "circle"]
+    assert len(numbers) >= 2 and len(dots) > 10
+    assert not [pair for pair in overlapping(numbers + dots) if "text" in pair]

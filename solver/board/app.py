@@ -171,6 +171,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         body = json.loads(await request.body() or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise BoardError("the request body is not JSON") from None
+    except RecursionError:  # arrays or objects nested deeper than the decoder goes: no request of the page's
+        raise BoardError("the request body is nested too deeply") from None
     if not isinstance(body, dict):
         raise BoardError("the request body is a JSON object")
     return body
@@ -379,7 +381,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
             raise BoardError(f"samples is a whole number from 1 to {MAX_SAMPLES}")
         state = current.state
-        seat = body.get("seat") or (None if state.is_over else state.to_move + 1)
+        seat = body.get("seat")
+        if seat is None:  # the seat to move; a seat given as 0 or false is refused below, not read as this default
+            seat = None if state.is_over else state.to_move + 1
         if seat is None:
             raise BoardError("the deal is over: there is no seat to move")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= current.rules.seats:

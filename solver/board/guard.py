@@ -17,6 +17,13 @@ from typing import Iterable
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
+#: Headers of every answer: no page elsewhere may frame the board (a click on its cards or buttons under a
+#: disguise), and the page loads nothing but its own files.
+SAFETY_HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
+                  (b"content-security-policy",
+                   b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'")]
+
+
 class BodyTooLarge(Exception):
     """A body that grew past the limit while it was read."""
 
@@ -45,7 +52,8 @@ def split_host(value: str) -> tuple[str, str | None]:
 async def _refuse(send: Send, status: int, message: str) -> None:
     body = json.dumps({"error": message}).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *SAFETY_HEADERS]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -109,6 +117,7 @@ class Guard:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                message = {**message, "headers": [*message.get("headers", []), *SAFETY_HEADERS]}
             await send(message)
 
         try:

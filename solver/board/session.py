@@ -30,12 +30,14 @@ from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
 from ..settlement import settlement_unsupported
 
-#: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
-MAX_BOARDS = 200
 #: The longest move list a request may send (no game has more cards than this).
 MAX_MOVES = 64
 #: The most records one upload or paste may hold.
 MAX_RECORDS = 1000
+#: How many boards one server keeps (the one used last is forgotten last); the page reopens a forgotten one. Twice
+#: the largest upload, so that an upload's own boards all stay, and so do the boards a page used before it (some
+#: 12 KB a board: 25 MB at most).
+MAX_BOARDS = 2 * MAX_RECORDS
 
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
@@ -291,6 +293,17 @@ def _side_text(seats: Sequence[int] | frozenset[int]) -> str:
     return "+".join(str(seat + 1) for seat in sorted(seats))
 
 
+def partner_public(position: Position) -> bool:
+    """Whether every seat at the table knows who the declarer's partner is: there is no partner to keep secret, or
+    the card that makes one (Zwanzigerrufen's called tarock, Schafkopf's called ace) has been played. Until then the
+    single-dummy view shows the sides to the partner alone."""
+    rules = position.rules
+    called = rules.contract.card
+    if called is None and rules.tables().called is not None:
+        called = rules.tables().called.card  # type: ignore[union-attr]
+    return called is None or not any(hand >> called & 1 for hand in position.state.hands)
+
+
 def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     """Everything the table shows after ``moves``: hands, the trick on the table, what each side has taken, the
     contract and its people, the legal cards. No search: this answers at once."""
@@ -328,6 +341,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     return {
         "board": board.id, "label": board.label, "game": game.name, "seats": rules.seats,
         "contract": str(rules.contract), "declarer": rules.declarer + 1, "partner": [s + 1 for s in partner],
+        "partner_public": partner_public(position),
         "declaring_side": _side_text(declaring), "per_seat": per_seat,
         "announcements": record.get("Announcements") or "", "variant": rules.variant.text(),
         "event": record.get("Event") or "",

@@ -128,11 +128,17 @@ function seatPlace(seat, seats) {
   return { x: Math.cos(angle), y: Math.sin(angle) };
 }
 
+// Whether the sides are shown: double dummy, or in single dummy when the seat to move knows its partner's seat (the
+// called card was played, or it is the partner itself); a Normal game's forehand does not know hers.
+function sidesKnown(view) {
+  return S.mode === "dd" || view.partner_public || view.partner.includes(view.to_move);
+}
+
 function roleOf(view, hand) {
   if (view.per_seat) return hand.declarer ? "attacker" : "";
   if (hand.declarer) return "declarer";
-  if (view.partner.includes(hand.seat)) return S.mode === "dd" || view.to_move === hand.seat ? "partner" : "";
-  return S.mode === "dd" ? "defender" : "";
+  if (!sidesKnown(view)) return "";
+  return view.partner.includes(hand.seat) ? "partner" : "defender";
 }
 
 function renderTable() {
@@ -156,11 +162,19 @@ function renderTable() {
     for (const card of hand.cards) {
       if (hidden) { handNode.append(el("div", { class: "card back" })); continue; }
       const node = cardNode(card, card.legal ? "legal" : "");
-      if (card.legal) node.addEventListener("click", () => play(card.name));
+      if (card.legal) {  // a button for the keyboard too: Tab to it, Enter or space plays it
+        node.addEventListener("click", () => play(card.name));
+        node.tabIndex = 0;
+        node.setAttribute("role", "button");
+      }
       handNode.append(node);
     }
     seatNode.append(handNode);
     table.append(seatNode);
+  }
+  if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
+    S.focusNext = false;
+    table.querySelector(".card.legal")?.focus();
   }
   const trick = $("trick");
   trick.replaceChildren();
@@ -169,11 +183,17 @@ function renderTable() {
     const last = view.history[view.history.length - 1];
     shown = last.cards; winner = last.winner;
   }
+  // the trick's cards around the centre, each towards its seat: five or six seats need a wider ring, or the cards
+  // of neighbouring seats cover each other
+  const ring = view.seats > 4 ? { x: 70, y: 66 } : { x: 62, y: 48 };
+  table.style.setProperty("--trick-y", `${ring.y}px`);
   for (const card of shown) {
     const place = seatPlace(card.seat, view.seats);
     const node = cardNode(card, card.seat === winner ? "winner" : "");
-    node.style.left = `${place.x * 62}px`;
-    node.style.top = `${place.y * 48}px`;
+    node.dataset.seat = card.seat;  // a phone stacks the hands: each card of the trick says whose it is
+    node.title = `seat ${card.seat}: ${card.name}`;
+    node.style.left = `${place.x * ring.x}px`;
+    node.style.top = `${place.y * ring.y}px`;
     trick.append(node);
   }
   const centre = $("centre");
@@ -186,10 +206,12 @@ function renderTable() {
 function renderContract() {
   const view = S.view;
   const box = $("contract");
-  const rows = view.sides.map((side) => el("tr", {}, el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
-    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points === null ? "" : plural(side.points, "point"))));
-  const partner = view.per_seat ? null : view.partner.length
-    ? (S.mode === "dd" ? `seat ${view.partner.join(", ")}` : "not known to every seat") : "none (alone)";
+  // the sides' tricks and card points would give a secret partner away (the board audit): each seat's are on the table
+  const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
+    el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
+    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points === null ? "" : plural(side.points, "card point"))));
+  const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
+    : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   const facts = [["Contract", `${view.game} ${view.contract}`], ["Declarer", `seat ${view.declarer}`]];
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
@@ -250,6 +272,11 @@ function renderButtons() {
 
 // --- values on the cards --------------------------------------------------------------------------------------------
 
+// What an objective's numbers count (the board audit: "score: 4 for 1+3" said neither what nor whose).
+const UNITS = { score: "game units", points: "card points", tricks: "tricks" };
+const amount = (objective, total) => UNITS[objective] ? `${total} ${UNITS[objective]}` : String(total);
+const seatsText = (seats) => `${String(seats).includes("+") ? "seats" : "seat"} ${seats}`;
+
 function valueText(values, total) {
   // a count with a target (a seat's tricks) shows the count, coloured by the target; Valat and the like yes or no
   if (values.yes_no && !S.view.per_seat) return total >= values.target ? "✓" : "✗";
@@ -267,6 +294,8 @@ function markCard(name, total, values, best) {
   node.querySelector(".value")?.remove();
   const badge = el("span", { class: "value" + (values.yes_no ? (goodFor(values, total) ? " good" : " bad") : "") },
     valueText(values, total));
+  if (values.objective) badge.title = `${name}: ${values.yes_no && !S.view.per_seat ? valueText(values, total)
+    : amount(values.objective, total)} for ${seatsText(values.maximiser)}`;
   node.append(badge);
   node.classList.toggle("best", best);
   node.dataset.value = total;
@@ -281,12 +310,12 @@ function renderValues() {
       for (const [name, total] of Object.entries(values.cards)) markCard(name, total, values, values.best.includes(name));
     }
     const made = values.total >= values.target ? "yes" : "no";
-    const what = !values.yes_no ? `${values.objective}: ${values.total}`
+    const what = !values.yes_no ? `${values.objective}: ${amount(values.objective, values.total)}`
       : S.view.per_seat ? `${values.objective}: ${values.total} (target ${values.target}: ${made})`
       : `${values.objective}: ${made}`;
     // the numbers on the cards are the objective's side's: say when the player to move wants them low
     const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
-    summary.textContent = S.mode === "sd" ? "" : `${what} for ${values.maximiser}${wants}` +
+    summary.textContent = S.mode === "sd" ? "" : `${what} for ${seatsText(values.maximiser)}${wants}` +
       (values.seconds !== null ? ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms" : values.seconds.toFixed(1) + " s"}` : "");
     summary.title = values.description;
   } else if (values.kind === "slow") {
@@ -374,19 +403,19 @@ function renderCurve() {
   const scored = curve.measure !== "points" && curve.measure !== "tricks";
   const least = scored ? Math.min(0, ...points) : 0;
   const most = scored ? Math.max(0, ...points) : curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
-  const width = 400, height = 170, pad = 10;
+  const width = 400, height = 170, pad = 10, left = 30;  // the axis's numbers in the left margin, off the line
   const n = Math.max(curve.curve.length - 1, 1);
-  const x = (i) => pad + (width - 2 * pad) * i / n;
+  const x = (i) => left + (width - left - pad) * i / n;
   const y = (v) => height - pad - (height - 2 * pad) * (v - least) / Math.max(most - least, 1);
   const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
-  label(most, pad + 8);
-  label(least, height - pad - 2);
+  label(most, pad + 4);
+  label(least, height - pad + 3);
   // the score's 0; half the card points of a whole deal (an ending's half means nothing)
   const mark = scored ? (least < 0 && most > 0 ? 0 : null)
     : curve.measure === "points" && S.view.whole_deal ? most / 2 : null;
   if (mark !== null) {
-    svg.append(make("line", { class: "half", x1: pad, x2: width - pad, y1: y(mark), y2: y(mark) }));
-    label(mark, y(mark) - 2);
+    svg.append(make("line", { class: "half", x1: left, x2: width - pad, y1: y(mark), y2: y(mark) }));
+    label(mark, y(mark) + 3);
   }
   for (const end of curve.trick_ends) svg.append(make("line", { class: "trick-end", x1: x(end), x2: x(end), y1: pad, y2: height - pad }));
   svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
@@ -401,7 +430,9 @@ function renderCurve() {
     svg.append(dot);
   });
   const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
-  note.textContent = `${scored ? `score (${curve.measure})` : curve.measure} of ${curve.declaring_side.join("+")} under best play from each point; ` +
+  const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
+  const measure = scored ? `score (${curve.measure})` : curve.measure === "points" ? "card points" : curve.measure;
+  note.textContent = `${measure} of ${whose} under best play from each point; ` +
     (mistakes.length ? `${mistakes.length} card(s) cost something (coloured)` : "no card cost anything");
 }
 
@@ -450,6 +481,7 @@ function renderOdds(odds) {
   const pct = (p) => `${(100 * p).toFixed(1)}%`;
   const tenth = (x) => (Math.abs(x) < 0.05 ? 0 : x).toFixed(1);  // a payment rounding to 0 is "0.0", not "-0.0"
   const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
+  const measure = odds.measure === "points" ? "card points" : odds.measure;
   const interval = (i) => (i && Number.isFinite(i[0]) ? ` (95%: ${tenth(i[0])}..${tenth(i[1])})` : "");
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
     el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
@@ -457,12 +489,12 @@ function renderOdds(odds) {
   const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
-    el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${odds.measure} ${odds.mean.toFixed(1)}` +
+    el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${measure} ${odds.mean.toFixed(1)}` +
       interval(odds.interval) + score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
       (scored ? `; the score is seat ${odds.seat}'s share of its side's, in game units, and ranks the cards` : "")),
-    rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${odds.measure}`),
+    rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${measure}`),
       ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "");
   markOdds();
 }
@@ -583,8 +615,16 @@ async function start() {
   $("redo").addEventListener("click", () => goTo(S.cursor + 1));
   $("last").addEventListener("click", () => goTo(S.moves.length));
   $("best").addEventListener("click", playBest);
+  $("upload-open").addEventListener("click", () => $("upload").click());
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea, select, dialog")) return;
+    const card = e.target.closest(".card.legal");
+    if (card && (e.key === "Enter" || e.key === " ")) {  // the focused card, and the next mover's first card focused
+      e.preventDefault();
+      S.focusNext = true;
+      play(card.dataset.card);
+      return;
+    }
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
       End: () => goTo(S.moves.length), " ": playBest };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
