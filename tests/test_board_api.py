@@ -83,6 +83,7 @@ def test_the_view_shows_the_table():
     assert view["seats"] == 4 and view["contract"] == "Normal T20" and view["declarer"] == 1
     assert view["partner"] == [2]  # the T20's holder
     assert view["whole_deal"] is True  # the graph marks half the points of a whole deal only
+    assert view["score_unit"] == "game units"
     other = client(SK, board="6")  # an ending
     ending = other.get("/api/start").json()["open"]
     assert other.post("/api/position", json={"board": ending, "moves": []}).json()["whole_deal"] is False
@@ -136,6 +137,7 @@ def test_kratzen_tables_of_three_to_six(seats):
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
     assert view["seats"] == seats and len(view["hands"]) == seats and view["per_seat"]
     assert all(len(hand["cards"]) == 4 for hand in view["hands"])
+    assert view["score_unit"] == "chips"  # the page's words for the score: a Kratzen attacker is paid in chips
     # the score is the attacker's payment, with the pot (a dealt board has none, so every line settles 0): the board
     # values the cards by each seat's own tricks first
     assert [o["name"] for o in view["objectives"]] == ["score", "tricks"] and view["default_objective"] == "tricks"

@@ -376,6 +376,12 @@ def test_a_trick_of_five_or_six_cards(driver, server):
         wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == count, f"card {count}")
     trick = [box for box in driver.execute_script(TABLE_BOXES)["cards"] if box["trick"]]
     assert len(trick) == 5 and not overlapping(trick)
+    # a Kratzen attacker's score is in chips, not in game units
+    from selenium.webdriver.support.select import Select
+    Select(driver.find_element("id", "objective")).select_by_value("score")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "score", "score")
+    summary = driver.find_element("id", "summary").text
+    assert summary.startswith("score: ") and " chips for seat " in summary and "game units" not in summary
 
 
 def test_the_table_on_a_phone(driver, server):

@@ -273,8 +273,9 @@ function renderButtons() {
 // --- values on the cards --------------------------------------------------------------------------------------------
 
 // What an objective's numbers count (the board audit: "score: 4 for 1+3" said neither what nor whose).
-const UNITS = { score: "game units", points: "card points", tricks: "tricks" };
-const amount = (objective, total) => UNITS[objective] ? `${total} ${UNITS[objective]}` : String(total);
+const UNITS = { points: "card points", tricks: "tricks" };
+const unitOf = (objective) => objective === "score" ? S.view.score_unit : UNITS[objective];
+const amount = (objective, total) => unitOf(objective) ? `${total} ${unitOf(objective)}` : String(total);
 const seatsText = (seats) => `${String(seats).includes("+") ? "seats" : "seat"} ${seats}`;
 
 function valueText(values, total) {
@@ -431,9 +432,10 @@ function renderCurve() {
   });
   const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
   const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
-  const measure = scored ? `score (${curve.measure})` : curve.measure === "points" ? "card points" : curve.measure;
+  const measure = scored ? `score (${S.view.score_unit})` : curve.measure === "points" ? "card points" : curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
-    (mistakes.length ? `${mistakes.length} card(s) cost something (coloured)` : "no card cost anything");
+    (mistakes.length ? `${mistakes.length} card${mistakes.length === 1 ? "" : "s"} cost something (coloured)`
+      : "no card cost anything");
 }
 
 // --- single dummy ---------------------------------------------------------------------------------------------------
@@ -493,7 +495,7 @@ function renderOdds(odds) {
       interval(odds.interval) + score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
-      (scored ? `; the score is seat ${odds.seat}'s share of its side's, in game units, and ranks the cards` : "")),
+      (scored ? `; the score is seat ${odds.seat}'s share of its side's, in ${S.view.score_unit}, and ranks the cards` : "")),
     rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${measure}`),
       ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "");
   markOdds();
