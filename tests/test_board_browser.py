@@ -266,6 +266,11 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     objective = Select(driver.find_element("id", "objective"))
     objective.select_by_value(objective.options[0].get_attribute("value"))
     wait_for(lambda: settled(driver), "values again")
+    # the README's picture: Schafkopf board 7 after four cards, the score's graph marking the play's mistakes
+    open_record(driver, "schafkopf.tbn board 7")
+    driver.execute_script("goTo(4)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 4
+             and driver.execute_script(score_graph), "board 7 after four cards")
     path = Path(SCREENSHOT) if SCREENSHOT else tmp_path / "board.png"
     driver.save_screenshot(str(path))
     assert path.stat().st_size > 10_000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
