@@ -163,14 +163,15 @@ def _curve_objective(rules: Rules) -> Objective:
     return _value_objective(rules, rules.declarer)
 
 
-def _bonuses(rules: Rules, seat: int) -> list[Objective]:
-    """The yes/no objectives watched for a card of ``seat``: the contract's bonuses that arise in this deal, or the
-    mover's own target where every seat plays for itself."""
+def _bonuses(rules: Rules, seat: int, unscored: frozenset[str]) -> list[Objective]:
+    """The yes/no objectives watched for a card of ``seat``: the contract's bonuses that arise in this deal and that
+    the play can still make score (not those of ``unscored``: a side's silent bonus the other side announced), or
+    the mover's own target where every seat plays for itself."""
     if _is_per_seat(rules):
         return [rules.objective("tricks", seat)]
     found = []
     for name in rules.objective_names():
-        if name not in rules.game.bonus_names:
+        if name not in rules.game.bonus_names or name in unscored:
             continue
         try:
             objective = rules.objective(name)
@@ -193,13 +194,13 @@ def _total(engine: EngineSolver, state: PlayState, objective: Objective) -> int:
     return objective.achieved(state.rules, state) + engine.value(state, objective)
 
 
-def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState,
-                  seat: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState, seat: int,
+                  unscored: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The bonuses the card changed hands on, and which of them it handed over: a game tree's value only moves
     against the mover, so a change is always the mover's loss (thrown away if it was the mover's side's, handed
     over if the opponents')."""
     lost, handed = [], []
-    for objective in _bonuses(before.rules, seat):
+    for objective in _bonuses(before.rules, seat, unscored):
         if _forceable(engine, before, objective) != _forceable(engine, after, objective):
             name = "target" if _is_per_seat(before.rules) else objective.name
             lost.append(name)
@@ -208,7 +209,8 @@ def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState,
     return tuple(lost), tuple(handed)
 
 
-def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int) -> CardAnalysis:
+def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int,
+                  unscored: frozenset[str]) -> CardAnalysis:
     """The before / best / after values of one card and what it cost its player."""
     rules = state.rules
     seat = state.to_move
@@ -222,7 +224,7 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
     best = achieved + best_future
     cost = best - after if mover_maximises else after - best
     following = state.advance(card)
-    lost, handed = _lost_bonuses(engine, state, following, seat)
+    lost, handed = _lost_bonuses(engine, state, following, seat, unscored)
     measure = "points" if objective.points_weight else "tricks"
     pack = rules.pack
     return CardAnalysis(
@@ -278,11 +280,11 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str
     return tuple(sorted(set(marks), key=lambda mark: (mark[1], mark[0])))
 
 
-def _kept(engine: EngineSolver, state: PlayState) -> tuple[str, ...]:
+def _kept(engine: EngineSolver, state: PlayState, unscored: frozenset[str]) -> tuple[str, ...]:
     """The declaring side's bonuses (per-seat targets: the declarer's) made or still forceable in ``state``."""
     rules = state.rules
     kept = []
-    for objective in _bonuses(rules, rules.declarer):
+    for objective in _bonuses(rules, rules.declarer, unscored):
         if objective.maximiser & rules.declaring_side and _forceable(engine, state, objective):
             kept.append("target" if _is_per_seat(rules) else objective.name)
     return tuple(kept)
@@ -301,11 +303,12 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
     rules = position.rules
     state = rules.start()
     curve_objective = _curve_objective(rules)
+    unscored = unscored_bonuses(position)
     curve = [_total(engine, state, curve_objective)]
     cards = []
     trick_ends = []
     for number, card in enumerate(position.played, 1):
-        analysis = _analyse_card(engine, state, card, number)
+        analysis = _analyse_card(engine, state, card, number, unscored)
         cards.append(analysis)
         state = state.advance(card)
         same_view = set(analysis.view) == {s + 1 for s in curve_objective.maximiser}
@@ -319,7 +322,7 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
                         declaring_side=tuple(sorted(s + 1 for s in rules.declaring_side)), measure=measure,
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
                         players=summarise(analysed, rules.seats), maximum=maximum,
-                        thresholds=_thresholds(rules, curve_objective, maximum), bonuses_kept=_kept(engine, state))
+                        thresholds=_thresholds(rules, curve_objective, maximum), bonuses_kept=_kept(engine, state, unscored))
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None) -> PlayAnalysis:
@@ -358,10 +361,19 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
                    points_curve=points.curve, thresholds=(), maximum=max(curve))
 
 
+def unscored_bonuses(position: Position) -> frozenset[str]:
+    """The contract's bonuses that no play of this record can make score (``Game.unscored_bonuses``: a silent
+    Absolut against after the declarers announced Absolut, Schneider in a Tout), which the post-mortem does not
+    watch: listed as lost or handed over, they would cost nothing and mislead."""
+    from .scoring import scoring_inputs
+
+    return position.game.unscored_bonuses(position.rules, scoring_inputs(position))
+
+
 def position_at(position: Position, state: PlayState) -> Position:
     """The record's position (its announcements and pot) at another state of its deal."""
     return Position(position.game, position.rules, state, record=position.record)
 
 
 __all__ = ["CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
-           "TRICK_GRADES", "analyse_play", "by_score", "grade", "summarise"]
+           "TRICK_GRADES", "analyse_play", "by_score", "grade", "summarise", "unscored_bonuses"]

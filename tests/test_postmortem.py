@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import solver
 from cli.main import app
 from solver.plot import write_plot
-from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text
+from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, unscored_bonuses
 from solver.tree import strategy_tree, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -511,3 +511,39 @@ def test_a_bonus_handed_to_the_opponents_is_told_from_one_thrown_away():
     assert [player.bonuses_handed_over for player in analysis.players] == [
         ("pagat_ultimo", "absolut_against"), (), ("mondfang",), ()]
     assert lost_text(*lost[1][1:]) == "pagat_ultimo (handed over)"
+
+
+def _announced(text: str | None) -> solver.Position:
+    """ANNOUNCED_AND_PLAYED with other announcements (None: none)."""
+    tag = '[Announcements "2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat"]\n'
+    (position,) = solver.parse_positions(ANNOUNCED_AND_PLAYED.replace(tag, "" if text is None else
+                                                                      f'[Announcements "{text}"]\n'))
+    return position
+
+
+def test_a_silent_bonus_the_other_side_announced_is_not_watched():
+    """The last session left it open: after the declarers announced Absolut, the defenders' silent Absolut against
+    scores nothing (RULES.md 1.7: the announcement alone is settled, failed to the defenders at its announced value),
+    yet seat 1's T15 was listed as handing it over, at cost 0. Unannounced, it is a silent bonus and is listed."""
+    def lost(position: solver.Position) -> dict[int, tuple[str, ...]]:
+        return {card.number: card.bonuses_lost for card in analyse_play(position).cards if card.bonuses_lost}
+
+    silent = lost(_announced(None))
+    assert silent[19] == ("absolut_against",) and silent[21] == ("absolut_against",)
+    declarers_announced = _announced("1: Absolut")
+    assert unscored_bonuses(declarers_announced) == {"absolut_against"}
+    assert lost(declarers_announced) == {1: ("pagat_ultimo",), 3: ("mondfang",), 4: ("mondfang",)}
+    # the defenders' Absolut dagegen and Pagat dagegen leave the declarers' silent Absolut and the silent Pagat
+    # beaten (the Pagat's side announced it) unscored
+    assert unscored_bonuses(_announced("2: Kontra, Absolut dagegen; 4: Pagat dagegen")) == {"absolut", "pagat_beaten"}
+
+
+def test_a_tout_watches_only_the_tout():
+    """A Tout scores 10 + 2L and no Schneider or Schwarz (RULES.md 2.5): the card that loses it loses the Tout, not a
+    Schwarz besides (the docs listed that as a known limit)."""
+    (position,) = solver.parse_positions(
+        '[Game "Schafkopf"]\n[Deal "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / '
+        'E8 GK GO G8 HA H9 SK SO"]\n[Contract "WenzTout"]\n[Declarer "1"]\n[Play "1"]\nE9 EO GA E8\n*\n')
+    first = analyse_play(position).cards[0]
+    assert (first.card, first.bonuses_lost, first.cost) == ("E9", ("tout",), 14)  # EO E9 E8 GA: 3 + 11 points
+    assert unscored_bonuses(position) == {"schneider", "schneider_against", "schwarz", "schwarz_against"}
