@@ -203,6 +203,38 @@ def test_the_svg_marks_every_mistake_bonus_and_threshold(tmp_path):
         assert words in text, words
 
 
+def test_the_labels_of_mistakes_close_together_do_not_overlap():
+    """Schafkopf board 7 has mistakes on neighbouring cards (SU HO at 17 and 18, H9 E7 SO at 20 to 22): their labels
+    overlapped each other, a marker and the Schneider-against threshold's name. Each label now covers no other
+    label, no fixed text, no other mistake's marker, and stays inside the axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    analysis = analyse_play(position)
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (axes,) = figure.axes
+    labels = {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts
+              if (text.get_gid() or "").startswith("label-")}
+    assert sorted(labels) == sorted(f"label-{card.number}" for card in analysis.mistakes)  # 13 of them
+    fixed = [text.get_window_extent(renderer) for text in axes.texts
+             if not (text.get_gid() or "").startswith("label-")]
+    assert len(fixed) == len(analysis.thresholds)
+    frame = axes.get_window_extent(renderer)
+    boxes = list(labels.values())
+    for number, box in enumerate(boxes):
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+        assert not any(box.overlaps(other) for other in boxes[number + 1:] + fixed)
+    for card in analysis.mistakes:
+        x, y = axes.transData.transform((card.number, analysis.curve[card.number]))
+        for gid, box in labels.items():
+            if gid != f"label-{card.number}":
+                assert not box.contains(x, y), (gid, card.card)
+
+
 def test_an_optimal_play_has_no_marks(tmp_path):
     result = solver.solve(ending(), "points", line=True)
     analysis = analyse_play(ending(result.line_names()))
