@@ -41,7 +41,7 @@ def plot_figure(analysis: PlayAnalysis):
     count = len(cards)
     figure = Figure(figsize=(max(8.0, 0.28 * count + 3), 5.2), dpi=110, layout="constrained")
     axes = figure.add_subplot()
-    unit = analysis.measure
+    unit = "payment in chips" if analysis.measure == "chips" else analysis.measure  # Kratzen: the attacker's own
     side = "+".join(str(seat) for seat in analysis.declaring_side)
     whose = f"seat {side}" if len(analysis.declaring_side) == 1 else f"seats {side}"
     figure.suptitle(f"{analysis.game} {analysis.contract}, declarer {analysis.declarer}: double-dummy {unit} "

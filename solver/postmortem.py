@@ -34,7 +34,9 @@ TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
 
 #: Grading by the score (the declaring side's net in game units): a lost game of a Normal or a Rufer costs 4.
 SCORE_GRADES = ((4, "blunder"), (2, "mistake"), (1, "inaccuracy"), (0, "ok"))
-SCORE_MEASURE = "game units"
+#: What the score counts in: game units, or chips where the game is paid from a pot (Kratzen: the attacker's own
+#: payment, every seat playing for itself).
+SCORE_MEASURES = ("game units", "chips")
 
 @dataclass(frozen=True)
 class CardAnalysis:
@@ -137,9 +139,9 @@ class PlayAnalysis:
 def grade(cost: int, measure: str, bonus_lost: bool) -> str:
     """The grade of a card from its cost; a lost bonus (or a seat's trick target) makes any card a blunder, except when
     grading by the score, which already counts what the bonus is worth (giving one up can be the best play)."""
-    if bonus_lost and measure != SCORE_MEASURE:
+    if bonus_lost and measure not in SCORE_MEASURES:
         return "blunder"
-    grades = {"points": POINT_GRADES, SCORE_MEASURE: SCORE_GRADES}.get(measure, TRICK_GRADES)
+    grades = SCORE_GRADES if measure in SCORE_MEASURES else POINT_GRADES if measure == "points" else TRICK_GRADES
     for threshold, name in grades:
         if cost >= threshold:
             return name
@@ -322,12 +324,14 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
                         declaring_side=tuple(sorted(s + 1 for s in rules.declaring_side)), measure=measure,
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
                         players=summarise(analysed, rules.seats), maximum=maximum,
-                        thresholds=_thresholds(rules, curve_objective, maximum), bonuses_kept=_kept(engine, state, unscored))
+                        thresholds=_thresholds(rules, curve_objective, maximum),
+                        bonuses_kept=_kept(engine, state, unscored))
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None) -> PlayAnalysis:
     """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
-    declaring side's double-dummy settlement (game units), its cost what the mover's side lost of it, the card
+    declaring side's double-dummy settlement (:func:`score_measure`: game units, or the attacker's own payment in
+    chips where every seat plays for itself and pays into a pot), its cost what the mover's side lost of it, the card
     points it cost stay beside (``points_cost``), and the curve is the score's (the points' in ``points_curve``).
     One settlement search a card: the value before a card is the value after the previous one, and the best card
     keeps it, so only the card played needs a search (and the best cards are searched only for a costly card)."""
@@ -335,6 +339,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
 
     searcher = settlement_engine_for(engine)
     rules = position.rules
+    measure = score_measure(position)
     state = rules.start()
     declaring = rules.declaring_side
     before = solve_score(position_at(position, state), engine=searcher).total
@@ -349,7 +354,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
             result = solve_score(position_at(position, previous), cards=True, engine=searcher)
             best_cards = tuple(c.name for c in result.best_cards())
         cards.append(replace(analysis, before=before, best=before, after=after, cost=cost, best_cards=best_cards,
-                             grade=grade(cost, SCORE_MEASURE, bool(analysis.bonuses_lost)), measure=SCORE_MEASURE,
+                             grade=grade(cost, measure, bool(analysis.bonuses_lost)), measure=measure,
                              view=tuple(sorted(s + 1 for s in declaring)), points_cost=analysis.cost))
         curve.append(after)
         before = after
@@ -357,8 +362,14 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     players = tuple(replace(summary, points_cost=old.cost) for summary, old in
                     zip(summarise(analysed, rules.seats), points.players))
     # the contract's thresholds are marks on the points' scale: the score's curve has none
-    return replace(points, measure=SCORE_MEASURE, cards=analysed, curve=tuple(curve), players=players,
+    return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
                    points_curve=points.curve, thresholds=(), maximum=max(curve))
+
+
+def score_measure(position: Position) -> str:
+    """What the score is counted in (:data:`SCORE_MEASURES`): chips where the game is paid from a pot, else game
+    units."""
+    return SCORE_MEASURES[1] if position.game.has_pot else SCORE_MEASURES[0]
 
 
 def unscored_bonuses(position: Position) -> frozenset[str]:
@@ -376,4 +387,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 
 
 __all__ = ["CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
-           "TRICK_GRADES", "analyse_play", "by_score", "grade", "summarise", "unscored_bonuses"]
+           "SCORE_MEASURES", "TRICK_GRADES", "analyse_play", "by_score", "grade", "score_measure", "summarise",
+           "unscored_bonuses"]

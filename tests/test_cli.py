@@ -741,7 +741,7 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
     assert [player["grades"]["blunder"] for player in document["players"]] == [0, 1, 0]
     assert document["measure"] == "tricks"
     (by_score,) = documents("postmortem", record, "-o", "score")
-    assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "game units"
+    assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "chips"  # the attacker's own payment
 
 
 @whole_deals

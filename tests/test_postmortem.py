@@ -579,3 +579,34 @@ def test_a_tout_watches_only_the_tout():
     first = analyse_play(position).cards[0]
     assert (first.card, first.bonuses_lost, first.cost) == ("E9", ("tout",), 14)  # EO E9 E8 GA: 3 + 11 points
     assert unscored_bonuses(position) == {"schneider", "schneider_against", "schwarz", "schwarz_against"}
+
+
+KRATZEN_WITH_POT = f"""[Game "Kratzen"]
+[Seats "3"]
+[Deal "{KRATZEN_DEAL}"]
+[Contract "Trump S"]
+[Declarer "1"]
+[Pot "12"]
+[Play "1"]
+SU S7 SK
+*
+"""
+
+
+def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
+    """Kratzen pays in chips and every seat plays for itself: by the score the post-mortem said "game units of seat
+    1" and "cost to the mover's side". SU (the attacker's trump led into SK) costs his target: 2 tricks paid 3
+    chips each (pot 12 over 4 tricks) become 1 trick and 2 x 12 into the pot, +6 to -21 (RULES.md 3.4)."""
+    path = tmp_path / "k.tbn"
+    path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    by_score = run("postmortem", path, "-o", "score", "--plot", tmp_path / "k.svg")
+    for words in ("the attacker's own payment in chips, seat 1", "cost (chips)", "chips: the attacker's own payment"):
+        assert words in by_score.stdout, words
+    assert "game units" not in by_score.stdout and "side" not in by_score.stdout
+    assert "payment in chips of seat 1" in _svg_text(tmp_path / "k.svg")
+    document = json.loads(run("postmortem", path, "-o", "score", "--json").stdout)
+    first = document["cards"][0]
+    assert document["measure"] == first["measure"] == "chips"
+    assert (first["card"], first["before"], first["after"], first["cost"]) == ("SU", 6, -21, 27)
+    by_tricks = run("postmortem", path).stdout
+    assert "each mover's own tricks; cost to the mover)" in by_tricks and "side" not in by_tricks
