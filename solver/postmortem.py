@@ -34,6 +34,10 @@ TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
 
 #: Grading by the score (the declaring side's net in game units): a lost game of a Normal or a Rufer costs 4.
 SCORE_GRADES = ((4, "blunder"), (2, "mistake"), (1, "inaccuracy"), (0, "ok"))
+#: Grading by the score in chips (a game paid from a pot), counted in a trick's payout (the pot shared over the
+#: deal's tricks) as the trick-counting grades count tricks: less than one an inaccuracy, one a mistake, two or more
+#: (a missed target costs the pot, 4 payouts) a blunder.
+CHIP_GRADES = ((2, "blunder"), (1, "mistake"))
 #: What the score counts in: game units, or chips where the game is paid from a pot (Kratzen: the attacker's own
 #: payment, every seat playing for itself).
 SCORE_MEASURES = ("game units", "chips")
@@ -136,11 +140,17 @@ class PlayAnalysis:
                 **({"points_curve": list(self.points_curve)} if self.points_curve else {})}
 
 
-def grade(cost: int, measure: str, bonus_lost: bool) -> str:
+def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:
     """The grade of a card from its cost; a lost bonus (or a seat's trick target) makes any card a blunder, except when
-    grading by the score, which already counts what the bonus is worth (giving one up can be the best play)."""
+    grading by the score, which already counts what the bonus is worth (giving one up can be the best play). In
+    chips the cost is counted in ``payout``, the chips a trick pays (:data:`CHIP_GRADES`): the same grades for any
+    pot."""
     if bonus_lost and measure not in SCORE_MEASURES:
         return "blunder"
+    if measure == "chips":
+        if cost <= 0:
+            return "ok"
+        return next((name for threshold, name in CHIP_GRADES if cost >= threshold * payout), "inaccuracy")
     grades = SCORE_GRADES if measure in SCORE_MEASURES else POINT_GRADES if measure == "points" else TRICK_GRADES
     for threshold, name in grades:
         if cost >= threshold:
@@ -340,6 +350,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     searcher = settlement_engine_for(engine)
     rules = position.rules
     measure = score_measure(position)
+    payout = trick_payout(position)
     state = rules.start()
     declaring = rules.declaring_side
     before = solve_score(position_at(position, state), engine=searcher).total
@@ -354,7 +365,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
             result = solve_score(position_at(position, previous), cards=True, engine=searcher)
             best_cards = tuple(c.name for c in result.best_cards())
         cards.append(replace(analysis, before=before, best=before, after=after, cost=cost, best_cards=best_cards,
-                             grade=grade(cost, measure, bool(analysis.bonuses_lost)), measure=measure,
+                             grade=grade(cost, measure, bool(analysis.bonuses_lost), payout), measure=measure,
                              view=tuple(sorted(s + 1 for s in declaring)), points_cost=analysis.cost))
         curve.append(after)
         before = after
@@ -372,6 +383,16 @@ def score_measure(position: Position) -> str:
     return SCORE_MEASURES[1] if position.game.has_pot else SCORE_MEASURES[0]
 
 
+def trick_payout(position: Position) -> int:
+    """The chips a trick pays in a game paid from a pot (the pot shared over the deal's tricks, at least 1: the unit
+    chip costs are graded in), else 1."""
+    if not position.game.has_pot:
+        return 1
+    from .scoring import scoring_inputs
+
+    return max(1, int(scoring_inputs(position)) // position.rules.tricks_in_deal)  # type: ignore[call-overload]
+
+
 def unscored_bonuses(position: Position) -> frozenset[str]:
     """The contract's bonuses that no play of this record can make score (``Game.unscored_bonuses``: a silent
     Absolut against after the declarers announced Absolut, Schneider in a Tout), which the post-mortem does not
@@ -386,6 +407,6 @@ def position_at(position: Position, state: PlayState) -> Position:
     return Position(position.game, position.rules, state, record=position.record)
 
 
-__all__ = ["CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
+__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
            "SCORE_MEASURES", "TRICK_GRADES", "analyse_play", "by_score", "grade", "score_measure", "summarise",
            "unscored_bonuses"]

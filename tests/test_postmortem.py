@@ -148,6 +148,19 @@ def test_grades_follow_the_thresholds():
     assert grade(0, "tricks", True) == "blunder"
 
 
+def test_chips_are_graded_in_a_tricks_payout_whatever_the_pot():
+    """Graded by the score in chips, a trick lost with a pot of 40 (10 chips) was a blunder and with a pot of 4 (1
+    chip) an inaccuracy, by the game-unit thresholds; counted in a trick's payout (the pot over 4 tricks, RULES.md
+    3.4) both are a mistake, as a trick is by the tricks."""
+    assert [grade(cost, "chips", False, 10) for cost in (0, 5, 10, 19, 20, 90)] == [
+        "ok", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert [grade(cost, "chips", False, 1) for cost in (0, 1, 2)] == ["ok", "mistake", "blunder"]
+    assert grade(0, "chips", True, 3) == "ok"  # the score counts the missed target already
+    (position,) = solver.parse_positions(KRATZEN_WITH_POT.replace('[Pot "12"]', '[Pot "40"]'))
+    first = analyse_play(position, objective="score").cards[0]
+    assert (first.cost, first.grade) == (90, "blunder")  # 2 x 10 chips -> 1 x 10 - 2 x 40: the target missed
+
+
 def test_documents_are_plain_and_frozen():
     analysis = analyse_play(ending(VALAT_THROWN[:4]))
     document = analysis.as_dict()
