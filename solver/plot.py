@@ -139,7 +139,7 @@ LABEL_OFFSETS = tuple((dx, dy, ha) for dx, ha in ((6, "left"), (-6, "right"))
 def _place_labels(figure, axes, labels, fixed, analysis: PlayAnalysis) -> None:
     """Move each mistake's label, in the order of the play, to the first place of :data:`LABEL_OFFSETS` where it
     stays inside the axes and covers no label placed before it, no fixed text (the thresholds' names, the bonuses
-    kept) and no other mistake's marker; where the line's points allow, none of them either. Where no place is free,
+    kept) and no other mistake's marker; where the line allows, not the line either. Where no place is free,
     the one that covers least. Measured on the figure as drawn (the layout is then frozen so that it holds)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
@@ -158,7 +158,10 @@ def _place_labels(figure, axes, labels, fixed, analysis: PlayAnalysis) -> None:
         return Bbox.from_extents(*(centre - radius * points), *(centre + radius * points))
 
     markers = [box(card.number, analysis.curve[card.number], 7) for card in analysis.mistakes]
-    vertices = [box(x, y, 2.5) for x, y in enumerate(analysis.curve)]
+    # the line itself, its points and every tenth of each step between them (a label across a steep step hides it)
+    curve = analysis.curve
+    vertices = [box(x + step / 10, curve[x] + (curve[x + 1] - curve[x]) * step / 10, 2)
+                for x in range(len(curve) - 1) for step in range(10)] + [box(len(curve) - 1, curve[-1], 2)]
     taken = [annotation.get_window_extent(renderer) for annotation in fixed]
 
     def covered(extent: Bbox, obstacles: list[Bbox]) -> float:
