@@ -248,6 +248,45 @@ def test_the_labels_of_mistakes_close_together_do_not_overlap():
                 assert not box.contains(x, y), (gid, card.card)
 
 
+RANDOM_RUFER = """[Game "Schafkopf"]
+[Deal "1: EZ HZ HK HO HU H9 SA S7 / EA EO EU E7 GO GU H7 S9 / E9 E8 GZ G9 G8 HA SZ SO / EK GA GK G7 H8 SK SU S8"]
+[Contract "Rufer E"]
+[Declarer "1"]
+[Play "1"]
+HK GO HA SU
+GU SO H8 HZ
+G8 GA EZ EO
+EU E8 EK HU
+H7 G9 GK H9
+HO E7 GZ S8
+SA S9 SZ SK
+S7 EA E9 G7
+*
+"""
+
+
+def test_a_label_keeps_off_the_line_where_it_can():
+    """Random bots' Rufer, by the score: HO's label (card 21, the line at 8) was put beside it, across the rise to
+    GZ's 10 two cards on. It now sits where it covers no part of the line."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    (position,) = solver.parse_positions(RANDOM_RUFER)
+    analysis = analyse_play(position, objective="score")
+    assert [(card.number, card.card) for card in analysis.mistakes] == [(8, "HZ"), (21, "HO"), (23, "GZ")]
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    (axes,) = figure.axes
+    curve = analysis.curve
+    line = [axes.transData.transform((x + step / 20, curve[x] + (curve[x + 1] - curve[x]) * step / 20))
+            for x in range(len(curve) - 1) for step in range(20)]
+    for text in axes.texts:
+        if (text.get_gid() or "").startswith("label-"):
+            box = text.get_window_extent(canvas.get_renderer())
+            assert not any(box.contains(x, y) for x, y in line), text.get_text()
+
+
 def test_an_optimal_play_has_no_marks(tmp_path):
     result = solver.solve(ending(), "points", line=True)
     analysis = analyse_play(ending(result.line_names()))
