@@ -17,7 +17,7 @@ from solver.postmortem import GRADES, SCORE_MEASURES, analyse_play, lost_text
 from solver.search.engine import EngineSolver
 from solver.settlement import settlement_unsupported
 
-from .errors import file_name, message
+from .errors import EXIT_BAD_INPUT, file_name, message
 from .output import atomic_path
 from .options import BOARD, FILE, JSON, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
@@ -144,6 +144,9 @@ def postmortem(
     engine = engine_for(table_mb, threads)
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
+    if plot is not None and not plot.parent.is_dir():  # said at once, not after the analysis it would be drawn from
+        message(f"stich: {plot}: No such file or directory (no directory {plot.parent})")
+        raise typer.Exit(EXIT_BAD_INPUT)
     name = None if objective is None else objective.strip().lower()
     if name not in (None, "score", "points"):
         raise typer.BadParameter(f"the post-mortem grades by 'score' or 'points', not {objective!r}",

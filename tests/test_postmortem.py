@@ -421,6 +421,14 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
     assert pdf.read_bytes().startswith(b"%PDF-")
 
 
+def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path):
+    """The analysis ran first (seconds to minutes for a whole deal), then the plot failed and the table was lost."""
+    missing = tmp_path / "nowhere" / "play.png"
+    result = run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", missing, code=1)
+    assert result.stdout == "" and f"stich: {missing}: No such file or directory" in result.stderr
+    assert "post-mortem of" not in result.stderr and not missing.parent.exists()
+
+
 def test_postmortem_command_bad_input(tmp_path):
     result = run("postmortem", tmp_path / "missing.tbn", code=1)
     assert result.stderr.startswith("stich: ")
