@@ -715,7 +715,8 @@ class Zwanzigerrufen(Game):
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
         """A bonus one side announced is settled by that announcement alone (RULES.md 1.7: made, or failed to the
         other side): the other side's silent achievement of it (an Absolut against after the declarers announced
-        Absolut, a silent Pagat beaten after the Pagat was announced) scores nothing."""
+        Absolut, a silent Pagat beaten after the Pagat was announced, by its holder's side or as a 'dagegen' by
+        the other) scores nothing."""
         claims = cast(Claims, inputs)
         unscored = set()
         for name, bonus in OBJECTIVE_BONUSES.items():
@@ -726,7 +727,7 @@ class Zwanzigerrufen(Game):
                 side = rules.objective(name).maximiser
             except InvalidContractError:  # decided already (the Pagat in no hand)
                 continue
-            if side not in owners:
+            if side not in owners or name == "pagat_beaten":  # the silent loss: an announced Pagat fails however
                 unscored.add(name)
         return frozenset(unscored)
 
