@@ -36,6 +36,7 @@ def plot_figure(analysis: PlayAnalysis):
     matplotlib.use("Agg", force=False)  # (a program that chose its backend keeps it; Agg needs no display)
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
 
     cards = analysis.cards
     count = len(cards)
@@ -57,6 +58,7 @@ def plot_figure(analysis: PlayAnalysis):
     # a score can fall below 0: room under the lowest point for its label, which would sit on the cards' names
     low, high = (bottom - 0.1 * span if bottom < 0 else bottom), top + 0.06 * span
     axes.set_ylim(low, high)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # points, tricks, game units and chips are whole
     axes.set_xlim(-0.5, max(count, 1) + 0.5)
     axes.set_ylabel(f"{unit} of {whose}")
     axes.set_xlabel("card played (seat: card)")

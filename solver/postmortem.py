@@ -285,8 +285,8 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str
             continue
         if objective.points_weight != curve.points_weight or objective.trick_weight != curve.trick_weight:
             continue
-        if objective.maximiser == curve.maximiser:
-            marks.append((name, objective.target))
+        if objective.maximiser == curve.maximiser:  # a seat's own tricks are its target, as "kept" names them
+            marks.append(("target" if _is_per_seat(rules) else name, objective.target))
         elif not objective.maximiser & curve.maximiser:
             marks.append((name, maximum - objective.target + 1))
     return tuple(sorted(set(marks), key=lambda mark: (mark[1], mark[0])))

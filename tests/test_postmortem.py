@@ -308,8 +308,21 @@ def test_each_format_is_written(tmp_path, suffix, magic):
 def test_kratzen_plot_counts_tricks_against_the_target(tmp_path):
     position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
     analysis = analyse_play(position)
-    assert analysis.measure == "tricks" and analysis.thresholds == (("tricks", 2),) and analysis.maximum == 4
-    assert "threshold-tricks" in _svg_ids(write_plot(analysis, tmp_path / "k.svg"))
+    # the attacker's target, named as "kept" and the crossed-out labels name it (it read "tricks 2")
+    assert analysis.measure == "tricks" and analysis.thresholds == (("target", 2),) and analysis.maximum == 4
+    path = write_plot(analysis, tmp_path / "k.svg")
+    assert "threshold-target" in _svg_ids(path) and "target 2" in _svg_text(path)
+
+
+def test_the_value_axis_has_whole_numbers_only():
+    """Tricks, points, game units and chips are whole: a Kratzen plot's axis ran 0.0, 0.5, ... 4.0 tricks."""
+    from solver.plot import plot_figure
+
+    position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
+    for analysis in (analyse_play(position), analyse_play(ending(VALAT_THROWN), objective="score")):
+        (axes,) = plot_figure(analysis).axes
+        ticks = [tick for tick in axes.get_yticks() if axes.get_ylim()[0] <= tick <= axes.get_ylim()[1]]
+        assert len(ticks) > 2 and all(tick == int(tick) for tick in ticks), ticks
 
 
 def test_an_unknown_plot_format_is_bad_input(tmp_path):
