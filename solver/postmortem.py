@@ -107,7 +107,8 @@ class PlayerSummary:
 class PlayAnalysis:
     """The post-mortem of a played deal.
 
-    ``curve`` is the declaring side's total (points; in a trick-counting game the declarer's tricks) before the first
+    ``curve`` is the declaring side's total (``measure``: points, or in a trick-counting game the declarer's tricks;
+    graded by the score, game units, or in a game paid from a pot the declarer's payment in chips) before the first
     card and after each card, the line the plot draws; ``trick_ends`` the card numbers that complete a trick."""
 
     game: str
