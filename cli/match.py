@@ -146,14 +146,14 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
                           "no interval")
         if alone:
             console.print(f"attacker (seat {result.deals[0].declarer}): {_text(result.declaring_side)} {units} per "
-                          "deal, his own payment")
+                          "deal, his own payment", soft_wrap=True)
         else:
-            console.print(f"declaring side: {_text(result.declaring_side)} {units} per deal")
+            console.print(f"declaring side: {_text(result.declaring_side)} {units} per deal", soft_wrap=True)
         if result.difference is not None:
             first, second, gap = result.difference
-            console.print(f"{first} - {second}: {_text(gap)} {units} per deal, "
+            console.print(f"{first} - {second}: {_text(gap)} {units} per deal, "  # one line, for grep, unwrapped
                           + ("paired (the same cards)" if result.rotate
-                             else "not paired (--no-rotate: each bot keeps its seat)"))
+                             else "not paired (--no-rotate: each bot keeps its seat)"), soft_wrap=True)
         if boards > 1:
             console.print(f"95% intervals over {boards} boards, one value a board"
                           + (" (its mean over the rotations)" if rotations > 1 else ""))
