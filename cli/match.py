@@ -46,7 +46,9 @@ def match(
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
     plays_for: str = typer.Option("score", "--plays-for", metavar="score|points", callback=_plays_for,
                                   help="What the sampling and cheater bots maximise: the settlement in game units "
-                                       "(score) or the card points (points: faster)."),
+                                       "(score; Kratzen: the attacker plays for his payment in chips, every other "
+                                       "seat for its own tricks) or the card points (points: faster; Kratzen: each "
+                                       "seat's own tricks)."),
     samples: int = typer.Option(50, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
     workers: int = typer.Option(1, "--workers", "-j", metavar="N", min=1,
@@ -129,23 +131,29 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
     if get_game(result.game).has_pot and not result.pot:
         console.print("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot N)")
     boards = result.declaring_side.count
+    alone = get_game(result.game).has_pot  # every seat for itself, paid in chips from and into the pot
+    units = "chips" if alone else "game units"
     if boards:
         table = Table(title="mean settlement per seat and deal")
         table.add_column("bot")
         table.add_column("seats played", justify="right")
-        table.add_column("mean settlement", justify="right")
+        table.add_column(f"mean settlement ({units})", justify="right")
         for name, mean in result.bots.items():
             table.add_row(name, str(result.seats[name]), _text(mean))
         console.print(table)
         if len(result.bots) == 1 and math.isnan(next(iter(result.bots.values())).low):
             console.print(f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), "
                           "no interval")
-        console.print(f"declaring side: {_text(result.declaring_side)} per deal")
+        if alone:
+            console.print(f"attacker (seat {result.deals[0].declarer}): {_text(result.declaring_side)} {units} per "
+                          "deal, his own payment", soft_wrap=True)
+        else:
+            console.print(f"declaring side: {_text(result.declaring_side)} {units} per deal", soft_wrap=True)
         if result.difference is not None:
             first, second, gap = result.difference
-            console.print(f"{first} - {second}: {_text(gap)} per deal, "
+            console.print(f"{first} - {second}: {_text(gap)} {units} per deal, "  # one line, for grep, unwrapped
                           + ("paired (the same cards)" if result.rotate
-                             else "not paired (--no-rotate: each bot keeps its seat)"))
+                             else "not paired (--no-rotate: each bot keeps its seat)"), soft_wrap=True)
         if boards > 1:
             console.print(f"95% intervals over {boards} boards, one value a board"
                           + (" (its mean over the rotations)" if rotations > 1 else ""))

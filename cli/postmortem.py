@@ -13,11 +13,11 @@ from rich.text import Text
 from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import GRADES, analyse_play, lost_text
+from solver.postmortem import GRADES, SCORE_MEASURES, analyse_play, lost_text
 from solver.search.engine import EngineSolver
 from solver.settlement import settlement_unsupported
 
-from .errors import file_name, message
+from .errors import EXIT_BAD_INPUT, file_name, message
 from .output import atomic_path
 from .options import BOARD, FILE, JSON, RECORD, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
@@ -67,12 +67,17 @@ def render_postmortem(document: Document, console: Console) -> None:
         console.print(Text("the record has no Play section: nothing to analyse", style="dim"))
         return
     unit = document["measure"]
-    by_score = unit == "game units"
-    view = ("each mover's own tricks" if document["every_seat_for_itself"] and not by_score
-            else f"{unit} of {seats_text(document['declaring_side'])}")
-    points_unit = "tricks" if document["every_seat_for_itself"] else "points"
-    table = Table(title=f"Every card (totals: {view}; cost to the mover's side)", title_justify="left",
-                  title_style="bold")
+    by_score = unit in SCORE_MEASURES
+    alone = document["every_seat_for_itself"]
+    if alone and by_score:
+        view = (f"the attacker's own payment in {unit}, seat {document['declarer']}; cost to the attacker, or what "
+                "another seat's card added to it")
+    elif alone:
+        view = "each mover's own tricks; cost to the mover"
+    else:
+        view = f"{unit} of {seats_text(document['declaring_side'])}; cost to the mover's side"
+    points_unit = "tricks" if alone else "points"
+    table = Table(title=f"Every card (totals: {view})", title_justify="left", title_style="bold")
     columns = ("#", "trick", "seat", "card", "before", "best", "after", "cost") + (
         (f"{points_unit} cost",) if by_score else ()) + ("grade", "better", "bonus lost")
     for column in columns:
@@ -88,9 +93,13 @@ def render_postmortem(document: Document, console: Console) -> None:
         table.add_row(*row, Text(card["grade"], style=style), better,
                       lost_text(card["bonuses_lost"], card["bonuses_handed_over"]))
     console.print(table)
-    if by_score and not document["every_seat_for_itself"]:
+    if by_score and not alone:
         console.print(Text("game units: a side's total (each of its seats is paid its share: half in a 2 against 2, "
                            "a soloist all of it)", style="dim"))
+    elif by_score:
+        console.print(Text(f"{unit}: the attacker's own payment, from and into the pot (every seat plays for itself: "
+                           "the others' own payments are not searched; --objective points grades each seat by its "
+                           "own tricks)", style="dim"))
     summary = Table(title="Per player", title_justify="left", title_style="bold")
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
@@ -121,7 +130,7 @@ def postmortem(
         None, "--objective", "-o", metavar="NAME",
         help="Grade by 'score' (game units, the card points beside; the default) or 'points' (card points, "
              "tricks in a game without them; the default in Kratzen, where every seat plays for itself and the "
-             "score is the attacker's alone)."),
+             "score is the attacker's own payment in chips)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
@@ -130,11 +139,15 @@ def postmortem(
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
     (docs/postmortem.md). By default the value is the score (the declaring side's settlement in game units); in
-    Kratzen, where every seat plays for itself, each mover's own tricks."""
+    Kratzen, where every seat plays for itself, each mover's own tricks (its score: the attacker's payment in
+    chips)."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
+    if plot is not None and not plot.parent.is_dir():  # said at once, not after the analysis it would be drawn from
+        message(f"stich: {plot}: No such file or directory (no directory {plot.parent})")
+        raise typer.Exit(EXIT_BAD_INPUT)
     name = None if objective is None else objective.strip().lower()
     if name not in (None, "score", "points"):
         raise typer.BadParameter(f"the post-mortem grades by 'score' or 'points', not {objective!r}",

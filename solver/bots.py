@@ -48,7 +48,8 @@ class Bot(Protocol):
     def choose(self, position: Position) -> int | str | Card: ...
 
 
-#: What a bot may play for: the settlement (``score``, game units) or the card points (else the seat's tricks).
+#: What a bot may play for: the settlement (``score``: game units; chips in a game paid from a pot, where only the
+#: declarer plays for it) or the card points (else the seat's tricks).
 PLAYS_FOR = ("score", "points")
 
 

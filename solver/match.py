@@ -4,7 +4,7 @@ Each deal is board ``k`` of the match's seed (:func:`solver.generate.random_reco
 match of 10 plus 10 more). With ``rotate`` every deal is played once per seat with the bots moved round the table,
 so each bot holds every hand of the deal once: the luck of the cards cancels, and the difference between two bots is
 measured on the same cards (paired), which is what makes a small match tell bots apart. A played deal is settled by
-:func:`solver.scoring.score_deal`: each seat's payment in game units (with the pot, from zero, in a game paid from one).
+:func:`solver.scoring.score_deal`: each seat's payment in game units (in chips, with the pot, from zero, in a game paid from one: Kratzen).
 
 The board is the unit of the statistics: its rotations are the same cards (identical bots play them card for card
 the same) and the seats of one deal share its zero-sum payments, so neither a rotation nor a seat is an independent

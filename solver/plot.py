@@ -29,18 +29,20 @@ LINE_COLOUR = "#1e5ac8"
 THRESHOLD_COLOUR = "#777777"
 
 
-def _figure(analysis: PlayAnalysis):
+def plot_figure(analysis: PlayAnalysis):
+    """The matplotlib Figure of the post-mortem (what :func:`write_plot` saves), for a program to add to or show."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)  # (a program that chose its backend keeps it; Agg needs no display)
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
 
     cards = analysis.cards
     count = len(cards)
     figure = Figure(figsize=(max(8.0, 0.28 * count + 3), 5.2), dpi=110, layout="constrained")
     axes = figure.add_subplot()
-    unit = analysis.measure
+    unit = "payment in chips" if analysis.measure == "chips" else analysis.measure  # Kratzen: the attacker's own
     side = "+".join(str(seat) for seat in analysis.declaring_side)
     whose = f"seat {side}" if len(analysis.declaring_side) == 1 else f"seats {side}"
     figure.suptitle(f"{analysis.game} {analysis.contract}, declarer {analysis.declarer}: double-dummy {unit} "
@@ -56,6 +58,7 @@ def _figure(analysis: PlayAnalysis):
     # a score can fall below 0: room under the lowest point for its label, which would sit on the cards' names
     low, high = (bottom - 0.1 * span if bottom < 0 else bottom), top + 0.06 * span
     axes.set_ylim(low, high)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # points, tricks, game units and chips are whole
     axes.set_xlim(-0.5, max(count, 1) + 0.5)
     axes.set_ylabel(f"{unit} of {whose}")
     axes.set_xlabel("card played (seat: card)")
@@ -84,7 +87,8 @@ def _figure(analysis: PlayAnalysis):
         label.set_color(SEAT_COLOURS[(card.seat - 1) % len(SEAT_COLOURS)])
 
     # mistakes and bonuses
-    for turn, card in enumerate(analysis.mistakes):
+    labels = []
+    for card in analysis.mistakes:
         value = analysis.curve[card.number]
         axes.plot([card.number], [value], "o", markersize=9, color=GRADE_COLOURS[card.grade], zorder=3,
                   gid=f"mistake-{card.number}")
@@ -98,18 +102,15 @@ def _figure(analysis: PlayAnalysis):
             handed = [named[name] for name in card.bonuses_handed_over]
             note += ": " + "; ".join(part for part in (", ".join(thrown) + " lost" if thrown else "",
                                                        ", ".join(handed) + " handed over" if handed else "") if part)
-        # neighbours' labels alternate above and below the line, but not below a point too near the bottom of the
-        # scale (the label would sit on the cards' names) nor above one too near the top
-        lift = 14 if card.bonuses_lost else 0  # the long bonus labels clear the short ones beside them
-        room, need = (value - low) / (high - low), 0.16 if lift else 0.1  # of the axes' height, for the label
-        above = turn % 2 == 0 if need < room < 1 - need else room <= need
-        axes.annotate(note, (card.number, value), xytext=(6, 7 + lift if above else -15 - lift),
-                      textcoords="offset points",
-                      fontsize=8, fontweight="bold" if card.bonuses_lost else "normal")
+        labels.append(axes.annotate(note, (card.number, value), xytext=(6, 7), textcoords="offset points",
+                                    fontsize=8, fontweight="bold" if card.bonuses_lost else "normal",
+                                    gid=f"label-{card.number}", zorder=5))
+    fixed = [annotation for annotation in axes.texts if annotation not in labels]
     if analysis.bonuses_kept and analysis.curve:
-        axes.annotate("kept: " + ", ".join(analysis.bonuses_kept), (len(analysis.curve) - 1, analysis.curve[-1]),
-                      xytext=(-4, -14), textcoords="offset points", ha="right", fontsize=8, color="#2a7a2a",
-                      gid="bonuses-kept")
+        fixed.append(axes.annotate("kept: " + ", ".join(analysis.bonuses_kept),
+                                   (len(analysis.curve) - 1, analysis.curve[-1]), xytext=(-4, -14),
+                                   textcoords="offset points", ha="right", fontsize=8, color="#2a7a2a",
+                                   gid="bonuses-kept"))
 
     # the legend: the line, the grades found, the bonus cross, the seats
     handles = [Line2D([], [], color=LINE_COLOUR, linewidth=2, label=f"{unit} of {whose}")]
@@ -127,7 +128,66 @@ def _figure(analysis: PlayAnalysis):
                                                               else "")))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     axes.grid(axis="y", color="#eeeeee")
+    _place_labels(figure, axes, labels, fixed, analysis)
     return figure
+
+
+#: Where a mistake's label may go, in points from its card's marker, tried in order: beside it above and below,
+#: then further out, then on its left (near the right edge).
+LABEL_OFFSETS = tuple((dx, dy, ha) for dx, ha in ((6, "left"), (-6, "right"))
+                      for dy in (7, -15, 21, -29, 35, -43, 49, -57))
+
+
+def _place_labels(figure, axes, labels, fixed, analysis: PlayAnalysis) -> None:
+    """Move each mistake's label, in the order of the play, to the first place of :data:`LABEL_OFFSETS` where it
+    stays inside the axes and covers no label placed before it, no fixed text (the thresholds' names, the bonuses
+    kept) and no other mistake's marker; where the line allows, not the line either. Where no place is free,
+    the one that covers least. Measured on the figure as drawn (the layout is then frozen so that it holds)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.transforms import Bbox
+
+    if not labels:
+        return
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()  # the constrained layout places the axes; labels are kept inside them, so it stays so
+    figure.set_layout_engine("none")
+    renderer = canvas.get_renderer()
+    frame = axes.get_window_extent(renderer)
+    points = figure.dpi / 72  # display pixels a point
+
+    def box(x: float, y: float, radius: float) -> Bbox:
+        centre = axes.transData.transform((x, y))
+        return Bbox.from_extents(*(centre - radius * points), *(centre + radius * points))
+
+    markers = [box(card.number, analysis.curve[card.number], 7) for card in analysis.mistakes]
+    # the line itself, its points and every tenth of each step between them (a label across a steep step hides it)
+    curve = analysis.curve
+    vertices = [box(x + step / 10, curve[x] + (curve[x + 1] - curve[x]) * step / 10, 2)
+                for x in range(len(curve) - 1) for step in range(10)] + [box(len(curve) - 1, curve[-1], 2)]
+    taken = [annotation.get_window_extent(renderer) for annotation in fixed]
+
+    def covered(extent: Bbox, obstacles: list[Bbox]) -> float:
+        return sum(max(0.0, min(extent.x1, o.x1) - max(extent.x0, o.x0)) *
+                   max(0.0, min(extent.y1, o.y1) - max(extent.y0, o.y0)) for o in obstacles)
+
+    for number, label in enumerate(labels):
+        others = markers[:number] + markers[number + 1:]  # the offsets are measured from its own marker
+        choices = []
+        for dx, dy, ha in LABEL_OFFSETS:
+            label.xyann = (dx, dy)
+            label.set_horizontalalignment(ha)
+            extent = label.get_window_extent(renderer)
+            outside = (max(0.0, frame.x0 - extent.x0) + max(0.0, extent.x1 - frame.x1) +
+                       max(0.0, frame.y0 - extent.y0) + max(0.0, extent.y1 - frame.y1)) * extent.height
+            hits = outside + covered(extent, taken + others)
+            choices.append((hits, covered(extent, vertices), (dx, dy, ha), extent))
+            if not hits and not choices[-1][1]:
+                break
+        free = [choice for choice in choices if not choice[0]]
+        _, _, (dx, dy, ha), extent = min(free or choices, key=lambda choice: choice[:2])
+        label.xyann = (dx, dy)
+        label.set_horizontalalignment(ha)
+        taken.append(extent)
 
 
 def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
@@ -138,10 +198,10 @@ def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     suffix = path.suffix.lower()
     if suffix not in PLOT_FORMATS:
         raise StichError(f"{path}: the plot is written as .png, .svg or .pdf, not {suffix or 'a file without suffix'}")
-    figure = _figure(analysis)
+    figure = plot_figure(analysis)
     metadata = {"Title": f"{analysis.game} {analysis.contract}: post-mortem"}
     figure.savefig(path, format=PLOT_FORMATS[suffix], metadata=metadata)
     return path
 
 
-__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "write_plot"]
+__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "plot_figure", "write_plot"]

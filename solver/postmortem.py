@@ -34,7 +34,13 @@ TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
 
 #: Grading by the score (the declaring side's net in game units): a lost game of a Normal or a Rufer costs 4.
 SCORE_GRADES = ((4, "blunder"), (2, "mistake"), (1, "inaccuracy"), (0, "ok"))
-SCORE_MEASURE = "game units"
+#: Grading by the score in chips (a game paid from a pot), counted in a trick's payout (the pot shared over the
+#: deal's tricks) as the trick-counting grades count tricks: less than one an inaccuracy, one a mistake, two or more
+#: (a missed target costs the pot, 4 payouts) a blunder.
+CHIP_GRADES = ((2, "blunder"), (1, "mistake"))
+#: What the score counts in: game units, or chips where the game is paid from a pot (Kratzen: the attacker's own
+#: payment, every seat playing for itself).
+SCORE_MEASURES = ("game units", "chips")
 
 @dataclass(frozen=True)
 class CardAnalysis:
@@ -101,7 +107,8 @@ class PlayerSummary:
 class PlayAnalysis:
     """The post-mortem of a played deal.
 
-    ``curve`` is the declaring side's total (points; in a trick-counting game the declarer's tricks) before the first
+    ``curve`` is the declaring side's total (``measure``: points, or in a trick-counting game the declarer's tricks;
+    graded by the score, game units, or in a game paid from a pot the declarer's payment in chips) before the first
     card and after each card, the line the plot draws; ``trick_ends`` the card numbers that complete a trick."""
 
     game: str
@@ -134,12 +141,18 @@ class PlayAnalysis:
                 **({"points_curve": list(self.points_curve)} if self.points_curve else {})}
 
 
-def grade(cost: int, measure: str, bonus_lost: bool) -> str:
+def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:
     """The grade of a card from its cost; a lost bonus (or a seat's trick target) makes any card a blunder, except when
-    grading by the score, which already counts what the bonus is worth (giving one up can be the best play)."""
-    if bonus_lost and measure != SCORE_MEASURE:
+    grading by the score, which already counts what the bonus is worth (giving one up can be the best play). In
+    chips the cost is counted in ``payout``, the chips a trick pays (:data:`CHIP_GRADES`): the same grades for any
+    pot."""
+    if bonus_lost and measure not in SCORE_MEASURES:
         return "blunder"
-    grades = {"points": POINT_GRADES, SCORE_MEASURE: SCORE_GRADES}.get(measure, TRICK_GRADES)
+    if measure == "chips":
+        if cost <= 0:
+            return "ok"
+        return next((name for threshold, name in CHIP_GRADES if cost >= threshold * payout), "inaccuracy")
+    grades = SCORE_GRADES if measure in SCORE_MEASURES else POINT_GRADES if measure == "points" else TRICK_GRADES
     for threshold, name in grades:
         if cost >= threshold:
             return name
@@ -163,14 +176,15 @@ def _curve_objective(rules: Rules) -> Objective:
     return _value_objective(rules, rules.declarer)
 
 
-def _bonuses(rules: Rules, seat: int) -> list[Objective]:
-    """The yes/no objectives watched for a card of ``seat``: the contract's bonuses that arise in this deal, or the
-    mover's own target where every seat plays for itself."""
+def _bonuses(rules: Rules, seat: int, unscored: frozenset[str]) -> list[Objective]:
+    """The yes/no objectives watched for a card of ``seat``: the contract's bonuses that arise in this deal and that
+    the play can still make score (not those of ``unscored``: a side's silent bonus the other side announced), or
+    the mover's own target where every seat plays for itself."""
     if _is_per_seat(rules):
         return [rules.objective("tricks", seat)]
     found = []
     for name in rules.objective_names():
-        if name not in rules.game.bonus_names:
+        if name not in rules.game.bonus_names or name in unscored:
             continue
         try:
             objective = rules.objective(name)
@@ -193,13 +207,13 @@ def _total(engine: EngineSolver, state: PlayState, objective: Objective) -> int:
     return objective.achieved(state.rules, state) + engine.value(state, objective)
 
 
-def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState,
-                  seat: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState, seat: int,
+                  unscored: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The bonuses the card changed hands on, and which of them it handed over: a game tree's value only moves
     against the mover, so a change is always the mover's loss (thrown away if it was the mover's side's, handed
     over if the opponents')."""
     lost, handed = [], []
-    for objective in _bonuses(before.rules, seat):
+    for objective in _bonuses(before.rules, seat, unscored):
         if _forceable(engine, before, objective) != _forceable(engine, after, objective):
             name = "target" if _is_per_seat(before.rules) else objective.name
             lost.append(name)
@@ -208,7 +222,8 @@ def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState,
     return tuple(lost), tuple(handed)
 
 
-def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int) -> CardAnalysis:
+def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int,
+                  unscored: frozenset[str]) -> CardAnalysis:
     """The before / best / after values of one card and what it cost its player."""
     rules = state.rules
     seat = state.to_move
@@ -222,7 +237,7 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
     best = achieved + best_future
     cost = best - after if mover_maximises else after - best
     following = state.advance(card)
-    lost, handed = _lost_bonuses(engine, state, following, seat)
+    lost, handed = _lost_bonuses(engine, state, following, seat, unscored)
     measure = "points" if objective.points_weight else "tricks"
     pack = rules.pack
     return CardAnalysis(
@@ -271,18 +286,18 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str
             continue
         if objective.points_weight != curve.points_weight or objective.trick_weight != curve.trick_weight:
             continue
-        if objective.maximiser == curve.maximiser:
-            marks.append((name, objective.target))
+        if objective.maximiser == curve.maximiser:  # a seat's own tricks are its target, as "kept" names them
+            marks.append(("target" if _is_per_seat(rules) else name, objective.target))
         elif not objective.maximiser & curve.maximiser:
             marks.append((name, maximum - objective.target + 1))
     return tuple(sorted(set(marks), key=lambda mark: (mark[1], mark[0])))
 
 
-def _kept(engine: EngineSolver, state: PlayState) -> tuple[str, ...]:
+def _kept(engine: EngineSolver, state: PlayState, unscored: frozenset[str]) -> tuple[str, ...]:
     """The declaring side's bonuses (per-seat targets: the declarer's) made or still forceable in ``state``."""
     rules = state.rules
     kept = []
-    for objective in _bonuses(rules, rules.declarer):
+    for objective in _bonuses(rules, rules.declarer, unscored):
         if objective.maximiser & rules.declaring_side and _forceable(engine, state, objective):
             kept.append("target" if _is_per_seat(rules) else objective.name)
     return tuple(kept)
@@ -301,11 +316,12 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
     rules = position.rules
     state = rules.start()
     curve_objective = _curve_objective(rules)
+    unscored = unscored_bonuses(position)
     curve = [_total(engine, state, curve_objective)]
     cards = []
     trick_ends = []
     for number, card in enumerate(position.played, 1):
-        analysis = _analyse_card(engine, state, card, number)
+        analysis = _analyse_card(engine, state, card, number, unscored)
         cards.append(analysis)
         state = state.advance(card)
         same_view = set(analysis.view) == {s + 1 for s in curve_objective.maximiser}
@@ -319,12 +335,14 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
                         declaring_side=tuple(sorted(s + 1 for s in rules.declaring_side)), measure=measure,
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
                         players=summarise(analysed, rules.seats), maximum=maximum,
-                        thresholds=_thresholds(rules, curve_objective, maximum), bonuses_kept=_kept(engine, state))
+                        thresholds=_thresholds(rules, curve_objective, maximum),
+                        bonuses_kept=_kept(engine, state, unscored))
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None) -> PlayAnalysis:
     """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
-    declaring side's double-dummy settlement (game units), its cost what the mover's side lost of it, the card
+    declaring side's double-dummy settlement (:func:`score_measure`: game units, or the attacker's own payment in
+    chips where every seat plays for itself and pays into a pot), its cost what the mover's side lost of it, the card
     points it cost stay beside (``points_cost``), and the curve is the score's (the points' in ``points_curve``).
     One settlement search a card: the value before a card is the value after the previous one, and the best card
     keeps it, so only the card played needs a search (and the best cards are searched only for a costly card)."""
@@ -332,6 +350,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
 
     searcher = settlement_engine_for(engine)
     rules = position.rules
+    measure = score_measure(position)
+    payout = trick_payout(position)
     state = rules.start()
     declaring = rules.declaring_side
     before = solve_score(position_at(position, state), engine=searcher).total
@@ -346,7 +366,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
             result = solve_score(position_at(position, previous), cards=True, engine=searcher)
             best_cards = tuple(c.name for c in result.best_cards())
         cards.append(replace(analysis, before=before, best=before, after=after, cost=cost, best_cards=best_cards,
-                             grade=grade(cost, SCORE_MEASURE, bool(analysis.bonuses_lost)), measure=SCORE_MEASURE,
+                             grade=grade(cost, measure, bool(analysis.bonuses_lost), payout), measure=measure,
                              view=tuple(sorted(s + 1 for s in declaring)), points_cost=analysis.cost))
         curve.append(after)
         before = after
@@ -354,8 +374,33 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     players = tuple(replace(summary, points_cost=old.cost) for summary, old in
                     zip(summarise(analysed, rules.seats), points.players))
     # the contract's thresholds are marks on the points' scale: the score's curve has none
-    return replace(points, measure=SCORE_MEASURE, cards=analysed, curve=tuple(curve), players=players,
+    return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
                    points_curve=points.curve, thresholds=(), maximum=max(curve))
+
+
+def score_measure(position: Position) -> str:
+    """What the score is counted in (:data:`SCORE_MEASURES`): chips where the game is paid from a pot, else game
+    units."""
+    return SCORE_MEASURES[1] if position.game.has_pot else SCORE_MEASURES[0]
+
+
+def trick_payout(position: Position) -> int:
+    """The chips a trick pays in a game paid from a pot (the pot shared over the deal's tricks, at least 1: the unit
+    chip costs are graded in), else 1."""
+    if not position.game.has_pot:
+        return 1
+    from .scoring import scoring_inputs
+
+    return max(1, int(scoring_inputs(position)) // position.rules.tricks_in_deal)  # type: ignore[call-overload]
+
+
+def unscored_bonuses(position: Position) -> frozenset[str]:
+    """The contract's bonuses that no play of this record can make score (``Game.unscored_bonuses``: a silent
+    Absolut against after the declarers announced Absolut, Schneider in a Tout), which the post-mortem does not
+    watch: listed as lost or handed over, they would cost nothing and mislead."""
+    from .scoring import scoring_inputs
+
+    return position.game.unscored_bonuses(position.rules, scoring_inputs(position))
 
 
 def position_at(position: Position, state: PlayState) -> Position:
@@ -363,5 +408,6 @@ def position_at(position: Position, state: PlayState) -> Position:
     return Position(position.game, position.rules, state, record=position.record)
 
 
-__all__ = ["CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
-           "TRICK_GRADES", "analyse_play", "by_score", "grade", "summarise"]
+__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
+           "SCORE_MEASURES", "TRICK_GRADES", "analyse_play", "by_score", "grade", "score_measure", "summarise",
+           "unscored_bonuses"]

@@ -355,3 +355,25 @@ def test_a_kratzen_match_has_a_pot_and_each_seat_plays_for_its_own():
     assert attacker.name == "score"
     defender, _ = card_values(position.play(next(iter(position.legal_cards()))), "score", EngineSolver())
     assert defender.name == "tricks" and defender.maximiser == frozenset({1})
+
+
+def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
+    """Kratzen pays in chips from and into the pot, and every seat plays for itself: the match said "declaring
+    side" and gave no unit (the other games' payments are game units, said as such)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    runner = CliRunner()
+    kratzen = runner.invoke(app, ["match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "2",
+                                  "--pot", "12"])
+    assert kratzen.exit_code == 0, kratzen.output
+    assert "mean settlement (chips)" in kratzen.stdout
+    assert "attacker (seat 1): " in kratzen.stdout and "chips per deal, his own payment" in kratzen.stdout
+    assert "cheater - random: " in kratzen.stdout and "game units" not in kratzen.stdout
+    assert "declaring side" not in kratzen.stdout
+    schafkopf = runner.invoke(app, ["match", "-g", "schafkopf", "--bots", "cheater,random,random,random", "-n", "1",
+                                    "--plays-for", "points"])
+    assert schafkopf.exit_code == 0, schafkopf.output
+    assert "mean settlement (game units)" in schafkopf.stdout and "game units per deal" in schafkopf.stdout
+    assert "declaring side: " in schafkopf.stdout and "chips" not in schafkopf.stdout

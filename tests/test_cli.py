@@ -801,7 +801,7 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
     assert [player["grades"]["blunder"] for player in document["players"]] == [0, 1, 0]
     assert document["measure"] == "tricks"
     (by_score,) = documents("postmortem", record, "-o", "score")
-    assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "game units"
+    assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "chips"  # the attacker's own payment
 
 
 @whole_deals
@@ -1351,7 +1351,7 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     same = _stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5")
     assert "random holds every seat: 0 by construction (zero-sum deals), no interval" in same.stdout
     # one value a board: pooled over the 160 deals as if independent, the audit's interval left out 0
-    assert "declaring side: +0.75 (-0.97 .. +2.47) per deal" in same.stdout
+    assert "declaring side: +0.75 (-0.97 .. +2.47) game units per deal" in same.stdout
     assert "95% intervals over 40 boards, one value a board (its mean over the rotations)" in same.stdout
     document = json.loads(_stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5",
                                        "--json").stdout)

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import solver
 from cli.main import app
 from solver.plot import write_plot
-from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text
+from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, unscored_bonuses
 from solver.tree import strategy_tree, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -148,6 +148,19 @@ def test_grades_follow_the_thresholds():
     assert grade(0, "tricks", True) == "blunder"
 
 
+def test_chips_are_graded_in_a_tricks_payout_whatever_the_pot():
+    """Graded by the score in chips, a trick lost with a pot of 40 (10 chips) was a blunder and with a pot of 4 (1
+    chip) an inaccuracy, by the game-unit thresholds; counted in a trick's payout (the pot over 4 tricks, RULES.md
+    3.4) both are a mistake, as a trick is by the tricks."""
+    assert [grade(cost, "chips", False, 10) for cost in (0, 5, 10, 19, 20, 90)] == [
+        "ok", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert [grade(cost, "chips", False, 1) for cost in (0, 1, 2)] == ["ok", "mistake", "blunder"]
+    assert grade(0, "chips", True, 3) == "ok"  # the score counts the missed target already
+    (position,) = solver.parse_positions(KRATZEN_WITH_POT.replace('[Pot "12"]', '[Pot "40"]'))
+    first = analyse_play(position, objective="score").cards[0]
+    assert (first.cost, first.grade) == (90, "blunder")  # 2 x 10 chips -> 1 x 10 - 2 x 40: the target missed
+
+
 def test_documents_are_plain_and_frozen():
     analysis = analyse_play(ending(VALAT_THROWN[:4]))
     document = analysis.as_dict()
@@ -203,6 +216,77 @@ def test_the_svg_marks_every_mistake_bonus_and_threshold(tmp_path):
         assert words in text, words
 
 
+def test_the_labels_of_mistakes_close_together_do_not_overlap():
+    """Schafkopf board 7 has mistakes on neighbouring cards (SU HO at 17 and 18, H9 E7 SO at 20 to 22): their labels
+    overlapped each other, a marker and the Schneider-against threshold's name. Each label now covers no other
+    label, no fixed text, no other mistake's marker, and stays inside the axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    analysis = analyse_play(position)
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (axes,) = figure.axes
+    labels = {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts
+              if (text.get_gid() or "").startswith("label-")}
+    assert sorted(labels) == sorted(f"label-{card.number}" for card in analysis.mistakes)  # 13 of them
+    fixed = [text.get_window_extent(renderer) for text in axes.texts
+             if not (text.get_gid() or "").startswith("label-")]
+    assert len(fixed) == len(analysis.thresholds)
+    frame = axes.get_window_extent(renderer)
+    boxes = list(labels.values())
+    for number, box in enumerate(boxes):
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+        assert not any(box.overlaps(other) for other in boxes[number + 1:] + fixed)
+    for card in analysis.mistakes:
+        x, y = axes.transData.transform((card.number, analysis.curve[card.number]))
+        for gid, box in labels.items():
+            if gid != f"label-{card.number}":
+                assert not box.contains(x, y), (gid, card.card)
+
+
+RANDOM_RUFER = """[Game "Schafkopf"]
+[Deal "1: EZ HZ HK HO HU H9 SA S7 / EA EO EU E7 GO GU H7 S9 / E9 E8 GZ G9 G8 HA SZ SO / EK GA GK G7 H8 SK SU S8"]
+[Contract "Rufer E"]
+[Declarer "1"]
+[Play "1"]
+HK GO HA SU
+GU SO H8 HZ
+G8 GA EZ EO
+EU E8 EK HU
+H7 G9 GK H9
+HO E7 GZ S8
+SA S9 SZ SK
+S7 EA E9 G7
+*
+"""
+
+
+def test_a_label_keeps_off_the_line_where_it_can():
+    """Random bots' Rufer, by the score: HO's label (card 21, the line at 8) was put beside it, across the rise to
+    GZ's 10 two cards on. It now sits where it covers no part of the line."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    (position,) = solver.parse_positions(RANDOM_RUFER)
+    analysis = analyse_play(position, objective="score")
+    assert [(card.number, card.card) for card in analysis.mistakes] == [(8, "HZ"), (21, "HO"), (23, "GZ")]
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    (axes,) = figure.axes
+    curve = analysis.curve
+    line = [axes.transData.transform((x + step / 20, curve[x] + (curve[x + 1] - curve[x]) * step / 20))
+            for x in range(len(curve) - 1) for step in range(20)]
+    for text in axes.texts:
+        if (text.get_gid() or "").startswith("label-"):
+            box = text.get_window_extent(canvas.get_renderer())
+            assert not any(box.contains(x, y) for x, y in line), text.get_text()
+
+
 def test_an_optimal_play_has_no_marks(tmp_path):
     result = solver.solve(ending(), "points", line=True)
     analysis = analyse_play(ending(result.line_names()))
@@ -224,8 +308,21 @@ def test_each_format_is_written(tmp_path, suffix, magic):
 def test_kratzen_plot_counts_tricks_against_the_target(tmp_path):
     position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
     analysis = analyse_play(position)
-    assert analysis.measure == "tricks" and analysis.thresholds == (("tricks", 2),) and analysis.maximum == 4
-    assert "threshold-tricks" in _svg_ids(write_plot(analysis, tmp_path / "k.svg"))
+    # the attacker's target, named as "kept" and the crossed-out labels name it (it read "tricks 2")
+    assert analysis.measure == "tricks" and analysis.thresholds == (("target", 2),) and analysis.maximum == 4
+    path = write_plot(analysis, tmp_path / "k.svg")
+    assert "threshold-target" in _svg_ids(path) and "target 2" in _svg_text(path)
+
+
+def test_the_value_axis_has_whole_numbers_only():
+    """Tricks, points, game units and chips are whole: a Kratzen plot's axis ran 0.0, 0.5, ... 4.0 tricks."""
+    from solver.plot import plot_figure
+
+    position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
+    for analysis in (analyse_play(position), analyse_play(ending(VALAT_THROWN), objective="score")):
+        (axes,) = plot_figure(analysis).axes
+        ticks = [tick for tick in axes.get_yticks() if axes.get_ylim()[0] <= tick <= axes.get_ylim()[1]]
+        assert len(ticks) > 2 and all(tick == int(tick) for tick in ticks), ticks
 
 
 def test_an_unknown_plot_format_is_bad_input(tmp_path):
@@ -335,6 +432,14 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
     pdf = tmp_path / "out.pdf"
     run("postmortem", path, "--plot", pdf)
     assert pdf.read_bytes().startswith(b"%PDF-")
+
+
+def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path):
+    """The analysis ran first (seconds to minutes for a whole deal), then the plot failed and the table was lost."""
+    missing = tmp_path / "nowhere" / "play.png"
+    result = run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", missing, code=1)
+    assert result.stdout == "" and f"stich: {missing}: No such file or directory" in result.stderr
+    assert "post-mortem of" not in result.stderr and not missing.parent.exists()
 
 
 def test_postmortem_command_bad_input(tmp_path):
@@ -511,3 +616,73 @@ def test_a_bonus_handed_to_the_opponents_is_told_from_one_thrown_away():
     assert [player.bonuses_handed_over for player in analysis.players] == [
         ("pagat_ultimo", "absolut_against"), (), ("mondfang",), ()]
     assert lost_text(*lost[1][1:]) == "pagat_ultimo (handed over)"
+
+
+def _announced(text: str | None) -> solver.Position:
+    """ANNOUNCED_AND_PLAYED with other announcements (None: none)."""
+    tag = '[Announcements "2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat"]\n'
+    (position,) = solver.parse_positions(ANNOUNCED_AND_PLAYED.replace(tag, "" if text is None else
+                                                                      f'[Announcements "{text}"]\n'))
+    return position
+
+
+def test_a_silent_bonus_the_other_side_announced_is_not_watched():
+    """The last session left it open: after the declarers announced Absolut, the defenders' silent Absolut against
+    scores nothing (RULES.md 1.7: the announcement alone is settled, failed to the defenders at its announced value),
+    yet seat 1's T15 was listed as handing it over, at cost 0. Unannounced, it is a silent bonus and is listed."""
+    def lost(position: solver.Position) -> dict[int, tuple[str, ...]]:
+        return {card.number: card.bonuses_lost for card in analyse_play(position).cards if card.bonuses_lost}
+
+    silent = lost(_announced(None))
+    assert silent[19] == ("absolut_against",) and silent[21] == ("absolut_against",)
+    declarers_announced = _announced("1: Absolut")
+    assert unscored_bonuses(declarers_announced) == {"absolut_against"}
+    assert lost(declarers_announced) == {1: ("pagat_ultimo",), 3: ("mondfang",), 4: ("mondfang",)}
+    # the defenders' Absolut dagegen and Pagat dagegen leave the declarers' silent Absolut and the silent Pagat
+    # beaten (the Pagat's side announced it) unscored
+    assert unscored_bonuses(_announced("2: Kontra, Absolut dagegen; 4: Pagat dagegen")) == {"absolut", "pagat_beaten"}
+    # a Pagat announced by the declarers, who do not hold it (seat 4 does), fails whatever happens: beating it in
+    # the last trick is not theirs to score either
+    assert unscored_bonuses(_announced("1: Pagat")) == {"pagat_ultimo", "pagat_beaten"}
+
+
+def test_a_tout_watches_only_the_tout():
+    """A Tout scores 10 + 2L and no Schneider or Schwarz (RULES.md 2.5): the card that loses it loses the Tout, not a
+    Schwarz besides (the docs listed that as a known limit)."""
+    (position,) = solver.parse_positions(
+        '[Game "Schafkopf"]\n[Deal "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / '
+        'E8 GK GO G8 HA H9 SK SO"]\n[Contract "WenzTout"]\n[Declarer "1"]\n[Play "1"]\nE9 EO GA E8\n*\n')
+    first = analyse_play(position).cards[0]
+    assert (first.card, first.bonuses_lost, first.cost) == ("E9", ("tout",), 14)  # EO E9 E8 GA: 3 + 11 points
+    assert unscored_bonuses(position) == {"schneider", "schneider_against", "schwarz", "schwarz_against"}
+
+
+KRATZEN_WITH_POT = f"""[Game "Kratzen"]
+[Seats "3"]
+[Deal "{KRATZEN_DEAL}"]
+[Contract "Trump S"]
+[Declarer "1"]
+[Pot "12"]
+[Play "1"]
+SU S7 SK
+*
+"""
+
+
+def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
+    """Kratzen pays in chips and every seat plays for itself: by the score the post-mortem said "game units of seat
+    1" and "cost to the mover's side". SU (the attacker's trump led into SK) costs his target: 2 tricks paid 3
+    chips each (pot 12 over 4 tricks) become 1 trick and 2 x 12 into the pot, +6 to -21 (RULES.md 3.4)."""
+    path = tmp_path / "k.tbn"
+    path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    by_score = run("postmortem", path, "-o", "score", "--plot", tmp_path / "k.svg")
+    for words in ("the attacker's own payment in chips, seat 1", "cost (chips)", "chips: the attacker's own payment"):
+        assert words in by_score.stdout, words
+    assert "game units" not in by_score.stdout and "side" not in by_score.stdout
+    assert "payment in chips of seat 1" in _svg_text(tmp_path / "k.svg")
+    document = json.loads(run("postmortem", path, "-o", "score", "--json").stdout)
+    first = document["cards"][0]
+    assert document["measure"] == first["measure"] == "chips"
+    assert (first["card"], first["before"], first["after"], first["cost"]) == ("SU", 6, -21, 27)
+    by_tricks = run("postmortem", path).stdout
+    assert "each mover's own tricks; cost to the mover)" in by_tricks and "side" not in by_tricks

@@ -398,6 +398,13 @@ class Game:
         return None
 
     @classmethod
+    def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
+        """The objectives of :attr:`bonus_names` that no play can make score under these rules and scoring inputs
+        (:meth:`scoring_inputs`): a post-mortem does not watch them, as a card cannot throw them away or hand them
+        over. None by default."""
+        return frozenset()
+
+    @classmethod
     def settlement_unsupported(cls, rules: Rules) -> str | None:
         """Why the double-dummy settlement cannot be had under these rules, or None when it can."""
         return None

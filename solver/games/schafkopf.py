@@ -299,6 +299,13 @@ class Schafkopf(Game):
         return contract.kind != "sie"  # a Sie is settled by the deal alone
 
     @classmethod
+    def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
+        """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no S): only the Tout itself scores."""
+        if rules.contract.kind in ("wenztout", "solotout"):
+            return frozenset({"schneider", "schneider_against", "schwarz", "schwarz_against"})
+        return frozenset()
+
+    @classmethod
     def score(cls, rules: Rules, state: PlayState, inputs: object) -> Scored:
         declarers = rules.declaring_side
         outcome = None if rules.contract.kind == "sie" else (state.side_points(declarers),

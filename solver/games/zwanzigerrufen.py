@@ -218,6 +218,9 @@ LEVEL_NAMES = {1: "", 2: "Kontra", 4: "Retour", 8: "Supra", 16: "Resupra"}
 SILENT_VALUES = {"absolut": 1, "pagat_ultimo": 1, "trull": 1, "four_kings": 2, "mondfang": 1}
 BONUS_LABELS = {"game": "Game", "absolut": "Absolut", "pagat_ultimo": "Pagat Ultimo", "valat": "Valat",
                 "trull": "Trull", "four_kings": "4 Kings", "mondfang": "Mondfang"}
+#: The score item each bonus objective of a side is paid as (the other side's achievement of it included).
+OBJECTIVE_BONUSES = {"absolut": "absolut", "absolut_against": "absolut", "valat": "valat", "valat_against": "valat",
+                     "pagat_ultimo": "pagat_ultimo", "pagat_beaten": "pagat_ultimo", "mondfang": "mondfang"}
 #: RULES.md 1.7 order of the items.
 BONUS_ORDER = ("absolut", "pagat_ultimo", "valat", "trull", "four_kings", "mondfang")
 #: Bonuses that count in a Suit Solo besides the game (RULES.md 1.7).
@@ -707,6 +710,26 @@ class Zwanzigerrufen(Game):
     def score(cls, rules: Rules, state: PlayState, inputs: object) -> Scored:
         items, notes = score_items(rules, cast(Claims, inputs), TarockFacts.from_state(rules, state))
         return Scored(tuple(items), total_payments(items, rules.seats), tuple(notes))
+
+    @classmethod
+    def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
+        """A bonus one side announced is settled by that announcement alone (RULES.md 1.7: made, or failed to the
+        other side): the other side's silent achievement of it (an Absolut against after the declarers announced
+        Absolut, a silent Pagat beaten after the Pagat was announced, by its holder's side or as a 'dagegen' by
+        the other) scores nothing."""
+        claims = cast(Claims, inputs)
+        unscored = set()
+        for name, bonus in OBJECTIVE_BONUSES.items():
+            owners = claims.owners(bonus)
+            if not owners or name not in rules.objective_names():
+                continue
+            try:
+                side = rules.objective(name).maximiser
+            except InvalidContractError:  # decided already (the Pagat in no hand)
+                continue
+            if side not in owners or name == "pagat_beaten":  # the silent loss: an announced Pagat fails however
+                unscored.add(name)
+        return frozenset(unscored)
 
     @classmethod
     def settlement_unsupported(cls, rules: Rules) -> str | None:
