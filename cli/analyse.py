@@ -294,7 +294,7 @@ def live_analysis(samples: int, as_json: bool):
 
 def _units(document: dict) -> str:
     """What payments are counted in: chips where the game is paid from a pot (Kratzen), else game units."""
-    return "chips" if get_game(document["game"]).has_pot else "game units"
+    return get_game(document["game"]).score_unit
 
 
 def _payment_note(document: dict, sides: bool = False) -> str:

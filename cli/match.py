@@ -132,7 +132,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
         console.print("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot N)")
     boards = result.declaring_side.count
     alone = get_game(result.game).has_pot  # every seat for itself, paid in chips from and into the pot
-    units = "chips" if alone else "game units"
+    units = get_game(result.game).score_unit
     if boards:
         table = Table(title="mean settlement per seat and deal")
         table.add_column("bot")

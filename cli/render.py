@@ -255,7 +255,7 @@ def render_solve(document: Document, console: Console) -> None:
         values.add_column(column, justify="left" if column in ("objective", "for", "result") else "right")
     for result in document["results"]:
         target = "" if result["target"] is None else str(result["target"])
-        whole = result["measure"] == "game units"  # the score settles the whole deal: no "already" and "rest"
+        whole = result["objective"] == "score"  # the score settles the whole deal: no "already" and "rest"
         values.add_row(_result_label(result), seats_text(result["side"]), target,
                        "" if whole else str(result["achieved"]), "" if whole else str(result["future"]),
                        str(result["total"]), _outcome(result))
@@ -284,7 +284,7 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
     question = result["objective"] + (f" for seat {result['seat']}" if result["seat"] is not None else "")
     table = Table(title=f"Cards of seat {mover}: {question}", title_justify="left", title_style="bold")
     table.add_column("cards")
-    whole = result["measure"] == "game units"
+    whole = result["objective"] == "score"
     keeps_points = any("points" in group for group in result["cards"])
     if not whole:
         table.add_column(f"rest for {side}", justify="right")

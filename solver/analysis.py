@@ -275,7 +275,7 @@ def rank_score_cards(results: list[dict[str, Any]]) -> None:
 def _objective_entry(position: Position, seat: int | None, objective: Objective, result: SolveResult, *,
                      cards: bool, line: bool) -> dict[str, Any]:
     rules = position.rules
-    measure = "game units" if objective.name == SCORE else measure_of(objective)
+    measure = position.game.score_unit if objective.name == SCORE else measure_of(objective)
     entry: dict[str, Any] = {
         "objective": objective.name,
         "description": objective.description,

@@ -381,7 +381,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
 def score_measure(position: Position) -> str:
     """What the score is counted in (:data:`SCORE_MEASURES`): chips where the game is paid from a pot, else game
     units."""
-    return SCORE_MEASURES[1] if position.game.has_pot else SCORE_MEASURES[0]
+    return position.game.score_unit
 
 
 def trick_payout(position: Position) -> int:

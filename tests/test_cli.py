@@ -243,6 +243,7 @@ def test_solve_kratzen_every_seat():
     score, *seats = document["results"]
     assert score["objective"] == "score" and score["total"] == reference(position, "score").total
     assert score["description"].startswith("the attacker's payment in chips, with the pot")  # not game units
+    assert score["measure"] == "chips" and score["achieved"] == 0  # the whole deal's settlement, as game units are
     assert [r["total"] for r in seats] == [reference(position, "tricks", seat=s).total for s in range(1, 5)]
     out = run("solve", EXAMPLES / "kratzen.tbn", "-b", "3").stdout
     assert "every seat plays for itself" in out and "tricks (seat 3)" in out

@@ -352,7 +352,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "record_moves": [pack[card].name for card in board.record_play],
         "points_in_deal": rules.points_in_deal, "tricks_in_deal": rules.tricks_in_deal,
         "whole_deal": game.is_whole(rules.deal),
-        "score_unit": "chips" if game.has_pot else "game units",  # what the score is paid in
+        "score_unit": game.score_unit,
     }
 
 

@@ -325,6 +325,8 @@ class Game:
     objectives: ClassVar[tuple[str, ...]] = ()
     #: Whether deals are paid from a pot (Kratzen): scoring takes a ``pot`` only then.
     has_pot: ClassVar[bool] = False
+    #: What the score is paid in: game units, or chips where deals are paid from a pot.
+    score_unit: ClassVar[str] = "game units"
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
     #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based

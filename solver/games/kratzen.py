@@ -151,6 +151,7 @@ class Kratzen(Game):
     contract_help = "Trump E|G|H|S [Muss|SevenMuss]"
     objectives = ("tricks",)
     has_pot = True
+    score_unit = "chips"
     flags = {f.name: f for f in [
         Flag("weli_also_bells", bool, False, "the Weli also counts as a bell for following"),
         Flag("first_leader", ("attacker", "forehand"), "attacker", "who leads to trick 1"),
