@@ -889,6 +889,16 @@ def test_json_md_names_every_field_of_the_schema():
     assert missing == []
 
 
+def test_the_docs_example_documents_are_valid_json_under_the_schema():
+    """A document shown in the docs is one a program may copy: it parses, and the schema takes it (an edit once
+    left it invalid)."""
+    shown = [line for page in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+             for line in page.read_text(encoding="utf-8").splitlines() if line.startswith('{"schema":"stich-result/')]
+    assert shown
+    for line in shown:
+        assert schema_errors(json.loads(line), SCHEMA) == []
+
+
 @pytest.mark.parametrize("args", [
     ["deal", "--game", "Schafkopf", "-n", "300", "--seed", "1"],
     ["solve", str(EXAMPLES / "schafkopf.tbn"), "--cards"],
