@@ -11,13 +11,14 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import every_seat_for_itself, postmortem_report
+from solver.files import check_writable
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import GRADES, SCORE_MEASURES, analyse_play, lost_text
 from solver.search.engine import EngineSolver
 from solver.settlement import settlement_unsupported
 
-from .errors import EXIT_BAD_INPUT, file_name, message
+from .errors import file_name, input_errors, message
 from .output import atomic_path
 from .options import BOARD, FILE, JSON, RECORD, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
 from .records import run_over_records
@@ -145,13 +146,13 @@ def postmortem(
     engine = engine_for(table_mb, threads)
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
-    if plot is not None and not plot.parent.is_dir():  # said at once, not after the analysis it would be drawn from
-        message(f"stich: {plot}: No such file or directory (no directory {plot.parent})")
-        raise typer.Exit(EXIT_BAD_INPUT)
     name = None if objective is None else objective.strip().lower()
     if name not in (None, "score", "points"):
         raise typer.BadParameter(f"the post-mortem grades by 'score' or 'points', not {objective!r}",
                                  param_hint="'--objective'")
+    if plot is not None:  # said at once, not after the analysis it would be drawn from
+        with input_errors():
+            check_writable(plot)
     count = [0]
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem,

@@ -440,6 +440,14 @@ def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path
     result = run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", missing, code=1)
     assert result.stdout == "" and f"stich: {missing}: No such file or directory" in result.stderr
     assert "post-mortem of" not in result.stderr and not missing.parent.exists()
+    # nor a plot that cannot be written for another reason (the review: a file where the directory should be); a bad
+    # --objective is still the usage error it is
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    result = run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", afile / "play.png", code=1)
+    assert result.stdout == "" and f"stich: {afile / 'play.png'}: Not a directory" in result.stderr
+    assert "post-mortem of" not in result.stderr
+    run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", missing, "-o", "bogus", code=2)
 
 
 def test_postmortem_command_bad_input(tmp_path):
