@@ -34,9 +34,9 @@ TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
 
 #: Grading by the score (the declaring side's net in game units): a lost game of a Normal or a Rufer costs 4.
 SCORE_GRADES = ((4, "blunder"), (2, "mistake"), (1, "inaccuracy"), (0, "ok"))
-#: Grading by the score in chips (a game paid from a pot), counted in a trick's payout (the pot shared over the
+#: Grading by the score in chips (a game paid from a pot), counted in a trick's payout (the pot shared over a whole
 #: deal's tricks) as the trick-counting grades count tricks: less than one an inaccuracy, one a mistake, two or more
-#: (a missed target costs the pot, 4 payouts) a blunder.
+#: (a missed target costs a defender the pot, 4 payouts, the attacker 8) a blunder.
 CHIP_GRADES = ((2, "blunder"), (1, "mistake"))
 #: What the score counts in: game units, or chips where the game is paid from a pot (Kratzen: the attacker's own
 #: payment, every seat playing for itself).
@@ -385,13 +385,13 @@ def score_measure(position: Position) -> str:
 
 
 def trick_payout(position: Position) -> int:
-    """The chips a trick pays in a game paid from a pot (the pot shared over the deal's tricks, at least 1: the unit
-    chip costs are graded in), else 1."""
+    """The chips a trick pays in a game paid from a pot (the pot shared over a whole deal's tricks, an ending's too,
+    at least 1: the unit chip costs are graded in), else 1."""
     if not position.game.has_pot:
         return 1
     from .scoring import scoring_inputs
 
-    return max(1, int(scoring_inputs(position)) // position.rules.tricks_in_deal)  # type: ignore[call-overload]
+    return max(1, int(scoring_inputs(position)) // position.game.hand_size)  # type: ignore[call-overload]
 
 
 def unscored_bonuses(position: Position) -> frozenset[str]:

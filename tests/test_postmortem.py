@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import solver
 from cli.main import app
 from solver.plot import write_plot
-from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, unscored_bonuses
+from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, trick_payout, unscored_bonuses
 from solver.tree import strategy_tree, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -159,6 +159,12 @@ def test_chips_are_graded_in_a_tricks_payout_whatever_the_pot():
     (position,) = solver.parse_positions(KRATZEN_WITH_POT.replace('[Pot "12"]', '[Pot "40"]'))
     first = analyse_play(position, objective="score").cards[0]
     assert (first.cost, first.grade) == (90, "blunder")  # 2 x 10 chips -> 1 x 10 - 2 x 40: the target missed
+    assert trick_payout(position) == 10
+    # an ending's trick pays P/4 too, not the pot over the tricks left (the review: 20 chips in a 2-trick ending)
+    (ending_position,) = solver.parse_positions(
+        '[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO SZ / GA S7 / EK SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n'
+        '[Pot "40"]\n')
+    assert ending_position.rules.tricks_in_deal == 2 and trick_payout(ending_position) == 10
 
 
 def test_documents_are_plain_and_frozen():
