@@ -453,8 +453,10 @@ def test_the_keyboard_plays_any_card(driver, server):
     wait_for(lambda: settled(driver) and moves(driver) == start + [chosen, following], f"{following} played")
     upload = driver.find_element("id", "upload-open")
     assert upload.tag_name == "button" and upload.text == "Upload…"
-
-
+    # space on a focused button is the button's (the review: |< and Upload… played a best card instead)
+    driver.find_element("id", "first").send_keys(" ")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
+    assert driver.execute_script("return S.moves") == start + [chosen, following]  # kept, none played: at the start
 
 def test_the_graphs_numbers_are_off_its_line(driver, server):
     """The board audit: the axis's numbers (the greatest, the least) sat under the graph's first points."""

@@ -620,6 +620,7 @@ async function start() {
   $("upload-open").addEventListener("click", () => $("upload").click());
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea, select, dialog")) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;  // the browser's own (Alt+Left goes back)
     const card = e.target.closest(".card.legal");
     if (card && (e.key === "Enter" || e.key === " ")) {  // the focused card, and the next mover's first card focused
       e.preventDefault();
@@ -627,6 +628,8 @@ async function start() {
       play(card.dataset.card);
       return;
     }
+    // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
+    if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
       End: () => goTo(S.moves.length), " ": playBest };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
