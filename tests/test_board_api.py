@@ -333,6 +333,27 @@ def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_
     assert len(after) == len(before) and {b["id"] for b in after}.isdisjoint(b["id"] for b in before)
 
 
+def test_the_texts_opened_keep_no_forgotten_board(monkeypatch):
+    """Each text opened kept its list of boards, so a forgotten board stayed in memory, up to MAX_BOARDS texts of
+    up to a thousand boards each (the review): the texts keep ids, and only of boards still open."""
+    import gc
+    import weakref
+
+    monkeypatch.setattr(session, "MAX_BOARDS", 5)
+    boards = session.Boards()
+    text = solver.position_from_record(solver.random_record("Kratzen", 1, 1)).to_tbn()
+    first = boards.add_text(text, "deal-1")
+    gone = weakref.ref(first[0])
+    assert boards.add_text(text, "deal-1") == first  # the same text again is the same board
+    for seed in range(2, 12):
+        boards.add_text(solver.position_from_record(solver.random_record("Kratzen", seed, 1)).to_tbn(), f"deal-{seed}")
+    del first
+    gc.collect()
+    assert gone() is None  # forgotten and freed
+    kept = [board_id for ids in boards._texts.values() for board_id in ids]
+    assert len(boards.boards) == 5 and set(kept) <= set(boards.boards) and len(kept) <= 5
+
+
 def test_the_score_is_offered_only_where_it_can_be_settled():
     c = client()
     dealt = c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 3}).json()

@@ -124,9 +124,10 @@ class Boards:
     boards: "OrderedDict[str, Board]" = field(default_factory=OrderedDict)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    #: The boards of each text opened (its source and digest): the same upload, paste or deal again is the same
-    #: boards, so a page's list does not fill with copies.
-    _texts: "OrderedDict[tuple[str, bytes], list[Board]]" = field(default_factory=OrderedDict)
+    #: The ids of the boards of each text opened (its source and digest): the same upload, paste or deal again is the
+    #: same boards, so a page's list does not fill with copies. Ids, not boards, so that a forgotten board is freed;
+    #: a text some of whose boards were forgotten is dropped, so the ids kept are at most the boards open.
+    _texts: "OrderedDict[tuple[str, bytes], list[str]]" = field(default_factory=OrderedDict)
 
     def add(self, record: Record, label: str) -> Board:
         try:
@@ -168,10 +169,10 @@ class Boards:
         key = (source, hashlib.sha256(text.encode()).digest())
         with self._lock:
             known = self._texts.get(key)
-            if known is not None and all(board.id in self.boards for board in known):
-                for board in known:
-                    self.boards.move_to_end(board.id)
-                return list(known)
+            if known is not None and all(board_id in self.boards for board_id in known):
+                for board_id in known:
+                    self.boards.move_to_end(board_id)
+                return [self.boards[board_id] for board_id in known]
         try:
             records = parse_records(text, name=source)
         except StichError as error:
@@ -183,9 +184,9 @@ class Boards:
         found = [self.add(record, record_label(record, source, number))
                  for number, record in enumerate(records, 1)]
         with self._lock:
-            self._texts[key] = found
-            while len(self._texts) > MAX_BOARDS:
-                self._texts.popitem(last=False)
+            self._texts[key] = [board.id for board in found]
+            for stale in [k for k, ids in self._texts.items() if not all(i in self.boards for i in ids)]:
+                del self._texts[stale]
         return found
 
 
