@@ -192,6 +192,10 @@ def analyse(
     def notify(text: str) -> None:
         message(f"stich: {text}")
 
+    for option, value in (("--board", board), ("--record", record)):
+        if value is not None and file is None:
+            raise typer.BadParameter(f"{option} picks a record of a FILE; without one there is nothing to pick from",
+                                     param_hint=f"'{option}'")
     if contract is not None and file is None and (contract.strip().lower() == "all" or "," in contract):
         if not game or not hand:
             raise typer.BadParameter("contract advice needs --game and --hand", param_hint="'--game/--hand'")
@@ -248,10 +252,6 @@ def analyse(
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_analysis,
                          document=document)
         return
-    for option, value in (("--board", board), ("--record", record)):
-        if value is not None:
-            raise typer.BadParameter(f"{option} picks a record of a FILE; without one there is nothing to pick from",
-                                     param_hint=f"'{option}'")
     if not game or not hand or not contract:
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from itertools import islice
 from pathlib import Path
 from typing import Callable
 
@@ -110,7 +111,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     console = None if as_json else stdout_console()
     with input_errors():  # a file that cannot be read at all
         source = stdin_bytes() if str(path) == "-" else path
-        for item in iter_records(source, name="<stdin>" if str(path) == "-" else str(path)):
+        items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path))
+        for item in items if record is None else islice(items, record):  # none read past the record asked for
             read += 1
             if record is not None and read != record:
                 continue  # not even a record too broken to read: it is not the one asked for

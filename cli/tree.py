@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 from typing import List, Optional
 
@@ -64,7 +65,8 @@ def tree(
         # as in every command that reads records (the exit code then says 1); with --record, the ones before it are
         # only counted
         record, unreadable, count = None, False, 0
-        for count, item in enumerate(iter_records(source, name=name), 1):
+        items = iter_records(source, name=name)
+        for count, item in enumerate(items if record_number is None else islice(items, record_number), 1):
             if record_number is not None and count != record_number:
                 continue
             if isinstance(item, ParseError):

@@ -368,13 +368,17 @@ def test_record_selects_a_record_by_its_place_in_the_file(tmp_path):
         assert found[0]["record"]["board"] is None
     second = documents("solve", untagged, "-r", "2")[0]
     assert [r["total"] for r in second["results"]] == [r["total"] for r in whole[0]["results"]]
+    trailing = tmp_path / "trailing.tbn"  # nothing past the record asked for is read, not even to be counted
+    trailing.write_text(records + '\n[Game "Kratzen"\n')
+    assert len(documents("solve", trailing, "-r", "2")) == 1
     missing = run("solve", untagged, "--record", "9", code=1)
     assert missing.stderr.strip() == f"stich: {untagged}: no record 9: it has {len(whole) + 1} records"
     assert f"{untagged}:4:1: " in run("solve", untagged, "--record", "1", code=1).stderr  # the broken one, asked for
     both = run("solve", untagged, "--record", "1", "--board", "1", code=2)
     assert "give --board or --record, not both" in both.stderr
-    assert "picks a record of a FILE" in run("analyse", "--game", "kratzen", "--hand", "HA EA EK GA", "--seat", "1",
-                                             "-r", "2", code=2).stderr
+    for advice in ((), ("--contract", "all")):  # contract advice ignored them (the review)
+        assert "picks a record of a FILE" in run("analyse", "--game", "kratzen", "--hand", "HA EA EK GA", "--seat",
+                                                 "1", *advice, "-r", "2", code=2).stderr
     out = tmp_path / "tree.json"
     run("tree", untagged, "-r", "2", "-d", "1", "--out", out)
     assert json.loads(out.read_text())["graph"]["source"] == f"{untagged}:{whole[0]['record']['line'] + shift}"
