@@ -403,7 +403,7 @@ class Game:
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
         """The objectives of :attr:`bonus_names` that no play can make score under these rules and scoring inputs
         (:meth:`scoring_inputs`): a post-mortem does not watch them, as a card cannot throw them away or hand them
-        over. None by default."""
+        over. None of them by default."""
         return frozenset()
 
     @classmethod
