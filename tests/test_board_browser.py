@@ -410,6 +410,31 @@ def test_the_table_on_a_phone(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_the_table_between_a_phone_and_a_wide_window(driver, server):
+    """The review: at 1,101-1,150 pixels a Zwanzigerrufen side hand of ten cards stuck out of the table, and at 761
+    a six-seat Kratzen table was crowded: the panels go under the table below 1,160 pixels, the seats are stacked
+    below 800."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    edges = ("const t = document.getElementById('table').getBoundingClientRect(); return [...document."
+             "querySelectorAll('.seat')].filter((n) => { const r = n.getBoundingClientRect(); return r.left < t.left "
+             "- 1 || r.right > t.right + 1; }).map((n) => n.id);")
+    try:
+        for width in (1120, 1150, 780):
+            driver.set_window_size(width, 900)
+            for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None)):
+                open_record(driver, label)
+                if moves is not None:
+                    driver.execute_script("goTo(arguments[0])", moves)
+                    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "start")
+                table = driver.execute_script(TABLE_BOXES)
+                assert table["width"] <= table["window"], (width, label)
+                assert not overlapping(table["cards"]), (width, label)
+                assert driver.execute_script(edges) == [], (width, label)
+    finally:
+        driver.set_window_size(1400, 900)
+
+
 def test_single_dummy_keeps_the_partner_secret(driver, server):
     """The board audit: in single dummy the partner's seat was "not known", but the sides' rows said "declarers
     (1+2)" with their card points, and the graph's note named them too. Now they show once the called card is
