@@ -117,14 +117,18 @@ class Board:
 
 @dataclass
 class Boards:
-    """The boards this server has opened, at most :data:`MAX_BOARDS`, by id (thread-safe)."""
+    """The boards this server has opened, at most :data:`MAX_BOARDS`, by id (thread-safe). A board forgotten here is
+    forgotten everywhere: nothing else holds it, so the server's memory is that of its last boards, however many
+    records are uploaded."""
 
     boards: "OrderedDict[str, Board]" = field(default_factory=OrderedDict)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
     #: The boards of each text opened (its source and digest): the same upload, paste or deal again is the same
-    #: boards, so a page's list does not fill with copies.
+    #: boards, so a page's list does not fill with copies. Only texts whose boards are all open are kept.
     _texts: "OrderedDict[tuple[str, bytes], list[Board]]" = field(default_factory=OrderedDict)
+    #: The text each board of ``_texts`` was read from: forgetting the board forgets the text's entry.
+    _text_of: dict[str, tuple[str, bytes]] = field(default_factory=dict)
 
     def add(self, record: Record, label: str) -> Board:
         try:
@@ -140,8 +144,14 @@ class Boards:
             board = Board(f"b{next(self._ids)}", label, start, position.played, record)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
-                self.boards.popitem(last=False)
+                self._forget(self.boards.popitem(last=False)[0])
         return board
+
+    def _forget(self, board_id: str) -> None:
+        """Drop the text entry holding a forgotten board (it can no longer be reused whole), under the lock."""
+        key = self._text_of.pop(board_id, None)
+        for board in self._texts.pop(key, []) if key is not None else []:
+            self._text_of.pop(board.id, None)
 
     def get(self, board_id: object) -> Board:
         """The board ``board_id``, now the last to be forgotten: the boards in use stay, the idle ones go first."""
@@ -181,9 +191,9 @@ class Boards:
         found = [self.add(record, record_label(record, source, number))
                  for number, record in enumerate(records, 1)]
         with self._lock:
-            self._texts[key] = found
-            while len(self._texts) > MAX_BOARDS:
-                self._texts.popitem(last=False)
+            if all(board.id in self.boards for board in found):  # else its first records are already forgotten
+                self._texts[key] = found
+                self._text_of.update((board.id, key) for board in found)
         return found
 
 
