@@ -569,6 +569,45 @@ def test_the_command_serves_the_board_and_stops_on_sigterm():
     assert "Traceback" not in stderr
 
 
+def test_odds_left_mid_stream_leave_nothing_behind():
+    """A page that stops reading the odds (a click in single dummy) used to leave its wait for the next update
+    pending: "Task was destroyed but it is pending!" on the server's stderr, two lines for every click (the memory
+    audit). The odds it left stop, and the server's threads stay the two search threads beside the event loop."""
+    import httpx
+
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
+                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=dict(os.environ, BROWSER="false"))
+    try:
+        url = process.stdout.readline().strip()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                dealt = httpx.post(url + "api/deal", json={"game": "Zwanzigerrufen", "seed": 5}, timeout=5).json()
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        threads = []
+        with httpx.Client(base_url=url, timeout=60) as c:
+            for number in range(6):
+                with c.stream("POST", "/api/odds", json={"board": dealt["open"], "moves": [], "samples": 2000,
+                                                         "client": "page"}) as response:
+                    first = next(response.iter_lines())
+                    assert json.loads(first)["kind"] == "thinking"
+                threads.append(len(os.listdir(f"/proc/{process.pid}/task")))
+            # the server still answers, and the last odds it was left with were stopped
+            view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
+            assert view["game"] == "Zwanzigerrufen"
+        assert max(threads) <= 3  # the event loop, the card values' thread and the analysis thread
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
+
+
 def test_the_command_refuses_what_it_cannot_open(tmp_path):
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
                           str(tmp_path / "missing.tbn"), "--no-open"], capture_output=True, text=True, timeout=60)
