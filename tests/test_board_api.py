@@ -608,6 +608,28 @@ def test_odds_left_mid_stream_leave_nothing_behind():
     assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
 
 
+@pytest.mark.parametrize("table", [[], ["--table-mb", "16"]])
+def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
+    """``stich board`` gave its card values an engine of one thread, so on an idle machine a slow position searched
+    on one core of two, while docs/board.md says they take every core the graph and the odds leave (the audit).
+    The core budget keeps the process's search threads within the cores either way (tests/test_cores.py)."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+    from solver.search.engine import default_threads
+
+    made = {}
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: made.update(options) or object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    result = CliRunner().invoke(app, ["board", "--no-open", "--port", "0", *table])
+    assert result.exit_code == 0, result.output
+    assert made["engine"].threads == default_threads()
+    if table:
+        assert made["engine"].table_bytes == 16 << 20  # --table-mb still sizes it
+
+
 def test_the_command_refuses_what_it_cannot_open(tmp_path):
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
                           str(tmp_path / "missing.tbn"), "--no-open"], capture_output=True, text=True, timeout=60)
