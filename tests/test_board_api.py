@@ -24,7 +24,7 @@ import solver
 from solver import postmortem, settlement
 from solver.board import app as board_app
 from solver.diagram import display_order
-from solver.board.session import MAX_BOARDS
+from solver.board import session
 from solver.workers import worker_settlement_engine
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, card_face
@@ -292,9 +292,11 @@ def test_the_curve_is_the_post_mortem():
             "objective 'nonsense' is not one of this contract's")  # as /api/values refuses it
 
 
-def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path):
+def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path, monkeypatch):
     """Every page load used to add the files' boards again under new ids; after some 10 reloads of a file of 7
     records the server's 200 boards had pushed out the board an open tab was using (the audit)."""
+    monkeypatch.setattr(session, "MAX_BOARDS", 200)
+    MAX_BOARDS = session.MAX_BOARDS
     c = client(SK)
     first = c.get("/api/start").json()
     in_use = first["open"]
@@ -402,13 +404,15 @@ def test_upload_and_paste_open_records():
     assert ids.isdisjoint(b["id"] for b in renamed["boards"]) and ids.isdisjoint(b["id"] for b in edited["boards"])
 
 
-def test_the_server_holds_no_more_boards_than_it_keeps():
+def test_the_server_holds_no_more_boards_than_it_keeps(monkeypatch):
     """Each distinct upload's boards used to stay in the cache of texts after the server had forgotten them: 100
     uploads of a 990-record file held 2.1 GB (the memory audit). Only the boards the server keeps stay alive."""
     import gc
 
     from solver.board.session import Board
 
+    monkeypatch.setattr(session, "MAX_BOARDS", 200)
+    MAX_BOARDS = session.MAX_BOARDS
     app = create_app([])
     c = TestClient(app, base_url="http://127.0.0.1")
     text = SK.read_text(encoding="utf-8")
@@ -421,6 +425,23 @@ def test_the_server_holds_no_more_boards_than_it_keeps():
     assert len(alive) == len(app.app.state.boards.boards) == MAX_BOARDS
     # the last text again is still the same boards (nothing of it was forgotten)
     assert c.post("/api/load", json={"text": f"{text}\n% upload {uploads - 1}\n"}).json() == found
+
+
+def test_a_file_of_the_most_records_opens_at_its_first_board(tmp_path):
+    """The server kept 200 boards while a file may hold 1,000 records: a file of 990 named on the command line (or
+    uploaded) had forgotten its first boards before the page opened them (404), and every page load read it again
+    under new ids (the memory audit)."""
+    copies = session.MAX_RECORDS // 7  # the 7 records of the Schafkopf examples
+    text = "\n\n".join([SK.read_text(encoding="utf-8")] * copies)
+    big = _write(tmp_path, text)
+    count = 7 * copies
+    c = client(big)
+    start = c.get("/api/start").json()
+    assert len(start["files"][0]["boards"]) == count
+    assert c.post("/api/position", json={"board": start["open"], "moves": []}).status_code == 200
+    assert c.get("/api/start").json() == start  # a reload: the same boards
+    uploaded = c.post("/api/load", files={"file": ("big.tbn", text.encode(), "text/plain")}).json()
+    assert c.post("/api/position", json={"board": uploaded["open"], "moves": []}).status_code == 200
 
 
 def test_a_new_deal_is_stich_deals():

@@ -30,12 +30,14 @@ from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
 from ..settlement import settlement_unsupported
 
-#: How many boards one server keeps (the oldest opened is forgotten first); the page reopens a forgotten one.
-MAX_BOARDS = 200
+#: The most records one file, upload or paste may hold.
+MAX_RECORDS = 1000
+#: How many boards one server keeps (the one used longest ago is forgotten first; the page reopens a forgotten one):
+#: a whole file of the most records, so that the file's first board is still open when the page opens it (some 40 MB
+#: resident in all).
+MAX_BOARDS = MAX_RECORDS
 #: The longest move list a request may send (no game has more cards than this).
 MAX_MOVES = 64
-#: The most records one upload or paste may hold.
-MAX_RECORDS = 1000
 
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
