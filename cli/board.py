@@ -42,7 +42,8 @@ def board(
         if path == Path("-") or not path.is_file():
             message(f"stich: {path}: not a readable file (the board opens files by name; upload others on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)
-    engine = engine_for(table_mb, threads=1) or EngineSolver(threads=1)  # the card values and the graph: a core each
+    # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
+    engine = engine_for(table_mb) or EngineSolver()
     try:
         listener = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as error:

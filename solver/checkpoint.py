@@ -10,6 +10,9 @@ interleaved as the jobs ran. Why this shape:
 * A header before its spans lets one pass find this job's section and skip the others', which stay as they are.
 * A span already read is never counted twice, and a file that is not a journal (its first line no header of this
   version) is refused untouched: it may be someone else's.
+* A resume holds the journal's place of each of its lines and the runs of numbers done (:class:`SpanSet`), not the
+  sums: those are read again one line at a time as they are merged, so that a journal of millions of samples resumes
+  in the memory of one line (a resumed 3,000,000-sample analysis held 1.5 GB when every line was kept).
 * A lock beside the file (:func:`solver.files.lock_beside`) keeps a second run off it.
 """
 
@@ -18,8 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from array import array
+from bisect import bisect_right
 from pathlib import Path
-from typing import IO, Any, Iterator, Mapping, NamedTuple
+from typing import IO, Any, Iterable, Iterator, Mapping, NamedTuple
 
 from .errors import StichError
 from .files import lock_beside
@@ -39,6 +44,66 @@ class Span(NamedTuple):
         return range(self.first, self.first + self.size)
 
 
+#: The largest number a span may reach (its end): a line beyond it is not one stich wrote.
+MAX_SPAN_END = 1 << 62
+
+
+class SpanSet:
+    """Whole numbers held as sorted disjoint runs ``[first, end)``, adjacent runs merged: the samples a resumed run
+    has done, in the memory of the runs (one for a run that was stopped once) rather than one entry per number."""
+
+    def __init__(self, numbers: Iterable[int] = ()) -> None:  # distinct numbers
+        self._firsts = array("q")
+        self._ends = array("q")
+        for number in sorted(numbers):
+            self.add(Span(number, 1))
+
+    def __len__(self) -> int:
+        """The runs held (not the numbers)."""
+        return len(self._firsts)
+
+    def __contains__(self, number: object) -> bool:
+        if not isinstance(number, int):
+            return False
+        at = bisect_right(self._firsts, number) - 1
+        return at >= 0 and number < self._ends[at]
+
+    def overlaps(self, span: Span) -> bool:
+        at = bisect_right(self._firsts, span.first) - 1
+        if at >= 0 and self._ends[at] > span.first:
+            return True
+        return at + 1 < len(self._firsts) and self._firsts[at + 1] < span.first + span.size
+
+    def add(self, span: Span) -> None:
+        """Add a span that overlaps none held (:meth:`overlaps`)."""
+        first, end = span.first, span.first + span.size
+        at = bisect_right(self._firsts, first)
+        joins_next = at < len(self._firsts) and self._firsts[at] == end
+        if at and self._ends[at - 1] == first:
+            if joins_next:
+                self._ends[at - 1] = self._ends[at]
+                del self._firsts[at], self._ends[at]
+            else:
+                self._ends[at - 1] = end
+        elif joins_next:
+            self._firsts[at] = first
+        else:
+            self._firsts.insert(at, first)
+            self._ends.insert(at, end)
+
+    def gaps(self, end: int) -> Iterator[tuple[int, int]]:
+        """The runs ``[first, end)`` of the numbers 0 to ``end - 1`` not held, in order."""
+        start = 0
+        for first, stop in zip(self._firsts, self._ends):
+            if first >= end:
+                break
+            if first > start:
+                yield start, first
+            start = max(start, stop)
+        if start < end:
+            yield start, end
+
+
 class Journal:
     """The journal of one job in the file at ``path``: :meth:`done` yields the spans already finished with their
     sums (read when the journal is opened), :meth:`append` adds one; :meth:`close` when the job ends. ``holder``
@@ -48,7 +113,7 @@ class Journal:
         self.path = Path(path)
         self.identity = json.loads(json.dumps(dict(identity)))  # as it reads back
         self.key = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()[:16]
-        self._done: list[tuple[Span, dict[str, Any]]] = []
+        self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._stream: IO[str] | None = None
         self._lock = lock_beside(self.path, holder)
         try:
@@ -58,8 +123,16 @@ class Journal:
             raise
 
     def done(self) -> Iterator[tuple[Span, dict[str, Any]]]:
-        """The spans this job had finished when the journal was opened, each once, with its sums."""
-        return iter(self._done)
+        """The spans this job had finished when the journal was opened, each once, with its sums: read from the file
+        one line at a time (the lines were checked when it was opened, and only this run appends to it since)."""
+        if not self._done:
+            return
+        with open(self.path, "rb") as stream:
+            for offset in self._done:
+                stream.seek(offset)
+                entry = json.loads(stream.readline())
+                first, count = entry["span"]
+                yield Span(int(first), int(count)), entry["sums"]
 
     def append(self, span: Span, sums: Mapping[str, Any]) -> None:
         """One finished span, flushed at once."""
@@ -78,9 +151,11 @@ class Journal:
         self._check_first_line()  # before anything is trimmed: the file may be someone else's
         trim_partial_line(self.path)
         found = False  # this job's header read (a header precedes its spans)
-        seen: set[int] = set()
-        with open(self.path, encoding="utf-8") as stream:
+        seen = SpanSet()
+        offset = 0
+        with open(self.path, "rb") as stream:
             for number, line in enumerate(stream, 1):
+                at, offset = offset, offset + len(line)
                 try:
                     entry = json.loads(line)
                     if HEADER in entry:
@@ -91,15 +166,15 @@ class Journal:
                         continue  # another job's span
                     first, count = entry["span"]
                     span = Span(int(first), int(count))
-                    payload = entry["sums"]
-                    if not isinstance(payload, dict):
+                    if not isinstance(entry["sums"], dict) or span.first < 0 or span.size < 1 \
+                            or span.first + span.size > MAX_SPAN_END:
                         raise TypeError
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise StichError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
-                if seen.intersection(span.numbers()):
+                if seen.overlaps(span):
                     continue  # written twice (cannot happen, but never counted twice)
-                seen.update(span.numbers())
-                self._done.append((span, payload))
+                seen.add(span)
+                self._done.append(at)
         self._stream = open(self.path, "a", encoding="utf-8")
         if not found:
             self._write_header()
@@ -148,4 +223,4 @@ def trim_partial_line(path: Path) -> None:
             stream.truncate(end)
 
 
-__all__ = ["Journal", "Span", "trim_partial_line"]
+__all__ = ["Journal", "Span", "SpanSet", "trim_partial_line"]

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, card_items
-from .checkpoint import Journal, Span
+from .checkpoint import Journal, Span, SpanSet
 from .deal import Deal, parse_hand
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, integral,
                      is_whole_number)
@@ -675,7 +675,7 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
     A task that may stop early (its searches' time limit) solves the first samples of its span only: ``solved(span,
     sums)`` says which, and only those count as done (journalled; a resume solves the rest). The journal is closed
     at the end, however the run ends."""
-    done: set[int] = set()
+    done = SpanSet()
 
     def jobs() -> Iterator[Span]:
         for span in spans(samples, done, size):  # only samples not done: a resume may cut chunks otherwise
@@ -698,7 +698,7 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
         if journal is not None:
             for span, document in journal.done():
                 add(read(document))
-                done.update(span.numbers())
+                done.add(span)  # the journal yields each sample once
         pool.run(jobs(), task, (setup,), finished)
     finally:
         if journal is not None:
@@ -781,21 +781,12 @@ def mean_interval(n: int, total: float, squares: float) -> tuple[float, float, f
     return mean, mean - spread, mean + spread
 
 
-def spans(samples: int, done: set[int], size: int) -> Iterator[Span]:
+def spans(samples: int, done: SpanSet | set[int], size: int) -> Iterator[Span]:
     """Runs of consecutive sample numbers not ``done``, at most ``size`` long: the chunks still to solve, made as
     they are asked for (ten million samples are a million chunks)."""
-    first = count = 0
-    for k in range(samples):
-        if k in done:
-            continue
-        if count and first + count == k and count < size:
-            count += 1
-            continue
-        if count:
-            yield Span(first, count)
-        first, count = k, 1
-    if count:
-        yield Span(first, count)
+    for first, end in (done if isinstance(done, SpanSet) else SpanSet(done)).gaps(samples):
+        for start in range(first, end, size):
+            yield Span(start, min(size, end - start))
 
 
 def _checkpoint_sums(journal: Journal | None, document: Mapping[str, Any]) -> Sums:

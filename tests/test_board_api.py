@@ -313,7 +313,8 @@ def test_the_curve_is_the_post_mortem():
 def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path, monkeypatch):
     """Every page load used to add the files' boards again under new ids; after some 10 reloads of a file of 7
     records the server's 200 boards had pushed out the board an open tab was using (the audit)."""
-    monkeypatch.setattr(session, "MAX_BOARDS", 200)  # the same forgetting with fewer boards to deal
+    monkeypatch.setattr(session, "MAX_BOARDS", 200)
+    MAX_BOARDS = session.MAX_BOARDS
     c = client(SK)
     first = c.get("/api/start").json()
     in_use = first["open"]
@@ -350,7 +351,7 @@ def test_the_texts_opened_keep_no_forgotten_board(monkeypatch):
     del first
     gc.collect()
     assert gone() is None  # forgotten and freed
-    kept = [board_id for ids in boards._texts.values() for board_id in ids]
+    kept = [board.id for found in boards._texts.values() for board in found]
     assert len(boards.boards) == 5 and set(kept) <= set(boards.boards) and len(kept) <= 5
 
 
@@ -453,6 +454,46 @@ def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
     assert len(uploaded["boards"]) == MAX_RECORDS
     for board in (uploaded["open"], uploaded["boards"][-1]["id"], in_use):
         assert c.post("/api/position", json={"board": board, "moves": []}).status_code == 200, board
+
+
+def test_the_server_holds_no_more_boards_than_it_keeps(monkeypatch):
+    """Each distinct upload's boards used to stay in the cache of texts after the server had forgotten them: 100
+    uploads of a 990-record file held 2.1 GB (the memory audit). Only the boards the server keeps stay alive."""
+    import gc
+
+    from solver.board.session import Board
+
+    monkeypatch.setattr(session, "MAX_BOARDS", 200)
+    MAX_BOARDS = session.MAX_BOARDS
+    app = create_app([])
+    c = TestClient(app, base_url="http://127.0.0.1")
+    text = SK.read_text(encoding="utf-8")
+    uploads = MAX_BOARDS // 7 * 3  # three times as many records as the server keeps
+    for number in range(uploads):
+        found = c.post("/api/load", json={"text": f"{text}\n% upload {number}\n"}).json()
+        assert len(found["boards"]) == 7
+    gc.collect()
+    alive = [o for o in gc.get_objects() if isinstance(o, Board)]
+    assert len(alive) == len(app.app.state.boards.boards) == MAX_BOARDS
+    # the last text again is still the same boards (nothing of it was forgotten)
+    assert c.post("/api/load", json={"text": f"{text}\n% upload {uploads - 1}\n"}).json() == found
+
+
+def test_a_file_of_the_most_records_opens_at_its_first_board(tmp_path):
+    """The server kept 200 boards while a file may hold 1,000 records: a file of 990 named on the command line (or
+    uploaded) had forgotten its first boards before the page opened them (404), and every page load read it again
+    under new ids (the memory audit)."""
+    copies = session.MAX_RECORDS // 7  # the 7 records of the Schafkopf examples
+    text = "\n\n".join([SK.read_text(encoding="utf-8")] * copies)
+    big = _write(tmp_path, text)
+    count = 7 * copies
+    c = client(big)
+    start = c.get("/api/start").json()
+    assert len(start["files"][0]["boards"]) == count
+    assert c.post("/api/position", json={"board": start["open"], "moves": []}).status_code == 200
+    assert c.get("/api/start").json() == start  # a reload: the same boards
+    uploaded = c.post("/api/load", files={"file": ("big.tbn", text.encode(), "text/plain")}).json()
+    assert c.post("/api/position", json={"board": uploaded["open"], "moves": []}).status_code == 200
 
 
 def test_a_new_deal_is_stich_deals():
@@ -618,6 +659,67 @@ def test_the_command_serves_the_board_and_stops_on_sigterm():
         _, stderr = process.communicate(timeout=20)
     assert process.returncode == 0, stderr
     assert "Traceback" not in stderr
+
+
+def test_odds_left_mid_stream_leave_nothing_behind():
+    """A page that stops reading the odds (a click in single dummy) used to leave its wait for the next update
+    pending: "Task was destroyed but it is pending!" on the server's stderr, two lines for every click (the memory
+    audit). The odds it left stop, and the server's threads stay the two search threads beside the event loop."""
+    import httpx
+
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
+                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=dict(os.environ, BROWSER="false"))
+    try:
+        url = process.stdout.readline().strip()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                dealt = httpx.post(url + "api/deal", json={"game": "Zwanzigerrufen", "seed": 5}, timeout=5).json()
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        threads = []
+        with httpx.Client(base_url=url, timeout=60) as c:
+            for number in range(6):
+                with c.stream("POST", "/api/odds", json={"board": dealt["open"], "moves": [], "samples": 2000,
+                                                         "client": "page"}) as response:
+                    first = next(response.iter_lines())
+                    assert json.loads(first)["kind"] == "thinking"
+                threads.append(len(os.listdir(f"/proc/{process.pid}/task")))
+            # the server still answers, and the last odds it was left with were stopped
+            view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
+            assert view["game"] == "Zwanzigerrufen"
+        assert max(threads) <= 3  # the event loop, the card values' thread and the analysis thread
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
+
+
+@pytest.mark.parametrize("table", [[], ["--table-mb", "16"]])
+def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
+    """``stich board`` gave its card values an engine of one thread, so on an idle machine a slow position searched
+    on one core of two, while docs/board.md says they take every core the graph and the odds leave (the audit).
+    The core budget keeps the process's search threads within the cores either way (tests/test_cores.py)."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+    from solver.search.engine import default_threads
+
+    made = {}
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: made.update(options) or object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    result = CliRunner().invoke(app, ["board", "--no-open", "--port", "0", *table])
+    assert result.exit_code == 0, result.output
+    assert made["engine"].threads == default_threads()
+    if table:
+        assert made["engine"].table_bytes == 16 << 20  # --table-mb still sizes it
 
 
 def test_the_command_refuses_what_it_cannot_open(tmp_path):

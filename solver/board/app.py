@@ -413,6 +413,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         analysis = asyncio.ensure_future(searches.run(work, searches.analysis))
         # a page that leaves stops the samples (finally, below); what they end with is then nobody's
         analysis.add_done_callback(lambda done: done.cancelled() or done.exception())
+        update: asyncio.Future[dict[str, Any]] | None = None
         try:
             yield json_line({"kind": "thinking", "of": samples})
             while not analysis.done():
@@ -427,7 +428,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             yield json_line(stopped_document(stop.is_set(), searches.time_limit))
         except Exception as error:
             yield json_line(failure_document("/api/odds", error))
-        finally:
+        finally:  # a page that left mid-stream leaves a wait for the next update: ended, not dropped pending
+            if update is not None:
+                update.cancel()
             searches.release(slot, stop)
 
     async def analysed(slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:

@@ -30,14 +30,14 @@ from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
 from ..settlement import settlement_unsupported
 
+#: The most records one file, upload or paste may hold.
+MAX_RECORDS = 1000
+#: How many boards one server keeps (the one used longest ago is forgotten first; the page reopens a forgotten one):
+#: twice a file of the most records, so that an upload's own boards all stay, and so do the boards a page used before
+#: it (some 40 MB resident a thousand boards).
+MAX_BOARDS = 2 * MAX_RECORDS
 #: The longest move list a request may send (no game has more cards than this).
 MAX_MOVES = 64
-#: The most records one upload or paste may hold.
-MAX_RECORDS = 1000
-#: How many boards one server keeps (the one used last is forgotten last); the page reopens a forgotten one. Twice
-#: the largest upload, so that an upload's own boards all stay, and so do the boards a page used before it (some
-#: 12 KB a board: 25 MB at most).
-MAX_BOARDS = 2 * MAX_RECORDS
 
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
@@ -119,15 +119,18 @@ class Board:
 
 @dataclass
 class Boards:
-    """The boards this server has opened, at most :data:`MAX_BOARDS`, by id (thread-safe)."""
+    """The boards this server has opened, at most :data:`MAX_BOARDS`, by id (thread-safe). A board forgotten here is
+    forgotten everywhere: nothing else holds it, so the server's memory is that of its last boards, however many
+    records are uploaded."""
 
     boards: "OrderedDict[str, Board]" = field(default_factory=OrderedDict)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    #: The ids of the boards of each text opened (its source and digest): the same upload, paste or deal again is the
-    #: same boards, so a page's list does not fill with copies. Ids, not boards, so that a forgotten board is freed;
-    #: a text some of whose boards were forgotten is dropped, so the ids kept are at most the boards open.
-    _texts: "OrderedDict[tuple[str, bytes], list[str]]" = field(default_factory=OrderedDict)
+    #: The boards of each text opened (its source and digest): the same upload, paste or deal again is the same
+    #: boards, so a page's list does not fill with copies. Only texts whose boards are all open are kept.
+    _texts: "OrderedDict[tuple[str, bytes], list[Board]]" = field(default_factory=OrderedDict)
+    #: The text each board of ``_texts`` was read from: forgetting the board forgets the text's entry.
+    _text_of: dict[str, tuple[str, bytes]] = field(default_factory=dict)
 
     def add(self, record: Record, label: str) -> Board:
         try:
@@ -143,8 +146,14 @@ class Boards:
             board = Board(f"b{next(self._ids)}", label, start, position.played, record)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
-                self.boards.popitem(last=False)
+                self._forget(self.boards.popitem(last=False)[0])
         return board
+
+    def _forget(self, board_id: str) -> None:
+        """Drop the text entry holding a forgotten board (it can no longer be reused whole), under the lock."""
+        key = self._text_of.pop(board_id, None)
+        for board in self._texts.pop(key, []) if key is not None else []:
+            self._text_of.pop(board.id, None)
 
     def get(self, board_id: object) -> Board:
         """The board ``board_id``, now the last to be forgotten: the boards in use stay, the idle ones go first."""
@@ -169,10 +178,10 @@ class Boards:
         key = (source, hashlib.sha256(text.encode()).digest())
         with self._lock:
             known = self._texts.get(key)
-            if known is not None and all(board_id in self.boards for board_id in known):
-                for board_id in known:
-                    self.boards.move_to_end(board_id)
-                return [self.boards[board_id] for board_id in known]
+            if known is not None and all(board.id in self.boards for board in known):
+                for board in known:
+                    self.boards.move_to_end(board.id)
+                return list(known)
         try:
             records = parse_records(text, name=source)
         except StichError as error:
@@ -184,9 +193,9 @@ class Boards:
         found = [self.add(record, record_label(record, source, number))
                  for number, record in enumerate(records, 1)]
         with self._lock:
-            self._texts[key] = [board.id for board in found]
-            for stale in [k for k, ids in self._texts.items() if not all(i in self.boards for i in ids)]:
-                del self._texts[stale]
+            if all(board.id in self.boards for board in found):  # else its first records are already forgotten
+                self._texts[key] = found
+                self._text_of.update((board.id, key) for board in found)
         return found
 
 
