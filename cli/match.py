@@ -51,9 +51,9 @@ def match(
                                        "seat's own tricks)."),
     samples: int = typer.Option(50, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
-    workers: int = typer.Option(1, "--workers", "-j", metavar="N", min=1,
-                                help="Processes a sampling bot playing for the score solves its samples on (the "
-                                     "deals themselves are played one after another)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
+                                          help="Worker processes the boards are played on, each searching on one "
+                                               "thread (default: all cores; the match is the same on any number)."),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
                                                help="Each sampling bot's deadline for one card (after one sample)."),
     match_time: Optional[float] = typer.Option(
@@ -88,8 +88,7 @@ def match(
         raise typer.BadParameter(f"{get_game(game).name} has no pot (it is for {games_with('has_pot')})",
                                  param_hint="'--pot'")
     try:  # a bot name or count that is no bot is a usage error, as any option's bad value is
-        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for,
-                            workers=workers)
+        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for)
                    for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
@@ -107,7 +106,7 @@ def match(
             try:
                 result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
                                     variant=flags, rotate=rotate, time_limit=match_time,
-                                    checkpoint=checkpoint, progress=show, pot=pot)
+                                    checkpoint=checkpoint, progress=show, pot=pot, workers=workers)
             except KeyboardInterrupt:
                 if latest:
                     render_match(latest[0], count, rotate, as_json)

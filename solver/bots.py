@@ -23,7 +23,7 @@ import random
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from .advice import card_sums
 from .cards import Card
@@ -142,6 +142,11 @@ class _PointsEngine:
         if self._engine is None:
             self._engine = EngineSolver()
         return self._engine
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A bot sent to another process (a match's pool) takes its settings, not its engine, which holds a table of
+        this process's and makes a new one there on first use."""
+        return {**self.__dict__, "_engine": None}
 
 
 class CheaterBot(_PointsEngine):

@@ -19,7 +19,7 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .analysis import SCHEMA
 from .bots import Bot
@@ -30,6 +30,7 @@ from .games.base import Game
 from .position import Position, position_from_record
 from .generate import random_record
 from .scoring import check_scoring_inputs, read_pot, score_deal
+from .workers import local_workers, run_pool
 
 
 #: Up to this many degrees of freedom the t quantile is solved from the exact distribution; beyond, A&S 26.7.5's
@@ -194,11 +195,44 @@ def play_out(position: Position, bots: Sequence[Bot]) -> Position:
     return position
 
 
+def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contract: str | None, declarer: int,
+               variant: Mapping[str, object] | str | None, pot: int | None, rotations: int,
+               on_deal: Callable[[PlayedDeal], None] | None = None) -> list[PlayedDeal]:
+    """Board ``board`` of the match's seed played once per rotation of the bots (``on_deal`` is told each deal as
+    it is played): a function of its arguments only, so any process plays it alike."""
+    game_class = get_game(game)
+    seats = len(bots)
+    record = random_record(game_class, seed, board, contract=contract, declarer=declarer,
+                           seats=seats if len(game_class.seat_counts) > 1 else None, variant=variant)
+    if pot is not None:
+        record.set("Pot", str(pot))
+    start = position_from_record(record)
+    deals = []
+    for rotation in range(rotations):
+        seated = [bots[(seat - rotation) % seats] for seat in range(seats)]
+        end = play_out(start, seated)
+        settlement = score_deal(end)
+        rules = end.rules
+        deal = PlayedDeal(board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
+                          tuple(sorted(s + 1 for s in rules.declaring_side)),
+                          tuple(end.pack[card].name for card in end.played), tuple(settlement.payments))
+        deals.append(deal)
+        if on_deal is not None:
+            on_deal(deal)
+    return deals
+
+
+def _play_board_job(board: int, deal_board: Callable[[int], list[PlayedDeal]]) -> list[PlayedDeal]:
+    """A pool's job: one board (:func:`play_board` with the match's other arguments bound)."""
+    return deal_board(board)
+
+
 def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = 1,
                contract: str | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                rotate: bool = True, time_limit: float | None = None,
                checkpoint: str | os.PathLike | None = None,
-               progress: Callable[[MatchResult, int], None] | None = None, pot: int | None = None) -> MatchResult:
+               progress: Callable[[MatchResult, int], None] | None = None, pot: int | None = None,
+               workers: int | None = 1) -> MatchResult:
     """Play ``boards`` seeded deals with ``bots[i]`` at seat ``i + 1`` (one bot per seat), each deal once per
     rotation of the bots round the table when ``rotate``. ``contract`` (else each board's own random contract) is
     declared by ``declarer``. ``pot`` is every deal's pot in a game paid from one (Kratzen: without it every deal
@@ -207,7 +241,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so far,
     deals in all)`` is called after each deal played. ``checkpoint`` (a file) keeps every board played, and a
     rerun of the same match resumes from it: every choice is a function of the bots' seeds and the position, so the
-    resumed match equals an uninterrupted one."""
+    resumed match equals an uninterrupted one. ``workers`` (None: every core) plays whole boards on that many
+    processes, each searching on one thread (the bots must then pickle, as this module's do); the match is the same
+    on any number, its deals in board order."""
     game = get_game(game)
     check_scoring_inputs(game, pot)
     read_pot(None, pot)  # a whole number of chips in range
@@ -218,6 +254,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         raise StichError(f"{game.name} is played by {game.seat_counts_text()} seats: give one bot per seat, "
                          f"not {seats}")
     rotations = seats if rotate else 1
+    workers = min(local_workers(workers), boards)
+    if workers > 1 and any(getattr(bot, "workers", 1) != 1 for bot in bots):
+        raise StichError("a match on several processes plays each board on one: give its bots workers=1")
     played: list[PlayedDeal] = []
     total = boards * rotations
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -237,35 +276,50 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     kept[span.first] = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
                 except (KeyError, TypeError, ValueError):
                     raise StichError(f"{journal.path}: a line of this checkpoint holds no played deals") from None
-        for board in range(1, boards + 1):
-            if board in kept:
-                played.extend(kept[board])
-                continue
-            if deadline is not None and time.monotonic() >= deadline and played:
-                return summarise(game.name, seed, boards, rotate, played, "time limit", pot)
-            first = len(played)
-            record = random_record(game, seed, board, contract=contract, declarer=declarer,
-                                   seats=seats if len(game.seat_counts) > 1 else None, variant=variant)
-            if pot is not None:
-                record.set("Pot", str(pot))
-            start = position_from_record(record)
-            for rotation in range(rotations):
-                seated = [bots[(seat - rotation) % seats] for seat in range(seats)]
-                end = play_out(start, seated)
-                settlement = score_deal(end)
-                rules = end.rules
-                played.append(PlayedDeal(
-                    board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
-                    tuple(sorted(s + 1 for s in rules.declaring_side)),
-                    tuple(end.pack[card].name for card in end.played), tuple(settlement.payments)))
-                if progress is not None:
-                    progress(summarise(game.name, seed, boards, rotate, played, "interrupt", pot), total)
+        for board in sorted(kept):
+            played.extend(kept[board])
+        deal_board = functools.partial(play_board, game=game.name, bots=tuple(bots), seed=seed, contract=contract,
+                                       declarer=declarer, variant=variant, pot=pot, rotations=rotations)
+        stopped: list[str] = []
+
+        def to_play() -> Iterator[int]:
+            """The boards not yet played, until the time limit (whole boards only, so a rotated match stays
+            paired; a board already started is finished)."""
+            for board in range(1, boards + 1):
+                if board in kept:
+                    continue
+                if deadline is not None and time.monotonic() >= deadline and played:
+                    stopped.append("time limit")
+                    return
+                yield board
+
+        def report() -> None:
+            if progress is not None:
+                progress(summarise(game.name, seed, boards, rotate, played, "interrupt", pot), total)
+
+        def keep(board: int, deals: list[PlayedDeal]) -> None:
             if journal is not None:
-                journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in played[first:]]})
+                journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals]})
+
+        def finished(board: int, deals: list[PlayedDeal]) -> None:  # a board from the pool, all its deals at once
+            played.extend(deals)
+            keep(board, deals)
+            report()
+
+        def dealt(deal: PlayedDeal) -> None:  # a deal played in this process, said as soon as it is played
+            played.append(deal)
+            report()
+
+        if workers == 1:
+            for board in to_play():
+                keep(board, deal_board(board, on_deal=dealt))
+        else:  # whole boards on the pool's workers, each searching on one thread
+            run_pool(to_play(), _play_board_job, (deal_board,), finished, workers, in_flight=1)
     finally:
         if journal is not None:
             journal.close()
-    return summarise(game.name, seed, boards, rotate, played, pot=pot)
+    played.sort(key=lambda deal: (deal.board, deal.rotation))  # a pool's boards come back as they finish
+    return summarise(game.name, seed, boards, rotate, played, stopped[0] if stopped else None, pot)
 
 
 def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],

@@ -316,8 +316,9 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
              memory_mb: int | None = None, split: Callable[[Any], list[Any]] | None = None,
              failed: Callable[[Any], Any] | None = None, table_mb: int | None = None,
-             stop: Any | None = None) -> None:
-    """``task(job, *args)`` for every job on local worker processes, about 4 per worker in flight, each result
+             stop: Any | None = None, in_flight: int = 4) -> None:
+    """``task(job, *args)`` for every job on local worker processes, ``in_flight`` per worker in flight (the next
+    job is taken from ``jobs`` only when one is back: 1 for long jobs that ``jobs`` stops at a deadline), each result
     handed to ``on_result(job, result)`` as soon as it is back.
 
     A worker that dies (killed, out of memory) breaks the whole pool: the jobs that were in flight are then
@@ -331,12 +332,12 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     ``stop`` (an Event) is passed on to the workers, where a task may ask :func:`worker_stop` and end its job early.
     """
     with relayed_stop(stop, memory_mb) as stop_flag:
-        _run_pool(jobs, task, args, on_result, workers, memory_mb, split, failed, table_mb, stop_flag)
+        _run_pool(jobs, task, args, on_result, workers, memory_mb, split, failed, table_mb, stop_flag, in_flight)
 
 
 def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
               memory_mb: int | None, split: Callable[[Any], list[Any]] | None, failed: Callable[[Any], Any] | None,
-              table_mb: int | None, stop_flag: Any | None) -> None:
+              table_mb: int | None, stop_flag: Any | None, in_flight: int = 4) -> None:
     iterator = iter(jobs)
     retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
     suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
@@ -350,7 +351,7 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
                     job, deaths = suspects.popleft()
                     pending[pool.submit(task, job, *args)] = (job, deaths, True)
             else:
-                while len(pending) < 4 * workers:
+                while len(pending) < in_flight * workers:
                     job, count = retry.pop() if retry else (next(iterator, None), 0)
                     if job is None:
                         break
