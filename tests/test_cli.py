@@ -946,6 +946,11 @@ def test_a_standard_stream_closed_at_the_start_is_said_by_name(closed, args) -> 
     name = ("<stdin>", "<stdout>")[closed]
     assert process.returncode == 1
     assert process.stderr == f"stich: {name}: Bad file descriptor (it was closed when stich started)\n"
+
+
+def test_a_standard_stream_closed_but_unused_is_no_matter() -> None:
+    import os
+
     unused = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve",
                              str(EXAMPLES / "kratzen.tbn"), "--board", "1"], capture_output=True, text=True,
                             cwd=ROOT, timeout=120, preexec_fn=lambda: os.close(0))
