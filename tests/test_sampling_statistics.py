@@ -145,3 +145,35 @@ def test_the_mean_and_the_win_chance_converge_to_the_exact_expectation() -> None
     analysis = analyse_position(position, 1, known={2: "EA", 3: "E8"}, samples=300, seed=4, workers=1)
     assert analysis.interval[0] <= exact_mean <= analysis.interval[1]
     assert analysis.win_probability == 1.0 == sum(bool(r.success) for r in tricks) / len(tricks)
+
+
+RUFER_ENDING = """[Game "Schafkopf"]
+[Board "1"]
+[Deal "1: EU E8 E7 GK GO HA H9 SU / E9 G7 HK H8 H7 SK S8 S7 / EA EZ EK EO G9 G8 SA S9 / GA GZ GU HZ HO HU SZ SO"]
+[Contract "Rufer E"]
+[Declarer "1"]
+[Play "1"]
+H9 HK EO SO
+EA GA E8 E9
+SA SZ HA S7
+GO H7 EK HU
+GK G7 G8 GZ
+*
+"""
+
+
+def test_samples_all_alike_are_said_to_give_no_interval() -> None:
+    """Seat 1's payment is +1 on 154 of the 160 deals its view allows and +2 on 6 (exact mean +1.0375): ten samples
+    that all pay +1 once read "95% interval +1.00 .. +1.00", a certainty the samples do not show."""
+    from rich.console import Console
+
+    from cli.analyse import render_analysis
+    position = solver.parse_positions(RUFER_ENDING)[0]
+    analysis = analyse_position(position, 1, samples=10, seed=2, workers=1)
+    assert analysis.score_mean == 1.0 and analysis.score_interval == (1.0, 1.0)
+    assert analysis.interval[0] < analysis.interval[1]
+    console = Console(record=True, width=160)
+    render_analysis(analysis.as_dict(), console)
+    text = console.export_text()
+    assert "mean payment: +1.00 game units (all 10 samples alike: no interval)" in text
+    assert "mean points: 85.2 (95% interval 82.6 .. 87.8)" in text
