@@ -41,6 +41,17 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
     return known
 
 
+def _spread(samples: int, low: str, high: str, alike: bool) -> str:
+    """A mean's 95% interval as the report says it; where every sample gave the same value the interval has no width,
+    which says only that no other value was met in these samples (a rare deal may still move the mean), so the
+    text says that instead of printing a certainty."""
+    if samples < 2:
+        return "one sample: no interval"
+    if alike:
+        return f"all {samples:,} samples alike: no interval"
+    return f"95% interval {low} .. {high}"
+
+
 def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards."""
     console = console or stdout_console()
@@ -59,11 +70,10 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text("played so far: ") + painter.cards(document["played"]))
     console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
                   + _scored_with(document))
-    spread = f"95% interval {low:.1f} .. {high:.1f}" if document["samples"] > 1 else "one sample: no interval"
+    spread = _spread(document["samples"], f"{low:.1f}", f"{high:.1f}", low == high)
     if document.get("score_mean") is not None:
         score_low, score_high = document["score_interval"]
-        score_spread = (f"95% interval {score_low:+.2f} .. {score_high:+.2f}" if document["samples"] > 1
-                        else "one sample: no interval")
+        score_spread = _spread(document["samples"], f"{score_low:+.2f}", f"{score_high:+.2f}", score_low == score_high)
         whose = ("the attacker's own, from the pot" if get_game(document["game"]).has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
         console.print(f"mean payment: {document['score_mean']:+.2f} {_units(document)} ({score_spread}), {whose}")

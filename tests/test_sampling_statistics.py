@@ -1,0 +1,179 @@
+"""Single-dummy statistics against exact answers: cases small enough that every deal of the unseen cards consistent
+with what the seat knows can be listed, so that the sampler's draws can be tested for uniformity and the analysis's
+mean against the exact expectation."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+import solver
+from solver.deal import Deal
+from solver.errors import IllegalPlayError, InvalidContractError, InvalidDealError
+from solver.games import get_game
+from solver.intervals import t_quantile_95
+from solver.position import Position
+from solver.sampling import (Setup, _setup, analyse_hand, analyse_position, draw_sample, mean_interval,
+                             position_setup, unseen_cards)
+
+# Kratzen, two tricks played: seat 1 showed out of leaves (it trumped GU with HA), seat 3 beat the spade lead
+KRATZEN_ENDING = """[Game "Kratzen"]
+[Board "1"]
+[Seats "3"]
+[Deal "1: HA HO H8 S8 / EA GO HK S7 / E8 GK GU SO"]
+[Contract "Trump H"]
+[Declarer "1"]
+[Play "1"]
+S8 S7 SO
+GU HA GO
+*
+"""
+
+
+def layouts(setup: Setup) -> list[tuple[int, ...]]:
+    """Every way to fill the hands' free places with the unseen cards (the rest stays undealt)."""
+    game = get_game(setup.game)
+    missing = [game.hand_size - mask.bit_count() for mask in setup.fixed]
+
+    def fill(seat: int, pool: list[int], hands: tuple[int, ...]) -> list[tuple[int, ...]]:
+        if seat == len(missing):
+            return [hands]
+        found = []
+        for cards in itertools.combinations(pool, missing[seat]):
+            rest = [card for card in pool if card not in cards]
+            found += fill(seat + 1, rest, hands + (setup.fixed[seat] | sum(1 << card for card in cards),))
+        return found
+
+    return fill(0, unseen_cards(game, setup.fixed), ())
+
+
+def fits(setup: Setup, hands: tuple[int, ...]) -> Position | None:
+    """The position after the play on this deal, or None where the contract or the play rules it out."""
+    game = get_game(setup.game)
+    try:
+        rules = game.rules(Deal(game.pack, hands), setup.contract, declarer=setup.declarer,
+                           variant=dict(setup.variant) or None, **dict(setup.tags))
+        state = rules.start()
+        for card in setup.played:
+            state = state.play(card)
+    except (InvalidContractError, InvalidDealError, IllegalPlayError):
+        return None
+    return Position(game, rules, state)
+
+
+def consistent(setup: Setup) -> dict[tuple[int, ...], Position]:
+    every = {hands: fits(setup, hands) for hands in layouts(setup)}
+    return {hands: position for hands, position in every.items() if position is not None}
+
+
+def chi_square_p(statistic: float, degrees: int) -> float:
+    """The upper tail of chi-square (Wilson-Hilferty: within a few per cent of it at hundreds of degrees)."""
+    z = ((statistic / degrees) ** (1 / 3) - (1 - 2 / (9 * degrees))) / math.sqrt(2 / (9 * degrees))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def uniformity(setup: Setup, draws: int) -> tuple[int, float]:
+    """(draws outside the consistent deals, the chi-square test's p-value against every consistent deal alike)."""
+    allowed = consistent(setup)
+    counts = Counter(draw_sample(setup, k)[0].deal.hands for k in range(draws))
+    outside = sum(count for hands, count in counts.items() if hands not in allowed)
+    expected = draws / len(allowed)
+    statistic = sum((counts.get(hands, 0) - expected) ** 2 / expected for hands in allowed)
+    return outside, chi_square_p(statistic, len(allowed) - 1)
+
+
+def test_a_hand_with_known_cards_is_dealt_uniformly() -> None:
+    """Seats 2 and 3 each miss one card of 23: all 506 deals alike (6,000 draws)."""
+    setup = _setup(get_game("Kratzen"), "GA GK G9 HZ", 1, "Trump S", {2: "S6 EK H7", 3: "H8 SA SZ"}, 1, None, 3, 9)
+    assert len(consistent(setup)) == 23 * 22
+    outside, p = uniformity(setup, 6000)
+    assert outside == 0 and p > 0.001
+
+
+def test_a_position_is_dealt_uniformly_among_the_deals_the_play_allows() -> None:
+    """Seat 2's view two tricks from the end, one more card of seats 1 and 3 known: the play rules out 132 of the
+    506 ways to deal the rest (seat 1 showed out of leaves), and the other 374 are drawn alike (8,000 draws)."""
+    position = solver.parse_positions(KRATZEN_ENDING)[0]
+    setup = position_setup(position, 2, known={1: "HO", 3: "E8"}, seed=7)
+    assert len(layouts(setup)) == 506 and len(consistent(setup)) == 374
+    outside, p = uniformity(setup, 8000)
+    assert outside == 0 and p > 0.001
+
+
+def test_the_interval_is_students_t_from_the_integer_sums() -> None:
+    values = [0, 0, 0, 0, 6]  # mean 1.2, sample variance 7.2: half-width t(4) * 1.2
+    mean, low, high = mean_interval(len(values), sum(values), sum(v * v for v in values))
+    assert mean == pytest.approx(1.2)
+    assert (high - low) / 2 == pytest.approx(2.776445 * 1.2, rel=1e-6)
+    mean, low, high = mean_interval(2, 0 + 2, 0 + 4)  # 1 degree of freedom: 12.706 * sqrt(2 / 2)
+    assert (high - low) / 2 == pytest.approx(12.7062047, rel=1e-6)
+    assert mean_interval(3, 21, 147) == (7.0, 7.0, 7.0)  # samples all alike: no width, exactly
+    assert all(math.isnan(x) for x in mean_interval(1, 5, 25)[1:])
+
+
+def test_the_reported_interval_of_few_samples_is_students_t() -> None:
+    """Each sample's tricks solved on its own: the report's interval is their mean with t(n - 1), not z."""
+    analysis = analyse_hand("Kratzen", "GA GK G9 HZ", 1, "Trump S", known={2: "S6 EK H7", 3: "H8 SA SZ"},
+                            samples=6, seed=3, workers=1)
+    setup = _setup(get_game("Kratzen"), "GA GK G9 HZ", 1, "Trump S", {2: "S6 EK H7", 3: "H8 SA SZ"}, 1, None, 3, 3)
+    values = []
+    for k in range(6):
+        rules, state = draw_sample(setup, k)
+        values.append(solver.solve(Position(rules.game, rules, state), "tricks", seat=1).total)
+    mean = sum(values) / 6
+    deviation = math.sqrt(sum((v - mean) ** 2 for v in values) / 5)
+    assert deviation > 0
+    assert analysis.mean == pytest.approx(mean)
+    assert analysis.interval == pytest.approx((mean - t_quantile_95(5) * deviation / math.sqrt(6),
+                                               mean + t_quantile_95(5) * deviation / math.sqrt(6)))
+
+
+def test_the_mean_and_the_win_chance_converge_to_the_exact_expectation() -> None:
+    """Seat 1's tricks over all 396 deals its view allows, against 300 samples: within the 95% interval (and the
+    win chance, here certain, is 1)."""
+    position = solver.parse_positions(KRATZEN_ENDING)[0]
+    setup = position_setup(position, 1, known={2: "EA", 3: "E8"}, seed=0)
+    allowed = consistent(setup)
+    assert len(allowed) == 396
+    tricks = [solver.solve(p, "tricks", seat=1) for p in allowed.values()]
+    exact_mean = Fraction(sum(result.total for result in tricks), len(tricks))
+    assert float(exact_mean) == pytest.approx(2.80808, abs=1e-5)
+    analysis = analyse_position(position, 1, known={2: "EA", 3: "E8"}, samples=300, seed=4, workers=1)
+    assert analysis.interval[0] <= exact_mean <= analysis.interval[1]
+    assert analysis.win_probability == 1.0 == sum(bool(r.success) for r in tricks) / len(tricks)
+
+
+RUFER_ENDING = """[Game "Schafkopf"]
+[Board "1"]
+[Deal "1: EU E8 E7 GK GO HA H9 SU / E9 G7 HK H8 H7 SK S8 S7 / EA EZ EK EO G9 G8 SA S9 / GA GZ GU HZ HO HU SZ SO"]
+[Contract "Rufer E"]
+[Declarer "1"]
+[Play "1"]
+H9 HK EO SO
+EA GA E8 E9
+SA SZ HA S7
+GO H7 EK HU
+GK G7 G8 GZ
+*
+"""
+
+
+def test_samples_all_alike_are_said_to_give_no_interval() -> None:
+    """Seat 1's payment is +1 on 154 of the 160 deals its view allows and +2 on 6 (exact mean +1.0375): ten samples
+    that all pay +1 once read "95% interval +1.00 .. +1.00", a certainty the samples do not show."""
+    from rich.console import Console
+
+    from cli.analyse import render_analysis
+    position = solver.parse_positions(RUFER_ENDING)[0]
+    analysis = analyse_position(position, 1, samples=10, seed=2, workers=1)
+    assert analysis.score_mean == 1.0 and analysis.score_interval == (1.0, 1.0)
+    assert analysis.interval[0] < analysis.interval[1]
+    console = Console(record=True, width=160)
+    render_analysis(analysis.as_dict(), console)
+    text = console.export_text()
+    assert "mean payment: +1.00 game units (all 10 samples alike: no interval)" in text
+    assert "mean points: 85.2 (95% interval 82.6 .. 87.8)" in text
