@@ -1,6 +1,6 @@
 """Student's t quantile for the 95% intervals of sampled means (single-dummy analysis, advice): a mean over few
 samples estimates its spread from those samples too, so the normal quantile would make its interval too narrow.
-No scipy needed. (``solver.match`` has the same function for its boards; it can import this one.)"""
+No scipy needed; a match's intervals over its boards (``solver.match``) use it too."""
 
 from __future__ import annotations
 

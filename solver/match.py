@@ -29,62 +29,9 @@ from .games import get_game
 from .games.base import Game
 from .position import Position, position_from_record
 from .generate import random_record
+from .intervals import t_quantile_95
 from .scoring import check_scoring_inputs, read_pot, score_deal
 from .workers import local_workers, run_pool
-
-
-#: Up to this many degrees of freedom the t quantile is solved from the exact distribution; beyond, A&S 26.7.5's
-#: expansion in 1/df is within 1e-10 of it.
-_EXACT_T_DF = 100
-#: The normal quantile of a two-sided 95% interval, to double precision (the expansion starts from it).
-_Z975 = 1.959963984540054
-
-
-def _t_within(t: float, degrees_of_freedom: int) -> float:
-    """P(|T| <= t) for Student's t with a whole number of degrees of freedom, from the finite series of
-    Abramowitz & Stegun 26.7.3 (odd) and 26.7.4 (even): exact up to rounding, and no scipy needed."""
-    theta = math.atan(t / math.sqrt(degrees_of_freedom))
-    cos2 = math.cos(theta) ** 2
-    if degrees_of_freedom % 2:
-        term = math.cos(theta)
-        series = term if degrees_of_freedom > 1 else 0.0
-        for j in range(1, (degrees_of_freedom - 1) // 2):
-            term *= cos2 * (2 * j) / (2 * j + 1)
-            series += term
-        return 2 / math.pi * (theta + math.sin(theta) * series)
-    term = series = 1.0
-    for j in range(1, degrees_of_freedom // 2):
-        term *= cos2 * (2 * j - 1) / (2 * j)
-        series += term
-    return math.sin(theta) * series
-
-
-def t_quantile_95(degrees_of_freedom: int) -> float:
-    """The two-sided 95% quantile of Student's t (12.706 for 1 degree of freedom, 4.303 for 2, 2.042 for 30,
-    towards the normal's 1.960): a mean over few boards estimates its spread from those boards too, and the
-    normal quantile would make its interval too narrow (3 boards: 1.96 where 4.30 is right)."""
-    if not is_whole_number(degrees_of_freedom) or degrees_of_freedom < 1:
-        raise ValueError(f"degrees of freedom are a whole number from 1, not {degrees_of_freedom!r}")
-    df = int(degrees_of_freedom)
-    if df <= _EXACT_T_DF:
-        return _exact_t_quantile_95(df)
-    z = _Z975
-    return (z + (z ** 3 + z) / 4 / df + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96 / df ** 2
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384 / df ** 3
-            + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160 / df ** 4)
-
-
-@functools.lru_cache(maxsize=None)  # at most _EXACT_T_DF entries; a match's progress asks after every deal
-def _exact_t_quantile_95(degrees_of_freedom: int) -> float:
-    """The quantile solved by bisection on the exact distribution (to the last bits of a float)."""
-    low, high = _Z975, 64.0  # t(1) = 12.7; the quantile falls as the degrees of freedom grow
-    for _ in range(100):
-        middle = (low + high) / 2
-        if _t_within(middle, degrees_of_freedom) < 0.95:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
 
 
 @dataclass(frozen=True)

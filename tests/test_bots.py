@@ -12,7 +12,8 @@ import pytest
 from solver.bots import CheaterBot, RandomBot, SamplingBot, make_bot
 from solver.errors import StichError
 from solver.generate import random_record
-from solver.match import Mean, play_match, summarise, t_quantile_95
+from solver.intervals import t_quantile_95
+from solver.match import Mean, play_match, summarise
 from solver.position import position_from_record
 
 
