@@ -435,6 +435,18 @@ def test_the_table_between_a_phone_and_a_wide_window(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
+    """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
+    was met; the odds say so, as stich analyse does, instead of a '95%' interval."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    summary = driver.execute_script(
+        "renderOdds({seat: 1, samples: 10, kind: 'odds', measure: 'points', win_probability: 1, mean: 70,"
+        " interval: [70, 70], score_mean: 1, score_interval: [0.5, 1.5], openings: []});"
+        "return document.getElementById('odds-summary').textContent;")
+    assert "mean card points 70.0 (all samples alike: no interval)" in summary and "(95%: 0.5..1.5)" in summary
+
+
 def test_single_dummy_keeps_the_partner_secret(driver, server):
     """The board audit: in single dummy the partner's seat was "not known", but the sides' rows said "declarers
     (1+2)" with their card points, and the graph's note named them too. Now they show once the called card is
