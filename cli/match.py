@@ -52,8 +52,9 @@ def match(
     samples: int = typer.Option(50, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
-                                          help="Worker processes the boards are played on, each searching on one "
-                                               "thread (default: all cores; the match is the same on any number)."),
+                                          help="Worker processes whole boards are played on (default: all cores; "
+                                               "1: in this process); the match is the same on any number, without "
+                                               "--card-time."),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
                                                help="Each sampling bot's deadline for one card (after one sample)."),
     match_time: Optional[float] = typer.Option(

@@ -14,9 +14,11 @@ deals), and its 95% interval uses Student's t for the boards' count.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import os
+import pickle
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -186,11 +188,13 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     settles at 0, and bots playing for the score have nothing to play for); it is each record's ``[Pot]`` tag, so
     the bots and the scorer read it alike. ``time_limit`` (seconds) ends the match after the board in play when it is reached
     (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so far,
-    deals in all)`` is called after each deal played. ``checkpoint`` (a file) keeps every board played, and a
+    deals in all)`` is called after each deal played (on several workers, after each board). ``checkpoint`` (a file) keeps every board played, and a
     rerun of the same match resumes from it: every choice is a function of the bots' seeds and the position, so the
     resumed match equals an uninterrupted one. ``workers`` (None: every core) plays whole boards on that many
-    processes, each searching on one thread (the bots must then pickle, as this module's do); the match is the same
-    on any number, its deals in board order."""
+    processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
+    so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
+    match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
+    deals in board order."""
     game = get_game(game)
     check_scoring_inputs(game, pot)
     read_pot(None, pot)  # a whole number of chips in range
@@ -223,7 +227,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     kept[span.first] = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
                 except (KeyError, TypeError, ValueError):
                     raise StichError(f"{journal.path}: a line of this checkpoint holds no played deals") from None
-        for board in sorted(kept):
+        for board in sorted(b for b in kept if b <= boards):  # a longer match's checkpoint: only the boards asked
             played.extend(kept[board])
         deal_board = functools.partial(play_board, game=game.name, bots=tuple(bots), seed=seed, contract=contract,
                                        declarer=declarer, variant=variant, pot=pot, rotations=rotations)
@@ -249,7 +253,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals]})
 
         def finished(board: int, deals: list[PlayedDeal]) -> None:  # a board from the pool, all its deals at once
-            played.extend(deals)
+            for deal in deals:  # in board order, though the pool's boards come back as they finish
+                bisect.insort(played, deal, key=lambda d: (d.board, d.rotation))
             keep(board, deals)
             report()
 
@@ -261,11 +266,15 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             for board in to_play():
                 keep(board, deal_board(board, on_deal=dealt))
         else:  # whole boards on the pool's workers, each searching on one thread
+            try:
+                pickle.dumps(deal_board)
+            except Exception as error:
+                raise StichError(f"a match on several processes sends its bots to them, and these do not pickle "
+                                 f"({type(error).__name__}: {error}): give workers=1") from None
             run_pool(to_play(), _play_board_job, (deal_board,), finished, workers, in_flight=1)
     finally:
         if journal is not None:
             journal.close()
-    played.sort(key=lambda deal: (deal.board, deal.rotation))  # a pool's boards come back as they finish
     return summarise(game.name, seed, boards, rotate, played, stopped[0] if stopped else None, pot)
 
 

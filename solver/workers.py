@@ -331,6 +331,8 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
 
     ``stop`` (an Event) is passed on to the workers, where a task may ask :func:`worker_stop` and end its job early.
     """
+    if not is_whole_number(in_flight) or in_flight < 1:
+        raise StichError(f"in_flight is a whole number of jobs a worker, at least 1, not {in_flight!r}")
     with relayed_stop(stop, memory_mb) as stop_flag:
         _run_pool(jobs, task, args, on_result, workers, memory_mb, split, failed, table_mb, stop_flag, in_flight)
 

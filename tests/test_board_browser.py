@@ -445,6 +445,11 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
         " interval: [70, 70], score_mean: 1, score_interval: [0.5, 1.5], openings: []});"
         "return document.getElementById('odds-summary').textContent;")
     assert "mean card points 70.0 (all samples alike: no interval)" in summary and "(95%: 0.5..1.5)" in summary
+    one = driver.execute_script(
+        "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
+        " interval: [70, 70], score_mean: null, openings: []});"
+        "return document.getElementById('odds-summary').textContent;")
+    assert "(one sample: no interval)" in one  # not "all samples alike" (the review)
 
 
 def test_single_dummy_keeps_the_partner_secret(driver, server):

@@ -397,3 +397,17 @@ def test_a_match_on_two_processes_is_the_match_on_one(tmp_path):
     assert play_match("kratzen", bots, boards=5, seed=4, pot=12, workers=2, checkpoint=journal).as_dict() == serial
     with pytest.raises(StichError, match="give its bots workers=1"):
         play_match("kratzen", [make_bot("sampling", workers=2), *bots[1:]], boards=2, workers=2)
+    # a shorter match on that checkpoint takes only its own boards (the review: all six came in)
+    shorter = play_match("kratzen", bots, boards=3, seed=4, pot=12, workers=2, checkpoint=journal).as_dict()
+    assert shorter == play_match("kratzen", bots, boards=3, seed=4, pot=12).as_dict()
+    # progress sees the deals in board order, though the pool's boards come back as they finish
+    seen: list[list[int]] = []
+    play_match("kratzen", bots, boards=4, seed=5, pot=12, workers=2,
+               progress=lambda so_far, total: seen.append([deal.board for deal in so_far.deals]))
+    assert seen and all(boards_seen == sorted(boards_seen) for boards_seen in seen)
+
+    class Unpicklable(type(bots[1])):  # type: ignore[misc]
+        def __reduce__(self):
+            raise TypeError("not this one")
+    with pytest.raises(StichError, match="do not pickle.*give workers=1"):
+        play_match("kratzen", [bots[0], Unpicklable(seed=3), bots[2]], boards=2, workers=2)

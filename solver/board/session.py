@@ -194,6 +194,8 @@ class Boards:
                  for number, record in enumerate(records, 1)]
         with self._lock:
             if all(board.id in self.boards for board in found):  # else its first records are already forgotten
+                for board in self._texts.get(key, []):  # the same text opened twice at once: the newer boards serve
+                    self._text_of.pop(board.id, None)
                 self._texts[key] = found
                 self._text_of.update((board.id, key) for board in found)
         return found

@@ -485,8 +485,8 @@ function renderOdds(odds) {
   const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
   const measure = odds.measure === "points" ? "card points" : odds.measure;
   // an interval of no width says only that no other value was met in these samples, not a certainty
-  const interval = (i) => (!i || !Number.isFinite(i[0]) ? "" : i[0] === i[1] ? " (all samples alike: no interval)"
-    : ` (95%: ${tenth(i[0])}..${tenth(i[1])})`);
+  const interval = (i) => (!i || !Number.isFinite(i[0]) ? "" : odds.samples < 2 ? " (one sample: no interval)"
+    : i[0] === i[1] ? " (all samples alike: no interval)" : ` (95%: ${tenth(i[0])}..${tenth(i[1])})`);
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
     el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
     el("td", {}, pct(o.win_probability))));
