@@ -78,8 +78,9 @@ def test_the_root_split_gives_the_value_and_a_card_that_keeps_it(game, contract)
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs Linux's processor affinity")
 def test_a_caller_allowed_one_core_still_gets_its_helper() -> None:
     # a helper starts on a core other than its caller's (atomic.pxd, thread_start); a caller allowed only one has
-    # no other, and the helper shares its core: the same values, both threads searching
-    position = _deal("Schafkopf", 6)
+    # no other, and the helper shares its core: the same values, both threads searching. A whole Zwanzigerrufen deal
+    # (some 100 ms): a Schafkopf deal's few milliseconds could end before the shared core ever ran the helper
+    position = _deal("Zwanzigerrufen", 1, "Normal")
     objective = position.objective("points")
     expected = EngineSolver(16, threads=1).solve(position.state, objective, cards=True)
     allowed = os.sched_getaffinity(0)
