@@ -80,8 +80,10 @@ def render_analysis(document: dict, console=None) -> None:
     elif get_game(document["game"]).has_pot and document["seat"] != document["declarer"]:
         console.print(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
                       f"by seat {document['seat']}'s own {unit}")
-    console.print(f"win: {document['win_probability']:.1%}   mean {unit}: {document['mean']:.1f} ({spread}), "
-                  "each sample played double dummy")
+    wins = document.get("win_interval")
+    win_spread = f" (95%: {wins[0]:.1%} .. {wins[1]:.1%})" if wins else ""
+    console.print(f"win: {document['win_probability']:.1%}{win_spread}   mean {unit}: {document['mean']:.1f} "
+                  f"({spread}), each sample played double dummy")
     if document["openings"]:
         # The line above lets every sample choose its own best card; a player picks one card for all of them.
         best = document["openings"][0]

@@ -32,7 +32,7 @@ from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, S
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import read_pot
-from .intervals import t_quantile_95
+from .intervals import t_quantile_95, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
 from .state import PlayState
@@ -142,6 +142,7 @@ class HandAnalysis:
     variant: dict[str, object] = field(default_factory=dict)  # every flag with the value used: reproducible
     score_mean: float | None = None  # the hand's seat's mean score in game units (None: no settlement search)
     score_interval: tuple[float, float] | None = None
+    win_interval: tuple[float, float] | None = None  # the win chance's 95% Wilson interval (None: no sample)
     announcements: str | None = None  # what the score was settled with: the announcements and the pot
     pot: int | None = None
 
@@ -150,7 +151,9 @@ class HandAnalysis:
                 "variant": dict(self.variant), "contract": self.contract, "declarer": self.declarer,
                 "seat": self.seat, "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},
                 "samples": self.samples, "seed": self.seed, "measure": self.measure,
-                "win_probability": self.win_probability, "mean": self.mean, "interval": list(self.interval),
+                "win_probability": self.win_probability,
+                "win_interval": None if self.win_interval is None else list(self.win_interval),
+                "mean": self.mean, "interval": list(self.interval),
                 "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],
                 "played": list(self.played), "score_mean": self.score_mean,
                 "score_interval": None if self.score_interval is None else list(self.score_interval),
@@ -825,7 +828,8 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
         hand=tuple(game.pack.names(setup.fixed[setup.seat])),
         known={other + 1: tuple(game.pack.names(cards)) for other, cards in enumerate(setup.fixed)
                if other != setup.seat and cards},
-        samples=n, seed=seed, measure=measure, win_probability=total.wins / n, mean=mean,
+        samples=n, seed=seed, measure=measure, win_probability=total.wins / n,
+        win_interval=wilson_interval_95(total.wins, n), mean=mean,
         interval=interval, bonuses=bonuses, openings=openings,
         played=tuple(game.pack[card].name for card in setup.played), seats=setup.seats, declarer=setup.declarer,
         variant=dict(game.variant(dict(setup.variant) or None)), score_mean=score_mean, score_interval=score_interval,

@@ -177,3 +177,19 @@ def test_samples_all_alike_are_said_to_give_no_interval() -> None:
     text = console.export_text()
     assert "mean payment: +1.00 game units (all 10 samples alike: no interval)" in text
     assert "mean points: 85.2 (95% interval 82.6 .. 87.8)" in text
+
+
+def test_the_win_chance_has_a_wilson_interval():
+    """The win chance was a bare share (the statistics audit): it has a 95% Wilson interval, which stays within
+    0..1 and has width where every sample or none was won."""
+    from solver.intervals import wilson_interval_95
+
+    assert wilson_interval_95(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson_interval_95(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson_interval_95(20, 30) == pytest.approx((0.4878, 0.8077), abs=1e-4)
+    analysis = analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", samples=30, seed=0, workers=1)
+    low, high = analysis.win_interval
+    assert (low, high) == pytest.approx(wilson_interval_95(round(analysis.win_probability * 30), 30))
+    assert low < analysis.win_probability < high and analysis.as_dict()["win_interval"] == [low, high]
+    with pytest.raises(ValueError):
+        wilson_interval_95(3, 2)
