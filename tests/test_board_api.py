@@ -390,6 +390,7 @@ def test_the_odds_are_the_analysers():
     assert odds["seat"] == seat and odds["samples"] == 30
     assert odds["mean"] == pytest.approx(expected.mean)
     assert odds["win_probability"] == pytest.approx(expected.win_probability)
+    assert odds["win_interval"] == pytest.approx(list(expected.win_interval))
     assert [o["card"] for o in odds["openings"]] == [o.card for o in expected.openings]
     # the score beside the points: the declaring side's mean settlement, overall and after each card
     document = expected.as_dict()

@@ -406,7 +406,8 @@ def curve_document(analysis: Any) -> dict[str, Any]:
 def odds_document(analysis: Any) -> dict[str, Any]:
     document = analysis.as_dict()
     return {"kind": "odds", "seat": analysis.seat, "samples": analysis.samples, "measure": analysis.measure,
-            "win_probability": analysis.win_probability, "mean": analysis.mean, "interval": list(analysis.interval),
+            "win_probability": analysis.win_probability, "win_interval": document.get("win_interval"),
+            "mean": analysis.mean, "interval": list(analysis.interval),
             "score_mean": document.get("score_mean"), "score_interval": document.get("score_interval"),
             "openings": [opening.as_dict() for opening in analysis.openings],
             "bonuses": document.get("bonuses", [])}

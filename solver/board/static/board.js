@@ -493,7 +493,9 @@ function renderOdds(odds) {
   const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
-    el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)} · mean ${measure} ${odds.mean.toFixed(1)}` +
+    el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)}` +
+      (odds.win_interval ? ` (95%: ${pct(odds.win_interval[0])}..${pct(odds.win_interval[1])})` : "") +
+      ` · mean ${measure} ${odds.mean.toFixed(1)}` +
       interval(odds.interval) + score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
