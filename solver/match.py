@@ -4,7 +4,8 @@ Each deal is board ``k`` of the match's seed (:func:`solver.generate.random_reco
 match of 10 plus 10 more). With ``rotate`` every deal is played once per seat with the bots moved round the table,
 so each bot holds every hand of the deal once: the luck of the cards cancels, and the difference between two bots is
 measured on the same cards (paired), which is what makes a small match tell bots apart. A played deal is settled by
-:func:`solver.scoring.score_deal`: each seat's payment in game units (in chips, with the pot, from zero, in a game paid from one: Kratzen).
+:func:`solver.scoring.score_deal`: each seat's payment in game units (in chips, with the pot, from zero, in a game
+paid from one: Kratzen).
 
 The board is the unit of the statistics: its rotations are the same cards (identical bots play them card for card
 the same) and the seats of one deal share its zero-sum payments, so neither a rotation nor a seat is an independent
@@ -171,11 +172,6 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
     return deals
 
 
-def _play_board_job(board: int, deal_board: Callable[[int], list[PlayedDeal]]) -> list[PlayedDeal]:
-    """A pool's job: one board (:func:`play_board` with the match's other arguments bound)."""
-    return deal_board(board)
-
-
 def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = 1,
                contract: str | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                rotate: bool = True, time_limit: float | None = None,
@@ -186,10 +182,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     rotation of the bots round the table when ``rotate``. ``contract`` (else each board's own random contract) is
     declared by ``declarer``. ``pot`` is every deal's pot in a game paid from one (Kratzen: without it every deal
     settles at 0, and bots playing for the score have nothing to play for); it is each record's ``[Pot]`` tag, so
-    the bots and the scorer read it alike. ``time_limit`` (seconds) ends the match after the board in play when it is reached
-    (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so far,
-    deals in all)`` is called after each deal played (on several workers, after each board). ``checkpoint`` (a file) keeps every board played, and a
-    rerun of the same match resumes from it: every choice is a function of the bots' seeds and the position, so the
+    the bots and the scorer read it alike. ``time_limit`` (seconds) ends the match after the board in play when it
+    is reached (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so
+    far, deals in all)`` is called after each deal played (on several workers, after each board). ``checkpoint`` (a
+    file) keeps every board played, and a rerun of the same match resumes from it: every choice is a function of the bots' seeds and the position, so the
     resumed match equals an uninterrupted one. ``workers`` (None: every core) plays whole boards on that many
     processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
     so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
@@ -252,14 +248,17 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             if journal is not None:
                 journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals]})
 
+        def place(deal: PlayedDeal) -> None:  # in board order, whatever order boards are played or resumed in
+            bisect.insort(played, deal, key=lambda d: (d.board, d.rotation))
+
         def finished(board: int, deals: list[PlayedDeal]) -> None:  # a board from the pool, all its deals at once
-            for deal in deals:  # in board order, though the pool's boards come back as they finish
-                bisect.insort(played, deal, key=lambda d: (d.board, d.rotation))
+            for deal in deals:
+                place(deal)
             keep(board, deals)
             report()
 
         def dealt(deal: PlayedDeal) -> None:  # a deal played in this process, said as soon as it is played
-            played.append(deal)
+            place(deal)
             report()
 
         if workers == 1:
@@ -271,7 +270,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             except Exception as error:
                 raise StichError(f"a match on several processes sends its bots to them, and these do not pickle "
                                  f"({type(error).__name__}: {error}): give workers=1") from None
-            run_pool(to_play(), _play_board_job, (deal_board,), finished, workers, in_flight=1)
+            run_pool(to_play(), deal_board, (), finished, workers, in_flight=1)
     finally:
         if journal is not None:
             journal.close()

@@ -341,7 +341,7 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None) -> PlayAnalysis:
     """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
-    declaring side's double-dummy settlement (:func:`score_measure`: game units, or the attacker's own payment in
+    declaring side's double-dummy settlement (``Game.score_unit``: game units, or the attacker's own payment in
     chips where every seat plays for itself and pays into a pot), its cost what the mover's side lost of it, the card
     points it cost stay beside (``points_cost``), and the curve is the score's (the points' in ``points_curve``).
     One settlement search a card: the value before a card is the value after the previous one, and the best card
@@ -350,7 +350,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
 
     searcher = settlement_engine_for(engine)
     rules = position.rules
-    measure = score_measure(position)
+    measure = position.game.score_unit
     payout = trick_payout(position)
     state = rules.start()
     declaring = rules.declaring_side
@@ -378,12 +378,6 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
                    points_curve=points.curve, thresholds=(), maximum=max(curve))
 
 
-def score_measure(position: Position) -> str:
-    """What the score is counted in (:data:`SCORE_MEASURES`): chips where the game is paid from a pot, else game
-    units."""
-    return position.game.score_unit
-
-
 def trick_payout(position: Position) -> int:
     """The chips a trick pays in a game paid from a pot (the pot shared over a whole deal's tricks, an ending's too,
     at least 1: the unit chip costs are graded in), else 1."""
@@ -409,5 +403,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 
 
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
-           "SCORE_MEASURES", "TRICK_GRADES", "analyse_play", "by_score", "grade", "score_measure", "summarise",
+           "SCORE_MEASURES", "TRICK_GRADES", "analyse_play", "by_score", "grade", "summarise",
            "unscored_bonuses"]

@@ -411,3 +411,14 @@ def test_a_match_on_two_processes_is_the_match_on_one(tmp_path):
             raise TypeError("not this one")
     with pytest.raises(StichError, match="do not pickle.*give workers=1"):
         play_match("kratzen", [bots[0], Unpicklable(seed=3), bots[2]], boards=2, workers=2)
+
+
+def test_a_resume_with_a_gap_keeps_the_deals_in_board_order(tmp_path):
+    """A checkpoint holding board 2 alone: the resumed match plays boards 1 and 3 around it, in board order."""
+    bots = [make_bot("random", seed=1) for _ in range(3)]
+    journal = tmp_path / "m.ckpt"
+    full = play_match("kratzen", bots, boards=3, seed=2, pot=12, checkpoint=journal).as_dict()
+    header, first, second, third = journal.read_text().splitlines()
+    journal.write_text(f"{header}\n{second}\n")
+    resumed = play_match("kratzen", bots, boards=3, seed=2, pot=12, checkpoint=journal).as_dict()
+    assert resumed == full and [deal["board"] for deal in resumed["deals"]] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
