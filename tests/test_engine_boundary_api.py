@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game_cases import CONFIGS, config_id, random_rules, random_state
-from solver import EngineSolver, InvalidPositionError, Position, StichError, Trick, perft, solve
+from solver import EngineSolver, InvalidPositionError, Position, StichError, Trick, perft, random_position, solve
 from solver.games.base import Objective, TrickEvent
 from solver.search import reference
 from solver.search.boundary import check_state
@@ -286,11 +286,30 @@ def test_an_objective_naming_another_games_cards_is_refused():
     ENGINE.value(tarock, pagat)  # its own game: answered
     schafkopf = random_state(random_rules(("Schafkopf", "Rufer E", {}), rng), rng, tricks_left=3)
     for call in (lambda: ENGINE.value(schafkopf, pagat), lambda: ENGINE.card_values(schafkopf, pagat)):
-        with pytest.raises(InvalidPositionError, match="names Zwanzigerrufen cards in its events; this deal is "
-                                                       "Schafkopf"):
+        with pytest.raises(InvalidPositionError, match="is Zwanzigerrufen's; this deal is Schafkopf"):
             call()
     with pytest.raises(InvalidPositionError, match="a game's name"):
         ENGINE.value(tarock, dataclasses.replace(pagat, game=5))
-    # an objective without events names no cards: every game may ask it
-    points = dataclasses.replace(schafkopf.rules.objective("points"), game="Zwanzigerrufen")
-    assert ENGINE.value(schafkopf, points) == reference.ReferenceSolver(points).value(schafkopf)
+    # an objective made by hand (no game) is any game's question
+    points = dataclasses.replace(schafkopf.rules.objective("points"), game="")
+    assert ENGINE.value(tarock, points) == reference.ReferenceSolver(points).value(tarock)
+
+
+def test_a_games_objective_without_events_is_refused_on_another_games_deal():
+    # a Schafkopf Schneider (91 of 120 card points) asked of a Zwanzigerrufen deal (88 points in all) answered
+    # False, and a Zwanzigerrufen points objective asked of a Kratzen deal (no card points) answered 0: questions
+    # nobody asked, so every objective a game's rules make names its game, and the engine refuses it elsewhere
+    rng = random.Random("another game's objective without events")
+    tarock = random_state(random_rules(("Zwanzigerrufen", "Solo", {}), rng), rng, tricks_left=3)
+    schafkopf = random_state(random_rules(("Schafkopf", "Rufer E", {}), rng), rng, tricks_left=3)
+    schneider = schafkopf.rules.objective("schneider")
+    assert schneider.game == "Schafkopf" and not schneider.events
+    assert isinstance(ENGINE.reaches(schafkopf, schneider, 5), bool)  # its own game: answered
+    for call in (lambda: ENGINE.value(tarock, schneider), lambda: ENGINE.reaches(tarock, schneider, 5),
+                 lambda: ENGINE.solve(tarock, schneider, cards=True)):
+        with pytest.raises(InvalidPositionError, match="'schneider' is Schafkopf's; this deal is Zwanzigerrufen"):
+            call()
+    position = random_position("Kratzen", 1, 1)
+    assert position.objective("tricks", 1).game == "Kratzen"
+    with pytest.raises(InvalidPositionError, match="'points' is Zwanzigerrufen's; this deal is Kratzen"):
+        ENGINE.value(position.state, tarock.rules.objective("points"))

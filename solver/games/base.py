@@ -97,9 +97,10 @@ class Objective:
 
     The reward of a completed trick won by a seat of ``maximiser`` is ``points_weight`` x its card points plus
     ``trick_weight``; every :class:`TrickEvent` adds its reward whoever wins. With a ``target`` the objective is a
-    yes/no question: does the total (what is already won plus the rest) reach it? Events name cards by their index
-    in a pack, so an objective with events records its ``game``: asked of another game's deal, the same indices
-    would be other cards, and the engine refuses it.
+    yes/no question: does the total (what is already won plus the rest) reach it? An objective a game's rules make
+    records that ``game``: its target and maximum are measured on that game's deal and its events name cards by
+    their index in that game's pack, so asked of another game's deal it would answer another question, and the
+    engine refuses it. One made by hand without ``game`` is any game's question.
     """
 
     name: str
@@ -110,7 +111,7 @@ class Objective:
     events: tuple[TrickEvent, ...] = ()
     target: int | None = None
     maximum: int = 0  # the largest total possible from the deal's start
-    game: str = ""  # the game whose pack numbers the cards its events name ("" if it names none)
+    game: str = ""  # the game whose rules made it, whose pack numbers its events' cards ("": any game's)
 
     def trick_reward(self, rules: "Rules", trick: Trick, last: bool) -> int:
         reward = 0
@@ -653,11 +654,12 @@ def require(condition: bool, message: str, about: str | None = None) -> None:
 
 def points_objective(rules: Rules, side: frozenset[int], name: str, description: str, target: int | None,
                      total: int) -> Objective:
-    return Objective(name, side, description, points_weight=1, target=target, maximum=total)
+    return Objective(name, side, description, points_weight=1, target=target, maximum=total, game=rules.game.name)
 
 
 def tricks_objective(rules: Rules, side: frozenset[int], name: str, description: str, target: int | None) -> Objective:
-    return Objective(name, side, description, trick_weight=1, target=target, maximum=rules.tricks_in_deal)
+    return Objective(name, side, description, trick_weight=1, target=target, maximum=rules.tricks_in_deal,
+                     game=rules.game.name)
 
 
 def unknown_objective(rules: Rules, name: str) -> InvalidContractError:

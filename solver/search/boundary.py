@@ -171,9 +171,9 @@ def check_objective(objective: object, rules: Rules) -> Objective:
         raise InvalidPositionError(f"an objective has at most {MAX_EVENTS} trick events (a tuple)")
     if not isinstance(objective.game, str):
         raise InvalidPositionError(f"an objective's game is a game's name, not {objective.game!r}")
-    if objective.events and objective.game and objective.game != rules.game.name:
-        raise InvalidPositionError(f"the objective {objective.name!r} names {objective.game} cards in its events; "
-                                   f"this deal is {rules.game.name}")
+    if objective.game and objective.game != rules.game.name:
+        raise InvalidPositionError(f"the objective {objective.name!r} is {objective.game}'s; this deal is "
+                                   f"{rules.game.name} (ask the position's own: position.objective(name))")
     every = (1 << len(rules.pack)) - 1
     for event in objective.events:
         check_number("an event's cards", event.present, 0, every)
