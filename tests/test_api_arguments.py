@@ -421,6 +421,28 @@ def test_a_position_whose_parts_do_not_belong_together_is_refused(valat, schafko
     assert hash(valat) == hash(dataclasses.replace(valat)) and valat == dataclasses.replace(valat, record=None)
 
 
+def test_a_positions_rules_are_immutable(valat):
+    """A position is immutable, and so are its rules: ``position.rules.declarer = 2`` was taken, left the cached
+    hash and the engine's compiled tables of the old rules, and every answer after it was for rules that were not."""
+    import dataclasses
+    import pickle
+    rules, before = valat.rules, solver.solve(valat).total
+    for name, value in (("declarer", 2), ("contract", valat.rules.contract), ("declaring_side", frozenset({0, 1})),
+                        ("new_attribute", 1)):
+        with pytest.raises(dataclasses.FrozenInstanceError, match="rules are immutable"):
+            setattr(rules, name, value)
+    with pytest.raises(dataclasses.FrozenInstanceError, match="rules are immutable"):
+        del rules.declarer
+    assert rules.declarer == 0 and solver.solve(valat).total == before
+    sent = pickle.loads(pickle.dumps(rules))  # a worker's copy: equal, and frozen too
+    assert sent == rules and hash(sent) == hash(rules)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sent.declarer = 2
+    made = solver.get_game("sk").rules(RUFER_ENDING, "Rufer E", partner=2)  # made in Python: frozen as read ones
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.state_tags = {}
+
+
 def test_a_state_whose_history_does_not_lead_to_it_is_refused(valat):
     import dataclasses
     state = valat.state

@@ -14,7 +14,7 @@ A game is one module with three layers (see docs/architecture.md):
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
@@ -188,6 +188,18 @@ class Rules:
         self.points: tuple[int, ...] = tuple(card.points for card in game.pack)
         self.declaring_side: frozenset[int] = frozenset({declarer})
         self.state_tags: dict[str, object] = {}  # Game.rules' state tags (1-based seats), those given a value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """Rules are frozen once :meth:`Game.rules` has made them: states, positions and the engine's compiled tables
+        hold them (and their hash), and would go on answering for rules that no longer are."""
+        if self.__dict__.get("_frozen"):
+            raise FrozenInstanceError(f"cannot assign to {name!r}: rules are immutable (make others with Game.rules)")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self.__dict__.get("_frozen"):
+            raise FrozenInstanceError(f"cannot delete {name!r}: rules are immutable (make others with Game.rules)")
+        super().__delattr__(name)
 
     # Equality ------------------------------------------------------------------------------------------------------
 
@@ -541,6 +553,7 @@ class Game:
                                dict(state_tags))
         # kept so that rules made again for another deal of the same game (an analysis's samples) keep them
         rules.state_tags = {name: value for name, value in state_tags.items() if value is not None}
+        rules.__dict__["_frozen"] = True  # Rules.__setattr__ refuses any change from here on
         return rules
 
     @classmethod
