@@ -172,6 +172,19 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
     return deals
 
 
+def check_bots(bots: object) -> tuple[Bot, ...]:
+    """The bots of a match, each one with a ``name`` (text: what the results group by) and a ``choose`` method, else
+    StichError: a wrong argument fails here, not as an AttributeError in the middle of the first board."""
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise StichError(f"bots must be a list of bots, one per seat, not {type(bots).__name__}")
+    for seat, bot in enumerate(bots, 1):
+        name = getattr(bot, "name", None)
+        if not isinstance(name, str) or not name.strip() or not callable(getattr(bot, "choose", None)):
+            raise StichError(f"the bot at seat {seat} ({bot!r}) is no bot: a bot has a name (text) and a "
+                             f"choose(position) method (solver.bots.Bot)")
+    return tuple(bots)
+
+
 def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = 1,
                contract: str | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                rotate: bool = True, time_limit: float | None = None,
@@ -185,8 +198,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     the bots and the scorer read it alike. ``time_limit`` (seconds) ends the match after the board in play when it
     is reached (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so
     far, deals in all)`` is called after each deal played (on several workers, after each board). ``checkpoint`` (a
-    file) keeps every board played, and a rerun of the same match resumes from it: every choice is a function of the bots' seeds and the position, so the
-    resumed match equals an uninterrupted one. ``workers`` (None: every core) plays whole boards on that many
+    file) keeps every board played, and a rerun of the same match resumes from it: every choice is a function of the
+    bots' seeds and the position, so the resumed match equals an uninterrupted one. ``workers`` (None: every core) plays whole boards on that many
     processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
     so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
     match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
@@ -196,6 +209,13 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     read_pot(None, pot)  # a whole number of chips in range
     if not is_whole_number(boards) or not 1 <= boards <= 1_000_000:
         raise StichError(f"boards must be a whole number from 1 to 1,000,000, not {boards!r}")
+    bots = check_bots(bots)
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 <= time_limit < math.inf):
+        raise StichError(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
+    if progress is not None and not callable(progress):
+        raise StichError(f"progress must be a function of the result so far and the deals in all (or None), "
+                         f"not {progress!r}")
     seats = len(bots)
     if seats not in game.seat_counts:
         raise StichError(f"{game.name} is played by {game.seat_counts_text()} seats: give one bot per seat, "

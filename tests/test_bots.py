@@ -141,6 +141,26 @@ def test_bad_bot_names_are_refused():
         make_bot("sampling:x")
 
 
+def test_a_match_refuses_what_is_not_a_bot_or_a_setting_before_it_plays():
+    """Each of these was a raw AttributeError or TypeError from inside the first board (a progress callback only
+    after a deal was played), or, for a negative time limit, taken."""
+    class NoChoose:
+        name = "no choose"
+
+    bots = [make_bot("random")] * 4
+    for wrong, message in (([*bots[:3], "random"], "the bot at seat 4 .* is no bot"),
+                           ([NoChoose(), *bots[1:]], "the bot at seat 1 .* is no bot"),
+                           ((bot for bot in bots), "bots must be a list of bots, one per seat, not generator")):
+        with pytest.raises(StichError, match=message):
+            play_match("schafkopf", wrong, boards=1)
+    for limit in (-1, "1", math.inf, True):
+        with pytest.raises(StichError, match="time_limit must be a number of seconds, at least 0"):
+            play_match("schafkopf", bots, boards=1, time_limit=limit)
+    with pytest.raises(StichError, match="progress must be a function"):
+        play_match("schafkopf", bots, boards=1, progress=5)
+    assert len(play_match("schafkopf", tuple(bots), boards=1, rotate=False, time_limit=0).deals) == 1
+
+
 @pytest.mark.slow
 def test_the_sampling_bot_beats_the_random_bot():
     # The same 30 Wenz boards declared by the sampling bot and by a random player against random defenders: the
