@@ -125,6 +125,10 @@ class RandomBot:
     seed: int = 0
     name: str = "random"
 
+    def __post_init__(self) -> None:
+        if not is_whole_number(self.seed):  # as the sampling bot's: a seed of 1.5 or '1' is a mistake
+            raise StichError(f"the seed is a whole number, not {self.seed!r}")
+
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)
         legal = [card for card in range(len(position.pack)) if state.legal_cards() >> card & 1]
@@ -156,6 +160,9 @@ class CheaterBot(_PointsEngine):
         self._engine = engine
         self.name = name
         self.plays_for = _check_plays_for(plays_for)
+
+    def __repr__(self) -> str:
+        return f"CheaterBot(name={self.name!r}, plays_for={self.plays_for!r})"
 
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)
@@ -214,6 +221,11 @@ class SamplingBot(_PointsEngine):
         self.name = name
         self.plays_for = _check_plays_for(plays_for)
         self.last_estimates: list[CardEstimate] = []
+
+    def __repr__(self) -> str:
+        limit = "" if self.time_limit is None else f", time_limit={self.time_limit!r}"
+        return (f"SamplingBot(name={self.name!r}, samples={self.samples}, seed={self.seed!r}, "
+                f"plays_for={self.plays_for!r}{limit}, workers={self.workers})")
 
     def setup(self, position: Position) -> Setup:
         """The sampling of this decision: the seat's view (its dealt hand, the play, the public rule state)."""

@@ -134,6 +134,20 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
                    contract="Solo E")
 
 
+def test_bots_print_as_what_they_are_and_check_their_seed():
+    # the sampling and cheater bots printed as <solver.bots.SamplingBot object at 0x...>, and RandomBot took any seed
+    assert repr(make_bot("sampling:5", seed=2)) == ("SamplingBot(name='sampling:5', samples=5, seed=2, "
+                                                    "plays_for='score', workers=1)")
+    assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (
+        "SamplingBot(name='sampling', samples=3, seed=0, plays_for='points', time_limit=0.5, workers=1)")
+    assert repr(make_bot("cheater")) == "CheaterBot(name='cheater', plays_for='score')"
+    assert repr(make_bot("random", seed=4)) == "RandomBot(seed=4, name='random')"
+    for seed in ("a", 1.5, None):
+        for make in (RandomBot, SamplingBot):
+            with pytest.raises(StichError, match="the seed is a whole number"):
+                make(seed=seed)
+
+
 def test_bad_bot_names_are_refused():
     with pytest.raises(StichError, match="unknown bot"):
         make_bot("clever")
