@@ -1,0 +1,117 @@
+"""The Python examples of the docs run as shown and give what their comments promise.
+
+Each example (README's Python API, the ``solver`` package docstring, ``docs/cli.md``, ``docs/scoring.md``) is run
+statement by statement from the repository's root, as a user would paste it. A statement whose comment starts with
+a value promises it: ``settlement.payments  # (-2, 2, -2, 2): one entry per seat`` must give ``(-2, 2, -2, 2)``, and
+``print(...)  # 27 61 88: already won, ...`` must print ``27 61 88``. A comment that starts with words (``# the
+optimal line to the end``) promises nothing checkable.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+import solver
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def python_blocks(path: Path) -> list[str]:
+    """The ```python blocks of a Markdown file that are code to run (not a signature, as docs/format.md shows)."""
+    blocks = re.findall(r"^```python\n(.*?)^```", path.read_text(encoding="utf-8"), flags=re.S | re.M)
+    return [block for block in blocks if "import solver" in block]
+
+
+def package_docstring_example() -> str:
+    """The example under "The public API::" in ``solver/__init__.py``'s docstring, dedented."""
+    doc = solver.__doc__ or ""
+    lines = doc.split("The public API::", 1)[1].splitlines()
+    code = []
+    for line in lines[1:]:
+        if line and not line.startswith("    "):
+            break
+        code.append(line[4:])
+    return "\n".join(code).strip() + "\n"
+
+
+EXAMPLES = [pytest.param(block, id=f"{path}-{number}")
+            for path in ("README.md", "docs/cli.md", "docs/scoring.md")
+            for number, block in enumerate(python_blocks(ROOT / path), 1)]
+EXAMPLES.append(pytest.param(package_docstring_example(), id="solver/__init__.py"))
+
+
+def promised(comment: str) -> tuple[str, object] | None:
+    """What a comment promises: ("value", a Python literal) or ("printed", text), else None (words only)."""
+    text = comment.strip()
+    cuts = [len(text)] + [i for i in range(len(text) - 1, 0, -1) if text[i] == ":"]
+    for cut in cuts:
+        head = text[:cut].strip()
+        try:
+            return "value", ast.literal_eval(head)
+        except (ValueError, SyntaxError):
+            pass
+    head = text.split(":", 1)[0].strip()
+    if re.fullmatch(r"-?\d+(\s+-?\d+)+", head):  # several numbers as print() writes them
+        return "printed", head
+    return None
+
+
+def comments_by_line(code: str) -> dict[int, str]:
+    import tokenize
+    return {token.start[0]: token.string[1:] for token in tokenize.generate_tokens(io.StringIO(code).readline)
+            if token.type == tokenize.COMMENT}
+
+
+def run_example(code: str) -> list[tuple[str, object, object]]:
+    """Run ``code`` statement by statement; every (statement, promise, what it gave) whose comment promised."""
+    tree = ast.parse(code)
+    comments = comments_by_line(code)
+    namespace: dict[str, object] = {}
+    checked = []
+    for statement in tree.body:
+        promise = promised(comments.get(statement.end_lineno or statement.lineno, ""))
+        source = ast.get_source_segment(code, statement) or ""
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            if isinstance(statement, ast.Expr):
+                value = eval(compile(ast.Expression(statement.value), "<example>", "eval"), namespace)
+            else:
+                exec(compile(ast.Module([statement], []), "<example>", "exec"), namespace)
+                value = None
+        if promise is None:
+            continue
+        kind, expected = promise
+        if kind == "printed":
+            checked.append((source, expected, out.getvalue().strip()))
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and \
+                getattr(statement.value.func, "id", None) == "print":
+            checked.append((source, expected, ast.literal_eval(out.getvalue().strip())))
+        else:
+            checked.append((source, expected, value))
+    return checked
+
+
+@pytest.mark.parametrize("code", EXAMPLES)
+def test_a_doc_example_runs_and_gives_what_it_says(code, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the examples read examples/*.tbn as a user in the repository would
+    checked = run_example(code)
+    for source, expected, got in checked:
+        assert got == expected, f"{source}: the docs say {expected!r}, it gives {got!r}"
+
+
+def test_the_examples_are_found_and_promise_values():
+    """The finder finds the examples, and most promise something (a change of the docs' comment style would make
+    these tests pass by checking nothing)."""
+    assert len(EXAMPLES) == 5
+    promises = sum(1 for param in EXAMPLES for line in comments_by_line(param.values[0]).values() if promised(line))
+    assert promises >= 10
+    assert promised("27 61 88: already won") == ("printed", "27 61 88")
+    assert promised("(-2, 2, -2, 2): one entry per seat") == ("value", (-2, 2, -2, 2))
+    assert promised("{'T17': 61}") == ("value", {"T17": 61})
+    assert promised("the optimal line to the end") is None
