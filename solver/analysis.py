@@ -398,6 +398,7 @@ class BonusCheck:
         return self.target is not None and self.achieved >= self.target
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"bonus": self.bonus, "description": self.description, "seat": self.seat, "side": list(self.side),
                 "opponents": list(self.opponents), "target": self.target, "achieved": self.achieved,
                 "already_made": self.already_made, "can_force": self.can_force,
@@ -490,6 +491,7 @@ class SeatTarget:
     made: bool
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"seat": self.seat, "tricks": self.tricks, "target": self.target, "made": self.made}
 
 
@@ -517,6 +519,7 @@ class TableEntry:
     settlement: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"contract": self.contract, "declarer": self.declarer, "declaring_side": list(self.declaring_side),
                 "biddable": self.biddable, "reason": self.reason or None, "measure": self.measure,
                 "value": self.value, "target": self.target, "won": self.won,

@@ -104,9 +104,11 @@ class BatchSummary:
 
     @property
     def written(self) -> int:
+        """The lines this run wrote: the records solved and the error lines."""
         return self.solved + self.errors
 
     def as_dict(self) -> dict[str, Any]:
+        """The summary as the JSON object ``stich batch --json`` prints."""
         return {"records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
                 "duplicates": self.duplicates, "stale": self.stale, "seconds": round(self.seconds, 3)}
 

@@ -45,6 +45,7 @@ class Card:
 
     @property
     def mask(self) -> int:
+        """The card as a one-bit mask (bit ``index``), as hands and card sets hold cards."""
         return 1 << self.index
 
     def __str__(self) -> str:
@@ -144,6 +145,7 @@ class Pack:
 
     @property
     def full_mask(self) -> int:
+        """Every card of the pack, as one mask."""
         return (1 << len(self.cards)) - 1
 
     def parse(self, token: str | Card) -> Card:
@@ -187,6 +189,7 @@ class Pack:
         return [self.cards[i].name for i in bits(self._checked_mask(mask))]
 
     def points(self, mask: int) -> int:
+        """The card points of the cards of ``mask``."""
         return sum(self.cards[i].points for i in bits(self._checked_mask(mask)))
 
     def _checked_mask(self, mask: object) -> int:
@@ -287,9 +290,11 @@ class CardSet:
 
     @property
     def points(self) -> int:
+        """The card points of the set's cards."""
         return self.pack.points(self.mask)
 
     def names(self) -> list[str]:
+        """The cards' names, in pack order."""
         return self.pack.names(self.mask)
 
     def __str__(self) -> str:

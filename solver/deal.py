@@ -51,14 +51,17 @@ class Deal:
 
     @property
     def seats(self) -> int:
+        """The number of hands (seats) dealt."""
         return len(self.hands)
 
     @property
     def hand_size(self) -> int:
+        """The number of cards in each hand (seat 1's; every hand holds as many)."""
         return self.hands[0].bit_count()
 
     @property
     def cards(self) -> int:
+        """Every card dealt, as one mask."""
         mask = 0
         for hand in self.hands:
             mask |= hand
@@ -72,6 +75,7 @@ class Deal:
         return None
 
     def hand_names(self, seat: int) -> list[str]:
+        """The card names of the hand of ``seat`` (0-based), in pack order."""
         return self.pack.names(self.hands[seat])
 
     def text(self) -> str:

@@ -70,6 +70,7 @@ class Position:
 
     @property
     def pack(self) -> Pack:
+        """The game's pack: what card indices and tokens are read by."""
         return self.rules.pack
 
     @property
@@ -177,6 +178,7 @@ class Position:
 
     @property
     def label(self) -> str:
+        """What messages call the position: ``board N``, else its record's ``file:line``, else ``position``."""
         if self.record is not None:
             board = self.record.get("Board")
             if board:

@@ -70,9 +70,11 @@ class CardAnalysis:
 
     @property
     def is_mistake(self) -> bool:
+        """Whether the card cost anything (any grade but ``ok``)."""
         return self.grade != "ok"
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         document = {"number": self.number, "trick": self.trick, "seat": self.seat, "card": self.card,
                     "before": self.before, "best": self.best, "after": self.after, "cost": self.cost,
                     "best_cards": list(self.best_cards), "bonuses_lost": list(self.bonuses_lost),
@@ -96,6 +98,7 @@ class PlayerSummary:
     bonuses_handed_over: tuple[str, ...] = ()  # those of bonuses_lost that were the opponents' to force
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         document = {"seat": self.seat, "cards": self.cards, "grades": dict(self.grades), "cost": self.cost,
                     "bonuses_lost": list(self.bonuses_lost), "bonuses_handed_over": list(self.bonuses_handed_over)}
         if self.points_cost is not None:
@@ -131,9 +134,11 @@ class PlayAnalysis:
 
     @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
+        """The cards that cost something (``is_mistake``), in playing order."""
         return tuple(card for card in self.cards if card.is_mistake)
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"game": self.game, "contract": self.contract, "declarer": self.declarer,
                 "declaring_side": list(self.declaring_side), "measure": self.measure,
                 "cards": [card.as_dict() for card in self.cards], "curve": list(self.curve),

@@ -86,13 +86,18 @@ class BonusChance:
 
     @property
     def probability_for(self) -> float:
+        """The share of the samples in which the hand's side tried for the bonus and could force it (0 without
+        samples)."""
         return self.forced_for / self.samples if self.samples else 0.0
 
     @property
     def probability_against(self) -> float:
+        """The share of the samples in which the other side tried for the bonus and could force it against the hand
+        (0 without samples)."""
         return self.forced_against / self.samples if self.samples else 0.0
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"objective": self.name, "seat": self.seat, "description": self.description,
                 "probability_for": self.probability_for, "probability_against": self.probability_against,
                 "samples_for_side": self.for_side}
@@ -108,6 +113,7 @@ class OpeningCard:
     mean_score: float | None = None  # for the hand's side, game units (None: the rules have no settlement search)
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"card": self.card, "mean": self.mean, "win_probability": self.win_probability,
                 "mean_score": self.mean_score}
 
@@ -147,6 +153,7 @@ class HandAnalysis:
     pot: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"schema": SCHEMA, "command": "analyse", "game": self.game, "seats": self.seats,
                 "variant": dict(self.variant), "contract": self.contract, "declarer": self.declarer,
                 "seat": self.seat, "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},

@@ -33,6 +33,7 @@ class Settlement:
     notes: tuple[str, ...] = field(default=())
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"game": self.game, "contract": self.contract, "items": [i.as_dict() for i in self.items],
                 "payments": list(self.payments), "pot": self.pot, "pot_change": self.pot_change,
                 "notes": list(self.notes)}

@@ -73,6 +73,7 @@ class DDSettlement:
         return self.value_keeping_points < self.value
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"game": self.game, "contract": self.contract, "declaring_side": list(self.declaring_side),
                 "value": self.value, "payments": list(self.payments), "items": [i.as_dict() for i in self.items],
                 "line": list(self.line_names), "line_points": self.line_points,

@@ -27,6 +27,7 @@ class Trick:
     winner: int
 
     def seat_of(self, position: int, seats: int) -> int:
+        """The seat (0-based) that played the ``position``-th card of the trick (0: the leader)."""
         return (self.leader + position) % seats
 
 
@@ -45,14 +46,17 @@ class PlayState:
 
     @property
     def seats(self) -> int:
+        """The number of seats at the table."""
         return len(self.hands)
 
     @property
     def to_move(self) -> int:
+        """The seat (0-based) to play next."""
         return (self.leader + len(self.trick)) % len(self.hands)
 
     @property
     def is_over(self) -> bool:
+        """Whether every card has been played."""
         return not self.trick and not any(self.hands)
 
     @property
@@ -127,10 +131,13 @@ class PlayState:
                          tuple(points), tuple(tricks), self.history + (done,))
 
     def legal_list(self) -> list[int]:
+        """The legal cards of the seat to move as pack indices, in pack order."""
         return list(bits(self.legal_cards()))
 
     def side_points(self, side: frozenset[int]) -> int:
+        """The card points the seats of ``side`` (0-based) have won."""
         return sum(self.points[s] for s in side)
 
     def side_tricks(self, side: frozenset[int]) -> int:
+        """The tricks the seats of ``side`` (0-based) have won."""
         return sum(self.tricks[s] for s in side)

@@ -118,6 +118,7 @@ class Variant(Mapping[str, object]):
         return pairs
 
     def replace(self, **values: object) -> "Variant":
+        """A new variant with ``values`` over these (the variant itself is immutable)."""
         merged = dict(self._values)
         merged.update(values)
         return Variant(self._flags, merged)

@@ -79,6 +79,8 @@ class TrickEvent:
     reward: int = 1
 
     def happens(self, trick: tuple[int, ...], winner_card: int, last: bool) -> bool:
+        """Whether the event happens in a completed ``trick`` won by ``winner_card`` (``last``: the deal's last
+        trick)."""
         mask = 0
         for card in trick:
             mask |= 1 << card
@@ -114,6 +116,8 @@ class Objective:
     game: str = ""  # the game whose rules made it, whose pack numbers its events' cards ("": any game's)
 
     def trick_reward(self, rules: "Rules", trick: Trick, last: bool) -> int:
+        """The reward of one completed ``trick`` (``last``: the deal's last): its weights if the maximiser won it,
+        plus the events it makes happen."""
         reward = 0
         if trick.winner in self.maximiser:
             reward += self.trick_weight + self.points_weight * sum(rules.points[c] for c in trick.cards)
@@ -230,6 +234,7 @@ class Rules:
     # Rule methods ------------------------------------------------------------------------------------------------
 
     def legal_cards(self, state: PlayState) -> int:
+        """The cards the seat to move may play, as a mask (bit ``i`` is card index ``i``)."""
         raise NotImplementedError
 
     def trick_winner(self, trick: tuple[int, ...]) -> int:
@@ -259,20 +264,26 @@ class Rules:
 
     @property
     def defending_side(self) -> frozenset[int]:
+        """The seats (0-based) not of the declaring side."""
         return frozenset(range(self.seats)) - self.declaring_side
 
     def objective_names(self) -> list[str]:
+        """The names of the objectives this contract can be asked (``Position.objective`` takes them)."""
         raise NotImplementedError
 
     def objective(self, name: str, seat: int | None = None) -> Objective:
+        """The objective ``name`` of these rules, for ``seat`` (0-based) where it is a seat's own;
+        InvalidContractError for one the contract has not."""
         raise NotImplementedError
 
     def start(self) -> PlayState:
+        """The state before the first card: the dealt hands, the first leader, no tricks."""
         zeros = (0,) * self.seats
         return PlayState(self, self.deal.hands, self.first_leader, (), self.initial_flags, zeros, zeros, ())
 
     @property
     def tricks_in_deal(self) -> int:
+        """The number of tricks the deal holds (the hand size: fewer in an ending)."""
         return self.deal.hand_size
 
     @property
@@ -286,9 +297,11 @@ class Rules:
         return max(0, self.points_in_deal - most)
 
     def side_of(self, seat: int) -> frozenset[int]:
+        """The side (0-based seats) that ``seat`` (0-based) plays on."""
         return self.declaring_side if seat in self.declaring_side else self.defending_side
 
     def describe_side(self, side: frozenset[int]) -> str:
+        """A side for people: its 1-based seats joined by ``+`` (``1+3``)."""
         return "+".join(str(s + 1) for s in sorted(side))
 
     # Helpers for subclasses ----------------------------------------------------------------------------------------
@@ -444,6 +457,8 @@ class Game:
 
     @classmethod
     def variant(cls, values: Mapping[str, object] | str | None = None) -> Variant:
+        """The game's :class:`Variant` with ``values`` (a mapping, or ``"name=value, ..."``) over the defaults;
+        VariantError for a flag the game has not or a value it does not take."""
         if isinstance(values, str):
             values = Variant.parse_pairs(values)
         return Variant(cls.flags, values)
@@ -457,6 +472,7 @@ class Game:
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:
+        """The contract ``text`` names, read by the game (:meth:`parse_contract` checks the type first)."""
         raise NotImplementedError
 
     @classmethod
@@ -476,6 +492,7 @@ class Game:
 
     @classmethod
     def parse_deal(cls, text: str) -> Deal:
+        """The deal a ``[Deal]`` value (``"1: ... / ..."``) gives, checked against the game (:meth:`check_deal`)."""
         deal = Deal.from_text(cls.pack, text)
         cls.check_deal(deal)
         return deal
@@ -490,6 +507,8 @@ class Game:
 
     @classmethod
     def check_deal(cls, deal: Deal) -> None:
+        """InvalidDealError unless ``deal`` is of this game's pack, with a seat count and hand size the game is
+        played with."""
         if deal.pack is not cls.pack:
             raise InvalidDealError(f"the deal is not of the {cls.name} pack")
         if deal.seats not in cls.seat_counts:
@@ -501,6 +520,7 @@ class Game:
 
     @classmethod
     def is_whole(cls, deal: Deal) -> bool:
+        """Whether ``deal`` is a whole deal (full hands), not an ending: a whole deal is led as the rules say."""
         return deal.hand_size == cls.hand_size
 
     @classmethod
@@ -596,6 +616,8 @@ class Game:
     @classmethod
     def make_rules(cls, deal: Deal, contract: Contract, declarer: int, variant: Variant, leader: int | None,
                    state_tags: dict[str, object]) -> Rules:
+        """The game's rules from checked arguments (0-based seats): what each game implements, and :meth:`rules`
+        calls after checking what a user gave."""
         raise NotImplementedError
 
     @classmethod

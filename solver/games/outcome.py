@@ -38,6 +38,7 @@ class ScoreItem:
     losers: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"name": self.name, "winners": list(self.winners), "losers": list(self.losers), "base": self.base,
                 "multiplier": self.multiplier, "announced": self.announced, "value": self.value,
                 "reason": self.reason}

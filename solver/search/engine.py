@@ -563,6 +563,7 @@ class EngineSolver(ThreadedEngine):
 
     @property
     def table_bytes(self) -> int:
+        """The transposition tables' allocated size in bytes (what ``tt_megabytes`` bounds)."""
         return self.engine.table_bytes
 
     def _load(self, state: PlayState, objective: Objective) -> Compiled:

@@ -46,14 +46,17 @@ class SolveResult:
 
     @property
     def total(self) -> int:
+        """The objective's value over the whole deal: what is won already plus the rest's double-dummy value."""
         return self.achieved + self.future
 
     @property
     def success(self) -> bool | None:
+        """For a yes/no objective, whether the maximising side can force its target; None for one without a target."""
         target = self.objective.target
         return None if target is None else self.total >= target
 
     def card_success(self, value: int) -> bool | None:
+        """Whether a card whose value (of the rest) is ``value`` keeps the target; None for an objective without one."""
         target = self.objective.target
         return None if target is None else self.achieved + value >= target
 
