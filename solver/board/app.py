@@ -38,7 +38,7 @@ from ..score_objective import SCORE, objective_named, settlement_engine_for
 from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
-from .guard import BodyTooLarge, Guard, loopback_names
+from .guard import LOOPBACK_NAMES, BodyTooLarge, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (Board, BoardError, Boards, chosen_objective, curve_document, file_name_for, graph_measure,
                       new_deal, objective_seat, odds_document, saved_record, values_document, view)
 
@@ -194,10 +194,12 @@ def _moves(body: dict[str, Any]) -> Sequence[object]:
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
-               engine: EngineSolver | None = None) -> Guard:
-    """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first);
-    requests must name ``host`` (or, bound to loopback, any loopback name) and ``port`` (None: any port, for the
-    test client) in their Host header."""
+               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = ()) -> Guard:
+    """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
+    Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to
+    loopback, any loopback name; bound to another address (0.0.0.0, ::), also any IP literal and the machine's names.
+    ``allow_hosts`` are further names, ``NAME`` or ``NAME:PORT`` (ValueError for another text)."""
+    allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
     named = [BoardFile(Path(path), board) for path in files]
@@ -491,4 +493,6 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         lifespan=lifespan)
     app.state.boards = boards
     app.state.searches = searches
-    return Guard(app, hosts=loopback_names(host), port=port, max_body=max_body)
+    network = on_network(host)
+    hosts = loopback_names(host) | (LOOPBACK_NAMES | machine_names() if network else set())
+    return Guard(app, hosts=hosts, port=port, max_body=max_body, any_ip=network, allowed=allowed)
