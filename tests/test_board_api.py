@@ -769,6 +769,33 @@ def test_static_files_are_the_packages_only():
         assert "Traceback" not in response.text and "[Game" not in response.text
 
 
+def test_a_range_the_files_cannot_serve_is_refused_in_json():
+    """A bad Range header on the page or a static file got Starlette's plain text ("Range header: range must be
+    requested", a 416 with no body) while every other refusal of the board is JSON. A good Range is still served,
+    and one of another unit than bytes is ignored (RFC 9110, 14.2), not refused."""
+    c = client(ZR)
+    css = c.get("/static/board.css").content
+    for path in ("/", "/static/board.css"):
+        for asked in ("bytes=abc", "bytes=5-2", "abc", "bytes="):
+            response = c.get(path, headers={"Range": asked})
+            refused(response, 400, f"the Range header {asked!r} names no range of this file's bytes")
+            assert "bytes=FIRST-LAST" in response.json()["error"]
+            assert response.headers["content-type"] == "application/json"
+            assert response.headers["x-frame-options"] == "DENY"
+    past = c.get("/static/board.css", headers={"Range": "bytes=99999999-"})
+    refused(past, 416, f"starts past the end of this file ({len(css)} bytes)")
+    assert past.headers["content-range"] == f"bytes */{len(css)}"
+    head = c.head("/static/board.css", headers={"Range": "bytes=abc"})
+    assert head.status_code == 400 and head.content == b"" and head.headers["content-type"] == "application/json"
+    part = c.get("/static/board.css", headers={"Range": "bytes=0-5"})
+    assert part.status_code == 206 and part.content == css[:6]
+    assert c.get("/static/board.css", headers={"Range": "bytes=-5"}).content == css[-5:]
+    other_unit = c.get("/static/board.css", headers={"Range": "items=0-5"})
+    assert other_unit.status_code == 200 and other_unit.content == css
+    # the routes' own refusals pass unchanged
+    refused(c.post("/api/position", json={"board": "b999"}, headers={"Range": "bytes=abc"}), 404, "no board")
+
+
 def test_card_faces_have_signs_and_colours():
     zr, sk = solver.get_game("Zwanzigerrufen").pack, solver.get_game("Schafkopf").pack
     assert card_face(zr, zr.parse("T21")) == {"name": "T21", "face": "XXI", "sign": "", "colour": "trump"}

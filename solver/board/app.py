@@ -26,10 +26,12 @@ from typing import Any, AsyncIterator, Callable, Sequence, TypeVar
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import SearchStopped, StichError
 from ..postmortem import analyse_play
@@ -160,6 +162,62 @@ class Searches:
                 event.set()
         self.search.shutdown(wait=False, cancel_futures=True)
         self.analysis.shutdown(wait=False, cancel_futures=True)
+
+
+class RangeRefusals:
+    """Starlette's file responses refuse a Range header they cannot serve in plain text (a 400 in its own words, a
+    416 with no body) while every other refusal of the board is JSON: these are JSON too, naming the header and
+    what it takes (ASGI middleware: the page and its static files). A Range of another unit than bytes is ignored,
+    the whole file served, as RFC 9110 (14.2) has a server do, not refused."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        asked = next((value.decode("latin-1") for name, value in scope.get("headers", [])
+                      if name.lower() == b"range"), None) if scope["type"] == "http" else None
+        if asked is None:
+            await self.app(scope, receive, send)
+            return
+        unit, equals, _ = asked.partition("=")
+        if equals and unit.strip().lower() != "bytes":
+            scope = {**scope, "headers": [(name, value) for name, value in scope["headers"] if name.lower() != b"range"]}
+            await self.app(scope, receive, send)
+            return
+        refusal: Message | None = None  # a plain-text refusal's start, held until its body is read
+        said = b""
+
+        async def answer(message: Message) -> None:
+            nonlocal refusal, said
+            if message["type"] == "http.response.start" and message["status"] in (400, 416):
+                headers = {name.lower(): value for name, value in message.get("headers", [])}
+                if not headers.get(b"content-type", b"").startswith(b"application/json"):
+                    refusal = message
+                    return
+            if refusal is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            said += message.get("body", b"")
+            if not message.get("more_body", False):
+                await self._refuse(scope, send, refusal, asked, said.decode("utf-8", "replace"))
+
+        await self.app(scope, receive, answer)
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send, refusal: Message, asked: str, said: str) -> None:
+        expected = "a Range is bytes=FIRST-LAST, bytes=FIRST- or bytes=-COUNT, byte numbers from 0 and FIRST up to LAST"
+        headers = {name.lower(): value for name, value in refusal.get("headers", [])}
+        extra = [(b"content-range", headers[b"content-range"])] if b"content-range" in headers else []
+        if refusal["status"] == 416:
+            size = headers.get(b"content-range", b"").decode("latin-1").rpartition("/")[2]
+            error = f"the Range header {asked!r} starts past the end of this file ({size} bytes); {expected}"
+        else:
+            error = f"the Range header {asked!r} names no range of this file's bytes ({said.strip()}); {expected}"
+        body = json.dumps({"error": error}).encode()
+        await send({"type": "http.response.start", "status": refusal["status"],
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                *extra]})
+        await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -490,7 +548,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     app = Starlette(routes=routes, exception_handlers={
         StichError: bad_input, HTTPException: http_error, BodyTooLarge: too_large, Exception: internal},
-        lifespan=lifespan)
+        middleware=[Middleware(RangeRefusals)], lifespan=lifespan)
     app.state.boards = boards
     app.state.searches = searches
     network = on_network(host)
