@@ -458,6 +458,47 @@ def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
         assert c.post("/api/position", json={"board": board, "moves": []}).status_code == 200, board
 
 
+@pytest.mark.parametrize("opened_by", ["upload", "named file"])
+def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path, opened_by):
+    """An upload of 1,000 records (or a named file of as many, at the page's first load) was parsed on the event
+    loop, about 0.3 s in which no other request of any page was answered. Here the parse waits until another
+    request is answered: on the event loop it would hold that answer up, so the other answer would come last."""
+    import asyncio
+    import threading
+
+    import httpx
+
+    record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
+    text = "\n\n".join(record.replace('[Board "1"]', f'[Board "{n}"]') for n in range(1, MAX_RECORDS + 1))
+    parsing, answered, order = threading.Event(), threading.Event(), []
+    parse_records = session.parse_records
+
+    def parse_when_answered(text, name):
+        parsing.set()
+        answered.wait(10)  # on the event loop this wait would time out: the other request cannot be answered
+        order.append("parsed")
+        return parse_records(text, name=name)
+
+    monkeypatch.setattr(session, "parse_records", parse_when_answered)
+    app = create_app([_write(tmp_path, text)] if opened_by == "named file" else [])
+
+    async def requests() -> tuple[httpx.Response, httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as c:
+            big = asyncio.ensure_future(c.get("/api/start") if opened_by == "named file" else
+                                        c.post("/api/load", files={"file": ("many.tbn", text.encode(), "text/plain")}))
+            await asyncio.to_thread(parsing.wait, 10)
+            other = await c.post("/api/deal", json={"game": "Kratzen", "seed": 1})
+            order.append("answered")
+            answered.set()
+            return await big, other
+
+    big, other = asyncio.run(requests())
+    assert order == ["answered", "parsed"]
+    assert other.status_code == 200 and big.status_code == 200
+    boards = big.json()["files"][0]["boards"] if opened_by == "named file" else big.json()["boards"]
+    assert len(boards) == MAX_RECORDS
+
+
 def test_the_server_holds_no_more_boards_than_it_keeps(monkeypatch):
     """Each distinct upload's boards used to stay in the cache of texts after the server had forgotten them: 100
     uploads of a 990-record file held 2.1 GB (the memory audit). Only the boards the server keeps stay alive."""
