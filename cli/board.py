@@ -15,6 +15,19 @@ from .errors import EXIT_BAD_INPUT, file_name, message
 from .options import TABLE_MB, engine_for
 
 
+def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
+    """``--allow-host``'s callback: each value a NAME or NAME:PORT, else a usage error (exit 2) saying what is
+    expected."""
+    from solver.board.guard import allowed_host
+
+    for value in values or []:
+        try:
+            allowed_host(value)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+    return values
+
+
 def board(
     files: Optional[List[Path]] = typer.Argument(
         None, metavar="FILE", show_default=False, parser=file_name,
@@ -25,7 +38,13 @@ def board(
     port: int = typer.Option(8421, "--port", "-p", metavar="PORT", min=0, max=65535,
                              help="The port to listen on (0: any free port)."),
     host: str = typer.Option("127.0.0.1", "--host", metavar="ADDRESS",
-                             help="The address to listen on; requests must name it (or, on loopback, localhost)."),
+                             help="The address to listen on: 127.0.0.1 (this machine alone), or 0.0.0.0 or :: to show "
+                                  "the board to other machines (they may name it by any IP address of this machine "
+                                  "or by its name)."),
+    allow_hosts: Optional[List[str]] = typer.Option(
+        None, "--allow-host", metavar="NAME[:PORT]", callback=checked_allow_hosts,
+        help="Answer requests that name the board NAME too (repeatable): a reverse proxy's or a DNS name of this "
+             "machine. Without :PORT, with the board's port or none (a proxy on its standard port)."),
     no_open: bool = typer.Option(False, "--no-open", help="Only print the address; do not open a browser."),
     time_limit: float = typer.Option(120.0, "--time-limit", metavar="SECONDS", min=0.1, max=86400.0,
                                      help="The longest one question (card values, the graph, the odds) may search."),
@@ -36,6 +55,7 @@ def board(
     import uvicorn  # the web stack is imported by this command alone: the others start without it
 
     from solver.board.app import create_app
+    from solver.board.guard import is_wildcard, machine_names, on_network
     from solver.search.engine import EngineSolver
 
     for path in files or []:
@@ -45,18 +65,26 @@ def board(
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()
     try:
-        listener = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+        ipv6 = ":" in host
+        # "::" takes IPv4 too where the system can (a wildcard means every address)
+        listener = socket.create_server((host.strip("[]"), port), family=socket.AF_INET6 if ipv6 else socket.AF_INET,
+                                        dualstack_ipv6=ipv6 and is_wildcard(host) and socket.has_dualstack_ipv6())
     except OSError as error:
         message(f"stich: cannot listen on {host}:{port}: {error.strerror or error}"
                 + (" (another board? try --port 0)" if port else ""))
         raise typer.Exit(EXIT_BAD_INPUT) from None
     bound = listener.getsockname()[1]
     app = create_app(files or [], board=board, host=host, port=bound, time_limit=time_limit,
-                     engine=engine)
-    shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{bound}/"
+                     engine=engine, allow_hosts=allow_hosts or [])
+    local = ("::1" if ipv6 else "127.0.0.1") if is_wildcard(host) else host.strip("[]")  # what this machine opens
+    url = address_url(local, bound)
     print(url, flush=True)
-    message("stich board: serving on this machine; Ctrl-C stops it")
+    if on_network(str(listener.getsockname()[0])):  # a name is as local as the address it was bound to
+        message(network_message(host, bound, reachable_addresses(host, listener), machine_names(), allow_hosts or []))
+    else:
+        message("stich board: serving on this machine"
+                + (f"; it also answers to {', '.join(allow_hosts)} (--allow-host)" if allow_hosts else "")
+                + "; Ctrl-C stops it")
     if not no_open:
         threading.Timer(0.5, webbrowser.open, [url]).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
@@ -67,3 +95,35 @@ def board(
     finally:
         listener.close()
     sys.stdout.flush()
+
+
+def address_url(host: str, port: int) -> str:
+    """The board's address at ``host`` (an IPv6 address in brackets)."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def reachable_addresses(host: str, listener: socket.socket) -> List[str]:
+    """The addresses other machines reach the board at: bound to a wildcard, the machine's addresses of the
+    listener's families (:: takes IPv4 too when dual-stack), else the address it was given."""
+    from solver.board.guard import is_wildcard, machine_addresses
+
+    if not is_wildcard(host):
+        return [host.strip("[]")]
+    ipv6 = listener.family == socket.AF_INET6
+    v6_only = ipv6 and bool(listener.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY))
+    return [address for address in machine_addresses()
+            if (":" in address and ipv6) or (":" not in address and not v6_only)]
+
+
+def network_message(host: str, port: int, addresses: List[str], names: set[str], allowed: List[str]) -> str:
+    """The startup message of a board bound to the network: the addresses other machines can open."""
+    from solver.board.guard import LOOPBACK_NAMES, is_wildcard
+
+    urls = [address_url(address, port) for address in addresses]
+    if is_wildcard(host):  # bound to one address, the machine's name may be another's
+        urls += [address_url(name, port) for name in sorted(names - LOOPBACK_NAMES)
+                 if not name.startswith("localhost")]
+    reach = ", ".join(urls) if urls else "this machine's IP address (none found here; `ip addr` shows them)"
+    also = f"; names given with --allow-host: {', '.join(allowed)}" if allowed else ""
+    return (f"stich board: serving on {host} port {port}, to other machines too: they open {reach} (any IP "
+            f"address of this machine, or its name where their network knows it{also}); Ctrl-C stops it")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -457,6 +458,47 @@ def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
         assert c.post("/api/position", json={"board": board, "moves": []}).status_code == 200, board
 
 
+@pytest.mark.parametrize("opened_by", ["upload", "named file"])
+def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path, opened_by):
+    """An upload of 1,000 records (or a named file of as many, at the page's first load) was parsed on the event
+    loop, about 0.3 s in which no other request of any page was answered. Here the parse waits until another
+    request is answered: on the event loop it would hold that answer up, so the other answer would come last."""
+    import asyncio
+    import threading
+
+    import httpx
+
+    record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
+    text = "\n\n".join(record.replace('[Board "1"]', f'[Board "{n}"]') for n in range(1, MAX_RECORDS + 1))
+    parsing, answered, order = threading.Event(), threading.Event(), []
+    parse_records = session.parse_records
+
+    def parse_when_answered(text, name):
+        parsing.set()
+        answered.wait(10)  # on the event loop this wait would time out: the other request cannot be answered
+        order.append("parsed")
+        return parse_records(text, name=name)
+
+    monkeypatch.setattr(session, "parse_records", parse_when_answered)
+    app = create_app([_write(tmp_path, text)] if opened_by == "named file" else [])
+
+    async def requests() -> tuple[httpx.Response, httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as c:
+            big = asyncio.ensure_future(c.get("/api/start") if opened_by == "named file" else
+                                        c.post("/api/load", files={"file": ("many.tbn", text.encode(), "text/plain")}))
+            await asyncio.to_thread(parsing.wait, 10)
+            other = await c.post("/api/deal", json={"game": "Kratzen", "seed": 1})
+            order.append("answered")
+            answered.set()
+            return await big, other
+
+    big, other = asyncio.run(requests())
+    assert order == ["answered", "parsed"]
+    assert other.status_code == 200 and big.status_code == 200
+    boards = big.json()["files"][0]["boards"] if opened_by == "named file" else big.json()["boards"]
+    assert len(boards) == MAX_RECORDS
+
+
 def test_the_server_holds_no_more_boards_than_it_keeps(monkeypatch):
     """Each distinct upload's boards used to stay in the cache of texts after the server had forgotten them: 100
     uploads of a 990-record file held 2.1 GB (the memory audit). Only the boards the server keeps stay alive."""
@@ -593,6 +635,149 @@ def test_foreign_hosts_and_origins_are_refused():
     assert same.status_code == 200
 
 
+DEAL = {"game": "Kratzen", "seed": 1}
+
+
+@pytest.fixture
+def club_machine(monkeypatch):
+    """This machine named ``clubpc`` (``clubpc.club.lan`` in full), whatever the test machine is called."""
+    from solver.board import guard
+
+    monkeypatch.setattr(guard.socket, "gethostname", lambda: "ClubPC")
+    monkeypatch.setattr(guard.socket, "getfqdn", lambda name="": "clubpc.club.lan")
+
+
+@pytest.mark.parametrize("wildcard", ["0.0.0.0", "::"])
+def test_bound_to_every_address_the_machines_addresses_and_names_are_its_own(club_machine, wildcard):
+    """``stich board --host 0.0.0.0`` answered 421 to every browser on another machine: they name the board by this
+    machine's IP address or name, not 0.0.0.0. An IP literal cannot be rebound by DNS and the machine's names are
+    its own, so both are the board's, on its port; other names, other ports and other Origins are still refused."""
+    c = TestClient(create_app([ZR], host=wildcard, port=8421), base_url="http://192.0.2.7:8421")
+    for host in ("192.0.2.7:8421", "10.1.2.3:8421", "[fd00::5]:8421", "[::ffff:192.0.2.7]:8421", "clubpc:8421",
+                 "CLUBPC.club.lan:8421", "localhost:8421", "127.0.0.1:8421", "[::1]:8421"):
+        assert c.get("/api/start", headers={"Host": host}).status_code == 200, host
+    for host in ("attacker.example:8421", "clubpc.attacker.example:8421", "192.0.2.7:9999", "192.0.2.7", "clubpc",
+                 "0x7f.1:8421", "3232235777:8421", ""):
+        refused(c.get("/api/start", headers={"Host": host}), 421, "its own address")
+    for host, origin in (("192.0.2.7:8421", "http://192.0.2.7:8421"), ("192.0.2.7:8421", "http://clubpc:8421"),
+                         ("[fd00::5]:8421", "http://[fd00::5]:8421"), ("clubpc:8421", "http://localhost:8421")):
+        assert c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}).status_code == 200, origin
+    # an IP literal in an Origin is only where the page came from: another machine's, unless it is the Host
+    for host, origin in (("192.0.2.7:8421", "http://203.0.113.5:8421"), ("clubpc:8421", "http://192.0.2.7:8421"),
+                         ("192.0.2.7:8421", "http://attacker.example:8421"), ("192.0.2.7:8421", "http://192.0.2.7:9999"),
+                         ("clubpc:8421", "http://clubpc"), ("192.0.2.7:8421", "ftp://192.0.2.7:8421")):
+        refused(c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}), 403, "other sites")
+
+
+def test_the_loopback_default_answers_to_loopback_names_alone(club_machine):
+    """Bound to loopback (the default) the board stays as strict as before: no IP literal but loopback's, not the
+    machine's names, and no Origin but its own."""
+    c = TestClient(create_app([ZR], port=8421), base_url="http://127.0.0.1:8421")
+    for host in ("192.0.2.7:8421", "clubpc:8421", "clubpc.club.lan:8421", "0.0.0.0:8421", "127.0.0.2:8421"):
+        refused(c.get("/api/start", headers={"Host": host}), 421, "its own address")
+    refused(c.post("/api/deal", json=DEAL, headers={"Origin": "http://192.0.2.7:8421"}), 403, "other sites")
+    refused(c.post("/api/deal", json=DEAL, headers={"Origin": "http://clubpc:8421"}), 403, "other sites")
+    # the Host is said, and how to accept another name
+    assert "'clubpc:8421'" in c.get("/", headers={"Host": "clubpc:8421"}).json()["error"]
+    assert "--allow-host" in c.get("/", headers={"Host": "clubpc:8421"}).json()["error"]
+
+
+def test_a_browser_leaves_out_port_80():
+    """A Host or Origin without a port means the scheme's standard one: a board on port 80 is named without it."""
+    c = TestClient(create_app([ZR], port=80), base_url="http://127.0.0.1")
+    assert c.get("/api/start", headers={"Host": "localhost"}).status_code == 200
+    assert c.post("/api/deal", json=DEAL, headers={"Origin": "http://127.0.0.1"}).status_code == 200
+    refused(c.post("/api/deal", json=DEAL, headers={"Origin": "https://127.0.0.1"}), 403, "other sites")
+
+
+def test_allowed_hosts_are_the_boards_names_too():
+    """``--allow-host NAME`` for a reverse proxy's name or a club's DNS name: NAME with the board's port, or with
+    none (a proxy on its scheme's standard port); ``NAME:PORT`` with that port."""
+    c = TestClient(create_app([ZR], port=8421, allow_hosts=["Board.Club.example", "proxy.club.example:8443",
+                                                               "tls.club.example:443", "[fd00::9]:8000"]),
+                   base_url="http://127.0.0.1:8421")
+    for host in ("board.club.example:8421", "board.club.example", "proxy.club.example:8443", "tls.club.example",
+                 "tls.club.example:443", "[fd00::9]:8000", "127.0.0.1:8421"):
+        assert c.get("/api/start", headers={"Host": host}).status_code == 200, host
+    for host in ("board.club.example:8000", "proxy.club.example", "proxy.club.example:8421", "club.example:8421",
+                 "[fd00::9]:8421", "192.0.2.7:8421"):  # loopback: another IP literal is still refused
+        refused(c.get("/api/start", headers={"Host": host}), 421, "its own address")
+    assert c.post("/api/deal", json=DEAL, headers={"Host": "tls.club.example",
+                                                   "Origin": "https://tls.club.example"}).status_code == 200
+    refused(c.post("/api/deal", json=DEAL, headers={"Origin": "http://board.club.example:9000"}), 403, "other sites")
+
+
+@pytest.mark.parametrize("value, words", [
+    ("http://board.club.example/", "no scheme, path"), ("*.club.example", "wildcard"), ("a.example, b.example", "list"),
+    ("board.club.example:0", "no port from 1 to 65535"), ("board:http", "no port"), ("", "not a host name"),
+    ("[board]:80", "not a host name"), ("bõard.example", "xn-- form"), ("a..example", "not a host name"),
+])
+def test_allow_host_refuses_what_is_no_host_name(value, words):
+    from solver.board.guard import allowed_host
+
+    with pytest.raises(ValueError, match=re.escape(words)):
+        allowed_host(value)
+
+
+def test_allow_host_reads_names_addresses_and_ports():
+    from solver.board.guard import allowed_host
+
+    assert allowed_host("Board.Club.example") == ("board.club.example", None)
+    assert allowed_host("board.club.example:443") == ("board.club.example", "443")
+    assert allowed_host("[FD00::9]:8000") == ("fd00::9", "8000") and allowed_host("fd00::9") == ("fd00::9", None)
+    assert allowed_host("192.0.2.7:80") == ("192.0.2.7", "80")
+
+
+def test_the_command_refuses_a_bad_allow_host():
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
+                          "--allow-host", "board.club.example", "--allow-host", "https://board.club.example/"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr  # a usage error (docs/cli.md)
+    assert "Invalid value for '--allow-host': 'https://board.club.example/' is not a host name (expected NAME or " \
+        "NAME:PORT" in " ".join(run.stderr.replace("│", " ").split())
+
+
+def test_the_command_on_every_address_is_reached_by_the_machines_address():
+    """``stich board --host 0.0.0.0`` fetched as another machine does, by this machine's own IP address (a real
+    server and socket): it answers, names that address in its startup message, and still refuses other names."""
+    import httpx
+
+    from solver.board.guard import machine_addresses
+
+    addresses = [address for address in machine_addresses() if ":" not in address]
+    if not addresses:
+        pytest.skip("this machine has no IPv4 address but loopback")
+    address = addresses[0]
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
+                                "--no-open", "--port", "0", "--host", "0.0.0.0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=dict(os.environ, BROWSER="false"))
+    try:
+        local = process.stdout.readline().strip()
+        assert local.startswith("http://127.0.0.1:") and local.endswith("/")  # what this machine's browser opens
+        port = int(local.rsplit(":", 1)[1].rstrip("/"))
+        url = f"http://{address}:{port}/"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                start = httpx.get(url + "api/start", timeout=5)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        assert start.status_code == 200 and start.json()["files"][0]["file"] == "zwanzigerrufen.tbn"
+        dealt = httpx.post(url + "api/deal", json=DEAL, headers={"Origin": url.rstrip("/")}, timeout=5)
+        assert dealt.status_code == 200
+        assert httpx.get(url + "api/start", headers={"Host": f"evil.example:{port}"}).status_code == 421
+        assert httpx.post(url + "api/deal", json=DEAL, headers={"Origin": "http://evil.example"}).status_code == 403
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 0, stderr
+    assert f"serving on 0.0.0.0 port {port}, to other machines too: they open http://{address}:{port}/" in stderr
+    assert "Traceback" not in stderr
+
+
 def test_no_page_elsewhere_may_frame_the_board():
     """The board audit: a page elsewhere could show the board in a frame (its GET carries no Origin, its Host is the
     board's) and disguise the cards and buttons under its own; every answer, a refusal too, now forbids framing."""
@@ -623,6 +808,33 @@ def test_static_files_are_the_packages_only():
         response = c.get(path)
         assert response.status_code == 404, path
         assert "Traceback" not in response.text and "[Game" not in response.text
+
+
+def test_a_range_the_files_cannot_serve_is_refused_in_json():
+    """A bad Range header on the page or a static file got Starlette's plain text ("Range header: range must be
+    requested", a 416 with no body) while every other refusal of the board is JSON. A good Range is still served,
+    and one of another unit than bytes is ignored (RFC 9110, 14.2), not refused."""
+    c = client(ZR)
+    css = c.get("/static/board.css").content
+    for path in ("/", "/static/board.css"):
+        for asked in ("bytes=abc", "bytes=5-2", "abc", "bytes="):
+            response = c.get(path, headers={"Range": asked})
+            refused(response, 400, f"the Range header {asked!r} names no range of this file's bytes")
+            assert "bytes=FIRST-LAST" in response.json()["error"]
+            assert response.headers["content-type"] == "application/json"
+            assert response.headers["x-frame-options"] == "DENY"
+    past = c.get("/static/board.css", headers={"Range": "bytes=99999999-"})
+    refused(past, 416, f"starts past the end of this file ({len(css)} bytes)")
+    assert past.headers["content-range"] == f"bytes */{len(css)}"
+    head = c.head("/static/board.css", headers={"Range": "bytes=abc"})
+    assert head.status_code == 400 and head.content == b"" and head.headers["content-type"] == "application/json"
+    part = c.get("/static/board.css", headers={"Range": "bytes=0-5"})
+    assert part.status_code == 206 and part.content == css[:6]
+    assert c.get("/static/board.css", headers={"Range": "bytes=-5"}).content == css[-5:]
+    other_unit = c.get("/static/board.css", headers={"Range": "items=0-5"})
+    assert other_unit.status_code == 200 and other_unit.content == css
+    # the routes' own refusals pass unchanged
+    refused(c.post("/api/position", json={"board": "b999"}, headers={"Range": "bytes=abc"}), 404, "no board")
 
 
 def test_card_faces_have_signs_and_colours():

@@ -24,12 +24,15 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Sequence, TypeVar
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import SearchStopped, StichError
 from ..postmortem import analyse_play
@@ -38,7 +41,7 @@ from ..score_objective import SCORE, objective_named, settlement_engine_for
 from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
-from .guard import BodyTooLarge, Guard, loopback_names
+from .guard import LOOPBACK_NAMES, BodyTooLarge, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (Board, BoardError, Boards, chosen_objective, curve_document, file_name_for, graph_measure,
                       new_deal, objective_seat, odds_document, saved_record, values_document, view)
 
@@ -162,6 +165,62 @@ class Searches:
         self.analysis.shutdown(wait=False, cancel_futures=True)
 
 
+class RangeRefusals:
+    """Starlette's file responses refuse a Range header they cannot serve in plain text (a 400 in its own words, a
+    416 with no body) while every other refusal of the board is JSON: these are JSON too, naming the header and
+    what it takes (ASGI middleware: the page and its static files). A Range of another unit than bytes is ignored,
+    the whole file served, as RFC 9110 (14.2) has a server do, not refused."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        asked = next((value.decode("latin-1") for name, value in scope.get("headers", [])
+                      if name.lower() == b"range"), None) if scope["type"] == "http" else None
+        if asked is None:
+            await self.app(scope, receive, send)
+            return
+        unit, equals, _ = asked.partition("=")
+        if equals and unit.strip().lower() != "bytes":
+            scope = {**scope, "headers": [(name, value) for name, value in scope["headers"] if name.lower() != b"range"]}
+            await self.app(scope, receive, send)
+            return
+        refusal: Message | None = None  # a plain-text refusal's start, held until its body is read
+        said = b""
+
+        async def answer(message: Message) -> None:
+            nonlocal refusal, said
+            if message["type"] == "http.response.start" and message["status"] in (400, 416):
+                headers = {name.lower(): value for name, value in message.get("headers", [])}
+                if not headers.get(b"content-type", b"").startswith(b"application/json"):
+                    refusal = message
+                    return
+            if refusal is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            said += message.get("body", b"")
+            if not message.get("more_body", False):
+                await self._refuse(scope, send, refusal, asked, said.decode("utf-8", "replace"))
+
+        await self.app(scope, receive, answer)
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send, refusal: Message, asked: str, said: str) -> None:
+        expected = "a Range is bytes=FIRST-LAST, bytes=FIRST- or bytes=-COUNT, byte numbers from 0 and FIRST up to LAST"
+        headers = {name.lower(): value for name, value in refusal.get("headers", [])}
+        extra = [(b"content-range", headers[b"content-range"])] if b"content-range" in headers else []
+        if refusal["status"] == 416:
+            size = headers.get(b"content-range", b"").decode("latin-1").rpartition("/")[2]
+            error = f"the Range header {asked!r} starts past the end of this file ({size} bytes); {expected}"
+        else:
+            error = f"the Range header {asked!r} names no range of this file's bytes ({said.strip()}); {expected}"
+        body = json.dumps({"error": error}).encode()
+        await send({"type": "http.response.start", "status": refusal["status"],
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                *extra]})
+        await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
+
+
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -194,10 +253,12 @@ def _moves(body: dict[str, Any]) -> Sequence[object]:
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
-               engine: EngineSolver | None = None) -> Guard:
-    """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first);
-    requests must name ``host`` (or, bound to loopback, any loopback name) and ``port`` (None: any port, for the
-    test client) in their Host header."""
+               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = ()) -> Guard:
+    """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
+    Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to
+    loopback, any loopback name; bound to another address (0.0.0.0, ::), also any IP literal and the machine's names.
+    ``allow_hosts`` are further names, ``NAME`` or ``NAME:PORT`` (ValueError for another text)."""
+    allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
     named = [BoardFile(Path(path), board) for path in files]
@@ -229,7 +290,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         opened = None
         for number, item in enumerate(named):
             try:
-                found = file_boards(item.path)
+                found = await run_in_threadpool(file_boards, item.path)  # a big file parses off the event loop
             except (OSError, UnicodeDecodeError) as error:
                 listed.append({"file": item.path.name, "error": f"{item.path}: cannot be read ({error})",
                                "boards": []})
@@ -271,7 +332,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raise BoardError(f"{source} is not UTF-8 text") from None
         if not text.strip():
             raise BoardError(f"{source} is empty")
-        found = boards.add_text(text, source)
+        # 1,000 records parse in about 0.3 s: on a worker thread, so that the event loop answers others meanwhile
+        found = await run_in_threadpool(boards.add_text, text, source)
         return JSONResponse({"boards": [b.summary() for b in found], "open": found[0].id})
 
     async def deal(request: Request) -> Response:
@@ -488,7 +550,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     app = Starlette(routes=routes, exception_handlers={
         StichError: bad_input, HTTPException: http_error, BodyTooLarge: too_large, Exception: internal},
-        lifespan=lifespan)
+        middleware=[Middleware(RangeRefusals)], lifespan=lifespan)
     app.state.boards = boards
     app.state.searches = searches
-    return Guard(app, hosts=loopback_names(host), port=port, max_body=max_body)
+    network = on_network(host)
+    hosts = loopback_names(host) | (LOOPBACK_NAMES | machine_names() if network else set())
+    return Guard(app, hosts=hosts, port=port, max_body=max_body, any_ip=network, allowed=allowed)

@@ -1,16 +1,20 @@
 """What the board refuses before any route sees a request (ASGI middleware).
 
-The board runs on a shared machine, bound to the loopback address, and anything a browser on that machine visits
-could try to reach it. Two attacks matter: a page elsewhere whose host name is made to resolve to 127.0.0.1 (DNS
-rebinding: its requests carry that page's Host), and a page elsewhere posting to the board (its requests carry that
-page's Origin). So a request is answered only when its Host is one of the board's own names and port, and its Origin,
-when it has one, is the board's own address. Bodies are limited in size: a Content-Length over the limit is refused
-at once, and a body sent without one is counted as it arrives.
+The board runs on a shared machine, bound to the loopback address by default, and anything a browser on that machine
+visits could try to reach it. Two attacks matter: a page elsewhere whose host name is made to resolve to the board's
+address (DNS rebinding: its requests carry that page's Host), and a page elsewhere posting to the board (its requests
+carry that page's Origin). So a request is answered only when its Host is one of the board's own names and port, and
+its Origin, when it has one, is one of them too (or the request's own Host). Bound to every address of the machine (0.0.0.0 or ::, to show the
+board to other machines) its own names are also any IP literal (an address cannot be rebound: only a name can) and
+the machine's names; ``--allow-host`` adds others (a reverse proxy's, a club's DNS name). Bodies are limited in
+size: a Content-Length over the limit is refused at once, and a body sent without one is counted as it arrives.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 import sys
 from typing import Iterable
 
@@ -28,12 +32,88 @@ class BodyTooLarge(Exception):
     """A body that grew past the limit while it was read."""
 
 
+#: The names of the loopback address: each stands for the others.
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+#: The port a Host or Origin without one means, by scheme.
+DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
+
+
 def loopback_names(host: str) -> set[str]:
     """The host names a browser on this machine may use for the board bound to ``host``."""
     names = {host.lower().strip("[]")}
-    if names & {"127.0.0.1", "localhost", "::1"}:
-        names |= {"127.0.0.1", "localhost", "::1"}
+    if names & LOOPBACK_NAMES:
+        names |= LOOPBACK_NAMES
     return names
+
+
+def ip_literal(host: str) -> bool:
+    """Whether ``host`` (no brackets) is an IPv4 or IPv6 address rather than a name."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def is_wildcard(host: str) -> bool:
+    """Whether ``host`` is the address of every interface (0.0.0.0, ::)."""
+    host = host.strip("[]")
+    return ip_literal(host) and ipaddress.ip_address(host).is_unspecified
+
+
+def machine_names() -> set[str]:
+    """This machine's own names (``socket.gethostname()``, ``socket.getfqdn()``), lower-cased."""
+    return {name.lower() for name in (socket.gethostname(), socket.getfqdn()) if name}
+
+
+def on_network(host: str) -> bool:
+    """Whether the board bound to ``host`` serves other machines too (any address but loopback's, a wildcard above
+    all): its own names are then also every IP literal and the machine's names."""
+    address = host.strip("[]").lower()
+    return address not in LOOPBACK_NAMES and not (ip_literal(address) and ipaddress.ip_address(address).is_loopback)
+
+
+def machine_addresses() -> list[str]:
+    """This machine's addresses on its networks as far as the standard library finds them (its names' addresses
+    and the one its default route leaves from: a UDP socket's connect sends no packet), loopback and link-local
+    addresses left out; IPv4 first."""
+    found: set[str] = set()
+    for name in machine_names():
+        try:
+            found |= {str(info[4][0]) for info in socket.getaddrinfo(name, None, type=socket.SOCK_STREAM)}
+        except OSError:
+            continue
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):  # documentation nets
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))
+                found.add(str(udp.getsockname()[0]))
+        except OSError:  # no route, or no such family here
+            continue
+    addresses = [ipaddress.ip_address(a) for a in found if ip_literal(a)]
+    usable = [a for a in addresses if not (a.is_loopback or a.is_link_local or a.is_unspecified)]
+    return [str(a) for a in sorted(usable, key=lambda a: (a.version, int(a)))]
+
+
+def allowed_host(value: str) -> tuple[str, str | None]:
+    """An ``--allow-host`` value, ``NAME`` or ``NAME:PORT`` (an IPv6 address in brackets), as (name, port or None);
+    ValueError with what is wrong and what is expected."""
+    expected = "expected NAME or NAME:PORT, such as board.club.example or board.club.example:443"
+    text = value.strip().lower()
+    if not text or "://" in text or any(sign in text for sign in "/@?#*, \t\\"):
+        raise ValueError(f"{value!r} is not a host name ({expected}: no scheme, path, list or wildcard)")
+    if ip_literal(text):  # a bare address: an IPv6 address's colons are no port
+        return text, None
+    host, port = split_host(text)
+    if port is not None and not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise ValueError(f"{value!r} has no port from 1 to 65535 after its last colon ({expected})")
+    if ip_literal(host):
+        return host, port
+    labels = host.split(".")
+    if text.startswith("[") or not all(label and all(c.isascii() and (c.isalnum() or c in "-_") for c in label)
+                                       for label in labels):
+        raise ValueError(f"{value!r} is not a host name ({expected}; a name in other letters in its xn-- form)")
+    return host, port
 
 
 def split_host(value: str) -> tuple[str, str | None]:
@@ -58,21 +138,49 @@ async def _refuse(send: Send, status: int, message: str) -> None:
 
 
 class Guard:
-    """Host and Origin checks and the body size limit around an ASGI app (HTTP only: the board has no websockets)."""
+    """Host and Origin checks and the body size limit around an ASGI app (HTTP only: the board has no websockets).
 
-    def __init__(self, app: ASGIApp, *, hosts: Iterable[str], port: int | None, max_body: int) -> None:
+    ``hosts`` are the board's own names, on ``port`` (None: any port, for the test client); ``any_ip`` accepts every
+    IP literal on that port too (bound to an address other machines reach). ``allowed`` are ``--allow-host``'s
+    (name, port): a name without a port is accepted with the board's port or with none (a proxy in front on its
+    scheme's standard port), a name with a port on that port (and with none when it is 80 or 443, which a browser
+    leaves out)."""
+
+    def __init__(self, app: ASGIApp, *, hosts: Iterable[str], port: int | None, max_body: int, any_ip: bool = False,
+                 allowed: Iterable[tuple[str, str | None]] = ()) -> None:
         self.app = app
         self.hosts = {name.lower() for name in hosts}
         self.port = None if port is None else str(port)
         self.max_body = max_body
+        self.any_ip = any_ip
+        self.allowed = {(name.lower(), None if allowed_port is None else str(allowed_port))
+                        for name, allowed_port in allowed}
 
-    def _host_ok(self, value: str) -> bool:
+    def _host_ok(self, value: str, scheme: str, any_ip: bool) -> bool:
+        """Whether ``value`` (a Host header, or an Origin's host and port) names this board, any IP literal too when
+        ``any_ip``; a missing port is the standard port of ``scheme``."""
         host, port = split_host(value)
-        return host in self.hosts and (self.port is None or port == self.port)
+        if (host, port) in self.allowed or (port is None or port == self.port) and (host, None) in self.allowed:
+            return True
+        if port is None and ((host, "80") in self.allowed or (host, "443") in self.allowed):  # a browser omits them
+            return True
+        if not (host in self.hosts or any_ip and ip_literal(host)):
+            return False
+        return self.port is None or (port or DEFAULT_PORTS.get(scheme)) == self.port
 
-    def _origin_ok(self, value: str) -> bool:
+    def _origin_ok(self, value: str, host: str, host_scheme: str) -> bool:
+        """Whether the page behind Origin ``value`` is the board's own: one of its names, or the very address of the
+        request (``host``, its Host header). An IP literal is the board's in a Host (the browser connected to it),
+        but in an Origin it is only where the page came from: any machine's."""
         scheme, separator, rest = value.partition("://")
-        return scheme in ("http", "https") and bool(separator) and self._host_ok(rest.rstrip("/"))
+        if scheme not in ("http", "https") or not separator:
+            return False
+        rest = rest.rstrip("/")
+        if self._host_ok(rest, scheme, any_ip=False):
+            return True
+        (origin_host, origin_port), (own_host, own_port) = split_host(rest), split_host(host)
+        return self.any_ip and origin_host == own_host and \
+            (origin_port or DEFAULT_PORTS[scheme]) == (own_port or DEFAULT_PORTS.get(host_scheme))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -82,11 +190,14 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
-        if not self._host_ok(headers.get("host", "")):
-            await _refuse(send, 421, "this board answers only to its own address (the Host header is another's)")
+        host = headers.get("host", "")
+        scheme = scope.get("scheme", "http")
+        if not self._host_ok(host, scheme, self.any_ip):
+            await _refuse(send, 421, f"this board answers only to its own addresses (the Host header names {host!r}; "
+                                     "stich board --allow-host NAME accepts another name)")
             return
         origin = headers.get("origin")
-        if origin is not None and origin != "null" and not self._origin_ok(origin):
+        if origin is not None and origin != "null" and not self._origin_ok(origin, host, scheme):
             await _refuse(send, 403, "requests from other sites are refused (the Origin header is another's)")
             return
         if origin == "null" and scope["method"] != "GET":
