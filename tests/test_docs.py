@@ -1,6 +1,8 @@
 """The docs against the command line. A new user follows README.md and docs/*.md word by word: every command they
-show must exist with the options they give it, and an output they show must be what the command prints (the lines
-shown, in order; the docs may leave lines out, such as the hand diagram). Each check once caught a mismatch: a postmortem example without its ``(handed over)`` marks."""
+show must exist with the options they give it, every option that ``--help`` shows must be documented, and an output
+they show must be what the command prints (the lines shown, in order; the docs may leave lines out, such as the hand
+diagram). Each check once caught a mismatch: a postmortem example without its ``(handed over)`` marks, options that
+no page named (``-c``, ``-d``, ``table --settlement``)."""
 
 from __future__ import annotations
 
@@ -89,6 +91,13 @@ def test_every_command_is_described_in_cli_md_and_every_page_names_only_real_one
     assert [name for name in names if f"`stich {name}" not in cli_md] == []
     assert sorted({f"{shown.page}:{shown.line}: {shown.text}" for shown in shown_commands()
                    if shown.text.split()[1] not in names}) == []
+
+
+def test_every_option_that_help_shows_is_in_the_docs() -> None:
+    """Long and short forms: a user who meets an option in ``--help`` finds it explained."""
+    missing = [f"{name} {option}" for name, _, _ in COMMANDS for option in sorted(options_of(name, hidden=False))
+               if not mentioned(option, ALL_TEXT)]
+    assert missing == []
 
 
 def test_every_command_the_docs_show_takes_the_options_they_give_it() -> None:
