@@ -56,24 +56,42 @@ class Shown:
 
 
 def shown_commands() -> Iterator[Shown]:
-    """Every ``stich COMMAND ...`` the docs show: a line of a code block (after a ``$`` prompt) or a code span."""
+    """Every ``stich COMMAND ...`` the docs show: a line of a code block (after a ``$`` prompt; a synopsis goes on in
+    the indented ``[...`` lines under it) or a code span of the prose (which may run over a line's end)."""
     for page, text in TEXT.items():
+        found: list[tuple[int, str]] = []
+        paragraph: list[tuple[int, str]] = []
         in_block = False
-        for number, line in enumerate(text.splitlines(), 1):
-            if line.strip().startswith("```"):
-                in_block = not in_block
-                continue
-            texts = []
-            if in_block or line.startswith("    "):
-                found = re.match(r"\s*(?:\$ )?(stich [a-z].*)", line)
-                texts += [found.group(1)] if found else []
-            texts += [span for span in line.split("`")[1::2] if re.search(r"\bstich [a-z]", span)]
-            for shown in texts:
-                # one span may hold a pipe of commands (`stich deal ... | stich check -`)
-                for part in re.split(r"\s\\?\|\s", shown):
-                    found = re.search(r"(?<![\w:/.-])stich ([a-z]+)\b(.*)", part)
-                    if found and not found.group(1) == "started":  # "(it was closed when stich started)"
-                        yield Shown(page.name, number, f"stich {found.group(1)}{found.group(2)}")
+        last_command = 0  # the line of the code block's last command line, which a synopsis's next lines go on
+        for number, line in enumerate([*text.splitlines(), ""], 1):
+            fence = line.strip().startswith("```")
+            in_block = in_block != fence
+            if in_block or fence or not line.strip():
+                found += code_spans(paragraph)
+                paragraph = []
+            else:
+                paragraph.append((number, line))
+            if (in_block and not fence) or line.startswith("    "):
+                command = re.match(r"\s*(?:\$ )?(stich [a-z].*)", line)
+                if command:
+                    found.append((number, command.group(1)))
+                    last_command = number
+                elif last_command == number - 1 and re.match(r"\s+\[", line):
+                    found[-1] = (found[-1][0], f"{found[-1][1]} {line.strip()}")
+                    last_command = number
+        for number, shown in found:
+            # one span may hold a pipe of commands (`stich deal ... | stich check -`)
+            for part in re.split(r"\s\\?\|\s(?=stich )", shown):
+                command = re.search(r"(?<![\w:/.-])stich ([a-z]+)\b(.*)", part)
+                if command and not command.group(1) == "started":  # "(it was closed when stich started)"
+                    yield Shown(page.name, number, f"stich {command.group(1)}{command.group(2)}")
+
+
+def code_spans(paragraph: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The code spans of a paragraph of prose that hold a ``stich`` command, each with the line it starts on."""
+    text = " ".join(line.strip() for _, line in paragraph)
+    return [(next((number for number, line in paragraph if span[:20] in line), paragraph[0][0]), span)
+            for span in text.split("`")[1::2] if re.search(r"\bstich [a-z]", span)]
 
 
 def test_stich_help_lists_every_command_with_its_one_line() -> None:
@@ -97,6 +115,20 @@ def test_every_option_that_help_shows_is_in_the_docs() -> None:
     """Long and short forms: a user who meets an option in ``--help`` finds it explained."""
     missing = [f"{name} {option}" for name, _, _ in COMMANDS for option in sorted(options_of(name, hidden=False))
                if not mentioned(option, ALL_TEXT)]
+    assert missing == []
+
+
+def test_the_synopses_of_a_command_show_every_option_its_help_does() -> None:
+    """A synopsis is a shown command line with options in brackets (``stich solve FILE [--board N | ...]``): the
+    synopses of a command show, between them, every option of its ``--help`` (long or short form)."""
+    synopses: dict[str, str] = {}
+    for shown in shown_commands():
+        if " [-" in shown.text:
+            name = shown.text.split()[1]
+            synopses[name] = f"{synopses.get(name, '')} {shown.text}"
+    missing = [f"{name} {param.opts[0]}" for name, _, _ in COMMANDS for param in command_of(name).params
+               if type(param).__name__.endswith("Option") and not param.hidden
+               and not any(mentioned(form, synopses.get(name, "")) for form in (*param.opts, *param.secondary_opts))]
     assert missing == []
 
 
