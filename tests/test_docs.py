@@ -132,6 +132,19 @@ def test_the_synopses_of_a_command_show_every_option_its_help_does() -> None:
     assert missing == []
 
 
+@pytest.mark.parametrize("option, exact", [("--play", True), ("--table-mb", True), ("--threads", True),
+                                           ("--time-limit", False)])
+def test_the_commands_cli_md_lists_for_a_shared_option_are_those_that_take_it(option: str, exact: bool) -> None:
+    """cli.md's conventions name, for each option that several commands share, the commands that take it
+    (``--table-mb`` once named "every command that searches", which match is not among). ``--time-limit`` lists the
+    commands where it bounds a record's searches; analyse, match and board have one of their own."""
+    bullet = re.search(rf"^\* \*\*`{option}[^`]*`\*\* \(([^)]*)\)", TEXT[ROOT / "docs" / "cli.md"], re.MULTILINE)
+    assert bullet is not None
+    named = set(re.findall(r"`([a-z]+)(?: --dd)?`", bullet.group(1)))
+    taking = {name for name, _, _ in COMMANDS if option in options_of(name, hidden=False)}
+    assert named == taking if exact else named <= taking
+
+
 def test_every_command_the_docs_show_takes_the_options_they_give_it() -> None:
     """``stich solve FILE --board 7 -o points``: each option of a shown command line is one of that command's (the
     options inside a synopsis's brackets too)."""
