@@ -57,10 +57,7 @@ def render_analysis(document: dict, console=None) -> None:
     console = console or stdout_console()
     unit = document["measure"]
     low, high = document["interval"]
-    if document.get("record"):  # from a file: which record (a file of several boards gives several reports)
-        record = document["record"]
-        place = f"{record['source']}:{record['line']}"
-        console.print(Text(f"board {record['board']} ({place})" if record.get("board") else place, style="bold"))
+    print_record(document, console)
     painter = CardPainter.for_game(document["game"])
     console.print(Text(f"{document['game']} {document['contract']}, seat {document['seat']}: ")
                   + painter.cards(document["hand"]))
@@ -109,6 +106,15 @@ def render_analysis(document: dict, console=None) -> None:
             openings.add_row(painter.card(card["card"]), *card_score, f"{card['win_probability']:.1%}",
                              f"{card['mean']:.1f}")
         console.print(openings)
+
+
+def print_record(document: dict, console) -> None:
+    """Which record a report from a file answers (a file of several boards gives several reports): its board and
+    place, as the other commands head theirs."""
+    if document.get("record"):
+        record = document["record"]
+        place = f"{record['source']}:{record['line']}"
+        console.print(Text(f"board {record['board']} ({place})" if record.get("board") else place, style="bold"))
 
 
 def _forced_by_whom(bonus: dict, samples: int) -> tuple[str, str]:
@@ -456,6 +462,7 @@ def render_cards(document: dict, console=None) -> None:
     """Card advice for people: the legal cards ranked by the seat's mean share of its side's settlement."""
     console = console or stdout_console()
     painter = CardPainter.for_game(document["game"])
+    print_record(document, console)
     console.print(f"{document['game']}, {document['contract']}: seat {document['seat']} to move after "
                   f"{plural(len(document['played']), 'card')} played")
     done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"

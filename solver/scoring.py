@@ -57,9 +57,12 @@ def require_complete(position: Position) -> None:
         record = position.record
         if record is None:
             raise StichError(f"{position.label}: {text}")
-        # pointed at the play's last card (where it stops), else at the record: no Play section at all
-        tokens = [token for line in record.play.tricks for token in line] if record.play is not None else []
-        place = tokens[-1] if tokens else (record.play.leader if record.play is not None else None)
+        # pointed at the file's last card of the play (where it stops), else at its [Play] tag's leader, else at the
+        # record; cards played after the file's (``--play``, Position.play) have no place in the file (line 0)
+        play = record.play
+        tokens = [token for line in play.tricks for token in line if token.line] if play is not None else []
+        leader = play.leader if play is not None else None
+        place = tokens[-1] if tokens else (leader if leader is not None and leader.line else None)
         raise ParseError(text, source=record.source, line=place.line if place else record.line,
                          column=place.column if place else 1, expected="every card of the deal played")
 

@@ -340,6 +340,16 @@ def test_cli_card_advice_json_follows_the_schema():
     assert wrong.returncode == 1 and "seat to move" in wrong.stderr and "Traceback" not in wrong.stderr
 
 
+def test_cli_card_advice_says_which_record_it_answers():
+    """``stich analyse FILE --seat N --cards`` answers every record of FILE: each text report is headed by its board
+    and place, as ``stich analyse FILE`` heads its own (card advice said none, so the reports of a file could not be
+    told apart)."""
+    text = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[:2] == ["board 1 (examples/schafkopf.tbn:10)",
+                                            "Schafkopf, Rufer G: seat 3 to move after 16 cards played"]
+
+
 def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refusals():
     from rich.console import Console
 

@@ -184,6 +184,20 @@ def test_score_takes_play_to_finish_a_record_as_the_other_commands_do():
     assert {item["name"]: item["winners"] for item in document["items"]} == {"game": [3, 4], "schwarz": [1, 2]}
 
 
+def test_score_of_a_play_left_short_by_play_points_at_the_file_not_at_line_0():
+    """``stich score FILE --play CARDS`` that does not finish the deal: the error is located in the file, at its last
+    card of the play (examples/schafkopf.tbn board 6: EO, line 97), else at the [Play] tag or the record; it said
+    ``schafkopf.tbn:0:0``, the place of a card that --play added."""
+    examples = Path(__file__).parent.parent / "examples"
+    result = runner.invoke(APP, ["score", str(examples / "schafkopf.tbn"), "-b", "6", "--play", "GA"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"stich: {examples / 'schafkopf.tbn'}:97:1: scoring needs a complete Play section")
+    # a record without a Play section: the --play cards are all there is, so the record's first line
+    result = runner.invoke(APP, ["score", str(examples / "kratzen.tbn"), "-b", "1", "--play", "EO"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"stich: {examples / 'kratzen.tbn'}:10:1: scoring needs a complete Play section")
+
+
 def test_laufende_only_if_holder_wins():
     position = position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY)
     assert score_deal(position).payments[0] == -30  # the defenders' 4 Laufende count for them

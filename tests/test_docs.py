@@ -1,0 +1,271 @@
+"""The docs against the command line. A new user follows README.md and docs/*.md word by word: every command they
+show must exist with the options they give it, every option that ``--help`` shows must be documented, and an output
+they show must be what the command prints (the lines shown, in order; the docs may leave lines out, such as the hand
+diagram). Each check once caught a mismatch: a postmortem example without its ``(handed over)`` marks, options that
+no page named (``-c``, ``-d``, ``table --settlement``)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from solver.cli.main import COMMANDS, app
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+TEXT = {page: page.read_text(encoding="utf-8") for page in PAGES}
+ALL_TEXT = "\n".join(TEXT.values())
+
+runner = CliRunner()
+
+
+def command_of(name: str) -> Any:
+    """The click command behind ``stich NAME`` (the root group imports a command's module only when asked)."""
+    root = typer.main.get_command(app)
+    return root.get_command(click.Context(root, info_name="stich"), name)
+
+
+def options_of(name: str, hidden: bool = True) -> set[str]:
+    """Every option name of ``stich NAME``: long and short, the ``--no-`` halves of a switch (hidden ones only when
+    ``hidden``: ``--threads`` of batch and analyse is only there to be refused with what to give instead)."""
+    return {option for param in command_of(name).params if hidden or not getattr(param, "hidden", False)
+            for option in (*param.opts, *param.secondary_opts) if option.startswith("-")} | {"--help"}
+
+
+def mentioned(option: str, text: str) -> bool:
+    """Whether ``option`` appears in ``text`` as itself (``--pot``, not ``--pots`` or ``--potx``)."""
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) is not None
+
+
+@dataclass
+class Shown:
+    """A command line in the docs: where, and the text from ``stich`` on."""
+
+    page: str
+    line: int
+    text: str
+
+
+def shown_commands() -> Iterator[Shown]:
+    """Every ``stich COMMAND ...`` the docs show: a line of a code block (after a ``$`` prompt; a synopsis goes on in
+    the indented ``[...`` lines under it) or a code span of the prose (which may run over a line's end)."""
+    for page, text in TEXT.items():
+        found: list[tuple[int, str]] = []
+        paragraph: list[tuple[int, str]] = []
+        in_block = False
+        last_command = 0  # the line of the code block's last command line, which a synopsis's next lines go on
+        for number, line in enumerate([*text.splitlines(), ""], 1):
+            fence = line.strip().startswith("```")
+            in_block = in_block != fence
+            if in_block or fence or not line.strip():
+                found += code_spans(paragraph)
+                paragraph = []
+            else:
+                paragraph.append((number, line))
+            if (in_block and not fence) or line.startswith("    "):
+                command = re.match(r"\s*(?:\$ )?(stich [a-z].*)", line)
+                if command:
+                    found.append((number, command.group(1)))
+                    last_command = number
+                elif last_command == number - 1 and re.match(r"\s+\[", line):
+                    found[-1] = (found[-1][0], f"{found[-1][1]} {line.strip()}")
+                    last_command = number
+        for number, shown in found:
+            # one span may hold a pipe of commands (`stich deal ... | stich check -`)
+            for part in re.split(r"\s\\?\|\s(?=stich )", shown):
+                command = re.search(r"(?<![\w:/.-])stich ([a-z]+)\b(.*)", part)
+                if command and not command.group(1) == "started":  # "(it was closed when stich started)"
+                    yield Shown(page.name, number, f"stich {command.group(1)}{command.group(2)}")
+
+
+def code_spans(paragraph: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The code spans of a paragraph of prose that hold a ``stich`` command, each with the line it starts on."""
+    text = " ".join(line.strip() for _, line in paragraph)
+    return [(next((number for number, line in paragraph if span[:20] in line), paragraph[0][0]), span)
+            for span in text.split("`")[1::2] if re.search(r"\bstich [a-z]", span)]
+
+
+def test_stich_help_lists_every_command_with_its_one_line() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0, result.stderr
+    listed = re.findall(r"^  ([a-z]+)  +(\S.*)$", result.stdout, re.MULTILINE)
+    assert [name for name, _ in listed] == [name for name, _, _ in COMMANDS]
+    for (name, first_words), (_, _, line) in zip(listed, COMMANDS):
+        assert line.startswith(first_words.strip()), name
+
+
+def test_every_command_is_described_in_cli_md_and_every_page_names_only_real_ones() -> None:
+    cli_md = TEXT[ROOT / "docs" / "cli.md"]
+    names = [name for name, _, _ in COMMANDS]
+    assert [name for name in names if f"`stich {name}" not in cli_md] == []
+    assert sorted({f"{shown.page}:{shown.line}: {shown.text}" for shown in shown_commands()
+                   if shown.text.split()[1] not in names}) == []
+
+
+def test_every_option_that_help_shows_is_in_the_docs() -> None:
+    """Long and short forms: a user who meets an option in ``--help`` finds it explained."""
+    missing = [f"{name} {option}" for name, _, _ in COMMANDS for option in sorted(options_of(name, hidden=False))
+               if not mentioned(option, ALL_TEXT)]
+    assert missing == []
+
+
+def test_the_synopses_of_a_command_show_every_option_its_help_does() -> None:
+    """A synopsis is a shown command line with options in brackets (``stich solve FILE [--board N | ...]``): the
+    synopses of a command show, between them, every option of its ``--help`` (long or short form)."""
+    synopses: dict[str, str] = {}
+    for shown in shown_commands():
+        if " [-" in shown.text:
+            name = shown.text.split()[1]
+            synopses[name] = f"{synopses.get(name, '')} {shown.text}"
+    missing = [f"{name} {param.opts[0]}" for name, _, _ in COMMANDS for param in command_of(name).params
+               if type(param).__name__.endswith("Option") and not param.hidden
+               and not any(mentioned(form, synopses.get(name, "")) for form in (*param.opts, *param.secondary_opts))]
+    assert missing == []
+
+
+@pytest.mark.parametrize("option, exact", [("--play", True), ("--table-mb", True), ("--threads", True),
+                                           ("--time-limit", False)])
+def test_the_commands_cli_md_lists_for_a_shared_option_are_those_that_take_it(option: str, exact: bool) -> None:
+    """cli.md's conventions name, for each option that several commands share, the commands that take it
+    (``--table-mb`` once named "every command that searches", which match is not among). ``--time-limit`` lists the
+    commands where it bounds a record's searches; analyse, match and board have one of their own."""
+    bullet = re.search(rf"^\* \*\*`{option}[^`]*`\*\* \(([^)]*)\)", TEXT[ROOT / "docs" / "cli.md"], re.MULTILINE)
+    assert bullet is not None
+    named = set(re.findall(r"`([a-z]+)(?: --dd)?`", bullet.group(1)))
+    taking = {name for name, _, _ in COMMANDS if option in options_of(name, hidden=False)}
+    assert named == taking if exact else named <= taking
+
+
+def test_every_command_the_docs_show_takes_the_options_they_give_it() -> None:
+    """``stich solve FILE --board 7 -o points``: each option of a shown command line is one of that command's (the
+    options inside a synopsis's brackets too)."""
+    wrong = []
+    for shown in shown_commands():
+        _, name, rest = (shown.text + " ").split(" ", 2)
+        if name not in {name for name, _, _ in COMMANDS}:
+            continue  # said by the test above
+        rest = re.sub(r'"[^"]*"', '""', rest)  # a quoted value ("T17 T1", "1: Pagat Ultimo") holds no option
+        for option in re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", rest):
+            if option not in options_of(name):
+                wrong.append(f"{shown.page}:{shown.line}: {name} has no {option}: {shown.text}")
+    assert wrong == []
+
+
+# --- the outputs the docs show ---------------------------------------------------------------------------------------
+
+@dataclass
+class Example:
+    """A command with the output the docs show for it: a ``$ stich ...`` line with the lines under it, or a
+    paragraph ending in ``:`` whose last code span is a ``stich`` command (or a code block of that one command line)
+    followed by a code block of its output."""
+
+    page: str
+    line: int
+    command: str
+    output: list[str]
+    exit_code: int = 0
+
+
+def fenced_blocks(text: str) -> Iterator[tuple[int, str, list[str], list[str]]]:
+    """Each fenced block: its first line's number, its language, its lines (unindented) and the prose lines of the
+    paragraph before it."""
+    lines = text.splitlines()
+    number = 0
+    while number < len(lines):
+        fence = lines[number].strip()
+        if not fence.startswith("```"):
+            number += 1
+            continue
+        indent = len(lines[number]) - len(lines[number].lstrip())
+        end = next(n for n in range(number + 1, len(lines)) if lines[n].strip().startswith("```"))
+        before = number - 1
+        while before >= 0 and not lines[before].strip():
+            before -= 1
+        start = before
+        while start > 0 and lines[start - 1].strip() and not lines[start - 1].strip().startswith("```"):
+            start -= 1
+        paragraph = lines[start:before + 1] if before >= 0 and not lines[before].strip().startswith("```") else []
+        yield number + 1, fence[3:], [line[indent:] for line in lines[number + 1:end]], paragraph
+        number = end + 1
+
+
+def examples() -> Iterator[Example]:
+    for page, text in TEXT.items():
+        previous: list[str] = []
+        for number, language, block, paragraph in fenced_blocks(text):
+            if block and block[0].startswith("$ stich"):
+                commands = [n for n, line in enumerate(block) if line.startswith("$ ")]
+                for index, start in enumerate(commands):
+                    end = commands[index + 1] if index + 1 < len(commands) else len(block)
+                    if block[start].startswith("$ echo $?"):
+                        continue
+                    exit_code = 0
+                    if end < len(block) and block[end].strip() == "$ echo $?":
+                        exit_code = int(block[end + 1])
+                    yield Example(page.name, number + start + 1, block[start][2:], block[start + 1:end], exit_code)
+            elif language in ("", "json") and block and not block[0].startswith("stich "):
+                spans = [span for span in " ".join(paragraph).split("`")[1::2] if span.startswith("stich ")
+                         and len(span.split()) > 2]  # `stich analyse` alone names a command, it shows no run
+                if paragraph and paragraph[-1].rstrip().endswith(":") and spans:
+                    yield Example(page.name, number, spans[-1], block)
+                elif len(previous) == 1 and previous[0].startswith("stich ") and not paragraph:
+                    yield Example(page.name, number, previous[0], block)
+            previous = block
+
+
+#: What is not run: timings change from run to run, and a match's lines are its deals' (tested in test_bots.py).
+NOT_RUN = ("stich bench", "stich match")
+
+
+def runnable_examples() -> list[Any]:
+    return [pytest.param(example, id=f"{example.page}:{example.line}") for example in examples()
+            if not example.command.startswith(NOT_RUN)]
+
+
+def test_the_examples_are_found() -> None:
+    """The collection below is not empty by accident: the docs' main examples are in it."""
+    commands = {example.command for example in examples()}
+    assert {"stich solve examples/valat.tbn --cards --line", "stich check examples/valat.tbn",
+            "stich show examples/valat.tbn", "stich solve examples/valat.tbn --play HK -o valat",
+            "stich solve examples/settlement.tbn --cards --line", "stich score examples/settlement.tbn --dd",
+            "stich postmortem examples/schafkopf.tbn --board 7",
+            "stich solve examples/kratzen.tbn --board 1 --json"} <= commands
+
+
+def without_timings(document: Any) -> Any:
+    if isinstance(document, dict):
+        return {key: without_timings(value) for key, value in document.items() if key not in ("nodes", "seconds")}
+    if isinstance(document, list):
+        return [without_timings(value) for value in document]
+    return document
+
+
+@pytest.mark.parametrize("example", runnable_examples())
+def test_the_docs_show_what_the_command_prints(example: Example, tmp_path: Path, monkeypatch) -> None:
+    """The shown lines appear in the command's output in the order shown (stdout, then stderr); a JSON document
+    equals the command's but for its timings. Run from the project's root, as the docs' paths are."""
+    monkeypatch.chdir(ROOT)
+    arguments = shlex.split(example.command)[1:]
+    if "--plot" in arguments:  # the docs' own picture stays as it is
+        arguments[arguments.index("--plot") + 1] = str(tmp_path / "plot.png")
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == example.exit_code, (result.stdout, result.stderr)
+    if example.output and example.output[0].startswith("{"):
+        assert without_timings(json.loads(result.stdout)) == without_timings(json.loads(example.output[0]))
+        return
+    printed = [line.rstrip() for line in (result.stdout + result.stderr).splitlines()]
+    at = 0
+    for line in (line.rstrip() for line in example.output):
+        if line in ("...", ""):
+            continue
+        assert line in printed[at:], f"{example.page}:{example.line}: {line!r} is not printed (in this order)"
+        at = printed.index(line, at) + 1
