@@ -80,17 +80,16 @@ def render_analysis(document: dict, console=None) -> None:
     elif get_game(document["game"]).has_pot and document["seat"] != document["declarer"]:
         console.print(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
                       f"by seat {document['seat']}'s own {unit}")
-    wins = document.get("win_interval")
-    win_spread = f" (95%: {wins[0]:.1%} .. {wins[1]:.1%})" if wins else ""
-    console.print(f"win: {document['win_probability']:.1%}{win_spread}   mean {unit}: {document['mean']:.1f} "
-                  f"({spread}), each sample played double dummy")
+    console.print(f"win: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
+                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")
     if document["openings"]:
         # The line above lets every sample choose its own best card; a player picks one card for all of them.
         best = document["openings"][0]
         now = "card to play now" if document.get("played") else "opening card"
         score = f"mean payment {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
         console.print(Text(f"best single {now} over all samples: ") + painter.card(best["card"])
-                      + Text(f", {score}win {best['win_probability']:.1%}   mean {unit}: {best['mean']:.1f}"))
+                      + Text(f", {score}win {share(best['win_probability'], best.get('win_interval'))}   "
+                             f"mean {unit}: {best['mean']:.1f}"))
     bonuses = Table(title="bonuses forced", title_justify="left")
     for column in ("objective", "whose", "forced"):
         bonuses.add_column(column)
@@ -106,20 +105,36 @@ def render_analysis(document: dict, console=None) -> None:
             openings.add_column(column)
         for card in document["openings"]:
             card_score = (f"{card['mean_score']:+.2f}",) if scored else ()
-            openings.add_row(painter.card(card["card"]), *card_score, f"{card['win_probability']:.1%}",
-                             f"{card['mean']:.1f}")
+            openings.add_row(painter.card(card["card"]), *card_score,
+                             share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
         console.print(openings)
+
+
+def share(probability: float, interval: list | None, *, compact: bool = False) -> str:
+    """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
+    ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
+    are (so that ten contracts fit a terminal); the share alone where there is no interval."""
+    if compact:
+        text = f"{probability:.0%}"
+        if not interval or interval[0] is None:
+            return text
+        return f"{text} ({interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
+    text = f"{probability:.1%}"
+    if not interval or interval[0] is None:
+        return text
+    return f"{text} (95%: {interval[0]:.1%} .. {interval[1]:.1%})"
 
 
 def _forced_by_whom(bonus: dict, samples: int) -> tuple[str, str]:
     """Whose objective it is and how often it was forced: the hand's side's or the other side's in every sample, or
     either (a partner the deal names changes the sides from sample to sample), each side's share then apart."""
-    ours, theirs = bonus["probability_for"], bonus["probability_against"]
+    ours = share(bonus["probability_for"], bonus.get("interval_for"))
+    theirs = share(bonus["probability_against"], bonus.get("interval_against"))
     if bonus["samples_for_side"] == samples:
-        return "the hand's side", f"{ours:.1%}"
+        return "the hand's side", ours
     if bonus["samples_for_side"] == 0:
-        return "the other side", f"{theirs:.1%}"
-    return "either, by the deal", f"{ours:.1%} by the hand's side, {theirs:.1%} by the other"
+        return "the other side", theirs
+    return "either, by the deal", f"{ours} by the hand's side, {theirs} by the other"
 
 
 def analyse(
@@ -381,14 +396,16 @@ def render_advice(document: dict, console=None) -> None:
             table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "", "")
             continue
         mean_text, behind = _ranked_texts(rank, row)
-        bonuses, against = ("\n".join(f"{p:.0%} {name.replace('_', ' ')}" for name, p in row[key].items() if p)
+        bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
+                                      f"{name.replace('_', ' ')}" for name, p in row[key].items() if p)
                             for key in ("bonuses", "bonuses_against"))
         table.add_row(str(rank), row["contract"], mean_text, behind,
-                      f"{row['win_probability']:.0%}", bonuses, against)
+                      share(row["win_probability"], row.get("win_interval"), compact=True), bonuses, against)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
     console.print(_payment_note(document, sides=True))
-    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the others")
+    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the others; "
+                  "each share with its 95% Wilson interval in brackets")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
@@ -475,9 +492,10 @@ def render_cards(document: dict, console=None) -> None:
             continue
         mean_text, behind = _ranked_texts(rank, row)
         table.add_row(str(rank), painter.card(row["card"]), mean_text, behind,
-                      f"{row['win_probability']:.0%}")
+                      share(row["win_probability"], row.get("win_interval"), compact=True))
     console.print(table)
     console.print("~ : not told apart from the best card at this sample size")
+    console.print("win: the samples where the seat's payment is above 0 (its 95% Wilson interval in brackets)")
     console.print(_payment_note(document))
     if get_game(document["game"]).has_pot and not document.get("pot"):
         console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag)")

@@ -40,6 +40,7 @@ from .position import Position
 from .analysis import SCHEMA
 from .announcements import parse_announcements
 from .checkpoint import Journal, Span
+from .intervals import wilson_interval_95
 from .position import check_position
 from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, chunk_size, draw_sample, has_share,
                        lacks_announced, mean_interval, position_setup, record_scoring, run_spans, scaled_share,
@@ -283,6 +284,10 @@ class ContractRow:
     gap_high: float
     told_apart: bool  # whether the gap's 95% interval excludes 0 (the leader itself: False)
     against: dict[str, float] = field(default_factory=dict)  # the bonuses the other side is paid, by share
+    # the 95% Wilson intervals of the shares: the win chance's ((nan, nan) before any sample) and each bonus's
+    win_interval: tuple[float, float] = (math.nan, math.nan)
+    bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         def number(x: float) -> float | None:
@@ -290,8 +295,13 @@ class ContractRow:
         return {"contract": self.contract, "samples": self.samples, "refused": self.refused,
                 "mean": number(self.mean), "interval": [number(self.low), number(self.high)],
                 "win_probability": number(self.win_probability),
+                "win_interval": [number(x) for x in self.win_interval],
                 "bonuses": {name: round(p, 4) for name, p in self.bonuses.items()},
+                "bonuses_intervals": {name: [round(x, 4) for x in interval]
+                                      for name, interval in self.bonus_intervals.items()},
                 "bonuses_against": {name: round(p, 4) for name, p in self.against.items()},
+                "bonuses_against_intervals": {name: [round(x, 4) for x in interval]
+                                              for name, interval in self.against_intervals.items()},
                 "behind_leader": number(self.gap), "behind_interval": [number(self.gap_low), number(self.gap_high)],
                 "told_apart": self.told_apart}
 
@@ -343,12 +353,15 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
             gap, gap_low, gap_high = (x / SHARE_SCALE
                                       for x in mean_interval(pair.n, sign * pair.total, pair.squares))
             apart = not math.isnan(gap_low) and gap_low > 0
-        rows.append(ContractRow(names[index], entry.n, entry.refused, mean, low, high,
-                                entry.wins / entry.n if entry.n else math.nan,
-                                {name: count / entry.n for name, count in sorted(entry.bonuses.items())} if entry.n
-                                else {}, gap, gap_low, gap_high, apart,
-                                {name: count / entry.n for name, count in sorted(entry.against.items())} if entry.n
-                                else {}))
+        n = entry.n
+        rows.append(ContractRow(
+            names[index], n, entry.refused, mean, low, high, entry.wins / n if n else math.nan,
+            {name: count / n for name, count in sorted(entry.bonuses.items())} if n else {},
+            gap, gap_low, gap_high, apart,
+            {name: count / n for name, count in sorted(entry.against.items())} if n else {},
+            wilson_interval_95(entry.wins, n) if n else (math.nan, math.nan),
+            {name: wilson_interval_95(count, n) for name, count in sorted(entry.bonuses.items())} if n else {},
+            {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {}))
     return tuple(rows)
 
 
@@ -562,8 +575,8 @@ class CardAdvice:
             entry = row.as_dict()
             entry["card"] = entry.pop("contract")
             entry.pop("refused")
-            entry.pop("bonuses")
-            entry.pop("bonuses_against")
+            for key in ("bonuses", "bonuses_intervals", "bonuses_against", "bonuses_against_intervals"):
+                entry.pop(key)
             cards.append(entry)
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
                 "seat": self.seat, "played": list(self.played),

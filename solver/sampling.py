@@ -92,10 +92,26 @@ class BonusChance:
     def probability_against(self) -> float:
         return self.forced_against / self.samples if self.samples else 0.0
 
+    @property
+    def interval_for(self) -> tuple[float, float] | None:
+        """The 95% Wilson interval of :attr:`probability_for`, as the win chance has (None: no sample)."""
+        return wilson_interval_95(self.forced_for, self.samples) if self.samples else None
+
+    @property
+    def interval_against(self) -> tuple[float, float] | None:
+        """The 95% Wilson interval of :attr:`probability_against` (None: no sample)."""
+        return wilson_interval_95(self.forced_against, self.samples) if self.samples else None
+
     def as_dict(self) -> dict[str, Any]:
         return {"objective": self.name, "seat": self.seat, "description": self.description,
-                "probability_for": self.probability_for, "probability_against": self.probability_against,
+                "probability_for": self.probability_for, "interval_for": _pair(self.interval_for),
+                "probability_against": self.probability_against, "interval_against": _pair(self.interval_against),
                 "samples_for_side": self.for_side}
+
+
+def _pair(interval: tuple[float, float] | None) -> list[float] | None:
+    """An interval as a JSON document writes it: ``[low, high]``, or null."""
+    return None if interval is None else list(interval)
 
 
 @dataclass(frozen=True)
@@ -106,10 +122,11 @@ class OpeningCard:
     mean: float
     win_probability: float
     mean_score: float | None = None  # for the hand's side, game units (None: the rules have no settlement search)
+    win_interval: tuple[float, float] | None = None  # the win chance's 95% Wilson interval
 
     def as_dict(self) -> dict[str, Any]:
         return {"card": self.card, "mean": self.mean, "win_probability": self.win_probability,
-                "mean_score": self.mean_score}
+                "win_interval": _pair(self.win_interval), "mean_score": self.mean_score}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,7 +169,7 @@ class HandAnalysis:
                 "seat": self.seat, "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},
                 "samples": self.samples, "seed": self.seed, "measure": self.measure,
                 "win_probability": self.win_probability,
-                "win_interval": None if self.win_interval is None else list(self.win_interval),
+                "win_interval": _pair(self.win_interval),
                 "mean": self.mean, "interval": list(self.interval),
                 "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],
                 "played": list(self.played), "score_mean": self.score_mean,
@@ -819,7 +836,8 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
         score_interval = (score_low, score_high) if n > 1 else (score_mean, score_mean)
     # best play means the score: the cards are ranked by their mean score, then win chance and mean points
     openings = tuple(sorted((OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples,
-                                         tally.score_total / SHARE_SCALE / tally.samples if scored else None)
+                                         tally.score_total / SHARE_SCALE / tally.samples if scored else None,
+                                         wilson_interval_95(tally.wins, tally.samples))
                              for card, tally in total.cards.items()),
                             key=lambda o: (-(o.mean_score or 0.0), -o.win_probability, -o.mean, o.card)))
     measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"

@@ -428,3 +428,44 @@ def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
         text = console.export_text()
         assert "pagat_ul" not in text and "ultimo" in text and "absolut" in text and "mondfang" in text
     assert "72% absolut" in text and "32% pagat ultimo" in text and "5% mondfang" in text
+
+
+def test_every_share_of_the_advice_has_a_wilson_interval():
+    """The win rate and the bonus odds of each contract (and each card's win rate) were bare shares (the
+    statistician's review): each has its 95% Wilson interval, in JSON and in the table (9 of 10: 0.5958 .. 0.9821,
+    1 of 10: 0.0179 .. 0.4042, 6 of 10: 0.3127 .. 0.8318, by hand from the Wilson formula)."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G, Solo E", samples=10, seed=1,
+                             workers=1)
+    rufer, solo = _row(advice, "Rufer G"), _row(advice, "Solo E")
+    assert rufer.win_probability == 0.9 and rufer.win_interval == pytest.approx((0.5958, 0.9821), abs=1e-4)
+    assert rufer.bonuses["schneider"] == 0.1
+    assert rufer.bonus_intervals["schneider"] == pytest.approx((0.0179, 0.4042), abs=1e-4)
+    assert solo.win_probability == 0.0 and solo.win_interval == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert solo.against["schneider"] == 0.6
+    assert solo.against_intervals["schneider"] == pytest.approx((0.3127, 0.8318), abs=1e-4)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    first = document["contracts"][0]
+    assert first["contract"] == "Rufer G" and first["win_interval"] == [0.5958, 0.9821]
+    assert first["bonuses_intervals"]["schneider"] == [0.0179, 0.4042]
+    assert document["contracts"][1]["bonuses_against_intervals"] == {"schneider": [0.3127, 0.8318]}
+    console = Console(record=True, width=160)
+    render_advice(document, console)
+    text = console.export_text()
+    assert "90% (60-98%)" in text and "10% (2-40%) schneider" in text and "60% (31-83%) schneider" in text
+    assert "0% (0-28%)" in text and "each share with its 95% Wilson interval in brackets" in text
+
+
+def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
+    """Every card of this position wins all 6 samples: 6 of 6 is 0.6097 .. 1 by the Wilson formula, not 1 .. 1."""
+    advice = card_advice(_position(), samples=6, seed=1, workers=1)
+    assert {row.contract for row in advice.rows} == {"GA", "GO", "SA", "SO"}
+    for row in advice.rows:
+        assert row.win_probability == 1.0 and row.win_interval == pytest.approx((0.6097, 1.0), abs=1e-4)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    assert all(card["win_interval"] == [0.6097, 1.0] for card in document["cards"])
+    assert "bonuses_intervals" not in document["cards"][0]

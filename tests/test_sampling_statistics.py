@@ -193,3 +193,35 @@ def test_the_win_chance_has_a_wilson_interval():
     assert low < analysis.win_probability < high and analysis.as_dict()["win_interval"] == [low, high]
     with pytest.raises(ValueError):
         wilson_interval_95(3, 2)
+
+
+def test_every_share_of_the_analysis_has_a_wilson_interval():
+    """The bonus odds and each opening card's win chance were bare shares beside the win chance's Wilson interval
+    (the statistician's review): each has its own, here checked against the hand calculation (4 of 12:
+    (p + z²/2n) / (1 + z²/n) -/+ z sqrt(p(1 - p)/n + z²/4n²) / (1 + z²/n) = 0.1381 .. 0.6094)."""
+    from rich.console import Console
+
+    from cli.analyse import render_analysis
+    from test_cli import SCHEMA, schema_errors
+
+    analysis = analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", samples=12, seed=0, workers=1)
+    bonuses = {bonus.name: bonus for bonus in analysis.bonuses}
+    schneider, schwarz = bonuses["schneider"], bonuses["schwarz"]
+    assert schneider.forced_for == 4 and schneider.interval_for == pytest.approx((0.1381, 0.6094), abs=1e-4)
+    assert schwarz.forced_for == 0 and schwarz.interval_for == pytest.approx((0.0, 0.2425), abs=1e-4)  # 0 of 12
+    assert schwarz.interval_against == pytest.approx((0.0, 0.2425), abs=1e-4)
+    best = analysis.openings[0]
+    assert best.card == "H9" and best.win_probability == 7 / 12
+    assert best.win_interval == pytest.approx((0.3195, 0.8067), abs=1e-4)
+    document = analysis.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    row = next(b for b in document["bonuses"] if b["objective"] == "schneider")
+    assert row["interval_for"] == list(schneider.interval_for)
+    assert row["interval_against"] == pytest.approx([0.0, 0.2425], abs=1e-4)  # never forced against: 0 of 12
+    assert document["openings"][0]["win_interval"] == list(best.win_interval)
+    console = Console(record=True, width=160)
+    render_analysis(document, console)
+    text = console.export_text()
+    assert "schneider         │ the hand's side │ 33.3% (95%: 13.8% .. 60.9%)" in text
+    assert "win 58.3% (95%: 32.0% .. 80.7%)" in text  # the best single card, as the headline's win chance
+    assert "│ H9   │ +0.50        │ 58.3% (95%: 32.0% .. 80.7%) │" in text
