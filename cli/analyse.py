@@ -17,7 +17,7 @@ from solver.deal import small_number
 from solver.errors import InvalidDealError
 from solver.games import game_list, get_game
 from solver.position import Position
-from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
+from solver.sampling import ALL_ALIKE, MAX_SAMPLES, analyse_hand, analyse_position
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -41,22 +41,22 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
     return known
 
 
-def _spread(samples: int, low: str, high: str, alike: bool) -> str:
-    """A mean's 95% interval as the report says it; where every sample gave the same value the interval has no width,
-    which says only that no other value was met in these samples (a rare deal may still move the mean), so the
-    text says that instead of printing a certainty."""
+def _spread(samples: int, interval: list, note: str | None, number: Callable[[float], str]) -> str:
+    """A mean's 95% interval as the report says it. Where every sample gave the same value the JSON gives no
+    interval (``interval_note``): one of no width says only that no other value was met in these samples (a rare
+    deal may still move the mean), so the text says that instead of printing a certainty."""
+    low, high = interval
     if samples < 2:
         return "one sample: no interval"
-    if alike:
+    if note or low is None or low == high:
         return f"all {samples:,} samples alike: no interval"
-    return f"95% interval {low} .. {high}"
+    return f"95% interval {number(low)} .. {number(high)}"
 
 
 def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards."""
     console = console or stdout_console()
     unit = document["measure"]
-    low, high = document["interval"]
     if document.get("record"):  # from a file: which record (a file of several boards gives several reports)
         record = document["record"]
         place = f"{record['source']}:{record['line']}"
@@ -70,10 +70,10 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text("played so far: ") + painter.cards(document["played"]))
     console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
                   + _scored_with(document))
-    spread = _spread(document["samples"], f"{low:.1f}", f"{high:.1f}", low == high)
+    spread = _spread(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
     if document.get("score_mean") is not None:
-        score_low, score_high = document["score_interval"]
-        score_spread = _spread(document["samples"], f"{score_low:+.2f}", f"{score_high:+.2f}", score_low == score_high)
+        score_spread = _spread(document["samples"], document["score_interval"], document.get("score_interval_note"),
+                               "{:+.2f}".format)
         whose = ("the attacker's own, from the pot" if get_game(document["game"]).has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
         console.print(f"mean payment: {document['score_mean']:+.2f} {_units(document)} ({score_spread}), {whose}")
@@ -344,19 +344,29 @@ def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
     """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as
     ``+1.00 ± 0.50``: the intervals are the mean's plus and minus a half-width, and written so a table of ten
     contracts fits a terminal."""
-    low, high = (x if x is not None else math.nan for x in row["interval"])
+    mean = plus_minus(row["mean"], row["interval"], row.get("interval_note"))
     if rank == 1:
-        return plus_minus(row["mean"], low, high), "best"
-    gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
-    behind = plus_minus(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
-    return plus_minus(row["mean"], low, high), behind
+        return mean, "best"
+    behind = plus_minus(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
+    return mean, behind + ("" if row["told_apart"] else " ~")
 
 
-def plus_minus(value: float, low: float, high: float) -> str:
-    """``+1.00 ± 0.50`` for a mean and its symmetric interval, the mean alone where there is none."""
-    if math.isnan(low):
+def plus_minus(value: float, interval: list, note: str | None = None) -> str:
+    """``+1.00 ± 0.50`` for a mean and its symmetric interval; ``+1.00 (all alike)`` where every sample gave that
+    value (no interval: not ``± 0.00``, a certainty the samples do not show); the mean alone where there is none."""
+    low, high = interval
+    if note == ALL_ALIKE or (low is not None and low == high):
+        return f"{value:+.2f} (all alike)"
+    if low is None or math.isnan(low):
         return f"{value:+.2f}"
     return f"{value:+.2f} ± {(high - low) / 2:.2f}"
+
+
+def _alike_note(rows: list, console) -> None:
+    """What ``(all alike)`` in a table of advice means, where a row says it."""
+    if any(ALL_ALIKE in (row.get("interval_note"), row.get("behind_interval_note")) for row in rows):
+        console.print("all alike: every sample gave this value, so there is no interval (no other value was seen "
+                      "in these samples; that is not a certainty)")
 
 
 def _nothing_solved(document: dict, console) -> bool:
@@ -403,9 +413,10 @@ def render_advice(document: dict, console=None) -> None:
                       share(row["win_probability"], row.get("win_interval"), compact=True), bonuses, against)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+    _alike_note(document["contracts"], console)
     console.print(_payment_note(document, sides=True))
-    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the others; "
-                  "each share with its 95% Wilson interval in brackets")
+    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the "
+                  "others; each share with its 95% Wilson interval in brackets")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
@@ -495,6 +506,7 @@ def render_cards(document: dict, console=None) -> None:
                       share(row["win_probability"], row.get("win_interval"), compact=True))
     console.print(table)
     console.print("~ : not told apart from the best card at this sample size")
+    _alike_note(document["cards"], console)
     console.print("win: the samples where the seat's payment is above 0 (its 95% Wilson interval in brackets)")
     console.print(_payment_note(document))
     if get_game(document["game"]).has_pot and not document.get("pot"):

@@ -43,8 +43,8 @@ from .checkpoint import Journal, Span
 from .intervals import wilson_interval_95
 from .position import check_position
 from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, chunk_size, draw_sample, has_share,
-                       lacks_announced, mean_interval, position_setup, record_scoring, run_spans, scaled_share,
-                       seat_cards, shuffled_deal, unseen_cards)
+                       interval_document, lacks_announced, mean_interval, position_setup, record_scoring, run_spans,
+                       scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
@@ -282,18 +282,30 @@ class ContractRow:
     gap: float  # the leader's mean minus this contract's, paired
     gap_low: float
     gap_high: float
-    told_apart: bool  # whether the gap's 95% interval excludes 0 (the leader itself: False)
+    told_apart: bool  # whether the samples tell it from the leader (:func:`told_apart`; the leader itself: False)
     against: dict[str, float] = field(default_factory=dict)  # the bonuses the other side is paid, by share
     # the 95% Wilson intervals of the shares: the win chance's ((nan, nan) before any sample) and each bonus's
     win_interval: tuple[float, float] = (math.nan, math.nan)
     bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
     against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's)
+    best: bool = False  # the leader: its gap is 0 by construction
 
     def as_dict(self) -> dict[str, Any]:
+        """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
+        samples; the leader's gap, 0 by construction) is written as nulls with a note saying why."""
         def number(x: float) -> float | None:
             return None if math.isnan(x) else round(x, 4)
+
+        def interval(n: int, low: float, high: float) -> tuple[list[float | None], str | None]:
+            ends, note = interval_document(n, low, high)
+            return [None if x is None else number(x) for x in ends], note
+
+        mean_ends, mean_note = interval(self.samples, self.low, self.high)
+        behind_interval, behind_note = ([None, None], BEST) if self.best else \
+            interval(self.gap_samples, self.gap_low, self.gap_high)
         return {"contract": self.contract, "samples": self.samples, "refused": self.refused,
-                "mean": number(self.mean), "interval": [number(self.low), number(self.high)],
+                "mean": number(self.mean), "interval": mean_ends, "interval_note": mean_note,
                 "win_probability": number(self.win_probability),
                 "win_interval": [number(x) for x in self.win_interval],
                 "bonuses": {name: round(p, 4) for name, p in self.bonuses.items()},
@@ -302,8 +314,8 @@ class ContractRow:
                 "bonuses_against": {name: round(p, 4) for name, p in self.against.items()},
                 "bonuses_against_intervals": {name: [round(x, 4) for x in interval]
                                               for name, interval in self.against_intervals.items()},
-                "behind_leader": number(self.gap), "behind_interval": [number(self.gap_low), number(self.gap_high)],
-                "told_apart": self.told_apart}
+                "behind_leader": number(self.gap), "behind_interval": behind_interval,
+                "behind_interval_note": behind_note, "told_apart": self.told_apart}
 
 
 @dataclass(frozen=True)
@@ -331,6 +343,21 @@ class ContractAdvice:
                 "pot": self.pot, "stopped": self.stopped, "contracts": [row.as_dict() for row in self.rows]}
 
 
+#: The note of the leader's gap, which is 0 by construction and has no interval.
+BEST = "the best itself"
+
+
+def told_apart(n: int, gap: float, low: float, high: float) -> bool:
+    """Whether the samples tell an item from the leader: the 95% interval of the paired gap excludes 0. Where every
+    sample gave the same gap that interval has no width and would claim it at 2 samples; the exact sign test
+    decides instead (the gap has one sign on all n samples: p = 2 / 2^n below 0.05, from 6 samples on)."""
+    if n < 2 or math.isnan(low):
+        return False
+    if low == high:
+        return gap != 0 and 2 * 0.5 ** n < 0.05
+    return low > 0
+
+
 def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ...]:
     """The items (contracts, or cards) ranked by mean, best first, each with its paired gap to the leader."""
     means = []
@@ -345,14 +372,14 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
         mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares))
         if index == leader:
             gap = gap_low = gap_high = 0.0
-            apart = False
+            gap_samples, apart = entry.n, False
         else:
             key = (min(index, leader), max(index, leader))
             pair = sums.pairs.get(key, PairSums())
             sign = 1 if key == (leader, index) else -1  # pairs hold first - second
             gap, gap_low, gap_high = (x / SHARE_SCALE
                                       for x in mean_interval(pair.n, sign * pair.total, pair.squares))
-            apart = not math.isnan(gap_low) and gap_low > 0
+            gap_samples, apart = pair.n, told_apart(pair.n, gap, gap_low, gap_high)
         n = entry.n
         rows.append(ContractRow(
             names[index], n, entry.refused, mean, low, high, entry.wins / n if n else math.nan,
@@ -361,7 +388,8 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
             {name: count / n for name, count in sorted(entry.against.items())} if n else {},
             wilson_interval_95(entry.wins, n) if n else (math.nan, math.nan),
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.bonuses.items())} if n else {},
-            {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {}))
+            {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {},
+            gap_samples, index == leader))
     return tuple(rows)
 
 

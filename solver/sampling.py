@@ -138,7 +138,8 @@ class HandAnalysis:
     ``win_probability`` and ``mean`` let each sample play its own best card (every sample solved double dummy), so
     where the hand is to play they are at least those of its best single card, ``openings[0]`` (the cards are
     sorted by mean score, then win chance, then mean), which is what a player who must pick one card can expect.
-    With one sample the interval's ends are the mean."""
+    With one sample, or samples all alike, an interval's ends are the mean here (:meth:`as_dict` writes no interval
+    then, and says why)."""
 
     game: str
     contract: str
@@ -164,16 +165,23 @@ class HandAnalysis:
     pot: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """The ``analyse`` document: an interval that has no width (one sample, or all alike) is written as nulls
+        with a note saying why (:func:`interval_note`), as in advice and a match, rather than as ``[m, m]``."""
+        interval, note = interval_document(self.samples, *self.interval)
+        score_interval: list[float | None] | None = None
+        score_note = None
+        if self.score_interval is not None:
+            score_interval, score_note = interval_document(self.samples, *self.score_interval)
         return {"schema": SCHEMA, "command": "analyse", "game": self.game, "seats": self.seats,
                 "variant": dict(self.variant), "contract": self.contract, "declarer": self.declarer,
                 "seat": self.seat, "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},
                 "samples": self.samples, "seed": self.seed, "measure": self.measure,
                 "win_probability": self.win_probability,
                 "win_interval": _pair(self.win_interval),
-                "mean": self.mean, "interval": list(self.interval),
+                "mean": self.mean, "interval": interval, "interval_note": note,
                 "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],
                 "played": list(self.played), "score_mean": self.score_mean,
-                "score_interval": None if self.score_interval is None else list(self.score_interval),
+                "score_interval": score_interval, "score_interval_note": score_note,
                 "announcements": self.announcements, "pot": self.pot}
 
 
@@ -803,6 +811,29 @@ def mean_interval(n: int, total: int, squares: int) -> tuple[float, float, float
     return mean, mean - spread, mean + spread
 
 
+#: Why a mean has no interval, as the JSON documents say it beside the interval's nulls (``interval_note``).
+NO_SAMPLE, ONE_SAMPLE, ALL_ALIKE = "no sample", "one sample", "all samples alike"
+
+
+def interval_note(n: int, low: float, high: float) -> str | None:
+    """Why a mean over ``n`` samples with the interval ``low .. high`` (:func:`mean_interval`) has none to give, or
+    None when it has one. Samples all alike give an interval of no width: it says only that no other value was met
+    in these samples (a rare deal may still move the mean), not a certainty, so the documents give no interval
+    there, as before two samples."""
+    if n < 1:
+        return NO_SAMPLE
+    if n < 2:
+        return ONE_SAMPLE
+    return ALL_ALIKE if low == high else None
+
+
+def interval_document(n: int, low: float, high: float) -> tuple[list[float | None], str | None]:
+    """An interval as the JSON documents write it, and its note: ``[low, high]`` and None, or ``[null, null]`` and
+    why there is none (:func:`interval_note`)."""
+    note = interval_note(n, low, high)
+    return ([None, None] if note else [low, high]), note
+
+
 def spans(samples: int, done: SpanSet | set[int], size: int) -> Iterator[Span]:
     """Runs of consecutive sample numbers not ``done``, at most ``size`` long: the chunks still to solve, made as
     they are asked for (ten million samples are a million chunks)."""
@@ -854,4 +885,4 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
         announcements=setup.announcements, pot=setup.pot)
 
 
-__all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position"]
+__all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position", "interval_note"]

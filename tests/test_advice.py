@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import AdviceSums, add_sample, card_advice, contract_advice, make_setup, settle_sample
+from solver.advice import (AdviceSums, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
+                           told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
 from solver.errors import InvalidContractError, StichError
@@ -469,3 +470,44 @@ def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
     assert schema_errors(document, SCHEMA) == []
     assert all(card["win_interval"] == [0.6097, 1.0] for card in document["cards"])
     assert "bonuses_intervals" not in document["cards"][0]
+
+
+def test_an_interval_of_no_width_is_said_to_be_none():
+    """Every card of this position pays +2 on all 6 samples: the table printed '+2.00 ± 0.00' and the JSON [2.0,
+    2.0], a certainty the samples do not show, where the analysis's text said "all samples alike: no interval". Now
+    the JSON has nulls and says why, and the table says "(all alike)"; the best card's own gap has no interval
+    either (it is 0 by construction), and a gap of 0 on every sample does not tell the cards apart."""
+    from rich.console import Console
+
+    from cli.analyse import render_cards
+    advice = card_advice(_position(), samples=6, seed=1, workers=1)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    best, *others = document["cards"]
+    assert best["mean"] == 2.0 and best["interval"] == [None, None] and best["interval_note"] == "all samples alike"
+    assert best["behind_interval"] == [None, None] and best["behind_interval_note"] == "the best itself"
+    for row in others:
+        assert row["behind_leader"] == 0.0 and row["behind_interval"] == [None, None]
+        assert row["behind_interval_note"] == "all samples alike" and row["told_apart"] is False
+    console = Console(record=True, width=160)
+    render_cards(document, console)
+    text = console.export_text()
+    assert "± 0.00" not in text and "+2.00 (all alike)" in text and "+0.00 (all alike) ~" in text
+    assert "all alike: every sample gave this value, so there is no interval" in text
+
+
+def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
+    """A gap of +5 on both of 2 samples has an interval of no width, [5, 5], which told the item apart from the best
+    at 2 samples. The exact sign test decides there: one sign on all n samples has p = 2 / 2^n, 0.0625 at 5 samples
+    and 0.03125 at 6, so from 6 samples on."""
+    assert told_apart(2, 5.0, 5.0, 5.0) is False
+    assert told_apart(5, 5.0, 5.0, 5.0) is False and told_apart(6, 5.0, 5.0, 5.0) is True
+    assert told_apart(30, 0.0, 0.0, 0.0) is False  # the same as the best on every sample
+    assert told_apart(30, 1.0, 0.2, 1.8) is True and told_apart(30, 1.0, -0.2, 2.2) is False
+    assert told_apart(1, 5.0, math.nan, math.nan) is False
+    sums = AdviceSums()
+    for _ in range(2):  # the first item pays 6 sixths (1 unit) more than the second on both samples
+        add_sample(sums, [(12, True, (), ()), (6, True, (), ())])
+    first, second = ranked_rows(["A", "B"], sums)
+    assert (second.gap, second.gap_low, second.gap_high) == (1.0, 1.0, 1.0) and not second.told_apart
+    assert second.as_dict()["behind_interval"] == [None, None]
