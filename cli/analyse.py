@@ -362,6 +362,15 @@ def plus_minus(value: float, interval: list, note: str | None = None) -> str:
     return f"{value:+.2f} ± {(high - low) / 2:.2f}"
 
 
+def _behind_note(document: dict, console, what: str) -> None:
+    """What the intervals behind the best are: with several comparisons, 95% for all of them together (each at the
+    Bonferroni level the document gives), while each mean's interval is 95% on its own."""
+    comparisons = document.get("behind_comparisons", 0)
+    if comparisons >= 2:
+        console.print(f"behind the best: 95% for the {comparisons} {what} compared with it together (Bonferroni: each "
+                      f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
+
+
 def _alike_note(rows: list, console) -> None:
     """What ``(all alike)`` in a table of advice means, where a row says it."""
     if any(ALL_ALIKE in (row.get("interval_note"), row.get("behind_interval_note")) for row in rows):
@@ -413,6 +422,7 @@ def render_advice(document: dict, console=None) -> None:
                       share(row["win_probability"], row.get("win_interval"), compact=True), bonuses, against)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+    _behind_note(document, console, "contracts")
     _alike_note(document["contracts"], console)
     console.print(_payment_note(document, sides=True))
     console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the "
@@ -506,6 +516,7 @@ def render_cards(document: dict, console=None) -> None:
                       share(row["win_probability"], row.get("win_interval"), compact=True))
     console.print(table)
     console.print("~ : not told apart from the best card at this sample size")
+    _behind_note(document, console, "cards")
     _alike_note(document["cards"], console)
     console.print("win: the samples where the seat's payment is above 0 (its 95% Wilson interval in brackets)")
     console.print(_payment_note(document))

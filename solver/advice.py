@@ -12,8 +12,9 @@ Pairing is what makes a small sample decide: two contracts' means differ by the 
 differences, whose spread is far below either contract's own (a good hand is good for every contract). Workers
 return integer sums per chunk: per contract the count, sum, sum of squares, wins and bonuses; per pair of contracts
 the count, sum and sum of squares of the differences, so the interval of every difference is exact whatever order
-chunks finish in. A contract whose difference to the leader has a 95% interval containing 0 is marked as not told
-apart from it.
+chunks finish in. A contract whose difference to the leader has an interval containing 0 is marked as not told
+apart from it; those intervals are read together (which contracts do the samples rule out?), so they are corrected
+for their number: all of them hold together with 95% (Bonferroni, :func:`behind_confidence`).
 
 Both run their samples in spans through :func:`run_samples`: the pool, the checkpoint journal
 (:mod:`solver.checkpoint`; a resumed run equals an uninterrupted one, since the sums are integers), a time limit
@@ -340,32 +341,59 @@ class ContractAdvice:
         return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": list(self.hand),
                 "known": {str(seat): list(cards) for seat, cards in self.known.items()}, "seed": self.seed,
                 "requested": self.requested, "samples": self.samples, "announcements": self.announcements,
-                "pot": self.pot, "stopped": self.stopped, "contracts": [row.as_dict() for row in self.rows]}
+                "pot": self.pot, "stopped": self.stopped, **behind_document(self.rows),
+                "contracts": [row.as_dict() for row in self.rows]}
 
 
 #: The note of the leader's gap, which is 0 by construction and has no interval.
 BEST = "the best itself"
 
 
-def told_apart(n: int, gap: float, low: float, high: float) -> bool:
-    """Whether the samples tell an item from the leader: the 95% interval of the paired gap excludes 0. Where every
-    sample gave the same gap that interval has no width and would claim it at 2 samples; the exact sign test
-    decides instead (the gap has one sign on all n samples: p = 2 / 2^n below 0.05, from 6 samples on)."""
+#: The error rate of the comparisons with the best, all of them together (each: this over their number).
+FAMILY_ALPHA = 0.05
+
+
+def behind_confidence(comparisons: int) -> float:
+    """The level of each interval behind the best when ``comparisons`` items are compared with it: Bonferroni's
+    1 - 0.05 / m, so that all of them hold together with 95% (9 contracts behind one: each 99.44%). The question the
+    table answers is which items the samples rule out as the best, and ten uncorrected 95% intervals would rule out
+    some equal item one time in three or so; one comparison is 95% as it was."""
+    return 1 - FAMILY_ALPHA / max(1, comparisons)
+
+
+def told_apart(n: int, gap: float, low: float, high: float, confidence: float = 0.95) -> bool:
+    """Whether the samples tell an item from the leader: the interval of the paired gap (at ``confidence``,
+    :func:`behind_confidence`) excludes 0. Where every sample gave the same gap that interval has no width and would
+    claim it at 2 samples; the exact sign test decides instead (the gap has one sign on all n samples: p = 2 / 2^n
+    below 1 - ``confidence``; at 95%, from 6 samples on)."""
     if n < 2 or math.isnan(low):
         return False
     if low == high:
-        return gap != 0 and 2 * 0.5 ** n < 0.05
+        return gap != 0 and 2 * 0.5 ** n < 1 - confidence
     return low > 0
 
 
+def comparisons_with_the_best(rows: Sequence[ContractRow]) -> int:
+    """How many items are compared with the best: those with a paired gap to it over two samples or more."""
+    return sum(1 for row in rows if not row.best and row.gap_samples >= 2)
+
+
 def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ...]:
-    """The items (contracts, or cards) ranked by mean, best first, each with its paired gap to the leader."""
+    """The items (contracts, or cards) ranked by mean, best first, each with its paired gap to the leader: the gaps'
+    intervals are corrected for their number (:func:`behind_confidence`), the means' are each 95% on their own."""
     means = []
     for index in range(len(names)):
         entry = sums.contracts.get(index, ContractSums())
         means.append((mean_interval(entry.n, entry.total, entry.squares)[0], index))
     ranked = sorted(means, key=lambda pair: (-pair[0] if not math.isnan(pair[0]) else math.inf, pair[1]))
     leader = ranked[0][1] if ranked else 0
+
+    def pair_with_leader(index: int) -> tuple[PairSums, int]:
+        key = (min(index, leader), max(index, leader))
+        return sums.pairs.get(key, PairSums()), 1 if key == (leader, index) else -1  # pairs hold first - second
+
+    confidence = behind_confidence(sum(1 for _, index in ranked
+                                       if index != leader and pair_with_leader(index)[0].n >= 2))
     rows = []
     for _, index in ranked:
         entry = sums.contracts.get(index, ContractSums())
@@ -374,12 +402,10 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
             gap = gap_low = gap_high = 0.0
             gap_samples, apart = entry.n, False
         else:
-            key = (min(index, leader), max(index, leader))
-            pair = sums.pairs.get(key, PairSums())
-            sign = 1 if key == (leader, index) else -1  # pairs hold first - second
+            pair, sign = pair_with_leader(index)
             gap, gap_low, gap_high = (x / SHARE_SCALE
-                                      for x in mean_interval(pair.n, sign * pair.total, pair.squares))
-            gap_samples, apart = pair.n, told_apart(pair.n, gap, gap_low, gap_high)
+                                      for x in mean_interval(pair.n, sign * pair.total, pair.squares, confidence))
+            gap_samples, apart = pair.n, told_apart(pair.n, gap, gap_low, gap_high, confidence)
         n = entry.n
         rows.append(ContractRow(
             names[index], n, entry.refused, mean, low, high, entry.wins / n if n else math.nan,
@@ -391,6 +417,13 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {},
             gap_samples, index == leader))
     return tuple(rows)
+
+
+def behind_document(rows: Sequence[ContractRow]) -> dict[str, Any]:
+    """What the documents say of the gaps' intervals: how many comparisons with the best they are corrected for
+    and the level of each (Bonferroni)."""
+    comparisons = comparisons_with_the_best(rows)
+    return {"behind_comparisons": comparisons, "behind_confidence": round(behind_confidence(comparisons), 6)}
 
 
 def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped: str | None = None) -> ContractAdvice:
@@ -609,7 +642,7 @@ class CardAdvice:
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
                 "seat": self.seat, "played": list(self.played),
                 "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
-                "announcements": self.announcements, "pot": self.pot, "cards": cards}
+                "announcements": self.announcements, "pot": self.pot, **behind_document(self.rows), "cards": cards}
 
 
 def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,

@@ -32,7 +32,7 @@ from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, S
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import read_pot
-from .intervals import t_quantile_95, wilson_interval_95
+from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
 from .state import PlayState
@@ -796,18 +796,20 @@ def sample_span(span: Span, setup: Setup) -> Sums:
     return sample_chunk(setup, span.first, span.size)
 
 
-def mean_interval(n: int, total: int, squares: int) -> tuple[float, float, float]:
+def mean_interval(n: int, total: int, squares: int, confidence: float = 0.95) -> tuple[float, float, float]:
     """Mean and 95% interval from integer sums (nan where n < 2 leaves no spread): Student's t for n - 1 degrees of
     freedom, since the spread is estimated from the same few samples and the normal quantile would make their
     interval too narrow (5 samples: 1.96 where 2.78 is right; 200 samples: 1.97, nearly the normal's). The variance
-    is exact in integers, so samples all alike give an interval of no width, not a rounding error's."""
+    is exact in integers, so samples all alike give an interval of no width, not a rounding error's.
+    ``confidence``: another level than 95%, for an interval that is one of several read together (advice's gaps to
+    the best, :func:`solver.advice.ranked_rows`)."""
     if not n:
         return math.nan, math.nan, math.nan
     mean = total / n
     if n < 2:
         return mean, math.nan, math.nan
     variance = max(0, n * squares - total * total) / (n * (n - 1))
-    spread = t_quantile_95(n - 1) * math.sqrt(variance / n)
+    spread = t_quantile(n - 1, confidence) * math.sqrt(variance / n)
     return mean, mean - spread, mean + spread
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import (AdviceSums, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
+from solver.advice import (AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
                            told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
@@ -511,3 +511,46 @@ def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
     first, second = ranked_rows(["A", "B"], sums)
     assert (second.gap, second.gap_low, second.gap_high) == (1.0, 1.0, 1.0) and not second.told_apart
     assert second.as_dict()["behind_interval"] == [None, None]
+
+
+def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
+    """'behind the best' and its '~' answer which items the samples rule out as the best; with m items compared at
+    once, m uncorrected 95% intervals would rule out an equal item far more often than one time in twenty (the
+    statistician's review). Each gap's interval is at Bonferroni's 1 - 0.05 / m. By hand, B's gaps to A are
+    0, 1, 1, 2, 0, 2 (mean 1, s² = 0.8, standard error 0.36515): alone, t(5) at 95% is 2.5706 and the interval
+    0.0613 .. 1.9387 would tell B apart; beside C (m = 2), t(5) at 97.5% is 3.1634: -0.1551 .. 2.1551, not apart."""
+    a = [10, 10, 10, 10, 10, 10]
+    b = [10, 9, 9, 8, 10, 8]
+    c = [0, 0, 0, 1, 0, 0]
+
+    def rows(*items):
+        sums = AdviceSums()
+        for k in range(6):
+            add_sample(sums, [(6 * item[k], item[k] > 0, (), ()) for item in items])  # sixths of a unit
+        return ranked_rows(["A", "B", "C"][:len(items)], sums)
+
+    _, alone = rows(a, b)
+    assert alone.contract == "B" and alone.gap == 1.0 and alone.told_apart
+    assert (alone.gap_low, alone.gap_high) == pytest.approx((0.0613, 1.9387), abs=1e-4)
+    best, together, far = rows(a, b, c)
+    assert together.contract == "B" and not together.told_apart and far.told_apart
+    assert (together.gap_low, together.gap_high) == pytest.approx((-0.1551, 2.1551), abs=1e-4)
+    assert (together.low, together.high) == pytest.approx((8.0613, 9.9387), abs=1e-4)  # each mean: 95% alone
+    from solver.intervals import t_quantile
+    assert t_quantile(5, 0.975) == pytest.approx(3.16338, abs=1e-5)  # the tables' t(0.0125; 5)
+    assert t_quantile(1, 1 - 0.05 / 9) == pytest.approx(1 / math.tan(math.pi * 0.05 / 18), rel=1e-12)
+    assert t_quantile(9, 0.99) == pytest.approx(3.24984, abs=1e-5) and t_quantile(1000, 0.99) == \
+        pytest.approx(2.58075, abs=1e-5)
+    advice = ContractAdvice("Schafkopf", 1, (), {}, 0, 6, 6, (best, together, far))
+    document = advice.as_dict()
+    assert document["behind_comparisons"] == 2 and document["behind_confidence"] == 0.975
+    assert schema_errors(document, SCHEMA) == []
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    console = Console(record=True, width=200)
+    render_advice({**document, "known": {}, "hand": ["EO"]}, console)
+    text = console.export_text()
+    assert "+1.00 ± 1.16 ~" in text  # not told apart, at 97.5%
+    assert ("behind the best: 95% for the 2 contracts compared with it together (Bonferroni: each interval 97.50%); "
+            "each mean payment's interval is 95% on its own") in text
