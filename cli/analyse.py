@@ -17,7 +17,7 @@ from solver.deal import small_number
 from solver.errors import InvalidDealError
 from solver.games import game_list, get_game
 from solver.position import Position
-from solver.sampling import MAX_SAMPLES, analyse_hand, analyse_position
+from solver.sampling import ALL_ALIKE, MAX_SAMPLES, analyse_hand, analyse_position
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -41,22 +41,22 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
     return known
 
 
-def _spread(samples: int, low: str, high: str, alike: bool) -> str:
-    """A mean's 95% interval as the report says it; where every sample gave the same value the interval has no width,
-    which says only that no other value was met in these samples (a rare deal may still move the mean), so the
-    text says that instead of printing a certainty."""
+def _spread(samples: int, interval: list, note: str | None, number: Callable[[float], str]) -> str:
+    """A mean's 95% interval as the report says it. Where every sample gave the same value the JSON gives no
+    interval (``interval_note``): one of no width says only that no other value was met in these samples (a rare
+    deal may still move the mean), so the text says that instead of printing a certainty."""
+    low, high = interval
     if samples < 2:
         return "one sample: no interval"
-    if alike:
+    if note or low is None or low == high:
         return f"all {samples:,} samples alike: no interval"
-    return f"95% interval {low} .. {high}"
+    return f"95% interval {number(low)} .. {number(high)}"
 
 
 def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards."""
     console = console or stdout_console()
     unit = document["measure"]
-    low, high = document["interval"]
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
     console.print(Text(f"{document['game']} {document['contract']}, seat {document['seat']}: ")
@@ -67,27 +67,26 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text("played so far: ") + painter.cards(document["played"]))
     console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
                   + _scored_with(document))
-    spread = _spread(document["samples"], f"{low:.1f}", f"{high:.1f}", low == high)
+    spread = _spread(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
     if document.get("score_mean") is not None:
-        score_low, score_high = document["score_interval"]
-        score_spread = _spread(document["samples"], f"{score_low:+.2f}", f"{score_high:+.2f}", score_low == score_high)
+        score_spread = _spread(document["samples"], document["score_interval"], document.get("score_interval_note"),
+                               "{:+.2f}".format)
         whose = ("the attacker's own, from the pot" if get_game(document["game"]).has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
         console.print(f"mean payment: {document['score_mean']:+.2f} {_units(document)} ({score_spread}), {whose}")
     elif get_game(document["game"]).has_pot and document["seat"] != document["declarer"]:
         console.print(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
                       f"by seat {document['seat']}'s own {unit}")
-    wins = document.get("win_interval")
-    win_spread = f" (95%: {wins[0]:.1%} .. {wins[1]:.1%})" if wins else ""
-    console.print(f"win: {document['win_probability']:.1%}{win_spread}   mean {unit}: {document['mean']:.1f} "
-                  f"({spread}), each sample played double dummy")
+    console.print(f"win: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
+                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")
     if document["openings"]:
         # The line above lets every sample choose its own best card; a player picks one card for all of them.
         best = document["openings"][0]
         now = "card to play now" if document.get("played") else "opening card"
         score = f"mean payment {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
         console.print(Text(f"best single {now} over all samples: ") + painter.card(best["card"])
-                      + Text(f", {score}win {best['win_probability']:.1%}   mean {unit}: {best['mean']:.1f}"))
+                      + Text(f", {score}win {share(best['win_probability'], best.get('win_interval'))}   "
+                             f"mean {unit}: {best['mean']:.1f}"))
     bonuses = Table(title="bonuses forced", title_justify="left")
     for column in ("objective", "whose", "forced"):
         bonuses.add_column(column)
@@ -103,8 +102,8 @@ def render_analysis(document: dict, console=None) -> None:
             openings.add_column(column)
         for card in document["openings"]:
             card_score = (f"{card['mean_score']:+.2f}",) if scored else ()
-            openings.add_row(painter.card(card["card"]), *card_score, f"{card['win_probability']:.1%}",
-                             f"{card['mean']:.1f}")
+            openings.add_row(painter.card(card["card"]), *card_score,
+                             share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
         console.print(openings)
 
 
@@ -117,15 +116,31 @@ def print_record(document: dict, console) -> None:
         console.print(Text(f"board {record['board']} ({place})" if record.get("board") else place, style="bold"))
 
 
+def share(probability: float, interval: list | None, *, compact: bool = False) -> str:
+    """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
+    ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
+    are (so that ten contracts fit a terminal); the share alone where there is no interval."""
+    if compact:
+        text = f"{probability:.0%}"
+        if not interval or interval[0] is None:
+            return text
+        return f"{text} ({interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
+    text = f"{probability:.1%}"
+    if not interval or interval[0] is None:
+        return text
+    return f"{text} (95%: {interval[0]:.1%} .. {interval[1]:.1%})"
+
+
 def _forced_by_whom(bonus: dict, samples: int) -> tuple[str, str]:
     """Whose objective it is and how often it was forced: the hand's side's or the other side's in every sample, or
     either (a partner the deal names changes the sides from sample to sample), each side's share then apart."""
-    ours, theirs = bonus["probability_for"], bonus["probability_against"]
+    ours = share(bonus["probability_for"], bonus.get("interval_for"))
+    theirs = share(bonus["probability_against"], bonus.get("interval_against"))
     if bonus["samples_for_side"] == samples:
-        return "the hand's side", f"{ours:.1%}"
+        return "the hand's side", ours
     if bonus["samples_for_side"] == 0:
-        return "the other side", f"{theirs:.1%}"
-    return "either, by the deal", f"{ours:.1%} by the hand's side, {theirs:.1%} by the other"
+        return "the other side", theirs
+    return "either, by the deal", f"{ours} by the hand's side, {theirs} by the other"
 
 
 def analyse(
@@ -335,19 +350,38 @@ def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
     """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as
     ``+1.00 ± 0.50``: the intervals are the mean's plus and minus a half-width, and written so a table of ten
     contracts fits a terminal."""
-    low, high = (x if x is not None else math.nan for x in row["interval"])
+    mean = plus_minus(row["mean"], row["interval"], row.get("interval_note"))
     if rank == 1:
-        return plus_minus(row["mean"], low, high), "best"
-    gap_low, gap_high = (x if x is not None else math.nan for x in row["behind_interval"])
-    behind = plus_minus(row["behind_leader"], gap_low, gap_high) + ("" if row["told_apart"] else " ~")
-    return plus_minus(row["mean"], low, high), behind
+        return mean, "best"
+    behind = plus_minus(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
+    return mean, behind + ("" if row["told_apart"] else " ~")
 
 
-def plus_minus(value: float, low: float, high: float) -> str:
-    """``+1.00 ± 0.50`` for a mean and its symmetric interval, the mean alone where there is none."""
-    if math.isnan(low):
+def plus_minus(value: float, interval: list, note: str | None = None) -> str:
+    """``+1.00 ± 0.50`` for a mean and its symmetric interval; ``+1.00 (all alike)`` where every sample gave that
+    value (no interval: not ``± 0.00``, a certainty the samples do not show); the mean alone where there is none."""
+    low, high = interval
+    if note == ALL_ALIKE or (low is not None and low == high):
+        return f"{value:+.2f} (all alike)"
+    if low is None or math.isnan(low):
         return f"{value:+.2f}"
     return f"{value:+.2f} ± {(high - low) / 2:.2f}"
+
+
+def _behind_note(document: dict, console, what: str) -> None:
+    """What the intervals behind the best are: with several comparisons, 95% for all of them together (each at the
+    Bonferroni level the document gives), while each mean's interval is 95% on its own."""
+    comparisons = document.get("behind_comparisons", 0)
+    if comparisons >= 2:
+        console.print(f"behind the best: 95% for the {comparisons} {what} compared with it together (Bonferroni: each "
+                      f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
+
+
+def _alike_note(rows: list, console) -> None:
+    """What ``(all alike)`` in a table of advice means, where a row says it."""
+    if any(ALL_ALIKE in (row.get("interval_note"), row.get("behind_interval_note")) for row in rows):
+        console.print("all alike: every sample gave this value, so there is no interval (no other value was seen "
+                      "in these samples; that is not a certainty)")
 
 
 def _nothing_solved(document: dict, console) -> bool:
@@ -387,14 +421,18 @@ def render_advice(document: dict, console=None) -> None:
             table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "", "")
             continue
         mean_text, behind = _ranked_texts(rank, row)
-        bonuses, against = ("\n".join(f"{p:.0%} {name.replace('_', ' ')}" for name, p in row[key].items() if p)
+        bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
+                                      f"{name.replace('_', ' ')}" for name, p in row[key].items() if p)
                             for key in ("bonuses", "bonuses_against"))
         table.add_row(str(rank), row["contract"], mean_text, behind,
-                      f"{row['win_probability']:.0%}", bonuses, against)
+                      share(row["win_probability"], row.get("win_interval"), compact=True), bonuses, against)
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+    _behind_note(document, console, "contracts")
+    _alike_note(document["contracts"], console)
     console.print(_payment_note(document, sides=True))
-    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the others")
+    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the "
+                  "others; each share with its 95% Wilson interval in brackets")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
@@ -482,9 +520,12 @@ def render_cards(document: dict, console=None) -> None:
             continue
         mean_text, behind = _ranked_texts(rank, row)
         table.add_row(str(rank), painter.card(row["card"]), mean_text, behind,
-                      f"{row['win_probability']:.0%}")
+                      share(row["win_probability"], row.get("win_interval"), compact=True))
     console.print(table)
     console.print("~ : not told apart from the best card at this sample size")
+    _behind_note(document, console, "cards")
+    _alike_note(document["cards"], console)
+    console.print("win: the samples where the seat's payment is above 0 (its 95% Wilson interval in brackets)")
     console.print(_payment_note(document))
     if get_game(document["game"]).has_pot and not document.get("pot"):
         console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag)")

@@ -12,8 +12,9 @@ Pairing is what makes a small sample decide: two contracts' means differ by the 
 differences, whose spread is far below either contract's own (a good hand is good for every contract). Workers
 return integer sums per chunk: per contract the count, sum, sum of squares, wins and bonuses; per pair of contracts
 the count, sum and sum of squares of the differences, so the interval of every difference is exact whatever order
-chunks finish in. A contract whose difference to the leader has a 95% interval containing 0 is marked as not told
-apart from it.
+chunks finish in. A contract whose difference to the leader has an interval containing 0 is marked as not told
+apart from it; those intervals are read together (which contracts do the samples rule out?), so they are corrected
+for their number: all of them hold together with 95% (Bonferroni, :func:`behind_confidence`).
 
 Both run their samples in spans through :func:`run_samples`: the pool, the checkpoint journal
 (:mod:`solver.checkpoint`; a resumed run equals an uninterrupted one, since the sums are integers), a time limit
@@ -40,10 +41,11 @@ from .position import Position
 from .analysis import SCHEMA
 from .announcements import parse_announcements
 from .checkpoint import Journal, Span
+from .intervals import wilson_interval_95
 from .position import check_position
 from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, chunk_size, draw_sample, has_share,
-                       lacks_announced, mean_interval, position_setup, record_scoring, run_spans, scaled_share,
-                       seat_cards, shuffled_deal, unseen_cards)
+                       interval_document, lacks_announced, mean_interval, position_setup, record_scoring, run_spans,
+                       scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
@@ -281,19 +283,40 @@ class ContractRow:
     gap: float  # the leader's mean minus this contract's, paired
     gap_low: float
     gap_high: float
-    told_apart: bool  # whether the gap's 95% interval excludes 0 (the leader itself: False)
+    told_apart: bool  # whether the samples tell it from the leader (:func:`told_apart`; the leader itself: False)
     against: dict[str, float] = field(default_factory=dict)  # the bonuses the other side is paid, by share
+    # the 95% Wilson intervals of the shares: the win chance's ((nan, nan) before any sample) and each bonus's
+    win_interval: tuple[float, float] = (math.nan, math.nan)
+    bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's)
+    best: bool = False  # the leader: its gap is 0 by construction
 
     def as_dict(self) -> dict[str, Any]:
+        """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
+        samples; the leader's gap, 0 by construction) is written as nulls with a note saying why."""
         def number(x: float) -> float | None:
             return None if math.isnan(x) else round(x, 4)
+
+        def interval(n: int, low: float, high: float) -> tuple[list[float | None], str | None]:
+            ends, note = interval_document(n, low, high)
+            return [None if x is None else number(x) for x in ends], note
+
+        mean_ends, mean_note = interval(self.samples, self.low, self.high)
+        behind_interval, behind_note = ([None, None], BEST) if self.best else \
+            interval(self.gap_samples, self.gap_low, self.gap_high)
         return {"contract": self.contract, "samples": self.samples, "refused": self.refused,
-                "mean": number(self.mean), "interval": [number(self.low), number(self.high)],
+                "mean": number(self.mean), "interval": mean_ends, "interval_note": mean_note,
                 "win_probability": number(self.win_probability),
+                "win_interval": [number(x) for x in self.win_interval],
                 "bonuses": {name: round(p, 4) for name, p in self.bonuses.items()},
+                "bonuses_intervals": {name: [round(x, 4) for x in interval]
+                                      for name, interval in self.bonus_intervals.items()},
                 "bonuses_against": {name: round(p, 4) for name, p in self.against.items()},
-                "behind_leader": number(self.gap), "behind_interval": [number(self.gap_low), number(self.gap_high)],
-                "told_apart": self.told_apart}
+                "bonuses_against_intervals": {name: [round(x, 4) for x in interval]
+                                              for name, interval in self.against_intervals.items()},
+                "behind_leader": number(self.gap), "behind_interval": behind_interval,
+                "behind_interval_note": behind_note, "told_apart": self.told_apart}
 
 
 @dataclass(frozen=True)
@@ -318,38 +341,89 @@ class ContractAdvice:
         return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": list(self.hand),
                 "known": {str(seat): list(cards) for seat, cards in self.known.items()}, "seed": self.seed,
                 "requested": self.requested, "samples": self.samples, "announcements": self.announcements,
-                "pot": self.pot, "stopped": self.stopped, "contracts": [row.as_dict() for row in self.rows]}
+                "pot": self.pot, "stopped": self.stopped, **behind_document(self.rows),
+                "contracts": [row.as_dict() for row in self.rows]}
+
+
+#: The note of the leader's gap, which is 0 by construction and has no interval.
+BEST = "the best itself"
+
+
+#: The error rate of the comparisons with the best, all of them together (each: this over their number).
+FAMILY_ALPHA = 0.05
+
+
+def behind_confidence(comparisons: int) -> float:
+    """The level of each interval behind the best when ``comparisons`` items are compared with it: Bonferroni's
+    1 - 0.05 / m, so that all of them hold together with 95% (9 contracts behind one: each 99.44%). The question the
+    table answers is which items the samples rule out as the best, and ten uncorrected 95% intervals would rule out
+    some equal item one time in three or so; one comparison is 95% as it was."""
+    return 1 - FAMILY_ALPHA / max(1, comparisons)
+
+
+def told_apart(n: int, gap: float, low: float, high: float, confidence: float = 0.95) -> bool:
+    """Whether the samples tell an item from the leader: the interval of the paired gap (at ``confidence``,
+    :func:`behind_confidence`) excludes 0. Where every sample gave the same gap that interval has no width and would
+    claim it at 2 samples; the exact sign test decides instead (the gap has one sign on all n samples: p = 2 / 2^n
+    below 1 - ``confidence``; at 95%, from 6 samples on)."""
+    if n < 2 or math.isnan(low):
+        return False
+    if low == high:
+        return gap != 0 and 2 * 0.5 ** n < 1 - confidence
+    return low > 0
+
+
+def comparisons_with_the_best(rows: Sequence[ContractRow]) -> int:
+    """How many items are compared with the best: those with a paired gap to it over two samples or more."""
+    return sum(1 for row in rows if not row.best and row.gap_samples >= 2)
 
 
 def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ...]:
-    """The items (contracts, or cards) ranked by mean, best first, each with its paired gap to the leader."""
+    """The items (contracts, or cards) ranked by mean, best first, each with its paired gap to the leader: the gaps'
+    intervals are corrected for their number (:func:`behind_confidence`), the means' are each 95% on their own."""
     means = []
     for index in range(len(names)):
         entry = sums.contracts.get(index, ContractSums())
         means.append((mean_interval(entry.n, entry.total, entry.squares)[0], index))
     ranked = sorted(means, key=lambda pair: (-pair[0] if not math.isnan(pair[0]) else math.inf, pair[1]))
     leader = ranked[0][1] if ranked else 0
+
+    def pair_with_leader(index: int) -> tuple[PairSums, int]:
+        key = (min(index, leader), max(index, leader))
+        return sums.pairs.get(key, PairSums()), 1 if key == (leader, index) else -1  # pairs hold first - second
+
+    confidence = behind_confidence(sum(1 for _, index in ranked
+                                       if index != leader and pair_with_leader(index)[0].n >= 2))
     rows = []
     for _, index in ranked:
         entry = sums.contracts.get(index, ContractSums())
         mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares))
         if index == leader:
             gap = gap_low = gap_high = 0.0
-            apart = False
+            gap_samples, apart = entry.n, False
         else:
-            key = (min(index, leader), max(index, leader))
-            pair = sums.pairs.get(key, PairSums())
-            sign = 1 if key == (leader, index) else -1  # pairs hold first - second
+            pair, sign = pair_with_leader(index)
             gap, gap_low, gap_high = (x / SHARE_SCALE
-                                      for x in mean_interval(pair.n, sign * pair.total, pair.squares))
-            apart = not math.isnan(gap_low) and gap_low > 0
-        rows.append(ContractRow(names[index], entry.n, entry.refused, mean, low, high,
-                                entry.wins / entry.n if entry.n else math.nan,
-                                {name: count / entry.n for name, count in sorted(entry.bonuses.items())} if entry.n
-                                else {}, gap, gap_low, gap_high, apart,
-                                {name: count / entry.n for name, count in sorted(entry.against.items())} if entry.n
-                                else {}))
+                                      for x in mean_interval(pair.n, sign * pair.total, pair.squares, confidence))
+            gap_samples, apart = pair.n, told_apart(pair.n, gap, gap_low, gap_high, confidence)
+        n = entry.n
+        rows.append(ContractRow(
+            names[index], n, entry.refused, mean, low, high, entry.wins / n if n else math.nan,
+            {name: count / n for name, count in sorted(entry.bonuses.items())} if n else {},
+            gap, gap_low, gap_high, apart,
+            {name: count / n for name, count in sorted(entry.against.items())} if n else {},
+            wilson_interval_95(entry.wins, n) if n else (math.nan, math.nan),
+            {name: wilson_interval_95(count, n) for name, count in sorted(entry.bonuses.items())} if n else {},
+            {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {},
+            gap_samples, index == leader))
     return tuple(rows)
+
+
+def behind_document(rows: Sequence[ContractRow]) -> dict[str, Any]:
+    """What the documents say of the gaps' intervals: how many comparisons with the best they are corrected for
+    and the level of each (Bonferroni)."""
+    comparisons = comparisons_with_the_best(rows)
+    return {"behind_comparisons": comparisons, "behind_confidence": round(behind_confidence(comparisons), 6)}
 
 
 def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped: str | None = None) -> ContractAdvice:
@@ -562,13 +636,13 @@ class CardAdvice:
             entry = row.as_dict()
             entry["card"] = entry.pop("contract")
             entry.pop("refused")
-            entry.pop("bonuses")
-            entry.pop("bonuses_against")
+            for key in ("bonuses", "bonuses_intervals", "bonuses_against", "bonuses_against_intervals"):
+                entry.pop(key)
             cards.append(entry)
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
                 "seat": self.seat, "played": list(self.played),
                 "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
-                "announcements": self.announcements, "pot": self.pot, "cards": cards}
+                "announcements": self.announcements, "pot": self.pot, **behind_document(self.rows), "cards": cards}
 
 
 def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,

@@ -32,7 +32,7 @@ from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, S
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import read_pot
-from .intervals import t_quantile_95, wilson_interval_95
+from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
 from .state import PlayState
@@ -96,11 +96,27 @@ class BonusChance:
         (0 without samples)."""
         return self.forced_against / self.samples if self.samples else 0.0
 
+    @property
+    def interval_for(self) -> tuple[float, float] | None:
+        """The 95% Wilson interval of :attr:`probability_for`, as the win chance has (None: no sample)."""
+        return wilson_interval_95(self.forced_for, self.samples) if self.samples else None
+
+    @property
+    def interval_against(self) -> tuple[float, float] | None:
+        """The 95% Wilson interval of :attr:`probability_against` (None: no sample)."""
+        return wilson_interval_95(self.forced_against, self.samples) if self.samples else None
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"objective": self.name, "seat": self.seat, "description": self.description,
-                "probability_for": self.probability_for, "probability_against": self.probability_against,
+                "probability_for": self.probability_for, "interval_for": _pair(self.interval_for),
+                "probability_against": self.probability_against, "interval_against": _pair(self.interval_against),
                 "samples_for_side": self.for_side}
+
+
+def _pair(interval: tuple[float, float] | None) -> list[float] | None:
+    """An interval as a JSON document writes it: ``[low, high]``, or null."""
+    return None if interval is None else list(interval)
 
 
 @dataclass(frozen=True)
@@ -111,11 +127,12 @@ class OpeningCard:
     mean: float
     win_probability: float
     mean_score: float | None = None  # for the hand's side, game units (None: the rules have no settlement search)
+    win_interval: tuple[float, float] | None = None  # the win chance's 95% Wilson interval
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"card": self.card, "mean": self.mean, "win_probability": self.win_probability,
-                "mean_score": self.mean_score}
+                "win_interval": _pair(self.win_interval), "mean_score": self.mean_score}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,7 +144,8 @@ class HandAnalysis:
     ``win_probability`` and ``mean`` let each sample play its own best card (every sample solved double dummy), so
     where the hand is to play they are at least those of its best single card, ``openings[0]`` (the cards are
     sorted by mean score, then win chance, then mean), which is what a player who must pick one card can expect.
-    With one sample the interval's ends are the mean."""
+    With one sample, or samples all alike, an interval's ends are the mean here (:meth:`as_dict` writes no interval
+    then, and says why)."""
 
     game: str
     contract: str
@@ -153,17 +171,23 @@ class HandAnalysis:
     pot: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
+        """The ``analyse`` document: an interval that has no width (one sample, or all alike) is written as nulls
+        with a note saying why (:func:`interval_note`), as in advice and a match, rather than as ``[m, m]``."""
+        interval, note = interval_document(self.samples, *self.interval)
+        score_interval: list[float | None] | None = None
+        score_note = None
+        if self.score_interval is not None:
+            score_interval, score_note = interval_document(self.samples, *self.score_interval)
         return {"schema": SCHEMA, "command": "analyse", "game": self.game, "seats": self.seats,
                 "variant": dict(self.variant), "contract": self.contract, "declarer": self.declarer,
                 "seat": self.seat, "hand": list(self.hand), "known": {str(s): list(c) for s, c in self.known.items()},
                 "samples": self.samples, "seed": self.seed, "measure": self.measure,
                 "win_probability": self.win_probability,
-                "win_interval": None if self.win_interval is None else list(self.win_interval),
-                "mean": self.mean, "interval": list(self.interval),
+                "win_interval": _pair(self.win_interval),
+                "mean": self.mean, "interval": interval, "interval_note": note,
                 "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],
                 "played": list(self.played), "score_mean": self.score_mean,
-                "score_interval": None if self.score_interval is None else list(self.score_interval),
+                "score_interval": score_interval, "score_interval_note": score_note,
                 "announcements": self.announcements, "pot": self.pot}
 
 
@@ -778,19 +802,44 @@ def sample_span(span: Span, setup: Setup) -> Sums:
     return sample_chunk(setup, span.first, span.size)
 
 
-def mean_interval(n: int, total: int, squares: int) -> tuple[float, float, float]:
+def mean_interval(n: int, total: int, squares: int, confidence: float = 0.95) -> tuple[float, float, float]:
     """Mean and 95% interval from integer sums (nan where n < 2 leaves no spread): Student's t for n - 1 degrees of
     freedom, since the spread is estimated from the same few samples and the normal quantile would make their
     interval too narrow (5 samples: 1.96 where 2.78 is right; 200 samples: 1.97, nearly the normal's). The variance
-    is exact in integers, so samples all alike give an interval of no width, not a rounding error's."""
+    is exact in integers, so samples all alike give an interval of no width, not a rounding error's.
+    ``confidence``: another level than 95%, for an interval that is one of several read together (advice's gaps to
+    the best, :func:`solver.advice.ranked_rows`)."""
     if not n:
         return math.nan, math.nan, math.nan
     mean = total / n
     if n < 2:
         return mean, math.nan, math.nan
     variance = max(0, n * squares - total * total) / (n * (n - 1))
-    spread = t_quantile_95(n - 1) * math.sqrt(variance / n)
+    spread = t_quantile(n - 1, confidence) * math.sqrt(variance / n)
     return mean, mean - spread, mean + spread
+
+
+#: Why a mean has no interval, as the JSON documents say it beside the interval's nulls (``interval_note``).
+NO_SAMPLE, ONE_SAMPLE, ALL_ALIKE = "no sample", "one sample", "all samples alike"
+
+
+def interval_note(n: int, low: float, high: float) -> str | None:
+    """Why a mean over ``n`` samples with the interval ``low .. high`` (:func:`mean_interval`) has none to give, or
+    None when it has one. Samples all alike give an interval of no width: it says only that no other value was met
+    in these samples (a rare deal may still move the mean), not a certainty, so the documents give no interval
+    there, as before two samples."""
+    if n < 1:
+        return NO_SAMPLE
+    if n < 2:
+        return ONE_SAMPLE
+    return ALL_ALIKE if low == high else None
+
+
+def interval_document(n: int, low: float, high: float) -> tuple[list[float | None], str | None]:
+    """An interval as the JSON documents write it, and its note: ``[low, high]`` and None, or ``[null, null]`` and
+    why there is none (:func:`interval_note`)."""
+    note = interval_note(n, low, high)
+    return ([None, None] if note else [low, high]), note
 
 
 def spans(samples: int, done: SpanSet | set[int], size: int) -> Iterator[Span]:
@@ -826,7 +875,8 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
         score_interval = (score_low, score_high) if n > 1 else (score_mean, score_mean)
     # best play means the score: the cards are ranked by their mean score, then win chance and mean points
     openings = tuple(sorted((OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples,
-                                         tally.score_total / SHARE_SCALE / tally.samples if scored else None)
+                                         tally.score_total / SHARE_SCALE / tally.samples if scored else None,
+                                         wilson_interval_95(tally.wins, tally.samples))
                              for card, tally in total.cards.items()),
                             key=lambda o: (-(o.mean_score or 0.0), -o.win_probability, -o.mean, o.card)))
     measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
@@ -843,4 +893,4 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
         announcements=setup.announcements, pot=setup.pot)
 
 
-__all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position"]
+__all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position", "interval_note"]

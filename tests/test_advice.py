@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import AdviceSums, add_sample, card_advice, contract_advice, make_setup, settle_sample
+from solver.advice import (AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
+                           told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
 from solver.errors import InvalidContractError, StichError
@@ -438,3 +439,128 @@ def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
         text = console.export_text()
         assert "pagat_ul" not in text and "ultimo" in text and "absolut" in text and "mondfang" in text
     assert "72% absolut" in text and "32% pagat ultimo" in text and "5% mondfang" in text
+
+
+def test_every_share_of_the_advice_has_a_wilson_interval():
+    """The win rate and the bonus odds of each contract (and each card's win rate) were bare shares (the
+    statistician's review): each has its 95% Wilson interval, in JSON and in the table (9 of 10: 0.5958 .. 0.9821,
+    1 of 10: 0.0179 .. 0.4042, 6 of 10: 0.3127 .. 0.8318, by hand from the Wilson formula)."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G, Solo E", samples=10, seed=1,
+                             workers=1)
+    rufer, solo = _row(advice, "Rufer G"), _row(advice, "Solo E")
+    assert rufer.win_probability == 0.9 and rufer.win_interval == pytest.approx((0.5958, 0.9821), abs=1e-4)
+    assert rufer.bonuses["schneider"] == 0.1
+    assert rufer.bonus_intervals["schneider"] == pytest.approx((0.0179, 0.4042), abs=1e-4)
+    assert solo.win_probability == 0.0 and solo.win_interval == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert solo.against["schneider"] == 0.6
+    assert solo.against_intervals["schneider"] == pytest.approx((0.3127, 0.8318), abs=1e-4)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    first = document["contracts"][0]
+    assert first["contract"] == "Rufer G" and first["win_interval"] == [0.5958, 0.9821]
+    assert first["bonuses_intervals"]["schneider"] == [0.0179, 0.4042]
+    assert document["contracts"][1]["bonuses_against_intervals"] == {"schneider": [0.3127, 0.8318]}
+    console = Console(record=True, width=160)
+    render_advice(document, console)
+    text = console.export_text()
+    assert "90% (60-98%)" in text and "10% (2-40%) schneider" in text and "60% (31-83%) schneider" in text
+    assert "0% (0-28%)" in text and "each share with its 95% Wilson interval in brackets" in text
+
+
+def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
+    """Every card of this position wins all 6 samples: 6 of 6 is 0.6097 .. 1 by the Wilson formula, not 1 .. 1."""
+    advice = card_advice(_position(), samples=6, seed=1, workers=1)
+    assert {row.contract for row in advice.rows} == {"GA", "GO", "SA", "SO"}
+    for row in advice.rows:
+        assert row.win_probability == 1.0 and row.win_interval == pytest.approx((0.6097, 1.0), abs=1e-4)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    assert all(card["win_interval"] == [0.6097, 1.0] for card in document["cards"])
+    assert "bonuses_intervals" not in document["cards"][0]
+
+
+def test_an_interval_of_no_width_is_said_to_be_none():
+    """Every card of this position pays +2 on all 6 samples: the table printed '+2.00 ± 0.00' and the JSON [2.0,
+    2.0], a certainty the samples do not show, where the analysis's text said "all samples alike: no interval". Now
+    the JSON has nulls and says why, and the table says "(all alike)"; the best card's own gap has no interval
+    either (it is 0 by construction), and a gap of 0 on every sample does not tell the cards apart."""
+    from rich.console import Console
+
+    from cli.analyse import render_cards
+    advice = card_advice(_position(), samples=6, seed=1, workers=1)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    best, *others = document["cards"]
+    assert best["mean"] == 2.0 and best["interval"] == [None, None] and best["interval_note"] == "all samples alike"
+    assert best["behind_interval"] == [None, None] and best["behind_interval_note"] == "the best itself"
+    for row in others:
+        assert row["behind_leader"] == 0.0 and row["behind_interval"] == [None, None]
+        assert row["behind_interval_note"] == "all samples alike" and row["told_apart"] is False
+    console = Console(record=True, width=160)
+    render_cards(document, console)
+    text = console.export_text()
+    assert "± 0.00" not in text and "+2.00 (all alike)" in text and "+0.00 (all alike) ~" in text
+    assert "all alike: every sample gave this value, so there is no interval" in text
+
+
+def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
+    """A gap of +5 on both of 2 samples has an interval of no width, [5, 5], which told the item apart from the best
+    at 2 samples. The exact sign test decides there: one sign on all n samples has p = 2 / 2^n, 0.0625 at 5 samples
+    and 0.03125 at 6, so from 6 samples on."""
+    assert told_apart(2, 5.0, 5.0, 5.0) is False
+    assert told_apart(5, 5.0, 5.0, 5.0) is False and told_apart(6, 5.0, 5.0, 5.0) is True
+    assert told_apart(30, 0.0, 0.0, 0.0) is False  # the same as the best on every sample
+    assert told_apart(30, 1.0, 0.2, 1.8) is True and told_apart(30, 1.0, -0.2, 2.2) is False
+    assert told_apart(1, 5.0, math.nan, math.nan) is False
+    sums = AdviceSums()
+    for _ in range(2):  # the first item pays 6 sixths (1 unit) more than the second on both samples
+        add_sample(sums, [(12, True, (), ()), (6, True, (), ())])
+    first, second = ranked_rows(["A", "B"], sums)
+    assert (second.gap, second.gap_low, second.gap_high) == (1.0, 1.0, 1.0) and not second.told_apart
+    assert second.as_dict()["behind_interval"] == [None, None]
+
+
+def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
+    """'behind the best' and its '~' answer which items the samples rule out as the best; with m items compared at
+    once, m uncorrected 95% intervals would rule out an equal item far more often than one time in twenty (the
+    statistician's review). Each gap's interval is at Bonferroni's 1 - 0.05 / m. By hand, B's gaps to A are
+    0, 1, 1, 2, 0, 2 (mean 1, s² = 0.8, standard error 0.36515): alone, t(5) at 95% is 2.5706 and the interval
+    0.0613 .. 1.9387 would tell B apart; beside C (m = 2), t(5) at 97.5% is 3.1634: -0.1551 .. 2.1551, not apart."""
+    a = [10, 10, 10, 10, 10, 10]
+    b = [10, 9, 9, 8, 10, 8]
+    c = [0, 0, 0, 1, 0, 0]
+
+    def rows(*items):
+        sums = AdviceSums()
+        for k in range(6):
+            add_sample(sums, [(6 * item[k], item[k] > 0, (), ()) for item in items])  # sixths of a unit
+        return ranked_rows(["A", "B", "C"][:len(items)], sums)
+
+    _, alone = rows(a, b)
+    assert alone.contract == "B" and alone.gap == 1.0 and alone.told_apart
+    assert (alone.gap_low, alone.gap_high) == pytest.approx((0.0613, 1.9387), abs=1e-4)
+    best, together, far = rows(a, b, c)
+    assert together.contract == "B" and not together.told_apart and far.told_apart
+    assert (together.gap_low, together.gap_high) == pytest.approx((-0.1551, 2.1551), abs=1e-4)
+    assert (together.low, together.high) == pytest.approx((8.0613, 9.9387), abs=1e-4)  # each mean: 95% alone
+    from solver.intervals import t_quantile
+    assert t_quantile(5, 0.975) == pytest.approx(3.16338, abs=1e-5)  # the tables' t(0.0125; 5)
+    assert t_quantile(1, 1 - 0.05 / 9) == pytest.approx(1 / math.tan(math.pi * 0.05 / 18), rel=1e-12)
+    assert t_quantile(9, 0.99) == pytest.approx(3.24984, abs=1e-5) and t_quantile(1000, 0.99) == \
+        pytest.approx(2.58075, abs=1e-5)
+    advice = ContractAdvice("Schafkopf", 1, (), {}, 0, 6, 6, (best, together, far))
+    document = advice.as_dict()
+    assert document["behind_comparisons"] == 2 and document["behind_confidence"] == 0.975
+    assert schema_errors(document, SCHEMA) == []
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    console = Console(record=True, width=200)
+    render_advice({**document, "known": {}, "hand": ["EO"]}, console)
+    text = console.export_text()
+    assert "+1.00 ± 1.16 ~" in text  # not told apart, at 97.5%
+    assert ("behind the best: 95% for the 2 contracts compared with it together (Bonferroni: each interval 97.50%); "
+            "each mean payment's interval is 95% on its own") in text

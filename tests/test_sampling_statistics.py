@@ -19,6 +19,7 @@ from solver.intervals import t_quantile_95
 from solver.position import Position
 from solver.sampling import (Setup, _setup, analyse_hand, analyse_position, draw_sample, mean_interval,
                              position_setup, unseen_cards)
+from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
 # Kratzen, two tricks played: seat 1 showed out of leaves (it trumped GU with HA), seat 3 beat the spade lead
 KRATZEN_ENDING = """[Game "Kratzen"]
@@ -172,11 +173,19 @@ def test_samples_all_alike_are_said_to_give_no_interval() -> None:
     analysis = analyse_position(position, 1, samples=10, seed=2, workers=1)
     assert analysis.score_mean == 1.0 and analysis.score_interval == (1.0, 1.0)
     assert analysis.interval[0] < analysis.interval[1]
+    document = analysis.as_dict()
+    # the JSON says it too (it wrote [1.0, 1.0]): no interval, and why, as advice and a match write none
+    assert document["score_interval"] == [None, None] and document["score_interval_note"] == "all samples alike"
+    assert document["interval"] == list(analysis.interval) and document["interval_note"] is None
+    assert schema_errors(document, SCHEMA) == []
     console = Console(record=True, width=160)
-    render_analysis(analysis.as_dict(), console)
+    render_analysis(document, console)
     text = console.export_text()
     assert "mean payment: +1.00 game units (all 10 samples alike: no interval)" in text
     assert "mean points: 85.2 (95% interval 82.6 .. 87.8)" in text
+    one = analyse_position(position, 1, samples=1, seed=2, workers=1).as_dict()  # it wrote [m, m] for one sample
+    assert one["interval"] == one["score_interval"] == [None, None]
+    assert one["interval_note"] == one["score_interval_note"] == "one sample"
 
 
 def test_the_win_chance_has_a_wilson_interval():
@@ -193,3 +202,34 @@ def test_the_win_chance_has_a_wilson_interval():
     assert low < analysis.win_probability < high and analysis.as_dict()["win_interval"] == [low, high]
     with pytest.raises(ValueError):
         wilson_interval_95(3, 2)
+
+
+def test_every_share_of_the_analysis_has_a_wilson_interval():
+    """The bonus odds and each opening card's win chance were bare shares beside the win chance's Wilson interval
+    (the statistician's review): each has its own, here checked against the hand calculation (4 of 12:
+    (p + z²/2n) / (1 + z²/n) -/+ z sqrt(p(1 - p)/n + z²/4n²) / (1 + z²/n) = 0.1381 .. 0.6094)."""
+    from rich.console import Console
+
+    from cli.analyse import render_analysis
+
+    analysis = analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", samples=12, seed=0, workers=1)
+    bonuses = {bonus.name: bonus for bonus in analysis.bonuses}
+    schneider, schwarz = bonuses["schneider"], bonuses["schwarz"]
+    assert schneider.forced_for == 4 and schneider.interval_for == pytest.approx((0.1381, 0.6094), abs=1e-4)
+    assert schwarz.forced_for == 0 and schwarz.interval_for == pytest.approx((0.0, 0.2425), abs=1e-4)  # 0 of 12
+    assert schwarz.interval_against == pytest.approx((0.0, 0.2425), abs=1e-4)
+    best = analysis.openings[0]
+    assert best.card == "H9" and best.win_probability == 7 / 12
+    assert best.win_interval == pytest.approx((0.3195, 0.8067), abs=1e-4)
+    document = analysis.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    row = next(b for b in document["bonuses"] if b["objective"] == "schneider")
+    assert row["interval_for"] == list(schneider.interval_for)
+    assert row["interval_against"] == pytest.approx([0.0, 0.2425], abs=1e-4)  # never forced against: 0 of 12
+    assert document["openings"][0]["win_interval"] == list(best.win_interval)
+    console = Console(record=True, width=160)
+    render_analysis(document, console)
+    text = console.export_text()
+    assert "schneider         │ the hand's side │ 33.3% (95%: 13.8% .. 60.9%)" in text
+    assert "win 58.3% (95%: 32.0% .. 80.7%)" in text  # the best single card, as the headline's win chance
+    assert "│ H9   │ +0.50        │ 58.3% (95%: 32.0% .. 80.7%) │" in text

@@ -404,11 +404,14 @@ def curve_document(analysis: Any) -> dict[str, Any]:
 
 
 def odds_document(analysis: Any) -> dict[str, Any]:
+    """The page's odds: the analysis's figures with its intervals' ends as computed (the page says itself where one
+    has no width, where the JSON document writes nulls)."""
     document = analysis.as_dict()
+    score_interval = None if analysis.score_interval is None else list(analysis.score_interval)
     return {"kind": "odds", "seat": analysis.seat, "samples": analysis.samples, "measure": analysis.measure,
             "win_probability": analysis.win_probability, "win_interval": document.get("win_interval"),
             "mean": analysis.mean, "interval": list(analysis.interval),
-            "score_mean": document.get("score_mean"), "score_interval": document.get("score_interval"),
+            "score_mean": document.get("score_mean"), "score_interval": score_interval,
             "openings": [opening.as_dict() for opening in analysis.openings],
             "bonuses": document.get("bonuses", [])}
 
