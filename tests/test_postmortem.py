@@ -432,12 +432,39 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
     assert result.stdout.strip() and f"wrote {plot}" in result.stderr
     marks = [i for i in _svg_ids(plot) if i.startswith("mistake-")]
     assert len(marks) == sum(1 for card in document["cards"] if card["grade"] != "ok")
-    png = tmp_path / "out.png"
-    run("postmortem", path, "--plot", png, "--json")
-    _png_size(png.read_bytes())
-    pdf = tmp_path / "out.pdf"
-    run("postmortem", path, "--plot", pdf)
-    assert pdf.read_bytes().startswith(b"%PDF-")
+    run("postmortem", path, "--plot", tmp_path / "out.png", "--json")
+    _png_size((tmp_path / "out-9.png").read_bytes())  # named by its board (no --board said which)
+    run("postmortem", path, "--plot", tmp_path / "out.pdf")
+    assert (tmp_path / "out-9.pdf").read_bytes().startswith(b"%PDF-")
+
+
+def _kratzen_record(board: str | None, play: str) -> str:
+    tag = f'[Board "{board}"]\n' if board is not None else ""
+    return (f'[Game "Kratzen"]\n{tag}[Seats "3"]\n[Deal "{KRATZEN_DEAL}"]\n[Contract "Trump S"]\n'
+            f'[Play "1"]\n{play}\n*\n')
+
+
+def test_each_plot_is_named_by_its_board(tmp_path):
+    """A club file holding boards 7, 12, 3 gave out.png, out-2.png, out-3.png: named by the record's place among
+    those plotted, which no reader can match to the boards. Each is named by its [Board] now; a board played again
+    (at another table) is numbered on, a record without a board named by its line, a board's free text made safe."""
+    records = [("7", "SU S7 SK"), ("12", "EO S7 EK"), ("3", "SZ S7 SK"), ("7", "E9 S7 EK"), (None, "SU S7 SK"),
+               ("3/4 b", "SU S7 SK")]
+    path = tmp_path / "club.tbn"
+    path.write_text("\n".join(_kratzen_record(board, play) for board, play in records), encoding="utf-8")
+    result = run("postmortem", path, "--plot", tmp_path / "out.svg")
+    no_board_line = 1 + sum(len(_kratzen_record(b, p).splitlines()) + 1 for b, p in records[:4])
+    names = ["out-7.svg", "out-12.svg", "out-3.svg", "out-7-2.svg", f"out-line{no_board_line}.svg", "out-3_4_b.svg"]
+    assert sorted(p.name for p in tmp_path.glob("*.svg")) == sorted(names)
+    assert f"wrote {tmp_path / 'out-12.svg'} (board 12)" in result.stderr
+    assert f"wrote {tmp_path / names[4]} ({path}:{no_board_line})" in result.stderr
+    # the plot of board 12 is the play of board 12 (its EO lead is card 1)
+    assert "1: EO" in _svg_text(tmp_path / "out-12.svg") and "1: SU" in _svg_text(tmp_path / "out-7.svg")
+    # --board and --record name the records themselves: the name given is the plot's, a repeat numbered on
+    run("postmortem", path, "--board", "7", "--plot", tmp_path / "b7.svg")
+    run("postmortem", path, "--record", "2", "--plot", tmp_path / "r2.svg")
+    assert {"b7.svg", "b7-2.svg", "r2.svg"} <= {p.name for p in tmp_path.glob("*.svg")}
+    assert "1: EO" in _svg_text(tmp_path / "r2.svg") and "1: E9" in _svg_text(tmp_path / "b7-2.svg")
 
 
 def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path):
@@ -693,7 +720,7 @@ def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
     for words in ("the attacker's own payment in chips, seat 1", "cost (chips)", "chips: the attacker's own payment"):
         assert words in by_score.stdout, words
     assert "game units" not in by_score.stdout and "side" not in by_score.stdout
-    assert "payment in chips of seat 1" in _svg_text(tmp_path / "k.svg")
+    assert "payment in chips of seat 1" in _svg_text(tmp_path / "k-line1.svg")  # no [Board]: named by its line
     document = json.loads(run("postmortem", path, "-o", "score", "--json").stdout)
     first = document["cards"][0]
     assert document["measure"] == first["measure"] == "chips"
