@@ -128,6 +128,20 @@ class PlayAnalysis:
     #: the declaring side's bonuses (per-seat targets: the declarer's) still made or forceable after the last card
     bonuses_kept: tuple[str, ...] = field(default=(), compare=False)
     points_curve: tuple[int, ...] = ()  # graded by the score: the card points' curve beside it
+    #: the threshold that decides the game on the curve's scale, as (name, value): the declaring side's game
+    #: ("target": the Kratzen attacker's) is won while the curve is at or above the value, lost below it; None
+    #: where the measure has no such line (a Tout graded by points, Zwanzigerrufen by the score)
+    winning: tuple[str, int] | None = field(default=None, compare=False)
+
+    @property
+    def game_changes(self) -> tuple[tuple[int, bool], ...]:
+        """The cards after which the curve crossed :attr:`winning`, as (card number, whether the game is now won):
+        where the game changed hands under double-dummy play."""
+        if self.winning is None:
+            return ()
+        value = self.winning[1]
+        return tuple((number, after >= value) for number, (before, after) in
+                     enumerate(zip(self.curve, self.curve[1:]), 1) if (before >= value) != (after >= value))
 
     @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
@@ -293,6 +307,18 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str
     return tuple(sorted(set(marks), key=lambda mark: (mark[1], mark[0])))
 
 
+def _winning(rules: Rules, curve: Objective) -> tuple[str, int] | None:
+    """The game's threshold on the curve's scale (the game module's :meth:`Rules.game_objective`), where it is
+    counted as the curve is: Schafkopf's 61 and Zwanzigerrufen's 45 card points, the Kratzen attacker's 2 tricks;
+    not a Tout's every trick on a scale of card points (120 points need not be every trick)."""
+    objective = rules.game_objective()
+    if (objective is None or objective.target is None or objective.events
+            or objective.points_weight != curve.points_weight or objective.trick_weight != curve.trick_weight
+            or objective.maximiser != curve.maximiser):
+        return None
+    return ("target" if _is_per_seat(rules) else "game"), objective.target
+
+
 def _kept(engine: EngineSolver, state: PlayState, unscored: frozenset[str]) -> tuple[str, ...]:
     """The declaring side's bonuses (per-seat targets: the declarer's) made or still forceable in ``state``."""
     rules = state.rules
@@ -336,7 +362,7 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
                         players=summarise(analysed, rules.seats), maximum=maximum,
                         thresholds=_thresholds(rules, curve_objective, maximum),
-                        bonuses_kept=_kept(engine, state, unscored))
+                        winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored))
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None) -> PlayAnalysis:
@@ -373,9 +399,14 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     analysed = tuple(cards)
     players = tuple(replace(summary, points_cost=old.cost) for summary, old in
                     zip(summarise(analysed, rules.seats), points.players))
-    # the contract's thresholds are marks on the points' scale: the score's curve has none
+    # the contract's thresholds are marks on the points' scale: the score's curve has only the game's, where the
+    # settlement's sign says who won it
+    from .scoring import scoring_inputs
+
+    won_from = position.game.winning_settlement(rules, scoring_inputs(position))
+    winning = None if won_from is None else ("target" if _is_per_seat(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
-                   points_curve=points.curve, thresholds=(), maximum=max(curve))
+                   points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning)
 
 
 def trick_payout(position: Position) -> int:

@@ -218,8 +218,49 @@ def test_the_svg_marks_every_mistake_bonus_and_threshold(tmp_path):
     assert {f"threshold-{name}" for name, _ in analysis.thresholds} <= set(ids)
     text = _svg_text(path)
     for words in ("Zwanzigerrufen Solo, declarer 1", "trick", "card played", "points of seat 1", "1: HK", "2: T1",
-                  "valat lost", "blunder", "inaccuracy", "seat 4", "game 45"):
+                  "valat lost", "blunder", "inaccuracy", "seat 4", "game won at \u2265 45"):
         assert words in text, words
+
+
+def test_the_plot_draws_the_game_and_marks_where_the_play_crosses_it(tmp_path):
+    """The plot drew the game's 45 as one more dotted line among Absolut's and Valat's and did not say where the play
+    crossed it. The line that decides the game is drawn apart and named, and each card after which the game changed
+    hands is marked: in this 61-point ending HK leaves seat 1 44 points (45 win, RULES.md 1.1), seat 4's HJ (the
+    one point of a J) gives the game back."""
+    analysis = analyse_play(ending(VALAT_THROWN))
+    assert analysis.winning == ("game", 45) and analysis.curve[:5] == (61, 44, 44, 44, 45)
+    assert analysis.game_changes == ((1, False), (4, True))
+    path = write_plot(analysis, tmp_path / "play.svg")
+    ids = _svg_ids(path)
+    assert [i for i in ids if i.startswith("game-")] == ["game-1", "game-4"] and "threshold-game" in ids
+    text = _svg_text(path)
+    assert "game won at \u2265 45" in text and "HJ (-1); game won" in text and "; game lost" in text
+    assert "game won or lost by this card" in text  # the legend
+    # a Tout is won by every trick, which 120 card points need not be: no line on the points' scale
+    tout = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "4")
+    assert tout.rules.game_objective().name == "tout" and analyse_play(tout).winning is None
+
+
+def test_graded_by_the_score_the_game_line_is_drawn_where_the_settlement_decides_it(tmp_path):
+    """By the score (the command's default) the plot had no threshold at all. Where the settlement's sign says who
+    won the game the line is drawn at 0: Schafkopf gives every item to the game's winner (RULES.md 2.5), the Kratzen
+    attacker who misses his target pays 2P (3.4). Zwanzigerrufen scores its items apart (1.7): a lost game can be
+    outweighed by a Pagat, so no line; nor Kratzen without a pot, where every payment is 0."""
+    board7 = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    by_score = analyse_play(board7, objective="score")
+    assert by_score.winning == ("game", 0) and by_score.game_changes == () and max(by_score.curve) < 0
+    assert "game won at \u2265 0" in _svg_text(write_plot(by_score, tmp_path / "sk.svg"))
+    assert analyse_play(ending(VALAT_THROWN), objective="score").winning is None
+    path = tmp_path / "k.tbn"
+    path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    (chips,) = solver.read_positions(path)
+    analysis = analyse_play(chips, objective="score")
+    assert analysis.winning == ("target", 0) and analysis.curve[:2] == (6, -21)
+    assert analysis.game_changes == ((1, False),)  # SU: 2 tricks of 3 chips, then 1 and 2 x 12 into the pot
+    plot = write_plot(analysis, tmp_path / "k.svg")
+    assert "game-1" in _svg_ids(plot) and "target made at \u2265 0" in _svg_text(plot)
+    no_pot = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
+    assert analyse_play(no_pot, objective="score").winning is None
 
 
 def test_the_labels_of_mistakes_close_together_do_not_overlap():
@@ -317,7 +358,16 @@ def test_kratzen_plot_counts_tricks_against_the_target(tmp_path):
     # the attacker's target, named as "kept" and the crossed-out labels name it (it read "tricks 2")
     assert analysis.measure == "tricks" and analysis.thresholds == (("target", 2),) and analysis.maximum == 4
     path = write_plot(analysis, tmp_path / "k.svg")
-    assert "threshold-target" in _svg_ids(path) and "target 2" in _svg_text(path)
+    # the target decides the attacker's game: drawn as the game's line, and not twice
+    assert analysis.winning == ("target", 2) and analysis.game_changes == ((1, False),)
+    assert _svg_ids(path).count("threshold-target") == 1 and "target made at \u2265 2" in _svg_text(path)
+    assert "contract thresholds" not in _svg_text(path)
+    # a card graded ok can move it (seat 3's EK costs seat 3 nothing and gives the attacker his second trick): it is
+    # labelled all the same
+    analysis = analyse_play(solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SZ S7 SK EK"))
+    assert analysis.game_changes == ((1, False), (4, True)) and analysis.cards[3].grade == "ok"
+    path = write_plot(analysis, tmp_path / "k4.svg")
+    assert "game-4" in _svg_ids(path) and "label-4" in _svg_ids(path) and "EK: target made" in _svg_text(path)
 
 
 def test_the_value_axis_has_whole_numbers_only():
