@@ -15,6 +15,7 @@ mover's own tricks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any, Sequence
 
 from .errors import InvalidContractError, StichError
@@ -217,27 +218,67 @@ def _forceable(engine: EngineSolver, state: PlayState, objective: Objective) -> 
     return needed <= 0 or engine.reaches(state, objective, needed)
 
 
+class _Together:
+    """Whether one side can force two of its bonuses in one play, each forceable alone: a settlement search over a
+    payoff that pays only when both are made (the declaring side maximises it: 1 for its own pair, -1 for the
+    defenders'). Exact, as the single bonuses' searches are; remembered by position, since the position after one
+    card is the one before the next."""
+
+    def __init__(self, engine: EngineSolver) -> None:
+        from .score_objective import settlement_engine_for  # the settlement search loads on first use
+
+        self.searcher = settlement_engine_for(engine)
+        self.known: dict[tuple, bool] = {}
+
+    def __call__(self, state: PlayState, first: Objective, second: Objective) -> bool:
+        from .games.base import PayoffComponent
+        from .search.settle import PayoffSpec
+
+        assert first.target is not None and second.target is not None
+        if first.target <= 0 or second.target <= 0:  # one is met whatever happens (a target in a small ending)
+            return True
+        key = (state.key(), first.name, second.name)
+        if key not in self.known:
+            declaring = state.rules.declaring_side
+            prize = 1 if first.maximiser <= declaring else -1
+            components = (PayoffComponent(first.name, first, (first.target,)),
+                          PayoffComponent(second.name, second, (second.target,)))
+            spec = PayoffSpec(declaring, components, (0, 0, 0, prize))  # the second component varies fastest
+            self.known[key] = self.searcher.value(state, spec) == prize
+        return self.known[key]
+
+
 def _total(engine: EngineSolver, state: PlayState, objective: Objective) -> int:
     return objective.achieved(state.rules, state) + engine.value(state, objective)
 
 
 def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState, seat: int,
-                  unscored: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                  unscored: frozenset[str], together: _Together) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The bonuses the card changed hands on, and which of them it handed over: a game tree's value only moves
     against the mover, so a change is always the mover's loss (thrown away if it was the mover's side's, handed
-    over if the opponents')."""
+    over if the opponents'). Two bonuses of one side that stay forceable each alone but no longer both (or now
+    both) are one more change, named ``first+second``: the card gave up, or handed over, having both."""
     lost, handed = [], []
+    kept = []  # forceable before the card and after it: their pairs are asked next
     for objective in _bonuses(before.rules, seat, unscored):
-        if _forceable(engine, before, objective) != _forceable(engine, after, objective):
+        was = _forceable(engine, before, objective)
+        if was != _forceable(engine, after, objective):
             name = "target" if _is_per_seat(before.rules) else objective.name
             lost.append(name)
             if seat not in objective.maximiser:
                 handed.append(name)
+        elif was and not _is_per_seat(before.rules):
+            kept.append(objective)
+    for first, second in combinations(kept, 2):
+        if first.maximiser == second.maximiser and together(before, first, second) != together(after, first, second):
+            lost.append(f"{first.name}+{second.name}")
+            if seat not in first.maximiser:
+                handed.append(lost[-1])
     return tuple(lost), tuple(handed)
 
 
 def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int,
-                  unscored: frozenset[str]) -> CardAnalysis:
+                  unscored: frozenset[str], together: _Together) -> CardAnalysis:
     """The before / best / after values of one card and what it cost its player."""
     rules = state.rules
     seat = state.to_move
@@ -251,7 +292,7 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
     best = achieved + best_future
     cost = best - after if mover_maximises else after - best
     following = state.advance(card)
-    lost, handed = _lost_bonuses(engine, state, following, seat, unscored)
+    lost, handed = _lost_bonuses(engine, state, following, seat, unscored, together)
     measure = "points" if objective.points_weight else "tricks"
     pack = rules.pack
     return CardAnalysis(
@@ -263,8 +304,12 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
 
 def lost_text(lost: Sequence[str], handed: Sequence[str]) -> str:
     """The bonuses a card (or a player) lost, for people: a bonus handed to the opponents says so, since the
-    mover's own side had no claim to it (read bare, "pagat_ultimo" looked like the mover's own Pagat)."""
-    return ", ".join(f"{name} (handed over)" if name in handed else name for name in lost)
+    mover's own side had no claim to it (read bare, "pagat_ultimo" looked like the mover's own Pagat); a pair lost together is named so."""
+
+    def shown(name: str) -> str:
+        return name.replace("+", " + ") + " together" if "+" in name else name
+
+    return ", ".join(f"{shown(name)} (handed over)" if name in handed else shown(name) for name in lost)
 
 
 def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummary, ...]:
@@ -343,11 +388,12 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
     state = rules.start()
     curve_objective = _curve_objective(rules)
     unscored = unscored_bonuses(position)
+    together = _Together(engine)
     curve = [_total(engine, state, curve_objective)]
     cards = []
     trick_ends = []
     for number, card in enumerate(position.played, 1):
-        analysis = _analyse_card(engine, state, card, number, unscored)
+        analysis = _analyse_card(engine, state, card, number, unscored, together)
         cards.append(analysis)
         state = state.advance(card)
         same_view = set(analysis.view) == {s + 1 for s in curve_objective.maximiser}

@@ -182,6 +182,46 @@ def test_a_record_without_play_has_nothing_to_analyse():
     assert analysis.cards == () and analysis.curve == (61,) and analysis.players[0].cards == 0
 
 
+# A Solo ending where seat 2 (defending) holds the Pagat: after seat 1's T17 the defenders can take every trick and
+# win the last with T1, both at once, by overtrumping with T19. Seat 2's T14 keeps each possible alone (Valat against
+# by giving up the Pagat, the Pagat by giving up a trick) but no longer both.
+PAIR_ENDING = "1: SK T17 T6 HJ / T1 T14 T19 DG / DJ T18 DN SN / HK HQ SQ SG"
+
+
+def test_a_card_that_parts_two_bonuses_is_named(tmp_path):
+    """Each bonus was watched on its own, so a card after which two bonuses of a side could each still be forced,
+    but no longer both, was costed (6 game units by the score) with no bonus named. The pair is named now, checked
+    against the reference solver: both together before the card, each alone but not both after it."""
+    from solver.games.base import PayoffComponent
+    from solver.search.settle import PayoffSpec, reference_settlement
+
+    position = solver.make_position("zwanzigerrufen", PAIR_ENDING, "Solo", declarer=1, leader=1, play="T17 T14")
+    rules = position.rules
+    pair = (rules.objective("valat_against"), rules.objective("pagat_ultimo"))
+    assert all(o.maximiser == rules.defending_side for o in pair)
+    spec = PayoffSpec(rules.declaring_side, tuple(PayoffComponent(o.name, o, (o.target,)) for o in pair),
+                      (0, 0, 0, -1))
+
+    def both(state):  # whether the defenders can force both: the reference minimax over the rule methods
+        score = lambda final: -1 if all(o.achieved(rules, final) >= o.target for o in pair) else 0  # noqa: E731
+        return reference_settlement(state, spec, score) == -1
+
+    after_t17 = rules.start().play("T17")
+    after_t14 = after_t17.play("T14")
+    assert both(after_t17) and not both(after_t14)
+    for name in ("valat_against", "pagat_ultimo"):  # each still forceable alone
+        assert solver.solve(position, name, reference_solver=True).success
+    for objective in ("points", "score"):
+        card = analyse_play(position, objective=objective).cards[1]
+        assert card.card == "T14" and card.bonuses_lost == ("valat_against+pagat_ultimo",)
+        assert card.bonuses_handed_over == () and card.grade == "blunder"  # the defenders' own pair, thrown away
+    assert analyse_play(position, objective="score").cards[1].best_cards == ("T19",)
+    path = tmp_path / "pair.tbn"
+    path.write_text(f'[Game "Zwanzigerrufen"]\n[Deal "{PAIR_ENDING}"]\n[Contract "Solo"]\n[Leader "1"]\n'
+                    '[Play "1"]\nT17 T14\n*\n', encoding="utf-8")
+    assert "valat_against + pagat_ultimo together" in run("postmortem", path, "-o", "points").stdout
+
+
 # --- the plot --------------------------------------------------------------------------------------------------------
 
 
