@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import List, Optional
 
@@ -29,12 +30,34 @@ _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blu
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 
-def plot_path(base: Path, count: int) -> Path:
-    """The first record's plot goes to ``base``, the n-th to ``stem-n.suffix`` (one picture per record)."""
-    return base if count == 1 else base.with_name(f"{base.stem}-{count}{base.suffix}")
+class PlotNames:
+    """The file each record's plot goes to, named so that a reader can match it to its board: ``OUT`` with the
+    record's ``[Board]`` in its name (boards 7, 12, 3 give ``out-7.png``, ``out-12.png``, ``out-3.png``), a record
+    without one named by the line it starts on (``out-line40.png``, the place the messages give it), a board met
+    again numbered on (the second record of board 7 is ``out-7-2.png``). Where ``--board`` or ``--record`` chose the
+    records, the name is already theirs: the first plot is ``OUT`` itself, a repeated board's next ``OUT-2``."""
+
+    def __init__(self, base: Path, chosen: bool) -> None:
+        self.base = base
+        self.chosen = chosen
+        self.used: set[str] = set()  # casefolded: boards "A" and "a" are one file where names ignore case
+
+    def path_for(self, position: Position) -> Path:
+        stem = self.base.stem
+        record = position.record
+        if not self.chosen and record is not None:
+            board = (record.get("Board") or "").strip()
+            # a board is free text: what a file name cannot hold (a slash, a space) becomes "_"
+            stem += "-" + (re.sub(r"[^\w.+-]+", "_", board)[:64] if board else f"line{record.line}")
+        name, number = stem, 1
+        while name.casefold() in self.used:
+            number += 1
+            name = f"{stem}-{number}"
+        self.used.add(name.casefold())
+        return self.base.with_name(name + self.base.suffix)
 
 
-def postmortem_document(position: Position, plot: Path | None, count: list[int],
+def postmortem_document(position: Position, plot: PlotNames | None,
                         engine: EngineSolver | None = None, objective: str | None = None) -> Document:
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked. Graded by
     ``objective``; by default the score, but where every seat plays for itself (Kratzen) by each mover's own tricks,
@@ -52,11 +75,10 @@ def postmortem_document(position: Position, plot: Path | None, count: list[int],
     if plot is not None and not position.played:
         message(f"stich: {position.label}: no Play section, so no plot")
     elif plot is not None:
-        count[0] += 1
-        written = plot_path(plot, count[0])
+        written = plot.path_for(position)
         with atomic_path(written) as temporary:
             write_plot(analysis, temporary)
-        message(f"stich: wrote {written}")
+        message(f"stich: wrote {written} ({position.label})")
     return document
 
 
@@ -126,7 +148,7 @@ def postmortem(
     plot: Optional[Path] = typer.Option(
         None, "--plot", metavar="OUT.png|OUT.svg|OUT.pdf", parser=file_name,
         help="Also draw the value over the play: cards, tricks, thresholds, mistakes and bonuses marked (one file "
-             "per record: OUT, OUT-2, ...)."),
+             "per record, named by its board: OUT-7.png for [Board \"7\"]; OUT itself with --board or --record)."),
     objective: Optional[str] = typer.Option(
         None, "--objective", "-o", metavar="NAME",
         help="Grade by 'score' (game units, the card points beside; the default) or 'points' (card points, "
@@ -153,7 +175,7 @@ def postmortem(
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
             check_writable(plot)
-    count = [0]
+    names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem,
-                     document=lambda position: postmortem_document(position, plot, count, engine, name))
+                     document=lambda position: postmortem_document(position, names, engine, name))

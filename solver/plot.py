@@ -4,13 +4,14 @@ x is the number of cards played, every card named below the axis in its seat's c
 top and separated by dashed lines; y is the series the post-mortem holds (``PlayAnalysis.curve``: the declaring side's
 total, what it has won plus the double-dummy value of the rest; without card points, the declarer's tricks), labelled
 from its ``measure`` and ``declaring_side``. A perfect play is a flat line. The contract's thresholds are drawn as
-horizontal lines (taken from the analysis, which reads them from the game's objectives), every card graded worse than
-``ok`` is a marker in its grade's colour, a card that threw away or handed over a bonus is a cross with the bonus
+horizontal lines (taken from the analysis, which reads them from the game's objectives), the one that decides the game
+(``PlayAnalysis.winning``) drawn apart and named, with a diamond on every card after which the line crossed it; every
+card graded worse than ``ok`` is a marker in its grade's colour, a card that threw away or handed over a bonus is a cross with the bonus
 named, and the bonuses still made at the end are named at the line's end.
 
 matplotlib is imported on the first plot only (``import solver`` stays quick) and draws with its Agg backend, so
 no display is needed; the format follows the file's suffix: PNG, SVG or PDF. Every mark carries a ``gid`` (in the
-SVG, the ``id`` of its group: ``mistake-N``, ``bonus-N``, ``threshold-NAME``) so that programs can find it.
+SVG, the ``id`` of its group: ``mistake-N``, ``bonus-N``, ``game-N``, ``threshold-NAME``) so that programs can find it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ GRADE_COLOURS = {"inaccuracy": "#e6a000", "mistake": "#e65a00", "blunder": "#c80
 SEAT_COLOURS = ("#1f4fb4", "#2a8a2a", "#8a2a8a", "#b45f06", "#117a8b", "#6b6b6b")
 LINE_COLOUR = "#1e5ac8"
 THRESHOLD_COLOUR = "#777777"
+WINNING_COLOUR = "#7a1fa2"  # the game's threshold and the cards that crossed it
 
 
 def plot_figure(analysis: PlayAnalysis):
@@ -52,8 +54,9 @@ def plot_figure(analysis: PlayAnalysis):
     x = list(range(len(analysis.curve)))
     axes.plot(x, analysis.curve, color=LINE_COLOUR, linewidth=2, marker="o", markersize=3,
               label=f"{unit} of {whose} (won + double-dummy rest)", gid="value")
-    top = max([analysis.maximum, *analysis.curve, 1])
-    bottom = min(0, *analysis.curve)
+    marks = [] if analysis.winning is None else [analysis.winning[1]]  # the game's line is always in sight
+    top = max([analysis.maximum, *analysis.curve, *marks, 1])
+    bottom = min([0, *analysis.curve, *marks])
     span = top - bottom
     # a score can fall below 0: room under the lowest point for its label, which would sit on the cards' names
     low, high = (bottom - 0.1 * span if bottom < 0 else bottom), top + 0.06 * span
@@ -63,11 +66,21 @@ def plot_figure(analysis: PlayAnalysis):
     axes.set_ylabel(f"{unit} of {whose}")
     axes.set_xlabel("card played (seat: card)")
 
-    # the contract's thresholds
+    # the contract's thresholds, the game's own drawn apart
+    winning = analysis.winning
     for name, value in analysis.thresholds:
+        if (name, value) == winning:
+            continue
         axes.axhline(value, color=THRESHOLD_COLOUR, linestyle=":", linewidth=1, gid=f"threshold-{name}")
         axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
                       textcoords="offset points", ha="right", va="bottom", fontsize=8, color=THRESHOLD_COLOUR)
+    made = "made" if winning is not None and winning[0] == "target" else "won"
+    if winning is not None:
+        name, value = winning
+        axes.axhline(value, color=WINNING_COLOUR, linestyle="-.", linewidth=1.3, gid=f"threshold-{name}", zorder=1)
+        axes.annotate(f"{name} {made} at \u2265 {value}", (1, value), xycoords=("axes fraction", "data"),
+                      xytext=(-4, 2), textcoords="offset points", ha="right", va="bottom", fontsize=8,
+                      fontweight="bold", color=WINNING_COLOUR, gid="winning-label")
 
     # the tricks: dashed boundaries, numbered along the top
     starts = [0, *analysis.trick_ends]
@@ -86,8 +99,10 @@ def plot_figure(analysis: PlayAnalysis):
     for label, card in zip(axes.get_xticklabels()[1:], cards):
         label.set_color(SEAT_COLOURS[(card.seat - 1) % len(SEAT_COLOURS)])
 
-    # mistakes and bonuses
-    labels = []
+    # mistakes and bonuses, and the cards after which the game changed hands: one label a card
+    crossed = dict(analysis.game_changes)
+    missed = "missed" if made == "made" else "lost"
+    notes: dict[int, str] = {}
     for card in analysis.mistakes:
         value = analysis.curve[card.number]
         axes.plot([card.number], [value], "o", markersize=9, color=GRADE_COLOURS[card.grade], zorder=3,
@@ -102,9 +117,21 @@ def plot_figure(analysis: PlayAnalysis):
             handed = [named[name] for name in card.bonuses_handed_over]
             note += ": " + "; ".join(part for part in (", ".join(thrown) + " lost" if thrown else "",
                                                        ", ".join(handed) + " handed over" if handed else "") if part)
-        labels.append(axes.annotate(note, (card.number, value), xytext=(6, 7), textcoords="offset points",
-                                    fontsize=8, fontweight="bold" if card.bonuses_lost else "normal",
-                                    gid=f"label-{card.number}", zorder=5))
+        notes[card.number] = note
+    for number, now_won in crossed.items():
+        assert winning is not None  # (only a threshold is crossed)
+        axes.plot([number], [analysis.curve[number]], "D", markersize=15, markerfacecolor="none",
+                  markeredgecolor=WINNING_COLOUR, markeredgewidth=2, zorder=4, gid=f"game-{number}")
+        card = cards[number - 1]
+        change = f"{winning[0]} {made if now_won else missed}"
+        if card.seat == analysis.declarer and winning[0] in card.bonuses_lost:
+            continue  # the Kratzen attacker's own target, named lost already
+        # a card graded ok can move it: a Kratzen seat's card that costs its own tricks nothing
+        notes[number] = f"{notes[number]}; {change}" if number in notes else f"{card.card}: {change}"
+    labels = [axes.annotate(notes[number], (number, analysis.curve[number]), xytext=(6, 7), textcoords="offset points",
+                            fontsize=8, fontweight="bold" if number in crossed or cards[number - 1].bonuses_lost
+                            else "normal", color=WINNING_COLOUR if number in crossed else "black",
+                            gid=f"label-{number}", zorder=5) for number in sorted(notes)]
     fixed = [annotation for annotation in axes.texts if annotation not in labels]
     if analysis.bonuses_kept and analysis.curve:
         fixed.append(axes.annotate("kept: " + ", ".join(analysis.bonuses_kept),
@@ -114,7 +141,7 @@ def plot_figure(analysis: PlayAnalysis):
 
     # the legend: the line, the grades found, the bonus cross, the seats
     handles = [Line2D([], [], color=LINE_COLOUR, linewidth=2, label=f"{unit} of {whose}")]
-    if analysis.thresholds:
+    if any(mark != winning for mark in analysis.thresholds):
         handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle=":", label="contract thresholds"))
     for grade in ("inaccuracy", "mistake", "blunder"):
         if any(card.grade == grade for card in cards):
@@ -122,13 +149,20 @@ def plot_figure(analysis: PlayAnalysis):
     if any(card.bonuses_lost for card in cards):
         handles.append(Line2D([], [], marker="x", linestyle="", color="black", markeredgewidth=2.5,
                               label="bonus thrown away or handed over"))
+    if winning is not None:
+        handles.append(Line2D([], [], color=WINNING_COLOUR, linestyle="-.", linewidth=1.3,
+                              label=f"{winning[0]} {made} at or above this line"))
+    if crossed:
+        handles.append(Line2D([], [], marker="D", linestyle="", markerfacecolor="none", markeredgewidth=2,
+                              markeredgecolor=WINNING_COLOUR,
+                              label=f"{winning[0] if winning else ''} {made} or {missed} by this card"))
     for summary in analysis.players:
         handles.append(Line2D([], [], marker="s", linestyle="", color=SEAT_COLOURS[(summary.seat - 1) % 6],
                               label=f"seat {summary.seat}" + (" (declarer)" if summary.seat == analysis.declarer
                                                               else "")))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     axes.grid(axis="y", color="#eeeeee")
-    _place_labels(figure, axes, labels, fixed, analysis)
+    _place_labels(figure, axes, labels, sorted(notes), fixed, analysis)
     return figure
 
 
@@ -138,11 +172,11 @@ LABEL_OFFSETS = tuple((dx, dy, ha) for dx, ha in ((6, "left"), (-6, "right"))
                       for dy in (7, -15, 21, -29, 35, -43, 49, -57))
 
 
-def _place_labels(figure, axes, labels, fixed, analysis: PlayAnalysis) -> None:
-    """Move each mistake's label, in the order of the play, to the first place of :data:`LABEL_OFFSETS` where it
-    stays inside the axes and covers no label placed before it, no fixed text (the thresholds' names, the bonuses
-    kept) and no other mistake's marker; where the line allows, not the line either. Where no place is free,
-    the one that covers least. Measured on the figure as drawn (the layout is then frozen so that it holds)."""
+def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: PlayAnalysis) -> None:
+    """Move each card's label (``numbers``: their cards), in the order of the play, to the first place of
+    :data:`LABEL_OFFSETS` where it stays inside the axes and covers no label placed before it, no fixed text (the
+    thresholds' names, the bonuses kept) and no other labelled card's marker; where the line allows, not the line
+    either. Where no place is free, the one that covers least. Measured on the figure as drawn (the layout is then frozen so that it holds)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 
@@ -159,7 +193,7 @@ def _place_labels(figure, axes, labels, fixed, analysis: PlayAnalysis) -> None:
         centre = axes.transData.transform((x, y))
         return Bbox.from_extents(*(centre - radius * points), *(centre + radius * points))
 
-    markers = [box(card.number, analysis.curve[card.number], 7) for card in analysis.mistakes]
+    markers = [box(number, analysis.curve[number], 7) for number in numbers]
     # the line itself, its points and every tenth of each step between them (a label across a steep step hides it)
     curve = analysis.curve
     vertices = [box(x + step / 10, curve[x] + (curve[x + 1] - curve[x]) * step / 10, 2)

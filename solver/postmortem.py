@@ -15,6 +15,7 @@ mover's own tricks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any, Sequence
 
 from .errors import InvalidContractError, StichError
@@ -131,6 +132,20 @@ class PlayAnalysis:
     #: the declaring side's bonuses (per-seat targets: the declarer's) still made or forceable after the last card
     bonuses_kept: tuple[str, ...] = field(default=(), compare=False)
     points_curve: tuple[int, ...] = ()  # graded by the score: the card points' curve beside it
+    #: the threshold that decides the game on the curve's scale, as (name, value): the declaring side's game
+    #: ("target": the Kratzen attacker's) is won while the curve is at or above the value, lost below it; None
+    #: where the measure has no such line (a Tout graded by points, Zwanzigerrufen by the score)
+    winning: tuple[str, int] | None = field(default=None, compare=False)
+
+    @property
+    def game_changes(self) -> tuple[tuple[int, bool], ...]:
+        """The cards after which the curve crossed :attr:`winning`, as (card number, whether the game is now won):
+        where the game changed hands under double-dummy play."""
+        if self.winning is None:
+            return ()
+        value = self.winning[1]
+        return tuple((number, after >= value) for number, (before, after) in
+                     enumerate(zip(self.curve, self.curve[1:]), 1) if (before >= value) != (after >= value))
 
     @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
@@ -208,27 +223,67 @@ def _forceable(engine: EngineSolver, state: PlayState, objective: Objective) -> 
     return needed <= 0 or engine.reaches(state, objective, needed)
 
 
+class _Together:
+    """Whether one side can force two of its bonuses in one play, each forceable alone: a settlement search over a
+    payoff that pays only when both are made (the declaring side maximises it: 1 for its own pair, -1 for the
+    defenders'). Exact, as the single bonuses' searches are; remembered by position, since the position after one
+    card is the one before the next."""
+
+    def __init__(self, engine: EngineSolver) -> None:
+        from .score_objective import settlement_engine_for  # the settlement search loads on first use
+
+        self.searcher = settlement_engine_for(engine)
+        self.known: dict[tuple, bool] = {}
+
+    def __call__(self, state: PlayState, first: Objective, second: Objective) -> bool:
+        from .games.base import PayoffComponent
+        from .search.settle import PayoffSpec
+
+        assert first.target is not None and second.target is not None
+        if first.target <= 0 or second.target <= 0:  # one is met whatever happens (a target in a small ending)
+            return True
+        key = (state.key(), first.name, second.name)
+        if key not in self.known:
+            declaring = state.rules.declaring_side
+            prize = 1 if first.maximiser <= declaring else -1
+            components = (PayoffComponent(first.name, first, (first.target,)),
+                          PayoffComponent(second.name, second, (second.target,)))
+            spec = PayoffSpec(declaring, components, (0, 0, 0, prize))  # the second component varies fastest
+            self.known[key] = self.searcher.value(state, spec) == prize
+        return self.known[key]
+
+
 def _total(engine: EngineSolver, state: PlayState, objective: Objective) -> int:
     return objective.achieved(state.rules, state) + engine.value(state, objective)
 
 
 def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState, seat: int,
-                  unscored: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                  unscored: frozenset[str], together: _Together) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The bonuses the card changed hands on, and which of them it handed over: a game tree's value only moves
     against the mover, so a change is always the mover's loss (thrown away if it was the mover's side's, handed
-    over if the opponents')."""
+    over if the opponents'). Two bonuses of one side that stay forceable each alone but no longer both (or now
+    both) are one more change, named ``first+second``: the card gave up, or handed over, having both."""
     lost, handed = [], []
+    kept = []  # forceable before the card and after it: their pairs are asked next
     for objective in _bonuses(before.rules, seat, unscored):
-        if _forceable(engine, before, objective) != _forceable(engine, after, objective):
+        was = _forceable(engine, before, objective)
+        if was != _forceable(engine, after, objective):
             name = "target" if _is_per_seat(before.rules) else objective.name
             lost.append(name)
             if seat not in objective.maximiser:
                 handed.append(name)
+        elif was and not _is_per_seat(before.rules):
+            kept.append(objective)
+    for first, second in combinations(kept, 2):
+        if first.maximiser == second.maximiser and together(before, first, second) != together(after, first, second):
+            lost.append(f"{first.name}+{second.name}")
+            if seat not in first.maximiser:
+                handed.append(lost[-1])
     return tuple(lost), tuple(handed)
 
 
 def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int,
-                  unscored: frozenset[str]) -> CardAnalysis:
+                  unscored: frozenset[str], together: _Together) -> CardAnalysis:
     """The before / best / after values of one card and what it cost its player."""
     rules = state.rules
     seat = state.to_move
@@ -242,7 +297,7 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
     best = achieved + best_future
     cost = best - after if mover_maximises else after - best
     following = state.advance(card)
-    lost, handed = _lost_bonuses(engine, state, following, seat, unscored)
+    lost, handed = _lost_bonuses(engine, state, following, seat, unscored, together)
     measure = "points" if objective.points_weight else "tricks"
     pack = rules.pack
     return CardAnalysis(
@@ -254,8 +309,12 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
 
 def lost_text(lost: Sequence[str], handed: Sequence[str]) -> str:
     """The bonuses a card (or a player) lost, for people: a bonus handed to the opponents says so, since the
-    mover's own side had no claim to it (read bare, "pagat_ultimo" looked like the mover's own Pagat)."""
-    return ", ".join(f"{name} (handed over)" if name in handed else name for name in lost)
+    mover's own side had no claim to it (read bare, "pagat_ultimo" looked like the mover's own Pagat); a pair lost together is named so."""
+
+    def shown(name: str) -> str:
+        return name.replace("+", " + ") + " together" if "+" in name else name
+
+    return ", ".join(f"{shown(name)} (handed over)" if name in handed else shown(name) for name in lost)
 
 
 def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummary, ...]:
@@ -298,6 +357,18 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str
     return tuple(sorted(set(marks), key=lambda mark: (mark[1], mark[0])))
 
 
+def _winning(rules: Rules, curve: Objective) -> tuple[str, int] | None:
+    """The game's threshold on the curve's scale (the game module's :meth:`Rules.game_objective`), where it is
+    counted as the curve is: Schafkopf's 61 and Zwanzigerrufen's 45 card points, the Kratzen attacker's 2 tricks;
+    not a Tout's every trick on a scale of card points (120 points need not be every trick)."""
+    objective = rules.game_objective()
+    if (objective is None or objective.target is None or objective.events
+            or objective.points_weight != curve.points_weight or objective.trick_weight != curve.trick_weight
+            or objective.maximiser != curve.maximiser):
+        return None
+    return ("target" if _is_per_seat(rules) else "game"), objective.target
+
+
 def _kept(engine: EngineSolver, state: PlayState, unscored: frozenset[str]) -> tuple[str, ...]:
     """The declaring side's bonuses (per-seat targets: the declarer's) made or still forceable in ``state``."""
     rules = state.rules
@@ -322,11 +393,12 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
     state = rules.start()
     curve_objective = _curve_objective(rules)
     unscored = unscored_bonuses(position)
+    together = _Together(engine)
     curve = [_total(engine, state, curve_objective)]
     cards = []
     trick_ends = []
     for number, card in enumerate(position.played, 1):
-        analysis = _analyse_card(engine, state, card, number, unscored)
+        analysis = _analyse_card(engine, state, card, number, unscored, together)
         cards.append(analysis)
         state = state.advance(card)
         same_view = set(analysis.view) == {s + 1 for s in curve_objective.maximiser}
@@ -341,7 +413,7 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
                         players=summarise(analysed, rules.seats), maximum=maximum,
                         thresholds=_thresholds(rules, curve_objective, maximum),
-                        bonuses_kept=_kept(engine, state, unscored))
+                        winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored))
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None) -> PlayAnalysis:
@@ -378,9 +450,14 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     analysed = tuple(cards)
     players = tuple(replace(summary, points_cost=old.cost) for summary, old in
                     zip(summarise(analysed, rules.seats), points.players))
-    # the contract's thresholds are marks on the points' scale: the score's curve has none
+    # the contract's thresholds are marks on the points' scale: the score's curve has only the game's, where the
+    # settlement's sign says who won it
+    from .scoring import scoring_inputs
+
+    won_from = position.game.winning_settlement(rules, scoring_inputs(position))
+    winning = None if won_from is None else ("target" if _is_per_seat(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
-                   points_curve=points.curve, thresholds=(), maximum=max(curve))
+                   points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning)
 
 
 def trick_payout(position: Position) -> int:

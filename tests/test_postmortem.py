@@ -182,6 +182,46 @@ def test_a_record_without_play_has_nothing_to_analyse():
     assert analysis.cards == () and analysis.curve == (61,) and analysis.players[0].cards == 0
 
 
+# A Solo ending where seat 2 (defending) holds the Pagat: after seat 1's T17 the defenders can take every trick and
+# win the last with T1, both at once, by overtrumping with T19. Seat 2's T14 keeps each possible alone (Valat against
+# by giving up the Pagat, the Pagat by giving up a trick) but no longer both.
+PAIR_ENDING = "1: SK T17 T6 HJ / T1 T14 T19 DG / DJ T18 DN SN / HK HQ SQ SG"
+
+
+def test_a_card_that_parts_two_bonuses_is_named(tmp_path):
+    """Each bonus was watched on its own, so a card after which two bonuses of a side could each still be forced,
+    but no longer both, was costed (6 game units by the score) with no bonus named. The pair is named now, checked
+    against the reference solver: both together before the card, each alone but not both after it."""
+    from solver.games.base import PayoffComponent
+    from solver.search.settle import PayoffSpec, reference_settlement
+
+    position = solver.make_position("zwanzigerrufen", PAIR_ENDING, "Solo", declarer=1, leader=1, play="T17 T14")
+    rules = position.rules
+    pair = (rules.objective("valat_against"), rules.objective("pagat_ultimo"))
+    assert all(o.maximiser == rules.defending_side for o in pair)
+    spec = PayoffSpec(rules.declaring_side, tuple(PayoffComponent(o.name, o, (o.target,)) for o in pair),
+                      (0, 0, 0, -1))
+
+    def both(state):  # whether the defenders can force both: the reference minimax over the rule methods
+        score = lambda final: -1 if all(o.achieved(rules, final) >= o.target for o in pair) else 0  # noqa: E731
+        return reference_settlement(state, spec, score) == -1
+
+    after_t17 = rules.start().play("T17")
+    after_t14 = after_t17.play("T14")
+    assert both(after_t17) and not both(after_t14)
+    for name in ("valat_against", "pagat_ultimo"):  # each still forceable alone
+        assert solver.solve(position, name, reference_solver=True).success
+    for objective in ("points", "score"):
+        card = analyse_play(position, objective=objective).cards[1]
+        assert card.card == "T14" and card.bonuses_lost == ("valat_against+pagat_ultimo",)
+        assert card.bonuses_handed_over == () and card.grade == "blunder"  # the defenders' own pair, thrown away
+    assert analyse_play(position, objective="score").cards[1].best_cards == ("T19",)
+    path = tmp_path / "pair.tbn"
+    path.write_text(f'[Game "Zwanzigerrufen"]\n[Deal "{PAIR_ENDING}"]\n[Contract "Solo"]\n[Leader "1"]\n'
+                    '[Play "1"]\nT17 T14\n*\n', encoding="utf-8")
+    assert "valat_against + pagat_ultimo together" in run("postmortem", path, "-o", "points").stdout
+
+
 # --- the plot --------------------------------------------------------------------------------------------------------
 
 
@@ -218,8 +258,49 @@ def test_the_svg_marks_every_mistake_bonus_and_threshold(tmp_path):
     assert {f"threshold-{name}" for name, _ in analysis.thresholds} <= set(ids)
     text = _svg_text(path)
     for words in ("Zwanzigerrufen Solo, declarer 1", "trick", "card played", "points of seat 1", "1: HK", "2: T1",
-                  "valat lost", "blunder", "inaccuracy", "seat 4", "game 45"):
+                  "valat lost", "blunder", "inaccuracy", "seat 4", "game won at \u2265 45"):
         assert words in text, words
+
+
+def test_the_plot_draws_the_game_and_marks_where_the_play_crosses_it(tmp_path):
+    """The plot drew the game's 45 as one more dotted line among Absolut's and Valat's and did not say where the play
+    crossed it. The line that decides the game is drawn apart and named, and each card after which the game changed
+    hands is marked: in this 61-point ending HK leaves seat 1 44 points (45 win, RULES.md 1.1), seat 4's HJ (the
+    one point of a J) gives the game back."""
+    analysis = analyse_play(ending(VALAT_THROWN))
+    assert analysis.winning == ("game", 45) and analysis.curve[:5] == (61, 44, 44, 44, 45)
+    assert analysis.game_changes == ((1, False), (4, True))
+    path = write_plot(analysis, tmp_path / "play.svg")
+    ids = _svg_ids(path)
+    assert [i for i in ids if i.startswith("game-")] == ["game-1", "game-4"] and "threshold-game" in ids
+    text = _svg_text(path)
+    assert "game won at \u2265 45" in text and "HJ (-1); game won" in text and "; game lost" in text
+    assert "game won or lost by this card" in text  # the legend
+    # a Tout is won by every trick, which 120 card points need not be: no line on the points' scale
+    tout = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "4")
+    assert tout.rules.game_objective().name == "tout" and analyse_play(tout).winning is None
+
+
+def test_graded_by_the_score_the_game_line_is_drawn_where_the_settlement_decides_it(tmp_path):
+    """By the score (the command's default) the plot had no threshold at all. Where the settlement's sign says who
+    won the game the line is drawn at 0: Schafkopf gives every item to the game's winner (RULES.md 2.5), the Kratzen
+    attacker who misses his target pays 2P (3.4). Zwanzigerrufen scores its items apart (1.7): a lost game can be
+    outweighed by a Pagat, so no line; nor Kratzen without a pot, where every payment is 0."""
+    board7 = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    by_score = analyse_play(board7, objective="score")
+    assert by_score.winning == ("game", 0) and by_score.game_changes == () and max(by_score.curve) < 0
+    assert "game won at \u2265 0" in _svg_text(write_plot(by_score, tmp_path / "sk.svg"))
+    assert analyse_play(ending(VALAT_THROWN), objective="score").winning is None
+    path = tmp_path / "k.tbn"
+    path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    (chips,) = solver.read_positions(path)
+    analysis = analyse_play(chips, objective="score")
+    assert analysis.winning == ("target", 0) and analysis.curve[:2] == (6, -21)
+    assert analysis.game_changes == ((1, False),)  # SU: 2 tricks of 3 chips, then 1 and 2 x 12 into the pot
+    plot = write_plot(analysis, tmp_path / "k.svg")
+    assert "game-1" in _svg_ids(plot) and "target made at \u2265 0" in _svg_text(plot)
+    no_pot = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
+    assert analyse_play(no_pot, objective="score").winning is None
 
 
 def test_the_labels_of_mistakes_close_together_do_not_overlap():
@@ -317,7 +398,16 @@ def test_kratzen_plot_counts_tricks_against_the_target(tmp_path):
     # the attacker's target, named as "kept" and the crossed-out labels name it (it read "tricks 2")
     assert analysis.measure == "tricks" and analysis.thresholds == (("target", 2),) and analysis.maximum == 4
     path = write_plot(analysis, tmp_path / "k.svg")
-    assert "threshold-target" in _svg_ids(path) and "target 2" in _svg_text(path)
+    # the target decides the attacker's game: drawn as the game's line, and not twice
+    assert analysis.winning == ("target", 2) and analysis.game_changes == ((1, False),)
+    assert _svg_ids(path).count("threshold-target") == 1 and "target made at \u2265 2" in _svg_text(path)
+    assert "contract thresholds" not in _svg_text(path)
+    # a card graded ok can move it (seat 3's EK costs seat 3 nothing and gives the attacker his second trick): it is
+    # labelled all the same
+    analysis = analyse_play(solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SZ S7 SK EK"))
+    assert analysis.game_changes == ((1, False), (4, True)) and analysis.cards[3].grade == "ok"
+    path = write_plot(analysis, tmp_path / "k4.svg")
+    assert "game-4" in _svg_ids(path) and "label-4" in _svg_ids(path) and "EK: target made" in _svg_text(path)
 
 
 def test_the_value_axis_has_whole_numbers_only():
@@ -432,12 +522,39 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
     assert result.stdout.strip() and f"wrote {plot}" in result.stderr
     marks = [i for i in _svg_ids(plot) if i.startswith("mistake-")]
     assert len(marks) == sum(1 for card in document["cards"] if card["grade"] != "ok")
-    png = tmp_path / "out.png"
-    run("postmortem", path, "--plot", png, "--json")
-    _png_size(png.read_bytes())
-    pdf = tmp_path / "out.pdf"
-    run("postmortem", path, "--plot", pdf)
-    assert pdf.read_bytes().startswith(b"%PDF-")
+    run("postmortem", path, "--plot", tmp_path / "out.png", "--json")
+    _png_size((tmp_path / "out-9.png").read_bytes())  # named by its board (no --board said which)
+    run("postmortem", path, "--plot", tmp_path / "out.pdf")
+    assert (tmp_path / "out-9.pdf").read_bytes().startswith(b"%PDF-")
+
+
+def _kratzen_record(board: str | None, play: str) -> str:
+    tag = f'[Board "{board}"]\n' if board is not None else ""
+    return (f'[Game "Kratzen"]\n{tag}[Seats "3"]\n[Deal "{KRATZEN_DEAL}"]\n[Contract "Trump S"]\n'
+            f'[Play "1"]\n{play}\n*\n')
+
+
+def test_each_plot_is_named_by_its_board(tmp_path):
+    """A club file holding boards 7, 12, 3 gave out.png, out-2.png, out-3.png: named by the record's place among
+    those plotted, which no reader can match to the boards. Each is named by its [Board] now; a board played again
+    (at another table) is numbered on, a record without a board named by its line, a board's free text made safe."""
+    records = [("7", "SU S7 SK"), ("12", "EO S7 EK"), ("3", "SZ S7 SK"), ("7", "E9 S7 EK"), (None, "SU S7 SK"),
+               ("3/4 b", "SU S7 SK")]
+    path = tmp_path / "club.tbn"
+    path.write_text("\n".join(_kratzen_record(board, play) for board, play in records), encoding="utf-8")
+    result = run("postmortem", path, "--plot", tmp_path / "out.svg")
+    no_board_line = 1 + sum(len(_kratzen_record(b, p).splitlines()) + 1 for b, p in records[:4])
+    names = ["out-7.svg", "out-12.svg", "out-3.svg", "out-7-2.svg", f"out-line{no_board_line}.svg", "out-3_4_b.svg"]
+    assert sorted(p.name for p in tmp_path.glob("*.svg")) == sorted(names)
+    assert f"wrote {tmp_path / 'out-12.svg'} (board 12)" in result.stderr
+    assert f"wrote {tmp_path / names[4]} ({path}:{no_board_line})" in result.stderr
+    # the plot of board 12 is the play of board 12 (its EO lead is card 1)
+    assert "1: EO" in _svg_text(tmp_path / "out-12.svg") and "1: SU" in _svg_text(tmp_path / "out-7.svg")
+    # --board and --record name the records themselves: the name given is the plot's, a repeat numbered on
+    run("postmortem", path, "--board", "7", "--plot", tmp_path / "b7.svg")
+    run("postmortem", path, "--record", "2", "--plot", tmp_path / "r2.svg")
+    assert {"b7.svg", "b7-2.svg", "r2.svg"} <= {p.name for p in tmp_path.glob("*.svg")}
+    assert "1: EO" in _svg_text(tmp_path / "r2.svg") and "1: E9" in _svg_text(tmp_path / "b7-2.svg")
 
 
 def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path):
@@ -693,7 +810,7 @@ def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
     for words in ("the attacker's own payment in chips, seat 1", "cost (chips)", "chips: the attacker's own payment"):
         assert words in by_score.stdout, words
     assert "game units" not in by_score.stdout and "side" not in by_score.stdout
-    assert "payment in chips of seat 1" in _svg_text(tmp_path / "k.svg")
+    assert "payment in chips of seat 1" in _svg_text(tmp_path / "k-line1.svg")  # no [Board]: named by its line
     document = json.loads(run("postmortem", path, "-o", "score", "--json").stdout)
     first = document["cards"][0]
     assert document["measure"] == first["measure"] == "chips"

@@ -276,6 +276,11 @@ class Rules:
         InvalidContractError for one the contract has not."""
         raise NotImplementedError
 
+    def game_objective(self) -> Objective | None:
+        """The objective whose success is the declaring side's game (RULES.md 1.6 and 2.4: "D reaches 45", "61"),
+        or None where the contract has none; a post-mortem's plot draws its target as the winning line."""
+        return self.objective("game") if "game" in self.objective_names() else None
+
     def start(self) -> PlayState:
         """The state before the first card: the dealt hands, the first leader, no tricks."""
         zeros = (0,) * self.seats
@@ -423,6 +428,14 @@ class Game:
         table, scored once (solver/settlement.py keeps a few hundred). It must name every rule, variant flag,
         scoring input and fact of the deal or the position that the payoff reads (reading more only costs cache
         hits). None (the default): no such key, the table is scored for each deal."""
+        return None
+
+    @classmethod
+    def winning_settlement(cls, rules: Rules, inputs: object) -> int | None:
+        """The settlement (in :attr:`score_unit`, the declaring side's; where every seat plays for itself the
+        attacker's) at or above which the declaring side has won its game and below which it has lost it, where the
+        settlement says that on every deal of these rules; None where it does not (items scored apart, so that a
+        lost game can be outweighed by bonuses). A post-mortem graded by the score draws it as the winning line."""
         return None
 
     @classmethod

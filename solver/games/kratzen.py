@@ -102,6 +102,10 @@ class KratzenRules(TrumpSuitRules):
     def objective_names(self) -> list[str]:
         return ["tricks"]
 
+    def game_objective(self) -> Objective | None:
+        """The attacker's game is his own target (RULES.md 3.3: 2 tricks; a Seven-Muss 1)."""
+        return self.objective("tricks", self.declarer)
+
     def objective(self, name: str, seat: int | None = None) -> Objective:
         if name != "tricks":
             raise unknown_objective(self, name)
@@ -194,6 +198,12 @@ class Kratzen(Game):
             return pot_payments(items, rules.seats)[0][attacker]
 
         return components, net
+
+    @classmethod
+    def winning_settlement(cls, rules: Rules, inputs: object) -> int | None:
+        """0 with a pot: the attacker who makes his target is paid his tricks' shares (0 or more), one who misses
+        it pays 2P and is paid at most one trick's P/4 (RULES.md 3.4). Without a pot every payment is 0."""
+        return 0 if int(inputs) > 0 else None  # type: ignore[call-overload]  # scoring_inputs' pot
 
     @classmethod
     def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction | None:

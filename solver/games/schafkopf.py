@@ -155,6 +155,13 @@ class SchafkopfRules(TrumpSuitRules):
             return tricks_objective(self, d, name, "the declarer takes every trick (Tout)", self.tricks_in_deal)
         raise unknown_objective(self, name)
 
+    def game_objective(self) -> Objective | None:
+        """A Tout is won by every trick, not by 61 points (RULES.md 2.5); a Sie is won by the deal alone."""
+        kind = self.contract.kind
+        if kind == "sie":
+            return None
+        return self.objective("tout" if kind in ("wenztout", "solotout") else "game")
+
 
 # RULES.md 2.5: scoring -----------------------------------------------------------------------------------------
 
@@ -304,6 +311,13 @@ class Schafkopf(Game):
         if rules.contract.kind in ("wenztout", "solotout"):
             return frozenset({"schneider", "schneider_against", "schwarz", "schwarz_against"})
         return frozenset()
+
+    @classmethod
+    def winning_settlement(cls, rules: Rules, inputs: object) -> int | None:
+        """0: every item of a whole deal goes to the side that won the game (RULES.md 2.5, v >= 1), so the declaring
+        side's net is positive when it won and negative when it lost. Not in an ending, where the Schwarz goes to the
+        side that took every trick, which need not be the winner (:func:`score_items`)."""
+        return 0 if cls.is_whole(rules.deal) else None
 
     @classmethod
     def score(cls, rules: Rules, state: PlayState, inputs: object) -> Scored:
