@@ -221,3 +221,44 @@ def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
         assert result.exit_code == 2 and "give the number of workers with -j/--workers" in result.stderr
         assert "--threads" not in runner.invoke(app, [args[0], "--help"]).stdout
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypatch):
+    # a full disk was found only at the first line, after the pool's first records were solved for nothing
+    import os
+    import solver.batch as batch
+
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 3)
+    assert runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"]).exit_code == 0
+    before = out.read_bytes()
+    real_statvfs = os.statvfs
+
+    def full(path):
+        stats = real_statvfs(path)
+        return os.statvfs_result((stats.f_bsize, stats.f_frsize, stats.f_blocks, 0, 0, *tuple(stats)[5:]))
+
+    def solve_nothing(items, question):
+        raise AssertionError("a record was solved on a full disk")
+
+    monkeypatch.setattr(os, "statvfs", full)
+    monkeypatch.setattr(batch, "solve_chunk", solve_nothing)
+    deals.write_text(deals.read_text() + "\n\n" + format_record(next(solver.random_records("Kratzen", 4, 1))))
+    for target in (out, tmp_path / "new.jsonl"):  # an output to resume, and a new one
+        result = runner.invoke(app, ["batch", str(deals), "--out", str(target), "--workers", "1"])
+        assert result.exit_code == 1 and "Traceback" not in result.stderr
+        assert result.stderr == (f"stich: {target}: no space left on its device (nothing solved); make room, or "
+                                 "choose another --out file\n")
+    assert out.read_bytes() == before and not (tmp_path / "new.jsonl").exists()
+    batch._check_room("/dev/null")  # a device (a pipe, /dev/stdout) has no room to measure: not refused
+
+
+def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path):
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 2)
+    if not Path("/dev/full").exists():
+        return
+    result = runner.invoke(app, ["batch", str(deals), "--out", "/dev/full", "--workers", "1"])
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert result.stderr == ("stich: /dev/full: No space left on device; the lines written so far are kept (a rerun "
+                             "trims a half-written last one): make room and rerun to resume\n")
