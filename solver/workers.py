@@ -313,6 +313,23 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             process.kill()
 
 
+def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *args: Any) -> Future:
+    """``pool.submit``, with SIGINT ignored in this process while the call may start a worker process: a worker must
+    ignore Ctrl-C from its first instruction, since the terminal sends it to the whole process group, and a worker
+    still importing stich (half a second when spawned under a memory cap) died of it with a KeyboardInterrupt
+    traceback on the terminal. An ignored SIGINT stays ignored across fork and exec, and Python leaves it so; a
+    Ctrl-C in the millisecond of the start is lost (pressed again, it stops the run), a traceback is not shown."""
+    starting = len(getattr(pool, "_processes", None) or ()) < workers
+    if (not starting or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is None):  # a handler from outside Python could not be put back
+        return pool.submit(task, *args)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return pool.submit(task, *args)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
              memory_mb: int | None = None, split: Callable[[Any], list[Any]] | None = None,
              failed: Callable[[Any], Any] | None = None, table_mb: int | None = None,
@@ -351,13 +368,13 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
             if suspects:
                 if not pending:
                     job, deaths = suspects.popleft()
-                    pending[pool.submit(task, job, *args)] = (job, deaths, True)
+                    pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True)
             else:
                 while len(pending) < in_flight * workers:
                     job, count = retry.pop() if retry else (next(iterator, None), 0)
                     if job is None:
                         break
-                    pending[pool.submit(task, job, *args)] = (job, count, False)
+                    pending[_submit(pool, workers, task, job, *args)] = (job, count, False)
             if not pending:
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
