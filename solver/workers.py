@@ -301,9 +301,11 @@ def relayed_stop(stop: Any | None, memory_mb: int | None = None) -> Iterator[Sto
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once: queued jobs are cancelled and running ones abandoned (their results would be
-    recomputed by a rerun, since nothing of them was handed on)."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    recomputed by a rerun, since nothing of them was handed on). The processes are taken before the shutdown, which
+    forgets them: taken after it, none was stopped, and a Ctrl-C waited for the running jobs to finish (a second one
+    in that wait left the exit waiting for the workers for good)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
@@ -311,6 +313,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(1.0)
         if process.is_alive():  # still alive a second after SIGTERM: not going to stop by itself
             process.kill()
+            process.join(1.0)
 
 
 def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *args: Any) -> Future:

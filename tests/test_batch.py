@@ -452,6 +452,22 @@ def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
     assert results == [True, True]
 
 
+def test_stopping_a_pool_ends_its_running_jobs_at_once() -> None:
+    """stop_pool took the pool's processes after shutting it down, which forgets them: none was stopped, so a Ctrl-C
+    waited for the running jobs (6.6 s on Zwanzigerrufen records), and a second Ctrl-C in that wait left the exit
+    waiting for the workers for good."""
+    from solver.workers import process_pool, stop_pool
+
+    pool = process_pool(2)
+    for _ in range(4):
+        pool.submit(time.sleep, 5)
+    processes, manager = list(pool._processes.values()), pool._executor_manager_thread
+    assert len(processes) == 2 and manager is not None
+    stop_pool(pool)
+    manager.join()  # it reaps the workers too: their exit codes are all set once it is done
+    assert [process.exitcode for process in processes] == [-signal.SIGTERM] * 2  # not 0, after their 5 s
+
+
 def test_a_worker_starting_up_ignores_ctrl_c(capfd) -> None:
     """Ctrl-C reaches the whole process group: a worker spawned under a memory cap, still importing stich, died of it
     and printed a KeyboardInterrupt traceback on the terminal (the run itself stopped cleanly)."""
