@@ -532,6 +532,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         if scan.elsewhere:
             _check_moved(source, out_path, scan, asked, notify)
         _tidy_output(Path(out_path), scan)
+        _check_room(out_path)
         question = Question(objectives, cards, dict(variant) if variant else None, asked)
         return _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
     finally:
@@ -563,6 +564,20 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
             raise StichError(f"variant must be flags (a mapping or 'name=value' text), not {variant!r}")
         check_flags_of_some_game(variant)
     return names
+
+
+def _check_room(out_path: str | os.PathLike) -> None:
+    """StichError when the output's file system has no room left for this user: a full disk would otherwise be
+    found only at the first line, once its records (a pool's first chunks, or a long search) were solved for
+    nothing. A path that is no regular file (``/dev/stdout``, a pipe) has no room to measure."""
+    path = os.path.realpath(out_path)
+    if os.path.exists(path) and not os.path.isfile(path) or not hasattr(os, "statvfs"):
+        return
+    stats = os.statvfs(path if os.path.exists(path) else os.path.dirname(path))
+    free = stats.f_bfree if os.geteuid() == 0 else stats.f_bavail  # root may write into the reserved blocks
+    if free == 0:
+        raise StichError(f"{out_path}: no space left on its device (nothing solved); make room, or choose another "
+                         "--out file")
 
 
 def _lock_output(out_path: str | os.PathLike) -> HeldLock:
@@ -619,7 +634,8 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                               table_mb=pool.table_mb)
     except OSError as error:  # a full disk: the error of a write names no file; the message must
         if error.filename is None:
-            raise type(error)(error.errno, error.strerror, str(out_path)) from None
+            raise type(error)(error.errno, f"{error.strerror}; the lines written so far are kept (a rerun trims "
+                                           "a half-written last one): make room and rerun to resume", str(out_path)) from None
         raise
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done))

@@ -301,9 +301,11 @@ def relayed_stop(stop: Any | None, memory_mb: int | None = None) -> Iterator[Sto
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once: queued jobs are cancelled and running ones abandoned (their results would be
-    recomputed by a rerun, since nothing of them was handed on)."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    recomputed by a rerun, since nothing of them was handed on). The processes are taken before the shutdown, which
+    forgets them: taken after it, none was stopped, and a Ctrl-C waited for the running jobs to finish (a second one
+    in that wait left the exit waiting for the workers for good)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
@@ -311,6 +313,24 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(1.0)
         if process.is_alive():  # still alive a second after SIGTERM: not going to stop by itself
             process.kill()
+            process.join(1.0)
+
+
+def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *args: Any) -> Future:
+    """``pool.submit``, with SIGINT ignored in this process while the call may start a worker process: a worker must
+    ignore Ctrl-C from its first instruction, since the terminal sends it to the whole process group, and a worker
+    still importing stich (half a second when spawned under a memory cap) died of it with a KeyboardInterrupt
+    traceback on the terminal. An ignored SIGINT stays ignored across fork and exec, and Python leaves it so; a
+    Ctrl-C in the millisecond of the start is lost (pressed again, it stops the run), a traceback is not shown."""
+    starting = len(getattr(pool, "_processes", None) or ()) < workers
+    if (not starting or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is None):  # a handler from outside Python could not be put back
+        return pool.submit(task, *args)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return pool.submit(task, *args)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
@@ -351,13 +371,13 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
             if suspects:
                 if not pending:
                     job, deaths = suspects.popleft()
-                    pending[pool.submit(task, job, *args)] = (job, deaths, True)
+                    pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True)
             else:
                 while len(pending) < in_flight * workers:
                     job, count = retry.pop() if retry else (next(iterator, None), 0)
                     if job is None:
                         break
-                    pending[pool.submit(task, job, *args)] = (job, count, False)
+                    pending[_submit(pool, workers, task, job, *args)] = (job, count, False)
             if not pending:
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)

@@ -452,6 +452,45 @@ def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
     assert results == [True, True]
 
 
+def test_stopping_a_pool_ends_its_running_jobs_at_once() -> None:
+    """stop_pool took the pool's processes after shutting it down, which forgets them: none was stopped, so a Ctrl-C
+    waited for the running jobs (6.6 s on Zwanzigerrufen records), and a second Ctrl-C in that wait left the exit
+    waiting for the workers for good."""
+    from solver.workers import process_pool, stop_pool
+
+    pool = process_pool(2)
+    for _ in range(4):
+        pool.submit(time.sleep, 5)
+    processes, manager = list(pool._processes.values()), pool._executor_manager_thread
+    assert len(processes) == 2 and manager is not None
+    stop_pool(pool)
+    manager.join()  # it reaps the workers too: their exit codes are all set once it is done
+    assert [process.exitcode for process in processes] == [-signal.SIGTERM] * 2  # not 0, after their 5 s
+
+
+def test_a_worker_starting_up_ignores_ctrl_c(capfd) -> None:
+    """Ctrl-C reaches the whole process group: a worker spawned under a memory cap, still importing stich, died of it
+    and printed a KeyboardInterrupt traceback on the terminal (the run itself stopped cleanly)."""
+    import multiprocessing
+    import os
+    from solver.workers import run_pool
+
+    started: list = []
+
+    def jobs():
+        yield -1
+        started.extend(multiprocessing.active_children())  # the worker the first job started, importing
+        for child in started:
+            os.kill(child.pid, signal.SIGINT)
+        yield -2
+
+    results: list[int] = []
+    run_pool(jobs(), abs, (), lambda job, result: results.append(result), workers=1, memory_mb=1024)
+    assert sorted(results) == [1, 2] and started
+    assert [child.exitcode for child in started] == [0] * len(started)  # the same worker ran both, and ended well
+    assert "KeyboardInterrupt" not in capfd.readouterr().err
+
+
 def test_without_a_pool_each_line_is_written_when_its_record_is_done(tmp_path, monkeypatch):
     # not a chunk (20 records) at a time: an interrupted run would lose up to 20 solved records
     import solver.batch as batch

@@ -221,3 +221,58 @@ def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
         assert result.exit_code == 2 and "give the number of workers with -j/--workers" in result.stderr
         assert "--threads" not in runner.invoke(app, [args[0], "--help"]).stdout
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypatch):
+    # a full disk was found only at the first line, after the pool's first records were solved for nothing
+    import os
+    import solver.batch as batch
+
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 3)
+    assert runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"]).exit_code == 0
+    before = out.read_bytes()
+    real_statvfs = os.statvfs
+
+    def full(path):
+        stats = real_statvfs(path)
+        return os.statvfs_result((stats.f_bsize, stats.f_frsize, stats.f_blocks, 0, 0, *tuple(stats)[5:]))
+
+    def solve_nothing(items, question):
+        raise AssertionError("a record was solved on a full disk")
+
+    monkeypatch.setattr(os, "statvfs", full)
+    monkeypatch.setattr(batch, "solve_chunk", solve_nothing)
+    deals.write_text(deals.read_text() + "\n\n" + format_record(next(solver.random_records("Kratzen", 4, 1))))
+    for target in (out, tmp_path / "new.jsonl"):  # an output to resume, and a new one
+        result = runner.invoke(app, ["batch", str(deals), "--out", str(target), "--workers", "1"])
+        assert result.exit_code == 1 and "Traceback" not in result.stderr
+        assert result.stderr == (f"stich: {target}: no space left on its device (nothing solved); make room, or "
+                                 "choose another --out file\n")
+    assert out.read_bytes() == before and not (tmp_path / "new.jsonl").exists()
+    batch._check_room("/dev/null")  # a device (a pipe, /dev/stdout) has no room to measure: not refused
+
+
+def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path):
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 2)
+    if not Path("/dev/full").exists():
+        return
+    result = runner.invoke(app, ["batch", str(deals), "--out", "/dev/full", "--workers", "1"])
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert result.stderr == ("stich: /dev/full: No space left on device; the lines written so far are kept (a rerun "
+                             "trims a half-written last one): make room and rerun to resume\n")
+
+
+def test_batch_summary_counts_have_thousands_separators_as_its_progress_lines_do():
+    # a 50,000-record run logged "6,582 of 50,000 written" and ended with "50000 written ... (50000 solved"
+    from solver.batch import BatchSummary
+    from solver.cli.batch import _summary_text
+
+    summary = BatchSummary(records=52_000, skipped=1_000, solved=49_000, errors=1_000, seconds=3.25, duplicates=1_000)
+    assert _summary_text(summary, Path("out.jsonl")) == (
+        "stich: 50,000 written to out.jsonl (49,000 solved, 1,000 errors), 1,000 already done, 1,000 duplicates of "
+        "records above (the same text): answered once, 3.2 s")
+    one = BatchSummary(records=2, skipped=0, solved=1, errors=1, seconds=0.0, duplicates=1)
+    assert _summary_text(one, Path("o")) == ("stich: 2 written to o (1 solved, 1 error), 0 already done, 1 duplicate "
+                                             "of a record above (the same text): answered once, 0.0 s")
