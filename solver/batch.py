@@ -570,9 +570,9 @@ def _check_room(out_path: str | os.PathLike) -> None:
     """StichError when the output's file system has no room left for this user: a full disk would otherwise be
     found only at the first line, once its records (a pool's first chunks, or a long search) were solved for
     nothing. A path that is no regular file (``/dev/stdout``, a pipe) has no room to measure."""
+    if os.path.exists(out_path) and not os.path.isfile(out_path) or not hasattr(os, "statvfs"):
+        return  # asked of the name: /dev/stdout into a pipe resolves to "pipe:[...]", which no path names
     path = os.path.realpath(out_path)
-    if os.path.exists(path) and not os.path.isfile(path) or not hasattr(os, "statvfs"):
-        return
     stats = os.statvfs(path if os.path.exists(path) else os.path.dirname(path))
     free = stats.f_bfree if os.geteuid() == 0 else stats.f_bavail  # root may write into the reserved blocks
     if free == 0:
