@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import islice
 from pathlib import Path
 from typing import List, Optional
 
@@ -12,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import every_seat_for_itself, postmortem_report
+from solver.formats.tbn import iter_records
 from solver.files import check_writable
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
@@ -35,7 +37,8 @@ class PlotNames:
     record's ``[Board]`` in its name (boards 7, 12, 3 give ``out-7.png``, ``out-12.png``, ``out-3.png``), a record
     without one named by the line it starts on (``out-line40.png``, the place the messages give it), a board met
     again numbered on (the second record of board 7 is ``out-7-2.png``). Where ``--board`` or ``--record`` chose the
-    records, the name is already theirs: the first plot is ``OUT`` itself, a repeated board's next ``OUT-2``."""
+    records, or the file holds one record, the name is already theirs: the first plot is ``OUT`` itself, a repeated
+    board's next ``OUT-2``."""
 
     def __init__(self, base: Path, chosen: bool) -> None:
         self.base = base
@@ -55,6 +58,15 @@ class PlotNames:
             name = f"{stem}-{number}"
         self.used.add(name.casefold())
         return self.base.with_name(name + self.base.suffix)
+
+
+def one_record(file: Path) -> bool:
+    """Whether a named file holds a single record (read up to its second; standard input is read once, so it
+    counts as several): its plot then keeps the name given."""
+    if str(file) == "-":
+        return False
+    with input_errors():
+        return len(list(islice(iter_records(file), 2))) == 1
 
 
 def postmortem_document(position: Position, plot: PlotNames | None,
@@ -175,7 +187,8 @@ def postmortem(
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
             check_writable(plot)
-    names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None)
+    names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
+                                                or one_record(file))
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem,
                      document=lambda position: postmortem_document(position, names, engine, name))

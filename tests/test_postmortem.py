@@ -523,9 +523,9 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
     marks = [i for i in _svg_ids(plot) if i.startswith("mistake-")]
     assert len(marks) == sum(1 for card in document["cards"] if card["grade"] != "ok")
     run("postmortem", path, "--plot", tmp_path / "out.png", "--json")
-    _png_size((tmp_path / "out-9.png").read_bytes())  # named by its board (no --board said which)
+    _png_size((tmp_path / "out.png").read_bytes())  # one record: the name given
     run("postmortem", path, "--plot", tmp_path / "out.pdf")
-    assert (tmp_path / "out-9.pdf").read_bytes().startswith(b"%PDF-")
+    assert (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF-")
 
 
 def _kratzen_record(board: str | None, play: str) -> str:
@@ -555,6 +555,11 @@ def test_each_plot_is_named_by_its_board(tmp_path):
     run("postmortem", path, "--record", "2", "--plot", tmp_path / "r2.svg")
     assert {"b7.svg", "b7-2.svg", "r2.svg"} <= {p.name for p in tmp_path.glob("*.svg")}
     assert "1: EO" in _svg_text(tmp_path / "r2.svg") and "1: E9" in _svg_text(tmp_path / "b7-2.svg")
+    # a file of one record: its plot is the file named, not out-7.svg (nor, from standard input, which is read once)
+    single = tmp_path / "single.tbn"
+    single.write_text(_kratzen_record("7", "SU S7 SK"), encoding="utf-8")
+    run("postmortem", single, "--plot", tmp_path / "one.svg")
+    assert (tmp_path / "one.svg").exists() and not (tmp_path / "one-7.svg").exists()
 
 
 def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path):
@@ -810,7 +815,7 @@ def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
     for words in ("the attacker's own payment in chips, seat 1", "cost (chips)", "chips: the attacker's own payment"):
         assert words in by_score.stdout, words
     assert "game units" not in by_score.stdout and "side" not in by_score.stdout
-    assert "payment in chips of seat 1" in _svg_text(tmp_path / "k-line1.svg")  # no [Board]: named by its line
+    assert "payment in chips of seat 1" in _svg_text(tmp_path / "k.svg")  # one record: the name given
     document = json.loads(run("postmortem", path, "-o", "score", "--json").stdout)
     first = document["cards"][0]
     assert document["measure"] == first["measure"] == "chips"
