@@ -528,6 +528,26 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
     assert (tmp_path / "out-9.pdf").read_bytes().startswith(b"%PDF-")
 
 
+def test_the_json_holds_what_the_plot_draws(tmp_path):
+    """`postmortem --json` had no thresholds, winning line or game changes, which the plot draws: a script could not
+    draw its own. In this ending HK leaves seat 1 44 points of 61 (45 win, RULES.md 1.1) and HJ gives the game back."""
+    from test_cli import SCHEMA, schema_errors
+
+    path = _ending_file(tmp_path)
+    (document,) = [json.loads(line) for line in run("postmortem", path, "--json", "-o", "points").stdout.splitlines()]
+    assert schema_errors(document, SCHEMA) == []
+    assert document["winning"] == {"name": "game", "value": 45} and document["maximum"] == 61
+    assert document["game_changes"] == [{"number": 1, "won": False}, {"number": 4, "won": True}]
+    analysis = analyse_play(ending(VALAT_THROWN))
+    assert document["thresholds"] == [{"name": name, "value": value} for name, value in analysis.thresholds]
+    assert {"name": "game", "value": 45} in document["thresholds"] and document["bonuses_kept"] == []
+    (by_score,) = [json.loads(line) for line in run("postmortem", path, "--json").stdout.splitlines()]
+    assert schema_errors(by_score, SCHEMA) == []
+    assert by_score["winning"] is None and by_score["game_changes"] == [] and by_score["thresholds"] == []
+    assert schema_errors({**document, "winning": {"name": "game"}}, SCHEMA)
+    assert schema_errors({**document, "game_changes": [{"number": 0, "won": True}]}, SCHEMA)
+
+
 def _kratzen_record(board: str | None, play: str) -> str:
     tag = f'[Board "{board}"]\n' if board is not None else ""
     return (f'[Game "Kratzen"]\n{tag}[Seats "3"]\n[Deal "{KRATZEN_DEAL}"]\n[Contract "Trump S"]\n'
