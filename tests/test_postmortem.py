@@ -769,6 +769,17 @@ def test_a_bonus_handed_to_the_opponents_is_told_from_one_thrown_away():
     assert lost_text(*lost[1][1:]) == "pagat_ultimo (handed over)"
 
 
+def test_a_card_that_cost_nothing_but_a_bonus_is_labelled_without_a_cost(tmp_path):
+    """The plot labelled seat 3's T21, which cost no point but handed the defenders' Mondfang over, "T21 (-0):
+    mondfang handed over". A cost of 0 is left out, as a card that only changed the game is labelled."""
+    (position,) = solver.parse_positions(ANNOUNCED_AND_PLAYED)
+    analysis = analyse_play(position)
+    assert [(card.card, card.cost) for card in analysis.cards[2:4]] == [("T21", 0), ("T18", 0)]
+    text = _svg_text(write_plot(analysis, tmp_path / "mondfang.svg"))
+    assert "T21: mondfang handed over" in text and "T18: mondfang lost" in text and "(-0)" not in text
+    assert "T15 (-11): pagat_ultimo handed over; game lost" in text and "SN (-7)" in text  # a cost is still said
+
+
 def _announced(text: str | None) -> solver.Position:
     """ANNOUNCED_AND_PLAYED with other announcements (None: none)."""
     tag = '[Announcements "2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat"]\n'
