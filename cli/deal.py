@@ -40,7 +40,5 @@ def deal(
         records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
                                  first_board=first_board, variant=flags)
         with atomic_writer(out) as stream:
-            for number, record in enumerate(records):
-                if number:
-                    stream.write("\n")
-                stream.write(format_record(record))
+            for record in records:
+                stream.write(format_record(record) + "\n")  # a blank line ends each record: files concatenate

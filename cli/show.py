@@ -39,5 +39,15 @@ def show(
     def document(position: Position) -> Document:
         return {"text": position.to_tbn() if tbn else diagram(position, signs=signs)}
 
-    run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, render=_print_text,
-                     document=document)
+    shown: list[Console] = []  # the console of the last record printed, if any
+
+    def print_text(document: Document, console: Console) -> None:
+        _print_text(document, console)
+        shown[:] = [console]
+
+    try:
+        run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False,
+                         render=print_text, document=document)
+    finally:
+        if tbn and shown:
+            shown[-1].file.write("\n")  # a blank line ends the last record too, so that saved files concatenate

@@ -107,7 +107,8 @@ def plot_figure(analysis: PlayAnalysis):
         value = analysis.curve[card.number]
         axes.plot([card.number], [value], "o", markersize=9, color=GRADE_COLOURS[card.grade], zorder=3,
                   gid=f"mistake-{card.number}")
-        note = f"{card.card} (-{card.cost})"
+        # a card that cost nothing but a bonus says only the bonus, as a game change alone does: no "(-0)"
+        note = f"{card.card} (-{card.cost})" if card.cost else card.card
         if card.bonuses_lost:
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")

@@ -124,7 +124,7 @@ class PlayAnalysis:
     curve: tuple[int, ...]
     trick_ends: tuple[int, ...]
     players: tuple[PlayerSummary, ...] = field(default=())
-    #: the contract's marks on the curve's scale (the plot draws them; not in the JSON document): each yes/no
+    #: the contract's marks on the curve's scale (the plot draws them): each yes/no
     #: objective counted like the curve, as (name, value) where the curve reaching the value decides it
     thresholds: tuple[tuple[str, int], ...] = field(default=(), compare=False)
     #: the curve's maximum (every point of the deal, or every trick)
@@ -158,7 +158,13 @@ class PlayAnalysis:
                 "declaring_side": list(self.declaring_side), "measure": self.measure,
                 "cards": [card.as_dict() for card in self.cards], "curve": list(self.curve),
                 "trick_ends": list(self.trick_ends), "players": [player.as_dict() for player in self.players],
-                **({"points_curve": list(self.points_curve)} if self.points_curve else {})}
+                **({"points_curve": list(self.points_curve)} if self.points_curve else {}),
+                # what the plot draws besides, so that a script can draw its own
+                "maximum": self.maximum,
+                "thresholds": [{"name": name, "value": value} for name, value in self.thresholds],
+                "winning": None if self.winning is None else {"name": self.winning[0], "value": self.winning[1]},
+                "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
+                "bonuses_kept": list(self.bonuses_kept)}
 
 
 def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:

@@ -413,6 +413,8 @@ def test_save_writes_a_record_every_command_reads(tmp_path):
     assert [again.pack[c].name for c in again.played] == moves[:9]
     assert again.record.get("Event") == "Example: Normal game, called card derived"
     assert "[Play \"1\"]\nT19 T5 T21 T6\nHK HG HJ T11\nTS\n*\n" in saved.text  # '*' ends it, as FORMAT.md writes
+    assert saved.text.endswith("TS\n*\n\n")  # and a blank line, so that saved files can be concatenated
+    assert len(list(solver.read_positions(_write(tmp_path, saved.text + saved.text)))) == 2
     untouched = c.post("/api/save", json={"board": board, "moves": []}).text
     assert '[Play "' not in untouched and next(solver.read_positions(_write(tmp_path, untouched))).played == ()
     # the CLI reads it too

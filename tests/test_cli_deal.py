@@ -33,6 +33,18 @@ def test_deal_writes_seeded_records_that_read_back():
     assert other.stdout != result.stdout
 
 
+def test_the_output_of_two_runs_appended_to_one_file_reads_as_both(tmp_path):
+    """`stich deal ... > f; stich deal ... >> f`: each record ends with a blank line, the last one too."""
+    first = runner.invoke(app, ["deal", "-g", "zr", "-s", "1", "-n", "2"])
+    second = runner.invoke(app, ["deal", "-g", "sk", "-s", "2", "-n", "1", "--first-board", "3"])
+    assert first.stdout.endswith('"]\n\n') and second.stdout.endswith('"]\n\n')
+    path = tmp_path / "both.tbn"
+    path.write_text(first.stdout + second.stdout, encoding="utf-8")
+    positions = list(solver.read_positions(path))
+    assert [(p.game.name, p.record.get("Board")) for p in positions] == [
+        ("Zwanzigerrufen", "1"), ("Zwanzigerrufen", "2"), ("Schafkopf", "3")]
+
+
 def test_board_k_does_not_depend_on_how_many_are_asked_for():
     one = runner.invoke(app, ["deal", "-g", "zr", "-s", "5", "-n", "1", "--first-board", "4"]).stdout
     four = runner.invoke(app, ["deal", "-g", "zr", "-s", "5", "-n", "4"]).stdout

@@ -74,3 +74,5 @@ def test_show_tbn_writes_the_record_as_played():
     position = solver.parse_positions(text)[0]
     assert position.state == next(solver.read_positions(VALAT)).play("HK").play("T1").state
     assert text.startswith("% A whole Zwanzigerrufen deal") and "T18 T15 HG DJ\nHK T1\n*" in text
+    assert text.endswith("HK T1\n*\n\n")  # a blank line ends the record: saved what-ifs can be concatenated
+    assert len(solver.parse_positions(text + text)) == 2

@@ -217,6 +217,24 @@ def test_reprs_say_what_things_are_in_a_line():
     assert repr(solver.EngineSolver(16, threads=1)) == "<EngineSolver 1 thread, table 16 MB>"
 
 
+def test_a_game_prints_as_its_name_and_is_still_its_class():
+    """``print(position.game)`` and ``solver.GAMES`` showed ``<class 'solver.games.zwanzigerrufen.Zwanzigerrufen'>``;
+    a game prints as the name it is found and exported by, and stays the class that pickles, registers and checks."""
+    import pickle
+
+    assert repr(solver.GAMES) == "[Zwanzigerrufen, Schafkopf, Kratzen]"
+    position = valat()
+    assert str(position.game) == repr(position.game) == "Zwanzigerrufen" and f"{solver.Kratzen}" == "Kratzen"
+    assert pickle.loads(pickle.dumps(position.game)) is solver.Zwanzigerrufen
+    assert pickle.loads(pickle.dumps(position)) == position
+    assert solver.get_game("sk") is solver.Schafkopf and solver.get_game(solver.Schafkopf) is solver.Schafkopf
+    assert isinstance(solver.Schafkopf, type) and issubclass(solver.Kratzen, solver.Game)
+    assert isinstance(position.rules, solver.Rules)
+    assert repr(solver.Game) == "<class 'solver.games.base.Game'>"  # no game: a class as any other
+    other = type("MyTarock", (solver.Zwanzigerrufen,), {})  # not registered: its own class, not Zwanzigerrufen
+    assert repr(other).startswith("<class ") and "MyTarock" in repr(other)
+
+
 def test_seats_are_one_based_everywhere():
     position = ending("HK T1 HQ HJ")
     assert position.to_move == 2  # seat 2 won the heart king with the Pagat

@@ -528,6 +528,26 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
     assert (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF-")
 
 
+def test_the_json_holds_what_the_plot_draws(tmp_path):
+    """`postmortem --json` had no thresholds, winning line or game changes, which the plot draws: a script could not
+    draw its own. In this ending HK leaves seat 1 44 points of 61 (45 win, RULES.md 1.1) and HJ gives the game back."""
+    from test_cli import SCHEMA, schema_errors
+
+    path = _ending_file(tmp_path)
+    (document,) = [json.loads(line) for line in run("postmortem", path, "--json", "-o", "points").stdout.splitlines()]
+    assert schema_errors(document, SCHEMA) == []
+    assert document["winning"] == {"name": "game", "value": 45} and document["maximum"] == 61
+    assert document["game_changes"] == [{"number": 1, "won": False}, {"number": 4, "won": True}]
+    analysis = analyse_play(ending(VALAT_THROWN))
+    assert document["thresholds"] == [{"name": name, "value": value} for name, value in analysis.thresholds]
+    assert {"name": "game", "value": 45} in document["thresholds"] and document["bonuses_kept"] == []
+    (by_score,) = [json.loads(line) for line in run("postmortem", path, "--json").stdout.splitlines()]
+    assert schema_errors(by_score, SCHEMA) == []
+    assert by_score["winning"] is None and by_score["game_changes"] == [] and by_score["thresholds"] == []
+    assert schema_errors({**document, "winning": {"name": "game"}}, SCHEMA)
+    assert schema_errors({**document, "game_changes": [{"number": 0, "won": True}]}, SCHEMA)
+
+
 def _kratzen_record(board: str | None, play: str) -> str:
     tag = f'[Board "{board}"]\n' if board is not None else ""
     return (f'[Game "Kratzen"]\n{tag}[Seats "3"]\n[Deal "{KRATZEN_DEAL}"]\n[Contract "Trump S"]\n'
@@ -752,6 +772,17 @@ def test_a_bonus_handed_to_the_opponents_is_told_from_one_thrown_away():
     assert [player.bonuses_handed_over for player in analysis.players] == [
         ("pagat_ultimo", "absolut_against"), (), ("mondfang",), ()]
     assert lost_text(*lost[1][1:]) == "pagat_ultimo (handed over)"
+
+
+def test_a_card_that_cost_nothing_but_a_bonus_is_labelled_without_a_cost(tmp_path):
+    """The plot labelled seat 3's T21, which cost no point but handed the defenders' Mondfang over, "T21 (-0):
+    mondfang handed over". A cost of 0 is left out, as a card that only changed the game is labelled."""
+    (position,) = solver.parse_positions(ANNOUNCED_AND_PLAYED)
+    analysis = analyse_play(position)
+    assert [(card.card, card.cost) for card in analysis.cards[2:4]] == [("T21", 0), ("T18", 0)]
+    text = _svg_text(write_plot(analysis, tmp_path / "mondfang.svg"))
+    assert "T21: mondfang handed over" in text and "T18: mondfang lost" in text and "(-0)" not in text
+    assert "T15 (-11): pagat_ultimo handed over; game lost" in text and "SN (-7)" in text  # a cost is still said
 
 
 def _announced(text: str | None) -> solver.Position:

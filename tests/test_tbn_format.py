@@ -135,8 +135,19 @@ def test_records_separated_by_one_blank_line_on_writing(tmp_path):
     records = parse_records('[A "1"]\n\n\n\n[B "2"]\n')
     path = tmp_path / "out.tbn"
     write_records(records, path)
-    assert path.read_text(encoding="utf-8") == '[A "1"]\n\n[B "2"]\n'
+    assert path.read_text(encoding="utf-8") == '[A "1"]\n\n[B "2"]\n\n'
     assert [summary(r) for r in read_records(path)] == [summary(r) for r in records]
+
+
+def test_written_files_can_be_concatenated(tmp_path):
+    """A blank line ends the last record too, so ``cat a.tbn b.tbn`` reads as the records of both."""
+    first = parse_records('[Game "a"]\n[Play "1"]\nT1 T2\n*\n\n[Game "b"]\n[Play "2"]\nT3\n')
+    second = parse_records('[Game "c"]\n[Board "3"]\n')
+    stream = io.StringIO()
+    write_records(first, stream)
+    write_records(second, stream)
+    assert [r.get("Game") for r in parse_records(stream.getvalue())] == ["a", "b", "c"]
+    assert [r.get("Board") for r in parse_records(stream.getvalue())] == [None, None, "3"]
 
 
 def test_play_section_ended_by_a_tag_and_tags_after_star():

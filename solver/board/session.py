@@ -418,9 +418,10 @@ def odds_document(analysis: Any) -> dict[str, Any]:
 
 def saved_record(board: Board, moves: Sequence[object]) -> str:
     """The board's record with the Play section of ``moves`` (``Position.to_tbn``: one line a trick), its other tags
-    and comments kept: what every other command reads."""
+    and comments kept: what every other command reads. A blank line ends it, as every .tbn file stich writes, so
+    that saved files can be concatenated."""
     try:
-        return board.position(moves).to_tbn()
+        return board.position(moves).to_tbn() + "\n"
     except ValueError as error:  # a tag or comment read from the file that cannot be written back as it was
         if isinstance(error, StichError):
             raise

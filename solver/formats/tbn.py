@@ -847,7 +847,7 @@ def format_record(record: Record) -> str:
 
 
 def write_records(records: Iterable[Record], dest: str | os.PathLike | TextIO) -> None:
-    """Write records separated by one blank line to a path (UTF-8, LF line breaks; atomically: the file appears
+    """Write records, each followed by one blank line (so that files written can be concatenated), to a path (UTF-8, LF line breaks; atomically: the file appears
     only when complete) or a text stream. Positions may stand for records: each is written as its ``to_record()``
     (the record as played)."""
     records = (item.to_record() if hasattr(item, "to_record") else item for item in records)
@@ -867,10 +867,8 @@ def _write_atomically(records: Iterable[Record], path: str) -> None:
 
 
 def _write(records: Iterable[Record], stream: TextIO) -> None:
-    for count, record in enumerate(records):
-        if count:
-            stream.write("\n")
-        stream.write(format_record(record))
+    for record in records:
+        stream.write(format_record(record) + "\n")
 
 
 def _comment_slots(

@@ -340,7 +340,20 @@ class TrumpSuitRules(Rules):
         return powers.index(max(powers))
 
 
-class Game:
+class GameType(type):
+    """The type of game classes: a game prints as its name (``print(position.game)`` shows ``Zwanzigerrufen``, and
+    ``solver.GAMES`` reads ``[Zwanzigerrufen, Schafkopf, Kratzen]``), as the name ``solver`` exports it under, rather
+    than as the path of the module it is defined in. Only printing changes: a game is still a class (pickled by
+    reference, compared by identity, ``issubclass(game, Game)``)."""
+
+    def __repr__(cls) -> str:
+        name = cls.__dict__.get("name")
+        return name if isinstance(name, str) else super().__repr__()  # Game itself, or a game still being written
+
+    __str__ = __repr__
+
+
+class Game(metaclass=GameType):
     """A game's static description. Subclasses set the class metadata and implement the contract parser and
     ``make_rules``; nothing else in stich needs to know which game it plays."""
 

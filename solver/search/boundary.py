@@ -170,7 +170,8 @@ def check_objective(objective: object, rules: Rules) -> Objective:
     if not isinstance(objective.events, tuple) or len(objective.events) > MAX_EVENTS:
         raise InvalidPositionError(f"an objective has at most {MAX_EVENTS} trick events (a tuple)")
     if not isinstance(objective.game, str):
-        raise InvalidPositionError(f"an objective's game is a game's name, not {objective.game!r}")
+        raise InvalidPositionError(f"an objective's game is a game's name, not {objective.game!r} "
+                                   f"({type(objective.game).__name__})")  # a game class prints as its name
     if objective.game and objective.game != rules.game.name:
         raise InvalidPositionError(f"the objective {objective.name!r} is {objective.game}'s; this deal is "
                                    f"{rules.game.name} (ask the position's own: position.objective(name))")
