@@ -74,12 +74,13 @@ def board(
                 + (" (another board? try --port 0)" if port else ""))
         raise typer.Exit(EXIT_BAD_INPUT) from None
     bound = listener.getsockname()[1]
+    network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
     app = create_app(files or [], board=board, host=host, port=bound, time_limit=time_limit,
-                     engine=engine, allow_hosts=allow_hosts or [])
+                     engine=engine, allow_hosts=allow_hosts or [], network=network)
     local = ("::1" if ipv6 else "127.0.0.1") if is_wildcard(host) else host.strip("[]")  # what this machine opens
     url = address_url(local, bound)
     print(url, flush=True)
-    if on_network(str(listener.getsockname()[0])):  # a name is as local as the address it was bound to
+    if network:
         message(network_message(host, bound, reachable_addresses(host, listener), machine_names(), allow_hosts or []))
     else:
         message("stich board: serving on this machine"

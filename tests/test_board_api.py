@@ -662,13 +662,28 @@ def test_bound_to_every_address_the_machines_addresses_and_names_are_its_own(clu
                  "0x7f.1:8421", "3232235777:8421", ""):
         refused(c.get("/api/start", headers={"Host": host}), 421, "its own address")
     for host, origin in (("192.0.2.7:8421", "http://192.0.2.7:8421"), ("192.0.2.7:8421", "http://clubpc:8421"),
-                         ("[fd00::5]:8421", "http://[fd00::5]:8421"), ("clubpc:8421", "http://localhost:8421")):
+                         ("[fd00::5]:8421", "http://[fd00::5]:8421"), ("localhost:8421", "http://localhost:8421"),
+                         ("127.0.0.1:8421", "http://127.0.0.1:8421")):
         assert c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}).status_code == 200, origin
+    # a loopback name in an Origin is the visitor's own machine (the review: a page on its localhost at the board's
+    # port could post to a board on the network), the board's only when it is the request's own Host
+    for host, origin in (("clubpc:8421", "http://localhost:8421"), ("192.0.2.7:8421", "http://127.0.0.1:8421"),
+                         ("192.0.2.7:8421", "http://[::1]:8421")):
+        refused(c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}), 403, "other sites")
     # an IP literal in an Origin is only where the page came from: another machine's, unless it is the Host
     for host, origin in (("192.0.2.7:8421", "http://203.0.113.5:8421"), ("clubpc:8421", "http://192.0.2.7:8421"),
                          ("192.0.2.7:8421", "http://attacker.example:8421"), ("192.0.2.7:8421", "http://192.0.2.7:9999"),
                          ("clubpc:8421", "http://clubpc"), ("192.0.2.7:8421", "ftp://192.0.2.7:8421")):
         refused(c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}), 403, "other sites")
+
+
+def test_a_name_bound_to_loopback_is_not_on_the_network(club_machine):
+    """``--host NAME`` where NAME is this machine's name resolving to 127.0.0.1: the socket is bound to loopback, so
+    the board answers as on loopback (the review: create_app judged a name to be a network address and took any IP
+    literal, while the command said "serving on this machine")."""
+    c = TestClient(create_app([ZR], host="clubpc", port=8421, network=False), base_url="http://clubpc:8421")
+    assert c.get("/api/start").status_code == 200
+    refused(c.get("/api/start", headers={"Host": "10.0.0.7:8421"}), 421, "its own address")
 
 
 def test_the_loopback_default_answers_to_loopback_names_alone(club_machine):

@@ -253,11 +253,13 @@ def _moves(body: dict[str, Any]) -> Sequence[object]:
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
-               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = ()) -> Guard:
+               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = (), network: bool | None = None) -> Guard:
     """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
     Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to
     loopback, any loopback name; bound to another address (0.0.0.0, ::), also any IP literal and the machine's names.
-    ``allow_hosts`` are further names, ``NAME`` or ``NAME:PORT`` (ValueError for another text)."""
+    ``allow_hosts`` are further names, ``NAME`` or ``NAME:PORT`` (ValueError for another text). ``network`` says
+    whether the address bound is one other machines reach (None: judged from ``host``; a name is as local as the
+    address it was bound to, which the caller knows)."""
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
@@ -553,6 +555,6 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         middleware=[Middleware(RangeRefusals)], lifespan=lifespan)
     app.state.boards = boards
     app.state.searches = searches
-    network = on_network(host)
+    network = on_network(host) if network is None else network
     hosts = loopback_names(host) | (LOOPBACK_NAMES | machine_names() if network else set())
     return Guard(app, hosts=hosts, port=port, max_body=max_body, any_ip=network, allowed=allowed)

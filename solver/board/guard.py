@@ -150,21 +150,25 @@ class Guard:
                  allowed: Iterable[tuple[str, str | None]] = ()) -> None:
         self.app = app
         self.hosts = {name.lower() for name in hosts}
+        # in an Origin, a loopback name is the visitor's own machine: the board's only when bound to loopback (or
+        # when it is the request's own Host, which _origin_ok accepts apart)
+        self.origin_hosts = self.hosts - LOOPBACK_NAMES if any_ip else self.hosts
         self.port = None if port is None else str(port)
         self.max_body = max_body
         self.any_ip = any_ip
         self.allowed = {(name.lower(), None if allowed_port is None else str(allowed_port))
                         for name, allowed_port in allowed}
 
-    def _host_ok(self, value: str, scheme: str, any_ip: bool) -> bool:
-        """Whether ``value`` (a Host header, or an Origin's host and port) names this board, any IP literal too when
-        ``any_ip``; a missing port is the standard port of ``scheme``."""
+    def _host_ok(self, value: str, scheme: str, any_ip: bool, hosts: set[str] | None = None) -> bool:
+        """Whether ``value`` (a Host header, or an Origin's host and port) names this board: one of ``hosts`` (the
+        board's names by default), any IP literal too when ``any_ip``; a missing port is the standard port of
+        ``scheme``."""
         host, port = split_host(value)
         if (host, port) in self.allowed or (port is None or port == self.port) and (host, None) in self.allowed:
             return True
         if port is None and ((host, "80") in self.allowed or (host, "443") in self.allowed):  # a browser omits them
             return True
-        if not (host in self.hosts or any_ip and ip_literal(host)):
+        if not (host in (self.hosts if hosts is None else hosts) or any_ip and ip_literal(host)):
             return False
         return self.port is None or (port or DEFAULT_PORTS.get(scheme)) == self.port
 
@@ -176,7 +180,7 @@ class Guard:
         if scheme not in ("http", "https") or not separator:
             return False
         rest = rest.rstrip("/")
-        if self._host_ok(rest, scheme, any_ip=False):
+        if self._host_ok(rest, scheme, any_ip=False, hosts=self.origin_hosts):
             return True
         (origin_host, origin_port), (own_host, own_port) = split_host(rest), split_host(host)
         return self.any_ip and origin_host == own_host and \
