@@ -476,10 +476,12 @@ def test_a_worker_starting_up_ignores_ctrl_c(capfd) -> None:
     from solver.workers import run_pool
 
     started: list = []
+    before = {child.pid for child in multiprocessing.active_children()}  # an earlier test's, not to be signalled
 
     def jobs():
         yield -1
-        started.extend(multiprocessing.active_children())  # the worker the first job started, importing
+        # the worker the first job started, importing
+        started.extend(child for child in multiprocessing.active_children() if child.pid not in before)
         for child in started:
             os.kill(child.pid, signal.SIGINT)
         yield -2
