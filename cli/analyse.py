@@ -26,7 +26,7 @@ from .errors import file_name, input_errors, message
 from .options import (POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for, parse_variant_options,
                       refuse_pool_threads, scheduler_address)
 from .records import emit_json, run_over_records
-from .render import CardPainter, plural, signed_interval, stderr_console, stdout_console
+from .render import CardPainter, plural, record_head, signed_interval, stderr_console, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -111,9 +111,7 @@ def print_record(document: dict, console) -> None:
     """Which record a report from a file answers (a file of several boards gives several reports): its board and
     place, as the other commands head theirs."""
     if document.get("record"):
-        record = document["record"]
-        place = f"{record['source']}:{record['line']}"
-        console.print(Text(f"board {record['board']} ({place})" if record.get("board") else place, style="bold"))
+        console.print(Text(record_head(document["record"]), style="bold"))
 
 
 def share(probability: float, interval: list | None, *, compact: bool = False) -> str:

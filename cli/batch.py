@@ -19,7 +19,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_THREADS, engine_for, output_file, parse_variant_options, refuse_pool_threads,
                       scheduler_address)
-from .render import stderr_console
+from .render import plural, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
@@ -93,7 +93,7 @@ def _summary_text(summary: BatchSummary, out: Path) -> str:
     one = summary.duplicates == 1
     duplicates = (f", {summary.duplicates:,} duplicate{'' if one else 's'} of {'a record' if one else 'records'} "
                   "above (the same text): answered once" if summary.duplicates else "")
-    errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
+    errors = plural(summary.errors, "error")
     return (f"stich: {summary.written:,} written to {out} ({summary.solved:,} solved, {errors}), "
             f"{summary.skipped:,} already done{duplicates}, {summary.seconds:.1f} s")
 

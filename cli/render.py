@@ -172,15 +172,19 @@ def yes_no(value: bool | None, yes: str = "yes", no: str = "no") -> Text:
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    """``1 sample``, ``30 samples``, ``50,000 samples``: counts with thousands separators, as progress lines have."""
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def record_head(record: dict) -> str:
+    """Which record a report answers: ``board 7 (examples/deals.tbn:112)``, or its place alone without a board."""
+    place = f"{record['source']}:{record['line']}" if record.get("source") else "position"
+    return f"board {record['board']} ({place})" if record.get("board") else place
 
 
 def record_title(document: Document) -> Text:
     """``board 7 (examples/deals.tbn:112) -- <game> Normal T20, declarer 1``."""
-    record = document["record"]
-    place = f"{record['source']}:{record['line']}" if record.get("source") else "position"
-    head = f"board {record['board']} ({place})" if record.get("board") else place
-    title = Text(head, style="bold")
+    title = Text(record_head(document["record"]), style="bold")
     title.append(f" - {document['game']}")
     if "contract" in document:
         title.append(f" {document['contract']}, declarer {document['declarer']}")
