@@ -196,7 +196,7 @@ class Rules:
     def __setattr__(self, name: str, value: object) -> None:
         """Rules are frozen once :meth:`Game.rules` has made them: states, positions and the engine's compiled tables
         hold them (and their hash), and would go on answering for rules that no longer are. Frozen one level deep:
-        the mappings they hold (``state_tags``, ``variant``'s) are plain ones, kept so that rules pickle, and must
+        ``state_tags`` is a plain dict (kept so that rules pickle, which a mapping proxy does not) and must
         not be changed either."""
         if self.__dict__.get("_frozen"):
             raise FrozenInstanceError(f"cannot assign to {name!r}: rules are immutable (make others with Game.rules)")
