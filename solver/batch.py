@@ -634,8 +634,9 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                               table_mb=pool.table_mb)
     except OSError as error:  # a full disk: the error of a write names no file; the message must
         if error.filename is None:
-            raise type(error)(error.errno, f"{error.strerror}; the lines written so far are kept (a rerun trims "
-                                           "a half-written last one): make room and rerun to resume", str(out_path)) from None
+            kept = ("the lines written so far are kept (a rerun trims a half-written last one): make room and rerun "
+                    "to resume")
+            raise type(error)(error.errno, f"{error.strerror}; {kept}", str(out_path)) from None
         raise
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done))

@@ -6,8 +6,8 @@ total, what it has won plus the double-dummy value of the rest; without card poi
 from its ``measure`` and ``declaring_side``. A perfect play is a flat line. The contract's thresholds are drawn as
 horizontal lines (taken from the analysis, which reads them from the game's objectives), the one that decides the game
 (``PlayAnalysis.winning``) drawn apart and named, with a diamond on every card after which the line crossed it; every
-card graded worse than ``ok`` is a marker in its grade's colour, a card that threw away or handed over a bonus is a cross with the bonus
-named, and the bonuses still made at the end are named at the line's end.
+card graded worse than ``ok`` is a marker in its grade's colour, a card that threw away or handed over a bonus is a
+cross with the bonus named, and the bonuses still made at the end are named at the line's end.
 
 matplotlib is imported on the first plot only (``import solver`` stays quick) and draws with its Agg backend, so
 no display is needed; the format follows the file's suffix: PNG, SVG or PDF. Every mark carries a ``gid`` (in the
@@ -177,7 +177,8 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
     """Move each card's label (``numbers``: their cards), in the order of the play, to the first place of
     :data:`LABEL_OFFSETS` where it stays inside the axes and covers no label placed before it, no fixed text (the
     thresholds' names, the bonuses kept) and no other labelled card's marker; where the line allows, not the line
-    either. Where no place is free, the one that covers least. Measured on the figure as drawn (the layout is then frozen so that it holds)."""
+    either. Where no place is free, the one that covers least. Measured on the figure as drawn (the layout is then
+    frozen so that it holds)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 

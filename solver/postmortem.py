@@ -315,7 +315,8 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
 
 def lost_text(lost: Sequence[str], handed: Sequence[str]) -> str:
     """The bonuses a card (or a player) lost, for people: a bonus handed to the opponents says so, since the
-    mover's own side had no claim to it (read bare, "pagat_ultimo" looked like the mover's own Pagat); a pair lost together is named so."""
+    mover's own side had no claim to it (read bare, "pagat_ultimo" looked like the mover's own Pagat); a pair lost
+    together is named so."""
 
     def shown(name: str) -> str:
         return name.replace("+", " + ") + " together" if "+" in name else name

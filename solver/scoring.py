@@ -53,7 +53,8 @@ def require_complete(position: Position) -> None:
     """Scoring reads the whole play: a record that stops early cannot be scored."""
     if not position.state.is_over:
         text = (f"scoring needs a complete Play section ({len(position.state.history)} of "
-                f"{position.rules.tricks_in_deal} tricks played; the double-dummy settlement plays the rest: stich score --dd, dd_settlement)")
+                f"{position.rules.tricks_in_deal} tricks played; the double-dummy settlement plays the rest: "
+                "stich score --dd, dd_settlement)")
         record = position.record
         if record is None:
             raise StichError(f"{position.label}: {text}")

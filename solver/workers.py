@@ -178,8 +178,8 @@ def worker_engine_threads() -> int | None:
 
 def worker_stop() -> Any | None:
     """In a local pool's worker, the run's stop flag (a :class:`StopFlag`, set by the parent once the run's own
-    ``stop`` is: a ``threading.Event`` does not cross processes); None elsewhere. A worker's searches that ask it stop at once
-    instead of finishing their job."""
+    ``stop`` is: a ``threading.Event`` does not cross processes); None elsewhere. A worker's searches that ask it
+    stop at once instead of finishing their job."""
     return _worker_stop
 
 

@@ -182,7 +182,8 @@ class RangeRefusals:
             return
         unit, equals, _ = asked.partition("=")
         if equals and unit.strip().lower() != "bytes":
-            scope = {**scope, "headers": [(name, value) for name, value in scope["headers"] if name.lower() != b"range"]}
+            headers = [(name, value) for name, value in scope["headers"] if name.lower() != b"range"]
+            scope = {**scope, "headers": headers}
             await self.app(scope, receive, send)
             return
         refusal: Message | None = None  # a plain-text refusal's start, held until its body is read
@@ -253,7 +254,8 @@ def _moves(body: dict[str, Any]) -> Sequence[object]:
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
-               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = (), network: bool | None = None) -> Guard:
+               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = (),
+               network: bool | None = None) -> Guard:
     """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
     Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to
     loopback, any loopback name; bound to another address (0.0.0.0, ::), also any IP literal and the machine's names.

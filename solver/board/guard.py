@@ -4,9 +4,10 @@ The board runs on a shared machine, bound to the loopback address by default, an
 visits could try to reach it. Two attacks matter: a page elsewhere whose host name is made to resolve to the board's
 address (DNS rebinding: its requests carry that page's Host), and a page elsewhere posting to the board (its requests
 carry that page's Origin). So a request is answered only when its Host is one of the board's own names and port, and
-its Origin, when it has one, is one of them too (or the request's own Host). Bound to every address of the machine (0.0.0.0 or ::, to show the
-board to other machines) its own names are also any IP literal (an address cannot be rebound: only a name can) and
-the machine's names; ``--allow-host`` adds others (a reverse proxy's, a club's DNS name). Bodies are limited in
+its Origin, when it has one, is one of them too (or the request's own Host; on the network a loopback name in an
+Origin is the visitor's own machine). Bound to every address of the machine (0.0.0.0 or ::, to show the board to
+other machines) its own names are also any IP literal (an address cannot be rebound: only a name can) and the
+machine's names; ``--allow-host`` adds others (a reverse proxy's, a club's DNS name). Bodies are limited in
 size: a Content-Length over the limit is refused at once, and a body sent without one is counted as it arrives.
 """
 

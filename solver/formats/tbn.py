@@ -847,8 +847,8 @@ def format_record(record: Record) -> str:
 
 
 def write_records(records: Iterable[Record], dest: str | os.PathLike | TextIO) -> None:
-    """Write records, each followed by one blank line (so that files written can be concatenated), to a path (UTF-8, LF line breaks; atomically: the file appears
-    only when complete) or a text stream. Positions may stand for records: each is written as its ``to_record()``
+    """Write records, each followed by one blank line (so that files written can be concatenated), to a path
+    (UTF-8, LF line breaks; atomically: the file appears only when complete) or a text stream. Positions may stand for records: each is written as its ``to_record()``
     (the record as played)."""
     records = (item.to_record() if hasattr(item, "to_record") else item for item in records)
     if isinstance(dest, (str, os.PathLike)):
