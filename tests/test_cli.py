@@ -1375,8 +1375,10 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     assert "95% intervals over 40 boards, one value a board (its mean over the rotations)" in same.stdout
     document = json.loads(_stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5",
                                        "--json").stdout)
-    assert document["bots"] == {"random": {"mean": 0.0, "interval": [None, None], "count": 40, "seats": 640}}
-    assert document["declaring_side"] == {"mean": 0.75, "interval": [-0.9681, 2.4681], "count": 40, "deals": 160}
+    assert document["bots"] == {"random": {"mean": 0.0, "interval": [None, None],
+                                           "interval_note": "0 by construction", "count": 40, "seats": 640}}
+    assert document["declaring_side"] == {"mean": 0.75, "interval": [-0.9681, 2.4681], "interval_note": None,
+                                          "count": 40, "deals": 160}
     assert schema_errors(document, SCHEMA) == []
     unpaired = _stich_match("--bots", "sampling:2,random,random,random", "-n", "3", "--seed", "3", "--no-rotate")
     assert re.search(r"^sampling:2 - random: .* per deal, not paired \(--no-rotate: each bot keeps its seat\)$",
@@ -1385,3 +1387,25 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
                                        "--no-rotate", "--json").stdout)
     assert document["difference"]["paired"] is False and document["difference"]["count"] == 3
     assert document["bots"]["sampling:2"]["seats"] == 3 and schema_errors(document, SCHEMA) == []
+
+
+def test_a_match_whose_boards_are_all_alike_writes_no_interval_of_no_width_as_analyse_does():
+    """Kratzen without a pot settles every deal at 0: the attacker's mean over 3 boards was written [0.0, 0.0] (a
+    certainty the boards do not show) where analyse and advice write nulls and "all samples alike"; one board was
+    nulls with no note at all."""
+    def kratzen(*args: str) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game",
+                               "kratzen", "--bots", "random,random,random", "--seed", "1", "-j", "1", *args],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+        assert done.returncode == 0, done.stderr
+        return done
+
+    document = json.loads(kratzen("-n", "3", "--json").stdout)
+    assert document["declaring_side"] == {"mean": 0.0, "interval": [None, None],
+                                          "interval_note": "all samples alike", "count": 3, "deals": 9}
+    assert document["bots"]["random"]["interval_note"] == "0 by construction"
+    assert schema_errors(document, SCHEMA) == []
+    assert "attacker (seat 1): +0.00 (all 3 boards alike: no interval) chips per deal" in kratzen("-n", "3").stdout
+    one = json.loads(kratzen("-n", "1", "--json").stdout)
+    assert one["declaring_side"]["interval"] == [None, None]
+    assert one["declaring_side"]["interval_note"] == "one sample" and schema_errors(one, SCHEMA) == []
