@@ -275,7 +275,7 @@ def analyse(
             for option, number in (("--seat", seat), *(("--known", other) for other in owners or {})):
                 if not 1 <= number <= seats:  # pointed at the record's [Deal], which says how many seats there are
                     raise InvalidDealError(f"{option} {number}: the record's deal has seats 1 to {seats}")
-            with live_analysis(samples, as_json) as show:
+            with live_analysis(samples, as_json, checkpoint) as show:
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
@@ -297,7 +297,7 @@ def analyse(
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")
     with input_errors():
-        with live_analysis(samples, as_json) as show:
+        with live_analysis(samples, as_json, checkpoint) as show:
             analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
                                     workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
                                     checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
@@ -310,19 +310,29 @@ def analyse(
 
 
 @contextlib.contextmanager
-def live_analysis(samples: int, as_json: bool):
+def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
     """A status line on a terminal while a single-contract analysis samples: samples done, the win chance and the
-    mean with its interval so far (nothing on a pipe or with --json)."""
+    mean with its interval so far (nothing on a pipe or with --json). Ctrl-C says on stderr how far it got and that
+    there is no report (it ended the command with 130 and not a word), and goes on (exit 130)."""
     console = stderr_console()
-    if not console.is_terminal or as_json:
-        yield None
-        return
-    with console.status("analyse: starting") as status:
-        def show(analysis) -> None:
-            low, high = analysis.interval
-            status.update(f"analyse: {analysis.samples:,} of {samples:,} samples; win {analysis.win_probability:.1%}, "
-                          f"mean {analysis.measure} {analysis.mean:.1f} ({low:.1f} .. {high:.1f})")
-        yield show
+    live = console.is_terminal and not as_json
+    solved = [0]
+    try:
+        with (console.status("analyse: starting") if live else contextlib.nullcontext()) as status:
+            def show(analysis) -> None:
+                solved[0] = analysis.samples
+                if status is not None:
+                    low, high = analysis.interval
+                    status.update(f"analyse: {analysis.samples:,} of {samples:,} samples; win "
+                                  f"{analysis.win_probability:.1%}, mean {analysis.measure} {analysis.mean:.1f} "
+                                  f"({low:.1f} .. {high:.1f})")
+            yield show
+    except KeyboardInterrupt:
+        kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
+                else "--checkpoint FILE keeps them for a rerun")
+        message(f"stich: analyse: interrupted after {solved[0]:,} of {samples:,} samples: no report (a "
+                f"single-contract analysis reports when all its samples are solved; {kept})")
+        raise
 
 
 def _units(document: dict) -> str:
@@ -460,6 +470,8 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
     except KeyboardInterrupt:
         if latest:
             finish({**latest[0].as_dict(), "stopped": "interrupt"})
+        else:  # no sample solved yet: nothing to print, and the exit (130) said nothing
+            message(f"stich: analyse: interrupted before the first samples were solved: no {what}")
         raise
 
 

@@ -1286,6 +1286,53 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
     assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept
 
 
+def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or_a_traceback():
+    """Two Ctrl-C 20 ms apart on a terminal (to the whole process group, workers too, as a terminal sends it): the
+    second cut the first's stop short, and the command died of SIGINT (-2) with no report and no word, or printed
+    an "OSError: [Errno 9] Bad file descriptor" traceback (the pool's manager thread racing Python's exit). A
+    single-contract analysis has no report to print when stopped, so it says how far it got."""
+    import os
+    import pty
+    import select
+    import signal
+    import time
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: a session of its own on the pty, whose process group is its pid
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game",
+                                  "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
+                                  "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"])
+
+    def read(seconds: float, until: bytes | None = None) -> bytes:
+        text, deadline = b"", time.monotonic() + seconds
+        while time.monotonic() < deadline and not (until and until in text):
+            if select.select([terminal], [], [], 0.05)[0]:
+                try:
+                    chunk = os.read(terminal, 65536)
+                except OSError:  # the child is gone and the pty closed
+                    break
+                if not chunk:
+                    break
+                text += chunk
+        return text
+
+    try:
+        output = read(120, until=b" of 3,000 samples")  # the status line: the pool is solving
+        assert b" of 3,000 samples" in output, output[-500:]
+        os.killpg(pid, signal.SIGINT)
+        time.sleep(0.02)
+        os.killpg(pid, signal.SIGINT)
+        output += read(60)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(terminal)
+    text = output.decode(errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 130, text[-1000:]
+    assert "Traceback" not in text and "Bad file descriptor" not in text, text[-2000:]
+    assert re.search(r"stich: analyse: interrupted after [\d,]+ of 3,000 samples: no report", text), text[-1000:]
+
+
 def test_the_command_needs_no_click_package_of_its_own():
     # typer may vendor click: a fresh install had typer without the click package, and `import click` failed
     code = ("import sys; sys.modules['click'] = None\n"
