@@ -394,6 +394,32 @@ def _alike_note(rows: list, console) -> None:
                       "in these samples; that is not a certainty)")
 
 
+def _never_made_note(rows: list, console) -> None:
+    """The bonuses a contract could make that no sample made, on one line under the table (the JSON lists them at
+    0 with their intervals): 0 of 30 is information, up to 11%, which a bonus left out did not say. Contracts with
+    the same such bonuses are named together; where every contract with bonuses has them, none is named."""
+    never: dict[str, list[str]] = {}  # contract -> its bonuses never made
+    highest, counts = 0.0, set()
+    with_bonuses = [row for row in rows if row["mean"] is not None and row["bonuses"]]
+    for row in with_bonuses:
+        for name, probability in row["bonuses"].items():
+            if not probability:
+                never.setdefault(row["contract"], []).append(name.replace("_", " "))
+                highest = max(highest, row["bonuses_intervals"][name][1])
+                counts.add(row["samples"])
+    if not never:
+        return
+    grouped: dict[tuple[str, ...], list[str]] = {}  # the bonuses -> the contracts that never made them
+    for contract, names in never.items():
+        grouped.setdefault(tuple(names), []).append(contract)
+    if len(grouped) == 1 and len(never) == len(with_bonuses):
+        text = ", ".join(next(iter(grouped))) + (" (every contract)" if len(never) > 1 else "")
+    else:
+        text = "; ".join(f"{', '.join(names)} ({', '.join(contracts)})" for names, contracts in grouped.items())
+    samples = f"{next(iter(counts)):,} samples" if len(counts) == 1 else "these samples"
+    console.print(f"never made in {samples}, so each below {highest:.0%} (the top of its 95% interval): {text}")
+
+
 def _nothing_solved(document: dict, console) -> bool:
     """Say so when a stopped run solved no sample (a time limit shorter than one sample): there is nothing to rank,
     and an empty row would read as a refusal."""
@@ -443,6 +469,7 @@ def render_advice(document: dict, console=None) -> None:
     console.print(_payment_note(document, sides=True))
     console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the "
                   "others; each share with its 95% Wilson interval in brackets")
+    _never_made_note(document["contracts"], console)
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
