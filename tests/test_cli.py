@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 from typer.testing import CliRunner
@@ -1286,12 +1286,9 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
     assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept
 
 
-def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or_a_traceback():
-    """Two Ctrl-C 20 ms apart on a terminal (to the whole process group, workers too, as a terminal sends it): the
-    second cut the first's stop short, and the command died of SIGINT (-2) with no report and no word, or printed
-    an "OSError: [Errno 9] Bad file descriptor" traceback (the pool's manager thread racing Python's exit). A
-    single-contract analysis has no report to print when stopped, so it says how far it got."""
-    import os
+def _double_ctrl_c(arguments: list[str], ready: Callable[[bytes], bool]) -> tuple[int, str]:
+    """``stich ARGUMENTS`` from this checkout on a pty, sent two Ctrl-C 20 ms apart once ``ready(output so far)``,
+    to its whole process group (workers too), as a terminal sends them: its exit code and everything it printed."""
     import pty
     import select
     import signal
@@ -1300,13 +1297,11 @@ def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or
     pid, terminal = pty.fork()
     if pid == 0:  # the child: a session of its own on the pty, whose process group is its pid
         os.chdir(ROOT)
-        os.execv(sys.executable, [sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game",
-                                  "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
-                                  "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"])
+        os.execv(sys.executable, [sys.executable, "-c", "from cli.main import main; main()", *arguments])
 
-    def read(seconds: float, until: bytes | None = None) -> bytes:
+    def read(seconds: float, until: Callable[[bytes], bool] | None = None) -> bytes:
         text, deadline = b"", time.monotonic() + seconds
-        while time.monotonic() < deadline and not (until and until in text):
+        while time.monotonic() < deadline and not (until and until(text)):
             if select.select([terminal], [], [], 0.05)[0]:
                 try:
                     chunk = os.read(terminal, 65536)
@@ -1318,8 +1313,8 @@ def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or
         return text
 
     try:
-        output = read(120, until=b" of 3,000 samples")  # the status line: the pool is solving
-        assert b" of 3,000 samples" in output, output[-500:]
+        output = read(120, until=ready)
+        assert ready(output), output[-500:]
         os.killpg(pid, signal.SIGINT)
         time.sleep(0.02)
         os.killpg(pid, signal.SIGINT)
@@ -1327,10 +1322,32 @@ def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or
         _, status = os.waitpid(pid, 0)
     finally:
         os.close(terminal)
-    text = output.decode(errors="replace")
-    assert os.waitstatus_to_exitcode(status) == 130, text[-1000:]
+    return os.waitstatus_to_exitcode(status), output.decode(errors="replace")
+
+
+def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or_a_traceback():
+    """Two Ctrl-C 20 ms apart on a terminal: the second cut the first's stop short, and the command died of SIGINT
+    (-2) with no report and no word, or printed an "OSError: [Errno 9] Bad file descriptor" traceback (the pool's
+    manager thread racing Python's exit). A single-contract analysis has no report to print when stopped, so it
+    says how far it got."""
+    code, text = _double_ctrl_c(["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
+                                 "1", "--contract", "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"],
+                                lambda output: b" of 3,000 samples" in output)  # the status line: solving
+    assert code == 130, text[-1000:]
     assert "Traceback" not in text and "Bad file descriptor" not in text, text[-2000:]
     assert re.search(r"stich: analyse: interrupted after [\d,]+ of 3,000 samples: no report", text), text[-1000:]
+
+
+def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
+    """batch's own handler raised its stop again on the second Ctrl-C, in the middle of the first's: a
+    KeyboardInterrupt traceback, or death by SIGINT (-2)."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    deals.write_text(run("deal", "--game", "zwanzigerrufen", "--seed", "3", "-n", "200").stdout)
+    code, text = _double_ctrl_c(["batch", str(deals), "--out", str(out), "-j", "2"],
+                                lambda output: out.exists() and out.stat().st_size > 0)
+    assert code == 130, text[-1000:]
+    assert "Traceback" not in text, text[-2000:]
+    assert f"stopped (SIGINT); the results written so far are kept in {out}, rerun to resume" in text, text[-1000:]
 
 
 def test_the_command_needs_no_click_package_of_its_own():
