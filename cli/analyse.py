@@ -273,7 +273,7 @@ def analyse(
             for option, number in (("--seat", seat), *(("--known", other) for other in owners or {})):
                 if not 1 <= number <= seats:  # pointed at the record's [Deal], which says how many seats there are
                     raise InvalidDealError(f"{option} {number}: the record's deal has seats 1 to {seats}")
-            with live_analysis(samples, as_json) as show:
+            with live_analysis(samples, as_json, checkpoint) as show:
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
@@ -295,7 +295,7 @@ def analyse(
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")
     with input_errors():
-        with live_analysis(samples, as_json) as show:
+        with live_analysis(samples, as_json, checkpoint) as show:
             analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
                                     workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
                                     checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
@@ -308,19 +308,29 @@ def analyse(
 
 
 @contextlib.contextmanager
-def live_analysis(samples: int, as_json: bool):
+def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
     """A status line on a terminal while a single-contract analysis samples: samples done, the win chance and the
-    mean with its interval so far (nothing on a pipe or with --json)."""
+    mean with its interval so far (nothing on a pipe or with --json). Ctrl-C says on stderr how far it got and that
+    there is no report (it ended the command with 130 and not a word), and goes on (exit 130)."""
     console = stderr_console()
-    if not console.is_terminal or as_json:
-        yield None
-        return
-    with console.status("analyse: starting") as status:
-        def show(analysis) -> None:
-            low, high = analysis.interval
-            status.update(f"analyse: {analysis.samples:,} of {samples:,} samples; win {analysis.win_probability:.1%}, "
-                          f"mean {analysis.measure} {analysis.mean:.1f} ({low:.1f} .. {high:.1f})")
-        yield show
+    live = console.is_terminal and not as_json
+    solved = [0]
+    try:
+        with (console.status("analyse: starting") if live else contextlib.nullcontext()) as status:
+            def show(analysis) -> None:
+                solved[0] = analysis.samples
+                if status is not None:
+                    low, high = analysis.interval
+                    status.update(f"analyse: {analysis.samples:,} of {samples:,} samples; win "
+                                  f"{analysis.win_probability:.1%}, mean {analysis.measure} {analysis.mean:.1f} "
+                                  f"({low:.1f} .. {high:.1f})")
+            yield show
+    except KeyboardInterrupt:
+        kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
+                else "--checkpoint FILE keeps them for a rerun")
+        message(f"stich: analyse: interrupted after {solved[0]:,} of {samples:,} samples: no report (a "
+                f"single-contract analysis reports when all its samples are solved; {kept})")
+        raise
 
 
 def _units(document: dict) -> str:
@@ -382,6 +392,32 @@ def _alike_note(rows: list, console) -> None:
                       "in these samples; that is not a certainty)")
 
 
+def _never_made_note(rows: list, console) -> None:
+    """The bonuses a contract could make that no sample made, on one line under the table (the JSON lists them at
+    0 with their intervals): 0 of 30 is information, up to 11%, which a bonus left out did not say. Contracts with
+    the same such bonuses are named together; where every contract with bonuses has them, none is named."""
+    never: dict[str, list[str]] = {}  # contract -> its bonuses never made
+    highest, counts = 0.0, set()
+    with_bonuses = [row for row in rows if row["mean"] is not None and row["bonuses"]]
+    for row in with_bonuses:
+        for name, probability in row["bonuses"].items():
+            if not probability:
+                never.setdefault(row["contract"], []).append(name.replace("_", " "))
+                highest = max(highest, row["bonuses_intervals"][name][1])
+                counts.add(row["samples"])
+    if not never:
+        return
+    grouped: dict[tuple[str, ...], list[str]] = {}  # the bonuses -> the contracts that never made them
+    for contract, names in never.items():
+        grouped.setdefault(tuple(names), []).append(contract)
+    if len(grouped) == 1 and len(never) == len(with_bonuses):
+        text = ", ".join(next(iter(grouped))) + (" (every contract)" if len(never) > 1 else "")
+    else:
+        text = "; ".join(f"{', '.join(names)} ({', '.join(contracts)})" for names, contracts in grouped.items())
+    samples = f"{next(iter(counts)):,} samples" if len(counts) == 1 else "these samples"
+    console.print(f"never made in {samples}, so each below {highest:.0%} (the top of its 95% interval): {text}")
+
+
 def _nothing_solved(document: dict, console) -> bool:
     """Say so when a stopped run solved no sample (a time limit shorter than one sample): there is nothing to rank,
     and an empty row would read as a refusal."""
@@ -431,6 +467,7 @@ def render_advice(document: dict, console=None) -> None:
     console.print(_payment_note(document, sides=True))
     console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the "
                   "others; each share with its 95% Wilson interval in brackets")
+    _never_made_note(document["contracts"], console)
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
@@ -458,6 +495,8 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
     except KeyboardInterrupt:
         if latest:
             finish({**latest[0].as_dict(), "stopped": "interrupt"})
+        else:  # no sample solved yet: nothing to print, and the exit (130) said nothing
+            message(f"stich: analyse: interrupted before the first samples were solved: no {what}")
         raise
 
 

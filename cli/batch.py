@@ -30,6 +30,10 @@ class Stopped(Exception):
 
 
 def _stop(signum: int, frame: object) -> None:
+    """Stop the run; a second SIGINT or SIGTERM is ignored from here on, since it would cut the stop short (a
+    double Ctrl-C ended in a KeyboardInterrupt traceback or killed the process by SIGINT)."""
+    for other in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(other, signal.SIG_IGN)
     raise Stopped(signal.Signals(signum).name)
 
 
@@ -154,6 +158,7 @@ def batch(
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     previous = _install_handlers()
+    stopped = False
     try:
         with input_errors(), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
@@ -163,12 +168,14 @@ def batch(
                                   notify=lambda text: message(f"stich: {text}"), verbose=verbose,
                                   table_mb=table_mb)
     except (Stopped, KeyboardInterrupt) as stop:
+        stopped = True  # the signals stay ignored (_stop) until the exit
         kept = (f"the results written so far are kept in {out}" if out.exists()
                 else f"nothing was written to {out} yet")
         message(f"stich: stopped ({stop or 'interrupt'}); {kept}, rerun to resume")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
-        _restore(previous)
+        if not stopped:
+            _restore(previous)
     if summary.records == 0:
         message(f"stich: {file}: no records (an empty file, or only comments)")
         raise typer.Exit(EXIT_BAD_INPUT)

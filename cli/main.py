@@ -146,8 +146,16 @@ def _stdout_pointed_at_null(before: tuple[int, int] | None) -> bool:
     return now == (null.st_dev, null.st_ino)
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # SIGTERM stops a command as Ctrl-C does: its pools stopped, its temporary files gone
+def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C and SIGTERM stop a command (its pools stopped, its temporary files gone, its report so far printed):
+    the first raises KeyboardInterrupt, and any later one is ignored, since it would cut that stop short. A second
+    Ctrl-C a few milliseconds after the first (a double press) raised a second KeyboardInterrupt in the middle of
+    stopping the pool (a traceback: Bad file descriptor), or, arriving once Python had put SIGINT back to its
+    default at exit, killed the process by SIGINT with no report and no message. The stop is bounded
+    (:func:`solver.workers.stop_pool` kills a worker that does not stop in a second), so nothing waits on it."""
+    for signum_ in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum_, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 class ClosedStreamError(OSError):
@@ -205,7 +213,11 @@ def main() -> None:
     _safe_streams()
     stdout_before = _stdout_file()
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminate)  # (batch installs its own for its run, and restores this after)
+        # (batch installs its own for its run, and restores these after); SIGINT ignored from outside (a background
+        # job) stays ignored
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _interrupt)
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         app()
     except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import List, Optional
 
@@ -14,6 +13,7 @@ from solver.errors import StichError
 from solver.games import game_list, games_with, get_game
 from solver.scoring import MAX_POT
 from solver.match import MatchResult, Mean, play_match
+from solver.sampling import ALL_ALIKE
 
 from .errors import file_name, input_errors, message
 from .options import check_game_options, checked_game, parse_variant_options
@@ -22,6 +22,10 @@ from .render import plural, progress_on_stderr, signed_interval, stdout_console
 
 
 def _text(mean: Mean) -> str:
+    """``+2.30 (+1.23 .. +3.37)``; where every board gave the same value, that instead of an interval of no width
+    (a certainty the boards do not show), as analyse and advice say it."""
+    if mean.note == ALL_ALIKE:
+        return f"{mean.mean:+.2f} (all {mean.count:,} boards alike: no interval)"
     return signed_interval(mean.mean, mean.low, mean.high)
 
 
@@ -141,7 +145,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
         for name, mean in result.bots.items():
             table.add_row(name, str(result.seats[name]), _text(mean))
         console.print(table)
-        if len(result.bots) == 1 and math.isnan(next(iter(result.bots.values())).low):
+        if len(result.bots) == 1 and next(iter(result.bots.values())).fixed:
             console.print(f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), "
                           "no interval")
         if alone:

@@ -78,8 +78,10 @@ class ContractSums:
     squares: int = 0
     wins: int = 0
     refused: int = 0
-    bonuses: dict[str, int] = field(default_factory=dict)  # bonus item -> samples where the declarers made it
-    against: dict[str, int] = field(default_factory=dict)  # bonus item -> samples where the other side was paid it
+    # bonus item -> samples where the declarers made it (0: the contract's scoring could pay it, and it was never
+    # made), and where the other side was paid it
+    bonuses: dict[str, int] = field(default_factory=dict)
+    against: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -147,9 +149,10 @@ def draw_deal(setup: AdviceSetup, k: int) -> Deal:
 
 
 #: One contract (or card) on one sample: the seat's share of its side's net in sixths of a game unit
-#: (:func:`~solver.sampling.scaled_share`), whether it is a win, and the bonus items the declarers make and those the
-#: other side is paid for along the score-optimal line.
-Settled = tuple[int, bool, tuple[str, ...], tuple[str, ...]]
+#: (:func:`~solver.sampling.scaled_share`), whether it is a win, the bonus items the declarers make and those the
+#: other side is paid for along the score-optimal line, and every bonus item the contract's scoring could pay each
+#: side on this deal (:func:`bonuses_possible`: an item never made is still listed, at 0 of n, which is information).
+Settled = tuple[int, bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
 
 def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
@@ -175,8 +178,19 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
             final = play_out(position.state, engine.line(position.state, spec, value))
             items = final_net(position, final, inputs=inputs)[1].items
             bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
-        results.append((scaled_share(position, setup.seat - 1, value), value > 0, *bonuses))
+        results.append((scaled_share(position, setup.seat - 1, value), value > 0, *bonuses,
+                        *bonuses_possible(table)))
     return results
+
+
+def bonuses_possible(table: PayoffTable) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every bonus item some outcome of the payoff table pays the declarers, and every one it pays the other side:
+    the contract's own items as its game scores them on this deal (``Game.settlement_items``), none where the game
+    does not itemise its buckets (then only the items a line makes are known)."""
+    if table.made is None or table.against is None:
+        return (), ()
+    return (tuple(sorted({name for made in table.made for name in made})),
+            tuple(sorted({name for against in table.against for name in against})))
 
 
 def bonuses_of_value(table: PayoffTable, value: int) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
@@ -247,11 +261,15 @@ def add_sample(sums: AdviceSums, results: Sequence[Settled | None]) -> None:
         if result is None:
             entry.refused += 1
             continue
-        value, win, made, against = result
+        value, win, made, against, can_make, can_be_paid = result
         entry.n += 1
         entry.total += value
         entry.squares += value * value
         entry.wins += int(win)
+        for name in can_make:  # listed at 0 until made: "never made in 30 samples" is a share with an interval
+            entry.bonuses.setdefault(name, 0)
+        for name in can_be_paid:
+            entry.against.setdefault(name, 0)
         for name in made:
             entry.bonuses[name] = entry.bonuses.get(name, 0) + 1
         for name in against:
@@ -608,7 +626,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: Limits = Limits(
         position = Position(get_game(setup.sampling.game), rules, state)
         values = child_values(position, setup.sampling)
         shares = [scaled_share(position, seat, values[card]) for card in setup.cards]
-        return [(share, share > 0, (), ()) for share in shares]
+        return [(share, share > 0, (), (), (), ()) for share in shares]
 
     return solve_span(span, limits, solve)
 

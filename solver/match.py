@@ -33,19 +33,27 @@ from .games.base import Game
 from .position import Position, position_from_record
 from .generate import random_record
 from .intervals import t_quantile_95
+from .sampling import interval_document
 from .scoring import check_scoring_inputs, read_pot, score_deal
 from .workers import local_workers, run_pool
+
+
+#: The note of a mean fixed by construction (one bot in every seat of zero-sum deals), which has no interval.
+BY_CONSTRUCTION = "0 by construction"
 
 
 @dataclass(frozen=True)
 class Mean:
     """A mean over ``count`` values (in a match: boards) with its 95% interval: Student's t for ``count - 1``
-    degrees of freedom; no interval (nan) from fewer than two values, or where the mean is fixed by construction."""
+    degrees of freedom; no interval (nan) from fewer than two values, or where the mean is fixed by construction
+    (``fixed``). Values all alike give an interval of no width (``low == high``), which the document writes as
+    nulls with a note, as analyse and advice do (:func:`solver.sampling.interval_document`)."""
 
     mean: float
     low: float
     high: float
     count: int
+    fixed: bool = False
 
     @classmethod
     def of(cls, values: Sequence[float], *, interval: bool = True) -> "Mean":
@@ -56,15 +64,26 @@ class Mean:
             return cls(math.nan, math.nan, math.nan, 0)
         mean = math.fsum(values) / n
         if n < 2 or not interval:
-            return cls(mean, math.nan, math.nan, n)
+            return cls(mean, math.nan, math.nan, n, fixed=not interval)
+        if all(value == values[0] for value in values):  # exactly no width, whatever the rounding of the mean
+            return cls(mean, mean, mean, n)
         variance = math.fsum((value - mean) ** 2 for value in values) / (n - 1)
         half = t_quantile_95(n - 1) * math.sqrt(variance / n)
         return cls(mean, mean - half, mean + half, n)
 
+    @property
+    def note(self) -> str | None:
+        """Why there is no interval (the words of analyse and advice: "no sample", "one sample", "all samples
+        alike", a board being the match's sample; or "0 by construction"), or None where there is one."""
+        return BY_CONSTRUCTION if self.fixed else interval_document(self.count, self.low, self.high)[1]
+
     def as_dict(self) -> dict[str, Any]:
+        """``interval`` is two numbers, or two nulls with ``interval_note`` saying why (never ``[m, m]``)."""
         def number(x: float) -> float | None:
             return None if math.isnan(x) else round(x, 4)
-        return {"mean": number(self.mean), "interval": [number(self.low), number(self.high)], "count": self.count}
+        note = self.note
+        interval = [None, None] if note else [number(self.low), number(self.high)]
+        return {"mean": number(self.mean), "interval": interval, "interval_note": note, "count": self.count}
 
 
 @dataclass(frozen=True)

@@ -314,6 +314,12 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():  # still alive a second after SIGTERM: not going to stop by itself
             process.kill()
             process.join(1.0)
+    # The pool's manager thread closes its wake-up pipe once it sees the workers gone; left running, it raced
+    # Python's exit, which writes to that pipe unlocked (a CPython race, bpo-39995): a Ctrl-C then ended in an
+    # "OSError: [Errno 9] Bad file descriptor" traceback. Joined here, the pipe is closed before the exit looks.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(2.0)
 
 
 def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *args: Any) -> Future:

@@ -81,11 +81,12 @@ def test_pairing_gap_is_the_mean_of_per_sample_differences():
 def _settled_along_the_line(setup, k):
     """Sample ``k`` settled as before the bonuses were read off the payoff table: the value, then a score-optimal
     line played out and scored."""
-    from solver.advice import bonuses_made, draw_deal
+    from solver.advice import bonuses_made, bonuses_possible, draw_deal
     from solver.games import get_game
     from solver.position import Position
     from solver.scoring import scoring_inputs
-    from solver.settlement import bonuses_against, default_settlement_engine, final_net, payoff_spec, play_out
+    from solver.settlement import (bonuses_against, default_settlement_engine, final_net, payoff_spec, payoff_table,
+                                   play_out)
 
     game, engine = get_game(setup.game), default_settlement_engine()
     results = []
@@ -98,7 +99,7 @@ def _settled_along_the_line(setup, k):
         final = play_out(position.state, engine.line(position.state, spec, value))
         items = final_net(position, final, inputs=inputs)[1].items
         results.append((scaled_share(position, setup.seat - 1, value), value > 0, bonuses_made(rules, items),
-                        bonuses_against(rules, items)))
+                        bonuses_against(rules, items), *bonuses_possible(payoff_table(position, inputs=inputs))))
     return results
 
 
@@ -400,10 +401,11 @@ def test_the_bonuses_the_other_side_is_paid_are_counted_too():
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G, Solo H", samples=30, seed=1,
                              workers=1)
     rufer, solo = _row(advice, "Rufer G"), _row(advice, "Solo H")
-    assert solo.against["schneider"] > 0.9 and not solo.bonuses  # a Solo this hand loses, mostly Schneider
-    assert rufer.bonuses["schneider"] > 0 and "schneider" not in rufer.against
+    assert solo.against["schneider"] > 0.9 and not any(solo.bonuses.values())  # a Solo this hand loses, mostly
+    assert rufer.bonuses["schneider"] > 0 and rufer.against["schneider"] == 0  # Schneider
     document = advice.as_dict()
-    assert document["contracts"][1]["bonuses_against"] == {"schneider": round(solo.against["schneider"], 4)}
+    assert document["contracts"][1]["bonuses_against"] == {"schneider": round(solo.against["schneider"], 4),
+                                                           "schwarz": 0.0}
     assert schema_errors(document, SCHEMA) == []
 
 
@@ -462,7 +464,8 @@ def test_every_share_of_the_advice_has_a_wilson_interval():
     first = document["contracts"][0]
     assert first["contract"] == "Rufer G" and first["win_interval"] == [0.5958, 0.9821]
     assert first["bonuses_intervals"]["schneider"] == [0.0179, 0.4042]
-    assert document["contracts"][1]["bonuses_against_intervals"] == {"schneider": [0.3127, 0.8318]}
+    assert document["contracts"][1]["bonuses_against_intervals"] == {"schneider": [0.3127, 0.8318],
+                                                                     "schwarz": [0.0, 0.2775]}  # 0 of 10
     console = Console(record=True, width=160)
     render_advice(document, console)
     text = console.export_text()
@@ -517,7 +520,7 @@ def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
     assert told_apart(1, 5.0, math.nan, math.nan) is False
     sums = AdviceSums()
     for _ in range(2):  # the first item pays 6 sixths (1 unit) more than the second on both samples
-        add_sample(sums, [(12, True, (), ()), (6, True, (), ())])
+        add_sample(sums, [(12, True, (), (), (), ()), (6, True, (), (), (), ())])
     first, second = ranked_rows(["A", "B"], sums)
     assert (second.gap, second.gap_low, second.gap_high) == (1.0, 1.0, 1.0) and not second.told_apart
     assert second.as_dict()["behind_interval"] == [None, None]
@@ -536,7 +539,7 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     def rows(*items):
         sums = AdviceSums()
         for k in range(6):
-            add_sample(sums, [(6 * item[k], item[k] > 0, (), ()) for item in items])  # sixths of a unit
+            add_sample(sums, [(6 * item[k], item[k] > 0, (), (), (), ()) for item in items])  # sixths of a unit
         return ranked_rows(["A", "B", "C"][:len(items)], sums)
 
     _, alone = rows(a, b)
@@ -564,3 +567,31 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     assert "+1.00 ± 1.16 ~" in text  # not told apart, at 97.5%
     assert ("behind the best: 95% for the 2 contracts compared with it together (Bonferroni: each interval 97.50%); "
             "each mean payment's interval is 95% on its own") in text
+
+
+def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_interval():
+    """Contract advice listed only the bonuses made at least once: a Wenz that never made Schneider in 30 samples
+    said nothing of it, although 0 of 30 puts it below 11% (the Wilson interval 0 .. 0.1135, by hand: z^2 / (30 +
+    z^2)). Every bonus the game's scoring of the contract could pay is listed (the payoff table's items), in the
+    JSON at 0 with its interval and in the table on one line under it."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G, Wenz, Solo E", samples=30,
+                             seed=1, workers=1)
+    rufer, wenz, solo = _row(advice, "Rufer G"), _row(advice, "Wenz"), _row(advice, "Solo E")
+    assert wenz.bonuses == solo.bonuses == {"schneider": 0.0, "schwarz": 0.0}
+    assert wenz.bonus_intervals["schwarz"] == pytest.approx((0.0, 0.1135), abs=1e-4)
+    assert rufer.bonuses["schwarz"] == pytest.approx(1 / 30) and rufer.bonuses["schneider"] == pytest.approx(7 / 30)
+    assert wenz.against["schneider"] == 0.6 and wenz.against["schwarz"] == 0.0
+    document = advice.as_dict()
+    row = next(row for row in document["contracts"] if row["contract"] == "Wenz")
+    assert row["bonuses"] == {"schneider": 0.0, "schwarz": 0.0}
+    assert row["bonuses_intervals"] == {"schneider": [0.0, 0.1135], "schwarz": [0.0, 0.1135]}
+    assert schema_errors(document, SCHEMA) == []
+    console = Console(width=200, record=True)
+    render_advice(document, console)
+    text = console.export_text()
+    assert ("never made in 30 samples, so each below 11% (the top of its 95% interval): schneider, schwarz (Wenz, "
+            "Solo E)") in text
+    assert "0% (0-11%) schneider" not in text  # the table's cells keep the bonuses made

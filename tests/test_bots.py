@@ -307,6 +307,12 @@ def test_the_t_quantile_is_students_for_few_boards_and_the_normals_for_many():
     assert three.count == 3 and (three.mean, three.low, three.high) == pytest.approx(
         (2.0, 2 - 4.302653 / math.sqrt(3), 2 + 4.302653 / math.sqrt(3)), abs=1e-6)
     assert math.isnan(Mean.of([5]).low) and Mean.of([5]).mean == 5
+    # the notes of analyse and advice, a board being the match's sample; values all alike exactly, whatever the
+    # rounding of their mean (a third, three times)
+    assert [Mean.of(values).as_dict()["interval_note"] for values in ([], [5], [1 / 3] * 3, [1, 2, 3])] == [
+        "no sample", "one sample", "all samples alike", None]
+    assert Mean.of([1 / 3] * 3).as_dict()["interval"] == [None, None]
+    assert Mean.of([0, 0], interval=False).as_dict()["interval_note"] == "0 by construction"
 
 
 def test_the_match_means_are_over_boards_recomputed_from_the_played_deals():
@@ -341,7 +347,8 @@ def test_four_identical_bots_play_the_rotations_alike_and_their_row_has_no_inter
         assert len({deal.play for deal in result.deals if deal.board == board}) == 1
     row = result.bots["random"]
     assert row.mean == 0 and math.isnan(row.low) and math.isnan(row.high) and row.count == 6
-    assert result.as_dict()["bots"]["random"] == {"mean": 0.0, "interval": [None, None], "count": 6, "seats": 96}
+    assert result.as_dict()["bots"]["random"] == {"mean": 0.0, "interval": [None, None],
+                                                  "interval_note": "0 by construction", "count": 6, "seats": 96}
     declaring = _board_values(result.deals, lambda deal: sum(deal.payments[s - 1] for s in deal.declaring_side))
     assert (result.declaring_side.low, result.declaring_side.high) == pytest.approx(
         _interval(declaring, t_quantile_95(5)))

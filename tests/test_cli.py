@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 from typer.testing import CliRunner
@@ -1286,6 +1286,70 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
     assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept
 
 
+def _double_ctrl_c(arguments: list[str], ready: Callable[[bytes], bool]) -> tuple[int, str]:
+    """``stich ARGUMENTS`` from this checkout on a pty, sent two Ctrl-C 20 ms apart once ``ready(output so far)``,
+    to its whole process group (workers too), as a terminal sends them: its exit code and everything it printed."""
+    import pty
+    import select
+    import signal
+    import time
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: a session of its own on the pty, whose process group is its pid
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-c", "from cli.main import main; main()", *arguments])
+
+    def read(seconds: float, until: Callable[[bytes], bool] | None = None) -> bytes:
+        text, deadline = b"", time.monotonic() + seconds
+        while time.monotonic() < deadline and not (until and until(text)):
+            if select.select([terminal], [], [], 0.05)[0]:
+                try:
+                    chunk = os.read(terminal, 65536)
+                except OSError:  # the child is gone and the pty closed
+                    break
+                if not chunk:
+                    break
+                text += chunk
+        return text
+
+    try:
+        output = read(120, until=ready)
+        assert ready(output), output[-500:]
+        os.killpg(pid, signal.SIGINT)
+        time.sleep(0.02)
+        os.killpg(pid, signal.SIGINT)
+        output += read(60)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(terminal)
+    return os.waitstatus_to_exitcode(status), output.decode(errors="replace")
+
+
+def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or_a_traceback():
+    """Two Ctrl-C 20 ms apart on a terminal: the second cut the first's stop short, and the command died of SIGINT
+    (-2) with no report and no word, or printed an "OSError: [Errno 9] Bad file descriptor" traceback (the pool's
+    manager thread racing Python's exit). A single-contract analysis has no report to print when stopped, so it
+    says how far it got."""
+    code, text = _double_ctrl_c(["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
+                                 "1", "--contract", "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"],
+                                lambda output: b" of 3,000 samples" in output)  # the status line: solving
+    assert code == 130, text[-1000:]
+    assert "Traceback" not in text and "Bad file descriptor" not in text, text[-2000:]
+    assert re.search(r"stich: analyse: interrupted after [\d,]+ of 3,000 samples: no report", text), text[-1000:]
+
+
+def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
+    """batch's own handler raised its stop again on the second Ctrl-C, in the middle of the first's: a
+    KeyboardInterrupt traceback, or death by SIGINT (-2)."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    deals.write_text(run("deal", "--game", "zwanzigerrufen", "--seed", "3", "-n", "200").stdout)
+    code, text = _double_ctrl_c(["batch", str(deals), "--out", str(out), "-j", "2"],
+                                lambda output: out.exists() and out.stat().st_size > 0)
+    assert code == 130, text[-1000:]
+    assert "Traceback" not in text, text[-2000:]
+    assert f"stopped (SIGINT); the results written so far are kept in {out}, rerun to resume" in text, text[-1000:]
+
+
 def test_the_command_needs_no_click_package_of_its_own():
     # typer may vendor click: a fresh install had typer without the click package, and `import click` failed
     code = ("import sys; sys.modules['click'] = None\n"
@@ -1375,8 +1439,10 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     assert "95% intervals over 40 boards, one value a board (its mean over the rotations)" in same.stdout
     document = json.loads(_stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5",
                                        "--json").stdout)
-    assert document["bots"] == {"random": {"mean": 0.0, "interval": [None, None], "count": 40, "seats": 640}}
-    assert document["declaring_side"] == {"mean": 0.75, "interval": [-0.9681, 2.4681], "count": 40, "deals": 160}
+    assert document["bots"] == {"random": {"mean": 0.0, "interval": [None, None],
+                                           "interval_note": "0 by construction", "count": 40, "seats": 640}}
+    assert document["declaring_side"] == {"mean": 0.75, "interval": [-0.9681, 2.4681], "interval_note": None,
+                                          "count": 40, "deals": 160}
     assert schema_errors(document, SCHEMA) == []
     unpaired = _stich_match("--bots", "sampling:2,random,random,random", "-n", "3", "--seed", "3", "--no-rotate")
     assert re.search(r"^sampling:2 - random: .* per deal, not paired \(--no-rotate: each bot keeps its seat\)$",
@@ -1385,3 +1451,25 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
                                        "--no-rotate", "--json").stdout)
     assert document["difference"]["paired"] is False and document["difference"]["count"] == 3
     assert document["bots"]["sampling:2"]["seats"] == 3 and schema_errors(document, SCHEMA) == []
+
+
+def test_a_match_whose_boards_are_all_alike_writes_no_interval_of_no_width_as_analyse_does():
+    """Kratzen without a pot settles every deal at 0: the attacker's mean over 3 boards was written [0.0, 0.0] (a
+    certainty the boards do not show) where analyse and advice write nulls and "all samples alike"; one board was
+    nulls with no note at all."""
+    def kratzen(*args: str) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game",
+                               "kratzen", "--bots", "random,random,random", "--seed", "1", "-j", "1", *args],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+        assert done.returncode == 0, done.stderr
+        return done
+
+    document = json.loads(kratzen("-n", "3", "--json").stdout)
+    assert document["declaring_side"] == {"mean": 0.0, "interval": [None, None],
+                                          "interval_note": "all samples alike", "count": 3, "deals": 9}
+    assert document["bots"]["random"]["interval_note"] == "0 by construction"
+    assert schema_errors(document, SCHEMA) == []
+    assert "attacker (seat 1): +0.00 (all 3 boards alike: no interval) chips per deal" in kratzen("-n", "3").stdout
+    one = json.loads(kratzen("-n", "1", "--json").stdout)
+    assert one["declaring_side"]["interval"] == [None, None]
+    assert one["declaring_side"]["interval_note"] == "one sample" and schema_errors(one, SCHEMA) == []
