@@ -23,8 +23,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message
-from .options import (POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for, parse_variant_options,
-                      refuse_pool_threads, scheduler_address)
+from .options import (POOL_THREADS, TABLE_MB, PotOption, check_game_options, checked_game, engine_for,
+                      parse_variant_options, refuse_pool_threads, scheduler_address)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, record_head, signed_interval, stderr_console, stdout_console
 
@@ -196,8 +196,8 @@ def analyse(
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
              "every contract), as in an [Announcements] tag (e.g. '1: Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
-                                      help="Without FILE, a game with a pot: the pot the settlement pays into "
-                                           "(a FILE's record has its [Pot] tag)."),
+                                      help="A game with a pot: the pot the settlement pays into (overrides a FILE "
+                                           "record's [Pot] tag, as in score and table)."),
     cards: bool = typer.Option(
         False, "--cards",
         help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the seat's mean "
@@ -241,10 +241,9 @@ def analyse(
                variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json,
                checkpoint=checkpoint)
         return
-    for option, value in (("--announce", announce), ("--pot", pot)):
-        if value is not None and file is not None:
-            raise typer.BadParameter("a record is scored with its own [Announcements] and [Pot] tags",
-                                     param_hint=f"'{option}'")
+    if announce is not None and file is not None:
+        raise typer.BadParameter("a record is scored with its own [Announcements] tag", param_hint="'--announce'")
+    pot_of = PotOption(pot)  # over a FILE's records: for those of a game paid from a pot
     if cards:
         if file is None:
             raise typer.BadParameter("card advice is from a record's play: give a FILE", param_hint="'--cards'")
@@ -255,7 +254,8 @@ def analyse(
         def card_document(position: Position) -> dict:
             return _with_record(position, advise_cards(position, seat, known=owners, samples=samples, seed=seed,
                                                        workers=workers, time_limit=time_limit,
-                                                       checkpoint=checkpoint, as_json=as_json))
+                                                       checkpoint=checkpoint, as_json=as_json,
+                                                       pot=pot_of(position)))
 
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
                          document=card_document)
@@ -277,7 +277,8 @@ def analyse(
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
-                                            verbose=verbose, table_mb=table_mb, progress=show)
+                                            verbose=verbose, table_mb=table_mb, progress=show,
+                                            pot=pot_of(position))
             return _with_record(position, analysis.as_dict())
 
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_analysis,
@@ -519,7 +520,8 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,
-                 workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool) -> dict:
+                 workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool,
+                 pot: int | None = None) -> dict:
     """Card advice for a record's position, with the live display; Ctrl-C prints the advice so far (exit 130)."""
     def finish(document: dict) -> None:
         document = _with_record(position, document)
@@ -530,7 +532,7 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
 
     return anytime("card advice", samples, lambda show: card_advice(
         position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-        checkpoint=checkpoint, progress=show), finish, as_json)
+        checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
 
 
 def render_cards(document: dict, console=None) -> None:
@@ -565,7 +567,7 @@ def render_cards(document: dict, console=None) -> None:
     console.print("win: the samples where the seat's payment is above 0 (its 95% Wilson interval in brackets)")
     console.print(_payment_note(document))
     if get_game(document["game"]).has_pot and not document.get("pot"):
-        console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag)")
+        console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot N)")
 
 
 def _with_record(position: Position, document: dict) -> dict:

@@ -667,7 +667,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
               samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
               stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
               progress: Callable[[AdviceSums], None] | None = None,
-              at_least: int = 0) -> tuple[tuple[int, ...], AdviceSums, str | None]:
+              at_least: int = 0, pot: int | None = None) -> tuple[tuple[int, ...], AdviceSums, str | None]:
     """The sampling behind :func:`card_advice` (and the sampling bot's card for the score): the legal cards of the
     seat to move in pack order, their integer sums over the samples (item ``i`` of the sums is card ``i``), and why
     the run stopped early (None: it did not). The first ``at_least`` samples are solved whatever ``time_limit`` and
@@ -682,7 +682,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
         raise StichError(f"card advice ranks the cards by the seat's share of the score, and in {position.game.name} "
                          f"only the declarer's payment is searched (every seat plays for itself): stich analyse "
                          f"FILE --seat {seat} ranks seat {seat}'s cards by its own tricks")
-    sampling = position_setup(position, seat, known=known, seed=seed)
+    sampling = position_setup(position, seat, known=known, seed=seed, pot=pot)
     legal = state.legal_cards()
     setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
     total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
@@ -693,24 +693,24 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
 def card_advice(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
                 samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
                 stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
-                progress: Callable[[CardAdvice], None] | None = None) -> CardAdvice:
+                progress: Callable[[CardAdvice], None] | None = None, pot: int | None = None) -> CardAdvice:
     """Which card should the seat to move play: every legal card valued by the settlement its side can force
     after it, over ``samples`` deals of the unseen cards consistent with the play so far (the seat's view: its
     hand, the play, the contract and the public announcements), ranked by mean with paired intervals. ``seat``
-    (1-based) must be the seat to move (default: it). Stopping, checkpoints and ``progress`` as in
-    :func:`contract_advice`."""
+    (1-based) must be the seat to move (default: it). ``pot`` replaces the record's ``[Pot]``. Stopping,
+    checkpoints and ``progress`` as in :func:`contract_advice`."""
     state = check_position(position).state
     seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
     legal = state.legal_cards()
     names = tuple(position.pack[card].name for card in range(len(position.pack)) if legal >> card & 1)
     played = tuple(position.pack[card].name for card in position.played)
-    announcements, pot = record_scoring(position)
+    announcements, pot = record_scoring(position, pot)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
                           sums.samples, ranked_rows(names, sums), stopped, announcements, pot)
 
     _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
-                                  time_limit=time_limit, stop=stop, checkpoint=checkpoint,
+                                  time_limit=time_limit, stop=stop, checkpoint=checkpoint, pot=pot,
                                   progress=None if progress is None else lambda sums: progress(report(sums)))
     return report(total, stopped)

@@ -738,19 +738,24 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             journal.close()
 
 
-def record_scoring(position: Position) -> tuple[str | None, int | None]:
+def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:
     """What a position's record is scored with: its announcements (which also say who sits on which side) and its
-    pot, None where it has none; announcements the rules refuse are said here, pointed at in the tag."""
+    pot (``pot`` in place of its ``[Pot]`` tag, as ``score --pot`` does), None where it has none; announcements the
+    rules refuse are said here, pointed at in the tag."""
     record, game = position.record, position.game
+    check_scoring_inputs(game, pot)
     announced = record.get("Announcements") if record is not None and game.has_announcements else None
-    pot = read_pot(record, None) if record is not None and game.has_pot and record.get("Pot") else None
+    if pot is not None:
+        pot = read_pot(record, pot)
+    elif record is not None and game.has_pot and record.get("Pot"):
+        pot = read_pot(record, None)
     if announced:
         scoring_inputs(position)
     return announced or None, pot
 
 
 def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
-                   seed: int = 0) -> Setup:
+                   seed: int = 0, pot: int | None = None) -> Setup:
     """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
     variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in every sample,
     as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the cards played so
@@ -773,7 +778,7 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
     # which the seat cannot know (each sample's partner is its called card's holder), and in a whole deal whether
     # the called suit was led follows from the play.
     public = {name: value for name, value in rules.state_tags.items() if name not in rules.game.hidden_state_tags}
-    announced, pot = record_scoring(position)
+    announced, pot = record_scoring(position, pot)
     return _setup(game, hand, seat, rules.contract.text, known, rules.declarer + 1, dict(rules.variant.changed()),
                   rules.seats, seed, played, position.played, public, announced, pot)
 
@@ -784,11 +789,13 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
                      scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
                      notify: Notify | None = None, verbose: bool = False,
                      table_mb: int | None = None,
-                     progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
+                     progress: Callable[[HandAnalysis], None] | None = None,
+                     pot: int | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play (see :func:`position_setup`
     for what is kept and what is redealt). The figures are totals for the deal: what each side has already taken
-    plus the rest under double-dummy play. The other arguments are those of :func:`analyse_hand`."""
-    setup = position_setup(position, integral(seat), known=known, seed=seed)  # type: ignore[arg-type]
+    plus the rest under double-dummy play. ``pot`` replaces the record's ``[Pot]``; the other arguments are those
+    of :func:`analyse_hand`."""
+    setup = position_setup(position, integral(seat), known=known, seed=seed, pot=pot)  # type: ignore[arg-type]
     rules = position.rules
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))

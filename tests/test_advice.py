@@ -312,6 +312,30 @@ def test_cli_contract_advice_without_a_pot_says_why_nothing_wins():
     assert "note: pot 0" not in paid.stdout
 
 
+def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
+    """``analyse FILE --pot N`` was refused ("a record is scored with its own tags") while score and table take
+    --pot over a record's [Pot]: a Kratzen record without one settled every sample and card at 0. Now the pot is
+    the record's for the analysis and card advice; a record of a game without a pot is analysed as it is, said once."""
+    kratzen = str(ROOT / "examples" / "kratzen.tbn")
+    for extra in ((), ("--cards",)):
+        plain = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "6", "-j", "1", "--json", *extra)
+        paid = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "6", "-j", "1", "--json", "--pot", "9", *extra)
+        assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
+        bare, potted = json.loads(plain.stdout), json.loads(paid.stdout)
+        assert bare["pot"] is None and potted["pot"] == 9
+        assert schema_errors(potted, SCHEMA) == []
+        if extra:  # card advice: every card settled at 0 without the pot, not with it
+            assert {row["mean"] for row in bare["cards"]} == {0} and {row["mean"] for row in potted["cards"]} != {0}
+        else:
+            assert bare["score_mean"] == 0 and potted["score_mean"] != 0
+    other = _stich("analyse", str(ROOT / "examples" / "schafkopf.tbn"), "-r", "1", "--seat", "1", "-n", "2", "-j", "1",
+                   "--pot", "9", "--json")
+    assert other.returncode == 0 and json.loads(other.stdout)["pot"] is None
+    assert other.stderr.count("--pot is for Kratzen records; Schafkopf has no pot, so it is not used there") == 1
+    refused = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "--announce", "1: Pagat Ultimo")
+    assert refused.returncode == 2 and "its own [Announcements] tag" in refused.stderr
+
+
 @pytest.mark.slow
 def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130():
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game", "kratzen", "--hand",
