@@ -11,13 +11,13 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import card_advice, contract_advice
+from solver.advice import CardAdvice, ContractAdvice, card_advice, contract_advice
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError
 from solver.games import game_list, get_game
 from solver.position import Position
-from solver.sampling import ALL_ALIKE, MAX_SAMPLES, analyse_hand, analyse_position
+from solver.sampling import ALL_ALIKE, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -26,7 +26,7 @@ from .errors import file_name, input_errors, message
 from .options import (POOL_THREADS, TABLE_MB, PotOption, check_game_options, checked_game, engine_for,
                       parse_variant_options, refuse_pool_threads, scheduler_address)
 from .records import emit_json, run_over_records
-from .render import CardPainter, plural, record_head, signed_interval, stderr_console, stdout_console
+from .render import CardPainter, plural, record_head, stderr_console, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -321,10 +321,7 @@ def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
             def show(analysis) -> None:
                 solved[0] = analysis.samples
                 if status is not None:
-                    low, high = analysis.interval
-                    status.update(f"analyse: {analysis.samples:,} of {samples:,} samples; win "
-                                  f"{analysis.win_probability:.1%}, mean {analysis.measure} {analysis.mean:.1f} "
-                                  f"({low:.1f} .. {high:.1f})")
+                    status.update(analysis_status(analysis, samples))
             yield show
     except KeyboardInterrupt:
         kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
@@ -332,6 +329,17 @@ def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
         message(f"stich: analyse: interrupted after {solved[0]:,} of {samples:,} samples: no report (a "
                 f"single-contract analysis reports when all its samples are solved; {kept})")
         raise
+
+
+def analysis_status(analysis: HandAnalysis, samples: int) -> str:
+    """The status line of a single-contract analysis so far, in its report's words (:func:`share`, :func:`_spread`):
+    the win chance with its Wilson interval, and the mean without an interval where it has none (one sample, or all
+    alike), where the line printed ``120.0 (120.0 .. 120.0)``, a certainty the report does not claim."""
+    document = analysis.as_dict()
+    spread = _spread(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
+    return (f"analyse: {document['samples']:,} of {samples:,} samples; win "
+            f"{share(document['win_probability'], document['win_interval'])}, mean {document['measure']} "
+            f"{document['mean']:.1f} ({spread})")
 
 
 def _units(document: dict) -> str:
@@ -486,9 +494,7 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
     def show(advice) -> None:
         latest[:] = [advice]
         if status is not None and advice.rows:
-            best = advice.rows[0]
-            status.update(f"{what}: {advice.samples:,} of {samples:,} samples; best so far "
-                          f"{best.contract} {signed_interval(best.mean, best.low, best.high)}")
+            status.update(advice_status(what, advice, samples))
 
     try:
         with (console.status(f"{what}: starting") if live else contextlib.nullcontext()) as status:
@@ -499,6 +505,18 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
         else:  # no sample solved yet: nothing to print, and the exit (130) said nothing
             message(f"stich: analyse: interrupted before the first samples were solved: no {what}")
         raise
+
+
+def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) -> str:
+    """The status line of contract or card advice so far: the leader's mean payment as the table writes it
+    (:func:`plus_minus`: ``(all alike)`` where every sample paid the same, where the line printed
+    ``-30.00 (-30.00 .. -30.00)``; the mean alone before two samples)."""
+    done = f"{what}: {advice.samples:,} of {samples:,} samples"
+    best = advice.rows[0].as_dict() if advice.rows else None
+    if best is None or best["mean"] is None:  # no item settled on any sample yet
+        return done
+    return (f"{done}; best so far {best['contract']} "
+            f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
 
 
 def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samples: int, seed: int,

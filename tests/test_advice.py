@@ -231,7 +231,7 @@ def test_a_chunk_cut_short_keeps_its_solved_samples_in_the_checkpoint(tmp_path):
     whole = contract_advice(contracts="all", samples=200, seed=5, workers=1, **KRATZEN)
     journal = tmp_path / "advice.ckpt"
     part = contract_advice(contracts="all", samples=200, seed=5, workers=1, checkpoint=journal,
-                           stop=_StopAtAsking(7), **KRATZEN)  # type: ignore[arg-type]
+                           stop=_StopAtAsking(7), **KRATZEN)
     assert part.stopped == "interrupt" and part.samples == 4
     lines = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
     assert [line["span"] for line in lines] == [[0, 3], [3, 1]]
@@ -531,6 +531,25 @@ def test_an_interval_of_no_width_is_said_to_be_none():
     text = console.export_text()
     assert "± 0.00" not in text and "+2.00 (all alike)" in text and "+0.00 (all alike) ~" in text
     assert "all alike: every sample gave this value, so there is no interval" in text
+
+
+def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
+    """The status line on stderr while advice samples printed the leader's mean as '+2.00 (+2.00 .. +2.00)' when
+    every sample so far paid the same, where the table says '(all alike)'; it now goes through the table's
+    :func:`plus_minus`: '(all alike)', the mean alone after one sample, '± half-width' otherwise."""
+    from types import SimpleNamespace
+
+    from cli.analyse import advice_status
+    alike = card_advice(_position(), samples=6, seed=1, workers=1)  # every card pays +2 on all 6 samples
+    assert advice_status("card advice", alike, 20) == "card advice: 6 of 20 samples; best so far GA +2.00 (all alike)"
+    one = card_advice(_position(), samples=1, seed=1, workers=1)
+    assert advice_status("card advice", one, 20) == "card advice: 1 of 20 samples; best so far GA +2.00"
+    spread = contract_advice(**KRATZEN, contracts="all", samples=6, seed=1, workers=1)
+    assert spread.rows[0].as_dict()["interval"] == [1.9252, 3.0748]
+    assert advice_status("contract advice", spread, 20) == ("contract advice: 6 of 20 samples; best so far "
+                                                            "Trump E +2.50 ± 0.57")
+    nothing = SimpleNamespace(samples=0, rows=ranked_rows(["A", "B"], AdviceSums()))  # no item settled yet
+    assert advice_status("contract advice", nothing, 20) == "contract advice: 0 of 20 samples"
 
 
 def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
