@@ -79,14 +79,15 @@ def _exact_t_quantile(degrees_of_freedom: int, confidence: float) -> float:
 
 def wilson_interval_95(successes: int, n: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a share ``successes / n``: it stays within 0..1 and has width at 0 of n and
-    n of n, where the normal approximation gives none (10 wins in 10 samples: 0.72 .. 1, not 1 .. 1)."""
+    n of n, where the normal approximation gives none (10 wins in 10 samples: 0.72 .. 1, not 1 .. 1). The end at 0
+    of n is 0 and at n of n is 1 exactly (the formula's rounding left 2.8e-17 and 0.9999999999999999 in the JSON)."""
     if n < 1 or not 0 <= successes <= n:
         raise ValueError(f"a share needs 0 <= successes <= n and n >= 1, not {successes} of {n}")
     z = _Z975
     share = successes / n
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if successes == 0 else max(0.0, centre - half)), (1.0 if successes == n else min(1.0, centre + half))
 
 
 __all__ = ["t_quantile", "t_quantile_95", "wilson_interval_95"]

@@ -218,6 +218,11 @@ def test_the_win_chance_has_a_wilson_interval():
     assert low < analysis.win_probability < high and analysis.as_dict()["win_interval"] == [low, high]
     with pytest.raises(ValueError):
         wilson_interval_95(3, 2)
+    # 0 of n starts at 0 and n of n ends at 1 exactly: the JSON said 2.7755575615628914e-17 for 0 of 6 (a bonus
+    # never forced, on the board too) and 0.9999999999999999 for 10 of 10
+    for n in range(1, 2001):
+        assert wilson_interval_95(0, n)[0] == 0.0 and wilson_interval_95(n, n)[1] == 1.0
+    assert wilson_interval_95(0, 6) == (0.0, pytest.approx(0.3903, abs=1e-4))
 
 
 def test_every_share_of_the_analysis_has_a_wilson_interval():
