@@ -8,6 +8,7 @@ Debian's chromium and chromium-driver where they are missing.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -445,13 +446,51 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
         " win_interval: [0.7225, 1],"
         " interval: [70, 70], score_mean: 1, score_interval: [0.5, 1.5], openings: []});"
         "return document.getElementById('odds-summary').textContent;")
-    assert "mean card points 70.0 (all samples alike: no interval)" in summary and "(95%: 0.5..1.5)" in summary
+    assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary and "(95%: 0.5..1.5)" in summary
     assert summary.startswith("win 100.0% (95%: 72.3%..100.0%)")  # the win chance's Wilson interval
     one = driver.execute_script(
         "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
         " interval: [70, 70], score_mean: null, openings: []});"
         "return document.getElementById('odds-summary').textContent;")
     assert "(one sample: no interval)" in one  # not "all samples alike" (the review)
+
+
+def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(driver, server):
+    """The page showed each card's win chance bare and no bonus at all, though the API sends their 95% Wilson
+    intervals and stich analyse prints them (every share has one), and it said "all samples alike" where analyse
+    says "all 6 samples alike". The API's odds, drawn by the page, now read as analyse's report of the same numbers
+    (the tables in the compact form of analyse's tables of advice, to fit the panel)."""
+    from cli.analyse import _forced_by_whom, _spread, share
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    board = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                  ".find((o) => o.textContent.startsWith('kratzen.tbn board 1')).value")
+    answer = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/odds', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify({board: arguments[0], moves: [], samples: 6})}).then((r) => r.text()).then(done);",
+        board)
+    odds = json.loads(answer.splitlines()[-1])
+    low, high = odds["score_interval"]
+    assert odds["kind"] == "odds" and odds["samples"] == 6 and low == high  # no [Pot]: every deal pays 0
+    driver.execute_script("renderOdds(arguments[0])", odds)
+    summary = driver.execute_script("return document.getElementById('odds-summary').textContent")
+    assert f"mean payment 0.0 ({_spread(6, [low, high], None, str)})" in summary  # all 6 samples alike: no interval
+    assert summary.startswith(f"win {share(odds['win_probability'], odds['win_interval'])}".replace(" .. ", ".."))
+    cards = driver.execute_script("return [...document.querySelectorAll('#odds tr[data-card]')]"
+                                  ".map((row) => [row.dataset.card, row.lastChild.textContent])")
+    assert cards == [[o["card"], share(o["win_probability"], o["win_interval"], compact=True)]
+                     for o in odds["openings"]] and len(cards) == 4
+    bonuses = driver.execute_script("return [...document.querySelectorAll('#odds-bonuses tr[data-bonus]')]"
+                                    ".map((row) => [...row.children].map((cell) => cell.textContent))")
+    expected = []
+    for bonus in odds["bonuses"]:  # Kratzen: each seat's tricks, the hand's own or another seat's on every deal
+        whose = _forced_by_whom(bonus, 6)[0]
+        ours = whose == "the hand's side"
+        forced = share(bonus["probability_for" if ours else "probability_against"],
+                       bonus["interval_for" if ours else "interval_against"], compact=True)
+        expected.append([f"{bonus['objective']} (seat {bonus['seat']})", whose, forced])
+    assert bonuses == expected and len(expected) == 3 and expected[0][1] == "the hand's side"
 
 
 def test_single_dummy_keeps_the_partner_secret(driver, server):

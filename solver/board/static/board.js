@@ -484,24 +484,43 @@ function renderOdds(odds) {
   const tenth = (x) => (Math.abs(x) < 0.05 ? 0 : x).toFixed(1);  // a payment rounding to 0 is "0.0", not "-0.0"
   const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
   const measure = odds.measure === "points" ? "card points" : odds.measure;
-  // an interval of no width says only that no other value was met in these samples, not a certainty
+  // an interval of no width says only that no other value was met in these samples, not a certainty (stich
+  // analyse's words)
   const interval = (i) => (!i || !Number.isFinite(i[0]) ? "" : odds.samples < 2 ? " (one sample: no interval)"
-    : i[0] === i[1] ? " (all samples alike: no interval)" : ` (95%: ${tenth(i[0])}..${tenth(i[1])})`);
+    : i[0] === i[1] ? ` (all ${odds.samples.toLocaleString("en-US")} samples alike: no interval)`
+    : ` (95%: ${tenth(i[0])}..${tenth(i[1])})`);
+  // every share of the samples with its 95% Wilson interval, as stich analyse writes it; in the tables as its
+  // tables of advice do (so that they fit the panel): 31% (23-41%)
+  const share = (p, i) => pct(p) + (i && i[0] !== null ? ` (95%: ${pct(i[0])}..${pct(i[1])})` : "");
+  const percent = (p) => `${(100 * p).toFixed(0)}%`;
+  const compact = (p, i) => percent(p) + (i && i[0] !== null ? ` (${(100 * i[0]).toFixed(0)}-${percent(i[1])})` : "");
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
     el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
-    el("td", {}, pct(o.win_probability))));
+    el("td", { class: "share" }, compact(o.win_probability, o.win_interval))));
+  // whose each bonus is and how often it was forced: the seat's side's or the other's on every deal, or either (a
+  // partner the deal names changes the sides), as stich analyse's "bonuses forced"
+  const forced = (b) => (b.samples_for_side === odds.samples
+    ? ["the hand's side", compact(b.probability_for, b.interval_for)]
+    : b.samples_for_side === 0 ? ["the other side", compact(b.probability_against, b.interval_against)]
+    : ["either, by the deal", `${compact(b.probability_for, b.interval_for)} by the hand's side, ` +
+       `${compact(b.probability_against, b.interval_against)} by the other`]);
+  const bonuses = (odds.bonuses || []).map((b) => el("tr", { dataset: { bonus: b.objective } },
+    el("td", { class: "name" }, b.seat === null ? b.objective : `${b.objective} (seat ${b.seat})`),
+    ...forced(b).map((text, column) => el("td", column ? { class: "share" } : {}, text))));
   const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
-    el("div", { id: "odds-summary" }, `win ${pct(odds.win_probability)}` +
-      (odds.win_interval ? ` (95%: ${pct(odds.win_interval[0])}..${pct(odds.win_interval[1])})` : "") +
+    el("div", { id: "odds-summary" }, `win ${share(odds.win_probability, odds.win_interval)}` +
       ` · mean ${measure} ${odds.mean.toFixed(1)}` +
       interval(odds.interval) + score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
-      (scored ? `; the score is seat ${odds.seat}'s share of its side's, in ${S.view.score_unit}, and ranks the cards` : "")),
+      (scored ? `; the score is seat ${odds.seat}'s share of its side's, in ${S.view.score_unit}, and ranks the cards` : "") +
+      "; each share of the deals with its 95% Wilson interval in brackets"),
     rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${measure}`),
-      ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "");
+      ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "",
+    bonuses.length ? el("table", { id: "odds-bonuses" }, el("tr", {}, el("th", { class: "name" }, "bonus forced"), el("th", {}, "whose"),
+      el("th", {}, "deals")), ...bonuses) : "");
   markOdds();
 }
 
