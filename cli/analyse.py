@@ -74,6 +74,9 @@ def render_analysis(document: dict, console=None) -> None:
         whose = ("the attacker's own, from the pot" if get_game(document["game"]).has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
         console.print(f"mean payment: {document['score_mean']:+.2f} {_units(document)} ({score_spread}), {whose}")
+        if get_game(document["game"]).has_pot and not document.get("pot"):
+            console.print("note: pot 0: every sample settles at 0 (give the pot with --pot N, or a record a [Pot] "
+                          "tag)")
     elif get_game(document["game"]).has_pot and document["seat"] != document["declarer"]:
         console.print(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
                       f"by seat {document['seat']}'s own {unit}")

@@ -328,6 +328,10 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
             assert {row["mean"] for row in bare["cards"]} == {0} and {row["mean"] for row in potted["cards"]} != {0}
         else:
             assert bare["score_mean"] == 0 and potted["score_mean"] != 0
+    text = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "3", "-j", "1").stdout
+    assert "note: pot 0: every sample settles at 0 (give the pot with --pot N" in " ".join(text.split())
+    paid_text = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "3", "-j", "1", "--pot", "9").stdout
+    assert "note: pot 0" not in paid_text and "pot 9" in paid_text
     other = _stich("analyse", str(ROOT / "examples" / "schafkopf.tbn"), "-r", "1", "--seat", "1", "-n", "2", "-j", "1",
                    "--pot", "9", "--json")
     assert other.returncode == 0 and json.loads(other.stdout)["pot"] is None
