@@ -339,6 +339,13 @@ def _units(document: dict) -> str:
     return get_game(document["game"]).score_unit
 
 
+def _win_meaning(document: dict, paid: str = "where it is above 0") -> str:
+    """Which samples the advice counts as won: in a game paid from a pot the attacker's target made, which a Muss or a
+    pot under 4 chips pays with 0 (solver.advice.is_win); elsewhere a positive payment."""
+    paid_from_pot = get_game(document["game"]).has_pot and document.get("pot")
+    return "where the attacker makes his target (paid 0 or more)" if paid_from_pot else paid
+
+
 def _payment_note(document: dict, sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
@@ -466,8 +473,8 @@ def render_advice(document: dict, console=None) -> None:
     _behind_note(document, console, "contracts")
     _alike_note(document["contracts"], console)
     console.print(_payment_note(document, sides=True))
-    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the "
-                  "others; each share with its 95% Wilson interval in brackets")
+    console.print(f"win: the samples {_win_meaning(document)}; bonuses made / against: paid to the declarers / to "
+                  "the others; each share with its 95% Wilson interval in brackets")
     _never_made_note(document["contracts"], console)
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
@@ -564,7 +571,8 @@ def render_cards(document: dict, console=None) -> None:
     console.print("~ : not told apart from the best card at this sample size")
     _behind_note(document, console, "cards")
     _alike_note(document["cards"], console)
-    console.print("win: the samples where the seat's payment is above 0 (its 95% Wilson interval in brackets)")
+    won = _win_meaning(document, "where the seat's payment is above 0")
+    console.print(f"win: the samples {won} (its 95% Wilson interval in brackets)")
     console.print(_payment_note(document))
     if get_game(document["game"]).has_pot and not document.get("pot"):
         console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot N)")
