@@ -451,30 +451,34 @@ def render_advice(document: dict, console=None) -> None:
         return
     table = Table(title=f"contracts by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% "
                         "interval; paired samples)", title_justify="left")
-    for column, justify in (("", "right"), ("contract", "left"), ("mean payment", "right"),
-                            ("behind\nthe best", "right"), ("win", "right"), ("bonuses made", "left"),
-                            ("against", "left")):
+    # a game without bonuses (Kratzen: the pot's payouts and penalties are the game) has no bonus columns
+    with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["contracts"])
+    columns = (("", "right"), ("contract", "left"), ("mean payment", "right"), ("behind\nthe best", "right"),
+               ("win", "right")) + ((("bonuses made", "left"), ("against", "left")) if with_bonuses else ())
+    for column, justify in columns:
         # the figures stay whole; a bonus a line, which wraps only where the table is too wide for it
         wraps = column in ("bonuses made", "against")
         table.add_column(column, justify=justify, no_wrap=not wraps)  # type: ignore[arg-type]
     for rank, row in enumerate(document["contracts"], 1):
         mean = row["mean"]
         if mean is None:
-            table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "", "")
+            table.add_row(str(rank), row["contract"], "refused on every sample", *[""] * (len(columns) - 3))
             continue
         mean_text, behind = _ranked_texts(rank, row)
         bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
                                       f"{name.replace('_', ' ')}" for name, p in row[key].items() if p)
                             for key in ("bonuses", "bonuses_against"))
         table.add_row(str(rank), row["contract"], mean_text, behind,
-                      share(row["win_probability"], row.get("win_interval"), compact=True), bonuses, against)
+                      share(row["win_probability"], row.get("win_interval"), compact=True),
+                      *((bonuses, against) if with_bonuses else ()))
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
     _behind_note(document, console, "contracts")
     _alike_note(document["contracts"], console)
     console.print(_payment_note(document, sides=True))
-    console.print(f"win: the samples {_win_meaning(document)}; bonuses made / against: paid to the declarers / to "
-                  "the others; each share with its 95% Wilson interval in brackets")
+    bonus_note = "; bonuses made / against: paid to the declarers / to the others" if with_bonuses else ""
+    console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
+                  "brackets")
     _never_made_note(document["contracts"], console)
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")

@@ -644,3 +644,19 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
     text = " ".join(shown.stdout.split())
     assert "│ 1 │ SU │ +0.00 (all alike) │ best │ 100% (84-100%) │" in text
     assert "win: the samples where the attacker makes his target (paid 0 or more)" in text
+
+
+def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
+    """Kratzen has no bonuses: its trick payouts and penalties are the pot's game (RULES.md 3.4). The advice listed
+    the pot's trick payouts as bonuses, "trick 2 made 55%" beside a win of 100%: which trick of one principal line
+    the attacker took, an arbitrary choice among equal lines. Now no contract has bonuses, and the text no columns."""
+    advice = contract_advice(game="kratzen", hand="EA G7 HA HK", seat=1, seats=4, pot=12, contracts="all", samples=40,
+                             seed=0, workers=1)
+    assert [(row.contract, row.mean, row.win_probability, row.bonuses, row.against) for row in advice.rows] == [
+        ("Trump H", 8.475, 1.0, {}, {}), ("Trump E", -3.0, 0.625, {}, {}), ("Trump G", -8.1, 0.475, {}, {}),
+        ("Trump S", -16.5, 0.2, {}, {})]
+    shown = _stich("analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "1", "--seats", "4",
+                   "--contract", "all", "-n", "40", "--pot", "12", "-j", "1", env={**os.environ, "COLUMNS": "160"})
+    assert shown.returncode == 0, shown.stderr
+    assert "bonuses made" not in shown.stdout and "trick 1" not in shown.stdout
+    assert "│ 1 │ Trump H  │  +8.47 ± 0.43 │          best │ 100% (91-100%) │" in shown.stdout
