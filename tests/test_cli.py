@@ -568,6 +568,20 @@ def test_table_takes_the_pot_of_a_game_paid_from_one():
     assert result.stderr == "stich: --pot is for Kratzen records; Schafkopf has no pot, so it is not used there\n"
 
 
+def test_table_names_the_pot_its_settlement_column_is_paid_from():
+    """The table's settlement column depends on the pot, but its JSON did not say which (score's and analyse's do),
+    and a pot of 0 settled every contract at 0 without the note solve and score give."""
+    (paid,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")
+    (plain,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")
+    (unsettled,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--no-settlement")
+    (schafkopf,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "7")
+    assert (paid["pot"], plain["pot"], unsettled["pot"], schafkopf["pot"]) == (40, 0, None, None)
+    text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.split())
+    assert "settlement: the declarer's double-dummy payment, with a pot of 40 chips" in text
+    assert "note: pot 0" not in text
+    text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2").stdout.split())
+    assert "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)" in text
+
 def test_table_rejects_an_ending(tmp_path):
     path = tmp_path / "mixed.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n\n'
