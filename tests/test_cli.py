@@ -791,6 +791,11 @@ def test_score_json_of_kratzen_with_a_pot(tmp_path):
 def test_score_dd_text_of_unfinished_kratzen_deals():
     text = run("score", EXAMPLES / "kratzen.tbn", "--dd").stdout
     assert text.count("Payments (double dummy)") == 5
+    # every seat plays for itself (RULES.md 3): no "both sides", and the attacker is "he" as in match and analyse
+    board3 = " ".join(run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "12").stdout.split())
+    assert ("the line takes 1 trick; the most the attacker can force is 0 (the others, playing for the score, need "
+            "not hold the attacker down where it does not change it) every seat playing for tricks (one such line), "
+            "the deal settles -24 the best settlement while the attacker forces his 0 tricks: -24") in board3
 
 
 KRATZEN_DEFENDER_THROWS_THE_WELI = """[Game "Kratzen"]
