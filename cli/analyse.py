@@ -134,6 +134,8 @@ def _forced_by_whom(bonus: dict, samples: int) -> tuple[str, str]:
     either (a partner the deal names changes the sides from sample to sample), each side's share then apart."""
     ours = share(bonus["probability_for"], bonus.get("interval_for"))
     theirs = share(bonus["probability_against"], bonus.get("interval_against"))
+    if bonus.get("seat") is not None:  # a seat's own target where every seat plays for itself: no sides
+        return ("the hand", ours) if bonus["samples_for_side"] == samples else (f"seat {bonus['seat']}", theirs)
     if bonus["samples_for_side"] == samples:
         return "the hand's side", ours
     if bonus["samples_for_side"] == 0:
