@@ -828,6 +828,21 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
     assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "chips"  # the attacker's own payment
 
 
+def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
+    """Graded by the score, a Kratzen post-mortem is in chips, but only a [Pot] tag gave it a pot: a record without
+    one graded every card at 0, unsaid. --pot sets it, as in score, table and analyse; a pot of 0 is said on stderr."""
+    record = tmp_path / "weli.tbn"
+    record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI.replace('[Pot "12"]\n', ""))
+    (tagged,) = documents("postmortem", record, "-o", "score", "--pot", "12")
+    (bare,) = documents("postmortem", record, "-o", "score")
+    # the attacker takes 3 tricks at 3 chips, seat 3 one; seat 2 none: the attacker is paid 9 all along
+    assert [card["before"] for card in tagged["cards"]] == [9] * 12
+    assert [card["before"] for card in bare["cards"]] == [0] * 12
+    result = run("postmortem", record, "-o", "score")
+    assert result.stderr == (f"stich: {record}:1: pot 0: every card settles at 0 chips (give the record a [Pot] tag, "
+                             "or --pot N)\n")
+    assert "pot 0" not in run("postmortem", record, "-o", "score", "--pot", "12").stderr
+
 @whole_deals
 def test_postmortem_json():
     found = (documents("postmortem", EXAMPLES / "kratzen.tbn") + documents("postmortem", EXAMPLES / "valat.tbn")
