@@ -137,6 +137,8 @@ def _forced_by_whom(bonus: dict, samples: int) -> tuple[str, str]:
     either (a partner the deal names changes the sides from sample to sample), each side's share then apart."""
     ours = share(bonus["probability_for"], bonus.get("interval_for"))
     theirs = share(bonus["probability_against"], bonus.get("interval_against"))
+    if bonus.get("seat") is not None:  # a seat's own target where every seat plays for itself: no sides
+        return ("the hand", ours) if bonus["samples_for_side"] == samples else (f"seat {bonus['seat']}", theirs)
     if bonus["samples_for_side"] == samples:
         return "the hand's side", ours
     if bonus["samples_for_side"] == 0:
@@ -350,6 +352,13 @@ def _units(document: dict) -> str:
     return get_game(document["game"]).score_unit
 
 
+def _win_meaning(document: dict, paid: str = "where it is above 0") -> str:
+    """Which samples the advice counts as won: in a game paid from a pot the attacker's target made, which a Muss or a
+    pot under 4 chips pays with 0 (solver.advice.is_win); elsewhere a positive payment."""
+    paid_from_pot = get_game(document["game"]).has_pot and document.get("pot")
+    return "where the attacker makes his target (paid 0 or more)" if paid_from_pot else paid
+
+
 def _payment_note(document: dict, sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
@@ -455,30 +464,34 @@ def render_advice(document: dict, console=None) -> None:
         return
     table = Table(title=f"contracts by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% "
                         "interval; paired samples)", title_justify="left")
-    for column, justify in (("", "right"), ("contract", "left"), ("mean payment", "right"),
-                            ("behind\nthe best", "right"), ("win", "right"), ("bonuses made", "left"),
-                            ("against", "left")):
+    # a game without bonuses (Kratzen: the pot's payouts and penalties are the game) has no bonus columns
+    with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["contracts"])
+    columns = (("", "right"), ("contract", "left"), ("mean payment", "right"), ("behind\nthe best", "right"),
+               ("win", "right")) + ((("bonuses made", "left"), ("against", "left")) if with_bonuses else ())
+    for column, justify in columns:
         # the figures stay whole; a bonus a line, which wraps only where the table is too wide for it
         wraps = column in ("bonuses made", "against")
         table.add_column(column, justify=justify, no_wrap=not wraps)  # type: ignore[arg-type]
     for rank, row in enumerate(document["contracts"], 1):
         mean = row["mean"]
         if mean is None:
-            table.add_row(str(rank), row["contract"], "refused on every sample", "", "", "", "")
+            table.add_row(str(rank), row["contract"], "refused on every sample", *[""] * (len(columns) - 3))
             continue
         mean_text, behind = _ranked_texts(rank, row)
         bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
                                       f"{name.replace('_', ' ')}" for name, p in row[key].items() if p)
                             for key in ("bonuses", "bonuses_against"))
         table.add_row(str(rank), row["contract"], mean_text, behind,
-                      share(row["win_probability"], row.get("win_interval"), compact=True), bonuses, against)
+                      share(row["win_probability"], row.get("win_interval"), compact=True),
+                      *((bonuses, against) if with_bonuses else ()))
     console.print(table)
     console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
     _behind_note(document, console, "contracts")
     _alike_note(document["contracts"], console)
     console.print(_payment_note(document, sides=True))
-    console.print("win: the samples where it is above 0; bonuses made / against: paid to the declarers / to the "
-                  "others; each share with its 95% Wilson interval in brackets")
+    bonus_note = "; bonuses made / against: paid to the declarers / to the others" if with_bonuses else ""
+    console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
+                  "brackets")
     _never_made_note(document["contracts"], console)
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
@@ -585,7 +598,8 @@ def render_cards(document: dict, console=None) -> None:
     console.print("~ : not told apart from the best card at this sample size")
     _behind_note(document, console, "cards")
     _alike_note(document["cards"], console)
-    console.print("win: the samples where the seat's payment is above 0 (its 95% Wilson interval in brackets)")
+    won = _win_meaning(document, "where the seat's payment is above 0")
+    console.print(f"win: the samples {won} (its 95% Wilson interval in brackets)")
     console.print(_payment_note(document))
     if get_game(document["game"]).has_pot and not document.get("pot"):
         console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot N)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import re
 from itertools import islice
 from pathlib import Path
@@ -19,11 +21,13 @@ from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import GRADES, SCORE_MEASURES, analyse_play, lost_text
 from solver.search.engine import EngineSolver
+from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
-from .options import BOARD, FILE, JSON, RECORD, TABLE_MB, THREADS, VARIANT, engine_for, parse_variant_options
+from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, engine_for,
+                      parse_variant_options)
 from .records import run_over_records
 from .render import CardPainter, Document, progress_on_stderr, seats_text
 from .whatif import PLAY
@@ -69,18 +73,33 @@ def one_record(file: Path) -> bool:
         return len(list(islice(iter_records(file), 2))) == 1
 
 
+def with_pot(position: Position, pot: int | None) -> Position:
+    """The position scored with ``pot`` over its record's [Pot] tag (None: as recorded): the post-mortem reads the
+    pot from the record wherever it settles a card, so the tag is set on a copy of it."""
+    if pot is None or position.record is None:
+        return position
+    record = copy.deepcopy(position.record)
+    record.set("Pot", str(pot))
+    return dataclasses.replace(position, record=record)
+
+
 def postmortem_document(position: Position, plot: PlotNames | None,
-                        engine: EngineSolver | None = None, objective: str | None = None) -> Document:
+                        engine: EngineSolver | None = None, objective: str | None = None,
+                        pot: int | None = None) -> Document:
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked. Graded by
     ``objective``; by default the score, but where every seat plays for itself (Kratzen) by each mover's own tricks,
     since the score is the attacker's payment and grades nobody else's cards; by card points where the rules have
-    no settlement search (said on stderr)."""
+    no settlement search (said on stderr). ``pot`` (--pot) overrides the record's [Pot] tag."""
+    position = with_pot(position, pot)
     if objective is None:
         objective = "points" if every_seat_for_itself(position) else "score"
     reason = settlement_unsupported(position) if objective == "score" else None
     if reason is not None:
         message(f"stich: {position.label}: graded by card points: {reason}")
         objective = "points"
+    if objective == "score" and position.game.has_pot and not scoring_inputs(position):
+        message(f"stich: {position.label}: pot 0: every card settles at 0 chips (give the record a [Pot] tag, or "
+                "--pot N)")
     with progress_on_stderr(f"post-mortem of {position.label}"):
         analysis = analyse_play(position, engine=engine, objective=objective)
     document: Document = postmortem_report(position, analysis)
@@ -170,6 +189,7 @@ def postmortem(
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
+    pot: Optional[int] = POT,
 ) -> None:
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
@@ -189,6 +209,7 @@ def postmortem(
             check_writable(plot)
     names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
                                                 or one_record(file))
+    pot_of = PotOption(pot)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem,
-                     document=lambda position: postmortem_document(position, names, engine, name))
+                     document=lambda position: postmortem_document(position, names, engine, name, pot_of(position)))

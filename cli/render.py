@@ -453,8 +453,12 @@ def render_table(document: Document, console: Console) -> None:
     if per_seat:
         console.print(Text("each seat: tricks it can guarantee against everyone / tricks it needs", style="dim"))
     if settled:
-        console.print(Text("settlement: the declaring side's double-dummy net score without announcements "
-                           "(in a game paid from a pot, the declarer's, with the pot)", style="dim"))
+        pot = document.get("pot")
+        meaning = ("the declaring side's double-dummy net score without announcements" if pot is None else
+                   f"the declarer's double-dummy payment, with a pot of {pot:,} chips")
+        console.print(Text(f"settlement: {meaning}", style="dim"))
+        if pot == 0:
+            console.print("note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)")
 
 
 def signed_interval(value: float, low: float, high: float) -> str:

@@ -112,13 +112,14 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     who = "the attacker" if every_seat_for_itself else "the declarers"
     line = f"the line takes {plural(dd['line_points'], measure[:-1])}; the most {who} can force is " \
         f"{dd['points_optimum']}"
+    others, both = ("the others", "every seat") if every_seat_for_itself else ("the other side", "both sides")
     if dd["line_points"] > dd["points_optimum"]:  # the other side, playing for the settlement, gave them away
-        line += f" (the other side, playing for the score, need not hold {who} down where it does not change it)"
+        line += f" ({others}, playing for the score, need not hold {who} down where it does not change it)"
     console.print(line)
-    text = Text(f"both sides playing for {measure} (one such line), the deal settles ")
+    text = Text(f"{both} playing for {measure} (one such line), the deal settles ")
     text.append_text(_signed(dd["points_line_value"]))
     console.print(text)
-    forces = "forces her" if every_seat_for_itself else "force their"
+    forces = "forces his" if every_seat_for_itself else "force their"  # RULES.md 3: the attacker is "he"
     text = Text(f"the best settlement while {who} {forces} {dd['points_optimum']} {measure}: ")
     text.append_text(_signed(dd["value_keeping_points"]))
     console.print(text)

@@ -178,9 +178,20 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
             final = play_out(position.state, engine.line(position.state, spec, value))
             items = final_net(position, final, inputs=inputs)[1].items
             bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
-        results.append((scaled_share(position, setup.seat - 1, value), value > 0, *bonuses,
+        seat = setup.seat - 1
+        results.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value), *bonuses,
                         *bonuses_possible(table)))
     return results
+
+
+def is_win(position: Position, inputs: object, seat: int, net: int) -> bool:
+    """Whether ``seat`` (0-based) has won when the declaring side's net is ``net``: where the game's settlement says
+    who won (``Game.winning_settlement``) by that line, so that a Kratzen attacker who makes his target and is paid
+    nothing (a Muss, a pot under 4 chips) has won, as ``analyse`` of one contract says; else by a positive share."""
+    won_from = position.game.winning_settlement(position.rules, inputs)
+    if won_from is None:
+        return scaled_share(position, seat, net) > 0
+    return (net >= won_from) == (seat in position.rules.declaring_side)
 
 
 def bonuses_possible(table: PayoffTable) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -625,8 +636,9 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: Limits = Limits(
         rules, state = draw_sample(setup.sampling, k)
         position = Position(get_game(setup.sampling.game), rules, state)
         values = child_values(position, setup.sampling)
-        shares = [scaled_share(position, seat, values[card]) for card in setup.cards]
-        return [(share, share > 0, (), (), (), ()) for share in shares]
+        inputs = scoring_inputs(position, announcements=setup.sampling.announcements, pot=setup.sampling.pot)
+        return [(scaled_share(position, seat, values[card]), is_win(position, inputs, seat, values[card]),
+                 (), (), (), ()) for card in setup.cards]
 
     return solve_span(span, limits, solve)
 

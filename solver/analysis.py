@@ -652,9 +652,14 @@ def table_report(position: Position, *, engine: EngineSolver | None = None, refe
                              settlement=settlement, time_limit=time_limit, stop=stop,
                              settlement_engine=settlement_engine, pot=pot)
     deal = position.rules.deal
+    # the pot the settlement column is paid from, as score says it (null: no column, or a game without a pot)
+    if settlement and position.game.has_pot:
+        pot = read_pot(position.record, pot)
+    else:
+        pot = None
     return {"schema": SCHEMA, "command": "table", **record_header(position),
             "hands": [deal.hand_names(seat) for seat in range(deal.seats)],
-            "play_ignored": bool(position.played), "entries": [entry.as_dict() for entry in entries]}
+            "play_ignored": bool(position.played), "pot": pot, "entries": [entry.as_dict() for entry in entries]}
 
 
 # --- score and post-mortem -------------------------------------------------------------------------------------

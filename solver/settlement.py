@@ -162,20 +162,21 @@ def payoff_spec(position: Position, state: PlayState | None = None, *, announcem
 
 
 def bonuses_made(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
-    """The bonus items (every item but the game) the declaring side is paid for."""
+    """The bonus items (``Game.is_bonus_item``: every item but the game; none in Kratzen) the declaring side is paid
+    for."""
     return _bonuses_paid(rules, items, to_declarers=True)
 
 
 def bonuses_against(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]:
-    """The bonus items (every item but the game) the other side is paid for: Laufende it is paid for, a
+    """The bonus items (``Game.is_bonus_item``) the other side is paid for: Laufende it is paid for, a
     Schneider against it, a bonus the defenders made or the declarers announced and failed."""
     return _bonuses_paid(rules, items, to_declarers=False)
 
 
 def _bonuses_paid(rules: Rules, items: Sequence[ScoreItem], to_declarers: bool) -> tuple[str, ...]:
     declarers = {s + 1 for s in rules.declaring_side}
-    return tuple(sorted({item.name for item in items if item.value and item.winners and item.name != "game"
-                         and bool(set(item.winners) & declarers) == to_declarers}))
+    paid = (item for item in items if item.value and item.winners and rules.game.is_bonus_item(item.name))
+    return tuple(sorted({item.name for item in paid if bool(set(item.winners) & declarers) == to_declarers}))
 
 
 def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec:

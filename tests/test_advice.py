@@ -642,3 +642,44 @@ def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_
     assert ("never made in 30 samples, so each below 11% (the top of its 95% interval): schneider, schwarz (Wenz, "
             "Solo E)") in text
     assert "0% (0-11%) schneider" not in text  # the table's cells keep the bonuses made
+
+
+def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
+    """A Kratzen attacker who makes his target in a Muss (no trick payouts) or from a pot under 4 chips (P/4 = 0) is
+    paid 0: the advice counted that as a loss (win 0% where `analyse` of the one contract said 100%). RULES.md 3.4:
+    only a missed target pays, so the win is the target made, the settlement at or above 0."""
+    hand = dict(game="kratzen", hand="EA G7 HA HK", seat=1, seats=4, samples=20, seed=1, workers=1)
+    muss = contract_advice(contracts="Trump H Muss", pot=12, **hand).rows[0]  # type: ignore[arg-type]
+    small = contract_advice(contracts="Trump H", pot=3, **hand).rows[0]  # type: ignore[arg-type]
+    paid = contract_advice(contracts="Trump H", pot=12, **hand).rows[0]  # type: ignore[arg-type]
+    assert (muss.mean, muss.win_probability) == (0, 1.0)
+    assert (small.mean, small.win_probability) == (0, 1.0)
+    assert (paid.mean, paid.win_probability) == (8.25, 1.0)  # 2.75 tricks at 3 chips
+    record = tmp_path / "muss.tbn"
+    record.write_text('[Game "Kratzen"]\n[Seats "4"]\n[Deal "1: GA GZ SK SU / EA GO HK S7 / S6 E9 H8 H7 / GU G7 HU HZ"]'
+                      '\n[Contract "Trump G Muss"]\n[Declarer "1"]\n[Pot "12"]\n')
+    cards = card_advice(next(iter(read_positions(str(record)))), samples=20, seed=1, workers=1)
+    # a missed target pays 2P = 24 in a Muss and a made one 0: each card's mean is -24 x its losses
+    assert [(row.contract, row.mean, row.win_probability) for row in cards.rows] == [
+        ("SU", 0.0, 1.0), ("SK", -1.2, 0.95), ("GA", -3.6, 0.85), ("GZ", -15.6, 0.35)]
+    shown = _stich("analyse", str(record), "--seat", "1", "--cards", "-n", "20", "--seed", "1", "-j", "1")
+    assert shown.returncode == 0, shown.stderr
+    text = " ".join(shown.stdout.split())
+    assert "│ 1 │ SU │ +0.00 (all alike) │ best │ 100% (84-100%) │" in text
+    assert "win: the samples where the attacker makes his target (paid 0 or more)" in text
+
+
+def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
+    """Kratzen has no bonuses: its trick payouts and penalties are the pot's game (RULES.md 3.4). The advice listed
+    the pot's trick payouts as bonuses, "trick 2 made 55%" beside a win of 100%: which trick of one principal line
+    the attacker took, an arbitrary choice among equal lines. Now no contract has bonuses, and the text no columns."""
+    advice = contract_advice(game="kratzen", hand="EA G7 HA HK", seat=1, seats=4, pot=12, contracts="all", samples=40,
+                             seed=0, workers=1)
+    assert [(row.contract, row.mean, row.win_probability, row.bonuses, row.against) for row in advice.rows] == [
+        ("Trump H", 8.475, 1.0, {}, {}), ("Trump E", -3.0, 0.625, {}, {}), ("Trump G", -8.1, 0.475, {}, {}),
+        ("Trump S", -16.5, 0.2, {}, {})]
+    shown = _stich("analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "1", "--seats", "4",
+                   "--contract", "all", "-n", "40", "--pot", "12", "-j", "1", env={**os.environ, "COLUMNS": "160"})
+    assert shown.returncode == 0, shown.stderr
+    assert "bonuses made" not in shown.stdout and "trick 1" not in shown.stdout
+    assert "│ 1 │ Trump H  │  +8.47 ± 0.43 │          best │ 100% (91-100%) │" in shown.stdout

@@ -197,7 +197,9 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     (points_only,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "6", "-o", "points")
     assert "notes" not in points_only  # no score, nothing to say about it
     (kratzen,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1")
-    assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"][0].startswith("pot 0: every line settles")
+    assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
+        "pot 0: every line settles at 0 (give the record a [Pot] tag; score, table, analyse and postmortem also take "
+        "--pot)"]  # every command that takes --pot: analyse and postmortem were left out
     assert f"note: {ENDING_NOTE}" in run("solve", EXAMPLES / "schafkopf.tbn", "--board", "6").stdout
     assert "note: pot 0" in run("check", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
 
@@ -568,6 +570,20 @@ def test_table_takes_the_pot_of_a_game_paid_from_one():
     assert result.stderr == "stich: --pot is for Kratzen records; Schafkopf has no pot, so it is not used there\n"
 
 
+def test_table_names_the_pot_its_settlement_column_is_paid_from():
+    """The table's settlement column depends on the pot, but its JSON did not say which (score's and analyse's do),
+    and a pot of 0 settled every contract at 0 without the note solve and score give."""
+    (paid,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")
+    (plain,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")
+    (unsettled,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--no-settlement")
+    (schafkopf,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "7")
+    assert (paid["pot"], plain["pot"], unsettled["pot"], schafkopf["pot"]) == (40, 0, None, None)
+    text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.split())
+    assert "settlement: the declarer's double-dummy payment, with a pot of 40 chips" in text
+    assert "note: pot 0" not in text
+    text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2").stdout.split())
+    assert "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)" in text
+
 def test_table_rejects_an_ending(tmp_path):
     path = tmp_path / "mixed.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n\n'
@@ -777,6 +793,11 @@ def test_score_json_of_kratzen_with_a_pot(tmp_path):
 def test_score_dd_text_of_unfinished_kratzen_deals():
     text = run("score", EXAMPLES / "kratzen.tbn", "--dd").stdout
     assert text.count("Payments (double dummy)") == 5
+    # every seat plays for itself (RULES.md 3): no "both sides", and the attacker is "he" as in match and analyse
+    board3 = " ".join(run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "12").stdout.split())
+    assert ("the line takes 1 trick; the most the attacker can force is 0 (the others, playing for the score, need "
+            "not hold the attacker down where it does not change it) every seat playing for tricks (one such line), "
+            "the deal settles -24 the best settlement while the attacker forces his 0 tricks: -24") in board3
 
 
 KRATZEN_DEFENDER_THROWS_THE_WELI = """[Game "Kratzen"]
@@ -808,6 +829,21 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
     (by_score,) = documents("postmortem", record, "-o", "score")
     assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "chips"  # the attacker's own payment
 
+
+def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
+    """Graded by the score, a Kratzen post-mortem is in chips, but only a [Pot] tag gave it a pot: a record without
+    one graded every card at 0, unsaid. --pot sets it, as in score, table and analyse; a pot of 0 is said on stderr."""
+    record = tmp_path / "weli.tbn"
+    record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI.replace('[Pot "12"]\n', ""))
+    (tagged,) = documents("postmortem", record, "-o", "score", "--pot", "12")
+    (bare,) = documents("postmortem", record, "-o", "score")
+    # the attacker takes 3 tricks at 3 chips, seat 3 one; seat 2 none: the attacker is paid 9 all along
+    assert [card["before"] for card in tagged["cards"]] == [9] * 12
+    assert [card["before"] for card in bare["cards"]] == [0] * 12
+    result = run("postmortem", record, "-o", "score")
+    assert result.stderr == (f"stich: {record}:1: pot 0: every card settles at 0 chips (give the record a [Pot] tag, "
+                             "or --pot N)\n")
+    assert "pot 0" not in run("postmortem", record, "-o", "score", "--pot", "12").stderr
 
 @whole_deals
 def test_postmortem_json():

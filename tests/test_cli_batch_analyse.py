@@ -125,6 +125,19 @@ def test_the_bonuses_table_says_whose_objective_it_is():
     assert _forced_by_whom(bonus(0.0, 0.035, 0), 200) == ("the other side", "3.5%")
     assert _forced_by_whom(bonus(0.1, 0.05, 120), 200) == ("either, by the deal",
                                                             "10.0% by the hand's side, 5.0% by the other")
+
+
+def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
+    """Every Kratzen seat plays for itself (RULES.md 3): its targets were listed as "the hand's side" and "the other
+    side"; each is the hand's own or the named seat's."""
+    result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "2", "--seats",
+                                 "4", "--contract", "Trump H", "-n", "40", "--pot", "12", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    rows = [" ".join(line.split()) for line in result.stdout.splitlines() if line.startswith("│ tricks")]
+    assert rows == ["│ tricks (seat 1) │ seat 1 │ 5.0% (95%: 1.4% .. 16.5%) │",
+                    "│ tricks (seat 2) │ the hand │ 100.0% (95%: 91.2% .. 100.0%) │",
+                    "│ tricks (seat 3) │ seat 3 │ 15.0% (95%: 7.1% .. 29.1%) │",
+                    "│ tricks (seat 4) │ seat 4 │ 22.5% (95%: 12.3% .. 37.5%) │"]
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout

@@ -446,6 +446,12 @@ class Game(metaclass=GameType):
         return None
 
     @classmethod
+    def is_bonus_item(cls, name: str) -> bool:
+        """Whether a score item of this name is a bonus beside the game (what contract advice counts as a bonus made
+        or paid against): every item but the ``game`` by default."""
+        return name != "game"
+
+    @classmethod
     def winning_settlement(cls, rules: Rules, inputs: object) -> int | None:
         """The settlement (in :attr:`score_unit`, the declaring side's; where every seat plays for itself the
         attacker's) at or above which the declaring side has won its game and below which it has lost it, where the

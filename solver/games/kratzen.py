@@ -200,6 +200,12 @@ class Kratzen(Game):
         return components, net
 
     @classmethod
+    def is_bonus_item(cls, name: str) -> bool:
+        """None: the trick payouts and the penalties are the pot's game itself (RULES.md 3.4), and which trick of a
+        principal line the attacker took says nothing about the hand."""
+        return False
+
+    @classmethod
     def winning_settlement(cls, rules: Rules, inputs: object) -> int | None:
         """0 with a pot: the attacker who makes his target is paid his tricks' shares (0 or more), one who misses
         it pays 2P and is paid at most one trick's P/4 (RULES.md 3.4). Without a pot every payment is 0."""
