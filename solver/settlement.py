@@ -176,7 +176,8 @@ def bonuses_against(rules: Rules, items: Sequence[ScoreItem]) -> tuple[str, ...]
 def _bonuses_paid(rules: Rules, items: Sequence[ScoreItem], to_declarers: bool) -> tuple[str, ...]:
     declarers = {s + 1 for s in rules.declaring_side}
     paid = (item for item in items if item.value and item.winners and rules.game.is_bonus_item(item.name))
-    return tuple(sorted({item.name for item in paid if bool(set(item.winners) & declarers) == to_declarers}))
+    names = {item.name for item in paid if bool(set(item.winners) & declarers) == to_declarers}
+    return tuple(sorted(names | {implied for name in names for implied in rules.game.implied_items(name)}))
 
 
 def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec:

@@ -474,7 +474,8 @@ def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
 def test_every_share_of_the_advice_has_a_wilson_interval():
     """The win rate and the bonus odds of each contract (and each card's win rate) were bare shares (the
     statistician's review): each has its 95% Wilson interval, in JSON and in the table (9 of 10: 0.5958 .. 0.9821,
-    1 of 10: 0.0179 .. 0.4042, 6 of 10: 0.3127 .. 0.8318, by hand from the Wilson formula)."""
+    2 of 10: 0.0567 .. 0.5098, 6 of 10: 0.3127 .. 0.8318, by hand from the Wilson formula; the Schneider's 2 are a
+    Schneider and a Schwarz, which includes it)."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -482,8 +483,8 @@ def test_every_share_of_the_advice_has_a_wilson_interval():
                              workers=1)
     rufer, solo = _row(advice, "Rufer G"), _row(advice, "Solo E")
     assert rufer.win_probability == 0.9 and rufer.win_interval == pytest.approx((0.5958, 0.9821), abs=1e-4)
-    assert rufer.bonuses["schneider"] == 0.1
-    assert rufer.bonus_intervals["schneider"] == pytest.approx((0.0179, 0.4042), abs=1e-4)
+    assert rufer.bonuses["schneider"] == 0.2 and rufer.bonuses["schwarz"] == 0.1
+    assert rufer.bonus_intervals["schneider"] == pytest.approx((0.0567, 0.5098), abs=1e-4)
     assert solo.win_probability == 0.0 and solo.win_interval == pytest.approx((0.0, 0.2775), abs=1e-4)
     assert solo.against["schneider"] == 0.6
     assert solo.against_intervals["schneider"] == pytest.approx((0.3127, 0.8318), abs=1e-4)
@@ -491,13 +492,13 @@ def test_every_share_of_the_advice_has_a_wilson_interval():
     assert schema_errors(document, SCHEMA) == []
     first = document["contracts"][0]
     assert first["contract"] == "Rufer G" and first["win_interval"] == [0.5958, 0.9821]
-    assert first["bonuses_intervals"]["schneider"] == [0.0179, 0.4042]
+    assert first["bonuses_intervals"]["schneider"] == [0.0567, 0.5098]
     assert document["contracts"][1]["bonuses_against_intervals"] == {"schneider": [0.3127, 0.8318],
                                                                      "schwarz": [0.0, 0.2775]}  # 0 of 10
     console = Console(record=True, width=160)
     render_advice(document, console)
     text = console.export_text()
-    assert "90% (60-98%)" in text and "10% (2-40%) schneider" in text and "60% (31-83%) schneider" in text
+    assert "90% (60-98%)" in text and "20% (6-51%) schneider" in text and "60% (31-83%) schneider" in text
     assert "0% (0-28%)" in text and "each share with its 95% Wilson interval in brackets" in text
 
 
@@ -629,7 +630,7 @@ def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_
     rufer, wenz, solo = _row(advice, "Rufer G"), _row(advice, "Wenz"), _row(advice, "Solo E")
     assert wenz.bonuses == solo.bonuses == {"schneider": 0.0, "schwarz": 0.0}
     assert wenz.bonus_intervals["schwarz"] == pytest.approx((0.0, 0.1135), abs=1e-4)
-    assert rufer.bonuses["schwarz"] == pytest.approx(1 / 30) and rufer.bonuses["schneider"] == pytest.approx(7 / 30)
+    assert rufer.bonuses["schwarz"] == pytest.approx(1 / 30) and rufer.bonuses["schneider"] == pytest.approx(8 / 30)
     assert wenz.against["schneider"] == 0.6 and wenz.against["schwarz"] == 0.0
     document = advice.as_dict()
     row = next(row for row in document["contracts"] if row["contract"] == "Wenz")
@@ -683,3 +684,14 @@ def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
     assert shown.returncode == 0, shown.stderr
     assert "bonuses made" not in shown.stdout and "trick 1" not in shown.stdout
     assert "│ 1 │ Trump H  │  +8.47 ± 0.43 │          best │ 100% (91-100%) │" in shown.stdout
+
+
+def test_a_schwarz_counts_as_the_schneider_it_includes():
+    """RULES.md 2.5: a Schwarz is paid instead of the Schneider. Advice listed every bonus at 0 until paid, so a hand
+    taken Schwarz on every sample was said never to have made its Schneider ("below 39%"; the review)."""
+    done = _stich("analyse", "--game", "schafkopf", "--hand", "EO GO HO SO EU GU EA EZ", "--seat", "1", "--contract",
+                  "Solo E, Wenz", "-n", "6", "-j", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    row = json.loads(done.stdout)["contracts"][0]
+    assert row["bonuses"]["schwarz"] == row["bonuses"]["schneider"] == 1.0
+    assert row["bonuses_intervals"]["schneider"] == [0.6097, 1.0]

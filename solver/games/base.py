@@ -446,6 +446,13 @@ class Game(metaclass=GameType):
         return None
 
     @classmethod
+    def implied_items(cls, name: str) -> tuple[str, ...]:
+        """The items a paid item of this name stands in for (a Schafkopf Schwarz is paid instead of the Schneider it
+        includes, RULES.md 2.5): contract advice counts them as made with it, so that a hand taken Schwarz on every
+        sample is not said never to have made its Schneider. None by default."""
+        return ()
+
+    @classmethod
     def is_bonus_item(cls, name: str) -> bool:
         """Whether a score item of this name is a bonus beside the game (what contract advice counts as a bonus made
         or paid against): every item but the ``game`` by default."""

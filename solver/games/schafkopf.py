@@ -286,6 +286,12 @@ class Schafkopf(Game):
     hidden_state_tags = frozenset({"partner", "called_suit_led"})
     bonus_names = ("schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
     bench_seed = 1849
+
+    @classmethod
+    def implied_items(cls, name: str) -> tuple[str, ...]:
+        """RULES.md 2.5: "S = 1 Schneider, 2 Schwarz (instead)": a Schwarz is paid in place of the Schneider it
+        includes."""
+        return ("schneider",) if name == "schwarz" else ()
     bench_lines = (
         dict(name="Schafkopf Rufer: points + every opening card", contract=None, objective="points", cards=True,
              target_median_ms=5),
