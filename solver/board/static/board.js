@@ -498,8 +498,12 @@ function renderOdds(odds) {
     el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
     el("td", { class: "share" }, compact(o.win_probability, o.win_interval))));
   // whose each bonus is and how often it was forced: the seat's side's or the other's on every deal, or either (a
-  // partner the deal names changes the sides), as stich analyse's "bonuses forced"
-  const forced = (b) => (b.samples_for_side === odds.samples
+  // partner the deal names changes the sides), as stich analyse's "bonuses forced"; a seat's own target where every
+  // seat plays for itself has no sides: the hand's, or that seat's
+  const own = (b) => (b.samples_for_side === odds.samples
+    ? ["the hand", compact(b.probability_for, b.interval_for)]
+    : [`seat ${b.seat}`, compact(b.probability_against, b.interval_against)]);
+  const forced = (b) => (b.seat !== null && b.seat !== undefined ? own(b) : b.samples_for_side === odds.samples
     ? ["the hand's side", compact(b.probability_for, b.interval_for)]
     : b.samples_for_side === 0 ? ["the other side", compact(b.probability_against, b.interval_against)]
     : ["either, by the deal", `${compact(b.probability_for, b.interval_for)} by the hand's side, ` +
