@@ -198,8 +198,8 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert "notes" not in points_only  # no score, nothing to say about it
     (kratzen,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1")
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
-        "pot 0: every line settles at 0 (give the record a [Pot] tag; score, table, analyse and postmortem also take "
-        "--pot)"]  # every command that takes --pot: analyse and postmortem were left out
+        "pot 0: every line settles at 0 (a [Pot] tag, or --pot N: score, table, analyse, postmortem)"]
+    # every command that takes --pot (analyse and postmortem were left out), on one line at the piped width
     assert f"note: {ENDING_NOTE}" in run("solve", EXAMPLES / "schafkopf.tbn", "--board", "6").stdout
     assert "note: pot 0" in run("check", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
 
