@@ -168,7 +168,8 @@ def batch(
                                   notify=lambda text: message(f"stich: {text}"), verbose=verbose,
                                   table_mb=table_mb)
     except (Stopped, KeyboardInterrupt) as stop:
-        stopped = True  # the signals stay ignored (_stop) until the exit
+        # a signal's stop (_stop) leaves both ignored until the exit; another interrupt (a caller's) restores them
+        stopped = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
         kept = (f"the results written so far are kept in {out}" if out.exists()
                 else f"nothing was written to {out} yet")
         message(f"stich: stopped ({stop or 'interrupt'}); {kept}, rerun to resume")

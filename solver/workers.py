@@ -332,11 +332,14 @@ def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *
     if (not starting or threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is None):  # a handler from outside Python could not be put back
         return pool.submit(task, *args)
+    terminate = signal.getsignal(signal.SIGTERM)
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         return pool.submit(task, *args)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        # a stop that began meanwhile (a SIGTERM's handler) ignores both signals until the exit: not undone here
+        if signal.getsignal(signal.SIGTERM) is terminate:
+            signal.signal(signal.SIGINT, previous)
 
 
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
