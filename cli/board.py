@@ -90,12 +90,25 @@ def board(
         threading.Timer(0.5, webbrowser.open, [url]).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     try:
-        uvicorn.Server(config).run(sockets=[listener])
+        _board_server()(config).run(sockets=[listener])
     except KeyboardInterrupt:
         pass
     finally:
         listener.close()
     sys.stdout.flush()
+
+
+def _board_server():
+    """uvicorn's server, but a second Ctrl-C while the board stops is ignored: uvicorn took it as a forced exit that
+    cancelled the app's shutdown half-way and printed its CancelledError traceback (the stop takes a moment anyway)."""
+    import uvicorn
+
+    class BoardServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            if not self.should_exit:
+                super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    return BoardServer
 
 
 def address_url(host: str, port: int) -> str:
