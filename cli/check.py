@@ -7,7 +7,7 @@ from typing import List, Optional
 
 from solver.analysis import check_report
 
-from .options import (BOARD, FILE, JSON, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import render_check
@@ -24,6 +24,7 @@ def check(
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
     time_limit: Optional[float] = TIME_LIMIT,
+    pot: Optional[int] = POT,
 ) -> None:
     """Can the game, each bonus of the contract (Valat, Pagat Ultimo, Schneider, Tout, ...) or each seat's own
     target be forced from the position? Each is answered both ways: one side forces it or
@@ -31,5 +32,5 @@ def check(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
-                     render=render_check, time_limit=time_limit,
+                     render=render_check, time_limit=time_limit, pot=pot,
                      document=lambda position: check_report(position, engine=engine, time_limit=time_limit))

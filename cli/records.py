@@ -21,6 +21,7 @@ from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
 from .errors import EXIT_BAD_INPUT, input_errors, message
+from .options import PotOption
 from .render import Document, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import what_if
 
@@ -92,7 +93,8 @@ def stdin_bytes():
 def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None], play: str | None = None,
-                     diagram: str | None = None, time_limit: float | None = None, record: int | None = None) -> None:
+                     diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
+                     pot: int | None = None) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
     or only its ``record``-th) and print each document.
 
@@ -103,8 +105,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis.
     ``time_limit`` is the command's ``--time-limit``, which ``document`` applies to each record's searches: a record
     whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is, and the others
-    still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes."""
+    still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes. ``pot`` is
+    ``--pot``: it stands for the ``[Pot]`` tag of each record of a game paid from one (said once for the others)."""
     check_selection(board, record)
+    pot_of = PotOption(pot)
     failed = False
     matched = read = shown = 0
     refused: dict[str, list] = {}  # game -> [the command variant's first error, records it refused]
@@ -125,6 +129,9 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
             matched += 1
             try:
                 position = what_if(position_from_record(item, variant=variant), play)
+                chips = pot_of(position)
+                if chips is not None and position.record is not None:  # read where the game reads its [Pot]
+                    position.record.set("Pot", str(chips))
             except CommandVariantError as error:  # the command's flags, the same for every record of the game
                 refused.setdefault(error.game, [error, 0])[1] += 1
                 failed = True

@@ -9,7 +9,7 @@ import typer
 
 from solver.analysis import solve_report
 
-from .options import (BOARD, FILE, JSON, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (BOARD, FILE, JSON, POT, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import render_solve
@@ -29,12 +29,13 @@ def solve(
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
     time_limit: Optional[float] = TIME_LIMIT,
+    pot: Optional[int] = POT,
 ) -> None:
     """Solve the position after each record's Play section (or its ending): what each side has taken, the
     double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
-                     render=render_solve, time_limit=time_limit,
+                     render=render_solve, time_limit=time_limit, pot=pot,
                      document=lambda position: solve_report(position, objective, cards, line, engine=engine,
                                                             time_limit=time_limit))

@@ -198,8 +198,14 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert "notes" not in points_only  # no score, nothing to say about it
     (kratzen,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1")
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
-        "pot 0: every line settles at 0 (a [Pot] tag, or --pot N: score, table, analyse, postmortem)"]
-    # every command that takes --pot (analyse and postmortem were left out), on one line at the piped width
+        "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot N)"]  # every command that says it
+    # takes --pot: solve and check too (the Kratzen audit), over the record's tag; a Schafkopf record is left alone
+    assert "│ score     │ seat 1 │        │         │      │     4 │" in run(
+        "solve", EXAMPLES / "kratzen.tbn", "--board", "1", "-o", "score", "--pot", "10").stdout  # 2 tricks x 10 // 4
+    (potted,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1", "--pot", "10")
+    assert potted["score"]["value"] == 4 and potted["score"]["notes"] == []
+    other = run("solve", EXAMPLES / "schafkopf.tbn", "--board", "1", "-o", "points", "--pot", "10")
+    assert "--pot is for Kratzen records; Schafkopf has no pot, so it is not used there" in other.stderr
     assert f"note: {ENDING_NOTE}" in run("solve", EXAMPLES / "schafkopf.tbn", "--board", "6").stdout
     assert "note: pot 0" in run("check", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
 
