@@ -972,3 +972,23 @@ def test_a_stale_graph_stops_at_its_next_search():
             ask(position.state, objective)
     with pytest.raises(solver.SearchStopped):
         solver.analyse_play(position, engine=engine)
+
+
+def test_a_finished_deal_says_what_it_pays():
+    """The table said only "The deal is over." (the Kratzen audit: not what it pays, nor the pot): the view of a
+    finished deal carries its settlement as stich score gives it; before the end there is none."""
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    done = c.post("/api/position", json={"board": board, "moves": moves}).json()
+    assert done["is_over"] and done["settlement"] == {"payments": [-2, 2, -2, 2], "pot": None, "pot_change": 0}
+    assert c.post("/api/position", json={"board": board, "moves": moves[:-1]}).json()["settlement"] is None
+    text = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "10"]\n')
+    kratzen = client()
+    loaded = kratzen.post("/api/load", json={"text": text}).json()["open"]
+    moves = "EO S7 EK GA G8 SU E9 HA SK HO SZ HU".split()  # tricks to seats 2, 1, 3, 1
+    view = kratzen.post("/api/position", json={"board": loaded, "moves": moves}).json()
+    assert view["is_over"]
+    settled = solver.score_deal(solver.parse_positions(text)[0].play_cards(" ".join(moves)))
+    assert view["settlement"] == {"payments": list(settled.payments), "pot": 10, "pot_change": settled.pot_change}
+    assert settled.payments[0] > 0 and settled.pot_change < 0  # the attacker made his target: paid from the pot

@@ -28,6 +28,7 @@ from ..games import get_game
 from ..generate import random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
+from ..scoring import score_deal
 from ..settlement import settlement_unsupported
 
 #: The most records one file, upload or paste may hold.
@@ -365,7 +366,21 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "points_in_deal": rules.points_in_deal, "tricks_in_deal": rules.tricks_in_deal,
         "whole_deal": game.is_whole(rules.deal),
         "score_unit": game.score_unit,
+        "settlement": final_settlement(position),
     }
+
+
+def final_settlement(position: Position) -> dict[str, Any] | None:
+    """What a finished deal pays (the record's announcements and pot, as ``stich score`` scores it): each seat's
+    payment and the pot's change, for the table to say at the end; None before the end, or where the deal cannot be
+    scored (what is wrong is the score command's to say)."""
+    if not position.state.is_over:
+        return None
+    try:
+        settled = score_deal(position)
+    except StichError:
+        return None
+    return {"payments": list(settled.payments), "pot": settled.pot, "pot_change": settled.pot_change}
 
 
 def values_document(position: Position, objective: str, result: Any) -> dict[str, Any]:

@@ -198,7 +198,16 @@ function renderTable() {
   }
   const centre = $("centre");
   centre.replaceChildren();
-  if (view.is_over) centre.append(el("div", {}, "The deal is over."));
+  if (view.is_over) {
+    centre.append(el("div", {}, "The deal is over."));
+    const settled = view.settlement;  // what it pays, as stich score says it
+    if (settled) {
+      const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+      centre.append(el("div", { class: "hint", id: "payments" },
+        `pays (${view.score_unit}): ` + settled.payments.map((p, i) => `seat\u00a0${i + 1}\u00a0${signed(p)}`).join(" · ") +
+        (settled.pot === null ? "" : ` · pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
+    }
+  }
   else centre.append(el("div", {}, `Seat ${view.to_move} to play`));
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
 }
