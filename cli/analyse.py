@@ -23,7 +23,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message
-from .options import (POOL_THREADS, TABLE_MB, PotOption, check_game_options, checked_game, engine_for,
+from .options import (POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for,
                       parse_variant_options, refuse_pool_threads, scheduler_address)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, record_head, stderr_console, stdout_console
@@ -248,7 +248,6 @@ def analyse(
         return
     if announce is not None and file is not None:
         raise typer.BadParameter("a record is scored with its own [Announcements] tag", param_hint="'--announce'")
-    pot_of = PotOption(pot)  # over a FILE's records: for those of a game paid from a pot
     if cards:
         if file is None:
             raise typer.BadParameter("card advice is from a record's play: give a FILE", param_hint="'--cards'")
@@ -259,11 +258,11 @@ def analyse(
         def card_document(position: Position) -> dict:
             return _with_record(position, advise_cards(position, seat, known=owners, samples=samples, seed=seed,
                                                        workers=workers, time_limit=time_limit,
-                                                       checkpoint=checkpoint, as_json=as_json,
-                                                       pot=pot_of(position)))
+                                                       checkpoint=checkpoint, as_json=as_json))
 
+        # --pot over a FILE's records: the [Pot] tag of those of a game paid from a pot
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
-                         document=card_document)
+                         document=card_document, pot=pot)
         return
     if time_limit is not None:
         raise typer.BadParameter("only contract advice (--contract all, or a list) and card advice (--cards) take "
@@ -282,12 +281,11 @@ def analyse(
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
-                                            verbose=verbose, table_mb=table_mb, progress=show,
-                                            pot=pot_of(position))
+                                            verbose=verbose, table_mb=table_mb, progress=show)
             return _with_record(position, analysis.as_dict())
 
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_analysis,
-                         document=document)
+                         document=document, pot=pot)
         return
     if not game or not hand or not contract:
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
@@ -554,8 +552,7 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,
-                 workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool,
-                 pot: int | None = None) -> dict:
+                 workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool) -> dict:
     """Card advice for a record's position, with the live display; Ctrl-C prints the advice so far (exit 130)."""
     def finish(document: dict) -> None:
         document = _with_record(position, document)
@@ -566,7 +563,7 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
 
     return anytime("card advice", samples, lambda show: card_advice(
         position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-        checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
+        checkpoint=checkpoint, progress=show), finish, as_json)
 
 
 def render_cards(document: dict, console=None) -> None:

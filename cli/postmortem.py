@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import re
 from itertools import islice
 from pathlib import Path
@@ -26,7 +24,7 @@ from solver.settlement import settlement_unsupported
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, engine_for,
+from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import CardPainter, Document, progress_on_stderr, seats_text
@@ -73,24 +71,12 @@ def one_record(file: Path) -> bool:
         return len(list(islice(iter_records(file), 2))) == 1
 
 
-def with_pot(position: Position, pot: int | None) -> Position:
-    """The position scored with ``pot`` over its record's [Pot] tag (None: as recorded): the post-mortem reads the
-    pot from the record wherever it settles a card, so the tag is set on a copy of it."""
-    if pot is None or position.record is None:
-        return position
-    record = copy.deepcopy(position.record)
-    record.set("Pot", str(pot))
-    return dataclasses.replace(position, record=record)
-
-
 def postmortem_document(position: Position, plot: PlotNames | None,
-                        engine: EngineSolver | None = None, objective: str | None = None,
-                        pot: int | None = None) -> Document:
+                        engine: EngineSolver | None = None, objective: str | None = None) -> Document:
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked. Graded by
     ``objective``; by default the score, but where every seat plays for itself (Kratzen) by each mover's own tricks,
     since the score is the attacker's payment and grades nobody else's cards; by card points where the rules have
-    no settlement search (said on stderr). ``pot`` (--pot) overrides the record's [Pot] tag."""
-    position = with_pot(position, pot)
+    no settlement search (said on stderr)."""
     if objective is None:
         objective = "points" if every_seat_for_itself(position) else "score"
     reason = settlement_unsupported(position) if objective == "score" else None
@@ -209,7 +195,6 @@ def postmortem(
             check_writable(plot)
     names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
                                                 or one_record(file))
-    pot_of = PotOption(pot)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
-                     render=render_postmortem,
-                     document=lambda position: postmortem_document(position, names, engine, name, pot_of(position)))
+                     render=render_postmortem, pot=pot,
+                     document=lambda position: postmortem_document(position, names, engine, name))

@@ -18,7 +18,7 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, engine_for,
+from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import PartlyAnswered, run_over_records
 from .render import CardPainter, Document, plural, record_title, seats_text
@@ -127,7 +127,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         console.print(Text(f"the settlement-optimal play gives up {measure} to score more", style="bold"))
 
 
-def score_document(position: Position, pot: int | None, dd: bool,
+def score_document(position: Position, dd: bool,
                    engines: tuple[SettlementEngine | None, EngineSolver | None] = (None, None),
                    time_limit: float | None = None) -> Document:
     """``stich score``'s document (:func:`solver.analysis.score_report`); a settlement the rules cannot have is
@@ -141,13 +141,13 @@ def score_document(position: Position, pot: int | None, dd: bool,
         message(f"stich: {position.label}: no double-dummy settlement: {reason}")
         dd = False
     try:
-        return score_report(position, pot=pot, dd=dd, engine=engines[0], points_engine=engines[1],
+        return score_report(position, dd=dd, engine=engines[0], points_engine=engines[1],
                             time_limit=time_limit)
     except SearchStopped:
         if not (dd and complete):
             raise  # the settlement from the end of the play is the whole answer
         # a finished deal's score needs no search: it is still given, the settlement marked as not answered
-        raise PartlyAnswered({**score_report(position, pot=pot), "dd": None}, "no double-dummy settlement") from None
+        raise PartlyAnswered({**score_report(position), "dd": None}, "no double-dummy settlement") from None
 
 
 def score(
@@ -176,10 +176,9 @@ def score(
                                      param_hint=f"'{flag}'")
     points_engine = engine_for(table_mb, threads) if dd else None  # only --dd searches
     engines = (SettlementEngine(table_mb, threads=threads) if points_engine is not None else None, points_engine)
-    pot_of = PotOption(pot)
 
     def document(position: Position) -> Document:
-        return score_document(position, pot_of(position), dd, engines, time_limit)
+        return score_document(position, dd, engines, time_limit)
 
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_score,
-                     document=document, time_limit=time_limit, play=play)
+                     document=document, time_limit=time_limit, play=play, pot=pot)

@@ -14,7 +14,7 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, engine_for,
+from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import Document, progress_on_stderr, render_table
@@ -26,8 +26,7 @@ SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
 
 
 def _table_document(position: Position, settlement: bool, engine: EngineSolver | None,
-                    time_limit: float | None = None, settlement_engine: SettlementEngine | None = None,
-                    pot: int | None = None) -> Document:
+                    time_limit: float | None = None, settlement_engine: SettlementEngine | None = None) -> Document:
     if settlement:
         reason = settlement_unsupported(position)
         if reason is not None:  # the default column is left out, not the whole table
@@ -35,7 +34,7 @@ def _table_document(position: Position, settlement: bool, engine: EngineSolver |
             settlement = False
     with progress_on_stderr(f"table of {position.label}") as progress:
         return table_report(position, progress=progress, settlement=settlement, engine=engine, time_limit=time_limit,
-                            settlement_engine=settlement_engine, pot=pot)
+                            settlement_engine=settlement_engine)
 
 
 def table(
@@ -57,8 +56,7 @@ def table(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     settlement_engine = SettlementEngine(table_mb, threads=threads) if engine is not None and settlement else None
-    pot_of = PotOption(pot)
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
-                                                               settlement_engine, pot_of(position)),
-                     time_limit=time_limit)
+                                                               settlement_engine),
+                     time_limit=time_limit, pot=pot)
