@@ -19,9 +19,11 @@ from itertools import combinations
 from typing import Any, Sequence
 
 from .errors import InvalidContractError, StichError
-from .games.base import Objective, Rules
+from .games.base import Objective, PayoffComponent, Rules
 from .position import Position, check_position
+from .scoring import scoring_inputs
 from .search.engine import EngineSolver, solver_for
+from .search.settle import PayoffSpec
 from .state import PlayState
 
 #: Grades, from harmless to worst (the order the summaries count them in).
@@ -242,9 +244,6 @@ class _Together:
         self.known: dict[tuple, bool] = {}
 
     def __call__(self, state: PlayState, first: Objective, second: Objective) -> bool:
-        from .games.base import PayoffComponent
-        from .search.settle import PayoffSpec
-
         assert first.target is not None and second.target is not None
         if first.target <= 0 or second.target <= 0:  # one is met whatever happens (a target in a small ending)
             return True
@@ -435,7 +434,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     searcher = settlement_engine_for(engine)
     rules = position.rules
     measure = position.game.score_unit
-    payout = trick_payout(position)
+    inputs = scoring_inputs(position)
+    payout = position.game.trick_payout(rules, inputs)
     state = rules.start()
     declaring = rules.declaring_side
     before = solve_score(position_at(position, state), engine=searcher).total
@@ -459,30 +459,21 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
                     zip(summarise(analysed, rules.seats), points.players))
     # the contract's thresholds are marks on the points' scale: the score's curve has only the game's, where the
     # settlement's sign says who won it
-    from .scoring import scoring_inputs
-
-    won_from = position.game.winning_settlement(rules, scoring_inputs(position))
+    won_from = position.game.winning_settlement(rules, inputs)
     winning = None if won_from is None else ("target" if _is_per_seat(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
                    points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning)
 
 
 def trick_payout(position: Position) -> int:
-    """The chips a trick pays in a game paid from a pot (the pot shared over a whole deal's tricks, an ending's too,
-    at least 1: the unit chip costs are graded in), else 1."""
-    if not position.game.has_pot:
-        return 1
-    from .scoring import scoring_inputs
-
-    return max(1, int(scoring_inputs(position)) // position.game.hand_size)  # type: ignore[call-overload]
+    """What a trick pays in the score's unit (``Game.trick_payout``: the chips of a Kratzen trick), 1 elsewhere."""
+    return position.game.trick_payout(position.rules, scoring_inputs(position))
 
 
 def unscored_bonuses(position: Position) -> frozenset[str]:
     """The contract's bonuses that no play of this record can make score (``Game.unscored_bonuses``: a silent
     Absolut against after the declarers announced Absolut, Schneider in a Tout), which the post-mortem does not
     watch: listed as lost or handed over, they would cost nothing and mislead."""
-    from .scoring import scoring_inputs
-
     return position.game.unscored_bonuses(position.rules, scoring_inputs(position))
 
 

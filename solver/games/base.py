@@ -446,6 +446,12 @@ class Game(metaclass=GameType):
         return None
 
     @classmethod
+    def trick_payout(cls, rules: Rules, inputs: object) -> int:
+        """What one trick pays in :attr:`score_unit` (what the post-mortem grades a card's cost in, so that the
+        grades hold for any stake): 1 by default."""
+        return 1
+
+    @classmethod
     def implied_items(cls, name: str) -> tuple[str, ...]:
         """The items a paid item of this name stands in for (a Schafkopf Schwarz is paid instead of the Schneider it
         includes, RULES.md 2.5): contract advice counts them as made with it, so that a hand taken Schwarz on every

@@ -212,6 +212,12 @@ class Kratzen(Game):
         return 0 if int(inputs) > 0 else None  # type: ignore[call-overload]  # scoring_inputs' pot
 
     @classmethod
+    def trick_payout(cls, rules: Rules, inputs: object) -> int:
+        """P/4 a trick (RULES.md 3.4): the pot shared over a whole deal's tricks (an ending's too), at least 1 chip,
+        so that the unit chip costs are graded in."""
+        return max(1, int(inputs) // cls.hand_size)  # type: ignore[call-overload]  # scoring_inputs' pot
+
+    @classmethod
     def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction | None:
         """The attacker's payment is the settlement; every other seat plays for itself against the pot, and its own
         payment is not searched (the attacker's, negated, is not it)."""
