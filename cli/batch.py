@@ -14,7 +14,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgress
 from solver.batch import MAX_CHUNK_SIZE, BatchSummary, solve_batch
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
-                            MIN_WORKER_MEMORY_MB)
+                            MIN_WORKER_MEMORY_MB, begin_stop)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_THREADS, engine_for, output_file, parse_variant_options, refuse_pool_threads,
@@ -32,8 +32,7 @@ class Stopped(Exception):
 def _stop(signum: int, frame: object) -> None:
     """Stop the run; a second SIGINT or SIGTERM is ignored from here on, since it would cut the stop short (a
     double Ctrl-C ended in a KeyboardInterrupt traceback or killed the process by SIGINT)."""
-    for other in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(other, signal.SIG_IGN)
+    begin_stop()
     raise Stopped(signal.Signals(signum).name)
 
 

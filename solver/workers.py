@@ -322,6 +322,14 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         manager.join(2.0)
 
 
+def begin_stop() -> None:
+    """A command's stop has begun (its first Ctrl-C or SIGTERM): later ones are ignored until it exits, since they
+    would cut the stop short (a second KeyboardInterrupt in the middle of stopping a pool, or death by SIGINT once
+    Python has put its default back at exit); the stop is bounded (:func:`stop_pool`)."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)
+
+
 def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *args: Any) -> Future:
     """``pool.submit``, with SIGINT ignored in this process while the call may start a worker process: a worker must
     ignore Ctrl-C from its first instruction, since the terminal sends it to the whole process group, and a worker
@@ -368,7 +376,7 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
 
 def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,
               memory_mb: int | None, split: Callable[[Any], list[Any]] | None, failed: Callable[[Any], Any] | None,
-              table_mb: int | None, stop_flag: Any | None, in_flight: int = 4) -> None:
+              table_mb: int | None, stop_flag: Any | None, in_flight: int) -> None:
     iterator = iter(jobs)
     retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
     suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
