@@ -33,7 +33,8 @@ from .games.base import Game
 from .position import Position, position_from_record
 from .generate import random_record
 from .intervals import t_quantile_95
-from .sampling import interval_document
+from .sampling import interval_note
+from .search.boundary import check_time_limit
 from .scoring import check_scoring_inputs, read_pot, score_deal
 from .workers import local_workers, run_pool
 
@@ -75,7 +76,7 @@ class Mean:
     def note(self) -> str | None:
         """Why there is no interval (the words of analyse and advice: "no sample", "one sample", "all samples
         alike", a board being the match's sample; or "0 by construction"), or None where there is one."""
-        return BY_CONSTRUCTION if self.fixed else interval_document(self.count, self.low, self.high)[1]
+        return BY_CONSTRUCTION if self.fixed else interval_note(self.count, self.low, self.high)
 
     def as_dict(self) -> dict[str, Any]:
         """``interval`` is two numbers, or two nulls with ``interval_note`` saying why (never ``[m, m]``)."""
@@ -218,8 +219,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     is reached (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so
     far, deals in all)`` is called after each deal played (on several workers, after each board). ``checkpoint`` (a
     file) keeps every board played, and a rerun of the same match resumes from it: every choice is a function of the
-    bots' seeds and the position, so the resumed match equals an uninterrupted one. ``workers`` (None: every core) plays whole boards on that many
-    processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
+    bots' seeds and the position, so the resumed match equals an uninterrupted one. ``workers`` (None: every core)
+    plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
     so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
     match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
     deals in board order."""
@@ -229,9 +230,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     if not is_whole_number(boards) or not 1 <= boards <= 1_000_000:
         raise StichError(f"boards must be a whole number from 1 to 1,000,000, not {boards!r}")
     bots = check_bots(bots)
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not 0 <= time_limit < math.inf):
-        raise StichError(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
+    check_time_limit(time_limit, StichError)
     if progress is not None and not callable(progress):
         raise StichError(f"progress must be a function of the result so far and the deals in all (or None), "
                          f"not {progress!r}")
@@ -264,7 +263,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     raise StichError(f"{journal.path}: a line of this checkpoint holds no played deals") from None
         for board in sorted(b for b in kept if b <= boards):  # a longer match's checkpoint: only the boards asked
             played.extend(kept[board])
-        deal_board = functools.partial(play_board, game=game.name, bots=tuple(bots), seed=seed, contract=contract,
+        deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
                                        declarer=declarer, variant=variant, pot=pot, rotations=rotations)
         stopped: list[str] = []
 

@@ -312,8 +312,9 @@ def partner_public(position: Position) -> bool:
     single-dummy view shows the sides to the partner alone."""
     rules = position.rules
     called = rules.contract.card
-    if called is None and rules.tables().called is not None:
-        called = rules.tables().called.card  # type: ignore[union-attr]
+    called_card = rules.tables().called
+    if called is None and called_card is not None:
+        called = called_card.card
     return called is None or not any(hand >> called & 1 for hand in position.state.hands)
 
 
@@ -427,7 +428,7 @@ def odds_document(analysis: Any) -> dict[str, Any]:
             "win_probability": analysis.win_probability, "win_interval": document.get("win_interval"),
             "mean": analysis.mean, "interval": list(analysis.interval),
             "score_mean": document.get("score_mean"), "score_interval": score_interval,
-            "openings": [opening.as_dict() for opening in analysis.openings],
+            "openings": document["openings"],
             "bonuses": document.get("bonuses", [])}
 
 

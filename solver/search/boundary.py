@@ -203,6 +203,13 @@ def check_stop(stop: object, error: type[StichError] = InvalidPositionError) -> 
         raise error(f"stop must be a threading.Event (or anything with is_set()), not {stop!r}")
 
 
+def check_time_limit(time_limit: object, error: type[StichError] = InvalidPositionError) -> None:
+    """A time limit: None, or a number of seconds, at least 0."""
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 <= time_limit < math.inf):
+        raise error(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
+
+
 class Deadline:
     """One ``time_limit`` (seconds from now) and ``stop`` event, for one search (the engine's stop check,
     :func:`~solver.search.engine.stop_checked`) or shared by the several searches of one question (a settlement,
@@ -215,9 +222,7 @@ class Deadline:
                  reference_solver: bool = False) -> None:
         if reference_solver and (time_limit is not None or stop is not None):
             raise StichError(REFERENCE_RUNS_TO_THE_END)
-        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                       or not 0 <= time_limit < math.inf):
-            raise InvalidPositionError(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
+        check_time_limit(time_limit)
         check_stop(stop)
         self.time_limit = time_limit
         self.stop = stop

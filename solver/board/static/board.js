@@ -441,7 +441,7 @@ function renderCurve() {
   });
   const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
   const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
-  const measure = scored ? `score (${S.view.score_unit})` : curve.measure === "points" ? "card points" : curve.measure;
+  const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
     (mistakes.length ? `${mistakes.length} card${mistakes.length === 1 ? "" : "s"} cost something (coloured)`
       : "no card cost anything");
@@ -492,7 +492,7 @@ function renderOdds(odds) {
   const pct = (p) => `${(100 * p).toFixed(1)}%`;
   const tenth = (x) => (Math.abs(x) < 0.05 ? 0 : x).toFixed(1);  // a payment rounding to 0 is "0.0", not "-0.0"
   const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
-  const measure = odds.measure === "points" ? "card points" : odds.measure;
+  const measure = UNITS[odds.measure] ?? odds.measure;
   // an interval of no width says only that no other value was met in these samples, not a certainty (stich
   // analyse's words)
   const interval = (i) => (!i || !Number.isFinite(i[0]) ? "" : odds.samples < 2 ? " (one sample: no interval)"
