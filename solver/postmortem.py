@@ -337,6 +337,12 @@ def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummar
     return tuple(summaries)
 
 
+def _counted_alike(objective: Objective, curve: Objective) -> bool:
+    """Whether ``objective`` counts what the curve counts (the same weights of points and tricks), so that its
+    target is a line on the curve's scale."""
+    return objective.points_weight == curve.points_weight and objective.trick_weight == curve.trick_weight
+
+
 def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str, int], ...]:
     """The yes/no objectives counted as the curve is (same weights, no card events), on the curve's scale: the
     curve's side reaching ``target`` makes its objective; the other side's objective is made while the curve stays
@@ -354,7 +360,7 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str
                 and objective.target == rules.tricks_in_deal and objective.maximiser == curve.maximiser):
             marks.append((f"{name} (all tricks)", maximum))  # every trick takes every point: the curve's top
             continue
-        if objective.points_weight != curve.points_weight or objective.trick_weight != curve.trick_weight:
+        if not _counted_alike(objective, curve):
             continue
         if objective.maximiser == curve.maximiser:  # a seat's own tricks are its target, as "kept" names them
             marks.append(("target" if _is_per_seat(rules) else name, objective.target))
@@ -368,8 +374,7 @@ def _winning(rules: Rules, curve: Objective) -> tuple[str, int] | None:
     counted as the curve is: Schafkopf's 61 and Zwanzigerrufen's 45 card points, the Kratzen attacker's 2 tricks;
     not a Tout's every trick on a scale of card points (120 points need not be every trick)."""
     objective = rules.game_objective()
-    if (objective is None or objective.target is None or objective.events
-            or objective.points_weight != curve.points_weight or objective.trick_weight != curve.trick_weight
+    if (objective is None or objective.target is None or objective.events or not _counted_alike(objective, curve)
             or objective.maximiser != curve.maximiser):
         return None
     return ("target" if _is_per_seat(rules) else "game"), objective.target
