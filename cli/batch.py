@@ -60,7 +60,7 @@ class _Bar:
         console = stderr_console()
         self.progress: Progress | None = None
         if console.is_terminal:
-            self.progress = Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+            self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                                      TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=console,
                                      transient=True)
 
@@ -71,19 +71,19 @@ class _Bar:
             def log(done: int, total: int) -> None:
                 nonlocal last
                 now = time.monotonic()
-                if now - last >= self.LOG_SECONDS:
+                if now - last >= self.LOG_SECONDS and done:
                     last = now
-                    message(f"stich: {done:,} of {total:,} written ({done / (now - started):.1f}/s)")
+                    message(f"stich: {done:,} of {total:,} written ({done / max(now - started, 1e-9):.1f}/s)")
 
             return log
         self.progress.start()
-        task = self.progress.add_task("solve", total=None, rate="")
+        task = self.progress.add_task("reading", total=None, rate="")  # the input and the output, before a count
 
         def update(done: int, total: int) -> None:
             assert self.progress is not None
             elapsed = self.progress.tasks[0].elapsed or 0.0
-            rate = f"{done / elapsed:.1f}/s" if elapsed > 0 else ""
-            self.progress.update(task, completed=done, total=total, rate=rate)
+            rate = f"{done / elapsed:.1f}/s" if elapsed > 0 and done else ""
+            self.progress.update(task, description="solving", completed=done, total=total, rate=rate)
 
         return update
 

@@ -50,7 +50,8 @@ from .variant import Variant, value_text
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, run_pool, run_serial, serial_threads,
                       worker_engine)
 
-#: Called after each written line with (lines written in this run, lines this run has to write).
+#: Called with (lines written in this run, lines this run has to write): with 0 once what is left is counted, then
+#: after each written line.
 BatchProgress = Callable[[int, int], None]
 
 
@@ -495,8 +496,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     ``workers`` processes (default: every local core; 1 solves in this process unless ``memory_mb`` asks for a
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
     module docstring); ``table_mb`` sizes its table (None: the default, at most a quarter of ``memory_mb``).
-    ``progress`` is called after every line written; with it the file is read twice, first to count what is left to
-    do. ``on_error`` is called with each error line's message as it is written. On a
+    ``progress`` is called once what is left is counted (0 written) and after every line written; with it the file
+    is read twice, first to count what is left to do. ``on_error`` is called with each error line's message as it is written. On a
     Dask cluster without workers the run waits ``worker_wait`` seconds for one (telling ``notify``), then gives up
     with a StichError; Dask's own log reaches stderr only when ``verbose``.
 
@@ -599,6 +600,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                 counted.add(item.key)
         total = len(counted)
         del counted
+        progress(0, total)  # counted: the display can say how many are left before the first is solved
     met: set[str] = set()
     seen = [0, 0, 0]  # records read, records already done, duplicates of a record above
 

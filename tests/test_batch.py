@@ -585,3 +585,29 @@ def test_one_worker_asked_for_searches_on_one_thread() -> None:
     assert _engine_threads(None) is None  # the default again after the run
     run_serial([1], _worker_threads, (), lambda _, result: seen.append(result), threads=serial_threads(None))
     assert seen[1] == (None, default_threads())
+
+
+def test_progress_says_how_many_are_left_before_the_first_is_solved(tmp_path: Path) -> None:
+    """A resume over a large output showed 'solving 0/?' while it read the files: the count now comes first."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 5, 6)), source)
+    out = tmp_path / "out.jsonl"
+    solve_batch(source, out, workers=1, objectives=["tricks"])
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join(lines[:2]) + "\n", encoding="utf-8")  # two answered, four left
+    calls: list[tuple[int, int]] = []
+    solve_batch(source, out, workers=1, objectives=["tricks"], progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_the_progress_bar_reads_before_it_solves() -> None:
+    """The terminal's bar says 'reading' until the records left are counted, then 'solving'."""
+    import cli.batch as batch_command
+
+    bar = batch_command._Bar()
+    from rich.progress import Progress
+    bar.progress = Progress(batch_command.TextColumn("{task.description}"), auto_refresh=False)  # no terminal here
+    with bar as update:
+        assert bar.progress.tasks[0].description == "reading"
+        update(0, 4)
+        assert bar.progress.tasks[0].description == "solving" and bar.progress.tasks[0].total == 4
