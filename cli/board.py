@@ -30,7 +30,7 @@ def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
 
 def board(
     files: Optional[List[Path]] = typer.Argument(
-        None, metavar="FILE", show_default=False, parser=file_name,
+        None, metavar="[FILE]...", show_default=False, parser=file_name,
         help="The .tbn files to open, any number (the first file's first record, or its --board record, opens "
              "first); the board reads no other file but uploads."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",

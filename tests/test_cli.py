@@ -1171,6 +1171,7 @@ def test_help_lists_every_command_with_its_line_and_no_type_names():
     for name, _, _ in COMMANDS:
         page = run(name, "--help").stdout
         assert not re.search(r"<[A-Za-z]", page), name  # no <bool>, <Path>, <int>: a flag takes no value
+    assert "Usage: stich board [OPTIONS] [FILE]..." in run("board", "--help").stdout  # any number of files
 
 
 def test_analyse_json_help_says_what_a_file_gives():
