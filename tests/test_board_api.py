@@ -4,6 +4,7 @@ no traceback. The page itself is driven in a real browser by test_board_browser.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -752,6 +753,29 @@ def test_the_command_refuses_a_bad_allow_host():
     assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr  # a usage error (docs/cli.md)
     assert "Invalid value for '--allow-host': 'https://board.club.example/' is not a host name (expected NAME or " \
         "NAME:PORT" in " ".join(run.stderr.replace("│", " ").split())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="interfaces are read the Linux way")
+def test_every_interfaces_address_is_listed_not_only_the_default_routes():
+    """A club PC on a cable and a wireless network is reached at both; the startup list had only the default
+    route's address and the names'. Each interface's address is read from the system: the loopback's is among them
+    (and left out of the list), and so is every address that ``ip`` shows on an interface that is up."""
+    from solver.board.guard import interface_addresses, machine_addresses
+
+    found = interface_addresses()
+    assert "127.0.0.1" in found
+    listed = machine_addresses()
+    usable = {a for a in found if not (ipaddress.ip_address(a).is_loopback or ipaddress.ip_address(a).is_link_local)}
+    assert "127.0.0.1" not in listed and usable <= set(listed)
+    try:
+        shown = subprocess.run(["ip", "-o", "addr", "show", "up"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        pytest.skip("no ip command here")
+    for line in shown.splitlines():
+        words = line.split()
+        address = words[3].split("/")[0]
+        if words[2] == "inet" or "scope global" in line:
+            assert address in found, line
 
 
 def test_the_command_on_every_address_is_reached_by_the_machines_address():
