@@ -657,10 +657,10 @@ def test_bound_to_every_address_the_machines_addresses_and_names_are_its_own(clu
     its own, so both are the board's, on its port; other names, other ports and other Origins are still refused."""
     c = TestClient(create_app([ZR], host=wildcard, port=8421), base_url="http://192.0.2.7:8421")
     for host in ("192.0.2.7:8421", "10.1.2.3:8421", "[fd00::5]:8421", "[::ffff:192.0.2.7]:8421", "clubpc:8421",
-                 "CLUBPC.club.lan:8421", "localhost:8421", "127.0.0.1:8421", "[::1]:8421"):
+                 "CLUBPC.club.lan:8421", "clubpc.local:8421", "localhost:8421", "127.0.0.1:8421", "[::1]:8421"):
         assert c.get("/api/start", headers={"Host": host}).status_code == 200, host
     for host in ("attacker.example:8421", "clubpc.attacker.example:8421", "192.0.2.7:9999", "192.0.2.7", "clubpc",
-                 "0x7f.1:8421", "3232235777:8421", ""):
+                 "other.local:8421", "clubpc.local.attacker.example:8421", "0x7f.1:8421", "3232235777:8421", ""):
         refused(c.get("/api/start", headers={"Host": host}), 421, "its own address")
     for host, origin in (("192.0.2.7:8421", "http://192.0.2.7:8421"), ("192.0.2.7:8421", "http://clubpc:8421"),
                          ("[fd00::5]:8421", "http://[fd00::5]:8421"), ("localhost:8421", "http://localhost:8421"),

@@ -63,8 +63,14 @@ def is_wildcard(host: str) -> bool:
 
 
 def machine_names() -> set[str]:
-    """This machine's own names (``socket.gethostname()``, ``socket.getfqdn()``), lower-cased."""
-    return {name.lower() for name in (socket.gethostname(), socket.getfqdn()) if name}
+    """This machine's own names (``socket.gethostname()``, ``socket.getfqdn()``) and its multicast-DNS name
+    (``NAME.local``, which macOS and Linux with Avahi answer on the local network; no public DNS can rebind a name
+    under ``.local``, RFC 6762), lower-cased."""
+    names = {name.lower() for name in (socket.gethostname(), socket.getfqdn()) if name}
+    short = socket.gethostname().split(".")[0].lower()
+    if short and not ip_literal(short) and not short.startswith("localhost"):
+        names.add(f"{short}.local")
+    return names
 
 
 def on_network(host: str) -> bool:
