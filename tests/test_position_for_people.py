@@ -279,3 +279,19 @@ def test_settlement_and_solve_result_names_mean_one_thing_each():
     result = solver.solve(valat(), "valat", cards=True)
     assert result.card_names() == {"T17": 5, "T16": 5, "SK": 5, "CK": 5, "HK": 4}  # each card's value by name
     assert result.best_cards() == ["T17", "T16", "SK", "CK"] and result.best_cards()[0].index == 5
+
+
+def test_a_result_gives_its_card_values_and_line_as_cards():
+    """``card_values`` and ``line`` hold pack indices (``CardValue(card=5, value=5)``), which an app would look up in
+    the pack itself; ``values_by_card()`` and ``line_cards()`` give Cards, which print as their names."""
+    result = solver.solve(valat(), "valat", cards=True, line=True)
+    by_card = result.values_by_card()
+    assert [repr(card) for card in by_card] == ["Card(T17)", "Card(T16)", "Card(SK)", "Card(CK)", "Card(HK)"]
+    assert list(by_card.values()) == [5, 5, 5, 5, 4] and by_card["HK"] == 4  # a Card is found by its name too
+    assert {card.index: value for card, value in by_card.items()} == dict(result.card_values)  # indices as before
+    assert result.line_cards() == result.line_names() and [card.index for card in result.line_cards()] == list(
+        result.line)
+    assert all(isinstance(card, solver.Card) for card in result.line_cards())
+    bare = solver.SolveResult(result.objective, 0, 0, (solver.CardValue(0, 0),))
+    with pytest.raises(solver.StichError, match="no pack"):
+        bare.values_by_card()
