@@ -139,6 +139,24 @@ def test_an_illegal_card_names_the_rule_it_breaks():
         rufer.play_cards("EA E8 E7 EK E9 EZ GA")  # seat 3, void in acorns, keeps the called ace
 
 
+def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_unknown_card_too():
+    """An app catches IllegalPlayError for "not a card you can play here": a misspelt token or another game's card
+    name was UnknownCardError only, while another game's Card was IllegalPlayError only."""
+    from solver.errors import UnknownCardPlayError
+
+    position = ending()
+    for card in ["ZZ", "EA", solver.Schafkopf.pack.parse("EA"), 40]:
+        with pytest.raises(UnknownCardPlayError, match="not a card of the Zwanzigerrufen pack") as caught:
+            position.play(card)
+        assert isinstance(caught.value, solver.IllegalPlayError) and isinstance(caught.value, solver.UnknownCardError)
+    with pytest.raises(solver.IllegalPlayError, match=r"card 2 of the play \(T2l\): 'T2l' is not a card of the "
+                                                      r"Zwanzigerrufen pack; did you mean 'T21'"):
+        position.play_cards("HK T2l")
+    with pytest.raises(solver.IllegalPlayError, match="seat 1 does not hold T1") as caught:
+        position.play("T1")
+    assert not isinstance(caught.value, solver.UnknownCardError)  # a card of the pack, but not this seat's
+
+
 def test_kratzen_must_beat_and_the_message_says_so():
     position = solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=1)
     with pytest.raises(solver.IllegalPlayError, match="must follow suit to the lead SU and beat SU if he can: with one of SK"):
