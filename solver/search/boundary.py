@@ -238,6 +238,13 @@ class Deadline:
         limit."""
         return None if self._end is None else max(0.0, self._end - time.monotonic())
 
+    def reason(self) -> str:
+        """Why :meth:`passed` says stop, naming the limit (a bot author who passed 0 seconds, or a left-over 0 of a
+        call's one deadline, reads it)."""
+        if self.stop is not None and self.stop.is_set():
+            return "its stop event was set"
+        return f"its time limit was up (time_limit={self.time_limit!r} seconds)"
+
     def passed(self) -> bool:
         """Whether a search must stop now: the time is up or the event is set (asked by the search without raising:
         a clock and an Event only)."""
