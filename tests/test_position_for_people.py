@@ -233,6 +233,9 @@ def test_reprs_say_what_things_are_in_a_line():
     assert repr(result).startswith("<SolveResult valat; total 10 (achieved 5 + future 5); target 10: yes; "
                                    "cards {T17: 5, T16: 5, SK: 5, CK: 5, HK: 4}; line T17 ")
     assert repr(solver.EngineSolver(16, threads=1)) == "<EngineSolver 1 thread, table 16 MB>"
+    from solver.search.settle import SettlementEngine
+
+    assert repr(SettlementEngine(8, threads=2)) == "<SettlementEngine 2 threads, table 8 MB>"
 
 
 def test_a_game_prints_as_its_name_and_is_still_its_class():
