@@ -36,7 +36,8 @@ _PUBLIC = {
     "cards": ("Card", "CardSet", "Pack"),
     "deal": ("Deal",),
     "errors": ("EngineError", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
-               "ParseError", "SearchStopped", "StichError", "UnknownCardError", "UnknownGameError", "VariantError"),
+               "ParseError", "SearchStopped", "StichError", "UnknownCardError", "UnknownCardPlayError",
+               "UnknownGameError", "VariantError"),
     "games": ("GAMES", "Contract", "Game", "Objective", "Rules", "TrickEvent", "game_list", "games_with", "get_game",
               "register_game"),  # and each game's class, by its name in games.__all__ (see __getattr__)
     "position": ("Position", "make_position", "position_from_record"),
@@ -81,7 +82,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
     from .cards import Card, CardSet, Pack
     from .deal import Deal
     from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
-                         ParseError, SearchStopped, StichError, UnknownCardError, UnknownGameError, VariantError)
+                         ParseError, SearchStopped, StichError, UnknownCardError, UnknownCardPlayError,
+                         UnknownGameError, VariantError)
     from .games import (Contract, Game, game_list, GAMES, games_with, get_game, Kratzen, Objective, register_game,
                         Rules, Schafkopf, TrickEvent, Zwanzigerrufen)
     from .generate import random_position, random_record, random_records
@@ -104,9 +106,9 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
                "Kratzen", "Objective", "OpeningCard", "Pack", "ParseError", "PlayAnalysis", "PlayState",
                "PlayerSummary", "Position", "Rules", "Schafkopf", "ScoreItem", "SearchStopped", "SeatTarget",
                "Settlement", "SolveResult", "StichError", "TableEntry", "Trick", "TrickEvent", "UnknownCardError",
-               "UnknownGameError", "Variant", "VariantError", "Zwanzigerrufen", "__version__", "analyse_hand",
-               "analyse_play", "analyse_position", "check_bonuses", "check_report", "contract_table", "dd_settlement",
-               "game_list", "games_with", "get_game", "iter_positions", "make_position", "parse_positions", "perft",
-               "position_from_record", "random_position", "random_record", "random_records", "read_positions",
-               "register_game", "score_deal", "solve", "solve_batch", "solve_report", "strategy_tree", "table_report",
-               "write_plot", "write_tree"]
+               "UnknownCardPlayError", "UnknownGameError", "Variant", "VariantError", "Zwanzigerrufen", "__version__",
+               "analyse_hand", "analyse_play", "analyse_position", "check_bonuses", "check_report", "contract_table",
+               "dd_settlement", "game_list", "games_with", "get_game", "iter_positions", "make_position",
+               "parse_positions", "perft", "position_from_record", "random_position", "random_record",
+               "random_records", "read_positions", "register_game", "score_deal", "solve", "solve_batch",
+               "solve_report", "strategy_tree", "table_report", "write_plot", "write_tree"]

@@ -548,7 +548,8 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     ``at_least`` samples. Sums are integers merged in any order, so the result
     does not depend on ``workers`` or on a resume."""
     check_run(samples, checkpoint)
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
         raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
     count = min(local_workers(workers), samples)
     total = AdviceSums()

@@ -210,7 +210,8 @@ class SamplingBot(_PointsEngine):
             raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
         if not is_whole_number(seed):
             raise StichError(f"the seed is a whole number, not {seed!r}")
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                       or not time_limit > 0):
             raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
         local_workers(workers)  # a bad count fails here
         self.samples = samples

@@ -143,6 +143,12 @@ class IllegalPlayError(StichError):
     """A card played that is not in the player's hand or that the rules forbid at that moment."""
 
 
+class UnknownCardPlayError(IllegalPlayError, UnknownCardError):
+    """A card to play that is not in the game's pack (a misspelt token, another game's Card, a pack index out of
+    range): an :class:`IllegalPlayError`, as everything ``play`` refuses, so that an app catches one class for "not a
+    card you can play here", and an :class:`UnknownCardError`, as every card the pack does not know."""
+
+
 class InvalidPositionError(StichError):
     """A play state, objective or number passed to a solver that no legal play reaches or the engine cannot take
     (cards in two places, hands that do not fit the trick on the table, a trick that breaks the rules, a flag or

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cards import Card, bits
-from .errors import IllegalPlayError, is_whole_number
+from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, is_whole_number
 
 if TYPE_CHECKING:
     from .games.base import Rules
@@ -88,18 +88,22 @@ class PlayState:
 
     def play(self, card: "int | str | Card") -> "PlayState":
         """The state after the player to move plays ``card`` (a pack index, a Card or a card token);
-        IllegalPlayError if the rules forbid it."""
+        IllegalPlayError if the rules forbid it (UnknownCardPlayError, an IllegalPlayError too, for a card that is
+        not in the pack)."""
         if isinstance(card, str):
-            card = self.rules.pack.parse(card).index
+            try:
+                card = self.rules.pack.parse(card).index
+            except UnknownCardError as error:
+                raise UnknownCardPlayError(str(error)) from None
         elif isinstance(card, Card):
             if not self.rules.pack.holds(card):
-                raise IllegalPlayError(f"{card.name} is not a card of the {self.rules.game.name} pack")
+                raise UnknownCardPlayError(f"{card.name} is not a card of the {self.rules.game.name} pack")
             card = card.index
         if not is_whole_number(card):
             raise IllegalPlayError(f"a card to play is a pack index, a Card or a card token, not {card!r}")
         if not 0 <= card < len(self.rules.pack):
-            raise IllegalPlayError(f"card index {card} is not a card of the {self.rules.game.name} pack "
-                                   f"(0 to {len(self.rules.pack) - 1})")
+            raise UnknownCardPlayError(f"card index {card} is not a card of the {self.rules.game.name} pack "
+                                       f"(0 to {len(self.rules.pack) - 1})")
         seat = self.to_move
         if self.is_over:
             raise IllegalPlayError("the deal is over: no card can be played")

@@ -203,6 +203,16 @@ def test_a_stop_event_stops_the_running_settlement(workers):
     assert advice.stopped == "interrupt" and advice.samples == 0
 
 
+@pytest.mark.parametrize("limit", [True, 0, float("nan")])
+def test_a_time_limit_that_is_no_positive_number_of_seconds_is_refused(limit):
+    """True was taken as one second (a bool is an int)."""
+    position = next(read_positions(ROOT / "examples" / "valat.tbn"))
+    with pytest.raises(StichError, match=f"time_limit is a number of seconds above 0, not {limit!r}"):
+        card_advice(position, samples=1, workers=1, time_limit=limit)
+    with pytest.raises(StichError, match=f"time_limit is a number of seconds above 0, not {limit!r}"):
+        contract_advice(contracts="all", samples=1, workers=1, time_limit=limit, **KRATZEN)
+
+
 def test_the_first_samples_a_bot_needs_are_solved_whatever_the_time_limit():
     from solver.advice import card_sums
 

@@ -384,6 +384,18 @@ def test_a_fresh_engine_checks_a_none_state():
         EngineSolver(1).solve(None, None)
 
 
+def test_an_engine_given_a_position_or_an_objective_name_says_what_to_pass():
+    """A bot author's first call, ``engine.solve(position, "points")``, was told only "expected a PlayState, not
+    Position": the engine's methods take the engine's view, and the message now says where to find it."""
+    position = next(solver.read_positions(VALAT))
+    with pytest.raises(InvalidPositionError, match=r"expected a PlayState \(a Position's is position.state\), "
+                                                   r"not Position"):
+        EngineSolver(1).solve(position, position.objective("points"))
+    with pytest.raises(InvalidPositionError, match=r"expected an Objective \(by name: position.objective\('points'\)"
+                                                   r"\), not str"):
+        EngineSolver(1).solve(position.state, "points")
+
+
 def test_position_from_record_needs_a_record():
     with pytest.raises(StichError, match="expected a Record"):
         solver.position_from_record(None)

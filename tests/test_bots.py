@@ -146,6 +146,9 @@ def test_bots_print_as_what_they_are_and_check_their_seed():
         for make in (RandomBot, SamplingBot):
             with pytest.raises(StichError, match="the seed is a whole number"):
                 make(seed=seed)
+    for limit in (True, 0, -1, float("nan"), "1"):  # True was taken as a second
+        with pytest.raises(StichError, match=f"time_limit is a number of seconds above 0, not {limit!r}"):
+            SamplingBot(time_limit=limit)
 
 
 def test_bad_bot_names_are_refused():

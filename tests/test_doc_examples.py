@@ -141,3 +141,19 @@ def test_every_public_name_and_its_public_methods_have_a_docstring():
                     static if isinstance(static, property) else getattr(value, member)):
                 missing.append(f"{name}.{member}")
     assert not missing, f"no docstring: {', '.join(missing)}"
+
+
+def test_the_json_md_example_reads_the_documents_as_it_says(monkeypatch):
+    """docs/json.md's script (the one Python example no other test ran: it runs ``stich`` rather than importing
+    solver) finds the Valat check of examples/valat.tbn; ``stich`` is this tree's CLI, whatever the PATH holds."""
+    import sys
+
+    (block,) = [code for code in re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "json.md").read_text(
+        encoding="utf-8"), flags=re.S | re.M)]
+    assert '["stich", ' in block
+    code = block.replace('["stich", ', f'[{sys.executable!r}, "-c", "from cli.main import main; main()", ')
+    monkeypatch.chdir(ROOT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "docs/json.md", "exec"), {})
+    assert out.getvalue() == "1 True [1]\n"  # board 1: the declarer, seat 1, can force Valat

@@ -139,6 +139,24 @@ def test_an_illegal_card_names_the_rule_it_breaks():
         rufer.play_cards("EA E8 E7 EK E9 EZ GA")  # seat 3, void in acorns, keeps the called ace
 
 
+def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_unknown_card_too():
+    """An app catches IllegalPlayError for "not a card you can play here": a misspelt token or another game's card
+    name was UnknownCardError only, while another game's Card was IllegalPlayError only."""
+    from solver import UnknownCardPlayError
+
+    position = ending()
+    for card in ["ZZ", "EA", solver.Schafkopf.pack.parse("EA"), 40]:
+        with pytest.raises(UnknownCardPlayError, match="not a card of the Zwanzigerrufen pack") as caught:
+            position.play(card)
+        assert isinstance(caught.value, solver.IllegalPlayError) and isinstance(caught.value, solver.UnknownCardError)
+    with pytest.raises(solver.IllegalPlayError, match=r"card 2 of the play \(T2l\): 'T2l' is not a card of the "
+                                                      r"Zwanzigerrufen pack; did you mean 'T21'"):
+        position.play_cards("HK T2l")
+    with pytest.raises(solver.IllegalPlayError, match="seat 1 does not hold T1") as caught:
+        position.play("T1")
+    assert not isinstance(caught.value, solver.UnknownCardError)  # a card of the pack, but not this seat's
+
+
 def test_kratzen_must_beat_and_the_message_says_so():
     position = solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=1)
     with pytest.raises(solver.IllegalPlayError, match="must follow suit to the lead SU and beat SU if he can: with one of SK"):
@@ -215,6 +233,9 @@ def test_reprs_say_what_things_are_in_a_line():
     assert repr(result).startswith("<SolveResult valat; total 10 (achieved 5 + future 5); target 10: yes; "
                                    "cards {T17: 5, T16: 5, SK: 5, CK: 5, HK: 4}; line T17 ")
     assert repr(solver.EngineSolver(16, threads=1)) == "<EngineSolver 1 thread, table 16 MB>"
+    from solver.search.settle import SettlementEngine
+
+    assert repr(SettlementEngine(8, threads=2)) == "<SettlementEngine 2 threads, table 8 MB>"
 
 
 def test_a_game_prints_as_its_name_and_is_still_its_class():
@@ -279,3 +300,19 @@ def test_settlement_and_solve_result_names_mean_one_thing_each():
     result = solver.solve(valat(), "valat", cards=True)
     assert result.card_names() == {"T17": 5, "T16": 5, "SK": 5, "CK": 5, "HK": 4}  # each card's value by name
     assert result.best_cards() == ["T17", "T16", "SK", "CK"] and result.best_cards()[0].index == 5
+
+
+def test_a_result_gives_its_card_values_and_line_as_cards():
+    """``card_values`` and ``line`` hold pack indices (``CardValue(card=5, value=5)``), which an app would look up in
+    the pack itself; ``values_by_card()`` and ``line_cards()`` give Cards, which print as their names."""
+    result = solver.solve(valat(), "valat", cards=True, line=True)
+    by_card = result.values_by_card()
+    assert [repr(card) for card in by_card] == ["Card(T17)", "Card(T16)", "Card(SK)", "Card(CK)", "Card(HK)"]
+    assert list(by_card.values()) == [5, 5, 5, 5, 4] and by_card["HK"] == 4  # a Card is found by its name too
+    assert {card.index: value for card, value in by_card.items()} == dict(result.card_values)  # indices as before
+    assert result.line_cards() == result.line_names() and [card.index for card in result.line_cards()] == list(
+        result.line)
+    assert all(isinstance(card, solver.Card) for card in result.line_cards())
+    bare = solver.SolveResult(result.objective, 0, 0, (solver.CardValue(0, 0),))
+    with pytest.raises(solver.StichError, match="no pack"):
+        bare.values_by_card()

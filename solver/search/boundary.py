@@ -59,7 +59,8 @@ def check_flag(name: str, value: object, allow_none: bool = False) -> bool:
 def check_state(state: object) -> PlayState:
     """``state`` if legal play can reach it, else InvalidPositionError (see the module docstring)."""
     if not isinstance(state, PlayState):
-        raise InvalidPositionError(f"expected a PlayState, not {type(state).__name__}")
+        hint = " (a Position's is position.state)" if type(state).__name__ == "Position" else ""
+        raise InvalidPositionError(f"expected a PlayState{hint}, not {type(state).__name__}")
     rules = state.rules
     if not isinstance(rules, Rules):
         raise InvalidPositionError(f"the state's rules must be a Rules object, not {type(rules).__name__}")
@@ -161,7 +162,8 @@ def _shown(rules: Rules, name: str, value: object) -> str:
 def check_objective(objective: object, rules: Rules) -> Objective:
     """``objective`` if the engine can answer it for ``rules``' deal, else InvalidPositionError."""
     if not isinstance(objective, Objective):
-        raise InvalidPositionError(f"expected an Objective, not {type(objective).__name__}")
+        hint = f" (by name: position.objective({objective!r}))" if isinstance(objective, str) else ""
+        raise InvalidPositionError(f"expected an Objective{hint}, not {type(objective).__name__}")
     if not isinstance(objective.maximiser, frozenset) or not all(
             is_whole_number(s) and 0 <= s < rules.seats for s in objective.maximiser):
         raise InvalidPositionError(f"the maximising seats {objective.maximiser!r} are not seats 0..{rules.seats - 1}")
@@ -237,6 +239,13 @@ class Deadline:
         """The seconds left for the next search (0 once past: that search stops before it starts), None without a
         limit."""
         return None if self._end is None else max(0.0, self._end - time.monotonic())
+
+    def reason(self) -> str:
+        """Why :meth:`passed` says stop, naming the limit (a bot author who passed 0 seconds, or a left-over 0 of a
+        call's one deadline, reads it)."""
+        if self.stop is not None and self.stop.is_set():
+            return "its stop event was set"
+        return f"its time limit was up (time_limit={self.time_limit!r} seconds)"
 
     def passed(self) -> bool:
         """Whether a search must stop now: the time is up or the event is set (asked by the search without raising:

@@ -437,7 +437,7 @@ def stop_checked(engine: _engine.Engine, time_limit: float | None = None,
     engine.stop_check = deadline.passed
     try:
         if deadline.passed():  # already past: not even the first 16,384 nodes
-            raise SearchStopped("the search was stopped before it started (its time limit or stop event)")
+            raise SearchStopped(f"the search was stopped before it started: {deadline.reason()}")
         yield
     finally:
         engine.stop_check = previous

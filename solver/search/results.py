@@ -13,7 +13,8 @@ from ..state import PlayState
 
 class CardValue(NamedTuple):
     """The value of the rest of the deal (for the maximising side) if this card is played now: a pair, so that
-    ``dict(result.card_values)`` maps pack indices to values and the values sort."""
+    ``dict(result.card_values)`` maps pack indices to values and the values sort (``SolveResult.values_by_card``
+    keys them by Cards)."""
 
     card: int
     value: int
@@ -71,10 +72,22 @@ class SolveResult:
         pack = self._pack()
         return {pack[cv.card].name: cv.value for cv in self.card_values}
 
+    def values_by_card(self) -> dict[Card, int]:
+        """Each card value by the card as a :class:`Card`, in the order of ``card_values``: for an app, whose cards
+        print as their names, where ``card_values`` holds the engine's pack indices (``dict(result.card_values)``
+        stays keyed by them). A Card equals and hashes as its name, so ``values_by_card()["T17"]`` finds it too."""
+        pack = self._pack()
+        return {pack[cv.card]: cv.value for cv in self.card_values}
+
     def line_names(self) -> list[str]:
         """The principal variation by the cards' names."""
         pack = self._pack()
         return [pack[c].name for c in self.line]
+
+    def line_cards(self) -> list[Card]:
+        """The principal variation as :class:`Card` s (``line`` holds their pack indices)."""
+        pack = self._pack()
+        return [pack[c] for c in self.line]
 
     def __repr__(self) -> str:
         """The answer by the cards' names (the fields hold pack indices)."""

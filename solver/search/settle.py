@@ -130,6 +130,11 @@ class SettlementEngine(ThreadedEngine):
         self._loaded: tuple | None = None
         self._lock = threading.RLock()  # threads take turns (see engine.serialised)
         self._held = 0                  # the threads the current question holds (serialised), 0 between questions
+        self._megabytes = tt_megabytes
+
+    def __repr__(self) -> str:
+        """One line, as EngineSolver's (it printed as ``<... object at 0x...>``)."""
+        return f"<SettlementEngine {self.threads} thread{'s' if self.threads != 1 else ''}, table {self._megabytes} MB>"
 
     @property
     def nodes(self) -> int:

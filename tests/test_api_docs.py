@@ -1,0 +1,89 @@
+"""docs/api.md against the code. docs/api.md shows each function as a signature (``solve(position, objective=
+"points", *, seat=None, ...)``) rather than as an example to run, so a newcomer writes the call from it: every name
+it shows must exist, with the parameters shown, and a whole signature (one without ``...``) must show every
+parameter the function takes. Once six of them left out parameters (``analyse_hand``'s ``announcements`` and
+``pot``, ``SamplingBot``'s ``plays_for`` and ``workers``, ``strategy_tree``'s ``max_nodes``, ...)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import solver
+
+API = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+#: Parameters a signature leaves to its prose: ``make_position``'s ``**state_tags`` are listed by name there.
+PROSE = {"state_tags"}
+
+
+def top_level_split(text: str) -> list[str]:
+    """``text`` split at the commas outside brackets and quotes (``play=(), driver="mtdf"``)."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
+
+
+def shown_signatures() -> Iterator[tuple[str, str, Any]]:
+    """(name, parameters as shown, module the name is read from) of each signature in the first column of a table
+    row; a name without ``solver.`` is read from the module of the signature before it in the row, else ``solver``
+    (``solver.bots.SamplingBot(...)``, ``RandomBot(seed=0)``)."""
+    for row in re.findall(r"^\| (`[^|]*?) \|", API, flags=re.M):
+        module: Any = solver
+        for span in re.findall(r"`([^`]+)`", row):
+            match = re.fullmatch(r"([\w.]+)\((.*)\)", span, flags=re.S)
+            if match is None:
+                continue
+            name, parameters = match.groups()
+            if name.startswith("solver."):
+                path = name.split(".")
+                for cut in range(len(path) - 1, 0, -1):
+                    try:
+                        module = importlib.import_module(".".join(path[:cut]))
+                        break
+                    except ImportError:
+                        continue
+                name = ".".join(path[cut:])
+            yield name, parameters, module
+
+
+def resolved(name: str, module: Any) -> Any:
+    value = module
+    for part in name.split("."):
+        value = getattr(value, part)
+    return value
+
+
+SIGNATURES = list(shown_signatures())
+
+
+def test_the_signatures_are_found() -> None:
+    names = {name for name, _, _ in SIGNATURES}
+    assert {"solve", "make_position", "EngineSolver", "SamplingBot", "analyse_hand", "strategy_tree"} <= names
+
+
+@pytest.mark.parametrize("name, parameters, module", [pytest.param(*s, id=s[0]) for s in SIGNATURES])
+def test_every_signature_shown_is_the_functions(name: str, parameters: str, module: Any) -> None:
+    function = resolved(name, module)
+    real = [p for p in inspect.signature(function).parameters if p != "self"]
+    shown = [part.split("=", 1)[0].strip().lstrip("*") for part in top_level_split(parameters)]
+    shown = [p for p in shown if p and p != "..."]
+    assert [p for p in shown if p not in real] == []  # no parameter the function does not take
+    if "..." not in parameters:
+        assert [p for p in real if p not in shown and p not in PROSE] == []  # every parameter, when shown whole
