@@ -154,6 +154,37 @@ class PlayAnalysis:
         """The cards that cost something (``is_mistake``), in playing order."""
         return tuple(card for card in self.cards if card.is_mistake)
 
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{name} {sum(card.grade == name for card in self.cards)}" for name in GRADES[1:])
+        return (f"<PlayAnalysis {self.game} {self.contract}, declarer {self.declarer}: {len(self.cards)} cards "
+                f"graded by {self.measure}; {counts}>")
+
+    def __str__(self) -> str:
+        """A line per card, as a reader of the game goes through it: the value before, the best and after, the cost
+        and grade, and for a card that cost something the better cards and the bonuses it lost."""
+        side = "+".join(str(seat) for seat in self.declaring_side)
+        whose = f"seat {side}" if len(self.declaring_side) == 1 else f"seats {side}"
+        lines = [f"{self.game} {self.contract}, declarer {self.declarer}: {self.measure} of {whose}"]
+        for card in self.cards:
+            line = (f"{card.number:3d}  trick {card.trick:2d}  seat {card.seat}  {card.card:<4} "
+                    f"{card.before:4d} -> {card.after:4d} (best {card.best:4d})  {card.grade}")
+            if card.cost:
+                line += f" (cost {card.cost}; better: {'/'.join(card.best_cards)})"
+            lost = lost_text(card.bonuses_lost, card.bonuses_handed_over)
+            lines.append(line + (f"; lost: {lost}" if lost else ""))
+        return "\n".join(lines)
+
+    def _repr_svg_(self) -> str:
+        """The plot of the value over the play (:func:`solver.plot.plot_figure`), which Jupyter shows for a
+        post-mortem as it shows a position's diagram."""
+        import io
+
+        from .plot import plot_figure
+
+        buffer = io.StringIO()
+        plot_figure(self).savefig(buffer, format="svg")  # a Figure of its own, not pyplot's: nothing to close
+        return buffer.getvalue()
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"game": self.game, "contract": self.contract, "declarer": self.declarer,

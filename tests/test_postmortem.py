@@ -140,6 +140,25 @@ def test_a_whole_schafkopf_example_deal():
     assert analysis.curve[-1] == reference_total(position)
 
 
+def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
+    """It printed as a dataclass dump of every field; now as a card per line (the cost and the better cards where
+    one cost something), a short repr with the grades counted, and Jupyter shows its plot as SVG."""
+    position = next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn")))
+    analysis = analyse_play(position)
+    blunders = sum(card.grade == "blunder" for card in analysis.cards)
+    assert repr(analysis) == (f"<PlayAnalysis Schafkopf {analysis.contract}, declarer 1: 16 cards graded by "
+                              f"points; inaccuracy 0, mistake 0, blunder {blunders}>") and blunders == 1
+    lines = str(analysis).splitlines()
+    assert lines[0] == f"Schafkopf {analysis.contract}, declarer 1: points of seats 1+3" and len(lines) == 17
+    first = analysis.cards[0]
+    assert lines[1].split() == ["1", "trick", "1", "seat", "1", first.card, str(first.before), "->", str(first.after),
+                                "(best", f"{first.best})", "blunder", f"(cost", f"{first.cost};", "better:",
+                                "/".join(first.best_cards) + ");", "lost:", "schwarz"]
+    assert lines[2].endswith("ok") and "better" not in lines[2]
+    svg = ElementTree.fromstring(analysis._repr_svg_().encode())
+    assert svg.tag.endswith("svg") and analysis.contract == "Rufer G"
+
+
 def test_grades_follow_the_thresholds():
     assert [grade(cost, "points", False) for cost in (0, 1, 5, 6, 14, 15, 40)] == [
         "ok", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
