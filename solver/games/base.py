@@ -404,9 +404,10 @@ class Game(metaclass=GameType):
     # Outcome: the game's scoring, which solver/scoring.py and solver/settlement.py drive -----------------------
 
     @classmethod
-    def needs_whole_play(cls, contract: Contract) -> bool:
-        """Whether scoring reads the play (a contract settled by the deal alone, such as a Sie, does not)."""
-        return True
+    def play_settles(cls, rules: Rules, state: PlayState) -> bool:
+        """Whether the play so far settles the deal, so that it can be scored: when every trick is played, unless
+        the game ends a deal sooner (a Schafkopf Sie is settled by the deal alone, a lost Tout at its lost trick)."""
+        return state.is_over
 
     @classmethod
     def scoring_inputs(cls, rules: Rules, record: Record | None, *, pot: object = None,
