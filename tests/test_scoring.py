@@ -148,6 +148,7 @@ def test_wenz_check_case():
     assert found["laufende"][0].value == 2
     assert sum(i.value for i in settlement.items) == 7
     assert settlement.payments == (21, -7, -7, -7)
+    assert found["game"][0].reason == "the declarer took 70 points (61 needed)"  # one declarer in a Wenz
 
 
 def test_solo_check_case():
@@ -157,6 +158,7 @@ def test_solo_check_case():
     found = items(settlement)
     assert found["laufende"][0].value == 4 and found["schneider"][0].value == 1
     assert settlement.payments == (-30, 10, 10, 10)
+    assert found["schneider"][0].reason == "the declarer took 28 points (30 or less)"
 
 
 def test_schwarz_in_an_ending_goes_to_the_side_that_took_every_trick():

@@ -201,6 +201,7 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
     if kind == "sie" or outcome is None:
         return [two_sided("game", seats, declarers, 52, 1, False, "Sie: 20 + 4 x 8")], []
     points, tricks = outcome
+    who = "the declarers" if len(declarers) > 1 else "the declarer"  # a Rufer's two, a Wenz's or Solo's one
     run, holder = laufende(rules)
     tout = kind in ("wenztout", "solotout")
     if tout:
@@ -208,7 +209,7 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
         reason = f"the declarer took {tricks} of {rules.tricks_in_deal} tricks (Tout)"
     else:
         won = points >= 61
-        reason = f"the declarers took {points} points (61 needed)"
+        reason = f"{who} took {points} points (61 needed)"
     winner = declarers if won else defenders
     notes = []
     if run and rules.variant["laufende_mode"] == "only_if_holder_wins" and holder != winner:
@@ -224,7 +225,7 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
                                    f"{rules.describe_side(took_all)} took every trick"))
         elif points >= 91 or points <= 30:
             items.append(two_sided("schneider", seats, winner, 1, 1, False,
-                                   f"the declarers took {points} points "
+                                   f"{who} took {points} points "
                                    + ("(91 or more)" if points >= 91 else "(30 or less)")))
     if run:
         per_run = 2 if tout else 1
