@@ -149,6 +149,7 @@ def test_wenz_check_case():
     assert sum(i.value for i in settlement.items) == 7
     assert settlement.payments == (21, -7, -7, -7)
     assert found["game"][0].reason == "the declarer took 70 points (61 needed)"  # one declarer in a Wenz
+    assert found["laufende"][0].reason == "2 Laufende held by seat 1"
 
 
 def test_solo_check_case():

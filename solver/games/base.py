@@ -308,7 +308,10 @@ class Rules:
         return self.declaring_side if seat in self.declaring_side else self.defending_side
 
     def describe_side(self, side: frozenset[int]) -> str:
-        """A side for people: its 1-based seats joined by ``+`` (``1+3``)."""
+        """A side for people, as the command line writes it: its 1-based seats joined by ``+`` (``1+3``), a single
+        seat as ``seat 2`` (a bare "held by 2" reads as a count)."""
+        if len(side) == 1:
+            return f"seat {next(iter(side)) + 1}"
         return "+".join(str(s + 1) for s in sorted(side))
 
     # Helpers for subclasses ----------------------------------------------------------------------------------------
