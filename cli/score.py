@@ -135,7 +135,7 @@ def score_document(position: Position, dd: bool,
     shared ones unless ``--table-mb`` made them; ``time_limit`` bounds the double-dummy settlement's searches: past
     it, a finished deal's score is still given (PartlyAnswered), and a deal whose play stops short is not answered."""
     rules = position.rules
-    complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
+    complete = position.game.play_settles(rules, position.state)
     reason = settlement_unsupported(position) if dd and complete else None
     if reason is not None:  # the score is still given; only the settlement cannot be
         message(f"stich: {position.label}: no double-dummy settlement: {reason}")

@@ -677,7 +677,7 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
     """
     rules = check_position(position).rules
     Deadline(time_limit, stop)  # checked even where nothing searches, as every function taking them does
-    complete = position.state.is_over or not position.game.needs_whole_play(rules.contract)
+    complete = position.game.play_settles(rules, position.state)
     document = {"schema": SCHEMA, "command": "score", **record_header(position), **contract_header(position)}
     if complete or not dd:
         document.update(score_deal(position, pot=pot).as_dict())

@@ -111,12 +111,12 @@ def score_deal(position: Position, *, pot: int | None = None, announcements: obj
 
     ``announcements`` (tag text or a list of :class:`~solver.announcements.Announcement`) overrides the record's
     ``[Announcements]`` tag, ``pot`` its ``[Pot]`` tag, for the games that have them (``Game.has_announcements``,
-    ``Game.has_pot``). Raises StichError when the Play section is not complete (unless the contract is settled
-    by the deal alone, ``Game.needs_whole_play``) and ParseError, pointing into the tag, for announcements the rules
+    ``Game.has_pot``). Raises StichError when the Play section is not complete (unless the play so far settles
+    the deal, ``Game.play_settles``) and ParseError, pointing into the tag, for announcements the rules
     do not allow."""
     rules = check_position(position).rules
     check_scoring_inputs(position.game, pot, announcements)
-    if position.game.needs_whole_play(rules.contract):
+    if not position.game.play_settles(rules, position.state):
         require_complete(position)
     return settle(position, scoring_inputs(position, pot=pot, announcements=announcements))
 

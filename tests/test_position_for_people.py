@@ -137,6 +137,9 @@ def test_an_illegal_card_names_the_rule_it_breaks():
         rufer.play_cards("GZ G9 GO")
     with pytest.raises(solver.IllegalPlayError, match="the called card GA may not be discarded"):
         rufer.play_cards("EA E8 E7 EK E9 EZ GA")  # seat 3, void in acorns, keeps the called ace
+    # holding trumps, seat 3 breaks the duty to follow the trump lead first: not a discard of the called ace
+    with pytest.raises(solver.IllegalPlayError, match="must follow suit to the lead HZ: with one of EU GO GU HU SO"):
+        rufer.play_cards("HZ H7 GA")
 
 
 def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_unknown_card_too():

@@ -148,6 +148,8 @@ def test_wenz_check_case():
     assert found["laufende"][0].value == 2
     assert sum(i.value for i in settlement.items) == 7
     assert settlement.payments == (21, -7, -7, -7)
+    assert found["game"][0].reason == "the declarer took 70 points (61 needed)"  # one declarer in a Wenz
+    assert found["laufende"][0].reason == "2 Laufende held by seat 1"
 
 
 def test_solo_check_case():
@@ -157,6 +159,7 @@ def test_solo_check_case():
     found = items(settlement)
     assert found["laufende"][0].value == 4 and found["schneider"][0].value == 1
     assert settlement.payments == (-30, 10, 10, 10)
+    assert found["schneider"][0].reason == "the declarer took 28 points (30 or less)"
 
 
 def test_schwarz_in_an_ending_goes_to_the_side_that_took_every_trick():
@@ -441,6 +444,32 @@ def test_sie_needs_no_play():
     deal = "1: EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"
     settlement = score_deal(solver.make_position("Schafkopf", deal, "Sie"))
     assert settlement.payments == (156, -52, -52, -52)
+
+
+#: A Wenz Tout of seat 4 (EU GU: 2 Laufende, x2 in a Tout) that seat 1's EA beats in trick 1 (EO is an acorn in a
+#: Wenz).
+TOUT_DEAL = "1: EA EZ EK E9 GA GZ GK G9 / E8 E7 G8 G7 SA SZ SK S9 / HU SU S8 S7 H7 HK H9 H8 / EO GO HO SO EU GU HA HZ"
+
+
+def test_a_tout_ends_at_its_first_lost_trick():
+    """CARDAVIA (seeds/001): losing a trick ends a Tout in defeat, so a record of it stops there and is scored:
+    v = 10 + 2 x 2 Laufende = 14, the declarer pays 3v."""
+    lost = position_of("Schafkopf", TOUT_DEAL, "WenzTout", "EA E8 H7 EO", Declarer="4")
+    settlement = score_deal(lost)
+    assert {name: found[0].value for name, found in items(settlement).items()} == {"game": 10, "laufende": 4}
+    assert settlement.payments == (14, 14, 14, -42)
+    assert any("trick 1" in note for note in settlement.notes)
+    # a Tout the declarer has not lost yet still needs its play
+    unbroken = position_of("Schafkopf", TOUT_DEAL, "WenzTout", "EA E8 H7 EO", Declarer="1")
+    with pytest.raises(StichError, match="complete Play section"):
+        score_deal(unbroken)
+
+
+def test_cli_scores_a_tout_stopped_at_its_lost_trick(tmp_path):
+    text = record_text("Schafkopf", TOUT_DEAL, "WenzTout", "EA E8 H7 EO", Declarer="4")
+    result = runner.invoke(APP, ["score", str(write(tmp_path, text)), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["payments"] == [14, 14, 14, -42]
 
 
 # --- zero sum on random playouts ----------------------------------------------------------------------------------

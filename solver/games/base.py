@@ -308,7 +308,10 @@ class Rules:
         return self.declaring_side if seat in self.declaring_side else self.defending_side
 
     def describe_side(self, side: frozenset[int]) -> str:
-        """A side for people: its 1-based seats joined by ``+`` (``1+3``)."""
+        """A side for people, as the command line writes it: its 1-based seats joined by ``+`` (``1+3``), a single
+        seat as ``seat 2`` (a bare "held by 2" reads as a count)."""
+        if len(side) == 1:
+            return f"seat {next(iter(side)) + 1}"
         return "+".join(str(s + 1) for s in sorted(side))
 
     # Helpers for subclasses ----------------------------------------------------------------------------------------
@@ -404,9 +407,10 @@ class Game(metaclass=GameType):
     # Outcome: the game's scoring, which solver/scoring.py and solver/settlement.py drive -----------------------
 
     @classmethod
-    def needs_whole_play(cls, contract: Contract) -> bool:
-        """Whether scoring reads the play (a contract settled by the deal alone, such as a Sie, does not)."""
-        return True
+    def play_settles(cls, rules: Rules, state: PlayState) -> bool:
+        """Whether the play so far settles the deal, so that it can be scored: when every trick is played, unless
+        the game ends a deal sooner (a Schafkopf Sie is settled by the deal alone, a lost Tout at its lost trick)."""
+        return state.is_over
 
     @classmethod
     def scoring_inputs(cls, rules: Rules, record: Record | None, *, pot: object = None,

@@ -24,6 +24,12 @@ def _tables(state: "PlayState") -> RuleTables:
     return state.rules.tables()
 
 
+def _follow_mask(tables: RuleTables, lead: int) -> int:
+    """The cards that follow suit to ``lead``: a hand holding one breaks the duty to follow before any other."""
+    levels = tables.follow[tables.card_class[lead]]
+    return levels[0].mask if levels else 0
+
+
 def illegal_reason(state: "PlayState", card: int) -> str:
     """The rule that forbids the player to move ``card`` (a card of his hand that is not legal here)."""
     tables = _tables(state)
@@ -37,7 +43,7 @@ def illegal_reason(state: "PlayState", card: int) -> str:
         class_cards = hand & tables.class_masks[called.card_class]
         if trick and tables.card_class[trick[0]] == called.card_class:
             return f"the called card {called_name} must be played to the first trick of its suit"
-        if trick and card == called.card:
+        if trick and card == called.card and not hand & _follow_mask(tables, trick[0]):
             return f"the called card {called_name} may not be discarded before its suit was led"
         if not trick and class_cards >> card & 1 and card != called.card:
             return (f"the holder of the called card {called_name} leads its suit with it, unless he holds "

@@ -185,6 +185,11 @@ def laufende(rules: Rules) -> tuple[int, frozenset[int]]:
     return (count if count >= minimum else 0), side
 
 
+def tout_lost_at(rules: Rules, state: PlayState) -> int | None:
+    """The number of the first trick (1-based) the declarer did not win, None while he has won every one."""
+    return next((number for number, trick in enumerate(state.history, 1) if trick.winner != rules.declarer), None)
+
+
 def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[ScoreItem], list[str]]:
     """The game, Schneider/Schwarz and Laufende as items of one value v, all to the winning side, from the
     declarers' card points and tricks (``outcome``; None for a Sie, which the deal alone settles). Schwarz goes to
@@ -196,6 +201,7 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
     if kind == "sie" or outcome is None:
         return [two_sided("game", seats, declarers, 52, 1, False, "Sie: 20 + 4 x 8")], []
     points, tricks = outcome
+    who = "the declarers" if len(declarers) > 1 else "the declarer"  # a Rufer's two, a Wenz's or Solo's one
     run, holder = laufende(rules)
     tout = kind in ("wenztout", "solotout")
     if tout:
@@ -203,7 +209,7 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
         reason = f"the declarer took {tricks} of {rules.tricks_in_deal} tricks (Tout)"
     else:
         won = points >= 61
-        reason = f"the declarers took {points} points (61 needed)"
+        reason = f"{who} took {points} points (61 needed)"
     winner = declarers if won else defenders
     notes = []
     if run and rules.variant["laufende_mode"] == "only_if_holder_wins" and holder != winner:
@@ -219,7 +225,7 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
                                    f"{rules.describe_side(took_all)} took every trick"))
         elif points >= 91 or points <= 30:
             items.append(two_sided("schneider", seats, winner, 1, 1, False,
-                                   f"the declarers took {points} points "
+                                   f"{who} took {points} points "
                                    + ("(91 or more)" if points >= 91 else "(30 or less)")))
     if run:
         per_run = 2 if tout else 1
@@ -308,8 +314,12 @@ class Schafkopf(Game):
         return frozenset({"partner", "called_suit_led"} if contract.kind == "rufer" else ())
 
     @classmethod
-    def needs_whole_play(cls, contract: Contract) -> bool:
-        return contract.kind != "sie"  # a Sie is settled by the deal alone
+    def play_settles(cls, rules: Rules, state: PlayState) -> bool:
+        """A Sie is settled by the deal alone; a Tout at the first trick its declarer loses, where CARDAVIA ends
+        the deal in defeat (seeds/001: "tap av ett avslutter utdelingen i nederlag")."""
+        kind = rules.contract.kind
+        return state.is_over or kind == "sie" or (kind in ("wenztout", "solotout") and tout_lost_at(rules, state)
+                                                   is not None)
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
@@ -331,6 +341,8 @@ class Schafkopf(Game):
         outcome = None if rules.contract.kind == "sie" else (state.side_points(declarers),
                                                               state.side_tricks(declarers))
         items, notes = score_items(rules, outcome)
+        if not state.is_over and rules.contract.kind in ("wenztout", "solotout"):
+            notes.append(f"the Tout was lost in trick {tout_lost_at(rules, state)}: the deal ends there")
         return Scored(tuple(items), total_payments(items, rules.seats), tuple(notes))
 
     @classmethod
