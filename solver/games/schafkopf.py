@@ -35,11 +35,15 @@ PLAIN_ORDER = "AZKOU987"  # plain ranks, highest first; trumps (Obers, Unters) n
 #: The first flag bit: a trick has been led with a plain card of the called suit (RULES.md 2.3, ``r_led``).
 CALLED_SUIT_LED = 1
 
+#: The contracts won by every trick (RULES.md 2.2, 2.5), and those whose trumps are the Unters alone.
+TOUTS = frozenset({"wenztout", "solotout"})
+WENZ_KINDS = frozenset({"wenz", "wenztout"})
+
 
 def trump_order(kind: str, suit: str | None) -> list[str]:
     """The trumps of a contract, highest first (RULES.md 2.2)."""
     unters = [s + "U" for s in SUITS]
-    if kind in ("wenz", "wenztout"):
+    if kind in WENZ_KINDS:
         return unters
     if suit is None:
         raise InvalidContractError(f"a {kind} names its trump suit")
@@ -131,7 +135,7 @@ class SchafkopfRules(TrumpSuitRules):
 
     def objective_names(self) -> list[str]:
         names = ["points", "game", "schneider", "schneider_against", "schwarz", "schwarz_against"]
-        if self.contract.kind in ("wenztout", "solotout"):
+        if self.contract.kind in TOUTS:
             names.append("tout")
         return names
 
@@ -151,7 +155,7 @@ class SchafkopfRules(TrumpSuitRules):
                                     self.tricks_in_deal)
         if name == "schwarz_against":
             return tricks_objective(self, o, name, "the defenders take every trick", self.tricks_in_deal)
-        if name == "tout" and self.contract.kind in ("wenztout", "solotout"):
+        if name == "tout" and self.contract.kind in TOUTS:
             return tricks_objective(self, d, name, "the declarer takes every trick (Tout)", self.tricks_in_deal)
         raise unknown_objective(self, name)
 
@@ -160,7 +164,7 @@ class SchafkopfRules(TrumpSuitRules):
         kind = self.contract.kind
         if kind == "sie":
             return None
-        return self.objective("tout" if kind in ("wenztout", "solotout") else "game")
+        return self.objective("tout" if kind in TOUTS else "game")
 
 
 # RULES.md 2.5: scoring -----------------------------------------------------------------------------------------
@@ -181,7 +185,7 @@ def laufende(rules: Rules) -> tuple[int, frozenset[int]]:
         if seat is None or seat not in side:
             break
         count += 1
-    minimum = 2 if kind in ("wenz", "wenztout") else 3
+    minimum = 2 if kind in WENZ_KINDS else 3
     return (count if count >= minimum else 0), side
 
 
@@ -203,7 +207,7 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
     points, tricks = outcome
     who = "the declarers" if len(declarers) > 1 else "the declarer"  # a Rufer's two, a Wenz's or Solo's one
     run, holder = laufende(rules)
-    tout = kind in ("wenztout", "solotout")
+    tout = kind in TOUTS
     if tout:
         won = tricks == rules.tricks_in_deal
         reason = f"the declarer took {tricks} of {rules.tricks_in_deal} tricks (Tout)"
@@ -318,13 +322,12 @@ class Schafkopf(Game):
         """A Sie is settled by the deal alone; a Tout at the first trick its declarer loses, where CARDAVIA ends
         the deal in defeat (seeds/001: "tap av ett avslutter utdelingen i nederlag")."""
         kind = rules.contract.kind
-        return state.is_over or kind == "sie" or (kind in ("wenztout", "solotout") and tout_lost_at(rules, state)
-                                                   is not None)
+        return state.is_over or kind == "sie" or (kind in TOUTS and tout_lost_at(rules, state) is not None)
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
         """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no S): only the Tout itself scores."""
-        if rules.contract.kind in ("wenztout", "solotout"):
+        if rules.contract.kind in TOUTS:
             return frozenset({"schneider", "schneider_against", "schwarz", "schwarz_against"})
         return frozenset()
 
@@ -341,7 +344,7 @@ class Schafkopf(Game):
         outcome = None if rules.contract.kind == "sie" else (state.side_points(declarers),
                                                               state.side_tricks(declarers))
         items, notes = score_items(rules, outcome)
-        if not state.is_over and rules.contract.kind in ("wenztout", "solotout"):
+        if not state.is_over and rules.contract.kind in TOUTS:
             notes.append(f"the Tout was lost in trick {tout_lost_at(rules, state)}: the deal ends there")
         return Scored(tuple(items), total_payments(items, rules.seats), tuple(notes))
 
