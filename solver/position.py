@@ -437,7 +437,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     try:
         chosen = game.variant(flags)
     except StichError as error:
-        column = variant_tag.value_column
+        column, token = variant_tag.value_column, variant_tag.value
         for name, value in from_tag.items():  # the tag's own flag at fault: pointed at, as a card of a deal is
             if name in override:
                 continue
@@ -445,9 +445,11 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
                 game.variant({name: value})
             except StichError:
                 found = variant_tag.value.lower().find(str(name).strip().lower())
-                column += max(found, 0)
+                if found >= 0:  # the pair at fault as the token, not the whole tag cut short
+                    column += found
+                    token = variant_tag.value[found:].split(",")[0].strip()
                 break
-        raise _error(record, str(error), variant_tag.value_line, column, variant_tag.value,
+        raise _error(record, str(error), variant_tag.value_line, column, token,
                      None if "expected" in str(error) else "flags of docs/rules.md") from None
     state_tags: dict[str, object] = {}
     for name, tag_name in RECORD_TAGS.items():  # the rule state a tag of its own gives, of any game: the rules

@@ -521,3 +521,5 @@ def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
     line = text.splitlines().index('[Variant "solo_value=5, sagotrick=bogus"]') + 1
     assert (caught.value.line, caught.value.column) == (line, len('[Variant "solo_value=5, ') + 1)
     assert "sagotrick takes" in str(caught.value)
+    # the token is the pair at fault, not the whole tag's value cut short from its start
+    assert caught.value.token == "sagotrick=bogus" and "(got 'sagotrick=bogus'" in str(caught.value)
