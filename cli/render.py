@@ -194,8 +194,12 @@ def record_title(document: Document) -> Text:
 def _sides_line(document: Document) -> str:
     if document["every_seat_for_itself"]:
         return f"attacker seat {document['declarer']}; every seat plays for itself"
-    return (f"declarers {seats_text(document['declaring_side'])}, "
-            f"defenders {seats_text(document['defending_side'])}")
+    return f"{side_name(document['declaring_side'])}, defenders {seats_text(document['defending_side'])}"
+
+
+def side_name(declaring_side: Sequence[int]) -> str:
+    """The declaring side for people: ``declarers 1+3``, or ``declarer seat 1`` where one seat declares (a Solo)."""
+    return f"{'declarer' if len(declaring_side) == 1 else 'declarers'} {seats_text(declaring_side)}"
 
 
 def position_line(document: Document, painter: CardPainter) -> Text:
@@ -222,7 +226,8 @@ def _taken_table(document: Document) -> Table:
         table.add_column("points", justify="right")
         table.add_column("tricks", justify="right")
         for side in document["taken"]["sides"]:
-            table.add_row(f"{side['name']} {seats_text(side['seats'])}", str(side["points"]), str(side["tricks"]))
+            name = side_name(side["seats"]) if side["name"] == "declarers" else f"{side['name']} {seats_text(side['seats'])}"
+            table.add_row(name, str(side["points"]), str(side["tricks"]))
     else:
         table.add_column("seat")
         table.add_column("tricks", justify="right")

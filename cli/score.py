@@ -21,7 +21,7 @@ from .errors import message
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import PartlyAnswered, run_over_records
-from .render import CardPainter, Document, plural, record_title, seats_text
+from .render import CardPainter, Document, plural, record_title, seats_text, side_name
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -94,7 +94,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     console.print()
     # where every seat plays for itself, the settlement is the declarer's, against everyone
     who = (f"the attacker, {seats_text(dd['declaring_side'])}," if every_seat_for_itself
-           else f"declarers {seats_text(dd['declaring_side'])}")
+           else side_name(dd['declaring_side']))
     head = Text("Double-dummy settlement", style="bold")
     head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")
     head.append_text(_signed(dd["value"]))
