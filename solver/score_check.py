@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Callable, Sequence
 
+from .errors import StichError
 from .games.base import Objective
 from .position import Position
 from .search.engine import uses_reference
@@ -156,10 +157,19 @@ def score_check_report(position: Position, checks: Sequence[Any], *, engine: Any
             continue  # per-seat targets are no side's bonuses: the score is only the declarer's
         bonuses.append((check.bonus, position.objective(check.bonus), bool(check.can_force)))
     score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver)
-    from .scoring import score_notes
+    from .scoring import score_notes, scoring_inputs
 
+    notes = score_notes(position)
+    try:
+        unscored = position.game.unscored_bonuses(position.rules, scoring_inputs(position))
+    except StichError:
+        unscored = frozenset()  # the score says what is wrong with the record's scoring tags
+    listed = [check.bonus for check in checks if check.bonus in unscored]
+    if listed:  # a Tout's Schneider, a bonus the other side announced: a question of the play, worth nothing
+        notes.append(f"scores nothing here, whatever the play (the contract or the announcements leave it out): "
+                     f"{', '.join(listed)}")
     return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices],
-            "notes": score_notes(position)}
+            "notes": notes}
 
 
 def _searcher(position: Position, state: PlayState, announcements: Announcements, pot: int | None, engine: Any,

@@ -127,6 +127,27 @@ def test_check_says_which_bonus_the_score_prefers():
                                  "prefers": "pagat_ultimo"}]
 
 
+def test_check_says_which_bonuses_a_tout_does_not_score():
+    """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no Schneider or Schwarz): check still answers
+    the card-point questions, and now says under the table that they score nothing here (a CARDAVIA player read the
+    Schneider rows as the Tout's)."""
+    from solver.analysis import check_report
+
+    text = """[Game "Schafkopf"]
+[Board "1"]
+[Contract "WenzTout"]
+[Declarer "1"]
+[Deal "EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"]
+"""
+    position = next(iter(solver.parse_positions(text, name="tout.tbn")))
+    document = check_report(position)
+    assert [check["bonus"] for check in document["checks"]][-1] == "tout"
+    assert document["score"]["notes"] == ["scores nothing here, whatever the play (the contract or the announcements "
+                                          "leave it out): schneider, schneider_against, schwarz, schwarz_against"]
+    wenz = next(iter(solver.parse_positions(text.replace("WenzTout", "Wenz"), name="wenz.tbn")))
+    assert check_report(wenz)["score"]["notes"] == []  # a Wenz scores its Schneider
+
+
 @pytest.mark.parametrize("config", SETTLEMENT_CONFIGS[::2], ids=[settlement_config_id(c)
                                                                  for c in SETTLEMENT_CONFIGS[::2]])
 def test_bonuses_under_the_score_agree_with_the_reference(config):
