@@ -992,3 +992,29 @@ def test_a_finished_deal_says_what_it_pays():
     settled = solver.score_deal(solver.parse_positions(text)[0].play_cards(" ".join(moves)))
     assert view["settlement"] == {"payments": list(settled.payments), "pot": 10, "pot_change": settled.pot_change}
     assert settled.payments[0] > 0 and settled.pot_change < 0  # the attacker made his target: paid from the pot
+
+
+def test_the_pot_is_on_the_table_throughout_the_deal():
+    """The Kratzen audit: the board showed the pot only at the end of a deal; a club table has it in the middle all
+    along. The view carries it: the chips at the start, each trick's P/4, what the tricks taken paid each seat, what
+    is left (RULES.md 3.4); a Muss pays no trick, and the other games have no pot."""
+    text = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
+    c = client()
+    loaded = c.post("/api/load", json={"text": text}).json()["open"]
+    moves = "EO S7 EK GA G8 SU E9 HA SK HO SZ HU".split()  # tricks to seats 2, 1, 3, 1
+    pots = [c.post("/api/position", json={"board": loaded, "moves": moves[:n]}).json()["pot"] for n in (0, 3, 9, 12)]
+    assert pots == [{"start": 14, "per_trick": 3, "won": [0, 0, 0], "left": 14},
+                    {"start": 14, "per_trick": 3, "won": [0, 3, 0], "left": 11},
+                    {"start": 14, "per_trick": 3, "won": [3, 3, 3], "left": 5},
+                    {"start": 14, "per_trick": 3, "won": [6, 3, 3], "left": 2}]
+    muss = c.post("/api/load", json={"text": text.replace("Trump S", "Trump S Muss")}).json()["open"]
+    assert c.post("/api/position", json={"board": muss, "moves": moves[:3]}).json()["pot"] == {
+        "start": 14, "per_trick": 0, "won": [0, 0, 0], "left": 14}
+    untagged = c.post("/api/load", json={"text": text.replace('[Pot "14"]\n', "")}).json()["open"]
+    assert c.post("/api/position", json={"board": untagged, "moves": []}).json()["pot"]["start"] == 0
+    unread = c.post("/api/load", json={"text": text.replace('"14"', '"abc"')}).json()["open"]
+    assert c.post("/api/position", json={"board": unread, "moves": []}).json()["pot"] is None
+    schafkopf = client(SK, board="7")
+    board, _ = opened(schafkopf)
+    assert schafkopf.post("/api/position", json={"board": board, "moves": []}).json()["pot"] is None

@@ -390,6 +390,24 @@ def test_a_trick_of_five_or_six_cards(driver, server):
     assert summary.startswith("score: ") and " chips for seat " in summary and "game units" not in summary
 
 
+def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
+    """The Kratzen audit: the board showed the pot only at the end of a deal. A club table has it in the middle all
+    along: what is left, what each trick pays, and each seat's tricks with what they took from it."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
+    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.pot !== null && S.view.pot.start === 14"), "the deal")
+    assert driver.find_element("id", "pot").text == "pot 14 chips · each trick pays 3"
+    for count, card in enumerate("EO S7 EK GA G8 SU".split(), 1):  # tricks to seats 2 and 1
+        driver.execute_script("play(arguments[0])", card)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == count, card)
+    assert driver.find_element("id", "pot").text == "pot 8 of 14 chips · each trick pays 3"
+    labels = [driver.find_element("css selector", f"#seat-{seat} .who").text for seat in (1, 2, 3)]
+    assert labels == ["Seat 1 · attacker · 1 trick (+3)", "Seat 2 · 1 trick (+3)", "Seat 3 · 0 tricks (+0)"]
+
+
 def test_the_table_on_a_phone(driver, server):
     """The board audit: in a phone's 400 pixels the hands around the ellipse covered each other and the trick, and
     ran off the page's sides."""

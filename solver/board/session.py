@@ -28,7 +28,7 @@ from ..games import get_game
 from ..generate import random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
-from ..scoring import score_deal
+from ..scoring import score_deal, scoring_inputs
 from ..settlement import settlement_unsupported
 
 #: The most records one file, upload or paste may hold.
@@ -368,7 +368,27 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "whole_deal": game.is_whole(rules.deal),
         "score_unit": game.score_unit,
         "settlement": final_settlement(position),
+        "pot": pot_so_far(position),
     }
+
+
+def pot_so_far(position: Position) -> dict[str, Any] | None:
+    """The pot as a club table has it in the middle, for a game paid from one (Kratzen, RULES.md 3.4): the chips at
+    the start, what each trick pays its winner, what the tricks taken have paid each seat and what is left (a missed
+    target pays into it only at the end: the settlement). None for the other games, or a [Pot] tag that does not
+    read (the score's answer says what is wrong with it)."""
+    game = position.game
+    if not game.has_pot:
+        return None
+    try:
+        inputs = scoring_inputs(position)
+    except StichError:
+        return None
+    share = game.pot_share(position.rules, inputs)
+    state = position.state
+    won = [share * tricks for tricks in state.tricks]
+    start = int(inputs)  # type: ignore[call-overload]  # a game with a pot: scoring_inputs is the pot
+    return {"start": start, "per_trick": share, "won": won, "left": start - sum(won)}
 
 
 def final_settlement(position: Position) -> dict[str, Any] | None:

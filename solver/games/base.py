@@ -452,6 +452,12 @@ class Game(metaclass=GameType):
         return 1
 
     @classmethod
+    def pot_share(cls, rules: Rules, inputs: object) -> int:
+        """What the pot pays the winner of each trick as it is taken, in :attr:`score_unit`, where the game has a
+        pot (:attr:`has_pot`): the board shows it, and the pot left, throughout the deal. 0 by default."""
+        return 0
+
+    @classmethod
     def implied_items(cls, name: str) -> tuple[str, ...]:
         """The items a paid item of this name stands in for (a Schafkopf Schwarz is paid instead of the Schneider it
         includes, RULES.md 2.5): contract advice counts them as made with it, so that a hand taken Schwarz on every

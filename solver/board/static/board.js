@@ -153,7 +153,8 @@ function renderTable() {
     seatNode.style.left = `${50 + place.x * 35}%`;
     seatNode.style.top = `${50 + place.y * 39}%`;
     const role = roleOf(view, hand);
-    const taken = view.per_seat ? plural(hand.tricks, "trick") : `${hand.tricks} tr · ${hand.points} pts`;
+    const chips = view.pot && view.pot.per_trick ? ` (+${view.pot.won[hand.seat - 1]})` : "";  // paid from the pot
+    const taken = view.per_seat ? plural(hand.tricks, "trick") + chips : `${hand.tricks} tr · ${hand.points} pts`;
     seatNode.append(el("div", { class: "who" }, `Seat ${hand.seat}`,
       el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`));
     const handNode = el("div", { class: "hand" });
@@ -210,6 +211,14 @@ function renderTable() {
   }
   else centre.append(el("div", {}, `Seat ${view.to_move} to play`));
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
+  if (view.pot && !view.is_over) centre.append(el("div", { class: "pot", id: "pot" }, potText(view.pot)));
+}
+
+// The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
+function potText(pot) {
+  const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
+  if (!pot.start) return `${left}: tricks and targets only (the record has no [Pot])`;
+  return pot.per_trick ? `${left} · each trick pays ${pot.per_trick}` : `${left} · a Muss: tricks pay nothing`;
 }
 
 function renderContract() {
@@ -218,7 +227,8 @@ function renderContract() {
   // the sides' tricks and card points would give a secret partner away (the board audit): each seat's are on the table
   const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
     el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
-    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points === null ? "" : plural(side.points, "card point"))));
+    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points !== null ? plural(side.points, "card point")
+      : view.pot && view.pot.per_trick ? `+${plural(view.pot.won[side.seats[0] - 1], "chip")}` : "")));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   const facts = [["Contract", `${view.game} ${view.contract}`], ["Declarer", `seat ${view.declarer}`]];
