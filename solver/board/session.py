@@ -354,7 +354,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     played_moves = [pack[card].name for card in position.played]
     return {
         "board": board.id, "label": board.label, "game": game.name, "seats": rules.seats,
-        "contract": str(rules.contract), "declarer": rules.declarer + 1, "partner": [s + 1 for s in partner],
+        "contract": str(rules.contract), "declarer": rules.declarer + 1, "declarer_title": game.declarer_title, "partner": [s + 1 for s in partner],
         "partner_public": partner_public(position),
         "declaring_side": _side_text(declaring), "per_seat": per_seat,
         "announcements": record.get("Announcements") or "", "variant": rules.variant.text(),

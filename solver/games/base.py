@@ -373,6 +373,9 @@ class Game(metaclass=GameType):
     has_pot: ClassVar[bool] = False
     #: What the score is paid in: game units, or chips where deals are paid from a pot.
     score_unit: ClassVar[str] = "game units"
+    #: What the players call the seat that declares (Kratzen's is the attacker, RULES.md 3): the text a player
+    #: reads says it so; the JSON keys stay ``declarer`` and ``declarers`` in every game (docs/json.md).
+    declarer_title: ClassVar[str] = "declarer"
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
     #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based

@@ -165,6 +165,7 @@ class Kratzen(Game):
     objectives = ("tricks",)
     has_pot = True
     score_unit = "chips"
+    declarer_title = "attacker"
     flags = {f.name: f for f in [
         Flag("weli_also_bells", bool, False, "the Weli also counts as a bell for following"),
         Flag("first_leader", ("attacker", "forehand"), "attacker", "who leads to trick 1"),

@@ -134,9 +134,11 @@ function sidesKnown(view) {
   return S.mode === "dd" || view.partner_public || view.partner.includes(view.to_move);
 }
 
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function roleOf(view, hand) {
-  if (view.per_seat) return hand.declarer ? "attacker" : "";
-  if (hand.declarer) return "declarer";
+  if (hand.declarer) return view.declarer_title;  // the game's own word: Kratzen's attacker
+  if (view.per_seat) return "";
   if (!sidesKnown(view)) return "";
   return view.partner.includes(hand.seat) ? "partner" : "defender";
 }
@@ -231,7 +233,7 @@ function renderContract() {
       : view.pot && view.pot.per_trick ? `+${plural(view.pot.won[side.seats[0] - 1], "chip")}` : "")));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
-  const facts = [["Contract", `${view.game} ${view.contract}`], ["Declarer", `seat ${view.declarer}`]];
+  const facts = [["Contract", `${view.game} ${view.contract}`], [capital(view.declarer_title), `seat ${view.declarer}`]];
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
   if (view.variant) facts.push(["Variant", view.variant]);
