@@ -571,3 +571,20 @@ def test_the_graphs_numbers_are_off_its_line(driver, server):
     dots = [box for box in boxes if box["name"] == "circle"]
     assert len(numbers) >= 2 and len(dots) > 10
     assert not [pair for pair in overlapping(numbers + dots) if "text" in pair]
+
+
+def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
+    """The Kratzen audit: the single-dummy odds called each seat's trick target a "bonus forced" and the score
+    "seat 1's share of its side's", where Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "kratzen.tbn board 1")
+    answer = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/odds', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify({board: S.board, moves: [], samples: 6})}).then((r) => r.text()).then(done);")
+    driver.execute_script("renderOdds(arguments[0])", json.loads(answer.splitlines()[-1]))
+    heading = driver.execute_script("return document.querySelector('#odds-bonuses th').textContent")
+    hint = driver.find_element("id", "odds-count").get_attribute("textContent")
+    assert heading == "target forced" and "the score is the attacker's own payment, in chips" in hint
+    assert "share of its side" not in hint

@@ -540,11 +540,12 @@ function renderOdds(odds) {
       interval(odds.interval) + score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
-      (scored ? `; the score is seat ${odds.seat}'s share of its side's, in ${S.view.score_unit}, and ranks the cards` : "") +
+      (scored ? `; the score is ${S.view.per_seat ? "the attacker's own payment"  // Kratzen: no sides (RULES.md 3)
+        : `seat ${odds.seat}'s share of its side's`}, in ${S.view.score_unit}, and ranks the cards` : "") +
       "; each share of the deals with its 95% Wilson interval in brackets"),
     rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${measure}`),
       ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "",
-    bonuses.length ? el("table", { id: "odds-bonuses" }, el("tr", {}, el("th", { class: "name" }, "bonus forced"), el("th", {}, "whose"),
+    bonuses.length ? el("table", { id: "odds-bonuses" }, el("tr", {}, el("th", { class: "name" }, S.view.per_seat ? "target forced" : "bonus forced"), el("th", {}, "whose"),
       el("th", {}, "deals")), ...bonuses) : "");
   markOdds();
 }
