@@ -406,6 +406,8 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     assert driver.find_element("id", "pot").text == "pot 8 of 14 chips · each trick pays 3"
     labels = [driver.find_element("css selector", f"#seat-{seat} .who").text for seat in (1, 2, 3)]
     assert labels == ["Seat 1 · attacker · 1 trick (+3)", "Seat 2 · 1 trick (+3)", "Seat 3 · 0 tricks (+0)"]
+    small = driver.execute_script("return potText({start: 3, per_trick: 0, won: [0, 0, 0], left: 3})")
+    assert small == "pot 3 chips · a quarter of it is under a chip: tricks pay nothing"  # not "a Muss"
 
 
 def test_the_table_on_a_phone(driver, server):

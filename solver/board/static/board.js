@@ -220,7 +220,8 @@ function renderTable() {
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
   if (!pot.start) return `${left}: tricks and targets only (the record has no [Pot])`;
-  return pot.per_trick ? `${left} · each trick pays ${pot.per_trick}` : `${left} · a Muss: tricks pay nothing`;
+  if (pot.per_trick) return `${left} · each trick pays ${pot.per_trick}`;
+  return `${left} · ` + (pot.start < 4 ? "a quarter of it is under a chip: tricks pay nothing" : "a Muss: tricks pay nothing");
 }
 
 function renderContract() {
