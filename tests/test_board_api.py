@@ -1018,3 +1018,20 @@ def test_the_pot_is_on_the_table_throughout_the_deal():
     schafkopf = client(SK, board="7")
     board, _ = opened(schafkopf)
     assert schafkopf.post("/api/position", json={"board": board, "moves": []}).json()["pot"] is None
+
+
+def test_a_new_kratzen_deal_takes_its_pot():
+    """The Kratzen audit: a deal from the page had no pot, so its table showed 0 chips and every line settled at 0;
+    the deal's form takes the pot, as the record's [Pot] tag (saved with it), and refuses one another game lacks."""
+    c = client()
+    dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 4, "seats": 4, "pot": "16"}).json()["open"]
+    assert c.post("/api/position", json={"board": dealt, "moves": []}).json()["pot"] == {
+        "start": 16, "per_trick": 4, "won": [0, 0, 0, 0], "left": 16}
+    assert '[Pot "16"]' in c.post("/api/save", json={"board": dealt, "moves": []}).text
+    refused(c.post("/api/deal", json={"game": "Schafkopf", "seed": 4, "pot": 16}), 400,
+            "Schafkopf is not paid from a pot: leave the pot empty")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 4, "pot": "-3"}), 400,
+            "the pot is a whole number of chips from 0 to")
+    start = c.get("/api/start").json()["games"]
+    assert [(g["name"], g["has_pot"], g["declarer_title"]) for g in start] == [
+        ("Zwanzigerrufen", False, "declarer"), ("Schafkopf", False, "declarer"), ("Kratzen", True, "attacker")]

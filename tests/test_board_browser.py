@@ -408,6 +408,21 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     assert labels == ["Seat 1 · attacker · 1 trick (+3)", "Seat 2 · 1 trick (+3)", "Seat 3 · 0 tricks (+0)"]
     small = driver.execute_script("return potText({start: 3, per_trick: 0, won: [0, 0, 0], left: 3})")
     assert small == "pot 3 chips · a quarter of it is under a chip: tricks pay nothing"  # not "a Muss"
+    # a new deal from the page takes its pot; the form says attacker, and asks for no pot in a game without one
+    from selenium.webdriver.support.select import Select
+    driver.find_element("id", "deal-open").click()
+    Select(driver.find_element("id", "deal-game")).select_by_value("Kratzen")
+    assert driver.find_element("id", "deal-declarer-title").text == "Attacker"
+    driver.find_element("id", "deal-pot").clear()
+    driver.find_element("id", "deal-pot").send_keys("20")
+    driver.find_element("id", "deal-go").click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label") == "Kratzen seed 1", "dealt")
+    assert driver.find_element("id", "pot").text == "pot 20 chips · each trick pays 5"
+    driver.find_element("id", "deal-open").click()
+    Select(driver.find_element("id", "deal-game")).select_by_value("Schafkopf")
+    assert not driver.find_element("id", "deal-pot-field").is_displayed()
+    assert driver.find_element("id", "deal-declarer-title").text == "Declarer"
+    driver.execute_script("document.getElementById('deal-dialog').close()")
 
 
 def test_the_table_on_a_phone(driver, server):

@@ -28,7 +28,7 @@ from ..games import get_game
 from ..generate import random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
-from ..scoring import score_deal, scoring_inputs
+from ..scoring import MAX_POT, score_deal, scoring_inputs
 from ..settlement import settlement_unsupported
 
 #: The most records one file, upload or paste may hold.
@@ -208,8 +208,10 @@ def record_label(record: Record, source: str, number: int) -> str:
     return f"{name} board {board}" if board else f"{name} record {number}"
 
 
-def new_deal(game: object, contract: object, seed: object, seats: object = None, declarer: object = 1) -> Record:
-    """A seeded random whole deal as a record (``stich deal``'s), each argument checked with a clear message."""
+def new_deal(game: object, contract: object, seed: object, seats: object = None, declarer: object = 1,
+             pot: object = None) -> Record:
+    """A seeded random whole deal as a record (``stich deal``'s), each argument checked with a clear message; in a
+    game paid from a pot (Kratzen) ``pot`` is its ``[Pot]`` tag, so that the table shows and scores it."""
     if not isinstance(game, str) or not game.strip():
         raise BoardError("choose a game")
     try:
@@ -229,7 +231,15 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
             raise BoardError(f"a contract is text such as {game_class.contract_help} (empty: any everyday one), "
                              f"not {contract!r}")
         text = contract.strip() if contract and contract.strip() else None
-        return random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
+        chips = None if pot in (None, "") else _whole(pot)
+        if pot not in (None, "") and not game_class.has_pot:
+            raise BoardError(f"{game_class.name} is not paid from a pot: leave the pot empty")
+        if pot not in (None, "") and (chips is None or chips > MAX_POT):
+            raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {pot!r}")
+        record = random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
+        if chips is not None:
+            record.set("Pot", str(chips))
+        return record
     except BoardError:
         raise
     except StichError as error:

@@ -625,6 +625,8 @@ function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
   $("deal-help").textContent = `Contracts: ${game.contracts}`;
+  $("deal-declarer-title").textContent = capital(game.declarer_title);  // Kratzen's attacker
+  $("deal-pot-field").hidden = !game.has_pot;
   fitDeclarer();
   $("deal-contract").placeholder = `e.g. ${game.examples[0]} (empty: any everyday one)`;
 }
@@ -650,7 +652,8 @@ async function start() {
   $("deal-seats").addEventListener("change", fitDeclarer);
   $("deal-go").addEventListener("click", (e) => $("deal-declarer").checkValidity() && loaded(ask("deal", "/api/deal", {
     game: $("deal-game").value, contract: $("deal-contract").value, seed: $("deal-seed").value,
-    seats: $("deal-seats").value, declarer: $("deal-declarer").value }), "dealt"));
+    seats: $("deal-seats").value, declarer: $("deal-declarer").value,
+    pot: $("deal-pot-field").hidden ? null : $("deal-pot").value }), "dealt"));
   $("save").addEventListener("click", save);
   $("objective").addEventListener("change", (e) => {
     S.objective = e.target.value; S.values = null;
