@@ -90,7 +90,8 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text(f"best single {now} over all samples: ") + painter.card(best["card"])
                       + Text(f", {score}win {share(best['win_probability'], best.get('win_interval'))}   "
                              f"mean {unit}: {best['mean']:.1f}"))
-    bonuses = Table(title="bonuses forced", title_justify="left")
+    targets = get_game(document["game"]).has_pot  # Kratzen's rows are each seat's trick target (RULES.md 3.3)
+    bonuses = Table(title="targets forced" if targets else "bonuses forced", title_justify="left")
     for column in ("objective", "whose", "forced"):
         bonuses.add_column(column)
     for bonus in document["bonuses"]:

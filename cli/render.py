@@ -187,7 +187,7 @@ def record_title(document: Document) -> Text:
     title = Text(record_head(document["record"]), style="bold")
     title.append(f" - {document['game']}")
     if "contract" in document:
-        title.append(f" {document['contract']}, declarer {document['declarer']}")
+        title.append(f" {document['contract']}, {get_game(document['game']).declarer_title} {document['declarer']}")
     return title
 
 
@@ -378,10 +378,11 @@ def render_check(document: Document, console: Console) -> None:
     painter = CardPainter.for_game(document["game"])
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
-    table = Table(title="Bonuses", title_justify="left", title_style="bold")
+    targets = document["every_seat_for_itself"]  # Kratzen: each seat's trick target, no bonuses (RULES.md 3.3)
+    table = Table(title="Targets" if targets else "Bonuses", title_justify="left", title_style="bold")
     score = document.get("score")
     by_score = bool(score and score["bonuses"])
-    for column in ("bonus", "for", "what", "forced alone?") + (("score-optimal play",) if by_score else ()):
+    for column in ("target" if targets else "bonus", "for", "what", "forced alone?") + (("score-optimal play",) if by_score else ()):
         table.add_column(column)
     over = document["position"]["over"]
     under_score = {b["bonus"]: b for b in score["bonuses"]} if score else {}
@@ -419,7 +420,7 @@ def render_table(document: Document, console: Console) -> None:
     per_seat = any(entry["seats"] for entry in entries)
     table = Table(title="Double-dummy contract table", title_justify="left", title_style="bold")
     table.add_column("contract")
-    table.add_column("declarer", justify="right")
+    table.add_column(get_game(document["game"]).declarer_title, justify="right")
     if per_seat:
         for seat in range(1, document["seats"] + 1):
             table.add_column(f"seat {seat}", justify="right")
@@ -460,7 +461,7 @@ def render_table(document: Document, console: Console) -> None:
     if settled:
         pot = document.get("pot")
         meaning = ("the declaring side's double-dummy net score without announcements" if pot is None else
-                   f"the declarer's double-dummy payment, with a pot of {pot:,} chips")
+                   f"the attacker's double-dummy payment, with a pot of {pot:,} chips")
         console.print(Text(f"settlement: {meaning}", style="dim"))
         if pot == 0:
             console.print("note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)")

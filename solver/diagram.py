@@ -89,7 +89,7 @@ def _roles(position: "Position", seat: int) -> list[str]:
     rules, state = position.rules, position.state
     roles = []
     if seat == rules.declarer:
-        roles.append("declarer")
+        roles.append(position.game.declarer_title)
     elif seat in rules.declaring_side and len(rules.declaring_side) < rules.seats:
         roles.append("partner")
     if not state.is_over:
@@ -140,7 +140,7 @@ def _seat(position: "Position", seat: int, style: SuitStyle, with_points: bool) 
 
 def _heading(position: "Position") -> str:
     rules = position.rules
-    head = f"{position.game.name} {rules.contract}, declarer {rules.declarer + 1}"
+    head = f"{position.game.name} {rules.contract}, {position.game.declarer_title} {rules.declarer + 1}"
     if len(rules.declaring_side) < rules.seats and len(rules.declaring_side) > 1:
         head += f" (declarers {rules.describe_side(rules.declaring_side)})"
     return head if position.record is None else f"{position.label}: {head}"

@@ -1016,3 +1016,46 @@ def test_a_finished_deal_says_what_it_pays():
     settled = solver.score_deal(solver.parse_positions(text)[0].play_cards(" ".join(moves)))
     assert view["settlement"] == {"payments": list(settled.payments), "pot": 10, "pot_change": settled.pot_change}
     assert settled.payments[0] > 0 and settled.pot_change < 0  # the attacker made his target: paid from the pot
+
+
+def test_the_pot_is_on_the_table_throughout_the_deal():
+    """The Kratzen audit: the board showed the pot only at the end of a deal; a club table has it in the middle all
+    along. The view carries it: the chips at the start, each trick's P/4, what the tricks taken paid each seat, what
+    is left (RULES.md 3.4); a Muss pays no trick, and the other games have no pot."""
+    text = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
+    c = client()
+    loaded = c.post("/api/load", json={"text": text}).json()["open"]
+    moves = "EO S7 EK GA G8 SU E9 HA SK HO SZ HU".split()  # tricks to seats 2, 1, 3, 1
+    pots = [c.post("/api/position", json={"board": loaded, "moves": moves[:n]}).json()["pot"] for n in (0, 3, 9, 12)]
+    assert pots == [{"start": 14, "per_trick": 3, "won": [0, 0, 0], "left": 14},
+                    {"start": 14, "per_trick": 3, "won": [0, 3, 0], "left": 11},
+                    {"start": 14, "per_trick": 3, "won": [3, 3, 3], "left": 5},
+                    {"start": 14, "per_trick": 3, "won": [6, 3, 3], "left": 2}]
+    muss = c.post("/api/load", json={"text": text.replace("Trump S", "Trump S Muss")}).json()["open"]
+    assert c.post("/api/position", json={"board": muss, "moves": moves[:3]}).json()["pot"] == {
+        "start": 14, "per_trick": 0, "won": [0, 0, 0], "left": 14}
+    untagged = c.post("/api/load", json={"text": text.replace('[Pot "14"]\n', "")}).json()["open"]
+    assert c.post("/api/position", json={"board": untagged, "moves": []}).json()["pot"]["start"] == 0
+    unread = c.post("/api/load", json={"text": text.replace('"14"', '"abc"')}).json()["open"]
+    assert c.post("/api/position", json={"board": unread, "moves": []}).json()["pot"] is None
+    schafkopf = client(SK, board="7")
+    board, _ = opened(schafkopf)
+    assert schafkopf.post("/api/position", json={"board": board, "moves": []}).json()["pot"] is None
+
+
+def test_a_new_kratzen_deal_takes_its_pot():
+    """The Kratzen audit: a deal from the page had no pot, so its table showed 0 chips and every line settled at 0;
+    the deal's form takes the pot, as the record's [Pot] tag (saved with it), and refuses one another game lacks."""
+    c = client()
+    dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 4, "seats": 4, "pot": "16"}).json()["open"]
+    assert c.post("/api/position", json={"board": dealt, "moves": []}).json()["pot"] == {
+        "start": 16, "per_trick": 4, "won": [0, 0, 0, 0], "left": 16}
+    assert '[Pot "16"]' in c.post("/api/save", json={"board": dealt, "moves": []}).text
+    refused(c.post("/api/deal", json={"game": "Schafkopf", "seed": 4, "pot": 16}), 400,
+            "Schafkopf is not paid from a pot: leave the pot empty")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 4, "pot": "-3"}), 400,
+            "the pot is a whole number of chips from 0 to")
+    start = c.get("/api/start").json()["games"]
+    assert [(g["name"], g["has_pot"], g["declarer_title"]) for g in start] == [
+        ("Zwanzigerrufen", False, "declarer"), ("Schafkopf", False, "declarer"), ("Kratzen", True, "attacker")]

@@ -390,6 +390,41 @@ def test_a_trick_of_five_or_six_cards(driver, server):
     assert summary.startswith("score: ") and " chips for seat " in summary and "game units" not in summary
 
 
+def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
+    """The Kratzen audit: the board showed the pot only at the end of a deal. A club table has it in the middle all
+    along: what is left, what each trick pays, and each seat's tricks with what they took from it."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
+    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.pot !== null && S.view.pot.start === 14"), "the deal")
+    assert driver.find_element("id", "pot").text == "pot 14 chips · each trick pays 3"
+    for count, card in enumerate("EO S7 EK GA G8 SU".split(), 1):  # tricks to seats 2 and 1
+        driver.execute_script("play(arguments[0])", card)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == count, card)
+    assert driver.find_element("id", "pot").text == "pot 8 of 14 chips · each trick pays 3"
+    labels = [driver.find_element("css selector", f"#seat-{seat} .who").text for seat in (1, 2, 3)]
+    assert labels == ["Seat 1 · attacker · 1 trick (+3)", "Seat 2 · 1 trick (+3)", "Seat 3 · 0 tricks (+0)"]
+    small = driver.execute_script("return potText({start: 3, per_trick: 0, won: [0, 0, 0], left: 3})")
+    assert small == "pot 3 chips · a quarter of it is under a chip: tricks pay nothing"  # not "a Muss"
+    # a new deal from the page takes its pot; the form says attacker, and asks for no pot in a game without one
+    from selenium.webdriver.support.select import Select
+    driver.find_element("id", "deal-open").click()
+    Select(driver.find_element("id", "deal-game")).select_by_value("Kratzen")
+    assert driver.find_element("id", "deal-declarer-title").text == "Attacker"
+    driver.find_element("id", "deal-pot").clear()
+    driver.find_element("id", "deal-pot").send_keys("20")
+    driver.find_element("id", "deal-go").click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label") == "Kratzen seed 1", "dealt")
+    assert driver.find_element("id", "pot").text == "pot 20 chips · each trick pays 5"
+    driver.find_element("id", "deal-open").click()
+    Select(driver.find_element("id", "deal-game")).select_by_value("Schafkopf")
+    assert not driver.find_element("id", "deal-pot-field").is_displayed()
+    assert driver.find_element("id", "deal-declarer-title").text == "Declarer"
+    driver.execute_script("document.getElementById('deal-dialog').close()")
+
+
 def test_the_table_on_a_phone(driver, server):
     """The board audit: in a phone's 400 pixels the hands around the ellipse covered each other and the trick, and
     ran off the page's sides."""
@@ -553,3 +588,20 @@ def test_the_graphs_numbers_are_off_its_line(driver, server):
     dots = [box for box in boxes if box["name"] == "circle"]
     assert len(numbers) >= 2 and len(dots) > 10
     assert not [pair for pair in overlapping(numbers + dots) if "text" in pair]
+
+
+def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
+    """The Kratzen audit: the single-dummy odds called each seat's trick target a "bonus forced" and the score
+    "seat 1's share of its side's", where Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "kratzen.tbn board 1")
+    answer = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/odds', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify({board: S.board, moves: [], samples: 6})}).then((r) => r.text()).then(done);")
+    driver.execute_script("renderOdds(arguments[0])", json.loads(answer.splitlines()[-1]))
+    heading = driver.execute_script("return document.querySelector('#odds-bonuses th').textContent")
+    hint = driver.find_element("id", "odds-count").get_attribute("textContent")
+    assert heading == "target forced" and "the score is the attacker's own payment, in chips" in hint
+    assert "share of its side" not in hint

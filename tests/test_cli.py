@@ -585,7 +585,7 @@ def test_table_names_the_pot_its_settlement_column_is_paid_from():
     (schafkopf,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "7")
     assert (paid["pot"], plain["pot"], unsettled["pot"], schafkopf["pot"]) == (40, 0, None, None)
     text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.split())
-    assert "settlement: the declarer's double-dummy payment, with a pot of 40 chips" in text
+    assert "settlement: the attacker's double-dummy payment, with a pot of 40 chips" in text
     assert "note: pot 0" not in text
     text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2").stdout.split())
     assert "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)" in text

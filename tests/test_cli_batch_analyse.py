@@ -138,10 +138,11 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
                     "│ tricks (seat 2) │ the hand │ 100.0% (95%: 91.2% .. 100.0%) │",
                     "│ tricks (seat 3) │ seat 3 │ 15.0% (95%: 7.1% .. 29.1%) │",
                     "│ tricks (seat 4) │ seat 4 │ 22.5% (95%: 12.3% .. 37.5%) │"]
+    assert "targets forced" in result.stdout and "bonus" not in result.stdout  # the Kratzen audit: no bonuses
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
-    assert "schneider_against │ the other side" in " ".join(result.stdout.split())
+    assert "schneider_against │ the other side" in " ".join(result.stdout.split()) and "bonuses forced" in result.stdout
 
 
 def test_batch_says_once_which_lines_answer_records_no_longer_in_the_input(tmp_path):

@@ -26,7 +26,7 @@ def test_show_prints_the_diagram_of_each_record():
     shown = run("show", VALAT).stdout
     assert shown == str(next(solver.read_positions(VALAT)))
     both = run("show", EXAMPLES / "kratzen.tbn").stdout
-    assert both.count("Seat 1 (declarer") == len(list(solver.read_positions(EXAMPLES / "kratzen.tbn")))
+    assert both.count("Seat 1 (attacker") == len(list(solver.read_positions(EXAMPLES / "kratzen.tbn")))
 
 
 def test_solve_check_and_postmortem_print_the_diagram_above_their_tables_but_not_in_json():
@@ -76,3 +76,23 @@ def test_show_tbn_writes_the_record_as_played():
     assert text.startswith("% A whole Zwanzigerrufen deal") and "T18 T15 HG DJ\nHK T1\n*" in text
     assert text.endswith("HK T1\n*\n\n")  # a blank line ends the record: saved what-ifs can be concatenated
     assert len(solver.parse_positions(text + text)) == 2
+
+
+def test_kratzen_text_names_the_attacker_and_json_keeps_its_keys():
+    """The Kratzen audit: show, solve, check and table said "declarer" (and check "Bonuses") where Kratzen says
+    attacker and has trick targets (RULES.md 3); the printed text uses the game's words, the JSON keeps the keys of
+    the schema (docs/json.md says what they mean for Kratzen), and the other games keep theirs."""
+    kratzen = EXAMPLES / "kratzen.tbn"
+    for command in ("show", "solve", "check"):
+        text = run(command, kratzen, "--board", "1").stdout
+        assert "Kratzen Trump S, attacker 1" in text and "Seat 1 (attacker, to play)" in text
+        assert "declarer" not in text
+    check = run("check", kratzen, "--board", "1").stdout
+    assert "Targets" in check and "┃ target " in check and "Bonuses" not in check
+    table = run("table", kratzen, "--board", "1", "--pot", "4").stdout
+    assert "┃ attacker ┃" in table and "the attacker's double-dummy payment" in table and "declarer" not in table
+    document = json.loads(run("solve", kratzen, "--board", "1", "--json").stdout)
+    assert document["declarer"] == 1 and [side["name"] for side in document["taken"]["sides"]] == ["declarers",
+                                                                                                    "defenders"]
+    schafkopf = run("check", EXAMPLES / "schafkopf.tbn", "--board", "7").stdout
+    assert ", declarer " in schafkopf and "Bonuses" in schafkopf and "attacker" not in schafkopf

@@ -64,7 +64,7 @@ def test_a_German_pack_keeps_its_letters_and_shows_the_partner():
 def test_a_Kratzen_hand_puts_the_trump_suit_and_the_Weli_on_the_trumps_line():
     position = solver.make_position("kratzen", "1: SA S6 SU E9 / EA EZ GK G7 / HA HZ HK H9", "Trump E")
     lines = [line.strip() for line in str(position).splitlines()]
-    seat_1 = lines.index("Seat 1 (declarer, to play)")
+    seat_1 = lines.index("Seat 1 (attacker, to play)")  # Kratzen's declarer is the attacker (RULES.md 3)
     assert lines[seat_1 + 1:seat_1 + 5] == ["T S6 E9", "S A U", "G -", "H -"]  # the Weli second only to EA
 
 

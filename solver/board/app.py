@@ -309,7 +309,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                     listed[-1]["error"] = f"{item.path} has no record with [Board \"{item.board}\"]"
                 opened = (wanted or found)[0].id
         games = [{"name": game.name, "seats": list(game.seat_counts), "contracts": game.contract_help,
-                  "examples": game.default_contracts(random.Random(0))} for game in GAMES]
+                  "examples": game.default_contracts(random.Random(0)), "has_pot": game.has_pot,
+                  "declarer_title": game.declarer_title} for game in GAMES]
         return JSONResponse({"files": listed, "open": opened, "games": games, "time_limit": searches.time_limit})
 
     async def load(request: Request) -> Response:
@@ -343,7 +344,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     async def deal(request: Request) -> Response:
         body = await _json_body(request)
         record = new_deal(body.get("game"), body.get("contract"), body.get("seed", 1), body.get("seats"),
-                          body.get("declarer", 1))
+                          body.get("declarer", 1), body.get("pot"))
         found = boards.add(record, f"{record.get('Game')} seed {record.get('Seed')}")
         return JSONResponse({"boards": [found.summary()], "open": found.id})
 

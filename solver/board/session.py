@@ -28,7 +28,7 @@ from ..games import get_game
 from ..generate import random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
-from ..scoring import score_deal
+from ..scoring import MAX_POT, score_deal, scoring_inputs
 from ..settlement import settlement_unsupported
 
 #: The most records one file, upload or paste may hold.
@@ -208,8 +208,10 @@ def record_label(record: Record, source: str, number: int) -> str:
     return f"{name} board {board}" if board else f"{name} record {number}"
 
 
-def new_deal(game: object, contract: object, seed: object, seats: object = None, declarer: object = 1) -> Record:
-    """A seeded random whole deal as a record (``stich deal``'s), each argument checked with a clear message."""
+def new_deal(game: object, contract: object, seed: object, seats: object = None, declarer: object = 1,
+             pot: object = None) -> Record:
+    """A seeded random whole deal as a record (``stich deal``'s), each argument checked with a clear message; in a
+    game paid from a pot (Kratzen) ``pot`` is its ``[Pot]`` tag, so that the table shows and scores it."""
     if not isinstance(game, str) or not game.strip():
         raise BoardError("choose a game")
     try:
@@ -229,7 +231,15 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
             raise BoardError(f"a contract is text such as {game_class.contract_help} (empty: any everyday one), "
                              f"not {contract!r}")
         text = contract.strip() if contract and contract.strip() else None
-        return random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
+        chips = None if pot in (None, "") else _whole(pot)
+        if pot not in (None, "") and not game_class.has_pot:
+            raise BoardError(f"{game_class.name} is not paid from a pot: leave the pot empty")
+        if pot not in (None, "") and (chips is None or chips > MAX_POT):
+            raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {pot!r}")
+        record = random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
+        if chips is not None:
+            record.set("Pot", str(chips))
+        return record
     except BoardError:
         raise
     except StichError as error:
@@ -354,7 +364,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     played_moves = [pack[card].name for card in position.played]
     return {
         "board": board.id, "label": board.label, "game": game.name, "seats": rules.seats,
-        "contract": str(rules.contract), "declarer": rules.declarer + 1, "partner": [s + 1 for s in partner],
+        "contract": str(rules.contract), "declarer": rules.declarer + 1, "declarer_title": game.declarer_title, "partner": [s + 1 for s in partner],
         "partner_public": partner_public(position),
         "declaring_side": _side_text(declaring), "per_seat": per_seat,
         "announcements": record.get("Announcements") or "", "variant": rules.variant.text(),
@@ -368,7 +378,27 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "whole_deal": game.is_whole(rules.deal),
         "score_unit": game.score_unit,
         "settlement": final_settlement(position),
+        "pot": pot_so_far(position),
     }
+
+
+def pot_so_far(position: Position) -> dict[str, Any] | None:
+    """The pot as a club table has it in the middle, for a game paid from one (Kratzen, RULES.md 3.4): the chips at
+    the start, what each trick pays its winner, what the tricks taken have paid each seat and what is left (a missed
+    target pays into it only at the end: the settlement). None for the other games, or a [Pot] tag that does not
+    read (the score's answer says what is wrong with it)."""
+    game = position.game
+    if not game.has_pot:
+        return None
+    try:
+        inputs = scoring_inputs(position)
+    except StichError:
+        return None
+    share = game.pot_share(position.rules, inputs)
+    state = position.state
+    won = [share * tricks for tricks in state.tricks]
+    start = int(inputs)  # type: ignore[call-overload]  # a game with a pot: scoring_inputs is the pot
+    return {"start": start, "per_trick": share, "won": won, "left": start - sum(won)}
 
 
 def final_settlement(position: Position) -> dict[str, Any] | None:

@@ -376,6 +376,9 @@ class Game(metaclass=GameType):
     has_pot: ClassVar[bool] = False
     #: What the score is paid in: game units, or chips where deals are paid from a pot.
     score_unit: ClassVar[str] = "game units"
+    #: What the players call the seat that declares (Kratzen's is the attacker, RULES.md 3): the text a player
+    #: reads says it so; the JSON keys stay ``declarer`` and ``declarers`` in every game (docs/json.md).
+    declarer_title: ClassVar[str] = "declarer"
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
     #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based
@@ -454,6 +457,12 @@ class Game(metaclass=GameType):
         """What one trick pays in :attr:`score_unit` (what the post-mortem grades a card's cost in, so that the
         grades hold for any stake): 1 by default."""
         return 1
+
+    @classmethod
+    def pot_share(cls, rules: Rules, inputs: object) -> int:
+        """What the pot pays the winner of each trick as it is taken, in :attr:`score_unit`, where the game has a
+        pot (:attr:`has_pot`): the board shows it, and the pot left, throughout the deal. 0 by default."""
+        return 0
 
     @classmethod
     def implied_items(cls, name: str) -> tuple[str, ...]:

@@ -118,12 +118,21 @@ class KratzenRules(TrumpSuitRules):
 # RULES.md 3.4: scoring -----------------------------------------------------------------------------------------
 
 
+def is_muss(rules: KratzenRules) -> bool:
+    return rules.contract.modifier in ("muss", "sevenmuss")
+
+
+def trick_share(rules: KratzenRules, pot: int) -> int:
+    """P/4, what each trick pays its winner from the pot; nothing in a Muss deal (RULES.md 3.4)."""
+    return 0 if is_muss(rules) else pot // 4
+
+
 def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list[ScoreItem], list[str]]:
     """Tricks paid from the pot (not in a Muss), penalties paid into it; ``winners`` is the seat that took each
     trick, in order."""
-    muss = rules.contract.modifier in ("muss", "sevenmuss")
+    muss = is_muss(rules)
     items = []
-    share = pot // 4
+    share = trick_share(rules, pot)
     if not muss:
         for number, winner in enumerate(winners, 1):
             items.append(ScoreItem(f"trick {number}", (winner + 1,), share, 1, False, share,
@@ -156,6 +165,7 @@ class Kratzen(Game):
     objectives = ("tricks",)
     has_pot = True
     score_unit = "chips"
+    declarer_title = "attacker"
     flags = {f.name: f for f in [
         Flag("weli_also_bells", bool, False, "the Weli also counts as a bell for following"),
         Flag("first_leader", ("attacker", "forehand"), "attacker", "who leads to trick 1"),
@@ -216,6 +226,10 @@ class Kratzen(Game):
         """P/4 a trick (RULES.md 3.4): the pot shared over a whole deal's tricks (an ending's too), at least 1 chip,
         so that the unit chip costs are graded in."""
         return max(1, int(inputs) // cls.hand_size)  # type: ignore[call-overload]  # scoring_inputs' pot
+
+    @classmethod
+    def pot_share(cls, rules: Rules, inputs: object) -> int:
+        return trick_share(rules, int(inputs))  # type: ignore[arg-type, call-overload]  # scoring_inputs' pot
 
     @classmethod
     def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction | None:

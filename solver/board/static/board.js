@@ -134,9 +134,11 @@ function sidesKnown(view) {
   return S.mode === "dd" || view.partner_public || view.partner.includes(view.to_move);
 }
 
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function roleOf(view, hand) {
-  if (view.per_seat) return hand.declarer ? "attacker" : "";
-  if (hand.declarer) return "declarer";
+  if (hand.declarer) return view.declarer_title;  // the game's own word: Kratzen's attacker
+  if (view.per_seat) return "";
   if (!sidesKnown(view)) return "";
   return view.partner.includes(hand.seat) ? "partner" : "defender";
 }
@@ -153,7 +155,8 @@ function renderTable() {
     seatNode.style.left = `${50 + place.x * 35}%`;
     seatNode.style.top = `${50 + place.y * 39}%`;
     const role = roleOf(view, hand);
-    const taken = view.per_seat ? plural(hand.tricks, "trick") : `${hand.tricks} tr · ${hand.points} pts`;
+    const chips = view.pot && view.pot.per_trick ? ` (+${view.pot.won[hand.seat - 1]})` : "";  // paid from the pot
+    const taken = view.per_seat ? plural(hand.tricks, "trick") + chips : `${hand.tricks} tr · ${hand.points} pts`;
     seatNode.append(el("div", { class: "who" }, `Seat ${hand.seat}`,
       el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`));
     const handNode = el("div", { class: "hand" });
@@ -210,6 +213,15 @@ function renderTable() {
   }
   else centre.append(el("div", {}, `Seat ${view.to_move} to play`));
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
+  if (view.pot && !view.is_over) centre.append(el("div", { class: "pot", id: "pot" }, potText(view.pot)));
+}
+
+// The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
+function potText(pot) {
+  const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
+  if (!pot.start) return `${left}: tricks and targets only (the record has no [Pot])`;
+  if (pot.per_trick) return `${left} · each trick pays ${pot.per_trick}`;
+  return `${left} · ` + (pot.start < 4 ? "a quarter of it is under a chip: tricks pay nothing" : "a Muss: tricks pay nothing");
 }
 
 function renderContract() {
@@ -218,10 +230,11 @@ function renderContract() {
   // the sides' tricks and card points would give a secret partner away (the board audit): each seat's are on the table
   const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
     el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
-    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points === null ? "" : plural(side.points, "card point"))));
+    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points !== null ? plural(side.points, "card point")
+      : view.pot && view.pot.per_trick ? `+${plural(view.pot.won[side.seats[0] - 1], "chip")}` : "")));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
-  const facts = [["Contract", `${view.game} ${view.contract}`], ["Declarer", `seat ${view.declarer}`]];
+  const facts = [["Contract", `${view.game} ${view.contract}`], [capital(view.declarer_title), `seat ${view.declarer}`]];
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
   if (view.variant) facts.push(["Variant", view.variant]);
@@ -528,11 +541,12 @@ function renderOdds(odds) {
       interval(odds.interval) + score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
-      (scored ? `; the score is seat ${odds.seat}'s share of its side's, in ${S.view.score_unit}, and ranks the cards` : "") +
+      (scored ? `; the score is ${S.view.per_seat ? "the attacker's own payment"  // Kratzen: no sides (RULES.md 3)
+        : `seat ${odds.seat}'s share of its side's`}, in ${S.view.score_unit}, and ranks the cards` : "") +
       "; each share of the deals with its 95% Wilson interval in brackets"),
     rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${measure}`),
       ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "",
-    bonuses.length ? el("table", { id: "odds-bonuses" }, el("tr", {}, el("th", { class: "name" }, "bonus forced"), el("th", {}, "whose"),
+    bonuses.length ? el("table", { id: "odds-bonuses" }, el("tr", {}, el("th", { class: "name" }, S.view.per_seat ? "target forced" : "bonus forced"), el("th", {}, "whose"),
       el("th", {}, "deals")), ...bonuses) : "");
   markOdds();
 }
@@ -611,6 +625,8 @@ function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
   $("deal-help").textContent = `Contracts: ${game.contracts}`;
+  $("deal-declarer-title").textContent = capital(game.declarer_title);  // Kratzen's attacker
+  $("deal-pot-field").hidden = !game.has_pot;
   fitDeclarer();
   $("deal-contract").placeholder = `e.g. ${game.examples[0]} (empty: any everyday one)`;
 }
@@ -636,7 +652,8 @@ async function start() {
   $("deal-seats").addEventListener("change", fitDeclarer);
   $("deal-go").addEventListener("click", (e) => $("deal-declarer").checkValidity() && loaded(ask("deal", "/api/deal", {
     game: $("deal-game").value, contract: $("deal-contract").value, seed: $("deal-seed").value,
-    seats: $("deal-seats").value, declarer: $("deal-declarer").value }), "dealt"));
+    seats: $("deal-seats").value, declarer: $("deal-declarer").value,
+    pot: $("deal-pot-field").hidden ? null : $("deal-pot").value }), "dealt"));
   $("save").addEventListener("click", save);
   $("objective").addEventListener("change", (e) => {
     S.objective = e.target.value; S.values = null;
