@@ -1004,7 +1004,8 @@ def test_a_finished_deal_says_what_it_pays():
     c = client(SK, board="7")
     board, moves = opened(c)
     done = c.post("/api/position", json={"board": board, "moves": moves}).json()
-    assert done["is_over"] and done["settlement"] == {"payments": [-2, 2, -2, 2], "pot": None, "pot_change": 0}
+    assert done["is_over"] and done["settlement"] == {"payments": [-2, 2, -2, 2], "pot": None, "pot_change": 0,
+                                                      "notes": []}
     assert c.post("/api/position", json={"board": board, "moves": moves[:-1]}).json()["settlement"] is None
     text = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "10"]\n')
@@ -1014,8 +1015,24 @@ def test_a_finished_deal_says_what_it_pays():
     view = kratzen.post("/api/position", json={"board": loaded, "moves": moves}).json()
     assert view["is_over"]
     settled = solver.score_deal(solver.parse_positions(text)[0].play_cards(" ".join(moves)))
-    assert view["settlement"] == {"payments": list(settled.payments), "pot": 10, "pot_change": settled.pot_change}
+    assert view["settlement"] == {"payments": list(settled.payments), "pot": 10, "pot_change": settled.pot_change,
+                                  "notes": []}
     assert settled.payments[0] > 0 and settled.pot_change < 0  # the attacker made his target: paid from the pot
+
+
+def test_a_lost_tout_is_settled_at_its_lost_trick():
+    """CARDAVIA ends a Tout at the first trick its declarer loses, and stich score scores it there: the board says
+    what it pays from that trick on, with the score's note, not only after eight tricks."""
+    text = ('[Game "Schafkopf"]\n[Board "1"]\n[Contract "WenzTout"]\n[Declarer "1"]\n'
+            '[Deal "EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / '
+            'H8 H7 SA SZ SK S9 S8 S7"]\n')
+    c = client()
+    board = c.post("/api/load", json={"text": text}).json()["open"]
+    won = c.post("/api/position", json={"board": board, "moves": "EU E7 G7 S7".split()}).json()
+    assert won["settlement"] is None  # every trick so far the declarer's
+    lost = c.post("/api/position", json={"board": board, "moves": "EU E7 G7 S7 EO EA G8 S8".split()}).json()
+    assert not lost["is_over"] and lost["settlement"]["payments"] == [-54, 18, 18, 18]  # v = 10 + 2 x 4 Laufende
+    assert lost["settlement"]["notes"] == ["the Tout was lost in trick 2: the deal ends there"]
 
 
 def test_the_pot_is_on_the_table_throughout_the_deal():

@@ -402,16 +402,18 @@ def pot_so_far(position: Position) -> dict[str, Any] | None:
 
 
 def final_settlement(position: Position) -> dict[str, Any] | None:
-    """What a finished deal pays (the record's announcements and pot, as ``stich score`` scores it): each seat's
-    payment and the pot's change, for the table to say at the end; None before the end, or where the deal cannot be
+    """What a settled deal pays (the record's announcements and pot, as ``stich score`` scores it): each seat's
+    payment, the pot's change and the score's notes, for the table to say once the play settles it (at the end, or
+    where the game ends a deal sooner: a lost Tout, ``Game.play_settles``); None before, or where the deal cannot be
     scored (what is wrong is the score command's to say)."""
-    if not position.state.is_over:
+    if not position.game.play_settles(position.rules, position.state):
         return None
     try:
         settled = score_deal(position)
     except StichError:
         return None
-    return {"payments": list(settled.payments), "pot": settled.pot, "pot_change": settled.pot_change}
+    return {"payments": list(settled.payments), "pot": settled.pot, "pot_change": settled.pot_change,
+            "notes": list(settled.notes)}
 
 
 def values_document(position: Position, objective: str, result: Any) -> dict[str, Any]:

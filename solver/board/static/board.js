@@ -201,17 +201,17 @@ function renderTable() {
   }
   const centre = $("centre");
   centre.replaceChildren();
-  if (view.is_over) {
-    centre.append(el("div", {}, "The deal is over."));
-    const settled = view.settlement;  // what it pays, as stich score says it
-    if (settled) {
-      const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
-      centre.append(el("div", { class: "hint", id: "payments" },
-        `pays (${view.score_unit}): ` + settled.payments.map((p, i) => `seat\u00a0${i + 1}\u00a0${signed(p)}`).join(" · ") +
-        (settled.pot === null ? "" : ` · pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
-    }
-  }
+  const settled = view.settlement;  // what it pays, as stich score says it, once the play settles the deal
+  if (view.is_over) centre.append(el("div", {}, "The deal is over."));
   else centre.append(el("div", {}, `Seat ${view.to_move} to play`));
+  if (settled) {
+    const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+    // settled before the end (a lost Tout ends the deal at its lost trick): the score's note says so
+    if (!view.is_over) for (const note of settled.notes) centre.append(el("div", { class: "hint settled" }, note));
+    centre.append(el("div", { class: "hint", id: "payments" },
+      `pays (${view.score_unit}): ` + settled.payments.map((p, i) => `seat\u00a0${i + 1}\u00a0${signed(p)}`).join(" · ") +
+      (settled.pot === null ? "" : ` · pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
+  }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
   if (view.pot && !view.is_over) centre.append(el("div", { class: "pot", id: "pot" }, potText(view.pot)));
 }
