@@ -134,6 +134,32 @@ def test_kontra_check_case():
     assert settlement.payments == (-2, 2, -2, 2)
 
 
+def test_a_settlement_prints_and_renders_for_people():
+    """``print(settlement)`` and Jupyter show the items and payments as ``stich score`` does, not a dataclass dump."""
+    position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)
+    settlement = score_deal(position)
+    lines = str(settlement).splitlines()
+    assert lines[0] == "Zwanzigerrufen Normal T19"
+    assert lines[1].split() == ["item", "to", "from", "base", "x", "value", "why"]
+    assert lines[2].split()[:6] == ["game", "2+4", "1+3", "1", "2", "2"]
+    assert lines[3].split()[:7] == ["absolut", "(announced)", "1+3", "2+4", "2", "2", "4"]
+    assert lines[3].endswith("Absolut announced by the defenders 2+4: failed")
+    assert lines[4].split()[:7] == ["pagat_ultimo", "(announced)", "2+4", "1+3", "2", "2", "4"]
+    assert lines[5] == "payments: seat 1 -2, seat 2 +2, seat 3 -2, seat 4 +2"
+    html = settlement._repr_html_()
+    assert html.startswith("<div>") and "Zwanzigerrufen Normal T19" in html and html.count("<tr>") == 4 + 2
+    assert ">pagat_ultimo (announced)</td>" in html and ">+2</td>" in html and ">-2</td>" in html
+    # a single seat, the pot's side of an item and the notes
+    kratzen = score_deal(find_playout("Kratzen", "Trump H", lambda p: True, seed=3), pot=12)
+    text = str(kratzen)
+    assert "  pot  " in text and "seat " in text and text.splitlines()[-1].endswith(f"pot {kratzen.pot_change:+d}"
+                                                                                    if kratzen.pot_change else "pot 0")
+    ending = solver.make_position("Zwanzigerrufen", "1: TS / T21 / T1 / T4", "Normal T19", partner=3,
+                                  play="TS T21 T1 T4")
+    assert str(score_deal(ending)).splitlines()[-1].startswith("note: an ending")
+    assert "<small>note: an ending" in score_deal(ending)._repr_html_()
+
+
 def test_kontra_check_case_with_make_position_and_keyword():
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     assert score_deal(position, announcements=KONTRA_ANNOUNCEMENTS).payments == (-2, 2, -2, 2)
