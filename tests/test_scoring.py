@@ -188,6 +188,17 @@ def test_solo_check_case():
     assert found["schneider"][0].reason == "the declarer took 28 points (30 or less)"
 
 
+def test_a_soloist_is_the_declarer_in_the_reasons_a_side_of_two_the_declarers():
+    solo = score_deal(position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY))
+    assert items(solo)["game"][0].reason == "the declarer took 28 points (61 needed)"
+    assert items(solo)["schneider"][0].reason == "the declarer took 28 points (30 or less)"
+    tarock_solo = find_playout("Zwanzigerrufen", "Solo", lambda p: True, seed=5, declarer=2)
+    points = tarock_solo.state.points[1]
+    assert items(score_deal(tarock_solo))["game"][0].reason == f"the declarer took {points} points (45 needed)"
+    normal = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY)
+    assert items(score_deal(normal))["game"][0].reason == "the declarers took 40 points (45 needed)"
+
+
 def test_schwarz_in_an_ending_goes_to_the_side_that_took_every_trick():
     """examples/schafkopf.tbn board 6: a 33-point ending, so the declarers lose the game (61 needed) whatever they
     take; taking both tricks earns them the Schwarz all the same, so throwing GA (both tricks) beats keeping it."""

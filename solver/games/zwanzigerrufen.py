@@ -457,11 +457,11 @@ def tarock_game_item(rules: Rules, outcome: TarockOutcome, claims: Claims) -> Sc
     value = game_value(rules)
     if points == 44 and rules.variant["tie_44"] == "no_score":
         return ScoreItem("game", (), value, level, False, 0, "44:44 scores nothing (tie_44=no_score)")
+    who = "the declarers" if len(declarers) > 1 else "the declarer"  # a soloist is one player
     if points >= 45:
-        return _two_sided("game", rules, declarers, value, level, False,
-                         f"the declarers took {points} points (45 needed)")
+        return _two_sided("game", rules, declarers, value, level, False, f"{who} took {points} points (45 needed)")
     return _two_sided("game", rules, outcome.other(declarers), value, level, False,
-                     f"the declarers took {points} points (45 needed)")
+                     f"{who} took {points} points (45 needed)")
 
 
 def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bonus: str) -> list[ScoreItem]:
