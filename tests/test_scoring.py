@@ -436,6 +436,23 @@ def test_mondfang_team_and_player():
     assert zero_sum(settlement)
 
 
+#: A Normal game (seat 1 calls T20, seat 4's) in which seat 4's Skus catches the Mond of his own partner, seat 1.
+OWN_MONDFANG_DEAL = ("1: CK CQ T5 CG SN T17 T21 T14 DG T13 / T19 DN CN T12 HK T10 DK T7 DJ HQ / "
+                     "T8 HJ SJ T11 T1 DQ T15 SK HG T16 / T20 HN T18 SG T4 SQ TS T6 CJ T9")
+OWN_MONDFANG_PLAY = ("CQ CN T8 CJ / T15 TS T21 T10 / T6 T5 T12 T11 / DJ DQ T9 DG / HN T17 HK HJ / CK T19 T1 T20 / "
+                     "T4 T14 T7 T16 / SJ SG SN HQ / T13 DK HG T18 / SQ CG DN SK")
+
+
+def test_a_mondfang_by_the_own_partner_goes_to_the_other_side_and_says_whose_mond_it_was():
+    """RULES.md 1.6/1.7: charged to the side that lost the Mond, even to its own Skus; the reason names the seat,
+    since the side paid did nothing to earn it."""
+    position = position_of("Zwanzigerrufen", OWN_MONDFANG_DEAL, "Normal", OWN_MONDFANG_PLAY)
+    assert position.rules.declaring_side == frozenset({0, 3})
+    mondfang, = items(score_deal(position))["mondfang"]
+    assert (mondfang.winners, mondfang.losers, mondfang.value) == ((2, 3), (1, 4), 1)
+    assert mondfang.reason == "Mondfang made silently: the Skus caught the Mond of seat 1"
+
+
 def test_tie_44():
     position = find_playout("Zwanzigerrufen", "Normal",
                             lambda p: p.state.side_points(p.rules.declaring_side) == 44, seed=13)

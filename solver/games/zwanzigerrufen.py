@@ -490,7 +490,10 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
         return items
     for side in (rules.declaring_side, rules.defending_side):
         if outcome.achieved(bonus, side):
-            items.append(_two_sided(bonus, rules, side, base, 1, False, f"{label} made silently"))
+            reason = f"{label} made silently"
+            if bonus == "mondfang":  # says whose Mond it was: a side can lose it to its own Skus
+                reason += ": the Skus caught the Mond of " + " and ".join(f"seat {s + 1}" for s in outcome.mondfangs())
+            items.append(_two_sided(bonus, rules, side, base, 1, False, reason))
     if bonus == "pagat_ultimo":
         pagat_seat = outcome.facts.pagat_seat
         if pagat_seat is not None and outcome.facts.pagat_beaten:
