@@ -42,11 +42,20 @@ def _suit_ranks(glatze: str) -> list[tuple[str, int, list[str]]]:
     return [("K", 5, []), ("Q", 4, []), ("N", 3, ["C", "R"]), ("J", 2, []), ("G", 0, [glatze])]
 
 
+#: What players write for cards this pack does not have (RULES.md 1.1), and what a message tells them instead.
+_NOT_IN_THE_PACK = "tarocks II and III are left out of this pack (it has TS, T21 .. T4 and T1)"
+_ABSENT = {token: _NOT_IN_THE_PACK for token in ("T2", "T3", "II", "III")}
+_ABSENT.update({f"{suit}A": f"the {name} Glatze is {suit}10 (or {suit}G); the ace is the Glatze only in hearts and "
+                            "diamonds" for suit, name in (("S", "spade"), ("C", "club"))})
+_ABSENT.update({f"{suit}10": f"the {name} Glatze is {suit}A (or {suit}G); the 10 is the Glatze only in spades and "
+                             "clubs" for suit, name in (("H", "heart"), ("D", "diamond"))})
+
 PACK = build_pack(
     "Zwanzigerrufen",
     [("S", _suit_ranks("10")), ("C", _suit_ranks("10")), ("H", _suit_ranks("A")), ("D", _suit_ranks("A"))],
     sign_letters={"spades": "S", "clubs": "C", "hearts": "H", "diamonds": "D"},
     extra=_tarocks(),
+    absent=_ABSENT,
 )
 
 TOTAL_POINTS = 88
