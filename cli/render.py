@@ -353,7 +353,7 @@ def _check_answer(check: Document, over: bool) -> Text:
     answer = yes_no(check["can_force"])
     if check["already_made"]:
         answer.append(" - made already")
-    elif over:  # nothing is left to force or stop: the deal decided it
+    elif over or check["already_missed"]:  # nothing is left to force or stop: the play decided it
         answer.append(" - missed")
     elif check["can_force"]:
         answer.append(f" - {seats_text(check['side'])} can force it")

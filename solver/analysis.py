@@ -384,6 +384,7 @@ class BonusCheck:
     seat: int | None = None
     guaranteed: int | None = None  # per-seat questions: what the seat can guarantee (a seat's own tricks)
     reason: str = ""
+    already_missed: bool = False  # the play has decided it against the side: no rest can bring it (see below)
 
     @property
     def decided_by(self) -> tuple[int, ...]:
@@ -401,7 +402,7 @@ class BonusCheck:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"bonus": self.bonus, "description": self.description, "seat": self.seat, "side": list(self.side),
                 "opponents": list(self.opponents), "target": self.target, "achieved": self.achieved,
-                "already_made": self.already_made, "can_force": self.can_force,
+                "already_made": self.already_made, "already_missed": self.already_missed, "can_force": self.can_force,
                 "decided_by": list(self.decided_by), "guaranteed": self.guaranteed, "reason": self.reason or None}
 
 
@@ -432,10 +433,29 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                 forced = bool(result.success)
             else:
                 forced = can_force(position, objective, engine=engine, reference_solver=reference_solver)
+            missed = seat is None and achieved + most_still_possible(rules, position.state, objective) < objective.target
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
-                                     achieved, forced, seat=seat, guaranteed=guaranteed))
+                                     achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
     return checks
+
+
+def most_still_possible(rules: Rules, state: PlayState, objective: Objective) -> int:
+    """The most reward the rest of the play could add to ``objective`` whoever plays what: every trick still to
+    come won by its side, and every event whose cards are all still unplayed (in a hand or on the table; each card
+    falls once). Below the target the play has already decided the bonus against the side: a Pagat spent before the
+    last trick, a Mond that fell without the Skus, a Valat after a lost trick. That is not the other side stopping
+    it, so ``stich check`` says ``missed``. An objective with a negative weight or reward has no such bound here."""
+    if min(objective.points_weight, objective.trick_weight, *(event.reward for event in objective.events)) < 0:
+        return objective.maximum
+    unplayed = 0
+    for hand in state.hands:
+        unplayed |= hand
+    for card in state.trick:
+        unplayed |= 1 << card
+    points = sum(rules.points[card] for card in range(len(rules.pack)) if unplayed >> card & 1)
+    most = objective.points_weight * points + objective.trick_weight * (rules.tricks_in_deal - len(state.history))
+    return most + sum(event.reward for event in objective.events if unplayed & event.present == event.present)
 
 
 def targets_together(position: Position) -> bool | None:

@@ -114,6 +114,8 @@ class Pack:
     cards: tuple[Card, ...]
     aliases: dict[str, int]
     sign_letters: dict[str, str] = field(default_factory=dict)
+    #: Tokens players write for cards this pack leaves out (upper case), each with what to tell them instead.
+    absent: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if len(self.cards) > MAX_CARDS:
@@ -125,7 +127,7 @@ class Pack:
         registered = _GAME_PACKS.get(self.game)
         if registered is not None and registered[0] is self:
             return (registered[1], (self.game,))
-        return (Pack, (self.game, self.cards, self.aliases, self.sign_letters))
+        return (Pack, (self.game, self.cards, self.aliases, self.sign_letters, self.absent))
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -152,10 +154,16 @@ class Pack:
         """The card a token names (case-insensitive, aliases and Unicode suit signs allowed)."""
         index = self.lookup(token)
         if index is None:
-            names = [card.name for card in self.cards]
-            raise UnknownCardError(f"{token!r} is not a card of the {self.game} pack"
-                                  f"{did_you_mean(token, names, cutoff=0.5)}")
+            raise UnknownCardError(f"{token!r} is not a card of the {self.game} pack{self.unknown_note(token)}")
         return self.cards[index]
+
+    def unknown_note(self, token: object) -> str:
+        """What follows "not a card of the pack" in a message: why a token names no card here when players
+        write it for a card the pack leaves out (``absent``), else the closest cards' names."""
+        note = self.absent.get(unicodedata.normalize("NFC", str(token).strip()).upper())
+        if note is not None:
+            return f"; {note}"
+        return did_you_mean(token, [card.name for card in self.cards], cutoff=0.5)
 
     def lookup(self, token: str | Card) -> int | None:
         """The index a token (or this pack's Card, as the API hands them out) names, or None (also for anything
@@ -306,12 +314,14 @@ class CardSet:
 
 def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]]]],
                sign_letters: dict[str, str], suit_aliases: dict[str, list[str]] | None = None,
-               extra: Sequence[tuple[str, str, str, int, int, list[str]]] = ()) -> Pack:
+               extra: Sequence[tuple[str, str, str, int, int, list[str]]] = (),
+               absent: dict[str, str] | None = None) -> Pack:
     """Build a pack from its suits, strongest first.
 
     ``suits`` lists (suit letter, [(rank, points, rank aliases), ...] strongest rank first). Each card's canonical token
     is suit letter + rank; the aliases combine every spelling of the suit with every spelling of the rank.
     ``extra`` lists cards outside the suit grid: (name, suit, rank, points, order, aliases), placed first.
+    ``absent`` maps tokens of cards the pack leaves out to what a message says instead (:attr:`Pack.absent`).
     """
     suit_aliases = suit_aliases or {}
     cards: list[Card] = []
@@ -335,7 +345,10 @@ def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]
             for s in [suit, *suit_aliases.get(suit, [])]:
                 for r in [rank, *rank_aliases]:
                     add_alias(s + r, index)
-    return Pack(game, tuple(cards), aliases, sign_letters)
+    absent = {token.upper(): note for token, note in (absent or {}).items()}
+    if absent.keys() & aliases.keys():
+        raise ValueError(f"absent tokens name cards: {sorted(absent.keys() & aliases.keys())}")
+    return Pack(game, tuple(cards), aliases, sign_letters, absent)
 
 
 #: The packs of the registered games by game name (``register_pack``; the game registry fills it).

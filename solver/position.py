@@ -294,7 +294,7 @@ def _error(record: Record, message: str, line: int, column: int, token: str | No
 
 
 def _close_cards(pack: Pack, word: str) -> str:
-    return did_you_mean(word, [card.name for card in pack.cards], cutoff=0.5)
+    return pack.unknown_note(word)
 
 
 def _tag_error(record: Record, tag: Tag, message: str, expected: str | None = None) -> ParseError:

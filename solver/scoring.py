@@ -10,6 +10,7 @@ choices RULES.md leaves open are written down in docs/scoring.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from .errors import ParseError, StichError
@@ -37,6 +38,65 @@ class Settlement:
         return {"game": self.game, "contract": self.contract, "items": [i.as_dict() for i in self.items],
                 "payments": list(self.payments), "pot": self.pot, "pot_change": self.pot_change,
                 "notes": list(self.notes)}
+
+    def __str__(self) -> str:
+        """The settlement for people (``print(settlement)``): the items, who wins each and for how much, every
+        seat's payment and the notes, as ``stich score`` prints them; the dataclass ``repr`` stays for debugging."""
+        rows = self._item_rows()
+        widths = [max(len(row[i]) for row in rows) for i in range(len(ITEM_COLUMNS))]
+        lines = [f"{self.game} {self.contract}"]
+        for row in rows:
+            cells = [cell.rjust(width) if column in NUMBER_COLUMNS else cell.ljust(width)
+                     for column, cell, width in zip(ITEM_COLUMNS, row, widths)]
+            lines.append("  ".join(cells).rstrip())
+        lines.append("payments: " + ", ".join(f"{seat} {paid}" for seat, paid in self._payment_cells()))
+        lines.extend(f"note: {note}" for note in self.notes)
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""
+        cell = 'style="padding:2px 8px;text-align:{}"'
+        head, *body = self._item_rows()
+        rows = ["<tr>" + "".join(f"<th {cell.format('left')}>{escape(name)}</th>" for name in head) + "</tr>"]
+        for row in body:
+            rows.append("<tr>" + "".join(
+                f"<td {cell.format('right' if column in NUMBER_COLUMNS else 'left')}>{escape(text)}</td>"
+                for column, text in zip(ITEM_COLUMNS, row)) + "</tr>")
+        payments = self._payment_cells()
+        paid = ("<tr>" + "".join(f"<th {cell.format('right')}>{escape(seat)}</th>" for seat, _ in payments)
+                + "</tr><tr>" + "".join(f"<td {cell.format('right')}>{escape(value)}</td>" for _, value in payments)
+                + "</tr>")
+        notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
+        return (f'<div><p style="font-weight:bold">{escape(f"{self.game} {self.contract}")}</p>'
+                f'<table style="border-collapse:collapse">{"".join(rows)}</table>'
+                f'<p>payments</p><table style="border-collapse:collapse">{paid}</table>{notes}</div>')
+
+    def _item_rows(self) -> list[tuple[str, ...]]:
+        """The header and one row per item, as text (what both renderings show)."""
+        rows: list[tuple[str, ...]] = [ITEM_COLUMNS]
+        for item in self.items:
+            rows.append((item.name + (" (announced)" if item.announced else ""), self._seats(item.winners),
+                         self._seats(item.losers), str(item.base), str(item.multiplier), str(item.value),
+                         item.reason))
+        return rows
+
+    def _seats(self, seats: tuple[int, ...]) -> str:
+        """``1+3`` for a side, ``seat 2`` for one seat, ``pot`` for the pot's side of an item (``-``: nobody)."""
+        if not seats:
+            return "pot" if self.pot is not None else "-"
+        return f"seat {seats[0]}" if len(seats) == 1 else "+".join(str(seat) for seat in seats)
+
+    def _payment_cells(self) -> list[tuple[str, str]]:
+        """Each seat's payment signed (``+2``, ``-2``, ``0``), and the pot's change in a game paid from one."""
+        cells = [(f"seat {seat}", f"{paid:+d}" if paid else "0") for seat, paid in enumerate(self.payments, 1)]
+        if self.pot is not None:
+            cells.append(("pot", f"{self.pot_change:+d}" if self.pot_change else "0"))
+        return cells
+
+
+#: The columns of a settlement's items as people read them (``stich score`` prints the same), and the numeric ones.
+ITEM_COLUMNS = ("item", "to", "from", "base", "x", "value", "why")
+NUMBER_COLUMNS = frozenset({"base", "x", "value"})
 
 
 def check_scoring_inputs(game: type[Game], pot: object, announcements: object = None) -> None:

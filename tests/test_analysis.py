@@ -10,12 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import solver
 from solver import InvalidContractError, InvalidDealError, make_position
 from solver.analysis import (SCHEMA, BonusCheck, TableEntry, can_force, card_groups, check_bonuses, check_report,
                              contract_table, default_objectives, line_by_trick, objectives_named, solve_report,
                              table_report)
+from solver.cli.main import app
 from example_records import board, reference
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -170,6 +172,28 @@ def test_check_a_bonus_made_already():
     # board 2: TS caught seat 1's T21 in trick 1, a Mondfang for seats 2 and 4
     mondfang = {c.bonus: c for c in check_bonuses(board("zwanzigerrufen.tbn", 2))}["mondfang"]
     assert mondfang.already_made and mondfang.can_force and mondfang.side == (2, 4)
+
+
+def test_check_a_bonus_the_play_has_already_decided_is_missed_not_stopped():
+    """Board 1: seat 1 spent the Pagat in trick 3, T21 fell in trick 1 without the Skus, and each side has won a
+    trick: no rest of the play can bring these, so nobody "can stop" them; they are missed."""
+    position = board("zwanzigerrufen.tbn", 1)
+    checks = {c.bonus: c for c in check_bonuses(position)}
+    for name in ("pagat_ultimo", "pagat_beaten", "mondfang", "valat", "valat_against"):
+        assert checks[name].already_missed and checks[name].can_force is False, name
+        assert reference(position, name).success is False
+    for name in ("game", "absolut", "absolut_against"):
+        assert not checks[name].already_missed, name  # points are still to be won
+    assert check_report(position)["checks"][5]["already_missed"] is True
+    result = CliRunner().invoke(app, ["check", str(EXAMPLES / "zwanzigerrufen.tbn"), "--board", "1"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    row = next(line for line in text.splitlines() if "pagat_ultimo" in line)
+    assert "no - missed" in row and "can stop it" not in row
+    # the Pagat still in a hand: its questions are open; the defenders' Valat went with trick 1
+    open_pagat = {c.bonus: c for c in check_bonuses(board("pagat_ultimo.tbn", 1))}
+    assert not open_pagat["pagat_ultimo"].already_missed and not open_pagat["pagat_beaten"].already_missed
+    assert open_pagat["valat_against"].already_missed and not open_pagat["valat"].already_missed
 
 
 def test_check_sagotrick_variant_decides_the_pagat():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -1195,6 +1196,29 @@ def test_did_you_mean(tmp_path):
     result = run("analyse", "--game", "sk", "--hand", "EO GO HX", "--seat", "1", "--contract", "Wenz", code=2)
     assert "'HX' is not a card of the Schafkopf pack; did you mean 'HZ'" in result.stderr
     assert "did you mean 'Schafkopf'?" in run("deal", "-g", "schafkopff", code=2).stderr
+
+
+def test_a_tarock_player_is_told_which_cards_the_pack_leaves_out(tmp_path):
+    """RULES.md 1.1: no II and III, and the Glatze is the 10 in spades and clubs but the ace in hearts and
+    diamonds; a player who writes T3, SA or H10 is told so, at the token, rather than offered look-alikes."""
+    valat = (EXAMPLES / "valat.tbn").read_text()
+    (tmp_path / "three.tbn").write_text(valat.replace('[Deal "1: TS T21', '[Deal "1: TS III'))
+    result = run("show", tmp_path / "three.tbn", code=1)
+    assert ("three.tbn:16:14: seat 1: not a card of the Zwanzigerrufen pack; tarocks II and III are left out of "
+            "this pack (it has TS, T21 .. T4 and T1) (got 'III'") in result.stderr
+    assert "Traceback" not in result.stderr
+    deal = "1: TS SK / T20 SQ / T1 SG / T4 SJ"
+    for wrong, note in [("sa", "the spade Glatze is S10 (or SG); the ace is the Glatze only in hearts and diamonds"),
+                        ("D10", "the diamond Glatze is DA (or DG); the 10 is the Glatze only in spades and clubs")]:
+        (tmp_path / "glatze.tbn").write_text(f'[Game "Zwanzigerrufen"]\n[Deal "{deal.replace("SG", wrong)}"]\n'
+                                             '[Contract "Normal T19"]\n[Partner "2"]\n')
+        assert f"not a card of the Zwanzigerrufen pack; {note} (got '{wrong}'" in run("show", tmp_path / "glatze.tbn",
+                                                                                     code=1).stderr
+    result = run("solve", EXAMPLES / "valat.tbn", "--play", "T2", code=1)
+    assert "'T2' is not a card of the Zwanzigerrufen pack; tarocks II and III are left out" in result.stderr
+    pack = solver.get_game("zwanzigerrufen").pack
+    assert pack.parse("S10") == pack.parse("SG") == "SG" and pack.parse("HA") == "HG"  # the real Glatzen still read
+    assert pickle.loads(pickle.dumps(pack)) is pack
 
 
 def test_one_meaning_per_flag_and_usage_errors_exit_2(tmp_path):

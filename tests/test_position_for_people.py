@@ -127,6 +127,18 @@ def test_an_illegal_card_names_the_rule_it_breaks():
         ending().play_cards("HK SQ")
     with pytest.raises(solver.IllegalPlayError, match=r"card 2 of the play \(SQ\)"):
         ending().play_cards(["HK", "SQ"])
+    # Suit Solo (RULES.md 1.4, check cases of section 4): the tarock a void player must play is no trump there, and
+    # under suit_solo_follow=strict he must play another suit card: neither is "must trump"
+    suit_solo = solver.make_position("zwanzigerrufen", "1: SQ CK / T20 HG / SN CQ / SJ CN", "SuitSolo", declarer=3,
+                                     leader=1, play="SQ")
+    with pytest.raises(solver.IllegalPlayError, match="seat 2 may not play HG here: cannot follow suit to the lead "
+                                                      "SQ and must play one of T20 instead"):
+        suit_solo.play("HG")
+    strict = solver.make_position("zwanzigerrufen", "1: SQ CK / T20 HG / SN CQ / SJ CN", "SuitSolo", declarer=3,
+                                  leader=1, play="SQ", variant="suit_solo_follow=strict")
+    with pytest.raises(solver.IllegalPlayError, match="seat 2 may not play T20 here: cannot follow suit to the lead "
+                                                      "SQ and must play one of HG instead"):
+        strict.play("T20")
     # Schafkopf (RULES.md 2.3): follow suit; the called ace to the first trick of its suit; no discarding it
     deal = ("1: EA EO E9 GZ G8 HZ HK H9 / EZ E8 G9 G7 H7 SZ S9 S7 / EU E7 GA GO GU HU SA SO / "
             "EK GK HA HO H8 SK SU S8")

@@ -134,6 +134,32 @@ def test_kontra_check_case():
     assert settlement.payments == (-2, 2, -2, 2)
 
 
+def test_a_settlement_prints_and_renders_for_people():
+    """``print(settlement)`` and Jupyter show the items and payments as ``stich score`` does, not a dataclass dump."""
+    position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)
+    settlement = score_deal(position)
+    lines = str(settlement).splitlines()
+    assert lines[0] == "Zwanzigerrufen Normal T19"
+    assert lines[1].split() == ["item", "to", "from", "base", "x", "value", "why"]
+    assert lines[2].split()[:6] == ["game", "2+4", "1+3", "1", "2", "2"]
+    assert lines[3].split()[:7] == ["absolut", "(announced)", "1+3", "2+4", "2", "2", "4"]
+    assert lines[3].endswith("Absolut announced by the defenders 2+4: failed")
+    assert lines[4].split()[:7] == ["pagat_ultimo", "(announced)", "2+4", "1+3", "2", "2", "4"]
+    assert lines[5] == "payments: seat 1 -2, seat 2 +2, seat 3 -2, seat 4 +2"
+    html = settlement._repr_html_()
+    assert html.startswith("<div>") and "Zwanzigerrufen Normal T19" in html and html.count("<tr>") == 4 + 2
+    assert ">pagat_ultimo (announced)</td>" in html and ">+2</td>" in html and ">-2</td>" in html
+    # a single seat, the pot's side of an item and the notes
+    kratzen = score_deal(find_playout("Kratzen", "Trump H", lambda p: True, seed=3), pot=12)
+    text = str(kratzen)
+    assert "  pot  " in text and "seat " in text and text.splitlines()[-1].endswith(f"pot {kratzen.pot_change:+d}"
+                                                                                    if kratzen.pot_change else "pot 0")
+    ending = solver.make_position("Zwanzigerrufen", "1: TS / T21 / T1 / T4", "Normal T19", partner=3,
+                                  play="TS T21 T1 T4")
+    assert str(score_deal(ending)).splitlines()[-1].startswith("note: an ending")
+    assert "<small>note: an ending" in score_deal(ending)._repr_html_()
+
+
 def test_kontra_check_case_with_make_position_and_keyword():
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     assert score_deal(position, announcements=KONTRA_ANNOUNCEMENTS).payments == (-2, 2, -2, 2)
@@ -160,6 +186,17 @@ def test_solo_check_case():
     assert found["laufende"][0].value == 4 and found["schneider"][0].value == 1
     assert settlement.payments == (-30, 10, 10, 10)
     assert found["schneider"][0].reason == "the declarer took 28 points (30 or less)"
+
+
+def test_a_soloist_is_the_declarer_in_the_reasons_a_side_of_two_the_declarers():
+    solo = score_deal(position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY))
+    assert items(solo)["game"][0].reason == "the declarer took 28 points (61 needed)"
+    assert items(solo)["schneider"][0].reason == "the declarer took 28 points (30 or less)"
+    tarock_solo = find_playout("Zwanzigerrufen", "Solo", lambda p: True, seed=5, declarer=2)
+    points = tarock_solo.state.points[1]
+    assert items(score_deal(tarock_solo))["game"][0].reason == f"the declarer took {points} points (45 needed)"
+    normal = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY)
+    assert items(score_deal(normal))["game"][0].reason == "the declarers took 40 points (45 needed)"
 
 
 def test_schwarz_in_an_ending_goes_to_the_side_that_took_every_trick():
@@ -397,6 +434,23 @@ def test_mondfang_team_and_player():
     mondfang, = items(settlement)["mondfang"]
     assert mondfang.losers == (loser + 1,) and len(mondfang.winners) == 3
     assert zero_sum(settlement)
+
+
+#: A Normal game (seat 1 calls T20, seat 4's) in which seat 4's Skus catches the Mond of his own partner, seat 1.
+OWN_MONDFANG_DEAL = ("1: CK CQ T5 CG SN T17 T21 T14 DG T13 / T19 DN CN T12 HK T10 DK T7 DJ HQ / "
+                     "T8 HJ SJ T11 T1 DQ T15 SK HG T16 / T20 HN T18 SG T4 SQ TS T6 CJ T9")
+OWN_MONDFANG_PLAY = ("CQ CN T8 CJ / T15 TS T21 T10 / T6 T5 T12 T11 / DJ DQ T9 DG / HN T17 HK HJ / CK T19 T1 T20 / "
+                     "T4 T14 T7 T16 / SJ SG SN HQ / T13 DK HG T18 / SQ CG DN SK")
+
+
+def test_a_mondfang_by_the_own_partner_goes_to_the_other_side_and_says_whose_mond_it_was():
+    """RULES.md 1.6/1.7: charged to the side that lost the Mond, even to its own Skus; the reason names the seat,
+    since the side paid did nothing to earn it."""
+    position = position_of("Zwanzigerrufen", OWN_MONDFANG_DEAL, "Normal", OWN_MONDFANG_PLAY)
+    assert position.rules.declaring_side == frozenset({0, 3})
+    mondfang, = items(score_deal(position))["mondfang"]
+    assert (mondfang.winners, mondfang.losers, mondfang.value) == ((2, 3), (1, 4), 1)
+    assert mondfang.reason == "Mondfang made silently: the Skus caught the Mond of seat 1"
 
 
 def test_tie_44():

@@ -104,7 +104,8 @@ class Board:
                 raise BoardError(f"move {number} is not a card token: {token!r}")
             index = pack.lookup(token)
             if index is None:
-                raise BoardError(f"move {number}: {token!r} is not a card of the {position.game.name} pack")
+                raise BoardError(f"move {number}: {token!r} is not a card of the {position.game.name} pack"
+                                 f"{pack.unknown_note(token)}")
             try:
                 position = position.play(index)
             except StichError as error:

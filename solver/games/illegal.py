@@ -64,6 +64,10 @@ def illegal_reason(state: "PlayState", card: int) -> str:
         cards = hand & level.mask
         if not cards:
             continue
+        if number and any(power[c] == 0 for c in range(len(pack)) if cards >> c & 1):
+            # a fallback that cannot win the trick is no trump: a Suit Solo's tarocks, or under
+            # suit_solo_follow=strict another suit's cards
+            return f"cannot follow suit to the lead {lead_card} and must play one of {_names(state, cards)} instead"
         duty = (f"must follow suit to the lead {lead_card}" if number == 0
                 else f"cannot follow suit to the lead {lead_card} and must trump")
         beating = sum(1 << c for c in range(len(pack)) if cards >> c & 1 and power[c] > power[winner])

@@ -42,11 +42,20 @@ def _suit_ranks(glatze: str) -> list[tuple[str, int, list[str]]]:
     return [("K", 5, []), ("Q", 4, []), ("N", 3, ["C", "R"]), ("J", 2, []), ("G", 0, [glatze])]
 
 
+#: What players write for cards this pack does not have (RULES.md 1.1), and what a message tells them instead.
+_NOT_IN_THE_PACK = "tarocks II and III are left out of this pack (it has TS, T21 .. T4 and T1)"
+_ABSENT = {token: _NOT_IN_THE_PACK for token in ("T2", "T3", "II", "III")}
+_ABSENT.update({f"{suit}A": f"the {name} Glatze is {suit}10 (or {suit}G); the ace is the Glatze only in hearts and "
+                            "diamonds" for suit, name in (("S", "spade"), ("C", "club"))})
+_ABSENT.update({f"{suit}10": f"the {name} Glatze is {suit}A (or {suit}G); the 10 is the Glatze only in spades and "
+                             "clubs" for suit, name in (("H", "heart"), ("D", "diamond"))})
+
 PACK = build_pack(
     "Zwanzigerrufen",
     [("S", _suit_ranks("10")), ("C", _suit_ranks("10")), ("H", _suit_ranks("A")), ("D", _suit_ranks("A"))],
     sign_letters={"spades": "S", "clubs": "C", "hearts": "H", "diamonds": "D"},
     extra=_tarocks(),
+    absent=_ABSENT,
 )
 
 TOTAL_POINTS = 88
@@ -457,11 +466,11 @@ def tarock_game_item(rules: Rules, outcome: TarockOutcome, claims: Claims) -> Sc
     value = game_value(rules)
     if points == 44 and rules.variant["tie_44"] == "no_score":
         return ScoreItem("game", (), value, level, False, 0, "44:44 scores nothing (tie_44=no_score)")
+    who = "the declarers" if len(declarers) > 1 else "the declarer"  # a soloist is one player
     if points >= 45:
-        return _two_sided("game", rules, declarers, value, level, False,
-                         f"the declarers took {points} points (45 needed)")
+        return _two_sided("game", rules, declarers, value, level, False, f"{who} took {points} points (45 needed)")
     return _two_sided("game", rules, outcome.other(declarers), value, level, False,
-                     f"the declarers took {points} points (45 needed)")
+                     f"{who} took {points} points (45 needed)")
 
 
 def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bonus: str) -> list[ScoreItem]:
@@ -490,7 +499,10 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
         return items
     for side in (rules.declaring_side, rules.defending_side):
         if outcome.achieved(bonus, side):
-            items.append(_two_sided(bonus, rules, side, base, 1, False, f"{label} made silently"))
+            reason = f"{label} made silently"
+            if bonus == "mondfang":  # says whose Mond it was: a side can lose it to its own Skus
+                reason += ": the Skus caught the Mond of " + " and ".join(f"seat {s + 1}" for s in outcome.mondfangs())
+            items.append(_two_sided(bonus, rules, side, base, 1, False, reason))
     if bonus == "pagat_ultimo":
         pagat_seat = outcome.facts.pagat_seat
         if pagat_seat is not None and outcome.facts.pagat_beaten:
