@@ -111,6 +111,41 @@ def _same_deals(now: Document, before: Document) -> bool:
     return all(now.get(key) == before.get(key) for key in ("game", "seed", "boards", "variant"))
 
 
+def _deals_text(document: Document) -> str:
+    """``2 deals, boards 1-2 of seed 1766`` (and the variant flags): which deals a line timed (a line may pass over
+    boards, so the count is said beside the span)."""
+    boards = document.get("boards") or [None]
+    span = f"board {boards[0]}" if len(boards) == 1 else f"boards {boards[0]}-{boards[-1]}"
+    flags = document.get("variant") or {}
+    variant = ", variant " + " ".join(f"{k}={v}" for k, v in sorted(flags.items())) if flags else ""
+    return f"{plural(len(boards), 'deal')}, {span} of seed {document.get('seed')}{variant}"
+
+
+def not_compared_reason(document: Document, before: Document | None) -> str | None:
+    """Why a line shows no ratios (None when it has them): the saved run has no such line, or timed other deals."""
+    if before is None:
+        return "the saved run has no such line"
+    if not _same_deals(document, before):
+        return f"the saved run timed {_deals_text(before)}, this run {_deals_text(document)}"
+    return None
+
+
+def run_differences(host: Document, run: Document, documents: Sequence[Document]) -> list[str]:
+    """What besides the deals differs between this run and the saved one (the ratios measure that too): the
+    machine, the engine build, the threads a question. A run saved before builds were named says so."""
+    saved_host = run.get("machine") or {}
+    differ = []
+    if any(saved_host.get(key) != host.get(key) for key in ("cpu", "cores", "cores_total", "python", "system")):
+        differ.append("the machine")
+    if "engine" not in saved_host:
+        differ.append("the engine build (the saved run does not name its build)")
+    elif saved_host["engine"] != host.get("engine"):
+        differ.append(f"the engine build ({saved_host['engine']} then, {host.get('engine')} now)")
+    if _threads_text(run["lines"]) != _threads_text(documents):
+        differ.append("the threads a question")
+    return differ
+
+
 def comparison(document: Document, before: Document | None) -> Document | None:
     """The ratios of this run's line to the saved run's (this / saved), or None when the saved run has no such line
     or measured other deals (another seed, deal count or variant: the times would not compare)."""
@@ -143,7 +178,8 @@ def machine_text(host: Document | None) -> str:
         return "an unknown machine"
     cores = f"{host.get('cores')} of {host.get('cores_total')} cores" if host.get("cores") != host.get("cores_total") \
         else f"{host.get('cores')} cores"
-    return f"{host.get('cpu')}, {cores}, Python {host.get('python')}, stich {host.get('stich')}"
+    build = f", engine {host['engine']}" if host.get("engine") else ""  # a run saved before builds were named has none
+    return f"{host.get('cpu')}, {cores}, Python {host.get('python')}, stich {host.get('stich')}{build}"
 
 
 def _ratio(value: float | None, faster_when_below: bool) -> Text:
@@ -163,12 +199,16 @@ def _threads_text(documents: Sequence[Document]) -> str:
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
                  compared: tuple[Path, Document] | None = None) -> None:
     """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios."""
-    console.print(Text(f"machine: {machine_text(host)}"))
+    console.print(Text(f"machine: {machine_text(host)}"), soft_wrap=True)  # one line each, for grep
     if compared is not None:
         path, run = compared
         when = f", saved {run['saved']}" if run.get("saved") else ""
         console.print(Text(f"compared with {path}{when}: {machine_text(run.get('machine'))}"
-                           f"{_threads_text(run['lines'])}"))
+                           f"{_threads_text(run['lines'])}"), soft_wrap=True)
+        differ = run_differences(host, run, documents)
+        if differ:
+            console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"),
+                          soft_wrap=True)
     table = Table(title=f"Engine benchmark (ms per deal{_threads_text(documents)})", title_justify="left",
                   title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
@@ -190,6 +230,11 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
                            "the saved run has no such line or timed other deals)", style="dim"))
+        saved_lines = {line["line"]: line for line in compared[1]["lines"]}
+        for doc in documents:
+            reason = not_compared_reason(doc, saved_lines.get(doc["line"]))
+            if reason is not None:
+                console.print(Text(f"- {doc['line']}: {reason}", style="dim"), soft_wrap=True)
     if any(doc["timeouts"] for doc in documents):
         console.print(Text("a solve over the limit counts at the limit: those statistics are lower bounds",
                            style="dim"))
@@ -241,7 +286,7 @@ def bench(
     asked = default_threads() if threads is None else threads
     options = {"threads": asked} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
     recorded = min(asked, usable_cores())  # what a question alone gets (never more threads than cores)
-    documents = []
+    documents: list[Document] = []
     with input_errors():
         for line in selected_lines(game):
             if flags:

@@ -708,6 +708,33 @@ def test_bench_compare_with_a_file_that_is_no_run(tmp_path):
     assert "missing.json: No such file or directory" in result.stderr
 
 
+def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(tmp_path):
+    """Every run said "stich 0.1.0", the same on every commit, so a run compared with one saved on another build
+    (or on one thread against two) looked like a like-for-like comparison; and a line timed on other deals showed
+    "-" without saying which deals."""
+    from solver.benchmark import engine_fingerprint
+
+    saved = tmp_path / "before.json"
+    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--save", saved)
+    before = json.loads(saved.read_text())
+    build = engine_fingerprint(Path(solver.__file__).resolve().parent)
+    assert before["machine"]["engine"] == build and before["lines"][0]["machine"]["engine"] == build
+    same = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    assert f"engine {build}" in same and "not the same in the two runs" not in same and "\n- " not in same
+    before["machine"]["engine"] = before["lines"][0]["machine"]["engine"] = "0123456789ab"
+    saved.write_text(json.dumps(before))
+    other = run("bench", "-g", "kratzen", "-n", "3", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    assert (f"not the same in the two runs: the engine build (0123456789ab then, {build} now); the ratios measure "
+            "that too") in other
+    assert ("- Kratzen 6 seats: every seat's guaranteed tricks: the saved run timed 2 deals, boards 1-2 of seed "
+            "1766, this run 3 deals, boards 1-3 of seed 1766") in other
+    del before["machine"]["engine"]
+    saved.write_text(json.dumps(before))
+    old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "2", "--compare", saved).stdout
+    assert ("not the same in the two runs: the engine build (the saved run does not name its build), the threads a "
+            "question") in old
+
+
 def test_bench_unknown_game_is_a_usage_error():
     result = run("bench", "--game", "chess", code=2)
     assert "unknown game" in result.stderr
