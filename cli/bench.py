@@ -196,9 +196,17 @@ def _threads_text(documents: Sequence[Document]) -> str:
     return "" if threads is None else f", {plural(threads, 'thread')} a question"
 
 
+def lower_bounds(stats: BenchStats) -> set[str]:
+    """The statistics of a line that are only lower bounds (a solve stopped at the limit counts at it), by their
+    document keys: the table marks them ``>=``, as bench/report.py does."""
+    figures = {"median_ms": stats.median, "p90_ms": stats.p90, "p99_ms": stats.p99, "max_ms": stats.max}
+    return {key for key, value in figures.items() if stats.is_lower_bound(value)}
+
+
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
-                 compared: tuple[Path, Document] | None = None) -> None:
-    """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios."""
+                 compared: tuple[Path, Document] | None = None, bounds: dict[str, set[str]] | None = None) -> None:
+    """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios. ``bounds``: each
+    line's statistics that are lower bounds (:func:`lower_bounds`), marked ``>=``."""
     console.print(Text(f"machine: {machine_text(host)}"), soft_wrap=True)  # one line each, for grep
     if compared is not None:
         path, run = compared
@@ -218,8 +226,9 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         for _, label in RATIOS:
             table.add_column(f"x{label}", justify="right", no_wrap=True)
     for doc in documents:
-        row: list[Text | str] = [doc["line"], str(doc["deals"]), _ms(doc["median_ms"]), _ms(doc["p90_ms"]),
-                                 _ms(doc["p99_ms"]), _ms(doc["max_ms"]), f"{doc['nodes_per_second']:,.0f}",
+        marked = (bounds or {}).get(doc["line"], set())
+        times = [(">= " if key in marked else "") + _ms(doc[key]) for key in ("median_ms", "p90_ms", "p99_ms", "max_ms")]
+        row: list[Text | str] = [doc["line"], str(doc["deals"]), *times, f"{doc['nodes_per_second']:,.0f}",
                                  f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}"]
         if compared is not None:
             ratios = doc.get("compared") or {}
@@ -235,9 +244,12 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
             reason = not_compared_reason(doc, saved_lines.get(doc["line"]))
             if reason is not None:
                 console.print(Text(f"- {doc['line']}: {reason}", style="dim"), soft_wrap=True)
-    if any(doc["timeouts"] for doc in documents):
-        console.print(Text("a solve over the limit counts at the limit: those statistics are lower bounds",
-                           style="dim"))
+    for doc in documents:
+        if doc["timeouts"]:
+            console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
+                               f"limit ({doc['limit_ms'] / 1000:g} s) and counted at it: the figures marked >= are "
+                               f"lower bounds, and nodes/s counts only the finished deals", style="dim"),
+                          soft_wrap=True)
 
 
 # --- the command ------------------------------------------------------------------------------------------------
@@ -287,6 +299,7 @@ def bench(
     options = {"threads": asked} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
     recorded = min(asked, usable_cores())  # what a question alone gets (never more threads than cores)
     documents: list[Document] = []
+    bounds: dict[str, set[str]] = {}
     with input_errors():
         for line in selected_lines(game):
             if flags:
@@ -295,13 +308,14 @@ def bench(
                 stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
                                  progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
             document = bench_document(line, stats, line_seed(line, seed), host, recorded)
+            bounds[line.name] = lower_bounds(stats)
             if compared is not None:
                 document["compared"] = comparison(document, before.get(line.name))
             if as_json:
                 emit_json(document)
             documents.append(document)
     if not as_json:  # the table first: a save that fails after all (a full disk) does not take it along
-        render_bench(documents, stdout_console(), host, compared)
+        render_bench(documents, stdout_console(), host, compared, bounds)
     with input_errors():
         if save is not None:
             with atomic_writer(save) as stream:

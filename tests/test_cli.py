@@ -735,6 +735,27 @@ def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(t
             "question") in old
 
 
+def _stopped_stats(line, **options):
+    """Three deals of ``line``, two of them stopped at a 5 ms limit (the statistics' own rules, no timing)."""
+    from solver.benchmark import BenchStats, DealResult
+
+    stats = BenchStats(line.name, table_allocated_bytes=1 << 20, limit_ms=5.0)
+    for board, (ms, out) in enumerate(((1.25, False), (5.0, True), (5.0, True)), 1):
+        stats.add(DealResult(board, ms, 0 if out else 1000, 64, () if out else (1,), timed_out=out))
+    return stats
+
+
+def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
+    """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: the table
+    printed them as plain times under one note for every line; bench/report.py marks them ">=", and so does bench."""
+    monkeypatch.setattr("solver.cli.bench.run_line", _stopped_stats)
+    shown = run("bench", "-g", "kratzen", "-n", "3", "--limit", "0.005").stdout
+    (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
+    assert [cell.strip() for cell in row.split("│")[2:7]] == ["3", ">= 5.000", ">= 5.000", ">= 5.000", ">= 5.000"]
+    assert ("Kratzen 6 seats: every seat's guaranteed tricks: 2 of 3 deals stopped at the limit (0.005 s) and counted "
+            "at it: the figures marked >= are lower bounds, and nodes/s counts only the finished deals") in shown
+
+
 def test_bench_unknown_game_is_a_usage_error():
     result = run("bench", "--game", "chess", code=2)
     assert "unknown game" in result.stderr
