@@ -25,7 +25,7 @@ from solver.files import check_writable
 from solver.games import get_game
 from solver.search.engine import default_threads, usable_cores
 
-from .errors import file_name, input_errors
+from .errors import file_name, input_errors, message
 from .options import TABLE_MB, THREADS, check_game_options, engine_for, parse_variant_options
 from .output import atomic_writer
 from .records import emit_json
@@ -300,13 +300,23 @@ def bench(
     recorded = min(asked, usable_cores())  # what a question alone gets (never more threads than cores)
     documents: list[Document] = []
     bounds: dict[str, set[str]] = {}
+    lines = selected_lines(game)
     with input_errors():
-        for line in selected_lines(game):
+        for line in lines:
             if flags:
                 line = dataclasses.replace(line, variant=tuple(sorted(flags.items())))
-            with progress_on_stderr(line.name) as progress:
-                stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
-                                 progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
+            try:
+                with progress_on_stderr(line.name) as progress:
+                    stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
+                                     progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
+            except KeyboardInterrupt:  # the finished lines are whole: show them, and say what was lost
+                if documents and not as_json:
+                    render_bench(documents, stdout_console(), host, compared, bounds)
+                message(f"stich: bench: interrupted during the line {line.name!r}: "
+                        f"{len(documents)} of {plural(len(lines), 'line')} finished"
+                        + (" (above)" if documents and not as_json else "")
+                        + (f"; nothing saved to {save}" if save is not None else ""))
+                raise
             document = bench_document(line, stats, line_seed(line, seed), host, recorded)
             bounds[line.name] = lower_bounds(stats)
             if compared is not None:

@@ -756,6 +756,28 @@ def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
             "at it: the figures marked >= are lower bounds, and nodes/s counts only the finished deals") in shown
 
 
+def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp_path):
+    """Ctrl-C ended bench with exit 130 and not a word: the lines already measured were lost, and nothing said that
+    the run was cut short or that --save wrote nothing."""
+    from solver.benchmark import run_line
+
+    calls: list[str] = []
+
+    def second_line_interrupted(line, **options):
+        calls.append(line.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return run_line(line, **{**options, "limit_s": None})
+
+    monkeypatch.setattr("solver.cli.bench.run_line", second_line_interrupted)
+    saved = tmp_path / "run.json"
+    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
+    assert result.exit_code == 130 and "Traceback" not in result.stderr and not saved.exists()
+    assert "│ Schafkopf Rufer" in result.stdout and "Solo" not in result.stdout and "Wenz" not in result.stdout
+    assert ("stich: bench: interrupted during the line 'Schafkopf Solo H: points + every opening card': 1 of 3 lines "
+            f"finished (above); nothing saved to {saved}") in result.stderr
+
+
 def test_bench_unknown_game_is_a_usage_error():
     result = run("bench", "--game", "chess", code=2)
     assert "unknown game" in result.stderr
