@@ -97,9 +97,9 @@ def fmt_deals(stats: BenchStats) -> str:
 # --- the machine ------------------------------------------------------------------------------------------------------
 
 
-def _command(*args: str) -> str:
+def _command(*args: str, cwd: Path = ROOT) -> str:
     try:
-        return subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=30).stdout.strip()
+        return subprocess.run(args, capture_output=True, text=True, cwd=cwd, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
 
@@ -131,16 +131,28 @@ def live_package() -> Path:
 
 def stale_sources() -> str:
     """Engine sources edited after the compiled engine was built (a run then measures an older engine than the
-    sources say)."""
+    sources say): the sources beside the measured package, which need not be this checkout's."""
     built = max((p.stat().st_mtime for p in live_package().glob("_engine*.so")), default=0.0)
-    newer = sorted(p.name for p in (ROOT / "src_ext").glob("*.p*") if p.stat().st_mtime > built)
+    newer = sorted(p.name for p in (live_package().parent / "src_ext").glob("*.p*") if p.stat().st_mtime > built)
     return ", ".join(newer) if newer else "none"
 
 
+def measured_package() -> str:
+    """Where the measured package lives: the installed one is measured (module docstring), which is another
+    checkout's when this one is not the one installed (a second clone or worktree), and the report says so."""
+    package = live_package()
+    if package == ROOT / "solver":
+        return str(package)
+    return (f"{package} (not this checkout's {ROOT / 'solver'}: the installed package is measured; "
+            f"PYTHONPATH={ROOT} measures this one)")
+
+
 def machine() -> dict[str, str]:
-    """What the figures depend on besides the code: cores, CPU, Python, the load when the run started, the commit."""
-    commit = _command("git", "rev-parse", "--short", "HEAD") or "unknown"
-    changed = _command("git", "status", "--porcelain", "--untracked-files=no")
+    """What the figures depend on besides the code: cores, CPU, Python, the load when the run started, the commit
+    of the measured package (not necessarily this checkout's: :func:`measured_package`)."""
+    repository = live_package().parent
+    commit = _command("git", "rev-parse", "--short", "HEAD", cwd=repository) or "unknown"
+    changed = _command("git", "status", "--porcelain", "--untracked-files=no", cwd=repository)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
     return {
         "nproc": _command("nproc") or str(os.cpu_count()),
@@ -149,6 +161,7 @@ def machine() -> dict[str, str]:
         "platform": platform.platform(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "load average at start": load,
+        "package": measured_package(),
         "commit": commit + (" with uncommitted changes" if changed else ""),
         "engine": engine_build() + ", pinned for the whole run",
         "engine sources newer than the build": stale_sources(),
