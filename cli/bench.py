@@ -104,7 +104,21 @@ def read_saved_run(path: Path) -> Document:
         if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
             raise StichError(f"{path}: line document {number} is not a stich bench line; write a run with "
                              f"stich bench --save FILE")
+        for key, kind in (("machine", dict), ("boards", list)):  # read as such by the comparison and its notes
+            if line.get(key) is not None and not isinstance(line[key], kind):
+                raise StichError(f"{path}: line document {number}: its {key!r} is {_json_kind(line[key])}, not "
+                                 f"{_json_kind(kind())}; write a run with stich bench --save FILE")
+    if run.get("machine") is not None and not isinstance(run["machine"], dict):
+        raise StichError(f"{path}: not a saved stich bench run: its 'machine' is {_json_kind(run['machine'])}, not "
+                         f"an object; write one with stich bench --save FILE")
     return run
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in a message: ``an object``, ``a list``, ``a string``."""
+    kinds = ((dict, "an object"), (list, "a list"), (str, "a string"), (bool, "true or false"),
+             ((int, float), "a number"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
 
 
 def _same_deals(now: Document, before: Document) -> bool:
@@ -227,7 +241,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
             table.add_column(f"x{label}", justify="right", no_wrap=True)
     for doc in documents:
         marked = (bounds or {}).get(doc["line"], set())
-        times = [(">= " if key in marked else "") + _ms(doc[key]) for key in ("median_ms", "p90_ms", "p99_ms", "max_ms")]
+        times = [(">= " if key in marked else "") + _ms(doc[key])
+                 for key in ("median_ms", "p90_ms", "p99_ms", "max_ms")]
         row: list[Text | str] = [doc["line"], str(doc["deals"]), *times, f"{doc['nodes_per_second']:,.0f}",
                                  f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}"]
         if compared is not None:

@@ -778,6 +778,20 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
             f"finished (above); nothing saved to {saved}") in result.stderr
 
 
+def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
+    """A saved run whose "machine" was a string ended in an AttributeError traceback (machine_text read it as an
+    object); it is bad input naming what is wrong, as a file that is not JSON is."""
+    bad = tmp_path / "bad.json"
+    line = {"command": "bench", "line": "Kratzen 6 seats: every seat's guaranteed tricks"}
+    for run_document, said in (
+            ({"machine": "x", "lines": []}, "not a saved stich bench run: its 'machine' is a string, not an object"),
+            ({"lines": [{**line, "machine": []}]}, "line document 1: its 'machine' is a list, not an object"),
+            ({"lines": [{**line, "boards": "1-5"}]}, "line document 1: its 'boards' is a string, not a list")):
+        bad.write_text(json.dumps(run_document))
+        result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+        assert result.stderr.startswith(f"stich: {bad}: {said}; write ") and not result.stdout
+
+
 def test_bench_unknown_game_is_a_usage_error():
     result = run("bench", "--game", "chess", code=2)
     assert "unknown game" in result.stderr
