@@ -251,6 +251,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         table.add_row(*row)
     console.print(table)
     console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
+    deal_sets = dict.fromkeys(f"{doc['game']} {_deals_text(doc)}" for doc in documents)
+    console.print(Text(f"deals: {'; '.join(deal_sets)}", style="dim"), soft_wrap=True)  # --seed, -n, --variant
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
                            "the saved run has no such line or timed other deals)", style="dim"))

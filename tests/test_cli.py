@@ -792,6 +792,16 @@ def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tm
         assert result.stderr.startswith(f"stich: {bad}: {said}; write ") and not result.stdout
 
 
+def test_bench_table_says_which_deals_it_timed():
+    """The table for people was the same for the fixed deals and for --seed 5 --variant ...: only --json said which
+    deals and rules a run timed, so a published table could not be told from the standard one."""
+    fixed = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0").stdout
+    assert "deals: Kratzen 2 deals, boards 1-2 of seed 1766\n" in fixed
+    other = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "-s", "5", "--variant",
+                "must_undertrump=false").stdout
+    assert "deals: Kratzen 2 deals, boards 1-2 of seed 5, variant must_undertrump=false\n" in other
+
+
 def test_bench_unknown_game_is_a_usage_error():
     result = run("bench", "--game", "chess", code=2)
     assert "unknown game" in result.stderr
