@@ -6,7 +6,8 @@ the Zwanzigerrufen ablation, as Markdown tables.
 ``--deals`` defaults to all 100 fixed deals of each line. With ``--out`` an existing file keeps everything outside
 the ``<!-- report:begin -->`` / ``<!-- report:end -->`` markers (so the README's instructions survive a rerun); a file
 without the markers is replaced by the report. Progress goes to stderr. Every solve is stopped at ``--limit`` seconds
-(default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target.
+(default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target. The options
+are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2).
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -32,10 +33,11 @@ except ImportError:  # nothing installed: the checkout, built in place
     sys.path.insert(0, str(ROOT))
 
 from dds import Paired, dds_missing, paired_run  # noqa: E402
-from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, SEEDS, STANDARD_DEALS,  # noqa: E402
+from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S, SEEDS, STANDARD_DEALS,  # noqa: E402
                               BenchLine, BenchStats, Progress, ablation, ablation_configurations, endings_lines,
                               engine_fingerprint, pinned_package, run_endings_ratio, run_line, standard_lines,
                               target_met)
+from solver.files import check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
 
 BEGIN = "<!-- report:begin -->"
@@ -417,8 +419,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--dds-deals must be from 0 to {STANDARD_DEALS}")
     if args.threads is not None and not 1 <= args.threads <= 64:
         parser.error("--threads must be from 1 to 64")
-    if args.limit <= 0:
-        parser.error("--limit must be positive")
+    if not 0 < args.limit <= MAX_LIMIT_S:  # nan too: it failed deep in the first solve, with a traceback
+        parser.error(f"--limit must be a number of seconds above 0 and at most {MAX_LIMIT_S:,.0f}, not {args.limit}")
+    if args.dds_only and (dds_deals == 0 or dds_missing() is not None):  # it measured nothing and exited 0
+        parser.error("--dds-only measures only the lines paired with bridge DDS, and "
+                     + ("--dds-deals is 0" if dds_deals == 0 else f"bridge DDS is {dds_missing()}"))
+    for path in (args.out, args.json):  # asked before the run, which a failed write at its end would lose
+        if path is not None:
+            try:
+                check_writable(path)
+            except OSError as error:
+                parser.error(f"{path}: {error.strerror or error}")
     report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
     text = render(report)
     if args.out is None:

@@ -61,3 +61,27 @@ def test_the_machine_of_this_checkout_says_its_own_package(report, monkeypatch):
     assert info["package"] == str(ROOT / "solver")
     assert info["commit"].split()[0] == subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                                                        capture_output=True, text=True).stdout.strip()
+
+
+def test_bad_options_are_said_before_the_run_not_as_a_traceback_after_it(report, monkeypatch, tmp_path, capsys):
+    """--limit nan ended in a ValueError traceback at the first solve; an --out or --json that cannot be written in
+    a FileNotFoundError traceback after the whole run (an hour of it at the default sizes); --dds-only without bridge
+    DDS, or with --dds-deals 0, measured nothing and exited 0."""
+    ran: list[object] = []
+    monkeypatch.setattr(report, "run", lambda *args: ran.append(args))
+    missing = tmp_path / "no such directory" / "report.json"
+    for args, said in ((["--limit", "nan"], "--limit must be a number of seconds above 0 and at most 1,000,000, "
+                                            "not nan"),
+                       (["--limit", "inf"], "--limit must be a number of seconds above 0"),
+                       (["--json", str(missing)], f"{missing}: No such file or directory"),
+                       (["--out", str(missing.with_suffix(".md"))], "No such file or directory"),
+                       (["--dds-only", "--dds-deals", "0"], "--dds-only measures only the lines paired with bridge "
+                                                            "DDS, and --dds-deals is 0")):
+        with pytest.raises(SystemExit) as exit_:
+            report.main(args)
+        assert exit_.value.code == 2 and said in capsys.readouterr().err
+    monkeypatch.setattr(report, "dds_missing", lambda: "not installed (pip install -e '.[bench]')")
+    with pytest.raises(SystemExit):
+        report.main(["--dds-only", "--dds-deals", "3"])
+    assert "and bridge DDS is not installed (pip install -e '.[bench]')" in capsys.readouterr().err
+    assert not ran
