@@ -7,7 +7,8 @@ the Zwanzigerrufen ablation, as Markdown tables.
 the ``<!-- report:begin -->`` / ``<!-- report:end -->`` markers (so the README's instructions survive a rerun); a file
 without the markers is replaced by the report. Progress goes to stderr. Every solve is stopped at ``--limit`` seconds
 (default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target. The options
-are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2).
+are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C stops
+it with exit 130 and writes nothing.
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -20,6 +21,7 @@ import datetime
 import json
 import os
 import platform
+import signal
 import subprocess
 import sys
 import time
@@ -39,6 +41,7 @@ from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S
                               target_met)
 from solver.files import check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
+from solver.workers import begin_stop  # noqa: E402
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -395,6 +398,12 @@ def write(path: Path, text: str) -> None:
     path.write_text(block)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C stops the run with a word, not a traceback; a second one, while the workers stop, is ignored."""
+    begin_stop()
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=STANDARD_DEALS, help="deals per line (default: all 100)")
@@ -430,7 +439,16 @@ def main(argv: list[str] | None = None) -> int:
                 check_writable(path)
             except OSError as error:
                 parser.error(f"{path}: {error.strerror or error}")
-    report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
+    try:
+        report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
+    except KeyboardInterrupt:
+        print("report.py: interrupted: no report written", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
     text = render(report)
     if args.out is None:
         sys.stdout.write(text)

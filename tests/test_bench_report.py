@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,27 @@ def test_bad_options_are_said_before_the_run_not_as_a_traceback_after_it(report,
         report.main(["--dds-only", "--dds-deals", "3"])
     assert "and bridge DDS is not installed (pip install -e '.[bench]')" in capsys.readouterr().err
     assert not ran
+
+
+def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys):
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "run", interrupted)
+    assert report.main(["--deals", "1", "--dds-deals", "0", "--ablation-deals", "0"]) == 130
+    assert capsys.readouterr().err == "report.py: interrupted: no report written\n"
+
+
+def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
+    """The terminal sends Ctrl-C to the DDS worker too, which died of it with a KeyboardInterrupt traceback of its
+    own; it ignores it, and answers on, until the report closes it."""
+    dds = importlib.import_module("dds")
+    if dds.dds_missing() is not None:
+        pytest.skip(f"bridge DDS is {dds.dds_missing()}")
+    worker = dds.DDSWorker()
+    try:
+        worker._process.send_signal(signal.SIGINT)
+        assert worker.solve(1, "value") > 0 and worker._process.poll() is None
+    finally:
+        worker.close()
+    assert worker._process.returncode == 0
