@@ -300,6 +300,10 @@ def bench(
     engine_for(None)  # STICH_IMPLEMENTATION and STICH_TABLE_MB checked before any line
     if flags and game is None:
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
+    saved_to_stdout = save is not None and str(save) == "-"  # the run's one document is then stdout's data
+    if saved_to_stdout and as_json:
+        raise typer.BadParameter("--save - writes the run to stdout, where --json writes its lines: give --save a "
+                                 "file", param_hint="'--save'")
     if game is not None:
         check_game_options(game, flags)
     before: dict[str, Document] = {}
@@ -327,11 +331,12 @@ def bench(
                     stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
                                      progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
             except KeyboardInterrupt:  # the finished lines are whole: show them, and say what was lost
-                if documents and not as_json:
+                shown = bool(documents) and not as_json and not saved_to_stdout
+                if shown:
                     render_bench(documents, stdout_console(), host, compared, bounds)
                 message(f"stich: bench: interrupted during the line {line.name!r}: "
                         f"{len(documents)} of {plural(len(lines), 'line')} finished"
-                        + (" (above)" if documents and not as_json else "")
+                        + (" (above)" if shown else "")
                         + (f"; nothing saved to {save}" if save is not None else ""))
                 raise
             document = bench_document(line, stats, line_seed(line, seed), host, recorded)
@@ -341,7 +346,7 @@ def bench(
             if as_json:
                 emit_json(document)
             documents.append(document)
-    if not as_json:  # the table first: a save that fails after all (a full disk) does not take it along
+    if not as_json and not saved_to_stdout:  # the table first: a save that fails (a full disk) does not take it along
         render_bench(documents, stdout_console(), host, compared, bounds)
     with input_errors():
         if save is not None:

@@ -802,6 +802,17 @@ def test_bench_table_says_which_deals_it_timed():
     assert "deals: Kratzen 2 deals, boards 1-2 of seed 5, variant must_undertrump=false\n" in other
 
 
+def test_bench_save_to_stdout_writes_the_run_alone():
+    """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
+    JSON Lines, nor a run --compare could read."""
+    result = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-")
+    saved = json.loads(result.stdout)
+    assert saved["command"] == "bench" and [line["deals"] for line in saved["lines"]] == [2]
+    refused = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-", "--json", code=2)
+    assert "--save - writes the run to stdout, where --json writes its lines" in refused.stderr
+    assert not refused.stdout
+
+
 def test_bench_unknown_game_is_a_usage_error():
     result = run("bench", "--game", "chess", code=2)
     assert "unknown game" in result.stderr
