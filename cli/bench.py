@@ -146,7 +146,8 @@ def not_compared_reason(document: Document, before: Document | None) -> str | No
 
 def run_differences(host: Document, run: Document, documents: Sequence[Document]) -> list[str]:
     """What besides the deals differs between this run and the saved one (the ratios measure that too): the
-    machine, the engine build, the threads a question. A run saved before builds were named says so."""
+    machine, the engine build, the threads a question, the table size. A run saved before builds were named says
+    so."""
     saved_host = run.get("machine") or {}
     differ = []
     if any(saved_host.get(key) != host.get(key) for key in ("cpu", "cores", "cores_total", "python", "system")):
@@ -157,6 +158,9 @@ def run_differences(host: Document, run: Document, documents: Sequence[Document]
         differ.append(f"the engine build ({saved_host['engine']} then, {host.get('engine')} now)")
     if _threads_text(run["lines"]) != _threads_text(documents):
         differ.append("the threads a question")
+    saved_tables = {line.get("table_allocated_bytes") for line in run["lines"]} - {None}
+    if saved_tables and saved_tables != {doc["table_allocated_bytes"] for doc in documents}:  # --table-mb
+        differ.append(f"the table size ({' and '.join(_size(size) for size in sorted(saved_tables))} then)")
     return differ
 
 
