@@ -1601,7 +1601,8 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     document = json.loads(_stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5",
                                        "--json").stdout)
     assert document["bots"] == {"random": {"mean": 0.0, "interval": [None, None],
-                                           "interval_note": "0 by construction", "count": 40, "seats": 640}}
+                                           "interval_note": "0 by construction", "count": 40, "seats": 640,
+                                           "plays_for": None, "samples": None, "card_time": None}}
     assert document["declaring_side"] == {"mean": 0.75, "interval": [-0.9681, 2.4681], "interval_note": None,
                                           "count": 40, "deals": 160}
     assert schema_errors(document, SCHEMA) == []
