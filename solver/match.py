@@ -282,8 +282,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+    # a deadline a card changes what a bot plays: a resume with another --card-time is another match (said only
+    # where there is one, so that the checkpoints of untimed matches keep their identity)
+    deadlines = [getattr(bot, "time_limit", None) for bot in bots]
     players = [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None), getattr(bot, "plays_for", None)]
-               for bot in bots]
+               + ([deadline] if deadline is not None else []) for bot, deadline in zip(bots, deadlines)]
     identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": contract,
                           "declarer": declarer, "variant": variant if not isinstance(variant, Mapping)
                           else dict(variant), "rotate": rotate} | ({"pot": pot} if pot is not None else {})}

@@ -495,3 +495,18 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     library = play_match("kratzen", bots, boards=1, seed=2, variant="must_undertrump=false").as_dict()
     assert library["contract"] is None and library["declarer"] == 1
     assert library["variant"] == {"must_undertrump": "false"} and library["bots"]["sampling:1"]["card_time"] == 0.5
+
+
+def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path):
+    """The checkpoint's identity left out the sampling bot's deadline a card, which changes its play: a rerun with
+    another --card-time took the boards played under the first as its own."""
+    journal = tmp_path / "match.ckpt"
+    untimed = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    timed = [make_bot("sampling:2", time_limit=30.0), make_bot("random"), make_bot("random")]
+    play_match("kratzen", untimed, boards=1, seed=3, checkpoint=journal)
+    play_match("kratzen", timed, boards=1, seed=3, checkpoint=journal)
+    play_match("kratzen", untimed, boards=1, seed=3, checkpoint=journal)  # its own boards, read back
+    headers = [json.loads(line) for line in journal.read_text().splitlines() if "stich-analysis" in line]
+    assert [header["match"]["bots"][0] for header in headers] == [["sampling:2", 2, 0, "score"],
+                                                                  ["sampling:2", 2, 0, "score", 30.0]]
+    assert len(journal.read_text().splitlines()) == 4  # two headers, one board each
