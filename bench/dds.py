@@ -26,7 +26,8 @@ from solver.search.engine import usable_cores
 
 #: The DDS side's loop: one line "k mode" in, one line with the milliseconds (or "error: ...") out.
 DDS_WORKER = r"""
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # the terminal's Ctrl-C is the report's to handle: no traceback here
 import endplay._dds
 from endplay.dds import solve_board
 from endplay.dds.solve import SolveMode

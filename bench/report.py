@@ -6,7 +6,9 @@ the Zwanzigerrufen ablation, as Markdown tables.
 ``--deals`` defaults to all 100 fixed deals of each line. With ``--out`` an existing file keeps everything outside
 the ``<!-- report:begin -->`` / ``<!-- report:end -->`` markers (so the README's instructions survive a rerun); a file
 without the markers is replaced by the report. Progress goes to stderr. Every solve is stopped at ``--limit`` seconds
-(default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target.
+(default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target. The options
+are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C stops
+it with exit 130 and writes nothing.
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -19,6 +21,7 @@ import datetime
 import json
 import os
 import platform
+import signal
 import subprocess
 import sys
 import time
@@ -32,11 +35,13 @@ except ImportError:  # nothing installed: the checkout, built in place
     sys.path.insert(0, str(ROOT))
 
 from dds import Paired, dds_missing, paired_run  # noqa: E402
-from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, SEEDS, STANDARD_DEALS,  # noqa: E402
+from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S, SEEDS, STANDARD_DEALS,  # noqa: E402
                               BenchLine, BenchStats, Progress, ablation, ablation_configurations, endings_lines,
                               engine_fingerprint, pinned_package, run_endings_ratio, run_line, standard_lines,
                               target_met)
+from solver.files import check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
+from solver.workers import begin_stop  # noqa: E402
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -97,9 +102,9 @@ def fmt_deals(stats: BenchStats) -> str:
 # --- the machine ------------------------------------------------------------------------------------------------------
 
 
-def _command(*args: str) -> str:
+def _command(*args: str, cwd: Path = ROOT) -> str:
     try:
-        return subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=30).stdout.strip()
+        return subprocess.run(args, capture_output=True, text=True, cwd=cwd, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
 
@@ -131,16 +136,28 @@ def live_package() -> Path:
 
 def stale_sources() -> str:
     """Engine sources edited after the compiled engine was built (a run then measures an older engine than the
-    sources say)."""
+    sources say): the sources beside the measured package, which need not be this checkout's."""
     built = max((p.stat().st_mtime for p in live_package().glob("_engine*.so")), default=0.0)
-    newer = sorted(p.name for p in (ROOT / "src_ext").glob("*.p*") if p.stat().st_mtime > built)
+    newer = sorted(p.name for p in (live_package().parent / "src_ext").glob("*.p*") if p.stat().st_mtime > built)
     return ", ".join(newer) if newer else "none"
 
 
+def measured_package() -> str:
+    """Where the measured package lives: the installed one is measured (module docstring), which is another
+    checkout's when this one is not the one installed (a second clone or worktree), and the report says so."""
+    package = live_package()
+    if package == ROOT / "solver":
+        return str(package)
+    return (f"{package} (not this checkout's {ROOT / 'solver'}: the installed package is measured; "
+            f"PYTHONPATH={ROOT} measures this one)")
+
+
 def machine() -> dict[str, str]:
-    """What the figures depend on besides the code: cores, CPU, Python, the load when the run started, the commit."""
-    commit = _command("git", "rev-parse", "--short", "HEAD") or "unknown"
-    changed = _command("git", "status", "--porcelain", "--untracked-files=no")
+    """What the figures depend on besides the code: cores, CPU, Python, the load when the run started, the commit
+    of the measured package (not necessarily this checkout's: :func:`measured_package`)."""
+    repository = live_package().parent
+    commit = _command("git", "rev-parse", "--short", "HEAD", cwd=repository) or "unknown"
+    changed = _command("git", "status", "--porcelain", "--untracked-files=no", cwd=repository)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
     return {
         "nproc": _command("nproc") or str(os.cpu_count()),
@@ -149,6 +166,7 @@ def machine() -> dict[str, str]:
         "platform": platform.platform(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "load average at start": load,
+        "package": measured_package(),
         "commit": commit + (" with uncommitted changes" if changed else ""),
         "engine": engine_build() + ", pinned for the whole run",
         "engine sources newer than the build": stale_sources(),
@@ -380,6 +398,12 @@ def write(path: Path, text: str) -> None:
     path.write_text(block)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C stops the run with a word, not a traceback; a second one, while the workers stop, is ignored."""
+    begin_stop()
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=STANDARD_DEALS, help="deals per line (default: all 100)")
@@ -404,9 +428,27 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--dds-deals must be from 0 to {STANDARD_DEALS}")
     if args.threads is not None and not 1 <= args.threads <= 64:
         parser.error("--threads must be from 1 to 64")
-    if args.limit <= 0:
-        parser.error("--limit must be positive")
-    report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
+    if not 0 < args.limit <= MAX_LIMIT_S:  # nan too: it failed deep in the first solve, with a traceback
+        parser.error(f"--limit must be a number of seconds above 0 and at most {MAX_LIMIT_S:,.0f}, not {args.limit}")
+    if args.dds_only and (dds_deals == 0 or dds_missing() is not None):  # it measured nothing and exited 0
+        parser.error("--dds-only measures only the lines paired with bridge DDS, and "
+                     + ("--dds-deals is 0" if dds_deals == 0 else f"bridge DDS is {dds_missing()}"))
+    for path in (args.out, args.json):  # asked before the run, which a failed write at its end would lose
+        if path is not None:
+            try:
+                check_writable(path)
+            except OSError as error:
+                parser.error(f"{path}: {error.strerror or error}")
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
+    try:
+        report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
+    except KeyboardInterrupt:
+        print("report.py: interrupted: no report written", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
     text = render(report)
     if args.out is None:
         sys.stdout.write(text)

@@ -25,7 +25,7 @@ from solver.files import check_writable
 from solver.games import get_game
 from solver.search.engine import default_threads, usable_cores
 
-from .errors import file_name, input_errors
+from .errors import file_name, input_errors, message
 from .options import TABLE_MB, THREADS, check_game_options, engine_for, parse_variant_options
 from .output import atomic_writer
 from .records import emit_json
@@ -104,11 +104,64 @@ def read_saved_run(path: Path) -> Document:
         if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
             raise StichError(f"{path}: line document {number} is not a stich bench line; write a run with "
                              f"stich bench --save FILE")
+        for key, kind in (("machine", dict), ("boards", list)):  # read as such by the comparison and its notes
+            if line.get(key) is not None and not isinstance(line[key], kind):
+                raise StichError(f"{path}: line document {number}: its {key!r} is {_json_kind(line[key])}, not "
+                                 f"{_json_kind(kind())}; write a run with stich bench --save FILE")
+    if run.get("machine") is not None and not isinstance(run["machine"], dict):
+        raise StichError(f"{path}: not a saved stich bench run: its 'machine' is {_json_kind(run['machine'])}, not "
+                         f"an object; write one with stich bench --save FILE")
     return run
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in a message: ``an object``, ``a list``, ``a string``."""
+    kinds = ((dict, "an object"), (list, "a list"), (str, "a string"), (bool, "true or false"),
+             ((int, float), "a number"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
 
 
 def _same_deals(now: Document, before: Document) -> bool:
     return all(now.get(key) == before.get(key) for key in ("game", "seed", "boards", "variant"))
+
+
+def _deals_text(document: Document) -> str:
+    """``2 deals, boards 1-2 of seed 1766`` (and the variant flags): which deals a line timed (a line may pass over
+    boards, so the count is said beside the span)."""
+    boards = document.get("boards") or [None]
+    span = f"board {boards[0]}" if len(boards) == 1 else f"boards {boards[0]}-{boards[-1]}"
+    flags = document.get("variant") or {}
+    variant = ", variant " + " ".join(f"{k}={v}" for k, v in sorted(flags.items())) if flags else ""
+    return f"{plural(len(boards), 'deal')}, {span} of seed {document.get('seed')}{variant}"
+
+
+def not_compared_reason(document: Document, before: Document | None) -> str | None:
+    """Why a line shows no ratios (None when it has them): the saved run has no such line, or timed other deals."""
+    if before is None:
+        return "the saved run has no such line"
+    if not _same_deals(document, before):
+        return f"the saved run timed {_deals_text(before)}, this run {_deals_text(document)}"
+    return None
+
+
+def run_differences(host: Document, run: Document, documents: Sequence[Document]) -> list[str]:
+    """What besides the deals differs between this run and the saved one (the ratios measure that too): the
+    machine, the engine build, the threads a question, the table size. A run saved before builds were named says
+    so."""
+    saved_host = run.get("machine") or {}
+    differ = []
+    if any(saved_host.get(key) != host.get(key) for key in ("cpu", "cores", "cores_total", "python", "system")):
+        differ.append("the machine")
+    if "engine" not in saved_host:
+        differ.append("the engine build (the saved run does not name its build)")
+    elif saved_host["engine"] != host.get("engine"):
+        differ.append(f"the engine build ({saved_host['engine']} then, {host.get('engine')} now)")
+    if _threads_text(run["lines"]) != _threads_text(documents):
+        differ.append("the threads a question")
+    saved_tables = {line.get("table_allocated_bytes") for line in run["lines"]} - {None}
+    if saved_tables and saved_tables != {doc["table_allocated_bytes"] for doc in documents}:  # --table-mb
+        differ.append(f"the table size ({' and '.join(_size(size) for size in sorted(saved_tables))} then)")
+    return differ
 
 
 def comparison(document: Document, before: Document | None) -> Document | None:
@@ -143,7 +196,8 @@ def machine_text(host: Document | None) -> str:
         return "an unknown machine"
     cores = f"{host.get('cores')} of {host.get('cores_total')} cores" if host.get("cores") != host.get("cores_total") \
         else f"{host.get('cores')} cores"
-    return f"{host.get('cpu')}, {cores}, Python {host.get('python')}, stich {host.get('stich')}"
+    build = f", engine {host['engine']}" if host.get("engine") else ""  # a run saved before builds were named has none
+    return f"{host.get('cpu')}, {cores}, Python {host.get('python')}, stich {host.get('stich')}{build}"
 
 
 def _ratio(value: float | None, faster_when_below: bool) -> Text:
@@ -160,15 +214,27 @@ def _threads_text(documents: Sequence[Document]) -> str:
     return "" if threads is None else f", {plural(threads, 'thread')} a question"
 
 
+def lower_bounds(stats: BenchStats) -> set[str]:
+    """The statistics of a line that are only lower bounds (a solve stopped at the limit counts at it), by their
+    document keys: the table marks them ``>=``, as bench/report.py does."""
+    figures = {"median_ms": stats.median, "p90_ms": stats.p90, "p99_ms": stats.p99, "max_ms": stats.max}
+    return {key for key, value in figures.items() if stats.is_lower_bound(value)}
+
+
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
-                 compared: tuple[Path, Document] | None = None) -> None:
-    """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios."""
-    console.print(Text(f"machine: {machine_text(host)}"))
+                 compared: tuple[Path, Document] | None = None, bounds: dict[str, set[str]] | None = None) -> None:
+    """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios. ``bounds``: each
+    line's statistics that are lower bounds (:func:`lower_bounds`), marked ``>=``."""
+    console.print(Text(f"machine: {machine_text(host)}"), soft_wrap=True)  # one line each, for grep
     if compared is not None:
         path, run = compared
         when = f", saved {run['saved']}" if run.get("saved") else ""
         console.print(Text(f"compared with {path}{when}: {machine_text(run.get('machine'))}"
-                           f"{_threads_text(run['lines'])}"))
+                           f"{_threads_text(run['lines'])}"), soft_wrap=True)
+        differ = run_differences(host, run, documents)
+        if differ:
+            console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"),
+                          soft_wrap=True)
     table = Table(title=f"Engine benchmark (ms per deal{_threads_text(documents)})", title_justify="left",
                   title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
@@ -178,8 +244,10 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         for _, label in RATIOS:
             table.add_column(f"x{label}", justify="right", no_wrap=True)
     for doc in documents:
-        row: list[Text | str] = [doc["line"], str(doc["deals"]), _ms(doc["median_ms"]), _ms(doc["p90_ms"]),
-                                 _ms(doc["p99_ms"]), _ms(doc["max_ms"]), f"{doc['nodes_per_second']:,.0f}",
+        marked = (bounds or {}).get(doc["line"], set())
+        times = [(">= " if key in marked else "") + _ms(doc[key])
+                 for key in ("median_ms", "p90_ms", "p99_ms", "max_ms")]
+        row: list[Text | str] = [doc["line"], str(doc["deals"]), *times, f"{doc['nodes_per_second']:,.0f}",
                                  f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}"]
         if compared is not None:
             ratios = doc.get("compared") or {}
@@ -187,12 +255,22 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         table.add_row(*row)
     console.print(table)
     console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
+    deal_sets = dict.fromkeys(f"{doc['game']} {_deals_text(doc)}" for doc in documents)
+    console.print(Text(f"deals: {'; '.join(deal_sets)}", style="dim"), soft_wrap=True)  # --seed, -n, --variant
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
                            "the saved run has no such line or timed other deals)", style="dim"))
-    if any(doc["timeouts"] for doc in documents):
-        console.print(Text("a solve over the limit counts at the limit: those statistics are lower bounds",
-                           style="dim"))
+        saved_lines = {line["line"]: line for line in compared[1]["lines"]}
+        for doc in documents:
+            reason = not_compared_reason(doc, saved_lines.get(doc["line"]))
+            if reason is not None:
+                console.print(Text(f"- {doc['line']}: {reason}", style="dim"), soft_wrap=True)
+    for doc in documents:
+        if doc["timeouts"]:
+            console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
+                               f"limit ({doc['limit_ms'] / 1000:g} s) and counted at it: the figures marked >= are "
+                               f"lower bounds, and nodes/s counts only the finished deals", style="dim"),
+                          soft_wrap=True)
 
 
 # --- the command ------------------------------------------------------------------------------------------------
@@ -226,6 +304,10 @@ def bench(
     engine_for(None)  # STICH_IMPLEMENTATION and STICH_TABLE_MB checked before any line
     if flags and game is None:
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
+    saved_to_stdout = save is not None and str(save) == "-"  # the run's one document is then stdout's data
+    if saved_to_stdout and as_json:
+        raise typer.BadParameter("--save - writes the run to stdout, where --json writes its lines: give --save a "
+                                 "file", param_hint="'--save'")
     if game is not None:
         check_game_options(game, flags)
     before: dict[str, Document] = {}
@@ -241,22 +323,35 @@ def bench(
     asked = default_threads() if threads is None else threads
     options = {"threads": asked} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
     recorded = min(asked, usable_cores())  # what a question alone gets (never more threads than cores)
-    documents = []
+    documents: list[Document] = []
+    bounds: dict[str, set[str]] = {}
+    lines = selected_lines(game)
     with input_errors():
-        for line in selected_lines(game):
+        for line in lines:
             if flags:
                 line = dataclasses.replace(line, variant=tuple(sorted(flags.items())))
-            with progress_on_stderr(line.name) as progress:
-                stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
-                                 progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
+            try:
+                with progress_on_stderr(line.name) as progress:
+                    stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
+                                     progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
+            except KeyboardInterrupt:  # the finished lines are whole: show them, and say what was lost
+                shown = bool(documents) and not as_json and not saved_to_stdout
+                if shown:
+                    render_bench(documents, stdout_console(), host, compared, bounds)
+                message(f"stich: bench: interrupted during the line {line.name!r}: "
+                        f"{len(documents)} of {plural(len(lines), 'line')} finished"
+                        + (" (above)" if shown else "")
+                        + (f"; nothing saved to {save}" if save is not None else ""))
+                raise
             document = bench_document(line, stats, line_seed(line, seed), host, recorded)
+            bounds[line.name] = lower_bounds(stats)
             if compared is not None:
                 document["compared"] = comparison(document, before.get(line.name))
             if as_json:
                 emit_json(document)
             documents.append(document)
-    if not as_json:  # the table first: a save that fails after all (a full disk) does not take it along
-        render_bench(documents, stdout_console(), host, compared)
+    if not as_json and not saved_to_stdout:  # the table first: a save that fails (a full disk) does not take it along
+        render_bench(documents, stdout_console(), host, compared, bounds)
     with input_errors():
         if save is not None:
             with atomic_writer(save) as stream:

@@ -119,6 +119,24 @@ def match(
     render_match(result, count, rotate, as_json)
 
 
+def setup_text(result: MatchResult) -> str | None:
+    """The line that says what the match was played with besides its seed and boards: each bot's settings, the
+    contract and declarer, the variant (None where the result does not say)."""
+    setup = result.setup
+    if setup is None:
+        return None
+    bots = []
+    for name, _ in setup.players:
+        player = setup.player(name)
+        said = ([f"{player['samples']:,} samples a card"] if player["samples"] else []) \
+            + ([f"plays for the {player['plays_for']}"] if player["plays_for"] else []) \
+            + ([f"at most {player['card_time']:g} s a card"] if player["card_time"] else [])
+        bots.append(f"{name} ({', '.join(said)})" if said else name)
+    contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
+    variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
+    return f"bots: {', '.join(bots)}; {contract}, declarer {setup.declarer}; variant: {variant}"
+
+
 def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:
     """The match's report (JSON, or the table for people); a match stopped early says so. The intervals are over
     the boards, and the report says so, so that the seats played are not read as the sample size."""
@@ -132,6 +150,9 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
     console.print(f"{result.game}: {plural(count, 'board')} (seed {seed})"
                   + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
                      if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
+    said = setup_text(result)
+    if said is not None:
+        console.print(said, soft_wrap=True, highlight=False)  # one line, for grep
     if get_game(result.game).has_pot and not result.pot:
         console.print("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot N)")
     boards = result.declaring_side.count

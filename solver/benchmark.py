@@ -604,9 +604,11 @@ def cpu_model() -> str:
 
 def machine() -> dict[str, Any]:
     """What a run was measured on, saved with it so that two runs can be told apart: the processor, the cores this
-    process may use (of all the machine has), Python, stich and the system."""
+    process may use (of all the machine has), Python, stich, the engine build and the system. The version number
+    is the same on every commit, so the build is told by :func:`engine_fingerprint` of the package in use."""
     from . import __version__
 
     return {"cpu": cpu_model(), "cores": usable_cores(), "cores_total": os.cpu_count() or 1,
             "python": platform.python_version(), "implementation": platform.python_implementation(),
-            "stich": __version__, "system": f"{platform.system()} {platform.release()}".strip()}
+            "stich": __version__, "engine": engine_fingerprint(Path(__file__).resolve().parent),
+            "system": f"{platform.system()} {platform.release()}".strip()}

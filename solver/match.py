@@ -115,6 +115,37 @@ class PlayedDeal:
 
 
 @dataclass(frozen=True)
+class MatchSetup:
+    """What a match was played with besides its game, seed, boards and pot, carried into its report so that a
+    published result says what made it: the contract (None: each board's own) and its declarer, the variant flags,
+    and per bot (by name) what it plays for, its samples a card and its deadline a card (``--card-time``, which
+    makes the match depend on the machine's speed)."""
+
+    contract: str | None = None
+    declarer: int | None = None
+    variant: tuple[tuple[str, str], ...] = ()
+    players: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+
+    @classmethod
+    def of(cls, bots: Sequence[Bot], contract: str | None, declarer: int,
+           variant: Mapping[str, object] | str | None) -> "MatchSetup":
+        """``variant`` as :func:`play_match` takes it: flags, or a ``[Variant]`` tag's ``flag=value, ...`` text."""
+        if isinstance(variant, str):
+            variant = dict(item.strip().split("=", 1) for item in variant.split(",") if "=" in item)
+        players: dict[str, tuple[tuple[str, Any], ...]] = {}
+        for bot in bots:
+            players.setdefault(bot.name, (("plays_for", getattr(bot, "plays_for", None)),
+                                          ("samples", getattr(bot, "samples", None)),
+                                          ("card_time", getattr(bot, "time_limit", None))))
+        flags = tuple(sorted((str(name), str(value)) for name, value in (variant or {}).items()))
+        return cls(contract, declarer, flags, tuple(players.items()))
+
+    def player(self, name: str) -> dict[str, Any]:
+        """A bot's settings by name: ``plays_for``, ``samples``, ``card_time`` (None where the bot has none)."""
+        return dict(dict(self.players).get(name, (("plays_for", None), ("samples", None), ("card_time", None))))
+
+
+@dataclass(frozen=True)
 class MatchResult:
     """A match: every deal as played, and per bot its mean payment per seat and deal with a 95% interval; with two
     kinds of bot, the difference of the first over the second (per deal, the mean payment of the first's seats minus
@@ -135,13 +166,17 @@ class MatchResult:
     seats: dict[str, int] = field(default_factory=dict)
     deals_counted: int = 0
     pot: int | None = None  # every deal's pot, in a game paid from one
+    setup: MatchSetup | None = None  # what else the match was played with (None: not said)
 
     def as_dict(self) -> dict[str, Any]:
+        setup = self.setup or MatchSetup()
         document: dict[str, Any] = {
             "schema": SCHEMA, "command": "match", "game": self.game, "seed": self.seed, "boards": self.boards,
-            "rotate": self.rotate, "pot": self.pot,
+            "rotate": self.rotate, "pot": self.pot, "contract": setup.contract, "declarer": setup.declarer,
+            "variant": dict(setup.variant) or None,
             "stopped": self.stopped,
-            "bots": {name: {**mean.as_dict(), "seats": self.seats[name]} for name, mean in self.bots.items()},
+            "bots": {name: {**mean.as_dict(), "seats": self.seats[name], **setup.player(name)}
+                     for name, mean in self.bots.items()},
             "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted},
             "deals": [deal.as_dict() for deal in self.deals]}
         if self.difference is not None:
@@ -247,12 +282,16 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+    # a deadline a card changes what a bot plays: a resume with another --card-time is another match (said only
+    # where there is one, so that the checkpoints of untimed matches keep their identity)
+    deadlines = [getattr(bot, "time_limit", None) for bot in bots]
     players = [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None), getattr(bot, "plays_for", None)]
-               for bot in bots]
+               + ([deadline] if deadline is not None else []) for bot, deadline in zip(bots, deadlines)]
     identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": contract,
                           "declarer": declarer, "variant": variant if not isinstance(variant, Mapping)
                           else dict(variant), "rotate": rotate} | ({"pot": pot} if pot is not None else {})}
     journal = Journal(checkpoint, identity, holder="stich match") if checkpoint is not None else None
+    setup = MatchSetup.of(bots, contract, declarer, variant)
     kept: dict[int, list[PlayedDeal]] = {}
     try:
         if journal is not None:
@@ -280,7 +319,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
 
         def report() -> None:
             if progress is not None:
-                progress(summarise(game.name, seed, boards, rotate, played, "interrupt", pot), total)
+                progress(summarise(game.name, seed, boards, rotate, played, "interrupt", pot, setup), total)
 
         def keep(board: int, deals: list[PlayedDeal]) -> None:
             if journal is not None:
@@ -312,11 +351,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     finally:
         if journal is not None:
             journal.close()
-    return summarise(game.name, seed, boards, rotate, played, stopped[0] if stopped else None, pot)
+    return summarise(game.name, seed, boards, rotate, played, stopped[0] if stopped else None, pot, setup)
 
 
 def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],
-              stopped: str | None = None, pot: int | None = None) -> MatchResult:
+              stopped: str | None = None, pot: int | None = None, setup: MatchSetup | None = None) -> MatchResult:
     """Means and intervals of a match's played deals, one value a board: a board's rotations are the same cards and
     a deal's seats share its zero-sum payments, so counting either as independent would make the intervals too
     narrow. A board cut short in its rotations (an interrupt) stays in ``deals`` but is not counted: its bots did
@@ -345,7 +384,7 @@ def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[
     bots = {name: Mean.of(values, interval=len(names) > 1 or not zero_sum) for name, values in per_bot.items()}
     difference = (names[0], names[1], Mean.of(gaps)) if len(names) == 2 else None
     return MatchResult(game, seed, boards, rotate, tuple(played), bots, Mean.of(declaring), difference, stopped,
-                       seats, sum(len(deals) for deals in whole), pot)
+                       seats, sum(len(deals) for deals in whole), pot, setup)
 
 
 def _gap(deal: PlayedDeal, first: str, second: str) -> float:

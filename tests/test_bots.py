@@ -3,6 +3,7 @@ beats the random one by a real margin."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import time
@@ -351,7 +352,8 @@ def test_four_identical_bots_play_the_rotations_alike_and_their_row_has_no_inter
     row = result.bots["random"]
     assert row.mean == 0 and math.isnan(row.low) and math.isnan(row.high) and row.count == 6
     assert result.as_dict()["bots"]["random"] == {"mean": 0.0, "interval": [None, None],
-                                                  "interval_note": "0 by construction", "count": 6, "seats": 96}
+                                                  "interval_note": "0 by construction", "count": 6, "seats": 96,
+                                                  "plays_for": None, "samples": None, "card_time": None}
     declaring = _board_values(result.deals, lambda deal: sum(deal.payments[s - 1] for s in deal.declaring_side))
     assert (result.declaring_side.low, result.declaring_side.high) == pytest.approx(
         _interval(declaring, t_quantile_95(5)))
@@ -466,3 +468,48 @@ def test_a_resume_with_a_gap_keeps_the_deals_in_board_order(tmp_path):
     journal.write_text(f"{header}\n{second}\n")
     resumed = play_match("kratzen", bots, boards=3, seed=2, pot=12, checkpoint=journal).as_dict()
     assert resumed == full and [deal["board"] for deal in resumed["deals"]] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+
+
+def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
+    """A match's table and JSON named the bots by their spec alone: `sampling` with --samples 9 read as the
+    default's 50, and neither said what the bots played for (--plays-for), their --card-time, the --contract or the
+    --variant, so a published result could not say what made it."""
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+    from test_cli import SCHEMA as RESULT_SCHEMA, schema_errors
+
+    args = ["match", "-g", "schafkopf", "--bots", "sampling,random,random,cheater", "--samples", "2", "-n", "1",
+            "-s", "3", "-j", "1", "--plays-for", "points", "-c", "Solo H", "--declarer", "2",
+            "--variant", "laufende_mode=only_if_holder_wins"]
+    runner = CliRunner()
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert ("bots: sampling (2 samples a card, plays for the points), random, cheater (plays for the points); "
+            "contract Solo H, declarer 2; variant: laufende_mode=only_if_holder_wins\n") in text.stdout
+    shown = runner.invoke(app, [*args, "--json"])
+    document = json.loads(shown.stdout)
+    assert schema_errors(document, RESULT_SCHEMA) == []
+    assert (document["contract"], document["declarer"]) == ("Solo H", 2)
+    assert document["variant"] == {"laufende_mode": "only_if_holder_wins"}
+    settings = {name: (bot["plays_for"], bot["samples"], bot["card_time"]) for name, bot in document["bots"].items()}
+    assert settings == {"sampling": ("points", 2, None), "random": (None, None, None), "cheater": ("points", None, None)}
+    bots = [make_bot("sampling:1", seed=2, time_limit=0.5), *[make_bot("random", seed=2)] * 2]
+    library = play_match("kratzen", bots, boards=1, seed=2, variant="must_undertrump=false").as_dict()
+    assert library["contract"] is None and library["declarer"] == 1
+    assert library["variant"] == {"must_undertrump": "false"} and library["bots"]["sampling:1"]["card_time"] == 0.5
+
+
+def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path):
+    """The checkpoint's identity left out the sampling bot's deadline a card, which changes its play: a rerun with
+    another --card-time took the boards played under the first as its own."""
+    journal = tmp_path / "match.ckpt"
+    untimed = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    timed = [make_bot("sampling:2", time_limit=30.0), make_bot("random"), make_bot("random")]
+    play_match("kratzen", untimed, boards=1, seed=3, checkpoint=journal)
+    play_match("kratzen", timed, boards=1, seed=3, checkpoint=journal)
+    play_match("kratzen", untimed, boards=1, seed=3, checkpoint=journal)  # its own boards, read back
+    headers = [json.loads(line) for line in journal.read_text().splitlines() if "stich-analysis" in line]
+    assert [header["match"]["bots"][0] for header in headers] == [["sampling:2", 2, 0, "score"],
+                                                                  ["sampling:2", 2, 0, "score", 30.0]]
+    assert len(journal.read_text().splitlines()) == 4  # two headers, one board each

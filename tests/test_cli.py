@@ -709,6 +709,115 @@ def test_bench_compare_with_a_file_that_is_no_run(tmp_path):
     assert "missing.json: No such file or directory" in result.stderr
 
 
+def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(tmp_path):
+    """Every run said "stich 0.1.0", the same on every commit, so a run compared with one saved on another build
+    (or on one thread against two) looked like a like-for-like comparison; and a line timed on other deals showed
+    "-" without saying which deals."""
+    from solver.benchmark import engine_fingerprint
+
+    saved = tmp_path / "before.json"
+    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--save", saved)
+    before = json.loads(saved.read_text())
+    build = engine_fingerprint(Path(solver.__file__).resolve().parent)
+    assert before["machine"]["engine"] == build and before["lines"][0]["machine"]["engine"] == build
+    same = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    assert f"engine {build}" in same and "not the same in the two runs" not in same and "\n- " not in same
+    before["machine"]["engine"] = before["lines"][0]["machine"]["engine"] = "0123456789ab"
+    saved.write_text(json.dumps(before))
+    other = run("bench", "-g", "kratzen", "-n", "3", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    assert (f"not the same in the two runs: the engine build (0123456789ab then, {build} now); the ratios measure "
+            "that too") in other
+    assert ("- Kratzen 6 seats: every seat's guaranteed tricks: the saved run timed 2 deals, boards 1-2 of seed "
+            "1766, this run 3 deals, boards 1-3 of seed 1766") in other
+    del before["machine"]["engine"]
+    saved.write_text(json.dumps(before))
+    old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "2", "--compare", saved).stdout
+    assert ("not the same in the two runs: the engine build (the saved run does not name its build), the threads a "
+            "question; the ratios") in old
+    smaller = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--table-mb", "8",
+                  "--compare", saved).stdout
+    assert "the threads a question" not in smaller
+    assert "(the saved run does not name its build), the table size (64 MB then); the ratios" in smaller
+
+
+def _stopped_stats(line, **options):
+    """Three deals of ``line``, two of them stopped at a 5 ms limit (the statistics' own rules, no timing)."""
+    from solver.benchmark import BenchStats, DealResult
+
+    stats = BenchStats(line.name, table_allocated_bytes=1 << 20, limit_ms=5.0)
+    for board, (ms, out) in enumerate(((1.25, False), (5.0, True), (5.0, True)), 1):
+        stats.add(DealResult(board, ms, 0 if out else 1000, 64, () if out else (1,), timed_out=out))
+    return stats
+
+
+def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
+    """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: the table
+    printed them as plain times under one note for every line; bench/report.py marks them ">=", and so does bench."""
+    monkeypatch.setattr("solver.cli.bench.run_line", _stopped_stats)
+    shown = run("bench", "-g", "kratzen", "-n", "3", "--limit", "0.005").stdout
+    (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
+    assert [cell.strip() for cell in row.split("│")[2:7]] == ["3", ">= 5.000", ">= 5.000", ">= 5.000", ">= 5.000"]
+    assert ("Kratzen 6 seats: every seat's guaranteed tricks: 2 of 3 deals stopped at the limit (0.005 s) and counted "
+            "at it: the figures marked >= are lower bounds, and nodes/s counts only the finished deals") in shown
+
+
+def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp_path):
+    """Ctrl-C ended bench with exit 130 and not a word: the lines already measured were lost, and nothing said that
+    the run was cut short or that --save wrote nothing."""
+    from solver.benchmark import run_line
+
+    calls: list[str] = []
+
+    def second_line_interrupted(line, **options):
+        calls.append(line.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return run_line(line, **{**options, "limit_s": None})
+
+    monkeypatch.setattr("solver.cli.bench.run_line", second_line_interrupted)
+    saved = tmp_path / "run.json"
+    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
+    assert result.exit_code == 130 and "Traceback" not in result.stderr and not saved.exists()
+    assert "│ Schafkopf Rufer" in result.stdout and "Solo" not in result.stdout and "Wenz" not in result.stdout
+    assert ("stich: bench: interrupted during the line 'Schafkopf Solo H: points + every opening card': 1 of 3 lines "
+            f"finished (above); nothing saved to {saved}") in result.stderr
+
+
+def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
+    """A saved run whose "machine" was a string ended in an AttributeError traceback (machine_text read it as an
+    object); it is bad input naming what is wrong, as a file that is not JSON is."""
+    bad = tmp_path / "bad.json"
+    line = {"command": "bench", "line": "Kratzen 6 seats: every seat's guaranteed tricks"}
+    for run_document, said in (
+            ({"machine": "x", "lines": []}, "not a saved stich bench run: its 'machine' is a string, not an object"),
+            ({"lines": [{**line, "machine": []}]}, "line document 1: its 'machine' is a list, not an object"),
+            ({"lines": [{**line, "boards": "1-5"}]}, "line document 1: its 'boards' is a string, not a list")):
+        bad.write_text(json.dumps(run_document))
+        result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+        assert result.stderr.startswith(f"stich: {bad}: {said}; write ") and not result.stdout
+
+
+def test_bench_table_says_which_deals_it_timed():
+    """The table for people was the same for the fixed deals and for --seed 5 --variant ...: only --json said which
+    deals and rules a run timed, so a published table could not be told from the standard one."""
+    fixed = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0").stdout
+    assert "deals: Kratzen 2 deals, boards 1-2 of seed 1766\n" in fixed
+    other = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "-s", "5", "--variant",
+                "must_undertrump=false").stdout
+    assert "deals: Kratzen 2 deals, boards 1-2 of seed 5, variant must_undertrump=false\n" in other
+
+
+def test_bench_save_to_stdout_writes_the_run_alone():
+    """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
+    JSON Lines, nor a run --compare could read."""
+    result = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-")
+    saved = json.loads(result.stdout)
+    assert saved["command"] == "bench" and [line["deals"] for line in saved["lines"]] == [2]
+    refused = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-", "--json", code=2)
+    assert "--save - writes the run to stdout, where --json writes its lines" in refused.stderr
+    assert not refused.stdout
+
+
 def test_bench_unknown_game_is_a_usage_error():
     result = run("bench", "--game", "chess", code=2)
     assert "unknown game" in result.stderr
@@ -1517,7 +1626,8 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     document = json.loads(_stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5",
                                        "--json").stdout)
     assert document["bots"] == {"random": {"mean": 0.0, "interval": [None, None],
-                                           "interval_note": "0 by construction", "count": 40, "seats": 640}}
+                                           "interval_note": "0 by construction", "count": 40, "seats": 640,
+                                           "plays_for": None, "samples": None, "card_time": None}}
     assert document["declaring_side"] == {"mean": 0.75, "interval": [-0.9681, 2.4681], "interval_note": None,
                                           "count": 40, "deals": 160}
     assert schema_errors(document, SCHEMA) == []

@@ -1,0 +1,112 @@
+"""``bench/report.py``'s Machine section: which package, commit and engine sources a report says it measured.
+
+The report measures the installed package (its docstring), which is another checkout's when the one the script
+lives in is not installed (a second clone or a git worktree beside an editable install). It printed this checkout's
+commit and compared this checkout's engine sources with the other package's build: figures of one commit labelled
+with another.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def report(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))  # report.py imports its neighbour dds.py as the script does
+    spec = importlib.util.spec_from_file_location("bench_report", ROOT / "bench" / "report.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_report", module)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "engine_build", lambda package=None: "sha256 0123456789ab")  # no pinned copy
+    return module
+
+
+def _git(directory: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(directory), *args], capture_output=True, text=True, check=True,
+                          env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                               "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"}).stdout.strip()
+
+
+def test_the_machine_names_the_measured_package_and_its_commit_not_this_checkouts(report, monkeypatch, tmp_path):
+    other = tmp_path / "other-checkout"
+    (other / "solver").mkdir(parents=True)
+    (other / "src_ext").mkdir()
+    (other / "src_ext" / "search.pxd").write_text("# edited after the build\n")
+    (other / "solver" / "_engine.so").write_bytes(b"")
+    os.utime(other / "solver" / "_engine.so", (1, 1))  # built long before the source was edited
+    _git(other, "init", "-q")
+    _git(other, "add", "-A")
+    _git(other, "commit", "-q", "-m", "other")
+    monkeypatch.setattr(report, "live_package", lambda: other / "solver")
+    info = report.machine()
+    assert info["commit"] == _git(other, "rev-parse", "--short", "HEAD")
+    assert info["package"] == (f"{other / 'solver'} (not this checkout's {ROOT / 'solver'}: the installed package "
+                               f"is measured; PYTHONPATH={ROOT} measures this one)")
+    assert info["engine sources newer than the build"] == "search.pxd"
+
+
+def test_the_machine_of_this_checkout_says_its_own_package(report, monkeypatch):
+    monkeypatch.setattr(report, "live_package", lambda: ROOT / "solver")
+    info = report.machine()
+    assert info["package"] == str(ROOT / "solver")
+    assert info["commit"].split()[0] == subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                                       capture_output=True, text=True).stdout.strip()
+
+
+def test_bad_options_are_said_before_the_run_not_as_a_traceback_after_it(report, monkeypatch, tmp_path, capsys):
+    """--limit nan ended in a ValueError traceback at the first solve; an --out or --json that cannot be written in
+    a FileNotFoundError traceback after the whole run (an hour of it at the default sizes); --dds-only without bridge
+    DDS, or with --dds-deals 0, measured nothing and exited 0."""
+    ran: list[object] = []
+    monkeypatch.setattr(report, "run", lambda *args: ran.append(args))
+    missing = tmp_path / "no such directory" / "report.json"
+    for args, said in ((["--limit", "nan"], "--limit must be a number of seconds above 0 and at most 1,000,000, "
+                                            "not nan"),
+                       (["--limit", "inf"], "--limit must be a number of seconds above 0"),
+                       (["--json", str(missing)], f"{missing}: No such file or directory"),
+                       (["--out", str(missing.with_suffix(".md"))], "No such file or directory"),
+                       (["--dds-only", "--dds-deals", "0"], "--dds-only measures only the lines paired with bridge "
+                                                            "DDS, and --dds-deals is 0")):
+        with pytest.raises(SystemExit) as exit_:
+            report.main(args)
+        assert exit_.value.code == 2 and said in capsys.readouterr().err
+    monkeypatch.setattr(report, "dds_missing", lambda: "not installed (pip install -e '.[bench]')")
+    with pytest.raises(SystemExit):
+        report.main(["--dds-only", "--dds-deals", "3"])
+    assert "and bridge DDS is not installed (pip install -e '.[bench]')" in capsys.readouterr().err
+    assert not ran
+
+
+def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys):
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "run", interrupted)
+    assert report.main(["--deals", "1", "--dds-deals", "0", "--ablation-deals", "0"]) == 130
+    assert capsys.readouterr().err == "report.py: interrupted: no report written\n"
+
+
+def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
+    """The terminal sends Ctrl-C to the DDS worker too, which died of it with a KeyboardInterrupt traceback of its
+    own; it ignores it, and answers on, until the report closes it."""
+    dds = importlib.import_module("dds")
+    if dds.dds_missing() is not None:
+        pytest.skip(f"bridge DDS is {dds.dds_missing()}")
+    worker = dds.DDSWorker()
+    try:
+        worker._process.send_signal(signal.SIGINT)
+        assert worker.solve(1, "value") > 0 and worker._process.poll() is None
+    finally:
+        worker.close()
+    assert worker._process.returncode == 0
