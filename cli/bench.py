@@ -44,7 +44,7 @@ def bench_document(line: BenchLine, stats: BenchStats, seed: int, host: Document
         "deals": stats.deals, "median_ms": stats.median, "p90_ms": stats.p90, "p99_ms": stats.p99,
         "max_ms": stats.max, "median_nodes": stats.median_nodes, "nodes_per_second": stats.nodes_per_second,
         "table_allocated_bytes": memory.allocated, "table_used_bytes": memory.used, "timeouts": stats.timeouts,
-        "limit_ms": stats.limit_ms, "threads": threads, "machine": host,
+        "limit_ms": stats.limit_ms, "threads": threads, "threads_used": stats.threads_used, "machine": host,
         "boards": list(stats.boards), "times_ms": list(stats.times_ms), "nodes": list(stats.nodes),
     }
 
@@ -156,7 +156,10 @@ def run_differences(host: Document, run: Document, documents: Sequence[Document]
         differ.append("the engine build (the saved run does not name its build)")
     elif saved_host["engine"] != host.get("engine"):
         differ.append(f"the engine build ({saved_host['engine']} then, {host.get('engine')} now)")
-    if _threads_text(run["lines"]) != _threads_text(documents):
+    # the threads used where the saved run has them; a run saved before they were recorded, the threads asked
+    key = "threads_used" if all("threads_used" in line for line in run["lines"]) else "threads"
+    saved_threads, threads = _threads_by_line(run["lines"], key), _threads_by_line(documents, key)
+    if any(saved_threads[line] != used for line, used in threads.items() if line in saved_threads):
         differ.append("the threads a question")
     saved_tables = {line.get("table_allocated_bytes") for line in run["lines"]} - {None}
     if saved_tables and saved_tables != {doc["table_allocated_bytes"] for doc in documents}:  # --table-mb
@@ -208,10 +211,32 @@ def _ratio(value: float | None, faster_when_below: bool) -> Text:
     return Text(f"{value:.2f}", style=style)
 
 
+def _used_threads(document: Document) -> int | None:
+    """The threads a line's questions searched on: ``threads_used``, or for a run saved before it the threads asked
+    (None before ``--threads``)."""
+    for key in ("threads_used", "threads"):
+        if isinstance(document.get(key), int):
+            return document[key]
+    return None
+
+
 def _threads_text(documents: Sequence[Document]) -> str:
-    """", N threads a question" for a run's line documents (nothing for a run saved before ``--threads``)."""
-    threads = next((doc["threads"] for doc in documents if isinstance(doc.get("threads"), int)), None)
-    return "" if threads is None else f", {plural(threads, 'thread')} a question"
+    """", N threads a question" for a run's line documents: the threads the questions searched on, and the number
+    asked where that differs (a deal under 5 tricks, as every Kratzen deal, searches on one), so that a figure is
+    not published as measured on threads that sat idle. Nothing for a run saved before ``--threads``."""
+    asked = next((doc["threads"] for doc in documents if isinstance(doc.get("threads"), int)), None)
+    used = sorted({threads for threads in map(_used_threads, documents) if threads is not None})
+    if asked is None or not used:
+        return ""
+    if used == [asked]:
+        return f", {plural(asked, 'thread')} a question"
+    if len(used) == 1:
+        return f", {plural(used[0], 'thread')} a question; {asked} asked, but under 5 tricks left one searches"
+    return f", {' or '.join(map(str, used))} threads a question; {asked} asked, but under 5 tricks left one searches"
+
+
+def _threads_by_line(documents: Sequence[Document], key: str) -> dict[str, object]:
+    return {doc["line"]: doc.get(key) for doc in documents}
 
 
 def lower_bounds(stats: BenchStats) -> set[str]:
