@@ -97,6 +97,15 @@ def match(
                    for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
+    spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
+    for spec, player in zip(specs, players):
+        if spec.lower() not in spellings.setdefault(player.name, []):
+            spellings[player.name].append(spec.lower())
+    for player in players:
+        said = spellings.pop(player.name, [])
+        if len(said) > 1:
+            message(f"stich: match: {' and '.join(said)} are one bot, {player.name} "
+                    f"({plural(getattr(player, 'samples', 0), 'sample')} a card): counted as one kind of bot")
     latest: list[MatchResult] = []
     with input_errors():
         with progress_on_stderr("match") as report:

@@ -564,3 +564,25 @@ def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_buil
         "upgrade); a new --checkpoint FILE plays the match on one build" in text.stdout
     assert "stich: match: " + said in text.stderr
     assert "stich: match: " + said in run(*args, "--json").stderr
+
+
+def test_one_sampling_bot_has_one_name_however_its_count_is_spelled():
+    """``sampling`` and ``sampling:50`` (the default count) are the same bot; a match between them reported two
+    kinds and a difference of exactly 0 as if two bots had been compared."""
+    assert make_bot("sampling").name == make_bot("sampling:50").name == make_bot("Sampling:050").name == "sampling"
+    assert make_bot("sampling:20", samples=20).name == "sampling"  # --samples 20 makes sampling the 20-sample bot
+    assert [make_bot(spec).name for spec in ("sampling:20", "sampling:020", "sampling:100")] \
+        == ["sampling:20", "sampling:20", "sampling:100"]
+    assert make_bot("sampling:20").samples == 20 and make_bot("sampling", samples=7).samples == 7
+
+
+def test_a_match_between_two_spellings_of_one_bot_counts_one_kind_and_says_so():
+    from test_cli import run
+
+    result = run("match", "--game", "kratzen", "--bots", "sampling,sampling:2,random", "--samples", "2", "-n", "1",
+                 "--pot", "6", "-j", "1", "--plays-for", "points", "--json")
+    assert "stich: match: sampling and sampling:2 are one bot, sampling (2 samples a card): counted as one kind of " \
+        "bot" in result.stderr
+    document = json.loads(result.stdout)
+    assert list(document["bots"]) == ["sampling", "random"] and document["bots"]["sampling"]["seats"] == 6
+    assert document["difference"]["first"] == "sampling" and document["difference"]["second"] == "random"
