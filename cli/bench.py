@@ -64,10 +64,28 @@ def selected_lines(game: str | None) -> list[BenchLine]:
 # --- saved runs -------------------------------------------------------------------------------------------------
 
 
-def saved_run(documents: Sequence[Document], host: Document) -> Document:
-    """What ``--save`` writes: the machine, the time, and every line's document."""
-    return {"schema": SCHEMA, "command": "bench", "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": host, "lines": list(documents)}
+def saved_run(documents: Sequence[Document], host: Document, partial: Document | None = None) -> Document:
+    """What ``--save`` writes: the machine, the time, and every line's document; ``partial`` (a run stopped by
+    Ctrl-C: the lines asked and the one it stopped in) marks a run that holds only its finished lines."""
+    run = {"schema": SCHEMA, "command": "bench", "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+           "machine": host, "lines": list(documents)}
+    return run | ({"partial": partial} if partial is not None else {})
+
+
+def save_run(save: Path, run: Document) -> None:
+    """``--save``: the run written atomically to the file, or to stdout for ``-``."""
+    with atomic_writer(save) as stream:
+        json.dump(run, stream, indent=1)
+        stream.write("\n")
+
+
+def partial_text(run: Document) -> str:
+    """``partial: 1 of 3 lines (interrupted during '...')`` for a saved run stopped by Ctrl-C, else ''."""
+    partial = run.get("partial")
+    if not isinstance(partial, dict):
+        return ""
+    return (f"partial: {len(run['lines'])} of {partial.get('lines')} lines (interrupted during "
+            f"{partial.get('interrupted_during')!r})")
 
 
 def read_saved_run(path: Path) -> Document:
@@ -255,7 +273,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         path, run = compared
         when = f", saved {run['saved']}" if run.get("saved") else ""
         console.print(Text(f"compared with {path}{when}: {machine_text(run.get('machine'))}"
-                           f"{_threads_text(run['lines'])}"), soft_wrap=True)
+                           f"{_threads_text(run['lines'])}"
+                           + (f"; {partial_text(run)}" if partial_text(run) else "")), soft_wrap=True)
         differ = run_differences(host, run, documents)
         if differ:
             console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"),
@@ -344,6 +363,9 @@ def bench(
             run = read_saved_run(compare)
             before = {line["line"]: line for line in run["lines"]}
             compared = (compare, run)
+            if as_json and partial_text(run):  # the table's "compared with" line says it otherwise
+                message(f"stich: bench: {compare} holds a run stopped early, {partial_text(run)}: the lines it "
+                        f"has not show no ratios")
     host = machine()
     asked = default_threads() if threads is None else threads
     options = {"threads": asked} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
@@ -359,14 +381,18 @@ def bench(
                 with progress_on_stderr(line.name) as progress:
                     stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
                                      progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
-            except KeyboardInterrupt:  # the finished lines are whole: show them, and say what was lost
+            except KeyboardInterrupt:  # the finished lines are whole: show and save them, marked partial
                 shown = bool(documents) and not as_json and not saved_to_stdout
                 if shown:
                     render_bench(documents, stdout_console(), host, compared, bounds)
+                if save is not None and documents:
+                    save_run(save, saved_run(documents, host, {"lines": len(lines),
+                                                               "interrupted_during": line.name}))
+                saved = "" if save is None else (f"; the finished lines saved to {save}, marked partial" if documents
+                                                 else f"; nothing saved to {save}")
                 message(f"stich: bench: interrupted during the line {line.name!r}: "
                         f"{len(documents)} of {plural(len(lines), 'line')} finished"
-                        + (" (above)" if shown else "")
-                        + (f"; nothing saved to {save}" if save is not None else ""))
+                        + (" (above)" if shown else "") + saved)
                 raise
             document = bench_document(line, stats, line_seed(line, seed), host, recorded)
             bounds[line.name] = lower_bounds(stats)
@@ -379,6 +405,4 @@ def bench(
         render_bench(documents, stdout_console(), host, compared, bounds)
     with input_errors():
         if save is not None:
-            with atomic_writer(save) as stream:
-                json.dump(saved_run(documents, host), stream, indent=1)
-                stream.write("\n")
+            save_run(save, saved_run(documents, host))

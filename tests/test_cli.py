@@ -785,10 +785,27 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     monkeypatch.setattr("solver.cli.bench.run_line", second_line_interrupted)
     saved = tmp_path / "run.json"
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
-    assert result.exit_code == 130 and "Traceback" not in result.stderr and not saved.exists()
+    assert result.exit_code == 130 and "Traceback" not in result.stderr
     assert "│ Schafkopf Rufer" in result.stdout and "Solo" not in result.stdout and "Wenz" not in result.stdout
     assert ("stich: bench: interrupted during the line 'Schafkopf Solo H: points + every opening card': 1 of 3 lines "
-            f"finished (above); nothing saved to {saved}") in result.stderr
+            f"finished (above); the finished lines saved to {saved}, marked partial") in result.stderr
+    # the finished line is kept (an hour's run is not lost to a Ctrl-C in its last line), marked as partial
+    kept = json.loads(saved.read_text())
+    assert [line["line"] for line in kept["lines"]] == ["Schafkopf Rufer: points + every opening card"]
+    assert kept["partial"] == {"lines": 3, "interrupted_during": "Schafkopf Solo H: points + every opening card"}
+    compared = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    assert ("1 thread a question; partial: 1 of 3 lines (interrupted during 'Schafkopf Solo H: points + every "
+            "opening card')") in compared
+    assert "- Schafkopf Solo H: points + every opening card: the saved run has no such line" in compared
+    said = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--compare", saved, "--json").stderr
+    assert f"stich: bench: {saved} holds a run stopped early, partial: 1 of 3 lines" in said
+    # interrupted before any line finished: nothing to keep, and the file is left alone
+    calls.clear()
+    calls.append("the first line is the second call")
+    saved.write_text("an earlier file\n")
+    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
+    assert result.exit_code == 130 and f"0 of 3 lines finished; nothing saved to {saved}" in result.stderr
+    assert saved.read_text() == "an earlier file\n"
 
 
 def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
