@@ -39,7 +39,7 @@ from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S
                               BenchLine, BenchStats, Progress, ablation, ablation_configurations, endings_lines,
                               engine_fingerprint, pinned_package, run_endings_ratio, run_line, standard_lines,
                               target_met)
-from solver.files import check_writable  # noqa: E402
+from solver.files import atomic_file, check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
 from solver.workers import begin_stop  # noqa: E402
 
@@ -386,16 +386,18 @@ def as_json(report: Report) -> dict:
 
 
 def write(path: Path, text: str) -> None:
-    """Replace the part between the markers, or write the whole file when there are none."""
+    """Replace the part between the markers, or write the whole file when there are none. Written through a
+    temporary file renamed into place (:func:`~solver.files.atomic_file`, as ``stich bench --save`` writes): a kill
+    during the write leaves the old file whole, not a README cut off in the middle."""
     block = f"{BEGIN}\n{text}{END}\n"
     if path.exists():
-        old = path.read_text()
+        old = path.read_text(encoding="utf-8")
         if BEGIN in old and END in old:
             head, rest = old.split(BEGIN, 1)
             tail = rest.split(END, 1)[1].lstrip("\n")
-            path.write_text(head + block + tail)
-            return
-    path.write_text(block)
+            block = head + block + tail
+    with atomic_file(path) as stream:
+        stream.write(block)
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -456,7 +458,8 @@ def main(argv: list[str] | None = None) -> int:
         write(args.out, text)
         print(f"wrote {args.out}", file=sys.stderr)
     if args.json is not None:
-        args.json.write_text(json.dumps(as_json(report), indent=1) + "\n")
+        with atomic_file(args.json) as stream:
+            stream.write(json.dumps(as_json(report), indent=1) + "\n")
     wrong = wrong_answers(report)
     for what in wrong:
         print(f"WRONG ANSWERS: {what}", file=sys.stderr)

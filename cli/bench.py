@@ -44,7 +44,7 @@ def bench_document(line: BenchLine, stats: BenchStats, seed: int, host: Document
         "deals": stats.deals, "median_ms": stats.median, "p90_ms": stats.p90, "p99_ms": stats.p99,
         "max_ms": stats.max, "median_nodes": stats.median_nodes, "nodes_per_second": stats.nodes_per_second,
         "table_allocated_bytes": memory.allocated, "table_used_bytes": memory.used, "timeouts": stats.timeouts,
-        "limit_ms": stats.limit_ms, "threads": threads, "machine": host,
+        "limit_ms": stats.limit_ms, "threads": threads, "threads_used": stats.threads_used, "machine": host,
         "boards": list(stats.boards), "times_ms": list(stats.times_ms), "nodes": list(stats.nodes),
     }
 
@@ -64,10 +64,28 @@ def selected_lines(game: str | None) -> list[BenchLine]:
 # --- saved runs -------------------------------------------------------------------------------------------------
 
 
-def saved_run(documents: Sequence[Document], host: Document) -> Document:
-    """What ``--save`` writes: the machine, the time, and every line's document."""
-    return {"schema": SCHEMA, "command": "bench", "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": host, "lines": list(documents)}
+def saved_run(documents: Sequence[Document], host: Document, partial: Document | None = None) -> Document:
+    """What ``--save`` writes: the machine, the time, and every line's document; ``partial`` (a run stopped by
+    Ctrl-C: the lines asked and the one it stopped in) marks a run that holds only its finished lines."""
+    run = {"schema": SCHEMA, "command": "bench", "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+           "machine": host, "lines": list(documents)}
+    return run | ({"partial": partial} if partial is not None else {})
+
+
+def save_run(save: Path, run: Document) -> None:
+    """``--save``: the run written atomically to the file, or to stdout for ``-``."""
+    with atomic_writer(save) as stream:
+        json.dump(run, stream, indent=1)
+        stream.write("\n")
+
+
+def partial_text(run: Document) -> str:
+    """``partial: 1 of 3 lines (interrupted during '...')`` for a saved run stopped by Ctrl-C, else ''."""
+    partial = run.get("partial")
+    if not isinstance(partial, dict):
+        return ""
+    return (f"partial: {len(run['lines'])} of {partial.get('lines')} lines (interrupted during "
+            f"{partial.get('interrupted_during')!r})")
 
 
 def read_saved_run(path: Path) -> Document:
@@ -156,7 +174,10 @@ def run_differences(host: Document, run: Document, documents: Sequence[Document]
         differ.append("the engine build (the saved run does not name its build)")
     elif saved_host["engine"] != host.get("engine"):
         differ.append(f"the engine build ({saved_host['engine']} then, {host.get('engine')} now)")
-    if _threads_text(run["lines"]) != _threads_text(documents):
+    # the threads used where the saved run has them; a run saved before they were recorded, the threads asked
+    key = "threads_used" if all("threads_used" in line for line in run["lines"]) else "threads"
+    saved_threads, threads = _threads_by_line(run["lines"], key), _threads_by_line(documents, key)
+    if any(saved_threads[line] != used for line, used in threads.items() if line in saved_threads):
         differ.append("the threads a question")
     saved_tables = {line.get("table_allocated_bytes") for line in run["lines"]} - {None}
     if saved_tables and saved_tables != {doc["table_allocated_bytes"] for doc in documents}:  # --table-mb
@@ -208,10 +229,32 @@ def _ratio(value: float | None, faster_when_below: bool) -> Text:
     return Text(f"{value:.2f}", style=style)
 
 
+def _used_threads(document: Document) -> int | None:
+    """The threads a line's questions searched on: ``threads_used``, or for a run saved before it the threads asked
+    (None before ``--threads``)."""
+    for key in ("threads_used", "threads"):
+        if isinstance(document.get(key), int):
+            return document[key]
+    return None
+
+
 def _threads_text(documents: Sequence[Document]) -> str:
-    """", N threads a question" for a run's line documents (nothing for a run saved before ``--threads``)."""
-    threads = next((doc["threads"] for doc in documents if isinstance(doc.get("threads"), int)), None)
-    return "" if threads is None else f", {plural(threads, 'thread')} a question"
+    """", N threads a question" for a run's line documents: the threads the questions searched on, and the number
+    asked where that differs (a deal under 5 tricks, as every Kratzen deal, searches on one), so that a figure is
+    not published as measured on threads that sat idle. Nothing for a run saved before ``--threads``."""
+    asked = next((doc["threads"] for doc in documents if isinstance(doc.get("threads"), int)), None)
+    used = sorted({threads for threads in map(_used_threads, documents) if threads is not None})
+    if asked is None or not used:
+        return ""
+    if used == [asked]:
+        return f", {plural(asked, 'thread')} a question"
+    if len(used) == 1:
+        return f", {plural(used[0], 'thread')} a question; {asked} asked, but under 5 tricks left one searches"
+    return f", {' or '.join(map(str, used))} threads a question; {asked} asked, but under 5 tricks left one searches"
+
+
+def _threads_by_line(documents: Sequence[Document], key: str) -> dict[str, object]:
+    return {doc["line"]: doc.get(key) for doc in documents}
 
 
 def lower_bounds(stats: BenchStats) -> set[str]:
@@ -230,7 +273,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         path, run = compared
         when = f", saved {run['saved']}" if run.get("saved") else ""
         console.print(Text(f"compared with {path}{when}: {machine_text(run.get('machine'))}"
-                           f"{_threads_text(run['lines'])}"), soft_wrap=True)
+                           f"{_threads_text(run['lines'])}"
+                           + (f"; {partial_text(run)}" if partial_text(run) else "")), soft_wrap=True)
         differ = run_differences(host, run, documents)
         if differ:
             console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"),
@@ -319,6 +363,9 @@ def bench(
             run = read_saved_run(compare)
             before = {line["line"]: line for line in run["lines"]}
             compared = (compare, run)
+            if as_json and partial_text(run):  # the table's "compared with" line says it otherwise
+                message(f"stich: bench: {compare} holds a run stopped early, {partial_text(run)}: the lines it "
+                        f"has not show no ratios")
     host = machine()
     asked = default_threads() if threads is None else threads
     options = {"threads": asked} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
@@ -334,14 +381,18 @@ def bench(
                 with progress_on_stderr(line.name) as progress:
                     stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
                                      progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
-            except KeyboardInterrupt:  # the finished lines are whole: show them, and say what was lost
+            except KeyboardInterrupt:  # the finished lines are whole: show and save them, marked partial
                 shown = bool(documents) and not as_json and not saved_to_stdout
                 if shown:
                     render_bench(documents, stdout_console(), host, compared, bounds)
+                if save is not None and documents:
+                    save_run(save, saved_run(documents, host, {"lines": len(lines),
+                                                               "interrupted_during": line.name}))
+                saved = "" if save is None else (f"; the finished lines saved to {save}, marked partial" if documents
+                                                 else f"; nothing saved to {save}")
                 message(f"stich: bench: interrupted during the line {line.name!r}: "
                         f"{len(documents)} of {plural(len(lines), 'line')} finished"
-                        + (" (above)" if shown else "")
-                        + (f"; nothing saved to {save}" if save is not None else ""))
+                        + (" (above)" if shown else "") + saved)
                 raise
             document = bench_document(line, stats, line_seed(line, seed), host, recorded)
             bounds[line.name] = lower_bounds(stats)
@@ -354,6 +405,4 @@ def bench(
         render_bench(documents, stdout_console(), host, compared, bounds)
     with input_errors():
         if save is not None:
-            with atomic_writer(save) as stream:
-                json.dump(saved_run(documents, host), stream, indent=1)
-                stream.write("\n")
+            save_run(save, saved_run(documents, host))

@@ -12,7 +12,7 @@ from solver.bots import PLAYS_FOR, make_bot
 from solver.errors import StichError
 from solver.games import game_list, games_with, get_game
 from solver.scoring import MAX_POT
-from solver.match import MatchResult, Mean, play_match
+from solver.match import MatchResult, Mean, mixed_builds_text, play_match
 from solver.sampling import ALL_ALIKE
 
 from .errors import file_name, input_errors, message
@@ -97,6 +97,15 @@ def match(
                    for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
+    spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
+    for spec, player in zip(specs, players):
+        if spec.lower() not in spellings.setdefault(player.name, []):
+            spellings[player.name].append(spec.lower())
+    for player in players:
+        said = spellings.pop(player.name, [])
+        if len(said) > 1:
+            message(f"stich: match: {' and '.join(said)} are one bot, {player.name} "
+                    f"({plural(getattr(player, 'samples', 0), 'sample')} a card): counted as one kind of bot")
     latest: list[MatchResult] = []
     with input_errors():
         with progress_on_stderr("match") as report:
@@ -140,8 +149,13 @@ def setup_text(result: MatchResult) -> str | None:
 def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:
     """The match's report (JSON, or the table for people); a match stopped early says so. The intervals are over
     the boards, and the report says so, so that the seats played are not read as the sample size."""
+    mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
+    if mixed is not None:
+        mixed += " (a checkpoint resumed after an upgrade); a new --checkpoint FILE plays the match on one build"
     if as_json:
         emit_json(result.as_dict())
+        if mixed is not None:
+            message(f"stich: match: {mixed}")
         return
     seed = result.seed
     console = stdout_console()
@@ -191,3 +205,6 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
                          if played > result.deals_counted else ""))
     if boards == 1:
         message("one board played: no interval")
+    if mixed is not None:
+        console.print(f"note: {mixed}", soft_wrap=True, highlight=False)
+        message(f"stich: match: {mixed}")

@@ -281,7 +281,9 @@ def percentile(values: Iterable[float], p: float) -> float:
 
 @dataclass(frozen=True)
 class DealResult:
-    """One deal's measurement; ``timed_out`` deals carry the limit as their time and no nodes."""
+    """One deal's measurement; ``timed_out`` deals carry the limit as their time and no nodes. ``threads``: what the
+    question searched on (the asked threads, at most the usable cores; one under 5 tricks left, and for the
+    reference solver)."""
 
     board: int
     ms: float
@@ -289,6 +291,7 @@ class DealResult:
     bytes_used: int
     answer: Answer
     timed_out: bool = False
+    threads: int = 1
 
 
 @dataclass
@@ -302,6 +305,7 @@ class BenchStats:
     answers: list[Answer | None] = field(default_factory=list)
     timed_out: list[bool] = field(default_factory=list)
     bytes_used: list[int] = field(default_factory=list)
+    threads: list[int] = field(default_factory=list)  # the threads each deal's question searched on
     table_allocated_bytes: int = 0
     limit_ms: float | None = None
     mismatches: list[int] = field(default_factory=list)  # boards whose answer disagrees with the check's
@@ -322,6 +326,7 @@ class BenchStats:
         self.answers.append(None if result.timed_out else result.answer)
         self.timed_out.append(result.timed_out)
         self.bytes_used.append(result.bytes_used)
+        self.threads.append(result.threads)
 
     @property
     def deals(self) -> int:
@@ -368,6 +373,12 @@ class BenchStats:
         return None if math.isinf(middle) or math.isnan(middle) else middle
 
     @property
+    def threads_used(self) -> int:
+        """The most threads a question of the line searched on (a line's deals all leave as many tricks, so all of
+        them): what a published figure was measured on, whatever ``--threads`` asked."""
+        return max(self.threads, default=1)
+
+    @property
     def peak_table_bytes(self) -> TableMemory:
         return TableMemory(self.table_allocated_bytes, max(self.bytes_used, default=0))
 
@@ -390,7 +401,8 @@ class BenchStats:
             "median_ms": self.median, "p90_ms": self.p90, "p99_ms": self.p99, "max_ms": self.max,
             "median_nodes": self.median_nodes, "nodes_per_second": self.nodes_per_second,
             "table_allocated_bytes": memory.allocated, "table_used_bytes": memory.used,
-            "timeouts": self.timeouts, "limit_ms": self.limit_ms, "mismatches": list(self.mismatches),
+            "timeouts": self.timeouts, "limit_ms": self.limit_ms, "threads_used": self.threads_used,
+            "mismatches": list(self.mismatches),
             "times_ms": list(self.times_ms), "nodes": list(self.nodes),
         }
 
@@ -430,7 +442,8 @@ def _measure(task: _Task, on_start: Callable[[], None] | None = None) -> DealRes
     start = time.perf_counter()
     outcome = ask(solver, task.line, deal) if solver is not None else ask_reference(task.line, deal)
     ms = (time.perf_counter() - start) * 1000
-    return DealResult(task.board, ms, outcome.nodes, outcome.bytes_used, outcome.answer)
+    threads = 1 if solver is None else min(solver.threads_for(deal.position.state), usable_cores())
+    return DealResult(task.board, ms, outcome.nodes, outcome.bytes_used, outcome.answer, threads=threads)
 
 
 _snapshot: Path | None = None
@@ -469,6 +482,14 @@ def _worker() -> SoloWorker:
     return SoloWorker("solver.benchmark:_measure", pinned_package())
 
 
+def _threads_for(task: _Task) -> int:
+    """The threads a stopped solve was searching on (its worker, stopped, cannot say)."""
+    if task.engine_options is None:
+        return 1
+    solver = EngineSolver(**{**task.engine_options, "tt_megabytes": 1})
+    return min(solver.threads_for(prepare_deal(task.line, task.board, task.seed).position.state), usable_cores())
+
+
 def _table_bytes(engine_options: dict[str, Any] | None) -> int:
     """The table an engine with these options allocates (0 for the reference solver, which has none)."""
     return 0 if engine_options is None else EngineSolver(**engine_options).table_bytes
@@ -493,7 +514,8 @@ def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: P
                 assert worker is not None and limit_s is not None
                 worker.close(stop=True)
                 worker = None
-                result = DealResult(task.board, limit_s * 1000, 0, 0, (), timed_out=True)
+                result = DealResult(task.board, limit_s * 1000, 0, 0, (), timed_out=True,
+                                    threads=_threads_for(task))
             else:
                 result = measured
             stats.add(result)

@@ -274,17 +274,21 @@ class SamplingBot(_PointsEngine):
 
 def make_bot(spec: str, *, seed: int = 0, samples: int = 50, time_limit: float | None = None,
              plays_for: str = "score", workers: int = 1) -> Bot:
-    """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``; the bot's name is
-    the spec as given (lower case), so a match tells ``sampling:20`` from ``sampling:100``. ``plays_for``: what the
+    """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``. A match groups its
+    results by the bot's name, so one bot has one name: ``sampling`` for ``samples`` samples a card (however it was
+    spelled: ``sampling:50`` is ``sampling`` at the default 50), ``sampling:N`` for any other count, so a match
+    tells ``sampling:20`` from ``sampling:100`` but never counts one bot as two kinds. ``plays_for``: what the
     sampling and cheater bots maximise (``score`` or ``points``); ``workers``: the sampling bot's processes."""
     name, _, count = spec.strip().lower().partition(":")
     if name == "sampling":
+        own = samples
         if count:
             if not (count.isascii() and count.isdigit()):
                 raise StichError(f"bot {spec!r}: the sample count after ':' is a whole number")
-            samples = int(count)
-        return SamplingBot(samples=samples, seed=seed, time_limit=time_limit, name=spec.strip().lower(),
-                           plays_for=plays_for, workers=workers)
+            own = int(count)
+        return SamplingBot(samples=own, seed=seed, time_limit=time_limit,
+                           name="sampling" if own == samples else f"sampling:{own}", plays_for=plays_for,
+                           workers=workers)
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
     if name == "random":

@@ -22,6 +22,7 @@ import os
 import pickle
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .analysis import SCHEMA
@@ -167,6 +168,7 @@ class MatchResult:
     deals_counted: int = 0
     pot: int | None = None  # every deal's pot, in a game paid from one
     setup: MatchSetup | None = None  # what else the match was played with (None: not said)
+    engine_builds: dict[str, int] = field(default_factory=dict)  # boards by engine build (more than one: mixed)
 
     def as_dict(self) -> dict[str, Any]:
         setup = self.setup or MatchSetup()
@@ -179,6 +181,8 @@ class MatchResult:
                      for name, mean in self.bots.items()},
             "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted},
             "deals": [deal.as_dict() for deal in self.deals]}
+        if self.engine_builds:
+            document["engine_builds"] = dict(self.engine_builds)
         if self.difference is not None:
             first, second, mean = self.difference
             document["difference"] = {"first": first, "second": second, **mean.as_dict(),
@@ -225,6 +229,29 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
         if on_deal is not None:
             on_deal(deal)
     return deals
+
+
+#: The build of boards a checkpoint kept before checkpoints named their build.
+UNKNOWN_BUILD = "unknown"
+
+
+def engine_build() -> str:
+    """The engine build this process plays with (:func:`solver.benchmark.engine_fingerprint` of the package in
+    use): a checkpoint keeps it with every board, so that a match resumed after an upgrade says it mixes builds."""
+    from .benchmark import engine_fingerprint
+
+    return engine_fingerprint(Path(__file__).resolve().parent)
+
+
+def mixed_builds_text(builds: Mapping[str, int]) -> str | None:
+    """``boards by two engine builds: 4 by 0123456789ab, 2 by 9876543210fe (this one)`` where a match's boards were
+    played by more than one build (a checkpoint resumed after an upgrade), else None."""
+    if len(builds) < 2:
+        return None
+    current = engine_build()
+    parts = [f"{count} by {build}" + (" (this one)" if build == current else "")
+             for build, count in builds.items()]
+    return f"boards by {len(builds)} engine builds: {', '.join(parts)}"
 
 
 def check_bots(bots: object) -> tuple[Bot, ...]:
@@ -293,6 +320,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     journal = Journal(checkpoint, identity, holder="stich match") if checkpoint is not None else None
     setup = MatchSetup.of(bots, contract, declarer, variant)
     kept: dict[int, list[PlayedDeal]] = {}
+    build = engine_build()
+    built_by: dict[int, str] = {}  # each board's engine build
     try:
         if journal is not None:
             for span, document in journal.done():
@@ -300,8 +329,18 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     kept[span.first] = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
                 except (KeyError, TypeError, ValueError):
                     raise StichError(f"{journal.path}: a line of this checkpoint holds no played deals") from None
+                built_by[span.first] = str(document.get("engine", UNKNOWN_BUILD))
         for board in sorted(b for b in kept if b <= boards):  # a longer match's checkpoint: only the boards asked
             played.extend(kept[board])
+
+        def builds() -> dict[str, int]:
+            """The boards played so far by each build, this one first."""
+            counts: dict[str, int] = {}
+            for board in {deal.board for deal in played}:
+                label = built_by.get(board, build)
+                counts[label] = counts.get(label, 0) + 1
+            return dict(sorted(counts.items(), key=lambda item: item[0] != build))
+
         deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
                                        declarer=declarer, variant=variant, pot=pot, rotations=rotations)
         stopped: list[str] = []
@@ -319,11 +358,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
 
         def report() -> None:
             if progress is not None:
-                progress(summarise(game.name, seed, boards, rotate, played, "interrupt", pot, setup), total)
+                progress(summarise(game.name, seed, boards, rotate, played, "interrupt", pot, setup, builds()), total)
 
         def keep(board: int, deals: list[PlayedDeal]) -> None:
             if journal is not None:
-                journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals]})
+                journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals], "engine": build})
 
         def place(deal: PlayedDeal) -> None:  # in board order, whatever order boards are played or resumed in
             bisect.insort(played, deal, key=lambda d: (d.board, d.rotation))
@@ -351,11 +390,12 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     finally:
         if journal is not None:
             journal.close()
-    return summarise(game.name, seed, boards, rotate, played, stopped[0] if stopped else None, pot, setup)
+    return summarise(game.name, seed, boards, rotate, played, stopped[0] if stopped else None, pot, setup, builds())
 
 
 def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],
-              stopped: str | None = None, pot: int | None = None, setup: MatchSetup | None = None) -> MatchResult:
+              stopped: str | None = None, pot: int | None = None, setup: MatchSetup | None = None,
+              engine_builds: Mapping[str, int] | None = None) -> MatchResult:
     """Means and intervals of a match's played deals, one value a board: a board's rotations are the same cards and
     a deal's seats share its zero-sum payments, so counting either as independent would make the intervals too
     narrow. A board cut short in its rotations (an interrupt) stays in ``deals`` but is not counted: its bots did
@@ -384,7 +424,7 @@ def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[
     bots = {name: Mean.of(values, interval=len(names) > 1 or not zero_sum) for name, values in per_bot.items()}
     difference = (names[0], names[1], Mean.of(gaps)) if len(names) == 2 else None
     return MatchResult(game, seed, boards, rotate, tuple(played), bots, Mean.of(declaring), difference, stopped,
-                       seats, sum(len(deals) for deals in whole), pot, setup)
+                       seats, sum(len(deals) for deals in whole), pot, setup, dict(engine_builds or {}))
 
 
 def _gap(deal: PlayedDeal, first: str, second: str) -> float:

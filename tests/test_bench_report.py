@@ -110,3 +110,22 @@ def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
     finally:
         worker.close()
     assert worker._process.returncode == 0
+
+
+def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_file(report, monkeypatch, tmp_path):
+    """``--out`` and ``--json`` were written with ``path.write_text``: a kill during the write left a README cut off
+    in the middle. They now go through a temporary file renamed into place, as ``stich bench --save`` does."""
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Bench\nabove\n{report.BEGIN}\nold figures\n{report.END}\nbelow\n", encoding="utf-8")
+    report.write(readme, "new figures\n")
+    assert readme.read_text(encoding="utf-8") == (f"# Bench\nabove\n{report.BEGIN}\nnew figures\n{report.END}\n"
+                                                  f"below\n")
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", killed)  # the write is stopped before the file is renamed into place
+    with pytest.raises(KeyboardInterrupt):
+        report.write(readme, "half-written figures\n")
+    assert "new figures" in readme.read_text(encoding="utf-8")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["README.md"]  # no temporary left behind

@@ -197,3 +197,23 @@ def test_the_solo_worker_exits_when_its_parent_is_killed():
     finally:
         if driver.poll() is None:
             driver.kill()
+
+
+def test_each_deal_records_the_threads_its_question_searched_on(monkeypatch):
+    """A line recorded the threads asked (2) though Kratzen's 4-trick deals search on one: the figures were published
+    as measured on threads that sat idle. A finished and a stopped deal (whose worker cannot say) both record it."""
+    import solver.benchmark as benchmark
+
+    monkeypatch.setattr(benchmark, "usable_cores", lambda: 2)
+    kratzen, schafkopf = (next(line for line in standard_lines() if line.game == game)
+                          for game in ("Kratzen", "Schafkopf"))
+    two = {"threads": 2}
+    assert run_line(kratzen, deals=1, engine_options=two, limit_s=None).threads_used == 1
+    for line, used in ((kratzen, 1), (schafkopf, 2)):
+        task = benchmark._Task(line, 1, benchmark.line_seed(line), two)
+        assert benchmark._threads_for(task) == used
+        assert benchmark._threads_for(benchmark._Task(line, 1, benchmark.line_seed(line), None)) == 1  # the reference solver
+    stats = BenchStats("x")
+    stats.add(DealResult(1, 1.0, 10, 0, (1,), threads=2))
+    stats.add(DealResult(2, 1.0, 10, 0, (1,), timed_out=True, threads=2))
+    assert stats.threads_used == 2 and stats.as_dict()["threads_used"] == 2

@@ -513,3 +513,76 @@ def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path)
     assert [header["match"]["bots"][0] for header in headers] == [["sampling:2", 2, 0, "score"],
                                                                   ["sampling:2", 2, 0, "score", 30.0]]
     assert len(journal.read_text().splitlines()) == 4  # two headers, one board each
+
+
+def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_path, monkeypatch):
+    """Checkpoints did not record the engine build: a match resumed after an upgrade mixed the boards of two builds
+    and reported them as one result. Every board kept now names its build, and a mixed result says so."""
+    import json
+
+    import solver.match as match_module
+
+    bots = [make_bot("random"), make_bot("random"), make_bot("random")]
+    journal = tmp_path / "match.ckpt"
+    monkeypatch.setattr(match_module, "engine_build", lambda: "0123456789ab")
+    part = play_match("kratzen", bots, boards=3, seed=3, pot=12, checkpoint=journal, time_limit=1e-9)
+    assert part.engine_builds == {"0123456789ab": 1}
+    assert json.loads(journal.read_text().splitlines()[1])["sums"]["engine"] == "0123456789ab"
+    assert play_match("kratzen", bots, boards=1, seed=3, pot=12, checkpoint=journal).engine_builds \
+        == {"0123456789ab": 1}  # the same build: nothing mixed
+    monkeypatch.setattr(match_module, "engine_build", lambda: "fedcba987654")
+    resumed = play_match("kratzen", bots, boards=3, seed=3, pot=12, checkpoint=journal)
+    assert resumed.engine_builds == {"fedcba987654": 2, "0123456789ab": 1}
+    assert resumed.as_dict()["engine_builds"] == {"fedcba987654": 2, "0123456789ab": 1}
+    assert match_module.mixed_builds_text(resumed.engine_builds) == ("boards by 2 engine builds: 2 by fedcba987654 "
+                                                                      "(this one), 1 by 0123456789ab")
+    # a checkpoint written before builds were recorded: its boards are of an unknown build
+    rows = [json.loads(row) for row in journal.read_text().splitlines()]
+    for row in rows:
+        row.get("sums", {}).pop("engine", None)
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert play_match("kratzen", bots, boards=4, seed=3, pot=12, checkpoint=journal).engine_builds \
+        == {"fedcba987654": 1, "unknown": 3}
+
+
+def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_builds(tmp_path):
+    import json
+
+    from test_cli import run
+
+    journal = tmp_path / "m.ckpt"
+    args = ("match", "--game", "kratzen", "--bots", "random,random,random", "-n", "2", "--pot", "6", "-j", "1",
+            "--checkpoint", journal)
+    first = run(*args, "--json")
+    assert "engine builds" not in first.stderr and len(json.loads(first.stdout)["engine_builds"]) == 1
+    rows = [json.loads(row) for row in journal.read_text().splitlines()]
+    rows[1]["sums"]["engine"] = "0123456789ab"  # board 1 played by another build
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    text = run(*args)
+    said = "boards by 2 engine builds: 1 by "
+    assert "note: " + said in text.stdout and "(this one), 1 by 0123456789ab (a checkpoint resumed after an " \
+        "upgrade); a new --checkpoint FILE plays the match on one build" in text.stdout
+    assert "stich: match: " + said in text.stderr
+    assert "stich: match: " + said in run(*args, "--json").stderr
+
+
+def test_one_sampling_bot_has_one_name_however_its_count_is_spelled():
+    """``sampling`` and ``sampling:50`` (the default count) are the same bot; a match between them reported two
+    kinds and a difference of exactly 0 as if two bots had been compared."""
+    assert make_bot("sampling").name == make_bot("sampling:50").name == make_bot("Sampling:050").name == "sampling"
+    assert make_bot("sampling:20", samples=20).name == "sampling"  # --samples 20 makes sampling the 20-sample bot
+    assert [make_bot(spec).name for spec in ("sampling:20", "sampling:020", "sampling:100")] \
+        == ["sampling:20", "sampling:20", "sampling:100"]
+    assert make_bot("sampling:20").samples == 20 and make_bot("sampling", samples=7).samples == 7
+
+
+def test_a_match_between_two_spellings_of_one_bot_counts_one_kind_and_says_so():
+    from test_cli import run
+
+    result = run("match", "--game", "kratzen", "--bots", "sampling,sampling:2,random", "--samples", "2", "-n", "1",
+                 "--pot", "6", "-j", "1", "--plays-for", "points", "--json")
+    assert "stich: match: sampling and sampling:2 are one bot, sampling (2 samples a card): counted as one kind of " \
+        "bot" in result.stderr
+    document = json.loads(result.stdout)
+    assert list(document["bots"]) == ["sampling", "random"] and document["bots"]["sampling"]["seats"] == 6
+    assert document["difference"]["first"] == "sampling" and document["difference"]["second"] == "random"

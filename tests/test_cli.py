@@ -692,9 +692,12 @@ def test_bench_threads_reach_the_engine_and_the_documents(tmp_path, monkeypatch,
     (rufer,) = [line for line in standard_lines() if line.name == "Schafkopf Rufer: points + every opening card"]
     assert one[0]["nodes"] == list(run_line(rufer, deals=1, engine_options={"threads": 1}, limit_s=None).nodes)
     two = documents("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "2", "--compare", saved)
-    assert [document["threads"] for document in two] == [2, 2, 2]
-    shown = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--threads", "2", "--compare", saved).stdout
-    assert "2 threads a question" in shown
+    assert [(document["threads"], document["threads_used"]) for document in two] == [(2, 2)] * 3
+    kratzen = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--threads", "2", "--json").stdout
+    # Kratzen's 4-trick deals search on one thread whatever is asked: the document says both
+    assert [(line["threads"], line["threads_used"]) for line in map(json.loads, kratzen.splitlines())] == [(2, 1)]
+    shown = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--threads", "2").stdout
+    assert "(ms per deal, 1 thread a question; 2 asked, but under 5 tricks left one searches)" in shown
     shown = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "2", "--compare", saved).stdout
     assert "(ms per deal, 2 threads a question)" in shown and "1 thread a question" in shown
     assert "--threads" in run("bench", "-g", "sk", "--threads", "0", code=2).stderr
@@ -730,6 +733,11 @@ def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(t
     assert ("- Kratzen 6 seats: every seat's guaranteed tricks: the saved run timed 2 deals, boards 1-2 of seed "
             "1766, this run 3 deals, boards 1-3 of seed 1766") in other
     del before["machine"]["engine"]
+    saved.write_text(json.dumps(before))
+    old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "2", "--compare", saved).stdout
+    assert ("not the same in the two runs: the engine build (the saved run does not name its build); the "
+            "ratios") in old  # Kratzen searched on one thread in both runs, whatever was asked
+    del before["lines"][0]["threads_used"]  # a run saved before it: the threads asked are what it says
     saved.write_text(json.dumps(before))
     old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "2", "--compare", saved).stdout
     assert ("not the same in the two runs: the engine build (the saved run does not name its build), the threads a "
@@ -777,10 +785,27 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     monkeypatch.setattr("solver.cli.bench.run_line", second_line_interrupted)
     saved = tmp_path / "run.json"
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
-    assert result.exit_code == 130 and "Traceback" not in result.stderr and not saved.exists()
+    assert result.exit_code == 130 and "Traceback" not in result.stderr
     assert "│ Schafkopf Rufer" in result.stdout and "Solo" not in result.stdout and "Wenz" not in result.stdout
     assert ("stich: bench: interrupted during the line 'Schafkopf Solo H: points + every opening card': 1 of 3 lines "
-            f"finished (above); nothing saved to {saved}") in result.stderr
+            f"finished (above); the finished lines saved to {saved}, marked partial") in result.stderr
+    # the finished line is kept (an hour's run is not lost to a Ctrl-C in its last line), marked as partial
+    kept = json.loads(saved.read_text())
+    assert [line["line"] for line in kept["lines"]] == ["Schafkopf Rufer: points + every opening card"]
+    assert kept["partial"] == {"lines": 3, "interrupted_during": "Schafkopf Solo H: points + every opening card"}
+    compared = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    assert ("1 thread a question; partial: 1 of 3 lines (interrupted during 'Schafkopf Solo H: points + every "
+            "opening card')") in compared
+    assert "- Schafkopf Solo H: points + every opening card: the saved run has no such line" in compared
+    said = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--compare", saved, "--json").stderr
+    assert f"stich: bench: {saved} holds a run stopped early, partial: 1 of 3 lines" in said
+    # interrupted before any line finished: nothing to keep, and the file is left alone
+    calls.clear()
+    calls.append("the first line is the second call")
+    saved.write_text("an earlier file\n")
+    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
+    assert result.exit_code == 130 and f"0 of 3 lines finished; nothing saved to {saved}" in result.stderr
+    assert saved.read_text() == "an earlier file\n"
 
 
 def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):

@@ -482,6 +482,11 @@ class ThreadedEngine:
         with self._lock:
             self._threads = check_threads(threads)
 
+    def threads_for(self, state: PlayState) -> int:
+        """The threads a question from ``state`` searches on when it has the cores to itself: :attr:`threads`, or one
+        for an ending under ``parallel_min_tricks`` (what a benchmark reports it measured, not what it asked)."""
+        return self._wanted((state,))
+
     def _wanted(self, args: tuple) -> int:
         """The threads a question from ``args`` (a method's positional arguments, the state first) can use: one for
         an ending the engine keeps on one thread anyway (``parallel_min_tricks``), so that it holds no idle cores."""
