@@ -235,7 +235,7 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         chips = None if pot in (None, "") else _whole(pot)
         if pot not in (None, "") and not game_class.has_pot:
             raise BoardError(f"{game_class.name} is not paid from a pot: leave the pot empty")
-        if pot not in (None, "") and (chips is None or chips > MAX_POT):
+        if pot not in (None, "") and (chips is None or not 0 <= chips <= MAX_POT):
             raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {pot!r}")
         record = random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
         if chips is not None:

@@ -219,7 +219,7 @@ function renderTable() {
 // The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
-  if (!pot.start) return `${left}: tricks and targets only (the record has no [Pot])`;
+  if (!pot.start) return `${left}: tricks and targets only (a record's [Pot] tag, or the Deal form's pot, gives one)`;
   if (pot.per_trick) return `${left} · each trick pays ${pot.per_trick}`;
   return `${left} · ` + (pot.start < 4 ? "a quarter of it is under a chip: tricks pay nothing" : "a Muss: tricks pay nothing");
 }
