@@ -143,7 +143,8 @@ def setup_text(result: MatchResult) -> str | None:
         bots.append(f"{name} ({', '.join(said)})" if said else name)
     contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
-    return f"bots: {', '.join(bots)}; {contract}, declarer {setup.declarer}; variant: {variant}"
+    title = get_game(result.game).declarer_title  # Kratzen's attacker
+    return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"
 
 
 def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:

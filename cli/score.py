@@ -109,7 +109,8 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         painter = CardPainter.for_game(game)
         console.print(Text("line: ") + Text(" | ").join(painter.cards(trick) for trick in tricks if trick))
     measure = "tricks" if dd["points_objective"] == "tricks" else "points"
-    who = "the attacker" if every_seat_for_itself else "the declarers"
+    who = "the attacker" if every_seat_for_itself else \
+        "the declarer" if len(dd["declaring_side"]) == 1 else "the declarers"
     line = f"the line takes {plural(dd['line_points'], measure[:-1])}; the most {who} can force is " \
         f"{dd['points_optimum']}"
     others, both = ("the others", "every seat") if every_seat_for_itself else ("the other side", "both sides")
@@ -119,7 +120,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     text = Text(f"{both} playing for {measure} (one such line), the deal settles ")
     text.append_text(_signed(dd["points_line_value"]))
     console.print(text)
-    forces = "forces his" if every_seat_for_itself else "force their"  # RULES.md 3: the attacker is "he"
+    forces = "forces his" if every_seat_for_itself or len(dd["declaring_side"]) == 1 else "force their"
     text = Text(f"the best settlement while {who} {forces} {dd['points_optimum']} {measure}: ")
     text.append_text(_signed(dd["value_keeping_points"]))
     console.print(text)

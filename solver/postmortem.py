@@ -19,6 +19,7 @@ from itertools import combinations
 from typing import Any, Sequence
 
 from .errors import InvalidContractError, StichError
+from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules
 from .position import Position, check_position
 from .scoring import scoring_inputs
@@ -156,7 +157,8 @@ class PlayAnalysis:
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{name} {sum(card.grade == name for card in self.cards)}" for name in GRADES[1:])
-        return (f"<PlayAnalysis {self.game} {self.contract}, declarer {self.declarer}: {len(self.cards)} cards "
+        title = get_game(self.game).declarer_title  # Kratzen's attacker
+        return (f"<PlayAnalysis {self.game} {self.contract}, {title} {self.declarer}: {len(self.cards)} cards "
                 f"graded by {self.measure}; {counts}>")
 
     def __str__(self) -> str:
@@ -164,7 +166,8 @@ class PlayAnalysis:
         and grade, and for a card that cost something the better cards and the bonuses it lost."""
         side = "+".join(str(seat) for seat in self.declaring_side)
         whose = f"seat {side}" if len(self.declaring_side) == 1 else f"seats {side}"
-        lines = [f"{self.game} {self.contract}, declarer {self.declarer}: {self.measure} of {whose}"]
+        lines = [f"{self.game} {self.contract}, {get_game(self.game).declarer_title} {self.declarer}: "
+                 f"{self.measure} of {whose}"]
         for card in self.cards:
             line = (f"{card.number:3d}  trick {card.trick:2d}  seat {card.seat}  {card.card:<4} "
                     f"{card.before:4d} -> {card.after:4d} (best {card.best:4d})  {card.grade}")
