@@ -471,6 +471,42 @@ def test_the_table_between_a_phone_and_a_wide_window(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_a_phone_lays_a_five_or_six_card_trick_out_in_a_row(driver, server):
+    """The Kratzen audit: on a phone's 400 pixels the hands are stacked, but the trick's cards kept their ring offsets
+    and sat scattered off to one side. There they are a row in playing order (leader first), centred on the table,
+    each with its seat under it. The window is emulated (a headless window is no narrower than 500 pixels)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    row = ("const t = document.getElementById('table').getBoundingClientRect();"
+           "return {table: (t.left + t.right) / 2, cards: [...document.querySelectorAll('#trick .card')].map((n) => "
+           "{ const r = n.getBoundingClientRect(); return {seat: Number(n.dataset.seat), left: r.left, right: r.right,"
+           " top: r.top, label: getComputedStyle(n, '::after').content}; })};")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 400, "height": 850, "deviceScaleFactor": 1, "mobile": True})
+        wait_for(lambda: driver.execute_script("return window.innerWidth") == 400, "a phone's width")
+        for label, played, order in (("kratzen.tbn board 5", 0, [1, 2, 3, 4, 5, 6]), ("kratzen.tbn board 4", 3, [1, 2, 3])):
+            open_record(driver, label)
+            for count in range(1, played + 1):
+                driver.execute_script("playBest()")
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == count, f"card {count}")
+            trick = driver.execute_script(row)
+            cards = trick["cards"]
+            assert [card["seat"] for card in cards] == order, label
+            assert len({round(card["top"]) for card in cards}) == 1, label  # one row
+            assert all(a["right"] < b["left"] for a, b in zip(cards, cards[1:])), label  # left to right, apart
+            middle = (cards[0]["left"] + cards[-1]["right"]) / 2
+            assert abs(middle - trick["table"]) <= 2, (label, middle, trick["table"])  # centred, not off to a side
+            assert cards[0]["left"] >= 0 and cards[-1]["right"] <= 400, label
+            assert all(card["label"] == '"seat %d"' % card["seat"] for card in cards), label
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+    open_record(driver, "kratzen.tbn board 5")  # a wide window keeps the ring: each card towards its seat
+    tops = {card["seat"]: card["top"] for card in driver.execute_script(row)["cards"]}
+    assert tops[4] < tops[3] < tops[2] < tops[1] and tops[3] == tops[5]
+
+
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
     was met; the odds say so, as stich analyse does, instead of a '95%' interval."""
