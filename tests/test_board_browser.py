@@ -507,6 +507,17 @@ def test_a_phone_lays_a_five_or_six_card_trick_out_in_a_row(driver, server):
     assert tops[4] < tops[3] < tops[2] < tops[1] and tops[3] == tops[5]
 
 
+def test_the_weli_says_so_on_its_face(driver, server):
+    """The Kratzen audit: the Weli (S6, RULES.md 3.1) was a plain "6♦" with the tooltip "S6"."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "kratzen.tbn board 5")  # seat 1 holds the Weli
+    weli = driver.find_element("css selector", '#seat-1 .card[data-card="S6"]')
+    assert "named" in weli.get_attribute("class") and weli.find_element("css selector", ".label").text == "Weli"
+    assert weli.get_attribute("title") == "S6: the Weli, a permanent trump, second only to the trump ace"
+    assert driver.find_elements("css selector", ".card .label") == [weli.find_element("css selector", ".label")]
+
+
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
     was met; the odds say so, as stich analyse does, instead of a '95%' interval."""

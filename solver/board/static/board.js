@@ -115,10 +115,14 @@ async function loaded(promise, group) {
 
 // --- the table ------------------------------------------------------------------------------------------------------
 
+// A card's tooltip: its token, and for a card the game calls by a name (Kratzen's Weli) that name and what it is
+const cardTitle = (card) => card.label ? `${card.name}: the ${card.label}, ${card.about}` : card.name;
+
 function cardNode(card, extra = "") {
-  const node = el("div", { class: `card c-${card.colour} ${extra}`, dataset: { card: card.name }, title: card.name },
-    el("span", { class: "face" }, card.face));
+  const node = el("div", { class: `card c-${card.colour} ${card.label ? "named" : ""} ${extra}`,
+    dataset: { card: card.name }, title: cardTitle(card) }, el("span", { class: "face" }, card.face));
   if (card.sign) node.append(el("span", { class: "sign" }, card.sign));
+  if (card.label) node.append(el("span", { class: "label" }, card.label));  // the Weli says so on its face
   return node;
 }
 
@@ -194,7 +198,7 @@ function renderTable() {
     const place = seatPlace(card.seat, view.seats);
     const node = cardNode(card, card.seat === winner ? "winner" : "");
     node.dataset.seat = card.seat;  // a phone stacks the hands: each card of the trick says whose it is
-    node.title = `seat ${card.seat}: ${card.name}`;
+    node.title = `seat ${card.seat}: ${cardTitle(card)}`;
     node.style.left = `${place.x * ring.x}px`;
     node.style.top = `${place.y * ring.y}px`;
     trick.append(node);
