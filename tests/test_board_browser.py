@@ -518,6 +518,30 @@ def test_the_weli_says_so_on_its_face(driver, server):
     assert driver.find_elements("css selector", ".card .label") == [weli.find_element("css selector", ".label")]
 
 
+def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(driver, server):
+    """The Kratzen audit: at the end of a deal the seat labels kept the chips the tricks took ("(+0)") while the
+    centre gave the payment, which also counts a missed target paid into the pot (RULES.md 3.4): a player read the
+    "+N" as the payment. Once settled the labels and the side panel say each seat's net payment, as the centre does."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\nSU S7 SK\nEK EO GA\nG8 SZ HA\nE9 HU HO\n*\n')
+    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.is_over && S.view.pot.start === 14"),
+             "the deal's end")
+    labels = [driver.find_element("css selector", f"#seat-{seat} .who") for seat in (1, 2, 3)]
+    assert [label.text for label in labels] == ["Seat 1 · attacker · 2 tricks (net +6)", "Seat 2 · 0 tricks (net -14)",
+                                                "Seat 3 · 2 tricks (net +6)"]
+    assert labels[1].get_attribute("title") == ("its tricks took 0 chips from the pot; its missed target paid 14 chips"
+                                                " into it: -14 in all")
+    assert "seat 1 +6 · seat 2 -14 · seat 3 +6 · pot 14 → 16" in driver.find_element("id", "payments").text
+    panel = driver.find_element("id", "contract").text
+    assert "net -14 chips" in panel and "+0 chips" not in panel
+    driver.execute_script("goTo(S.cursor - 1)")  # one card back: the tricks' chips again, no payment yet
+    wait_for(lambda: settled(driver) and not driver.execute_script("return S.view.is_over"), "a card back")
+    assert driver.find_element("css selector", "#seat-2 .who").text == "Seat 2 · 0 tricks (+0)"
+
+
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
     was met; the odds say so, as stich analyse does, instead of a '95%' interval."""
