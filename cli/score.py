@@ -120,7 +120,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     text.append_text(_signed(dd["points_line_value"]))
     console.print(text)
     forces = "forces his" if every_seat_for_itself else "force their"  # RULES.md 3: the attacker is "he"
-    text = Text(f"the best settlement while {who} {forces} {dd['points_optimum']} {measure}: ")
+    text = Text(f"the best settlement while {who} {forces} {plural(dd['points_optimum'], measure[:-1])}: ")
     text.append_text(_signed(dd["value_keeping_points"]))
     console.print(text)
     if dd["differs"]:
