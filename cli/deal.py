@@ -13,7 +13,7 @@ from solver.generate import random_records
 
 from .errors import input_errors
 from .output import atomic_writer
-from .options import check_game_options, checked_game, output_file, parse_variant_options
+from .options import POT, check_game_options, checked_game, output_file, parse_variant_options
 
 
 def deal(
@@ -32,13 +32,18 @@ def deal(
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable): bid checks use it, and the "
                                                      "records carry it as their [Variant] tag."),
+    pot: Optional[int] = POT,
 ) -> None:
-    """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for)."""
+    """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for). A game
+    paid from a pot (Kratzen) gets the pot as each record's [Pot] tag, as the board's Deal form writes it, so that
+    score, solve and the board settle with it."""
     flags = parse_variant_options(variant)
-    check_game_options(game, flags, seats, declarer, contract, everyday=True)
+    check_game_options(game, flags, seats, declarer, contract, everyday=True, pot=pot)
     with input_errors():
         records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
                                  first_board=first_board, variant=flags)
         with atomic_writer(out) as stream:
             for record in records:
+                if pot is not None:
+                    record.set("Pot", str(pot))
                 stream.write(format_record(record) + "\n")  # a blank line ends each record: files concatenate

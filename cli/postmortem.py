@@ -117,11 +117,13 @@ def render_postmortem(document: Document, console: Console) -> None:
     else:
         view = f"{unit} of {seats_text(document['declaring_side'])}; cost to the mover's side"
     points_unit = "tricks" if alone else "points"
+    # Kratzen has no bonuses: the one objective watched is the mover's own trick target (RULES.md 3.3)
+    lost_column, lost_summary = ("target lost", "target lost") if alone else ("bonus lost", "bonuses lost")
     table = Table(title=f"Every card (totals: {view})", title_justify="left", title_style="bold")
     columns = ("#", "trick", "seat", "card", "before", "best", "after", "cost") + (
-        (f"{points_unit} cost",) if by_score else ()) + ("grade", "better", "bonus lost")
+        (f"{points_unit} cost",) if by_score else ()) + ("grade", "better", lost_column)
     for column in columns:
-        table.add_column(column, justify="left" if column in ("card", "grade", "better", "bonus lost") else "right")
+        table.add_column(column, justify="left" if column in ("card", "grade", "better", lost_column) else "right")
     for card in cards:
         style = _GRADE_STYLES[card["grade"]]
         better = painter.cards(card["best_cards"], "/") if card["cost"] else Text("")
@@ -131,7 +133,7 @@ def render_postmortem(document: Document, console: Console) -> None:
         if by_score:
             row.append(str(card["points_cost"]))
         table.add_row(*row, Text(card["grade"], style=style), better,
-                      lost_text(card["bonuses_lost"], card["bonuses_handed_over"]))
+                      _lost_cell(card, alone))
     console.print(table)
     if by_score and not alone:
         console.print(Text("game units: a side's total (each of its seats is paid its share: half in a 2 against 2, "
@@ -148,13 +150,21 @@ def render_postmortem(document: Document, console: Console) -> None:
     summary.add_column(f"cost ({unit})", justify="right")
     if by_score:
         summary.add_column(f"cost ({points_unit})", justify="right")
-    summary.add_column("bonuses lost")
+    summary.add_column(lost_summary)
     for player in document["players"]:
         costs = [str(player["cost"])] + ([str(player["points_cost"])] if by_score else [])
         summary.add_row(str(player["seat"]), str(player["cards"]),
                         *(str(player["grades"][name]) for name in GRADES[1:]), *costs,
-                        lost_text(player["bonuses_lost"], player["bonuses_handed_over"]))
+                        _lost_cell(player, alone))
     console.print(summary)
+
+
+def _lost_cell(row: Document, alone: bool) -> str:
+    """The bonuses a card or a player lost; in Kratzen the only one is the seat's own target, so the "target lost"
+    column says "yes" (its JSON name stays "target", the plot's "seat N's target")."""
+    if alone:
+        return "yes" if row["bonuses_lost"] else ""
+    return lost_text(row["bonuses_lost"], row["bonuses_handed_over"])
 
 
 def postmortem(

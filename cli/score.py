@@ -121,7 +121,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     text.append_text(_signed(dd["points_line_value"]))
     console.print(text)
     forces = "forces his" if every_seat_for_itself or len(dd["declaring_side"]) == 1 else "force their"
-    text = Text(f"the best settlement while {who} {forces} {dd['points_optimum']} {measure}: ")
+    text = Text(f"the best settlement while {who} {forces} {plural(dd['points_optimum'], measure[:-1])}: ")
     text.append_text(_signed(dd["value_keeping_points"]))
     console.print(text)
     if dd["differs"]:

@@ -888,6 +888,22 @@ def test_card_faces_have_signs_and_colours():
     assert card_face(sk, sk.parse("GO"))["colour"] == "green" and card_face(sk, sk.parse("EU"))["colour"] == "brown"
 
 
+def test_the_weli_is_named_on_its_face():
+    """The Kratzen audit: the Weli (S6, RULES.md 3.1) was drawn as a plain bell six with the tooltip "S6"; a new player
+    could not tell which card it is. Its face carries the game's name for it; the other cards have no label."""
+    kratzen = solver.get_game("Kratzen")
+    pack = kratzen.pack
+    assert card_face(pack, pack.parse("S6"), kratzen.named_cards) == {
+        "name": "S6", "face": "6", "sign": "♦", "colour": "gold", "label": "Weli",
+        "about": "a permanent trump, second only to the trump ace"}
+    assert "label" not in card_face(pack, pack.parse("S7"), kratzen.named_cards)
+    with TestClient(board_app.create_app([KR], port=8421), base_url="http://127.0.0.1:8421") as c:
+        board = next(b for b in c.get("/api/start").json()["files"][0]["boards"] if b["label"].endswith("board 5"))
+        table = c.post("/api/position", json={"board": board["id"], "moves": []}).json()
+    cards = {card["name"]: card for hand in table["hands"] for card in hand["cards"]}
+    assert cards["S6"]["label"] == "Weli" and [name for name, card in cards.items() if "label" in card] == ["S6"]
+
+
 def test_the_command_serves_the_board_and_stops_on_sigterm():
     process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
                                 "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -471,6 +471,77 @@ def test_the_table_between_a_phone_and_a_wide_window(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_a_phone_lays_a_five_or_six_card_trick_out_in_a_row(driver, server):
+    """The Kratzen audit: on a phone's 400 pixels the hands are stacked, but the trick's cards kept their ring offsets
+    and sat scattered off to one side. There they are a row in playing order (leader first), centred on the table,
+    each with its seat under it. The window is emulated (a headless window is no narrower than 500 pixels)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    row = ("const t = document.getElementById('table').getBoundingClientRect();"
+           "return {table: (t.left + t.right) / 2, cards: [...document.querySelectorAll('#trick .card')].map((n) => "
+           "{ const r = n.getBoundingClientRect(); return {seat: Number(n.dataset.seat), left: r.left, right: r.right,"
+           " top: r.top, label: getComputedStyle(n, '::after').content}; })};")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 400, "height": 850, "deviceScaleFactor": 1, "mobile": True})
+        wait_for(lambda: driver.execute_script("return window.innerWidth") == 400, "a phone's width")
+        for label, played, order in (("kratzen.tbn board 5", 0, [1, 2, 3, 4, 5, 6]), ("kratzen.tbn board 4", 3, [1, 2, 3])):
+            open_record(driver, label)
+            for count in range(1, played + 1):
+                driver.execute_script("playBest()")
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == count, f"card {count}")
+            trick = driver.execute_script(row)
+            cards = trick["cards"]
+            assert [card["seat"] for card in cards] == order, label
+            assert len({round(card["top"]) for card in cards}) == 1, label  # one row
+            assert all(a["right"] < b["left"] for a, b in zip(cards, cards[1:])), label  # left to right, apart
+            middle = (cards[0]["left"] + cards[-1]["right"]) / 2
+            assert abs(middle - trick["table"]) <= 2, (label, middle, trick["table"])  # centred, not off to a side
+            assert cards[0]["left"] >= 0 and cards[-1]["right"] <= 400, label
+            assert all(card["label"] == '"seat %d"' % card["seat"] for card in cards), label
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+    open_record(driver, "kratzen.tbn board 5")  # a wide window keeps the ring: each card towards its seat
+    tops = {card["seat"]: card["top"] for card in driver.execute_script(row)["cards"]}
+    assert tops[4] < tops[3] < tops[2] < tops[1] and tops[3] == tops[5]
+
+
+def test_the_weli_says_so_on_its_face(driver, server):
+    """The Kratzen audit: the Weli (S6, RULES.md 3.1) was a plain "6♦" with the tooltip "S6"."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "kratzen.tbn board 5")  # seat 1 holds the Weli
+    weli = driver.find_element("css selector", '#seat-1 .card[data-card="S6"]')
+    assert "named" in weli.get_attribute("class") and weli.find_element("css selector", ".label").text == "Weli"
+    assert weli.get_attribute("title") == "S6: the Weli, a permanent trump, second only to the trump ace"
+    assert driver.find_elements("css selector", ".card .label") == [weli.find_element("css selector", ".label")]
+
+
+def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(driver, server):
+    """The Kratzen audit: at the end of a deal the seat labels kept the chips the tricks took ("(+0)") while the
+    centre gave the payment, which also counts a missed target paid into the pot (RULES.md 3.4): a player read the
+    "+N" as the payment. Once settled the labels and the side panel say each seat's net payment, as the centre does."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\nSU S7 SK\nEK EO GA\nG8 SZ HA\nE9 HU HO\n*\n')
+    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.is_over && S.view.pot.start === 14"),
+             "the deal's end")
+    labels = [driver.find_element("css selector", f"#seat-{seat} .who") for seat in (1, 2, 3)]
+    assert [label.text for label in labels] == ["Seat 1 · attacker · 2 tricks (net +6)", "Seat 2 · 0 tricks (net -14)",
+                                                "Seat 3 · 2 tricks (net +6)"]
+    assert labels[1].get_attribute("title") == ("its tricks took 0 chips from the pot; its missed target paid 14 chips"
+                                                " into it: -14 in all")
+    assert "seat 1 +6 · seat 2 -14 · seat 3 +6 · pot 14 → 16" in driver.find_element("id", "payments").text
+    panel = driver.find_element("id", "contract").text
+    assert "net -14 chips" in panel and "+0 chips" not in panel
+    driver.execute_script("goTo(S.cursor - 1)")  # one card back: the tricks' chips again, no payment yet
+    wait_for(lambda: settled(driver) and not driver.execute_script("return S.view.is_over"), "a card back")
+    assert driver.find_element("css selector", "#seat-2 .who").text == "Seat 2 · 0 tricks (+0)"
+
+
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
     was met; the odds say so, as stich analyse does, instead of a '95%' interval."""

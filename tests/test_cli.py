@@ -941,6 +941,14 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
             "the deal settles -24 the best settlement while the attacker forces his 0 tricks: -24") in board3
 
 
+def test_score_dd_counts_one_trick_in_the_singular(tmp_path):
+    """`score --dd` said "the attacker forces his 1 tricks"; seed 1's three-seat deal lets the attacker force one."""
+    path = tmp_path / "one.tbn"
+    path.write_text(run("deal", "-g", "kratzen", "--pot", "12").stdout, encoding="utf-8")
+    text = " ".join(run("score", path, "--dd").stdout.split())
+    assert "the best settlement while the attacker forces his 1 trick: " in text and "1 tricks" not in text
+
+
 KRATZEN_DEFENDER_THROWS_THE_WELI = """[Game "Kratzen"]
 [Seats "3"]
 [Deal "1: HA EA EK GA / S6 HU E7 E8 / HK HO EZ E9"]

@@ -61,6 +61,27 @@ def test_kratzen_seats_and_contract_bid_checks():
         assert sum(1 for c in position.pack if c.suit != "T" and hand >> c.index & 1) >= 5
 
 
+def test_kratzen_deal_takes_a_pot_as_the_board_does():
+    """`stich deal` had no --pot while the board's Deal form writes a Kratzen pot: --pot N writes each record's [Pot]
+    tag (RULES.md 3.4), the same record as the board deals for that seed; a game paid from no pot refuses it."""
+    from solver.board.session import new_deal
+    from solver.formats.tbn import format_record
+    from solver.scoring import scoring_inputs
+
+    result = runner.invoke(app, ["deal", "-g", "kratzen", "--seats", "4", "-s", "7", "-n", "2", "--pot", "12"])
+    assert result.exit_code == 0, result.output
+    records = result.stdout.strip().split("\n\n")
+    assert all(record.endswith('[Pot "12"]') for record in records)
+    assert [scoring_inputs(p) for p in solver.parse_positions(result.stdout)] == [12, 12]
+    plain = runner.invoke(app, ["deal", "-g", "kratzen", "--seats", "4", "-s", "7", "-n", "2"]).stdout
+    assert result.stdout.replace('[Pot "12"]\n', "") == plain  # the deals themselves do not change
+    assert records[0] == format_record(new_deal("Kratzen", None, 7, 4, 1, 12)).strip()
+    refused = runner.invoke(app, ["deal", "-g", "sk", "--pot", "12"])
+    assert refused.exit_code == 2 and "Schafkopf has no pot (it is for Kratzen)" in refused.stderr
+    assert refused.stdout == "" and "Traceback" not in refused.output
+    assert runner.invoke(app, ["deal", "-g", "kr", "--pot", "-1"]).exit_code == 2
+
+
 def test_deal_to_a_file(tmp_path):
     out = tmp_path / "deals.tbn"
     result = runner.invoke(app, ["deal", "-g", "kr", "-n", "2", "--out", str(out)])

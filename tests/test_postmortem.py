@@ -573,6 +573,20 @@ def _kratzen_record(board: str | None, play: str) -> str:
             f'[Play "1"]\n{play}\n*\n')
 
 
+def test_kratzen_tables_name_the_target_not_bonuses(tmp_path):
+    """Kratzen has trick targets, not bonuses (RULES.md 3.3): the table said "bonus lost" / "bonuses lost" with the
+    bare cell "target". Seat 1's SU lets seat 3's SK take it and loses the attacker's 2 tricks; the JSON keeps its keys."""
+    path = tmp_path / "k.tbn"
+    path.write_text(_kratzen_record("1", "SU S7 SK"), encoding="utf-8")
+    shown = run("postmortem", path).stdout
+    assert "bonus" not in shown and shown.count("target lost") == 2
+    first = next(line for line in shown.splitlines() if "│ SU " in line)
+    assert "blunder" in first and first.rstrip("│ ").endswith("yes")
+    (document,) = [json.loads(line) for line in run("postmortem", path, "--json").stdout.splitlines()]
+    assert document["cards"][0]["bonuses_lost"] == ["target"] and document["players"][0]["bonuses_lost"] == ["target"]
+    assert "bonus lost" in run("postmortem", _ending_file(tmp_path), "-o", "points").stdout
+
+
 def test_each_plot_is_named_by_its_board(tmp_path):
     """A club file holding boards 7, 12, 3 gave out.png, out-2.png, out-3.png: named by the record's place among
     those plotted, which no reader can match to the boards. Each is named by its [Board] now; a board played again

@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
@@ -66,8 +66,9 @@ _FRENCH_COLOURS = {"spades": "black", "clubs": "black", "hearts": "red", "diamon
 _GERMAN_COLOURS = {"clubs": "brown", "spades": "green", "hearts": "red", "diamonds": "gold"}
 
 
-def card_face(pack: Pack, card: Card) -> dict[str, str]:
-    """How a card is drawn: its token (what the page sends back), a short face, its sign and colour.
+def card_face(pack: Pack, card: Card, named: Mapping[str, tuple[str, str]] | None = None) -> dict[str, str]:
+    """How a card is drawn: its token (what the page sends back), a short face, its sign and colour; a card the
+    game calls by a name of its own (``Game.named_cards``: the Weli) also its ``label`` and what it is (``about``).
 
     Suit cards show the sign the pack reads as their suit (a French pack's suits as themselves; a German
     pack's Eichel, Gras, Herz and Schellen as the signs ``Pack.sign_letters`` maps to them, each in its own colour);
@@ -79,7 +80,10 @@ def card_face(pack: Pack, card: Card) -> dict[str, str]:
     french = bool(SuitStyle.of(pack).labels)  # the diagram's reading: a pack whose letters are the signs' initials
     suit = suits[card.suit]
     colour = (_FRENCH_COLOURS if french else _GERMAN_COLOURS)[suit]
-    return {"name": card.name, "face": card.rank, "sign": SIGNS[suit], "colour": colour}
+    drawn = {"name": card.name, "face": card.rank, "sign": SIGNS[suit], "colour": colour}
+    if named and card.name in named:
+        drawn["label"], drawn["about"] = named[card.name]
+    return drawn
 
 
 @dataclass
@@ -335,7 +339,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     position = board.position(moves)
     rules, state, pack = position.rules, position.state, position.pack
     game = position.game
-    faces = {card.index: card_face(pack, card) for card in pack}
+    faces = {card.index: card_face(pack, card, game.named_cards) for card in pack}
     record = board.record
     declaring = rules.declaring_side
     partner = sorted(declaring - {rules.declarer})

@@ -379,6 +379,9 @@ class Game(metaclass=GameType):
     #: What the players call the seat that declares (Kratzen's is the attacker, RULES.md 3): the text a player
     #: reads says it so; the JSON keys stay ``declarer`` and ``declarers`` in every game (docs/json.md).
     declarer_title: ClassVar[str] = "declarer"
+    #: The cards the players call by a name of their own, token -> (name, what it is): a new player at the board
+    #: sees which card the Weli is (Kratzen's S6, RULES.md 3.1), not a plain bell six.
+    named_cards: ClassVar[dict[str, tuple[str, str]]] = {}
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
     #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based

@@ -166,6 +166,7 @@ class Kratzen(Game):
     has_pot = True
     score_unit = "chips"
     declarer_title = "attacker"
+    named_cards = {"S6": ("Weli", "a permanent trump, second only to the trump ace")}
     flags = {f.name: f for f in [
         Flag("weli_also_bells", bool, False, "the Weli also counts as a bell for following"),
         Flag("first_leader", ("attacker", "forehand"), "attacker", "who leads to trick 1"),

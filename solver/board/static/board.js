@@ -115,10 +115,14 @@ async function loaded(promise, group) {
 
 // --- the table ------------------------------------------------------------------------------------------------------
 
+// A card's tooltip: its token, and for a card the game calls by a name (Kratzen's Weli) that name and what it is
+const cardTitle = (card) => card.label ? `${card.name}: the ${card.label}, ${card.about}` : card.name;
+
 function cardNode(card, extra = "") {
-  const node = el("div", { class: `card c-${card.colour} ${extra}`, dataset: { card: card.name }, title: card.name },
-    el("span", { class: "face" }, card.face));
+  const node = el("div", { class: `card c-${card.colour} ${card.label ? "named" : ""} ${extra}`,
+    dataset: { card: card.name }, title: cardTitle(card) }, el("span", { class: "face" }, card.face));
   if (card.sign) node.append(el("span", { class: "sign" }, card.sign));
+  if (card.label) node.append(el("span", { class: "label" }, card.label));  // the Weli says so on its face
   return node;
 }
 
@@ -155,9 +159,10 @@ function renderTable() {
     seatNode.style.left = `${50 + place.x * 35}%`;
     seatNode.style.top = `${50 + place.y * 39}%`;
     const role = roleOf(view, hand);
-    const chips = view.pot && view.pot.per_trick ? ` (+${view.pot.won[hand.seat - 1]})` : "";  // paid from the pot
-    const taken = view.per_seat ? plural(hand.tricks, "trick") + chips : `${hand.tricks} tr · ${hand.points} pts`;
-    seatNode.append(el("div", { class: "who" }, `Seat ${hand.seat}`,
+    const chips = seatChips(view, hand.seat);
+    const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
+      : `${hand.tricks} tr · ${hand.points} pts`;
+    seatNode.append(el("div", { class: "who", title: chipsTitle(view, hand.seat) }, `Seat ${hand.seat}`,
       el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`));
     const handNode = el("div", { class: "hand" });
     if (side) handNode.style.width = `${Math.ceil(hand.cards.length / 2) * 43 - 3}px`;  // half the cards a row
@@ -194,7 +199,7 @@ function renderTable() {
     const place = seatPlace(card.seat, view.seats);
     const node = cardNode(card, card.seat === winner ? "winner" : "");
     node.dataset.seat = card.seat;  // a phone stacks the hands: each card of the trick says whose it is
-    node.title = `seat ${card.seat}: ${card.name}`;
+    node.title = `seat ${card.seat}: ${cardTitle(card)}`;
     node.style.left = `${place.x * ring.x}px`;
     node.style.top = `${place.y * ring.y}px`;
     trick.append(node);
@@ -205,7 +210,6 @@ function renderTable() {
   if (view.is_over) centre.append(el("div", {}, "The deal is over."));
   else centre.append(el("div", {}, `Seat ${view.to_move} to play`));
   if (settled) {
-    const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
     // settled before the end (a lost Tout ends the deal at its lost trick): the score's note says so
     if (!view.is_over) for (const note of settled.notes) centre.append(el("div", { class: "hint settled" }, note));
     centre.append(el("div", { class: "hint", id: "payments" },
@@ -214,6 +218,31 @@ function renderTable() {
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
   if (view.pot && !view.is_over) centre.append(el("div", { class: "pot", id: "pot" }, potText(view.pot)));
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+// A Kratzen seat's chips beside its tricks (RULES.md 3.4): in play what its tricks took from the pot ("+6"); once the
+// deal is settled its payment, which also counts a missed target paid into the pot ("net -2"): the tricks' "+6"
+// beside a payment of -2 was read as the payment. "" where the deal pays no chips.
+function seatChips(view, seat, unit = false) {
+  if (!view.pot || !view.pot.start) return "";
+  const chips = (n) => unit ? ` ${Math.abs(n) === 1 ? "chip" : "chips"}` : "";
+  if (view.settlement) {
+    const payment = view.settlement.payments[seat - 1];
+    return `net ${signed(payment)}${chips(payment)}`;
+  }
+  const won = view.pot.won[seat - 1];
+  return view.pot.per_trick ? `+${won}${chips(won)}` : "";
+}
+
+// The seat label's tooltip once a Kratzen deal is settled: how the payment adds up
+function chipsTitle(view, seat) {
+  if (!view.pot || !view.pot.start || !view.settlement) return "";
+  const won = view.pot.won[seat - 1], paid = won - view.settlement.payments[seat - 1];
+  return `its tricks took ${plural(won, "chip")} from the pot` +
+    (paid ? `; its missed target paid ${plural(paid, "chip")} into it` : "") +
+    `: ${signed(view.settlement.payments[seat - 1])} in all`;
 }
 
 // The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
@@ -231,7 +260,7 @@ function renderContract() {
   const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
     el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
     el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points !== null ? plural(side.points, "card point")
-      : view.pot && view.pot.per_trick ? `+${plural(view.pot.won[side.seats[0] - 1], "chip")}` : "")));
+      : seatChips(view, side.seats[0], true))));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   const facts = [["Contract", `${view.game} ${view.contract}`], [capital(view.declarer_title), `seat ${view.declarer}`]];
