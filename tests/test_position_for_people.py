@@ -139,6 +139,12 @@ def test_an_illegal_card_names_the_rule_it_breaks():
     with pytest.raises(solver.IllegalPlayError, match="seat 2 may not play T20 here: cannot follow suit to the lead "
                                                       "SQ and must play one of HG instead"):
         strict.play("T20")
+    # hard_pagat_reservation (RULES.md 1.3): the refusal names the card as players do, the Pagat
+    reserved = solver.make_position("zwanzigerrufen", "1: SQ CK / T20 T1 / SN CQ / SJ CN", "Normal T19", leader=2,
+                                    partner=2, pagat_announcer=2, variant="hard_pagat_reservation=true")
+    with pytest.raises(solver.IllegalPlayError, match=r"seat 2 may not play T1 here: the announced Pagat \(T1\) is "
+                                                      "kept for the last trick unless it is the only legal card"):
+        reserved.play("T1")
     # Schafkopf (RULES.md 2.3): follow suit; the called ace to the first trick of its suit; no discarding it
     deal = ("1: EA EO E9 GZ G8 HZ HK H9 / EZ E8 G9 G7 H7 SZ S9 S7 / EU E7 GA GO GU HU SA SO / "
             "EK GK HA HO H8 SK SU S8")

@@ -157,7 +157,7 @@ class ZwanzigerrufenRules(Rules):
                                       1 if self.suit_solo else (1 << len(classes)) - 1),)
         reservations: tuple[Reservation, ...] = ()
         if self.variant["hard_pagat_reservation"] and self.pagat_announcer is not None:
-            reservations = (Reservation(self.pagat, self.pagat_announcer),)
+            reservations = (Reservation(self.pagat, self.pagat_announcer, "Pagat"),)
         return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), tuple(power), tuple(follow),
                           lead=(Level(self.suit_cards),) if self.suit_solo else (), specials=specials,
                           reservations=reservations)
