@@ -287,6 +287,19 @@ def test_check_the_pagat_example():
     assert "pagat_ultimo" in out and "1+2 can force it" in out and "mondfang" in out
 
 
+def test_check_of_a_solo_speaks_of_one_declarer():
+    """A Solo's check said "the defenders hold the declarers to 32" of the one soloist (the score said "the
+    declarer" already); each bonus's description also gives the rule book's name (Absolut against, Pagat Ultimo)."""
+    (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "3")
+    described = {c["bonus"]: c["description"] for c in document["checks"]}
+    assert described["absolut_against"] == "the defenders hold the declarer to 32 or less (Absolut against)"
+    assert described["pagat_ultimo"].endswith("(Pagat Ultimo)")
+    (normal,) = documents("check", EXAMPLES / "pagat_ultimo.tbn")
+    assert {c["bonus"]: c["description"] for c in normal["checks"]}["absolut_against"] == \
+        "the defenders hold the declarers to 32 or less (Absolut against)"
+    assert "declarers" not in run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "3").stdout
+
+
 def test_check_schafkopf_and_kratzen():
     (tout,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "4")
     checks = {c["bonus"]: c["can_force"] for c in tout["checks"]}

@@ -472,6 +472,12 @@ class Game(metaclass=GameType):
         return ()
 
     @classmethod
+    def item_title(cls, name: str) -> str:
+        """What players call a score item of this name (``Pagat Ultimo`` for ``pagat_ultimo``), for the text tables;
+        the JSON keeps the name. The name itself by default."""
+        return name
+
+    @classmethod
     def is_bonus_item(cls, name: str) -> bool:
         """Whether a score item of this name is a bonus beside the game (what contract advice counts as a bonus made
         or paid against): every item but the ``game`` by default."""

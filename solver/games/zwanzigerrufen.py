@@ -184,7 +184,8 @@ class ZwanzigerrufenRules(Rules):
         if name == "absolut":
             return points_objective(self, d, name, "the declaring side reaches 56 (Absolut)", 56, TOTAL_POINTS)
         if name == "absolut_against":
-            return points_objective(self, o, name, "the defenders hold the declarers to 32 or less",
+            held = "the declarer" if len(d) == 1 else "the declarers"  # a soloist is one player
+            return points_objective(self, o, name, f"the defenders hold {held} to 32 or less (Absolut against)",
                                     self.held_to(32), TOTAL_POINTS)
         if name == "valat":
             return tricks_objective(self, d, name, "the declaring side takes every trick (Valat)",
@@ -201,7 +202,8 @@ class ZwanzigerrufenRules(Rules):
                 # can do that) does not count.
                 absent = 0 if self.variant["pagat_via_sagotrick"] else 1 << self.skus
                 event = TrickEvent(1 << self.pagat, absent=absent, winner_card=self.pagat, last_only=True)
-                return Objective(name, side, "the Pagat holder's side wins the last trick with the Pagat",
+                return Objective(name, side, "the Pagat holder's side wins the last trick with the Pagat "
+                                 "(Pagat Ultimo)",
                                  events=(event,), target=1, maximum=1, game=self.game.name)
             event = TrickEvent(1 << self.pagat, not_winner_card=self.pagat, last_only=True)
             other = frozenset(range(self.seats)) - side
@@ -742,6 +744,11 @@ class Zwanzigerrufen(Game):
             if side not in owners or name == "pagat_beaten":  # the silent loss: an announced Pagat fails however
                 unscored.add(name)
         return frozenset(unscored)
+
+    @classmethod
+    def item_title(cls, name: str) -> str:
+        """The rule book's names (docs/scoring.md): Pagat Ultimo, 4 Kings, ..."""
+        return BONUS_LABELS.get(name, name)
 
     @classmethod
     def settlement_unsupported(cls, rules: Rules) -> str | None:
