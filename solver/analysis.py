@@ -31,6 +31,7 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, StichError, is_token_list
 from .games import get_game
 from .games.base import Game, Objective, Rules
+from .games.outcome import DealtBonus
 from .position import Position, check_position, make_position
 from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes
 from .search import reference
@@ -440,6 +441,13 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
     return checks
 
 
+def dealt_bonuses(position: Position) -> list[DealtBonus]:
+    """The bonuses of the contract that the cards decide without a search (RULES.md 1.6: Zwanzigerrufen's Trull and
+    4 Kings, ``Game.dealt_bonuses``), which ``stich check`` lists beside :func:`check_bonuses`' answers."""
+    check_position(position)
+    return list(position.game.dealt_bonuses(position.rules, position.state))
+
+
 def most_still_possible(rules: Rules, state: PlayState, objective: Objective) -> int:
     """The most reward the rest of the play could add to ``objective`` whoever plays what: every trick still to
     come won by its side, and every event whose cards are all still unplayed (in a hand or on the table; each card
@@ -493,7 +501,9 @@ def check_report(position: Position, *, engine: EngineSolver | None = None,
     seats, sides = taken_so_far(position)
     return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
             "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
-            "checks": [check.as_dict() for check in checks], "together": targets_together(position),
+            "checks": [check.as_dict() for check in checks],
+            "dealt_bonuses": [bonus.as_dict() for bonus in dealt_bonuses(position)],
+            "together": targets_together(position),
             "score": score}
 
 

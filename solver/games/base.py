@@ -25,7 +25,7 @@ from ..errors import InvalidContractError, InvalidDealError, StichError, did_you
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
-from .outcome import ScoreItem, Scored, side_net, total_payments
+from .outcome import DealtBonus, ScoreItem, Scored, side_net, total_payments
 from .illegal import illegal_reason
 from .tables import RuleTables
 
@@ -469,6 +469,12 @@ class Game(metaclass=GameType):
         """The items a paid item of this name stands in for (a Schafkopf Schwarz is paid instead of the Schneider it
         includes, RULES.md 2.5): contract advice counts them as made with it, so that a hand taken Schwarz on every
         sample is not said never to have made its Schneider. None by default."""
+        return ()
+
+    @classmethod
+    def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
+        """The bonuses of the contract that the cards decide without a search (Zwanzigerrufen's Trull and 4 Kings),
+        for ``stich check`` to list beside the searched ones. None by default."""
         return ()
 
     @classmethod

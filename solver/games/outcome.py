@@ -45,6 +45,31 @@ class ScoreItem:
 
 
 @dataclass(frozen=True)
+class DealtBonus:
+    """A bonus the cards decide without a search (RULES.md 1.6: Zwanzigerrufen's Trull and 4 Kings, from the dealt
+    hands or, under ``card_bonus_basis=captured``, the tricks), listed by ``stich check`` beside the searched ones so
+    that a player sees every bonus of the contract in one table.
+
+    ``made`` is True when ``side`` has it (``seat``: the player dealt the cards), False when no side can have it,
+    None while the tricks still to come decide it (``captured`` only; not searched). ``counts`` is False where the
+    contract does not score it (the Trull in a Suit Solo, RULES.md 1.7); ``reason`` says so in words."""
+
+    bonus: str  # the score item's name (``trull``, ``four_kings``)
+    description: str
+    side: tuple[int, ...]  # 1-based seats; () when no side has it
+    seat: int | None  # the player dealt every card of it (dealt_hand), else None
+    made: bool | None
+    counts: bool
+    decided_by: str  # "deal" or "tricks" (card_bonus_basis)
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (``stich check --json``'s ``dealt_bonuses`` entries)."""
+        return {"bonus": self.bonus, "description": self.description, "side": list(self.side), "seat": self.seat,
+                "made": self.made, "counts": self.counts, "decided_by": self.decided_by, "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class Scored:
     """What a game's scorer makes of a finished deal: the items, notes, every seat's payment (0-based order) and,
     for a game paid from a pot, the pot and its change (payments plus ``pot_change`` sum to zero)."""
