@@ -31,7 +31,7 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, StichError, is_token_list
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import DealtBonus
+from .games.outcome import DealtBonus, side_text
 from .position import Position, check_position, make_position
 from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes
 from .search import reference
@@ -398,6 +398,30 @@ class BonusCheck:
     def already_made(self) -> bool:
         """The bonus has happened in the tricks already played, whatever comes."""
         return self.target is not None and self.achieved >= self.target
+
+    def answer(self) -> str:
+        """The answer as ``stich check`` words it: ``yes - 1+2 can force it``, ``no - 3+4 can stop it``, ``yes - made
+        already``, ``no - missed``, a seat's ``guarantees 2 tricks, needs 1``, or why it does not arise."""
+        if self.can_force is None:
+            return f"does not arise: {self.reason}"
+        answer = "yes" if self.can_force else "no"
+        if self.guaranteed is not None:
+            return f"{answer} - guarantees {self.guaranteed} trick{'' if self.guaranteed == 1 else 's'}, " \
+                f"needs {self.target}"
+        if self.already_made:
+            return f"{answer} - made already"
+        if self.already_missed:
+            return f"{answer} - missed"
+        if self.can_force:
+            return f"{answer} - {side_text(self.side)} can force it"
+        return f"{answer} - {side_text(self.opponents)} can stop it"
+
+    def __str__(self) -> str:
+        """One line for people (``print(check)``), as ``stich check``'s row: ``valat for 1+2 (the declaring side
+        takes every trick (Valat)): yes - 1+2 can force it``; the dataclass ``repr`` stays for debugging."""
+        who = f"seat {self.seat}" if self.seat is not None else side_text(self.side)
+        about = f" ({self.description})" if self.description else ""
+        return f"{self.bonus} for {who}{about}: {self.answer()}"
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""

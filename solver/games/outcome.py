@@ -68,6 +68,13 @@ class DealtBonus:
         return {"bonus": self.bonus, "description": self.description, "side": list(self.side), "seat": self.seat,
                 "made": self.made, "counts": self.counts, "decided_by": self.decided_by, "reason": self.reason}
 
+    def __str__(self) -> str:
+        """The row ``stich check`` prints for it: ``four_kings for seat 4 (one player was dealt the four Kings
+        (4 Kings)): yes - seat 4 was dealt them; decided by the deal, no search``."""
+        answer = "open" if self.made is None else "yes" if self.made else "no"
+        who = f" for {side_text(self.side)}" if self.side else ""
+        return f"{self.bonus}{who} ({self.description}): {answer} - {self.reason}"
+
 
 @dataclass(frozen=True)
 class Scored:
@@ -79,6 +86,14 @@ class Scored:
     notes: tuple[str, ...] = field(default=())
     pot: int | None = None
     pot_change: int = 0
+
+
+def side_text(seats: Sequence[int]) -> str:
+    """1-based ``seats`` for people, as the commands write them: ``1+3`` for a side, ``seat 2`` for one seat, ``-``
+    for none."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "+".join(str(seat) for seat in seats) if seats else "-"
 
 
 def seats_of(side: frozenset[int]) -> tuple[int, ...]:
