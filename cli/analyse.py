@@ -412,7 +412,7 @@ def _alike_note(rows: list, console) -> None:
                       "in these samples; that is not a certainty)")
 
 
-def _never_made_note(rows: list, console) -> None:
+def _never_made_note(rows: list, console, title: Callable[[str], str]) -> None:
     """The bonuses a contract could make that no sample made, on one line under the table (the JSON lists them at
     0 with their intervals): 0 of 30 is information, up to 11%, which a bonus left out did not say. Contracts with
     the same such bonuses are named together; where every contract with bonuses has them, none is named."""
@@ -422,7 +422,7 @@ def _never_made_note(rows: list, console) -> None:
     for row in with_bonuses:
         for name, probability in row["bonuses"].items():
             if not probability:
-                never.setdefault(row["contract"], []).append(name.replace("_", " "))
+                never.setdefault(row["contract"], []).append(title(name))
                 highest = max(highest, row["bonuses_intervals"][name][1])
                 counts.add(row["samples"])
     if not never:
@@ -471,6 +471,7 @@ def render_advice(document: dict, console=None) -> None:
         # the figures stay whole; a bonus a line, which wraps only where the table is too wide for it
         wraps = column in ("bonuses made", "against")
         table.add_column(column, justify=justify, no_wrap=not wraps)  # type: ignore[arg-type]
+    title = get_game(document["game"]).item_title  # the bonuses by the names players use
     for rank, row in enumerate(document["contracts"], 1):
         mean = row["mean"]
         if mean is None:
@@ -478,7 +479,7 @@ def render_advice(document: dict, console=None) -> None:
             continue
         mean_text, behind = _ranked_texts(rank, row)
         bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
-                                      f"{name.replace('_', ' ')}" for name, p in row[key].items() if p)
+                                      f"{title(name)}" for name, p in row[key].items() if p)
                             for key in ("bonuses", "bonuses_against"))
         table.add_row(str(rank), row["contract"], mean_text, behind,
                       share(row["win_probability"], row.get("win_interval"), compact=True),
@@ -491,7 +492,7 @@ def render_advice(document: dict, console=None) -> None:
     bonus_note = "; bonuses made / against: paid to the declarers / to the others" if with_bonuses else ""
     console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
                   "brackets")
-    _never_made_note(document["contracts"], console)
+    _never_made_note(document["contracts"], console, get_game(document["game"]).item_title)
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 

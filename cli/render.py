@@ -362,6 +362,18 @@ def _check_answer(check: Document, over: bool) -> Text:
     return answer
 
 
+def _dealt_answer(bonus: Document) -> Text:
+    """A bonus the cards decide (Trull, 4 Kings): whether its side has it, and why no search was needed."""
+    if bonus["made"] is None:
+        answer = Text("open", style="dim")
+    else:
+        answer = yes_no(bonus["made"])
+    answer.append(f" - {bonus['reason']}")
+    if not bonus["counts"]:
+        answer.stylize("dim")
+    return answer
+
+
 def _score_answer(bonus: Document | None) -> Text:
     """Whether the play that is best for the score also forces the bonus (and what forcing it settles)."""
     if bonus is None or bonus["score_forces"] is None:
@@ -392,6 +404,10 @@ def render_check(document: Document, console: Console) -> None:
         if by_score:
             row.append(_score_answer(under_score.get(check["bonus"])))
         table.add_row(*row)
+    for bonus in document.get("dealt_bonuses", ()):  # RULES.md 1.6: Trull and 4 Kings need no search
+        side = seats_text(bonus["side"]) if bonus["side"] else "-"
+        row = [bonus["bonus"], side, bonus["description"], _dealt_answer(bonus)]
+        table.add_row(*(row + [Text("-", style="dim")] if by_score else row))
     console.print(table)
     if score:
         console.print(Text(f"score (double dummy): {score['value']:+d}"))

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from solver.analysis import score_report
 from solver.errors import SearchStopped
+from solver.games import get_game
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -37,15 +38,16 @@ def _signed(value: int) -> Text:
     return Text("0")
 
 
-def _items_table(document: Document) -> Table:
-    """One row per item: who wins it, its value with the multipliers, and why."""
+def _items_table(document: Document, game: str) -> Table:
+    """One row per item (by the name players use, ``Game.item_title``): who wins it, its value with the
+    multipliers, and why."""
     table = Table(title="Items", title_justify="left", show_edge=False)
     for name, justify in [("item", "left"), ("to", "left"), ("from", "left"), ("base", "right"),
                           ("x", "right"), ("value", "right"), ("why", "left")]:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     pot_game = document["pot"] is not None
     for item in document["items"]:
-        name = item["name"] + (" (announced)" if item["announced"] else "")
+        name = get_game(game).item_title(item["name"]) + (" (announced)" if item["announced"] else "")
         winners = seats_text(item["winners"]) if item["winners"] else ("pot" if pot_game else "-")
         losers = seats_text(item["losers"]) if item["losers"] else ("pot" if pot_game else "-")
         table.add_row(name, winners, losers, str(item["base"]), str(item["multiplier"]), str(item["value"]),
@@ -76,7 +78,7 @@ def render_score(document: Document, console: Console) -> None:
         if document["pot"] is not None:
             console.print(f"pot {document['pot']}")
         if document["items"]:
-            console.print(_items_table(document))
+            console.print(_items_table(document, document["game"]))
         else:
             console.print("no items")
         console.print(_payments_table(document))
@@ -100,7 +102,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     head.append_text(_signed(dd["value"]))
     console.print(head)
     if dd["items"]:
-        console.print(_items_table(dd))
+        console.print(_items_table(dd, game))
     console.print(_payments_table(dd, "Payments (double dummy)"))
     if dd["line"]:
         seats, cards = len(dd["payments"]), dd["line"]

@@ -23,8 +23,8 @@ __version__ = "0.1.0"
 
 #: Where each public name lives (module relative to this package).
 _PUBLIC = {
-    "analysis": ("BonusCheck", "SeatTarget", "TableEntry", "check_bonuses", "check_report", "contract_table",
-                 "solve_report", "table_report"),
+    "analysis": ("BonusCheck", "DealtBonus", "SeatTarget", "TableEntry", "check_bonuses", "check_report",
+                 "contract_table", "dealt_bonuses", "solve_report", "table_report"),
     "postmortem": ("CardAnalysis", "PlayAnalysis", "PlayerSummary", "analyse_play"),
     "plot": ("write_plot",),
     "scoring": ("ScoreItem", "Settlement", "score_deal"),
@@ -75,8 +75,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__ imports these on first use
-    from .analysis import (BonusCheck, SeatTarget, TableEntry, check_bonuses, check_report, contract_table,
-                           solve_report, table_report)
+    from .analysis import (BonusCheck, DealtBonus, SeatTarget, TableEntry, check_bonuses, check_report,
+                           contract_table, dealt_bonuses, solve_report, table_report)
     from .api import iter_positions, parse_positions, perft, read_positions, solve
     from .batch import BatchSummary, solve_batch
     from .cards import Card, CardSet, Pack
@@ -101,14 +101,14 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
     # the names a type checker takes as the package's (mypy --strict exports nothing else); the same as
     # __getattr__("__all__") at run time (tests/test_cli.py checks)
     __all__ = ["BatchSummary", "BonusChance", "BonusCheck", "Card", "CardAnalysis", "CardSet", "CardValue",
-               "Contract", "DDSettlement", "Deal", "EngineError", "EngineSolver", "Flag", "GAMES", "Game",
+               "Contract", "DDSettlement", "Deal", "DealtBonus", "EngineError", "EngineSolver", "Flag", "GAMES", "Game",
                "HandAnalysis", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
                "Kratzen", "Objective", "OpeningCard", "Pack", "ParseError", "PlayAnalysis", "PlayState",
                "PlayerSummary", "Position", "Rules", "Schafkopf", "ScoreItem", "SearchStopped", "SeatTarget",
                "Settlement", "SolveResult", "StichError", "TableEntry", "Trick", "TrickEvent", "UnknownCardError",
                "UnknownCardPlayError", "UnknownGameError", "Variant", "VariantError", "Zwanzigerrufen", "__version__",
                "analyse_hand", "analyse_play", "analyse_position", "check_bonuses", "check_report", "contract_table",
-               "dd_settlement", "game_list", "games_with", "get_game", "iter_positions", "make_position",
-               "parse_positions", "perft", "position_from_record", "random_position", "random_record",
-               "random_records", "read_positions", "register_game", "score_deal", "solve", "solve_batch",
-               "solve_report", "strategy_tree", "table_report", "write_plot", "write_tree"]
+               "dd_settlement", "dealt_bonuses", "game_list", "games_with", "get_game", "iter_positions",
+               "make_position", "parse_positions", "perft", "position_from_record", "random_position",
+               "random_record", "random_records", "read_positions", "register_game", "score_deal", "solve",
+               "solve_batch", "solve_report", "strategy_tree", "table_report", "write_plot", "write_tree"]

@@ -31,6 +31,7 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, StichError, is_token_list
 from .games import get_game
 from .games.base import Game, Objective, Rules
+from .games.outcome import DealtBonus, side_text
 from .position import Position, check_position, make_position
 from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes
 from .search import reference
@@ -398,6 +399,30 @@ class BonusCheck:
         """The bonus has happened in the tricks already played, whatever comes."""
         return self.target is not None and self.achieved >= self.target
 
+    def answer(self) -> str:
+        """The answer as ``stich check`` words it: ``yes - 1+2 can force it``, ``no - 3+4 can stop it``, ``yes - made
+        already``, ``no - missed``, a seat's ``guarantees 2 tricks, needs 1``, or why it does not arise."""
+        if self.can_force is None:
+            return f"does not arise: {self.reason}"
+        answer = "yes" if self.can_force else "no"
+        if self.guaranteed is not None:
+            return f"{answer} - guarantees {self.guaranteed} trick{'' if self.guaranteed == 1 else 's'}, " \
+                f"needs {self.target}"
+        if self.already_made:
+            return f"{answer} - made already"
+        if self.already_missed:
+            return f"{answer} - missed"
+        if self.can_force:
+            return f"{answer} - {side_text(self.side)} can force it"
+        return f"{answer} - {side_text(self.opponents)} can stop it"
+
+    def __str__(self) -> str:
+        """One line for people (``print(check)``), as ``stich check``'s row: ``valat for 1+2 (the declaring side
+        takes every trick (Valat)): yes - 1+2 can force it``; the dataclass ``repr`` stays for debugging."""
+        who = f"seat {self.seat}" if self.seat is not None else side_text(self.side)
+        about = f" ({self.description})" if self.description else ""
+        return f"{self.bonus} for {who}{about}: {self.answer()}"
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"bonus": self.bonus, "description": self.description, "seat": self.seat, "side": list(self.side),
@@ -438,6 +463,13 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
                                      achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
     return checks
+
+
+def dealt_bonuses(position: Position) -> list[DealtBonus]:
+    """The bonuses of the contract that the cards decide without a search (RULES.md 1.6: Zwanzigerrufen's Trull and
+    4 Kings, ``Game.dealt_bonuses``), which ``stich check`` lists beside :func:`check_bonuses`' answers."""
+    check_position(position)
+    return list(position.game.dealt_bonuses(position.rules, position.state))
 
 
 def most_still_possible(rules: Rules, state: PlayState, objective: Objective) -> int:
@@ -493,7 +525,9 @@ def check_report(position: Position, *, engine: EngineSolver | None = None,
     seats, sides = taken_so_far(position)
     return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
             "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
-            "checks": [check.as_dict() for check in checks], "together": targets_together(position),
+            "checks": [check.as_dict() for check in checks],
+            "dealt_bonuses": [bonus.as_dict() for bonus in dealt_bonuses(position)],
+            "together": targets_together(position),
             "score": score}
 
 

@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from .errors import ParseError, StichError
-from .games import games_with
+from .games import games_with, get_game
 from .games.base import Game
 from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot
 from .position import Position, check_position
@@ -74,8 +74,9 @@ class Settlement:
     def _item_rows(self) -> list[tuple[str, ...]]:
         """The header and one row per item, as text (what both renderings show)."""
         rows: list[tuple[str, ...]] = [ITEM_COLUMNS]
+        title = get_game(self.game).item_title
         for item in self.items:
-            rows.append((item.name + (" (announced)" if item.announced else ""), self._seats(item.winners),
+            rows.append((title(item.name) + (" (announced)" if item.announced else ""), self._seats(item.winners),
                          self._seats(item.losers), str(item.base), str(item.multiplier), str(item.value),
                          item.reason))
         return rows

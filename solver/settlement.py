@@ -16,13 +16,14 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any, Callable, Sequence
 
 from .announcements import Announcement
 from .cards import bits
 from .errors import InvalidPositionError, StichError
 from .games.base import Objective, PayoffComponent, Rules, items_net
-from .games.outcome import ScoreItem, seats_of, side_net
+from .games.outcome import ScoreItem, seats_of, side_net, side_text
 from .position import Position, check_position
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
@@ -81,6 +82,41 @@ class DDSettlement:
                 "points_line": list(self.points_line_names), "points_line_value": self.points_line_value,
                 "value_keeping_points": self.value_keeping_points, "differs": self.differs, "pot": self.pot,
                 "pot_change": self.pot_change, "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+
+    def _settlement(self) -> Settlement:
+        """The deal played out along ``line``, as a :class:`Settlement` (which prints and renders its items)."""
+        return Settlement(self.game, self.contract, self.items, self.payments, self.pot, self.pot_change)
+
+    def _summary(self) -> list[str]:
+        """What ``stich score --dd`` says under its tables: the net, the line, and what playing for points settles."""
+        # a game paid from a pot (Kratzen) settles the attacker's payment; a Solo has one declarer
+        role = "the attacker" if self.pot is not None else \
+            "the declarer" if len(self.declaring_side) == 1 else "the declarers"
+        who = f"{role} {side_text(self.declaring_side)}"
+        measure = "tricks" if self.points_objective == "tricks" else "points"
+        lines = [f"double dummy: {who} net {self.value:+d}"]
+        if self.line_names:
+            lines.append("line: " + " ".join(self.line_names))
+        taken = f"{self.line_points} {measure[:-1] if self.line_points == 1 else measure}"
+        lines += [f"the line takes {taken}; the most {who} can force is {self.points_optimum}",
+                  f"playing for {measure} (one such line) settles {self.points_line_value:+d}",
+                  f"the best settlement while forcing {self.points_optimum} {measure}: {self.value_keeping_points:+d}"]
+        if self.differs:
+            lines.append(f"the settlement-optimal play gives up {measure} to score more")
+        return lines
+
+    def __str__(self) -> str:
+        """The settlement for people (``print(result)``): the net, the items and payments of its line (as
+        ``print(settlement)``), the line and the points-optimal comparison; the dataclass ``repr`` stays."""
+        title, *items = str(self._settlement()).splitlines()
+        summary = self._summary()
+        return "\n".join([f"{title}, {summary[0]}", *items, *summary[1:]])
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter: the items and payments as tables (:meth:`Settlement._repr_html_`)."""
+        summary = self._summary()
+        lines = "".join(f"<p>{escape(line)}</p>" for line in summary[1:])
+        return (f'<div><p>{escape(summary[0])}</p>{self._settlement()._repr_html_()}{lines}</div>')
 
 
 # --- the payoff table ---------------------------------------------------------------------------------------------

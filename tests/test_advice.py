@@ -464,7 +464,7 @@ def test_contract_advice_takes_only_the_seats_own_announcements():
 
 def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
     """Bonuses were joined with commas under their JSON keys, so an 80-column terminal broke 'pagat_ul|timo' across
-    lines; now each is a line of its own, the odds first and the name in words."""
+    lines; now each is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo)."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -477,8 +477,8 @@ def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
         console = Console(record=True, width=width)
         render_advice(document, console)
         text = console.export_text()
-        assert "pagat_ul" not in text and "ultimo" in text and "absolut" in text and "mondfang" in text
-    assert "72% absolut" in text and "32% pagat ultimo" in text and "5% mondfang" in text
+        assert "pagat_ul" not in text and "Ultimo" in text and "Absolut" in text and "Mondfang" in text
+    assert "72% Absolut" in text and "32% Pagat Ultimo" in text and "5% Mondfang" in text
 
 
 def test_every_share_of_the_advice_has_a_wilson_interval():

@@ -287,6 +287,56 @@ def test_check_the_pagat_example():
     assert "pagat_ultimo" in out and "1+2 can force it" in out and "mondfang" in out
 
 
+def test_check_of_a_solo_speaks_of_one_declarer():
+    """A Solo's check said "the defenders hold the declarers to 32" of the one soloist (the score said "the
+    declarer" already); each bonus's description also gives the rule book's name (Absolut against, Pagat Ultimo)."""
+    (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "3")
+    described = {c["bonus"]: c["description"] for c in document["checks"]}
+    assert described["absolut_against"] == "the defenders hold the declarer to 32 or less (Absolut against)"
+    assert described["pagat_ultimo"].endswith("(Pagat Ultimo)")
+    (normal,) = documents("check", EXAMPLES / "pagat_ultimo.tbn")
+    assert {c["bonus"]: c["description"] for c in normal["checks"]}["absolut_against"] == \
+        "the defenders hold the declarers to 32 or less (Absolut against)"
+    assert "declarers" not in run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "3").stdout
+
+
+def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
+    """RULES.md 1.6: Trull and 4 Kings need no search, and check left them out of its table. Board 4 is a Suit Solo
+    whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does
+    not count in a Suit Solo, RULES.md 1.7)."""
+    (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")
+    assert schema_errors(document, SCHEMA) == []
+    assert [c["bonus"] for c in document["checks"]] == ["game", "absolut", "absolut_against", "valat",
+                                                         "valat_against"]  # the searched ones, as before
+    dealt = {b["bonus"]: b for b in document["dealt_bonuses"]}
+    assert dealt["four_kings"] == {
+        "bonus": "four_kings", "description": "one player was dealt the four Kings (4 Kings)", "side": [4], "seat": 4,
+        "made": True, "counts": True, "decided_by": "deal",
+        "reason": "seat 4 was dealt them; decided by the deal, no search"}
+    assert (dealt["trull"]["made"], dealt["trull"]["counts"], dealt["trull"]["side"]) == (False, False, [])
+    text = " ".join(run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4").stdout.split())
+    assert "four_kings │ seat 4 │ one player was dealt the" in text
+    assert "│ yes - seat 4 was dealt them; │" in text and "│ no - nobody was dealt all │" in text
+    # a Trull dealt to the partner is the declaring side's; under card_bonus_basis=captured the tricks decide it
+    deal = "1: SK HK SQ / TS T21 T1 / HQ SN SJ / CK DK CQ"
+    trull, kings = solver.dealt_bonuses(solver.make_position("zwanzigerrufen", deal, "Normal T20", partner=2))
+    assert (trull.bonus, trull.side, trull.seat, trull.made) == ("trull", (1, 2), 2, True)
+    assert (kings.bonus, kings.side, kings.made) == ("four_kings", (), False)
+    captured = solver.make_position("zwanzigerrufen", deal, "Normal T20", partner=2,
+                                    variant="card_bonus_basis=captured")
+    assert [(b.made, b.decided_by) for b in solver.dealt_bonuses(captured)] == [(None, "tricks")] * 2
+    after = solver.dealt_bonuses(captured.play_cards("SK TS SN CK"))  # seat 2 takes SK and CK with the Skus
+    assert (after[0].made, after[1].made) == (None, None)
+    assert after[1].reason == "the tricks still to come decide it (not searched)"
+    taken = solver.dealt_bonuses(captured.play_cards("SK TS SN CK T21 HQ DK HK"))  # and DK, HK with the Mond
+    assert (taken[1].made, taken[1].side, taken[1].reason) == (True, (1, 2), "1+2 took all four in the tricks")
+    other = solver.make_position("zwanzigerrufen", "1: SK HK SQ / TS T21 T1 / T4 SN SJ / CK DK CQ", "Normal T20",
+                                 partner=2, variant="card_bonus_basis=captured", play="SQ TS SN CK T1 T4 DK HK")
+    split = (False, "the sides split them in the tricks")
+    assert [(b.made, b.reason) for b in solver.dealt_bonuses(other)] == [split, split]
+    assert solver.dealt_bonuses(board("schafkopf.tbn", 1)) == []
+
+
 def test_check_schafkopf_and_kratzen():
     (tout,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "4")
     checks = {c["bonus"]: c["can_force"] for c in tout["checks"]}

@@ -139,6 +139,12 @@ def test_an_illegal_card_names_the_rule_it_breaks():
     with pytest.raises(solver.IllegalPlayError, match="seat 2 may not play T20 here: cannot follow suit to the lead "
                                                       "SQ and must play one of HG instead"):
         strict.play("T20")
+    # hard_pagat_reservation (RULES.md 1.3): the refusal names the card as players do, the Pagat
+    reserved = solver.make_position("zwanzigerrufen", "1: SQ CK / T20 T1 / SN CQ / SJ CN", "Normal T19", leader=2,
+                                    partner=2, pagat_announcer=2, variant="hard_pagat_reservation=true")
+    with pytest.raises(solver.IllegalPlayError, match=r"seat 2 may not play T1 here: the announced Pagat \(T1\) is "
+                                                      "kept for the last trick unless it is the only legal card"):
+        reserved.play("T1")
     # Schafkopf (RULES.md 2.3): follow suit; the called ace to the first trick of its suit; no discarding it
     deal = ("1: EA EO E9 GZ G8 HZ HK H9 / EZ E8 G9 G7 H7 SZ S9 S7 / EU E7 GA GO GU HU SA SO / "
             "EK GK HA HO H8 SK SU S8")
@@ -251,6 +257,46 @@ def test_reprs_say_what_things_are_in_a_line():
     from solver.search.settle import SettlementEngine
 
     assert repr(SettlementEngine(8, threads=2)) == "<SettlementEngine 2 threads, table 8 MB>"
+
+
+def test_results_print_for_people_and_render_in_a_notebook():
+    """A solve, a double-dummy settlement and a bonus check printed their repr (one long line of indices and
+    fields): print() now shows them as the commands do, Jupyter renders tables, and repr stays as it was."""
+    position = next(solver.read_positions(EXAMPLES / "valat.tbn"))
+    result = solver.solve(position, "valat", cards=True, line=True)
+    lines = str(result).splitlines()
+    assert lines[0] == "valat for seat 1: 10 (5 won already + 5 from the rest); needs 10: yes"
+    assert lines[1] == "the declaring side takes every trick (Valat)"
+    assert lines[2] == "seat 1's cards (value of the rest): T17 5, T16 5, SK 5, CK 5, HK 4"
+    assert lines[3].startswith("line: T17 ") and len(lines) == 4
+    html = result._repr_html_()
+    assert html.startswith("<div>") and html.count("<tr>") == 1 + 5 and ">HK</td>" in html
+    assert repr(result).startswith("<SolveResult valat; total 10")
+    settled = solver.dd_settlement(next(solver.read_positions(EXAMPLES / "settlement.tbn")))
+    text = str(settled).splitlines()
+    assert text[0] == "Zwanzigerrufen Normal T20, double dummy: the declarers 1+4 net +12"
+    assert text[1].split() == ["item", "to", "from", "base", "x", "value", "why"]
+    assert text[4].startswith("Pagat Ultimo (announced)  1+4  2+3")
+    assert "payments: seat 1 +6, seat 2 -6, seat 3 -6, seat 4 +6" in text
+    assert text[-4:] == ["the line takes 75 points; the most the declarers 1+4 can force is 88",
+                         "playing for points (one such line) settles +8",
+                         "the best settlement while forcing 88 points: +8",
+                         "the settlement-optimal play gives up points to score more"]
+    html = settled._repr_html_()
+    assert "the declarers 1+4 net +12" in html and ">Pagat Ultimo (announced)</td>" in html and ">+6</td>" in html
+    assert repr(settled).startswith("DDSettlement(game='Zwanzigerrufen'")
+    checks = {check.bonus: check for check in solver.check_bonuses(position)}
+    assert str(checks["valat"]) == "valat for seat 1 (the declaring side takes every trick (Valat)): yes - seat 1 " \
+        "can force it"
+    assert str(checks["valat_against"]).endswith(": no - missed")
+    assert str(checks["pagat_ultimo"]).endswith(": no - seat 1 can stop it")
+    assert repr(checks["valat"]).startswith("BonusCheck(bonus='valat'")
+    trull = solver.dealt_bonuses(position)[0]
+    assert str(trull) == "trull (one player was dealt TS T21 T1 (Trull)): no - nobody was dealt all three; " \
+        "decided by the deal, no search"
+    kratzen = next(p for p in solver.read_positions(EXAMPLES / "kratzen.tbn") if p.record.get("Board") == "3")
+    assert str(solver.check_bonuses(kratzen)[0]) == "tricks for seat 1 (tricks seat 1 can guarantee against " \
+        "everyone): no - guarantees 0 tricks, needs 2"
 
 
 def test_a_game_prints_as_its_name_and_is_still_its_class():

@@ -141,14 +141,15 @@ def test_a_settlement_prints_and_renders_for_people():
     lines = str(settlement).splitlines()
     assert lines[0] == "Zwanzigerrufen Normal T19"
     assert lines[1].split() == ["item", "to", "from", "base", "x", "value", "why"]
-    assert lines[2].split()[:6] == ["game", "2+4", "1+3", "1", "2", "2"]
-    assert lines[3].split()[:7] == ["absolut", "(announced)", "1+3", "2+4", "2", "2", "4"]
+    # the items by the rule book's names (docs/scoring.md), as stich score prints them; the JSON keeps pagat_ultimo
+    assert lines[2].split()[:6] == ["Game", "2+4", "1+3", "1", "2", "2"]
+    assert lines[3].split()[:7] == ["Absolut", "(announced)", "1+3", "2+4", "2", "2", "4"]
     assert lines[3].endswith("Absolut announced by the defenders 2+4: failed")
-    assert lines[4].split()[:7] == ["pagat_ultimo", "(announced)", "2+4", "1+3", "2", "2", "4"]
+    assert lines[4].split()[:8] == ["Pagat", "Ultimo", "(announced)", "2+4", "1+3", "2", "2", "4"]
     assert lines[5] == "payments: seat 1 -2, seat 2 +2, seat 3 -2, seat 4 +2"
     html = settlement._repr_html_()
     assert html.startswith("<div>") and "Zwanzigerrufen Normal T19" in html and html.count("<tr>") == 4 + 2
-    assert ">pagat_ultimo (announced)</td>" in html and ">+2</td>" in html and ">-2</td>" in html
+    assert ">Pagat Ultimo (announced)</td>" in html and ">+2</td>" in html and ">-2</td>" in html
     # a single seat, the pot's side of an item and the notes
     kratzen = score_deal(find_playout("Kratzen", "Trump H", lambda p: True, seed=3), pot=12)
     text = str(kratzen)

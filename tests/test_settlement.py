@@ -421,6 +421,16 @@ def test_score_dd_says_why_its_line_can_take_more_than_the_most_forced():
         "score, need not hold the declarers down where it does not change it)" in text
 
 
+def test_score_dd_of_a_solo_speaks_of_one_declarer():
+    """A Zwanzigerrufen Solo has one declarer: the lines under the settlement said "the declarers" of seat 3, and
+    the items table showed the JSON names (now the rule book's: Game, Absolut, Valat; docs/scoring.md)."""
+    text = " ".join(cli("score", EXAMPLES / "zwanzigerrufen.tbn", "--board", "3", "--dd").stdout.split())
+    assert "the most the declarer can force is 88" in text
+    assert "the best settlement while the declarer forces his 88 points: +90" in text
+    assert "declarers" not in text
+    assert "Valat │ seat 3 │ 1+2+4 │ 24" in text and "valat │" not in text
+
+
 def test_score_dd_of_a_complete_deal_starts_from_the_deal(tmp_path):
     import json
 

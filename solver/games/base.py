@@ -25,7 +25,7 @@ from ..errors import InvalidContractError, InvalidDealError, StichError, did_you
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
-from .outcome import ScoreItem, Scored, side_net, total_payments
+from .outcome import DealtBonus, ScoreItem, Scored, side_net, total_payments
 from .illegal import illegal_reason
 from .tables import RuleTables
 
@@ -473,6 +473,18 @@ class Game(metaclass=GameType):
         includes, RULES.md 2.5): contract advice counts them as made with it, so that a hand taken Schwarz on every
         sample is not said never to have made its Schneider. None by default."""
         return ()
+
+    @classmethod
+    def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
+        """The bonuses of the contract that the cards decide without a search (Zwanzigerrufen's Trull and 4 Kings),
+        for ``stich check`` to list beside the searched ones. None by default."""
+        return ()
+
+    @classmethod
+    def item_title(cls, name: str) -> str:
+        """What players call a score item of this name (``Pagat Ultimo`` for ``pagat_ultimo``), for the text tables;
+        the JSON keeps the name. The name itself by default."""
+        return name
 
     @classmethod
     def is_bonus_item(cls, name: str) -> bool:

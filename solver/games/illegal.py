@@ -50,7 +50,8 @@ def illegal_reason(state: "PlayState", card: int) -> str:
                     f"{called.runaway_min} or more cards of the suit (running away)")
     for reservation in tables.reservations:
         if seat == reservation.seat and card == reservation.card:
-            return f"the announced {pack[card].name} is kept for the last trick unless it is the only legal card"
+            name = f"{reservation.name} ({pack[card].name})" if reservation.name else pack[card].name
+            return f"the announced {name} is kept for the last trick unless it is the only legal card"
     if not trick:
         for level in tables.lead:
             if hand & level.mask:

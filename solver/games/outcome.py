@@ -45,6 +45,38 @@ class ScoreItem:
 
 
 @dataclass(frozen=True)
+class DealtBonus:
+    """A bonus the cards decide without a search (RULES.md 1.6: Zwanzigerrufen's Trull and 4 Kings, from the dealt
+    hands or, under ``card_bonus_basis=captured``, the tricks), listed by ``stich check`` beside the searched ones so
+    that a player sees every bonus of the contract in one table.
+
+    ``made`` is True when ``side`` has it (``seat``: the player dealt the cards), False when no side can have it,
+    None while the tricks still to come decide it (``captured`` only; not searched). ``counts`` is False where the
+    contract does not score it (the Trull in a Suit Solo, RULES.md 1.7); ``reason`` says so in words."""
+
+    bonus: str  # the score item's name (``trull``, ``four_kings``)
+    description: str
+    side: tuple[int, ...]  # 1-based seats; () when no side has it
+    seat: int | None  # the player dealt every card of it (dealt_hand), else None
+    made: bool | None
+    counts: bool
+    decided_by: str  # "deal" or "tricks" (card_bonus_basis)
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of this result (``stich check --json``'s ``dealt_bonuses`` entries)."""
+        return {"bonus": self.bonus, "description": self.description, "side": list(self.side), "seat": self.seat,
+                "made": self.made, "counts": self.counts, "decided_by": self.decided_by, "reason": self.reason}
+
+    def __str__(self) -> str:
+        """The row ``stich check`` prints for it: ``four_kings for seat 4 (one player was dealt the four Kings
+        (4 Kings)): yes - seat 4 was dealt them; decided by the deal, no search``."""
+        answer = "open" if self.made is None else "yes" if self.made else "no"
+        who = f" for {side_text(self.side)}" if self.side else ""
+        return f"{self.bonus}{who} ({self.description}): {answer} - {self.reason}"
+
+
+@dataclass(frozen=True)
 class Scored:
     """What a game's scorer makes of a finished deal: the items, notes, every seat's payment (0-based order) and,
     for a game paid from a pot, the pot and its change (payments plus ``pot_change`` sum to zero)."""
@@ -54,6 +86,14 @@ class Scored:
     notes: tuple[str, ...] = field(default=())
     pot: int | None = None
     pot_change: int = 0
+
+
+def side_text(seats: Sequence[int]) -> str:
+    """1-based ``seats`` for people, as the commands write them: ``1+3`` for a side, ``seat 2`` for one seat, ``-``
+    for none."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "+".join(str(seat) for seat in seats) if seats else "-"
 
 
 def seats_of(side: frozenset[int]) -> tuple[int, ...]:

@@ -59,6 +59,7 @@ class CalledCard:
 class Reservation:
     card: int
     seat: int
+    name: str = field(default="", compare=False)  # what players call the card ("Pagat"), for the refusal's words
 
 
 @dataclass(frozen=True)

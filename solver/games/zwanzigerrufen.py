@@ -7,6 +7,8 @@ a tarock partner), Solo (tarocks trump, alone against three), Suit Solo (tarocks
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Callable, Hashable, Mapping, Sequence, cast
 
 from ..announcements import Announcement, pagat_announcer, parse_announcements
@@ -16,7 +18,7 @@ from ..errors import InvalidContractError, ParseError, StichError, did_you_mean
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
-from .outcome import ScoreItem, Scored, card_seat, seats_of, total_payments, two_sided
+from .outcome import DealtBonus, ScoreItem, Scored, card_seat, seats_of, total_payments, two_sided
 from .tables import Level, Reservation, RuleTables, SpecialWinner
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems,
                    TrickEvent, parse_words, points_objective, require, tricks_objective, unknown_objective)
@@ -157,7 +159,7 @@ class ZwanzigerrufenRules(Rules):
                                       1 if self.suit_solo else (1 << len(classes)) - 1),)
         reservations: tuple[Reservation, ...] = ()
         if self.variant["hard_pagat_reservation"] and self.pagat_announcer is not None:
-            reservations = (Reservation(self.pagat, self.pagat_announcer),)
+            reservations = (Reservation(self.pagat, self.pagat_announcer, "Pagat"),)
         return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), tuple(power), tuple(follow),
                           lead=(Level(self.suit_cards),) if self.suit_solo else (), specials=specials,
                           reservations=reservations)
@@ -184,7 +186,8 @@ class ZwanzigerrufenRules(Rules):
         if name == "absolut":
             return points_objective(self, d, name, "the declaring side reaches 56 (Absolut)", 56, TOTAL_POINTS)
         if name == "absolut_against":
-            return points_objective(self, o, name, "the defenders hold the declarers to 32 or less",
+            held = "the declarer" if len(d) == 1 else "the declarers"  # a soloist is one player
+            return points_objective(self, o, name, f"the defenders hold {held} to 32 or less (Absolut against)",
                                     self.held_to(32), TOTAL_POINTS)
         if name == "valat":
             return tricks_objective(self, d, name, "the declaring side takes every trick (Valat)",
@@ -201,7 +204,8 @@ class ZwanzigerrufenRules(Rules):
                 # can do that) does not count.
                 absent = 0 if self.variant["pagat_via_sagotrick"] else 1 << self.skus
                 event = TrickEvent(1 << self.pagat, absent=absent, winner_card=self.pagat, last_only=True)
-                return Objective(name, side, "the Pagat holder's side wins the last trick with the Pagat",
+                return Objective(name, side, "the Pagat holder's side wins the last trick with the Pagat "
+                                 "(Pagat Ultimo)",
                                  events=(event,), target=1, maximum=1, game=self.game.name)
             event = TrickEvent(1 << self.pagat, not_winner_card=self.pagat, last_only=True)
             other = frozenset(range(self.seats)) - side
@@ -432,6 +436,45 @@ def dealt_together(deal: Deal, cards: Sequence[int]) -> int | None:
     side), or None."""
     wanted = sum(1 << card for card in cards)
     return next((seat for seat, hand in enumerate(deal.hands) if hand & wanted == wanted), None)
+
+
+#: The bonuses the cards decide (RULES.md 1.6), with their cards and how a player says what they are.
+CARD_BONUSES = {"trull": (("TS", "T21", "T1"), "TS T21 T1", "all three", "Trull"),
+                "four_kings": (("SK", "CK", "HK", "DK"), "the four Kings", "all four", "4 Kings")}
+
+
+def dealt_bonus(rules: Rules, state: PlayState, bonus: str) -> DealtBonus:
+    """Trull or 4 Kings from the dealt hands (or, under ``card_bonus_basis=captured``, the tricks taken so far)."""
+    names, what, how_many, title = CARD_BONUSES[bonus]
+    cards = [rules.pack.parse(name).index for name in names]
+    counts = rules.contract.kind != "suitsolo" or bonus in SUIT_SOLO_BONUSES
+    if rules.variant["card_bonus_basis"] == "captured":
+        description = f"one side takes {what} in its tricks ({title})"
+        taken = [0] * rules.seats  # cards by the seat whose trick took them
+        for trick in state.history:
+            for card in trick.cards:
+                taken[trick.winner] |= 1 << card
+        wanted = sum(1 << card for card in cards)
+        sides = {rules.side_of(seat) for seat in range(rules.seats) if taken[seat] & wanted}
+        if len(sides) > 1:
+            made, side, reason = False, frozenset[int](), "the sides split them in the tricks"
+        elif sides and reduce(or_, (taken[s] for s in next(iter(sides)))) & wanted == wanted:
+            side = next(iter(sides))
+            made, reason = True, f"{rules.describe_side(side)} took {how_many} in the tricks"
+        else:
+            made, side, reason = None, frozenset(), "the tricks still to come decide it (not searched)"
+        seat = None
+    else:
+        description = f"one player was dealt {what} ({title})"
+        dealt = dealt_together(rules.deal, cards)
+        side = frozenset() if dealt is None else rules.side_of(dealt)
+        made, seat = dealt is not None, None if dealt is None else dealt + 1
+        reason = (f"seat {seat} was dealt them" if made else f"nobody was dealt {how_many}") + \
+            "; decided by the deal, no search"
+    if not counts:
+        reason += "; does not count in a Suit Solo"
+    return DealtBonus(bonus, description, seats_of(side), seat, made, counts,
+                      "tricks" if rules.variant["card_bonus_basis"] == "captured" else "deal", reason)
 
 
 def game_value(rules: Rules) -> int:
@@ -742,6 +785,16 @@ class Zwanzigerrufen(Game):
             if side not in owners or name == "pagat_beaten":  # the silent loss: an announced Pagat fails however
                 unscored.add(name)
         return frozenset(unscored)
+
+    @classmethod
+    def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
+        """Trull and 4 Kings (RULES.md 1.6): decided by the deal, or under ``captured`` by the tricks."""
+        return tuple(dealt_bonus(rules, state, bonus) for bonus in CARD_BONUSES)
+
+    @classmethod
+    def item_title(cls, name: str) -> str:
+        """The rule book's names (docs/scoring.md): Pagat Ultimo, 4 Kings, ..."""
+        return BONUS_LABELS.get(name, name)
 
     @classmethod
     def settlement_unsupported(cls, rules: Rules) -> str | None:

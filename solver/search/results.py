@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 from typing import NamedTuple
 
 from ..cards import Card, Pack
@@ -104,6 +105,49 @@ class SolveResult:
         if line:
             parts.append("line " + " ".join(line))
         return f"<SolveResult {'; '.join(parts)}>"
+
+    def _lines(self) -> list[str]:
+        """The answer for people, a line each: the value (and the target's yes/no), the cards, the line."""
+        side = "+".join(str(seat + 1) for seat in sorted(self.objective.maximiser))
+        side = f"seat {side}" if len(self.objective.maximiser) == 1 else side
+        head = f"{self.objective.name} for {side}: {self.total}"
+        if self.achieved:
+            head += f" ({self.achieved} won already + {self.future} from the rest)"
+        if self.objective.target is not None:
+            head += f"; needs {self.objective.target}: {'yes' if self.success else 'no'}"
+        lines = [head]
+        if self.objective.description:
+            lines.append(self.objective.description)
+        named = self.pack is not None
+        if self.card_values:
+            cards = self.card_names().items() if named else [(str(cv.card), cv.value) for cv in self.card_values]
+            to_move = f"seat {self.to_move}'s " if self.to_move else ""
+            lines.append(f"{to_move}cards (value of the rest): " + ", ".join(f"{name} {value}" for name, value in cards))
+        if self.line:
+            lines.append("line: " + " ".join(self.line_names() if named else map(str, self.line)))
+        return lines
+
+    def __str__(self) -> str:
+        """The answer for people (``print(result)``): the value, whether the target is reached, each card's value and
+        the principal line by the cards' names; ``repr`` stays one line."""
+        return "\n".join(self._lines())
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter, with the cards' values as a table (best first, as the engine orders them)."""
+        parts = [f'<p style="font-weight:bold">{escape(self._lines()[0])}</p>']
+        if self.objective.description:
+            parts.append(f"<p>{escape(self.objective.description)}</p>")
+        if self.card_values:
+            cell = 'style="padding:2px 8px;text-align:{}"'
+            named = self.card_names().items() if self.pack is not None else \
+                [(str(cv.card), cv.value) for cv in self.card_values]
+            rows = "".join(f"<tr><td {cell.format('left')}>{escape(name)}</td><td {cell.format('right')}>{value}</td>"
+                           "</tr>" for name, value in named)
+            parts.append(f'<table style="border-collapse:collapse"><tr><th {cell.format("left")}>card</th>'
+                         f'<th {cell.format("right")}>value of the rest</th></tr>{rows}</table>')
+        if self.line:
+            parts.append(f"<p>{escape(self._lines()[-1])}</p>")
+        return f"<div>{''.join(parts)}</div>"
 
     def _pack(self) -> Pack:
         if self.pack is None:
