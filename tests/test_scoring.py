@@ -134,6 +134,15 @@ def test_kontra_check_case():
     assert settlement.payments == (-2, 2, -2, 2)
 
 
+def test_a_soloists_announcement_is_the_declarers_not_the_declarers_seat():
+    """A one-seat side read "announced by the declarers seat 1" (the review): a soloist is the declarer."""
+    text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text(encoding="utf-8")
+    text = text.replace('[Contract "Solo"]', '[Contract "Solo"]\n[Announcements "1: Valat"]')
+    settlement = solver.dd_settlement(solver.parse_positions(text, name="valat.tbn")[0])  # the rest played out
+    valat, = (item for item in settlement.items if item.name == "valat")
+    assert valat.reason == "Valat announced by the declarer, seat 1: made"
+
+
 def test_a_settlement_prints_and_renders_for_people():
     """``print(settlement)`` and Jupyter show the items and payments as ``stich score`` does, not a dataclass dump."""
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)

@@ -498,8 +498,10 @@ def bonus_base(rules: Rules, bonus: str, announced: bool) -> int:
 
 
 def side_name(rules: Rules, side: frozenset[int]) -> str:
-    who = "declarers" if side == rules.declaring_side else "defenders"
-    return f"{who} {rules.describe_side(side)}"
+    """A side in a score reason: ``declarers 1+3``, ``defenders 2+3+4``, a soloist ``declarer, seat 1``."""
+    if side != rules.declaring_side:
+        return f"defenders {rules.describe_side(side)}"
+    return f"declarer, {rules.describe_side(side)}" if len(side) == 1 else f"declarers {rules.describe_side(side)}"
 
 
 def tarock_game_item(rules: Rules, outcome: TarockOutcome, claims: Claims) -> ScoreItem:
