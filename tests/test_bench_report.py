@@ -35,7 +35,8 @@ def report(monkeypatch):
 def _git(directory: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(directory), *args], capture_output=True, text=True, check=True,
                           env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-                               "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"}).stdout.strip()
+                               "GIT_COMMITTER_EMAIL": "t@t",
+                               "PATH": os.environ.get("PATH", "/usr/bin:/bin")}).stdout.strip()  # git where it is
 
 
 def test_the_machine_names_the_measured_package_and_its_commit_not_this_checkouts(report, monkeypatch, tmp_path):

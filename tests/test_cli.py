@@ -762,11 +762,15 @@ def test_bench_compare_with_a_file_that_is_no_run(tmp_path):
     assert "missing.json: No such file or directory" in result.stderr
 
 
-def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(tmp_path):
+def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(tmp_path, monkeypatch):
     """Every run said "stich 0.1.0", the same on every commit, so a run compared with one saved on another build
     (or on one thread against two) looked like a like-for-like comparison; and a line timed on other deals showed
     "-" without saying which deals."""
     from solver.benchmark import engine_fingerprint
+
+    # the threads recorded are at most the usable cores, the table the environment's: pinned, as on a 2-core machine
+    monkeypatch.setattr("solver.cli.bench.usable_cores", lambda: 2)
+    monkeypatch.delenv("STICH_TABLE_MB", raising=False)
 
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--save", saved)
