@@ -63,8 +63,10 @@ class DDSWorker:
     """The DDS side's process."""
 
     def __init__(self) -> None:
+        # a session of its own: the terminal's Ctrl-C reaches only the report (whose handler stops the run), not a
+        # worker still starting up, before its own SIG_IGN; it ends when its stdin closes
         self._process = subprocess.Popen([sys.executable, "-c", DDS_WORKER], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, text=True)
+                                         stdout=subprocess.PIPE, text=True, start_new_session=True)
         if self._readline() != "ready":
             raise RuntimeError("the DDS worker did not start")
 

@@ -444,22 +444,24 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.getsignal(signal.SIGINT)
     if previous is signal.default_int_handler:
         signal.signal(signal.SIGINT, _interrupt)
-    try:
+    report = None
+    try:  # the handler stays through the writes, which are atomic: a Ctrl-C leaves each file whole, old or new
         report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
+        text = render(report)
+        if args.out is None:
+            sys.stdout.write(text)
+        else:
+            write(args.out, text)
+            print(f"wrote {args.out}", file=sys.stderr)
+        if args.json is not None:
+            with atomic_file(args.json) as stream:
+                stream.write(json.dumps(as_json(report), indent=1) + "\n")
     except KeyboardInterrupt:
-        print("report.py: interrupted: no report written", file=sys.stderr)
+        print("report.py: interrupted: " + ("no report written" if report is None else
+                                            "the report is written only where 'wrote' says so"), file=sys.stderr)
         return 130
     finally:
         signal.signal(signal.SIGINT, previous)
-    text = render(report)
-    if args.out is None:
-        sys.stdout.write(text)
-    else:
-        write(args.out, text)
-        print(f"wrote {args.out}", file=sys.stderr)
-    if args.json is not None:
-        with atomic_file(args.json) as stream:
-            stream.write(json.dumps(as_json(report), indent=1) + "\n")
     wrong = wrong_answers(report)
     for what in wrong:
         print(f"WRONG ANSWERS: {what}", file=sys.stderr)

@@ -130,3 +130,20 @@ def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_fil
         report.write(readme, "half-written figures\n")
     assert "new figures" in readme.read_text(encoding="utf-8")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["README.md"]  # no temporary left behind
+
+
+def test_ctrl_c_while_the_report_is_written_is_said_too(report, monkeypatch, tmp_path, capsys):
+    """A Ctrl-C after the run, while the report was rendered and written, printed a KeyboardInterrupt traceback
+    (the review): the handler now covers the writes, which keep the old file whole."""
+    readme = tmp_path / "README.md"
+    readme.write_text("old\n", encoding="utf-8")
+    monkeypatch.setattr(report, "run", lambda *args: "measured")
+    monkeypatch.setattr(report, "render", lambda measured: "new\n")
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "write", interrupted)
+    assert report.main(["--deals", "1", "--dds-deals", "0", "--ablation-deals", "0", "--out", str(readme)]) == 130
+    assert capsys.readouterr().err == "report.py: interrupted: the report is written only where 'wrote' says so\n"
+    assert readme.read_text(encoding="utf-8") == "old\n"
