@@ -756,6 +756,22 @@ def test_the_command_refuses_a_bad_allow_host():
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="interfaces are read the Linux way")
+def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
+    """The machine's names are looked up for the startup list; its NAME.local would be a multicast-DNS query that
+    can wait seconds for no answer (the review): it is a name of the board's, not looked up."""
+    from solver.board import guard
+
+    asked: list[str] = []
+
+    def lookup(name, *args, **kwargs):
+        asked.append(name)
+        raise OSError("not here")
+
+    monkeypatch.setattr(guard.socket, "getaddrinfo", lookup)
+    guard.machine_addresses()
+    assert "clubpc.local" in guard.machine_names() and sorted(asked) == ["clubpc", "clubpc.club.lan"]
+
+
 def test_every_interfaces_address_is_listed_not_only_the_default_routes():
     """A club PC on a cable and a wireless network is reached at both; the startup list had only the default
     route's address and the names'. Each interface's address is read from the system (its first IPv4 address, every

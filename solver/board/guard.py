@@ -113,6 +113,8 @@ def machine_addresses() -> list[str]:
     and link-local addresses left out; IPv4 first."""
     found: set[str] = interface_addresses()
     for name in machine_names():
+        if name.endswith(".local"):  # a multicast-DNS query can wait seconds for no answer: the interfaces have it
+            continue
         try:
             found |= {str(info[4][0]) for info in socket.getaddrinfo(name, None, type=socket.SOCK_STREAM)}
         except OSError:
