@@ -1066,6 +1066,7 @@ def test_a_lost_tout_is_settled_at_its_lost_trick():
     lost = c.post("/api/position", json={"board": board, "moves": "EU E7 G7 S7 EO EA G8 S8".split()}).json()
     assert not lost["is_over"] and lost["settlement"]["payments"] == [-54, 18, 18, 18]  # v = 10 + 2 x 4 Laufende
     assert lost["settlement"]["notes"] == ["the Tout was lost in trick 2: the deal ends there"]
+    assert [side["name"] for side in lost["sides"]] == ["declarer", "defenders"]  # one seat: "declarer (1)"
 
 
 def test_the_pot_is_on_the_table_throughout_the_deal():

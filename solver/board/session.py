@@ -351,7 +351,8 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     else:
         sides = [{"name": name, "seats": [s + 1 for s in sorted(side)], "tricks": state.side_tricks(side),
                   "points": state.side_points(side)}
-                 for name, side in (("declarers", declaring), ("defenders", rules.defending_side)) if side]
+                 for name, side in (("declarer" if len(declaring) == 1 else "declarers", declaring),
+                                    ("defenders", rules.defending_side)) if side]
     history = [{"leader": trick.leader + 1, "winner": trick.winner + 1,
                 "cards": [faces[card] | {"seat": trick.seat_of(i, rules.seats) + 1} for i, card in
                           enumerate(trick.cards)]} for trick in state.history]
