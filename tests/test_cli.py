@@ -334,7 +334,21 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
                                  partner=2, variant="card_bonus_basis=captured", play="SQ TS SN CK T1 T4 DK HK")
     split = (False, "the sides split them in the tricks")
     assert [(b.made, b.reason) for b in solver.dealt_bonuses(other)] == [split, split]
-    assert solver.dealt_bonuses(board("schafkopf.tbn", 1)) == []
+    assert [b.bonus for b in solver.dealt_bonuses(board("schafkopf.tbn", 1))] == ["laufende"]  # Schafkopf's own
+
+
+def test_check_lists_schafkopfs_laufende_the_deal_decides():
+    """RULES.md 2.5: the Laufende are the deal's, no search; check lists them beside the searched bonuses."""
+    deal = "EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"
+    (laufende,) = solver.dealt_bonuses(solver.make_position("schafkopf", deal, "WenzTout"))
+    assert (laufende.bonus, laufende.side, laufende.made, laufende.counts) == ("laufende", (1,), True, True)
+    assert laufende.reason == ("seat 1 was dealt 4 from the top; they raise the value (2 each in a Tout); decided "
+                               "by the deal, no search")
+    other = deal.replace("EO GO", "EA GO").replace("EA EZ EK", "EO EZ EK")  # the top Ober a defender's
+    (none,) = solver.dealt_bonuses(solver.make_position("schafkopf", other, "Solo G",
+                                                        variant="solo_requires_plain_trump_card=false"))
+    assert (none.made, none.side, none.reason) == (False, (), "no side was dealt 3 from the top; decided by the "
+                                                                "deal, no search")
 
 
 def test_check_schafkopf_and_kratzen():

@@ -476,8 +476,8 @@ class Game(metaclass=GameType):
 
     @classmethod
     def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
-        """The bonuses of the contract that the cards decide without a search (Zwanzigerrufen's Trull and 4 Kings),
-        for ``stich check`` to list beside the searched ones. None by default."""
+        """The bonuses of the contract that the cards decide without a search (Zwanzigerrufen's Trull and 4 Kings,
+        Schafkopf's Laufende), for ``stich check`` to list beside the searched ones. None by default."""
         return ()
 
     @classmethod

@@ -14,7 +14,7 @@ from ..errors import InvalidContractError, did_you_mean
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
-from .outcome import ScoreItem, Scored, total_payments, two_sided
+from .outcome import DealtBonus, ScoreItem, Scored, seats_of, total_payments, two_sided
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems,
                    TrumpSuitRules, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
@@ -189,6 +189,22 @@ def laufende(rules: Rules) -> tuple[int, frozenset[int]]:
     return (count if count >= minimum else 0), side
 
 
+def laufende_bonus(rules: Rules) -> DealtBonus:
+    """The Laufende as ``stich check`` lists them beside the searched bonuses: the deal decides them (RULES.md 2.5)."""
+    count, side = laufende(rules)
+    minimum = 2 if rules.contract.kind in WENZ_KINDS else 3
+    description = f"one side was dealt the top trumps, {minimum} or more in a row (Laufende)"
+    if count:
+        per_run = "2 each in a Tout" if rules.contract.kind in TOUTS else "1 each"
+        reason = f"{rules.describe_side(side)} was dealt {count} from the top; they raise the value ({per_run})"
+        if rules.variant["laufende_mode"] == "only_if_holder_wins":
+            reason += " if that side wins the game"
+    else:
+        reason = f"no side was dealt {minimum} from the top"
+    return DealtBonus("laufende", description, seats_of(side) if count else (), None, bool(count), True, "deal",
+                      reason + "; decided by the deal, no search")
+
+
 def tout_lost_at(rules: Rules, state: PlayState) -> int | None:
     """The number of the first trick (1-based) the declarer did not win, None while he has won every one."""
     return next((number for number, trick in enumerate(state.history, 1) if trick.winner != rules.declarer), None)
@@ -323,6 +339,11 @@ class Schafkopf(Game):
         the deal in defeat (seeds/001: "tap av ett avslutter utdelingen i nederlag")."""
         kind = rules.contract.kind
         return state.is_over or kind == "sie" or (kind in TOUTS and tout_lost_at(rules, state) is not None)
+
+    @classmethod
+    def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
+        """The Laufende of a whole deal (RULES.md 2.5): the dealt hands decide them; a Sie has none to count."""
+        return (laufende_bonus(rules),) if cls.is_whole(rules.deal) and rules.contract.kind != "sie" else ()
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
