@@ -508,7 +508,7 @@ def test_every_share_of_the_advice_has_a_wilson_interval():
     console = Console(record=True, width=160)
     render_advice(document, console)
     text = console.export_text()
-    assert "90% (60-98%)" in text and "20% (6-51%) schneider" in text and "60% (31-83%) schneider" in text
+    assert "90% (60-98%)" in text and "20% (6-51%) Schneider" in text and "60% (31-83%) Schneider" in text
     assert "0% (0-28%)" in text and "each share with its 95% Wilson interval in brackets" in text
 
 
@@ -650,7 +650,7 @@ def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_
     console = Console(width=200, record=True)
     render_advice(document, console)
     text = console.export_text()
-    assert ("never made in 30 samples, so each below 11% (the top of its 95% interval): schneider, schwarz (Wenz, "
+    assert ("never made in 30 samples, so each below 11% (the top of its 95% interval): Schneider, Schwarz (Wenz, "
             "Solo E)") in text
     assert "0% (0-11%) schneider" not in text  # the table's cells keep the bonuses made
 

@@ -35,6 +35,9 @@ PLAIN_ORDER = "AZKOU987"  # plain ranks, highest first; trumps (Obers, Unters) n
 #: The first flag bit: a trick has been led with a plain card of the called suit (RULES.md 2.3, ``r_led``).
 CALLED_SUIT_LED = 1
 
+#: The score items as players name them (the text tables; the JSON keeps the names).
+ITEM_TITLES = {"game": "Game", "schneider": "Schneider", "schwarz": "Schwarz", "laufende": "Laufende"}
+
 #: The contracts won by every trick (RULES.md 2.2, 2.5), and those whose trumps are the Unters alone.
 TOUTS = frozenset({"wenztout", "solotout"})
 WENZ_KINDS = frozenset({"wenz", "wenztout"})
@@ -339,6 +342,11 @@ class Schafkopf(Game):
         the deal in defeat (seeds/001: "tap av ett avslutter utdelingen i nederlag")."""
         kind = rules.contract.kind
         return state.is_over or kind == "sie" or (kind in TOUTS and tout_lost_at(rules, state) is not None)
+
+    @classmethod
+    def item_title(cls, name: str) -> str:
+        """The players' names of the score items (RULES.md 2.5): Game, Schneider, Schwarz, Laufende."""
+        return ITEM_TITLES.get(name, name)
 
     @classmethod
     def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
