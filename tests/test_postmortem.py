@@ -506,6 +506,22 @@ def test_tree_writers_round_trip(tmp_path):
     assert back.edges["root", "HK"]["optimal"] in (False, "False", "false")
 
 
+def test_the_tree_json_is_read_back_as_the_docs_say_on_the_networkx_the_package_asks_for(tmp_path):
+    """The JSON is written with node_link_data(edges="links"), which networkx has only from 3.4 (3.0 to 3.3 raise a
+    TypeError on edges=), and read back with node_link_graph(edges="links"): from networkx 3.6 on, the plain
+    node_link_graph(data) looks for 'edges' and fails with a KeyError."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    dependencies = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    (floor,) = [d.split(">=", 1)[1] for d in dependencies if d.startswith("networkx>=")]
+    assert tuple(int(part) for part in floor.split(".")[:2]) >= (3, 4)
+    doc = (root / "docs" / "postmortem.md").read_text()
+    assert 'nx.node_link_graph(json.load(file), edges="links")' in doc
+    with (write_tree(strategy_tree(ending(), 1), tmp_path / "tree.json")).open() as file:
+        assert nx.node_link_graph(json.load(file), edges="links").number_of_nodes() > 1
+
+
 # --- the commands ----------------------------------------------------------------------------------------------------
 
 
