@@ -719,6 +719,26 @@ def test_the_tree_names_the_record_deal_and_play_it_came_from(tmp_path):
     assert strategy_tree(ending(), 0).graph["source"] == ""  # made, not read: no record
 
 
+def test_tree_command_roots_the_tree_at_a_what_if_of_play(tmp_path):
+    """--play, as show, solve, check, score and postmortem take it: the tree starts after those cards, its values
+    are those solve gives there, the graph's 'played' ends with them; an illegal card is said at the record's
+    [Play] tag, with the rule it breaks, and nothing is written."""
+    valat = EXAMPLES / "valat.tbn"
+    out = tmp_path / "what-if.graphml"
+    run("tree", valat, "--play", "HK T1", "--depth", 1, "--out", out)
+    graph = nx.read_graphml(out)
+    position = next(solver.read_positions(valat)).play_cards("HK T1")
+    assert graph.graph["played"].endswith(" HK T1") and graph.nodes["root"]["table"] == "HK T1"
+    assert graph.nodes["root"]["to_move"] == 3 and graph.number_of_nodes() == 1 + solver.perft(position, 1)
+    points = solver.solve(position, "points", cards=True)
+    assert {card: value for _, card, value in graph.edges(data="value")} == {
+        position.pack[cv.card].name: points.achieved + cv.value for cv in points.card_values}
+    bad = run("tree", valat, "--play", "HK SQ", "--depth", 1, "--out", tmp_path / "bad.json", code=1)
+    assert bad.stderr.startswith(f"stich: {valat}:19:1: --play: card 2 of the play (SQ): seat 2 may not play SQ "
+                                 "here: cannot follow suit to the lead HK and must trump")
+    assert "Traceback" not in bad.stderr and not (tmp_path / "bad.json").exists()
+
+
 def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path):
     """Depth 8 of a Zwanzigerrufen deal is 172,326 nodes and 1.4 GB: refused at once (exit 1, no traceback, no
     file), by the default --max-nodes too; 0 lifts the limit."""
