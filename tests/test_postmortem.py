@@ -492,6 +492,22 @@ def test_kratzen_tree_values_the_declarers_tricks():
     assert graph.nodes["root"]["value"] == 2 and graph.edges["root", "SU"]["optimal"] is False
 
 
+def test_the_tree_says_the_target_its_values_are_measured_against(tmp_path):
+    """A node's value is a trick count under a target objective: the graph says what total makes it (2 tricks for
+    the Kratzen attacker, 1 for another seat, 10 for a Valat), so that a file says which nodes make it; points and
+    the score have no target, and no attribute."""
+    kratzen = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1)
+    assert strategy_tree(kratzen, 1).graph["target"] == 2
+    assert strategy_tree(kratzen, 1, seat=2).graph["target"] == 1
+    assert "target" not in strategy_tree(ending(), 1).graph
+    assert "target" not in strategy_tree(ending(), 1, objective="score").graph
+    out = tmp_path / "valat.graphml"
+    run("tree", EXAMPLES / "valat.tbn", "--depth", 1, "-o", "valat", "--out", out)
+    graph = nx.read_graphml(out)
+    assert graph.graph["target"] == 10 and graph.nodes["root"]["value"] == 10
+    assert {graph.nodes[child]["value"] >= 10 for child in graph.successors("root")} == {True, False}  # HK fails
+
+
 def test_tree_writers_round_trip(tmp_path):
     graph = strategy_tree(ending(), 2)
     graphml = write_tree(graph, tmp_path / "tree.graphml")
