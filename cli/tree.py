@@ -21,6 +21,7 @@ from .options import (BOARD, RECORD, TABLE_MB, THREADS, VARIANT, checked_objecti
                       parse_variant_options)
 from .records import check_selection, located, no_such_record, selected, stdin_bytes
 from .render import plural, progress_on_stderr
+from .whatif import PLAY, what_if
 
 
 def tree(
@@ -39,6 +40,7 @@ def tree(
                                                  "(default points; in a game without them, the declarer's tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
                                        help="The seat of a per-seat objective."),
+    play: Optional[str] = PLAY,
     max_nodes: int = typer.Option(DEFAULT_MAX_NODES, "--max-nodes", metavar="N", min=0, max=MAX_TREE_NODES,
                                   help="Refuse a tree of more than N nodes, counted before it is built (about 8 KB "
                                        "of memory a node); 0: no limit."),
@@ -46,9 +48,9 @@ def tree(
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
 ) -> None:
-    """Every play sequence of DEPTH cards from the position after the record's Play section, each node with the
-    double-dummy value and every card an edge marked optimal when it keeps the value. The first record (or the
-    one of --board or --record) is used."""
+    """Every play sequence of DEPTH cards from the position after the record's Play section (and --play's cards),
+    each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The first
+    record (or the one of --board or --record) is used."""
     from solver.tree import FORMATS, TreeTooLarge, strategy_tree, write_tree
 
     flags = parse_variant_options(variant)
@@ -79,7 +81,7 @@ def tree(
                 break
         if record is None:
             raise StichError(no_such_record(name, board, record_number, count))
-        position = position_from_record(record, variant=flags)
+        position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
         try:
             with progress_on_stderr("tree") as report:
                 graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,

@@ -181,20 +181,48 @@ def diagram(position: "Position", *, signs: bool = True, heading: bool = True) -
     writes suit letters where the output cannot show the suit signs; ``heading=False`` leaves the heading to the
     caller (a command's record title above it)."""
     style = SuitStyle.of(position.pack, signs)
+    seats = _seats(position, style)
+    centre = _table_lines(position, style)
+    body = _table(position, seats, centre, None)
+    if max(len(line) for line in body) > WIDTH:
+        body = _table(position, seats, centre, WRAPPED_CARD_LINE)
+    out = [_heading(position), ""] if heading else [""]  # a blank line under the caller's title
+    return "\n".join(out + body).rstrip() + "\n"
+
+
+#: The width a diagram keeps to (a terminal's 80 columns), wrapping its longest card lines where it would not.
+WIDTH = 80
+#: A card line wrapped to fit WIDTH is at most this wide: three columns of it, the gaps and the widest title fit.
+WRAPPED_CARD_LINE = 24
+
+
+def _card_lines(label: str, width: int, ranks: tuple[str, ...], wrap: int | None) -> list[str]:
+    """One suit of a hand: its label and ranks, on more lines (indented under the first rank) when ``wrap`` is set
+    and one line would be wider."""
+    lines = [f"{label:<{width}}"]
+    for rank in ranks or ("-",):
+        if wrap is not None and len(lines[-1]) + 1 + len(rank) > wrap and lines[-1].strip():
+            lines.append(" " * width)
+        lines[-1] += " " + rank
+    return lines
+
+
+def _table(position: "Position", seats: list[_Seat], centre: list[str], wrap: int | None) -> list[str]:
+    """The diagram's lines under its heading, each card line at most ``wrap`` wide (None: one line a suit)."""
     blocks = []
-    for seat in _seats(position, style):
+    for seat in seats:
         width = max((len(label) for _, label, _ in seat.suits), default=1)
         lines = [seat.title]
-        lines += [f"{label:<{width}} " + (" ".join(ranks) if ranks else "-") for _, label, ranks in seat.suits]
+        for _, label, ranks in seat.suits:
+            lines += _card_lines(label, width, ranks, wrap)
         lines.append(seat.won)
         blocks.append(lines)
-    centre = _table_lines(position, style)
     inner = max(len(line) for line in centre)
     centre = ["+" + "-" * (inner + 2) + "+"] + [f"| {line:<{inner}} |" for line in centre] + \
              ["+" + "-" * (inner + 2) + "+"]
     grid = _grid(position, blocks, centre)
     widths = [max((len(line) for row in grid for line in row[column]), default=0) for column in range(3)]
-    out = [_heading(position), ""] if heading else [""]  # a blank line under the caller's title
+    out = []
     for row in grid:
         height = max(len(cell) for cell in row)
         if not height:
@@ -203,7 +231,7 @@ def diagram(position: "Position", *, signs: bool = True, heading: bool = True) -
             parts = [(cell[i] if i < len(cell) else "").ljust(widths[column]) for column, cell in enumerate(row)]
             out.append((" " * _GAP).join(part for part in parts).rstrip())
         out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    return out
 
 
 def diagram_html(position: "Position") -> str:
@@ -232,4 +260,4 @@ def diagram_html(position: "Position") -> str:
             f'<table style="border-collapse:collapse">{"".join(rows)}</table></div>')
 
 
-__all__ = ["PLACES", "SIGNS", "SuitStyle", "diagram", "diagram_html"]
+__all__ = ["PLACES", "SIGNS", "WIDTH", "SuitStyle", "diagram", "diagram_html"]

@@ -113,6 +113,13 @@ def _origin(position: Position) -> dict[str, str]:
             "deal": position.rules.deal.text(), "played": " ".join(pack[card].name for card in position.played)}
 
 
+def _target(goal: Objective) -> dict[str, int]:
+    """The ``target`` graph attribute: the total the maximiser needs (2 tricks for a Kratzen attacker, 10 for a
+    Valat), so that a node's value says whether it makes it; absent where the objective has none (points, score),
+    since GraphML and GEXF have no null."""
+    return {} if goal.target is None else {"target": goal.target}
+
+
 def strategy_tree(position: Position, depth: int, *, objective: str | None = None, seat: int | None = None,
                   engine: EngineSolver | None = None, max_nodes: int | None = None,
                   progress: TreeProgress | None = None) -> nx.DiGraph:
@@ -123,7 +130,8 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     the declaring side's settlement in game units), ``depth``.
     Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``.
     Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth``, ``variant`` (the flags
-    that differ from the game's defaults, ``name=value, ...``), and where the tree came from: ``source`` (the
+    that differ from the game's defaults, ``name=value, ...``), ``target`` (the total the maximiser needs, where the
+    objective has one), and where the tree came from: ``source`` (the
     record's ``file:line``), ``board``, ``deal`` and ``played`` (the cards before the root).
 
     ``max_nodes`` (None: no bound) refuses a larger tree with :class:`TreeTooLarge` before any node is made
@@ -147,7 +155,7 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     rules = position.rules
     graph = nx.DiGraph(objective=goal.name, maximiser="+".join(str(s + 1) for s in sorted(goal.maximiser)),
                        game=position.game.name, contract=str(rules.contract), depth=depth,
-                       variant=rules.variant.text(), **_origin(position))
+                       variant=rules.variant.text(), **_target(goal), **_origin(position))
     state = position.state
     root_value = goal.achieved(rules, state) + engine.value(state, goal)
     graph.add_node(_node_id(()), **_node_attributes(state, root_value, 0))

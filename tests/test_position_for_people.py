@@ -86,6 +86,22 @@ def test_a_finished_deal_shows_the_hands_as_dealt():
     assert "T EO HO HA HK" in text and "E K 7" in text  # seat 2's trumps and acorns as dealt
 
 
+def test_a_diagram_with_long_hands_wraps_its_card_lines_to_fit_80_columns():
+    """Ten tarocks in a hand drew an 82-column diagram (a 30-column trumps line in the middle column beside a
+    24-column one on the left), which an 80-column terminal broke across lines: the longest card lines wrap, under
+    their first card, and every card is still there."""
+    deal = ("1: TS T21 T20 T19 T18 T17 T16 T15 T14 T13 / T12 T11 T10 T9 T8 T7 T6 T5 T4 T1 / "
+            "SK SQ SN SJ SG CK CQ CN CJ CG / HK HQ HN HJ HG DK DQ DN DJ DG")
+    lines = str(solver.make_position("zwanzigerrufen", deal, "Solo", declarer=1)).splitlines()
+    assert max(len(line) for line in lines) <= 80
+    seat_1 = next(i for i, line in enumerate(lines) if "Seat 1 (declarer, to play)" in line)
+    column = lines[seat_1].index("Seat 1")
+    assert [line[column:] for line in lines[seat_1 + 1:seat_1 + 3]] == ["T S 21 20 19 18 17 16 15", "  14 13"]
+    assert "T 12 11 10 9 8 7 6 5 4 1" in "\n".join(lines)  # 24 columns: not wrapped
+    # a diagram that fits keeps one line a suit
+    assert "T 17 16" in str(ending()) and all(len(line) <= 80 for line in str(ending()).splitlines())
+
+
 def test_jupyter_renders_the_same_diagram_as_html():
     html = ending("HK")._repr_html_()
     assert html == diagram_html(ending("HK")) and html.startswith("<div>") and "<table" in html

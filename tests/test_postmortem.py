@@ -492,6 +492,22 @@ def test_kratzen_tree_values_the_declarers_tricks():
     assert graph.nodes["root"]["value"] == 2 and graph.edges["root", "SU"]["optimal"] is False
 
 
+def test_the_tree_says_the_target_its_values_are_measured_against(tmp_path):
+    """A node's value is a trick count under a target objective: the graph says what total makes it (2 tricks for
+    the Kratzen attacker, 1 for another seat, 10 for a Valat), so that a file says which nodes make it; points and
+    the score have no target, and no attribute."""
+    kratzen = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1)
+    assert strategy_tree(kratzen, 1).graph["target"] == 2
+    assert strategy_tree(kratzen, 1, seat=2).graph["target"] == 1
+    assert "target" not in strategy_tree(ending(), 1).graph
+    assert "target" not in strategy_tree(ending(), 1, objective="score").graph
+    out = tmp_path / "valat.graphml"
+    run("tree", EXAMPLES / "valat.tbn", "--depth", 1, "-o", "valat", "--out", out)
+    graph = nx.read_graphml(out)
+    assert graph.graph["target"] == 10 and graph.nodes["root"]["value"] == 10
+    assert {graph.nodes[child]["value"] >= 10 for child in graph.successors("root")} == {True, False}  # HK fails
+
+
 def test_tree_writers_round_trip(tmp_path):
     graph = strategy_tree(ending(), 2)
     graphml = write_tree(graph, tmp_path / "tree.graphml")
@@ -504,6 +520,22 @@ def test_tree_writers_round_trip(tmp_path):
     back = nx.read_graphml(graphml)
     assert int(back.nodes["root"]["value"]) == 61
     assert back.edges["root", "HK"]["optimal"] in (False, "False", "false")
+
+
+def test_the_tree_json_is_read_back_as_the_docs_say_on_the_networkx_the_package_asks_for(tmp_path):
+    """The JSON is written with node_link_data(edges="links"), which networkx has only from 3.4 (3.0 to 3.3 raise a
+    TypeError on edges=), and read back with node_link_graph(edges="links"): from networkx 3.6 on, the plain
+    node_link_graph(data) looks for 'edges' and fails with a KeyError."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    dependencies = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    (floor,) = [d.split(">=", 1)[1] for d in dependencies if d.startswith("networkx>=")]
+    assert tuple(int(part) for part in floor.split(".")[:2]) >= (3, 4)
+    doc = (root / "docs" / "postmortem.md").read_text()
+    assert 'nx.node_link_graph(json.load(file), edges="links")' in doc
+    with (write_tree(strategy_tree(ending(), 1), tmp_path / "tree.json")).open() as file:
+        assert nx.node_link_graph(json.load(file), edges="links").number_of_nodes() > 1
 
 
 # --- the commands ----------------------------------------------------------------------------------------------------
@@ -701,6 +733,26 @@ def test_the_tree_names_the_record_deal_and_play_it_came_from(tmp_path):
     assert nx.read_graphml(tmp_path / "t.graphml").graph["played"] == " ".join(VALAT_THROWN)
     assert strategy_tree(ending(["HK"]), 0).graph["played"] == "HK"
     assert strategy_tree(ending(), 0).graph["source"] == ""  # made, not read: no record
+
+
+def test_tree_command_roots_the_tree_at_a_what_if_of_play(tmp_path):
+    """--play, as show, solve, check, score and postmortem take it: the tree starts after those cards, its values
+    are those solve gives there, the graph's 'played' ends with them; an illegal card is said at the record's
+    [Play] tag, with the rule it breaks, and nothing is written."""
+    valat = EXAMPLES / "valat.tbn"
+    out = tmp_path / "what-if.graphml"
+    run("tree", valat, "--play", "HK T1", "--depth", 1, "--out", out)
+    graph = nx.read_graphml(out)
+    position = next(solver.read_positions(valat)).play_cards("HK T1")
+    assert graph.graph["played"].endswith(" HK T1") and graph.nodes["root"]["table"] == "HK T1"
+    assert graph.nodes["root"]["to_move"] == 3 and graph.number_of_nodes() == 1 + solver.perft(position, 1)
+    points = solver.solve(position, "points", cards=True)
+    assert {card: value for _, card, value in graph.edges(data="value")} == {
+        position.pack[cv.card].name: points.achieved + cv.value for cv in points.card_values}
+    bad = run("tree", valat, "--play", "HK SQ", "--depth", 1, "--out", tmp_path / "bad.json", code=1)
+    assert bad.stderr.startswith(f"stich: {valat}:19:1: --play: card 2 of the play (SQ): seat 2 may not play SQ "
+                                 "here: cannot follow suit to the lead HK and must trump")
+    assert "Traceback" not in bad.stderr and not (tmp_path / "bad.json").exists()
 
 
 def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path):
