@@ -24,7 +24,7 @@ import os
 from array import array
 from bisect import bisect_right
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, Mapping, NamedTuple
+from typing import IO, Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import StichError
 from .files import lock_beside
@@ -107,12 +107,16 @@ class SpanSet:
 class Journal:
     """The journal of one job in the file at ``path``: :meth:`done` yields the spans already finished with their
     sums (read when the journal is opened), :meth:`append` adds one; :meth:`close` when the job ends. ``holder``
-    names the kind of process in the message of a journal in use."""
+    names the kind of process in the message of a journal in use. ``aliases`` are earlier spellings of the same
+    job's identity (a bot renamed since): their spans are this job's too."""
 
-    def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any], holder: str = "stich analyse") -> None:
+    def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any], holder: str = "stich analyse",
+                 aliases: Sequence[Mapping[str, Any]] = ()) -> None:
         self.path = Path(path)
         self.identity = json.loads(json.dumps(dict(identity)))  # as it reads back
-        self.key = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()[:16]
+        self.key = _key_of(self.identity)
+        self._known = {self.key: self.identity} | {_key_of(alias): alias
+                                                    for alias in (json.loads(json.dumps(dict(a))) for a in aliases)}
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._stream: IO[str] | None = None
         self._lock = lock_beside(self.path, holder)
@@ -150,7 +154,7 @@ class Journal:
             return
         self._check_first_line()  # before anything is trimmed: the file may be someone else's
         trim_partial_line(self.path)
-        found = False  # this job's header read (a header precedes its spans)
+        found: set[str] = set()  # the keys of this job's headers read (a header precedes its spans)
         seen = SpanSet()
         offset = 0
         with open(self.path, "rb") as stream:
@@ -159,10 +163,11 @@ class Journal:
                 try:
                     entry = json.loads(line)
                     if HEADER in entry:
-                        found = found or entry["key"] == self.key and \
-                            {name: entry.get(name) for name in self.identity} == self.identity
+                        known = self._known.get(entry["key"])
+                        if known is not None and {name: entry.get(name) for name in known} == known:
+                            found.add(entry["key"])
                         continue
-                    if not found or entry["key"] != self.key:
+                    if entry["key"] not in found:
                         continue  # another job's span
                     first, count = entry["span"]
                     span = Span(int(first), int(count))
@@ -176,7 +181,7 @@ class Journal:
                 seen.add(span)
                 self._done.append(at)
         self._stream = open(self.path, "a", encoding="utf-8")
-        if not found:
+        if self.key not in found:
             self._write_header()
 
     def _write_header(self) -> None:
@@ -205,6 +210,10 @@ class Journal:
         if found[HEADER] != VERSION or "key" not in found:
             raise StichError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
                              "remove it or choose another file")
+
+
+def _key_of(identity: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def trim_partial_line(path: Path) -> None:

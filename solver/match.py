@@ -317,7 +317,12 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": contract,
                           "declarer": declarer, "variant": variant if not isinstance(variant, Mapping)
                           else dict(variant), "rotate": rotate} | ({"pot": pot} if pot is not None else {})}
-    journal = Journal(checkpoint, identity, holder="stich match") if checkpoint is not None else None
+    # a sampling bot at the match's sample count was named 'sampling:N' before it was named 'sampling': a checkpoint
+    # written then is this match's too
+    renamed = [[f"sampling:{player[1]}", *player[1:]] if player[0] == "sampling" and player[1] is not None else player
+               for player in players]
+    aliases = [identity | {"match": identity["match"] | {"bots": renamed}}] if renamed != players else []
+    journal = Journal(checkpoint, identity, holder="stich match", aliases=aliases) if checkpoint is not None else None
     setup = MatchSetup.of(bots, contract, declarer, variant)
     kept: dict[int, list[PlayedDeal]] = {}
     build = engine_build()

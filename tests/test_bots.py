@@ -515,6 +515,21 @@ def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path)
     assert len(journal.read_text().splitlines()) == 4  # two headers, one board each
 
 
+def test_a_checkpoint_of_sampling_n_before_the_rename_is_still_resumed(tmp_path):
+    """``sampling:N`` at the match's sample count is now named ``sampling``; a checkpoint written under the old
+    name was not this match's any more, so a rerun played every board again (the review). Its spans count."""
+    journal = tmp_path / "match.ckpt"
+    old = [SamplingBot(samples=2, name="sampling:2"), make_bot("random"), make_bot("random")]
+    first = play_match("kratzen", old, boards=2, seed=3, checkpoint=journal)
+    lines = len(journal.read_text().splitlines())
+    new = [make_bot("sampling:2", samples=2), make_bot("random"), make_bot("random")]
+    assert new[0].name == "sampling"
+    again = play_match("kratzen", new, boards=2, seed=3, checkpoint=journal)
+    assert [deal.payments for deal in again.deals] == [deal.payments for deal in first.deals]
+    written = journal.read_text().splitlines()
+    assert len(written) == lines + 1 and "stich-analysis" in written[-1]  # its own header, no board played again
+
+
 def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_path, monkeypatch):
     """Checkpoints did not record the engine build: a match resumed after an upgrade mixed the boards of two builds
     and reported them as one result. Every board kept now names its build, and a mixed result says so."""
