@@ -249,8 +249,8 @@ def mixed_builds_text(builds: Mapping[str, int]) -> str | None:
     if len(builds) < 2:
         return None
     current = engine_build()
-    parts = [f"{count} by {build}" + (" (this one)" if build == current else "")
-             for build, count in builds.items()]
+    parts = [f"{count} by a build the checkpoint did not record" if build == UNKNOWN_BUILD else
+             f"{count} by {build}" + (" (this one)" if build == current else "") for build, count in builds.items()]
     return f"boards by {len(builds)} engine builds: {', '.join(parts)}"
 
 

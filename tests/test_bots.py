@@ -556,8 +556,10 @@ def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_pat
     for row in rows:
         row.get("sums", {}).pop("engine", None)
     journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    assert play_match("kratzen", bots, boards=4, seed=3, pot=12, checkpoint=journal).engine_builds \
-        == {"fedcba987654": 1, "unknown": 3}
+    unrecorded = play_match("kratzen", bots, boards=4, seed=3, pot=12, checkpoint=journal).engine_builds
+    assert unrecorded == {"fedcba987654": 1, "unknown": 3}
+    assert match_module.mixed_builds_text(unrecorded) == ("boards by 2 engine builds: 1 by fedcba987654 (this one), "
+                                                          "3 by a build the checkpoint did not record")
 
 
 def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_builds(tmp_path):
