@@ -79,6 +79,20 @@ def save_run(save: Path, run: Document) -> None:
         stream.write("\n")
 
 
+def partial_target(save: Path) -> Path:
+    """Where an interrupted run's finished lines go: ``--save FILE`` itself, unless FILE holds a whole run (a
+    baseline a Ctrl-C must not replace with part of one), then ``FILE.partial.json`` beside it."""
+    if str(save) == "-" or not save.is_file():
+        return save
+    try:
+        kept = json.loads(save.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return save  # no saved run: nothing to keep (the run would have refused a bad --compare before)
+    if isinstance(kept, dict) and "lines" in kept and "partial" not in kept:
+        return save.with_name(f"{save.stem}.partial{save.suffix or '.json'}")
+    return save
+
+
 def partial_text(run: Document) -> str:
     """``partial: 1 of 3 lines (interrupted during '...')`` for a saved run stopped by Ctrl-C, else ''."""
     partial = run.get("partial")
@@ -385,11 +399,13 @@ def bench(
                 shown = bool(documents) and not as_json and not saved_to_stdout
                 if shown:
                     render_bench(documents, stdout_console(), host, compared, bounds)
-                if save is not None and documents:
-                    save_run(save, saved_run(documents, host, {"lines": len(lines),
-                                                               "interrupted_during": line.name}))
-                saved = "" if save is None else (f"; the finished lines saved to {save}, marked partial" if documents
-                                                 else f"; nothing saved to {save}")
+                target = None if save is None else partial_target(save)
+                if target is not None and documents:
+                    save_run(target, saved_run(documents, host, {"lines": len(lines),
+                                                                 "interrupted_during": line.name}))
+                kept = f" ({save} holds a whole run: kept)" if target != save else ""
+                saved = "" if save is None else (f"; the finished lines saved to {target}, marked partial{kept}"
+                                                 if documents else f"; nothing saved to {save}")
                 message(f"stich: bench: interrupted during the line {line.name!r}: "
                         f"{len(documents)} of {plural(len(lines), 'line')} finished"
                         + (" (above)" if shown else "") + saved)

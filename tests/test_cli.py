@@ -874,6 +874,18 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
     assert result.exit_code == 130 and f"0 of 3 lines finished; nothing saved to {saved}" in result.stderr
     assert saved.read_text() == "an earlier file\n"
+    # a whole run saved before (a baseline) is not replaced by part of one: the part goes beside it (the review)
+    baseline = tmp_path / "base.json"
+    whole = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--save",
+                                str(baseline)])
+    assert whole.exit_code == 0 and "partial" not in json.loads(baseline.read_text())
+    before = baseline.read_text()
+    calls.clear()
+    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(baseline)])
+    beside = tmp_path / "base.partial.json"
+    assert result.exit_code == 130 and (f"the finished lines saved to {beside}, marked partial ({baseline} holds a "
+                                        "whole run: kept)") in result.stderr
+    assert baseline.read_text() == before and json.loads(beside.read_text())["partial"]["lines"] == 3
 
 
 def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
