@@ -231,7 +231,7 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
 
 def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     """Write the plot as PNG, SVG or PDF, chosen by the file's suffix; another suffix is bad input."""
-    if type(analysis).__name__ != "PlayAnalysis" or not hasattr(analysis, "curve"):  # (not imported: see above)
+    if not all(hasattr(analysis, name) for name in ("curve", "cards", "trick_ends")):  # (not imported: see above)
         raise StichError(f"the plot is of a PlayAnalysis (from analyse_play), not {type(analysis).__name__}")
     path = Path(path)
     suffix = path.suffix.lower()

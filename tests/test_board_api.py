@@ -768,8 +768,14 @@ def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
         raise OSError("not here")
 
     monkeypatch.setattr(guard.socket, "getaddrinfo", lookup)
+    monkeypatch.setattr(guard, "interface_addresses", lambda: {"192.0.2.7"})
     guard.machine_addresses()
     assert "clubpc.local" in guard.machine_names() and sorted(asked) == ["clubpc", "clubpc.club.lan"]
+    # off Linux no interface is read, and a Mac's own name is NAME.local: then it is looked up (the review)
+    asked.clear()
+    monkeypatch.setattr(guard, "interface_addresses", lambda: set())
+    guard.machine_addresses()
+    assert sorted(asked) == ["clubpc", "clubpc.club.lan", "clubpc.local"]
 
 
 def test_every_interfaces_address_is_listed_not_only_the_default_routes():

@@ -113,8 +113,8 @@ def machine_addresses() -> list[str]:
     and link-local addresses left out; IPv4 first."""
     found: set[str] = interface_addresses()
     for name in machine_names():
-        if name.endswith(".local"):  # a multicast-DNS query can wait seconds for no answer: the interfaces have it
-            continue
+        if found and name.endswith(".local"):  # a multicast-DNS query can wait seconds for no answer, and the
+            continue                            # interfaces gave the addresses (not so off Linux: a Mac's Name.local)
         try:
             found |= {str(info[4][0]) for info in socket.getaddrinfo(name, None, type=socket.SOCK_STREAM)}
         except OSError:
