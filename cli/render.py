@@ -26,7 +26,9 @@ from rich.text import Text
 from solver.cards import Pack
 from solver.deal import small_number
 from solver.diagram import SIGNS, SuitStyle, diagram
+from solver.analysis import check_answer
 from solver.games import get_game
+from solver.games.outcome import side_text
 from solver.position import Position
 
 from .errors import EXIT_PIPE_CLOSED
@@ -158,11 +160,7 @@ class CardPainter:
 # --- small words ------------------------------------------------------------------------------------------------
 
 
-def seats_text(seats: Sequence[int]) -> str:
-    """``1+3`` for a side, ``seat 2`` for a single seat."""
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "+".join(str(s) for s in seats) if seats else "-"
+seats_text = side_text  # ``1+3`` for a side, ``seat 2`` for a single seat: the library's words
 
 
 def yes_no(value: bool | None, yes: str = "yes", no: str = "no") -> Text:
@@ -344,21 +342,15 @@ def _line_table(result: Document, painter: CardPainter) -> Table:
 
 
 def _check_answer(check: Document, over: bool) -> Text:
+    """The library's words (:func:`solver.analysis.check_answer`) with the yes or no in colour; on a finished deal
+    nothing is left to force or stop: the play decided it."""
+    text = check_answer(check["can_force"], reason=check["reason"], guaranteed=check["guaranteed"],
+                        target=check["target"], made=check["already_made"], missed=over or check["already_missed"],
+                        side=check["side"], opponents=check["opponents"])
     if check["can_force"] is None:
-        return Text(f"does not arise: {check['reason']}", style="dim")
-    if check["guaranteed"] is not None:
-        answer = yes_no(check["can_force"])
-        answer.append(f" - guarantees {plural(check['guaranteed'], 'trick')}, needs {check['target']}")
-        return answer
+        return Text(text, style="dim")
     answer = yes_no(check["can_force"])
-    if check["already_made"]:
-        answer.append(" - made already")
-    elif over or check["already_missed"]:  # nothing is left to force or stop: the play decided it
-        answer.append(" - missed")
-    elif check["can_force"]:
-        answer.append(f" - {seats_text(check['side'])} can force it")
-    else:
-        answer.append(f" - {seats_text(check['opponents'])} can stop it")
+    answer.append(text.partition(" ")[1] + text.partition(" ")[2])
     return answer
 
 

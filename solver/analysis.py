@@ -367,6 +367,23 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
 # --- check ----------------------------------------------------------------------------------------------------------
 
 
+def check_answer(can_force: bool | None, *, reason: str, guaranteed: int | None, target: int | None, made: bool,
+                 missed: bool, side: Sequence[int], opponents: Sequence[int]) -> str:
+    """A bonus check's answer in words, for :meth:`BonusCheck.answer` and ``stich check``'s table alike."""
+    if can_force is None:
+        return f"does not arise: {reason}"
+    answer = "yes" if can_force else "no"
+    if guaranteed is not None:
+        return f"{answer} - guarantees {guaranteed:,} trick{'' if guaranteed == 1 else 's'}, needs {target}"
+    if made:
+        return f"{answer} - made already"
+    if missed:
+        return f"{answer} - missed"
+    if can_force:
+        return f"{answer} - {side_text(side)} can force it"
+    return f"{answer} - {side_text(opponents)} can stop it"
+
+
 @dataclass(frozen=True)
 class BonusCheck:
     """Whether one side (or one seat) can force a yes/no objective from a position.
@@ -402,19 +419,9 @@ class BonusCheck:
     def answer(self) -> str:
         """The answer as ``stich check`` words it: ``yes - 1+2 can force it``, ``no - 3+4 can stop it``, ``yes - made
         already``, ``no - missed``, a seat's ``guarantees 2 tricks, needs 1``, or why it does not arise."""
-        if self.can_force is None:
-            return f"does not arise: {self.reason}"
-        answer = "yes" if self.can_force else "no"
-        if self.guaranteed is not None:
-            return f"{answer} - guarantees {self.guaranteed} trick{'' if self.guaranteed == 1 else 's'}, " \
-                f"needs {self.target}"
-        if self.already_made:
-            return f"{answer} - made already"
-        if self.already_missed:
-            return f"{answer} - missed"
-        if self.can_force:
-            return f"{answer} - {side_text(self.side)} can force it"
-        return f"{answer} - {side_text(self.opponents)} can stop it"
+        return check_answer(self.can_force, reason=self.reason, guaranteed=self.guaranteed, target=self.target,
+                            made=self.already_made, missed=self.already_missed, side=self.side,
+                            opponents=self.opponents)
 
     def __str__(self) -> str:
         """One line for people (``print(check)``), as ``stich check``'s row: ``valat for 1+2 (the declaring side
