@@ -16,13 +16,13 @@ from solver.games import get_game
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
-from solver.settlement import settlement_unsupported
+from solver.settlement import points_comparison, settlement_unsupported
 
 from .errors import message
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import PartlyAnswered, run_over_records
-from .render import CardPainter, Document, plural, record_title, seats_text, side_name
+from .render import CardPainter, Document, record_title, seats_text, side_name
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -110,24 +110,12 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         tricks = [cards[:first]] + [cards[i:i + seats] for i in range(first, len(cards), seats)]
         painter = CardPainter.for_game(game)
         console.print(Text("line: ") + Text(" | ").join(painter.cards(trick) for trick in tricks if trick))
-    measure = "tricks" if dd["points_objective"] == "tricks" else "points"
-    who = "the attacker" if every_seat_for_itself else \
-        "the declarer" if len(dd["declaring_side"]) == 1 else "the declarers"
-    line = f"the line takes {plural(dd['line_points'], measure[:-1])}; the most {who} can force is " \
-        f"{dd['points_optimum']}"
-    others, both = ("the others", "every seat") if every_seat_for_itself else ("the other side", "both sides")
-    if dd["line_points"] > dd["points_optimum"]:  # the other side, playing for the settlement, gave them away
-        line += f" ({others}, playing for the score, need not hold {who} down where it does not change it)"
-    console.print(line)
-    text = Text(f"{both} playing for {measure} (one such line), the deal settles ")
-    text.append_text(_signed(dd["points_line_value"]))
-    console.print(text)
-    forces = "forces his" if every_seat_for_itself or len(dd["declaring_side"]) == 1 else "force their"
-    text = Text(f"the best settlement while {who} {forces} {plural(dd['points_optimum'], measure[:-1])}: ")
-    text.append_text(_signed(dd["value_keeping_points"]))
-    console.print(text)
-    if dd["differs"]:
-        console.print(Text(f"the settlement-optimal play gives up {measure} to score more", style="bold"))
+    comparison = points_comparison(dd, every_seat_for_itself)
+    for number, (words, value) in enumerate(comparison):
+        text = Text(words, style="bold" if number == 3 else "")  # the fourth: the settlement gives up points
+        if value is not None:
+            text.append_text(_signed(value))
+        console.print(text)
 
 
 def score_document(position: Position, dd: bool,

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .announcements import Announcement
 from .cards import bits
@@ -89,21 +89,13 @@ class DDSettlement:
 
     def _summary(self) -> list[str]:
         """What ``stich score --dd`` says under its tables: the net, the line, and what playing for points settles."""
-        # a game paid from a pot (Kratzen) settles the attacker's payment; a Solo has one declarer
         role = "the attacker" if self.pot is not None else \
             "the declarer" if len(self.declaring_side) == 1 else "the declarers"
-        who = f"{role} {side_text(self.declaring_side)}"
-        measure = "tricks" if self.points_objective == "tricks" else "points"
-        lines = [f"double dummy: {who} net {self.value:+d}"]
+        lines = [f"double dummy: {role} {side_text(self.declaring_side)} net {self.value:+d}"]
         if self.line_names:
             lines.append("line: " + " ".join(self.line_names))
-        taken = f"{self.line_points} {measure[:-1] if self.line_points == 1 else measure}"
-        lines += [f"the line takes {taken}; the most {who} can force is {self.points_optimum}",
-                  f"playing for {measure} (one such line) settles {self.points_line_value:+d}",
-                  f"the best settlement while forcing {self.points_optimum} {measure}: {self.value_keeping_points:+d}"]
-        if self.differs:
-            lines.append(f"the settlement-optimal play gives up {measure} to score more")
-        return lines
+        return lines + [text if value is None else f"{text}{value:+d}"
+                        for text, value in points_comparison(self.as_dict(), every_seat_for_itself=self.pot is not None)]
 
     def __str__(self) -> str:
         """The settlement for people (``print(result)``): the net, the items and payments of its line (as
@@ -214,6 +206,30 @@ def _bonuses_paid(rules: Rules, items: Sequence[ScoreItem], to_declarers: bool) 
     paid = (item for item in items if item.value and item.winners and rules.game.is_bonus_item(item.name))
     names = {item.name for item in paid if bool(set(item.winners) & declarers) == to_declarers}
     return tuple(sorted(names | {implied for name in names for implied in rules.game.implied_items(name)}))
+
+
+def points_comparison(dd: Mapping[str, Any], every_seat_for_itself: bool) -> list[tuple[str, int | None]]:
+    """What playing for the points would do, in the words of ``stich score --dd`` and ``print(dd_settlement(...))``
+    alike, from a double-dummy settlement's document: each line's text and the settlement it ends with (signed by
+    the caller), or None. Where every seat plays for itself it is the attacker's own; a Solo has one declarer."""
+    measure = "tricks" if dd["points_objective"] == "tricks" else "points"
+    who = "the attacker" if every_seat_for_itself else \
+        "the declarer" if len(dd["declaring_side"]) == 1 else "the declarers"
+
+    def counted(count: int) -> str:
+        return f"{count:,} {measure[:-1] if count == 1 else measure}"
+
+    line = f"the line takes {counted(dd['line_points'])}; the most {who} can force is {dd['points_optimum']}"
+    others, both = ("the others", "every seat") if every_seat_for_itself else ("the other side", "both sides")
+    if dd["line_points"] > dd["points_optimum"]:  # the other side, playing for the settlement, gave them away
+        line += f" ({others}, playing for the score, need not hold {who} down where it does not change it)"
+    forces = "forces his" if every_seat_for_itself or len(dd["declaring_side"]) == 1 else "force their"
+    lines: list[tuple[str, int | None]] = [
+        (line, None), (f"{both} playing for {measure} (one such line), the deal settles ", dd["points_line_value"]),
+        (f"the best settlement while {who} {forces} {counted(dd['points_optimum'])}: ", dd["value_keeping_points"])]
+    if dd["differs"]:
+        lines.append((f"the settlement-optimal play gives up {measure} to score more", None))
+    return lines
 
 
 def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec:

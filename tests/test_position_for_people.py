@@ -294,9 +294,9 @@ def test_results_print_for_people_and_render_in_a_notebook():
     assert text[1].split() == ["item", "to", "from", "base", "x", "value", "why"]
     assert text[4].startswith("Pagat Ultimo (announced)  1+4  2+3")
     assert "payments: seat 1 +6, seat 2 -6, seat 3 -6, seat 4 +6" in text
-    assert text[-4:] == ["the line takes 75 points; the most the declarers 1+4 can force is 88",
-                         "playing for points (one such line) settles +8",
-                         "the best settlement while forcing 88 points: +8",
+    assert text[-4:] == ["the line takes 75 points; the most the declarers can force is 88",  # as score --dd says
+                         "both sides playing for points (one such line), the deal settles +8",
+                         "the best settlement while the declarers force their 88 points: +8",
                          "the settlement-optimal play gives up points to score more"]
     html = settled._repr_html_()
     assert "the declarers 1+4 net +12" in html and ">Pagat Ultimo (announced)</td>" in html and ">+6</td>" in html
