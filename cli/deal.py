@@ -10,10 +10,15 @@ import typer
 from solver.formats.tbn import format_record
 from solver.games import game_list
 from solver.generate import random_records
+from solver.scoring import MAX_POT
 
 from .errors import input_errors
 from .output import atomic_writer
-from .options import POT, check_game_options, checked_game, output_file, parse_variant_options
+from .options import check_game_options, checked_game, output_file, parse_variant_options
+
+#: --pot as the other commands take it (the pot at the start of the deal), written as each record's [Pot] tag
+DEAL_POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
+                        help="The pot at the start of each deal, for a game paid from one: written as its [Pot] tag.")
 
 
 def deal(
@@ -32,7 +37,7 @@ def deal(
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable): bid checks use it, and the "
                                                      "records carry it as their [Variant] tag."),
-    pot: Optional[int] = POT,
+    pot: Optional[int] = DEAL_POT,
 ) -> None:
     """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for). A game
     paid from a pot (Kratzen) gets the pot as each record's [Pot] tag, as the board's Deal form writes it, so that

@@ -424,10 +424,10 @@ class BonusCheck:
                             opponents=self.opponents)
 
     def __str__(self) -> str:
-        """One line for people (``print(check)``), as ``stich check``'s row: ``valat for 1+2 (the declaring side
-        takes every trick (Valat)): yes - 1+2 can force it``; the dataclass ``repr`` stays for debugging."""
+        """One line for people (``print(check)``), as ``stich check``'s row: ``valat for 1+2: the declaring side
+        takes every trick (Valat): yes - 1+2 can force it``; the dataclass ``repr`` stays for debugging."""
         who = f"seat {self.seat}" if self.seat is not None else side_text(self.side)
-        about = f" ({self.description})" if self.description else ""
+        about = f": {self.description}" if self.description else ""
         return f"{self.bonus} for {who}{about}: {self.answer()}"
 
     def as_dict(self) -> dict[str, Any]:

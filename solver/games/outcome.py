@@ -69,11 +69,11 @@ class DealtBonus:
                 "made": self.made, "counts": self.counts, "decided_by": self.decided_by, "reason": self.reason}
 
     def __str__(self) -> str:
-        """The row ``stich check`` prints for it: ``four_kings for seat 4 (one player was dealt the four Kings
-        (4 Kings)): yes - seat 4 was dealt them; decided by the deal, no search``."""
+        """The row ``stich check`` prints for it: ``four_kings for seat 4: one player was dealt the four Kings
+        (4 Kings): yes - seat 4 was dealt them; decided by the deal, no search``."""
         answer = "open" if self.made is None else "yes" if self.made else "no"
         who = f" for {side_text(self.side)}" if self.side else ""
-        return f"{self.bonus}{who} ({self.description}): {answer} - {self.reason}"
+        return f"{self.bonus}{who}: {self.description}: {answer} - {self.reason}"
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ class SolveResult:
         return "\n".join(self._lines())
 
     def _repr_html_(self) -> str:
-        """The same for Jupyter, with the cards' values as a table (best first, as the engine orders them)."""
+        """The same for Jupyter, with the cards' values as a table (in the engine's order of the cards)."""
         parts = [f'<p style="font-weight:bold">{escape(self._lines()[0])}</p>']
         if self.objective.description:
             parts.append(f"<p>{escape(self.objective.description)}</p>")
