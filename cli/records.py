@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 
 from solver.errors import CommandVariantError, InvalidDealError, ParseError, SearchStopped, StichError
+from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
@@ -62,7 +63,10 @@ def emit_json(document: Document) -> None:
     """One compact JSON document on one line of stdout (JSON Lines)."""
     # where stdout's encoding lacks characters (not UTF-8 or the like), JSON escapes them and so stays exact
     unicode = stdout_encodes("\u2665\xe4\U0001F0A1")
-    sys.stdout.write(json.dumps(document, ensure_ascii=not unicode, separators=(",", ":")) + "\n")
+    # and a file name that is not UTF-8 is escaped too (json_text): stdout's surrogateescape would write its raw bytes
+    compact = (",", ":")
+    text = json_text(document, separators=compact) if unicode else json.dumps(document, separators=compact)
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
