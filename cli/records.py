@@ -82,7 +82,9 @@ def check_selection(board: str | None, record: int | None) -> None:
 
 
 def no_such_record(name: object, board: str | None, record: int | None, read: int) -> str:
-    """What a file lacks that ``--board`` or ``--record`` asked for."""
+    """What a file lacks that ``--board`` or ``--record`` asked for (without either: any record, so it has none)."""
+    if board is None and record is None:
+        return f"{name}: no records (an empty file, or only comments)"
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
     return f"{name}: no record" + (f" with [Board \"{board}\"]" if board is not None else "")
