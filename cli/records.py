@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 
 from solver.errors import CommandVariantError, InvalidDealError, ParseError, SearchStopped, StichError
+from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
@@ -62,7 +63,10 @@ def emit_json(document: Document) -> None:
     """One compact JSON document on one line of stdout (JSON Lines)."""
     # where stdout's encoding lacks characters (not UTF-8 or the like), JSON escapes them and so stays exact
     unicode = stdout_encodes("\u2665\xe4\U0001F0A1")
-    sys.stdout.write(json.dumps(document, ensure_ascii=not unicode, separators=(",", ":")) + "\n")
+    # and a file name that is not UTF-8 is escaped too (json_text): stdout's surrogateescape would write its raw bytes
+    compact = (",", ":")
+    text = json_text(document, separators=compact) if unicode else json.dumps(document, separators=compact)
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
@@ -78,7 +82,9 @@ def check_selection(board: str | None, record: int | None) -> None:
 
 
 def no_such_record(name: object, board: str | None, record: int | None, read: int) -> str:
-    """What a file lacks that ``--board`` or ``--record`` asked for."""
+    """What a file lacks that ``--board`` or ``--record`` asked for (without either: any record, so it has none)."""
+    if board is None and record is None:
+        return f"{name}: no records (an empty file, or only comments)"
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
     return f"{name}: no record" + (f" with [Board \"{board}\"]" if board is not None else "")

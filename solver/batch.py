@@ -40,7 +40,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 from .analysis import solve_report
 from .checkpoint import trim_partial_line
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import HeldLock, atomic_file, lock_beside, remove_stale_temporaries
+from .files import HeldLock, atomic_file, json_text, lock_beside, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
 from .games import GAMES, check_flags_of_some_game
 from .position import Position, position_from_record
@@ -241,7 +241,7 @@ def solve_chunk(items: list[Item], question: Question) -> list[Line]:
 
 
 def json_line(document: Mapping[str, Any]) -> str:
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json_text(document, separators=(",", ":")) + "\n"
 
 
 # --- the output file ----------------------------------------------------------------------------------------------

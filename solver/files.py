@@ -20,6 +20,7 @@ them (:func:`lock_beside`), so that two runs never write one file.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -28,13 +29,26 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Any, Iterator
 
 from .errors import StichError
 
 #: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
 #: of its file removes it (:func:`remove_stale_temporaries`).
 STALE_TEMPORARY_SECONDS = 600.0
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``json.dumps`` with non-ASCII characters as they are, for a UTF-8 file or stream. A lone surrogate (a file
+    name that is not UTF-8, as ``os.fsdecode`` gives it) has no UTF-8 form: the text is then all ``\\u`` escapes,
+    which read back to the same name, instead of failing the write or emitting bytes that are not UTF-8."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(value, ensure_ascii=True, **options)
+    return text
 
 
 def _file_mode() -> int:

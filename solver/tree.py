@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from .errors import StichError
+from .files import json_text
 from .games.base import Objective
 from .position import Position, check_position, names_score
 from .search.boundary import check_number
@@ -242,8 +243,7 @@ def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     elif suffix == ".gexf":
         nx.write_gexf(graph, path)
     elif suffix == ".json":
-        path.write_text(json.dumps(nx.node_link_data(graph, edges="links"), ensure_ascii=False) + "\n",
-                        encoding="utf-8")
+        path.write_text(json_text(nx.node_link_data(graph, edges="links")) + "\n", encoding="utf-8")
     else:
         raise StichError(f"{path}: the tree is written as {', '.join(FORMATS)}, not {suffix or 'no suffix'}")
     return path

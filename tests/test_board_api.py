@@ -566,9 +566,33 @@ def test_bad_records_are_said_with_their_place(body, status, words):
 
 def test_bad_uploads_are_refused():
     c = client()
-    refused(c.post("/api/load", files={"file": ("x.tbn", b"\xff\xfe\x00bad", "text/plain")}), 400, "not UTF-8")
+    refused(c.post("/api/load", files={"file": ("x.tbn", b"\xff\xfe\x00bad", "text/plain")}), 400,
+            "x.tbn:1:1: invalid UTF-8 (byte ff fe, a UTF-16 byte order mark")
     big = b"% " + b"x" * 3_000_000 + b"\n"
     refused(c.post("/api/load", files={"file": ("big.tbn", big, "text/plain")}), 413, "larger than the board takes")
+
+
+def test_text_that_is_not_utf8_is_said_at_its_place(tmp_path):
+    """A Latin-1 'ü' in an uploaded or named file is said as ``stich solve`` says it (line, column, byte), where
+    the board used to say only "x.tbn is not UTF-8 text" (a named file: Python's codec message with a byte
+    offset); a pasted lone surrogate (JSON "\\udcfc") was an uncaught UnicodeEncodeError, a server error."""
+    text = SK.read_text(encoding="utf-8")
+    latin = text.replace("[Board \"2\"]", "[Site \"M\u00fcller\"]\n[Board \"2\"]", 1).encode("latin-1")
+    line = latin.split(b"\n").index("[Site \"M\u00fcller\"]".encode("latin-1")) + 1
+    c = client()
+    refused(c.post("/api/load", files={"file": ("x.tbn", latin, "text/plain")}), 400,
+            f"x.tbn:{line}:9: invalid UTF-8 (byte fc) (expected UTF-8 text)")
+    named = tmp_path / "latin.tbn"
+    named.write_bytes(latin)
+    (listed,) = client(named).get("/api/start").json()["files"]
+    assert listed["error"] == f"{named}:{line}:9: invalid UTF-8 (byte fc) (expected UTF-8 text)"
+    body = b'{"text": "[Game \\"Schafkopf\\"]\\n[Event \\"M\\udcfcller\\"]\\n"}'
+    refused(c.post("/api/load", content=body, headers={"content-type": "application/json"}), 400,
+            "pasted text:2:10: a lone surrogate (U+DCFC), not a character")
+    # CRLF line ends and a BOM in a named file read as in the CLI
+    named.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    (listed,) = client(named).get("/api/start").json()["files"]
+    assert "error" not in listed and len(listed["boards"]) == 7
 
 
 @pytest.mark.parametrize("body, status, words", [

@@ -527,6 +527,8 @@ def test_a_file_without_records_is_an_error(tmp_path, text):
     result = run("batch", path, "--out", tmp_path / "out.jsonl", code=1)
     assert f"stich: {path}: no records" in result.stderr
     assert not (tmp_path / "out.jsonl").exists()  # no empty output left behind
+    result = run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1)  # it said "no record"
+    assert result.stderr == f"stich: {path}: no records (an empty file, or only comments)\n"
 
 
 def test_unknown_game_options_are_usage_errors():

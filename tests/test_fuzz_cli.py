@@ -164,11 +164,15 @@ def test_real_process_prints_no_traceback(tmp_path):
         "utf16.tbn": ENDINGS[0].encode("utf-16"),
         "superscript.tbn": re.sub(r'\[Play "[^"]*"\]', '[Play "\u00b2"]', ENDINGS[0]).encode(),
         "braces.tbn": b'[Game "Kratzen"] ' + b"{" * 5000 + b"}" * 5000 + b"\n",
+        "zero": None,  # /dev/zero, an endless line: one error, no hang
     }
     script = "import sys; from solver.cli.main import main; sys.argv[0] = 'stich'; main()"
     for name, data in cases.items():
-        path = tmp_path / name
-        path.write_bytes(data)
+        path = tmp_path / name if data is not None else Path("/dev/zero")
+        if data is not None:
+            path.write_bytes(data)
+        elif not path.exists():
+            continue
         done = subprocess.run([sys.executable, "-c", script, "solve", str(path)], capture_output=True, text=True,
                               timeout=120, cwd=Path(__file__).resolve().parent.parent)
         assert done.returncode == 1, (name, done.stderr)
@@ -242,3 +246,32 @@ def test_batch_reports_hostile_records_in_place(tmp_path, monkeypatch):
     assert len(lines) == 4 and len(errors) == 2
     assert re.match(r"in\.tbn:[0-9]+:[0-9]+: \[Declarer\] is not a seat", errors[0]), errors
     assert re.match(r"in\.tbn:[0-9]+:[0-9]+: NUL character in the input", errors[1]), errors
+
+
+def test_a_file_name_that_is_not_utf8(tmp_path):
+    """A file whose name is not UTF-8 (``caf\\xe9.tbn`` from a Latin-1 system): ``batch`` and ``tree --out x.json``
+    ended in a UnicodeEncodeError traceback writing the name, and ``solve --json`` wrote its raw byte e9 to stdout,
+    which no JSON parser reads. Now the JSON is UTF-8 with the name as \\u escapes that read back to the same name,
+    and a rerun of the batch finds its answer."""
+    import json
+
+    name = str(tmp_path / os.fsdecode(b"caf\xe9.tbn"))
+    Path(name).write_text(ENDINGS[0], encoding="utf-8")
+    script = "import sys; from solver.cli.main import main; sys.argv[0] = 'stich'; main()"
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, timeout=120,
+                              cwd=Path(__file__).resolve().parent.parent, env=env)
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
+        return done
+
+    (document,) = [json.loads(line) for line in run("solve", name, "--json").stdout.decode("utf-8").splitlines()]
+    assert document["record"]["source"] == name
+    run("tree", name, "--depth", "1", "--out", str(tmp_path / "tree.json"))
+    assert json.loads((tmp_path / "tree.json").read_text(encoding="utf-8"))["graph"]["source"].startswith(f"{name}:")
+    run("batch", name, "--out", str(tmp_path / "out.jsonl"), "-j", "1")
+    (line,) = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(line)["id"].startswith(f"{name}:")
+    again = run("batch", name, "--out", str(tmp_path / "out.jsonl"), "-j", "1")
+    assert "1 already done" in again.stderr.decode("utf-8", "replace")

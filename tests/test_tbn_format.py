@@ -11,6 +11,7 @@ from solver.formats.tbn import (
     MAX_BRACE_COMMENT_LENGTH,
     MAX_LINE_LENGTH,
     MAX_PLAY_LINES,
+    MAX_SKIPPED_LINE_LENGTH,
     MAX_TAGS,
     Comment,
     PlaySection,
@@ -347,6 +348,32 @@ def test_very_long_line_is_not_read_whole_and_batch_goes_on():
     assert isinstance(results[0], ParseError) and results[0].line == 2
     assert "longer than" in results[0].message
     assert isinstance(results[1], Record) and results[1].get("B") == "2"
+
+
+class _Zeros(io.RawIOBase):
+    """An endless stream of NUL bytes, as /dev/zero is; counts what was read."""
+
+    def __init__(self) -> None:
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        buffer[:] = bytes(len(buffer))
+        self.read_bytes += len(buffer)
+        return len(buffer)
+
+
+def test_an_endless_line_stops_the_reading():
+    """A line with no end (``stich solve /dev/zero``) is not skipped forever: past MAX_SKIPPED_LINE_LENGTH the
+    reader says so once and reads no further."""
+    zeros = _Zeros()
+    (error,) = list(iter_records(io.BufferedReader(zeros), name="/dev/zero"))
+    assert isinstance(error, ParseError) and (error.line, error.column) == (1, MAX_LINE_LENGTH + 1)
+    assert error.message == (f"line longer than {MAX_LINE_LENGTH} characters (and over "
+                             f"{MAX_SKIPPED_LINE_LENGTH:,}: not a text file? The rest of it is not read)")
+    assert zeros.read_bytes < MAX_SKIPPED_LINE_LENGTH + 1_000_000
 
 
 def test_tag_limit():

@@ -42,7 +42,8 @@ from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
 from .guard import LOOPBACK_NAMES, BodyTooLarge, Guard, allowed_host, loopback_names, machine_names, on_network
-from .session import (Board, BoardError, Boards, chosen_objective, curve_document, file_name_for, graph_measure,
+from .session import (Board, BoardError, Boards, chosen_objective, curve_document, decoded_text, file_name_for,
+                      graph_measure, pasted_bytes,
                       new_deal, objective_seat, odds_document, saved_record, values_document, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
@@ -282,7 +283,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         known = read.get(path)
         if known is not None and known[0] == stamp and boards.holds(known[1]):
             return known[1]
-        found = boards.add_text(path.read_text(encoding="utf-8"), str(path))
+        found = boards.add_text(decoded_text(path.read_bytes(), str(path)), str(path))
         read[path] = (stamp, found)
         return found
 
@@ -295,7 +296,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         for number, item in enumerate(named):
             try:
                 found = await run_in_threadpool(file_boards, item.path)  # a big file parses off the event loop
-            except (OSError, UnicodeDecodeError) as error:
+            except OSError as error:
                 listed.append({"file": item.path.name, "error": f"{item.path}: cannot be read ({error})",
                                "boards": []})
                 continue
@@ -323,18 +324,15 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                     raw = await upload.read()
                     source = Path(upload.filename or "upload.tbn").name or "upload.tbn"
                 else:
-                    raw = str(form.get("text") or "").encode()
                     source = "pasted text"
+                    raw = pasted_bytes(str(form.get("text") or ""), source)
         else:
             body = await _json_body(request)
             text = body.get("text")
             if not isinstance(text, str):
                 raise BoardError("paste the text of a .tbn record")
-            raw, source = text.encode(), "pasted text"
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise BoardError(f"{source} is not UTF-8 text") from None
+            raw, source = pasted_bytes(text, "pasted text"), "pasted text"
+        text = decoded_text(raw, source)
         if not text.strip():
             raise BoardError(f"{source} is empty")
         # 1,000 records parse in about 0.3 s: on a worker thread, so that the event loop answers others meanwhile

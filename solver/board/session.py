@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import io
 import itertools
 import threading
 from collections import OrderedDict
@@ -23,7 +24,7 @@ from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import InvalidPositionError, StichError
-from ..formats.tbn import Record, parse_records
+from ..formats.tbn import Record, parse_records, read_records
 from ..games import get_game
 from ..generate import random_record
 from ..position import Position, position_from_record
@@ -205,6 +206,32 @@ class Boards:
                 self._texts[key] = found
                 self._text_of.update((board.id, key) for board in found)
         return found
+
+
+def decoded_text(raw: bytes, source: str) -> str:
+    """The text of an uploaded or named .tbn file (a BOM dropped). Bytes that are not UTF-8 (a Latin-1 'ü') are
+    said as ``stich solve`` says them, with the line, column and byte, by reading the bytes as the CLI does."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            for _ in read_records(io.BytesIO(raw), name=source):
+                pass
+        except StichError as error:
+            raise BoardError(str(error)) from None
+        raise BoardError(f"{source} is not UTF-8 text") from None
+
+
+def pasted_bytes(text: str, source: str) -> bytes:
+    """Pasted text as UTF-8; a lone surrogate (a JSON escape such as \\udcfc, which no UTF-8 text holds) is refused
+    at its line and column rather than failing the request."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        line = text.count("\n", 0, error.start) + 1
+        column = error.start - text.rfind("\n", 0, error.start)
+        raise BoardError(f"{source}:{line}:{column}: a lone surrogate (U+{ord(text[error.start]):04X}), not a "
+                         "character (expected UTF-8 text)") from None
 
 
 def record_label(record: Record, source: str, number: int) -> str:

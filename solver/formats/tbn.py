@@ -59,6 +59,9 @@ _SPECIAL = '[]{}"%;'  # characters that can never be part of a card token
 _LINE_COMMENT_STARTS = "%;"
 _RESYNC_STARTS = ("[", "%", ";", "{")  # what the first line of a new record may begin with
 _READ_LIMIT = 4 * MAX_LINE_LENGTH + 2  # a line of MAX_LINE_LENGTH 4-byte characters and a CR LF still fits
+#: Past this many characters (bytes) an overlong line is not skipped to its end: the reading of the stream stops, so
+#: that an endless one (/dev/zero, a stream with no line break) cannot take unbounded time.
+MAX_SKIPPED_LINE_LENGTH = 10 * MAX_RECORD_LENGTH
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -737,7 +740,9 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
             return
         number += 1
         if len(chunk) == _READ_LIMIT and not _ends_line(chunk):
-            _drain_line(stream)
+            if not _drain_line(stream, MAX_SKIPPED_LINE_LENGTH - len(chunk)):
+                yield number, _too_long(source, number, endless=True)
+                return
             yield number, _too_long(source, number)
             continue
         yield number, _decode_line(chunk, number, source)
@@ -747,17 +752,20 @@ def _ends_line(chunk: str | bytes) -> bool:
     return chunk.endswith(b"\n") if isinstance(chunk, bytes) else chunk.endswith("\n")
 
 
-def _drain_line(stream: IO) -> None:
-    """Skip the rest of an overlong line piece by piece."""
-    while True:
+def _drain_line(stream: IO, most: int) -> bool:
+    """Skip the rest of an overlong line piece by piece; False if more than ``most`` characters are left of it."""
+    while most >= 0:
         piece = stream.readline(65536)
         if not piece or _ends_line(piece):
-            return
+            return True
+        most -= len(piece)
+    return False
 
 
-def _too_long(source: str, number: int) -> ParseError:
+def _too_long(source: str, number: int, *, endless: bool = False) -> ParseError:
+    rest = f" (and over {MAX_SKIPPED_LINE_LENGTH:,}: not a text file? The rest of it is not read)" if endless else ""
     return ParseError(
-        f"line longer than {MAX_LINE_LENGTH} characters",
+        f"line longer than {MAX_LINE_LENGTH} characters{rest}",
         source=source,
         line=number,
         column=MAX_LINE_LENGTH + 1,
