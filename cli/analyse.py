@@ -358,13 +358,18 @@ def _win_meaning(document: dict, paid: str = "where it is above 0") -> str:
     return "where the attacker makes his target (paid 0 or more)" if paid_from_pot else paid
 
 
+#: The contracts whose settlement two seats share, by game, in the payment note: a player reads the names of the
+#: game in front of him, not another game's.
+TWO_SEAT_CONTRACTS = {"Schafkopf": "a Rufer's", "Zwanzigerrufen": "a Normal game's"}
+
+
 def _payment_note(document: dict, sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
     if get_game(document["game"]).has_pot:
         return "payment: the attacker's own, in chips from and into the pot"
-    return "payment: the seat's share of its side's settlement" + (
-        " (two seats share a Rufer's or a Normal game's)" if sides else "")
+    shared = TWO_SEAT_CONTRACTS.get(document["game"]) if sides else None
+    return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
 
 
 def _scored_with(document: dict) -> str:
@@ -403,6 +408,12 @@ def _behind_note(document: dict, console, what: str) -> None:
     if comparisons >= 2:
         console.print(f"behind the best: 95% for the {comparisons} {what} compared with it together (Bonferroni: each "
                       f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
+
+
+def _tilde_note(rows: list, console, text: str) -> None:
+    """What ``~`` in a table of advice means, where a row behind the best wears it (not under a table without one)."""
+    if any(row.get("mean") is not None and not row.get("told_apart", True) for row in rows[1:]):
+        console.print(text)
 
 
 def _alike_note(rows: list, console) -> None:
@@ -485,7 +496,8 @@ def render_advice(document: dict, console=None) -> None:
                       share(row["win_probability"], row.get("win_interval"), compact=True),
                       *((bonuses, against) if with_bonuses else ()))
     console.print(table)
-    console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+    _tilde_note(document["contracts"], console,
+                "~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
     _behind_note(document, console, "contracts")
     _alike_note(document["contracts"], console)
     console.print(_payment_note(document, sides=True))
@@ -594,7 +606,7 @@ def render_cards(document: dict, console=None) -> None:
         table.add_row(str(rank), painter.card(row["card"]), mean_text, behind,
                       share(row["win_probability"], row.get("win_interval"), compact=True))
     console.print(table)
-    console.print("~ : not told apart from the best card at this sample size")
+    _tilde_note(document["cards"], console, "~ : not told apart from the best card at this sample size")
     _behind_note(document, console, "cards")
     _alike_note(document["cards"], console)
     won = _win_meaning(document, "where the seat's payment is above 0")

@@ -705,3 +705,36 @@ def test_a_schwarz_counts_as_the_schneider_it_includes():
     row = json.loads(done.stdout)["contracts"][0]
     assert row["bonuses"]["schwarz"] == row["bonuses"]["schneider"] == 1.0
     assert row["bonuses_intervals"]["schneider"] == [0.6097, 1.0]
+
+
+def test_the_notes_under_the_advice_say_only_what_its_table_shows():
+    """A Zwanzigerrufen table whose every contract was told apart from the best explained a '~' it did not show, and
+    its payment note named Schafkopf's Rufer (a player's review): the '~' line is printed where a row wears it, and
+    the payment note names the two-seat contract of the game in front of the player."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    rows = [{"contract": "Solo", "mean": 14.4, "interval": [11.19, 17.61], "win_probability": 0.95,
+             "bonuses": {}, "bonuses_against": {}, "told_apart": False},
+            {"contract": "Normal T17", "mean": 4.1, "interval": [2.73, 5.47], "win_probability": 1.0,
+             "behind_leader": 10.3, "behind_interval": [6.83, 13.77], "bonuses": {}, "bonuses_against": {},
+             "told_apart": True}]
+    document = {"game": "Zwanzigerrufen", "seat": 1, "hand": ["T21", "T20"], "known": {}, "samples": 20, "seed": 1,
+                "stopped": None, "requested": 20, "announcements": None, "pot": None, "contracts": rows}
+
+    def rendered(document: dict) -> str:
+        console = Console(record=True, width=160)
+        render_advice(document, console)
+        return console.export_text()
+
+    text = rendered(document)
+    assert "~" not in text
+    assert "payment: the seat's share of its side's settlement (two seats share a Normal game's)" in text
+    assert "Rufer" not in text
+    rows[1]["told_apart"] = False
+    text = rendered(document)
+    assert "+10.30 ± 3.47 ~" in text
+    assert "~ : not told apart from the best at this sample size (its interval behind the best holds 0)" in text
+    schafkopf = {**document, "game": "Schafkopf", "hand": ["EO", "GO"],
+                 "contracts": [{**rows[0], "contract": "Solo E"}, {**rows[1], "contract": "Rufer G"}]}
+    assert "(two seats share a Rufer's)" in rendered(schafkopf)
