@@ -505,6 +505,8 @@ def render_advice(document: dict, console=None) -> None:
     console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
                   "brackets")
     _never_made_note(document["contracts"], console, get_game(document["game"]).item_title)
+    for contract, reason in document.get("left_out", {}).items():
+        console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 

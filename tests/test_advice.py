@@ -738,3 +738,29 @@ def test_the_notes_under_the_advice_say_only_what_its_table_shows():
     schafkopf = {**document, "game": "Schafkopf", "hand": ["EO", "GO"],
                  "contracts": [{**rows[0], "contract": "Solo E"}, {**rows[1], "contract": "Rufer G"}]}
     assert "(two seats share a Rufer's)" in rendered(schafkopf)
+
+
+def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts_it():
+    """`--contract all --announce "1: Pagat Ultimo"` with a hand that may bid a Suit Solo failed in the first sample
+    (a traceback-free 'Pagat Ultimo does not count in a Suit Solo', but no advice at all: a player's review): the
+    Suit Solo, which does not count the Pagat, is left out and said so, the others ranked; a list naming it fails."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    hand = "TS T21 T1 T17 T12 HK HQ HN DK DQ"  # five suit cards: a Suit Solo is biddable
+    assert "SuitSolo" in {row.contract for row in contract_advice("zwanzigerrufen", hand, 1, "all", samples=1,
+                                                                   workers=1).rows}
+    advice = contract_advice("zwanzigerrufen", hand, 1, "all", samples=2, workers=1,
+                             announcements="1: Pagat Ultimo")
+    reason = "bad announcement: seat 1: Pagat Ultimo does not count in a Suit Solo (only Valat, Absolut and 4 Kings)"
+    assert sorted(row.contract for row in advice.rows) == ["Normal T20", "Solo"]
+    assert advice.left_out == {"SuitSolo": reason}
+    document = advice.as_dict()
+    assert document["left_out"] == {"SuitSolo": reason} and schema_errors(document, SCHEMA) == []
+    console = Console(record=True, width=300)
+    render_advice(document, console)
+    assert f"not ranked: SuitSolo, which the announcements do not fit ({reason})" in console.export_text()
+    assert contract_advice("zwanzigerrufen", hand, 1, "all", samples=1, workers=1).as_dict()["left_out"] == {}
+    with pytest.raises(StichError, match="Pagat Ultimo does not count in a Suit Solo"):
+        contract_advice("zwanzigerrufen", hand, 1, "Solo, SuitSolo", samples=1, workers=1,
+                        announcements="1: Pagat Ultimo")
