@@ -14,7 +14,8 @@ from rich.text import Text
 from solver.advice import CardAdvice, ContractAdvice, card_advice, contract_advice
 from solver.analysis import record_header
 from solver.deal import small_number
-from solver.errors import InvalidDealError
+from solver.errors import InvalidDealError, StichError
+from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import ALL_ALIKE, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position
@@ -243,6 +244,7 @@ def analyse(
                            cards=[("--hand", hand), *(("--known", cards) for cards in owners.values())],
                            seat_options=[("--seat", seat), *(("--known", other) for other in owners)], pot=pot,
                            announcements=announce)
+        check_listed_contracts(game, contract, seat)
         advise(game, hand, seat, contract, known=owners, samples=samples, seed=seed, workers=workers,
                variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json,
                checkpoint=checkpoint)
@@ -547,6 +549,21 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
         return done
     return (f"{done}; best so far {best['contract']} "
             f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
+
+
+def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
+    """Each contract of a ``--contract`` list, checked as a single ``--contract`` is: one the game has not, or one
+    the seat can never announce (a Zwanzigerrufen Normal game is forehand's), is a usage error (exit 2)."""
+    chosen = get_game(game)
+    for text in (part.strip() for part in contracts.split(",")):
+        if not text or text.lower() == "all":
+            continue
+        try:
+            refusal = contract_refusal(chosen, text, seat)
+        except StichError as error:
+            raise typer.BadParameter(str(error), param_hint="'--contract'") from None
+        if refusal is not None:
+            raise typer.BadParameter(refusal, param_hint="'--contract'")
 
 
 def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samples: int, seed: int,
