@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import CardAdvice, ContractAdvice, card_advice, contract_advice
+from solver.advice import PASS, CardAdvice, ContractAdvice, card_advice, contract_advice
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError, StichError
@@ -507,6 +507,9 @@ def render_advice(document: dict, console=None) -> None:
     console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
                   "brackets")
     _never_made_note(document["contracts"], console, get_game(document["game"]).item_title)
+    if any(row["contract"] == PASS for row in document["contracts"]):
+        console.print(f"pass: seat {document['seat']} announces nothing, nor does anyone else, and plays in "
+                      f"{get_game(document['game']).passed_game_text}; its bonuses made are that declarer's side's")
     for contract, reason in document.get("left_out", {}).items():
         console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if get_game(document["game"]).has_pot and not document["pot"]:
@@ -556,7 +559,7 @@ def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
     the seat can never announce (a Zwanzigerrufen Normal game is forehand's), is a usage error (exit 2)."""
     chosen = get_game(game)
     for text in (part.strip() for part in contracts.split(",")):
-        if not text or text.lower() == "all":
+        if not text or text.lower() in ("all", PASS):
             continue
         try:
             refusal = contract_refusal(chosen, text, seat)

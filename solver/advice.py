@@ -36,7 +36,7 @@ from typing import Any, Callable, Mapping, Sequence, cast
 from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, integral
 from .games import get_game
-from .games.base import Game
+from .games.base import Game, Rules
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import parse_announcements
@@ -141,6 +141,25 @@ class AdviceSums:
             mine_pair.squares += pair.squares
 
 
+#: The contract advice row of announcing nothing (:meth:`Game.passed_game`: a Zwanzigerrufen seat other than
+#: forehand then plays in forehand's Normal game, as her partner or against her, as the cards fall).
+PASS = "pass"
+
+
+def contract_rules(game: type[Game], deal: Deal, contract: str, seat: int,
+                   variant: Variant | Mapping[str, object] | None) -> Rules:
+    """The rules of ``contract`` announced by ``seat`` (1-based) on ``deal``; for :data:`PASS` those of the game
+    the seat plays in when it announces nothing."""
+    if contract == PASS:
+        passed = game.passed_game(deal, seat, variant)
+        if passed is None:
+            raise InvalidContractError(f"seat {seat} cannot pass in {game.name}: it announces the game played "
+                                       "when nobody else does")
+        text, declarer = passed
+        return game.rules(deal, text, declarer=declarer, variant=variant)
+    return game.rules(deal, contract, declarer=seat, variant=variant)
+
+
 def draw_deal(setup: AdviceSetup, k: int) -> Deal:
     """Sample ``k``: the unseen cards dealt uniformly to fill every hand (no contract constrains it), as the first
     shuffle of :func:`solver.sampling.draw_sample` deals them."""
@@ -164,12 +183,18 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
     results: list[Settled | None] = []
     for contract in setup.contracts:
         try:
-            rules = game.rules(deal, contract, declarer=setup.seat, variant=dict(setup.variant) or None)
+            rules = contract_rules(game, deal, contract, setup.seat, dict(setup.variant) or None)
         except (InvalidContractError, InvalidDealError):
             results.append(None)
             continue
         position = Position(game, rules, rules.start())
-        inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
+        try:
+            inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
+        except StichError:  # passing, the seat's side is the cards': an announcement may not fit it on this deal
+            if contract != PASS:
+                raise
+            results.append(None)
+            continue
         table = payoff_table(position, inputs=inputs)
         spec = table.spec
         value = engine.value(position.state, spec)
@@ -483,6 +508,8 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
                 continue
             if text not in texts:
                 texts.append(text)
+    if game.passed_game(deal, seat, variant) is not None:
+        texts.append(PASS)
     return texts
 
 
@@ -521,6 +548,10 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
         for text in names:
             if not text:
                 continue
+            if text.lower() == PASS:
+                contract_rules(game, deal, PASS, seat, chosen)  # a seat that cannot pass fails here
+                wanted += [] if PASS in wanted else [PASS]
+                continue
             canonical = game.parse_contract(text).text  # a bad contract name fails here
             try:
                 game.rules(deal, canonical, declarer=seat, variant=chosen)
@@ -545,6 +576,8 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     if announcements is not None or pot is not None:
         every = isinstance(contracts, str) and contracts.strip().lower() == "all"
         for contract in wanted:  # announcements the rules refuse for a contract fail here, not in a worker
+            if contract == PASS:  # whose side the seat is on is the cards', sample by sample: counted as refused
+                continue
             try:
                 payoff_spec(Position(game, *_start(game, deal, contract, seat, chosen)), announcements=announcements,
                             pot=pot)
@@ -558,7 +591,7 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
 
 
 def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Variant) -> tuple:
-    rules = game.rules(deal, contract, declarer=seat, variant=variant)
+    rules = contract_rules(game, deal, contract, seat, variant)
     return rules, rules.start()
 
 

@@ -764,3 +764,45 @@ def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts
     with pytest.raises(StichError, match="Pagat Ultimo does not count in a Suit Solo"):
         contract_advice("zwanzigerrufen", hand, 1, "Solo, SuitSolo", samples=1, workers=1,
                         announcements="1: Pagat Ultimo")
+
+
+def test_a_seat_other_than_forehand_may_pass_and_play_in_forehands_game():
+    """Seat 2's weak hand was offered only its own Solo and Suit Solo, ranked best at -87 units (a player's
+    review): announcing nothing is a choice too. The 'pass' row settles forehand's Normal game on each sample
+    (her call derived from her sampled hand, a Solo where she holds T20..T16), seat 2 her partner where it holds
+    the called tarock (here T20: always), valued by seat 2's share; forehand herself cannot pass (rule 1.2)."""
+    from solver.advice import PASS, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.settlement import default_settlement_engine, payoff_spec
+
+    hand = "T20 T5 SG SJ CG CJ HG HJ DG DJ"
+    setup = make_setup("zwanzigerrufen", hand, 2, "all")
+    assert setup.contracts == ("Solo", "SuitSolo", PASS)
+    game, engine = get_game("zwanzigerrufen"), default_settlement_engine()
+    shares = []
+    for k in range(6):
+        rules = game.rules(draw_deal(setup, k), "Normal", declarer=1)
+        assert rules.declaring_side == frozenset({0, 1})  # forehand calls T20, which seat 2 holds
+        position = Position(game, rules, rules.start())
+        shares.append(scaled_share(position, 1, engine.value(position.state, payoff_spec(position))))
+    advice = contract_advice("zwanzigerrufen", hand, 2, "all", samples=6, workers=1)
+    passing = _row(advice, PASS)
+    assert advice.rows[0].contract == PASS and passing.samples == 6
+    assert passing.mean == pytest.approx(sum(shares) / 6 / SHARE_SCALE)
+    assert _row(advice, "Solo").mean < -80 and _row(advice, "SuitSolo").mean < -80
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == [] and document["contracts"][0]["contract"] == "pass"
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    console = Console(record=True, width=300)
+    render_advice(document, console)
+    assert ("pass: seat 2 announces nothing, nor does anyone else, and plays in forehand's Normal game (a Solo where "
+            "she holds T20..T16), the seat her partner where it holds the called tarock, else against her; its "
+            "bonuses made are that declarer's side's") in console.export_text()
+    with pytest.raises(InvalidContractError, match="seat 1 cannot pass in Zwanzigerrufen"):
+        make_setup("zwanzigerrufen", hand, 1, "pass, Solo")
+    assert PASS not in make_setup("zwanzigerrufen", hand, 1, "all").contracts
+    assert make_setup("zwanzigerrufen", hand, 3, "Pass").contracts == (PASS,)
+    assert PASS not in make_setup("schafkopf", HAND, 2, "all").contracts  # a passed-out deal pays nobody
