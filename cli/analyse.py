@@ -11,10 +11,11 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import CardAdvice, ContractAdvice, card_advice, contract_advice
+from solver.advice import PASS, CardAdvice, ContractAdvice, card_advice, contract_advice
 from solver.analysis import record_header
 from solver.deal import small_number
-from solver.errors import InvalidDealError
+from solver.errors import InvalidDealError, StichError
+from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import ALL_ALIKE, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position
@@ -243,6 +244,7 @@ def analyse(
                            cards=[("--hand", hand), *(("--known", cards) for cards in owners.values())],
                            seat_options=[("--seat", seat), *(("--known", other) for other in owners)], pot=pot,
                            announcements=announce)
+        check_listed_contracts(game, contract, seat)
         advise(game, hand, seat, contract, known=owners, samples=samples, seed=seed, workers=workers,
                variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json,
                checkpoint=checkpoint)
@@ -358,13 +360,18 @@ def _win_meaning(document: dict, paid: str = "where it is above 0") -> str:
     return "where the attacker makes his target (paid 0 or more)" if paid_from_pot else paid
 
 
+#: The contracts whose settlement two seats share, by game, in the payment note: a player reads the names of the
+#: game in front of him, not another game's.
+TWO_SEAT_CONTRACTS = {"Schafkopf": "a Rufer's", "Zwanzigerrufen": "a Normal game's"}
+
+
 def _payment_note(document: dict, sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
     if get_game(document["game"]).has_pot:
         return "payment: the attacker's own, in chips from and into the pot"
-    return "payment: the seat's share of its side's settlement" + (
-        " (two seats share a Rufer's or a Normal game's)" if sides else "")
+    shared = TWO_SEAT_CONTRACTS.get(document["game"]) if sides else None
+    return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
 
 
 def _scored_with(document: dict) -> str:
@@ -403,6 +410,12 @@ def _behind_note(document: dict, console, what: str) -> None:
     if comparisons >= 2:
         console.print(f"behind the best: 95% for the {comparisons} {what} compared with it together (Bonferroni: each "
                       f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
+
+
+def _tilde_note(rows: list, console, text: str) -> None:
+    """What ``~`` in a table of advice means, where a row behind the best wears it (not under a table without one)."""
+    if any(row.get("mean") is not None and not row.get("told_apart", True) for row in rows[1:]):
+        console.print(text)
 
 
 def _alike_note(rows: list, console) -> None:
@@ -485,7 +498,8 @@ def render_advice(document: dict, console=None) -> None:
                       share(row["win_probability"], row.get("win_interval"), compact=True),
                       *((bonuses, against) if with_bonuses else ()))
     console.print(table)
-    console.print("~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
+    _tilde_note(document["contracts"], console,
+                "~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
     _behind_note(document, console, "contracts")
     _alike_note(document["contracts"], console)
     console.print(_payment_note(document, sides=True))
@@ -493,6 +507,11 @@ def render_advice(document: dict, console=None) -> None:
     console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
                   "brackets")
     _never_made_note(document["contracts"], console, get_game(document["game"]).item_title)
+    if any(row["contract"] == PASS for row in document["contracts"]):
+        console.print(f"pass: seat {document['seat']} announces nothing, nor does anyone else, and plays in "
+                      f"{get_game(document['game']).passed_game_text}; its bonuses made are that declarer's side's")
+    for contract, reason in document.get("left_out", {}).items():
+        console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if get_game(document["game"]).has_pot and not document["pot"]:
         console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
 
@@ -533,6 +552,21 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
         return done
     return (f"{done}; best so far {best['contract']} "
             f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
+
+
+def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
+    """Each contract of a ``--contract`` list, checked as a single ``--contract`` is: one the game has not, or one
+    the seat can never announce (a Zwanzigerrufen Normal game is forehand's), is a usage error (exit 2)."""
+    chosen = get_game(game)
+    for text in (part.strip() for part in contracts.split(",")):
+        if not text or text.lower() in ("all", PASS):
+            continue
+        try:
+            refusal = contract_refusal(chosen, text, seat)
+        except StichError as error:
+            raise typer.BadParameter(str(error), param_hint="'--contract'") from None
+        if refusal is not None:
+            raise typer.BadParameter(refusal, param_hint="'--contract'")
 
 
 def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samples: int, seed: int,
@@ -594,7 +628,7 @@ def render_cards(document: dict, console=None) -> None:
         table.add_row(str(rank), painter.card(row["card"]), mean_text, behind,
                       share(row["win_probability"], row.get("win_interval"), compact=True))
     console.print(table)
-    console.print("~ : not told apart from the best card at this sample size")
+    _tilde_note(document["cards"], console, "~ : not told apart from the best card at this sample size")
     _behind_note(document, console, "cards")
     _alike_note(document["cards"], console)
     won = _win_meaning(document, "where the seat's payment is above 0")

@@ -36,7 +36,7 @@ from typing import Any, Callable, Mapping, Sequence, cast
 from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, integral
 from .games import get_game
-from .games.base import Game
+from .games.base import Game, Rules
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import parse_announcements
@@ -141,6 +141,25 @@ class AdviceSums:
             mine_pair.squares += pair.squares
 
 
+#: The contract advice row of announcing nothing (:meth:`Game.passed_game`: a Zwanzigerrufen seat other than
+#: forehand then plays in forehand's Normal game, as her partner or against her, as the cards fall).
+PASS = "pass"
+
+
+def contract_rules(game: type[Game], deal: Deal, contract: str, seat: int,
+                   variant: Variant | Mapping[str, object] | None) -> Rules:
+    """The rules of ``contract`` announced by ``seat`` (1-based) on ``deal``; for :data:`PASS` those of the game
+    the seat plays in when it announces nothing."""
+    if contract == PASS:
+        passed = game.passed_game(deal, seat, variant)
+        if passed is None:
+            raise InvalidContractError(f"seat {seat} cannot pass in {game.name}: it announces the game played "
+                                       "when nobody else does")
+        text, declarer = passed
+        return game.rules(deal, text, declarer=declarer, variant=variant)
+    return game.rules(deal, contract, declarer=seat, variant=variant)
+
+
 def draw_deal(setup: AdviceSetup, k: int) -> Deal:
     """Sample ``k``: the unseen cards dealt uniformly to fill every hand (no contract constrains it), as the first
     shuffle of :func:`solver.sampling.draw_sample` deals them."""
@@ -164,12 +183,18 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
     results: list[Settled | None] = []
     for contract in setup.contracts:
         try:
-            rules = game.rules(deal, contract, declarer=setup.seat, variant=dict(setup.variant) or None)
+            rules = contract_rules(game, deal, contract, setup.seat, dict(setup.variant) or None)
         except (InvalidContractError, InvalidDealError):
             results.append(None)
             continue
         position = Position(game, rules, rules.start())
-        inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
+        try:
+            inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
+        except StichError:  # passing, the seat's side is the cards': an announcement may not fit it on this deal
+            if contract != PASS:
+                raise
+            results.append(None)
+            continue
         table = payoff_table(position, inputs=inputs)
         spec = table.spec
         value = engine.value(position.state, spec)
@@ -365,12 +390,14 @@ class ContractAdvice:
     announcements: str | None = None
     stopped: str | None = None
     pot: int | None = None
+    left_out: dict[str, str] = field(default_factory=dict)  # contract -> why the announcements do not fit it
 
     def as_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": list(self.hand),
                 "known": {str(seat): list(cards) for seat, cards in self.known.items()}, "seed": self.seed,
                 "requested": self.requested, "samples": self.samples, "announcements": self.announcements,
-                "pot": self.pot, "stopped": self.stopped, **behind_document(self.rows),
+                "pot": self.pot, "stopped": self.stopped, "left_out": dict(self.left_out),
+                **behind_document(self.rows),
                 "contracts": [row.as_dict() for row in self.rows]}
 
 
@@ -455,14 +482,16 @@ def behind_document(rows: Sequence[ContractRow]) -> dict[str, Any]:
     return {"behind_comparisons": comparisons, "behind_confidence": round(behind_confidence(comparisons), 6)}
 
 
-def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped: str | None = None) -> ContractAdvice:
+def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped: str | None = None,
+                  left_out: Mapping[str, str] | None = None) -> ContractAdvice:
     """The ranked advice from the sums so far."""
     pack = get_game(setup.game).pack
     known = {seat + 1: tuple(pack.names(mask)) for seat, mask in enumerate(setup.fixed)
              if mask and seat + 1 != setup.seat}
     return ContractAdvice(setup.game, setup.seat, tuple(pack.names(setup.fixed[setup.seat - 1])), known,
                           setup.seed, requested, sums.samples,
-                          ranked_rows(setup.contracts, sums), setup.announcements, stopped, setup.pot)
+                          ranked_rows(setup.contracts, sums), setup.announcements, stopped, setup.pot,
+                          dict(left_out or {}))
 
 
 def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) -> list[str]:
@@ -479,6 +508,8 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
                 continue
             if text not in texts:
                 texts.append(text)
+    if game.passed_game(deal, seat, variant) is not None:
+        texts.append(PASS)
     return texts
 
 
@@ -487,6 +518,18 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
                variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                announcements: str | None = None, pot: int | None = None) -> AdviceSetup:
     """Check the question once, with messages a player can act on, and list the contracts to compare."""
+    return advice_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant, seats=seats,
+                        announcements=announcements, pot=pot)[0]
+
+
+def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
+                 *, known: Mapping[int, str] | None = None, seed: int = 0,
+                 variant: Mapping[str, object] | str | None = None, seats: int | None = None,
+                 announcements: str | None = None, pot: int | None = None) -> tuple[AdviceSetup, dict[str, str]]:
+    """:func:`make_setup`, and the contracts of ``"all"`` left out because the announcements do not fit them (a
+    Pagat Ultimo in a Suit Solo, which does not count it), each with the reason: a player asking what to announce
+    with his Pagat still wants every other contract ranked. A contract named in a list that they do not fit is an
+    error, as it is in a single-contract analysis."""
     game = get_game(game)
     seat, seats = integral(seat), integral(seats)  # type: ignore[assignment]  # numpy integers are seats too
     seats = seats or game.seat_counts[0]
@@ -504,6 +547,10 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
         wanted = []
         for text in names:
             if not text:
+                continue
+            if text.lower() == PASS:
+                contract_rules(game, deal, PASS, seat, chosen)  # a seat that cannot pass fails here
+                wanted += [] if PASS in wanted else [PASS]
                 continue
             canonical = game.parse_contract(text).text  # a bad contract name fails here
             try:
@@ -525,15 +572,26 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
         for holder, mask in game.cards_announced(announced_tags(game, announcements, seats)).items():
             if not fixed[holder] & mask:  # the announcer is the seat, whose whole hand is given
                 raise lacks_announced(game, holder, mask)
+    left_out: dict[str, str] = {}
     if announcements is not None or pot is not None:
-        position = Position(game, *_start(game, deal, wanted[0], seat, chosen))
-        payoff_spec(position, announcements=announcements, pot=pot)  # announcements the rules refuse fail here
+        every = isinstance(contracts, str) and contracts.strip().lower() == "all"
+        for contract in wanted:  # announcements the rules refuse for a contract fail here, not in a worker
+            if contract == PASS:  # whose side the seat is on is the cards', sample by sample: counted as refused
+                continue
+            try:
+                payoff_spec(Position(game, *_start(game, deal, contract, seat, chosen)), announcements=announcements,
+                            pot=pot)
+            except StichError as error:
+                if not every or len(left_out) == len(wanted) - 1:
+                    raise
+                left_out[contract] = str(error)
+        wanted = [contract for contract in wanted if contract not in left_out]
     return AdviceSetup(game.name, seats, tuple(fixed), seat, tuple(wanted), tuple(sorted((variant or {}).items())),
-                       seed, announcements, pot)
+                       seed, announcements, pot), left_out
 
 
 def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Variant) -> tuple:
-    rules = game.rules(deal, contract, declarer=seat, variant=variant)
+    rules = contract_rules(game, deal, contract, seat, variant)
     return rules, rules.start()
 
 
@@ -597,11 +655,11 @@ def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int
     samples solved so far (``stopped`` says so); ``checkpoint`` (a file) keeps every finished chunk, and a rerun
     with the same question resumes from it; ``progress(advice)`` is called with the advice so far after every
     chunk (a live display). The result is the same for a seed whatever ``workers`` is, and after a resume."""
-    setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant, seats=seats,
-                       announcements=announcements, pot=pot)
+    setup, left_out = advice_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant,
+                                   seats=seats, announcements=announcements, pot=pot)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> ContractAdvice:
-        return advice_report(setup, sums, samples, stopped)
+        return advice_report(setup, sums, samples, stopped, left_out)
 
     total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": asdict(setup)}, checkpoint,
                                  time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))

@@ -30,7 +30,7 @@ from .api import solve
 from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, StichError, is_token_list
 from .games import get_game
-from .games.base import Game, Objective, Rules
+from .games.base import Contract, Game, Objective, Rules
 from .games.outcome import DealtBonus, side_text
 from .position import Position, check_position, make_position
 from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes
@@ -689,18 +689,37 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     like = source.rules.contract if isinstance(source, Position) else None
     record_declarer = source.rules.declarer + 1 if isinstance(source, Position) else None
     for contract, declarer in chosen_game.contracts(deal, chosen_variant, like, record_declarer):
-        if progress is not None:
-            progress(f"{contract} by seat {declarer}")
-        try:
-            position = make_position(chosen_game, deal, str(contract), declarer=declarer, variant=chosen_variant)
-        except InvalidContractError as error:
-            entries.append(TableEntry(str(contract), declarer, biddable=False, reason=str(error)))
-            continue
-        if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
-            pot = read_pot(source.record, None)
-        entries.append(_table_entry(position, str(contract), declarer, engine, reference_solver, settlement, pot,
-                                    deadline, settlement_engine))
+        for text, position_or_refusal in _bids(chosen_game, deal, contract, declarer, chosen_variant):
+            if isinstance(position_or_refusal, str):
+                entries.append(TableEntry(text, declarer, biddable=False, reason=position_or_refusal))
+                continue
+            if progress is not None:
+                progress(f"{text} by seat {declarer}")
+            if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
+                pot = read_pot(source.record, None)
+            entries.append(_table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
+                                        deadline, settlement_engine))
     return entries
+
+
+def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,
+          variant: Mapping[str, object] | Variant | None) -> list[tuple[str, Position | str]]:
+    """The rows of one listed contract: each called card the declarer may name (``Game.contract_choices``: every
+    tarock a Zwanzigerrufen forehand may call under ``called_tarock=any``, the one she must call by default) with
+    its position, or the contract once with the reason the rules refuse it (she holds T20..T16: she must play
+    Solo). Contract advice offers the same choices, so the table and the advice list the same bids."""
+    bids: list[tuple[str, Position | str]] = []
+    for text in game.contract_choices(contract):
+        try:
+            bids.append((text, make_position(game, deal, text, declarer=declarer, variant=variant)))
+        except InvalidContractError:
+            continue
+    if bids:
+        return bids
+    try:
+        return [(str(contract), make_position(game, deal, str(contract), declarer=declarer, variant=variant))]
+    except InvalidContractError as error:
+        return [(str(contract), str(error))]
 
 
 def table_report(position: Position, *, engine: EngineSolver | None = None, reference_solver: bool | None = None,

@@ -580,6 +580,20 @@ def lacks_announced(game: type[Game], seat: int, mask: int) -> InvalidDealError:
                             "as given does not hold")
 
 
+def check_own_bid(game: type[Game], fixed: Sequence[int], seat: int, contract: str,
+                  variant: Mapping[str, object] | None, tags: Mapping[str, object] | None) -> None:
+    """Refuse at once a contract the seat declares that its own hand forbids (a Zwanzigerrufen forehand calling a
+    tarock she holds or not the highest she lacks, a Suit Solo without its suit cards, a Rufer on a held ace): the
+    bid checks read the declarer's cards only, so one deal of the unseen cards says it, where sampling would spend
+    its shuffles and blame the unseen cards (as :func:`solver.advice.make_setup` checks a list of contracts)."""
+    deal = shuffled_deal(game, fixed, unseen_cards(game, fixed), random.Random("bid check"))
+    announced: dict[str, Any] = dict(tags or {})
+    try:
+        game.rules(deal, contract, declarer=seat, variant=dict(variant or {}) or None, **announced)
+    except InvalidContractError as error:
+        raise InvalidContractError(f"seat {seat} cannot announce {contract} with this hand: {error}") from None
+
+
 def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str, known: Mapping[int, str] | None,
            declarer: int,
            variant: Mapping[str, object] | str | None, seats: int, seed: int,
@@ -616,6 +630,8 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         if fixed[other].bit_count() > game.hand_size:
             raise InvalidDealError(f"seat {other + 1}: the known cards and the cards it played are more than a "
                                    f"hand of {game.hand_size}")
+    if declarer == seat and not played:
+        check_own_bid(game, fixed, seat, contract, variant, tags)
     for other, mask in game.cards_announced(tags or {}).items():
         # an announced card still unseen is in its announcer's hand; one seen elsewhere leaves nothing to infer
         if any(held & mask for held in fixed):

@@ -705,3 +705,104 @@ def test_a_schwarz_counts_as_the_schneider_it_includes():
     row = json.loads(done.stdout)["contracts"][0]
     assert row["bonuses"]["schwarz"] == row["bonuses"]["schneider"] == 1.0
     assert row["bonuses_intervals"]["schneider"] == [0.6097, 1.0]
+
+
+def test_the_notes_under_the_advice_say_only_what_its_table_shows():
+    """A Zwanzigerrufen table whose every contract was told apart from the best explained a '~' it did not show, and
+    its payment note named Schafkopf's Rufer (a player's review): the '~' line is printed where a row wears it, and
+    the payment note names the two-seat contract of the game in front of the player."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    rows = [{"contract": "Solo", "mean": 14.4, "interval": [11.19, 17.61], "win_probability": 0.95,
+             "bonuses": {}, "bonuses_against": {}, "told_apart": False},
+            {"contract": "Normal T17", "mean": 4.1, "interval": [2.73, 5.47], "win_probability": 1.0,
+             "behind_leader": 10.3, "behind_interval": [6.83, 13.77], "bonuses": {}, "bonuses_against": {},
+             "told_apart": True}]
+    document = {"game": "Zwanzigerrufen", "seat": 1, "hand": ["T21", "T20"], "known": {}, "samples": 20, "seed": 1,
+                "stopped": None, "requested": 20, "announcements": None, "pot": None, "contracts": rows}
+
+    def rendered(document: dict) -> str:
+        console = Console(record=True, width=160)
+        render_advice(document, console)
+        return console.export_text()
+
+    text = rendered(document)
+    assert "~" not in text
+    assert "payment: the seat's share of its side's settlement (two seats share a Normal game's)" in text
+    assert "Rufer" not in text
+    rows[1]["told_apart"] = False
+    text = rendered(document)
+    assert "+10.30 ± 3.47 ~" in text
+    assert "~ : not told apart from the best at this sample size (its interval behind the best holds 0)" in text
+    schafkopf = {**document, "game": "Schafkopf", "hand": ["EO", "GO"],
+                 "contracts": [{**rows[0], "contract": "Solo E"}, {**rows[1], "contract": "Rufer G"}]}
+    assert "(two seats share a Rufer's)" in rendered(schafkopf)
+
+
+def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts_it():
+    """`--contract all --announce "1: Pagat Ultimo"` with a hand that may bid a Suit Solo failed in the first sample
+    (a traceback-free 'Pagat Ultimo does not count in a Suit Solo', but no advice at all: a player's review): the
+    Suit Solo, which does not count the Pagat, is left out and said so, the others ranked; a list naming it fails."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    hand = "TS T21 T1 T17 T12 HK HQ HN DK DQ"  # five suit cards: a Suit Solo is biddable
+    assert "SuitSolo" in {row.contract for row in contract_advice("zwanzigerrufen", hand, 1, "all", samples=1,
+                                                                   workers=1).rows}
+    advice = contract_advice("zwanzigerrufen", hand, 1, "all", samples=2, workers=1,
+                             announcements="1: Pagat Ultimo")
+    reason = "bad announcement: seat 1: Pagat Ultimo does not count in a Suit Solo (only Valat, Absolut and 4 Kings)"
+    assert sorted(row.contract for row in advice.rows) == ["Normal T20", "Solo"]
+    assert advice.left_out == {"SuitSolo": reason}
+    document = advice.as_dict()
+    assert document["left_out"] == {"SuitSolo": reason} and schema_errors(document, SCHEMA) == []
+    console = Console(record=True, width=300)
+    render_advice(document, console)
+    assert f"not ranked: SuitSolo, which the announcements do not fit ({reason})" in console.export_text()
+    assert contract_advice("zwanzigerrufen", hand, 1, "all", samples=1, workers=1).as_dict()["left_out"] == {}
+    with pytest.raises(StichError, match="Pagat Ultimo does not count in a Suit Solo"):
+        contract_advice("zwanzigerrufen", hand, 1, "Solo, SuitSolo", samples=1, workers=1,
+                        announcements="1: Pagat Ultimo")
+
+
+def test_a_seat_other_than_forehand_may_pass_and_play_in_forehands_game():
+    """Seat 2's weak hand was offered only its own Solo and Suit Solo, ranked best at -87 units (a player's
+    review): announcing nothing is a choice too. The 'pass' row settles forehand's Normal game on each sample
+    (her call derived from her sampled hand, a Solo where she holds T20..T16), seat 2 her partner where it holds
+    the called tarock (here T20: always), valued by seat 2's share; forehand herself cannot pass (rule 1.2)."""
+    from solver.advice import PASS, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.settlement import default_settlement_engine, payoff_spec
+
+    hand = "T20 T5 SG SJ CG CJ HG HJ DG DJ"
+    setup = make_setup("zwanzigerrufen", hand, 2, "all")
+    assert setup.contracts == ("Solo", "SuitSolo", PASS)
+    game, engine = get_game("zwanzigerrufen"), default_settlement_engine()
+    shares = []
+    for k in range(6):
+        rules = game.rules(draw_deal(setup, k), "Normal", declarer=1)
+        assert rules.declaring_side == frozenset({0, 1})  # forehand calls T20, which seat 2 holds
+        position = Position(game, rules, rules.start())
+        shares.append(scaled_share(position, 1, engine.value(position.state, payoff_spec(position))))
+    advice = contract_advice("zwanzigerrufen", hand, 2, "all", samples=6, workers=1)
+    passing = _row(advice, PASS)
+    assert advice.rows[0].contract == PASS and passing.samples == 6
+    assert passing.mean == pytest.approx(sum(shares) / 6 / SHARE_SCALE)
+    assert _row(advice, "Solo").mean < -80 and _row(advice, "SuitSolo").mean < -80
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == [] and document["contracts"][0]["contract"] == "pass"
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    console = Console(record=True, width=300)
+    render_advice(document, console)
+    assert ("pass: seat 2 announces nothing, nor does anyone else, and plays in forehand's Normal game (a Solo where "
+            "she holds T20..T16), the seat her partner where it holds the called tarock, else against her; its "
+            "bonuses made are that declarer's side's") in console.export_text()
+    with pytest.raises(InvalidContractError, match="seat 1 cannot pass in Zwanzigerrufen"):
+        make_setup("zwanzigerrufen", hand, 1, "pass, Solo")
+    assert PASS not in make_setup("zwanzigerrufen", hand, 1, "all").contracts
+    assert make_setup("zwanzigerrufen", hand, 3, "Pass").contracts == (PASS,)
+    assert PASS not in make_setup("schafkopf", HAND, 2, "all").contracts  # a passed-out deal pays nobody

@@ -303,6 +303,20 @@ def test_zwanzigerrufen_table_lists_a_normal_game_forehand_cannot_bid():
     assert [e.contract for e in entries[1:]] == ["Solo"] * 4 + ["SuitSolo"] * 4
 
 
+def test_zwanzigerrufen_table_lists_every_tarock_forehand_may_call_under_called_tarock_any():
+    """Under called_tarock=any the table listed only Normal T20 while contract advice of the same hand offered
+    T20, T18, T17 and T16 (a player's review): every call she may make is a bid, a row each; forehand holds T19.
+    Calling T17 gives seat 3 as the partner, and that side loses (30 points), where the others win with 67."""
+    position = board("zwanzigerrufen.tbn", 1)
+    entries = contract_table(position, variant={"called_tarock": "any"}, reference_solver=False)
+    normals = [(e.contract, e.declaring_side, e.value) for e in entries if e.contract.startswith("Normal")]
+    assert normals == [("Normal T20", (1, 2), 67), ("Normal T18", (1, 2), 67), ("Normal T17", (1, 3), 30),
+                       ("Normal T16", (1, 2), 67)]
+    assert [e.contract for e in entries[4:]] == ["Solo"] * 4 + ["SuitSolo"] * 4
+    by_default = [e.contract for e in contract_table(position, reference_solver=False)]
+    assert by_default[0] == "Normal T20" and by_default[1:] == ["Solo"] * 4 + ["SuitSolo"] * 4
+
+
 def test_schafkopf_table_lists_what_can_be_bid():
     position = board("schafkopf.tbn", 4)  # the Wenz Tout deal: seat 1 holds all four Unters
     entries = contract_table(position, reference_solver=False)

@@ -290,3 +290,19 @@ def test_batch_summary_counts_have_thousands_separators_as_its_progress_lines_do
     one = BatchSummary(records=2, skipped=0, solved=1, errors=1, seconds=0.0, duplicates=1)
     assert _summary_text(one, Path("o")) == ("stich: 2 written to o (1 solved, 1 error), 0 already done, 1 duplicate "
                                              "of a record above (the same text): answered once, 0.0 s")
+
+
+def test_a_contract_list_is_checked_as_a_single_contract_is():
+    """`--contract "Solo, Bettel"` and a seat 2 asking about `Normal T19` were bad input (exit 1) while the same
+    contract alone was a usage error (exit 2, as docs/cli.md's exit codes say): each listed contract is checked as
+    one given alone, before any sample."""
+    hand = ["analyse", "--game", "zwanzigerrufen", "--hand", "T20 T5 T6 SJ CG CJ HG HJ DG DJ", "--samples", "2",
+            "--workers", "1"]
+    unknown = runner.invoke(app, [*hand, "--seat", "1", "--contract", "Solo, Bettel"])
+    assert unknown.exit_code == 2 and "Traceback" not in unknown.output
+    assert "unknown Zwanzigerrufen contract 'Bettel' (expected Normal [T20..T16] | Solo | SuitSolo)" in unknown.output
+    forehands = runner.invoke(app, [*hand, "--seat", "2", "--contract", "Solo, Normal T19"])
+    assert forehands.exit_code == 2
+    assert ("seat 2 cannot bid Normal T19 in Zwanzigerrufen: in a Normal game forehand (seat 1) is the declarer"
+            in forehands.output)
+    assert runner.invoke(app, [*hand, "--seat", "1", "--contract", "Solo, Normal T19", "--json"]).exit_code == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,24 @@ def test_known_cards_stay_in_their_hands_and_the_hand_is_never_dealt_elsewhere()
     assert len(seen) > 50  # the unseen cards really are shuffled
 
 
+@pytest.mark.parametrize("game, hand, seat, contract, reason", [
+    ("Schafkopf", "EA EZ EK EO EU E9 E8 E7", 1, "Rufer E", "the caller (seat 1) holds the called ace EA"),
+    ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T20", "forehand holds T20: she cannot call her own card"),
+    ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T17",
+     "forehand calls the highest of T20..T16 she does not hold: T19, not T17"),
+    ("Zwanzigerrufen", "T20 T19 T18 T17 T16 T5 T6 T7 CG CJ", 3, "SuitSolo",
+     "a Suit Solo declarer needs at least 5 suit cards, seat 3 holds 2"),
+])
+def test_a_contract_the_declarers_own_hand_forbids_is_refused_before_sampling(game, hand, seat, contract,
+                                                                                reason) -> None:
+    """A forehand holding T20 who asked for Normal T20 was told that 10,000 shuffles of the unseen cards found no
+    deal and that one 'may not exist, or be too rare to sample', which blames the unseen cards (a player's review):
+    the declarer's own cards decide a bid check, so the contract is refused at once, saying why."""
+    with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {contract} with this hand: "
+                                                             f"{reason}")):
+        analyse_hand(game, hand, seat, contract, declarer=seat, samples=2, workers=1)
+
+
 def test_what_the_contract_implies_is_respected() -> None:
     """A Rufer caller never holds the called ace: seat 1 calls the Eichel ace while seat 2 is analysed."""
     game = solver.get_game("Schafkopf")
@@ -67,7 +86,7 @@ def test_what_the_contract_implies_is_respected() -> None:
 
 def test_impossible_constraints_raise_a_clear_error() -> None:
     with pytest.raises(solver.StichError, match="no deal of the unseen cards.*holds the called ace EA"):
-        analyse_hand("Schafkopf", "EA EZ EK EO EU E9 E8 E7", 1, "Rufer E", samples=2, workers=1)
+        analyse_hand("Schafkopf", "GA GZ GK HA HZ HK SA SZ", 2, "Rufer E", known={1: "EA"}, samples=2, workers=1)
     with pytest.raises(solver.StichError, match="must play Solo"):
         analyse_hand("Zwanzigerrufen", "T20 T19 T18 T17 T16 T1 SK SQ HK DK", 1, "Normal", samples=2, workers=1)
     for samples in (0, 10_000_001, 2.5, True):

@@ -729,6 +729,17 @@ class Game(metaclass=GameType):
                    declarer: int | None) -> list[tuple[Contract, int]]:
         raise NotImplementedError
 
+    #: What :meth:`passed_game` plays, in words, for the note under contract advice that has a ``pass`` row.
+    passed_game_text = ""
+
+    @classmethod
+    def passed_game(cls, deal: Deal, seat: int, variant: Variant | Mapping[str, object] | None = None
+                    ) -> tuple[str, int] | None:
+        """The (contract, declarer 1-based) ``seat`` plays in on ``deal`` when it announces nothing and nobody else
+        does, for contract advice's ``pass`` row; None where the game offers the seat no such choice (its own
+        contract is the default, or a passed-out deal is thrown in, which pays nobody)."""
+        return None
+
     @classmethod
     def contract_choices(cls, contract: Contract) -> list[str]:
         """The contracts a player chooses among where :meth:`contracts` lists ``contract``: its own text, unless

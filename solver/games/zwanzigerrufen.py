@@ -878,6 +878,22 @@ class Zwanzigerrufen(Game):
     def default_contracts(cls, rng) -> list[str]:
         return ["Normal"]
 
+    passed_game_text = ("forehand's Normal game (a Solo where she holds T20..T16), the seat her partner where it "
+                        "holds the called tarock, else against her")
+
+    @classmethod
+    def passed_game(cls, deal: Deal, seat: int, variant: Variant | Mapping[str, object] | None = None
+                    ) -> tuple[str, int] | None:
+        # 1.2: when nobody announces, forehand plays her Normal game (a Solo where she holds T20..T16); she herself
+        # cannot pass, her Normal game is what she announces
+        if seat == 1:
+            return None
+        try:
+            cls.rules(deal, "Normal", declarer=1, variant=variant)
+        except InvalidContractError:
+            return "Solo", 1
+        return "Normal", 1
+
     @classmethod
     def contract_choices(cls, contract: Contract) -> list[str]:
         # 1.2: forehand calls one of T20..T16 (the highest she lacks, or any under called_tarock=any)
