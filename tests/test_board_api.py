@@ -461,6 +461,27 @@ def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
         assert c.post("/api/position", json={"board": board, "moves": []}).status_code == 200, board
 
 
+def test_one_bad_record_does_not_keep_the_others_off_the_table(tmp_path):
+    """An upload of many records with one bad one among them was refused whole (the robustness audit); as on the
+    command line, the good records open and the bad one is named with its line and column."""
+    record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
+    good = [record.replace('[Board "1"]', f'[Board "{n}"]') for n in range(1, 4)]
+    bad = good[1].replace('[Declarer "1"]', '[Declarer "9"]')
+    assert bad != good[1]
+    text = "\n\n".join([good[0], bad, good[2]]) + "\n"
+    line = text.splitlines().index('[Declarer "9"]') + 1
+    c = client()
+    answer = c.post("/api/load", files={"file": ("three.tbn", text.encode(), "text/plain")}).json()
+    assert [b["label"].split()[-1] for b in answer["boards"]] == ["1", "3"]
+    (said,) = answer["refused"]
+    assert said.startswith(f"three.tbn:{line}:") and "[Declarer]" in said
+    assert c.post("/api/load", json={"text": good[0]}).json()["refused"] == []
+    refused(c.post("/api/load", json={"text": bad}), 400, "[Declarer]")  # no good record: refused, as before
+    named = client(_write(tmp_path, text)).get("/api/start").json()
+    (listed,) = named["files"]
+    assert len(listed["boards"]) == 2 and listed["error"].startswith(f"{tmp_path / 'again.tbn'}:{line}:")
+
+
 @pytest.mark.parametrize("opened_by", ["upload", "named file"])
 def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path, opened_by):
     """An upload of 1,000 records (or a named file of as many, at the page's first load) was parsed on the event
@@ -474,15 +495,15 @@ def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path,
     record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
     text = "\n\n".join(record.replace('[Board "1"]', f'[Board "{n}"]') for n in range(1, MAX_RECORDS + 1))
     parsing, answered, order = threading.Event(), threading.Event(), []
-    parse_records = session.parse_records
+    iter_records = session.iter_records
 
     def parse_when_answered(text, name):
         parsing.set()
         answered.wait(10)  # on the event loop this wait would time out: the other request cannot be answered
         order.append("parsed")
-        return parse_records(text, name=name)
+        return iter_records(text, name=name)
 
-    monkeypatch.setattr(session, "parse_records", parse_when_answered)
+    monkeypatch.setattr(session, "iter_records", parse_when_answered)
     app = create_app([_write(tmp_path, text)] if opened_by == "named file" else [])
 
     async def requests() -> tuple[httpx.Response, httpx.Response]:

@@ -272,9 +272,10 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     async def index(request: Request) -> Response:
         return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-store"})
 
-    read: dict[Path, tuple[tuple[int, int], list[Board]]] = {}  # a named file's boards, by its size and time
+    # a named file's boards and the refusals of its bad records, by its size and time
+    read: dict[Path, tuple[tuple[int, int], list[Board], list[str]]] = {}
 
-    def file_boards(path: Path) -> list[Board]:
+    def file_boards(path: Path) -> tuple[list[Board], list[str]]:
         """The boards of a file named on the command line: read again when it changed (a page reload shows the
         edit), else the same boards under the same ids, so that reloads and other tabs do not pile up copies and
         push an open page's board out of the server's memory."""
@@ -282,10 +283,10 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         stamp = (status.st_size, status.st_mtime_ns)
         known = read.get(path)
         if known is not None and known[0] == stamp and boards.holds(known[1]):
-            return known[1]
-        found = boards.add_text(decoded_text(path.read_bytes(), str(path)), str(path))
-        read[path] = (stamp, found)
-        return found
+            return known[1], known[2]
+        found, refused = boards.add_text_said(decoded_text(path.read_bytes(), str(path)), str(path))
+        read[path] = (stamp, found, refused)
+        return found, refused
 
     async def start(request: Request) -> Response:
         """The files named on the command line with their boards, the record to open first, the games."""
@@ -295,7 +296,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         opened = None
         for number, item in enumerate(named):
             try:
-                found = await run_in_threadpool(file_boards, item.path)  # a big file parses off the event loop
+                found, refused = await run_in_threadpool(file_boards, item.path)  # a big file parses off the loop
             except OSError as error:
                 listed.append({"file": item.path.name, "error": f"{item.path}: cannot be read ({error})",
                                "boards": []})
@@ -303,11 +304,13 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             except BoardError as error:
                 listed.append({"file": item.path.name, "error": str(error), "boards": []})
                 continue
-            listed.append({"file": item.path.name, "boards": [b.summary() for b in found]})
+            listed.append({"file": item.path.name, "boards": [b.summary() for b in found]}
+                          | ({"error": "\n".join(refused)} if refused else {}))
             if opened is None:
                 wanted = [b for b in found if item.board is None or b.record.get("Board") == item.board]
                 if not wanted:
-                    listed[-1]["error"] = f"{item.path} has no record with [Board \"{item.board}\"]"
+                    missing = f"{item.path} has no record with [Board \"{item.board}\"]"
+                    listed[-1]["error"] = "\n".join(filter(None, (listed[-1].get("error"), missing)))
                 opened = (wanted or found)[0].id
         games = [{"name": game.name, "seats": list(game.seat_counts), "contracts": game.contract_help,
                   "examples": game.default_contracts(random.Random(0)), "has_pot": game.has_pot,
@@ -336,8 +339,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         if not text.strip():
             raise BoardError(f"{source} is empty")
         # 1,000 records parse in about 0.3 s: on a worker thread, so that the event loop answers others meanwhile
-        found = await run_in_threadpool(boards.add_text, text, source)
-        return JSONResponse({"boards": [b.summary() for b in found], "open": found[0].id})
+        found, refused = await run_in_threadpool(boards.add_text_said, text, source)
+        return JSONResponse({"boards": [b.summary() for b in found], "open": found[0].id, "refused": refused})
 
     async def deal(request: Request) -> Response:
         body = await _json_body(request)

@@ -24,7 +24,7 @@ from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import InvalidPositionError, StichError
-from ..formats.tbn import Record, parse_records, read_records
+from ..formats.tbn import Record, iter_records, read_records
 from ..games import get_game
 from ..generate import random_record
 from ..position import Position, position_from_record
@@ -138,6 +138,8 @@ class Boards:
     _texts: "OrderedDict[tuple[str, bytes], list[Board]]" = field(default_factory=OrderedDict)
     #: The text each board of ``_texts`` was read from: forgetting the board forgets the text's entry.
     _text_of: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    #: What is wrong with each text's records that are not boards, said again when the text is opened again.
+    _refused: dict[tuple[str, bytes], list[str]] = field(default_factory=dict)
 
     def add(self, record: Record, label: str) -> Board:
         try:
@@ -161,6 +163,8 @@ class Boards:
         key = self._text_of.pop(board_id, None)
         for board in self._texts.pop(key, []) if key is not None else []:
             self._text_of.pop(board.id, None)
+        if key is not None:
+            self._refused.pop(key, None)
 
     def get(self, board_id: object) -> Board:
         """The board ``board_id``, now the last to be forgotten: the boards in use stay, the idle ones go first."""
@@ -179,33 +183,46 @@ class Boards:
             return all(board.id in self.boards for board in found)
 
     def add_text(self, text: str, source: str) -> list[Board]:
-        """Every record of a .tbn text as a board; a record that does not parse stops with its message (file, line,
-        column), so the user sees what to fix. The same text from the same source again gives the same boards
-        while they are all open."""
+        """Every good record of a .tbn text as a board (:meth:`add_text_said`, its refusals left out)."""
+        return self.add_text_said(text, source)[0]
+
+    def add_text_said(self, text: str, source: str) -> tuple[list[Board], list[str]]:
+        """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
+        column: one bad record does not keep the others off the table, as on the command line). A text without a
+        good record is a BoardError with the first of them. The same text from the same source again gives the
+        same boards while they are all open."""
         key = (source, hashlib.sha256(text.encode()).digest())
         with self._lock:
             known = self._texts.get(key)
             if known is not None and all(board.id in self.boards for board in known):
                 for board in known:
                     self.boards.move_to_end(board.id)
-                return list(known)
-        try:
-            records = parse_records(text, name=source)
-        except StichError as error:
-            raise BoardError(str(error)) from None
-        if not records:
+                return list(known), list(self._refused.get(key, []))
+        items = list(iter_records(io.StringIO(text), name=source))
+        if not items:
             raise BoardError(f"{source} holds no record (a .tbn record starts with tags such as [Game \"...\"])")
-        if len(records) > MAX_RECORDS:
-            raise BoardError(f"{source} holds {len(records)} records; the board opens at most {MAX_RECORDS}")
-        found = [self.add(record, record_label(record, source, number))
-                 for number, record in enumerate(records, 1)]
+        if len(items) > MAX_RECORDS:
+            raise BoardError(f"{source} holds {len(items)} records; the board opens at most {MAX_RECORDS}")
+        found: list[Board] = []
+        refused: list[str] = []
+        for number, item in enumerate(items, 1):
+            if isinstance(item, StichError):
+                refused.append(str(item))
+                continue
+            try:
+                found.append(self.add(item, record_label(item, source, number)))
+            except BoardError as error:
+                refused.append(str(error))
+        if not found:
+            raise BoardError(refused[0] + (f" (and {len(refused) - 1} more bad records)" if len(refused) > 1 else ""))
         with self._lock:
             if all(board.id in self.boards for board in found):  # else its first records are already forgotten
                 for board in self._texts.get(key, []):  # the same text opened twice at once: the newer boards serve
                     self._text_of.pop(board.id, None)
                 self._texts[key] = found
+                self._refused[key] = refused
                 self._text_of.update((board.id, key) for board in found)
-        return found
+        return found, refused
 
 
 def decoded_text(raw: bytes, source: str) -> str:

@@ -108,6 +108,8 @@ async function loaded(promise, group) {
     const answer = await promise;
     addRecords(answer.boards, group);
     openBoard(answer.open);
+    // the records that are not boards, each with its line and column: the others are open
+    if (answer.refused && answer.refused.length) showError(answer.refused.join("\n"));
   } catch (error) {
     if (!aborted(error)) showError(error.message);
   }
