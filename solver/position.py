@@ -309,6 +309,12 @@ def _value_words(tag: Tag) -> list[tuple[str, int]]:
 def _required(record: Record, name: str) -> Tag:
     tag = record.tag(name)
     if tag is None:
+        # a misspelt tag ([Gmae "Schafkopf"]) is pointed at with the name it was meant to be
+        near = next((other for other in record.tags if did_you_mean(other.name, [name])), None)
+        if near is not None:
+            raise _error(record, f"the record has no [{name}] tag; [{near.name}] on line {near.line}"
+                         f"{did_you_mean(near.name, [name])}", near.line, near.column, near.name,
+                         f"a [{name} \"...\"] tag")
         raise _error(record, f"the record has no [{name}] tag", record.line, 1, None, f"a [{name} \"...\"] tag")
     return tag
 

@@ -171,3 +171,13 @@ def test_a_wrong_partner_names_the_called_aces_real_holder_even_seat_one():
     caller = text.replace('[Declarer "2"]\n[Partner "3"]\n', '[Partner "2"]\n')
     with pytest.raises(ParseError, match="the caller holds the called ace EA"):
         solver.parse_positions(caller)
+
+
+def test_a_misspelt_required_tag_is_named_with_the_tag_it_was_meant_to_be():
+    """[Gmae "Schafkopf"] gave only 'the record has no [Game] tag' at the record's first line (the robustness audit):
+    the misspelt tag is pointed at, and the name it was meant to be is said."""
+    error = error_of(GOOD.replace("[Game ", "[Gmae "))
+    assert (error.line, error.column, error.token) == (1, 1, "Gmae")
+    assert "the record has no [Game] tag; [Gmae] on line 1; did you mean 'Game'?" in str(error)
+    far = error_of(GOOD.replace('[Game "Schafkopf"]', '[Note "Schafkopf"]'))  # nothing like it: said as before
+    assert str(far).startswith("bad.tbn:1:1: the record has no [Game] tag (expected")
