@@ -11,7 +11,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import PASS, CardAdvice, ContractAdvice, card_advice, contract_advice
+from solver.advice import (PASS, CardAdvice, ContractAdvice, can_pass, card_advice, contract_advice,
+                           pass_refusal)
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError, StichError
@@ -234,7 +235,7 @@ def analyse(
         if value is not None and file is None:
             raise typer.BadParameter(f"{option} picks a record of a FILE; without one there is nothing to pick from",
                                      param_hint=f"'{option}'")
-    if contract is not None and file is None and (contract.strip().lower() == "all" or "," in contract):
+    if contract is not None and file is None and (contract.strip().lower() in ("all", PASS) or "," in contract):
         if not game or not hand:
             raise typer.BadParameter("contract advice needs --game and --hand", param_hint="'--game/--hand'")
         if declarer is not None and declarer != seat:
@@ -507,9 +508,15 @@ def render_advice(document: dict, console=None) -> None:
     console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
                   "brackets")
     _never_made_note(document["contracts"], console, get_game(document["game"]).item_title)
-    if any(row["contract"] == PASS for row in document["contracts"]):
-        console.print(f"pass: seat {document['seat']} announces nothing, nor does anyone else, and plays in "
-                      f"{get_game(document['game']).passed_game_text}; its bonuses made are that declarer's side's")
+    passed = next((row for row in document["contracts"] if row["contract"] == PASS), None)
+    if passed is not None:
+        said = " announces nothing of a contract," if document.get("announcements") else " announces nothing,"
+        settled = "" if not passed["refused"] else (
+            f"; settled on {passed['samples']:,} of {passed['samples'] + passed['refused']:,} samples (on the others "
+            "the announcements do not fit the side the cards put it on), so its figures are of those")
+        console.print(f"pass: seat {document['seat']}{said} nor does anyone else, and plays in "
+                      f"{get_game(document['game']).passed_game_text}; its bonuses made are that declarer's "
+                      f"side's{settled}")
     for contract, reason in document.get("left_out", {}).items():
         console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if get_game(document["game"]).has_pot and not document["pot"]:
@@ -559,6 +566,8 @@ def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
     the seat can never announce (a Zwanzigerrufen Normal game is forehand's), is a usage error (exit 2)."""
     chosen = get_game(game)
     for text in (part.strip() for part in contracts.split(",")):
+        if text.lower() == PASS and not can_pass(chosen, seat):
+            raise typer.BadParameter(pass_refusal(chosen, seat), param_hint="'--contract'")
         if not text or text.lower() in ("all", PASS):
             continue
         try:
@@ -585,6 +594,10 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
             variant=variant or None, seats=seats, announcements=announce, pot=pot, time_limit=time_limit,
             checkpoint=checkpoint, progress=show), finish, as_json)
     finish(document)
+    if document["samples"] and all(not row["samples"] for row in document["contracts"]):  # nothing to rank
+        message(f"stich: no contract was settled on any of the {document['samples']:,} samples: the announcements "
+                f"fit none of them ({', '.join(row['contract'] for row in document['contracts'])})")
+        raise typer.Exit(1)
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,

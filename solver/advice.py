@@ -146,6 +146,20 @@ class AdviceSums:
 PASS = "pass"
 
 
+def can_pass(game: type[Game], seat: int) -> bool:
+    """Whether ``seat`` has a ``pass`` row in ``game``'s contract advice on any deal (asked of one: which seat may
+    pass is the game's rule, not the cards')."""
+    return bool(game.passed_game_text) and game.passed_game(game.deal_random(random.Random(0)), seat) is not None
+
+
+def pass_refusal(game: type[Game], seat: int) -> str:
+    """Why contract advice has no ``pass`` row for ``seat``: the game's own words (:attr:`Game.passed_game_text`
+    names what passing plays where there is such a game)."""
+    if game.passed_game_text:
+        return f"seat {seat} cannot pass in {game.name}: it announces the game played when nobody else does"
+    return f"{game.name} has no 'pass' to compare: a deal nobody announces is not played"
+
+
 def contract_rules(game: type[Game], deal: Deal, contract: str, seat: int,
                    variant: Variant | Mapping[str, object] | None) -> Rules:
     """The rules of ``contract`` announced by ``seat`` (1-based) on ``deal``; for :data:`PASS` those of the game
@@ -153,8 +167,7 @@ def contract_rules(game: type[Game], deal: Deal, contract: str, seat: int,
     if contract == PASS:
         passed = game.passed_game(deal, seat, variant)
         if passed is None:
-            raise InvalidContractError(f"seat {seat} cannot pass in {game.name}: it announces the game played "
-                                       "when nobody else does")
+            raise InvalidContractError(pass_refusal(game, seat))
         text, declarer = passed
         return game.rules(deal, text, declarer=declarer, variant=variant)
     return game.rules(deal, contract, declarer=seat, variant=variant)
@@ -582,7 +595,7 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                 payoff_spec(Position(game, *_start(game, deal, contract, seat, chosen)), announcements=announcements,
                             pot=pot)
             except StichError as error:
-                if not every or len(left_out) == len(wanted) - 1:
+                if not every or len(left_out) == len(wanted) - 1:  # a pass may be all a Kontra leaves
                     raise
                 left_out[contract] = str(error)
         wanted = [contract for contract in wanted if contract not in left_out]

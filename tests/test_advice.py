@@ -806,3 +806,47 @@ def test_a_seat_other_than_forehand_may_pass_and_play_in_forehands_game():
     assert PASS not in make_setup("zwanzigerrufen", hand, 1, "all").contracts
     assert make_setup("zwanzigerrufen", hand, 3, "Pass").contracts == (PASS,)
     assert PASS not in make_setup("schafkopf", HAND, 2, "all").contracts  # a passed-out deal pays nobody
+
+
+def test_passing_against_forehand_in_her_normal_game_or_her_solo():
+    """The pass row's other cases (the review): seat 3 without the called tarock plays against forehand; against
+    a forehand who holds T20..T16 it defends her Solo; each valued by seat 3's share, sample by sample."""
+    from solver.advice import PASS, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.settlement import default_settlement_engine, payoff_spec
+
+    game, engine = get_game("zwanzigerrufen"), default_settlement_engine()
+    hand = "T21 T15 T14 SG SJ CG CJ HG HJ DG"
+    for known, contract, sides in (({4: "T20"}, "Normal", frozenset({0, 3})),  # forehand calls T20: seat 4's
+                                   ({1: "T20 T19 T18 T17 T16"}, "Solo", frozenset({0}))):  # she must play Solo
+        setup = make_setup("zwanzigerrufen", hand, 3, "pass", known=known)
+        shares = []
+        for k in range(4):
+            deal = draw_deal(setup, k)
+            assert game.passed_game(deal, 3) == (contract, 1)
+            rules = game.rules(deal, contract, declarer=1)
+            assert 2 not in rules.declaring_side and (sides is None or rules.declaring_side == sides)
+            position = Position(game, rules, rules.start())
+            shares.append(scaled_share(position, 2, engine.value(position.state, payoff_spec(position))))
+        advice = contract_advice("zwanzigerrufen", hand, 3, "pass", samples=4, workers=1, known=known)
+        assert _row(advice, PASS).mean == pytest.approx(sum(shares) / 4 / SHARE_SCALE)
+
+
+def test_pass_on_the_command_line():
+    """``--contract pass`` alone was refused as an unknown contract, and a pass the seat cannot make was said in
+    Zwanzigerrufen's words in every game, with exit 1 (the review): usage errors now, in each game's words; a run
+    whose announcements fit no contract on any sample fails instead of printing an empty ranking."""
+    from test_cli import run
+
+    zr = ["analyse", "--game", "zwanzigerrufen", "--hand", "T20 T5 SG SJ CG CJ HG HJ DG DJ", "-n", "4"]
+    alone = run(*zr, "--seat", "2", "--contract", "pass").stdout
+    assert "│ 1 │ pass" in alone
+    forehand = run(*zr, "--seat", "1", "--contract", "pass, Solo", code=2).stderr
+    assert "seat 1 cannot pass in Zwanzigerrufen" in forehand
+    schafkopf = run("analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "2",
+                    "--contract", "pass, Wenz", "-n", "4", code=2).stderr
+    assert "Schafkopf has no 'pass' to compare: a deal nobody announces is not played" in schafkopf
+    nothing = run(*zr, "--seat", "2", "--contract", "all", "--announce", "2: Kontra", code=1).stderr
+    assert "stich: no contract was settled on any of the 4 samples: the announcements fit none of them (pass)" \
+        in nothing
