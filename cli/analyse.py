@@ -511,7 +511,7 @@ def render_advice(document: dict, console=None) -> None:
     passed = next((row for row in document["contracts"] if row["contract"] == PASS), None)
     if passed is not None:
         said = " announces nothing of a contract," if document.get("announcements") else " announces nothing,"
-        settled = "" if not passed["refused"] else (
+        settled = "" if not passed["refused"] or not passed["samples"] else (
             f"; settled on {passed['samples']:,} of {passed['samples'] + passed['refused']:,} samples (on the others "
             "the announcements do not fit the side the cards put it on), so its figures are of those")
         console.print(f"pass: seat {document['seat']}{said} nor does anyone else, and plays in "

@@ -157,7 +157,7 @@ def pass_refusal(game: type[Game], seat: int) -> str:
     names what passing plays where there is such a game)."""
     if game.passed_game_text:
         return f"seat {seat} cannot pass in {game.name}: it announces the game played when nobody else does"
-    return f"{game.name} has no 'pass' to compare: a deal nobody announces is not played"
+    return f"{game.name}'s contract advice has no 'pass': it compares the contracts the seat may announce"
 
 
 def contract_rules(game: type[Game], deal: Deal, contract: str, seat: int,

@@ -306,12 +306,24 @@ def _value_words(tag: Tag) -> list[tuple[str, int]]:
     return [(m.group(0), tag.position(m.start())[1]) for m in _WORD.finditer(tag.value)]
 
 
+#: Tags records carry besides the required ones (FORMAT.md's and those stich writes): never a misspelt required tag.
+OTHER_TAGS = frozenset({"announcements", "board", "dealer", "date", "event", "leader", "play", "pot", "result",
+                        "seats", "seed", "site", "variant", "note", "name"})
+
+
 def _required(record: Record, name: str) -> Tag:
     tag = record.tag(name)
     if tag is None:
-        # a misspelt tag ([Gmae "Schafkopf"]) is pointed at with the name it was meant to be
-        near = next((other for other in record.tags if did_you_mean(other.name, [name])), None)
-        if near is not None:
+        # a misspelt tag ([Gmae "Schafkopf"]) is pointed at with the name it was meant to be: the closest of the
+        # record's tags that are no tag of their own
+        from difflib import SequenceMatcher
+
+        known = OTHER_TAGS | {tag_name.lower() for tag_name in RECORD_TAGS.values()} | {"game", "deal", "contract",
+                                                                                         "declarer"}
+        unknown = [other for other in record.tags if other.name.lower() not in known]
+        near = max(unknown, default=None, key=lambda other: SequenceMatcher(None, other.name.lower(),
+                                                                             name.lower()).ratio())
+        if near is not None and did_you_mean(near.name, [name]):
             raise _error(record, f"the record has no [{name}] tag; [{near.name}] on line {near.line}"
                          f"{did_you_mean(near.name, [name])}", near.line, near.column, near.name,
                          f"a [{name} \"...\"] tag")

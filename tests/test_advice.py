@@ -826,7 +826,7 @@ def test_passing_against_forehand_in_her_normal_game_or_her_solo():
             deal = draw_deal(setup, k)
             assert game.passed_game(deal, 3) == (contract, 1)
             rules = game.rules(deal, contract, declarer=1)
-            assert 2 not in rules.declaring_side and (sides is None or rules.declaring_side == sides)
+            assert 2 not in rules.declaring_side and rules.declaring_side == sides
             position = Position(game, rules, rules.start())
             shares.append(scaled_share(position, 2, engine.value(position.state, payoff_spec(position))))
         advice = contract_advice("zwanzigerrufen", hand, 3, "pass", samples=4, workers=1, known=known)
@@ -846,7 +846,7 @@ def test_pass_on_the_command_line():
     assert "seat 1 cannot pass in Zwanzigerrufen" in forehand
     schafkopf = run("analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "2",
                     "--contract", "pass, Wenz", "-n", "4", code=2).stderr
-    assert "Schafkopf has no 'pass' to compare: a deal nobody announces is not played" in schafkopf
+    assert "Schafkopf's contract advice has no 'pass': it compares the contracts the seat may announce" in schafkopf
     nothing = run(*zr, "--seat", "2", "--contract", "all", "--announce", "2: Kontra", code=1).stderr
     assert "stich: no contract was settled on any of the 4 samples: the announcements fit none of them (pass)" \
         in nothing

@@ -480,6 +480,14 @@ def test_one_bad_record_does_not_keep_the_others_off_the_table(tmp_path):
     named = client(_write(tmp_path, text)).get("/api/start").json()
     (listed,) = named["files"]
     assert len(listed["boards"]) == 2 and listed["error"].startswith(f"{tmp_path / 'again.tbn'}:{line}:")
+    # what is said and kept of many bad records is bounded (the review): the first 20, and how many more
+    many = "\n\n".join([good[0]] + [bad] * 25) + "\n"
+    said = c.post("/api/load", json={"text": many}).json()["refused"]
+    assert len(said) == 21 and said[-1] == "pasted text: and 5 more bad records"
+    flood = c.post("/api/load", json={"text": "[\n\n" * 5000})  # refused without reading every error to the end
+    refused(flood, 400, "holds more than 1,000 records; the board opens at most 1,000")
+    two = c.post("/api/load", json={"text": bad + "\n\n" + bad})  # no good record: the first, and the count
+    refused(two, 400, "(and 1 more bad record)")
 
 
 @pytest.mark.parametrize("opened_by", ["upload", "named file"])

@@ -181,3 +181,8 @@ def test_a_misspelt_required_tag_is_named_with_the_tag_it_was_meant_to_be():
     assert "the record has no [Game] tag; [Gmae] on line 1; did you mean 'Game'?" in str(error)
     far = error_of(GOOD.replace('[Game "Schafkopf"]', '[Note "Schafkopf"]'))  # nothing like it: said as before
     assert str(far).startswith("bad.tbn:1:1: the record has no [Game] tag (expected")
+    # a tag of its own ([Dealer], FORMAT.md's) is no misspelt [Deal]: the closest other one is named (the review)
+    dealer = GOOD.replace("[Deal ", '[Dealer "4"]\n[Deals ')
+    assert "; [Deals] on line 3; did you mean 'Deal'?" in str(error_of(dealer))
+    alone = error_of(GOOD.replace("[Deal ", '[Dealer "4"]\n[Note '))
+    assert "the record has no [Deal] tag (expected" in str(alone) and "Dealer" not in str(alone)

@@ -38,6 +38,9 @@ MAX_RECORDS = 1000
 #: twice a file of the most records, so that an upload's own boards all stay, and so do the boards a page used before
 #: it (some 40 MB resident a thousand boards).
 MAX_BOARDS = 2 * MAX_RECORDS
+#: The bad records of a file said by name (the page shows them, the server keeps them for the file's next opening);
+#: any more are counted in one line.
+MAX_REFUSALS_SAID = 20
 #: The longest move list a request may send (no game has more cards than this).
 MAX_MOVES = 64
 
@@ -198,11 +201,13 @@ class Boards:
                 for board in known:
                     self.boards.move_to_end(board.id)
                 return list(known), list(self._refused.get(key, []))
-        items = list(iter_records(io.StringIO(text), name=source))
+        # one past the most the board opens: a flood of records (or of errors) is refused without reading it all
+        items = list(itertools.islice(iter_records(io.StringIO(text), name=source), MAX_RECORDS + 1))
         if not items:
             raise BoardError(f"{source} holds no record (a .tbn record starts with tags such as [Game \"...\"])")
         if len(items) > MAX_RECORDS:
-            raise BoardError(f"{source} holds {len(items)} records; the board opens at most {MAX_RECORDS}")
+            raise BoardError(f"{source} holds more than {MAX_RECORDS:,} records; the board opens at most "
+                             f"{MAX_RECORDS:,}")
         found: list[Board] = []
         refused: list[str] = []
         for number, item in enumerate(items, 1):
@@ -214,7 +219,11 @@ class Boards:
             except BoardError as error:
                 refused.append(str(error))
         if not found:
-            raise BoardError(refused[0] + (f" (and {len(refused) - 1} more bad records)" if len(refused) > 1 else ""))
+            more = len(refused) - 1
+            raise BoardError(refused[0] + (f" (and {more:,} more bad record{'s' if more > 1 else ''})" if more else ""))
+        if len(refused) > MAX_REFUSALS_SAID:  # what a page shows and the server keeps: the first, and how many more
+            more = len(refused) - MAX_REFUSALS_SAID
+            refused = refused[:MAX_REFUSALS_SAID] + [f"{source}: and {more:,} more bad record{'s' if more > 1 else ''}"]
         with self._lock:
             if all(board.id in self.boards for board in found):  # else its first records are already forgotten
                 for board in self._texts.get(key, []):  # the same text opened twice at once: the newer boards serve
