@@ -33,7 +33,7 @@ from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
 from .games.outcome import DealtBonus, side_text
 from .position import Position, check_position, make_position
-from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes
+from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs
 from .search import reference
 from .search.cooperative import Cooperative
 from .search.boundary import Deadline, check_flag
@@ -476,7 +476,11 @@ def dealt_bonuses(position: Position) -> list[DealtBonus]:
     """The bonuses of the contract that the cards decide without a search (RULES.md 1.6: Zwanzigerrufen's Trull and
     4 Kings, ``Game.dealt_bonuses``), which ``stich check`` lists beside :func:`check_bonuses`' answers."""
     check_position(position)
-    return list(position.game.dealt_bonuses(position.rules, position.state))
+    try:
+        inputs = scoring_inputs(position)  # which of them were announced
+    except StichError:
+        inputs = None  # the score says what is wrong with the record's scoring tags
+    return list(position.game.dealt_bonuses(position.rules, position.state, inputs))
 
 
 def most_still_possible(rules: Rules, state: PlayState, objective: Objective) -> int:

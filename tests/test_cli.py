@@ -337,6 +337,20 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
     assert [b.bonus for b in solver.dealt_bonuses(board("schafkopf.tbn", 1))] == ["laufende"]  # Schafkopf's own
 
 
+def test_an_announced_trull_that_nobody_holds_is_said_to_fail():
+    """check listed an announced Trull nobody was dealt as only 'no - nobody was dealt all three', while the score
+    gives it to the other side (RULES.md 1.7: a failed announcement; the review): the row says so."""
+    text = (EXAMPLES / "zwanzigerrufen.tbn").read_text(encoding="utf-8").split("\n\n% 2.")[0]
+    text = text.replace('[Contract "Normal"]', '[Contract "Normal"]\n[Announcements "1: Trull"]')
+    position = solver.parse_positions(text, name="ann.tbn")[0]
+    trull, kings = solver.dealt_bonuses(position)
+    assert trull.reason == ("nobody was dealt all three; decided by the deal, no search; announced by 1+2: fails, "
+                            "so the other side scores it")
+    assert "announced" not in kings.reason
+    assert [(item.name, item.winners) for item in solver.dd_settlement(position).items
+            if item.name == "trull"] == [("trull", (3, 4))]  # as the score has it
+
+
 def test_check_lists_schafkopfs_laufende_the_deal_decides():
     """RULES.md 2.5: the Laufende are the deal's, no search; check lists them beside the searched bonuses."""
     deal = "EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"

@@ -475,9 +475,10 @@ class Game(metaclass=GameType):
         return ()
 
     @classmethod
-    def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
+    def dealt_bonuses(cls, rules: Rules, state: PlayState, inputs: object = None) -> tuple[DealtBonus, ...]:
         """The bonuses of the contract that the cards decide without a search (Zwanzigerrufen's Trull and 4 Kings,
-        Schafkopf's Laufende), for ``stich check`` to list beside the searched ones. None by default."""
+        Schafkopf's Laufende), for ``stich check`` to list beside the searched ones; ``inputs`` (the scoring
+        inputs, :meth:`scoring_inputs`, where they read) say which were announced. None by default."""
         return ()
 
     @classmethod

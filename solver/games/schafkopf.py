@@ -349,7 +349,7 @@ class Schafkopf(Game):
         return ITEM_TITLES.get(name, name)
 
     @classmethod
-    def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
+    def dealt_bonuses(cls, rules: Rules, state: PlayState, inputs: object = None) -> tuple[DealtBonus, ...]:
         """The Laufende of a whole deal (RULES.md 2.5): the dealt hands decide them; a Sie has none to count."""
         return (laufende_bonus(rules),) if cls.is_whole(rules.deal) and rules.contract.kind != "sie" else ()
 

@@ -6,7 +6,7 @@ a tarock partner), Solo (tarocks trump, alone against three), Suit Solo (tarocks
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import reduce
 from operator import or_
 from typing import Callable, Hashable, Mapping, Sequence, cast
@@ -477,6 +477,25 @@ def dealt_bonus(rules: Rules, state: PlayState, bonus: str) -> DealtBonus:
                       "tricks" if rules.variant["card_bonus_basis"] == "captured" else "deal", reason)
 
 
+def announced_dealt_bonus(rules: Rules, bonus: DealtBonus, claims: Claims | None) -> DealtBonus:
+    """``bonus`` with its announcement said: made when the announcing side has it, else failed, which pays the other
+    side (RULES.md 1.7), where the deal has decided it; an announcement it does not count under is said too."""
+    owners = [] if claims is None else claims.owners(bonus.bonus)
+    if not owners:
+        return bonus
+    side = owners[0]
+    who = rules.describe_side(side)
+    if not bonus.counts:
+        said = f"announced by {who}, but it does not count here"
+    elif bonus.made is None:
+        said = f"announced by {who}: the tricks to come decide whether it is made"
+    elif bonus.made and set(bonus.side) == {seat + 1 for seat in side}:
+        said = f"announced by {who}: made"
+    else:
+        said = f"announced by {who}: fails, so the other side scores it"
+    return replace(bonus, reason=f"{bonus.reason}; {said}")
+
+
 def game_value(rules: Rules) -> int:
     kind = rules.contract.kind
     if kind == "solo":
@@ -789,9 +808,11 @@ class Zwanzigerrufen(Game):
         return frozenset(unscored)
 
     @classmethod
-    def dealt_bonuses(cls, rules: Rules, state: PlayState) -> tuple[DealtBonus, ...]:
-        """Trull and 4 Kings (RULES.md 1.6): decided by the deal, or under ``captured`` by the tricks."""
-        return tuple(dealt_bonus(rules, state, bonus) for bonus in CARD_BONUSES)
+    def dealt_bonuses(cls, rules: Rules, state: PlayState, inputs: object = None) -> tuple[DealtBonus, ...]:
+        """Trull and 4 Kings (RULES.md 1.6): decided by the deal, or under ``captured`` by the tricks; an announced
+        one says whether the announcement is made or fails (RULES.md 1.7: a failed one goes to the other side)."""
+        claims = inputs if isinstance(inputs, Claims) else None
+        return tuple(announced_dealt_bonus(rules, dealt_bonus(rules, state, bonus), claims) for bonus in CARD_BONUSES)
 
     @classmethod
     def item_title(cls, name: str) -> str:
