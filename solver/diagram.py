@@ -187,7 +187,18 @@ def diagram(position: "Position", *, signs: bool = True, heading: bool = True) -
     if max(len(line) for line in body) > WIDTH:
         body = _table(position, seats, centre, WRAPPED_CARD_LINE)
     out = [_heading(position), ""] if heading else [""]  # a blank line under the caller's title
-    return "\n".join(out + body).rstrip() + "\n"
+    return "\n".join(out + _scoring_facts(position) + body).rstrip() + "\n"
+
+
+def _scoring_facts(position: "Position") -> list[str]:
+    """What the record says besides the cards that the score reads: its announcements and its pot, as given (the
+    hands alone do not show them, and a player reading the diagram weighs the play by them)."""
+    record = position.record
+    if record is None:
+        return []
+    announced, pot = ((record.get(tag) or "").strip() for tag in ("Announcements", "Pot"))
+    facts = ([f"announced: {announced}"] if announced else []) + ([f"pot: {pot} chips"] if pot else [])
+    return facts + [""] if facts else []
 
 
 #: The width a diagram keeps to (a terminal's 80 columns), wrapping its longest card lines where it would not.

@@ -96,3 +96,16 @@ def test_kratzen_text_names_the_attacker_and_json_keeps_its_keys():
                                                                                                     "defenders"]
     schafkopf = run("check", EXAMPLES / "schafkopf.tbn", "--board", "7").stdout
     assert ", declarer " in schafkopf and "Bonuses" in schafkopf and "attacker" not in schafkopf
+
+
+def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path):
+    """show and solve drew the hands of a record with announcements or a pot without them, though the score reads
+    both (the analyst's audit): they are said under the title."""
+    settled = run("show", EXAMPLES / "settlement.tbn").stdout.splitlines()
+    assert settled[2] == "announced: 1: Pagat; 2: Kontra Pagat"
+    kratzen = tmp_path / "pot.tbn"
+    kratzen.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "12"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO '
+                       'SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n', encoding="utf-8")
+    assert "pot: 12 chips" in run("solve", kratzen).stdout.splitlines()[:4]
+    assert not any(line.startswith(("announced:", "pot:")) for line in run("show", EXAMPLES / "valat.tbn").stdout
+                   .splitlines())
