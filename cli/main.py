@@ -210,6 +210,14 @@ def _safe_streams() -> None:
             stream.reconfigure(errors="replace")
 
 
+def out_of_memory(error: MemoryError) -> str:
+    """What a command that ran out of memory says: the engine's own words (``cannot allocate a 4096 MB transposition
+    table``) and what to do about a table."""
+    said = str(error) or "out of memory"
+    return (f"{said}: the process may not use that much memory (give a smaller --table-mb or STICH_TABLE_MB; "
+            "each searching command holds two tables of that size: the search's and the settlement's)")
+
+
 def main() -> None:
     _safe_streams()
     stdout_before = _stdout_file()
@@ -224,6 +232,13 @@ def main() -> None:
     except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first
         with contextlib.suppress(OSError):
             print(f"stich: {error.filename}: {error.strerror}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except MemoryError as error:
+        # a transposition table larger than this process may map (``--table-mb 4096`` under ``ulimit -v``, a
+        # container's limit), made before any record or beside the first one (the settlement's tables): one line, as
+        # for bad input, never a traceback
+        with contextlib.suppress(OSError):
+            print(f"stich: {out_of_memory(error)}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT) from None
     except SystemExit as done:
         # Typer and rich exit 1 when stdout's reader closed it (``stich ... | head``), having swapped in

@@ -330,3 +330,23 @@ def test_the_resume_scan_reads_the_output_as_a_stream(tmp_path: Path) -> None:
     assert len(ids) == 10_000 and out.read_bytes().endswith(b"}\n")
     size = out.stat().st_size
     assert size > 30 << 20 and peak < 4 << 20  # the key set, not the file
+
+
+def _capped(megabytes: int):
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+
+@pytest.mark.parametrize("table_mb", [4096, 1024])  # the search's own table; the settlement's beside it
+def test_a_table_larger_than_the_process_may_map_is_one_line_not_a_traceback(table_mb: int) -> None:
+    # under a 2 GB address space (ulimit -v, a container), --table-mb 4096 cannot be had at all, and 1024 fits once
+    # but not twice (the settlement's tables of the same size): both were a MemoryError traceback
+    valat = Path(__file__).resolve().parent.parent / "examples" / "valat.tbn"
+    process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve", str(valat),
+                              "--table-mb", str(table_mb)], capture_output=True, text=True, timeout=120,
+                             preexec_fn=_capped(2048))
+    assert process.returncode == 1
+    assert "Traceback" not in process.stderr
+    assert process.stderr.splitlines() == [
+        f"stich: cannot allocate a {table_mb} MB transposition table: the process may not use that much memory "
+        "(give a smaller --table-mb or STICH_TABLE_MB; each searching command holds two tables of that size: the "
+        "search's and the settlement's)"]
