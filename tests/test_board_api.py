@@ -1170,3 +1170,27 @@ def test_a_new_kratzen_deal_takes_its_pot():
     start = c.get("/api/start").json()["games"]
     assert [(g["name"], g["has_pot"], g["declarer_title"]) for g in start] == [
         ("Zwanzigerrufen", False, "declarer"), ("Schafkopf", False, "declarer"), ("Kratzen", True, "attacker")]
+
+
+def test_a_settlement_table_the_server_may_not_map_is_said_in_words() -> None:
+    # under a 2 GB address space a 1,024 MB card-values table fits, the settlement's of the same size beside it does
+    # not: the page said "the board failed on this request (MemoryError); please report it" on every click
+    import resource
+
+    code = ("import json, warnings; warnings.simplefilter('ignore')\n"
+            "from starlette.testclient import TestClient\n"
+            "from solver.board import create_app\n"
+            "from solver.search.engine import EngineSolver\n"
+            f"c = TestClient(create_app([{str(EXAMPLES / 'valat.tbn')!r}], engine=EngineSolver(1024)),"
+            " base_url='http://127.0.0.1')\n"
+            "board = c.get('/api/start').json()['open']\n"
+            "print(c.post('/api/values', json={'board': board, 'moves': [], 'client': 'x'}).text.splitlines()[-1])\n")
+    limit = 2048 << 20
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(solver.__file__).resolve().parent.parent,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "kind": "error", "error": "cannot allocate a 1024 MB transposition table: the board may not use that much "
+        "memory (start it with a smaller --table-mb: its searches hold two tables of that size, the card values' and "
+        "the settlement's)"}

@@ -112,7 +112,17 @@ def failure_document(route: str, error: Exception) -> dict[str, Any]:
     if isinstance(error, StichError):
         return {"kind": "error", "error": str(error)}
     print(f"stich board: {route}: {type(error).__name__}: {error}", file=sys.stderr)
-    return {"kind": "error", "error": f"the board failed on this request ({type(error).__name__}); please report it"}
+    return {"kind": "error", "error": failure_text(error)}
+
+
+def failure_text(error: Exception) -> str:
+    """What the page says of an internal fault: a table the server may not map (``--table-mb 1024`` under a 2 GB
+    ``ulimit -v``: the search's table fits, the settlement's beside it does not) in words that say what to do, every
+    other fault as one to report."""
+    if isinstance(error, MemoryError):
+        return (f"{error or 'out of memory'}: the board may not use that much memory (start it with a smaller "
+                "--table-mb: its searches hold two tables of that size, the card values' and the settlement's)")
+    return f"the board failed on this request ({type(error).__name__}); please report it"
 
 
 @dataclass
@@ -533,7 +543,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         return _error(f"the request is larger than the board takes ({max_body:,} bytes)", 413)
 
     async def internal(request: Request, error: Exception) -> Response:
-        return _error(f"the board failed on this request ({type(error).__name__}); please report it", 500)
+        return _error(failure_text(error), 500)
 
     routes = [
         Route("/", index),
