@@ -41,7 +41,7 @@ from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S
                               target_met)
 from solver.files import atomic_file, check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
-from solver.workers import begin_stop  # noqa: E402
+from solver.workers import interrupt  # noqa: E402  (Ctrl-C: a word, not a traceback; a second one ignored)
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -400,12 +400,6 @@ def write(path: Path, text: str) -> None:
         stream.write(block)
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    """Ctrl-C stops the run with a word, not a traceback; a second one, while the workers stop, is ignored."""
-    begin_stop()
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=STANDARD_DEALS, help="deals per line (default: all 100)")
@@ -443,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error(f"{path}: {error.strerror or error}")
     previous = signal.getsignal(signal.SIGINT)
     if previous is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _interrupt)
+        signal.signal(signal.SIGINT, interrupt)
     report = None
     try:  # the handler stays through the writes, which are atomic: a Ctrl-C leaves each file whole, old or new
         report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)

@@ -361,17 +361,12 @@ def _win_meaning(document: dict, paid: str = "where it is above 0") -> str:
     return "where the attacker makes his target (paid 0 or more)" if paid_from_pot else paid
 
 
-#: The contracts whose settlement two seats share, by game, in the payment note: a player reads the names of the
-#: game in front of him, not another game's.
-TWO_SEAT_CONTRACTS = {"Schafkopf": "a Rufer's", "Zwanzigerrufen": "a Normal game's"}
-
-
 def _payment_note(document: dict, sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
     if get_game(document["game"]).has_pot:
         return "payment: the attacker's own, in chips from and into the pot"
-    shared = TWO_SEAT_CONTRACTS.get(document["game"]) if sides else None
+    shared = get_game(document["game"]).shared_contract_text if sides else ""
     return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
 
 

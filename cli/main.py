@@ -153,10 +153,9 @@ def _interrupt(signum: int, frame: object) -> None:
     stopping the pool (a traceback: Bad file descriptor), or, arriving once Python had put SIGINT back to its
     default at exit, killed the process by SIGINT with no report and no message. The stop is bounded
     (:func:`solver.workers.stop_pool` kills a worker that does not stop in a second), so nothing waits on it."""
-    from solver.workers import begin_stop  # on a signal only: the pools' module stays out of every start
+    from solver.workers import interrupt  # on a signal only: the pools' module stays out of every start
 
-    begin_stop()
-    raise KeyboardInterrupt
+    interrupt(signum, frame)
 
 
 class ClosedStreamError(OSError):

@@ -350,7 +350,7 @@ def _check_answer(check: Document, over: bool) -> Text:
     if check["can_force"] is None:
         return Text(text, style="dim")
     answer = yes_no(check["can_force"])
-    answer.append(text.partition(" ")[1] + text.partition(" ")[2])
+    answer.append(text[text.index(" "):])  # the library's words after its yes or no
     return answer
 
 

@@ -235,6 +235,7 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
 UNKNOWN_BUILD = "unknown"
 
 
+@functools.cache  # the engine's bytes hashed once a process: every board and report asks it
 def engine_build() -> str:
     """The engine build this process plays with (:func:`solver.benchmark.engine_fingerprint` of the package in
     use): a checkpoint keeps it with every board, so that a match resumed after an upgrade says it mixes builds."""

@@ -16,7 +16,7 @@ from typing import Any
 from .errors import ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game
-from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot
+from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot, side_text
 from .position import Position, check_position
 
 
@@ -85,7 +85,7 @@ class Settlement:
         """``1+3`` for a side, ``seat 2`` for one seat, ``pot`` for the pot's side of an item (``-``: nobody)."""
         if not seats:
             return "pot" if self.pot is not None else "-"
-        return f"seat {seats[0]}" if len(seats) == 1 else "+".join(str(seat) for seat in seats)
+        return side_text(seats)
 
     def _payment_cells(self) -> list[tuple[str, str]]:
         """Each seat's payment signed (``+2``, ``-2``, ``0``), and the pot's change in a game paid from one."""

@@ -330,6 +330,13 @@ def begin_stop() -> None:
         signal.signal(signum, signal.SIG_IGN)
 
 
+def interrupt(signum: int, frame: object) -> None:
+    """A command's SIGINT and SIGTERM handler: :func:`begin_stop`, then KeyboardInterrupt, which the command turns into
+    its report so far and exit 130."""
+    begin_stop()
+    raise KeyboardInterrupt
+
+
 def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *args: Any) -> Future:
     """``pool.submit``, with SIGINT ignored in this process while the call may start a worker process: a worker must
     ignore Ctrl-C from its first instruction, since the terminal sends it to the whole process group, and a worker

@@ -25,7 +25,7 @@ from ..errors import InvalidContractError, InvalidDealError, StichError, did_you
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
-from .outcome import DealtBonus, ScoreItem, Scored, side_net, total_payments
+from .outcome import DealtBonus, ScoreItem, Scored, seats_of, side_net, side_text, total_payments
 from .illegal import illegal_reason
 from .tables import RuleTables
 
@@ -310,9 +310,7 @@ class Rules:
     def describe_side(self, side: frozenset[int]) -> str:
         """A side for people, as the command line writes it: its 1-based seats joined by ``+`` (``1+3``), a single
         seat as ``seat 2`` (a bare "held by 2" reads as a count)."""
-        if len(side) == 1:
-            return f"seat {next(iter(side)) + 1}"
-        return "+".join(str(s + 1) for s in sorted(side))
+        return side_text(seats_of(side)) if side else ""
 
     # Helpers for subclasses ----------------------------------------------------------------------------------------
 
@@ -379,6 +377,9 @@ class Game(metaclass=GameType):
     #: What the players call the seat that declares (Kratzen's is the attacker, RULES.md 3): the text a player
     #: reads says it so; the JSON keys stay ``declarer`` and ``declarers`` in every game (docs/json.md).
     declarer_title: ClassVar[str] = "declarer"
+    #: The contract whose settlement two seats share, as the payment note of contract advice names it ("a Rufer's");
+    #: empty where no contract is shared
+    shared_contract_text: ClassVar[str] = ""
     #: The cards the players call by a name of their own, token -> (name, what it is): a new player at the board
     #: sees which card the Weli is (Kratzen's S6, RULES.md 3.1), not a plain bell six.
     named_cards: ClassVar[dict[str, tuple[str, str]]] = {}

@@ -263,6 +263,7 @@ class Schafkopf(Game):
     (a called ace's holder partners the caller), Wenz, Solo, the Touts and Sie; 120 card points, 61 win."""
 
     name = "Schafkopf"
+    shared_contract_text = "a Rufer's"  # the payment note of contract advice
     aliases = ("schafkopf", "sk", "schafkopfen", "cardavia")
     pack = PACK
     seat_counts = (4,)

@@ -677,6 +677,7 @@ class Zwanzigerrufen(Game):
     the Normal game (forehand calls a tarock's holder as partner), Solo and Suit Solo; 88 card points, 45 win."""
 
     name = "Zwanzigerrufen"
+    shared_contract_text = "a Normal game's"  # the payment note of contract advice
     aliases = ("zwanzigerrufen", "zr", "tarock", "tarok", "zwanzger")
     pack = PACK
     seat_counts = (4,)

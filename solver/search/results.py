@@ -9,6 +9,7 @@ from typing import NamedTuple
 from ..cards import Card, Pack
 from ..errors import StichError
 from ..games.base import Objective
+from ..games.outcome import seats_of, side_text
 from ..state import PlayState
 
 
@@ -108,8 +109,7 @@ class SolveResult:
 
     def _lines(self) -> list[str]:
         """The answer for people, a line each: the value (and the target's yes/no), the cards, the line."""
-        side = "+".join(str(seat + 1) for seat in sorted(self.objective.maximiser))
-        side = f"seat {side}" if len(self.objective.maximiser) == 1 else side
+        side = side_text(seats_of(self.objective.maximiser))
         head = f"{self.objective.name} for {side}: {self.total}"
         if self.achieved:
             head += f" ({self.achieved} won already + {self.future} from the rest)"
