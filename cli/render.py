@@ -28,7 +28,7 @@ from solver.deal import small_number
 from solver.diagram import SIGNS, SuitStyle, diagram
 from solver.analysis import check_answer
 from solver.games import get_game
-from solver.games.outcome import side_text
+from solver.games.outcome import declarers_word, side_text
 from solver.position import Position
 
 from .errors import EXIT_PIPE_CLOSED
@@ -197,7 +197,7 @@ def _sides_line(document: Document) -> str:
 
 def side_name(declaring_side: Sequence[int]) -> str:
     """The declaring side for people: ``declarers 1+3``, or ``declarer seat 1`` where one seat declares (a Solo)."""
-    return f"{'declarer' if len(declaring_side) == 1 else 'declarers'} {seats_text(declaring_side)}"
+    return f"{declarers_word(declaring_side)} {seats_text(declaring_side)}"
 
 
 def position_line(document: Document, painter: CardPainter) -> Text:

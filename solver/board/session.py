@@ -26,6 +26,7 @@ from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import InvalidPositionError, StichError
 from ..formats.tbn import Record, iter_records, read_records
 from ..games import get_game
+from ..games.outcome import declarers_word
 from ..generate import random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
@@ -404,7 +405,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     else:
         sides = [{"name": name, "seats": [s + 1 for s in sorted(side)], "tricks": state.side_tricks(side),
                   "points": state.side_points(side)}
-                 for name, side in (("declarer" if len(declaring) == 1 else "declarers", declaring),
+                 for name, side in ((declarers_word(declaring), declaring),
                                     ("defenders", rules.defending_side)) if side]
     history = [{"leader": trick.leader + 1, "winner": trick.winner + 1,
                 "cards": [faces[card] | {"seat": trick.seat_of(i, rules.seats) + 1} for i, card in

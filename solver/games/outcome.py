@@ -88,6 +88,11 @@ class Scored:
     pot_change: int = 0
 
 
+def declarers_word(side: Sequence[int] | frozenset[int]) -> str:
+    """``declarers`` for a side of two, ``declarer`` for the one seat of a Solo, Wenz or Tout."""
+    return "declarer" if len(side) == 1 else "declarers"
+
+
 def side_text(seats: Sequence[int]) -> str:
     """1-based ``seats`` for people, as the commands write them: ``1+3`` for a side, ``seat 2`` for one seat, ``-``
     for none."""

@@ -14,7 +14,7 @@ from ..errors import InvalidContractError, did_you_mean
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
-from .outcome import DealtBonus, ScoreItem, Scored, seats_of, total_payments, two_sided
+from .outcome import DealtBonus, ScoreItem, declarers_word, Scored, seats_of, total_payments, two_sided
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems,
                    TrumpSuitRules, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
@@ -224,7 +224,7 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
     if kind == "sie" or outcome is None:
         return [two_sided("game", seats, declarers, 52, 1, False, "Sie: 20 + 4 x 8")], []
     points, tricks = outcome
-    who = "the declarers" if len(declarers) > 1 else "the declarer"  # a Rufer's two, a Wenz's or Solo's one
+    who = f"the {declarers_word(declarers)}"  # a Rufer's two, a Wenz's or Solo's one
     run, holder = laufende(rules)
     tout = kind in TOUTS
     if tout:

@@ -18,7 +18,7 @@ from ..errors import InvalidContractError, ParseError, StichError, did_you_mean
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
-from .outcome import DealtBonus, ScoreItem, Scored, card_seat, seats_of, total_payments, two_sided
+from .outcome import DealtBonus, ScoreItem, Scored, card_seat, declarers_word, seats_of, total_payments, two_sided
 from .tables import Level, Reservation, RuleTables, SpecialWinner
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems,
                    TrickEvent, parse_words, points_objective, require, tricks_objective, unknown_objective)
@@ -186,7 +186,7 @@ class ZwanzigerrufenRules(Rules):
         if name == "absolut":
             return points_objective(self, d, name, "the declaring side reaches 56 (Absolut)", 56, TOTAL_POINTS)
         if name == "absolut_against":
-            held = "the declarer" if len(d) == 1 else "the declarers"  # a soloist is one player
+            held = f"the {declarers_word(d)}"  # a soloist is one player
             return points_objective(self, o, name, f"the defenders hold {held} to 32 or less (Absolut against)",
                                     self.held_to(32), TOTAL_POINTS)
         if name == "valat":
@@ -530,7 +530,7 @@ def tarock_game_item(rules: Rules, outcome: TarockOutcome, claims: Claims) -> Sc
     value = game_value(rules)
     if points == 44 and rules.variant["tie_44"] == "no_score":
         return ScoreItem("game", (), value, level, False, 0, "44:44 scores nothing (tie_44=no_score)")
-    who = "the declarers" if len(declarers) > 1 else "the declarer"  # a soloist is one player
+    who = f"the {declarers_word(declarers)}"  # a soloist is one player
     if points >= 45:
         return _two_sided("game", rules, declarers, value, level, False, f"{who} took {points} points (45 needed)")
     return _two_sided("game", rules, outcome.other(declarers), value, level, False,
