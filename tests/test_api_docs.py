@@ -87,3 +87,38 @@ def test_every_signature_shown_is_the_functions(name: str, parameters: str, modu
     assert [p for p in shown if p not in real] == []  # no parameter the function does not take
     if "..." not in parameters:
         assert [p for p in real if p not in shown and p not in PROSE] == []  # every parameter, when shown whole
+
+
+def field_rows() -> Iterator[tuple[str, str]]:
+    """(type name, the rest of its row) of each row of the "type | fields" tables that names one type."""
+    for name, row in re.findall(r"^\| `(\w+)`(?: \([^|]*\))? \| (.*) \|$", API, flags=re.M):
+        yield name, row
+
+
+def documented_type(name: str) -> Any:
+    """The dataclass ``name`` of api.md's tables: a public name of ``solver``, else the module that defines it."""
+    if name in solver.__all__:
+        return getattr(solver, name)
+    for module in ("solver.batch", "solver.state"):
+        value = getattr(importlib.import_module(module), name, None)
+        if value is not None:
+            return value
+    return None
+
+
+def test_every_field_of_a_result_type_is_in_its_row() -> None:
+    """A type's row lists its fields, so a newcomer reads what a result holds without the source: once
+    ``BatchSummary``'s row stopped at ``seconds`` (``duplicates``, ``stale`` and ``stale_ids`` came later) and
+    ``HandAnalysis``'s left out ``announcements`` and ``pot``."""
+    import dataclasses
+
+    checked, missing = set(), []
+    for name, row in field_rows():
+        value = documented_type(name)
+        if value is None or not dataclasses.is_dataclass(value):
+            continue
+        checked.add(name)
+        missing += [f"{name}.{field.name}" for field in dataclasses.fields(value)
+                    if not field.name.startswith("_") and f"`{field.name}`" not in row]
+    assert {"SolveResult", "HandAnalysis", "PlayAnalysis", "BatchSummary", "Settlement", "PlayState"} <= checked
+    assert missing == []

@@ -239,7 +239,10 @@ def test_the_examples_are_found() -> None:
             "stich show examples/valat.tbn", "stich solve examples/valat.tbn --play HK -o valat",
             "stich solve examples/settlement.tbn --cards --line", "stich score examples/settlement.tbn --dd",
             "stich postmortem examples/schafkopf.tbn --board 7",
-            "stich solve examples/kratzen.tbn --board 1 --json"} <= commands
+            "stich solve examples/kratzen.tbn --board 1 --json",
+            # README's single-dummy report: once shown without its command, so nothing ran it and it went stale
+            'stich analyse --game schafkopf --hand "EU E8 E7 GK GO HA H9 SU" --seat 1 --contract "Rufer E" '
+            '--samples 200 --seed 1'} <= commands
 
 
 def without_timings(document: Any) -> Any:
