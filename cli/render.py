@@ -50,7 +50,7 @@ class _DataConsole(Console):
     def print(self, *objects: Any, **options: Any) -> None:
         """Tables never lose a value to an ellipsis: their cells wrap (a long word folds), and a table that would
         not fit even so (rich would squeeze columns to nothing) is printed at its natural width, the terminal
-        wrapping its lines, rather than cut."""
+        wrapping its lines, rather than cut. Text piped on is never wrapped: a sentence stays one line."""
         tables = [item for item in objects if isinstance(item, Table)]
         for table in tables:
             for column in table.columns:
@@ -67,6 +67,8 @@ class _DataConsole(Console):
                 finally:
                     self.width = width
                 return
+        elif not self.is_terminal and "soft_wrap" not in options:
+            options["soft_wrap"] = True  # a line of text piped on stays one line, for grep and for the reader
         super().print(*objects, **options)
 
     def on_broken_pipe(self) -> None:

@@ -1789,3 +1789,14 @@ def test_a_match_whose_boards_are_all_alike_writes_no_interval_of_no_width_as_an
     one = json.loads(kratzen("-n", "1", "--json").stdout)
     assert one["declaring_side"]["interval"] == [None, None]
     assert one["declaring_side"]["interval_note"] == "one sample" and schema_errors(one, SCHEMA) == []
+
+
+def test_text_piped_on_is_never_wrapped() -> None:
+    """A sentence of a report piped to a file or grep stays one line: the analyse headline broke mid-phrase at the
+    pipe width ('... played double' / 'dummy')."""
+    result = runner.invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1",
+                                 "--contract", "Rufer E", "-n", "4", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("win: ") and line.endswith("each sample played double dummy") for line in lines)
+    assert any(line.startswith("best single opening card") and "mean points: " in line for line in lines)
