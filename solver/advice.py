@@ -47,6 +47,7 @@ from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, chunk_size
                        interval_document, lacks_announced, mean_interval, position_setup, record_scoring, run_spans,
                        scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
+from .search.boundary import check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
@@ -619,9 +620,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     ``at_least`` samples. Sums are integers merged in any order, so the result
     does not depend on ``workers`` or on a resume."""
     check_run(samples, checkpoint)
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0):
-        raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
+    check_time_limit(time_limit, StichError)  # 0 as everywhere: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
