@@ -22,9 +22,10 @@ class CardValue(NamedTuple):
     value: int
 
 
-def seat_to_move(state: PlayState) -> int:
-    """A result's ``to_move``: the 1-based seat to play, 0 when the deal is over."""
-    return 0 if state.is_over else state.to_move + 1
+def seat_to_move(state: PlayState) -> int | None:
+    """A result's ``to_move``: the 1-based seat to play, None when the deal is over, as :attr:`Position.to_move`
+    and the JSON's ``to_move`` say it (a script compares the two)."""
+    return None if state.is_over else state.to_move + 1
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,8 @@ class SolveResult:
 
     ``achieved`` is the reward already earned by completed tricks, ``future`` the double-dummy value of the rest,
     ``total`` their sum. For a yes/no objective ``success`` says whether the maximising side can force the target.
-    ``to_move`` is the seat to play (1-based, as every seat of the API; 0 for a finished deal or a result made
-    without one: :func:`seat_to_move`).
+    ``to_move`` is the seat to play (1-based, as every seat of the API; None for a finished deal or a result made
+    without one, as :attr:`Position.to_move`: :func:`seat_to_move`; it was 0 there, and both are falsy).
     """
 
     objective: Objective
@@ -44,7 +45,7 @@ class SolveResult:
     line: tuple[int, ...] = ()
     nodes: int = field(default=0, compare=False)  # the effort, not the answer: equal answers compare equal
     seconds: float = field(default=0.0, compare=False)
-    to_move: int = 0
+    to_move: int | None = None
     pack: Pack | None = field(default=None, repr=False, compare=False)
 
     @property
