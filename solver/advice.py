@@ -34,7 +34,8 @@ from functools import partial
 from typing import Any, Callable, Mapping, Sequence, cast
 
 from .deal import Deal
-from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, integral
+from .errors import (InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError, integral,
+                     is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
 from .position import Position
@@ -759,6 +760,8 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     if state.is_over:
         raise StichError("the deal is over: no card is left to choose")
     seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
+    if not is_whole_number(seat) or not 1 <= seat <= state.seats:  # as every seat argument: no such seat
+        raise InvalidSeatError(f"seat {seat!r} is not a seat of this {state.seats}-seat deal")
     if seat != state.to_move + 1:
         raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
     if not has_share(position, seat - 1):

@@ -16,8 +16,8 @@ from .announcements import parse_announcements
 from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
-                     InvalidPositionError, ParseError, StichError, UnknownCardError, did_you_mean, integral,
-                     is_token_list, is_whole_number)
+                     InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError, ParseError, StichError,
+                     UnknownCardError, did_you_mean, integral, is_token_list, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
@@ -82,7 +82,7 @@ class Position:
         """The cards seat ``seat`` (1-based) still holds."""
         seat = integral(seat)  # type: ignore[assignment]
         if not is_whole_number(seat) or not 1 <= seat <= self.rules.seats:
-            raise InvalidPositionError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
+            raise InvalidSeatPositionError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
         return CardSet(self.pack, self.state.hands[seat - 1])
 
     def legal_cards(self) -> CardSet:
@@ -165,7 +165,8 @@ class Position:
         seat = integral(seat)  # type: ignore[assignment]  # a numpy integer is a seat too
         if seat is not None and (not is_whole_number(seat)
                                  or not 1 <= seat <= self.rules.seats):
-            raise InvalidContractError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
+            raise InvalidSeatContractError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal",
+                                           about="seat")
         if seat is not None:
             try:
                 self.rules.objective(name)

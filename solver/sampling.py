@@ -27,7 +27,7 @@ from .announcements import parse_announcements
 from .cards import Card, card_items
 from .checkpoint import Journal, Span, SpanSet
 from .deal import Deal, parse_hand
-from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, integral,
+from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError, StichError, integral,
                      is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
@@ -538,7 +538,7 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
     if not isinstance(seats, int) or seats not in game.seat_counts:
         raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")
     if not is_whole_number(seat) or not 1 <= seat <= seats:  # type: ignore[operator]
-        raise StichError(f"seat {seat!r} is not a seat of a {seats}-seat {game.name} deal")
+        raise InvalidSeatError(f"seat {seat!r} is not a seat of a {seats}-seat {game.name} deal")
     if not is_whole_number(seed):
         raise StichError(f"the seed is a whole number, not {seed!r}")
     if known is not None and not isinstance(known, Mapping):
@@ -551,7 +551,7 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
                                f"this one {fixed[at].bit_count()}")
     for other, cards in (known or {}).items():
         if not is_whole_number(other) or not 1 <= other <= seats:
-            raise StichError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
+            raise InvalidSeatError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
         if other == seat:
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
         mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
@@ -608,7 +608,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
                          f"{announcements!r}")
     fixed = seat_cards(game, seats, seat, hand, known, seed)
     if not is_whole_number(declarer) or not 1 <= declarer <= seats:
-        raise StichError(f"declarer {declarer!r} is not a seat of a {seats}-seat {game.name} deal")
+        raise InvalidSeatError(f"declarer {declarer!r} is not a seat of a {seats}-seat {game.name} deal")
     if not isinstance(contract, str):
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
     hidden = game.hidden_in_contract(game.parse_contract(contract))  # a bad contract fails at once
@@ -783,7 +783,7 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
         raise InvalidDealError("an analysis from a position needs a whole deal and the play from the first trick "
                                "(the unseen cards are redealt), not an ending")
     if not is_whole_number(seat) or not 1 <= seat <= rules.seats:
-        raise StichError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
+        raise InvalidSeatError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
     played: dict[int, int] = {}
     state = rules.start()
     for card in position.played:
