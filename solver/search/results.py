@@ -13,10 +13,33 @@ from ..games.outcome import seats_of, side_text
 from ..state import PlayState
 
 
+class CardIndex(int):
+    """A card's pack index that knows its card, as an ``IntEnum`` member knows its name: an int wherever it is used
+    (``pack[index]``, a dict key, arithmetic, JSON, ``str`` and f-strings give the digits, as they did), whose
+    ``repr`` is the card's name, so a :class:`CardValue` in a result prints ``CardValue(card=T17, value=5)`` and not
+    a number a reader must look up. ``card`` is the :class:`Card`."""
+
+    card: Card
+
+    def __new__(cls, index: int, card: Card) -> CardIndex:
+        made = super().__new__(cls, index)
+        made.card = card
+        return made
+
+    def __repr__(self) -> str:
+        return self.card.name
+
+    __str__ = int.__repr__  # the digits, as before: a script's f"{cv.card}" or str() keeps its text
+
+    def __reduce__(self) -> tuple[type[CardIndex], tuple[int, Card]]:
+        return CardIndex, (int(self), self.card)
+
+
 class CardValue(NamedTuple):
     """The value of the rest of the deal (for the maximising side) if this card is played now: a pair, so that
     ``dict(result.card_values)`` maps pack indices to values and the values sort (``SolveResult.values_by_card``
-    keys them by Cards)."""
+    keys them by Cards). In a :class:`SolveResult` ``card`` is a :class:`CardIndex`: the pack index, printed by
+    the card's name in a ``repr``."""
 
     card: int
     value: int
@@ -47,6 +70,13 @@ class SolveResult:
     seconds: float = field(default=0.0, compare=False)
     to_move: int | None = None
     pack: Pack | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """The card values' indices as :class:`CardIndex` es, which print by name (the engines give plain ints)."""
+        if self.pack is not None and self.card_values:
+            pack = self.pack
+            named = tuple(CardValue(CardIndex(cv.card, pack[cv.card]), cv.value) for cv in self.card_values)
+            object.__setattr__(self, "card_values", named)
 
     @property
     def total(self) -> int:
