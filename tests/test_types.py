@@ -61,3 +61,15 @@ def test_the_names_type_checkers_see_are_the_public_names():
     imported = {alias.asname or alias.name for node in block.body if isinstance(node, ast.ImportFrom)
                 for alias in node.names}
     assert sorted(listed) == sorted(solver.__all__) and set(listed) - {"__version__"} <= imported
+
+
+def test_score_deal_types_its_announcements_as_dd_settlement_does():
+    """``score_deal(announcements=...)`` was typed ``object``: an editor offered no hint of the tag text or list of
+    Announcements it takes, where ``dd_settlement``'s same argument said it."""
+    import inspect
+
+    import solver
+
+    shown = {name: inspect.signature(function).parameters["announcements"].annotation
+             for name, function in (("score", solver.score_deal), ("dd", solver.dd_settlement))}
+    assert shown["score"] == shown["dd"] == "Announcements"  # settlement.py: str | Sequence[Announcement] | None
