@@ -15,8 +15,8 @@ import pytest
 
 import solver
 import solver.search.settle
-from solver import (EngineSolver, InvalidContractError, InvalidDealError, InvalidPositionError, StichError,
-                    make_position)
+from solver import (EngineSolver, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
+                    StichError, make_position)
 from solver.search.settle import SettlementEngine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -750,3 +750,14 @@ def test_a_bad_seat_is_one_error_class_everywhere(valat, kratzen, seat):
     assert caught.value.about == "declarer"
     with pytest.raises(InvalidContractError):
         solver.solve(kratzen, "tricks", seat=9)
+
+
+def test_advance_is_unchecked_and_the_solvers_refuse_what_it_made(valat):
+    """docs/api.md: ``PlayState.advance`` is the searches' unchecked step; a state it made from a card the seat no
+    longer holds (T21, played in the second trick) reaches no solver."""
+    broken = valat.state.advance(valat.pack.parse("T21").index)
+    assert broken.hands[0] == valat.state.hands[0]  # nothing was checked, nothing left the hand
+    with pytest.raises(InvalidPositionError, match="do not fit"):
+        EngineSolver(1).solve(broken, valat.objective("points"))
+    with pytest.raises(IllegalPlayError):
+        valat.state.play("T21")
