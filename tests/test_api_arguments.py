@@ -761,3 +761,20 @@ def test_advance_is_unchecked_and_the_solvers_refuse_what_it_made(valat):
         EngineSolver(1).solve(broken, valat.objective("points"))
     with pytest.raises(IllegalPlayError):
         valat.state.play("T21")
+
+
+def test_check_bonuses_takes_a_time_limit_and_a_stop_event_as_check_report_does(valat):
+    """check_report and solve took them, check_bonuses (what an app calls for the same answer) did not."""
+    import threading
+
+    with pytest.raises(solver.SearchStopped, match="time_limit=0"):
+        solver.check_bonuses(valat, time_limit=0)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(solver.SearchStopped):
+        solver.check_bonuses(valat, stop=stop)
+    assert solver.check_bonuses(valat, time_limit=60, stop=threading.Event()) == solver.check_bonuses(valat)
+    with pytest.raises(StichError, match="reference solver"):
+        solver.check_bonuses(valat, time_limit=1, reference_solver=True)
+    with pytest.raises(InvalidPositionError, match="time_limit must be a number of seconds"):
+        solver.check_bonuses(valat, time_limit=-1)
