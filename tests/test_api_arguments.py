@@ -778,3 +778,12 @@ def test_check_bonuses_takes_a_time_limit_and_a_stop_event_as_check_report_does(
         solver.check_bonuses(valat, time_limit=1, reference_solver=True)
     with pytest.raises(InvalidPositionError, match="time_limit must be a number of seconds"):
         solver.check_bonuses(valat, time_limit=-1)
+
+
+@pytest.mark.parametrize("seat", [4, -1, "1", True])
+def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
+    """Deal counts seats from 0 (the engine's view, docs/api.md): 4 was an IndexError ('tuple index out of range')
+    and -1 quietly seat 4's hand."""
+    with pytest.raises(solver.InvalidSeatError, match="counts seats from 0"):
+        valat.rules.deal.hand_names(seat)
+    assert valat.rules.deal.hand_names(3)[0] == "T13"
