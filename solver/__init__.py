@@ -36,7 +36,7 @@ _PUBLIC = {
     "cards": ("Card", "CardSet", "Pack"),
     "deal": ("Deal",),
     "errors": ("EngineError", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
-               "ParseError", "SearchStopped", "StichError", "UnknownCardError", "UnknownCardPlayError",
+               "InvalidSeatError", "ParseError", "SearchStopped", "StichError", "UnknownCardError", "UnknownCardPlayError",
                "UnknownGameError", "VariantError"),
     "games": ("GAMES", "Contract", "Game", "Objective", "Rules", "TrickEvent", "game_list", "games_with", "get_game",
               "register_game"),  # and each game's class, by its name in games.__all__ (see __getattr__)
@@ -82,7 +82,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
     from .cards import Card, CardSet, Pack
     from .deal import Deal
     from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
-                         ParseError, SearchStopped, StichError, UnknownCardError, UnknownCardPlayError,
+                         InvalidSeatError, ParseError, SearchStopped, StichError, UnknownCardError, UnknownCardPlayError,
                          UnknownGameError, VariantError)
     from .games import (Contract, Game, game_list, GAMES, games_with, get_game, Kratzen, Objective, register_game,
                         Rules, Schafkopf, TrickEvent, Zwanzigerrufen)
@@ -100,15 +100,15 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
     from .variant import Flag, Variant
     # the names a type checker takes as the package's (mypy --strict exports nothing else); the same as
     # __getattr__("__all__") at run time (tests/test_cli.py checks)
-    __all__ = ["BatchSummary", "BonusChance", "BonusCheck", "Card", "CardAnalysis", "CardSet", "CardValue",
-               "Contract", "DDSettlement", "Deal", "DealtBonus", "EngineError", "EngineSolver", "Flag", "GAMES", "Game",
+    __all__ = ["BatchSummary", "BonusChance", "BonusCheck", "Card", "CardAnalysis", "CardSet", "CardValue", "Contract",
+               "DDSettlement", "Deal", "DealtBonus", "EngineError", "EngineSolver", "Flag", "GAMES", "Game",
                "HandAnalysis", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
-               "Kratzen", "Objective", "OpeningCard", "Pack", "ParseError", "PlayAnalysis", "PlayState",
-               "PlayerSummary", "Position", "Rules", "Schafkopf", "ScoreItem", "SearchStopped", "SeatTarget",
-               "Settlement", "SolveResult", "StichError", "TableEntry", "Trick", "TrickEvent", "UnknownCardError",
-               "UnknownCardPlayError", "UnknownGameError", "Variant", "VariantError", "Zwanzigerrufen", "__version__",
-               "analyse_hand", "analyse_play", "analyse_position", "check_bonuses", "check_report", "contract_table",
-               "dd_settlement", "dealt_bonuses", "game_list", "games_with", "get_game", "iter_positions",
-               "make_position", "parse_positions", "perft", "position_from_record", "random_position",
-               "random_record", "random_records", "read_positions", "register_game", "score_deal", "solve",
-               "solve_batch", "solve_report", "strategy_tree", "table_report", "write_plot", "write_tree"]
+               "InvalidSeatError", "Kratzen", "Objective", "OpeningCard", "Pack", "ParseError", "PlayAnalysis",
+               "PlayState", "PlayerSummary", "Position", "Rules", "Schafkopf", "ScoreItem", "SearchStopped",
+               "SeatTarget", "Settlement", "SolveResult", "StichError", "TableEntry", "Trick", "TrickEvent",
+               "UnknownCardError", "UnknownCardPlayError", "UnknownGameError", "Variant", "VariantError",
+               "Zwanzigerrufen", "__version__", "analyse_hand", "analyse_play", "analyse_position", "check_bonuses",
+               "check_report", "contract_table", "dd_settlement", "dealt_bonuses", "game_list", "games_with",
+               "get_game", "iter_positions", "make_position", "parse_positions", "perft", "position_from_record",
+               "random_position", "random_record", "random_records", "read_positions", "register_game", "score_deal",
+               "solve", "solve_batch", "solve_report", "strategy_tree", "table_report", "write_plot", "write_tree"]

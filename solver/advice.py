@@ -34,7 +34,8 @@ from functools import partial
 from typing import Any, Callable, Mapping, Sequence, cast
 
 from .deal import Deal
-from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, integral
+from .errors import (InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError, integral,
+                     is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
 from .position import Position
@@ -47,6 +48,7 @@ from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, chunk_size
                        interval_document, lacks_announced, mean_interval, position_setup, record_scoring, run_spans,
                        scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
+from .search.boundary import check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
@@ -619,9 +621,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     ``at_least`` samples. Sums are integers merged in any order, so the result
     does not depend on ``workers`` or on a resume."""
     check_run(samples, checkpoint)
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0):
-        raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
+    check_time_limit(time_limit, StichError)  # 0 as everywhere: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -760,6 +760,8 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     if state.is_over:
         raise StichError("the deal is over: no card is left to choose")
     seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
+    if not is_whole_number(seat) or not 1 <= seat <= state.seats:  # as every seat argument: no such seat
+        raise InvalidSeatError(f"seat {seat!r} is not a seat of this {state.seats}-seat deal")
     if seat != state.to_move + 1:
         raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
     if not has_share(position, seat - 1):

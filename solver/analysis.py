@@ -439,13 +439,19 @@ class BonusCheck:
 
 
 def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
-                  reference_solver: bool | None = None) -> list[BonusCheck]:
+                  reference_solver: bool | None = None, time_limit: float | None = None,
+                  stop: threading.Event | None = None) -> list[BonusCheck]:
     """Every yes/no objective of the position's rules, and who can force it.
 
     Every objective with a target (the game, bonuses both ways, a per-seat target with the tricks the seat can
     guarantee) in the order of ``rules.objective_names()``, so a game's new objective is checked without a change
-    here."""
+    here. ``time_limit`` (seconds) and ``stop`` bound every search of the call together, as :func:`check_report`'s
+    (SearchStopped); the reference solver refuses them."""
     rules = check_position(position).rules
+    deadline = Deadline(time_limit, stop, reference_solver=uses_reference(reference_solver))
+    if deadline.limited:  # the searches are the points engine's (no objective with a target is the score)
+        with solver_for(engine).stopping(deadline.left(), stop):
+            return check_bonuses(position, engine=engine, reference_solver=reference_solver)
     everybody = frozenset(range(rules.seats))
     checks: list[BonusCheck] = []
     for name in rules.objective_names():

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .deal import small_number
-from .errors import StichError
+from .errors import InvalidSeatError, StichError
 
 LEVELS = {"kontra": 2, "retour": 4, "rekontra": 4, "supra": 8, "resupra": 16}
 BONUSES = {
@@ -56,7 +56,7 @@ def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
         if not colon or seat is None:
             raise StichError(f"announcement {entry!r} does not start with a seat and a colon (e.g. '2: Kontra')")
         if not 1 <= seat <= seats:
-            raise StichError(f"announcement {entry!r}: seat {seat} is not a seat of this {seats}-seat deal")
+            raise InvalidSeatError(f"announcement {entry!r}: seat {seat} is not a seat of this {seats}-seat deal")
         item_start = entry_start + raw_entry.index(":") + 1
         for raw_item in items.split(","):
             item = raw_item.strip()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import IO, Iterator, Mapping
+from typing import IO, Iterator, Mapping, SupportsIndex
 
 from .errors import ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
@@ -42,7 +42,7 @@ def parse_positions(text: str, *, variant: Mapping[str, object] | str | None = N
     return [position_from_record(r, variant=variant) for r in parse_records(text, name=name)]
 
 
-def solve(position: Position, objective: str = "points", *, seat: int | None = None, cards: bool = False,
+def solve(position: Position, objective: str = "points", *, seat: SupportsIndex | None = None, cards: bool = False,
           line: bool = False, engine: EngineSolver | SettlementEngine | None = None,
           reference_solver: bool | None = None,
           time_limit: float | None = None, stop: threading.Event | None = None) -> SolveResult:
@@ -78,7 +78,7 @@ def solve(position: Position, objective: str = "points", *, seat: int | None = N
     return solver_for(engine).solve(position.state, goal, cards=cards, line=line, time_limit=time_limit, stop=stop)
 
 
-def _solve_score(position: Position, seat: int | None, cards: bool, line: bool, engine: object,
+def _solve_score(position: Position, seat: SupportsIndex | None, cards: bool, line: bool, engine: object,
                  reference_solver: bool | None, time_limit: float | None,
                  stop: threading.Event | None) -> SolveResult:
     from .score_objective import settlement_engine_for, solve_score  # the scorer and settlement load on first use

@@ -32,6 +32,7 @@ from .games.base import Objective, Rules
 from .position import Position, check_position
 from .sampling import MAX_SAMPLES, SHARE_SCALE, Setup, draw_sample, has_share, position_setup
 from .score_objective import solve_score
+from .search.boundary import check_time_limit
 from .search.engine import EngineSolver
 from .settlement import settlement_unsupported
 from .state import PlayState
@@ -210,9 +211,7 @@ class SamplingBot(_PointsEngine):
             raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
         if not is_whole_number(seed):
             raise StichError(f"the seed is a whole number, not {seed!r}")
-        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                       or not time_limit > 0):
-            raise StichError(f"time_limit is a number of seconds above 0, not {time_limit!r}")
+        check_time_limit(time_limit, StichError)  # 0 as everywhere: one sample, then the deadline has passed
         local_workers(workers)  # a bad count fails here
         self.samples = samples
         self.seed = seed

@@ -155,6 +155,22 @@ class InvalidPositionError(StichError):
     weight out of range)."""
 
 
+class InvalidSeatError(StichError):
+    """A seat that is not a whole number from 1 to the deal's seat count, wherever the API takes one (a hand, an
+    objective's seat, a declarer, partner or leader, an analysis's seat, known cards, an announcement): one class
+    an app catches for "no such seat". Where a seat used to raise another class it still does too (the two below),
+    so an older ``except InvalidContractError`` or ``except InvalidPositionError`` keeps working."""
+
+
+class InvalidSeatPositionError(InvalidSeatError, InvalidPositionError):
+    """A seat out of range asked of a position (``Position.hand``)."""
+
+
+class InvalidSeatContractError(InvalidSeatError, InvalidContractError):
+    """A seat out of range given with a contract or objective (``declarer``, ``partner``, ``leader``, an
+    objective's ``seat``): :attr:`InvalidContractError.about` names the argument."""
+
+
 class EngineError(RuntimeError):
     """An internal fault of the compiled engine. Never raised for bad user input."""
 

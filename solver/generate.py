@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Iterator, Mapping, Sequence
 
-from .errors import InvalidContractError, InvalidDealError, StichError, integral, is_whole_number
+from .errors import InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, integral, is_whole_number
 from .formats.tbn import Record, Tag
 from .games import get_game
 from .games.base import Game
@@ -43,7 +43,7 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
         raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")
     most = seats or game.seat_counts[0]
     if not is_whole_number(declarer) or not 1 <= declarer <= most:
-        raise InvalidContractError(f"declarer must be a seat from 1 to {most}, not {declarer!r}")
+        raise InvalidSeatContractError(f"declarer must be a seat from 1 to {most}, not {declarer!r}", about="declarer")
     rng = random.Random(f"stich:{seed}:{board}")
     if calls is not None and (isinstance(calls, str) or not all(isinstance(text, str) for text in calls)):
         raise InvalidContractError(f"calls are contract texts tried in order, not {calls!r}")

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, SupportsIndex, cast
 
 from .announcements import parse_announcements
 from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
-                     InvalidPositionError, ParseError, StichError, UnknownCardError, did_you_mean, integral,
-                     is_token_list, is_whole_number)
+                     InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError, ParseError, StichError,
+                     UnknownCardError, did_you_mean, integral, is_token_list, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
@@ -78,12 +78,13 @@ class Position:
         """The seat to play (1-based), None when the deal is over."""
         return None if self.state.is_over else self.state.to_move + 1
 
-    def hand(self, seat: int) -> CardSet:
-        """The cards seat ``seat`` (1-based) still holds."""
-        seat = integral(seat)  # type: ignore[assignment]
-        if not is_whole_number(seat) or not 1 <= seat <= self.rules.seats:
-            raise InvalidPositionError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
-        return CardSet(self.pack, self.state.hands[seat - 1])
+    def hand(self, seat: SupportsIndex) -> CardSet:
+        """The cards seat ``seat`` (1-based; any integral type, a numpy integer too, hence ``SupportsIndex``)
+        still holds."""
+        number = integral(seat)
+        if not is_whole_number(number) or not 1 <= number <= self.rules.seats:
+            raise InvalidSeatPositionError(f"seat {number!r} is not a seat of this {self.rules.seats}-seat deal")
+        return CardSet(self.pack, self.state.hands[number - 1])
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to move may play (none when the deal is over)."""
@@ -156,17 +157,19 @@ class Position:
 
         return format_record(self.to_record())
 
-    def objective(self, name: str, seat: int | None = None) -> Objective:
-        """An objective of this position's rules by name; ``seat`` (1-based) for a per-seat question."""
+    def objective(self, name: str, seat: SupportsIndex | None = None) -> Objective:
+        """An objective of this position's rules by name; ``seat`` (1-based, any integral type) for a per-seat
+        question."""
         if not isinstance(name, str):
             known = ", ".join(self.rules.objective_names())
             raise InvalidContractError(f"an objective is named by text (one of {known}), not {name!r}")
         name = name.strip().lower()  # as game names, contracts and card tokens are read
-        seat = integral(seat)  # type: ignore[assignment]  # a numpy integer is a seat too
-        if seat is not None and (not is_whole_number(seat)
-                                 or not 1 <= seat <= self.rules.seats):
-            raise InvalidContractError(f"seat {seat!r} is not a seat of this {self.rules.seats}-seat deal")
-        if seat is not None:
+        number = integral(seat)  # a numpy integer is a seat too
+        if number is not None and (not is_whole_number(number)
+                                   or not 1 <= number <= self.rules.seats):
+            raise InvalidSeatContractError(f"seat {number!r} is not a seat of this {self.rules.seats}-seat deal",
+                                           about="seat")
+        if number is not None:
             try:
                 self.rules.objective(name)
             except StichError:
@@ -174,7 +177,7 @@ class Position:
             else:
                 raise InvalidContractError(f"objective {name!r} is a side's and takes no seat (a seat picks the player "
                                            f"of a per-seat objective, such as a seat's own tricks)")
-        return self.rules.objective(name, None if seat is None else seat - 1)
+        return self.rules.objective(name, None if number is None else cast(int, number) - 1)
 
     @property
     def label(self) -> str:

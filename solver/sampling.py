@@ -18,8 +18,10 @@ from __future__ import annotations
 import math
 import os
 import random
+import threading
+import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
@@ -27,7 +29,7 @@ from .announcements import parse_announcements
 from .cards import Card, card_items
 from .checkpoint import Journal, Span, SpanSet
 from .deal import Deal, parse_hand
-from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, StichError, integral,
+from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError, StichError, integral,
                      is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
@@ -36,6 +38,7 @@ from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
 from .state import PlayState
+from .search.boundary import check_stop, check_time_limit
 from .search.engine import EngineSolver
 from .variant import Variant
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine,
@@ -169,6 +172,7 @@ class HandAnalysis:
     win_interval: tuple[float, float] | None = None  # the win chance's 95% Wilson interval (None: no sample)
     announcements: str | None = None  # what the score was settled with: the announcements and the pot
     pot: int | None = None
+    stopped: str | None = None  # "time limit" or "interrupt" (the stop event) when the run ended early, else None
 
     def as_dict(self) -> dict[str, Any]:
         """The ``analyse`` document: an interval that has no width (one sample, or all alike) is written as nulls
@@ -188,7 +192,8 @@ class HandAnalysis:
                 "bonuses": [b.as_dict() for b in self.bonuses], "openings": [o.as_dict() for o in self.openings],
                 "played": list(self.played), "score_mean": self.score_mean,
                 "score_interval": score_interval, "score_interval_note": score_note,
-                "announcements": self.announcements, "pot": self.pot}
+                "announcements": self.announcements, "pot": self.pot,
+                **({} if self.stopped is None else {"stopped": self.stopped})}
 
 
 # --- drawing ----------------------------------------------------------------------------------------------------
@@ -538,7 +543,7 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
     if not isinstance(seats, int) or seats not in game.seat_counts:
         raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")
     if not is_whole_number(seat) or not 1 <= seat <= seats:  # type: ignore[operator]
-        raise StichError(f"seat {seat!r} is not a seat of a {seats}-seat {game.name} deal")
+        raise InvalidSeatError(f"seat {seat!r} is not a seat of a {seats}-seat {game.name} deal")
     if not is_whole_number(seed):
         raise StichError(f"the seed is a whole number, not {seed!r}")
     if known is not None and not isinstance(known, Mapping):
@@ -551,7 +556,7 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
                                f"this one {fixed[at].bit_count()}")
     for other, cards in (known or {}).items():
         if not is_whole_number(other) or not 1 <= other <= seats:
-            raise StichError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
+            raise InvalidSeatError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
         if other == seat:
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
         mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
@@ -608,7 +613,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
                          f"{announcements!r}")
     fixed = seat_cards(game, seats, seat, hand, known, seed)
     if not is_whole_number(declarer) or not 1 <= declarer <= seats:
-        raise StichError(f"declarer {declarer!r} is not a seat of a {seats}-seat {game.name} deal")
+        raise InvalidSeatError(f"declarer {declarer!r} is not a seat of a {seats}-seat {game.name} deal")
     if not isinstance(contract, str):
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
     hidden = game.hidden_in_contract(game.parse_contract(contract))  # a bad contract fails at once
@@ -652,7 +657,8 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                  worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
                  verbose: bool = False, table_mb: int | None = None,
                  progress: Callable[[HandAnalysis], None] | None = None, announcements: str | None = None,
-                 pot: int | None = None) -> HandAnalysis:
+                 pot: int | None = None, time_limit: float | None = None,
+                 stop: threading.Event | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``hand`` held by ``seat`` (1-based) under ``contract`` (declared by
     ``declarer``): ``samples`` deals of the unseen cards, each solved double-dummy.
 
@@ -666,8 +672,13 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     only the chunks in flight, and the resumed result equals an uninterrupted one. ``scheduler`` runs the samples on
     that Dask cluster instead, as :func:`~solver.batch.solve_batch` does its records (``worker_wait``, ``notify``,
     ``verbose``). ``table_mb`` sizes each local worker's table (None: the default). ``progress(analysis so far)``
-    is called after each chunk (a live display). Raises StichError for an
+    is called after each chunk (a live display). ``time_limit`` (seconds) and ``stop`` (an Event any thread may
+    set) end the run early, as the advice's do: no chunk of samples is handed out after them, the chunks already
+    handed out finish, and the first chunk always runs (so 0 still gives an analysis of a few samples);
+    ``stopped`` says why. Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
+    check_time_limit(time_limit, StichError)
+    check_stop(stop, StichError)
     game = get_game(game)
     seat, declarer, seats = integral(seat), integral(declarer), integral(seats)  # type: ignore[assignment]
     seat_count = seats or game.seat_counts[0]
@@ -676,14 +687,17 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     setup = _setup(game, hand, seat, contract, known, declarer, variant, seat_count, seed, tags=tags,
                    announcements=announcements, pot=pot)
     return _analyse(game, setup, samples, checkpoint, known,
-                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress)
+                    Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress,
+                    time_limit=time_limit, stop=stop)
 
 
 def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.PathLike | None,
              known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False,
-             progress: Callable[[HandAnalysis], None] | None = None) -> HandAnalysis:
+             progress: Callable[[HandAnalysis], None] | None = None, time_limit: float | None = None,
+             stop: threading.Event | None = None) -> HandAnalysis:
     """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
-    ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first."""
+    ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first.
+    ``time_limit`` and ``stop`` hand out no chunk after them but the first (see :func:`analyse_hand`)."""
     check_run(samples, checkpoint)
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
@@ -693,9 +707,22 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     total = Sums()
     journal = Journal(checkpoint, {"setup": asdict(setup), "samples": samples, "share_scale": SHARE_SCALE}) \
         if checkpoint is not None else None
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    stopped: list[str] = []
+
+    def go_on(span: Span) -> bool:
+        if span.first == 0:
+            return True  # the first chunk always: a report needs a sample
+        if stop is not None and stop.is_set():
+            stopped.append("interrupt")
+        elif deadline is not None and time.monotonic() >= deadline:
+            stopped.append("time limit")
+        return not stopped
+
     run_spans(pool, samples, size, sample_span, setup, journal, lambda document: _checkpoint_sums(journal, document),
-              total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)))
-    return _report(game, setup, total, seed)
+              total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)),
+              go_on=None if deadline is None and stop is None else go_on)
+    return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None)
 
 
 def chunk_size(samples: int, workers: int, per_worker: int = 32, most: int = 10) -> int:
@@ -783,7 +810,7 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
         raise InvalidDealError("an analysis from a position needs a whole deal and the play from the first trick "
                                "(the unseen cards are redealt), not an ending")
     if not is_whole_number(seat) or not 1 <= seat <= rules.seats:
-        raise StichError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
+        raise InvalidSeatError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
     played: dict[int, int] = {}
     state = rules.start()
     for card in position.played:
@@ -806,18 +833,21 @@ def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] 
                      notify: Notify | None = None, verbose: bool = False,
                      table_mb: int | None = None,
                      progress: Callable[[HandAnalysis], None] | None = None,
-                     pot: int | None = None) -> HandAnalysis:
+                     pot: int | None = None, time_limit: float | None = None,
+                     stop: threading.Event | None = None) -> HandAnalysis:
     """The single-dummy analysis of ``seat``'s hand (1-based) at a position mid-play (see :func:`position_setup`
     for what is kept and what is redealt). The figures are totals for the deal: what each side has already taken
     plus the rest under double-dummy play. ``pot`` replaces the record's ``[Pot]``; the other arguments are those
     of :func:`analyse_hand`."""
+    check_time_limit(time_limit, StichError)
+    check_stop(stop, StichError)
     setup = position_setup(position, integral(seat), known=known, seed=seed, pot=pot)  # type: ignore[arg-type]
     rules = position.rules
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it
     real = all(fixed & ~dealt == 0 for fixed, dealt in zip(setup.fixed, rules.deal.hands))
     return _analyse(position.game, setup, samples, checkpoint, known,
                     Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb),
-                    known_feasible=not known and real, progress=progress)
+                    known_feasible=not known and real, progress=progress, time_limit=time_limit, stop=stop)
 
 
 def sample_span(span: Span, setup: Setup) -> Sums:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game
 from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot, side_text
 from .position import Position, check_position
+
+if TYPE_CHECKING:
+    from .settlement import Announcements  # the tag text or a list of Announcements, as dd_settlement takes
 
 
 @dataclass(frozen=True)
@@ -167,7 +170,7 @@ def settle(position: Position, inputs: object) -> Settlement:
                       tuple(notes))
 
 
-def score_deal(position: Position, *, pot: int | None = None, announcements: object = None) -> Settlement:
+def score_deal(position: Position, *, pot: int | None = None, announcements: Announcements = None) -> Settlement:
     """The settlement of a finished deal, by its game's scoring (RULES.md 1.7, 2.5, 3.4).
 
     ``announcements`` (tag text or a list of :class:`~solver.announcements.Announcement`) overrides the record's

@@ -98,7 +98,7 @@ def _objective(position: Position, objective: str | None, seat: int | None) -> O
 
 def _node_attributes(state: PlayState, value: int, depth: int) -> dict[str, object]:
     pack = state.rules.pack
-    return {"to_move": seat_to_move(state),
+    return {"to_move": seat_to_move(state) or 0,  # GraphML and GEXF attributes have no null: 0 once over
             "table": " ".join(pack[c].name for c in state.trick), "value": value, "depth": depth,
             "tricks_played": len(state.history), "over": state.is_over}
 

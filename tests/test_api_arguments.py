@@ -15,8 +15,8 @@ import pytest
 
 import solver
 import solver.search.settle
-from solver import (EngineSolver, InvalidContractError, InvalidDealError, InvalidPositionError, StichError,
-                    make_position)
+from solver import (EngineSolver, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
+                    StichError, make_position)
 from solver.search.settle import SettlementEngine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -701,3 +701,89 @@ def test_small_argument_checks(tmp_path):
         pack.names(-1)
     with pytest.raises(StichError, match="a source's name is text"):
         solver.parse_positions("", name=5)
+
+
+def _seat_calls(valat, kratzen):
+    """Every entry point that takes a 1-based seat, each given ``seat``: (name, call)."""
+    import solver.advice
+
+    deal = valat.rules.deal.text()
+    return [
+        ("Position.hand", lambda seat: valat.hand(seat)),
+        ("Position.objective", lambda seat: kratzen.objective("tricks", seat)),
+        ("solve", lambda seat: solver.solve(kratzen, "tricks", seat=seat)),
+        ("strategy_tree", lambda seat: solver.strategy_tree(kratzen, 1, seat=seat)),
+        ("make_position declarer", lambda seat: solver.make_position("zr", deal, "Solo", declarer=seat)),
+        ("make_position partner", lambda seat: solver.make_position("zr", deal, "Rufer", partner=seat)),
+        ("Game.contracts", lambda seat: solver.Zwanzigerrufen.contracts(valat.rules.deal, None, None, seat)),
+        ("random_record", lambda seat: solver.random_record("zr", 1, 1, declarer=seat)),
+        ("analyse_hand", lambda seat: solver.analyse_hand("zr", "TS T21 T20 T19 T18 T17 T16 SK CK HK", seat, "Solo",
+                                                          samples=1)),
+        ("analyse_hand known", lambda seat: solver.analyse_hand("zr", "TS T21 T20 T19 T18 T17 T16 SK CK HK", 1, "Solo",
+                                                                known={seat: "T15"}, samples=1)),
+        ("analyse_position", lambda seat: solver.analyse_position(valat, seat, samples=1)),
+        ("card_advice", lambda seat: solver.advice.card_advice(valat, seat, samples=1)),
+        ("contract_advice", lambda seat: solver.advice.contract_advice("zr", "TS T21 T20 T19 T18 T17 T16 SK CK HK", seat,
+                                                                       "Solo", samples=1)),
+        ("announcements", lambda seat: solver.analyse_hand("zr", "TS T21 T20 T19 T18 T17 T16 SK CK HK", 1, "Solo",
+                                                           announcements=f"{seat}: Valat", samples=1)),
+    ]
+
+
+@pytest.mark.parametrize("seat", [0, 5, -1, "2", 1.5, True])
+def test_a_bad_seat_is_one_error_class_everywhere(valat, kratzen, seat):
+    """A seat out of range raised InvalidPositionError (Position.hand), InvalidContractError (an objective, a
+    declarer) or a bare StichError (the analyses), so an app had no one class for "no such seat"; card advice said
+    "for the seat to move ... not seat 2" for the text '2'. Now each is an InvalidSeatError, a StichError and so a
+    ValueError, and still the class it was (an old except clause keeps working)."""
+    calls = _seat_calls(valat, kratzen)
+    for name, call in calls:
+        if name == "announcements" and seat not in (0, 5):
+            continue  # an announcement's seat is text read from the tag: "-1:" or "True:" is no seat number at all
+        with pytest.raises(solver.InvalidSeatError, match="not a seat|seat number from 1|seat from 1") as caught:
+            call(seat)
+        assert isinstance(caught.value, ValueError), name
+    with pytest.raises(InvalidPositionError):
+        valat.hand(5)
+    with pytest.raises(InvalidContractError) as caught:
+        solver.make_position("zr", valat.rules.deal.text(), "Solo", declarer=5)
+    assert caught.value.about == "declarer"
+    with pytest.raises(InvalidContractError):
+        solver.solve(kratzen, "tricks", seat=9)
+
+
+def test_advance_is_unchecked_and_the_solvers_refuse_what_it_made(valat):
+    """docs/api.md: ``PlayState.advance`` is the searches' unchecked step; a state it made from a card the seat no
+    longer holds (T21, played in the second trick) reaches no solver."""
+    broken = valat.state.advance(valat.pack.parse("T21").index)
+    assert broken.hands[0] == valat.state.hands[0]  # nothing was checked, nothing left the hand
+    with pytest.raises(InvalidPositionError, match="do not fit"):
+        EngineSolver(1).solve(broken, valat.objective("points"))
+    with pytest.raises(IllegalPlayError):
+        valat.state.play("T21")
+
+
+def test_check_bonuses_takes_a_time_limit_and_a_stop_event_as_check_report_does(valat):
+    """check_report and solve took them, check_bonuses (what an app calls for the same answer) did not."""
+    import threading
+
+    with pytest.raises(solver.SearchStopped, match="time_limit=0"):
+        solver.check_bonuses(valat, time_limit=0)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(solver.SearchStopped):
+        solver.check_bonuses(valat, stop=stop)
+    assert solver.check_bonuses(valat, time_limit=60, stop=threading.Event()) == solver.check_bonuses(valat)
+    with pytest.raises(StichError, match="reference solver"):
+        solver.check_bonuses(valat, time_limit=1, reference_solver=True)
+    with pytest.raises(InvalidPositionError, match="time_limit must be a number of seconds"):
+        solver.check_bonuses(valat, time_limit=-1)
+
+
+@pytest.mark.parametrize("seat", [4, -1, "1", True])
+def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
+    """Deal counts seats from 0 (the engine's view, docs/api.md): 4 was an IndexError ('tuple index out of range')
+    and -1 quietly seat 4's hand."""
+    with pytest.raises(solver.InvalidSeatError, match="counts seats from 0"):
+        valat.rules.deal.hand_names(seat)
+    assert valat.rules.deal.hand_names(3)[0] == "T13"

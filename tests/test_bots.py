@@ -97,6 +97,16 @@ def test_the_time_budget_is_kept():
     assert 1 <= bot.last_estimates[0].samples < 10_000
 
 
+def test_a_time_limit_of_0_leaves_the_bot_one_sample():
+    """0 is a deadline already past, as for solve; the first sample is always solved, so the bot still chooses
+    (it was refused here while solve, dd_settlement and play_match took it)."""
+    position = _start("zwanzigerrufen", "Normal", board=3)
+    for plays_for in ("points", "score"):
+        bot = SamplingBot(samples=50, seed=1, time_limit=0, plays_for=plays_for)
+        assert position.legal_cards().mask >> bot.choose(position) & 1
+        assert {estimate.samples for estimate in bot.last_estimates} == {1}
+
+
 def test_a_seeded_match_is_reproducible():
     bots = [make_bot("sampling:3", seed=1), make_bot("random", seed=1), make_bot("random", seed=1)]
     first = play_match("kratzen", bots, boards=3, seed=5)
@@ -147,8 +157,8 @@ def test_bots_print_as_what_they_are_and_check_their_seed():
         for make in (RandomBot, SamplingBot):
             with pytest.raises(StichError, match="the seed is a whole number"):
                 make(seed=seed)
-    for limit in (True, 0, -1, float("nan"), "1"):  # True was taken as a second
-        with pytest.raises(StichError, match=f"time_limit is a number of seconds above 0, not {limit!r}"):
+    for limit in (True, -1, float("nan"), float("inf"), "1"):  # True was taken as a second; inf failed at choose
+        with pytest.raises(StichError, match=f"time_limit must be a number of seconds, at least 0, not {limit!r}"):
             SamplingBot(time_limit=limit)
 
 

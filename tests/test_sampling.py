@@ -521,3 +521,31 @@ def test_a_kratzen_seat_that_does_not_declare_has_no_payment_of_its_own():
     after = position.play(next(iter(position.legal_cards())))
     with pytest.raises(StichError, match=r"only the declarer's payment is searched .* stich analyse FILE --seat 2"):
         card_advice(after, samples=2, workers=1)
+
+
+def test_an_analysis_stops_at_its_time_limit_or_stop_event_after_the_first_chunk():
+    """analyse_hand and analyse_position took neither (a TypeError), though the advice and every search did: an app
+    could not bound an analysis. No chunk is handed out after them but the first, so a report has samples."""
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    hand = dict(game="kratzen", hand="EO E9 SU SZ", seat=1, contract="Trump E", seats=3, workers=1)
+    stopped = analyse_hand(samples=200, stop=stop, **hand)
+    assert stopped.stopped == "interrupt" and 1 <= stopped.samples < 200
+    assert stopped.as_dict()["stopped"] == "interrupt"
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    assert schema_errors(stopped.as_dict(), SCHEMA) == []
+    timed = analyse_hand(samples=200, time_limit=0, **hand)
+    assert timed.stopped == "time limit" and timed.samples == stopped.samples  # the first chunk, as 0 says
+    whole = analyse_hand(samples=20, time_limit=60, stop=threading.Event(), **hand)
+    assert whole.stopped is None and whole.samples == 20 and "stopped" not in whole.as_dict()
+    position = next(solver.read_positions(Path(__file__).resolve().parents[1] / "examples" / "valat.tbn"))
+    mid = analyse_position(position, 1, samples=100, workers=1, time_limit=0)
+    assert mid.stopped == "time limit" and 1 <= mid.samples < 100
+    for bad in (-1, float("inf"), True):
+        with pytest.raises(StichError, match="time_limit must be a number of seconds, at least 0"):
+            analyse_hand(samples=2, time_limit=bad, **hand)
+    with pytest.raises(StichError, match="stop must be a threading.Event"):
+        analyse_position(position, 1, samples=2, stop=True)

@@ -61,3 +61,38 @@ def test_the_names_type_checkers_see_are_the_public_names():
     imported = {alias.asname or alias.name for node in block.body if isinstance(node, ast.ImportFrom)
                 for alias in node.names}
     assert sorted(listed) == sorted(solver.__all__) and set(listed) - {"__version__"} <= imported
+
+
+def test_score_deal_types_its_announcements_as_dd_settlement_does():
+    """``score_deal(announcements=...)`` was typed ``object``: an editor offered no hint of the tag text or list of
+    Announcements it takes, where ``dd_settlement``'s same argument said it."""
+    import inspect
+
+    import solver
+
+    shown = {name: inspect.signature(function).parameters["announcements"].annotation
+             for name, function in (("score", solver.score_deal), ("dd", solver.dd_settlement))}
+    assert shown["score"] == shown["dd"] == "Announcements"  # settlement.py: str | Sequence[Announcement] | None
+
+
+NUMPY_SEAT_CLIENT = '''\
+import numpy as np
+
+import solver
+
+position = next(solver.read_positions("examples/kratzen.tbn"))
+seat = np.int64(2)
+print(position.hand(seat), solver.solve(position, "tricks", seat=seat).total, position.objective("tricks", seat))
+'''
+
+
+def test_a_numpy_seat_type_checks_where_it_is_taken(tmp_path):
+    """docs/api.md takes any integral seat, numpy integers included, but ``Position.hand``, ``Position.objective``
+    and ``solve`` were typed ``int``: mypy --strict refused the call that runs (now ``SupportsIndex``)."""
+    pytest.importorskip("numpy")
+    script = tmp_path / "client.py"
+    script.write_text(NUMPY_SEAT_CLIENT)
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--cache-dir",
+                             str(tmp_path / "cache"), str(script)], cwd=tmp_path, capture_output=True, text=True,
+                            env={**os.environ, "MYPYPATH": str(ROOT)})
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -21,7 +21,8 @@ from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 from ..announcements import Announcement
 from ..cards import Pack
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidDealError, StichError, did_you_mean, integral, is_whole_number
+from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, did_you_mean, integral,
+                      is_whole_number)
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
@@ -42,9 +43,9 @@ RECORD_TAGS: dict[str, str] = {}
 def _check_seat(name: str, value: object, seats: int) -> None:
     """A 1-based seat given as a keyword: a whole number (not a bool) from 1 to ``seats``."""
     if not is_whole_number(value):
-        raise InvalidContractError(f"{name} must be a seat number from 1 to {seats}, not {value!r}", about=name)
+        raise InvalidSeatContractError(f"{name} must be a seat number from 1 to {seats}, not {value!r}", about=name)
     if not 1 <= value <= seats:
-        raise InvalidContractError(f"{name} seat {value} is not a seat of this {seats}-seat deal", about=name)
+        raise InvalidSeatContractError(f"{name} seat {value} is not a seat of this {seats}-seat deal", about=name)
 
 
 @dataclass(frozen=True)
@@ -723,7 +724,8 @@ class Game(metaclass=GameType):
                 raise InvalidContractError(f"like is a Contract (parse_contract gives one), not {like!r}")
             cls.check_contract(like)
         if declarer is not None and (not is_whole_number(declarer) or not 1 <= declarer <= deal.seats):
-            raise InvalidContractError(f"declarer {declarer!r} is not a seat of this {deal.seats}-seat deal")
+            raise InvalidSeatContractError(f"declarer {declarer!r} is not a seat of this {deal.seats}-seat deal",
+                                           about="declarer")
         return cls._contracts(deal, variant, like, declarer)
 
     @classmethod

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import InvalidContractError, did_you_mean
+from ..errors import InvalidContractError, InvalidSeatContractError, did_you_mean
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
@@ -110,7 +110,8 @@ class KratzenRules(TrumpSuitRules):
         if name != "tricks":
             raise unknown_objective(self, name)
         if seat is None or not 0 <= seat < self.seats:
-            raise InvalidContractError(f"the Kratzen objective 'tricks' needs a seat from 1 to {self.seats}")
+            raise InvalidSeatContractError(f"the Kratzen objective 'tricks' needs a seat from 1 to {self.seats}",
+                                           about="seat")
         return tricks_objective(self, frozenset({seat}), name,
                                 f"tricks seat {seat + 1} can guarantee against everyone", self.target(seat))
 

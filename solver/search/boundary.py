@@ -206,7 +206,9 @@ def check_stop(stop: object, error: type[StichError] = InvalidPositionError) -> 
 
 
 def check_time_limit(time_limit: object, error: type[StichError] = InvalidPositionError) -> None:
-    """A time limit: None, or a number of seconds, at least 0."""
+    """A time limit, one meaning wherever the API takes one (``solve``, ``dd_settlement``, the advice, the sampling
+    bot, a match): None is no limit, a finite number of seconds from 0 a deadline, and 0 a deadline already past
+    (what a caller must have done before it stops is still done: a bot's first sample, a match's board in play)."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not 0 <= time_limit < math.inf):
         raise error(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")

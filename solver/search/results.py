@@ -13,18 +13,42 @@ from ..games.outcome import seats_of, side_text
 from ..state import PlayState
 
 
+class CardIndex(int):
+    """A card's pack index that knows its card, as an ``IntEnum`` member knows its name: an int wherever it is used
+    (``pack[index]``, a dict key, arithmetic, JSON, ``str`` and f-strings give the digits, as they did), whose
+    ``repr`` is the card's name, so a :class:`CardValue` in a result prints ``CardValue(card=T17, value=5)`` and not
+    a number a reader must look up. ``card`` is the :class:`Card`."""
+
+    card: Card
+
+    def __new__(cls, index: int, card: Card) -> CardIndex:
+        made = super().__new__(cls, index)
+        made.card = card
+        return made
+
+    def __repr__(self) -> str:
+        return self.card.name
+
+    __str__ = int.__repr__  # the digits, as before: a script's f"{cv.card}" or str() keeps its text
+
+    def __reduce__(self) -> tuple[type[CardIndex], tuple[int, Card]]:
+        return CardIndex, (int(self), self.card)
+
+
 class CardValue(NamedTuple):
     """The value of the rest of the deal (for the maximising side) if this card is played now: a pair, so that
     ``dict(result.card_values)`` maps pack indices to values and the values sort (``SolveResult.values_by_card``
-    keys them by Cards)."""
+    keys them by Cards). In a :class:`SolveResult` ``card`` is a :class:`CardIndex`: the pack index, printed by
+    the card's name in a ``repr``."""
 
     card: int
     value: int
 
 
-def seat_to_move(state: PlayState) -> int:
-    """A result's ``to_move``: the 1-based seat to play, 0 when the deal is over."""
-    return 0 if state.is_over else state.to_move + 1
+def seat_to_move(state: PlayState) -> int | None:
+    """A result's ``to_move``: the 1-based seat to play, None when the deal is over, as :attr:`Position.to_move`
+    and the JSON's ``to_move`` say it (a script compares the two)."""
+    return None if state.is_over else state.to_move + 1
 
 
 @dataclass(frozen=True)
@@ -33,8 +57,8 @@ class SolveResult:
 
     ``achieved`` is the reward already earned by completed tricks, ``future`` the double-dummy value of the rest,
     ``total`` their sum. For a yes/no objective ``success`` says whether the maximising side can force the target.
-    ``to_move`` is the seat to play (1-based, as every seat of the API; 0 for a finished deal or a result made
-    without one: :func:`seat_to_move`).
+    ``to_move`` is the seat to play (1-based, as every seat of the API; None for a finished deal or a result made
+    without one, as :attr:`Position.to_move`: :func:`seat_to_move`; it was 0 there, and both are falsy).
     """
 
     objective: Objective
@@ -44,8 +68,15 @@ class SolveResult:
     line: tuple[int, ...] = ()
     nodes: int = field(default=0, compare=False)  # the effort, not the answer: equal answers compare equal
     seconds: float = field(default=0.0, compare=False)
-    to_move: int = 0
+    to_move: int | None = None
     pack: Pack | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """The card values' indices as :class:`CardIndex` es, which print by name (the engines give plain ints)."""
+        if self.pack is not None and self.card_values:
+            pack = self.pack
+            named = tuple(CardValue(CardIndex(cv.card, pack[cv.card]), cv.value) for cv in self.card_values)
+            object.__setattr__(self, "card_values", named)
 
     @property
     def total(self) -> int:
