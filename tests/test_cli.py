@@ -1413,6 +1413,16 @@ def test_help_lists_every_command_with_its_line_and_no_type_names():
     assert "Usage: stich board [OPTIONS] [FILE]..." in run("board", "--help").stdout  # any number of files
 
 
+def test_usage_names_a_required_file_as_file_not_in_braces():
+    # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
+    for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
+        assert f"Usage: stich {name} [OPTIONS] FILE\n" in run(name, "--help").stdout, name
+    missing = run("solve", code=2)
+    assert "Usage: stich solve [OPTIONS] FILE\n" in missing.stderr and "{" not in missing.stderr
+    assert "Missing argument 'FILE'" in missing.stderr
+    assert "Usage: stich analyse [OPTIONS] [FILE]\n" in run("analyse", "--help").stdout
+
+
 def test_analyse_json_help_says_what_a_file_gives():
     """``analyse FILE --json`` prints a document per record (JSON Lines), which its help once denied ("one JSON
     document")."""
