@@ -25,7 +25,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message
-from .options import (POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for,
+from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for,
                       parse_variant_options, refuse_pool_threads, scheduler_address)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, record_head, stderr_console, stdout_console
@@ -173,7 +173,8 @@ def analyse(
                                               help="Cards known to be in another hand (repeatable)."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
-    seed: int = typer.Option(0, "--seed", "-s", metavar="SEED", help="The same seed gives the same analysis."),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED",
+                             help="The same seed gives the same analysis."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: all cores)."),
     variant: Optional[List[str]] = typer.Option(

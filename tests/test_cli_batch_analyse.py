@@ -77,6 +77,21 @@ def test_analyse_a_kratzen_hand_at_a_larger_table():
     assert wrong.exit_code == 2 and "played by 4 seats, not 5" in wrong.output  # as deal says it: a usage error
 
 
+def test_analyse_without_seed_uses_seed_1_as_deal_and_match_do():
+    """One default seed for every command that draws (docs/cli.md, --seed): analyse's was 0, deal's and match's 1."""
+    args = ["analyse", "--game", "kratzen", "--hand", "EA EO HA S7", "--seat", "1", "--contract", "Trump H",
+            "--samples", "4", "--workers", "1", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["seed"] == 1
+    expected = solver.analyse_hand("Kratzen", "EA EO HA S7", 1, "Trump H", samples=4, seed=1, workers=1)
+    assert report == json.loads(json.dumps(expected.as_dict()))
+    for command in ("deal", "analyse", "match"):
+        page = " ".join(runner.invoke(app, [command, "--help"]).stdout.split())
+        assert "[default: 1]" in page.split("--seed SEED", 1)[1][:160], command
+
+
 def test_analyse_rejects_a_card_twice():
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA HA S6 HK", "--seat", "1",
                                  "--contract", "Trump H", "--samples", "5"])
@@ -131,7 +146,8 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
     """Every Kratzen seat plays for itself (RULES.md 3): its targets were listed as "the hand's side" and "the other
     side"; each is the hand's own or the named seat's."""
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "2", "--seats",
-                                 "4", "--contract", "Trump H", "-n", "40", "--pot", "12", "-j", "1"])
+                                 "4", "--contract", "Trump H", "-n", "40", "--pot", "12", "-j", "1",
+                                 "--seed", "0"])
     assert result.exit_code == 0, result.output
     rows = [" ".join(line.split()) for line in result.stdout.splitlines() if line.startswith("│ tricks")]
     assert rows == ["│ tricks (seat 1) │ seat 1 │ 5.0% (95%: 1.4% .. 16.5%) │",
