@@ -94,10 +94,11 @@ def render_analysis(document: dict, console=None) -> None:
                              f"mean {unit}: {best['mean']:.1f}"))
     targets = get_game(document["game"]).has_pot  # Kratzen's rows are each seat's trick target (RULES.md 3.3)
     bonuses = Table(title="targets forced" if targets else "bonuses forced", title_justify="left")
-    for column in ("objective", "whose", "forced"):
+    for column in ("target" if targets else "item", "whose", "forced"):
         bonuses.add_column(column)
+    item_name = get_game(document["game"]).objective_title  # players' names, as the score and advice name items
     for bonus in document["bonuses"]:
-        label = bonus["objective"] if bonus["seat"] is None else f"{bonus['objective']} (seat {bonus['seat']})"
+        label = item_name(bonus["objective"]) + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})")
         bonuses.add_row(label, *_forced_by_whom(bonus, document["samples"]))
     console.print(bonuses)
     if document["openings"]:

@@ -158,7 +158,26 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
-    assert "schneider_against │ the other side" in " ".join(result.stdout.split()) and "bonuses forced" in result.stdout
+    assert "│ Schneider │ the other side" in " ".join(result.stdout.split()) and "bonuses forced" in result.stdout
+
+
+def test_a_single_contracts_bonuses_are_named_as_players_name_them():
+    """The bonuses forced were listed by objective names (``schneider_against``, ``pagat_beaten``) where the score and
+    contract advice say ``Schneider`` and ``Pagat Ultimo`` (Game.item_title); whose they are is its own column."""
+    result = runner.invoke(app, ["analyse", "--game", "zwanzigerrufen", "--hand", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK",
+                                 "--seat", "1", "--contract", "Normal", "-n", "2", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    table = result.stdout.split("bonuses forced", 1)[1].split("opening cards", 1)[0]
+    rows = {tuple(cell.strip() for cell in line.split("│")[1:3]) for line in table.splitlines() if "%" in line}
+    assert {("Absolut", "the hand's side"), ("Absolut", "the other side"), ("Valat", "the hand's side"),
+            ("Valat", "the other side"), ("Game", "the hand's side"), ("Mondfang", "the other side")} <= rows
+    assert {name for name, _ in rows} == {"Absolut", "Game", "Mondfang", "Pagat Ultimo", "Pagat Ultimo beaten",
+                                          "Valat"}
+    assert "┃ item " in result.stdout and "_against" not in result.stdout and "objective" not in result.stdout
+    document = json.loads(runner.invoke(app, ["analyse", "--game", "zwanzigerrufen", "--hand",
+                                              "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1", "--contract",
+                                              "Normal", "-n", "2", "-j", "1", "--json"]).stdout)
+    assert "valat_against" in {bonus["objective"] for bonus in document["bonuses"]}  # the JSON keeps the names
 
 
 def test_batch_says_once_which_lines_answer_records_no_longer_in_the_input(tmp_path):
