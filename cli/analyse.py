@@ -202,7 +202,7 @@ def analyse(
         help="Contract advice and card advice (--cards): stop after SECONDS with the samples solved so far "
              "(said as such; exit 0)."),
     announce: Optional[str] = typer.Option(
-        None, "--announce", metavar="TEXT",
+        None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
              "every contract), as in an [Announcements] tag (e.g. '1: Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,

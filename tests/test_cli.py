@@ -1413,6 +1413,16 @@ def test_help_lists_every_command_with_its_line_and_no_type_names():
     assert "Usage: stich board [OPTIONS] [FILE]..." in run("board", "--help").stdout  # any number of files
 
 
+def test_no_option_shows_a_type_name_for_its_value():
+    # --announce showed TEXT, a type, where every other option names what it takes (CARDS, SEAT, MB, NAME=VALUE)
+    from solver.cli.main import COMMANDS
+
+    for name, _, _ in COMMANDS:
+        page = run(name, "--help").stdout
+        assert not re.search(r"\b(TEXT|INTEGER|FLOAT|PATH|BOOLEAN)\b", page), name
+    assert "--announce ANNOUNCEMENTS" in run("analyse", "--help").stdout
+
+
 def test_usage_names_a_required_file_as_file_not_in_braces():
     # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
     for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
