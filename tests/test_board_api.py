@@ -388,7 +388,7 @@ def test_the_odds_are_the_analysers():
     counts = [line["samples"] for line in progress]
     assert counts == sorted(set(counts)) and 0 < counts[0] and counts[-1] <= 30
     seat = position.state.to_move + 1
-    expected = solver.analyse_position(position, seat, samples=30, seed=0, workers=1)
+    expected = solver.analyse_position(position, seat, samples=30, seed=1, workers=1)  # stich analyse's default seed
     assert odds["seat"] == seat and odds["samples"] == 30
     assert odds["mean"] == pytest.approx(expected.mean)
     assert odds["win_probability"] == pytest.approx(expected.win_probability)
