@@ -697,6 +697,22 @@ def test_table_of_a_schafkopf_deal_with_play():
 # --- bench ----------------------------------------------------------------------------------------------------------
 
 
+def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
+    """One meaning, one name: bench's per-solve limit was --limit where every other command says --time-limit; the
+    old name stays, hidden, so scripts do not break."""
+    (document,) = documents("bench", "-g", "kr", "-n", "1", "--time-limit", "5")
+    assert document["limit_ms"] == 5000
+    (old,) = documents("bench", "-g", "kr", "-n", "1", "--limit", "4")
+    assert old["limit_ms"] == 4000
+    (unlimited,) = documents("bench", "-g", "kr", "-n", "1", "--time-limit", "0")
+    assert unlimited["limit_ms"] is None
+    page = run("bench", "--help").stdout
+    assert "--time-limit SECONDS" in page and "--limit" not in page
+    both = run("bench", "-g", "kr", "-n", "1", "--time-limit", "5", "--limit", "4", code=2)
+    assert "give --time-limit alone (--limit is its old name)" in both.stderr
+    assert "nan is not a number of seconds" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
+
+
 def test_bench_json_and_table():
     (document,) = documents("bench", "--game", "kratzen", "-n", "2", "--limit", "0")
     assert document["command"] == "bench" and document["game"] == "Kratzen" and document["deals"] == 2
