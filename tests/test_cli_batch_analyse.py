@@ -92,6 +92,17 @@ def test_analyse_without_seed_uses_seed_1_as_deal_and_match_do():
         assert "[default: 1]" in page.split("--seed SEED", 1)[1][:160], command
 
 
+def test_a_single_contract_is_named_by_its_name_not_as_typed():
+    """``-c "rufer e"`` headed the report ``Schafkopf rufer e`` (and JSON ``"contract": "rufer e"``), where every
+    other report, and contract advice, names it ``Rufer E``."""
+    args = ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
+            " rufer e ", "-n", "2", "-j", "1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Schafkopf Rufer E, seat 1: ")
+    assert json.loads(runner.invoke(app, [*args, "--json"]).stdout)["contract"] == "Rufer E"
+
+
 def test_analyse_rejects_a_card_twice():
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA HA S6 HK", "--seat", "1",
                                  "--contract", "Trump H", "--samples", "5"])
