@@ -58,7 +58,7 @@ def _spread(samples: int, interval: list, note: str | None, number: Callable[[fl
 def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards."""
     console = console or stdout_console()
-    unit = document["measure"]
+    unit = measure_words(document["measure"])
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
     console.print(Text(f"{document['game']} {document['contract']}, seat {document['seat']}: ")
@@ -112,6 +112,12 @@ def render_analysis(document: dict, console=None) -> None:
             openings.add_row(painter.card(card["card"]), *card_score,
                              share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
         console.print(openings)
+
+
+def measure_words(measure: str) -> str:
+    """What the measure counts in players' words: ``card points`` for the ``points`` objective (the board says so
+    too), ``tricks`` for Kratzen's."""
+    return "card points" if measure == "points" else measure
 
 
 def print_record(document: dict, console) -> None:
@@ -214,7 +220,7 @@ def analyse(
              "share of its side's settlement over samples consistent with the play."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
-    double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value.
+    double-dummy; the chance of winning and of each bonus, the mean card points and every opening card's value.
 
     With --contract all (or a comma-separated list) it is contract advice instead: every contract the seat may
     announce settled on the same samples, ranked by what the seat is paid (its share of its side's settlement: a
@@ -347,8 +353,8 @@ def analysis_status(analysis: HandAnalysis, samples: int) -> str:
     document = analysis.as_dict()
     spread = _spread(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
     return (f"analyse: {document['samples']:,} of {samples:,} samples; win "
-            f"{share(document['win_probability'], document['win_interval'])}, mean {document['measure']} "
-            f"{document['mean']:.1f} ({spread})")
+            f"{share(document['win_probability'], document['win_interval'])}, "
+            f"mean {measure_words(document['measure'])} {document['mean']:.1f} ({spread})")
 
 
 def _units(document: dict) -> str:
