@@ -25,7 +25,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message
-from .options import (POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for,
+from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for,
                       parse_variant_options, refuse_pool_threads, scheduler_address)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, record_head, stderr_console, stdout_console
@@ -58,7 +58,7 @@ def _spread(samples: int, interval: list, note: str | None, number: Callable[[fl
 def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards."""
     console = console or stdout_console()
-    unit = document["measure"]
+    unit = measure_words(document["measure"])
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
     console.print(Text(f"{document['game']} {document['contract']}, seat {document['seat']}: ")
@@ -94,10 +94,11 @@ def render_analysis(document: dict, console=None) -> None:
                              f"mean {unit}: {best['mean']:.1f}"))
     targets = get_game(document["game"]).has_pot  # Kratzen's rows are each seat's trick target (RULES.md 3.3)
     bonuses = Table(title="targets forced" if targets else "bonuses forced", title_justify="left")
-    for column in ("objective", "whose", "forced"):
+    for column in ("target" if targets else "item", "whose", "forced"):
         bonuses.add_column(column)
+    item_name = get_game(document["game"]).objective_title  # players' names, as the score and advice name items
     for bonus in document["bonuses"]:
-        label = bonus["objective"] if bonus["seat"] is None else f"{bonus['objective']} (seat {bonus['seat']})"
+        label = item_name(bonus["objective"]) + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})")
         bonuses.add_row(label, *_forced_by_whom(bonus, document["samples"]))
     console.print(bonuses)
     if document["openings"]:
@@ -111,6 +112,12 @@ def render_analysis(document: dict, console=None) -> None:
             openings.add_row(painter.card(card["card"]), *card_score,
                              share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
         console.print(openings)
+
+
+def measure_words(measure: str) -> str:
+    """What the measure counts in players' words: ``card points`` for the ``points`` objective (the board says so
+    too), ``tricks`` for Kratzen's."""
+    return "card points" if measure == "points" else measure
 
 
 def print_record(document: dict, console) -> None:
@@ -173,7 +180,8 @@ def analyse(
                                               help="Cards known to be in another hand (repeatable)."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
-    seed: int = typer.Option(0, "--seed", "-s", metavar="SEED", help="The same seed gives the same analysis."),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED",
+                             help="The same seed gives the same analysis."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: all cores)."),
     variant: Optional[List[str]] = typer.Option(
@@ -200,7 +208,7 @@ def analyse(
         help="Contract advice and card advice (--cards): stop after SECONDS with the samples solved so far "
              "(said as such; exit 0)."),
     announce: Optional[str] = typer.Option(
-        None, "--announce", metavar="TEXT",
+        None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
              "every contract), as in an [Announcements] tag (e.g. '1: Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
@@ -212,7 +220,7 @@ def analyse(
              "share of its side's settlement over samples consistent with the play."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
-    double-dummy; the chance of winning and of each bonus, the mean points and every opening card's value.
+    double-dummy; the chance of winning and of each bonus, the mean card points and every opening card's value.
 
     With --contract all (or a comma-separated list) it is contract advice instead: every contract the seat may
     announce settled on the same samples, ranked by what the seat is paid (its share of its side's settlement: a
@@ -345,8 +353,8 @@ def analysis_status(analysis: HandAnalysis, samples: int) -> str:
     document = analysis.as_dict()
     spread = _spread(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
     return (f"analyse: {document['samples']:,} of {samples:,} samples; win "
-            f"{share(document['win_probability'], document['win_interval'])}, mean {document['measure']} "
-            f"{document['mean']:.1f} ({spread})")
+            f"{share(document['win_probability'], document['win_interval'])}, "
+            f"mean {measure_words(document['measure'])} {document['mean']:.1f} ({spread})")
 
 
 def _units(document: dict) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import List, Optional, Sequence
@@ -19,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import SCHEMA
-from solver.benchmark import MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line, standard_lines
+from solver.benchmark import DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line, standard_lines
 from solver.errors import StichError
 from solver.files import check_writable
 from solver.games import get_game
@@ -334,16 +335,39 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
 # --- the command ------------------------------------------------------------------------------------------------
 
 
+def finite_seconds(value: float | None) -> float | None:
+    """A number of seconds, not ``nan`` (which the range check lets through): a usage error (exit 2), as any value
+    out of its range is."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
+def the_time_limit(context: typer.Context, time_limit: float, old_limit: float | None) -> float:
+    """``--time-limit``, or ``--limit``, its name before every command that stops a search after some seconds took
+    ``--time-limit`` (kept hidden so that scripts do not break); both at once is a usage error."""
+    if old_limit is None:
+        return time_limit
+    source = context.get_parameter_source("limit")
+    if source is not None and source.name == "COMMANDLINE":
+        raise typer.BadParameter("give --time-limit alone (--limit is its old name)", param_hint="'--limit'")
+    return old_limit
+
+
 def bench(
+    context: typer.Context,
     game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME",
                                        help="Only this game's lines (default: all)."),
     deals: int = typer.Option(10, "-n", "--deals", metavar="N", min=1,
                               help="Deals per line (the full benchmark uses 100)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED",
                                        help="Seed of the generated deals (default: each game's fixed seed)."),
-    limit: float = typer.Option(60.0, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
+    limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
+                                callback=finite_seconds,
                                 help="Seconds after which a solve is stopped and counted at the limit "
                                      "(0: no limit, solve in this process)."),
+    old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
+                                              callback=finite_seconds, hidden=True),  # --time-limit's old name
     as_json: bool = typer.Option(False, "--json",
                                  help="One JSON document per line on stdout (JSON Lines, docs/json.md)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
@@ -358,6 +382,7 @@ def bench(
     """Time the engine on seeded deals: median, p90, p99 and max per deal, nodes per second and table memory, for
     each line of the benchmark (a fresh engine per deal, so no table is reused), and the machine they ran on. Run
     the same command with --save before a change and with --compare after it to see what the change did."""
+    limit = the_time_limit(context, limit, old_limit)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_IMPLEMENTATION and STICH_TABLE_MB checked before any line
     if flags and game is None:

@@ -14,7 +14,7 @@ from solver.scoring import MAX_POT
 
 from .errors import input_errors
 from .output import atomic_writer
-from .options import check_game_options, checked_game, output_file, parse_variant_options
+from .options import DEFAULT_SEED, check_game_options, checked_game, output_file, parse_variant_options
 
 #: --pot as the other commands take it (the pot at the start of the deal), written as each record's [Pot] tag
 DEAL_POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
@@ -26,7 +26,8 @@ def deal(
                              help=f"{game_list()} (or an alias)."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
-    seed: int = typer.Option(1, "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same deals."),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED",
+                             help="Seed: the same seed gives the same deals."),
     count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="Number of deals."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,

@@ -96,10 +96,17 @@ def without_type_labels(params: list[Any]) -> list[Any]:
 
 
 class Command(typer.core.TyperCommand):
-    """A command whose help shows no type names (:func:`without_type_labels`)."""
+    """A command whose help shows no type names (:func:`without_type_labels`) and whose usage line names a required
+    argument as the help's Arguments section does (FILE)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return without_type_labels(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """Typer (0.28) writes a required argument ``{FILE}`` in the usage line, which every usage error repeats;
+        click's convention, and the docs', is ``FILE`` (an optional one stays ``[FILE]``)."""
+        return [piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+                for piece in super().collect_usage_pieces(ctx)]
 
 
 app = typer.Typer(

@@ -16,7 +16,7 @@ from solver.match import MatchResult, Mean, mixed_builds_text, play_match
 from solver.sampling import ALL_ALIKE
 
 from .errors import file_name, input_errors, message
-from .options import check_game_options, checked_game, parse_variant_options
+from .options import DEFAULT_SEED, check_game_options, checked_game, parse_variant_options
 from .records import emit_json
 from .render import plural, progress_on_stderr, signed_interval, stdout_console
 
@@ -43,7 +43,7 @@ def match(
                                   "random or cheater. The seat count is the number of bots."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
                               help="Number of boards (deals, each played once per seat with --rotate)."),
-    seed: int = typer.Option(1, "--seed", "-s", metavar="SEED",
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED",
                              help="Seed of the deals and of the bots' own draws: the same seed plays the same match."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),

@@ -215,6 +215,12 @@ def scheduler_address(text: str) -> str:
     return f"{text.strip()}:{DASK_SCHEDULER_PORT}"
 
 
+#: ``--seed``'s default in every command that draws at random (``deal``, ``analyse``, ``match``): one seed, so that
+#: the same command without ``--seed`` gives the same answer everywhere (``bench`` alone defaults to each game's fixed
+#: benchmark seed, so that its runs compare).
+DEFAULT_SEED = 1
+
+
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
                    help="The pot at the start of the deal, for a game paid from one (overrides a [Pot] tag).")
 

@@ -616,7 +616,8 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         raise InvalidSeatError(f"declarer {declarer!r} is not a seat of a {seats}-seat {game.name} deal")
     if not isinstance(contract, str):
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
-    hidden = game.hidden_in_contract(game.parse_contract(contract))  # a bad contract fails at once
+    parsed = game.parse_contract(contract)  # a bad contract fails at once
+    hidden = game.hidden_in_contract(parsed)
     if hidden and seat != declarer:
         raise InvalidContractError(f"contract {contract!r} leaves {hidden} to the declarer's hand, which seat {seat} "
                                    f"does not see; name it as the table heard it")
@@ -644,7 +645,8 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         if fixed[other].bit_count() + mask.bit_count() > game.hand_size:
             raise lacks_announced(game, other, mask)
         fixed[other] |= mask
-    return Setup(game.name, seats, tuple(fixed), seat - 1, contract, declarer,
+    # the contract by its name (``Rufer E``), as every report names it, not as typed (``rufer e``)
+    return Setup(game.name, seats, tuple(fixed), seat - 1, parsed.text, declarer,
                  tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())),
                  announcements.strip() or None if announcements else None, pot)
 

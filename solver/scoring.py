@@ -113,12 +113,35 @@ def check_scoring_inputs(game: type[Game], pot: object, announcements: object = 
                          f"(announcements={announcements!r})")
 
 
+def _tricks_played(tricks: int, cards: int, in_deal: int) -> str:
+    """``4 of 8 tricks`` and the cards of an unfinished trick (``4 of 8 tricks and 3 cards``)."""
+    text = f"{tricks} of {in_deal} tricks"
+    return text + (f" and {cards} card{'s' if cards != 1 else ''}" if cards else "")
+
+
+def _play_so_far(position: Position) -> str:
+    """How far a play that stops short goes: the record's Play section's own tricks, and apart from them the cards
+    played after it (``--play``, Position.play), which the message had counted as the section's (``5 of 8 tricks``
+    pointed at a section of 4)."""
+    state, in_deal = position.state, position.rules.tricks_in_deal
+    played = _tricks_played(len(state.history), len(state.trick), in_deal)
+    play = position.record.play if position.record is not None else None
+    after = sum(1 for line in play.tricks for token in line if not token.line) if play is not None else 0
+    if not after or play is None:
+        return f"{played} played"
+    # the file's tokens of each trick line (a line the later cards complete holds both)
+    in_file = [sum(1 for token in line if token.line) for line in play.tricks]
+    whole = sum(1 for count in in_file if count == position.rules.seats)
+    part = next((count for count in in_file if 0 < count < position.rules.seats), 0)
+    return (f"{_tricks_played(whole, part, in_deal)} played in it; with the {after} card{'s' if after != 1 else ''} "
+            f"played after it (--play), {played}")
+
+
 def require_complete(position: Position) -> None:
     """Scoring reads the whole play: a record that stops early cannot be scored."""
     if not position.state.is_over:
-        text = (f"scoring needs a complete Play section ({len(position.state.history)} of "
-                f"{position.rules.tricks_in_deal} tricks played; the double-dummy settlement plays the rest: "
-                "stich score --dd, dd_settlement)")
+        text = (f"scoring needs a complete Play section ({_play_so_far(position)}; the double-dummy settlement plays "
+                "the rest: stich score --dd, dd_settlement)")
         record = position.record
         if record is None:
             raise StichError(f"{position.label}: {text}")

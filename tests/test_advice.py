@@ -700,7 +700,8 @@ def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
         ("Trump H", 8.475, 1.0, {}, {}), ("Trump E", -3.0, 0.625, {}, {}), ("Trump G", -8.1, 0.475, {}, {}),
         ("Trump S", -16.5, 0.2, {}, {})]
     shown = _stich("analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "1", "--seats", "4",
-                   "--contract", "all", "-n", "40", "--pot", "12", "-j", "1", env={**os.environ, "COLUMNS": "160"})
+                   "--contract", "all", "-n", "40", "--pot", "12", "-j", "1", "--seed", "0",
+                   env={**os.environ, "COLUMNS": "160"})
     assert shown.returncode == 0, shown.stderr
     assert "bonuses made" not in shown.stdout and "trick 1" not in shown.stdout
     assert "│ 1 │ Trump H  │  +8.47 ± 0.43 │          best │ 100% (91-100%) │" in shown.stdout

@@ -595,7 +595,7 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
         ours = whose in ("the hand's side", "the hand")
         forced = share(bonus["probability_for" if ours else "probability_against"],
                        bonus["interval_for" if ours else "interval_against"], compact=True)
-        expected.append([f"{bonus['objective']} (seat {bonus['seat']})", whose, forced])
+        expected.append([f"{bonus['title']} (seat {bonus['seat']})", whose, forced])
     assert bonuses == expected and len(expected) == 3 and expected[0][1] == "the hand"  # no sides: every seat alone
 
 

@@ -697,6 +697,22 @@ def test_table_of_a_schafkopf_deal_with_play():
 # --- bench ----------------------------------------------------------------------------------------------------------
 
 
+def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
+    """One meaning, one name: bench's per-solve limit was --limit where every other command says --time-limit; the
+    old name stays, hidden, so scripts do not break."""
+    (document,) = documents("bench", "-g", "kr", "-n", "1", "--time-limit", "5")
+    assert document["limit_ms"] == 5000
+    (old,) = documents("bench", "-g", "kr", "-n", "1", "--limit", "4")
+    assert old["limit_ms"] == 4000
+    (unlimited,) = documents("bench", "-g", "kr", "-n", "1", "--time-limit", "0")
+    assert unlimited["limit_ms"] is None
+    page = run("bench", "--help").stdout
+    assert "--time-limit SECONDS" in page and "--limit" not in page
+    both = run("bench", "-g", "kr", "-n", "1", "--time-limit", "5", "--limit", "4", code=2)
+    assert "give --time-limit alone (--limit is its old name)" in both.stderr
+    assert "nan is not a number of seconds" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
+
+
 def test_bench_json_and_table():
     (document,) = documents("bench", "--game", "kratzen", "-n", "2", "--limit", "0")
     assert document["command"] == "bench" and document["game"] == "Kratzen" and document["deals"] == 2
@@ -1413,6 +1429,26 @@ def test_help_lists_every_command_with_its_line_and_no_type_names():
     assert "Usage: stich board [OPTIONS] [FILE]..." in run("board", "--help").stdout  # any number of files
 
 
+def test_no_option_shows_a_type_name_for_its_value():
+    # --announce showed TEXT, a type, where every other option names what it takes (CARDS, SEAT, MB, NAME=VALUE)
+    from solver.cli.main import COMMANDS
+
+    for name, _, _ in COMMANDS:
+        page = run(name, "--help").stdout
+        assert not re.search(r"\b(TEXT|INTEGER|FLOAT|PATH|BOOLEAN)\b", page), name
+    assert "--announce ANNOUNCEMENTS" in run("analyse", "--help").stdout
+
+
+def test_usage_names_a_required_file_as_file_not_in_braces():
+    # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
+    for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
+        assert f"Usage: stich {name} [OPTIONS] FILE\n" in run(name, "--help").stdout, name
+    missing = run("solve", code=2)
+    assert "Usage: stich solve [OPTIONS] FILE\n" in missing.stderr and "{" not in missing.stderr
+    assert "Missing argument 'FILE'" in missing.stderr
+    assert "Usage: stich analyse [OPTIONS] [FILE]\n" in run("analyse", "--help").stdout
+
+
 def test_analyse_json_help_says_what_a_file_gives():
     """``analyse FILE --json`` prints a document per record (JSON Lines), which its help once denied ("one JSON
     document")."""
@@ -1799,4 +1835,4 @@ def test_text_piped_on_is_never_wrapped() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert any(line.startswith("win: ") and line.endswith("each sample played double dummy") for line in lines)
-    assert any(line.startswith("best single opening card") and "mean points: " in line for line in lines)
+    assert any(line.startswith("best single opening card") and "mean card points: " in line for line in lines)

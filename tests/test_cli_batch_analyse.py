@@ -77,6 +77,32 @@ def test_analyse_a_kratzen_hand_at_a_larger_table():
     assert wrong.exit_code == 2 and "played by 4 seats, not 5" in wrong.output  # as deal says it: a usage error
 
 
+def test_analyse_without_seed_uses_seed_1_as_deal_and_match_do():
+    """One default seed for every command that draws (docs/cli.md, --seed): analyse's was 0, deal's and match's 1."""
+    args = ["analyse", "--game", "kratzen", "--hand", "EA EO HA S7", "--seat", "1", "--contract", "Trump H",
+            "--samples", "4", "--workers", "1", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["seed"] == 1
+    expected = solver.analyse_hand("Kratzen", "EA EO HA S7", 1, "Trump H", samples=4, seed=1, workers=1)
+    assert report == json.loads(json.dumps(expected.as_dict()))
+    for command in ("deal", "analyse", "match"):
+        page = " ".join(runner.invoke(app, [command, "--help"]).stdout.split())
+        assert "[default: 1]" in page.split("--seed SEED", 1)[1][:160], command
+
+
+def test_a_single_contract_is_named_by_its_name_not_as_typed():
+    """``-c "rufer e"`` headed the report ``Schafkopf rufer e`` (and JSON ``"contract": "rufer e"``), where every
+    other report, and contract advice, names it ``Rufer E``."""
+    args = ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
+            " rufer e ", "-n", "2", "-j", "1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Schafkopf Rufer E, seat 1: ")
+    assert json.loads(runner.invoke(app, [*args, "--json"]).stdout)["contract"] == "Rufer E"
+
+
 def test_analyse_rejects_a_card_twice():
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA HA S6 HK", "--seat", "1",
                                  "--contract", "Trump H", "--samples", "5"])
@@ -131,7 +157,8 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
     """Every Kratzen seat plays for itself (RULES.md 3): its targets were listed as "the hand's side" and "the other
     side"; each is the hand's own or the named seat's."""
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "2", "--seats",
-                                 "4", "--contract", "Trump H", "-n", "40", "--pot", "12", "-j", "1"])
+                                 "4", "--contract", "Trump H", "-n", "40", "--pot", "12", "-j", "1",
+                                 "--seed", "0"])
     assert result.exit_code == 0, result.output
     rows = [" ".join(line.split()) for line in result.stdout.splitlines() if line.startswith("│ tricks")]
     assert rows == ["│ tricks (seat 1) │ seat 1 │ 5.0% (95%: 1.4% .. 16.5%) │",
@@ -142,7 +169,26 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
-    assert "schneider_against │ the other side" in " ".join(result.stdout.split()) and "bonuses forced" in result.stdout
+    assert "│ Schneider │ the other side" in " ".join(result.stdout.split()) and "bonuses forced" in result.stdout
+
+
+def test_a_single_contracts_bonuses_are_named_as_players_name_them():
+    """The bonuses forced were listed by objective names (``schneider_against``, ``pagat_beaten``) where the score and
+    contract advice say ``Schneider`` and ``Pagat Ultimo`` (Game.item_title); whose they are is its own column."""
+    result = runner.invoke(app, ["analyse", "--game", "zwanzigerrufen", "--hand", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK",
+                                 "--seat", "1", "--contract", "Normal", "-n", "2", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    table = result.stdout.split("bonuses forced", 1)[1].split("opening cards", 1)[0]
+    rows = {tuple(cell.strip() for cell in line.split("│")[1:3]) for line in table.splitlines() if "%" in line}
+    assert {("Absolut", "the hand's side"), ("Absolut", "the other side"), ("Valat", "the hand's side"),
+            ("Valat", "the other side"), ("Game", "the hand's side"), ("Mondfang", "the other side")} <= rows
+    assert {name for name, _ in rows} == {"Absolut", "Game", "Mondfang", "Pagat Ultimo", "Pagat Ultimo beaten",
+                                          "Valat"}
+    assert "┃ item " in result.stdout and "_against" not in result.stdout and "objective" not in result.stdout
+    document = json.loads(runner.invoke(app, ["analyse", "--game", "zwanzigerrufen", "--hand",
+                                              "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1", "--contract",
+                                              "Normal", "-n", "2", "-j", "1", "--json"]).stdout)
+    assert "valat_against" in {bonus["objective"] for bonus in document["bonuses"]}  # the JSON keeps the names
 
 
 def test_batch_says_once_which_lines_answer_records_no_longer_in_the_input(tmp_path):

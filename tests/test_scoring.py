@@ -248,6 +248,24 @@ def test_score_of_a_play_left_short_by_play_points_at_the_file_not_at_line_0():
     assert result.stderr.startswith(f"stich: {examples / 'kratzen.tbn'}:10:1: scoring needs a complete Play section")
 
 
+def test_score_of_a_play_left_short_by_play_counts_the_files_tricks_apart_from_plays_cards():
+    """The count pointed at the file's Play section was the position's: board 2's section plays 4 tricks, and with
+    --play's 7 cards it said ``5 of 8 tricks played`` there (the 3 cards of the unfinished trick not counted)."""
+    examples = Path(__file__).parent.parent / "examples"
+    result = runner.invoke(APP, ["score", str(examples / "schafkopf.tbn"), "-b", "2", "--play", "EZ SZ HK GK EK SO H9"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"stich: {examples / 'schafkopf.tbn'}:36:10: scoring needs a complete Play section (4 of 8 tricks played in "
+        "it; with the 7 cards played after it (--play), 5 of 8 tricks and 3 cards; the double-dummy settlement plays "
+        "the rest: stich score --dd, dd_settlement) (expected every card of the deal played)\n")
+    alone = runner.invoke(APP, ["score", str(examples / "schafkopf.tbn"), "-b", "2"])
+    assert "(4 of 8 tricks played; the double-dummy" in alone.stderr
+    # a record without a Play section: every card is --play's
+    result = runner.invoke(APP, ["score", str(examples / "kratzen.tbn"), "-b", "1", "--play", "EO"])
+    assert "(0 of 4 tricks played in it; with the 1 card played after it (--play), 0 of 4 tricks and 1 card;" \
+        in result.stderr
+
+
 def test_laufende_only_if_holder_wins():
     position = position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY)
     assert score_deal(position).payments[0] == -30  # the defenders' 4 Laufende count for them

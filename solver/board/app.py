@@ -485,7 +485,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             with contextlib.ExitStack() as stopping:
                 stopping.enter_context(worker_engine().stopping(time_limit=searches.time_limit, stop=stop))
                 stopping.enter_context(worker_settlement_engine().stopping(searches.time_limit, stop))
-                return analyse_position(current, seat, samples=samples, seed=0, workers=1, progress=progress)
+                # stich analyse's default seed (docs/cli.md, --seed): the board's odds are its odds of the position
+                return analyse_position(current, seat, samples=samples, seed=1, workers=1, progress=progress)
 
 
         analysis = asyncio.ensure_future(searches.run(work, searches.analysis))

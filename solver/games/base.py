@@ -490,6 +490,13 @@ class Game(metaclass=GameType):
         return name
 
     @classmethod
+    def objective_title(cls, name: str) -> str:
+        """What players call the bonus an objective asks about, for the text tables (the JSON keeps the name): its
+        score item's :meth:`item_title`, the side it is for said beside it (``schneider_against`` is the other
+        side's ``Schneider``)."""
+        return cls.item_title(name.removesuffix("_against"))
+
+    @classmethod
     def is_bonus_item(cls, name: str) -> bool:
         """Whether a score item of this name is a bonus beside the game (what contract advice counts as a bonus made
         or paid against): every item but the ``game`` by default."""

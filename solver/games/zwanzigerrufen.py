@@ -821,6 +821,14 @@ class Zwanzigerrufen(Game):
         return BONUS_LABELS.get(name, name)
 
     @classmethod
+    def objective_title(cls, name: str) -> str:
+        """The item each bonus objective is paid as (:data:`OBJECTIVE_BONUSES`); ``pagat_beaten``, the Pagat played
+        to the last trick and beaten (its silent loss, RULES.md 1.6), is ``Pagat Ultimo beaten``."""
+        if name == "pagat_beaten":
+            return f"{cls.item_title('pagat_ultimo')} beaten"
+        return cls.item_title(OBJECTIVE_BONUSES.get(name, name))
+
+    @classmethod
     def settlement_unsupported(cls, rules: Rules) -> str | None:
         if rules.variant["card_bonus_basis"] == "captured":
             return ("the double-dummy settlement does not support card_bonus_basis=captured (Trull and 4 Kings "

@@ -562,7 +562,7 @@ function renderOdds(odds) {
     : ["either, by the deal", `${compact(b.probability_for, b.interval_for)} by the hand's side, ` +
        `${compact(b.probability_against, b.interval_against)} by the other`]);
   const bonuses = (odds.bonuses || []).map((b) => el("tr", { dataset: { bonus: b.objective } },
-    el("td", { class: "name" }, b.seat === null ? b.objective : `${b.objective} (seat ${b.seat})`),
+    el("td", { class: "name" }, b.seat === null ? b.title : `${b.title} (seat ${b.seat})`),
     ...forced(b).map((text, column) => el("td", column ? { class: "share" } : {}, text))));
   const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
