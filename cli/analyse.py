@@ -512,6 +512,8 @@ def render_advice(document: dict, console=None) -> None:
         console.print(f"pass: seat {document['seat']}{said} nor does anyone else, and plays in "
                       f"{get_game(document['game']).passed_game_text}; its bonuses made are that declarer's "
                       f"side's{settled}")
+        if passed["refused_reason"]:
+            console.print(f"pass refused, for instance: {passed['refused_reason']}")
     for contract, reason in document.get("left_out", {}).items():
         console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if get_game(document["game"]).has_pot and not document["pot"]:
@@ -590,8 +592,10 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
             checkpoint=checkpoint, progress=show), finish, as_json)
     finish(document)
     if document["samples"] and all(not row["samples"] for row in document["contracts"]):  # nothing to rank
+        reasons = [row["refused_reason"] for row in document["contracts"] if row.get("refused_reason")]
         message(f"stich: no contract was settled on any of the {document['samples']:,} samples: the announcements "
-                f"fit none of them ({', '.join(row['contract'] for row in document['contracts'])})")
+                f"fit none of them ({', '.join(row['contract'] for row in document['contracts'])})"
+                + (f"; {reasons[0]}" if reasons else ""))
         raise typer.Exit(1)
 
 

@@ -29,7 +29,7 @@ import random
 import threading
 import time
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Mapping, Sequence, cast
 
@@ -358,6 +358,7 @@ class ContractRow:
     against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
     gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's)
     best: bool = False  # the leader: its gap is 0 by construction
+    refused_reason: str | None = None  # pass: why the announcements did not fit a sample it was refused on
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
@@ -373,6 +374,7 @@ class ContractRow:
         behind_interval, behind_note = ([None, None], BEST) if self.best else \
             interval(self.gap_samples, self.gap_low, self.gap_high)
         return {"contract": self.contract, "samples": self.samples, "refused": self.refused,
+                "refused_reason": self.refused_reason,
                 "mean": number(self.mean), "interval": mean_ends, "interval_note": mean_note,
                 "win_probability": number(self.win_probability),
                 "win_interval": [number(x) for x in self.win_interval],
@@ -501,10 +503,25 @@ def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped:
     pack = get_game(setup.game).pack
     known = {seat + 1: tuple(pack.names(mask)) for seat, mask in enumerate(setup.fixed)
              if mask and seat + 1 != setup.seat}
+    rows = tuple(replace(row, refused_reason=pass_misfit(setup, sums.samples))
+                 if row.contract == PASS and row.refused else row for row in ranked_rows(setup.contracts, sums))
     return ContractAdvice(setup.game, setup.seat, tuple(pack.names(setup.fixed[setup.seat - 1])), known,
-                          setup.seed, requested, sums.samples,
-                          ranked_rows(setup.contracts, sums), setup.announcements, stopped, setup.pot,
+                          setup.seed, requested, sums.samples, rows, setup.announcements, stopped, setup.pot,
                           dict(left_out or {}))
+
+
+def pass_misfit(setup: AdviceSetup, samples: int) -> str | None:
+    """Why the seat's announcements do not fit the side passing puts it on, in the first of ``samples`` samples
+    where they do not (a defender's bare "Absolut"; a partner's "Absolut dagegen"): the refused samples are only
+    counted, and a player needs the rule's words to mend the announcement. No search: the deals alone say it."""
+    game = get_game(setup.game)
+    for k in range(samples):
+        try:
+            rules = contract_rules(game, draw_deal(setup, k), PASS, setup.seat, dict(setup.variant) or None)
+            scoring_inputs(Position(game, rules, rules.start()), announcements=setup.announcements, pot=setup.pot)
+        except StichError as error:
+            return str(error)
+    return None
 
 
 def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) -> list[str]:
@@ -738,6 +755,7 @@ class CardAdvice:
             entry = row.as_dict()
             entry["card"] = entry.pop("contract")
             entry.pop("refused")
+            entry.pop("refused_reason")
             for key in ("bonuses", "bonuses_intervals", "bonuses_against", "bonuses_against_intervals"):
                 entry.pop(key)
             cards.append(entry)

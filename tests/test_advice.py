@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import (AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
+from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
                            told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
@@ -850,3 +850,52 @@ def test_pass_on_the_command_line():
     nothing = run(*zr, "--seat", "2", "--contract", "all", "--announce", "2: Kontra", code=1).stderr
     assert "stich: no contract was settled on any of the 4 samples: the announcements fit none of them (pass)" \
         in nothing
+
+
+def test_a_defenders_bare_absolut_is_refused_naming_absolut_dagegen():
+    """A defender's 'Absolut' (not 'Absolut dagegen') was accepted and quietly brought the Kontra on the game that only
+    'Absolut dagegen' says (RULES.md 1.7; the review): it is refused, naming the announcement meant. Seat 2 without
+    T20..T16 always defends when it passes, so its pass row is refused on every sample and the run says why; its Solo,
+    which it declares, keeps the Absolut."""
+    from test_cli import run
+
+    hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
+    advice = contract_advice("zwanzigerrufen", hand, 2, "pass, Solo", samples=3, seed=1, workers=1,
+                             announcements="2: Absolut")
+    passing = _row(advice, PASS)
+    assert passing.samples == 0 and passing.refused == 3
+    assert passing.refused_reason == ("bad announcement: seat 2: this seat defends: a defender announces "
+                                      "'Absolut dagegen' (it includes a Kontra on the game)")
+    assert _row(advice, "Solo").samples == 3 and _row(advice, "Solo").refused_reason is None
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    assert [row["refused_reason"] for row in document["contracts"] if row["contract"] == "pass"] == \
+        [passing.refused_reason]
+    dagegen = contract_advice("zwanzigerrufen", hand, 2, "pass", samples=3, seed=1, workers=1,
+                              announcements="2: Absolut dagegen")
+    assert dagegen.rows[0].samples == 3 and dagegen.rows[0].refused_reason is None
+    failed = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "2", "--contract", "pass",
+                 "-n", "3", "--announce", "2: Absolut", code=1)
+    assert "fit none of them (pass); bad announcement: seat 2: this seat defends: a defender announces 'Absolut " \
+           "dagegen'" in " ".join(failed.stderr.split())
+    assert "Traceback" not in failed.stderr
+    with pytest.raises(StichError, match="seat 2: this seat defends: a defender announces 'Valat dagegen'"):
+        solver_api_parse(RECORD_WITH.format(announcements="2: Valat"))
+    assert solver_api_parse(RECORD_WITH.format(announcements="2: Valat dagegen")) is not None
+
+
+#: A Solo of seat 1 with seat 2, a defender, holding the Pagat.
+RECORD_WITH = """[Game "Zwanzigerrufen"]
+[Deal "1: T10 SQ / T1 T4 / T9 SG / CK CQ"]
+[Contract "Solo"]
+[Announcements "{announcements}"]
+"""
+
+
+def solver_api_parse(text: str):
+    from solver.api import parse_positions
+    from solver.scoring import scoring_inputs
+
+    (position,) = parse_positions(text)
+    return scoring_inputs(position)
+
