@@ -11,8 +11,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import (PASS, CardAdvice, ContractAdvice, can_pass, card_advice, contract_advice,
-                           pass_refusal)
+from solver.advice import (PASS, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice, contract_advice,
+                           make_setup, other_contract_lists, pass_refusal)
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError, StichError
@@ -586,6 +586,11 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
             render_advice(document)
 
     with input_errors():
+        if checkpoint is not None and checkpoint.is_file():
+            setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant or None,
+                               seats=seats, announcements=announce, pot=pot)
+            for others, done in other_contract_lists(setup, samples, checkpoint):
+                message(unresumed_note(checkpoint, setup, others, done))
         document = anytime("contract advice", samples, lambda show: contract_advice(
             game, hand, seat, contracts, known=known, samples=samples, seed=seed, workers=workers,
             variant=variant or None, seats=seats, announcements=announce, pot=pot, time_limit=time_limit,
@@ -597,6 +602,16 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
                 f"fit none of them ({', '.join(row['contract'] for row in document['contracts'])})"
                 + (f"; {reasons[0]}" if reasons else ""))
         raise typer.Exit(1)
+
+
+def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...], done: int) -> str:
+    """Why the advice of another list of contracts in the checkpoint is not resumed, and how to resume it."""
+    why = (f"written before 'pass' was offered to seat {setup.seat}" if set(setup.contracts) - set(others) == {PASS}
+           and set(others) <= set(setup.contracts) else "another list")
+    return (f"stich: analyse: {checkpoint} holds {plural(done, 'sample')} of this advice over other contracts "
+            f"({', '.join(others)}; {why}): they are not resumed, since every contract is settled on the same "
+            f"samples, so this run starts afresh beside them"
+            + (f"; --contract \"{', '.join(others)}\" resumes them" if len(others) > 1 else ""))
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,

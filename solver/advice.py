@@ -23,6 +23,7 @@ and a stop event, and a progress callback for the live display.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -618,6 +619,37 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
         wanted = [contract for contract in wanted if contract not in left_out]
     return AdviceSetup(game.name, seats, tuple(fixed), seat, tuple(wanted), tuple(sorted((variant or {}).items())),
                        seed, announcements, pot), left_out
+
+
+def other_contract_lists(setup: AdviceSetup, samples: int,
+                         checkpoint: str | os.PathLike) -> list[tuple[tuple[str, ...], int]]:
+    """The advice of the same question over other lists of contracts that the ``checkpoint`` journal holds, each
+    with the samples it finished: such as seat 2's ``--contract all`` written before ``pass`` was offered. They
+    cannot be resumed, since each pair of contracts is summed over the samples both were settled on and a new
+    contract needs every sample again; a rerun starts afresh beside them, and the caller says so (naming the list
+    that resumes them)."""
+    wanted = json.loads(json.dumps({**asdict(setup), "contracts": None}))
+    found: dict[str, tuple[str, ...]] = {}
+    done: dict[str, int] = {}
+    try:
+        with open(checkpoint, "rb") as stream:
+            for line in stream:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if not isinstance(entry, dict):
+                    continue
+                advice = entry.get("advice")
+                if isinstance(advice, dict) and entry.get("samples") == samples \
+                        and {**advice, "contracts": None} == wanted \
+                        and tuple(advice.get("contracts") or ()) != setup.contracts:
+                    found[entry["key"]] = tuple(advice["contracts"])
+                elif entry.get("key") in found and isinstance(entry.get("span"), list):
+                    done[entry["key"]] = done.get(entry["key"], 0) + int(entry["span"][1])
+    except OSError:
+        return []
+    return [(contracts, done.get(key, 0)) for key, contracts in found.items()]
 
 
 def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Variant) -> tuple:

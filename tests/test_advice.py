@@ -899,3 +899,29 @@ def solver_api_parse(text: str):
     (position,) = parse_positions(text)
     return scoring_inputs(position)
 
+
+def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
+    """Seat 2's ``--contract all`` checkpoints written before the pass row was offered were silently not resumed
+    (the review): resuming them cannot be done (a new contract pairs with the others on every sample, and the
+    journal keeps sums only), so the run starts afresh beside them and stderr says so, naming the list that
+    resumes them."""
+    from test_cli import run
+
+    hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
+    journal = tmp_path / "advice.ckpt"
+    old = contract_advice("zwanzigerrufen", hand, 2, "Solo, SuitSolo", samples=3, seed=1, workers=1,
+                          checkpoint=journal, variant="suit_solo_min_suit_cards=0")
+    assert old.samples == 3
+    args = ["analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "2", "-n", "3", "--seed", "1", "-j", "1",
+            "--variant", "suit_solo_min_suit_cards=0", "--checkpoint", str(journal), "--json"]
+    fresh = run(*args, "--contract", "all")
+    note = " ".join(fresh.stderr.split())
+    assert (f"stich: analyse: {journal} holds 3 samples of this advice over other contracts (Solo, SuitSolo; "
+            "written before 'pass' was offered to seat 2): they are not resumed, since every contract is settled on "
+            "the same samples, so this run starts afresh beside them; --contract \"Solo, SuitSolo\" resumes them") \
+        in note
+    assert json.loads(fresh.stdout)["samples"] == 3
+    resumed = run(*args, "--contract", "Solo, SuitSolo")
+    assert "(Solo, SuitSolo;" not in resumed.stderr  # its own section is resumed; the pass run's is named instead
+    assert "(Solo, SuitSolo, pass; another list)" in " ".join(resumed.stderr.split())
+    assert json.loads(resumed.stdout) == {**old.as_dict()}
