@@ -925,3 +925,52 @@ def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
     assert "(Solo, SuitSolo;" not in resumed.stderr  # its own section is resumed; the pass run's is named instead
     assert "(Solo, SuitSolo, pass; another list)" in " ".join(resumed.stderr.split())
     assert json.loads(resumed.stdout) == {**old.as_dict()}
+
+
+def test_each_announcement_settles_every_contract_with_and_without_it_on_the_same_samples(monkeypatch):
+    """What an announcement is worth took two runs (with --announce and without), whose difference was lost in
+    their spread (the review): --each-announcement settles each contract announcing nothing and with each
+    announcement on the same samples, and each announced row says what it adds, paired. The gain is the paired
+    mean of (with - without), so it equals the difference of the two rows' means on the same samples, and a run
+    with --announce alone gives the announced row's own figures."""
+    from test_cli import run
+
+    hand = "TS T21 T20 T18 T15 T12 T1 SK HK DG"
+    advice = contract_advice("zwanzigerrufen", hand, 1, "Solo, Normal T19", samples=4, seed=1, workers=1,
+                             announcements="1: Pagat Ultimo, Absolut", each_announcement=True)
+    rows = {(row.contract, row.announced): row for row in advice.rows}
+    together = "1: Pagat Ultimo, Absolut"
+    assert set(rows) == {(contract, announced) for contract in ("Solo", "Normal T19")
+                         for announced in (None, "1: Pagat Ultimo", "1: Absolut", together)}
+    for contract in ("Solo", "Normal T19"):
+        bare = rows[(contract, None)]
+        assert bare.gain is None
+        for announced in ("1: Pagat Ultimo", "1: Absolut", together):
+            row = rows[(contract, announced)]
+            assert row.gain_samples == 4 and row.gain is not None
+            assert row.gain[0] == pytest.approx(row.mean - bare.mean)
+    single = contract_advice("zwanzigerrufen", hand, 1, "Solo, Normal T19", samples=4, seed=1, workers=1,
+                             announcements="1: Absolut")
+    assert _row(single, "Solo").mean == rows[("Solo", "1: Absolut")].mean
+    plain = contract_advice("zwanzigerrufen", hand, 1, "Solo, Normal T19", samples=4, seed=1, workers=1)
+    assert _row(plain, "Solo").mean == rows[("Solo", None)].mean
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == [] and document["each_announcement"] is True
+    gains = {(row["contract"], row["announced"]): row["announcement_gain"] for row in document["contracts"]}
+    assert gains[("Solo", None)] is None and gains[("Solo", "1: Absolut")]["samples"] == 4
+    # without --announce: each bonus the hand allows (the Pagat with T1; no Trull without it, no Koenige)
+    chosen = make_setup("zwanzigerrufen", hand, 1, "Solo", each_announcement=True)
+    assert chosen.announced == (None, "1: Absolut", "1: Valat", "1: Pagat Ultimo", "1: Trull")
+    no_pagat = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 T12 T11 SK HK DG", 1, "Solo", each_announcement=True)
+    assert no_pagat.announced == (None, "1: Absolut", "1: Valat")
+    monkeypatch.setenv("COLUMNS", "200")  # the table's rows unwrapped
+    out = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo, Normal T19",
+              "-n", "4", "--seed", "1", "-j", "1", "--announce", "1: Absolut", "--each-announcement").stdout
+    assert "│ 1 │ Solo + Absolut " in out
+    assert "what each announcement adds to the same contract announcing nothing" in " ".join(out.split())
+    usage = run("analyse", "--game", "schafkopf", "--hand", HAND, "--seat", "1", "--contract", "all", "-n", "2",
+                "--each-announcement", code=2).stderr
+    assert "Schafkopf has no announcements to compare" in usage
+    single_contract = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo",
+                          "-n", "2", "--each-announcement", code=2).stderr
+    assert "contract advice only" in single_contract

@@ -385,6 +385,9 @@ class Game(metaclass=GameType):
     named_cards: ClassVar[dict[str, tuple[str, str]]] = {}
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
+    #: The bonuses a declarer may announce, each with the cards it needs in the announcer's hand (names, space
+    #: separated; "" for none): what contract advice compares with and without (``each_announcement``).
+    own_announcements: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based
     #: seats), with its type (``int`` for a seat, ``bool``).
     state_tags: ClassVar[dict[str, type]] = {}

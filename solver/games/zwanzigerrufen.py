@@ -690,6 +690,8 @@ class Zwanzigerrufen(Game):
     seat_counts = (4,)
     hand_size = 10
     has_announcements = True
+    own_announcements = (("Absolut", ""), ("Valat", ""), ("Pagat Ultimo", "T1"), ("Trull", "TS T21 T1"),
+                         ("Koenige", "SK CK HK DK"))
     contract_help = "Normal [T20..T16] | Solo | SuitSolo"
     objectives = ("points", "game", "absolut", "absolut_against", "valat", "valat_against", "pagat_ultimo",
                   "pagat_beaten", "mondfang")
