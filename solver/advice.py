@@ -726,14 +726,16 @@ def other_contract_lists(setup: AdviceSetup, samples: int,
     return [(contracts, done.get(key, 0)) for key, contracts in found.items()]
 
 
-def announcement_choices(game: type[Game], fixed: Sequence[int], seat: int,
-                         announcements: str | None) -> list[str]:
+def announcement_choices(game: type[Game], fixed: Sequence[int], seat: int, announcements: str | None,
+                         defending: bool = False) -> list[str]:
     """The announcements ``each_announcement`` compares, as texts (``"1: Pagat Ultimo"``): each item of
     ``announcements`` alone and, where there are several, all of them together; without any, each bonus the seat
-    may announce with its hand (:attr:`Game.own_announcements`: a Pagat Ultimo only with the Pagat)."""
+    may announce with its hand (:attr:`Game.own_announcements`: a Pagat Ultimo only with the Pagat), and where it
+    may be ``defending`` (passing) what a defender announces too (:attr:`Game.defender_announcements`)."""
     if announcements is None:
         held = fixed[seat - 1]
-        return [f"{seat}: {name}" for name, cards in game.own_announcements
+        offered = game.own_announcements + (game.defender_announcements if defending else ())
+        return [f"{seat}: {name}" for name, cards in offered
                 if all(held >> game.pack.parse(card).index & 1 for card in cards.split())]
     items = parse_announcements(announcements, len(fixed))
     texts = [f"{item.seat}: " + announcements[item.offset:].split(";")[0].split(",")[0].strip() for item in items]
@@ -749,13 +751,14 @@ def each_announcement_setup(game: type[Game], deal: Deal, fixed: Sequence[int], 
     if not game.has_announcements:
         raise StichError(f"{game.name} has no announcements: each_announcement compares what they add")
     choices = announcement_choices(game, fixed, seat, announcements)
+    passing = announcement_choices(game, fixed, seat, announcements, defending=True)
     if not choices:
         raise StichError(f"seat {seat} has no announcement to compare")
     contracts: list[str] = []
     announced: list[str | None] = []
     left_out: dict[str, str] = {}
     for contract in wanted:
-        for text in (None, *choices):
+        for text in (None, *(passing if contract == PASS else choices)):
             if text is not None and contract != PASS:  # the pass row's side is the cards': refused per sample
                 try:
                     payoff_spec(Position(game, *_start(game, deal, contract, seat, chosen)), announcements=text,

@@ -963,6 +963,10 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     assert chosen.announced == (None, "1: Absolut", "1: Valat", "1: Pagat Ultimo", "1: Trull")
     no_pagat = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 T12 T11 SK HK DG", 1, "Solo", each_announcement=True)
     assert no_pagat.announced == (None, "1: Absolut", "1: Valat")
+    # passing, the seat may defend: what a defender says is offered too, refused where the seat is a partner
+    passing = make_setup("zwanzigerrufen", "T17 T1 T5 SK SQ SN SJ SG HK CK", 3, "pass", each_announcement=True)
+    assert passing.announced == (None, "3: Absolut", "3: Valat", "3: Pagat Ultimo", "3: Kontra", "3: Absolut dagegen",
+                                 "3: Valat dagegen", "3: Kontra, Pagat dagegen")
     monkeypatch.setenv("COLUMNS", "200")  # the table's rows unwrapped
     out = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo, Normal T19",
               "-n", "4", "--seed", "1", "-j", "1", "--announce", "1: Absolut", "--each-announcement").stdout
