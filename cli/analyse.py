@@ -573,7 +573,7 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
     best = advice.rows[0].as_dict() if advice.rows else None
     if best is None or best["mean"] is None:  # no item settled on any sample yet
         return done
-    return (f"{done}; best so far {best['contract']} "
+    return (f"{done}; best so far {row_name(best['contract'], best.get('announced'))} "
             f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
 
 

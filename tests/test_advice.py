@@ -971,6 +971,9 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     out = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo, Normal T19",
               "-n", "4", "--seed", "1", "-j", "1", "--announce", "1: Absolut", "--each-announcement").stdout
     assert "│ 1 │ Solo + Absolut " in out
+    from cli.analyse import advice_status
+    assert advice_status("contract advice", advice, 8).startswith(
+        f"contract advice: 4 of 8 samples; best so far {advice.rows[0].contract} + ")  # the leader's announcement
     assert "what each announcement adds to the same contract announcing nothing" in " ".join(out.split())
     usage = run("analyse", "--game", "schafkopf", "--hand", HAND, "--seat", "1", "--contract", "all", "-n", "2",
                 "--each-announcement", code=2).stderr
