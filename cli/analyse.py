@@ -394,6 +394,8 @@ def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
     mean = plus_minus(row["mean"], row["interval"], row.get("interval_note"))
     if rank == 1:
         return mean, "best"
+    if row["behind_leader"] is None:  # no sample settled both (pass rows whose announcements fit other sides)
+        return mean, "no sample in common"
     behind = plus_minus(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
     return mean, behind + ("" if row["told_apart"] else " ~")
 
@@ -530,8 +532,17 @@ def render_advice(document: dict, console=None) -> None:
         console.print(f"pass: seat {document['seat']}{said} nor does anyone else, and plays in "
                       f"{get_game(document['game']).passed_game_text}; its bonuses made are that declarer's "
                       f"side's{settled}")
+    if any(" | " in row["contract"] for row in document["contracts"]):
+        console.print("pass + A | B: the seat announces A where its side allows it, else B (it knows its side when "
+                      "it announces: it holds the called tarock or not)")
     for row in document["contracts"]:
-        if row["contract"].split(" + ")[0] == PASS and row["refused_reason"]:
+        if row["contract"].split(" + ")[0] != PASS or not row["refused_reason"]:
+            continue
+        if row["samples"] and row["contract"] != PASS:  # the bare pass row's count is said above
+            console.print(f"{row['contract']}: settled on {row['samples']:,} of {row['samples'] + row['refused']:,} "
+                          "samples, so its figures are of those; refused on the others, for instance: "
+                          f"{row['refused_reason']}")
+        else:
             console.print(f"{row['contract']} refused, for instance: {row['refused_reason']}")
     for contract, reason in document.get("left_out", {}).items():
         console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")

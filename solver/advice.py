@@ -74,14 +74,37 @@ class AdviceSetup:
 
 
 def row_announcements(setup: AdviceSetup, index: int) -> str | None:
-    """The announcements item ``index`` of the setup is settled with."""
+    """The announcements item ``index`` of the setup is settled with (alternatives, for a pass row, joined by
+    :data:`ALTERNATIVES`)."""
     return setup.announced[index] if setup.announced else setup.announcements
+
+
+#: Between the alternatives of a pass row's announcements: the first the sample's sides allow is announced (the
+#: seat knows its side when it announces: it holds the called tarock or not), as "2: Absolut | 2: Absolut dagegen";
+#: an empty one announces nothing ("2: Kontra | ": a partner does not say Kontra).
+ALTERNATIVES = " | "
 
 
 def row_name(contract: str, announced: str | None) -> str:
     """An item's name in the table: the contract, with what ``each_announcement`` announced in it
-    (``Solo + Pagat Ultimo``)."""
-    return contract if announced is None else f"{contract} + {announced.split(':', 1)[1].strip()}"
+    (``Solo + Pagat Ultimo``; ``pass + Absolut | Absolut dagegen``)."""
+    if announced is None:
+        return contract
+    return f"{contract} + " + ALTERNATIVES.join(text.split(":", 1)[1].strip() if text.strip() else "nothing"
+                                                for text in announced.split(ALTERNATIVES))
+
+
+def passing_inputs(position: Position, announcements: str | None, pot: int | None) -> Any:
+    """The scoring inputs of a sample with the first of the announcements' alternatives its sides allow (the
+    last one's refusal when none does)."""
+    texts = [text if text.strip() else None for text in announcements.split(ALTERNATIVES)] if announcements \
+        else [announcements]
+    for text in texts[:-1]:
+        try:
+            return scoring_inputs(position, announcements=text, pot=pot)
+        except StichError:
+            continue
+    return scoring_inputs(position, announcements=texts[-1], pot=pot)
 
 
 def advice_identity(setup: AdviceSetup) -> dict[str, Any]:
@@ -227,7 +250,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
             continue
         position = Position(game, rules, rules.start())
         try:
-            inputs = scoring_inputs(position, announcements=announcements, pot=setup.pot)
+            inputs = passing_inputs(position, announcements, setup.pot)
         except StichError:  # passing, the seat's side is the cards': an announcement may not fit it on this deal
             if contract != PASS:
                 raise
@@ -585,7 +608,7 @@ def pass_misfit(setup: AdviceSetup, samples: int, announcements: str | None) -> 
     for k in range(samples):
         try:
             rules = contract_rules(game, draw_deal(setup, k), PASS, setup.seat, dict(setup.variant) or None)
-            scoring_inputs(Position(game, rules, rules.start()), announcements=announcements, pot=setup.pot)
+            passing_inputs(Position(game, rules, rules.start()), announcements, setup.pot)
         except StichError as error:
             return str(error)
     return None
@@ -727,16 +750,21 @@ def other_contract_lists(setup: AdviceSetup, samples: int,
 
 
 def announcement_choices(game: type[Game], fixed: Sequence[int], seat: int, announcements: str | None,
-                         defending: bool = False) -> list[str]:
+                         passing: bool = False) -> list[str]:
     """The announcements ``each_announcement`` compares, as texts (``"1: Pagat Ultimo"``): each item of
     ``announcements`` alone and, where there are several, all of them together; without any, each bonus the seat
-    may announce with its hand (:attr:`Game.own_announcements`: a Pagat Ultimo only with the Pagat), and where it
-    may be ``defending`` (passing) what a defender announces too (:attr:`Game.defender_announcements`)."""
+    may announce with its hand (:attr:`Game.own_announcements`: a Pagat Ultimo only with the Pagat). ``passing``,
+    the seat's side is the cards': each bonus is offered with what a defender says instead (``"2: Absolut | 2:
+    Absolut dagegen"``, :data:`ALTERNATIVES`), and what only a defender says is offered too, with nothing as the
+    partner's alternative (``"2: Kontra | "``)."""
     if announcements is None:
         held = fixed[seat - 1]
-        offered = game.own_announcements + (game.defender_announcements if defending else ())
-        return [f"{seat}: {name}" for name, cards in offered
-                if all(held >> game.pack.parse(card).index & 1 for card in cards.split())]
+        texts = []
+        for name, cards in game.own_announcements:
+            if all(held >> game.pack.parse(card).index & 1 for card in cards.split()):
+                against = game.defender_forms.get(name) if passing else None
+                texts.append(f"{seat}: {name}" + (f"{ALTERNATIVES}{seat}: {against}" if against else ""))
+        return texts + ([f"{seat}: {name}{ALTERNATIVES}" for name in game.defender_only] if passing else [])
     items = parse_announcements(announcements, len(fixed))
     texts = [f"{item.seat}: " + announcements[item.offset:].split(";")[0].split(",")[0].strip() for item in items]
     return texts + ([announcements] if len(texts) > 1 else [])
@@ -751,7 +779,7 @@ def each_announcement_setup(game: type[Game], deal: Deal, fixed: Sequence[int], 
     if not game.has_announcements:
         raise StichError(f"{game.name} has no announcements: each_announcement compares what they add")
     choices = announcement_choices(game, fixed, seat, announcements)
-    passing = announcement_choices(game, fixed, seat, announcements, defending=True)
+    passing = announcement_choices(game, fixed, seat, announcements, passing=True)
     if not choices:
         raise StichError(f"seat {seat} has no announcement to compare")
     contracts: list[str] = []

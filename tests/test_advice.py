@@ -963,10 +963,25 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     assert chosen.announced == (None, "1: Absolut", "1: Valat", "1: Pagat Ultimo", "1: Trull")
     no_pagat = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 T12 T11 SK HK DG", 1, "Solo", each_announcement=True)
     assert no_pagat.announced == (None, "1: Absolut", "1: Valat")
-    # passing, the seat may defend: what a defender says is offered too, refused where the seat is a partner
-    passing = make_setup("zwanzigerrufen", "T17 T1 T5 SK SQ SN SJ SG HK CK", 3, "pass", each_announcement=True)
-    assert passing.announced == (None, "3: Absolut", "3: Valat", "3: Pagat Ultimo", "3: Kontra", "3: Absolut dagegen",
-                                 "3: Valat dagegen", "3: Kontra, Pagat dagegen")
+    # passing, the side is the cards': each announcement with what a defender says instead, the one the sample's
+    # sides allow announced, so every pass row is settled on every sample (a row of announcements that fit one side
+    # only was ranked best from its one sample where the seat was forehand's partner)
+    passing = contract_advice("zwanzigerrufen", "TS T21 T17 T15 T12 T1 SK HK DG CK", 2, "pass", samples=16, seed=4,
+                              workers=1, each_announcement=True)
+    assert {row.announced for row in passing.rows} == {
+        None, "2: Absolut | 2: Absolut dagegen", "2: Valat | 2: Valat dagegen",
+        "2: Pagat Ultimo | 2: Kontra, Pagat dagegen", "2: Trull", "2: Kontra | "}
+    assert all(row.samples == 16 and row.refused == 0 for row in passing.rows)
+    rows = {row.announced: row for row in passing.rows}
+    # the seat defends on 15 samples and wins each game: the Kontra doubles it (+1), and as partner says nothing
+    assert rows["2: Kontra | "].gain[0] == pytest.approx(15 / 16)
+    from cli.analyse import render_advice
+    from rich.console import Console
+    console = Console(record=True, width=200)
+    render_advice(passing.as_dict(), console)
+    text = console.export_text()
+    assert "│ pass + Kontra | nothing " in text and "│ pass + Absolut | Absolut dagegen " in text
+    assert "pass + A | B: the seat announces A where its side allows it, else B" in text
     monkeypatch.setenv("COLUMNS", "200")  # the table's rows unwrapped
     out = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo, Normal T19",
               "-n", "4", "--seed", "1", "-j", "1", "--announce", "1: Absolut", "--each-announcement").stdout

@@ -388,9 +388,11 @@ class Game(metaclass=GameType):
     #: The bonuses a declarer may announce, each with the cards it needs in the announcer's hand (names, space
     #: separated; "" for none): what contract advice compares with and without (``each_announcement``).
     own_announcements: ClassVar[tuple[tuple[str, str], ...]] = ()
-    #: Likewise what a defender may announce: contract advice's ``pass`` row, whose side the cards decide, is
-    #: compared with both (each refused on the samples that put the seat on the other side).
-    defender_announcements: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: What a defender says instead of each of those (a bonus's 'dagegen'; "" where a defender does not announce
+    #: it), and what only a defender says (a Kontra): contract advice's ``pass`` row, whose side the cards decide,
+    #: announces the one its side allows in each sample, as a player who knows his side would.
+    defender_forms: ClassVar[dict[str, str]] = {}
+    defender_only: ClassVar[tuple[str, ...]] = ()
     #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based
     #: seats), with its type (``int`` for a seat, ``bool``).
     state_tags: ClassVar[dict[str, type]] = {}

@@ -692,8 +692,8 @@ class Zwanzigerrufen(Game):
     has_announcements = True
     own_announcements = (("Absolut", ""), ("Valat", ""), ("Pagat Ultimo", "T1"), ("Trull", "TS T21 T1"),
                          ("Koenige", "SK CK HK DK"))
-    defender_announcements = (("Kontra", ""), ("Absolut dagegen", ""), ("Valat dagegen", ""),
-                              ("Kontra, Pagat dagegen", "T1"))
+    defender_forms = {"Absolut": "Absolut dagegen", "Valat": "Valat dagegen", "Pagat Ultimo": "Kontra, Pagat dagegen"}
+    defender_only = ("Kontra",)
     contract_help = "Normal [T20..T16] | Solo | SuitSolo"
     objectives = ("points", "game", "absolut", "absolut_against", "valat", "valat_against", "pagat_ultimo",
                   "pagat_beaten", "mondfang")
