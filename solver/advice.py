@@ -95,16 +95,32 @@ def row_name(contract: str, announced: str | None) -> str:
 
 
 def passing_inputs(position: Position, announcements: str | None, pot: int | None) -> Any:
-    """The scoring inputs of a sample with the first of the announcements' alternatives its sides allow (the
-    last one's refusal when none does)."""
+    """The scoring inputs of a pass row's sample with the first of the announcements' alternatives its sides allow
+    (the last one's refusal when none does). A single text has its other side's wording as the alternative
+    (:func:`other_side_wording`: "2: Absolut" where the seat is forehand's partner, "2: Absolut dagegen" where it
+    defends), since the seat announces knowing its side."""
     texts = [text if text.strip() else None for text in announcements.split(ALTERNATIVES)] if announcements \
         else [announcements]
+    if len(texts) == 1 and texts[0] is not None:
+        texts += [other_side_wording(position.game, texts[0], len(position.rules.deal.hands))]
     for text in texts[:-1]:
         try:
             return scoring_inputs(position, announcements=text, pot=pot)
         except StichError:
             continue
     return scoring_inputs(position, announcements=texts[-1], pot=pot)
+
+
+def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
+    """``announcements`` as the other side says them: each bonus of :attr:`Game.side_worded_bonuses` bare where it
+    was a 'dagegen', and a 'dagegen' where it was bare (Absolut, Valat); every other item as it is."""
+    words = []
+    for item in parse_announcements(announcements, seats):
+        text = announcements[item.offset:].split(";")[0].split(",")[0].strip()
+        if item.level == 1 and item.bonus in game.side_worded_bonuses:
+            text = text.rsplit(None, 1)[0] if item.against else f"{text} dagegen"
+        words.append(f"{item.seat}: {text}")
+    return "; ".join(words)
 
 
 def advice_identity(setup: AdviceSetup) -> dict[str, Any]:

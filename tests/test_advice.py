@@ -854,31 +854,36 @@ def test_pass_on_the_command_line():
 
 def test_a_defenders_bare_absolut_is_refused_naming_absolut_dagegen():
     """A defender's 'Absolut' (not 'Absolut dagegen') was accepted and quietly brought the Kontra on the game that only
-    'Absolut dagegen' says (RULES.md 1.7; the review): it is refused, naming the announcement meant. Seat 2 without
-    T20..T16 always defends when it passes, so its pass row is refused on every sample and the run says why; its Solo,
-    which it declares, keeps the Absolut."""
+    'Absolut dagegen' says (RULES.md 1.7; the review): it is refused, naming the announcement meant. In advice's pass
+    row, whose side the cards decide, the seat says its Absolut as its side does in each sample (seat 2 without
+    T20..T16 always defends: 'Absolut dagegen'), so both wordings give the same row, settled on every sample; where
+    no wording fits (a defender's Pagat without a Kontra) the row is refused and the run says why."""
     from test_cli import run
 
     hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
-    advice = contract_advice("zwanzigerrufen", hand, 2, "pass, Solo", samples=3, seed=1, workers=1,
-                             announcements="2: Absolut")
-    passing = _row(advice, PASS)
+    bare = contract_advice("zwanzigerrufen", hand, 2, "pass, Solo", samples=3, seed=1, workers=1,
+                           announcements="2: Absolut")
+    dagegen = contract_advice("zwanzigerrufen", hand, 2, "pass", samples=3, seed=1, workers=1,
+                              announcements="2: Absolut dagegen")
+    assert _row(bare, PASS).samples == 3 and _row(bare, PASS).refused_reason is None
+    assert _row(bare, PASS).mean == dagegen.rows[0].mean and _row(bare, "Solo").samples == 3
+    pagat = "TS T21 T15 T14 T13 T12 T1 SK HK DG"
+    refused = contract_advice("zwanzigerrufen", pagat, 2, "pass, Solo", samples=3, seed=1, workers=1,
+                              announcements="2: Pagat Ultimo")
+    passing = _row(refused, PASS)
     assert passing.samples == 0 and passing.refused == 3
-    assert passing.refused_reason == ("bad announcement: seat 2: this seat defends: a defender announces "
-                                      "'Absolut dagegen' (it includes a Kontra on the game)")
-    assert _row(advice, "Solo").samples == 3 and _row(advice, "Solo").refused_reason is None
-    document = advice.as_dict()
+    assert passing.refused_reason == "bad announcement: seat 2: Pagat dagegen needs a Kontra on the game"
+    document = refused.as_dict()
     assert schema_errors(document, SCHEMA) == []
     assert [row["refused_reason"] for row in document["contracts"] if row["contract"] == "pass"] == \
         [passing.refused_reason]
-    dagegen = contract_advice("zwanzigerrufen", hand, 2, "pass", samples=3, seed=1, workers=1,
-                              announcements="2: Absolut dagegen")
-    assert dagegen.rows[0].samples == 3 and dagegen.rows[0].refused_reason is None
-    failed = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "2", "--contract", "pass",
-                 "-n", "3", "--announce", "2: Absolut", code=1)
-    assert "fit none of them (pass); bad announcement: seat 2: this seat defends: a defender announces 'Absolut " \
-           "dagegen'" in " ".join(failed.stderr.split())
-    assert "Traceback" not in failed.stderr
+    failed = run("analyse", "--game", "zwanzigerrufen", "--hand", pagat, "--seat", "2", "--contract", "pass",
+                 "-n", "3", "--announce", "2: Pagat Ultimo", code=1)
+    assert "fit none of them (pass); bad announcement: seat 2: Pagat dagegen needs a Kontra on the game" \
+        in " ".join(failed.stderr.split())
+    with pytest.raises(StichError, match="seat 2: this seat defends: a defender announces 'Absolut dagegen' "
+                                         "\\(it includes a Kontra on the game\\)"):
+        solver_api_parse(RECORD_WITH.format(announcements="2: Absolut"))
     with pytest.raises(StichError, match="seat 2: this seat defends: a defender announces 'Valat dagegen'"):
         solver_api_parse(RECORD_WITH.format(announcements="2: Valat"))
     assert solver_api_parse(RECORD_WITH.format(announcements="2: Valat dagegen")) is not None

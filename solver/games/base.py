@@ -393,6 +393,9 @@ class Game(metaclass=GameType):
     #: announces the one its side allows in each sample, as a player who knows his side would.
     defender_forms: ClassVar[dict[str, str]] = {}
     defender_only: ClassVar[tuple[str, ...]] = ()
+    #: The bonuses (their ``Announcement.bonus``) a declarer announces bare and a defender as a 'dagegen' only:
+    #: a pass row says the seat's one in the form its side takes in each sample.
+    side_worded_bonuses: ClassVar[frozenset[str]] = frozenset()
     #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based
     #: seats), with its type (``int`` for a seat, ``bool``).
     state_tags: ClassVar[dict[str, type]] = {}

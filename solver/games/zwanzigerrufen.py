@@ -694,6 +694,7 @@ class Zwanzigerrufen(Game):
                          ("Koenige", "SK CK HK DK"))
     defender_forms = {"Absolut": "Absolut dagegen", "Valat": "Valat dagegen", "Pagat Ultimo": "Kontra, Pagat dagegen"}
     defender_only = ("Kontra",)
+    side_worded_bonuses = frozenset(AGAINST_BONUSES)
     contract_help = "Normal [T20..T16] | Solo | SuitSolo"
     objectives = ("points", "game", "absolut", "absolut_against", "valat", "valat_against", "pagat_ultimo",
                   "pagat_beaten", "mondfang")
