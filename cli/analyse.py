@@ -654,12 +654,14 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
 
 def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...], done: int) -> str:
     """Why the advice of another list of contracts in the checkpoint is not resumed, and how to resume it."""
+    others = tuple(dict.fromkeys(others))  # --each-announcement lists a contract once per announcement
     why = (f"written before 'pass' was offered to seat {setup.seat}" if set(setup.contracts) - set(others) == {PASS}
            and set(others) <= set(setup.contracts) else "another list")
     return (f"stich: analyse: {checkpoint} holds {plural(done, 'sample')} of this advice over other contracts "
             f"({', '.join(others)}; {why}): they are not resumed, since every contract is settled on the same "
             f"samples, so this run starts afresh beside them"
-            + (f"; --contract \"{', '.join(others)}\" resumes them" if len(others) > 1 else ""))
+            + (f"; --contract \"{', '.join(others)}\"{' --each-announcement' if setup.announced else ''} resumes "
+               "them" if len(others) > 1 else ""))
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,

@@ -755,6 +755,7 @@ def other_contract_lists(setup: AdviceSetup, samples: int,
                 advice = entry.get("advice")
                 if isinstance(advice, dict) and entry.get("samples") == samples \
                         and {**advice, "contracts": None, "announced": None} == wanted \
+                        and bool(advice.get("announced")) == bool(setup.announced) \
                         and (tuple(advice.get("contracts") or ()), tuple(advice.get("announced") or ())) \
                         != (setup.contracts, setup.announced):
                     found[entry["key"]] = tuple(advice["contracts"])
