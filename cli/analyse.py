@@ -11,8 +11,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import (PASS, CardAdvice, ContractAdvice, can_pass, card_advice, contract_advice,
-                           pass_refusal)
+from solver.advice import (PASS, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice, contract_advice,
+                           make_setup, other_contract_lists, pass_refusal, row_name)
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError, StichError
@@ -214,6 +214,10 @@ def analyse(
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
                                       help="A game with a pot: the pot the settlement pays into (overrides a FILE "
                                            "record's [Pot] tag, as in score and table)."),
+    each_announcement: bool = typer.Option(
+        False, "--each-announcement",
+        help="Contract advice: every contract announcing nothing and with each announcement (each of --announce's "
+             "and all together, else each the hand allows), on the same samples, with what each adds."),
     cards: bool = typer.Option(
         False, "--cards",
         help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the seat's mean "
@@ -254,10 +258,16 @@ def analyse(
                            seat_options=[("--seat", seat), *(("--known", other) for other in owners)], pot=pot,
                            announcements=announce)
         check_listed_contracts(game, contract, seat)
+        if each_announcement and not get_game(game).has_announcements:
+            raise typer.BadParameter(f"{get_game(game).name} has no announcements to compare",
+                                     param_hint="'--each-announcement'")
         advise(game, hand, seat, contract, known=owners, samples=samples, seed=seed, workers=workers,
                variant=flags, seats=seats, announce=announce, pot=pot, time_limit=time_limit, as_json=as_json,
-               checkpoint=checkpoint)
+               checkpoint=checkpoint, each_announcement=each_announcement)
         return
+    if each_announcement:
+        raise typer.BadParameter("it compares contracts with and without announcements: contract advice only "
+                                 "(--contract all, or a list)", param_hint="'--each-announcement'")
     if announce is not None and file is not None:
         raise typer.BadParameter("a record is scored with its own [Announcements] tag", param_hint="'--announce'")
     if cards:
@@ -392,6 +402,8 @@ def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
     mean = plus_minus(row["mean"], row["interval"], row.get("interval_note"))
     if rank == 1:
         return mean, "best"
+    if row["behind_leader"] is None:  # no sample settled both (pass rows whose announcements fit other sides)
+        return mean, "no sample in common"
     behind = plus_minus(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
     return mean, behind + ("" if row["told_apart"] else " ~")
 
@@ -475,7 +487,13 @@ def render_advice(document: dict, console=None) -> None:
     done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
     if document["stopped"]:
         done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
-    console.print(done + _scored_with(document))
+    each = document.get("each_announcement")
+    if each:  # a row is a contract with what it announces: 'Solo + Pagat Ultimo'
+        document = {**document, "announcements": None,
+                    "contracts": [{**row, "contract": row_name(row["contract"], row["announced"])}
+                                  for row in document["contracts"]]}
+    console.print(done + (_scored_with(document) or "")
+                  + ("; every contract announcing nothing and with each announcement" if each else ""))
     if _nothing_solved(document, console):
         return
     table = Table(title=f"contracts by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% "
@@ -511,6 +529,8 @@ def render_advice(document: dict, console=None) -> None:
     console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
                   "brackets")
     _never_made_note(document["contracts"], console, get_game(document["game"]).item_title)
+    if each:
+        _gain_table(document, console)
     passed = next((row for row in document["contracts"] if row["contract"] == PASS), None)
     if passed is not None:
         said = " announces nothing of a contract," if document.get("announcements") else " announces nothing,"
@@ -520,6 +540,18 @@ def render_advice(document: dict, console=None) -> None:
         console.print(f"pass: seat {document['seat']}{said} nor does anyone else, and plays in "
                       f"{get_game(document['game']).passed_game_text}; its bonuses made are that declarer's "
                       f"side's{settled}")
+    if any(" | " in row["contract"] for row in document["contracts"]):
+        console.print("pass + A | B: the seat announces A where its side allows it, else B (it knows its side when "
+                      "it announces: it holds the called tarock or not)")
+    for row in document["contracts"]:
+        if row["contract"].split(" + ")[0] != PASS or not row["refused_reason"]:
+            continue
+        if row["samples"] and row["contract"] != PASS:  # the bare pass row's count is said above
+            console.print(f"{row['contract']}: settled on {row['samples']:,} of {row['samples'] + row['refused']:,} "
+                          "samples, so its figures are of those; refused on the others, for instance: "
+                          f"{row['refused_reason']}")
+        else:
+            console.print(f"{row['contract']} refused, for instance: {row['refused_reason']}")
     for contract, reason in document.get("left_out", {}).items():
         console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if get_game(document["game"]).has_pot and not document["pot"]:
@@ -560,8 +592,25 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
     best = advice.rows[0].as_dict() if advice.rows else None
     if best is None or best["mean"] is None:  # no item settled on any sample yet
         return done
-    return (f"{done}; best so far {best['contract']} "
+    return (f"{done}; best so far {row_name(best['contract'], best.get('announced'))} "
             f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
+
+
+def _gain_table(document: dict, console) -> None:
+    """What each announcement adds to its contract announcing nothing: the paired difference of the seat's
+    payment on the same samples, with its 95% interval (one question per row, uncorrected)."""
+    table = Table(title="what each announcement adds to the same contract announcing nothing (paired samples)",
+                  title_justify="left")
+    for column, justify in (("contract", "left"), ("adds", "right"), ("samples", "right")):
+        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for row in document["contracts"]:
+        gain = row.get("announcement_gain")
+        if gain is None or gain["mean"] is None:
+            continue
+        table.add_row(row["contract"], plus_minus(gain["mean"], gain["interval"], gain["interval_note"]),
+                      f"{gain['samples']:,}")
+    console.print(table)
+    console.print("adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)")
 
 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
@@ -583,7 +632,8 @@ def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
 
 def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samples: int, seed: int,
            workers: int | None, variant: dict, seats: int | None, announce: str | None, pot: int | None,
-           time_limit: float | None, as_json: bool, checkpoint: Path | None = None) -> None:
+           time_limit: float | None, as_json: bool, checkpoint: Path | None = None,
+           each_announcement: bool = False) -> None:
     """Contract advice with a live display on a terminal; Ctrl-C prints the advice so far and exits 130."""
     def finish(document: dict) -> None:
         if as_json:
@@ -592,15 +642,34 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
             render_advice(document)
 
     with input_errors():
+        if checkpoint is not None and checkpoint.is_file():
+            setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant or None,
+                               seats=seats, announcements=announce, pot=pot, each_announcement=each_announcement)
+            for others, done in other_contract_lists(setup, samples, checkpoint):
+                message(unresumed_note(checkpoint, setup, others, done))
         document = anytime("contract advice", samples, lambda show: contract_advice(
             game, hand, seat, contracts, known=known, samples=samples, seed=seed, workers=workers,
             variant=variant or None, seats=seats, announcements=announce, pot=pot, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show), finish, as_json)
+            checkpoint=checkpoint, progress=show, each_announcement=each_announcement), finish, as_json)
     finish(document)
     if document["samples"] and all(not row["samples"] for row in document["contracts"]):  # nothing to rank
+        reasons = [row["refused_reason"] for row in document["contracts"] if row.get("refused_reason")]
         message(f"stich: no contract was settled on any of the {document['samples']:,} samples: the announcements "
-                f"fit none of them ({', '.join(row['contract'] for row in document['contracts'])})")
+                f"fit none of them ({', '.join(row['contract'] for row in document['contracts'])})"
+                + (f"; {reasons[0]}" if reasons else ""))
         raise typer.Exit(1)
+
+
+def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...], done: int) -> str:
+    """Why the advice of another list of contracts in the checkpoint is not resumed, and how to resume it."""
+    others = tuple(dict.fromkeys(others))  # --each-announcement lists a contract once per announcement
+    why = (f"written before 'pass' was offered to seat {setup.seat}" if set(setup.contracts) - set(others) == {PASS}
+           and set(others) <= set(setup.contracts) else "another list")
+    return (f"stich: analyse: {checkpoint} holds {plural(done, 'sample')} of this advice over other contracts "
+            f"({', '.join(others)}; {why}): they are not resumed, since every contract is settled on the same "
+            f"samples, so this run starts afresh beside them"
+            + (f"; --contract \"{', '.join(others)}\"{' --each-announcement' if setup.announced else ''} resumes "
+               "them" if len(others) > 1 else ""))
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,

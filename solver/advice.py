@@ -23,13 +23,14 @@ and a stop event, and a progress callback for the live display.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
 import threading
 import time
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Mapping, Sequence, cast
 
@@ -58,7 +59,9 @@ from .workers import Pool, local_workers, worker_settlement_engine, worker_stop
 @dataclass(frozen=True)
 class AdviceSetup:
     """What every sample shares: the game, the fixed cards by seat (masks), the seat (1-based), the contracts to
-    compare, the variant, the announcements and the pot (where the game has them) and the seed."""
+    compare, the variant, the announcements and the pot (where the game has them) and the seed. ``announced``
+    (with ``each_announcement``) gives each item of ``contracts`` its own announcements (None: none), so that one
+    contract is settled with and without each on the same samples; empty: every item takes ``announcements``."""
 
     game: str
     seats: int
@@ -69,6 +72,66 @@ class AdviceSetup:
     seed: int
     announcements: str | None = None
     pot: int | None = None
+    announced: tuple[str | None, ...] = ()
+
+
+def row_announcements(setup: AdviceSetup, index: int) -> str | None:
+    """The announcements item ``index`` of the setup is settled with (alternatives, for a pass row, joined by
+    :data:`ALTERNATIVES`)."""
+    return setup.announced[index] if setup.announced else setup.announcements
+
+
+#: Between the alternatives of a pass row's announcements: the first the sample's sides allow is announced (the
+#: seat knows its side when it announces: it holds the called tarock or not), as "2: Absolut | 2: Absolut dagegen";
+#: an empty one announces nothing ("2: Kontra | ": a partner does not say Kontra).
+ALTERNATIVES = " | "
+
+
+def row_name(contract: str, announced: str | None) -> str:
+    """An item's name in the table: the contract, with what ``each_announcement`` announced in it
+    (``Solo + Pagat Ultimo``; ``pass + Absolut | Absolut dagegen``)."""
+    if announced is None:
+        return contract
+    return f"{contract} + " + ALTERNATIVES.join(text.split(":", 1)[1].strip() if text.strip() else "nothing"
+                                                for text in announced.split(ALTERNATIVES))
+
+
+def passing_inputs(position: Position, announcements: str | None, pot: int | None) -> Any:
+    """The scoring inputs of a pass row's sample with the first of the announcements' alternatives its sides allow
+    (the last one's refusal when none does). A single text has its other side's wording as the alternative
+    (:func:`other_side_wording`: "2: Absolut" where the seat is forehand's partner, "2: Absolut dagegen" where it
+    defends), since the seat announces knowing its side."""
+    texts = [text if text.strip() else None for text in announcements.split(ALTERNATIVES)] if announcements \
+        else [announcements]
+    if len(texts) == 1 and texts[0] is not None:
+        texts += [other_side_wording(position.game, texts[0], len(position.rules.deal.hands))]
+    for text in texts[:-1]:
+        try:
+            return scoring_inputs(position, announcements=text, pot=pot)
+        except StichError:
+            continue
+    return scoring_inputs(position, announcements=texts[-1], pot=pot)
+
+
+def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
+    """``announcements`` as the other side says them: each bonus of :attr:`Game.side_worded_bonuses` bare where it
+    was a 'dagegen', and a 'dagegen' where it was bare (Absolut, Valat); every other item as it is."""
+    words = []
+    for item in parse_announcements(announcements, seats):
+        text = announcements[item.offset:].split(";")[0].split(",")[0].strip()
+        if item.level == 1 and item.bonus in game.side_worded_bonuses:
+            text = text.rsplit(None, 1)[0] if item.against else f"{text} dagegen"
+        words.append(f"{item.seat}: {text}")
+    return "; ".join(words)
+
+
+def advice_identity(setup: AdviceSetup) -> dict[str, Any]:
+    """The setup as a checkpoint names its job: without ``announced`` when it is empty, so that the checkpoints
+    written before it existed still resume."""
+    document = asdict(setup)
+    if not setup.announced:
+        del document["announced"]
+    return document
 
 
 @dataclass
@@ -196,7 +259,8 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
     deal = draw_deal(setup, k)
     engine = worker_settlement_engine()
     results: list[Settled | None] = []
-    for contract in setup.contracts:
+    for index, contract in enumerate(setup.contracts):
+        announcements = row_announcements(setup, index)
         try:
             rules = contract_rules(game, deal, contract, setup.seat, dict(setup.variant) or None)
         except (InvalidContractError, InvalidDealError):
@@ -204,7 +268,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
             continue
         position = Position(game, rules, rules.start())
         try:
-            inputs = scoring_inputs(position, announcements=setup.announcements, pot=setup.pot)
+            inputs = passing_inputs(position, announcements, setup.pot)
         except StichError:  # passing, the seat's side is the cards': an announcement may not fit it on this deal
             if contract != PASS:
                 raise
@@ -360,6 +424,12 @@ class ContractRow:
     against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
     gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's)
     best: bool = False  # the leader: its gap is 0 by construction
+    refused_reason: str | None = None  # pass: why the announcements did not fit a sample it was refused on
+    # each_announcement: what this row announces (None: nothing), and what that adds to the same contract
+    # announcing nothing: (mean, low, high) of the paired difference at 95%, over gain_samples samples
+    announced: str | None = None
+    gain: tuple[float, float, float] | None = None
+    gain_samples: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
@@ -375,6 +445,7 @@ class ContractRow:
         behind_interval, behind_note = ([None, None], BEST) if self.best else \
             interval(self.gap_samples, self.gap_low, self.gap_high)
         return {"contract": self.contract, "samples": self.samples, "refused": self.refused,
+                "refused_reason": self.refused_reason,
                 "mean": number(self.mean), "interval": mean_ends, "interval_note": mean_note,
                 "win_probability": number(self.win_probability),
                 "win_interval": [number(x) for x in self.win_interval],
@@ -385,7 +456,18 @@ class ContractRow:
                 "bonuses_against_intervals": {name: [round(x, 4) for x in interval]
                                               for name, interval in self.against_intervals.items()},
                 "behind_leader": number(self.gap), "behind_interval": behind_interval,
-                "behind_interval_note": behind_note, "told_apart": self.told_apart}
+                "behind_interval_note": behind_note, "told_apart": self.told_apart,
+                "announced": self.announced, "announcement_gain": self.gain_document()}
+
+    def gain_document(self) -> dict[str, Any] | None:
+        """What announcing adds to the same contract unannounced, paired on the samples both were settled on."""
+        if self.gain is None:
+            return None
+        mean, low, high = self.gain
+        ends, note = interval_document(self.gain_samples, low, high)
+        return {"mean": None if math.isnan(mean) else round(mean, 4),
+                "interval": [None if x is None or math.isnan(x) else round(x, 4) for x in ends],
+                "interval_note": note, "samples": self.gain_samples}
 
 
 @dataclass(frozen=True)
@@ -406,11 +488,13 @@ class ContractAdvice:
     stopped: str | None = None
     pot: int | None = None
     left_out: dict[str, str] = field(default_factory=dict)  # contract -> why the announcements do not fit it
+    each_announcement: bool = False  # every contract with and without each announcement (rows' ``announced``)
 
     def as_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": list(self.hand),
                 "known": {str(seat): list(cards) for seat, cards in self.known.items()}, "seed": self.seed,
                 "requested": self.requested, "samples": self.samples, "announcements": self.announcements,
+                "each_announcement": self.each_announcement,
                 "pot": self.pot, "stopped": self.stopped, "left_out": dict(self.left_out),
                 **behind_document(self.rows),
                 "contracts": [row.as_dict() for row in self.rows]}
@@ -503,10 +587,49 @@ def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped:
     pack = get_game(setup.game).pack
     known = {seat + 1: tuple(pack.names(mask)) for seat, mask in enumerate(setup.fixed)
              if mask and seat + 1 != setup.seat}
+    names = [row_name(contract, row_announcements(setup, index) if setup.announced else None)
+             for index, contract in enumerate(setup.contracts)]
+    rows = []
+    for row in ranked_rows(names, sums):
+        index = names.index(row.contract)
+        contract = setup.contracts[index]
+        if contract == PASS and row.refused:
+            row = replace(row, refused_reason=pass_misfit(setup, sums.samples, row_announcements(setup, index)))
+        if setup.announced:
+            row = replace(row, contract=contract, announced=setup.announced[index],
+                          **announcement_gain(setup, sums, index))
+        rows.append(row)
     return ContractAdvice(setup.game, setup.seat, tuple(pack.names(setup.fixed[setup.seat - 1])), known,
-                          setup.seed, requested, sums.samples,
-                          ranked_rows(setup.contracts, sums), setup.announcements, stopped, setup.pot,
-                          dict(left_out or {}))
+                          setup.seed, requested, sums.samples, tuple(rows), setup.announcements, stopped, setup.pot,
+                          dict(left_out or {}), bool(setup.announced))
+
+
+def announcement_gain(setup: AdviceSetup, sums: AdviceSums, index: int) -> dict[str, Any]:
+    """What item ``index``'s announcements add to its contract announcing nothing: the paired difference of the
+    seat's payment over the samples both were settled on, with its 95% interval (each on its own: one question per
+    announcement, not a ranking); nothing for the unannounced item itself."""
+    if setup.announced[index] is None:
+        return {}
+    bare = next(i for i, (contract, announced) in enumerate(zip(setup.contracts, setup.announced))
+                if contract == setup.contracts[index] and announced is None)
+    pair = sums.pairs.get((min(index, bare), max(index, bare)), PairSums())
+    sign = 1 if index < bare else -1  # pairs hold first - second
+    mean, low, high = (x / SHARE_SCALE for x in mean_interval(pair.n, sign * pair.total, pair.squares))
+    return {"gain": (mean, low, high), "gain_samples": pair.n}
+
+
+def pass_misfit(setup: AdviceSetup, samples: int, announcements: str | None) -> str | None:
+    """Why the seat's announcements do not fit the side passing puts it on, in the first of ``samples`` samples
+    where they do not (a defender's bare "Absolut"; a partner's "Absolut dagegen"): the refused samples are only
+    counted, and a player needs the rule's words to mend the announcement. No search: the deals alone say it."""
+    game = get_game(setup.game)
+    for k in range(samples):
+        try:
+            rules = contract_rules(game, draw_deal(setup, k), PASS, setup.seat, dict(setup.variant) or None)
+            passing_inputs(Position(game, rules, rules.start()), announcements, setup.pot)
+        except StichError as error:
+            return str(error)
+    return None
 
 
 def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) -> list[str]:
@@ -531,20 +654,24 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
 def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
                *, known: Mapping[int, str] | None = None, seed: int = 0,
                variant: Mapping[str, object] | str | None = None, seats: int | None = None,
-               announcements: str | None = None, pot: int | None = None) -> AdviceSetup:
+               announcements: str | None = None, pot: int | None = None,
+               each_announcement: bool = False) -> AdviceSetup:
     """Check the question once, with messages a player can act on, and list the contracts to compare."""
     return advice_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant, seats=seats,
-                        announcements=announcements, pot=pot)[0]
+                        announcements=announcements, pot=pot, each_announcement=each_announcement)[0]
 
 
 def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
                  *, known: Mapping[int, str] | None = None, seed: int = 0,
                  variant: Mapping[str, object] | str | None = None, seats: int | None = None,
-                 announcements: str | None = None, pot: int | None = None) -> tuple[AdviceSetup, dict[str, str]]:
+                 announcements: str | None = None, pot: int | None = None,
+                 each_announcement: bool = False) -> tuple[AdviceSetup, dict[str, str]]:
     """:func:`make_setup`, and the contracts of ``"all"`` left out because the announcements do not fit them (a
     Pagat Ultimo in a Suit Solo, which does not count it), each with the reason: a player asking what to announce
     with his Pagat still wants every other contract ranked. A contract named in a list that they do not fit is an
-    error, as it is in a single-contract analysis."""
+    error, as it is in a single-contract analysis. ``each_announcement``: every contract once announcing nothing
+    and once with each announcement (:func:`announcement_choices`), on the same samples; a pairing the rules refuse
+    is left out and named."""
     game = get_game(game)
     seat, seats = integral(seat), integral(seats)  # type: ignore[assignment]  # numpy integers are seats too
     seats = seats or game.seat_counts[0]
@@ -587,6 +714,9 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
         for holder, mask in game.cards_announced(announced_tags(game, announcements, seats)).items():
             if not fixed[holder] & mask:  # the announcer is the seat, whose whole hand is given
                 raise lacks_announced(game, holder, mask)
+    if each_announcement:
+        return each_announcement_setup(game, deal, fixed, seat, seats, wanted, chosen, variant, seed,
+                                       announcements, pot)
     left_out: dict[str, str] = {}
     if announcements is not None or pot is not None:
         every = isinstance(contracts, str) and contracts.strip().lower() == "all"
@@ -603,6 +733,90 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
         wanted = [contract for contract in wanted if contract not in left_out]
     return AdviceSetup(game.name, seats, tuple(fixed), seat, tuple(wanted), tuple(sorted((variant or {}).items())),
                        seed, announcements, pot), left_out
+
+
+def other_contract_lists(setup: AdviceSetup, samples: int,
+                         checkpoint: str | os.PathLike) -> list[tuple[tuple[str, ...], int]]:
+    """The advice of the same question over other lists of contracts that the ``checkpoint`` journal holds, each
+    with the samples it finished: such as seat 2's ``--contract all`` written before ``pass`` was offered. They
+    cannot be resumed, since each pair of contracts is summed over the samples both were settled on and a new
+    contract needs every sample again; a rerun starts afresh beside them, and the caller says so (naming the list
+    that resumes them)."""
+    wanted = json.loads(json.dumps({**asdict(setup), "contracts": None, "announced": None}))
+    found: dict[str, tuple[str, ...]] = {}
+    done: dict[str, int] = {}
+    try:
+        with open(checkpoint, "rb") as stream:
+            for line in stream:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if not isinstance(entry, dict):
+                    continue
+                advice = entry.get("advice")
+                if isinstance(advice, dict) and entry.get("samples") == samples \
+                        and {**advice, "contracts": None, "announced": None} == wanted \
+                        and bool(advice.get("announced")) == bool(setup.announced) \
+                        and (tuple(advice.get("contracts") or ()), tuple(advice.get("announced") or ())) \
+                        != (setup.contracts, setup.announced):
+                    found[entry["key"]] = tuple(advice["contracts"])
+                elif entry.get("key") in found and isinstance(entry.get("span"), list):
+                    done[entry["key"]] = done.get(entry["key"], 0) + int(entry["span"][1])
+    except OSError:
+        return []
+    return [(contracts, done.get(key, 0)) for key, contracts in found.items()]
+
+
+def announcement_choices(game: type[Game], fixed: Sequence[int], seat: int, announcements: str | None,
+                         passing: bool = False) -> list[str]:
+    """The announcements ``each_announcement`` compares, as texts (``"1: Pagat Ultimo"``): each item of
+    ``announcements`` alone and, where there are several, all of them together; without any, each bonus the seat
+    may announce with its hand (:attr:`Game.own_announcements`: a Pagat Ultimo only with the Pagat). ``passing``,
+    the seat's side is the cards': each bonus is offered with what a defender says instead (``"2: Absolut | 2:
+    Absolut dagegen"``, :data:`ALTERNATIVES`), and what only a defender says is offered too, with nothing as the
+    partner's alternative (``"2: Kontra | "``)."""
+    if announcements is None:
+        held = fixed[seat - 1]
+        texts = []
+        for name, cards in game.own_announcements:
+            if all(held >> game.pack.parse(card).index & 1 for card in cards.split()):
+                against = game.defender_forms.get(name) if passing else None
+                texts.append(f"{seat}: {name}" + (f"{ALTERNATIVES}{seat}: {against}" if against else ""))
+        return texts + ([f"{seat}: {name}{ALTERNATIVES}" for name in game.defender_only] if passing else [])
+    items = parse_announcements(announcements, len(fixed))
+    texts = [f"{item.seat}: " + announcements[item.offset:].split(";")[0].split(",")[0].strip() for item in items]
+    return texts + ([announcements] if len(texts) > 1 else [])
+
+
+def each_announcement_setup(game: type[Game], deal: Deal, fixed: Sequence[int], seat: int, seats: int,
+                            wanted: Sequence[str], chosen: Variant, variant: Mapping[str, object] | None, seed: int,
+                            announcements: str | None, pot: int | None) -> tuple[AdviceSetup, dict[str, str]]:
+    """:func:`advice_setup` with ``each_announcement``: every contract announcing nothing, then with each of
+    :func:`announcement_choices`; a pairing the rules refuse (a Pagat in a Suit Solo) is left out, with the
+    reason, since the comparison still holds for the others."""
+    if not game.has_announcements:
+        raise StichError(f"{game.name} has no announcements: each_announcement compares what they add")
+    choices = announcement_choices(game, fixed, seat, announcements)
+    passing = announcement_choices(game, fixed, seat, announcements, passing=True)
+    if not choices:
+        raise StichError(f"seat {seat} has no announcement to compare")
+    contracts: list[str] = []
+    announced: list[str | None] = []
+    left_out: dict[str, str] = {}
+    for contract in wanted:
+        for text in (None, *(passing if contract == PASS else choices)):
+            if text is not None and contract != PASS:  # the pass row's side is the cards': refused per sample
+                try:
+                    payoff_spec(Position(game, *_start(game, deal, contract, seat, chosen)), announcements=text,
+                                pot=pot)
+                except StichError as error:
+                    left_out[row_name(contract, text)] = str(error)
+                    continue
+            contracts.append(contract)
+            announced.append(text)
+    return AdviceSetup(game.name, seats, tuple(fixed), seat, tuple(contracts), tuple(sorted((variant or {}).items())),
+                       seed, announcements, pot, tuple(announced)), left_out
 
 
 def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Variant) -> tuple:
@@ -661,20 +875,25 @@ def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int
                     variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                     announcements: str | None = None, pot: int | None = None, time_limit: float | None = None,
                     stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
-                    progress: Callable[[ContractAdvice], None] | None = None) -> ContractAdvice:
+                    progress: Callable[[ContractAdvice], None] | None = None,
+                    each_announcement: bool = False) -> ContractAdvice:
     """Which contract ``seat`` (1-based) should announce with ``hand``: every contract it may announce (``"all"``)
     or those named, each settled double dummy on the same ``samples`` deals of the unseen cards, ranked by mean
     settlement (see the module's docstring). ``time_limit`` (seconds) or ``stop`` end the run early with the
     samples solved so far (``stopped`` says so); ``checkpoint`` (a file) keeps every finished chunk, and a rerun
     with the same question resumes from it; ``progress(advice)`` is called with the advice so far after every
-    chunk (a live display). The result is the same for a seed whatever ``workers`` is, and after a resume."""
+    chunk (a live display). The result is the same for a seed whatever ``workers`` is, and after a resume.
+    ``each_announcement``: every contract is settled announcing nothing and with each announcement (those of
+    ``announcements`` one by one and together, else each the seat's hand allows), on the same samples, and each
+    announced row says what the announcement adds (``announcement_gain``: paired, so its interval is tight)."""
     setup, left_out = advice_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant,
-                                   seats=seats, announcements=announcements, pot=pot)
+                                   seats=seats, announcements=announcements, pot=pot,
+                                   each_announcement=each_announcement)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> ContractAdvice:
         return advice_report(setup, sums, samples, stopped, left_out)
 
-    total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": asdict(setup)}, checkpoint,
+    total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": advice_identity(setup)}, checkpoint,
                                  time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))
     return report(total, stopped)
 
@@ -738,6 +957,9 @@ class CardAdvice:
             entry = row.as_dict()
             entry["card"] = entry.pop("contract")
             entry.pop("refused")
+            entry.pop("refused_reason")
+            entry.pop("announced")
+            entry.pop("announcement_gain")
             for key in ("bonuses", "bonuses_intervals", "bonuses_against", "bonuses_against_intervals"):
                 entry.pop(key)
             cards.append(entry)

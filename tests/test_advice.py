@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import (AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
+from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
                            told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
@@ -861,3 +861,154 @@ def test_pass_on_the_command_line():
     nothing = run(*zr, "--seat", "2", "--contract", "all", "--announce", "2: Kontra", code=1).stderr
     assert "stich: no contract was settled on any of the 4 samples: the announcements fit none of them (pass)" \
         in nothing
+
+
+def test_a_defenders_bare_absolut_is_refused_naming_absolut_dagegen():
+    """A defender's 'Absolut' (not 'Absolut dagegen') was accepted and quietly brought the Kontra on the game that only
+    'Absolut dagegen' says (RULES.md 1.7; the review): it is refused, naming the announcement meant. In advice's pass
+    row, whose side the cards decide, the seat says its Absolut as its side does in each sample (seat 2 without
+    T20..T16 always defends: 'Absolut dagegen'), so both wordings give the same row, settled on every sample; where
+    no wording fits (a defender's Pagat without a Kontra) the row is refused and the run says why."""
+    from test_cli import run
+
+    hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
+    bare = contract_advice("zwanzigerrufen", hand, 2, "pass, Solo", samples=3, seed=1, workers=1,
+                           announcements="2: Absolut")
+    dagegen = contract_advice("zwanzigerrufen", hand, 2, "pass", samples=3, seed=1, workers=1,
+                              announcements="2: Absolut dagegen")
+    assert _row(bare, PASS).samples == 3 and _row(bare, PASS).refused_reason is None
+    assert _row(bare, PASS).mean == dagegen.rows[0].mean and _row(bare, "Solo").samples == 3
+    pagat = "TS T21 T15 T14 T13 T12 T1 SK HK DG"
+    refused = contract_advice("zwanzigerrufen", pagat, 2, "pass, Solo", samples=3, seed=1, workers=1,
+                              announcements="2: Pagat Ultimo")
+    passing = _row(refused, PASS)
+    assert passing.samples == 0 and passing.refused == 3
+    assert passing.refused_reason == "bad announcement: seat 2: Pagat dagegen needs a Kontra on the game"
+    document = refused.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    assert [row["refused_reason"] for row in document["contracts"] if row["contract"] == "pass"] == \
+        [passing.refused_reason]
+    failed = run("analyse", "--game", "zwanzigerrufen", "--hand", pagat, "--seat", "2", "--contract", "pass",
+                 "-n", "3", "--announce", "2: Pagat Ultimo", code=1)
+    assert "fit none of them (pass); bad announcement: seat 2: Pagat dagegen needs a Kontra on the game" \
+        in " ".join(failed.stderr.split())
+    with pytest.raises(StichError, match="seat 2: this seat defends: a defender announces 'Absolut dagegen' "
+                                         "\\(it includes a Kontra on the game\\)"):
+        solver_api_parse(RECORD_WITH.format(announcements="2: Absolut"))
+    with pytest.raises(StichError, match="seat 2: this seat defends: a defender announces 'Valat dagegen'"):
+        solver_api_parse(RECORD_WITH.format(announcements="2: Valat"))
+    assert solver_api_parse(RECORD_WITH.format(announcements="2: Valat dagegen")) is not None
+
+
+#: A Solo of seat 1 with seat 2, a defender, holding the Pagat.
+RECORD_WITH = """[Game "Zwanzigerrufen"]
+[Deal "1: T10 SQ / T1 T4 / T9 SG / CK CQ"]
+[Contract "Solo"]
+[Announcements "{announcements}"]
+"""
+
+
+def solver_api_parse(text: str):
+    from solver.api import parse_positions
+    from solver.scoring import scoring_inputs
+
+    (position,) = parse_positions(text)
+    return scoring_inputs(position)
+
+
+def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
+    """Seat 2's ``--contract all`` checkpoints written before the pass row was offered were silently not resumed
+    (the review): resuming them cannot be done (a new contract pairs with the others on every sample, and the
+    journal keeps sums only), so the run starts afresh beside them and stderr says so, naming the list that
+    resumes them."""
+    from test_cli import run
+
+    hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
+    journal = tmp_path / "advice.ckpt"
+    old = contract_advice("zwanzigerrufen", hand, 2, "Solo, SuitSolo", samples=3, seed=1, workers=1,
+                          checkpoint=journal, variant="suit_solo_min_suit_cards=0")
+    assert old.samples == 3
+    args = ["analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "2", "-n", "3", "--seed", "1", "-j", "1",
+            "--variant", "suit_solo_min_suit_cards=0", "--checkpoint", str(journal), "--json"]
+    fresh = run(*args, "--contract", "all")
+    note = " ".join(fresh.stderr.split())
+    assert (f"stich: analyse: {journal} holds 3 samples of this advice over other contracts (Solo, SuitSolo; "
+            "written before 'pass' was offered to seat 2): they are not resumed, since every contract is settled on "
+            "the same samples, so this run starts afresh beside them; --contract \"Solo, SuitSolo\" resumes them") \
+        in note
+    assert json.loads(fresh.stdout)["samples"] == 3
+    resumed = run(*args, "--contract", "Solo, SuitSolo")
+    assert "(Solo, SuitSolo;" not in resumed.stderr  # its own section is resumed; the pass run's is named instead
+    assert "(Solo, SuitSolo, pass; another list)" in " ".join(resumed.stderr.split())
+    assert json.loads(resumed.stdout) == {**old.as_dict()}
+
+
+def test_each_announcement_settles_every_contract_with_and_without_it_on_the_same_samples(monkeypatch):
+    """What an announcement is worth took two runs (with --announce and without), whose difference was lost in
+    their spread (the review): --each-announcement settles each contract announcing nothing and with each
+    announcement on the same samples, and each announced row says what it adds, paired. The gain is the paired
+    mean of (with - without), so it equals the difference of the two rows' means on the same samples, and a run
+    with --announce alone gives the announced row's own figures."""
+    from test_cli import run
+
+    hand = "TS T21 T20 T18 T15 T12 T1 SK HK DG"
+    advice = contract_advice("zwanzigerrufen", hand, 1, "Solo, Normal T19", samples=4, seed=1, workers=1,
+                             announcements="1: Pagat Ultimo, Absolut", each_announcement=True)
+    rows = {(row.contract, row.announced): row for row in advice.rows}
+    together = "1: Pagat Ultimo, Absolut"
+    assert set(rows) == {(contract, announced) for contract in ("Solo", "Normal T19")
+                         for announced in (None, "1: Pagat Ultimo", "1: Absolut", together)}
+    for contract in ("Solo", "Normal T19"):
+        bare = rows[(contract, None)]
+        assert bare.gain is None
+        for announced in ("1: Pagat Ultimo", "1: Absolut", together):
+            row = rows[(contract, announced)]
+            assert row.gain_samples == 4 and row.gain is not None
+            assert row.gain[0] == pytest.approx(row.mean - bare.mean)
+    single = contract_advice("zwanzigerrufen", hand, 1, "Solo, Normal T19", samples=4, seed=1, workers=1,
+                             announcements="1: Absolut")
+    assert _row(single, "Solo").mean == rows[("Solo", "1: Absolut")].mean
+    plain = contract_advice("zwanzigerrufen", hand, 1, "Solo, Normal T19", samples=4, seed=1, workers=1)
+    assert _row(plain, "Solo").mean == rows[("Solo", None)].mean
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == [] and document["each_announcement"] is True
+    gains = {(row["contract"], row["announced"]): row["announcement_gain"] for row in document["contracts"]}
+    assert gains[("Solo", None)] is None and gains[("Solo", "1: Absolut")]["samples"] == 4
+    # without --announce: each bonus the hand allows (the Pagat with T1; no Trull without it, no Koenige)
+    chosen = make_setup("zwanzigerrufen", hand, 1, "Solo", each_announcement=True)
+    assert chosen.announced == (None, "1: Absolut", "1: Valat", "1: Pagat Ultimo", "1: Trull")
+    no_pagat = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 T12 T11 SK HK DG", 1, "Solo", each_announcement=True)
+    assert no_pagat.announced == (None, "1: Absolut", "1: Valat")
+    # passing, the side is the cards': each announcement with what a defender says instead, the one the sample's
+    # sides allow announced, so every pass row is settled on every sample (a row of announcements that fit one side
+    # only was ranked best from its one sample where the seat was forehand's partner)
+    passing = contract_advice("zwanzigerrufen", "TS T21 T17 T15 T12 T1 SK HK DG CK", 2, "pass", samples=16, seed=4,
+                              workers=1, each_announcement=True)
+    assert {row.announced for row in passing.rows} == {
+        None, "2: Absolut | 2: Absolut dagegen", "2: Valat | 2: Valat dagegen",
+        "2: Pagat Ultimo | 2: Kontra, Pagat dagegen", "2: Trull", "2: Kontra | "}
+    assert all(row.samples == 16 and row.refused == 0 for row in passing.rows)
+    rows = {row.announced: row for row in passing.rows}
+    # the seat defends on 15 samples and wins each game: the Kontra doubles it (+1), and as partner says nothing
+    assert rows["2: Kontra | "].gain[0] == pytest.approx(15 / 16)
+    from cli.analyse import render_advice
+    from rich.console import Console
+    console = Console(record=True, width=200)
+    render_advice(passing.as_dict(), console)
+    text = console.export_text()
+    assert "│ pass + Kontra | nothing " in text and "│ pass + Absolut | Absolut dagegen " in text
+    assert "pass + A | B: the seat announces A where its side allows it, else B" in text
+    monkeypatch.setenv("COLUMNS", "200")  # the table's rows unwrapped
+    out = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo, Normal T19",
+              "-n", "4", "--seed", "1", "-j", "1", "--announce", "1: Absolut", "--each-announcement").stdout
+    assert "│ 1 │ Solo + Absolut " in out
+    from cli.analyse import advice_status
+    assert advice_status("contract advice", advice, 8).startswith(
+        f"contract advice: 4 of 8 samples; best so far {advice.rows[0].contract} + ")  # the leader's announcement
+    assert "what each announcement adds to the same contract announcing nothing" in " ".join(out.split())
+    usage = run("analyse", "--game", "schafkopf", "--hand", HAND, "--seat", "1", "--contract", "all", "-n", "2",
+                "--each-announcement", code=2).stderr
+    assert "Schafkopf has no announcements to compare" in usage
+    single_contract = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo",
+                          "-n", "2", "--each-announcement", code=2).stderr
+    assert "contract advice only" in single_contract

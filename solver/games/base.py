@@ -386,6 +386,17 @@ class Game(metaclass=GameType):
     named_cards: ClassVar[dict[str, tuple[str, str]]] = {}
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
+    #: The bonuses a declarer may announce, each with the cards it needs in the announcer's hand (names, space
+    #: separated; "" for none): what contract advice compares with and without (``each_announcement``).
+    own_announcements: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: What a defender says instead of each of those (a bonus's 'dagegen'; "" where a defender does not announce
+    #: it), and what only a defender says (a Kontra): contract advice's ``pass`` row, whose side the cards decide,
+    #: announces the one its side allows in each sample, as a player who knows his side would.
+    defender_forms: ClassVar[dict[str, str]] = {}
+    defender_only: ClassVar[tuple[str, ...]] = ()
+    #: The bonuses (their ``Announcement.bonus``) a declarer announces bare and a defender as a 'dagegen' only:
+    #: a pass row says the seat's one in the form its side takes in each sample.
+    side_worded_bonuses: ClassVar[frozenset[str]] = frozenset()
     #: The rule state an ending cannot derive that the game takes (keyword arguments of :meth:`rules`, 1-based
     #: seats), with its type (``int`` for a seat, ``bool``).
     state_tags: ClassVar[dict[str, type]] = {}

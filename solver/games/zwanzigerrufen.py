@@ -234,6 +234,11 @@ BONUS_LABELS = {"game": "Game", "absolut": "Absolut", "pagat_ultimo": "Pagat Ult
 #: The score item each bonus objective of a side is paid as (the other side's achievement of it included).
 OBJECTIVE_BONUSES = {"absolut": "absolut", "absolut_against": "absolut", "valat": "valat", "valat_against": "valat",
                      "pagat_ultimo": "pagat_ultimo", "pagat_beaten": "pagat_ultimo", "mondfang": "mondfang"}
+#: The bonuses a defender must announce as a 'dagegen' (RULES.md 1.7), as the refusal of a bare one names them: a
+#: bare "Absolut" from a defender would otherwise bring the Kontra on the game that only "Absolut dagegen" says. (A
+#: defender's bare "Pagat" brings nothing: Pagat dagegen needs a Kontra said on its own.)
+AGAINST_BONUSES = {"absolut": "'Absolut dagegen' (it includes a Kontra on the game)",
+                   "valat": "'Valat dagegen' (it includes a Kontra on the game)"}
 #: RULES.md 1.7 order of the items.
 BONUS_ORDER = ("absolut", "pagat_ultimo", "valat", "trull", "four_kings", "mondfang")
 #: Bonuses that count in a Suit Solo besides the game (RULES.md 1.7).
@@ -283,8 +288,8 @@ class Claims:
 def read_claims(rules: Rules, items: Sequence[Announcement], check: AnnouncementCheck) -> Claims:
     """Check the announcements against RULES.md 1.7 and collect them.
 
-    A defender's bonus is "dagegen" (a declarer's may not be); Absolut/Valat dagegen include a Kontra on the game,
-    Pagat dagegen needs one. A Kontra or Supra comes from the side opposing the item, a Retour or Resupra from its
+    A defender's Absolut or Valat is "dagegen" (a declarer's may not be); Absolut/Valat dagegen include a
+    Kontra on the game, Pagat dagegen needs one. A Kontra or Supra comes from the side opposing the item, a Retour or Resupra from its
     owner, each level only on top of the one below. A Suit Solo knows only Valat, Absolut and 4 Kings."""
     declarers = rules.declaring_side
     claims = Claims()
@@ -300,6 +305,8 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
                                    "(only Valat, Absolut and 4 Kings)")
         if item.against and side == declarers:
             raise check.fail(item, "'dagegen' is said by a defender; this seat declares")
+        if not item.against and side != declarers and item.bonus in AGAINST_BONUSES:
+            raise check.fail(item, f"this seat defends: a defender announces {AGAINST_BONUSES[item.bonus]}")
         others = [owner for owner in claims.owners(item.bonus) if owner != side]
         if item.bonus == "pagat_ultimo" and others:
             raise check.fail(item, "Pagat Ultimo was already announced by the other side")
@@ -683,6 +690,11 @@ class Zwanzigerrufen(Game):
     seat_counts = (4,)
     hand_size = 10
     has_announcements = True
+    own_announcements = (("Absolut", ""), ("Valat", ""), ("Pagat Ultimo", "T1"), ("Trull", "TS T21 T1"),
+                         ("Koenige", "SK CK HK DK"))
+    defender_forms = {"Absolut": "Absolut dagegen", "Valat": "Valat dagegen", "Pagat Ultimo": "Kontra, Pagat dagegen"}
+    defender_only = ("Kontra",)
+    side_worded_bonuses = frozenset(AGAINST_BONUSES)
     contract_help = "Normal [T20..T16] | Solo | SuitSolo"
     objectives = ("points", "game", "absolut", "absolut_against", "valat", "valat_against", "pagat_ultimo",
                   "pagat_beaten", "mondfang")
