@@ -4,6 +4,7 @@ no traceback. The page itself is driven in a real browser by test_board_browser.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import os
@@ -288,6 +289,7 @@ def test_a_newer_question_stops_the_stale_one():
     searches.release("page:values", second)
     assert second.is_set() and "page:values" not in searches.slots
     searches.close()
+
 
 
 def test_the_curve_is_the_post_mortem():
@@ -917,6 +919,58 @@ def test_request_bodies_are_limited():
     refused(c.post("/api/load", content=chunks(), headers={"Content-Type": "application/json"}), 413,
             "larger than the board takes")
 
+
+
+def asgi_answer(app, method: str, path: str, parts: list[bytes], *, pause: float, length: int | None = None,
+                ends: bool = False) -> tuple:
+    """What ``app`` answers a request whose body comes as ``parts`` and then stops (a client that trickles its body
+    and waits) or, with ``ends``, is whole: each part after ``pause`` seconds, then nothing until the app answers. Straight through ASGI, since
+    the test client reads a whole body before the app sees any of it."""
+    headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
+    if length is not None:
+        headers.append((b"content-length", str(length).encode()))
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "headers": headers,
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "root_path": ""}
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        if parts:
+            await asyncio.sleep(pause)
+            part = parts.pop(0)
+            return {"type": "http.request", "body": part, "more_body": bool(parts) or not ends}
+        await asyncio.sleep(3600)  # the client never sends the rest
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    async def run() -> float:
+        started = time.monotonic()
+        await asyncio.wait_for(app(scope, receive, send), 30)
+        return time.monotonic() - started
+
+    seconds = asyncio.run(run())
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, json.loads(body), seconds
+
+
+def test_a_body_that_does_not_arrive_in_time_is_refused():
+    """A client that sent a body a little at a time (a byte a second; or chunks of one byte each behind a long chunk
+    header, which counts as no body byte) held its request open for as long as it went on: the size limit counts
+    only the body's bytes. The body now has ``body_seconds`` to arrive, then the answer is 408 in words."""
+    app = create_app([ZR], body_seconds=0.5)
+    status, answer, seconds = asgi_answer(app, "POST", "/api/position", [b"{", b" ", b" "], pause=0.1, length=1000)
+    assert status == 408 and 0.5 <= seconds < 5
+    assert answer["error"] == ("the request's body did not arrive within 0.5 s (3 of 1,000 bytes came); the board "
+                               "waits no longer for a body")
+    status, answer, _ = asgi_answer(app, "POST", "/api/load", [b" "] * 100, pause=0.02)  # no Content-Length
+    assert status == 408 and "did not arrive within 0.5 s" in answer["error"] and "bytes of" not in answer["error"]
+    # a body that arrives in time is read, however it comes
+    status, answer, _ = asgi_answer(create_app([ZR], body_seconds=5), "POST", "/api/position",
+                                    [b'{"board": "nope"', b"}"], pause=0.1, length=17, ends=True)
+    assert status == 404 and "no board 'nope'" in answer["error"]
 
 def test_static_files_are_the_packages_only():
     c = client(ZR)

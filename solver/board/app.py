@@ -41,7 +41,7 @@ from ..score_objective import SCORE, objective_named, settlement_engine_for
 from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
-from .guard import LOOPBACK_NAMES, BodyTooLarge, Guard, allowed_host, loopback_names, machine_names, on_network
+from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (Board, BoardError, Boards, chosen_objective, curve_document, decoded_text, file_name_for,
                       graph_measure, pasted_bytes,
                       new_deal, objective_seat, odds_document, saved_record, values_document, view)
@@ -52,6 +52,9 @@ FIRST_SLICE = 1.0
 DEFAULT_TIME_LIMIT = 120.0
 #: The largest request body (an upload included), in bytes.
 DEFAULT_MAX_BODY = 2_000_000
+#: The longest a request's body may take to arrive, in seconds from the request's start (2 MB over a slow wireless
+#: network takes some 20).
+DEFAULT_BODY_SECONDS = 60.0
 #: Samples of the single-dummy view: the default and the most a request may ask for.
 DEFAULT_SAMPLES = 100
 MAX_SAMPLES = 2000
@@ -265,14 +268,15 @@ def _moves(body: dict[str, Any]) -> Sequence[object]:
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
-               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = (),
-               network: bool | None = None) -> Guard:
+               body_seconds: float = DEFAULT_BODY_SECONDS, engine: EngineSolver | None = None,
+               allow_hosts: Sequence[str] = (), network: bool | None = None) -> Guard:
     """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
     Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to
     loopback, any loopback name; bound to another address (0.0.0.0, ::), also any IP literal and the machine's names.
     ``allow_hosts`` are further names, ``NAME`` or ``NAME:PORT`` (ValueError for another text). ``network`` says
     whether the address bound is one other machines reach (None: judged from ``host``; a name is as local as the
-    address it was bound to, which the caller knows)."""
+    address it was bound to, which the caller knows). A request body may hold ``max_body`` bytes and take
+    ``body_seconds`` to arrive."""
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
@@ -539,8 +543,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         assert isinstance(error, HTTPException)
         return _error(error.detail or "refused", error.status_code)
 
-    async def too_large(request: Request, error: Exception) -> Response:
-        return _error(f"the request is larger than the board takes ({max_body:,} bytes)", 413)
+    async def body_refused(request: Request, error: Exception) -> Response:
+        assert isinstance(error, BodyRefused)
+        return _error(error.message, error.status)
 
     async def internal(request: Request, error: Exception) -> Response:
         return _error(failure_text(error), 500)
@@ -565,10 +570,11 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             searches.close()
 
     app = Starlette(routes=routes, exception_handlers={
-        StichError: bad_input, HTTPException: http_error, BodyTooLarge: too_large, Exception: internal},
+        StichError: bad_input, HTTPException: http_error, BodyRefused: body_refused, Exception: internal},
         middleware=[Middleware(RangeRefusals)], lifespan=lifespan)
     app.state.boards = boards
     app.state.searches = searches
     network = on_network(host) if network is None else network
     hosts = loopback_names(host) | (LOOPBACK_NAMES | machine_names() if network else set())
-    return Guard(app, hosts=hosts, port=port, max_body=max_body, any_ip=network, allowed=allowed)
+    return Guard(app, hosts=hosts, port=port, max_body=max_body, body_seconds=body_seconds, any_ip=network,
+                 allowed=allowed)

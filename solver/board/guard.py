@@ -8,11 +8,15 @@ its Origin, when it has one, is one of them too (or the request's own Host; on t
 Origin is the visitor's own machine). Bound to every address of the machine (0.0.0.0 or ::, to show the board to
 other machines) its own names are also any IP literal (an address cannot be rebound: only a name can) and the
 machine's names; ``--allow-host`` adds others (a reverse proxy's, a club's DNS name). Bodies are limited in
-size: a Content-Length over the limit is refused at once, and a body sent without one is counted as it arrives.
+size: a Content-Length over the limit is refused at once, and a body sent without one is counted as it arrives. They
+are limited in time too: a body that has not all arrived within the limit is refused, so a client that trickles its
+body (a byte a second, or short chunks each wrapped in long chunk headers, which are no body bytes) does not hold a
+request open forever.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import socket
@@ -29,8 +33,26 @@ SAFETY_HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"n
                    b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'")]
 
 
-class BodyTooLarge(Exception):
+class BodyRefused(Exception):
+    """A body the board stops reading: its answer's status and what it says."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BodyTooLarge(BodyRefused):
     """A body that grew past the limit while it was read."""
+
+    status = 413
+
+
+class BodyTooSlow(BodyRefused):
+    """A body that had not all arrived when the time for it ran out."""
+
+    status = 408
 
 
 #: The names of the loopback address: each stands for the others.
@@ -180,9 +202,11 @@ class Guard:
     IP literal on that port too (bound to an address other machines reach). ``allowed`` are ``--allow-host``'s
     (name, port): a name without a port is accepted with the board's port or with none (a proxy in front on its
     scheme's standard port), a name with a port on that port (and with none when it is 80 or 443, which a browser
-    leaves out)."""
+    leaves out). ``max_body`` bytes of a body are read at most, for at most ``body_seconds`` from the request's
+    start."""
 
-    def __init__(self, app: ASGIApp, *, hosts: Iterable[str], port: int | None, max_body: int, any_ip: bool = False,
+    def __init__(self, app: ASGIApp, *, hosts: Iterable[str], port: int | None, max_body: int,
+                 body_seconds: float = 60.0, any_ip: bool = False,
                  allowed: Iterable[tuple[str, str | None]] = ()) -> None:
         self.app = app
         self.hosts = {name.lower() for name in hosts}
@@ -191,6 +215,7 @@ class Guard:
         self.origin_hosts = self.hosts - LOOPBACK_NAMES if any_ip else self.hosts
         self.port = None if port is None else str(port)
         self.max_body = max_body
+        self.body_seconds = body_seconds
         self.any_ip = any_ip
         self.allowed = {(name.lower(), None if allowed_port is None else str(allowed_port))
                         for name, allowed_port in allowed}
@@ -222,6 +247,9 @@ class Guard:
         return self.any_ip and origin_host == own_host and \
             (origin_port or DEFAULT_PORTS[scheme]) == (own_port or DEFAULT_PORTS.get(host_scheme))
 
+    def too_large(self) -> str:
+        return f"the request is larger than the board takes ({self.max_body:,} bytes)"
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             if scope["type"] == "websocket":
@@ -249,17 +277,28 @@ class Guard:
                 await _refuse(send, 400, "the Content-Length header is not a number")
                 return
             if int(length) > self.max_body:
-                await _refuse(send, 413, f"the request is larger than the board takes ({self.max_body:,} bytes)")
+                await _refuse(send, 413, self.too_large())
                 return
         received = 0
+        whole = False  # the body has all arrived: what the app waits for next (a client's leaving) has no time limit
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.body_seconds
 
         async def counted() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, whole
+            if whole:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), deadline - loop.time())
+            except asyncio.TimeoutError:
+                came = f"{received:,} of {int(length):,} bytes" if length is not None else f"{received:,} bytes"
+                raise BodyTooSlow(f"the request's body did not arrive within {self.body_seconds:g} s ({came} came); "
+                                  "the board waits no longer for a body") from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                whole = not message.get("more_body", False)
                 if received > self.max_body:
-                    raise BodyTooLarge
+                    raise BodyTooLarge(self.too_large())
             return message
 
         started = False
@@ -273,9 +312,9 @@ class Guard:
 
         try:
             await self.app(scope, counted, watched)
-        except BodyTooLarge:
+        except BodyRefused as refusal:
             if not started:
-                await _refuse(send, 413, f"the request is larger than the board takes ({self.max_body:,} bytes)")
+                await _refuse(send, refusal.status, refusal.message)
         except Exception as error:  # the app's handler has answered 500 already: one line on the console, no trace
             print(f"stich board: {scope.get('path')}: {type(error).__name__}: {error}", file=sys.stderr)
             if not started:
