@@ -292,6 +292,36 @@ def test_a_newer_question_stops_the_stale_one():
 
 
 
+def test_a_flood_of_questions_is_told_the_board_is_busy():
+    """Every question (card values, the graph, the odds) waited for the one worker thread in an unbounded queue: a
+    script posting thousands of them under as many client names grew the server's memory with each. Past
+    ``max_questions`` at once the answer is now 503 in words, which the page shows; an answered question, and one
+    whose stream ended before its first line, gives its place back."""
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    searches = c.app.app.state.searches
+    searches.max_questions = 3
+    held = [searches.claim(f"script{number}:values") for number in range(3)]
+    for path, extra in (("/api/values", {}), ("/api/curve", {}), ("/api/odds", {"samples": 1})):
+        refused(c.post(path, json={"board": board, "moves": moves[:-1], "client": "page"} | extra), 503,
+                "the board is busy: 3 questions are being answered or waiting")
+    searches.release("script0:values", held[0])
+    assert lines(c.post("/api/values", json={"board": board, "moves": moves[:-1], "client": "page"}))[-1]["kind"] \
+        == "values"
+    assert searches.live == set(held[1:])
+    stream = board_app.QuestionResponse(iter_nothing(), lambda: searches.release("script1:values", held[1]))
+
+    async def gone(message):  # the client left before the answer's first line
+        raise OSError("the client left")
+
+    with pytest.raises(Exception):
+        asyncio.run(stream({"type": "http", "asgi": {"spec_version": "2.4"}}, None, gone))
+    assert searches.live == {held[2]}
+
+
+async def iter_nothing():
+    yield "never read\n"
+
 def test_the_curve_is_the_post_mortem():
     c = client(SK, board="7")
     board, moves = opened(c)

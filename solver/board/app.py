@@ -58,6 +58,10 @@ DEFAULT_BODY_SECONDS = 60.0
 #: Samples of the single-dummy view: the default and the most a request may ask for.
 DEFAULT_SAMPLES = 100
 MAX_SAMPLES = 2000
+#: The most questions (card values, graphs, odds) the server holds at once, asked or waiting for a worker thread: a
+#: page asks at most three at a time, and a script that asks thousands is told the board is busy (503) rather than
+#: have them all wait in memory.
+MAX_QUESTIONS = 64
 
 T = TypeVar("T")
 
@@ -144,11 +148,19 @@ class Searches:
     analysis: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-analysis"))
     slots: dict[str, threading.Event] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: The stop events of the questions claimed and not yet released, at most ``max_questions``.
+    live: set[threading.Event] = field(default_factory=set)
+    max_questions: int = MAX_QUESTIONS
 
     def claim(self, slot: str) -> threading.Event:
-        """A stop event for a new question in ``slot``; the question it replaces is told to stop."""
+        """A stop event for a new question in ``slot``; the question it replaces is told to stop. A BoardError (503)
+        when ``max_questions`` are claimed already."""
         event = threading.Event()
         with self.lock:
+            if len(self.live) >= self.max_questions:
+                raise BoardError(f"the board is busy: {len(self.live)} questions are being answered or waiting (other "
+                                 "pages or a script asking many); ask again when they are answered", status=503)
+            self.live.add(event)
             stale = self.slots.get(slot)
             self.slots[slot] = event
         if stale is not None:
@@ -163,8 +175,10 @@ class Searches:
             stale.set()
 
     def release(self, slot: str, event: threading.Event) -> None:
+        """The question of ``event`` is over (answered, stopped or its page gone): its place is free. Idempotent."""
         event.set()
         with self.lock:
+            self.live.discard(event)
             if self.slots.get(slot) is event:
                 del self.slots[slot]
 
@@ -234,6 +248,21 @@ class RangeRefusals:
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 *extra]})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
+
+
+class QuestionResponse(StreamingResponse):
+    """A streamed answer whose question is released however the response ends: a stream whose client left before
+    its first line never runs its generator, whose ``finally`` would have released it."""
+
+    def __init__(self, lines: AsyncIterator[str], release: Callable[[], None]) -> None:
+        super().__init__(lines, media_type="application/x-ndjson", headers={"Cache-Control": "no-store"})
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -378,8 +407,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         slot = client + ":values"
         stop = searches.claim(slot)
         searches.stop(client + ":curve")  # the graph of the moves before this click: the page asks again after it
-        return StreamingResponse(_value_lines(current, name, seat, stop, slot), media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store"})
+        return QuestionResponse(_value_lines(current, name, seat, stop, slot), lambda: searches.release(slot, stop))
 
     async def _value_lines(current: Any, name: str, seat: int | None, stop: threading.Event,
                            slot: str) -> AsyncIterator[str]:
@@ -472,8 +500,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
         slot = _client(body) + ":odds"
         stop = searches.claim(slot)
-        return StreamingResponse(_odds_lines(current, seat, samples, stop, slot), media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store"})
+        return QuestionResponse(_odds_lines(current, seat, samples, stop, slot), lambda: searches.release(slot, stop))
 
     async def _odds_lines(current: Any, seat: int, samples: int, stop: threading.Event,
                           slot: str) -> AsyncIterator[str]:
