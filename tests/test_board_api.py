@@ -368,6 +368,42 @@ def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_
     assert len(after) == len(before) and {b["id"] for b in after}.isdisjoint(b["id"] for b in before)
 
 
+
+def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(tmp_path, monkeypatch):
+    """A page load reads a named file again when it changed. Replaced by a named pipe, it was read on a worker thread
+    that waited for a writer forever (one more thread at each load, until uploads waited too); replaced by a huge
+    file, it was read whole into memory. Each is now said on the page, and the file named again once it is a good
+    file is read again."""
+    import threading
+
+    served = tmp_path / "served.tbn"
+    served.write_text(SK.read_text())
+    c = client(served)
+    assert len(c.get("/api/start").json()["files"][0]["boards"]) == 7
+    served.unlink()
+    os.mkfifo(served)
+    answers: list = []
+    asking = threading.Thread(target=lambda: answers.append(c.get("/api/start")), daemon=True)
+    asking.start()
+    asking.join(20)
+    if asking.is_alive():  # the old reader waits for a writer: give it an empty one so that the test ends
+        os.close(os.open(served, os.O_WRONLY | os.O_NONBLOCK))
+        asking.join(20)
+    listed = answers[0].json()["files"][0]
+    assert listed["boards"] == [] and listed["error"] == (
+        f"{served}: not a regular file now (a named pipe, device or directory is at its name); the board reads only "
+        "regular files")
+    served.unlink()
+    served.write_text(SK.read_text())
+    monkeypatch.setattr(board_app, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(session, "MAX_FILE_BYTES", 1000)
+    listed = c.get("/api/start").json()["files"][0]
+    size = served.stat().st_size
+    assert listed["boards"] == [] and listed["error"] == (
+        f"{served}: {size:,} bytes, more than the board reads (1,000 bytes; it opens at most 1,000 records)")
+    monkeypatch.undo()
+    assert len(c.get("/api/start").json()["files"][0]["boards"]) == 7
+
 def test_the_texts_opened_keep_no_forgotten_board(monkeypatch):
     """Each text opened kept its list of boards, so a forgotten board stayed in memory, up to MAX_BOARDS texts of
     up to a thousand boards each (the review): the texts keep ids, and only of boards still open."""
@@ -1156,6 +1192,14 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
                           str(tmp_path / "missing.tbn"), "--no-open"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and "missing.tbn: not a readable file" in run.stderr and "Traceback" not in run.stderr
+    huge = tmp_path / "huge.tbn"  # sparse: no disk is used
+    with huge.open("wb") as file:
+        file.truncate(session.MAX_FILE_BYTES + 1)
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(huge),
+                          "--no-open"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert run.stderr == (f"stich: {huge}: {session.MAX_FILE_BYTES + 1:,} bytes, more than the board reads "
+                          f"({session.MAX_FILE_BYTES:,} bytes; it opens at most 1,000 records)\n")
 
 
 def test_a_stale_graph_stops_at_its_next_search():

@@ -42,8 +42,8 @@ from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
-from .session import (Board, BoardError, Boards, chosen_objective, curve_document, decoded_text, file_name_for,
-                      graph_measure, pasted_bytes,
+from .session import (MAX_FILE_BYTES, MAX_RECORDS, Board, BoardError, Boards, chosen_objective, curve_document,
+                      decoded_text, file_name_for, graph_measure, named_file, pasted_bytes,
                       new_deal, objective_seat, odds_document, saved_record, values_document, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
@@ -322,12 +322,16 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         """The boards of a file named on the command line: read again when it changed (a page reload shows the
         edit), else the same boards under the same ids, so that reloads and other tabs do not pile up copies and
         push an open page's board out of the server's memory."""
-        status = path.stat()
-        stamp = (status.st_size, status.st_mtime_ns)
-        known = read.get(path)
-        if known is not None and known[0] == stamp and boards.holds(known[1]):
-            return known[1], known[2]
-        found, refused = boards.add_text_said(decoded_text(path.read_bytes(), str(path)), str(path))
+        with named_file(path) as (status, handle):
+            stamp = (status.st_size, status.st_mtime_ns)
+            known = read.get(path)
+            if known is not None and known[0] == stamp and boards.holds(known[1]):
+                return known[1], known[2]
+            raw = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since it was looked at reads no further
+        if len(raw) > MAX_FILE_BYTES:
+            raise BoardError(f"{path}: more than the board reads ({MAX_FILE_BYTES:,} bytes; it opens at most "
+                             f"{MAX_RECORDS:,} records)")
+        found, refused = boards.add_text_said(decoded_text(raw, str(path)), str(path))
         read[path] = (stamp, found, refused)
         return found, refused
 

@@ -13,11 +13,14 @@ import copy
 import hashlib
 import io
 import itertools
+import os
+import stat
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, BinaryIO, Iterator, Mapping, Sequence
 
 from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
@@ -35,6 +38,9 @@ from ..settlement import settlement_unsupported
 
 #: The most records one file, upload or paste may hold.
 MAX_RECORDS = 1000
+#: The largest file named on the command line the board reads, in bytes: 32 KB a record of the most records, and a
+#: file replaced while served by one far larger (a log, a disk image) is refused rather than read into memory.
+MAX_FILE_BYTES = 32_000_000
 #: How many boards one server keeps (the one used longest ago is forgotten first; the page reopens a forgotten one):
 #: twice a file of the most records, so that an upload's own boards all stay, and so do the boards a page used before
 #: it (some 40 MB resident a thousand boards).
@@ -233,6 +239,24 @@ class Boards:
                 self._refused[key] = refused
                 self._text_of.update((board.id, key) for board in found)
         return found, refused
+
+
+@contextmanager
+def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
+    """A file named on the command line, open for reading, and what it is now (it may have changed since the board
+    started). Opened without waiting, so that a named pipe put at its name is refused rather than waited on for a
+    writer (which held a worker thread forever, one more at each page load); a BoardError for anything but a regular
+    file of at most :data:`MAX_FILE_BYTES`, OSError where it cannot be opened."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(handle, "rb") as file:
+        status = os.fstat(file.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            raise BoardError(f"{path}: not a regular file now (a named pipe, device or directory is at its name); "
+                             "the board reads only regular files")
+        if status.st_size > MAX_FILE_BYTES:
+            raise BoardError(f"{path}: {status.st_size:,} bytes, more than the board reads ({MAX_FILE_BYTES:,} "
+                             f"bytes; it opens at most {MAX_RECORDS:,} records)")
+        yield status, file
 
 
 def decoded_text(raw: bytes, source: str) -> str:
