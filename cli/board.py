@@ -55,7 +55,7 @@ def board(
     import uvicorn  # the web stack is imported by this command alone: the others start without it
 
     from solver.board.app import create_app
-    from solver.board.guard import is_wildcard, machine_names, on_network
+    from solver.board.guard import is_wildcard, on_network
     from solver.search.engine import EngineSolver
 
     from solver.board.session import MAX_FILE_BYTES, MAX_RECORDS
@@ -87,7 +87,8 @@ def board(
     url = address_url(local, bound)
     print(url, flush=True)
     if network:
-        message(network_message(host, bound, reachable_addresses(host, listener), machine_names(), allow_hosts or []))
+        message(network_message(host, bound, reachable_addresses(host, listener), listed_names(),
+                                allow_hosts or []))
     else:
         message("stich board: serving on this machine"
                 + (f"; it also answers to {', '.join(allow_hosts)} (--allow-host)" if allow_hosts else "")
@@ -120,6 +121,18 @@ def _board_server():
 def address_url(host: str, port: int) -> str:
     """The board's address at ``host`` (an IPv6 address in brackets)."""
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def listed_names() -> set[str]:
+    """The machine's names the startup list offers: its own, and its multicast-DNS ``NAME.local`` only where a
+    responder evidently answers for it (else no other machine finds it by that name; the board still accepts it)."""
+    from solver.board.guard import machine_names, multicast_dns_answers
+
+    names = machine_names()
+    if multicast_dns_answers():
+        return names
+    own = {name.lower() for name in (socket.gethostname(), socket.getfqdn())}
+    return {name for name in names if not name.endswith(".local") or name in own}
 
 
 def reachable_addresses(host: str, listener: socket.socket) -> List[str]:

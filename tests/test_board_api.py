@@ -899,11 +899,67 @@ def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
     assert sorted(asked) == ["clubpc", "clubpc.club.lan", "clubpc.local"]
 
 
+FIB_TRIE = """Main:
+  +-- 0.0.0.0/0 3 0 5
+     |-- 0.0.0.0
+        /0 universe UNICAST
+     +-- 127.0.0.0/8 2 0 2
+        +-- 127.0.0.0/31 1 0 0
+           |-- 127.0.0.0
+              /8 host LOCAL
+           |-- 127.0.0.1
+              /32 host LOCAL
+     +-- 192.0.2.0/24 2 0 2
+        +-- 192.0.2.0/29 2 0 2
+           |-- 192.0.2.0
+              /24 link UNICAST
+           |-- 192.0.2.2
+              /32 host LOCAL
+           |-- 192.0.2.5
+              /32 host LOCAL
+        |-- 192.0.2.255
+           /32 link BROADCAST
+     |-- 198.51.100.9
+        /32 host LOCAL
+"""
+
+
+def test_every_ipv4_address_of_an_interface_is_read_a_second_one_too():
+    """The ioctl the interfaces were read by gives each interface's first IPv4 address: a second address on the
+    same interface (``ip addr add``) was left out of the startup list. Linux's routing table lists them all."""
+    from solver.board.guard import local_ipv4_addresses
+
+    assert local_ipv4_addresses(FIB_TRIE) == {"127.0.0.1", "192.0.2.2", "192.0.2.5", "198.51.100.9"}
+    assert local_ipv4_addresses("") == set()
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS always answers multicast DNS")
+def test_name_local_is_listed_only_where_multicast_dns_answers(club_machine, monkeypatch, tmp_path):
+    """The startup list offered ``clubpc.local`` on every machine, also where nothing answers multicast DNS for it
+    (a Linux machine without Avahi or systemd-resolved's MulticastDNS): no other machine found it by that name. It
+    is listed where a socket is bound to UDP port 5353; the board accepts the name either way."""
+    from solver.board import guard
+    from solver.cli import board as board_command
+
+    header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    quiet, answering = tmp_path / "udp", tmp_path / "udp6"
+    quiet.write_text(header + "  1: 0100007F:0035 00000000:0000 07 00000000:00000000 00:00000000 00000000 0 0 1\n")
+    answering.write_text(header + "  2: 00000000000000000000000000000000:14E9 00000000000000000000000000000000:0000"
+                                  " 07 00000000:00000000 00:00000000 00000000 105 0 2\n")
+    assert not guard.multicast_dns_answers([str(quiet)]) and guard.multicast_dns_answers([str(quiet), str(answering)])
+    assert not guard.multicast_dns_answers([str(tmp_path / "missing")])
+    monkeypatch.setattr(guard, "multicast_dns_answers", lambda: False)
+    assert board_command.listed_names() == {"clubpc", "clubpc.club.lan"}
+    assert "clubpc.local" in guard.machine_names()  # still one of the board's names
+    monkeypatch.setattr(guard, "multicast_dns_answers", lambda: True)
+    assert board_command.listed_names() == {"clubpc", "clubpc.club.lan", "clubpc.local"}
+
+
 def test_every_interfaces_address_is_listed_not_only_the_default_routes():
     """A club PC on a cable and a wireless network is reached at both; the startup list had only the default
-    route's address and the names'. Each interface's address is read from the system (its first IPv4 address, every
-    IPv6 one): every one that is neither loopback nor link-local is listed, and each interface's first IPv4 address
-    that ``ip`` shows is among them (an alias or second address on one interface is not: docs/board.md)."""
+    route's address and the names'. Each interface's addresses are read from the system (every IPv4 and IPv6
+    address): every one that is neither loopback nor link-local is listed, and every IPv4 address that ``ip`` shows
+    is among them (a second address on one interface too)."""
     from solver.board.guard import interface_addresses, machine_addresses
 
     found = interface_addresses()
@@ -915,11 +971,8 @@ def test_every_interfaces_address_is_listed_not_only_the_default_routes():
                                timeout=10).stdout
     except (OSError, subprocess.SubprocessError):
         pytest.skip("no ip command here")
-    first: dict[str, str] = {}
-    for line in shown.splitlines():  # "2: eth0    inet 192.0.2.2/24 ...": an interface's first line is its first
-        words = line.split()
-        first.setdefault(words[1], words[3].split("/")[0])
-    assert set(first.values()) <= found, (first, found)
+    every = {line.split()[3].split("/")[0] for line in shown.splitlines()}  # "2: eth0    inet 192.0.2.2/24 ..."
+    assert every <= found, (every, found)
 
 
 def test_the_command_on_every_address_is_reached_by_the_machines_address():

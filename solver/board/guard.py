@@ -95,6 +95,30 @@ def machine_names() -> set[str]:
     return names
 
 
+#: The UDP port a multicast-DNS responder listens on (RFC 6762).
+MULTICAST_DNS_PORT = 5353
+
+
+def multicast_dns_answers(tables: Iterable[str] = ("/proc/net/udp", "/proc/net/udp6")) -> bool:
+    """Whether something on this machine evidently answers multicast DNS, so that other machines may find it as
+    ``NAME.local``: always on macOS (mDNSResponder); on Linux where a socket is bound to UDP port 5353 (Avahi,
+    systemd-resolved with MulticastDNS, read from ``tables``); elsewhere no evidence. The startup list offers the name
+    only then: a Linux machine without a responder is not found by it."""
+    if sys.platform == "darwin":
+        return True
+    for table in tables:
+        try:
+            with open(table, encoding="ascii") as sockets:
+                next(sockets, None)  # the column names
+                for line in sockets:  # "  0: 00000000:14E9 00000000:0000 07 ...": local address:port in hex
+                    fields = line.split()
+                    if len(fields) > 1 and int(fields[1].rpartition(":")[2], 16) == MULTICAST_DNS_PORT:
+                        return True
+        except (OSError, ValueError):
+            continue
+    return False
+
+
 def on_network(host: str) -> bool:
     """Whether the board bound to ``host`` serves other machines too (any address but loopback's, a wildcard above
     all): its own names are then also every IP literal and the machine's names."""
@@ -102,16 +126,38 @@ def on_network(host: str) -> bool:
     return address not in LOOPBACK_NAMES and not (ip_literal(address) and ipaddress.ip_address(address).is_loopback)
 
 
+def local_ipv4_addresses(fib_trie: str) -> set[str]:
+    """The IPv4 addresses of this machine in the text of Linux's ``/proc/net/fib_trie``: each ``|-- ADDRESS`` line
+    followed by ``/32 host LOCAL`` (every address of every interface, a second address or alias too)."""
+    found: set[str] = set()
+    last = None
+    for line in fib_trie.splitlines():
+        words = line.split()
+        if words[:1] == ["|--"] and len(words) == 2:
+            last = words[1]
+        elif last is not None and words[:3] == ["/32", "host", "LOCAL"] and ip_literal(last):
+            found.add(last)
+    return found
+
+
 def interface_addresses() -> set[str]:
-    """The addresses of this machine's network interfaces where the system tells them without a library (Linux: each
-    interface's IPv4 address by ioctl, every IPv6 address from /proc); empty elsewhere. A club PC on both a cable and
-    a wireless network is reached at both, and only one of them is its default route's."""
+    """The addresses of this machine's network interfaces where the system tells them without a library (Linux:
+    every IPv4 address from /proc's routing table, else each interface's first by ioctl; every IPv6 address from
+    /proc); empty elsewhere. A club PC on both a cable and a wireless network is reached at both, and only one of
+    them is its default route's."""
     found: set[str] = set()
     try:
         with open("/proc/net/if_inet6", encoding="ascii") as table:
             found |= {str(ipaddress.IPv6Address(bytes.fromhex(line.split()[0]))) for line in table if line.strip()}
     except (OSError, ValueError):
         pass
+    try:
+        with open("/proc/net/fib_trie", encoding="ascii") as trie:
+            ipv4 = local_ipv4_addresses(trie.read())
+    except (OSError, ValueError):
+        ipv4 = set()
+    if ipv4:
+        return found | ipv4
     try:
         import fcntl
         import struct
