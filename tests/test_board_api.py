@@ -394,6 +394,9 @@ def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(
         f"{served}: not a regular file now (a named pipe, device or directory is at its name); the board reads only "
         "regular files")
     served.unlink()
+    served.mkdir()  # a directory is said in the same words (it was "Is a directory: 8", a descriptor's number)
+    assert c.get("/api/start").json()["files"][0]["error"] == listed["error"]
+    served.rmdir()
     served.write_text(SK.read_text())
     monkeypatch.setattr(board_app, "MAX_FILE_BYTES", 1000)
     monkeypatch.setattr(session, "MAX_FILE_BYTES", 1000)

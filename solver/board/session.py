@@ -248,14 +248,20 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
     writer (which held a worker thread forever, one more at each page load); a BoardError for anything but a regular
     file of at most :data:`MAX_FILE_BYTES`, OSError where it cannot be opened."""
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        status = os.fstat(handle)
+    except OSError:
+        os.close(handle)
+        raise
+    if not stat.S_ISREG(status.st_mode):  # looked at before a file object is made: fdopen refuses a directory
+        os.close(handle)
+        raise BoardError(f"{path}: not a regular file now (a named pipe, device or directory is at its name); "
+                         "the board reads only regular files")
+    if status.st_size > MAX_FILE_BYTES:
+        os.close(handle)
+        raise BoardError(f"{path}: {status.st_size:,} bytes, more than the board reads ({MAX_FILE_BYTES:,} "
+                         f"bytes; it opens at most {MAX_RECORDS:,} records)")
     with os.fdopen(handle, "rb") as file:
-        status = os.fstat(file.fileno())
-        if not stat.S_ISREG(status.st_mode):
-            raise BoardError(f"{path}: not a regular file now (a named pipe, device or directory is at its name); "
-                             "the board reads only regular files")
-        if status.st_size > MAX_FILE_BYTES:
-            raise BoardError(f"{path}: {status.st_size:,} bytes, more than the board reads ({MAX_FILE_BYTES:,} "
-                             f"bytes; it opens at most {MAX_RECORDS:,} records)")
         yield status, file
 
 
