@@ -1044,9 +1044,10 @@ def test_request_bodies_are_limited():
 
 
 def asgi_answer(app, method: str, path: str, parts: list[bytes], *, pause: float, length: int | None = None,
-                ends: bool = False) -> tuple:
+                ends: bool = False, leaves: bool = False) -> tuple:
     """What ``app`` answers a request whose body comes as ``parts`` and then stops (a client that trickles its body
-    and waits) or, with ``ends``, is whole: each part after ``pause`` seconds, then nothing until the app answers. Straight through ASGI, since
+    and waits; with ``leaves``, one that then disconnects) or, with ``ends``, is whole: each part after ``pause``
+    seconds, then nothing until the app answers. Straight through ASGI, since
     the test client reads a whole body before the app sees any of it."""
     headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
     if length is not None:
@@ -1061,7 +1062,8 @@ def asgi_answer(app, method: str, path: str, parts: list[bytes], *, pause: float
             await asyncio.sleep(pause)
             part = parts.pop(0)
             return {"type": "http.request", "body": part, "more_body": bool(parts) or not ends}
-        await asyncio.sleep(3600)  # the client never sends the rest
+        if not leaves:
+            await asyncio.sleep(3600)  # the client never sends the rest
         return {"type": "http.disconnect"}
 
     async def send(message: dict) -> None:
@@ -1073,6 +1075,8 @@ def asgi_answer(app, method: str, path: str, parts: list[bytes], *, pause: float
         return time.monotonic() - started
 
     seconds = asyncio.run(run())
+    if leaves:
+        return sent, None, seconds
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return status, json.loads(body), seconds
@@ -1093,6 +1097,14 @@ def test_a_body_that_does_not_arrive_in_time_is_refused():
     status, answer, _ = asgi_answer(create_app([ZR], body_seconds=5), "POST", "/api/position",
                                     [b'{"board": "nope"', b"}"], pause=0.1, length=17, ends=True)
     assert status == 404 and "no board 'nope'" in answer["error"]
+
+
+def test_a_client_that_leaves_mid_body_is_no_fault(capsys):
+    """A page closed during an upload left "stich board: /api/load: ClientDisconnect: " on the console, as if the
+    board had failed; the client is just gone."""
+    for path in ("/api/position", "/api/load"):
+        asgi_answer(create_app([ZR]), "POST", path, [b"{"], pause=0.01, length=100, leaves=True)
+    assert capsys.readouterr().err == ""
 
 def test_static_files_are_the_packages_only():
     c = client(ZR)

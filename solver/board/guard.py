@@ -23,6 +23,7 @@ import socket
 import sys
 from typing import Iterable
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
@@ -361,6 +362,8 @@ class Guard:
         except BodyRefused as refusal:
             if not started:
                 await _refuse(send, refusal.status, refusal.message)
+        except ClientDisconnect:  # the client left before its body was whole (a page closed mid-upload): no fault
+            pass
         except Exception as error:  # the app's handler has answered 500 already: one line on the console, no trace
             print(f"stich board: {scope.get('path')}: {type(error).__name__}: {error}", file=sys.stderr)
             if not started:
