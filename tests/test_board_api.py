@@ -1099,6 +1099,50 @@ def test_a_body_that_does_not_arrive_in_time_is_refused():
     assert status == 404 and "no board 'nope'" in answer["error"]
 
 
+
+def test_the_bodies_read_at_once_are_bounded():
+    """Each body was limited in size, but not all of them together: 60 clients each holding a body of just under
+    2 MB open grew the server by 120 MB, and more by as much again each. Past ``max_reading`` bytes of the bodies
+    being read a request is told the board is busy (503, in words); each body's bytes are given back when its
+    request ends."""
+    guard = create_app([ZR], max_body=1000, body_seconds=1.0)
+    guard.max_reading = 1500
+
+    def scope() -> dict:
+        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                "scheme": "http", "path": "/api/position", "raw_path": b"/api/position", "query_string": b"",
+                "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
+                "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "root_path": ""}
+
+    async def holding(sent: list, delay: float) -> None:
+        parts = [b" " * 800]
+
+        async def receive() -> dict:
+            if parts:
+                await asyncio.sleep(delay)
+                return {"type": "http.request", "body": parts.pop(), "more_body": True}
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        await guard(scope(), receive, send)
+
+    first: list = []
+    second: list = []
+
+    async def both() -> None:
+        await asyncio.wait_for(asyncio.gather(holding(first, 0), holding(second, 0.1)), 20)
+
+    asyncio.run(both())
+    assert first[0]["status"] == 408  # its time ran out
+    assert second[0]["status"] == 503 and json.loads(second[1]["body"])["error"] == (
+        "the board is busy: the bodies of the requests it is answering hold 1,500 bytes already; send this one again "
+        "in a moment")
+    assert guard.reading == 0
+    refused(TestClient(guard, base_url="http://127.0.0.1").post("/api/load", json={"text": "x"}), 400, "pasted text")
+
 def test_a_client_that_leaves_mid_body_is_no_fault(capsys):
     """A page closed during an upload left "stich board: /api/load: ClientDisconnect: " on the console, as if the
     board had failed; the client is just gone."""

@@ -11,7 +11,8 @@ machine's names; ``--allow-host`` adds others (a reverse proxy's, a club's DNS n
 size: a Content-Length over the limit is refused at once, and a body sent without one is counted as it arrives. They
 are limited in time too: a body that has not all arrived within the limit is refused, so a client that trickles its
 body (a byte a second, or short chunks each wrapped in long chunk headers, which are no body bytes) does not hold a
-request open forever.
+request open forever; and all of them at once are limited, so that many clients each sending a body just under the
+limit do not hold memory without bound.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ class BodyRefused(Exception):
 
     status = 400
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.message = message
+        if status is not None:
+            self.status = status
 
 
 class BodyTooLarge(BodyRefused):
@@ -250,10 +253,12 @@ class Guard:
     (name, port): a name without a port is accepted with the board's port or with none (a proxy in front on its
     scheme's standard port), a name with a port on that port (and with none when it is 80 or 443, which a browser
     leaves out). ``max_body`` bytes of a body are read at most, for at most ``body_seconds`` from the request's
-    start."""
+    start; the bodies of all the requests being answered hold at most ``max_reading`` bytes (16 largest bodies by
+    default: many clients each sending a body just under the limit held memory without bound), past which a request
+    is told the board is busy (503)."""
 
     def __init__(self, app: ASGIApp, *, hosts: Iterable[str], port: int | None, max_body: int,
-                 body_seconds: float = 60.0, any_ip: bool = False,
+                 body_seconds: float = 60.0, max_reading: int | None = None, any_ip: bool = False,
                  allowed: Iterable[tuple[str, str | None]] = ()) -> None:
         self.app = app
         self.hosts = {name.lower() for name in hosts}
@@ -263,6 +268,8 @@ class Guard:
         self.port = None if port is None else str(port)
         self.max_body = max_body
         self.body_seconds = body_seconds
+        self.max_reading = 16 * max_body if max_reading is None else max_reading
+        self.reading = 0  # bytes of the bodies of the requests being answered
         self.any_ip = any_ip
         self.allowed = {(name.lower(), None if allowed_port is None else str(allowed_port))
                         for name, allowed_port in allowed}
@@ -342,10 +349,15 @@ class Guard:
                 raise BodyTooSlow(f"the request's body did not arrive within {self.body_seconds:g} s ({came} came); "
                                   "the board waits no longer for a body") from None
             if message["type"] == "http.request":
-                received += len(message.get("body", b""))
+                size = len(message.get("body", b""))
+                received += size
+                self.reading += size
                 whole = not message.get("more_body", False)
                 if received > self.max_body:
                     raise BodyTooLarge(self.too_large())
+                if self.reading > self.max_reading:
+                    raise BodyRefused(f"the board is busy: the bodies of the requests it is answering hold "
+                                      f"{self.max_reading:,} bytes already; send this one again in a moment", 503)
             return message
 
         started = False
@@ -368,3 +380,5 @@ class Guard:
             print(f"stich board: {scope.get('path')}: {type(error).__name__}: {error}", file=sys.stderr)
             if not started:
                 await _refuse(send, 500, "the board failed on this request; please report it")
+        finally:
+            self.reading -= received
