@@ -1308,7 +1308,7 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
     with huge.open("wb") as file:
         file.truncate(session.MAX_FILE_BYTES + 1)
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(huge),
-                          "--no-open"], capture_output=True, text=True, timeout=60)
+                          "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert run.stderr == (f"stich: {huge}: {session.MAX_FILE_BYTES + 1:,} bytes, more than the board reads "
                           f"({session.MAX_FILE_BYTES:,} bytes; it opens at most 1,000 records)\n")
