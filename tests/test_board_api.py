@@ -479,6 +479,12 @@ def test_save_writes_a_record_every_command_reads(tmp_path):
     saved = c.post("/api/save", json={"board": board, "moves": moves[:9]})
     assert saved.status_code == 200
     assert saved.headers["content-disposition"] == 'attachment; filename="zwanzigerrufen-1.tbn"'
+    # a name in other letters than Latin-1's failed the save (500, UnicodeEncodeError): it goes as filename*
+    for name, sent in (("şah", "attachment; filename=\"_ah-1.tbn\"; filename*=UTF-8''%C5%9Fah-1.tbn"),
+                       ("Übung", "attachment; filename=\"_bung-1.tbn\"; filename*=UTF-8''%C3%9Cbung-1.tbn")):
+        uploaded = c.post("/api/load", files={"file": (f"{name}.tbn", ZR.read_bytes(), "text/plain")}).json()
+        named = c.post("/api/save", json={"board": uploaded["open"], "moves": []})
+        assert named.status_code == 200 and named.headers["content-disposition"] == sent
     path = tmp_path / "saved.tbn"
     path.write_text(saved.text, encoding="utf-8")
     again = next(solver.read_positions(path))

@@ -42,8 +42,8 @@ from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
-from .session import (MAX_FILE_BYTES, MAX_RECORDS, Board, BoardError, Boards, chosen_objective, curve_document,
-                      decoded_text, file_name_for, graph_measure, named_file, pasted_bytes,
+from .session import (MAX_FILE_BYTES, MAX_RECORDS, Board, BoardError, Boards, attachment_header, chosen_objective,
+                      curve_document, decoded_text, file_name_for, graph_measure, named_file, pasted_bytes,
                       new_deal, objective_seat, odds_document, saved_record, values_document, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
@@ -564,7 +564,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         board_ = boards.get(body.get("board"))
         text = saved_record(board_, _moves(body))
         return Response(text, media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{file_name_for(board_)}"'})
+                        headers={"Content-Disposition": attachment_header(file_name_for(board_))})
 
     async def bad_input(request: Request, error: Exception) -> Response:
         status = getattr(error, "status", 400)

@@ -16,6 +16,7 @@ import itertools
 import os
 import stat
 import threading
+import urllib.parse
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -564,6 +565,16 @@ def saved_record(board: Board, moves: Sequence[object]) -> str:
         if isinstance(error, StichError):
             raise
         raise InvalidPositionError(f"the record cannot be written: {error}") from None
+
+
+def attachment_header(name: str) -> str:
+    """The Content-Disposition of a download named ``name``. A header is Latin-1, so a name in other letters (a file
+    uploaded as ``şah.tbn``) failed the save with a UnicodeEncodeError: such a name goes as RFC 6266's ``filename*``
+    in UTF-8, beside an ASCII ``filename`` for a client without it."""
+    plain = "".join(char if char.isascii() else "_" for char in name)
+    if plain == name:
+        return f'attachment; filename="{name}"'
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{urllib.parse.quote(name)}"
 
 
 def file_name_for(board: Board) -> str:
