@@ -95,7 +95,7 @@ def board(
                 + "; Ctrl-C stops it")
     if not no_open:
         threading.Timer(0.5, webbrowser.open, [url]).start()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol())
     try:
         _board_server()(config).run(sockets=[listener])
     except KeyboardInterrupt:
@@ -103,6 +103,53 @@ def board(
     finally:
         listener.close()
     sys.stdout.flush()
+
+
+#: Seconds a connection has to send a request's headers, from its opening or from the end of the answer before.
+HEADER_SECONDS = 30.0
+
+
+def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
+    """uvicorn's HTTP protocol (h11), but a connection that has not sent a request's headers within
+    ``header_seconds`` is closed: uvicorn waited for them forever, so a client that opened connections and sent
+    nothing, or a header a byte at a time, held each (and a file descriptor: some hundreds use them all up) as long
+    as it liked. The body's time is the app's (``Guard``); an idle connection between requests is uvicorn's
+    keep-alive's, 5 s."""
+    import asyncio
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class BoardProtocol(H11Protocol):
+        header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._await_headers()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._await_headers()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_waiting()
+            super().connection_lost(exc)
+
+        def _stop_waiting(self) -> None:
+            if self.header_timer is not None:
+                self.header_timer.cancel()
+                self.header_timer = None
+
+        def _await_headers(self) -> None:
+            self._stop_waiting()
+            self.header_timer = self.loop.call_later(header_seconds, self._headers_due)
+
+        def _headers_due(self) -> None:
+            self.header_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():  # no request's headers yet
+                self.transport.close()
+
+    return BoardProtocol
 
 
 def _board_server():

@@ -1320,6 +1320,60 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
                           f"({session.MAX_FILE_BYTES:,} bytes; it opens at most 1,000 records)\n")
 
 
+
+def test_a_connection_that_sends_no_headers_in_time_is_closed():
+    """uvicorn waited for a request's headers forever: a client that opened connections and sent nothing, or a
+    header a byte at a time, held each one (and a file descriptor) as long as it liked. The command's protocol closes
+    a connection that has sent no request's headers within its time; a request in time is answered, and the same
+    connection is given the time again for its next one."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from solver.cli.board import _board_protocol
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app([ZR], port=port), log_level="warning", lifespan="off",
+                                           http=_board_protocol(header_seconds=1.0)))
+    serving = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    serving.start()
+
+    def closed_after(connection: socket.socket, trickle: bool) -> float:
+        started = time.monotonic()
+        connection.settimeout(0.2)
+        while time.monotonic() - started < 10:
+            try:
+                if trickle:
+                    connection.sendall(b"a")
+                if connection.recv(1000) == b"":
+                    return time.monotonic() - started
+            except socket.timeout:
+                continue
+            except OSError:
+                return time.monotonic() - started
+        return float("inf")
+
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        silent = socket.create_connection(("127.0.0.1", port))
+        assert closed_after(silent, trickle=False) < 3
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())
+        assert closed_after(slow, trickle=True) < 3
+        prompt = socket.create_connection(("127.0.0.1", port))
+        prompt.settimeout(10)
+        prompt.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        assert prompt.recv(100).startswith(b"HTTP/1.1 200")
+        prompt.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())  # the next one
+        assert closed_after(prompt, trickle=True) < 3
+    finally:
+        server.should_exit = True
+        serving.join(20)
+
 def test_a_stale_graph_stops_at_its_next_search():
     import threading
 
