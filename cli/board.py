@@ -61,6 +61,10 @@ def board(
     from solver.board.session import MAX_FILE_BYTES, MAX_RECORDS
 
     for path in files or []:
+        if path != Path("-") and path.exists() and not path.is_file():
+            message(f"stich: {path}: not a regular file (the board reads its files again when a page loads, which a "
+                    "named pipe, device or directory cannot give; upload its text on the page)")
+            raise typer.Exit(EXIT_BAD_INPUT)
         if path == Path("-") or not path.is_file():
             message(f"stich: {path}: not a readable file (the board opens files by name; upload others on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)

@@ -1310,6 +1310,13 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
                           str(tmp_path / "missing.tbn"), "--no-open"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and "missing.tbn: not a readable file" in run.stderr and "Traceback" not in run.stderr
+    pipe = tmp_path / "pipe.tbn"  # refused at once, not waited on for a writer (stich solve reads one: it reads once)
+    os.mkfifo(pipe)
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(pipe),
+                          "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and run.stderr == (
+        f"stich: {pipe}: not a regular file (the board reads its files again when a page loads, which a named pipe, "
+        "device or directory cannot give; upload its text on the page)\n")
     huge = tmp_path / "huge.tbn"  # sparse: no disk is used
     with huge.open("wb") as file:
         file.truncate(session.MAX_FILE_BYTES + 1)
