@@ -1328,11 +1328,10 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
 
 
 
-def test_a_connection_that_sends_no_headers_in_time_is_closed():
-    """uvicorn waited for a request's headers forever: a client that opened connections and sent nothing, or a
-    header a byte at a time, held each one (and a file descriptor) as long as it liked. The command's protocol closes
-    a connection that has sent no request's headers within its time; a request in time is answered, and the same
-    connection is given the time again for its next one."""
+@pytest.fixture
+def served_port():
+    """The board served by uvicorn with the command's protocol (a connection's headers given 1 s), in this process:
+    its port."""
     import socket
     import threading
 
@@ -1342,10 +1341,28 @@ def test_a_connection_that_sends_no_headers_in_time_is_closed():
 
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app([ZR], port=port), log_level="warning", lifespan="off",
+    server = uvicorn.Server(uvicorn.Config(create_app([ZR], port=port), log_level="critical", lifespan="off",
                                            http=_board_protocol(header_seconds=1.0)))
     serving = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     serving.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        serving.join(20)
+
+
+def test_a_connection_that_sends_no_headers_in_time_is_closed(served_port):
+    """uvicorn waited for a request's headers forever: a client that opened connections and sent nothing, or a
+    header a byte at a time, held each one (and a file descriptor) as long as it liked. The command's protocol closes
+    a connection that has sent no request's headers within its time; a request in time is answered, and the same
+    connection is given the time again for its next one."""
+    import socket
+
+    port = served_port
 
     def closed_after(connection: socket.socket, trickle: bool) -> float:
         started = time.monotonic()
@@ -1362,24 +1379,38 @@ def test_a_connection_that_sends_no_headers_in_time_is_closed():
                 return time.monotonic() - started
         return float("inf")
 
-    try:
-        deadline = time.monotonic() + 20
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.05)
-        silent = socket.create_connection(("127.0.0.1", port))
-        assert closed_after(silent, trickle=False) < 3
-        slow = socket.create_connection(("127.0.0.1", port))
-        slow.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())
-        assert closed_after(slow, trickle=True) < 3
-        prompt = socket.create_connection(("127.0.0.1", port))
-        prompt.settimeout(10)
-        prompt.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-        assert prompt.recv(100).startswith(b"HTTP/1.1 200")
-        prompt.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())  # the next one
-        assert closed_after(prompt, trickle=True) < 3
-    finally:
-        server.should_exit = True
-        serving.join(20)
+    silent = socket.create_connection(("127.0.0.1", port))
+    assert closed_after(silent, trickle=False) < 3
+    slow = socket.create_connection(("127.0.0.1", port))
+    slow.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())
+    assert closed_after(slow, trickle=True) < 3
+    prompt = socket.create_connection(("127.0.0.1", port))
+    prompt.settimeout(10)
+    prompt.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    assert prompt.recv(100).startswith(b"HTTP/1.1 200")
+    prompt.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())  # the next one
+    assert closed_after(prompt, trickle=True) < 3
+
+
+def test_a_request_that_is_not_http_is_refused_in_json(served_port):
+    """uvicorn refused a request it could not read (two Host headers, a bad Content-Length, a line that is no
+    header) in plain text, "Invalid HTTP request received.", while every other refusal of the board is JSON."""
+    import socket
+
+    for request in (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+                    b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
+                    b"GET / HTTP/1.1\r\nHost: a\r\nNo colon here\r\n\r\n"):
+        with socket.create_connection(("127.0.0.1", served_port)) as connection:
+            connection.settimeout(10)
+            connection.sendall(request)
+            answer = b""
+            while chunk := connection.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400") and b"content-type: application/json" in head.lower()
+        assert b"x-frame-options: DENY" in head
+        assert json.loads(body)["error"].startswith("the request is not HTTP the board reads (a malformed request "
+                                                    "line or header, or headers over 16 KB): ")
 
 def test_a_stale_graph_stops_at_its_next_search():
     import threading
