@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import sys
 import threading
@@ -55,12 +56,22 @@ def board(
     import uvicorn  # the web stack is imported by this command alone: the others start without it
 
     from solver.board.app import create_app
-    from solver.board.guard import is_wildcard, machine_names, on_network
+    from solver.board.guard import is_wildcard, on_network
     from solver.search.engine import EngineSolver
 
+    from solver.board.session import MAX_FILE_BYTES, MAX_RECORDS
+
     for path in files or []:
+        if path != Path("-") and path.exists() and not path.is_file():
+            message(f"stich: {path}: not a regular file (the board reads its files again when a page loads, which a "
+                    "named pipe, device or directory cannot give; upload its text on the page)")
+            raise typer.Exit(EXIT_BAD_INPUT)
         if path == Path("-") or not path.is_file():
             message(f"stich: {path}: not a readable file (the board opens files by name; upload others on the page)")
+            raise typer.Exit(EXIT_BAD_INPUT)
+        if path.stat().st_size > MAX_FILE_BYTES:
+            message(f"stich: {path}: {path.stat().st_size:,} bytes, more than the board reads ({MAX_FILE_BYTES:,} "
+                    f"bytes; it opens at most {MAX_RECORDS:,} records)")
             raise typer.Exit(EXIT_BAD_INPUT)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()
@@ -81,14 +92,15 @@ def board(
     url = address_url(local, bound)
     print(url, flush=True)
     if network:
-        message(network_message(host, bound, reachable_addresses(host, listener), machine_names(), allow_hosts or []))
+        message(network_message(host, bound, reachable_addresses(host, listener), listed_names(),
+                                allow_hosts or []))
     else:
         message("stich board: serving on this machine"
                 + (f"; it also answers to {', '.join(allow_hosts)} (--allow-host)" if allow_hosts else "")
                 + "; Ctrl-C stops it")
     if not no_open:
         threading.Timer(0.5, webbrowser.open, [url]).start()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol())
     try:
         _board_server()(config).run(sockets=[listener])
     except KeyboardInterrupt:
@@ -96,6 +108,67 @@ def board(
     finally:
         listener.close()
     sys.stdout.flush()
+
+
+#: Seconds a connection has to send a request's headers, from its opening or from the end of the answer before.
+HEADER_SECONDS = 30.0
+
+
+def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
+    """uvicorn's HTTP protocol (h11), but a connection that has not sent a request's headers within
+    ``header_seconds`` is closed: uvicorn waited for them forever, so a client that opened connections and sent
+    nothing, or a header a byte at a time, held each (and a file descriptor: some hundreds use them all up) as long
+    as it liked. The body's time is the app's (``Guard``); an idle connection between requests is uvicorn's
+    keep-alive's, 5 s."""
+    import asyncio
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class BoardProtocol(H11Protocol):
+        header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._await_headers()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._await_headers()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_waiting()
+            super().connection_lost(exc)
+
+        def _stop_waiting(self) -> None:
+            if self.header_timer is not None:
+                self.header_timer.cancel()
+                self.header_timer = None
+
+        def _await_headers(self) -> None:
+            self._stop_waiting()
+            self.header_timer = self.loop.call_later(header_seconds, self._headers_due)
+
+        def _headers_due(self) -> None:
+            self.header_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():  # no request's headers yet
+                self.transport.close()
+
+        def send_400_response(self, msg: str) -> None:
+            """A request h11 cannot read (a bad request line or header, headers over 16 KB) is refused in JSON,
+            as every other refusal of the board, not in uvicorn's plain text."""
+            from solver.board.guard import SAFETY_HEADERS
+
+            body = json.dumps({"error": "the request is not HTTP the board reads (a malformed request line or "
+                                        f"header, or headers over 16 KB): {msg}"}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                       (b"connection", b"close"), *SAFETY_HEADERS]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body),
+                          h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event) or b"")
+            self.transport.close()
+
+    return BoardProtocol
 
 
 def _board_server():
@@ -114,6 +187,18 @@ def _board_server():
 def address_url(host: str, port: int) -> str:
     """The board's address at ``host`` (an IPv6 address in brackets)."""
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def listed_names() -> set[str]:
+    """The machine's names the startup list offers: its own, and its multicast-DNS ``NAME.local`` only where a
+    responder evidently answers for it (else no other machine finds it by that name; the board still accepts it)."""
+    from solver.board.guard import machine_names, multicast_dns_answers
+
+    names = machine_names()
+    if multicast_dns_answers():
+        return names
+    own = {name.lower() for name in (socket.gethostname(), socket.getfqdn())}
+    return {name for name in names if not name.endswith(".local") or name in own}
 
 
 def reachable_addresses(host: str, listener: socket.socket) -> List[str]:

@@ -4,6 +4,7 @@ no traceback. The page itself is driven in a real browser by test_board_browser.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import os
@@ -290,6 +291,37 @@ def test_a_newer_question_stops_the_stale_one():
     searches.close()
 
 
+
+def test_a_flood_of_questions_is_told_the_board_is_busy():
+    """Every question (card values, the graph, the odds) waited for the one worker thread in an unbounded queue: a
+    script posting thousands of them under as many client names grew the server's memory with each. Past
+    ``max_questions`` at once the answer is now 503 in words, which the page shows; an answered question, and one
+    whose stream ended before its first line, gives its place back."""
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    searches = c.app.app.state.searches
+    searches.max_questions = 3
+    held = [searches.claim(f"script{number}:values") for number in range(3)]
+    for path, extra in (("/api/values", {}), ("/api/curve", {}), ("/api/odds", {"samples": 1})):
+        refused(c.post(path, json={"board": board, "moves": moves[:-1], "client": "page"} | extra), 503,
+                "the board is busy: 3 questions are being answered or waiting")
+    searches.release("script0:values", held[0])
+    assert lines(c.post("/api/values", json={"board": board, "moves": moves[:-1], "client": "page"}))[-1]["kind"] \
+        == "values"
+    assert searches.live == set(held[1:])
+    stream = board_app.QuestionResponse(iter_nothing(), lambda: searches.release("script1:values", held[1]))
+
+    async def gone(message):  # the client left before the answer's first line
+        raise OSError("the client left")
+
+    with pytest.raises(Exception):
+        asyncio.run(stream({"type": "http", "asgi": {"spec_version": "2.4"}}, None, gone))
+    assert searches.live == {held[2]}
+
+
+async def iter_nothing():
+    yield "never read\n"
+
 def test_the_curve_is_the_post_mortem():
     c = client(SK, board="7")
     board, moves = opened(c)
@@ -335,6 +367,45 @@ def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_
     after = c.get("/api/start").json()["files"][0]["boards"]
     assert len(after) == len(before) and {b["id"] for b in after}.isdisjoint(b["id"] for b in before)
 
+
+
+def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(tmp_path, monkeypatch):
+    """A page load reads a named file again when it changed. Replaced by a named pipe, it was read on a worker thread
+    that waited for a writer forever (one more thread at each load, until uploads waited too); replaced by a huge
+    file, it was read whole into memory. Each is now said on the page, and the file named again once it is a good
+    file is read again."""
+    import threading
+
+    served = tmp_path / "served.tbn"
+    served.write_text(SK.read_text())
+    c = client(served)
+    assert len(c.get("/api/start").json()["files"][0]["boards"]) == 7
+    served.unlink()
+    os.mkfifo(served)
+    answers: list = []
+    asking = threading.Thread(target=lambda: answers.append(c.get("/api/start")), daemon=True)
+    asking.start()
+    asking.join(20)
+    if asking.is_alive():  # the old reader waits for a writer: give it an empty one so that the test ends
+        os.close(os.open(served, os.O_WRONLY | os.O_NONBLOCK))
+        asking.join(20)
+    listed = answers[0].json()["files"][0]
+    assert listed["boards"] == [] and listed["error"] == (
+        f"{served}: not a regular file now (a named pipe, device or directory is at its name); the board reads only "
+        "regular files")
+    served.unlink()
+    served.mkdir()  # a directory is said in the same words (it was "Is a directory: 8", a descriptor's number)
+    assert c.get("/api/start").json()["files"][0]["error"] == listed["error"]
+    served.rmdir()
+    served.write_text(SK.read_text())
+    monkeypatch.setattr(board_app, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(session, "MAX_FILE_BYTES", 1000)
+    listed = c.get("/api/start").json()["files"][0]
+    size = served.stat().st_size
+    assert listed["boards"] == [] and listed["error"] == (
+        f"{served}: {size:,} bytes, more than the board reads (1,000 bytes; it opens at most 1,000 records)")
+    monkeypatch.undo()
+    assert len(c.get("/api/start").json()["files"][0]["boards"]) == 7
 
 def test_the_texts_opened_keep_no_forgotten_board(monkeypatch):
     """Each text opened kept its list of boards, so a forgotten board stayed in memory, up to MAX_BOARDS texts of
@@ -411,6 +482,12 @@ def test_save_writes_a_record_every_command_reads(tmp_path):
     saved = c.post("/api/save", json={"board": board, "moves": moves[:9]})
     assert saved.status_code == 200
     assert saved.headers["content-disposition"] == 'attachment; filename="zwanzigerrufen-1.tbn"'
+    # a name in other letters than Latin-1's failed the save (500, UnicodeEncodeError): it goes as filename*
+    for name, sent in (("şah", "attachment; filename=\"_ah-1.tbn\"; filename*=UTF-8''%C5%9Fah-1.tbn"),
+                       ("Übung", "attachment; filename=\"_bung-1.tbn\"; filename*=UTF-8''%C3%9Cbung-1.tbn")):
+        uploaded = c.post("/api/load", files={"file": (f"{name}.tbn", ZR.read_bytes(), "text/plain")}).json()
+        named = c.post("/api/save", json={"board": uploaded["open"], "moves": []})
+        assert named.status_code == 200 and named.headers["content-disposition"] == sent
     path = tmp_path / "saved.tbn"
     path.write_text(saved.text, encoding="utf-8")
     again = next(solver.read_positions(path))
@@ -834,11 +911,67 @@ def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
     assert sorted(asked) == ["clubpc", "clubpc.club.lan", "clubpc.local"]
 
 
+FIB_TRIE = """Main:
+  +-- 0.0.0.0/0 3 0 5
+     |-- 0.0.0.0
+        /0 universe UNICAST
+     +-- 127.0.0.0/8 2 0 2
+        +-- 127.0.0.0/31 1 0 0
+           |-- 127.0.0.0
+              /8 host LOCAL
+           |-- 127.0.0.1
+              /32 host LOCAL
+     +-- 192.0.2.0/24 2 0 2
+        +-- 192.0.2.0/29 2 0 2
+           |-- 192.0.2.0
+              /24 link UNICAST
+           |-- 192.0.2.2
+              /32 host LOCAL
+           |-- 192.0.2.5
+              /32 host LOCAL
+        |-- 192.0.2.255
+           /32 link BROADCAST
+     |-- 198.51.100.9
+        /32 host LOCAL
+"""
+
+
+def test_every_ipv4_address_of_an_interface_is_read_a_second_one_too():
+    """The ioctl the interfaces were read by gives each interface's first IPv4 address: a second address on the
+    same interface (``ip addr add``) was left out of the startup list. Linux's routing table lists them all."""
+    from solver.board.guard import local_ipv4_addresses
+
+    assert local_ipv4_addresses(FIB_TRIE) == {"127.0.0.1", "192.0.2.2", "192.0.2.5", "198.51.100.9"}
+    assert local_ipv4_addresses("") == set()
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS always answers multicast DNS")
+def test_name_local_is_listed_only_where_multicast_dns_answers(club_machine, monkeypatch, tmp_path):
+    """The startup list offered ``clubpc.local`` on every machine, also where nothing answers multicast DNS for it
+    (a Linux machine without Avahi or systemd-resolved's MulticastDNS): no other machine found it by that name. It
+    is listed where a socket is bound to UDP port 5353; the board accepts the name either way."""
+    from solver.board import guard
+    from solver.cli import board as board_command
+
+    header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    quiet, answering = tmp_path / "udp", tmp_path / "udp6"
+    quiet.write_text(header + "  1: 0100007F:0035 00000000:0000 07 00000000:00000000 00:00000000 00000000 0 0 1\n")
+    answering.write_text(header + "  2: 00000000000000000000000000000000:14E9 00000000000000000000000000000000:0000"
+                                  " 07 00000000:00000000 00:00000000 00000000 105 0 2\n")
+    assert not guard.multicast_dns_answers([str(quiet)]) and guard.multicast_dns_answers([str(quiet), str(answering)])
+    assert not guard.multicast_dns_answers([str(tmp_path / "missing")])
+    monkeypatch.setattr(guard, "multicast_dns_answers", lambda: False)
+    assert board_command.listed_names() == {"clubpc", "clubpc.club.lan"}
+    assert "clubpc.local" in guard.machine_names()  # still one of the board's names
+    monkeypatch.setattr(guard, "multicast_dns_answers", lambda: True)
+    assert board_command.listed_names() == {"clubpc", "clubpc.club.lan", "clubpc.local"}
+
+
 def test_every_interfaces_address_is_listed_not_only_the_default_routes():
     """A club PC on a cable and a wireless network is reached at both; the startup list had only the default
-    route's address and the names'. Each interface's address is read from the system (its first IPv4 address, every
-    IPv6 one): every one that is neither loopback nor link-local is listed, and each interface's first IPv4 address
-    that ``ip`` shows is among them (an alias or second address on one interface is not: docs/board.md)."""
+    route's address and the names'. Each interface's addresses are read from the system (every IPv4 and IPv6
+    address): every one that is neither loopback nor link-local is listed, and every IPv4 address that ``ip`` shows
+    is among them (a second address on one interface too)."""
     from solver.board.guard import interface_addresses, machine_addresses
 
     found = interface_addresses()
@@ -850,11 +983,8 @@ def test_every_interfaces_address_is_listed_not_only_the_default_routes():
                                timeout=10).stdout
     except (OSError, subprocess.SubprocessError):
         pytest.skip("no ip command here")
-    first: dict[str, str] = {}
-    for line in shown.splitlines():  # "2: eth0    inet 192.0.2.2/24 ...": an interface's first line is its first
-        words = line.split()
-        first.setdefault(words[1], words[3].split("/")[0])
-    assert set(first.values()) <= found, (first, found)
+    every = {line.split()[3].split("/")[0] for line in shown.splitlines()}  # "2: eth0    inet 192.0.2.2/24 ..."
+    assert every <= found, (every, found)
 
 
 def test_the_command_on_every_address_is_reached_by_the_machines_address():
@@ -920,6 +1050,114 @@ def test_request_bodies_are_limited():
     refused(c.post("/api/load", content=chunks(), headers={"Content-Type": "application/json"}), 413,
             "larger than the board takes")
 
+
+
+def asgi_answer(app, method: str, path: str, parts: list[bytes], *, pause: float, length: int | None = None,
+                ends: bool = False, leaves: bool = False) -> tuple:
+    """What ``app`` answers a request whose body comes as ``parts`` and then stops (a client that trickles its body
+    and waits; with ``leaves``, one that then disconnects) or, with ``ends``, is whole: each part after ``pause``
+    seconds, then nothing until the app answers. Straight through ASGI, since
+    the test client reads a whole body before the app sees any of it."""
+    headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
+    if length is not None:
+        headers.append((b"content-length", str(length).encode()))
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "headers": headers,
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "root_path": ""}
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        if parts:
+            await asyncio.sleep(pause)
+            part = parts.pop(0)
+            return {"type": "http.request", "body": part, "more_body": bool(parts) or not ends}
+        if not leaves:
+            await asyncio.sleep(3600)  # the client never sends the rest
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    async def run() -> float:
+        started = time.monotonic()
+        await asyncio.wait_for(app(scope, receive, send), 30)
+        return time.monotonic() - started
+
+    seconds = asyncio.run(run())
+    if leaves:
+        return sent, None, seconds
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, json.loads(body), seconds
+
+
+def test_a_body_that_does_not_arrive_in_time_is_refused():
+    """A client that sent a body a little at a time (a byte a second; or chunks of one byte each behind a long chunk
+    header, which counts as no body byte) held its request open for as long as it went on: the size limit counts
+    only the body's bytes. The body now has ``body_seconds`` to arrive, then the answer is 408 in words."""
+    app = create_app([ZR], body_seconds=0.5)
+    status, answer, seconds = asgi_answer(app, "POST", "/api/position", [b"{", b" ", b" "], pause=0.1, length=1000)
+    assert status == 408 and 0.5 <= seconds < 5
+    assert answer["error"] == ("the request's body did not arrive within 0.5 s (3 of 1,000 bytes came); the board "
+                               "waits no longer for a body")
+    status, answer, _ = asgi_answer(app, "POST", "/api/load", [b" "] * 100, pause=0.02)  # no Content-Length
+    assert status == 408 and "did not arrive within 0.5 s" in answer["error"] and "bytes of" not in answer["error"]
+    # a body that arrives in time is read, however it comes
+    status, answer, _ = asgi_answer(create_app([ZR], body_seconds=5), "POST", "/api/position",
+                                    [b'{"board": "nope"', b"}"], pause=0.1, length=17, ends=True)
+    assert status == 404 and "no board 'nope'" in answer["error"]
+
+
+
+def test_the_bodies_read_at_once_are_bounded():
+    """Each body was limited in size, but not all of them together: 60 clients each holding a body of just under
+    2 MB open grew the server by 120 MB, and more by as much again each. Past ``max_reading`` bytes of the bodies
+    being read a request is told the board is busy (503, in words); each body's bytes are given back when its
+    request ends."""
+    guard = create_app([ZR], max_body=1000, body_seconds=1.0)
+    guard.max_reading = 1500
+
+    def scope() -> dict:
+        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                "scheme": "http", "path": "/api/position", "raw_path": b"/api/position", "query_string": b"",
+                "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
+                "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "root_path": ""}
+
+    async def holding(sent: list, delay: float) -> None:
+        parts = [b" " * 800]
+
+        async def receive() -> dict:
+            if parts:
+                await asyncio.sleep(delay)
+                return {"type": "http.request", "body": parts.pop(), "more_body": True}
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        await guard(scope(), receive, send)
+
+    first: list = []
+    second: list = []
+
+    async def both() -> None:
+        await asyncio.wait_for(asyncio.gather(holding(first, 0), holding(second, 0.1)), 20)
+
+    asyncio.run(both())
+    assert first[0]["status"] == 408  # its time ran out
+    assert second[0]["status"] == 503 and json.loads(second[1]["body"])["error"] == (
+        "the board is busy: the bodies of the requests it is answering hold 1,500 bytes already; send this one again "
+        "in a moment")
+    assert guard.reading == 0
+    refused(TestClient(guard, base_url="http://127.0.0.1").post("/api/load", json={"text": "x"}), 400, "pasted text")
+
+def test_a_client_that_leaves_mid_body_is_no_fault(capsys):
+    """A page closed during an upload left "stich board: /api/load: ClientDisconnect: " on the console, as if the
+    board had failed; the client is just gone."""
+    for path in ("/api/position", "/api/load"):
+        asgi_answer(create_app([ZR]), "POST", path, [b"{"], pause=0.01, length=100, leaves=True)
+    assert capsys.readouterr().err == ""
 
 def test_static_files_are_the_packages_only():
     c = client(ZR)
@@ -1075,7 +1313,107 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
                           str(tmp_path / "missing.tbn"), "--no-open"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and "missing.tbn: not a readable file" in run.stderr and "Traceback" not in run.stderr
+    pipe = tmp_path / "pipe.tbn"  # refused at once, not waited on for a writer (stich solve reads one: it reads once)
+    os.mkfifo(pipe)
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(pipe),
+                          "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and run.stderr == (
+        f"stich: {pipe}: not a regular file (the board reads its files again when a page loads, which a named pipe, "
+        "device or directory cannot give; upload its text on the page)\n")
+    huge = tmp_path / "huge.tbn"  # sparse: no disk is used
+    with huge.open("wb") as file:
+        file.truncate(session.MAX_FILE_BYTES + 1)
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(huge),
+                          "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert run.stderr == (f"stich: {huge}: {session.MAX_FILE_BYTES + 1:,} bytes, more than the board reads "
+                          f"({session.MAX_FILE_BYTES:,} bytes; it opens at most 1,000 records)\n")
 
+
+
+@pytest.fixture
+def served_port():
+    """The board served by uvicorn with the command's protocol (a connection's headers given 1 s), in this process:
+    its port."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from solver.cli.board import _board_protocol
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app([ZR], port=port), log_level="critical", lifespan="off",
+                                           http=_board_protocol(header_seconds=1.0)))
+    serving = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    serving.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        serving.join(20)
+
+
+def test_a_connection_that_sends_no_headers_in_time_is_closed(served_port):
+    """uvicorn waited for a request's headers forever: a client that opened connections and sent nothing, or a
+    header a byte at a time, held each one (and a file descriptor) as long as it liked. The command's protocol closes
+    a connection that has sent no request's headers within its time; a request in time is answered, and the same
+    connection is given the time again for its next one."""
+    import socket
+
+    port = served_port
+
+    def closed_after(connection: socket.socket, trickle: bool) -> float:
+        started = time.monotonic()
+        connection.settimeout(0.2)
+        while time.monotonic() - started < 10:
+            try:
+                if trickle:
+                    connection.sendall(b"a")
+                if connection.recv(1000) == b"":
+                    return time.monotonic() - started
+            except socket.timeout:
+                continue
+            except OSError:
+                return time.monotonic() - started
+        return float("inf")
+
+    silent = socket.create_connection(("127.0.0.1", port))
+    assert closed_after(silent, trickle=False) < 3
+    slow = socket.create_connection(("127.0.0.1", port))
+    slow.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())
+    assert closed_after(slow, trickle=True) < 3
+    prompt = socket.create_connection(("127.0.0.1", port))
+    prompt.settimeout(10)
+    prompt.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    assert prompt.recv(100).startswith(b"HTTP/1.1 200")
+    prompt.sendall(f"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())  # the next one
+    assert closed_after(prompt, trickle=True) < 3
+
+
+def test_a_request_that_is_not_http_is_refused_in_json(served_port):
+    """uvicorn refused a request it could not read (two Host headers, a bad Content-Length, a line that is no
+    header) in plain text, "Invalid HTTP request received.", while every other refusal of the board is JSON."""
+    import socket
+
+    for request in (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+                    b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
+                    b"GET / HTTP/1.1\r\nHost: a\r\nNo colon here\r\n\r\n"):
+        with socket.create_connection(("127.0.0.1", served_port)) as connection:
+            connection.settimeout(10)
+            connection.sendall(request)
+            answer = b""
+            while chunk := connection.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400") and b"content-type: application/json" in head.lower()
+        assert b"x-frame-options: DENY" in head
+        assert json.loads(body)["error"].startswith("the request is not HTTP the board reads (a malformed request "
+                                                    "line or header, or headers over 16 KB): ")
 
 def test_a_stale_graph_stops_at_its_next_search():
     import threading

@@ -41,9 +41,9 @@ from ..score_objective import SCORE, objective_named, settlement_engine_for
 from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
-from .guard import LOOPBACK_NAMES, BodyTooLarge, Guard, allowed_host, loopback_names, machine_names, on_network
-from .session import (Board, BoardError, Boards, chosen_objective, curve_document, decoded_text, file_name_for,
-                      graph_measure, pasted_bytes,
+from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
+from .session import (MAX_FILE_BYTES, MAX_RECORDS, Board, BoardError, Boards, attachment_header, chosen_objective,
+                      curve_document, decoded_text, file_name_for, graph_measure, named_file, pasted_bytes,
                       new_deal, objective_seat, odds_document, saved_record, values_document, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
@@ -52,9 +52,16 @@ FIRST_SLICE = 1.0
 DEFAULT_TIME_LIMIT = 120.0
 #: The largest request body (an upload included), in bytes.
 DEFAULT_MAX_BODY = 2_000_000
+#: The longest a request's body may take to arrive, in seconds from the request's start (2 MB over a slow wireless
+#: network takes some 20).
+DEFAULT_BODY_SECONDS = 60.0
 #: Samples of the single-dummy view: the default and the most a request may ask for.
 DEFAULT_SAMPLES = 100
 MAX_SAMPLES = 2000
+#: The most questions (card values, graphs, odds) the server holds at once, asked or waiting for a worker thread: a
+#: page asks at most three at a time, and a script that asks thousands is told the board is busy (503) rather than
+#: have them all wait in memory.
+MAX_QUESTIONS = 64
 
 T = TypeVar("T")
 
@@ -141,11 +148,19 @@ class Searches:
     analysis: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-analysis"))
     slots: dict[str, threading.Event] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: The stop events of the questions claimed and not yet released, at most ``max_questions``.
+    live: set[threading.Event] = field(default_factory=set)
+    max_questions: int = MAX_QUESTIONS
 
     def claim(self, slot: str) -> threading.Event:
-        """A stop event for a new question in ``slot``; the question it replaces is told to stop."""
+        """A stop event for a new question in ``slot``; the question it replaces is told to stop. A BoardError (503)
+        when ``max_questions`` are claimed already."""
         event = threading.Event()
         with self.lock:
+            if len(self.live) >= self.max_questions:
+                raise BoardError(f"the board is busy: {len(self.live)} questions are being answered or waiting (other "
+                                 "pages or a script asking many); ask again when they are answered", status=503)
+            self.live.add(event)
             stale = self.slots.get(slot)
             self.slots[slot] = event
         if stale is not None:
@@ -160,8 +175,10 @@ class Searches:
             stale.set()
 
     def release(self, slot: str, event: threading.Event) -> None:
+        """The question of ``event`` is over (answered, stopped or its page gone): its place is free. Idempotent."""
         event.set()
         with self.lock:
+            self.live.discard(event)
             if self.slots.get(slot) is event:
                 del self.slots[slot]
 
@@ -233,6 +250,21 @@ class RangeRefusals:
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
 
 
+class QuestionResponse(StreamingResponse):
+    """A streamed answer whose question is released however the response ends: a stream whose client left before
+    its first line never runs its generator, whose ``finally`` would have released it."""
+
+    def __init__(self, lines: AsyncIterator[str], release: Callable[[], None]) -> None:
+        super().__init__(lines, media_type="application/x-ndjson", headers={"Cache-Control": "no-store"})
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -265,14 +297,15 @@ def _moves(body: dict[str, Any]) -> Sequence[object]:
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
-               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = (),
-               network: bool | None = None) -> Guard:
+               body_seconds: float = DEFAULT_BODY_SECONDS, engine: EngineSolver | None = None,
+               allow_hosts: Sequence[str] = (), network: bool | None = None) -> Guard:
     """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
     Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to
     loopback, any loopback name; bound to another address (0.0.0.0, ::), also any IP literal and the machine's names.
     ``allow_hosts`` are further names, ``NAME`` or ``NAME:PORT`` (ValueError for another text). ``network`` says
     whether the address bound is one other machines reach (None: judged from ``host``; a name is as local as the
-    address it was bound to, which the caller knows)."""
+    address it was bound to, which the caller knows). A request body may hold ``max_body`` bytes and take
+    ``body_seconds`` to arrive."""
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
@@ -289,12 +322,16 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         """The boards of a file named on the command line: read again when it changed (a page reload shows the
         edit), else the same boards under the same ids, so that reloads and other tabs do not pile up copies and
         push an open page's board out of the server's memory."""
-        status = path.stat()
-        stamp = (status.st_size, status.st_mtime_ns)
-        known = read.get(path)
-        if known is not None and known[0] == stamp and boards.holds(known[1]):
-            return known[1], known[2]
-        found, refused = boards.add_text_said(decoded_text(path.read_bytes(), str(path)), str(path))
+        with named_file(path) as (status, handle):
+            stamp = (status.st_size, status.st_mtime_ns)
+            known = read.get(path)
+            if known is not None and known[0] == stamp and boards.holds(known[1]):
+                return known[1], known[2]
+            raw = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since it was looked at reads no further
+        if len(raw) > MAX_FILE_BYTES:
+            raise BoardError(f"{path}: more than the board reads ({MAX_FILE_BYTES:,} bytes; it opens at most "
+                             f"{MAX_RECORDS:,} records)")
+        found, refused = boards.add_text_said(decoded_text(raw, str(path)), str(path))
         read[path] = (stamp, found, refused)
         return found, refused
 
@@ -374,8 +411,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         slot = client + ":values"
         stop = searches.claim(slot)
         searches.stop(client + ":curve")  # the graph of the moves before this click: the page asks again after it
-        return StreamingResponse(_value_lines(current, name, seat, stop, slot), media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store"})
+        return QuestionResponse(_value_lines(current, name, seat, stop, slot), lambda: searches.release(slot, stop))
 
     async def _value_lines(current: Any, name: str, seat: int | None, stop: threading.Event,
                            slot: str) -> AsyncIterator[str]:
@@ -468,8 +504,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
         slot = _client(body) + ":odds"
         stop = searches.claim(slot)
-        return StreamingResponse(_odds_lines(current, seat, samples, stop, slot), media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store"})
+        return QuestionResponse(_odds_lines(current, seat, samples, stop, slot), lambda: searches.release(slot, stop))
 
     async def _odds_lines(current: Any, seat: int, samples: int, stop: threading.Event,
                           slot: str) -> AsyncIterator[str]:
@@ -530,7 +565,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         board_ = boards.get(body.get("board"))
         text = saved_record(board_, _moves(body))
         return Response(text, media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{file_name_for(board_)}"'})
+                        headers={"Content-Disposition": attachment_header(file_name_for(board_))})
 
     async def bad_input(request: Request, error: Exception) -> Response:
         status = getattr(error, "status", 400)
@@ -540,8 +575,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         assert isinstance(error, HTTPException)
         return _error(error.detail or "refused", error.status_code)
 
-    async def too_large(request: Request, error: Exception) -> Response:
-        return _error(f"the request is larger than the board takes ({max_body:,} bytes)", 413)
+    async def body_refused(request: Request, error: Exception) -> Response:
+        assert isinstance(error, BodyRefused)
+        return _error(error.message, error.status)
 
     async def internal(request: Request, error: Exception) -> Response:
         return _error(failure_text(error), 500)
@@ -566,10 +602,11 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             searches.close()
 
     app = Starlette(routes=routes, exception_handlers={
-        StichError: bad_input, HTTPException: http_error, BodyTooLarge: too_large, Exception: internal},
+        StichError: bad_input, HTTPException: http_error, BodyRefused: body_refused, Exception: internal},
         middleware=[Middleware(RangeRefusals)], lifespan=lifespan)
     app.state.boards = boards
     app.state.searches = searches
     network = on_network(host) if network is None else network
     hosts = loopback_names(host) | (LOOPBACK_NAMES | machine_names() if network else set())
-    return Guard(app, hosts=hosts, port=port, max_body=max_body, any_ip=network, allowed=allowed)
+    return Guard(app, hosts=hosts, port=port, max_body=max_body, body_seconds=body_seconds, any_ip=network,
+                 allowed=allowed)

@@ -8,17 +8,23 @@ its Origin, when it has one, is one of them too (or the request's own Host; on t
 Origin is the visitor's own machine). Bound to every address of the machine (0.0.0.0 or ::, to show the board to
 other machines) its own names are also any IP literal (an address cannot be rebound: only a name can) and the
 machine's names; ``--allow-host`` adds others (a reverse proxy's, a club's DNS name). Bodies are limited in
-size: a Content-Length over the limit is refused at once, and a body sent without one is counted as it arrives.
+size: a Content-Length over the limit is refused at once, and a body sent without one is counted as it arrives. They
+are limited in time too: a body that has not all arrived within the limit is refused, so a client that trickles its
+body (a byte a second, or short chunks each wrapped in long chunk headers, which are no body bytes) does not hold a
+request open forever; and all of them at once are limited, so that many clients each sending a body just under the
+limit do not hold memory without bound.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import socket
 import sys
 from typing import Iterable
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
@@ -29,8 +35,28 @@ SAFETY_HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"n
                    b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'")]
 
 
-class BodyTooLarge(Exception):
+class BodyRefused(Exception):
+    """A body the board stops reading: its answer's status and what it says."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+class BodyTooLarge(BodyRefused):
     """A body that grew past the limit while it was read."""
+
+    status = 413
+
+
+class BodyTooSlow(BodyRefused):
+    """A body that had not all arrived when the time for it ran out."""
+
+    status = 408
 
 
 #: The names of the loopback address: each stands for the others.
@@ -73,6 +99,30 @@ def machine_names() -> set[str]:
     return names
 
 
+#: The UDP port a multicast-DNS responder listens on (RFC 6762).
+MULTICAST_DNS_PORT = 5353
+
+
+def multicast_dns_answers(tables: Iterable[str] = ("/proc/net/udp", "/proc/net/udp6")) -> bool:
+    """Whether something on this machine evidently answers multicast DNS, so that other machines may find it as
+    ``NAME.local``: always on macOS (mDNSResponder); on Linux where a socket is bound to UDP port 5353 (Avahi,
+    systemd-resolved with MulticastDNS, read from ``tables``); elsewhere no evidence. The startup list offers the name
+    only then: a Linux machine without a responder is not found by it."""
+    if sys.platform == "darwin":
+        return True
+    for table in tables:
+        try:
+            with open(table, encoding="ascii") as sockets:
+                next(sockets, None)  # the column names
+                for line in sockets:  # "  0: 00000000:14E9 00000000:0000 07 ...": local address:port in hex
+                    fields = line.split()
+                    if len(fields) > 1 and int(fields[1].rpartition(":")[2], 16) == MULTICAST_DNS_PORT:
+                        return True
+        except (OSError, ValueError):
+            continue
+    return False
+
+
 def on_network(host: str) -> bool:
     """Whether the board bound to ``host`` serves other machines too (any address but loopback's, a wildcard above
     all): its own names are then also every IP literal and the machine's names."""
@@ -80,16 +130,38 @@ def on_network(host: str) -> bool:
     return address not in LOOPBACK_NAMES and not (ip_literal(address) and ipaddress.ip_address(address).is_loopback)
 
 
+def local_ipv4_addresses(fib_trie: str) -> set[str]:
+    """The IPv4 addresses of this machine in the text of Linux's ``/proc/net/fib_trie``: each ``|-- ADDRESS`` line
+    followed by ``/32 host LOCAL`` (every address of every interface, a second address or alias too)."""
+    found: set[str] = set()
+    last = None
+    for line in fib_trie.splitlines():
+        words = line.split()
+        if words[:1] == ["|--"] and len(words) == 2:
+            last = words[1]
+        elif last is not None and words[:3] == ["/32", "host", "LOCAL"] and ip_literal(last):
+            found.add(last)
+    return found
+
+
 def interface_addresses() -> set[str]:
-    """The addresses of this machine's network interfaces where the system tells them without a library (Linux: each
-    interface's IPv4 address by ioctl, every IPv6 address from /proc); empty elsewhere. A club PC on both a cable and
-    a wireless network is reached at both, and only one of them is its default route's."""
+    """The addresses of this machine's network interfaces where the system tells them without a library (Linux:
+    every IPv4 address from /proc's routing table, else each interface's first by ioctl; every IPv6 address from
+    /proc); empty elsewhere. A club PC on both a cable and a wireless network is reached at both, and only one of
+    them is its default route's."""
     found: set[str] = set()
     try:
         with open("/proc/net/if_inet6", encoding="ascii") as table:
             found |= {str(ipaddress.IPv6Address(bytes.fromhex(line.split()[0]))) for line in table if line.strip()}
     except (OSError, ValueError):
         pass
+    try:
+        with open("/proc/net/fib_trie", encoding="ascii") as trie:
+            ipv4 = local_ipv4_addresses(trie.read())
+    except (OSError, ValueError):
+        ipv4 = set()
+    if ipv4:
+        return found | ipv4
     try:
         import fcntl
         import struct
@@ -180,9 +252,13 @@ class Guard:
     IP literal on that port too (bound to an address other machines reach). ``allowed`` are ``--allow-host``'s
     (name, port): a name without a port is accepted with the board's port or with none (a proxy in front on its
     scheme's standard port), a name with a port on that port (and with none when it is 80 or 443, which a browser
-    leaves out)."""
+    leaves out). ``max_body`` bytes of a body are read at most, for at most ``body_seconds`` from the request's
+    start; the bodies of all the requests being answered hold at most ``max_reading`` bytes (16 largest bodies by
+    default: many clients each sending a body just under the limit held memory without bound), past which a request
+    is told the board is busy (503)."""
 
-    def __init__(self, app: ASGIApp, *, hosts: Iterable[str], port: int | None, max_body: int, any_ip: bool = False,
+    def __init__(self, app: ASGIApp, *, hosts: Iterable[str], port: int | None, max_body: int,
+                 body_seconds: float = 60.0, max_reading: int | None = None, any_ip: bool = False,
                  allowed: Iterable[tuple[str, str | None]] = ()) -> None:
         self.app = app
         self.hosts = {name.lower() for name in hosts}
@@ -191,6 +267,9 @@ class Guard:
         self.origin_hosts = self.hosts - LOOPBACK_NAMES if any_ip else self.hosts
         self.port = None if port is None else str(port)
         self.max_body = max_body
+        self.body_seconds = body_seconds
+        self.max_reading = 16 * max_body if max_reading is None else max_reading
+        self.reading = 0  # bytes of the bodies of the requests being answered
         self.any_ip = any_ip
         self.allowed = {(name.lower(), None if allowed_port is None else str(allowed_port))
                         for name, allowed_port in allowed}
@@ -222,6 +301,9 @@ class Guard:
         return self.any_ip and origin_host == own_host and \
             (origin_port or DEFAULT_PORTS[scheme]) == (own_port or DEFAULT_PORTS.get(host_scheme))
 
+    def too_large(self) -> str:
+        return f"the request is larger than the board takes ({self.max_body:,} bytes)"
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             if scope["type"] == "websocket":
@@ -249,17 +331,33 @@ class Guard:
                 await _refuse(send, 400, "the Content-Length header is not a number")
                 return
             if int(length) > self.max_body:
-                await _refuse(send, 413, f"the request is larger than the board takes ({self.max_body:,} bytes)")
+                await _refuse(send, 413, self.too_large())
                 return
         received = 0
+        whole = False  # the body has all arrived: what the app waits for next (a client's leaving) has no time limit
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.body_seconds
 
         async def counted() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, whole
+            if whole:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), deadline - loop.time())
+            except asyncio.TimeoutError:
+                came = f"{received:,} of {int(length):,} bytes" if length is not None else f"{received:,} bytes"
+                raise BodyTooSlow(f"the request's body did not arrive within {self.body_seconds:g} s ({came} came); "
+                                  "the board waits no longer for a body") from None
             if message["type"] == "http.request":
-                received += len(message.get("body", b""))
+                size = len(message.get("body", b""))
+                received += size
+                self.reading += size
+                whole = not message.get("more_body", False)
                 if received > self.max_body:
-                    raise BodyTooLarge
+                    raise BodyTooLarge(self.too_large())
+                if self.reading > self.max_reading:
+                    raise BodyRefused(f"the board is busy: the bodies of the requests it is answering hold "
+                                      f"{self.max_reading:,} bytes already; send this one again in a moment", 503)
             return message
 
         started = False
@@ -273,10 +371,14 @@ class Guard:
 
         try:
             await self.app(scope, counted, watched)
-        except BodyTooLarge:
+        except BodyRefused as refusal:
             if not started:
-                await _refuse(send, 413, f"the request is larger than the board takes ({self.max_body:,} bytes)")
+                await _refuse(send, refusal.status, refusal.message)
+        except ClientDisconnect:  # the client left before its body was whole (a page closed mid-upload): no fault
+            pass
         except Exception as error:  # the app's handler has answered 500 already: one line on the console, no trace
             print(f"stich board: {scope.get('path')}: {type(error).__name__}: {error}", file=sys.stderr)
             if not started:
                 await _refuse(send, 500, "the board failed on this request; please report it")
+        finally:
+            self.reading -= received

@@ -13,11 +13,15 @@ import copy
 import hashlib
 import io
 import itertools
+import os
+import stat
 import threading
+import urllib.parse
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, BinaryIO, Iterator, Mapping, Sequence
 
 from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
@@ -35,6 +39,9 @@ from ..settlement import settlement_unsupported
 
 #: The most records one file, upload or paste may hold.
 MAX_RECORDS = 1000
+#: The largest file named on the command line the board reads, in bytes: 32 KB a record of the most records, and a
+#: file replaced while served by one far larger (a log, a disk image) is refused rather than read into memory.
+MAX_FILE_BYTES = 32_000_000
 #: How many boards one server keeps (the one used longest ago is forgotten first; the page reopens a forgotten one):
 #: twice a file of the most records, so that an upload's own boards all stay, and so do the boards a page used before
 #: it (some 40 MB resident a thousand boards).
@@ -233,6 +240,30 @@ class Boards:
                 self._refused[key] = refused
                 self._text_of.update((board.id, key) for board in found)
         return found, refused
+
+
+@contextmanager
+def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
+    """A file named on the command line, open for reading, and what it is now (it may have changed since the board
+    started). Opened without waiting, so that a named pipe put at its name is refused rather than waited on for a
+    writer (which held a worker thread forever, one more at each page load); a BoardError for anything but a regular
+    file of at most :data:`MAX_FILE_BYTES`, OSError where it cannot be opened."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        status = os.fstat(handle)
+    except OSError:
+        os.close(handle)
+        raise
+    if not stat.S_ISREG(status.st_mode):  # looked at before a file object is made: fdopen refuses a directory
+        os.close(handle)
+        raise BoardError(f"{path}: not a regular file now (a named pipe, device or directory is at its name); "
+                         "the board reads only regular files")
+    if status.st_size > MAX_FILE_BYTES:
+        os.close(handle)
+        raise BoardError(f"{path}: {status.st_size:,} bytes, more than the board reads ({MAX_FILE_BYTES:,} "
+                         f"bytes; it opens at most {MAX_RECORDS:,} records)")
+    with os.fdopen(handle, "rb") as file:
+        yield status, file
 
 
 def decoded_text(raw: bytes, source: str) -> str:
@@ -536,6 +567,16 @@ def saved_record(board: Board, moves: Sequence[object]) -> str:
         if isinstance(error, StichError):
             raise
         raise InvalidPositionError(f"the record cannot be written: {error}") from None
+
+
+def attachment_header(name: str) -> str:
+    """The Content-Disposition of a download named ``name``. A header is Latin-1, so a name in other letters (a file
+    uploaded as ``şah.tbn``) failed the save with a UnicodeEncodeError: such a name goes as RFC 6266's ``filename*``
+    in UTF-8, beside an ASCII ``filename`` for a client without it."""
+    plain = "".join(char if char.isascii() else "_" for char in name)
+    if plain == name:
+        return f'attachment; filename="{name}"'
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{urllib.parse.quote(name)}"
 
 
 def file_name_for(board: Board) -> str:

@@ -640,8 +640,11 @@ async function save() {
   if (!S.board) return;
   try {
     const response = await ask("save", "/api/save", { board: S.board, moves: S.moves.slice(0, S.cursor) }, { raw: true });
-    const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
-    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: name ? name[1] : "board.tbn" });
+    const disposition = response.headers.get("Content-Disposition") || "";
+    const utf8 = disposition.match(/filename\*=UTF-8''([^;]+)/);  // a name in other letters than Latin ones
+    const plain = disposition.match(/filename="([^"]+)"/);
+    const name = utf8 ? decodeURIComponent(utf8[1]) : plain ? plain[1] : "board.tbn";
+    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: name });
     document.body.append(link);
     link.click();
     link.remove();
