@@ -16,7 +16,7 @@ from solver.match import MatchResult, Mean, mixed_builds_text, play_match
 from solver.sampling import ALL_ALIKE
 
 from .errors import file_name, input_errors, message
-from .options import check_game_options, checked_game, parse_variant_options
+from .options import check_game_options, checked_game, parse_variant_options, workers_within_cores
 from .records import emit_json
 from .render import plural, progress_on_stderr, signed_interval, stdout_console
 
@@ -83,6 +83,7 @@ def match(
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
     flags = parse_variant_options(variant)
+    workers = workers_within_cores(workers)
     specs = [spec.strip() for spec in bots.split(",")]
     seat_counts = get_game(game).seat_counts
     if len(specs) not in seat_counts:
