@@ -276,6 +276,20 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
     assert done.returncode == 0, done.stderr
     assert "5 boards (seed 2), each to be played 3 times with the bots rotated" in done.stdout
     assert "after 3 of 15 deals" in done.stdout
+    # the limit is passed by the board in play, played to the end: stderr says by how much (it was only 'stops after
+    # the board in play', which with sampling bots can be minutes)
+    said = [line for line in done.stderr.splitlines() if "past the time limit" in line]
+    assert len(said) == 1 and said[0].startswith("stich: match: ") and said[0].endswith(
+        "s past the time limit of 0.001 s: the boards in play at the limit were played to the end (whole boards, one "
+        "a worker)"), done.stderr
+
+
+def test_the_overrun_text_says_the_time_in_all_and_past_the_limit():
+    from cli.match import overrun_text
+
+    assert overrun_text(60, 75.25) == ("stich: match: 75.2 s in all, 15.2 s past the time limit of 60 s: the boards "
+                                       "in play at the limit were played to the end (whole boards, one a worker)")
+    assert "0.0 s past" in overrun_text(60, 59.0)
 
 
 def _board_values(deals, value):
