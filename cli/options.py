@@ -82,6 +82,16 @@ def workers_within_cores(workers: int | None) -> int | None:
     return cores
 
 
+def note_threads_over_cores(threads: int | None) -> None:
+    """One line on stderr for a ``--threads`` above the cores this process may use: the engine's budget of cores
+    (``CORES``) gives a question no more threads than cores, so the flag is not taken as asked, and says so as
+    ``-j`` does."""
+    cores = usable_cores()
+    if threads is not None and threads > cores:
+        message(f"stich: --threads {threads}: this process may use {plural(cores, 'core')}, so a question searches "
+                f"on at most {plural(cores, 'thread')} (more would only take turns on them)")
+
+
 OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
                           help="What to solve (repeatable): score (the net settlement in game units), points, game, "
                                "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "
@@ -204,6 +214,7 @@ def engine_for(table_mb: int | None, threads: int | None = None) -> EngineSolver
     with input_errors():
         reference = implementation() == "python"
         table_megabytes(table_mb)
+    note_threads_over_cores(threads)
     if (table_mb is None and threads is None) or reference:
         return None
     with input_errors():
