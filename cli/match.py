@@ -136,8 +136,9 @@ def match(
 def overrun_text(limit: float, seconds: float) -> str:
     """How far a match stopped by ``--time-limit`` ran past it: whole boards are played (a rotated match stays
     paired), so the boards in play at the limit were finished, and that can take minutes with sampling bots."""
-    return (f"stich: match: {seconds:.1f} s in all, {max(0.0, seconds - limit):.1f} s past the time limit of {limit:g} s: "
-            "the boards in play at the limit were played to the end (whole boards, one a worker)")
+    past = max(0.0, seconds - limit)
+    return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in play "
+            "at the limit were played to the end (whole boards, one a worker)")
 
 
 def setup_text(result: MatchResult) -> str | None:

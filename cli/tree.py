@@ -96,7 +96,8 @@ def tree(
                                  "ask for fewer cards (--depth)") from None
             raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
                              f"--max-nodes {error.max_nodes:,} (about 8 KB of memory a node); nothing written: ask "
-                             "for fewer cards (--depth), or a larger --max-nodes (0: as many as the available memory holds)") from None
+                             "for fewer cards (--depth), or a larger --max-nodes (0: as many as the available memory "
+                             "holds)") from None
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
             raise located(error, position) from None
         with atomic_path(out) as temporary:
