@@ -77,7 +77,7 @@ def workers_within_cores(workers: int | None) -> int | None:
     cores = usable_cores()
     if workers is None or workers <= cores:
         return workers
-    message(f"stich: -j {workers}: this process may use {plural(cores, 'core')}, so {plural(cores, 'worker')} run "
+    message(f"stich: -j {workers}: this process may use {plural(cores, 'core')}, so {plural(cores, 'worker')} run{'s' if cores == 1 else ''} "
             "(each searches on one core; more would only take turns on them, each with a table of its own)")
     return cores
 

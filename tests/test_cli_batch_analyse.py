@@ -244,7 +244,7 @@ def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, mo
     import solver.cli.options as options
 
     monkeypatch.setattr(options, "usable_cores", lambda: 1)
-    note = "stich: -j 8: this process may use 1 core, so 1 worker run"
+    note = "stich: -j 8: this process may use 1 core, so 1 worker runs (each searches on one core"
     out = tmp_path / "out.jsonl"
     runs = {"batch": ["batch", str(EXAMPLES / "schafkopf.tbn"), "--out", str(out), "-j", "8"],
             "analyse": ["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
