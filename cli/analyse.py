@@ -26,7 +26,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for,
-                      parse_variant_options, refuse_pool_threads, scheduler_address)
+                      parse_variant_options, refuse_pool_threads, scheduler_address, workers_within_cores)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, record_head, stderr_console, stdout_console
 
@@ -231,6 +231,7 @@ def analyse(
     Rufer's is shared by two, a Solo's is the soloist's) with its 95% interval, the win rate and each bonus's odds;
     contracts the samples cannot tell apart from the best are marked."""
     refuse_pool_threads(threads)
+    workers = workers_within_cores(workers)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)

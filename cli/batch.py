@@ -18,7 +18,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_THREADS, engine_for, output_file, parse_variant_options, refuse_pool_threads,
-                      scheduler_address)
+                      scheduler_address, workers_within_cores)
 from .render import plural, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -154,6 +154,7 @@ def batch(
             raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
                                      "are for local runs", param_hint="'--scheduler'")
     refuse_pool_threads(threads)
+    workers = workers_within_cores(workers)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     previous = _install_handlers()

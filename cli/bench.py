@@ -27,7 +27,7 @@ from solver.games import get_game
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import file_name, input_errors, message
-from .options import TABLE_MB, THREADS, check_game_options, engine_for, parse_variant_options
+from .options import TABLE_MB, THREADS, check_game_options, engine_for, note_threads_over_cores, parse_variant_options
 from .output import atomic_writer
 from .records import emit_json
 from .render import Document, plural, progress_on_stderr, stdout_console
@@ -406,6 +406,7 @@ def bench(
                 message(f"stich: bench: {compare} holds a run stopped early, {partial_text(run)}: the lines it "
                         f"has not show no ratios")
     host = machine()
+    note_threads_over_cores(threads)
     asked = default_threads() if threads is None else threads
     options = {"threads": asked} | ({"tt_megabytes": table_mb} if table_mb is not None else {})
     recorded = min(asked, usable_cores())  # what a question alone gets (never more threads than cores)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -16,7 +17,7 @@ from solver.match import MatchResult, Mean, mixed_builds_text, play_match
 from solver.sampling import ALL_ALIKE
 
 from .errors import file_name, input_errors, message
-from .options import DEFAULT_SEED, check_game_options, checked_game, parse_variant_options
+from .options import DEFAULT_SEED, check_game_options, checked_game, parse_variant_options, workers_within_cores
 from .records import emit_json
 from .render import plural, progress_on_stderr, signed_interval, stdout_console
 
@@ -63,8 +64,8 @@ def match(
                                                help="Each sampling bot's deadline for one card (after one sample)."),
     match_time: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
-        help="Stop after the board in play once SECONDS have passed, with the deals played so far (said as such; "
-             "exit 0)."),
+        help="Stop once SECONDS have passed, after the boards in play (played to the end: stderr says how far past "
+             "SECONDS), with the deals played so far (said as such; exit 0)."),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each board played to FILE; rerun the same command to continue from it."),
@@ -83,6 +84,7 @@ def match(
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
     flags = parse_variant_options(variant)
+    workers = workers_within_cores(workers)
     specs = [spec.strip() for spec in bots.split(",")]
     seat_counts = get_game(game).seat_counts
     if len(specs) not in seat_counts:
@@ -117,6 +119,7 @@ def match(
                 leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
                 report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {_text(leader[1])}")
 
+            started = time.monotonic()
             try:
                 result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
                                     variant=flags, rotate=rotate, time_limit=match_time,
@@ -126,6 +129,16 @@ def match(
                     render_match(latest[0], count, rotate, as_json)
                 raise
     render_match(result, count, rotate, as_json)
+    if result.stopped == "time limit" and match_time is not None:
+        message(overrun_text(match_time, time.monotonic() - started))
+
+
+def overrun_text(limit: float, seconds: float) -> str:
+    """How far a match stopped by ``--time-limit`` ran past it: whole boards are played (a rotated match stays
+    paired), so the boards in play at the limit were finished, and that can take minutes with sampling bots."""
+    past = max(0.0, seconds - limit)
+    return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in play "
+            "at the limit were played to the end (whole boards, one a worker)")
 
 
 def setup_text(result: MatchResult) -> str | None:

@@ -21,10 +21,11 @@ from solver.generate import contract_refusal, everyday_refusal
 from solver.position import Position
 from solver.scoring import MAX_POT
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
-                                  table_megabytes)
+                                  table_megabytes, usable_cores)
 from solver.variant import Variant
 
 from .errors import file_name, input_errors, message
+from .render import plural
 
 
 def all_objectives() -> list[str]:
@@ -67,6 +68,30 @@ def refuse_pool_threads(threads: int | None) -> None:
     if threads is not None:
         raise typer.BadParameter("each worker searches on one thread, so that the cores are never oversubscribed: "
                                  "give the number of workers with -j/--workers", param_hint="'--threads'")
+
+
+def workers_within_cores(workers: int | None) -> int | None:
+    """``-j/--workers`` cut to the cores this process may use, said in one line on stderr when it is cut: a local
+    pool's workers each search on one thread with a table of its own, so workers beyond the cores only take turns on
+    them, slower and with more memory (a cluster's workers are its own and never cut)."""
+    cores = usable_cores()
+    if workers is None or workers <= cores:
+        return workers
+    message(f"stich: -j {workers}: this process may use {plural(cores, 'core')}, so {plural(cores, 'worker')} run{'s' if cores == 1 else ''} "
+            "(each searches on one core; more would only take turns on them, each with a table of its own)")
+    return cores
+
+
+def note_threads_over_cores(threads: int | None) -> None:
+    """One line on stderr for a ``--threads`` above the cores this process may use: the engine's budget of cores
+    (``CORES``) gives a question no more threads than cores, so the flag is not taken as asked, and says so as
+    ``-j`` does."""
+    cores = usable_cores()
+    if threads is not None and threads > cores:
+        message(f"stich: --threads {threads}: this process may use {plural(cores, 'core')}, so a question searches "
+                f"on at most {plural(cores, 'thread')} (more would only take turns on them)")
+
+
 OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
                           help="What to solve (repeatable): score (the net settlement in game units), points, game, "
                                "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "
@@ -189,6 +214,7 @@ def engine_for(table_mb: int | None, threads: int | None = None) -> EngineSolver
     with input_errors():
         reference = implementation() == "python"
         table_megabytes(table_mb)
+    note_threads_over_cores(threads)
     if (table_mb is None and threads is None) or reference:
         return None
     with input_errors():

@@ -13,7 +13,7 @@ from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
-from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES
+from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, NODE_BYTES, nodes_memory_holds
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
@@ -43,7 +43,7 @@ def tree(
     play: Optional[str] = PLAY,
     max_nodes: int = typer.Option(DEFAULT_MAX_NODES, "--max-nodes", metavar="N", min=0, max=MAX_TREE_NODES,
                                   help="Refuse a tree of more than N nodes, counted before it is built (about 8 KB "
-                                       "of memory a node); 0: no limit."),
+                                       "of memory a node); 0: as many as the available memory holds."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
@@ -82,15 +82,22 @@ def tree(
         if record is None:
             raise StichError(no_such_record(name, board, record_number, count))
         position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
+        holds = nodes_memory_holds()  # the tree is held whole until written: never more than memory holds
         try:
             with progress_on_stderr("tree") as report:
                 graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,
-                                      max_nodes=max_nodes or None,
+                                      max_nodes=min(max_nodes, holds) if max_nodes else holds,
                                       progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
         except TreeTooLarge as error:
+            if error.max_nodes < (max_nodes or MAX_TREE_NODES + 1):  # memory's bound, not the one asked
+                raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, more "
+                                 f"than the memory available now holds ({holds:,} nodes: "
+                                 f"{holds * NODE_BYTES / (1 << 30):.1f} GB at about 8 KB a node); nothing written: "
+                                 "ask for fewer cards (--depth)") from None
             raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
                              f"--max-nodes {error.max_nodes:,} (about 8 KB of memory a node); nothing written: ask "
-                             "for fewer cards (--depth), or a larger --max-nodes (0: no limit)") from None
+                             "for fewer cards (--depth), or a larger --max-nodes (0: as many as the available memory "
+                             "holds)") from None
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
             raise located(error, position) from None
         with atomic_path(out) as temporary:

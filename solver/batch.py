@@ -20,7 +20,8 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
   total), and the ids already done are scanned line by line, so a file of any size never sits in memory at once.
 * ``memory_mb`` bounds each worker process: its address space is capped with ``RLIMIT_AS`` and its transposition
   table sized to fit (a quarter of the limit, at most the default). A record that still runs out of memory is
-  written as an error line and the others go on. On a Dask cluster the workers' own ``--memory-limit`` applies, and
+  written as an error line and the others go on; a table no worker can allocate stops the run with one message
+  (every record would fail alike). On a Dask cluster the workers' own ``--memory-limit`` applies, and
   each task sizes its table from it the same way.
 * Every value is exact and independent of the order in which deals are solved, so the lines are the same whatever
   the number of workers (only their order differs); timings and node counts are left out for that reason.
@@ -47,8 +48,8 @@ from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
-from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, run_pool, run_serial, serial_threads,
-                      worker_engine)
+from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, out_of_memory_text, run_pool, run_serial,
+                      serial_threads, table_does_not_fit, worker_engine)
 
 #: Called with (lines written in this run, lines this run has to write): with 0 once what is left is counted, then
 #: after each written line.
@@ -208,8 +209,11 @@ def solve_item(item: Item, question: Question, engine: EngineSolver) -> dict[str
         document = solve_report(position, question.objectives, question.cards, engine=engine)
     except StichError as error:
         return {**head, "board": board, "error": _located(error, position)}
-    except MemoryError:
-        return {**head, "board": board, "error": f"{item.id}: out of memory within the worker's limit"}
+    except MemoryError as error:
+        stop = table_does_not_fit(error)
+        if stop is not None:
+            raise stop from None
+        return {**head, "board": board, "error": f"{item.id}: {out_of_memory_text()}"}
     return {**head, **_strip_timing(document)}
 
 
@@ -230,9 +234,8 @@ def solve_chunk(items: list[Item], question: Question) -> list[Line]:
     """A chunk of records solved by one worker, as finished JSON lines (so the parent only writes them)."""
     try:
         engine = worker_engine()
-    except MemoryError:  # the table does not fit in the worker's limit: every record of the chunk says so
-        return [error_line(item, question, "out of memory within the worker's limit (its transposition table could "
-                                           "not be allocated)") for item in items]
+    except MemoryError as error:  # the table does not fit: every record would say so, so the run stops
+        raise table_does_not_fit(error) or StichError(f"a worker cannot start: {out_of_memory_text()}") from None
     lines = []
     for item in items:
         document = solve_item(item, question, engine)

@@ -31,7 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from .cards import bits
 from .errors import InvalidContractError, StichError
@@ -192,20 +192,27 @@ MAX_BOARDS_PASSED = 1000
 def bench_deals(line: BenchLine, count: int | None = None, seed: int | None = None) -> list[BenchDeal]:
     """The first ``count`` deals of the line (all its deals by default): boards 1, 2, ... of the game's seed, passing
     over the boards on which the objective does not exist, so every run solves the same deals."""
+    return list(iter_bench_deals(line, count, seed))
+
+
+def iter_bench_deals(line: BenchLine, count: int | None = None, seed: int | None = None) -> Iterator[BenchDeal]:
+    """:func:`bench_deals` one at a time, each dealt when it is asked for: a run of ``-n 1000000000`` dealt every deal
+    before solving the first (14 MB a second, never a figure)."""
     count = line.deals if count is None else count
     seed = line_seed(line, seed)
-    deals: list[BenchDeal] = []
-    board = 0
-    while len(deals) < count:
+    dealt = board = 0
+    while dealt < count:
         board += 1
         try:
-            deals.append(prepare_deal(line, board, seed))
+            deal = prepare_deal(line, board, seed)
         except InvalidContractError as error:
-            if board >= MAX_BOARDS_PASSED + count and len(deals) * 4 < board:
+            if board >= MAX_BOARDS_PASSED + count and dealt * 4 < board:
                 # a contract or objective that (almost) never exists: say so rather than deal for ever
-                raise InvalidContractError(f"{line.name}: {len(deals)} of the first {board} boards have the line's "
+                raise InvalidContractError(f"{line.name}: {dealt} of the first {board} boards have the line's "
                                            f"contract and objective ({error})") from None
-    return deals
+            continue
+        dealt += 1
+        yield deal
 
 
 # --- asking -----------------------------------------------------------------------------------------------------------
@@ -495,8 +502,8 @@ def _table_bytes(engine_options: dict[str, Any] | None) -> int:
     return 0 if engine_options is None else EngineSolver(**engine_options).table_bytes
 
 
-def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: ProgressCallback | None,
-               table_bytes: int) -> BenchStats:
+def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | None,
+               progress: ProgressCallback | None, table_bytes: int) -> BenchStats:
     if limit_s is not None and (isinstance(limit_s, bool) or not isinstance(limit_s, (int, float))
                                 or not 0 < limit_s <= MAX_LIMIT_S):
         raise StichError(f"the time limit is a number of seconds above 0 and at most {MAX_LIMIT_S:,.0f} (or None: "
@@ -520,7 +527,7 @@ def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: P
                 result = measured
             stats.add(result)
             if progress is not None:
-                progress(Progress(name, done, len(tasks), task.board, result.ms, result.timed_out))
+                progress(Progress(name, done, total, task.board, result.ms, result.timed_out))
     except BaseException:  # Ctrl-C (which the worker ignores) or an error: a search in flight is not waited for
         if worker is not None:
             worker.close(stop=True)
@@ -531,9 +538,10 @@ def _run_tasks(name: str, tasks: list[_Task], limit_s: float | None, progress: P
 
 
 def _tasks(line: BenchLine, deals: int | None, seed: int | None,
-           engine_options: dict[str, Any] | None) -> list[_Task]:
+           engine_options: dict[str, Any] | None) -> Iterator[_Task]:
+    """The line's deals as tasks, each dealt just before it is solved (memory does not grow with ``deals``)."""
     seed = line_seed(line, seed)
-    return [_Task(line, deal.board, seed, engine_options) for deal in bench_deals(line, deals, seed)]
+    return (_Task(line, deal.board, seed, engine_options) for deal in iter_bench_deals(line, deals, seed))
 
 
 def run_line(line: BenchLine, *, deals: int | None = None, seed: int | None = None,
@@ -544,13 +552,15 @@ def run_line(line: BenchLine, *, deals: int | None = None, seed: int | None = No
     ``seed`` None is the game's fixed seed; ``limit_s`` None solves in this process without a limit.
     """
     options = dict(engine_options or {})
-    return _run_tasks(line.name, _tasks(line, deals, seed, options), limit_s, progress, _table_bytes(options))
+    return _run_tasks(line.name, _tasks(line, deals, seed, options), line.deals if deals is None else deals, limit_s,
+                      progress, _table_bytes(options))
 
 
 def run_reference(line: BenchLine, *, deals: int | None = None, seed: int | None = None,
                   progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S) -> BenchStats:
     """Time the reference solver on the line's deals (meant for endings: it cannot solve whole deals)."""
-    return _run_tasks(f"{line.name} (reference)", _tasks(line, deals, seed, None), limit_s, progress, 0)
+    total = line.deals if deals is None else deals
+    return _run_tasks(f"{line.name} (reference)", _tasks(line, deals, seed, None), total, limit_s, progress, 0)
 
 
 def ratio_of_medians(slow: BenchStats, fast: BenchStats) -> float:

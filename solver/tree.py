@@ -40,6 +40,9 @@ DEFAULT_MAX_NODES = 100_000
 #: The largest ``max_nodes`` taken (a tree that size would need terabytes).
 MAX_TREE_NODES = 1_000_000_000
 
+#: What a node costs until the tree is written, its attributes and edges included.
+NODE_BYTES = 8 << 10
+
 #: Called every PROGRESS_NODES nodes with (nodes made, nodes in the whole tree).
 TreeProgress = Callable[[int, int], None]
 PROGRESS_NODES = 1_000
@@ -66,6 +69,41 @@ def tree_size(position: Position, depth: int, *, stop_above: int | None = None,
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
     return _count_nodes(position, depth, stop_above, solver_for(engine))[0]
+
+
+def available_memory() -> int:
+    """The bytes this process could still get now: the system's available memory (``MemAvailable``, else the free
+    pages), within what is left of an address-space limit (``ulimit -v``)."""
+    available: int | None = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) << 10
+    except (OSError, ValueError, IndexError):
+        pass
+    if available is None:
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, OSError, ValueError):
+            available = 1 << 62  # nothing to go by: no bound of its own
+    try:
+        import resource
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if limit != resource.RLIM_INFINITY:
+            with open("/proc/self/statm", encoding="ascii") as statm:
+                mapped = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            available = min(available, max(0, limit - mapped))
+    except (ImportError, OSError, ValueError, IndexError):
+        pass
+    return available
+
+
+def nodes_memory_holds() -> int:
+    """The most nodes the memory available now holds (:func:`available_memory`, :data:`NODE_BYTES` a node), at
+    least 1 and at most :data:`MAX_TREE_NODES`: the bound of a tree asked for with no limit of its own, which would
+    otherwise be counted through (hours, at 20 cards) and then built until the memory ran out."""
+    return max(1, min(MAX_TREE_NODES, available_memory() // NODE_BYTES))
 
 
 def _count_nodes(position: Position, depth: int, stop_above: int | None, engine: EngineSolver) -> tuple[int, bool]:

@@ -78,6 +78,7 @@ _local = threading.local()
 #: This process's worker settings, set by :func:`init_worker` (None: not a pool worker, the engine's defaults).
 _worker_tt_megabytes: int | None = None
 _worker_engine_threads: int | None = None
+_worker_memory_mb: int | None = None  # this pool worker's address-space cap (--worker-memory), None without one
 _NO_RUN = object()  # no serial run in this thread (run_serial)
 _worker_stop: Any | None = None  # the pool's stop flag (a multiprocessing Event the parent sets)
 #: How often the parent looks at a run's stop Event to pass it on to the pool's workers.
@@ -176,6 +177,33 @@ def worker_engine_threads() -> int | None:
     return POOL_ENGINE_THREADS if _dask_worker() is not None else None
 
 
+def worker_memory_mb() -> int | None:
+    """This pool worker's memory cap in MB (``--worker-memory``), None without one (or outside a pool worker): what
+    a job that ran out of memory ran out within."""
+    return _worker_memory_mb
+
+
+def out_of_memory_text() -> str:
+    """What a job that ran out of memory in this process says: within which limit, and what to give instead."""
+    if _worker_memory_mb is not None:
+        return f"out of memory within --worker-memory {_worker_memory_mb:,} MB (give a larger one)"
+    return ("out of memory, with no --worker-memory given: the process's own limit (ulimit -v) or the machine's memory "
+            "ran out (give --worker-memory MB, which sizes each worker's tables to fit)")
+
+
+def table_does_not_fit(error: MemoryError) -> StichError | None:
+    """The run's error for a transposition table a worker cannot allocate (the engine says ``cannot allocate a N MB
+    transposition table``): every job of the run would fail alike, so the run stops with one message instead of an
+    error a job. None for any other MemoryError (a search that ran out: that job's own)."""
+    said = str(error)
+    if not said.startswith("cannot allocate"):
+        return None
+    within = (f"within --worker-memory {_worker_memory_mb:,} MB" if _worker_memory_mb is not None
+              else "with no --worker-memory given, within the process's own limit (ulimit -v) or the machine's memory")
+    return StichError(f"a worker {said} {within}: give a smaller --table-mb"
+                      + ("" if _worker_memory_mb is not None else ", or --worker-memory MB to size the tables to fit"))
+
+
 def worker_stop() -> Any | None:
     """In a local pool's worker, the run's stop flag (a :class:`StopFlag`, set by the parent once the run's own
     ``stop`` is: a ``threading.Event`` does not cross processes); None elsewhere. A worker's searches that ask it
@@ -220,7 +248,7 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
     the worker must not outlive a parent killed without a chance to stop it, its table is ``table_mb`` (None: the
     default), under a memory limit its address space is capped and its table sized to fit, its engines search
     with ``engine_threads`` threads, and ``stop_flag`` is the run's stop (:func:`worker_stop`)."""
-    global _worker_tt_megabytes, _worker_engine_threads, _worker_stop
+    global _worker_tt_megabytes, _worker_engine_threads, _worker_stop, _worker_memory_mb
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
     # while it is blocked writing a large result into a full pipe (the run then never exits).
@@ -229,6 +257,7 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
     _worker_engine_threads = engine_threads
     _worker_tt_megabytes = table_mb
     _worker_stop = stop_flag
+    _worker_memory_mb = memory_mb
     set_default_threads(engine_threads)  # the shared engines of functions called without one, too
     if memory_mb is not None:
         import resource

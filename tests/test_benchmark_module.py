@@ -69,6 +69,28 @@ def test_yes_no_line_and_progress():
     assert [p.ms for p in seen] == stats.times_ms
 
 
+def test_a_line_of_a_billion_deals_deals_each_only_when_it_is_solved(monkeypatch):
+    """bench -n 1000000000 dealt every deal before solving the first: 14 MB a second and never a figure. Each deal is
+    now dealt just before it is solved, so a run stopped after two deals has dealt two."""
+    import solver.benchmark as benchmark
+
+    dealt = []
+    real = benchmark.prepare_deal
+    monkeypatch.setattr(benchmark, "prepare_deal", lambda *args: dealt.append(args[1]) or real(*args))
+
+    class Enough(Exception):
+        pass
+
+    def stop_after_two(progress):
+        if progress.done == 2:
+            assert progress.total == 10 ** 9
+            raise Enough
+
+    with pytest.raises(Enough):
+        run_line(KRATZEN, deals=10 ** 9, progress=stop_after_two, limit_s=None)
+    assert set(dealt) == {1, 2}  # (each dealt again where it is solved)
+
+
 def test_the_same_seed_gives_the_same_deals():
     def texts(seed=None):
         return [(d.board, d.position.rules.deal.text(), str(d.position.rules.contract))

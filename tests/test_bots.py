@@ -286,6 +286,20 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
     assert done.returncode == 0, done.stderr
     assert "5 boards (seed 2), each to be played 3 times with the bots rotated" in done.stdout
     assert "after 3 of 15 deals" in done.stdout
+    # the limit is passed by the board in play, played to the end: stderr says by how much (it was only 'stops after
+    # the board in play', which with sampling bots can be minutes)
+    said = [line for line in done.stderr.splitlines() if "past the time limit" in line]
+    assert len(said) == 1 and said[0].startswith("stich: match: ") and said[0].endswith(
+        "s past the time limit of 0.001 s: the boards in play at the limit were played to the end (whole boards, one "
+        "a worker)"), done.stderr
+
+
+def test_the_overrun_text_says_the_time_in_all_and_past_the_limit():
+    from cli.match import overrun_text
+
+    assert overrun_text(60, 75.25) == ("stich: match: 75.2 s in all, 15.2 s past the time limit of 60 s: the boards "
+                                       "in play at the limit were played to the end (whole boards, one a worker)")
+    assert "0.0 s past" in overrun_text(60, 59.0)
 
 
 def _board_values(deals, value):
@@ -613,3 +627,29 @@ def test_a_match_between_two_spellings_of_one_bot_counts_one_kind_and_says_so():
     document = json.loads(result.stdout)
     assert list(document["bots"]) == ["sampling", "random"] and document["bots"]["sampling"]["seats"] == 6
     assert document["difference"]["first"] == "sampling" and document["difference"]["second"] == "random"
+
+
+def test_a_long_match_summarises_for_its_progress_at_most_every_progress_seconds(monkeypatch):
+    """progress was called with a summary of every deal so far after each deal: quadratic in the boards (2,000
+    boards of random bots took 146 s, 500 took 7.9). It is now called at most every PROGRESS_SECONDS, and once more
+    with every deal played when an interrupt ends the match (the CLI's Ctrl-C report is that last summary)."""
+    import solver.match as match
+
+    bots = [RandomBot(seed=1)] * 3
+    calls: list[int] = []
+    monkeypatch.setattr(match, "PROGRESS_SECONDS", 3600.0)
+    result = play_match("kratzen", bots, boards=20, seed=1, pot=12,
+                        progress=lambda so_far, total: calls.append(len(so_far.deals)))
+    assert calls == [1] and len(result.deals) == 60  # the first deal's, then none within the hour
+
+    class Interrupting(RandomBot):
+        def choose(self, position):
+            if position.record.get("Board") == "4":
+                raise KeyboardInterrupt
+            return super().choose(position)
+
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):
+        play_match("kratzen", [Interrupting(seed=1), *bots[1:]], boards=20, seed=1, pot=12,
+                   progress=lambda so_far, total: calls.append(len(so_far.deals)))
+    assert calls == [1, 9]  # the last call has every deal of the three boards played

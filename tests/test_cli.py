@@ -1329,6 +1329,22 @@ def test_threads_choose_the_cores_of_every_question_and_change_no_answer(tmp_pat
     assert "--threads" in run("solve", EXAMPLES / "schafkopf.tbn", "--threads", "0", code=2).stderr
 
 
+def test_threads_above_the_cores_are_said_once_on_stderr(monkeypatch):
+    """--threads 8 on a 2-core machine searched on 2 threads without a word (the engine's budget of cores caps it);
+    the flag is now said to be cut, as -j is, and the answer is the same."""
+    import solver.cli.options as options
+
+    monkeypatch.setattr(options, "usable_cores", lambda: 1)
+    note = ("stich: --threads 2: this process may use 1 core, so a question searches on at most 1 thread (more would "
+            "only take turns on them)\n")
+    for command in ("solve", "check"):
+        capped = runner.invoke(app, [command, str(EXAMPLES / "valat.tbn"), "--threads", "2", "--json"])
+        alone = runner.invoke(app, [command, str(EXAMPLES / "valat.tbn"), "--threads", "1", "--json"])
+        assert (capped.exit_code, capped.stderr, alone.stderr) == (0, note, ""), command
+        strip = re.compile(r'"(seconds|nodes)":\s*[0-9.e-]+')  # what the threads change; the rest is the answer
+        assert strip.sub("", capped.stdout) == strip.sub("", alone.stdout), command
+
+
 def test_table_size_from_the_environment(monkeypatch):
     monkeypatch.setenv("STICH_TABLE_MB", "4")  # (sizes are powers of two)
     assert solver.EngineSolver().table_bytes == 4 << 20 and solver.EngineSolver(8).table_bytes == 8 << 20

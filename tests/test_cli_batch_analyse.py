@@ -283,6 +283,31 @@ def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
     assert not (tmp_path / "out.jsonl").exists()
 
 
+def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, monkeypatch):
+    """-j 8 on a 2-core machine started 8 worker processes (batch, analyse, match), each searching on one thread
+    with a table of its own: the cores oversubscribed. Every pool command now runs as many as there are cores and
+    says so once on stderr; the answers are those of -j 1."""
+    import solver.cli.options as options
+
+    monkeypatch.setattr(options, "usable_cores", lambda: 1)
+    note = "stich: -j 8: this process may use 1 core, so 1 worker runs (each searches on one core"
+    out = tmp_path / "out.jsonl"
+    runs = {"batch": ["batch", str(EXAMPLES / "schafkopf.tbn"), "--out", str(out), "-j", "8"],
+            "analyse": ["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
+                        "Rufer E", "--samples", "4", "--json", "-j", "8"],
+            "match": ["match", "--game", "sk", "--bots", "random,random,random,random", "-n", "2", "--json",
+                      "--workers", "8"]}
+    for name, args in runs.items():
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, (name, result.stderr)
+        assert result.stderr.count(note) == 1, (name, result.stderr)
+        if name != "batch":
+            assert json.loads(result.stdout)
+    assert all("error" not in json.loads(line) for line in out.open()) and out.stat().st_size
+    monkeypatch.setattr(options, "usable_cores", lambda: 8)  # as many as the cores: not a word
+    assert "stich: -j" not in runner.invoke(app, runs["match"]).stderr
+
+
 def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypatch):
     # a full disk was found only at the first line, after the pool's first records were solved for nothing
     import os

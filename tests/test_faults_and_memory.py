@@ -281,7 +281,39 @@ def test_a_record_out_of_memory_is_an_error_line_and_the_others_are_solved(tmp_p
     summary = batch.solve_batch(source, out, objectives=None, workers=1)
     assert (summary.solved, summary.errors) == (4, 1)
     errors = [json.loads(line) for line in out.read_text().splitlines() if '"error"' in line]
-    assert "out of memory" in errors[0]["error"]
+    # no --worker-memory: the line said 'within the worker's limit', a limit the user never gave
+    assert errors[0]["error"].endswith(": out of memory, with no --worker-memory given: the process's own limit "
+                                       "(ulimit -v) or the machine's memory ran out (give --worker-memory MB, which "
+                                       "sizes each worker's tables to fit)")
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_batch_whose_workers_cannot_allocate_their_table_stops_with_one_line(tmp_path: Path, workers: str) -> None:
+    """Under ulimit -v, --table-mb 1024 fits no worker: every record was an error line 'out of memory within the
+    worker's limit' (no limit was given), on stderr and in the output, a line each for the whole file. The run now
+    stops at once with one line that says which limit and what to give, and writes nothing."""
+    out = tmp_path / "out.jsonl"
+    process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "batch",
+                              str(Path(__file__).resolve().parent.parent / "examples" / "schafkopf.tbn"), "--out",
+                              str(out), "--chunk-size", "2", "-j", workers,
+                              "--table-mb", "1024"], capture_output=True, text=True, timeout=120,
+                             preexec_fn=_capped(1536))
+    assert (process.returncode, process.stderr.splitlines()) == (1, [
+        "stich: a worker cannot allocate a 1024 MB transposition table with no --worker-memory given, within the "
+        "process's own limit (ulimit -v) or the machine's memory: give a smaller --table-mb, or --worker-memory MB "
+        "to size the tables to fit"])
+    assert not out.exists() or not out.read_text()
+
+
+def test_a_record_out_of_memory_within_worker_memory_says_that_limit(monkeypatch) -> None:
+    from solver import workers
+
+    monkeypatch.setattr(workers, "_worker_memory_mb", 512)
+    assert workers.out_of_memory_text() == "out of memory within --worker-memory 512 MB (give a larger one)"
+    stop = workers.table_does_not_fit(MemoryError("cannot allocate a 64 MB transposition table"))
+    assert str(stop) == ("a worker cannot allocate a 64 MB transposition table within --worker-memory 512 MB: give a "
+                         "smaller --table-mb")
+    assert workers.table_does_not_fit(MemoryError()) is None  # a search that ran out: that record's error line
 
 
 def test_batch_under_a_memory_limit_solves_everything(tmp_path: Path) -> None:

@@ -764,12 +764,43 @@ def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path)
     result = run("tree", deals, "--depth", 8, "--out", out, code=1)
     assert result.stderr == (f"stich: {deals}:1: the tree to depth 8 has 172,326 nodes, over --max-nodes 100,000 "
                              "(about 8 KB of memory a node); nothing written: ask for fewer cards (--depth), or a "
-                             "larger --max-nodes (0: no limit)\n")
+                             "larger --max-nodes (0: as many as the available memory holds)\n")
     assert "more than 172,326 nodes" in run("tree", deals, "--depth", 12, "--out", out, code=1).stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["zr.tbn"]
     assert "51 nodes" in run("tree", deals, "--depth", 2, "--out", out, "--max-nodes", 51).stderr
     run("tree", deals, "--depth", 2, "--out", out, "--max-nodes", 50, code=1)
     assert "51 nodes" in run("tree", deals, "--depth", 2, "--out", out, "--max-nodes", 0).stderr
+
+
+def test_tree_command_with_max_nodes_0_is_bounded_by_the_memory_available(tmp_path, monkeypatch):
+    """--max-nodes 0 was 'no limit': depth 20 showed a spinner while the count went through every play sequence
+    (hours), and a tree that large would then be built until the memory ran out. 0 now means as many nodes as the
+    available memory holds, and every --max-nodes is held to that too: refused at once, saying so."""
+    import cli.tree
+    from solver.tree import NODE_BYTES, available_memory, nodes_memory_holds
+
+    deals = tmp_path / "zr.tbn"
+    deals.write_text(solver.formats.tbn.format_record(solver.random_record("zr", 2, 1)), encoding="utf-8")
+    out = tmp_path / "big.json"
+    monkeypatch.setattr(cli.tree, "nodes_memory_holds", lambda: 1_000)
+    for asked in (0, 1_000_000_000):
+        result = run("tree", deals, "--depth", 20, "--out", out, "--max-nodes", asked, code=1)
+        assert result.stderr.startswith(f"stich: {deals}:1: the tree to depth 20 has more than ")
+        assert result.stderr.endswith("nodes, more than the memory available now holds (1,000 nodes: 0.0 GB at "
+                                      "about 8 KB a node); nothing written: ask for fewer cards (--depth)\n")
+    assert "51 nodes" in run("tree", deals, "--depth", 2, "--out", out, "--max-nodes", 0).stderr
+    assert 1 <= nodes_memory_holds() <= max(1, available_memory() // NODE_BYTES)
+
+
+def test_available_memory_keeps_within_an_address_space_limit():
+    """Under ``ulimit -v`` the memory a tree may take is what is left of the limit, not the machine's."""
+    import subprocess
+    import sys
+
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); "
+            "from solver.tree import available_memory; print(available_memory())")
+    left = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert 0 < left < 2 << 30
 
 
 def test_tree_command_reads_no_record_after_the_one_it_uses(tmp_path):
