@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.cards import Card, CardSet, bits
+from solver.cards import Card, CardSet, bits, union
 from solver.errors import StichError, UnknownCardError
 from solver.games import Kratzen, Schafkopf, Zwanzigerrufen
 
@@ -303,6 +303,17 @@ def test_card_str_repr_mask_and_immutability():
 def test_bits():
     mask = ZR.card_set("TS T1 DG").mask
     assert [ZR[i].name for i in bits(mask)] == ["TS", "T1", "DG"]
+
+
+def test_union_of_hands_is_the_deal_and_the_cards_left():
+    """``Deal.cards`` and ``PlayState.cards_left`` are one union of the hands; the trick on the table is not in it."""
+    from solver.position import make_position
+
+    hands = [ZR.card_set(text).mask for text in ("TS T1", "T21 SK", "DG", "")]
+    assert union(hands) == ZR.card_set("TS T1 T21 SK DG").mask and union([]) == 0
+    position = make_position("Schafkopf", "1: EU EA / GU GK / EZ G7 / EK H9", "Wenz", play=["EU"])
+    assert position.rules.deal.cards == SK.card_set("EU EA GU GK EZ G7 EK H9").mask
+    assert position.state.cards_left == SK.card_set("EA GU GK EZ G7 EK H9").mask
 
 
 # --- CardSet ------------------------------------------------------------------------------------------------------
