@@ -222,6 +222,19 @@ def test_kratzen_tokens():
             KR.parse(token)
 
 
+@pytest.mark.parametrize("pack", [SK, KR], ids=["Schafkopf", "Kratzen"])
+def test_german_suited_packs_read_suits_alike(pack):
+    """Schafkopf and Kratzen build their packs with one German-suited helper: the same suit letters, leaves
+    aliases and Unicode signs, each pack with its own ranks and points."""
+    for token, expected in (("LA", "GA"), ("BA", "GA"), ("♣A", "EA"), ("♠A", "GA"), ("♥A", "HA"), ("♦A", "SA")):
+        assert name(pack, token) == expected
+    assert pack.sign_letters == {"clubs": "E", "spades": "G", "hearts": "H", "diamonds": "S"}
+    ranks = "AZKOU987" if pack is SK else "AKOUZ987"
+    suited = [suit + rank for suit in "EGHS" for rank in ranks]
+    assert [card.name for card in pack] == (suited if pack is SK else ["S6", *suited])
+    assert pack.points(pack.full_mask) == (120 if pack is SK else 0)
+
+
 # --- rank orders ---------------------------------------------------------------------------------------------------
 
 
