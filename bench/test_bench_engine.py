@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.benchmark import EVERY_SEAT, VALUE, BenchLine, endings_lines, standard_lines
+from solver.benchmark import EVERY_SEAT, VALUE, Answer, BenchDeal, BenchLine, endings_lines, standard_lines
 
 LINES = {line.name: line for line in standard_lines()}
 EXACT = LINES["Zwanzigerrufen Normal: exact points"]
@@ -25,29 +25,28 @@ def _best_card_value(maximising: bool, values: tuple[int, ...]) -> int:
     return max(values) if maximising else min(values)
 
 
+def _answered(line: BenchLine, fixed: list[BenchDeal], bench_deals_once) -> list[tuple[BenchDeal, Answer]]:
+    """Bench ``line`` on its ``fixed`` deals, each answer paired with the deal of ``fixed`` it answers."""
+    by_board = {deal.board: deal for deal in fixed}
+    return [(by_board[board], answer) for board, answer in bench_deals_once(line, fixed)]
+
+
 @pytest.mark.parametrize("line", [EXACT], ids=_ids([EXACT]))
 def test_zwanzigerrufen_exact_points(line, deals, expected, bench_deals_once):
-    fixed = deals(line)
-    answers = bench_deals_once(line, fixed)
-    by_board = {d.board: d for d in fixed}
-    for board, answer in answers:
-        assert answer == expected.engine(line, by_board[board]), f"board {board}"
-        assert 0 <= answer[0] <= 120, f"board {board}: {answer[0]} is not a number of card points"
+    for deal, answer in _answered(line, deals(line), bench_deals_once):
+        assert answer == expected.engine(line, deal), f"board {deal.board}"
+        assert 0 <= answer[0] <= 120, f"board {deal.board}: {answer[0]} is not a number of card points"
 
 
 @pytest.mark.parametrize("line", [WITH_CARDS], ids=_ids([WITH_CARDS]))
 def test_zwanzigerrufen_every_opening_card(line, deals, expected, bench_deals_once):
     """Checked against line 1's value of the same deal (by the other driver) and for internal consistency: the best
     opening card keeps the value, no card beats it."""
-    fixed = deals(line)
-    answers = bench_deals_once(line, fixed)
-    by_board = {d.board: d for d in fixed}
-    for board, answer in answers:
-        deal = by_board[board]
+    for deal, answer in _answered(line, deals(line), bench_deals_once):
         value, cards = answer[0], answer[1:]
-        assert value == expected.engine(EXACT, deal)[0], f"board {board}"
+        assert value == expected.engine(EXACT, deal)[0], f"board {deal.board}"
         maximising = deal.position.state.to_move in deal.objectives[0].maximiser
-        assert cards and _best_card_value(maximising, cards) == value, f"board {board}"
+        assert cards and _best_card_value(maximising, cards) == value, f"board {deal.board}"
 
 
 YES_NO = [LINES["Zwanzigerrufen Normal: Valat yes/no"], LINES["Zwanzigerrufen Normal: Pagat Ultimo yes/no"]]
@@ -56,12 +55,9 @@ YES_NO = [LINES["Zwanzigerrufen Normal: Valat yes/no"], LINES["Zwanzigerrufen No
 @pytest.mark.parametrize("line", YES_NO, ids=_ids(YES_NO))
 def test_zwanzigerrufen_yes_no(line, deals, expected, bench_deals_once):
     """The yes/no search against the exact value compared with the target."""
-    fixed = deals(line)
-    answers = bench_deals_once(line, fixed)
-    by_board = {d.board: d for d in fixed}
-    for board, answer in answers:
+    for deal, answer in _answered(line, deals(line), bench_deals_once):
         assert answer in ((0,), (1,))
-        assert answer == expected.engine(line, by_board[board]), f"board {board}"
+        assert answer == expected.engine(line, deal), f"board {deal.board}"
 
 
 OTHERS = [line for line in standard_lines() if line.game != "Zwanzigerrufen"]
@@ -69,18 +65,15 @@ OTHERS = [line for line in standard_lines() if line.game != "Zwanzigerrufen"]
 
 @pytest.mark.parametrize("line", OTHERS, ids=_ids(OTHERS))
 def test_schafkopf_and_kratzen(line, deals, expected, bench_deals_once):
-    fixed = deals(line)
-    answers = bench_deals_once(line, fixed)
-    by_board = {d.board: d for d in fixed}
-    for board, answer in answers:
-        deal = by_board[board]
-        assert answer == expected.engine(line, deal), f"board {board}"
+    for deal, answer in _answered(line, deals(line), bench_deals_once):
+        assert answer == expected.engine(line, deal), f"board {deal.board}"
         if line.question == VALUE and line.cards:
             maximising = deal.position.state.to_move in deal.objectives[0].maximiser
-            assert _best_card_value(maximising, answer[1:]) == answer[0], f"board {board}"
+            assert _best_card_value(maximising, answer[1:]) == answer[0], f"board {deal.board}"
         if line.question == EVERY_SEAT:
             assert len(answer) == deal.position.rules.seats
-            assert sum(answer) <= deal.position.rules.tricks_in_deal, f"board {board}: guarantees exceed the tricks"
+            assert sum(answer) <= deal.position.rules.tricks_in_deal, \
+                f"board {deal.board}: guarantees exceed the tricks"
 
 
 ENDINGS = endings_lines()
@@ -94,10 +87,8 @@ def test_endings_against_reference(line, deals, expected, bench_deals_once, benc
     fixed = deals(line)
     for deal in fixed:  # the reference first, untimed by the benchmark (it times itself for the ratio)
         expected.reference(line, deal)
-    answers = bench_deals_once(line, fixed)
-    by_board = {d.board: d for d in fixed}
-    for board, answer in answers:
-        assert answer == expected.reference(line, by_board[board]), f"board {board}"
+    for deal, answer in _answered(line, fixed, bench_deals_once):
+        assert answer == expected.reference(line, deal), f"board {deal.board}"
     reference_ms = expected.reference_median_ms(line, fixed)
     benchmark.extra_info["reference_median_ms"] = reference_ms
     if benchmark.stats is not None:  # None when benchmarks are disabled

@@ -497,9 +497,7 @@ def most_still_possible(rules: Rules, state: PlayState, objective: Objective) ->
     it, so ``stich check`` says ``missed``. An objective with a negative weight or reward has no such bound here."""
     if min(objective.points_weight, objective.trick_weight, *(event.reward for event in objective.events)) < 0:
         return objective.maximum
-    unplayed = 0
-    for hand in state.hands:
-        unplayed |= hand
+    unplayed = state.cards_left
     for card in state.trick:
         unplayed |= 1 << card
     points = sum(rules.points[card] for card in range(len(rules.pack)) if unplayed >> card & 1)

@@ -102,6 +102,14 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def union(masks: Iterable[int]) -> int:
+    """The cards of every mask in ``masks``, as one mask: a deal's cards, the cards still in the hands."""
+    every = 0
+    for mask in masks:
+        every |= mask
+    return every
+
+
 @dataclass(frozen=True, eq=False)
 class Pack:
     """The cards of one game, with every token that names them.

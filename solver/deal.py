@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from .cards import Pack
+from .cards import Pack, union
 from .errors import InvalidDealError, InvalidSeatError, UnknownCardError, is_whole_number
 
 MIN_SEATS = 3
@@ -62,10 +62,7 @@ class Deal:
     @property
     def cards(self) -> int:
         """Every card dealt, as one mask."""
-        mask = 0
-        for hand in self.hands:
-            mask |= hand
-        return mask
+        return union(self.hands)
 
     def holder(self, card: int) -> int | None:
         """The seat index (0-based) holding card index ``card``, or None."""

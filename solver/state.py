@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .cards import Card, bits
+from .cards import Card, bits, union
 from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, is_whole_number
 
 if TYPE_CHECKING:
@@ -62,10 +62,7 @@ class PlayState:
     @property
     def cards_left(self) -> int:
         """Cards still in the hands (the trick on the table not counted)."""
-        mask = 0
-        for hand in self.hands:
-            mask |= hand
-        return mask
+        return union(self.hands)
 
     @property
     def tricks_left(self) -> int:

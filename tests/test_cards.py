@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.cards import Card, CardSet, bits
+from solver.cards import Card, CardSet, bits, union
 from solver.errors import StichError, UnknownCardError
 from solver.games import Kratzen, Schafkopf, Zwanzigerrufen
 
@@ -222,6 +222,19 @@ def test_kratzen_tokens():
             KR.parse(token)
 
 
+@pytest.mark.parametrize("pack", [SK, KR], ids=["Schafkopf", "Kratzen"])
+def test_german_suited_packs_read_suits_alike(pack):
+    """Schafkopf and Kratzen build their packs with one German-suited helper: the same suit letters, leaves
+    aliases and Unicode signs, each pack with its own ranks and points."""
+    for token, expected in (("LA", "GA"), ("BA", "GA"), ("♣A", "EA"), ("♠A", "GA"), ("♥A", "HA"), ("♦A", "SA")):
+        assert name(pack, token) == expected
+    assert pack.sign_letters == {"clubs": "E", "spades": "G", "hearts": "H", "diamonds": "S"}
+    ranks = "AZKOU987" if pack is SK else "AKOUZ987"
+    suited = [suit + rank for suit in "EGHS" for rank in ranks]
+    assert [card.name for card in pack] == (suited if pack is SK else ["S6", *suited])
+    assert pack.points(pack.full_mask) == (120 if pack is SK else 0)
+
+
 # --- rank orders ---------------------------------------------------------------------------------------------------
 
 
@@ -303,6 +316,17 @@ def test_card_str_repr_mask_and_immutability():
 def test_bits():
     mask = ZR.card_set("TS T1 DG").mask
     assert [ZR[i].name for i in bits(mask)] == ["TS", "T1", "DG"]
+
+
+def test_union_of_hands_is_the_deal_and_the_cards_left():
+    """``Deal.cards`` and ``PlayState.cards_left`` are one union of the hands; the trick on the table is not in it."""
+    from solver.position import make_position
+
+    hands = [ZR.card_set(text).mask for text in ("TS T1", "T21 SK", "DG", "")]
+    assert union(hands) == ZR.card_set("TS T1 T21 SK DG").mask and union([]) == 0
+    position = make_position("Schafkopf", "1: EU EA / GU GK / EZ G7 / EK H9", "Wenz", play=["EU"])
+    assert position.rules.deal.cards == SK.card_set("EU EA GU GK EZ G7 EK H9").mask
+    assert position.state.cards_left == SK.card_set("EA GU GK EZ G7 EK H9").mask
 
 
 # --- CardSet ------------------------------------------------------------------------------------------------------

@@ -21,6 +21,16 @@ def test_solver_and_cli_type_check(tmp_path):
     assert "Success: no issues found" in result.stdout
 
 
+def assert_strict_client_type_checks(tmp_path: Path, source: str) -> None:
+    """``source``, a user's script, passes ``mypy --strict`` against this checkout's package."""
+    script = tmp_path / "client.py"
+    script.write_text(source)
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--cache-dir",
+                             str(tmp_path / "cache"), str(script)], cwd=tmp_path, capture_output=True, text=True,
+                            env={**os.environ, "MYPYPATH": str(ROOT)})
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 CLIENT = '''"""A user's script, typed as mypy --strict wants it."""
 import solver
 from solver import Position, SolveResult, solve
@@ -39,12 +49,7 @@ print(best(position), solver.Zwanzigerrufen.name, solver.get_game("sk").name, so
 def test_a_strict_client_sees_every_public_name_exported(tmp_path):
     """``mypy --strict`` takes only explicitly exported names as a package's: every ``solver.X`` of the docs must
     be one (they all failed with 'does not explicitly export' before the package listed them)."""
-    script = tmp_path / "client.py"
-    script.write_text(CLIENT)
-    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--cache-dir",
-                             str(tmp_path / "cache"), str(script)], cwd=tmp_path, capture_output=True, text=True,
-                            env={**os.environ, "MYPYPATH": str(ROOT)})
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert_strict_client_type_checks(tmp_path, CLIENT)
 
 
 def test_the_names_type_checkers_see_are_the_public_names():
@@ -90,9 +95,4 @@ def test_a_numpy_seat_type_checks_where_it_is_taken(tmp_path):
     """docs/api.md takes any integral seat, numpy integers included, but ``Position.hand``, ``Position.objective``
     and ``solve`` were typed ``int``: mypy --strict refused the call that runs (now ``SupportsIndex``)."""
     pytest.importorskip("numpy")
-    script = tmp_path / "client.py"
-    script.write_text(NUMPY_SEAT_CLIENT)
-    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--cache-dir",
-                             str(tmp_path / "cache"), str(script)], cwd=tmp_path, capture_output=True, text=True,
-                            env={**os.environ, "MYPYPATH": str(ROOT)})
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert_strict_client_type_checks(tmp_path, NUMPY_SEAT_CLIENT)

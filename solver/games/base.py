@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
 from ..announcements import Announcement
-from ..cards import Pack
+from ..cards import Pack, build_pack
 from ..deal import Deal
 from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, did_you_mean, integral,
                       is_whole_number)
@@ -784,6 +784,16 @@ class Game(metaclass=GameType):
                 mask |= 1 << card
             hands.append(mask)
         return Deal(cls.pack, tuple(hands))
+
+
+def german_suited_pack(game: str, ranks: list[tuple[str, int, list[str]]],
+                       extra: Sequence[tuple[str, str, str, int, int, list[str]]] = ()) -> Pack:
+    """A pack of the German suits, acorns E, leaves G (also L, B), hearts H and bells S, each with ``ranks``
+    (strongest first, as :func:`~solver.cards.build_pack` takes them) and the ``extra`` cards: one place for the
+    suit letters and signs that Schafkopf and Kratzen read alike."""
+    return build_pack(game, [(suit, ranks) for suit in "EGHS"],
+                      sign_letters={"clubs": "E", "spades": "G", "hearts": "H", "diamonds": "S"},
+                      suit_aliases={"G": ["L", "B"]}, extra=extra)
 
 
 def parse_words(text: str) -> list[str]:

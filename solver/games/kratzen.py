@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError, InvalidSeatContractError, did_you_mean
 from ..state import PlayState
@@ -17,19 +16,13 @@ from ..variant import Flag, Variant
 from .tables import Level, RuleTables
 from ..formats.tbn import Record
 from .outcome import ScoreItem, Scored, pot_payments, read_pot
-from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules, parse_words,
-                   require, tricks_objective, unknown_objective)
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
+                   german_suited_pack, parse_words, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
 
-PACK = build_pack(
-    "Kratzen",
-    [(s, _RANKS) for s in "EGHS"],
-    sign_letters={"clubs": "E", "spades": "G", "hearts": "H", "diamonds": "S"},
-    suit_aliases={"G": ["L", "B"]},
-    extra=[("S6", "S", "6", 0, 0, ["W", "WELI"])],
-)
+PACK = german_suited_pack("Kratzen", _RANKS, extra=[("S6", "S", "6", 0, 0, ["W", "WELI"])])
 
 WELI = PACK.parse("S6").index
 SUITS = "EGHS"

@@ -8,25 +8,19 @@ from __future__ import annotations
 
 from typing import Hashable
 
-from ..cards import build_pack
 from ..deal import Deal
 from ..errors import InvalidContractError, did_you_mean
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
 from .outcome import DealtBonus, ScoreItem, declarers_word, Scored, seats_of, total_payments, two_sided
-from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems,
-                   TrumpSuitRules, parse_words, points_objective, require, tricks_objective, unknown_objective)
+from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
+                   german_suited_pack, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
 
-PACK = build_pack(
-    "Schafkopf",
-    [(s, _RANKS) for s in "EGHS"],
-    sign_letters={"clubs": "E", "spades": "G", "hearts": "H", "diamonds": "S"},
-    suit_aliases={"G": ["L", "B"]},
-)
+PACK = german_suited_pack("Schafkopf", _RANKS)
 
 TOTAL_POINTS = 120
 SUITS = "EGHS"

@@ -226,9 +226,7 @@ class SettlementEngine(ThreadedEngine):
         if state.is_over:
             return []
         compiled = self._load(state, spec)
-        held = 0
-        for hand in state.hands:
-            held |= hand
+        held = state.cards_left
         rank = spec.rank_at_least(value)
         known = rank < len(spec.values) and spec.values[rank] == value
         cards = self.engine.settle_line(list(spec.accumulated(state)), rank if known else -1,
