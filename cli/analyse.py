@@ -26,7 +26,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for,
-                      parse_variant_options, refuse_pool_threads, scheduler_address, workers_within_cores)
+                      parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, record_head, stderr_console, stdout_console
 
@@ -235,11 +235,7 @@ def analyse(
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)
-    if scheduler is not None:
-        scheduler = scheduler_address(scheduler)
-        if workers is not None or worker_memory is not None or table_mb is not None:
-            raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
-                                     "are for local runs", param_hint="'--scheduler'")
+    scheduler = cluster_address(scheduler, workers, worker_memory, table_mb)
 
     def notify(text: str) -> None:
         message(f"stich: {text}")

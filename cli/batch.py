@@ -18,7 +18,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_THREADS, engine_for, output_file, parse_variant_options, refuse_pool_threads,
-                      scheduler_address, workers_within_cores)
+                      cluster_address, workers_within_cores)
 from .render import plural, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -148,11 +148,7 @@ def batch(
     if str(out) == "-":
         raise typer.BadParameter("batch appends to a file it can resume from, not to standard output (a pipe: "
                                  "--out /dev/stdout)", param_hint="'--out'")
-    if scheduler is not None:
-        scheduler = scheduler_address(scheduler)
-        if workers is not None or worker_memory is not None or table_mb is not None:
-            raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
-                                     "are for local runs", param_hint="'--scheduler'")
+    scheduler = cluster_address(scheduler, workers, worker_memory, table_mb)
     refuse_pool_threads(threads)
     workers = workers_within_cores(workers)
     flags = parse_variant_options(variant)

@@ -241,6 +241,19 @@ def scheduler_address(text: str) -> str:
     return f"{text.strip()}:{DASK_SCHEDULER_PORT}"
 
 
+def cluster_address(scheduler: str | None, workers: int | None, worker_memory: int | None,
+                    table_mb: int | None) -> str | None:
+    """``--scheduler``'s address checked, or None for a local run; the options that size local workers are a usage
+    error beside it (a Dask cluster's workers are started, and sized, by whoever runs the cluster)."""
+    if scheduler is None:
+        return None
+    address = scheduler_address(scheduler)
+    if workers is not None or worker_memory is not None or table_mb is not None:
+        raise typer.BadParameter("the cluster's workers are its own: --workers, --worker-memory and --table-mb "
+                                 "are for local runs", param_hint="'--scheduler'")
+    return address
+
+
 #: ``--seed``'s default in every command that draws at random (``deal``, ``analyse``, ``match``): one seed, so that
 #: the same command without ``--seed`` gives the same answer everywhere (``bench`` alone defaults to each game's fixed
 #: benchmark seed, so that its runs compare).
