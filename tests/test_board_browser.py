@@ -306,6 +306,9 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     badge = driver.execute_script("const n = document.querySelector('#seat-2 .card[data-card=\"GA\"] .value');"
                                   "return [n.textContent, n.className]")
     assert badge == ["✗", "value good"]
+    # and says so to a screen reader, which hears no colour
+    assert driver.find_element("css selector", '#seat-2 .card[data-card="GA"]').accessible_name == \
+        "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
     assert driver.find_element("id", "summary").text.startswith(
         "schneider_against: no for seats 3+4 · seat 2 plays for the least")  # whose the answer is, said
     # the arrow keys after the objective was chosen: back one card, not to another objective
@@ -676,3 +679,30 @@ def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
     hint = driver.find_element("id", "odds-count").get_attribute("textContent")
     assert heading == "target forced" and "the score is the attacker's own payment, in chips" in hint
     assert "share of its side" not in hint
+
+
+def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
+    """The accessibility audit: a card was announced by its face ("X I X", "G ♥ 4"), a hidden card not at all, a
+    played card and the next seat to move not at all."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    driver.execute_script("goTo(5)")  # seat 4 to play: HG its best card
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 5, "five cards in")
+    card = driver.find_element("css selector", '.seat.to-move .card[data-card="HG"]')
+    assert card.accessible_name == "Glatze of hearts (HG): 4 game units for seats 1+2, a best card"
+    assert card.aria_role == "button"
+    names = {n.get_attribute("data-card"): n.accessible_name
+             for n in driver.find_elements("css selector", "#table .card")}
+    assert names["T1"] == "Tarock 1, the Pagat (T1)" and names["T20"] == "Tarock 20 (T20)"
+    assert names["TS"] == "the Sküs (TS)"
+    assert names["HK"] == "seat 3 played King of hearts (HK)"
+    assert driver.find_element("id", "seat-4").accessible_name == "Seat 4 · defender · 0 tricks · 0 points, to play"
+    assert driver.find_element("id", "announce").get_attribute("textContent") == \
+        "Seat 3 played King of hearts (HK). Seat 4 to play."
+    card.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "HG played")
+    assert driver.find_element("id", "announce").get_attribute("textContent") == \
+        "Seat 4 played Glatze of hearts (HG). Seat 1 to play."

@@ -1,15 +1,71 @@
-"""The board's static page read as files, no browser: the contrast of its CSS colours against their backgrounds
-(WCAG 2.1 AA: 4.5:1 for text, 3:1 for a focus ring or a graph's marks)."""
+"""The board's static page read as files, no browser: what a screen reader needs in its HTML (names for the buttons
+that show only signs, a language, live regions, a text alternative for the graph) and the contrast of its CSS
+colours against their backgrounds (WCAG 2.1 AA: 4.5:1 for text, 3:1 for a focus ring or a graph's marks)."""
 
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 STATIC = Path(__file__).resolve().parent.parent / "solver" / "board" / "static"
 CSS = (STATIC / "board.css").read_text(encoding="utf-8")
+
+
+class _Elements(HTMLParser):
+    """Every start tag with its attributes, and each button's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.button_text: dict[str, str] = {}
+        self._button: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+        if tag == "button":
+            self._button = dict(attrs).get("id") or f"button {len(self.button_text)}"
+            self.button_text[self._button] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "button":
+            self._button = None
+
+    def handle_data(self, data):
+        if self._button is not None:
+            self.button_text[self._button] += data
+
+
+@pytest.fixture(scope="module")
+def page() -> _Elements:
+    parser = _Elements()
+    parser.feed((STATIC / "index.html").read_text(encoding="utf-8"))
+    return parser
+
+
+def test_every_button_has_a_name_in_words(page):
+    """The audit: |◀ ◀ ▶ ▶| were announced as "vertical line black left-pointing triangle"; a button whose text has
+    no word has an aria-label, and the keys that do the same are said (aria-keyshortcuts)."""
+    buttons = {attrs.get("id") or text: (attrs, text) for (tag, attrs), text in
+               zip([e for e in page.elements if e[0] == "button"], page.button_text.values())}
+    assert len(buttons) >= 12
+    for name, (attrs, text) in buttons.items():
+        words = attrs.get("aria-label") or text
+        assert re.search(r"[A-Za-z]{3}", words or ""), f"{name}: no name in words ({text!r})"
+    assert buttons["undo"][0]["aria-label"] == "Undo" and buttons["undo"][0]["aria-keyshortcuts"] == "ArrowLeft"
+    assert buttons["best"][0]["aria-keyshortcuts"] == "Space"
+
+
+def test_the_page_says_its_language_and_announces_what_changes(page):
+    attrs = {tag: a for tag, a in page.elements if tag in ("html", "svg")}
+    assert attrs["html"]["lang"] == "en"
+    assert attrs["svg"]["role"] == "img" and attrs["svg"]["aria-label"] and attrs["svg"]["aria-describedby"]
+    by_id = {a.get("id"): a for _, a in page.elements if a.get("id")}
+    assert by_id["error"]["role"] == "alert"
+    assert by_id["status"]["role"] == "status"  # the card values' line
+    assert by_id["announce"]["aria-live"] == "polite"  # the card played and whose turn it is
 
 
 def _luminance(colour: str) -> float:

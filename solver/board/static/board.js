@@ -120,9 +120,31 @@ async function loaded(promise, group) {
 // A card's tooltip: its token, and for a card the game calls by a name (Kratzen's Weli) that name and what it is
 const cardTitle = (card) => card.label ? `${card.name}: the ${card.label}, ${card.about}` : card.name;
 
+// A card's name as a screen reader says it (its face alone reads "X I X" or "G ♥"), with its token, which the play
+// list and every command use: "Tarock 21, the Mond (T21)", "Glatze of hearts (HG)", "Eichel Ober (EO)".
+const TAROCK_SUITS = { S: "spades", C: "clubs", H: "hearts", D: "diamonds" };
+const TAROCK_RANKS = { K: "King", Q: "Queen", N: "Knight", J: "Jack", G: "Glatze" };
+const TAROCK_NAMES = { TS: "the Sküs", T21: "Tarock 21, the Mond", T1: "Tarock 1, the Pagat" };
+const GERMAN_SUITS = { E: "Eichel", G: "Gras", H: "Herz", S: "Schellen" };
+const GERMAN_RANKS = { A: "Ace", K: "King", O: "Ober", U: "Unter", Z: "Ten", 9: "Nine", 8: "Eight", 7: "Seven" };
+
+function spokenName(card, game = S.view && S.view.game) {
+  const token = card.name, suit = token.charAt(0), rank = token.slice(1);
+  let words = null;
+  if (card.label) words = `the ${card.label}`;  // Kratzen's Weli
+  else if (game === "Zwanzigerrufen") {
+    words = TAROCK_NAMES[token] || (suit === "T" ? `Tarock ${rank}`
+      : TAROCK_RANKS[rank] && TAROCK_SUITS[suit] ? `${TAROCK_RANKS[rank]} of ${TAROCK_SUITS[suit]}` : null);
+  } else if (GERMAN_SUITS[suit] && GERMAN_RANKS[rank]) words = `${GERMAN_SUITS[suit]} ${GERMAN_RANKS[rank]}`;
+  return words ? `${words} (${token})` : token;
+}
+
 function cardNode(card, extra = "") {
-  const node = el("div", { class: `card c-${card.colour} ${card.label ? "named" : ""} ${extra}`,
-    dataset: { card: card.name }, title: cardTitle(card) }, el("span", { class: "face" }, card.face));
+  // an image with a name for a screen reader, a button where the card can be played (renderTable)
+  const spoken = spokenName(card);
+  const node = el("div", { class: `card c-${card.colour} ${card.label ? "named" : ""} ${extra}`, role: "img",
+    "aria-label": spoken, dataset: { card: card.name, spoken }, title: cardTitle(card) },
+  el("span", { class: "face" }, card.face));
   if (card.sign) node.append(el("span", { class: "sign" }, card.sign));
   if (card.label) node.append(el("span", { class: "label" }, card.label));  // the Weli says so on its face
   return node;
@@ -164,13 +186,17 @@ function renderTable() {
     const chips = seatChips(view, hand.seat);
     const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
       : `${hand.tricks} tr · ${hand.points} pts`;
-    seatNode.append(el("div", { class: "who", title: chipsTitle(view, hand.seat) }, `Seat ${hand.seat}`,
-      el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`));
+    const who = el("div", { class: "who", title: chipsTitle(view, hand.seat) }, `Seat ${hand.seat}`,
+      el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`);
+    seatNode.append(who);
+    seatNode.setAttribute("role", "group");  // a screen reader names the hand by its seat, and says whose turn it is
+    seatNode.setAttribute("aria-label", who.textContent.replace(/ tr · /, " tricks · ").replace(/ pts$/, " points") +
+      (view.to_move === hand.seat ? ", to play" : ""));
     const handNode = el("div", { class: "hand" });
     if (side) handNode.style.width = `${Math.ceil(hand.cards.length / 2) * 43 - 3}px`;  // half the cards a row
     const hidden = S.mode === "sd" && hand.seat !== viewer;
     for (const card of hand.cards) {
-      if (hidden) { handNode.append(el("div", { class: "card back" })); continue; }
+      if (hidden) { handNode.append(el("div", { class: "card back", role: "img", "aria-label": "a hidden card" })); continue; }
       const node = cardNode(card, card.legal ? "legal" : "");
       if (card.legal) {  // a button for the keyboard too: Tab to it, Enter or space plays it
         node.addEventListener("click", () => play(card.name));
@@ -202,6 +228,8 @@ function renderTable() {
     const node = cardNode(card, card.seat === winner ? "winner" : "");
     node.dataset.seat = card.seat;  // a phone stacks the hands: each card of the trick says whose it is
     node.title = `seat ${card.seat}: ${cardTitle(card)}`;
+    node.setAttribute("aria-label", `seat ${card.seat} played ${spokenName(card)}` +
+      (card.seat === winner ? ", which won the trick" : ""));
     node.style.left = `${place.x * ring.x}px`;
     node.style.top = `${place.y * ring.y}px`;
     trick.append(node);
@@ -352,6 +380,12 @@ function markCard(name, total, values, best) {
     : amount(values.objective, total)} for ${seatsText(values.maximiser)}`;
   node.append(badge);
   node.classList.toggle("best", best);
+  // the value and the best card, which the eye takes from the badge and the outline, said in the card's name
+  const said = values.yes_no && !S.view.per_seat ? (total >= values.target ? "yes" : "no")
+    : amount(values.objective, total).replace(/^(-?1) (.+)s$/, "$1 $2");  // "1 trick", not "1 tricks"
+  const colour = values.yes_no ? `, ${goodFor(values, total) ? "good" : "bad"} for seat ${S.view.to_move}` : "";
+  node.setAttribute("aria-label", `${node.dataset.spoken}: ${said}` +
+    (values.maximiser ? ` for ${seatsText(values.maximiser)}` : "") + colour + (best ? ", a best card" : ""));
   node.dataset.value = total;
 }
 
@@ -589,7 +623,9 @@ function markOdds() {
     const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${opening.card}"]`);
     if (!node) continue;
     node.querySelector(".value")?.remove();
-    node.append(el("span", { class: "value" }, `${(100 * opening.win_probability).toFixed(1)}%`.replace(".0%", "%")));
+    const chance = `${(100 * opening.win_probability).toFixed(1)}%`.replace(".0%", "%");
+    node.append(el("span", { class: "value" }, chance));
+    node.setAttribute("aria-label", `${node.dataset.spoken}: wins ${chance} of the deals`);
   }
 }
 
@@ -605,6 +641,7 @@ async function refresh() {
     return;
   }
   document.body.dataset.cursor = S.cursor;
+  announce();
   S.odds = null;  // the odds of the position before
   renderObjectives();
   renderContract();
@@ -615,6 +652,19 @@ async function refresh() {
   if (S.mode === "dd") loadValues(); else { if (S.requests.values) S.requests.values.abort(); busy("values", false); }
   loadCurve();
   loadOdds();
+}
+
+// What a sighted player sees change on the table after a step, said to a screen reader (an aria-live region): the
+// card just played and by whom, the trick's winner, and whose turn it is.
+function announce() {
+  const view = S.view;
+  const trick = view.trick.length ? view.trick : view.history.length ? view.history[view.history.length - 1].cards : [];
+  const last = S.cursor && trick.length ? trick[trick.length - 1] : null;
+  const said = [];
+  if (last) said.push(`Seat ${last.seat} played ${spokenName(last)}.`);
+  if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
+  said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
+  $("announce").textContent = said.join(" ");
 }
 
 function play(name) {
