@@ -706,3 +706,19 @@ def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "HG played")
     assert driver.find_element("id", "announce").get_attribute("textContent") == \
         "Seat 4 played Glatze of hearts (HG). Seat 1 to play."
+
+
+def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
+    """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy
+    underline alone (and the graph by its dots' colour), which a player with weak colour vision cannot tell apart."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 7")  # two mistakes
+    wait_for(lambda: driver.execute_script("return S.curve !== null"), "the graph")
+    marked = driver.execute_script("return [...document.querySelectorAll('#play span.mistake')].map((n) => "
+                                   "[n.textContent, n.querySelector('.grade').title])")
+    assert marked == [["E7?", "mistake"], ["SO?", "mistake"]]
+    sizes = driver.execute_script("return [...document.querySelectorAll('#graph .dot')].map((n) => "
+                                  "[n.classList.contains('mistake'), n.getAttribute('r')])")
+    assert {tuple(size) for size in sizes} == {(True, "5.2"), (False, "3.2")}  # a mistake's dot is larger
+    assert "?! an inaccuracy, ? a mistake, ?? a blunder" in driver.find_element("id", "curve-note").text

@@ -328,11 +328,19 @@ function renderPlay() {
     }
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
       grades[index + 1] ? grades[index + 1].grade : ""].join(" ");
+    const grade = grades[index + 1] ? grades[index + 1].grade : "ok";
     const span = el("span", { class: classes, title: grades[index + 1] ? describeGrade(grades[index + 1]) : name,
       onclick: () => goTo(index + 1) }, name);
+    if (GRADE_MARKS[grade]) {  // the grade in a sign too, not in the underline's colour alone
+      span.append(el("abbr", { class: "grade", title: grade }, GRADE_MARKS[grade]));
+    }
     item.append(span, " ");
   });
 }
+
+// The grades as annotators mark moves (chess's ?!, ? and ??), for the eye that does not tell the colours apart
+const GRADE_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const DOT_SIZES = { ok: 3.2, inaccuracy: 4.2, mistake: 5.2, blunder: 6.4 };  // and in the graph's dots, by size
 
 function describeGrade(card) {
   let text = `${card.card} by seat ${card.seat}: ${card.grade}`;
@@ -510,7 +518,7 @@ function renderCurve() {
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
     const dot = make("circle", { class: `dot ${card ? card.grade : ""} ${index === S.cursor ? "current" : ""} ${index > S.cursor ? "after" : ""}`,
-      cx: x(index), cy: y(value), r: card && card.grade !== "ok" ? 5 : 3.2, "data-index": index });
+      cx: x(index), cy: y(value), r: card ? DOT_SIZES[card.grade] ?? 5 : 3.2, "data-index": index });
     const title = make("title", {});
     title.textContent = card ? `${index}. ${describeGrade(card)} · ${value} after` : `start: ${value}`;
     dot.append(title);
@@ -521,7 +529,8 @@ function renderCurve() {
   const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
-    (mistakes.length ? `${mistakes.length} card${mistakes.length === 1 ? "" : "s"} cost something (coloured)`
+    (mistakes.length ? `${mistakes.length} card${mistakes.length === 1 ? "" : "s"} cost something (coloured and larger by` +
+      " grade; in the play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
       : "no card cost anything");
 }
 
