@@ -722,3 +722,23 @@ def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
                                   "[n.classList.contains('mistake'), n.getAttribute('r')])")
     assert {tuple(size) for size in sizes} == {(True, "5.2"), (False, "3.2")}  # a mistake's dot is larger
     assert "?! an inaccuracy, ? a mistake, ?? a blunder" in driver.find_element("id", "curve-note").text
+
+
+def test_the_arrow_keys_go_through_the_objectives_on_their_list(driver, server):
+    """The accessibility audit: an arrow on the focused objective's list chose the next objective and then dropped the
+    focus (the blur that gives a mouse player's arrow keys back to the play), so a keyboard player could not go on to
+    the objective after it; the page did not say its keys."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    assert "← → undo, redo" in driver.find_element("id", "keys").text
+    cursor = driver.execute_script("return S.cursor")
+    objective = driver.find_element("id", "objective")
+    names = driver.execute_script("return S.view.objectives.map((o) => o.name)")
+    objective.send_keys(Keys.ARROW_DOWN)
+    wait_for(lambda: driver.execute_script("return S.objective") == names[1], "the second objective")
+    objective.send_keys(Keys.ARROW_DOWN)
+    wait_for(lambda: driver.execute_script("return S.objective") == names[2], "the third objective")
+    assert driver.execute_script("return document.activeElement.id") == "objective"
+    assert driver.execute_script("return S.cursor") == cursor  # the play stayed where it was

@@ -66,6 +66,7 @@ def test_the_page_says_its_language_and_announces_what_changes(page):
     assert by_id["error"]["role"] == "alert"
     assert by_id["status"]["role"] == "status"  # the card values' line
     assert by_id["announce"]["aria-live"] == "polite"  # the card played and whose turn it is
+    assert "keys" in by_id  # the keyboard's keys, said on the page
 
 
 def _luminance(colour: str) -> float:

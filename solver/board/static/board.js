@@ -728,7 +728,15 @@ function fitDeclarer() {
   $("deal-declarer").max = $("deal-seats").value;  // a seat of the deal
 }
 
+// A choice made with the mouse gives the arrow keys back to the play; one made with the keys keeps the focus, so the
+// next arrow picks the next objective (a blur after the first arrow left a keyboard player nowhere).
+function giveKeysBack(control) {
+  const keyed = S.lastKey && S.lastKey.target === control && performance.now() - S.lastKey.at < 1000;
+  if (!keyed) control.blur();
+}
+
 async function start() {
+  document.addEventListener("keydown", (e) => { S.lastKey = { target: e.target, at: performance.now() }; }, true);
   $("records").addEventListener("change", (e) => openBoard(e.target.value));
   $("upload").addEventListener("change", (e) => {
     const file = e.target.files[0];
@@ -750,13 +758,13 @@ async function start() {
   $("save").addEventListener("click", save);
   $("objective").addEventListener("change", (e) => {
     S.objective = e.target.value; S.values = null;
-    e.target.blur();  // the arrow keys move through the play again, not through the objectives
+    giveKeysBack(e.target);
     renderTable(); renderValues(); markOdds();
     if (S.mode === "dd") loadValues();
     loadCurve();
   });
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
-    radio.addEventListener("change", (e) => { S.mode = e.target.value; e.target.blur(); refresh(); });
+    radio.addEventListener("change", (e) => { S.mode = e.target.value; giveKeysBack(e.target); refresh(); });
   }
   $("first").addEventListener("click", () => goTo(0));
   $("undo").addEventListener("click", () => goTo(S.cursor - 1));
