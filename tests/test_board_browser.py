@@ -742,3 +742,25 @@ def test_the_arrow_keys_go_through_the_objectives_on_their_list(driver, server):
     wait_for(lambda: driver.execute_script("return S.objective") == names[2], "the third objective")
     assert driver.execute_script("return document.activeElement.id") == "objective"
     assert driver.execute_script("return S.cursor") == cursor  # the play stayed where it was
+
+
+def test_a_button_keeps_the_focus_when_it_has_nothing_to_do(driver, server):
+    """The accessibility audit: ★ best pressed with Enter was disabled while the next values were searched, which
+    dropped the focus to the page, so Enter again did nothing; ◀ at the start lost it too."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.execute_script("goTo(1)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "one card in")
+    undo = driver.find_element("id", "undo")
+    undo.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
+    assert driver.execute_script("return document.activeElement.id") == "undo"
+    assert undo.get_attribute("aria-disabled") == "true"
+    best = driver.find_element("id", "best")
+    best.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a best card")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)  # the same button, pressed again
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "a second best card")
+    assert driver.execute_script("return document.activeElement.id") == "best"

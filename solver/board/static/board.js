@@ -353,10 +353,15 @@ function describeGrade(card) {
   return text;
 }
 
+// The buttons say they do nothing now with aria-disabled, not disabled: a disabled button loses the focus, so ★ best
+// pressed with Enter dropped it to the page while the next values were searched, and ◀ at the start did too.
+const unavailable = (id) => $(id).getAttribute("aria-disabled") === "true";
+
 function renderButtons() {
-  $("first").disabled = $("undo").disabled = S.cursor === 0;
-  $("redo").disabled = $("last").disabled = S.cursor >= S.moves.length;
-  $("best").disabled = !S.values || !S.values.best || !S.values.best.length || S.view.is_over || S.mode === "sd";
+  const available = (id, on) => $(id).setAttribute("aria-disabled", on ? "false" : "true");
+  for (const id of ["first", "undo"]) available(id, S.cursor > 0);
+  for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
+  available("best", S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd");
 }
 
 // --- values on the cards --------------------------------------------------------------------------------------------
@@ -766,11 +771,9 @@ async function start() {
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
     radio.addEventListener("change", (e) => { S.mode = e.target.value; giveKeysBack(e.target); refresh(); });
   }
-  $("first").addEventListener("click", () => goTo(0));
-  $("undo").addEventListener("click", () => goTo(S.cursor - 1));
-  $("redo").addEventListener("click", () => goTo(S.cursor + 1));
-  $("last").addEventListener("click", () => goTo(S.moves.length));
-  $("best").addEventListener("click", playBest);
+  const nav = { first: () => goTo(0), undo: () => goTo(S.cursor - 1), redo: () => goTo(S.cursor + 1),
+    last: () => goTo(S.moves.length), best: playBest };
+  for (const [id, act] of Object.entries(nav)) $(id).addEventListener("click", () => unavailable(id) || act());
   $("upload-open").addEventListener("click", () => $("upload").click());
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea, select, dialog")) return;
