@@ -196,7 +196,10 @@ function renderTable() {
     if (side) handNode.style.width = `${Math.ceil(hand.cards.length / 2) * 43 - 3}px`;  // half the cards a row
     const hidden = S.mode === "sd" && hand.seat !== viewer;
     for (const card of hand.cards) {
-      if (hidden) { handNode.append(el("div", { class: "card back", role: "img", "aria-label": "a hidden card" })); continue; }
+      if (hidden) {
+        handNode.append(el("div", { class: "card back", role: "img", "aria-label": "a hidden card" }));
+        continue;
+      }
       const node = cardNode(card, card.legal ? "legal" : "");
       if (card.legal) {  // a button for the keyboard too: Tab to it, Enter or space plays it
         node.addEventListener("click", () => play(card.name));
@@ -534,8 +537,8 @@ function renderCurve() {
   const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
-    (mistakes.length ? `${mistakes.length} card${mistakes.length === 1 ? "" : "s"} cost something (coloured and larger by` +
-      " grade; in the play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
+    (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
+      " play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
       : "no card cost anything");
 }
 
