@@ -306,6 +306,9 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     badge = driver.execute_script("const n = document.querySelector('#seat-2 .card[data-card=\"GA\"] .value');"
                                   "return [n.textContent, n.className]")
     assert badge == ["✗", "value good"]
+    # and says so to a screen reader, which hears no colour
+    assert driver.find_element("css selector", '#seat-2 .card[data-card="GA"]').accessible_name == \
+        "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
     assert driver.find_element("id", "summary").text.startswith(
         "schneider_against: no for seats 3+4 · seat 2 plays for the least")  # whose the answer is, said
     # the arrow keys after the objective was chosen: back one card, not to another objective
@@ -676,3 +679,88 @@ def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
     hint = driver.find_element("id", "odds-count").get_attribute("textContent")
     assert heading == "target forced" and "the score is the attacker's own payment, in chips" in hint
     assert "share of its side" not in hint
+
+
+def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
+    """The accessibility audit: a card was announced by its face ("X I X", "G ♥ 4"), a hidden card not at all, a
+    played card and the next seat to move not at all."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    driver.execute_script("goTo(5)")  # seat 4 to play: HG its best card
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 5, "five cards in")
+    card = driver.find_element("css selector", '.seat.to-move .card[data-card="HG"]')
+    assert card.accessible_name == "Glatze of hearts (HG): 4 game units for seats 1+2, a best card"
+    assert card.aria_role == "button"
+    names = {n.get_attribute("data-card"): n.accessible_name
+             for n in driver.find_elements("css selector", "#table .card")}
+    assert names["T1"] == "Tarock 1, the Pagat (T1)" and names["T20"] == "Tarock 20 (T20)"
+    assert names["TS"] == "the Sküs (TS)"
+    assert names["HK"] == "seat 3 played King of hearts (HK)"
+    assert driver.find_element("id", "seat-4").accessible_name == "Seat 4 · defender · 0 tricks · 0 points, to play"
+    assert driver.find_element("id", "announce").get_attribute("textContent") == \
+        "Seat 3 played King of hearts (HK). Seat 4 to play."
+    card.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "HG played")
+    assert driver.find_element("id", "announce").get_attribute("textContent") == \
+        "Seat 4 played Glatze of hearts (HG). Seat 1 to play."
+
+
+def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
+    """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy
+    underline alone (and the graph by its dots' colour), which a player with weak colour vision cannot tell apart."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 7")  # two mistakes
+    wait_for(lambda: driver.execute_script("return S.curve !== null"), "the graph")
+    marked = driver.execute_script("return [...document.querySelectorAll('#play span.mistake')].map((n) => "
+                                   "[n.textContent, n.querySelector('.grade').title])")
+    assert marked == [["E7?", "mistake"], ["SO?", "mistake"]]
+    sizes = driver.execute_script("return [...document.querySelectorAll('#graph .dot')].map((n) => "
+                                  "[n.classList.contains('mistake'), n.getAttribute('r')])")
+    assert {tuple(size) for size in sizes} == {(True, "5.2"), (False, "3.2")}  # a mistake's dot is larger
+    assert "?! an inaccuracy, ? a mistake, ?? a blunder" in driver.find_element("id", "curve-note").text
+
+
+def test_the_arrow_keys_go_through_the_objectives_on_their_list(driver, server):
+    """The accessibility audit: an arrow on the focused objective's list chose the next objective and then dropped the
+    focus (the blur that gives a mouse player's arrow keys back to the play), so a keyboard player could not go on to
+    the objective after it; the page did not say its keys."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    assert "← → undo, redo" in driver.find_element("id", "keys").text
+    cursor = driver.execute_script("return S.cursor")
+    objective = driver.find_element("id", "objective")
+    names = driver.execute_script("return S.view.objectives.map((o) => o.name)")
+    objective.send_keys(Keys.ARROW_DOWN)
+    wait_for(lambda: driver.execute_script("return S.objective") == names[1], "the second objective")
+    objective.send_keys(Keys.ARROW_DOWN)
+    wait_for(lambda: driver.execute_script("return S.objective") == names[2], "the third objective")
+    assert driver.execute_script("return document.activeElement.id") == "objective"
+    assert driver.execute_script("return S.cursor") == cursor  # the play stayed where it was
+
+
+def test_a_button_keeps_the_focus_when_it_has_nothing_to_do(driver, server):
+    """The accessibility audit: ★ best pressed with Enter was disabled while the next values were searched, which
+    dropped the focus to the page, so Enter again did nothing; ◀ at the start lost it too."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.execute_script("goTo(1)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "one card in")
+    undo = driver.find_element("id", "undo")
+    undo.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
+    assert driver.execute_script("return document.activeElement.id") == "undo"
+    assert undo.get_attribute("aria-disabled") == "true"
+    best = driver.find_element("id", "best")
+    best.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a best card")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)  # the same button, pressed again
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "a second best card")
+    assert driver.execute_script("return document.activeElement.id") == "best"

@@ -120,9 +120,31 @@ async function loaded(promise, group) {
 // A card's tooltip: its token, and for a card the game calls by a name (Kratzen's Weli) that name and what it is
 const cardTitle = (card) => card.label ? `${card.name}: the ${card.label}, ${card.about}` : card.name;
 
+// A card's name as a screen reader says it (its face alone reads "X I X" or "G ♥"), with its token, which the play
+// list and every command use: "Tarock 21, the Mond (T21)", "Glatze of hearts (HG)", "Eichel Ober (EO)".
+const TAROCK_SUITS = { S: "spades", C: "clubs", H: "hearts", D: "diamonds" };
+const TAROCK_RANKS = { K: "King", Q: "Queen", N: "Knight", J: "Jack", G: "Glatze" };
+const TAROCK_NAMES = { TS: "the Sküs", T21: "Tarock 21, the Mond", T1: "Tarock 1, the Pagat" };
+const GERMAN_SUITS = { E: "Eichel", G: "Gras", H: "Herz", S: "Schellen" };
+const GERMAN_RANKS = { A: "Ace", K: "King", O: "Ober", U: "Unter", Z: "Ten", 9: "Nine", 8: "Eight", 7: "Seven" };
+
+function spokenName(card, game = S.view && S.view.game) {
+  const token = card.name, suit = token.charAt(0), rank = token.slice(1);
+  let words = null;
+  if (card.label) words = `the ${card.label}`;  // Kratzen's Weli
+  else if (game === "Zwanzigerrufen") {
+    words = TAROCK_NAMES[token] || (suit === "T" ? `Tarock ${rank}`
+      : TAROCK_RANKS[rank] && TAROCK_SUITS[suit] ? `${TAROCK_RANKS[rank]} of ${TAROCK_SUITS[suit]}` : null);
+  } else if (GERMAN_SUITS[suit] && GERMAN_RANKS[rank]) words = `${GERMAN_SUITS[suit]} ${GERMAN_RANKS[rank]}`;
+  return words ? `${words} (${token})` : token;
+}
+
 function cardNode(card, extra = "") {
-  const node = el("div", { class: `card c-${card.colour} ${card.label ? "named" : ""} ${extra}`,
-    dataset: { card: card.name }, title: cardTitle(card) }, el("span", { class: "face" }, card.face));
+  // an image with a name for a screen reader, a button where the card can be played (renderTable)
+  const spoken = spokenName(card);
+  const node = el("div", { class: `card c-${card.colour} ${card.label ? "named" : ""} ${extra}`, role: "img",
+    "aria-label": spoken, dataset: { card: card.name, spoken }, title: cardTitle(card) },
+  el("span", { class: "face" }, card.face));
   if (card.sign) node.append(el("span", { class: "sign" }, card.sign));
   if (card.label) node.append(el("span", { class: "label" }, card.label));  // the Weli says so on its face
   return node;
@@ -164,13 +186,20 @@ function renderTable() {
     const chips = seatChips(view, hand.seat);
     const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
       : `${hand.tricks} tr · ${hand.points} pts`;
-    seatNode.append(el("div", { class: "who", title: chipsTitle(view, hand.seat) }, `Seat ${hand.seat}`,
-      el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`));
+    const who = el("div", { class: "who", title: chipsTitle(view, hand.seat) }, `Seat ${hand.seat}`,
+      el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`);
+    seatNode.append(who);
+    seatNode.setAttribute("role", "group");  // a screen reader names the hand by its seat, and says whose turn it is
+    seatNode.setAttribute("aria-label", who.textContent.replace(/ tr · /, " tricks · ").replace(/ pts$/, " points") +
+      (view.to_move === hand.seat ? ", to play" : ""));
     const handNode = el("div", { class: "hand" });
     if (side) handNode.style.width = `${Math.ceil(hand.cards.length / 2) * 43 - 3}px`;  // half the cards a row
     const hidden = S.mode === "sd" && hand.seat !== viewer;
     for (const card of hand.cards) {
-      if (hidden) { handNode.append(el("div", { class: "card back" })); continue; }
+      if (hidden) {
+        handNode.append(el("div", { class: "card back", role: "img", "aria-label": "a hidden card" }));
+        continue;
+      }
       const node = cardNode(card, card.legal ? "legal" : "");
       if (card.legal) {  // a button for the keyboard too: Tab to it, Enter or space plays it
         node.addEventListener("click", () => play(card.name));
@@ -202,6 +231,8 @@ function renderTable() {
     const node = cardNode(card, card.seat === winner ? "winner" : "");
     node.dataset.seat = card.seat;  // a phone stacks the hands: each card of the trick says whose it is
     node.title = `seat ${card.seat}: ${cardTitle(card)}`;
+    node.setAttribute("aria-label", `seat ${card.seat} played ${spokenName(card)}` +
+      (card.seat === winner ? ", which won the trick" : ""));
     node.style.left = `${place.x * ring.x}px`;
     node.style.top = `${place.y * ring.y}px`;
     trick.append(node);
@@ -300,11 +331,19 @@ function renderPlay() {
     }
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
       grades[index + 1] ? grades[index + 1].grade : ""].join(" ");
+    const grade = grades[index + 1] ? grades[index + 1].grade : "ok";
     const span = el("span", { class: classes, title: grades[index + 1] ? describeGrade(grades[index + 1]) : name,
       onclick: () => goTo(index + 1) }, name);
+    if (GRADE_MARKS[grade]) {  // the grade in a sign too, not in the underline's colour alone
+      span.append(el("abbr", { class: "grade", title: grade }, GRADE_MARKS[grade]));
+    }
     item.append(span, " ");
   });
 }
+
+// The grades as annotators mark moves (chess's ?!, ? and ??), for the eye that does not tell the colours apart
+const GRADE_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const DOT_SIZES = { ok: 3.2, inaccuracy: 4.2, mistake: 5.2, blunder: 6.4 };  // and in the graph's dots, by size
 
 function describeGrade(card) {
   let text = `${card.card} by seat ${card.seat}: ${card.grade}`;
@@ -317,10 +356,15 @@ function describeGrade(card) {
   return text;
 }
 
+// The buttons say they do nothing now with aria-disabled, not disabled: a disabled button loses the focus, so ★ best
+// pressed with Enter dropped it to the page while the next values were searched, and ◀ at the start did too.
+const unavailable = (id) => $(id).getAttribute("aria-disabled") === "true";
+
 function renderButtons() {
-  $("first").disabled = $("undo").disabled = S.cursor === 0;
-  $("redo").disabled = $("last").disabled = S.cursor >= S.moves.length;
-  $("best").disabled = !S.values || !S.values.best || !S.values.best.length || S.view.is_over || S.mode === "sd";
+  const available = (id, on) => $(id).setAttribute("aria-disabled", on ? "false" : "true");
+  for (const id of ["first", "undo"]) available(id, S.cursor > 0);
+  for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
+  available("best", S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd");
 }
 
 // --- values on the cards --------------------------------------------------------------------------------------------
@@ -352,6 +396,12 @@ function markCard(name, total, values, best) {
     : amount(values.objective, total)} for ${seatsText(values.maximiser)}`;
   node.append(badge);
   node.classList.toggle("best", best);
+  // the value and the best card, which the eye takes from the badge and the outline, said in the card's name
+  const said = values.yes_no && !S.view.per_seat ? (total >= values.target ? "yes" : "no")
+    : amount(values.objective, total).replace(/^(-?1) (.+)s$/, "$1 $2");  // "1 trick", not "1 tricks"
+  const colour = values.yes_no ? `, ${goodFor(values, total) ? "good" : "bad"} for seat ${S.view.to_move}` : "";
+  node.setAttribute("aria-label", `${node.dataset.spoken}: ${said}` +
+    (values.maximiser ? ` for ${seatsText(values.maximiser)}` : "") + colour + (best ? ", a best card" : ""));
   node.dataset.value = total;
 }
 
@@ -476,7 +526,7 @@ function renderCurve() {
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
     const dot = make("circle", { class: `dot ${card ? card.grade : ""} ${index === S.cursor ? "current" : ""} ${index > S.cursor ? "after" : ""}`,
-      cx: x(index), cy: y(value), r: card && card.grade !== "ok" ? 5 : 3.2, "data-index": index });
+      cx: x(index), cy: y(value), r: card ? DOT_SIZES[card.grade] ?? 5 : 3.2, "data-index": index });
     const title = make("title", {});
     title.textContent = card ? `${index}. ${describeGrade(card)} · ${value} after` : `start: ${value}`;
     dot.append(title);
@@ -487,7 +537,8 @@ function renderCurve() {
   const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
-    (mistakes.length ? `${mistakes.length} card${mistakes.length === 1 ? "" : "s"} cost something (coloured)`
+    (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
+      " play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
       : "no card cost anything");
 }
 
@@ -589,7 +640,9 @@ function markOdds() {
     const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${opening.card}"]`);
     if (!node) continue;
     node.querySelector(".value")?.remove();
-    node.append(el("span", { class: "value" }, `${(100 * opening.win_probability).toFixed(1)}%`.replace(".0%", "%")));
+    const chance = `${(100 * opening.win_probability).toFixed(1)}%`.replace(".0%", "%");
+    node.append(el("span", { class: "value" }, chance));
+    node.setAttribute("aria-label", `${node.dataset.spoken}: wins ${chance} of the deals`);
   }
 }
 
@@ -605,6 +658,7 @@ async function refresh() {
     return;
   }
   document.body.dataset.cursor = S.cursor;
+  announce();
   S.odds = null;  // the odds of the position before
   renderObjectives();
   renderContract();
@@ -615,6 +669,19 @@ async function refresh() {
   if (S.mode === "dd") loadValues(); else { if (S.requests.values) S.requests.values.abort(); busy("values", false); }
   loadCurve();
   loadOdds();
+}
+
+// What a sighted player sees change on the table after a step, said to a screen reader (an aria-live region): the
+// card just played and by whom, the trick's winner, and whose turn it is.
+function announce() {
+  const view = S.view;
+  const trick = view.trick.length ? view.trick : view.history.length ? view.history[view.history.length - 1].cards : [];
+  const last = S.cursor && trick.length ? trick[trick.length - 1] : null;
+  const said = [];
+  if (last) said.push(`Seat ${last.seat} played ${spokenName(last)}.`);
+  if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
+  said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
+  $("announce").textContent = said.join(" ");
 }
 
 function play(name) {
@@ -669,7 +736,15 @@ function fitDeclarer() {
   $("deal-declarer").max = $("deal-seats").value;  // a seat of the deal
 }
 
+// A choice made with the mouse gives the arrow keys back to the play; one made with the keys keeps the focus, so the
+// next arrow picks the next objective (a blur after the first arrow left a keyboard player nowhere).
+function giveKeysBack(control) {
+  const keyed = S.lastKey && S.lastKey.target === control && performance.now() - S.lastKey.at < 1000;
+  if (!keyed) control.blur();
+}
+
 async function start() {
+  document.addEventListener("keydown", (e) => { S.lastKey = { target: e.target, at: performance.now() }; }, true);
   $("records").addEventListener("change", (e) => openBoard(e.target.value));
   $("upload").addEventListener("change", (e) => {
     const file = e.target.files[0];
@@ -691,19 +766,17 @@ async function start() {
   $("save").addEventListener("click", save);
   $("objective").addEventListener("change", (e) => {
     S.objective = e.target.value; S.values = null;
-    e.target.blur();  // the arrow keys move through the play again, not through the objectives
+    giveKeysBack(e.target);
     renderTable(); renderValues(); markOdds();
     if (S.mode === "dd") loadValues();
     loadCurve();
   });
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
-    radio.addEventListener("change", (e) => { S.mode = e.target.value; e.target.blur(); refresh(); });
+    radio.addEventListener("change", (e) => { S.mode = e.target.value; giveKeysBack(e.target); refresh(); });
   }
-  $("first").addEventListener("click", () => goTo(0));
-  $("undo").addEventListener("click", () => goTo(S.cursor - 1));
-  $("redo").addEventListener("click", () => goTo(S.cursor + 1));
-  $("last").addEventListener("click", () => goTo(S.moves.length));
-  $("best").addEventListener("click", playBest);
+  const nav = { first: () => goTo(0), undo: () => goTo(S.cursor - 1), redo: () => goTo(S.cursor + 1),
+    last: () => goTo(S.moves.length), best: playBest };
+  for (const [id, act] of Object.entries(nav)) $(id).addEventListener("click", () => unavailable(id) || act());
   $("upload-open").addEventListener("click", () => $("upload").click());
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea, select, dialog")) return;

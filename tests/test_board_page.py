@@ -1,0 +1,138 @@
+"""The board's static page read as files, no browser: what a screen reader needs in its HTML (names for the buttons
+that show only signs, a language, live regions, a text alternative for the graph) and the contrast of its CSS
+colours against their backgrounds (WCAG 2.1 AA: 4.5:1 for text, 3:1 for a focus ring or a graph's marks)."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parent.parent / "solver" / "board" / "static"
+CSS = (STATIC / "board.css").read_text(encoding="utf-8")
+
+
+class _Elements(HTMLParser):
+    """Every start tag with its attributes, and each button's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.button_text: dict[str, str] = {}
+        self._button: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+        if tag == "button":
+            self._button = dict(attrs).get("id") or f"button {len(self.button_text)}"
+            self.button_text[self._button] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "button":
+            self._button = None
+
+    def handle_data(self, data):
+        if self._button is not None:
+            self.button_text[self._button] += data
+
+
+@pytest.fixture(scope="module")
+def page() -> _Elements:
+    parser = _Elements()
+    parser.feed((STATIC / "index.html").read_text(encoding="utf-8"))
+    return parser
+
+
+def test_every_button_has_a_name_in_words(page):
+    """The audit: |◀ ◀ ▶ ▶| were announced as "vertical line black left-pointing triangle"; a button whose text has
+    no word has an aria-label, and the keys that do the same are said (aria-keyshortcuts)."""
+    buttons = {attrs.get("id") or text: (attrs, text) for (tag, attrs), text in
+               zip([e for e in page.elements if e[0] == "button"], page.button_text.values())}
+    assert len(buttons) >= 12
+    for name, (attrs, text) in buttons.items():
+        words = attrs.get("aria-label") or text
+        assert re.search(r"[A-Za-z]{3}", words or ""), f"{name}: no name in words ({text!r})"
+    assert buttons["undo"][0]["aria-label"] == "Undo" and buttons["undo"][0]["aria-keyshortcuts"] == "ArrowLeft"
+    assert buttons["best"][0]["aria-keyshortcuts"] == "Space"
+
+
+def test_the_page_says_its_language_and_announces_what_changes(page):
+    attrs = {tag: a for tag, a in page.elements if tag in ("html", "svg")}
+    assert attrs["html"]["lang"] == "en"
+    assert attrs["svg"]["role"] == "img" and attrs["svg"]["aria-label"] and attrs["svg"]["aria-describedby"]
+    by_id = {a.get("id"): a for _, a in page.elements if a.get("id")}
+    assert by_id["error"]["role"] == "alert"
+    assert by_id["status"]["role"] == "status"  # the card values' line
+    assert by_id["announce"]["aria-live"] == "polite"  # the card played and whose turn it is
+    assert "keys" in by_id  # the keyboard's keys, said on the page
+
+
+def _luminance(colour: str) -> float:
+    digits = colour.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(c * 2 for c in digits)
+    channels = [int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2.1's contrast ratio of two colours."""
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def css_colour(selector: str, prop: str) -> str:
+    """The colour a rule of board.css gives ``prop``, its custom properties resolved."""
+    rule = re.search(re.escape(selector) + r"\s*(?:,[^{]*)?\{([^}]*)\}", CSS)
+    assert rule, f"no rule for {selector}"
+    value = re.search(rf"(?:^|[;\s]){re.escape(prop)}:\s*([^;}}]+)", rule.group(1))
+    assert value, f"{selector} sets no {prop}"
+    found = re.search(r"#[0-9a-fA-F]{3,6}\b|var\(--[\w-]+\)", value.group(1))
+    assert found, f"{selector} {prop}: {value.group(1)}"
+    colour = found.group(0)
+    if colour.startswith("var("):
+        colour = re.search(rf"{re.escape(colour[4:-1])}:\s*(#[0-9a-fA-F]+)", CSS).group(1)
+    return colour
+
+
+WHITE, GRAPH, FELT = "#fff", css_colour(".graph", "background"), css_colour(":root", "--felt")
+
+#: (what, foreground, background, the least ratio): the text at 4.5:1, the graph's marks and the focus ring at 3:1
+PAIRS = [
+    ("a Schellen card's face (gold was 2.9:1)", css_colour(".card.c-gold", "color"), WHITE, 4.5),
+    ("an Eichel card's face", css_colour(".card.c-brown", "color"), WHITE, 4.5),
+    ("a Gras card's face", css_colour(".card.c-green", "color"), WHITE, 4.5),
+    ("a red card's face", css_colour(".card.c-red", "color"), WHITE, 4.5),
+    ("a tarock's numeral", css_colour(".card.c-trump", "color"), css_colour(".card.c-trump", "background"), 4.5),
+    ("a hint", css_colour(".hint", "color"), WHITE, 4.5),
+    ("the graph's numbers (were 3.4:1)", css_colour(".graph text", "fill"), GRAPH, 4.5),
+    ("the play list's later cards (were 2.3:1)", css_colour(".play li span.ahead", "color"), WHITE, 4.5),
+    ("the play list's current card (was 3.7:1)", css_colour(".play li span.current", "color"),
+     css_colour(".play li span.current", "background"), 4.5),
+    ("a value on a card", css_colour(".card .value", "color"), css_colour(".card .value", "background"), 4.5),
+    ("a best card's value", css_colour(".card.best .value", "color"),
+     css_colour(".card.best .value", "background"), 4.5),
+    ("a good yes/no", css_colour(".card .value.good", "color"), css_colour(".card .value.good", "background"), 4.5),
+    ("a bad yes/no", css_colour(".card .value.bad", "color"), css_colour(".card .value.bad", "background"), 4.5),
+    ("an error", css_colour(".error", "color"), css_colour(".error", "background"), 4.5),
+    ("thinking…", css_colour(".thinking", "color"), WHITE, 4.5),
+    ("a focused card's ring on the felt (blue was 1.8:1)", css_colour(".card.legal:focus-visible", "outline"), FELT, 3),
+    ("a best card's outline on the felt", css_colour(".card.best", "outline"), FELT, 3),
+    ("an inaccuracy's dot (was 1.9:1)", css_colour(".graph .dot.inaccuracy", "fill"), GRAPH, 3),
+    ("a mistake's dot", css_colour(".graph .dot.mistake", "fill"), GRAPH, 3),
+    ("a blunder's dot", css_colour(".graph .dot.blunder", "fill"), GRAPH, 3),
+    ("the graph's half line (was 1.8:1)", css_colour(".graph .half", "stroke"), GRAPH, 3),
+]
+
+
+@pytest.mark.parametrize("what, foreground, background, least", PAIRS, ids=[p[0] for p in PAIRS])
+def test_colours_have_the_contrast_wcag_asks(what, foreground, background, least):
+    assert contrast(foreground, background) >= least, f"{what}: {contrast(foreground, background):.2f}:1"
+
+
+def test_the_contrast_formula():
+    assert contrast("#000", "#fff") == pytest.approx(21)
+    assert contrast("#767676", "#fff") == pytest.approx(4.54, abs=0.01)  # the known least grey on white
