@@ -547,8 +547,10 @@ def render_advice(document: dict, console=None) -> None:
             console.print(f"{row['contract']}: settled on {row['samples']:,} of {row['samples'] + row['refused']:,} "
                           "samples, so its figures are of those; refused on the others, for instance: "
                           f"{row['refused_reason']}")
+        elif row["samples"]:  # the bare pass row, its count said above
+            console.print(f"{row['contract']}: refused on the others, for instance: {row['refused_reason']}")
         else:
-            console.print(f"{row['contract']} refused, for instance: {row['refused_reason']}")
+            console.print(f"{row['contract']} refused on every sample, for instance: {row['refused_reason']}")
     for contract, reason in document.get("left_out", {}).items():
         console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if get_game(document["game"]).has_pot and not document["pot"]:

@@ -41,7 +41,7 @@ from .games import get_game
 from .games.base import Game, Rules
 from .position import Position
 from .analysis import SCHEMA
-from .announcements import parse_announcements
+from .announcements import Announcement, parse_announcements
 from .checkpoint import Journal, Span
 from .intervals import wilson_interval_95
 from .position import check_position
@@ -92,8 +92,17 @@ def row_name(contract: str, announced: str | None) -> str:
     (``Solo + Pagat Ultimo``; ``pass + Absolut | Absolut dagegen``)."""
     if announced is None:
         return contract
-    return f"{contract} + " + ALTERNATIVES.join(text.split(":", 1)[1].strip() if text.strip() else "nothing"
+
+    def without_seats(text: str) -> str:  # "2: Pagat Ultimo; 2: Valat" -> "Pagat Ultimo, Valat"
+        return ", ".join(part.split(":", 1)[-1].strip() for part in text.split(";") if part.strip())
+
+    return f"{contract} + " + ALTERNATIVES.join(without_seats(text) if text.strip() else "nothing"
                                                 for text in announced.split(ALTERNATIVES))
+
+
+def item_text(announcements: str, item: Announcement) -> str:
+    """The words of one parsed announcement item as written (``Absolut dagegen``), without its seat."""
+    return announcements[item.offset:].split(";")[0].split(",")[0].strip()
 
 
 def passing_inputs(position: Position, announcements: str | None, pot: int | None) -> Any:
@@ -118,7 +127,7 @@ def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
     was a 'dagegen', and a 'dagegen' where it was bare (Absolut, Valat); every other item as it is."""
     words = []
     for item in parse_announcements(announcements, seats):
-        text = announcements[item.offset:].split(";")[0].split(",")[0].strip()
+        text = item_text(announcements, item)
         if item.level == 1 and item.bonus in game.side_worded_bonuses:
             text = text.rsplit(None, 1)[0] if item.against else f"{text} dagegen"
         words.append(f"{item.seat}: {text}")
@@ -785,7 +794,7 @@ def announcement_choices(game: type[Game], fixed: Sequence[int], seat: int, anno
                 texts.append(f"{seat}: {name}" + (f"{ALTERNATIVES}{seat}: {against}" if against else ""))
         return texts + ([f"{seat}: {name}{ALTERNATIVES}" for name in game.defender_only] if passing else [])
     items = parse_announcements(announcements, len(fixed))
-    texts = [f"{item.seat}: " + announcements[item.offset:].split(";")[0].split(",")[0].strip() for item in items]
+    texts = [f"{item.seat}: " + item_text(announcements, item) for item in items]
     return texts + ([announcements] if len(texts) > 1 else [])
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .cards import Pack, union
-from .errors import InvalidDealError, InvalidSeatError, UnknownCardError, is_whole_number
+from .errors import InvalidDealError, InvalidSeatError, UnknownCardError, integral, is_whole_number
 
 MIN_SEATS = 3
 MAX_SEATS = 6
@@ -74,6 +74,7 @@ class Deal:
     def hand_names(self, seat: int) -> list[str]:
         """The card names of the hand of ``seat`` (0-based, as ``hands`` is indexed), in pack order. A seat out of
         range is an InvalidSeatError saying so (it was an IndexError, and -1 quietly the last hand)."""
+        seat = integral(seat)  # type: ignore[assignment]  # a numpy integer is a seat too
         if not is_whole_number(seat) or not 0 <= seat < len(self.hands):
             raise InvalidSeatError(f"seat index {seat!r} is not one of this deal's 0 to {len(self.hands) - 1} (a Deal "
                                    f"counts seats from 0, as its hands; Position.hand takes the 1-based seat)")

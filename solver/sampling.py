@@ -690,16 +690,17 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
                    announcements=announcements, pot=pot)
     return _analyse(game, setup, samples, checkpoint, known,
                     Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress,
-                    time_limit=time_limit, stop=stop)
+                    time_limit=time_limit, stop=stop, typed_contract=contract)
 
 
 def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.PathLike | None,
              known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False,
              progress: Callable[[HandAnalysis], None] | None = None, time_limit: float | None = None,
-             stop: threading.Event | None = None) -> HandAnalysis:
+             stop: threading.Event | None = None, typed_contract: str | None = None) -> HandAnalysis:
     """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first.
-    ``time_limit`` and ``stop`` hand out no chunk after them but the first (see :func:`analyse_hand`)."""
+    ``time_limit`` and ``stop`` hand out no chunk after them but the first (see :func:`analyse_hand`).
+    ``typed_contract``: the contract as the caller wrote it, which older checkpoints are keyed by."""
     check_run(samples, checkpoint)
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
@@ -707,8 +708,11 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     count = min(local_workers(pool.workers), samples)
     size = chunk_size(samples, count)
     total = Sums()
-    journal = Journal(checkpoint, {"setup": asdict(setup), "samples": samples, "share_scale": SHARE_SCALE}) \
-        if checkpoint is not None else None
+    identity = {"setup": asdict(setup), "samples": samples, "share_scale": SHARE_SCALE}
+    # a checkpoint written before the setup named the contract by its name (``Rufer E``) keyed it as typed
+    aliases = [identity | {"setup": asdict(setup) | {"contract": typed_contract}}] \
+        if typed_contract is not None and typed_contract != setup.contract else []
+    journal = Journal(checkpoint, identity, aliases=aliases) if checkpoint is not None else None
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stopped: list[str] = []
 

@@ -1012,3 +1012,26 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     single_contract = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo",
                           "-n", "2", "--each-announcement", code=2).stderr
     assert "contract advice only" in single_contract
+
+
+def test_a_row_with_several_announcements_names_each_without_its_seat():
+    """``--announce "2: Pagat Ultimo; 2: Valat" --each-announcement`` named the row of both 'Solo + Pagat Ultimo;
+    2: Valat' (the review): every item of a row is named without its seat, as the comma form was."""
+    from solver.advice import row_name
+
+    assert row_name("Solo", "2: Pagat Ultimo; 2: Valat") == "Solo + Pagat Ultimo, Valat"
+    assert row_name("Solo", "2: Pagat Ultimo, Valat") == "Solo + Pagat Ultimo, Valat"
+    assert row_name("pass", "2: Absolut | 2: Absolut dagegen") == "pass + Absolut | Absolut dagegen"
+    assert row_name("pass", "2: Kontra | ") == "pass + Kontra | nothing"
+    assert row_name("Solo", None) == "Solo"
+
+
+def test_a_pass_row_refused_says_on_how_many_samples():
+    """'pass refused, for instance: ...' stood under a pass row settled on some of the samples too, as if the row
+    were refused whole (the review): a row refused on every sample says so."""
+    from test_cli import run
+
+    failed = run("analyse", "--game", "zwanzigerrufen", "--hand", "T20 T14 T13 T12 T11 T10 SK HK DK CK", "--seat", "2",
+                 "--contract", "pass", "-n", "3", "--announce", "2: Kontra", code=1)
+    assert "pass refused on every sample, for instance: bad announcement: seat 2: Kontra on the game is said by " \
+           "the defenders only" in failed.stdout

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import solver
@@ -787,3 +788,4 @@ def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
     with pytest.raises(solver.InvalidSeatError, match="counts seats from 0"):
         valat.rules.deal.hand_names(seat)
     assert valat.rules.deal.hand_names(3)[0] == "T13"
+    assert valat.rules.deal.hand_names(np.int64(3))[0] == "T13"  # a numpy seat as elsewhere (the review)

@@ -1109,6 +1109,52 @@ def test_a_body_that_does_not_arrive_in_time_is_refused():
 
 
 
+def test_a_refused_body_lets_its_connection_go():
+    """After the 408 a client still trickling its body kept the connection open for as long as it went on (each byte
+    renewed uvicorn's keep-alive, and the header deadline watches only idle connections): a refusal of a body now
+    closes the connection. A real server, a byte every 0.3 s."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from cli.board import _board_protocol
+
+    app = create_app([ZR], body_seconds=1.0)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                                           http=_board_protocol(3.0)))
+    threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True).start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        connection = socket.create_connection(("127.0.0.1", port))
+        connection.settimeout(0.2)
+        connection.sendall(f"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: "
+                           "application/json\r\nContent-Length: 100000\r\n\r\n".encode())
+        answer, closed, started = b"", False, time.monotonic()
+        while not closed and time.monotonic() - started < 8:
+            try:
+                connection.sendall(b" ")
+                data = connection.recv(65536)
+                answer += data
+                closed = data == b""
+            except socket.timeout:
+                pass
+            except OSError:  # the server closed it: the byte found no reader
+                closed = True
+            time.sleep(0.3)
+        connection.close()
+        assert answer.startswith(b"HTTP/1.1 408") and b"connection: close" in answer.lower()
+        assert closed, "the connection stayed open while the client trickled"
+    finally:
+        server.should_exit = True
+
+
 def test_the_bodies_read_at_once_are_bounded():
     """Each body was limited in size, but not all of them together: 60 clients each holding a body of just under
     2 MB open grew the server by 120 MB, and more by as much again each. Past ``max_reading`` bytes of the bodies

@@ -189,6 +189,10 @@ def test_a_single_contracts_bonuses_are_named_as_players_name_them():
                                               "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1", "--contract",
                                               "Normal", "-n", "2", "-j", "1", "--json"]).stdout)
     assert "valat_against" in {bonus["objective"] for bonus in document["bonuses"]}  # the JSON keeps the names
+    # a Schafkopf Tout's own objective by its name too (it was 'tout', the review)
+    from solver.games import get_game
+
+    assert get_game("schafkopf").objective_title("tout") == "Tout"
 
 
 def test_batch_says_once_which_lines_answer_records_no_longer_in_the_input(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -549,3 +550,25 @@ def test_an_analysis_stops_at_its_time_limit_or_stop_event_after_the_first_chunk
             analyse_hand(samples=2, time_limit=bad, **hand)
     with pytest.raises(StichError, match="stop must be a threading.Event"):
         analyse_position(position, 1, samples=2, stop=True)
+
+
+def test_a_checkpoint_keyed_by_the_contract_as_typed_is_resumed(tmp_path):
+    """The setup names the contract by its name (``Rufer G``) since the reports do; a checkpoint written before, with
+    the contract as typed (``rufer g``) in its key, was started afresh beside (the review): it is resumed whole."""
+    from solver.checkpoint import _key_of
+
+    path = tmp_path / "ck.jsonl"
+    first = analyse_hand("schafkopf", "EA EO E9 GZ G8 HZ HK H9", 1, "Rufer G", samples=4, seed=0, workers=1,
+                         checkpoint=path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    header = lines[0]
+    header["setup"]["contract"] = "rufer g"  # as the older version keyed it
+    old_key = _key_of({name: header[name] for name in ("setup", "samples", "share_scale")})
+    for line in lines:
+        line["key"] = old_key
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    again = analyse_hand("schafkopf", "EA EO E9 GZ G8 HZ HK H9", 1, "rufer g", samples=4, seed=0, workers=1,
+                         checkpoint=path)
+    added = [json.loads(line) for line in path.read_text().splitlines()[len(lines):]]
+    assert [sorted(line) for line in added] == [sorted(header)]  # the new key's header, and no sample solved again
+    assert again.as_dict() == first.as_dict() and again.contract == "Rufer G"

@@ -577,7 +577,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     async def body_refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, BodyRefused)
-        return _error(error.message, error.status)
+        refusal = _error(error.message, error.status)
+        refusal.headers["connection"] = "close"  # the rest of the body is not read: a trickling client is let go
+        return refusal
 
     async def internal(request: Request, error: Exception) -> Response:
         return _error(failure_text(error), 500)

@@ -238,10 +238,12 @@ def split_host(value: str) -> tuple[str, str | None]:
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:
+    """A refusal before the app; the connection is closed after it, since the rest of a refused body is not read
+    (a client still sending it would otherwise hold the connection open for as long as it trickles)."""
     body = json.dumps({"error": message}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *SAFETY_HEADERS]})
+                            (b"connection", b"close"), *SAFETY_HEADERS]})
     await send({"type": "http.response.body", "body": body})
 
 

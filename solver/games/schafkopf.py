@@ -30,7 +30,7 @@ PLAIN_ORDER = "AZKOU987"  # plain ranks, highest first; trumps (Obers, Unters) n
 CALLED_SUIT_LED = 1
 
 #: The score items as players name them (the text tables; the JSON keeps the names).
-ITEM_TITLES = {"game": "Game", "schneider": "Schneider", "schwarz": "Schwarz", "laufende": "Laufende"}
+ITEM_TITLES = {"game": "Game", "schneider": "Schneider", "schwarz": "Schwarz", "laufende": "Laufende", "tout": "Tout"}
 
 #: The contracts won by every trick (RULES.md 2.2, 2.5), and those whose trumps are the Unters alone.
 TOUTS = frozenset({"wenztout", "solotout"})
