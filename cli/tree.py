@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import ParseError, StichError
+from solver.errors import ParseError, SearchStopped, StichError
 from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
@@ -17,9 +17,9 @@ from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, RECORD, TABLE_MB, THREADS, VARIANT, checked_objectives, engine_for, output_file,
-                      parse_variant_options)
-from .records import check_selection, located, no_such_record, selected, stdin_bytes
+from .options import (BOARD, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, checked_objectives, engine_for,
+                      output_file, parse_variant_options)
+from .records import check_selection, located, no_such_record, selected, stdin_bytes, stopped_record
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, what_if
 
@@ -47,10 +47,12 @@ def tree(
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
+    time_limit: Optional[float] = TIME_LIMIT,
 ) -> None:
     """Every play sequence of DEPTH cards from the position after the record's Play section (and --play's cards),
     each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The first
-    record (or the one of --board or --record) is used."""
+    record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it nothing is
+    written, exit 1)."""
     from solver.tree import FORMATS, TreeTooLarge, strategy_tree, write_tree
 
     flags = parse_variant_options(variant)
@@ -85,7 +87,7 @@ def tree(
         try:
             with progress_on_stderr("tree") as report:
                 graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,
-                                      max_nodes=max_nodes or None,
+                                      max_nodes=max_nodes or None, time_limit=time_limit,
                                       progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
         except TreeTooLarge as error:
             raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
@@ -93,6 +95,9 @@ def tree(
                              "for fewer cards (--depth), or a larger --max-nodes (0: no limit)") from None
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
             raise located(error, position) from None
+        except SearchStopped:
+            message(f"stich: {stopped_record(position, time_limit, 'nothing written')}")
+            raise typer.Exit(EXIT_BAD_INPUT) from None
         with atomic_path(out) as temporary:
             write_tree(graph, temporary)
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "

@@ -965,3 +965,27 @@ def test_the_post_mortem_takes_a_time_limit_and_a_stop_event_as_check_bonuses_do
     assert stopped.stdout == "" and not (tmp_path / "out.svg").exists()
     answered = run("postmortem", _ending_file(tmp_path), "--json", "--time-limit", "60")
     assert json.loads(answered.stdout)["cards"]
+
+
+def test_the_tree_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_path):
+    """strategy_tree (a search a node) took neither, nor did ``stich tree`` a --time-limit: one deadline for every
+    search of the call, by points and by the score, SearchStopped past it and nothing written."""
+    import threading
+
+    position = ending()
+    for objective in (None, "score"):
+        with pytest.raises(solver.SearchStopped, match="time_limit=0"):
+            strategy_tree(position, 2, objective=objective, time_limit=0)
+        stop = threading.Event()
+        stop.set()
+        with pytest.raises(solver.SearchStopped, match="stop event"):
+            strategy_tree(position, 2, objective=objective, stop=stop)
+        limited = strategy_tree(position, 2, objective=objective, time_limit=60, stop=threading.Event())
+        assert nx.utils.graphs_equal(limited, strategy_tree(position, 2, objective=objective))
+    with pytest.raises(solver.InvalidPositionError, match="time_limit must be a number of seconds"):
+        strategy_tree(position, 1, time_limit=float("nan"))
+    out = tmp_path / "tree.json"
+    stopped = run("tree", EXAMPLES / "schafkopf.tbn", "--depth", 3, "--out", out, "--time-limit", "0.001", code=1)
+    assert "board 1: nothing written: the time limit (0.001 s) ran out" in stopped.stderr and not out.exists()
+    run("tree", EXAMPLES / "schafkopf.tbn", "--depth", 1, "--out", out, "--time-limit", "60")
+    assert out.exists()
