@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .api import solve
 from .deal import Deal
-from .errors import InvalidContractError, InvalidDealError, StichError, is_token_list
+from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
 from .games.outcome import DealtBonus, side_text
@@ -507,16 +507,21 @@ def most_still_possible(rules: Rules, state: PlayState, objective: Objective) ->
     return most + sum(event.reward for event in objective.events if unplayed & event.present == event.present)
 
 
-def targets_together(position: Position) -> bool | None:
+def targets_together(position: Position, *, time_limit: float | None = None,
+                     stop: threading.Event | None = None) -> bool | None:
     """Whether every seat's target can be met in one play with all seats helping (RULES.md 3.3's optional
     cooperative question), for games where every seat plays for itself; None for games with sides
-    (:mod:`solver.search.cooperative`)."""
+    (:mod:`solver.search.cooperative`). ``time_limit`` and ``stop`` end it with SearchStopped as for
+    :func:`~solver.api.solve` (the search is plain Python, not the engine, and looks at them itself)."""
     check_position(position)
+    deadline = Deadline(time_limit, stop)
     if not every_seat_for_itself(position):
         return None
+    if deadline.passed():
+        raise SearchStopped(f"the cooperative search was stopped before it started: {deadline.reason()}")
     objectives = [objective for name in position.rules.objective_names()
                   for _, objective in objectives_named(position, name) if objective.target is not None]
-    return Cooperative(objectives).met(position.state)
+    return Cooperative(objectives, deadline if deadline.limited else None).met(position.state)
 
 
 def check_report(position: Position, *, engine: EngineSolver | None = None,
@@ -539,12 +544,13 @@ def check_report(position: Position, *, engine: EngineSolver | None = None,
                 limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
         checks = check_bonuses(position, engine=engine, reference_solver=reference_solver)
         score = score_check_report(position, checks, engine=engine, reference_solver=reference_solver)
+        together = targets_together(position, time_limit=deadline.left(), stop=stop)
     seats, sides = taken_so_far(position)
     return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
             "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
             "checks": [check.as_dict() for check in checks],
             "dealt_bonuses": [bonus.as_dict() for bonus in dealt_bonuses(position)],
-            "together": targets_together(position),
+            "together": together,
             "score": score}
 
 
