@@ -39,6 +39,7 @@ from .errors import (InvalidContractError, InvalidDealError, InvalidSeatError, S
                      is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
+from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import parse_announcements
@@ -652,7 +653,7 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
 
 
 def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
-               *, known: Mapping[int, str] | None = None, seed: int = 0,
+               *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
                variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                announcements: str | None = None, pot: int | None = None,
                each_announcement: bool = False) -> AdviceSetup:
@@ -662,7 +663,7 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
 
 
 def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
-                 *, known: Mapping[int, str] | None = None, seed: int = 0,
+                 *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
                  variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                  announcements: str | None = None, pot: int | None = None,
                  each_announcement: bool = False) -> tuple[AdviceSetup, dict[str, str]]:
@@ -871,7 +872,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
 
 def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int,
                     contracts: str | Sequence[str] = "all", *, known: Mapping[int, str] | None = None,
-                    samples: int = 200, seed: int = 0, workers: int | None = None,
+                    samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                     variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                     announcements: str | None = None, pot: int | None = None, time_limit: float | None = None,
                     stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
@@ -970,7 +971,7 @@ class CardAdvice:
 
 
 def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
-              samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
+              samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
               stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
               progress: Callable[[AdviceSums], None] | None = None,
               at_least: int = 0, pot: int | None = None) -> tuple[tuple[int, ...], AdviceSums, str | None]:
@@ -999,7 +1000,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
 
 
 def card_advice(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
-                samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
+                samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
                 stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
                 progress: Callable[[CardAdvice], None] | None = None, pot: int | None = None) -> CardAdvice:
     """Which card should the seat to move play: every legal card valued by the settlement its side can force

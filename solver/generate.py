@@ -24,6 +24,12 @@ def _whole(name: str, value: object, least: int) -> None:
         raise StichError(f"{name} must be a whole number, at least {least}, not {value!r}")
 
 
+#: The seed of every function that draws at random unless told (the analyses, the advice, the bots, a match, and
+#: every command's ``--seed``): one seed, so that the same question asked of the library or of ``stich`` without a
+#: seed gets the same answer.
+DEFAULT_SEED = 1
+
+
 def random_record(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
                   declarer: int = 1, seats: int | None = None,
                   variant: Mapping[str, object] | str | None = None,

@@ -34,6 +34,7 @@ from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, I
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import read_pot
+from .generate import DEFAULT_SEED
 from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
@@ -652,7 +653,7 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
 
 
 def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, contract: str, *,
-                 known: Mapping[int, str] | None = None, samples: int = 200, seed: int = 0,
+                 known: Mapping[int, str] | None = None, samples: int = 200, seed: int = DEFAULT_SEED,
                  workers: int | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
                  memory_mb: int | None = None, scheduler: str | None = None,
@@ -800,7 +801,7 @@ def record_scoring(position: Position, pot: int | None = None) -> tuple[str | No
 
 
 def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
-                   seed: int = 0, pot: int | None = None) -> Setup:
+                   seed: int = DEFAULT_SEED, pot: int | None = None) -> Setup:
     """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
     variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in every sample,
     as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the cards played so
@@ -829,7 +830,7 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
 
 
 def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
-                     samples: int = 200, seed: int = 0, workers: int | None = None,
+                     samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                      checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
                      scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
                      notify: Notify | None = None, verbose: bool = False,
