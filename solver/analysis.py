@@ -594,6 +594,20 @@ class TableEntry:
     won: bool | None = None
     seats: tuple[SeatTarget, ...] = field(default=())
     settlement: int | None = None
+    game: str = field(default="", compare=False)  # names the declarer as the game does (Kratzen's attacker)
+
+    def __str__(self) -> str:
+        """The row for people (``print(entry)``), as ``stich table`` prints it, each cell after its column's name:
+        ``Rufer G  declarer 1  side 1+3  value 120  needs 61  won  settlement +6``; the ``repr`` stays."""
+        title = get_game(self.game).declarer_title if self.game else "declarer"
+        head = [self.contract, f"{title} {self.declarer}"]
+        if not self.biddable:
+            return "  ".join(head + [f"not biddable: {self.reason}"])
+        per_seat, settled = bool(self.seats), self.settlement is not None
+        columns = table_columns(self.game, per_seat=per_seat, seats=len(self.seats), settled=settled)[2:]
+        cells = table_cells(self.as_dict(), per_seat=per_seat, seats=len(self.seats), settled=settled)
+        return "  ".join(head + [cell if column == "result" else f"{column} {cell}".rstrip()
+                                 for column, cell in zip(columns, cells)])
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -601,6 +615,37 @@ class TableEntry:
                 "biddable": self.biddable, "reason": self.reason or None, "measure": self.measure,
                 "value": self.value, "target": self.target, "won": self.won,
                 "seats": [seat.as_dict() for seat in self.seats], "settlement": self.settlement}
+
+
+def table_columns(game: str, *, per_seat: bool, seats: int, settled: bool) -> list[str]:
+    """The columns of ``stich table`` (and of a :class:`TableEntry` printed): a column per seat where every seat
+    plays for itself, else the side, its value and what it needs; the settlement where it was asked for."""
+    title = get_game(game).declarer_title if game else "declarer"
+    middle = [f"seat {seat}" for seat in range(1, seats + 1)] if per_seat else ["side", "value", "needs"]
+    return ["contract", title, *middle, "result", *(["settlement"] if settled else [])]
+
+
+def table_cells(entry: Mapping[str, Any], *, per_seat: bool, seats: int, settled: bool) -> list[str]:
+    """One entry's cells after the contract and the declarer, as :func:`table_columns` heads them, from its
+    document (:meth:`TableEntry.as_dict`): ``2/2 ✓`` per seat (tricks guaranteed / needed), else the side, its
+    card points (or tricks), the target; ``won`` or ``lost``; the settlement signed. A contract the bid checks
+    forbid has dashes and the reason."""
+    won = "-" if entry["won"] is None else ("won" if entry["won"] else "lost")
+    if not entry["biddable"]:
+        cells = ["-"] * (seats if per_seat else 3) + [f"not biddable: {entry['reason']}"]
+    elif per_seat:
+        cells = [f"{seat['tricks']}/{seat['target']} "
+                 + ("-" if seat["made"] is None else ("✓" if seat["made"] else "✗")) for seat in entry["seats"]]
+        cells.append(won)
+    else:
+        value = entry["value"]
+        shown = str(value) if entry["measure"] == "points" else f"{value:,} trick{'' if value == 1 else 's'}"
+        cells = [side_text(entry["declaring_side"]), shown, "" if entry["target"] is None else str(entry["target"]),
+                 won]
+    if settled:
+        amount = entry.get("settlement")
+        cells.append("-" if amount is None else (f"+{amount}" if amount > 0 else str(amount)))
+    return cells
 
 
 def winning_condition(rules: Rules) -> str:
@@ -707,14 +752,16 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     for contract, declarer in chosen_game.contracts(deal, chosen_variant, like, record_declarer):
         for text, position_or_refusal in _bids(chosen_game, deal, contract, declarer, chosen_variant):
             if isinstance(position_or_refusal, str):
-                entries.append(TableEntry(text, declarer, biddable=False, reason=position_or_refusal))
+                entries.append(TableEntry(text, declarer, biddable=False, reason=position_or_refusal,
+                                          game=chosen_game.name))
                 continue
             if progress is not None:
                 progress(f"{text} by seat {declarer}")
             if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
                 pot = read_pot(source.record, None)
-            entries.append(_table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
-                                        deadline, settlement_engine))
+            entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
+                                 deadline, settlement_engine)
+            entries.append(replace(entry, game=chosen_game.name))
     return entries
 
 
