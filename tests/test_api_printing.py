@@ -78,3 +78,18 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
                                      "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
     for line in text.splitlines()[:5]:  # the lines above the tables, word for word
         assert line in shown
+
+
+def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
+    """``repr(dd_settlement(...))`` showed ``line=(3, 32, 2, ...)`` beside its own ``line_names``, and
+    ``EngineSolver.card_values`` gave ``CardValue(card=5, value=61)`` where ``solve(..., cards=True)`` gives the
+    card's name: both are CardIndex now, still the ints a script keys and writes (the JSON is unchanged)."""
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    settled = solver.dd_settlement(kratzen)
+    assert "line=(EO, S7, EK, GA, " in repr(settled) and "points_line=(EO, S7, " in repr(settled)
+    assert [repr(card) for card in settled.line] == list(settled.line_names)
+    assert json.loads(json.dumps(list(settled.line)))[:3] == [3, 32, 2] == [int(card) for card in settled.line[:3]]
+    assert settled.as_dict()["line"][:3] == ["EO", "S7", "EK"] and pickle.loads(pickle.dumps(settled)) == settled
+    values = solver.EngineSolver(16).card_values(valat.state, valat.objective("points"))
+    assert repr(values[0]) == "CardValue(card=T17, value=61)" and values[0].card == 5
+    assert values == list(solver.solve(valat, "points", cards=True).card_values)
