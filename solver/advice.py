@@ -32,7 +32,7 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Mapping, Sequence, cast
+from typing import Any, Callable, Mapping, Sequence, SupportsIndex, cast
 
 from .deal import Deal
 from .errors import (InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError, integral,
@@ -652,7 +652,8 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
     return texts
 
 
-def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
+def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
+               contracts: str | Sequence[str] = "all",
                *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
                variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                announcements: str | None = None, pot: int | None = None,
@@ -662,7 +663,8 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
                         announcements=announcements, pot=pot, each_announcement=each_announcement)[0]
 
 
-def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
+def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
+                 contracts: str | Sequence[str] = "all",
                  *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
                  variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                  announcements: str | None = None, pot: int | None = None,
@@ -674,7 +676,8 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     and once with each announcement (:func:`announcement_choices`), on the same samples; a pairing the rules refuse
     is left out and named."""
     game = get_game(game)
-    seat, seats = integral(seat), integral(seats)  # type: ignore[assignment]  # numpy integers are seats too
+    seat = cast(int, integral(seat))  # any integral seat (a numpy integer too) as an int; seat_cards checks it
+    seats = integral(seats)  # type: ignore[assignment]  # numpy integers are counts too
     seats = seats or game.seat_counts[0]
     fixed = seat_cards(game, seats, seat, hand, known, seed)
     if isinstance(variant, str):
@@ -870,7 +873,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     return total, stopped[0] if stopped else None
 
 
-def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int,
+def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
                     contracts: str | Sequence[str] = "all", *, known: Mapping[int, str] | None = None,
                     samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                     variant: Mapping[str, object] | str | None = None, seats: int | None = None,
@@ -999,7 +1002,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     return setup.cards, total, stopped
 
 
-def card_advice(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
+def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, str] | None = None,
                 samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
                 stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
                 progress: Callable[[CardAdvice], None] | None = None, pot: int | None = None) -> CardAdvice:

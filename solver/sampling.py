@@ -22,7 +22,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Iterator, Mapping, Sequence, cast
+from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .announcements import parse_announcements
@@ -657,9 +657,10 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
                  announcements.strip() or None if announcements else None, pot)
 
 
-def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, contract: str, *,
+def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex, contract: str, *,
                  known: Mapping[int, str] | None = None, samples: int = 200, seed: int = DEFAULT_SEED,
-                 workers: int | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
+                 workers: int | None = None, declarer: SupportsIndex = 1,
+                 variant: Mapping[str, object] | str | None = None,
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
                  memory_mb: int | None = None, scheduler: str | None = None,
                  worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
@@ -688,11 +689,13 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     check_time_limit(time_limit, StichError)
     check_stop(stop, StichError)
     game = get_game(game)
-    seat, declarer, seats = integral(seat), integral(declarer), integral(seats)  # type: ignore[assignment]
+    # any integral seat (a numpy integer too) as an int, checked by _setup, which names what was given
+    seat_number, declarer_number = cast(int, integral(seat)), cast(int, integral(declarer))
+    seats = integral(seats)  # type: ignore[assignment]
     seat_count = seats or game.seat_counts[0]
     # what the announcements tell every seat, as a record's do: an announced Pagat is in its announcer's hand
     tags = announced_tags(game, announcements, seat_count)
-    setup = _setup(game, hand, seat, contract, known, declarer, variant, seat_count, seed, tags=tags,
+    setup = _setup(game, hand, seat_number, contract, known, declarer_number, variant, seat_count, seed, tags=tags,
                    announcements=announcements, pot=pot)
     return _analyse(game, setup, samples, checkpoint, known,
                     Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress,
@@ -834,7 +837,7 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
                   rules.seats, seed, played, position.played, public, announced, pot)
 
 
-def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
+def analyse_position(position: Position, seat: SupportsIndex, *, known: Mapping[int, str] | None = None,
                      samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                      checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
                      scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,

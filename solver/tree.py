@@ -20,7 +20,7 @@ import os
 import threading
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, SupportsIndex
 
 from .errors import SearchStopped, StichError
 from .files import json_text
@@ -87,7 +87,7 @@ def _node_id(path: tuple[str, ...]) -> str:
     return " ".join(path) if path else "root"
 
 
-def _objective(position: Position, objective: str | None, seat: int | None) -> Objective:
+def _objective(position: Position, objective: str | None, seat: SupportsIndex | None) -> Objective:
     """The objective asked for; by default the points, or in a game without points the declarer's (or ``seat``'s)
     tricks. An objective named that the contract has not is refused, ``points`` in a game without points too."""
     rules = position.rules
@@ -123,7 +123,8 @@ def _target(goal: Objective) -> dict[str, int]:
     return {} if goal.target is None else {"target": goal.target}
 
 
-def strategy_tree(position: Position, depth: int, *, objective: str | None = None, seat: int | None = None,
+def strategy_tree(position: Position, depth: int, *, objective: str | None = None,
+                  seat: SupportsIndex | None = None,
                   engine: EngineSolver | None = None, max_nodes: int | None = None,
                   progress: TreeProgress | None = None, time_limit: float | None = None,
                   stop: threading.Event | None = None) -> nx.DiGraph:
@@ -166,7 +167,8 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
         return _points_tree(position, depth, objective, seat, counter, engine)
 
 
-def _points_tree(position: Position, depth: int, objective: str | None, seat: int | None, counter: _Counter,
+def _points_tree(position: Position, depth: int, objective: str | None, seat: SupportsIndex | None,
+                 counter: _Counter,
                  engine: EngineSolver) -> nx.DiGraph:
     """The tree valued by an objective of the points engine (the points, a bonus, a seat's tricks)."""
     import networkx as nx
@@ -209,7 +211,7 @@ class _Counter:
             self.progress(self.made, self.total)
 
 
-def _score_tree(position: Position, depth: int, seat: int | None, counter: _Counter,
+def _score_tree(position: Position, depth: int, seat: SupportsIndex | None, counter: _Counter,
                 engine: EngineSolver) -> nx.DiGraph:
     """The tree valued by the score: every node's value is the declaring side's double-dummy settlement, searched
     by the settlement engine that goes with ``engine`` (its table size and threads)."""
