@@ -19,7 +19,9 @@ from solver.errors import InvalidDealError, StichError
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
-from solver.sampling import ALL_ALIKE, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position
+from solver.sampling import (ALL_ALIKE, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position, best_card_parts,
+                             bonus_table, measure_words, opening_table, scored_with, share,
+                             spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -43,22 +45,10 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
     return known
 
 
-def _spread(samples: int, interval: list, note: str | None, number: Callable[[float], str]) -> str:
-    """A mean's 95% interval as the report says it. Where every sample gave the same value the JSON gives no
-    interval (``interval_note``): one of no width says only that no other value was met in these samples (a rare
-    deal may still move the mean), so the text says that instead of printing a certainty."""
-    low, high = interval
-    if samples < 2:
-        return "one sample: no interval"
-    if note or low is None or low == high:
-        return f"all {samples:,} samples alike: no interval"
-    return f"95% interval {number(low)} .. {number(high)}"
-
-
 def render_analysis(document: dict, console=None) -> None:
-    """The report for people: the chances, the mean, the bonuses and the opening cards."""
+    """The report for people: the chances, the mean, the bonuses and the opening cards (the text is the library's,
+    solver.sampling.report_text, which ``print(analysis)`` gives; here with the cards painted and tables drawn)."""
     console = console or stdout_console()
-    unit = measure_words(document["measure"])
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
     console.print(Text(f"{document['game']} {document['contract']}, seat {document['seat']}: ")
@@ -67,57 +57,28 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
     if document.get("played"):
         console.print(Text("played so far: ") + painter.cards(document["played"]))
-    console.print(f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
-                  + _scored_with(document))
-    spread = _spread(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
-    if document.get("score_mean") is not None:
-        score_spread = _spread(document["samples"], document["score_interval"], document.get("score_interval_note"),
-                               "{:+.2f}".format)
-        whose = ("the attacker's own, from the pot" if get_game(document["game"]).has_pot
-                 else f"seat {document['seat']}'s share of its side's settlement")
-        console.print(f"mean payment: {document['score_mean']:+.2f} {_units(document)} ({score_spread}), {whose}")
-        if get_game(document["game"]).has_pot and not document.get("pot"):
-            console.print("note: pot 0: every sample settles at 0 (give the pot with --pot N, or a record a [Pot] "
-                          "tag)")
-    elif get_game(document["game"]).has_pot and document["seat"] != document["declarer"]:
-        console.print(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
-                      f"by seat {document['seat']}'s own {unit}")
-    console.print(f"win: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
-                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")
-    if document["openings"]:
-        # The line above lets every sample choose its own best card; a player picks one card for all of them.
-        best = document["openings"][0]
-        now = "card to play now" if document.get("played") else "opening card"
-        score = f"mean payment {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
-        console.print(Text(f"best single {now} over all samples: ") + painter.card(best["card"])
-                      + Text(f", {score}win {share(best['win_probability'], best.get('win_interval'))}   "
-                             f"mean {unit}: {best['mean']:.1f}"))
-    targets = get_game(document["game"]).has_pot  # Kratzen's rows are each seat's trick target (RULES.md 3.3)
-    bonuses = Table(title="targets forced" if targets else "bonuses forced", title_justify="left")
-    for column in ("target" if targets else "item", "whose", "forced"):
+    for line in summary_lines(document):
+        console.print(line)
+    best = best_card_parts(document)
+    if best is not None:
+        before, card, after = best
+        console.print(Text(before) + painter.card(card) + Text(after))
+    title, columns, rows = bonus_table(document)
+    bonuses = Table(title=title, title_justify="left")
+    for column in columns:
         bonuses.add_column(column)
-    item_name = get_game(document["game"]).objective_title  # players' names, as the score and advice name items
-    for bonus in document["bonuses"]:
-        label = item_name(bonus["objective"]) + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})")
-        bonuses.add_row(label, *_forced_by_whom(bonus, document["samples"]))
+    for row in rows:
+        bonuses.add_row(*row)
     console.print(bonuses)
-    if document["openings"]:
-        title = "cards to play now" if document.get("played") else "opening cards"
+    openings_found = opening_table(document)
+    if openings_found is not None:
+        title, columns, rows = openings_found
         openings = Table(title=title, title_justify="left")
-        scored = document["openings"][0].get("mean_score") is not None
-        for column in ("card",) + (("mean payment",) if scored else ()) + ("win", f"mean {unit}"):
+        for column in columns:
             openings.add_column(column)
-        for card in document["openings"]:
-            card_score = (f"{card['mean_score']:+.2f}",) if scored else ()
-            openings.add_row(painter.card(card["card"]), *card_score,
-                             share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
+        for card, *cells in rows:
+            openings.add_row(painter.card(card), *cells)
         console.print(openings)
-
-
-def measure_words(measure: str) -> str:
-    """What the measure counts in players' words: ``card points`` for the ``points`` objective (the board says so
-    too), ``tricks`` for Kratzen's."""
-    return "card points" if measure == "points" else measure
 
 
 def print_record(document: dict, console) -> None:
@@ -125,35 +86,6 @@ def print_record(document: dict, console) -> None:
     place, as the other commands head theirs."""
     if document.get("record"):
         console.print(Text(record_head(document["record"]), style="bold"))
-
-
-def share(probability: float, interval: list | None, *, compact: bool = False) -> str:
-    """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
-    ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
-    are (so that ten contracts fit a terminal); the share alone where there is no interval."""
-    if compact:
-        text = f"{probability:.0%}"
-        if not interval or interval[0] is None:
-            return text
-        return f"{text} ({interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
-    text = f"{probability:.1%}"
-    if not interval or interval[0] is None:
-        return text
-    return f"{text} (95%: {interval[0]:.1%} .. {interval[1]:.1%})"
-
-
-def _forced_by_whom(bonus: dict, samples: int) -> tuple[str, str]:
-    """Whose objective it is and how often it was forced: the hand's side's or the other side's in every sample, or
-    either (a partner the deal names changes the sides from sample to sample), each side's share then apart."""
-    ours = share(bonus["probability_for"], bonus.get("interval_for"))
-    theirs = share(bonus["probability_against"], bonus.get("interval_against"))
-    if bonus.get("seat") is not None:  # a seat's own target where every seat plays for itself: no sides
-        return ("the hand", ours) if bonus["samples_for_side"] == samples else (f"seat {bonus['seat']}", theirs)
-    if bonus["samples_for_side"] == samples:
-        return "the hand's side", ours
-    if bonus["samples_for_side"] == 0:
-        return "the other side", theirs
-    return "either, by the deal", f"{ours} by the hand's side, {theirs} by the other"
 
 
 def analyse(
@@ -354,11 +286,11 @@ def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
 
 
 def analysis_status(analysis: HandAnalysis, samples: int) -> str:
-    """The status line of a single-contract analysis so far, in its report's words (:func:`share`, :func:`_spread`):
+    """The status line of a single-contract analysis so far, in its report's words (:func:`share`, :func:`spread_text`):
     the win chance with its Wilson interval, and the mean without an interval where it has none (one sample, or all
     alike), where the line printed ``120.0 (120.0 .. 120.0)``, a certainty the report does not claim."""
     document = analysis.as_dict()
-    spread = _spread(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
+    spread = spread_text(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
     return (f"analyse: {document['samples']:,} of {samples:,} samples; win "
             f"{share(document['win_probability'], document['win_interval'])}, "
             f"mean {measure_words(document['measure'])} {document['mean']:.1f} ({spread})")
@@ -383,13 +315,6 @@ def _payment_note(document: dict, sides: bool = False) -> str:
         return "payment: the attacker's own, in chips from and into the pot"
     shared = get_game(document["game"]).shared_contract_text if sides else ""
     return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
-
-
-def _scored_with(document: dict) -> str:
-    """``; scored with the announcements '...', pot N``: what a sampling run settled every sample with, if anything."""
-    parts = [f"the announcements '{document['announcements']}'"] if document.get("announcements") else []
-    parts += [f"pot {document['pot']}"] if document.get("pot") is not None else []
-    return f"; scored with {', '.join(parts)}" if parts else ""
 
 
 def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
@@ -489,7 +414,7 @@ def render_advice(document: dict, console=None) -> None:
         document = {**document, "announcements": None,
                     "contracts": [{**row, "contract": row_name(row["contract"], row["announced"])}
                                   for row in document["contracts"]]}
-    console.print(done + (_scored_with(document) or "")
+    console.print(done + (scored_with(document) or "")
                   + ("; every contract announcing nothing and with each announcement" if each else ""))
     if _nothing_solved(document, console):
         return
@@ -696,7 +621,7 @@ def render_cards(document: dict, console=None) -> None:
     done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
     if document["stopped"]:
         done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
-    console.print(done + _scored_with(document))
+    console.print(done + scored_with(document))
     if _nothing_solved(document, console):
         return
     table = Table(title=f"cards by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% interval; "

@@ -17,7 +17,7 @@ import typer
 
 from solver.errors import StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
-from solver.generate import contract_refusal, everyday_refusal
+from solver.generate import DEFAULT_SEED as LIBRARY_DEFAULT_SEED, contract_refusal, everyday_refusal
 from solver.position import Position
 from solver.scoring import MAX_POT
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
@@ -254,10 +254,11 @@ def cluster_address(scheduler: str | None, workers: int | None, worker_memory: i
     return address
 
 
-#: ``--seed``'s default in every command that draws at random (``deal``, ``analyse``, ``match``): one seed, so that
-#: the same command without ``--seed`` gives the same answer everywhere (``bench`` alone defaults to each game's fixed
-#: benchmark seed, so that its runs compare).
-DEFAULT_SEED = 1
+#: ``--seed``'s default in every command that draws at random (``deal``, ``analyse``, ``match``): the library's
+#: (:data:`solver.generate.DEFAULT_SEED`), so that the same command without ``--seed`` gives the same answer everywhere
+#: and as the library's functions without ``seed=`` (``bench`` alone defaults to each game's fixed benchmark seed, so
+#: that its runs compare).
+DEFAULT_SEED = LIBRARY_DEFAULT_SEED
 
 
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,

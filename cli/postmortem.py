@@ -24,7 +24,7 @@ from solver.settlement import settlement_unsupported
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, VARIANT, engine_for,
+from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import CardPainter, Document, progress_on_stderr, seats_text
@@ -72,11 +72,13 @@ def one_record(file: Path) -> bool:
 
 
 def postmortem_document(position: Position, plot: PlotNames | None,
-                        engine: EngineSolver | None = None, objective: str | None = None) -> Document:
+                        engine: EngineSolver | None = None, objective: str | None = None,
+                        time_limit: float | None = None) -> Document:
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked. Graded by
     ``objective``; by default the score, but where every seat plays for itself (Kratzen) by each mover's own tricks,
     since the score is the attacker's payment and grades nobody else's cards; by card points where the rules have
-    no settlement search (said on stderr)."""
+    no settlement search (said on stderr). ``time_limit`` bounds the record's searches together (SearchStopped: no
+    plot is written)."""
     if objective is None:
         objective = "points" if every_seat_for_itself(position) else "score"
     reason = settlement_unsupported(position) if objective == "score" else None
@@ -87,7 +89,7 @@ def postmortem_document(position: Position, plot: PlotNames | None,
         message(f"stich: {position.label}: pot 0: every card settles at 0 chips (give the record a [Pot] tag, or "
                 "--pot N)")
     with progress_on_stderr(f"post-mortem of {position.label}"):
-        analysis = analyse_play(position, engine=engine, objective=objective)
+        analysis = analyse_play(position, engine=engine, objective=objective, time_limit=time_limit)
     document: Document = postmortem_report(position, analysis)
     if plot is not None and not position.played:
         message(f"stich: {position.label}: no Play section, so no plot")
@@ -186,6 +188,7 @@ def postmortem(
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
     pot: Optional[int] = POT,
+    time_limit: Optional[float] = TIME_LIMIT,
 ) -> None:
     """Replay each record's Play section and grade every card by what it cost under double-dummy play: the value
     before it, the best card's value, the value after it, and any bonus thrown away or handed over
@@ -206,5 +209,5 @@ def postmortem(
     names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
                                                 or one_record(file))
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
-                     render=render_postmortem, pot=pot,
-                     document=lambda position: postmortem_document(position, names, engine, name))
+                     render=render_postmortem, pot=pot, time_limit=time_limit,
+                     document=lambda position: postmortem_document(position, names, engine, name, time_limit))

@@ -26,7 +26,7 @@ from rich.text import Text
 from solver.cards import Pack
 from solver.deal import small_number
 from solver.diagram import SIGNS, SuitStyle, diagram
-from solver.analysis import check_answer
+from solver.analysis import check_answer, table_cells, table_columns
 from solver.games import get_game
 from solver.games.outcome import declarers_word, side_text
 from solver.position import Position
@@ -428,42 +428,23 @@ def render_table(document: Document, console: Console) -> None:
         console.print(Text("the table is of the dealt hands; the Play section is ignored", style="dim"))
     entries = document["entries"]
     per_seat = any(entry["seats"] for entry in entries)
-    table = Table(title="Double-dummy contract table", title_justify="left", title_style="bold")
-    table.add_column("contract")
-    table.add_column(get_game(document["game"]).declarer_title, justify="right")
-    if per_seat:
-        for seat in range(1, document["seats"] + 1):
-            table.add_column(f"seat {seat}", justify="right")
-    else:
-        table.add_column("side")
-        table.add_column("value", justify="right")
-        table.add_column("needs", justify="right")
-    table.add_column("result")
     settled = any(entry.get("settlement") is not None for entry in entries)
-    if settled:
-        table.add_column("settlement", justify="right")
+    table = Table(title="Double-dummy contract table", title_justify="left", title_style="bold")
+    columns = table_columns(document["game"], per_seat=per_seat, seats=document["seats"], settled=settled)
+    for column in columns:  # the library's columns and cells (print(entry)), styled here
+        table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")
     for entry in entries:
         cells: list[Text | str] = [entry["contract"], str(entry["declarer"])]
-        if not entry["biddable"]:
-            cells += ["-"] * (document["seats"] if per_seat else 3)
-            cells.append(Text(f"not biddable: {entry['reason']}", style="dim"))
-            if settled:
-                cells.append("-")
-            table.add_row(*cells)
-            continue
-        elif per_seat:
-            for seat in entry["seats"]:
-                mark = Text(f"{seat['tricks']}/{seat['target']} ")
-                mark.append_text(yes_no(seat["made"], "✓", "✗"))
-                cells.append(mark)
-            cells.append(yes_no(entry["won"], "won", "lost"))
-        else:
-            value = str(entry["value"]) if entry["measure"] == "points" else plural(entry["value"], "trick")
-            cells += [seats_text(entry["declaring_side"]), value,
-                      "" if entry["target"] is None else str(entry["target"]), yes_no(entry["won"], "won", "lost")]
-        if settled:
-            amount = entry.get("settlement")
-            cells.append("-" if amount is None else (f"+{amount}" if amount > 0 else str(amount)))
+        for column, cell in zip(columns[2:], table_cells(entry, per_seat=per_seat, seats=document["seats"],
+                                                         settled=settled)):
+            if not entry["biddable"] and cell.startswith("not biddable"):
+                cells.append(Text(cell, style="dim"))
+            elif cell in ("won", "lost"):
+                cells.append(yes_no(cell == "won", "won", "lost"))
+            elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks
+                cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", "✓", "✗"))
+            else:
+                cells.append(cell)
         table.add_row(*cells)
     console.print(table)
     if per_seat:

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import ParseError, StichError
+from solver.errors import ParseError, SearchStopped, StichError
 from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
@@ -17,9 +17,9 @@ from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, NODE_BYTES, nodes_mem
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, RECORD, TABLE_MB, THREADS, VARIANT, checked_objectives, engine_for, output_file,
-                      parse_variant_options)
-from .records import check_selection, located, no_such_record, selected, stdin_bytes
+from .options import (BOARD, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, checked_objectives, engine_for,
+                      output_file, parse_variant_options)
+from .records import check_selection, located, no_such_record, selected, stdin_bytes, stopped_record
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, what_if
 
@@ -47,10 +47,12 @@ def tree(
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
+    time_limit: Optional[float] = TIME_LIMIT,
 ) -> None:
     """Every play sequence of DEPTH cards from the position after the record's Play section (and --play's cards),
     each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The first
-    record (or the one of --board or --record) is used."""
+    record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it nothing is
+    written, exit 1)."""
     from solver.tree import FORMATS, TreeTooLarge, strategy_tree, write_tree
 
     flags = parse_variant_options(variant)
@@ -86,7 +88,7 @@ def tree(
         try:
             with progress_on_stderr("tree") as report:
                 graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,
-                                      max_nodes=min(max_nodes, holds) if max_nodes else holds,
+                                      max_nodes=min(max_nodes, holds) if max_nodes else holds, time_limit=time_limit,
                                       progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
         except TreeTooLarge as error:
             if error.max_nodes < (max_nodes or MAX_TREE_NODES + 1):  # memory's bound, not the one asked
@@ -100,6 +102,9 @@ def tree(
                              "holds)") from None
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
             raise located(error, position) from None
+        except SearchStopped:
+            message(f"stich: {stopped_record(position, time_limit, 'nothing written')}")
+            raise typer.Exit(EXIT_BAD_INPUT) from None
         with atomic_path(out) as temporary:
             write_tree(graph, temporary)
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "

@@ -32,13 +32,14 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Mapping, Sequence, cast
+from typing import Any, Callable, Mapping, Sequence, SupportsIndex, cast
 
 from .deal import Deal
 from .errors import (InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError, integral,
                      is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
+from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
@@ -660,8 +661,9 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
     return texts
 
 
-def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
-               *, known: Mapping[int, str] | None = None, seed: int = 0,
+def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
+               contracts: str | Sequence[str] = "all",
+               *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
                variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                announcements: str | None = None, pot: int | None = None,
                each_announcement: bool = False) -> AdviceSetup:
@@ -670,8 +672,9 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, con
                         announcements=announcements, pot=pot, each_announcement=each_announcement)[0]
 
 
-def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, contracts: str | Sequence[str] = "all",
-                 *, known: Mapping[int, str] | None = None, seed: int = 0,
+def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
+                 contracts: str | Sequence[str] = "all",
+                 *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
                  variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                  announcements: str | None = None, pot: int | None = None,
                  each_announcement: bool = False) -> tuple[AdviceSetup, dict[str, str]]:
@@ -682,7 +685,8 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     and once with each announcement (:func:`announcement_choices`), on the same samples; a pairing the rules refuse
     is left out and named."""
     game = get_game(game)
-    seat, seats = integral(seat), integral(seats)  # type: ignore[assignment]  # numpy integers are seats too
+    seat = cast(int, integral(seat))  # any integral seat (a numpy integer too) as an int; seat_cards checks it
+    seats = integral(seats)  # type: ignore[assignment]  # numpy integers are counts too
     seats = seats or game.seat_counts[0]
     fixed = seat_cards(game, seats, seat, hand, known, seed)
     if isinstance(variant, str):
@@ -878,9 +882,9 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     return total, stopped[0] if stopped else None
 
 
-def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: int,
+def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
                     contracts: str | Sequence[str] = "all", *, known: Mapping[int, str] | None = None,
-                    samples: int = 200, seed: int = 0, workers: int | None = None,
+                    samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                     variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                     announcements: str | None = None, pot: int | None = None, time_limit: float | None = None,
                     stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
@@ -979,7 +983,7 @@ class CardAdvice:
 
 
 def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
-              samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
+              samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
               stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
               progress: Callable[[AdviceSums], None] | None = None,
               at_least: int = 0, pot: int | None = None) -> tuple[tuple[int, ...], AdviceSums, str | None]:
@@ -1007,8 +1011,8 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     return setup.cards, total, stopped
 
 
-def card_advice(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
-                samples: int = 200, seed: int = 0, workers: int | None = None, time_limit: float | None = None,
+def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, str] | None = None,
+                samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
                 stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
                 progress: Callable[[CardAdvice], None] | None = None, pot: int | None = None) -> CardAdvice:
     """Which card should the seat to move play: every legal card valued by the settlement its side can force

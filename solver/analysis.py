@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .api import solve
 from .deal import Deal
-from .errors import InvalidContractError, InvalidDealError, StichError, is_token_list
+from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
 from .games.outcome import DealtBonus, side_text
@@ -505,16 +505,21 @@ def most_still_possible(rules: Rules, state: PlayState, objective: Objective) ->
     return most + sum(event.reward for event in objective.events if unplayed & event.present == event.present)
 
 
-def targets_together(position: Position) -> bool | None:
+def targets_together(position: Position, *, time_limit: float | None = None,
+                     stop: threading.Event | None = None) -> bool | None:
     """Whether every seat's target can be met in one play with all seats helping (RULES.md 3.3's optional
     cooperative question), for games where every seat plays for itself; None for games with sides
-    (:mod:`solver.search.cooperative`)."""
+    (:mod:`solver.search.cooperative`). ``time_limit`` and ``stop`` end it with SearchStopped as for
+    :func:`~solver.api.solve` (the search is plain Python, not the engine, and looks at them itself)."""
     check_position(position)
+    deadline = Deadline(time_limit, stop)
     if not every_seat_for_itself(position):
         return None
+    if deadline.passed():
+        raise SearchStopped(f"the cooperative search was stopped before it started: {deadline.reason()}")
     objectives = [objective for name in position.rules.objective_names()
                   for _, objective in objectives_named(position, name) if objective.target is not None]
-    return Cooperative(objectives).met(position.state)
+    return Cooperative(objectives, deadline if deadline.limited else None).met(position.state)
 
 
 def check_report(position: Position, *, engine: EngineSolver | None = None,
@@ -537,12 +542,13 @@ def check_report(position: Position, *, engine: EngineSolver | None = None,
                 limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
         checks = check_bonuses(position, engine=engine, reference_solver=reference_solver)
         score = score_check_report(position, checks, engine=engine, reference_solver=reference_solver)
+        together = targets_together(position, time_limit=deadline.left(), stop=stop)
     seats, sides = taken_so_far(position)
     return {"schema": SCHEMA, "command": "check", **record_header(position), **contract_header(position),
             "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
             "checks": [check.as_dict() for check in checks],
             "dealt_bonuses": [bonus.as_dict() for bonus in dealt_bonuses(position)],
-            "together": targets_together(position),
+            "together": together,
             "score": score}
 
 
@@ -586,6 +592,20 @@ class TableEntry:
     won: bool | None = None
     seats: tuple[SeatTarget, ...] = field(default=())
     settlement: int | None = None
+    game: str = field(default="", compare=False)  # names the declarer as the game does (Kratzen's attacker)
+
+    def __str__(self) -> str:
+        """The row for people (``print(entry)``), as ``stich table`` prints it, each cell after its column's name:
+        ``Rufer G  declarer 1  side 1+3  value 120  needs 61  won  settlement +6``; the ``repr`` stays."""
+        title = get_game(self.game).declarer_title if self.game else "declarer"
+        head = [self.contract, f"{title} {self.declarer}"]
+        if not self.biddable:
+            return "  ".join(head + [f"not biddable: {self.reason}"])
+        per_seat, settled = bool(self.seats), self.settlement is not None
+        columns = table_columns(self.game, per_seat=per_seat, seats=len(self.seats), settled=settled)[2:]
+        cells = table_cells(self.as_dict(), per_seat=per_seat, seats=len(self.seats), settled=settled)
+        return "  ".join(head + [cell if column == "result" else f"{column} {cell}".rstrip()
+                                 for column, cell in zip(columns, cells)])
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -593,6 +613,37 @@ class TableEntry:
                 "biddable": self.biddable, "reason": self.reason or None, "measure": self.measure,
                 "value": self.value, "target": self.target, "won": self.won,
                 "seats": [seat.as_dict() for seat in self.seats], "settlement": self.settlement}
+
+
+def table_columns(game: str, *, per_seat: bool, seats: int, settled: bool) -> list[str]:
+    """The columns of ``stich table`` (and of a :class:`TableEntry` printed): a column per seat where every seat
+    plays for itself, else the side, its value and what it needs; the settlement where it was asked for."""
+    title = get_game(game).declarer_title if game else "declarer"
+    middle = [f"seat {seat}" for seat in range(1, seats + 1)] if per_seat else ["side", "value", "needs"]
+    return ["contract", title, *middle, "result", *(["settlement"] if settled else [])]
+
+
+def table_cells(entry: Mapping[str, Any], *, per_seat: bool, seats: int, settled: bool) -> list[str]:
+    """One entry's cells after the contract and the declarer, as :func:`table_columns` heads them, from its
+    document (:meth:`TableEntry.as_dict`): ``2/2 ✓`` per seat (tricks guaranteed / needed), else the side, its
+    card points (or tricks), the target; ``won`` or ``lost``; the settlement signed. A contract the bid checks
+    forbid has dashes and the reason."""
+    won = "-" if entry["won"] is None else ("won" if entry["won"] else "lost")
+    if not entry["biddable"]:
+        cells = ["-"] * (seats if per_seat else 3) + [f"not biddable: {entry['reason']}"]
+    elif per_seat:
+        cells = [f"{seat['tricks']}/{seat['target']} "
+                 + ("-" if seat["made"] is None else ("✓" if seat["made"] else "✗")) for seat in entry["seats"]]
+        cells.append(won)
+    else:
+        value = entry["value"]
+        shown = str(value) if entry["measure"] == "points" else f"{value:,} trick{'' if value == 1 else 's'}"
+        cells = [side_text(entry["declaring_side"]), shown, "" if entry["target"] is None else str(entry["target"]),
+                 won]
+    if settled:
+        amount = entry.get("settlement")
+        cells.append("-" if amount is None else (f"+{amount}" if amount > 0 else str(amount)))
+    return cells
 
 
 def winning_condition(rules: Rules) -> str:
@@ -699,14 +750,16 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     for contract, declarer in chosen_game.contracts(deal, chosen_variant, like, record_declarer):
         for text, position_or_refusal in _bids(chosen_game, deal, contract, declarer, chosen_variant):
             if isinstance(position_or_refusal, str):
-                entries.append(TableEntry(text, declarer, biddable=False, reason=position_or_refusal))
+                entries.append(TableEntry(text, declarer, biddable=False, reason=position_or_refusal,
+                                          game=chosen_game.name))
                 continue
             if progress is not None:
                 progress(f"{text} by seat {declarer}")
             if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
                 pot = read_pot(source.record, None)
-            entries.append(_table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
-                                        deadline, settlement_engine))
+            entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
+                                 deadline, settlement_engine)
+            entries.append(replace(entry, game=chosen_game.name))
     return entries
 
 

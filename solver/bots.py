@@ -29,6 +29,7 @@ from .advice import card_sums
 from .cards import Card
 from .errors import SearchStopped, StichError, is_whole_number
 from .games.base import Objective, Rules
+from .generate import DEFAULT_SEED
 from .position import Position, check_position
 from .sampling import MAX_SAMPLES, SHARE_SCALE, Setup, draw_sample, has_share, position_setup
 from .score_objective import solve_score
@@ -123,7 +124,7 @@ def _check_to_move(position: Position) -> PlayState:
 class RandomBot:
     """A legal card at random, seeded by the deal and the play so far."""
 
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     name: str = "random"
 
     def __post_init__(self) -> None:
@@ -204,7 +205,7 @@ class SamplingBot(_PointsEngine):
     For the score the samples are card advice's (:func:`solver.advice.card_sums`), solved on ``workers``
     processes (1: this one) with the same result whatever their number."""
 
-    def __init__(self, samples: int = 50, seed: int = 0, time_limit: float | None = None,
+    def __init__(self, samples: int = 50, seed: int = DEFAULT_SEED, time_limit: float | None = None,
                  engine: EngineSolver | None = None, name: str = "sampling", plays_for: str = "score",
                  workers: int = 1) -> None:
         if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
@@ -271,7 +272,7 @@ class SamplingBot(_PointsEngine):
         return self.last_estimates[0].card
 
 
-def make_bot(spec: str, *, seed: int = 0, samples: int = 50, time_limit: float | None = None,
+def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = 50, time_limit: float | None = None,
              plays_for: str = "score", workers: int = 1) -> Bot:
     """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``. A match groups its
     results by the bot's name, so one bot has one name: ``sampling`` for ``samples`` samples a card (however it was

@@ -8,7 +8,7 @@ be bid (RULES.md bid checks) is redrawn from the same generator.
 from __future__ import annotations
 
 import random
-from typing import Iterator, Mapping, Sequence
+from typing import Iterator, Mapping, Sequence, SupportsIndex
 
 from .errors import InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, integral, is_whole_number
 from .formats.tbn import Record, Tag
@@ -24,8 +24,14 @@ def _whole(name: str, value: object, least: int) -> None:
         raise StichError(f"{name} must be a whole number, at least {least}, not {value!r}")
 
 
+#: The seed of every function that draws at random unless told (the analyses, the advice, the bots, a match, and
+#: every command's ``--seed``): one seed, so that the same question asked of the library or of ``stich`` without a
+#: seed gets the same answer.
+DEFAULT_SEED = 1
+
+
 def random_record(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
-                  declarer: int = 1, seats: int | None = None,
+                  declarer: SupportsIndex = 1, seats: int | None = None,
                   variant: Mapping[str, object] | str | None = None,
                   calls: Sequence[str] | None = None) -> Record:
     """Board ``board`` of seed ``seed``: a whole deal on which ``contract`` can be bid by ``declarer`` (bid checks
@@ -95,7 +101,7 @@ def everyday_refusal(game: type[Game], declarer: int, calls: Sequence[str] | Non
 
 
 def random_records(game: str | type[Game], seed: int, count: int, *, contract: str | None = None,
-                   declarer: int = 1, seats: int | None = None, first_board: int = 1,
+                   declarer: SupportsIndex = 1, seats: int | None = None, first_board: int = 1,
                    variant: Mapping[str, object] | str | None = None) -> Iterator[Record]:
     """``count`` boards of seed ``seed``, numbered from ``first_board``."""
     _whole("count", count, 0)
@@ -105,7 +111,7 @@ def random_records(game: str | type[Game], seed: int, count: int, *, contract: s
 
 
 def random_position(game: str | type[Game], seed: int, board: int, *, contract: str | None = None,
-                    declarer: int = 1, seats: int | None = None,
+                    declarer: SupportsIndex = 1, seats: int | None = None,
                     variant: Mapping[str, object] | str | None = None) -> Position:
     """Board ``board`` of seed ``seed`` as a Position to solve: :func:`random_record`'s record, read (the position
     keeps it: ``to_tbn()`` writes it, and it follows ``play``)."""

@@ -32,7 +32,7 @@ from .errors import StichError, is_whole_number
 from .games import get_game
 from .games.base import Game
 from .position import Position, position_from_record
-from .generate import random_record
+from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
 from .sampling import interval_note
 from .search.boundary import check_time_limit
@@ -271,7 +271,7 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
     return tuple(bots)
 
 
-def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = 1,
+def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = DEFAULT_SEED,
                contract: str | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
                rotate: bool = True, time_limit: float | None = None,
                checkpoint: str | os.PathLike | None = None,

@@ -216,9 +216,9 @@ def check_position(value: object, name: str = "position") -> Position:
     return value
 
 
-def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: int = 1,
+def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: SupportsIndex = 1,
                   variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str | Card] | str = (),
-                  leader: int | None = None, **state_tags: object) -> Position:
+                  leader: SupportsIndex | None = None, **state_tags: object) -> Position:
     """A position from Python values: ``deal`` as text (``"1: TS T21 ... / ..."``), a list of hands, or a Deal;
     ``play`` as card tokens (or Cards) in playing order from the first trick. Raises a StichError naming what is
     wrong."""
@@ -232,7 +232,9 @@ def make_position(game: str | type[Game], deal: Deal | str | list, contract: str
                                f"tokens) or a Deal, not {deal!r}")
     if not isinstance(contract, (str, Contract)):
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
-    rules = game.rules(deal, contract, declarer=declarer, variant=variant, leader=leader, **state_tags)
+    # any integral seat (a numpy integer too): rules() makes it an int and checks it, naming what was given
+    rules = game.rules(deal, contract, declarer=cast(int, declarer), variant=variant, leader=cast("int | None", leader),
+                       **state_tags)
     state = rules.start()
     tokens = card_items(play)
     if tokens is None:

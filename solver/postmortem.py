@@ -14,15 +14,18 @@ mover's own tricks.
 
 from __future__ import annotations
 
+import threading
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, Sequence
 
-from .errors import InvalidContractError, StichError
+from .errors import InvalidContractError, SearchStopped, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules
 from .position import Position, check_position
 from .scoring import scoring_inputs
+from .search.boundary import Deadline
 from .search.engine import EngineSolver, solver_for
 from .search.settle import PayoffSpec
 from .state import PlayState
@@ -424,15 +427,37 @@ def _kept(engine: EngineSolver, state: PlayState, unscored: frozenset[str]) -> t
     return tuple(kept)
 
 
-def analyse_play(position: Position, *, engine: EngineSolver | None = None,
-                 objective: str = "points") -> PlayAnalysis:
+def analyse_play(position: Position, *, engine: EngineSolver | None = None, objective: str = "points",
+                 time_limit: float | None = None, stop: threading.Event | None = None) -> PlayAnalysis:
     """The post-mortem of the position's Play section, replayed from the deal's start (see the module doc).
-    ``objective="score"`` grades by the score instead (:func:`by_score`)."""
+    ``objective="score"`` grades by the score instead (:func:`by_score`). ``time_limit`` (seconds) and ``stop``
+    bound every search of the call together, as :func:`~solver.analysis.check_bonuses`' do: past them it raises
+    :class:`~solver.errors.SearchStopped` (a post-mortem of half the cards would grade nothing it did not reach)."""
+    from .score_objective import settlement_engine_for  # the settlement search loads on first use
+
     check_position(position)
     if objective not in ("points", "score"):
         raise InvalidContractError(f"the post-mortem grades by 'score' or 'points', not {objective!r}")
+    deadline = Deadline(time_limit, stop)
+    if not deadline.limited:
+        return _analyse_play(position, engine, objective, deadline)
+    with ExitStack() as limits:  # both engines' searches stop at the one deadline (_Together settles too)
+        limits.enter_context(solver_for(engine).stopping(deadline.left(), stop))
+        limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
+        return _analyse_play(position, engine, objective, deadline)
+
+
+def _look(deadline: Deadline) -> None:
+    """Stop between cards too: a search of fewer nodes than the engine's stop check counts (an ending's) never asks
+    it, and a post-mortem is hundreds of them."""
+    if deadline.passed():
+        raise SearchStopped(f"the post-mortem was stopped: {deadline.reason()}")
+
+
+def _analyse_play(position: Position, engine: EngineSolver | None, objective: str,
+                  deadline: Deadline) -> PlayAnalysis:
     if objective == "score":
-        return by_score(position, analyse_play(position, engine=engine), engine)
+        return by_score(position, _analyse_play(position, engine, "points", deadline), engine, deadline)
     engine = solver_for(engine)
     rules = position.rules
     state = rules.start()
@@ -443,6 +468,7 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
     cards = []
     trick_ends = []
     for number, card in enumerate(position.played, 1):
+        _look(deadline)
         analysis = _analyse_card(engine, state, card, number, unscored, together)
         cards.append(analysis)
         state = state.advance(card)
@@ -461,13 +487,15 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None,
                         winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored))
 
 
-def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None) -> PlayAnalysis:
+def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None,
+             deadline: Deadline | None = None) -> PlayAnalysis:
     """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
     declaring side's double-dummy settlement (``Game.score_unit``: game units, or the attacker's own payment in
     chips where every seat plays for itself and pays into a pot), its cost what the mover's side lost of it, the card
     points it cost stay beside (``points_cost``), and the curve is the score's (the points' in ``points_curve``).
     One settlement search a card: the value before a card is the value after the previous one, and the best card
-    keeps it, so only the card played needs a search (and the best cards are searched only for a costly card)."""
+    keeps it, so only the card played needs a search (and the best cards are searched only for a costly card).
+    ``deadline`` is :func:`analyse_play`'s, looked at between cards."""
     from .score_objective import settlement_engine_for, solve_score  # the settlement search loads on first use
 
     searcher = settlement_engine_for(engine)
@@ -481,6 +509,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     curve = [before]
     cards = []
     for analysis, card in zip(points.cards, position.played):
+        if deadline is not None:
+            _look(deadline)
         previous, state = state, state.advance(card)
         after = solve_score(position_at(position, state), engine=searcher).total
         cost = before - after if previous.to_move in declaring else after - before

@@ -22,7 +22,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Iterator, Mapping, Sequence, cast
+from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, winning_condition
 from .announcements import parse_announcements
@@ -34,6 +34,7 @@ from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, I
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import read_pot
+from .generate import DEFAULT_SEED
 from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
@@ -173,6 +174,11 @@ class HandAnalysis:
     announcements: str | None = None  # what the score was settled with: the announcements and the pot
     pot: int | None = None
     stopped: str | None = None  # "time limit" or "interrupt" (the stop event) when the run ended early, else None
+
+    def __str__(self) -> str:
+        """The report for people (``print(analysis)``), as ``stich analyse`` prints it: the chances, the means, the
+        bonuses and the opening cards (:func:`report_text`); the dataclass ``repr`` stays for debugging."""
+        return report_text(self.as_dict())
 
     def as_dict(self) -> dict[str, Any]:
         """The ``analyse`` document: an interval that has no width (one sample, or all alike) is written as nulls
@@ -651,9 +657,10 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
                  announcements.strip() or None if announcements else None, pot)
 
 
-def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, contract: str, *,
-                 known: Mapping[int, str] | None = None, samples: int = 200, seed: int = 0,
-                 workers: int | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
+def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex, contract: str, *,
+                 known: Mapping[int, str] | None = None, samples: int = 200, seed: int = DEFAULT_SEED,
+                 workers: int | None = None, declarer: SupportsIndex = 1,
+                 variant: Mapping[str, object] | str | None = None,
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
                  memory_mb: int | None = None, scheduler: str | None = None,
                  worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
@@ -682,11 +689,13 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: int, c
     check_time_limit(time_limit, StichError)
     check_stop(stop, StichError)
     game = get_game(game)
-    seat, declarer, seats = integral(seat), integral(declarer), integral(seats)  # type: ignore[assignment]
+    # any integral seat (a numpy integer too) as an int, checked by _setup, which names what was given
+    seat_number, declarer_number = cast(int, integral(seat)), cast(int, integral(declarer))
+    seats = integral(seats)  # type: ignore[assignment]
     seat_count = seats or game.seat_counts[0]
     # what the announcements tell every seat, as a record's do: an announced Pagat is in its announcer's hand
     tags = announced_tags(game, announcements, seat_count)
-    setup = _setup(game, hand, seat, contract, known, declarer, variant, seat_count, seed, tags=tags,
+    setup = _setup(game, hand, seat_number, contract, known, declarer_number, variant, seat_count, seed, tags=tags,
                    announcements=announcements, pot=pot)
     return _analyse(game, setup, samples, checkpoint, known,
                     Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb), progress=progress,
@@ -804,7 +813,7 @@ def record_scoring(position: Position, pot: int | None = None) -> tuple[str | No
 
 
 def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
-                   seed: int = 0, pot: int | None = None) -> Setup:
+                   seed: int = DEFAULT_SEED, pot: int | None = None) -> Setup:
     """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
     variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in every sample,
     as the table infers, and under ``hard_pagat_reservation`` keeps it to the last trick) and the cards played so
@@ -832,8 +841,8 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
                   rules.seats, seed, played, position.played, public, announced, pot)
 
 
-def analyse_position(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
-                     samples: int = 200, seed: int = 0, workers: int | None = None,
+def analyse_position(position: Position, seat: SupportsIndex, *, known: Mapping[int, str] | None = None,
+                     samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                      checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
                      scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,
                      notify: Notify | None = None, verbose: bool = False,
@@ -950,6 +959,156 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
         played=tuple(game.pack[card].name for card in setup.played), seats=setup.seats, declarer=setup.declarer,
         variant=dict(game.variant(dict(setup.variant) or None)), score_mean=score_mean, score_interval=score_interval,
         announcements=setup.announcements, pot=setup.pot)
+
+
+# --- the report for people (print(analysis) and stich analyse) -------------------------------------------------------
+
+
+def measure_words(measure: str) -> str:
+    """What the measure counts in players' words: ``card points`` for the ``points`` objective (the board says so
+    too), ``tricks`` for Kratzen's."""
+    return "card points" if measure == "points" else measure
+
+
+def share(probability: float, interval: Sequence[float | None] | None, *, compact: bool = False) -> str:
+    """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
+    ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
+    are (so that ten contracts fit a terminal); the share alone where there is no interval."""
+    if compact:
+        text = f"{probability:.0%}"
+        if not interval or interval[0] is None or interval[1] is None:
+            return text
+        return f"{text} ({interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
+    text = f"{probability:.1%}"
+    if not interval or interval[0] is None or interval[1] is None:
+        return text
+    return f"{text} (95%: {interval[0]:.1%} .. {interval[1]:.1%})"
+
+
+def spread_text(samples: int, interval: Sequence[float | None], note: str | None,
+                number: Callable[[float], str]) -> str:
+    """A mean's 95% interval as the report says it. Where every sample gave the same value the JSON gives no
+    interval (``interval_note``): one of no width says only that no other value was met in these samples (a rare
+    deal may still move the mean), so the text says that instead of printing a certainty."""
+    low, high = interval
+    if samples < 2:
+        return "one sample: no interval"
+    if note or low is None or high is None or low == high:
+        return f"all {samples:,} samples alike: no interval"
+    return f"95% interval {number(low)} .. {number(high)}"
+
+
+def scored_with(document: Mapping[str, Any]) -> str:
+    """``; scored with the announcements '...', pot N``: what a sampling run settled every sample with, if anything."""
+    parts = [f"the announcements '{document['announcements']}'"] if document.get("announcements") else []
+    parts += [f"pot {document['pot']}"] if document.get("pot") is not None else []
+    return f"; scored with {', '.join(parts)}" if parts else ""
+
+
+def forced_by_whom(bonus: Mapping[str, Any], samples: int) -> tuple[str, str]:
+    """Whose objective it is and how often it was forced: the hand's side's or the other side's in every sample, or
+    either (a partner the deal names changes the sides from sample to sample), each side's share then apart."""
+    ours = share(bonus["probability_for"], bonus.get("interval_for"))
+    theirs = share(bonus["probability_against"], bonus.get("interval_against"))
+    if bonus.get("seat") is not None:  # a seat's own target where every seat plays for itself: no sides
+        return ("the hand", ours) if bonus["samples_for_side"] == samples else (f"seat {bonus['seat']}", theirs)
+    if bonus["samples_for_side"] == samples:
+        return "the hand's side", ours
+    if bonus["samples_for_side"] == 0:
+        return "the other side", theirs
+    return "either, by the deal", f"{ours} by the hand's side, {theirs} by the other"
+
+
+def summary_lines(document: Mapping[str, Any]) -> list[str]:
+    """The report's lines below its cards: the samples and what they were scored with, the mean payment (or why
+    there is none), the win chance and the mean of the measure."""
+    game = get_game(document["game"])
+    unit = measure_words(document["measure"])
+    lines = [f"{document['samples']:,} sample{'' if document['samples'] == 1 else 's'} (seed {document['seed']})"
+             + scored_with(document)]
+    spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
+    if document.get("score_mean") is not None:
+        score_spread = spread_text(document["samples"], document["score_interval"],
+                                   document.get("score_interval_note"), "{:+.2f}".format)
+        whose = ("the attacker's own, from the pot" if game.has_pot
+                 else f"seat {document['seat']}'s share of its side's settlement")
+        lines.append(f"mean payment: {document['score_mean']:+.2f} {game.score_unit} ({score_spread}), {whose}")
+        if game.has_pot and not document.get("pot"):
+            lines.append("note: pot 0: every sample settles at 0 (give the pot with --pot N, or a record a [Pot] "
+                         "tag)")
+    elif game.has_pot and document["seat"] != document["declarer"]:
+        lines.append(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
+                     f"by seat {document['seat']}'s own {unit}")
+    lines.append(f"win: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
+                 f"{document['mean']:.1f} ({spread}), each sample played double dummy")
+    return lines
+
+
+def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    """The best single card over all samples as (the words before it, the card, the words after it), or None where
+    the hand does not lead: every sample above chose its own best card, a player picks one for all of them."""
+    if not document["openings"]:
+        return None
+    best = document["openings"][0]
+    now = "card to play now" if document.get("played") else "opening card"
+    score = f"mean payment {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
+    return (f"best single {now} over all samples: ", best["card"],
+            f", {score}win {share(best['win_probability'], best.get('win_interval'))}   "
+            f"mean {measure_words(document['measure'])}: {best['mean']:.1f}")
+
+
+ReportTable = tuple[str, tuple[str, ...], list[tuple[str, ...]]]  # a title, the column names and the rows
+
+
+def bonus_table(document: Mapping[str, Any]) -> ReportTable:
+    """The bonuses forced (Kratzen: each seat's trick target, RULES.md 3.3), named as players name them."""
+    game = get_game(document["game"])
+    targets = game.has_pot
+    rows: list[tuple[str, ...]] = [
+        (game.objective_title(bonus["objective"]) + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"),
+         *forced_by_whom(bonus, document["samples"])) for bonus in document["bonuses"]]
+    return ("targets forced" if targets else "bonuses forced",
+            ("target" if targets else "item", "whose", "forced"), rows)
+
+
+def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
+    """Every opening card (or card to play now) with its mean payment, win chance and mean; None where the hand
+    does not lead. The card is each row's first cell."""
+    if not document["openings"]:
+        return None
+    scored = document["openings"][0].get("mean_score") is not None
+    columns = ("card",) + (("mean payment",) if scored else ()) + (
+        "win", f"mean {measure_words(document['measure'])}")
+    rows = [(card["card"], *((f"{card['mean_score']:+.2f}",) if scored else ()),
+             share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
+            for card in document["openings"]]
+    return ("cards to play now" if document.get("played") else "opening cards", columns, rows)
+
+
+def table_text(table: ReportTable) -> list[str]:
+    """A report table as plain text: its title, then its columns and rows aligned, two spaces apart."""
+    title, columns, rows = table
+    widths = [max(len(str(row[i])) for row in [columns, *rows]) for i in range(len(columns))]
+    return [title] + ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
+                      for row in [columns, *rows]]
+
+
+def report_text(document: Mapping[str, Any]) -> str:
+    """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as plain text: what ``stich analyse`` prints of it,
+    without its colours."""
+    lines = [f"{document['game']} {document['contract']}, seat {document['seat']}: {' '.join(document['hand'])}"]
+    lines += [f"known in seat {seat}: {' '.join(cards)}" for seat, cards in document["known"].items()]
+    if document.get("played"):
+        lines.append(f"played so far: {' '.join(document['played'])}")
+    lines += summary_lines(document)
+    best = best_card_parts(document)
+    if best is not None:
+        lines.append("".join(best))
+    lines += table_text(bonus_table(document))
+    openings = opening_table(document)
+    if openings is not None:
+        lines += table_text(openings)
+    return "\n".join(lines)
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position", "interval_note"]

@@ -27,6 +27,7 @@ from .games.outcome import ScoreItem, declarers_word, seats_of, side_net, side_t
 from .position import Position, check_position
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
+from .search.results import CardIndex
 from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
 from .search.reference import solve as reference_solve
 from .search.settle import PAYOFF_LIMIT, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement
@@ -328,9 +329,11 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     names = rules.pack
     return DDSettlement(
         game=position.game.name, contract=str(rules.contract), declaring_side=seats_of(rules.declaring_side),
-        value=value, payments=settled.payments, items=settled.items, line=tuple(line),
+        value=value, payments=settled.payments, items=settled.items,
+        line=tuple(CardIndex(c, names[c]) for c in line),
         line_points=objective.achieved(rules, final), points_objective=objective.name,
-        points_optimum=result.total, points_line=tuple(result.line), points_line_value=points_net,
+        points_optimum=result.total, points_line=tuple(CardIndex(c, names[c]) for c in result.line),
+        points_line_value=points_net,
         value_keeping_points=value_kept, pot=settled.pot, pot_change=settled.pot_change,
         nodes=nodes + result.nodes, seconds=time.perf_counter() - start,
         line_names=tuple(names[c].name for c in line), points_line_names=tuple(names[c].name for c in result.line))

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, SupportsIndex
 
-from .errors import StichError
+from .errors import SearchStopped, StichError
 from .files import json_text
 from .games.base import Objective
 from .position import Position, check_position, names_score
-from .search.boundary import check_number
+from .search.boundary import Deadline, check_number
 from .search.engine import MAX_PERFT_DEPTH, EngineSolver, solver_for
 from .search.results import seat_to_move
 from .state import PlayState
@@ -123,7 +125,7 @@ def _node_id(path: tuple[str, ...]) -> str:
     return " ".join(path) if path else "root"
 
 
-def _objective(position: Position, objective: str | None, seat: int | None) -> Objective:
+def _objective(position: Position, objective: str | None, seat: SupportsIndex | None) -> Objective:
     """The objective asked for; by default the points, or in a game without points the declarer's (or ``seat``'s)
     tricks. An objective named that the contract has not is refused, ``points`` in a game without points too."""
     rules = position.rules
@@ -159,9 +161,11 @@ def _target(goal: Objective) -> dict[str, int]:
     return {} if goal.target is None else {"target": goal.target}
 
 
-def strategy_tree(position: Position, depth: int, *, objective: str | None = None, seat: int | None = None,
+def strategy_tree(position: Position, depth: int, *, objective: str | None = None,
+                  seat: SupportsIndex | None = None,
                   engine: EngineSolver | None = None, max_nodes: int | None = None,
-                  progress: TreeProgress | None = None) -> nx.DiGraph:
+                  progress: TreeProgress | None = None, time_limit: float | None = None,
+                  stop: threading.Event | None = None) -> nx.DiGraph:
     """The tree of every play sequence of ``depth`` cards from the position.
 
     Node attributes: ``to_move`` (1-based seat, 0 when the deal is over), ``table`` (cards on the table), ``value``
@@ -174,7 +178,11 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     record's ``file:line``), ``board``, ``deal`` and ``played`` (the cards before the root).
 
     ``max_nodes`` (None: no bound) refuses a larger tree with :class:`TreeTooLarge` before any node is made
-    (:func:`tree_size`); ``progress(nodes made, nodes in all)`` is called every ``PROGRESS_NODES`` nodes."""
+    (:func:`tree_size`); ``progress(nodes made, nodes in all)`` is called every ``PROGRESS_NODES`` nodes.
+    ``time_limit`` (seconds) and ``stop`` bound every search of the call together (the count, every node's), as
+    :func:`~solver.analysis.check_bonuses`' do: past them it raises :class:`~solver.errors.SearchStopped`."""
+    from .score_objective import settlement_engine_for  # the settlement search loads on first use
+
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
     engine = solver_for(engine)
@@ -182,12 +190,25 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
         max_nodes = check_number("max_nodes", max_nodes, 1, MAX_TREE_NODES)
     if progress is not None and not callable(progress):
         raise StichError(f"progress must be a function (or None), not {progress!r}")
-    total, exact = _count_nodes(position, depth, max_nodes, engine)
-    if max_nodes is not None and total > max_nodes:
-        raise TreeTooLarge(total, exact, max_nodes, depth)
-    counter = _Counter(total, progress)
-    if names_score(objective):
-        return _score_tree(position, depth, seat, counter)
+    deadline = Deadline(time_limit, stop)
+    with ExitStack() as limits:
+        if deadline.limited:  # the points engine counts and values; the settlement engine values a score tree
+            limits.enter_context(engine.stopping(deadline.left(), stop))
+            if names_score(objective):
+                limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
+        total, exact = _count_nodes(position, depth, max_nodes, engine)
+        if max_nodes is not None and total > max_nodes:
+            raise TreeTooLarge(total, exact, max_nodes, depth)
+        counter = _Counter(total, progress, deadline)
+        if names_score(objective):
+            return _score_tree(position, depth, seat, counter, engine)
+        return _points_tree(position, depth, objective, seat, counter, engine)
+
+
+def _points_tree(position: Position, depth: int, objective: str | None, seat: SupportsIndex | None,
+                 counter: _Counter,
+                 engine: EngineSolver) -> nx.DiGraph:
+    """The tree valued by an objective of the points engine (the points, a bonus, a seat's tricks)."""
     import networkx as nx
 
     goal = _objective(position, objective, seat)
@@ -208,12 +229,19 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
 
 
 class _Counter:
-    """Counts the nodes made and reports them to ``progress`` every PROGRESS_NODES."""
+    """Counts the nodes made and reports them to ``progress`` every PROGRESS_NODES; :meth:`look` stops the tree at
+    its deadline between nodes, since a node's search is mostly too small to reach the engine's own stop check."""
 
-    def __init__(self, total: int, progress: TreeProgress | None) -> None:
+    def __init__(self, total: int, progress: TreeProgress | None, deadline: Deadline) -> None:
         self.total = total
         self.progress = progress
+        self.deadline = deadline
         self.made = 1  # the root
+
+    def look(self) -> None:
+        if self.deadline.passed():
+            raise SearchStopped(f"the tree was stopped after {self.made:,} of {self.total:,} nodes: "
+                                f"{self.deadline.reason()}")
 
     def made_one(self) -> None:
         self.made += 1
@@ -221,11 +249,13 @@ class _Counter:
             self.progress(self.made, self.total)
 
 
-def _score_tree(position: Position, depth: int, seat: int | None, counter: _Counter) -> nx.DiGraph:
-    """The tree valued by the score: every node's value is the declaring side's double-dummy settlement."""
+def _score_tree(position: Position, depth: int, seat: SupportsIndex | None, counter: _Counter,
+                engine: EngineSolver) -> nx.DiGraph:
+    """The tree valued by the score: every node's value is the declaring side's double-dummy settlement, searched
+    by the settlement engine that goes with ``engine`` (its table size and threads)."""
     import networkx as nx
 
-    from .score_objective import solve_score  # the settlement search loads on first use
+    from .score_objective import settlement_engine_for, solve_score  # the settlement search loads on first use
 
     if seat is not None:
         raise StichError("the score is the declaring side's (or the declarer's alone) and takes no seat")
@@ -233,7 +263,8 @@ def _score_tree(position: Position, depth: int, seat: int | None, counter: _Coun
     def at(node: PlayState) -> Position:
         return Position(position.game, position.rules, node, record=position.record)
 
-    root = solve_score(at(position.state), reference_solver=False)
+    searcher = settlement_engine_for(engine)
+    root = solve_score(at(position.state), engine=searcher, reference_solver=False)
     rules = position.rules
     graph = nx.DiGraph(objective="score", maximiser="+".join(str(s + 1) for s in sorted(root.objective.maximiser)),
                        game=position.game.name, contract=str(rules.contract), depth=depth,
@@ -241,7 +272,8 @@ def _score_tree(position: Position, depth: int, seat: int | None, counter: _Coun
     graph.add_node(_node_id(()), **_node_attributes(position.state, root.total, 0))
 
     def totals(node: PlayState) -> list[tuple[int, int]]:
-        return [(cv.card, cv.value) for cv in solve_score(at(node), cards=True, reference_solver=False).card_values]
+        return [(cv.card, cv.value) for cv in solve_score(at(node), cards=True, engine=searcher,
+                                                                reference_solver=False).card_values]
 
     _expand(graph, totals, position.state, (), root.total, depth, counter)
     return graph
@@ -255,6 +287,7 @@ def _expand(graph: nx.DiGraph, totals: Callable[[PlayState], list[tuple[int, int
         return
     rules = state.rules
     parent = _node_id(path)
+    counter.look()
     for card, total in totals(state):
         name = rules.pack[card].name
         child_state = state.advance(card)

@@ -789,3 +789,21 @@ def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
         valat.rules.deal.hand_names(seat)
     assert valat.rules.deal.hand_names(3)[0] == "T13"
     assert valat.rules.deal.hand_names(np.int64(3))[0] == "T13"  # a numpy seat as elsewhere (the review)
+
+
+def test_every_function_that_draws_at_random_defaults_to_the_commands_seed():
+    """The analyses, the advice and the bots drew with seed 0 unless told while every command's --seed (and
+    play_match) said 1: the same question of the library and of ``stich`` got two answers. One constant now."""
+    import inspect
+
+    from cli.options import DEFAULT_SEED as COMMAND_SEED
+    from solver import advice, bots, match, sampling
+    from solver.generate import DEFAULT_SEED
+
+    assert DEFAULT_SEED == COMMAND_SEED == 1
+    for function in (sampling.analyse_hand, sampling.analyse_position, advice.contract_advice, advice.card_advice,
+                     bots.SamplingBot, bots.RandomBot, bots.make_bot, match.play_match):
+        assert inspect.signature(function).parameters["seed"].default == DEFAULT_SEED, function
+    hand = dict(game="kratzen", hand="EO E9 SU SZ", seat=1, contract="Trump E", samples=4, workers=1)
+    unseeded = sampling.analyse_hand(**hand).as_dict()
+    assert unseeded == sampling.analyse_hand(**hand, seed=1).as_dict() and unseeded["seed"] == 1

@@ -42,3 +42,54 @@ def test_a_result_made_without_a_pack_keeps_plain_indices():
                               card_values=(CardValue(4, 3),))
     assert repr(made.card_values) == "(CardValue(card=4, value=3),)"
     assert not isinstance(made.card_values[0].card, CardIndex)
+
+
+def test_a_table_entry_prints_its_row_as_stich_table_does():
+    """README loops ``print(entry)`` over a contract table, which printed the dataclass dump
+    ``TableEntry(contract='Normal T20', declarer=1, declaring_side=(1, 2), biddable=True, reason='', ...)``; now the
+    row ``stich table`` prints, each cell after its column (one function builds both: solver.analysis.table_cells)."""
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    first = solver.contract_table(position, settlement=True)[0]
+    assert str(first) == "Normal T20  declarer 1  side 1+2  value 67  needs 45  won  settlement +4"
+    assert repr(first).startswith("TableEntry(contract='Normal T20', declarer=1,")
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    assert str(solver.contract_table(kratzen)[0]) == "Trump E  attacker 1  seat 1 2/2 ✓  seat 2 0/1 ✗  seat 3 2/1 ✓  won"
+    schafkopf = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
+    assert "WenzTout  declarer 1  side seat 1  value 1 trick  needs 8  lost" in map(str, solver.contract_table(schafkopf))
+    refused = solver.analysis.TableEntry("Solo", 2, biddable=False, reason="seat 2 holds T20..T16: she must play Solo")
+    assert str(refused) == "Solo  declarer 2  not biddable: seat 2 holds T20..T16: she must play Solo"
+
+
+def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
+    """``print(analyse_hand(...))`` printed the dataclass dump of every field; now the report ``stich analyse``
+    prints (its lines and tables are built by one set of functions in solver.sampling), without the colours."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
+    text = str(analysis)
+    assert text.splitlines()[:3] == ["Kratzen Trump E, seat 1: EO E9 SU SZ", "4 samples (seed 1); scored with pot 4",
+                                     "mean payment: +2.25 chips (95% interval +1.45 .. +3.05), the attacker's own, "
+                                     "from the pot"]
+    assert "targets forced\ntarget           whose     forced\ntricks (seat 1)  the hand  100.0%" in text
+    assert "opening cards\ncard  mean payment  win" in text and repr(analysis).startswith("HandAnalysis(game=")
+    shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
+                                     "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
+    for line in text.splitlines()[:5]:  # the lines above the tables, word for word
+        assert line in shown
+
+
+def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
+    """``repr(dd_settlement(...))`` showed ``line=(3, 32, 2, ...)`` beside its own ``line_names``, and
+    ``EngineSolver.card_values`` gave ``CardValue(card=5, value=61)`` where ``solve(..., cards=True)`` gives the
+    card's name: both are CardIndex now, still the ints a script keys and writes (the JSON is unchanged)."""
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    settled = solver.dd_settlement(kratzen)
+    assert "line=(EO, S7, EK, GA, " in repr(settled) and "points_line=(EO, S7, " in repr(settled)
+    assert [repr(card) for card in settled.line] == list(settled.line_names)
+    assert json.loads(json.dumps(list(settled.line)))[:3] == [3, 32, 2] == [int(card) for card in settled.line[:3]]
+    assert settled.as_dict()["line"][:3] == ["EO", "S7", "EK"] and pickle.loads(pickle.dumps(settled)) == settled
+    values = solver.EngineSolver(16).card_values(valat.state, valat.objective("points"))
+    assert repr(values[0]) == "CardValue(card=T17, value=61)" and values[0].card == 5
+    assert values == list(solver.solve(valat, "points", cards=True).card_values)

@@ -569,7 +569,7 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     intervals and stich analyse prints them (every share has one), and it said "all samples alike" where analyse
     says "all 6 samples alike". The API's odds, drawn by the page, now read as analyse's report of the same numbers
     (the tables in the compact form of analyse's tables of advice, to fit the panel)."""
-    from cli.analyse import _forced_by_whom, _spread, share
+    from solver.sampling import forced_by_whom as _forced_by_whom, share, spread_text as _spread
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     board = driver.execute_script("return [...document.querySelectorAll('#records option')]"

@@ -150,7 +150,7 @@ def test_bots_print_as_what_they_are_and_check_their_seed():
     assert repr(make_bot("sampling:5", seed=2)) == ("SamplingBot(name='sampling:5', samples=5, seed=2, "
                                                     "plays_for='score', workers=1)")
     assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (
-        "SamplingBot(name='sampling', samples=3, seed=0, plays_for='points', time_limit=0.5, workers=1)")
+        "SamplingBot(name='sampling', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")  # DEFAULT_SEED
     assert repr(make_bot("cheater")) == "CheaterBot(name='cheater', plays_for='score')"
     assert repr(make_bot("random", seed=4)) == "RandomBot(seed=4, name='random')"
     for seed in ("a", 1.5, None):
@@ -194,9 +194,10 @@ def test_the_sampling_bot_beats_the_random_bot():
     # The same 30 Wenz boards declared by the sampling bot and by a random player against random defenders: the
     # declarer's payment, paired board by board, is higher by a margin whose 95% interval lies above zero.
     boards, seed = 30, 11
-    sampling = play_match("schafkopf", [make_bot("sampling:6"), *[make_bot("random")] * 3], boards=boards,
-                          seed=seed, contract="Wenz", rotate=False)
-    random_ = play_match("schafkopf", [make_bot("random")] * 4, boards=boards, seed=seed, contract="Wenz",
+    # (the bots drew with seed 0, the library's default before it became 1: the margins below were measured so)
+    sampling = play_match("schafkopf", [make_bot("sampling:6", seed=0), *[make_bot("random", seed=0)] * 3],
+                          boards=boards, seed=seed, contract="Wenz", rotate=False)
+    random_ = play_match("schafkopf", [make_bot("random", seed=0)] * 4, boards=boards, seed=seed, contract="Wenz",
                          rotate=False)
     gain = Mean.of([a.payments[0] - b.payments[0] for a, b in zip(sampling.deals, random_.deals)])
     assert gain.count == boards
@@ -534,8 +535,8 @@ def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path)
     play_match("kratzen", timed, boards=1, seed=3, checkpoint=journal)
     play_match("kratzen", untimed, boards=1, seed=3, checkpoint=journal)  # its own boards, read back
     headers = [json.loads(line) for line in journal.read_text().splitlines() if "stich-analysis" in line]
-    assert [header["match"]["bots"][0] for header in headers] == [["sampling:2", 2, 0, "score"],
-                                                                  ["sampling:2", 2, 0, "score", 30.0]]
+    assert [header["match"]["bots"][0] for header in headers] == [["sampling:2", 2, 1, "score"],
+                                                                  ["sampling:2", 2, 1, "score", 30.0]]
     assert len(journal.read_text().splitlines()) == 4  # two headers, one board each
 
 

@@ -142,7 +142,7 @@ def test_the_bonuses_table_says_whose_objective_it_is():
     """A declaring hand's 'game' could never be forced against it: one column said 0.0% by construction (the audit
     read it as a fault). The table says whose objective it is, and splits the two only where the sides change from
     sample to sample (a Pagat whose holder the deal decides)."""
-    from cli.analyse import _forced_by_whom
+    from solver.sampling import forced_by_whom as _forced_by_whom
 
     def bonus(ours, theirs, for_side):
         return {"probability_for": ours, "probability_against": theirs, "samples_for_side": for_side}

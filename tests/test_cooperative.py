@@ -81,3 +81,26 @@ def test_check_reports_the_cooperative_answer_for_kratzen_only():
     assert check_report(kratzen)["together"] is targets_together(kratzen) is True
     valat = next(iter(solver.read_positions(EXAMPLES / "valat.tbn")))
     assert targets_together(valat) is None and check_report(valat)["together"] is None
+
+
+def test_the_cooperative_search_honours_check_s_time_limit(monkeypatch):
+    """``stich check --time-limit`` bounded the engine's searches, but the cooperative question (plain Python, no
+    stop check) ran after the limited block, unbounded; now it looks at the same deadline itself."""
+    import threading
+
+    from solver.search.boundary import Deadline
+
+    position = next(iter(solver.read_positions(EXAMPLES / "kratzen.tbn")))  # board 1: the targets can be met together
+    with pytest.raises(solver.SearchStopped, match="time_limit=0"):
+        targets_together(position, time_limit=0)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(solver.SearchStopped, match="stop event"):
+        targets_together(position, stop=stop)
+    assert targets_together(position, time_limit=60, stop=threading.Event()) is True
+    monkeypatch.setattr(solver.search.cooperative, "POLL_EVERY", 1)  # looked at mid-search, not only before it
+    with pytest.raises(solver.SearchStopped, match="cooperative search was stopped"):
+        Cooperative(_targets(position), Deadline(stop=stop)).met(position.state)
+    assert check_report(position, time_limit=60)["together"] is True
+    zwanzigerrufen = next(iter(solver.read_positions(EXAMPLES / "valat.tbn")))
+    assert targets_together(zwanzigerrufen, time_limit=0) is None  # sides: nothing to search

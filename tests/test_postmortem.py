@@ -969,3 +969,54 @@ def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
     assert (first["card"], first["before"], first["after"], first["cost"]) == ("SU", 6, -21, 27)
     by_tricks = run("postmortem", path).stdout
     assert "each mover's own tricks; cost to the mover)" in by_tricks and "side" not in by_tricks
+
+
+def test_the_post_mortem_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_path):
+    """analyse_play (hundreds of searches on a whole deal) took neither, nor did ``stich postmortem`` a
+    --time-limit: one deadline for every search of the call, SearchStopped past it, by points and by the score."""
+    import threading
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "2")
+    for objective in ("points", "score"):
+        with pytest.raises(solver.SearchStopped, match="time_limit=0"):
+            analyse_play(position, objective=objective, time_limit=0)
+        stop = threading.Event()
+        stop.set()
+        with pytest.raises(solver.SearchStopped, match="stop event"):
+            analyse_play(position, objective=objective, stop=stop)
+    with pytest.raises(solver.SearchStopped):  # stopped between cards too, not only inside a long search
+        analyse_play(position, time_limit=0.01)
+    ending_play = ending(VALAT_THROWN)
+    assert analyse_play(ending_play, time_limit=60, stop=threading.Event()) == analyse_play(ending_play)
+    with pytest.raises(solver.InvalidPositionError, match="time_limit must be a number of seconds"):
+        analyse_play(ending_play, time_limit=-1)
+    stopped = run("postmortem", EXAMPLES / "schafkopf.tbn", "--board", "2", "--time-limit", "0.001",
+                  "--plot", tmp_path / "out.svg", code=1)
+    assert "board 2: not answered: the time limit (0.001 s) ran out" in stopped.stderr
+    assert stopped.stdout == "" and not (tmp_path / "out.svg").exists()
+    answered = run("postmortem", _ending_file(tmp_path), "--json", "--time-limit", "60")
+    assert json.loads(answered.stdout)["cards"]
+
+
+def test_the_tree_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_path):
+    """strategy_tree (a search a node) took neither, nor did ``stich tree`` a --time-limit: one deadline for every
+    search of the call, by points and by the score, SearchStopped past it and nothing written."""
+    import threading
+
+    position = ending()
+    for objective in (None, "score"):
+        with pytest.raises(solver.SearchStopped, match="time_limit=0"):
+            strategy_tree(position, 2, objective=objective, time_limit=0)
+        stop = threading.Event()
+        stop.set()
+        with pytest.raises(solver.SearchStopped, match="stop event"):
+            strategy_tree(position, 2, objective=objective, stop=stop)
+        limited = strategy_tree(position, 2, objective=objective, time_limit=60, stop=threading.Event())
+        assert nx.utils.graphs_equal(limited, strategy_tree(position, 2, objective=objective))
+    with pytest.raises(solver.InvalidPositionError, match="time_limit must be a number of seconds"):
+        strategy_tree(position, 1, time_limit=float("nan"))
+    out = tmp_path / "tree.json"
+    stopped = run("tree", EXAMPLES / "schafkopf.tbn", "--depth", 3, "--out", out, "--time-limit", "0.001", code=1)
+    assert "board 1: nothing written: the time limit (0.001 s) ran out" in stopped.stderr and not out.exists()
+    run("tree", EXAMPLES / "schafkopf.tbn", "--depth", 1, "--out", out, "--time-limit", "60")
+    assert out.exists()

@@ -96,3 +96,29 @@ def test_a_numpy_seat_type_checks_where_it_is_taken(tmp_path):
     and ``solve`` were typed ``int``: mypy --strict refused the call that runs (now ``SupportsIndex``)."""
     pytest.importorskip("numpy")
     assert_strict_client_type_checks(tmp_path, NUMPY_SEAT_CLIENT)
+
+
+NUMPY_SEATS = '''"""A user's script passing numpy seats, which every seat argument takes at run time."""
+import numpy as np
+import solver
+from solver.advice import card_advice, contract_advice
+from solver.tree import strategy_tree
+
+seat = np.int64(1)
+position = solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump E", declarer=seat,
+                                leader=seat)
+solver.analyse_hand("kratzen", "EO E9 SU SZ", seat, "Trump E", declarer=seat, samples=1)
+solver.analyse_position(position, seat, samples=1)
+contract_advice("kratzen", "EO E9 SU SZ", seat, samples=1)
+card_advice(position, seat, samples=1)
+strategy_tree(position, 1, objective="tricks", seat=seat)
+solver.random_position("kratzen", 1, 1, declarer=seat)
+solver.solve(position, "tricks", seat=seat)
+'''
+
+
+def test_every_seat_argument_is_typed_as_the_integral_seats_it_takes(tmp_path):
+    """``solve`` and ``Position.hand`` typed their seat ``SupportsIndex`` (a numpy integer is taken), while
+    make_position, the analyses, the advice, strategy_tree and random_position said ``int``: a type checker refused
+    the numpy seat each of them takes at run time."""
+    assert_strict_client_type_checks(tmp_path, NUMPY_SEATS)

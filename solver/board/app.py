@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import SearchStopped, StichError
+from ..generate import DEFAULT_SEED
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
 from ..score_objective import SCORE, objective_named, settlement_engine_for
@@ -520,8 +521,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             with contextlib.ExitStack() as stopping:
                 stopping.enter_context(worker_engine().stopping(time_limit=searches.time_limit, stop=stop))
                 stopping.enter_context(worker_settlement_engine().stopping(searches.time_limit, stop))
-                # stich analyse's default seed (docs/cli.md, --seed): the board's odds are its odds of the position
-                return analyse_position(current, seat, samples=samples, seed=1, workers=1, progress=progress)
+                # the library's and stich analyse's default seed: the board's odds are the command's odds of the position
+                return analyse_position(current, seat, samples=samples, seed=DEFAULT_SEED, workers=1,
+                                        progress=progress)
 
 
         analysis = asyncio.ensure_future(searches.run(work, searches.analysis))

@@ -12,14 +12,20 @@ answer is yes when some sequence gives each objective at least its target.
 
 ``needs`` is what each objective still lacks of its target; the memo key is the position's key (hands, leader,
 trick, flags) and the needs. Such deals are short (four tricks), so plain Python answers in milliseconds; the
-search knows only the rule methods and the objectives' trick rewards, like the reference solver.
+search knows only the rule methods and the objectives' trick rewards, like the reference solver. It is plain
+Python, outside the engine's stop check, so it asks a ``deadline`` of its own every :data:`POLL_EVERY` nodes.
 """
 
 from __future__ import annotations
 
 from ..cards import bits
+from ..errors import SearchStopped
 from ..games.base import Objective
 from ..state import PlayState
+from .boundary import Deadline
+
+#: Nodes between two looks at the deadline (a look is a clock read; a node costs some microseconds).
+POLL_EVERY = 1024
 
 
 def _tricks_left(state: PlayState) -> int:
@@ -37,12 +43,13 @@ def _most_still(objective: Objective, state: PlayState, tricks: int) -> int:
 class Cooperative:
     """The cooperative search for a fixed list of yes/no objectives."""
 
-    def __init__(self, objectives: list[Objective]) -> None:
+    def __init__(self, objectives: list[Objective], deadline: Deadline | None = None) -> None:
         if any(objective.target is None for objective in objectives):
             raise ValueError("the cooperative search answers yes/no objectives (with targets) only")
         self.objectives = objectives
         self.memo: dict[tuple, bool] = {}
         self.nodes = 0
+        self.deadline = deadline  # past it, met() raises SearchStopped
         # Objectives paid by tricks alone, for seats no other of them counts: a trick has one winner, so it counts
         # for at most one of them, and together they need the sum of their tricks (2+1+1+1 > 4 tricks).
         seats: set[int] = set()
@@ -71,6 +78,8 @@ class Cooperative:
         if known is not None:
             return known
         self.nodes += 1
+        if self.deadline is not None and self.nodes % POLL_EVERY == 0 and self.deadline.passed():
+            raise SearchStopped(f"the cooperative search was stopped: {self.deadline.reason()}")
         tricks = _tricks_left(state)
         wanted = sum(-(-needs[i] // self.objectives[i].trick_weight) for i in self.trick_only)
         if wanted > tricks or any(need > _most_still(objective, state, tricks)

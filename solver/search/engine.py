@@ -35,7 +35,7 @@ from ..games.base import Objective, Rules, TrickEvent
 from ..games.tables import RuleTables
 from ..state import PlayState
 from .boundary import MAX_VALUE, Deadline, check_flag, check_number, check_objective, check_state
-from .results import CardValue, SolveResult, seat_to_move
+from .results import CardIndex, CardValue, SolveResult, seat_to_move
 
 DEFAULT_TT_MEGABYTES = 64
 #: The largest table a solver may ask for.
@@ -732,7 +732,7 @@ class EngineSolver(ThreadedEngine):
 
 def spread_over_groups(compiled: Compiled, state: PlayState, legal: int, values: dict[int, int]) -> list[CardValue]:
     """Every legal card's value (engine indices in ``legal``), given the values of the groups' representatives: a
-    card takes the value of its group's strongest card. Sorted by pack index."""
+    card takes the value of its group's strongest card. Sorted by pack index; each card a :class:`CardIndex`."""
     stronger = compiled.tables["stronger"]
     signature = compiled.tables["signature"]
     live = compiled.mask(state.cards_left) | compiled.mask(sum(1 << c for c in state.trick))
@@ -745,7 +745,9 @@ def spread_over_groups(compiled: Compiled, state: PlayState, legal: int, values:
                 raise EngineError("equivalence groups disagree between engine and wrapper")
             representative = nxt
         values[card] = values[representative]
-    result = [CardValue(compiled.to_pack[card], values[card]) for card in _engine.card_indices(legal)]
+    pack = state.rules.pack  # each card a CardIndex, printed by name as in a SolveResult (one object a legal card)
+    result = [CardValue(CardIndex(compiled.to_pack[card], pack[compiled.to_pack[card]]), values[card])
+              for card in _engine.card_indices(legal)]
     return sorted(result, key=lambda cv: cv.card)
 
 
