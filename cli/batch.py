@@ -17,8 +17,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB, begin_stop)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .options import (OBJECTIVES, POOL_THREADS, engine_for, output_file, parse_variant_options, refuse_pool_threads,
-                      cluster_address, workers_within_cores)
+from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options,
+                      refuse_pool_threads, cluster_address, workers_within_cores)
 from .render import plural, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -138,6 +138,7 @@ def batch(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
         help="With --scheduler: how long to wait for a first worker to join before giving up."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
+    pot: Optional[int] = POT,
 ) -> None:
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
@@ -162,7 +163,7 @@ def batch(
                                   progress=progress, memory_mb=worker_memory,
                                   on_error=lambda error: message(f"stich: {error}"), worker_wait=worker_wait,
                                   notify=lambda text: message(f"stich: {text}"), verbose=verbose,
-                                  table_mb=table_mb)
+                                  table_mb=table_mb, pot=pot)
     except (Stopped, KeyboardInterrupt) as stop:
         # a signal's stop (_stop) leaves both ignored until the exit; another interrupt (a caller's) restores them
         stopped = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN

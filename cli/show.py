@@ -11,7 +11,7 @@ from rich.console import Console
 from solver.diagram import diagram
 from solver.position import Position
 
-from .options import BOARD, FILE, RECORD, VARIANT, parse_variant_options
+from .options import BOARD, FILE, POT, RECORD, VARIANT, parse_variant_options
 from .records import run_over_records
 from .render import Document, signs_shown
 from .whatif import PLAY
@@ -27,12 +27,14 @@ def show(
     record: Optional[int] = RECORD,
     play: Optional[str] = PLAY,
     variant: Optional[List[str]] = VARIANT,
+    pot: Optional[int] = POT,
     tbn: bool = typer.Option(False, "--tbn", help="Write each record as played (with --play's cards) as .tbn text "
                                                   "instead of the diagram."),
 ) -> None:
     """Print each record's deal as a hand diagram: the hands around the table with suit signs, the trick in
     progress, who led it and who is to play, and what each seat has won. With --play, the position after those
-    cards; with --tbn, the record itself as played, to save a what-if as a file."""
+    cards; with --tbn, the record itself as played, to save a what-if as a file. --pot sets a Kratzen record's pot
+    (its [Pot] tag), shown under the diagram and written by --tbn."""
     flags = parse_variant_options(variant)
     signs = signs_shown()
 
@@ -46,7 +48,7 @@ def show(
         shown[:] = [console]
 
     try:
-        run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False,
+        run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,
                          render=print_text, document=document)
     finally:
         if tbn and shown:

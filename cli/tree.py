@@ -17,8 +17,8 @@ from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, NODE_BYTES, nodes_mem
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, checked_objectives, engine_for,
-                      output_file, parse_variant_options)
+from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, checked_objectives,
+                      engine_for, output_file, parse_variant_options)
 from .records import check_selection, located, no_such_record, selected, stdin_bytes, stopped_record
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, what_if
@@ -45,6 +45,7 @@ def tree(
                                   help="Refuse a tree of more than N nodes, counted before it is built (about 8 KB "
                                        "of memory a node); 0: as many as the available memory holds."),
     variant: Optional[List[str]] = VARIANT,
+    pot: Optional[int] = POT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     time_limit: Optional[float] = TIME_LIMIT,
@@ -84,6 +85,9 @@ def tree(
         if record is None:
             raise StichError(no_such_record(name, board, record_number, count))
         position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
+        chips = PotOption(pot)(position)
+        if chips is not None and position.record is not None:  # read where the game reads its [Pot], as solve does
+            position.record.set("Pot", str(chips))
         holds = nodes_memory_holds()  # the tree is held whole until written: never more than memory holds
         try:
             with progress_on_stderr("tree") as report:

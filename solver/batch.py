@@ -44,6 +44,7 @@ from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_t
 from .files import HeldLock, atomic_file, json_text, lock_beside, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
 from .games import GAMES, check_flags_of_some_game
+from .games.outcome import read_pot
 from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
@@ -77,12 +78,13 @@ class Line(NamedTuple):
 class Question:
     """What a run asks of every record, handed to each chunk's worker: the objectives (None: each game's default),
     the value of every card or not, the variant flags, and the question as every line records it (:func:`asked_of`;
-    None leaves it off the lines)."""
+    None leaves it off the lines); ``pot`` stands for the ``[Pot]`` tag of each record of a game paid from one."""
 
     objectives: Sequence[str] | None = None
     cards: bool = False
     variant: Mapping[str, object] | None = None
     asked: Mapping[str, Any] | None = None
+    pot: int | None = None
 
 
 MAX_CHUNK_SIZE = 1_000_000
@@ -151,11 +153,13 @@ def record_key(identifier: str, record: Record | None, failure: str | None) -> s
 
 
 def asked_of(source: str | os.PathLike, objectives: Sequence[str] | None, cards: bool,
-             variant: Mapping[str, object] | None) -> dict[str, Any]:
+             variant: Mapping[str, object] | None, pot: int | None = None) -> dict[str, Any]:
     """The question a batch answers, written on every line: a rerun on the same output must ask the same of the same
-    file, or it would mix answers to different questions in one file."""
-    return {"source": os.path.realpath(source), "objectives": list(objectives) if objectives is not None else None,
-            "cards": cards, "variant": canonical_variant(variant)}
+    file, or it would mix answers to different questions in one file. A ``pot`` is there only when one is given, so
+    that the lines written before it could be are still the question without one."""
+    asked = {"source": os.path.realpath(source), "objectives": list(objectives) if objectives is not None else None,
+             "cards": cards, "variant": canonical_variant(variant)}
+    return asked if pot is None else {**asked, "pot": pot}
 
 
 def canonical_variant(variant: Mapping[str, object] | None) -> dict[str, str] | None:
@@ -205,6 +209,8 @@ def solve_item(item: Item, question: Question, engine: EngineSolver) -> dict[str
         position = position_from_record(item.record, variant=question.variant)
     except StichError as error:
         return {**head, "board": board, "error": str(error)}
+    if question.pot is not None and position.game.has_pot and position.record is not None:
+        position.record.set("Pot", str(question.pot))  # read where the game reads its [Pot], as stich solve does
     try:
         document = solve_report(position, question.objectives, question.cards, engine=engine)
     except StichError as error:
@@ -356,7 +362,8 @@ def _describe(asked: Any) -> str:
     objectives = ", ".join(asked.get("objectives") or []) or "the default objectives"
     flags = ", ".join(f"{k}={v}" for k, v in (asked.get("variant") or {}).items()) or "no variant flags"
     cards = "with" if asked.get("cards") else "without"
-    return f"{asked.get('source')} ({objectives}, {cards} --cards, {flags})"
+    pot = f", pot {asked['pot']}" if asked.get("pot") is not None else ""
+    return f"{asked.get('source')} ({objectives}, {cards} --cards, {flags}{pot})"
 
 
 def _batch_line(raw: bytes) -> dict | None:
@@ -489,7 +496,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
                 variant: Mapping[str, object] | None = None, progress: BatchProgress | None = None,
                 memory_mb: int | None = None, on_error: Callable[[str], None] | None = None,
                 worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
-                verbose: bool = False, table_mb: int | None = None) -> BatchSummary:
+                verbose: bool = False, table_mb: int | None = None, pot: int | None = None) -> BatchSummary:
     """Solve every record of ``source`` into ``out_path`` (JSON Lines), resuming what an earlier run left.
 
     Each line is ``{"id": "file:line#board", ...}`` followed by the ``stich solve --json`` document of the record
@@ -502,7 +509,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     ``progress`` is called once what is left is counted (0 written) and after every line written; with it the file
     is read twice, first to count what is left to do. ``on_error`` is called with each error line's message as it is written. On a
     Dask cluster without workers the run waits ``worker_wait`` seconds for one (telling ``notify``), then gives up
-    with a StichError; Dask's own log reaches stderr only when ``verbose``.
+    with a StichError; Dask's own log reaches stderr only when ``verbose``. ``pot`` (chips) stands for the ``[Pot]``
+    tag of each record of a game paid from one (Kratzen); the other games' records have none and do not use it.
 
     Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
@@ -522,12 +530,14 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
     objectives = check_question_of_batch(objectives, cards, variant)
+    if pot is not None:
+        read_pot(None, pot)  # a whole number in range, before the output is opened
     pool = Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb)
     for name, callback in (("progress", progress), ("on_error", on_error)):
         if callback is not None and not callable(callback):
             raise StichError(f"{name} must be a function (or None), not {callback!r}")
     start = time.perf_counter()
-    asked = asked_of(source, objectives, cards, variant)
+    asked = asked_of(source, objectives, cards, variant, pot)
     lock = _lock_output(out_path)
     new = not os.path.exists(out_path)
     try:
@@ -537,7 +547,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             _check_moved(source, out_path, scan, asked, notify)
         _tidy_output(Path(out_path), scan)
         _check_room(out_path)
-        question = Question(objectives, cards, dict(variant) if variant else None, asked)
+        question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
         return _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
     finally:
         if new and os.path.isfile(out_path) and not os.path.getsize(out_path):

@@ -611,3 +611,24 @@ def test_the_progress_bar_reads_before_it_solves() -> None:
         assert bar.progress.tasks[0].description == "reading"
         update(0, 4)
         assert bar.progress.tasks[0].description == "solving" and bar.progress.tasks[0].total == 4
+
+
+def test_a_pot_settles_the_kratzen_records_and_is_part_of_the_question(tmp_path: Path) -> None:
+    """batch had no --pot: a Kratzen file's scores were paid from a pot of 0 unless each record had a [Pot] tag. The
+    pot is the question's (a rerun with another pot is refused), and a run without one asks what it asked before."""
+    source = tmp_path / "deals.tbn"
+    source.write_text((Path(__file__).parent.parent / "examples" / "kratzen.tbn").read_text())
+    out = tmp_path / "out.jsonl"
+    assert solve_batch(source, out, workers=1, pot=40).solved == 5
+    lines = _lines(out)
+    assert {line["asked"]["pot"] for line in lines} == {40}
+    assert [line["results"][0]["total"] for line in lines] == [20, 30, -80, 0, 40]
+    with pytest.raises(StichError, match="pot 40"):
+        solve_batch(source, out, workers=1)
+    assert solve_batch(source, out, workers=1, pot=40).skipped == 5
+    plain = tmp_path / "plain.jsonl"
+    solve_batch(source, plain, workers=1)
+    assert all("pot" not in line["asked"] for line in _lines(plain))  # the lines of a run without one, unchanged
+    assert {line["results"][0]["total"] for line in _lines(plain)} == {0}
+    with pytest.raises(StichError, match="the pot is from 0 to"):
+        solve_batch(source, tmp_path / "other.jsonl", workers=1, pot=-1)

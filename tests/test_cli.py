@@ -561,6 +561,22 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
     assert "takes no seat" in result.stderr and not (tmp_path / "t.json").exists()
 
 
+def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
+    """tree and batch had no --pot: a Kratzen ``tree -o score`` or batch settled from a pot of 0 unless the record had
+    a [Pot] tag."""
+    def root(*pot: str) -> int:
+        run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "1", "-o", "score", *pot, "--out", tmp_path / "t.json")
+        graph = json.loads((tmp_path / "t.json").read_text())
+        return next(node["value"] for node in graph["nodes"] if node["id"] == "root")
+
+    assert root() == 0 and root("--pot", "40") == 30  # as table --pot 40 settles Trump H
+    run("batch", EXAMPLES / "kratzen.tbn", "--out", tmp_path / "out.jsonl", "--pot", "40", "-j", "1")
+    lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [line["results"][0]["total"] for line in lines] == [20, 30, -80, 0, 40]
+    assert "--pot" in run("batch", EXAMPLES / "kratzen.tbn", "--out", tmp_path / "o.jsonl", "--pot", "-1",
+                          code=2).stderr
+
+
 def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
     """``tree --board N`` stopped at an unreadable record before board N; as in every command that reads records,
     that record is said (it might have been board N), board N's tree is written, and the exit code is 1. Without

@@ -109,3 +109,12 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
     assert "pot: 12 chips" in run("solve", kratzen).stdout.splitlines()[:4]
     assert not any(line.startswith(("announced:", "pot:")) for line in run("show", EXAMPLES / "valat.tbn").stdout
                    .splitlines())
+
+
+def test_show_takes_the_pot_as_solve_does(tmp_path):
+    """show had no --pot: a Kratzen record's pot could be shown (and written with --tbn) only from its [Pot] tag."""
+    shown = run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.splitlines()
+    assert shown[2] == "pot: 40 chips"
+    assert '[Pot "40"]' in run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40", "--tbn").stdout
+    other = run("show", VALAT, "--pot", "4")
+    assert other.stderr == "stich: --pot is for Kratzen records; Zwanzigerrufen has no pot, so it is not used there\n"
