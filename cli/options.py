@@ -121,6 +121,12 @@ def checked_time_limit(value: float | None) -> float | None:
 TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
                           help="Give up a record whose searches take longer than SECONDS in all: it is said on "
                                "stderr and not answered (exit 1); the other records still are.")
+#: ``score``'s --time-limit: only --dd searches, and a finished deal's score needs none, so it is given all the same.
+SCORE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
+                                help="With --dd: give up a record's double-dummy searches past SECONDS in all: it is "
+                                     "said on stderr (exit 1) and its settlement left out, a finished deal's score "
+                                     "still given (a deal whose play stops short is not answered); the other records "
+                                     "still are.")
 
 
 def output_file(help: str, metavar: str = "FILE", required: bool = False) -> Path:

@@ -19,7 +19,7 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import points_comparison, settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
 from .records import PartlyAnswered, run_over_records
 from .render import CardPainter, Document, record_title, seats_text, side_name
@@ -151,7 +151,7 @@ def score(
     as_json: bool = JSON,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
-    time_limit: Optional[float] = TIME_LIMIT,
+    time_limit: Optional[float] = SCORE_TIME_LIMIT,
     play: Optional[str] = PLAY,
 ) -> None:
     """Score each finished deal of a file: every item, who wins it, its value with the Kontra multipliers, and the

@@ -11,7 +11,8 @@ from rich.console import Console
 from solver.diagram import diagram
 from solver.position import Position
 
-from .options import BOARD, FILE, POT, RECORD, VARIANT, parse_variant_options
+from .errors import file_name
+from .options import BOARD, POT, RECORD, VARIANT, parse_variant_options
 from .records import run_over_records
 from .render import Document, signs_shown
 from .whatif import PLAY
@@ -22,7 +23,8 @@ def _print_text(document: Document, console: Console) -> None:
 
 
 def show(
-    file: Path = FILE,
+    file: Path = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
+                                help="A .tbn file (- for standard input); every record is shown (see --board)."),
     board: Optional[str] = BOARD,
     record: Optional[int] = RECORD,
     play: Optional[str] = PLAY,

@@ -227,3 +227,29 @@ def test_an_unknown_contract_for_match_is_a_usage_error_as_for_deal():
     for command in (["deal", "-g", "sk"], ["match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1"]):
         result = runner.invoke(app, [*command, "-c", "Solo X"])
         assert result.exit_code == 2 and "'X' is not a suit" in result.stderr, command
+
+
+def _help(*command: str) -> str:
+    """A command's --help page with its box drawing and line breaks taken out, to search for a phrase."""
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.stdout).split())
+
+
+def test_help_says_what_show_and_score_time_limit_do():
+    """show's FILE said "every record is analysed" (show analyses nothing), and score's --time-limit that a record
+    out of time is "not answered" (with --dd a finished deal's score is still given)."""
+    show = _help("show")
+    assert "every record is shown" in show and "analysed" not in show
+    score = _help("score")
+    assert "its settlement left out, a finished deal's score still given" in score
+    assert "not answered (exit 1); the other" not in score
+    assert "it is said on stderr and not answered (exit 1)" in _help("solve")
+
+
+def test_a_sie_refusal_says_all_eight_obers_and_unters():
+    """"needs all four Obers and Unters" read as four of each rank: Sie needs the four Obers and the four Unters."""
+    result = runner.invoke(app, ["deal", "-g", "schafkopf", "-c", "Sie", "-n", "1"])
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "Sie needs all eight Obers and Unters (the four Obers and the four Unters); seat 1 lacks some" in \
+        result.stderr

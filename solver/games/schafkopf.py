@@ -427,7 +427,8 @@ class Schafkopf(Game):
                     f"(variant flag solo_requires_plain_trump_card=false lifts this)")
         if contract.kind == "sie" and whole:
             ou = sum(1 << c.index for c in PACK if c.rank in "OU")
-            require(hand & ou == ou, f"Sie needs all four Obers and Unters; seat {declarer + 1} lacks some")
+            require(hand & ou == ou, f"Sie needs all eight Obers and Unters (the four Obers and the four Unters); "
+                                     f"seat {declarer + 1} lacks some")
         return SchafkopfRules(cls, deal, contract, declarer, variant, leader=0 if leader is None else leader,
                               flags=flags, partner=partner, runaway_allowed_at_deal=runaway_at_deal)
 
