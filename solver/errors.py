@@ -15,11 +15,25 @@ from typing import Any, Iterable, Mapping, TypeGuard
 #: tag value, and an error should stay one readable line.
 MAX_MESSAGE_LENGTH = 300
 MAX_TOKEN_LENGTH = 40
+#: Longest user text a message quotes whole (:func:`quoted`).
+MAX_QUOTED_LENGTH = 60
 
 
 def _cut(text: str, limit: int) -> str:
     """``text``, or its first ``limit`` characters and ``...`` (a text cut to 40 + ``...`` already stays as it is)."""
     return text if len(text) <= limit + 3 else text[:limit] + "..."
+
+
+def quoted(value: object, limit: int = MAX_QUOTED_LENGTH) -> str:
+    """A user's value as a message quotes it: its repr, a longer text cut to its first ``limit`` characters and an
+    ellipsis with its length (``'xxxx...' (1,500,000 characters)``), so that a message stays one line whatever was
+    sent (a 1.5 MB board id posted to the board came back whole in its error)."""
+    if isinstance(value, str):
+        if len(value) <= limit + 3:
+            return repr(value)
+        cut = repr(value[:limit])
+        return f"{cut[:-1]}...{cut[-1]} ({len(value):,} characters)"
+    return _cut(repr(value), limit)
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:

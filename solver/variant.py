@@ -83,10 +83,10 @@ class Variant(Mapping[str, object]):
         if isinstance(values, str):
             values = Variant.parse_pairs(values)
         elif values is not None and not isinstance(values, Mapping):
-            raise VariantError(f"a variant is a mapping of flags to values or 'name=value' text, not {values!r}")
+            raise VariantError(f"a variant is a mapping of flags to values or 'name=value' text, not {_shown(values)}")
         for name, value in (values or {}).items():
             if not isinstance(name, str):
-                raise VariantError(f"a variant flag's name is text, not {name!r}")
+                raise VariantError(f"a variant flag's name is text, not {_shown(name)}")
             key = name.strip().lower()
             if key not in flags:
                 known = ", ".join(sorted(flags)) or "none"
@@ -105,13 +105,13 @@ class Variant(Mapping[str, object]):
         pairs: dict[str, str] = {}
         for item in items:
             if not isinstance(item, str):
-                raise VariantError(f"variant {item!r} is not of the form name=value")
+                raise VariantError(f"variant {_shown(item)} is not of the form name=value")
             item = item.strip()
             if not item:
                 continue
             name, _, value = (part.strip() for part in item.partition("="))
             if not name or not value or "=" in value:
-                raise VariantError(f"variant {item!r} is not of the form name=value")
+                raise VariantError(f"variant {_shown(item)} is not of the form name=value")
             if one_text and name.lower() in pairs:
                 raise VariantError(f"variant flag {name.lower()} is given twice")
             pairs[name.lower()] = value

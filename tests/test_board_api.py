@@ -1581,3 +1581,18 @@ def test_a_settlement_table_the_server_may_not_map_is_said_in_words() -> None:
         "kind": "error", "error": "cannot allocate a 1024 MB transposition table: the board may not use that much "
         "memory (start it with a smaller --table-mb: its searches hold two tables of that size, the card values' and "
         "the settlement's)"}
+
+
+def test_an_error_quotes_a_long_text_cut_short_with_its_length():
+    """A 1.5 MB board id came back whole in the 404's message: the text a message quotes is cut to 60 characters."""
+    c = client(KR)
+    answer = c.post("/api/position", json={"board": "x" * 1_500_000})
+    refused(answer, 404, f"no board '{'x' * 60}...' (1,500,000 characters) is open on this server")
+    assert len(answer.content) < 300
+    refused(c.post("/api/deal", json={"game": "z" * 200}), 400,
+            f"unknown game '{'z' * 60}...' (200 characters) (known games: Zwanzigerrufen, Schafkopf, Kratzen)")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "contract": "Trump " + "q" * 500}), 400,
+            f"contract 'Trump {'q' * 54}...' (506 characters): ")
+    refused(c.post("/api/position", json={"board": ["x"] * 100_000}), 404, "no board ['x', 'x'")
+    assert len(c.post("/api/position", json={"board": ["x"] * 100_000}).content) < 300
+

@@ -186,3 +186,16 @@ def test_a_misspelt_required_tag_is_named_with_the_tag_it_was_meant_to_be():
     assert "; [Deals] on line 3; did you mean 'Deal'?" in str(error_of(dealer))
     alone = error_of(GOOD.replace("[Deal ", '[Dealer "4"]\n[Note '))
     assert "the record has no [Deal] tag (expected" in str(alone) and "Dealer" not in str(alone)
+
+
+def test_a_long_name_is_quoted_cut_short_and_the_message_keeps_its_end():
+    """A 9,000-character game or contract was quoted whole, and the message cut at 300 characters lost what follows
+    the name (the known games, the contracts expected): the name is cut to 60 characters and its length said."""
+    game = str(error_of(GOOD.replace("Schafkopf", "q" * 9000)))
+    assert f"unknown game '{'q' * 60}...' (9,000 characters) (known games: Zwanzigerrufen, Schafkopf, Kratzen)" in game
+    contract = str(error_of(GOOD.replace("Solo H", "Solo " + "q" * 9000)))
+    assert f"contract 'Solo {'q' * 55}...' (9,005 characters): '{'q' * 60}...' (9,000 characters) is not a suit" in \
+        contract
+    assert len(game) < 400 and len(contract) < 400
+    short = str(error_of(GOOD.replace("Solo H", "Solo Q")))
+    assert "contract 'Solo Q': 'Q' is not a suit" in short  # a short one is quoted whole, as before

@@ -53,6 +53,9 @@ FIRST_SLICE = 1.0
 DEFAULT_TIME_LIMIT = 120.0
 #: The largest request body (an upload included), in bytes.
 DEFAULT_MAX_BODY = 2_000_000
+#: The longest error message the board sends: each quotes the user's text cut short (solver.errors.quoted), and this
+#: bounds one that does not.
+MAX_ERROR_LENGTH = 2000
 #: The longest a request's body may take to arrive, in seconds from the request's start (2 MB over a slow wireless
 #: network takes some 20).
 DEFAULT_BODY_SECONDS = 60.0
@@ -267,6 +270,8 @@ class QuestionResponse(StreamingResponse):
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
+    if len(message) > MAX_ERROR_LENGTH:
+        message = f"{message[:MAX_ERROR_LENGTH]}... ({len(message):,} characters)"
     return JSONResponse({"error": message}, status_code=status)
 
 

@@ -27,7 +27,7 @@ from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
-from ..errors import InvalidPositionError, StichError
+from ..errors import InvalidPositionError, StichError, quoted
 from ..formats.tbn import Record, iter_records, read_records
 from ..games import get_game
 from ..games.outcome import declarers_word
@@ -117,10 +117,10 @@ class Board:
         pack = position.pack
         for number, token in enumerate(moves, 1):
             if not isinstance(token, str):
-                raise BoardError(f"move {number} is not a card token: {token!r}")
+                raise BoardError(f"move {number} is not a card token: {quoted(token)}")
             index = pack.lookup(token)
             if index is None:
-                raise BoardError(f"move {number}: {token!r} is not a card of the {position.game.name} pack"
+                raise BoardError(f"move {number}: {quoted(token)} is not a card of the {position.game.name} pack"
                                  f"{pack.unknown_note(token)}")
             try:
                 position = position.play(index)
@@ -184,8 +184,8 @@ class Boards:
             if board is not None:
                 self.boards.move_to_end(board.id)
         if board is None:
-            raise BoardError(f"no board {board_id!r} is open on this server (it may have been forgotten: open it "
-                             "again)", status=404)
+            raise BoardError(f"no board {quoted(board_id)} is open on this server (it may have been forgotten: "
+                             "open it again)", status=404)
         return board
 
     def holds(self, found: Sequence[Board]) -> bool:
@@ -310,22 +310,23 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         magnitude = small_number(written[1:] if written.startswith("-") else written)
         seed_number = None if magnitude is None else -magnitude if written.startswith("-") else magnitude
         if seed_number is None or abs(seed_number) > 10 ** 18:
-            raise BoardError(f"the seed is a whole number, not {seed!r}")
+            raise BoardError(f"the seed is a whole number, not {quoted(seed)}")
         seat_count = None if seats in (None, "") else _whole(seats)
         if seats not in (None, "") and seat_count not in game_class.seat_counts:
-            raise BoardError(f"{game_class.name} is played by {game_class.seat_counts_text()} seats, not {seats!r}")
+            raise BoardError(f"{game_class.name} is played by {game_class.seat_counts_text()} seats, "
+                             f"not {quoted(seats)}")
         declarer_seat, dealt = _whole(declarer), seat_count or game_class.seat_counts[0]
         if declarer_seat is None or not 1 <= declarer_seat <= dealt:
-            raise BoardError(f"the declarer is a seat from 1 to {dealt}, not {declarer!r}")
+            raise BoardError(f"the declarer is a seat from 1 to {dealt}, not {quoted(declarer)}")
         if contract is not None and not isinstance(contract, str):
             raise BoardError(f"a contract is text such as {game_class.contract_help} (empty: any everyday one), "
-                             f"not {contract!r}")
+                             f"not {quoted(contract)}")
         text = contract.strip() if contract and contract.strip() else None
         chips = None if pot in (None, "") else _whole(pot)
         if pot not in (None, "") and not game_class.has_pot:
             raise BoardError(f"{game_class.name} is not paid from a pot: leave the pot empty")
         if pot not in (None, "") and (chips is None or not 0 <= chips <= MAX_POT):
-            raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {pot!r}")
+            raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {quoted(pot)}")
         record = random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
         if chips is not None:
             record.set("Pot", str(chips))
@@ -372,7 +373,7 @@ def chosen_objective(position: Position, name: object) -> str:
     if name in (None, ""):
         return default_objective(position)
     if not isinstance(name, str) or name not in names:
-        raise BoardError(f"objective {name!r} is not one of this contract's: {', '.join(names)}")
+        raise BoardError(f"objective {quoted(name)} is not one of this contract's: {', '.join(names)}")
     return name
 
 
@@ -526,11 +527,11 @@ def graph_measure(position: Position, objective: object) -> str:
     """What the evaluation graph follows for the page's objective: the score where the page values cards by it,
     else card points (tricks in a game without them; :func:`~solver.postmortem.analyse_play` picks)."""
     if objective is not None and not isinstance(objective, str):
-        raise BoardError(f"the objective is a name, not {objective!r}")
+        raise BoardError(f"the objective is a name, not {quoted(objective)}")
     names = objective_names(position)
     # "points" is card points, or tricks where a game has none; the score falls back to them where it is not offered
     if objective not in (None, "", "points", SCORE, *names):
-        raise BoardError(f"objective {objective!r} is not one of this contract's: {', '.join(names)}")
+        raise BoardError(f"objective {quoted(objective)} is not one of this contract's: {', '.join(names)}")
     return SCORE if objective == SCORE and SCORE in names else "points"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..cards import Pack, register_pack
-from ..errors import StichError, UnknownGameError, did_you_mean
+from ..errors import StichError, UnknownGameError, did_you_mean, quoted
 from .base import Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
 from .schafkopf import Schafkopf
@@ -55,7 +55,7 @@ def get_game(name: str | type[Game]) -> type[Game]:
             return game
     known = ", ".join(g.name for g in GAMES)
     names = {spelling: g.name for g in GAMES for spelling in (g.name, *g.aliases)}
-    raise UnknownGameError(f"unknown game {name!r}{did_you_mean(key, names)} (known games: {known})")
+    raise UnknownGameError(f"unknown game {quoted(name)}{did_you_mean(key, names)} (known games: {known})")
 
 
 def games_with(feature: str) -> str:
@@ -78,7 +78,7 @@ def check_flags_of_some_game(variant: Mapping[str, object]) -> None:
         games = [game for game in GAMES if str(name).strip().lower() in game.flags]  # read as Variant reads it
         if not games:
             every = sorted({flag for game in GAMES for flag in game.flags})
-            raise StichError(f"unknown variant flag {name!r}{did_you_mean(str(name), every)} (no game has it; "
+            raise StichError(f"unknown variant flag {quoted(name)}{did_you_mean(str(name), every)} (no game has it; "
                              f"every game's flags: {', '.join(every)})")
         errors = []
         for game in games:
@@ -87,7 +87,7 @@ def check_flags_of_some_game(variant: Mapping[str, object]) -> None:
             except StichError as error:
                 errors.append(f"{game.name}: {error}")
         if len(errors) == len(games):
-            raise StichError(f"variant flag {name}={value!r}: " + "; ".join(errors))
+            raise StichError(f"variant flag {name}={quoted(value)}: " + "; ".join(errors))
 
 
 __all__ = ["GAMES", "Contract", "Game", "Kratzen", "Objective", "Rules", "Schafkopf", "TrickEvent",

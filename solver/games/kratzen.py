@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidSeatContractError, did_you_mean
+from ..errors import InvalidContractError, InvalidSeatContractError, did_you_mean, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
@@ -241,15 +241,15 @@ class Kratzen(Game):
         words = parse_words(text)
         if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
             close = did_you_mean(words[0], {"Trump": "Trump", "Trumpf": "Trump", "Trumps": "Trump"}) if words else ""
-            raise InvalidContractError(f"unknown Kratzen contract {text!r}{close} (expected {cls.contract_help})")
+            raise InvalidContractError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
         index = PACK.lookup(words[1] + "A")
-        require(index is not None, f"contract {text!r}: {words[1]!r} is not a suit (E, G, H or S)")
+        require(index is not None, f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S)")
         suit = PACK[index].suit  # type: ignore[index]
         modifier = None
         if len(words) == 3:
             modifier = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss"}.get(words[2].lower())
-            require(modifier is not None, f"contract {text!r}: {words[2]!r} is not Muss or SevenMuss")
-        require(len(words) <= 3, f"contract {text!r}: expected {cls.contract_help}")
+            require(modifier is not None, f"contract {quoted(text)}: {quoted(words[2])} is not Muss or SevenMuss")
+        require(len(words) <= 3, f"contract {quoted(text)}: expected {cls.contract_help}")
         label = f"Trump {suit}" + {None: "", "muss": " Muss", "sevenmuss": " SevenMuss"}[modifier]
         return Contract(cls.name, "trump", suit=suit, modifier=modifier, text=label)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Hashable
 
 from ..deal import Deal
-from ..errors import InvalidContractError, did_you_mean
+from ..errors import InvalidContractError, did_you_mean, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
@@ -273,7 +273,7 @@ class Schafkopf(Game):
     @classmethod
     def _unknown_contract(cls, text: str, kind: str) -> InvalidContractError:
         close = did_you_mean(kind, ("Rufer", "Wenz", "Solo", "WenzTout", "SoloTout", "Sie"))
-        return InvalidContractError(f"unknown Schafkopf contract {text!r}{close} (expected {cls.contract_help})")
+        return InvalidContractError(f"unknown Schafkopf contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:
@@ -292,13 +292,13 @@ class Schafkopf(Game):
             ace = PACK.lookup(words[1] + "A")
             suit = PACK[ace].suit if ace is not None else None
             if suit is None:
-                raise InvalidContractError(f"contract {text!r}: {words[1]!r} is not a suit (E, G, H or S)")
+                raise InvalidContractError(f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S)")
         if kind in ("rufer", "ruf", "sauspiel", "call"):
-            require(suit is not None, f"contract {text!r}: name the called ace's suit (Rufer E, G or S)")
+            require(suit is not None, f"contract {quoted(text)}: name the called ace's suit (Rufer E, G or S)")
             require(suit != "H", "hearts cannot be called in a Rufer")
             return Contract(cls.name, "rufer", suit=suit, text=f"Rufer {suit}")
         if kind in ("solo", "solotout"):
-            require(suit is not None, f"contract {text!r}: name the trump suit (E, G, H or S)")
+            require(suit is not None, f"contract {quoted(text)}: name the trump suit (E, G, H or S)")
             name = "Solo" if kind == "solo" else "SoloTout"
             return Contract(cls.name, kind, suit=suit, text=f"{name} {suit}")
         if kind in ("wenz", "wenztout", "sie") and suit is None:

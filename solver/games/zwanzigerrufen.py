@@ -14,7 +14,7 @@ from typing import Callable, Hashable, Mapping, Sequence, cast
 from ..announcements import Announcement, pagat_announcer, parse_announcements
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import InvalidContractError, ParseError, StichError, did_you_mean
+from ..errors import InvalidContractError, ParseError, StichError, did_you_mean, quoted
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
@@ -722,10 +722,11 @@ class Zwanzigerrufen(Game):
         if kind in ("normal", "rufer", "call") :
             if len(words) == 1:
                 return Contract(cls.name, "normal", text="Normal")
-            require(len(words) == 2, f"contract {text!r}: expected Normal or Normal T20..T16")
+            require(len(words) == 2, f"contract {quoted(text)}: expected Normal or Normal T20..T16")
             card = PACK.lookup(words[1])
             if card is None or PACK[card].name not in CALL_ORDER:
-                raise InvalidContractError(f"contract {text!r}: the called card must be one of {', '.join(CALL_ORDER)}")
+                raise InvalidContractError(f"contract {quoted(text)}: the called card must be one of "
+                                           f"{', '.join(CALL_ORDER)}")
             return Contract(cls.name, "normal", card=card, text=f"Normal {PACK[card].name}")
         if kind in ("solo", "schwarzer") and len(words) == 1:
             return Contract(cls.name, "solo", text="Solo")
@@ -734,7 +735,8 @@ class Zwanzigerrufen(Game):
         if kind == "suit" and len(words) == 2 and words[1].lower() == "solo":
             return Contract(cls.name, "suitsolo", text="SuitSolo")
         close = did_you_mean(words[0], ("Normal", "Solo", "SuitSolo"))
-        raise InvalidContractError(f"unknown Zwanzigerrufen contract {text!r}{close} (expected {cls.contract_help})")
+        raise InvalidContractError(f"unknown Zwanzigerrufen contract {quoted(text)}{close} "
+                                   f"(expected {cls.contract_help})")
 
     @classmethod
     def called_card(cls, deal: Deal) -> int:
