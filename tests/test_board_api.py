@@ -1596,3 +1596,30 @@ def test_an_error_quotes_a_long_text_cut_short_with_its_length():
     refused(c.post("/api/position", json={"board": ["x"] * 100_000}), 404, "no board ['x', 'x'")
     assert len(c.post("/api/position", json={"board": ["x"] * 100_000}).content) < 300
 
+
+def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_takes():
+    """A multipart text over 1 MB was refused in Starlette's words ("Part exceeded maximum size of 1024KB.") though
+    JSON text may be 2 MB; a file without a name was "pasted text is empty"; a bad boundary printed python-multipart's
+    "Expected boundary character 45, got 120 at index 2" on the console."""
+    c = client()
+    text = "% " + "c" * 1_500_000 + "\n" + KR.read_text(encoding="utf-8")
+    pasted = c.post("/api/load", json={"text": text}).json()
+    posted = c.post("/api/load", data={"text": text}, files={"none": ("", b"")}).json()
+    assert len(posted["boards"]) == len(pasted["boards"]) == 5
+    for answer in (c.post("/api/load", json={"text": "c" * 2_100_000}),
+                   c.post("/api/load", data={"text": "c" * 2_100_000}, files={"none": ("", b"")})):
+        refused(answer, 413, "the request is larger than the board takes (2,000,000 bytes)")
+    refused(c.post("/api/load", files={"file": ("", b"")}), 400, "the uploaded file is empty")
+    refused(c.post("/api/load", files={"file": ("mine.tbn", b" \n")}), 400, "the file mine.tbn is empty")
+    refused(c.post("/api/load", json={"text": ""}), 400, "the pasted text is empty")
+    named = c.post("/api/load", files={"file": ("", KR.read_bytes())}).json()
+    assert named["boards"][0]["label"] == "upload.tbn board 1"
+    bad = b"xx--abc\r\n", {"content-type": "multipart/form-data; boundary=abc"}
+    refused(c.post("/api/load", content=bad[0], headers=bad[1]), 400, "the upload is not form data the board reads")
+    # the console as the server has it (pytest's own log handlers would take the warning out of it)
+    code = ("import warnings; warnings.simplefilter('ignore'); from starlette.testclient import TestClient; "
+            "from solver.board import create_app; "
+            f"print(TestClient(create_app([]), base_url='http://127.0.0.1').post('/api/load', content={bad[0]!r}, "
+            f"headers={bad[1]!r}).status_code)")
+    console = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (console.stdout, console.stderr) == ("400\n", "")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 import sys
 import threading
@@ -53,6 +54,11 @@ FIRST_SLICE = 1.0
 DEFAULT_TIME_LIMIT = 120.0
 #: The largest request body (an upload included), in bytes.
 DEFAULT_MAX_BODY = 2_000_000
+#: What an uploaded file without a name is called in messages and board labels.
+UPLOAD_NAME = "upload.tbn"
+#: python-multipart logs a malformed upload's fault ("Expected boundary character 45, got 120 at index 2") as a
+#: warning, which reached the console through logging's last resort; the page is told in the board's words instead.
+MULTIPART_LOGGER = "python_multipart"
 #: The longest error message the board sends: each quotes the user's text cut short (solver.errors.quoted), and this
 #: bounds one that does not.
 MAX_ERROR_LENGTH = 2000
@@ -269,6 +275,14 @@ class QuestionResponse(StreamingResponse):
             self.release()
 
 
+def _quiet_multipart_log() -> None:
+    """Keep python-multipart's warnings off the console: the refusal it causes is answered to the page."""
+    logger = logging.getLogger(MULTIPART_LOGGER)
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+    logger.propagate = False
+
+
 def _error(message: str, status: int = 400) -> JSONResponse:
     if len(message) > MAX_ERROR_LENGTH:
         message = f"{message[:MAX_ERROR_LENGTH]}... ({len(message):,} characters)"
@@ -374,23 +388,34 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         """An uploaded .tbn file (multipart field ``file``) or pasted text (field ``text``): its records as boards."""
         content_type = request.headers.get("content-type", "")
         if content_type.startswith("multipart/form-data"):
-            async with request.form(max_files=1, max_fields=4) as form:
+            # a part may be as large as the body (whose limit is said in the board's words), as JSON's text may
+            try:
+                form = await request.form(max_files=1, max_fields=4, max_part_size=max_body)
+            except HTTPException as error:  # Starlette's and python-multipart's words ("Invalid multipart data.")
+                raise BoardError(f"the upload is not form data the board reads ({error.detail}); send a .tbn file "
+                                 "as the multipart field file, or text as the field text") from None
+            try:
                 upload = form.get("file")
                 if isinstance(upload, UploadFile):
                     raw = await upload.read()
-                    source = Path(upload.filename or "upload.tbn").name or "upload.tbn"
+                    source = Path(upload.filename or UPLOAD_NAME).name or UPLOAD_NAME
+                    empty = f"the file {source} is empty" if upload.filename else "the uploaded file is empty"
+                elif isinstance(upload, str):  # a file part sent without a file name reads as a plain field
+                    raw, source, empty = pasted_bytes(upload, UPLOAD_NAME), UPLOAD_NAME, "the uploaded file is empty"
                 else:
-                    source = "pasted text"
+                    source, empty = "pasted text", "the pasted text is empty"
                     raw = pasted_bytes(str(form.get("text") or ""), source)
+            finally:
+                await form.close()
         else:
             body = await _json_body(request)
             text = body.get("text")
             if not isinstance(text, str):
                 raise BoardError("paste the text of a .tbn record")
-            raw, source = pasted_bytes(text, "pasted text"), "pasted text"
+            raw, source, empty = pasted_bytes(text, "pasted text"), "pasted text", "the pasted text is empty"
         text = decoded_text(raw, source)
         if not text.strip():
-            raise BoardError(f"{source} is empty")
+            raise BoardError(empty)
         # 1,000 records parse in about 0.3 s: on a worker thread, so that the event loop answers others meanwhile
         found, refused = await run_in_threadpool(boards.add_text_said, text, source)
         return JSONResponse({"boards": [b.summary() for b in found], "open": found[0].id, "refused": refused})
@@ -610,6 +635,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         finally:
             searches.close()
 
+    _quiet_multipart_log()
     app = Starlette(routes=routes, exception_handlers={
         StichError: bad_input, HTTPException: http_error, BodyRefused: body_refused, Exception: internal},
         middleware=[Middleware(RangeRefusals)], lifespan=lifespan)
