@@ -16,7 +16,7 @@ from solver.advice import (PASS, AdviceSetup, CardAdvice, ContractAdvice, can_pa
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError, StichError
-from solver.generate import contract_refusal
+from solver.generate import MAX_SEED, contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import (ALL_ALIKE, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position, best_card_parts,
@@ -112,7 +112,7 @@ def analyse(
                                               help="Cards known to be in another hand (repeatable)."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
-    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED",
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", min=-MAX_SEED, max=MAX_SEED,
                              help="The same seed gives the same analysis."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: all cores)."),

@@ -9,7 +9,7 @@ import typer
 
 from solver.formats.tbn import format_record
 from solver.games import game_list
-from solver.generate import random_records
+from solver.generate import MAX_SEED, random_records
 from solver.scoring import MAX_POT
 
 from .errors import input_errors
@@ -26,7 +26,7 @@ def deal(
                              help=f"{game_list()} (or an alias)."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
-    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED",
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", min=-MAX_SEED, max=MAX_SEED,
                              help="Seed: the same seed gives the same deals."),
     count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="Number of deals."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),

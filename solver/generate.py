@@ -10,13 +10,19 @@ from __future__ import annotations
 import random
 from typing import Iterator, Mapping, Sequence, SupportsIndex
 
-from .errors import InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, integral, is_whole_number
+from .errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, integral,
+                     is_whole_number, quoted)
 from .formats.tbn import Record, Tag
 from .games import get_game
 from .games.base import Game
 from .position import Position, position_from_record
 
 MAX_REDEALS = 10_000
+#: The largest seed, and with a minus sign the smallest: every command and the board take the same range (a seed
+#: only names a generator, but one the board refused and ``stich deal`` took named no deal the two could share).
+MAX_SEED = 10 ** 18
+#: The range in words, as messages say it.
+SEED_RANGE = f"a whole number from -{MAX_SEED:,} to {MAX_SEED:,}"
 
 
 def _whole(name: str, value: object, least: int) -> None:
@@ -42,8 +48,8 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
     seed, board, declarer = integral(seed), integral(board), integral(declarer)  # type: ignore[assignment]
     seats = integral(seats)  # type: ignore[assignment]  # numpy integers are whole numbers too
     chosen = game.variant(variant or {})
-    if not is_whole_number(seed):  # any whole number: it only names a generator
-        raise StichError(f"seed must be a whole number, not {seed!r}")
+    if not is_whole_number(seed) or not -MAX_SEED <= seed <= MAX_SEED:
+        raise StichError(f"seed must be {SEED_RANGE}, not {quoted(seed)}")
     _whole("board", board, 1)
     if seats is not None and (not isinstance(seats, int) or seats not in game.seat_counts):
         raise InvalidDealError(f"{game.name} is played by {game.seat_counts_text()} seats, not {seats!r}")

@@ -253,3 +253,17 @@ def test_a_sie_refusal_says_all_eight_obers_and_unters():
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert "Sie needs all eight Obers and Unters (the four Obers and the four Unters); seat 1 lacks some" in \
         result.stderr
+
+
+def test_a_seed_is_from_minus_to_plus_ten_to_the_eighteen_as_on_the_board():
+    """``stich deal`` took any seed and the board none over 10**18 (in fact none of ten digits): one range."""
+    from solver.generate import random_record
+
+    top = runner.invoke(app, ["deal", "-g", "kratzen", "-s", str(10**18)])
+    assert top.exit_code == 0 and f'[Seed "{10**18}"]' in top.stdout
+    for command in (["deal", "-g", "kratzen"], ["match", "-g", "kratzen", "-n", "1"], ["bench", "-g", "kratzen"],
+                    ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "-c", "Trump S"]):
+        result = runner.invoke(app, [*command, "-s", str(10**18 + 1)])
+        assert result.exit_code == 2 and "is not in the range" in result.stderr, (command, result.stderr)
+    with pytest.raises(solver.StichError, match="seed must be a whole number from -1,000,000,000,000,000,000 to"):
+        random_record("Kratzen", -10**18 - 1, 1)

@@ -14,6 +14,7 @@ import hashlib
 import io
 import itertools
 import os
+import re
 import stat
 import threading
 import urllib.parse
@@ -27,11 +28,11 @@ from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
-from ..errors import InvalidPositionError, StichError, quoted
+from ..errors import InvalidPositionError, StichError, is_whole_number, quoted
 from ..formats.tbn import Record, iter_records, read_records
 from ..games import get_game
 from ..games.outcome import declarers_word
-from ..generate import random_record
+from ..generate import MAX_SEED, SEED_RANGE, random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
 from ..scoring import MAX_POT, score_deal, scoring_inputs
@@ -39,6 +40,8 @@ from ..settlement import settlement_unsupported
 
 #: The most records one file, upload or paste may hold.
 MAX_RECORDS = 1000
+#: A seed as the deal form sends it: an optional minus sign and ASCII digits, as many as MAX_SEED has.
+SEED_TEXT = re.compile(r"-?[0-9]{1,19}")
 #: The largest file named on the command line the board reads, in bytes: 32 KB a record of the most records, and a
 #: file replaced while served by one far larger (a log, a disk image) is refused rather than read into memory.
 MAX_FILE_BYTES = 32_000_000
@@ -306,11 +309,10 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         raise BoardError("choose a game")
     try:
         game_class = get_game(game)
-        written = str(seed).strip()
-        magnitude = small_number(written[1:] if written.startswith("-") else written)
-        seed_number = None if magnitude is None else -magnitude if written.startswith("-") else magnitude
-        if seed_number is None or abs(seed_number) > 10 ** 18:
-            raise BoardError(f"the seed is a whole number, not {quoted(seed)}")
+        written = str(seed).strip() if is_whole_number(seed) or isinstance(seed, str) else ""
+        seed_number = int(written) if SEED_TEXT.fullmatch(written) else None  # ASCII digits, not "1_0" or "١"
+        if seed_number is None or not -MAX_SEED <= seed_number <= MAX_SEED:
+            raise BoardError(f"the seed is {SEED_RANGE}, not {quoted(seed)}")
         seat_count = None if seats in (None, "") else _whole(seats)
         if seats not in (None, "") and seat_count not in game_class.seat_counts:
             raise BoardError(f"{game_class.name} is played by {game_class.seat_counts_text()} seats, "
