@@ -46,9 +46,9 @@ from .announcements import Announcement, parse_announcements
 from .checkpoint import Journal, Span
 from .intervals import wilson_interval_95
 from .position import check_position
-from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, chunk_size, draw_sample, has_share,
-                       interval_document, lacks_announced, mean_interval, position_setup, record_scoring, run_spans,
-                       scaled_share, seat_cards, shuffled_deal, unseen_cards)
+from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, checkpoint_identity, chunk_size, draw_sample,
+                       has_share, interval_document, lacks_announced, mean_interval, position_setup, record_scoring,
+                       run_spans, scaled_share, seat_cards, shuffled_deal, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
@@ -135,13 +135,14 @@ def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
     return "; ".join(words)
 
 
-def advice_identity(setup: AdviceSetup) -> dict[str, Any]:
-    """The setup as a checkpoint names its job: without ``announced`` when it is empty, so that the checkpoints
+def advice_identity(setup: AdviceSetup) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The setup as a checkpoint names its job (its variant as the game reads it, :func:`checkpoint_identity`), and
+    the spellings earlier checkpoints name it by: without ``announced`` when it is empty, so that the checkpoints
     written before it existed still resume."""
     document = asdict(setup)
     if not setup.announced:
         del document["announced"]
-    return document
+    return checkpoint_identity(document)
 
 
 @dataclass
@@ -754,8 +755,10 @@ def other_contract_lists(setup: AdviceSetup, samples: int,
     with the samples it finished: such as seat 2's ``--contract all`` written before ``pass`` was offered. They
     cannot be resumed, since each pair of contracts is summed over the samples both were settled on and a new
     contract needs every sample again; a rerun starts afresh beside them, and the caller says so (naming the list
-    that resumes them)."""
-    wanted = json.loads(json.dumps({**asdict(setup), "contracts": None, "announced": None}))
+    that resumes them). The variant may be spelt as the key names it or as an earlier checkpoint gave it."""
+    identity, aliases = advice_identity(setup)
+    wanted = [json.loads(json.dumps({**document, "contracts": None, "announced": None}))
+              for document in (identity, *aliases)]
     found: dict[str, tuple[str, ...]] = {}
     done: dict[str, int] = {}
     try:
@@ -769,7 +772,7 @@ def other_contract_lists(setup: AdviceSetup, samples: int,
                     continue
                 advice = entry.get("advice")
                 if isinstance(advice, dict) and entry.get("samples") == samples \
-                        and {**advice, "contracts": None, "announced": None} == wanted \
+                        and {**advice, "contracts": None, "announced": None} in wanted \
                         and bool(advice.get("announced")) == bool(setup.announced) \
                         and (tuple(advice.get("contracts") or ()), tuple(advice.get("announced") or ())) \
                         != (setup.contracts, setup.announced):
@@ -840,13 +843,14 @@ def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Vari
 def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSums], setup: Any,
                 identity: Mapping[str, Any], checkpoint: str | os.PathLike | None, time_limit: float | None,
                 stop: threading.Event | None, progress: Callable[[AdviceSums], None] | None,
-                at_least: int = 0) -> tuple[AdviceSums, str | None]:
+                at_least: int = 0, aliases: Sequence[Mapping[str, Any]] = ()) -> tuple[AdviceSums, str | None]:
     """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup, limits)`` on the pool,
     :func:`solver.sampling.run_spans`), resumed from and appended to the ``checkpoint`` journal; stopped early by
     ``time_limit`` or ``stop`` (the reason is returned with the sums): no chunk is handed out after it, and the
     settlement running in a chunk stops too (:class:`Limits`; in a pool's workers too), except in the first
     ``at_least`` samples. Sums are integers merged in any order, so the result
-    does not depend on ``workers`` or on a resume."""
+    does not depend on ``workers`` or on a resume. ``aliases`` are earlier spellings of ``identity``, whose
+    checkpoints are this run's too (:class:`~solver.checkpoint.Journal`)."""
     check_run(samples, checkpoint)
     check_time_limit(time_limit, StichError)  # 0 as everywhere: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)
@@ -856,7 +860,9 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     pool = Pool(count, stop=stop)  # checked before the checkpoint is opened
     stopped: list[str] = []
     header = {**identity, "samples": samples, "share_scale": SHARE_SCALE}
-    journal = Journal(checkpoint, header, holder="stich analyse") if checkpoint is not None else None
+    journal = Journal(checkpoint, header, holder="stich analyse",
+                      aliases=[{**alias, "samples": samples, "share_scale": SHARE_SCALE} for alias in aliases]) \
+        if checkpoint is not None else None
 
     def go_on(span: Span | None = None) -> bool:
         if span is not None and span.first < at_least:
@@ -906,8 +912,10 @@ def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: Sup
     def report(sums: AdviceSums, stopped: str | None = None) -> ContractAdvice:
         return advice_report(setup, sums, samples, stopped, left_out)
 
-    total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": advice_identity(setup)}, checkpoint,
-                                 time_limit, stop, None if progress is None else lambda sums: progress(report(sums)))
+    identity, aliases = advice_identity(setup)
+    total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": identity}, checkpoint,
+                                 time_limit, stop, None if progress is None else lambda sums: progress(report(sums)),
+                                 aliases=[{"advice": alias} for alias in aliases])
     return report(total, stopped)
 
 
@@ -1006,8 +1014,9 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     sampling = position_setup(position, seat, known=known, seed=seed, pot=pot)
     legal = state.legal_cards()
     setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
-    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": asdict(sampling)}, checkpoint,
-                                 time_limit, stop, progress, at_least)
+    identity, aliases = checkpoint_identity(asdict(sampling))
+    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": identity}, checkpoint,
+                                 time_limit, stop, progress, at_least, aliases=[{"cards": alias} for alias in aliases])
     return setup.cards, total, stopped
 
 

@@ -15,6 +15,7 @@ sizes, what the contract implies), each sample is solved double-dummy, and the r
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -41,7 +42,7 @@ from .position import Position, check_position
 from .state import PlayState
 from .search.boundary import check_stop, check_time_limit
 from .search.engine import EngineSolver
-from .variant import Variant
+from .variant import Variant, value_text
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine,
                       worker_settlement_engine)
 
@@ -717,10 +718,12 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     count = min(local_workers(pool.workers), samples)
     size = chunk_size(samples, count)
     total = Sums()
-    identity = {"setup": asdict(setup), "samples": samples, "share_scale": SHARE_SCALE}
+    setup_identity, setup_aliases = checkpoint_identity(asdict(setup))
     # a checkpoint written before the setup named the contract by its name (``Rufer E``) keyed it as typed
-    aliases = [identity | {"setup": asdict(setup) | {"contract": typed_contract}}] \
-        if typed_contract is not None and typed_contract != setup.contract else []
+    if typed_contract is not None and typed_contract != setup.contract:
+        setup_aliases += [document | {"contract": typed_contract} for document in (setup_identity, *setup_aliases)]
+    identity = {"setup": setup_identity, "samples": samples, "share_scale": SHARE_SCALE}
+    aliases = [identity | {"setup": document} for document in setup_aliases]
     journal = Journal(checkpoint, identity, aliases=aliases) if checkpoint is not None else None
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stopped: list[str] = []
@@ -745,6 +748,30 @@ def chunk_size(samples: int, workers: int, per_worker: int = 32, most: int = 10)
     idles long at the end, since a sample's time varies a hundredfold and a large chunk with a slow sample in it
     would keep its worker busy alone; large enough that a chunk's round trip costs nothing next to its samples."""
     return max(1, min(most, -(-samples // (per_worker * workers))))
+
+
+def checkpoint_identity(document: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A setup (``asdict``, with its ``game`` and ``variant``) as a checkpoint names its job, and the spellings of it
+    earlier checkpoints were written under. The variant is named as the game reads it: each flag parsed, in lower
+    case, those at their default left out, so that ``variant={"suit_solo_min_suit_cards": 0}`` from the API and
+    ``--variant suit_solo_min_suit_cards=0`` (the text ``"0"``) resume each other's checkpoint. A checkpoint keyed
+    by the variant as given (the flags as given, or each value as text) is still this job's: no resume is lost."""
+    given = [(str(name), value) for name, value in document["variant"]]
+    flags = get_game(document["game"]).variant(dict(given) or None)
+    canonical = dict(document) | {"variant": sorted(flags.changed().items())}
+    spellings = [given, [(name, str(value)) for name, value in given],
+                 [(name.strip().lower(), value_text(flags[name.strip().lower()])) for name, value in given]]
+    aliases: list[dict[str, Any]] = []
+    for spelling in spellings:
+        alias = dict(document) | {"variant": spelling}
+        if _same_json(alias, canonical) or any(_same_json(alias, known) for known in aliases):
+            continue
+        aliases.append(alias)
+    return canonical, aliases
+
+
+def _same_json(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    return json.dumps(one, sort_keys=True) == json.dumps(other, sort_keys=True)
 
 
 def check_run(samples: object, checkpoint: object) -> None:

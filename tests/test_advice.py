@@ -1035,3 +1035,41 @@ def test_a_pass_row_refused_says_on_how_many_samples():
                  "--contract", "pass", "-n", "3", "--announce", "2: Kontra", code=1)
     assert "pass refused on every sample, for instance: bad announcement: seat 2: Kontra on the game is said by " \
            "the defenders only" in failed.stdout
+
+
+def test_a_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path, monkeypatch):
+    """``variant={"weli_also_bells": True}`` (the API) and ``--variant weli_also_bells=true`` (the CLI's text) were two
+    checkpoint keys, so neither resumed the other's checkpoint: the key names the variant as the game reads it. A
+    checkpoint written under the old key (the variant as given) is still resumed, not orphaned."""
+    import solver.advice as advice_module
+    from solver.sampling import checkpoint_identity
+
+    def ask(variant, journal, samples=12):
+        return contract_advice(contracts="all", samples=samples, seed=3, workers=1, checkpoint=journal,
+                               variant=variant, **KRATZEN)
+
+    journal = tmp_path / "api.ckpt"
+    whole = ask({"weli_also_bells": True}, journal)
+    written = journal.read_text()
+    for spelling in ({"weli_also_bells": "true"}, "Weli_Also_Bells=TRUE", {"weli_also_bells": "yes",
+                                                                           "must_undertrump": "true"}):
+        assert ask(spelling, journal) == whole and journal.read_text() == written  # nothing solved, no new header
+    header = json.loads(written.splitlines()[0])
+    assert header["advice"]["variant"] == [["weli_also_bells", True]]
+
+    # the old key: the variant as the CLI gave it, text values and all
+    old = tmp_path / "old.ckpt"
+    monkeypatch.setattr(advice_module, "checkpoint_identity", lambda document: (document, []))
+    assert ask({"weli_also_bells": "true"}, old) == whole
+    monkeypatch.undo()
+    before = old.read_text()
+    assert json.loads(before.splitlines()[0])["advice"]["variant"] == [["weli_also_bells", "true"]]
+    assert ask({"weli_also_bells": "true"}, old) == whole  # nothing solved: only the new key's header is added
+    added = old.read_text()[len(before):].splitlines()
+    assert old.read_text().startswith(before) and [json.loads(line)["advice"]["variant"] for line in added] == [
+        [["weli_also_bells", True]]]
+    api, _ = checkpoint_identity({"game": "Zwanzigerrufen", "variant": (("suit_solo_min_suit_cards", 0),)})
+    cli, _ = checkpoint_identity({"game": "Zwanzigerrufen", "variant": (("suit_solo_min_suit_cards", "0"),)})
+    assert api == cli == {"game": "Zwanzigerrufen", "variant": [("suit_solo_min_suit_cards", 0)]}
+    identity, aliases = checkpoint_identity({"game": "Kratzen", "variant": (("weli_also_bells", 1 == 1),)})
+    assert identity["variant"] == [("weli_also_bells", True)] and aliases[0]["variant"] == [("weli_also_bells", "True")]

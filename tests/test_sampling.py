@@ -572,3 +572,16 @@ def test_a_checkpoint_keyed_by_the_contract_as_typed_is_resumed(tmp_path):
     added = [json.loads(line) for line in path.read_text().splitlines()[len(lines):]]
     assert [sorted(line) for line in added] == [sorted(header)]  # the new key's header, and no sample solved again
     assert again.as_dict() == first.as_dict() and again.contract == "Rufer G"
+
+
+def test_a_hand_analysis_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path: Path) -> None:
+    """analyse_hand's checkpoint was keyed by the variant as given: ``{"weli_also_bells": True}`` from the API and
+    ``weli_also_bells=true`` from ``--variant`` did not resume each other."""
+    def ask(variant: object) -> object:
+        return analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump S", samples=6, seed=2, workers=1, seats=3,
+                            variant=variant, checkpoint=tmp_path / "hand.ckpt")
+
+    whole = ask({"weli_also_bells": True})
+    written = (tmp_path / "hand.ckpt").read_text()
+    assert ask("weli_also_bells=TRUE") == ask({"Weli_Also_Bells": "true"}) == whole
+    assert (tmp_path / "hand.ckpt").read_text() == written  # nothing solved again, no second header
