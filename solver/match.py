@@ -319,14 +319,24 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     deadlines = [getattr(bot, "time_limit", None) for bot in bots]
     players = [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None), getattr(bot, "plays_for", None)]
                + ([deadline] if deadline is not None else []) for bot, deadline in zip(bots, deadlines)]
+    # the variant as the game reads it (each flag parsed, one at its default left out), so that the API's
+    # {"weli_also_bells": True} and --variant weli_also_bells=true are one match; checkpoints written before named it
+    # as given, and are this match's too
+    given = variant if not isinstance(variant, Mapping) else dict(variant)
+    read = dict(sorted(game.variant(variant or None).changed().items())) or None
     identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": contract,
-                          "declarer": declarer, "variant": variant if not isinstance(variant, Mapping)
-                          else dict(variant), "rotate": rotate} | ({"pot": pot} if pot is not None else {})}
+                          "declarer": declarer, "variant": read, "rotate": rotate}
+                | ({"pot": pot} if pot is not None else {})}
     # a sampling bot at the match's sample count was named 'sampling:N' before it was named 'sampling': a checkpoint
     # written then is this match's too
     renamed = [[f"sampling:{player[1]}", *player[1:]] if player[0] == "sampling" and player[1] is not None else player
                for player in players]
-    aliases = [identity | {"match": identity["match"] | {"bots": renamed}}] if renamed != players else []
+    aliases: list[dict[str, Any]] = []
+    for named in (players, renamed):
+        for flags in (read, given):
+            alias = identity | {"match": identity["match"] | {"bots": named, "variant": flags}}
+            if alias != identity and alias not in aliases:
+                aliases.append(alias)
     journal = Journal(checkpoint, identity, holder="stich match", aliases=aliases) if checkpoint is not None else None
     setup = MatchSetup.of(bots, contract, declarer, variant)
     kept: dict[int, list[PlayedDeal]] = {}

@@ -654,3 +654,35 @@ def test_a_long_match_summarises_for_its_progress_at_most_every_progress_seconds
         play_match("kratzen", [Interrupting(seed=1), *bots[1:]], boards=20, seed=1, pot=12,
                    progress=lambda so_far, total: calls.append(len(so_far.deals)))
     assert calls == [1, 9]  # the last call has every deal of the three boards played
+
+
+def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
+    """The match's checkpoint was keyed by the variant as given, so ``{"weli_also_bells": True}`` (the API) and
+    ``weli_also_bells=true`` (``--variant``) did not resume each other; one keyed so is still resumed."""
+    import json
+
+    from solver.checkpoint import HEADER, _key_of
+
+    bots = [make_bot("random"), make_bot("random"), make_bot("random")]
+    ask = dict(boards=4, seed=3, rotate=False)
+    whole = play_match("kratzen", bots, variant={"weli_also_bells": True}, **ask)
+    journal = tmp_path / "match.ckpt"
+    part = play_match("kratzen", bots, variant={"weli_also_bells": True}, checkpoint=journal, time_limit=1e-9, **ask)
+    assert part.stopped == "time limit" and len(part.deals) == 1
+    resumed = play_match("kratzen", bots, variant="Weli_Also_Bells=TRUE", checkpoint=journal, **ask)
+    assert (resumed.deals, resumed.bots) == (whole.deals, whole.bots)
+    assert len([line for line in journal.read_text().splitlines() if HEADER in json.loads(line)]) == 1
+
+    # a checkpoint written under the old key, the variant as the CLI gave it
+    old = tmp_path / "old.ckpt"
+    play_match("kratzen", bots, variant={"weli_also_bells": True}, checkpoint=old, time_limit=1e-9, **ask)
+    lines = [json.loads(line) for line in old.read_text().splitlines()]
+    identity = {name: value for name, value in lines[0].items() if name not in (HEADER, "key")}
+    identity["match"]["variant"] = {"weli_also_bells": "true"}
+    key = _key_of(identity)
+    old.write_text("".join(json.dumps({**line, "key": key} | ({"match": identity["match"]} if HEADER in line else {}))
+                           + "\n" for line in lines))
+    resumed = play_match("kratzen", bots, variant={"weli_also_bells": "true"}, checkpoint=old, **ask)
+    assert (resumed.deals, resumed.bots) == (whole.deals, whole.bots)
+    spans = [json.loads(line) for line in old.read_text().splitlines() if HEADER not in json.loads(line)]
+    assert len(spans) == 4 and spans[0]["key"] == key  # the old board read back, not played again
