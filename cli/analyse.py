@@ -16,7 +16,7 @@ from solver.advice import (PASS, AdviceSetup, CardAdvice, ContractAdvice, can_pa
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError, StichError
-from solver.generate import MAX_SEED, contract_refusal
+from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import (ALL_ALIKE, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position, best_card_parts,
@@ -27,8 +27,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message
-from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, engine_for,
-                      parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
+from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
+                      engine_for, parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
 from .records import emit_json, run_over_records
 from .render import CardPainter, plural, record_head, stderr_console, stdout_console
 
@@ -112,7 +112,7 @@ def analyse(
                                               help="Cards known to be in another hand (repeatable)."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
-    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", min=-MAX_SEED, max=MAX_SEED,
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="The same seed gives the same analysis."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes (default: all cores)."),

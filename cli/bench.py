@@ -24,11 +24,11 @@ from solver.benchmark import DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStats
 from solver.errors import StichError
 from solver.files import check_writable
 from solver.games import get_game
-from solver.generate import MAX_SEED
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import file_name, input_errors, message
-from .options import TABLE_MB, THREADS, check_game_options, engine_for, note_threads_over_cores, parse_variant_options
+from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, note_threads_over_cores,
+                      parse_variant_options)
 from .output import atomic_writer
 from .records import emit_json
 from .render import Document, plural, progress_on_stderr, stdout_console
@@ -361,7 +361,7 @@ def bench(
                                        help="Only this game's lines (default: all)."),
     deals: int = typer.Option(10, "-n", "--deals", metavar="N", min=1,
                               help="Deals per line (the full benchmark uses 100)."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", min=-MAX_SEED, max=MAX_SEED,
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the generated deals (default: each game's fixed seed)."),
     limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                 callback=finite_seconds,

@@ -9,12 +9,12 @@ import typer
 
 from solver.formats.tbn import format_record
 from solver.games import game_list
-from solver.generate import MAX_SEED, random_records
+from solver.generate import random_records
 from solver.scoring import MAX_POT
 
 from .errors import input_errors
 from .output import atomic_writer
-from .options import DEFAULT_SEED, check_game_options, checked_game, output_file, parse_variant_options
+from .options import DEFAULT_SEED, check_game_options, checked_game, checked_seed, output_file, parse_variant_options
 
 #: --pot as the other commands take it (the pot at the start of the deal), written as each record's [Pot] tag
 DEAL_POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
@@ -26,7 +26,7 @@ def deal(
                              help=f"{game_list()} (or an alias)."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
-    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", min=-MAX_SEED, max=MAX_SEED,
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed: the same seed gives the same deals."),
     count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="Number of deals."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),

@@ -12,13 +12,13 @@ from rich.table import Table
 from solver.bots import PLAYS_FOR, make_bot
 from solver.errors import StichError
 from solver.games import game_list, games_with, get_game
-from solver.generate import MAX_SEED
 from solver.scoring import MAX_POT
 from solver.match import MatchResult, Mean, mixed_builds_text, play_match
 from solver.sampling import ALL_ALIKE
 
 from .errors import file_name, input_errors, message
-from .options import DEFAULT_SEED, check_game_options, checked_game, parse_variant_options, workers_within_cores
+from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
+                      workers_within_cores)
 from .records import emit_json
 from .render import plural, progress_on_stderr, signed_interval, stdout_console
 
@@ -45,7 +45,7 @@ def match(
                                   "random or cheater. The seat count is the number of bots."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
                               help="Number of boards (deals, each played once per seat with --rotate)."),
-    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", min=-MAX_SEED, max=MAX_SEED,
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed of the deals and of the bots' own draws: the same seed plays the same match."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),

@@ -17,7 +17,8 @@ import typer
 
 from solver.errors import StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
-from solver.generate import DEFAULT_SEED as LIBRARY_DEFAULT_SEED, contract_refusal, everyday_refusal
+from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
+                             everyday_refusal)
 from solver.position import Position
 from solver.scoring import MAX_POT
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
@@ -265,6 +266,14 @@ def cluster_address(scheduler: str | None, workers: int | None, worker_memory: i
 #: and as the library's functions without ``seed=`` (``bench`` alone defaults to each game's fixed benchmark seed, so
 #: that its runs compare).
 DEFAULT_SEED = LIBRARY_DEFAULT_SEED
+
+
+def checked_seed(value: int | None) -> int | None:
+    """``--seed``'s callback: a seed in the range every command and the board take (a usage error, exit 2,
+    saying the range; checked here rather than by the option's range, which would crowd every help page)."""
+    if value is not None and not -MAX_SEED <= value <= MAX_SEED:
+        raise typer.BadParameter(f"{value} is not {SEED_RANGE}")
+    return value
 
 
 POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,

@@ -264,6 +264,7 @@ def test_a_seed_is_from_minus_to_plus_ten_to_the_eighteen_as_on_the_board():
     for command in (["deal", "-g", "kratzen"], ["match", "-g", "kratzen", "-n", "1"], ["bench", "-g", "kratzen"],
                     ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "-c", "Trump S"]):
         result = runner.invoke(app, [*command, "-s", str(10**18 + 1)])
-        assert result.exit_code == 2 and "is not in the range" in result.stderr, (command, result.stderr)
+        assert result.exit_code == 2 and "1000000000000000001 is not a whole number from -1,000,000,000,000,000,000 " \
+            "to 1,000,000,000,000,000,000" in " ".join(result.stderr.split()), (command, result.stderr)
     with pytest.raises(solver.StichError, match="seed must be a whole number from -1,000,000,000,000,000,000 to"):
         random_record("Kratzen", -10**18 - 1, 1)
