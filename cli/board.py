@@ -59,7 +59,7 @@ def board(
     from solver.board.guard import is_wildcard, on_network
     from solver.search.engine import EngineSolver
 
-    from solver.board.session import MAX_FILE_BYTES, MAX_RECORDS
+    from solver.board.session import MAX_FILE_BYTES, too_large_text
 
     for path in files or []:
         if path != Path("-") and path.exists() and not path.is_file():
@@ -70,8 +70,7 @@ def board(
             message(f"stich: {path}: not a readable file (the board opens files by name; upload others on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)
         if path.stat().st_size > MAX_FILE_BYTES:
-            message(f"stich: {path}: {path.stat().st_size:,} bytes, more than the board reads ({MAX_FILE_BYTES:,} "
-                    f"bytes; it opens at most {MAX_RECORDS:,} records)")
+            message(f"stich: {too_large_text(path, path.stat().st_size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()

@@ -45,8 +45,8 @@ from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (MAX_FILE_BYTES, MAX_RECORDS, Board, BoardError, Boards, attachment_header, chosen_objective,
-                      curve_document, decoded_text, file_name_for, graph_measure, named_file, pasted_bytes,
-                      new_deal, objective_seat, odds_document, saved_record, values_document, view)
+                      curve_document, decoded_text, file_name_for, graph_measure, named_file, new_deal,
+                      objective_seat, odds_document, pasted_bytes, saved_record, too_large_text, values_document, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
@@ -349,8 +349,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 return known[1], known[2]
             raw = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since it was looked at reads no further
         if len(raw) > MAX_FILE_BYTES:
-            raise BoardError(f"{path}: more than the board reads ({MAX_FILE_BYTES:,} bytes; it opens at most "
-                             f"{MAX_RECORDS:,} records)")
+            raise BoardError(too_large_text(path))
         found, refused = boards.add_text_said(decoded_text(raw, str(path)), str(path))
         read[path] = (stamp, found, refused)
         return found, refused

@@ -245,6 +245,13 @@ class Boards:
         return found, refused
 
 
+def too_large_text(path: Path | str, size: int | None = None) -> str:
+    """What the board says of a file larger than it reads (``size`` in bytes where known): at start, at each page
+    load, and for a file that grew while it was read."""
+    said = f"{size:,} bytes, more" if size is not None else "more"
+    return f"{path}: {said} than the board reads ({MAX_FILE_BYTES:,} bytes; it opens at most {MAX_RECORDS:,} records)"
+
+
 @contextmanager
 def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
     """A file named on the command line, open for reading, and what it is now (it may have changed since the board
@@ -263,8 +270,7 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
                          "the board reads only regular files")
     if status.st_size > MAX_FILE_BYTES:
         os.close(handle)
-        raise BoardError(f"{path}: {status.st_size:,} bytes, more than the board reads ({MAX_FILE_BYTES:,} "
-                         f"bytes; it opens at most {MAX_RECORDS:,} records)")
+        raise BoardError(too_large_text(path, status.st_size))
     with os.fdopen(handle, "rb") as file:
         yield status, file
 
