@@ -241,7 +241,10 @@ def solve_chunk(items: list[Item], question: Question) -> list[Line]:
     try:
         engine = worker_engine()
     except MemoryError as error:  # the table does not fit: every record would say so, so the run stops
-        raise table_does_not_fit(error) or StichError(f"a worker cannot start: {out_of_memory_text()}") from None
+        stop = table_does_not_fit(error)
+        if stop is None:  # a Dask worker short of memory: its records say so, the cluster's other workers go on
+            return [error_line(item, question, out_of_memory_text()) for item in items]
+        raise stop from None
     lines = []
     for item in items:
         document = solve_item(item, question, engine)

@@ -177,14 +177,11 @@ def worker_engine_threads() -> int | None:
     return POOL_ENGINE_THREADS if _dask_worker() is not None else None
 
 
-def worker_memory_mb() -> int | None:
-    """This pool worker's memory cap in MB (``--worker-memory``), None without one (or outside a pool worker): what
-    a job that ran out of memory ran out within."""
-    return _worker_memory_mb
-
-
 def out_of_memory_text() -> str:
     """What a job that ran out of memory in this process says: within which limit, and what to give instead."""
+    if _dask_worker() is not None:  # the cluster's workers are sized by whoever starts them, not by the run's options
+        return ("out of memory on a Dask worker (start the cluster's workers with more memory, a --memory-limit that "
+                "sizes their tables, or a smaller STICH_TABLE_MB)")
     if _worker_memory_mb is not None:
         return f"out of memory within --worker-memory {_worker_memory_mb:,} MB (give a larger one)"
     return ("out of memory, with no --worker-memory given: the process's own limit (ulimit -v) or the machine's memory "
@@ -194,9 +191,10 @@ def out_of_memory_text() -> str:
 def table_does_not_fit(error: MemoryError) -> StichError | None:
     """The run's error for a transposition table a worker cannot allocate (the engine says ``cannot allocate a N MB
     transposition table``): every job of the run would fail alike, so the run stops with one message instead of an
-    error a job. None for any other MemoryError (a search that ran out: that job's own)."""
+    error a job. None for any other MemoryError (a search that ran out: that job's own), and on a Dask worker, where
+    only that worker may be short of memory (the others of a mixed cluster go on; its jobs say why in their lines)."""
     said = str(error)
-    if not said.startswith("cannot allocate"):
+    if not said.startswith("cannot allocate") or _dask_worker() is not None:
         return None
     within = (f"within --worker-memory {_worker_memory_mb:,} MB" if _worker_memory_mb is not None
               else "with no --worker-memory given, within the process's own limit (ulimit -v) or the machine's memory")

@@ -316,6 +316,27 @@ def test_a_record_out_of_memory_within_worker_memory_says_that_limit(monkeypatch
     assert workers.table_does_not_fit(MemoryError()) is None  # a search that ran out: that record's error line
 
 
+def test_a_dask_worker_short_of_memory_stops_only_its_own_records(monkeypatch) -> None:
+    """A Dask worker whose table did not fit stopped the whole run, telling the user to give --table-mb or
+    --worker-memory, which --scheduler refuses (the review): on a cluster only that worker may be short, so its
+    records say so in their lines (in words for the cluster) and the others' records are solved."""
+    from solver import workers
+
+    monkeypatch.setattr(workers, "_dask_worker", lambda: object())
+    assert workers.table_does_not_fit(MemoryError("cannot allocate a 4096 MB transposition table")) is None
+    assert "Dask worker" in workers.out_of_memory_text() and "STICH_TABLE_MB" in workers.out_of_memory_text()
+
+    def no_table() -> None:
+        raise MemoryError("cannot allocate a 4096 MB transposition table")
+
+    monkeypatch.setattr(batch, "worker_engine", no_table)
+    record = next(solver.random_records("Schafkopf", 4, 1))
+    item = batch.Item("r1", "k1", record, None)
+    lines = batch.solve_chunk([item], batch.Question(("points",), False))
+    assert [json.loads(line.text)["error"] for line in lines] == [f"r1: {workers.out_of_memory_text()}"]
+    assert all(line.is_error for line in lines)
+
+
 def test_batch_under_a_memory_limit_solves_everything(tmp_path: Path) -> None:
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Schafkopf", 4, 8)), source)
