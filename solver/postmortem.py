@@ -274,7 +274,7 @@ class _Together:
     defenders'). Exact, as the single bonuses' searches are; remembered by position, since the position after one
     card is the one before the next."""
 
-    def __init__(self, engine: EngineSolver) -> None:
+    def __init__(self, engine: EngineSolver | None) -> None:
         from .score_objective import settlement_engine_for  # the settlement search loads on first use
 
         self.searcher = settlement_engine_for(engine)
@@ -458,12 +458,12 @@ def _analyse_play(position: Position, engine: EngineSolver | None, objective: st
                   deadline: Deadline) -> PlayAnalysis:
     if objective == "score":
         return by_score(position, _analyse_play(position, engine, "points", deadline), engine, deadline)
+    together = _Together(engine)  # the engine as given: None is this thread's shared settlement engine, as above
     engine = solver_for(engine)
     rules = position.rules
     state = rules.start()
     curve_objective = _curve_objective(rules)
     unscored = unscored_bonuses(position)
-    together = _Together(engine)
     curve = [_total(engine, state, curve_objective)]
     cards = []
     trick_ends = []

@@ -1020,3 +1020,23 @@ def test_the_tree_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_
     assert "board 1: nothing written: the time limit (0.001 s) ran out" in stopped.stderr and not out.exists()
     run("tree", EXAMPLES / "schafkopf.tbn", "--depth", 1, "--out", out, "--time-limit", "60")
     assert out.exists()
+
+
+def test_the_pair_searches_run_on_the_engine_the_time_limit_stops(monkeypatch):
+    """The searches of two bonuses together ran on a settlement engine made for the shared points engine, while the
+    time limit and the stop event were put on this thread's shared settlement engine (the review): they ignored
+    both. They now search on the one the limit stops."""
+    from solver import postmortem
+    from solver.score_objective import settlement_engine_for
+
+    searchers = []
+    made = postmortem._Together.__init__
+
+    def recording(self, engine):
+        made(self, engine)
+        searchers.append(self.searcher)
+
+    monkeypatch.setattr(postmortem._Together, "__init__", recording)
+    position = next(solver.read_positions(EXAMPLES / "pagat_ultimo.tbn"))
+    analyse_play(position, time_limit=600)
+    assert searchers == [settlement_engine_for(None)]
