@@ -739,7 +739,10 @@ function fitDeclarer() {
 // A choice made with the mouse gives the arrow keys back to the play; one made with the keys keeps the focus, so the
 // next arrow picks the next objective (a blur after the first arrow left a keyboard player nowhere).
 function giveKeysBack(control) {
-  const keyed = S.lastKey && S.lastKey.target === control && performance.now() - S.lastKey.at < 1000;
+  // an arrow on a radio checks (and focuses) the next of its group: the key went to the one it left
+  const same = S.lastKey && (S.lastKey.target === control
+    || (control.type === "radio" && S.lastKey.target.name === control.name));
+  const keyed = same && performance.now() - S.lastKey.at < 1000;
   if (!keyed) control.blur();
 }
 
