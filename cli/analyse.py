@@ -163,11 +163,11 @@ def analyse(
     Rufer's is shared by two, a Solo's is the soloist's) with its 95% interval, the win rate and each bonus's odds;
     contracts the samples cannot tell apart from the best are marked."""
     refuse_pool_threads(threads)
+    scheduler = cluster_address(scheduler, workers, worker_memory, table_mb)
     workers = workers_within_cores(workers)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)
-    scheduler = cluster_address(scheduler, workers, worker_memory, table_mb)
 
     def notify(text: str) -> None:
         message(f"stich: {text}")
