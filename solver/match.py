@@ -23,12 +23,12 @@ import pickle
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA
 from .bots import Bot
 from .checkpoint import Journal, Span
-from .errors import StichError, is_whole_number
+from .errors import StichError, integral, is_whole_number
 from .games import get_game
 from .games.base import Game
 from .position import Position, position_from_record
@@ -272,8 +272,8 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
 
 
 def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = DEFAULT_SEED,
-               contract: str | None = None, declarer: int = 1, variant: Mapping[str, object] | str | None = None,
-               rotate: bool = True, time_limit: float | None = None,
+               contract: str | None = None, declarer: SupportsIndex = 1,
+               variant: Mapping[str, object] | str | None = None, rotate: bool = True, time_limit: float | None = None,
                checkpoint: str | os.PathLike | None = None,
                progress: Callable[[MatchResult, int], None] | None = None, pot: int | None = None,
                workers: int | None = 1) -> MatchResult:
@@ -292,6 +292,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
     deals in board order."""
     game = get_game(game)
+    declarer = cast(int, integral(declarer))  # a numpy seat is kept as an int: the JSON and the checkpoint take it
     check_scoring_inputs(game, pot)
     read_pot(None, pot)  # a whole number of chips in range
     if not is_whole_number(boards) or not 1 <= boards <= 1_000_000:

@@ -1122,19 +1122,28 @@ def table_text(table: ReportTable) -> list[str]:
 
 def report_text(document: Mapping[str, Any]) -> str:
     """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as plain text: what ``stich analyse`` prints of it,
-    without its colours."""
-    lines = [f"{document['game']} {document['contract']}, seat {document['seat']}: {' '.join(document['hand'])}"]
-    lines += [f"known in seat {seat}: {' '.join(cards)}" for seat, cards in document["known"].items()]
+    without its colours (the cards as the hand diagram writes them: ``♠K`` in a French pack)."""
+    from .diagram import SuitStyle
+
+    pack = get_game(document["game"]).pack
+    style = SuitStyle.of(pack)
+
+    def names(cards: Sequence[str]) -> str:
+        return " ".join(style.card(pack, pack.parse(card).index) for card in cards)
+
+    lines = [f"{document['game']} {document['contract']}, seat {document['seat']}: {names(document['hand'])}"]
+    lines += [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
     if document.get("played"):
-        lines.append(f"played so far: {' '.join(document['played'])}")
+        lines.append(f"played so far: {names(document['played'])}")
     lines += summary_lines(document)
     best = best_card_parts(document)
     if best is not None:
-        lines.append("".join(best))
+        lines.append(best[0] + names([best[1]]) + best[2])
     lines += table_text(bonus_table(document))
     openings = opening_table(document)
     if openings is not None:
-        lines += table_text(openings)
+        title, columns, rows = openings
+        lines += table_text((title, columns, [(names([row[0]]), *row[1:]) for row in rows]))
     return "\n".join(lines)
 
 

@@ -93,3 +93,13 @@ def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
     values = solver.EngineSolver(16).card_values(valat.state, valat.objective("points"))
     assert repr(values[0]) == "CardValue(card=T17, value=61)" and values[0].card == 5
     assert values == list(solver.solve(valat, "points", cards=True).card_values)
+
+
+def test_a_zwanzigerrufen_analysis_prints_its_cards_as_the_command_does():
+    """``print(analysis)`` wrote the French cards ``SK HK`` where ``stich analyse`` and the hand diagram write
+    ``♠K ♥K`` (the review)."""
+    analysis = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal",
+                                   samples=2, workers=1)
+    text = str(analysis)
+    assert text.splitlines()[0] == "Zwanzigerrufen Normal, seat 1: T21 T20 T19 T18 T15 T14 T13 T12 ♠K ♥K"
+    assert "best single opening card over all samples: ♥K, " in text and "\n♥K " in text.split("opening cards")[1]

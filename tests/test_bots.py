@@ -686,3 +686,14 @@ def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
     assert (resumed.deals, resumed.bots) == (whole.deals, whole.bots)
     spans = [json.loads(line) for line in old.read_text().splitlines() if HEADER not in json.loads(line)]
     assert len(spans) == 4 and spans[0]["key"] == key  # the old board read back, not played again
+
+
+def test_a_numpy_declarer_makes_a_match_whose_report_is_json():
+    """play_match took a numpy declarer and kept it: the report's as_dict() then failed in json.dumps ('Object of
+    type int64 is not JSON serializable', the review). It is read as the int it stands for, as every seat is."""
+    import numpy as np
+
+    bots = [RandomBot(seed=seat) for seat in range(4)]
+    result = play_match("schafkopf", bots, boards=1, declarer=np.int64(2), rotate=False, contract="Rufer E")
+    document = json.loads(json.dumps(result.as_dict()))
+    assert document["declarer"] == 2 and type(result.setup.declarer) is int
