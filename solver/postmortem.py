@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, Sequence
 
-from .errors import InvalidContractError, SearchStopped, StichError
+from .errors import InvalidContractError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules
 from .position import Position, check_position
@@ -450,8 +450,7 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None, obje
 def _look(deadline: Deadline) -> None:
     """Stop between cards too: a search of fewer nodes than the engine's stop check counts (an ending's) never asks
     it, and a post-mortem is hundreds of them."""
-    if deadline.passed():
-        raise SearchStopped(f"the post-mortem was stopped: {deadline.reason()}")
+    deadline.check("the post-mortem was stopped")
 
 
 def _analyse_play(position: Position, engine: EngineSolver | None, objective: str,

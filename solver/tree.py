@@ -22,7 +22,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, SupportsIndex
 
-from .errors import SearchStopped, StichError
+from .errors import StichError
 from .files import json_text
 from .games.base import Objective
 from .position import Position, check_position, names_score
@@ -239,9 +239,7 @@ class _Counter:
         self.made = 1  # the root
 
     def look(self) -> None:
-        if self.deadline.passed():
-            raise SearchStopped(f"the tree was stopped after {self.made:,} of {self.total:,} nodes: "
-                                f"{self.deadline.reason()}")
+        self.deadline.check(f"the tree was stopped after {self.made:,} of {self.total:,} nodes")
 
     def made_one(self) -> None:
         self.made += 1

@@ -25,7 +25,7 @@ import math
 import threading
 import time
 
-from ..errors import IllegalPlayError, InvalidPositionError, StichError, is_whole_number
+from ..errors import IllegalPlayError, InvalidPositionError, SearchStopped, StichError, is_whole_number
 from ..games.base import Objective, Rules
 from ..state import PlayState, Trick
 
@@ -254,3 +254,9 @@ class Deadline:
         a clock and an Event only)."""
         return (self._end is not None and time.monotonic() >= self._end) or \
             (self.stop is not None and self.stop.is_set())
+
+    def check(self, stopped: str) -> None:
+        """Raise :class:`~solver.errors.SearchStopped` (``stopped``, then why) once :meth:`passed`: what a Python loop
+        of many short searches asks between them, since a search shorter than the engine's stop check never asks it."""
+        if self.passed():
+            raise SearchStopped(f"{stopped}: {self.reason()}")

@@ -19,7 +19,6 @@ Python, outside the engine's stop check, so it asks a ``deadline`` of its own ev
 from __future__ import annotations
 
 from ..cards import bits
-from ..errors import SearchStopped
 from ..games.base import Objective
 from ..state import PlayState
 from .boundary import Deadline
@@ -78,8 +77,8 @@ class Cooperative:
         if known is not None:
             return known
         self.nodes += 1
-        if self.deadline is not None and self.nodes % POLL_EVERY == 0 and self.deadline.passed():
-            raise SearchStopped(f"the cooperative search was stopped: {self.deadline.reason()}")
+        if self.deadline is not None and self.nodes % POLL_EVERY == 0:
+            self.deadline.check("the cooperative search was stopped")
         tricks = _tricks_left(state)
         wanted = sum(-(-needs[i] // self.objectives[i].trick_weight) for i in self.trick_only)
         if wanted > tricks or any(need > _most_still(objective, state, tricks)
