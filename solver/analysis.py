@@ -597,15 +597,14 @@ class TableEntry:
     def __str__(self) -> str:
         """The row for people (``print(entry)``), as ``stich table`` prints it, each cell after its column's name:
         ``Rufer G  declarer 1  side 1+3  value 120  needs 61  won  settlement +6``; the ``repr`` stays."""
-        title = get_game(self.game).declarer_title if self.game else "declarer"
-        head = [self.contract, f"{title} {self.declarer}"]
+        per_seat, settled = bool(self.seats), self.settlement is not None
+        columns = table_columns(self.game, per_seat=per_seat, seats=len(self.seats), settled=settled)
+        head = [self.contract, f"{columns[1]} {self.declarer}"]  # the game's word for the declarer
         if not self.biddable:
             return "  ".join(head + [f"not biddable: {self.reason}"])
-        per_seat, settled = bool(self.seats), self.settlement is not None
-        columns = table_columns(self.game, per_seat=per_seat, seats=len(self.seats), settled=settled)[2:]
         cells = table_cells(self.as_dict(), per_seat=per_seat, seats=len(self.seats), settled=settled)
         return "  ".join(head + [cell if column == "result" else f"{column} {cell}".rstrip()
-                                 for column, cell in zip(columns, cells)])
+                                 for column, cell in zip(columns[2:], cells)])
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
