@@ -19,8 +19,9 @@ from .position import Position, position_from_record
 
 MAX_REDEALS = 10_000
 #: The largest seed, and with a minus sign the smallest: every command and the board take the same range (a seed
-#: only names a generator, but one the board refused and ``stich deal`` took named no deal the two could share).
-MAX_SEED = 10 ** 18
+#: only names a generator, but one the board refused and ``stich deal`` took named no deal the two could share), and
+#: it holds every 64-bit seed, signed or unsigned, that another tool may hand on.
+MAX_SEED = 2 ** 64 - 1
 #: The range in words, as messages say it.
 SEED_RANGE = f"a whole number from -{MAX_SEED:,} to {MAX_SEED:,}"
 

@@ -1627,14 +1627,15 @@ def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_t
 
 def test_the_board_deals_every_seed_stich_deal_does_and_says_the_range():
     """The board refused a seed of ten digits or more ("the seed is a whole number", of 1000000000) that
-    ``stich deal`` took: both take -10**18 to 10**18, and the refusal says so."""
+    ``stich deal`` took: both take every 64-bit seed, signed or unsigned (-(2**64 - 1) to 2**64 - 1), and the refusal
+    says the range."""
     from solver.generate import random_record
 
     c = client()
-    for seed in (10**9, "1000000000000000000", -10**18):
+    for seed in (10**9, "1000000000000000000", -10**18, 2**63 - 1, str(2**64 - 1), -(2**64 - 1)):
         dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": seed}).json()["open"]
         saved = c.post("/api/save", json={"board": dealt, "moves": []}).text
         assert f'[Deal "{random_record("Kratzen", int(seed), 1).get("Deal")}"]' in saved
-    for seed in (10**18 + 1, "-1000000000000000001", "1e5", "1_000", 2.5, True):
+    for seed in (2**64, str(-(2**64)), "1e5", "1_000", 2.5, True):
         refused(c.post("/api/deal", json={"game": "Kratzen", "seed": seed}), 400,
-                "the seed is a whole number from -1,000,000,000,000,000,000 to 1,000,000,000,000,000,000, not ")
+                "the seed is a whole number from -18,446,744,073,709,551,615 to 18,446,744,073,709,551,615, not ")

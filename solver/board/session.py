@@ -41,7 +41,7 @@ from ..settlement import settlement_unsupported
 #: The most records one file, upload or paste may hold.
 MAX_RECORDS = 1000
 #: A seed as the deal form sends it: an optional minus sign and ASCII digits, as many as MAX_SEED has.
-SEED_TEXT = re.compile(r"-?[0-9]{1,19}")
+SEED_TEXT = re.compile(r"-?[0-9]{1,20}")
 #: The largest file named on the command line the board reads, in bytes: 32 KB a record of the most records, and a
 #: file replaced while served by one far larger (a log, a disk image) is refused rather than read into memory.
 MAX_FILE_BYTES = 32_000_000
