@@ -1614,6 +1614,11 @@ def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_t
     refused(c.post("/api/load", json={"text": ""}), 400, "the pasted text is empty")
     named = c.post("/api/load", files={"file": ("", KR.read_bytes())}).json()
     assert named["boards"][0]["label"] == "upload.tbn board 1"
+    # a plain file field beside the text (curl -F file= -F text=<deal.tbn) leaves the text to be read (the review)
+    for plain in ("", "hello"):
+        beside = c.post("/api/load", data={"file": plain, "text": KR.read_text(encoding="utf-8")},
+                        files={"none": ("", b"")}).json()
+        assert beside["boards"][0]["label"] == "pasted text board 1", beside
     bad = b"xx--abc\r\n", {"content-type": "multipart/form-data; boundary=abc"}
     refused(c.post("/api/load", content=bad[0], headers=bad[1]), 400, "the upload is not form data the board reads")
     # the console as the server has it (pytest's own log handlers would take the warning out of it)

@@ -399,7 +399,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                     raw = await upload.read()
                     source = Path(upload.filename or UPLOAD_NAME).name or UPLOAD_NAME
                     empty = f"the file {source} is empty" if upload.filename else "the uploaded file is empty"
-                elif isinstance(upload, str):  # a file part sent without a file name reads as a plain field
+                elif isinstance(upload, str) and form.get("text") is None:
+                    # a file part sent without a file name reads as a plain field (beside a text field: the text)
                     raw, source, empty = pasted_bytes(upload, UPLOAD_NAME), UPLOAD_NAME, "the uploaded file is empty"
                 else:
                     source, empty = "pasted text", "the pasted text is empty"
