@@ -11,15 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
-from .errors import MAX_TOKEN_LENGTH, VariantError, _cut, did_you_mean, is_whole_number
+from .errors import MAX_TOKEN_LENGTH, VariantError, _cut, did_you_mean, is_whole_number, quoted
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
-
-
-def _shown(value: object) -> str:
-    """A user's value as a message quotes it: its repr, cut to a token's length (a message stays one readable line)."""
-    return _cut(repr(value), MAX_TOKEN_LENGTH)
 
 
 @dataclass(frozen=True)
@@ -43,7 +38,7 @@ class Flag:
                 return True
             if text in _FALSE:
                 return False
-            raise VariantError(f"variant flag {self.name} takes true or false, not {_shown(value)}")
+            raise VariantError(f"variant flag {self.name} takes true or false, not {quoted(value)}")
         if self.kind is int:
             text = str(value).strip()
             # ASCII digits only, as every number of the format: int() would also take '1_0', '+5' and other scripts'
@@ -56,7 +51,7 @@ class Flag:
                 raise VariantError(f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, "
                                    f"not {_cut(text, MAX_TOKEN_LENGTH)}")
             else:
-                raise VariantError(f"variant flag {self.name} takes a whole number, not {_shown(value)}")
+                raise VariantError(f"variant flag {self.name} takes a whole number, not {quoted(value)}")
             if not self.minimum <= number <= self.maximum:
                 raise VariantError(
                     f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, not {number}")
@@ -64,7 +59,7 @@ class Flag:
         text = str(value).strip().lower()
         if text not in self.kind:  # type: ignore[operator]
             choices = " | ".join(self.kind)  # type: ignore[arg-type]
-            raise VariantError(f"variant flag {self.name} takes {choices}, not {_shown(value)}")
+            raise VariantError(f"variant flag {self.name} takes {choices}, not {quoted(value)}")
         return text
 
 
@@ -83,14 +78,14 @@ class Variant(Mapping[str, object]):
         if isinstance(values, str):
             values = Variant.parse_pairs(values)
         elif values is not None and not isinstance(values, Mapping):
-            raise VariantError(f"a variant is a mapping of flags to values or 'name=value' text, not {_shown(values)}")
+            raise VariantError(f"a variant is a mapping of flags to values or 'name=value' text, not {quoted(values)}")
         for name, value in (values or {}).items():
             if not isinstance(name, str):
-                raise VariantError(f"a variant flag's name is text, not {_shown(name)}")
+                raise VariantError(f"a variant flag's name is text, not {quoted(name)}")
             key = name.strip().lower()
             if key not in flags:
                 known = ", ".join(sorted(flags)) or "none"
-                raise VariantError(f"unknown variant flag {_shown(name)}{did_you_mean(key, list(flags))} (this "
+                raise VariantError(f"unknown variant flag {quoted(name)}{did_you_mean(key, list(flags))} (this "
                                    f"game's flags: {known})")
             chosen[key] = flags[key].parse(value)
         self._flags = dict(flags)
@@ -105,13 +100,13 @@ class Variant(Mapping[str, object]):
         pairs: dict[str, str] = {}
         for item in items:
             if not isinstance(item, str):
-                raise VariantError(f"variant {_shown(item)} is not of the form name=value")
+                raise VariantError(f"variant {quoted(item)} is not of the form name=value")
             item = item.strip()
             if not item:
                 continue
             name, _, value = (part.strip() for part in item.partition("="))
             if not name or not value or "=" in value:
-                raise VariantError(f"variant {_shown(item)} is not of the form name=value")
+                raise VariantError(f"variant {quoted(item)} is not of the form name=value")
             if one_text and name.lower() in pairs:
                 raise VariantError(f"variant flag {name.lower()} is given twice")
             pairs[name.lower()] = value
