@@ -1655,6 +1655,11 @@ def _double_ctrl_c(arguments: list[str], ready: Callable[[bytes], bool], after: 
     pid, terminal = pty.fork()
     if pid == 0:  # the child: a session of its own on the pty, whose process group is its pid
         os.chdir(ROOT)
+        # started as a terminal's shell starts a command, whatever this process inherited: pytest run in the
+        # background of a script ignores SIGINT, the command then kept ignoring Ctrl-C (as it should) and ran on
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
         os.execv(sys.executable, [sys.executable, "-c", "from cli.main import main; main()", *arguments])
 
     def read(seconds: float, until: Callable[[bytes], bool] | None = None) -> bytes:
