@@ -361,13 +361,19 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
 
 
 @pytest.mark.slow
-def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130():
+def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130(tmp_path):
+    journal = tmp_path / "advice.ckpt"
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game", "kratzen", "--hand",
                                 "EO E9 SU SZ", "--seats", "3", "--seat", "1", "--contract", "all", "-n", "1000000",
-                                "-j", "1", "--json"],
+                                "-j", "1", "--json", "--checkpoint", str(journal)],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
-    time.sleep(6)
+    # SIGTERM once a sample is solved (its line in the checkpoint, after the header), not after a fixed 6 s: on a
+    # loaded machine the start alone can take that long, and an analysis stopped before any sample has none to show
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline and not (
+            journal.exists() and journal.read_text(encoding="utf-8").count("\n") >= 2):
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err

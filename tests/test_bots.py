@@ -213,7 +213,7 @@ def test_a_match_stops_at_its_time_limit_with_whole_boards():
 
 
 @pytest.mark.slow
-def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130():
+def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130(tmp_path):
     import json
     import os
     import signal
@@ -221,11 +221,18 @@ def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130():
     import sys
     from pathlib import Path
 
+    journal = tmp_path / "match.ckpt"
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
-                                "--bots", "sampling:2,random,random", "-n", "100000", "--json"],
+                                "--bots", "sampling:2,random,random", "-n", "100000", "--json",
+                                "--checkpoint", str(journal)],
                                cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(4)
+    # SIGTERM once a board is played (its line in the checkpoint, after the header), not after a fixed 4 s: on a
+    # loaded machine the start alone can take that long, and a match stopped before any deal has none to print
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline and not (
+            journal.exists() and journal.read_text(encoding="utf-8").count("\n") >= 2):
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err

@@ -84,9 +84,17 @@ def test_a_generous_limit_gives_exactly_the_answer_without_one() -> None:
     assert engine.engine.stop_check is None and points.engine.stop_check is None
 
 
-def test_the_deadline_bounds_every_search_of_the_call_together() -> None:
-    """A limit of 0.4 s that the settlement and its line use up (made to take 0.5 s here) stops the points search
-    that follows before it starts: the limit is the call's, not each search's."""
+def test_the_deadline_bounds_every_search_of_the_call_together(monkeypatch) -> None:
+    """A limit of 60 s that the settlement and its line use up (the call's clock made to pass it once the line is
+    found) stops the points search that follows before it starts: the limit is the call's, not each search's. The
+    clock is the deadline's own, moved by the test: a real 0.4 s limit and a 0.5 s sleep failed on a loaded machine,
+    where this 30 ms settlement took 0.25 s and more, and its own search ran into the limit."""
+    import types
+
+    import solver.search.boundary as boundary
+
+    clock = [1000.0]
+    monkeypatch.setattr(boundary, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
     position = _light()
     engine, points = SettlementEngine(8), solver.EngineSolver(8)
     line = engine.line
@@ -94,7 +102,7 @@ def test_the_deadline_bounds_every_search_of_the_call_together() -> None:
 
     def slow_line(*args):
         found = line(*args)
-        time.sleep(0.5)
+        clock[0] += 61.0  # the call's 60 s are up once the line is found
         return found
 
     def points_solve(*args, **kwargs):
@@ -104,8 +112,9 @@ def test_the_deadline_bounds_every_search_of_the_call_together() -> None:
     engine.line = slow_line  # type: ignore[method-assign]
     points.solve = points_solve  # type: ignore[method-assign]
     with pytest.raises(solver.SearchStopped, match="before it started"):
-        dd_settlement(position, engine=engine, points_engine=points, time_limit=0.4)
+        dd_settlement(position, engine=engine, points_engine=points, time_limit=60)
     assert asked == ["points"]  # the settlement and its line were answered; the points search was the one stopped
+    engine.line = line  # type: ignore[method-assign]  # the clock stands still now: the limit is not reached
     assert dd_settlement(position, engine=engine, points_engine=points, time_limit=60).value == \
         dd_settlement(position).value
 
@@ -215,14 +224,18 @@ def test_a_tiny_time_limit_stops_every_whole_deal_with_a_message_and_exit_1(tmp_
 
 
 def test_a_stopped_record_does_not_stop_the_others(tmp_path) -> None:
-    """The Solo (a second) runs past 0.2 s; the Normal game after it (30 ms) is answered as without a limit."""
-    path = _file(tmp_path, (8, "Solo"), (8, "Normal"))
+    """The Solo (a second) runs past 0.2 s; the Kratzen deal after it (a millisecond) is answered as without a
+    limit. The record after it was the 30 ms Normal game, which took 0.25 s on a loaded machine and was stopped too:
+    the one after the stop must be far below the limit whatever the load."""
+    kratzen = solver.random_record("Kratzen", 1, 1)
+    path = tmp_path / "deals.tbn"
+    path.write_text(format_record(_record(8, "Solo")) + "\n" + format_record(kratzen))
     limited = run("score", path, "--dd", "--time-limit", "0.2", "--json", code=1)
     assert limited.stderr.splitlines() == [
         f"stich: {path}:1: board 8: not answered: the time limit (0.2 s) ran out before the answer (give it more "
         "time: --time-limit)"]
     (answered,) = _answers(limited.stdout)
-    expected = dd_settlement(_light()).as_dict()
+    expected = dd_settlement(solver.position_from_record(kratzen)).as_dict()
     del expected["nodes"], expected["seconds"]
     assert answered["record"]["line"] == 8 and answered["dd"] == {**expected, "from": "end_of_play",
                                                                   "cards_on_table": 0}
