@@ -457,8 +457,8 @@ def _analyse_play(position: Position, engine: EngineSolver | None, objective: st
                   deadline: Deadline) -> PlayAnalysis:
     if objective == "score":
         return by_score(position, _analyse_play(position, engine, "points", deadline), engine, deadline)
-    together = _Together(engine)  # the engine as given: None is this thread's shared settlement engine, as above
-    engine = solver_for(engine)
+    given, engine = engine, solver_for(engine)  # checked: an engine, or None for this thread's
+    together = _Together(given)  # as given: None is this thread's shared settlement engine, the one the limit stops
     rules = position.rules
     state = rules.start()
     curve_objective = _curve_objective(rules)
