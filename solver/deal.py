@@ -125,13 +125,18 @@ class Deal:
 def parse_hand(pack: Pack, text: str, seat: int) -> int:
     """One hand's cards as a mask; duplicates within the hand and unknown tokens are errors naming the seat."""
     mask = 0
+    written: dict[int, str] = {}
     for token in text.split():
         try:
             card = pack.parse(token)
         except UnknownCardError as error:
             raise InvalidDealError(f"seat {seat + 1}: {error}") from None
         if mask >> card.index & 1:
-            raise InvalidDealError(f"seat {seat + 1}: {card.name} appears twice")
+            # another name of the same card (XX for T20) says which two tokens met
+            names = {written[card.index], token} - {card.name}
+            also = f" (written {' and '.join(repr(name) for name in sorted(names))})" if names else ""
+            raise InvalidDealError(f"seat {seat + 1}: {card.name} appears twice{also}")
+        written[card.index] = token
         mask |= card.mask
     return mask
 

@@ -140,7 +140,9 @@ def test_duplicate_within_a_hand():
 def test_duplicate_within_a_hand_through_an_alias():
     with pytest.raises(InvalidDealError) as info:
         Deal.from_text(ZR, "TS / T21 MOND / T20 T19 / T18 T17")
-    assert "seat 2: T21 appears twice" in str(info.value)
+    assert "seat 2: T21 appears twice (written 'MOND')" in str(info.value)  # which other name met it
+    with pytest.raises(InvalidDealError, match=r"seat 1: T20 appears twice \(written 'XX'\)"):
+        Deal.from_text(ZR, "T20 XX / T21 / T19 / T18")  # XX is T20 in Roman numerals, not a placeholder
 
 
 def test_duplicate_across_hands():
