@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,81 @@ def test_a_zwanzigerrufen_analysis_prints_its_cards_as_the_command_does():
     text = str(analysis)
     assert text.splitlines()[0] == "Zwanzigerrufen Normal, seat 1: T21 T20 T19 T18 T15 T14 T13 T12 ♠K ♥K"
     assert "best single opening card over all samples: ♥K, " in text and "\n♥K " in text.split("opening cards")[1]
+
+
+class _Cells(HTMLParser):
+    """The text of every cell of an HTML rendering, row by row (and that it parses)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.paragraphs: list[str] = []
+        self._text: list[str] | None = None
+        self._in_p = False
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._text = []
+        elif tag == "p":
+            self._in_p, self._text = True, []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._text is not None:
+            self.rows[-1].append("".join(self._text))
+            self._text = None
+        elif tag == "p" and self._in_p:
+            self.paragraphs.append("".join(self._text or []))
+            self._in_p, self._text = False, None
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text.append(data)
+
+
+def cells(html: str) -> list[list[str]]:
+    return _Cells(html).rows
+
+
+def test_a_contract_table_renders_in_jupyter_as_stich_table_prints_it():
+    """A notebook showed a contract table as the list's repr, a dataclass dump a row; now ``contract_table`` gives a
+    ContractTable (a list of its entries) that prints a row an entry and renders the command's table."""
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    table = solver.contract_table(position, settlement=True)
+    assert isinstance(table, list) and table == list(table) and str(table).splitlines()[0] == str(table[0])
+    rows = cells(table._repr_html_())
+    assert rows[0] == ["contract", "declarer", "side", "value", "needs", "result", "settlement"]
+    assert rows[1] == ["Normal T20", "1", "1+2", "67", "45", "won", "+4"] == cells(table[0]._repr_html_())[1]
+    assert len(rows) == 1 + len(table)
+    kratzen = solver.contract_table(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    shown = _Cells(kratzen._repr_html_())
+    assert shown.rows[:2] == [["contract", "attacker", "seat 1", "seat 2", "seat 3", "result"],
+                              ["Trump E", "1", "2/2 ✓", "0/1 ✗", "2/1 ✓", "won"]]
+    assert shown.paragraphs[-1] == "each seat: tricks it can guarantee against everyone / tricks it needs"
+    refused = solver.analysis.TableEntry("Solo & <b>", 2, biddable=False, reason="seat 2 holds T20..T16")
+    html = refused._repr_html_()
+    assert "<b>" not in html
+    assert cells(html)[1] == ["Solo & <b>", "2", "-", "-", "-", "not biddable: seat 2 holds T20..T16"]
+
+
+def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
+    """Each BonusCheck and DealtBonus renders in Jupyter as its ``stich check`` row: the bonus, for whom, what,
+    and the answer its ``str`` gives."""
+    checks = solver.check_bonuses(valat)
+    valat_check = next(check for check in checks if check.bonus == "valat")
+    rows = cells(valat_check._repr_html_())
+    assert rows == [["bonus", "for", "what", "forced alone?"],
+                    ["valat", "seat 1", "the declaring side takes every trick (Valat)", "yes - seat 1 can force it"]]
+    assert str(valat_check).endswith(rows[1][3])
+    trull = next(bonus for bonus in solver.dealt_bonuses(valat) if bonus.bonus == "trull")
+    assert cells(trull._repr_html_())[1] == ["trull", "-", "one player was dealt TS T21 T1 (Trull)",
+                                             "no - nobody was dealt all three; decided by the deal, no search"]
+    assert str(trull).endswith(trull.answer())
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    first = solver.check_bonuses(kratzen)[0]
+    assert cells(first._repr_html_()) == [["target", "for", "what", "forced alone?"],
+                                          ["tricks", "seat 1", "tricks seat 1 can guarantee against everyone",
+                                           "yes - guarantees 2 tricks, needs 2"]]
