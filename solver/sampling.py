@@ -36,6 +36,7 @@ from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import read_pot
 from .generate import DEFAULT_SEED
+from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
@@ -180,6 +181,10 @@ class HandAnalysis:
         """The report for people (``print(analysis)``), as ``stich analyse`` prints it: the chances, the means, the
         bonuses and the opening cards (:func:`report_text`); the dataclass ``repr`` stays for debugging."""
         return report_text(self.as_dict())
+
+    def _repr_html_(self) -> str:
+        """The same report for Jupyter, its tables as HTML tables (:func:`report_html`)."""
+        return report_html(self.as_dict())
 
     def as_dict(self) -> dict[str, Any]:
         """The ``analyse`` document: an interval that has no width (one sample, or all alike) is written as nulls
@@ -1120,9 +1125,10 @@ def table_text(table: ReportTable) -> list[str]:
                       for row in [columns, *rows]]
 
 
-def report_text(document: Mapping[str, Any]) -> str:
-    """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as plain text: what ``stich analyse`` prints of it,
-    without its colours (the cards as the hand diagram writes them: ``♠K`` in a French pack)."""
+def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[ReportTable, frozenset[int]]]]:
+    """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as ``stich analyse`` reports it: its lines above the
+    tables, and the tables, each with its columns of numbers (the cards as the hand diagram writes them: ``♠K`` in a
+    French pack). :func:`report_text` and :func:`report_html` lay them out."""
     from .diagram import SuitStyle
 
     pack = get_game(document["game"]).pack
@@ -1139,12 +1145,30 @@ def report_text(document: Mapping[str, Any]) -> str:
     best = best_card_parts(document)
     if best is not None:
         lines.append(best[0] + names([best[1]]) + best[2])
-    lines += table_text(bonus_table(document))
+    tables = [(bonus_table(document), frozenset({2}))]
     openings = opening_table(document)
     if openings is not None:
         title, columns, rows = openings
-        lines += table_text((title, columns, [(names([row[0]]), *row[1:]) for row in rows]))
+        tables.append(((title, columns, [(names([row[0]]), *row[1:]) for row in rows]),
+                       frozenset(range(1, len(columns)))))
+    return lines, tables
+
+
+def report_text(document: Mapping[str, Any]) -> str:
+    """The ``analyse`` document as plain text: what ``stich analyse`` prints of it, without its colours."""
+    lines, tables = report_parts(document)
+    for table, _ in tables:
+        lines += table_text(table)
     return "\n".join(lines)
+
+
+def report_html(document: Mapping[str, Any]) -> str:
+    """The same for Jupyter: the lines, then each table under its title."""
+    lines, tables = report_parts(document)
+    parts = [html_lines(lines[:1], bold=True), html_lines(lines[1:])]
+    for (title, columns, rows), numbers in tables:
+        parts += [html_lines([title], bold=True), html_table(columns, rows, right=numbers)]
+    return f"<div>{''.join(parts)}</div>"
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position", "interval_note"]

@@ -182,3 +182,20 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     assert cells(first._repr_html_()) == [["target", "for", "what", "forced alone?"],
                                           ["tricks", "seat 1", "tricks seat 1 can guarantee against everyone",
                                            "yes - guarantees 2 tricks, needs 2"]]
+
+
+def test_a_hand_analysis_renders_its_report_in_jupyter():
+    """A HandAnalysis renders the report ``print(analysis)`` gives (solver.sampling.report_parts builds both): its
+    lines as paragraphs, its bonus and opening-card tables as HTML tables, the cards written as the diagram does."""
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
+    shown, text = _Cells(analysis._repr_html_()), str(analysis).splitlines()
+    assert shown.paragraphs[:5] == text[:5]
+    assert shown.paragraphs[1] == "4 samples (seed 1); scored with pot 4" and "+2.25 chips" in shown.paragraphs[2]
+    assert shown.rows[:2] == [["target", "whose", "forced"],
+                              ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% .. 100.0%)"]]
+    assert ["card", "mean payment", "win", "mean tricks"] in shown.rows
+    assert ["SU", "+2.25", "100.0% (95%: 51.0% .. 100.0%)", "2.2"] in shown.rows
+    french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
+                                 workers=1)
+    assert _Cells(french._repr_html_()).paragraphs[0] == str(french).splitlines()[0]
+    assert any(row[0] == "♥K" for row in _Cells(french._repr_html_()).rows)
