@@ -12,7 +12,6 @@ The hand diagram (:mod:`solver.diagram`) is printed here too, above each record'
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from contextlib import contextmanager
@@ -456,10 +455,3 @@ def render_table(document: Document, console: Console) -> None:
         console.print(Text(f"settlement: {meaning}", style="dim"))
         if pot == 0:
             console.print("note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)")
-
-
-def signed_interval(value: float, low: float, high: float) -> str:
-    """``+2.30 (+1.23 .. +3.37)``: a signed mean and its interval, or the mean alone where there is none."""
-    if math.isnan(low):
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"

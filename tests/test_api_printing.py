@@ -199,3 +199,33 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
                                  workers=1)
     assert _Cells(french._repr_html_()).paragraphs[0] == str(french).splitlines()[0]
     assert any(row[0] == "♥K" for row in _Cells(french._repr_html_()).rows)
+
+
+def test_a_match_prints_and_renders_its_report_as_stich_match_does():
+    """``print(play_match(...))`` printed the dataclass dump of every deal; now the report ``stich match`` prints
+    (solver.match.match_report builds its lines and table for both), and Jupyter renders the means as a table."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from solver.bots import CheaterBot, RandomBot
+    from solver.match import play_match
+
+    result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
+    text = str(result).splitlines()
+    assert text[0] == "Kratzen: 3 boards (seed 1), each played 3 times with the bots rotated; pot 4"
+    assert text[1] == ("bots: random, cheater (plays for the score); each board's own contract, attacker 1; "
+                       "variant: the game's defaults")
+    assert text[2:4] == ["mean settlement per seat and deal", "bot      seats played  mean settlement (chips)"]
+    assert text[4] == "random   18            -1.89 (-3.97 .. +0.19)"
+    assert text[-3:] == ["attacker (seat 1): -4.89 (-13.97 .. +4.19) chips per deal, his own payment",
+                         "random - cheater: -0.78 (-5.63 .. +4.07) chips per deal, paired (the same cards)",
+                         "95% intervals over 3 boards, one value a board (its mean over the rotations)"]
+    shown = CliRunner().invoke(app, ["match", "--game", "kratzen", "--bots", "random,random,cheater", "-n", "3",
+                                     "-j", "1", "--pot", "4"]).stdout.splitlines()
+    for line in text[:2] + text[-3:]:  # the lines around the table, word for word
+        assert line in shown
+    html = _Cells(result._repr_html_())
+    assert html.paragraphs[0] == text[0] and text[-1] in html.paragraphs
+    assert html.rows == [["bot", "seats played", "mean settlement (chips)"],
+                         ["random", "18", "-1.89 (-3.97 .. +0.19)"], ["cheater", "9", "-1.11 (-7.80 .. +5.58)"]]
+    assert repr(result).startswith("MatchResult(game='Kratzen'")
