@@ -12,11 +12,14 @@ CELL = 'style="padding:2px 8px;text-align:{}"'
 
 
 def html_table(head: Sequence[str], rows: Iterable[Sequence[object]], *, right: Collection[int] = ()) -> str:
-    """A table with a row of column names (None: no header row) above ``rows``; the columns numbered in ``right``
-    are aligned right (numbers), the others left; every cell escaped."""
+    """A table with a row of column names (empty: no header row) above ``rows``; the columns numbered in ``right``
+    are aligned right (numbers), the others left; every cell escaped, its lines kept apart (``<br>``)."""
+    def text(cell: object) -> str:
+        return escape(str(cell)).replace("\n", "<br>")
+
     def row(cells: Sequence[object], tag: str) -> str:
-        return "<tr>" + "".join(f"<{tag} {CELL.format('right' if column in right else 'left')}>"
-                                f"{escape(str(cell))}</{tag}>" for column, cell in enumerate(cells)) + "</tr>"
+        return "<tr>" + "".join(f"<{tag} {CELL.format('right' if column in right else 'left')}>{text(cell)}</{tag}>"
+                                for column, cell in enumerate(cells)) + "</tr>"
     lines = ([row(head, "th")] if head else []) + [row(cells, "td") for cells in rows]
     return f'<table style="border-collapse:collapse">{"".join(lines)}</table>'
 

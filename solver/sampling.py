@@ -1118,24 +1118,34 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
 
 
 def table_text(table: ReportTable) -> list[str]:
-    """A report table as plain text: its title, then its columns and rows aligned, two spaces apart."""
+    """A report table as plain text: its title, then its columns and rows aligned, two spaces apart (a cell of
+    several lines, as a header ``behind\\nthe best``, takes as many)."""
     title, columns, rows = table
-    widths = [max(len(str(row[i])) for row in [columns, *rows]) for i in range(len(columns))]
-    return [title] + ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-                      for row in [columns, *rows]]
+    cells = [[str(cell).split("\n") for cell in row] for row in [columns, *rows]]  # a cell may have several lines
+    widths = [max(len(line) for row in cells for line in row[i]) for i in range(len(columns))]
+    lines = [title]
+    for row in cells:
+        for k in range(max(len(cell) for cell in row)):
+            lines.append("  ".join((cell[k] if k < len(cell) else "").ljust(width)
+                                   for cell, width in zip(row, widths)).rstrip())
+    return lines
+
+
+def card_names(game: str, cards: Sequence[str]) -> str:
+    """Cards by name as the hand diagram writes them (``♠K ♥K`` in a French pack), a space apart."""
+    from .diagram import SuitStyle
+
+    pack = get_game(game).pack
+    style = SuitStyle.of(pack)
+    return " ".join(style.card(pack, pack.parse(card).index) for card in cards)
 
 
 def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[ReportTable, frozenset[int]]]]:
     """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as ``stich analyse`` reports it: its lines above the
     tables, and the tables, each with its columns of numbers (the cards as the hand diagram writes them: ``♠K`` in a
     French pack). :func:`report_text` and :func:`report_html` lay them out."""
-    from .diagram import SuitStyle
-
-    pack = get_game(document["game"]).pack
-    style = SuitStyle.of(pack)
-
     def names(cards: Sequence[str]) -> str:
-        return " ".join(style.card(pack, pack.parse(card).index) for card in cards)
+        return card_names(document["game"], cards)
 
     lines = [f"{document['game']} {document['contract']}, seat {document['seat']}: {names(document['hand'])}"]
     lines += [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]

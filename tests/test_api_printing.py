@@ -229,3 +229,41 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     assert html.rows == [["bot", "seats played", "mean settlement (chips)"],
                          ["random", "18", "-1.89 (-3.97 .. +0.19)"], ["cheater", "9", "-1.11 (-7.80 .. +5.58)"]]
     assert repr(result).startswith("MatchResult(game='Kratzen'")
+
+
+def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
+    """``print(contract_advice(...))`` printed the dataclass dump of every row; now the advice ``stich analyse
+    --contract all`` prints (solver.advice.contract_advice_report builds its lines and tables for both), and Jupyter
+    renders the contracts (the cards) as a table."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from solver.advice import card_advice, contract_advice
+
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
+    text = str(advice).splitlines()
+    assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
+                        "contracts by seat 1's mean payment (game units ± the 95% interval; paired samples)"]
+    assert "1   Rufer G     +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
+    assert "payment: the seat's share of its side's settlement (two seats share a Rufer's)" in text
+    shown = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
+                                     "1", "--contract", "all", "--samples", "8", "-j", "1"]).stdout.splitlines()
+    notes = text[text.index("payment: the seat's share of its side's settlement (two seats share a Rufer's)") - 3:]
+    assert notes == shown[-len(notes):] and text[:2] == shown[:2]  # the lines around the table, word for word
+    html = _Cells(advice._repr_html_())
+    assert html.paragraphs[:2] == text[:2] and html.paragraphs[-1] == text[-1]
+    assert html.rows[0] == ["", "contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
+    assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
+    assert len(html.rows) == 1 + len(advice.rows) and "<br>12% (2-47%) Schneider" in advice._repr_html_()
+    assert repr(advice).startswith("ContractAdvice(game='Schafkopf'")
+
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    cards = card_advice(position, 3, samples=3, workers=1)
+    text = str(cards).splitlines()
+    assert text[:3] == ["Zwanzigerrufen, Normal T20: seat 3 to move after 24 cards played", "3 samples (seed 1)",
+                        "cards by seat 3's mean payment (game units ± the 95% interval; paired)"]
+    assert "1  ♠G    -2.00 (all alike)  best                 0% (0-56%)" in text
+    html = _Cells(cards._repr_html_())
+    assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win"],
+                             ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)"]]
+    assert html.paragraphs[-1] == text[-1] == "payment: the seat's share of its side's settlement"
