@@ -267,3 +267,23 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win"],
                              ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)"]]
     assert html.paragraphs[-1] == text[-1] == "payment: the seat's share of its side's settlement"
+
+
+def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp_path):
+    """``print(solve_batch(...))`` printed the dataclass; now the line ``stich batch`` ends with (solver.batch's
+    summary_text, which names the output the summary now keeps), and Jupyter renders the counts as a table."""
+    out = tmp_path / "out.jsonl"
+    summary = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
+    assert str(summary) == (f"5 written to {out} (5 solved, 0 errors), 0 already done, {summary.seconds:.1f} s")
+    html = _Cells(summary._repr_html_())
+    assert html.paragraphs == [str(summary)]
+    assert html.rows == [["records", "solved", "errors", "already done", "duplicates", "stale", "seconds"],
+                         ["5", "5", "0", "0", "0", "0", f"{summary.seconds:.1f}"]]
+    again = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
+    assert str(again).startswith(f"0 written to {out} (0 solved, 0 errors), 5 already done, ")
+    stale = solver.BatchSummary(2, 0, 2, 0, 1.0, stale=3, stale_ids=("a.tbn:1#1", "a.tbn:9#2"), source="a.tbn",
+                                out="o.jsonl")
+    assert str(stale).splitlines() == [
+        "3 lines of o.jsonl answer records no longer in a.tbn (their ids a.tbn:1#1, a.tbn:9#2, ...): they stay; "
+        "remove them or write to a new file", "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
+    assert _Cells(stale._repr_html_()).paragraphs == str(stale).splitlines()[::-1]
