@@ -432,10 +432,13 @@ class BonusCheck:
         return f"{self.bonus} for {who}{about}: {self.answer()}"
 
     def _repr_html_(self) -> str:
-        """The same row for Jupyter, under ``stich check``'s columns (a seat's own target: ``target``)."""
+        """The same row for Jupyter, under ``stich check``'s columns (:class:`BonusChecks` renders them all)."""
+        return BonusChecks([self])._repr_html_()
+
+    def cells(self) -> tuple[str, str, str, str]:
+        """The row's cells under ``stich check``'s columns: the bonus, for whom, what it is, the answer."""
         who = f"seat {self.seat}" if self.seat is not None else side_text(self.side) if self.side else "-"
-        columns = CHECK_COLUMNS if self.seat is None else ("target", *CHECK_COLUMNS[1:])
-        return html_table(columns, [(self.bonus, who, self.description, self.answer())])
+        return self.bonus, who, self.description, self.answer()
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -445,10 +448,25 @@ class BonusCheck:
                 "decided_by": list(self.decided_by), "guaranteed": self.guaranteed, "reason": self.reason or None}
 
 
+class BonusChecks(list[BonusCheck]):
+    """What :func:`check_bonuses` gives: a list of :class:`BonusCheck` (it is one, and compares equal to one), which
+    prints a line a check (``print(check)``'s) and renders in Jupyter as ``stich check``'s table (a seat's own
+    targets under ``target``)."""
+
+    def __str__(self) -> str:
+        return "\n".join(str(check) for check in self)
+
+    def _repr_html_(self) -> str:
+        targets = bool(self) and all(check.seat is not None for check in self)
+        columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
+        return html_table(columns, [check.cells() for check in self])
+
+
 def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                   reference_solver: bool | None = None, time_limit: float | None = None,
-                  stop: threading.Event | None = None) -> list[BonusCheck]:
-    """Every yes/no objective of the position's rules, and who can force it.
+                  stop: threading.Event | None = None) -> BonusChecks:
+    """Every yes/no objective of the position's rules, and who can force it: a :class:`BonusChecks`, the list of
+    the :class:`BonusCheck` s, which prints and renders in Jupyter as ``stich check``'s table.
 
     Every objective with a target (the game, bonuses both ways, a per-seat target with the tricks the seat can
     guarantee) in the order of ``rules.objective_names()``, so a game's new objective is checked without a change
@@ -460,7 +478,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
         with solver_for(engine).stopping(deadline.left(), stop):
             return check_bonuses(position, engine=engine, reference_solver=reference_solver)
     everybody = frozenset(range(rules.seats))
-    checks: list[BonusCheck] = []
+    checks = BonusChecks()
     for name in rules.objective_names():
         try:
             pairs = objectives_named(position, name)

@@ -166,8 +166,12 @@ def test_a_contract_table_renders_in_jupyter_as_stich_table_prints_it():
 
 def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     """Each BonusCheck and DealtBonus renders in Jupyter as its ``stich check`` row: the bonus, for whom, what,
-    and the answer its ``str`` gives."""
+    and the answer its ``str`` gives; check_bonuses' list (a BonusChecks) as the table of them all."""
     checks = solver.check_bonuses(valat)
+    assert isinstance(checks, list) and str(checks).splitlines() == [str(check) for check in checks]
+    table = cells(checks._repr_html_())
+    assert table[0] == ["bonus", "for", "what", "forced alone?"] and len(table) == 1 + len(checks)
+    assert table[1:] == [list(check.cells()) for check in checks]
     valat_check = next(check for check in checks if check.bonus == "valat")
     rows = cells(valat_check._repr_html_())
     assert rows == [["bonus", "for", "what", "forced alone?"],
