@@ -11,8 +11,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import (PASS, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice, contract_advice,
-                           make_setup, other_contract_lists, pass_refusal, row_name)
+from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice,
+                           card_advice_report, contract_advice, contract_advice_report, make_setup,
+                           other_contract_lists, pass_refusal, plus_minus, row_name)
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidDealError, StichError
@@ -296,190 +297,32 @@ def analysis_status(analysis: HandAnalysis, samples: int) -> str:
             f"mean {measure_words(document['measure'])} {document['mean']:.1f} ({spread})")
 
 
-def _units(document: dict) -> str:
-    """What payments are counted in: chips where the game is paid from a pot (Kratzen), else game units."""
-    return get_game(document["game"]).score_unit
-
-
-def _win_meaning(document: dict, paid: str = "where it is above 0") -> str:
-    """Which samples the advice counts as won: in a game paid from a pot the attacker's target made, which a Muss or a
-    pot under 4 chips pays with 0 (solver.advice.is_win); elsewhere a positive payment."""
-    paid_from_pot = get_game(document["game"]).has_pot and document.get("pot")
-    return "where the attacker makes his target (paid 0 or more)" if paid_from_pot else paid
-
-
-def _payment_note(document: dict, sides: bool = False) -> str:
-    """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
-    game paid from a pot (where only the attacker's is searched) the attacker's own."""
-    if get_game(document["game"]).has_pot:
-        return "payment: the attacker's own, in chips from and into the pot"
-    shared = get_game(document["game"]).shared_contract_text if sides else ""
-    return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
-
-
-def _ranked_texts(rank: int, row: dict) -> tuple[str, str]:
-    """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as
-    ``+1.00 ± 0.50``: the intervals are the mean's plus and minus a half-width, and written so a table of ten
-    contracts fits a terminal."""
-    mean = plus_minus(row["mean"], row["interval"], row.get("interval_note"))
-    if rank == 1:
-        return mean, "best"
-    if row["behind_leader"] is None:  # no sample settled both (pass rows whose announcements fit other sides)
-        return mean, "no sample in common"
-    behind = plus_minus(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
-    return mean, behind + ("" if row["told_apart"] else " ~")
-
-
-def plus_minus(value: float, interval: list, note: str | None = None) -> str:
-    """``+1.00 ± 0.50`` for a mean and its symmetric interval; ``+1.00 (all alike)`` where every sample gave that
-    value (no interval: not ``± 0.00``, a certainty the samples do not show); the mean alone where there is none."""
-    low, high = interval
-    if note == ALL_ALIKE or (low is not None and low == high):
-        return f"{value:+.2f} (all alike)"
-    if low is None or math.isnan(low):
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ± {(high - low) / 2:.2f}"
-
-
-def _behind_note(document: dict, console, what: str) -> None:
-    """What the intervals behind the best are: with several comparisons, 95% for all of them together (each at the
-    Bonferroni level the document gives), while each mean's interval is 95% on its own."""
-    comparisons = document.get("behind_comparisons", 0)
-    if comparisons >= 2:
-        console.print(f"behind the best: 95% for the {comparisons} {what} compared with it together (Bonferroni: each "
-                      f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
-
-
-def _tilde_note(rows: list, console, text: str) -> None:
-    """What ``~`` in a table of advice means, where a row behind the best wears it (not under a table without one)."""
-    if any(row.get("mean") is not None and not row.get("told_apart", True) for row in rows[1:]):
-        console.print(text)
-
-
-def _alike_note(rows: list, console) -> None:
-    """What ``(all alike)`` in a table of advice means, where a row says it."""
-    if any(ALL_ALIKE in (row.get("interval_note"), row.get("behind_interval_note")) for row in rows):
-        console.print("all alike: every sample gave this value, so there is no interval (no other value was seen "
-                      "in these samples; that is not a certainty)")
-
-
-def _never_made_note(rows: list, console, title: Callable[[str], str]) -> None:
-    """The bonuses a contract could make that no sample made, on one line under the table (the JSON lists them at
-    0 with their intervals): 0 of 30 is information, up to 11%, which a bonus left out did not say. Contracts with
-    the same such bonuses are named together; where every contract with bonuses has them, none is named."""
-    never: dict[str, list[str]] = {}  # contract -> its bonuses never made
-    highest, counts = 0.0, set()
-    with_bonuses = [row for row in rows if row["mean"] is not None and row["bonuses"]]
-    for row in with_bonuses:
-        for name, probability in row["bonuses"].items():
-            if not probability:
-                never.setdefault(row["contract"], []).append(title(name))
-                highest = max(highest, row["bonuses_intervals"][name][1])
-                counts.add(row["samples"])
-    if not never:
-        return
-    grouped: dict[tuple[str, ...], list[str]] = {}  # the bonuses -> the contracts that never made them
-    for contract, names in never.items():
-        grouped.setdefault(tuple(names), []).append(contract)
-    if len(grouped) == 1 and len(never) == len(with_bonuses):
-        text = ", ".join(next(iter(grouped))) + (" (every contract)" if len(never) > 1 else "")
-    else:
-        text = "; ".join(f"{', '.join(names)} ({', '.join(contracts)})" for names, contracts in grouped.items())
-    samples = f"{next(iter(counts)):,} samples" if len(counts) == 1 else "these samples"
-    console.print(f"never made in {samples}, so each below {highest:.0%} (the top of its 95% interval): {text}")
-
-
-def _nothing_solved(document: dict, console) -> bool:
-    """Say so when a stopped run solved no sample (a time limit shorter than one sample): there is nothing to rank,
-    and an empty row would read as a refusal."""
-    if document["samples"]:
-        return False
-    console.print(f"no sample was solved before the {document['stopped'] or 'end'}: nothing to rank "
-                  "(give it more time: --time-limit)")
-    return True
-
-
 def render_advice(document: dict, console=None) -> None:
-    """Contract advice for people: the contracts ranked by the seat's mean payment, best first."""
+    """Contract advice for people: the contracts ranked by the seat's mean payment, best first (the text is the
+    library's, solver.advice.contract_advice_report, which ``print(advice)`` gives; here with the cards painted and
+    tables drawn)."""
     console = console or stdout_console()
     painter = CardPainter.for_game(document["game"])
     console.print(Text(f"{document['game']}, seat {document['seat']}: ") + painter.cards(document["hand"]))
     for seat, cards in document["known"].items():
         console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
-    done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
-    if document["stopped"]:
-        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
-    each = document.get("each_announcement")
-    if each:  # a row is a contract with what it announces: 'Solo + Pagat Ultimo'
-        document = {**document, "announcements": None,
-                    "contracts": [{**row, "contract": row_name(row["contract"], row["announced"])}
-                                  for row in document["contracts"]]}
-    console.print(done + (scored_with(document) or "")
-                  + ("; every contract announcing nothing and with each announcement" if each else ""))
-    if _nothing_solved(document, console):
-        return
-    table = Table(title=f"contracts by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% "
-                        "interval; paired samples)", title_justify="left")
-    # a game without bonuses (Kratzen: the pot's payouts and penalties are the game) has no bonus columns
-    with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["contracts"])
-    columns = (("", "right"), ("contract", "left"), ("mean payment", "right"), ("behind\nthe best", "right"),
-               ("win", "right")) + ((("bonuses made", "left"), ("against", "left")) if with_bonuses else ())
-    for column, justify in columns:
-        # the figures stay whole; a bonus a line, which wraps only where the table is too wide for it
-        wraps = column in ("bonuses made", "against")
-        table.add_column(column, justify=justify, no_wrap=not wraps)  # type: ignore[arg-type]
-    title = get_game(document["game"]).item_title  # the bonuses by the names players use
-    for rank, row in enumerate(document["contracts"], 1):
-        mean = row["mean"]
-        if mean is None:
-            table.add_row(str(rank), row["contract"], "refused on every sample", *[""] * (len(columns) - 3))
+    print_report(contract_advice_report(document), console)
+
+
+def print_report(report: AdviceReport, console, card: Callable[[str], Text] | None = None) -> None:
+    """An advice report's lines and tables (``card``: paints the cards of a table's second column); the figures stay
+    whole, a bonus a line, which wraps only where the table is too wide for it."""
+    for part in report:
+        if isinstance(part, str):
+            console.print(part)
             continue
-        mean_text, behind = _ranked_texts(rank, row)
-        bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
-                                      f"{title(name)}" for name, p in row[key].items() if p)
-                            for key in ("bonuses", "bonuses_against"))
-        table.add_row(str(rank), row["contract"], mean_text, behind,
-                      share(row["win_probability"], row.get("win_interval"), compact=True),
-                      *((bonuses, against) if with_bonuses else ()))
-    console.print(table)
-    _tilde_note(document["contracts"], console,
-                "~ : not told apart from the best at this sample size (its interval behind the best holds 0)")
-    _behind_note(document, console, "contracts")
-    _alike_note(document["contracts"], console)
-    console.print(_payment_note(document, sides=True))
-    bonus_note = "; bonuses made / against: paid to the declarers / to the others" if with_bonuses else ""
-    console.print(f"win: the samples {_win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval in "
-                  "brackets")
-    _never_made_note(document["contracts"], console, get_game(document["game"]).item_title)
-    if each:
-        _gain_table(document, console)
-    passed = next((row for row in document["contracts"] if row["contract"] == PASS), None)
-    if passed is not None:
-        said = " announces nothing of a contract," if document.get("announcements") else " announces nothing,"
-        settled = "" if not passed["refused"] or not passed["samples"] else (
-            f"; settled on {passed['samples']:,} of {passed['samples'] + passed['refused']:,} samples (on the others "
-            "the announcements do not fit the side the cards put it on), so its figures are of those")
-        console.print(f"pass: seat {document['seat']}{said} nor does anyone else, and plays in "
-                      f"{get_game(document['game']).passed_game_text}; its bonuses made are that declarer's "
-                      f"side's{settled}")
-    if any(" | " in row["contract"] for row in document["contracts"]):
-        console.print("pass + A | B: the seat announces A where its side allows it, else B (it knows its side when "
-                      "it announces: it holds the called tarock or not)")
-    for row in document["contracts"]:
-        if row["contract"].split(" + ")[0] != PASS or not row["refused_reason"]:
-            continue
-        if row["samples"] and row["contract"] != PASS:  # the bare pass row's count is said above
-            console.print(f"{row['contract']}: settled on {row['samples']:,} of {row['samples'] + row['refused']:,} "
-                          "samples, so its figures are of those; refused on the others, for instance: "
-                          f"{row['refused_reason']}")
-        elif row["samples"]:  # the bare pass row, its count said above
-            console.print(f"{row['contract']}: refused on the others, for instance: {row['refused_reason']}")
-        else:
-            console.print(f"{row['contract']} refused on every sample, for instance: {row['refused_reason']}")
-    for contract, reason in document.get("left_out", {}).items():
-        console.print(f"not ranked: {contract}, which the announcements do not fit ({reason})")
-    if get_game(document["game"]).has_pot and not document["pot"]:
-        console.print("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
+        table = Table(title=part.title, title_justify="left")
+        for index, column in enumerate(part.columns):
+            table.add_column(column, justify="right" if index in part.right else "left",  # type: ignore[arg-type]
+                             no_wrap=index not in part.wraps)
+        for row in part.rows:
+            table.add_row(*row) if card is None else table.add_row(row[0], card(row[1]), *row[2:])
+        console.print(table)
 
 
 def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Callable[[dict], None],
@@ -518,23 +361,6 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
         return done
     return (f"{done}; best so far {row_name(best['contract'], best.get('announced'))} "
             f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
-
-
-def _gain_table(document: dict, console) -> None:
-    """What each announcement adds to its contract announcing nothing: the paired difference of the seat's
-    payment on the same samples, with its 95% interval (one question per row, uncorrected)."""
-    table = Table(title="what each announcement adds to the same contract announcing nothing (paired samples)",
-                  title_justify="left")
-    for column, justify in (("contract", "left"), ("adds", "right"), ("samples", "right")):
-        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for row in document["contracts"]:
-        gain = row.get("announcement_gain")
-        if gain is None or gain["mean"] is None:
-            continue
-        table.add_row(row["contract"], plus_minus(gain["mean"], gain["interval"], gain["interval_note"]),
-                      f"{gain['samples']:,}")
-    console.print(table)
-    console.print("adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)")
 
 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
@@ -612,39 +438,11 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
 
 
 def render_cards(document: dict, console=None) -> None:
-    """Card advice for people: the legal cards ranked by the seat's mean share of its side's settlement."""
+    """Card advice for people: the legal cards ranked by the seat's mean share of its side's settlement (the text is
+    the library's, solver.advice.card_advice_report, which ``print(advice)`` gives; here with the cards painted)."""
     console = console or stdout_console()
-    painter = CardPainter.for_game(document["game"])
     print_record(document, console)
-    console.print(f"{document['game']}, {document['contract']}: seat {document['seat']} to move after "
-                  f"{plural(len(document['played']), 'card')} played")
-    done = f"{plural(document['samples'], 'sample')} (seed {document['seed']})"
-    if document["stopped"]:
-        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
-    console.print(done + scored_with(document))
-    if _nothing_solved(document, console):
-        return
-    table = Table(title=f"cards by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% interval; "
-                        "paired)",
-                  title_justify="left")
-    for column, justify in (("", "right"), ("card", "left"), ("mean payment", "right"),
-                            ("behind the best", "right"), ("win", "right")):
-        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for rank, row in enumerate(document["cards"], 1):
-        if row["mean"] is None:
-            continue
-        mean_text, behind = _ranked_texts(rank, row)
-        table.add_row(str(rank), painter.card(row["card"]), mean_text, behind,
-                      share(row["win_probability"], row.get("win_interval"), compact=True))
-    console.print(table)
-    _tilde_note(document["cards"], console, "~ : not told apart from the best card at this sample size")
-    _behind_note(document, console, "cards")
-    _alike_note(document["cards"], console)
-    won = _win_meaning(document, "where the seat's payment is above 0")
-    console.print(f"win: the samples {won} (its 95% Wilson interval in brackets)")
-    console.print(_payment_note(document))
-    if get_game(document["game"]).has_pot and not document.get("pot"):
-        console.print("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot N)")
+    print_report(card_advice_report(document), console, CardPainter.for_game(document["game"]).card)
 
 
 def _with_record(position: Position, document: dict) -> dict:

@@ -11,7 +11,7 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
                            TimeRemainingColumn)
 
-from solver.batch import MAX_CHUNK_SIZE, BatchSummary, solve_batch
+from solver.batch import MAX_CHUNK_SIZE, solve_batch, stale_text, summary_text
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB, begin_stop)
@@ -19,7 +19,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options,
                       refuse_pool_threads, cluster_address, workers_within_cores)
-from .render import plural, stderr_console
+from .render import stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
@@ -91,25 +91,6 @@ class _Bar:
         if self.progress is not None:
             self.progress.stop()
 
-def _summary_text(summary: BatchSummary, out: Path) -> str:
-    """The run's last line; counts with thousands separators, as the progress lines have them."""
-    one = summary.duplicates == 1
-    duplicates = (f", {summary.duplicates:,} duplicate{'' if one else 's'} of {'a record' if one else 'records'} "
-                  "above (the same text): answered once" if summary.duplicates else "")
-    errors = plural(summary.errors, "error")
-    return (f"stich: {summary.written:,} written to {out} ({summary.solved:,} solved, {errors}), "
-            f"{summary.skipped:,} already done{duplicates}, {summary.seconds:.1f} s")
-
-
-def _stale_text(summary: BatchSummary, file: Path, out: Path) -> str:
-    """The output's lines that answer no record of the input (regenerated, or a record edited), said once."""
-    ids = ", ".join(summary.stale_ids) + (", ..." if summary.stale > len(summary.stale_ids) else "")
-    if summary.stale == 1:
-        return (f"stich: 1 line of {out} answers a record no longer in {file} (its id {ids}): it stays; remove it or "
-                "write to a new file")
-    return (f"stich: {summary.stale:,} lines of {out} answer records no longer in {file} (their ids {ids}): they "
-            "stay; remove them or write to a new file")
-
 
 def batch(
     file: Path = typer.Argument(..., metavar="FILE", parser=file_name, show_default=False,
@@ -178,7 +159,7 @@ def batch(
         message(f"stich: {file}: no records (an empty file, or only comments)")
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
-        message(_stale_text(summary, file, out))
-    message(_summary_text(summary, out))
+        message(f"stich: {stale_text(summary)}")
+    message(f"stich: {summary_text(summary)}")
     if summary.errors:
         raise typer.Exit(EXIT_BAD_INPUT)

@@ -13,22 +13,13 @@ from solver.bots import PLAYS_FOR, make_bot
 from solver.errors import StichError
 from solver.games import game_list, games_with, get_game
 from solver.scoring import MAX_POT
-from solver.match import MatchResult, Mean, mixed_builds_text, play_match
-from solver.sampling import ALL_ALIKE
+from solver.match import MatchResult, match_report, mean_text, mixed_builds_text, play_match
 
 from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
                       workers_within_cores)
 from .records import emit_json
-from .render import plural, progress_on_stderr, signed_interval, stdout_console
-
-
-def _text(mean: Mean) -> str:
-    """``+2.30 (+1.23 .. +3.37)``; where every board gave the same value, that instead of an interval of no width
-    (a certainty the boards do not show), as analyse and advice say it."""
-    if mean.note == ALL_ALIKE:
-        return f"{mean.mean:+.2f} (all {mean.count:,} boards alike: no interval)"
-    return signed_interval(mean.mean, mean.low, mean.high)
+from .render import plural, progress_on_stderr, stdout_console
 
 
 def _plays_for(value: str) -> str:
@@ -118,7 +109,7 @@ def match(
                     report(f"deal {len(so_far.deals)} of {total}")
                     return
                 leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
-                report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {_text(leader[1])}")
+                report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {mean_text(leader[1])}")
 
             started = time.monotonic()
             try:
@@ -142,25 +133,6 @@ def overrun_text(limit: float, seconds: float) -> str:
             "at the limit were played to the end (whole boards, one a worker)")
 
 
-def setup_text(result: MatchResult) -> str | None:
-    """The line that says what the match was played with besides its seed and boards: each bot's settings, the
-    contract and declarer, the variant (None where the result does not say)."""
-    setup = result.setup
-    if setup is None:
-        return None
-    bots = []
-    for name, _ in setup.players:
-        player = setup.player(name)
-        said = ([f"{player['samples']:,} samples a card"] if player["samples"] else []) \
-            + ([f"plays for the {player['plays_for']}"] if player["plays_for"] else []) \
-            + ([f"at most {player['card_time']:g} s a card"] if player["card_time"] else [])
-        bots.append(f"{name} ({', '.join(said)})" if said else name)
-    contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
-    variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
-    title = get_game(result.game).declarer_title  # Kratzen's attacker
-    return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"
-
-
 def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:
     """The match's report (JSON, or the table for people); a match stopped early says so. The intervals are over
     the boards, and the report says so, so that the seats played are not read as the sample size."""
@@ -172,53 +144,33 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
         if mixed is not None:
             message(f"stich: match: {mixed}")
         return
-    seed = result.seed
+    report = match_report(result, count)
     console = stdout_console()
-    played = len(result.deals)
-    rotations = len(result.deals[0].bots) if rotate and played else 1
-    console.print(f"{result.game}: {plural(count, 'board')} (seed {seed})"
-                  + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
-                     if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
-    said = setup_text(result)
-    if said is not None:
-        console.print(said, soft_wrap=True, highlight=False)  # one line, for grep
-    if get_game(result.game).has_pot and not result.pot:
-        console.print("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot N)")
-    boards = result.declaring_side.count
-    alone = get_game(result.game).has_pot  # every seat for itself, paid in chips from and into the pot
-    units = get_game(result.game).score_unit
-    if boards:
-        table = Table(title="mean settlement per seat and deal")
-        table.add_column("bot")
-        table.add_column("seats played", justify="right")
-        table.add_column(f"mean settlement ({units})", justify="right")
-        for name, mean in result.bots.items():
-            table.add_row(name, str(result.seats[name]), _text(mean))
+    console.print(report.heading)
+    if report.setup is not None:
+        console.print(report.setup, soft_wrap=True, highlight=False)  # one line, for grep
+    if report.pot_note is not None:
+        console.print(report.pot_note)
+    if report.table is not None:
+        title, columns, rows = report.table
+        table = Table(title=title)
+        for column in columns:
+            table.add_column(column, justify="left" if column == "bot" else "right")
+        for row in rows:
+            table.add_row(*row)
         console.print(table)
-        if len(result.bots) == 1 and next(iter(result.bots.values())).fixed:
-            console.print(f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), "
-                          "no interval")
-        if alone:
-            console.print(f"attacker (seat {result.deals[0].declarer}): {_text(result.declaring_side)} {units} per "
-                          "deal, his own payment", soft_wrap=True)
-        else:
-            console.print(f"declaring side: {_text(result.declaring_side)} {units} per deal", soft_wrap=True)
-        if result.difference is not None:
-            first, second, gap = result.difference
-            console.print(f"{first} - {second}: {_text(gap)} {units} per deal, "  # one line, for grep, unwrapped
-                          + ("paired (the same cards)" if result.rotate
-                             else "not paired (--no-rotate: each bot keeps its seat)"), soft_wrap=True)
-        if boards > 1:
-            console.print(f"95% intervals over {boards} boards, one value a board"
-                          + (" (its mean over the rotations)" if rotations > 1 else ""))
+        if report.fixed is not None:
+            console.print(report.fixed)
+        console.print(report.side, soft_wrap=True)
+        if report.difference is not None:
+            console.print(report.difference, soft_wrap=True)  # one line, for grep, unwrapped
+        if report.intervals is not None:
+            console.print(report.intervals)
     else:
-        console.print("no board played in all its rotations: no means")
-    if result.stopped:
-        planned = count * rotations
-        console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far"
-                      + (f" (not counted: the {plural(played - result.deals_counted, 'deal')} of a board cut short)"
-                         if played > result.deals_counted else ""))
-    if boards == 1:
+        console.print(report.no_means)
+    if report.stopped is not None:
+        console.print(report.stopped)
+    if result.declaring_side.count == 1:
         message("one board played: no interval")
     if mixed is not None:
         console.print(f"note: {mixed}", soft_wrap=True, highlight=False)

@@ -12,7 +12,6 @@ The hand diagram (:mod:`solver.diagram`) is printed here too, above each record'
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from contextlib import contextmanager
@@ -26,7 +25,7 @@ from rich.text import Text
 from solver.cards import Pack
 from solver.deal import small_number
 from solver.diagram import SIGNS, SuitStyle, diagram
-from solver.analysis import check_answer, table_cells, table_columns
+from solver.analysis import CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, table_cells, table_columns
 from solver.games import get_game
 from solver.games.outcome import declarers_word, side_text
 from solver.position import Position
@@ -429,7 +428,7 @@ def render_table(document: Document, console: Console) -> None:
     entries = document["entries"]
     per_seat = any(entry["seats"] for entry in entries)
     settled = any(entry.get("settlement") is not None for entry in entries)
-    table = Table(title="Double-dummy contract table", title_justify="left", title_style="bold")
+    table = Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold")
     columns = table_columns(document["game"], per_seat=per_seat, seats=document["seats"], settled=settled)
     for column in columns:  # the library's columns and cells (print(entry)), styled here
         table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")
@@ -448,7 +447,7 @@ def render_table(document: Document, console: Console) -> None:
         table.add_row(*cells)
     console.print(table)
     if per_seat:
-        console.print(Text("each seat: tricks it can guarantee against everyone / tricks it needs", style="dim"))
+        console.print(Text(SEAT_LEGEND, style="dim"))
     if settled:
         pot = document.get("pot")
         meaning = ("the declaring side's double-dummy net score without announcements" if pot is None else
@@ -456,10 +455,3 @@ def render_table(document: Document, console: Console) -> None:
         console.print(Text(f"settlement: {meaning}", style="dim"))
         if pot == 0:
             console.print("note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)")
-
-
-def signed_interval(value: float, low: float, high: float) -> str:
-    """``+2.30 (+1.23 .. +3.37)``: a signed mean and its interval, or the mean alone where there is none."""
-    if math.isnan(low):
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"

@@ -32,7 +32,7 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Mapping, Sequence, SupportsIndex, cast
+from typing import Any, Callable, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
 from .deal import Deal
 from .errors import (InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError, integral,
@@ -46,9 +46,11 @@ from .announcements import Announcement, parse_announcements
 from .checkpoint import Journal, Span
 from .intervals import wilson_interval_95
 from .position import check_position
-from .sampling import (SHARE_SCALE, Setup, announced_tags, check_run, checkpoint_identity, chunk_size, draw_sample,
-                       has_share, interval_document, lacks_announced, mean_interval, position_setup, record_scoring,
-                       run_spans, scaled_share, seat_cards, shuffled_deal, unseen_cards)
+from .html_tables import html_lines, html_table
+from .sampling import (ALL_ALIKE, SHARE_SCALE, Setup, announced_tags, card_names, check_run, checkpoint_identity,
+                       chunk_size, draw_sample, has_share, interval_document, lacks_announced, mean_interval,
+                       position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards, share,
+                       shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
@@ -509,6 +511,18 @@ class ContractAdvice:
                 "pot": self.pot, "stopped": self.stopped, "left_out": dict(self.left_out),
                 **behind_document(self.rows),
                 "contracts": [row.as_dict() for row in self.rows]}
+
+    def __str__(self) -> str:
+        """The advice for people (``print(advice)``), as ``stich analyse --contract`` prints it: the hand, the
+        contracts ranked as a table and the notes on its figures (:func:`contract_advice_report`); the dataclass
+        ``repr`` stays for debugging."""
+        document = self.as_dict()
+        return advice_text([*hand_lines(document), *contract_advice_report(document)])
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter, the contracts as a table."""
+        document = self.as_dict()
+        return advice_html([*hand_lines(document), *contract_advice_report(document)])
 
 
 #: The note of the leader's gap, which is 0 by construction and has no interval.
@@ -989,6 +1003,17 @@ class CardAdvice:
                 "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
                 "announcements": self.announcements, "pot": self.pot, **behind_document(self.rows), "cards": cards}
 
+    def __str__(self) -> str:
+        """The advice for people (``print(advice)``), as ``stich analyse FILE --cards`` prints it: the cards ranked
+        as a table and the notes on its figures (:func:`card_advice_report`); the dataclass ``repr`` stays."""
+        document = self.as_dict()
+        return advice_text(named_cards(document, card_advice_report(document)))
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter, the cards as a table."""
+        document = self.as_dict()
+        return advice_html(named_cards(document, card_advice_report(document)))
+
 
 def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
               samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
@@ -1044,3 +1069,290 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
                                   time_limit=time_limit, stop=stop, checkpoint=checkpoint, pot=pot,
                                   progress=None if progress is None else lambda sums: progress(report(sums)))
     return report(total, stopped)
+
+
+# --- the reports, for people (print(advice), Jupyter and stich analyse) ---------------------------------------------
+
+
+class AdviceTable(NamedTuple):
+    """A table of an advice report: its title, column names and rows of text, the columns of numbers (aligned
+    right) and those whose cells may wrap (a bonus a line)."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+    right: frozenset[int]
+    wraps: frozenset[int] = frozenset()
+
+
+#: A report: its lines and tables in order (``stich analyse`` prints each; ``str`` and Jupyter lay them out).
+AdviceReport = list["str | AdviceTable"]
+
+
+def units(document: Mapping[str, Any]) -> str:
+    """What payments are counted in: chips where the game is paid from a pot (Kratzen), else game units."""
+    return get_game(document["game"]).score_unit
+
+
+def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") -> str:
+    """Which samples the advice counts as won: in a game paid from a pot the attacker's target made, which a Muss or a
+    pot under 4 chips pays with 0 (:func:`is_win`); elsewhere a positive payment."""
+    paid_from_pot = get_game(document["game"]).has_pot and document.get("pot")
+    return "where the attacker makes his target (paid 0 or more)" if paid_from_pot else paid
+
+
+def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:
+    """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
+    game paid from a pot (where only the attacker's is searched) the attacker's own."""
+    if get_game(document["game"]).has_pot:
+        return "payment: the attacker's own, in chips from and into the pot"
+    shared = get_game(document["game"]).shared_contract_text if sides else ""
+    return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
+
+
+def plus_minus(value: float, interval: Sequence[float | None], note: str | None = None) -> str:
+    """``+1.00 ± 0.50`` for a mean and its symmetric interval; ``+1.00 (all alike)`` where every sample gave that
+    value (no interval: not ``± 0.00``, a certainty the samples do not show); the mean alone where there is none."""
+    low, high = interval
+    if note == ALL_ALIKE or (low is not None and low == high):
+        return f"{value:+.2f} (all alike)"
+    if low is None or high is None or math.isnan(low):
+        return f"{value:+.2f}"
+    return f"{value:+.2f} ± {(high - low) / 2:.2f}"
+
+
+def ranked_texts(rank: int, row: Mapping[str, Any]) -> tuple[str, str]:
+    """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as
+    ``+1.00 ± 0.50``: the intervals are the mean's plus and minus a half-width, and written so a table of ten
+    contracts fits a terminal."""
+    mean = plus_minus(row["mean"], row["interval"], row.get("interval_note"))
+    if rank == 1:
+        return mean, "best"
+    if row["behind_leader"] is None:  # no sample settled both (pass rows whose announcements fit other sides)
+        return mean, "no sample in common"
+    behind = plus_minus(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
+    return mean, behind + ("" if row["told_apart"] else " ~")
+
+
+def behind_note(document: Mapping[str, Any], what: str) -> str | None:
+    """What the intervals behind the best are: with several comparisons, 95% for all of them together (each at the
+    Bonferroni level the document gives), while each mean's interval is 95% on its own."""
+    comparisons = document.get("behind_comparisons", 0)
+    if comparisons < 2:
+        return None
+    return (f"behind the best: 95% for the {comparisons} {what} compared with it together (Bonferroni: each "
+            f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
+
+
+def tilde_note(rows: Sequence[Mapping[str, Any]], text: str) -> str | None:
+    """What ``~`` in a table of advice means, where a row behind the best wears it (not under a table without one)."""
+    return text if any(row.get("mean") is not None and not row.get("told_apart", True) for row in rows[1:]) else None
+
+
+def alike_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """What ``(all alike)`` in a table of advice means, where a row says it."""
+    if any(ALL_ALIKE in (row.get("interval_note"), row.get("behind_interval_note")) for row in rows):
+        return ("all alike: every sample gave this value, so there is no interval (no other value was seen "
+                "in these samples; that is not a certainty)")
+    return None
+
+
+def never_made_note(rows: Sequence[Mapping[str, Any]], title: Callable[[str], str]) -> str | None:
+    """The bonuses a contract could make that no sample made, on one line under the table (the JSON lists them at
+    0 with their intervals): 0 of 30 is information, up to 11%, which a bonus left out did not say. Contracts with
+    the same such bonuses are named together; where every contract with bonuses has them, none is named."""
+    never: dict[str, list[str]] = {}  # contract -> its bonuses never made
+    highest, counts = 0.0, set()
+    with_bonuses = [row for row in rows if row["mean"] is not None and row["bonuses"]]
+    for row in with_bonuses:
+        for name, probability in row["bonuses"].items():
+            if not probability:
+                never.setdefault(row["contract"], []).append(title(name))
+                highest = max(highest, row["bonuses_intervals"][name][1])
+                counts.add(row["samples"])
+    if not never:
+        return None
+    grouped: dict[tuple[str, ...], list[str]] = {}  # the bonuses -> the contracts that never made them
+    for contract, names in never.items():
+        grouped.setdefault(tuple(names), []).append(contract)
+    if len(grouped) == 1 and len(never) == len(with_bonuses):
+        text = ", ".join(next(iter(grouped))) + (" (every contract)" if len(never) > 1 else "")
+    else:
+        text = "; ".join(f"{', '.join(names)} ({', '.join(contracts)})" for names, contracts in grouped.items())
+    samples = f"{next(iter(counts)):,} samples" if len(counts) == 1 else "these samples"
+    return f"never made in {samples}, so each below {highest:.0%} (the top of its 95% interval): {text}"
+
+
+def nothing_solved(document: Mapping[str, Any]) -> str | None:
+    """What a stopped run that solved no sample says (a time limit shorter than one sample): there is nothing to
+    rank, and an empty row would read as a refusal. None where samples were solved."""
+    if document["samples"]:
+        return None
+    return (f"no sample was solved before the {document['stopped'] or 'end'}: nothing to rank "
+            "(give it more time: --time-limit)")
+
+
+def samples_done(document: Mapping[str, Any]) -> str:
+    """``30 samples (seed 1)``, and where the run stopped early, that it did and before how many."""
+    done = f"{document['samples']:,} sample{'' if document['samples'] == 1 else 's'} (seed {document['seed']})"
+    if document["stopped"]:
+        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
+    return done
+
+
+def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
+    """Contract advice (:meth:`ContractAdvice.as_dict`) for people, below its hand and known cards (the command
+    paints them; :func:`hand_lines`): the samples, the contracts ranked by the seat's mean payment, best first, and the
+    notes that say what the table's figures are."""
+    each = document.get("each_announcement")
+    if each:  # a row is a contract with what it announces: 'Solo + Pagat Ultimo'
+        document = {**document, "announcements": None,
+                    "contracts": [{**row, "contract": row_name(row["contract"], row["announced"])}
+                                  for row in document["contracts"]]}
+    report: list[str | AdviceTable | None] = [samples_done(document) + (scored_with(document) or "")
+                            + ("; every contract announcing nothing and with each announcement" if each else "")]
+    nothing = nothing_solved(document)
+    if nothing is not None:
+        return [part for part in report if part is not None] + [nothing]
+    game = get_game(document["game"])
+    # a game without bonuses (Kratzen: the pot's payouts and penalties are the game) has no bonus columns
+    with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["contracts"])
+    columns = ("", "contract", "mean payment", "behind\nthe best", "win") + (
+        ("bonuses made", "against") if with_bonuses else ())
+    title = game.item_title  # the bonuses by the names players use
+    rows: list[tuple[str, ...]] = []
+    for rank, row in enumerate(document["contracts"], 1):
+        if row["mean"] is None:
+            rows.append((str(rank), row["contract"], "refused on every sample", *[""] * (len(columns) - 3)))
+            continue
+        mean_text, behind = ranked_texts(rank, row)
+        bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
+                                      f"{title(name)}" for name, p in row[key].items() if p)
+                            for key in ("bonuses", "bonuses_against"))
+        rows.append((str(rank), row["contract"], mean_text, behind,
+                     share(row["win_probability"], row.get("win_interval"), compact=True),
+                     *((bonuses, against) if with_bonuses else ())))
+    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment ({units(document)} ± the 95% "
+                              "interval; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
+                              frozenset({5, 6})))
+    tilde = "~ : not told apart from the best at this sample size (its interval behind the best holds 0)"
+    report += [tilde_note(document["contracts"], tilde),
+               behind_note(document, "contracts"), alike_note(document["contracts"]),
+               payment_note(document, sides=True)]
+    bonus_note = "; bonuses made / against: paid to the declarers / to the others" if with_bonuses else ""
+    report.append(f"win: the samples {win_meaning(document)}{bonus_note}; each share with its 95% Wilson interval "
+                  "in brackets")
+    report.append(never_made_note(document["contracts"], game.item_title))
+    if each:
+        report += gain_report(document)
+    passed = next((row for row in document["contracts"] if row["contract"] == PASS), None)
+    if passed is not None:
+        said = " announces nothing of a contract," if document.get("announcements") else " announces nothing,"
+        settled = "" if not passed["refused"] or not passed["samples"] else (
+            f"; settled on {passed['samples']:,} of {passed['samples'] + passed['refused']:,} samples (on the others "
+            "the announcements do not fit the side the cards put it on), so its figures are of those")
+        report.append(f"pass: seat {document['seat']}{said} nor does anyone else, and plays in "
+                      f"{game.passed_game_text}; its bonuses made are that declarer's side's{settled}")
+    if any(" | " in row["contract"] for row in document["contracts"]):
+        report.append("pass + A | B: the seat announces A where its side allows it, else B (it knows its side when "
+                      "it announces: it holds the called tarock or not)")
+    for row in document["contracts"]:
+        if row["contract"].split(" + ")[0] != PASS or not row["refused_reason"]:
+            continue
+        if row["samples"] and row["contract"] != PASS:  # the bare pass row's count is said above
+            report.append(f"{row['contract']}: settled on {row['samples']:,} of "
+                          f"{row['samples'] + row['refused']:,} samples, so its figures are of those; refused on the "
+                          f"others, for instance: {row['refused_reason']}")
+        elif row["samples"]:  # the bare pass row, its count said above
+            report.append(f"{row['contract']}: refused on the others, for instance: {row['refused_reason']}")
+        else:
+            report.append(f"{row['contract']} refused on every sample, for instance: {row['refused_reason']}")
+    for contract, reason in document.get("left_out", {}).items():
+        report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
+    if game.has_pot and not document["pot"]:
+        report.append("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
+    return [part for part in report if part is not None]
+
+
+def gain_report(document: Mapping[str, Any]) -> AdviceReport:
+    """What each announcement adds to its contract announcing nothing: the paired difference of the seat's
+    payment on the same samples, with its 95% interval (one question per row, uncorrected)."""
+    rows: list[tuple[str, ...]] = []
+    for row in document["contracts"]:
+        gain = row.get("announcement_gain")
+        if gain is None or gain["mean"] is None:
+            continue
+        rows.append((row["contract"], plus_minus(gain["mean"], gain["interval"], gain["interval_note"]),
+                     f"{gain['samples']:,}"))
+    return [AdviceTable("what each announcement adds to the same contract announcing nothing (paired samples)",
+                        ("contract", "adds", "samples"), rows, frozenset({1, 2})),
+            "adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)"]
+
+
+#: Which samples card advice counts as won, in a game not paid from a pot.
+WIN_BY_PAYMENT = "where the seat's payment is above 0"
+
+
+def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
+    """Card advice (:meth:`CardAdvice.as_dict`) for people: the position, the samples, the legal cards ranked by
+    the seat's mean share of its side's settlement (each card by its name in the document: the command paints
+    it, :func:`advice_text` writes it as the hand diagram does) and the notes."""
+    played = len(document["played"])
+    report: list[str | AdviceTable | None] = [
+        f"{document['game']}, {document['contract']}: seat {document['seat']} to move after {played:,} "
+        f"card{'' if played == 1 else 's'} played", samples_done(document) + scored_with(document)]
+    nothing = nothing_solved(document)
+    if nothing is not None:
+        return [part for part in report if part is not None] + [nothing]
+    rows: list[tuple[str, ...]] = []
+    for rank, row in enumerate(document["cards"], 1):
+        if row["mean"] is None:
+            continue
+        mean_text, behind = ranked_texts(rank, row)
+        rows.append((str(rank), row["card"], mean_text, behind,
+                     share(row["win_probability"], row.get("win_interval"), compact=True)))
+    report.append(AdviceTable(f"cards by seat {document['seat']}'s mean payment ({units(document)} ± the 95% "
+                              "interval; paired)", ("", "card", "mean payment", "behind the best", "win"), rows,
+                              frozenset({0, 2, 3, 4})))
+    report += [tilde_note(document["cards"], "~ : not told apart from the best card at this sample size"),
+               behind_note(document, "cards"), alike_note(document["cards"]),
+               f"win: the samples {win_meaning(document, WIN_BY_PAYMENT)} (its 95% Wilson interval in brackets)",
+               payment_note(document)]
+    if get_game(document["game"]).has_pot and not document.get("pot"):
+        report.append("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot N)")
+    return [part for part in report if part is not None]
+
+
+def hand_lines(document: Mapping[str, Any]) -> list[str]:
+    """Contract advice's first lines: the seat's hand and the cards known in other seats, written as the hand diagram
+    writes them (``♠K`` in a French pack)."""
+    game = document["game"]
+    return ([f"{game}, seat {document['seat']}: {card_names(game, document['hand'])}"]
+            + [f"known in seat {seat}: {card_names(game, cards)}" for seat, cards in document["known"].items()])
+
+
+def named_cards(document: Mapping[str, Any], report: AdviceReport) -> AdviceReport:
+    """Card advice's report with each card written as the hand diagram writes it (the command paints them)."""
+    return [part if isinstance(part, str) else
+            part._replace(rows=[(row[0], card_names(document["game"], [row[1]]), *row[2:]) for row in part.rows])
+            for part in report]
+
+
+def advice_text(report: AdviceReport) -> str:
+    """A report as plain text: its lines, and each table under its title with its columns aligned."""
+    lines: list[str] = []
+    for part in report:
+        lines += [part] if isinstance(part, str) else table_text((part.title, part.columns, part.rows))
+    return "\n".join(lines)
+
+
+def advice_html(report: AdviceReport) -> str:
+    """A report for Jupyter: its first line as the heading, the others as paragraphs, its tables as HTML tables."""
+    parts = []
+    for index, part in enumerate(report):
+        if isinstance(part, str):
+            parts.append(html_lines([part], bold=not index))
+        else:
+            parts += [html_lines([part.title], bold=True),
+                      html_table([column.replace("\n", " ") for column in part.columns], part.rows, right=part.right)]
+    return f"<div>{''.join(parts)}</div>"

@@ -31,7 +31,8 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
-from .games.outcome import DealtBonus, side_text
+from .games.outcome import CHECK_COLUMNS, DealtBonus, side_text
+from .html_tables import html_lines, html_table
 from .position import Position, check_position, make_position
 from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs
 from .search import reference
@@ -430,6 +431,15 @@ class BonusCheck:
         about = f": {self.description}" if self.description else ""
         return f"{self.bonus} for {who}{about}: {self.answer()}"
 
+    def _repr_html_(self) -> str:
+        """The same row for Jupyter, under ``stich check``'s columns (:class:`BonusChecks` renders them all)."""
+        return BonusChecks([self])._repr_html_()
+
+    def cells(self) -> tuple[str, str, str, str]:
+        """The row's cells under ``stich check``'s columns: the bonus, for whom, what it is, the answer."""
+        who = f"seat {self.seat}" if self.seat is not None else side_text(self.side) if self.side else "-"
+        return self.bonus, who, self.description, self.answer()
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"bonus": self.bonus, "description": self.description, "seat": self.seat, "side": list(self.side),
@@ -438,10 +448,25 @@ class BonusCheck:
                 "decided_by": list(self.decided_by), "guaranteed": self.guaranteed, "reason": self.reason or None}
 
 
+class BonusChecks(list[BonusCheck]):
+    """What :func:`check_bonuses` gives: a list of :class:`BonusCheck` (it is one, and compares equal to one), which
+    prints a line a check (``print(check)``'s) and renders in Jupyter as ``stich check``'s table (a seat's own
+    targets under ``target``)."""
+
+    def __str__(self) -> str:
+        return "\n".join(str(check) for check in self)
+
+    def _repr_html_(self) -> str:
+        targets = bool(self) and all(check.seat is not None for check in self)
+        columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
+        return html_table(columns, [check.cells() for check in self])
+
+
 def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                   reference_solver: bool | None = None, time_limit: float | None = None,
-                  stop: threading.Event | None = None) -> list[BonusCheck]:
-    """Every yes/no objective of the position's rules, and who can force it.
+                  stop: threading.Event | None = None) -> BonusChecks:
+    """Every yes/no objective of the position's rules, and who can force it: a :class:`BonusChecks`, the list of
+    the :class:`BonusCheck` s, which prints and renders in Jupyter as ``stich check``'s table.
 
     Every objective with a target (the game, bonuses both ways, a per-seat target with the tricks the seat can
     guarantee) in the order of ``rules.objective_names()``, so a game's new objective is checked without a change
@@ -453,7 +478,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
         with solver_for(engine).stopping(deadline.left(), stop):
             return check_bonuses(position, engine=engine, reference_solver=reference_solver)
     everybody = frozenset(range(rules.seats))
-    checks: list[BonusCheck] = []
+    checks = BonusChecks()
     for name in rules.objective_names():
         try:
             pairs = objectives_named(position, name)
@@ -606,12 +631,43 @@ class TableEntry:
         return "  ".join(head + [cell if column == "result" else f"{column} {cell}".rstrip()
                                  for column, cell in zip(columns[2:], cells)])
 
+    def _repr_html_(self) -> str:
+        """The same row for Jupyter, under ``stich table``'s columns (:class:`ContractTable` renders them all)."""
+        return ContractTable([self])._repr_html_()
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"contract": self.contract, "declarer": self.declarer, "declaring_side": list(self.declaring_side),
                 "biddable": self.biddable, "reason": self.reason or None, "measure": self.measure,
                 "value": self.value, "target": self.target, "won": self.won,
                 "seats": [seat.as_dict() for seat in self.seats], "settlement": self.settlement}
+
+
+class ContractTable(list[TableEntry]):
+    """What :func:`contract_table` gives: a list of :class:`TableEntry` (it is one, and compares equal to one), which
+    prints a row an entry (``print(entry)``'s) and renders in Jupyter as ``stich table``'s table, under one set of
+    columns."""
+
+    def __str__(self) -> str:
+        return "\n".join(str(entry) for entry in self)
+
+    def _repr_html_(self) -> str:
+        per_seat = any(entry.seats for entry in self)
+        settled = any(entry.settlement is not None for entry in self)
+        seats = max((len(entry.seats) for entry in self), default=0)
+        columns = table_columns(self[0].game if self else "", per_seat=per_seat, seats=seats, settled=settled)
+        rows = [[entry.contract, str(entry.declarer),
+                 *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
+        table = html_table(columns, rows, right={i for i, name in enumerate(columns)
+                                                 if name not in ("contract", "side", "result")})
+        legend = html_lines([SEAT_LEGEND] if per_seat else [], small=True)
+        return f"<div>{html_lines([CONTRACT_TABLE_TITLE], bold=True)}{table}{legend}</div>"
+
+
+#: The title of a contract table (``stich table``'s), and what a seat's cell says where every seat plays for
+#: itself (``2/2 ✓``).
+CONTRACT_TABLE_TITLE = "Double-dummy contract table"
+SEAT_LEGEND = "each seat: tricks it can guarantee against everyone / tricks it needs"
 
 
 def table_columns(game: str, *, per_seat: bool, seats: int, settled: bool) -> list[str]:
@@ -702,8 +758,9 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
                    reference_solver: bool | None = None, progress: Progress | None = None,
                    settlement: bool = False, pot: int | None = None, time_limit: float | None = None,
                    stop: threading.Event | None = None,
-                   settlement_engine: SettlementEngine | None = None) -> list[TableEntry]:
-    """The double-dummy contract table of a whole deal, like DDS's ``CalcDDtable``.
+                   settlement_engine: SettlementEngine | None = None) -> ContractTable:
+    """The double-dummy contract table of a whole deal, like DDS's ``CalcDDtable``: a :class:`ContractTable`, the
+    list of its :class:`TableEntry` rows, which prints and renders in Jupyter as ``stich table``'s table.
 
     ``source`` is a Position (its dealt hands and variant are used; cards already played are ignored, since the
     table is a property of the deal) or a Deal with its ``game``. Every (contract, declarer) of
@@ -759,7 +816,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
                                  deadline, settlement_engine)
             entries.append(replace(entry, game=chosen_game.name))
-    return entries
+    return ContractTable(entries)
 
 
 def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,

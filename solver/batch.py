@@ -43,6 +43,7 @@ from .checkpoint import trim_partial_line
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import HeldLock, atomic_file, json_text, lock_beside, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
+from .html_tables import html_lines, html_table
 from .games import GAMES, check_flags_of_some_game
 from .games.outcome import read_pot
 from .position import Position, position_from_record
@@ -105,16 +106,57 @@ class BatchSummary:
     duplicates: int = 0
     stale: int = 0
     stale_ids: tuple[str, ...] = ()
+    source: str = ""  # the file of records and the output, as given (what the summary's text names)
+    out: str = ""
 
     @property
     def written(self) -> int:
         """The lines this run wrote: the records solved and the error lines."""
         return self.solved + self.errors
 
+    def __str__(self) -> str:
+        """The summary for people (``print(summary)``), as ``stich batch`` ends: the output's stale lines, if any,
+        and what the run wrote (:func:`summary_text`); the dataclass ``repr`` stays for debugging."""
+        return "\n".join(line for line in (stale_text(self), summary_text(self)) if line is not None)
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter, the counts as a table."""
+        counts = [("records", self.records), ("solved", self.solved), ("errors", self.errors),
+                  ("already done", self.skipped), ("duplicates", self.duplicates), ("stale", self.stale),
+                  ("seconds", f"{self.seconds:.1f}")]
+        return (f"<div>{html_lines([summary_text(self)], bold=True)}"
+                f"{html_table([name for name, _ in counts], [[count for _, count in counts]], right=range(7))}"
+                f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}</div>")
+
     def as_dict(self) -> dict[str, Any]:
         """The summary as the JSON object ``stich batch --json`` prints."""
         return {"records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
                 "duplicates": self.duplicates, "stale": self.stale, "seconds": round(self.seconds, 3)}
+
+
+def summary_text(summary: BatchSummary) -> str:
+    """A run's last line (``stich batch``'s): what it wrote where, what was done before, its duplicates and its
+    time; counts with thousands separators, as the progress lines have them."""
+    one = summary.duplicates == 1
+    duplicates = (f", {summary.duplicates:,} duplicate{'' if one else 's'} of {'a record' if one else 'records'} "
+                  "above (the same text): answered once" if summary.duplicates else "")
+    errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
+    return (f"{summary.written:,} written to {summary.out or 'the output'} ({summary.solved:,} solved, {errors}), "
+            f"{summary.skipped:,} already done{duplicates}, {summary.seconds:.1f} s")
+
+
+def stale_text(summary: BatchSummary) -> str | None:
+    """The output's lines that answer no record of the input (regenerated, or a record edited), said once; None
+    where there are none."""
+    if not summary.stale:
+        return None
+    ids = ", ".join(summary.stale_ids) + (", ..." if summary.stale > len(summary.stale_ids) else "")
+    out, source = summary.out or "the output", summary.source or "the input"
+    if summary.stale == 1:
+        return (f"1 line of {out} answers a record no longer in {source} (its id {ids}): it stays; remove it or "
+                "write to a new file")
+    return (f"{summary.stale:,} lines of {out} answer records no longer in {source} (their ids {ids}): they "
+            "stay; remove them or write to a new file")
 
 
 # --- one record --------------------------------------------------------------------------------------------------
@@ -657,7 +699,8 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
             raise type(error)(error.errno, f"{error.strerror}; {kept}", str(out_path)) from None
         raise
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
-                        duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done))
+                        duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
+                        source=os.fspath(source), out=os.fspath(out_path))
 
 
 #: How many ids of stale lines a summary names.

@@ -34,7 +34,8 @@ from .games.base import Game
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
-from .sampling import interval_note
+from .html_tables import html_lines, html_table
+from .sampling import ALL_ALIKE, ReportTable, interval_note, table_text
 from .search.boundary import check_time_limit
 from .scoring import check_scoring_inputs, read_pot, score_deal
 from .workers import local_workers, run_pool
@@ -191,6 +192,127 @@ class MatchResult:
             document["difference"] = {"first": first, "second": second, **mean.as_dict(),
                                       "deals": self.deals_counted, "paired": self.rotate}
         return document
+
+    def __str__(self) -> str:
+        """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`); the
+        dataclass ``repr`` stays for debugging."""
+        report = match_report(self)
+        lines = [report.heading, report.setup, report.pot_note]
+        if report.table is not None:
+            lines += table_text(report.table)
+        lines += [report.fixed, report.side, report.difference, report.intervals, report.no_means, report.stopped,
+                  report.mixed and f"note: {report.mixed}"]
+        return "\n".join(line for line in lines if line is not None)
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter, the bots' means as a table."""
+        report = match_report(self)
+        parts = [html_lines([report.heading], bold=True),
+                 html_lines(line for line in (report.setup, report.pot_note) if line is not None)]
+        if report.table is not None:
+            title, columns, rows = report.table
+            parts += [html_lines([title], bold=True), html_table(columns, rows, right={1, 2})]
+        parts.append(html_lines(line for line in (report.fixed, report.side, report.difference, report.intervals,
+                                                  report.no_means, report.stopped) if line is not None))
+        parts.append(html_lines([f"note: {report.mixed}"] if report.mixed else [], small=True))
+        return f"<div>{''.join(parts)}</div>"
+
+
+def signed_interval(value: float, low: float, high: float) -> str:
+    """``+2.30 (+1.23 .. +3.37)``: a signed mean and its interval, or the mean alone where there is none."""
+    if math.isnan(low):
+        return f"{value:+.2f}"
+    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"
+
+
+def mean_text(mean: Mean) -> str:
+    """``+2.30 (+1.23 .. +3.37)``; where every board gave the same value, that instead of an interval of no width
+    (a certainty the boards do not show), as analyse and advice say it."""
+    if mean.note == ALL_ALIKE:
+        return f"{mean.mean:+.2f} (all {mean.count:,} boards alike: no interval)"
+    return signed_interval(mean.mean, mean.low, mean.high)
+
+
+def setup_text(result: MatchResult) -> str | None:
+    """The line that says what the match was played with besides its seed and boards: each bot's settings, the
+    contract and declarer, the variant (None where the result does not say)."""
+    setup = result.setup
+    if setup is None:
+        return None
+    bots = []
+    for name, _ in setup.players:
+        player = setup.player(name)
+        said = ([f"{player['samples']:,} samples a card"] if player["samples"] else []) \
+            + ([f"plays for the {player['plays_for']}"] if player["plays_for"] else []) \
+            + ([f"at most {player['card_time']:g} s a card"] if player["card_time"] else [])
+        bots.append(f"{name} ({', '.join(said)})" if said else name)
+    contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
+    variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
+    title = get_game(result.game).declarer_title  # Kratzen's attacker
+    return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"
+
+
+@dataclass(frozen=True)
+class MatchReport:
+    """The texts of a match's report, in ``stich match``'s order: the command prints each with its own wrapping,
+    ``str(result)`` and Jupyter lay them out. None is a line this match does not have."""
+
+    heading: str
+    setup: str | None
+    pot_note: str | None  # a pot of 0, where the game is paid from one
+    table: ReportTable | None  # each bot's seats played and mean settlement (None: no board played whole)
+    fixed: str | None  # one bot holds every seat: 0 by construction
+    side: str | None  # the declaring side's (the attacker's) mean
+    difference: str | None
+    intervals: str | None  # what the intervals are over
+    no_means: str | None
+    stopped: str | None
+    mixed: str | None  # boards by more than one engine build (:func:`mixed_builds_text`)
+
+
+def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
+    """The report of ``result``, a match of ``boards`` boards (None: as many as it was asked for, ``result.boards``;
+    ``stich match`` gives its count). The intervals are over the boards, and the report says so, so that the seats
+    played are not read as the sample size."""
+    count = result.boards if boards is None else boards
+    game = get_game(result.game)
+    played = len(result.deals)
+    rotations = len(result.deals[0].bots) if result.rotate and played else 1
+    heading = (f"{result.game}: {count:,} board{'' if count == 1 else 's'} (seed {result.seed})"
+               + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
+                  if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
+    pot_note = ("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot N)"
+                if game.has_pot and not result.pot else None)
+    counted = result.declaring_side.count
+    units = game.score_unit
+    table: ReportTable | None = None
+    fixed = side = difference = intervals = no_means = stopped = None
+    if counted:
+        table = ("mean settlement per seat and deal", ("bot", "seats played", f"mean settlement ({units})"),
+                 [(name, str(result.seats[name]), mean_text(mean)) for name, mean in result.bots.items()])
+        if len(result.bots) == 1 and next(iter(result.bots.values())).fixed:
+            fixed = f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), no interval"
+        if game.has_pot:  # every seat for itself, paid in chips from and into the pot
+            side = (f"attacker (seat {result.deals[0].declarer}): {mean_text(result.declaring_side)} {units} per "
+                    "deal, his own payment")
+        else:
+            side = f"declaring side: {mean_text(result.declaring_side)} {units} per deal"
+        if result.difference is not None:
+            first, second, gap = result.difference
+            difference = (f"{first} - {second}: {mean_text(gap)} {units} per deal, "
+                          + ("paired (the same cards)" if result.rotate
+                             else "not paired (--no-rotate: each bot keeps its seat)"))
+        if counted > 1:
+            intervals = (f"95% intervals over {counted} boards, one value a board"
+                         + (" (its mean over the rotations)" if rotations > 1 else ""))
+    else:
+        no_means = "no board played in all its rotations: no means"
+    if result.stopped:
+        cut = played - result.deals_counted
+        stopped = (f"stopped by the {result.stopped} after {played} of {count * rotations} deals: the result so far"
+                   + (f" (not counted: the {cut:,} deal{'' if cut == 1 else 's'} of a board cut short)" if cut else ""))
+    return MatchReport(heading, setup_text(result), pot_note, table, fixed, side, difference, intervals, no_means,
+                       stopped, mixed_builds_text(result.engine_builds))
 
 
 def play_out(position: Position, bots: Sequence[Bot]) -> Position:

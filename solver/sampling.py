@@ -36,6 +36,7 @@ from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import read_pot
 from .generate import DEFAULT_SEED
+from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
@@ -180,6 +181,10 @@ class HandAnalysis:
         """The report for people (``print(analysis)``), as ``stich analyse`` prints it: the chances, the means, the
         bonuses and the opening cards (:func:`report_text`); the dataclass ``repr`` stays for debugging."""
         return report_text(self.as_dict())
+
+    def _repr_html_(self) -> str:
+        """The same report for Jupyter, its tables as HTML tables (:func:`report_html`)."""
+        return report_html(self.as_dict())
 
     def as_dict(self) -> dict[str, Any]:
         """The ``analyse`` document: an interval that has no width (one sample, or all alike) is written as nulls
@@ -1113,23 +1118,34 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
 
 
 def table_text(table: ReportTable) -> list[str]:
-    """A report table as plain text: its title, then its columns and rows aligned, two spaces apart."""
+    """A report table as plain text: its title, then its columns and rows aligned, two spaces apart (a cell of
+    several lines, as a header ``behind\\nthe best``, takes as many)."""
     title, columns, rows = table
-    widths = [max(len(str(row[i])) for row in [columns, *rows]) for i in range(len(columns))]
-    return [title] + ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-                      for row in [columns, *rows]]
+    cells = [[str(cell).split("\n") for cell in row] for row in [columns, *rows]]  # a cell may have several lines
+    widths = [max(len(line) for row in cells for line in row[i]) for i in range(len(columns))]
+    lines = [title]
+    for row in cells:
+        for k in range(max(len(cell) for cell in row)):
+            lines.append("  ".join((cell[k] if k < len(cell) else "").ljust(width)
+                                   for cell, width in zip(row, widths)).rstrip())
+    return lines
 
 
-def report_text(document: Mapping[str, Any]) -> str:
-    """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as plain text: what ``stich analyse`` prints of it,
-    without its colours (the cards as the hand diagram writes them: ``♠K`` in a French pack)."""
+def card_names(game: str, cards: Sequence[str]) -> str:
+    """Cards by name as the hand diagram writes them (``♠K ♥K`` in a French pack), a space apart."""
     from .diagram import SuitStyle
 
-    pack = get_game(document["game"]).pack
+    pack = get_game(game).pack
     style = SuitStyle.of(pack)
+    return " ".join(style.card(pack, pack.parse(card).index) for card in cards)
 
+
+def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[ReportTable, frozenset[int]]]]:
+    """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as ``stich analyse`` reports it: its lines above the
+    tables, and the tables, each with its columns of numbers (the cards as the hand diagram writes them: ``♠K`` in a
+    French pack). :func:`report_text` and :func:`report_html` lay them out."""
     def names(cards: Sequence[str]) -> str:
-        return " ".join(style.card(pack, pack.parse(card).index) for card in cards)
+        return card_names(document["game"], cards)
 
     lines = [f"{document['game']} {document['contract']}, seat {document['seat']}: {names(document['hand'])}"]
     lines += [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
@@ -1139,12 +1155,30 @@ def report_text(document: Mapping[str, Any]) -> str:
     best = best_card_parts(document)
     if best is not None:
         lines.append(best[0] + names([best[1]]) + best[2])
-    lines += table_text(bonus_table(document))
+    tables = [(bonus_table(document), frozenset({2}))]
     openings = opening_table(document)
     if openings is not None:
         title, columns, rows = openings
-        lines += table_text((title, columns, [(names([row[0]]), *row[1:]) for row in rows]))
+        tables.append(((title, columns, [(names([row[0]]), *row[1:]) for row in rows]),
+                       frozenset(range(1, len(columns)))))
+    return lines, tables
+
+
+def report_text(document: Mapping[str, Any]) -> str:
+    """The ``analyse`` document as plain text: what ``stich analyse`` prints of it, without its colours."""
+    lines, tables = report_parts(document)
+    for table, _ in tables:
+        lines += table_text(table)
     return "\n".join(lines)
+
+
+def report_html(document: Mapping[str, Any]) -> str:
+    """The same for Jupyter: the lines, then each table under its title."""
+    lines, tables = report_parts(document)
+    parts = [html_lines(lines[:1], bold=True), html_lines(lines[1:])]
+    for (title, columns, rows), numbers in tables:
+        parts += [html_lines([title], bold=True), html_table(columns, rows, right=numbers)]
+    return f"<div>{''.join(parts)}</div>"
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position", "interval_note"]

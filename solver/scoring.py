@@ -17,6 +17,7 @@ from .errors import ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game
 from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot, side_text
+from .html_tables import html_table
 from .position import Position, check_position
 
 if TYPE_CHECKING:
@@ -58,21 +59,14 @@ class Settlement:
 
     def _repr_html_(self) -> str:
         """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""
-        cell = 'style="padding:2px 8px;text-align:{}"'
         head, *body = self._item_rows()
-        rows = ["<tr>" + "".join(f"<th {cell.format('left')}>{escape(name)}</th>" for name in head) + "</tr>"]
-        for row in body:
-            rows.append("<tr>" + "".join(
-                f"<td {cell.format('right' if column in NUMBER_COLUMNS else 'left')}>{escape(text)}</td>"
-                for column, text in zip(ITEM_COLUMNS, row)) + "</tr>")
+        numbers = {column for column, name in enumerate(ITEM_COLUMNS) if name in NUMBER_COLUMNS}
         payments = self._payment_cells()
-        paid = ("<tr>" + "".join(f"<th {cell.format('right')}>{escape(seat)}</th>" for seat, _ in payments)
-                + "</tr><tr>" + "".join(f"<td {cell.format('right')}>{escape(value)}</td>" for _, value in payments)
-                + "</tr>")
+        paid = html_table([seat for seat, _ in payments], [[value for _, value in payments]],
+                          right=range(len(payments)))
         notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
         return (f'<div><p style="font-weight:bold">{escape(f"{self.game} {self.contract}")}</p>'
-                f'<table style="border-collapse:collapse">{"".join(rows)}</table>'
-                f'<p>payments</p><table style="border-collapse:collapse">{paid}</table>{notes}</div>')
+                f'{html_table(head, body, right=numbers)}<p>payments</p>{paid}{notes}</div>')
 
     def _item_rows(self) -> list[tuple[str, ...]]:
         """The header and one row per item, as text (what both renderings show)."""

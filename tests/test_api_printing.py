@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,190 @@ def test_a_zwanzigerrufen_analysis_prints_its_cards_as_the_command_does():
     text = str(analysis)
     assert text.splitlines()[0] == "Zwanzigerrufen Normal, seat 1: T21 T20 T19 T18 T15 T14 T13 T12 ♠K ♥K"
     assert "best single opening card over all samples: ♥K, " in text and "\n♥K " in text.split("opening cards")[1]
+
+
+class _Cells(HTMLParser):
+    """The text of every cell of an HTML rendering, row by row (and that it parses)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.paragraphs: list[str] = []
+        self._text: list[str] | None = None
+        self._in_p = False
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._text = []
+        elif tag == "p":
+            self._in_p, self._text = True, []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._text is not None:
+            self.rows[-1].append("".join(self._text))
+            self._text = None
+        elif tag == "p" and self._in_p:
+            self.paragraphs.append("".join(self._text or []))
+            self._in_p, self._text = False, None
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text.append(data)
+
+
+def cells(html: str) -> list[list[str]]:
+    return _Cells(html).rows
+
+
+def test_a_contract_table_renders_in_jupyter_as_stich_table_prints_it():
+    """A notebook showed a contract table as the list's repr, a dataclass dump a row; now ``contract_table`` gives a
+    ContractTable (a list of its entries) that prints a row an entry and renders the command's table."""
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    table = solver.contract_table(position, settlement=True)
+    assert isinstance(table, list) and table == list(table) and str(table).splitlines()[0] == str(table[0])
+    rows = cells(table._repr_html_())
+    assert rows[0] == ["contract", "declarer", "side", "value", "needs", "result", "settlement"]
+    assert rows[1] == ["Normal T20", "1", "1+2", "67", "45", "won", "+4"] == cells(table[0]._repr_html_())[1]
+    assert len(rows) == 1 + len(table)
+    kratzen = solver.contract_table(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    shown = _Cells(kratzen._repr_html_())
+    assert shown.rows[:2] == [["contract", "attacker", "seat 1", "seat 2", "seat 3", "result"],
+                              ["Trump E", "1", "2/2 ✓", "0/1 ✗", "2/1 ✓", "won"]]
+    assert shown.paragraphs[-1] == "each seat: tricks it can guarantee against everyone / tricks it needs"
+    refused = solver.analysis.TableEntry("Solo & <b>", 2, biddable=False, reason="seat 2 holds T20..T16")
+    html = refused._repr_html_()
+    assert "<b>" not in html
+    assert cells(html)[1] == ["Solo & <b>", "2", "-", "-", "-", "not biddable: seat 2 holds T20..T16"]
+
+
+def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
+    """Each BonusCheck and DealtBonus renders in Jupyter as its ``stich check`` row: the bonus, for whom, what,
+    and the answer its ``str`` gives; check_bonuses' list (a BonusChecks) as the table of them all."""
+    checks = solver.check_bonuses(valat)
+    assert isinstance(checks, list) and str(checks).splitlines() == [str(check) for check in checks]
+    table = cells(checks._repr_html_())
+    assert table[0] == ["bonus", "for", "what", "forced alone?"] and len(table) == 1 + len(checks)
+    assert table[1:] == [list(check.cells()) for check in checks]
+    valat_check = next(check for check in checks if check.bonus == "valat")
+    rows = cells(valat_check._repr_html_())
+    assert rows == [["bonus", "for", "what", "forced alone?"],
+                    ["valat", "seat 1", "the declaring side takes every trick (Valat)", "yes - seat 1 can force it"]]
+    assert str(valat_check).endswith(rows[1][3])
+    trull = next(bonus for bonus in solver.dealt_bonuses(valat) if bonus.bonus == "trull")
+    assert cells(trull._repr_html_())[1] == ["trull", "-", "one player was dealt TS T21 T1 (Trull)",
+                                             "no - nobody was dealt all three; decided by the deal, no search"]
+    assert str(trull).endswith(trull.answer())
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    first = solver.check_bonuses(kratzen)[0]
+    assert cells(first._repr_html_()) == [["target", "for", "what", "forced alone?"],
+                                          ["tricks", "seat 1", "tricks seat 1 can guarantee against everyone",
+                                           "yes - guarantees 2 tricks, needs 2"]]
+
+
+def test_a_hand_analysis_renders_its_report_in_jupyter():
+    """A HandAnalysis renders the report ``print(analysis)`` gives (solver.sampling.report_parts builds both): its
+    lines as paragraphs, its bonus and opening-card tables as HTML tables, the cards written as the diagram does."""
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
+    shown, text = _Cells(analysis._repr_html_()), str(analysis).splitlines()
+    assert shown.paragraphs[:5] == text[:5]
+    assert shown.paragraphs[1] == "4 samples (seed 1); scored with pot 4" and "+2.25 chips" in shown.paragraphs[2]
+    assert shown.rows[:2] == [["target", "whose", "forced"],
+                              ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% .. 100.0%)"]]
+    assert ["card", "mean payment", "win", "mean tricks"] in shown.rows
+    assert ["SU", "+2.25", "100.0% (95%: 51.0% .. 100.0%)", "2.2"] in shown.rows
+    french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
+                                 workers=1)
+    assert _Cells(french._repr_html_()).paragraphs[0] == str(french).splitlines()[0]
+    assert any(row[0] == "♥K" for row in _Cells(french._repr_html_()).rows)
+
+
+def test_a_match_prints_and_renders_its_report_as_stich_match_does():
+    """``print(play_match(...))`` printed the dataclass dump of every deal; now the report ``stich match`` prints
+    (solver.match.match_report builds its lines and table for both), and Jupyter renders the means as a table."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from solver.bots import CheaterBot, RandomBot
+    from solver.match import play_match
+
+    result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
+    text = str(result).splitlines()
+    assert text[0] == "Kratzen: 3 boards (seed 1), each played 3 times with the bots rotated; pot 4"
+    assert text[1] == ("bots: random, cheater (plays for the score); each board's own contract, attacker 1; "
+                       "variant: the game's defaults")
+    assert text[2:4] == ["mean settlement per seat and deal", "bot      seats played  mean settlement (chips)"]
+    assert text[4] == "random   18            -1.89 (-3.97 .. +0.19)"
+    assert text[-3:] == ["attacker (seat 1): -4.89 (-13.97 .. +4.19) chips per deal, his own payment",
+                         "random - cheater: -0.78 (-5.63 .. +4.07) chips per deal, paired (the same cards)",
+                         "95% intervals over 3 boards, one value a board (its mean over the rotations)"]
+    shown = CliRunner().invoke(app, ["match", "--game", "kratzen", "--bots", "random,random,cheater", "-n", "3",
+                                     "-j", "1", "--pot", "4"]).stdout.splitlines()
+    for line in text[:2] + text[-3:]:  # the lines around the table, word for word
+        assert line in shown
+    html = _Cells(result._repr_html_())
+    assert html.paragraphs[0] == text[0] and text[-1] in html.paragraphs
+    assert html.rows == [["bot", "seats played", "mean settlement (chips)"],
+                         ["random", "18", "-1.89 (-3.97 .. +0.19)"], ["cheater", "9", "-1.11 (-7.80 .. +5.58)"]]
+    assert repr(result).startswith("MatchResult(game='Kratzen'")
+
+
+def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
+    """``print(contract_advice(...))`` printed the dataclass dump of every row; now the advice ``stich analyse
+    --contract all`` prints (solver.advice.contract_advice_report builds its lines and tables for both), and Jupyter
+    renders the contracts (the cards) as a table."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from solver.advice import card_advice, contract_advice
+
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
+    text = str(advice).splitlines()
+    assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
+                        "contracts by seat 1's mean payment (game units ± the 95% interval; paired samples)"]
+    assert "1   Rufer G     +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
+    assert "payment: the seat's share of its side's settlement (two seats share a Rufer's)" in text
+    shown = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
+                                     "1", "--contract", "all", "--samples", "8", "-j", "1"]).stdout.splitlines()
+    notes = text[text.index("payment: the seat's share of its side's settlement (two seats share a Rufer's)") - 3:]
+    assert notes == shown[-len(notes):] and text[:2] == shown[:2]  # the lines around the table, word for word
+    html = _Cells(advice._repr_html_())
+    assert html.paragraphs[:2] == text[:2] and html.paragraphs[-1] == text[-1]
+    assert html.rows[0] == ["", "contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
+    assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
+    assert len(html.rows) == 1 + len(advice.rows) and "<br>12% (2-47%) Schneider" in advice._repr_html_()
+    assert repr(advice).startswith("ContractAdvice(game='Schafkopf'")
+
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    cards = card_advice(position, 3, samples=3, workers=1)
+    text = str(cards).splitlines()
+    assert text[:3] == ["Zwanzigerrufen, Normal T20: seat 3 to move after 24 cards played", "3 samples (seed 1)",
+                        "cards by seat 3's mean payment (game units ± the 95% interval; paired)"]
+    assert "1  ♠G    -2.00 (all alike)  best                 0% (0-56%)" in text
+    html = _Cells(cards._repr_html_())
+    assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win"],
+                             ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)"]]
+    assert html.paragraphs[-1] == text[-1] == "payment: the seat's share of its side's settlement"
+
+
+def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp_path):
+    """``print(solve_batch(...))`` printed the dataclass; now the line ``stich batch`` ends with (solver.batch's
+    summary_text, which names the output the summary now keeps), and Jupyter renders the counts as a table."""
+    out = tmp_path / "out.jsonl"
+    summary = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
+    assert str(summary) == (f"5 written to {out} (5 solved, 0 errors), 0 already done, {summary.seconds:.1f} s")
+    html = _Cells(summary._repr_html_())
+    assert html.paragraphs == [str(summary)]
+    assert html.rows == [["records", "solved", "errors", "already done", "duplicates", "stale", "seconds"],
+                         ["5", "5", "0", "0", "0", "0", f"{summary.seconds:.1f}"]]
+    again = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
+    assert str(again).startswith(f"0 written to {out} (0 solved, 0 errors), 5 already done, ")
+    stale = solver.BatchSummary(2, 0, 2, 0, 1.0, stale=3, stale_ids=("a.tbn:1#1", "a.tbn:9#2"), source="a.tbn",
+                                out="o.jsonl")
+    assert str(stale).splitlines() == [
+        "3 lines of o.jsonl answer records no longer in a.tbn (their ids a.tbn:1#1, a.tbn:9#2, ...): they stay; "
+        "remove them or write to a new file", "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
+    assert _Cells(stale._repr_html_()).paragraphs == str(stale).splitlines()[::-1]

@@ -18,9 +18,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("solver", "cli")
 #: The ground floor: cards and deals, the play state, variants, errors and the file formats (with the small file
-#: helpers the formats write with, and the [Announcements] tag's parser). They import nothing above them.
+#: helpers the formats write with, the [Announcements] tag's parser, and the HTML tables results render as in Jupyter).
+#: They import nothing above them.
 GROUND_FLOOR = ("solver.cards", "solver.deal", "solver.state", "solver.variant", "solver.errors", "solver.formats",
-                "solver.files", "solver.announcements")
+                "solver.files", "solver.announcements", "solver.html_tables")
 
 
 def module_name(path: Path) -> str:

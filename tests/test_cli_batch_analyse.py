@@ -355,16 +355,16 @@ def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path):
 
 def test_batch_summary_counts_have_thousands_separators_as_its_progress_lines_do():
     # a 50,000-record run logged "6,582 of 50,000 written" and ended with "50000 written ... (50000 solved"
-    from solver.batch import BatchSummary
-    from solver.cli.batch import _summary_text
+    from solver.batch import BatchSummary, summary_text
 
-    summary = BatchSummary(records=52_000, skipped=1_000, solved=49_000, errors=1_000, seconds=3.25, duplicates=1_000)
-    assert _summary_text(summary, Path("out.jsonl")) == (
-        "stich: 50,000 written to out.jsonl (49,000 solved, 1,000 errors), 1,000 already done, 1,000 duplicates of "
+    summary = BatchSummary(records=52_000, skipped=1_000, solved=49_000, errors=1_000, seconds=3.25, duplicates=1_000,
+                           out="out.jsonl")
+    assert summary_text(summary) == (
+        "50,000 written to out.jsonl (49,000 solved, 1,000 errors), 1,000 already done, 1,000 duplicates of "
         "records above (the same text): answered once, 3.2 s")
-    one = BatchSummary(records=2, skipped=0, solved=1, errors=1, seconds=0.0, duplicates=1)
-    assert _summary_text(one, Path("o")) == ("stich: 2 written to o (1 solved, 1 error), 0 already done, 1 duplicate "
-                                             "of a record above (the same text): answered once, 0.0 s")
+    one = BatchSummary(records=2, skipped=0, solved=1, errors=1, seconds=0.0, duplicates=1, out="o")
+    assert summary_text(one) == ("2 written to o (1 solved, 1 error), 0 already done, 1 duplicate "
+                                 "of a record above (the same text): answered once, 0.0 s")
 
 
 def test_a_contract_list_is_checked_as_a_single_contract_is():

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from ..deal import MAX_NUMBER_DIGITS, small_number
 from ..errors import ParseError, StichError, is_whole_number
 from ..formats.tbn import Record
+from ..html_tables import html_table
 from ..state import PlayState
 
 #: The largest pot: the tag's limit of nine digits (``solver.deal.MAX_NUMBER_DIGITS``), for the argument too.
@@ -68,12 +69,25 @@ class DealtBonus:
         return {"bonus": self.bonus, "description": self.description, "side": list(self.side), "seat": self.seat,
                 "made": self.made, "counts": self.counts, "decided_by": self.decided_by, "reason": self.reason}
 
+    def answer(self) -> str:
+        """Its answer as ``stich check`` words it: ``yes - seat 4 was dealt them; decided by the deal, no search``
+        (``open`` while the tricks to come decide it)."""
+        return f"{'open' if self.made is None else 'yes' if self.made else 'no'} - {self.reason}"
+
     def __str__(self) -> str:
         """The row ``stich check`` prints for it: ``four_kings for seat 4: one player was dealt the four Kings
         (4 Kings): yes - seat 4 was dealt them; decided by the deal, no search``."""
-        answer = "open" if self.made is None else "yes" if self.made else "no"
         who = f" for {side_text(self.side)}" if self.side else ""
-        return f"{self.bonus}{who}: {self.description}: {answer} - {self.reason}"
+        return f"{self.bonus}{who}: {self.description}: {self.answer()}"
+
+    def _repr_html_(self) -> str:
+        """The same row for Jupyter, under ``stich check``'s columns (:data:`CHECK_COLUMNS`)."""
+        return html_table(CHECK_COLUMNS, [(self.bonus, side_text(self.side) if self.side else "-", self.description,
+                                           self.answer())])
+
+
+#: The columns of ``stich check``'s table, which a bonus check and a dealt bonus render under in Jupyter.
+CHECK_COLUMNS = ("bonus", "for", "what", "forced alone?")
 
 
 @dataclass(frozen=True)

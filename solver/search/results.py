@@ -10,6 +10,7 @@ from ..cards import Card, Pack
 from ..errors import StichError
 from ..games.base import Objective
 from ..games.outcome import seats_of, side_text
+from ..html_tables import html_table
 from ..state import PlayState
 
 
@@ -169,13 +170,9 @@ class SolveResult:
         if self.objective.description:
             parts.append(f"<p>{escape(self.objective.description)}</p>")
         if self.card_values:
-            cell = 'style="padding:2px 8px;text-align:{}"'
             named = self.card_names().items() if self.pack is not None else \
                 [(str(cv.card), cv.value) for cv in self.card_values]
-            rows = "".join(f"<tr><td {cell.format('left')}>{escape(name)}</td><td {cell.format('right')}>{value}</td>"
-                           "</tr>" for name, value in named)
-            parts.append(f'<table style="border-collapse:collapse"><tr><th {cell.format("left")}>card</th>'
-                         f'<th {cell.format("right")}>value of the rest</th></tr>{rows}</table>')
+            parts.append(html_table(("card", "value of the rest"), named, right={1}))
         if self.line:
             parts.append(f"<p>{escape(self._lines()[-1])}</p>")
         return f"<div>{''.join(parts)}</div>"

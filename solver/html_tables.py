@@ -1,0 +1,35 @@
+"""The HTML that Jupyter shows for the API's results (their ``_repr_html_``): tables and lines of text, every text
+escaped. One builder, so that a result, a settlement, an analysis and a match look alike in a notebook; it sits on
+the ground floor because results of every layer use it (a game's ``DealtBonus`` too)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Collection, Iterable, Sequence
+
+#: A cell's style: a little padding, aligned left or right.
+CELL = 'style="padding:2px 8px;text-align:{}"'
+
+
+def html_table(head: Sequence[str], rows: Iterable[Sequence[object]], *, right: Collection[int] = ()) -> str:
+    """A table with a row of column names (empty: no header row) above ``rows``; the columns numbered in ``right``
+    are aligned right (numbers), the others left; every cell escaped, its lines kept apart (``<br>``)."""
+    def text(cell: object) -> str:
+        return escape(str(cell)).replace("\n", "<br>")
+
+    def row(cells: Sequence[object], tag: str) -> str:
+        return "<tr>" + "".join(f"<{tag} {CELL.format('right' if column in right else 'left')}>{text(cell)}</{tag}>"
+                                for column, cell in enumerate(cells)) + "</tr>"
+    lines = ([row(head, "th")] if head else []) + [row(cells, "td") for cells in rows]
+    return f'<table style="border-collapse:collapse">{"".join(lines)}</table>'
+
+
+def html_lines(lines: Iterable[str], *, bold: bool = False, small: bool = False) -> str:
+    """Each line a paragraph, escaped (``bold``: a heading; ``small``: a note)."""
+    def one(line: str) -> str:
+        text = f"<small>{escape(line)}</small>" if small else escape(line)
+        return f'<p style="font-weight:bold">{text}</p>' if bold else f"<p>{text}</p>"
+    return "".join(one(line) for line in lines)
+
+
+__all__ = ["CELL", "html_lines", "html_table"]
