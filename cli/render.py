@@ -57,8 +57,8 @@ class _DataConsole(Console):
                 column.overflow = "fold"
         if tables:
             unbounded = self.options.update_width(1 << 16)
-            widths = [Measurement.get(self, unbounded, table) for table in tables]
-            if max(width.minimum for width in widths) > self.width:
+            if max(_least_width(self, unbounded, table) for table in tables) > self.width:
+                widths = [Measurement.get(self, unbounded, table) for table in tables]
                 needed = max(width.maximum for width in widths)  # print's width= is capped: widen the console
                 width = self.width
                 self.width = needed
@@ -76,6 +76,18 @@ class _DataConsole(Console):
             super().on_broken_pipe()  # goes quiet and points stdout at /dev/null, then exits 1
         except SystemExit:
             raise SystemExit(EXIT_PIPE_CLOSED) from None
+
+
+def _least_width(console: Console, options: Any, table: Table) -> int:
+    """The narrowest width ``table`` fits in whole. Rich's own measure takes each cell's longest word as its least
+    width, but a ``no_wrap`` column keeps its cells whole, so rich met a table too wide for its no_wrap columns by
+    squeezing its other columns below their padding (the contract advice's bonus columns printed empty at 80)."""
+    least = Measurement.get(console, options, table).minimum
+    for column in table.columns:
+        if column.no_wrap:
+            cells = [Measurement.get(console, options, cell) for cell in (column.header, *column.cells)]
+            least += max(cell.maximum for cell in cells) - max(cell.minimum for cell in cells)
+    return least
 
 
 def stdout_console() -> Console:

@@ -1589,6 +1589,16 @@ def test_a_table_too_wide_for_the_terminal_loses_no_value():
     assert text.count("absolut_against") == 3
 
 
+def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
+    # the contract advice's figures do not wrap: at 80 columns (a terminal, or COLUMNS=80 piped) rich squeezed its
+    # "bonuses made" and "against" columns to a border's width and printed them empty
+    hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
+    done = _stich("analyse", *hand, "-n", "4", "--seed", "1", "-j", "1", COLUMNS="80")
+    assert done.returncode == 0, done.stderr
+    assert "bonuses made" in done.stdout and "Laufende" in done.stdout and "Schneider" in done.stdout
+    assert "\u2503 \u2503" not in done.stdout and "\u2502 \u2502" not in done.stdout  # no column of no width
+
+
 def test_environment_variables_are_read_only_by_commands_that_search():
     # a bad STICH_TABLE_MB failed every command, even --help and deal, and --table-mb did not override it
     assert _stich("solve", "--help", STICH_TABLE_MB="abc").returncode == 0
