@@ -1567,6 +1567,17 @@ def test_output_for_an_encoding_without_suit_signs_shows_letters():
         "\u2665" in _stich("solve", str(EXAMPLES / "valat.tbn"), "--line", PYTHONIOENCODING="utf-8").stdout
 
 
+def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
+    # LANG=C with PYTHONUTF8=0: stdout is ASCII with surrogateescape, not strict, so it was left failing: Kratzen's
+    # table (its seats' marks) and the advice (its ±) ended in a UnicodeEncodeError traceback
+    c_locale = {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
+    for args in (("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1"), ("analyse", *hand, "-n", "2", "-j", "1")):
+        done = _stich(*args, **c_locale)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        assert done.stdout.isascii() and ("Trump E" in done.stdout or "Rufer G" in done.stdout)
+
+
 def test_a_table_too_wide_for_the_terminal_loses_no_value():
     # rich cut cells with an ellipsis ('absolu...' for absolut and absolut_against alike) or squeezed a column away
     import io
