@@ -30,7 +30,7 @@ from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
 from .records import emit_json, run_over_records
-from .render import CardPainter, plural, record_head, stderr_console, stdout_console
+from .render import CardPainter, glyph, plural, record_head, stderr_console, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -338,7 +338,7 @@ def plus_minus(value: float, interval: list, note: str | None = None) -> str:
         return f"{value:+.2f} (all alike)"
     if low is None or math.isnan(low):
         return f"{value:+.2f}"
-    return f"{value:+.2f} ± {(high - low) / 2:.2f}"
+    return f"{value:+.2f} {glyph('±', '+/-')} {(high - low) / 2:.2f}"
 
 
 def _behind_note(document: dict, console, what: str) -> None:
@@ -418,7 +418,8 @@ def render_advice(document: dict, console=None) -> None:
                   + ("; every contract announcing nothing and with each announcement" if each else ""))
     if _nothing_solved(document, console):
         return
-    table = Table(title=f"contracts by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% "
+    pm = glyph("±", "+/-")
+    table = Table(title=f"contracts by seat {document['seat']}'s mean payment ({_units(document)} {pm} the 95% "
                         "interval; paired samples)", title_justify="left")
     # a game without bonuses (Kratzen: the pot's payouts and penalties are the game) has no bonus columns
     with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["contracts"])
@@ -534,7 +535,8 @@ def _gain_table(document: dict, console) -> None:
         table.add_row(row["contract"], plus_minus(gain["mean"], gain["interval"], gain["interval_note"]),
                       f"{gain['samples']:,}")
     console.print(table)
-    console.print("adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)")
+    console.print(f"adds: the mean over the samples both were settled on, {glyph('±', '+/-')} its 95% interval "
+                  "(each on its own)")
 
 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
@@ -624,7 +626,8 @@ def render_cards(document: dict, console=None) -> None:
     console.print(done + scored_with(document))
     if _nothing_solved(document, console):
         return
-    table = Table(title=f"cards by seat {document['seat']}'s mean payment ({_units(document)} ± the 95% interval; "
+    pm = glyph("±", "+/-")
+    table = Table(title=f"cards by seat {document['seat']}'s mean payment ({_units(document)} {pm} the 95% interval; "
                         "paired)",
                   title_justify="left")
     for column, justify in (("", "right"), ("card", "left"), ("mean payment", "right"),

@@ -130,6 +130,12 @@ def stdout_encodes(text: str) -> bool:
     return True
 
 
+def glyph(sign: str, fallback: str) -> str:
+    """``sign`` where stdout's encoding has it, else ``fallback`` (ASCII): the ``?`` that stands for any other
+    missing character would make a ✓ and a ✗ alike, and write ``+2.25 ? 3.98`` for ``+2.25 ± 3.98``."""
+    return sign if stdout_encodes(sign) else fallback
+
+
 def signs_shown() -> bool:
     """Whether stdout can show the suit signs (else cards and the diagram write suit letters)."""
     return stdout_encodes("".join(SIGNS.values()))
@@ -454,7 +460,7 @@ def render_table(document: Document, console: Console) -> None:
             elif cell in ("won", "lost"):
                 cells.append(yes_no(cell == "won", "won", "lost"))
             elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks
-                cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", "✓", "✗"))
+                cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", glyph("✓", "yes"), glyph("✗", "no")))
             else:
                 cells.append(cell)
         table.add_row(*cells)

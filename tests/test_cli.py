@@ -1578,6 +1578,22 @@ def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
         assert done.stdout.isascii() and ("Trump E" in done.stdout or "Rufer G" in done.stdout)
 
 
+def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_them():
+    # ASCII, Latin-1 and cp1252 lack ✓ and ✗: Kratzen's table wrote both as "?", so whether a seat met its target was
+    # lost; ASCII lacks ± too, and the advice wrote "+2.25 ? 3.98"
+    for encoding in ("ascii", "latin-1", "cp1252"):
+        table = _stich("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1", PYTHONIOENCODING=encoding)
+        assert table.returncode == 0, table.stderr
+        assert "2/2 yes" in table.stdout and "0/1 no" in table.stdout and " ?" not in table.stdout
+    hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
+    advice = _stich("analyse", *hand, "-n", "4", "--seed", "1", "-j", "1", PYTHONIOENCODING="ascii").stdout
+    assert "+2.25 +/- 3.98" in advice and "units +/- the 95%" in advice and "?" not in advice
+    latin = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", *hand, "-n",
+                            "4", "--seed", "1", "-j", "1"], capture_output=True, cwd=ROOT, timeout=300,
+                           env={**os.environ, "PYTHONIOENCODING": "latin-1"})
+    assert "+2.25 \u00b1 3.98" in latin.stdout.decode("latin-1")  # Latin-1 has the ±
+
+
 def test_a_table_too_wide_for_the_terminal_loses_no_value():
     # rich cut cells with an ellipsis ('absolu...' for absolut and absolut_against alike) or squeezed a column away
     import io
