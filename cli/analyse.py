@@ -30,7 +30,7 @@ from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
 from .records import emit_json, run_over_records
-from .render import CardPainter, glyph, plural, record_head, stderr_console, stdout_console
+from .render import CardPainter, glyph, on_a_terminal, plural, record_head, stderr_console, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -268,7 +268,7 @@ def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
     mean with its interval so far (nothing on a pipe or with --json). Ctrl-C says on stderr how far it got and that
     there is no report (it ended the command with 130 and not a word), and goes on (exit 130)."""
     console = stderr_console()
-    live = console.is_terminal and not as_json
+    live = on_a_terminal(console) and not as_json
     solved = [0]
     try:
         with (console.status("analyse: starting") if live else contextlib.nullcontext()) as status:
@@ -490,7 +490,7 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
     Returns the finished document."""
     latest: list = []
     console = stderr_console()
-    live = console.is_terminal and not as_json
+    live = on_a_terminal(console) and not as_json
     status: Any = None
 
     def show(advice) -> None:

@@ -67,7 +67,7 @@ class _DataConsole(Console):
                 finally:
                     self.width = width
                 return
-        elif not self.is_terminal and "soft_wrap" not in options:
+        elif not on_a_terminal(self) and "soft_wrap" not in options:
             options["soft_wrap"] = True  # a line of text piped on stays one line, for grep and for the reader
         super().print(*objects, **options)
 
@@ -90,11 +90,23 @@ def _least_width(console: Console, options: Any, table: Table) -> int:
     return least
 
 
+def on_a_terminal(console: Console) -> bool:
+    """Whether ``console`` writes to a terminal. Rich takes ``FORCE_COLOR`` for one, but it asks for colour only: a
+    pipe or a file stays one, its tables PIPE_WIDTH wide, its text unwrapped and its stderr without a spinner's
+    frames (``FORCE_COLOR=1 stich table x.tbn 2>log`` wrote a status line's every frame into the log)."""
+    if not console.is_terminal:
+        return False
+    try:
+        return console.file.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def stdout_console() -> Console:
     """The console for data (stdout): no automatic highlighting, a fixed width when piped (PIPE_WIDTH, or the
     COLUMNS variable when it is set, as rich reads it for a terminal)."""
     console = _DataConsole(highlight=False, emoji=False, soft_wrap=False)
-    if not console.is_terminal:
+    if not on_a_terminal(console):
         columns = os.environ.get("COLUMNS", "").strip()
         width = small_number(columns)
         console.width = width if width else PIPE_WIDTH
@@ -110,7 +122,7 @@ def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
     """A callback that shows what a long analysis is doing, on stderr and only on a terminal (a transient
     spinner): logs and pipes stay clean."""
     console = stderr_console()
-    if not console.is_terminal:
+    if not on_a_terminal(console):
         yield lambda text: None
         return
     with console.status(prefix) as status:

@@ -1594,6 +1594,16 @@ def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_
     assert "+2.25 \u00b1 3.98" in latin.stdout.decode("latin-1")  # Latin-1 has the ±
 
 
+def test_force_color_in_a_pipe_colours_only():
+    # rich takes FORCE_COLOR for a terminal: piped, the tables were 80 wide instead of 110, the notes wrapped, and
+    # the spinner's frames (cursor codes and all) went into a stderr redirected to a log
+    plain = _stich("table", str(EXAMPLES / "schafkopf.tbn"), "--board", "2")
+    forced = _stich("table", str(EXAMPLES / "schafkopf.tbn"), "--board", "2", FORCE_COLOR="1")
+    assert forced.returncode == plain.returncode == 0, forced.stderr
+    assert "\x1b[" in forced.stdout and forced.stderr == plain.stderr == ""
+    assert re.sub(r"\x1b\[[0-9;]*m", "", forced.stdout) == plain.stdout
+
+
 def test_a_table_too_wide_for_the_terminal_loses_no_value():
     # rich cut cells with an ellipsis ('absolu...' for absolut and absolut_against alike) or squeezed a column away
     import io
