@@ -30,7 +30,8 @@ from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
 from .records import emit_json, run_over_records
-from .render import CardPainter, glyph, on_a_terminal, plural, record_head, stderr_console, stdout_console
+from .render import (CardPainter, glyph, on_a_terminal, plural, record_head, spinner_for, stderr_console,
+                     stdout_console)
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -271,7 +272,8 @@ def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
     live = on_a_terminal(console) and not as_json
     solved = [0]
     try:
-        with (console.status("analyse: starting") if live else contextlib.nullcontext()) as status:
+        spinning = console.status("analyse: starting", spinner=spinner_for(console)) if live else None
+        with (contextlib.nullcontext() if spinning is None else spinning) as status:
             def show(analysis) -> None:
                 solved[0] = analysis.samples
                 if status is not None:
@@ -499,7 +501,8 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
             status.update(advice_status(what, advice, samples))
 
     try:
-        with (console.status(f"{what}: starting") if live else contextlib.nullcontext()) as status:
+        spinning = console.status(f"{what}: starting", spinner=spinner_for(console)) if live else None
+        with (contextlib.nullcontext() if spinning is None else spinning) as status:
             return run(show).as_dict()
     except KeyboardInterrupt:
         if latest:

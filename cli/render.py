@@ -117,6 +117,16 @@ def stderr_console() -> Console:
     return Console(stderr=True, highlight=False, emoji=False)
 
 
+def spinner_for(console: Console) -> str:
+    """Rich's braille spinner where the console's encoding has it, else its ASCII one: on an ASCII terminal stderr
+    escapes what it lacks, and the status line began with ``\\u280b``."""
+    try:
+        "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f".encode(console.encoding)
+    except (UnicodeEncodeError, LookupError):
+        return "line"
+    return "dots"
+
+
 @contextmanager
 def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
     """A callback that shows what a long analysis is doing, on stderr and only on a terminal (a transient
@@ -125,7 +135,7 @@ def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
     if not on_a_terminal(console):
         yield lambda text: None
         return
-    with console.status(prefix) as status:
+    with console.status(prefix, spinner=spinner_for(console)) as status:
         yield lambda text: status.update(f"{prefix}: {text}")
 
 

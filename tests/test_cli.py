@@ -1604,6 +1604,32 @@ def test_force_color_in_a_pipe_colours_only():
     assert re.sub(r"\x1b\[[0-9;]*m", "", forced.stdout) == plain.stdout
 
 
+def test_the_spinner_of_an_ascii_terminal_is_ascii():
+    # rich's braille spinner on a terminal whose encoding is ASCII: stderr escapes what it lacks, and every frame of
+    # the status line began with a literal \u280b
+    import pty
+    import select
+
+    main_end, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "table",
+                                str(EXAMPLES / "schafkopf.tbn"), "--board", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=terminal, env={**os.environ, "PYTHONIOENCODING": "ascii", "TERM": "xterm"})
+    os.close(terminal)
+    shown = b""
+    while select.select([main_end], [], [], 60)[0]:
+        try:
+            chunk = os.read(main_end, 65536)
+        except OSError:  # the child is gone and the pty closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main_end)
+    assert process.wait(60) == 0
+    assert b"table of board 2" in shown  # the status line was shown
+    assert b"\\u28" not in shown and shown.isascii(), shown[:300]
+
+
 def test_a_table_too_wide_for_the_terminal_loses_no_value():
     # rich cut cells with an ellipsis ('absolu...' for absolut and absolut_against alike) or squeezed a column away
     import io
