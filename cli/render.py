@@ -67,6 +67,8 @@ class _DataConsole(Console):
                 finally:
                     self.width = width
                 return
+            for table in tables:
+                _fit_columns(self, unbounded, table, self.width)
         elif not on_a_terminal(self) and "soft_wrap" not in options:
             options["soft_wrap"] = True  # a line of text piped on stays one line, for grep and for the reader
         super().print(*objects, **options)
@@ -100,6 +102,43 @@ def on_a_terminal(console: Console) -> bool:
         return console.file.isatty()
     except (AttributeError, ValueError, OSError):
         return False
+
+
+def _fit_columns(console: Console, options: Any, table: Table, width: int) -> None:
+    """Narrow a table too wide for ``width`` as rich does, its widest columns first down to the width of the next,
+    but none below its longest word (a no_wrap column below its widest cell). Rich narrowed them below it where the
+    table had room for it, so a cell folded mid-word (``schneider_again`` / ``st`` in the post-mortem piped at 110
+    columns)."""
+    columns = table.columns
+    if table.expand or any(column.width is not None or column.min_width is not None or column.max_width is not None
+                           for column in columns):
+        return  # a layout of the table's own
+    ranges = []
+    for column in columns:
+        cells = [Measurement.get(console, options, cell) for cell in (column.header, *column.cells)]
+        high = max(cell.maximum for cell in cells)
+        ranges.append((high if column.no_wrap else max(cell.minimum for cell in cells), high))
+    wanted = sum(high for _, high in ranges)
+    room = width - (Measurement.get(console, options, table).maximum - wanted)  # less the borders and padding
+
+    def capped(level: int) -> list[int]:
+        return [max(low, min(high, level)) for low, high in ranges]
+
+    if wanted <= room or sum(capped(0)) > room:
+        return  # it fits whole, or not even wrapped (printed at its natural width)
+    level = max(high for _, high in ranges)
+    wraps = [not column.no_wrap for column in columns]
+    while sum(min(high, level) if wrap else high for (_, high), wrap in zip(ranges, wraps)) > room:
+        level -= 1  # where rich's own narrowing of the wrapping columns stops
+    if all(min(high, level) >= low for (low, high), wrap in zip(ranges, wraps) if wrap):
+        return  # rich narrows no column below its longest word: its layout stands
+    while sum(capped(level)) > room:
+        level -= 1
+    widths = capped(level)
+    for index in [index for index, (low, high) in enumerate(ranges) if widths[index] < high][:room - sum(widths)]:
+        widths[index] += 1  # the room the last step down left
+    for column, content in zip(columns, widths):
+        column.width = content
 
 
 def stdout_console() -> Console:

@@ -1662,6 +1662,16 @@ def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
     assert "\u2503 \u2503" not in done.stdout and "\u2502 \u2502" not in done.stdout  # no column of no width
 
 
+def test_a_table_with_room_for_its_longest_words_folds_none():
+    # rich took a too-wide table's room from its widest columns alike, below their longest word: piped at 110 the
+    # post-mortem of board 7 printed "schneider_again" / "st" although the table had room for the word whole
+    done = _stich("postmortem", str(EXAMPLES / "schafkopf.tbn"), "--board", "7")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("\u2502 schneider_against ") >= 2 and "schneider_again \u2502" not in done.stdout
+    tables = [line for line in done.stdout.splitlines() if line.startswith(("\u2502", "\u250f", "\u2514"))]
+    assert tables and max(len(line) for line in tables) <= 110
+
+
 def test_environment_variables_are_read_only_by_commands_that_search():
     # a bad STICH_TABLE_MB failed every command, even --help and deal, and --table-mb did not override it
     assert _stich("solve", "--help", STICH_TABLE_MB="abc").returncode == 0
