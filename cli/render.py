@@ -184,8 +184,9 @@ def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
 def stdout_encodes(text: str) -> bool:
     """Whether stdout's encoding has every character of ``text`` (ASCII or Latin-1, as ``PYTHONIOENCODING`` or an
     old locale may make it, lack the suit signs and much else)."""
-    try:
-        text.encode(sys.stdout.encoding or "ascii")
+    stream = getattr(sys.stdout, "rich_proxied_file", sys.stdout)  # under a live status line, rich's FileProxy,
+    try:  # whose encoding is io.TextIOBase's None: a UTF-8 terminal's status line wrote +/- for ±
+        text.encode(getattr(stream, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
     return True

@@ -1630,6 +1630,24 @@ def test_the_spinner_of_an_ascii_terminal_is_ascii():
     assert b"\\u28" not in shown and shown.isascii(), shown[:300]
 
 
+def test_glyphs_under_a_live_status_line_follow_the_terminals_encoding(monkeypatch):
+    # a live status line puts rich's FileProxy in sys.stdout, whose encoding is None: the contract advice's status
+    # line on a UTF-8 terminal wrote "+/-" for "±" (and a card's suit letter for its sign)
+    import io
+
+    from rich.console import Console
+    from rich.file_proxy import FileProxy
+
+    from solver.cli.render import glyph, signs_shown
+
+    terminal = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", FileProxy(Console(file=io.StringIO()), terminal))
+    assert glyph("\u00b1", "+/-") == "\u00b1" and signs_shown()
+    monkeypatch.setattr(sys, "stdout", FileProxy(Console(file=io.StringIO()), io.TextIOWrapper(io.BytesIO(),
+                                                                                                encoding="ascii")))
+    assert glyph("\u00b1", "+/-") == "+/-" and not signs_shown()
+
+
 def test_a_table_too_wide_for_the_terminal_loses_no_value():
     # rich cut cells with an ellipsis ('absolu...' for absolut and absolut_against alike) or squeezed a column away
     import io
