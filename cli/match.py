@@ -218,8 +218,8 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
         console.print(f"stopped by the {result.stopped} after {played} of {planned} deals: the result so far"
                       + (f" (not counted: the {plural(played - result.deals_counted, 'deal')} of a board cut short)"
                          if played > result.deals_counted else ""))
-    if boards == 1:
-        message("one board played: no interval")
+    if boards == 1:  # it qualifies the report (its means have no interval): with it on stdout, not on stderr
+        console.print("one board played: no interval")
     if mixed is not None:
         console.print(f"note: {mixed}", soft_wrap=True, highlight=False)
         message(f"stich: match: {mixed}")

@@ -1913,6 +1913,12 @@ def _stich_match(*args: str) -> subprocess.CompletedProcess:
     return done
 
 
+def test_a_match_of_one_board_says_on_stdout_that_it_has_no_interval():
+    # the report's means had no interval and only stderr said why: a report kept in a file (> result.txt) lost it
+    done = _stich_match("--bots", "random,random,random,random", "-n", "1", "--seed", "5", "-j", "1")
+    assert "one board played: no interval" in done.stdout and done.stderr == ""
+
+
 def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     """Four identical bots: the rotations are the same cards played alike, so the report's unit is the board; the
     bot's own row is 0 by construction and gets no interval. Without rotation the difference is not paired."""
