@@ -31,7 +31,8 @@ from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
 from .records import emit_json, run_over_records
-from .render import CardPainter, plural, record_head, stderr_console, stdout_console
+from .render import (CardPainter, for_stdout, on_a_terminal, plural, record_head, spinner_for, stderr_console,
+                     stdout_console)
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -269,10 +270,11 @@ def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
     mean with its interval so far (nothing on a pipe or with --json). Ctrl-C says on stderr how far it got and that
     there is no report (it ended the command with 130 and not a word), and goes on (exit 130)."""
     console = stderr_console()
-    live = console.is_terminal and not as_json
+    live = on_a_terminal(console) and not as_json
     solved = [0]
     try:
-        with (console.status("analyse: starting") if live else contextlib.nullcontext()) as status:
+        spinning = console.status("analyse: starting", spinner=spinner_for(console)) if live else None
+        with (contextlib.nullcontext() if spinning is None else spinning) as status:
             def show(analysis) -> None:
                 solved[0] = analysis.samples
                 if status is not None:
@@ -314,14 +316,15 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
     whole, a bonus a line, which wraps only where the table is too wide for it."""
     for part in report:
         if isinstance(part, str):
-            console.print(part)
+            console.print(for_stdout(part))
             continue
-        table = Table(title=part.title, title_justify="left")
+        table = Table(title=for_stdout(part.title), title_justify="left")
         for index, column in enumerate(part.columns):
             table.add_column(column, justify="right" if index in part.right else "left",  # type: ignore[arg-type]
                              no_wrap=index not in part.wraps)
         for row in part.rows:
-            table.add_row(*row) if card is None else table.add_row(row[0], card(row[1]), *row[2:])
+            cells = [for_stdout(cell) for cell in row]
+            table.add_row(*cells) if card is None else table.add_row(cells[0], card(row[1]), *cells[2:])
         console.print(table)
 
 
@@ -332,16 +335,17 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
     Returns the finished document."""
     latest: list = []
     console = stderr_console()
-    live = console.is_terminal and not as_json
+    live = on_a_terminal(console) and not as_json
     status: Any = None
 
     def show(advice) -> None:
         latest[:] = [advice]
         if status is not None and advice.rows:
-            status.update(advice_status(what, advice, samples))
+            status.update(for_stdout(advice_status(what, advice, samples)))
 
     try:
-        with (console.status(f"{what}: starting") if live else contextlib.nullcontext()) as status:
+        spinning = console.status(f"{what}: starting", spinner=spinner_for(console)) if live else None
+        with (contextlib.nullcontext() if spinning is None else spinning) as status:
             return run(show).as_dict()
     except KeyboardInterrupt:
         if latest:

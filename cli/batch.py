@@ -19,7 +19,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options,
                       refuse_pool_threads, cluster_address, workers_within_cores)
-from .render import stderr_console
+from .render import on_a_terminal, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
@@ -59,7 +59,7 @@ class _Bar:
     def __init__(self) -> None:
         console = stderr_console()
         self.progress: Progress | None = None
-        if console.is_terminal:
+        if on_a_terminal(console):
             self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                                      TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=console,
                                      transient=True)

@@ -7,6 +7,7 @@ Each command lives in its own module, imported only when that command runs (``st
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import importlib
@@ -214,6 +215,24 @@ def _safe_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             stream.reconfigure(errors="replace")
+        elif isinstance(stream, io.TextIOWrapper) and stream.errors == "surrogateescape":
+            # the C locale's stdout (LANG=C with PYTHONUTF8=0: ASCII, surrogateescape) failed on a ✓ or a ± with a
+            # traceback: a file name's undecodable bytes still go out as they came, any other character as "?"
+            codecs.register_error(_ESCAPE_OR_REPLACE, _escape_or_replace)
+            stream.reconfigure(errors=_ESCAPE_OR_REPLACE)
+
+
+_ESCAPE_OR_REPLACE = "stich.surrogateescape_or_replace"
+
+
+def _escape_or_replace(error: UnicodeError) -> tuple[str | bytes, int]:
+    """An encoding error handler: ``surrogateescape`` for the bytes it stands for, ``replace`` ("?") for the rest."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    char = error.object[error.start]
+    if "\udc80" <= char <= "\udcff":
+        return bytes([ord(char) - 0xDC00]), error.start + 1
+    return "?", error.start + 1
 
 
 def out_of_memory(error: MemoryError) -> str:

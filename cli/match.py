@@ -170,8 +170,8 @@ def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -
         console.print(report.no_means)
     if report.stopped is not None:
         console.print(report.stopped)
-    if result.declaring_side.count == 1:
-        message("one board played: no interval")
+    if result.declaring_side.count == 1:  # it qualifies the report (its means have no interval): on stdout with it
+        console.print("one board played: no interval")
     if mixed is not None:
         console.print(f"note: {mixed}", soft_wrap=True, highlight=False)
         message(f"stich: match: {mixed}")

@@ -56,8 +56,8 @@ class _DataConsole(Console):
                 column.overflow = "fold"
         if tables:
             unbounded = self.options.update_width(1 << 16)
-            widths = [Measurement.get(self, unbounded, table) for table in tables]
-            if max(width.minimum for width in widths) > self.width:
+            if max(_least_width(self, unbounded, table) for table in tables) > self.width:
+                widths = [Measurement.get(self, unbounded, table) for table in tables]
                 needed = max(width.maximum for width in widths)  # print's width= is capped: widen the console
                 width = self.width
                 self.width = needed
@@ -66,7 +66,9 @@ class _DataConsole(Console):
                 finally:
                     self.width = width
                 return
-        elif not self.is_terminal and "soft_wrap" not in options:
+            for table in tables:
+                _fit_columns(self, unbounded, table, self.width)
+        elif not on_a_terminal(self) and "soft_wrap" not in options:
             options["soft_wrap"] = True  # a line of text piped on stays one line, for grep and for the reader
         super().print(*objects, **options)
 
@@ -77,11 +79,72 @@ class _DataConsole(Console):
             raise SystemExit(EXIT_PIPE_CLOSED) from None
 
 
+def _least_width(console: Console, options: Any, table: Table) -> int:
+    """The narrowest width ``table`` fits in whole. Rich's own measure takes each cell's longest word as its least
+    width, but a ``no_wrap`` column keeps its cells whole, so rich met a table too wide for its no_wrap columns by
+    squeezing its other columns below their padding (the contract advice's bonus columns printed empty at 80)."""
+    least = Measurement.get(console, options, table).minimum
+    for column in table.columns:
+        if column.no_wrap:
+            cells = [Measurement.get(console, options, cell) for cell in (column.header, *column.cells)]
+            least += max(cell.maximum for cell in cells) - max(cell.minimum for cell in cells)
+    return least
+
+
+def on_a_terminal(console: Console) -> bool:
+    """Whether ``console`` writes to a terminal. Rich takes ``FORCE_COLOR`` for one, but it asks for colour only: a
+    pipe or a file stays one, its tables PIPE_WIDTH wide, its text unwrapped and its stderr without a spinner's
+    frames (``FORCE_COLOR=1 stich table x.tbn 2>log`` wrote a status line's every frame into the log)."""
+    if not console.is_terminal:
+        return False
+    try:
+        return console.file.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _fit_columns(console: Console, options: Any, table: Table, width: int) -> None:
+    """Narrow a table too wide for ``width`` as rich does, its widest columns first down to the width of the next,
+    but none below its longest word (a no_wrap column below its widest cell). Rich narrowed them below it where the
+    table had room for it, so a cell folded mid-word (``schneider_again`` / ``st`` in the post-mortem piped at 110
+    columns)."""
+    columns = table.columns
+    if table.expand or any(column.width is not None or column.min_width is not None or column.max_width is not None
+                           for column in columns):
+        return  # a layout of the table's own
+    ranges = []
+    for column in columns:
+        cells = [Measurement.get(console, options, cell) for cell in (column.header, *column.cells)]
+        high = max(cell.maximum for cell in cells)
+        ranges.append((high if column.no_wrap else max(cell.minimum for cell in cells), high))
+    wanted = sum(high for _, high in ranges)
+    room = width - (Measurement.get(console, options, table).maximum - wanted)  # less the borders and padding
+
+    def capped(level: int) -> list[int]:
+        return [max(low, min(high, level)) for low, high in ranges]
+
+    if wanted <= room or sum(capped(0)) > room:
+        return  # it fits whole, or not even wrapped (printed at its natural width)
+    level = max(high for _, high in ranges)
+    wraps = [not column.no_wrap for column in columns]
+    while sum(min(high, level) if wrap else high for (_, high), wrap in zip(ranges, wraps)) > room:
+        level -= 1  # where rich's own narrowing of the wrapping columns stops
+    if all(min(high, level) >= low for (low, high), wrap in zip(ranges, wraps) if wrap):
+        return  # rich narrows no column below its longest word: its layout stands
+    while sum(capped(level)) > room:
+        level -= 1
+    widths = capped(level)
+    for index in [index for index, (low, high) in enumerate(ranges) if widths[index] < high][:room - sum(widths)]:
+        widths[index] += 1  # the room the last step down left
+    for column, content in zip(columns, widths):
+        column.width = content
+
+
 def stdout_console() -> Console:
     """The console for data (stdout): no automatic highlighting, a fixed width when piped (PIPE_WIDTH, or the
     COLUMNS variable when it is set, as rich reads it for a terminal)."""
     console = _DataConsole(highlight=False, emoji=False, soft_wrap=False)
-    if not console.is_terminal:
+    if not on_a_terminal(console):
         columns = os.environ.get("COLUMNS", "").strip()
         width = small_number(columns)
         console.width = width if width else PIPE_WIDTH
@@ -92,15 +155,25 @@ def stderr_console() -> Console:
     return Console(stderr=True, highlight=False, emoji=False)
 
 
+def spinner_for(console: Console) -> str:
+    """Rich's braille spinner where the console's encoding has it, else its ASCII one: on an ASCII terminal stderr
+    escapes what it lacks, and the status line began with ``\\u280b``."""
+    try:
+        "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f".encode(console.encoding)
+    except (UnicodeEncodeError, LookupError):
+        return "line"
+    return "dots"
+
+
 @contextmanager
 def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
     """A callback that shows what a long analysis is doing, on stderr and only on a terminal (a transient
     spinner): logs and pipes stay clean."""
     console = stderr_console()
-    if not console.is_terminal:
+    if not on_a_terminal(console):
         yield lambda text: None
         return
-    with console.status(prefix) as status:
+    with console.status(prefix, spinner=spinner_for(console)) as status:
         yield lambda text: status.update(f"{prefix}: {text}")
 
 
@@ -110,11 +183,31 @@ def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
 def stdout_encodes(text: str) -> bool:
     """Whether stdout's encoding has every character of ``text`` (ASCII or Latin-1, as ``PYTHONIOENCODING`` or an
     old locale may make it, lack the suit signs and much else)."""
-    try:
-        text.encode(sys.stdout.encoding or "ascii")
+    stream = getattr(sys.stdout, "rich_proxied_file", sys.stdout)  # under a live status line, rich's FileProxy,
+    try:  # whose encoding is io.TextIOBase's None: a UTF-8 terminal's status line wrote +/- for ±
+        text.encode(getattr(stream, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+def glyph(sign: str, fallback: str) -> str:
+    """``sign`` where stdout's encoding has it, else ``fallback`` (ASCII): the ``?`` that stands for any other
+    missing character would make a ✓ and a ✗ alike, and write ``+2.25 ? 3.98`` for ``+2.25 ± 3.98``."""
+    return sign if stdout_encodes(sign) else fallback
+
+
+#: The signs a report may hold and what stands for each where stdout's encoding lacks it.
+GLYPH_FALLBACKS = {"±": "+/-", "✓": "yes", "✗": "no"}
+
+
+def for_stdout(text: str) -> str:
+    """``text`` with each sign of :data:`GLYPH_FALLBACKS` that stdout's encoding lacks written in ASCII (the library's
+    reports write the signs: a notebook shows them)."""
+    for sign, fallback in GLYPH_FALLBACKS.items():
+        if sign in text:
+            text = text.replace(sign, glyph(sign, fallback))
+    return text
 
 
 def signs_shown() -> bool:
@@ -441,7 +534,7 @@ def render_table(document: Document, console: Console) -> None:
             elif cell in ("won", "lost"):
                 cells.append(yes_no(cell == "won", "won", "lost"))
             elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks
-                cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", "✓", "✗"))
+                cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", glyph("✓", "yes"), glyph("✗", "no")))
             else:
                 cells.append(cell)
         table.add_row(*cells)

@@ -1567,6 +1567,87 @@ def test_output_for_an_encoding_without_suit_signs_shows_letters():
         "\u2665" in _stich("solve", str(EXAMPLES / "valat.tbn"), "--line", PYTHONIOENCODING="utf-8").stdout
 
 
+def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
+    # LANG=C with PYTHONUTF8=0: stdout is ASCII with surrogateescape, not strict, so it was left failing: Kratzen's
+    # table (its seats' marks) and the advice (its ±) ended in a UnicodeEncodeError traceback
+    c_locale = {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
+    for args in (("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1"), ("analyse", *hand, "-n", "2", "-j", "1")):
+        done = _stich(*args, **c_locale)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        assert done.stdout.isascii() and ("Trump E" in done.stdout or "Rufer G" in done.stdout)
+
+
+def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_them():
+    # ASCII, Latin-1 and cp1252 lack ✓ and ✗: Kratzen's table wrote both as "?", so whether a seat met its target was
+    # lost; ASCII lacks ± too, and the advice wrote "+2.25 ? 3.98"
+    for encoding in ("ascii", "latin-1", "cp1252"):
+        table = _stich("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1", PYTHONIOENCODING=encoding)
+        assert table.returncode == 0, table.stderr
+        assert "2/2 yes" in table.stdout and "0/1 no" in table.stdout and " ?" not in table.stdout
+    hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
+    advice = _stich("analyse", *hand, "-n", "4", "--seed", "1", "-j", "1", PYTHONIOENCODING="ascii").stdout
+    assert "+2.25 +/- 3.98" in advice and "units +/- the 95%" in advice and "?" not in advice
+    latin = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", *hand, "-n",
+                            "4", "--seed", "1", "-j", "1"], capture_output=True, cwd=ROOT, timeout=300,
+                           env={**os.environ, "PYTHONIOENCODING": "latin-1"})
+    assert "+2.25 \u00b1 3.98" in latin.stdout.decode("latin-1")  # Latin-1 has the ±
+
+
+def test_force_color_in_a_pipe_colours_only():
+    # rich takes FORCE_COLOR for a terminal: piped, the tables were 80 wide instead of 110, the notes wrapped, and
+    # the spinner's frames (cursor codes and all) went into a stderr redirected to a log
+    plain = _stich("table", str(EXAMPLES / "schafkopf.tbn"), "--board", "2")
+    forced = _stich("table", str(EXAMPLES / "schafkopf.tbn"), "--board", "2", FORCE_COLOR="1")
+    assert forced.returncode == plain.returncode == 0, forced.stderr
+    assert "\x1b[" in forced.stdout and forced.stderr == plain.stderr == ""
+    assert re.sub(r"\x1b\[[0-9;]*m", "", forced.stdout) == plain.stdout
+
+
+def test_the_spinner_of_an_ascii_terminal_is_ascii():
+    # rich's braille spinner on a terminal whose encoding is ASCII: stderr escapes what it lacks, and every frame of
+    # the status line began with a literal \u280b
+    import pty
+    import select
+
+    main_end, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "table",
+                                str(EXAMPLES / "schafkopf.tbn"), "--board", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=terminal, env={**os.environ, "PYTHONIOENCODING": "ascii", "TERM": "xterm"})
+    os.close(terminal)
+    shown = b""
+    while select.select([main_end], [], [], 60)[0]:
+        try:
+            chunk = os.read(main_end, 65536)
+        except OSError:  # the child is gone and the pty closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main_end)
+    assert process.wait(60) == 0
+    assert b"table of board 2" in shown  # the status line was shown
+    assert b"\\u28" not in shown and shown.isascii(), shown[:300]
+
+
+def test_glyphs_under_a_live_status_line_follow_the_terminals_encoding(monkeypatch):
+    # a live status line puts rich's FileProxy in sys.stdout, whose encoding is None: the contract advice's status
+    # line on a UTF-8 terminal wrote "+/-" for "±" (and a card's suit letter for its sign)
+    import io
+
+    from rich.console import Console
+    from rich.file_proxy import FileProxy
+
+    from solver.cli.render import glyph, signs_shown
+
+    terminal = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", FileProxy(Console(file=io.StringIO()), terminal))
+    assert glyph("\u00b1", "+/-") == "\u00b1" and signs_shown()
+    monkeypatch.setattr(sys, "stdout", FileProxy(Console(file=io.StringIO()), io.TextIOWrapper(io.BytesIO(),
+                                                                                                encoding="ascii")))
+    assert glyph("\u00b1", "+/-") == "+/-" and not signs_shown()
+
+
 def test_a_table_too_wide_for_the_terminal_loses_no_value():
     # rich cut cells with an ellipsis ('absolu...' for absolut and absolut_against alike) or squeezed a column away
     import io
@@ -1587,6 +1668,26 @@ def test_a_table_too_wide_for_the_terminal_loses_no_value():
     text = console.file.getvalue()
     assert "\u2026" not in text and "..." not in text
     assert text.count("absolut_against") == 3
+
+
+def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
+    # the contract advice's figures do not wrap: at 80 columns (a terminal, or COLUMNS=80 piped) rich squeezed its
+    # "bonuses made" and "against" columns to a border's width and printed them empty
+    hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
+    done = _stich("analyse", *hand, "-n", "4", "--seed", "1", "-j", "1", COLUMNS="80")
+    assert done.returncode == 0, done.stderr
+    assert "bonuses made" in done.stdout and "Laufende" in done.stdout and "Schneider" in done.stdout
+    assert "\u2503 \u2503" not in done.stdout and "\u2502 \u2502" not in done.stdout  # no column of no width
+
+
+def test_a_table_with_room_for_its_longest_words_folds_none():
+    # rich took a too-wide table's room from its widest columns alike, below their longest word: piped at 110 the
+    # post-mortem of board 7 printed "schneider_again" / "st" although the table had room for the word whole
+    done = _stich("postmortem", str(EXAMPLES / "schafkopf.tbn"), "--board", "7")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("\u2502 schneider_against ") >= 2 and "schneider_again \u2502" not in done.stdout
+    tables = [line for line in done.stdout.splitlines() if line.startswith(("\u2502", "\u250f", "\u2514"))]
+    assert tables and max(len(line) for line in tables) <= 110
 
 
 def test_environment_variables_are_read_only_by_commands_that_search():
@@ -1829,6 +1930,12 @@ def _stich_match(*args: str) -> subprocess.CompletedProcess:
                            *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=dict(os.environ))
     assert done.returncode == 0, done.stderr
     return done
+
+
+def test_a_match_of_one_board_says_on_stdout_that_it_has_no_interval():
+    # the report's means had no interval and only stderr said why: a report kept in a file (> result.txt) lost it
+    done = _stich_match("--bots", "random,random,random,random", "-n", "1", "--seed", "5", "-j", "1")
+    assert "one board played: no interval" in done.stdout and done.stderr == ""
 
 
 def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
