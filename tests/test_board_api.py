@@ -1619,6 +1619,12 @@ def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_t
         beside = c.post("/api/load", data={"file": plain, "text": KR.read_text(encoding="utf-8")},
                         files={"none": ("", b"")}).json()
         assert beside["boards"][0]["label"] == "pasted text board 1", beside
+    # and a blank text field beside a plain file field leaves the file to be read (the next review)
+    kept = c.post("/api/load", data={"file": KR.read_text(encoding="utf-8"), "text": ""},
+                  files={"none": ("", b"")}).json()
+    assert kept["boards"][0]["label"] == "upload.tbn board 1", kept
+    as_part = c.post("/api/load", files={"text": ("deal.tbn", KR.read_bytes())}).json()  # the text as a file part
+    assert as_part["boards"][0]["label"] == "pasted text board 1", as_part
     bad = b"xx--abc\r\n", {"content-type": "multipart/form-data; boundary=abc"}
     refused(c.post("/api/load", content=bad[0], headers=bad[1]), 400, "the upload is not form data the board reads")
     # the console as the server has it (pytest's own log handlers would take the warning out of it)

@@ -283,6 +283,11 @@ def _quiet_multipart_log() -> None:
     logger.propagate = False
 
 
+def _filled(field: object) -> bool:
+    """Whether a form's field holds text other than white space (a file part is no text)."""
+    return isinstance(field, str) and bool(field.strip())
+
+
 def _error(message: str, status: int = 400) -> JSONResponse:
     if len(message) > MAX_ERROR_LENGTH:
         message = f"{message[:MAX_ERROR_LENGTH]}... ({len(message):,} characters)"
@@ -394,17 +399,19 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 raise BoardError(f"the upload is not form data the board reads ({error.detail}); send a .tbn file "
                                  "as the multipart field file, or text as the field text") from None
             try:
-                upload = form.get("file")
+                upload, pasted = form.get("file"), form.get("text")
                 if isinstance(upload, UploadFile):
                     raw = await upload.read()
                     source = Path(upload.filename or UPLOAD_NAME).name or UPLOAD_NAME
                     empty = f"the file {source} is empty" if upload.filename else "the uploaded file is empty"
-                elif isinstance(upload, str) and form.get("text") is None:
-                    # a file part sent without a file name reads as a plain field (beside a text field: the text)
+                elif isinstance(upload, str) and not _filled(pasted) and (upload.strip() or "text" not in form):
+                    # a file part sent without a file name reads as a plain field; beside it a text field with
+                    # something in it is read instead, and one left blank is not
                     raw, source, empty = pasted_bytes(upload, UPLOAD_NAME), UPLOAD_NAME, "the uploaded file is empty"
                 else:
                     source, empty = "pasted text", "the pasted text is empty"
-                    raw = pasted_bytes(str(form.get("text") or ""), source)
+                    # the text sent as a file part is read as its bytes, not as the part's repr
+                    raw = await pasted.read() if isinstance(pasted, UploadFile) else pasted_bytes(pasted or "", source)
             finally:
                 await form.close()
         else:
