@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import math
 from pathlib import Path
 from typing import Any, Callable, List, Optional
 
@@ -20,9 +19,8 @@ from solver.errors import InvalidDealError, StichError
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
-from solver.sampling import (ALL_ALIKE, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position, best_card_parts,
-                             bonus_table, measure_words, opening_table, scored_with, share,
-                             spread_text, summary_lines)
+from solver.sampling import (MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position, best_card_parts, bonus_table,
+                             measure_words, opening_table, share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)

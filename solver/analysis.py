@@ -448,7 +448,22 @@ class BonusCheck:
                 "decided_by": list(self.decided_by), "guaranteed": self.guaranteed, "reason": self.reason or None}
 
 
-class BonusChecks(list[BonusCheck]):
+class _ResultList(list):  # type: ignore[type-arg]
+    """A list of results that stays its own kind when sliced, copied or added to (``table[1:]`` still prints as the
+    command prints it); a comprehension makes a plain list, as of any list."""
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        item = super().__getitem__(index)
+        return type(self)(item) if isinstance(index, slice) else item
+
+    def copy(self):  # type: ignore[no-untyped-def]
+        return type(self)(self)
+
+    def __add__(self, other):  # type: ignore[no-untyped-def]
+        return type(self)(list(self) + list(other))
+
+
+class BonusChecks(_ResultList, list[BonusCheck]):
     """What :func:`check_bonuses` gives: a list of :class:`BonusCheck` (it is one, and compares equal to one), which
     prints a line a check (``print(check)``'s) and renders in Jupyter as ``stich check``'s table (a seat's own
     targets under ``target``)."""
@@ -643,7 +658,7 @@ class TableEntry:
                 "seats": [seat.as_dict() for seat in self.seats], "settlement": self.settlement}
 
 
-class ContractTable(list[TableEntry]):
+class ContractTable(_ResultList, list[TableEntry]):
     """What :func:`contract_table` gives: a list of :class:`TableEntry` (it is one, and compares equal to one), which
     prints a row an entry (``print(entry)``'s) and renders in Jupyter as ``stich table``'s table, under one set of
     columns."""

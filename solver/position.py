@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, SupportsIndex, cast
+from typing import Iterable, Mapping, SupportsIndex, cast
 
 from .announcements import parse_announcements
 from .cards import Card, CardSet, Pack, card_items

@@ -291,3 +291,15 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
         "3 lines of o.jsonl answer records no longer in a.tbn (their ids a.tbn:1#1, a.tbn:9#2, ...): they stay; "
         "remove them or write to a new file", "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
     assert _Cells(stale._repr_html_()).paragraphs == str(stale).splitlines()[::-1]
+
+
+def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
+    """``contract_table(...)[1:]``, a copy or a sum were plain lists that printed as reprs (the review): a slice of
+    the results is still the kind of list that prints and renders as the command's table."""
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    table = solver.contract_table(kratzen)
+    for part in (table[:1], table.copy(), table[:1] + table[:1]):
+        assert type(part) is type(table) and str(part).startswith("Trump E  attacker 1") and part._repr_html_()
+    checks = solver.check_bonuses(next(solver.read_positions(VALAT)))
+    assert type(checks[:1]) is type(checks) and str(checks[:1]) == str(checks[0])
+    assert type(table[0]).__name__ == "TableEntry" and table[:1] == list(table)[:1]

@@ -143,6 +143,8 @@ def test_duplicate_within_a_hand_through_an_alias():
     assert "seat 2: T21 appears twice (written 'MOND')" in str(info.value)  # which other name met it
     with pytest.raises(InvalidDealError, match=r"seat 1: T20 appears twice \(written 'XX'\)"):
         Deal.from_text(ZR, "T20 XX / T21 / T19 / T18")  # XX is T20 in Roman numerals, not a placeholder
+    with pytest.raises(InvalidDealError, match=r"seat 1: T20 appears twice$"):
+        Deal.from_text(ZR, "T20 t20 / T21 / T19 / T18")  # the same name in other letters
 
 
 def test_duplicate_across_hands():

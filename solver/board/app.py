@@ -44,7 +44,7 @@ from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
-from .session import (MAX_FILE_BYTES, MAX_RECORDS, Board, BoardError, Boards, attachment_header, chosen_objective,
+from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
                       curve_document, decoded_text, file_name_for, graph_measure, named_file, new_deal,
                       objective_seat, odds_document, pasted_bytes, saved_record, too_large_text, values_document, view)
 
