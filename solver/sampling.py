@@ -1056,8 +1056,9 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     there is none), the win chance and the mean of the measure."""
     game = get_game(document["game"])
     unit = measure_words(document["measure"])
+    stopped = f", stopped by the {document['stopped']}: the figures of these" if document.get("stopped") else ""
     lines = [f"{document['samples']:,} sample{'' if document['samples'] == 1 else 's'} (seed {document['seed']})"
-             + scored_with(document)]
+             + stopped + scored_with(document)]
     spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],

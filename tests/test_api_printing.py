@@ -303,3 +303,12 @@ def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
     checks = solver.check_bonuses(next(solver.read_positions(VALAT)))
     assert type(checks[:1]) is type(checks) and str(checks[:1]) == str(checks[0])
     assert type(table[0]).__name__ == "TableEntry" and table[:1] == list(table)[:1]
+
+
+def test_an_analysis_stopped_early_says_so_when_printed():
+    """``print(analyse_hand(..., time_limit=...))`` said "10 samples (seed 1)" as if 10 had been asked (the review):
+    a stopped analysis says it was stopped, and that its figures are of the samples solved."""
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=0)
+    assert analysis.stopped == "time limit" and analysis.samples < 400
+    assert str(analysis).splitlines()[1] == (f"{analysis.samples} samples (seed 1), stopped by the time limit: the "
+                                             "figures of these")
