@@ -87,7 +87,7 @@ def postmortem_document(position: Position, plot: PlotNames | None,
         objective = "points"
     if objective == "score" and position.game.has_pot and not scoring_inputs(position):
         message(f"stich: {position.label}: pot 0: every card settles at 0 chips (give the record a [Pot] tag, or "
-                "--pot N)")
+                "--pot CHIPS)")
     with progress_on_stderr(f"post-mortem of {position.label}"):
         analysis = analyse_play(position, engine=engine, objective=objective, time_limit=time_limit)
     document: Document = postmortem_report(position, analysis)

@@ -547,4 +547,4 @@ def render_table(document: Document, console: Console) -> None:
                    f"the attacker's double-dummy payment, with a pot of {pot:,} chips")
         console.print(Text(f"settlement: {meaning}", style="dim"))
         if pot == 0:
-            console.print("note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)")
+            console.print("note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")

@@ -1270,7 +1270,7 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     for contract, reason in document.get("left_out", {}).items():
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if game.has_pot and not document["pot"]:
-        report.append("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)")
+        report.append("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot CHIPS)")
     return [part for part in report if part is not None]
 
 
@@ -1319,7 +1319,7 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                f"win: the samples {win_meaning(document, WIN_BY_PAYMENT)} (its 95% Wilson interval in brackets)",
                payment_note(document)]
     if get_game(document["game"]).has_pot and not document.get("pot"):
-        report.append("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot N)")
+        report.append("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")
     return [part for part in report if part is not None]
 
 

@@ -281,7 +281,7 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
     heading = (f"{result.game}: {count:,} board{'' if count == 1 else 's'} (seed {result.seed})"
                + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
                   if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
-    pot_note = ("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot N)"
+    pot_note = ("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)"
                 if game.has_pot and not result.pot else None)
     counted = result.declaring_side.count
     units = game.score_unit

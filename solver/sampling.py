@@ -1067,7 +1067,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
                  else f"seat {document['seat']}'s share of its side's settlement")
         lines.append(f"mean payment: {document['score_mean']:+.2f} {game.score_unit} ({score_spread}), {whose}")
         if game.has_pot and not document.get("pot"):
-            lines.append("note: pot 0: every sample settles at 0 (give the pot with --pot N, or a record a [Pot] "
+            lines.append("note: pot 0: every sample settles at 0 (give the pot with --pot CHIPS, or a record a [Pot] "
                          "tag)")
     elif game.has_pot and document["seat"] != document["declarer"]:
         lines.append(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "

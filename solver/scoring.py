@@ -169,7 +169,7 @@ def score_notes(position: Position) -> list[str]:
         except StichError:
             return notes  # the score itself says what is wrong with the tag
         if not pot:
-            notes.append("pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot N)")
+            notes.append("pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")
     return notes
 
 

@@ -327,7 +327,7 @@ def test_cli_contract_advice_without_a_pot_says_why_nothing_wins():
             "Trump E, Trump S", "-n", "3", "-j", "1")
     plain, paid = _stich(*args), _stich(*args, "--pot", "8")
     assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
-    assert "note: pot 0: every contract settles at 0, so none wins (give the pot with --pot N)" \
+    assert "note: pot 0: every contract settles at 0, so none wins (give the pot with --pot CHIPS)" \
         in " ".join(plain.stdout.split())  # as wrapped to the terminal's width
     assert "note: pot 0" not in paid.stdout
 
@@ -349,7 +349,7 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
         else:
             assert bare["score_mean"] == 0 and potted["score_mean"] != 0
     text = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "3", "-j", "1").stdout
-    assert "note: pot 0: every sample settles at 0 (give the pot with --pot N" in " ".join(text.split())
+    assert "note: pot 0: every sample settles at 0 (give the pot with --pot CHIPS" in " ".join(text.split())
     paid_text = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "3", "-j", "1", "--pot", "9").stdout
     assert "note: pot 0" not in paid_text and "pot 9" in paid_text
     other = _stich("analyse", str(ROOT / "examples" / "schafkopf.tbn"), "-r", "1", "--seat", "1", "-n", "2", "-j", "1",

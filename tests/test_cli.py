@@ -199,7 +199,7 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert "notes" not in points_only  # no score, nothing to say about it
     (kratzen,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1")
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
-        "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot N)"]  # every command that says it
+        "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]  # every command that says it
     # takes --pot: solve and check too (the Kratzen audit), over the record's tag; a Schafkopf record is left alone
     assert "│ score     │ seat 1 │        │         │      │     4 │" in run(
         "solve", EXAMPLES / "kratzen.tbn", "--board", "1", "-o", "score", "--pot", "10").stdout  # 2 tricks x 10 // 4
@@ -685,7 +685,7 @@ def test_table_names_the_pot_its_settlement_column_is_paid_from():
     assert "settlement: the attacker's double-dummy payment, with a pot of 40 chips" in text
     assert "note: pot 0" not in text
     text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2").stdout.split())
-    assert "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot N)" in text
+    assert "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)" in text
 
 def test_table_rejects_an_ending(tmp_path):
     path = tmp_path / "mixed.tbn"
@@ -1119,7 +1119,7 @@ def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     assert [card["before"] for card in bare["cards"]] == [0] * 12
     result = run("postmortem", record, "-o", "score")
     assert result.stderr == (f"stich: {record}:1: pot 0: every card settles at 0 chips (give the record a [Pot] tag, "
-                             "or --pot N)\n")
+                             "or --pot CHIPS)\n")
     assert "pot 0" not in run("postmortem", record, "-o", "score", "--pot", "12").stderr
 
 @whole_deals
