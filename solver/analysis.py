@@ -707,7 +707,8 @@ def table_cells(entry: Mapping[str, Any], *, per_seat: bool, seats: int, settled
         cells.append(won)
     else:
         value = entry["value"]
-        shown = str(value) if entry["measure"] == "points" else f"{value:,} trick{'' if value == 1 else 's'}"
+        shown = "-" if value is None else (  # not searched: a row made by hand
+            str(value) if entry["measure"] == "points" else f"{value:,} trick{'' if value == 1 else 's'}")
         cells = [side_text(entry["declaring_side"]), shown, "" if entry["target"] is None else str(entry["target"]),
                  won]
     if settled:

@@ -312,3 +312,11 @@ def test_an_analysis_stopped_early_says_so_when_printed():
     assert analysis.stopped == "time limit" and analysis.samples < 400
     assert str(analysis).splitlines()[1] == (f"{analysis.samples} samples (seed 1), stopped by the time limit: the "
                                              "figures of these")
+
+
+def test_a_table_row_made_by_hand_prints():
+    """``print(TableEntry("Solo", 1))`` (a row not searched: no value) was a TypeError (the review): it prints dashes."""
+    from solver.analysis import TableEntry
+
+    row = TableEntry("Solo", 1)
+    assert str(row) == "Solo  declarer 1  side -  value -  needs  -" and "<table" in row._repr_html_()
