@@ -111,7 +111,8 @@ def test_the_deadline_bounds_every_search_of_the_call_together(monkeypatch) -> N
 
     engine.line = slow_line  # type: ignore[method-assign]
     points.solve = points_solve  # type: ignore[method-assign]
-    with pytest.raises(solver.SearchStopped, match="before it started"):
+    # the limit named is the call's 60 s, not the 0.0 s its deadline left the points search (the review)
+    with pytest.raises(solver.SearchStopped, match=r"before it started: its time limit was up \(time_limit=60 "):
         dd_settlement(position, engine=engine, points_engine=points, time_limit=60)
     assert asked == ["points"]  # the settlement and its line were answered; the points search was the one stopped
     engine.line = line  # type: ignore[method-assign]  # the clock stands still now: the limit is not reached
@@ -341,3 +342,4 @@ def test_a_finished_deal_past_the_time_limit_still_gets_its_score(tmp_path) -> N
     text = run("score", path, "--dd", "--time-limit", "0.2", code=1).stdout
     assert "Payments" in text and "Double-dummy settlement: not answered in the time limit" in text
     assert "Payments (double dummy)" not in text
+

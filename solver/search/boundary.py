@@ -214,6 +214,21 @@ def check_time_limit(time_limit: object, error: type[StichError] = InvalidPositi
         raise error(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
 
 
+class TimeLeft(float):
+    """The seconds a call's :class:`Deadline` leaves its next search (:meth:`Deadline.left`), which remembers the
+    call's own limit: a search stopped under it names that limit, not the 0.0 seconds it was given."""
+
+    limit: float | None
+
+    def __new__(cls, seconds: float, limit: float | None = None) -> "TimeLeft":
+        left = super().__new__(cls, seconds)
+        left.limit = limit
+        return left
+
+    def __reduce__(self) -> tuple[type, tuple[float, float | None]]:
+        return TimeLeft, (float(self), self.limit)
+
+
 class Deadline:
     """One ``time_limit`` (seconds from now) and ``stop`` event, for one search (the engine's stop check,
     :func:`~solver.search.engine.stop_checked`) or shared by the several searches of one question (a settlement,
@@ -231,6 +246,8 @@ class Deadline:
         self.time_limit = time_limit
         self.stop = stop
         self._end = None if time_limit is None else time.monotonic() + time_limit
+        # the limit messages name: the call's, where this search was given what the call's deadline left it
+        self._named = time_limit.limit if isinstance(time_limit, TimeLeft) else time_limit
 
     @property
     def limited(self) -> bool:
@@ -240,14 +257,14 @@ class Deadline:
     def left(self) -> float | None:
         """The seconds left for the next search (0 once past: that search stops before it starts), None without a
         limit."""
-        return None if self._end is None else max(0.0, self._end - time.monotonic())
+        return None if self._end is None else TimeLeft(max(0.0, self._end - time.monotonic()), self._named)
 
     def reason(self) -> str:
         """Why :meth:`passed` says stop, naming the limit (a bot author who passed 0 seconds, or a left-over 0 of a
         call's one deadline, reads it)."""
         if self.stop is not None and self.stop.is_set():
             return "its stop event was set"
-        return f"its time limit was up (time_limit={self.time_limit!r} seconds)"
+        return f"its time limit was up (time_limit={self._named!r} seconds)"
 
     def passed(self) -> bool:
         """Whether a search must stop now: the time is up or the event is set (asked by the search without raising:
