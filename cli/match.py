@@ -41,8 +41,10 @@ def match(
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
-    plays_for: str = typer.Option("score", "--plays-for", metavar="score|points", callback=_plays_for,
-                                  help="What the sampling and cheater bots maximise: the settlement in game units "
+    plays_for: str = typer.Option("score", "--plays-for", "--objective", "-o", metavar="score|points",
+                                  callback=_plays_for,
+                                  help="What the sampling and cheater bots maximise (-o/--objective as elsewhere, "
+                                       "the objective they play for): the settlement in game units "
                                        "(score; Kratzen: the attacker plays for his payment in chips, every other "
                                        "seat for its own tricks) or the card points (points: faster; Kratzen: each "
                                        "seat's own tricks)."),

@@ -704,3 +704,15 @@ def test_a_numpy_declarer_makes_a_match_whose_report_is_json():
     result = play_match("schafkopf", bots, boards=1, declarer=np.int64(2), rotate=False, contract="Rufer E")
     document = json.loads(json.dumps(result.as_dict()))
     assert document["declarer"] == 2 and type(result.setup.declarer) is int
+
+
+def test_a_match_takes_the_objective_by_the_name_every_command_gives_it():
+    """``-o/--objective`` names what a search plays for in every other command; match called it --plays-for only:
+    ``-o points`` is the same match as ``--plays-for points``."""
+    from test_cli import run
+
+    common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1",
+              "--json"]
+    named = json.loads(run(*common, "--plays-for", "points").stdout)
+    short = json.loads(run(*common, "-o", "points").stdout)
+    assert short == named and short["bots"]["cheater"]
