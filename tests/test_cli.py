@@ -1608,22 +1608,13 @@ def test_the_spinner_of_an_ascii_terminal_is_ascii():
     # rich's braille spinner on a terminal whose encoding is ASCII: stderr escapes what it lacks, and every frame of
     # the status line began with a literal \u280b
     import pty
-    import select
 
     main_end, terminal = pty.openpty()
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "table",
                                 str(EXAMPLES / "schafkopf.tbn"), "--board", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=terminal, env={**os.environ, "PYTHONIOENCODING": "ascii", "TERM": "xterm"})
     os.close(terminal)
-    shown = b""
-    while select.select([main_end], [], [], 60)[0]:
-        try:
-            chunk = os.read(main_end, 65536)
-        except OSError:  # the child is gone and the pty closed
-            break
-        if not chunk:
-            break
-        shown += chunk
+    shown = read_pty(main_end, 60)  # to the end: the pty closes when the command exits
     os.close(main_end)
     assert process.wait(60) == 0
     assert b"table of board 2" in shown  # the status line was shown
@@ -1760,12 +1751,30 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
     assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept
 
 
+def read_pty(fd: int, seconds: float, until: Callable[[bytes], bool] | None = None) -> bytes:
+    """What a pty's ``fd`` shows within ``seconds``: until the child is gone and the pty closed, or ``until(what was
+    read)`` holds."""
+    import select
+    import time
+
+    text, deadline = b"", time.monotonic() + seconds
+    while time.monotonic() < deadline and not (until and until(text)):
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the child is gone and the pty closed
+                break
+            if not chunk:
+                break
+            text += chunk
+    return text
+
+
 def _double_ctrl_c(arguments: list[str], ready: Callable[[bytes], bool], after: float = 0.0) -> tuple[int, str]:
     """``stich ARGUMENTS`` from this checkout on a pty, sent two Ctrl-C 20 ms apart once ``ready(output so far)``
     (and ``after`` seconds more), to its whole process group (workers too), as a terminal sends them: its exit code
     and everything it printed."""
     import pty
-    import select
     import signal
     import time
 
@@ -1780,17 +1789,7 @@ def _double_ctrl_c(arguments: list[str], ready: Callable[[bytes], bool], after: 
         os.execv(sys.executable, [sys.executable, "-c", "from cli.main import main; main()", *arguments])
 
     def read(seconds: float, until: Callable[[bytes], bool] | None = None) -> bytes:
-        text, deadline = b"", time.monotonic() + seconds
-        while time.monotonic() < deadline and not (until and until(text)):
-            if select.select([terminal], [], [], 0.05)[0]:
-                try:
-                    chunk = os.read(terminal, 65536)
-                except OSError:  # the child is gone and the pty closed
-                    break
-                if not chunk:
-                    break
-                text += chunk
-        return text
+        return read_pty(terminal, seconds, until)
 
     try:
         output = read(120, until=ready)
