@@ -73,10 +73,12 @@ class SolveResult:
     pack: Pack | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        """The card values' indices as :class:`CardIndex` es, which print by name (the engines give plain ints)."""
-        if self.pack is not None and self.card_values:
+        """The card values' indices as :class:`CardIndex` es, which print by name (the compiled engine's come named;
+        the reference solver's and a result made by hand give plain ints)."""
+        if self.pack is not None and any(not isinstance(cv.card, CardIndex) for cv in self.card_values):
             pack = self.pack
-            named = tuple(CardValue(CardIndex(cv.card, pack[cv.card]), cv.value) for cv in self.card_values)
+            named = tuple(cv if isinstance(cv.card, CardIndex) else
+                          CardValue(CardIndex(cv.card, pack[cv.card]), cv.value) for cv in self.card_values)
             object.__setattr__(self, "card_values", named)
 
     @property
