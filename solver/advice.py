@@ -52,7 +52,7 @@ from .sampling import (ALL_ALIKE, SHARE_SCALE, Setup, announced_tags, card_names
                        position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards, share,
                        shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
-from .search.boundary import check_time_limit
+from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
@@ -878,13 +878,14 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
                       aliases=[{**alias, "samples": samples, "share_scale": SHARE_SCALE} for alias in aliases]) \
         if checkpoint is not None else None
 
+    watch = Deadline(time_limit, stop)  # the same limit, for the run's own look between chunks
+
     def go_on(span: Span | None = None) -> bool:
         if span is not None and span.first < at_least:
             return True
-        if stop is not None and stop.is_set():
-            stopped.append("interrupt")
-        elif deadline is not None and time.monotonic() >= deadline:
-            stopped.append("time limit")
+        reason = watch.stopped_by()
+        if reason is not None:
+            stopped.append(reason)
         return not stopped
 
     def read(document: Mapping[str, Any]) -> AdviceSums:

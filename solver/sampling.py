@@ -20,7 +20,6 @@ import math
 import os
 import random
 import threading
-import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
@@ -41,7 +40,7 @@ from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
 from .state import PlayState
-from .search.boundary import check_stop, check_time_limit
+from .search.boundary import Deadline, check_stop, check_time_limit
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine,
@@ -730,21 +729,20 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     identity = {"setup": setup_identity, "samples": samples, "share_scale": SHARE_SCALE}
     aliases = [identity | {"setup": document} for document in setup_aliases]
     journal = Journal(checkpoint, identity, aliases=aliases) if checkpoint is not None else None
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = Deadline(time_limit, stop)
     stopped: list[str] = []
 
     def go_on(span: Span) -> bool:
         if span.first == 0:
             return True  # the first chunk always: a report needs a sample
-        if stop is not None and stop.is_set():
-            stopped.append("interrupt")
-        elif deadline is not None and time.monotonic() >= deadline:
-            stopped.append("time limit")
+        reason = deadline.stopped_by()
+        if reason is not None:
+            stopped.append(reason)
         return not stopped
 
     run_spans(pool, samples, size, sample_span, setup, journal, lambda document: _checkpoint_sums(journal, document),
               total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)),
-              go_on=None if deadline is None and stop is None else go_on)
+              go_on=go_on if deadline.limited else None)
     return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None)
 
 

@@ -272,6 +272,13 @@ class Deadline:
         return (self._end is not None and time.monotonic() >= self._end) or \
             (self.stop is not None and self.stop.is_set())
 
+    def stopped_by(self) -> str | None:
+        """What ends a run of many searches now: ``"interrupt"`` (the stop event), ``"time limit"``, or None (the
+        words the reports' ``stopped`` say)."""
+        if self.stop is not None and self.stop.is_set():
+            return "interrupt"
+        return "time limit" if self._end is not None and time.monotonic() >= self._end else None
+
     def check(self, stopped: str) -> None:
         """Raise :class:`~solver.errors.SearchStopped` (``stopped``, then why) once :meth:`passed`: what a Python loop
         of many short searches asks between them, since a search shorter than the engine's stop check never asks it."""
