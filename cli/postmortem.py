@@ -15,6 +15,7 @@ from rich.text import Text
 from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.formats.tbn import iter_records
 from solver.files import check_writable
+from solver.games import get_game
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import GRADES, SCORE_MEASURES, analyse_play, lost_text
@@ -112,7 +113,8 @@ def render_postmortem(document: Document, console: Console) -> None:
     by_score = unit in SCORE_MEASURES
     alone = document["every_seat_for_itself"]
     if alone and by_score:
-        view = (f"the attacker's own payment in {unit}, seat {document['declarer']}; cost to the attacker, or what "
+        title = get_game(document["game"]).declarer_title
+        view = (f"the {title}'s own payment in {unit}, seat {document['declarer']}; cost to the {title}, or what "
                 "another seat's card added to it")
     elif alone:
         view = "each mover's own tricks; cost to the mover"

@@ -544,7 +544,8 @@ def render_table(document: Document, console: Console) -> None:
     if settled:
         pot = document.get("pot")
         meaning = ("the declaring side's double-dummy net score without announcements" if pot is None else
-                   f"the attacker's double-dummy payment, with a pot of {pot:,} chips")
+                   f"the {get_game(document['game']).declarer_title}'s double-dummy payment, with a pot of {pot:,} "
+                   "chips")
         console.print(Text(f"settlement: {meaning}", style="dim"))
         if pot == 0:
             console.print("note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")

@@ -1098,8 +1098,9 @@ def units(document: Mapping[str, Any]) -> str:
 def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") -> str:
     """Which samples the advice counts as won: in a game paid from a pot the attacker's target made, which a Muss or a
     pot under 4 chips pays with 0 (:func:`is_win`); elsewhere a positive payment."""
-    paid_from_pot = get_game(document["game"]).has_pot and document.get("pot")
-    return "where the attacker makes his target (paid 0 or more)" if paid_from_pot else paid
+    game = get_game(document["game"])
+    paid_from_pot = game.has_pot and document.get("pot")
+    return f"where the {game.declarer_title} makes his target (paid 0 or more)" if paid_from_pot else paid
 
 
 def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:

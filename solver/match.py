@@ -293,8 +293,8 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
         if len(result.bots) == 1 and next(iter(result.bots.values())).fixed:
             fixed = f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), no interval"
         if game.has_pot:  # every seat for itself, paid in chips from and into the pot
-            side = (f"attacker (seat {result.deals[0].declarer}): {mean_text(result.declaring_side)} {units} per "
-                    "deal, his own payment")
+            side = (f"{game.declarer_title} (seat {result.deals[0].declarer}): {mean_text(result.declaring_side)} "
+                    f"{units} per deal, his own payment")
         else:
             side = f"declaring side: {mean_text(result.declaring_side)} {units} per deal"
         if result.difference is not None:

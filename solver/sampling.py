@@ -1061,14 +1061,15 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],
                                    document.get("score_interval_note"), "{:+.2f}".format)
-        whose = ("the attacker's own, from the pot" if game.has_pot
+        whose = (f"the {game.declarer_title}'s own, from the pot" if game.has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
         lines.append(f"mean payment: {document['score_mean']:+.2f} {game.score_unit} ({score_spread}), {whose}")
         if game.has_pot and not document.get("pot"):
             lines.append("note: pot 0: every sample settles at 0 (give the pot with --pot CHIPS, or a record a [Pot] "
                          "tag)")
     elif game.has_pot and document["seat"] != document["declarer"]:
-        lines.append(f"no payment: only the attacker's is searched (every seat plays for itself); the cards rank "
+        lines.append(f"no payment: only the {game.declarer_title}'s is searched (every seat plays for itself); the "
+                     "cards rank "
                      f"by seat {document['seat']}'s own {unit}")
     lines.append(f"win: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")

@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping, Sequence
 from .announcements import Announcement
 from .cards import bits
 from .errors import InvalidPositionError, StichError
+from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, items_net
 from .games.outcome import ScoreItem, declarers_word, seats_of, side_net, side_text
 from .position import Position, check_position
@@ -90,7 +91,8 @@ class DDSettlement:
 
     def _summary(self) -> list[str]:
         """What ``stich score --dd`` says under its tables: the net, the line, and what playing for points settles."""
-        role = "the attacker" if self.pot is not None else f"the {declarers_word(self.declaring_side)}"
+        role = f"the {get_game(self.game).declarer_title}" if self.pot is not None else \
+            f"the {declarers_word(self.declaring_side)}"
         lines = [f"double dummy: {role} {side_text(self.declaring_side)} net {self.value:+d}"]
         if self.line_names:
             lines.append("line: " + " ".join(self.line_names))
@@ -213,7 +215,8 @@ def points_comparison(dd: Mapping[str, Any], every_seat_for_itself: bool) -> lis
     alike, from a double-dummy settlement's document: each line's text and the settlement it ends with (signed by
     the caller), or None. Where every seat plays for itself it is the attacker's own; a Solo has one declarer."""
     measure = "tricks" if dd["points_objective"] == "tricks" else "points"
-    who = "the attacker" if every_seat_for_itself else f"the {declarers_word(dd['declaring_side'])}"
+    who = f"the {get_game(dd['game']).declarer_title}" if every_seat_for_itself else \
+        f"the {declarers_word(dd['declaring_side'])}"
 
     def counted(count: int) -> str:
         return f"{count:,} {measure[:-1] if count == 1 else measure}"
