@@ -24,7 +24,7 @@ import itertools
 import threading
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Self, Sequence
 
 from .api import solve
 from .deal import Deal
@@ -448,18 +448,18 @@ class BonusCheck:
                 "decided_by": list(self.decided_by), "guaranteed": self.guaranteed, "reason": self.reason or None}
 
 
-class _ResultList(list):  # type: ignore[type-arg]
+class _ResultList(list[Any]):
     """A list of results that stays its own kind when sliced, copied or added to (``table[1:]`` still prints as the
     command prints it); a comprehension makes a plain list, as of any list."""
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    def __getitem__(self, index: Any) -> Any:
         item = super().__getitem__(index)
         return type(self)(item) if isinstance(index, slice) else item
 
-    def copy(self):  # type: ignore[no-untyped-def]
+    def copy(self) -> Self:
         return type(self)(self)
 
-    def __add__(self, other):  # type: ignore[no-untyped-def]
+    def __add__(self, other: Iterable[Any]) -> Self:
         return type(self)(list(self) + list(other))
 
 

@@ -1004,15 +1004,11 @@ def share(probability: float, interval: Sequence[float | None] | None, *, compac
     """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
     ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
     are (so that ten contracts fit a terminal); the share alone where there is no interval."""
-    if compact:
-        text = f"{probability:.0%}"
-        if not interval or interval[0] is None or interval[1] is None:
-            return text
-        return f"{text} ({interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
-    text = f"{probability:.1%}"
-    if not interval or interval[0] is None or interval[1] is None:
+    text = f"{probability:.0%}" if compact else f"{probability:.1%}"
+    low, high = interval or (None, None)
+    if low is None or high is None:
         return text
-    return f"{text} (95%: {interval[0]:.1%} .. {interval[1]:.1%})"
+    return f"{text} ({low * 100:.0f}-{high * 100:.0f}%)" if compact else f"{text} (95%: {low:.1%} .. {high:.1%})"
 
 
 def spread_text(samples: int, interval: Sequence[float | None], note: str | None,
