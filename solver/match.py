@@ -446,7 +446,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     # {"weli_also_bells": True} and --variant weli_also_bells=true are one match; checkpoints written before named it
     # as given, and are this match's too
     given = variant if not isinstance(variant, Mapping) else dict(variant)
-    read = dict(sorted(game.variant(variant or None).changed().items())) or None
+    read = dict(game.variant(variant or None).key()) or None
     identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": contract,
                           "declarer": declarer, "variant": read, "rotate": rotate}
                 | ({"pot": pot} if pot is not None else {})}

@@ -761,7 +761,7 @@ def checkpoint_identity(document: Mapping[str, Any]) -> tuple[dict[str, Any], li
     by the variant as given (the flags as given, or each value as text) is still this job's: no resume is lost."""
     given = [(str(name), value) for name, value in document["variant"]]
     flags = get_game(document["game"]).variant(dict(given) or None)
-    canonical = dict(document) | {"variant": sorted(flags.changed().items())}
+    canonical = dict(document) | {"variant": flags.key()}
     spellings = [given, [(name, str(value)) for name, value in given],
                  [(name.strip().lower(), value_text(flags[name.strip().lower()])) for name, value in given]]
     aliases: list[dict[str, Any]] = []

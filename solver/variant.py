@@ -122,6 +122,11 @@ class Variant(Mapping[str, object]):
         """The flags whose value is not the default."""
         return {k: v for k, v in self._values.items() if v != self._flags[k].default}
 
+    def key(self) -> list[tuple[str, object]]:
+        """The non-default flags in name order: the variant as a checkpoint keys it, however it was spelt (the API's
+        ``0`` and the command line's ``"0"`` alike)."""
+        return sorted(self.changed().items())
+
     def text(self) -> str:
         """The non-default flags as a ``[Variant]`` tag value."""
         return ", ".join(f"{k}={value_text(v)}" for k, v in self.changed().items())
