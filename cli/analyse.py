@@ -29,8 +29,7 @@ from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
 from .records import emit_json, run_over_records
-from .render import (CardPainter, for_stdout, on_a_terminal, plural, record_head, spinner_for, stderr_console,
-                     stdout_console)
+from .render import CardPainter, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -267,16 +266,12 @@ def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
     """A status line on a terminal while a single-contract analysis samples: samples done, the win chance and the
     mean with its interval so far (nothing on a pipe or with --json). Ctrl-C says on stderr how far it got and that
     there is no report (it ended the command with 130 and not a word), and goes on (exit 130)."""
-    console = stderr_console()
-    live = on_a_terminal(console) and not as_json
     solved = [0]
     try:
-        spinning = console.status("analyse: starting", spinner=spinner_for(console)) if live else None
-        with (contextlib.nullcontext() if spinning is None else spinning) as status:
+        with status_on_stderr("analyse: starting", not as_json) as update:
             def show(analysis) -> None:
                 solved[0] = analysis.samples
-                if status is not None:
-                    status.update(analysis_status(analysis, samples))
+                update(analysis_status(analysis, samples))
             yield show
     except KeyboardInterrupt:
         kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
@@ -332,18 +327,13 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
     on Ctrl-C (or SIGTERM) ``finish`` prints the answer so far, said as such, and the interrupt goes on (exit 130).
     Returns the finished document."""
     latest: list = []
-    console = stderr_console()
-    live = on_a_terminal(console) and not as_json
-    status: Any = None
-
-    def show(advice) -> None:
-        latest[:] = [advice]
-        if status is not None and advice.rows:
-            status.update(for_stdout(advice_status(what, advice, samples)))
-
     try:
-        spinning = console.status(f"{what}: starting", spinner=spinner_for(console)) if live else None
-        with (contextlib.nullcontext() if spinning is None else spinning) as status:
+        with status_on_stderr(f"{what}: starting", not as_json) as update:
+            def show(advice) -> None:
+                latest[:] = [advice]
+                if advice.rows:
+                    update(for_stdout(advice_status(what, advice, samples)))
+
             return run(show).as_dict()
     except KeyboardInterrupt:
         if latest:

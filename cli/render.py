@@ -169,12 +169,20 @@ def spinner_for(console: Console) -> str:
 def progress_on_stderr(prefix: str) -> Iterator[Callable[[str], None]]:
     """A callback that shows what a long analysis is doing, on stderr and only on a terminal (a transient
     spinner): logs and pipes stay clean."""
+    with status_on_stderr(prefix) as update:
+        yield lambda text: update(f"{prefix}: {text}")
+
+
+@contextmanager
+def status_on_stderr(first: str, live: bool = True) -> Iterator[Callable[[str], None]]:
+    """A transient status line on stderr, starting with ``first``, and the callback that replaces its text; where
+    stderr is no terminal (or not ``live``: ``--json``) a callback that does nothing."""
     console = stderr_console()
-    if not on_a_terminal(console):
+    if not (live and on_a_terminal(console)):
         yield lambda text: None
         return
-    with console.status(prefix, spinner=spinner_for(console)) as status:
-        yield lambda text: status.update(f"{prefix}: {text}")
+    with console.status(first, spinner=spinner_for(console)) as status:
+        yield status.update
 
 
 # --- cards ------------------------------------------------------------------------------------------------------
