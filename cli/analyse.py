@@ -313,7 +313,7 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
             continue
         table = Table(title=for_stdout(part.title), title_justify="left")
         for index, column in enumerate(part.columns):
-            table.add_column(column, justify="right" if index in part.right else "left",  # type: ignore[arg-type]
+            table.add_column(column, justify="right" if index in part.right else "left",
                              no_wrap=index not in part.wraps)
         for row in part.rows:
             cells = [for_stdout(cell) for cell in row]

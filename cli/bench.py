@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import List, Optional, Sequence
@@ -27,8 +26,8 @@ from solver.games import get_game
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import file_name, input_errors, message
-from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, note_threads_over_cores,
-                      parse_variant_options)
+from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, finite_seconds,
+                      note_threads_over_cores, parse_variant_options)
 from .output import atomic_writer
 from .records import emit_json
 from .render import Document, plural, progress_on_stderr, stdout_console
@@ -334,14 +333,6 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
 
 
 # --- the command ------------------------------------------------------------------------------------------------
-
-
-def finite_seconds(value: float | None) -> float | None:
-    """A number of seconds, not ``nan`` (which the range check lets through): a usage error (exit 2), as any value
-    out of its range is."""
-    if value is not None and not math.isfinite(value):
-        raise typer.BadParameter(f"{value} is not a number of seconds")
-    return value
 
 
 def the_time_limit(context: typer.Context, time_limit: float, old_limit: float | None) -> float:

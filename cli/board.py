@@ -69,8 +69,9 @@ def board(
         if path == Path("-") or not path.is_file():
             message(f"stich: {path}: not a readable file (the board opens files by name; upload others on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)
-        if path.stat().st_size > MAX_FILE_BYTES:
-            message(f"stich: {too_large_text(path, path.stat().st_size)}")
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            message(f"stich: {too_large_text(path, size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()

@@ -99,14 +99,20 @@ OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=ch
                                "every seat's tricks); cards are ranked by the score.")
 
 
+def finite_seconds(value: float | None) -> float | None:
+    """A number of seconds, not ``nan`` or ``inf`` (which the range check lets through): a usage error (exit 2), as
+    any value out of its range is."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
 def checked_time_limit(value: float | None) -> float | None:
     """A ``--time-limit`` option's callback: a finite number of seconds (the range check lets ``nan`` and ``inf``
     through), and none under STICH_IMPLEMENTATION=python, whose reference solver has no stop check and runs to the
     end; either is a usage error (exit 2)."""
-    if value is None:
+    if finite_seconds(value) is None:
         return None
-    if not math.isfinite(value):
-        raise typer.BadParameter(f"{value} is not a number of seconds")
     try:
         reference = implementation() == "python"
     except StichError:
@@ -296,3 +302,10 @@ class PotOption:
             message(f"stich: --pot is for {games_with('has_pot')} records; {position.game.name} has no pot, so it is "
                     "not used there")
         return None
+
+    def apply(self, position: Position) -> None:
+        """Set the pot where the game reads its ``[Pot]``, as a record's own tag would (nothing for a game without
+        one)."""
+        chips = self(position)
+        if chips is not None and position.record is not None:
+            position.record.set("Pot", str(chips))

@@ -135,9 +135,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
             matched += 1
             try:
                 position = what_if(position_from_record(item, variant=variant), play)
-                chips = pot_of(position)
-                if chips is not None and position.record is not None:  # read where the game reads its [Pot]
-                    position.record.set("Pot", str(chips))
+                pot_of.apply(position)  # read where the game reads its [Pot]
             except CommandVariantError as error:  # the command's flags, the same for every record of the game
                 refused.setdefault(error.game, [error, 0])[1] += 1
                 failed = True

@@ -85,17 +85,15 @@ def tree(
         if record is None:
             raise StichError(no_such_record(name, board, record_number, count))
         position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
-        chips = PotOption(pot)(position)
-        if chips is not None and position.record is not None:  # read where the game reads its [Pot], as solve does
-            position.record.set("Pot", str(chips))
+        PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
         holds = nodes_memory_holds()  # the tree is held whole until written: never more than memory holds
         try:
             with progress_on_stderr("tree") as report:
                 graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,
-                                      max_nodes=min(max_nodes, holds) if max_nodes else holds, time_limit=time_limit,
+                                      max_nodes=min(max_nodes or holds, holds), time_limit=time_limit,
                                       progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
         except TreeTooLarge as error:
-            if error.max_nodes < (max_nodes or MAX_TREE_NODES + 1):  # memory's bound, not the one asked
+            if not max_nodes or holds < max_nodes:  # memory's bound, not the one asked
                 raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, more "
                                  f"than the memory available now holds ({holds:,} nodes: "
                                  f"{holds * NODE_BYTES / (1 << 30):.1f} GB at about 8 KB a node); nothing written: "
