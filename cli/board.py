@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import socket
 import sys
 import threading
@@ -157,12 +156,10 @@ def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
         def send_400_response(self, msg: str) -> None:
             """A request h11 cannot read (a bad request line or header, headers over 16 KB) is refused in JSON,
             as every other refusal of the board, not in uvicorn's plain text."""
-            from solver.board.guard import SAFETY_HEADERS
+            from solver.board.guard import refusal
 
-            body = json.dumps({"error": "the request is not HTTP the board reads (a malformed request line or "
-                                        f"header, or headers over 16 KB): {msg}"}).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                       (b"connection", b"close"), *SAFETY_HEADERS]
+            body, headers = refusal("the request is not HTTP the board reads (a malformed request line or header, "
+                                    f"or headers over 16 KB): {msg}")
             for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body),
                           h11.EndOfMessage()):
                 self.transport.write(self.conn.send(event) or b"")

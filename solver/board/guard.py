@@ -47,18 +47,6 @@ class BodyRefused(Exception):
             self.status = status
 
 
-class BodyTooLarge(BodyRefused):
-    """A body that grew past the limit while it was read."""
-
-    status = 413
-
-
-class BodyTooSlow(BodyRefused):
-    """A body that had not all arrived when the time for it ran out."""
-
-    status = 408
-
-
 #: The names of the loopback address: each stands for the others.
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 #: The port a Host or Origin without one means, by scheme.
@@ -237,13 +225,18 @@ def split_host(value: str) -> tuple[str, str | None]:
     return (host, port) if colon else (value, None)
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
-    """A refusal before the app; the connection is closed after it, since the rest of a refused body is not read
-    (a client still sending it would otherwise hold the connection open for as long as it trickles)."""
+def refusal(message: str) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """A refusal's JSON body and headers, the connection closed after it (the rest of a refused request is not
+    read: a client still sending it would otherwise hold the connection for as long as it trickles)."""
     body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close"), *SAFETY_HEADERS]})
+    return body, [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                  (b"connection", b"close"), *SAFETY_HEADERS]
+
+
+async def _refuse(send: Send, status: int, message: str) -> None:
+    """A refusal before the app (:func:`refusal`)."""
+    body, headers = refusal(message)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -348,15 +341,15 @@ class Guard:
                 message = await asyncio.wait_for(receive(), deadline - loop.time())
             except asyncio.TimeoutError:
                 came = f"{received:,} of {int(length):,} bytes" if length is not None else f"{received:,} bytes"
-                raise BodyTooSlow(f"the request's body did not arrive within {self.body_seconds:g} s ({came} came); "
-                                  "the board waits no longer for a body") from None
+                raise BodyRefused(f"the request's body did not arrive within {self.body_seconds:g} s ({came} came); "
+                                  "the board waits no longer for a body", 408) from None
             if message["type"] == "http.request":
                 size = len(message.get("body", b""))
                 received += size
                 self.reading += size
                 whole = not message.get("more_body", False)
                 if received > self.max_body:
-                    raise BodyTooLarge(self.too_large())
+                    raise BodyRefused(self.too_large(), 413)  # it grew past the limit while it was read
                 if self.reading > self.max_reading:
                     raise BodyRefused(f"the board is busy: the bodies of the requests it is answering hold "
                                       f"{self.max_reading:,} bytes already; send this one again in a moment", 503)

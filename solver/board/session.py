@@ -229,12 +229,13 @@ class Boards:
                 found.append(self.add(item, record_label(item, source, number)))
             except BoardError as error:
                 refused.append(str(error))
+        def more_bad(count: int) -> str:
+            return f"{count:,} more bad record{'s' if count > 1 else ''}"
+
         if not found:
-            more = len(refused) - 1
-            raise BoardError(refused[0] + (f" (and {more:,} more bad record{'s' if more > 1 else ''})" if more else ""))
+            raise BoardError(refused[0] + (f" (and {more_bad(len(refused) - 1)})" if len(refused) > 1 else ""))
         if len(refused) > MAX_REFUSALS_SAID:  # what a page shows and the server keeps: the first, and how many more
-            more = len(refused) - MAX_REFUSALS_SAID
-            refused = refused[:MAX_REFUSALS_SAID] + [f"{source}: and {more:,} more bad record{'s' if more > 1 else ''}"]
+            refused = refused[:MAX_REFUSALS_SAID] + [f"{source}: and {more_bad(len(refused) - MAX_REFUSALS_SAID)}"]
         with self._lock:
             if all(board.id in self.boards for board in found):  # else its first records are already forgotten
                 for board in self._texts.get(key, []):  # the same text opened twice at once: the newer boards serve
