@@ -260,6 +260,9 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
     cases = [
         (["--seat", "9", "--contract", "all"], "'--seat': Schafkopf with 4 seats has no seat 9"),
         (["--seat", "9", "--contract", "Rufer E"], "'--seat': Schafkopf with 4 seats has no seat 9"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "5"], "'--declarer': Schafkopf with 4 seats has no seat 5"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "0"], "'--declarer': Schafkopf with 4 seats has no seat 0"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "-3"], "'--declarer': Schafkopf with 4 seats has no seat -3"),
         (["--seat", "1", "--contract", "Rufer E", "--known", "0:EO"], "'--known': Schafkopf with 4 seats has no seat 0"),
         (["--seat", "1", "--contract", "all", "--known", "7:EO"], "'--known': Schafkopf with 4 seats has no seat 7"),
         (["--seat", "1", "--contract", "Rufer E", "--pot", "5"], "'--pot': Schafkopf has no pot (it is for Kratzen)"),
