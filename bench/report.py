@@ -387,7 +387,7 @@ def as_json(report: Report) -> dict:
 
 def write(path: Path, text: str) -> None:
     """Replace the part between the markers, or write the whole file when there are none. Written through a
-    temporary file renamed into place (:func:`~solver.files.atomic_file`, as ``stich bench --save`` writes): a kill
+    temporary file renamed into place (:func:`~solver.files.atomic_file`, as ``stich bench --out`` writes): a kill
     during the write leaves the old file whole, not a README cut off in the middle."""
     block = f"{BEGIN}\n{text}{END}\n"
     if path.exists():

@@ -115,7 +115,7 @@ def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
 
 def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_file(report, monkeypatch, tmp_path):
     """``--out`` and ``--json`` were written with ``path.write_text``: a kill during the write left a README cut off
-    in the middle. They now go through a temporary file renamed into place, as ``stich bench --save`` does."""
+    in the middle. They now go through a temporary file renamed into place, as ``stich bench --out`` does."""
     readme = tmp_path / "README.md"
     readme.write_text(f"# Bench\nabove\n{report.BEGIN}\nold figures\n{report.END}\nbelow\n", encoding="utf-8")
     report.write(readme, "new figures\n")
