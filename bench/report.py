@@ -5,7 +5,8 @@ the Zwanzigerrufen ablation, as Markdown tables.
 
 ``--deals`` defaults to all 100 fixed deals of each line. With ``--out`` an existing file keeps everything outside
 the ``<!-- report:begin -->`` / ``<!-- report:end -->`` markers (so the README's instructions survive a rerun); a file
-without the markers is replaced by the report. Progress goes to stderr. Every solve is stopped at ``--limit`` seconds
+without the markers is replaced by the report. Progress goes to stderr: a line per deal on a terminal; in a log
+one a minute, and each line's last deal. Every solve is stopped at ``--limit`` seconds
 (default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target. The options
 are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C stops
 it with exit 130 and writes nothing.
@@ -27,6 +28,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 try:
@@ -192,11 +194,29 @@ class Report:
     engine_at_end: str = ""
 
 
-def _progress(started: float):
+#: Where stderr is no terminal (a log), the least time between two progress lines, as ``stich batch`` logs: a line
+#: per deal wrote 300 lines a run into the log, several a second.
+LOG_SECONDS = 60.0
+
+
+def _progress_log(started: float, terminal: bool | None = None) -> Callable[[str, bool], None]:
+    """The run's progress on stderr, ``say(text, always)``: on a terminal every line; elsewhere the first, then one
+    every LOG_SECONDS, and every line said ``always`` (a benchmark line's last deal, a deal stopped at the limit)."""
+    on_a_terminal = sys.stderr.isatty() if terminal is None else terminal
+    said = [float("-inf")]
+
+    def say(text: str, always: bool) -> None:
+        now = time.monotonic()
+        if on_a_terminal or always or now - said[0] >= LOG_SECONDS:
+            said[0] = now
+            print(f"[{now - started:7.0f} s] {text}", file=sys.stderr, flush=True)
+    return say
+
+
+def _progress(say: Callable[[str, bool], None]) -> Callable[[Progress], None]:
     def report(p: Progress) -> None:
         what = "stopped at the limit" if p.timed_out else f"{fmt_ms(p.ms)} ms"
-        print(f"[{time.monotonic() - started:7.0f} s] {p.line}: {p.done}/{p.total} (board {p.board}) {what}",
-              file=sys.stderr, flush=True)
+        say(f"{p.line}: {p.done}/{p.total} (board {p.board}) {what}", p.done == p.total or p.timed_out)
     return report
 
 
@@ -222,7 +242,8 @@ SPEED_UP_TARGET = 1.6
 def run(deals: int, ablation_deals: int, limit_s: float, dds_deals: int = 0, threads: int | None = None,
         dds_only: bool = False) -> Report:
     started = time.monotonic()
-    progress = _progress(started)
+    say = _progress_log(started)
+    progress = _progress(say)
     pinned_package()  # before the first line: every worker of the run imports this copy
     info = machine()
     lines = [] if dds_only else [
@@ -241,8 +262,7 @@ def run(deals: int, ablation_deals: int, limit_s: float, dds_deals: int = 0, thr
     paired = []
     if dds_deals and missing is None:
         paired = paired_run(dds_lines(), dds_deals, threads=threads, limit_s=limit_s,
-                            progress=lambda text: print(f"[{time.monotonic() - started:7.0f} s] {text}",
-                                                        file=sys.stderr, flush=True))
+                            progress=lambda text: say(text, False))
     return Report(deals, limit_s, info, lines, endings, zwanzigerrufen if results else None, results, paired,
                   missing, threads or usable_cores(), time.monotonic() - started, engine_build(live_package()))
 
@@ -387,7 +407,7 @@ def as_json(report: Report) -> dict:
 
 def write(path: Path, text: str) -> None:
     """Replace the part between the markers, or write the whole file when there are none. Written through a
-    temporary file renamed into place (:func:`~solver.files.atomic_file`, as ``stich bench --save`` writes): a kill
+    temporary file renamed into place (:func:`~solver.files.atomic_file`, as ``stich bench --out`` writes): a kill
     during the write leaves the old file whole, not a README cut off in the middle."""
     block = f"{BEGIN}\n{text}{END}\n"
     if path.exists():

@@ -27,7 +27,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
-                      engine_for, parse_variant_options, refuse_pool_threads, cluster_address, workers_within_cores)
+                      engine_for, parse_variant_options, pool_options)
 from .records import emit_json, run_over_records
 from .render import CardPainter, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
@@ -161,9 +161,7 @@ def analyse(
     announce settled on the same samples, ranked by what the seat is paid (its share of its side's settlement: a
     Rufer's is shared by two, a Solo's is the soloist's) with its 95% interval, the win rate and each bonus's odds;
     contracts the samples cannot tell apart from the best are marked."""
-    refuse_pool_threads(threads)
-    scheduler = cluster_address(scheduler, workers, worker_memory, table_mb)
-    workers = workers_within_cores(workers)
+    scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)

@@ -17,8 +17,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB, begin_stop)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options,
-                      refuse_pool_threads, cluster_address, workers_within_cores)
+from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options, pool_options)
 from .render import on_a_terminal, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -130,9 +129,7 @@ def batch(
     if str(out) == "-":
         raise typer.BadParameter("batch appends to a file it can resume from, not to standard output (a pipe: "
                                  "--out /dev/stdout)", param_hint="'--out'")
-    scheduler = cluster_address(scheduler, workers, worker_memory, table_mb)
-    refuse_pool_threads(threads)
-    workers = workers_within_cores(workers)
+    scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     previous = _install_handlers()

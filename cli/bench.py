@@ -1,7 +1,7 @@
 """``stich bench``: time the engine on seeded generated deals, and compare with an earlier run.
 
 A wrapper over :mod:`solver.benchmark`: each line's medians, p90, p99, nodes per second and table memory, and the
-machine they were measured on. ``--save FILE`` keeps a run; ``--compare FILE`` shows each line's ratios to that
+machine they were measured on. ``--out FILE`` keeps a run; ``--compare FILE`` shows each line's ratios to that
 run. The project's own speed targets are not a user's business: they live in ``bench/`` (``bench/report.py``).
 """
 
@@ -11,7 +11,7 @@ import dataclasses
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, TypeVar
 
 import typer
 from rich.console import Console
@@ -27,10 +27,12 @@ from solver.search.engine import default_threads, usable_cores
 
 from .errors import file_name, input_errors, message
 from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, finite_seconds,
-                      note_threads_over_cores, parse_variant_options)
+                      note_threads_over_cores, output_file, parse_variant_options)
 from .output import atomic_writer
 from .records import emit_json
 from .render import Document, plural, progress_on_stderr, stdout_console
+
+T = TypeVar("T")
 
 #: The statistics a comparison shows as ratios (this run / the saved one).
 RATIOS = (("median_ms", "median"), ("p90_ms", "p90"), ("nodes_per_second", "nodes/s"))
@@ -66,7 +68,7 @@ def selected_lines(game: str | None) -> list[BenchLine]:
 
 
 def saved_run(documents: Sequence[Document], host: Document, partial: Document | None = None) -> Document:
-    """What ``--save`` writes: the machine, the time, and every line's document; ``partial`` (a run stopped by
+    """What ``--out`` writes: the machine, the time, and every line's document; ``partial`` (a run stopped by
     Ctrl-C: the lines asked and the one it stopped in) marks a run that holds only its finished lines."""
     run = {"schema": SCHEMA, "command": "bench", "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
            "machine": host, "lines": list(documents)}
@@ -74,14 +76,14 @@ def saved_run(documents: Sequence[Document], host: Document, partial: Document |
 
 
 def save_run(save: Path, run: Document) -> None:
-    """``--save``: the run written atomically to the file, or to stdout for ``-``."""
+    """``--out``: the run written atomically to the file, or to stdout for ``-``."""
     with atomic_writer(save) as stream:
         json.dump(run, stream, indent=1)
         stream.write("\n")
 
 
 def partial_target(save: Path) -> Path:
-    """Where an interrupted run's finished lines go: ``--save FILE`` itself, unless FILE holds a whole run (a
+    """Where an interrupted run's finished lines go: ``--out FILE`` itself, unless FILE holds a whole run (a
     baseline a Ctrl-C must not replace with part of one), then ``FILE.partial.json`` beside it."""
     if str(save) == "-" or not save.is_file():
         return save
@@ -104,7 +106,7 @@ def partial_text(run: Document) -> str:
 
 
 def read_saved_run(path: Path) -> Document:
-    """A run written by ``--save`` (or the JSON Lines of ``--json``), checked enough to compare with; a file that is
+    """A run written by ``--out`` (or the JSON Lines of ``--json``), checked enough to compare with; a file that is
     neither is bad input, named with the line where it stops making sense."""
     raw = path.read_bytes()
     try:
@@ -114,7 +116,7 @@ def read_saved_run(path: Path) -> Document:
         line_start = raw.rfind(b"\n", 0, error.start) + 1
         column = len(raw[line_start:error.start].decode("utf-8", errors="replace")) + 1
         raise StichError(f"{path}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
-                         f"{raw[error.start]:02x}); write one with stich bench --save FILE") from None
+                         f"{raw[error.start]:02x}); write one with stich bench --out FILE") from None
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:
@@ -130,20 +132,20 @@ def read_saved_run(path: Path) -> Document:
                 lines.append(json.loads(row))
             except json.JSONDecodeError as error:
                 raise StichError(f"{path}:{number}:{error.colno}: not a saved stich bench run ({error.msg}); write "
-                                 f"one with stich bench --save FILE") from None
+                                 f"one with stich bench --out FILE") from None
         run = {"lines": lines, "machine": next((line.get("machine") for line in lines
                                                  if isinstance(line, dict)), None)}
     for number, line in enumerate(run["lines"], 1):
         if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
             raise StichError(f"{path}: line document {number} is not a stich bench line; write a run with "
-                             f"stich bench --save FILE")
+                             f"stich bench --out FILE")
         for key, kind in (("machine", dict), ("boards", list)):  # read as such by the comparison and its notes
             if line.get(key) is not None and not isinstance(line[key], kind):
                 raise StichError(f"{path}: line document {number}: its {key!r} is {_json_kind(line[key])}, not "
-                                 f"{_json_kind(kind())}; write a run with stich bench --save FILE")
+                                 f"{_json_kind(kind())}; write a run with stich bench --out FILE")
     if run.get("machine") is not None and not isinstance(run["machine"], dict):
         raise StichError(f"{path}: not a saved stich bench run: its 'machine' is {_json_kind(run['machine'])}, not "
-                         f"an object; write one with stich bench --save FILE")
+                         f"an object; write one with stich bench --out FILE")
     return run
 
 
@@ -335,23 +337,26 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
 # --- the command ------------------------------------------------------------------------------------------------
 
 
-def the_time_limit(context: typer.Context, time_limit: float, old_limit: float | None) -> float:
-    """``--time-limit``, or ``--limit``, its name before every command that stops a search after some seconds took
-    ``--time-limit`` (kept hidden so that scripts do not break); both at once is a usage error."""
-    if old_limit is None:
-        return time_limit
-    source = context.get_parameter_source("limit")
+def under_old_name(context: typer.Context, name: str, value: T, old: str, old_value: T | None) -> T:
+    """An option's value, or its old name's (``--limit``, ``--deals``, ``--out``: bench's names before they took the
+    other commands' ``--time-limit``, ``--count`` and ``--out``), kept hidden so that scripts do not break; both at
+    once is a usage error. ``name`` is the new option's parameter, whose source tells whether it was given."""
+    if old_value is None:
+        return value
+    source = context.get_parameter_source(name)
     if source is not None and source.name == "COMMANDLINE":
-        raise typer.BadParameter("give --time-limit alone (--limit is its old name)", param_hint="'--limit'")
-    return old_limit
+        option = next(opt for opt in context.command.params if opt.name == name).opts[-1]
+        raise typer.BadParameter(f"give {option} alone ({old} is its old name)", param_hint=f"'{old}'")
+    return old_value
 
 
 def bench(
     context: typer.Context,
     game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME",
                                        help="Only this game's lines (default: all)."),
-    deals: int = typer.Option(10, "-n", "--deals", metavar="N", min=1,
+    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1,
                               help="Deals per line (the full benchmark uses 100)."),
+    old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, hidden=True),  # --count's old name
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the generated deals (default: each game's fixed seed)."),
     limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
@@ -364,8 +369,9 @@ def bench(
                                  help="One JSON document per line on stdout (JSON Lines, docs/json.md)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag of the --game's lines (repeatable)."),
-    save: Optional[Path] = typer.Option(None, "--save", metavar="FILE", parser=file_name,
-                                        help="Keep this run in FILE (JSON), to --compare a later run with."),
+    out: Optional[Path] = output_file("Keep this run in FILE (JSON), to --compare a later run with (- is stdout)."),
+    old_out: Optional[Path] = typer.Option(None, "--save", metavar="FILE", parser=file_name,
+                                           hidden=True),  # --out's old name
     compare: Optional[Path] = typer.Option(None, "--compare", metavar="FILE", parser=file_name,
                                            help="Show each line's ratios to the run saved in FILE."),
     table_mb: Optional[int] = TABLE_MB,
@@ -373,16 +379,18 @@ def bench(
 ) -> None:
     """Time the engine on seeded deals: median, p90, p99 and max per deal, nodes per second and table memory, for
     each line of the benchmark (a fresh engine per deal, so no table is reused), and the machine they ran on. Run
-    the same command with --save before a change and with --compare after it to see what the change did."""
-    limit = the_time_limit(context, limit, old_limit)
+    the same command with --out before a change and with --compare after it to see what the change did."""
+    limit = under_old_name(context, "limit", limit, "--limit", old_limit)
+    deals = under_old_name(context, "count", count, "--deals", old_count)
+    save = under_old_name(context, "out", out, "--save", old_out)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_IMPLEMENTATION and STICH_TABLE_MB checked before any line
     if flags and game is None:
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
     saved_to_stdout = save is not None and str(save) == "-"  # the run's one document is then stdout's data
     if saved_to_stdout and as_json:
-        raise typer.BadParameter("--save - writes the run to stdout, where --json writes its lines: give --save a "
-                                 "file", param_hint="'--save'")
+        raise typer.BadParameter("--out - writes the run to stdout, where --json writes its lines: give --out a "
+                                 "file", param_hint="'--out'")
     if game is not None:
         check_game_options(game, flags)
     before: dict[str, Document] = {}

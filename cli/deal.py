@@ -29,7 +29,7 @@ def deal(
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed: the same seed gives the same deals."),
     count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="Number of deals."),
-    declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
+    declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "
                                              "(default: the fewest)."),

@@ -37,7 +37,7 @@ COMMANDS = (
      "Which bonuses (game, Valat, Pagat Ultimo, Schneider, a seat's target...) can be forced, and by whom."),
     ("table", "table:table", "Every contract each seat could bid on the dealt hands, solved double dummy."),
     ("score", "score:score", "Score finished deals; with --dd the double-dummy settlement."),
-    ("bench", "bench:bench", "Time the engine on seeded deals: medians, p90, nodes/s; --save and --compare runs."),
+    ("bench", "bench:bench", "Time the engine on seeded deals: medians, p90, nodes/s; --out and --compare runs."),
     ("postmortem", "postmortem:postmortem", "Grade every card played by what it cost under double-dummy play."),
     ("tree", "tree:tree", "Write the game tree of DEPTH cards with double-dummy values as a graph file."),
     ("analyse", "analyse:analyse", "Single-dummy odds of one hand, by sampling the unseen cards."),

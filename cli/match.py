@@ -40,7 +40,7 @@ def match(
                              help="Seed of the deals and of the bots' own draws: the same seed plays the same match."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),
-    declarer: int = typer.Option(1, "--declarer", metavar="SEAT", min=1, max=6, help="The declaring seat."),
+    declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
     plays_for: str = typer.Option("score", "--plays-for", "--objective", "-o", metavar="score|points",
                                   callback=_plays_for,
                                   help="What the sampling and cheater bots maximise (-o/--objective as elsewhere, "

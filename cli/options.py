@@ -267,6 +267,17 @@ def cluster_address(scheduler: str | None, workers: int | None, worker_memory: i
     return address
 
 
+
+def pool_options(threads: int | None, scheduler: str | None, workers: int | None, worker_memory: int | None,
+                 table_mb: int | None) -> tuple[str | None, int | None]:
+    """The pool options of ``analyse`` and ``batch`` checked in one order, so that the same bad pair gives the same
+    first error in both (they checked them in opposite orders): ``--threads`` refused, then ``--scheduler`` beside
+    the options that size local workers, then ``-j`` cut to the cores. Returns the cluster's address (None: a local
+    run) and the number of workers."""
+    refuse_pool_threads(threads)
+    address = cluster_address(scheduler, workers, worker_memory, table_mb)
+    return address, workers_within_cores(workers)
+
 #: ``--seed``'s default in every command that draws at random (``deal``, ``analyse``, ``match``): the library's
 #: (:data:`solver.generate.DEFAULT_SEED`), so that the same command without ``--seed`` gives the same answer everywhere
 #: and as the library's functions without ``seed=`` (``bench`` alone defaults to each game's fixed benchmark seed, so

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -28,7 +29,7 @@ from .output import atomic_path
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
-from .render import CardPainter, Document, progress_on_stderr, seats_text
+from .render import CardPainter, Document, fits, progress_on_stderr, seats_text
 from .whatif import PLAY
 
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -103,7 +104,8 @@ def postmortem_document(position: Position, plot: PlotNames | None,
 
 
 def render_postmortem(document: Document, console: Console) -> None:
-    """A row per card (before / best / after / cost / grade), then a row per player."""
+    """A row per card (before / best / after / cost / grade), then a row per player; each table in the narrow
+    layout where its boxes do not fit the console."""
     painter = CardPainter.for_game(document["game"])
     cards = document["cards"]
     if not cards:
@@ -120,24 +122,11 @@ def render_postmortem(document: Document, console: Console) -> None:
         view = "each mover's own tricks; cost to the mover"
     else:
         view = f"{unit} of {seats_text(document['declaring_side'])}; cost to the mover's side"
-    points_unit = "tricks" if alone else "points"
     # Kratzen has no bonuses: the one objective watched is the mover's own trick target (RULES.md 3.3)
     lost_column, lost_summary = ("target lost", "target lost") if alone else ("bonus lost", "bonuses lost")
-    table = Table(title=f"Every card (totals: {view})", title_justify="left", title_style="bold")
-    columns = ("#", "trick", "seat", "card", "before", "best", "after", "cost") + (
-        (f"{points_unit} cost",) if by_score else ()) + ("grade", "better", lost_column)
-    for column in columns:
-        table.add_column(column, justify="left" if column in ("card", "grade", "better", lost_column) else "right")
-    for card in cards:
-        style = _GRADE_STYLES[card["grade"]]
-        better = painter.cards(card["best_cards"], "/") if card["cost"] else Text("")
-        row: list[Text | str] = [str(card["number"]), str(card["trick"]), str(card["seat"]),
-                                 painter.card(card["card"]), str(card["before"]), str(card["best"]),
-                                 str(card["after"]), str(card["cost"])]
-        if by_score:
-            row.append(str(card["points_cost"]))
-        table.add_row(*row, Text(card["grade"], style=style), better,
-                      _lost_cell(card, alone))
+    table = _cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=False)
+    if not fits(console, table):
+        table = _cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=True)
     console.print(table)
     if by_score and not alone:
         console.print(Text("game units: a side's total (each of its seats is paid its share: half in a 2 against 2, "
@@ -146,7 +135,27 @@ def render_postmortem(document: Document, console: Console) -> None:
         console.print(Text(f"{unit}: the attacker's own payment, from and into the pot (every seat plays for itself: "
                            "the others' own payments are not searched; --objective points grades each seat by its "
                            "own tricks)", style="dim"))
-    summary = Table(title="Per player", title_justify="left", title_style="bold")
+    summary = _players_table(document, lost_summary, narrow=False)
+    if not fits(console, summary):
+        summary = _players_table(document, lost_summary, narrow=True)
+    console.print(summary)
+
+
+def _table(title: str, narrow: bool) -> Table:
+    """The post-mortem's tables: rich's boxes, or where they do not fit (``narrow``) no borders but the header's
+    rule and two spaces between the columns: twelve columns of boxes take 37 of 80 columns."""
+    if narrow:
+        return Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, show_edge=False,
+                     pad_edge=False, collapse_padding=True)
+    return Table(title=title, title_justify="left", title_style="bold")
+
+
+def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table:
+    """A row per player: cards played, each grade's count, the cost and the bonuses lost."""
+    unit = document["measure"]
+    by_score = unit in SCORE_MEASURES
+    points_unit = "tricks" if document["every_seat_for_itself"] else "points"
+    summary = _table("Per player", narrow)
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:
@@ -159,9 +168,30 @@ def render_postmortem(document: Document, console: Console) -> None:
         costs = [str(player["cost"])] + ([str(player["points_cost"])] if by_score else [])
         summary.add_row(str(player["seat"]), str(player["cards"]),
                         *(str(player["grades"][name]) for name in GRADES[1:]), *costs,
-                        _lost_cell(player, alone))
-    console.print(summary)
+                        _lost_cell(player, document["every_seat_for_itself"]))
+    return summary
 
+def _cards_table(document: Document, painter: CardPainter, title: str, lost_column: str, narrow: bool) -> Table:
+    """A row per card. ``narrow``: the layout for a terminal the full table does not fit (it was 116 columns wide
+    at 80): no ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they
+    fold, and no borders but the header's rule (``_table``)."""
+    by_score = document["measure"] in SCORE_MEASURES
+    alone = document["every_seat_for_itself"]
+    points_unit = "tricks" if alone else "points"
+    table = _table(title, narrow)
+    numbers = ("#", "trick", "seat", "card", "before") + (() if narrow else ("best",)) + ("after", "cost") + (
+        (f"{points_unit} cost",) if by_score else ())
+    for column in (*numbers, "grade", "better", lost_column):
+        table.add_column(column, justify="left" if column in ("card", "grade", "better", lost_column) else "right")
+    for card in document["cards"]:
+        better = painter.cards(card["best_cards"], " " if narrow else "/") if card["cost"] else Text("")
+        row: list[Text | str] = [str(card["number"]), str(card["trick"]), str(card["seat"]),
+                                 painter.card(card["card"]), str(card["before"]),
+                                 *(() if narrow else (str(card["best"]),)), str(card["after"]), str(card["cost"])]
+        if by_score:
+            row.append(str(card["points_cost"]))
+        table.add_row(*row, Text(card["grade"], style=_GRADE_STYLES[card["grade"]]), better, _lost_cell(card, alone))
+    return table
 
 def _lost_cell(row: Document, alone: bool) -> str:
     """The bonuses a card or a player lost; in Kratzen the only one is the seat's own target, so the "target lost"

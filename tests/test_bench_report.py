@@ -89,6 +89,26 @@ def test_bad_options_are_said_before_the_run_not_as_a_traceback_after_it(report,
     assert not ran
 
 
+def test_progress_in_a_log_is_one_line_a_minute_and_each_lines_last_deal(report, capsys, monkeypatch):
+    """With stderr in a log the report wrote a line per deal, 300 a run, several a second (`1/100`, `2/100`, ...).
+    Off a terminal it now says the first, then one every LOG_SECONDS, each line's last deal and a deal stopped at the
+    limit; on a terminal every deal still."""
+    clock = [100.0]
+    monkeypatch.setattr(report.time, "monotonic", lambda: clock[0])
+    deals = [report.Progress("Kratzen", done, 150, done, 1.5, done == 40) for done in range(1, 151)]
+    progress = report._progress(report._progress_log(100.0, terminal=False))
+    for deal in deals:
+        clock[0] += 1.0  # a deal a second: one line a minute
+        progress(deal)
+    said = capsys.readouterr().err.splitlines()
+    assert [line.split("] ")[1].split(" (")[0] for line in said] == [
+        "Kratzen: 1/150", "Kratzen: 40/150", "Kratzen: 100/150", "Kratzen: 150/150"]
+    assert said[1] == "[     40 s] Kratzen: 40/150 (board 40) stopped at the limit"
+    terminal = report._progress(report._progress_log(100.0, terminal=True))
+    for deal in deals:
+        terminal(deal)
+    assert len(capsys.readouterr().err.splitlines()) == 150
+
 def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys):
     def interrupted(*args):
         raise KeyboardInterrupt
@@ -115,7 +135,7 @@ def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
 
 def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_file(report, monkeypatch, tmp_path):
     """``--out`` and ``--json`` were written with ``path.write_text``: a kill during the write left a README cut off
-    in the middle. They now go through a temporary file renamed into place, as ``stich bench --save`` does."""
+    in the middle. They now go through a temporary file renamed into place, as ``stich bench --out`` does."""
     readme = tmp_path / "README.md"
     readme.write_text(f"# Bench\nabove\n{report.BEGIN}\nold figures\n{report.END}\nbelow\n", encoding="utf-8")
     report.write(readme, "new figures\n")

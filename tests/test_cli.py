@@ -729,6 +729,23 @@ def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
     assert "nan is not a number of seconds" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
 
 
+def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
+    """One meaning per flag: bench's -n was --deals where deal and match say --count, and the file it writes was
+    --save where deal, tree and batch say --out. The old names stay, hidden, so scripts do not break."""
+    saved = tmp_path / "run.json"
+    run("bench", "-g", "kr", "--count", "1", "--time-limit", "0", "--threads", "1", "--out", saved)
+    assert [line["deals"] for line in json.loads(saved.read_text())["lines"]] == [1]
+    old = tmp_path / "old.json"
+    run("bench", "-g", "kr", "--deals", "2", "--time-limit", "0", "--threads", "1", "--save", old)
+    assert [line["deals"] for line in json.loads(old.read_text())["lines"]] == [2]
+    page = run("bench", "--help").stdout
+    assert "-n, --count N" in page and "--out FILE" in page and "--deals" not in page and "--save" not in page
+    both = run("bench", "-g", "kr", "-n", "1", "--deals", "2", code=2)
+    assert "Invalid value for '--deals': give --count alone (--deals is its old name)" in both.stderr
+    both = run("bench", "-g", "kr", "--out", tmp_path / "a.json", "--save", tmp_path / "b.json", code=2)
+    assert "Invalid value for '--save': give --out alone (--save is its old name)" in both.stderr
+    assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
+
 def test_bench_json_and_table():
     (document,) = documents("bench", "--game", "kratzen", "-n", "2", "--limit", "0")
     assert document["command"] == "bench" and document["game"] == "Kratzen" and document["deals"] == 2
@@ -744,7 +761,7 @@ def test_bench_json_and_table():
 
 def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     saved = tmp_path / "before.json"
-    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", saved)
+    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--out", saved)
     before = json.loads(saved.read_text())
     assert before["command"] == "bench" and before["machine"]["cores"] >= 1 and before["saved"]
     (line,) = before["lines"]
@@ -773,7 +790,7 @@ def test_bench_compare_with_a_file_that_is_not_utf8_is_bad_input_at_its_place(tm
                            (b'{"lines":\n ["caf\xe9"]}', "2:7: not a saved stich bench run (invalid UTF-8, byte e9)")):
         saved.write_bytes(content)
         result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", saved, code=1)
-        assert result.stderr == f"stich: {saved}:{place}; write one with stich bench --save FILE\n"
+        assert result.stderr == f"stich: {saved}:{place}; write one with stich bench --out FILE\n"
         assert not result.stdout
 
 
@@ -784,7 +801,7 @@ def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeyp
     monkeypatch.setattr("solver.cli.bench.run_line", lambda *a, **k: ran.append(a))
     monkeypatch.setattr("solver.tree.strategy_tree", lambda *a, **k: ran.append(a))
     missing = tmp_path / "no such directory" / "run.json"
-    refused = run("bench", "-g", "kratzen", "-n", "2", "--save", missing, code=1)
+    refused = run("bench", "-g", "kratzen", "-n", "2", "--out", missing, code=1)
     assert f"{missing}: No such file or directory" in refused.stderr and not refused.stdout
     tree = run("tree", "examples/schafkopf.tbn", "--depth", "2", "--out", missing.with_suffix(".graphml"), code=1)
     assert "No such file or directory" in tree.stderr and not ran and not missing.parent.exists()
@@ -797,7 +814,7 @@ def test_bench_threads_reach_the_engine_and_the_documents(tmp_path, monkeypatch,
     monkeypatch.setattr("solver.cli.bench.usable_cores", lambda: 2)
 
     saved = tmp_path / "one.json"
-    run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--save", saved)
+    run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--out", saved)
     one = json.loads(saved.read_text())["lines"]
     assert [line["threads"] for line in one] == [1, 1, 1]
     # one thread searches node for node as the library's one-thread engine does
@@ -835,7 +852,7 @@ def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(t
     monkeypatch.delenv("STICH_TABLE_MB", raising=False)
 
     saved = tmp_path / "before.json"
-    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--save", saved)
+    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--out", saved)
     before = json.loads(saved.read_text())
     build = engine_fingerprint(Path(solver.__file__).resolve().parent)
     assert before["machine"]["engine"] == build and before["lines"][0]["machine"]["engine"] == build
@@ -900,7 +917,7 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
 
     monkeypatch.setattr("solver.cli.bench.run_line", second_line_interrupted)
     saved = tmp_path / "run.json"
-    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
+    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(saved)])
     assert result.exit_code == 130 and "Traceback" not in result.stderr
     assert "│ Schafkopf Rufer" in result.stdout and "Solo" not in result.stdout and "Wenz" not in result.stdout
     assert ("stich: bench: interrupted during the line 'Schafkopf Solo H: points + every opening card': 1 of 3 lines "
@@ -919,17 +936,17 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     calls.clear()
     calls.append("the first line is the second call")
     saved.write_text("an earlier file\n")
-    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(saved)])
+    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(saved)])
     assert result.exit_code == 130 and f"0 of 3 lines finished; nothing saved to {saved}" in result.stderr
     assert saved.read_text() == "an earlier file\n"
     # a whole run saved before (a baseline) is not replaced by part of one: the part goes beside it (the review)
     baseline = tmp_path / "base.json"
-    whole = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--save",
+    whole = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--out",
                                 str(baseline)])
     assert whole.exit_code == 0 and "partial" not in json.loads(baseline.read_text())
     before = baseline.read_text()
     calls.clear()
-    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--save", str(baseline)])
+    result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(baseline)])
     beside = tmp_path / "base.partial.json"
     assert result.exit_code == 130 and (f"the finished lines saved to {beside}, marked partial ({baseline} holds a "
                                         "whole run: kept)") in result.stderr
@@ -963,11 +980,11 @@ def test_bench_table_says_which_deals_it_timed():
 def test_bench_save_to_stdout_writes_the_run_alone():
     """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
     JSON Lines, nor a run --compare could read."""
-    result = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-")
+    result = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--out", "-")
     saved = json.loads(result.stdout)
     assert saved["command"] == "bench" and [line["deals"] for line in saved["lines"]] == [2]
-    refused = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-", "--json", code=2)
-    assert "--save - writes the run to stdout, where --json writes its lines" in refused.stderr
+    refused = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--out", "-", "--json", code=2)
+    assert "--out - writes the run to stdout, where --json writes its lines" in refused.stderr
     assert not refused.stdout
 
 

@@ -260,6 +260,9 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
     cases = [
         (["--seat", "9", "--contract", "all"], "'--seat': Schafkopf with 4 seats has no seat 9"),
         (["--seat", "9", "--contract", "Rufer E"], "'--seat': Schafkopf with 4 seats has no seat 9"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "5"], "'--declarer': Schafkopf with 4 seats has no seat 5"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "0"], "'--declarer': Schafkopf with 4 seats has no seat 0"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "-3"], "'--declarer': Schafkopf with 4 seats has no seat -3"),
         (["--seat", "1", "--contract", "Rufer E", "--known", "0:EO"], "'--known': Schafkopf with 4 seats has no seat 0"),
         (["--seat", "1", "--contract", "all", "--known", "7:EO"], "'--known': Schafkopf with 4 seats has no seat 7"),
         (["--seat", "1", "--contract", "Rufer E", "--pot", "5"], "'--pot': Schafkopf has no pot (it is for Kratzen)"),
@@ -286,6 +289,23 @@ def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
         assert "--threads" not in runner.invoke(app, [args[0], "--help"]).stdout
     assert not (tmp_path / "out.jsonl").exists()
 
+
+
+def test_analyse_and_batch_check_their_pool_options_in_one_order(tmp_path):
+    """The same bad pair of pool options gave different first errors: batch said --scheduler beside -j first,
+    analyse --threads first. Both now check them in one order (--threads, then --scheduler's company)."""
+    pool = ["--threads", "2", "--scheduler", "tcp://127.0.0.1:1", "-j", "2"]
+    analyse = runner.invoke(app, ["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1",
+                                  "--contract", "Rufer E", *pool])
+    batch = runner.invoke(app, ["batch", str(EXAMPLES / "schafkopf.tbn"), "--out", str(tmp_path / "out.jsonl"), *pool])
+    for result in (analyse, batch):
+        assert result.exit_code == 2, result.stderr
+        assert "'--threads'" in result.stderr and "give the number of workers with -j/--workers" in result.stderr
+    for args in (["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
+                  "Rufer E"], ["batch", str(EXAMPLES / "schafkopf.tbn"), "--out", str(tmp_path / "out.jsonl")]):
+        result = runner.invoke(app, [*args, "--scheduler", "tcp://127.0.0.1:1", "--worker-memory", "512"])
+        assert result.exit_code == 2 and "the cluster's workers are its own" in result.stderr, result.stderr
+    assert not (tmp_path / "out.jsonl").exists()
 
 def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, monkeypatch):
     """-j 8 on a 2-core machine started 8 worker processes (batch, analyse, match), each searching on one thread

@@ -142,6 +142,11 @@ def _said(result) -> str:
 def test_option_values_out_of_their_range_are_usage_errors(tmp_path):
     assert "Schafkopf is played by 4 seats, not 5" in _said(_run("deal", "-g", "sk", "--seats", "5", code=2))
     assert "has no seat 5" in _said(_run("deal", "-g", "sk", "--declarer", "5", code=2))
+    # one message for every seat the game lacks: 0 and 7 were Typer's "not in the range 1<=x<=6", 5 the game's
+    for command in (["deal", "-g", "sk"], ["match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1"]):
+        for seat in ("0", "5", "7", "-1"):
+            said = _said(_run(*command, "--declarer", seat, code=2))
+            assert f"Invalid value for '--declarer': Schafkopf with 4 seats has no seat {seat}" in said, said
     assert _run("deal", "-g", "kratzen", "--seats", "5", "--declarer", "5", code=0).stdout.count("[Deal ") == 1
     tree = _run("tree", "examples/kratzen.tbn", "--depth", "999", "--out", tmp_path / "t.json", code=2)
     assert "--depth" in tree.stderr

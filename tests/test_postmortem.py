@@ -579,6 +579,26 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
     assert (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF-")
 
 
+def test_the_postmortem_tables_fit_80_columns_without_their_boxes(tmp_path, monkeypatch):
+    """At COLUMNS=80 (and on any terminal of 80 to 115 columns) the card table was printed 116 wide, past the edge:
+    twelve boxed columns cannot fit. Where the boxes do not fit, both tables drop them (the header's rule stays),
+    the card table its `best` column (always `before`'s number), and the better cards fold, one a word."""
+    path = _ending_file(tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    narrow = run("postmortem", path).stdout
+    tables = narrow[narrow.index("Every card"):]
+    assert max(len(line) for line in tables.splitlines() if not line.startswith("game units:")) == 80
+    assert "┃" not in tables and "│" not in tables and "─" * 80 in tables
+    header = next(line for line in tables.splitlines() if line.lstrip().startswith("#"))
+    assert header.split() == ["#", "trick", "seat", "card", "before", "after", "cost", "cost", "grade", "better",
+                              "lost"]
+    first = next(line for line in tables.splitlines() if line.lstrip().startswith("1 "))
+    assert first.split()[:10] == ["1", "1", "1", "♥K", "90", "-12", "102", "17", "blunder", "T17"]
+    assert "T17/T16" not in tables and "inaccuracies  mistakes  blunders" in tables
+    monkeypatch.setenv("COLUMNS", "200")
+    wide = run("postmortem", path).stdout
+    assert "┃ before ┃ best ┃ after ┃" in wide and "T17/T16/♠K/♣K" in wide
+
 def test_the_json_holds_what_the_plot_draws(tmp_path):
     """`postmortem --json` had no thresholds, winning line or game changes, which the plot draws: a script could not
     draw its own. In this ending HK leaves seat 1 44 points of 61 (45 win, RULES.md 1.1) and HJ gives the game back."""
