@@ -120,30 +120,11 @@ async function loaded(promise, group) {
 // A card's tooltip: its token, and for a card the game calls by a name (Kratzen's Weli) that name and what it is
 const cardTitle = (card) => card.label ? `${card.name}: the ${card.label}, ${card.about}` : card.name;
 
-// A card's name as a screen reader says it (its face alone reads "X I X" or "G ♥"), with its token, which the play
-// list and every command use: "Tarock 21, the Mond (T21)", "Glatze of hearts (HG)", "Eichel Ober (EO)".
-const TAROCK_SUITS = { S: "spades", C: "clubs", H: "hearts", D: "diamonds" };
-const TAROCK_RANKS = { K: "King", Q: "Queen", N: "Knight", J: "Jack", G: "Glatze" };
-const TAROCK_NAMES = { TS: "the Sküs", T21: "Tarock 21, the Mond", T1: "Tarock 1, the Pagat" };
-const GERMAN_SUITS = { E: "Eichel", G: "Gras", H: "Herz", S: "Schellen" };
-const GERMAN_RANKS = { A: "Ace", K: "King", O: "Ober", U: "Unter", Z: "Ten", 9: "Nine", 8: "Eight", 7: "Seven" };
-
-function spokenName(card, game = S.view && S.view.game) {
-  const token = card.name, suit = token.charAt(0), rank = token.slice(1);
-  let words = null;
-  if (card.label) words = `the ${card.label}`;  // Kratzen's Weli
-  else if (game === "Zwanzigerrufen") {
-    words = TAROCK_NAMES[token] || (suit === "T" ? `Tarock ${rank}`
-      : TAROCK_RANKS[rank] && TAROCK_SUITS[suit] ? `${TAROCK_RANKS[rank]} of ${TAROCK_SUITS[suit]}` : null);
-  } else if (GERMAN_SUITS[suit] && GERMAN_RANKS[rank]) words = `${GERMAN_SUITS[suit]} ${GERMAN_RANKS[rank]}`;
-  return words ? `${words} (${token})` : token;
-}
-
 function cardNode(card, extra = "") {
   // an image with a name for a screen reader, a button where the card can be played (renderTable)
-  const spoken = spokenName(card);
+  // its name in words as the server sends it ("Tarock 21, the Mond (T21)": a face alone reads "X I X" or "G ♥")
   const node = el("div", { class: `card c-${card.colour} ${card.label ? "named" : ""} ${extra}`, role: "img",
-    "aria-label": spoken, dataset: { card: card.name, spoken }, title: cardTitle(card) },
+    "aria-label": card.spoken, dataset: { card: card.name, spoken: card.spoken }, title: cardTitle(card) },
   el("span", { class: "face" }, card.face));
   if (card.sign) node.append(el("span", { class: "sign" }, card.sign));
   if (card.label) node.append(el("span", { class: "label" }, card.label));  // the Weli says so on its face
@@ -231,7 +212,7 @@ function renderTable() {
     const node = cardNode(card, card.seat === winner ? "winner" : "");
     node.dataset.seat = card.seat;  // a phone stacks the hands: each card of the trick says whose it is
     node.title = `seat ${card.seat}: ${cardTitle(card)}`;
-    node.setAttribute("aria-label", `seat ${card.seat} played ${spokenName(card)}` +
+    node.setAttribute("aria-label", `seat ${card.seat} played ${card.spoken}` +
       (card.seat === winner ? ", which won the trick" : ""));
     node.style.left = `${place.x * ring.x}px`;
     node.style.top = `${place.y * ring.y}px`;
@@ -678,7 +659,7 @@ function announce() {
   const trick = view.trick.length ? view.trick : view.history.length ? view.history[view.history.length - 1].cards : [];
   const last = S.cursor && trick.length ? trick[trick.length - 1] : null;
   const said = [];
-  if (last) said.push(`Seat ${last.seat} played ${spokenName(last)}.`);
+  if (last) said.push(`Seat ${last.seat} played ${last.spoken}.`);
   if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
   said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
   $("announce").textContent = said.join(" ");
