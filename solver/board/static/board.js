@@ -535,7 +535,7 @@ async function loadOdds() {
     box.replaceChildren();
     return;
   }
-  box.replaceChildren(el("h3", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
+  box.replaceChildren(el("h2", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
   S.odds = null;  // a stop before the first odds says nothing of an earlier question's
   busy("odds", true);
   const asked = ask("odds", "/api/odds", { board: S.board, moves: S.moves.slice(0, S.cursor), samples: 100 }, { raw: true });
@@ -598,7 +598,7 @@ function renderOdds(odds) {
     ...forced(b).map((text, column) => el("td", column ? { class: "share" } : {}, text))));
   const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
-  $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
+  $("odds").replaceChildren(el("h2", {}, `Odds for seat ${odds.seat}`),
     el("div", { id: "odds-summary" }, `win ${share(odds.win_probability, odds.win_interval)}` +
       ` · mean ${measure} ${odds.mean.toFixed(1)}` +
       interval(odds.interval) + score),
