@@ -237,7 +237,7 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     # the graph follows the score only: by any other objective, the card points
     wait_for(lambda: driver.execute_script("return S.curve !== null && S.curve.measure") == "points", "the graph")
     badges = driver.execute_script(
-        "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)")
+        "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.firstChild.textContent)")
     assert badges and set(badges) <= {"✓", "✗"}
     assert set(badges) == {"✗"}  # the defenders have taken tricks already: no Valat
     # from the score's graph to the points and back at once: the graph ends up the score's, drawn
@@ -305,12 +305,12 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
              "schneider_against")
     badge = driver.execute_script("const n = document.querySelector('#seat-2 .card[data-card=\"GA\"] .value');"
                                   "return [n.textContent, n.className]")
-    assert badge == ["✗", "value good"]
+    assert badge == ["✗▲", "value good"]  # good in a sign too, not in the colour alone (the second audit)
     # and says so to a screen reader, which hears no colour
     assert driver.find_element("css selector", '#seat-2 .card[data-card="GA"]').accessible_name == \
         "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
     assert driver.find_element("id", "summary").text.startswith(
-        "schneider_against: no for seats 3+4 · seat 2 plays for the least")  # whose the answer is, said
+        "schneider_against: no for seats 3+4 · seat 2 plays for the least · ▲ good, ▼ bad for seat 2")
     # the arrow keys after the objective was chosen: back one card, not to another objective
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")
@@ -768,3 +768,4 @@ def test_a_button_keeps_the_focus_when_it_has_nothing_to_do(driver, server):
     driver.switch_to.active_element.send_keys(Keys.ENTER)  # the same button, pressed again
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "a second best card")
     assert driver.execute_script("return document.activeElement.id") == "best"
+

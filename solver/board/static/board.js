@@ -362,6 +362,10 @@ function valueText(values, total) {
   return String(total);
 }
 
+// A yes/no badge's sign for good or bad for the player to move, beside its colour (the line of values says which is
+// which): colour alone says nothing to an eye that does not tell green from red
+const MOODS = { good: "▲", bad: "▼" };
+
 function goodFor(values, total) {
   // a yes/no answer is good or bad for the player to move: the objective's side wants it met, the other side not
   return (total >= values.target) === Boolean(values.mover_maximises);
@@ -371,8 +375,9 @@ function markCard(name, total, values, best) {
   const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${name}"]`);
   if (!node) return;
   node.querySelector(".value")?.remove();
-  const badge = el("span", { class: "value" + (values.yes_no ? (goodFor(values, total) ? " good" : " bad") : "") },
-    valueText(values, total));
+  const mood = values.yes_no ? (goodFor(values, total) ? "good" : "bad") : null;
+  const badge = el("span", { class: "value" + (mood ? ` ${mood}` : "") }, valueText(values, total));
+  if (mood) badge.append(el("span", { class: "mood" }, MOODS[mood]));  // good or bad in a sign, not in colour alone
   if (values.objective) badge.title = `${name}: ${values.yes_no && !S.view.per_seat ? valueText(values, total)
     : amount(values.objective, total)} for ${seatsText(values.maximiser)}`;
   node.append(badge);
@@ -400,7 +405,9 @@ function renderValues() {
       : `${values.objective}: ${made}`;
     // the numbers on the cards are the objective's side's: say when the player to move wants them low
     const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
-    summary.textContent = S.mode === "sd" ? "" : `${what} for ${seatsText(values.maximiser)}${wants}` +
+    const moods = values.yes_no && !S.view.is_over
+      ? ` · ${MOODS.good} good, ${MOODS.bad} bad for seat ${S.view.to_move}` : "";
+    summary.textContent = S.mode === "sd" ? "" : `${what} for ${seatsText(values.maximiser)}${wants}${moods}` +
       (values.seconds !== null ? ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms" : values.seconds.toFixed(1) + " s"}` : "");
     summary.title = values.description;
   } else if (values.kind === "slow") {
