@@ -769,3 +769,47 @@ def test_a_button_keeps_the_focus_when_it_has_nothing_to_do(driver, server):
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "a second best card")
     assert driver.execute_script("return document.activeElement.id") == "best"
 
+
+def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server):
+    """The second accessibility audit: every playable card was a tab stop of its own (ten Tabs past a Zwanzigerrufen
+    hand to the objective). Now they are one (a roving tabindex, WAI-ARIA's toolbar pattern): Tab reaches the first,
+    the arrow keys and Home, End move among them without undoing a card, Tab leaves and Shift+Tab comes back to the
+    card chosen, Enter plays it. The seat's name is built from the view, not from its label's abbreviations."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    driver.execute_script("goTo(0)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
+    legal = driver.execute_script("return [...document.querySelectorAll('.seat.to-move .card.legal')].map((n) => "
+                                  "[n.dataset.card, n.tabIndex])")
+    assert len(legal) > 3 and [stop for _, stop in legal] == [0] + [-1] * (len(legal) - 1)
+    assert driver.find_element("css selector", ".seat.to-move .hand").aria_role == "toolbar"
+    focused = "return document.activeElement.dataset.card || document.activeElement.id"
+    driver.find_element("id", "save").send_keys(Keys.TAB)
+    assert driver.execute_script(focused) == legal[0][0]
+    keys = ActionChains(driver)
+    keys.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT).perform()
+    assert driver.execute_script(focused) == legal[2][0]
+    keys.send_keys(Keys.ARROW_LEFT).perform()
+    assert driver.execute_script(focused) == legal[1][0]
+    keys.send_keys(Keys.END).perform()
+    assert driver.execute_script(focused) == legal[-1][0]
+    keys.send_keys(Keys.ARROW_RIGHT).perform()  # round to the first
+    assert driver.execute_script(focused) == legal[0][0]
+    keys.send_keys(Keys.ARROW_DOWN).perform()
+    assert driver.execute_script("return S.cursor") == 0  # the arrows chose a card, undid nothing
+    keys.send_keys(Keys.TAB).perform()
+    assert driver.execute_script(focused) == "objective"  # one Tab past all of them
+    keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(focused) == legal[1][0]  # back to the card chosen
+    keys.send_keys(Keys.ENTER).perform()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.moves.slice(0, S.cursor)") == [legal[1][0]],
+             f"{legal[1][0]} played")
+    assert driver.execute_script("return document.activeElement.matches('.seat.to-move .card.legal[tabindex=\"0\"]')")
+    assert driver.find_element("id", "seat-1").accessible_name == "Seat 1 · declarer · 0 tricks · 0 points"
+    open_record(driver, "kratzen.tbn board 1")  # every seat for itself: its tricks and chips, said in words
+    names = [n.accessible_name for n in driver.find_elements("css selector", ".seat")]
+    assert names and all(" · " in name and "trick" in name and " tr " not in name for name in names), names

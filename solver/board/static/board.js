@@ -131,6 +131,32 @@ function cardNode(card, extra = "") {
   return node;
 }
 
+// A seat's name for a screen reader, from the view (not its label's abbreviations): "Seat 4 · defender · 0 tricks ·
+// 0 points, to play"; where every seat plays for itself "Seat 2 · 1 trick (+3 chips)".
+function seatName(view, hand, role) {
+  const chips = seatChips(view, hand.seat, true);
+  const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
+    : `${plural(hand.tricks, "trick")} · ${plural(hand.points, "point")}`;
+  const turn = view.to_move === hand.seat ? ", to play" : "";
+  return [`Seat ${hand.seat}`, role, taken].filter(Boolean).join(" · ") + turn;
+}
+
+// The arrow keys among the cards to play (the one tab stop moves with the focus); Home and End to the first and last.
+const CARD_STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
+function cardKeys(card, key) {
+  if (!(key in CARD_STEPS) && key !== "Home" && key !== "End") return false;
+  const cards = [...card.closest(".hand").querySelectorAll(".card.legal")];
+  const at = cards.indexOf(card);
+  const to = key === "Home" ? 0 : key === "End" ? cards.length - 1
+    : (at + CARD_STEPS[key] + cards.length) % cards.length;  // round from the last card to the first
+  card.tabIndex = -1;
+  cards[to].tabIndex = 0;
+  cards[to].focus();
+  S.rovingCard = cards[to].dataset.card;
+  return true;
+}
+
 function seatPlace(seat, seats) {
   // seat 1 at the bottom, the others clockwise around an ellipse (in playing order)
   const angle = Math.PI / 2 + (seat - 1) * 2 * Math.PI / seats;
@@ -171,8 +197,7 @@ function renderTable() {
       el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`);
     seatNode.append(who);
     seatNode.setAttribute("role", "group");  // a screen reader names the hand by its seat, and says whose turn it is
-    seatNode.setAttribute("aria-label", who.textContent.replace(/ tr · /, " tricks · ").replace(/ pts$/, " points") +
-      (view.to_move === hand.seat ? ", to play" : ""));
+    seatNode.setAttribute("aria-label", seatName(view, hand, role));
     const handNode = el("div", { class: "hand" });
     if (side) handNode.style.width = `${Math.ceil(hand.cards.length / 2) * 43 - 3}px`;  // half the cards a row
     const hidden = S.mode === "sd" && hand.seat !== viewer;
@@ -182,19 +207,27 @@ function renderTable() {
         continue;
       }
       const node = cardNode(card, card.legal ? "legal" : "");
-      if (card.legal) {  // a button for the keyboard too: Tab to it, Enter or space plays it
+      if (card.legal) {  // a button for the keyboard too: the arrow keys reach it (cardKeys), Enter or space plays it
         node.addEventListener("click", () => play(card.name));
-        node.tabIndex = 0;
+        node.tabIndex = -1;
         node.setAttribute("role", "button");
       }
       handNode.append(node);
+    }
+    const legal = [...handNode.querySelectorAll(".card.legal")];
+    if (legal.length) {
+      // one tab stop for the cards to play (a roving tabindex, as WAI-ARIA's toolbar pattern has it): the card last
+      // chosen with the arrow keys, else the first
+      (legal.find((node) => node.dataset.card === S.rovingCard) || legal[0]).tabIndex = 0;
+      handNode.setAttribute("role", "toolbar");
+      handNode.setAttribute("aria-label", `the cards seat ${hand.seat} can play`);
     }
     seatNode.append(handNode);
     table.append(seatNode);
   }
   if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
     S.focusNext = false;
-    table.querySelector(".card.legal")?.focus();
+    table.querySelector('.card.legal[tabindex="0"]')?.focus();
   }
   const trick = $("trick");
   trick.replaceChildren();
@@ -779,6 +812,7 @@ async function start() {
       play(card.dataset.card);
       return;
     }
+    if (card && cardKeys(card, e.key)) { e.preventDefault(); return; }  // on a card the arrows choose among the cards
     // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
     if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
