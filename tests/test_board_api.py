@@ -319,6 +319,27 @@ def test_a_flood_of_questions_is_told_the_board_is_busy():
     assert searches.live == {held[2]}
 
 
+def test_the_page_and_its_files_are_served_while_the_questions_are_busy():
+    """The second accessibility audit reported that under a flood of questions every request was answered 503, the
+    page and its static files too. Only the questions are budgeted: with every question's place taken and the bodies'
+    budget full, the page, its files and the list of records are still served; a question is told the board is busy."""
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    searches = c.app.app.state.searches
+    searches.max_questions = 2
+    held = [searches.claim(f"script{number}:values") for number in range(2)]
+    c.app.reading = c.app.max_reading  # the bodies being read hold all the board takes
+    try:
+        for path in ("/", "/static/board.js", "/static/board.css", "/api/start"):
+            assert c.get(path).status_code == 200, path
+        refused(c.post("/api/values", json={"board": board, "moves": moves[:-1], "client": "page"}), 503,
+                "the board is busy")
+    finally:
+        c.app.reading = 0
+        for number, event in enumerate(held):
+            searches.release(f"script{number}:values", event)
+
+
 async def iter_nothing():
     yield "never read\n"
 
