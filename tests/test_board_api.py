@@ -319,6 +319,27 @@ def test_a_flood_of_questions_is_told_the_board_is_busy():
     assert searches.live == {held[2]}
 
 
+def test_the_page_and_its_files_are_served_while_the_questions_are_busy():
+    """The second accessibility audit reported that under a flood of questions every request was answered 503, the
+    page and its static files too. Only the questions are budgeted: with every question's place taken and the bodies'
+    budget full, the page, its files and the list of records are still served; a question is told the board is busy."""
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    searches = c.app.app.state.searches
+    searches.max_questions = 2
+    held = [searches.claim(f"script{number}:values") for number in range(2)]
+    c.app.reading = c.app.max_reading  # the bodies being read hold all the board takes
+    try:
+        for path in ("/", "/static/board.js", "/static/board.css", "/api/start"):
+            assert c.get(path).status_code == 200, path
+        refused(c.post("/api/values", json={"board": board, "moves": moves[:-1], "client": "page"}), 503,
+                "the board is busy")
+    finally:
+        c.app.reading = 0
+        for number, event in enumerate(held):
+            searches.release(f"script{number}:values", event)
+
+
 async def iter_nothing():
     yield "never read\n"
 
@@ -1249,6 +1270,38 @@ def test_card_faces_have_signs_and_colours():
     assert card_face(zr, zr.parse("DQ"))["colour"] == "red"
     assert card_face(sk, sk.parse("SA")) == {"name": "SA", "face": "A", "sign": "♦", "colour": "gold"}
     assert card_face(sk, sk.parse("GO"))["colour"] == "green" and card_face(sk, sk.parse("EU"))["colour"] == "brown"
+
+
+def test_every_card_comes_with_its_name_in_words():
+    """The second accessibility audit: the page named cards for a screen reader from a table of its own keyed on the
+    game's name, a copy of the server's cards that a fourth game would have missed (its cards read as bare tokens).
+    The server sends each card's name in words (``Game.card_in_words``): in the hands, the trick and the last trick."""
+    c = client(ZR, SK, KR)
+    start = c.get("/api/start").json()
+    spoken = {}
+    for file in start["files"]:
+        table = c.post("/api/position", json={"board": file["boards"][0]["id"], "moves": file["boards"][0]["moves"][:5]}
+                       ).json()
+        cards = [card for hand in table["hands"] for card in hand["cards"]] + table["trick"] + [
+            card for trick in table["history"] for card in trick["cards"]]
+        assert cards and all(card["spoken"].endswith(f"({card['name']})") for card in cards)
+        spoken |= {(table["game"], card["name"]): card["spoken"] for card in cards}
+    zr, sk, kr = (solver.get_game(name) for name in ("Zwanzigerrufen", "Schafkopf", "Kratzen"))
+    assert zr.card_in_words(zr.pack.parse("T21")) == "Tarock 21, the Mond (T21)"
+    assert zr.card_in_words(zr.pack.parse("T1")) == "Tarock 1, the Pagat (T1)"
+    assert zr.card_in_words(zr.pack.parse("TS")) == "the Sküs (TS)"
+    assert zr.card_in_words(zr.pack.parse("T20")) == "Tarock 20 (T20)"
+    assert zr.card_in_words(zr.pack.parse("HG")) == "Glatze of hearts (HG)"
+    assert zr.card_in_words(zr.pack.parse("CN")) == "Knight of clubs (CN)"
+    assert sk.card_in_words(sk.pack.parse("EO")) == "Eichel Ober (EO)"
+    assert sk.card_in_words(sk.pack.parse("SZ")) == "Schellen Ten (SZ)"
+    assert kr.card_in_words(kr.pack.parse("S6")) == "the Weli (S6)"
+    assert kr.card_in_words(kr.pack.parse("G7")) == "Gras Seven (G7)"
+    for game in (zr, sk, kr):  # every card of every pack has words, none only its token
+        assert all(game.card_in_words(card) != card.name for card in game.pack)
+    games = {"Zwanzigerrufen": zr, "Schafkopf": sk, "Kratzen": kr}
+    assert all(words == games[game].card_in_words(games[game].pack.parse(name))
+               for (game, name), words in spoken.items())
 
 
 def test_the_weli_is_named_on_its_face():

@@ -237,7 +237,7 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     # the graph follows the score only: by any other objective, the card points
     wait_for(lambda: driver.execute_script("return S.curve !== null && S.curve.measure") == "points", "the graph")
     badges = driver.execute_script(
-        "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)")
+        "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.firstChild.textContent)")
     assert badges and set(badges) <= {"✓", "✗"}
     assert set(badges) == {"✗"}  # the defenders have taken tricks already: no Valat
     # from the score's graph to the points and back at once: the graph ends up the score's, drawn
@@ -305,12 +305,12 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
              "schneider_against")
     badge = driver.execute_script("const n = document.querySelector('#seat-2 .card[data-card=\"GA\"] .value');"
                                   "return [n.textContent, n.className]")
-    assert badge == ["✗", "value good"]
+    assert badge == ["✗▲", "value good"]  # good in a sign too, not in the colour alone (the second audit)
     # and says so to a screen reader, which hears no colour
     assert driver.find_element("css selector", '#seat-2 .card[data-card="GA"]').accessible_name == \
         "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
     assert driver.find_element("id", "summary").text.startswith(
-        "schneider_against: no for seats 3+4 · seat 2 plays for the least")  # whose the answer is, said
+        "schneider_against: no for seats 3+4 · seat 2 plays for the least · ▲ good, ▼ bad for seat 2")
     # the arrow keys after the objective was chosen: back one card, not to another objective
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")
@@ -768,3 +768,48 @@ def test_a_button_keeps_the_focus_when_it_has_nothing_to_do(driver, server):
     driver.switch_to.active_element.send_keys(Keys.ENTER)  # the same button, pressed again
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "a second best card")
     assert driver.execute_script("return document.activeElement.id") == "best"
+
+
+def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server):
+    """The second accessibility audit: every playable card was a tab stop of its own (ten Tabs past a Zwanzigerrufen
+    hand to the objective). Now they are one (a roving tabindex, WAI-ARIA's toolbar pattern): Tab reaches the first,
+    the arrow keys and Home, End move among them without undoing a card, Tab leaves and Shift+Tab comes back to the
+    card chosen, Enter plays it. The seat's name is built from the view, not from its label's abbreviations."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    driver.execute_script("goTo(0)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
+    legal = driver.execute_script("return [...document.querySelectorAll('.seat.to-move .card.legal')].map((n) => "
+                                  "[n.dataset.card, n.tabIndex])")
+    assert len(legal) > 3 and [stop for _, stop in legal] == [0] + [-1] * (len(legal) - 1)
+    assert driver.find_element("css selector", ".seat.to-move .hand").aria_role == "toolbar"
+    focused = "return document.activeElement.dataset.card || document.activeElement.id"
+    driver.find_element("id", "save").send_keys(Keys.TAB)
+    assert driver.execute_script(focused) == legal[0][0]
+    keys = ActionChains(driver)
+    keys.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT).perform()
+    assert driver.execute_script(focused) == legal[2][0]
+    keys.send_keys(Keys.ARROW_LEFT).perform()
+    assert driver.execute_script(focused) == legal[1][0]
+    keys.send_keys(Keys.END).perform()
+    assert driver.execute_script(focused) == legal[-1][0]
+    keys.send_keys(Keys.ARROW_RIGHT).perform()  # round to the first
+    assert driver.execute_script(focused) == legal[0][0]
+    keys.send_keys(Keys.ARROW_DOWN).perform()
+    assert driver.execute_script("return S.cursor") == 0  # the arrows chose a card, undid nothing
+    keys.send_keys(Keys.TAB).perform()
+    assert driver.execute_script(focused) == "objective"  # one Tab past all of them
+    keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(focused) == legal[1][0]  # back to the card chosen
+    keys.send_keys(Keys.ENTER).perform()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.moves.slice(0, S.cursor)") == [legal[1][0]],
+             f"{legal[1][0]} played")
+    assert driver.execute_script("return document.activeElement.matches('.seat.to-move .card.legal[tabindex=\"0\"]')")
+    assert driver.find_element("id", "seat-1").accessible_name == "Seat 1 · declarer · 0 tricks · 0 points"
+    open_record(driver, "kratzen.tbn board 1")  # every seat for itself: its tricks and chips, said in words
+    names = [n.accessible_name for n in driver.find_elements("css selector", ".seat")]
+    assert names and all(" · " in name and "trick" in name and " tr " not in name for name in names), names

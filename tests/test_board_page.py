@@ -136,3 +136,27 @@ def test_colours_have_the_contrast_wcag_asks(what, foreground, background, least
 def test_the_contrast_formula():
     assert contrast("#000", "#fff") == pytest.approx(21)
     assert contrast("#767676", "#fff") == pytest.approx(4.54, abs=0.01)  # the known least grey on white
+
+
+def test_the_headings_go_down_one_level_at_a_time(page):
+    """The second accessibility audit: the page went from its h1 to the panels' h3, so a screen reader's list of
+    headings had no level 2; the panels the page draws (the odds) are h2 too."""
+    levels = [int(tag[1]) for tag, _ in page.elements if re.fullmatch(r"h[1-6]", tag)]
+    assert levels[0] == 1 and levels.count(1) == 1
+    assert all(later <= earlier + 1 for earlier, later in zip(levels, levels[1:])), levels
+    script = (STATIC / "board.js").read_text(encoding="utf-8")
+    drawn = re.findall(r'el\("h([1-6])"', script)
+    assert drawn and set(drawn) <= {"2"}
+
+
+def test_the_spinner_keeps_still_for_who_asks_for_no_motion():
+    """The second accessibility audit: the "thinking…" spinner turned whatever the system's reduced-motion setting;
+    every animation of the page stops under prefers-reduced-motion (WCAG 2.3.3)."""
+    css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
+    reduced = re.search(r"@media \(prefers-reduced-motion: reduce\) \{(.*?)\n\}", css, re.S)
+    assert reduced, "no prefers-reduced-motion block"
+    rules = lambda text: re.findall(r"([^{}]+)\{([^{}]*)\}", text)  # noqa: E731 (selector, declarations)
+    animated = {selector.strip() for selector, body in rules(css.replace(reduced.group(0), ""))
+                if re.search(r"\banimation:\s*(?!none)", body)}
+    stilled = {selector.strip() for selector, body in rules(reduced.group(1)) if "animation: none" in body}
+    assert animated == {".thinking::before"} and animated <= stilled

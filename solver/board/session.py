@@ -434,7 +434,9 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     position = board.position(moves)
     rules, state, pack = position.rules, position.state, position.pack
     game = position.game
-    faces = {card.index: card_face(pack, card, game.named_cards) for card in pack}
+    # each card with its name in words for a screen reader (the game's, so the page keeps no table of names)
+    faces = {card.index: card_face(pack, card, game.named_cards) | {"spoken": game.card_in_words(card)}
+             for card in pack}
     record = board.record
     declaring = rules.declaring_side
     partner = sorted(declaring - {rules.declarer})

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
 from ..announcements import Announcement
-from ..cards import Pack, build_pack
+from ..cards import Card, Pack, build_pack
 from ..deal import Deal
 from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, did_you_mean, integral,
                       is_whole_number)
@@ -384,6 +384,13 @@ class Game(metaclass=GameType):
     #: The cards the players call by a name of their own, token -> (name, what it is): a new player at the board
     #: sees which card the Weli is (Kratzen's S6, RULES.md 3.1), not a plain bell six.
     named_cards: ClassVar[dict[str, tuple[str, str]]] = {}
+    #: A card in words, as a screen reader says it (a face alone reads "X I X" or "G ♥"): the pack's suit letters and
+    #: ranks in words, and the cards said otherwise (the tarocks, "Tarock 21, the Mond"). ``rank_first`` says "King
+    #: of hearts", else the suit comes first, as the German packs' players say "Eichel Ober".
+    suit_words: ClassVar[dict[str, str]] = {}
+    rank_words: ClassVar[dict[str, str]] = {}
+    card_words: ClassVar[dict[str, str]] = {}
+    rank_first: ClassVar[bool] = False
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
     #: The bonuses a declarer may announce, each with the cards it needs in the announcer's hand (names, space
@@ -422,6 +429,22 @@ class Game(metaclass=GameType):
         super().__init_subclass__(**kwargs)  # type: ignore[arg-type]
         STATE_TAGS.update(cls.__dict__.get("state_tags", {}))
         RECORD_TAGS.update(cls.__dict__.get("record_tags", {}))
+
+    @classmethod
+    def card_in_words(cls, card: Card) -> str:
+        """``card`` as a screen reader says it, with its token, which the play list and every command use: "King
+        of hearts (HK)", "Tarock 21, the Mond (T21)", "the Weli (S6)"; the token alone where the game has no words
+        for it. The board sends it with each card, so the page keeps no table of names of its own."""
+        if card.name in cls.named_cards:
+            words = f"the {cls.named_cards[card.name][0]}"
+        elif card.name in cls.card_words:
+            words = cls.card_words[card.name]
+        elif card.suit in cls.suit_words and card.rank in cls.rank_words:
+            suit, rank = cls.suit_words[card.suit], cls.rank_words[card.rank]
+            words = f"{rank} of {suit}" if cls.rank_first else f"{suit} {rank}"
+        else:
+            return card.name
+        return f"{words} ({card.name})"
 
     # Outcome: the game's scoring, which solver/scoring.py and solver/settlement.py drive -----------------------
 
@@ -784,6 +807,12 @@ class Game(metaclass=GameType):
                 mask |= 1 << card
             hands.append(mask)
         return Deal(cls.pack, tuple(hands))
+
+
+#: The German packs' suits and ranks in words (Schafkopf, Kratzen): "Eichel Ober", "Schellen Ten".
+GERMAN_SUIT_WORDS = {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"}
+GERMAN_RANK_WORDS = {"A": "Ace", "Z": "Ten", "K": "King", "O": "Ober", "U": "Unter", "9": "Nine", "8": "Eight",
+                     "7": "Seven"}
 
 
 def german_suited_pack(game: str, ranks: list[tuple[str, int, list[str]]],

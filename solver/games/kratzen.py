@@ -17,7 +17,7 @@ from .tables import Level, RuleTables
 from ..formats.tbn import Record
 from .outcome import ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
-                   german_suited_pack, parse_words, require, tricks_objective, unknown_objective)
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -153,6 +153,8 @@ class Kratzen(Game):
     name = "Kratzen"
     aliases = ("kratzen", "kr", "krotzn")
     pack = PACK
+    suit_words = GERMAN_SUIT_WORDS
+    rank_words = GERMAN_RANK_WORDS
     seat_counts = (3, 4, 5, 6)
     hand_size = 4
     contract_help = "Trump E|G|H|S [Muss|SevenMuss]"

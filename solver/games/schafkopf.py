@@ -15,7 +15,7 @@ from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
 from .outcome import DealtBonus, ScoreItem, declarers_word, Scored, seats_of, total_payments, two_sided
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
-                   german_suited_pack, parse_words, points_objective, require, tricks_objective, unknown_objective)
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -260,6 +260,8 @@ class Schafkopf(Game):
     shared_contract_text = "a Rufer's"  # the payment note of contract advice
     aliases = ("schafkopf", "sk", "schafkopfen", "cardavia")
     pack = PACK
+    suit_words = GERMAN_SUIT_WORDS
+    rank_words = GERMAN_RANK_WORDS
     seat_counts = (4,)
     hand_size = 8
     contract_help = "Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie"

@@ -687,6 +687,11 @@ class Zwanzigerrufen(Game):
     shared_contract_text = "a Normal game's"  # the payment note of contract advice
     aliases = ("zwanzigerrufen", "zr", "tarock", "tarok", "zwanzger")
     pack = PACK
+    suit_words = {"S": "spades", "C": "clubs", "H": "hearts", "D": "diamonds"}
+    rank_words = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "G": "Glatze"}
+    rank_first = True
+    card_words = {card.name: f"Tarock {card.rank}" for card in PACK if card.suit == "T"} | {
+        "TS": "the Sküs", "T21": "Tarock 21, the Mond", "T1": "Tarock 1, the Pagat"}
     seat_counts = (4,)
     hand_size = 10
     has_announcements = True

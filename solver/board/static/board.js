@@ -120,34 +120,41 @@ async function loaded(promise, group) {
 // A card's tooltip: its token, and for a card the game calls by a name (Kratzen's Weli) that name and what it is
 const cardTitle = (card) => card.label ? `${card.name}: the ${card.label}, ${card.about}` : card.name;
 
-// A card's name as a screen reader says it (its face alone reads "X I X" or "G ♥"), with its token, which the play
-// list and every command use: "Tarock 21, the Mond (T21)", "Glatze of hearts (HG)", "Eichel Ober (EO)".
-const TAROCK_SUITS = { S: "spades", C: "clubs", H: "hearts", D: "diamonds" };
-const TAROCK_RANKS = { K: "King", Q: "Queen", N: "Knight", J: "Jack", G: "Glatze" };
-const TAROCK_NAMES = { TS: "the Sküs", T21: "Tarock 21, the Mond", T1: "Tarock 1, the Pagat" };
-const GERMAN_SUITS = { E: "Eichel", G: "Gras", H: "Herz", S: "Schellen" };
-const GERMAN_RANKS = { A: "Ace", K: "King", O: "Ober", U: "Unter", Z: "Ten", 9: "Nine", 8: "Eight", 7: "Seven" };
-
-function spokenName(card, game = S.view && S.view.game) {
-  const token = card.name, suit = token.charAt(0), rank = token.slice(1);
-  let words = null;
-  if (card.label) words = `the ${card.label}`;  // Kratzen's Weli
-  else if (game === "Zwanzigerrufen") {
-    words = TAROCK_NAMES[token] || (suit === "T" ? `Tarock ${rank}`
-      : TAROCK_RANKS[rank] && TAROCK_SUITS[suit] ? `${TAROCK_RANKS[rank]} of ${TAROCK_SUITS[suit]}` : null);
-  } else if (GERMAN_SUITS[suit] && GERMAN_RANKS[rank]) words = `${GERMAN_SUITS[suit]} ${GERMAN_RANKS[rank]}`;
-  return words ? `${words} (${token})` : token;
-}
-
 function cardNode(card, extra = "") {
   // an image with a name for a screen reader, a button where the card can be played (renderTable)
-  const spoken = spokenName(card);
+  // its name in words as the server sends it ("Tarock 21, the Mond (T21)": a face alone reads "X I X" or "G ♥")
   const node = el("div", { class: `card c-${card.colour} ${card.label ? "named" : ""} ${extra}`, role: "img",
-    "aria-label": spoken, dataset: { card: card.name, spoken }, title: cardTitle(card) },
+    "aria-label": card.spoken, dataset: { card: card.name, spoken: card.spoken }, title: cardTitle(card) },
   el("span", { class: "face" }, card.face));
   if (card.sign) node.append(el("span", { class: "sign" }, card.sign));
   if (card.label) node.append(el("span", { class: "label" }, card.label));  // the Weli says so on its face
   return node;
+}
+
+// A seat's name for a screen reader, from the view (not its label's abbreviations): "Seat 4 · defender · 0 tricks ·
+// 0 points, to play"; where every seat plays for itself "Seat 2 · 1 trick (+3 chips)".
+function seatName(view, hand, role) {
+  const chips = seatChips(view, hand.seat, true);
+  const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
+    : `${plural(hand.tricks, "trick")} · ${plural(hand.points, "point")}`;
+  const turn = view.to_move === hand.seat ? ", to play" : "";
+  return [`Seat ${hand.seat}`, role, taken].filter(Boolean).join(" · ") + turn;
+}
+
+// The arrow keys among the cards to play (the one tab stop moves with the focus); Home and End to the first and last.
+const CARD_STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
+function cardKeys(card, key) {
+  if (!(key in CARD_STEPS) && key !== "Home" && key !== "End") return false;
+  const cards = [...card.closest(".hand").querySelectorAll(".card.legal")];
+  const at = cards.indexOf(card);
+  const to = key === "Home" ? 0 : key === "End" ? cards.length - 1
+    : (at + CARD_STEPS[key] + cards.length) % cards.length;  // round from the last card to the first
+  card.tabIndex = -1;
+  cards[to].tabIndex = 0;
+  cards[to].focus();
+  S.rovingCard = cards[to].dataset.card;
+  return true;
 }
 
 function seatPlace(seat, seats) {
@@ -190,8 +197,7 @@ function renderTable() {
       el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`);
     seatNode.append(who);
     seatNode.setAttribute("role", "group");  // a screen reader names the hand by its seat, and says whose turn it is
-    seatNode.setAttribute("aria-label", who.textContent.replace(/ tr · /, " tricks · ").replace(/ pts$/, " points") +
-      (view.to_move === hand.seat ? ", to play" : ""));
+    seatNode.setAttribute("aria-label", seatName(view, hand, role));
     const handNode = el("div", { class: "hand" });
     if (side) handNode.style.width = `${Math.ceil(hand.cards.length / 2) * 43 - 3}px`;  // half the cards a row
     const hidden = S.mode === "sd" && hand.seat !== viewer;
@@ -201,19 +207,27 @@ function renderTable() {
         continue;
       }
       const node = cardNode(card, card.legal ? "legal" : "");
-      if (card.legal) {  // a button for the keyboard too: Tab to it, Enter or space plays it
+      if (card.legal) {  // a button for the keyboard too: the arrow keys reach it (cardKeys), Enter or space plays it
         node.addEventListener("click", () => play(card.name));
-        node.tabIndex = 0;
+        node.tabIndex = -1;
         node.setAttribute("role", "button");
       }
       handNode.append(node);
+    }
+    const legal = [...handNode.querySelectorAll(".card.legal")];
+    if (legal.length) {
+      // one tab stop for the cards to play (a roving tabindex, as WAI-ARIA's toolbar pattern has it): the card last
+      // chosen with the arrow keys, else the first
+      (legal.find((node) => node.dataset.card === S.rovingCard) || legal[0]).tabIndex = 0;
+      handNode.setAttribute("role", "toolbar");
+      handNode.setAttribute("aria-label", `the cards seat ${hand.seat} can play`);
     }
     seatNode.append(handNode);
     table.append(seatNode);
   }
   if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
     S.focusNext = false;
-    table.querySelector(".card.legal")?.focus();
+    table.querySelector('.card.legal[tabindex="0"]')?.focus();
   }
   const trick = $("trick");
   trick.replaceChildren();
@@ -231,7 +245,7 @@ function renderTable() {
     const node = cardNode(card, card.seat === winner ? "winner" : "");
     node.dataset.seat = card.seat;  // a phone stacks the hands: each card of the trick says whose it is
     node.title = `seat ${card.seat}: ${cardTitle(card)}`;
-    node.setAttribute("aria-label", `seat ${card.seat} played ${spokenName(card)}` +
+    node.setAttribute("aria-label", `seat ${card.seat} played ${card.spoken}` +
       (card.seat === winner ? ", which won the trick" : ""));
     node.style.left = `${place.x * ring.x}px`;
     node.style.top = `${place.y * ring.y}px`;
@@ -381,6 +395,10 @@ function valueText(values, total) {
   return String(total);
 }
 
+// A yes/no badge's sign for good or bad for the player to move, beside its colour (the line of values says which is
+// which): colour alone says nothing to an eye that does not tell green from red
+const MOODS = { good: "▲", bad: "▼" };
+
 function goodFor(values, total) {
   // a yes/no answer is good or bad for the player to move: the objective's side wants it met, the other side not
   return (total >= values.target) === Boolean(values.mover_maximises);
@@ -390,8 +408,9 @@ function markCard(name, total, values, best) {
   const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${name}"]`);
   if (!node) return;
   node.querySelector(".value")?.remove();
-  const badge = el("span", { class: "value" + (values.yes_no ? (goodFor(values, total) ? " good" : " bad") : "") },
-    valueText(values, total));
+  const mood = values.yes_no ? (goodFor(values, total) ? "good" : "bad") : null;
+  const badge = el("span", { class: "value" + (mood ? ` ${mood}` : "") }, valueText(values, total));
+  if (mood) badge.append(el("span", { class: "mood" }, MOODS[mood]));  // good or bad in a sign, not in colour alone
   if (values.objective) badge.title = `${name}: ${values.yes_no && !S.view.per_seat ? valueText(values, total)
     : amount(values.objective, total)} for ${seatsText(values.maximiser)}`;
   node.append(badge);
@@ -419,7 +438,9 @@ function renderValues() {
       : `${values.objective}: ${made}`;
     // the numbers on the cards are the objective's side's: say when the player to move wants them low
     const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
-    summary.textContent = S.mode === "sd" ? "" : `${what} for ${seatsText(values.maximiser)}${wants}` +
+    const moods = values.yes_no && !S.view.is_over
+      ? ` · ${MOODS.good} good, ${MOODS.bad} bad for seat ${S.view.to_move}` : "";
+    summary.textContent = S.mode === "sd" ? "" : `${what} for ${seatsText(values.maximiser)}${wants}${moods}` +
       (values.seconds !== null ? ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms" : values.seconds.toFixed(1) + " s"}` : "");
     summary.title = values.description;
   } else if (values.kind === "slow") {
@@ -554,7 +575,7 @@ async function loadOdds() {
     box.replaceChildren();
     return;
   }
-  box.replaceChildren(el("h3", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
+  box.replaceChildren(el("h2", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
   S.odds = null;  // a stop before the first odds says nothing of an earlier question's
   busy("odds", true);
   const asked = ask("odds", "/api/odds", { board: S.board, moves: S.moves.slice(0, S.cursor), samples: 100 }, { raw: true });
@@ -617,7 +638,7 @@ function renderOdds(odds) {
     ...forced(b).map((text, column) => el("td", column ? { class: "share" } : {}, text))));
   const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
-  $("odds").replaceChildren(el("h3", {}, `Odds for seat ${odds.seat}`),
+  $("odds").replaceChildren(el("h2", {}, `Odds for seat ${odds.seat}`),
     el("div", { id: "odds-summary" }, `win ${share(odds.win_probability, odds.win_interval)}` +
       ` · mean ${measure} ${odds.mean.toFixed(1)}` +
       interval(odds.interval) + score),
@@ -678,7 +699,7 @@ function announce() {
   const trick = view.trick.length ? view.trick : view.history.length ? view.history[view.history.length - 1].cards : [];
   const last = S.cursor && trick.length ? trick[trick.length - 1] : null;
   const said = [];
-  if (last) said.push(`Seat ${last.seat} played ${spokenName(last)}.`);
+  if (last) said.push(`Seat ${last.seat} played ${last.spoken}.`);
   if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
   said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
   $("announce").textContent = said.join(" ");
@@ -791,6 +812,7 @@ async function start() {
       play(card.dataset.card);
       return;
     }
+    if (card && cardKeys(card, e.key)) { e.preventDefault(); return; }  // on a card the arrows choose among the cards
     // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
     if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
