@@ -963,7 +963,8 @@ def test_a_tout_watches_only_the_tout():
         'E8 GK GO G8 HA H9 SK SO"]\n[Contract "WenzTout"]\n[Declarer "1"]\n[Play "1"]\nE9 EO GA E8\n*\n')
     first = analyse_play(position).cards[0]
     assert (first.card, first.bonuses_lost, first.cost) == ("E9", ("tout",), 14)  # EO E9 E8 GA: 3 + 11 points
-    assert unscored_bonuses(position) == {"schneider", "schneider_against", "schwarz", "schwarz_against"}
+    assert unscored_bonuses(position) == {"game", "schneider", "schneider_against", "schwarz",
+                                         "schwarz_against"}  # a Tout is won by every trick, not by 61
 
 
 KRATZEN_WITH_POT = f"""[Game "Kratzen"]

@@ -129,9 +129,9 @@ def test_check_says_which_bonus_the_score_prefers():
 
 
 def test_check_says_which_bonuses_a_tout_does_not_score():
-    """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no Schneider or Schwarz): check still answers
-    the card-point questions, and now says under the table that they score nothing here (a CARDAVIA player read the
-    Schneider rows as the Tout's)."""
+    """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no Schneider or Schwarz; it is won by every
+    trick, not by 61): check still answers the card-point questions, and now says under the table that they score
+    nothing here (a CARDAVIA player read the Schneider rows as the Tout's), the 61 of the ``game`` row among them."""
     from solver.analysis import check_report
 
     text = """[Game "Schafkopf"]
@@ -144,7 +144,8 @@ def test_check_says_which_bonuses_a_tout_does_not_score():
     document = check_report(position)
     assert [check["bonus"] for check in document["checks"]][-1] == "tout"
     assert document["score"]["notes"] == ["scores nothing here, whatever the play (the contract or the announcements "
-                                          "leave it out): schneider, schneider_against, schwarz, schwarz_against"]
+                                          "leave it out): game, schneider, schneider_against, schwarz, "
+                                          "schwarz_against"]
     wenz = next(iter(solver.parse_positions(text.replace("WenzTout", "Wenz"), name="wenz.tbn")))
     assert check_report(wenz)["score"]["notes"] == []  # a Wenz scores its Schneider
 

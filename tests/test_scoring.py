@@ -18,7 +18,10 @@ import solver
 from solver import Position
 from solver.errors import StichError
 from solver.games import get_game
+from solver.games.outcome import total_payments
+from solver.games.schafkopf import laufende, score_items
 from solver.scoring import Settlement, score_deal
+from solver.settlement import dd_settlement
 
 runner = CliRunner()
 
@@ -285,6 +288,97 @@ def test_laufende_only_if_holder_wins():
     assert items(score_deal(standard))["laufende"][0].value >= 3  # they raise the loss under the standard rule
 
 
+#: A Rufer G of seat 1 with seat 3 (GA): EO and HO with the caller, GO with the partner, so the run of three from the
+#: top belongs to the two of them together; SO (seat 2) ends it.
+RUFER_RUN_DEAL = "1: EO HO G7 EA EZ SA SZ H7 / SO E9 E8 E7 G8 S9 S8 H8 / GO GA EU GU HA HZ HK H9 / HU SU GZ GK G9 EK SK S7"
+#: A Rufer G without Laufende (EO GO seat 1, HO seat 2: two from the top do not count in a Rufer).
+RUFER_DEAL = "1: EO GO HU G7 EA EZ SA SZ / HO SO E9 E8 E7 G8 S9 S8 / EU GU GA GZ HA HZ HK H9 / SU H8 H7 GK G9 EK SK S7"
+#: A Wenz Tout of seat 1 with the four Unters and the four best acorns: every trick in any order, 4 Laufende.
+WENZ_TOUT_DEAL = "1: EU GU HU SU EA EZ EK EO / E9 E8 E7 GA GZ GK GO G9 / G8 G7 HA HZ HK HO H9 H8 / H7 SA SZ SK SO S9 S8 S7"
+
+
+def test_rufer_value_and_laufende_of_the_two_partners():
+    """RULES.md 2.5 (lines 142-145): the Laufende are the trumps one side, "partners together", was dealt from the
+    top (EO seat 1, GO seat 3, HO seat 1: L = 3); "Rufer v = 1 + S + L, each winner +v, each loser -v": the
+    declarers' Schwarz makes v = 1 + 2 + 3 = 6."""
+    position = position_of("Schafkopf", RUFER_RUN_DEAL, "Rufer G", first_legal_play("Schafkopf", RUFER_RUN_DEAL,
+                                                                                    "Rufer G"))
+    assert position.state.side_tricks(position.rules.declaring_side) == 8
+    settlement = score_deal(position)
+    assert {name: (found[0].winners, found[0].value) for name, found in items(settlement).items()} == {
+        "game": ((1, 3), 1), "schwarz": ((1, 3), 2), "laufende": ((1, 3), 3)}
+    assert settlement.payments == (6, -6, 6, -6)
+
+
+@pytest.mark.parametrize("points, tricks, winners, expected", [
+    (61, 4, (1, 3), {"game": 1}),  # 2.4: D reaches 61
+    (60, 4, (2, 4), {"game": 1}),  # 2.4: "60:60 goes to the defenders"
+    (91, 6, (1, 3), {"game": 1, "schneider": 1}),  # 2.4: Schneider at 91
+    (90, 6, (1, 3), {"game": 1}),
+    (31, 1, (2, 4), {"game": 1}),
+    (30, 1, (2, 4), {"game": 1, "schneider": 1}),  # 2.4: "reverse: D held to 30 or less"
+    (0, 1, (2, 4), {"game": 1, "schneider": 1}),  # a trick without points is no Schwarz
+    (120, 8, (1, 3), {"game": 1, "schwarz": 2}),  # 2.5: "2 Schwarz (instead)" of the Schneider
+    (0, 0, (2, 4), {"game": 1, "schwarz": 2}),  # 2.4: "reverse: defenders take all 8"
+])
+def test_rufer_game_schneider_and_schwarz_thresholds(points, tricks, winners, expected):
+    """RULES.md 2.4 (lines 136-138) and 2.5 (lines 144-145): the thresholds of the game (61), the Schneider (91, or
+    30 or less) and the Schwarz (every trick, paid instead of the Schneider), each paid to the side that won the
+    game; a Rufer without Laufende (two from the top do not count), so v = 1 + S."""
+    rules = solver.make_position("Schafkopf", RUFER_DEAL, "Rufer G").rules
+    assert laufende(rules) == (0, frozenset({0, 2}))
+    found, notes = score_items(rules, (points, tricks))
+    assert {item.name: item.value for item in found} == expected and notes == []
+    assert {item.winners for item in found} == {winners}
+    value = sum(expected.values())
+    assert total_payments(found, 4) == tuple(value if seat in winners else -value for seat in range(1, 5))
+
+
+@pytest.mark.parametrize("deal, contract, expected", [
+    (RUFER_RUN_DEAL, "Rufer G", (3, {0, 2})),  # across both partners
+    (RUFER_DEAL, "Rufer G", (0, {0, 2})),  # EO GO: two are not Laufende in a Rufer
+    (RUFER_DEAL, "Solo E", (0, {0})),  # nor in a Solo
+    (RUFER_DEAL, "SoloTout E", (0, {0})),  # nor in a Solo Tout
+    ("1: EO GO HO SO EU HU EA EZ / GU SU E9 E8 E7 G8 S9 S8 / EK GA GZ HA HZ HK H9 G7 / H8 H7 GK G9 SA SZ SK S7",
+     "Solo E", (5, {0})),  # Obers and Unters in one order: EO GO HO SO EU, ended by GU
+    ("1: EU HO G7 EA EZ SA SZ H7 / GU SO E9 E8 E7 G8 S9 S8 / GO GA EO HU HA HZ HK H9 / H8 SU GZ GK G9 EK SK S7",
+     "Wenz", (0, {0})),  # EU alone: one is not enough even in a Wenz
+    ("1: EO HO G7 EA EZ SA SZ H7 / GU SO E9 E8 E7 G8 S9 S8 / GO GA EU HU HA HZ HK H9 / H8 SU GZ GK G9 EK SK S7",
+     "Wenz", (4, {1, 2, 3})),  # the defenders' four Unters
+    (WENZ_TOUT_DEAL, "WenzTout", (4, {0})),
+    ("1: EU GU SA SZ SK S9 S8 S7 / HO SO E9 E8 E7 G8 EA EZ / EO GO GA HU HA HZ HK H9 / H8 SU GZ GK G9 EK G7 H7",
+     "WenzTout", (2, {0})),  # two count in a Wenz Tout
+])
+def test_laufende_count_from_the_top_for_one_side(deal, contract, expected):
+    """RULES.md 2.5 (lines 142-143): "from the top trump down, count the consecutive trumps that one side (partners
+    together) was dealt; L counts only when >= 3 (Rufer, Solo, Solo Tout) or >= 2 (Wenz, Wenz Tout)"."""
+    count, side = laufende(solver.make_position("Schafkopf", deal, contract).rules)
+    assert (count, set(side)) == expected
+
+
+def test_defenders_laufende_raise_the_declarers_win():
+    """RULES.md 2.5 (line 143): Laufende "raise the value whichever side held them": the defenders' four Unters
+    make a won Wenz worth 5 + 4 = 9, the declarer +27."""
+    deal = "1: EO HO G7 EA EZ SA SZ H7 / GU SO E9 E8 E7 G8 S9 S8 / GO GA EU HU HA HZ HK H9 / H8 SU GZ GK G9 EK SK S7"
+    found, _ = score_items(solver.make_position("Schafkopf", deal, "Wenz").rules, (70, 5))
+    assert [(item.name, item.winners, item.value) for item in found] == [("game", (1,), 5), ("laufende", (1,), 4)]
+    assert total_payments(found, 4) == (27, -9, -9, -9)
+
+
+def test_a_won_tout_is_worth_10_plus_2l_without_schwarz():
+    """RULES.md 2.5 (line 145): "Tout v = 10 + 2L (no S)", the declarer +-3v: a Wenz Tout with the four Unters that
+    takes every trick is worth 10 + 2 x 4 = 18 (no Schwarz item), the declarer +54; the same play as a Wenz is
+    5 + 2 (Schwarz) + 4 = 11."""
+    play = first_legal_play("Schafkopf", WENZ_TOUT_DEAL, "WenzTout")
+    settlement = score_deal(position_of("Schafkopf", WENZ_TOUT_DEAL, "WenzTout", play))
+    assert [(item.name, item.winners, item.value) for item in settlement.items] == [("game", (1,), 10),
+                                                                                    ("laufende", (1,), 8)]
+    assert settlement.payments == (54, -18, -18, -18)
+    wenz = score_deal(position_of("Schafkopf", WENZ_TOUT_DEAL, "Wenz", play))
+    assert [(item.name, item.value) for item in wenz.items] == [("game", 5), ("schwarz", 2), ("laufende", 4)]
+    assert wenz.payments == (33, -11, -11, -11)
+
+
 def test_kratzen_pot_example():
     position = find_playout("Kratzen", "Trump H", lambda p: True, seed=1, seats=4)
     settlement = score_deal(position, pot=10)
@@ -318,6 +412,34 @@ def test_kratzen_attacker_pays_double():
     settlement = score_deal(position_of("Kratzen", deal, "Trump H", play), pot=8)
     assert settlement.payments[0] == -16  # the attacker took nothing: 2P
     assert zero_sum(settlement)
+
+
+@pytest.mark.parametrize("contract, attacker_target", [("Trump H", 2), ("Trump H Muss", 2), ("Trump H SevenMuss", 1)])
+def test_kratzen_targets(contract, attacker_target):
+    """RULES.md 3.3 (line 171): "the attacker needs 2 tricks, every other active player 1 (a Seven-Muss: everyone
+    1)"; a plain Muss keeps the attacker's 2 (the attacker is seat 3 here, not seat 1)."""
+    deal = "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"
+    rules = solver.make_position("Kratzen", deal, contract, declarer=3).rules
+    assert [rules.target(seat) for seat in range(4)] == [1, 1, attacker_target, 1]
+
+
+#: Kratzen, hearts trump: the attacker's HA takes trick 1, and his three sevens no other trick (every suit is held
+#: higher by a player who must follow and beat).
+KRATZEN_ONE_TRICK_DEAL = "1: HA E7 G7 S7 / EA GA SA E8 / EK GK SK G8 / EO GO SO S8"
+
+
+@pytest.mark.parametrize("contract, value, payments", [
+    ("Trump H", -21, (-21, 9, -12, -12)),  # one trick's P/4 = 3, and 2P = 24 for the missed target
+    ("Trump H Muss", -24, (-24, 0, -12, -12)),  # no trick payouts in a Muss, the penalty all the same
+    ("Trump H SevenMuss", 0, (0, 0, -12, -12)),  # one trick is the attacker's target in a Seven-Muss
+])
+def test_kratzen_muss_and_seven_muss_settle_by_penalties_only(contract, value, payments):
+    """RULES.md 3.4 (lines 176-177): each trick pays its winner P/4, "a player who misses his target pays P into the
+    pot, the attacker 2P. Muss deals: no trick payouts, penalties only", with 3.3's targets (a Seven-Muss: 1 for
+    everyone). The double-dummy settlement (docs/scoring.md): the attacker can force one trick, not two."""
+    position = solver.make_position("Kratzen", KRATZEN_ONE_TRICK_DEAL, contract)
+    result = dd_settlement(position, pot=12)
+    assert (result.value, result.payments, result.points_optimum) == (value, payments, 1)
 
 
 # --- Zwanzigerrufen items and flags -------------------------------------------------------------------------------

@@ -290,6 +290,22 @@ def test_schafkopf_sie_needs_no_search():
     assert result.payments == (156, -52, -52, -52)
 
 
+@pytest.mark.parametrize("deal, declarer, value, payments, items", [
+    # the four Unters and the four best acorns: every trick, v = 10 + 2 x 4 = 18
+    ("1: EU GU HU SU EA EZ EK EO / E9 E8 E7 GA GZ GK GO G9 / G8 G7 HA HZ HK HO H9 H8 / H7 SA SZ SK SO S9 S8 S7",
+     1, 54, (54, -18, -18, -18), [("game", 10), ("laufende", 8)]),
+    # seat 1's EA takes trick 1 from seat 4's Wenz Tout (EO is an acorn in a Wenz): v = 10 + 2 x 2 = 14
+    ("1: EA EZ EK E9 GA GZ GK G9 / E8 E7 G8 G7 SA SZ SK S9 / HU SU S8 S7 H7 HK H9 H8 / EO GO HO SO EU GU HA HZ",
+     4, -42, (14, 14, 14, -42), [("game", 10), ("laufende", 4)]),
+])
+def test_a_wenz_tout_settles_at_10_plus_2l_won_or_lost(deal, declarer, value, payments, items):
+    """RULES.md 2.5 (line 145): "Tout v = 10 + 2L (no S)", the declarer +-3v; the Laufende count from 2 in a Wenz
+    Tout (line 143) and no Schwarz is paid for the eight tricks."""
+    result = dd_settlement(make_position("Schafkopf", deal, "WenzTout", declarer=declarer))
+    assert (result.value, result.payments) == (value, payments)
+    assert [(item.name, item.value) for item in result.items] == items
+
+
 def test_bad_announcements_are_a_stich_error():
     position = example_position()
     with pytest.raises(StichError, match="dagegen"):

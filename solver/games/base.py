@@ -546,9 +546,10 @@ class Game(metaclass=GameType):
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
-        """The objectives of :attr:`bonus_names` that no play can make score under these rules and scoring inputs
-        (:meth:`scoring_inputs`): a post-mortem does not watch them, as a card cannot throw them away or hand them
-        over. None of them by default."""
+        """The objectives of :attr:`bonus_names` (and the ``game`` where the contract is won otherwise, a Tout's
+        61) that no play can make score under these rules and scoring inputs (:meth:`scoring_inputs`): a post-mortem
+        does not watch them, as a card cannot throw them away or hand them over, and ``stich check`` says so under
+        its table. None of them by default."""
         return frozenset()
 
     @classmethod

@@ -352,9 +352,10 @@ class Schafkopf(Game):
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
-        """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no S): only the Tout itself scores."""
+        """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no S) and is won by every trick, not by
+        61 points: only the Tout itself scores, so its ``game`` (61) is listed with the Schneider and Schwarz."""
         if rules.contract.kind in TOUTS:
-            return frozenset({"schneider", "schneider_against", "schwarz", "schwarz_against"})
+            return frozenset({"game", "schneider", "schneider_against", "schwarz", "schwarz_against"})
         return frozenset()
 
     @classmethod
