@@ -36,8 +36,8 @@ _PUBLIC = {
     "cards": ("Card", "CardSet", "Pack"),
     "deal": ("Deal",),
     "errors": ("EngineError", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
-               "InvalidSeatError", "ParseError", "SearchStopped", "StichError", "UnknownCardError", "UnknownCardPlayError",
-               "UnknownGameError", "VariantError"),
+               "InvalidSeatError", "ParseError", "SearchStopped", "StichError", "StichWarning", "UnknownCardError",
+               "UnknownCardPlayError", "UnknownGameError", "VariantError"),
     "games": ("GAMES", "Contract", "Game", "Objective", "Rules", "TrickEvent", "game_list", "games_with", "get_game",
               "register_game"),  # and each game's class, by its name in games.__all__ (see __getattr__)
     "position": ("Position", "make_position", "position_from_record"),
@@ -82,8 +82,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
     from .cards import Card, CardSet, Pack
     from .deal import Deal
     from .errors import (EngineError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
-                         InvalidSeatError, ParseError, SearchStopped, StichError, UnknownCardError, UnknownCardPlayError,
-                         UnknownGameError, VariantError)
+                         InvalidSeatError, ParseError, SearchStopped, StichError, StichWarning, UnknownCardError,
+                         UnknownCardPlayError, UnknownGameError, VariantError)
     from .games import (Contract, Game, game_list, GAMES, games_with, get_game, Kratzen, Objective, register_game,
                         Rules, Schafkopf, TrickEvent, Zwanzigerrufen)
     from .generate import random_position, random_record, random_records
@@ -105,7 +105,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__
                "HandAnalysis", "IllegalPlayError", "InvalidContractError", "InvalidDealError", "InvalidPositionError",
                "InvalidSeatError", "Kratzen", "Objective", "OpeningCard", "Pack", "ParseError", "PlayAnalysis",
                "PlayState", "PlayerSummary", "Position", "Rules", "Schafkopf", "ScoreItem", "SearchStopped",
-               "SeatTarget", "Settlement", "SolveResult", "StichError", "TableEntry", "Trick", "TrickEvent",
+               "SeatTarget", "Settlement", "SolveResult", "StichError", "StichWarning", "TableEntry", "Trick", "TrickEvent",
                "UnknownCardError", "UnknownCardPlayError", "UnknownGameError", "Variant", "VariantError",
                "Zwanzigerrufen", "__version__", "analyse_hand", "analyse_play", "analyse_position", "check_bonuses",
                "check_report", "contract_table", "dd_settlement", "dealt_bonuses", "game_list", "games_with",

@@ -213,10 +213,9 @@ class SamplingBot(_PointsEngine):
         if not is_whole_number(seed):
             raise StichError(f"the seed is a whole number, not {seed!r}")
         check_time_limit(time_limit, StichError)  # 0 as everywhere: one sample, then the deadline has passed
-        local_workers(workers)  # a bad count fails here
         self.samples = samples
         self.seed = seed
-        self.workers = workers
+        self.workers = local_workers(workers)  # a bad count fails here, more than the cores is cut (said once)
         self.time_limit = time_limit
         self._engine = engine
         self.name = name

@@ -65,6 +65,11 @@ class StichError(ValueError):
     """Base of every error caused by bad input (a deal, a file, a flag, a card)."""
 
 
+class StichWarning(UserWarning):
+    """A request the library met other than as asked, and why (``workers=64`` on a 2-core machine runs 2 workers):
+    an app may filter it (``warnings.simplefilter("ignore", StichWarning)``) or make it an error."""
+
+
 class ParseError(StichError):
     """A text record that does not follow the format: where, which token, and what was expected."""
 

@@ -20,7 +20,9 @@ import math
 import os
 import random
 import threading
+import time
 from collections import Counter
+from functools import partial
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
@@ -44,7 +46,7 @@ from .search.boundary import Deadline, check_stop, check_time_limit
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine,
-                      worker_settlement_engine)
+                      worker_settlement_engine, worker_stop)
 
 #: Shuffles tried for the first sample of an analysis from a hand before its constraints are declared impossible
 #: (a few seconds). An analysis from a record skips this: the real deal shows that the play can be met.
@@ -521,11 +523,34 @@ def has_share(position: Position, seat: int) -> bool:
     return position.game.seat_share(position.rules, seat, 0) is not None
 
 
-def sample_chunk(setup: Setup, first: int, count: int) -> Sums:
-    """Samples ``first`` .. ``first + count - 1``, solved by one worker, as integer sums."""
+@dataclass(frozen=True)
+class SampleLimits:
+    """When a chunk of an analysis's samples ends before its next sample: at ``deadline`` (``time.monotonic()``, one
+    clock for every process of this machine) or once ``stop`` is set (an Event, where the chunk runs in the process
+    that made it; in a local pool's worker the run's stop comes as :func:`~solver.workers.worker_stop`). Asked before
+    each sample, so that a run stops within about one sample a worker rather than after every chunk handed out (a
+    Zwanzigerrufen sample may take a second, a chunk ten of them); a sample once begun is finished, and sample 0
+    always runs (a report needs one)."""
+
+    deadline: float | None = None
+    stop: threading.Event | None = None
+
+    def passed(self, k: int) -> bool:
+        """Whether sample ``k`` is not to be begun."""
+        if k == 0:
+            return False
+        stop = self.stop if self.stop is not None else worker_stop()
+        return (self.deadline is not None and time.monotonic() >= self.deadline) or (stop is not None and stop.is_set())
+
+
+def sample_chunk(setup: Setup, first: int, count: int, limits: SampleLimits | None = None) -> Sums:
+    """Samples ``first`` .. ``first + count - 1``, solved by one worker, as integer sums; with ``limits``, up to the
+    first sample they stop (the sums then hold fewer samples than asked: :func:`_analyse` counts those done)."""
     engine = worker_engine()
     sums = Sums()
     for k in range(first, first + count):
+        if limits is not None and limits.passed(k):
+            break
         rules, state = draw_sample(setup, k)
         _add_sample(sums, rules, state, setup.seat, engine)
         _add_score(sums, Position(rules.game, rules, state), setup.seat, setup)
@@ -687,8 +712,9 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: Suppor
     that Dask cluster instead, as :func:`~solver.batch.solve_batch` does its records (``worker_wait``, ``notify``,
     ``verbose``). ``table_mb`` sizes each local worker's table (None: the default). ``progress(analysis so far)``
     is called after each chunk (a live display). ``time_limit`` (seconds) and ``stop`` (an Event any thread may
-    set) end the run early, as the advice's do: no chunk of samples is handed out after them, the chunks already
-    handed out finish, and the first chunk always runs (so 0 still gives an analysis of a few samples);
+    set) end the run early, as the advice's do: no chunk of samples is handed out after them, and a chunk handed
+    out begins no sample after them (in a local pool's workers too), so a run returns within about a sample's time;
+    the first sample always runs (so 0 still gives an analysis of one sample), and a sample begun is finished;
     ``stopped`` says why. Raises StichError for an
     impossible hand or constraints, or a checkpoint written by another analysis."""
     check_time_limit(time_limit, StichError)
@@ -713,7 +739,8 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
              stop: threading.Event | None = None, typed_contract: str | None = None) -> HandAnalysis:
     """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first.
-    ``time_limit`` and ``stop`` hand out no chunk after them but the first (see :func:`analyse_hand`).
+    ``time_limit`` and ``stop`` hand out no chunk after them but the first, and end a chunk before its next sample
+    (:class:`SampleLimits`; see :func:`analyse_hand`).
     ``typed_contract``: the contract as the caller wrote it, which older checkpoints are keyed by."""
     check_run(samples, checkpoint)
     if not known_feasible:
@@ -732,17 +759,26 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     deadline = Deadline(time_limit, stop)
     stopped: list[str] = []
 
-    def go_on(span: Span) -> bool:
-        if span.first == 0:
+    def go_on(span: Span | None = None) -> bool:
+        if span is not None and span.first == 0:
             return True  # the first chunk always: a report needs a sample
         reason = deadline.stopped_by()
         if reason is not None:
             stopped.append(reason)
         return not stopped
 
-    run_spans(pool, samples, size, sample_span, setup, journal, lambda document: _checkpoint_sums(journal, document),
+    task: Callable[..., Sums] = sample_span
+    if deadline.limited and not pool.scheduler:  # each chunk looks before each sample too (a cluster's clocks differ)
+        serial = local_workers(pool.workers) == 1 and pool.memory_mb is None  # the Event itself, else worker_stop()
+        end = None if time_limit is None else time.monotonic() + time_limit
+        task = partial(sample_span, limits=SampleLimits(end, stop if serial else None))
+        pool = replace(pool, stop=stop)
+    run_spans(pool, samples, size, task, setup, journal, lambda document: _checkpoint_sums(journal, document),
               total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)),
-              go_on=go_on if deadline.limited else None)
+              go_on=go_on if deadline.limited else None,
+              solved=(lambda span, sums: Span(span.first, sums.n)) if task is not sample_span else None)
+    if total.n < samples and not stopped:  # the last chunks were cut short
+        go_on()
     return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None)
 
 
@@ -895,9 +931,11 @@ def analyse_position(position: Position, seat: SupportsIndex, *, known: Mapping[
                     known_feasible=not known and real, progress=progress, time_limit=time_limit, stop=stop)
 
 
-def sample_span(span: Span, setup: Setup) -> Sums:
+def sample_span(span: Span, setup: Setup, limits: SampleLimits | None = None) -> Sums:
     """:func:`sample_chunk` for a span of samples: the shape of a pool job."""
-    return sample_chunk(setup, span.first, span.size)
+    if limits is None:
+        return sample_chunk(setup, span.first, span.size)
+    return sample_chunk(setup, span.first, span.size, limits)
 
 
 def mean_interval(n: int, total: int, squares: int, confidence: float = 0.95) -> tuple[float, float, float]:

@@ -8,7 +8,8 @@ look at when a post-mortem says a card was a mistake and one wants to see why, o
 those writers accept.
 
 A tree grows by the branching factor per card (a Zwanzigerrufen deal has 172,326 nodes to depth 8, and a node
-costs about 8 KB until the tree is written), so ``max_nodes`` bounds it: the nodes are counted first with the
+costs about 8 KB until the tree is written), so ``max_nodes`` bounds it (by default, to what the memory available
+holds): the nodes are counted first with the
 engine's move generator (the tree has one node per play sequence, the perft counts of every depth summed), which
 takes milliseconds, and a tree over the bound is refused before any node is made.
 """
@@ -51,13 +52,20 @@ PROGRESS_NODES = 1_000
 
 
 class TreeTooLarge(StichError):
-    """A tree with more nodes than were allowed (``max_nodes``): ``nodes`` of them, or at least that many when not
-    ``exact`` (the count stops at the first depth over the bound)."""
+    """A tree with more nodes than were allowed: ``nodes`` of them, or at least that many when not ``exact`` (the
+    count stops at the first depth over the bound). ``max_nodes`` is the bound: the caller's, or when ``by_memory``
+    the nodes the memory available held (a call without ``max_nodes``)."""
 
-    def __init__(self, nodes: int, exact: bool, max_nodes: int, depth: int) -> None:
+    def __init__(self, nodes: int, exact: bool, max_nodes: int, depth: int, by_memory: bool = False) -> None:
         self.nodes, self.exact, self.max_nodes, self.depth = nodes, exact, max_nodes, depth
-        super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the {max_nodes:,} allowed "
-                         "(max_nodes; about 8 KB of memory a node)")
+        self.by_memory = by_memory
+        if by_memory:
+            super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the memory available now "
+                             f"holds ({max_nodes:,} nodes: {max_nodes * NODE_BYTES / (1 << 30):.1f} GB at about 8 KB "
+                             "a node): ask for fewer cards, or give max_nodes to build it anyway")
+        else:
+            super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the {max_nodes:,} allowed "
+                             "(max_nodes; about 8 KB of memory a node)")
 
     def size_text(self) -> str:
         return f"{'' if self.exact else 'more than '}{self.nodes:,} nodes"
@@ -103,7 +111,8 @@ def available_memory() -> int:
 
 def nodes_memory_holds() -> int:
     """The most nodes the memory available now holds (:func:`available_memory`, :data:`NODE_BYTES` a node), at
-    least 1 and at most :data:`MAX_TREE_NODES`: the bound of a tree asked for with no limit of its own, which would
+    least 1 and at most :data:`MAX_TREE_NODES`: the bound of a tree asked for with no limit of its own (``max_nodes``
+    None, ``--max-nodes 0``), which would
     otherwise be counted through (hours, at 20 cards) and then built until the memory ran out."""
     return max(1, min(MAX_TREE_NODES, available_memory() // NODE_BYTES))
 
@@ -177,8 +186,11 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     objective has one), and where the tree came from: ``source`` (the
     record's ``file:line``), ``board``, ``deal`` and ``played`` (the cards before the root).
 
-    ``max_nodes`` (None: no bound) refuses a larger tree with :class:`TreeTooLarge` before any node is made
-    (:func:`tree_size`); ``progress(nodes made, nodes in all)`` is called every ``PROGRESS_NODES`` nodes.
+    A tree of more nodes than ``max_nodes`` is refused with :class:`TreeTooLarge` before any node is made
+    (:func:`tree_size`). None (the default) is as many as the memory available now holds (:func:`nodes_memory_holds`,
+    as ``stich tree --max-nodes 0``): the tree is held whole, so a larger one would be counted for hours and then
+    built until the memory ran out; a number is taken as given (``MAX_TREE_NODES``: no bound of the memory's);
+    ``progress(nodes made, nodes in all)`` is called every ``PROGRESS_NODES`` nodes.
     ``time_limit`` (seconds) and ``stop`` bound every search of the call together (the count, every node's), as
     :func:`~solver.analysis.check_bonuses`' do: past them it raises :class:`~solver.errors.SearchStopped`."""
     from .score_objective import settlement_engine_for  # the settlement search loads on first use
@@ -186,8 +198,8 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
     engine = solver_for(engine)
-    if max_nodes is not None:
-        max_nodes = check_number("max_nodes", max_nodes, 1, MAX_TREE_NODES)
+    by_memory = max_nodes is None
+    max_nodes = nodes_memory_holds() if max_nodes is None else check_number("max_nodes", max_nodes, 1, MAX_TREE_NODES)
     if progress is not None and not callable(progress):
         raise StichError(f"progress must be a function (or None), not {progress!r}")
     deadline = Deadline(time_limit, stop)
@@ -197,8 +209,8 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
             if names_score(objective):
                 limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
         total, exact = _count_nodes(position, depth, max_nodes, engine)
-        if max_nodes is not None and total > max_nodes:
-            raise TreeTooLarge(total, exact, max_nodes, depth)
+        if total > max_nodes:
+            raise TreeTooLarge(total, exact, max_nodes, depth, by_memory)
         counter = _Counter(total, progress, deadline)
         if names_score(objective):
             return _score_tree(position, depth, seat, counter, engine)

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -46,7 +47,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
-from .errors import StichError, is_whole_number
+from .errors import StichError, StichWarning, is_whole_number
 from .search.boundary import check_stop
 from .search.engine import EngineSolver, default_threads, set_default_threads, table_megabytes, usable_cores
 
@@ -91,14 +92,45 @@ Notify = Callable[[str], None]
 # --- settings ----------------------------------------------------------------------------------------------------
 
 
+#: ``workers=`` for every core this process may use, as None is (joblib's and scikit-learn's ``n_jobs=-1``).
+EVERY_CORE = -1
+
+
 def local_workers(workers: int | None) -> int:
-    """The number of worker processes: all local cores (the ones this process may use, :func:`usable_cores`) unless
-    told."""
-    if workers is not None:
-        if not is_whole_number(workers) or workers < 1:
-            raise StichError(f"workers must be a whole number of at least 1, not {workers!r}")
-        return workers
-    return usable_cores()
+    """The number of worker processes: every core this process may use (:func:`usable_cores`) for None or
+    :data:`EVERY_CORE`, else ``workers`` up to those cores. Each local worker searches on one core with tables of its
+    own, and the results do not depend on their number, so more would only take turns on the cores, each holding its
+    tables (``workers=64`` on 2 cores started 64 processes, with up to 8 GB of tables): they are cut to the cores, with a
+    :class:`~solver.errors.StichWarning` that says so, as the commands cut ``-j``."""
+    asked = check_workers(workers)
+    cores = usable_cores()
+    if asked is None:
+        return cores
+    if asked > cores:
+        warn_caller(f"workers={asked}: this process may use {cores} core{'s' if cores > 1 else ''}, so "
+                    f"{cores} worker{'s run' if cores > 1 else ' runs'} (each searches on one core; more would only take "
+                    "turns on them, each with tables of its own)")
+        return cores
+    return asked
+
+
+def check_workers(workers: object) -> int | None:
+    """``workers`` if it is a usable count (None for every core: None or :data:`EVERY_CORE`), else StichError."""
+    if workers is None or (is_whole_number(workers) and workers == EVERY_CORE):
+        return None
+    if not is_whole_number(workers) or workers < 1:
+        raise StichError(f"workers must be a whole number of at least 1, or None or -1 for every core, not {workers!r}")
+    return workers
+
+
+def warn_caller(text: str) -> None:
+    """A :class:`~solver.errors.StichWarning` pointed at the first caller outside this package (the app's line)."""
+    package = __name__.partition(".")[0]
+    frame, level = sys._getframe(1), 2
+    # by module, not file: a dataclass's generated __init__ (Pool's) has no file of its own
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").partition(".")[0] == package:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(text, StichWarning, stacklevel=level)
 
 
 def check_memory_limit(memory_mb: int | None) -> int | None:
@@ -512,7 +544,10 @@ class Pool:
     stop: Any | None = None  # a threading.Event (anything with is_set()), passed on to local workers (worker_stop)
 
     def __post_init__(self) -> None:
-        local_workers(self.workers)
+        if self.scheduler:  # a cluster's workers are its own: the count is checked, never cut
+            check_workers(self.workers)
+        elif self.workers is not None:  # cut to the cores once, said once
+            object.__setattr__(self, "workers", local_workers(self.workers))
         table_megabytes(self.table_mb)
         check_memory_limit(self.memory_mb)
         check_worker_wait(self.worker_wait)

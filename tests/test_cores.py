@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from solver import workers
+from solver.errors import StichError, StichWarning
 from solver.search import engine
 from solver.search.engine import cgroup_cpu_limit
 
@@ -66,8 +67,58 @@ def test_the_quota_bounds_the_threads_and_the_workers(monkeypatch) -> None:
     assert engine.usable_cores() == 1
     assert engine.default_threads() == 1
     assert workers.local_workers(None) == 1
-    assert workers.local_workers(3) == 3  # asked for: as many as asked
+    with pytest.warns(StichWarning, match="workers=3: this process may use 1 core, so 1 worker runs"):
+        assert workers.local_workers(3) == 1  # asked for more: cut to the cores, as -j is
     monkeypatch.setattr(engine, "_cgroup_cpu_limit_once", lambda: 10_000)
     assert engine.usable_cores() == affinity  # a quota above the affinity changes nothing
     monkeypatch.setattr(engine, "_cgroup_cpu_limit_once", lambda: None)
     assert engine.usable_cores() == affinity
+
+
+def test_workers_beyond_the_cores_are_cut_to_them_with_a_warning_across_the_api(monkeypatch, tmp_path) -> None:
+    """``analyse_hand(workers=64)`` on a 2-core machine started 64 processes, each with tables of its own (up to
+    8 GB), to take turns on 2 cores; the commands cut ``-j`` to the cores but the API took any count. Every
+    ``workers=`` of the API now runs at most the cores (the results do not depend on the count), says so once with
+    a StichWarning pointed at the app's line, and takes -1 for every core as joblib's ``n_jobs`` does."""
+    import warnings
+
+    import solver
+    from solver import batch, match
+    from solver.bots import SamplingBot
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    started: list[int] = []
+
+    def counted(run_pool):
+        def run(jobs, task, args, on_result, count, *rest, **options):
+            started.append(count)
+            return run_pool(jobs, task, args, on_result, count, *rest, **options)
+        return run
+
+    monkeypatch.setattr(workers, "run_pool", counted(workers.run_pool))
+    monkeypatch.setattr(batch, "run_pool", counted(batch.run_pool))
+    hand = dict(game="kratzen", hand="EO E9 SU SZ", seat=1, contract="Trump E", samples=8)
+    with pytest.warns(StichWarning, match=r"^workers=64: this process may use 2 cores, so 2 workers run") as caught:
+        many = solver.analyse_hand(workers=64, **hand)
+    assert len(caught) == 1 and caught[0].filename == __file__  # once, at the app's call
+    assert started == [2] and many == solver.analyse_hand(workers=1, **hand)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # -1 and None: every core, nothing to say
+        assert solver.analyse_hand(workers=-1, **hand) == many
+        assert workers.local_workers(None) == workers.local_workers(-1) == 2
+        assert workers.local_workers(2) == 2
+    source = Path(__file__).resolve().parents[1] / "examples" / "kratzen.tbn"
+    started.clear()
+    with pytest.warns(StichWarning, match="workers=9: .* 2 workers run"):
+        solver.solve_batch(source, tmp_path / "out.jsonl",
+                           objectives=["tricks"], workers=9, chunk_size=1)
+    assert started and set(started) == {2}
+    with pytest.warns(StichWarning, match="workers=5: .* 2 workers run"):
+        assert SamplingBot(workers=5).workers == 2
+    with pytest.warns(StichWarning, match="workers=3: .* 2 workers run"):
+        assert workers.Pool(3).workers == 2
+    assert workers.Pool(3, scheduler="tcp://127.0.0.1:1").workers == 3  # a cluster's workers are its own
+    assert match.local_workers is workers.local_workers  # play_match counts its workers the same way
+    for bad in (0, -2, 2.5, True):
+        with pytest.raises(StichError, match="workers must be a whole number of at least 1, or None or -1 for every core"):
+            workers.local_workers(bad)

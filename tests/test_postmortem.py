@@ -743,6 +743,35 @@ def test_tree_size_counts_the_nodes_before_the_tree_is_built():
     assert seen and all(total == tree_size(position, 40) and made % 1000 == 0 for made, total in seen)
 
 
+def test_a_tree_without_max_nodes_is_held_to_the_memory_available(monkeypatch):
+    """strategy_tree(max_nodes=None) had no bound at all: depth 20 of a whole deal was counted for hours and would
+    then be built until the memory ran out, where `stich tree` refuses it at once. None now means as many nodes as
+    the memory available now holds (the command's --max-nodes 0), refused before any node is made with the same
+    TreeTooLarge, which says so; a max_nodes given is taken as given, the way to lift it."""
+    import time
+
+    from solver import tree
+    from solver.tree import TreeTooLarge, tree_size
+
+    position = ending(["HK", "T1"])
+    whole = tree_size(position, 3)
+    monkeypatch.setattr(tree, "nodes_memory_holds", lambda: whole - 1)
+    with pytest.raises(TreeTooLarge, match=f"the tree to depth 3 has {whole:,} nodes, more than the memory available "
+                                           f"now holds \\({whole - 1:,} nodes: 0.0 GB at about 8 KB a node\\): ask "
+                                           "for fewer cards, or give max_nodes to build it anyway") as refused:
+        strategy_tree(position, 3)
+    assert refused.value.by_memory and refused.value.max_nodes == whole - 1 and refused.value.exact
+    assert strategy_tree(position, 3, max_nodes=whole).number_of_nodes() == whole  # given: taken as given
+    monkeypatch.setattr(tree, "nodes_memory_holds", lambda: whole)
+    assert strategy_tree(position, 3).number_of_nodes() == whole
+    monkeypatch.setattr(tree, "nodes_memory_holds", lambda: 1_000)
+    deal = solver.position_from_record(solver.random_record("zr", 2, 1))
+    start = time.perf_counter()
+    with pytest.raises(TreeTooLarge, match="to depth 20 has more than .* more than the memory available") as refused:
+        strategy_tree(deal, 20)
+    assert not refused.value.exact and time.perf_counter() - start < 5  # counted only past the bound
+
+
 def test_the_tree_names_the_record_deal_and_play_it_came_from(tmp_path):
     path = _ending_file(tmp_path)
     position = next(solver.read_positions(path))

@@ -552,6 +552,28 @@ def test_an_analysis_stops_at_its_time_limit_or_stop_event_after_the_first_chunk
         analyse_position(position, 1, samples=2, stop=True)
 
 
+def test_an_analysis_stops_before_the_next_sample_not_after_every_chunk_handed_out(tmp_path: Path) -> None:
+    """A time limit or stop event was looked at only between chunks: on 2 workers 8 chunks of 4 samples were in flight,
+    so a Zwanzigerrufen analysis stopped after 2 s returned after 21 s (32 samples of some 0.7 s). Each chunk now
+    looks before each sample, in this process and in a pool's workers alike: a run stopped at once solves its first
+    sample only, a chunk cut short is kept as the samples it solved, and a resume completes it exactly."""
+    import threading
+
+    hand = dict(game="kratzen", hand=KRATZEN_HAND, seat=1, contract="Trump S", seed=5)
+    stop = threading.Event()
+    stop.set()
+    for workers in (1, 2):  # 200 samples: chunks of 7 on one worker, of 4 on two
+        stopped = analyse_hand(samples=200, workers=workers, stop=stop, **hand)
+        assert (stopped.samples, stopped.stopped) == (1, "interrupt")
+        timed = analyse_hand(samples=200, workers=workers, time_limit=0, **hand)
+        assert (timed.samples, timed.stopped) == (1, "time limit")
+    checkpoint = tmp_path / "ck.jsonl"
+    cut = analyse_hand(samples=40, workers=1, time_limit=0, checkpoint=checkpoint, **hand)
+    assert cut.samples == 1 and cut.stopped == "time limit"
+    resumed = analyse_hand(samples=40, workers=1, checkpoint=checkpoint, **hand)
+    assert resumed.as_dict() == analyse_hand(samples=40, workers=1, **hand).as_dict()
+
+
 def test_a_checkpoint_keyed_by_the_contract_as_typed_is_resumed(tmp_path):
     """The setup names the contract by its name (``Rufer G``) since the reports do; a checkpoint written before, with
     the contract as typed (``rufer g``) in its key, was started afresh beside (the review): it is resumed whole."""
