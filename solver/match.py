@@ -459,6 +459,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     if progress is not None and not callable(progress):
         raise StichError(f"progress must be a function of the result so far and the deals in all (or None), "
                          f"not {progress!r}")
+    if not isinstance(keep_deals, bool):
+        raise StichError(f"keep_deals must be True or False, not {keep_deals!r}")
+    if on_deal is not None and not callable(on_deal):
+        raise StichError(f"on_deal must be a function of a played deal (or None), not {on_deal!r}")
     seats = len(bots)
     if seats not in game.seat_counts:
         raise StichError(f"{game.name} is played by {game.seat_counts_text()} seats: give one bot per seat, "

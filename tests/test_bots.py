@@ -781,6 +781,10 @@ def test_a_match_without_its_deals_has_the_same_means_and_hands_each_deal_on_in_
     assert (lean.bots, lean.declaring_side, lean.difference, lean.seats, lean.deals_counted) == (
         kept.bots, kept.declaring_side, kept.difference, kept.seats, kept.deals_counted)
     assert str(lean) == str(kept) and lean.summary_dict() == kept.summary_dict()
+    with pytest.raises(StichError, match="keep_deals must be True or False, not 'no'"):
+        play_match("kratzen", bots, keep_deals="no")  # type: ignore[arg-type]
+    with pytest.raises(StichError, match="on_deal must be a function of a played deal"):
+        play_match("kratzen", bots, on_deal=[])  # type: ignore[arg-type]
 
 
 def test_a_resumed_match_hands_its_deals_on_in_board_order_across_the_checkpoints_gaps(tmp_path):
