@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import List, Optional
@@ -13,12 +14,13 @@ from solver.bots import PLAYS_FOR, make_bot
 from solver.errors import StichError
 from solver.games import game_list, games_with, get_game
 from solver.scoring import MAX_POT
-from solver.match import MatchResult, match_report, mean_text, mixed_builds_text, play_match
+from solver.match import (MatchResult, MatchSetup, PlayedDeal, match_heading, match_report, mean_text,
+                          mixed_builds_text, play_match)
 
 from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
                       workers_within_cores)
-from .records import emit_json
+from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console
 
 
@@ -103,26 +105,30 @@ def match(
             message(f"stich: match: {' and '.join(said)} are one bot, {player.name} "
                     f"({plural(getattr(player, 'samples', 0), 'sample')} a card): counted as one kind of bot")
     latest: list[MatchResult] = []
+    # the deals are not kept: --json writes each as it comes, the report needs only their sums
+    stream = JsonStream(match_heading(get_game(game).name, seed, count, rotate, pot,
+                                      MatchSetup.of(players, contract, declarer, flags))) if as_json else None
     with input_errors():
         with progress_on_stderr("match") as report:
             def show(so_far: MatchResult, total: int) -> None:
                 latest[:] = [so_far]
                 if not so_far.bots:  # no board played in all its rotations yet
-                    report(f"deal {len(so_far.deals)} of {total}")
+                    report(f"deal {so_far.deals_played} of {total}")
                     return
                 leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
-                report(f"deal {len(so_far.deals)} of {total}; leading {leader[0]} {mean_text(leader[1])}")
+                report(f"deal {so_far.deals_played} of {total}; leading {leader[0]} {mean_text(leader[1])}")
 
             started = time.monotonic()
             try:
                 result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
                                     variant=flags, rotate=rotate, time_limit=match_time,
-                                    checkpoint=checkpoint, progress=show, pot=pot, workers=workers)
+                                    checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
+                                    keep_deals=False, on_deal=stream.deal if stream is not None else None)
             except KeyboardInterrupt:
                 if latest:
-                    render_match(latest[0], count, rotate, as_json)
+                    render_match(latest[0], count, rotate, stream)
                 raise
-    render_match(result, count, rotate, as_json)
+    render_match(result, count, rotate, stream)
     if result.stopped == "time limit" and match_time is not None:
         message(overrun_text(match_time, time.monotonic() - started))
 
@@ -135,14 +141,41 @@ def overrun_text(limit: float, seconds: float) -> str:
             "at the limit were played to the end (whole boards, one a worker)")
 
 
-def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:
-    """The match's report (JSON, or the table for people); a match stopped early says so. The intervals are over
-    the boards, and the report says so, so that the seats played are not read as the sample size."""
+class JsonStream:
+    """``--json``'s one-line document written as the match is played, so that no deal is held for it: the heading
+    (what the arguments settle) with the first deal, each deal as it comes (in board order), the summary last. It
+    is the document :meth:`MatchResult.as_dict` makes, in its order."""
+
+    def __init__(self, heading: dict[str, object]) -> None:
+        self.heading = heading
+        self.started = False
+        # the file itself: under the status line on a terminal, sys.stdout is rich's proxy, which prints to stderr
+        self.out = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
+
+    def deal(self, deal: PlayedDeal) -> None:
+        self.out.write(("," if self.started else self._head()) + compact_json(deal.as_dict()))
+        self.started = True
+
+    def _head(self) -> str:
+        return compact_json(self.heading)[:-1] + ',"deals":['
+
+    def close(self, result: MatchResult) -> None:
+        """The summary of ``result`` (the match, or the match so far at an interrupt) after the deals written."""
+        if not self.started:  # no deal played
+            self.out.write(self._head())
+        self.out.write("]," + compact_json(result.summary_dict())[1:] + "\n")
+        self.out.flush()
+
+
+def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStream | None) -> None:
+    """The match's report (the end of its JSON stream, or the table for people); a match stopped early says so. The
+    intervals are over the boards, and the report says so, so that the seats played are not read as the sample
+    size."""
     mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
     if mixed is not None:
         mixed += " (a checkpoint resumed after an upgrade); a new --checkpoint FILE plays the match on one build"
-    if as_json:
-        emit_json(result.as_dict())
+    if stream is not None:
+        stream.close(result)
         if mixed is not None:
             message(f"stich: match: {mixed}")
         return

@@ -11,7 +11,7 @@ import json
 import sys
 from itertools import islice
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import typer
 from rich.console import Console
@@ -61,13 +61,17 @@ class PartlyAnswered(Exception):
 
 def emit_json(document: Document) -> None:
     """One compact JSON document on one line of stdout (JSON Lines)."""
+    sys.stdout.write(compact_json(document) + "\n")
+    sys.stdout.flush()
+
+
+def compact_json(document: Any) -> str:
+    """``document`` as :func:`emit_json` writes it, for a document written in parts (``stich match --json``)."""
     # where stdout's encoding lacks characters (not UTF-8 or the like), JSON escapes them and so stays exact
     unicode = stdout_encodes("\u2665\xe4\U0001F0A1")
     # and a file name that is not UTF-8 is escaped too (json_text): stdout's surrogateescape would write its raw bytes
     compact = (",", ":")
-    text = json_text(document, separators=compact) if unicode else json.dumps(document, separators=compact)
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    return json_text(document, separators=compact) if unicode else json.dumps(document, separators=compact)
 
 
 def selected(record: Record, board: str | None) -> bool:

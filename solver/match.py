@@ -21,6 +21,7 @@ import math
 import os
 import pickle
 import time
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
@@ -157,7 +158,11 @@ class MatchResult:
     the mean of the second's), paired when ``rotate`` put both on the same cards. Every mean is over the boards
     played in all their rotations, one value a board (``count``); ``deals_counted`` is their deals and ``seats``
     the seats each bot held in them. A bot holding every seat of zero-sum deals has no interval: its mean is 0 by
-    construction."""
+    construction.
+
+    ``deals`` holds every deal played where the match kept them (:func:`play_match`'s ``keep_deals``, the API's
+    default), else none: ``deals_played`` counts them either way, and ``first_deal`` (the first in board order) is
+    what the report reads the table's seats and the declarer from."""
 
     game: str
     seed: int
@@ -173,18 +178,31 @@ class MatchResult:
     pot: int | None = None  # every deal's pot, in a game paid from one
     setup: MatchSetup | None = None  # what else the match was played with (None: not said)
     engine_builds: dict[str, int] = field(default_factory=dict)  # boards by engine build (more than one: mixed)
+    deals_played: int = -1  # every deal played, kept or not (-1: as many as ``deals``)
+    first_deal: PlayedDeal | None = None  # the first deal in board order (None: ``deals``'s first)
+
+    def __post_init__(self) -> None:
+        if self.deals_played < 0:
+            object.__setattr__(self, "deals_played", len(self.deals))
+        if self.first_deal is None and self.deals:
+            object.__setattr__(self, "first_deal", self.deals[0])
 
     def as_dict(self) -> dict[str, Any]:
+        """The document ``stich match --json`` writes, in the order it writes it (the deals as they are played)."""
+        return {**self.heading_dict(), "deals": [deal.as_dict() for deal in self.deals], **self.summary_dict()}
+
+    def heading_dict(self) -> dict[str, Any]:
+        """The document's keys known before the first deal is played (what a stream of it writes first)."""
+        return match_heading(self.game, self.seed, self.boards, self.rotate, self.pot, self.setup)
+
+    def summary_dict(self) -> dict[str, Any]:
+        """The document's keys that sum the deals up (what a stream of it writes after them)."""
         setup = self.setup or MatchSetup()
         document: dict[str, Any] = {
-            "schema": SCHEMA, "command": "match", "game": self.game, "seed": self.seed, "boards": self.boards,
-            "rotate": self.rotate, "pot": self.pot, "contract": setup.contract, "declarer": setup.declarer,
-            "variant": dict(setup.variant) or None,
             "stopped": self.stopped,
             "bots": {name: {**mean.as_dict(), "seats": self.seats[name], **setup.player(name)}
                      for name, mean in self.bots.items()},
-            "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted},
-            "deals": [deal.as_dict() for deal in self.deals]}
+            "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted}}
         if self.engine_builds:
             document["engine_builds"] = dict(self.engine_builds)
         if self.difference is not None:
@@ -216,6 +234,15 @@ class MatchResult:
                                                   report.no_means, report.stopped) if line is not None))
         parts.append(html_lines([f"note: {report.mixed}"] if report.mixed else [], small=True))
         return f"<div>{''.join(parts)}</div>"
+
+
+def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | None,
+                  setup: MatchSetup | None) -> dict[str, Any]:
+    """The keys of a match's JSON document that its arguments settle: ``stich match --json`` writes them before
+    the first deal is played, the deals as they are played, and the summary last."""
+    setup = setup or MatchSetup()
+    return {"schema": SCHEMA, "command": "match", "game": game, "seed": seed, "boards": boards, "rotate": rotate,
+            "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None}
 
 
 def signed_interval(value: float, low: float, high: float) -> str:
@@ -276,8 +303,9 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
     played are not read as the sample size."""
     count = result.boards if boards is None else boards
     game = get_game(result.game)
-    played = len(result.deals)
-    rotations = len(result.deals[0].bots) if result.rotate and played else 1
+    played = result.deals_played
+    first_deal = result.first_deal
+    rotations = len(first_deal.bots) if result.rotate and first_deal is not None else 1
     heading = (f"{result.game}: {count:,} board{'' if count == 1 else 's'} (seed {result.seed})"
                + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
                   if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
@@ -287,13 +315,13 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
     units = game.score_unit
     table: ReportTable | None = None
     fixed = side = difference = intervals = no_means = stopped = None
-    if counted:
+    if counted and first_deal is not None:  # a board counted: a deal played
         table = ("mean settlement per seat and deal", ("bot", "seats played", f"mean settlement ({units})"),
                  [(name, str(result.seats[name]), mean_text(mean)) for name, mean in result.bots.items()])
         if len(result.bots) == 1 and next(iter(result.bots.values())).fixed:
             fixed = f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), no interval"
         if game.has_pot:  # every seat for itself, paid in chips from and into the pot
-            side = (f"{game.declarer_title} (seat {result.deals[0].declarer}): {mean_text(result.declaring_side)} "
+            side = (f"{game.declarer_title} (seat {first_deal.declarer}): {mean_text(result.declaring_side)} "
                     f"{units} per deal, his own payment")
         else:
             side = f"declaring side: {mean_text(result.declaring_side)} {units} per deal"
@@ -398,7 +426,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                variant: Mapping[str, object] | str | None = None, rotate: bool = True, time_limit: float | None = None,
                checkpoint: str | os.PathLike | None = None,
                progress: Callable[[MatchResult, int], None] | None = None, pot: int | None = None,
-               workers: int | None = 1) -> MatchResult:
+               workers: int | None = 1, keep_deals: bool = True,
+               on_deal: Callable[[PlayedDeal], None] | None = None) -> MatchResult:
     """Play ``boards`` seeded deals with ``bots[i]`` at seat ``i + 1`` (one bot per seat), each deal once per
     rotation of the bots round the table when ``rotate``. ``contract`` (else each board's own random contract) is
     declared by ``declarer``. ``pot`` is every deal's pot in a game paid from one (Kratzen: without it every deal
@@ -412,7 +441,13 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
     so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
     match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
-    deals in board order."""
+    deals in board order.
+
+    ``keep_deals`` keeps every deal in the result's ``deals`` (and in the ``progress`` results), some 0.6 KB a deal:
+    a long match that does not read them passes False, and its memory then stays bounded whatever ``boards``
+    (8 bytes a board and mean). ``on_deal(deal)`` is told every deal, the checkpoint's resumed ones too, in board
+    order (a board finished ahead of one still in play waits for it), kept or not: how ``stich match --json``
+    writes its deals as they come."""
     game = get_game(game)
     declarer = cast(int, integral(declarer))  # a numpy seat is kept as an int: the JSON and the checkpoint take it
     check_scoring_inputs(game, pot)
@@ -424,6 +459,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     if progress is not None and not callable(progress):
         raise StichError(f"progress must be a function of the result so far and the deals in all (or None), "
                          f"not {progress!r}")
+    if not isinstance(keep_deals, bool):
+        raise StichError(f"keep_deals must be True or False, not {keep_deals!r}")
+    if on_deal is not None and not callable(on_deal):
+        raise StichError(f"on_deal must be a function of a played deal (or None), not {on_deal!r}")
     seats = len(bots)
     if seats not in game.seat_counts:
         raise StichError(f"{game.name} is played by {game.seat_counts_text()} seats: give one bot per seat, "
@@ -432,7 +471,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     workers = min(local_workers(workers), boards)
     if workers > 1 and any(getattr(bot, "workers", 1) != 1 for bot in bots):
         raise StichError("a match on several processes plays each board on one: give its bots workers=1")
-    played: list[PlayedDeal] = []
+    tally = MatchTally(rotate, keep_deals)
+    in_order = BoardOrder(on_deal, rotations) if on_deal is not None else None
     total = boards * rotations
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
@@ -462,27 +502,37 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 aliases.append(alias)
     journal = Journal(checkpoint, identity, holder="stich match", aliases=aliases) if checkpoint is not None else None
     setup = MatchSetup.of(bots, contract, declarer, variant)
-    kept: dict[int, list[PlayedDeal]] = {}
+    done = bytearray(boards + 1)  # 1 for each board the checkpoint had played
     build = engine_build()
-    built_by: dict[int, str] = {}  # each board's engine build
+    built: dict[str, tuple[int, int]] = {}  # per engine build, its boards played and the first of them
+
+    def built_by(label: str, board: int) -> None:
+        count, first = built.get(label, (0, board))
+        built[label] = (count + 1, min(first, board))
+
+    def place(deal: PlayedDeal) -> None:
+        tally.add(deal)
+        if in_order is not None:
+            in_order.add(deal)
+
     try:
         if journal is not None:
             for span, document in journal.done():
+                if span.first > boards:  # a longer match's checkpoint: only the boards asked
+                    continue
                 try:
-                    kept[span.first] = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
+                    resumed = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
                 except (KeyError, TypeError, ValueError):
                     raise StichError(f"{journal.path}: a line of this checkpoint holds no played deals") from None
-                built_by[span.first] = str(document.get("engine", UNKNOWN_BUILD))
-        for board in sorted(b for b in kept if b <= boards):  # a longer match's checkpoint: only the boards asked
-            played.extend(kept[board])
+                done[span.first] = 1
+                built_by(str(document.get("engine", UNKNOWN_BUILD)), span.first)
+                for deal in resumed:
+                    place(deal)
 
         def builds() -> dict[str, int]:
-            """The boards played so far by each build, this one first."""
-            counts: dict[str, int] = {}
-            for board in {deal.board for deal in played}:
-                label = built_by.get(board, build)
-                counts[label] = counts.get(label, 0) + 1
-            return dict(sorted(counts.items(), key=lambda item: item[0] != build))
+            """The boards played so far by each build, this one first (the others by their first board)."""
+            ordered = sorted(built.items(), key=lambda item: (item[0] != build, item[1][1]))
+            return {label: count for label, (count, _) in ordered}
 
         deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
                                        declarer=declarer, variant=variant, pot=pot, rotations=rotations)
@@ -492,9 +542,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             """The boards not yet played, until the time limit (whole boards only, so a rotated match stays
             paired; a board already started is finished)."""
             for board in range(1, boards + 1):
-                if board in kept:
+                if done[board]:
                     continue
-                if deadline is not None and time.monotonic() >= deadline and played:
+                if deadline is not None and time.monotonic() >= deadline and tally.played:
                     stopped.append("time limit")
                     return
                 yield board
@@ -503,23 +553,23 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
 
         def report(now: bool = False) -> None:
             if progress is not None and (now or time.monotonic() - reported[0] >= PROGRESS_SECONDS):
-                progress(summarise(game.name, seed, boards, rotate, played, "interrupt", pot, setup, builds()), total)
+                progress(tally.result(game.name, seed, boards, "interrupt", pot, setup, builds()), total)
                 reported[0] = time.monotonic()
 
         def keep(board: int, deals: list[PlayedDeal]) -> None:
             if journal is not None:
                 journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals], "engine": build})
 
-        def place(deal: PlayedDeal) -> None:  # in board order, whatever order boards are played or resumed in
-            bisect.insort(played, deal, key=lambda d: (d.board, d.rotation))
-
         def finished(board: int, deals: list[PlayedDeal]) -> None:  # a board from the pool, all its deals at once
+            built_by(build, board)
             for deal in deals:
                 place(deal)
             keep(board, deals)
             report()
 
         def dealt(deal: PlayedDeal) -> None:  # a deal played in this process, said as soon as it is played
+            if deal.rotation == 0:
+                built_by(build, deal.board)
             place(deal)
             report()
 
@@ -535,46 +585,135 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                                      f"({type(error).__name__}: {error}): give workers=1") from None
                 run_pool(to_play(), deal_board, (), finished, workers, in_flight=1)
         except KeyboardInterrupt:  # the match so far is the caller's to report: with every deal played
+            if in_order is not None:
+                in_order.flush()
             report(now=True)
             raise
     finally:
         if journal is not None:
             journal.close()
-    return summarise(game.name, seed, boards, rotate, played, stopped[0] if stopped else None, pot, setup, builds())
+    if in_order is not None:
+        in_order.flush()
+    return tally.result(game.name, seed, boards, stopped[0] if stopped else None, pot, setup, builds())
+
+
+class BoardOrder:
+    """Deals handed on in board order whatever order their boards finish in (a pool's, a checkpoint's): a board
+    is held only while a board before it is still in play, so a match that streams its deals holds few of them."""
+
+    def __init__(self, hand_on: Callable[[PlayedDeal], None], rotations: int) -> None:
+        self.hand_on = hand_on
+        self.rotations = rotations
+        self.next = 1  # the first board not yet handed on whole
+        self.given = 0  # its deals handed on
+        self.held: dict[int, list[PlayedDeal]] = {}
+
+    def add(self, deal: PlayedDeal) -> None:
+        if deal.board != self.next:
+            self.held.setdefault(deal.board, []).append(deal)
+            return
+        self._give(deal)
+        while self.next in self.held:  # the boards that waited for it
+            for deal in self.held.pop(self.next):  # a board still in play: the rest of it comes to add()
+                self._give(deal)
+
+    def _give(self, deal: PlayedDeal) -> None:
+        self.hand_on(deal)
+        self.given += 1
+        if self.given == self.rotations:
+            self.next += 1
+            self.given = 0
+
+    def flush(self) -> None:
+        """The boards still held (after a gap the match never played: a time limit, an interrupt), in order."""
+        for board in sorted(self.held):
+            for deal in self.held.pop(board):
+                self.hand_on(deal)
+
+
+class MatchTally:
+    """A match's statistics as its deals come, in any order of boards: each board's deals are held only until the
+    board is whole (all its rotations), then it is one value a mean in compact arrays (8 bytes a board and mean), so
+    a match holds no deal beyond its boards in play unless it keeps them (``keep_deals``: every deal, in board
+    order, for :attr:`MatchResult.deals`). The sums are exact (``math.fsum``), so the means and intervals are the
+    same whatever order the boards came in."""
+
+    def __init__(self, rotate: bool, keep_deals: bool = True) -> None:
+        self.rotate = rotate
+        self.kept: list[PlayedDeal] | None = [] if keep_deals else None
+        self.open: dict[int, list[PlayedDeal]] = {}  # boards not yet in all their rotations
+        self.per_bot: dict[str, array] = {}  # each bot's mean payment a seat, one value a board it held seats on
+        self.seen: dict[str, tuple[int, int, int]] = {}  # each bot's first board, rotation and seat held
+        self.seats: dict[str, int] = {}
+        self.declaring = array("d")
+        self.gaps: dict[tuple[str, str], array] = {}  # first bot minus second, boards of two bots
+        self.zero_sum = True
+        self.played = 0
+        self.counted = 0  # the deals of the boards played whole
+        self.first: PlayedDeal | None = None
+
+    def add(self, deal: PlayedDeal) -> None:
+        """One deal played (a board's rotations in order)."""
+        self.played += 1
+        self.zero_sum = self.zero_sum and sum(deal.payments) == 0
+        if self.first is None or (deal.board, deal.rotation) < (self.first.board, self.first.rotation):
+            self.first = deal
+        if self.kept is not None:  # in board order, whatever order boards are played or resumed in
+            bisect.insort(self.kept, deal, key=lambda d: (d.board, d.rotation))
+        deals = self.open.setdefault(deal.board, [])
+        deals.append(deal)
+        if len(deals) == (len(deals[0].bots) if self.rotate else 1):
+            del self.open[deal.board]
+            self._count(deals)
+
+    def _count(self, deals: list[PlayedDeal]) -> None:
+        """A whole board: its value for each mean."""
+        names = list(dict.fromkeys(name for deal in deals for name in deal.bots))
+        for deal in deals:
+            for seat, name in enumerate(deal.bots):
+                if name not in self.seen or (deal.board, deal.rotation, seat) < self.seen[name]:
+                    self.seen[name] = (deal.board, deal.rotation, seat)
+        for name in names:  # the bot's mean payment per seat it held on this board
+            held = [payment for deal in deals for bot, payment in zip(deal.bots, deal.payments) if bot == name]
+            self.per_bot.setdefault(name, array("d")).append(sum(held) / len(held))
+            self.seats[name] = self.seats.get(name, 0) + len(held)
+        self.declaring.append(sum(sum(deal.payments[s - 1] for s in deal.declaring_side) for deal in deals)
+                              / len(deals))
+        if len(names) == 2:
+            self.gaps.setdefault((names[0], names[1]), array("d")).append(
+                sum(_gap(deal, *names) for deal in deals) / len(deals))
+        self.counted += len(deals)
+
+    def result(self, game: str, seed: int, boards: int, stopped: str | None = None, pot: int | None = None,
+               setup: MatchSetup | None = None, engine_builds: Mapping[str, int] | None = None) -> MatchResult:
+        """The match so far: a board cut short in its rotations (an interrupt) is among the deals played but not
+        counted: its bots did not all hold the same hands."""
+        names = sorted(self.seen, key=self.seen.__getitem__)  # as the deals in board order name them
+        # one bot in every seat: its mean is each deal's payments over the seats, 0 by construction where the deals
+        # are zero-sum; with a pot they are not (the pot takes and pays), and the mean has an interval like any other
+        bots = {name: Mean.of(self.per_bot[name], interval=len(names) > 1 or not self.zero_sum) for name in names}
+        difference = None
+        if len(names) == 2:
+            first, second = names
+            gaps = array("d", self.gaps.get((first, second), array("d")))
+            gaps.extend(-gap for gap in self.gaps.get((second, first), ()))  # exactly the gap the other way
+            difference = (first, second, Mean.of(gaps))
+        return MatchResult(game, seed, boards, self.rotate, tuple(self.kept or ()), bots, Mean.of(self.declaring),
+                           difference, stopped, {name: self.seats[name] for name in names}, self.counted, pot, setup,
+                           dict(engine_builds or {}), self.played, self.first)
 
 
 def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],
               stopped: str | None = None, pot: int | None = None, setup: MatchSetup | None = None,
               engine_builds: Mapping[str, int] | None = None) -> MatchResult:
-    """Means and intervals of a match's played deals, one value a board: a board's rotations are the same cards and
-    a deal's seats share its zero-sum payments, so counting either as independent would make the intervals too
-    narrow. A board cut short in its rotations (an interrupt) stays in ``deals`` but is not counted: its bots did
-    not all hold the same hands."""
-    by_board: dict[int, list[PlayedDeal]] = {}
+    """Means and intervals of a match's played deals, one value a board (:class:`MatchTally`): a board's rotations
+    are the same cards and a deal's seats share its zero-sum payments, so counting either as independent would make
+    the intervals too narrow. A board cut short in its rotations (an interrupt) stays in ``deals`` but is not
+    counted: its bots did not all hold the same hands."""
+    tally = MatchTally(rotate)
     for deal in played:
-        by_board.setdefault(deal.board, []).append(deal)
-    whole = [deals for deals in by_board.values() if len(deals) == (len(deals[0].bots) if rotate else 1)]
-    names = list(dict.fromkeys(name for deals in whole for deal in deals for name in deal.bots))
-    per_bot: dict[str, list[float]] = {name: [] for name in names}
-    seats = dict.fromkeys(names, 0)
-    declaring: list[float] = []
-    gaps: list[float] = []
-    for deals in whole:
-        for name in names:  # the bot's mean payment per seat it held on this board
-            held = [payment for deal in deals for bot, payment in zip(deal.bots, deal.payments) if bot == name]
-            if held:
-                per_bot[name].append(sum(held) / len(held))
-                seats[name] += len(held)
-        declaring.append(sum(sum(deal.payments[s - 1] for s in deal.declaring_side) for deal in deals) / len(deals))
-        if len(names) == 2:
-            gaps.append(sum(_gap(deal, *names) for deal in deals) / len(deals))
-    # one bot in every seat: its mean is each deal's payments over the seats, 0 by construction where the deals are
-    # zero-sum; with a pot they are not (the pot takes and pays), and the mean has an interval like any other
-    zero_sum = all(sum(deal.payments) == 0 for deal in played)
-    bots = {name: Mean.of(values, interval=len(names) > 1 or not zero_sum) for name, values in per_bot.items()}
-    difference = (names[0], names[1], Mean.of(gaps)) if len(names) == 2 else None
-    return MatchResult(game, seed, boards, rotate, tuple(played), bots, Mean.of(declaring), difference, stopped,
-                       seats, sum(len(deals) for deals in whole), pot, setup, dict(engine_builds or {}))
+        tally.add(deal)
+    return tally.result(game, seed, boards, stopped, pot, setup, engine_builds)
 
 
 def _gap(deal: PlayedDeal, first: str, second: str) -> float:

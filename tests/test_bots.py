@@ -716,3 +716,108 @@ def test_a_match_takes_the_objective_by_the_name_every_command_gives_it():
     named = json.loads(run(*common, "--plays-for", "points").stdout)
     short = json.loads(run(*common, "-o", "points").stdout)
     assert short == named and short["bots"]["cheater"]
+
+
+#: ``stich match`` as it printed this match before it stopped keeping its deals (commit 09648ed): the report, and a
+#: digest of its JSON document (``json.dumps(document, sort_keys=True)``: the keys' order in the line is free)
+FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random", "-n", "5", "--pot", "3", "--seed",
+                "11", "-o", "points")
+FROZEN_REPORT = """\
+Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
+bots: random, cheater (plays for the points); each board's own contract, attacker 1; variant: the game's defaults
+         mean settlement per seat and deal          
+┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ bot     ┃ seats played ┃ mean settlement (chips) ┃
+┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ random  │           30 │  -2.30 (-3.34 .. -1.26) │
+│ cheater │           15 │  -1.40 (-2.08 .. -0.72) │
+└─────────┴──────────────┴─────────────────────────┘
+attacker (seat 1): -4.00 (-7.04 .. -0.96) chips per deal, his own payment
+random - cheater: -0.90 (-2.17 .. +0.37) chips per deal, paired (the same cards)
+95% intervals over 5 boards, one value a board (its mean over the rotations)
+"""
+FROZEN_DOCUMENT_SHA256 = "3e2efa4e71efce3886eb0332a87b05a74a82d25b7f43d0e995c86745870813b8"
+
+
+def _stich(*args: str) -> str:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, COLUMNS="80"))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_match_that_keeps_no_deal_reports_and_writes_what_it_did_when_it_kept_them_all():
+    """The CLI keeps no deal (the report needs one value a board and mean, --json writes each deal as it comes):
+    its report and document are the ones it printed when it held every deal, on one process and on a pool (whose
+    boards come in any order), and the document is the API's ``as_dict`` line for line."""
+    import hashlib
+
+    from cli.records import compact_json
+
+    assert _stich(*FROZEN_MATCH, "-j", "1") == FROZEN_REPORT
+    for workers in ("1", "2"):
+        line = _stich(*FROZEN_MATCH, "-j", workers, "--json")
+        document = json.loads(line)
+        assert hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest() == FROZEN_DOCUMENT_SHA256
+    bots = [make_bot("random", seed=11), make_bot("cheater", seed=11, plays_for="points"),
+            make_bot("random", seed=11)]
+    kept = play_match("kratzen", bots, boards=5, seed=11, pot=3)
+    assert line == compact_json(kept.as_dict()) + "\n"
+
+
+def test_a_match_without_its_deals_has_the_same_means_and_hands_each_deal_on_in_board_order():
+    bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    kept = play_match("kratzen", bots, boards=6, seed=3, pot=2)
+    told = []
+    lean = play_match("kratzen", bots, boards=6, seed=3, pot=2, keep_deals=False, on_deal=told.append)
+    assert lean.deals == () and lean.deals_played == 18 and lean.first_deal == kept.deals[0]
+    assert tuple(told) == kept.deals
+    assert (lean.bots, lean.declaring_side, lean.difference, lean.seats, lean.deals_counted) == (
+        kept.bots, kept.declaring_side, kept.difference, kept.seats, kept.deals_counted)
+    assert str(lean) == str(kept) and lean.summary_dict() == kept.summary_dict()
+    with pytest.raises(StichError, match="keep_deals must be True or False, not 'no'"):
+        play_match("kratzen", bots, keep_deals="no")  # type: ignore[arg-type]
+    with pytest.raises(StichError, match="on_deal must be a function of a played deal"):
+        play_match("kratzen", bots, on_deal=[])  # type: ignore[arg-type]
+
+
+def test_a_resumed_match_hands_its_deals_on_in_board_order_across_the_checkpoints_gaps(tmp_path):
+    """A pool's checkpoint can lack a board ahead of boards it has (the board in play at an interrupt): its deals
+    are played on the resume, and the deals after it wait for them."""
+    bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
+    whole = play_match("kratzen", bots, boards=4, seed=3)
+    journal = tmp_path / "match.ckpt"
+    play_match("kratzen", bots, boards=4, seed=3, checkpoint=journal)
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if '"span": [2, 1]' not in line]
+    assert len(kept) == len(lines) - 1
+    journal.write_text("".join(kept), encoding="utf-8")
+    told = []
+    resumed = play_match("kratzen", bots, boards=4, seed=3, checkpoint=journal, keep_deals=False,
+                         on_deal=told.append)
+    assert tuple(told) == whole.deals and resumed.deals_played == 12
+    assert resumed.summary_dict() == whole.summary_dict()
+
+
+def test_board_order_holds_a_board_only_while_one_before_it_is_in_play():
+    from solver.match import BoardOrder, PlayedDeal
+
+    def deal(board: int, rotation: int) -> PlayedDeal:
+        return PlayedDeal(board, rotation, ("a", "b"), "Sauspiel", 1, (1,), (), (0, 0))
+
+    told: list[tuple[int, int]] = []
+    order = BoardOrder(lambda d: told.append((d.board, d.rotation)), rotations=2)
+    for board, rotation in [(1, 0), (3, 0), (3, 1), (1, 1), (2, 0), (4, 0)]:
+        order.add(deal(board, rotation))
+    assert told == [(1, 0), (1, 1), (2, 0)] and set(order.held) == {3, 4}
+    order.add(deal(2, 1))
+    assert told[3:] == [(2, 1), (3, 0), (3, 1), (4, 0)] and not order.held
+    order.add(deal(6, 0))  # board 5 never played (an interrupt): flushed after it
+    order.flush()
+    assert told[-1] == (6, 0) and not order.held
