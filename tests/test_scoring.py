@@ -587,6 +587,23 @@ def test_bad_announcements(text, message):
         score_deal(position, announcements=text)
 
 
+def test_pagat_ultimo_is_announced_by_the_pagat_holder():
+    """RULES.md 1.6: Pagat Ultimo is the T1 holder's (seed 000: who announces it "commits to take the last trick with
+    the Pagat"), and a hand analysis puts the Pagat in its announcer's hand: seat 1 announcing it while seat 4 holds
+    T1 was scored as a failed Pagat (2 to 2+4) and dropped seat 4's own Pagat Ultimo. It is refused, at its item."""
+    position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
+    with pytest.raises(StichError, match=r"seat 1: Pagat Ultimo is announced by the Pagat's holder, seat 4"):
+        score_deal(position, announcements="1: Pagat")
+    with pytest.raises(StichError, match=r"seat 2: Pagat Ultimo is announced by the Pagat's holder, seat 4"):
+        score_deal(position, announcements="2: Kontra, Pagat dagegen")
+    pagat, = items(score_deal(position, announcements="2: Kontra; 4: Pagat dagegen"))["pagat_ultimo"]
+    assert (pagat.winners, pagat.announced, pagat.value) == ((2, 4), True, 2)
+    ending = solver.make_position("Zwanzigerrufen", "1: TS / T21 / T4 / T5", "Normal T19", partner=3,
+                                  play="TS T21 T4 T5")
+    pagat, = items(score_deal(ending, announcements="1: Pagat"))["pagat_ultimo"]  # an ending without the Pagat
+    assert pagat.reason.endswith("failed")
+
+
 def test_incomplete_play_is_rejected():
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play="DG DK T21 DN")
     with pytest.raises(StichError, match="complete Play section"):
@@ -640,12 +657,14 @@ ZERO_SUM_CASES = [
 
 
 def side_announcements(position: Position) -> str:
-    """Announcements that fit the deal's sides: forehand's Pagat and Absolut, a defender's Kontra and Valat
-    dagegen, the partner's Kontra on that Valat and forehand's Retour on the Absolut."""
+    """Announcements that fit the deal's sides: forehand's Absolut, the Pagat holder's Pagat, a defender's Kontra and
+    Valat dagegen, the partner's Kontra on that Valat and forehand's Retour on the Absolut."""
     rules = position.rules
     partner = max(rules.declaring_side) + 1
     defender = min(rules.defending_side) + 1
-    return (f"1: Pagat, Absolut; {defender}: Kontra, Valat dagegen, Kontra Absolut; {partner}: Kontra Valat; "
+    holder = rules.deal.holder(card_of(position, "T1"))
+    pagat = f"{holder + 1}: Pagat" + ("" if holder in rules.declaring_side else " dagegen")  # the holder says it
+    return (f"1: Absolut; {pagat}; {defender}: Kontra, Valat dagegen, Kontra Absolut; {partner}: Kontra Valat; "
             f"1: Retour Absolut")
 
 
@@ -696,17 +715,22 @@ RULE_BOOK_LEVELS = ("Kontra", "Retour", "Supra", "Resupra")
 
 
 def rule_book_announcements(rng: random.Random, position: Position) -> tuple[str, dict]:
-    """Up to two bonuses announced by a random side (a defender's Absolut, Valat or Pagat said 'dagegen'), each with
-    0 to 3 Kontra levels said by the right sides, and 0 to 3 on the game; with the level each item ends at."""
+    """Up to two bonuses announced by a random side (the Pagat by its holder; a defender's Absolut, Valat or Pagat
+    said 'dagegen'), each with 0 to 3 Kontra levels said by the right sides, and 0 to 3 on the game; with the level
+    each item ends at."""
     rules = position.rules
     sides = {"D": sorted(rules.declaring_side), "O": sorted(rules.defending_side)}
     pool = ["absolut", "valat", "four_kings"] if rules.contract.kind == "suitsolo" else list(RULE_BOOK_WORDS)
     said, levels = [], {}
+    pagat_holder = rules.deal.holder(card_of(position, "T1"))
     for bonus in rng.sample(pool, rng.randint(0, 2)):
         owner = rng.choice("DO")
+        seat = rng.choice(sides[owner])
+        if bonus == "pagat_ultimo":  # the seat dealt the Pagat announces it
+            seat, owner = pagat_holder, "D" if pagat_holder in sides["D"] else "O"
         other = "O" if owner == "D" else "D"
         dagegen = owner == "O" and bonus in ("absolut", "valat", "pagat_ultimo")
-        said.append(f"{rng.choice(sides[owner]) + 1}: {RULE_BOOK_WORDS[bonus]}" + (" dagegen" if dagegen else ""))
+        said.append(f"{seat + 1}: {RULE_BOOK_WORDS[bonus]}" + (" dagegen" if dagegen else ""))
         levels[(bonus, owner)] = 1
         if owner == "O" and bonus in ("absolut", "valat"):
             levels["game"] = 2  # 'Absolut/Valat dagegen' include a Kontra on the game
