@@ -979,9 +979,10 @@ def test_a_silent_bonus_the_other_side_announced_is_not_watched():
     # the defenders' Absolut dagegen and Pagat dagegen leave the declarers' silent Absolut and the silent Pagat
     # beaten (the Pagat's side announced it) unscored
     assert unscored_bonuses(_announced("2: Kontra, Absolut dagegen; 4: Pagat dagegen")) == {"absolut", "pagat_beaten"}
-    # a Pagat announced by the declarers, who do not hold it (seat 4 does), fails whatever happens: beating it in
-    # the last trick is not theirs to score either
-    assert unscored_bonuses(_announced("1: Pagat")) == {"pagat_ultimo", "pagat_beaten"}
+    # a Pagat announced by a seat that does not hold it (seat 4 does) is refused: its announcer holds it, as a hand
+    # analysis reads the announcement (docs/scoring.md)
+    with pytest.raises(solver.StichError, match="Pagat Ultimo is announced by the Pagat's holder, seat 4"):
+        unscored_bonuses(_announced("1: Pagat"))
 
 
 def test_a_tout_watches_only_the_tout():

@@ -288,6 +288,76 @@ def test_zr_suit_solo_tarocks_never_win_a_suit_lead():
             ref(p, objective)
 
 
+def rule_book_objectives(position: Position, flags: dict) -> dict:
+    """RULES.md 1.6 written again from the rule book: each objective's side and what a finished line is worth to it
+    (points, or 1 when it succeeds)."""
+    rules, pack = position.rules, position.pack
+    skus, mond, pagat = (pack.parse(name).index for name in ("TS", "T21", "T1"))
+    declarers = rules.declaring_side
+    defenders = frozenset(range(4)) - declarers
+    holder = lambda card: next((s for s in range(4) if position.state.hands[s] >> card & 1), None)  # noqa: E731
+    side_of = lambda seat: declarers if seat in declarers else defenders  # noqa: E731
+    tricks = rules.tricks_in_deal
+    found = {"points": (declarers, lambda state: state.side_points(declarers)),
+             "valat": (declarers, lambda state: int(state.side_tricks(declarers) == tricks)),
+             "valat_against": (defenders, lambda state: int(state.side_tricks(declarers) == 0))}
+    if rules.contract.kind == "suitsolo":
+        return found  # no Pagat Ultimo, no Mondfang
+    if holder(pagat) is not None:
+        h = holder(pagat)
+
+        def ultimo(state) -> int:  # h plays T1 in the last trick and it wins (by a Sagotrick only with the flag)
+            last = state.history[-1]
+            return int(pagat in last.cards and last.winner == h
+                       and (skus not in last.cards or flags.get("pagat_via_sagotrick") != "false"))
+
+        found["pagat_ultimo"] = (side_of(h), ultimo)
+        found["pagat_beaten"] = (frozenset(range(4)) - side_of(h),
+                                 lambda state: int(pagat in state.history[-1].cards and state.history[-1].winner != h))
+    if holder(mond) is not None:
+        found["mondfang"] = (frozenset(range(4)) - side_of(holder(mond)), lambda state: int(any(
+            {skus, mond} <= set(trick.cards) and trick.winner == trick.seat_of(trick.cards.index(skus), 4)
+            for trick in state.history)))
+    return found
+
+
+def rule_book_value(state, side: frozenset, worth) -> int:
+    """Minimax over every line of a small ending: ``side`` maximises ``worth`` of the finished line."""
+    if state.is_over:
+        return worth(state)
+    values = [rule_book_value(state.advance(card), side, worth) for card in state.legal_list()]
+    return max(values) if state.to_move in side else min(values)
+
+
+@pytest.mark.parametrize("contract", ["Normal T20", "Solo", "SuitSolo"])
+def test_zr_objectives_agree_with_a_second_reading_of_the_rule_book(contract):
+    """RULES.md 1.6 written again (:func:`rule_book_objectives`) and searched by plain minimax over every line, against
+    the solver on seeded 2- and 3-trick endings that hold TS, T21 and T1: each objective's side and its value
+    (points) or yes/no, under the flags that change them (sagotrick, pagat_via_sagotrick, suit_solo_follow)."""
+    rng = random.Random(f"rule book objectives {contract}")
+    pack = Zwanzigerrufen.pack
+    trulls = [pack.parse(name).index for name in ("TS", "T21", "T1")]
+    rest = [card.index for card in pack if card.index not in trulls and card.name != "T20"]  # Normal T20: not dealt
+    variants = [{}, {"pagat_via_sagotrick": "false"}, {"sagotrick": "mond_skus_pagat"}, {"sagotrick": "off"},
+                {"suit_solo_follow": "strict"}]
+    compared = 0
+    for number in range(60):
+        flags = variants[number % len(variants)]
+        size = 2 + number % 3 // 2  # 2, 2, 3: a Sagotrick in the last trick is likelier in the shorter
+        cards = trulls + rng.sample(rest, 4 * size - 3)
+        rng.shuffle(cards)
+        deal = "1: " + " / ".join(" ".join(pack[c].name for c in cards[s * size:(s + 1) * size]) for s in range(4))
+        seats = {"partner": rng.randint(2, 4)} if contract.startswith("Normal") else {"declarer": rng.randint(1, 4)}
+        position = zr(deal, contract, variant=flags, **seats)
+        for name, (side, worth) in rule_book_objectives(position, flags).items():
+            assert position.objective(name).maximiser == side, (deal, name)
+            result = solver.solve(position, name)
+            value = rule_book_value(position.state, side, worth)
+            assert (result.total if name == "points" else int(result.success)) == value, (deal, flags, name)
+            compared += 1
+    assert compared >= 180
+
+
 # =====================================================================================================================
 # Schafkopf (RULES.md 2.4). Rufer trumps: EO GO HO SO EU GU HU SU HA HZ HK H9 H8 H7.
 

@@ -4,10 +4,11 @@ rule sentence of RULES.md 1.2-1.5, 2.2-2.3 and 3.2. Default flags throughout (te
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
-from solver import make_position, parse_positions
+from solver import Position, make_position, parse_positions
 from solver.errors import IllegalPlayError, InvalidContractError
 from solver.games import Kratzen, Schafkopf, Zwanzigerrufen, get_game
 from solver.search.reference import solve
@@ -485,6 +486,92 @@ def test_mondfang_charged_to_the_t21_side_even_if_the_partner_caught_it():
     objective = start.rules.objective("mondfang")
     assert objective.maximiser == frozenset({2, 3})
     assert solve(start.state, objective).success is True
+
+
+def rule_book_legal(pack, hand: int, trick: tuple[int, ...], suit_solo: bool, flags: dict, reserved: bool) -> set[str]:
+    """RULES.md 1.3/1.4 written again from the rule book: the cards a hand may play to ``trick``; ``reserved``: the
+    player announced Pagat under hard_pagat_reservation."""
+    cards = [c for c in range(len(pack)) if hand >> c & 1]
+    suit_cards = [c for c in cards if pack[c].suit != "T"]
+    tarocks = [c for c in cards if pack[c].suit == "T"]
+    if not trick:
+        allowed = suit_cards if suit_solo and suit_cards else cards
+    elif pack[trick[0]].suit == "T":
+        allowed = tarocks or cards
+    else:
+        allowed = [c for c in cards if pack[c].suit == pack[trick[0]].suit]
+        if not allowed:
+            strict = suit_solo and flags.get("suit_solo_follow") == "strict"
+            allowed = (suit_cards if strict else tarocks) or cards
+    pagat = pack.parse("T1").index
+    if reserved and pagat in allowed and len(cards) > 1 and allowed != [pagat]:
+        allowed.remove(pagat)  # kept for the last trick unless forced
+    return {pack[c].name for c in allowed}
+
+
+def rule_book_winner(pack, trick: tuple[int, ...], suit_solo: bool, flags: dict) -> str:
+    """RULES.md 1.5 written again: the card that wins a full trick."""
+    led = pack[trick[0]].suit
+    if suit_solo and led != "T":
+        return max((pack[c] for c in trick if pack[c].suit == led), key=lambda card: card.order).name
+    names = [pack[c].name for c in trick]
+    mode = flags.get("sagotrick", "any_order")
+    if {"TS", "T21", "T1"} <= set(names) and mode != "off":
+        if mode == "any_order" or names.index("T21") < names.index("TS") < names.index("T1"):
+            return "T1"
+    tarocks = [pack[c] for c in trick if pack[c].suit == "T"]
+    return max(tarocks or [pack[c] for c in trick if pack[c].suit == led], key=lambda card: card.order).name
+
+
+@pytest.mark.parametrize("contract", ["Normal", "Solo", "SuitSolo"])
+def test_legal_cards_and_winners_agree_with_a_second_reading_of_the_rule_book(contract):
+    """RULES.md 1.3-1.5 (and their flags sagotrick, suit_solo_follow, hard_pagat_reservation), written again from
+    the rule book alone, against every card of seeded random playouts: the legal cards of each turn and the winner
+    of each trick."""
+    game = get_game("Zwanzigerrufen")
+    rng = random.Random(f"rule book play {contract}")
+    variants = [{}, {"sagotrick": "off"}, {"sagotrick": "mond_skus_pagat"}, {"suit_solo_follow": "strict"},
+                {"hard_pagat_reservation": "true"}]
+    turns = 0
+    for number in range(40):
+        flags = variants[number % len(variants)]
+        deal = game.deal_random(rng, 4)
+        announcer = deal.holder(game.pack.parse("T1").index) if flags.get("hard_pagat_reservation") else None
+        extra = {} if announcer is None else {"pagat_announcer": announcer + 1}
+        try:
+            position = make_position(game, deal, contract, declarer=1 if contract == "Normal" else rng.randint(1, 4),
+                                     variant=dict(flags, suit_solo_min_suit_cards="0"), **extra)
+        except InvalidContractError:
+            continue  # forehand holds T20..T16
+        state, suit_solo = position.state, contract == "SuitSolo"
+        while not state.is_over:
+            seat = state.to_move
+            expected = rule_book_legal(position.pack, state.hands[seat], tuple(state.trick), suit_solo, flags,
+                                       seat == announcer)
+            assert legal(Position(position.game, position.rules, state, ())) == expected
+            card = rng.choice(state.legal_list())
+            trick_cards = (*state.trick, card)
+            state = state.advance(card)
+            if len(trick_cards) == 4:
+                last = state.history[-1]
+                won = position.pack[last.cards[(last.winner - last.leader) % 4]].name
+                assert won == rule_book_winner(position.pack, trick_cards, suit_solo, flags)
+            turns += 1
+    assert turns >= 1000
+
+
+@pytest.mark.parametrize("contract, kwargs", [*NORMAL_AND_SOLO, pytest.param("SuitSolo", {}, id="suitsolo")])
+@pytest.mark.parametrize("mode", ["any_order", "mond_skus_pagat", "off"])
+def test_every_order_of_skus_mond_and_pagat_agrees_with_the_rule_book(contract, kwargs, mode):
+    """RULES.md 1.5: every fall order of TS, T21, T1 with a fourth card (a tarock or a suit card, leading or not),
+    under each ``sagotrick`` mode, is won as the second reading says."""
+    pack = get_game("Zwanzigerrufen").pack
+    for fourth in ("T4", "SK"):
+        for order in itertools.permutations(["TS", "T21", "T1", fourth]):
+            cards = tuple(pack.parse(name).index for name in order)
+            expected = rule_book_winner(pack, cards, contract == "SuitSolo", {"sagotrick": mode})
+            assert winner("Zwanzigerrufen", contract, list(order), variant={"sagotrick": mode}, **kwargs) == \
+                expected, order
 
 
 # ===================================================================================================================

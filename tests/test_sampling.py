@@ -326,11 +326,13 @@ def test_every_sample_gives_the_pagat_to_its_announcer(seat) -> None:
         assert rules.deal.hands[2] >> pagat & 1
 
 
-def test_an_announced_pagat_seen_elsewhere_places_nothing() -> None:
-    # the analysed seat holds the Pagat another seat announced (a record the reader accepts): nothing to infer
+def test_an_announced_pagat_seen_elsewhere_is_refused() -> None:
+    # the analysed seat holds the Pagat another seat announced: the record's announcement is wrong (its announcer
+    # holds the Pagat), said at the tag rather than analysed in a world where seat 2 would hold it
     (position,) = solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Kontra, Pagat dagegen"'))
-    report = analyse_position(position, 3, samples=2, seed=2, workers=1)
-    assert all("T1" not in cards for cards in report.known.values())
+    with pytest.raises(StichError, match=r":5:28: bad announcement: seat 2: Pagat Ultimo is announced by the Pagat's "
+                                         r"holder, seat 3"):
+        analyse_position(position, 3, samples=2, seed=2, workers=1)
 
 
 WENZ_THREE_LEFT = """[Game "Schafkopf"]
@@ -495,8 +497,10 @@ def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
     with pytest.raises(StichError, match="the announcements fit none of 10,000 deals.*'dagegen' is said by a defender"):
         analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal T17", samples=2,
                      announcements="1: Absolut dagegen")
-    # seat 2 is the partner in some deals, a defender without a Kontra in the others: both reasons are named
-    with pytest.raises(StichError, match="fit none.*needs a Kontra on the game.*'dagegen' is said by a defender"):
+    # seat 1 holds the Pagat seat 2 announces (so no deal fits), and seat 2 is the partner in some deals, where a
+    # 'dagegen' does not fit either: both reasons are named
+    with pytest.raises(StichError, match="fit none.*announced by the Pagat's holder, seat 1.*'dagegen' is said by a "
+                                         "defender"):
         analyse_hand("zwanzigerrufen", "T19 T14 T1 SK SN HQ HN HJ DJ DG", 1, "Normal", samples=2,
                      announcements="2: Pagat Ultimo dagegen")
     # an announced Pagat is in its announcer's hand, as a record's is (the review found the samples dealing it

@@ -624,6 +624,77 @@ def test_suit_solo_counts_only_valat_absolut_kings():
         score_deal(position, announcements="1: Pagat")
 
 
+#: Seat 1 holds ten suit cards with the four kings, seat 2 the Trull and seven tarocks, seat 3 ten tarocks, seat 4 the
+#: other suit cards: in a Suit Solo of seat 1 every tarock is thrown to a suit lead and seat 1 takes all ten tricks.
+SUIT_SOLO_DEAL = ("1: SK CK HK DK SQ CQ HQ DQ SN CN / TS T21 T1 T20 T19 T18 T17 T16 T15 T14 / "
+                  "T13 T12 T11 T10 T9 T8 T7 T6 T5 T4 / SJ SG CJ CG HN HJ HG DN DJ DG")
+#: A Solo of seat 1 with TS, T1 and T20..T13; seat 2 holds the Mond alone and the four kings. Seat 1 leads TS (seat 2
+#: must give the Mond: a Mondfang), then T20..T13, and the Pagat last: Pagat Ultimo and Valat.
+SOLO_BONUS_DEAL = ("1: TS T1 T20 T19 T18 T17 T16 T15 T14 T13 / T21 SK CK HK DK SQ CQ HQ DQ SN / "
+                   "T12 T11 T10 T9 T8 T7 T6 T5 T4 CN / HN DN SJ CJ HJ DJ SG CG HG DG")
+SOLO_BONUS_PLAY = ("TS T21 T12 SJ / T20 SK T11 SG / T19 SQ T10 CJ / T18 SN T9 CG / T17 CK T8 HN / T16 CQ T7 HJ / "
+                   "T15 HK T6 HG / T14 HQ T5 DN / T13 DK T4 DJ / T1 DQ CN DG")
+
+
+def test_suit_solo_scores_no_trull_pagat_or_mondfang_and_does_not_double():
+    """RULES.md 1.7: "Suit Solo: only Valat, Absolut and 4 Kings count" (game 4, Valat 6 x 4) and nothing is
+    doubled; seat 2 was dealt the Trull and plays the Pagat to the last trick, where it is beaten: neither scores."""
+    play = first_legal_play("Zwanzigerrufen", SUIT_SOLO_DEAL, "SuitSolo", declarer=1)
+    position = solver.make_position("Zwanzigerrufen", SUIT_SOLO_DEAL, "SuitSolo", declarer=1, play=play)
+    last = position.state.history[-1]
+    assert card_of(position, "T1") in last.cards and last.winner == 0  # the Pagat beaten in the last trick
+    settlement = score_deal(position)
+    assert [(i.name, i.winners, i.value) for i in settlement.items] == [
+        ("game", (1,), 4), ("absolut", (1,), 1), ("valat", (1,), 24), ("four_kings", (1,), 2)]
+    assert settlement.payments == (93, -31, -31, -31)  # the soloist +-3v
+
+
+def test_a_solo_doubles_pagat_mondfang_and_kings_but_not_the_valat():
+    """RULES.md 1.7: "Solo: every bonus counts double, Valat excepted": Absolut, Pagat Ultimo, Mondfang 2, 4 Kings
+    4 (against the soloist: seat 2 was dealt them), Valat 6 x 4 = 24; the Mondfang is against seat 2's side, the side
+    that lost the Mond."""
+    position = position_of("Zwanzigerrufen", SOLO_BONUS_DEAL, "Solo", SOLO_BONUS_PLAY)
+    settlement = score_deal(position)
+    assert [(i.name, i.winners, i.value) for i in settlement.items] == [
+        ("game", (1,), 4), ("absolut", (1,), 2), ("pagat_ultimo", (1,), 2), ("valat", (1,), 24),
+        ("four_kings", (2, 3, 4), 4), ("mondfang", (1,), 2)]
+    assert settlement.payments == (90, -30, -30, -30)
+
+
+def test_a_solo_doubles_the_trull_and_a_silent_pagat_beaten():
+    """RULES.md 1.7: a defender's Trull in a Solo is 2; the silent Pagat played to trick 10 and beaten scores for the
+    opponents of its player's side (here the soloist, seat 3), at 1 doubled."""
+    play = first_legal_play("Zwanzigerrufen", SUIT_SOLO_DEAL, "Solo", declarer=3)
+    found = items(score_deal(solver.make_position("Zwanzigerrufen", SUIT_SOLO_DEAL, "Solo", declarer=3, play=play)))
+    trull, = found["trull"]
+    assert (trull.winners, trull.value) == ((1, 2, 4), 2)
+    pagat, = found["pagat_ultimo"]
+    assert (pagat.winners, pagat.value, pagat.announced) == ((3,), 2, False)
+
+
+def test_valat_dagegen_includes_a_kontra_and_may_stand_for_pagat_dagegens():
+    """RULES.md 1.7: "'Absolut/Valat dagegen' include one" (a Kontra on the game), so a Pagat dagegen may follow it;
+    the failed Valat dagegen pays the declarers 12 x game value."""
+    position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY)
+    found = items(score_deal(position, announcements="2: Valat dagegen; 4: Pagat dagegen"))
+    game, = found["game"]
+    assert (game.winners, game.multiplier, game.value) == ((2, 4), 2, 2)
+    valat, = found["valat"]
+    assert (valat.winners, valat.announced, valat.value) == ((1, 3), True, 12)
+    pagat, = found["pagat_ultimo"]
+    assert (pagat.winners, pagat.announced, pagat.value) == ((2, 4), True, 2)
+
+
+def test_a_failed_announced_valat_goes_to_the_other_side_with_its_kontra():
+    """RULES.md 1.7: an announced item that fails goes to the other side at its announced value (12 x 1), times its
+    own Kontra level; the game keeps its own (none)."""
+    position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY)
+    found = items(score_deal(position, announcements="1: Valat; 2: Kontra Valat"))
+    valat, = found["valat"]
+    assert (valat.winners, valat.base, valat.multiplier, valat.value) == ((2, 4), 12, 2, 24)
+    assert found["game"][0].multiplier == 1
+
+
 @pytest.mark.parametrize("text, message", [
     ("1: Absolut dagegen", "dagegen"),
     ("2: Kontra Pagat", "did not announce"),
@@ -636,6 +707,23 @@ def test_bad_announcements(text, message):
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     with pytest.raises(StichError, match=message):
         score_deal(position, announcements=text)
+
+
+def test_pagat_ultimo_is_announced_by_the_pagat_holder():
+    """RULES.md 1.6: Pagat Ultimo is the T1 holder's (seed 000: who announces it "commits to take the last trick with
+    the Pagat"), and a hand analysis puts the Pagat in its announcer's hand: seat 1 announcing it while seat 4 holds
+    T1 was scored as a failed Pagat (2 to 2+4) and dropped seat 4's own Pagat Ultimo. It is refused, at its item."""
+    position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
+    with pytest.raises(StichError, match=r"seat 1: Pagat Ultimo is announced by the Pagat's holder, seat 4"):
+        score_deal(position, announcements="1: Pagat")
+    with pytest.raises(StichError, match=r"seat 2: Pagat Ultimo is announced by the Pagat's holder, seat 4"):
+        score_deal(position, announcements="2: Kontra, Pagat dagegen")
+    pagat, = items(score_deal(position, announcements="2: Kontra; 4: Pagat dagegen"))["pagat_ultimo"]
+    assert (pagat.winners, pagat.announced, pagat.value) == ((2, 4), True, 2)
+    ending = solver.make_position("Zwanzigerrufen", "1: TS / T21 / T4 / T5", "Normal T19", partner=3,
+                                  play="TS T21 T4 T5")
+    pagat, = items(score_deal(ending, announcements="1: Pagat"))["pagat_ultimo"]  # an ending without the Pagat
+    assert pagat.reason.endswith("failed")
 
 
 def test_incomplete_play_is_rejected():
@@ -691,12 +779,14 @@ ZERO_SUM_CASES = [
 
 
 def side_announcements(position: Position) -> str:
-    """Announcements that fit the deal's sides: forehand's Pagat and Absolut, a defender's Kontra and Valat
-    dagegen, the partner's Kontra on that Valat and forehand's Retour on the Absolut."""
+    """Announcements that fit the deal's sides: forehand's Absolut, the Pagat holder's Pagat, a defender's Kontra and
+    Valat dagegen, the partner's Kontra on that Valat and forehand's Retour on the Absolut."""
     rules = position.rules
     partner = max(rules.declaring_side) + 1
     defender = min(rules.defending_side) + 1
-    return (f"1: Pagat, Absolut; {defender}: Kontra, Valat dagegen, Kontra Absolut; {partner}: Kontra Valat; "
+    holder = rules.deal.holder(card_of(position, "T1"))
+    pagat = f"{holder + 1}: Pagat" + ("" if holder in rules.declaring_side else " dagegen")  # the holder says it
+    return (f"1: Absolut; {pagat}; {defender}: Kontra, Valat dagegen, Kontra Absolut; {partner}: Kontra Valat; "
             f"1: Retour Absolut")
 
 
@@ -734,6 +824,133 @@ def test_zero_sum_on_random_playouts(game, contract, seats, announcements):
             assert shares == list(settlement.payments), settlement
         scored += 1
     assert scored >= 5
+
+
+# --- RULES.md 1.7 read a second time --------------------------------------------------------------------------------
+
+
+#: The announcement words of the bonuses, and their silent values (Valat: 6 x game value).
+RULE_BOOK_WORDS = {"absolut": "Absolut", "pagat_ultimo": "Pagat", "valat": "Valat", "trull": "Trull",
+                   "four_kings": "Koenige", "mondfang": "Mondfang"}
+RULE_BOOK_SILENT = {"absolut": 1, "pagat_ultimo": 1, "trull": 1, "four_kings": 2, "mondfang": 1}
+RULE_BOOK_LEVELS = ("Kontra", "Retour", "Supra", "Resupra")
+
+
+def rule_book_announcements(rng: random.Random, position: Position) -> tuple[str, dict]:
+    """Up to two bonuses announced by a random side (the Pagat by its holder; a defender's Absolut, Valat or Pagat
+    said 'dagegen'), each with 0 to 3 Kontra levels said by the right sides, and 0 to 3 on the game; with the level
+    each item ends at."""
+    rules = position.rules
+    sides = {"D": sorted(rules.declaring_side), "O": sorted(rules.defending_side)}
+    pool = ["absolut", "valat", "four_kings"] if rules.contract.kind == "suitsolo" else list(RULE_BOOK_WORDS)
+    said, levels = [], {}
+    pagat_holder = rules.deal.holder(card_of(position, "T1"))
+    for bonus in rng.sample(pool, rng.randint(0, 2)):
+        owner = rng.choice("DO")
+        seat = rng.choice(sides[owner])
+        if bonus == "pagat_ultimo":  # the seat dealt the Pagat announces it
+            seat, owner = pagat_holder, "D" if pagat_holder in sides["D"] else "O"
+        other = "O" if owner == "D" else "D"
+        dagegen = owner == "O" and bonus in ("absolut", "valat", "pagat_ultimo")
+        said.append(f"{seat + 1}: {RULE_BOOK_WORDS[bonus]}" + (" dagegen" if dagegen else ""))
+        levels[(bonus, owner)] = 1
+        if owner == "O" and bonus in ("absolut", "valat"):
+            levels["game"] = 2  # 'Absolut/Valat dagegen' include a Kontra on the game
+        for step in range(rng.randint(0, 3)):
+            seat = rng.choice(sides[other if step % 2 == 0 else owner]) + 1
+            said.append(f"{seat}: {RULE_BOOK_LEVELS[step]} {RULE_BOOK_WORDS[bonus]}")
+            levels[(bonus, owner)] = 2 ** (step + 1)
+    for step in range(rng.randint(0, 3)):
+        said.append(f"{rng.choice(sides['O' if step % 2 == 0 else 'D']) + 1}: {RULE_BOOK_LEVELS[step]}")
+        levels["game"] = max(levels.get("game", 1), 2 ** (step + 1))
+    return "; ".join(said), levels
+
+
+def rule_book_payments(position: Position, levels: dict, variant: dict) -> tuple[int, ...]:
+    """Every seat's payment as RULES.md 1.7 says, written from the rule book alone (valat_mode=separate)."""
+    rules, state = position.rules, position.state
+    everyone = frozenset(range(4))
+    sides = {"D": rules.declaring_side, "O": everyone - rules.declaring_side}
+    side_of = lambda seat: sides["D"] if seat in sides["D"] else sides["O"]  # noqa: E731
+    kind = rules.contract.kind
+    value = {"normal": 1, "suitsolo": 4, "solo": int(variant.get("solo_value", 4))}[kind]
+    double = 2 if kind == "solo" else 1
+    valat_double = 2 if kind == "solo" and variant.get("double_valat_in_solo") == "true" else 1
+    points, tricks = state.side_points(sides["D"]), state.side_tricks(sides["D"])
+    skus, mond, pagat = (card_of(position, name) for name in ("TS", "T21", "T1"))
+    last = state.history[-1]
+    pagat_seat = last.seat_of(last.cards.index(pagat), 4) if pagat in last.cards else None
+    pagat_won = pagat_seat is not None and last.winner == pagat_seat and (
+        variant.get("pagat_via_sagotrick", "true") == "true" or skus not in last.cards)
+    caught = [trick.seat_of(trick.cards.index(mond), 4) for trick in state.history
+              if {skus, mond} <= set(trick.cards) and trick.winner == trick.seat_of(trick.cards.index(skus), 4)]
+
+    def achieved(bonus: str, side: frozenset) -> bool:
+        hands = [rules.deal.hands[seat] for seat in side]
+        return {"absolut": points >= 56 if side == sides["D"] else points <= 32,
+                "valat": tricks == (10 if side == sides["D"] else 0),
+                "pagat_ultimo": pagat_won and pagat_seat in side,
+                "trull": any(all(h >> card_of(position, n) & 1 for n in ("TS", "T21", "T1")) for h in hands),
+                "four_kings": any(all(h >> card_of(position, s + "K") & 1 for s in "SCHD") for h in hands),
+                "mondfang": any(seat not in side for seat in caught)}[bonus]
+
+    paid = []  # (winning seats, value)
+    if not (points == 44 and variant.get("tie_44") == "no_score"):
+        paid.append((sides["D"] if points >= 45 else sides["O"], value * levels.get("game", 1)))
+    counted = ["absolut", "valat", "four_kings"] if kind == "suitsolo" else list(RULE_BOOK_WORDS)
+    for bonus in counted:
+        owners = [name for name in "DO" if (bonus, name) in levels]
+        for name in owners:  # an announced item: made, or failed to the other side, at its announced value
+            base = 12 * value * valat_double if bonus == "valat" else 2 * RULE_BOOK_SILENT[bonus] * double
+            made = achieved(bonus, sides[name])
+            paid.append((sides[name] if made else everyone - sides[name], base * levels[(bonus, name)]))
+        if owners:
+            continue
+        base = 6 * value * valat_double if bonus == "valat" else RULE_BOOK_SILENT[bonus] * double
+        if bonus == "mondfang" and variant.get("mondfang") == "player":
+            paid += [(everyone - {seat}, base) for seat in caught]
+            continue
+        paid += [(side, base) for side in sides.values() if achieved(bonus, side)]
+        if bonus == "pagat_ultimo" and pagat_seat is not None and last.winner != pagat_seat:
+            paid.append((everyone - side_of(pagat_seat), base))  # the silent Pagat beaten in trick 10
+    payments = [0] * 4
+    for winners, amount in paid:  # 2 against 2: +-v each; one seat against three: +-3v and -+v
+        losers = everyone - winners
+        for seat in winners:
+            payments[seat] += amount * max(1, len(losers) // len(winners))
+        for seat in losers:
+            payments[seat] -= amount * max(1, len(winners) // len(losers))
+    return tuple(payments)
+
+
+@pytest.mark.parametrize("contract", ["Normal", "Solo", "SuitSolo"])
+def test_scores_agree_with_a_second_reading_of_the_rule_book(contract):
+    """RULES.md 1.7 item by item, written again from the rule book alone (:func:`rule_book_payments`) and compared
+    with the scorer on seeded random playouts: game values (1, 4, solo_value), every bonus silent and announced,
+    the Solo doubling (Valat only under double_valat_in_solo), the Suit Solo's three bonuses, failed announcements
+    to the other side, silent failures scoring nothing but the Pagat beaten in trick 10, the Mondfang against the
+    side (or player) that lost the Mond, the Kontra levels on the game and on each announced bonus, tie_44 and the
+    payments of 2 against 2 and of a soloist."""
+    rng = random.Random(f"rule book {contract}")
+    variants = [{}, {"solo_value": "5", "double_valat_in_solo": "true"}, {"tie_44": "no_score"},
+                {"mondfang": "player"}, {"pagat_via_sagotrick": "false"}]
+    compared = 0
+    for number in range(150):
+        variant = variants[number % len(variants)]
+        flags = dict(variant, suit_solo_min_suit_cards="0") if contract == "SuitSolo" else variant
+        declarer = 1 if contract == "Normal" else rng.randint(1, 4)
+        position = random_playout(rng, "Zwanzigerrufen", contract, declarer=declarer, variant=flags)
+        if position is None:
+            continue
+        text, levels = rule_book_announcements(rng, position)
+        if ("pagat_ultimo", "O") in levels and levels.get("game", 1) < 2:
+            with pytest.raises(StichError, match="Pagat dagegen needs a Kontra on the game"):
+                score_deal(position, announcements=text)
+            continue
+        assert score_deal(position, announcements=text).payments == rule_book_payments(position, levels, variant), \
+            (text, variant)
+        compared += 1
+    assert compared >= 100
 
 
 # --- the command --------------------------------------------------------------------------------------------------

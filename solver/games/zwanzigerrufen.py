@@ -289,11 +289,13 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
     """Check the announcements against RULES.md 1.7 and collect them.
 
     A defender's Absolut or Valat is "dagegen" (a declarer's may not be); Absolut/Valat dagegen include a
-    Kontra on the game, Pagat dagegen needs one. A Kontra or Supra comes from the side opposing the item, a Retour or Resupra from its
+    Kontra on the game, Pagat dagegen needs one. Pagat Ultimo is announced by the seat dealt the Pagat, as play
+    (hard_pagat_reservation) and a hand analysis (Game.cards_announced) read it. A Kontra or Supra comes from the side opposing the item, a Retour or Resupra from its
     owner, each level only on top of the one below. A Suit Solo knows only Valat, Absolut and 4 Kings."""
     declarers = rules.declaring_side
     claims = Claims()
     suit_solo = rules.contract.kind == "suitsolo"
+    pagat_holder = rules.deal.holder(rules.pack.parse("T1").index)  # None in an ending without it
     for item in items:
         if item.level != 1:
             continue
@@ -307,6 +309,9 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
             raise check.fail(item, "'dagegen' is said by a defender; this seat declares")
         if not item.against and side != declarers and item.bonus in AGAINST_BONUSES:
             raise check.fail(item, f"this seat defends: a defender announces {AGAINST_BONUSES[item.bonus]}")
+        if item.bonus == "pagat_ultimo" and pagat_holder is not None and pagat_holder != item.seat - 1:
+            raise check.fail(item, f"Pagat Ultimo is announced by the Pagat's holder, seat {pagat_holder + 1} (who "
+                                   "announces it plays T1 to the last trick)")
         others = [owner for owner in claims.owners(item.bonus) if owner != side]
         if item.bonus == "pagat_ultimo" and others:
             raise check.fail(item, "Pagat Ultimo was already announced by the other side")
