@@ -151,6 +151,14 @@ def every_seat_for_itself(position: Position) -> bool:
     return True
 
 
+def own_targets(seats: Iterable[int | None]) -> bool:
+    """Whether the bonuses of a report (each one's seat, None for a side's) are the seats' own targets, as where
+    every seat plays for itself (:func:`every_seat_for_itself`; Kratzen, RULES.md 3.3): the report then says
+    "target", not "bonus". Nothing to report is not a per-seat report."""
+    seats = list(seats)
+    return bool(seats) and all(seat is not None for seat in seats)
+
+
 def contract_header(position: Position) -> dict[str, Any]:
     """The contract, its declarer and the two sides (where every seat plays for itself, the declarer and everybody
     else)."""
@@ -472,7 +480,7 @@ class BonusChecks(_ResultList, list[BonusCheck]):
         return "\n".join(str(check) for check in self)
 
     def _repr_html_(self) -> str:
-        targets = bool(self) and all(check.seat is not None for check in self)
+        targets = own_targets(check.seat for check in self)
         columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
         return html_table(columns, [check.cells() for check in self])
 

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
-from .analysis import SCHEMA, can_force, objectives_named, winning_condition
+from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, card_items
 from .checkpoint import Journal, Span, SpanSet
@@ -1091,7 +1091,7 @@ ReportTable = tuple[str, tuple[str, ...], list[tuple[str, ...]]]  # a title, the
 def bonus_table(document: Mapping[str, Any]) -> ReportTable:
     """The bonuses forced (Kratzen: each seat's trick target, RULES.md 3.3), named as players name them."""
     game = get_game(document["game"])
-    targets = game.has_pot
+    targets = own_targets(bonus["seat"] for bonus in document["bonuses"])
     rows: list[tuple[str, ...]] = [
         (game.objective_title(bonus["objective"]) + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"),
          *forced_by_whom(bonus, document["samples"])) for bonus in document["bonuses"]]

@@ -81,6 +81,23 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
         assert line in shown
 
 
+def test_the_analysis_says_targets_where_each_bonus_is_a_seat_s_own_not_where_there_is_a_pot(monkeypatch):
+    """analyse's table said "targets forced" where the game had a pot (``has_pot``) while ``stich check``, the
+    post-mortem and the notebook said "target" where every seat plays for itself: one game has both, so the two
+    agreed by chance. The wording is about the bonuses being each seat's own target (RULES.md 3.3), and says so."""
+    from solver.games.kratzen import Kratzen
+    from solver.sampling import bonus_table
+
+    document = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=2, workers=1, pot=4).as_dict()
+    monkeypatch.setattr(Kratzen, "has_pot", False)  # a Kratzen paid without a pot still has each seat's target
+    title, columns, _ = bonus_table(document)
+    assert (title, columns[0]) == ("targets forced", "target")
+    monkeypatch.setattr(Kratzen, "has_pot", True)
+    by_side = document | {"bonuses": [bonus | {"seat": None} for bonus in document["bonuses"]]}
+    title, columns, _ = bonus_table(by_side)  # a side's bonuses, pot or not
+    assert (title, columns[0]) == ("bonuses forced", "item")
+
+
 def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
     """``repr(dd_settlement(...))`` showed ``line=(3, 32, 2, ...)`` beside its own ``line_names``, and
     ``EngineSolver.card_values`` gave ``CardValue(card=5, value=61)`` where ``solve(..., cards=True)`` gives the
