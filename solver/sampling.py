@@ -603,10 +603,17 @@ def check_own_bid(game: type[Game], fixed: Sequence[int], seat: int, contract: s
     bid checks read the declarer's cards only, so one deal of the unseen cards says it, where sampling would spend
     its shuffles and blame the unseen cards (as :func:`solver.advice.make_setup` checks a list of contracts)."""
     deal = shuffled_deal(game, fixed, unseen_cards(game, fixed), random.Random("bid check"))
-    announced: dict[str, Any] = dict(tags or {})
+    check_bid(game, deal, seat, contract, dict(variant or {}) or None, tags)
+
+
+def check_bid(game: type[Game], deal: Deal, seat: int, contract: str, variant: Mapping[str, object] | None,
+              tags: Mapping[str, object] | None = None) -> None:
+    """Refuse a contract that ``seat`` may not announce on ``deal`` (its own cards decide it), saying so as a player
+    would: the one refusal of an analysis and of contract advice (:func:`solver.advice.advice_setup`)."""
     try:
-        game.rules(deal, contract, declarer=seat, variant=dict(variant or {}) or None, **announced)
-    except InvalidContractError as error:
+        announced: dict[str, Any] = dict(tags or {})
+        game.rules(deal, contract, declarer=seat, variant=variant, **announced)
+    except (InvalidContractError, InvalidDealError) as error:
         raise InvalidContractError(f"seat {seat} cannot announce {contract} with this hand: {error}") from None
 
 
