@@ -117,7 +117,8 @@ def match(
             try:
                 result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
                                     variant=flags, rotate=rotate, time_limit=match_time,
-                                    checkpoint=checkpoint, progress=show, pot=pot, workers=workers)
+                                    checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
+                                    notice=lambda text: message(f"stich: match: {text}{ONE_BUILD}"))
             except KeyboardInterrupt:
                 if latest:
                     render_match(latest[0], count, rotate, as_json)
@@ -135,12 +136,16 @@ def overrun_text(limit: float, seconds: float) -> str:
             "at the limit were played to the end (whole boards, one a worker)")
 
 
+#: What a user does about a match that mixes engine builds.
+ONE_BUILD = "; a new --checkpoint FILE plays the match on one build"
+
+
 def render_match(result: MatchResult, count: int, rotate: bool, as_json: bool) -> None:
     """The match's report (JSON, or the table for people); a match stopped early says so. The intervals are over
     the boards, and the report says so, so that the seats played are not read as the sample size."""
     mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
     if mixed is not None:
-        mixed += " (a checkpoint resumed after an upgrade); a new --checkpoint FILE plays the match on one build"
+        mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"
     if as_json:
         emit_json(result.as_dict())
         if mixed is not None:

@@ -374,10 +374,26 @@ def mixed_builds_text(builds: Mapping[str, int]) -> str | None:
     played by more than one build (a checkpoint resumed after an upgrade), else None."""
     if len(builds) < 2:
         return None
+    return f"boards by {len(builds)} engine builds: {_builds_parts(builds)}"
+
+
+def resumed_builds_text(kept: Mapping[str, int]) -> str | None:
+    """``resuming boards played by another engine build: 4 by 0123456789ab; this one is 9876543210fe, so the
+    match will mix builds`` where a checkpoint's boards (``kept``: boards by build) were played by another build than
+    this one, which will play the boards left; else None. Said when the resume starts, not only in the report."""
+    others = {build: count for build, count in kept.items() if build != engine_build()}
+    if not others:
+        return None
+    return (f"resuming boards played by another engine build: {_builds_parts(others)}; this one is {engine_build()}, "
+            "so the match will mix builds")
+
+
+def _builds_parts(builds: Mapping[str, int]) -> str:
+    """``4 by 0123456789ab, 2 by 9876543210fe (this one)``: the boards of each build."""
     current = engine_build()
-    parts = [f"{count} by a build the checkpoint did not record" if build == UNKNOWN_BUILD else
-             f"{count} by {build}" + (" (this one)" if build == current else "") for build, count in builds.items()]
-    return f"boards by {len(builds)} engine builds: {', '.join(parts)}"
+    return ", ".join(f"{count} by a build the checkpoint did not record" if build == UNKNOWN_BUILD else
+                     f"{count} by {build}" + (" (this one)" if build == current else "")
+                     for build, count in builds.items())
 
 
 def check_bots(bots: object) -> tuple[Bot, ...]:
@@ -398,7 +414,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                variant: Mapping[str, object] | str | None = None, rotate: bool = True, time_limit: float | None = None,
                checkpoint: str | os.PathLike | None = None,
                progress: Callable[[MatchResult, int], None] | None = None, pot: int | None = None,
-               workers: int | None = 1) -> MatchResult:
+               workers: int | None = 1, notice: Callable[[str], None] | None = None) -> MatchResult:
     """Play ``boards`` seeded deals with ``bots[i]`` at seat ``i + 1`` (one bot per seat), each deal once per
     rotation of the bots round the table when ``rotate``. ``contract`` (else each board's own random contract) is
     declared by ``declarer``. ``pot`` is every deal's pot in a game paid from one (Kratzen: without it every deal
@@ -412,7 +428,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
     so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
     match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
-    deals in board order."""
+    deals in board order. ``notice(text)`` is told at once what a caller should hear before any board is played: a
+    checkpoint resumed under another engine build (:func:`resumed_builds_text`), which the result says again."""
     game = get_game(game)
     declarer = cast(int, integral(declarer))  # a numpy seat is kept as an int: the JSON and the checkpoint take it
     check_scoring_inputs(game, pot)
@@ -424,6 +441,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     if progress is not None and not callable(progress):
         raise StichError(f"progress must be a function of the result so far and the deals in all (or None), "
                          f"not {progress!r}")
+    if notice is not None and not callable(notice):
+        raise StichError(f"notice must be a function of a text (or None), not {notice!r}")
     seats = len(bots)
     if seats not in game.seat_counts:
         raise StichError(f"{game.name} is played by {game.seat_counts_text()} seats: give one bot per seat, "
@@ -483,6 +502,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 label = built_by.get(board, build)
                 counts[label] = counts.get(label, 0) + 1
             return dict(sorted(counts.items(), key=lambda item: item[0] != build))
+
+        resumed = resumed_builds_text(builds()) if any(board not in kept for board in range(1, boards + 1)) else None
+        if resumed is not None and notice is not None:  # boards are left for this build to play
+            notice(resumed)
 
         deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
                                        declarer=declarer, variant=variant, pot=pot, rotations=rotations)
