@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import List, Optional, Sequence, TypeVar
@@ -105,9 +106,32 @@ def partial_text(run: Document) -> str:
             f"{partial.get('interrupted_during')!r})")
 
 
-def read_saved_run(path: Path) -> Document:
-    """A run written by ``--out`` (or the JSON Lines of ``--json``), checked enough to compare with; a file that is
-    neither is bad input, named with the line where it stops making sense."""
+#: What a comparison reads of a saved line, and the JSON kinds each may be (absent and null: not recorded, as in a
+#: run saved before the key was): a line of another shape is refused rather than read as something it is not.
+SAVED_LINE_KEYS: dict[str, tuple[type, ...]] = {
+    "game": (str,), "seed": (int,), "variant": (dict,), "deals": (int,), "boards": (list,),
+    "median_ms": (int, float), "p90_ms": (int, float), "nodes_per_second": (int, float),
+    "table_allocated_bytes": (int,), "threads": (int,), "threads_used": (int,), "machine": (dict,)}
+
+
+@dataclass(frozen=True)
+class SavedRun:
+    """A run as ``--out`` saved it (or as ``--json`` wrote its lines), read once: the comparison reads its lines
+    by name and its machine as saved, and derives nothing from them."""
+
+    path: Path
+    document: Document  # the run: its "machine", "saved", "partial" and "lines"
+    lines: dict[str, Document]  # each saved line's document, by the line's name
+
+    @property
+    def machine(self) -> Document | None:
+        return self.document.get("machine")
+
+
+def read_saved_run(path: Path) -> SavedRun:
+    """A run written by ``--out`` (or the JSON Lines of ``--json``), checked to be of the shape the comparison
+    reads (:data:`SAVED_LINE_KEYS`); a file that is not is bad input, named with the line where it stops making
+    sense."""
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
@@ -135,18 +159,31 @@ def read_saved_run(path: Path) -> Document:
                                  f"one with stich bench --out FILE") from None
         run = {"lines": lines, "machine": next((line.get("machine") for line in lines
                                                  if isinstance(line, dict)), None)}
+    by_name: dict[str, Document] = {}
     for number, line in enumerate(run["lines"], 1):
         if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
             raise StichError(f"{path}: line document {number} is not a stich bench line; write a run with "
                              f"stich bench --out FILE")
-        for key, kind in (("machine", dict), ("boards", list)):  # read as such by the comparison and its notes
-            if line.get(key) is not None and not isinstance(line[key], kind):
+        for key, kinds in SAVED_LINE_KEYS.items():
+            if line.get(key) is not None and not _of_kind(line[key], kinds):
                 raise StichError(f"{path}: line document {number}: its {key!r} is {_json_kind(line[key])}, not "
-                                 f"{_json_kind(kind())}; write a run with stich bench --out FILE")
+                                 f"{_json_kind(kinds[0]())}; write a run with stich bench --out FILE")
+        if not all(_of_kind(board, (int,)) for board in line.get("boards") or ()):
+            raise StichError(f"{path}: line document {number}: its 'boards' are not all board numbers; write a run "
+                             f"with stich bench --out FILE")
+        if line["line"] in by_name:  # two runs in one file (JSON Lines appended to): which to compare with?
+            raise StichError(f"{path}: line document {number} times the line {line['line']!r} again; compare with "
+                             f"one run, written with stich bench --out FILE")
+        by_name[line["line"]] = line
     if run.get("machine") is not None and not isinstance(run["machine"], dict):
         raise StichError(f"{path}: not a saved stich bench run: its 'machine' is {_json_kind(run['machine'])}, not "
                          f"an object; write one with stich bench --out FILE")
-    return run
+    return SavedRun(path, run, by_name)
+
+
+def _of_kind(value: object, kinds: tuple[type, ...]) -> bool:
+    """Whether a JSON value is of one of ``kinds`` (true and false are not numbers, as JSON has it)."""
+    return isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
 
 
 def _json_kind(value: object) -> str:
@@ -167,7 +204,7 @@ def _deals_text(document: Document) -> str:
     span = f"board {boards[0]}" if len(boards) == 1 else f"boards {boards[0]}-{boards[-1]}"
     flags = document.get("variant") or {}
     variant = ", variant " + " ".join(f"{k}={v}" for k, v in sorted(flags.items())) if flags else ""
-    return f"{plural(len(boards), 'deal')}, {span} of seed {document.get('seed')}{variant}"
+    return f"{plural(document.get('deals') or len(boards), 'deal')}, {span} of seed {document.get('seed')}{variant}"
 
 
 def not_compared_reason(document: Document, before: Document | None) -> str | None:
@@ -179,11 +216,11 @@ def not_compared_reason(document: Document, before: Document | None) -> str | No
     return None
 
 
-def run_differences(host: Document, run: Document, documents: Sequence[Document]) -> list[str]:
+def run_differences(host: Document, run: SavedRun, documents: Sequence[Document]) -> list[str]:
     """What besides the deals differs between this run and the saved one (the ratios measure that too): the
     machine, the engine build, the threads a question, the table size. A run saved before builds were named says
     so."""
-    saved_host = run.get("machine") or {}
+    saved_host = run.machine or {}
     differ = []
     if any(saved_host.get(key) != host.get(key) for key in ("cpu", "cores", "cores_total", "python", "system")):
         differ.append("the machine")
@@ -192,11 +229,11 @@ def run_differences(host: Document, run: Document, documents: Sequence[Document]
     elif saved_host["engine"] != host.get("engine"):
         differ.append(f"the engine build ({saved_host['engine']} then, {host.get('engine')} now)")
     # the threads used where the saved run has them; a run saved before they were recorded, the threads asked
-    key = "threads_used" if all("threads_used" in line for line in run["lines"]) else "threads"
-    saved_threads, threads = _threads_by_line(run["lines"], key), _threads_by_line(documents, key)
-    if any(saved_threads[line] != used for line, used in threads.items() if line in saved_threads):
+    key = "threads_used" if all("threads_used" in line for line in run.lines.values()) else "threads"
+    if any(run.lines[doc["line"]].get(key) != doc.get(key) for doc in documents if doc["line"] in run.lines):
         differ.append("the threads a question")
-    saved_tables = {line.get("table_allocated_bytes") for line in run["lines"]} - {None}
+    saved_tables = {line["table_allocated_bytes"] for line in run.lines.values()
+                    if line.get("table_allocated_bytes") is not None}
     if saved_tables and saved_tables != {doc["table_allocated_bytes"] for doc in documents}:  # --table-mb
         differ.append(f"the table size ({' and '.join(_size(size) for size in sorted(saved_tables))} then)")
     return differ
@@ -270,10 +307,6 @@ def _threads_text(documents: Sequence[Document]) -> str:
     return f", {' or '.join(map(str, used))} threads a question; {asked} asked, but under 5 tricks left one searches"
 
 
-def _threads_by_line(documents: Sequence[Document], key: str) -> dict[str, object]:
-    return {doc["line"]: doc.get(key) for doc in documents}
-
-
 def lower_bounds(stats: BenchStats) -> set[str]:
     """The statistics of a line that are only lower bounds (a solve stopped at the limit counts at it), by their
     document keys: the table marks them ``>=``, as bench/report.py does."""
@@ -282,17 +315,17 @@ def lower_bounds(stats: BenchStats) -> set[str]:
 
 
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
-                 compared: tuple[Path, Document] | None = None, bounds: dict[str, set[str]] | None = None) -> None:
+                 compared: SavedRun | None = None, bounds: dict[str, set[str]] | None = None) -> None:
     """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios. ``bounds``: each
     line's statistics that are lower bounds (:func:`lower_bounds`), marked ``>=``."""
     console.print(Text(f"machine: {machine_text(host)}"), soft_wrap=True)  # one line each, for grep
     if compared is not None:
-        path, run = compared
+        run = compared.document
         when = f", saved {run['saved']}" if run.get("saved") else ""
-        console.print(Text(f"compared with {path}{when}: {machine_text(run.get('machine'))}"
-                           f"{_threads_text(run['lines'])}"
+        console.print(Text(f"compared with {compared.path}{when}: {machine_text(compared.machine)}"
+                           f"{_threads_text(list(compared.lines.values()))}"
                            + (f"; {partial_text(run)}" if partial_text(run) else "")), soft_wrap=True)
-        differ = run_differences(host, run, documents)
+        differ = run_differences(host, compared, documents)
         if differ:
             console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"),
                           soft_wrap=True)
@@ -321,9 +354,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
                            "the saved run has no such line or timed other deals)", style="dim"))
-        saved_lines = {line["line"]: line for line in compared[1]["lines"]}
         for doc in documents:
-            reason = not_compared_reason(doc, saved_lines.get(doc["line"]))
+            reason = not_compared_reason(doc, compared.lines.get(doc["line"]))
             if reason is not None:
                 console.print(Text(f"- {doc['line']}: {reason}", style="dim"), soft_wrap=True)
     for doc in documents:
@@ -393,18 +425,15 @@ def bench(
                                  "file", param_hint="'--out'")
     if game is not None:
         check_game_options(game, flags)
-    before: dict[str, Document] = {}
-    compared: tuple[Path, Document] | None = None
+    compared: SavedRun | None = None
     with input_errors():
         if save is not None and str(save) != "-":
             check_writable(save)  # before the lines run, not after
         if compare is not None:
-            run = read_saved_run(compare)
-            before = {line["line"]: line for line in run["lines"]}
-            compared = (compare, run)
-            if as_json and partial_text(run):  # the table's "compared with" line says it otherwise
-                message(f"stich: bench: {compare} holds a run stopped early, {partial_text(run)}: the lines it "
-                        f"has not show no ratios")
+            compared = read_saved_run(compare)
+            if as_json and partial_text(compared.document):  # the table's "compared with" line says it otherwise
+                message(f"stich: bench: {compare} holds a run stopped early, {partial_text(compared.document)}: "
+                        f"the lines it has not show no ratios")
     host = machine()
     note_threads_over_cores(threads)
     asked = default_threads() if threads is None else threads
@@ -439,7 +468,7 @@ def bench(
             document = bench_document(line, stats, line_seed(line, seed), host, recorded)
             bounds[line.name] = lower_bounds(stats)
             if compared is not None:
-                document["compared"] = comparison(document, before.get(line.name))
+                document["compared"] = comparison(document, compared.lines.get(line.name))
             if as_json:
                 emit_json(document)
             documents.append(document)

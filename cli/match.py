@@ -123,7 +123,8 @@ def match(
                 result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
                                     variant=flags, rotate=rotate, time_limit=match_time,
                                     checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
-                                    keep_deals=False, on_deal=stream.deal if stream is not None else None)
+                                    keep_deals=False, on_deal=stream.deal if stream is not None else None,
+                                    notice=lambda text: message(f"stich: match: {text}{ONE_BUILD}"))
             except KeyboardInterrupt:
                 if latest:
                     render_match(latest[0], count, rotate, stream)
@@ -139,6 +140,10 @@ def overrun_text(limit: float, seconds: float) -> str:
     past = max(0.0, seconds - limit)
     return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in play "
             "at the limit were played to the end (whole boards, one a worker)")
+
+
+#: What a user does about a match that mixes engine builds.
+ONE_BUILD = "; a new --checkpoint FILE plays the match on one build"
 
 
 class JsonStream:
@@ -173,7 +178,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     size."""
     mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
     if mixed is not None:
-        mixed += " (a checkpoint resumed after an upgrade); a new --checkpoint FILE plays the match on one build"
+        mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"
     if stream is not None:
         stream.close(result)
         if mixed is not None:

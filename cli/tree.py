@@ -13,7 +13,7 @@ from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
-from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, NODE_BYTES, nodes_memory_holds
+from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_bytes, node_memory_text, nodes_memory_holds
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
@@ -42,8 +42,9 @@ def tree(
                                        help="The seat of a per-seat objective."),
     play: Optional[str] = PLAY,
     max_nodes: int = typer.Option(DEFAULT_MAX_NODES, "--max-nodes", metavar="N", min=0, max=MAX_TREE_NODES,
-                                  help="Refuse a tree of more than N nodes, counted before it is built (about 8 KB "
-                                       "of memory a node); 0: as many as the available memory holds."),
+                                  help="Refuse a tree of more than N nodes, counted before it is built (about 10 "
+                                       "KB of memory a node as GraphML or GEXF, 4 KB as JSON); 0: as many as the "
+                                       "available memory holds."),
     variant: Optional[List[str]] = VARIANT,
     pot: Optional[int] = POT,
     table_mb: Optional[int] = TABLE_MB,
@@ -86,7 +87,7 @@ def tree(
             raise StichError(no_such_record(name, board, record_number, count))
         position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
-        holds = nodes_memory_holds()  # the tree is held whole until written: never more than memory holds
+        holds = nodes_memory_holds(out.suffix)  # held whole until written: never more than memory holds
         try:
             with progress_on_stderr("tree") as report:
                 graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,
@@ -96,10 +97,11 @@ def tree(
             if not max_nodes or holds < max_nodes:  # memory's bound, not the one asked
                 raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, more "
                                  f"than the memory available now holds ({holds:,} nodes: "
-                                 f"{holds * NODE_BYTES / (1 << 30):.1f} GB at about 8 KB a node); nothing written: "
-                                 "ask for fewer cards (--depth)") from None
+                                 f"{holds * node_bytes(out.suffix) / (1 << 30):.1f} GB at "
+                                 f"{node_memory_text(out.suffix)}); nothing written: ask for fewer cards (--depth)"
+                                 ) from None
             raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
-                             f"--max-nodes {error.max_nodes:,} (about 8 KB of memory a node); nothing written: ask "
+                             f"--max-nodes {error.max_nodes:,} ({node_memory_text(out.suffix)}); nothing written: ask "
                              "for fewer cards (--depth), or a larger --max-nodes (0: as many as the available memory "
                              "holds)") from None
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record

@@ -47,10 +47,10 @@ from .checkpoint import Journal, Span
 from .intervals import wilson_interval_95
 from .position import check_position
 from .html_tables import html_lines, html_table
-from .sampling import (ALL_ALIKE, SHARE_SCALE, Setup, announced_tags, card_names, check_run, checkpoint_identity,
-                       chunk_size, draw_sample, has_share, interval_document, lacks_announced, mean_interval,
-                       position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards, share,
-                       shuffled_deal, table_text, unseen_cards)
+from .sampling import (ALL_ALIKE, SHARE_SCALE, Setup, announced_tags, card_names, check_bid, check_run,
+                       checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, lacks_announced,
+                       mean_interval, position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards,
+                       share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
@@ -723,11 +723,7 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: Suppor
                 wanted += [] if PASS in wanted else [PASS]
                 continue
             canonical = game.parse_contract(text).text  # a bad contract name fails here
-            try:
-                game.rules(deal, canonical, declarer=seat, variant=chosen)
-            except (InvalidContractError, InvalidDealError) as error:
-                raise InvalidContractError(f"seat {seat} cannot announce {canonical} with this hand: {error}") \
-                    from None
+            check_bid(game, deal, seat, canonical, chosen)
             if canonical not in wanted:
                 wanted.append(canonical)
     if not wanted:

@@ -33,7 +33,7 @@ from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
 from .games.outcome import CHECK_COLUMNS, DealtBonus, side_text
 from .html_tables import html_lines, html_table
-from .position import Position, check_position, make_position
+from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs
 from .search import reference
 from .search.cooperative import Cooperative
@@ -71,22 +71,6 @@ def measure_of(objective: Objective) -> str:
     if objective.trick_weight:
         return "tricks"
     return "events"
-
-
-def objectives_named(position: Position, name: str) -> list[tuple[int | None, Objective]]:
-    """The objective ``name`` of a position, as (seat, objective) pairs: one pair with seat None for a side's
-    question, one pair per seat (1-based) for a per-seat question (a game where every seat plays for itself).
-
-    Raises the rules' InvalidContractError when the objective does not apply (a name the game does not know,
-    Pagat Ultimo when the Pagat is in no hand, ...)."""
-    try:
-        return [(None, position.objective(name))]
-    except InvalidContractError as error:
-        try:  # a per-seat objective refuses to be asked without a seat
-            position.objective(name, 1)
-        except StichError:
-            raise error from None
-        return [(seat, position.objective(name, seat)) for seat in range(1, position.rules.seats + 1)]
 
 
 def default_objectives(rules: Rules) -> list[str]:
@@ -139,16 +123,12 @@ def record_header(position: Position) -> dict[str, Any]:
     }
 
 
-def every_seat_for_itself(position: Position) -> bool:
-    """True when every objective of the rules is asked per seat: there are no teams, and the "sides" of a document
-    are only the declarer and everybody else."""
-    for name in position.rules.objective_names():
-        try:
-            if objectives_named(position, name)[0][0] is None:
-                return False
-        except InvalidContractError:  # does not arise here (no Pagat in an ending): says nothing about teams
-            continue
-    return True
+def own_targets(seats: Iterable[int | None]) -> bool:
+    """Whether the bonuses of a report (each one's seat, None for a side's) are the seats' own targets, as where
+    every seat plays for itself (:func:`every_seat_for_itself`; Kratzen, RULES.md 3.3): the report then says
+    "target", not "bonus". Nothing to report is not a per-seat report."""
+    seats = list(seats)
+    return bool(seats) and all(seat is not None for seat in seats)
 
 
 def contract_header(position: Position) -> dict[str, Any]:
@@ -472,7 +452,7 @@ class BonusChecks(_ResultList, list[BonusCheck]):
         return "\n".join(str(check) for check in self)
 
     def _repr_html_(self) -> str:
-        targets = bool(self) and all(check.seat is not None for check in self)
+        targets = own_targets(check.seat for check in self)
         columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
         return html_table(columns, [check.cells() for check in self])
 

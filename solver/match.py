@@ -402,10 +402,26 @@ def mixed_builds_text(builds: Mapping[str, int]) -> str | None:
     played by more than one build (a checkpoint resumed after an upgrade), else None."""
     if len(builds) < 2:
         return None
+    return f"boards by {len(builds)} engine builds: {_builds_parts(builds)}"
+
+
+def resumed_builds_text(kept: Mapping[str, int]) -> str | None:
+    """``resuming boards played by another engine build: 4 by 0123456789ab; this one is 9876543210fe, so the
+    match will mix builds`` where a checkpoint's boards (``kept``: boards by build) were played by another build than
+    this one, which will play the boards left; else None. Said when the resume starts, not only in the report."""
+    others = {build: count for build, count in kept.items() if build != engine_build()}
+    if not others:
+        return None
+    return (f"resuming boards played by another engine build: {_builds_parts(others)}; this one is {engine_build()}, "
+            "so the match will mix builds")
+
+
+def _builds_parts(builds: Mapping[str, int]) -> str:
+    """``4 by 0123456789ab, 2 by 9876543210fe (this one)``: the boards of each build."""
     current = engine_build()
-    parts = [f"{count} by a build the checkpoint did not record" if build == UNKNOWN_BUILD else
-             f"{count} by {build}" + (" (this one)" if build == current else "") for build, count in builds.items()]
-    return f"boards by {len(builds)} engine builds: {', '.join(parts)}"
+    return ", ".join(f"{count} by a build the checkpoint did not record" if build == UNKNOWN_BUILD else
+                     f"{count} by {build}" + (" (this one)" if build == current else "")
+                     for build, count in builds.items())
 
 
 def check_bots(bots: object) -> tuple[Bot, ...]:
@@ -427,7 +443,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                checkpoint: str | os.PathLike | None = None,
                progress: Callable[[MatchResult, int], None] | None = None, pot: int | None = None,
                workers: int | None = 1, keep_deals: bool = True,
-               on_deal: Callable[[PlayedDeal], None] | None = None) -> MatchResult:
+               on_deal: Callable[[PlayedDeal], None] | None = None,
+               notice: Callable[[str], None] | None = None) -> MatchResult:
     """Play ``boards`` seeded deals with ``bots[i]`` at seat ``i + 1`` (one bot per seat), each deal once per
     rotation of the bots round the table when ``rotate``. ``contract`` (else each board's own random contract) is
     declared by ``declarer``. ``pot`` is every deal's pot in a game paid from one (Kratzen: without it every deal
@@ -447,7 +464,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     a long match that does not read them passes False, and its memory then stays bounded whatever ``boards``
     (8 bytes a board and mean). ``on_deal(deal)`` is told every deal, the checkpoint's resumed ones too, in board
     order (a board finished ahead of one still in play waits for it), kept or not: how ``stich match --json``
-    writes its deals as they come."""
+    writes its deals as they come. ``notice(text)`` is told at once what a caller should hear before any board is
+    played: a checkpoint resumed under another engine build (:func:`resumed_builds_text`), which the result says
+    again."""
     game = get_game(game)
     declarer = cast(int, integral(declarer))  # a numpy seat is kept as an int: the JSON and the checkpoint take it
     check_scoring_inputs(game, pot)
@@ -463,6 +482,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         raise StichError(f"keep_deals must be True or False, not {keep_deals!r}")
     if on_deal is not None and not callable(on_deal):
         raise StichError(f"on_deal must be a function of a played deal (or None), not {on_deal!r}")
+    if notice is not None and not callable(notice):
+        raise StichError(f"notice must be a function of a text (or None), not {notice!r}")
     seats = len(bots)
     if seats not in game.seat_counts:
         raise StichError(f"{game.name} is played by {game.seat_counts_text()} seats: give one bot per seat, "
@@ -533,6 +554,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             """The boards played so far by each build, this one first (the others by their first board)."""
             ordered = sorted(built.items(), key=lambda item: (item[0] != build, item[1][1]))
             return {label: count for label, (count, _) in ordered}
+
+        mixing = resumed_builds_text(builds()) if not all(done[1:]) else None
+        if mixing is not None and notice is not None:  # boards are left for this build to play
+            notice(mixing)
 
         deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
                                        declarer=declarer, variant=variant, pot=pot, rotations=rotations)

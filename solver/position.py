@@ -216,6 +216,34 @@ def check_position(value: object, name: str = "position") -> Position:
     return value
 
 
+def objectives_named(position: Position, name: str) -> list[tuple[int | None, Objective]]:
+    """The objective ``name`` of a position, as (seat, objective) pairs: one pair with seat None for a side's
+    question, one pair per seat (1-based) for a per-seat question (a game where every seat plays for itself).
+
+    Raises the rules' InvalidContractError when the objective does not apply (a name the game does not know,
+    Pagat Ultimo when the Pagat is in no hand, ...)."""
+    try:
+        return [(None, position.objective(name))]
+    except InvalidContractError as error:
+        try:  # a per-seat objective refuses to be asked without a seat
+            position.objective(name, 1)
+        except StichError:
+            raise error from None
+        return [(seat, position.objective(name, seat)) for seat in range(1, position.rules.seats + 1)]
+
+
+def every_seat_for_itself(position: Position) -> bool:
+    """True when every objective of the rules is asked per seat: there are no teams, and the "sides" of a document
+    are only the declarer and everybody else."""
+    for name in position.rules.objective_names():
+        try:
+            if objectives_named(position, name)[0][0] is None:
+                return False
+        except InvalidContractError:  # does not arise here (no Pagat in an ending): says nothing about teams
+            continue
+    return True
+
+
 def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: SupportsIndex = 1,
                   variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str | Card] | str = (),
                   leader: SupportsIndex | None = None, **state_tags: object) -> Position:

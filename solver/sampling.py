@@ -26,7 +26,7 @@ from functools import partial
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
-from .analysis import SCHEMA, can_force, objectives_named, winning_condition
+from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, card_items
 from .checkpoint import Journal, Span, SpanSet
@@ -628,10 +628,17 @@ def check_own_bid(game: type[Game], fixed: Sequence[int], seat: int, contract: s
     bid checks read the declarer's cards only, so one deal of the unseen cards says it, where sampling would spend
     its shuffles and blame the unseen cards (as :func:`solver.advice.make_setup` checks a list of contracts)."""
     deal = shuffled_deal(game, fixed, unseen_cards(game, fixed), random.Random("bid check"))
-    announced: dict[str, Any] = dict(tags or {})
+    check_bid(game, deal, seat, contract, dict(variant or {}) or None, tags)
+
+
+def check_bid(game: type[Game], deal: Deal, seat: int, contract: str, variant: Mapping[str, object] | None,
+              tags: Mapping[str, object] | None = None) -> None:
+    """Refuse a contract that ``seat`` may not announce on ``deal`` (its own cards decide it), saying so as a player
+    would: the one refusal of an analysis and of contract advice (:func:`solver.advice.advice_setup`)."""
     try:
-        game.rules(deal, contract, declarer=seat, variant=dict(variant or {}) or None, **announced)
-    except InvalidContractError as error:
+        announced: dict[str, Any] = dict(tags or {})
+        game.rules(deal, contract, declarer=seat, variant=variant, **announced)
+    except (InvalidContractError, InvalidDealError) as error:
         raise InvalidContractError(f"seat {seat} cannot announce {contract} with this hand: {error}") from None
 
 
@@ -1129,7 +1136,7 @@ ReportTable = tuple[str, tuple[str, ...], list[tuple[str, ...]]]  # a title, the
 def bonus_table(document: Mapping[str, Any]) -> ReportTable:
     """The bonuses forced (Kratzen: each seat's trick target, RULES.md 3.3), named as players name them."""
     game = get_game(document["game"])
-    targets = game.has_pot
+    targets = own_targets(bonus["seat"] for bonus in document["bonuses"])
     rows: list[tuple[str, ...]] = [
         (game.objective_title(bonus["objective"]) + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"),
          *forced_by_whom(bonus, document["samples"])) for bonus in document["bonuses"]]

@@ -25,7 +25,7 @@ from .errors import InvalidPositionError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, items_net
 from .games.outcome import ScoreItem, declarers_word, seats_of, side_net, side_text
-from .position import Position, check_position
+from .position import Position, check_position, every_seat_for_itself
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
 from .search.results import CardIndex
@@ -69,6 +69,8 @@ class DDSettlement:
     line_names: tuple[str, ...] = ()
     points_line_names: tuple[str, ...] = ()
     pot_change: int = 0  # what the pot gains along ``line`` (a game paid from a pot); payments plus it sum to 0
+    #: every seat plays for itself (``solver.position.every_seat_for_itself``): the words name the declarer alone
+    every_seat_for_itself: bool = False
 
     @property
     def differs(self) -> bool:
@@ -91,13 +93,13 @@ class DDSettlement:
 
     def _summary(self) -> list[str]:
         """What ``stich score --dd`` says under its tables: the net, the line, and what playing for points settles."""
-        role = f"the {get_game(self.game).declarer_title}" if self.pot is not None else \
+        role = f"the {get_game(self.game).declarer_title}" if self.every_seat_for_itself else \
             f"the {declarers_word(self.declaring_side)}"
         lines = [f"double dummy: {role} {side_text(self.declaring_side)} net {self.value:+d}"]
         if self.line_names:
             lines.append("line: " + " ".join(self.line_names))
         return lines + [text if value is None else f"{text}{value:+d}"
-                        for text, value in points_comparison(self.as_dict(), every_seat_for_itself=self.pot is not None)]
+                        for text, value in points_comparison(self.as_dict(), self.every_seat_for_itself)]
 
     def __str__(self) -> str:
         """The settlement for people (``print(result)``): the net, the items and payments of its line (as
@@ -338,6 +340,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
         points_optimum=result.total, points_line=tuple(CardIndex(c, names[c]) for c in result.line),
         points_line_value=points_net,
         value_keeping_points=value_kept, pot=settled.pot, pot_change=settled.pot_change,
+        every_seat_for_itself=every_seat_for_itself(position),
         nodes=nodes + result.nodes, seconds=time.perf_counter() - start,
         line_names=tuple(names[c].name for c in line), points_line_names=tuple(names[c].name for c in result.line))
 

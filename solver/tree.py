@@ -8,8 +8,8 @@ look at when a post-mortem says a card was a mistake and one wants to see why, o
 those writers accept.
 
 A tree grows by the branching factor per card (a Zwanzigerrufen deal has 172,326 nodes to depth 8, and a node
-costs about 8 KB until the tree is written), so ``max_nodes`` bounds it (by default, to what the memory available
-holds): the nodes are counted first with the
+costs about 10 KB until the tree is written as GraphML or GEXF, 4 KB as JSON: :data:`NODE_BYTES`), so
+``max_nodes`` bounds it (by default, to what the memory available holds): the nodes are counted first with the
 engine's move generator (the tree has one node per play sequence, the perft counts of every depth summed), which
 takes milliseconds, and a tree over the bound is refused before any node is made.
 """
@@ -36,15 +36,19 @@ if TYPE_CHECKING:
     import networkx as nx  # imported where a tree is made or written: a third of every command's start otherwise
 
 FORMATS = (".graphml", ".gexf", ".json")
+_FORMAT_NAMES = {".graphml": "GraphML", ".gexf": "GEXF", ".json": "JSON"}  # as a message names them
 
-#: How many nodes ``stich tree`` builds at most unless told (``--max-nodes``): about 0.8 GB of memory at 8 KB a node.
+#: How many nodes ``stich tree`` builds at most unless told (``--max-nodes``): about 1 GB of memory as GraphML.
 DEFAULT_MAX_NODES = 100_000
 
 #: The largest ``max_nodes`` taken (a tree that size would need terabytes).
 MAX_TREE_NODES = 1_000_000_000
 
-#: What a node costs until the tree is written, its attributes and edges included.
-NODE_BYTES = 8 << 10
+#: What a node costs at the peak, the tree held and being written, by the format it is written in: the growth of the
+#: resident memory a node, measured on trees of 8,702 nodes (Schafkopf, depth 7) and 19,822 nodes (Zwanzigerrufen,
+#: depth 6) from a whole deal, rounded up (GraphML 9.4 KB, GEXF 9.1 KB, JSON 2.9 and 3.6 KB; the tree alone about
+#: 1 KB, networkx's XML writers build the whole document, JSON one text): docs/limits.md, ``bench/tree_memory.py``.
+NODE_BYTES = {".graphml": 10 << 10, ".gexf": 10 << 10, ".json": 4 << 10}
 
 #: Called every PROGRESS_NODES nodes with (nodes made, nodes in the whole tree).
 TreeProgress = Callable[[int, int], None]
@@ -61,11 +65,12 @@ class TreeTooLarge(StichError):
         self.by_memory = by_memory
         if by_memory:
             super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the memory available now "
-                             f"holds ({max_nodes:,} nodes: {max_nodes * NODE_BYTES / (1 << 30):.1f} GB at about 8 KB "
-                             "a node): ask for fewer cards, or give max_nodes to build it anyway")
+                             f"holds ({max_nodes:,} nodes: {max_nodes * node_bytes('.graphml') / (1 << 30):.1f} GB at "
+                             f"{node_memory_text('.graphml')}): ask for fewer cards, or give max_nodes to build it "
+                             "anyway")
         else:
             super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the {max_nodes:,} allowed "
-                             "(max_nodes; about 8 KB of memory a node)")
+                             f"(max_nodes; {node_memory_text()})")
 
     def size_text(self) -> str:
         return f"{'' if self.exact else 'more than '}{self.nodes:,} nodes"
@@ -109,12 +114,30 @@ def available_memory() -> int:
     return available
 
 
-def nodes_memory_holds() -> int:
-    """The most nodes the memory available now holds (:func:`available_memory`, :data:`NODE_BYTES` a node), at
-    least 1 and at most :data:`MAX_TREE_NODES`: the bound of a tree asked for with no limit of its own (``max_nodes``
-    None, ``--max-nodes 0``), which would
-    otherwise be counted through (hours, at 20 cards) and then built until the memory ran out."""
-    return max(1, min(MAX_TREE_NODES, available_memory() // NODE_BYTES))
+def node_bytes(suffix: str) -> int:
+    """What a node costs until the tree is written in the format of ``suffix`` (:data:`NODE_BYTES`); the most of
+    them for a suffix that is none of :data:`FORMATS`."""
+    return NODE_BYTES.get(suffix.lower(), max(NODE_BYTES.values()))
+
+
+def node_memory_text(suffix: str | None = None) -> str:
+    """``about 4 KB of memory a node written as JSON``; without a suffix, every format's figure."""
+    if suffix is not None:
+        return f"about {node_bytes(suffix) >> 10} KB of memory a node written as {_FORMAT_NAMES.get(suffix.lower(), suffix)}"
+    by_size: dict[int, list[str]] = {}
+    for known, size in NODE_BYTES.items():
+        by_size.setdefault(size >> 10, []).append(_FORMAT_NAMES[known])
+    parts = [f"{kb} KB" + ("" if index else " of memory a node") + f" written as {' or '.join(names)}"
+             for index, (kb, names) in enumerate(by_size.items())]
+    return "about " + ", ".join(parts)
+
+
+def nodes_memory_holds(suffix: str = ".graphml") -> int:
+    """The most nodes the memory available now holds (:func:`available_memory`, :func:`node_bytes` a node of a tree
+    written as ``suffix``), at least 1 and at most :data:`MAX_TREE_NODES`: the bound of a tree asked for with no limit
+    of its own (``max_nodes`` None, ``--max-nodes 0``), which would otherwise be counted through (hours, at 20 cards) and then built until the memory ran
+    out."""
+    return max(1, min(MAX_TREE_NODES, available_memory() // node_bytes(suffix)))
 
 
 def _count_nodes(position: Position, depth: int, stop_above: int | None, engine: EngineSolver) -> tuple[int, bool]:

@@ -358,12 +358,18 @@ def relayed_stop(stop: Any | None, memory_mb: int | None = None) -> Iterator[Sto
         relayer.join(timeout=5)
 
 
+#: How long a stop waits for a pool's manager thread once its workers are gone (it then ends in milliseconds; the
+#: bound is for a machine so loaded that the thread gets no time).
+MANAGER_JOIN_SECONDS = 10.0
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once: queued jobs are cancelled and running ones abandoned (their results would be
     recomputed by a rerun, since nothing of them was handed on). The processes are taken before the shutdown, which
     forgets them: taken after it, none was stopped, and a Ctrl-C waited for the running jobs to finish (a second one
     in that wait left the exit waiting for the workers for good)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # the shutdown forgets it too
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -375,10 +381,10 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             process.join(1.0)
     # The pool's manager thread closes its wake-up pipe once it sees the workers gone; left running, it raced
     # Python's exit, which writes to that pipe unlocked (a CPython race, bpo-39995): a Ctrl-C then ended in an
-    # "OSError: [Errno 9] Bad file descriptor" traceback. Joined here, the pipe is closed before the exit looks.
-    manager = getattr(pool, "_executor_manager_thread", None)
+    # "OSError: [Errno 9] Bad file descriptor" traceback. Joined here, the pipe is closed before the exit looks
+    # (taken after the shutdown, it was None: no join, and a loaded machine lost the race more often).
     if manager is not None and manager is not threading.current_thread():
-        manager.join(2.0)
+        manager.join(MANAGER_JOIN_SECONDS)
 
 
 def begin_stop() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 from html.parser import HTMLParser
@@ -79,6 +80,32 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
                                      "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
     for line in text.splitlines()[:5]:  # the lines above the tables, word for word
         assert line in shown
+
+
+def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_there_is_a_pot(monkeypatch):
+    """analyse's table said "targets forced" where the game had a pot (``has_pot``), and a printed DD settlement
+    named the attacker where its pot was set, while ``stich check``, ``stich score --dd``, the post-mortem and the
+    notebook said "target" and "attacker" where every seat plays for itself: one game has both, so the two
+    agreed by chance. The wording is about the bonuses being each seat's own target (RULES.md 3.3), and says so."""
+    from solver.games.kratzen import Kratzen
+    from solver.sampling import bonus_table
+
+    document = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=2, workers=1, pot=4).as_dict()
+    monkeypatch.setattr(Kratzen, "has_pot", False)  # a Kratzen paid without a pot still has each seat's target
+    title, columns, _ = bonus_table(document)
+    assert (title, columns[0]) == ("targets forced", "target")
+    monkeypatch.setattr(Kratzen, "has_pot", True)
+    by_side = document | {"bonuses": [bonus | {"seat": None} for bonus in document["bonuses"]]}
+    title, columns, _ = bonus_table(by_side)  # a side's bonuses, pot or not
+    assert (title, columns[0]) == ("bonuses forced", "item")
+    # print(dd_settlement(...)) named the attacker alone where there was a pot (pot is not None), now where every
+    # seat plays for itself, as stich score --dd does
+    settled = solver.dd_settlement(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    assert settled.every_seat_for_itself and "double dummy: the attacker " in str(settled)
+    assert "double dummy: the attacker " in str(dataclasses.replace(settled, pot=None))
+    assert "every seat playing for tricks" in str(dataclasses.replace(settled, pot=None))
+    side = dataclasses.replace(settled, every_seat_for_itself=False, pot=4)
+    assert "double dummy: the declarer " in str(side) and "both sides playing for tricks" in str(side)
 
 
 def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):

@@ -578,8 +578,15 @@ def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_pat
     assert play_match("kratzen", bots, boards=1, seed=3, pot=12, checkpoint=journal).engine_builds \
         == {"0123456789ab": 1}  # the same build: nothing mixed
     monkeypatch.setattr(match_module, "engine_build", lambda: "fedcba987654")
-    resumed = play_match("kratzen", bots, boards=3, seed=3, pot=12, checkpoint=journal)
+    told: list[str] = []
+    resumed = play_match("kratzen", bots, boards=3, seed=3, pot=12, checkpoint=journal, notice=told.append)
     assert resumed.engine_builds == {"fedcba987654": 2, "0123456789ab": 1}
+    # said when the resume starts, not only in the report (a user could stop it and start a new checkpoint)
+    assert told == ["resuming boards played by another engine build: 1 by 0123456789ab; this one is fedcba987654, "
+                    "so the match will mix builds"]
+    told.clear()  # nothing left to play: the report says what was mixed, the resume has nothing to add
+    assert play_match("kratzen", bots, boards=3, seed=3, pot=12, checkpoint=journal, notice=told.append).engine_builds \
+        == {"fedcba987654": 2, "0123456789ab": 1} and told == []
     assert resumed.as_dict()["engine_builds"] == {"fedcba987654": 2, "0123456789ab": 1}
     assert match_module.mixed_builds_text(resumed.engine_builds) == ("boards by 2 engine builds: 2 by fedcba987654 "
                                                                       "(this one), 1 by 0123456789ab")
@@ -607,8 +614,14 @@ def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_buil
     rows = [json.loads(row) for row in journal.read_text().splitlines()]
     rows[1]["sums"]["engine"] = "0123456789ab"  # board 1 played by another build
     journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    text = run(*args)
+    longer = run(*[("3" if arg == "2" else arg) for arg in args])  # a board left to play, by this build
+    assert longer.stderr.startswith("stich: match: resuming boards played by another engine build: 1 by "
+                                    "0123456789ab; this one is ")  # when it starts: the report's words come last
+    assert "so the match will mix builds; a new --checkpoint FILE plays the match on one build\n" in longer.stderr
+    assert "boards by 2 engine builds: 2 by " in longer.stderr.splitlines()[-1]
+    text = run(*args)  # nothing left to play: the report alone says it
     said = "boards by 2 engine builds: 1 by "
+    assert "resuming" not in text.stderr
     assert "note: " + said in text.stdout and "(this one), 1 by 0123456789ab (a checkpoint resumed after an " \
         "upgrade); a new --checkpoint FILE plays the match on one build" in text.stdout
     assert "stich: match: " + said in text.stderr

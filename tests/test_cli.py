@@ -967,6 +967,35 @@ def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tm
         assert result.stderr.startswith(f"stich: {bad}: {said}; write ") and not result.stdout
 
 
+def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_file(tmp_path):
+    """The comparison read a saved line's figures as whatever they were: a 'variant' list or a 'table_allocated_bytes'
+    string ended in a traceback (AttributeError, TypeError), a 'median_ms' string showed '-' as if not measured,
+    and a line saved twice (two --json runs in one file) was compared with the last one silently. Each is refused
+    in the one line of a file that is no run; a run as saved compares."""
+    saved = tmp_path / "before.json"
+    run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--out", saved)
+    good = json.loads(saved.read_text())
+    (line,) = good["lines"]
+    bad = tmp_path / "bad.json"
+    for changed, said in (
+            ({"variant": [1]}, "line document 1: its 'variant' is a list, not an object"),
+            ({"table_allocated_bytes": "64 MB"}, "line document 1: its 'table_allocated_bytes' is a string, not a "
+                                                 "number"),
+            ({"median_ms": "fast"}, "line document 1: its 'median_ms' is a string, not a number"),
+            ({"seed": True}, "line document 1: its 'seed' is true or false, not a number"),
+            ({"boards": ["a"]}, "line document 1: its 'boards' are not all board numbers")):
+        bad.write_text(json.dumps(good | {"lines": [line | changed]}))
+        result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+        assert result.stderr == f"stich: {bad}: {said}; write a run with stich bench --out FILE\n"
+        assert not result.stdout
+    bad.write_text(json.dumps(good | {"lines": [line, line]}))
+    result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+    assert result.stderr == (f"stich: {bad}: line document 2 times the line {line['line']!r} again; compare with one "
+                             "run, written with stich bench --out FILE\n")
+    (document,) = documents("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", saved)
+    assert document["compared"]["median_ms"] == pytest.approx(document["median_ms"] / line["median_ms"])
+
+
 def test_bench_table_says_which_deals_it_timed():
     """The table for people was the same for the fixed deals and for --seed 5 --variant ...: only --json said which
     deals and rules a run timed, so a published table could not be told from the standard one."""

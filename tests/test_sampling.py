@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import solver
+from solver.advice import make_setup
 from solver.deal import parse_hand
 from solver.errors import InvalidContractError, StichError
 from solver.position import Position
@@ -74,6 +75,9 @@ def test_a_contract_the_declarers_own_hand_forbids_is_refused_before_sampling(ga
     with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {contract} with this hand: "
                                                              f"{reason}")):
         analyse_hand(game, hand, seat, contract, declarer=seat, samples=2, workers=1)
+    with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {contract} with this hand: "
+                                                             f"{reason}")):
+        make_setup(game, hand, seat, contract)  # contract advice says it in the same words (one function)
 
 
 def test_what_the_contract_implies_is_respected() -> None:
