@@ -813,3 +813,22 @@ def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server
     open_record(driver, "kratzen.tbn board 1")  # every seat for itself: its tricks and chips, said in words
     names = [n.accessible_name for n in driver.find_elements("css selector", ".seat")]
     assert names and all(" · " in name and "trick" in name and " tr " not in name for name in names), names
+
+
+
+#: Asks for the graph again with the server's answer stubbed as a 409 of the given reason; the graph's state line.
+STOPPED_GRAPH = """const [reason, done] = arguments; const fetched = window.fetch;
+window.fetch = async () => new Response(JSON.stringify({kind: 'stopped', reason}),
+                                        {status: 409, headers: {'Content-Type': 'application/json'}});
+S.curve = null; S.curveKey = null;
+loadCurve(false).finally(() => { window.fetch = fetched; done(document.getElementById('curve-state').textContent); });"""
+
+
+def test_a_graph_the_time_limit_stopped_says_so(driver, server):
+    """The board task: a graph the time limit stopped (409) left an empty graph and no word, as if it were still
+    to come; one stopped by the page's own newer question still says nothing (its own graph follows)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    said = driver.execute_async_script(STOPPED_GRAPH, "the time limit (60 s) ran out")
+    assert said == "stopped: the time limit (60 s) ran out"
+    assert driver.execute_async_script(STOPPED_GRAPH, "replaced by a newer question") == ""

@@ -506,7 +506,9 @@ async function loadCurve(again = true) {
     if (again && error.status === 409 && error.message.startsWith("replaced") && S.requests.curve === mine) {
       return loadCurve(false);
     }
-    $("curve-state").textContent = error.status === 409 ? "" : error.message;
+    // a graph the time limit stopped says so (a newer question's stop says nothing: its own graph follows)
+    $("curve-state").textContent = error.status === 409 && error.message.startsWith("replaced") ? ""
+      : error.status === 409 ? `stopped: ${error.message}` : error.message;
   } finally {
     if (S.requests.curve === mine) busy("curve", false);
   }
