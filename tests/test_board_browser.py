@@ -860,7 +860,8 @@ STOPPED_GRAPH = """const [reason, done] = arguments; const fetched = window.fetc
 window.fetch = async () => new Response(JSON.stringify({kind: 'stopped', reason}),
                                         {status: 409, headers: {'Content-Type': 'application/json'}});
 S.curve = null; S.curveKey = null;
-loadCurve(false).finally(() => { window.fetch = fetched; done(document.getElementById('curve-state').textContent); });"""
+loadCurve(false).finally(() => {
+  window.fetch = fetched; done(document.getElementById('curve-state').textContent); });"""
 
 
 def test_a_graph_the_time_limit_stopped_says_so(driver, server):
