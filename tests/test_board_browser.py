@@ -855,6 +855,29 @@ def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_t
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
 
+def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
+    """The board task: the graph was drawn 400 units wide and stretched to its panel's width, so on a tablet (768
+    pixels, the panels under the table) its dots were ellipses twice as wide as high and its numbers as stretched;
+    it is now drawn in its own pixels, and again when the window's width changes."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    dots = ("const graph = document.getElementById('graph').getBoundingClientRect(); if (S.curve === null) return null;"
+            "return {graph: graph.width, shapes: [...document.querySelectorAll('#graph .dot, #graph text')].map((n) =>"
+            " { const r = n.getBoundingClientRect(); return [n.tagName, r.width, r.height, n.textContent]; })};")
+    try:
+        for width in (768, 1400):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": 1024, "deviceScaleFactor": 1, "mobile": False})
+            wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+            drawn = wait_for(lambda: driver.execute_script(dots), "the graph")
+            wide = [shape for shape in drawn["shapes"] if shape[0] == "circle" and abs(shape[1] - shape[2]) > 0.5]
+            assert drawn["shapes"] and wide == [], (width, drawn["graph"], wide[:3])
+            numbers = [shape for shape in drawn["shapes"] if shape[0] == "text"]
+            assert numbers and all(shape[1] < 2 * shape[2] for shape in numbers), (width, numbers)  # "4", "0", not wide
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
 #: Asks for the graph again with the server's answer stubbed as a 409 of the given reason; the graph's state line.
 STOPPED_GRAPH = """const [reason, done] = arguments; const fetched = window.fetch;
 window.fetch = async () => new Response(JSON.stringify({kind: 'stopped', reason}),
