@@ -211,7 +211,7 @@ def test_the_time_limit_stops_a_search():
     assert answer[-1]["kind"] == "stopped" and "time limit" in answer[-1]["reason"]
     for by in ("score", "points"):  # the graph's searches too, the settlement's among them
         curve = c.post("/api/curve", json={"board": dealt["open"], "moves": [], "objective": by})
-        assert curve.status_code == 409 and curve.json()["reason"] == "the time limit ran out"
+        assert curve.status_code == 409 and curve.json()["reason"] == "the time limit (1e-06 s) ran out"
 
 
 def test_the_time_limit_stops_the_graphs_settlements(monkeypatch):
@@ -221,13 +221,51 @@ def test_the_time_limit_stops_the_graphs_settlements(monkeypatch):
     position = solver.position_from_record(solver.random_record("Zwanzigerrufen", 2, 1))
     points = solver.analyse_play(position)
 
-    def settlements_only(current, engine=None, objective="points"):
-        time.sleep(0.06)  # past the limit: only the settlement searches are left to see it
-        return postmortem.by_score(current, points, engine)
+    searched = postmortem._analyse_play
 
-    monkeypatch.setattr(board_app, "analyse_play", settlements_only)
+    def settlements_only(current, engine, objective, deadline):
+        if objective == "score":
+            return searched(current, engine, objective, deadline)
+        time.sleep(0.06)  # past the limit: only the settlement searches are left to see it
+        return points
+
+    monkeypatch.setattr(postmortem, "_analyse_play", settlements_only)
     curve = c.post("/api/curve", json={"board": dealt["open"], "moves": [], "objective": "score"})
-    assert curve.status_code == 409 and curve.json()["reason"] == "the time limit ran out"
+    assert curve.status_code == 409 and curve.json()["reason"] == "the time limit (0.05 s) ran out"
+
+
+def test_the_time_limit_bounds_the_whole_graph(monkeypatch):
+    """The board task: /api/curve ran ``analyse_play`` inside the engines' ``stopping`` blocks instead of passing it
+    the time limit, so only a search of 16,384 nodes looked at the clock: where the limit ran out in a played deal's
+    last tricks (short searches), the graph ran on to its end and answered, here 0.6 s past a limit of 0.3 s. The
+    limit now reaches the post-mortem, which also looks between cards, and the answer names it as the other routes'
+    do."""
+    c = client(SK, board="7", time_limit=0.3)
+    board, moves = opened(c)
+    assert len(moves) == 32
+    calls = []
+
+    def slowly(search):
+        def searched(self, *arguments, **options):
+            calls.append(search.__name__)
+            if len(calls) > 16:  # the last four tricks' searches, each too short to look at the clock itself
+                time.sleep(0.05)
+            return search(self, *arguments, **options)
+        return searched
+
+    for name in ("value", "card_values", "value_and_cards"):
+        monkeypatch.setattr(board_app.CheckedEngine, name, slowly(getattr(board_app.CheckedEngine, name)))
+    passed = []
+    real = board_app.analyse_play
+    monkeypatch.setattr(board_app, "analyse_play", lambda *arguments, **options: passed.append(options)
+                        or real(*arguments, **options))
+    started = time.monotonic()
+    curve = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"})
+    elapsed = time.monotonic() - started
+    assert curve.status_code == 409, (curve.text, elapsed)
+    assert curve.json() == {"kind": "stopped", "reason": "the time limit (0.3 s) ran out"}
+    assert elapsed < 0.7 and len(calls) < 28  # at the next card past the limit, not at the graph's end
+    assert passed[0]["time_limit"] == 0.3 and passed[0]["stop"] is not None
 
 
 def test_the_time_limit_stops_the_odds_settlements(monkeypatch):

@@ -813,3 +813,85 @@ def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server
     open_record(driver, "kratzen.tbn board 1")  # every seat for itself: its tricks and chips, said in words
     names = [n.accessible_name for n in driver.find_elements("css selector", ".seat")]
     assert names and all(" · " in name and "trick" in name and " tr " not in name for name in names), names
+
+
+
+#: How wide the page is, and the controls a finger taps that are under 24 by 24 CSS pixels: the buttons, lists and
+#: fields, a radio by its label, the cards to play, the play list's cards (the graph's points are exempt: the play
+#: list does what they do, WCAG 2.5.8's "equivalent").
+TAP_TARGETS = """const small = [...document.querySelectorAll('button, select, input:not([type="radio"]), .modes label,'
+  + ' #table .card.legal, #play li span:not(.leader)')].filter((n) => n.getClientRects().length).map((n) => {
+    const r = n.getBoundingClientRect(); return [n.id || n.dataset.card || n.textContent.trim(), r.width, r.height]; })
+  .filter(([name, width, height]) => width < 24 || height < 24);
+return {width: document.scrollingElement.scrollWidth, window: innerWidth, small,
+        legal: document.querySelectorAll('#table .card.legal').length,
+        cards: [...document.querySelectorAll('#table .card')].filter((n) => { const r = n.getBoundingClientRect();
+          return r.left < 0 || r.right > innerWidth; }).map((n) => n.dataset.card)};"""
+
+
+def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_targets(driver, server):
+    """The board task: on a 375-pixel phone the lists and the radios were 19 pixels high and the play list's cards
+    (each goes back to its moment) 19 by 15, under WCAG 2.5.8's 24; at 320 CSS pixels (a desktop at 400%, WCAG
+    1.4.10's reflow) the records' list ran 14 pixels off the page's side. Each game's table, on a phone (emulated as
+    one) and in a zoomed desktop window."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        for width, height, mobile in ((375, 667, True), (320, 640, False)):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("schafkopf.tbn board 7", 20),
+                                 ("kratzen.tbn board 5", None)):
+                open_record(driver, label)
+                if moves is not None:  # ten cards a hand; a Schafkopf deal with its played cards in the play list
+                    driver.execute_script("goTo(arguments[0])", moves)
+                    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+                wait_for(lambda: driver.execute_script("return S.curve !== null"), "the play list's grades")
+                page = driver.execute_script(TAP_TARGETS)
+                assert page["window"] == width and page["width"] <= width, (width, label, page["width"])
+                assert page["legal"] and page["small"] == [], (width, label, page["small"])
+                assert page["cards"] == [], (width, label)  # every hand's cards on the page
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
+def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
+    """The board task: the graph was drawn 400 units wide and stretched to its panel's width, so on a tablet (768
+    pixels, the panels under the table) its dots were ellipses twice as wide as high and its numbers as stretched;
+    it is now drawn in its own pixels, and again when the window's width changes."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    dots = ("const graph = document.getElementById('graph').getBoundingClientRect(); if (S.curve === null) return null;"
+            "return {graph: graph.width, shapes: [...document.querySelectorAll('#graph .dot, #graph text')].map((n) =>"
+            " { const r = n.getBoundingClientRect(); return [n.tagName, r.width, r.height, n.textContent]; })};")
+    try:
+        for width in (768, 1400):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": 1024, "deviceScaleFactor": 1, "mobile": False})
+            wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+            drawn = wait_for(lambda: driver.execute_script(dots), "the graph")
+            wide = [shape for shape in drawn["shapes"] if shape[0] == "circle" and abs(shape[1] - shape[2]) > 0.5]
+            assert drawn["shapes"] and wide == [], (width, drawn["graph"], wide[:3])
+            numbers = [shape for shape in drawn["shapes"] if shape[0] == "text"]
+            assert numbers and all(shape[1] < 2 * shape[2] for shape in numbers), (width, numbers)  # "4", "0", not wide
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
+#: Asks for the graph again with the server's answer stubbed as a 409 of the given reason; the graph's state line.
+STOPPED_GRAPH = """const [reason, done] = arguments; const fetched = window.fetch;
+window.fetch = async () => new Response(JSON.stringify({kind: 'stopped', reason}),
+                                        {status: 409, headers: {'Content-Type': 'application/json'}});
+S.curve = null; S.curveKey = null;
+loadCurve(false).finally(() => {
+  window.fetch = fetched; done(document.getElementById('curve-state').textContent); });"""
+
+
+def test_a_graph_the_time_limit_stopped_says_so(driver, server):
+    """The board task: a graph the time limit stopped (409) left an empty graph and no word, as if it were still
+    to come; one stopped by the page's own newer question still says nothing (its own graph follows)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    said = driver.execute_async_script(STOPPED_GRAPH, "the time limit (60 s) ran out")
+    assert said == "stopped: the time limit (60 s) ran out"
+    assert driver.execute_async_script(STOPPED_GRAPH, "replaced by a newer question") == ""

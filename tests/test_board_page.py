@@ -4,6 +4,7 @@ colours against their backgrounds (WCAG 2.1 AA: 4.5:1 for text, 3:1 for a focus 
 
 from __future__ import annotations
 
+import itertools
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -132,6 +133,70 @@ PAIRS = [
 def test_colours_have_the_contrast_wcag_asks(what, foreground, background, least):
     assert contrast(foreground, background) >= least, f"{what}: {contrast(foreground, background):.2f}:1"
 
+
+#: Machado, Oliveira and Fernandes (2009): what a dichromat sees of a linear-light colour (severity 1).
+COLOUR_BLINDNESS = {
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+}
+
+
+def _lab(colour: str, seen_by: str | None = None) -> tuple[float, float, float]:
+    """CIELAB (D65) of an sRGB colour, as a dichromat sees it where ``seen_by`` names one."""
+    digits = colour.lstrip("#")
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+              for c in (int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4))]
+    if seen_by:  # simulated in linear light, clipped to what a screen shows
+        linear = [min(1.0, max(0.0, sum(m * c for m, c in zip(row, linear)))) for row in COLOUR_BLINDNESS[seen_by]]
+    xyz = [sum(m * c for m, c in zip(row, linear)) / white for row, white in zip(
+        ((0.4124564, 0.3575761, 0.1804375), (0.2126729, 0.7151522, 0.0721750), (0.0193339, 0.1191920, 0.9503041)),
+        (0.95047, 1.0, 1.08883))]
+    fx, fy, fz = (t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def colour_difference(first: tuple[float, float, float], second: tuple[float, float, float]) -> float:
+    """CIEDE2000's colour difference (about 2 is the least the eye notices side by side; 10 and more, two
+    colours that are not taken for each other)."""
+    from math import atan2, cos, degrees, exp, hypot, radians, sin, sqrt
+
+    (l1, a1, b1), (l2, a2, b2) = first, second
+    mean_chroma = (hypot(a1, b1) + hypot(a2, b2)) / 2
+    g = 0.5 * (1 - sqrt(mean_chroma ** 7 / (mean_chroma ** 7 + 25 ** 7)))
+    c1, c2 = hypot((1 + g) * a1, b1), hypot((1 + g) * a2, b2)
+    h1, h2 = (degrees(atan2(b, (1 + g) * a)) % 360 for a, b in ((a1, b1), (a2, b2)))
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
+    big_dh = 2 * sqrt(c1 * c2) * sin(radians(dh / 2))
+    mean_l, mean_c = (l1 + l2) / 2, (c1 + c2) / 2
+    mean_h = h1 + h2 if c1 * c2 == 0 else ((h1 + h2) / 2 + (180 if abs(h1 - h2) > 180 else 0)) % 360
+    t = (1 - 0.17 * cos(radians(mean_h - 30)) + 0.24 * cos(radians(2 * mean_h)) + 0.32 * cos(radians(3 * mean_h + 6))
+         - 0.20 * cos(radians(4 * mean_h - 63)))
+    s_l = 1 + 0.015 * (mean_l - 50) ** 2 / sqrt(20 + (mean_l - 50) ** 2)
+    s_c, s_h = 1 + 0.045 * mean_c, 1 + 0.015 * mean_c * t
+    r_t = -sin(radians(60 * exp(-((mean_h - 275) / 25) ** 2))) * 2 * sqrt(mean_c ** 7 / (mean_c ** 7 + 25 ** 7))
+    dl, dc, dhh = (l2 - l1) / s_l, (c2 - c1) / s_c, big_dh / s_h
+    return sqrt(dl ** 2 + dc ** 2 + dhh ** 2 + r_t * dc * dhh)
+
+
+def test_the_colour_difference_formula():
+    """Sharma, Wu and Dalal's test pairs for CIEDE2000, and a colour seen as itself."""
+    assert colour_difference((50, 2.6772, -79.7751), (50, 0, -82.7485)) == pytest.approx(2.0425, abs=1e-4)
+    assert colour_difference((50, 2.5, 0), (73, 25, -18)) == pytest.approx(27.1492, abs=1e-4)
+    assert colour_difference((50, -1, 2), (50, 0, 0)) == pytest.approx(2.3669, abs=1e-4)
+    assert colour_difference(_lab("#8c6c00"), _lab("#8c6c00", None)) == 0
+
+
+def test_the_four_german_suits_are_told_apart_by_colour_too():
+    """The board task: Schellen's gold (#946500) was near Eichel's brown (CIEDE2000 16.8), and to a deuteranope
+    Herz's red and Schellen's gold were all but one colour (3.5), to a protanope Gras's green and the gold (3.6),
+    where only the small signs (♥ ♦, ♠ ♦) told them apart. Now every pair differs by at least 20, and by 10 as a
+    deuteranope or protanope sees them (Machado et al.'s simulation)."""
+    suits = {name: css_colour(f".card.c-{name}", "color") for name in ("brown", "green", "red", "gold")}
+    for seen_by, least in ((None, 20), ("deuteranopia", 10), ("protanopia", 10)):
+        for first, second in itertools.combinations(suits, 2):
+            a, b = suits[first], suits[second]
+            difference = colour_difference(_lab(a, seen_by), _lab(b, seen_by))
+            assert difference >= least, f"{first} and {second} as {seen_by or 'most'} see them: {difference:.1f}"
 
 def test_the_contrast_formula():
     assert contrast("#000", "#fff") == pytest.approx(21)

@@ -39,7 +39,7 @@ from ..errors import SearchStopped, StichError
 from ..generate import DEFAULT_SEED
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
-from ..score_objective import SCORE, objective_named, settlement_engine_for
+from ..score_objective import objective_named
 from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
@@ -513,12 +513,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
         def work(stop: threading.Event) -> Any:
             engine.stop_event = stop
-            try:
-                with contextlib.ExitStack() as stopping:
-                    stopping.enter_context(engine.stopping(time_limit=searches.time_limit, stop=stop))
-                    if by == SCORE:  # the score's settlements search on this thread's settlement engine
-                        stopping.enter_context(settlement_engine_for(engine).stopping(searches.time_limit, stop))
-                    return curve_document(analyse_play(current, engine=engine, objective=by))
+            try:  # the limit bounds the whole post-mortem, its settlements too, and is looked at between cards
+                return curve_document(analyse_play(current, engine=engine, objective=by,
+                                                   time_limit=searches.time_limit, stop=stop))
             finally:
                 engine.stop_event = None
 
@@ -593,8 +590,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         try:
             return JSONResponse(await searches.run(lambda: work(stop), searches.analysis))
         except SearchStopped:
-            return JSONResponse({"kind": "stopped", "reason": "replaced by a newer question" if stop.is_set()
-                                 else "the time limit ran out"}, status_code=409)
+            return JSONResponse(stopped_document(stop.is_set(), searches.time_limit), status_code=409)
         finally:
             searches.release(slot, stop)
 

@@ -5,7 +5,7 @@
 const S = {
   client: Math.random().toString(36).slice(2, 12),
   board: null, moves: [], cursor: 0, objective: null, mode: "dd",
-  view: null, values: null, curve: null, curveKey: null, games: [],
+  view: null, values: null, curve: null, curveKey: null, curveWidth: null, games: [],
   requests: {},  // kind -> AbortController of the request in flight
 };
 const $ = (id) => document.getElementById(id);
@@ -506,13 +506,21 @@ async function loadCurve(again = true) {
     if (again && error.status === 409 && error.message.startsWith("replaced") && S.requests.curve === mine) {
       return loadCurve(false);
     }
-    $("curve-state").textContent = error.status === 409 ? "" : error.message;
+    // a graph the time limit stopped says so (a newer question's stop says nothing: its own graph follows)
+    $("curve-state").textContent = error.status === 409 && error.message.startsWith("replaced") ? ""
+      : error.status === 409 ? `stopped: ${error.message}` : error.message;
   } finally {
     if (S.requests.curve === mine) busy("curve", false);
   }
   renderCurve();
   renderPlay();
 }
+
+// a window that changes the graph's width (a phone turned, the panels going under the table) draws it again
+new ResizeObserver(() => {
+  const width = Math.round($("graph").getBoundingClientRect().width);
+  if (S.curve && width && width !== S.curveWidth) renderCurve();
+}).observe(document.getElementById("graph"));
 
 function renderCurve() {
   const svg = $("graph");
@@ -528,7 +536,11 @@ function renderCurve() {
   const scored = curve.measure !== "points" && curve.measure !== "tricks";
   const least = scored ? Math.min(0, ...points) : 0;
   const most = scored ? Math.max(0, ...points) : curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
-  const width = 400, height = 170, pad = 10, left = 30;  // the axis's numbers in the left margin, off the line
+  // drawn in the graph's own pixels: a viewBox of a fixed width stretched the numbers and the dots (ellipses) as wide
+  // as a tablet's panel
+  const width = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 400), height = 170, pad = 10, left = 30;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  S.curveWidth = width;
   const n = Math.max(curve.curve.length - 1, 1);
   const x = (i) => left + (width - left - pad) * i / n;
   const y = (v) => height - pad - (height - 2 * pad) * (v - least) / Math.max(most - least, 1);
