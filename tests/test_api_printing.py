@@ -319,3 +319,27 @@ def test_a_table_row_made_by_hand_prints():
 
     row = TableEntry("Solo", 1)
     assert str(row) == "Solo  declarer 1  side -  value -  needs  -" and "<table" in row._repr_html_()
+
+
+def test_bonus_checks_print_and_render_the_notes_stich_check_prints_under_its_table():
+    """``check_bonuses(...)._repr_html_()`` showed the table alone where ``stich check`` adds notes under it (a
+    bonus that scores nothing here, a pot of 0): the checks keep those notes (the ones that need no search), print
+    them after their lines and render them under the table, with the command's title; a slice keeps them."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    pagat = VALAT.parent / "pagat_ultimo.tbn"
+    checks = solver.check_bonuses(next(solver.read_positions(pagat)))
+    note = ("note: scores nothing here, whatever the play (the contract or the announcements leave it out): "
+            "pagat_beaten")
+    assert str(checks).splitlines() == [str(check) for check in checks] + [note]
+    shown = _Cells(checks._repr_html_())
+    assert shown.paragraphs == ["Bonuses", note] and len(shown.rows) == 1 + len(checks)
+    printed = CliRunner().invoke(app, ["check", str(pagat)]).stdout
+    assert note in " ".join(printed.split())  # the command's words (rich may fold the line)
+    assert checks[:1].notes == checks.notes and str(checks[:1]).splitlines()[-1] == note
+    kratzen = solver.check_bonuses(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    assert _Cells(kratzen._repr_html_()).paragraphs == [
+        "Targets", "note: pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
+    assert solver.check_bonuses(next(solver.read_positions(VALAT))).notes == ()
