@@ -343,3 +343,28 @@ def test_bonus_checks_print_and_render_the_notes_stich_check_prints_under_its_ta
     assert _Cells(kratzen._repr_html_()).paragraphs == [
         "Targets", "note: pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
     assert solver.check_bonuses(next(solver.read_positions(VALAT))).notes == ()
+
+
+def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_report_rows():
+    """``analysis.openings[0]`` and ``analysis.bonuses[0]`` in a notebook showed dataclass dumps (the card as its
+    French letter, ``HK``, where the report writes ``♥K``): each now prints and renders its row of the report's table,
+    each figure after its column's name; the ``repr`` stays the dataclass's."""
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
+    first, target = analysis.openings[0], analysis.bonuses[0]
+    assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% .. 100.0%)  mean tricks 2.2"
+    assert cells(first._repr_html_()) == [["card", "mean payment", "win", "mean tricks"],
+                                          ["SU", "+2.25", "100.0% (95%: 51.0% .. 100.0%)", "2.2"]]
+    assert cells(first._repr_html_())[1] in _Cells(analysis._repr_html_()).rows  # the report's own row
+    assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% .. 100.0%)"
+    assert cells(target._repr_html_()) == [["target", "whose", "forced"],
+                                           ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% .. 100.0%)"]]
+    assert repr(first).startswith("OpeningCard(card='SU', mean=2.25,") and repr(target).startswith("BonusChance(")
+    french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
+                                 workers=1)
+    best = str(french.openings[0])
+    assert best.startswith("♥K  mean payment ") and "  mean card points " in best
+    assert "Valat: the hand's side, forced 0.0% (95%: 0.0% .. 65.8%)" in map(str, french.bonuses)
+    made = solver.OpeningCard("HK", 3.0, 0.5)  # by hand, without its game: the names it was given
+    assert str(made) == "HK  win 50.0%  mean 3.0" and cells(made._repr_html_())[1] == ["HK", "50.0%", "3.0"]
+    made_bonus = solver.BonusChance("valat", None, "", 2, 1, 0, 2)
+    assert str(made_bonus) == "valat: the hand's side, forced 50.0% (95%: 9.5% .. 90.5%)"
