@@ -368,3 +368,45 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     assert str(made) == "HK  win 50.0%  mean 3.0" and cells(made._repr_html_())[1] == ["HK", "50.0%", "3.0"]
     made_bonus = solver.BonusChance("valat", None, "", 2, 1, 0, 2)
     assert str(made_bonus) == "valat: the hand's side, forced 50.0% (95%: 9.5% .. 90.5%)"
+
+
+def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s_tables():
+    """A post-mortem in a notebook showed only its plot, and ``analysis.cards[0]`` or ``analysis.players[0]`` a
+    dataclass dump; ``print(analysis)`` wrote ``HK`` where ``stich postmortem`` writes ``♥K``. Now Jupyter renders the
+    plot and the command's two tables with its note, each card and player prints its line and renders its row, and
+    the cards are written as the diagram does."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    schafkopf = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
+    analysis = solver.analyse_play(schafkopf)
+    first = analysis.cards[0]
+    assert str(first) == str(analysis).splitlines()[1] == (
+        "  1  trick  1  seat 1  EO    120 ->  105 (best  120)  blunder (cost 15; better: EA/GZ/G8/HZ/HK/H9); lost: "
+        "schwarz")
+    assert cells(first._repr_html_()) == [
+        ["#", "trick", "seat", "card", "before", "best", "after", "cost", "grade", "better", "bonus lost"],
+        ["1", "1", "1", "EO", "120", "120", "105", "15", "blunder", "EA/GZ/G8/HZ/HK/H9", "schwarz"]]
+    assert str(analysis.players[0]) == ("seat 1  cards 4  inaccuracies 0  mistakes 0  blunders 1  cost (points) 15  "
+                                        "bonuses lost schwarz")
+    shown = _Cells(analysis._repr_html_())
+    assert shown.paragraphs == [str(analysis).splitlines()[0], "Every card (totals: points of 1+3; cost to the "
+                                "mover's side)", "Per player"]
+    assert shown.rows[1] == cells(first._repr_html_())[1] and len(shown.rows) == 2 + len(analysis.cards) + 4
+    assert shown.rows[-5] == ["seat", "cards", "inaccuracies", "mistakes", "blunders", "cost (points)",
+                              "bonuses lost"] and shown.rows[-4] == cells(analysis.players[0]._repr_html_())[1]
+    assert "<svg" in analysis._repr_html_()  # the plot, which Jupyter shows in place of the _repr_svg_
+    assert repr(first).startswith("CardAnalysis(number=1, trick=1, seat=1, card='EO',")
+
+    zwanzigerrufen = VALAT.parent / "zwanzigerrufen.tbn"
+    scored = solver.analyse_play(next(solver.read_positions(zwanzigerrufen)), objective="score")
+    assert str(scored).splitlines()[5] == "  5  trick  2  seat 3  ♥K      4 ->    4 (best    4)  ok"
+    shown = _Cells(scored._repr_html_())
+    printed = " ".join(CliRunner().invoke(app, ["postmortem", str(zwanzigerrufen), "-b", "1"]).stdout.split())
+    for line in shown.paragraphs[1:]:  # the command's title, note and headers, word for word
+        assert " ".join(line.split()) in printed
+    assert shown.rows[5][3] == "♥K" and shown.rows[0][8] == "points cost" and "points cost" in printed
+    assert str(scored.players[3]).endswith("cost (game units) 0  cost (points) 5")
+    assert solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))._repr_html_() == (
+        "<p>the record has no Play section: nothing to analyse</p>")
