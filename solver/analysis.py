@@ -622,6 +622,18 @@ class SeatTarget:
     target: int
     made: bool
 
+    def __str__(self) -> str:
+        """Its cell of ``stich table`` after its column's name: ``seat 1 2/2 ✓`` (tricks guaranteed / needed)."""
+        return f"seat {self.seat} {self.cell()}"
+
+    def cell(self) -> str:
+        """``2/2 ✓``: the tricks it can guarantee against everyone, those it needs, and whether that is enough."""
+        return f"{self.tricks}/{self.target} " + ("-" if self.made is None else "✓" if self.made else "✗")
+
+    def _repr_html_(self) -> str:
+        """The same cell for Jupyter, under its column, with the table's legend."""
+        return html_table([f"seat {self.seat}"], [[self.cell()]], right={0}) + html_lines([SEAT_LEGEND], small=True)
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"seat": self.seat, "tricks": self.tricks, "target": self.target, "made": self.made}

@@ -410,3 +410,28 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     assert str(scored.players[3]).endswith("cost (game units) 0  cost (points) 5")
     assert solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))._repr_html_() == (
         "<p>the record has no Play section: nothing to analyse</p>")
+
+
+def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
+    """``advice.rows[0]`` (a ContractRow) and ``entry.seats[1]`` (a SeatTarget) showed dataclass dumps in a
+    notebook: each now prints and renders what the command's table shows of it."""
+    from solver.advice import card_advice, contract_advice
+
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
+    best, second = advice.rows[:2]
+    assert str(best) == ("Rufer G  mean payment: +1.62 ± 1.48  best  win: 100% (68-100%)  bonuses made: 12% (2-47%) "
+                         "laufende, 12% (2-47%) schneider, 12% (2-47%) schwarz")
+    assert str(second).startswith("Rufer E  mean payment: +0.62 ± 1.26  behind the best: +1.00 ± 3.88 ~  win: 62%")
+    rows = cells(best._repr_html_())
+    assert rows[0] == ["contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
+    assert rows[1][:4] == _Cells(advice._repr_html_()).rows[1][1:5]  # the advice's own row, without the rank
+    assert repr(best).startswith("ContractRow(contract='Rufer G', samples=8,")
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    assert str(card_advice(position, 3, samples=3, workers=1).rows[0]) == (  # the card by its name in the pack
+        "SG  mean payment: -2.00 (all alike)  best  win: 0% (0-56%)")
+    kratzen = solver.contract_table(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))[0]
+    assert [str(seat) for seat in kratzen.seats] == ["seat 1 2/2 ✓", "seat 2 0/1 ✗", "seat 3 2/1 ✓"]
+    assert f"  {kratzen.seats[1]}  " in str(kratzen)
+    shown = _Cells(kratzen.seats[1]._repr_html_())
+    assert shown.rows == [["seat 2"], ["0/1 ✗"]] and shown.paragraphs == [
+        "each seat: tricks it can guarantee against everyone / tricks it needs"]
