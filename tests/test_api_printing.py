@@ -435,3 +435,26 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     shown = _Cells(kratzen.seats[1]._repr_html_())
     assert shown.rows == [["seat 2"], ["0/1 ✗"]] and shown.paragraphs == [
         "each seat: tricks it can guarantee against everyone / tricks it needs"]
+
+
+def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards():
+    """``print(strategy_tree(...))`` said only networkx's ``DiGraph with 9 nodes and 8 edges`` and a notebook showed
+    ``<networkx.classes.digraph.DiGraph object at 0x...>``: the tree (still a DiGraph, written and pickled as one) now
+    prints its game, depth, root value and the root's cards with the totals they keep, and renders them as a table."""
+    import networkx as nx
+
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    tree = solver.strategy_tree(kratzen, 2)
+    assert isinstance(tree, nx.DiGraph) and type(pickle.loads(pickle.dumps(tree))) is type(tree)
+    assert str(tree).splitlines() == [
+        "Kratzen Trump S: strategy tree of 2 cards from the deal's start, 9 nodes",
+        "tricks of seat 1: 2 (needs 2) at the root", "cards at the root (card, seat, total kept):",
+        "  EO    seat 1  2  best", "  E9    seat 1  2  best", "  SU    seat 1  1", "  SZ    seat 1  1"]
+    shown = _Cells(tree._repr_html_())
+    assert shown.paragraphs == str(tree).splitlines()[:2]
+    assert shown.rows == [["card", "seat", "total kept", ""], ["EO", "1", "2", "best"], ["E9", "1", "2", "best"],
+                          ["SU", "1", "1", ""], ["SZ", "1", "1", ""]]
+    ending = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    assert str(solver.strategy_tree(ending, 0)).splitlines() == [
+        "Zwanzigerrufen Normal T20: strategy tree of 0 cards after 24 cards played, 1 node",
+        "points of seats 1+2: 64 at the root"]
