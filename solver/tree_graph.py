@@ -21,13 +21,16 @@ class StrategyTree(nx.DiGraph):
         played = graph.get("played", "")
         where = f"after {len(played.split()):,} cards played" if played else "from the deal's start"
         depth, nodes = graph.get("depth", 0), self.number_of_nodes()
-        title = (f"{graph.get('game', '')} {graph.get('contract', '')}: strategy tree of {depth} card"
-                 f"{'' if depth == 1 else 's'} {where}, {nodes:,} node{'' if nodes == 1 else 's'}").strip()
+        made = f"{graph.get('game', '')} {graph.get('contract', '')}".strip()  # none in a graph made by hand
+        title = (f"{made + ': ' if made else ''}strategy tree of {depth} card{'' if depth == 1 else 's'} {where}, "
+                 f"{nodes:,} node{'' if nodes == 1 else 's'}")
+        if "root" not in self:
+            return [title]
         maximiser = str(graph.get("maximiser", ""))
-        whose = f"seat {maximiser}" if maximiser and "+" not in maximiser else f"seats {maximiser}"
-        root = self.nodes["root"] if "root" in self else {}
+        whose = "" if not maximiser else f" of seat {maximiser}" if "+" not in maximiser else f" of seats {maximiser}"
         target = f" (needs {graph['target']})" if "target" in graph else ""
-        return [title, f"{graph.get('objective', 'value')} of {whose}: {root.get('value', '-')}{target} at the root"]
+        value = self.nodes["root"].get("value", "-")
+        return [title, f"{graph.get('objective', 'value')}{whose}: {value}{target} at the root"]
 
     def first_cards(self) -> list[tuple[str, str, str, str]]:
         """The root's cards: each with its seat, the total it keeps and ``best`` where it keeps the root's value."""

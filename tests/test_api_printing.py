@@ -458,3 +458,4 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     assert str(solver.strategy_tree(ending, 0)).splitlines() == [
         "Zwanzigerrufen Normal T20: strategy tree of 0 cards after 24 cards played, 1 node",
         "points of seats 1+2: 64 at the root"]
+    assert str(type(tree)()) == "strategy tree of 0 cards from the deal's start, 0 nodes"  # one made by hand
