@@ -19,7 +19,7 @@ from solver.files import check_writable
 from solver.games import get_game
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import GRADES, SCORE_MEASURES, analyse_play, lost_text
+from solver.postmortem import GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, lost_text, measure_note
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -32,7 +32,6 @@ from .records import run_over_records
 from .render import CardPainter, Document, fits, progress_on_stderr, seats_text
 from .whatif import PLAY
 
-_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 
@@ -128,13 +127,9 @@ def render_postmortem(document: Document, console: Console) -> None:
     if not fits(console, table):
         table = _cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=True)
     console.print(table)
-    if by_score and not alone:
-        console.print(Text("game units: a side's total (each of its seats is paid its share: half in a 2 against 2, "
-                           "a soloist all of it)", style="dim"))
-    elif by_score:
-        console.print(Text(f"{unit}: the attacker's own payment, from and into the pot (every seat plays for itself: "
-                           "the others' own payments are not searched; --objective points grades each seat by its "
-                           "own tricks)", style="dim"))
+    note = measure_note(unit)  # the library's words, which a PlayAnalysis renders in Jupyter too
+    if note:
+        console.print(Text(note, style="dim"))
     summary = _players_table(document, lost_summary, narrow=False)
     if not fits(console, summary):
         summary = _players_table(document, lost_summary, narrow=True)
@@ -159,7 +154,7 @@ def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:
-        summary.add_column(_PLURALS[name], justify="right")
+        summary.add_column(GRADE_PLURALS[name], justify="right")
     summary.add_column(f"cost ({unit})", justify="right")
     if by_score:
         summary.add_column(f"cost ({points_unit})", justify="right")

@@ -414,6 +414,10 @@ def add_sample(sums: AdviceSums, results: Sequence[Settled | None]) -> None:
             pair.squares += gap * gap
 
 
+#: The columns of a :class:`ContractRow` printed or rendered alone (the advice's, without the rank).
+ROW_COLUMNS = ("contract", "mean payment", "behind the best", "win", "bonuses made", "against")
+
+
 @dataclass(frozen=True)
 class ContractRow:
     """One contract's line of the advice."""
@@ -443,6 +447,31 @@ class ContractRow:
     announced: str | None = None
     gain: tuple[float, float, float] | None = None
     gain_samples: int = 0
+
+    def cells(self) -> list[str]:
+        """Its row of the advice table for people (:func:`contract_advice_report`'s, without the rank): the contract
+        (or card, by its name in the pack: the row does not know its game), the mean payment, how far behind the
+        best, the win chance; the bonuses by their objectives' names (the table names them as players do)."""
+        row = self.as_dict()
+        if row["mean"] is None:
+            return [self.contract, "refused on every sample", "", ""]
+        mean, behind = ranked_texts(1 if self.best else 2, row)
+        cells = [self.contract, mean, behind, share(row["win_probability"], row["win_interval"], compact=True)]
+        for shares, intervals in ((self.bonuses, self.bonus_intervals), (self.against, self.against_intervals)):
+            made = [f"{share(p, intervals.get(name), compact=True)} {name}" for name, p in shares.items() if p]
+            cells.append("\n".join(made))
+        return cells
+
+    def __str__(self) -> str:
+        """One line for people (``print(advice.rows[0])``), each figure after its column's name: ``Rufer G  mean
+        payment: +1.62 ± 1.48  best  win: 100% (68-100%)  bonuses made: 12% (2-47%) laufende``; the dataclass
+        ``repr`` stays."""
+        return "  ".join(cell if column == "contract" or cell == "best" else f"{column}: {cell}".replace("\n", ", ")
+                         for column, cell in zip(ROW_COLUMNS, self.cells()) if cell)
+
+    def _repr_html_(self) -> str:
+        """The same row for Jupyter, under the advice table's columns."""
+        return html_table(ROW_COLUMNS, [self.cells()], right={1, 2, 3})
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two

@@ -434,27 +434,42 @@ class _ResultList(list[Any]):
 
     def __getitem__(self, index: Any) -> Any:
         item = super().__getitem__(index)
-        return type(self)(item) if isinstance(index, slice) else item
+        return self._kin(item) if isinstance(index, slice) else item
 
     def copy(self) -> Self:
-        return type(self)(self)
+        return self._kin(self)
 
     def __add__(self, other: Iterable[Any]) -> Self:
-        return type(self)(list(self) + list(other))
+        return self._kin(list(self) + list(other))
+
+    def _kin(self, items: Iterable[Any]) -> Self:
+        """A list of this kind holding ``items`` (a kind with more than its items copies that too)."""
+        return type(self)(items)
 
 
 class BonusChecks(_ResultList, list[BonusCheck]):
     """What :func:`check_bonuses` gives: a list of :class:`BonusCheck` (it is one, and compares equal to one), which
     prints a line a check (``print(check)``'s) and renders in Jupyter as ``stich check``'s table (a seat's own
-    targets under ``target``)."""
+    targets under ``target``), each followed by the ``notes`` the command prints under its table
+    (:func:`solver.score_check.check_notes`: those that need no search; the score and its choices are
+    :func:`check_report`'s). A slice or copy keeps the notes: they are the position's."""
+
+    def __init__(self, checks: Iterable[BonusCheck] = (), notes: Iterable[str] = ()) -> None:
+        super().__init__(checks)
+        self.notes: tuple[str, ...] = tuple(notes)
+
+    def _kin(self, items: Iterable[Any]) -> Self:
+        return type(self)(items, self.notes)
 
     def __str__(self) -> str:
-        return "\n".join(str(check) for check in self)
+        return "\n".join([str(check) for check in self] + [f"note: {note}" for note in self.notes])
 
     def _repr_html_(self) -> str:
         targets = own_targets(check.seat for check in self)
         columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
-        return html_table(columns, [check.cells() for check in self])
+        title = html_lines(["Targets" if targets else "Bonuses"], bold=True)  # stich check's title
+        notes = html_lines([f"note: {note}" for note in self.notes], small=True)
+        return f"<div>{title}{html_table(columns, [check.cells() for check in self])}{notes}</div>"
 
 
 def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
@@ -495,7 +510,9 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
                                      achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
-    return checks
+    from .score_check import check_notes  # the settlement's modules load on first use, as check_report's
+
+    return BonusChecks(checks, check_notes(position, checks))
 
 
 def dealt_bonuses(position: Position) -> list[DealtBonus]:
@@ -584,6 +601,18 @@ class SeatTarget:
     tricks: int
     target: int
     made: bool
+
+    def __str__(self) -> str:
+        """Its cell of ``stich table`` after its column's name: ``seat 1 2/2 ✓`` (tricks guaranteed / needed)."""
+        return f"seat {self.seat} {self.cell()}"
+
+    def cell(self) -> str:
+        """``2/2 ✓``: the tricks it can guarantee against everyone, those it needs, and whether that is enough."""
+        return f"{self.tricks}/{self.target} " + ("-" if self.made is None else "✓" if self.made else "✗")
+
+    def _repr_html_(self) -> str:
+        """The same cell for Jupyter, under its column, with the table's legend."""
+        return html_table([f"seat {self.seat}"], [[self.cell()]], right={0}) + html_lines([SEAT_LEGEND], small=True)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""

@@ -23,6 +23,8 @@ from typing import Any, Sequence
 from .errors import InvalidContractError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules
+from .games.outcome import side_text
+from .html_tables import html_lines, html_table
 from .position import Position, check_position
 from .scoring import scoring_inputs
 from .search.boundary import Deadline
@@ -48,6 +50,11 @@ CHIP_GRADES = ((2, "blunder"), (1, "mistake"))
 #: What the score counts in: game units, or chips where the game is paid from a pot (Kratzen: the attacker's own
 #: payment, every seat playing for itself).
 SCORE_MEASURES = ("game units", "chips")
+#: The measures of a post-mortem where every seat plays for itself: each mover's own tricks, or (by the score) the
+#: attacker's payment in chips from the pot (Kratzen); a post-mortem's tables name their columns by them.
+OWN_MEASURES = ("tricks", "chips")
+#: How the per-player table heads each grade's count.
+GRADE_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 @dataclass(frozen=True)
 class CardAnalysis:
@@ -74,11 +81,36 @@ class CardAnalysis:
     view: tuple[int, ...]
     points_cost: int | None = None  # graded by the score: its cost in card points (or tricks)
     bonuses_handed_over: tuple[str, ...] = ()
+    game: str = field(default="", compare=False)  # writes the cards as the diagram does (♠K); "": their names
 
     @property
     def is_mistake(self) -> bool:
         """Whether the card cost anything (any grade but ``ok``)."""
         return self.grade != "ok"
+
+    def __str__(self) -> str:
+        """Its line of the post-mortem printed (``print(analysis.cards[0])``): the value before, after and the best,
+        the grade, and for a card that cost something the cost, the better cards and the bonuses lost; the
+        dataclass ``repr`` stays for debugging."""
+        line = (f"{self.number:3d}  trick {self.trick:2d}  seat {self.seat}  {card_names(self.game, [self.card]):<4} "
+                f"{self.before:4d} -> {self.after:4d} (best {self.best:4d})  {self.grade}")
+        if self.cost:
+            line += f" (cost {self.cost}; better: {card_names(self.game, self.best_cards, '/')})"
+        lost = lost_text(self.bonuses_lost, self.bonuses_handed_over)
+        return line + (f"; lost: {lost}" if lost else "")
+
+    def cells(self) -> list[str]:
+        """Its row of ``stich postmortem``'s card table, under :func:`card_columns`."""
+        cells = [str(self.number), str(self.trick), str(self.seat), card_names(self.game, [self.card]),
+                 str(self.before), str(self.best), str(self.after), str(self.cost)]
+        if self.measure in SCORE_MEASURES:
+            cells.append("" if self.points_cost is None else str(self.points_cost))
+        better = card_names(self.game, self.best_cards, "/") if self.cost else ""
+        return cells + [self.grade, better, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
+
+    def _repr_html_(self) -> str:
+        """Its row for Jupyter, under the card table's columns (:class:`PlayAnalysis` renders them all)."""
+        return html_table(card_columns(self.measure), [self.cells()], right=NUMBER_COLUMNS)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -103,6 +135,25 @@ class PlayerSummary:
     bonuses_lost: tuple[str, ...]
     points_cost: int | None = None
     bonuses_handed_over: tuple[str, ...] = ()  # those of bonuses_lost that were the opponents' to force
+    measure: str = field(default="", compare=False)  # what ``cost`` counts (its cards'); names the table's columns
+
+    def __str__(self) -> str:
+        """One line for people (``print(analysis.players[0])``), its row of ``stich postmortem``'s per-player
+        table, each figure after its column's name: ``seat 1  cards 6  inaccuracies 0  mistakes 1  blunders 0  cost
+        (game units) 2  cost (points) 7``, the bonuses lost after; the dataclass ``repr`` stays."""
+        columns, cells = player_columns(self.measure), self.cells()
+        return "  ".join(f"{column} {cell}" for column, cell in zip(columns, cells) if cell)
+
+    def cells(self) -> list[str]:
+        """Its row of ``stich postmortem``'s per-player table, under :func:`player_columns`."""
+        points = ["" if self.points_cost is None else str(self.points_cost)] if self.measure in SCORE_MEASURES else []
+        return [str(self.seat), str(self.cards), *(str(self.grades.get(name, 0)) for name in GRADES[1:]),
+                str(self.cost), *points, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
+
+    def _repr_html_(self) -> str:
+        """Its row for Jupyter, under the per-player table's columns."""
+        columns = player_columns(self.measure)
+        return html_table(columns, [self.cells()], right=range(len(columns) - 1))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -171,14 +222,7 @@ class PlayAnalysis:
         whose = f"seat {side}" if len(self.declaring_side) == 1 else f"seats {side}"
         lines = [f"{self.game} {self.contract}, {get_game(self.game).declarer_title} {self.declarer}: "
                  f"{self.measure} of {whose}"]
-        for card in self.cards:
-            line = (f"{card.number:3d}  trick {card.trick:2d}  seat {card.seat}  {card.card:<4} "
-                    f"{card.before:4d} -> {card.after:4d} (best {card.best:4d})  {card.grade}")
-            if card.cost:
-                line += f" (cost {card.cost}; better: {'/'.join(card.best_cards)})"
-            lost = lost_text(card.bonuses_lost, card.bonuses_handed_over)
-            lines.append(line + (f"; lost: {lost}" if lost else ""))
-        return "\n".join(lines)
+        return "\n".join(lines + [str(card) for card in self.cards])
 
     def _repr_svg_(self) -> str:
         """The plot of the value over the play (:func:`solver.plot.plot_figure`), which Jupyter shows for a
@@ -190,6 +234,21 @@ class PlayAnalysis:
         buffer = io.StringIO()
         plot_figure(self).savefig(buffer, format="svg")  # a Figure of its own, not pyplot's: nothing to close
         return buffer.getvalue()
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows (it prefers HTML to SVG): the plot, then ``stich postmortem``'s tables, every card and
+        per player, with the note on the measure between them."""
+        if not self.cards:
+            return html_lines([NO_PLAY])
+        svg = self._repr_svg_()
+        parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
+                 html_lines([card_table_title(self)], bold=True),
+                 html_table(card_columns(self.measure), [card.cells() for card in self.cards], right=NUMBER_COLUMNS),
+                 html_lines([note for note in [measure_note(self.measure)] if note], small=True),
+                 html_lines(["Per player"], bold=True)]
+        columns = player_columns(self.measure)
+        parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
+        return f"<div>{''.join(parts)}</div>"
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -346,7 +405,7 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
         number=number, trick=len(state.history) + 1, seat=seat + 1, card=pack[card].name, before=before, best=best,
         after=after, cost=cost, best_cards=tuple(pack[c].name for c in sorted(values) if values[c] == best_future),
         bonuses_lost=lost, grade=grade(cost, measure, bool(lost)), measure=measure,
-        view=tuple(sorted(s + 1 for s in objective.maximiser)), bonuses_handed_over=handed)
+        view=tuple(sorted(s + 1 for s in objective.maximiser)), bonuses_handed_over=handed, game=rules.game.name)
 
 
 def lost_text(lost: Sequence[str], handed: Sequence[str]) -> str:
@@ -360,6 +419,74 @@ def lost_text(lost: Sequence[str], handed: Sequence[str]) -> str:
     return ", ".join(f"{shown(name)} (handed over)" if name in handed else shown(name) for name in lost)
 
 
+#: What a post-mortem of a record without a Play section says (``stich postmortem`` and Jupyter).
+NO_PLAY = "the record has no Play section: nothing to analyse"
+#: The card table's columns aligned right: the numbers, up to the grade.
+NUMBER_COLUMNS = frozenset(range(9)) - {3}
+
+
+def card_columns(measure: str) -> list[str]:
+    """``stich postmortem``'s card table's columns (its wide layout): graded by the score, the card points (a
+    Kratzen seat's tricks) a card cost beside; a game where every seat plays for itself loses targets, not bonuses."""
+    alone = measure in OWN_MEASURES
+    points = [f"{'tricks' if alone else 'points'} cost"] if measure in SCORE_MEASURES else []
+    return ["#", "trick", "seat", "card", "before", "best", "after", "cost", *points, "grade", "better",
+            "target lost" if alone else "bonus lost"]
+
+
+def player_columns(measure: str) -> list[str]:
+    """``stich postmortem``'s per-player table's columns: the seat, its cards, each grade's count, the cost (and,
+    graded by the score, in card points or a Kratzen seat's tricks) and the bonuses (targets) lost."""
+    alone = measure in OWN_MEASURES
+    points = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES else []
+    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), f"cost ({measure or 'value'})", *points,
+            "target lost" if alone else "bonuses lost"]
+
+
+def lost_cell(lost: Sequence[str], handed: Sequence[str], measure: str) -> str:
+    """The bonuses a card or a player lost (:func:`lost_text`); where every seat plays for itself the only one is
+    the seat's own target, so the "target lost" column says "yes"."""
+    if measure in OWN_MEASURES:
+        return "yes" if lost else ""
+    return lost_text(lost, handed)
+
+
+def card_table_title(analysis: PlayAnalysis) -> str:
+    """The card table's title: what its totals are of, and whose cost a card's is."""
+    unit = analysis.measure
+    if unit == "chips":
+        title = get_game(analysis.game).declarer_title
+        view = (f"the {title}'s own payment in {unit}, seat {analysis.declarer}; cost to the {title}, or what "
+                "another seat's card added to it")
+    elif unit in OWN_MEASURES:
+        view = "each mover's own tricks; cost to the mover"
+    else:
+        view = f"{unit} of {side_text(analysis.declaring_side)}; cost to the mover's side"
+    return f"Every card (totals: {view})"
+
+
+def measure_note(measure: str) -> str | None:
+    """The note under the card table on what the score counts (None: graded by card points or tricks)."""
+    if measure == "game units":
+        return ("game units: a side's total (each of its seats is paid its share: half in a 2 against 2, a soloist "
+                "all of it)")
+    if measure == "chips":
+        return (f"{measure}: the attacker's own payment, from and into the pot (every seat plays for itself: the "
+                "others' own payments are not searched; --objective points grades each seat by its own tricks)")
+    return None
+
+
+def card_names(game: str, cards: Sequence[str], between: str = " ") -> str:
+    """Cards by name as the hand diagram writes them (``♠K`` in a French pack; their names without a game)."""
+    if not game:
+        return between.join(cards)
+    from .diagram import SuitStyle
+
+    pack = get_game(game).pack
+    style = SuitStyle.of(pack)
+    return between.join(style.card(pack, pack.parse(card).index) for card in cards)
+
+
 def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummary, ...]:
     """Per seat: cards played, counts per grade, total cost and the bonuses lost."""
     summaries = []
@@ -370,7 +497,7 @@ def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummar
         lost = tuple(dict.fromkeys(name for card in own for name in card.bonuses_lost))
         handed = tuple(dict.fromkeys(name for card in own for name in card.bonuses_handed_over))
         summaries.append(PlayerSummary(seat, len(own), grades, sum(card.cost for card in own), lost,
-                                       bonuses_handed_over=handed))
+                                       bonuses_handed_over=handed, measure=cards[0].measure if cards else ""))
     return tuple(summaries)
 
 
@@ -550,6 +677,7 @@ def position_at(position: Position, state: PlayState) -> Position:
     return Position(position.game, position.rules, state, record=position.record)
 
 
-__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES",
-           "SCORE_MEASURES", "TRICK_GRADES", "analyse_play", "by_score", "grade", "summarise",
-           "unscored_bonuses"]
+__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
+           "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
+           "by_score", "card_columns", "card_table_title", "grade", "lost_cell", "measure_note", "player_columns",
+           "summarise", "unscored_bonuses"]

@@ -90,6 +90,22 @@ class BonusChance:
     forced_for: int
     forced_against: int
     samples: int
+    game: str = field(default="", compare=False)  # names the bonus as players do (none: its objective's name)
+
+    def row(self) -> tuple[str, str, str]:
+        """Its row of the report's bonus table (:func:`bonus_table`): the bonus, whose it is, how often forced."""
+        return bonus_row(self.as_dict(), self.game, self.samples)
+
+    def __str__(self) -> str:
+        """One line for people (``print(analysis.bonuses[0])``), the report's row: ``Valat: the hand's side,
+        forced 12.5% (95%: ...)``; the dataclass ``repr`` stays for debugging."""
+        item, whose, forced = self.row()
+        return f"{item}: {whose}, forced {forced}"
+
+    def _repr_html_(self) -> str:
+        """The same row for Jupyter, under the report's columns."""
+        _, columns, _ = bonus_table({"game": self.game, "samples": self.samples, "bonuses": [self.as_dict()]})
+        return html_table(columns, [self.row()], right={2})
 
     @property
     def probability_for(self) -> float:
@@ -135,6 +151,29 @@ class OpeningCard:
     win_probability: float
     mean_score: float | None = None  # for the hand's side, game units (None: the rules have no settlement search)
     win_interval: tuple[float, float] | None = None  # the win chance's 95% Wilson interval
+    # what it prints with: the game writes the card as the diagram does (♠K), the measure names the mean's unit
+    game: str = field(default="", compare=False)
+    measure: str = field(default="", compare=False)
+
+    def _table(self) -> ReportTable:
+        """Its row under the report's opening-card columns (:func:`opening_table`), the card as the diagram writes
+        it."""
+        table = opening_table({"game": self.game, "measure": self.measure, "openings": [self.as_dict()]})
+        assert table is not None
+        title, columns, rows = table
+        card = card_names(self.game, [self.card]) if self.game else self.card
+        return title, columns, [(card, *rows[0][1:])]
+
+    def __str__(self) -> str:
+        """One line for people (``print(analysis.openings[0])``), each figure after its column's name:
+        ``♥K  mean payment +1.20  win 80.0% (95%: ...)  mean card points 70.1``; the ``repr`` stays."""
+        _, columns, rows = self._table()
+        return "  ".join(cell if column == "card" else f"{column} {cell}" for column, cell in zip(columns, rows[0]))
+
+    def _repr_html_(self) -> str:
+        """The same row for Jupyter, under the report's columns."""
+        _, columns, rows = self._table()
+        return html_table(columns, rows, right=range(1, len(columns)))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -1008,9 +1047,11 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     n = total.n
     mean, low, high = mean_interval(n, total.total, total.squares)
     interval = (low, high) if n > 1 else (mean, mean)  # one sample: the interval's ends are the mean
-    bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n)
+    bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n,
+                                game=game.name)
                     for (name, s), tally in sorted(total.bonuses.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)))
     scored = total.score_n == n
+    measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
     score_mean = score_interval = None
     if scored:
         score_mean, score_low, score_high = (x / SHARE_SCALE for x in
@@ -1019,10 +1060,10 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     # best play means the score: the cards are ranked by their mean score, then win chance and mean points
     openings = tuple(sorted((OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples,
                                          tally.score_total / SHARE_SCALE / tally.samples if scored else None,
-                                         wilson_interval_95(tally.wins, tally.samples))
+                                         wilson_interval_95(tally.wins, tally.samples), game=game.name,
+                                         measure=measure)
                              for card, tally in total.cards.items()),
                             key=lambda o: (-(o.mean_score or 0.0), -o.win_probability, -o.mean, o.card)))
-    measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
     return HandAnalysis(
         game=game.name, contract=setup.contract, seat=setup.seat + 1,
         hand=tuple(game.pack.names(setup.fixed[setup.seat])),
@@ -1135,13 +1176,18 @@ ReportTable = tuple[str, tuple[str, ...], list[tuple[str, ...]]]  # a title, the
 
 def bonus_table(document: Mapping[str, Any]) -> ReportTable:
     """The bonuses forced (Kratzen: each seat's trick target, RULES.md 3.3), named as players name them."""
-    game = get_game(document["game"])
     targets = own_targets(bonus["seat"] for bonus in document["bonuses"])
-    rows: list[tuple[str, ...]] = [
-        (game.objective_title(bonus["objective"]) + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"),
-         *forced_by_whom(bonus, document["samples"])) for bonus in document["bonuses"]]
+    rows: list[tuple[str, ...]] = [bonus_row(bonus, document["game"], document["samples"])
+                                   for bonus in document["bonuses"]]
     return ("targets forced" if targets else "bonuses forced",
             ("target" if targets else "item", "whose", "forced"), rows)
+
+
+def bonus_row(bonus: Mapping[str, Any], game: str, samples: int) -> tuple[str, str, str]:
+    """A bonus's row of :func:`bonus_table`: its title (the objective's name where the game is not known), whose it
+    is and how often it was forced."""
+    title = get_game(game).objective_title(bonus["objective"]) if game else bonus["objective"]
+    return (title + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"), *forced_by_whom(bonus, samples))
 
 
 def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
@@ -1151,7 +1197,7 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
         return None
     scored = document["openings"][0].get("mean_score") is not None
     columns = ("card",) + (("mean payment",) if scored else ()) + (
-        "win", f"mean {measure_words(document['measure'])}")
+        "win", f"mean {measure_words(document['measure'])}".rstrip())
     rows = [(card["card"], *((f"{card['mean_score']:+.2f}",) if scored else ()),
              share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
             for card in document["openings"]]

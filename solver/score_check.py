@@ -157,19 +157,30 @@ def score_check_report(position: Position, checks: Sequence[Any], *, engine: Any
             continue  # per-seat targets are no side's bonuses: the score is only the declarer's
         bonuses.append((check.bonus, position.objective(check.bonus), bool(check.can_force)))
     score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver)
-    from .scoring import score_notes, scoring_inputs
+    return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices],
+            "notes": check_notes(position, checks)}
 
+
+def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
+    """The notes ``stich check`` prints under its table, none of which needs a search: an ending scored as a whole
+    deal, a pot of 0, and the checked bonuses that score nothing here (a Tout's Schneider, a bonus the other side
+    announced: a question of the play, worth nothing); none where the rules have no settlement search (the command
+    prints no score then)."""
+    from .scoring import score_notes, scoring_inputs
+    from .settlement import settlement_unsupported
+
+    if settlement_unsupported(position) is not None:
+        return []
     notes = score_notes(position)
     try:
         unscored = position.game.unscored_bonuses(position.rules, scoring_inputs(position))
     except StichError:
         unscored = frozenset()  # the score says what is wrong with the record's scoring tags
     listed = [check.bonus for check in checks if check.bonus in unscored]
-    if listed:  # a Tout's Schneider, a bonus the other side announced: a question of the play, worth nothing
+    if listed:
         notes.append(f"scores nothing here, whatever the play (the contract or the announcements leave it out): "
                      f"{', '.join(listed)}")
-    return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices],
-            "notes": notes}
+    return notes
 
 
 def _searcher(position: Position, state: PlayState, announcements: Announcements, pot: int | None, engine: Any,
@@ -196,4 +207,4 @@ def _searcher(position: Position, state: PlayState, announcements: Announcements
     return value
 
 
-__all__ = ["BonusChoice", "BonusScore", "requiring", "score_check_report", "score_of_bonuses"]
+__all__ = ["BonusChoice", "BonusScore", "check_notes", "requiring", "score_check_report", "score_of_bonuses"]

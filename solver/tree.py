@@ -244,13 +244,13 @@ def _points_tree(position: Position, depth: int, objective: str | None, seat: Su
                  counter: _Counter,
                  engine: EngineSolver) -> nx.DiGraph:
     """The tree valued by an objective of the points engine (the points, a bonus, a seat's tricks)."""
-    import networkx as nx
+    from .tree_graph import StrategyTree  # networkx loads on first use
 
     goal = _objective(position, objective, seat)
     rules = position.rules
-    graph = nx.DiGraph(objective=goal.name, maximiser="+".join(str(s + 1) for s in sorted(goal.maximiser)),
-                       game=position.game.name, contract=str(rules.contract), depth=depth,
-                       variant=rules.variant.text(), **_target(goal), **_origin(position))
+    graph = StrategyTree(objective=goal.name, maximiser="+".join(str(s + 1) for s in sorted(goal.maximiser)),
+                         game=position.game.name, contract=str(rules.contract), depth=depth,
+                         variant=rules.variant.text(), **_target(goal), **_origin(position))
     state = position.state
     root_value = goal.achieved(rules, state) + engine.value(state, goal)
     graph.add_node(_node_id(()), **_node_attributes(state, root_value, 0))
@@ -286,9 +286,8 @@ def _score_tree(position: Position, depth: int, seat: SupportsIndex | None, coun
                 engine: EngineSolver) -> nx.DiGraph:
     """The tree valued by the score: every node's value is the declaring side's double-dummy settlement, searched
     by the settlement engine that goes with ``engine`` (its table size and threads)."""
-    import networkx as nx
-
     from .score_objective import settlement_engine_for, solve_score  # the settlement search loads on first use
+    from .tree_graph import StrategyTree  # networkx loads on first use
 
     if seat is not None:
         raise StichError("the score is the declaring side's (or the declarer's alone) and takes no seat")
@@ -299,9 +298,9 @@ def _score_tree(position: Position, depth: int, seat: SupportsIndex | None, coun
     searcher = settlement_engine_for(engine)
     root = solve_score(at(position.state), engine=searcher, reference_solver=False)
     rules = position.rules
-    graph = nx.DiGraph(objective="score", maximiser="+".join(str(s + 1) for s in sorted(root.objective.maximiser)),
-                       game=position.game.name, contract=str(rules.contract), depth=depth,
-                       variant=rules.variant.text(), **_origin(position))
+    maximiser = "+".join(str(s + 1) for s in sorted(root.objective.maximiser))
+    graph = StrategyTree(objective="score", maximiser=maximiser, game=position.game.name,
+                         contract=str(rules.contract), depth=depth, variant=rules.variant.text(), **_origin(position))
     graph.add_node(_node_id(()), **_node_attributes(position.state, root.total, 0))
 
     def totals(node: PlayState) -> list[tuple[int, int]]:

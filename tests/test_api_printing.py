@@ -346,3 +346,143 @@ def test_a_table_row_made_by_hand_prints():
 
     row = TableEntry("Solo", 1)
     assert str(row) == "Solo  declarer 1  side -  value -  needs  -" and "<table" in row._repr_html_()
+
+
+def test_bonus_checks_print_and_render_the_notes_stich_check_prints_under_its_table():
+    """``check_bonuses(...)._repr_html_()`` showed the table alone where ``stich check`` adds notes under it (a
+    bonus that scores nothing here, a pot of 0): the checks keep those notes (the ones that need no search), print
+    them after their lines and render them under the table, with the command's title; a slice keeps them."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    pagat = VALAT.parent / "pagat_ultimo.tbn"
+    checks = solver.check_bonuses(next(solver.read_positions(pagat)))
+    note = ("note: scores nothing here, whatever the play (the contract or the announcements leave it out): "
+            "pagat_beaten")
+    assert str(checks).splitlines() == [str(check) for check in checks] + [note]
+    shown = _Cells(checks._repr_html_())
+    assert shown.paragraphs == ["Bonuses", note] and len(shown.rows) == 1 + len(checks)
+    printed = CliRunner().invoke(app, ["check", str(pagat)]).stdout
+    assert note in " ".join(printed.split())  # the command's words (rich may fold the line)
+    assert checks[:1].notes == checks.notes and str(checks[:1]).splitlines()[-1] == note
+    kratzen = solver.check_bonuses(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    assert _Cells(kratzen._repr_html_()).paragraphs == [
+        "Targets", "note: pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
+    assert solver.check_bonuses(next(solver.read_positions(VALAT))).notes == ()
+
+
+def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_report_rows():
+    """``analysis.openings[0]`` and ``analysis.bonuses[0]`` in a notebook showed dataclass dumps (the card as its
+    French letter, ``HK``, where the report writes ``♥K``): each now prints and renders its row of the report's table,
+    each figure after its column's name; the ``repr`` stays the dataclass's."""
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
+    first, target = analysis.openings[0], analysis.bonuses[0]
+    assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% .. 100.0%)  mean tricks 2.2"
+    assert cells(first._repr_html_()) == [["card", "mean payment", "win", "mean tricks"],
+                                          ["SU", "+2.25", "100.0% (95%: 51.0% .. 100.0%)", "2.2"]]
+    assert cells(first._repr_html_())[1] in _Cells(analysis._repr_html_()).rows  # the report's own row
+    assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% .. 100.0%)"
+    assert cells(target._repr_html_()) == [["target", "whose", "forced"],
+                                           ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% .. 100.0%)"]]
+    assert repr(first).startswith("OpeningCard(card='SU', mean=2.25,") and repr(target).startswith("BonusChance(")
+    french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
+                                 workers=1)
+    best = str(french.openings[0])
+    assert best.startswith("♥K  mean payment ") and "  mean card points " in best
+    assert "Valat: the hand's side, forced 0.0% (95%: 0.0% .. 65.8%)" in map(str, french.bonuses)
+    made = solver.OpeningCard("HK", 3.0, 0.5)  # by hand, without its game: the names it was given
+    assert str(made) == "HK  win 50.0%  mean 3.0" and cells(made._repr_html_())[1] == ["HK", "50.0%", "3.0"]
+    made_bonus = solver.BonusChance("valat", None, "", 2, 1, 0, 2)
+    assert str(made_bonus) == "valat: the hand's side, forced 50.0% (95%: 9.5% .. 90.5%)"
+
+
+def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s_tables():
+    """A post-mortem in a notebook showed only its plot, and ``analysis.cards[0]`` or ``analysis.players[0]`` a
+    dataclass dump; ``print(analysis)`` wrote ``HK`` where ``stich postmortem`` writes ``♥K``. Now Jupyter renders the
+    plot and the command's two tables with its note, each card and player prints its line and renders its row, and
+    the cards are written as the diagram does."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    schafkopf = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
+    analysis = solver.analyse_play(schafkopf)
+    first = analysis.cards[0]
+    assert str(first) == str(analysis).splitlines()[1] == (
+        "  1  trick  1  seat 1  EO    120 ->  105 (best  120)  blunder (cost 15; better: EA/GZ/G8/HZ/HK/H9); lost: "
+        "schwarz")
+    assert cells(first._repr_html_()) == [
+        ["#", "trick", "seat", "card", "before", "best", "after", "cost", "grade", "better", "bonus lost"],
+        ["1", "1", "1", "EO", "120", "120", "105", "15", "blunder", "EA/GZ/G8/HZ/HK/H9", "schwarz"]]
+    assert str(analysis.players[0]) == ("seat 1  cards 4  inaccuracies 0  mistakes 0  blunders 1  cost (points) 15  "
+                                        "bonuses lost schwarz")
+    shown = _Cells(analysis._repr_html_())
+    assert shown.paragraphs == [str(analysis).splitlines()[0], "Every card (totals: points of 1+3; cost to the "
+                                "mover's side)", "Per player"]
+    assert shown.rows[1] == cells(first._repr_html_())[1] and len(shown.rows) == 2 + len(analysis.cards) + 4
+    assert shown.rows[-5] == ["seat", "cards", "inaccuracies", "mistakes", "blunders", "cost (points)",
+                              "bonuses lost"] and shown.rows[-4] == cells(analysis.players[0]._repr_html_())[1]
+    assert "<svg" in analysis._repr_html_()  # the plot, which Jupyter shows in place of the _repr_svg_
+    assert repr(first).startswith("CardAnalysis(number=1, trick=1, seat=1, card='EO',")
+
+    zwanzigerrufen = VALAT.parent / "zwanzigerrufen.tbn"
+    scored = solver.analyse_play(next(solver.read_positions(zwanzigerrufen)), objective="score")
+    assert str(scored).splitlines()[5] == "  5  trick  2  seat 3  ♥K      4 ->    4 (best    4)  ok"
+    shown = _Cells(scored._repr_html_())
+    printed = " ".join(CliRunner().invoke(app, ["postmortem", str(zwanzigerrufen), "-b", "1"]).stdout.split())
+    for line in shown.paragraphs[1:]:  # the command's title, note and headers, word for word
+        assert " ".join(line.split()) in printed
+    assert shown.rows[5][3] == "♥K" and shown.rows[0][8] == "points cost" and "points cost" in printed
+    assert str(scored.players[3]).endswith("cost (game units) 0  cost (points) 5")
+    assert solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))._repr_html_() == (
+        "<p>the record has no Play section: nothing to analyse</p>")
+
+
+def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
+    """``advice.rows[0]`` (a ContractRow) and ``entry.seats[1]`` (a SeatTarget) showed dataclass dumps in a
+    notebook: each now prints and renders what the command's table shows of it."""
+    from solver.advice import card_advice, contract_advice
+
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
+    best, second = advice.rows[:2]
+    assert str(best) == ("Rufer G  mean payment: +1.62 ± 1.48  best  win: 100% (68-100%)  bonuses made: 12% (2-47%) "
+                         "laufende, 12% (2-47%) schneider, 12% (2-47%) schwarz")
+    assert str(second).startswith("Rufer E  mean payment: +0.62 ± 1.26  behind the best: +1.00 ± 3.88 ~  win: 62%")
+    rows = cells(best._repr_html_())
+    assert rows[0] == ["contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
+    assert rows[1][:4] == _Cells(advice._repr_html_()).rows[1][1:5]  # the advice's own row, without the rank
+    assert repr(best).startswith("ContractRow(contract='Rufer G', samples=8,")
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    assert str(card_advice(position, 3, samples=3, workers=1).rows[0]) == (  # the card by its name in the pack
+        "SG  mean payment: -2.00 (all alike)  best  win: 0% (0-56%)")
+    kratzen = solver.contract_table(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))[0]
+    assert [str(seat) for seat in kratzen.seats] == ["seat 1 2/2 ✓", "seat 2 0/1 ✗", "seat 3 2/1 ✓"]
+    assert f"  {kratzen.seats[1]}  " in str(kratzen)
+    shown = _Cells(kratzen.seats[1]._repr_html_())
+    assert shown.rows == [["seat 2"], ["0/1 ✗"]] and shown.paragraphs == [
+        "each seat: tricks it can guarantee against everyone / tricks it needs"]
+
+
+def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards():
+    """``print(strategy_tree(...))`` said only networkx's ``DiGraph with 9 nodes and 8 edges`` and a notebook showed
+    ``<networkx.classes.digraph.DiGraph object at 0x...>``: the tree (still a DiGraph, written and pickled as one) now
+    prints its game, depth, root value and the root's cards with the totals they keep, and renders them as a table."""
+    import networkx as nx
+
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    tree = solver.strategy_tree(kratzen, 2)
+    assert isinstance(tree, nx.DiGraph) and type(pickle.loads(pickle.dumps(tree))) is type(tree)
+    assert str(tree).splitlines() == [
+        "Kratzen Trump S: strategy tree of 2 cards from the deal's start, 9 nodes",
+        "tricks of seat 1: 2 (needs 2) at the root", "cards at the root (card, seat, total kept):",
+        "  EO    seat 1  2  best", "  E9    seat 1  2  best", "  SU    seat 1  1", "  SZ    seat 1  1"]
+    shown = _Cells(tree._repr_html_())
+    assert shown.paragraphs == str(tree).splitlines()[:2]
+    assert shown.rows == [["card", "seat", "total kept", ""], ["EO", "1", "2", "best"], ["E9", "1", "2", "best"],
+                          ["SU", "1", "1", ""], ["SZ", "1", "1", ""]]
+    ending = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    assert str(solver.strategy_tree(ending, 0)).splitlines() == [
+        "Zwanzigerrufen Normal T20: strategy tree of 0 cards after 24 cards played, 1 node",
+        "points of seats 1+2: 64 at the root"]
+    assert str(type(tree)()) == "strategy tree of 0 cards from the deal's start, 0 nodes"  # one made by hand

@@ -1,0 +1,55 @@
+"""The graph :func:`solver.tree.strategy_tree` gives: a networkx ``DiGraph`` that prints and renders in Jupyter for
+people. A module of its own so that networkx is imported only where a tree is made (``solver.tree`` is imported at
+every command's start, and networkx takes a third of it)."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from .html_tables import html_lines, html_table
+
+
+class StrategyTree(nx.DiGraph):
+    """A strategy tree: a networkx ``DiGraph`` (every networkx function, :func:`~solver.tree.write_tree` and the file
+    formats take it as any), which prints what it is of and the root's cards with their values (``print(tree)``,
+    where networkx said only ``DiGraph with 9 nodes and 8 edges``) and renders them in Jupyter as a table. Its
+    nodes, edges and graph attributes are :func:`~solver.tree.strategy_tree`'s; the ``repr`` stays networkx's."""
+
+    def summary(self) -> list[str]:
+        """What the tree is of (the game, the contract, its depth, from where, its size) and the root's value."""
+        graph = self.graph
+        played = graph.get("played", "")
+        where = f"after {len(played.split()):,} cards played" if played else "from the deal's start"
+        depth, nodes = graph.get("depth", 0), self.number_of_nodes()
+        made = f"{graph.get('game', '')} {graph.get('contract', '')}".strip()  # none in a graph made by hand
+        title = (f"{made + ': ' if made else ''}strategy tree of {depth} card{'' if depth == 1 else 's'} {where}, "
+                 f"{nodes:,} node{'' if nodes == 1 else 's'}")
+        if "root" not in self:
+            return [title]
+        maximiser = str(graph.get("maximiser", ""))
+        whose = "" if not maximiser else f" of seat {maximiser}" if "+" not in maximiser else f" of seats {maximiser}"
+        target = f" (needs {graph['target']})" if "target" in graph else ""
+        value = self.nodes["root"].get("value", "-")
+        return [title, f"{graph.get('objective', 'value')}{whose}: {value}{target} at the root"]
+
+    def first_cards(self) -> list[tuple[str, str, str, str]]:
+        """The root's cards: each with its seat, the total it keeps and ``best`` where it keeps the root's value."""
+        if "root" not in self:
+            return []
+        return [(str(edge["card"]), str(edge["seat"]), str(edge["value"]), "best" if edge["optimal"] else "")
+                for _, _, edge in self.out_edges("root", data=True)]
+
+    def __str__(self) -> str:
+        rows = self.first_cards()
+        cards = ["cards at the root (card, seat, total kept):"] + [
+            f"  {card:<4}  seat {seat}  {value}{'  ' + best if best else ''}" for card, seat, value, best in rows]
+        return "\n".join(self.summary() + (cards if rows else []))
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter: the lines, then the root's cards as a table."""
+        lines = self.summary()
+        table = html_table(("card", "seat", "total kept", ""), self.first_cards(), right={1, 2})
+        return f"<div>{html_lines(lines[:1], bold=True)}{html_lines(lines[1:])}{table}</div>"
+
+
+__all__ = ["StrategyTree"]
