@@ -127,12 +127,13 @@ def passing_inputs(position: Position, announcements: str | None, pot: int | Non
 
 def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
     """``announcements`` as the other side says them: each bonus of :attr:`Game.side_worded_bonuses` bare where it
-    was a 'dagegen', and a 'dagegen' where it was bare (Absolut, Valat); every other item as it is."""
+    was a 'dagegen', and a 'dagegen' where it was bare or 'dazu' (Absolut, Valat); every other item as it is."""
     words = []
     for item in parse_announcements(announcements, seats):
         text = item_text(announcements, item)
         if item.level == 1 and item.bonus in game.side_worded_bonuses:
-            text = text.rsplit(None, 1)[0] if item.against else f"{text} dagegen"
+            bare = text.rsplit(None, 1)[0] if item.against or item.dazu else text
+            text = bare if item.against else f"{bare} dagegen"
         words.append(f"{item.seat}: {text}")
     return "; ".join(words)
 

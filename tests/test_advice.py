@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
+from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, other_side_wording,
+                           ranked_rows, settle_sample,
                            told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
@@ -867,6 +868,21 @@ def test_pass_on_the_command_line():
     nothing = run(*zr, "--seat", "2", "--contract", "all", "--announce", "2: Kontra", code=1).stderr
     assert "stich: no contract was settled on any of the 4 samples: the announcements fit none of them (pass)" \
         in nothing
+
+
+def test_a_dazu_is_worded_for_the_other_side_as_a_dagegen():
+    """A pass row tries the seat's announcement as the other side says it: "Absolut dazu" (seed 000's explicit word
+    for the declarers' own) became "Absolut dazu dagegen", which does not parse. It is "Absolut dagegen", and
+    the row settles as the bare Absolut's does."""
+    from solver.games import get_game
+
+    game = get_game("zwanzigerrufen")
+    assert other_side_wording(game, "2: Absolut dazu; 2: Kontra", 4) == "2: Absolut dagegen; 2: Kontra"
+    assert other_side_wording(game, "2: Valat dagegen, Pagat dazu", 4) == "2: Valat; 2: Pagat dazu"
+    hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
+    dazu, bare = (contract_advice("zwanzigerrufen", hand, 2, "pass", samples=3, seed=1, workers=1,
+                                  announcements=text).rows[0] for text in ("2: Absolut dazu", "2: Absolut"))
+    assert dazu.samples == 3 and dazu.mean == bare.mean
 
 
 def test_a_defenders_bare_absolut_is_refused_naming_absolut_dagegen():
