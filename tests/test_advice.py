@@ -580,7 +580,7 @@ def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
     assert spread.rows[0].as_dict()["interval"] == [1.9252, 3.0748]
     assert advice_status("contract advice", spread, 20) == ("contract advice: 6 of 20 samples; best so far "
                                                             "Trump E +2.50 ± 0.57")
-    nothing = SimpleNamespace(samples=0, rows=ranked_rows(["A", "B"], AdviceSums()))  # no item settled yet
+    nothing = SimpleNamespace(samples=0, rows=ranked_rows(["A", "B"], AdviceSums(), ""))  # no item settled yet
     assert advice_status("contract advice", nothing, 20) == "contract advice: 0 of 20 samples"
 
 
@@ -596,7 +596,7 @@ def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
     sums = AdviceSums()
     for _ in range(2):  # the first item pays 6 sixths (1 unit) more than the second on both samples
         add_sample(sums, [(12, True, (), (), (), ()), (6, True, (), (), (), ())])
-    first, second = ranked_rows(["A", "B"], sums)
+    first, second = ranked_rows(["A", "B"], sums, "")
     assert (second.gap, second.gap_low, second.gap_high) == (1.0, 1.0, 1.0) and not second.told_apart
     assert second.as_dict()["behind_interval"] == [None, None]
 
@@ -615,7 +615,7 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
         sums = AdviceSums()
         for k in range(6):
             add_sample(sums, [(6 * item[k], item[k] > 0, (), (), (), ()) for item in items])  # sixths of a unit
-        return ranked_rows(["A", "B", "C"][:len(items)], sums)
+        return ranked_rows(["A", "B", "C"][:len(items)], sums, "")
 
     _, alone = rows(a, b)
     assert alone.contract == "B" and alone.gap == 1.0 and alone.told_apart
