@@ -224,9 +224,10 @@ class PlayAnalysis:
                  f"{self.measure} of {whose}"]
         return "\n".join(lines + [str(card) for card in self.cards])
 
-    def _repr_svg_(self) -> str:
-        """The plot of the value over the play (:func:`solver.plot.plot_figure`), which Jupyter shows for a
-        post-mortem as it shows a position's diagram."""
+    def plot_svg(self) -> str:
+        """The plot of the value over the play (:func:`solver.plot.plot_figure`) as SVG text, which the notebook's
+        HTML shows above the tables. Not a ``_repr_svg_``: Jupyter stores every ``_repr_*_`` it finds in the
+        notebook, and the plot (some 100 KB) would be kept twice, once alone and once in the HTML."""
         import io
 
         from .plot import plot_figure
@@ -240,7 +241,7 @@ class PlayAnalysis:
         per player, with the note on the measure between them."""
         if not self.cards:
             return html_lines([NO_PLAY])
-        svg = self._repr_svg_()
+        svg = self.plot_svg()
         parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
                  html_lines([card_table_title(self)], bold=True),
                  html_table(card_columns(self.measure), [card.cells() for card in self.cards], right=NUMBER_COLUMNS),

@@ -423,7 +423,7 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     assert shown.rows[1] == cells(first._repr_html_())[1] and len(shown.rows) == 2 + len(analysis.cards) + 4
     assert shown.rows[-5] == ["seat", "cards", "inaccuracies", "mistakes", "blunders", "cost (points)",
                               "bonuses lost"] and shown.rows[-4] == cells(analysis.players[0]._repr_html_())[1]
-    assert "<svg" in analysis._repr_html_()  # the plot, which Jupyter shows in place of the _repr_svg_
+    assert "<svg" in analysis._repr_html_()  # the plot, above the tables
     assert repr(first).startswith("CardAnalysis(number=1, trick=1, seat=1, card='EO',")
 
     zwanzigerrufen = VALAT.parent / "zwanzigerrufen.tbn"
