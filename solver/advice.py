@@ -1107,7 +1107,8 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
-                          sums.samples, ranked_rows(names, sums, position.game.name, cards=True), stopped, announcements, pot)
+                          sums.samples, ranked_rows(names, sums, position.game.name, cards=True), stopped,
+                          announcements, pot)
 
     _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
                                   time_limit=time_limit, stop=stop, checkpoint=checkpoint, pot=pot,

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, other_side_wording,
-                           ranked_rows, settle_sample,
-                           told_apart)
+from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup,
+                           other_side_wording, ranked_rows, settle_sample, told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
 from solver.errors import InvalidContractError, StichError
