@@ -36,10 +36,10 @@ class Announcement:
     seat: int  # 1-based
     bonus: str
     against: bool = False
+    level: int = 1
     #: said with "dazu" (with the declarers: seeds/000 has every bonus said "dazu" or "dagegen"), which a
     #: defender may not say; a bare bonus leaves the seat's side to the deal
     dazu: bool = False
-    level: int = 1
     #: where the item starts in the tag value (0-based; -1 when unknown), so that scoring can point at it
     offset: int = field(default=-1, compare=False)
 
